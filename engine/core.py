@@ -1,0 +1,302 @@
+"""The shared core of every game: errors, options, the game registry entry and the base class.
+
+A game is data plus rules. The base class owns what every game shares — seat checks,
+the seeded random generator, the caller-supplied clock, the state version and the
+snapshot envelope — so that each game module only writes its rules.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+#: Plain data as the contract defines it: what msgpack round-trips unchanged.
+Plain = Any
+Action = dict[str, Any]
+Event = dict[str, Any]
+View = dict[str, Any]
+
+# Seeds cross into snapshots, which must pack with msgpack (64-bit integers).
+SEED_LIMIT = 2**63
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal now; its message says in plain words what was wrong."""
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class Option:
+    """One table option of a game: its name, default, a description and a checker.
+
+    ``check(value, seats)`` returns the normalised value or raises ``ValueError`` with a
+    message that says what is allowed.
+    """
+
+    name: str
+    default: Plain
+    help: str
+    check: Callable[[Any, int], Any]
+
+
+def bool_option(name: str, default: bool, help: str) -> Option:
+    """An on/off option."""
+
+    def check(value: Any, seats: int) -> bool:
+        if not isinstance(value, bool):
+            raise ValueError(f"option {name!r} must be true or false, not {value!r}")
+        return value
+
+    return Option(name, default, help, check)
+
+
+def int_option(
+    name: str,
+    default: int | None,
+    help: str,
+    lo: int | Callable[[int], int],
+    hi: int | Callable[[int], int],
+    *,
+    extra: tuple[Any, ...] = (),
+) -> Option:
+    """A whole-number option in ``lo..hi`` (bounds may depend on the seat count).
+
+    ``extra`` lists further accepted values that are not numbers (``None``, ``"X"``).
+    """
+
+    def bounds(seats: int) -> tuple[int, int]:
+        low = lo(seats) if callable(lo) else lo
+        high = hi(seats) if callable(hi) else hi
+        return low, high
+
+    def check(value: Any, seats: int) -> Any:
+        if any(value is e or (type(value) is type(e) and value == e) for e in extra):
+            return value
+        low, high = bounds(seats)
+        also = "".join(f" or {e!r}" for e in extra)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(
+                f"option {name!r} must be a whole number from {low} to {high}{also}, "
+                f"not {value!r}"
+            )
+        if not low <= value <= high:
+            raise ValueError(
+                f"option {name!r} must be from {low} to {high}{also} "
+                f"with {seats} seats, not {value}"
+            )
+        return value
+
+    return Option(name, default, help, check)
+
+
+def seat_option(name: str, help: str) -> Option:
+    """A seat number (0..seats-1) or ``None`` meaning "chosen at random"."""
+    return int_option(name, None, help, 0, lambda seats: seats - 1, extra=(None,))
+
+
+# --------------------------------------------------------------------------- registry
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the registry knows of one game: id, display name, seat range and options."""
+
+    id: str
+    name: str
+    min_seats: int
+    max_seats: int
+    options: tuple[Option, ...]
+    factory: type[Game] = field(repr=False)
+
+    @property
+    def defaults(self) -> dict[str, Plain]:
+        """The option defaults, as plain data."""
+        return {o.name: o.default for o in self.options}
+
+    def check_seats(self, seats: Any) -> int:
+        """Validate a seat count, or raise ``ValueError`` saying what is allowed."""
+        if isinstance(seats, bool) or not isinstance(seats, int):
+            raise ValueError(f"seats must be a whole number, not {seats!r}")
+        if not self.min_seats <= seats <= self.max_seats:
+            raise ValueError(
+                f"{self.name} takes {self.min_seats} to {self.max_seats} seats, not {seats}"
+            )
+        return seats
+
+    def check_options(self, options: Mapping[str, Any] | None, seats: int) -> dict[str, Plain]:
+        """Fill in defaults and validate every option; unknown names are an error."""
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping):
+            raise ValueError(f"options must be a mapping of name to value, not {options!r}")
+        known = {o.name: o for o in self.options}
+        unknown = sorted(str(k) for k in options if k not in known)
+        if unknown:
+            allowed = ", ".join(sorted(known)) or "none"
+            raise ValueError(
+                f"unknown option {unknown[0]!r} for {self.name}; allowed options: {allowed}"
+            )
+        out: dict[str, Plain] = {}
+        for opt in self.options:
+            value = options.get(opt.name, opt.default)
+            out[opt.name] = opt.check(value, seats) if opt.name in options else value
+        return out
+
+
+# --------------------------------------------------------------------------- base game
+
+
+def _rng_state(rng: random.Random) -> list[Plain]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _set_rng_state(rng: random.Random, state: list[Plain]) -> None:
+    version, internal, gauss = state
+    rng.setstate((version, tuple(internal), gauss))
+
+
+class Game(ABC):
+    """Base class of a game object as ``CONTRACT.md`` defines it.
+
+    Subclasses implement the ``_``-prefixed hooks. The base class guarantees the
+    contract's shared promises: seats are checked, ``now`` never goes backwards, an
+    illegal action raises :class:`IllegalAction` before anything changes, every change
+    bumps ``version``, and snapshots carry the seed and the generator state.
+    """
+
+    spec: ClassVar[GameSpec]
+
+    def __init__(self, seats: int, seed: int, options: dict[str, Plain]) -> None:
+        self.seats = seats
+        self.seed = seed
+        self.options = dict(options)
+        self.rng = random.Random(seed)
+        self.version = 0
+        self.now = 0.0
+
+    # ---- hooks for the games ----------------------------------------------------
+
+    @abstractmethod
+    def _phase(self) -> str:
+        """The current phase name."""
+
+    @abstractmethod
+    def _turn(self) -> int | None:
+        """The seat whose turn it is, or ``None`` (real-time play, between rounds)."""
+
+    @abstractmethod
+    def _view(self, seat: int | None) -> View:
+        """Everything ``seat`` may know beyond the common keys."""
+
+    @abstractmethod
+    def _legal(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now."""
+
+    @abstractmethod
+    def _act(self, seat: int, action: Action, now: float) -> list[Event]:
+        """Validate then apply ``action``; raise :class:`IllegalAction` before any change."""
+
+    def _advance(self, now: float) -> list[Event]:
+        """Let time act; untimed games have nothing to do."""
+        return []
+
+    @abstractmethod
+    def _dump(self) -> Plain:
+        """The game-specific state as plain data."""
+
+    @abstractmethod
+    def _load(self, state: Plain) -> None:
+        """Rebuild the game-specific state from :meth:`_dump`'s output."""
+
+    @property
+    @abstractmethod
+    def over(self) -> bool:
+        """True when the whole game (or match) is finished."""
+
+    @property
+    @abstractmethod
+    def result(self) -> dict[str, Plain] | None:
+        """``None`` until over, then plain data about the outcome."""
+
+    # ---- the contract -----------------------------------------------------------
+
+    def _check_seat(self, seat: Any, *, spectator: bool = False) -> None:
+        if seat is None and spectator:
+            return
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise IllegalAction(f"there is no seat {seat!r}; seats are 0 to {self.seats - 1}")
+
+    def _check_now(self, now: Any) -> float:
+        if isinstance(now, bool) or not isinstance(now, int | float):
+            raise IllegalAction(f"now must be a number of seconds, not {now!r}")
+        now = float(now)
+        if now < self.now:
+            raise IllegalAction(f"time cannot go backwards (now {now} is before {self.now})")
+        return now
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know, as plain data; ``None`` is a spectator."""
+        self._check_seat(seat, spectator=True)
+        common: View = {
+            "game": self.spec.id,
+            "seat": seat,
+            "phase": self._phase(),
+            "turn": self._turn(),
+            "version": self.version,
+        }
+        common.update(self._view(seat))
+        return common
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (``[]`` if none)."""
+        self._check_seat(seat)
+        return self._legal(seat)
+
+    def act(self, seat: int, action: Action, now: float = 0.0) -> list[Event]:
+        """Apply ``action`` for ``seat``; return the public events it caused."""
+        self._check_seat(seat)
+        now = self._check_now(now)
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction(f"an action is a mapping with a 'type' string, not {action!r}")
+        events = self._act(seat, action, now)
+        self.now = now
+        self.version += 1
+        return events
+
+    def advance(self, now: float) -> list[Event]:
+        """Let time act up to ``now``; returns the events that caused."""
+        now = self._check_now(now)
+        events = self._advance(now)
+        self.now = now
+        if events:
+            self.version += 1
+        return events
+
+    def snapshot(self) -> dict[str, Plain]:
+        """The complete state as plain data (host only: it holds every secret)."""
+        return {
+            "game": self.spec.id,
+            "seats": self.seats,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "version": self.version,
+            "now": self.now,
+            "rng": _rng_state(self.rng),
+            "state": self._dump(),
+        }
+
+    @classmethod
+    def _restore(cls, snap: Mapping[str, Plain]) -> Game:
+        game = cls.__new__(cls)
+        Game.__init__(game, snap["seats"], snap["seed"], dict(snap["options"]))
+        game.version = snap["version"]
+        game.now = snap["now"]
+        _set_rng_state(game.rng, snap["rng"])
+        game._load(snap["state"])
+        return game

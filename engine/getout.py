@@ -1,0 +1,388 @@
+"""GET OUT! — the competitive shedding game (RULES.md §2).
+
+Match the call card's image or number, or play a wild GET OUT! card and name the image
+that must follow. Drawing ends the turn. When the draw pile runs dry the played pile
+(less the call card) is turned over without shuffling. A match adds up what the losers
+hold each round; whoever passes the limit is out; the last one left wins.
+
+Card ids are shuffled per game, so an id tells nothing of the card behind it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import (
+    Action,
+    Event,
+    Game,
+    GameSpec,
+    IllegalAction,
+    Plain,
+    View,
+    bool_option,
+    int_option,
+    seat_option,
+)
+
+IMAGES = ("geoff", "samantha", "kevin", "shirley", "tea_picker")
+SHAPES = {
+    "geoff": "square",
+    "samantha": "pentagon",
+    "kevin": "diamond",
+    "shirley": "octagon",
+    "tea_picker": "oval",
+}
+PEOPLE_VALUES = (1, 2, 3, 4, 5, 7, 8, 10, 11, 12, 13, 14)
+TEA_PICKER_VALUES = (1, 2, 3, 4, 5, 7, 8)
+WILDS = 3
+WILD_POINTS = 20
+HAND_SIZE = 6
+DECK_SIZE = 4 * len(PEOPLE_VALUES) + len(TEA_PICKER_VALUES) + WILDS  # 58
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One GET OUT! card. ``image``/``value`` are ``None`` for a wild card."""
+
+    id: int
+    image: str | None
+    value: int | None
+
+    @property
+    def wild(self) -> bool:
+        """True for a GET OUT! card."""
+        return self.image is None
+
+    @property
+    def points(self) -> int:
+        """What the card costs its holder when a round ends."""
+        if self.image is None:
+            return WILD_POINTS
+        assert self.value is not None
+        return self.value * 2 if self.image == "tea_picker" else self.value
+
+    def plain(self) -> dict[str, Plain]:
+        """The card as the contract's plain dict."""
+        return {"id": self.id, "image": self.image, "value": self.value, "wild": self.wild}
+
+
+def card_faces() -> list[tuple[str | None, int | None]]:
+    """The 58 faces of the deck in a fixed order: people, Tea Pickers, then wilds."""
+    faces: list[tuple[str | None, int | None]] = [
+        (image, value) for image in IMAGES[:4] for value in PEOPLE_VALUES
+    ]
+    faces += [("tea_picker", value) for value in TEA_PICKER_VALUES]
+    faces += [(None, None)] * WILDS
+    return faces
+
+
+class GetOut(Game):
+    """A GET OUT! game (one round, or a match of rounds)."""
+
+    def __init__(self, seats: int, seed: int, options: dict[str, Plain]) -> None:
+        super().__init__(seats, seed, options)
+        ids = list(range(DECK_SIZE))
+        self.rng.shuffle(ids)
+        self.cards = {i: Card(i, img, val) for i, (img, val) in zip(ids, card_faces(), strict=True)}
+        self.scores = [0] * seats
+        self.out = [False] * seats
+        self.round = 0
+        self.last_round: dict[str, Plain] | None = None
+        self.winners: list[int] | None = None
+        self._phase_name = "play"
+        first = options["first"]
+        if first is None:
+            first = self.rng.randrange(seats)
+        # The dealer sits right of the first player; later rounds the winner deals.
+        self.dealer = (first - 1) % seats
+        self._deal()
+
+    # ------------------------------------------------------------------ round set-up
+
+    def _active(self) -> list[int]:
+        return [s for s in range(self.seats) if not self.out[s]]
+
+    def _next_active(self, seat: int) -> int:
+        for step in range(1, self.seats + 1):
+            nxt = (seat + step) % self.seats
+            if not self.out[nxt]:
+                return nxt
+        raise AssertionError("no active seat")
+
+    def _deal(self) -> None:
+        """Shuffle every card and deal a new round, starting left of the dealer."""
+        self.round += 1
+        deck = sorted(self.cards)
+        self.rng.shuffle(deck)
+        self.hands: list[list[int]] = [[] for _ in range(self.seats)]
+        order = []
+        seat = self.dealer
+        for _ in self._active():
+            seat = self._next_active(seat)
+            order.append(seat)
+        for _ in range(HAND_SIZE):
+            for s in order:
+                self.hands[s].append(deck.pop())
+        self.draw_pile = deck  # the top of the pile is the end of the list
+        self.played: list[int] = []  # bottom first; the last is the call card
+        self.call_image: str | None = None  # the image a wild call card names
+        self.turn: int | None = order[0]
+        self._phase_name = "play"
+
+    # ------------------------------------------------------------------ rules
+
+    def _call(self) -> Card | None:
+        return self.cards[self.played[-1]] if self.played else None
+
+    def image_to_follow(self) -> str | None:
+        """The image the next card must match (a wild call card's named image)."""
+        call = self._call()
+        if call is None:
+            return None
+        return self.call_image if call.wild else call.image
+
+    def _matches(self, card: Card) -> bool:
+        call = self._call()
+        if call is None or card.wild:
+            return True
+        if card.image == self.image_to_follow():
+            return True
+        return not call.wild and card.value == call.value
+
+    def _legal(self, seat: int) -> list[Action]:
+        if self._phase_name == "round_over":
+            return [{"type": "next_round"}] if not self.out[seat] else []
+        if self._phase_name != "play" or seat != self.turn:
+            return []
+        actions: list[Action] = []
+        for cid in sorted(self.hands[seat]):
+            card = self.cards[cid]
+            if card.wild:
+                actions += [{"type": "play", "card": cid, "image": img} for img in IMAGES]
+            elif self._matches(card):
+                actions.append({"type": "play", "card": cid})
+        if self.played:
+            actions.append({"type": "draw"})
+        return actions
+
+    def _act(self, seat: int, action: Action, now: float) -> list[Event]:
+        kind = action["type"]
+        if kind == "next_round":
+            return self._next_round(seat, action)
+        if self._phase_name != "play":
+            raise IllegalAction(f"the game is over; {kind!r} is not possible now")
+        if seat != self.turn:
+            raise IllegalAction(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        if kind == "play":
+            return self._play(seat, action)
+        if kind == "draw":
+            _only_keys(action, {"type"})
+            return self._draw(seat)
+        raise IllegalAction(f"unknown action {kind!r}; GET OUT! knows play, draw and next_round")
+
+    def _play(self, seat: int, action: Action) -> list[Event]:
+        _only_keys(action, {"type", "card", "image"})
+        cid = action.get("card")
+        if isinstance(cid, bool) or not isinstance(cid, int) or cid not in self.hands[seat]:
+            raise IllegalAction(f"card {cid!r} is not in your hand")
+        card = self.cards[cid]
+        image = action.get("image")
+        if card.wild:
+            if image not in IMAGES:
+                raise IllegalAction(
+                    f"a GET OUT! card must name an image: one of {', '.join(IMAGES)}"
+                )
+        else:
+            if "image" in action:
+                raise IllegalAction("only a GET OUT! card names an image")
+            if not self._matches(card):
+                raise IllegalAction(
+                    f"{describe(card)} matches neither the image ({self.image_to_follow()}) "
+                    f"nor the number of the call card"
+                )
+        self.hands[seat].remove(cid)
+        self.played.append(cid)
+        self.call_image = image if card.wild else None
+        event: Event = {"type": "played", "seat": seat, "card": card.plain()}
+        if card.wild:
+            event["image"] = image
+        events = [event]
+        if not self.hands[seat]:
+            events += self._end_round(seat)
+        else:
+            self.turn = self._next_active(seat)
+        return events
+
+    def _draw(self, seat: int) -> list[Event]:
+        if not self.played:
+            raise IllegalAction("the first player of a round must play a card")
+        events: list[Event] = []
+        if not self.draw_pile and len(self.played) > 1:
+            # Turned over without shuffling: the earliest played card ends up on top.
+            rest = self.played[:-1]
+            self.draw_pile = list(reversed(rest))
+            self.played = self.played[-1:]
+            events.append({"type": "recycled", "count": len(rest)})
+        if self.draw_pile:
+            self.hands[seat].append(self.draw_pile.pop())
+            events.append({"type": "drew", "seat": seat})
+        else:
+            events.append({"type": "passed", "seat": seat})
+        self.turn = self._next_active(seat)
+        return events
+
+    def _end_round(self, winner: int) -> list[Event]:
+        points = [0] * self.seats
+        for s in self._active():
+            points[s] = sum(self.cards[c].points for c in self.hands[s])
+            self.scores[s] += points[s]
+        newly_out: list[int] = []
+        if self.options["match"]:
+            for s in self._active():
+                if self.scores[s] > self.options["limit"]:
+                    self.out[s] = True
+                    newly_out.append(s)
+        self.dealer = winner
+        self.last_round = {"round": self.round, "winner": winner, "points": points}
+        events: list[Event] = [
+            {
+                "type": "round_over",
+                "round": self.round,
+                "winner": winner,
+                "points": points,
+                "scores": list(self.scores),
+                "out": newly_out,
+            }
+        ]
+        if not self.options["match"] or len(self._active()) == 1:
+            self.winners = [winner]
+            self._phase_name = "over"
+            self.turn = None
+            events.append({"type": "game_over", "winners": [winner]})
+        else:
+            self._phase_name = "round_over"
+            self.turn = None
+        return events
+
+    def _next_round(self, seat: int, action: Action) -> list[Event]:
+        _only_keys(action, {"type"})
+        if self._phase_name != "round_over":
+            raise IllegalAction("next_round is only possible when a round of a match is over")
+        if self.out[seat]:
+            raise IllegalAction(f"seat {seat} is out of the match")
+        self._deal()
+        return [
+            {"type": "round_started", "round": self.round, "dealer": self.dealer,
+             "first": self.turn}
+        ]
+
+    # ------------------------------------------------------------------ contract hooks
+
+    def _phase(self) -> str:
+        return self._phase_name
+
+    def _turn(self) -> int | None:
+        return self.turn
+
+    def _view(self, seat: int | None) -> View:
+        call = self._call()
+        view: View = {
+            "hand_counts": [len(h) for h in self.hands],
+            "draw_count": len(self.draw_pile),
+            "played_count": len(self.played),
+            "call": call.plain() if call else None,
+            "image": self.image_to_follow(),
+            "scores": list(self.scores),
+            "out": list(self.out),
+            "dealer": self.dealer,
+            "round": self.round,
+            "match": self.options["match"],
+            "limit": self.options["limit"],
+            "last_round": dict(self.last_round) if self.last_round else None,
+            "winners": list(self.winners) if self.winners is not None else None,
+        }
+        if seat is not None:
+            hand = sorted(self.hands[seat], key=self._order)
+            view["hand"] = [self.cards[c].plain() for c in hand]
+        return view
+
+    def _order(self, cid: int) -> tuple[int, int, int]:
+        card = self.cards[cid]
+        if card.wild:
+            return (len(IMAGES), 0, cid)
+        assert card.value is not None and card.image is not None
+        return (IMAGES.index(card.image), card.value, cid)
+
+    @property
+    def over(self) -> bool:
+        return self._phase_name == "over"
+
+    @property
+    def result(self) -> dict[str, Plain] | None:
+        if self.winners is None:
+            return None
+        return {"winners": list(self.winners), "scores": list(self.scores), "rounds": self.round}
+
+    def _dump(self) -> Plain:
+        return {
+            "cards": [[c.id, c.image, c.value] for c in self.cards.values()],
+            "hands": [list(h) for h in self.hands],
+            "draw_pile": list(self.draw_pile),
+            "played": list(self.played),
+            "call_image": self.call_image,
+            "turn": self.turn,
+            "dealer": self.dealer,
+            "scores": list(self.scores),
+            "out": list(self.out),
+            "round": self.round,
+            "last_round": self.last_round,
+            "winners": self.winners,
+            "phase": self._phase_name,
+        }
+
+    def _load(self, state: Plain) -> None:
+        self.cards = {i: Card(i, img, val) for i, img, val in state["cards"]}
+        self.hands = [list(h) for h in state["hands"]]
+        self.draw_pile = list(state["draw_pile"])
+        self.played = list(state["played"])
+        self.call_image = state["call_image"]
+        self.turn = state["turn"]
+        self.dealer = state["dealer"]
+        self.scores = list(state["scores"])
+        self.out = list(state["out"])
+        self.round = state["round"]
+        self.last_round = state["last_round"]
+        self.winners = state["winners"]
+        self._phase_name = state["phase"]
+
+
+GetOut.spec = GameSpec(
+    id="getout",
+    name="GET OUT!",
+    min_seats=2,
+    max_seats=6,
+    options=(
+        bool_option("match", True, "play rounds until one player is left (false: one round)"),
+        int_option("limit", 100, "a player whose match total passes this is out", 1, 10_000),
+        seat_option("first", "who plays first in round 1 (none: chosen at random)"),
+    ),
+    factory=GetOut,
+)
+
+
+def describe(card: Card | dict[str, Any]) -> str:
+    """A card in words, e.g. "Kevin 7" or "GET OUT!"."""
+    image = card.image if isinstance(card, Card) else card.get("image")
+    value = card.value if isinstance(card, Card) else card.get("value")
+    if image is None:
+        return "GET OUT!"
+    name = "Tea Picker" if image == "tea_picker" else image.capitalize()
+    return f"{name} {value}"
+
+
+def _only_keys(action: Action, allowed: set[str]) -> None:
+    extra = sorted(set(action) - allowed)
+    if extra:
+        raise IllegalAction(f"unexpected field {extra[0]!r} in a {action['type']!r} action")

@@ -1,0 +1,1 @@
+"""hiddenhand's terminal user interface and command line."""
