@@ -99,22 +99,25 @@ def wrong_numbers(game: GotFive, seat: int, rng: random.Random) -> list[int]:
             return guess
 
 
-def choose(game: GotFive, rng: random.Random) -> tuple[int, Action]:
+def choose(
+    game: GotFive, rng: random.Random, announce: float = 0.03
+) -> tuple[int, Action]:
     """One legal action by some seat, as a random table might play it.
 
     Mostly the seat on turn plays a listed action; now and then any seat marks its
-    board or announces (rarely right, so games reach their late stages).
+    board, and with chance ``announce`` a seat announces (a quarter of the time right).
+    With ``announce=0`` only the no-tiles-left rule ends the game.
     """
     roll = rng.random()
     active = game.active()
-    if roll < 0.08:
+    if roll < 0.05:
         seat = rng.randrange(game.seats)
         n = rng.randint(1, 60)
         mark = rng.choice(["cross", "circle", None])
         if game.options["auto_cross"] and n in game.visible_to(seat):
             mark = "cross"
         return seat, {"type": "mark", "n": n, "mark": mark}
-    if roll < 0.11:
+    if roll < 0.05 + announce:
         seat = rng.choice(active)
         if rng.random() < 0.25:
             return seat, {"type": "announce", "numbers": list(game.racks[seat])}
@@ -130,13 +133,13 @@ def choose(game: GotFive, rng: random.Random) -> tuple[int, Action]:
 
 
 def play_random(
-    game: GotFive, rng: random.Random, limit: int = 400
+    game: GotFive, rng: random.Random, announce: float = 0.03, limit: int = 400
 ) -> Iterator[tuple[int, Action, list[Event]]]:
     """Play ``game`` to its end by :func:`choose`, yielding each move and its events."""
     for _ in range(limit):
         if game.over:
             return
-        seat, action = choose(game, rng)
+        seat, action = choose(game, rng, announce)
         events = game.act(seat, action)
         yield seat, action, events
     raise AssertionError("a random game did not end")
