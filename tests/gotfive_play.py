@@ -122,14 +122,14 @@ def choose(
         if rng.random() < 0.25:
             return seat, {"type": "announce", "numbers": list(game.racks[seat])}
         return seat, {"type": "announce", "numbers": wrong_numbers(game, seat, rng)}
-    seat = game.turn
-    assert seat is not None
-    concrete = [a for a in game.legal_actions(seat) if len(a) > 1]
+    turn = game.turn
+    assert turn is not None
+    concrete = [a for a in game.legal_actions(turn) if len(a) > 1]
     if concrete:
-        return seat, rng.choice(concrete)
+        return turn, rng.choice(concrete)
     # No tiles left: announcing is the only move.
-    answers = consistent_assignments(game.view(seat))
-    return seat, {"type": "announce", "numbers": list(rng.choice(answers))}
+    answers = consistent_assignments(game.view(turn))
+    return turn, {"type": "announce", "numbers": list(rng.choice(answers))}
 
 
 def play_random(

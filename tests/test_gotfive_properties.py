@@ -38,7 +38,7 @@ def wire(data: Any) -> Any:
     return msgpack.unpackb(msgpack.packb(data), strict_map_key=True)
 
 
-@GAMES
+@settings(max_examples=40, deadline=None)
 @given(seed=SEEDS, seats=SEATS, auto_cross=st.booleans(), announce=ANNOUNCE)
 def test_invariants_hold_through_random_play(
     seed: int, seats: int, auto_cross: bool, announce: float
@@ -100,6 +100,7 @@ def test_restore_continues_identically(seed: int, seats: int, cut: float, announ
     record(original, moves[:split])
     snapshot = original.snapshot()
     restored = engine.restore(wire(snapshot))
+    assert isinstance(restored, GotFive)
     assert restored.snapshot() == snapshot
     assert [restored.view(v) for v in [*range(seats), None]] == [
         original.view(v) for v in [*range(seats), None]

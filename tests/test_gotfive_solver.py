@@ -28,22 +28,22 @@ def brute_force(game: GotFive, seat: int) -> list[tuple[int, ...]]:
             seen |= set(rack)
     colours = [t["colour"] for t in view["racks"][seat]]
     pools = [[n for n in range(1, 61) if colour_of(n) == c and n not in seen] for c in colours]
-    out = []
-    for rack in itertools.product(*pools):
-        if list(rack) != sorted(rack):
+    out: list[tuple[int, ...]] = []
+    for guess in itertools.product(*pools):
+        if list(guess) != sorted(guess):
             continue
         ok = True
         for clue in view["clues"]:
             if clue["seat"] != seat:
                 continue
             if clue["clue"] == "sort":
-                ok = clue["notch"] == sum(x < clue["tile"] for x in rack)
+                ok = clue["notch"] == sum(x < clue["tile"] for x in guess)
             else:
-                ok = clue["same"] == (dots_of(rack[clue["position"]]) == dots_of(clue["tile"]))
+                ok = clue["same"] == (dots_of(guess[clue["position"]]) == dots_of(clue["tile"]))
             if not ok:
                 break
         if ok:
-            out.append(rack)
+            out.append(guess)
     return sorted(out)
 
 
