@@ -53,7 +53,6 @@ TILES = 60
 PER_COLOUR = TILES // COLOURS  # 12
 RACK = 5
 MARKS = ("cross", "circle")
-CLUE_TYPES = ("sort", "compare")
 
 
 def colour_of(n: int) -> int:
