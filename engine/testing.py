@@ -6,9 +6,10 @@ it has checked. Tests use these to build scenarios straight from RULES.md.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from engine.getout import IMAGES, GetOut
+from engine.gotfive import COLOURS, TILES, GotFive, colour_of, numbers_of_colour
 
 
 def getout_card(game: GetOut, spec: str, taken: set[int]) -> int:
@@ -60,3 +61,49 @@ def stack_getout(
     game.call_image = call_image
     game.turn = turn
     game._phase_name = "play"
+
+
+def stack_gotfive(
+    game: GotFive,
+    racks: Sequence[Sequence[int]],
+    *,
+    public: Sequence[int] = (),
+    supply: Mapping[int, Sequence[int]] | None = None,
+    turn: int = 0,
+) -> None:
+    """Set a fresh Got Five! game's tiles by hand.
+
+    ``racks`` gives every seat's five numbers (one per colour; sorted here as the rack
+    holds them). ``public`` is the public row. ``supply`` maps a colour to the numbers
+    on top of its face-down stack, top first. Numbers not named go under the named
+    ones of their colour's stack, ascending from the top, so all 60 tiles stay in the
+    game. Clues, announcements and marks are cleared; ``turn`` starts its turn.
+    """
+    if len(racks) != game.seats:
+        raise ValueError(f"give a rack for each of the {game.seats} seats")
+    named: list[int] = [n for rack in racks for n in rack] + list(public)
+    tops = {c: list(supply.get(c, ())) if supply else [] for c in range(COLOURS)}
+    named += [n for c in range(COLOURS) for n in tops[c]]
+    if len(set(named)) != len(named) or not all(1 <= n <= TILES for n in named):
+        raise ValueError("every number must be from 1 to 60 and named at most once")
+    for rack in racks:
+        if sorted(colour_of(n) for n in rack) != list(range(COLOURS)):
+            raise ValueError(f"rack {list(rack)} must hold one tile of each colour")
+    for c, top in tops.items():
+        if any(colour_of(n) != c for n in top):
+            raise ValueError(f"supply {c} may only hold tiles of colour {c}")
+    game.racks = [sorted(rack) for rack in racks]
+    game.public = sorted(public)
+    stacks: list[list[int]] = []
+    for c in range(COLOURS):
+        rest = [n for n in numbers_of_colour(c) if n not in named]
+        # A stack's top is the end of its list.
+        stacks.append(list(reversed(tops[c] + rest)))
+    game.supply = stacks
+    game.clues = []
+    game.announcements = []
+    game.out = [False] * game.seats
+    game.marks = [{} for _ in range(game.seats)]
+    game.winners = None
+    game.reason = None
+    game._start_turn(turn)
