@@ -45,6 +45,7 @@ from engine.core import (
     Plain,
     View,
     bool_option,
+    next_seat,
     seat_option,
 )
 
@@ -124,11 +125,7 @@ class GotFive(Game):
         return [s for s in range(self.seats) if not self.out[s]]
 
     def _next_active(self, seat: int) -> int:
-        for step in range(1, self.seats + 1):
-            nxt = (seat + step) % self.seats
-            if not self.out[nxt]:
-                return nxt
-        raise AssertionError("no seat is still in")
+        return next_seat(seat, self.out)
 
     def _supply_left(self) -> int:
         return sum(len(stack) for stack in self.supply)

@@ -288,6 +288,7 @@ def test_round_ends_when_a_hand_is_empty_and_losers_score_their_hands() -> None:
     # Geoff 14 + Tea Picker 7 doubled; GET OUT! 20 + 3 + 10.
     assert over["points"] == [0, 14 + 14, 20 + 3 + 10]
     assert game.view(None)["scores"] == [0, 28, 33]
+    assert game.view(1)["history"] == [[0, 28, 33]]
     assert game.view(None)["phase"] == "round_over"
     assert game.legal_actions(2) == [{"type": "next_round"}]
 
