@@ -431,24 +431,24 @@ class Client:
 async def drive(client: Client, bot: Bot, *, timeout: float = 30.0) -> dict[str, Any] | None:
     """Play our seat with ``bot`` until the game is over; return the result.
 
-    The bot sees only what the host pushed to this connection: the latest view and
-    its legal actions. A move made stale by someone else's move is simply retried on
-    the next update.
+    The bot sees only what the host pushed to this connection: the freshest view and
+    its legal actions (older queued messages are skipped). A move made stale by
+    someone else's move is retried on the next view.
     """
+    tried: Any = object()
     async with asyncio.timeout(timeout):
         while True:
-            msg = await client.next()
-            newer = [m for m in client.pending() if m.get("type") == "update"]
-            if newer:
-                msg = newer[-1]
-            if msg.get("type") != "update" or msg.get("view") is None:
-                continue
-            if msg["table"]["phase"] == "over":
-                return client.result
-            if not msg["legal"]:
-                continue
-            action = bot.choose(msg["view"], msg["legal"])
-            if action is None:
-                continue
-            with contextlib.suppress(ServerError):
-                await client.act(action)
+            client.pending()  # ``client.latest`` already holds the freshest update
+            msg = client.latest
+            if msg is not None and msg.get("view") is not None:
+                if msg["table"]["phase"] == "over":
+                    return client.result
+                version = msg["view"].get("version")
+                if msg["legal"] and version != tried:
+                    tried = version
+                    action = bot.choose(msg["view"], msg["legal"])
+                    if action is not None:
+                        with contextlib.suppress(ServerError):
+                            await client.act(action)
+                        continue
+            await client.next()
