@@ -333,6 +333,7 @@ class Table:
                 raise RequestError(
                     p.BAD_REQUEST, f"seat {i} is empty: wait for a player or add a bot"
                 )
+        for i, s in enumerate(self.seats):
             if s.kind == "human" and i != self.creator and not s.ready:
                 raise RequestError(p.BAD_REQUEST, f"{s.name} (seat {i}) is not ready yet")
         seed = secrets.randbelow(2**62)
