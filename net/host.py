@@ -107,6 +107,7 @@ class Connection:
         self.table: Table | None = None
         self.seat: int | None = None
         self.last_seen = now
+        self.opened = now
         self.closed = False
         peer = writer.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else "local"
@@ -177,6 +178,10 @@ class Table:
         self._timer: asyncio.TimerHandle | None = None
         self._bot_wake = asyncio.Event()
         self._bot_task: asyncio.Task[None] | None = None
+        self._bot_turn = 0
+        #: Tables opened by the host itself stay; tables opened by players go when idle.
+        self.permanent = False
+        self.idle_timer: asyncio.TimerHandle | None = None
 
     # ---- what others may know ----------------------------------------------------
 
@@ -416,47 +421,55 @@ class Table:
         self._bot_wake.set()
 
     async def _run_bots(self) -> None:
-        """Move bots one action at a time while any has something to do."""
-        turn = 0
+        """Wake the bots on every change, for as long as the table lives."""
         while True:
             await self._bot_wake.wait()
             self._bot_wake.clear()
-            while self.game is not None and self.phase == "play":
-                bots = [i for i, s in enumerate(self.seats) if s.kind == "bot" and s.bot]
-                moved = False
-                for k in range(len(bots)):
-                    i = bots[(turn + k) % len(bots)]
-                    view, legal = self.seat_view(i)
-                    if not legal:
-                        continue
-                    bot = self.seats[i].bot
-                    assert bot is not None
-                    try:
-                        action = bot.choose(view, legal)
-                    except Exception:
-                        log.exception("bot at table %s seat %d failed", self.id, i)
-                        action = None
-                    if action is None:
-                        continue
-                    turn = (turn + k + 1) % max(1, len(bots))
-                    try:
-                        self.act(i, action)
-                    except RequestError as exc:
-                        log.warning("bot at table %s seat %d: %s", self.id, i, exc.message)
-                        continue
-                    moved = True
-                    break
-                if not moved:
-                    break
-                self._bot_wake.clear()
-                # Pace the bots, and never outrun the readers at the table.
-                conns = self.connections()
-                if conns:
-                    await asyncio.gather(*(c.drain(self.host.timeout) for c in conns))
-                await asyncio.sleep(self.host.bot_delay)
+            try:
+                await self._move_bots()
+            except Exception:
+                log.exception("bots at table %s failed", self.id)
+
+    async def _move_bots(self) -> None:
+        """Move bots one action at a time while any has something to do."""
+        while self.game is not None and self.phase == "play":
+            bots = [i for i, s in enumerate(self.seats) if s.kind == "bot" and s.bot]
+            moved = False
+            for k in range(len(bots)):
+                i = bots[(self._bot_turn + k) % len(bots)]
+                view, legal = self.seat_view(i)
+                if not legal:
+                    continue
+                bot = self.seats[i].bot
+                assert bot is not None
+                try:
+                    action = bot.choose(view, legal)
+                except Exception:
+                    log.exception("bot at table %s seat %d failed", self.id, i)
+                    action = None
+                if action is None:
+                    continue
+                self._bot_turn = (self._bot_turn + k + 1) % len(bots)
+                try:
+                    self.act(i, action)
+                except RequestError as exc:
+                    log.warning("bot at table %s seat %d: %s", self.id, i, exc.message)
+                    continue
+                moved = True
+                break
+            if not moved:
+                break
+            self._bot_wake.clear()
+            # Pace the bots, and never outrun the readers at the table.
+            conns = self.connections()
+            if conns:
+                await asyncio.gather(*(c.drain(self.host.timeout) for c in conns))
+            await asyncio.sleep(self.host.bot_delay)
 
     def close(self) -> None:
-        """Stop the table's timer and bots."""
+        """Stop the table's timers and bots."""
+        if self.idle_timer is not None:
+            self.idle_timer.cancel()
         if self._timer is not None:
             self._timer.cancel()
         if self._bot_task is not None:
@@ -480,6 +493,7 @@ class Host:
         bot_delay: float = 0.4,
         max_connections: int = 256,
         max_tables: int = 32,
+        idle_timeout: float = 600.0,
     ) -> None:
         self.name = name
         self.heartbeat = heartbeat
@@ -488,6 +502,7 @@ class Host:
         self.bot_delay = bot_delay
         self.max_connections = max_connections
         self.max_tables = max_tables
+        self.idle_timeout = idle_timeout
         self.tables: dict[str, Table] = {}
         self.connections: set[Connection] = set()
         self.listeners: list[Callable[[], None]] = []
@@ -580,6 +595,29 @@ class Host:
         self.changed()
         return table
 
+    def check_idle(self, table: Table) -> None:
+        """Close a player-opened table nobody is connected to, after ``idle_timeout``.
+
+        Disconnected players keep their seats (and tokens) until then.
+        """
+        if table.idle_timer is not None:
+            table.idle_timer.cancel()
+            table.idle_timer = None
+        if table.permanent or table.connections() or table.id not in self.tables:
+            return
+        table.idle_timer = asyncio.get_running_loop().call_later(
+            self.idle_timeout, self._remove_if_idle, table
+        )
+
+    def _remove_if_idle(self, table: Table) -> None:
+        table.idle_timer = None
+        if table.connections() or self.tables.get(table.id) is not table:
+            return
+        log.info("table %s stood empty for %s s; closing it", table.id, self.idle_timeout)
+        table.close()
+        del self.tables[table.id]
+        self.changed()
+
     # ---- connections ------------------------------------------------------------------
 
     async def handle_connection(
@@ -639,11 +677,19 @@ class Host:
                 if exc.fatal:
                     conn.close()
                     return
+            except Exception:
+                # A bug must not take the host down for everyone else.
+                log.exception("connection %d: %s request failed", conn.id, msg["type"])
+                conn.fail(p.INTERNAL, "the host failed to handle that request", msg.get("ref"))
 
     async def _heartbeat(self, conn: Connection) -> None:
         """Ping every interval; drop a peer silent for longer than the timeout."""
         while not conn.closed:
             await asyncio.sleep(self.heartbeat)
+            if not conn.welcomed and self.clock() - conn.opened > 2 * self.timeout:
+                conn.fail(p.TIMEOUT, "no hello in time; closing the connection")
+                conn.close()
+                return
             if self.clock() - conn.last_seen > self.timeout:
                 log.info("connection %d went silent; dropping it", conn.id)
                 conn.fail(p.TIMEOUT, "no word from you in time; closing the connection")
@@ -657,6 +703,7 @@ class Host:
         if table is not None:
             notice = table.detach(conn)
             table.push(notices=[notice] if notice else [])
+            self.check_idle(table)
         conn.abort()
         log.info("connection %d closed", conn.id)
 
@@ -730,6 +777,7 @@ class Host:
     def _joined(
         self, conn: Connection, msg: dict[str, Any], table: Table, token: str | None
     ) -> None:
+        self.check_idle(table)
         self._reply(
             conn,
             msg,
@@ -809,6 +857,7 @@ class Host:
                 notices.append(notice)
         self._ok(conn, msg)
         table.push(notices=notices)
+        self.check_idle(table)
 
     def _on_pick_seat(self, conn: Connection, msg: dict[str, Any]) -> None:
         table = self._at_table(conn)

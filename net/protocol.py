@@ -64,6 +64,7 @@ TIMEOUT = "timeout"
 HOST_FULL = "host_full"
 SHUTTING_DOWN = "shutting_down"
 SLOW_READER = "slow_reader"
+INTERNAL = "internal"
 
 
 class ProtocolError(Exception):

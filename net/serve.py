@@ -38,7 +38,7 @@ async def serve(
 ) -> None:
     """Run a host with one table until ``stop`` is set."""
     host = Host(name, bot_delay=bot_delay)
-    host.create_table(table, game, seats, options, bots=bots)
+    host.create_table(table, game, seats, options, bots=bots).permanent = True
     await host.start(bind, port)
     where = bind or "every address"
     log.info("hosting %r: %s, %d seats (%d bots), listening on %s port %d",

@@ -329,3 +329,25 @@ async def test_connect_by_address_string() -> None:
     for bad in ["box", "box:http", "box:0", ":80"]:
         with pytest.raises(ValueError):
             parse_address(bad)
+
+
+async def test_an_engine_failure_is_reported_and_the_host_keeps_serving(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from engine.getout import GetOut
+
+    def broken(self: GetOut, seat: int, action: dict[str, Any], now: float) -> list[Any]:
+        raise RuntimeError("engine bug")
+
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        joined = await ann.create_table("T", "getout", 2, {"first": 0})
+        await ann.add_bot(1)
+        await ann.start()
+        first = await ann.wait_for(lambda m: in_play(m) and m["legal"])
+        monkeypatch.setattr(GetOut, "_act", broken)
+        with pytest.raises(ServerError) as info:
+            await ann.act(first["legal"][0])
+        assert info.value.code == p.INTERNAL
+        await ann.ping()
+        assert host.tables[joined.table].seats[0].conn is not None

@@ -228,3 +228,33 @@ async def test_heartbeat_notices_a_dead_peer_and_spares_a_live_one() -> None:
         # Ann answered every ping (the client does it itself) and is still served.
         await ann.chat("still here")
         assert host.tables[joined.table].seats[0].conn is not None
+
+
+async def test_a_table_nobody_is_at_closes_after_the_idle_timeout() -> None:
+    async with running_host(idle_timeout=0.05) as host, clients(host) as made:
+        gone = asyncio.Event()
+        host.listeners.append(gone.set)
+        kept = host.create_table("House table", "getout", 2)
+        kept.permanent = True
+        ann = await made.new("Ann")
+        joined = await ann.create_table("T", "getout", 2)
+        assert set(host.tables) == {kept.id, joined.table}
+        await ann.leave()
+        async with asyncio.timeout(3):
+            while joined.table in host.tables:
+                gone.clear()
+                await gone.wait()
+        assert set(host.tables) == {kept.id}
+
+
+async def test_a_connection_that_never_says_hello_is_closed() -> None:
+    async with running_host(heartbeat=0.05, timeout=0.2) as host:
+        peer = await RawPeer.open(host)
+        async with asyncio.timeout(3):
+            while True:
+                msg = await peer.recv(skip_pings=False)
+                if msg["type"] == "error":
+                    break
+                await peer.send({"type": "pong"})  # alive, but never says hello
+        assert msg["code"] == p.TIMEOUT and "hello" in msg["message"]
+        assert await peer.closed_by_host()
