@@ -326,6 +326,11 @@ class Table:
             self.seats[conn.seat].conn = None
             self.seats[conn.seat].ready = False
             notice = {"type": "disconnected", "seat": conn.seat}
+            if self.creator == conn.seat:
+                # The table must not stall on an absent creator: a present player takes over.
+                present = [i for i, s in enumerate(self.seats) if s.conn is not None]
+                if present:
+                    self.creator = present[0]
         conn.table, conn.seat = None, None
         return notice
 

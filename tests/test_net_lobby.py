@@ -258,3 +258,17 @@ async def test_a_connection_that_never_says_hello_is_closed() -> None:
                 await peer.send({"type": "pong"})  # alive, but never says hello
         assert msg["code"] == p.TIMEOUT and "hello" in msg["message"]
         assert await peer.closed_by_host()
+
+
+async def test_creator_role_passes_on_when_the_creator_drops() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        joined = await ann.create_table("T", "getout", 2)
+        await bob.join(joined.table)
+        ann._writer.transport.abort()
+        msg = await bob.wait_for(lambda m: update(m) and m["notices"] == [
+            {"type": "disconnected", "seat": 0}])
+        assert msg["table"]["creator"] == 1
+        await bob.kick(0)  # the absent player's seat can now be freed
+        assert host.tables[joined.table].seats[0].kind == "empty"
