@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import socket
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -130,13 +129,7 @@ class Client:
     @classmethod
     async def local(cls, host: Host, *, name: str, record_frames: bool = False) -> Client:
         """Connect to an in-process host through a socket pair: no TCP port, no network."""
-        mine, theirs = socket.socketpair()
-        host_reader, host_writer = await asyncio.open_connection(sock=theirs)
-        task = asyncio.get_running_loop().create_task(
-            host.handle_connection(host_reader, host_writer)
-        )
-        host._tasks.add(task)
-        reader, writer = await asyncio.open_connection(sock=mine)
+        reader, writer = await host.open_local()
         client = cls(reader, writer, record_frames=record_frames)
         await client._start(name, 5.0)
         return client

@@ -97,7 +97,11 @@ class Connection:
     """One client connection: its stream, its name, and the seat bound to it."""
 
     def __init__(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, now: float
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        now: float,
+        burst: int,
     ) -> None:
         self.id = next(_connection_ids)
         self.reader = reader
@@ -108,6 +112,8 @@ class Connection:
         self.seat: int | None = None
         self.last_seen = now
         self.opened = now
+        self.allowance = float(burst)
+        self.warned = False
         self.closed = False
         peer = writer.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else "local"
@@ -485,7 +491,9 @@ class Host:
     """The authoritative server: connections, tables, heartbeats.
 
     ``heartbeat`` is the ping interval in seconds and ``timeout`` how long a silent
-    peer is kept (default three intervals). ``bot_delay`` paces bot moves.
+    peer is kept (default three intervals). ``bot_delay`` paces bot moves. Each
+    connection may send ``rate`` messages a second on average, ``burst`` at once; a
+    player-opened table nobody is connected to closes after ``idle_timeout`` seconds.
     """
 
     def __init__(
@@ -496,6 +504,8 @@ class Host:
         timeout: float | None = None,
         bot_factory: BotFactory = random_bot_factory,
         bot_delay: float = 0.4,
+        rate: float = 100.0,
+        burst: int = 200,
         max_connections: int = 256,
         max_tables: int = 32,
         idle_timeout: float = 600.0,
@@ -505,6 +515,8 @@ class Host:
         self.timeout = timeout if timeout is not None else 3 * heartbeat
         self.bot_factory = bot_factory
         self.bot_delay = bot_delay
+        self.rate = rate
+        self.burst = burst
         self.max_connections = max_connections
         self.max_tables = max_tables
         self.idle_timeout = idle_timeout
@@ -625,11 +637,25 @@ class Host:
 
     # ---- connections ------------------------------------------------------------------
 
+    async def open_local(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """A connection to this host through a socket pair: no TCP port, no network.
+
+        Returns the client's end as asyncio streams; the host serves the other end.
+        """
+        mine, theirs = socket.socketpair()
+        host_reader, host_writer = await asyncio.open_connection(sock=theirs)
+        task = asyncio.get_running_loop().create_task(
+            self.handle_connection(host_reader, host_writer)
+        )
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return await asyncio.open_connection(sock=mine)
+
     async def handle_connection(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
         """Serve one client until it leaves, breaks the framing or goes silent."""
-        conn = Connection(reader, writer, self.clock())
+        conn = Connection(reader, writer, self.clock(), self.burst)
         if self._closing or len(self.connections) >= self.max_connections:
             conn.fail(p.HOST_FULL, "this host takes no more connections now")
             conn.close()
@@ -667,7 +693,18 @@ class Host:
                 continue
             except (ConnectionError, OSError):
                 return
-            conn.last_seen = self.clock()
+            now = self.clock()
+            conn.allowance = min(
+                float(self.burst), conn.allowance + (now - conn.last_seen) * self.rate
+            )
+            conn.last_seen = now
+            if conn.allowance < 1:
+                if not conn.warned:
+                    conn.fail(p.RATE_LIMITED, "too many messages; slow down", p.reply_ref(raw))
+                conn.warned = True
+                continue
+            conn.allowance -= 1
+            conn.warned = False
             try:
                 msg = p.validate_client_message(raw)
             except p.ProtocolError as exc:

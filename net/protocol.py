@@ -65,6 +65,7 @@ HOST_FULL = "host_full"
 SHUTTING_DOWN = "shutting_down"
 SLOW_READER = "slow_reader"
 INTERNAL = "internal"
+RATE_LIMITED = "rate_limited"
 
 
 class ProtocolError(Exception):

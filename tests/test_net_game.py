@@ -55,6 +55,15 @@ async def test_whole_getout_match_between_clients_and_a_bot_with_a_spectator() -
         assert host.tables[joined.table].game.result == results[0]
         assert final["legal"] == []
 
+        # A seat's token reaches only the connection that holds the seat.
+        tokens = {0: joined.token, 1: bob.joined.token if bob.joined else None}
+        assert all(tokens.values())
+        for seat, frames in [(0, ann.raw_frames), (1, bob.raw_frames), (2, cat.raw_frames),
+                             (None, eve.raw_frames)]:
+            blob = b"".join(frames)
+            for owner, token in tokens.items():
+                assert token is not None
+                assert (token.encode() in blob) == (owner == seat)
         checked = check_getout_secrecy(
             {0: ann.raw_frames, 1: bob.raw_frames, 2: cat.raw_frames}, eve.raw_frames
         )

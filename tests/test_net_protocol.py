@@ -206,3 +206,18 @@ async def test_client_connect_to_nothing_fails_plainly() -> None:
 
     with pytest.raises(OSError):
         await asyncio.wait_for(Client.connect("127.0.0.1", port, name="A"), 5)
+
+
+async def test_a_flood_is_rate_limited_without_hurting_others() -> None:
+    async with running_host(rate=0.01, burst=3) as host, clients(host) as made:
+        ann, bob, _ = await _table_with_two(host, made)
+        peer = await RawPeer.open(host)
+        await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "F", "ref": 0})
+        for ref in range(1, 8):
+            await peer.send({"type": "ping", "ref": ref})
+        replies = [await peer.recv() for _ in range(4)]
+        assert [r["type"] for r in replies] == ["welcome", "pong", "pong", "error"]
+        assert replies[3]["code"] == p.RATE_LIMITED and replies[3]["ref"] == 3
+        await ann.chat("unaffected")  # a separate connection has its own allowance
+        assert (await bob.wait_for(lambda m: m["type"] == "chat"))["text"] == "unaffected"
+        peer.close()
