@@ -1,11 +1,18 @@
-"""The ``hiddenhand`` command line: one entry point, a subcommand per job."""
+"""The ``hiddenhand`` command line: one entry point, a subcommand per job.
+
+``demo`` prints a headless match; ``host`` runs a headless network host (advertised on
+the LAN with mDNS); ``list`` prints the hosts found on the LAN. The network layer is
+imported only by the commands that need it.
+"""
 
 from __future__ import annotations
 
 import argparse
 import secrets
+import socket
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import engine
 from engine.bots import RandomBot
@@ -17,6 +24,58 @@ def _seats(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"seats must be a whole number, not {text!r}") from None
+
+
+DEFAULT_PORT = 4455
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
+    return value
+
+
+def _port(text: str) -> int:
+    value = _count(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"expected 0 to 3600 seconds, not {text}")
+    return value
+
+
+def _option(text: str) -> tuple[str, Any]:
+    """``key=value`` with the value read as true/false/none, a number, or text."""
+    key, sep, raw = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"an option is written KEY=VALUE, not {text!r}")
+    raw = raw.strip()
+    value: Any
+    if raw.lower() in {"true", "yes", "on"}:
+        value = True
+    elif raw.lower() in {"false", "no", "off"}:
+        value = False
+    elif raw.lower() in {"none", "null", ""}:
+        value = None
+    else:
+        try:
+            value = int(raw)
+        except ValueError:
+            value = raw
+    return key, value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,6 +94,45 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=None, help="replay a game exactly")
     demo.add_argument("--single", action="store_true", help="one round instead of a match")
     demo.add_argument("--quiet", action="store_true", help="print only the outcome")
+
+    host = sub.add_parser(
+        "host",
+        help="run a headless host for LAN play",
+        description="Host one table on this machine, headless; players join it over the "
+        "network (found with 'hiddenhand list' or by host:port). Ctrl-C stops it.",
+    )
+    host.add_argument("--game", default="getout", help="the game: " + ", ".join(engine.GAMES))
+    host.add_argument("--seats", type=_seats, default=None,
+                      help="seats at the table (default: the game's fewest)")
+    host.add_argument("--bots", type=_count, default=0, help="seats given to bots (the last ones)")
+    host.add_argument("--port", type=_port, default=DEFAULT_PORT,
+                      help=f"TCP port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
+    host.add_argument("--bind", default=None, metavar="ADDRESS",
+                      help="listen on this address only (default: every address)")
+    host.add_argument("--name", default=socket.gethostname().split(".")[0] or "hiddenhand",
+                      help="the host's name as players see it")
+    host.add_argument("--table", default=None, metavar="NAME", help="the table's name")
+    host.add_argument("--option", action="append", type=_option, default=[], metavar="KEY=VALUE",
+                      help="a game option, e.g. limit=150 or match=false (repeatable)")
+    host.add_argument("--mdns-interface", action="append", default=None, metavar="IP",
+                      help="advertise only on this interface address (repeatable; default: "
+                      "$HIDDENHAND_MDNS_INTERFACES, else every interface)")
+    host.add_argument("--no-mdns", action="store_true", help="do not advertise on the LAN")
+    host.add_argument("--bot-delay", type=_seconds, default=0.6,
+                      help="seconds a bot waits before each move (default 0.6)")
+    host.set_defaults(subparser=host)
+
+    lister = sub.add_parser(
+        "list",
+        help="list the hosts on the LAN",
+        description="Browse the LAN for hiddenhand hosts and print them.",
+    )
+    lister.add_argument("--timeout", type=_seconds, default=2.0,
+                        help="seconds to listen (default 2)")
+    lister.add_argument("--json", action="store_true", help="print JSON (one list) for scripts")
+    lister.add_argument("--mdns-interface", action="append", default=None, metavar="IP",
+                        help="browse only on this interface address (repeatable)")
+    lister.set_defaults(subparser=lister)
     return parser
 
 
@@ -75,6 +173,28 @@ def run_demo(seats: int, seed: int, single: bool, quiet: bool) -> int:
     return 0
 
 
+def check_host_args(args: argparse.Namespace) -> None:
+    """Validate ``host`` arguments against the game registry; ``parser.error`` if wrong."""
+    from net.discovery import mdns_interfaces
+
+    parser: argparse.ArgumentParser = args.subparser
+    spec = engine.GAMES.get(args.game)
+    if spec is None:
+        parser.error(f"unknown game {args.game!r}; known games: {', '.join(engine.GAMES)}")
+    if args.seats is None:
+        args.seats = spec.min_seats
+    try:
+        spec.check_seats(args.seats)
+        args.options = spec.check_options(dict(args.option), args.seats)
+        args.interfaces = mdns_interfaces(args.mdns_interface)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if args.bots > args.seats:
+        parser.error(f"--bots {args.bots} is more than the {args.seats} seats")
+    if args.table is None:
+        args.table = f"{spec.name} at {args.name}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``hiddenhand`` console script."""
     parser = build_parser()
@@ -85,6 +205,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_demo(args.seats, seed, args.single, args.quiet)
         except ValueError as exc:
             parser.error(str(exc))
+    if args.command == "host":
+        check_host_args(args)
+        from net.serve import run_host
+
+        return run_host(
+            game=args.game, seats=args.seats, bots=args.bots, options=args.options,
+            port=args.port, bind=args.bind, name=args.name, table=args.table,
+            interfaces=args.interfaces, mdns=not args.no_mdns, bot_delay=args.bot_delay,
+        )
+    if args.command == "list":
+        from net.discovery import mdns_interfaces
+        from net.serve import run_list
+
+        try:
+            interfaces = mdns_interfaces(args.mdns_interface)
+        except ValueError as exc:
+            args.subparser.error(str(exc))
+        return run_list(args.timeout, args.json, interfaces)
     parser.print_help()
     return 0
 

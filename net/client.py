@@ -1,0 +1,447 @@
+"""The client library used by the TUI and by bots.
+
+Connect to a host by address (or in-process, with no network at all), say hello,
+create or join a table, act, and receive the host's pushes as an async stream::
+
+    client = await Client.connect("192.168.1.20", 4455, name="Ann")
+    joined = await client.join("t1")
+    async for msg in client:            # "update", "chat", or an unsolicited "error"
+        if msg["type"] == "update" and msg["legal"]:
+            await client.act(msg["legal"][0])
+
+A dropped player comes back with :meth:`Client.join` passing the seat and the token
+from the first :class:`Joined`. Requests raise :class:`ServerError` when the host
+refuses them and :class:`ConnectionLost` once the connection is gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from net import protocol as p
+
+if TYPE_CHECKING:
+    from net.host import Bot, Host
+
+Message = dict[str, Any]
+
+
+class ServerError(Exception):
+    """The host refused a request; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class ConnectionLost(Exception):
+    """The connection to the host is closed; ``reason`` says why when known."""
+
+
+@dataclass(frozen=True)
+class Joined:
+    """Where a join put us: the table, our seat (``None`` for a spectator), our token."""
+
+    table: str
+    seat: int | None
+    token: str | None
+
+
+def parse_address(text: str, default_port: int | None = None) -> tuple[str, int]:
+    """Split ``host:port`` (``[v6]:port`` too); raise ``ValueError`` in plain words."""
+    text = text.strip()
+    host, sep, port_text = text.rpartition(":")
+    if not sep or (host.count(":") and not host.startswith("[")):
+        if default_port is None:
+            raise ValueError(f"address {text!r} needs a port, like 192.168.1.20:4455")
+        host, port_text = text, str(default_port)
+    host = host.strip("[]")
+    if not host:
+        raise ValueError(f"address {text!r} has no host name")
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise ValueError(f"port {port_text!r} in {text!r} is not a number") from None
+    if not 1 <= port <= 65535:
+        raise ValueError(f"port {port} is outside 1..65535")
+    return host, port
+
+
+class Client:
+    """One connection to a host. Make one with :meth:`connect` or :meth:`local`.
+
+    ``record_frames`` keeps every raw frame body received (for tests and debugging).
+    The client answers the host's pings itself and gives up on a host silent for
+    longer than four heartbeat intervals.
+    """
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        record_frames: bool = False,
+    ) -> None:
+        self._reader = reader
+        self._writer = writer
+        self._refs = itertools.count(1)
+        self._pending: dict[int, asyncio.Future[Message]] = {}
+        self._queue: asyncio.Queue[Message | None] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._watchdog: asyncio.Task[None] | None = None
+        self._last_seen = 0.0
+        self.record_frames = record_frames
+        self.raw_frames: list[bytes] = []
+        self.welcome: Message = {}
+        self.joined: Joined | None = None
+        self.latest: Message | None = None
+        self.result: dict[str, Any] | None = None
+        self.closed = False
+        self.close_reason: str | None = None
+
+    # ---- making a connection ----------------------------------------------------------
+
+    @classmethod
+    async def connect(
+        cls,
+        host: str,
+        port: int,
+        *,
+        name: str,
+        timeout: float = 5.0,
+        record_frames: bool = False,
+    ) -> Client:
+        """Connect over TCP and say hello; raises ``OSError``/``ServerError`` on failure."""
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        except TimeoutError:
+            raise ConnectionLost(f"no answer from {host}:{port} within {timeout} s") from None
+        client = cls(reader, writer, record_frames=record_frames)
+        await client._start(name, timeout)
+        return client
+
+    @classmethod
+    async def local(cls, host: Host, *, name: str, record_frames: bool = False) -> Client:
+        """Connect to an in-process host through a socket pair: no TCP port, no network."""
+        reader, writer = await host.open_local()
+        client = cls(reader, writer, record_frames=record_frames)
+        await client._start(name, 5.0)
+        return client
+
+    async def _start(self, name: str, timeout: float) -> None:
+        loop = asyncio.get_running_loop()
+        self._last_seen = loop.time()
+        self._task = loop.create_task(self._read_loop())
+        try:
+            self.welcome = await asyncio.wait_for(
+                self.request("hello", version=p.PROTOCOL_VERSION, name=name), timeout
+            )
+        except BaseException:
+            await self.close()
+            raise
+        heartbeat = self.welcome.get("heartbeat")
+        if isinstance(heartbeat, int | float) and heartbeat > 0:
+            self._watchdog = loop.create_task(self._watch(float(heartbeat)))
+
+    # ---- receiving ----------------------------------------------------------------------
+
+    async def _read_loop(self) -> None:
+        reason = "the host closed the connection"
+        try:
+            while True:
+                try:
+                    body, msg = await p.read_frame(self._reader)
+                except p.ConnectionClosed:
+                    break
+                except p.ProtocolError as exc:
+                    reason = exc.message
+                    if exc.fatal:
+                        break
+                    continue
+                self._last_seen = asyncio.get_running_loop().time()
+                if self.record_frames:
+                    self.raw_frames.append(body)
+                self._handle(msg)
+        except (ConnectionError, OSError) as exc:
+            reason = f"connection lost: {exc}"
+        finally:
+            self._finish(reason)
+
+    def _handle(self, msg: Message) -> None:
+        kind = msg.get("type")
+        if kind == "ping":
+            self._send({"type": "pong"})
+            return
+        if kind == "pong" and "ref" not in msg:
+            return
+        ref = msg.get("ref")
+        future = self._pending.pop(ref, None) if isinstance(ref, int) else None
+        if future is not None:
+            if future.done():
+                return
+            if kind == "error":
+                future.set_exception(
+                    ServerError(str(msg.get("code")), str(msg.get("message")))
+                )
+            else:
+                future.set_result(msg)
+            return
+        if kind == "update":
+            self.latest = msg
+            for notice in msg.get("notices", ()):
+                if notice.get("type") == "game_over":
+                    self.result = notice.get("result")
+                elif notice.get("type") == "started":
+                    self.result = None
+        elif kind == "error" and msg.get("code") in {p.KICKED, p.REPLACED}:
+            self.joined = None
+        self._queue.put_nowait(msg)
+
+    def _finish(self, reason: str) -> None:
+        if self.close_reason is None:
+            self.close_reason = reason
+        self.closed = True
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(ConnectionLost(self.close_reason))
+        self._pending.clear()
+        self._queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            self._writer.close()
+
+    async def _watch(self, heartbeat: float) -> None:
+        loop = asyncio.get_running_loop()
+        while not self.closed:
+            await asyncio.sleep(heartbeat)
+            if loop.time() - self._last_seen > 4 * heartbeat:
+                self.close_reason = "the host stopped answering"
+                with contextlib.suppress(Exception):
+                    self._writer.transport.abort()
+                return
+
+    def __aiter__(self) -> AsyncIterator[Message]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[Message]:
+        while True:
+            msg = await self._queue.get()
+            if msg is None:
+                self._queue.put_nowait(None)
+                return
+            yield msg
+
+    async def next(self, timeout: float | None = None) -> Message:
+        """The next pushed message; ``ConnectionLost`` once the stream has ended."""
+        msg = await asyncio.wait_for(self._queue.get(), timeout)
+        if msg is None:
+            self._queue.put_nowait(None)
+            raise ConnectionLost(self.close_reason or "closed")
+        return msg
+
+    async def wait_for(
+        self, predicate: Callable[[Message], bool], timeout: float = 10.0
+    ) -> Message:
+        """Skip pushed messages until one satisfies ``predicate``; ``TimeoutError`` if none."""
+        async with asyncio.timeout(timeout):
+            while True:
+                msg = await self.next()
+                if predicate(msg):
+                    return msg
+
+    def pending(self) -> list[Message]:
+        """Take every pushed message already received, without waiting."""
+        out = []
+        while not self._queue.empty():
+            msg = self._queue.get_nowait()
+            if msg is None:
+                self._queue.put_nowait(None)
+                break
+            out.append(msg)
+        return out
+
+    # ---- sending ------------------------------------------------------------------------
+
+    def _send(self, msg: Message) -> None:
+        if self.closed:
+            raise ConnectionLost(self.close_reason or "closed")
+        try:
+            self._writer.write(p.pack(msg))
+        except (ConnectionError, RuntimeError) as exc:
+            raise ConnectionLost(str(exc)) from None
+
+    async def send_raw(self, data: bytes) -> None:
+        """Write bytes as they are (tests use it to send broken frames)."""
+        self._writer.write(data)
+        await self._writer.drain()
+
+    async def request(self, kind: str, **fields: Any) -> Message:
+        """Send a request with a fresh ``ref`` and wait for the reply that echoes it."""
+        ref = next(self._refs)
+        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        self._pending[ref] = future
+        try:
+            self._send({"type": kind, "ref": ref, **fields})
+            await self._writer.drain()
+        except (ConnectionError, OSError) as exc:
+            self._pending.pop(ref, None)
+            raise ConnectionLost(str(exc)) from None
+        except BaseException:
+            self._pending.pop(ref, None)
+            raise
+        return await future
+
+    async def close(self) -> None:
+        """Close the connection."""
+        self.close_reason = self.close_reason or "closed by this client"
+        with contextlib.suppress(Exception):
+            self._writer.close()
+        for task in (self._watchdog, self._task):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+        if not self.closed:
+            self._finish(self.close_reason)
+
+    async def __aenter__(self) -> Client:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ---- the requests ---------------------------------------------------------------
+
+    async def list_tables(self) -> list[dict[str, Any]]:
+        """The host's tables (id, name, game, seats, free, phase)."""
+        tables: list[dict[str, Any]] = (await self.request("list_tables"))["tables"]
+        return tables
+
+    def _joined(self, reply: Message) -> Joined:
+        self.joined = Joined(reply["table"], reply["seat"], reply["token"])
+        return self.joined
+
+    async def create_table(
+        self, name: str, game: str, seats: int, options: dict[str, Any] | None = None
+    ) -> Joined:
+        """Open a table and take its seat 0 as its creator."""
+        fields: dict[str, Any] = {"name": name, "game": game, "seats": seats}
+        if options:
+            fields["options"] = options
+        return self._joined(await self.request("create_table", **fields))
+
+    async def join(
+        self,
+        table: str,
+        seat: int | None = None,
+        *,
+        token: str | None = None,
+        spectate: bool = False,
+    ) -> Joined:
+        """Take a seat (``seat`` or the first free one), watch, or come back with a token."""
+        fields: dict[str, Any] = {"table": table}
+        if seat is not None:
+            fields["seat"] = seat
+        if token is not None:
+            fields["token"] = token
+        if spectate:
+            fields["spectate"] = True
+        return self._joined(await self.request("join", **fields))
+
+    async def leave(self) -> None:
+        """Leave the table (a seat in play stays yours, reclaimable by token)."""
+        await self.request("leave")
+        self.joined = None
+
+    async def pick_seat(self, seat: int) -> None:
+        """Move to another empty seat in the lobby."""
+        await self.request("pick_seat", seat=seat)
+        if self.joined is not None:
+            self.joined = Joined(self.joined.table, seat, self.joined.token)
+
+    async def rename(self, name: str) -> None:
+        """Change the name others see."""
+        await self.request("rename", name=name)
+
+    async def ready(self, ready: bool = True) -> None:
+        """Say whether we are ready to start."""
+        await self.request("ready", ready=ready)
+
+    async def chat(self, text: str) -> None:
+        """Say something to everyone at the table."""
+        await self.request("chat", text=text)
+
+    async def configure(
+        self,
+        game: str | None = None,
+        seats: int | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        """(Creator) change the game, the seat count or options in the lobby."""
+        fields: dict[str, Any] = {}
+        if game is not None:
+            fields["game"] = game
+        if seats is not None:
+            fields["seats"] = seats
+        if options is not None:
+            fields["options"] = options
+        await self.request("configure", **fields)
+
+    async def add_bot(self, seat: int) -> None:
+        """(Creator) give an empty seat (or, in play, a disconnected one) to a bot."""
+        await self.request("add_bot", seat=seat)
+
+    async def remove_bot(self, seat: int) -> None:
+        """(Creator) empty a bot's seat in the lobby."""
+        await self.request("remove_bot", seat=seat)
+
+    async def kick(self, seat: int) -> None:
+        """(Creator) remove a player from the lobby."""
+        await self.request("kick", seat=seat)
+
+    async def start(self) -> None:
+        """(Creator) deal the game."""
+        await self.request("start")
+
+    async def to_lobby(self) -> None:
+        """(Creator) after the game is over, take the table back to its lobby."""
+        await self.request("to_lobby")
+
+    async def act(self, action: dict[str, Any]) -> None:
+        """Play an action for our own seat; ``ServerError`` if it is not legal now."""
+        await self.request("act", action=action)
+
+    async def ping(self) -> None:
+        """Round-trip a ping to the host."""
+        await self.request("ping")
+
+
+async def drive(client: Client, bot: Bot, *, timeout: float = 30.0) -> dict[str, Any] | None:
+    """Play our seat with ``bot`` until the game is over; return the result.
+
+    The bot sees only what the host pushed to this connection: the freshest view and
+    its legal actions (older queued messages are skipped). A move made stale by
+    someone else's move is retried on the next view.
+    """
+    tried: Any = object()
+    async with asyncio.timeout(timeout):
+        while True:
+            client.pending()  # ``client.latest`` already holds the freshest update
+            msg = client.latest
+            if msg is not None and msg.get("view") is not None:
+                if msg["table"]["phase"] == "over":
+                    return client.result
+                version = msg["view"].get("version")
+                if msg["legal"] and version != tried:
+                    tried = version
+                    action = bot.choose(msg["view"], msg["legal"])
+                    if action is not None:
+                        with contextlib.suppress(ServerError):
+                            await client.act(action)
+                        continue
+            await client.next()

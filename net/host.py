@@ -1,0 +1,1059 @@
+"""The authoritative host: one asyncio server holding one or more tables.
+
+A table has a game, its options and seats (human, bot or empty). In the lobby players
+join, pick seats, rename, get ready and chat; the table's creator changes the game and
+options, adds and removes bots, kicks and starts. In play the host applies each seat's
+actions to the engine and, after every change, pushes to each connection only
+``view(its seat)`` (the spectator view for spectators) with that seat's legal actions
+and the public events — never a snapshot, the seed or another seat's view. A view's
+engine-time ``deadline`` crosses the wire as ``remaining`` seconds, and timed games are
+woken by a timer set at the next deadline.
+
+A seat is bound to the connection that holds it; an action's seat is never read from
+the message. Each seat has a random token that lets a dropped player take it back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import secrets
+import socket
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import engine
+from engine.bots import RandomBot
+from net import protocol as p
+
+log = logging.getLogger("hiddenhand.host")
+
+#: Outgoing bytes a connection may leave unread before it is dropped as too slow.
+SLOW_READER_LIMIT = 4 * 1024 * 1024
+#: Above this many buffered bytes, bots wait for the table's readers to catch up.
+WRITE_HIGH_WATER = 256 * 1024
+
+
+class Bot(Protocol):
+    """What the host needs of a bot: pick an action from its view and legal actions."""
+
+    def choose(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """One of ``legal`` (or ``None`` to do nothing now)."""
+        ...
+
+
+#: ``bot_factory(game_id, seat, seed)`` makes the bot that plays ``seat``.
+BotFactory = Callable[[str, int, int], Bot]
+
+
+def random_bot_factory(game_id: str, seat: int, seed: int) -> Bot:
+    """The default bot factory: a random-legal player."""
+    return RandomBot(seed)
+
+
+class RequestError(Exception):
+    """A request the host refuses; becomes an ``error`` frame with ``code``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(eq=False)
+class Seat:
+    """One seat of a table: who sits there and how to reach them."""
+
+    kind: str = "empty"  # "human" | "bot" | "empty"
+    name: str = ""
+    token: str | None = None
+    conn: Connection | None = None
+    ready: bool = False
+    bot: Bot | None = None
+
+    def public(self, index: int) -> dict[str, Any]:
+        """What everyone at the table may know of this seat."""
+        return {
+            "seat": index,
+            "kind": self.kind,
+            "name": self.name,
+            "connected": self.kind == "bot" or self.conn is not None,
+            "ready": self.ready or self.kind == "bot",
+        }
+
+    def clear(self) -> None:
+        """Empty the seat; its token stops working."""
+        self.kind, self.name, self.token, self.conn = "empty", "", None, None
+        self.ready, self.bot = False, None
+
+
+_connection_ids = itertools.count(1)
+
+
+class Connection:
+    """One client connection: its stream, its name, and the seat bound to it."""
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        now: float,
+        burst: int,
+    ) -> None:
+        self.id = next(_connection_ids)
+        self.reader = reader
+        self.writer = writer
+        self.name = ""
+        self.welcomed = False
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.last_seen = now
+        self.opened = now
+        self.allowance = float(burst)
+        self.warned = False
+        self.closed = False
+        peer = writer.get_extra_info("peername")
+        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else "local"
+        with contextlib.suppress(AttributeError, NotImplementedError):
+            writer.transport.set_write_buffer_limits(high=WRITE_HIGH_WATER)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue one message; a peer that stops reading is dropped, not waited for."""
+        if self.closed:
+            return
+        try:
+            self.writer.write(p.pack(message))
+        except (ConnectionError, RuntimeError):
+            self.abort()
+            return
+        if self.writer.transport.get_write_buffer_size() > SLOW_READER_LIMIT:
+            log.warning("connection %s reads too slowly; dropping it", self.id)
+            self.abort()
+
+    def fail(self, code: str, message: str, ref: int | str | None = None) -> None:
+        """Send an ``error`` frame."""
+        self.send(p.error(code, message, ref))
+
+    def close(self) -> None:
+        """Close after the queued frames are sent."""
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(Exception):
+                self.writer.close()
+
+    def abort(self) -> None:
+        """Close at once, discarding anything unsent."""
+        self.closed = True
+        with contextlib.suppress(Exception):
+            self.writer.transport.abort()
+
+    async def drain(self, timeout: float) -> None:
+        """Wait (bounded) until the peer has read most of what was sent."""
+        if self.closed:
+            return
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.writer.drain(), timeout)
+
+
+class Table:
+    """One table: lobby, seats, the game in play, its timer and its bots."""
+
+    def __init__(
+        self,
+        host: Host,
+        table_id: str,
+        name: str,
+        game_id: str,
+        seats: int,
+        options: dict[str, Any],
+    ) -> None:
+        self.host = host
+        self.id = table_id
+        self.name = name
+        self.game_id = game_id
+        self.options = options
+        self.seats = [Seat() for _ in range(seats)]
+        self.creator: int | None = None
+        self.phase = "lobby"
+        self.game: engine.Game | None = None
+        self.spectators: list[Connection] = []
+        self.t0 = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+        self._bot_wake = asyncio.Event()
+        self._bot_task: asyncio.Task[None] | None = None
+        self._bot_turn = 0
+        #: Tables opened by the host itself stay; tables opened by players go when idle.
+        self.permanent = False
+        self.idle_timer: asyncio.TimerHandle | None = None
+
+    # ---- what others may know ----------------------------------------------------
+
+    def public(self) -> dict[str, Any]:
+        """The table as everyone at it may see it."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "game": self.game_id,
+            "options": dict(self.options),
+            "phase": self.phase,
+            "creator": self.creator,
+            "seats": [s.public(i) for i, s in enumerate(self.seats)],
+            "spectators": len(self.spectators),
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """The short description used by ``list_tables`` and discovery."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "game": self.game_id,
+            "seats": len(self.seats),
+            "free": sum(1 for s in self.seats if s.kind == "empty"),
+            "phase": self.phase,
+        }
+
+    def connections(self) -> list[Connection]:
+        """Every live connection at the table (seated players, then spectators)."""
+        conns = [s.conn for s in self.seats if s.conn is not None]
+        return conns + list(self.spectators)
+
+    def elapsed(self) -> float:
+        """Engine time: seconds since the game started, on the host's monotonic clock."""
+        return self.host.clock() - self.t0
+
+    def seat_view(self, seat: int | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """``view(seat)`` fit for the wire, and that seat's legal actions.
+
+        The engine's ``deadline`` (engine time) becomes ``remaining`` seconds.
+        """
+        assert self.game is not None
+        view = self.game.view(seat)
+        if "deadline" in view:
+            deadline = view.pop("deadline")
+            if isinstance(deadline, int | float) and not isinstance(deadline, bool):
+                view["remaining"] = round(max(0.0, deadline - self.elapsed()), 3)
+            else:
+                view["remaining"] = None
+        legal = self.game.legal_actions(seat) if seat is not None else []
+        return view, legal
+
+    def update_for(
+        self,
+        seat: int | None,
+        events: list[dict[str, Any]],
+        notices: list[dict[str, Any]],
+    ) -> dict[str, Any]:
+        """The ``update`` message for one connection."""
+        msg: dict[str, Any] = {
+            "type": "update",
+            "table": self.public(),
+            "seat": seat,
+            "view": None,
+            "legal": [],
+            "events": events,
+            "notices": notices,
+        }
+        if self.game is not None:
+            msg["view"], msg["legal"] = self.seat_view(seat)
+        return msg
+
+    def push(
+        self,
+        events: Iterable[dict[str, Any]] = (),
+        notices: Iterable[dict[str, Any]] = (),
+    ) -> None:
+        """Send every connection at the table its own update."""
+        ev, no = list(events), list(notices)
+        for i, s in enumerate(self.seats):
+            if s.conn is not None:
+                s.conn.send(self.update_for(i, ev, no))
+        if self.spectators:
+            spectator = self.update_for(None, ev, no)
+            for conn in self.spectators:
+                conn.send(spectator)
+        self.host.changed()
+
+    # ---- seats ----------------------------------------------------------------------
+
+    def seat_of(self, conn: Connection) -> int:
+        """The seat bound to ``conn``, or a refusal if it holds none here."""
+        if conn.table is not self or conn.seat is None:
+            raise RequestError(p.NO_SEAT, "you hold no seat at this table")
+        return conn.seat
+
+    def require_creator(self, conn: Connection) -> None:
+        """Refuse unless ``conn`` holds the creator's seat."""
+        if conn.table is not self or conn.seat is None or conn.seat != self.creator:
+            raise RequestError(p.NOT_CREATOR, "only the table's creator may do that")
+
+    def require_phase(self, *phases: str) -> None:
+        """Refuse unless the table is in one of ``phases``."""
+        if self.phase not in phases:
+            raise RequestError(
+                p.WRONG_PHASE, f"that is not possible while the table is in its {self.phase} phase"
+            )
+
+    def check_seat_index(self, seat: int) -> Seat:
+        """The seat at ``seat``, or a refusal naming the seats there are."""
+        if not 0 <= seat < len(self.seats):
+            raise RequestError(
+                p.NO_SEAT, f"there is no seat {seat}; seats are 0 to {len(self.seats) - 1}"
+            )
+        return self.seats[seat]
+
+    def seat_human(self, conn: Connection, index: int) -> str:
+        """Put ``conn`` in the empty seat ``index``; return the seat's new token."""
+        seat = self.seats[index]
+        seat.kind, seat.name, seat.conn, seat.ready = "human", conn.name, conn, False
+        seat.token = secrets.token_urlsafe(24)
+        conn.table, conn.seat = self, index
+        if self.creator is None:
+            self.creator = index
+        return seat.token
+
+    def free_seat(self, index: int) -> None:
+        """Empty a seat; the creator's role passes on if it was theirs."""
+        self.seats[index].clear()
+        if self.creator == index:
+            humans = [i for i, s in enumerate(self.seats) if s.kind == "human"]
+            connected = [i for i in humans if self.seats[i].conn is not None]
+            choice = connected or humans
+            self.creator = choice[0] if choice else None
+
+    def detach(self, conn: Connection) -> dict[str, Any] | None:
+        """Unbind ``conn`` from the table; a held seat stays (shown as disconnected)."""
+        notice = None
+        if conn in self.spectators:
+            self.spectators.remove(conn)
+        elif conn.seat is not None and self.seats[conn.seat].conn is conn:
+            self.seats[conn.seat].conn = None
+            self.seats[conn.seat].ready = False
+            notice = {"type": "disconnected", "seat": conn.seat}
+            if self.creator == conn.seat:
+                # The table must not stall on an absent creator: a present player takes over.
+                present = [i for i, s in enumerate(self.seats) if s.conn is not None]
+                if present:
+                    self.creator = present[0]
+        conn.table, conn.seat = None, None
+        return notice
+
+    # ---- the game ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Deal the game: every seat filled, every other human ready."""
+        for i, s in enumerate(self.seats):
+            if s.kind == "empty":
+                raise RequestError(
+                    p.BAD_REQUEST, f"seat {i} is empty: wait for a player or add a bot"
+                )
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and i != self.creator and not s.ready:
+                raise RequestError(p.BAD_REQUEST, f"{s.name} (seat {i}) is not ready yet")
+        seed = secrets.randbelow(2**62)
+        try:
+            self.game = engine.new_game(self.game_id, len(self.seats), seed, self.options)
+        except ValueError as exc:
+            raise RequestError(p.BAD_REQUEST, str(exc)) from None
+        for i, s in enumerate(self.seats):
+            if s.kind == "bot":
+                s.bot = self.host.bot_factory(self.game_id, i, secrets.randbelow(2**62))
+        self.t0 = self.host.clock()
+        self.phase = "play"
+        self.game_changed([], [{"type": "started"}])
+
+    def act(self, seat: int, action: dict[str, Any]) -> None:
+        """Apply ``seat``'s action (the seat bound to its connection)."""
+        self.require_phase("play")
+        assert self.game is not None
+        try:
+            events = self.game.act(seat, action, now=self.elapsed())
+        except engine.IllegalAction as exc:
+            raise RequestError(p.ILLEGAL_ACTION, str(exc)) from None
+        self.game_changed(events, [])
+
+    def game_changed(self, events: list[dict[str, Any]], notices: list[dict[str, Any]]) -> None:
+        """After any change to the game: note the end, push, re-arm timer and bots."""
+        assert self.game is not None
+        if self.game.over and self.phase == "play":
+            self.phase = "over"
+            notices = [*notices, {"type": "game_over", "result": self.game.result}]
+        self.push(events, notices)
+        self.arm_timer()
+        self.wake_bots()
+
+    def arm_timer(self) -> None:
+        """Wake at the game's next deadline, if it has one (no polling)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.game is None or self.phase != "play":
+            return
+        deadlines = []
+        for seat in [None, *range(len(self.seats))]:
+            d = self.game.view(seat).get("deadline")
+            if isinstance(d, int | float) and not isinstance(d, bool):
+                deadlines.append(float(d))
+        if not deadlines:
+            return
+        deadline = min(deadlines)
+        loop = asyncio.get_running_loop()
+        # The loop's clock is the host's clock, so the deadline maps onto it exactly.
+        self._timer = loop.call_at(self.t0 + deadline, self._on_deadline, deadline)
+
+    def _on_deadline(self, deadline: float) -> None:
+        self._timer = None
+        if self.game is None or self.phase != "play":
+            return
+        # asyncio may fire a timer up to its clock resolution early.
+        now = max(self.elapsed(), deadline, self.game.now)
+        events = self.game.advance(now)
+        if not events:
+            later = [
+                d for s in [None, *range(len(self.seats))]
+                if isinstance(d := self.game.view(s).get("deadline"), int | float)
+                and d > now
+            ]
+            if later:
+                self.arm_timer()
+            return
+        self.game_changed(events, [])
+
+    # ---- bots -------------------------------------------------------------------------
+
+    def wake_bots(self) -> None:
+        """Let the table's bots look at the new state."""
+        if not any(s.kind == "bot" for s in self.seats) or self.phase != "play":
+            return
+        if self._bot_task is None or self._bot_task.done():
+            self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
+        self._bot_wake.set()
+
+    async def _run_bots(self) -> None:
+        """Wake the bots on every change, for as long as the table lives."""
+        while True:
+            await self._bot_wake.wait()
+            self._bot_wake.clear()
+            try:
+                await self._move_bots()
+            except Exception:
+                log.exception("bots at table %s failed", self.id)
+
+    async def _move_bots(self) -> None:
+        """Move bots one action at a time while any has something to do."""
+        while self.game is not None and self.phase == "play":
+            bots = [i for i, s in enumerate(self.seats) if s.kind == "bot" and s.bot]
+            moved = False
+            for k in range(len(bots)):
+                i = bots[(self._bot_turn + k) % len(bots)]
+                view, legal = self.seat_view(i)
+                if not legal:
+                    continue
+                bot = self.seats[i].bot
+                assert bot is not None
+                try:
+                    action = bot.choose(view, legal)
+                except Exception:
+                    log.exception("bot at table %s seat %d failed", self.id, i)
+                    action = None
+                if action is None:
+                    continue
+                self._bot_turn = (self._bot_turn + k + 1) % len(bots)
+                try:
+                    self.act(i, action)
+                except RequestError as exc:
+                    log.warning("bot at table %s seat %d: %s", self.id, i, exc.message)
+                    continue
+                moved = True
+                break
+            if not moved:
+                break
+            self._bot_wake.clear()
+            # Pace the bots, and never outrun the readers at the table.
+            conns = self.connections()
+            if conns:
+                await asyncio.gather(*(c.drain(self.host.timeout) for c in conns))
+            await asyncio.sleep(self.host.bot_delay)
+
+    def close(self) -> None:
+        """Stop the table's timers and bots."""
+        if self.idle_timer is not None:
+            self.idle_timer.cancel()
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+
+
+class Host:
+    """The authoritative server: connections, tables, heartbeats.
+
+    ``heartbeat`` is the ping interval in seconds and ``timeout`` how long a silent
+    peer is kept (default three intervals). ``bot_delay`` paces bot moves. Each
+    connection may send ``rate`` messages a second on average, ``burst`` at once; a
+    player-opened table nobody is connected to closes after ``idle_timeout`` seconds.
+    """
+
+    def __init__(
+        self,
+        name: str = "hiddenhand",
+        *,
+        heartbeat: float = 1.5,
+        timeout: float | None = None,
+        bot_factory: BotFactory = random_bot_factory,
+        bot_delay: float = 0.4,
+        rate: float = 100.0,
+        burst: int = 200,
+        max_connections: int = 256,
+        max_tables: int = 32,
+        idle_timeout: float = 600.0,
+    ) -> None:
+        self.name = name
+        self.heartbeat = heartbeat
+        self.timeout = timeout if timeout is not None else 3 * heartbeat
+        self.bot_factory = bot_factory
+        self.bot_delay = bot_delay
+        self.rate = rate
+        self.burst = burst
+        self.max_connections = max_connections
+        self.max_tables = max_tables
+        self.idle_timeout = idle_timeout
+        self.tables: dict[str, Table] = {}
+        self.connections: set[Connection] = set()
+        self.listeners: list[Callable[[], None]] = []
+        self.server: asyncio.Server | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._table_ids = itertools.count(1)
+        self._closing = False
+
+    # ---- lifecycle --------------------------------------------------------------------
+
+    def clock(self) -> float:
+        """The host's monotonic clock (the event loop's); never sent over the wire."""
+        return asyncio.get_running_loop().time()
+
+    async def start(self, host: str | None = "127.0.0.1", port: int = 0) -> None:
+        """Listen for TCP connections on ``host:port`` (port 0 picks a free one)."""
+        self.server = await asyncio.start_server(
+            self.handle_connection, host, port, family=socket.AF_UNSPEC, reuse_address=True
+        )
+
+    @property
+    def port(self) -> int:
+        """The TCP port the host listens on."""
+        assert self.server is not None and self.server.sockets, "the host is not listening"
+        port: int = self.server.sockets[0].getsockname()[1]
+        return port
+
+    async def close(self) -> None:
+        """Tell every client the host is stopping, then close everything."""
+        self._closing = True
+        if self.server is not None:
+            self.server.close()
+        for table in self.tables.values():
+            table.close()
+        for conn in list(self.connections):
+            conn.fail(p.SHUTTING_DOWN, "the host is shutting down")
+            conn.close()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self.server is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.server.wait_closed(), 2)
+
+    async def __aenter__(self) -> Host:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def changed(self) -> None:
+        """Tell listeners (discovery) that something visible may have changed."""
+        for listener in list(self.listeners):
+            try:
+                listener()
+            except Exception:
+                log.exception("host listener failed")
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Every table's short description."""
+        return [t.summary() for t in self.tables.values()]
+
+    def create_table(
+        self,
+        name: str,
+        game_id: str,
+        seats: int,
+        options: dict[str, Any] | None = None,
+        *,
+        bots: int = 0,
+    ) -> Table:
+        """Open a table; ``bots`` fills the last seats with bots.
+
+        Raises ``ValueError`` with a plain message for a bad game, seat count or option.
+        """
+        if len(self.tables) >= self.max_tables:
+            raise ValueError(f"this host already holds {self.max_tables} tables")
+        if game_id not in engine.GAMES:
+            raise ValueError(f"unknown game {game_id!r}; known games: {', '.join(engine.GAMES)}")
+        spec = engine.GAMES[game_id]
+        spec.check_seats(seats)
+        checked = spec.check_options(options, seats)
+        if not 0 <= bots <= seats:
+            raise ValueError(f"bots must be from 0 to {seats}, not {bots}")
+        table_id = f"t{next(self._table_ids)}"
+        table = Table(self, table_id, name, game_id, seats, checked)
+        for i in range(seats - bots, seats):
+            table.seats[i].kind, table.seats[i].name = "bot", f"Bot {i + 1}"
+        self.tables[table_id] = table
+        self.changed()
+        return table
+
+    def check_idle(self, table: Table) -> None:
+        """Close a player-opened table nobody is connected to, after ``idle_timeout``.
+
+        Disconnected players keep their seats (and tokens) until then.
+        """
+        if table.idle_timer is not None:
+            table.idle_timer.cancel()
+            table.idle_timer = None
+        if table.permanent or table.connections() or table.id not in self.tables:
+            return
+        table.idle_timer = asyncio.get_running_loop().call_later(
+            self.idle_timeout, self._remove_if_idle, table
+        )
+
+    def _remove_if_idle(self, table: Table) -> None:
+        table.idle_timer = None
+        if table.connections() or self.tables.get(table.id) is not table:
+            return
+        log.info("table %s stood empty for %s s; closing it", table.id, self.idle_timeout)
+        table.close()
+        del self.tables[table.id]
+        self.changed()
+
+    # ---- connections ------------------------------------------------------------------
+
+    async def open_local(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """A connection to this host through a socket pair: no TCP port, no network.
+
+        Returns the client's end as asyncio streams; the host serves the other end.
+        """
+        mine, theirs = socket.socketpair()
+        host_reader, host_writer = await asyncio.open_connection(sock=theirs)
+        task = asyncio.get_running_loop().create_task(
+            self.handle_connection(host_reader, host_writer)
+        )
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return await asyncio.open_connection(sock=mine)
+
+    async def handle_connection(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        """Serve one client until it leaves, breaks the framing or goes silent."""
+        conn = Connection(reader, writer, self.clock(), self.burst)
+        if self._closing or len(self.connections) >= self.max_connections:
+            conn.fail(p.HOST_FULL, "this host takes no more connections now")
+            conn.close()
+            return
+        self.connections.add(conn)
+        log.info("connection %d from %s", conn.id, conn.peer)
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        beat = asyncio.get_running_loop().create_task(self._heartbeat(conn))
+        self._tasks.add(beat)
+        try:
+            await self._serve(conn)
+        except asyncio.CancelledError:
+            pass
+        finally:
+            beat.cancel()
+            self._tasks.discard(beat)
+            if task is not None:
+                self._tasks.discard(task)
+            self._drop(conn)
+
+    async def _serve(self, conn: Connection) -> None:
+        while not conn.closed:
+            try:
+                _, raw = await p.read_frame(conn.reader)
+            except p.ConnectionClosed:
+                return
+            except p.ProtocolError as exc:
+                log.info("connection %d: %s", conn.id, exc.message)
+                conn.fail(exc.code, exc.message)
+                if exc.fatal:
+                    conn.close()
+                    return
+                continue
+            except (ConnectionError, OSError):
+                return
+            now = self.clock()
+            conn.allowance = min(
+                float(self.burst), conn.allowance + (now - conn.last_seen) * self.rate
+            )
+            conn.last_seen = now
+            if conn.allowance < 1:
+                if not conn.warned:
+                    conn.fail(p.RATE_LIMITED, "too many messages; slow down", p.reply_ref(raw))
+                conn.warned = True
+                continue
+            conn.allowance -= 1
+            conn.warned = False
+            try:
+                msg = p.validate_client_message(raw)
+            except p.ProtocolError as exc:
+                conn.fail(exc.code, exc.message, p.reply_ref(raw))
+                continue
+            try:
+                self._dispatch(conn, msg)
+            except RequestError as exc:
+                conn.fail(exc.code, exc.message, msg.get("ref"))
+            except p.ProtocolError as exc:
+                conn.fail(exc.code, exc.message, msg.get("ref"))
+                if exc.fatal:
+                    conn.close()
+                    return
+            except Exception:
+                # A bug must not take the host down for everyone else.
+                log.exception("connection %d: %s request failed", conn.id, msg["type"])
+                conn.fail(p.INTERNAL, "the host failed to handle that request", msg.get("ref"))
+
+    async def _heartbeat(self, conn: Connection) -> None:
+        """Ping every interval; drop a peer silent for longer than the timeout."""
+        while not conn.closed:
+            await asyncio.sleep(self.heartbeat)
+            if not conn.welcomed and self.clock() - conn.opened > 2 * self.timeout:
+                conn.fail(p.TIMEOUT, "no hello in time; closing the connection")
+                conn.close()
+                return
+            if self.clock() - conn.last_seen > self.timeout:
+                log.info("connection %d went silent; dropping it", conn.id)
+                conn.fail(p.TIMEOUT, "no word from you in time; closing the connection")
+                conn.abort()
+                return
+            conn.send({"type": "ping"})
+
+    def _drop(self, conn: Connection) -> None:
+        self.connections.discard(conn)
+        table = conn.table
+        if table is not None:
+            notice = table.detach(conn)
+            table.push(notices=[notice] if notice else [])
+            self.check_idle(table)
+        conn.abort()
+        log.info("connection %d closed", conn.id)
+
+    # ---- requests ---------------------------------------------------------------------
+
+    def _dispatch(self, conn: Connection, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        if kind == "ping":
+            conn.send({"type": "pong", **({"ref": msg["ref"]} if "ref" in msg else {})})
+            return
+        if kind == "pong":
+            return
+        if kind == "hello":
+            self._hello(conn, msg)
+            return
+        if not conn.welcomed:
+            raise RequestError(p.NOT_WELCOMED, "say hello (with the protocol version) first")
+        handler = getattr(self, f"_on_{kind}")
+        handler(conn, msg)
+
+    def _reply(self, conn: Connection, msg: dict[str, Any], reply: dict[str, Any]) -> None:
+        if "ref" in msg:
+            reply["ref"] = msg["ref"]
+        conn.send(reply)
+
+    def _ok(self, conn: Connection, msg: dict[str, Any]) -> None:
+        self._reply(conn, msg, {"type": "ok"})
+
+    def _table(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise RequestError(p.NO_TABLE, f"there is no table {table_id!r} on this host")
+        return table
+
+    def _at_table(self, conn: Connection) -> Table:
+        if conn.table is None:
+            raise RequestError(p.NO_TABLE, "you are not at a table; join one first")
+        return conn.table
+
+    def _not_at_table(self, conn: Connection) -> None:
+        if conn.table is not None:
+            raise RequestError(p.BAD_REQUEST, "you are already at a table; leave it first")
+
+    def _hello(self, conn: Connection, msg: dict[str, Any]) -> None:
+        if conn.welcomed:
+            raise RequestError(p.BAD_REQUEST, "you have already said hello")
+        if msg["version"] != p.PROTOCOL_VERSION:
+            raise p.ProtocolError(
+                p.VERSION_MISMATCH,
+                f"this host speaks protocol version {p.PROTOCOL_VERSION} but your client "
+                f"speaks version {msg['version']}; use the same hiddenhand release on both sides",
+                fatal=True,
+            )
+        conn.welcomed = True
+        conn.name = msg["name"]
+        self._reply(
+            conn,
+            msg,
+            {
+                "type": "welcome",
+                "version": p.PROTOCOL_VERSION,
+                "host": self.name,
+                "heartbeat": self.heartbeat,
+                "tables": self.summary(),
+            },
+        )
+
+    def _on_list_tables(self, conn: Connection, msg: dict[str, Any]) -> None:
+        self._reply(conn, msg, {"type": "tables", "tables": self.summary()})
+
+    def _joined(
+        self, conn: Connection, msg: dict[str, Any], table: Table, token: str | None
+    ) -> None:
+        self.check_idle(table)
+        self._reply(
+            conn,
+            msg,
+            {"type": "joined", "table": table.id, "seat": conn.seat, "token": token},
+        )
+
+    def _on_create_table(self, conn: Connection, msg: dict[str, Any]) -> None:
+        self._not_at_table(conn)
+        try:
+            table = self.create_table(msg["name"], msg["game"], msg["seats"], msg.get("options"))
+        except ValueError as exc:
+            raise RequestError(p.BAD_REQUEST, str(exc)) from None
+        token = table.seat_human(conn, 0)
+        log.info("%s created table %s (%s)", conn.name, table.id, table.game_id)
+        self._joined(conn, msg, table, token)
+        table.push(notices=[{"type": "joined", "seat": 0, "name": conn.name}])
+
+    def _on_join(self, conn: Connection, msg: dict[str, Any]) -> None:
+        self._not_at_table(conn)
+        table = self._table(msg["table"])
+        if "token" in msg:
+            self._rejoin(conn, msg, table)
+            return
+        if msg.get("spectate"):
+            table.spectators.append(conn)
+            conn.table, conn.seat = table, None
+            self._joined(conn, msg, table, None)
+            table.push()
+            return
+        table.require_phase("lobby")
+        seat = msg.get("seat")
+        if seat is None:
+            free = [i for i, s in enumerate(table.seats) if s.kind == "empty"]
+            if not free:
+                raise RequestError(p.TABLE_FULL, "every seat at this table is taken")
+            seat = free[0]
+        elif table.check_seat_index(seat).kind != "empty":
+            raise RequestError(p.SEAT_TAKEN, f"seat {seat} is taken")
+        token = table.seat_human(conn, seat)
+        self._joined(conn, msg, table, token)
+        table.push(notices=[{"type": "joined", "seat": seat, "name": conn.name}])
+
+    def _rejoin(self, conn: Connection, msg: dict[str, Any], table: Table) -> None:
+        index = msg.get("seat")
+        if index is None:
+            raise RequestError(p.BAD_TOKEN, "a token is presented together with its seat")
+        seat = table.check_seat_index(index)
+        if (
+            seat.kind != "human"
+            or seat.token is None
+            or not secrets.compare_digest(seat.token.encode(), msg["token"].encode())
+        ):
+            raise RequestError(p.BAD_TOKEN, f"that token does not hold seat {index} here")
+        old = seat.conn
+        if old is not None and old is not conn:
+            # The old connection is a half-open leftover: the token's owner is back.
+            old.fail(p.REPLACED, "your seat was taken back by a new connection with its token")
+            old.table, old.seat = None, None
+            old.close()
+        seat.conn, seat.name = conn, conn.name
+        conn.table, conn.seat = table, index
+        self._joined(conn, msg, table, seat.token)
+        table.push(notices=[{"type": "reconnected", "seat": index, "name": conn.name}])
+
+    def _on_leave(self, conn: Connection, msg: dict[str, Any]) -> None:
+        table = self._at_table(conn)
+        seat = conn.seat
+        notices = []
+        if seat is not None and table.phase == "lobby":
+            table.seats[seat].conn = None
+            table.free_seat(seat)
+            conn.table, conn.seat = None, None
+            notices.append({"type": "left", "seat": seat})
+        else:
+            notice = table.detach(conn)
+            if notice:
+                notices.append(notice)
+        self._ok(conn, msg)
+        table.push(notices=notices)
+        self.check_idle(table)
+
+    def _on_pick_seat(self, conn: Connection, msg: dict[str, Any]) -> None:
+        table = self._at_table(conn)
+        old = table.seat_of(conn)
+        table.require_phase("lobby")
+        new = msg["seat"]
+        target = table.check_seat_index(new)
+        if new == old:
+            self._ok(conn, msg)
+            return
+        if target.kind != "empty":
+            raise RequestError(p.SEAT_TAKEN, f"seat {new} is taken")
+        source = table.seats[old]
+        table.seats[new], table.seats[old] = source, target
+        source.ready = False
+        if table.creator == old:
+            table.creator = new
+        conn.seat = new
+        self._ok(conn, msg)
+        table.push(notices=[{"type": "moved", "from": old, "to": new}])
+
+    def _on_rename(self, conn: Connection, msg: dict[str, Any]) -> None:
+        conn.name = msg["name"]
+        table = conn.table
+        if table is not None and conn.seat is not None:
+            table.seats[conn.seat].name = conn.name
+        self._ok(conn, msg)
+        if table is not None:
+            table.push(notices=[{"type": "renamed", "seat": conn.seat, "name": conn.name}])
+
+    def _on_ready(self, conn: Connection, msg: dict[str, Any]) -> None:
+        table = self._at_table(conn)
+        seat = table.seat_of(conn)
+        table.require_phase("lobby")
+        table.seats[seat].ready = msg["ready"]
+        self._ok(conn, msg)
+        table.push()
+
+    def _on_chat(self, conn: Connection, msg: dict[str, Any]) -> None:
+        table = self._at_table(conn)
+        self._ok(conn, msg)
+        line = {
+            "type": "chat",
+            "table": table.id,
+            "seat": conn.seat,
+            "name": conn.name,
+            "text": msg["text"],
+        }
+        for other in table.connections():
+            other.send(line)
+
+    def _on_configure(self, conn: Connection, msg: dict[str, Any]) -> None:
+        table = self._at_table(conn)
+        table.require_creator(conn)
+        table.require_phase("lobby")
+        game_id = msg.get("game", table.game_id)
+        if game_id not in engine.GAMES:
+            raise RequestError(
+                p.BAD_REQUEST, f"unknown game {game_id!r}; known games: {', '.join(engine.GAMES)}"
+            )
+        spec = engine.GAMES[game_id]
+        seats = msg.get("seats", len(table.seats))
+        if "seats" not in msg:
+            seats = min(max(seats, spec.min_seats), spec.max_seats)
+        base = dict(table.options) if game_id == table.game_id else {}
+        options = {**base, **msg.get("options", {})}
+        try:
+            spec.check_seats(seats)
+            options = spec.check_options(options, seats)
+        except ValueError as exc:
+            raise RequestError(p.BAD_REQUEST, str(exc)) from None
+        for i in range(seats, len(table.seats)):
+            s = table.seats[i]
+            if s.kind == "human":
+                raise RequestError(
+                    p.BAD_REQUEST, f"seat {i} is taken by {s.name}; they must move or leave first"
+                )
+        table.game_id, table.options = game_id, options
+        table.seats = table.seats[:seats] + [Seat() for _ in range(seats - len(table.seats))]
+        for s in table.seats:
+            s.ready = False
+        self._ok(conn, msg)
+        table.push(notices=[{"type": "configured"}])
+
+    def _on_add_bot(self, conn: Connection, msg: dict[str, Any]) -> None:
+        table = self._at_table(conn)
+        table.require_creator(conn)
+        table.require_phase("lobby", "play")
+        index = msg["seat"]
+        seat = table.check_seat_index(index)
+        if table.phase == "lobby" and seat.kind != "empty":
+            raise RequestError(p.SEAT_TAKEN, f"seat {index} is not empty")
+        if table.phase == "play" and not (seat.kind == "human" and seat.conn is None):
+            raise RequestError(
+                p.SEAT_TAKEN, "during play only a disconnected player's seat can go to a bot"
+            )
+        seat.clear()
+        seat.kind, seat.name = "bot", f"Bot {index + 1}"
+        if table.phase == "play":
+            seat.bot = self.bot_factory(table.game_id, index, secrets.randbelow(2**62))
+        self._ok(conn, msg)
+        table.push(notices=[{"type": "bot_added", "seat": index}])
+        table.wake_bots()
+
+    def _on_remove_bot(self, conn: Connection, msg: dict[str, Any]) -> None:
+        table = self._at_table(conn)
+        table.require_creator(conn)
+        table.require_phase("lobby")
+        index = msg["seat"]
+        if table.check_seat_index(index).kind != "bot":
+            raise RequestError(p.BAD_REQUEST, f"seat {index} holds no bot")
+        table.free_seat(index)
+        self._ok(conn, msg)
+        table.push(notices=[{"type": "bot_removed", "seat": index}])
+
+    def _on_kick(self, conn: Connection, msg: dict[str, Any]) -> None:
+        table = self._at_table(conn)
+        table.require_creator(conn)
+        table.require_phase("lobby")
+        index = msg["seat"]
+        seat = table.check_seat_index(index)
+        if seat.kind != "human":
+            raise RequestError(p.BAD_REQUEST, f"seat {index} holds no player")
+        if index == conn.seat:
+            raise RequestError(p.BAD_REQUEST, "you cannot kick yourself; leave instead")
+        victim = seat.conn
+        table.free_seat(index)
+        if victim is not None:
+            victim.table, victim.seat = None, None
+            victim.fail(p.KICKED, f"you were removed from table {table.name!r} by its creator")
+        self._ok(conn, msg)
+        table.push(notices=[{"type": "kicked", "seat": index}])
+
+    def _on_start(self, conn: Connection, msg: dict[str, Any]) -> None:
+        table = self._at_table(conn)
+        table.require_creator(conn)
+        table.require_phase("lobby")
+        table.start()
+        log.info("table %s started %s", table.id, table.game_id)
+        self._ok(conn, msg)
+
+    def _on_to_lobby(self, conn: Connection, msg: dict[str, Any]) -> None:
+        table = self._at_table(conn)
+        table.require_creator(conn)
+        table.require_phase("over")
+        table.game, table.phase = None, "lobby"
+        for s in table.seats:
+            s.ready, s.bot = False, None
+        self._ok(conn, msg)
+        table.push(notices=[{"type": "back_to_lobby"}])
+
+    def _on_act(self, conn: Connection, msg: dict[str, Any]) -> None:
+        table = self._at_table(conn)
+        # The acting seat is the one bound to this connection, never one named in the message.
+        seat = table.seat_of(conn)
+        table.act(seat, msg["action"])
+        self._ok(conn, msg)

@@ -1,0 +1,111 @@
+"""The headless jobs behind ``hiddenhand host`` and ``hiddenhand list``.
+
+``run_host`` serves one table until Ctrl-C (or SIGTERM), logging to stdout and
+advertising itself with mDNS unless told not to. ``run_list`` browses the LAN for a
+while and prints what it found, as text or as JSON for scripts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import signal
+import sys
+from typing import Any
+
+from net.discovery import Advertiser, HostInfo, discover
+from net.host import Host
+
+log = logging.getLogger("hiddenhand.serve")
+
+
+async def serve(
+    *,
+    game: str,
+    seats: int,
+    bots: int,
+    options: dict[str, Any],
+    port: int,
+    bind: str | None,
+    name: str,
+    table: str,
+    interfaces: list[str] | None,
+    mdns: bool,
+    bot_delay: float,
+    stop: asyncio.Event,
+) -> None:
+    """Run a host with one table until ``stop`` is set."""
+    host = Host(name, bot_delay=bot_delay)
+    host.create_table(table, game, seats, options, bots=bots).permanent = True
+    await host.start(bind, port)
+    where = bind or "every address"
+    log.info("hosting %r: %s, %d seats (%d bots), listening on %s port %d",
+             table, game, seats, bots, where, host.port)
+    advertiser = None
+    try:
+        if mdns:
+            advertiser = Advertiser(
+                host, host.port, interfaces=interfaces, addresses=[bind] if bind else None
+            )
+            await advertiser.start()
+            log.info("advertised on the LAN as %r", advertiser.service_name)
+        else:
+            log.info("not advertised; players join by address and port %d", host.port)
+        await stop.wait()
+        log.info("stopping")
+    finally:
+        if advertiser is not None:
+            await advertiser.close()
+        await host.close()
+
+
+def run_host(**settings: Any) -> int:
+    """Run :func:`serve` with logging to stdout; Ctrl-C or SIGTERM stop it cleanly."""
+    logging.basicConfig(
+        stream=sys.stdout,
+        level=logging.INFO,
+        format="%(asctime)s %(message)s",
+        datefmt="%H:%M:%S",
+        force=True,
+    )
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, stop.set)
+        await serve(stop=stop, **settings)
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+    except OSError as exc:
+        print(f"hiddenhand host: cannot listen: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def format_host(info: HostInfo) -> str:
+    """One host as a line of text, its tables indented below."""
+    version = "" if info.compatible else f"  (protocol v{info.version}: incompatible)"
+    lines = [f"{info.name}  {info.address}:{info.port}{version}"]
+    for t in info.tables:
+        lines.append(f"  {t.id}  {t.name}  {t.game}  {t.free}/{t.seats} free  {t.phase}")
+    return "\n".join(lines)
+
+
+def run_list(timeout: float, as_json: bool, interfaces: list[str] | None) -> int:
+    """Browse for ``timeout`` seconds and print the hosts found."""
+    hosts = asyncio.run(discover(timeout, interfaces=interfaces))
+    if as_json:
+        print(json.dumps([h.plain() for h in hosts], indent=2))
+    elif not hosts:
+        print("no hosts found")
+    else:
+        for info in hosts:
+            print(format_host(info))
+    return 0

@@ -1,0 +1,175 @@
+"""Shared helpers for the network tests: hosts on 127.0.0.1, raw frames, secrecy checks."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import msgpack
+
+from net import protocol as p
+from net.client import Client
+from net.host import Host
+
+LOCAL = "127.0.0.1"
+#: Keys that only the host's own state may hold.
+FORBIDDEN_KEYS = {"snapshot", "seed", "rng", "draw_pile", "hands", "state", "deadline"}
+
+
+@asynccontextmanager
+async def running_host(**kwargs: Any) -> AsyncIterator[Host]:
+    """A host listening on 127.0.0.1 at a free port; closed afterwards."""
+    kwargs.setdefault("bot_delay", 0)
+    host = Host("test host", **kwargs)
+    await host.start(LOCAL, 0)
+    try:
+        yield host
+    finally:
+        await host.close()
+
+
+class Clients:
+    """Connect clients to a host and close them all at the end."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.all: list[Client] = []
+
+    async def new(self, name: str, *, record: bool = False) -> Client:
+        """A connected, welcomed client."""
+        client = await Client.connect(LOCAL, self.host.port, name=name, record_frames=record)
+        self.all.append(client)
+        return client
+
+    async def close(self) -> None:
+        """Close every client made here."""
+        for client in self.all:
+            await client.close()
+
+
+@asynccontextmanager
+async def clients(host: Host) -> AsyncIterator[Clients]:
+    """A :class:`Clients` whose connections are closed when the block ends."""
+    made = Clients(host)
+    try:
+        yield made
+    finally:
+        await made.close()
+
+
+class RawPeer:
+    """A bare TCP connection speaking frames by hand (to misbehave on purpose)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    @classmethod
+    async def open(cls, host: Host) -> RawPeer:
+        """Connect to ``host`` without saying hello."""
+        reader, writer = await asyncio.open_connection(LOCAL, host.port)
+        return cls(reader, writer)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send one well-formed frame."""
+        self.writer.write(p.pack(message))
+        await self.writer.drain()
+
+    async def send_bytes(self, data: bytes) -> None:
+        """Send bytes as they are."""
+        self.writer.write(data)
+        await self.writer.drain()
+
+    async def recv(self, timeout: float = 5.0, *, skip_pings: bool = True) -> dict[str, Any]:
+        """The next frame (pings skipped); ``ConnectionClosed`` at end of stream."""
+        while True:
+            _, msg = await asyncio.wait_for(p.read_frame(self.reader), timeout)
+            if not (skip_pings and msg.get("type") == "ping"):
+                return msg
+
+    async def closed_by_host(self, timeout: float = 5.0) -> bool:
+        """True once the host ends the stream (frames before the end are skipped)."""
+        async with asyncio.timeout(timeout):
+            while True:
+                try:
+                    await p.read_frame(self.reader)
+                except (p.ConnectionClosed, p.ProtocolError, ConnectionError):
+                    return True
+
+    def close(self) -> None:
+        """Drop the connection."""
+        self.writer.transport.abort()
+
+
+def frame(body: bytes) -> bytes:
+    """A length-prefixed frame around ``body``."""
+    return p.HEADER.pack(len(body)) + body
+
+
+def decode(body: bytes) -> dict[str, Any]:
+    """Decode a recorded frame body independently of the client library."""
+    msg = msgpack.unpackb(body, raw=False, strict_map_key=True)
+    assert isinstance(msg, dict)
+    return msg
+
+
+def walk(value: Any) -> Iterator[Any]:
+    """Every value nested in ``value`` (itself included)."""
+    yield value
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from walk(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from walk(v)
+
+
+def keys_in(value: Any) -> set[str]:
+    """Every map key anywhere in ``value``."""
+    return {k for v in walk(value) if isinstance(v, dict) for k in v}
+
+
+def getout_card_ids(value: Any) -> set[int]:
+    """Ids of every GET OUT! card dict anywhere in ``value``."""
+    return {
+        v["id"]
+        for v in walk(value)
+        if isinstance(v, dict) and {"id", "image", "value", "wild"} <= set(v)
+    }
+
+
+def check_getout_secrecy(
+    seat_frames: dict[int, list[bytes]], spectator_frames: list[bytes]
+) -> int:
+    """Assert that no seat ever received what it may not know; return updates checked.
+
+    A card id may reach a seat only in its own hand (the view in the same frame) or if
+    the spectator — who sees only public information — got it at the same version.
+    """
+    public: dict[int, set[int]] = {}
+    for body in spectator_frames:
+        msg = decode(body)
+        assert not keys_in(msg) & (FORBIDDEN_KEYS | {"hand"}), msg
+        if msg.get("type") == "update" and msg.get("view") is not None:
+            public.setdefault(msg["view"]["version"], set()).update(getout_card_ids(msg))
+            assert msg["legal"] == []
+    checked = 0
+    for seat, frames in seat_frames.items():
+        for body in frames:
+            msg = decode(body)
+            assert not keys_in(msg) & FORBIDDEN_KEYS, msg
+            if msg.get("type") != "update" or msg.get("view") is None:
+                assert not getout_card_ids(msg), msg
+                continue
+            view = msg["view"]
+            assert view["seat"] == seat == msg["seat"]
+            own = {c["id"] for c in view.get("hand", [])}
+            allowed = own | public.get(view["version"], set())
+            leaked = getout_card_ids(msg) - allowed
+            assert not leaked, f"seat {seat} saw cards {leaked} at version {view['version']}"
+            legal_cards = {a["card"] for a in msg["legal"] if "card" in a}
+            assert legal_cards <= own
+            checked += 1
+    return checked

@@ -1,0 +1,104 @@
+"""The ``host`` and ``list`` commands: argument checks, and a real headless host run."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from net.client import Client
+from tui.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+PINNED = ["--mdns-interface", "127.0.0.1"]  # never multicast on any other interface
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["host", "--option", "limit"], "KEY=VALUE"),
+        (["host", "--option", "limit=lots"], "option 'limit' must be a whole number"),
+        (["host", "--option", "speed=3"], "unknown option 'speed'"),
+        (["host", "--game", "chess"], "unknown game 'chess'"),
+        (["host", "--seats", "9"], "2 to 6 seats"),
+        (["host", "--seats", "3", "--bots", "4"], "--bots 4 is more than the 3 seats"),
+        (["host", "--port", "70000"], "a port is 0 to 65535"),
+        (["host", "--mdns-interface", "eth0"], "'eth0' is not an IP address"),
+        (["list", "--timeout", "soon"], "number of seconds"),
+        (["list", "--mdns-interface", "lo"], "'lo' is not an IP address"),
+    ],
+)
+def test_garbage_arguments_get_a_clear_error(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+
+
+def test_the_environment_variable_is_checked_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("HIDDENHAND_MDNS_INTERFACES", "127.0.0.1,wlan0")
+    with pytest.raises(SystemExit):
+        main(["list"])
+    assert "'wlan0' is not an IP address" in capsys.readouterr().err
+
+
+async def _line(stream: asyncio.StreamReader, pattern: str, timeout: float = 10) -> re.Match[str]:
+    async with asyncio.timeout(timeout):
+        while True:
+            raw = await stream.readline()
+            assert raw, f"the host ended before printing {pattern!r}"
+            found = re.search(pattern, raw.decode())
+            if found:
+                return found
+
+
+async def test_headless_host_is_listed_joined_and_stopped_by_ctrl_c() -> None:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.pop("HIDDENHAND_MDNS_INTERFACES", None)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tui.cli", "host", "--port", "0", "--bind", "127.0.0.1",
+        "--name", "CLI test host", "--seats", "3", "--bots", "1", "--option", "limit=50",
+        "--table", "Porch", *PINNED,
+        cwd=ROOT, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )
+    assert proc.stdout is not None
+    try:
+        port = int((await _line(proc.stdout, r"listening on 127\.0\.0\.1 port (\d+)"))[1])
+        await _line(proc.stdout, r"advertised on the LAN")
+
+        listing = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tui.cli", "list", "--json", "--timeout", "1.5", *PINNED,
+            cwd=ROOT, env=env, stdout=asyncio.subprocess.PIPE,
+        )
+        out, _ = await asyncio.wait_for(listing.communicate(), 20)
+        assert listing.returncode == 0
+        hosts = [h for h in json.loads(out) if h["port"] == port]
+        assert len(hosts) == 1 and hosts[0]["name"] == "CLI test host"
+        assert hosts[0]["tables"] == [
+            {"id": "t1", "name": "Porch", "game": "getout", "free": 2, "seats": 3,
+             "phase": "lobby"}
+        ]
+
+        client = await Client.connect("127.0.0.1", port, name="Ann")
+        joined = await client.join("t1")
+        update = await client.wait_for(lambda m: m["type"] == "update")
+        assert update["table"]["creator"] == joined.seat == 0  # first player runs the table
+        assert update["table"]["options"]["limit"] == 50
+        await client.close()
+    finally:
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGINT)
+        rest, _ = await asyncio.wait_for(proc.communicate(), 15)
+    assert proc.returncode == 0, rest.decode()
+    assert "stopping" in rest.decode() and "Traceback" not in rest.decode()

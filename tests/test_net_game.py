@@ -1,0 +1,362 @@
+"""Whole games over real sockets: play to the end, secrecy, reconnection, seat binding."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+import engine
+from engine.bots import RandomBot
+from engine.core import Game, GameSpec, IllegalAction
+from net import protocol as p
+from net.client import Client, Joined, ServerError, drive
+from tests.net_support import (
+    LOCAL,
+    check_getout_secrecy,
+    clients,
+    decode,
+    running_host,
+)
+
+
+def is_update(msg: dict[str, Any]) -> bool:
+    return msg["type"] == "update"
+
+
+def in_play(msg: dict[str, Any]) -> bool:
+    return msg["type"] == "update" and msg["view"] is not None
+
+
+async def test_whole_getout_match_between_clients_and_a_bot_with_a_spectator() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann", record=True)
+        bob = await made.new("Bob", record=True)
+        cat = await made.new("Cat", record=True)
+        eve = await made.new("Eve", record=True)
+        joined = await ann.create_table("Kitchen", "getout", 4, {"limit": 40})
+        assert joined.seat == 0 and joined.token
+        assert (await bob.join(joined.table)).seat == 1
+        assert (await cat.join(joined.table)).seat == 2
+        watch = await eve.join(joined.table, spectate=True)
+        assert watch.seat is None and watch.token is None
+        await ann.add_bot(3)
+        await bob.ready()
+        await cat.ready()
+        await ann.start()
+        results = await asyncio.gather(
+            drive(ann, RandomBot(1)), drive(bob, RandomBot(2)), drive(cat, RandomBot(3))
+        )
+        final = await eve.wait_for(lambda m: is_update(m) and m["table"]["phase"] == "over")
+        assert results[0] is not None and results[0] == results[1] == results[2]
+        assert results[0]["winners"] == final["view"]["winners"]
+        assert host.tables[joined.table].game is not None
+        assert host.tables[joined.table].game.result == results[0]
+        assert final["legal"] == []
+
+        # A seat's token reaches only the connection that holds the seat.
+        tokens = {0: joined.token, 1: bob.joined.token if bob.joined else None}
+        assert all(tokens.values())
+        for seat, frames in [(0, ann.raw_frames), (1, bob.raw_frames), (2, cat.raw_frames),
+                             (None, eve.raw_frames)]:
+            blob = b"".join(frames)
+            for owner, token in tokens.items():
+                assert token is not None
+                assert (token.encode() in blob) == (owner == seat)
+        checked = check_getout_secrecy(
+            {0: ann.raw_frames, 1: bob.raw_frames, 2: cat.raw_frames}, eve.raw_frames
+        )
+        assert checked > 30
+
+        # Back to the lobby for another game.
+        await ann.to_lobby()
+        lobby = await bob.wait_for(lambda m: is_update(m) and m["table"]["phase"] == "lobby")
+        assert lobby["view"] is None and lobby["table"]["seats"][1]["ready"] is False
+
+
+def test_the_secrecy_check_catches_a_leak() -> None:
+    """The check above fails when a frame carries another seat's card."""
+    import msgpack
+
+    card = {"id": 7, "image": "kevin", "value": 3, "wild": False}
+    spectator = msgpack.packb({"type": "update", "seat": None, "legal": [], "view": {
+        "seat": None, "version": 1}})
+    mine = {"seat": 0, "version": 1, "hand": [{"id": 1, "image": "geoff", "value": 2,
+                                                "wild": False}]}
+    honest = msgpack.packb({"type": "update", "seat": 0, "legal": [], "view": mine})
+    assert check_getout_secrecy({0: [honest]}, [spectator]) == 1
+    leaky = msgpack.packb({"type": "update", "seat": 0, "legal": [], "view": mine,
+                           "events": [{"type": "peek", "card": card}]})
+    with pytest.raises(AssertionError, match="saw cards"):
+        check_getout_secrecy({0: [leaky]}, [spectator])
+    with pytest.raises(AssertionError):
+        check_getout_secrecy({}, [msgpack.packb({"type": "update", "view": mine})])
+    with pytest.raises(AssertionError):
+        check_getout_secrecy({0: [msgpack.packb({"type": "x", "seed": 4})]}, [])
+
+
+async def test_whole_game_all_humans_single_round() -> None:
+    async with running_host() as host, clients(host) as made:
+        players = [await made.new(f"P{i}") for i in range(3)]
+        joined = await players[0].create_table("T", "getout", 3, {"match": False})
+        for c in players[1:]:
+            await c.join(joined.table)
+            await c.ready()
+        await players[0].start()
+        results = await asyncio.gather(
+            *(drive(c, RandomBot(10 + i)) for i, c in enumerate(players))
+        )
+        assert results[0] is not None and results[0]["rounds"] == 1
+        assert all(r == results[0] for r in results)
+
+
+async def test_a_dropped_client_reconnects_by_token_mid_game_and_continues() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        joined = await ann.create_table("T", "getout", 3, {"first": 0, "match": False})
+        bob_seat = await bob.join(joined.table)
+        await ann.add_bot(2)
+        await bob.ready()
+        await ann.start()
+        first = await ann.wait_for(lambda m: is_update(m) and m["legal"])
+        await ann.act(first["legal"][0])
+        mid = await bob.wait_for(lambda m: in_play(m) and m["view"]["turn"] == 1)
+        assert mid["legal"], "it is Bob's turn"
+        hand_before = mid["view"]["hand"]
+
+        bob._writer.transport.abort()  # the cable is pulled
+        gone = await ann.wait_for(lambda m: is_update(m) and m["notices"])
+        assert gone["notices"] == [{"type": "disconnected", "seat": 1}]
+        assert gone["table"]["seats"][1]["connected"] is False
+        assert gone["table"]["seats"][1]["kind"] == "human"
+
+        back = await made.new("Bob again")
+        again = await back.join(joined.table, seat=1, token=bob_seat.token)
+        assert again == Joined(joined.table, 1, bob_seat.token)
+        now = await back.wait_for(is_update)
+        assert now["seat"] == 1 and now["view"]["hand"] == hand_before
+        assert now["view"]["version"] == mid["view"]["version"] and now["legal"]
+        seen = await ann.wait_for(lambda m: is_update(m) and m["notices"])
+        assert seen["notices"][0]["type"] == "reconnected"
+        assert seen["table"]["seats"][1]["connected"] is True
+
+        results = await asyncio.gather(drive(ann, RandomBot(4)), drive(back, RandomBot(5)))
+        assert results[0] is not None and results[0] == results[1]
+
+
+async def test_wrong_or_another_seats_token_is_refused_and_changes_nothing() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        joined = await ann.create_table("T", "getout", 3)
+        bob_seat = await bob.join(joined.table)
+        await ann.add_bot(2)
+        await bob.ready()
+        await ann.start()
+        await bob.wait_for(in_play)
+        before = host.tables[joined.table].public()
+
+        mallory = await made.new("Mallory")
+        for seat, token in [
+            (1, "not-a-token"),
+            (1, joined.token),  # Ann's token for Bob's seat
+            (0, bob_seat.token),  # Bob's token for Ann's seat
+            (2, bob_seat.token),  # the bot's seat
+            (1, None),
+        ]:
+            with pytest.raises(ServerError) as info:
+                if token is None:
+                    await mallory.join(joined.table, seat=1)
+                else:
+                    await mallory.join(joined.table, seat=seat, token=token)
+            assert info.value.code in {p.BAD_TOKEN, p.WRONG_PHASE}
+        with pytest.raises(ServerError) as info:
+            await mallory.request("join", table=joined.table, token=bob_seat.token)
+        assert info.value.code == p.BAD_TOKEN
+        with pytest.raises(ServerError) as info:
+            await mallory.act({"type": "draw"})
+        assert info.value.code == p.NO_TABLE
+        assert host.tables[joined.table].public() == before
+        # Ann and Bob are still connected and in their seats.
+        await ann.ping()
+        await bob.ping()
+        assert host.tables[joined.table].seats[1].conn is not None
+
+
+async def test_reconnecting_while_the_old_connection_lingers_replaces_it() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        joined = await ann.create_table("T", "getout", 2)
+        ann2 = await made.new("Ann")
+        assert await ann2.join(joined.table, seat=0, token=joined.token) == joined
+        err = await ann.wait_for(lambda m: m["type"] == "error")
+        assert err["code"] == p.REPLACED
+        assert host.tables[joined.table].seats[0].conn is not None
+        await ann2.chat("it is me")
+
+
+async def test_a_client_cannot_act_for_another_seat() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        joined = await ann.create_table("T", "getout", 2, {"first": 0})
+        await bob.join(joined.table)
+        await bob.ready()
+        await ann.start()
+        anns = await ann.wait_for(lambda m: is_update(m) and m["legal"])
+        bobs = await bob.wait_for(in_play)
+        assert bobs["legal"] == []
+        version = anns["view"]["version"]
+        game = host.tables[joined.table].game
+        assert game is not None
+
+        # Bob sends Ann's legal move: it is judged as Bob's, so it is refused.
+        with pytest.raises(ServerError) as info:
+            await bob.act(anns["legal"][0])
+        assert info.value.code == p.ILLEGAL_ACTION and "turn" in info.value.message
+        # Naming a seat is not part of the protocol at all.
+        with pytest.raises(ServerError) as info:
+            await bob.request("act", action=anns["legal"][0], seat=0)
+        assert info.value.code == p.BAD_MESSAGE
+        with pytest.raises(ServerError) as info:
+            await bob.act({**anns["legal"][0], "seat": 0})
+        assert info.value.code == p.ILLEGAL_ACTION
+        assert game.version == version
+        # Bob cannot play a card he does not hold even on his turn.
+        await ann.act(anns["legal"][0])
+        mine = await bob.wait_for(lambda m: is_update(m) and m["legal"])
+        own = {c["id"] for c in mine["view"]["hand"]}
+        foreign = next(c for c in anns["view"]["hand"] if c["id"] not in own)
+        with pytest.raises(ServerError) as info:
+            await bob.act({"type": "play", "card": foreign["id"]})
+        assert info.value.code == p.ILLEGAL_ACTION
+        assert "not in your hand" in info.value.message
+        assert game.version == version + 1
+
+
+async def test_local_in_process_host_needs_no_network() -> None:
+    from net.host import Host
+
+    async with Host("solo", bot_delay=0) as host:
+        assert host.server is None
+        me = await Client.local(host, name="Me", record_frames=True)
+        joined = await me.create_table("Solo", "getout", 3, {"match": False})
+        await me.add_bot(1)
+        await me.add_bot(2)
+        await me.start()
+        result = await drive(me, RandomBot(9))
+        assert result is not None and result["rounds"] == 1
+        assert all(decode(b)["type"] != "error" for b in me.raw_frames)
+        assert joined.seat == 0
+        await me.close()
+
+
+# --------------------------------------------------------------------------- timed games
+
+
+class Timed(Game):
+    """A tiny timed game: it ends on its own once 0.3 s of engine time have passed."""
+
+    LIMIT = 0.3
+
+    def __init__(self, seats: int, seed: int, options: dict[str, Any]) -> None:
+        super().__init__(seats, seed, options)
+        self.finished = False
+
+    def _phase(self) -> str:
+        return "over" if self.finished else "waiting"
+
+    def _turn(self) -> int | None:
+        return None
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        return {} if self.finished else {"deadline": self.LIMIT}
+
+    def _legal(self, seat: int) -> list[dict[str, Any]]:
+        return [] if self.finished else [{"type": "wait"}]
+
+    def _act(self, seat: int, action: dict[str, Any], now: float) -> list[dict[str, Any]]:
+        raise IllegalAction("nothing to do but wait")
+
+    def _advance(self, now: float) -> list[dict[str, Any]]:
+        if not self.finished and now >= self.LIMIT:
+            self.finished = True
+            return [{"type": "time_up"}]
+        return []
+
+    def _dump(self) -> Any:
+        return {"finished": self.finished}
+
+    def _load(self, state: Any) -> None:
+        self.finished = state["finished"]
+
+    @property
+    def over(self) -> bool:
+        return self.finished
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return {"won": False} if self.finished else None
+
+
+Timed.spec = GameSpec("timed", "Timed", 1, 4, (), Timed)
+
+
+async def test_timed_game_sends_remaining_seconds_and_wakes_at_the_deadline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(engine.GAMES, "timed", Timed.spec)
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann", record=True)
+        await ann.create_table("T", "timed", 1)
+        await ann.start()
+        started = await ann.wait_for(in_play)
+        assert "deadline" not in started["view"]
+        assert 0 < started["view"]["remaining"] <= Timed.LIMIT
+        # Nobody acts: the host's timer alone ends the game.
+        done = await ann.wait_for(lambda m: is_update(m) and m["events"], timeout=5)
+        assert done["events"] == [{"type": "time_up"}]
+        assert done["table"]["phase"] == "over" and ann.result == {"won": False}
+        assert "remaining" not in done["view"]
+        for body in ann.raw_frames:  # no reading of the host's clock crosses the wire
+            assert "deadline" not in str(decode(body))
+            assert "now" not in (decode(body).get("view") or {})
+
+
+async def test_connect_by_address_string() -> None:
+    from net.client import parse_address
+
+    async with running_host() as host:
+        h, port = parse_address(f"{LOCAL}:{host.port}")
+        client = await Client.connect(h, port, name="A")
+        assert client.welcome["host"] == "test host"
+        await client.close()
+    assert parse_address("[::1]:80") == ("::1", 80)
+    assert parse_address("box", 4455) == ("box", 4455)
+    for bad in ["box", "box:http", "box:0", ":80"]:
+        with pytest.raises(ValueError):
+            parse_address(bad)
+
+
+async def test_an_engine_failure_is_reported_and_the_host_keeps_serving(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from engine.getout import GetOut
+
+    def broken(self: GetOut, seat: int, action: dict[str, Any], now: float) -> list[Any]:
+        raise RuntimeError("engine bug")
+
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        joined = await ann.create_table("T", "getout", 2, {"first": 0})
+        await ann.add_bot(1)
+        await ann.start()
+        first = await ann.wait_for(lambda m: in_play(m) and m["legal"])
+        monkeypatch.setattr(GetOut, "_act", broken)
+        with pytest.raises(ServerError) as info:
+            await ann.act(first["legal"][0])
+        assert info.value.code == p.INTERNAL
+        await ann.ping()
+        assert host.tables[joined.table].seats[0].conn is not None

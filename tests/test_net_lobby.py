@@ -1,0 +1,274 @@
+"""The lobby over real sockets: seats, names, readiness, chat, the creator's powers, heartbeats."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from net import protocol as p
+from net.client import ServerError
+from tests.net_support import RawPeer, clients, running_host
+
+
+def update(msg: dict[str, Any]) -> bool:
+    return msg["type"] == "update"
+
+
+def seats_of(msg: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(s["kind"], s["name"]) for s in msg["table"]["seats"]]
+
+
+async def test_lobby_flow_from_join_to_start() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        joined = await ann.create_table("Kitchen", "getout", 3)
+        bob = await made.new("Bob")
+        tables = await bob.list_tables()
+        assert tables == [{"id": joined.table, "name": "Kitchen", "game": "getout", "seats": 3,
+                           "free": 2, "phase": "lobby"}]
+        assert bob.welcome["tables"] == tables
+
+        assert (await bob.join(joined.table, seat=2)).seat == 2
+        msg = await ann.wait_for(lambda m: update(m) and m["notices"] == [
+            {"type": "joined", "seat": 2, "name": "Bob"}])
+        assert seats_of(msg) == [("human", "Ann"), ("empty", ""), ("human", "Bob")]
+        assert msg["table"]["creator"] == 0 and msg["view"] is None
+
+        await bob.pick_seat(1)
+        assert bob.joined is not None and bob.joined.seat == 1
+        msg = await ann.wait_for(lambda m: update(m) and m["notices"][:1] == [
+            {"type": "moved", "from": 2, "to": 1}])
+        assert seats_of(msg) == [("human", "Ann"), ("human", "Bob"), ("empty", "")]
+        with pytest.raises(ServerError) as info:
+            await bob.pick_seat(0)
+        assert info.value.code == p.SEAT_TAKEN
+
+        await bob.rename("Robert")
+        msg = await ann.wait_for(lambda m: update(m) and m["table"]["seats"][1]["name"] == "Robert")
+        assert msg["notices"] == [{"type": "renamed", "seat": 1, "name": "Robert"}]
+
+        await bob.chat("hello all")
+        for c in (ann, bob):
+            line = await c.wait_for(lambda m: m["type"] == "chat")
+            assert line == {"type": "chat", "table": joined.table, "seat": 1, "name": "Robert",
+                            "text": "hello all"}
+
+        # Starting needs every seat filled and every other player ready.
+        with pytest.raises(ServerError, match="seat 2 is empty"):
+            await ann.start()
+        await ann.add_bot(2)
+        msg = await bob.wait_for(lambda m: update(m) and m["notices"] == [
+            {"type": "bot_added", "seat": 2}])
+        assert msg["table"]["seats"][2] == {"seat": 2, "kind": "bot", "name": "Bot 3",
+                                            "connected": True, "ready": True}
+        with pytest.raises(ServerError, match=r"Robert \(seat 1\) is not ready"):
+            await ann.start()
+        await bob.ready(True)
+        await ann.wait_for(lambda m: update(m) and m["table"]["seats"][1]["ready"])
+        await ann.start()
+        msg = await bob.wait_for(lambda m: update(m) and m["view"] is not None)
+        assert msg["table"]["phase"] == "play"
+        assert msg["notices"] == [{"type": "started"}]
+        assert msg["view"]["seat"] == 1 and len(msg["view"]["hand"]) == 6
+
+        # Once in play: no more joining a seat, but watching is fine.
+        cat = await made.new("Cat")
+        with pytest.raises(ServerError) as info:
+            await cat.join(joined.table)
+        assert info.value.code == p.WRONG_PHASE
+        assert (await cat.join(joined.table, spectate=True)).seat is None
+        seen = await cat.wait_for(update)
+        assert seen["seat"] is None and "hand" not in seen["view"] and seen["legal"] == []
+        with pytest.raises(ServerError) as info:
+            await cat.act({"type": "draw"})
+        assert info.value.code == p.NO_SEAT
+        with pytest.raises(ServerError) as info:
+            await ann.ready(False)
+        assert info.value.code == p.WRONG_PHASE
+
+
+async def test_creator_only_operations_are_refused_for_others() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        joined = await ann.create_table("T", "getout", 3)
+        await bob.join(joined.table)
+        before = host.tables[joined.table].public()
+        for request, fields in [
+            ("configure", {"seats": 4}),
+            ("add_bot", {"seat": 2}),
+            ("remove_bot", {"seat": 2}),
+            ("kick", {"seat": 0}),
+            ("start", {}),
+        ]:
+            with pytest.raises(ServerError) as info:
+                await bob.request(request, **fields)
+            assert info.value.code == p.NOT_CREATOR, request
+            assert "creator" in info.value.message
+        assert host.tables[joined.table].public() == before
+
+
+async def test_creator_configures_adds_and_removes_bots_and_kicks() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        joined = await ann.create_table("T", "getout", 2)
+        await bob.join(joined.table)
+
+        await ann.configure(seats=4, options={"limit": 50})
+        msg = await bob.wait_for(lambda m: update(m) and m["notices"] == [{"type": "configured"}])
+        assert len(msg["table"]["seats"]) == 4 and msg["table"]["options"]["limit"] == 50
+        with pytest.raises(ServerError, match="unknown option 'speed'"):
+            await ann.configure(options={"speed": 3})
+        with pytest.raises(ServerError, match="2 to 6 seats"):
+            await ann.configure(seats=9)
+        with pytest.raises(ServerError, match="unknown game"):
+            await ann.configure(game="chess")
+        await bob.pick_seat(3)
+        with pytest.raises(ServerError, match="seat 3 is taken by Bob"):
+            await ann.configure(seats=2)
+        await bob.pick_seat(1)
+
+        await ann.add_bot(3)
+        with pytest.raises(ServerError) as info:
+            await ann.add_bot(1)
+        assert info.value.code == p.SEAT_TAKEN
+        await ann.remove_bot(3)
+        msg = await bob.wait_for(lambda m: update(m) and m["notices"] == [
+            {"type": "bot_removed", "seat": 3}])
+        assert msg["table"]["seats"][3]["kind"] == "empty"
+        with pytest.raises(ServerError, match="holds no bot"):
+            await ann.remove_bot(3)
+        with pytest.raises(ServerError, match="there is no seat 7"):
+            await ann.add_bot(7)
+
+        bob_token = bob.joined.token if bob.joined else None
+        await ann.kick(1)
+        err = await bob.wait_for(lambda m: m["type"] == "error")
+        assert err["code"] == p.KICKED and bob.joined is None
+        msg = await ann.wait_for(lambda m: update(m) and m["notices"] == [
+            {"type": "kicked", "seat": 1}])
+        assert msg["table"]["seats"][1]["kind"] == "empty"
+        with pytest.raises(ServerError) as info:  # the kicked seat's token is dead
+            await bob.join(joined.table, seat=1, token=bob_token)
+        assert info.value.code == p.BAD_TOKEN
+        with pytest.raises(ServerError, match="cannot kick yourself"):
+            await ann.kick(0)
+        assert (await bob.join(joined.table)).seat == 1  # still connected, may come back
+
+
+async def test_creator_role_passes_on_when_the_creator_leaves_the_lobby() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        joined = await ann.create_table("T", "getout", 2)
+        await bob.join(joined.table)
+        await ann.leave()
+        msg = await bob.wait_for(lambda m: update(m) and m["notices"] == [
+            {"type": "left", "seat": 0}])
+        assert msg["table"]["creator"] == 1
+        await bob.add_bot(0)
+        with pytest.raises(ServerError) as info:
+            await ann.chat("hi")
+        assert info.value.code == p.NO_TABLE
+
+
+async def test_bad_requests_in_the_lobby_say_what_is_wrong() -> None:
+    async with running_host(max_tables=1) as host, clients(host) as made:
+        ann = await made.new("Ann")
+        with pytest.raises(ServerError, match="unknown game 'chess'"):
+            await ann.create_table("T", "chess", 2)
+        with pytest.raises(ServerError, match="2 to 6 seats"):
+            await ann.create_table("T", "getout", 1)
+        with pytest.raises(ServerError, match="option 'limit'"):
+            await ann.create_table("T", "getout", 2, {"limit": "lots"})
+        with pytest.raises(ServerError) as info:
+            await ann.join("t99")
+        assert info.value.code == p.NO_TABLE
+        joined = await ann.create_table("T", "getout", 2)
+        with pytest.raises(ServerError, match="already at a table"):
+            await ann.join(joined.table)
+        bob = await made.new("Bob")
+        with pytest.raises(ServerError, match="holds 1 tables"):
+            await bob.create_table("U", "getout", 2)
+        with pytest.raises(ServerError) as info:
+            await bob.join(joined.table, seat=0)
+        assert info.value.code == p.SEAT_TAKEN
+        with pytest.raises(ServerError) as info:
+            await bob.ready()
+        assert info.value.code == p.NO_TABLE
+
+
+async def test_heartbeat_notices_a_dead_peer_and_spares_a_live_one() -> None:
+    async with running_host(heartbeat=0.1, timeout=0.4) as host, clients(host) as made:
+        ann = await made.new("Ann")
+        joined = await ann.create_table("T", "getout", 2)
+        silent = await RawPeer.open(host)
+        await silent.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Zed"})
+        assert (await silent.recv())["type"] == "welcome"
+        await silent.send({"type": "join", "table": joined.table})
+        assert (await silent.recv())["type"] == "joined"
+        # The silent peer never answers a ping: the host drops it and tells the table.
+        msg = await ann.wait_for(
+            lambda m: update(m) and m["notices"] == [{"type": "disconnected", "seat": 1}],
+            timeout=3,
+        )
+        assert msg["table"]["seats"][1]["connected"] is False
+        frames = []
+        async with asyncio.timeout(3):
+            while True:
+                try:
+                    frames.append(await silent.recv(skip_pings=False))
+                except (p.ConnectionClosed, ConnectionError):
+                    break
+        assert any(f.get("type") == "ping" for f in frames)
+        assert frames[-1]["code"] == p.TIMEOUT
+        # Ann answered every ping (the client does it itself) and is still served.
+        await ann.chat("still here")
+        assert host.tables[joined.table].seats[0].conn is not None
+
+
+async def test_a_table_nobody_is_at_closes_after_the_idle_timeout() -> None:
+    async with running_host(idle_timeout=0.05) as host, clients(host) as made:
+        gone = asyncio.Event()
+        host.listeners.append(gone.set)
+        kept = host.create_table("House table", "getout", 2)
+        kept.permanent = True
+        ann = await made.new("Ann")
+        joined = await ann.create_table("T", "getout", 2)
+        assert set(host.tables) == {kept.id, joined.table}
+        await ann.leave()
+        async with asyncio.timeout(3):
+            while joined.table in host.tables:
+                gone.clear()
+                await gone.wait()
+        assert set(host.tables) == {kept.id}
+
+
+async def test_a_connection_that_never_says_hello_is_closed() -> None:
+    async with running_host(heartbeat=0.05, timeout=0.2) as host:
+        peer = await RawPeer.open(host)
+        async with asyncio.timeout(3):
+            while True:
+                msg = await peer.recv(skip_pings=False)
+                if msg["type"] == "error":
+                    break
+                await peer.send({"type": "pong"})  # alive, but never says hello
+        assert msg["code"] == p.TIMEOUT and "hello" in msg["message"]
+        assert await peer.closed_by_host()
+
+
+async def test_creator_role_passes_on_when_the_creator_drops() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        joined = await ann.create_table("T", "getout", 2)
+        await bob.join(joined.table)
+        ann._writer.transport.abort()
+        msg = await bob.wait_for(lambda m: update(m) and m["notices"] == [
+            {"type": "disconnected", "seat": 0}])
+        assert msg["table"]["creator"] == 1
+        await bob.kick(0)  # the absent player's seat can now be freed
+        assert host.tables[joined.table].seats[0].kind == "empty"

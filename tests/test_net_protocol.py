@@ -1,0 +1,223 @@
+"""The wire protocol: framing, decoding limits, schemas, and a host facing bad input."""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgpack
+import pytest
+
+from net import protocol as p
+from tests.net_support import RawPeer, clients, frame, running_host
+
+# --------------------------------------------------------------------------- pure checks
+
+
+def test_pack_round_trips_and_prefixes_length() -> None:
+    msg = {"type": "chat", "text": "hi", "ref": 3}
+    data = p.pack(msg)
+    (length,) = p.HEADER.unpack(data[:4])
+    assert length == len(data) - 4
+    assert p.unpack_body(data[4:]) == msg
+
+
+def test_pack_refuses_an_oversized_message() -> None:
+    with pytest.raises(ValueError, match="frame limit"):
+        p.pack({"type": "chat", "text": "x" * (p.MAX_FRAME + 1)})
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        (b"\xc1", p.BAD_FRAME),  # a byte msgpack never uses
+        (msgpack.packb([1, 2, 3]), p.BAD_MESSAGE),  # not a map
+        (msgpack.packb({1: "x"}), p.BAD_FRAME),  # strict_map_key: int keys refused
+        (msgpack.packb({"type": "x"}) + b"\x01", p.BAD_FRAME),  # trailing bytes
+        (msgpack.packb({"b": b"bytes"}, use_bin_type=True), p.BAD_FRAME),  # no binary
+        (msgpack.packb({"e": msgpack.ExtType(1, b"x")}), p.BAD_FRAME),  # no extensions
+        (msgpack.packb({"a": list(range(p.MAX_ARRAY_LEN + 1))}), p.BAD_FRAME),
+        (msgpack.packb({"s": "x" * (p.MAX_STR_LEN + 1)}), p.BAD_FRAME),
+    ],
+)
+def test_unpack_body_refuses_garbage(body: bytes, code: str) -> None:
+    with pytest.raises(p.ProtocolError) as info:
+        p.unpack_body(body)
+    assert info.value.code == code
+    assert not info.value.fatal
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "words"),
+    [
+        ({}, p.BAD_MESSAGE, "'type'"),
+        ({"type": "fly"}, p.UNKNOWN_TYPE, "unknown message type 'fly'"),
+        ({"type": "hello", "version": 1}, p.BAD_MESSAGE, "needs the field 'name'"),
+        ({"type": "hello", "version": "1", "name": "A"}, p.BAD_MESSAGE, "whole number"),
+        ({"type": "hello", "version": 1, "name": "  "}, p.BAD_MESSAGE, "blank"),
+        ({"type": "hello", "version": 1, "name": "x" * 25}, p.BAD_MESSAGE, "1 to 24"),
+        ({"type": "rename", "name": "evil\x1b[2J"}, p.BAD_MESSAGE, "control"),
+        ({"type": "chat", "text": "a\u202eb"}, p.BAD_MESSAGE, "control"),
+        ({"type": "ready", "ready": 1}, p.BAD_MESSAGE, "true or false"),
+        ({"type": "act", "action": {"card": 3}}, p.BAD_MESSAGE, "'type' string"),
+        ({"type": "act", "action": {"type": "draw"}, "seat": 0}, p.BAD_MESSAGE, "'seat'"),
+        ({"type": "act", "action": {"type": "x", "v": float("nan")}}, p.BAD_MESSAGE, "finite"),
+        ({"type": "act", "action": {"type": "x", "n": [[[[[[[1]]]]]]]}}, p.BAD_MESSAGE, "deeper"),
+        ({"type": "join", "table": "t1", "seat": -1}, p.BAD_MESSAGE, "from 0"),
+        ({"type": "ping", "ref": -4}, p.BAD_MESSAGE, "'ref'"),
+        ({"type": "create_table", "name": "T", "game": "getout", "seats": True}, p.BAD_MESSAGE,
+         "whole number"),
+    ],
+)
+def test_validation_names_the_problem(message: dict, code: str, words: str) -> None:
+    with pytest.raises(p.ProtocolError) as info:
+        p.validate_client_message(message)
+    assert info.value.code == code
+    assert words in info.value.message
+
+
+def test_validation_accepts_and_cleans() -> None:
+    msg = p.validate_client_message({"type": "rename", "name": "  Ann ", "ref": 9})
+    assert msg == {"type": "rename", "name": "Ann", "ref": 9}
+    act = {"type": "act", "action": {"type": "play", "card": 4, "image": "kevin"}}
+    assert p.validate_client_message(act) == act
+
+
+# --------------------------------------------------------------------------- on the wire
+
+
+async def test_version_mismatch_gets_a_clear_error_then_close() -> None:
+    async with running_host() as host:
+        peer = await RawPeer.open(host)
+        await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION + 1, "name": "Old"})
+        reply = await peer.recv()
+        assert reply["type"] == "error" and reply["code"] == p.VERSION_MISMATCH
+        assert str(p.PROTOCOL_VERSION) in reply["message"]
+        assert str(p.PROTOCOL_VERSION + 1) in reply["message"]
+        assert await peer.closed_by_host()
+
+
+async def test_requests_before_hello_are_refused() -> None:
+    async with running_host() as host:
+        peer = await RawPeer.open(host)
+        await peer.send({"type": "list_tables", "ref": 1})
+        reply = await peer.recv()
+        assert reply == {"type": "error", "code": p.NOT_WELCOMED, "ref": 1,
+                         "message": reply["message"]}
+        await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "A", "ref": 2})
+        welcome = await peer.recv()
+        assert welcome["type"] == "welcome" and welcome["ref"] == 2
+        assert welcome["version"] == p.PROTOCOL_VERSION
+        peer.close()
+
+
+async def _table_with_two(host, made):  # type: ignore[no-untyped-def]
+    ann = await made.new("Ann")
+    bob = await made.new("Bob")
+    joined = await ann.create_table("Kitchen", "getout", 2)
+    await bob.join(joined.table)
+    return ann, bob, joined
+
+
+async def _still_serving(host, ann, bob) -> None:  # type: ignore[no-untyped-def]
+    """The others at the table are served as before."""
+    await ann.chat("still there?")
+    line = await bob.wait_for(lambda m: m["type"] == "chat")
+    assert line["text"] == "still there?" and line["seat"] == 0
+    assert [t["free"] for t in await bob.list_tables()] == [0]
+
+
+async def test_malformed_frames_get_an_error_and_the_connection_survives() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann, bob, _ = await _table_with_two(host, made)
+        peer = await RawPeer.open(host)
+        for body, code in [
+            (b"\xc1\xc1", p.BAD_FRAME),
+            (msgpack.packb("just a string"), p.BAD_MESSAGE),
+            (msgpack.packb({"type": "teleport", "ref": 5}), p.UNKNOWN_TYPE),
+            (msgpack.packb({"type": "hello", "version": 1}), p.BAD_MESSAGE),
+        ]:
+            await peer.send_bytes(frame(body))
+            reply = await peer.recv()
+            assert reply["type"] == "error" and reply["code"] == code, reply
+            assert reply["message"]
+        # The same connection still works after all that.
+        await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Eve", "ref": 1})
+        assert (await peer.recv())["type"] == "welcome"
+        await peer.send({"type": "join", "table": "t1", "ref": 2})
+        reply = await peer.recv()
+        assert reply["code"] == p.TABLE_FULL and reply["ref"] == 2
+        await _still_serving(host, ann, bob)
+        peer.close()
+
+
+async def test_oversized_frame_gets_an_error_and_a_close() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann, bob, _ = await _table_with_two(host, made)
+        peer = await RawPeer.open(host)
+        await peer.send_bytes(p.HEADER.pack(p.MAX_FRAME + 1) + b"\x00" * 64)
+        reply = await peer.recv()
+        assert reply["code"] == p.FRAME_TOO_LARGE and str(p.MAX_FRAME) in reply["message"]
+        assert await peer.closed_by_host()
+        await _still_serving(host, ann, bob)
+
+
+async def test_truncated_frame_gets_an_error_and_a_close() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann, bob, _ = await _table_with_two(host, made)
+        peer = await RawPeer.open(host)
+        await peer.send_bytes(p.HEADER.pack(100) + b"\x81\xa4type")
+        peer.writer.write_eof()  # the rest of the frame never comes
+        reply = await peer.recv()
+        assert reply["code"] == p.TRUNCATED and "100 bytes" in reply["message"]
+        assert await peer.closed_by_host()
+        # A header cut short is just as clear.
+        peer2 = await RawPeer.open(host)
+        await peer2.send_bytes(b"\x00\x00")
+        peer2.writer.write_eof()
+        assert (await peer2.recv())["code"] == p.TRUNCATED
+        await _still_serving(host, ann, bob)
+
+
+async def test_a_seated_client_sending_garbage_keeps_its_seat_and_nothing_changes() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann, bob, joined = await _table_with_two(host, made)
+        before = host.tables[joined.table].public()
+        await bob.send_raw(frame(msgpack.packb({"type": "act", "action": "draw", "ref": 77})))
+        err = await bob.wait_for(lambda m: m["type"] == "error")
+        assert err["code"] == p.BAD_MESSAGE and err["ref"] == 77
+        assert host.tables[joined.table].public() == before
+        await bob.ready()
+        await _still_serving(host, ann, bob)
+
+
+async def test_host_refuses_connections_beyond_its_limit() -> None:
+    async with running_host(max_connections=1) as host, clients(host) as made:
+        await made.new("Ann")
+        peer = await RawPeer.open(host)
+        reply = await peer.recv()
+        assert reply["code"] == p.HOST_FULL
+        assert await peer.closed_by_host()
+
+
+async def test_client_connect_to_nothing_fails_plainly() -> None:
+    async with running_host() as host:
+        port = host.port
+    from net.client import Client
+
+    with pytest.raises(OSError):
+        await asyncio.wait_for(Client.connect("127.0.0.1", port, name="A"), 5)
+
+
+async def test_a_flood_is_rate_limited_without_hurting_others() -> None:
+    async with running_host(rate=0.01, burst=3) as host, clients(host) as made:
+        ann, bob, _ = await _table_with_two(host, made)
+        peer = await RawPeer.open(host)
+        await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "F", "ref": 0})
+        for ref in range(1, 8):
+            await peer.send({"type": "ping", "ref": ref})
+        replies = [await peer.recv() for _ in range(4)]
+        assert [r["type"] for r in replies] == ["welcome", "pong", "pong", "error"]
+        assert replies[3]["code"] == p.RATE_LIMITED and replies[3]["ref"] == 3
+        await ann.chat("unaffected")  # a separate connection has its own allowance
+        assert (await bob.wait_for(lambda m: m["type"] == "chat"))["text"] == "unaffected"
+        peer.close()
