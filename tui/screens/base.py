@@ -69,8 +69,12 @@ class SessionScreen(Screen[None]):
         self.session = session
         self.leaving = False
 
+    #: True once mounted: watchers draw only from then on.
+    live = False
+
     def on_mount(self) -> None:
         """Show the last known state at once, then listen for more."""
+        self.live = True
         if self.session.latest is not None:
             self.update = self.session.latest
         self.listen()

@@ -26,8 +26,8 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(classes="dialog"):
             yield Label(self.question, classes="question")
             with Horizontal(classes="buttons"):
-                yield Button(f"{self.yes} [y]", id="yes", variant="primary")
-                yield Button(f"{self.no} [n]", id="no")
+                yield Button(f"{self.yes} (y)", id="yes", variant="primary")
+                yield Button(f"{self.no} (n)", id="no")
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:

@@ -59,7 +59,7 @@ class GetOutScreen(SessionScreen):
 
     def watch_update(self, msg: dict[str, Any] | None) -> None:
         """Pass the new state down to the widgets."""
-        if msg is None or not self.is_mounted:
+        if msg is None or not self.live:
             return
         table, view, legal = msg["table"], msg.get("view"), msg.get("legal", [])
         if view is None:

@@ -62,7 +62,7 @@ class JoinScreen(Screen[None]):
             yield Static("Looking for hosts…", id="discovery-state")
             yield Label("Or type the host's address (host:port)")
             with Horizontal(classes="buttons"):
-                yield Input(placeholder=f"192.168.1.20:{DEFAULT_PORT}", id="address")
+                yield Input(placeholder=f"192.168.1.20:{DEFAULT_PORT}", id="address", compact=True)
                 yield Button("Connect", id="connect", variant="primary")
             yield Static("", id="join-error", classes="error")
         yield Footer()
@@ -96,10 +96,14 @@ class JoinScreen(Screen[None]):
         table = self.query_one("#hosts", DataTable)
         table.clear()
         for key, info in sorted(message.hosts.items(), key=lambda kv: kv[1].name.lower()):
-            tables = ", ".join(
-                f"{t.name} ({engine.GAMES[t.game].name if t.game in engine.GAMES else t.game}, "
-                f"{t.free} free, {t.phase})" for t in info.tables
-            ) or "no tables"
+            tables = (
+                ", ".join(
+                    f"{t.name} ({engine.GAMES[t.game].name if t.game in engine.GAMES else t.game}, "
+                    f"{t.free} free, {t.phase})"
+                    for t in info.tables
+                )
+                or "no tables"
+            )
             if not info.compatible:
                 tables = f"needs another version of hiddenhand (protocol {info.version})"
             table.add_row(info.name, f"{info.address}:{info.port}", tables, key=key)
@@ -125,8 +129,10 @@ class JoinScreen(Screen[None]):
         if info is None:
             return
         if not info.compatible:
-            self._error(f"{info.name} runs another version of hiddenhand "
-                        f"(protocol {info.version}); it cannot be joined from this one.")
+            self._error(
+                f"{info.name} runs another version of hiddenhand "
+                f"(protocol {info.version}); it cannot be joined from this one."
+            )
             return
         self.connect(info.address, info.port)
 
@@ -185,10 +191,12 @@ class JoinScreen(Screen[None]):
                 self._error(f"Could not join: {exc.message}")
                 await session.close()
                 return
-            watch = await self.app.push_screen_wait(ChoiceScreen(
-                "That table is full. Watch the game instead?",
-                [("yes", "Watch as a spectator"), ("no", "Back")],
-            ))
+            watch = await self.app.push_screen_wait(
+                ChoiceScreen(
+                    "That table is full. Watch the game instead?",
+                    [("yes", "Watch as a spectator"), ("no", "Back")],
+                )
+            )
             if watch != "yes":
                 await session.close()
                 self._error("")

@@ -41,26 +41,43 @@ class LobbyScreen(SessionScreen):
             with Vertical(id="lobby-left"):
                 yield DataTable(id="lobby-seats", cursor_type="row", zebra_stripes=True)
                 with Horizontal(classes="buttons"):
-                    yield Button("Ready [^r]", id="ready", variant="success")
-                    yield Button("Sit here [^t]", id="sit")
-                    yield Button("Bot here [^b]", id="add-bot", classes="creator")
-                    yield Button("Remove [^x]", id="remove", classes="creator")
-                    yield Button("Start [^s]", id="start", variant="primary", classes="creator")
+                    yield Button("Ready (^r)", id="ready", variant="success")
+                    yield Button("Sit here (^t)", id="sit")
+                    yield Button("Bot here (^b)", id="add-bot", classes="creator")
+                    yield Button("Remove (^x)", id="remove", classes="creator")
+                    yield Button("Start (^s)", id="start", variant="primary", classes="creator")
                 with Vertical(id="lobby-config", classes="creator"):
                     yield Label("Game")
-                    yield Select([(engine.GAMES[g].name, g) for g in TABLES], id="lobby-game",
-                                 allow_blank=False)
+                    yield Select(
+                        [(engine.GAMES[g].name, g) for g in TABLES],
+                        id="lobby-game",
+                        allow_blank=False,
+                        compact=True,
+                    )
                     yield Label("Seats")
-                    yield Select([], id="lobby-seat-count", allow_blank=False)
+                    yield Select(
+                        [(str(n), n) for n in range(1, 17)],
+                        id="lobby-seat-count",
+                        allow_blank=False,
+                        compact=True,
+                    )
                     yield Vertical(id="lobby-options")
                     yield Button("Apply options", id="apply")
             with Vertical(id="lobby-right"):
                 yield Label("Chat")
                 yield RichLog(id="chat", wrap=True, markup=False, max_lines=300)
-                yield Input(placeholder="Say something to the table (Enter sends)",
-                            id="chat-input", max_length=200)
-                yield Input(placeholder="Your name here (Enter renames)", id="rename",
-                            max_length=24)
+                yield Input(
+                    placeholder="Say something to the table (Enter sends)",
+                    id="chat-input",
+                    max_length=200,
+                    compact=True,
+                )
+                yield Input(
+                    placeholder="Your name here (Enter renames)",
+                    id="rename",
+                    max_length=24,
+                    compact=True,
+                )
         yield Footer()
 
     def on_mount(self) -> None:
@@ -81,7 +98,7 @@ class LobbyScreen(SessionScreen):
 
     def watch_update(self, msg: dict[str, Any] | None) -> None:
         """Show the table; go to the game when it starts."""
-        if msg is None or not self.is_mounted:
+        if msg is None or not self.live:
             return
         table = msg["table"]
         if table["phase"] != "lobby" and msg.get("view") is not None:
@@ -115,7 +132,7 @@ class LobbyScreen(SessionScreen):
             seats.move_cursor(row=min(row, seats.row_count - 1))
         mine = next((s for s in table["seats"] if s["seat"] == self.my_seat), None)
         self.query_one("#ready", Button).label = (
-            "Not ready [^r]" if mine and mine["ready"] else "Ready [^r]"
+            "Not ready (^r)" if mine and mine["ready"] else "Ready (^r)"
         )
         for widget in self.query(".creator"):
             widget.display = self.is_creator

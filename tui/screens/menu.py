@@ -36,15 +36,18 @@ class MenuScreen(Screen[None]):
         yield Header()
         with Vertical(id="menu"):
             yield Static(TITLE_ART, id="title-art")
-            yield Static("GET OUT! · Get It! · Got Five! — at a LAN party, over SSH, or solo",
-                         id="tagline")
+            yield Static(
+                "GET OUT! · Get It! · Got Five! — at a LAN party, over SSH, or solo", id="tagline"
+            )
             with Center(), Vertical(id="menu-buttons"):
-                yield Button("Play solo against bots  [s]", id="solo", variant="primary")
-                yield Button("Host a LAN game  [h]", id="host")
-                yield Button("Join a game  [j]", id="join")
-                yield Button("Rules  [r]", id="rules")
-                yield Button("Settings  [o]", id="settings")
-                yield Button("Quit  [q]", id="quit", variant="error")
+                yield Button(
+                    "Play solo against bots (s)", id="solo", variant="primary", compact=True
+                )
+                yield Button("Host a LAN game (h)", id="host", compact=True)
+                yield Button("Join a game (j)", id="join", compact=True)
+                yield Button("Rules (r)", id="rules", compact=True)
+                yield Button("Settings (o)", id="settings", compact=True)
+                yield Button("Quit (q)", id="quit", variant="error", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -25,15 +25,15 @@ class SettingsScreen(Screen[None]):
         yield Header()
         with Vertical(id="settings", classes="form"):
             yield Label("Your name, as other players see it")
-            yield Input(settings.name, id="name", max_length=MAX_NAME)
+            yield Input(settings.name, id="name", max_length=MAX_NAME, compact=True)
             yield Label("Network interfaces for finding LAN games (IP addresses, comma "
                         "separated; empty = all)")
             yield Input(", ".join(settings.mdns_interfaces), id="mdns",
-                        placeholder="all interfaces")
+                        placeholder="all interfaces", compact=True)
             yield Static("", id="settings-error", classes="error")
             with Horizontal(classes="buttons"):
-                yield Button("Save  [ctrl+s]", id="save", variant="primary")
-                yield Button("Back  [esc]", id="back")
+                yield Button("Save (ctrl+s)", id="save", variant="primary")
+                yield Button("Back (esc)", id="back")
         yield Footer()
 
     @on(Button.Pressed, "#back")

@@ -42,26 +42,41 @@ class SetupScreen(Screen[None]):
             title = "Play solo against bots" if self.mode == "solo" else "Host a LAN game"
             yield Static(title, classes="form-title")
             yield Label("Game")
-            yield Select([(engine.GAMES[g].name, g) for g in TABLES], value=self.game_id,
-                         allow_blank=False, id="game")
+            yield Select(
+                [(engine.GAMES[g].name, g) for g in TABLES],
+                value=self.game_id,
+                allow_blank=False,
+                id="game",
+                compact=True,
+            )
             yield Label("Seats (you and the others)")
-            yield Select(self._seat_choices(), value=min(4, spec.max_seats),
-                         allow_blank=False, id="seats")
+            yield Select(
+                self._seat_choices(),
+                value=min(4, spec.max_seats),
+                allow_blank=False,
+                id="seats",
+                compact=True,
+            )
             if self.mode == "host":
                 yield Label("Bots (the other seats wait for players from the LAN)")
-                yield Select([(str(n), n) for n in range(spec.max_seats)], value=0,
-                             allow_blank=False, id="bots")
+                yield Select(
+                    [(str(n), n) for n in range(spec.max_seats)],
+                    value=0,
+                    allow_blank=False,
+                    id="bots",
+                    compact=True,
+                )
                 yield Label("Table name")
                 name = self.app.settings.name  # type: ignore[attr-defined]
-                yield Input(f"{name}'s table", id="table-name", max_length=32)
+                yield Input(f"{name}'s table", id="table-name", max_length=32, compact=True)
                 yield Label("TCP port")
-                yield Input(str(DEFAULT_PORT), id="port", type="integer")
+                yield Input(str(DEFAULT_PORT), id="port", type="integer", compact=True)
             yield Static("Options", classes="form-title")
             yield OptionsForm(self.game_id, min(4, spec.max_seats), id="options")
             yield Static("", id="setup-error", classes="error")
             with Horizontal(classes="buttons"):
-                yield Button("Start  [ctrl+s]", id="start", variant="primary")
-                yield Button("Back  [esc]", id="back")
+                yield Button("Start (ctrl+s)", id="start", variant="primary")
+                yield Button("Back (esc)", id="back")
         yield Footer()
 
     def _seat_choices(self) -> list[tuple[str, int]]:
@@ -92,8 +107,7 @@ class SetupScreen(Screen[None]):
     async def _rebuild_options(self) -> None:
         old = self.query_one(OptionsForm)
         seats = self.query_one("#seats", Select).value
-        form = OptionsForm(self.game_id, int(seats) if isinstance(seats, int) else 2,
-                           id="options")
+        form = OptionsForm(self.game_id, int(seats) if isinstance(seats, int) else 2, id="options")
         await old.remove()
         await self.query_one("#setup").mount(form, before=self.query_one("#setup-error"))
 
@@ -139,8 +153,9 @@ class SetupScreen(Screen[None]):
         self.app.switch_screen(table_screen(session))
 
     @work(exclusive=True, group="open", exit_on_error=False)
-    async def open_hosted(self, game_id: str, seats: int, options: dict[str, object],
-                          bots: int, port: int, name: str) -> None:
+    async def open_hosted(
+        self, game_id: str, seats: int, options: dict[str, object], bots: int, port: int, name: str
+    ) -> None:
         """Listen on the LAN, open the table, seat the bots and go to the lobby."""
         app = self.app
         try:
@@ -165,8 +180,9 @@ class SetupScreen(Screen[None]):
         app.switch_screen(LobbyScreen(session))
 
 
-async def start_solo_session(app: object, game_id: str, seats: int,
-                             options: dict[str, object]) -> Session:
+async def start_solo_session(
+    app: object, game_id: str, seats: int, options: dict[str, object]
+) -> Session:
     """A dealt solo game: an in-app host, us in seat 0, bots in the others."""
     host = await app.start_host(port=None)  # type: ignore[attr-defined]
     session = Session(app.settings.name, host=host)  # type: ignore[attr-defined]

@@ -34,7 +34,7 @@ class CallPile(Vertical):
 
     def watch_call(self, call: dict[str, Any] | None) -> None:
         """Show the new call card."""
-        if not self.is_mounted:
+        if not self.live:
             return
         slot = self.query_one("#call-slot", Vertical)
         slot.remove_children()
@@ -53,7 +53,7 @@ class CallPile(Vertical):
         self._texts()
 
     def _texts(self) -> None:
-        if not self.is_mounted:
+        if not self.live:
             return
         follow = self.query_one("#follow", Static)
         if self.call is None:
@@ -66,6 +66,9 @@ class CallPile(Vertical):
             f"Draw pile: {self.draw_count} · played: {self.played_count}"
         )
 
+    live = False
+
     def on_mount(self) -> None:
         """Draw the initial state."""
+        self.live = True
         self.watch_call(self.call)

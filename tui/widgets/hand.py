@@ -37,7 +37,7 @@ class HandWidget(HorizontalScroll):
                 self.scroll_to_widget(widget, animate=False)
 
     def _redraw(self) -> None:
-        if not self.is_mounted:
+        if not self.live:
             return
         self.remove_children()
         if self.selected >= len(self.cards):
@@ -47,8 +47,11 @@ class HandWidget(HorizontalScroll):
             for i, card in enumerate(self.cards)
         )
 
+    live = False
+
     def on_mount(self) -> None:
         """Draw whatever was set before mounting."""
+        self.live = True
         self._redraw()
 
     @property

@@ -23,10 +23,10 @@ class OptionsForm(Vertical):
 
     DEFAULT_CSS = """
     OptionsForm { height: auto; }
-    OptionsForm .option-row { height: auto; }
-    OptionsForm .option-row Label { width: 1fr; padding: 1 1 0 0; }
-    OptionsForm Input { width: 16; }
-    OptionsForm Select { width: 22; }
+    OptionsForm .option-row { height: auto; padding: 1 0 0 0; }
+    OptionsForm .option-row Label { width: 60; padding: 0 1 0 0; }
+    OptionsForm .option-row Input { width: 16; }
+    OptionsForm .option-row Select { width: 22; }
     """
 
     def __init__(self, game_id: str, seats: int, values: dict[str, Any] | None = None,
@@ -50,9 +50,9 @@ class OptionsForm(Vertical):
                     ]
                     current = RANDOM if value is None else str(value)
                     yield Select(choices, value=current, allow_blank=False,
-                                 id=f"opt-{option.name}")
+                                 id=f"opt-{option.name}", compact=True)
                 else:
-                    yield Input(str(value), id=f"opt-{option.name}")
+                    yield Input(str(value), id=f"opt-{option.name}", compact=True)
 
     def values(self) -> dict[str, Any]:
         """The options as entered (numbers parsed where they look like numbers)."""
