@@ -159,9 +159,9 @@ class GetIt(Game):
     # ------------------------------------------------------------------ dealing
 
     @property
-    def x_mode(self) -> bool:
-        """True for a Level X game (one round, chosen card count)."""
-        return self.level == "X"
+    def phase_name(self) -> str:
+        """The current phase: "prepare", "play", "round_over" or "over"."""
+        return self._phase_name
 
     def deck_size(self) -> int:
         """How many cards the current level deals in total."""
