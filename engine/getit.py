@@ -48,6 +48,7 @@ TIERS = {"number": 1, "smile": 2, "eyes": 3, "mirror": 4, "speech": 5, "double":
 #: Cards dealt in total at levels 1..6.
 DEAL_SIZES = {1: 10, 2: 13, 3: 16, 4: 19, 5: 22, 6: 25}
 SIGNALS = ("look", "smile", "look_past")
+SIGNAL_VERBS = {"look": "look at", "smile": "smile at", "look_past": "look past"}
 SAY_LIMIT = 200
 #: How many recent lines of talk every view carries (the list is bounded, not a log).
 SAID_KEPT = 20
@@ -415,12 +416,12 @@ class GetIt(Game):
     def _signal(self, seat: int, action: Action, now: float) -> list[Event]:
         _only_keys(action, {"type", "target"})
         kind = action["type"]
-        words = kind.replace("_", " ")
-        self._need_phase(PHASE_PLAY, f"to {words}")
+        verb = SIGNAL_VERBS[kind]
+        self._need_phase(PHASE_PLAY, f"to {verb} someone")
         target = self._target(seat, action)
         if self.signals[kind][seat] == target:
             whom = "nobody" if target is None else f"seat {target}"
-            raise IllegalAction(f"you already {words} {whom}")
+            raise IllegalAction(f"you already {verb} {whom}")
         self.signals[kind][seat] = target
         return [{"type": "signal", "seat": seat, "signal": kind, "target": target}]
 

@@ -135,3 +135,34 @@ def roundtrip(value: Any) -> Any:
 def all_views(game: GetIt) -> list[View]:
     """Every seat's view and the spectator's."""
     return [game.view(s) for s in [*range(game.seats), None]]
+
+
+def legal_from_view(view: View) -> list[dict[str, Any]]:
+    """The legal actions a seat can work out from its own view alone.
+
+    The engine's list must equal this: if it held anything more, legal actions would tell
+    a seat something its view does not (such as "you hold the mirror").
+    """
+    seat = view["seat"]
+    phase = view["phase"]
+    if phase == "prepare":
+        return [] if view["arranged"][seat] else [{"type": "arrange"}]
+    if phase == "round_over":
+        return [{"type": "next_round"}]
+    if phase != "play":
+        return []
+    actions: list[dict[str, Any]] = []
+    if view["piles"][seat]["count"]:
+        actions.append({"type": "play"})
+    others = [s for s in range(len(view["piles"])) if s != seat]
+    mine = view["signals"][seat]
+    for kind in ("look", "smile", "look_past"):
+        actions += [{"type": kind, "target": t} for t in [None, *others] if t != mine[kind]]
+    kinds = {p["top"]["kind"] for p in view["piles"] if p["top"] is not None}
+    if mine["peek"]:
+        actions.append({"type": "peek", "on": False})
+    elif "mirror" in kinds:
+        actions.append({"type": "peek", "on": True})
+    if "speech" in kinds:
+        actions.append({"type": "say"})
+    return actions

@@ -18,6 +18,7 @@ from tests.getit_support import (
     check_conserved,
     check_events_secrecy,
     check_view_secrecy,
+    legal_from_view,
     new,
     roundtrip,
 )
@@ -127,7 +128,8 @@ def random_run(seats: int, seed: int, options: dict[str, Any], steps: int) -> Ru
         for seat, view in zip([*range(seats), None], run.trace[-1][1], strict=True):
             check_view_secrecy(game, seat, view)
             assert roundtrip(view) == view
-        for legal in run.trace[-1][2]:
+        for view, legal in zip(run.trace[-1][1], run.trace[-1][2], strict=False):
+            assert legal == legal_from_view(view), "legal actions know more than the view"
             assert roundtrip(legal) == legal
         check_conserved(game)
     snap = game.snapshot()

@@ -49,7 +49,7 @@ def test_signals_at_a_seat_or_nobody_are_seen_by_everyone(kind: str) -> None:
         ({"type": "look_past", "target": True}, "seat number or None"),
         ({"type": "look"}, "needs a 'target'"),
         ({"type": "look", "target": 2, "at": 1}, "unexpected field 'at'"),
-        ({"type": "look", "target": None}, "already look nobody"),
+        ({"type": "look", "target": None}, "you already look at nobody"),
         ({"type": "wink", "target": 2}, "unknown action 'wink'"),
     ],
 )
