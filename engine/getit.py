@@ -132,13 +132,6 @@ def clean_text(text: str) -> str:
     return kept.strip()
 
 
-def _level_option() -> Any:
-    return int_option(
-        "level", 1, "the starting level, 1 to 6, or \"X\" for a Level X round", 1, LEVELS,
-        extra=("X",),
-    )
-
-
 class GetIt(Game):
     """A Get It! game: levels from the starting level to 6, or one Level X round."""
 
@@ -661,7 +654,10 @@ GetIt.spec = GameSpec(
     min_seats=3,
     max_seats=6,
     options=(
-        _level_option(),
+        int_option(
+            "level", 1, "the starting level, 1 to 6, or \"X\" for one Level X round", 1, LEVELS,
+            extra=("X",),
+        ),
         int_option(
             "cards", 25, "Level X: how many cards are dealt in total", lambda seats: seats,
             DECK_SIZE,
