@@ -9,7 +9,7 @@ import pytest
 from engine import IllegalAction
 from engine.getit import SAID_KEPT, GetIt
 from engine.testing import stack_getit_piles
-from tests.getit_support import check_view_secrecy, new
+from tests.getit_support import check_view_secrecy, new, roundtrip
 
 PLAY = {"type": "play"}
 
@@ -147,6 +147,10 @@ def test_speech_window_opens_with_the_bubble_and_closes_when_it_is_played() -> N
     assert events == [{"type": "said", "seat": 1, "text": "I see 7 and 8"}]
     for seat in (0, 1, 2, 3, None):
         assert game.view(seat)["said"] == [{"seat": 1, "text": "I see 7 and 8"}]
+    # A lone surrogate would not even pack with msgpack; it is dropped like control chars.
+    events = game.act(3, {"type": "say", "text": "\ud800ok\u2028é"})
+    assert events == [{"type": "said", "seat": 3, "text": "oké"}]
+    assert roundtrip(game.view(None)) == game.view(None)
     game.act(2, {"type": "say", "text": "x" * 200})
     _refused(game, 2, {"type": "say", "text": "x" * 201}, "at most 200 characters")
     _refused(game, 2, {"type": "say", "text": 5}, "must be a string")
@@ -157,7 +161,7 @@ def test_speech_window_opens_with_the_bubble_and_closes_when_it_is_played() -> N
     _refused(game, 1, {"type": "say", "text": "hi"}, "only while you see the speech bubble")
     assert not any(a["type"] == "say" for a in game.legal_actions(1))
     # What was said stays readable.
-    assert len(game.view(3)["said"]) == 2
+    assert len(game.view(3)["said"]) == 3
 
 
 def test_talk_is_kept_to_a_bounded_recent_list() -> None:
