@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from engine.getit import SPECIAL_KINDS, GetIt
 from engine.getout import IMAGES, GetOut
 from engine.gotfive import COLOURS, TILES, GotFive, colour_of, numbers_of_colour
 
@@ -107,3 +108,62 @@ def stack_gotfive(
     game.winners = None
     game.reason = None
     game._start_turn(turn)
+
+
+# --------------------------------------------------------------------------- Get It!
+
+
+def getit_card(game: GetIt, spec: str, taken: set[int]) -> int:
+    """The id of a free card matching ``spec`` ("17", "smile", "eyes", "mirror", "speech").
+
+    A number names either copy of a doubled value; the lower id is taken first.
+    """
+    if spec in SPECIAL_KINDS:
+        kind, value = spec, None
+    else:
+        kind, value = "number", int(spec)
+    for cid in sorted(game.cards):
+        card = game.cards[cid]
+        if cid not in taken and card.kind == kind and card.value == value:
+            taken.add(cid)
+            return cid
+    raise ValueError(f"no free card {spec!r} left in the deck")
+
+
+def stack_getit_hands(game: GetIt, hands: Sequence[Sequence[str]]) -> list[list[int]]:
+    """Replace the hands of the round being prepared; returns their ids per seat.
+
+    Any card may be named, whatever the level; the game must be preparing a round and no
+    seat may have arranged yet.
+    """
+    if game._phase_name != "prepare" or any(a is not None for a in game.arranged):
+        raise ValueError("hands can only be stacked before anyone has arranged")
+    if len(hands) != game.seats:
+        raise ValueError(f"give one hand per seat ({game.seats})")
+    taken: set[int] = set()
+    game.hands = [[getit_card(game, c, taken) for c in hand] for hand in hands]
+    return [list(h) for h in game.hands]
+
+
+def stack_getit_piles(
+    game: GetIt, piles: Sequence[Sequence[str]], *, now: float = 0.0
+) -> list[list[int]]:
+    """Skip preparation: seat ``i`` holds ``piles[i]`` (top card first); the round starts
+    at ``now`` (the timer's start). Returns the ids per holder, top first.
+    """
+    if game._phase_name != "prepare":
+        raise ValueError("piles can only be stacked in place of a preparation")
+    if len(piles) != game.seats:
+        raise ValueError(f"give one pile per seat ({game.seats})")
+    if now < game.now:
+        raise ValueError("the round cannot start before the game's current time")
+    taken: set[int] = set()
+    ids = [[getit_card(game, c, taken) for c in pile] for pile in piles]
+    game.hands = [[] for _ in range(game.seats)]
+    game.arranged = [[] for _ in range(game.seats)]
+    game.piles = [list(reversed(pile)) for pile in ids]
+    timer = game.options["timer"]
+    game.started = now
+    game.deadline = now + float(timer) if timer else None
+    game._phase_name = "play"
+    return ids
