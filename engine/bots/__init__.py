@@ -1,18 +1,21 @@
 """Bots: players that see only what a human seat sees — its view and its legal actions.
 
 Every bot has one method, ``choose(view, legal) -> action | None``; ``make_bot`` picks
-the best bot there is for a game.
+the best bot there is for a game. The Get It! bot plays in real time and also has
+``step(view, legal, now) -> (action | None, wake_at | None)``; ``simulate`` runs
+bot-only games headless.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
+from engine.bots.getit_bot import GetItBot
 from engine.bots.getout_bot import GetOutBot
 from engine.bots.random_bot import RandomBot
 from engine.core import Action, View
 
-__all__ = ["Bot", "GetOutBot", "RandomBot", "make_bot"]
+__all__ = ["Bot", "GetItBot", "GetOutBot", "RandomBot", "make_bot"]
 
 
 class Bot(Protocol):
@@ -28,4 +31,6 @@ def make_bot(game_id: str, seat: int, seed: int) -> Bot:
     mixed = seed * 1_000_003 + seat
     if game_id == "getout":
         return GetOutBot(mixed)
+    if game_id == "getit":
+        return GetItBot(mixed)
     return RandomBot(mixed)

@@ -1,0 +1,329 @@
+"""A real-time Get It! teammate that sees only its own view and legal actions.
+
+The bot follows the rulebook's conventions (RULES.md §1) so that humans can read it and
+it can read humans:
+
+- **look** at the seat showing the lowest number it sees; on equal numbers (doubles) at
+  the lowest seat number among them. That tie rule is what every observer can agree on:
+  a tied holder cannot see its own card, so it looks at the other tied seat, and the
+  lowest tied seat ends up looked at by everyone. While any special card is showing it
+  looks at nobody: the special comes first, and a look would invite a number too early.
+- **smile** at the lowest seat showing a smile, **look past** the lowest seat showing
+  eyes, **peek** while it sees a mirror, **say** the cards it sees (once a round) while
+  it sees the speech bubble. Different specials are signalled side by side.
+- **play** when every other seat signals it the same way: all look at it (and it sees no
+  special), all smile at it, all look past it, all peek (only the mirror's holder cannot
+  peek), or all have talked this round (only the bubble's holder cannot talk). A value it
+  learnt by peeking is remembered until its pile changes, and then decides alone: it
+  plays a known special at once, a known number only when it is the lowest showing, and
+  never plays a card it knows is too high, whatever the signals say.
+- **Stale signals.** Right after a play, the signals on the table are about the cards
+  that were showing before it. A look, smile or look-past counts only if it was given
+  ``fresh`` seconds after the last play the bot noticed, or once ``settle`` seconds have
+  passed since that play with the signal unchanged (then everyone had time to change
+  their mind, so the signal is about the new card). Peeks and talk need no such guard:
+  the engine ends them when the mirror or bubble is played.
+
+Timing is human-like. ``step(view, legal, now)`` is called with the caller's clock. Each
+thing the bot wants to do (a signal, a play) is an *intent*; an intent is carried out
+only once ``reaction`` seconds (plus seeded jitter) have passed since the bot first
+wanted it, and two actions are at least ``motor`` seconds apart. ``choose(view, legal)``
+is the clock-free answer for turn-free use (arranging, moving to the next round).
+
+**Preparation.** Numbers go lowest on top, as the rules demand; each special card goes
+high in the pile but never on top (the rules forbid it), spread out so that at least one
+number lies between two specials when there are numbers enough. High, because specials
+are met early, while the timer is fresh, and a mirror met early lets every seat learn
+its own top card early. Spread out, because two specials of one kind in a row keep the
+same signal on the same holder, and the holder cannot tell "the next smile" from a stale
+smile until the signals settle; a number in between gives each special fresh signals.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Action, View
+
+#: How a special card asks to be played, and which signal asks for it.
+SPECIAL_SIGNAL = {"smile": "smile", "eyes": "look_past"}
+#: Order of the specials from the top of the pile down (why: see the module docstring).
+SPECIAL_ORDER = ("mirror", "speech", "eyes", "smile")
+#: Which due intent goes first when several are due at once.
+PRIORITY = ("play", "next_round", "arrange", "peek", "smile", "look_past", "say", "look")
+SIGNAL_KINDS = ("look", "smile", "look_past")
+SAY_LIMIT = 200
+
+
+def arrange_pile(hand: Sequence[dict[str, Any]]) -> list[int]:
+    """A legal pile (card ids, top first) for a hand of plain cards.
+
+    Numbers ascending, lowest on top; specials right under the top number and spread
+    out, one per gap between numbers, in ``SPECIAL_ORDER``; any left over go round the
+    gaps again. Raises ``ValueError`` for a hand without a number card.
+    """
+    numbers = sorted(
+        (c for c in hand if c["kind"] == "number"), key=lambda c: (c["value"], c["id"])
+    )
+    if not numbers:
+        raise ValueError("a hand without a number card cannot be arranged")
+    specials = sorted(
+        (c for c in hand if c["kind"] != "number"),
+        key=lambda c: (SPECIAL_ORDER.index(c["kind"]) if c["kind"] in SPECIAL_ORDER else 9,
+                       c["id"]),
+    )
+    gaps: list[list[int]] = [[] for _ in numbers]  # gaps[i]: specials right under number i
+    for k, card in enumerate(specials):
+        gaps[k % len(numbers)].append(card["id"])
+    pile: list[int] = []
+    for number, under in zip(numbers, gaps, strict=True):
+        pile.append(number["id"])
+        pile += under
+    return pile
+
+
+@dataclass
+class _Intent:
+    """Something the bot wants to do, and when it may do it."""
+
+    action: Action
+    due: float
+
+
+class GetItBot:
+    """A Get It! player with a human-like reaction time; see the module docstring.
+
+    ``reaction`` and ``jitter`` (seconds) set how long after noticing something it acts:
+    ``reaction`` plus a seeded uniform draw in ``[-jitter, jitter]``. ``settle`` is how
+    long after a play an unchanged signal is taken to be about the new card (default
+    ``2 * (reaction + jitter) + 0.2``); ``fresh`` how soon after a play a changed signal
+    is believed; ``motor`` the least time between two of its actions.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        reaction: float = 0.35,
+        jitter: float = 0.15,
+        *,
+        settle: float | None = None,
+        fresh: float = 0.15,
+        motor: float = 0.1,
+    ) -> None:
+        if reaction < 0 or jitter < 0 or fresh < 0 or motor < 0:
+            raise ValueError("reaction, jitter, fresh and motor must not be negative")
+        self.rng = random.Random(seed)
+        self.reaction = reaction
+        self.jitter = jitter
+        self.settle = settle if settle is not None else 2 * (reaction + jitter) + 0.2
+        self.fresh = fresh
+        self.motor = motor
+        self._round: tuple[Any, ...] | None = None
+        self._phase: str | None = None
+        self._intents: dict[str, _Intent] = {}
+        self._free_at = float("-inf")
+        self._ticks = 0.0
+        self._reset_round(float("-inf"))
+
+    # ------------------------------------------------------------------ public API
+
+    def step(
+        self, view: View, legal: Sequence[Action], now: float
+    ) -> tuple[Action | None, float | None]:
+        """What to do at ``now``: ``(action or None, when to be asked again or None)``.
+
+        Call it whenever the view changes and again at the time it asks for. The action,
+        if any, is one of ``legal`` (a ``say`` carries a short text).
+        """
+        self._observe(view, now)
+        wanted = self._wanted(view, legal, now, clocked=True)
+        for key in list(self._intents):
+            if key not in wanted:
+                del self._intents[key]
+        for key, (action, _) in wanted.items():
+            held = self._intents.get(key)
+            if held is None or held.action != action:
+                self._intents[key] = _Intent(action, now + self._reaction_time())
+        ready: list[tuple[float, str]] = []
+        for key, intent in self._intents.items():
+            gate = wanted[key][1]
+            ready.append((max(intent.due, gate, self._free_at), key))
+        due_now = [key for at, key in ready if at <= now]
+        if due_now:
+            key = min(due_now, key=PRIORITY.index)
+            action = self._intents.pop(key).action
+            self._free_at = now + self.motor
+            self._acted(key, action, now)
+            later = [at for at, k in ready if k != key]
+            return action, (max(min(later), self._free_at) if later else None)
+        return None, (min(at for at, _ in ready) if ready else None)
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action | None:
+        """The action it would take right now, as if its reaction time had passed.
+
+        Without a clock the stale-signal guard can only trust signals that changed after
+        the last play it saw (it cannot wait for them to settle), so for real-time play
+        use :meth:`step`; this is for turn-free moments such as arranging or moving on.
+        """
+        self._ticks += 1.0
+        now = self._ticks
+        self._observe(view, now)
+        wanted = self._wanted(view, legal, now, clocked=False)
+        for key in PRIORITY:
+            if key in wanted and wanted[key][1] <= now:
+                action = wanted[key][0]
+                self._acted(key, action, now)
+                return action
+        return None
+
+    # ------------------------------------------------------------------ what it notices
+
+    def _reset_round(self, now: float) -> None:
+        self._played = 0
+        self._last_play = now
+        self._signals: dict[tuple[int, str], tuple[Any, float]] = {}
+        self._talkers: set[int] = set()
+        self._said = False
+        self._known: tuple[dict[str, Any], int] | None = None
+
+    def _observe(self, view: View, now: float) -> None:
+        key = (view.get("level"), view.get("attempt"), view.get("round"))
+        if key != self._round:
+            self._round = key
+            self._reset_round(now)
+            self._intents.clear()
+        phase = view.get("phase")
+        if phase != self._phase:
+            self._phase = phase
+            self._last_play = now
+        played = len(view.get("played") or [])
+        if played != self._played:
+            self._played = played
+            self._last_play = now
+        for seat, signals in enumerate(view.get("signals") or []):
+            for kind in (*SIGNAL_KINDS, "peek"):
+                value = signals.get(kind)
+                seen = self._signals.get((seat, kind))
+                if seen is None or seen[0] != value:
+                    self._signals[(seat, kind)] = (value, now)
+        me = view.get("seat")
+        for line in view.get("said") or []:
+            self._talkers.add(line.get("seat"))
+            if line.get("seat") == me:
+                self._said = True
+        peek = view.get("peek")
+        if peek is not None and me is not None:
+            self._known = (dict(peek), view["piles"][me]["count"])
+
+    def _reaction_time(self) -> float:
+        return max(0.0, self.reaction + self.rng.uniform(-self.jitter, self.jitter))
+
+    def _acted(self, key: str, action: Action, now: float) -> None:
+        if key == "say":
+            self._said = True
+
+    def _trusted_at(self, seat: int, kind: str, now: float, clocked: bool) -> float:
+        """From when ``seat``'s current ``kind`` signal may be believed."""
+        since = self._signals[(seat, kind)][1]
+        if since >= self._last_play + (self.fresh if clocked else 0.5):
+            return since
+        return self._last_play + self.settle if clocked else float("inf")
+
+    # ------------------------------------------------------------------ what it wants
+
+    def _wanted(
+        self, view: View, legal: Sequence[Action], now: float, clocked: bool
+    ) -> dict[str, tuple[Action, float]]:
+        """Each intent the view calls for, with the earliest time a gate allows it."""
+        types = {a.get("type") for a in legal}
+        wanted: dict[str, tuple[Action, float]] = {}
+        phase = view.get("phase")
+        if phase == "prepare" and "arrange" in types and view.get("hand"):
+            wanted["arrange"] = ({"type": "arrange", "pile": arrange_pile(view["hand"])}, now)
+        elif phase == "round_over" and "next_round" in types:
+            wanted["next_round"] = ({"type": "next_round"}, now)
+        elif phase == "play" and view.get("seat") is not None:
+            self._want_signals(view, legal, wanted, now)
+            play = self._play_gate(view, now, clocked)
+            if play is not None and {"type": "play"} in legal:
+                wanted["play"] = ({"type": "play"}, play)
+        return wanted
+
+    def _want_signals(
+        self, view: View, legal: Sequence[Action], wanted: dict[str, tuple[Action, float]],
+        now: float,
+    ) -> None:
+        me = view["seat"]
+        tops = _tops(view)
+        mine = view["signals"][me]
+        holders = {kind: sorted(h for h, c in tops.items() if c["kind"] == kind)
+                   for kind in ("smile", "eyes", "mirror", "speech")}
+        special_seen = any(c["kind"] != "number" for c in tops.values())
+        numbers = {h: c["value"] for h, c in tops.items() if c["kind"] == "number"}
+        targets: dict[str, int | None] = {
+            "look": None if special_seen or not numbers else _lowest(numbers),
+            "smile": holders["smile"][0] if holders["smile"] else None,
+            "look_past": holders["eyes"][0] if holders["eyes"] else None,
+        }
+        for kind, target in targets.items():
+            action = {"type": kind, "target": target}
+            if mine[kind] != target and action in legal:
+                wanted[kind] = (action, now)
+        if holders["mirror"] and {"type": "peek", "on": True} in legal:
+            wanted["peek"] = ({"type": "peek", "on": True}, now)
+        if holders["speech"] and not self._said and any(a.get("type") == "say" for a in legal):
+            wanted["say"] = ({"type": "say", "text": _describe_tops(tops)}, now)
+
+    def _play_gate(self, view: View, now: float, clocked: bool) -> float | None:
+        """When playing the top card is believed right (``None``: not now)."""
+        me = view["seat"]
+        count = view["piles"][me]["count"]
+        if not count:
+            return None
+        tops = _tops(view)
+        special_seen = any(c["kind"] != "number" for c in tops.values())
+        numbers = [c["value"] for c in tops.values() if c["kind"] == "number"]
+        known = self._known[0] if self._known and self._known[1] == count else None
+        if known is not None:
+            if known["kind"] != "number":
+                return now
+            lowest = not special_seen and all(known["value"] <= v for v in numbers)
+            return now if lowest else None
+        signals = view["signals"]
+        others = [s for s in range(len(signals)) if s != me]
+        if all(signals[s]["peek"] for s in others):
+            return now  # only the mirror's holder cannot peek
+        played_kinds = {c.get("kind") for c in view.get("played") or []}
+        if "speech" not in played_kinds and all(s in self._talkers for s in others):
+            return now  # only the bubble's holder cannot talk
+        for kind in ("smile", "look_past", "look"):
+            if kind == "look" and special_seen:
+                continue
+            if all(signals[s][kind] == me for s in others):
+                return max(self._trusted_at(s, kind, now, clocked) for s in others)
+        return None
+
+
+def _tops(view: View) -> dict[int, dict[str, Any]]:
+    """The top cards this seat sees on the other seats' piles."""
+    me = view["seat"]
+    return {
+        h: p["top"] for h, p in enumerate(view["piles"]) if h != me and p.get("top") is not None
+    }
+
+
+def _lowest(numbers: dict[int, int]) -> int:
+    """The seat showing the lowest number; on a tie the lowest seat number."""
+    return min(numbers, key=lambda h: (numbers[h], h))
+
+
+def _describe_tops(tops: dict[int, dict[str, Any]]) -> str:
+    """A short line naming the card on top of each pile the bot sees."""
+    parts = [
+        f"seat {h}: {c['value'] if c['kind'] == 'number' else c['kind']}"
+        for h, c in sorted(tops.items())
+    ]
+    return ("I see " + ", ".join(parts))[:SAY_LIMIT] if parts else "I see no cards"
