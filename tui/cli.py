@@ -1,6 +1,7 @@
 """The ``hiddenhand`` command line: one entry point, a subcommand per job.
 
-``demo`` prints a headless match; ``host`` runs a headless network host (advertised on
+``demo`` prints a headless match; ``sim`` plays many bot-only games headless on simulated
+time and prints a table of outcomes; ``host`` runs a headless network host (advertised on
 the LAN with mDNS); ``list`` prints the hosts found on the LAN. The network layer is
 imported only by the commands that need it.
 """
@@ -104,6 +105,29 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--single", action="store_true", help="one round instead of a match")
     demo.add_argument("--quiet", action="store_true", help="print only the outcome")
 
+    sim = sub.add_parser(
+        "sim",
+        help="play many bot-only games headless and print the outcomes",
+        description="Play bot-only games on simulated time (no real waiting) and print "
+        "a table of outcomes. Game i uses seed SEED+i, so a run replays exactly.",
+    )
+    sim.add_argument("game", metavar="GAME", help="the game: " + ", ".join(engine.GAMES))
+    sim.add_argument("--games", type=_count, default=100, help="how many games (default 100)")
+    sim.add_argument("--seats", type=_seats, default=None,
+                     help="seats (default 4, or the game's most if fewer)")
+    sim.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    sim.add_argument("--option", action="append", type=_option, default=[], metavar="KEY=VALUE",
+                     help="a game option, e.g. level=6 or match=false (repeatable)")
+    sim.add_argument("--reaction", type=_seconds, default=0.35,
+                     help="Get It! bots' reaction time in seconds (default 0.35)")
+    sim.add_argument("--jitter", type=_seconds, default=0.15,
+                     help="Get It! bots' reaction jitter, plus or minus (default 0.15)")
+    sim.add_argument("--versus", choices=["random"], default=None,
+                     help="GET OUT!: seats 1.. are random-legal players against the bot "
+                     "in seat 0")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sim.set_defaults(subparser=sim)
+
     host = sub.add_parser(
         "host",
         help="run a headless host for LAN play",
@@ -182,6 +206,39 @@ def run_demo(seats: int, seed: int, single: bool, quiet: bool) -> int:
     return 0
 
 
+def run_sim_command(args: argparse.Namespace) -> int:
+    """Check the ``sim`` arguments, play the games and print the table."""
+    parser: argparse.ArgumentParser = args.subparser
+    spec = engine.GAMES.get(args.game)
+    if spec is None:
+        parser.error(f"unknown game {args.game!r}; known games: {', '.join(engine.GAMES)}")
+    if args.games < 1:
+        parser.error("--games must be 1 or more")
+    seats = args.seats if args.seats is not None else min(4, spec.max_seats)
+    if args.versus and args.game != "getout":
+        parser.error("--versus is for GET OUT! only")
+    if args.reaction < args.jitter:
+        parser.error(f"--jitter {args.jitter} is more than --reaction {args.reaction}")
+    try:
+        spec.check_seats(seats)
+        options = spec.check_options(dict(args.option), seats)
+    except ValueError as exc:
+        parser.error(str(exc))
+    from engine.bots.simulate import SimulationError
+    from tui.sim import print_report, run_sim
+
+    try:
+        records = run_sim(
+            args.game, args.games, seats, args.seed, options, reaction=args.reaction,
+            jitter=args.jitter, versus=args.versus, progress=False if args.no_progress else None,
+        )
+    except SimulationError as exc:
+        print(f"hiddenhand sim: {exc}", file=sys.stderr)
+        return 1
+    print_report(args.game, records, args.versus)
+    return 0
+
+
 def check_host_args(args: argparse.Namespace) -> None:
     """Validate ``host`` arguments against the game registry; ``parser.error`` if wrong."""
     from net.discovery import mdns_interfaces
@@ -239,6 +296,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_demo(args.seats, seed, args.single, args.quiet)
         except ValueError as exc:
             parser.error(str(exc))
+    if args.command == "sim":
+        return run_sim_command(args)
     if args.command == "host":
         check_host_args(args)
         from net.serve import run_host

@@ -53,7 +53,8 @@ def simulate(
     """Play one bot-only game of ``game_id`` to its end and return what happened.
 
     ``reaction``/``jitter`` set the Get It! bots' reaction time; ``versus="random"``
-    seats random-legal players in seats 1.. against the game's bot in seat 0. The result
+    (GET OUT! only) seats random-legal players in seats 1.. against the bot in seat 0;
+    only the bot's decisions are then timed. The result
     holds ``game``, ``seats``, ``seed``, ``result`` (the engine's), ``moves`` (actions
     applied), ``rounds`` and ``decisions`` (seconds per bot decision, empty without
     ``timer``), plus per-game figures: Get It! ``won``, ``level``, ``losses`` (by reason)
@@ -66,14 +67,16 @@ def simulate(
     if versus not in (None, "random"):
         raise ValueError(f"versus must be 'random' or nothing, not {versus!r}")
     game = engine.new_game(game_id, seats=seats, seed=seed, options=options)
+    if versus is not None and game_id != "getout":
+        raise ValueError("only GET OUT! can be played versus random-legal players")
     if game_id == "getit":
-        if versus is not None:
-            raise ValueError("Get It! is cooperative: there is nobody to play versus")
         return _run_getit(game, seed, reaction, jitter, timer)
     bots: list[Bot] = [make_bot(game_id, s, seed) for s in range(seats)]
+    timed = set(range(seats))
     if versus == "random":
         bots[1:] = [RandomBot(seed * 1_000_003 + s + 7_919) for s in range(1, seats)]
-    return _run_turns(game, game_id, seed, bots, timer)
+        timed = {0}
+    return _run_turns(game, game_id, seed, bots, timer, timed)
 
 
 def _base(game: Game, game_id: str, seed: int) -> dict[str, Any]:
@@ -156,7 +159,12 @@ def _count_rounds(events: list[Event], out: dict[str, Any], losses: dict[str, in
 
 
 def _run_turns(
-    game: Game, game_id: str, seed: int, bots: list[Bot], timer: Callable[[], float] | None
+    game: Game,
+    game_id: str,
+    seed: int,
+    bots: list[Bot],
+    timer: Callable[[], float] | None,
+    timed: set[int],
 ) -> dict[str, Any]:
     out = _base(game, game_id, seed)
     out.update(wrong=0, turns=0)
@@ -166,10 +174,11 @@ def _run_turns(
         view, legal = game.view(seat), game.legal_actions(seat)
         if not legal:
             return None
-        start = timer() if timer else 0.0
+        clock = timer if seat in timed else None
+        start = clock() if clock else 0.0
         action = bots[seat].choose(view, legal)
-        if timer:
-            out["decisions"].append(timer() - start)
+        if clock:
+            out["decisions"].append(clock() - start)
         if action is not None and action not in legal and not _free_form(action, legal):
             raise SimulationError(f"the bot in seat {seat} chose an unlisted {action!r}")
         return action

@@ -1,0 +1,157 @@
+"""``hiddenhand sim``: play many bot-only games headless and print a table of outcomes.
+
+The games run on simulated time (``engine.bots.simulate``), so nothing waits for real.
+A progress bar goes to stderr while it runs (only when stderr is a terminal); the table
+goes to stdout. Bot decision times are measured here, with the real clock the engine
+layer may not read.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from engine.bots.simulate import simulate
+
+
+def run_sim(
+    game_id: str,
+    games: int,
+    seats: int,
+    seed: int,
+    options: Mapping[str, Any],
+    *,
+    reaction: float,
+    jitter: float,
+    versus: str | None,
+    progress: bool | None = None,
+) -> list[dict[str, Any]]:
+    """Play ``games`` games with seeds ``seed``, ``seed + 1``, ...; return their records.
+
+    ``progress`` shows a bar on stderr (default: only when stderr is a terminal).
+    Raises ``SimulationError`` if a bot misbehaves.
+    """
+    records = []
+    with _bar(games, f"{game_id} x{games}", progress) as advance:
+        for i in range(games):
+            records.append(simulate(
+                game_id, seats, seed + i, options, reaction=reaction, jitter=jitter,
+                versus=versus, timer=time.perf_counter,
+            ))
+            advance()
+    return records
+
+
+@contextmanager
+def _bar(total: int, label: str, show: bool | None) -> Iterator[Any]:
+    if show is None:
+        show = sys.stderr.isatty()
+    if not show:
+        yield lambda: None
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda: bar.advance(task)
+
+
+def report(game_id: str, records: list[dict[str, Any]], versus: str | None) -> Table:
+    """The table of outcomes for ``records`` of one game (its title: :func:`title`)."""
+    games = len(records)
+    table = Table(show_header=True, min_width=50)
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    if game_id == "getit":
+        _getit_rows(table, records)
+    else:
+        seats = records[0]["seats"] if records else 0
+        wins = Counter(w for r in records for w in r["winners"])
+        for s in range(seats):
+            who = " (bot)" if versus and s == 0 else " (random)" if versus else ""
+            table.add_row(f"wins, seat {s}{who}", _share(wins[s], games))
+        if game_id == "gotfive":
+            table.add_row("wrong announcements", str(sum(r["wrong"] for r in records)))
+            table.add_row("median turns to a win", _median([r["turns"] for r in records]))
+        else:
+            table.add_row("median rounds", _median([r["rounds"] for r in records]))
+    table.add_row("median moves per game", _median([r["moves"] for r in records]))
+    decisions = [d for r in records for d in r["decisions"]]
+    table.add_row("median bot decision time", _ms(decisions, 50))
+    table.add_row("95th percentile decision time", _ms(decisions, 95))
+    return table
+
+
+def title(game_id: str, records: list[dict[str, Any]], versus: str | None) -> str:
+    """One line saying what was played."""
+    seats = records[0]["seats"] if records else 0
+    first = records[0]["seed"] if records else 0
+    against = ", seat 0 bot vs random-legal players" if versus else ""
+    last = first + len(records) - 1
+    return f"{game_id}: {len(records)} games, {seats} seats, seeds {first}..{last}{against}"
+
+
+def _getit_rows(table: Table, records: list[dict[str, Any]]) -> None:
+    games = len(records)
+    won = sum(1 for r in records if r["won"])
+    levels_x = any(r["level"] == "X" for r in records)
+    table.add_row("won (Level X round cleared)" if levels_x else "cleared all six levels",
+                  _share(won, games))
+    reached = Counter(str(r["level"]) for r in records if not r["won"])
+    for level in sorted(reached):
+        table.add_row(f"lost at level {level}", _share(reached[level], games))
+    failed = Counter(r["rounds"] - _levels_played(r) for r in records)
+    for count in sorted(failed):
+        table.add_row(f"games with {count} failed attempt(s)", _share(failed[count], games))
+    reasons: Counter[str] = Counter()
+    for r in records:
+        reasons.update(r["losses"])
+    for reason in sorted(reasons):
+        table.add_row(f"rounds lost: {reason}", str(reasons[reason]))
+    table.add_row("median rounds per game", _median([r["rounds"] for r in records]))
+    per_round = [r["sim_time"] / r["rounds"] for r in records if r["rounds"]]
+    table.add_row("median simulated seconds per round", _median(per_round, 1))
+
+
+def _levels_played(record: dict[str, Any]) -> int:
+    """How many distinct levels a Get It! game played (each took one clearing round)."""
+    result = record["result"]
+    if result.get("level") == "X":
+        return 1
+    start = result.get("start_level", 1)
+    return int(result["level"]) - int(start) + 1
+
+
+def _share(count: int, total: int) -> str:
+    return f"{count} ({100 * count / total:.1f}%)" if total else "0"
+
+
+def _median(values: list[float], digits: int = 0) -> str:
+    if not values:
+        return "-"
+    middle = statistics.median(values)
+    return f"{middle:.{digits}f}" if digits else f"{middle:g}"
+
+
+def _ms(seconds: list[float], percentile: int) -> str:
+    if not seconds:
+        return "-"
+    ordered = sorted(seconds)
+    index = min(len(ordered) - 1, round(percentile / 100 * (len(ordered) - 1)))
+    return f"{ordered[index] * 1000:.3f} ms"
+
+
+def print_report(game_id: str, records: list[dict[str, Any]], versus: str | None) -> None:
+    """Print the table of outcomes to stdout."""
+    console = Console(file=sys.stdout, width=100, highlight=False)
+    console.print(title(game_id, records, versus), markup=False)
+    console.print(report(game_id, records, versus))
