@@ -21,13 +21,13 @@ bots' decision times measured.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 import engine
 from engine.bots import Bot, RandomBot, make_bot
 from engine.bots.getit_bot import GetItBot
-from engine.core import Action, Event, Game, IllegalAction
+from engine.core import Action, Event, Game, IllegalAction, View
 
 #: A bot-only game that runs longer than this many actions is reported as stalled.
 MAX_MOVES = 200_000
@@ -93,6 +93,99 @@ def _apply(game: Game, seat: int, action: Action, now: float = 0.0) -> list[Even
         ) from None
 
 
+class RealTimeBot(Protocol):
+    """What the simulated-time loop needs of a real-time bot (e.g. ``GetItBot``)."""
+
+    def step(
+        self, view: View, legal: list[Action], now: float
+    ) -> tuple[Action | None, float | None]:
+        """The action to take at ``now`` (or ``None``) and when to be asked again."""
+        ...
+
+
+class RealTimeTable:
+    """A real-time game played by bots on simulated time.
+
+    Each bot is asked with ``wire(view)`` and ``wire(legal)`` of its own seat (``wire``
+    defaults to passing them as they are; tests pass a msgpack round trip) whenever its
+    view changed or the time it asked for has come. Seats are asked in seat order at
+    each moment, and every action is applied at the moment it was chosen.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        bots: Sequence[RealTimeBot],
+        *,
+        now: float = 0.0,
+        wire: Callable[[Any], Any] | None = None,
+        timer: Callable[[], float] | None = None,
+    ) -> None:
+        if len(bots) != game.seats:
+            raise ValueError(f"give one bot per seat ({game.seats}), not {len(bots)}")
+        self.game = game
+        self.bots = list(bots)
+        self.now = max(now, game.now)
+        self.wire = wire or (lambda data: data)
+        self.timer = timer
+        self.moves = 0
+        self.decisions: list[float] = []
+        self.events: list[Event] = []
+        self._wake = [self.now] * game.seats
+        self._asked = [-1] * game.seats
+
+    def run(self, until: Callable[[Event], bool] | None = None) -> list[Event]:
+        """Play until the game is over, or just after an event for which ``until`` is
+        true; return the events of this run. Raises :class:`SimulationError` if a bot
+        acts illegally or everyone waits with no timer running."""
+        game = self.game
+        done: list[Event] = []
+        while not game.over:
+            events = self._ask_all()
+            if events is None:
+                events = self._wait()
+            done += events
+            self.events += events
+            if until is not None and any(until(e) for e in events):
+                break
+        return done
+
+    def _ask_all(self) -> list[Event] | None:
+        game, now = self.game, self.now
+        for seat in range(game.seats):
+            if self._asked[seat] == game.version and self._wake[seat] > now:
+                continue
+            self._asked[seat] = game.version
+            legal = game.legal_actions(seat)
+            view, offered = self.wire(game.view(seat)), self.wire(legal)
+            start = self.timer() if self.timer else 0.0
+            action, again = self.bots[seat].step(view, offered, now)
+            if self.timer:
+                self.decisions.append(self.timer() - start)
+            self._wake[seat] = math.inf if again is None else max(again, now + 1e-6)
+            if action is None:
+                continue
+            if action not in legal and not _free_form(action, legal):
+                raise SimulationError(f"the bot in seat {seat} chose an unlisted {action!r}")
+            self.moves += 1
+            if self.moves > MAX_MOVES:
+                raise SimulationError(f"the game did not end within {MAX_MOVES} actions")
+            return _apply(game, seat, action, now)
+        return None
+
+    def _wait(self) -> list[Event]:
+        """Jump to the next moment anything is due: a bot's wake-up or the deadline."""
+        deadline = self.game.view(None).get("deadline")
+        upcoming = min(self._wake)
+        if isinstance(deadline, int | float) and deadline <= upcoming:
+            self.now = max(self.now, float(deadline))
+            return self.game.advance(self.now)
+        if upcoming < math.inf:
+            self.now = upcoming
+            return []
+        raise SimulationError("every bot is waiting and no timer runs: the game is stuck")
+
+
 def _run_getit(
     game: Game, seed: int, reaction: float, jitter: float, timer: Callable[[], float] | None
 ) -> dict[str, Any]:
@@ -101,47 +194,12 @@ def _run_getit(
         GetItBot(seed * 1_000_003 + s, reaction=reaction, jitter=jitter)
         for s in range(game.seats)
     ]
-    wake = [0.0] * game.seats
-    asked = [-1] * game.seats
+    table = RealTimeTable(game, bots, timer=timer)
     losses: dict[str, int] = {}
-    now = 0.0
-    while not game.over:
-        acted = False
-        for seat in range(game.seats):
-            if asked[seat] == game.version and wake[seat] > now:
-                continue
-            asked[seat] = game.version
-            view, legal = game.view(seat), game.legal_actions(seat)
-            start = timer() if timer else 0.0
-            action, again = bots[seat].step(view, legal, now)
-            if timer:
-                out["decisions"].append(timer() - start)
-            wake[seat] = math.inf if again is None else max(again, now + 1e-6)
-            if action is None:
-                continue
-            if action not in legal and not _free_form(action, legal):
-                raise SimulationError(f"the bot in seat {seat} chose an unlisted {action!r}")
-            events = _apply(game, seat, action, now)
-            out["moves"] += 1
-            _count_rounds(events, out, losses)
-            acted = True
-            if out["moves"] > MAX_MOVES:
-                raise SimulationError(f"the game did not end within {MAX_MOVES} actions")
-            break
-        if acted:
-            continue
-        deadline = game.view(None).get("deadline")
-        upcoming = min(wake)
-        if isinstance(deadline, int | float) and deadline <= upcoming:
-            now = max(now, float(deadline))
-            _count_rounds(game.advance(now), out, losses)
-        elif upcoming < math.inf:
-            now = upcoming
-        else:
-            raise SimulationError("every bot is waiting and no timer runs: the game is stuck")
+    _count_rounds(table.run(), out, losses)
     result = game.result or {}
     out.update(result=result, won=bool(result.get("won")), level=result.get("level"),
-               losses=losses, sim_time=now)
+               losses=losses, sim_time=table.now, moves=table.moves, decisions=table.decisions)
     return out
 
 

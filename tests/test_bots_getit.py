@@ -1,0 +1,357 @@
+"""The Get It! bot: always legal, sees only views, and follows the rulebook's signals."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from engine.bots import GetItBot, make_bot
+from engine.bots.getit_bot import arrange_pile
+from engine.bots.simulate import RealTimeTable, SimulationError, simulate
+from engine.getit import GetIt
+from engine.testing import stack_getit_piles
+from tests.getit_support import new, roundtrip
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAY = {"type": "play"}
+
+
+def _table(game: GetIt, seed: int = 0, **bot_options: Any) -> RealTimeTable:
+    """Bots in every seat, fed msgpack round-tripped views as they come off the wire."""
+    bots = [GetItBot(seed * 10 + s, **bot_options) for s in range(game.seats)]
+    return RealTimeTable(game, bots, now=game.now, wire=roundtrip)
+
+
+def _first_play(table: RealTimeTable) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Run until the first card is played; that event and every event before it."""
+    events = table.run(until=lambda e: e["type"] == "played")
+    at = next(i for i, e in enumerate(events) if e["type"] == "played")
+    return events[at], events[:at]
+
+
+# ------------------------------------------------------------------ legality
+
+
+@pytest.mark.parametrize(
+    ("seats", "options", "reaction", "jitter"),
+    [
+        (3, {}, 0.35, 0.15),
+        (4, {"level": 4}, 0.35, 0.15),
+        (5, {"level": 5}, 0.2, 0.1),
+        (6, {"level": 6}, 0.6, 0.3),
+        (4, {"level": "X", "cards": 40}, 0.35, 0.15),
+        (3, {"level": "X", "cards": 12, "timer": 0}, 0.0, 0.0),
+    ],
+)
+def test_bots_never_act_illegally_over_many_seeded_games(
+    seats: int, options: dict[str, Any], reaction: float, jitter: float
+) -> None:
+    # simulate() raises SimulationError on any illegal or unlisted action.
+    for seed in range(5):
+        record = simulate("getit", seats, seed, options, reaction=reaction, jitter=jitter)
+        assert record["result"] is not None and record["rounds"] >= 1
+        assert record["moves"] > record["result"].get("cards", 10)
+
+
+def test_bots_stay_legal_beside_a_random_teammate() -> None:
+    """A random-signalling "human" in seat 0: the bots still only send legal actions."""
+
+    class Noisy:
+        def __init__(self, seed: int) -> None:
+            self.rng = random.Random(seed)
+            self.next = 0.0
+
+        def step(self, view: Any, legal: Any, now: float) -> tuple[Any, float]:
+            if now < self.next:
+                return None, self.next
+            self.next = now + 0.3
+            if view["phase"] != "play":
+                return GetItBot(0).choose(view, legal), self.next
+            signals = [a for a in legal if a["type"] in {"look", "smile", "look_past", "peek"}]
+            return (self.rng.choice(signals) if signals else None), self.next
+
+    played = 0
+    for seed in range(4):
+        game = new(4, seed=seed, level=5)
+        bots = [Noisy(seed), *(GetItBot(seed * 10 + s) for s in range(1, 4))]
+        table = RealTimeTable(game, bots, wire=roundtrip)
+        table.run(until=lambda e: e["type"] == "round_over")
+        played += sum(1 for e in table.events if e["type"] == "played")
+    assert played > 0
+
+
+def test_a_bot_that_breaks_the_rules_is_reported() -> None:
+    class Cheat:
+        def step(self, view: Any, legal: Any, now: float) -> tuple[Any, None]:
+            return {"type": "look", "target": view["seat"]}, None
+
+    game = new(3, seed=1)
+    with pytest.raises(SimulationError, match="seat 0 chose an unlisted"):
+        RealTimeTable(game, [Cheat(), Cheat(), Cheat()]).run()
+
+
+# ------------------------------------------------------------------ views only
+
+
+def test_the_bot_module_sees_no_game_object() -> None:
+    """Structural: the bot imports only types from the engine, never a game or snapshot."""
+    tree = ast.parse((ROOT / "engine" / "bots" / "getit_bot.py").read_text())
+    imported: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            imported |= {f"{node.module}.{a.name}" for a in node.names}
+        elif isinstance(node, ast.Import):
+            imported |= {a.name for a in node.names}
+    engine_names = {name for name in imported if name.startswith("engine")}
+    assert engine_names <= {"engine.core.Action", "engine.core.View"}, engine_names
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    names |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    assert not names & {"snapshot", "GetIt", "Game", "new_game", "restore"}
+
+
+def test_the_bot_decides_the_same_from_wire_views() -> None:
+    """Fed msgpack round trips of its views, the bot plays exactly as on direct views."""
+    runs = []
+    for wire in (None, roundtrip):
+        game = new(4, seed=5, level=6)
+        bots = [GetItBot(40 + s) for s in range(4)]
+        table = RealTimeTable(game, bots, wire=wire)
+        table.run(until=lambda e: e["type"] == "round_over")
+        runs.append(table.events)
+    assert runs[0] == runs[1]
+    assert any(e["type"] == "played" for e in runs[0])
+
+
+def test_make_bot_gives_the_getit_bot() -> None:
+    assert isinstance(make_bot("getit", 2, 9), GetItBot)
+
+
+# ------------------------------------------------------------------ preparation
+
+
+def test_arranged_piles_are_legal_with_specials_high_and_apart() -> None:
+    game = new(3, seed=3, level=6)
+    for seat in range(3):
+        hand = game.view(seat)["hand"]
+        pile = arrange_pile(hand)
+        kinds = {c["id"]: c["kind"] for c in hand}
+        assert kinds[pile[0]] == "number"
+        specials = [i for i, cid in enumerate(pile) if kinds[cid] != "number"]
+        numbers = sum(1 for k in kinds.values() if k == "number")
+        if len(specials) <= numbers:
+            # Each special sits right under its own number, starting under the top card.
+            assert specials == [2 * k + 1 for k in range(len(specials))]
+        game.act(seat, {"type": "arrange", "pile": pile})  # legal, or this raises
+    assert game.phase_name == "play"
+
+
+def test_choose_arranges_and_moves_on_between_rounds() -> None:
+    game = new(3, seed=4)
+    bots = [GetItBot(s) for s in range(3)]
+    for seat in range(3):
+        action = bots[seat].choose(game.view(seat), game.legal_actions(seat))
+        assert action is not None and action["type"] == "arrange"
+        game.act(seat, action)
+    assert game.phase_name == "play"
+    stack = [["9"], ["2"], ["5"]]
+    game2 = new(3, seed=2)
+    stack_getit_piles(game2, stack)
+    game2.act(0, PLAY)  # wrong: the 2 was lower
+    assert bots[1].choose(game2.view(1), game2.legal_actions(1)) == {"type": "next_round"}
+
+
+# ------------------------------------------------------------------ signals and plays
+
+
+def test_bots_look_at_the_lowest_card_and_its_holder_plays() -> None:
+    game = new(4, seed=1)
+    stack_getit_piles(game, [["20"], ["7"], ["31"], ["12"]])
+    played, before = _first_play(_table(game))
+    assert played["seat"] == 1 and played["correct"]
+    looks = {e["seat"]: e["target"] for e in before if e.get("signal") == "look"}
+    assert looks == {0: 1, 2: 1, 3: 1, 1: 3}
+
+
+def test_doubles_go_to_the_lowest_seat_first_then_the_other() -> None:
+    game = new(4, seed=1, level=6)
+    stack_getit_piles(game, [["20"], ["10", "30"], ["25"], ["10", "33"]])
+    table = _table(game)
+    first, before = _first_play(table)
+    looks = {e["seat"]: e["target"] for e in before if e.get("signal") == "look"}
+    # Seat 1 is the lowest seat among the tied 10s; seat 1 itself sees only seat 3's 10.
+    assert looks == {0: 1, 2: 1, 3: 1, 1: 3}
+    assert first["seat"] == 1 and first["card"]["value"] == 10 and first["correct"]
+    second, _ = _first_play(table)
+    assert second["seat"] == 3 and second["card"]["value"] == 10 and second["correct"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "signal"),
+    [("smile", "smile"), ("eyes", "look_past"), ("mirror", "peek"), ("speech", "say")],
+)
+def test_a_special_card_is_played_by_its_holder_on_everyones_signal(
+    kind: str, signal: str
+) -> None:
+    game = new(4, seed=1, level=6)
+    stack_getit_piles(game, [["20"], ["3"], [kind, "30"], ["12"]])
+    played, before = _first_play(_table(game))
+    assert played["seat"] == 2 and played["card"]["kind"] == kind and played["correct"]
+    if signal == "say":
+        givers = {e["seat"] for e in before if e["type"] == "said"}
+    elif signal == "peek":
+        givers = {e["seat"] for e in before if e.get("signal") == "peek" and e["on"] is True}
+    else:
+        givers = {e["seat"] for e in before if e.get("signal") == signal and e["target"] == 2}
+    assert givers == {0, 1, 3}
+    # Nobody looks at the 3 while the special shows; only the holder, who cannot see it.
+    looks = {e["seat"]: e["target"] for e in before if e.get("signal") == "look"}
+    assert looks == {2: 1}
+
+
+def test_several_specials_are_signalled_side_by_side_and_all_played_first() -> None:
+    game = new(4, seed=2, level=6)
+    stack_getit_piles(game, [["smile", "40"], ["eyes", "39"], ["smile", "38"], ["2"]])
+    table = _table(game)
+    plays = []
+    while len(plays) < 3:
+        played, _ = _first_play(table)
+        plays.append((played["seat"], played["card"]["kind"], played["correct"]))
+    assert sorted(plays) == [(0, "smile", True), (1, "eyes", True), (2, "smile", True)]
+    # Two smiles: the lowest seat's goes first.
+    assert [p[0] for p in plays if p[1] == "smile"] == [0, 2]
+
+
+def test_what_the_bot_says_names_the_cards_it_sees() -> None:
+    game = new(3, seed=1, level=6)
+    stack_getit_piles(game, [["speech", "30"], ["4"], ["17"]])
+    _, before = _first_play(_table(game))
+    lines = {e["seat"]: e["text"] for e in before if e["type"] == "said"}
+    assert lines == {1: "I see seat 0: speech, seat 2: 17", 2: "I see seat 0: speech, seat 1: 4"}
+
+
+def _next_play(bot: GetItBot, game: GetIt, seat: int, now: float, limit: float) -> float | None:
+    """Step the bot from ``now``, applying its signals, until it plays; when it played."""
+    while now <= limit:
+        action, wake = bot.step(game.view(seat), game.legal_actions(seat), now)
+        if action == PLAY:
+            return now
+        if action is not None:
+            game.act(seat, action, now)
+            continue
+        if wake is None:
+            return None
+        now = wake
+    return None
+
+
+def test_a_peeked_value_is_remembered_and_used() -> None:
+    """Seat 3 peeks at its 2 while the mirror shows; once the mirror is gone it plays the
+    2 after one reaction time, without waiting for anyone to look at it."""
+    game = new(4, seed=1, level=6)
+    stack_getit_piles(game, [["mirror", "40"], ["9"], ["30"], ["2", "35"]])
+    bot = GetItBot(7)
+    bot.step(game.view(3), game.legal_actions(3), 0.0)
+    game.act(3, {"type": "peek", "on": True}, 0.5)
+    assert game.view(3)["peek"] == {"kind": "number", "value": 2}
+    bot.step(game.view(3), game.legal_actions(3), 0.5)
+    game.act(0, PLAY, 1.0)  # the mirror: every peek ends, the value leaves the screen
+    assert game.view(3)["peek"] is None
+    played_at = _next_play(bot, game, 3, 1.0, 1.0 + 0.5 + 0.1)
+    assert played_at is not None
+    assert all(s["look"] != 3 for s in game.view(3)["signals"])
+    assert game.act(3, PLAY, played_at)[0]["correct"]
+
+
+def test_a_peeked_value_that_is_too_high_is_never_played_on_looks() -> None:
+    game = new(4, seed=1, level=6)
+    stack_getit_piles(game, [["mirror", "40"], ["9"], ["30"], ["25", "35"]])
+    bot = GetItBot(7)
+    bot.step(game.view(3), game.legal_actions(3), 0.0)
+    game.act(3, {"type": "peek", "on": True}, 0.5)
+    bot.step(game.view(3), game.legal_actions(3), 0.5)
+    game.act(0, PLAY, 1.0)
+    for seat in (0, 1, 2):  # wrong looks, as a confused teammate might give
+        game.act(seat, {"type": "look", "target": 3}, 2.0)
+    assert _next_play(bot, game, 3, 2.0, 30.0) is None
+
+
+# ------------------------------------------------------------------ stale signals
+
+
+def _look(game: GetIt, looks: dict[int, int | None], now: float) -> None:
+    for seat, target in looks.items():
+        game.act(seat, {"type": "look", "target": target}, now)
+
+
+def _plays_at(bot: GetItBot, game: GetIt, seat: int, now: float) -> bool:
+    """Whether the bot would play at ``now`` (the game is not changed)."""
+    return bot.step(game.view(seat), game.legal_actions(seat), now)[0] == PLAY
+
+
+def test_old_looks_right_after_a_play_are_not_trusted() -> None:
+    game = new(3, seed=1)
+    stack_getit_piles(game, [["5", "30"], ["12"], ["20"]])
+    bot = GetItBot(3)  # settle = 2 * (0.35 + 0.15) + 0.2 = 1.2 s
+    bot.step(game.view(0), game.legal_actions(0), 0.0)
+    _look(game, {0: 1, 1: 0, 2: 0}, 0.2)
+    bot.step(game.view(0), game.legal_actions(0), 0.2)
+    assert _plays_at(bot, game, 0, 0.9)  # everyone looks at the 5: it would play
+    game.act(0, PLAY, 1.0)  # the 5: correct; the 30 is now on top, seat 1's 12 is lowest
+    bot.step(game.view(0), game.legal_actions(0), 1.0)
+    # The looks still point at seat 0, but they were about the 5: no play within settle.
+    assert not any(_plays_at(bot, game, 0, t) for t in (1.1, 1.5, 1.9, 2.1))
+    _look(game, {1: 2}, 2.15)  # seat 1 turns to the 20 ...
+    bot.step(game.view(0), game.legal_actions(0), 2.15)
+    _look(game, {2: 1}, 2.18)  # ... and seat 2 to the 12
+    assert _next_play(bot, game, 0, 2.18, 30.0) is None
+
+
+def test_unchanged_looks_count_once_everyone_had_time_to_react() -> None:
+    game = new(3, seed=1)
+    stack_getit_piles(game, [["5", "6"], ["12"], ["20"]])
+    bot = GetItBot(3, reaction=0.35, jitter=0.0, settle=1.2)
+    bot.step(game.view(0), game.legal_actions(0), 0.0)
+    _look(game, {0: 1, 1: 0, 2: 0}, 0.1)
+    bot.step(game.view(0), game.legal_actions(0), 0.1)
+    game.act(0, PLAY, 1.0)  # the 5; the 6 is the new lowest, so nobody needs to move
+    action, wake = bot.step(game.view(0), game.legal_actions(0), 1.0)
+    assert action is None and wake == pytest.approx(2.2)
+    assert not _plays_at(bot, game, 0, 1.5)
+    assert not _plays_at(bot, game, 0, 2.1)
+    assert _plays_at(bot, game, 0, 2.2)
+
+
+def test_fresh_looks_after_a_play_are_trusted_before_the_settle_time() -> None:
+    game = new(3, seed=1)
+    stack_getit_piles(game, [["30"], ["5", "6"], ["12"]])
+    bot = GetItBot(3, reaction=0.35, jitter=0.0, settle=5.0)
+    _look(game, {0: 1, 1: 2, 2: 1}, 0.1)
+    game.act(1, PLAY, 1.0)
+    bot.step(game.view(1), game.legal_actions(1), 1.0)
+    for t, looks in ((1.2, {0: 2}), (1.3, {2: None}), (1.4, {0: 1}), (1.5, {2: 1})):
+        _look(game, looks, t)  # away and back again: fresh looks at seat 1
+        assert bot.step(game.view(1), game.legal_actions(1), t)[0] is None
+    assert not _plays_at(bot, game, 1, 1.8)
+    assert _plays_at(bot, game, 1, 1.86)
+
+
+# ------------------------------------------------------------------ the whole team
+
+
+def test_four_bots_clear_all_six_levels_in_most_games() -> None:
+    won = sum(simulate("getit", 4, seed)["won"] for seed in range(6))
+    assert won >= 5
+
+
+def test_the_bot_rejects_negative_timings() -> None:
+    with pytest.raises(ValueError, match="must not be negative"):
+        GetItBot(0, reaction=-1.0)
+
+
+def test_engine_game_list_has_getit() -> None:
+    assert "getit" in engine.GAMES
