@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -31,19 +32,20 @@ class GetOutScreen(SessionScreen):
         Binding("enter,space", "play", "Play card"),
         Binding("d", "draw", "Draw"),
         Binding("n", "next_round", "Next round"),
+        Binding("l", "to_lobby", "Back to lobby"),
         *[Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)],
         Binding("escape", "leave", "Leave"),
     ]
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Banner(id="banner")
+        yield Banner(id="banner", markup=False)
         with Horizontal(id="getout-top"):
             with Vertical(id="getout-seats-box"):
                 yield Static("Players", classes="caption")
                 yield SeatsPanel(id="getout-seats")
             yield CallPile(id="call-pile")
-        yield Static("", id="status")
+        yield Static("", id="status", markup=False)
         yield HandWidget(id="hand")
         with Horizontal(id="getout-bottom"):
             yield RichLog(id="log", wrap=True, markup=False, max_lines=500)
@@ -99,7 +101,7 @@ class GetOutScreen(SessionScreen):
             winner = view["winners"][0]
             who = "You win" if winner == me else f"{names[winner]} wins"
             status.update(f"🏆 {who} the {'match' if view['match'] else 'round'}! "
-                          "Esc goes back to the menu.")
+                          "l: back to the lobby · Esc: leave")
         elif phase == "round_over":
             last = view["last_round"]
             who = "You" if last["winner"] == me else names[last["winner"]]
@@ -124,7 +126,7 @@ class GetOutScreen(SessionScreen):
     def _scores(self, view: dict[str, Any], names: list[str]) -> None:
         scores = self.query_one("#scores", DataTable)
         scores.clear(columns=True)
-        scores.add_columns("round", *names)
+        scores.add_columns("round", *[Text(n) for n in names])
         for i, points in enumerate(view["history"], start=1):
             scores.add_row(str(i), *[str(p) for p in points])
         scores.add_row("total", *[
@@ -206,6 +208,18 @@ class GetOutScreen(SessionScreen):
             self.send("act", {"type": "draw"})
         else:
             self.notify("You cannot draw now.", severity="warning")
+
+    def action_to_lobby(self) -> None:
+        """(Creator, once the game is over) take the table back to its lobby."""
+        table = (self.update or {}).get("table") or {}
+        if table.get("phase") != "over":
+            self.notify("The table goes back to the lobby once the game is over.",
+                        severity="warning")
+        elif table.get("creator") != self.my_seat:
+            self.notify("Only the table's creator can take it back to the lobby.",
+                        severity="warning")
+        else:
+            self.send("to_lobby")
 
     def action_next_round(self) -> None:
         """Deal the next round of the match."""
