@@ -75,9 +75,10 @@ class GetOutScreen(SessionScreen):
         seats.turn = view["turn"]
         seats.columns = {
             "cards": view["hand_counts"],
-            "score": [
-                f"{score}{' out' if out else ''}{' ◆dealer' if i == view['dealer'] else ''}"
-                for i, (score, out) in enumerate(zip(view["scores"], view["out"], strict=True))
+            "score": view["scores"],
+            "": [
+                "out" if out else ("dealer" if i == view["dealer"] else "")
+                for i, out in enumerate(view["out"])
             ],
         }
         seats.seats = table["seats"]
@@ -91,6 +92,21 @@ class GetOutScreen(SessionScreen):
         hand.cards = view.get("hand", [])
         self._status(view, legal, names)
         self._scores(view, names)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Dim the moves not open to us now; hide those of other phases."""
+        legal = self.legal
+        if action == "play":
+            return any(a["type"] == "play" for a in legal) or None
+        if action == "draw":
+            return {"type": "draw"} in legal or None
+        if action == "next_round":
+            return {"type": "next_round"} in legal
+        if action == "to_lobby":
+            table = (self.update or {}).get("table") or {}
+            return table.get("phase") == "over" and table.get("creator") == self.my_seat
+        return True
 
     def _status(self, view: dict[str, Any], legal: list[dict[str, Any]],
                 names: list[str]) -> None:
