@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Protocol
 
 from engine.bots.getout_bot import GetOutBot
+from engine.bots.gotfive_bot import GotFiveBot
 from engine.bots.random_bot import RandomBot
 from engine.core import Action, View
 
-__all__ = ["Bot", "GetOutBot", "RandomBot", "make_bot"]
+__all__ = ["Bot", "GetOutBot", "GotFiveBot", "RandomBot", "make_bot"]
 
 
 class Bot(Protocol):
@@ -28,4 +29,6 @@ def make_bot(game_id: str, seat: int, seed: int) -> Bot:
     mixed = seed * 1_000_003 + seat
     if game_id == "getout":
         return GetOutBot(mixed)
+    if game_id == "gotfive":
+        return GotFiveBot(mixed)
     return RandomBot(mixed)
