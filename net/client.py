@@ -426,7 +426,8 @@ async def drive(client: Client, bot: Bot, *, timeout: float = 30.0) -> dict[str,
 
     The bot sees only what the host pushed to this connection: the freshest view and
     its legal actions (older queued messages are skipped). A move made stale by
-    someone else's move is retried on the next view.
+    someone else's move is retried on the next view; a move refused for coming too
+    fast is retried after a pause.
     """
     tried: Any = object()
     async with asyncio.timeout(timeout):
@@ -441,7 +442,12 @@ async def drive(client: Client, bot: Bot, *, timeout: float = 30.0) -> dict[str,
                     tried = version
                     action = bot.choose(msg["view"], msg["legal"])
                     if action is not None:
-                        with contextlib.suppress(ServerError):
+                        try:
                             await client.act(action)
+                        except ServerError as exc:
+                            if exc.code == p.RATE_LIMITED:
+                                # Too fast for the host: pause, then try this view again.
+                                tried = object()
+                                await asyncio.sleep(0.1)
                         continue
             await client.next()
