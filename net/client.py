@@ -430,6 +430,7 @@ async def drive(client: Client, bot: Bot, *, timeout: float = 30.0) -> dict[str,
     fast is retried after a pause.
     """
     tried: Any = object()
+    pause = 0.01
     async with asyncio.timeout(timeout):
         while True:
             client.pending()  # ``client.latest`` already holds the freshest update
@@ -444,10 +445,12 @@ async def drive(client: Client, bot: Bot, *, timeout: float = 30.0) -> dict[str,
                     if action is not None:
                         try:
                             await client.act(action)
+                            pause = 0.01
                         except ServerError as exc:
                             if exc.code == p.RATE_LIMITED:
-                                # Too fast for the host: pause, then try this view again.
+                                # Too fast for the host: back off, then try this view again.
                                 tried = object()
-                                await asyncio.sleep(0.1)
+                                await asyncio.sleep(pause)
+                                pause = min(2 * pause, 1.0)
                         continue
             await client.next()

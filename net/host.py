@@ -708,9 +708,12 @@ class Host:
             conn.last_seen = now
             if conn.allowance < 1:
                 if not conn.warned:
-                    log.info("connection %d sends too fast; dropping its messages", conn.id)
-                    conn.fail(p.RATE_LIMITED, "too many messages; slow down", p.reply_ref(raw))
+                    log.info("connection %d sends too fast; refusing its messages", conn.id)
                 conn.warned = True
+                # A request still gets its answer, so no client waits forever for it.
+                ref = p.reply_ref(raw)
+                if ref is not None:
+                    conn.fail(p.RATE_LIMITED, "too many messages; slow down", ref)
                 continue
             conn.allowance -= 1
             conn.warned = False
