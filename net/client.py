@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from net.host import Bot, Host
 
 Message = dict[str, Any]
+#: The code of a :class:`ServerError` raised for a reply that makes no sense.
+BAD_REPLY = "bad_reply"
 
 
 class ServerError(Exception):
@@ -319,11 +321,20 @@ class Client:
 
     async def list_tables(self) -> list[dict[str, Any]]:
         """The host's tables (id, name, game, seats, free, phase)."""
-        tables: list[dict[str, Any]] = (await self.request("list_tables"))["tables"]
+        tables = (await self.request("list_tables")).get("tables")
+        if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+            raise ServerError(BAD_REPLY, "the host sent a malformed 'tables' reply")
         return tables
 
     def _joined(self, reply: Message) -> Joined:
-        self.joined = Joined(reply["table"], reply["seat"], reply["token"])
+        table, seat, token = reply.get("table"), reply.get("seat"), reply.get("token")
+        if (
+            not isinstance(table, str)
+            or not (seat is None or (isinstance(seat, int) and not isinstance(seat, bool)))
+            or not (token is None or isinstance(token, str))
+        ):
+            raise ServerError(BAD_REPLY, f"the host sent a malformed 'joined' reply: {reply!r}")
+        self.joined = Joined(table, seat, token)
         return self.joined
 
     async def create_table(

@@ -129,7 +129,13 @@ class Connection:
         if self.closed:
             return
         try:
-            self.writer.write(p.pack(message))
+            frame = p.pack(message)
+        except ValueError:
+            # Only a bug can make a message too big; say so rather than send half of it.
+            log.exception("connection %d: a %s message is too large", self.id, message["type"])
+            frame = p.pack(p.error(p.INTERNAL, "the host could not send a message"))
+        try:
+            self.writer.write(frame)
         except (ConnectionError, RuntimeError):
             self.abort()
             return
@@ -758,7 +764,8 @@ class Host:
             notice = table.detach(conn)
             table.push(notices=[notice] if notice else [])
             self.check_idle(table)
-        conn.abort()
+        # Gracefully: a last error frame (version mismatch, bad framing) still goes out.
+        conn.close()
         log.info("connection %d closed", conn.id)
 
     # ---- requests ---------------------------------------------------------------------
