@@ -378,8 +378,10 @@ class Table:
         """Apply ``seat``'s action (the seat bound to its connection)."""
         self.require_phase("play")
         assert self.game is not None
+        # The deadline timer may have moved engine time a hair past the clock.
+        now = max(self.elapsed(), self.game.now)
         try:
-            events = self.game.act(seat, action, now=self.elapsed())
+            events = self.game.act(seat, action, now=now)
         except engine.IllegalAction as exc:
             raise RequestError(p.ILLEGAL_ACTION, str(exc)) from None
         self.game_changed(events, [])
