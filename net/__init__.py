@@ -1,1 +1,12 @@
-"""hiddenhand's network layer: protocol, host, client and discovery (built in its own issue)."""
+"""hiddenhand's network layer: one authoritative host, clients, and LAN discovery.
+
+- :mod:`net.protocol` — framing, msgpack limits, message schemas, error codes.
+- :mod:`net.host` — :class:`net.host.Host`: tables, lobby, seats and tokens, bots, timers.
+- :mod:`net.client` — :class:`net.client.Client` for the TUI and bots; ``Client.local``
+  plays against an in-process host with no network at all.
+- :mod:`net.discovery` — mDNS advertising and browsing (zeroconf's asyncio API).
+- :mod:`net.serve` — the headless ``hiddenhand host`` and ``hiddenhand list`` jobs.
+
+``docs/protocol.md`` describes every message. This package imports ``engine``, never
+``tui``; the submodules are imported on demand (zeroconf is slow to import).
+"""

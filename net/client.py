@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from net.host import Bot, Host
 
 Message = dict[str, Any]
+#: The code of a :class:`ServerError` raised for a reply that makes no sense.
+BAD_REPLY = "bad_reply"
 
 
 class ServerError(Exception):
@@ -319,11 +321,20 @@ class Client:
 
     async def list_tables(self) -> list[dict[str, Any]]:
         """The host's tables (id, name, game, seats, free, phase)."""
-        tables: list[dict[str, Any]] = (await self.request("list_tables"))["tables"]
+        tables = (await self.request("list_tables")).get("tables")
+        if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+            raise ServerError(BAD_REPLY, "the host sent a malformed 'tables' reply")
         return tables
 
     def _joined(self, reply: Message) -> Joined:
-        self.joined = Joined(reply["table"], reply["seat"], reply["token"])
+        table, seat, token = reply.get("table"), reply.get("seat"), reply.get("token")
+        if (
+            not isinstance(table, str)
+            or not (seat is None or (isinstance(seat, int) and not isinstance(seat, bool)))
+            or not (token is None or isinstance(token, str))
+        ):
+            raise ServerError(BAD_REPLY, f"the host sent a malformed 'joined' reply: {reply!r}")
+        self.joined = Joined(table, seat, token)
         return self.joined
 
     async def create_table(
@@ -426,9 +437,11 @@ async def drive(client: Client, bot: Bot, *, timeout: float = 30.0) -> dict[str,
 
     The bot sees only what the host pushed to this connection: the freshest view and
     its legal actions (older queued messages are skipped). A move made stale by
-    someone else's move is retried on the next view.
+    someone else's move is retried on the next view; a move refused for coming too
+    fast is retried after a pause.
     """
     tried: Any = object()
+    pause = 0.01
     async with asyncio.timeout(timeout):
         while True:
             client.pending()  # ``client.latest`` already holds the freshest update
@@ -441,7 +454,14 @@ async def drive(client: Client, bot: Bot, *, timeout: float = 30.0) -> dict[str,
                     tried = version
                     action = bot.choose(msg["view"], msg["legal"])
                     if action is not None:
-                        with contextlib.suppress(ServerError):
+                        try:
                             await client.act(action)
+                            pause = 0.01
+                        except ServerError as exc:
+                            if exc.code == p.RATE_LIMITED:
+                                # Too fast for the host: back off, then try this view again.
+                                tried = object()
+                                await asyncio.sleep(pause)
+                                pause = min(2 * pause, 1.0)
                         continue
             await client.next()

@@ -54,6 +54,10 @@ def random_bot_factory(game_id: str, seat: int, seed: int) -> Bot:
     return RandomBot(seed)
 
 
+def _random_seed() -> int:
+    return secrets.randbelow(2**62)
+
+
 class RequestError(Exception):
     """A request the host refuses; becomes an ``error`` frame with ``code``."""
 
@@ -125,7 +129,13 @@ class Connection:
         if self.closed:
             return
         try:
-            self.writer.write(p.pack(message))
+            frame = p.pack(message)
+        except ValueError:
+            # Only a bug can make a message too big; say so rather than send half of it.
+            log.exception("connection %d: a %s message is too large", self.id, message["type"])
+            frame = p.pack(p.error(p.INTERNAL, "the host could not send a message"))
+        try:
+            self.writer.write(frame)
         except (ConnectionError, RuntimeError):
             self.abort()
             return
@@ -352,14 +362,14 @@ class Table:
         for i, s in enumerate(self.seats):
             if s.kind == "human" and i != self.creator and not s.ready:
                 raise RequestError(p.BAD_REQUEST, f"{s.name} (seat {i}) is not ready yet")
-        seed = secrets.randbelow(2**62)
+        seed = self.host.seed_source()
         try:
             self.game = engine.new_game(self.game_id, len(self.seats), seed, self.options)
         except ValueError as exc:
             raise RequestError(p.BAD_REQUEST, str(exc)) from None
         for i, s in enumerate(self.seats):
             if s.kind == "bot":
-                s.bot = self.host.bot_factory(self.game_id, i, secrets.randbelow(2**62))
+                s.bot = self.host.bot_factory(self.game_id, i, self.host.seed_source())
         self.t0 = self.host.clock()
         self.phase = "play"
         self.game_changed([], [{"type": "started"}])
@@ -368,8 +378,10 @@ class Table:
         """Apply ``seat``'s action (the seat bound to its connection)."""
         self.require_phase("play")
         assert self.game is not None
+        # The deadline timer may have moved engine time a hair past the clock.
+        now = max(self.elapsed(), self.game.now)
         try:
-            events = self.game.act(seat, action, now=self.elapsed())
+            events = self.game.act(seat, action, now=now)
         except engine.IllegalAction as exc:
             raise RequestError(p.ILLEGAL_ACTION, str(exc)) from None
         self.game_changed(events, [])
@@ -445,10 +457,15 @@ class Table:
         """Move bots one action at a time while any has something to do."""
         while self.game is not None and self.phase == "play":
             bots = [i for i, s in enumerate(self.seats) if s.kind == "bot" and s.bot]
+            # Between rounds the people at the table decide when to go on: a bot that
+            # dealt at once would snatch the round's summary from under their eyes.
+            people = any(s.kind == "human" and s.conn is not None for s in self.seats)
             moved = False
             for k in range(len(bots)):
                 i = bots[(self._bot_turn + k) % len(bots)]
                 view, legal = self.seat_view(i)
+                if people:
+                    legal = [a for a in legal if a.get("type") != "next_round"]
                 if not legal:
                     continue
                 bot = self.seats[i].bot
@@ -494,6 +511,8 @@ class Host:
     peer is kept (default three intervals). ``bot_delay`` paces bot moves. Each
     connection may send ``rate`` messages a second on average, ``burst`` at once; a
     player-opened table nobody is connected to closes after ``idle_timeout`` seconds.
+    Game and bot seeds come from ``seed_source`` (default: the system's secure
+    generator; tests pass a seeded one to replay games). Seeds never leave the host.
     """
 
     def __init__(
@@ -504,11 +523,12 @@ class Host:
         timeout: float | None = None,
         bot_factory: BotFactory = random_bot_factory,
         bot_delay: float = 0.4,
-        rate: float = 100.0,
-        burst: int = 200,
+        rate: float = 500.0,
+        burst: int = 1000,
         max_connections: int = 256,
         max_tables: int = 32,
         idle_timeout: float = 600.0,
+        seed_source: Callable[[], int] | None = None,
     ) -> None:
         self.name = name
         self.heartbeat = heartbeat
@@ -520,6 +540,7 @@ class Host:
         self.max_connections = max_connections
         self.max_tables = max_tables
         self.idle_timeout = idle_timeout
+        self.seed_source = seed_source or _random_seed
         self.tables: dict[str, Table] = {}
         self.connections: set[Connection] = set()
         self.listeners: list[Callable[[], None]] = []
@@ -700,8 +721,12 @@ class Host:
             conn.last_seen = now
             if conn.allowance < 1:
                 if not conn.warned:
-                    conn.fail(p.RATE_LIMITED, "too many messages; slow down", p.reply_ref(raw))
+                    log.info("connection %d sends too fast; refusing its messages", conn.id)
                 conn.warned = True
+                # A request still gets its answer, so no client waits forever for it.
+                ref = p.reply_ref(raw)
+                if ref is not None:
+                    conn.fail(p.RATE_LIMITED, "too many messages; slow down", ref)
                 continue
             conn.allowance -= 1
             conn.warned = False
@@ -746,7 +771,8 @@ class Host:
             notice = table.detach(conn)
             table.push(notices=[notice] if notice else [])
             self.check_idle(table)
-        conn.abort()
+        # Gracefully: a last error frame (version mismatch, bad framing) still goes out.
+        conn.close()
         log.info("connection %d closed", conn.id)
 
     # ---- requests ---------------------------------------------------------------------
@@ -999,7 +1025,7 @@ class Host:
         seat.clear()
         seat.kind, seat.name = "bot", f"Bot {index + 1}"
         if table.phase == "play":
-            seat.bot = self.bot_factory(table.game_id, index, secrets.randbelow(2**62))
+            seat.bot = self.bot_factory(table.game_id, index, self.seed_source())
         self._ok(conn, msg)
         table.push(notices=[{"type": "bot_added", "seat": index}])
         table.wake_bots()

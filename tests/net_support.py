@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -22,6 +23,9 @@ FORBIDDEN_KEYS = {"snapshot", "seed", "rng", "draw_pile", "hands", "state", "dea
 async def running_host(**kwargs: Any) -> AsyncIterator[Host]:
     """A host listening on 127.0.0.1 at a free port; closed afterwards."""
     kwargs.setdefault("bot_delay", 0)
+    # Seeded games keep the tests' length steady; the seeds stay inside the host.
+    rng = random.Random(kwargs.pop("seed", 1))
+    kwargs.setdefault("seed_source", lambda: rng.getrandbits(62))
     host = Host("test host", **kwargs)
     await host.start(LOCAL, 0)
     try:

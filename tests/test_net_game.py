@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 import pytest
@@ -13,10 +14,12 @@ from engine.core import Game, GameSpec, IllegalAction
 from net import protocol as p
 from net.client import Client, Joined, ServerError, drive
 from tests.net_support import (
+    FORBIDDEN_KEYS,
     LOCAL,
     check_getout_secrecy,
     clients,
     decode,
+    keys_in,
     running_host,
 )
 
@@ -360,3 +363,80 @@ async def test_an_engine_failure_is_reported_and_the_host_keeps_serving(
         assert info.value.code == p.INTERNAL
         await ann.ping()
         assert host.tables[joined.table].seats[0].conn is not None
+
+
+#: Options that keep a game short in tests (games not listed play with their defaults).
+SHORT = {"getout": {"match": False}}
+
+
+@pytest.mark.parametrize("game_id", sorted(engine.GAMES))
+async def test_every_registered_game_plays_to_the_end_over_the_wire(game_id: str) -> None:
+    spec = engine.GAMES[game_id]
+    seats = spec.min_seats
+    humans = min(2, seats)
+    async with running_host(seed=7) as host, clients(host) as made:
+        players = [await made.new(f"P{i}", record=True) for i in range(humans)]
+        watcher = await made.new("W", record=True)
+        joined = await players[0].create_table("T", game_id, seats, SHORT.get(game_id))
+        for c in players[1:]:
+            await c.join(joined.table)
+            await c.ready()
+        for seat in range(humans, seats):
+            await players[0].add_bot(seat)
+        await watcher.join(joined.table, spectate=True)
+        await players[0].start()
+        results = await asyncio.gather(
+            *(drive(c, RandomBot(20 + i), timeout=60) for i, c in enumerate(players))
+        )
+        assert results[0] is not None and all(r == results[0] for r in results)
+        final = await watcher.wait_for(lambda m: in_play(m) and m["table"]["phase"] == "over")
+        assert final["view"]["seat"] is None and final["legal"] == []
+        for seat, client in [*enumerate(players), (None, watcher)]:
+            for body in client.raw_frames:
+                msg = decode(body)
+                assert not keys_in(msg) & FORBIDDEN_KEYS, msg
+                if msg["type"] == "update" and msg["view"] is not None:
+                    assert msg["seat"] == msg["view"]["seat"] == seat
+                    if seat is None:
+                        assert msg["legal"] == []
+
+
+async def test_bot_clients_finish_even_when_the_host_throttles_them(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, logger="hiddenhand.host")
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        joined = await ann.create_table("T", "getout", 2, {"match": False})
+        await bob.join(joined.table)
+        await bob.ready()
+        host.rate, host.burst = 400, 2  # far below the pace of two bots on one machine
+        await ann.start()
+        results = await asyncio.gather(drive(ann, RandomBot(1)), drive(bob, RandomBot(2)))
+        assert results[0] is not None and results[0] == results[1]
+    assert "sends too fast" in caplog.text
+
+
+async def test_bots_leave_the_next_round_to_the_people_at_the_table() -> None:
+    from engine.bots import make_bot
+    from engine.testing import stack_getout
+
+    async with running_host(bot_factory=make_bot) as host, clients(host) as made:
+        ann = await made.new("Ann")
+        joined = await ann.create_table("T", "getout", 2, {"first": 0})
+        await ann.add_bot(1)
+        await ann.start()
+        await ann.wait_for(lambda m: in_play(m) and m["legal"])
+        table = host.tables[joined.table]
+        assert table.game is not None
+        stack_getout(table.game, [["kevin 1"], ["geoff 12"]], played=["kevin 8"], turn=0)
+        card = next(c for c in table.game.hands[0])
+        await ann.act({"type": "play", "card": card})
+        over = await ann.wait_for(lambda m: in_play(m) and m["view"]["phase"] == "round_over")
+        assert over["legal"] == [{"type": "next_round"}]
+        await table._move_bots()  # the bot may move now, but must not deal
+        assert table.game.view(None)["phase"] == "round_over"
+        await ann.act({"type": "next_round"})
+        again = await ann.wait_for(lambda m: in_play(m) and m["view"]["phase"] == "play")
+        assert again["view"]["round"] == 2

@@ -199,3 +199,32 @@ async def test_unreachable_host_gets_a_clear_message() -> None:
         await pilot.press("enter")
         await until(pilot, lambda: "port" in str(error.render()), "the address error")
         assert isinstance(app.screen, JoinScreen)
+
+
+async def test_connection_loss_shows_a_banner_and_reconnects_by_itself(lan_host: Host) -> None:
+    bob = await Client.connect("127.0.0.1", lan_host.port, name="Bob")
+    await bob.create_table("Bob's table", "getout", 2)
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j")
+        address = app.screen.query_one("#address", Input)
+        address.value = f"127.0.0.1:{lan_host.port}"
+        address.focus()
+        await pilot.press("enter")
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
+                            "the lobby")
+        seat = lobby.my_seat
+        banner = lobby.query_one("#banner")
+        client = lobby.session.client
+        assert client is not None
+        client._writer.transport.abort()  # the cable is pulled
+        await until(pilot, lambda: banner.has_class("shown"), "the banner")
+        assert "reconnecting" in str(banner.render())
+        await until(pilot, lambda: not banner.has_class("shown"), "the reconnection")
+        assert lobby.session.client is not client
+        assert lobby.my_seat == seat
+        msg = await bob.wait_for(
+            lambda m: m.get("type") == "update" and m["table"]["seats"][seat]["connected"]
+        )
+        assert msg["table"]["seats"][seat]["name"] == "Ann"
+    await bob.close()

@@ -52,7 +52,7 @@ class HiddenHandApp(App[None]):
         """Open the menu, then go straight to a solo game if the command line asked."""
         self.push_screen(MenuScreen())
         if self._notice:
-            self.notify(self._notice, severity="warning", timeout=8)
+            self.notify(self._notice, severity="warning", timeout=8, markup=False)
         if self._solo is not None:
             from tui.screens.setup import SetupScreen
 

@@ -2,8 +2,8 @@
 
 Every bot has one method, ``choose(view, legal) -> action | None``; ``make_bot`` picks
 the best bot there is for a game. The Get It! bot plays in real time and also has
-``step(view, legal, now) -> (action | None, wake_at | None)``; ``simulate`` runs
-bot-only games headless.
+``step(view, legal, now) -> (action | None, wake_at | None)``; ``engine.bots.simulate``
+runs bot-only games headless.
 """
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ from typing import Protocol
 
 from engine.bots.getit_bot import GetItBot
 from engine.bots.getout_bot import GetOutBot
+from engine.bots.gotfive_bot import GotFiveBot
 from engine.bots.random_bot import RandomBot
 from engine.core import Action, View
 
-__all__ = ["Bot", "GetItBot", "GetOutBot", "RandomBot", "make_bot"]
+__all__ = ["Bot", "GetItBot", "GetOutBot", "GotFiveBot", "RandomBot", "make_bot"]
 
 
 class Bot(Protocol):
@@ -33,4 +34,6 @@ def make_bot(game_id: str, seat: int, seed: int) -> Bot:
         return GetOutBot(mixed)
     if game_id == "getit":
         return GetItBot(mixed)
+    if game_id == "gotfive":
+        return GotFiveBot(mixed)
     return RandomBot(mixed)

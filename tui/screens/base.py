@@ -152,9 +152,9 @@ class SessionScreen(Screen[None]):
         try:
             await self.session.request(method, *args, **kwargs)
         except ServerError as exc:
-            self.notify(exc.message, title="Not possible", severity="error")
+            self.notify(exc.message, title="Not possible", severity="error", markup=False)
         except ConnectionLost as exc:
-            self.notify(f"Not connected: {exc}", severity="error")
+            self.notify(f"Not connected: {exc}", severity="error", markup=False)
 
     # ---- helpers --------------------------------------------------------------
 

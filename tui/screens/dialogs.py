@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -57,7 +58,7 @@ class ChoiceScreen(ModalScreen[str | None]):
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="question")
             for i, (value, label) in enumerate(self.choices, start=1):
-                yield Button(f"{i}  {label}", id=f"choice-{value}", classes="choice")
+                yield Button(Text(f"{i}  {label}"), id=f"choice-{value}", classes="choice")
 
     def on_mount(self) -> None:
         """Focus the first choice."""

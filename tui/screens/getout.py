@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -31,19 +32,20 @@ class GetOutScreen(SessionScreen):
         Binding("enter,space", "play", "Play card"),
         Binding("d", "draw", "Draw"),
         Binding("n", "next_round", "Next round"),
+        Binding("l", "to_lobby", "Back to lobby"),
         *[Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)],
         Binding("escape", "leave", "Leave"),
     ]
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Banner(id="banner")
+        yield Banner(id="banner", markup=False)
         with Horizontal(id="getout-top"):
             with Vertical(id="getout-seats-box"):
                 yield Static("Players", classes="caption")
                 yield SeatsPanel(id="getout-seats")
             yield CallPile(id="call-pile")
-        yield Static("", id="status")
+        yield Static("", id="status", markup=False)
         yield HandWidget(id="hand")
         with Horizontal(id="getout-bottom"):
             yield RichLog(id="log", wrap=True, markup=False, max_lines=500)
@@ -73,9 +75,10 @@ class GetOutScreen(SessionScreen):
         seats.turn = view["turn"]
         seats.columns = {
             "cards": view["hand_counts"],
-            "score": [
-                f"{score}{' out' if out else ''}{' ◆dealer' if i == view['dealer'] else ''}"
-                for i, (score, out) in enumerate(zip(view["scores"], view["out"], strict=True))
+            "score": view["scores"],
+            "": [
+                "out" if out else ("dealer" if i == view["dealer"] else "")
+                for i, out in enumerate(view["out"])
             ],
         }
         seats.seats = table["seats"]
@@ -89,6 +92,21 @@ class GetOutScreen(SessionScreen):
         hand.cards = view.get("hand", [])
         self._status(view, legal, names)
         self._scores(view, names)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Dim the moves not open to us now; hide those of other phases."""
+        legal = self.legal
+        if action == "play":
+            return any(a["type"] == "play" for a in legal) or None
+        if action == "draw":
+            return {"type": "draw"} in legal or None
+        if action == "next_round":
+            return {"type": "next_round"} in legal
+        if action == "to_lobby":
+            table = (self.update or {}).get("table") or {}
+            return table.get("phase") == "over" and table.get("creator") == self.my_seat
+        return True
 
     def _status(self, view: dict[str, Any], legal: list[dict[str, Any]],
                 names: list[str]) -> None:
@@ -99,7 +117,7 @@ class GetOutScreen(SessionScreen):
             winner = view["winners"][0]
             who = "You win" if winner == me else f"{names[winner]} wins"
             status.update(f"🏆 {who} the {'match' if view['match'] else 'round'}! "
-                          "Esc goes back to the menu.")
+                          "l: back to the lobby · Esc: leave")
         elif phase == "round_over":
             last = view["last_round"]
             who = "You" if last["winner"] == me else names[last["winner"]]
@@ -124,7 +142,7 @@ class GetOutScreen(SessionScreen):
     def _scores(self, view: dict[str, Any], names: list[str]) -> None:
         scores = self.query_one("#scores", DataTable)
         scores.clear(columns=True)
-        scores.add_columns("round", *names)
+        scores.add_columns("round", *[Text(n) for n in names])
         for i, points in enumerate(view["history"], start=1):
             scores.add_row(str(i), *[str(p) for p in points])
         scores.add_row("total", *[
@@ -206,6 +224,18 @@ class GetOutScreen(SessionScreen):
             self.send("act", {"type": "draw"})
         else:
             self.notify("You cannot draw now.", severity="warning")
+
+    def action_to_lobby(self) -> None:
+        """(Creator, once the game is over) take the table back to its lobby."""
+        table = (self.update or {}).get("table") or {}
+        if table.get("phase") != "over":
+            self.notify("The table goes back to the lobby once the game is over.",
+                        severity="warning")
+        elif table.get("creator") != self.my_seat:
+            self.notify("Only the table's creator can take it back to the lobby.",
+                        severity="warning")
+        else:
+            self.send("to_lobby")
 
     def action_next_round(self) -> None:
         """Deal the next round of the match."""

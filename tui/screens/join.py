@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -59,12 +60,12 @@ class JoinScreen(Screen[None]):
         with Vertical(id="join", classes="form"):
             yield Static("Games on your network (Enter or click to join)", classes="form-title")
             yield DataTable(id="hosts", cursor_type="row", zebra_stripes=True)
-            yield Static("Looking for hosts…", id="discovery-state")
+            yield Static("Looking for hosts…", id="discovery-state", markup=False)
             yield Label("Or type the host's address (host:port)")
             with Horizontal(classes="buttons"):
                 yield Input(placeholder=f"192.168.1.20:{DEFAULT_PORT}", id="address", compact=True)
                 yield Button("Connect", id="connect", variant="primary")
-            yield Static("", id="join-error", classes="error")
+            yield Static("", id="join-error", markup=False, classes="error")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -106,7 +107,7 @@ class JoinScreen(Screen[None]):
             )
             if not info.compatible:
                 tables = f"needs another version of hiddenhand (protocol {info.version})"
-            table.add_row(info.name, f"{info.address}:{info.port}", tables, key=key)
+            table.add_row(Text(info.name), f"{info.address}:{info.port}", Text(tables), key=key)
         state = self.query_one("#discovery-state", Static)
         count = len(message.hosts)
         state.update(f"{count} host{'s' if count != 1 else ''} found; still looking…")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -35,8 +36,8 @@ class LobbyScreen(SessionScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Banner(id="banner")
-        yield Static("", id="lobby-title", classes="form-title")
+        yield Banner(id="banner", markup=False)
+        yield Static("", id="lobby-title", markup=False, classes="form-title")
         with Horizontal(id="lobby"):
             with Vertical(id="lobby-left"):
                 yield DataTable(id="lobby-seats", cursor_type="row", zebra_stripes=True)
@@ -105,8 +106,9 @@ class LobbyScreen(SessionScreen):
             self.leaving = True
             self.app.switch_screen(table_screen(self.session))
             return
+        names = [s["name"] or f"seat {s['seat'] + 1}" for s in table["seats"]]
         for notice in msg.get("notices", []):
-            text = notice.get("text") or notice.get("message")
+            text = describe_notice(notice, names)
             if text:
                 self.query_one("#chat", RichLog).write(f"· {text}")
         game = engine.GAMES[table["game"]]
@@ -127,7 +129,7 @@ class LobbyScreen(SessionScreen):
             state = {"bot": "bot", "empty": ""}.get(
                 seat["kind"], "online" if seat["connected"] else "away"
             )
-            seats.add_row(str(seat["seat"] + 1), name, state, "✓" if seat["ready"] else "")
+            seats.add_row(str(seat["seat"] + 1), Text(name), state, "✓" if seat["ready"] else "")
         if seats.row_count:
             seats.move_cursor(row=min(row, seats.row_count - 1))
         mine = next((s for s in table["seats"] if s["seat"] == self.my_seat), None)
@@ -221,7 +223,7 @@ class LobbyScreen(SessionScreen):
         try:
             options = self.query_one(OptionsForm).checked()
         except ValueError as exc:
-            self.notify(str(exc), title="Options", severity="error")
+            self.notify(str(exc), title="Options", severity="error", markup=False)
             return
         self.send("configure", options=options)
 
@@ -240,3 +242,28 @@ class LobbyScreen(SessionScreen):
         if name:
             self.send("rename", name)
         event.input.value = ""
+
+
+def describe_notice(notice: dict[str, Any], names: list[str]) -> str | None:
+    """A line for the lobby's chat about something that happened at the table."""
+
+    def name(seat: Any) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "someone"
+
+    kind = notice.get("type")
+    texts = {
+        "joined": f"{notice.get('name')} sat down at seat {notice.get('seat', 0) + 1}",
+        "left": f"{name(notice.get('seat'))} left",
+        "moved": f"a player moved from seat {notice.get('from', 0) + 1} to "
+                 f"seat {notice.get('to', 0) + 1}",
+        "renamed": f"seat {notice.get('seat', 0) + 1} is now called {notice.get('name')}",
+        "disconnected": f"{name(notice.get('seat'))} lost the connection",
+        "reconnected": f"{notice.get('name')} is back",
+        "kicked": f"seat {notice.get('seat', 0) + 1} was asked to leave",
+        "bot_added": f"a bot took seat {notice.get('seat', 0) + 1}",
+        "bot_removed": f"the bot left seat {notice.get('seat', 0) + 1}",
+        "configured": "the table's game or options changed",
+        "started": "the game starts!",
+        "back_to_lobby": "back in the lobby",
+    }
+    return texts.get(str(kind))

@@ -30,7 +30,7 @@ class SettingsScreen(Screen[None]):
                         "separated; empty = all)")
             yield Input(", ".join(settings.mdns_interfaces), id="mdns",
                         placeholder="all interfaces", compact=True)
-            yield Static("", id="settings-error", classes="error")
+            yield Static("", id="settings-error", markup=False, classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Save (ctrl+s)", id="save", variant="primary")
                 yield Button("Back (esc)", id="back")
@@ -63,5 +63,5 @@ class SettingsScreen(Screen[None]):
         except OSError as exc:
             error.update(f"Could not save the settings: {exc}")
             return
-        self.app.notify(f"Settings saved to {path}")
+        self.app.notify(f"Settings saved to {path}", markup=False)
         self.app.pop_screen()

@@ -73,7 +73,7 @@ class SetupScreen(Screen[None]):
                 yield Input(str(DEFAULT_PORT), id="port", type="integer", compact=True)
             yield Static("Options", classes="form-title")
             yield OptionsForm(self.game_id, min(4, spec.max_seats), id="options")
-            yield Static("", id="setup-error", classes="error")
+            yield Static("", id="setup-error", markup=False, classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
                 yield Button("Back (esc)", id="back")

@@ -18,7 +18,7 @@ class CallPile(Vertical):
     DEFAULT_CSS = """
     CallPile { width: 30; height: auto; align-horizontal: center; }
     CallPile > Static { width: 100%; text-align: center; }
-    CallPile #call-slot { height: 5; align-horizontal: center; }
+    CallPile #call-slot { height: 4; align-horizontal: center; }
     """
 
     call: reactive[dict[str, Any] | None] = reactive(None)

@@ -43,7 +43,7 @@ class CardWidget(Static):
     DEFAULT_CSS = """
     CardWidget {
         width: 12;
-        height: 5;
+        height: 4;
         border: round $foreground 40%;
         content-align: center middle;
         text-align: center;

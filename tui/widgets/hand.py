@@ -14,7 +14,7 @@ class HandWidget(HorizontalScroll):
     """The player's hand. Attributes: ``cards``, ``playable`` (ids) and ``selected`` (index)."""
 
     DEFAULT_CSS = """
-    HandWidget { height: 7; }
+    HandWidget { height: 5; scrollbar-size-horizontal: 1; }
     """
 
     cards: reactive[list[dict[str, Any]]] = reactive(list, always_update=True)
