@@ -289,5 +289,5 @@ def _run_turns(
     result = game.result or {}
     out["result"] = result
     out["winners"] = list(result.get("winners", []))
-    out["rounds"] = result.get("rounds", rounds_seen)
+    out["rounds"] = result.get("rounds", rounds_seen or 1)  # Got Five! is one round
     return out
