@@ -88,6 +88,8 @@ def report(game_id: str, records: list[dict[str, Any]], versus: str | None) -> T
     decisions = [d for r in records for d in r["decisions"]]
     table.add_row("median bot decision time", _ms(decisions, 50))
     table.add_row("95th percentile decision time", _ms(decisions, 95))
+    acting = [d for r in records for d in r["acting"]]
+    table.add_row("median time of a decision to act", _ms(acting, 50))
     return table
 
 

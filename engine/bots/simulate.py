@@ -54,12 +54,12 @@ def simulate(
 
     ``reaction``/``jitter`` set the Get It! bots' reaction time; ``versus="random"``
     (GET OUT! only) seats random-legal players in seats 1.. against the bot in seat 0;
-    only the bot's decisions are then timed. The result
-    holds ``game``, ``seats``, ``seed``, ``result`` (the engine's), ``moves`` (actions
-    applied), ``rounds`` and ``decisions`` (seconds per bot decision, empty without
-    ``timer``), plus per-game figures: Get It! ``won``, ``level``, ``losses`` (by reason)
-    and ``sim_time``; GET OUT! ``winners``; Got Five! ``winners``, ``wrong`` (wrong
-    announcements) and ``turns`` (turns taken).
+    only the bot's decisions are then timed. The result holds ``game``, ``seats``,
+    ``seed``, ``result`` (the engine's), ``moves`` (actions applied), ``rounds``,
+    ``decisions`` (seconds per bot decision, empty without ``timer``) and ``acting``
+    (the same for the decisions that chose an action), plus per-game figures: Get It!
+    ``won``, ``level``, ``losses`` (by reason) and ``sim_time``; GET OUT! ``winners``;
+    Got Five! ``winners``, ``wrong`` (wrong announcements) and ``turns`` (turns taken).
 
     Raises ``ValueError`` for a bad game, seat count or option, and
     :class:`SimulationError` if a bot acts illegally or the game stalls.
@@ -81,7 +81,7 @@ def simulate(
 
 def _base(game: Game, game_id: str, seed: int) -> dict[str, Any]:
     return {"game": game_id, "seats": game.seats, "seed": seed, "moves": 0, "rounds": 0,
-            "decisions": [], "result": None}
+            "decisions": [], "acting": [], "result": None}
 
 
 def _apply(game: Game, seat: int, action: Action, now: float = 0.0) -> list[Event]:
@@ -130,6 +130,7 @@ class RealTimeTable:
         self.timer = timer
         self.moves = 0
         self.decisions: list[float] = []
+        self.acting: list[float] = []
         self.events: list[Event] = []
         self._wake = [self.now] * game.seats
         self._asked = [-1] * game.seats
@@ -162,6 +163,8 @@ class RealTimeTable:
             action, again = self.bots[seat].step(view, offered, now)
             if self.timer:
                 self.decisions.append(self.timer() - start)
+                if action is not None:
+                    self.acting.append(self.decisions[-1])
             self._wake[seat] = math.inf if again is None else max(again, now + 1e-6)
             if action is None:
                 continue
@@ -199,7 +202,8 @@ def _run_getit(
     _count_rounds(table.run(), out, losses)
     result = game.result or {}
     out.update(result=result, won=bool(result.get("won")), level=result.get("level"),
-               losses=losses, sim_time=table.now, moves=table.moves, decisions=table.decisions)
+               losses=losses, sim_time=table.now, moves=table.moves, decisions=table.decisions,
+               acting=table.acting)
     return out
 
 
@@ -237,6 +241,8 @@ def _run_turns(
         action = bots[seat].choose(view, legal)
         if clock:
             out["decisions"].append(clock() - start)
+            if action is not None:
+                out["acting"].append(out["decisions"][-1])
         if action is not None and action not in legal and not _free_form(action, legal):
             raise SimulationError(f"the bot in seat {seat} chose an unlisted {action!r}")
         return action
