@@ -340,6 +340,33 @@ def test_fresh_looks_after_a_play_are_trusted_before_the_settle_time() -> None:
     assert _plays_at(bot, game, 1, 1.86)
 
 
+def test_a_slow_teammate_is_given_more_time_to_change_its_signal() -> None:
+    game = new(3, seed=1)
+    stack_getit_piles(game, [["5", "6", "7"], ["12"], ["20"]])
+    bot = GetItBot(3, reaction=0.35, jitter=0.0, settle=1.2)
+
+    def seen(t: float) -> None:
+        bot.step(game.view(0), game.legal_actions(0), t)
+
+    seen(0.0)
+    _look(game, {0: 1, 1: 0, 2: 0}, 0.1)
+    seen(0.1)
+    game.act(0, PLAY, 1.0)
+    seen(1.0)
+    _look(game, {2: None}, 1.8)  # seat 2 takes 0.8 s to react to a play
+    seen(1.8)
+    _look(game, {1: None}, 2.5)  # seat 1 takes 1.5 s: a person
+    seen(2.5)
+    _look(game, {1: 0, 2: 0}, 3.0)
+    seen(3.0)
+    assert bot.settle_for(1) == pytest.approx(1.8)
+    assert bot.settle_for(2) == pytest.approx(1.2)  # no slower than the default
+    game.act(0, PLAY, 5.0)  # the 6; the 7 is still the lowest and nobody moves
+    seen(5.0)
+    assert not _plays_at(bot, game, 0, 6.3)  # past the default settle, but seat 1 is slow
+    assert _plays_at(bot, game, 0, 6.81)
+
+
 # ------------------------------------------------------------------ the whole team
 
 

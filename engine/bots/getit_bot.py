@@ -22,7 +22,10 @@ it can read humans:
   ``fresh`` seconds after the last play the bot noticed, or once ``settle`` seconds have
   passed since that play with the signal unchanged (then everyone had time to change
   their mind, so the signal is about the new card). Peeks and talk need no such guard:
-  the engine ends them when the mirror or bubble is played.
+  the engine ends them when the mirror or bubble is played. The bot also times how long
+  each teammate takes to change a signal after a play; for a teammate seen to be slower
+  than ``settle`` (a person, say) it waits that long plus a margin instead, up to
+  ``SETTLE_CAP``.
 
 Timing is human-like. ``step(view, legal, now)`` is called with the caller's clock. Each
 thing the bot wants to do (a signal, a play) is an *intent*; an intent is carried out
@@ -42,6 +45,7 @@ smile until the signals settle; a number in between gives each special fresh sig
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -56,6 +60,11 @@ SPECIAL_ORDER = ("mirror", "speech", "eyes", "smile")
 PRIORITY = ("play", "next_round", "arrange", "peek", "smile", "look_past", "say", "look")
 SIGNAL_KINDS = ("look", "smile", "look_past")
 SAY_LIMIT = 200
+#: How many of a teammate's recent reaction times are kept, the margin added to the
+#: slowest of them, and the longest settle time that slowness may ask for (seconds).
+PACE_KEPT = 8
+PACE_MARGIN = 0.3
+SETTLE_CAP = 4.0
 
 
 def arrange_pile(hand: Sequence[dict[str, Any]]) -> list[int]:
@@ -126,6 +135,10 @@ class GetItBot:
         self._intents: dict[str, _Intent] = {}
         self._free_at = float("-inf")
         self._ticks = 0.0
+        # How long each teammate took to change a signal after a play (recent ones):
+        # a slow teammate's unchanged signal is trusted only after its own pace.
+        self._latency: dict[int, deque[float]] = {}
+        self._awaiting: set[int] = set()
         self._reset_round(float("-inf"))
 
     # ------------------------------------------------------------------ public API
@@ -195,21 +208,23 @@ class GetItBot:
             self._round = key
             self._reset_round(now)
             self._intents.clear()
+        me = view.get("seat")
+        all_signals = view.get("signals") or []
         phase = view.get("phase")
-        if phase != self._phase:
-            self._phase = phase
-            self._last_play = now
         played = len(view.get("played") or [])
-        if played != self._played:
-            self._played = played
+        if phase != self._phase or played != self._played:
+            # New cards show: the signals on the table are about the old ones.
+            self._phase, self._played = phase, played
             self._last_play = now
-        for seat, signals in enumerate(view.get("signals") or []):
+            self._awaiting = {s for s in range(len(all_signals)) if s != me}
+        for seat, signals in enumerate(all_signals):
             for kind in (*SIGNAL_KINDS, "peek"):
                 value = signals.get(kind)
                 seen = self._signals.get((seat, kind))
                 if seen is None or seen[0] != value:
                     self._signals[(seat, kind)] = (value, now)
-        me = view.get("seat")
+                    if seen is not None:
+                        self._note_response(seat, now)
         for line in view.get("said") or []:
             self._talkers.add(line.get("seat"))
             if line.get("seat") == me:
@@ -217,6 +232,22 @@ class GetItBot:
         peek = view.get("peek")
         if peek is not None and me is not None:
             self._known = (dict(peek), view["piles"][me]["count"])
+
+    def _note_response(self, seat: int, now: float) -> None:
+        """Record how long ``seat`` took to change a signal after the last play."""
+        if seat in self._awaiting:
+            self._awaiting.discard(seat)
+            if now > self._last_play:
+                pace = self._latency.setdefault(seat, deque(maxlen=PACE_KEPT))
+                pace.append(now - self._last_play)
+
+    def settle_for(self, seat: int) -> float:
+        """How long after a play ``seat``'s unchanged signal is taken to be about the new
+        card: ``settle``, or longer for a teammate seen to react slowly (at most
+        ``SETTLE_CAP`` seconds)."""
+        pace = self._latency.get(seat)
+        slowest = max(pace) + PACE_MARGIN if pace else 0.0
+        return min(SETTLE_CAP, max(self.settle, slowest))
 
     def _reaction_time(self) -> float:
         return max(0.0, self.reaction + self.rng.uniform(-self.jitter, self.jitter))
@@ -230,7 +261,7 @@ class GetItBot:
         since = self._signals[(seat, kind)][1]
         if since >= self._last_play + (self.fresh if clocked else 0.5):
             return since
-        return self._last_play + self.settle if clocked else float("inf")
+        return self._last_play + self.settle_for(seat) if clocked else float("inf")
 
     # ------------------------------------------------------------------ what it wants
 
