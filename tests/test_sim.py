@@ -109,7 +109,7 @@ def test_sim_getit_prints_the_team_outcomes(capsys: pytest.CaptureFixture[str]) 
                  "--option", "level=5")
 
     def outcomes(text: str) -> list[str]:
-        return [line for line in text.splitlines() if "decision time" not in line]
+        return [line for line in text.splitlines() if "decision" not in line]
 
     assert outcomes(again) == outcomes(out)  # the seeds replay; only real timings differ
 

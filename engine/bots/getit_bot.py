@@ -135,6 +135,7 @@ class GetItBot:
         self._intents: dict[str, _Intent] = {}
         self._free_at = float("-inf")
         self._ticks = 0.0
+        self._clock: float | None = None  # the ``now`` of the last step()
         # How long each teammate took to change a signal after a play (recent ones):
         # a slow teammate's unchanged signal is trusted only after its own pace.
         self._latency: dict[int, deque[float]] = {}
@@ -151,6 +152,7 @@ class GetItBot:
         Call it whenever the view changes and again at the time it asks for. The action,
         if any, is one of ``legal`` (a ``say`` carries a short text).
         """
+        self._clock = now
         self._observe(view, now)
         wanted = self._wanted(view, legal, now, clocked=True)
         for key in list(self._intents):
@@ -158,7 +160,9 @@ class GetItBot:
                 del self._intents[key]
         for key, (action, _) in wanted.items():
             held = self._intents.get(key)
-            if held is None or held.action != action:
+            if held is not None and key == "say":
+                held.action = action  # the line names what shows when it is said
+            elif held is None or held.action != action:
                 self._intents[key] = _Intent(action, now + self._reaction_time())
         ready: list[tuple[float, str]] = []
         for key, intent in self._intents.items():
@@ -177,14 +181,20 @@ class GetItBot:
     def choose(self, view: View, legal: Sequence[Action]) -> Action | None:
         """The action it would take right now, as if its reaction time had passed.
 
-        Without a clock the stale-signal guard can only trust signals that changed after
-        the last play it saw (it cannot wait for them to settle), so for real-time play
-        use :meth:`step`; this is for turn-free moments such as arranging or moving on.
+        It takes the time to be that of the last :meth:`step` call. A bot never given a
+        clock counts calls instead, and its stale-signal guard then trusts only signals
+        that changed after the last play it saw (it cannot wait for them to settle); so
+        for real-time play use :meth:`step`, and this for turn-free moments such as
+        arranging or moving on to the next round.
         """
-        self._ticks += 1.0
-        now = self._ticks
+        clocked = self._clock is not None
+        if self._clock is not None:
+            now = self._clock
+        else:
+            self._ticks += 1.0
+            now = self._ticks
         self._observe(view, now)
-        wanted = self._wanted(view, legal, now, clocked=False)
+        wanted = self._wanted(view, legal, now, clocked=clocked)
         for key in PRIORITY:
             if key in wanted and wanted[key][1] <= now:
                 action = wanted[key][0]
