@@ -367,6 +367,32 @@ def test_a_slow_teammate_is_given_more_time_to_change_its_signal() -> None:
     assert _plays_at(bot, game, 0, 6.81)
 
 
+def test_choose_keeps_the_stale_signal_guard() -> None:
+    """choose() answers at the time of the last step(); without any clock it trusts only
+    signals that changed since the last play it saw."""
+    for clocked in (True, False):
+        game = new(3, seed=1)
+        stack_getit_piles(game, [["5", "6"], ["12"], ["20"]])
+        bot = GetItBot(3)
+        if clocked:
+            bot.step(game.view(0), game.legal_actions(0), 0.0)
+        _look(game, {0: 1, 1: 0, 2: 0}, 0.2)
+        if clocked:
+            bot.step(game.view(0), game.legal_actions(0), 0.2)
+            bot.step(game.view(0), game.legal_actions(0), 0.8)
+        assert bot.choose(game.view(0), game.legal_actions(0)) == (PLAY if clocked else None)
+        game.act(0, PLAY, 1.0)
+        if clocked:
+            bot.step(game.view(0), game.legal_actions(0), 1.1)
+        assert bot.choose(game.view(0), game.legal_actions(0)) is None  # stale looks
+        _look(game, {1: None, 2: None}, 1.5)
+        assert bot.choose(game.view(0), game.legal_actions(0)) is None
+        _look(game, {1: 0, 2: 0}, 1.8)  # fresh looks at the 6
+        if clocked:
+            bot.step(game.view(0), game.legal_actions(0), 1.8)
+        assert bot.choose(game.view(0), game.legal_actions(0)) == PLAY
+
+
 # ------------------------------------------------------------------ the whole team
 
 
