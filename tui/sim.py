@@ -111,7 +111,7 @@ def _getit_rows(table: Table, records: list[dict[str, Any]]) -> None:
     reached = Counter(str(r["level"]) for r in records if not r["won"])
     for level in sorted(reached):
         table.add_row(f"lost at level {level}", _share(reached[level], games))
-    failed = Counter(r["rounds"] - _levels_played(r) for r in records)
+    failed = Counter(sum(r["losses"].values()) for r in records)
     for count in sorted(failed):
         table.add_row(f"games with {count} failed attempt(s)", _share(failed[count], games))
     reasons: Counter[str] = Counter()
@@ -122,15 +122,6 @@ def _getit_rows(table: Table, records: list[dict[str, Any]]) -> None:
     table.add_row("median rounds per game", _median([r["rounds"] for r in records]))
     per_round = [r["sim_time"] / r["rounds"] for r in records if r["rounds"]]
     table.add_row("median simulated seconds per round", _median(per_round, 1))
-
-
-def _levels_played(record: dict[str, Any]) -> int:
-    """How many distinct levels a Get It! game played (each took one clearing round)."""
-    result = record["result"]
-    if result.get("level") == "X":
-        return 1
-    start = result.get("start_level", 1)
-    return int(result["level"]) - int(start) + 1
 
 
 def _share(count: int, total: int) -> str:
