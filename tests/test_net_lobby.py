@@ -222,6 +222,7 @@ async def test_heartbeat_notices_a_dead_peer_and_spares_a_live_one() -> None:
                 try:
                     frames.append(await silent.recv(skip_pings=False))
                 except (p.ConnectionClosed, ConnectionError):
+                    silent.close()
                     break
         assert any(f.get("type") == "ping" for f in frames)
         assert frames[-1]["code"] == p.TIMEOUT

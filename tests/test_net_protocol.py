@@ -175,6 +175,7 @@ async def test_truncated_frame_gets_an_error_and_a_close() -> None:
         await peer2.send_bytes(b"\x00\x00")
         peer2.writer.write_eof()
         assert (await peer2.recv())["code"] == p.TRUNCATED
+        assert await peer2.closed_by_host()
         await _still_serving(host, ann, bob)
 
 
