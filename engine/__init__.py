@@ -14,9 +14,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core import SEED_LIMIT, Game, GameSpec, IllegalAction
+from engine.getit import GetIt
 from engine.getout import GetOut
+from engine.gotfive import GotFive
 
-GAMES: dict[str, GameSpec] = {cls.spec.id: cls.spec for cls in (GetOut,)}
+GAMES: dict[str, GameSpec] = {cls.spec.id: cls.spec for cls in (GetIt, GetOut, GotFive)}
 
 __all__ = ["GAMES", "Game", "GameSpec", "IllegalAction", "new_game", "restore"]
 

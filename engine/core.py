@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -146,6 +146,19 @@ class GameSpec:
             value = options.get(opt.name, opt.default)
             out[opt.name] = opt.check(value, seats) if opt.name in options else value
         return out
+
+
+# --------------------------------------------------------------------------- seats
+
+
+def next_seat(seat: int, out: Sequence[bool]) -> int:
+    """The next seat to the left (clockwise) of ``seat`` that is still in."""
+    seats = len(out)
+    for step in range(1, seats + 1):
+        nxt = (seat + step) % seats
+        if not out[nxt]:
+            return nxt
+    raise AssertionError("no seat is still in")
 
 
 # --------------------------------------------------------------------------- base game

@@ -23,6 +23,7 @@ from engine.core import (
     View,
     bool_option,
     int_option,
+    next_seat,
     seat_option,
 )
 
@@ -90,6 +91,7 @@ class GetOut(Game):
         self.out = [False] * seats
         self.round = 0
         self.last_round: dict[str, Plain] | None = None
+        self.history: list[list[int]] = []  # points per seat, one list per round played
         self.winners: list[int] | None = None
         self._phase_name = "play"
         first = options["first"]
@@ -105,11 +107,7 @@ class GetOut(Game):
         return [s for s in range(self.seats) if not self.out[s]]
 
     def _next_active(self, seat: int) -> int:
-        for step in range(1, self.seats + 1):
-            nxt = (seat + step) % self.seats
-            if not self.out[nxt]:
-                return nxt
-        raise AssertionError("no active seat")
+        return next_seat(seat, self.out)
 
     def _deal(self) -> None:
         """Shuffle every card and deal a new round, starting left of the dealer."""
@@ -245,6 +243,7 @@ class GetOut(Game):
                     self.out[s] = True
                     newly_out.append(s)
         self.dealer = winner
+        self.history.append(points)
         self.last_round = {"round": self.round, "winner": winner, "points": points}
         events: list[Event] = [
             {
@@ -301,6 +300,7 @@ class GetOut(Game):
             "match": self.options["match"],
             "limit": self.options["limit"],
             "last_round": dict(self.last_round) if self.last_round else None,
+            "history": [list(points) for points in self.history],
             "winners": list(self.winners) if self.winners is not None else None,
         }
         if seat is not None:
@@ -338,6 +338,7 @@ class GetOut(Game):
             "out": list(self.out),
             "round": self.round,
             "last_round": self.last_round,
+            "history": self.history,
             "winners": self.winners,
             "phase": self._phase_name,
         }
@@ -354,6 +355,7 @@ class GetOut(Game):
         self.out = list(state["out"])
         self.round = state["round"]
         self.last_round = state["last_round"]
+        self.history = [list(points) for points in state["history"]]
         self.winners = state["winners"]
         self._phase_name = state["phase"]
 

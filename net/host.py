@@ -457,10 +457,15 @@ class Table:
         """Move bots one action at a time while any has something to do."""
         while self.game is not None and self.phase == "play":
             bots = [i for i, s in enumerate(self.seats) if s.kind == "bot" and s.bot]
+            # Between rounds the people at the table decide when to go on: a bot that
+            # dealt at once would snatch the round's summary from under their eyes.
+            people = any(s.kind == "human" and s.conn is not None for s in self.seats)
             moved = False
             for k in range(len(bots)):
                 i = bots[(self._bot_turn + k) % len(bots)]
                 view, legal = self.seat_view(i)
+                if people:
+                    legal = [a for a in legal if a.get("type") != "next_round"]
                 if not legal:
                     continue
                 bot = self.seats[i].bot

@@ -416,3 +416,27 @@ async def test_bot_clients_finish_even_when_the_host_throttles_them(
         results = await asyncio.gather(drive(ann, RandomBot(1)), drive(bob, RandomBot(2)))
         assert results[0] is not None and results[0] == results[1]
     assert "sends too fast" in caplog.text
+
+
+async def test_bots_leave_the_next_round_to_the_people_at_the_table() -> None:
+    from engine.bots import make_bot
+    from engine.testing import stack_getout
+
+    async with running_host(bot_factory=make_bot) as host, clients(host) as made:
+        ann = await made.new("Ann")
+        joined = await ann.create_table("T", "getout", 2, {"first": 0})
+        await ann.add_bot(1)
+        await ann.start()
+        await ann.wait_for(lambda m: in_play(m) and m["legal"])
+        table = host.tables[joined.table]
+        assert table.game is not None
+        stack_getout(table.game, [["kevin 1"], ["geoff 12"]], played=["kevin 8"], turn=0)
+        card = next(c for c in table.game.hands[0])
+        await ann.act({"type": "play", "card": card})
+        over = await ann.wait_for(lambda m: in_play(m) and m["view"]["phase"] == "round_over")
+        assert over["legal"] == [{"type": "next_round"}]
+        await table._move_bots()  # the bot may move now, but must not deal
+        assert table.game.view(None)["phase"] == "round_over"
+        await ann.act({"type": "next_round"})
+        again = await ann.wait_for(lambda m: in_play(m) and m["view"]["phase"] == "play")
+        assert again["view"]["round"] == 2

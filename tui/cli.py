@@ -85,6 +85,15 @@ def build_parser() -> argparse.ArgumentParser:
         description="Hidden-information party games in the terminal.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    solo = sub.add_parser(
+        "solo",
+        help="play solo against bots at once (no network)",
+        description="Open the app straight into a solo game against bots.",
+    )
+    solo.add_argument("--game", default="getout", help="the game to play (default getout)")
+    solo.add_argument("--seats", type=_seats, default=4, help="seats, you included (default 4)")
+    solo.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                      type=_option, help="a table option, e.g. limit=50 (repeatable)")
     demo = sub.add_parser(
         "demo",
         help="watch a headless GET OUT! match between random players",
@@ -195,10 +204,35 @@ def check_host_args(args: argparse.Namespace) -> None:
         args.table = f"{spec.name} at {args.name}"
 
 
+def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Open the Textual app (straight into a solo game for ``solo``)."""
+    from tui.app import HiddenHandApp
+    from tui.screens.tables import TABLES
+    from tui.settings import Settings
+
+    solo = None
+    if args.command == "solo":
+        if args.game not in TABLES:
+            parser.error(f"the app plays {', '.join(sorted(TABLES))}; not {args.game!r}")
+        options = dict(args.option)
+        try:
+            spec = engine.GAMES[args.game]
+            spec.check_seats(args.seats)
+            spec.check_options(options, args.seats)
+        except ValueError as exc:
+            parser.error(str(exc))
+        solo = {"game_id": args.game, "seats": args.seats, "options": options}
+    settings, problem = Settings.load()
+    HiddenHandApp(settings, notice=problem, solo=solo).run()
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``hiddenhand`` console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command in (None, "solo"):
+        return run_app(parser, args)
     if args.command == "demo":
         try:
             seed = args.seed if args.seed is not None else secrets.randbelow(2**32)

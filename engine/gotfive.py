@@ -1,0 +1,433 @@
+"""Got Five! — the competitive deduction game (RULES.md §3).
+
+Sixty numbered tiles in five colours. Every player holds one tile of each colour on a
+rack, in ascending order, numbers facing the opponents: you see everyone's tiles but
+your own. On a turn you reveal a face-down tile of a chosen colour into the public row,
+then ask one clue about a public tile — *sort* (into which notch of your rack it falls)
+or *compare* (same number of dots as one of your hidden tiles?). The first to announce
+all five of their own numbers wins; a wrong announcement puts that player out and turns
+their rack face up. Each player keeps a private board of crossed and circled numbers.
+
+Design choices the contract leaves open:
+
+* Phases: ``"reveal"`` (the player on turn picks a colour), ``"clue"`` (sort or
+  compare), ``"announce"`` (the no-tiles-left rule: supply and public row are empty at
+  the start of the turn, so announcing is the only move) and ``"over"``. The reveal
+  step is skipped — the turn starts in ``"clue"`` — when the supply is empty.
+* View keys: ``racks`` (per seat, in rack order: ``{"colour"}`` for a tile the viewer
+  may not see, ``{"n", "colour", "dots"}`` otherwise), ``public`` (the public row,
+  ascending), ``supply`` (face-down count per colour), ``clues`` (every clue, oldest
+  first, in the contract's shape), ``announcements`` (every "Got Five!" called, with
+  the numbers named and whether they were right), ``out`` (per seat), ``winners``,
+  ``auto_cross`` and — in a seat's own view only — ``marks`` (``{"17": "cross"}``).
+* Marks policy: with ``auto_cross`` on, every number the seat can see (public row,
+  every clue tile, every other rack) shows as crossed and stays crossed; a manual
+  ``circle`` or clear on such a number is refused (``IllegalAction``), a manual
+  ``cross`` is accepted. A seat's own tiles are never auto-crossed, even once they are
+  face up: a cross means "not mine". With ``auto_cross`` off the board holds exactly
+  what the player marked. Any seat, in or out, may mark while the game runs; nothing
+  may be marked once it is over.
+* Once the game is over every rack is face up for everyone, spectators included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import pairwise
+from typing import Any, TypeGuard
+
+from engine.core import (
+    Action,
+    Event,
+    Game,
+    GameSpec,
+    IllegalAction,
+    Plain,
+    View,
+    bool_option,
+    next_seat,
+    seat_option,
+)
+
+COLOURS = 5
+TILES = 60
+PER_COLOUR = TILES // COLOURS  # 12
+RACK = 5
+MARKS = ("cross", "circle")
+
+
+def colour_of(n: int) -> int:
+    """The colour index (0..4) of tile ``n``."""
+    return (n - 1) % COLOURS
+
+
+def dots_of(n: int) -> int:
+    """The number of dots (1..3) on tile ``n``."""
+    return ((n - 1) // COLOURS) % 3 + 1
+
+
+def tile(n: int) -> dict[str, Plain]:
+    """Tile ``n`` face up, as the contract's plain dict."""
+    return {"n": n, "colour": colour_of(n), "dots": dots_of(n)}
+
+
+def hidden(n: int) -> dict[str, Plain]:
+    """Tile ``n`` seen from behind: its colour only."""
+    return {"colour": colour_of(n)}
+
+
+def numbers_of_colour(colour: int) -> list[int]:
+    """The twelve numbers of one colour, ascending."""
+    return list(range(colour + 1, TILES + 1, COLOURS))
+
+
+def _is_int(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _only_keys(action: Action, allowed: set[str]) -> None:
+    extra = sorted(set(action) - allowed)
+    if extra:
+        raise IllegalAction(f"unexpected field {extra[0]!r} in a {action['type']!r} action")
+
+
+class GotFive(Game):
+    """A game of Got Five! for 2 to 4 seats."""
+
+    def __init__(self, seats: int, seed: int, options: dict[str, Plain]) -> None:
+        super().__init__(seats, seed, options)
+        stacks = [numbers_of_colour(c) for c in range(COLOURS)]
+        for stack in stacks:
+            self.rng.shuffle(stack)
+        # Each stack's top is the end of its list; players draw first, then the row.
+        self.racks: list[list[int]] = [
+            sorted(stacks[c].pop() for c in range(COLOURS)) for _ in range(seats)
+        ]
+        self.public: list[int] = sorted(stacks[c].pop() for c in range(COLOURS))
+        self.supply: list[list[int]] = stacks
+        self.clues: list[dict[str, Plain]] = []
+        self.announcements: list[dict[str, Plain]] = []
+        self.out: list[bool] = [False] * seats
+        self.marks: list[dict[int, str]] = [{} for _ in range(seats)]
+        self.winners: list[int] | None = None
+        self.reason: str | None = None
+        first = options["first"]
+        if first is None:
+            first = self.rng.randrange(seats)
+        self.turn: int | None = first
+        self._phase_name = "reveal"
+        self._start_turn(first)
+
+    # ------------------------------------------------------------------ helpers
+
+    def active(self) -> list[int]:
+        """The seats still in the game."""
+        return [s for s in range(self.seats) if not self.out[s]]
+
+    def _next_active(self, seat: int) -> int:
+        return next_seat(seat, self.out)
+
+    def _supply_left(self) -> int:
+        return sum(len(stack) for stack in self.supply)
+
+    def _start_turn(self, seat: int) -> None:
+        self.turn = seat
+        if self._supply_left():
+            self._phase_name = "reveal"
+        elif self.public:
+            self._phase_name = "clue"
+        else:
+            self._phase_name = "announce"
+
+    def _turn_event(self) -> Event:
+        return {"type": "turn", "seat": self.turn, "phase": self._phase_name}
+
+    def _finish(self, winner: int, reason: str) -> Event:
+        self.winners = [winner]
+        self.reason = reason
+        self.turn = None
+        self._phase_name = "over"
+        return {"type": "game_over", "winners": [winner], "reason": reason,
+                "racks": [[tile(n) for n in rack] for rack in self.racks]}
+
+    def _shows_rack(self, owner: int, viewer: int | None) -> bool:
+        """Whether ``viewer`` (``None``: a spectator) sees the numbers on ``owner``'s rack."""
+        if self.over or self.out[owner]:
+            return True
+        return viewer is not None and viewer != owner
+
+    def visible_to(self, seat: int) -> set[int]:
+        """Every number ``seat`` can see that is not on its own rack.
+
+        These are what auto-cross crosses: the public row, every clue tile and every
+        other seat's rack (opponents' racks always face this seat).
+        """
+        seen = set(self.public)
+        seen.update(clue["tile"] for clue in self.clues)
+        for other, rack in enumerate(self.racks):
+            if other != seat:
+                seen.update(rack)
+        return seen
+
+    def board(self, seat: int) -> dict[str, str]:
+        """``seat``'s private board as the view shows it: ``{"17": "cross", ...}``."""
+        marks = dict(self.marks[seat])
+        if self.options["auto_cross"]:
+            for n in self.visible_to(seat):
+                marks[n] = "cross"
+        return {str(n): marks[n] for n in sorted(marks)}
+
+    # ------------------------------------------------------------------ rules
+
+    def _legal(self, seat: int) -> list[Action]:
+        if self.over:
+            return []
+        actions: list[Action] = []
+        if not self.out[seat]:
+            if seat == self.turn:
+                if self._phase_name == "reveal":
+                    actions += [
+                        {"type": "reveal", "colour": c}
+                        for c in range(COLOURS)
+                        if self.supply[c]
+                    ]
+                elif self._phase_name == "clue":
+                    for n in self.public:
+                        actions.append({"type": "sort", "tile": n})
+                        actions += [
+                            {"type": "compare", "tile": n, "position": p} for p in range(RACK)
+                        ]
+            actions.append({"type": "announce"})
+        actions.append({"type": "mark"})
+        return actions
+
+    def _act(self, seat: int, action: Action, now: float) -> list[Event]:
+        kind = action["type"]
+        if kind not in ("reveal", "sort", "compare", "announce", "mark"):
+            raise IllegalAction(
+                f"unknown action {kind!r}; Got Five! knows reveal, sort, compare, "
+                f"announce and mark"
+            )
+        if self.over:
+            raise IllegalAction(f"the game is over; {kind!r} is not possible now")
+        if kind == "mark":
+            return self._mark(seat, action)
+        if self.out[seat]:
+            raise IllegalAction(f"seat {seat} is out of the game")
+        if kind == "announce":
+            return self._announce(seat, action)
+        if seat != self.turn:
+            raise IllegalAction(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        if kind == "reveal":
+            return self._reveal(seat, action)
+        return self._clue(seat, action)
+
+    def _reveal(self, seat: int, action: Action) -> list[Event]:
+        _only_keys(action, {"type", "colour"})
+        if self._phase_name == "clue":
+            raise IllegalAction("you have revealed a tile already; now ask for a clue")
+        if self._phase_name == "announce":
+            raise IllegalAction("no tiles are left: announcing is your only move")
+        colour = action.get("colour")
+        if not _is_int(colour) or not 0 <= colour < COLOURS:
+            raise IllegalAction(f"colour must be a whole number from 0 to 4, not {colour!r}")
+        if not self.supply[colour]:
+            raise IllegalAction(f"colour {colour} has no face-down tiles left")
+        n = self.supply[colour].pop()
+        self.public = sorted([*self.public, n])
+        self._phase_name = "clue"
+        return [{"type": "revealed", "seat": seat, "tile": tile(n)}]
+
+    def _clue(self, seat: int, action: Action) -> list[Event]:
+        kind = action["type"]
+        _only_keys(action, {"type", "tile", "position"} if kind == "compare" else {"type", "tile"})
+        if self._phase_name == "reveal":
+            raise IllegalAction("first reveal a tile: choose a colour that has face-down tiles")
+        if self._phase_name == "announce":
+            raise IllegalAction("no tiles are left: announcing is your only move")
+        n = action.get("tile")
+        if not _is_int(n) or n not in self.public:
+            raise IllegalAction(f"tile {n!r} is not in the public row")
+        rack = self.racks[seat]
+        clue: dict[str, Plain]
+        if kind == "sort":
+            notch = sum(1 for x in rack if x < n)
+            clue = {"seat": seat, "tile": n, "clue": "sort", "notch": notch}
+        else:
+            position = action.get("position")
+            if not _is_int(position) or not 0 <= position < RACK:
+                raise IllegalAction(
+                    f"position must be a whole number from 0 to 4, not {position!r}"
+                )
+            same = dots_of(rack[position]) == dots_of(n)
+            clue = {"seat": seat, "tile": n, "clue": "compare", "position": position,
+                    "same": same}
+        self.public.remove(n)
+        self.clues.append(clue)
+        self._start_turn(self._next_active(seat))
+        return [{"type": "clue", **clue}, self._turn_event()]
+
+    def _announce(self, seat: int, action: Action) -> list[Event]:
+        _only_keys(action, {"type", "numbers"})
+        numbers = action.get("numbers")
+        if (
+            not isinstance(numbers, list | tuple)
+            or len(numbers) != RACK
+            or not all(_is_int(x) and 1 <= x <= TILES for x in numbers)
+        ):
+            raise IllegalAction(
+                f"announce five whole numbers from 1 to {TILES}, in ascending order, "
+                f"not {numbers!r}"
+            )
+        if any(a >= b for a, b in pairwise(numbers)):
+            raise IllegalAction(
+                f"the five numbers must be different and in ascending order, not {list(numbers)}"
+            )
+        right = list(numbers) == self.racks[seat]
+        self.announcements.append({"seat": seat, "numbers": list(numbers), "right": right})
+        events: list[Event] = [
+            {"type": "announced", "seat": seat, "numbers": list(numbers), "right": right}
+        ]
+        if right:
+            events.append(self._finish(seat, "announced"))
+            return events
+        self.out[seat] = True
+        events.append(
+            {"type": "out", "seat": seat, "rack": [tile(n) for n in self.racks[seat]]}
+        )
+        left = self.active()
+        if len(left) == 1:
+            events.append(self._finish(left[0], "last_standing"))
+        elif seat == self.turn:
+            self._start_turn(self._next_active(seat))
+            events.append(self._turn_event())
+        return events
+
+    def _mark(self, seat: int, action: Action) -> list[Event]:
+        _only_keys(action, {"type", "n", "mark"})
+        n = action.get("n")
+        if not _is_int(n) or not 1 <= n <= TILES:
+            raise IllegalAction(f"n must be a tile number from 1 to {TILES}, not {n!r}")
+        if "mark" not in action:
+            raise IllegalAction("a mark action needs 'mark': 'cross', 'circle' or None")
+        mark = action["mark"]
+        if mark is not None and mark not in MARKS:
+            raise IllegalAction(f"mark must be 'cross', 'circle' or None, not {mark!r}")
+        if (
+            self.options["auto_cross"]
+            and mark != "cross"
+            and n in self.visible_to(seat)
+        ):
+            raise IllegalAction(
+                f"you can see {n}, so auto-cross keeps it crossed "
+                f"(a table without auto_cross lets you mark it by hand)"
+            )
+        if mark is None:
+            self.marks[seat].pop(n, None)
+        else:
+            self.marks[seat][n] = mark
+        # A private board: nothing public happened.
+        return []
+
+    # ------------------------------------------------------------------ contract hooks
+
+    def _phase(self) -> str:
+        return self._phase_name
+
+    def _turn(self) -> int | None:
+        return self.turn
+
+    def _view(self, seat: int | None) -> View:
+        racks = [
+            [tile(n) if self._shows_rack(owner, seat) else hidden(n) for n in rack]
+            for owner, rack in enumerate(self.racks)
+        ]
+        view: View = {
+            "racks": racks,
+            "public": [tile(n) for n in self.public],
+            "supply": [len(stack) for stack in self.supply],
+            "clues": [dict(clue) for clue in self.clues],
+            "announcements": [
+                {"seat": a["seat"], "numbers": list(a["numbers"]), "right": a["right"]}
+                for a in self.announcements
+            ],
+            "out": list(self.out),
+            "winners": list(self.winners) if self.winners is not None else None,
+            "auto_cross": self.options["auto_cross"],
+        }
+        if seat is not None:
+            view["marks"] = self.board(seat)
+        return view
+
+    @property
+    def over(self) -> bool:
+        return self._phase_name == "over"
+
+    @property
+    def result(self) -> dict[str, Plain] | None:
+        if self.winners is None:
+            return None
+        return {
+            "winners": list(self.winners),
+            "reason": self.reason,
+            "racks": [list(rack) for rack in self.racks],
+            "out": list(self.out),
+        }
+
+    def _dump(self) -> Plain:
+        return {
+            "racks": [list(rack) for rack in self.racks],
+            "public": list(self.public),
+            "supply": [list(stack) for stack in self.supply],
+            "clues": [dict(clue) for clue in self.clues],
+            "announcements": [
+                {"seat": a["seat"], "numbers": list(a["numbers"]), "right": a["right"]}
+                for a in self.announcements
+            ],
+            "out": list(self.out),
+            # Plain data wants str keys: marks travel as [[n, mark], ...].
+            "marks": [[[n, m] for n, m in sorted(board.items())] for board in self.marks],
+            "winners": self.winners,
+            "reason": self.reason,
+            "turn": self.turn,
+            "phase": self._phase_name,
+        }
+
+    def _load(self, state: Plain) -> None:
+        self.racks = [list(rack) for rack in state["racks"]]
+        self.public = list(state["public"])
+        self.supply = [list(stack) for stack in state["supply"]]
+        self.clues = [dict(clue) for clue in state["clues"]]
+        self.announcements = [dict(a, numbers=list(a["numbers"])) for a in state["announcements"]]
+        self.out = list(state["out"])
+        self.marks = [{n: m for n, m in board} for board in state["marks"]]
+        self.winners = list(state["winners"]) if state["winners"] is not None else None
+        self.reason = state["reason"]
+        self.turn = state["turn"]
+        self._phase_name = state["phase"]
+
+
+def all_tiles(game: GotFive) -> Iterable[int]:
+    """Every tile of ``game`` wherever it lies (racks, row, supply, clues): 60 in all."""
+    for rack in game.racks:
+        yield from rack
+    yield from game.public
+    for stack in game.supply:
+        yield from stack
+    for clue in game.clues:
+        yield clue["tile"]
+
+
+GotFive.spec = GameSpec(
+    id="gotfive",
+    name="Got Five!",
+    min_seats=2,
+    max_seats=4,
+    options=(
+        seat_option("first", "who plays first (none: chosen at random)"),
+        bool_option(
+            "auto_cross", True, "cross off every number a player can see on their board"
+        ),
+    ),
+    factory=GotFive,
+)

@@ -1,0 +1,33 @@
+"""Helpers shared by the engine tests: walking views, msgpack round trips."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import msgpack
+
+
+def walk(data: Any, path: str = "") -> Iterator[tuple[str, Any]]:
+    """Every (path, value) pair in a nested plain-data structure, containers included."""
+    yield path, data
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from walk(value, f"{path}.{key}")
+    elif isinstance(data, list | tuple):
+        for i, value in enumerate(data):
+            yield from walk(value, f"{path}[{i}]")
+
+
+def ids_in(data: Any) -> set[int]:
+    """Every value stored under an ``"id"`` key anywhere in ``data``."""
+    return {
+        value["id"]
+        for _, value in walk(data)
+        if isinstance(value, dict) and isinstance(value.get("id"), int)
+    }
+
+
+def roundtrip(data: Any) -> Any:
+    """``data`` packed and unpacked as the wire does it."""
+    return msgpack.unpackb(msgpack.packb(data), strict_map_key=True, raw=False)

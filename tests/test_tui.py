@@ -1,0 +1,230 @@
+"""Pilot tests: real screens of the app driven by keys and clicks against a real host.
+
+Hosts listen on 127.0.0.1 only; the solo game needs no network at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, Switch
+
+from net.client import Client
+from net.host import Host
+from tui.app import HiddenHandApp
+from tui.screens.getout import GetOutScreen
+from tui.screens.join import JoinScreen
+from tui.screens.lobby import LobbyScreen
+from tui.screens.menu import MenuScreen
+from tui.screens.rules import RulesScreen
+from tui.screens.settings import SettingsScreen
+from tui.screens.setup import SetupScreen
+from tui.settings import Settings
+from tui.widgets.hand import HandWidget
+
+SIZE = (120, 40)
+
+
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Keep settings out of the real home directory; keep mDNS on loopback."""
+    monkeypatch.setenv("HIDDENHAND_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("HIDDENHAND_MDNS_INTERFACES", "127.0.0.1")
+    return tmp_path / "config"
+
+
+def make_app(name: str = "Ann") -> HiddenHandApp:
+    return HiddenHandApp(Settings(name=name, mdns_interfaces=["127.0.0.1"]), bind="127.0.0.1",
+                         bot_delay=0.01)
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], Any], what: str,
+                steps: int = 400) -> Any:
+    """Let the app run until ``condition()`` is truthy (bounded in steps, not in time)."""
+    for _ in range(steps):
+        value = condition()
+        if value:
+            return value
+        await pilot.pause(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def test_menu_opens_rules_and_settings_and_comes_back() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("r")
+        assert isinstance(app.screen, RulesScreen)
+        await pilot.press("right")
+        await pilot.press("escape")
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("o")
+        assert isinstance(app.screen, SettingsScreen)
+
+
+async def test_settings_are_checked_and_saved(config_dir: Path) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("o")
+        name = app.screen.query_one("#name", Input)
+        name.value = "Zoë"
+        mdns = app.screen.query_one("#mdns", Input)
+        mdns.value = "not-an-ip"
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, SettingsScreen)  # refused, still here
+        assert "not an IP address" in str(app.screen.query_one("#settings-error").render())
+        mdns.value = "127.0.0.1"
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, MenuScreen)
+    saved, problem = Settings.load()
+    assert problem is None
+    assert saved.name == "Zoë" and saved.mdns_interfaces == ["127.0.0.1"]
+
+
+async def play_turn(pilot: Pilot[Any], screen: GetOutScreen) -> None:
+    """Take our turn through the keyboard: the first playable card, else draw."""
+    update = screen.update
+    assert update is not None
+    legal = update["legal"]
+    plays = [a for a in legal if a["type"] == "play"]
+    version = update["view"]["version"]
+    if plays:
+        hand = screen.query_one(HandWidget)
+        target = [c["id"] for c in hand.cards].index(plays[0]["card"])
+        while hand.selected != target:
+            await pilot.press("right")
+        await pilot.press("enter")
+        if "image" in plays[0]:
+            await until(pilot, lambda: pilot.app.screen is not screen, "the image chooser")
+            await pilot.press("1")
+    elif {"type": "draw"} in legal:
+        await pilot.press("d")
+    elif {"type": "next_round"} in legal:
+        await pilot.press("n")
+    await until(pilot, lambda: screen.update["view"]["version"] != version, "our move to land")
+
+
+async def test_solo_getout_round_played_through_the_ui_to_its_end() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        assert isinstance(app.screen, SetupScreen)
+        switch = app.screen.query_one("#opt-match", Switch)
+        await pilot.click(switch)
+        assert switch.value is False  # a single round
+        await pilot.press("ctrl+s")
+        screen = await until(
+            pilot,
+            lambda: isinstance(app.screen, GetOutScreen) and app.screen.update and app.screen,
+            "the GET OUT! table",
+        )
+        moves = 0
+        for _ in range(600):
+            update = screen.update
+            if update["view"]["phase"] == "over":
+                break
+            if update["legal"]:
+                await play_turn(pilot, screen)
+                moves += 1
+            else:
+                await pilot.pause(0.02)
+        view = screen.update["view"]
+        assert view["phase"] == "over", "the round did not end"
+        assert moves > 0
+        status = str(screen.query_one("#status").render())
+        assert "wins the round" in status or "You win" in status
+        log = screen.query_one("#log")
+        assert any("played" in str(line.text) for line in log.lines)
+
+
+@pytest.fixture
+async def lan_host() -> Any:
+    host = Host("test host", heartbeat=0.5, bot_delay=0.01)
+    await host.start("127.0.0.1", 0)
+    yield host
+    await host.close()
+
+
+async def test_join_by_address_and_lobby_changes_are_seen_by_both(lan_host: Host) -> None:
+    bob = await Client.connect("127.0.0.1", lan_host.port, name="Bob")
+    await bob.create_table("Bob's table", "getout", 3)
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j")
+        assert isinstance(app.screen, JoinScreen)
+        address = app.screen.query_one("#address", Input)
+        address.value = f"127.0.0.1:{lan_host.port}"
+        address.focus()
+        await pilot.press("enter")
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
+                            "the lobby")
+        seats = lobby.query_one("#lobby-seats", DataTable)
+
+        def names() -> list[str]:
+            return [str(seats.get_row_at(i)[1]) for i in range(seats.row_count)]
+
+        await until(pilot, lambda: any("Ann (you)" in n for n in names()), "Ann in a seat")
+        assert any(n.startswith("Bob") for n in names())
+        # Bob's change reaches Ann's screen…
+        await bob.rename("Robert")
+        await until(pilot, lambda: any(n.startswith("Robert") for n in names()), "the rename")
+        # …and Ann's reaches Bob.
+        await pilot.press("ctrl+r")
+        ann_seat = app.screen.my_seat  # type: ignore[attr-defined]
+        msg = await bob.wait_for(
+            lambda m: m.get("type") == "update" and m["table"]["seats"][ann_seat]["ready"]
+        )
+        assert msg["table"]["seats"][ann_seat]["name"] == "Ann"
+        await pilot.press("escape")
+        assert isinstance(app.screen, MenuScreen)
+    await bob.close()
+
+
+async def test_unreachable_host_gets_a_clear_message() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j")
+        address = app.screen.query_one("#address", Input)
+        address.value = "127.0.0.1:1"
+        address.focus()
+        await pilot.press("enter")
+        error = app.screen.query_one("#join-error")
+        await until(pilot, lambda: "Could not reach 127.0.0.1:1" in str(error.render()),
+                    "the error")
+        address.value = "no port here:"
+        await pilot.press("enter")
+        await until(pilot, lambda: "port" in str(error.render()), "the address error")
+        assert isinstance(app.screen, JoinScreen)
+
+
+async def test_connection_loss_shows_a_banner_and_reconnects_by_itself(lan_host: Host) -> None:
+    bob = await Client.connect("127.0.0.1", lan_host.port, name="Bob")
+    await bob.create_table("Bob's table", "getout", 2)
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j")
+        address = app.screen.query_one("#address", Input)
+        address.value = f"127.0.0.1:{lan_host.port}"
+        address.focus()
+        await pilot.press("enter")
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
+                            "the lobby")
+        seat = lobby.my_seat
+        banner = lobby.query_one("#banner")
+        client = lobby.session.client
+        assert client is not None
+        client._writer.transport.abort()  # the cable is pulled
+        await until(pilot, lambda: banner.has_class("shown"), "the banner")
+        assert "reconnecting" in str(banner.render())
+        await until(pilot, lambda: not banner.has_class("shown"), "the reconnection")
+        assert lobby.session.client is not client
+        assert lobby.my_seat == seat
+        msg = await bob.wait_for(
+            lambda m: m.get("type") == "update" and m["table"]["seats"][seat]["connected"]
+        )
+        assert msg["table"]["seats"][seat]["name"] == "Ann"
+    await bob.close()

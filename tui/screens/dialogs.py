@@ -1,0 +1,76 @@
+"""Small modal dialogs: a yes/no question, and a chooser of one among a few options."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Ask a yes/no question; Enter/y says yes, Escape/n says no."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str, *, yes: str = "Yes", no: str = "No") -> None:
+        super().__init__()
+        self.question, self.yes, self.no = question, yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.question, classes="question")
+            with Horizontal(classes="buttons"):
+                yield Button(f"{self.yes} (y)", id="yes", variant="primary")
+                yield Button(f"{self.no} (n)", id="no")
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        """Answer with the button pressed."""
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        """Answer from the keyboard."""
+        self.dismiss(yes)
+
+
+class ChoiceScreen(ModalScreen[str | None]):
+    """Pick one of a few labelled choices, by number key, arrows and Enter, or mouse."""
+
+    BINDINGS = [
+        Binding("escape", "dismiss(None)", "Cancel"),
+        Binding("down", "app.focus_next", "Next", show=False),
+        Binding("up", "app.focus_previous", "Previous", show=False),
+    ]
+
+    def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="question")
+            for i, (value, label) in enumerate(self.choices, start=1):
+                yield Button(Text(f"{i}  {label}"), id=f"choice-{value}", classes="choice")
+
+    def on_mount(self) -> None:
+        """Focus the first choice."""
+        self.query(Button).first().focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """Number keys pick a choice directly."""
+        if event.key.isdigit() and 1 <= int(event.key) <= len(self.choices):
+            event.stop()
+            self.dismiss(self.choices[int(event.key) - 1][0])
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        """The clicked (or Entered) choice."""
+        self.dismiss((event.button.id or "").removeprefix("choice-"))

@@ -1,0 +1,223 @@
+"""Join a game: hosts found on the LAN appear live; any host:port can be typed by hand.
+
+Picking a host connects, lists its tables and sits at one (asking which when there
+are several). Every failure — unreachable, wrong version, table full — is said in
+plain words on the screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Static
+
+import engine
+from net.client import parse_address
+from net.discovery import Browser, HostInfo
+from tui.screens.dialogs import ChoiceScreen
+from tui.screens.lobby import LobbyScreen
+from tui.screens.tables import TABLES, table_screen
+from tui.session import ConnectionLost, ServerError, Session
+
+DEFAULT_PORT = 4455
+
+
+class JoinScreen(Screen[None]):
+    """Find a host and sit at one of its tables."""
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("ctrl+a", "focus_address", "Type an address"),
+    ]
+
+    class HostsChanged(Message):
+        """Discovery saw a host appear, change or vanish."""
+
+        def __init__(self, hosts: dict[str, HostInfo]) -> None:
+            super().__init__()
+            self.hosts = hosts
+
+    class DiscoveryFailed(Message):
+        """LAN discovery could not run (no multicast here, say)."""
+
+        def __init__(self, reason: str) -> None:
+            super().__init__()
+            self.reason = reason
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hosts: dict[str, HostInfo] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="join", classes="form"):
+            yield Static("Games on your network (Enter or click to join)", classes="form-title")
+            yield DataTable(id="hosts", cursor_type="row", zebra_stripes=True)
+            yield Static("Looking for hosts…", id="discovery-state", markup=False)
+            yield Label("Or type the host's address (host:port)")
+            with Horizontal(classes="buttons"):
+                yield Input(placeholder=f"192.168.1.20:{DEFAULT_PORT}", id="address", compact=True)
+                yield Button("Connect", id="connect", variant="primary")
+            yield Static("", id="join-error", markup=False, classes="error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Set the list up and start browsing."""
+        hosts = self.query_one("#hosts", DataTable)
+        hosts.add_columns("host", "address", "tables")
+        self.browse()
+
+    @work(exclusive=True, group="browse", exit_on_error=False)
+    async def browse(self) -> None:
+        """Watch mDNS for hosts for as long as the screen is open."""
+        interfaces = self.app.settings.mdns_interfaces or None  # type: ignore[attr-defined]
+        browser = Browser(interfaces=interfaces)
+        try:
+            await browser.start()
+        except (OSError, ValueError) as exc:
+            self.post_message(self.DiscoveryFailed(str(exc)))
+            return
+        try:
+            async for _event in browser:
+                self.post_message(self.HostsChanged(dict(browser.hosts)))
+        finally:
+            await browser.close()
+
+    @on(HostsChanged)
+    def show_hosts(self, message: HostsChanged) -> None:
+        """Redraw the list of hosts."""
+        self.hosts = message.hosts
+        table = self.query_one("#hosts", DataTable)
+        table.clear()
+        for key, info in sorted(message.hosts.items(), key=lambda kv: kv[1].name.lower()):
+            tables = (
+                ", ".join(
+                    f"{t.name} ({engine.GAMES[t.game].name if t.game in engine.GAMES else t.game}, "
+                    f"{t.free} free, {t.phase})"
+                    for t in info.tables
+                )
+                or "no tables"
+            )
+            if not info.compatible:
+                tables = f"needs another version of hiddenhand (protocol {info.version})"
+            table.add_row(Text(info.name), f"{info.address}:{info.port}", Text(tables), key=key)
+        state = self.query_one("#discovery-state", Static)
+        count = len(message.hosts)
+        state.update(f"{count} host{'s' if count != 1 else ''} found; still looking…")
+
+    @on(DiscoveryFailed)
+    def discovery_failed(self, message: DiscoveryFailed) -> None:
+        """Say why the list stays empty."""
+        self.query_one("#discovery-state", Static).update(
+            f"LAN discovery is not available here ({message.reason}); type an address below."
+        )
+
+    def action_focus_address(self) -> None:
+        """Jump to the address field."""
+        self.query_one("#address", Input).focus()
+
+    @on(DataTable.RowSelected, "#hosts")
+    def host_chosen(self, event: DataTable.RowSelected) -> None:
+        """Join the host picked in the list."""
+        info = self.hosts.get(str(event.row_key.value))
+        if info is None:
+            return
+        if not info.compatible:
+            self._error(
+                f"{info.name} runs another version of hiddenhand "
+                f"(protocol {info.version}); it cannot be joined from this one."
+            )
+            return
+        self.connect(info.address, info.port)
+
+    @on(Button.Pressed, "#connect")
+    @on(Input.Submitted, "#address")
+    def address_entered(self) -> None:
+        """Join the host typed by hand."""
+        text = self.query_one("#address", Input).value
+        try:
+            host, port = parse_address(text, DEFAULT_PORT)
+        except ValueError as exc:
+            self._error(str(exc))
+            return
+        self.connect(host, port)
+
+    def _error(self, text: str) -> None:
+        self.query_one("#join-error", Static).update(text)
+
+    @work(exclusive=True, group="connect", exit_on_error=False)
+    async def connect(self, host: str, port: int) -> None:
+        """Connect, pick a table and sit down."""
+        self._error(f"Connecting to {host}:{port}…")
+        session = Session(self.app.settings.name, address=(host, port))  # type: ignore[attr-defined]
+        try:
+            client = await session.connect()
+            tables = [t for t in await client.list_tables() if t["game"] in TABLES]
+        except ServerError as exc:
+            self._error(f"{host}:{port} refused: {exc.message}")
+            await session.close()
+            return
+        except (OSError, ConnectionLost, TimeoutError) as exc:
+            reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+            self._error(f"Could not reach {host}:{port}: {reason}")
+            await session.close()
+            return
+        if not tables:
+            self._error(f"{host}:{port} has no table this app can play yet.")
+            await session.close()
+            return
+        table_id = tables[0]["id"]
+        if len(tables) > 1:
+            choices = [(t["id"], describe_table(t)) for t in tables]
+            picked = await self.app.push_screen_wait(ChoiceScreen("Which table?", choices))
+            if picked is None:
+                await session.close()
+                self._error("")
+                return
+            table_id = picked
+        await self._sit(session, table_id)
+
+    async def _sit(self, session: Session, table_id: str) -> None:
+        try:
+            await session.join(table_id)
+        except ServerError as exc:
+            if exc.code != "table_full":
+                self._error(f"Could not join: {exc.message}")
+                await session.close()
+                return
+            watch = await self.app.push_screen_wait(
+                ChoiceScreen(
+                    "That table is full. Watch the game instead?",
+                    [("yes", "Watch as a spectator"), ("no", "Back")],
+                )
+            )
+            if watch != "yes":
+                await session.close()
+                self._error("")
+                return
+            assert session.client is not None
+            session.joined = await session.client.join(table_id, spectate=True)
+        except (OSError, ConnectionLost) as exc:
+            self._error(f"Connection lost while joining: {exc}")
+            return
+        msg = await session.next()
+        while msg.get("type") != "update":
+            msg = await session.next()
+        if msg["table"]["phase"] == "lobby":
+            self.app.switch_screen(LobbyScreen(session))
+        else:
+            self.app.switch_screen(table_screen(session))
+
+
+def describe_table(table: dict[str, Any]) -> str:
+    """A table in a few words, for the table chooser."""
+    game = engine.GAMES[table["game"]].name if table["game"] in engine.GAMES else table["game"]
+    free = f"{table['free']} of {table['seats']} seats free"
+    return f"{table['name']} — {game}, {free} ({table['phase']})"

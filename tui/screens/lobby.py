@@ -1,0 +1,269 @@
+"""The lobby of a table: seats, ready marks, chat — and the creator's controls.
+
+Everyone can pick an empty seat, rename, mark ready and chat. The table's creator
+also picks the game, the seat count and options, adds and removes bots, kicks, and
+starts the game once the seats are filled.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, DataTable, Footer, Header, Input, Label, RichLog, Select, Static
+
+import engine
+from tui.screens.base import Banner, SessionScreen
+from tui.screens.tables import TABLES, table_screen
+from tui.widgets.options_form import OptionsForm
+
+
+class LobbyScreen(SessionScreen):
+    """Wait for players, set the table up, and start."""
+
+    BINDINGS = [
+        Binding("ctrl+r", "toggle_ready", "Ready"),
+        Binding("ctrl+b", "add_bot", "Bot to seat"),
+        Binding("ctrl+x", "remove", "Remove from seat"),
+        Binding("ctrl+t", "sit", "Sit here"),
+        Binding("ctrl+s", "start", "Start"),
+        Binding("escape", "leave", "Leave"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Banner(id="banner", markup=False)
+        yield Static("", id="lobby-title", markup=False, classes="form-title")
+        with Horizontal(id="lobby"):
+            with Vertical(id="lobby-left"):
+                yield DataTable(id="lobby-seats", cursor_type="row", zebra_stripes=True)
+                with Horizontal(classes="buttons"):
+                    yield Button("Ready (^r)", id="ready", variant="success")
+                    yield Button("Sit here (^t)", id="sit")
+                    yield Button("Bot here (^b)", id="add-bot", classes="creator")
+                    yield Button("Remove (^x)", id="remove", classes="creator")
+                    yield Button("Start (^s)", id="start", variant="primary", classes="creator")
+                with Vertical(id="lobby-config", classes="creator"):
+                    yield Label("Game")
+                    yield Select(
+                        [(engine.GAMES[g].name, g) for g in TABLES],
+                        id="lobby-game",
+                        allow_blank=False,
+                        compact=True,
+                    )
+                    yield Label("Seats")
+                    yield Select(
+                        [(str(n), n) for n in range(1, 17)],
+                        id="lobby-seat-count",
+                        allow_blank=False,
+                        compact=True,
+                    )
+                    yield Vertical(id="lobby-options")
+                    yield Button("Apply options", id="apply")
+            with Vertical(id="lobby-right"):
+                yield Label("Chat")
+                yield RichLog(id="chat", wrap=True, markup=False, max_lines=300)
+                yield Input(
+                    placeholder="Say something to the table (Enter sends)",
+                    id="chat-input",
+                    max_length=200,
+                    compact=True,
+                )
+                yield Input(
+                    placeholder="Your name here (Enter renames)",
+                    id="rename",
+                    max_length=24,
+                    compact=True,
+                )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Show what we know and listen (the base class)."""
+        self.sub_title = "Lobby"
+        self._config: tuple[str, int, dict[str, Any]] | None = None
+        for msg in self.session.chat:
+            self._show_chat(msg)
+        super().on_mount()
+
+    # ---- showing ---------------------------------------------------------------
+
+    @property
+    def is_creator(self) -> bool:
+        """True if we created the table (and so run it)."""
+        table = (self.update or {}).get("table") or {}
+        return table.get("creator") is not None and table.get("creator") == self.my_seat
+
+    def watch_update(self, msg: dict[str, Any] | None) -> None:
+        """Show the table; go to the game when it starts."""
+        if msg is None or not self.live:
+            return
+        table = msg["table"]
+        if table["phase"] != "lobby" and msg.get("view") is not None:
+            self.leaving = True
+            self.app.switch_screen(table_screen(self.session))
+            return
+        names = [s["name"] or f"seat {s['seat'] + 1}" for s in table["seats"]]
+        for notice in msg.get("notices", []):
+            text = describe_notice(notice, names)
+            if text:
+                self.query_one("#chat", RichLog).write(f"· {text}")
+        game = engine.GAMES[table["game"]]
+        where = self.session.where
+        self.query_one("#lobby-title", Static).update(
+            f"{table['name']} — {game.name}, {len(table['seats'])} seats — host: {where}"
+        )
+        seats = self.query_one("#lobby-seats", DataTable)
+        row = seats.cursor_row
+        seats.clear(columns=True)
+        seats.add_columns("seat", "player", "", "ready")
+        for seat in table["seats"]:
+            name = seat["name"] or "(empty)"
+            if seat["seat"] == self.my_seat:
+                name += " (you)"
+            if seat["seat"] == table.get("creator"):
+                name += " ★"
+            state = {"bot": "bot", "empty": ""}.get(
+                seat["kind"], "online" if seat["connected"] else "away"
+            )
+            seats.add_row(str(seat["seat"] + 1), Text(name), state, "✓" if seat["ready"] else "")
+        if seats.row_count:
+            seats.move_cursor(row=min(row, seats.row_count - 1))
+        mine = next((s for s in table["seats"] if s["seat"] == self.my_seat), None)
+        self.query_one("#ready", Button).label = (
+            "Not ready (^r)" if mine and mine["ready"] else "Ready (^r)"
+        )
+        for widget in self.query(".creator"):
+            widget.display = self.is_creator
+        if self.is_creator:
+            self._show_config(table)
+
+    def _show_config(self, table: dict[str, Any]) -> None:
+        config = (table["game"], len(table["seats"]), dict(table["options"]))
+        if config == self._config:
+            return
+        self._config = config
+        game_id, seat_count, options = config
+        spec = engine.GAMES[game_id]
+        with self.prevent(Select.Changed):
+            self.query_one("#lobby-game", Select).value = game_id
+            count = self.query_one("#lobby-seat-count", Select)
+            count.set_options([(str(n), n) for n in range(spec.min_seats, spec.max_seats + 1)])
+            count.value = seat_count
+        box = self.query_one("#lobby-options", Vertical)
+        box.remove_children()
+        box.mount(OptionsForm(game_id, seat_count, options))
+
+    def _show_chat(self, msg: dict[str, Any]) -> None:
+        self.query_one("#chat", RichLog).write(f"{msg.get('name', '?')}: {msg.get('text', '')}")
+
+    def on_session_screen_chat_received(self, message: SessionScreen.ChatReceived) -> None:
+        """A chat line arrived."""
+        self._show_chat(message.msg)
+
+    # ---- doing -----------------------------------------------------------------
+
+    def _selected_seat(self) -> int:
+        return int(self.query_one("#lobby-seats", DataTable).cursor_row)
+
+    @on(Button.Pressed, "#ready")
+    def action_toggle_ready(self) -> None:
+        """Say you are ready (or not)."""
+        table = (self.update or {}).get("table") or {}
+        mine = next((s for s in table.get("seats", []) if s["seat"] == self.my_seat), None)
+        self.send("ready", not (mine and mine["ready"]))
+
+    @on(Button.Pressed, "#sit")
+    def action_sit(self) -> None:
+        """Move to the selected empty seat."""
+        self.send("pick_seat", self._selected_seat())
+
+    @on(Button.Pressed, "#add-bot")
+    def action_add_bot(self) -> None:
+        """(Creator) put a bot in the selected seat."""
+        self.send("add_bot", self._selected_seat())
+
+    @on(Button.Pressed, "#remove")
+    def action_remove(self) -> None:
+        """(Creator) remove the bot or the player in the selected seat."""
+        table = (self.update or {}).get("table") or {}
+        seat = self._selected_seat()
+        kind = table["seats"][seat]["kind"] if seat < len(table.get("seats", [])) else "empty"
+        if kind == "bot":
+            self.send("remove_bot", seat)
+        elif kind == "human":
+            self.send("kick", seat)
+
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        """(Creator) deal the game."""
+        self.send("start")
+
+    @on(Select.Changed, "#lobby-game")
+    @on(Select.Changed, "#lobby-seat-count")
+    def config_changed(self, event: Select.Changed) -> None:
+        """(Creator) another game or seat count: ask the host."""
+        if not self.is_creator or self._config is None:
+            return
+        game = self.query_one("#lobby-game", Select).value
+        count = self.query_one("#lobby-seat-count", Select).value
+        if not isinstance(game, str) or not isinstance(count, int):
+            return
+        spec = engine.GAMES[game]
+        count = min(max(count, spec.min_seats), spec.max_seats)
+        if (game, count) != self._config[:2]:
+            self.send("configure", game=game, seats=count, options={})
+
+    @on(Button.Pressed, "#apply")
+    def apply_options(self) -> None:
+        """(Creator) send the options as entered; the host checks them."""
+        try:
+            options = self.query_one(OptionsForm).checked()
+        except ValueError as exc:
+            self.notify(str(exc), title="Options", severity="error", markup=False)
+            return
+        self.send("configure", options=options)
+
+    @on(Input.Submitted, "#chat-input")
+    def say(self, event: Input.Submitted) -> None:
+        """Send a chat line."""
+        text = event.value.strip()
+        if text:
+            self.send("chat", text)
+        event.input.value = ""
+
+    @on(Input.Submitted, "#rename")
+    def rename(self, event: Input.Submitted) -> None:
+        """Change the name the others see."""
+        name = event.value.strip()
+        if name:
+            self.send("rename", name)
+        event.input.value = ""
+
+
+def describe_notice(notice: dict[str, Any], names: list[str]) -> str | None:
+    """A line for the lobby's chat about something that happened at the table."""
+
+    def name(seat: Any) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "someone"
+
+    kind = notice.get("type")
+    texts = {
+        "joined": f"{notice.get('name')} sat down at seat {notice.get('seat', 0) + 1}",
+        "left": f"{name(notice.get('seat'))} left",
+        "moved": f"a player moved from seat {notice.get('from', 0) + 1} to "
+                 f"seat {notice.get('to', 0) + 1}",
+        "renamed": f"seat {notice.get('seat', 0) + 1} is now called {notice.get('name')}",
+        "disconnected": f"{name(notice.get('seat'))} lost the connection",
+        "reconnected": f"{notice.get('name')} is back",
+        "kicked": f"seat {notice.get('seat', 0) + 1} was asked to leave",
+        "bot_added": f"a bot took seat {notice.get('seat', 0) + 1}",
+        "bot_removed": f"the bot left seat {notice.get('seat', 0) + 1}",
+        "configured": "the table's game or options changed",
+        "started": "the game starts!",
+        "back_to_lobby": "back in the lobby",
+    }
+    return texts.get(str(kind))

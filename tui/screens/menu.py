@@ -1,0 +1,91 @@
+"""The main menu: solo play, hosting, joining, the rules, settings, quit."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Static
+
+TITLE_ART = r"""
+ _     _     _     _              _                     _
+| |__ (_) __| | __| | ___ _ __   | |__   __ _ _ __   __| |
+| '_ \| |/ _` |/ _` |/ _ \ '_ \  | '_ \ / _` | '_ \ / _` |
+| | | | | (_| | (_| |  __/ | | | | | | | (_| | | | | (_| |
+|_| |_|_|\__,_|\__,_|\___|_| |_| |_| |_|\__,_|_| |_|\__,_|
+"""
+
+
+class MenuScreen(Screen[None]):
+    """Where the app starts. Every entry has a key; arrows and the mouse work too."""
+
+    BINDINGS = [
+        Binding("s", "solo", "Solo"),
+        Binding("h", "host", "Host"),
+        Binding("j", "join", "Join"),
+        Binding("r", "rules", "Rules"),
+        Binding("o", "settings", "Settings"),
+        Binding("q", "app.quit", "Quit"),
+        Binding("down", "app.focus_next", "Next", show=False),
+        Binding("up", "app.focus_previous", "Previous", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="menu"):
+            yield Static(TITLE_ART, id="title-art")
+            yield Static(
+                "GET OUT! · Get It! · Got Five! — at a LAN party, over SSH, or solo", id="tagline"
+            )
+            with Center(), Vertical(id="menu-buttons"):
+                yield Button(
+                    "Play solo against bots (s)", id="solo", variant="primary", compact=True
+                )
+                yield Button("Host a LAN game (h)", id="host", compact=True)
+                yield Button("Join a game (j)", id="join", compact=True)
+                yield Button("Rules (r)", id="rules", compact=True)
+                yield Button("Settings (o)", id="settings", compact=True)
+                yield Button("Quit (q)", id="quit", variant="error", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Focus the first entry so Enter plays solo at once."""
+        self.query_one("#solo", Button).focus()
+
+    @on(Button.Pressed)
+    async def pressed(self, event: Button.Pressed) -> None:
+        """Run the entry's action."""
+        action = event.button.id or ""
+        await self.run_action("app.quit" if action == "quit" else action)
+
+    def action_solo(self) -> None:
+        """Pick a game and play it against bots, with no network."""
+        from tui.screens.setup import SetupScreen
+
+        self.app.push_screen(SetupScreen(mode="solo"))
+
+    def action_host(self) -> None:
+        """Host a game others on the LAN can join."""
+        from tui.screens.setup import SetupScreen
+
+        self.app.push_screen(SetupScreen(mode="host"))
+
+    def action_join(self) -> None:
+        """Find a game on the LAN or type its address."""
+        from tui.screens.join import JoinScreen
+
+        self.app.push_screen(JoinScreen())
+
+    def action_rules(self) -> None:
+        """Read each game's rules."""
+        from tui.screens.rules import RulesScreen
+
+        self.app.push_screen(RulesScreen())
+
+    def action_settings(self) -> None:
+        """Player name and network settings."""
+        from tui.screens.settings import SettingsScreen
+
+        self.app.push_screen(SettingsScreen())

@@ -1,0 +1,52 @@
+"""The rules of every game, readable in the app (one tab a game)."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Markdown, TabbedContent, TabPane
+
+import engine
+
+GAME_ORDER = ("getout", "getit", "gotfive")
+
+
+def rules_text(game_id: str) -> str:
+    """The player-facing rules of a game, shipped with the package."""
+    return resources.files("tui").joinpath("rules", f"{game_id}.md").read_text(encoding="utf-8")
+
+
+class RulesScreen(Screen[None]):
+    """Tabs with each game's rules; Escape goes back."""
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("left", "previous_tab", "Previous game", show=False),
+        Binding("right", "next_tab", "Next game", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with TabbedContent(id="rules-tabs"):
+            for game_id in GAME_ORDER:
+                if game_id in engine.GAMES:
+                    with TabPane(engine.GAMES[game_id].name, id=f"rules-{game_id}"):
+                        yield Markdown(rules_text(game_id))
+        yield Footer()
+
+    def _step(self, delta: int) -> None:
+        tabs = self.query_one(TabbedContent)
+        ids = [f"rules-{g}" for g in GAME_ORDER if g in engine.GAMES]
+        index = ids.index(tabs.active) if tabs.active in ids else 0
+        tabs.active = ids[(index + delta) % len(ids)]
+
+    def action_previous_tab(self) -> None:
+        """Show the previous game's rules."""
+        self._step(-1)
+
+    def action_next_tab(self) -> None:
+        """Show the next game's rules."""
+        self._step(1)

@@ -1,0 +1,67 @@
+"""Settings: the player's name and the network interfaces used for LAN discovery."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Input, Label, Static
+
+from tui.settings import MAX_NAME, Settings, check_interfaces, clean_name
+
+
+class SettingsScreen(Screen[None]):
+    """Edit and save the settings; they are kept per user."""
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("ctrl+s", "save", "Save"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        settings: Settings = self.app.settings  # type: ignore[attr-defined]
+        yield Header()
+        with Vertical(id="settings", classes="form"):
+            yield Label("Your name, as other players see it")
+            yield Input(settings.name, id="name", max_length=MAX_NAME, compact=True)
+            yield Label("Network interfaces for finding LAN games (IP addresses, comma "
+                        "separated; empty = all)")
+            yield Input(", ".join(settings.mdns_interfaces), id="mdns",
+                        placeholder="all interfaces", compact=True)
+            yield Static("", id="settings-error", markup=False, classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button("Save (ctrl+s)", id="save", variant="primary")
+                yield Button("Back (esc)", id="back")
+        yield Footer()
+
+    @on(Button.Pressed, "#back")
+    def back(self) -> None:
+        """Leave without saving."""
+        self.app.pop_screen()
+
+    @on(Button.Pressed, "#save")
+    @on(Input.Submitted)
+    def action_save(self) -> None:
+        """Check, save and go back; a bad value is shown and nothing is saved."""
+        error = self.query_one("#settings-error", Static)
+        name = clean_name(self.query_one("#name", Input).value)
+        if not name:
+            error.update("Your name cannot be empty.")
+            return
+        try:
+            interfaces = check_interfaces(self.query_one("#mdns", Input).value)
+        except ValueError as exc:
+            error.update(f"Network interfaces: {exc}.")
+            return
+        settings: Settings = self.app.settings  # type: ignore[attr-defined]
+        settings.name = name
+        settings.mdns_interfaces = interfaces
+        try:
+            path = settings.save()
+        except OSError as exc:
+            error.update(f"Could not save the settings: {exc}")
+            return
+        self.app.notify(f"Settings saved to {path}", markup=False)
+        self.app.pop_screen()

@@ -1,0 +1,199 @@
+"""The form before a game: which game, how many seats, bots, options — solo or hosted.
+
+Solo play runs a host inside the app with no network at all, fills every other seat
+with a bot and deals at once. Hosting listens on a TCP port (announced on the LAN by
+mDNS) and opens the lobby, where friends join and the creator starts the game.
+"""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
+
+import engine
+from tui.screens.tables import TABLES, table_screen
+from tui.session import ConnectionLost, ServerError, Session
+from tui.widgets.options_form import OptionsForm
+
+DEFAULT_PORT = 4455
+
+
+class SetupScreen(Screen[None]):
+    """Choose a game and its table; ``mode`` is ``"solo"`` or ``"host"``."""
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("ctrl+s", "start", "Start"),
+    ]
+
+    def __init__(self, mode: str) -> None:
+        super().__init__()
+        self.mode = mode
+        self.game_id = next(iter(TABLES))
+
+    def compose(self) -> ComposeResult:
+        spec = engine.GAMES[self.game_id]
+        yield Header()
+        with VerticalScroll(id="setup", classes="form"):
+            title = "Play solo against bots" if self.mode == "solo" else "Host a LAN game"
+            yield Static(title, classes="form-title")
+            yield Label("Game")
+            yield Select(
+                [(engine.GAMES[g].name, g) for g in TABLES],
+                value=self.game_id,
+                allow_blank=False,
+                id="game",
+                compact=True,
+            )
+            yield Label("Seats (you and the others)")
+            yield Select(
+                self._seat_choices(),
+                value=min(4, spec.max_seats),
+                allow_blank=False,
+                id="seats",
+                compact=True,
+            )
+            if self.mode == "host":
+                yield Label("Bots (the other seats wait for players from the LAN)")
+                yield Select(
+                    [(str(n), n) for n in range(spec.max_seats)],
+                    value=0,
+                    allow_blank=False,
+                    id="bots",
+                    compact=True,
+                )
+                yield Label("Table name")
+                name = self.app.settings.name  # type: ignore[attr-defined]
+                yield Input(f"{name}'s table", id="table-name", max_length=32, compact=True)
+                yield Label("TCP port")
+                yield Input(str(DEFAULT_PORT), id="port", type="integer", compact=True)
+            yield Static("Options", classes="form-title")
+            yield OptionsForm(self.game_id, min(4, spec.max_seats), id="options")
+            yield Static("", id="setup-error", markup=False, classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button("Start (ctrl+s)", id="start", variant="primary")
+                yield Button("Back (esc)", id="back")
+        yield Footer()
+
+    def _seat_choices(self) -> list[tuple[str, int]]:
+        spec = engine.GAMES[self.game_id]
+        return [(str(n), n) for n in range(spec.min_seats, spec.max_seats + 1)]
+
+    def on_mount(self) -> None:
+        """Start on the Start button: Enter deals a default game."""
+        self.query_one("#start", Button).focus()
+
+    @on(Select.Changed, "#game")
+    async def game_changed(self, event: Select.Changed) -> None:
+        """Another game: other seat counts and other options."""
+        if event.value == self.game_id or not isinstance(event.value, str):
+            return
+        self.game_id = event.value
+        spec = engine.GAMES[self.game_id]
+        seats = self.query_one("#seats", Select)
+        seats.set_options(self._seat_choices())
+        seats.value = min(4, spec.max_seats)
+        await self._rebuild_options()
+
+    @on(Select.Changed, "#seats")
+    async def seats_changed(self) -> None:
+        """Seat options depend on the seat count."""
+        await self._rebuild_options()
+
+    async def _rebuild_options(self) -> None:
+        old = self.query_one(OptionsForm)
+        seats = self.query_one("#seats", Select).value
+        form = OptionsForm(self.game_id, int(seats) if isinstance(seats, int) else 2, id="options")
+        await old.remove()
+        await self.query_one("#setup").mount(form, before=self.query_one("#setup-error"))
+
+    @on(Button.Pressed, "#back")
+    def back(self) -> None:
+        """Back to the menu."""
+        self.app.pop_screen()
+
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        """Check the form and open the table."""
+        error = self.query_one("#setup-error", Static)
+        seats_value = self.query_one("#seats", Select).value
+        seats = int(seats_value) if isinstance(seats_value, int) else 2
+        try:
+            options = self.query_one(OptionsForm).checked()
+        except ValueError as exc:
+            error.update(f"Options: {exc}")
+            return
+        if self.mode == "solo":
+            self.open_solo(self.game_id, seats, options)
+            return
+        bots_value = self.query_one("#bots", Select).value
+        bots = int(bots_value) if isinstance(bots_value, int) else 0
+        if bots > seats - 1:
+            error.update(f"At most {seats - 1} bots fit at a table of {seats}.")
+            return
+        port_text = self.query_one("#port", Input).value.strip()
+        if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+            error.update(f"The port must be a number from 1 to 65535, not {port_text!r}.")
+            return
+        name = self.query_one("#table-name", Input).value.strip() or "table"
+        self.open_hosted(self.game_id, seats, options, bots, int(port_text), name)
+
+    @work(exclusive=True, group="open", exit_on_error=False)
+    async def open_solo(self, game_id: str, seats: int, options: dict[str, object]) -> None:
+        """Run a host in the app, seat bots everywhere else, deal, and sit down."""
+        try:
+            session = await start_solo_session(self.app, game_id, seats, options)
+        except (ServerError, ConnectionLost, OSError) as exc:
+            self.query_one("#setup-error", Static).update(f"Could not start: {exc}")
+            return
+        self.app.switch_screen(table_screen(session))
+
+    @work(exclusive=True, group="open", exit_on_error=False)
+    async def open_hosted(
+        self, game_id: str, seats: int, options: dict[str, object], bots: int, port: int, name: str
+    ) -> None:
+        """Listen on the LAN, open the table, seat the bots and go to the lobby."""
+        app = self.app
+        try:
+            host = await app.start_host(port=port)  # type: ignore[attr-defined]
+            session = Session(app.settings.name, host=host)  # type: ignore[attr-defined]
+            await session.connect()
+            await session.create(name, game_id, seats, options)
+            for seat in range(seats - bots, seats):
+                await session.request("add_bot", seat)
+        except OSError as exc:
+            await app.stop_host()  # type: ignore[attr-defined]
+            self.query_one("#setup-error", Static).update(
+                f"Could not listen on port {port}: {exc.strerror or exc}. Try another port."
+            )
+            return
+        except (ServerError, ConnectionLost) as exc:
+            await app.stop_host()  # type: ignore[attr-defined]
+            self.query_one("#setup-error", Static).update(f"Could not open the table: {exc}")
+            return
+        from tui.screens.lobby import LobbyScreen
+
+        app.switch_screen(LobbyScreen(session))
+
+
+async def start_solo_session(
+    app: object, game_id: str, seats: int, options: dict[str, object]
+) -> Session:
+    """A dealt solo game: an in-app host, us in seat 0, bots in the others."""
+    host = await app.start_host(port=None)  # type: ignore[attr-defined]
+    session = Session(app.settings.name, host=host)  # type: ignore[attr-defined]
+    await session.connect()
+    await session.create("solo", game_id, seats, dict(options))
+    for seat in range(1, seats):
+        await session.request("add_bot", seat)
+    await session.request("start")
+    # Wait for the dealt game so the table opens on a real view.
+    assert session.client is not None
+    while True:
+        msg = await session.next()
+        if msg.get("type") == "update" and msg.get("view") is not None:
+            return session

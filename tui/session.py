@@ -1,0 +1,96 @@
+"""One seat at one table, as the app holds it: a net client plus what it takes to get back in.
+
+The app never touches engine state: everything it shows comes from the ``update``
+messages the host pushes, and everything it does goes out as a request. A dropped
+TCP connection is re-opened and the seat reclaimed with its token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from net.client import Client, ConnectionLost, Joined, ServerError
+from net.host import Host
+
+Message = dict[str, Any]
+
+# Host refusals after which retrying is pointless: the seat is gone for good.
+FINAL_CODES = {"bad_token", "no_table", "kicked", "replaced", "version_mismatch"}
+
+
+@dataclass
+class Session:
+    """A player's connection to one table: in-process (``host``) or over TCP (``address``)."""
+
+    name: str
+    host: Host | None = None
+    address: tuple[str, int] | None = None
+    client: Client | None = None
+    joined: Joined | None = None
+    latest: Message | None = None
+    chat: list[Message] = field(default_factory=list)
+
+    @property
+    def where(self) -> str:
+        """The host in words, for messages."""
+        if self.address is not None:
+            return f"{self.address[0]}:{self.address[1]}"
+        return "this computer"
+
+    async def connect(self) -> Client:
+        """Open the connection and say hello."""
+        if self.host is not None:
+            self.client = await Client.local(self.host, name=self.name)
+        else:
+            assert self.address is not None
+            self.client = await Client.connect(*self.address, name=self.name)
+        return self.client
+
+    async def create(self, table_name: str, game: str, seats: int,
+                     options: dict[str, Any]) -> Joined:
+        """Open a table and sit at it as its creator."""
+        assert self.client is not None
+        self.joined = await self.client.create_table(table_name, game, seats, options)
+        return self.joined
+
+    async def join(self, table: str, seat: int | None = None) -> Joined:
+        """Sit at a table (the first free seat unless ``seat`` is given)."""
+        assert self.client is not None
+        self.joined = await self.client.join(table, seat)
+        return self.joined
+
+    async def reconnect(self) -> None:
+        """Open a new connection and take our seat back with its token."""
+        assert self.joined is not None
+        if self.client is not None:
+            await self.client.close()
+        client = await self.connect()
+        self.joined = await client.join(
+            self.joined.table, self.joined.seat, token=self.joined.token
+        )
+
+    async def next(self) -> Message:
+        """The next message the host pushes; ``ConnectionLost`` when the line is down."""
+        if self.client is None:
+            raise ConnectionLost("not connected")
+        msg = await self.client.next()
+        if msg.get("type") == "update":
+            self.latest = msg
+        elif msg.get("type") == "chat":
+            self.chat.append(msg)
+        return msg
+
+    async def request(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        """Call one of the client's requests by name (``act``, ``ready``, ``start`` …)."""
+        if self.client is None or self.client.closed:
+            raise ConnectionLost("not connected to the host")
+        return await getattr(self.client, method)(*args, **kwargs)
+
+    async def close(self) -> None:
+        """Leave: close the connection (the seat stays reclaimable while the game runs)."""
+        if self.client is not None:
+            await self.client.close()
+
+
+__all__ = ["FINAL_CODES", "ConnectionLost", "Message", "ServerError", "Session"]

@@ -1,0 +1,87 @@
+"""Per-user settings (player name, mDNS interfaces), saved as JSON in the user's config dir.
+
+The file lives where ``platformdirs`` says a user's config goes (``~/.config/hiddenhand``
+on Linux); ``HIDDENHAND_CONFIG_DIR`` overrides that, which tests use. A damaged file is
+reported and replaced by defaults rather than crashing the app.
+"""
+
+from __future__ import annotations
+
+import getpass
+import ipaddress
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from platformdirs import user_config_dir
+
+MAX_NAME = 24
+
+
+def config_dir() -> Path:
+    """Where settings (and records such as Level X high scores) are kept."""
+    override = os.environ.get("HIDDENHAND_CONFIG_DIR")
+    return Path(override) if override else Path(user_config_dir("hiddenhand"))
+
+
+def default_name() -> str:
+    """The login name, as a reasonable first player name."""
+    try:
+        name = getpass.getuser()
+    except (KeyError, OSError):
+        name = "player"
+    return clean_name(name) or "player"
+
+
+def clean_name(name: str) -> str:
+    """A player name without control characters, trimmed to ``MAX_NAME`` characters."""
+    return "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME]
+
+
+def check_interfaces(text: str) -> list[str]:
+    """Parse a comma-separated list of interface addresses; empty means all interfaces."""
+    found: list[str] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            found.append(str(ipaddress.ip_address(part)))
+        except ValueError:
+            raise ValueError(f"{part!r} is not an IP address (e.g. 192.168.1.20)") from None
+    return found
+
+
+@dataclass
+class Settings:
+    """What a player sets once and keeps."""
+
+    name: str = field(default_factory=default_name)
+    mdns_interfaces: list[str] = field(default_factory=list)
+
+    @classmethod
+    def load(cls) -> tuple[Settings, str | None]:
+        """The saved settings, or defaults; the second item explains a file it could not use."""
+        path = config_dir() / "settings.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return cls(), None
+        except (OSError, ValueError) as exc:
+            return cls(), f"could not read {path}: {exc}; using defaults"
+        try:
+            name = clean_name(str(data.get("name", ""))) or default_name()
+            interfaces = check_interfaces(",".join(data.get("mdns_interfaces", [])))
+        except (AttributeError, TypeError, ValueError) as exc:
+            return cls(), f"settings in {path} are damaged ({exc}); using defaults"
+        return cls(name=name, mdns_interfaces=interfaces), None
+
+    def save(self) -> Path:
+        """Write the settings atomically; returns the file's path."""
+        path = config_dir() / "settings.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(asdict(self), indent=2) + "\n", encoding="utf-8")
+        tmp.replace(path)
+        return path

@@ -1,0 +1,1 @@
+"""The app's widgets, one module each; they take attributes and post messages."""

@@ -1,0 +1,74 @@
+"""The middle of the GET OUT! table: the call card, what must follow, the draw pile."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from tui.widgets.card import CardWidget, image_label
+
+
+class CallPile(Vertical):
+    """Attributes: ``call`` (card or None), ``image`` (to follow), ``draw_count``."""
+
+    DEFAULT_CSS = """
+    CallPile { width: 30; height: auto; align-horizontal: center; }
+    CallPile > Static { width: 100%; text-align: center; }
+    CallPile #call-slot { height: 4; align-horizontal: center; }
+    """
+
+    call: reactive[dict[str, Any] | None] = reactive(None)
+    image: reactive[str | None] = reactive(None)
+    draw_count: reactive[int] = reactive(0)
+    played_count: reactive[int] = reactive(0)
+
+    def compose(self) -> ComposeResult:
+        yield Static("Call card", classes="caption")
+        yield Vertical(id="call-slot")
+        yield Static("", id="follow")
+        yield Static("", id="piles")
+
+    def watch_call(self, call: dict[str, Any] | None) -> None:
+        """Show the new call card."""
+        if not self.live:
+            return
+        slot = self.query_one("#call-slot", Vertical)
+        slot.remove_children()
+        if call is None:
+            slot.mount(Static("(none yet:\nthe first card\nplayed sets it)", classes="empty"))
+        else:
+            slot.mount(CardWidget(call))
+        self._texts()
+
+    def watch_image(self) -> None:
+        """Say what must follow."""
+        self._texts()
+
+    def watch_draw_count(self) -> None:
+        """Update the pile sizes."""
+        self._texts()
+
+    def _texts(self) -> None:
+        if not self.live:
+            return
+        follow = self.query_one("#follow", Static)
+        if self.call is None:
+            follow.update("Any card may start")
+        elif self.call.get("wild"):
+            follow.update(f"Next: {image_label(self.image)} only" if self.image else "")
+        else:
+            follow.update(f"Next: {image_label(self.call['image'])} or a {self.call['value']}")
+        self.query_one("#piles", Static).update(
+            f"Draw pile: {self.draw_count} · played: {self.played_count}"
+        )
+
+    live = False
+
+    def on_mount(self) -> None:
+        """Draw the initial state."""
+        self.live = True
+        self.watch_call(self.call)

@@ -1,0 +1,88 @@
+"""A GET OUT! card drawn as a small framed tile: shape, value and name, in its colour."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+from textual.widgets import Static
+
+from engine.getout import SHAPES
+
+SYMBOLS = {
+    "geoff": "■",
+    "samantha": "⬟",
+    "kevin": "◆",
+    "shirley": "✹",
+    "tea_picker": "⬮",
+}
+NAMES = {
+    "geoff": "Geoff",
+    "samantha": "Samantha",
+    "kevin": "Kevin",
+    "shirley": "Shirley",
+    "tea_picker": "Tea Picker",
+}
+
+
+def card_label(card: dict[str, Any]) -> str:
+    """A card in words for logs and messages, e.g. "Kevin 7" or "GET OUT!"."""
+    if card.get("wild"):
+        return "GET OUT!"
+    return f"{NAMES[card['image']]} {card['value']}"
+
+
+def image_label(image: str) -> str:
+    """An image with its symbol, e.g. "◆ Kevin"."""
+    return f"{SYMBOLS[image]} {NAMES[image]}"
+
+
+class CardWidget(Static):
+    """One face-up card. Click it (or press Enter on the hand) to play it."""
+
+    DEFAULT_CSS = """
+    CardWidget {
+        width: 12;
+        height: 4;
+        border: round $foreground 40%;
+        content-align: center middle;
+        text-align: center;
+    }
+    """
+
+    class Chosen(Message):
+        """The player clicked this card."""
+
+        def __init__(self, card: dict[str, Any]) -> None:
+            super().__init__()
+            self.card = card
+
+    def __init__(self, card: dict[str, Any], *, playable: bool = False,
+                 selected: bool = False, id: str | None = None) -> None:
+        super().__init__(self.face(card), id=id)
+        self.card = card
+        image = "wild" if card.get("wild") else card["image"]
+        self.add_class(f"image-{image}")
+        self.set_class(playable, "playable")
+        self.set_class(selected, "selected")
+        self.tooltip = self.describe(card, playable)
+
+    @staticmethod
+    def face(card: dict[str, Any]) -> str:
+        """What is printed on the card."""
+        if card.get("wild"):
+            return "★ ★ ★\nGET OUT!"
+        return f"{SYMBOLS[card['image']]}  {card['value']}\n{NAMES[card['image']]}"
+
+    @staticmethod
+    def describe(card: dict[str, Any], playable: bool) -> str:
+        """A tooltip: the card in words and whether it can be played."""
+        if card.get("wild"):
+            text = "GET OUT! card: wild, names the next image; 20 points if held"
+        else:
+            text = f"{card_label(card)} ({SHAPES[card['image']]})"
+        return text + (" — playable" if playable else "")
+
+    def on_click(self) -> None:
+        """Clicking a card asks to play it."""
+        self.post_message(self.Chosen(self.card))

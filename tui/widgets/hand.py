@@ -1,0 +1,62 @@
+"""A row of face-up cards with one selected; the table screen moves the selection."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.containers import HorizontalScroll
+from textual.reactive import reactive
+
+from tui.widgets.card import CardWidget
+
+
+class HandWidget(HorizontalScroll):
+    """The player's hand. Attributes: ``cards``, ``playable`` (ids) and ``selected`` (index)."""
+
+    DEFAULT_CSS = """
+    HandWidget { height: 5; scrollbar-size-horizontal: 1; }
+    """
+
+    cards: reactive[list[dict[str, Any]]] = reactive(list, always_update=True)
+    playable: reactive[frozenset[int]] = reactive(frozenset)
+    selected: reactive[int] = reactive(0)
+
+    def watch_cards(self) -> None:
+        """Redraw the row of cards."""
+        self._redraw()
+
+    def watch_playable(self) -> None:
+        """Redraw: the highlighted cards changed."""
+        self._redraw()
+
+    def watch_selected(self) -> None:
+        """Move the selection mark and keep the selected card in sight."""
+        for i, widget in enumerate(self.query(CardWidget)):
+            widget.set_class(i == self.selected, "selected")
+            if i == self.selected:
+                self.scroll_to_widget(widget, animate=False)
+
+    def _redraw(self) -> None:
+        if not self.live:
+            return
+        self.remove_children()
+        if self.selected >= len(self.cards):
+            self.selected = max(0, len(self.cards) - 1)
+        self.mount_all(
+            CardWidget(card, playable=card["id"] in self.playable, selected=i == self.selected)
+            for i, card in enumerate(self.cards)
+        )
+
+    live = False
+
+    def on_mount(self) -> None:
+        """Draw whatever was set before mounting."""
+        self.live = True
+        self._redraw()
+
+    @property
+    def current(self) -> dict[str, Any] | None:
+        """The selected card, if the hand holds any."""
+        if 0 <= self.selected < len(self.cards):
+            return self.cards[self.selected]
+        return None
