@@ -240,15 +240,24 @@ class Table:
         The engine's ``deadline`` (engine time) becomes ``remaining`` seconds.
         """
         assert self.game is not None
-        view = self.game.view(seat)
-        if "deadline" in view:
-            deadline = view.pop("deadline")
-            if isinstance(deadline, int | float) and not isinstance(deadline, bool):
-                view["remaining"] = round(max(0.0, deadline - self.elapsed()), 3)
-            else:
-                view["remaining"] = None
+        view = self.wire_time(self.game.view(seat))
         legal = self.game.legal_actions(seat) if seat is not None else []
         return view, legal
+
+    def wire_time(self, data: dict[str, Any]) -> dict[str, Any]:
+        """``data`` with its engine-time ``deadline`` turned into ``remaining`` seconds.
+
+        Engine time means nothing to a client; the seconds left do, on any clock.
+        """
+        if "deadline" not in data:
+            return data
+        data = dict(data)
+        deadline = data.pop("deadline")
+        if isinstance(deadline, int | float) and not isinstance(deadline, bool):
+            data["remaining"] = round(max(0.0, deadline - self.elapsed()), 3)
+        else:
+            data["remaining"] = None
+        return data
 
     def update_for(
         self,
@@ -276,7 +285,7 @@ class Table:
         notices: Iterable[dict[str, Any]] = (),
     ) -> None:
         """Send every connection at the table its own update."""
-        ev, no = list(events), list(notices)
+        ev, no = [self.wire_time(e) for e in events], list(notices)
         for i, s in enumerate(self.seats):
             if s.conn is not None:
                 s.conn.send(self.update_for(i, ev, no))
