@@ -643,14 +643,19 @@ class Host:
         return table
 
     def check_idle(self, table: Table) -> None:
-        """Close a player-opened table nobody is connected to, after ``idle_timeout``.
+        """Close a player-opened table nobody is connected to.
 
-        Disconnected players keep their seats (and tokens) until then.
+        At once if no player holds a seat there; otherwise after ``idle_timeout``,
+        as disconnected players keep their seats (and tokens) until then.
         """
         if table.idle_timer is not None:
             table.idle_timer.cancel()
             table.idle_timer = None
         if table.permanent or table.connections() or table.id not in self.tables:
+            return
+        if not any(s.kind == "human" for s in table.seats):
+            # Nobody could come back to it: it goes at once (and frees its slot).
+            self._remove_if_idle(table)
             return
         table.idle_timer = asyncio.get_running_loop().call_later(
             self.idle_timeout, self._remove_if_idle, table
@@ -660,7 +665,7 @@ class Host:
         table.idle_timer = None
         if table.connections() or self.tables.get(table.id) is not table:
             return
-        log.info("table %s stood empty for %s s; closing it", table.id, self.idle_timeout)
+        log.info("table %s has nobody at it; closing it", table.id)
         table.close()
         del self.tables[table.id]
         self.changed()
