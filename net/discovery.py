@@ -176,7 +176,11 @@ def _instance_label(name: str) -> str:
 
 
 class Advertiser:
-    """Advertise a running host and keep its TXT record up to date."""
+    """Advertise a running host and keep its TXT record up to date.
+
+    ``interfaces=None`` means ``HIDDENHAND_MDNS_INTERFACES`` if set, else every
+    interface; ``addresses`` (default: those of the interfaces) are what is advertised.
+    """
 
     def __init__(
         self,
@@ -188,8 +192,9 @@ class Advertiser:
     ) -> None:
         self.host = host
         self.port = port
-        self.interfaces = interfaces
-        self.addresses = addresses or local_addresses(interfaces)
+        # No choice given: the environment variable still applies, else every interface.
+        self.interfaces = interfaces if interfaces is not None else mdns_interfaces()
+        self.addresses = addresses or local_addresses(self.interfaces)
         self._zc: AsyncZeroconf | None = None
         self._info: AsyncServiceInfo | None = None
         self._advertised: dict[str, str] = {}
@@ -279,10 +284,13 @@ class BrowserEvent:
 
 
 class Browser:
-    """Watch the network for hosts; iterate over it for live :class:`BrowserEvent` s."""
+    """Watch the network for hosts; iterate over it for live :class:`BrowserEvent` s.
+
+    ``interfaces=None`` means ``HIDDENHAND_MDNS_INTERFACES`` if set, else every interface.
+    """
 
     def __init__(self, *, interfaces: list[str] | None = None, resolve_timeout: float = 3.0):
-        self.interfaces = interfaces
+        self.interfaces = interfaces if interfaces is not None else mdns_interfaces()
         self.resolve_timeout = resolve_timeout
         self.hosts: dict[str, HostInfo] = {}
         self._zc: AsyncZeroconf | None = None

@@ -240,15 +240,24 @@ class Table:
         The engine's ``deadline`` (engine time) becomes ``remaining`` seconds.
         """
         assert self.game is not None
-        view = self.game.view(seat)
-        if "deadline" in view:
-            deadline = view.pop("deadline")
-            if isinstance(deadline, int | float) and not isinstance(deadline, bool):
-                view["remaining"] = round(max(0.0, deadline - self.elapsed()), 3)
-            else:
-                view["remaining"] = None
+        view = self.wire_time(self.game.view(seat))
         legal = self.game.legal_actions(seat) if seat is not None else []
         return view, legal
+
+    def wire_time(self, data: dict[str, Any]) -> dict[str, Any]:
+        """``data`` with its engine-time ``deadline`` turned into ``remaining`` seconds.
+
+        Engine time means nothing to a client; the seconds left do, on any clock.
+        """
+        if "deadline" not in data:
+            return data
+        data = dict(data)
+        deadline = data.pop("deadline")
+        if isinstance(deadline, int | float) and not isinstance(deadline, bool):
+            data["remaining"] = round(max(0.0, deadline - self.elapsed()), 3)
+        else:
+            data["remaining"] = None
+        return data
 
     def update_for(
         self,
@@ -276,7 +285,7 @@ class Table:
         notices: Iterable[dict[str, Any]] = (),
     ) -> None:
         """Send every connection at the table its own update."""
-        ev, no = list(events), list(notices)
+        ev, no = [self.wire_time(e) for e in events], list(notices)
         for i, s in enumerate(self.seats):
             if s.conn is not None:
                 s.conn.send(self.update_for(i, ev, no))
@@ -634,14 +643,19 @@ class Host:
         return table
 
     def check_idle(self, table: Table) -> None:
-        """Close a player-opened table nobody is connected to, after ``idle_timeout``.
+        """Close a player-opened table nobody is connected to.
 
-        Disconnected players keep their seats (and tokens) until then.
+        At once if no player holds a seat there; otherwise after ``idle_timeout``,
+        as disconnected players keep their seats (and tokens) until then.
         """
         if table.idle_timer is not None:
             table.idle_timer.cancel()
             table.idle_timer = None
         if table.permanent or table.connections() or table.id not in self.tables:
+            return
+        if not any(s.kind == "human" for s in table.seats):
+            # Nobody could come back to it: it goes at once (and frees its slot).
+            self._remove_if_idle(table)
             return
         table.idle_timer = asyncio.get_running_loop().call_later(
             self.idle_timeout, self._remove_if_idle, table
@@ -651,7 +665,7 @@ class Host:
         table.idle_timer = None
         if table.connections() or self.tables.get(table.id) is not table:
             return
-        log.info("table %s stood empty for %s s; closing it", table.id, self.idle_timeout)
+        log.info("table %s has nobody at it; closing it", table.id)
         table.close()
         del self.tables[table.id]
         self.changed()

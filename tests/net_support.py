@@ -100,6 +100,7 @@ class RawPeer:
                 try:
                     await p.read_frame(self.reader)
                 except (p.ConnectionClosed, p.ProtocolError, ConnectionError):
+                    self.close()
                     return True
 
     def close(self) -> None:

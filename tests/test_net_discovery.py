@@ -22,6 +22,18 @@ def test_interfaces_come_from_the_option_then_the_environment() -> None:
         d.mdns_interfaces(["eth0"], {})
 
 
+def test_the_environment_pins_advertiser_and_browser_given_no_choice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from net.host import Host
+
+    monkeypatch.setenv(d.ENV_INTERFACES, LOCAL)
+    assert d.Browser().interfaces == [LOCAL]
+    advertiser = d.Advertiser(Host(), 4455)
+    assert advertiser.interfaces == [LOCAL] and advertiser.addresses == [LOCAL]
+    assert d.Browser(interfaces=["10.1.2.3"]).interfaces == ["10.1.2.3"]
+
+
 def test_txt_records_round_trip() -> None:
     props = {b"v": b"1", b"name": b"Den", b"tables": b"2",
              b"t0": b"t1;getout;2/4;lobby;Kitchen; upstairs", b"t1": b"garbage"}

@@ -366,15 +366,22 @@ async def test_an_engine_failure_is_reported_and_the_host_keeps_serving(
 
 
 #: Options that keep a game short in tests (games not listed play with their defaults).
-SHORT = {"getout": {"match": False}}
+SHORT: dict[str, dict[str, Any]] = {
+    "getout": {"match": False},
+    "getit": {"level": "X", "cards": 6, "timer": 2},
+}
 
 
 @pytest.mark.parametrize("game_id", sorted(engine.GAMES))
 async def test_every_registered_game_plays_to_the_end_over_the_wire(game_id: str) -> None:
+    from engine.bots import make_bot
+
+    if game_id != "getout" and isinstance(make_bot(game_id, 0, 0), RandomBot):
+        pytest.skip(f"no bot plays {game_id} yet (a random player cannot finish it)")
     spec = engine.GAMES[game_id]
     seats = spec.min_seats
     humans = min(2, seats)
-    async with running_host(seed=7) as host, clients(host) as made:
+    async with running_host(seed=7, bot_factory=make_bot) as host, clients(host) as made:
         players = [await made.new(f"P{i}", record=True) for i in range(humans)]
         watcher = await made.new("W", record=True)
         joined = await players[0].create_table("T", game_id, seats, SHORT.get(game_id))
@@ -386,7 +393,7 @@ async def test_every_registered_game_plays_to_the_end_over_the_wire(game_id: str
         await watcher.join(joined.table, spectate=True)
         await players[0].start()
         results = await asyncio.gather(
-            *(drive(c, RandomBot(20 + i), timeout=60) for i, c in enumerate(players))
+            *(drive(c, make_bot(game_id, i, 20), timeout=60) for i, c in enumerate(players))
         )
         assert results[0] is not None and all(r == results[0] for r in results)
         final = await watcher.wait_for(lambda m: in_play(m) and m["table"]["phase"] == "over")
@@ -399,6 +406,43 @@ async def test_every_registered_game_plays_to_the_end_over_the_wire(game_id: str
                     assert msg["seat"] == msg["view"]["seat"] == seat
                     if seat is None:
                         assert msg["legal"] == []
+
+
+def arranged(hand: list[dict[str, Any]]) -> list[int]:
+    """A legal Get It! pile order: numbers ascending on top, special cards below."""
+    numbers = sorted((c for c in hand if c["kind"] == "number"), key=lambda c: c["value"])
+    return [c["id"] for c in numbers] + [c["id"] for c in hand if c["kind"] != "number"]
+
+
+async def test_get_it_round_is_ended_by_the_hosts_timer_with_time_as_seconds_left() -> None:
+    if "getit" not in engine.GAMES:
+        pytest.skip("the Get It! engine is not merged here")
+    async with running_host() as host, clients(host) as made:
+        players = [await made.new(f"P{i}", record=True) for i in range(3)]
+        joined = await players[0].create_table(
+            "T", "getit", 3, {"level": "X", "cards": 6, "timer": 1}
+        )
+        for c in players[1:]:
+            await c.join(joined.table)
+            await c.ready()
+        await players[0].start()
+        for c in players:
+            prep = await c.wait_for(lambda m: in_play(m) and m["legal"])
+            assert prep["view"]["remaining"] is None  # no clock runs while preparing
+            await c.act({"type": "arrange", "pile": arranged(prep["view"]["hand"])})
+        running = await players[0].wait_for(
+            lambda m: in_play(m) and m["view"]["remaining"] is not None
+        )
+        assert 0 < running["view"]["remaining"] <= 1
+        started = [e for e in running["events"] if e["type"] == "round_started"]
+        assert started and 0 < started[0]["remaining"] <= 1
+        # Nobody plays: the host wakes at the deadline by itself and ends the round.
+        for c in players:
+            over = await c.wait_for(lambda m: in_play(m) and m["table"]["phase"] == "over")
+            assert any(e.get("reason") == "time" for e in over["events"])
+            assert over["legal"] == [] and c.result is not None and c.result["won"] is False
+            for body in c.raw_frames:
+                assert "deadline" not in keys_in(decode(body))
 
 
 async def test_bot_clients_finish_even_when_the_host_throttles_them(

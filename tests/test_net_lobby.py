@@ -222,6 +222,7 @@ async def test_heartbeat_notices_a_dead_peer_and_spares_a_live_one() -> None:
                 try:
                     frames.append(await silent.recv(skip_pings=False))
                 except (p.ConnectionClosed, ConnectionError):
+                    silent.close()
                     break
         assert any(f.get("type") == "ping" for f in frames)
         assert frames[-1]["code"] == p.TIMEOUT
@@ -239,12 +240,25 @@ async def test_a_table_nobody_is_at_closes_after_the_idle_timeout() -> None:
         ann = await made.new("Ann")
         joined = await ann.create_table("T", "getout", 2)
         assert set(host.tables) == {kept.id, joined.table}
-        await ann.leave()
+        ann._writer.transport.abort()  # Ann's seat waits for her a while, then the table goes
         async with asyncio.timeout(3):
             while joined.table in host.tables:
                 gone.clear()
                 await gone.wait()
         assert set(host.tables) == {kept.id}
+
+
+async def test_a_table_left_by_its_last_player_closes_at_once() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        joined = await ann.create_table("T", "getout", 2)
+        await bob.join(joined.table, spectate=True)
+        await ann.leave()
+        assert joined.table in host.tables  # Bob still watches
+        await bob.leave()
+        assert joined.table not in host.tables
+        assert await ann.list_tables() == []
 
 
 async def test_a_connection_that_never_says_hello_is_closed() -> None:

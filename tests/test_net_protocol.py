@@ -175,6 +175,7 @@ async def test_truncated_frame_gets_an_error_and_a_close() -> None:
         await peer2.send_bytes(b"\x00\x00")
         peer2.writer.write_eof()
         assert (await peer2.recv())["code"] == p.TRUNCATED
+        assert await peer2.closed_by_host()
         await _still_serving(host, ann, bob)
 
 
@@ -223,3 +224,24 @@ async def test_a_flood_is_rate_limited_without_hurting_others() -> None:
         await ann.chat("unaffected")  # a separate connection has its own allowance
         assert (await bob.wait_for(lambda m: m["type"] == "chat"))["text"] == "unaffected"
         peer.close()
+
+
+async def test_the_client_notices_a_host_that_goes_silent() -> None:
+    from net.client import Client, ConnectionLost
+
+    async def mute_host(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        _, hello = await p.read_frame(reader)
+        writer.write(p.pack({"type": "welcome", "version": p.PROTOCOL_VERSION, "host": "mute",
+                             "heartbeat": 0.05, "tables": [], "ref": hello["ref"]}))
+        await reader.read()  # then never a word, not even a ping
+        writer.close()
+
+    server = await asyncio.start_server(mute_host, "127.0.0.1", 0)
+    async with server:
+        port = server.sockets[0].getsockname()[1]
+        client = await Client.connect("127.0.0.1", port, name="Ann")
+        with pytest.raises(ConnectionLost, match="stopped answering"):
+            await client.next(timeout=3)
+        with pytest.raises(ConnectionLost):
+            await client.chat("anyone?")
+        await client.close()

@@ -7,6 +7,7 @@ it plays solo or hosts a LAN game (with its mDNS announcement).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from textual.app import App
@@ -23,13 +24,14 @@ class HiddenHandApp(App[None]):
 
     ``bind`` is the address a hosted game listens on (``None``: every interface, as a
     LAN party needs); ``solo`` starts a solo game at once (``{"game_id", "seats",
-    "options"}``); ``bot_delay`` paces the bots (seconds between their moves).
+    "options"}``); ``bot_delay`` paces the bots (seconds between their moves);
+    ``seed_source`` fixes the games' seeds (tests and snapshots).
     """
 
     CSS_PATH = "app.tcss"
     TITLE = "hiddenhand"
     SUB_TITLE = "hidden-information party games"
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True, show=False)]
 
     def __init__(
         self,
@@ -39,12 +41,14 @@ class HiddenHandApp(App[None]):
         solo: dict[str, Any] | None = None,
         bind: str | None = None,
         bot_delay: float = 0.7,
+        seed_source: Callable[[], int] | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings or Settings()
         self.bind_address = bind
         self.bot_delay = bot_delay
         self.host: Host | None = None
+        self.seed_source = seed_source
         self._notice = notice
         self._solo = solo
 
@@ -64,7 +68,8 @@ class HiddenHandApp(App[None]):
     async def start_host(self, port: int | None) -> Host:
         """Run a host in the app; ``port=None`` is solo play with no network at all."""
         await self.stop_host()
-        host = Host(self.settings.name, bot_factory=make_bot, bot_delay=self.bot_delay)
+        host = Host(self.settings.name, bot_factory=make_bot, bot_delay=self.bot_delay,
+                    seed_source=self.seed_source)
         if port is not None:
             await host.start(self.bind_address, port)
         self.host = host

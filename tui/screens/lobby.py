@@ -42,11 +42,12 @@ class LobbyScreen(SessionScreen):
             with Vertical(id="lobby-left"):
                 yield DataTable(id="lobby-seats", cursor_type="row", zebra_stripes=True)
                 with Horizontal(classes="buttons"):
-                    yield Button("Ready (^r)", id="ready", variant="success")
-                    yield Button("Sit here (^t)", id="sit")
-                    yield Button("Bot here (^b)", id="add-bot", classes="creator")
-                    yield Button("Remove (^x)", id="remove", classes="creator")
-                    yield Button("Start (^s)", id="start", variant="primary", classes="creator")
+                    yield Button("Ready (^r)", id="ready", variant="success", compact=True)
+                    yield Button("Sit here (^t)", id="sit", compact=True)
+                with Horizontal(classes="buttons creator"):
+                    yield Button("Bot here (^b)", id="add-bot", compact=True)
+                    yield Button("Remove (^x)", id="remove", compact=True)
+                    yield Button("Start (^s)", id="start", variant="primary", compact=True)
                 with Vertical(id="lobby-config", classes="creator"):
                     yield Label("Game")
                     yield Select(
@@ -63,7 +64,7 @@ class LobbyScreen(SessionScreen):
                         compact=True,
                     )
                     yield Vertical(id="lobby-options")
-                    yield Button("Apply options", id="apply")
+                    yield Button("Apply options", id="apply", compact=True)
             with Vertical(id="lobby-right"):
                 yield Label("Chat")
                 yield RichLog(id="chat", wrap=True, markup=False, max_lines=300)

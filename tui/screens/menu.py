@@ -47,7 +47,7 @@ class MenuScreen(Screen[None]):
                 yield Button("Join a game (j)", id="join", compact=True)
                 yield Button("Rules (r)", id="rules", compact=True)
                 yield Button("Settings (o)", id="settings", compact=True)
-                yield Button("Quit (q)", id="quit", variant="error", compact=True)
+                yield Button("Quit (q)", id="quit", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -24,7 +24,7 @@ class OptionsForm(Vertical):
     DEFAULT_CSS = """
     OptionsForm { height: auto; }
     OptionsForm .option-row { height: auto; padding: 1 0 0 0; }
-    OptionsForm .option-row Label { width: 60; padding: 0 1 0 0; }
+    OptionsForm .option-row Label { width: 1fr; max-width: 60; padding: 0 1 0 0; }
     OptionsForm .option-row Input { width: 16; }
     OptionsForm .option-row Select { width: 22; }
     """
