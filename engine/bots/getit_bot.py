@@ -340,12 +340,13 @@ class GetItBot:
         played_kinds = {c.get("kind") for c in view.get("played") or []}
         if "speech" not in played_kinds and all(s in self._talkers for s in others):
             return now  # only the bubble's holder cannot talk
-        for kind in ("smile", "look_past", "look"):
-            if kind == "look" and special_seen:
-                continue
-            if all(signals[s][kind] == me for s in others):
-                return max(self._trusted_at(s, kind, now, clocked) for s in others)
-        return None
+        gates = [
+            max(self._trusted_at(s, kind, now, clocked) for s in others)
+            for kind in ("smile", "look_past", "look")
+            if not (kind == "look" and special_seen)
+            and all(signals[s][kind] == me for s in others)
+        ]
+        return min(gates) if gates else None
 
 
 def _tops(view: View) -> dict[int, dict[str, Any]]:
