@@ -20,6 +20,7 @@ from tui.screens.getout import GetOutScreen
 from tui.screens.join import JoinScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.menu import MenuScreen
+from tui.screens.round_over import RoundOverScreen
 from tui.screens.rules import RulesScreen
 from tui.screens.settings import SettingsScreen
 from tui.screens.setup import SetupScreen
@@ -137,6 +138,13 @@ async def test_solo_getout_round_played_through_the_ui_to_its_end() -> None:
         assert moves > 0
         status = str(screen.query_one("#status").render())
         assert "wins the round" in status or "You win" in status
+        summary = await until(
+            pilot, lambda: isinstance(app.screen, RoundOverScreen) and app.screen, "the summary"
+        )
+        text = " ".join(str(w.render()) for w in summary.query("Label"))
+        assert "wins the round" in text or "You win the round" in text
+        await pilot.press("c")  # back to the table to look at it
+        assert app.screen is screen
         log = screen.query_one("#log")
         assert any("played" in str(line.text) for line in log.lines)
 
@@ -228,3 +236,33 @@ async def test_connection_loss_shows_a_banner_and_reconnects_by_itself(lan_host:
         )
         assert msg["table"]["seats"][seat]["name"] == "Ann"
     await bob.close()
+
+
+async def test_round_summary_deals_the_next_round_of_a_match() -> None:
+    from engine.testing import stack_getout
+
+    app = HiddenHandApp(Settings(name="Ann"), bot_delay=0.01,
+                        solo={"game_id": "getout", "seats": 3, "options": {"first": 0}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await until(
+            pilot,
+            lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal and app.screen,
+            "our first turn",
+        )
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        # One card left that plays: the round ends with our next move.
+        stack_getout(table.game, [["kevin 1"], ["geoff 12", "geoff 2"], ["shirley 5"]],
+                     played=["kevin 8"], turn=0)
+        table.push()
+        await until(pilot, lambda: len(screen.query_one(HandWidget).cards) == 1, "the new hand")
+        await pilot.press("enter")
+        summary = await until(
+            pilot, lambda: isinstance(app.screen, RoundOverScreen) and app.screen, "the summary"
+        )
+        assert summary.query_one("#next")  # we may deal
+        assert screen.update["view"]["scores"] == [0, 14, 5]
+        await pilot.press("n")
+        await until(pilot, lambda: screen.update["view"]["round"] == 2, "round 2")
+        assert app.screen is screen
+        assert screen.update["view"]["phase"] == "play"

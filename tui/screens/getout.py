@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Footer, Header, RichLog, Static
 
 from tui.screens.base import Banner, SessionScreen
 from tui.screens.dialogs import ChoiceScreen
+from tui.screens.round_over import RoundOverScreen
 from tui.widgets.call_pile import CallPile
 from tui.widgets.card import CardWidget, card_label, image_label
 from tui.widgets.hand import HandWidget
@@ -51,6 +52,8 @@ class GetOutScreen(SessionScreen):
             yield RichLog(id="log", wrap=True, markup=False, max_lines=500)
             yield DataTable(id="scores", cursor_type="none", zebra_stripes=True)
         yield Footer()
+
+    summary: RoundOverScreen | None = None
 
     def on_mount(self) -> None:
         """Title the screen, then listen (the base class)."""
@@ -93,6 +96,31 @@ class GetOutScreen(SessionScreen):
         self._status(view, legal, names)
         self._scores(view, names)
         self.refresh_bindings()
+        self._summary(msg, names)
+
+    def _summary(self, msg: dict[str, Any], names: list[str]) -> None:
+        """Open the round summary when a round ends; close it when the next one starts."""
+        view = msg["view"]
+        ended = any(e.get("type") == "round_over" for e in msg.get("events", []))
+        if view["phase"] == "play" and self.summary is not None:
+            self.summary.dismiss(None)
+            self.summary = None
+        elif ended and self.summary is None:
+            table = msg["table"]
+            self.summary = RoundOverScreen(
+                view, names, self.my_seat,
+                can_deal={"type": "next_round"} in msg.get("legal", []),
+                can_lobby=table.get("creator") == self.my_seat,
+            )
+
+            def answered(answer: str | None) -> None:
+                self.summary = None
+                if answer == "next":
+                    self.action_next_round()
+                elif answer == "lobby":
+                    self.action_to_lobby()
+
+            self.app.push_screen(self.summary, answered)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Dim the moves not open to us now; hide those of other phases."""
