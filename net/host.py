@@ -194,6 +194,7 @@ class Table:
         self._timer: asyncio.TimerHandle | None = None
         self._bot_wake = asyncio.Event()
         self._bot_task: asyncio.Task[None] | None = None
+        self._bot_timer: asyncio.TimerHandle | None = None
         self._bot_turn = 0
         #: Tables opened by the host itself stay; tables opened by players go when idle.
         self.permanent = False
@@ -463,13 +464,24 @@ class Table:
                 log.exception("bots at table %s failed", self.id)
 
     async def _move_bots(self) -> None:
-        """Move bots one action at a time while any has something to do."""
+        """Move bots one action at a time while any has something to do.
+
+        Turn-based bots answer ``choose(view, legal)`` and are paced by ``bot_delay``.
+        Real-time bots (Get It!) answer ``step(view, legal, now)`` with an action and the
+        engine time they want to be asked again; they pace themselves (reaction times),
+        so the host asks them after every change and wakes them when they asked to be.
+        """
         while self.game is not None and self.phase == "play":
             bots = [i for i, s in enumerate(self.seats) if s.kind == "bot" and s.bot]
             # Between rounds the people at the table decide when to go on: a bot that
             # dealt at once would snatch the round's summary from under their eyes.
-            people = any(s.kind == "human" and s.conn is not None for s in self.seats)
-            moved = False
+            people = any(
+                s.kind == "human" and s.conn is not None
+                and {"type": "next_round"} in self.game.legal_actions(i)
+                for i, s in enumerate(self.seats)
+            )
+            moved = paced = False
+            wakes: list[float] = []
             for k in range(len(bots)):
                 i = bots[(self._bot_turn + k) % len(bots)]
                 view, legal = self.seat_view(i)
@@ -479,8 +491,14 @@ class Table:
                     continue
                 bot = self.seats[i].bot
                 assert bot is not None
+                step = getattr(bot, "step", None)
                 try:
-                    action = bot.choose(view, legal)
+                    if step is not None:
+                        action, wake = step(view, legal, max(self.elapsed(), self.game.now))
+                        if wake is not None:
+                            wakes.append(float(wake))
+                    else:
+                        action = bot.choose(view, legal)
                 except Exception:
                     log.exception("bot at table %s seat %d failed", self.id, i)
                     action = None
@@ -492,16 +510,27 @@ class Table:
                 except RequestError as exc:
                     log.warning("bot at table %s seat %d: %s", self.id, i, exc.message)
                     continue
-                moved = True
+                moved, paced = True, step is None
                 break
             if not moved:
+                self._arm_bot_timer(wakes)
                 break
             self._bot_wake.clear()
-            # Pace the bots, and never outrun the readers at the table.
+            # Never outrun the readers at the table; pace the turn-based bots.
             conns = self.connections()
             if conns:
                 await asyncio.gather(*(c.drain(self.host.timeout) for c in conns))
-            await asyncio.sleep(self.host.bot_delay)
+            if paced:
+                await asyncio.sleep(self.host.bot_delay)
+
+    def _arm_bot_timer(self, wakes: list[float]) -> None:
+        """Wake the real-time bots at the earliest engine time one of them asked for."""
+        if self._bot_timer is not None:
+            self._bot_timer.cancel()
+            self._bot_timer = None
+        if wakes:
+            loop = asyncio.get_running_loop()
+            self._bot_timer = loop.call_at(self.t0 + min(wakes), self.wake_bots)
 
     def close(self) -> None:
         """Stop the table's timers and bots."""
@@ -509,6 +538,8 @@ class Table:
             self.idle_timer.cancel()
         if self._timer is not None:
             self._timer.cancel()
+        if self._bot_timer is not None:
+            self._bot_timer.cancel()
         if self._bot_task is not None:
             self._bot_task.cancel()
 

@@ -484,3 +484,25 @@ async def test_bots_leave_the_next_round_to_the_people_at_the_table() -> None:
         await ann.act({"type": "next_round"})
         again = await ann.wait_for(lambda m: in_play(m) and m["view"]["phase"] == "play")
         assert again["view"]["round"] == 2
+
+
+async def test_get_it_bots_run_by_the_host_and_by_a_client_clear_a_round_together() -> None:
+    """Real-time bots: two in the host (asked on every change and when they ask), one
+    playing a client's seat through ``drive``; together they clear a Level X round."""
+    from engine.bots import GetItBot
+
+    def fast_bot(game_id: str, seat: int, seed: int) -> GetItBot:
+        return GetItBot(seed, reaction=0.05, jitter=0.02)
+
+    async with running_host(bot_factory=fast_bot) as host, clients(host) as made:
+        ann = await made.new("Ann")
+        joined = await ann.create_table(
+            "T", "getit", 3, {"level": "X", "cards": 9, "timer": 60}
+        )
+        await ann.add_bot(1)
+        await ann.add_bot(2)
+        await ann.start()
+        result = await drive(ann, fast_bot("getit", 0, 5), timeout=60)
+        assert result is not None
+        assert result["won"] is True and result["cards"] == 9
+        assert host.tables[joined.table].phase == "over"
