@@ -320,7 +320,7 @@ class Table:
         """The seat at ``seat``, or a refusal naming the seats there are."""
         if not 0 <= seat < len(self.seats):
             raise RequestError(
-                p.NO_SEAT, f"there is no seat {seat}; seats are 0 to {len(self.seats) - 1}"
+                p.NO_SEAT, f"there is no seat {seat + 1}; seats are 1 to {len(self.seats)}"
             )
         return self.seats[seat]
 
@@ -367,11 +367,11 @@ class Table:
         for i, s in enumerate(self.seats):
             if s.kind == "empty":
                 raise RequestError(
-                    p.BAD_REQUEST, f"seat {i} is empty: wait for a player or add a bot"
+                    p.BAD_REQUEST, f"seat {i + 1} is empty: wait for a player or add a bot"
                 )
         for i, s in enumerate(self.seats):
             if s.kind == "human" and i != self.creator and not s.ready:
-                raise RequestError(p.BAD_REQUEST, f"{s.name} (seat {i}) is not ready yet")
+                raise RequestError(p.BAD_REQUEST, f"{s.name} (seat {i + 1}) is not ready yet")
         seed = self.host.seed_source()
         try:
             self.game = engine.new_game(self.game_id, len(self.seats), seed, self.options)
@@ -928,7 +928,7 @@ class Host:
                 raise RequestError(p.TABLE_FULL, "every seat at this table is taken")
             seat = free[0]
         elif table.check_seat_index(seat).kind != "empty":
-            raise RequestError(p.SEAT_TAKEN, f"seat {seat} is taken")
+            raise RequestError(p.SEAT_TAKEN, f"seat {seat + 1} is taken")
         token = table.seat_human(conn, seat)
         self._joined(conn, msg, table, token)
         table.push(notices=[{"type": "joined", "seat": seat, "name": conn.name}])
@@ -943,7 +943,7 @@ class Host:
             or seat.token is None
             or not secrets.compare_digest(seat.token.encode(), msg["token"].encode())
         ):
-            raise RequestError(p.BAD_TOKEN, f"that token does not hold seat {index} here")
+            raise RequestError(p.BAD_TOKEN, f"that token does not hold seat {index + 1} here")
         old = seat.conn
         if old is not None and old is not conn:
             # The old connection is a half-open leftover: the token's owner is back.
@@ -982,7 +982,7 @@ class Host:
             self._ok(conn, msg)
             return
         if target.kind != "empty":
-            raise RequestError(p.SEAT_TAKEN, f"seat {new} is taken")
+            raise RequestError(p.SEAT_TAKEN, f"seat {new + 1} is taken")
         source = table.seats[old]
         table.seats[new], table.seats[old] = source, target
         source.ready = False
@@ -1046,7 +1046,7 @@ class Host:
             s = table.seats[i]
             if s.kind == "human":
                 raise RequestError(
-                    p.BAD_REQUEST, f"seat {i} is taken by {s.name}; they must move or leave first"
+                    p.BAD_REQUEST, f"seat {i + 1} is taken by {s.name}; they must move or leave first"
                 )
         table.game_id, table.options = game_id, options
         table.seats = table.seats[:seats] + [Seat() for _ in range(seats - len(table.seats))]
@@ -1062,7 +1062,7 @@ class Host:
         index = msg["seat"]
         seat = table.check_seat_index(index)
         if table.phase == "lobby" and seat.kind != "empty":
-            raise RequestError(p.SEAT_TAKEN, f"seat {index} is not empty")
+            raise RequestError(p.SEAT_TAKEN, f"seat {index + 1} is not empty")
         if table.phase == "play" and not (seat.kind == "human" and seat.conn is None):
             raise RequestError(
                 p.SEAT_TAKEN, "during play only a disconnected player's seat can go to a bot"
@@ -1081,7 +1081,7 @@ class Host:
         table.require_phase("lobby")
         index = msg["seat"]
         if table.check_seat_index(index).kind != "bot":
-            raise RequestError(p.BAD_REQUEST, f"seat {index} holds no bot")
+            raise RequestError(p.BAD_REQUEST, f"seat {index + 1} holds no bot")
         table.free_seat(index)
         self._ok(conn, msg)
         table.push(notices=[{"type": "bot_removed", "seat": index}])
@@ -1093,7 +1093,7 @@ class Host:
         index = msg["seat"]
         seat = table.check_seat_index(index)
         if seat.kind != "human":
-            raise RequestError(p.BAD_REQUEST, f"seat {index} holds no player")
+            raise RequestError(p.BAD_REQUEST, f"seat {index + 1} holds no player")
         if index == conn.seat:
             raise RequestError(p.BAD_REQUEST, "you cannot kick yourself; leave instead")
         victim = seat.conn

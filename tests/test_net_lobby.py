@@ -56,14 +56,14 @@ async def test_lobby_flow_from_join_to_start() -> None:
                             "text": "hello all"}
 
         # Starting needs every seat filled and every other player ready.
-        with pytest.raises(ServerError, match="seat 2 is empty"):
+        with pytest.raises(ServerError, match="seat 3 is empty"):
             await ann.start()
         await ann.add_bot(2)
         msg = await bob.wait_for(lambda m: update(m) and m["notices"] == [
             {"type": "bot_added", "seat": 2}])
         assert msg["table"]["seats"][2] == {"seat": 2, "kind": "bot", "name": "Bot 3",
                                             "connected": True, "ready": True}
-        with pytest.raises(ServerError, match=r"Robert \(seat 1\) is not ready"):
+        with pytest.raises(ServerError, match=r"Robert \(seat 2\) is not ready"):
             await ann.start()
         await bob.ready(True)
         await ann.wait_for(lambda m: update(m) and m["table"]["seats"][1]["ready"])
@@ -127,7 +127,7 @@ async def test_creator_configures_adds_and_removes_bots_and_kicks() -> None:
         with pytest.raises(ServerError, match="unknown game"):
             await ann.configure(game="chess")
         await bob.pick_seat(3)
-        with pytest.raises(ServerError, match="seat 3 is taken by Bob"):
+        with pytest.raises(ServerError, match="seat 4 is taken by Bob"):
             await ann.configure(seats=2)
         await bob.pick_seat(1)
 
@@ -141,7 +141,7 @@ async def test_creator_configures_adds_and_removes_bots_and_kicks() -> None:
         assert msg["table"]["seats"][3]["kind"] == "empty"
         with pytest.raises(ServerError, match="holds no bot"):
             await ann.remove_bot(3)
-        with pytest.raises(ServerError, match="there is no seat 7"):
+        with pytest.raises(ServerError, match="there is no seat 8"):
             await ann.add_bot(7)
 
         bob_token = bob.joined.token if bob.joined else None
