@@ -266,3 +266,44 @@ async def test_round_summary_deals_the_next_round_of_a_match() -> None:
         await until(pilot, lambda: screen.update["view"]["round"] == 2, "round 2")
         assert app.screen is screen
         assert screen.update["view"]["phase"] == "play"
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def test_hosting_from_the_app_is_announced_on_the_lan_and_joinable() -> None:
+    from net.discovery import discover
+
+    port = free_port()
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        assert isinstance(app.screen, SetupScreen)
+        app.screen.query_one("#port", Input).value = str(port)
+        app.screen.query_one("#table-name", Input).value = "Ann's LAN table"
+        await pilot.press("ctrl+s")
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
+                            "the lobby")
+        found = []
+        for _ in range(5):
+            found = [h for h in await discover(1.0, interfaces=["127.0.0.1"])
+                     if h.port == port]
+            if found:
+                break
+        assert found, "the app's host was not announced"
+        assert [t.name for t in found[0].tables] == ["Ann's LAN table"]
+        bob = await Client.connect("127.0.0.1", port, name="Bob")
+        (table,) = await bob.list_tables()
+        await bob.join(table["id"])
+        seats = lobby.query_one("#lobby-seats", DataTable)
+        await until(pilot, lambda: any(str(seats.get_row_at(i)[1]).startswith("Bob")
+                                       for i in range(seats.row_count)), "Bob in the lobby")
+        await bob.close()
+        await pilot.press("escape")  # hosting: asks first
+        await pilot.press("y")
+        await until(pilot, lambda: app.host is None, "the host to stop")

@@ -14,6 +14,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from engine.bots import make_bot
+from net.discovery import Advertiser
 from net.host import Host
 from tui.screens.menu import MenuScreen
 from tui.settings import Settings
@@ -48,6 +49,7 @@ class HiddenHandApp(App[None]):
         self.bind_address = bind
         self.bot_delay = bot_delay
         self.host: Host | None = None
+        self.advertiser: Advertiser | None = None
         self.seed_source = seed_source
         self._notice = notice
         self._solo = solo
@@ -66,17 +68,35 @@ class HiddenHandApp(App[None]):
                             self._solo.get("options", {}))
 
     async def start_host(self, port: int | None) -> Host:
-        """Run a host in the app; ``port=None`` is solo play with no network at all."""
+        """Run a host in the app; ``port=None`` is solo play with no network at all.
+
+        A LAN host is announced by mDNS on the interfaces of the settings (or
+        ``HIDDENHAND_MDNS_INTERFACES``, else all); if that fails, players can still
+        join by address, and the app says so.
+        """
         await self.stop_host()
         host = Host(self.settings.name, bot_factory=make_bot, bot_delay=self.bot_delay,
                     seed_source=self.seed_source)
         if port is not None:
             await host.start(self.bind_address, port)
+            try:
+                advertiser = Advertiser(host, host.port,
+                                        interfaces=self.settings.mdns_interfaces or None)
+                await advertiser.start()
+            except (OSError, ValueError) as exc:
+                self.notify(f"Players will not find this game on the LAN ({exc}); they can "
+                            f"join by address, port {host.port}.", severity="warning",
+                            timeout=10, markup=False)
+            else:
+                self.advertiser = advertiser
         self.host = host
         return host
 
     async def stop_host(self) -> None:
-        """Stop the app's host, if it runs one."""
+        """Stop the app's host (and its mDNS announcement), if it runs one."""
+        if self.advertiser is not None:
+            advertiser, self.advertiser = self.advertiser, None
+            await advertiser.close()
         if self.host is not None:
             host, self.host = self.host, None
             await host.close()

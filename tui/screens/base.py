@@ -20,6 +20,8 @@ from textual.widgets import Static
 from tui.session import FINAL_CODES, ConnectionLost, ServerError, Session
 
 RETRY_DELAYS = (0.5, 1.0, 2.0, 3.0, 5.0)
+#: Reconnection attempts before giving up (about a minute with the delays above).
+MAX_ATTEMPTS = 16
 
 
 class Banner(Static):
@@ -64,6 +66,13 @@ class SessionScreen(Screen[None]):
     class ConnectionRestored(Message):
         """We are back in our seat."""
 
+    class HostSaid(Message):
+        """The host sent a complaint that needs no reconnection (shown as a toast)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
@@ -94,6 +103,8 @@ class SessionScreen(Screen[None]):
                 if not await self._reconnect(reason or str(exc)):
                     return
                 continue
+            if self.leaving:
+                return  # the next screen reads ``session.latest``
             kind = msg.get("type")
             if kind == "update":
                 self.post_message(self.Updated(msg))
@@ -104,12 +115,17 @@ class SessionScreen(Screen[None]):
                 self.leaving = True
                 return
             elif kind == "error":
-                self.post_message(self.ConnectionDropped(str(msg.get("message")), final=False))
+                self.post_message(self.HostSaid(str(msg.get("message"))))
 
     async def _reconnect(self, reason: str) -> bool:
         self.post_message(self.ConnectionDropped(reason, final=False))
         attempt = 0
         while not self.leaving:
+            if attempt == MAX_ATTEMPTS:
+                self.post_message(self.ConnectionDropped(
+                    f"{self.session.where} is not answering any more (gave up after "
+                    f"{attempt} tries)", final=True))
+                return False
             await asyncio.sleep(RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)])
             attempt += 1
             try:
@@ -127,7 +143,12 @@ class SessionScreen(Screen[None]):
 
     def on_session_screen_updated(self, message: Updated) -> None:
         """Keep the newest state; subclasses react in ``watch_update``."""
-        self.update = message.msg
+        if not self.leaving:
+            self.update = message.msg
+
+    def on_session_screen_host_said(self, message: HostSaid) -> None:
+        """Show the host's complaint."""
+        self.notify(message.text, title="The host says", severity="warning", markup=False)
 
     def on_session_screen_connection_dropped(self, message: ConnectionDropped) -> None:
         """Show what went wrong, and whether we are trying to get back."""
@@ -152,9 +173,14 @@ class SessionScreen(Screen[None]):
         try:
             await self.session.request(method, *args, **kwargs)
         except ServerError as exc:
+            self.refused(method)
             self.notify(exc.message, title="Not possible", severity="error", markup=False)
         except ConnectionLost as exc:
+            self.refused(method)
             self.notify(f"Not connected: {exc}", severity="error", markup=False)
+
+    def refused(self, method: str) -> None:
+        """A request of ours did not go through (subclasses may undo what they expected)."""
 
     # ---- helpers --------------------------------------------------------------
 
@@ -166,12 +192,23 @@ class SessionScreen(Screen[None]):
     def action_leave(self) -> None:
         """Leave the table and go back to the menu (asking first while a game runs)."""
         table = (self.update or {}).get("table") or {}
-        if table.get("phase") == "play" and self.my_seat is not None:
+        hosting = self.session.host is not None and self.session.host is getattr(
+            self.app, "host", None
+        )
+        question = None
+        if hosting and self.app.host.server is not None:  # type: ignore[attr-defined]
+            question = ("You are hosting this table: leaving stops the host and ends the "
+                        "game for everyone at it. Leave?")
+        elif hosting and table.get("phase") == "play":
+            question = "Leave this solo game? It ends here."
+        elif table.get("phase") == "play" and self.my_seat is not None:
+            question = ("Leave this game? Your seat stays yours: join the table again to "
+                        "take it back.")
+        if question:
             from tui.screens.dialogs import ConfirmScreen
 
             self.app.push_screen(
-                ConfirmScreen("Leave this game? Your seat stays yours: join the table again "
-                              "to take it back.", yes="Leave", no="Stay"),
+                ConfirmScreen(question, yes="Leave", no="Stay"),
                 lambda yes: self.leave() if yes else None,
             )
         else:

@@ -149,8 +149,9 @@ class GetOutScreen(SessionScreen):
         elif phase == "round_over":
             last = view["last_round"]
             who = "You" if last["winner"] == me else names[last["winner"]]
-            status.update(f"Round {last['round']} is over: {who} got out. "
-                          "Press n for the next round.")
+            then = ("Press n for the next round." if {"type": "next_round"} in legal
+                    else "Waiting for a player to deal the next round…")
+            status.update(f"Round {last['round']} is over: {who} got out. {then}")
         elif me is None:
             status.update(f"Watching: {names[view['turn']]} to play.")
         elif view["turn"] == me:
@@ -163,6 +164,8 @@ class GetOutScreen(SessionScreen):
                 status.update("Your turn: nothing matches — draw a card (d).")
         elif view["out"][me]:
             status.update("You are out of this match; watching the others.")
+        elif view["turn"] is None:
+            status.update("Waiting…")
         else:
             status.update(f"Waiting for {names[view['turn']]}…")
         status.set_class(view["turn"] == me and phase == "play", "my-turn")
@@ -193,10 +196,28 @@ class GetOutScreen(SessionScreen):
 
     # ---- acting --------------------------------------------------------------
 
+    #: The view version our last move was made on; keys wait for a newer view.
+    acted_on: int | None = None
+
     @property
     def legal(self) -> list[dict[str, Any]]:
-        """Our legal actions in the latest update."""
-        return list((self.update or {}).get("legal", []))
+        """Our legal actions in the latest update (none while our last move is on its way)."""
+        update = self.update or {}
+        view = update.get("view") or {}
+        if self.acted_on is not None and view.get("version") == self.acted_on:
+            return []
+        return list(update.get("legal", []))
+
+    def refused(self, method: str) -> None:
+        """Our move was refused: the keys work again on the view we have."""
+        if method == "act":
+            self.acted_on = None
+
+    def act(self, action: dict[str, Any]) -> None:
+        """Send a move; further keys wait until the host has answered with a new view."""
+        view = (self.update or {}).get("view") or {}
+        self.acted_on = view.get("version")
+        self.send("act", action)
 
     def action_select(self, delta: int) -> None:
         """Move the selection along the hand."""
@@ -236,20 +257,20 @@ class GetOutScreen(SessionScreen):
                             severity="warning")
             return
         if "image" not in options[0]:
-            self.send("act", options[0])
+            self.act(options[0])
             return
         choices = [(a["image"], image_label(a["image"])) for a in options]
 
         def chosen(image: str | None) -> None:
             if image is not None:
-                self.send("act", {"type": "play", "card": card["id"], "image": image})
+                self.act({"type": "play", "card": card["id"], "image": image})
 
         self.app.push_screen(ChoiceScreen("Name the image that must follow:", choices), chosen)
 
     def action_draw(self) -> None:
         """Draw a card (ends the turn)."""
         if {"type": "draw"} in self.legal:
-            self.send("act", {"type": "draw"})
+            self.act({"type": "draw"})
         else:
             self.notify("You cannot draw now.", severity="warning")
 
@@ -268,7 +289,7 @@ class GetOutScreen(SessionScreen):
     def action_next_round(self) -> None:
         """Deal the next round of the match."""
         if {"type": "next_round"} in self.legal:
-            self.send("act", {"type": "next_round"})
+            self.act({"type": "next_round"})
 
 
 def describe_event(event: dict[str, Any], names: list[str], me: int | None) -> str | None:

@@ -61,7 +61,9 @@ class CallPile(Vertical):
         elif self.call.get("wild"):
             follow.update(f"Next: {image_label(self.image)} only" if self.image else "")
         else:
-            follow.update(f"Next: {image_label(self.call['image'])} or a {self.call['value']}")
+            value = self.call["value"]
+            article = "an" if value in (8, 11, 18) else "a"
+            follow.update(f"Next: {image_label(self.call['image'])} or {article} {value}")
         self.query_one("#piles", Static).update(
             f"Draw pile: {self.draw_count} · played: {self.played_count}"
         )

@@ -17,6 +17,9 @@ class HandWidget(HorizontalScroll):
     HandWidget { height: 5; scrollbar-size-horizontal: 1; }
     """
 
+    # The screen's keys move the selection; the row itself must not take them to scroll.
+    can_focus = False
+
     cards: reactive[list[dict[str, Any]]] = reactive(list, always_update=True)
     playable: reactive[frozenset[int]] = reactive(frozenset)
     selected: reactive[int] = reactive(0)
