@@ -307,3 +307,49 @@ async def test_hosting_from_the_app_is_announced_on_the_lan_and_joinable() -> No
         await pilot.press("escape")  # hosting: asks first
         await pilot.press("y")
         await until(pilot, lambda: app.host is None, "the host to stop")
+
+
+async def join_by_address(pilot: Pilot[Any], port: int) -> None:
+    await pilot.press("j")
+    address = pilot.app.screen.query_one("#address", Input)
+    address.value = f"127.0.0.1:{port}"
+    address.focus()
+    await pilot.press("enter")
+
+
+async def test_a_player_who_left_a_game_takes_the_seat_back_by_joining_again(
+    lan_host: Host,
+) -> None:
+    bob = await Client.connect("127.0.0.1", lan_host.port, name="Bob")
+    joined = await bob.create_table("Bob's table", "getout", 2, {"first": 0})
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await join_by_address(pilot, lan_host.port)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("ctrl+r")
+        await bob.wait_for(lambda m: m.get("type") == "update" and m["table"]["seats"][1]["ready"])
+        await bob.start()
+        table = await until(pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen,
+                            "the table")
+        hand = table.update["view"]["hand"]
+        await pilot.press("escape")
+        await pilot.press("y")  # leave: the seat stays ours
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        away = await bob.wait_for(
+            lambda m: m.get("type") == "update" and not m["table"]["seats"][1]["connected"]
+        )
+        assert away["table"]["phase"] == "play"
+        await join_by_address(pilot, lan_host.port)
+        again = await until(pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen,
+                            "the table again")
+        await until(pilot, lambda: again.update is not None, "a view")
+        assert again.my_seat == 1
+        assert again.update["view"]["hand"] == hand
+        assert joined.table in str(Path(app_config_dir(), "seats.json").read_text())
+    await bob.close()
+
+
+def app_config_dir() -> Path:
+    from tui.settings import config_dir
+
+    return config_dir()

@@ -12,6 +12,7 @@ from typing import Any
 
 from net.client import Client, ConnectionLost, Joined, ServerError
 from net.host import Host
+from tui.settings import remember_seat
 
 Message = dict[str, Any]
 
@@ -54,11 +55,20 @@ class Session:
         self.joined = await self.client.create_table(table_name, game, seats, options)
         return self.joined
 
-    async def join(self, table: str, seat: int | None = None) -> Joined:
-        """Sit at a table (the first free seat unless ``seat`` is given)."""
+    async def join(self, table: str, seat: int | None = None, *,
+                   token: str | None = None, spectate: bool = False) -> Joined:
+        """Sit at a table (the first free seat unless ``seat`` is given), take a kept
+        seat back with its ``token``, or watch."""
         assert self.client is not None
-        self.joined = await self.client.join(table, seat)
+        self.joined = await self.client.join(table, seat, token=token, spectate=spectate)
+        self._remember()
         return self.joined
+
+    def _remember(self) -> None:
+        """Keep a TCP seat's token on disk, so the seat survives a crash of this app."""
+        joined = self.joined
+        if self.address is not None and joined and joined.seat is not None and joined.token:
+            remember_seat(self.where, joined.table, joined.seat, joined.token)
 
     async def reconnect(self) -> None:
         """Open a new connection and take our seat back with its token."""
@@ -69,6 +79,7 @@ class Session:
         self.joined = await client.join(
             self.joined.table, self.joined.seat, token=self.joined.token
         )
+        self._remember()
 
     async def next(self) -> Message:
         """The next message the host pushes; ``ConnectionLost`` when the line is down."""

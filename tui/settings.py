@@ -7,6 +7,7 @@ reported and replaced by defaults rather than crashing the app.
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import ipaddress
 import json
@@ -85,3 +86,62 @@ class Settings:
         tmp.write_text(json.dumps(asdict(self), indent=2) + "\n", encoding="utf-8")
         tmp.replace(path)
         return path
+
+
+# --------------------------------------------------------------------------- seats held
+# A seat's token lets its player take the seat back after a crash, a dropped line or
+# leaving by mistake. Tokens are kept per host and table, readable by this user only.
+
+MAX_SEATS_KEPT = 50
+
+
+def _seats_path() -> Path:
+    return config_dir() / "seats.json"
+
+
+def _load_seats() -> dict[str, dict[str, object]]:
+    try:
+        data = json.loads(_seats_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _save_seats(data: dict[str, dict[str, object]]) -> None:
+    path = _seats_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    tmp.chmod(0o600)
+    tmp.replace(path)
+
+
+def remember_seat(where: str, table: str, seat: int, token: str) -> None:
+    """Keep the token of our seat at ``table`` on host ``where`` (``host:port``)."""
+    data = _load_seats()
+    data.pop(f"{where}/{table}", None)
+    data[f"{where}/{table}"] = {"seat": seat, "token": token}
+    while len(data) > MAX_SEATS_KEPT:
+        data.pop(next(iter(data)))
+    # A seat we cannot remember only costs a fresh seat after a crash.
+    with contextlib.suppress(OSError):
+        _save_seats(data)
+
+
+def recall_seat(where: str, table: str) -> tuple[int, str] | None:
+    """The seat and token we hold at ``table`` on ``where``, if we kept one."""
+    entry = _load_seats().get(f"{where}/{table}")
+    if not isinstance(entry, dict):
+        return None
+    seat, token = entry.get("seat"), entry.get("token")
+    if isinstance(seat, int) and isinstance(token, str):
+        return seat, token
+    return None
+
+
+def forget_seat(where: str, table: str) -> None:
+    """Drop a kept seat (the host no longer knows its token)."""
+    data = _load_seats()
+    if data.pop(f"{where}/{table}", None) is not None:
+        with contextlib.suppress(OSError):
+            _save_seats(data)

@@ -25,6 +25,7 @@ from tui.screens.dialogs import ChoiceScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.tables import TABLES, table_screen
 from tui.session import ConnectionLost, ServerError, Session
+from tui.settings import forget_seat, recall_seat
 
 DEFAULT_PORT = 4455
 
@@ -185,27 +186,28 @@ class JoinScreen(Screen[None]):
         await self._sit(session, table_id)
 
     async def _sit(self, session: Session, table_id: str) -> None:
+        kept = recall_seat(session.where, table_id)
         try:
-            await session.join(table_id)
+            if kept is not None:
+                try:
+                    await session.join(table_id, kept[0], token=kept[1])
+                except ServerError:
+                    forget_seat(session.where, table_id)  # the host forgot it: sit anew
+                    kept = None
+                else:
+                    self.app.notify("Welcome back: you have your seat again.")
+            if kept is None:
+                await self._new_seat(session, table_id)
         except ServerError as exc:
-            if exc.code != "table_full":
-                self._error(f"Could not join: {exc.message}")
-                await session.close()
-                return
-            watch = await self.app.push_screen_wait(
-                ChoiceScreen(
-                    "That table is full. Watch the game instead?",
-                    [("yes", "Watch as a spectator"), ("no", "Back")],
-                )
-            )
-            if watch != "yes":
-                await session.close()
-                self._error("")
-                return
-            assert session.client is not None
-            session.joined = await session.client.join(table_id, spectate=True)
+            self._error(f"Could not join: {exc.message}")
+            await session.close()
+            return
         except (OSError, ConnectionLost) as exc:
             self._error(f"Connection lost while joining: {exc}")
+            return
+        if session.joined is None:
+            await session.close()
+            self._error("")
             return
         msg = await session.next()
         while msg.get("type") != "update":
@@ -214,6 +216,23 @@ class JoinScreen(Screen[None]):
             self.app.switch_screen(LobbyScreen(session))
         else:
             self.app.switch_screen(table_screen(session))
+
+
+    async def _new_seat(self, session: Session, table_id: str) -> None:
+        """Take a free seat, or offer to watch when there is none."""
+        try:
+            await session.join(table_id)
+        except ServerError as exc:
+            if exc.code not in ("table_full", "wrong_phase"):
+                raise
+            watch = await self.app.push_screen_wait(ChoiceScreen(
+                f"No seat for you there ({exc.message}). Watch the game instead?",
+                [("yes", "Watch as a spectator"), ("no", "Back")],
+            ))
+            if watch != "yes":
+                session.joined = None
+                return
+            await session.join(table_id, spectate=True)
 
 
 def describe_table(table: dict[str, Any]) -> str:
