@@ -1046,7 +1046,8 @@ class Host:
             s = table.seats[i]
             if s.kind == "human":
                 raise RequestError(
-                    p.BAD_REQUEST, f"seat {i + 1} is taken by {s.name}; they must move or leave first"
+                    p.BAD_REQUEST,
+                    f"seat {i + 1} is taken by {s.name}; they must move or leave first",
                 )
         table.game_id, table.options = game_id, options
         table.seats = table.seats[:seats] + [Seat() for _ in range(seats - len(table.seats))]

@@ -327,10 +327,15 @@ async def test_a_player_who_left_a_game_takes_the_seat_back_by_joining_again(
         await join_by_address(pilot, lan_host.port)
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("ctrl+r")
-        await bob.wait_for(lambda m: m.get("type") == "update" and m["table"]["seats"][1]["ready"])
+        await bob.wait_for(
+            lambda m: m.get("type") == "update" and m["table"]["seats"][1]["ready"]
+        )
         await bob.start()
-        table = await until(pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen,
-                            "the table")
+        table = await until(
+            pilot,
+            lambda: isinstance(app.screen, GetOutScreen) and app.screen.update and app.screen,
+            "the table",
+        )
         hand = table.update["view"]["hand"]
         await pilot.press("escape")
         await pilot.press("y")  # leave: the seat stays ours

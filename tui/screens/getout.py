@@ -27,6 +27,7 @@ from tui.widgets.seats import SeatsPanel
 class GetOutScreen(SessionScreen):
     """One seat's view of a GET OUT! table (or a spectator's)."""
 
+    SUB_TITLE = "GET OUT!"
     BINDINGS = [
         Binding("left", "select(-1)", "◀ card", show=False),
         Binding("right", "select(1)", "card ▶", show=False),
@@ -54,11 +55,6 @@ class GetOutScreen(SessionScreen):
         yield Footer()
 
     summary: RoundOverScreen | None = None
-
-    def on_mount(self) -> None:
-        """Title the screen, then listen (the base class)."""
-        self.sub_title = "GET OUT!"
-        super().on_mount()
 
     # ---- showing an update ---------------------------------------------------
 

@@ -25,6 +25,7 @@ from tui.widgets.options_form import OptionsForm
 class LobbyScreen(SessionScreen):
     """Wait for players, set the table up, and start."""
 
+    SUB_TITLE = "Lobby"
     BINDINGS = [
         Binding("ctrl+r", "toggle_ready", "Ready"),
         Binding("ctrl+b", "add_bot", "Bot to seat"),
@@ -84,7 +85,6 @@ class LobbyScreen(SessionScreen):
 
     def on_mount(self) -> None:
         """Show what we know and listen (the base class)."""
-        self.sub_title = "Lobby"
         self._config: tuple[str, int, dict[str, Any]] | None = None
         for msg in self.session.chat:
             self._show_chat(msg)
