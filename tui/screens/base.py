@@ -207,10 +207,11 @@ class SessionScreen(Screen[None]):
         if question:
             from tui.screens.dialogs import ConfirmScreen
 
-            self.app.push_screen(
-                ConfirmScreen(question, yes="Leave", no="Stay"),
-                lambda yes: self.leave() if yes else None,
-            )
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.leave()
+
+            self.app.push_screen(ConfirmScreen(question, yes="Leave", no="Stay"), answered)
         else:
             self.leave()
 

@@ -13,7 +13,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, RichLog, Select, Static
 
 import engine
@@ -40,8 +40,9 @@ class LobbyScreen(SessionScreen):
         yield Banner(id="banner", markup=False)
         yield Static("", id="lobby-title", markup=False, classes="form-title")
         with Horizontal(id="lobby"):
-            with Vertical(id="lobby-left"):
+            with VerticalScroll(id="lobby-left"):
                 yield DataTable(id="lobby-seats", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="lobby-options-summary", markup=False)
                 with Horizontal(classes="buttons"):
                     yield Button("Ready (^r)", id="ready", variant="success", compact=True)
                     yield Button("Sit here (^t)", id="sit", compact=True)
@@ -107,11 +108,6 @@ class LobbyScreen(SessionScreen):
             self.leaving = True
             self.app.switch_screen(table_screen(self.session))
             return
-        names = [s["name"] or f"seat {s['seat'] + 1}" for s in table["seats"]]
-        for notice in msg.get("notices", []):
-            text = describe_notice(notice, names)
-            if text:
-                self.query_one("#chat", RichLog).write(f"· {text}")
         game = engine.GAMES[table["game"]]
         where = self.session.where
         self.query_one("#lobby-title", Static).update(
@@ -139,8 +135,28 @@ class LobbyScreen(SessionScreen):
         )
         for widget in self.query(".creator"):
             widget.display = self.is_creator
+        self.query_one("#lobby-options-summary", Static).update(
+            "Options: " + describe_options(table["game"], table["options"])
+        )
         if self.is_creator:
             self._show_config(table)
+        self.refresh_bindings()
+
+    def on_session_screen_updated(self, message: SessionScreen.Updated) -> None:
+        """Tell the chat what happened at the table (each notice once), then show it."""
+        table = message.msg["table"]
+        names = [s["name"] or f"seat {s['seat'] + 1}" for s in table["seats"]]
+        for notice in message.msg.get("notices", []):
+            text = describe_notice(notice, names)
+            if text:
+                self.query_one("#chat", RichLog).write(f"· {text}")
+        super().on_session_screen_updated(message)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The creator's keys appear only for the creator."""
+        if action in ("add_bot", "remove", "start"):
+            return self.is_creator
+        return True
 
     def _show_config(self, table: dict[str, Any]) -> None:
         config = (table["game"], len(table["seats"]), dict(table["options"]))
@@ -195,8 +211,19 @@ class LobbyScreen(SessionScreen):
         kind = table["seats"][seat]["kind"] if seat < len(table.get("seats", [])) else "empty"
         if kind == "bot":
             self.send("remove_bot", seat)
-        elif kind == "human":
-            self.send("kick", seat)
+        elif kind == "human" and seat != self.my_seat:
+            from tui.screens.dialogs import ConfirmScreen
+
+            name = table["seats"][seat]["name"]
+
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.send("kick", seat)
+
+            self.app.push_screen(
+                ConfirmScreen(f"Ask {name} to leave the table?", yes="Remove", no="Keep"),
+                answered,
+            )
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
@@ -268,3 +295,18 @@ def describe_notice(notice: dict[str, Any], names: list[str]) -> str | None:
         "back_to_lobby": "back in the lobby",
     }
     return texts.get(str(kind))
+
+
+def describe_options(game_id: str, options: dict[str, Any]) -> str:
+    """A table's options in a few words, for everyone in the lobby."""
+    parts = []
+    for option in engine.GAMES[game_id].options:
+        value = options.get(option.name, option.default)
+        if isinstance(value, bool):
+            shown = "on" if value else "off"
+        elif value is None:
+            shown = "random"
+        else:
+            shown = str(value + 1 if option.name == "first" and isinstance(value, int) else value)
+        parts.append(f"{option.name} {shown}")
+    return " · ".join(parts)

@@ -6,6 +6,7 @@ from importlib import resources
 
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Markdown, TabbedContent, TabPane
 
@@ -33,9 +34,25 @@ class RulesScreen(Screen[None]):
         with TabbedContent(id="rules-tabs"):
             for game_id in GAME_ORDER:
                 if game_id in engine.GAMES:
-                    with TabPane(engine.GAMES[game_id].name, id=f"rules-{game_id}"):
+                    with (
+                        TabPane(engine.GAMES[game_id].name, id=f"rules-{game_id}"),
+                        VerticalScroll(id=f"scroll-{game_id}", classes="rules-text"),
+                    ):
                         yield Markdown(rules_text(game_id))
         yield Footer()
+
+    def on_mount(self) -> None:
+        """Focus the text, so ↑/↓, PgUp/PgDn, Home/End scroll it."""
+        self._focus_text()
+
+    def _focus_text(self) -> None:
+        tabs = self.query_one(TabbedContent)
+        game_id = str(tabs.active).removeprefix("rules-")
+        self.query_one(f"#scroll-{game_id}", VerticalScroll).focus()
+
+    def on_tabbed_content_tab_activated(self) -> None:
+        """Keep the keyboard on the text of the game shown."""
+        self._focus_text()
 
     def _step(self, delta: int) -> None:
         tabs = self.query_one(TabbedContent)

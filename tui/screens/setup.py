@@ -84,8 +84,8 @@ class SetupScreen(Screen[None]):
         return [(str(n), n) for n in range(spec.min_seats, spec.max_seats + 1)]
 
     def on_mount(self) -> None:
-        """Start on the Start button: Enter deals a default game."""
-        self.query_one("#start", Button).focus()
+        """Start at the top of the form (ctrl+s starts from anywhere)."""
+        self.query_one("#game", Select).focus()
 
     @on(Select.Changed, "#game")
     async def game_changed(self, event: Select.Changed) -> None:

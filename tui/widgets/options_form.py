@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.widgets import Input, Label, Select, Switch
 
 import engine
@@ -24,9 +24,10 @@ class OptionsForm(Vertical):
     DEFAULT_CSS = """
     OptionsForm { height: auto; }
     OptionsForm .option-row { height: auto; padding: 1 0 0 0; }
-    OptionsForm .option-row Label { width: 1fr; max-width: 60; padding: 0 1 0 0; }
+    OptionsForm .option-row Label { width: 100%; }
     OptionsForm .option-row Input { width: 16; }
     OptionsForm .option-row Select { width: 22; }
+    OptionsForm .option-row Switch { width: auto; }
     """
 
     def __init__(self, game_id: str, seats: int, values: dict[str, Any] | None = None,
@@ -40,7 +41,7 @@ class OptionsForm(Vertical):
         spec = engine.GAMES[self.game_id]
         for option in spec.options:
             value = self.initial.get(option.name, option.default)
-            with Horizontal(classes="option-row"):
+            with Vertical(classes="option-row"):
                 yield Label(f"{option.name}: {option.help}")
                 if isinstance(option.default, bool):
                     yield Switch(bool(value), id=f"opt-{option.name}")
