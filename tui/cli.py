@@ -95,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     solo.add_argument("--seats", type=_seats, default=4, help="seats, you included (default 4)")
     solo.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                       type=_option, help="a table option, e.g. limit=50 (repeatable)")
+    solo.set_defaults(subparser=solo)
     demo = sub.add_parser(
         "demo",
         help="watch a headless GET OUT! match between random players",
@@ -269,8 +270,10 @@ def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     solo = None
     if args.command == "solo":
+        parser = args.subparser
         if args.game not in TABLES:
-            parser.error(f"the app plays {', '.join(sorted(TABLES))}; not {args.game!r}")
+            names = ", ".join(sorted(TABLES))
+            parser.error(f"the app has a table for {names} only, not {args.game!r}")
         options = dict(args.option)
         try:
             spec = engine.GAMES[args.game]

@@ -74,10 +74,16 @@ class RoundOverScreen(ModalScreen[str | None]):
                 yield Label("Waiting for a player to deal the next round…")
             with Horizontal(classes="buttons"):
                 if not over and self.can_deal:
-                    yield Button("Next round (n)", id="next", variant="primary")
+                    yield Button("Next round (n)", id="next", variant="primary", compact=True)
                 if over and self.can_lobby:
-                    yield Button("Back to the lobby (l)", id="lobby", variant="primary")
-                yield Button("Look at the table (c)", id="close")
+                    yield Button(
+                        "Back to the lobby (l)", id="lobby", variant="primary", compact=True
+                    )
+                yield Button("Look at the table (c)", id="close", compact=True)
+
+    def on_mount(self) -> None:
+        """Focus the harmless choice: an Enter meant for the last card must not deal."""
+        self.query_one("#close", Button).focus()
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
