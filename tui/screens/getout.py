@@ -182,7 +182,7 @@ class GetOutScreen(SessionScreen):
         for event in events:
             line = describe_event(event, names, self.my_seat)
             if line:
-                log.write(line)
+                log.write(line, scroll_end=True)
 
     def _back_to_lobby(self) -> None:
         from tui.screens.lobby import LobbyScreen

@@ -16,7 +16,7 @@ class CallPile(Vertical):
     """Attributes: ``call`` (card or None), ``image`` (to follow), ``draw_count``."""
 
     DEFAULT_CSS = """
-    CallPile { width: 30; height: auto; align-horizontal: center; }
+    CallPile { width: 32; height: auto; align-horizontal: center; padding: 0 0 0 2; }
     CallPile > Static { width: 100%; text-align: center; }
     CallPile #call-slot { height: 4; align-horizontal: center; }
     """
