@@ -327,12 +327,26 @@ class Table:
     def seat_human(self, conn: Connection, index: int) -> str:
         """Put ``conn`` in the empty seat ``index``; return the seat's new token."""
         seat = self.seats[index]
-        seat.kind, seat.name, seat.conn, seat.ready = "human", conn.name, conn, False
+        name = self.unique_name(conn.name, index)
+        seat.kind, seat.name, seat.conn, seat.ready = "human", name, conn, False
         seat.token = secrets.token_urlsafe(24)
         conn.table, conn.seat = self, index
         if self.creator is None:
             self.creator = index
         return seat.token
+
+    def unique_name(self, name: str, index: int) -> str:
+        """``name``, or ``name (2)``, ``name (3)`` … if another seat already uses it.
+
+        Two players called "root" would make every message about one of them ambiguous.
+        """
+        taken = {s.name for i, s in enumerate(self.seats) if i != index and s.kind != "empty"}
+        if name not in taken:
+            return name
+        n = 2
+        while f"{name} ({n})" in taken:
+            n += 1
+        return f"{name} ({n})"
 
     def free_seat(self, index: int) -> None:
         """Empty a seat; the creator's role passes on if it was theirs."""
@@ -931,7 +945,7 @@ class Host:
             raise RequestError(p.SEAT_TAKEN, f"seat {seat + 1} is taken")
         token = table.seat_human(conn, seat)
         self._joined(conn, msg, table, token)
-        table.push(notices=[{"type": "joined", "seat": seat, "name": conn.name}])
+        table.push(notices=[{"type": "joined", "seat": seat, "name": table.seats[seat].name}])
 
     def _rejoin(self, conn: Connection, msg: dict[str, Any], table: Table) -> None:
         index = msg.get("seat")
@@ -950,10 +964,10 @@ class Host:
             old.fail(p.REPLACED, "your seat was taken back by a new connection with its token")
             old.table, old.seat = None, None
             old.close()
-        seat.conn, seat.name = conn, conn.name
+        seat.conn, seat.name = conn, table.unique_name(conn.name, index)
         conn.table, conn.seat = table, index
         self._joined(conn, msg, table, seat.token)
-        table.push(notices=[{"type": "reconnected", "seat": index, "name": conn.name}])
+        table.push(notices=[{"type": "reconnected", "seat": index, "name": seat.name}])
 
     def _on_leave(self, conn: Connection, msg: dict[str, Any]) -> None:
         table = self._at_table(conn)
@@ -995,11 +1009,12 @@ class Host:
     def _on_rename(self, conn: Connection, msg: dict[str, Any]) -> None:
         conn.name = msg["name"]
         table = conn.table
+        name = conn.name
         if table is not None and conn.seat is not None:
-            table.seats[conn.seat].name = conn.name
+            name = table.seats[conn.seat].name = table.unique_name(conn.name, conn.seat)
         self._ok(conn, msg)
         if table is not None:
-            table.push(notices=[{"type": "renamed", "seat": conn.seat, "name": conn.name}])
+            table.push(notices=[{"type": "renamed", "seat": conn.seat, "name": name}])
 
     def _on_ready(self, conn: Connection, msg: dict[str, Any]) -> None:
         table = self._at_table(conn)

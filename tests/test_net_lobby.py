@@ -286,3 +286,20 @@ async def test_creator_role_passes_on_when_the_creator_drops() -> None:
         assert msg["table"]["creator"] == 1
         await bob.kick(0)  # the absent player's seat can now be freed
         assert host.tables[joined.table].seats[0].kind == "empty"
+
+
+async def test_two_players_with_one_name_are_told_apart() -> None:
+    async with running_host() as host, clients(host) as made:
+        first = await made.new("root")
+        second = await made.new("root")
+        joined = await first.create_table("T", "getout", 3)
+        await second.join(joined.table)
+        msg = await first.wait_for(
+            lambda m: m.get("type") == "update" and m["table"]["seats"][1]["kind"] == "human"
+        )
+        assert [s["name"] for s in msg["table"]["seats"][:2]] == ["root", "root (2)"]
+        await second.rename("root")  # renaming into a taken name is told apart too
+        await second.rename("Bob")
+        await first.wait_for(
+            lambda m: m.get("type") == "update" and m["table"]["seats"][1]["name"] == "Bob"
+        )
