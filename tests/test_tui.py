@@ -162,12 +162,7 @@ async def test_join_by_address_and_lobby_changes_are_seen_by_both(lan_host: Host
     await bob.create_table("Bob's table", "getout", 3)
     app = make_app("Ann")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("j")
-        assert isinstance(app.screen, JoinScreen)
-        address = app.screen.query_one("#address", Input)
-        address.value = f"127.0.0.1:{lan_host.port}"
-        address.focus()
-        await pilot.press("enter")
+        await join_by_address(pilot, lan_host.port)
         lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
                             "the lobby")
         seats = lobby.query_one("#lobby-seats", DataTable)
@@ -214,11 +209,7 @@ async def test_connection_loss_shows_a_banner_and_reconnects_by_itself(lan_host:
     await bob.create_table("Bob's table", "getout", 2)
     app = make_app("Ann")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("j")
-        address = app.screen.query_one("#address", Input)
-        address.value = f"127.0.0.1:{lan_host.port}"
-        address.focus()
-        await pilot.press("enter")
+        await join_by_address(pilot, lan_host.port)
         lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
                             "the lobby")
         seat = lobby.my_seat
@@ -310,7 +301,9 @@ async def test_hosting_from_the_app_is_announced_on_the_lan_and_joinable() -> No
 
 
 async def join_by_address(pilot: Pilot[Any], port: int) -> None:
+    """From the menu: Join, type 127.0.0.1:port, Enter."""
     await pilot.press("j")
+    assert isinstance(pilot.app.screen, JoinScreen)
     address = pilot.app.screen.query_one("#address", Input)
     address.value = f"127.0.0.1:{port}"
     address.focus()
