@@ -561,7 +561,6 @@ class GetIt(Game):
             "round": self.round,
             "cards": self.deck_size(),
             "timer": self.options["timer"],
-            "started": self.started,
             "deadline": self.deadline,
             "hand_sizes": [len(h) for h in self.hands],
             "arranged": [a is not None for a in self.arranged],

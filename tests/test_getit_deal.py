@@ -262,7 +262,9 @@ def test_piles_pass_left_and_the_timer_starts_at_the_last_arrange() -> None:
         assert game.view(sorter)["piles"][holder]["top"]["id"] == orders[sorter][0]
         assert game.view(holder)["piles"][holder] == {"count": len(orders[sorter]), "top": None}
     view = game.view(0)
-    assert view["deadline"] == 67.5 and view["started"] == 7.5 and view["hand"] == []
+    assert view["deadline"] == 67.5 and view["hand"] == []
+    # Only the deadline crosses into views (the host turns it into seconds left).
+    assert "started" not in view
 
 
 def test_arrangement_helper_places_specials_below_the_top() -> None:
