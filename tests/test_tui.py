@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, Switch
+from textual.widgets import DataTable, Input, Select, Switch
 
 from net.client import Client
 from net.host import Host
@@ -351,3 +351,37 @@ def app_config_dir() -> Path:
     from tui.settings import config_dir
 
     return config_dir()
+
+
+async def test_the_creator_hands_an_away_players_seat_to_a_bot() -> None:
+    port = free_port()
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        app.screen.query_one("#seats", Select).value = 2
+        app.screen.query_one("#port", Input).value = str(port)
+        await pilot.pause()
+        app.screen.query_one("#opt-first", Select).value = "0"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        bob = await Client.connect("127.0.0.1", port, name="Bob")
+        (table,) = await bob.list_tables()
+        await bob.join(table["id"])
+        await bob.ready()
+        await until(
+            pilot, lambda: app.screen.update and app.screen.update["table"]["seats"][1]["ready"],
+            "Bob ready",
+        )
+        await pilot.press("ctrl+s")
+        game = await until(
+            pilot,
+            lambda: isinstance(app.screen, GetOutScreen) and app.screen.update and app.screen,
+            "the game",
+        )
+        await bob.close()  # Bob's laptop goes to sleep
+        await until(pilot, lambda: game._away_seats(), "Bob shown away")
+        await pilot.press("b")
+        await pilot.press("1")
+        await until(
+            pilot, lambda: game.update["table"]["seats"][1]["kind"] == "bot", "a bot in seat 2"
+        )

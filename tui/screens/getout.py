@@ -35,6 +35,7 @@ class GetOutScreen(SessionScreen):
         Binding("d", "draw", "Draw"),
         Binding("n", "next_round", "Next round"),
         Binding("l", "to_lobby", "Back to lobby"),
+        Binding("b", "bot_for_away", "Bot for an away player"),
         *[Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)],
         Binding("escape", "leave", "Leave"),
     ]
@@ -127,6 +128,8 @@ class GetOutScreen(SessionScreen):
             return {"type": "draw"} in legal or None
         if action == "next_round":
             return {"type": "next_round"} in legal
+        if action == "bot_for_away":
+            return bool(self._away_seats())
         if action == "to_lobby":
             table = (self.update or {}).get("table") or {}
             return table.get("phase") == "over" and table.get("creator") == self.my_seat
@@ -281,6 +284,27 @@ class GetOutScreen(SessionScreen):
                         severity="warning")
         else:
             self.send("to_lobby")
+
+    def _away_seats(self) -> list[dict[str, Any]]:
+        """Seats whose player lost the connection, if we may hand them to a bot."""
+        table = (self.update or {}).get("table") or {}
+        if table.get("phase") != "play" or table.get("creator") != self.my_seat:
+            return []
+        return [s for s in table.get("seats", [])
+                if s["kind"] == "human" and not s["connected"]]
+
+    def action_bot_for_away(self) -> None:
+        """(Creator) let a bot play for a player who is gone, so the game goes on."""
+        away = self._away_seats()
+        if not away:
+            return
+        choices = [(str(s["seat"]), f"seat {s['seat'] + 1}: {s['name']}") for s in away]
+
+        def chosen(seat: str | None) -> None:
+            if seat is not None:
+                self.send("add_bot", int(seat))
+
+        self.app.push_screen(ChoiceScreen("Which seat should a bot take over?", choices), chosen)
 
     def action_next_round(self) -> None:
         """Deal the next round of the match."""
