@@ -385,3 +385,38 @@ async def test_the_creator_hands_an_away_players_seat_to_a_bot() -> None:
         await until(
             pilot, lambda: game.update["table"]["seats"][1]["kind"] == "bot", "a bot in seat 2"
         )
+
+
+async def test_after_a_game_the_creator_takes_the_table_back_to_the_lobby_and_deals_again() -> None:
+    from engine.testing import stack_getout
+
+    app = HiddenHandApp(Settings(name="Ann"), bot_delay=0.01, solo={
+        "game_id": "getout", "seats": 2, "options": {"first": 0, "match": False}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await until(
+            pilot,
+            lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal and app.screen,
+            "our first turn",
+        )
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        stack_getout(table.game, [["kevin 1"], ["geoff 12"]], played=["kevin 8"], turn=0)
+        table.push()
+        await until(pilot, lambda: len(screen.query_one(HandWidget).cards) == 1, "the new hand")
+        await pilot.press("right")  # arrows keep choosing cards, whatever has focus
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), "the summary")
+        await pilot.press("l")
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
+                            "the lobby")
+        chat = lobby.query_one("#chat")
+        await until(pilot, lambda: any("back in the lobby" in str(line.text)
+                                       for line in chat.lines), "the notice")
+        await pilot.press("ctrl+s")
+        again = await until(
+            pilot,
+            lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal and app.screen,
+            "a new game",
+        )
+        assert again is not screen
+        assert again.update["view"]["hand_counts"] == [6, 6]

@@ -31,6 +31,8 @@ class Session:
     joined: Joined | None = None
     latest: Message | None = None
     chat: list[Message] = field(default_factory=list)
+    #: What happened at the table in words (chat and notices), for the lobby to show.
+    lines: list[str] = field(default_factory=list)
 
     @property
     def where(self) -> str:
@@ -88,8 +90,15 @@ class Session:
         msg = await self.client.next()
         if msg.get("type") == "update":
             self.latest = msg
+            seats = msg["table"]["seats"]
+            names = [s["name"] or f"seat {s['seat'] + 1}" for s in seats]
+            for notice in msg.get("notices", []):
+                text = describe_notice(notice, names)
+                if text:
+                    self.lines.append(f"· {text}")
         elif msg.get("type") == "chat":
             self.chat.append(msg)
+            self.lines.append(f"{msg.get('name', '?')}: {msg.get('text', '')}")
         return msg
 
     async def request(self, method: str, *args: Any, **kwargs: Any) -> Any:
@@ -102,6 +111,32 @@ class Session:
         """Leave: close the connection (the seat stays reclaimable while the game runs)."""
         if self.client is not None:
             await self.client.close()
+
+
+def describe_notice(notice: dict[str, Any], names: list[str]) -> str | None:
+    """A line for the lobby's chat about something that happened at the table."""
+
+    def name(seat: Any) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "someone"
+
+    kind = notice.get("type")
+    texts = {
+        "joined": f"{notice.get('name')} sat down at seat {notice.get('seat', 0) + 1}",
+        "left": f"{name(notice.get('seat'))} left",
+        "moved": f"a player moved from seat {notice.get('from', 0) + 1} to "
+                 f"seat {notice.get('to', 0) + 1}",
+        "renamed": f"seat {notice.get('seat', 0) + 1} is now called {notice.get('name')}",
+        "disconnected": f"{name(notice.get('seat'))} lost the connection",
+        "reconnected": f"{notice.get('name')} is back",
+        "kicked": f"seat {notice.get('seat', 0) + 1} was asked to leave",
+        "bot_added": f"a bot took seat {notice.get('seat', 0) + 1}",
+        "bot_removed": f"the bot left seat {notice.get('seat', 0) + 1}",
+        "configured": "the table's game or options changed",
+        "started": "the game starts!",
+        "back_to_lobby": "back in the lobby",
+    }
+    return texts.get(str(kind))
+
 
 
 __all__ = ["FINAL_CODES", "ConnectionLost", "Message", "ServerError", "Session"]

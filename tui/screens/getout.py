@@ -29,8 +29,9 @@ class GetOutScreen(SessionScreen):
 
     SUB_TITLE = "GET OUT!"
     BINDINGS = [
-        Binding("left", "select(-1)", "◀ card", show=False),
-        Binding("right", "select(1)", "card ▶", show=False),
+        # The hand owns ←/→ whatever has focus (the log would scroll sideways with them).
+        Binding("left", "select(-1)", "◀ card", show=False, priority=True),
+        Binding("right", "select(1)", "card ▶", show=False, priority=True),
         Binding("enter,space", "play", "Play card"),
         Binding("d", "draw", "Draw"),
         Binding("n", "next_round", "Next round"),
@@ -51,7 +52,7 @@ class GetOutScreen(SessionScreen):
         yield Static("", id="status", markup=False)
         yield HandWidget(id="hand")
         with Horizontal(id="getout-bottom"):
-            yield RichLog(id="log", wrap=True, markup=False, max_lines=500)
+            yield RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
             yield DataTable(id="scores", cursor_type="none", zebra_stripes=True)
         yield Footer()
 

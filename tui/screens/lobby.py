@@ -69,7 +69,7 @@ class LobbyScreen(SessionScreen):
                     yield Button("Apply options", id="apply", compact=True)
             with Vertical(id="lobby-right"):
                 yield Label("Chat")
-                yield RichLog(id="chat", wrap=True, markup=False, max_lines=300)
+                yield RichLog(id="chat", wrap=True, markup=False, max_lines=300, min_width=20)
                 yield Input(
                     placeholder="Say something to the table (Enter sends)",
                     id="chat-input",
@@ -87,8 +87,8 @@ class LobbyScreen(SessionScreen):
     def on_mount(self) -> None:
         """Show what we know and listen (the base class)."""
         self._config: tuple[str, int, dict[str, Any]] | None = None
-        for msg in self.session.chat:
-            self._show_chat(msg)
+        self.shown = 0
+        self._catch_up()
         super().on_mount()
 
     # ---- showing ---------------------------------------------------------------
@@ -143,13 +143,8 @@ class LobbyScreen(SessionScreen):
         self.refresh_bindings()
 
     def on_session_screen_updated(self, message: SessionScreen.Updated) -> None:
-        """Tell the chat what happened at the table (each notice once), then show it."""
-        table = message.msg["table"]
-        names = [s["name"] or f"seat {s['seat'] + 1}" for s in table["seats"]]
-        for notice in message.msg.get("notices", []):
-            text = describe_notice(notice, names)
-            if text:
-                self.query_one("#chat", RichLog).write(f"· {text}")
+        """Tell the chat what happened at the table, then show the table."""
+        self._catch_up()
         super().on_session_screen_updated(message)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -174,12 +169,16 @@ class LobbyScreen(SessionScreen):
         box.remove_children()
         box.mount(OptionsForm(game_id, seat_count, options))
 
-    def _show_chat(self, msg: dict[str, Any]) -> None:
-        self.query_one("#chat", RichLog).write(f"{msg.get('name', '?')}: {msg.get('text', '')}")
+    def _catch_up(self) -> None:
+        """Write the table's lines (chat and notices) not shown here yet."""
+        log = self.query_one("#chat", RichLog)
+        for line in self.session.lines[self.shown:]:
+            log.write(line, scroll_end=True)
+        self.shown = len(self.session.lines)
 
     def on_session_screen_chat_received(self, message: SessionScreen.ChatReceived) -> None:
         """A chat line arrived."""
-        self._show_chat(message.msg)
+        self._catch_up()
 
     # ---- doing -----------------------------------------------------------------
 
@@ -270,31 +269,6 @@ class LobbyScreen(SessionScreen):
         if name:
             self.send("rename", name)
         event.input.value = ""
-
-
-def describe_notice(notice: dict[str, Any], names: list[str]) -> str | None:
-    """A line for the lobby's chat about something that happened at the table."""
-
-    def name(seat: Any) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "someone"
-
-    kind = notice.get("type")
-    texts = {
-        "joined": f"{notice.get('name')} sat down at seat {notice.get('seat', 0) + 1}",
-        "left": f"{name(notice.get('seat'))} left",
-        "moved": f"a player moved from seat {notice.get('from', 0) + 1} to "
-                 f"seat {notice.get('to', 0) + 1}",
-        "renamed": f"seat {notice.get('seat', 0) + 1} is now called {notice.get('name')}",
-        "disconnected": f"{name(notice.get('seat'))} lost the connection",
-        "reconnected": f"{notice.get('name')} is back",
-        "kicked": f"seat {notice.get('seat', 0) + 1} was asked to leave",
-        "bot_added": f"a bot took seat {notice.get('seat', 0) + 1}",
-        "bot_removed": f"the bot left seat {notice.get('seat', 0) + 1}",
-        "configured": "the table's game or options changed",
-        "started": "the game starts!",
-        "back_to_lobby": "back in the lobby",
-    }
-    return texts.get(str(kind))
 
 
 def describe_options(game_id: str, options: dict[str, Any]) -> str:

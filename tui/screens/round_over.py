@@ -74,12 +74,10 @@ class RoundOverScreen(ModalScreen[str | None]):
                 yield Label("Waiting for a player to deal the next round…")
             with Horizontal(classes="buttons"):
                 if not over and self.can_deal:
-                    yield Button("Next round (n)", id="next", variant="primary", compact=True)
+                    yield Button("Next round (n)", id="next", variant="primary")
                 if over and self.can_lobby:
-                    yield Button(
-                        "Back to the lobby (l)", id="lobby", variant="primary", compact=True
-                    )
-                yield Button("Look at the table (c)", id="close", compact=True)
+                    yield Button("Back to the lobby (l)", id="to-lobby", variant="primary")
+                yield Button("Look at the table (c)", id="close")
 
     def on_mount(self) -> None:
         """Focus the harmless choice: an Enter meant for the last card must not deal."""
@@ -88,7 +86,8 @@ class RoundOverScreen(ModalScreen[str | None]):
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
         """Answer with the button pressed."""
-        self.dismiss(None if event.button.id == "close" else event.button.id)
+        answers = {"next": "next", "to-lobby": "lobby"}
+        self.dismiss(answers.get(event.button.id or ""))
 
     def action_answer(self, answer: str | None) -> None:
         """Answer from the keyboard (only with what is possible)."""
