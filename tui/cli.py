@@ -12,7 +12,7 @@ import argparse
 import secrets
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import engine
@@ -207,24 +207,39 @@ def run_demo(seats: int, seed: int, single: bool, quiet: bool) -> int:
     return 0
 
 
+def checked_table(
+    parser: argparse.ArgumentParser,
+    game_id: str,
+    seats: int | None,
+    option_pairs: Sequence[tuple[str, Any]],
+    default_seats: Callable[[engine.GameSpec], int],
+) -> tuple[engine.GameSpec, int, dict[str, Any]]:
+    """The game, seat count and options of a command line, checked by the engine's
+    registry; a wrong one is a usage error that says what is allowed."""
+    spec = engine.GAMES.get(game_id)
+    if spec is None:
+        parser.error(f"unknown game {game_id!r}; known games: {', '.join(engine.GAMES)}")
+    seats = seats if seats is not None else default_seats(spec)
+    try:
+        spec.check_seats(seats)
+        options = spec.check_options(dict(option_pairs), seats)
+    except ValueError as exc:
+        parser.error(str(exc))
+    return spec, seats, options
+
+
 def run_sim_command(args: argparse.Namespace) -> int:
     """Check the ``sim`` arguments, play the games and print the table."""
     parser: argparse.ArgumentParser = args.subparser
-    spec = engine.GAMES.get(args.game)
-    if spec is None:
-        parser.error(f"unknown game {args.game!r}; known games: {', '.join(engine.GAMES)}")
+    _spec, seats, options = checked_table(
+        parser, args.game, args.seats, args.option, lambda spec: min(4, spec.max_seats)
+    )
     if args.games < 1:
         parser.error("--games must be 1 or more")
-    seats = args.seats if args.seats is not None else min(4, spec.max_seats)
     if args.versus and args.game != "getout":
         parser.error("--versus is for GET OUT! only")
     if args.reaction < args.jitter:
         parser.error(f"--jitter {args.jitter} is more than --reaction {args.reaction}")
-    try:
-        spec.check_seats(seats)
-        options = spec.check_options(dict(args.option), seats)
-    except ValueError as exc:
-        parser.error(str(exc))
     from engine.bots.simulate import SimulationError
     from tui.sim import print_report, run_sim
 
@@ -245,14 +260,10 @@ def check_host_args(args: argparse.Namespace) -> None:
     from net.discovery import mdns_interfaces
 
     parser: argparse.ArgumentParser = args.subparser
-    spec = engine.GAMES.get(args.game)
-    if spec is None:
-        parser.error(f"unknown game {args.game!r}; known games: {', '.join(engine.GAMES)}")
-    if args.seats is None:
-        args.seats = spec.min_seats
+    spec, args.seats, args.options = checked_table(
+        parser, args.game, args.seats, args.option, lambda spec: spec.min_seats
+    )
     try:
-        spec.check_seats(args.seats)
-        args.options = spec.check_options(dict(args.option), args.seats)
         args.interfaces = mdns_interfaces(args.mdns_interface)
     except ValueError as exc:
         parser.error(str(exc))
@@ -274,14 +285,8 @@ def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         if args.game not in TABLES:
             names = ", ".join(sorted(TABLES))
             parser.error(f"the app has a table for {names} only, not {args.game!r}")
-        options = dict(args.option)
-        try:
-            spec = engine.GAMES[args.game]
-            spec.check_seats(args.seats)
-            spec.check_options(options, args.seats)
-        except ValueError as exc:
-            parser.error(str(exc))
-        solo = {"game_id": args.game, "seats": args.seats, "options": options}
+        checked_table(parser, args.game, args.seats, args.option, lambda spec: 4)
+        solo = {"game_id": args.game, "seats": args.seats, "options": dict(args.option)}
     settings, problem = Settings.load()
     HiddenHandApp(settings, notice=problem, solo=solo).run()
     return 0
