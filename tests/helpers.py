@@ -31,3 +31,15 @@ def ids_in(data: Any) -> set[int]:
 def roundtrip(data: Any) -> Any:
     """``data`` packed and unpacked as the wire does it."""
     return msgpack.unpackb(msgpack.packb(data), strict_map_key=True, raw=False)
+
+
+def assert_usage_error(argv: list[str], message: str, capsys: Any) -> None:
+    """``hiddenhand argv`` stops with exit code 2 and says ``message`` on stderr."""
+    import pytest
+
+    from tui.cli import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from tests.helpers import assert_usage_error
 from tui.cli import main
 
 
@@ -43,10 +44,7 @@ def test_demo_single_round_prints_the_moves(capsys: pytest.CaptureFixture[str]) 
 def test_garbage_on_the_command_line_gets_a_clear_error(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with pytest.raises(SystemExit) as exit_info:
-        main(argv)
-    assert exit_info.value.code == 2
-    assert message in capsys.readouterr().err
+    assert_usage_error(argv, message, capsys)
 
 
 def test_console_entry_point_runs() -> None:

@@ -9,6 +9,7 @@ import pytest
 from engine.bots import GetItBot
 from engine.bots.simulate import RealTimeTable, SimulationError, simulate
 from tests.getit_support import new
+from tests.helpers import assert_usage_error
 from tui.cli import main
 
 
@@ -151,7 +152,4 @@ def test_sim_gotfive(capsys: pytest.CaptureFixture[str]) -> None:
 def test_sim_garbage_gets_a_clear_error(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with pytest.raises(SystemExit) as exit_info:
-        main(argv)
-    assert exit_info.value.code == 2
-    assert message in capsys.readouterr().err
+    assert_usage_error(argv, message, capsys)

@@ -157,14 +157,28 @@ async def lan_host() -> Any:
     await host.close()
 
 
+async def bob_opens_a_table(host: Host, seats: int) -> Client:
+    """Bob, a plain client, opens a GET OUT! table on ``host``."""
+    bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+    await bob.create_table("Bob's table", "getout", seats)
+    return bob
+
+
+async def ann_joins_the_lobby(pilot: Pilot[Any], host: Host) -> LobbyScreen:
+    """The app joins by address and waits for the lobby."""
+    app = pilot.app
+    await join_by_address(pilot, host.port)
+    lobby: LobbyScreen = await until(
+        pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen, "the lobby"
+    )
+    return lobby
+
+
 async def test_join_by_address_and_lobby_changes_are_seen_by_both(lan_host: Host) -> None:
-    bob = await Client.connect("127.0.0.1", lan_host.port, name="Bob")
-    await bob.create_table("Bob's table", "getout", 3)
+    bob = await bob_opens_a_table(lan_host, 3)
     app = make_app("Ann")
     async with app.run_test(size=SIZE) as pilot:
-        await join_by_address(pilot, lan_host.port)
-        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
-                            "the lobby")
+        lobby = await ann_joins_the_lobby(pilot, lan_host)
         seats = lobby.query_one("#lobby-seats", DataTable)
 
         def names() -> list[str]:
@@ -205,13 +219,10 @@ async def test_unreachable_host_gets_a_clear_message() -> None:
 
 
 async def test_connection_loss_shows_a_banner_and_reconnects_by_itself(lan_host: Host) -> None:
-    bob = await Client.connect("127.0.0.1", lan_host.port, name="Bob")
-    await bob.create_table("Bob's table", "getout", 2)
+    bob = await bob_opens_a_table(lan_host, 2)
     app = make_app("Ann")
     async with app.run_test(size=SIZE) as pilot:
-        await join_by_address(pilot, lan_host.port)
-        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
-                            "the lobby")
+        lobby = await ann_joins_the_lobby(pilot, lan_host)
         seat = lobby.my_seat
         banner = lobby.query_one("#banner")
         client = lobby.session.client
