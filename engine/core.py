@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 #: Plain data as the contract defines it: what msgpack round-trips unchanged.
@@ -35,13 +35,27 @@ class Option:
     """One table option of a game: its name, default, a description and a checker.
 
     ``check(value, seats)`` returns the normalised value or raises ``ValueError`` with a
-    message that says what is allowed.
+    message that says what is allowed. ``kind`` tells a form what to build without
+    guessing: ``"bool"``, ``"int"`` (``low``/``high`` give its range for a seat count,
+    ``choices`` any non-number values also allowed, such as ``None`` or ``"X"``),
+    ``"seat"`` (a seat number, or ``None`` for "at random") or ``"choice"`` (one of
+    ``choices``).
     """
 
     name: str
     default: Plain
     help: str
     check: Callable[[Any, int], Any]
+    kind: str = "int"
+    choices: tuple[Plain, ...] = ()
+    low: Callable[[int], int] | None = None
+    high: Callable[[int], int] | None = None
+
+    def bounds(self, seats: int) -> tuple[int, int] | None:
+        """The whole-number range of an ``int`` option for ``seats`` seats, else ``None``."""
+        if self.low is None or self.high is None:
+            return None
+        return self.low(seats), self.high(seats)
 
 
 def bool_option(name: str, default: bool, help: str) -> Option:
@@ -52,7 +66,20 @@ def bool_option(name: str, default: bool, help: str) -> Option:
             raise ValueError(f"option {name!r} must be true or false, not {value!r}")
         return value
 
-    return Option(name, default, help, check)
+    return Option(name, default, help, check, kind="bool")
+
+
+def choice_option(name: str, default: Plain, help: str, choices: tuple[Plain, ...]) -> Option:
+    """One value out of a fixed list (``choices``, in the order a form offers them)."""
+
+    def check(value: Any, seats: int) -> Any:
+        for choice in choices:
+            if value is choice or (type(value) is type(choice) and value == choice):
+                return value
+        allowed = ", ".join(repr(c) for c in choices)
+        raise ValueError(f"option {name!r} must be one of {allowed}, not {value!r}")
+
+    return Option(name, default, help, check, kind="choice", choices=choices)
 
 
 def int_option(
@@ -69,10 +96,14 @@ def int_option(
     ``extra`` lists further accepted values that are not numbers (``None``, ``"X"``).
     """
 
+    def low_of(seats: int) -> int:
+        return lo(seats) if callable(lo) else lo
+
+    def high_of(seats: int) -> int:
+        return hi(seats) if callable(hi) else hi
+
     def bounds(seats: int) -> tuple[int, int]:
-        low = lo(seats) if callable(lo) else lo
-        high = hi(seats) if callable(hi) else hi
-        return low, high
+        return low_of(seats), high_of(seats)
 
     def check(value: Any, seats: int) -> Any:
         if any(value is e or (type(value) is type(e) and value == e) for e in extra):
@@ -91,12 +122,14 @@ def int_option(
             )
         return value
 
-    return Option(name, default, help, check)
+    return Option(name, default, help, check, kind="int", choices=extra, low=low_of,
+                  high=high_of)
 
 
 def seat_option(name: str, help: str) -> Option:
     """A seat number (0..seats-1) or ``None`` meaning "chosen at random"."""
-    return int_option(name, None, help, 0, lambda seats: seats - 1, extra=(None,))
+    option = int_option(name, None, help, 0, lambda seats: seats - 1, extra=(None,))
+    return replace(option, kind="seat")
 
 
 # --------------------------------------------------------------------------- registry
@@ -184,6 +217,10 @@ class Game(ABC):
     """
 
     spec: ClassVar[GameSpec]
+
+    #: The next engine-time moment at which :meth:`advance` would change something, or
+    #: ``None`` (untimed games never have one). A host arms its one timer from it.
+    deadline: float | None = None
 
     def __init__(self, seats: int, seed: int, options: dict[str, Plain]) -> None:
         self.seats = seats

@@ -427,17 +427,12 @@ class Table:
             self._timer = None
         if self.game is None or self.phase != "play":
             return
-        deadlines = []
-        for seat in [None, *range(len(self.seats))]:
-            d = self.game.view(seat).get("deadline")
-            if isinstance(d, int | float) and not isinstance(d, bool):
-                deadlines.append(float(d))
-        if not deadlines:
+        deadline = self.game.deadline
+        if deadline is None:
             return
-        deadline = min(deadlines)
         loop = asyncio.get_running_loop()
         # The loop's clock is the host's clock, so the deadline maps onto it exactly.
-        self._timer = loop.call_at(self.t0 + deadline, self._on_deadline, deadline)
+        self._timer = loop.call_at(self.t0 + deadline, self._on_deadline, float(deadline))
 
     def _on_deadline(self, deadline: float) -> None:
         self._timer = None
@@ -447,12 +442,8 @@ class Table:
         now = max(self.elapsed(), deadline, self.game.now)
         events = self.game.advance(now)
         if not events:
-            later = [
-                d for s in [None, *range(len(self.seats))]
-                if isinstance(d := self.game.view(s).get("deadline"), int | float)
-                and d > now
-            ]
-            if later:
+            later = self.game.deadline
+            if later is not None and later > now:
                 self.arm_timer()
             return
         self.game_changed(events, [])

@@ -97,3 +97,45 @@ def test_snapshot_is_plain_data_and_restore_refuses_garbage() -> None:
         engine.restore({"state": {}})
     with pytest.raises(ValueError, match="unknown game"):
         engine.restore({"game": "chess"})
+
+
+def test_every_option_says_what_kind_of_value_it_takes() -> None:
+    kinds = {(g, o.name): o.kind for g, spec in engine.GAMES.items() for o in spec.options}
+    assert kinds[("getout", "match")] == "bool"
+    assert kinds[("getout", "first")] == "seat"
+    assert kinds[("getit", "timer")] == "int"
+    assert kinds[("getit", "best")] == "int"
+    level = next(o for o in engine.GAMES["getit"].options if o.name == "level")
+    assert level.bounds(4) == (1, 6) and level.choices == ("X",)
+    cards = next(o for o in engine.GAMES["getit"].options if o.name == "cards")
+    assert cards.bounds(5) == (5, 59)
+    for spec in engine.GAMES.values():
+        for option in spec.options:
+            assert option.kind in {"bool", "int", "seat", "choice"}
+            if option.kind == "choice":
+                assert option.default in option.choices
+
+
+def test_a_choice_option_takes_only_its_choices() -> None:
+    from engine.core import choice_option
+
+    option = choice_option("hints", "off", "how much help", ("off", "count", "board"))
+    assert option.check("count", 3) == "count"
+    with pytest.raises(ValueError, match="one of 'off', 'count', 'board'"):
+        option.check("all", 3)
+
+
+def test_the_deadline_is_the_next_moment_time_acts() -> None:
+    game = engine.new_game("getout", seats=2, seed=1)
+    assert game.deadline is None
+    getit = engine.new_game("getit", seats=3, seed=1, options={"timer": 30})
+    assert getit.deadline is None  # preparation is untimed
+    for seat in range(3):
+        assert {"type": "arrange"} in getit.legal_actions(seat)
+        hand = getit.view(seat)["hand"]
+        pile = sorted((c for c in hand if c["kind"] == "number"), key=lambda c: c["value"])
+        specials = [c for c in hand if c["kind"] != "number"]
+        getit.act(seat, {"type": "arrange", "pile": [c["id"] for c in pile + specials]}, now=5.0)
+    assert getit.deadline == 35.0
+    getit.advance(35.0)
+    assert getit.deadline is None

@@ -283,6 +283,10 @@ class Timed(Game):
     def _act(self, seat: int, action: dict[str, Any], now: float) -> list[dict[str, Any]]:
         raise IllegalAction("nothing to do but wait")
 
+    @property
+    def deadline(self) -> float | None:  # type: ignore[override]
+        return None if self.finished else self.LIMIT
+
     def _advance(self, now: float) -> list[dict[str, Any]]:
         if not self.finished and now >= self.LIMIT:
             self.finished = True
