@@ -16,16 +16,16 @@ from textual.widgets import DataTable, Input, Select, Switch
 from net.client import Client
 from net.host import Host
 from tui.app import HiddenHandApp
-from tui.screens.getout import GetOutScreen
+from tui.games.getout.hand import HandWidget
+from tui.games.getout.screen import GetOutScreen
 from tui.screens.join import JoinScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.menu import MenuScreen
-from tui.screens.round_over import RoundOverScreen
 from tui.screens.rules import RulesScreen
 from tui.screens.settings import SettingsScreen
 from tui.screens.setup import SetupScreen
+from tui.screens.summary import SummaryScreen
 from tui.settings import Settings
-from tui.widgets.hand import HandWidget
 
 SIZE = (120, 40)
 
@@ -139,7 +139,7 @@ async def test_solo_getout_round_played_through_the_ui_to_its_end() -> None:
         status = str(screen.query_one("#status").render())
         assert "wins the round" in status or "You win" in status
         summary = await until(
-            pilot, lambda: isinstance(app.screen, RoundOverScreen) and app.screen, "the summary"
+            pilot, lambda: isinstance(app.screen, SummaryScreen) and app.screen, "the summary"
         )
         text = " ".join(str(w.render()) for w in summary.query("Label"))
         assert "wins the round" in text or "You win the round" in text
@@ -260,9 +260,9 @@ async def test_round_summary_deals_the_next_round_of_a_match() -> None:
         await until(pilot, lambda: len(screen.query_one(HandWidget).cards) == 1, "the new hand")
         await pilot.press("enter")
         summary = await until(
-            pilot, lambda: isinstance(app.screen, RoundOverScreen) and app.screen, "the summary"
+            pilot, lambda: isinstance(app.screen, SummaryScreen) and app.screen, "the summary"
         )
-        assert summary.query_one("#next")  # we may deal
+        assert summary.query_one("#answer-next")  # we may deal
         assert screen.update["view"]["scores"] == [0, 14, 5]
         await pilot.press("n")
         await until(pilot, lambda: screen.update["view"]["round"] == 2, "round 2")
@@ -391,7 +391,7 @@ async def test_the_creator_hands_an_away_players_seat_to_a_bot() -> None:
             "the game",
         )
         await bob.close()  # Bob's laptop goes to sleep
-        await until(pilot, lambda: game._away_seats(), "Bob shown away")
+        await until(pilot, lambda: game.away_seats(), "Bob shown away")
         await pilot.press("b")
         await pilot.press("1")
         await until(
@@ -417,7 +417,7 @@ async def test_after_a_game_the_creator_takes_the_table_back_to_the_lobby_and_de
         await until(pilot, lambda: len(screen.query_one(HandWidget).cards) == 1, "the new hand")
         await pilot.press("right")  # arrows keep choosing cards, whatever has focus
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), "the summary")
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
         await pilot.press("l")
         lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
                             "the lobby")

@@ -14,7 +14,7 @@ import pytest
 from textual.pilot import Pilot
 
 from tui.app import HiddenHandApp
-from tui.screens.getout import GetOutScreen
+from tui.games.getout.screen import GetOutScreen
 from tui.screens.lobby import LobbyScreen
 from tui.session import Session
 from tui.settings import Settings
@@ -57,6 +57,7 @@ def test_lobby(snap_compare: Any) -> None:
         await session.connect()
         await session.create("Ann's table", "getout", 4, {})
         await session.request("add_bot", 3)
+        app.attach(session)
         await app.push_screen(LobbyScreen(session))
         await settle(pilot, lambda: "Bot 4" in str(app.screen.query_one("#lobby-seats")
                                                       .get_row_at(3)))

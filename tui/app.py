@@ -1,23 +1,41 @@
 """The Textual application: a thin shell that opens the main menu and holds shared state.
 
-Screens do the work (``tui/screens``); widgets draw (``tui/widgets``). The app keeps
-what every screen shares: the player's settings, and the host this laptop runs when
-it plays solo or hosts a LAN game (with its mDNS announcement).
+Screens do the work (``tui/screens``, ``tui/games``); widgets draw (``tui/widgets``). The
+app keeps what every screen shares: the player's settings, the host this laptop runs
+when it plays solo or hosts a LAN game (with its mDNS announcement), and the one
+:class:`~tui.session.Session` at a table with the one worker that reads it — the
+listener posts what the host pushes to the screen at the table and reconnects with the
+seat's token when the line drops.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from textual import on, work
 from textual.app import App
 from textual.binding import Binding
+from textual.message import Message
+from textual.worker import Worker, WorkerState
 
-from engine.bots import make_bot
-from net.discovery import Advertiser
-from net.host import Host
-from tui.screens.menu import MenuScreen
+from tui.messages import ChatReceived, ConnectionDropped, ConnectionRestored, HostSaid, ViewReceived
+from tui.session import FINAL_CODES, ConnectionLost, ServerError, Session
 from tui.settings import Settings
+
+if TYPE_CHECKING:
+    from net.discovery import Advertiser
+    from net.host import Host
+
+log = logging.getLogger("hiddenhand.app")
+
+RETRY_DELAYS = (0.5, 1.0, 2.0, 3.0, 5.0)
+#: Reconnection attempts before giving up (about a minute with the delays above).
+MAX_ATTEMPTS = 16
+#: Restarts of a failed listener in a row before the app stops trying.
+MAX_RESTARTS = 3
 
 
 class HiddenHandApp(App[None]):
@@ -51,11 +69,16 @@ class HiddenHandApp(App[None]):
         self.host: Host | None = None
         self.advertiser: Advertiser | None = None
         self.seed_source = seed_source
+        #: The table we sit at (or watch), if any; its one reader is :meth:`listen`.
+        self.session: Session | None = None
+        self._restarts = 0
         self._notice = notice
         self._solo = solo
 
     def on_mount(self) -> None:
         """Open the menu, then go straight to a solo game if the command line asked."""
+        from tui.screens.menu import MenuScreen
+
         self.push_screen(MenuScreen())
         if self._notice:
             self.notify(self._notice, severity="warning", timeout=8, markup=False)
@@ -67,6 +90,8 @@ class HiddenHandApp(App[None]):
             setup.open_solo(self._solo["game_id"], self._solo["seats"],
                             self._solo.get("options", {}))
 
+    # ---- hosting ------------------------------------------------------------------------
+
     async def start_host(self, port: int | None) -> Host:
         """Run a host in the app; ``port=None`` is solo play with no network at all.
 
@@ -74,10 +99,15 @@ class HiddenHandApp(App[None]):
         ``HIDDENHAND_MDNS_INTERFACES``, else all); if that fails, players can still
         join by address, and the app says so.
         """
+        from engine.bots import make_bot
+        from net.host import Host
+
         await self.stop_host()
         host = Host(self.settings.name, bot_factory=make_bot, bot_delay=self.bot_delay,
                     seed_source=self.seed_source)
         if port is not None:
+            from net.discovery import Advertiser
+
             await host.start(self.bind_address, port)
             try:
                 advertiser = Advertiser(host, host.port,
@@ -101,7 +131,125 @@ class HiddenHandApp(App[None]):
             host, self.host = self.host, None
             await host.close()
 
+    def join_address(self) -> str | None:
+        """Where friends on the LAN reach the host this app runs ("addr:port", …)."""
+        if self.host is None or self.host.server is None:
+            return None
+        if self.advertiser is not None:
+            addresses = self.advertiser.addresses
+        else:
+            from net.discovery import local_addresses
+
+            addresses = local_addresses(None)
+        if self.bind_address and self.bind_address not in ("0.0.0.0", "::"):
+            addresses = [self.bind_address]
+        return ", ".join(f"{a}:{self.host.port}" for a in addresses)
+
+    def hosts(self, session: Session) -> bool:
+        """True if ``session`` plays at the host this app runs."""
+        return session.host is not None and session.host is self.host
+
+    # ---- the session at a table -----------------------------------------------------------
+
+    def attach(self, session: Session) -> None:
+        """Make ``session`` the app's table and start reading what its host pushes."""
+        if self.session is not session:
+            self.workers.cancel_group(self, "listen")
+        self.session = session
+        self._restarts = 0
+        self.listen(session)
+
+    async def detach(self) -> None:
+        """Stop reading, close the connection, and stop our own host if the table ran there."""
+        session, self.session = self.session, None
+        self.workers.cancel_group(self, "listen")
+        if session is None:
+            return
+        await session.close()
+        if self.hosts(session):
+            await self.stop_host()
+
+    def _post(self, message: Message) -> None:
+        """Give ``message`` to the topmost session screen (under any dialog)."""
+        from tui.screens.base import SessionScreen
+
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, SessionScreen):
+                screen.post_message(message)
+                return
+
+    @work(exclusive=True, group="listen", exit_on_error=False)
+    async def listen(self, session: Session) -> None:
+        """Read the host's pushes while we are at the table; on a drop, reconnect."""
+        while self.session is session:
+            try:
+                msg = await session.next()
+            except ConnectionLost as exc:
+                if self.session is not session:
+                    return
+                reason = session.client.close_reason if session.client else None
+                if not await self._reconnect(session, reason or str(exc)):
+                    return
+                continue
+            self._restarts = 0
+            kind = msg.get("type")
+            if kind == "update":
+                self._post(ViewReceived(msg))
+            elif kind == "chat":
+                self._post(ChatReceived(msg))
+            elif kind == "error" and msg.get("code") in FINAL_CODES:
+                self._post(ConnectionDropped(str(msg.get("message")), final=True))
+                return
+            elif kind == "error":
+                self._post(HostSaid(str(msg.get("message"))))
+
+    async def _reconnect(self, session: Session, reason: str) -> bool:
+        self._post(ConnectionDropped(reason, final=False))
+        attempt = 0
+        while self.session is session:
+            if attempt == MAX_ATTEMPTS:
+                self._post(ConnectionDropped(
+                    f"{session.where} is not answering any more (gave up after "
+                    f"{attempt} tries)", final=True))
+                return False
+            await asyncio.sleep(RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)])
+            attempt += 1
+            try:
+                await session.reconnect()
+            except ServerError as exc:
+                if exc.code in FINAL_CODES:
+                    self._post(ConnectionDropped(exc.message, final=True))
+                    return False
+            except (OSError, ConnectionLost, TimeoutError):
+                continue
+            else:
+                self._post(ConnectionRestored())
+                return True
+        return False
+
+    @on(Worker.StateChanged)
+    def worker_changed(self, event: Worker.StateChanged) -> None:
+        """A failed listener is reported, never silent, and started again."""
+        worker = event.worker
+        if worker.group != "listen" or event.state != WorkerState.ERROR:
+            return
+        log.error("the table's listener failed", exc_info=worker.error)
+        session = self.session
+        if session is None:
+            return
+        self._restarts += 1
+        if self._restarts > MAX_RESTARTS:
+            self.notify(f"Stopped listening to the table after repeated errors: {worker.error}",
+                        title="Something went wrong", severity="error", timeout=15,
+                        markup=False)
+            self._post(ConnectionDropped(f"this app failed: {worker.error}", final=True))
+            return
+        self.notify(f"Listening to the table failed ({worker.error}); listening again.",
+                    title="Something went wrong", severity="error", markup=False)
+        self.listen(session)
+
     async def action_quit(self) -> None:
-        """Stop hosting, then quit."""
+        """Leave the table, stop hosting, then quit."""
+        await self.detach()
         await self.stop_host()
         self.exit()

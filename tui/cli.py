@@ -276,7 +276,7 @@ def check_host_args(args: argparse.Namespace) -> None:
 def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """Open the Textual app (straight into a solo game for ``solo``)."""
     from tui.app import HiddenHandApp
-    from tui.screens.tables import TABLES
+    from tui.games import TABLES
     from tui.settings import Settings
 
     solo = None

@@ -1,8 +1,15 @@
-"""One seat at one table, as the app holds it: a net client plus what it takes to get back in.
+"""One seat at one table, as the app holds it: the one owner of the connection's state.
 
 The app never touches engine state: everything it shows comes from the ``update``
-messages the host pushes, and everything it does goes out as a request. A dropped
-TCP connection is re-opened and the seat reclaimed with its token.
+messages the host pushes, and everything it does goes out as a request. Where we sit
+(table, seat, token) is the :class:`~net.client.Client`'s ``joined``, asked for through
+:attr:`Session.joined` and never copied, so a move to another seat, a kick or a
+reconnection can never leave two records that disagree. A dropped TCP connection is
+re-opened and the seat reclaimed with its token.
+
+What happened at the table (chat lines, notices, game events) is kept in
+:attr:`Session.history`, so a screen opened later — the lobby after a game, the table
+after a rejoin — can replay it.
 """
 
 from __future__ import annotations
@@ -12,12 +19,28 @@ from typing import Any
 
 from net.client import Client, ConnectionLost, Joined, ServerError
 from net.host import Host
+from tui.notices import seat_names
 from tui.settings import remember_seat
 
 Message = dict[str, Any]
 
 # Host refusals after which retrying is pointless: the seat is gone for good.
 FINAL_CODES = {"bad_token", "no_table", "kicked", "replaced", "version_mismatch"}
+#: History entries kept per table (older ones are dropped first).
+HISTORY_LIMIT = 1000
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One thing that happened at the table: ``kind`` is "chat", "notice" or "event".
+
+    ``data`` is the chat message, the notice or the event as the host sent it; ``names``
+    are the seats' names at that moment (a later rename does not rewrite the past).
+    """
+
+    kind: str
+    data: dict[str, Any]
+    names: tuple[str, ...] = ()
 
 
 @dataclass
@@ -28,11 +51,10 @@ class Session:
     host: Host | None = None
     address: tuple[str, int] | None = None
     client: Client | None = None
-    joined: Joined | None = None
     latest: Message | None = None
-    chat: list[Message] = field(default_factory=list)
-    #: What happened at the table in words (chat and notices), for the lobby to show.
-    lines: list[str] = field(default_factory=list)
+    history: list[Entry] = field(default_factory=list)
+    #: Where we sat when the last client closed, so a new client can take it back.
+    _kept: Joined | None = None
 
     @property
     def where(self) -> str:
@@ -40,6 +62,19 @@ class Session:
         if self.address is not None:
             return f"{self.address[0]}:{self.address[1]}"
         return "this computer"
+
+    @property
+    def joined(self) -> Joined | None:
+        """Where we sit now (``None``: not at a table), as the connection knows it."""
+        if self.client is not None:
+            return self.client.joined
+        return self._kept
+
+    @property
+    def seat(self) -> int | None:
+        """Our seat number, or ``None`` when watching or not at a table."""
+        joined = self.joined
+        return joined.seat if joined is not None else None
 
     async def connect(self) -> Client:
         """Open the connection and say hello."""
@@ -54,17 +89,18 @@ class Session:
                      options: dict[str, Any]) -> Joined:
         """Open a table and sit at it as its creator."""
         assert self.client is not None
-        self.joined = await self.client.create_table(table_name, game, seats, options)
-        return self.joined
+        joined = await self.client.create_table(table_name, game, seats, options)
+        self._remember()
+        return joined
 
     async def join(self, table: str, seat: int | None = None, *,
                    token: str | None = None, spectate: bool = False) -> Joined:
         """Sit at a table (the first free seat unless ``seat`` is given), take a kept
         seat back with its ``token``, or watch."""
         assert self.client is not None
-        self.joined = await self.client.join(table, seat, token=token, spectate=spectate)
+        joined = await self.client.join(table, seat, token=token, spectate=spectate)
         self._remember()
-        return self.joined
+        return joined
 
     def _remember(self) -> None:
         """Keep a TCP seat's token on disk, so the seat survives a crash of this app."""
@@ -74,69 +110,65 @@ class Session:
 
     async def reconnect(self) -> None:
         """Open a new connection and take our seat back with its token."""
-        assert self.joined is not None
+        # A failed attempt leaves a client that never joined: the seat is still ``_kept``.
+        kept = (self.client.joined if self.client is not None else None) or self._kept
+        if kept is None:
+            raise ConnectionLost("not at a table: nothing to reconnect to")
+        self._kept = kept
         if self.client is not None:
             await self.client.close()
         client = await self.connect()
-        self.joined = await client.join(
-            self.joined.table, self.joined.seat, token=self.joined.token
-        )
+        await client.join(kept.table, kept.seat, token=kept.token)
         self._remember()
+
+    def record(self, msg: Message) -> None:
+        """Keep what a pushed message tells: the latest update, and its history lines."""
+        kind = msg.get("type")
+        if kind == "update":
+            self.latest = msg
+            table = msg.get("table")
+            names = tuple(seat_names(table if isinstance(table, dict) else {}))
+            for notice in _dicts(msg.get("notices")):
+                self._add(Entry("notice", notice, names))
+            for event in _dicts(msg.get("events")):
+                self._add(Entry("event", event, names))
+        elif kind == "chat":
+            self._add(Entry("chat", msg))
+
+    def _add(self, entry: Entry) -> None:
+        self.history.append(entry)
+        if len(self.history) > HISTORY_LIMIT:
+            del self.history[: len(self.history) - HISTORY_LIMIT]
 
     async def next(self) -> Message:
         """The next message the host pushes; ``ConnectionLost`` when the line is down."""
         if self.client is None:
             raise ConnectionLost("not connected")
         msg = await self.client.next()
-        if msg.get("type") == "update":
-            self.latest = msg
-            seats = msg["table"]["seats"]
-            names = [s["name"] or f"seat {s['seat'] + 1}" for s in seats]
-            for notice in msg.get("notices", []):
-                text = describe_notice(notice, names)
-                if text:
-                    self.lines.append(f"· {text}")
-        elif msg.get("type") == "chat":
-            self.chat.append(msg)
-            self.lines.append(f"{msg.get('name', '?')}: {msg.get('text', '')}")
+        self.record(msg)
         return msg
 
     async def request(self, method: str, *args: Any, **kwargs: Any) -> Any:
         """Call one of the client's requests by name (``act``, ``ready``, ``start`` …)."""
         if self.client is None or self.client.closed:
             raise ConnectionLost("not connected to the host")
-        return await getattr(self.client, method)(*args, **kwargs)
+        result = await getattr(self.client, method)(*args, **kwargs)
+        if method == "pick_seat":
+            self._remember()  # the token now belongs to the new seat
+        return result
 
     async def close(self) -> None:
         """Leave: close the connection (the seat stays reclaimable while the game runs)."""
         if self.client is not None:
+            self._kept = self.client.joined
             await self.client.close()
 
 
-def describe_notice(notice: dict[str, Any], names: list[str]) -> str | None:
-    """A line for the lobby's chat about something that happened at the table."""
-
-    def name(seat: Any) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "someone"
-
-    kind = notice.get("type")
-    texts = {
-        "joined": f"{notice.get('name')} sat down at seat {notice.get('seat', 0) + 1}",
-        "left": f"{name(notice.get('seat'))} left",
-        "moved": f"a player moved from seat {notice.get('from', 0) + 1} to "
-                 f"seat {notice.get('to', 0) + 1}",
-        "renamed": f"seat {notice.get('seat', 0) + 1} is now called {notice.get('name')}",
-        "disconnected": f"{name(notice.get('seat'))} lost the connection",
-        "reconnected": f"{notice.get('name')} is back",
-        "kicked": f"seat {notice.get('seat', 0) + 1} was asked to leave",
-        "bot_added": f"a bot took seat {notice.get('seat', 0) + 1}",
-        "bot_removed": f"the bot left seat {notice.get('seat', 0) + 1}",
-        "configured": "the table's game or options changed",
-        "started": "the game starts!",
-        "back_to_lobby": "back in the lobby",
-    }
-    return texts.get(str(kind))
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    """The mappings in a list the host sent (anything else is ignored, never fatal)."""
+    if not isinstance(value, list):
+        return []
+    return [item for item in value if isinstance(item, dict)]
 
 
-
-__all__ = ["FINAL_CODES", "ConnectionLost", "Message", "ServerError", "Session"]
+__all__ = ["FINAL_CODES", "ConnectionLost", "Entry", "Message", "ServerError", "Session"]

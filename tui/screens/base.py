@@ -1,27 +1,25 @@
-"""What every screen at a table shares: the session's listener, requests, the banner.
+"""What every screen at a table shares (the lobby and each game's table).
 
-The listener is a worker that reads the host's pushes and posts them as messages;
-``@on`` handlers on the screens own the state. A dropped connection shows a banner and
-is retried with the seat's token until it comes back or the host says the seat is gone.
+The app owns the connection and its one listener (``HiddenHandApp.listen``), which posts
+:mod:`tui.messages` to the topmost session screen; the ``@on`` handlers here keep the
+newest ``update`` in one reactive and show connection trouble in a banner. Requests go
+out through :meth:`SessionScreen.send`, a worker that shows a refusal instead of
+raising it.
 """
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
-from textual import work
+from textual import getters, on, work
 from textual.binding import Binding
-from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Static
 
-from tui.session import FINAL_CODES, ConnectionLost, ServerError, Session
-
-RETRY_DELAYS = (0.5, 1.0, 2.0, 3.0, 5.0)
-#: Reconnection attempts before giving up (about a minute with the delays above).
-MAX_ATTEMPTS = 16
+from tui.app import HiddenHandApp
+from tui.messages import ConnectionDropped, ConnectionRestored, HostSaid, ViewReceived
+from tui.session import ConnectionLost, ServerError, Session
 
 
 class Banner(Static):
@@ -36,121 +34,43 @@ class Banner(Static):
 class SessionScreen(Screen[None]):
     """Base class of the lobby and the game tables."""
 
+    app = getters.app(HiddenHandApp)
+
     BINDINGS = [Binding("escape", "leave", "Leave")]
 
     #: The latest ``update`` from the host, replaced whole each time.
     update: reactive[dict[str, Any] | None] = reactive(None, always_update=True)
 
-    class Updated(Message):
-        """The host pushed a new state of the table."""
-
-        def __init__(self, msg: dict[str, Any]) -> None:
-            super().__init__()
-            self.msg = msg
-
-    class ChatReceived(Message):
-        """Somebody at the table said something in the chat."""
-
-        def __init__(self, msg: dict[str, Any]) -> None:
-            super().__init__()
-            self.msg = msg
-
-    class ConnectionDropped(Message):
-        """The line to the host is down; reconnection is under way (or hopeless)."""
-
-        def __init__(self, reason: str, final: bool) -> None:
-            super().__init__()
-            self.reason = reason
-            self.final = final
-
-    class ConnectionRestored(Message):
-        """We are back in our seat."""
-
-    class HostSaid(Message):
-        """The host sent a complaint that needs no reconnection (shown as a toast)."""
-
-        def __init__(self, text: str) -> None:
-            super().__init__()
-            self.text = text
-
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
+        #: Set once this screen hands over to another (or leaves): it draws no more.
         self.leaving = False
 
     #: True once mounted: watchers draw only from then on.
     live = False
 
     def on_mount(self) -> None:
-        """Show the last known state at once, then listen for more."""
+        """Show the last known state at once (the app's listener posts the next ones)."""
         self.live = True
         if self.session.latest is not None:
             self.update = self.session.latest
-        self.listen()
 
     # ---- receiving ------------------------------------------------------------
 
-    @work(exclusive=True, group="listen", exit_on_error=False)
-    async def listen(self) -> None:
-        """Read the host's pushes forever; on a drop, reconnect with the seat's token."""
-        while True:
-            try:
-                msg = await self.session.next()
-            except ConnectionLost as exc:
-                if self.leaving:
-                    return
-                reason = self.session.client.close_reason if self.session.client else None
-                if not await self._reconnect(reason or str(exc)):
-                    return
-                continue
-            if self.leaving:
-                return  # the next screen reads ``session.latest``
-            kind = msg.get("type")
-            if kind == "update":
-                self.post_message(self.Updated(msg))
-            elif kind == "chat":
-                self.post_message(self.ChatReceived(msg))
-            elif kind == "error" and msg.get("code") in FINAL_CODES:
-                self.post_message(self.ConnectionDropped(str(msg.get("message")), final=True))
-                self.leaving = True
-                return
-            elif kind == "error":
-                self.post_message(self.HostSaid(str(msg.get("message"))))
-
-    async def _reconnect(self, reason: str) -> bool:
-        self.post_message(self.ConnectionDropped(reason, final=False))
-        attempt = 0
-        while not self.leaving:
-            if attempt == MAX_ATTEMPTS:
-                self.post_message(self.ConnectionDropped(
-                    f"{self.session.where} is not answering any more (gave up after "
-                    f"{attempt} tries)", final=True))
-                return False
-            await asyncio.sleep(RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)])
-            attempt += 1
-            try:
-                await self.session.reconnect()
-            except ServerError as exc:
-                if exc.code in FINAL_CODES:
-                    self.post_message(self.ConnectionDropped(exc.message, final=True))
-                    return False
-            except (OSError, ConnectionLost, TimeoutError):
-                continue
-            else:
-                self.post_message(self.ConnectionRestored())
-                return True
-        return False
-
-    def on_session_screen_updated(self, message: Updated) -> None:
+    @on(ViewReceived)
+    def view_received(self, message: ViewReceived) -> None:
         """Keep the newest state; subclasses react in ``watch_update``."""
         if not self.leaving:
             self.update = message.msg
 
-    def on_session_screen_host_said(self, message: HostSaid) -> None:
+    @on(HostSaid)
+    def host_said(self, message: HostSaid) -> None:
         """Show the host's complaint."""
         self.notify(message.text, title="The host says", severity="warning", markup=False)
 
-    def on_session_screen_connection_dropped(self, message: ConnectionDropped) -> None:
+    @on(ConnectionDropped)
+    def connection_dropped(self, message: ConnectionDropped) -> None:
         """Show what went wrong, and whether we are trying to get back."""
         banner = self.query_one(Banner)
         if message.final:
@@ -160,7 +80,8 @@ class SessionScreen(Screen[None]):
                           "reconnecting…")
         banner.add_class("shown")
 
-    def on_session_screen_connection_restored(self) -> None:
+    @on(ConnectionRestored)
+    def connection_restored(self) -> None:
         """Hide the banner again."""
         self.query_one(Banner).remove_class("shown")
         self.notify("Reconnected: you have your seat back.")
@@ -185,23 +106,37 @@ class SessionScreen(Screen[None]):
     # ---- helpers --------------------------------------------------------------
 
     @property
+    def table(self) -> dict[str, Any]:
+        """The table's public part in the latest update (``{}`` before the first)."""
+        table = (self.update or {}).get("table")
+        return table if isinstance(table, dict) else {}
+
+    @property
     def my_seat(self) -> int | None:
         """Our seat number, or ``None`` when watching."""
-        return self.session.joined.seat if self.session.joined else None
+        return self.session.seat
+
+    @property
+    def is_creator(self) -> bool:
+        """True if we created the table (and so run it)."""
+        creator = self.table.get("creator")
+        return creator is not None and creator == self.my_seat
+
+    def hand_over(self, screen: Screen[Any]) -> None:
+        """Replace this screen by ``screen`` at the same table (lobby ⇄ game)."""
+        self.leaving = True
+        self.app.switch_screen(screen)
 
     def action_leave(self) -> None:
         """Leave the table and go back to the menu (asking first while a game runs)."""
-        table = (self.update or {}).get("table") or {}
-        hosting = self.session.host is not None and self.session.host is getattr(
-            self.app, "host", None
-        )
+        hosting = self.app.hosts(self.session)
         question = None
-        if hosting and self.app.host.server is not None:  # type: ignore[attr-defined]
+        if hosting and self.app.host is not None and self.app.host.server is not None:
             question = ("You are hosting this table: leaving stops the host and ends the "
                         "game for everyone at it. Leave?")
-        elif hosting and table.get("phase") == "play":
+        elif hosting and self.table.get("phase") == "play":
             question = "Leave this solo game? It ends here."
-        elif table.get("phase") == "play" and self.my_seat is not None:
+        elif self.table.get("phase") == "play" and self.my_seat is not None:
             question = ("Leave this game? Your seat stays yours: join the table again to "
                         "take it back.")
         if question:
@@ -218,11 +153,5 @@ class SessionScreen(Screen[None]):
     def leave(self) -> None:
         """Close the connection (and stop our own host) and return to the menu."""
         self.leaving = True
-        self.app.run_worker(self._close(), group="close", exit_on_error=False)
+        self.app.run_worker(self.app.detach(), group="close", exit_on_error=False)
         self.app.pop_screen()
-
-    async def _close(self) -> None:
-        await self.session.close()
-        app_host = getattr(self.app, "host", None)
-        if self.session.host is not None and self.session.host is app_host:
-            await self.app.stop_host()  # type: ignore[attr-defined]

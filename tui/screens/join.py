@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -21,9 +21,9 @@ from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Sta
 import engine
 from net.client import parse_address
 from net.discovery import Browser, HostInfo
+from tui.app import HiddenHandApp
+from tui.games import playable, table_screen
 from tui.screens.dialogs import ChoiceScreen
-from tui.screens.lobby import LobbyScreen
-from tui.screens.tables import TABLES, table_screen
 from tui.session import ConnectionLost, ServerError, Session
 from tui.settings import forget_seat, recall_seat
 
@@ -32,6 +32,8 @@ DEFAULT_PORT = 4455
 
 class JoinScreen(Screen[None]):
     """Find a host and sit at one of its tables."""
+
+    app = getters.app(HiddenHandApp)
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
@@ -78,7 +80,7 @@ class JoinScreen(Screen[None]):
     @work(exclusive=True, group="browse", exit_on_error=False)
     async def browse(self) -> None:
         """Watch mDNS for hosts for as long as the screen is open."""
-        interfaces = self.app.settings.mdns_interfaces or None  # type: ignore[attr-defined]
+        interfaces = self.app.settings.mdns_interfaces or None
         browser = Browser(interfaces=interfaces)
         try:
             await browser.start()
@@ -157,10 +159,10 @@ class JoinScreen(Screen[None]):
     async def connect(self, host: str, port: int) -> None:
         """Connect, pick a table and sit down."""
         self._error(f"Connecting to {host}:{port}…")
-        session = Session(self.app.settings.name, address=(host, port))  # type: ignore[attr-defined]
+        session = Session(self.app.settings.name, address=(host, port))
         try:
             client = await session.connect()
-            tables = [t for t in await client.list_tables() if t["game"] in TABLES]
+            tables = [t for t in await client.list_tables() if playable(t["game"])]
         except ServerError as exc:
             self._error(f"{host}:{port} refused: {exc.message}")
             await session.close()
@@ -212,7 +214,10 @@ class JoinScreen(Screen[None]):
         msg = await session.next()
         while msg.get("type") != "update":
             msg = await session.next()
+        self.app.attach(session)
         if msg["table"]["phase"] == "lobby":
+            from tui.screens.lobby import LobbyScreen
+
             self.app.switch_screen(LobbyScreen(session))
         else:
             self.app.switch_screen(table_screen(session))
@@ -230,8 +235,7 @@ class JoinScreen(Screen[None]):
                 [("yes", "Watch as a spectator"), ("no", "Back")],
             ))
             if watch != "yes":
-                session.joined = None
-                return
+                return  # not seated: the caller closes the connection
             await session.join(table_id, spectate=True)
 
 

@@ -1,8 +1,9 @@
 """The lobby of a table: seats, ready marks, chat — and the creator's controls.
 
-Everyone can pick an empty seat, rename, mark ready and chat. The table's creator
-also picks the game, the seat count and options, adds and removes bots, kicks, and
-starts the game once the seats are filled.
+Everyone can pick an empty seat, rename, mark ready and chat (``/`` from anywhere). The
+table's creator also picks the game, the seat count and options, adds and removes bots,
+kicks, and starts the game once the seats are filled. The seat list has the focus when
+the lobby opens, so the seat keys act on a seat everyone can see.
 """
 
 from __future__ import annotations
@@ -17,21 +18,25 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, RichLog, Select, Static
 
 import engine
+from tui.games import TABLES, playable, table_screen
+from tui.messages import ChatReceived
+from tui.notices import describe_chat, describe_notice
 from tui.screens.base import Banner, SessionScreen
-from tui.screens.tables import TABLES, table_screen
-from tui.widgets.options_form import OptionsForm
+from tui.widgets.options_form import OptionsForm, describe_value
 
 
 class LobbyScreen(SessionScreen):
     """Wait for players, set the table up, and start."""
 
     SUB_TITLE = "Lobby"
+    # The most important keys first: at 80 columns the footer shows them all.
     BINDINGS = [
-        Binding("ctrl+r", "toggle_ready", "Ready"),
-        Binding("ctrl+b", "add_bot", "Bot to seat"),
-        Binding("ctrl+x", "remove", "Remove from seat"),
-        Binding("ctrl+t", "sit", "Sit here"),
         Binding("ctrl+s", "start", "Start"),
+        Binding("ctrl+r", "toggle_ready", "Ready"),
+        Binding("ctrl+t", "sit", "Sit"),
+        Binding("ctrl+b", "add_bot", "Bot"),
+        Binding("ctrl+x", "remove", "Remove"),
+        Binding("slash", "chat", "Chat"),
         Binding("escape", "leave", "Leave"),
     ]
 
@@ -71,7 +76,7 @@ class LobbyScreen(SessionScreen):
                 yield Label("Chat")
                 yield RichLog(id="chat", wrap=True, markup=False, max_lines=300, min_width=20)
                 yield Input(
-                    placeholder="Say something to the table (Enter sends)",
+                    placeholder="/ to say something to the table (Enter sends)",
                     id="chat-input",
                     max_length=200,
                     compact=True,
@@ -85,33 +90,28 @@ class LobbyScreen(SessionScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        """Show what we know and listen (the base class)."""
+        """Show what we know, with the seat list focused (its cursor is the seat keys')."""
         self._config: tuple[str, int, dict[str, Any]] | None = None
         self.shown = 0
         self._catch_up()
         super().on_mount()
+        self.query_one("#lobby-seats", DataTable).focus()
 
     # ---- showing ---------------------------------------------------------------
 
-    @property
-    def is_creator(self) -> bool:
-        """True if we created the table (and so run it)."""
-        table = (self.update or {}).get("table") or {}
-        return table.get("creator") is not None and table.get("creator") == self.my_seat
-
     def watch_update(self, msg: dict[str, Any] | None) -> None:
         """Show the table; go to the game when it starts."""
-        if msg is None or not self.live:
+        if msg is None or not self.live or self.leaving:
             return
+        self._catch_up()
         table = msg["table"]
         if table["phase"] != "lobby" and msg.get("view") is not None:
-            self.leaving = True
-            self.app.switch_screen(table_screen(self.session))
+            if playable(table["game"]):
+                self.hand_over(table_screen(self.session))
             return
         game = engine.GAMES[table["game"]]
-        where = self.session.where
         self.query_one("#lobby-title", Static).update(
-            f"{table['name']} — {game.name}, {len(table['seats'])} seats — host: {where}"
+            f"{table['name']} — {game.name}, {len(table['seats'])} seats — {self._where()}"
         )
         seats = self.query_one("#lobby-seats", DataTable)
         row = seats.cursor_row
@@ -129,6 +129,7 @@ class LobbyScreen(SessionScreen):
             seats.add_row(str(seat["seat"] + 1), Text(name), state, "✓" if seat["ready"] else "")
         if seats.row_count:
             seats.move_cursor(row=min(row, seats.row_count - 1))
+        seats.show_cursor = True
         mine = next((s for s in table["seats"] if s["seat"] == self.my_seat), None)
         self.query_one("#ready", Button).label = (
             "Not ready (^r)" if mine and mine["ready"] else "Ready (^r)"
@@ -142,16 +143,31 @@ class LobbyScreen(SessionScreen):
             self._show_config(table)
         self.refresh_bindings()
 
-    def on_session_screen_updated(self, message: SessionScreen.Updated) -> None:
-        """Tell the chat what happened at the table, then show the table."""
-        self._catch_up()
-        super().on_session_screen_updated(message)
+    def _where(self) -> str:
+        """How friends reach this table, or where it runs."""
+        if self.app.hosts(self.session):
+            address = self.app.join_address()
+            return f"friends join at {address}" if address else "solo, on this computer"
+        return f"host: {self.session.where}"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The creator's keys appear only for the creator."""
+        """The creator's keys appear only for the creator; a seated player's only if seated."""
         if action in ("add_bot", "remove", "start"):
             return self.is_creator
+        if action == "toggle_ready":
+            return self.my_seat is not None
         return True
+
+    def action_chat(self) -> None:
+        """Put the cursor in the chat line."""
+        self.query_one("#chat-input", Input).focus()
+
+    def action_leave(self) -> None:
+        """Esc in a text field goes back to the seats; elsewhere it leaves."""
+        if isinstance(self.focused, Input):
+            self.query_one("#lobby-seats", DataTable).focus()
+            return
+        super().action_leave()
 
     def _show_config(self, table: dict[str, Any]) -> None:
         config = (table["game"], len(table["seats"]), dict(table["options"]))
@@ -172,11 +188,18 @@ class LobbyScreen(SessionScreen):
     def _catch_up(self) -> None:
         """Write the table's lines (chat and notices) not shown here yet."""
         log = self.query_one("#chat", RichLog)
-        for line in self.session.lines[self.shown:]:
-            log.write(line, scroll_end=True)
-        self.shown = len(self.session.lines)
+        history = self.session.history
+        if self.shown > len(history):
+            self.shown = 0
+        for entry in history[self.shown:]:
+            if entry.kind == "chat":
+                log.write(describe_chat(entry.data), scroll_end=True)
+            elif entry.kind == "notice" and (text := describe_notice(entry.data, entry.names)):
+                log.write(f"· {text}", scroll_end=True)
+        self.shown = len(history)
 
-    def on_session_screen_chat_received(self, message: SessionScreen.ChatReceived) -> None:
+    @on(ChatReceived)
+    def chat_received(self) -> None:
         """A chat line arrived."""
         self._catch_up()
 
@@ -273,14 +296,7 @@ class LobbyScreen(SessionScreen):
 
 def describe_options(game_id: str, options: dict[str, Any]) -> str:
     """A table's options in a few words, for everyone in the lobby."""
-    parts = []
-    for option in engine.GAMES[game_id].options:
-        value = options.get(option.name, option.default)
-        if isinstance(value, bool):
-            shown = "on" if value else "off"
-        elif value is None:
-            shown = "random"
-        else:
-            shown = str(value + 1 if option.name == "first" and isinstance(value, int) else value)
-        parts.append(f"{option.name} {shown}")
-    return " · ".join(parts)
+    return " · ".join(
+        f"{option.name} {describe_value(option, options.get(option.name, option.default))}"
+        for option in engine.GAMES[game_id].options
+    )

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Static
 
+from tui.app import HiddenHandApp
 from tui.settings import MAX_NAME, Settings, check_interfaces, clean_name
 
 
 class SettingsScreen(Screen[None]):
     """Edit and save the settings; they are kept per user."""
+
+    app = getters.app(HiddenHandApp)
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
@@ -21,7 +24,7 @@ class SettingsScreen(Screen[None]):
     ]
 
     def compose(self) -> ComposeResult:
-        settings: Settings = self.app.settings  # type: ignore[attr-defined]
+        settings: Settings = self.app.settings
         yield Header()
         with Vertical(id="settings", classes="form"):
             yield Label("Your name, as other players see it")
@@ -55,7 +58,7 @@ class SettingsScreen(Screen[None]):
         except ValueError as exc:
             error.update(f"Network interfaces: {exc}.")
             return
-        settings: Settings = self.app.settings  # type: ignore[attr-defined]
+        settings: Settings = self.app.settings
         settings.name = name
         settings.mdns_interfaces = interfaces
         try:

@@ -7,7 +7,7 @@ mDNS) and opens the lobby, where friends join and the creator starts the game.
 
 from __future__ import annotations
 
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -15,7 +15,8 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 import engine
-from tui.screens.tables import TABLES, table_screen
+from tui.app import HiddenHandApp
+from tui.games import TABLES, table_screen
 from tui.session import ConnectionLost, ServerError, Session
 from tui.widgets.options_form import OptionsForm
 
@@ -24,6 +25,8 @@ DEFAULT_PORT = 4455
 
 class SetupScreen(Screen[None]):
     """Choose a game and its table; ``mode`` is ``"solo"`` or ``"host"``."""
+
+    app = getters.app(HiddenHandApp)
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
@@ -67,7 +70,7 @@ class SetupScreen(Screen[None]):
                     compact=True,
                 )
                 yield Label("Table name")
-                name = self.app.settings.name  # type: ignore[attr-defined]
+                name = self.app.settings.name
                 yield Input(f"{name}'s table", id="table-name", max_length=32, compact=True)
                 yield Label("TCP port")
                 yield Input(str(DEFAULT_PORT), id="port", type="integer", compact=True)
@@ -150,6 +153,7 @@ class SetupScreen(Screen[None]):
         except (ServerError, ConnectionLost, OSError) as exc:
             self.query_one("#setup-error", Static).update(f"Could not start: {exc}")
             return
+        self.app.attach(session)
         self.app.switch_screen(table_screen(session))
 
     @work(exclusive=True, group="open", exit_on_error=False)
@@ -159,33 +163,34 @@ class SetupScreen(Screen[None]):
         """Listen on the LAN, open the table, seat the bots and go to the lobby."""
         app = self.app
         try:
-            host = await app.start_host(port=port)  # type: ignore[attr-defined]
-            session = Session(app.settings.name, host=host)  # type: ignore[attr-defined]
+            host = await app.start_host(port=port)
+            session = Session(app.settings.name, host=host)
             await session.connect()
             await session.create(name, game_id, seats, options)
             for seat in range(seats - bots, seats):
                 await session.request("add_bot", seat)
         except OSError as exc:
-            await app.stop_host()  # type: ignore[attr-defined]
+            await app.stop_host()
             self.query_one("#setup-error", Static).update(
                 f"Could not listen on port {port}: {exc.strerror or exc}. Try another port."
             )
             return
         except (ServerError, ConnectionLost) as exc:
-            await app.stop_host()  # type: ignore[attr-defined]
+            await app.stop_host()
             self.query_one("#setup-error", Static).update(f"Could not open the table: {exc}")
             return
         from tui.screens.lobby import LobbyScreen
 
+        app.attach(session)
         app.switch_screen(LobbyScreen(session))
 
 
 async def start_solo_session(
-    app: object, game_id: str, seats: int, options: dict[str, object]
+    app: HiddenHandApp, game_id: str, seats: int, options: dict[str, object]
 ) -> Session:
     """A dealt solo game: an in-app host, us in seat 0, bots in the others."""
-    host = await app.start_host(port=None)  # type: ignore[attr-defined]
-    session = Session(app.settings.name, host=host)  # type: ignore[attr-defined]
+    host = await app.start_host(port=None)
+    session = Session(app.settings.name, host=host)
     await session.connect()
     await session.create("solo", game_id, seats, dict(options))
     for seat in range(1, seats):

@@ -1,8 +1,12 @@
 """A form for a game's table options, built from the engine registry's option list.
 
-A true/false option is a switch, a number an input, a seat-or-random option a select.
-``values()`` returns the options as entered; the engine's own checker judges them, so
-the form and the host can never disagree on what is allowed.
+Each option says what kind of value it takes (``Option.kind``), so the form never
+guesses: a ``bool`` is a switch, a ``seat`` a select of the seats or "at random", a
+``choice`` a select of its choices, and an ``int`` a select when its range is short
+(plus any named values it also takes, such as Get It!'s level "X") or else a number
+field (where "none" stands for a ``None`` it takes). ``checked()`` returns the options
+as entered, judged by the engine's own checker, so the form and the host can never
+disagree on what is allowed.
 """
 
 from __future__ import annotations
@@ -14,8 +18,27 @@ from textual.containers import Vertical
 from textual.widgets import Input, Label, Select, Switch
 
 import engine
+from engine.core import Option
 
 RANDOM = "random"
+#: An ``int`` option with at most this many values is offered as a select.
+SELECT_LIMIT = 12
+
+
+def describe_value(option: Option, value: Any) -> str:
+    """An option's value in words, as players read it (seats counted from 1)."""
+    if option.kind == "bool":
+        return "on" if value else "off"
+    if value is None:
+        return "at random" if option.kind == "seat" else "none"
+    if option.kind == "seat" and isinstance(value, int):
+        return f"seat {value + 1}"
+    return str(value)
+
+
+def _token(value: Any) -> str:
+    """A select's key for a value (selects want hashable, comparable keys)."""
+    return "none" if value is None else repr(value)
 
 
 class OptionsForm(Vertical):
@@ -36,6 +59,19 @@ class OptionsForm(Vertical):
         self.game_id = game_id
         self.seats = seats
         self.initial = dict(values or {})
+        #: For each option offered as a select: its keys and the values they stand for.
+        self._choices: dict[str, dict[str, Any]] = {}
+
+    def _values_of(self, option: Option) -> list[Any] | None:
+        """Every value a select offers for ``option``, or ``None`` for a number field."""
+        if option.kind == "seat":
+            return [None, *range(self.seats)]
+        if option.kind == "choice":
+            return list(option.choices)
+        bounds = option.bounds(self.seats)
+        if option.kind == "int" and bounds and bounds[1] - bounds[0] < SELECT_LIMIT:
+            return [*range(bounds[0], bounds[1] + 1), *option.choices]
+        return None
 
     def compose(self) -> ComposeResult:
         spec = engine.GAMES[self.game_id]
@@ -43,17 +79,18 @@ class OptionsForm(Vertical):
             value = self.initial.get(option.name, option.default)
             with Vertical(classes="option-row"):
                 yield Label(f"{option.name}: {option.help}")
-                if isinstance(option.default, bool):
+                values = self._values_of(option)
+                if option.kind == "bool":
                     yield Switch(bool(value), id=f"opt-{option.name}")
-                elif option.default is None:
-                    choices = [("at random", RANDOM)] + [
-                        (f"seat {s + 1}", str(s)) for s in range(self.seats)
-                    ]
-                    current = RANDOM if value is None else str(value)
-                    yield Select(choices, value=current, allow_blank=False,
-                                 id=f"opt-{option.name}", compact=True)
+                elif values is not None:
+                    self._choices[option.name] = {_token(v): v for v in values}
+                    current = _token(value) if value in values else _token(values[0])
+                    yield Select([(describe_value(option, v), _token(v)) for v in values],
+                                 value=current, allow_blank=False, id=f"opt-{option.name}",
+                                 compact=True)
                 else:
-                    yield Input(str(value), id=f"opt-{option.name}", compact=True)
+                    shown = "none" if value is None else str(value)
+                    yield Input(shown, id=f"opt-{option.name}", compact=True)
 
     def values(self) -> dict[str, Any]:
         """The options as entered (numbers parsed where they look like numbers)."""
@@ -63,9 +100,12 @@ class OptionsForm(Vertical):
             if isinstance(widget, Switch):
                 out[option.name] = widget.value
             elif isinstance(widget, Select):
-                out[option.name] = None if widget.value == RANDOM else int(str(widget.value))
+                out[option.name] = self._choices[option.name].get(str(widget.value))
             elif isinstance(widget, Input):
                 text = widget.value.strip()
+                if text.lower() == "none" and None in option.choices:
+                    out[option.name] = None
+                    continue
                 try:
                     out[option.name] = int(text)
                 except ValueError:

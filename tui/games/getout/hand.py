@@ -7,7 +7,7 @@ from typing import Any
 from textual.containers import HorizontalScroll
 from textual.reactive import reactive
 
-from tui.widgets.card import CardWidget
+from tui.games.getout.card import CardWidget
 
 
 class HandWidget(HorizontalScroll):
@@ -35,7 +35,7 @@ class HandWidget(HorizontalScroll):
     def watch_selected(self) -> None:
         """Move the selection mark and keep the selected card in sight."""
         for i, widget in enumerate(self.query(CardWidget)):
-            widget.set_class(i == self.selected, "selected")
+            widget.select(i == self.selected)
             if i == self.selected:
                 self.scroll_to_widget(widget, animate=False)
 

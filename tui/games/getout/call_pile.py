@@ -9,7 +9,7 @@ from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from tui.widgets.card import CardWidget, image_label
+from tui.games.getout.card import CardWidget, image_label
 
 
 class CallPile(Vertical):

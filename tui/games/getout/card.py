@@ -47,6 +47,8 @@ class CardWidget(Static):
         border: round $foreground 40%;
         content-align: center middle;
         text-align: center;
+        border-title-align: center;
+        border-subtitle-align: center;
     }
     """
 
@@ -64,8 +66,15 @@ class CardWidget(Static):
         image = "wild" if card.get("wild") else card["image"]
         self.add_class(f"image-{image}")
         self.set_class(playable, "playable")
-        self.set_class(selected, "selected")
+        # Marks that need no colour: ✓ on a card that can be played, ▼ over the chosen one.
+        self.border_subtitle = "✓" if playable else ""
+        self.select(selected)
         self.tooltip = self.describe(card, playable)
+
+    def select(self, selected: bool) -> None:
+        """Mark (or unmark) this card as the chosen one."""
+        self.set_class(selected, "selected")
+        self.border_title = "▼" if selected else ""
 
     @staticmethod
     def face(card: dict[str, Any]) -> str:

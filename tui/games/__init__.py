@@ -1,0 +1,39 @@
+"""The games the app can seat a player at: one package each, and this registry.
+
+The menu, the setup form, the join screen and the lobby offer exactly the games listed
+in ``TABLES``; adding a game to the app is writing its package (``tui/games/<game>/``
+with a ``TableScreen`` subclass) and adding it here. Screens are imported only when a
+table opens, so this module imports nothing of the screens (no import circles).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tui.screens.table import TableScreen
+    from tui.session import Session
+
+#: Game id → "module:class" of its table screen, in the order the app offers them.
+TABLES: dict[str, str] = {
+    "getout": "tui.games.getout.screen:GetOutScreen",
+}
+
+
+def playable(game_id: object) -> bool:
+    """True if this app has a table screen for ``game_id``."""
+    return isinstance(game_id, str) and game_id in TABLES
+
+
+def screen_class(game_id: str) -> type[TableScreen]:
+    """The table screen class of ``game_id`` (``KeyError`` if the app cannot play it)."""
+    module, _, name = TABLES[game_id].partition(":")
+    cls: type[TableScreen] = getattr(importlib.import_module(module), name)
+    return cls
+
+
+def table_screen(session: Session) -> TableScreen:
+    """The table screen for the game the session's table plays."""
+    assert session.latest is not None
+    return screen_class(session.latest["table"]["game"])(session)

@@ -1,0 +1,49 @@
+"""Messages the app's one connection worker posts to the screen at the table.
+
+Named as past events, as the house style asks. The worker (``HiddenHandApp.listen``)
+reads the host's pushes for the app's one session and posts these to the topmost
+session screen (the lobby or a table), whose ``@on`` handlers own what is shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+
+
+class ViewReceived(Message):
+    """The host pushed a new state of the table (``msg`` is the whole ``update``)."""
+
+    def __init__(self, msg: dict[str, Any]) -> None:
+        super().__init__()
+        self.msg = msg
+
+
+class ChatReceived(Message):
+    """Somebody at the table said something in the chat."""
+
+    def __init__(self, msg: dict[str, Any]) -> None:
+        super().__init__()
+        self.msg = msg
+
+
+class ConnectionDropped(Message):
+    """The line to the host is down; reconnection is under way (or, if ``final``, hopeless)."""
+
+    def __init__(self, reason: str, final: bool) -> None:
+        super().__init__()
+        self.reason = reason
+        self.final = final
+
+
+class ConnectionRestored(Message):
+    """We are back in our seat after a drop."""
+
+
+class HostSaid(Message):
+    """The host sent a complaint that needs no reconnection (shown as a toast)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text

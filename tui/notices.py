@@ -1,0 +1,99 @@
+"""What the host's table notices say, in words — never failing on what a host sends.
+
+A notice comes from the network: any field may be missing, ``null`` or of the wrong
+type (a spectator's rename has ``"seat": null``). Every formatter here answers with a
+sensible line whatever it gets; an unknown notice type gives no line at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+
+def seat_index(value: Any) -> int | None:
+    """A seat number from the wire, or ``None`` if it is not one."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return None
+    return value
+
+
+def seat_names(table: dict[str, Any]) -> list[str]:
+    """Each seat's display name ("seat N" when empty), from a table's public part."""
+    seats = table.get("seats")
+    names: list[str] = []
+    for i, seat in enumerate(seats if isinstance(seats, list) else []):
+        name = seat.get("name") if isinstance(seat, dict) else None
+        names.append(str(name) if name else f"seat {i + 1}")
+    return names
+
+
+def text(value: Any, default: str = "someone") -> str:
+    """A name or text field from the wire, as a string (``default`` when absent)."""
+    if value is None or value == "":
+        return default
+    return str(value)
+
+
+class Namer:
+    """Names seats for messages: "seat 3", "Ann (seat 3)", or "someone"."""
+
+    def __init__(self, names: Sequence[str], me: int | None = None) -> None:
+        self.names = list(names)
+        self.me = me
+
+    def name(self, seat: Any) -> str:
+        """The player at ``seat`` ("someone" when the seat is unknown)."""
+        index = seat_index(seat)
+        if index is None or index >= len(self.names):
+            return "someone"
+        return self.names[index]
+
+    def who(self, seat: Any) -> str:
+        """Like :meth:`name`, but "You" for our own seat."""
+        index = seat_index(seat)
+        if index is not None and index == self.me:
+            return "You"
+        return self.name(seat)
+
+    @staticmethod
+    def seat(seat: Any) -> str:
+        """"seat N" as players count (from 1), or "a seat" when unknown."""
+        index = seat_index(seat)
+        return f"seat {index + 1}" if index is not None else "a seat"
+
+
+def describe_notice(notice: dict[str, Any], names: Sequence[str]) -> str | None:
+    """A line for the table's log about something that happened at the table."""
+    n = Namer(names)
+    get = notice.get
+
+    def renamed() -> str:
+        if seat_index(get("seat")) is None:
+            return f"a spectator is now called {text(get('name'))}"
+        return f"{n.seat(get('seat'))} is now called {text(get('name'))}"
+
+    texts: dict[str, Callable[[], str]] = {
+        "joined": lambda: f"{text(get('name'))} sat down at {n.seat(get('seat'))}",
+        "left": lambda: f"{n.name(get('seat'))} left",
+        "moved": lambda: f"a player moved from {n.seat(get('from'))} to {n.seat(get('to'))}",
+        "renamed": renamed,
+        "disconnected": lambda: f"{n.name(get('seat'))} lost the connection (away)",
+        "reconnected": lambda: f"{text(get('name'))} is back",
+        "kicked": lambda: f"{n.seat(get('seat'))} was asked to leave",
+        "bot_added": lambda: f"a bot took {n.seat(get('seat'))}",
+        "bot_removed": lambda: f"the bot left {n.seat(get('seat'))}",
+        "configured": lambda: "the table's game or options changed",
+        "started": lambda: "the game starts!",
+        "back_to_lobby": lambda: "back in the lobby",
+    }
+    make = texts.get(str(get("type")))
+    return make() if make is not None else None
+
+
+def describe_chat(msg: dict[str, Any]) -> str:
+    """A chat line: who said it (and from which seat) and what."""
+    who = text(msg.get("name"))
+    seat = seat_index(msg.get("seat"))
+    who = f"{who} ({Namer.seat(seat)})" if seat is not None else f"{who} (spectator)"
+    return f"{who}: {text(msg.get('text'), '')}"

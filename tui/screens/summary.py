@@ -1,0 +1,92 @@
+"""The end-of-round (or end-of-game) dialog every table uses: a title, a body, choices.
+
+A game builds the body (who won, points, piles laid open …) and says which answers are
+possible now; the dialog always offers "look at the table" and focuses it, so an Enter
+meant for the last move can never deal the next round by accident.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.console import RenderableType
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Label, Static
+
+#: The answers a summary can give, each with its key: the table acts on the answer.
+KEYS = {"next": "n", "lobby": "l"}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer of the summary ("next" or "lobby", see ``KEYS``) and its label."""
+
+    answer: str
+    label: str
+    primary: bool = True
+
+    @property
+    def key(self) -> str:
+        """The key that gives this answer."""
+        return KEYS[self.answer]
+
+
+class SummaryScreen(ModalScreen[str | None]):
+    """Shown when a round (or the whole game) ends; answers one of ``choices`` or None."""
+
+    BINDINGS = [
+        Binding("n", "answer('next')", "Next round"),
+        Binding("l", "answer('lobby')", "Back to lobby"),
+        Binding("escape,c", "answer(None)", "Look at the table"),
+    ]
+
+    def __init__(self, title: RenderableType, body: list[RenderableType],
+                 choices: list[Choice], *, waiting: str | None = None,
+                 id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.title_text = title
+        self.body = body
+        self.choices = choices
+        self.waiting = waiting
+        self.answers = {c.answer for c in choices}
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog summary"):
+            yield Label(self.title_text, classes="question")
+            with VerticalScroll(classes="summary-body"):
+                for part in self.body:
+                    yield Static(part)
+            if self.waiting:
+                yield Label(self.waiting, classes="waiting")
+            with Horizontal(classes="buttons"):
+                for choice in self.choices:
+                    yield Button(f"{choice.label} ({choice.key})", id=f"answer-{choice.answer}",
+                                 variant="primary" if choice.primary else "default",
+                                 compact=True)
+                yield Button("Look at the table (c)", id="close", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Focus the harmless choice."""
+        self.query_one("#close", Button).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Only the answers possible now have keys (and show in the footer)."""
+        if action == "answer" and parameters and parameters[0] is not None:
+            return parameters[0] in self.answers
+        return True
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        """Answer with the button pressed."""
+        button = event.button.id or ""
+        self.dismiss(button.removeprefix("answer-") if button.startswith("answer-") else None)
+
+    def action_answer(self, answer: str | None) -> None:
+        """Answer from the keyboard (only with what is possible)."""
+        if answer is None or answer in self.answers:
+            self.dismiss(answer)

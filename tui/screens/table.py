@@ -1,0 +1,311 @@
+"""The base of every game's table screen: what all tables share, written once.
+
+``TableScreen`` owns the moves (``legal`` and :meth:`TableScreen.act`, whose keys wait
+for the host's answer), refusals, leaving, going back to the lobby, handing an away
+player's seat to a bot, the names, the table's log (game events, table notices, chat)
+and its replay from the session, chat at the table, and the end-of-round summary's
+lifecycle. A game's screen (``tui/games/<game>/screen.py``) writes only what is its
+own:
+
+- ``compose_table()`` — its widgets (it places :meth:`compose_log` where it likes);
+- ``show(msg, view, legal, names)`` — pass a new view down to them;
+- ``describe_event(event, namer)`` — one log line for one of its events;
+- ``summary(msg, names)`` / ``summary_over(msg)`` — the summary dialog to open when a
+  round ends, and when to close it again; ``summary_answered(answer)`` for "next";
+- ``chat_open()`` — whether table chat is allowed now (Get It! is silent in a round);
+- ``check_game_action(action, parameters)`` — which of its keys work now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Footer, Header, Input, RichLog
+
+from tui.messages import ChatReceived
+from tui.notices import Namer, describe_chat, describe_notice, seat_names
+from tui.screens.base import Banner, SessionScreen
+from tui.screens.dialogs import ChoiceScreen
+from tui.screens.summary import SummaryScreen
+from tui.session import Entry
+
+#: The actions the base class owns (``check_action`` answers for them).
+BASE_ACTIONS = {"chat", "to_lobby", "bot_for_away", "leave"}
+
+
+class TableScreen(SessionScreen):
+    """One seat's view of a game's table (or a spectator's); subclass per game."""
+
+    #: The engine's id of the game this screen plays.
+    GAME: ClassVar[str] = ""
+
+    BINDINGS = [
+        Binding("slash", "chat", "Chat"),
+        Binding("l", "to_lobby", "Back to lobby"),
+        Binding("b", "bot_for_away", "Bot for an away player"),
+        Binding("escape", "leave", "Leave"),
+    ]
+
+    #: The open end-of-round summary, if any.
+    summary_screen: SummaryScreen | None = None
+    #: The view version our last move was made on; keys wait for a newer view.
+    acted_on: int | None = None
+
+    def __init__(self, session: Any) -> None:
+        super().__init__(session)
+        self.shown = 0
+
+    # ---- composing ---------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Banner(id="banner", markup=False)
+        yield from self.compose_table()
+        yield Footer()
+
+    def compose_table(self) -> ComposeResult:
+        """The game's own widgets (override)."""
+        yield from ()
+
+    def compose_log(self, *, id: str = "table-side") -> ComposeResult:
+        """The table's log with the chat line under it, for the game to place."""
+        with Vertical(id=id, classes="table-side"):
+            yield RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
+            yield Input(placeholder="/ to chat with the table (Enter sends, Esc back)",
+                        id="table-chat", max_length=200, compact=True)
+
+    def on_mount(self) -> None:
+        """Replay what happened at this table so far, then show the latest state."""
+        self.catch_up()
+        super().on_mount()
+
+    # ---- showing an update ---------------------------------------------------
+
+    def watch_update(self, msg: dict[str, Any] | None) -> None:
+        """Pass the new state down to the game, the log, chat and the summary."""
+        if msg is None or not self.live or self.leaving:
+            return
+        view, legal = msg.get("view"), msg.get("legal") or []
+        if view is None:
+            if self.table.get("phase") == "lobby":
+                self.back_to_lobby()
+            return
+        names = self.names
+        self.catch_up()
+        self.show(msg, view, legal, names)
+        self._chat_state()
+        self._summary(msg, names)
+        self.refresh_bindings()
+
+    @property
+    def names(self) -> list[str]:
+        """Each seat's display name in the latest update."""
+        return seat_names(self.table)
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """Our view in the latest update (``{}`` before the first)."""
+        view = (self.update or {}).get("view")
+        return view if isinstance(view, dict) else {}
+
+    def show(self, msg: dict[str, Any], view: dict[str, Any], legal: list[dict[str, Any]],
+             names: list[str]) -> None:
+        """Show a new view (override)."""
+
+    def back_to_lobby(self) -> None:
+        """The table went back to its lobby: go there too."""
+        from tui.screens.lobby import LobbyScreen
+
+        self.hand_over(LobbyScreen(self.session))
+
+    # ---- the log ---------------------------------------------------------------
+
+    def catch_up(self) -> None:
+        """Write the lines of the session's history not shown here yet."""
+        history = self.session.history
+        if self.shown > len(history):  # the session dropped old entries
+            self.shown = 0
+        log = self.query_one("#log", RichLog)
+        for entry in history[self.shown:]:
+            line = self.describe_entry(entry)
+            if line:
+                log.write(line, scroll_end=True)
+        self.shown = len(history)
+
+    def describe_entry(self, entry: Entry) -> str | None:
+        """One log line for one thing that happened (or ``None``: not worth a line)."""
+        if entry.kind == "chat":
+            return "💬 " + describe_chat(entry.data)
+        if entry.kind == "notice":
+            text = describe_notice(entry.data, entry.names)
+            return f"· {text}" if text else None
+        try:
+            return self.describe_event(entry.data, Namer(entry.names, self.my_seat))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            # A host may send an event this app describes differently: never die on it.
+            return None
+
+    def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
+        """One log line for one of the game's events (override)."""
+        return None
+
+    @on(ChatReceived)
+    def chat_received(self) -> None:
+        """A chat line arrived (the session already keeps it)."""
+        self.catch_up()
+
+    # ---- chat ------------------------------------------------------------------
+
+    def chat_open(self) -> bool:
+        """Whether table chat is allowed now (override: Get It! is silent in a round)."""
+        return True
+
+    def _chat_state(self) -> None:
+        chat = self.query_one("#table-chat", Input)
+        is_open = self.chat_open()
+        if chat.disabled == is_open:
+            chat.disabled = not is_open
+            chat.placeholder = ("/ to chat with the table (Enter sends, Esc back)" if is_open
+                                else "chat is off during the round: the game is silent")
+
+    def action_chat(self) -> None:
+        """Put the cursor in the chat line."""
+        if self.chat_open():
+            self.query_one("#table-chat", Input).focus()
+
+    @on(Input.Submitted, "#table-chat")
+    def say(self, event: Input.Submitted) -> None:
+        """Send a chat line, then give the keys back to the table."""
+        text = event.value.strip()
+        if text and self.chat_open():
+            self.send("chat", text)
+        event.input.value = ""
+        self.set_focus(None)
+
+    def action_leave(self) -> None:
+        """Esc in a text line gives the keys back to the table; elsewhere it leaves."""
+        if isinstance(self.focused, Input):
+            self.set_focus(None)
+            return
+        super().action_leave()
+
+    # ---- the summary ---------------------------------------------------------------
+
+    def summary(self, msg: dict[str, Any], names: list[str]) -> SummaryScreen | None:
+        """The summary to open for this update, when it ends a round (override)."""
+        return None
+
+    def summary_over(self, msg: dict[str, Any]) -> bool:
+        """True when an open summary should close: the next round began (override)."""
+        return False
+
+    def summary_answered(self, answer: str | None) -> None:
+        """The player answered the summary ("lobby" is handled here)."""
+        if answer == "lobby":
+            self.action_to_lobby()
+
+    def _summary(self, msg: dict[str, Any], names: list[str]) -> None:
+        if self.summary_screen is not None:
+            if self.summary_over(msg):
+                self.summary_screen.dismiss(None)
+                self.summary_screen = None
+            return
+        screen = self.summary(msg, names)
+        if screen is None:
+            return
+        self.summary_screen = screen
+
+        def answered(answer: str | None) -> None:
+            self.summary_screen = None
+            self.summary_answered(answer)
+
+        self.app.push_screen(screen, answered)
+
+    # ---- acting --------------------------------------------------------------
+
+    @property
+    def legal(self) -> list[dict[str, Any]]:
+        """Our legal actions in the latest update (none while our last move is on its way)."""
+        if self.acted_on is not None and self.view.get("version") == self.acted_on:
+            return []
+        return list((self.update or {}).get("legal") or [])
+
+    def can(self, kind: str) -> bool:
+        """True if an action of type ``kind`` is open to us now."""
+        return any(a.get("type") == kind for a in self.legal)
+
+    def refused(self, method: str) -> None:
+        """Our move was refused: the keys work again on the view we have."""
+        if method == "act":
+            self.acted_on = None
+
+    def act(self, action: dict[str, Any], *, wait: bool = True) -> None:
+        """Send a move; unless ``wait`` is false, further keys wait for the host's answer.
+
+        (A signal in a real-time game need not block the next key: ``wait=False``.)
+        """
+        if wait:
+            self.acted_on = self.view.get("version")
+        self.send("act", action)
+
+    # ---- what every table can do -----------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show exactly the keys that work now (and hide the others)."""
+        if self.summary_screen is not None and action not in ("leave", "chat"):
+            return False
+        if action == "chat":
+            return self.chat_open()
+        if action == "bot_for_away":
+            return bool(self.away_seats())
+        if action == "to_lobby":
+            return self.table.get("phase") == "over" and self.is_creator
+        if action == "leave":
+            return True
+        return self.check_game_action(action, parameters)
+
+    def check_game_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Which of the game's own keys work now (override)."""
+        return True
+
+    def action_to_lobby(self) -> None:
+        """(Creator, once the game is over) take the table back to its lobby."""
+        if self.table.get("phase") != "over":
+            self.notify("The table goes back to the lobby once the game is over.",
+                        severity="warning")
+        elif not self.is_creator:
+            self.notify("Only the table's creator can take it back to the lobby.",
+                        severity="warning")
+        else:
+            self.send("to_lobby")
+
+    def away_seats(self) -> list[dict[str, Any]]:
+        """Seats whose player lost the connection, if we may hand them to a bot."""
+        if self.table.get("phase") != "play" or not self.is_creator:
+            return []
+        return [s for s in _seats(self.table.get("seats"))
+                if s.get("kind") == "human" and not s.get("connected")]
+
+    def action_bot_for_away(self) -> None:
+        """(Creator) let a bot play for a player who is gone, so the game goes on."""
+        away = self.away_seats()
+        if not away:
+            return
+        choices = [(str(s["seat"]), f"seat {s['seat'] + 1}: {s.get('name')}") for s in away]
+
+        def chosen(seat: str | None) -> None:
+            if seat is not None:
+                self.send("add_bot", int(seat))
+
+        self.app.push_screen(ChoiceScreen("Which seat should a bot take over?", choices), chosen)
+
+
+def _seats(value: Any) -> Iterable[dict[str, Any]]:
+    if not isinstance(value, list):
+        return []
+    return [s for s in value if isinstance(s, dict) and isinstance(s.get("seat"), int)]
