@@ -32,7 +32,7 @@ Design choices the contract leaves open:
   :mod:`engine.gotfive_hint`): when on, a seat's view also carries ``hint``, computed
   by :func:`engine.gotfive_hint.hint_for` from that very view and nothing else, so it
   can hold nothing the seat may not know. Spectators get none. It is not cached: it
-  costs a few tens of microseconds (less than building the view; see
+  costs about as much as building the view itself (some 20 microseconds; see
   ``scripts/bench_gotfive.py``), and a cache would be one more piece of state to keep
   in step with the game.
 """
