@@ -28,6 +28,13 @@ Design choices the contract leaves open:
   what the player marked. Any seat, in or out, may mark while the game runs; nothing
   may be marked once it is over.
 * Once the game is over every rack is face up for everyone, spectators included.
+* Hints (table option ``hints``: ``"off"``, ``"count"`` or ``"board"``; see
+  :mod:`engine.gotfive_hint`): when on, a seat's view also carries ``hint``, computed
+  by :func:`engine.gotfive_hint.hint_for` from that very view and nothing else, so it
+  can hold nothing the seat may not know. Spectators get none. It is not cached: it
+  costs about as much as building the view itself (some 20 microseconds; see
+  ``scripts/bench_gotfive.py``), and a cache would be one more piece of state to keep
+  in step with the game.
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ from engine.core import (
     Plain,
     View,
     bool_option,
+    choice_option,
     next_seat,
     seat_option,
 )
@@ -359,6 +367,23 @@ class GotFive(Game):
             view["marks"] = self.board(seat)
         return view
 
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know; with ``hints`` on, a seat's view also has its ``hint``.
+
+        The hint is computed from the finished view itself (common keys included), so
+        it is a function of what the seat is shown and of nothing else.
+        """
+        view = super().view(seat)
+        mode = self.options.get("hints", "off")
+        if mode != "off" and seat is not None:
+            # Imported here: the solver imports this module's tile helpers.
+            from engine.gotfive_hint import hint_for
+
+            hint = hint_for(view, mode)
+            if hint is not None:
+                view["hint"] = hint
+        return view
+
     @property
     def over(self) -> bool:
         return self._phase_name == "over"
@@ -427,6 +452,12 @@ GotFive.spec = GameSpec(
         seat_option("first", "who plays first (none: chosen at random)"),
         bool_option(
             "auto_cross", True, "cross off every number a player can see on their board"
+        ),
+        choice_option(
+            "hints", "off",
+            "an exact aid for every player: off (as on paper), count (how many racks are "
+            "still possible for you) or board (also grey every number no such rack holds)",
+            ("off", "count", "board"),
         ),
     ),
     factory=GotFive,

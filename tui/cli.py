@@ -17,6 +17,7 @@ from typing import Any
 
 import engine
 from engine.bots import RandomBot
+from engine.core import Option
 from engine.getout import describe
 
 
@@ -57,13 +58,24 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _option(text: str) -> tuple[str, Any]:
-    """``key=value`` with the value read as true/false/none, a number, or text."""
+def _option(text: str) -> tuple[str, str]:
+    """``key=value``, both as text; :func:`option_value` reads the value once the game
+    (and so what kind of value the option takes) is known."""
     key, sep, raw = text.partition("=")
     key = key.strip()
     if not sep or not key:
         raise argparse.ArgumentTypeError(f"an option is written KEY=VALUE, not {text!r}")
-    raw = raw.strip()
+    return key, raw.strip()
+
+
+def option_value(option: Option | None, raw: str) -> Any:
+    """The value of ``raw`` for ``option``: one of its text choices if it names one
+    (so ``hints=off`` is the choice ``"off"``, not false), else true/false/none, a
+    number, or text."""
+    if option is not None and option.kind == "choice":
+        for choice in option.choices:
+            if isinstance(choice, str) and choice.lower() == raw.lower():
+                return choice
     value: Any
     if raw.lower() in {"true", "yes", "on"}:
         value = True
@@ -76,7 +88,13 @@ def _option(text: str) -> tuple[str, Any]:
             value = int(raw)
         except ValueError:
             value = raw
-    return key, value
+    return value
+
+
+def typed_options(spec: engine.GameSpec, pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """The ``--option`` pairs of a command line as values for ``spec``'s options."""
+    known = {o.name: o for o in spec.options}
+    return {key: option_value(known.get(key), raw) for key, raw in pairs}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -211,7 +229,7 @@ def checked_table(
     parser: argparse.ArgumentParser,
     game_id: str,
     seats: int | None,
-    option_pairs: Sequence[tuple[str, Any]],
+    option_pairs: Sequence[tuple[str, str]],
     default_seats: Callable[[engine.GameSpec], int],
 ) -> tuple[engine.GameSpec, int, dict[str, Any]]:
     """The game, seat count and options of a command line, checked by the engine's
@@ -222,7 +240,7 @@ def checked_table(
     seats = seats if seats is not None else default_seats(spec)
     try:
         spec.check_seats(seats)
-        options = spec.check_options(dict(option_pairs), seats)
+        options = spec.check_options(typed_options(spec, option_pairs), seats)
     except ValueError as exc:
         parser.error(str(exc))
     return spec, seats, options
@@ -285,8 +303,11 @@ def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         if args.game not in TABLES:
             names = ", ".join(sorted(TABLES))
             parser.error(f"the app has a table for {names} only, not {args.game!r}")
-        checked_table(parser, args.game, args.seats, args.option, lambda spec: 4)
-        solo = {"game_id": args.game, "seats": args.seats, "options": dict(args.option)}
+        spec, _seats, _options = checked_table(
+            parser, args.game, args.seats, args.option, lambda spec: 4
+        )
+        solo = {"game_id": args.game, "seats": args.seats,
+                "options": typed_options(spec, args.option)}
     settings, problem = Settings.load()
     HiddenHandApp(settings, notice=problem, solo=solo).run()
     return 0
