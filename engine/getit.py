@@ -14,6 +14,13 @@ side. A seat may peek while it sees a mirror on another seat's pile, and may spe
 it sees the speech bubble on another seat's pile. The holder of the mirror (or bubble)
 therefore cannot peek (or speak), exactly as at a real table, and its legal actions never
 tell it more than its own view does.
+
+Once a round is over (phases ``round_over`` and ``over``) every view carries ``reveal``:
+the finished round laid open as players turn their piles up at a table — ``piles`` (per
+holder, the cards left, top first), and ``wrong`` (``{"seat", "card", "expected": [{"seat",
+"card"}]}`` when a wrong card ended it, else ``None``). The next deal is a fresh shuffle,
+so nothing laid open tells anything about a pile still to be played. During preparation
+and play ``reveal`` is ``None``.
 """
 
 from __future__ import annotations
@@ -148,6 +155,10 @@ class GetIt(Game):
         self.round = 0
         self.last_round: dict[str, Plain] | None = None
         self.outcome: dict[str, Plain] | None = None
+        #: The last round laid open (every pile, the wrong card and what was expected).
+        self.reveal: dict[str, Plain] | None = None
+        #: The wrong play of this round, once made (kept for ``reveal``).
+        self.wrong: dict[str, Plain] | None = None
         self._deal()
 
     # ------------------------------------------------------------------ dealing
@@ -178,6 +189,7 @@ class GetIt(Game):
         self.arranged: list[list[int] | None] = [None] * self.seats
         self.piles: list[list[int]] = [[] for _ in range(self.seats)]  # top last
         self.played: list[int] = []
+        self.wrong = None
         self.deadline: float | None = None
         self.started: float | None = None
         self._reset_signals()
@@ -372,7 +384,17 @@ class GetIt(Game):
         card = self.top(seat)
         if card is None:
             raise IllegalAction("the pile you hold is empty; you have no card left to play")
-        correct = seat in self.correct_holders()
+        holders = self.correct_holders()
+        correct = seat in holders
+        if not correct:
+            self.wrong = {
+                "seat": seat,
+                "card": card.plain(),
+                "expected": [
+                    {"seat": h, "card": top.plain()} for h in holders
+                    if (top := self.top(h)) is not None
+                ],
+            }
         self.piles[seat].pop()
         self.played.append(card.id)
         # Your peek was at the card you just played; a new top needs a new peek.
@@ -473,6 +495,12 @@ class GetIt(Game):
     def _end_round(self, won: bool, reason: str) -> list[Event]:
         self.peeking = [False] * self.seats
         self.deadline = None
+        # The round is over: every pile is laid open, as players turn them up at a table.
+        self.reveal = {
+            "piles": [[self.cards[c].plain() for c in reversed(pile)] for pile in self.piles],
+            "wrong": self.wrong if reason == "wrong" else None,
+        }
+        self.wrong = None
         self.last_round = {
             "round": self.round,
             "level": self.level,
@@ -577,6 +605,8 @@ class GetIt(Game):
             ],
             "said": [{"seat": s, "text": t} for s, t in self.said],
             "last_round": dict(self.last_round) if self.last_round else None,
+            "reveal": _copy(self.reveal) if self._phase_name in (PHASE_ROUND_OVER, PHASE_OVER)
+            else None,
             "result": self.result,
         }
         if seat is not None:
@@ -626,6 +656,8 @@ class GetIt(Game):
             "said": [list(line) for line in self.said],
             "last_round": dict(self.last_round) if self.last_round else None,
             "outcome": dict(self.outcome) if self.outcome else None,
+            "reveal": _copy(self.reveal),
+            "wrong": _copy(self.wrong),
         }
 
     def _load(self, state: Plain) -> None:
@@ -645,6 +677,8 @@ class GetIt(Game):
         self.said = [list(line) for line in state["said"]]
         self.last_round = dict(state["last_round"]) if state["last_round"] else None
         self.outcome = dict(state["outcome"]) if state["outcome"] else None
+        self.reveal = _copy(state.get("reveal"))
+        self.wrong = _copy(state.get("wrong"))
 
 
 GetIt.spec = GameSpec(
@@ -669,6 +703,15 @@ GetIt.spec = GameSpec(
     ),
     factory=GetIt,
 )
+
+
+def _copy(data: Any) -> Any:
+    """A deep copy of plain data (so a view never shares lists with the state)."""
+    if isinstance(data, dict):
+        return {k: _copy(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_copy(v) for v in data]
+    return data
 
 
 def _only_keys(action: Action, allowed: set[str]) -> None:

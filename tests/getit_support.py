@@ -93,6 +93,10 @@ def check_view_secrecy(game: GetIt, seat: int | None, view: View | None = None) 
             allowed.add(pile[-1])
     if seat is not None and game.phase_name == "prepare":
         allowed |= set(game.hands[seat])
+    if game.phase_name in ("round_over", "over"):
+        # The finished round is laid open for everyone (``reveal``): nothing is held now.
+        held = set()
+        allowed |= {c for pile in game.piles for c in pile}
     for path, node in card_nodes(view):
         if "id" not in node:
             # Only a peeking seat's own top card, and only its face.

@@ -8,6 +8,7 @@ import engine
 from engine import IllegalAction
 from engine.testing import stack_getit_piles
 from tests.getit_support import check_events_secrecy, check_view_secrecy, new
+from tests.helpers import roundtrip
 
 PLAY = {"type": "play"}
 
@@ -192,3 +193,31 @@ def test_spectator_never_sees_a_top_card() -> None:
     assert [p["top"] for p in game.view(None)["piles"]] == [None, None, None]
     assert [p["count"] for p in game.view(None)["piles"]] == [1, 1, 1]
     assert game.view(0)["piles"][1]["top"]["value"] == 5
+
+
+def test_a_finished_round_is_laid_open_for_everyone() -> None:
+    game = new(3, seed=1)
+    ids = stack_getit_piles(game, [["4", "9"], ["2", "30"], ["7"]])
+    assert all(game.view(s)["reveal"] is None for s in (None, 0, 1, 2))
+    game.act(0, PLAY, now=1.0)  # the 4 while the 2 shows: wrong
+    for seat in (None, 0, 1, 2):
+        reveal = game.view(seat)["reveal"]
+        assert reveal["wrong"] == {
+            "seat": 0, "card": game.cards[ids[0][0]].plain(),
+            "expected": [{"seat": 1, "card": game.cards[ids[1][0]].plain()}],
+        }
+        assert [[c["value"] for c in pile] for pile in reveal["piles"]] == [[9], [2, 30], [7]]
+    assert roundtrip(game.view(1)) == game.view(1)
+    restored = engine.restore(game.snapshot())
+    assert restored.view(2) == game.view(2)
+    game.act(0, {"type": "next_round"}, now=2.0)
+    assert game.view(0)["reveal"] is None  # a new deal shows nothing of the old one
+
+
+def test_a_round_lost_on_time_names_no_wrong_card() -> None:
+    game = new(3, seed=1)
+    stack_getit_piles(game, [["4"], ["2"], ["7"]], now=0.0)
+    game.advance(60.0)
+    reveal = game.view(0)["reveal"]
+    assert reveal["wrong"] is None
+    assert [len(p) for p in reveal["piles"]] == [1, 1, 1]
