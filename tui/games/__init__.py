@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 #: Game id → "module:class" of its table screen, in the order the app offers them.
 TABLES: dict[str, str] = {
+    "getit": "tui.games.getit.screen:GetItScreen",
     "getout": "tui.games.getout.screen:GetOutScreen",
 }
 

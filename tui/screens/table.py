@@ -43,6 +43,8 @@ class TableScreen(SessionScreen):
 
     #: The engine's id of the game this screen plays.
     GAME: ClassVar[str] = ""
+    #: Keys belong to the table, not to a text line: nothing has the focus at first.
+    AUTO_FOCUS = ""
 
     BINDINGS = [
         Binding("slash", "chat", "Chat"),
@@ -75,7 +77,9 @@ class TableScreen(SessionScreen):
     def compose_log(self, *, id: str = "table-side") -> ComposeResult:
         """The table's log with the chat line under it, for the game to place."""
         with Vertical(id=id, classes="table-side"):
-            yield RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
+            log = RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
+            log.can_focus = False  # the wheel scrolls it; the keys stay the table's
+            yield log
             yield Input(placeholder="/ to chat with the table (Enter sends, Esc back)",
                         id="table-chat", max_length=200, compact=True)
 

@@ -1,0 +1,485 @@
+"""The Get It! table: preparation, the silent round, the sand timer, the round summary.
+
+You never see your own pile. Around the table sit the others, each with the big card
+they show you and what they signal; under them, plainly, what everyone is doing to you
+("3 of 4 look at you · all 3 smile at you"), and your own signals in one line.
+
+Keys (each signal in at most two keystrokes; the footer shows only what works now):
+a digit looks at that player (again, or 0: at nobody); ``s`` smiles at / ``x`` looks past
+the player you look at (again: stop); ``p`` peeks while you see a mirror; ``t`` talks
+while you see the speech bubble; Space/Enter plays your top card; a click on a player
+looks at them. Preparation: Tab picks a special card, ←/→ move it, Enter confirms.
+Table chat (``/``) is off during a round: the game is silent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Input, Static
+
+from tui.games.getit import records
+from tui.games.getit.summary import round_summary
+from tui.games.getit.text import (
+    ToYou,
+    card_short,
+    card_text,
+    describe_event,
+    level_text,
+    my_signals,
+    signal_lines,
+    to_you,
+)
+from tui.games.getit.widgets import PrepRow, SandTimer, SeatCard
+from tui.notices import Namer
+from tui.screens.summary import SummaryScreen
+from tui.screens.table import TableScreen
+
+MAX_SEATS = 6
+#: The signal kinds a key toggles, with the words for a hint.
+AIMED = {"smile": "smile at", "look_past": "look past"}
+CARD_BACK = "╭──────╮\n│GET IT│\n│ back │\n╰──────╯"
+
+
+class GetItScreen(TableScreen):
+    """One seat's view of a Get It! table (or a spectator's)."""
+
+    GAME = "getit"
+    SUB_TITLE = "Get It!"
+    BINDINGS = [
+        Binding("space,enter", "play", "Play your card"),
+        Binding("enter", "done", "Done: pass the pile"),
+        Binding("tab", "next_special", "Next special"),
+        Binding("left", "move(-1)", "◀ move", show=False),
+        Binding("right", "move(1)", "move ▶", show=False),
+        Binding("1", "look(1)", "look at", key_display="1-6"),
+        *[Binding(str(i), f"look({i})", show=False) for i in range(2, MAX_SEATS + 1)],
+        Binding("0", "look(0)", "nobody"),
+        Binding("s", "aim('smile')", "smile at"),
+        Binding("x", "aim('look_past')", "look past"),
+        Binding("p", "peek", "peek"),
+        Binding("t", "talk", "talk"),
+        Binding("n", "next_round", "Next round"),
+    ]
+
+    def __init__(self, session: Any) -> None:
+        super().__init__(session)
+        #: Our pile as we arrange it (top first) and the chosen special card's index.
+        self.order: list[dict[str, Any]] = []
+        self.selected: int | None = None
+        self._dealt_round: Any = None
+        #: Signals we sent that no view has shown yet (kind → target): keys stay quick.
+        self.pending: dict[str, int | None] = {}
+        #: Seats that talked since the speech bubble last showed (the "talk" signal).
+        self.talkers: set[int] = set()
+        self._phase: str | None = None
+
+    # ---- composing ---------------------------------------------------------------
+
+    def compose_table(self) -> ComposeResult:
+        with Horizontal(id="getit-top"):
+            yield Static("", id="getit-status", markup=False)
+            yield SandTimer(id="timer")
+        with Vertical(id="getit-prep"):
+            yield Static("", id="prep-help", markup=False)
+            yield PrepRow(id="prep-row")
+            yield Static("", id="prep-waiting", markup=False)
+        with Vertical(id="getit-round"):
+            yield Horizontal(id="getit-seats")
+            with Horizontal(id="getit-me"):
+                yield Static(CARD_BACK, id="my-back", markup=False)
+                with Vertical(id="getit-me-text"):
+                    yield Static("", id="to-you")
+                    yield Static("", id="my-line", markup=False)
+                    yield Static("", id="played", markup=False)
+            yield Input(placeholder="say a line to everyone (Enter sends, Esc back)",
+                        id="talk", max_length=200, compact=True)
+        yield from self.compose_log()
+
+    # ---- showing a view ------------------------------------------------------------
+
+    def show(self, msg: dict[str, Any], view: dict[str, Any], legal: list[dict[str, Any]],
+             names: list[str]) -> None:
+        """Show the new view: preparation, or the round, and the top line."""
+        phase = view.get("phase")
+        self._follow_events(msg.get("events") or [], phase)
+        namer = Namer(names, self.my_seat)
+        self._top_line(msg, view)
+        preparing = phase == "prepare"
+        self.query_one("#getit-prep").display = preparing
+        self.query_one("#getit-round").display = not preparing
+        if preparing:
+            self._show_prep(view, namer)
+        else:
+            self._show_round(view, namer)
+        self._phase = phase
+
+    def _follow_events(self, events: list[dict[str, Any]], phase: Any) -> None:
+        for event in events:
+            kind = event.get("type")
+            if kind == "said" and isinstance(event.get("seat"), int):
+                self.talkers.add(event["seat"])
+            elif kind in ("talk_ended", "dealt", "round_started"):
+                self.talkers.clear()
+            if kind == "round_started" and self.my_seat is not None:
+                seats = len(self.table.get("seats") or [])
+                left = (self.my_seat + 1) % seats if seats else None
+                self.notify(f"Your pile went to {self.names[left] if left is not None else '?'}"
+                            " — you hold the pile of the player on your right.",
+                            timeout=4, markup=False)
+            if kind == "game_over":
+                self._keep_record(event)
+        if phase != "play":
+            self.pending.clear()
+
+    def _keep_record(self, result: dict[str, Any]) -> None:
+        """A cleared Level X round that beats our record is saved on disk."""
+        if result.get("level") != "X" or not result.get("won"):
+            return
+        seats, cards = result.get("seats"), result.get("cards")
+        if not isinstance(seats, int) or not isinstance(cards, int):
+            return
+        try:
+            if records.save(seats, cards):
+                self.notify(f"New record for {seats} players: {cards} cards!", timeout=6)
+        except OSError as exc:
+            self.notify(f"Could not save the record: {exc}", severity="warning",
+                        markup=False)
+
+    def _top_line(self, msg: dict[str, Any], view: dict[str, Any]) -> None:
+        piles = view.get("piles") or []
+        left = sum(int(p.get("count", 0)) for p in piles if isinstance(p, dict))
+        total = int(view.get("cards") or 0)
+        parts = [level_text(view.get("level"))]
+        if view.get("level") != "X":
+            parts.append(f"attempt {view.get('attempt')} of {view.get('attempts')}")
+        if view.get("phase") == "prepare":
+            parts.append(f"{total} cards dealt")
+        else:
+            parts.append(f"{left} of {total} cards left")
+        if view.get("level") == "X":
+            best = (msg.get("table") or {}).get("options", {}).get("best")
+            parts.append(f"record {best} cards" if best else "no record yet")
+        if not view.get("timer"):
+            parts.append("untimed practice")
+        self.query_one("#getit-status", Static).update(" · ".join(parts))
+        timer = self.query_one(SandTimer)
+        remaining = view.get("remaining")
+        timer.total = float(view.get("timer") or 60)
+        timer.remaining = (float(remaining) if view.get("phase") == "play"
+                           and isinstance(remaining, int | float) else None)
+
+    # ---- preparation ------------------------------------------------------------
+
+    def _show_prep(self, view: dict[str, Any], namer: Namer) -> None:
+        me = self.my_seat
+        arranged = list(view.get("arranged") or [])
+        waiting = [namer.name(s) for s, done in enumerate(arranged) if not done]
+        help_line = self.query_one("#prep-help", Static)
+        row = self.query_one(PrepRow)
+        if me is None:
+            help_line.update("The players are arranging their piles.")
+            row.display = False
+        elif not arranged[me]:
+            if self._dealt_round != view.get("round"):
+                self._dealt_round = view.get("round")
+                self.order = [c for c in view.get("hand") or [] if isinstance(c, dict)]
+                self.selected = self._specials()[0] if self._specials() else None
+            specials = "Tab picks a special card, ←/→ move it (never on top); " \
+                if self._specials() else ""
+            help_line.update(f"Arrange your pile — the lowest number is on top. {specials}"
+                             "Enter: done. Then your pile goes to "
+                             f"{namer.name((me + 1) % len(arranged))}.")
+            row.display = True
+            row.cards = list(self.order)
+            row.selected = self.selected
+        else:
+            nxt = namer.name((me + 1) % len(arranged))
+            help_line.update(f"Done: your pile goes to {nxt} when everyone is ready.")
+            row.display = False
+        self.query_one("#prep-waiting", Static).update(
+            "Still arranging: " + ", ".join(waiting) if waiting else "Everyone is ready.")
+
+    def _specials(self) -> list[int]:
+        return [i for i, c in enumerate(self.order) if c.get("kind") != "number"]
+
+    def action_next_special(self) -> None:
+        """Pick the next special card of the hand."""
+        specials = self._specials()
+        if not specials:
+            return
+        later = [i for i in specials if self.selected is None or i > self.selected]
+        self.selected = later[0] if later else specials[0]
+        self.query_one(PrepRow).selected = self.selected
+
+    def action_move(self, delta: int) -> None:
+        """Move the chosen special card one place up (-1) or down (+1), never on top."""
+        i = self.selected
+        if i is None:
+            return
+        j = i + delta
+        if not 1 <= j < len(self.order):
+            return
+        self.order[i], self.order[j] = self.order[j], self.order[i]
+        self.order = self._fixed_numbers(self.order)
+        self.selected = j
+        row = self.query_one(PrepRow)
+        row.cards = list(self.order)
+        row.selected = j
+
+    @staticmethod
+    def _fixed_numbers(order: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Keep the number cards ascending in their places; the specials stay put."""
+        numbers = iter(sorted((c for c in order if c.get("kind") == "number"),
+                              key=lambda c: (c.get("value"), c.get("id"))))
+        return [c if c.get("kind") != "number" else next(numbers) for c in order]
+
+    @on(PrepRow.CardClicked)
+    def prep_clicked(self, event: PrepRow.CardClicked) -> None:
+        """Click a special card to pick it; click another place to move it there."""
+        index = event.index
+        if index < len(self.order) and self.order[index].get("kind") != "number":
+            self.selected = index
+            self.query_one(PrepRow).selected = index
+            return
+        if self.selected is None or index == 0:
+            return
+        card = self.order.pop(self.selected)
+        self.order.insert(index, card)
+        self.order = self._fixed_numbers(self.order)
+        self.selected = index
+        row = self.query_one(PrepRow)
+        row.cards = list(self.order)
+        row.selected = index
+
+    def action_done(self) -> None:
+        """Confirm the pile's order (it passes to the left once everyone is done)."""
+        if not self.can("arrange"):
+            return
+        self.act({"type": "arrange", "pile": [c["id"] for c in self.order]})
+
+    # ---- the round --------------------------------------------------------------
+
+    def _signals(self, view: dict[str, Any]) -> list[dict[str, Any]]:
+        """Every seat's signals, ours with what we sent but no view has shown yet."""
+        signals = [dict(s) if isinstance(s, dict) else {} for s in view.get("signals") or []]
+        me = self.my_seat
+        if me is not None and me < len(signals):
+            for kind, target in list(self.pending.items()):
+                if signals[me].get(kind) == target:
+                    del self.pending[kind]  # the host has it
+                else:
+                    signals[me][kind] = target
+        return signals
+
+    def _show_round(self, view: dict[str, Any], namer: Namer) -> None:
+        me = self.my_seat
+        piles = [p if isinstance(p, dict) else {} for p in view.get("piles") or []]
+        signals = self._signals(view)
+        seats = len(piles)
+        order = [(me + k) % seats for k in range(1, seats)] if me is not None else list(
+            range(seats))
+        box = self.query_one("#getit-seats", Horizontal)
+        cards = {c.seat: c for c in box.query(SeatCard)}
+        if sorted(cards) != sorted(order):
+            box.remove_children()
+            cards = {s: SeatCard(s, id=f"seat-{s}") for s in order}
+            box.mount_all(cards[s] for s in order)
+        said = {}
+        for line in view.get("said") or []:
+            if isinstance(line, dict) and isinstance(line.get("seat"), int):
+                said[line["seat"]] = str(line.get("text"))
+        mine = signals[me] if me is not None and me < len(signals) else {}
+        for seat in order:
+            signal = signals[seat] if seat < len(signals) else {}
+            cards[seat].show(
+                name=namer.name(seat), top=piles[seat].get("top"),
+                count=int(piles[seat].get("count", 0)),
+                lines=signal_lines(signal, namer, me), said=said.get(seat),
+                looked_at=mine.get("look") == seat,
+                at_me=me is not None and me in (signal.get("look"), signal.get("smile"),
+                                                signal.get("look_past")),
+            )
+        self.query_one("#getit-me").display = me is not None
+        self.query_one("#talk", Input).display = self.can("say")
+        if not self.can("say") and self.focused is self.query_one("#talk"):
+            self.set_focus(None)
+        played = " ".join(card_short(c) for c in (view.get("played") or [])[-24:])
+        self.query_one("#played", Static).update(f"played: {played}" if played else
+                                                 "played: nothing yet")
+        if me is None:
+            return
+        view_with_pending = {**view, "signals": signals}
+        self.query_one("#to-you", Static).update(to_you_text(to_you(view_with_pending,
+                                                                     self.talkers)))
+        mine_count = int(piles[me].get("count", 0)) if me < len(piles) else 0
+        peek = view.get("peek")
+        you = f"you ({me + 1}): {my_signals(view_with_pending, namer)} · "
+        you += f"{mine_count} left in your pile" if mine_count else "your pile is empty"
+        self.query_one("#my-line", Static).update(you)
+        back = self.query_one("#my-back", Static)
+        if isinstance(peek, dict):
+            back.update(f"╭──────╮\n│ peek │\n│{card_text(peek):^6}│\n╰──────╯")
+        elif mine_count:
+            back.update(CARD_BACK)
+        else:
+            back.update("╭──────╮\n│ no   │\n│ cards│\n╰──────╯")
+
+    # ---- keys ----------------------------------------------------------------------
+
+    def _my_signal(self, kind: str) -> int | None:
+        signals = self._signals(self.view)
+        me = self.my_seat
+        if me is None or me >= len(signals):
+            return None
+        target = signals[me].get(kind)
+        return target if isinstance(target, int) else None
+
+    def _signal(self, kind: str, target: int | None) -> None:
+        action = {"type": kind, "target": target}
+        if action not in self.legal:
+            return
+        self.pending[kind] = target
+        self.act(action, wait=False)
+        self._redraw()
+
+    def _redraw(self) -> None:
+        if self.update is not None and self.view:
+            self._show_round(self.view, Namer(self.names, self.my_seat))
+            self.refresh_bindings()
+
+    def action_look(self, number: int) -> None:
+        """Look at player ``number`` (as players count); again, or 0, looks at nobody."""
+        seats = len(self.view.get("piles") or [])
+        target = None if number == 0 else number - 1
+        if target is not None and (target >= seats or target == self.my_seat):
+            return
+        if target is not None and self._my_signal("look") == target:
+            target = None
+        self._signal("look", target)
+
+    @on(SeatCard.Chosen)
+    def seat_clicked(self, event: SeatCard.Chosen) -> None:
+        """A click on a player looks at them (again: at nobody)."""
+        if self.check_game_action("look", ()) is True:
+            self.action_look(event.seat + 1)
+
+    def action_aim(self, kind: str) -> None:
+        """Smile at / look past the player we look at (again: stop)."""
+        looked = self._my_signal("look")
+        if looked is None:
+            self.notify(f"Look at someone first (their number), then {AIMED[kind]} them.",
+                        severity="warning", timeout=2)
+            return
+        self._signal(kind, None if self._my_signal(kind) == looked else looked)
+
+    def action_peek(self) -> None:
+        """Peek at your own card while a mirror shows (again: stop)."""
+        for action in self.legal:
+            if action.get("type") == "peek":
+                self.act(action, wait=False)
+                return
+
+    def action_talk(self) -> None:
+        """Open the talk line (only while you see the speech bubble)."""
+        if self.can("say"):
+            self.query_one("#talk", Input).focus()
+
+    @on(Input.Submitted, "#talk")
+    def talk(self, event: Input.Submitted) -> None:
+        """Say the line to everyone, then give the keys back to the table."""
+        text = event.value.strip()
+        if text and self.can("say"):
+            self.act({"type": "say", "text": text}, wait=False)
+        event.input.value = ""
+        self.set_focus(None)
+
+    def action_play(self) -> None:
+        """Play your top card (keys wait for the host's answer: no double play)."""
+        if self.can("play"):
+            self.act({"type": "play"})
+
+    def action_next_round(self) -> None:
+        """Deal the next round."""
+        if {"type": "next_round"} in self.legal:
+            self.act({"type": "next_round"})
+
+    def refused(self, method: str) -> None:
+        """A refused move: the keys work again, and our unconfirmed signals are dropped."""
+        super().refused(method)
+        if method == "act":
+            self.pending.clear()
+
+    def check_game_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Exactly the keys that work now."""
+        phase = self.view.get("phase")
+        me = self.my_seat
+        if me is None:
+            return False
+        if action in ("next_special", "move"):
+            return self.can("arrange") and bool(self._specials())
+        if action == "done":
+            return self.can("arrange")
+        if action == "play":
+            return self.can("play") or (None if phase == "play" else False)
+        if action == "look":
+            if phase != "play":
+                return False
+            number = parameters[0] if parameters else 1
+            return True if number != 0 else self._my_signal("look") is not None
+        if action == "aim":
+            return phase == "play" and self._my_signal("look") is not None
+        if action == "peek":
+            return self.can("peek")
+        if action == "talk":
+            return self.can("say")
+        if action == "next_round":
+            return {"type": "next_round"} in self.legal
+        return True
+
+    # ---- what every table asks of a game ------------------------------------------
+
+    def chat_open(self) -> bool:
+        """The game is silent: table chat is off while a round is played."""
+        return self.view.get("phase") != "play"
+
+    def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
+        """One log line for an event."""
+        return describe_event(event, namer)
+
+    def summary(self, msg: dict[str, Any], names: list[str]) -> SummaryScreen | None:
+        """The summary, when this update ended a round."""
+        if not any(e.get("type") == "round_over" for e in msg.get("events") or []):
+            return None
+        return round_summary(msg["view"], names, self.my_seat,
+                             can_deal={"type": "next_round"} in (msg.get("legal") or []),
+                             can_lobby=self.is_creator)
+
+    def summary_over(self, msg: dict[str, Any]) -> bool:
+        """A new round was dealt."""
+        return bool(msg["view"].get("phase") in ("prepare", "play"))
+
+    def summary_answered(self, answer: str | None) -> None:
+        """Deal the next round, or go back to the lobby."""
+        if answer == "next":
+            self.action_next_round()
+        else:
+            super().summary_answered(answer)
+
+
+def to_you_text(facts: ToYou) -> Text:
+    """TO YOU: the facts, with anything everyone does to you made to jump out."""
+    text = Text("TO YOU  ", style="bold")
+    for i, (words, all_of_them) in enumerate(facts.parts()):
+        if i:
+            text.append(" · ")
+        if all_of_them:
+            text.append(f"★ {words.upper()} ★", style="bold reverse")
+        else:
+            text.append(words)
+    return text

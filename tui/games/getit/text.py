@@ -1,0 +1,160 @@
+"""Get It! in words: card faces, the facts of what everyone signals, and log lines.
+
+Pure functions of the view (plain data as the host sends it), so they can be tested
+without a screen. Every special card is a word with a one-cell symbol, never a colour
+alone; every signal is a verb ("looks at", "smiles at", "looks past").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tui.notices import Namer, seat_index
+
+#: Special cards as players see them: a symbol one cell wide and the card's word.
+SPECIALS = {
+    "smile": ("☺", "SMILE"),
+    "eyes": ("◉", "EYES"),
+    "mirror": ("◧", "MIRROR"),
+    "speech": ("✎", "SPEECH"),
+}
+SIGNAL_VERBS = {"look": "looks at", "smile": "smiles at", "look_past": "looks past"}
+
+
+def card_text(card: dict[str, Any] | None) -> str:
+    """A card in a few characters: "17", "☺ SMILE" (``?`` when unknown)."""
+    if not isinstance(card, dict):
+        return "?"
+    kind = card.get("kind")
+    if kind == "number":
+        return str(card.get("value"))
+    symbol, word = SPECIALS.get(str(kind), ("?", str(kind).upper()))
+    return f"{symbol} {word}"
+
+
+def card_short(card: dict[str, Any] | None) -> str:
+    """A card in one or two cells, for rows of played cards: "17", "☺"."""
+    if not isinstance(card, dict):
+        return "?"
+    if card.get("kind") == "number":
+        return str(card.get("value"))
+    return SPECIALS.get(str(card.get("kind")), ("?", ""))[0]
+
+
+def level_text(level: Any) -> str:
+    """ "Level 3" or "Level X"."""
+    return f"Level {level}"
+
+
+@dataclass(frozen=True)
+class ToYou:
+    """What the others are doing to you right now: counts out of ``others``."""
+
+    others: int
+    look: int
+    smile: int
+    look_past: int
+    peek: int
+    talk: int
+
+    def parts(self) -> list[tuple[str, bool]]:
+        """Each fact in words with whether it is unanimous (to be made to jump out).
+
+        Looks are always said (none is a fact worth seeing); the other signals only
+        when someone makes them, so the line stays short enough to read at a glance.
+        """
+        n = self.others
+
+        def of(count: int, verb: str, verb_one: str) -> tuple[str, bool]:
+            if n and count == n:
+                return (f"all {n} {verb}", True)
+            return (f"{count} of {n} {verb_one if count == 1 else verb}", False)
+
+        facts = [of(self.look, "look at you", "looks at you")]
+        for count, verb, verb_one in (
+            (self.smile, "smile at you", "smiles at you"),
+            (self.look_past, "look past you", "looks past you"),
+            (self.peek, "peek", "peeks"),
+            (self.talk, "talk", "talks"),
+        ):
+            if count:
+                facts.append(of(count, verb, verb_one))
+        return facts
+
+
+def to_you(view: dict[str, Any], talkers: set[int] | None = None) -> ToYou:
+    """Count what the other seats do to (or around) the viewing seat: the facts only."""
+    me = seat_index(view.get("seat"))
+    signals = [s if isinstance(s, dict) else {} for s in view.get("signals") or []]
+    others = [s for i, s in enumerate(signals) if i != me]
+
+    def at_me(kind: str) -> int:
+        return sum(1 for s in others if me is not None and s.get(kind) == me)
+
+    return ToYou(
+        others=len(others),
+        look=at_me("look"),
+        smile=at_me("smile"),
+        look_past=at_me("look_past"),
+        peek=sum(1 for s in others if s.get("peek")),
+        talk=len({t for t in (talkers or set()) if t != me}),
+    )
+
+
+def signal_lines(signal: dict[str, Any], namer: Namer, me: int | None) -> list[str]:
+    """What one player signals, a line per signal ("looks at YOU", "peeking")."""
+    lines = []
+    for kind, verb in SIGNAL_VERBS.items():
+        target = seat_index(signal.get(kind))
+        if target is not None:
+            lines.append(f"{verb} {'YOU' if target == me else namer.name(target)}")
+    if signal.get("peek"):
+        lines.append("peeking")
+    return lines
+
+
+def my_signals(view: dict[str, Any], namer: Namer) -> str:
+    """The viewing seat's own signals in one line."""
+    me = seat_index(view.get("seat"))
+    signals = view.get("signals") or []
+    mine = signals[me] if me is not None and me < len(signals) else {}
+    parts = []
+    for kind, verb in (("look", "look at"), ("smile", "smile at"), ("look_past", "look past")):
+        target = seat_index(mine.get(kind)) if isinstance(mine, dict) else None
+        if target is not None:
+            parts.append(f"{verb} {namer.name(target)}")
+    if isinstance(mine, dict) and mine.get("peek"):
+        parts.append("peeking")
+    return " · ".join(parts) if parts else "no signal"
+
+
+def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
+    """One log line for a Get It! event (signals show on the table, not in the log)."""
+    kind = event.get("type")
+    who = namer.who
+    if kind == "played":
+        card = card_text(event.get("card"))
+        if event.get("correct"):
+            return f"{who(event.get('seat'))} played {card} ✓"
+        return f"{who(event.get('seat'))} played {card} ✗ — wrong card"
+    if kind == "said":
+        return f"“{event.get('text')}” — {who(event.get('seat'))}"
+    if kind == "peeks_ended":
+        return "The mirror was played: every peek ends"
+    if kind == "talk_ended":
+        return "The speech bubble was played: talk ends"
+    if kind == "dealt":
+        return (f"{level_text(event.get('level'))}, attempt {event.get('attempt')}: "
+                "cards dealt — arrange your pile")
+    if kind == "round_started":
+        return f"Round {event.get('round')} starts: every top card shows"
+    if kind == "round_over":
+        if event.get("won"):
+            return f"{level_text(event.get('level'))} cleared!"
+        reason = {"time": "time ran out", "wrong": "a wrong card was played"}.get(
+            str(event.get("reason")), "the round was lost")
+        return f"Round lost: {reason}"
+    if kind == "game_over":
+        return "The team wins the game!" if event.get("won") else "Game over"
+    return None

@@ -1,0 +1,225 @@
+"""The Get It! table's widgets: a player's seat, the sand timer, the preparation row.
+
+Attributes down, messages up: the screen sets each widget's data; a click on a seat
+posts :class:`SeatCard.Chosen`, a click on a card in preparation posts
+:class:`PrepRow.CardClicked`. Nothing here speaks to the host.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import HorizontalScroll, Vertical
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Digits, Static
+
+from tui.games.getit.text import SPECIALS, card_text
+
+#: Cells of the sand timer's bar.
+BAR = 15
+
+
+class SeatCard(Vertical):
+    """Another player at the table: the big card they show you, their pile, their signals."""
+
+    DEFAULT_CSS = """
+    SeatCard { width: 1fr; height: auto; min-width: 15; border: round $foreground 40%;
+               padding: 0 1; border-title-align: left; border-subtitle-align: right; }
+    SeatCard Digits { width: 100%; text-align: center; }
+    SeatCard .face-word { width: 100%; height: 3; content-align: center middle;
+                          text-style: bold; }
+    SeatCard .info { width: 100%; height: auto; }
+    """
+
+    class Chosen(Message):
+        """The player clicked this seat (to look at its player)."""
+
+        def __init__(self, seat: int) -> None:
+            super().__init__()
+            self.seat = seat
+
+    def __init__(self, seat: int, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.seat = seat
+
+    def compose(self) -> ComposeResult:
+        yield Digits("", classes="face-digits")
+        yield Static("", classes="face-word", markup=False)
+        yield Static("", classes="info", markup=False)
+
+    _state: dict[str, Any] | None = None
+
+    def show(self, *, name: str, top: dict[str, Any] | None, count: int,
+             lines: list[str], said: str | None, looked_at: bool, at_me: bool) -> None:
+        """Show this player's state (``looked_at``: we look at them; ``at_me``: they at us)."""
+        self._state = {"name": name, "top": top, "count": count, "lines": lines,
+                       "said": said, "looked_at": looked_at, "at_me": at_me}
+        if self.children:
+            self._paint(**self._state)
+
+    def on_mount(self) -> None:
+        """Draw what was shown before the children existed."""
+        if self._state is not None:
+            self._paint(**self._state)
+
+    def _paint(self, *, name: str, top: dict[str, Any] | None, count: int,
+               lines: list[str], said: str | None, looked_at: bool, at_me: bool) -> None:
+        self.border_title = f"{self.seat + 1} {name}"
+        self.border_subtitle = "◀ you look here" if looked_at else ""
+        self.set_class(looked_at, "looked-at")
+        self.set_class(at_me, "at-me")
+        digits = self.query_one(Digits)
+        word = self.query_one(".face-word", Static)
+        number = isinstance(top, dict) and top.get("kind") == "number"
+        digits.display = number
+        word.display = not number
+        if number:
+            assert top is not None
+            digits.update(str(top.get("value")))
+        elif top is None:
+            word.update("— empty —" if count == 0 else "?")
+        else:
+            symbol, text = SPECIALS.get(str(top.get("kind")), ("?", card_text(top)))
+            word.update(f"{symbol} {text} {symbol}")
+        info = Text(f"{count} left" if count else "pile empty")
+        for line in lines:
+            info.append("\n")
+            info.append(line, style="reverse bold" if line.endswith("YOU") else "")
+        if said:
+            info.append("\n")
+            info.append(f"“{said}”", style="italic")
+        self.query_one(".info", Static).update(info)
+
+    def on_click(self) -> None:
+        """A click on a player looks at them."""
+        self.post_message(self.Chosen(self.seat))
+
+
+class SandTimer(Static):
+    """The round's sand timer: seconds left and a bar that drains, ticking on its own.
+
+    ``remaining`` is what the host said was left when the view arrived; the widget counts
+    down from there on this machine's clock. ``None`` hides it (untimed, or no round).
+    """
+
+    DEFAULT_CSS = """
+    SandTimer { width: auto; height: 1; }
+    """
+
+    remaining: reactive[float | None] = reactive(None)
+    total: reactive[float] = reactive(60.0)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id, markup=False)
+        self._since = time.monotonic()
+
+    def on_mount(self) -> None:
+        """Tick four times a second."""
+        self.set_interval(0.25, self.refresh)
+
+    def watch_remaining(self) -> None:
+        """A new reading from the host: count down from now."""
+        self._since = time.monotonic()
+        self.display = self.remaining is not None
+
+    def left(self) -> float:
+        """Seconds left now."""
+        if self.remaining is None:
+            return 0.0
+        return max(0.0, self.remaining - (time.monotonic() - self._since))
+
+    def render(self) -> Text:
+        """⧗ 0:41 ██████████░░░░░"""
+        if self.remaining is None:
+            return Text("")
+        left = self.left()
+        full = round(BAR * left / self.total) if self.total > 0 else 0
+        seconds = int(left + 0.999)
+        text = Text(f"⧗ {seconds // 60}:{seconds % 60:02d} ", style="bold")
+        style = "bold reverse" if left <= 10 else ""
+        text.append("█" * full, style=style)
+        text.append("░" * (BAR - full))
+        return text
+
+
+class PrepCard(Static):
+    """One card of the hand in preparation; a click posts :class:`PrepRow.CardClicked`."""
+
+    DEFAULT_CSS = """
+    PrepCard { width: auto; height: 3; border: round $foreground 40%; padding: 0 1;
+               content-align: center middle; margin: 0 1 0 0; }
+    PrepCard.special { text-style: bold; }
+    PrepCard.selected { border: double $warning; text-style: bold reverse; }
+    """
+
+    def __init__(self, index: int) -> None:
+        super().__init__("", markup=False)
+        self.index = index
+
+    def on_click(self) -> None:
+        """Tell the row which card was clicked."""
+        self.post_message(PrepRow.CardClicked(self.index))
+
+
+class PrepRow(HorizontalScroll):
+    """Your hand in preparation, top first: numbers fixed, the selected special marked.
+
+    Attributes: ``cards`` (plain cards, top first) and ``selected`` (index of the chosen
+    special, or ``None``).
+    """
+
+    DEFAULT_CSS = """
+    PrepRow { width: 100%; height: 4; scrollbar-size-horizontal: 1; }
+    PrepRow .end { width: auto; height: 3; content-align: center middle; padding: 0 1; }
+    """
+
+    can_focus = False
+
+    cards: reactive[list[dict[str, Any]]] = reactive(list, always_update=True)
+    selected: reactive[int | None] = reactive(None)
+
+    class CardClicked(Message):
+        """The player clicked the card at ``index`` in the row."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def compose(self) -> ComposeResult:
+        yield Static("top ▸", classes="end")
+        yield Static("◂ bottom", classes="end", id="prep-bottom")
+
+    def watch_cards(self) -> None:
+        """Lay the row out again (cards are added or removed only on a new deal)."""
+        if not self.is_mounted:
+            return
+        chips = list(self.query(PrepCard))
+        if len(chips) != len(self.cards):
+            for chip in chips:
+                chip.remove()
+            chips = [PrepCard(i) for i in range(len(self.cards))]
+            self.mount_all(chips, before="#prep-bottom")
+        self._paint(chips)
+
+    def watch_selected(self) -> None:
+        """Move the mark to the newly chosen card."""
+        if self.is_mounted:
+            self._paint(list(self.query(PrepCard)))
+
+    def on_mount(self) -> None:
+        """Draw whatever was set before mounting."""
+        self.watch_cards()
+
+    def _paint(self, chips: list[PrepCard]) -> None:
+        for chip, card in zip(chips, self.cards, strict=False):
+            chosen = chip.index == self.selected
+            label = card_text(card)
+            chip.update(f"▶ {label} ◀" if chosen else label)
+            chip.set_class(card.get("kind") != "number", "special")
+            chip.set_class(chosen, "selected")
+            if chosen:
+                self.scroll_to_widget(chip, animate=False)
