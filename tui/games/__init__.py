@@ -22,6 +22,22 @@ TABLES: dict[str, str] = {
 }
 
 
+#: Options the app fills in itself, never shown in a form (Get It!'s Level X record).
+APP_OPTIONS: dict[str, frozenset[str]] = {"getit": frozenset({"best"})}
+
+
+def app_options(game_id: str) -> frozenset[str]:
+    """The options of ``game_id`` that the app sets itself (hidden from forms)."""
+    return APP_OPTIONS.get(game_id, frozenset())
+
+
+def table_options(game_id: str, seats: int, options: dict[str, object]) -> dict[str, object]:
+    """``options`` as a table is opened or configured, with what the app fills in itself."""
+    from tui.games.getit.records import with_record
+
+    return with_record(game_id, seats, options)
+
+
 def playable(game_id: object) -> bool:
     """True if this app has a table screen for ``game_id``."""
     return isinstance(game_id, str) and game_id in TABLES

@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, RichLog, Select, Static
 
 import engine
-from tui.games import TABLES, playable, table_screen
+from tui.games import TABLES, app_options, playable, table_options, table_screen
 from tui.messages import ChatReceived
 from tui.notices import describe_chat, describe_notice
 from tui.screens.base import Banner, SessionScreen
@@ -183,7 +183,7 @@ class LobbyScreen(SessionScreen):
             count.value = seat_count
         box = self.query_one("#lobby-options", Vertical)
         box.remove_children()
-        box.mount(OptionsForm(game_id, seat_count, options))
+        box.mount(OptionsForm(game_id, seat_count, options, hidden=app_options(game_id)))
 
     def _catch_up(self) -> None:
         """Write the table's lines (chat and notices) not shown here yet."""
@@ -275,7 +275,9 @@ class LobbyScreen(SessionScreen):
         except ValueError as exc:
             self.notify(str(exc), title="Options", severity="error", markup=False)
             return
-        self.send("configure", options=options)
+        table = self.table
+        self.send("configure", options=table_options(
+            str(table.get("game")), len(table.get("seats") or []), options))
 
     @on(Input.Submitted, "#chat-input")
     def say(self, event: Input.Submitted) -> None:

@@ -16,7 +16,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 import engine
 from tui.app import HiddenHandApp
-from tui.games import TABLES, table_screen
+from tui.games import TABLES, app_options, table_options, table_screen
 from tui.session import ConnectionLost, ServerError, Session
 from tui.widgets.options_form import OptionsForm
 
@@ -75,7 +75,8 @@ class SetupScreen(Screen[None]):
                 yield Label("TCP port")
                 yield Input(str(DEFAULT_PORT), id="port", type="integer", compact=True)
             yield Static("Options", classes="form-title")
-            yield OptionsForm(self.game_id, min(4, spec.max_seats), id="options")
+            yield OptionsForm(self.game_id, min(4, spec.max_seats), id="options",
+                              hidden=app_options(self.game_id))
             yield Static("", id="setup-error", markup=False, classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
@@ -110,7 +111,8 @@ class SetupScreen(Screen[None]):
     async def _rebuild_options(self) -> None:
         old = self.query_one(OptionsForm)
         seats = self.query_one("#seats", Select).value
-        form = OptionsForm(self.game_id, int(seats) if isinstance(seats, int) else 2, id="options")
+        form = OptionsForm(self.game_id, int(seats) if isinstance(seats, int) else 2, id="options",
+                           hidden=app_options(self.game_id))
         await old.remove()
         await self.query_one("#setup").mount(form, before=self.query_one("#setup-error"))
 
@@ -166,7 +168,7 @@ class SetupScreen(Screen[None]):
             host = await app.start_host(port=port)
             session = Session(app.settings.name, host=host)
             await session.connect()
-            await session.create(name, game_id, seats, options)
+            await session.create(name, game_id, seats, table_options(game_id, seats, options))
             for seat in range(seats - bots, seats):
                 await session.request("add_bot", seat)
         except OSError as exc:
@@ -192,7 +194,7 @@ async def start_solo_session(
     host = await app.start_host(port=None)
     session = Session(app.settings.name, host=host)
     await session.connect()
-    await session.create("solo", game_id, seats, dict(options))
+    await session.create("solo", game_id, seats, table_options(game_id, seats, dict(options)))
     for seat in range(1, seats):
         await session.request("add_bot", seat)
     await session.request("start")

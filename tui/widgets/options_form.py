@@ -54,11 +54,14 @@ class OptionsForm(Vertical):
     """
 
     def __init__(self, game_id: str, seats: int, values: dict[str, Any] | None = None,
-                 *, id: str | None = None, disabled: bool = False) -> None:
+                 *, hidden: frozenset[str] = frozenset(), id: str | None = None,
+                 disabled: bool = False) -> None:
         super().__init__(id=id, disabled=disabled)
         self.game_id = game_id
         self.seats = seats
         self.initial = dict(values or {})
+        #: Options the form leaves out (the app sets them itself).
+        self.hidden = hidden
         #: For each option offered as a select: its keys and the values they stand for.
         self._choices: dict[str, dict[str, Any]] = {}
 
@@ -74,8 +77,7 @@ class OptionsForm(Vertical):
         return None
 
     def compose(self) -> ComposeResult:
-        spec = engine.GAMES[self.game_id]
-        for option in spec.options:
+        for option in self._shown():
             value = self.initial.get(option.name, option.default)
             with Vertical(classes="option-row"):
                 yield Label(f"{option.name}: {option.help}")
@@ -92,10 +94,13 @@ class OptionsForm(Vertical):
                     shown = "none" if value is None else str(value)
                     yield Input(shown, id=f"opt-{option.name}", compact=True)
 
+    def _shown(self) -> list[Option]:
+        return [o for o in engine.GAMES[self.game_id].options if o.name not in self.hidden]
+
     def values(self) -> dict[str, Any]:
         """The options as entered (numbers parsed where they look like numbers)."""
         out: dict[str, Any] = {}
-        for option in engine.GAMES[self.game_id].options:
+        for option in self._shown():
             widget = self.query_one(f"#opt-{option.name}")
             if isinstance(widget, Switch):
                 out[option.name] = widget.value

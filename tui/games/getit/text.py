@@ -108,7 +108,8 @@ def signal_lines(signal: dict[str, Any], namer: Namer, me: int | None) -> list[s
     for kind, verb in SIGNAL_VERBS.items():
         target = seat_index(signal.get(kind))
         if target is not None:
-            lines.append(f"{verb} {'YOU' if target == me else namer.name(target)}")
+            whom = "YOU" if target == me else f"{target + 1} {namer.name(target)}"
+            lines.append(f"{verb} {whom}")
     if signal.get("peek"):
         lines.append("peeking")
     return lines

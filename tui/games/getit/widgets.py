@@ -27,8 +27,8 @@ class SeatCard(Vertical):
     """Another player at the table: the big card they show you, their pile, their signals."""
 
     DEFAULT_CSS = """
-    SeatCard { width: 1fr; height: auto; min-width: 15; border: round $foreground 40%;
-               padding: 0 1; border-title-align: left; border-subtitle-align: right; }
+    SeatCard { width: 1fr; height: 100%; min-width: 14; border: round $foreground 40%;
+               padding: 0 0 0 1; border-title-align: left; border-subtitle-align: right; }
     SeatCard Digits { width: 100%; text-align: center; }
     SeatCard .face-word { width: 100%; height: 3; content-align: center middle;
                           text-style: bold; }
@@ -85,7 +85,8 @@ class SeatCard(Vertical):
         else:
             symbol, text = SPECIALS.get(str(top.get("kind")), ("?", card_text(top)))
             word.update(f"{symbol} {text} {symbol}")
-        info = Text(f"{count} left" if count else "pile empty")
+        info = Text(f"{count} left" if count else "pile empty", no_wrap=True,
+                    overflow="ellipsis")
         for line in lines:
             info.append("\n")
             info.append(line, style="reverse bold" if line.endswith("YOU") else "")
@@ -133,13 +134,13 @@ class SandTimer(Static):
         return max(0.0, self.remaining - (time.monotonic() - self._since))
 
     def render(self) -> Text:
-        """⧗ 0:41 ██████████░░░░░"""
+        """time 0:41 ██████████░░░░░"""
         if self.remaining is None:
             return Text("")
         left = self.left()
         full = round(BAR * left / self.total) if self.total > 0 else 0
         seconds = int(left + 0.999)
-        text = Text(f"⧗ {seconds // 60}:{seconds % 60:02d} ", style="bold")
+        text = Text(f"time {seconds // 60}:{seconds % 60:02d} ", style="bold")
         style = "bold reverse" if left <= 10 else ""
         text.append("█" * full, style=style)
         text.append("░" * (BAR - full))

@@ -1,0 +1,234 @@
+"""Pilot tests of the Get It! table: a person (the test) at a real in-app host with bots.
+
+The test plays as a person would, from what the screen shows: it looks at the player
+whose card is lowest, plays when everyone looks at (or smiles at) it, arranges its pile
+with the keys, peeks and talks when the footer offers it. Rounds are untimed (timer 0)
+so no test depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
+
+from engine.testing import stack_getit_piles
+from tests.test_tui import until
+from tui.app import HiddenHandApp
+from tui.games.getit.screen import GetItScreen
+from tui.games.getit.text import to_you
+from tui.screens.summary import SummaryScreen
+from tui.settings import Settings
+
+SIZE = (110, 34)
+
+
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Settings and records out of the real home directory."""
+    monkeypatch.setenv("HIDDENHAND_CONFIG_DIR", str(tmp_path / "config"))
+    return tmp_path / "config"
+
+
+def solo_app(seats: int, options: dict[str, Any], seed: int = 5) -> HiddenHandApp:
+    rng = random.Random(seed)
+    return HiddenHandApp(Settings(name="Ann"), bot_delay=0.01,
+                         seed_source=lambda: rng.getrandbits(62),
+                         solo={"game_id": "getit", "seats": seats,
+                               "options": {"timer": 0, **options}})
+
+
+async def open_table(pilot: Pilot[Any]) -> GetItScreen:
+    app = pilot.app
+    screen: GetItScreen = await until(
+        pilot, lambda: isinstance(app.screen, GetItScreen) and app.screen.update and app.screen,
+        "the Get It! table")
+    return screen
+
+
+def footer_keys(screen: GetItScreen) -> set[str]:
+    """The actions the footer offers now (what a player can see to press)."""
+    return {b.binding.action.split("(")[0] for b in screen.active_bindings.values()
+            if b.binding.show or b.binding.key_display}
+
+
+def game_of(app: HiddenHandApp) -> Any:
+    assert app.host is not None
+    (table,) = app.host.tables.values()
+    return table
+
+
+async def arrange_as_dealt(pilot: Pilot[Any], screen: GetItScreen) -> None:
+    await until(pilot, lambda: "done" in footer_keys(screen), "the Done key")
+    await pilot.press("enter")
+    await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
+
+
+#: Seconds a person lets the table settle after anything changed before trusting it.
+QUIET = 0.8
+
+
+async def play_like_a_person(pilot: Pilot[Any], screen: GetItScreen, steps: int = 3000) -> None:
+    """Follow the rulebook's conventions from what the screen shows, to the round's end.
+
+    Like a person, it waits until the table has been quiet for a moment after each change
+    (signals lag behind plays), then looks at the lowest card it sees, smiles at a smile,
+    and plays when everyone looks at it or smiles at it.
+    """
+    loop = asyncio.get_running_loop()
+    seen: Any = None
+    changed = loop.time()
+    for _ in range(steps):
+        view = screen.view
+        if view.get("phase") != "play":
+            return
+        me = view["seat"]
+        others = [s for i, s in enumerate(view["signals"]) if i != me]
+        state = (len(view["played"]), repr(others), repr([p["top"] for p in view["piles"]]))
+        if state != seen:
+            seen, changed = state, loop.time()
+        if loop.time() - changed >= QUIET:
+            await decide(pilot, screen, view, me)
+        await pilot.pause(0.02)
+    raise AssertionError("the round did not end")
+
+
+async def decide(pilot: Pilot[Any], screen: GetItScreen, view: dict[str, Any], me: int) -> None:
+    """One decision of the person, from the view alone."""
+    facts = to_you({**view, "signals": screen._signals(view)})
+    tops = {s: p["top"] for s, p in enumerate(view["piles"]) if p["top"] is not None}
+    special = [s for s, c in tops.items() if c["kind"] != "number"]
+    if view["piles"][me]["count"] and facts.others in (facts.look, facts.smile):
+        await pilot.press("space")
+    elif special:
+        target = special[0]
+        if screen._my_signal("look") != target:
+            await pilot.press(str(target + 1))
+        elif tops[target]["kind"] == "smile" and screen._my_signal("smile") != target:
+            await pilot.press("s")
+    elif tops:
+        low = min(tops, key=lambda s: tops[s]["value"])
+        if screen._my_signal("look") != low:
+            await pilot.press(str(low + 1))
+
+
+async def test_a_person_and_bots_clear_a_level_one_round_through_the_keys() -> None:
+    app = solo_app(3, {"level": 1})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        assert "done" in footer_keys(screen) and "play" not in footer_keys(screen)
+        assert screen.query_one("#table-chat", Input).disabled is False  # chat between rounds
+        await arrange_as_dealt(pilot, screen)
+        assert screen.query_one("#table-chat", Input).disabled  # silent in the round
+        assert "look" in footer_keys(screen) and "done" not in footer_keys(screen)
+        await play_like_a_person(pilot, screen)
+        summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                              and app.screen, "the round summary")
+        assert "Level 1 cleared" in str(summary.title_text)
+        await pilot.press("n")
+        await until(pilot, lambda: screen.view.get("level") == 2, "level 2 dealt")
+
+
+async def test_preparation_places_the_special_cards_with_the_keys() -> None:
+    app = solo_app(3, {"level": 2}, seed=3)  # this seed deals Ann three numbers, two smiles
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        await until(pilot, lambda: screen.order, "the hand")
+        kinds = [c["kind"][0] for c in screen.order]
+        assert kinds == list("nnnss"), f"the seed should deal 3 numbers and 2 smiles: {kinds}"
+        assert screen.selected == 3  # the first special is picked at once
+        assert {"next_special", "done"} <= footer_keys(screen)
+        for _ in range(5):  # as far up as it goes: never on top
+            await pilot.press("left")
+        assert [c["kind"][0] for c in screen.order] == list("nsnns")
+        await pilot.press("tab")  # the other smile
+        assert screen.selected == 4
+        await pilot.press("left")
+        order = [c["kind"][0] for c in screen.order]
+        assert order == list("nsnsn")
+        numbers = [c["value"] for c in screen.order if c["kind"] == "number"]
+        assert numbers == sorted(numbers)
+        await pilot.press("enter")
+        game = game_of(app).game
+        await until(pilot, lambda: game.arranged[0] is not None, "the pile arranged")
+        assert [game.cards[c].kind[0] for c in game.arranged[0]] == order
+
+
+async def test_peek_and_talk_keys_come_and_go_with_the_mirror_and_the_speech_bubble() -> None:
+    app = solo_app(3, {"level": 5})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        table = game_of(app)
+        # Seat 1 (a bot) shows a mirror, seat 2 the speech bubble; Ann holds a 30.
+        stack_getit_piles(table.game, [["30"], ["mirror", "4"], ["speech", "5"]],
+                          now=table.elapsed())
+        table.game_changed([], [])
+        await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
+        await until(pilot, lambda: {"peek", "talk"} <= footer_keys(screen), "peek and talk")
+        await pilot.press("p")
+        await until(pilot, lambda: screen.view.get("peek") == {"kind": "number", "value": 30},
+                    "our own card while peeking")
+        assert "30" in str(screen.query_one("#my-back", Static).render())
+        await pilot.press("t")
+        talk = screen.query_one("#talk", Input)
+        assert screen.focused is talk
+        await pilot.press("1", "2", "enter")
+        await until(pilot, lambda: any(s["text"] == "12" for s in screen.view["said"]),
+                    "our line said")
+        # The bots play the specials; with the mirror and the bubble gone, so are the keys.
+        await until(pilot, lambda: not any(p["top"] and p["top"]["kind"] != "number"
+                                           for p in screen.view["piles"]), "specials played")
+        await until(pilot, lambda: not {"peek", "talk"} & footer_keys(screen),
+                    "peek and talk gone")
+        assert screen.view.get("peek") is None and not talk.display
+
+
+async def test_to_you_counts_what_the_others_do_to_you() -> None:
+    view = {"seat": 2, "signals": [
+        {"look": 2, "smile": 2, "look_past": None, "peek": True},
+        {"look": 2, "smile": None, "look_past": 0, "peek": True},
+        {"look": 0, "smile": 0, "look_past": 1, "peek": False},  # our own: not counted
+        {"look": 1, "smile": 2, "look_past": 2, "peek": True},
+    ]}
+    facts = to_you(view, talkers={1, 2})
+    assert (facts.others, facts.look, facts.smile, facts.look_past, facts.peek, facts.talk) == (
+        3, 2, 2, 1, 3, 1)
+    assert [w for w, _ in facts.parts()] == ["2 of 3 look at you", "2 of 3 smile at you",
+                                             "1 of 3 looks past you", "all 3 peek",
+                                             "1 of 3 talks"]
+    assert [unanimous for _, unanimous in facts.parts()] == [False, False, False, True, False]
+    app = solo_app(3, {"level": 1})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        await arrange_as_dealt(pilot, screen)
+        table = game_of(app)
+        # Both bots look at Ann: the screen says so in words, and marks it as unanimous.
+        for seat in (1, 2):
+            if table.game.signals["look"][seat] != 0:
+                table.game.act(seat, {"type": "look", "target": 0}, now=table.elapsed())
+        table.game_changed([], [])
+        await until(pilot, lambda: "ALL 2 LOOK AT YOU" in str(
+            screen.query_one("#to-you", Static).render()), "the TO YOU line")
+
+
+async def test_a_level_x_record_is_saved_and_shown_after_a_restart(config_dir: Path) -> None:
+    app = solo_app(3, {"level": "X", "cards": 3})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        assert "no record yet" in str(screen.query_one("#getit-status", Static).render())
+        await arrange_as_dealt(pilot, screen)
+        await play_like_a_person(pilot, screen)
+        summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                              and app.screen, "the summary")
+        assert "New record for 3 players: 3 cards" in str(summary.body[0]), summary.body
+    assert (config_dir / "getit_records.json").exists()
+    again = solo_app(3, {"level": "X", "cards": 4}, seed=6)
+    async with again.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        assert "record 3 cards" in str(screen.query_one("#getit-status", Static).render())
+        assert game_of(again).game.options["best"] == 3  # passed in to the engine
