@@ -109,9 +109,10 @@ class LobbyScreen(SessionScreen):
             self.app.switch_screen(table_screen(self.session))
             return
         game = engine.GAMES[table["game"]]
-        where = self.session.where
+        invite = getattr(self.app, "box_invite", None)  # on an SSH box: how friends come
+        where = f"friends join with: {invite}" if invite else f"host: {self.session.where}"
         self.query_one("#lobby-title", Static).update(
-            f"{table['name']} — {game.name}, {len(table['seats'])} seats — host: {where}"
+            f"{table['name']} — {game.name}, {len(table['seats'])} seats — {where}"
         )
         seats = self.query_one("#lobby-seats", DataTable)
         row = seats.cursor_row
