@@ -55,6 +55,7 @@ class Session:
         """Open a table and sit at it as its creator."""
         assert self.client is not None
         self.joined = await self.client.create_table(table_name, game, seats, options)
+        self._remember()
         return self.joined
 
     async def join(self, table: str, seat: int | None = None, *,
