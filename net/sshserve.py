@@ -53,6 +53,8 @@ KEPT_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TM
 #: Sent to the client when the app died without restoring the terminal: leave the
 #: alternate screen, show the cursor, stop mouse reporting and bracketed paste.
 TERMINAL_RESET = b"\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l"
+#: Keys held for an app that is not reading before the channel stops reading.
+INPUT_BUFFER = 64 * 1024
 _SAFE_TERM = re.compile(r"[A-Za-z0-9.+_-]{1,64}")
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -461,6 +463,7 @@ class AppSession(asyncssh.SSHServerSession[bytes]):
         self._pidfd = -1
         self._reading = False
         self._paused = False
+        self._input_paused = False
         self._to_app = bytearray()
         self._kill_timer: asyncio.TimerHandle | None = None
         self._farewell: str | None = None
@@ -537,6 +540,9 @@ class AppSession(asyncssh.SSHServerSession[bytes]):
         self._to_app += data
         if not pending:
             self._write_to_app()
+        if len(self._to_app) > INPUT_BUFFER and not self._input_paused and self.chan:
+            self._input_paused = True
+            self.chan.pause_reading()  # the app is not reading: let SSH's window fill
 
     def eof_received(self) -> bool:
         """The client closed its input; the app runs on until the channel closes."""
@@ -655,6 +661,9 @@ class AppSession(asyncssh.SSHServerSession[bytes]):
             loop.add_writer(self._master, self._write_to_app)
         else:
             loop.remove_writer(self._master)
+        if self._input_paused and len(self._to_app) <= INPUT_BUFFER // 2 and self.chan:
+            self._input_paused = False
+            self.chan.resume_reading()
 
     def _close_master(self) -> None:
         if self._master < 0:

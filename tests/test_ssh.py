@@ -147,7 +147,7 @@ async def small_box(tmp_path: Path) -> AsyncIterator[Callable[..., Any]]:
 
 
 @shared_loop
-async def test_a_login_gets_the_menu_redraws_on_resize_and_ends_with_the_connection(
+async def test_a_login_gets_the_menu_on_its_own_terminal_redraws_on_resize_and_quits(
     box: BoxServer, keys: dict[str, Any]
 ) -> None:
     conn, chan, term = await login(box, "ann", keys["ann"])
@@ -169,23 +169,30 @@ async def test_a_login_gets_the_menu_redraws_on_resize_and_ends_with_the_connect
     await term.until(lambda t: "Solo" in t.screen.display[29]
                      and len(t.screen.display[29].rstrip()) > 80)
 
-    conn.close()
+    chan.write(b"q")  # quit: the app ends, and the session with its exit status
+    await asyncio.wait_for(term.closed.wait(), WAIT)
+    assert chan.get_exit_status() == 0
     await gone(box, pid)
+    conn.close()
 
 
 @shared_loop
 async def test_a_table_opened_in_one_login_is_joined_from_another(
     box: BoxServer, keys: dict[str, Any]
 ) -> None:
-    ann_conn, ann_chan, ann = await login(box, "ann", keys["ann"], 120, 40)
+    (ann_conn, ann_chan, ann), (bob_conn, bob_chan, bob) = await asyncio.gather(
+        login(box, "ann", keys["ann"], 120, 40), login(box, "bob", keys["bob"], 120, 40))
+    await bob.shows("Join a table on this box (j)")
+    bob_chan.write(b"j")
+    await bob.shows("No table is open on this box yet")
+    bob_chan.write(b"\x1b")  # escape: back to the menu
+    await bob.shows("Join a table on this box (j)")
     await ann.shows("Open a table (h)")
     ann_chan.write(b"h")
     await ann.shows("Open a table on this box")
     ann_chan.write(b"\x13")  # ctrl+s: start
     await ann.shows(f"friends join with: ssh -p {box.port} box", "ann's table", "ann (you)")
 
-    bob_conn, bob_chan, bob = await login(box, "bob", keys["bob"], 120, 40)
-    await bob.shows("Join a table on this box (j)")
     bob_chan.write(b"j")
     await bob.shows("bob (you)", "ann's table", "ann ★", f"friends join with: ssh -p {box.port}")
     await ann.shows("bob")
@@ -193,7 +200,7 @@ async def test_a_table_opened_in_one_login_is_joined_from_another(
     ann_pid, bob_pid = app_pid(box, "ann"), app_pid(box, "bob")
     # Each SSH player keeps settings and seat tokens apart (per key).
     assert box.apps[ann_pid].data_dir != box.apps[bob_pid].data_dir
-    ann_conn.close()
+    ann_conn.close()  # a dropped line: the app goes with it
     await gone(box, ann_pid)
     await bob.shows("ann lost the connection")
     bob_conn.close()
