@@ -321,3 +321,15 @@ def test_ssh_serve_rejects_a_missing_keys_file(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     assert_usage_error(["ssh-serve", "--authorized-keys", str(tmp_path / "none")],
                        "No such file", capsys)
+
+
+def test_the_app_in_box_mode_needs_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    """Under an sshd ForceCommand, "ssh -T box" runs the app without a terminal."""
+    from tui.cli import main
+
+    assert main(["--box", "127.0.0.1:4455", "--player", "ann"]) == 1
+    assert "the game needs a terminal" in capsys.readouterr().err
+
+
+def test_a_bad_box_address_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert_usage_error(["--box", "nowhere"], "--box: address 'nowhere' needs a port", capsys)

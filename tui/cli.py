@@ -352,6 +352,11 @@ def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             box = parse_address(args.box)
         except ValueError as exc:
             parser.error(f"--box: {exc}")
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            # An sshd ForceCommand runs us even for "ssh -T" or "ssh box cmd".
+            print("hiddenhand: the game needs a terminal; log in again with ssh -t",
+                  file=sys.stderr)
+            return 1
     # Settings read these (tui.settings): one data dir and default name per SSH player.
     if args.data_dir:
         os.environ["HIDDENHAND_CONFIG_DIR"] = args.data_dir
