@@ -110,7 +110,14 @@ class BoxConfig:
         if self.max_sessions < 1 or self.max_per_address < 1:
             raise ValueError("--max-sessions and --max-per-address must be 1 or more")
         if self.authorized_keys is not None:
-            asyncssh.read_authorized_keys(str(self.authorized_keys))  # raises on a bad file
+            try:
+                asyncssh.read_authorized_keys(str(self.authorized_keys))
+            except OSError as exc:
+                raise ValueError(f"cannot read {self.authorized_keys}: "
+                                 f"{exc.strerror or exc}") from None
+            except ValueError as exc:
+                raise ValueError(f"{self.authorized_keys} is not an authorized_keys "
+                                 f"file: {exc}") from None
 
 
 def load_host_key(path: Path) -> tuple[asyncssh.SSHKey, bool]:
@@ -332,20 +339,25 @@ class Login(asyncssh.SSHServer):
         if not self.authenticated:
             why = (f"no authorized key ({self.keys_refused} offered)" if self.keys_refused
                    else "no key offered, or gave up before logging in")
-            log.warning("refused %r from %s: %s", self.username, self.address, why)
+            log.warning("refused %r from %s: %s", self.who, self.address, why)
         else:
-            log.info("%s from %s logged out%s", self.username, self.address,
+            log.info("%s from %s logged out%s", self.who, self.address,
                      f" ({exc})" if exc else "")
         if self.session is not None:
             self.session.stop("the connection closed")
 
     # ---- authentication ---------------------------------------------------------------
 
+    @property
+    def who(self) -> str:
+        """The user name as it may appear in the server's log (no control characters)."""
+        return "".join(ch if ch.isprintable() else "?" for ch in self.username)[:64]
+
     def begin_auth(self, username: str) -> bool:
         """Refuse a connection over the limits; else ask for a key (none with ``--open``)."""
         self.username = username
         if self.refusal is not None:
-            log.warning("refused %r from %s: %s", username, self.address, self.refusal)
+            log.warning("refused %r from %s: %s", self.who, self.address, self.refusal)
             raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, self.refusal)
         config = self.box.config
         if config.open_login:
@@ -354,7 +366,7 @@ class Login(asyncssh.SSHServer):
         try:
             self.keys = asyncssh.read_authorized_keys(str(config.authorized_keys))
         except (OSError, ValueError) as exc:
-            log.error("refused %r from %s: cannot read %s (%s)", username, self.address,
+            log.error("refused %r from %s: cannot read %s (%s)", self.who, self.address,
                       config.authorized_keys, exc)
             raise asyncssh.DisconnectError(
                 asyncssh.DISC_SERVICE_NOT_AVAILABLE, "logins are not possible right now"
@@ -382,14 +394,14 @@ class Login(asyncssh.SSHServer):
         """Logged in."""
         self.authenticated = True
         how = f"key {self.key.get_fingerprint()}" if self.key is not None else "no key (--open)"
-        log.info("%s logged in from %s with %s", self.username, self.address, how)
+        log.info("%s logged in from %s with %s", self.who, self.address, how)
 
     # ---- what a login may ask for -----------------------------------------------------
 
     def session_requested(self) -> AppSession | bool:
         """One game session per login."""
         if self.session is not None:
-            log.warning("%s from %s: refused a second session on one login", self.username,
+            log.warning("%s from %s: refused a second session on one login", self.who,
                         self.address)
             return False
         self.session = AppSession(self)
@@ -398,25 +410,25 @@ class Login(asyncssh.SSHServer):
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str,
                              orig_port: int) -> bool:
         """No port forwarding (it would reach the game host and the box's network)."""
-        log.warning("%s from %s: refused forwarding to %s:%d", self.username, self.address,
+        log.warning("%s from %s: refused forwarding to %s:%d", self.who, self.address,
                     dest_host, dest_port)
         return False
 
     def server_requested(self, listen_host: str, listen_port: int) -> bool:
         """No remote port forwarding."""
-        log.warning("%s from %s: refused a remote forward of port %d", self.username,
+        log.warning("%s from %s: refused a remote forward of port %d", self.who,
                     self.address, listen_port)
         return False
 
     def unix_connection_requested(self, dest_path: str) -> bool:
         """No forwarding to local sockets."""
-        log.warning("%s from %s: refused forwarding to socket %s", self.username,
+        log.warning("%s from %s: refused forwarding to socket %s", self.who,
                     self.address, dest_path)
         return False
 
     def unix_server_requested(self, listen_path: str) -> bool:
         """No remote socket forwarding."""
-        log.warning("%s from %s: refused a remote socket forward", self.username, self.address)
+        log.warning("%s from %s: refused a remote socket forward", self.who, self.address)
         return False
 
     # ---- idleness ---------------------------------------------------------------------
@@ -437,7 +449,7 @@ class Login(asyncssh.SSHServer):
         self.idle_closed = True
         words = f"{timeout / 60:g} minutes" if timeout >= 60 else f"{timeout:g} seconds"
         log.info("%s from %s: closing the login after %s without a key pressed",
-                 self.username, self.address, words)
+                 self.who, self.address, words)
         farewell = f"hiddenhand: closed after {words} without a key pressed."
         if self.session is not None and self.session.running:
             self.session.stop("idle", farewell=farewell)
@@ -494,14 +506,14 @@ class AppSession(asyncssh.SSHServerSession[bytes]):
     def exec_requested(self, command: str) -> bool:
         """A command: refused in :meth:`session_started`, with a message."""
         self.kind = "exec"
-        log.warning("%s from %s: refused command %r", self.login.username,
+        log.warning("%s from %s: refused command %r", self.login.who,
                     self.login.address, command[:80])
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
         """A subsystem (sftp…): refused in :meth:`session_started`, with a message."""
         self.kind = "subsystem"
-        log.warning("%s from %s: refused subsystem %r", self.login.username,
+        log.warning("%s from %s: refused subsystem %r", self.login.who,
                     self.login.address, subsystem[:40])
         return True
 
@@ -518,14 +530,14 @@ class AppSession(asyncssh.SSHServerSession[bytes]):
             problem = ("the game needs a terminal; log in without -T, or force one: "
                        + invite.replace("ssh ", "ssh -t ", 1))
             log.warning("%s from %s: refused a session without a terminal",
-                        self.login.username, self.login.address)
+                        self.login.who, self.login.address)
         elif self.box.closing:
             problem = "the server is shutting down"
         if problem is None:
             try:
                 self._spawn()
             except OSError as exc:
-                log.error("%s: could not start the app: %s", self.login.username, exc)
+                log.error("%s: could not start the app: %s", self.login.who, exc)
                 problem = "the game could not start on this box; try again later"
         if problem is not None:
             self.chan.write_stderr(f"hiddenhand: {problem}\r\n".encode())
@@ -610,12 +622,16 @@ class AppSession(asyncssh.SSHServerSession[bytes]):
         self.pid, self._master = pid, master
         os.set_blocking(master, False)
         loop = asyncio.get_running_loop()
-        self._pidfd = os.pidfd_open(pid)
-        loop.add_reader(self._pidfd, self._reap)
+        try:
+            self._pidfd = os.pidfd_open(pid)
+        except (AttributeError, OSError):  # no pidfd (old kernel): look now and then
+            self._poll_exit()
+        else:
+            loop.add_reader(self._pidfd, self._reap)
         self._start_reading()
         self.box.apps[pid] = self
         self.box.changed()
-        log.info("%s from %s: app pid %d on %s %dx%d", self.login.username,
+        log.info("%s from %s: app pid %d on %s %dx%d", self.login.who,
                  self.login.address, pid, env["TERM"], self.term_size[0], self.term_size[1])
 
     def _start_reading(self) -> None:
@@ -680,7 +696,7 @@ class AppSession(asyncssh.SSHServerSession[bytes]):
             return
         assert self.pid is not None
         self._farewell = farewell
-        log.info("%s: ending app pid %d (%s)", self.login.username, self.pid, reason)
+        log.info("%s: ending app pid %d (%s)", self.login.who, self.pid, reason)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGHUP)
         self._kill_timer = asyncio.get_running_loop().call_later(
@@ -690,28 +706,36 @@ class AppSession(asyncssh.SSHServerSession[bytes]):
     def _kill(self) -> None:
         if self.running:
             assert self.pid is not None
-            log.warning("%s: app pid %d ignored the hang-up; killing it", self.login.username,
+            log.warning("%s: app pid %d ignored the hang-up; killing it", self.login.who,
                         self.pid)
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signal.SIGKILL)
 
+    def _poll_exit(self) -> None:
+        if self.running:
+            self._reap()
+        if self.running:
+            asyncio.get_running_loop().call_later(0.25, self._poll_exit)
+
     def _reap(self) -> None:
         """The app exited: collect it, pass its last output and exit status on."""
         assert self.pid is not None
-        # While the exited leader is a zombie its group id cannot be reused: kill
-        # anything it left in the group, then collect it.
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGKILL)
+        status = 0
         try:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            exited = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            if exited is None:
+                return  # still running
+            # While the exited leader is a zombie its group id cannot be reused: kill
+            # anything it left in the group, then collect it.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signal.SIGKILL)
+            _, status = os.waitpid(self.pid, 0)
         except ChildProcessError:
-            pid, status = self.pid, 0
-        if pid == 0:
-            return
-        loop = asyncio.get_running_loop()
-        loop.remove_reader(self._pidfd)
-        os.close(self._pidfd)
-        self._pidfd = -1
+            pass  # collected elsewhere; nothing to learn
+        if self._pidfd >= 0:
+            asyncio.get_running_loop().remove_reader(self._pidfd)
+            os.close(self._pidfd)
+            self._pidfd = -1
         if self._kill_timer is not None:
             self._kill_timer.cancel()
         code = os.waitstatus_to_exitcode(status)
@@ -732,7 +756,7 @@ class AppSession(asyncssh.SSHServerSession[bytes]):
         if self.chan is not None:
             with contextlib.suppress(OSError):
                 self.chan.exit(code if code >= 0 else 128 - code)
-        log.info("%s: app pid %d ended (%s)", self.login.username, self.pid,
+        log.info("%s: app pid %d ended (%s)", self.login.who, self.pid,
                  f"exit {code}" if code >= 0 else f"signal {-code}")
         self.box.apps.pop(self.pid, None)
         self.ended.set()
