@@ -30,6 +30,7 @@ import os
 import re
 import signal
 import socket
+import stat
 import struct
 import sys
 import termios
@@ -123,12 +124,18 @@ class BoxConfig:
 def load_host_key(path: Path) -> tuple[asyncssh.SSHKey, bool]:
     """The server's host key at ``path``, generated (ed25519, mode 0600) on first use.
 
-    Returns the key and whether it was just made.
+    Returns the key and whether it was just made. Like sshd, refuses a key file others
+    may read.
     """
     try:
-        return asyncssh.read_private_key(str(path)), False
+        mode = stat.S_IMODE(path.stat().st_mode)
     except FileNotFoundError:
         pass
+    else:
+        if mode & 0o077:
+            raise ValueError(f"the host key {path} may be read by others (mode {mode:o}); "
+                             f"make it private: chmod 600 {path}")
+        return asyncssh.read_private_key(str(path)), False
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     key = asyncssh.generate_private_key("ssh-ed25519", comment="hiddenhand ssh-serve")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -177,6 +184,8 @@ class BoxServer:
         """Start the game host on 127.0.0.1, load (or make) the host key, listen for SSH."""
         config = self.config
         self.host_key, self.host_key_created = load_host_key(self.host_key_path)
+        # Players' settings stay theirs: no other Unix user of the box reads them.
+        (config.data_dir / "players").mkdir(mode=0o700, exist_ok=True)
         self.host = Host(
             config.hostname,
             bot_factory=make_bot,

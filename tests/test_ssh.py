@@ -301,6 +301,9 @@ def test_the_host_key_is_made_once_and_kept_private(tmp_path: Path) -> None:
     again, made_again = load_host_key(path)
     assert not made_again
     assert again.get_fingerprint() == key.get_fingerprint()
+    path.chmod(0o644)
+    with pytest.raises(ValueError, match="may be read by others"):
+        load_host_key(path)
 
 
 def test_player_directories_are_per_key_or_per_safe_name() -> None:
