@@ -198,8 +198,11 @@ async def test_a_table_opened_in_one_login_is_joined_from_another(
     await ann.shows("bob")
 
     ann_pid, bob_pid = app_pid(box, "ann"), app_pid(box, "bob")
-    # Each SSH player keeps settings and seat tokens apart (per key).
-    assert box.apps[ann_pid].data_dir != box.apps[bob_pid].data_dir
+    # Each SSH player keeps settings and seat tokens apart (per key): both hold a seat
+    # token now, each in their own directory.
+    ann_dir, bob_dir = box.apps[ann_pid].data_dir, box.apps[bob_pid].data_dir
+    assert ann_dir is not None and bob_dir is not None and ann_dir != bob_dir
+    assert (ann_dir / "seats.json").exists() and (bob_dir / "seats.json").exists()
     ann_conn.close()  # a dropped line: the app goes with it
     await gone(box, ann_pid)
     await bob.shows("ann lost the connection")
