@@ -206,7 +206,7 @@ async def test_a_table_opened_in_one_login_is_joined_from_another(
     ann_conn.close()  # a dropped line: the app goes with it
     await gone(box, ann_pid)
     await bob.shows("ann lost the connection")
-    bob_conn.close()
+    bob_conn.abort()  # the TCP connection torn down, no goodbye: the app goes too
     await gone(box, bob_pid)
 
 
