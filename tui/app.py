@@ -44,7 +44,10 @@ class HiddenHandApp(App[None]):
     ``bind`` is the address a hosted game listens on (``None``: every interface, as a
     LAN party needs); ``solo`` starts a solo game at once (``{"game_id", "seats",
     "options"}``); ``bot_delay`` paces the bots (seconds between their moves);
-    ``seed_source`` fixes the games' seeds (tests and snapshots).
+    ``seed_source`` fixes the games' seeds (tests and snapshots). ``box`` is the
+    address of an SSH box's host (``hiddenhand ssh-serve``): the menu then joins and
+    opens tables there instead of hosting on the LAN, and the lobby shows
+    ``box_invite``, how friends connect.
     """
 
     CSS_PATH = "app.tcss"
@@ -61,6 +64,8 @@ class HiddenHandApp(App[None]):
         bind: str | None = None,
         bot_delay: float = 0.7,
         seed_source: Callable[[], int] | None = None,
+        box: tuple[str, int] | None = None,
+        box_invite: str | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings or Settings()
@@ -74,6 +79,8 @@ class HiddenHandApp(App[None]):
         self._restarts = 0
         self._notice = notice
         self._solo = solo
+        self.box = box
+        self.box_invite = box_invite
 
     def on_mount(self) -> None:
         """Open the menu, then go straight to a solo game if the command line asked."""

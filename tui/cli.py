@@ -2,13 +2,15 @@
 
 ``demo`` prints a headless match; ``sim`` plays many bot-only games headless on simulated
 time and prints a table of outcomes; ``host`` runs a headless network host (advertised on
-the LAN with mDNS); ``list`` prints the hosts found on the LAN. The network layer is
+the LAN with mDNS); ``ssh-serve`` serves the app to SSH logins (``net.sshserve``);
+``list`` prints the hosts found on the LAN. The network layer is
 imported only by the commands that need it.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
 import socket
 import sys
@@ -58,6 +60,16 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _idle(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not 0 <= value <= 7 * 86400:
+        raise argparse.ArgumentTypeError(f"expected 0 to 604800 seconds, not {text}")
+    return value
+
+
 def _option(text: str) -> tuple[str, str]:
     """``key=value``, both as text; :func:`option_value` reads the value once the game
     (and so what kind of value the option takes) is known."""
@@ -103,6 +115,16 @@ def build_parser() -> argparse.ArgumentParser:
         prog="hiddenhand",
         description="Hidden-information party games in the terminal.",
     )
+    box = parser.add_argument_group(
+        "playing on an SSH box (set by 'hiddenhand ssh-serve' for each login)")
+    box.add_argument("--box", default=None, metavar="HOST:PORT",
+                     help="play on this box's host: join its tables or open one, no LAN")
+    box.add_argument("--player", default=None, metavar="NAME",
+                     help="the player's name until they pick another in the settings")
+    box.add_argument("--data-dir", default=None, metavar="DIR",
+                     help="keep settings and seat tokens here (default: the user's config dir)")
+    box.add_argument("--box-invite", default=None, metavar="TEXT",
+                     help="how friends join, as the lobby shows it (e.g. 'ssh -p 2222 box')")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     solo = sub.add_parser(
         "solo",
@@ -173,6 +195,41 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--bot-delay", type=_seconds, default=0.6,
                       help="seconds a bot waits before each move (default 0.6)")
     host.set_defaults(subparser=host)
+
+    ssh = sub.add_parser(
+        "ssh-serve",
+        help="serve the app over SSH: anyone with an ssh client plays on this box",
+        description="Listen for SSH logins; each gets its own hiddenhand app on its own "
+        "terminal, and every app plays on one host this command runs on 127.0.0.1. "
+        "Ctrl-C stops it.",
+    )
+    ssh.add_argument("--port", type=_port, default=2222,
+                     help="SSH port to listen on (default 2222; 0 picks a free one)")
+    ssh.add_argument("--bind", default=None, metavar="ADDRESS",
+                     help="listen on this address only (default: every address)")
+    who = ssh.add_mutually_exclusive_group(required=True)
+    who.add_argument("--authorized-keys", default=None, metavar="FILE",
+                     help="who may log in: public keys, one a line, as in ~/.ssh/authorized_keys")
+    who.add_argument("--open", action="store_true",
+                     help="let anyone in, with any name and no key (a trusted LAN only)")
+    ssh.add_argument("--max-sessions", type=_count, default=32,
+                     help="logins at once, in all (default 32)")
+    ssh.add_argument("--max-per-address", type=_count, default=4,
+                     help="logins at once from one client address (default 4)")
+    ssh.add_argument("--idle-timeout", type=_idle, default=1800.0, metavar="SECONDS",
+                     help="close a login after this long without a key pressed "
+                     "(default 1800; 0: never)")
+    ssh.add_argument("--host-port", type=_port, default=0,
+                     help="port of the game host on 127.0.0.1 (default: a free one)")
+    ssh.add_argument("--hostname", default=None, metavar="NAME",
+                     help="the box's name in 'ssh -p PORT NAME', as the lobby shows it "
+                     "(default: this machine's name)")
+    ssh.add_argument("--data-dir", default=None, metavar="DIR", dest="ssh_data_dir",
+                     help="host key and players' data (default: the user's data dir, "
+                     "or $HIDDENHAND_DATA_DIR)")
+    ssh.add_argument("--bot-delay", type=_seconds, default=0.7,
+                     help="seconds a bot waits before each move (default 0.7)")
+    ssh.set_defaults(subparser=ssh)
 
     lister = sub.add_parser(
         "list",
@@ -308,9 +365,52 @@ def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         )
         solo = {"game_id": args.game, "seats": args.seats,
                 "options": typed_options(spec, args.option)}
+    box = None
+    if args.box is not None:
+        from net.client import parse_address
+
+        try:
+            box = parse_address(args.box)
+        except ValueError as exc:
+            parser.error(f"--box: {exc}")
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            # An sshd ForceCommand runs us even for "ssh -T" or "ssh box cmd".
+            print("hiddenhand: the game needs a terminal; log in again with ssh -t",
+                  file=sys.stderr)
+            return 1
+    # Settings read these (tui.settings): one data dir and default name per SSH player.
+    if args.data_dir:
+        os.environ["HIDDENHAND_CONFIG_DIR"] = args.data_dir
+    if args.player:
+        os.environ["HIDDENHAND_PLAYER"] = args.player
     settings, problem = Settings.load()
-    HiddenHandApp(settings, notice=problem, solo=solo).run()
+    HiddenHandApp(settings, notice=problem, solo=solo, box=box,
+                  box_invite=args.box_invite).run()
     return 0
+
+
+def run_ssh_serve_command(args: argparse.Namespace) -> int:
+    """Check the ``ssh-serve`` arguments and run the SSH box."""
+    from pathlib import Path
+
+    from net.sshserve import BoxConfig, run_ssh_serve
+
+    parser: argparse.ArgumentParser = args.subparser
+    config = BoxConfig(
+        port=args.port, bind=args.bind, open_login=args.open,
+        authorized_keys=Path(args.authorized_keys) if args.authorized_keys else None,
+        max_sessions=args.max_sessions, max_per_address=args.max_per_address,
+        idle_timeout=args.idle_timeout, host_port=args.host_port, bot_delay=args.bot_delay,
+    )
+    if args.hostname:
+        config.hostname = args.hostname
+    if args.ssh_data_dir:
+        config.data_dir = Path(args.ssh_data_dir)
+    try:
+        config.check()
+    except (OSError, ValueError) as exc:
+        parser.error(str(exc))
+    return run_ssh_serve(config)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -336,6 +436,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             port=args.port, bind=args.bind, name=args.name, table=args.table,
             interfaces=args.interfaces, mdns=not args.no_mdns, bot_delay=args.bot_delay,
         )
+    if args.command == "ssh-serve":
+        return run_ssh_serve_command(args)
     if args.command == "list":
         from net.discovery import mdns_interfaces
         from net.serve import run_list

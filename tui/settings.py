@@ -1,8 +1,10 @@
 """Per-user settings (player name, mDNS interfaces), saved as JSON in the user's config dir.
 
 The file lives where ``platformdirs`` says a user's config goes (``~/.config/hiddenhand``
-on Linux); ``HIDDENHAND_CONFIG_DIR`` overrides that, which tests use. A damaged file is
-reported and replaced by defaults rather than crashing the app.
+on Linux); ``HIDDENHAND_CONFIG_DIR`` overrides that, which tests use and ``ssh-serve``
+sets for each SSH player (``--data-dir``), whose default name ``HIDDENHAND_PLAYER`` gives
+(``--player``). A damaged file is reported and replaced by defaults rather than crashing
+the app.
 """
 
 from __future__ import annotations
@@ -27,9 +29,9 @@ def config_dir() -> Path:
 
 
 def default_name() -> str:
-    """The login name, as a reasonable first player name."""
+    """The login name (``HIDDENHAND_PLAYER`` if set), as a reasonable first player name."""
     try:
-        name = getpass.getuser()
+        name = os.environ.get("HIDDENHAND_PLAYER") or getpass.getuser()
     except (KeyError, OSError):
         name = "player"
     return clean_name(name) or "player"

@@ -1,7 +1,8 @@
 """Join a game: hosts found on the LAN appear live; any host:port can be typed by hand.
 
 Picking a host connects, lists its tables and sits at one (asking which when there
-are several). Every failure — unreachable, wrong version, table full — is said in
+are several). On an SSH box (``box``) there is no LAN to look at: the screen goes
+straight to the box's tables. Every failure — unreachable, wrong version, table full — is said in
 plain words on the screen.
 """
 
@@ -54,12 +55,23 @@ class JoinScreen(Screen[None]):
             super().__init__()
             self.reason = reason
 
-    def __init__(self) -> None:
+    def __init__(self, box: tuple[str, int] | None = None) -> None:
         super().__init__()
         self.hosts: dict[str, HostInfo] = {}
+        #: On an SSH box: its host's address; no LAN discovery then.
+        self.box = box
 
     def compose(self) -> ComposeResult:
         yield Header()
+        if self.box is not None:
+            with Vertical(id="join", classes="form"):
+                yield Static("Tables on this box", classes="form-title")
+                yield Static("", id="join-error", markup=False)
+                with Horizontal(classes="buttons"):
+                    yield Button("Look again", id="again", variant="primary")
+                    yield Button("Back (esc)", id="back")
+            yield Footer()
+            return
         with Vertical(id="join", classes="form"):
             yield Static("Games on your network (Enter or click to join)", classes="form-title")
             yield DataTable(id="hosts", cursor_type="row", zebra_stripes=True)
@@ -72,7 +84,10 @@ class JoinScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        """Set the list up and start browsing."""
+        """Set the list up and start browsing (on a box: go to its tables at once)."""
+        if self.box is not None:
+            self.connect(*self.box)
+            return
         hosts = self.query_one("#hosts", DataTable)
         hosts.add_columns("host", "address", "tables")
         self.browse()
@@ -122,9 +137,24 @@ class JoinScreen(Screen[None]):
             f"LAN discovery is not available here ({message.reason}); type an address below."
         )
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No address to type on a box."""
+        return not (action == "focus_address" and self.box is not None)
+
     def action_focus_address(self) -> None:
         """Jump to the address field."""
         self.query_one("#address", Input).focus()
+
+    @on(Button.Pressed, "#again")
+    def look_again(self) -> None:
+        """(Box) list the box's tables again."""
+        if self.box is not None:
+            self.connect(*self.box)
+
+    @on(Button.Pressed, "#back")
+    def back(self) -> None:
+        """(Box) back to the menu."""
+        self.app.pop_screen()
 
     @on(DataTable.RowSelected, "#hosts")
     def host_chosen(self, event: DataTable.RowSelected) -> None:
@@ -173,7 +203,8 @@ class JoinScreen(Screen[None]):
             await session.close()
             return
         if not tables:
-            self._error(f"{host}:{port} has no table this app can play yet.")
+            self._error("No table is open on this box yet: open one from the menu (h)."
+                        if self.box else f"{host}:{port} has no table this app can play yet.")
             await session.close()
             return
         table_id = tables[0]["id"]

@@ -1,4 +1,8 @@
-"""The main menu: solo play, hosting, joining, the rules, settings, quit."""
+"""The main menu: solo play, hosting, joining, the rules, settings, quit.
+
+On an SSH box (``hiddenhand ssh-serve``) hosting and joining are the box's: join a table
+there, or open one.
+"""
 
 from __future__ import annotations
 
@@ -43,8 +47,12 @@ class MenuScreen(Screen[None]):
                 yield Button(
                     "Play solo against bots (s)", id="solo", variant="primary", compact=True
                 )
-                yield Button("Host a LAN game (h)", id="host", compact=True)
-                yield Button("Join a game (j)", id="join", compact=True)
+                if getattr(self.app, "box", None) is not None:  # an SSH box (ssh-serve)
+                    yield Button("Join a table on this box (j)", id="join", compact=True)
+                    yield Button("Open a table (h)", id="host", compact=True)
+                else:
+                    yield Button("Host a LAN game (h)", id="host", compact=True)
+                    yield Button("Join a game (j)", id="join", compact=True)
                 yield Button("Rules (r)", id="rules", compact=True)
                 yield Button("Settings (o)", id="settings", compact=True)
                 yield Button("Quit (q)", id="quit", compact=True)
@@ -67,16 +75,17 @@ class MenuScreen(Screen[None]):
         self.app.push_screen(SetupScreen(mode="solo"))
 
     def action_host(self) -> None:
-        """Host a game others on the LAN can join."""
+        """Host a game others on the LAN can join (on an SSH box: open a table there)."""
         from tui.screens.setup import SetupScreen
 
-        self.app.push_screen(SetupScreen(mode="host"))
+        box = getattr(self.app, "box", None)
+        self.app.push_screen(SetupScreen(mode="host" if box is None else "box"))
 
     def action_join(self) -> None:
-        """Find a game on the LAN or type its address."""
+        """Find a game on the LAN or type its address (on an SSH box: its tables)."""
         from tui.screens.join import JoinScreen
 
-        self.app.push_screen(JoinScreen())
+        self.app.push_screen(JoinScreen(box=getattr(self.app, "box", None)))
 
     def action_rules(self) -> None:
         """Read each game's rules."""

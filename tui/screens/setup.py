@@ -2,7 +2,8 @@
 
 Solo play runs a host inside the app with no network at all, fills every other seat
 with a bot and deals at once. Hosting listens on a TCP port (announced on the LAN by
-mDNS) and opens the lobby, where friends join and the creator starts the game.
+mDNS) and opens the lobby, where friends join and the creator starts the game. On an
+SSH box the table opens on the box's host instead, where the other logins find it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ DEFAULT_PORT = 4455
 
 
 class SetupScreen(Screen[None]):
-    """Choose a game and its table; ``mode`` is ``"solo"`` or ``"host"``."""
+    """Choose a game and its table; ``mode`` is ``"solo"``, ``"host"`` (a LAN game run by
+    this app) or ``"box"`` (a table on the SSH box's host)."""
 
     app = getters.app(HiddenHandApp)
 
@@ -42,7 +44,8 @@ class SetupScreen(Screen[None]):
         spec = engine.GAMES[self.game_id]
         yield Header()
         with VerticalScroll(id="setup", classes="form"):
-            title = "Play solo against bots" if self.mode == "solo" else "Host a LAN game"
+            title = {"solo": "Play solo against bots", "box": "Open a table on this box"}.get(
+                self.mode, "Host a LAN game")
             yield Static(title, classes="form-title")
             yield Label("Game")
             yield Select(
@@ -60,8 +63,9 @@ class SetupScreen(Screen[None]):
                 id="seats",
                 compact=True,
             )
-            if self.mode == "host":
-                yield Label("Bots (the other seats wait for players from the LAN)")
+            if self.mode in ("host", "box"):
+                where = "the LAN" if self.mode == "host" else "this box"
+                yield Label(f"Bots (the other seats wait for players from {where})")
                 yield Select(
                     [(str(n), n) for n in range(spec.max_seats)],
                     value=0,
@@ -72,6 +76,7 @@ class SetupScreen(Screen[None]):
                 yield Label("Table name")
                 name = self.app.settings.name
                 yield Input(f"{name}'s table", id="table-name", max_length=32, compact=True)
+            if self.mode == "host":
                 yield Label("TCP port")
                 yield Input(str(DEFAULT_PORT), id="port", type="integer", compact=True)
             yield Static("Options", classes="form-title")
@@ -140,6 +145,10 @@ class SetupScreen(Screen[None]):
         if bots > seats - 1:
             error.update(f"At most {seats - 1} bots fit at a table of {seats}.")
             return
+        if self.mode == "box":
+            name = self.query_one("#table-name", Input).value.strip() or "table"
+            self.open_on_box(self.game_id, seats, options, bots, name)
+            return
         port_text = self.query_one("#port", Input).value.strip()
         if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
             error.update(f"The port must be a number from 1 to 65535, not {port_text!r}.")
@@ -180,6 +189,32 @@ class SetupScreen(Screen[None]):
         except (ServerError, ConnectionLost) as exc:
             await app.stop_host()
             self.query_one("#setup-error", Static).update(f"Could not open the table: {exc}")
+            return
+        from tui.screens.lobby import LobbyScreen
+
+        app.attach(session)
+        app.switch_screen(LobbyScreen(session))
+
+    @work(exclusive=True, group="open", exit_on_error=False)
+    async def open_on_box(
+        self, game_id: str, seats: int, options: dict[str, object], bots: int, name: str
+    ) -> None:
+        """Open the table on the SSH box's host, seat the bots and go to the lobby."""
+        app = self.app
+        session = Session(app.settings.name, address=app.box)
+        error = self.query_one("#setup-error", Static)
+        try:
+            await session.connect()
+            await session.create(name, game_id, seats, table_options(game_id, seats, options))
+            for seat in range(seats - bots, seats):
+                await session.request("add_bot", seat)
+        except (OSError, ConnectionLost, TimeoutError) as exc:
+            await session.close()
+            error.update(f"This box's game host does not answer ({exc}); try again soon.")
+            return
+        except ServerError as exc:
+            await session.close()
+            error.update(f"Could not open the table: {exc.message}")
             return
         from tui.screens.lobby import LobbyScreen
 

@@ -1,0 +1,341 @@
+"""``hiddenhand ssh-serve`` end to end: asyncssh as the client, on 127.0.0.1, real apps.
+
+Each login's app is a real process on a real PTY; what it draws is fed into a terminal
+emulator (pyte) and read off the screen. One server serves the tests that start apps
+(each start costs about a second); the limit tests get small servers of their own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import stat
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pyte
+import pytest
+import pytest_asyncio
+
+from net.sshserve import BoxConfig, BoxServer, load_host_key, player_dir_name
+from tests.helpers import assert_usage_error
+
+#: The async tests share one event loop, so the module's server serves them all.
+shared_loop = pytest.mark.asyncio(loop_scope="module")
+
+WAIT = 30.0  # a bound on every wait, so a broken server fails instead of hanging
+
+
+class Terminal(asyncssh.SSHClientSession[bytes]):
+    """The client's screen: every byte the server sends, drawn by a terminal emulator."""
+
+    def __init__(self, cols: int, rows: int) -> None:
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+        self.stderr = bytearray()
+        self.closed = asyncio.Event()
+        self._news = asyncio.Event()
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        if datatype == asyncssh.EXTENDED_DATA_STDERR:
+            self.stderr += data
+        else:
+            self.raw += data
+            self.stream.feed(data)
+        self._news.set()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed.set()
+        self._news.set()
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    async def until(self, predicate: Callable[[Terminal], bool]) -> None:
+        """Wait for output after which ``predicate`` holds (the screen shows it)."""
+
+        async def wait() -> None:
+            while not predicate(self):
+                if self.closed.is_set():
+                    raise AssertionError(f"the session closed; screen:\n{self.text()}")
+                self._news.clear()
+                await self._news.wait()
+
+        try:
+            await asyncio.wait_for(wait(), WAIT)
+        except TimeoutError:
+            raise AssertionError(f"never drawn; screen:\n{self.text()}") from None
+
+    async def shows(self, *texts: str) -> None:
+        await self.until(lambda term: all(t in term.text() for t in texts))
+
+
+async def connect(port: int, user: str,
+                  key: asyncssh.SSHKey | None) -> asyncssh.SSHClientConnection:
+    """Log in as ``user`` with ``key`` (or none), trusting nothing on this machine's disk."""
+    return await asyncssh.connect(
+        "127.0.0.1", port, username=user, client_keys=[key] if key else None,
+        known_hosts=None, agent_path=None, config=[],
+        preferred_auth="publickey,none" if key else "none",
+    )
+
+
+async def login(box: BoxServer, user: str, key: asyncssh.SSHKey | None, cols: int = 80,
+                rows: int = 24) -> tuple[asyncssh.SSHClientConnection,
+                                         asyncssh.SSHClientChannel[bytes], Terminal]:
+    conn = await connect(box.port, user, key)
+    chan, term = await conn.create_session(
+        lambda: Terminal(cols, rows), term_type="xterm-256color", term_size=(cols, rows),
+        encoding=None,
+    )
+    return conn, chan, term
+
+
+def app_pid(box: BoxServer, user: str) -> int:
+    pids = [pid for pid, app in box.apps.items() if app.login.username == user]
+    assert len(pids) == 1, f"expected one app for {user}, found {pids}"
+    return pids[0]
+
+
+async def gone(box: BoxServer, pid: int) -> None:
+    """The server reaped ``pid``; then no process (nor process group) of it is left."""
+    await asyncio.wait_for(box.wait_until(lambda: pid not in box.apps), WAIT)
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(pid, 0)
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Ann's and Bob's keys are authorized; Eve's is not."""
+    made = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("ann", "bob", "eve")}
+    path = tmp_path_factory.mktemp("keys") / "authorized_keys"
+    path.write_bytes(made["ann"].export_public_key() + made["bob"].export_public_key())
+    return {**made, "file": path}
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def box(tmp_path_factory: pytest.TempPathFactory,
+              keys: dict[str, Any]) -> AsyncIterator[BoxServer]:
+    config = BoxConfig(port=0, bind="127.0.0.1", authorized_keys=keys["file"],
+                       data_dir=tmp_path_factory.mktemp("box"), hostname="box",
+                       max_per_address=8)
+    async with BoxServer(config) as server:
+        yield server
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def small_box(tmp_path: Path) -> AsyncIterator[Callable[..., Any]]:
+    """Start servers with other limits (``--open``); all are closed after the test."""
+    started: list[BoxServer] = []
+
+    async def start(**limits: Any) -> BoxServer:
+        server = BoxServer(BoxConfig(port=0, bind="127.0.0.1", open_login=True,
+                                     data_dir=tmp_path, hostname="box", **limits))
+        await server.start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        await server.close()
+
+
+@shared_loop
+async def test_a_login_gets_the_menu_on_its_own_terminal_redraws_on_resize_and_quits(
+    box: BoxServer, keys: dict[str, Any]
+) -> None:
+    conn, chan, term = await login(box, "ann", keys["ann"])
+    assert conn.get_server_host_key().get_fingerprint() == box.fingerprint
+    await term.shows("Join a table on this box (j)", "Open a table (h)", "Quit (q)")
+    assert "Host a LAN game" not in term.text()
+    await term.until(lambda t: "Solo" in t.screen.display[23])  # the footer: line 24 of 24
+    pid = app_pid(box, "ann")
+    # Its own session, the PTY its controlling terminal, TERM from the client.
+    assert os.getsid(pid) == pid
+    tty_nr = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[4])
+    assert tty_nr != 0
+    environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    assert b"TERM=xterm-256color" in environ
+
+    chan.change_terminal_size(100, 30)
+    term.screen.resize(30, 100)
+    # Redrawn at the new size: the footer on line 30, reaching past column 80.
+    await term.until(lambda t: "Solo" in t.screen.display[29]
+                     and len(t.screen.display[29].rstrip()) > 80)
+
+    chan.write(b"q")  # quit: the app ends, and the session with its exit status
+    await asyncio.wait_for(term.closed.wait(), WAIT)
+    assert chan.get_exit_status() == 0
+    await gone(box, pid)
+    conn.close()
+
+
+@shared_loop
+async def test_a_table_opened_in_one_login_is_joined_from_another(
+    box: BoxServer, keys: dict[str, Any]
+) -> None:
+    (ann_conn, ann_chan, ann), (bob_conn, bob_chan, bob) = await asyncio.gather(
+        login(box, "ann", keys["ann"], 120, 40), login(box, "bob", keys["bob"], 120, 40))
+    await bob.shows("Join a table on this box (j)")
+    bob_chan.write(b"j")
+    await bob.shows("No table is open on this box yet")
+    bob_chan.write(b"\x1b")  # escape: back to the menu
+    await bob.shows("Join a table on this box (j)")
+    await ann.shows("Open a table (h)")
+    ann_chan.write(b"h")
+    await ann.shows("Open a table on this box")
+    ann_chan.write(b"\x13")  # ctrl+s: start
+    await ann.shows(f"friends join with: ssh -p {box.port} box", "ann's table", "ann (you)")
+
+    bob_chan.write(b"j")
+    await bob.shows("bob (you)", "ann's table", "ann ★", f"friends join with: ssh -p {box.port}")
+    await ann.shows("bob")
+
+    ann_pid, bob_pid = app_pid(box, "ann"), app_pid(box, "bob")
+    # Each SSH player keeps settings and seat tokens apart (per key): both hold a seat
+    # token now, each in their own directory.
+    ann_dir, bob_dir = box.apps[ann_pid].data_dir, box.apps[bob_pid].data_dir
+    assert ann_dir is not None and bob_dir is not None and ann_dir != bob_dir
+    assert (ann_dir / "seats.json").exists() and (bob_dir / "seats.json").exists()
+    ann_conn.close()  # a dropped line: the app goes with it
+    await gone(box, ann_pid)
+    await bob.shows("ann lost the connection")
+    bob_conn.abort()  # the TCP connection torn down, no goodbye: the app goes too
+    await gone(box, bob_pid)
+
+
+@shared_loop
+async def test_a_session_without_a_terminal_is_refused(box: BoxServer,
+                                                       keys: dict[str, Any]) -> None:
+    async with await connect(box.port, "ann", keys["ann"]) as conn:
+        result = await conn.run(request_pty=False)
+    assert result.exit_status == 1
+    assert "the game needs a terminal" in str(result.stderr)
+    assert not box.apps
+
+
+@shared_loop
+async def test_commands_subsystems_and_forwarding_are_refused(box: BoxServer,
+                                                              keys: dict[str, Any]) -> None:
+    async with await connect(box.port, "ann", keys["ann"]) as conn:
+        result = await conn.run("ls /", request_pty=False)
+        assert result.exit_status == 1
+        assert "runs the game only" in str(result.stderr)
+        assert str(result.stdout) == ""
+    async with await connect(box.port, "ann", keys["ann"]) as conn:
+        result = await conn.run("ls /", term_type="xterm")
+        assert result.exit_status == 1
+        assert "runs the game only" in str(result.stdout) + str(result.stderr)
+    async with await connect(box.port, "ann", keys["ann"]) as conn:
+        process = await conn.create_process(subsystem="sftp")
+        result = await process.wait()
+        assert result.exit_status == 1
+        assert "no file transfer" in str(result.stderr)
+    async with await connect(box.port, "ann", keys["ann"]) as conn:
+        assert box.host is not None
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.create_connection(asyncssh.SSHTCPSession, "127.0.0.1", box.host.port)
+    assert not box.apps
+
+
+@shared_loop
+async def test_a_key_not_in_authorized_keys_is_refused(
+    box: BoxServer, keys: dict[str, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="hiddenhand.ssh")
+    for name in ("eve", "ann"):  # Eve's key under her name, and under Ann's
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(box.port, name, keys["eve"])
+    await asyncio.wait_for(box.wait_until(lambda: not box.logins), WAIT)
+    refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert any("'eve'" in r and "no authorized key" in r for r in refusals), refusals
+    assert any("'ann'" in r and "no authorized key" in r for r in refusals), refusals
+
+
+@shared_loop
+async def test_the_per_address_limit_refuses_the_next_login(
+    small_box: Callable[..., Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="hiddenhand.ssh")
+    box = await small_box(max_per_address=1, max_sessions=5)
+    first = await connect(box.port, "ann", None)
+    with pytest.raises(asyncssh.DisconnectError, match=r"too many logins from 127\.0\.0\.1"):
+        await connect(box.port, "bob", None)
+    assert any("refused 'bob' from 127.0.0.1: too many logins" in r.getMessage()
+               for r in caplog.records)
+    first.close()
+    await asyncio.wait_for(box.wait_until(lambda: not box.logins), WAIT)
+    again = await connect(box.port, "bob", None)  # the slot is free again
+    again.close()
+
+
+@shared_loop
+async def test_the_total_limit_refuses_the_next_login(small_box: Callable[..., Any]) -> None:
+    box = await small_box(max_per_address=5, max_sessions=1)
+    first = await connect(box.port, "ann", None)
+    with pytest.raises(asyncssh.DisconnectError, match="this box is full"):
+        await connect(box.port, "bob", None)
+    first.close()
+
+
+@shared_loop
+async def test_an_idle_login_is_closed_and_its_app_ends(small_box: Callable[..., Any]) -> None:
+    box = await small_box(idle_timeout=0.5)
+    conn, _, term = await login(box, "ann", None)
+    await box.wait_until(lambda: bool(box.apps))
+    pid = app_pid(box, "ann")
+    await asyncio.wait_for(term.closed.wait(), WAIT)
+    assert b"closed after 0.5 seconds without a key pressed" in term.raw
+    await gone(box, pid)
+    await asyncio.wait_for(conn.wait_closed(), WAIT)
+
+
+def test_the_host_key_is_made_once_and_kept_private(tmp_path: Path) -> None:
+    path = tmp_path / "data" / "ssh_host_ed25519_key"
+    key, made = load_host_key(path)
+    assert made
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    again, made_again = load_host_key(path)
+    assert not made_again
+    assert again.get_fingerprint() == key.get_fingerprint()
+    path.chmod(0o644)
+    with pytest.raises(ValueError, match="may be read by others"):
+        load_host_key(path)
+
+
+def test_player_directories_are_per_key_or_per_safe_name() -> None:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    assert player_dir_name("ann", key) == player_dir_name("bob", key)
+    assert player_dir_name("ann", key).startswith("key-")
+    assert player_dir_name("ann", None) == "user-ann"
+    odd = player_dir_name("../../etc", None)
+    assert "/" not in odd and not odd.startswith("user-.")
+    assert player_dir_name("a/b", None) != player_dir_name("a_b", None)
+
+
+def test_ssh_serve_asks_who_may_log_in(capsys: pytest.CaptureFixture[str]) -> None:
+    assert_usage_error(["ssh-serve"], "one of the arguments --authorized-keys --open", capsys)
+
+
+def test_ssh_serve_rejects_a_missing_keys_file(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert_usage_error(["ssh-serve", "--authorized-keys", str(tmp_path / "none")],
+                       "No such file", capsys)
+
+
+def test_the_app_in_box_mode_needs_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    """Under an sshd ForceCommand, "ssh -T box" runs the app without a terminal."""
+    from tui.cli import main
+
+    assert main(["--box", "127.0.0.1:4455", "--player", "ann"]) == 1
+    assert "the game needs a terminal" in capsys.readouterr().err
+
+
+def test_a_bad_box_address_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert_usage_error(["--box", "nowhere"], "--box: address 'nowhere' needs a port", capsys)
