@@ -54,6 +54,16 @@ async def until(pilot: Pilot[Any], condition: Callable[[], Any], what: str,
     raise AssertionError(f"timed out waiting for {what}")
 
 
+async def choose_game(pilot: Pilot[Any], game_id: str) -> None:
+    """In the setup form, pick ``game_id`` and wait for its options to show."""
+    screen = pilot.app.screen
+    assert isinstance(screen, SetupScreen)
+    screen.query_one("#game", Select).value = game_id
+    await until(pilot, lambda: screen.game_id == game_id and screen.query_one(
+        "#options").game_id == game_id, f"the {game_id} options")
+    await pilot.pause()
+
+
 async def test_menu_opens_rules_and_settings_and_comes_back() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -114,6 +124,7 @@ async def test_solo_getout_round_played_through_the_ui_to_its_end() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("s")
         assert isinstance(app.screen, SetupScreen)
+        await choose_game(pilot, "getout")
         switch = app.screen.query_one("#opt-match", Switch)
         await pilot.click(switch)
         assert switch.value is False  # a single round
@@ -286,6 +297,7 @@ async def test_hosting_from_the_app_is_announced_on_the_lan_and_joinable() -> No
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("h")
         assert isinstance(app.screen, SetupScreen)
+        await choose_game(pilot, "getout")
         app.screen.query_one("#port", Input).value = str(port)
         app.screen.query_one("#table-name", Input).value = "Ann's LAN table"
         await pilot.press("ctrl+s")
@@ -370,6 +382,7 @@ async def test_the_creator_hands_an_away_players_seat_to_a_bot() -> None:
     app = make_app("Ann")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("h")
+        await choose_game(pilot, "getout")
         app.screen.query_one("#seats", Select).value = 2
         app.screen.query_one("#port", Input).value = str(port)
         await pilot.pause()
