@@ -51,6 +51,8 @@ class HiddenHandApp(App[None]):
     """
 
     CSS_PATH = "app.tcss"
+    # Every action has its key in the footer; the palette would only take its room.
+    ENABLE_COMMAND_PALETTE = False
     TITLE = "hiddenhand"
     SUB_TITLE = "hidden-information party games"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True, show=False)]

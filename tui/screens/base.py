@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from textual import getters, on, work
-from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Static
@@ -35,8 +34,6 @@ class SessionScreen(Screen[None]):
     """Base class of the lobby and the game tables."""
 
     app = getters.app(HiddenHandApp)
-
-    BINDINGS = [Binding("escape", "leave", "Leave")]
 
     #: The latest ``update`` from the host, replaced whole each time.
     update: reactive[dict[str, Any] | None] = reactive(None, always_update=True)

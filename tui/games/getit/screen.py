@@ -52,19 +52,19 @@ class GetItScreen(TableScreen):
     GAME = "getit"
     SUB_TITLE = "Get It!"
     BINDINGS = [
-        Binding("space,enter", "play", "Play your card"),
-        Binding("enter", "done", "Done: pass the pile"),
-        Binding("tab", "next_special", "Next special"),
+        Binding("space,enter", "play", "play"),
+        Binding("enter", "done", "done: pass the pile"),
+        Binding("tab", "next_special", "next special"),
         Binding("left", "move(-1)", "◀ move", show=False),
         Binding("right", "move(1)", "move ▶", show=False),
         Binding("1", "look(1)", "look at", key_display="1-6"),
         *[Binding(str(i), f"look({i})", show=False) for i in range(2, MAX_SEATS + 1)],
         Binding("0", "look(0)", "nobody"),
-        Binding("s", "aim('smile')", "smile at"),
+        Binding("s", "aim('smile')", "smile"),
         Binding("x", "aim('look_past')", "look past"),
         Binding("p", "peek", "peek"),
         Binding("t", "talk", "talk"),
-        Binding("n", "next_round", "Next round"),
+        Binding("n", "next_round", "next round"),
     ]
 
     def __init__(self, session: Any) -> None:
