@@ -22,6 +22,7 @@ from tests.test_tui import until
 from tui.app import HiddenHandApp
 from tui.games.getit.screen import GetItScreen
 from tui.games.getit.text import to_you
+from tui.games.getit.widgets import SandTimer
 from tui.screens.summary import SummaryScreen
 from tui.settings import Settings
 
@@ -126,6 +127,7 @@ async def test_a_person_and_bots_clear_a_level_one_round_through_the_keys() -> N
         await arrange_as_dealt(pilot, screen)
         assert screen.query_one("#table-chat", Input).disabled  # silent in the round
         assert "look" in footer_keys(screen) and "done" not in footer_keys(screen)
+        assert not screen.query_one(SandTimer).display  # untimed practice: no timer
         await play_like_a_person(pilot, screen)
         summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
                               and app.screen, "the round summary")
@@ -207,6 +209,8 @@ async def test_to_you_counts_what_the_others_do_to_you() -> None:
         screen = await open_table(pilot)
         await arrange_as_dealt(pilot, screen)
         table = game_of(app)
+        for seat in table.seats:
+            seat.bot = None  # the bots hold still: only the test moves now
         # Both bots look at Ann: the screen says so in words, and marks it as unanimous.
         for seat in (1, 2):
             if table.game.signals["look"][seat] != 0:
@@ -214,6 +218,11 @@ async def test_to_you_counts_what_the_others_do_to_you() -> None:
         table.game_changed([], [])
         await until(pilot, lambda: "ALL 2 LOOK AT YOU" in str(
             screen.query_one("#to-you", Static).render()), "the TO YOU line")
+        # A click on a player looks at them; a second click looks at nobody.
+        await pilot.click("#seat-2")
+        await until(pilot, lambda: table.game.signals["look"][0] == 2, "Ann looks at seat 3")
+        await pilot.click("#seat-2")
+        await until(pilot, lambda: table.game.signals["look"][0] is None, "Ann looks away")
 
 
 async def test_a_level_x_record_is_saved_and_shown_after_a_restart(config_dir: Path) -> None:
