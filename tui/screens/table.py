@@ -142,6 +142,8 @@ class TableScreen(SessionScreen):
         if entry.kind == "chat":
             return "💬 " + describe_chat(entry.data)
         if entry.kind == "notice":
+            if entry.data.get("type") == "game_over":
+                return None  # the game's own event says who won, in its words
             text = describe_notice(entry.data, entry.names)
             return f"· {text}" if text else None
         try:
