@@ -154,8 +154,8 @@ class LobbyScreen(SessionScreen):
         """The creator's keys appear only for the creator; a seated player's only if seated."""
         if action in ("add_bot", "remove", "start"):
             return self.is_creator
-        if action == "toggle_ready":
-            return self.my_seat is not None
+        if action in ("toggle_ready", "sit"):
+            return self.my_seat is not None  # a spectator has no seat to ready or move
         return True
 
     def action_chat(self) -> None:
