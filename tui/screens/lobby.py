@@ -29,6 +29,9 @@ class LobbyScreen(SessionScreen):
     """Wait for players, set the table up, and start."""
 
     SUB_TITLE = "Lobby"
+    # Focus the seats whenever the screen is shown (Textual would pick the first
+    # focusable widget, the scrolling pane, where the seat cursor cannot be seen).
+    AUTO_FOCUS = "#lobby-seats"
     # The most important keys first: at 80 columns the footer shows them all.
     BINDINGS = [
         Binding("ctrl+s", "start", "Start"),
