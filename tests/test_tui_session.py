@@ -234,3 +234,55 @@ async def test_the_log_is_replayed_when_the_table_is_opened_again() -> None:
         await until(pilot, lambda: app.screen is again and again.update is not None
                     and len(log_text(again)) >= len(before), "the new table screen")
         assert log_text(again)[: len(before)] == before
+
+
+# ---- a seat back from a bot -------------------------------------------------------------------
+
+
+async def join_by_address(pilot: Pilot[Any], port: int) -> None:
+    """From the menu: Join, type 127.0.0.1:port, Enter."""
+    from tui.screens.join import JoinScreen
+
+    await pilot.press("j")
+    screen = pilot.app.screen
+    assert isinstance(screen, JoinScreen)
+    address = screen.query_one("#address", Input)
+    address.value = f"127.0.0.1:{port}"
+    address.focus()
+    await pilot.press("enter")
+
+
+async def test_a_player_takes_the_seat_back_from_the_bot_that_played_it() -> None:
+    from net.client import Client
+    from tui.screens.menu import MenuScreen
+
+    async with running_host() as host:
+        bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+        # Bob moves first and waits: the bot in Ann's seat never gets a turn meanwhile.
+        await bob.create_table("Bob's table", "getout", 2, {"first": 0, "match": False})
+        app = make_app("Ann")
+        async with app.run_test(size=SIZE) as pilot:
+            await join_by_address(pilot, host.port)
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.press("ctrl+r")
+            await bob.wait_for(lambda m: m["type"] == "update" and m["table"]["seats"][1]["ready"])
+            await bob.start()
+            table = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                                and app.screen.update and app.screen, "the table")
+            hand = table.update["view"]["hand"]
+            await pilot.press("escape", "y")  # leave: the seat stays Ann's
+            await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+            await bob.wait_for(lambda m: m["type"] == "update"
+                               and not m["table"]["seats"][1]["connected"])
+            await bob.add_bot(1)
+            await bob.wait_for(lambda m: m["type"] == "update"
+                               and m["table"]["seats"][1]["kind"] == "bot")
+            await join_by_address(pilot, host.port)
+            again = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                                and app.screen.update and app.screen, "the table again")
+            assert again.my_seat == 1 and again.update["view"]["hand"] == hand
+            back = await bob.wait_for(lambda m: m["type"] == "update"
+                                      and m["table"]["seats"][1]["kind"] == "human")
+            assert back["table"]["seats"][1]["name"] == "Ann"
+            assert host.tables[back["table"]["id"]].seats[1].bot is None
+        await bob.close()
