@@ -116,6 +116,23 @@ async def test_after_sit_here_the_you_mark_and_the_creators_controls_follow() ->
         assert keys["start"] and keys["add_bot"]
 
 
+async def test_a_hosted_lobby_shows_the_address_friends_type() -> None:
+    app = make_app()  # binds 127.0.0.1; mDNS on loopback only
+    async with app.run_test(size=SIZE) as pilot:
+        host = await app.start_host(port=0)
+        session = Session("Ann", host=host)
+        await session.connect()
+        await session.create("Ann's table", "getout", 3, {})
+        app.attach(session)
+        lobby = LobbyScreen(session)
+        await app.push_screen(lobby)
+        title = lobby.query_one("#lobby-title")
+        await until(pilot, lambda: "friends join at" in str(title.render()), "the title")
+        assert f"friends join at 127.0.0.1:{host.port}" in str(title.render())
+        assert "this computer" not in str(title.render())
+        await app.detach()
+
+
 # ---- the one listener -----------------------------------------------------------------------
 
 
