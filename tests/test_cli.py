@@ -89,3 +89,20 @@ def test_console_entry_point_runs() -> None:
         capture_output=True, text=True, timeout=60, check=True,
     )
     assert done.stdout.startswith("winner: seat ")
+
+
+def test_a_busy_port_is_said_in_words() -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "tui.cli", "host", "--bind", "127.0.0.1", "--port",
+             str(port), "--no-mdns"],
+            capture_output=True, text=True, timeout=60,
+        )
+    assert done.returncode == 1
+    assert f"port {port} is already in use on this computer" in done.stderr
+    assert "Errno" not in done.stderr and "Traceback" not in done.stderr
