@@ -31,10 +31,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("HIDDENHAND_CONFIG_DIR", tempfile.mkdtemp())
 
-from engine.bots import make_bot  # noqa: E402
-from engine.testing import stack_getout  # noqa: E402
-from net.client import Client  # noqa: E402
-from net.host import Host, Table  # noqa: E402
+from engine.bots import make_bot
+from engine.testing import stack_getout
+from net.client import Client
+from net.host import Host, Table
 
 OPTIONS = {"first": 0, "limit": 100, "match": True}
 #: Our hand is worth 113 points (out at once); seat 2 goes out with its one card.
