@@ -6,8 +6,9 @@ move without pauses. Timed, for each seed, from the stacking to the match's end:
 
 - the baseline: the same match on a bare in-process host with no app and no reader
   (the engine, the bots and the host's pushes only);
-- the app: the same match in the Textual app (headless), which draws every update on
-  the GET OUT! table as it arrives.
+- the app, drawn ("let the bots finish at full speed"): the same match in the Textual
+  app (headless), which draws every update on the GET OUT! table as it arrives;
+- the app, undrawn ("leave with the result"): the same, drawing nothing until the end.
 
 Both runs take the same seeds, so they play the same moves (the script checks it).
 Prints the moves and the milliseconds per move of each, and what the bots' normal pace
@@ -80,8 +81,8 @@ async def baseline(seed: int) -> tuple[int, float]:
     return moves, seconds
 
 
-async def in_the_app(seed: int) -> tuple[int, float]:
-    """The match in the app, every update drawn: (moves, seconds)."""
+async def in_the_app(seed: int, drawn: bool) -> tuple[int, float]:
+    """The match in the app, every update drawn or none: (moves, seconds)."""
     from tui.app import HiddenHandApp
     from tui.games.getout.screen import GetOutScreen
     from tui.settings import Settings
@@ -97,6 +98,7 @@ async def in_the_app(seed: int) -> tuple[int, float]:
         assert app.host is not None
         (table,) = app.host.tables.values()
         screen.finishing = True  # as after "f": no round summaries on the way
+        screen.leave_at_end = not drawn  # as after "leave with the result"
         app.bots_full_speed(screen.session)
         t0 = time.perf_counter()
         before = stack(table)
@@ -113,20 +115,21 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=3, help="matches to time (default 3)")
     args = parser.parse_args()
-    rows = []
+    per_move: dict[str, list[float]] = {"host alone": [], "app, drawn": [],
+                                        "app, undrawn": []}
     for seed in range(1, args.seeds + 1):
-        base_moves, base_s = await baseline(seed)
-        app_moves, app_s = await in_the_app(seed)
-        assert base_moves == app_moves, f"seed {seed}: the runs played different matches"
-        rows.append((seed, app_moves, base_s, app_s))
-        print(f"seed {seed}: {app_moves} moves; host alone {base_s:.2f} s "
-              f"({1000 * base_s / app_moves:.2f} ms a move), in the app {app_s:.2f} s "
-              f"({1000 * app_s / app_moves:.2f} ms a move); at the normal pace "
-              f"{app_moves * NORMAL_PACE:.0f} s")
-    per_move = [1000 * a / m for _, m, _, a in rows]
-    base_per_move = [1000 * b / m for _, m, b, _ in rows]
-    print(f"median ms a move: host alone {statistics.median(base_per_move):.2f}, "
-          f"in the app {statistics.median(per_move):.2f}")
+        moves, base_s = await baseline(seed)
+        drawn_moves, drawn_s = await in_the_app(seed, drawn=True)
+        undrawn_moves, undrawn_s = await in_the_app(seed, drawn=False)
+        assert moves == drawn_moves == undrawn_moves, f"seed {seed}: different matches"
+        for key, seconds in (("host alone", base_s), ("app, drawn", drawn_s),
+                             ("app, undrawn", undrawn_s)):
+            per_move[key].append(1000 * seconds / moves)
+        print(f"seed {seed}: {moves} moves; host alone {base_s:.2f} s, app drawn "
+              f"{drawn_s:.2f} s, app undrawn {undrawn_s:.2f} s; at the normal pace "
+              f"{moves * NORMAL_PACE:.0f} s")
+    print("median ms a move: " + ", ".join(
+        f"{key} {statistics.median(values):.2f}" for key, values in per_move.items()))
 
 
 if __name__ == "__main__":

@@ -52,8 +52,12 @@ async def test_out_of_a_solo_match_the_bots_finish_at_full_speed() -> None:
                                and app.screen, "the question, once the next round is dealt")
         assert "out of this game" in question.title_text
         assert screen.out_of_game() and screen.can_finish()
-        await pilot.press("1")  # let the bots finish at full speed
-        assert app.host is not None and app.host.bot_delay == 0
+        await pilot.press("escape")  # keep watching: the question is not asked again
+        assert app.screen is screen and not screen.finishing
+        assert app.host is not None and app.host.bot_delay == 0.5
+        assert footer_keys(app).get("finish") is True  # f lets them finish later
+        await pilot.press("f")
+        assert app.host.bot_delay == 0
         assert screen.finishing and not screen.can_finish()
         assert "finish" not in footer_keys(app)
         final = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
@@ -61,21 +65,21 @@ async def test_out_of_a_solo_match_the_bots_finish_at_full_speed() -> None:
         assert screen.table["phase"] == "over"  # no round summary stopped the race
         title = " ".join(str(label.render()) for label in final.query("Label"))
         assert "wins the match" in title
+        assert not isinstance(app.screen, ChoiceScreen)
 
 
-async def test_out_of_a_solo_match_a_player_leaves_with_the_standings() -> None:
+async def test_out_of_a_solo_match_a_player_leaves_with_the_result() -> None:
     app = make_app(bot_delay=0.5, solo={"game_id": "getout", "seats": 3,
                                         "options": {"first": 0, "limit": 10}})
     async with app.run_test(size=SIZE) as pilot:
-        screen = await out_after_the_first_round(pilot, app)
+        await out_after_the_first_round(pilot, app)
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
         await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the question")
-        await pilot.press("escape")  # keep watching: the question is not asked again
-        assert app.screen is screen and not screen.finishing
-        assert footer_keys(app).get("finish") is True  # f lets them finish later
-        standings = screen.standings()
-        assert standings is not None and "You 14 (out)" in standings
-        screen.leave_with_standings()
-        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        await pilot.press("2")  # leave with the result: the bots finish at once
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu",
+                    steps=2000)
         await until(pilot, lambda: app.host is None, "the solo host to stop")
-        assert any("Match totals" in str(n.message) for n in app._notifications)
+        result: str = await until(pilot, lambda: next(
+            (str(n.message) for n in app._notifications if "won the match" in str(n.message)),
+            None), "the result")
+        assert "Match totals: " in result and "You 14 (out)" in result

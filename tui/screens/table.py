@@ -15,7 +15,8 @@ own:
 - ``chat_open()`` — whether table chat is allowed now (Get It! is silent in a round);
 - ``out_of_game()`` / ``standings()`` — whether we are out while the others play on
   (a solo game then offers to let the bots finish at full speed, or to leave with the
-  standings), and those standings in a line;
+  result: the bots finish at once, undrawn, and the app says how it ended), and how the
+  game stands (or ended), in a line;
 - ``check_game_action(action, parameters)`` — which of its keys work now.
 """
 
@@ -67,6 +68,8 @@ class TableScreen(SessionScreen):
         self.finishing = False
         #: The "you are out: finish fast or leave?" question was asked already.
         self.offered_finish = False
+        #: (Solo, once out) leave as soon as the bots have finished, with the result.
+        self.leave_at_end = False
 
     # ---- composing ---------------------------------------------------------------
 
@@ -97,6 +100,9 @@ class TableScreen(SessionScreen):
     def watch_update(self, msg: dict[str, Any] | None) -> None:
         """Pass the new state down to the game, the log, chat and the summary."""
         if msg is None or not self.live or self.leaving:
+            return
+        if self.leave_at_end:
+            self._left_at_end()
             return
         view, legal = msg.get("view"), msg.get("legal") or []
         if view is None:
@@ -263,14 +269,14 @@ class TableScreen(SessionScreen):
             return
         self.offered_finish = True
         choices = [("fast", "Let the bots finish at full speed"),
-                   ("leave", "Leave now with the standings"),
+                   ("leave", "Leave with the result (the bots finish at once)"),
                    ("watch", "Keep watching at their pace (f: full speed later)")]
 
         def chosen(answer: str | None) -> None:
             if answer == "fast":
                 self.action_finish()
             elif answer == "leave":
-                self.leave_with_standings()
+                self.leave_with_result()
 
         self.app.push_screen(ChoiceScreen("You are out of this game; the bots play on.",
                                           choices), chosen)
@@ -282,12 +288,25 @@ class TableScreen(SessionScreen):
             self.notify("The bots play on at full speed.")
             self.refresh_bindings()
 
-    def leave_with_standings(self) -> None:
-        """Leave the solo game now, saying where it stood."""
-        standings = self.standings()
+    def leave_with_result(self) -> None:
+        """(Solo, once out) let the bots finish without drawing a move, then leave and say
+        how the game ended."""
+        if not self.can_finish() or not self.app.bots_full_speed(self.session):
+            self.leave()
+            return
+        self.finishing = self.leave_at_end = True
+        self.notify("The bots finish the game; its result follows in a moment.")
+        self._left_at_end()
+
+    def _left_at_end(self) -> None:
+        """Once the game is over (or the table gone), leave with its result."""
+        phase = self.table.get("phase")
+        if phase == "play" and (self.update or {}).get("view") is not None:
+            return
+        result = self.standings() if phase == "over" else None
         self.leave()
-        self.app.notify(f"You left the game. {standings}" if standings else "You left the game.",
-                        title="Standings", timeout=10, markup=False)
+        self.app.notify(result or "You left the game.", title="The game is over",
+                        timeout=15, markup=False)
 
     # ---- acting --------------------------------------------------------------
 

@@ -133,18 +133,27 @@ class GetOutScreen(TableScreen):
                 and self.view.get("phase") != "over")
 
     def standings(self) -> str | None:
-        """The match totals as they stand (lowest first: low is good in GET OUT!)."""
-        scores = self.view.get("scores")
+        """Who won (once it is over) and the totals, lowest first: low is good here."""
+        view = self.view
+        scores = view.get("scores")
         if not isinstance(scores, list):
             return None
-        names, out = self.names, self.view.get("out") or []
-        me = self.my_seat
+        names, out, me = self.names, view.get("out") or [], self.my_seat
+
+        def who(seat: int) -> str:
+            return "You" if seat == me else (names[seat] if seat < len(names) else "someone")
+
         parts = []
         for seat in sorted(range(len(scores)), key=lambda s: scores[s]):
-            who = "You" if seat == me else (names[seat] if seat < len(names) else "someone")
             gone = " (out)" if seat < len(out) and out[seat] else ""
-            parts.append(f"{who} {scores[seat]}{gone}")
-        return "Match totals: " + ", ".join(parts) + "."
+            parts.append(f"{who(seat)} {scores[seat]}{gone}")
+        totals = ("Match totals: " if view.get("match") else "Points: ") + ", ".join(parts) + "."
+        winners = view.get("winners") if view.get("phase") == "over" else None
+        if isinstance(winners, list) and winners:
+            won = " and ".join(who(w) for w in winners if isinstance(w, int))
+            verb = "win" if won == "You" else "won"
+            return f"{won} {verb} the {'match' if view.get('match') else 'round'}. {totals}"
+        return totals
 
     def _status(self, view: dict[str, Any], legal: list[dict[str, Any]],
                 names: list[str]) -> None:
