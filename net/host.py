@@ -944,11 +944,14 @@ class Host:
             raise RequestError(p.BAD_TOKEN, "a token is presented together with its seat")
         seat = table.check_seat_index(index)
         if (
-            seat.kind != "human"
+            seat.kind not in ("human", "bot")
             or seat.token is None
             or not secrets.compare_digest(seat.token.encode(), msg["token"].encode())
         ):
             raise RequestError(p.BAD_TOKEN, f"that token does not hold seat {index + 1} here")
+        if seat.kind == "bot":
+            # The player whose seat a bot took over is back: the bot leaves at once.
+            seat.kind, seat.bot, seat.ready = "human", None, False
         old = seat.conn
         if old is not None and old is not conn:
             # The old connection is a half-open leftover: the token's owner is back.
@@ -1074,8 +1077,10 @@ class Host:
             raise RequestError(
                 p.SEAT_TAKEN, "during play only a disconnected player's seat can go to a bot"
             )
+        # The away player's token stays with the seat: they may take it back from the bot.
+        token = seat.token if table.phase == "play" else None
         seat.clear()
-        seat.kind, seat.name = "bot", f"Bot {index + 1}"
+        seat.kind, seat.name, seat.token = "bot", f"Bot {index + 1}", token
         if table.phase == "play":
             seat.bot = self.bot_factory(table.game_id, index, self.seed_source())
         self._ok(conn, msg)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import logging
 import signal
@@ -84,9 +85,22 @@ def run_host(**settings: Any) -> int:
     except KeyboardInterrupt:
         pass
     except OSError as exc:
-        print(f"hiddenhand host: cannot listen: {exc}", file=sys.stderr)
+        print(f"hiddenhand host: cannot listen: {listen_error(exc, settings)}", file=sys.stderr)
         return 1
     return 0
+
+
+def listen_error(exc: OSError, settings: dict[str, Any]) -> str:
+    """Why the host could not listen, in plain words (the OS's own text only as a last resort)."""
+    port, bind = settings.get("port"), settings.get("bind")
+    if exc.errno == errno.EADDRINUSE:
+        return (f"port {port} is already in use on this computer (is another host running?); "
+                "pick another with --port, or --port 0 for any free one")
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return f"{bind} is not an address of this computer; leave out --bind to listen on all"
+    if exc.errno == errno.EACCES:
+        return f"port {port} needs administrator rights here; pick one above 1023"
+    return exc.strerror or str(exc)
 
 
 def format_host(info: HostInfo) -> str:

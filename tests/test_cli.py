@@ -30,6 +30,8 @@ def test_demo_single_round_prints_the_moves(capsys: pytest.CaptureFixture[str]) 
     assert main(["demo", "--seats", "2", "--seed", "1", "--single"]) == 0
     out = capsys.readouterr().out
     assert "round 1 won by seat" in out and "after 1 round(s)" in out
+    # Seats are counted from 1, as the app counts them.
+    assert "seat 1 " in out and "seat 2 " in out and "seat 0" not in out
 
 
 @pytest.mark.parametrize(
@@ -47,9 +49,60 @@ def test_garbage_on_the_command_line_gets_a_clear_error(
     assert_usage_error(argv, message, capsys)
 
 
+@pytest.mark.parametrize(
+    ("argv", "usage", "message"),
+    [
+        (["solo", "--frobnicate"], "usage: hiddenhand solo", "unrecognized arguments: --frob"),
+        (["demo", "--seats", "1"], "usage: hiddenhand demo", "GET OUT! takes 2 to 6 seats, not 1"),
+        (["sim", "getout", "--games", "0"], "usage: hiddenhand sim", "--games must be 1 or more"),
+        (["host", "--bind", "999.1.1.1"], "usage: hiddenhand host",
+         "'999.1.1.1' is not a valid IP address"),
+        (["list", "--frobnicate"], "usage: hiddenhand list", "unrecognized arguments"),
+    ],
+)
+def test_a_subcommand_reports_errors_under_its_own_usage(
+    argv: list[str], usage: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(usage) and message in err, err
+    assert "name resolution" not in err
+
+
+def test_help_says_what_plain_hiddenhand_does_and_the_default_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "Plain 'hiddenhand' (no command) opens the app" in " ".join(
+        capsys.readouterr().out.split())
+    with pytest.raises(SystemExit):
+        main(["host", "--help"])
+    assert "(default getout)" in " ".join(capsys.readouterr().out.split())
+
+
 def test_console_entry_point_runs() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "tui.cli", "demo", "--seats", "2", "--seed", "3", "--quiet"],
         capture_output=True, text=True, timeout=60, check=True,
     )
     assert done.stdout.startswith("winner: seat ")
+
+
+def test_a_busy_port_is_said_in_words() -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "tui.cli", "host", "--bind", "127.0.0.1", "--port",
+             str(port), "--no-mdns"],
+            capture_output=True, text=True, timeout=60,
+        )
+    assert done.returncode == 1
+    assert f"port {port} is already in use on this computer" in done.stderr
+    assert "Errno" not in done.stderr and "Traceback" not in done.stderr

@@ -342,7 +342,11 @@ def test_the_host_command_refuses_a_wrong_hints_value(capsys: pytest.CaptureFixt
 
 
 async def test_the_hint_travels_to_its_seat_and_not_to_a_spectator() -> None:
-    async with Host("hints", bot_delay=0, bot_factory=make_bot) as host:
+    # A seeded deal: on some deals the first sort clue tells nothing new (the count
+    # stays), which made this test fail about one run in six.
+    seeds = random.Random(2)
+    async with Host("hints", bot_delay=0, bot_factory=make_bot,
+                    seed_source=lambda: seeds.getrandbits(62)) as host:
         ann = await Client.local(host, name="Ann")
         eve = await Client.local(host, name="Eve")
         joined = await ann.create_table("T", "gotfive", 2, {"hints": "board", "first": 0})

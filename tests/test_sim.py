@@ -124,21 +124,22 @@ def test_sim_getit_level_x(capsys: pytest.CaptureFixture[str]) -> None:
 def test_sim_getout_versus_random(capsys: pytest.CaptureFixture[str]) -> None:
     out = _sim(capsys, "getout", "--games", "10", "--seats", "2", "--option", "match=false",
                "--versus", "random")
-    assert "wins, seat 0 (bot)" in out and "wins, seat 1 (random)" in out
-    assert "seat 0 bot vs random-legal players" in out
+    assert "wins, seat 1 (bot)" in out and "wins, seat 2 (random)" in out
+    assert "seat 1 bot vs random-legal players" in out  # seats count from 1, as in the app
 
 
 def test_sim_gotfive(capsys: pytest.CaptureFixture[str]) -> None:
     out = _sim(capsys, "gotfive", "--games", "3", "--seats", "4")
     assert "wrong announcements" in out and "median turns to a win" in out
-    assert "wins, seat 3" in out
+    assert "wins, seat 4" in out and "wins, seat 0" not in out
 
 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
         (["sim", "chess"], "unknown game 'chess'"),
-        (["sim", "getit", "--games", "0"], "--games must be 1 or more"),
+        (["sim", "getit", "--games", "0"], "--games must be 1 or more, not 0"),
+        (["sim", "getit", "--games", "-1"], "--games must be 1 or more, not -1"),
         (["sim", "getit", "--games", "lots"], "expected a whole number"),
         (["sim", "getit", "--seats", "7"], "Get It! takes 3 to 6 seats, not 7"),
         (["sim", "getit", "--option", "level=9"], "option 'level' must be from 1 to 6"),

@@ -158,6 +158,21 @@ class HiddenHandApp(App[None]):
         """True if ``session`` plays at the host this app runs."""
         return session.host is not None and session.host is self.host
 
+    def plays_solo(self, session: Session) -> bool:
+        """True if ``session`` is a solo game: our own host, with no network at all."""
+        return self.hosts(session) and self.host is not None and self.host.server is None
+
+    def bots_full_speed(self, session: Session, fast: bool = True) -> bool:
+        """Let the bots of a solo game move without pause (``fast``), or at their pace again.
+
+        Only a solo game's bots: at a LAN table the pace is everyone's, and no player may
+        hurry the others. Returns True if the pace was set.
+        """
+        if not self.plays_solo(session) or self.host is None:
+            return False
+        self.host.bot_delay = 0.0 if fast else self.bot_delay
+        return True
+
     # ---- the session at a table -----------------------------------------------------------
 
     def attach(self, session: Session) -> None:

@@ -10,6 +10,7 @@ imported only by the commands that need it.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import secrets
 import socket
@@ -41,6 +42,26 @@ def _count(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
     return value
+
+
+def _games(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"--games must be 1 or more, not {value}")
+    return value
+
+
+def _address(text: str) -> str:
+    """An IP address to listen on (a name would make the mDNS record lie)."""
+    try:
+        return str(ipaddress.ip_address(text.strip()))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a valid IP address (for example 192.168.1.20, 127.0.0.1 or ::1)"
+        ) from None
 
 
 def _port(text: str) -> int:
@@ -113,7 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
     parser = argparse.ArgumentParser(
         prog="hiddenhand",
-        description="Hidden-information party games in the terminal.",
+        description="Hidden-information party games in the terminal. Plain 'hiddenhand' "
+        "(no command) opens the app: solo play, hosting, joining, the rules and settings.",
     )
     box = parser.add_argument_group(
         "playing on an SSH box (set by 'hiddenhand ssh-serve' for each login)")
@@ -145,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=None, help="replay a game exactly")
     demo.add_argument("--single", action="store_true", help="one round instead of a match")
     demo.add_argument("--quiet", action="store_true", help="print only the outcome")
+    demo.set_defaults(subparser=demo)
 
     sim = sub.add_parser(
         "sim",
@@ -153,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
         "a table of outcomes. Game i uses seed SEED+i, so a run replays exactly.",
     )
     sim.add_argument("game", metavar="GAME", help="the game: " + ", ".join(engine.GAMES))
-    sim.add_argument("--games", type=_count, default=100, help="how many games (default 100)")
+    sim.add_argument("--games", type=_games, default=100, help="how many games (default 100)")
     sim.add_argument("--seats", type=_seats, default=None,
                      help="seats (default 4, or the game's most if fewer)")
     sim.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
@@ -164,8 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--jitter", type=_seconds, default=0.15,
                      help="Get It! bots' reaction jitter, plus or minus (default 0.15)")
     sim.add_argument("--versus", choices=["random"], default=None,
-                     help="GET OUT!: seats 1.. are random-legal players against the bot "
-                     "in seat 0")
+                     help="GET OUT!: seats 2.. are random-legal players against the bot "
+                     "in seat 1")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     sim.set_defaults(subparser=sim)
 
@@ -175,13 +198,14 @@ def build_parser() -> argparse.ArgumentParser:
         description="Host one table on this machine, headless; players join it over the "
         "network (found with 'hiddenhand list' or by host:port). Ctrl-C stops it.",
     )
-    host.add_argument("--game", default="getout", help="the game: " + ", ".join(engine.GAMES))
+    host.add_argument("--game", default="getout",
+                      help="the game: " + ", ".join(engine.GAMES) + " (default getout)")
     host.add_argument("--seats", type=_seats, default=None,
                       help="seats at the table (default: the game's fewest)")
     host.add_argument("--bots", type=_count, default=0, help="seats given to bots (the last ones)")
     host.add_argument("--port", type=_port, default=DEFAULT_PORT,
                       help=f"TCP port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
-    host.add_argument("--bind", default=None, metavar="ADDRESS",
+    host.add_argument("--bind", type=_address, default=None, metavar="ADDRESS",
                       help="listen on this address only (default: every address)")
     host.add_argument("--name", default=socket.gethostname().split(".")[0] or "hiddenhand",
                       help="the host's name as players see it")
@@ -261,23 +285,23 @@ def run_demo(seats: int, seed: int, single: bool, quiet: bool) -> int:
             kind = event["type"]
             if kind == "played":
                 named = f" naming {event['image']}" if "image" in event else ""
-                say(f"  seat {event['seat']} plays {describe(event['card'])}{named}")
+                say(f"  seat {event['seat'] + 1} plays {describe(event['card'])}{named}")
             elif kind == "drew":
-                say(f"  seat {event['seat']} draws")
+                say(f"  seat {event['seat'] + 1} draws")
             elif kind == "passed":
-                say(f"  seat {event['seat']} passes: nothing left to draw")
+                say(f"  seat {event['seat'] + 1} passes: nothing left to draw")
             elif kind == "recycled":
                 say(f"  the played pile ({event['count']} cards) becomes the draw pile")
             elif kind == "round_over":
-                say(f"round {event['round']} won by seat {event['winner']}; "
+                say(f"round {event['round']} won by seat {event['winner'] + 1}; "
                     f"points {event['points']}, totals {event['scores']}")
                 for s in event["out"]:
-                    say(f"  seat {s} passes the limit and is out")
+                    say(f"  seat {s + 1} passes the limit and is out")
             elif kind == "round_started":
-                say(f"round {event['round']}: seat {event['dealer']} deals")
+                say(f"round {event['round']}: seat {event['dealer'] + 1} deals")
         steps += 1
     assert game.result is not None
-    print(f"winner: seat {game.result['winners'][0]} after {game.result['rounds']} round(s), "
+    print(f"winner: seat {game.result['winners'][0] + 1} after {game.result['rounds']} round(s), "
           f"{steps} moves; totals {game.result['scores']}")
     return 0
 
@@ -309,8 +333,6 @@ def run_sim_command(args: argparse.Namespace) -> int:
     _spec, seats, options = checked_table(
         parser, args.game, args.seats, args.option, lambda spec: min(4, spec.max_seats)
     )
-    if args.games < 1:
-        parser.error("--games must be 1 or more")
     if args.versus and args.game != "getout":
         parser.error("--versus is for GET OUT! only")
     if args.reaction < args.jitter:
@@ -416,7 +438,11 @@ def run_ssh_serve_command(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``hiddenhand`` console script."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # Said under the subcommand's own usage, where the option would have to be.
+        where: argparse.ArgumentParser = getattr(args, "subparser", parser)
+        where.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command in (None, "solo"):
         return run_app(parser, args)
     if args.command == "demo":
@@ -424,7 +450,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
             return run_demo(args.seats, seed, args.single, args.quiet)
         except ValueError as exc:
-            parser.error(str(exc))
+            args.subparser.error(str(exc))
     if args.command == "sim":
         return run_sim_command(args)
     if args.command == "host":

@@ -29,10 +29,13 @@ def seat_names(table: dict[str, Any]) -> list[str]:
 
 
 def text(value: Any, default: str = "someone") -> str:
-    """A name or text field from the wire, as a string (``default`` when absent)."""
-    if value is None or value == "":
-        return default
-    return str(value)
+    """A name or text field from the wire, as a string (``default`` when absent, empty
+    or not text at all — a number is written as one, a list or a map is not shown)."""
+    if isinstance(value, str) and value:
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return default
 
 
 class Namer:
@@ -73,6 +76,14 @@ def describe_notice(notice: dict[str, Any], names: Sequence[str]) -> str | None:
             return f"a spectator is now called {text(get('name'))}"
         return f"{n.seat(get('seat'))} is now called {text(get('name'))}"
 
+    def game_over() -> str:
+        result = get("result")
+        winners = result.get("winners") if isinstance(result, dict) else None
+        if not isinstance(winners, list):
+            return "the game is over"
+        who = [n.name(w) for w in winners if seat_index(w) is not None]
+        return f"the game is over: {' and '.join(who)} won" if who else "the game is over"
+
     texts: dict[str, Callable[[], str]] = {
         "joined": lambda: f"{text(get('name'))} sat down at {n.seat(get('seat'))}",
         "left": lambda: f"{n.name(get('seat'))} left",
@@ -85,6 +96,7 @@ def describe_notice(notice: dict[str, Any], names: Sequence[str]) -> str | None:
         "bot_removed": lambda: f"the bot left {n.seat(get('seat'))}",
         "configured": lambda: "the table's game or options changed",
         "started": lambda: "the game starts!",
+        "game_over": game_over,
         "back_to_lobby": lambda: "back in the lobby",
     }
     make = texts.get(str(get("type")))

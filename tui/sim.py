@@ -78,7 +78,8 @@ def report(game_id: str, records: list[dict[str, Any]], versus: str | None) -> T
         wins = Counter(w for r in records for w in r["winners"])
         for s in range(seats):
             who = " (bot)" if versus and s == 0 else " (random)" if versus else ""
-            table.add_row(f"wins, seat {s}{who}", _share(wins[s], games))
+            # Seats as players count them, from 1 (as the app does).
+            table.add_row(f"wins, seat {s + 1}{who}", _share(wins[s], games))
         if game_id == "gotfive":
             table.add_row("wrong announcements", str(sum(r["wrong"] for r in records)))
             table.add_row("median turns to a win", _median([r["turns"] for r in records]))
@@ -97,7 +98,7 @@ def title(game_id: str, records: list[dict[str, Any]], versus: str | None) -> st
     """One line saying what was played."""
     seats = records[0]["seats"] if records else 0
     first = records[0]["seed"] if records else 0
-    against = ", seat 0 bot vs random-legal players" if versus else ""
+    against = ", seat 1 bot vs random-legal players" if versus else ""
     last = first + len(records) - 1
     return f"{game_id}: {len(records)} games, {seats} seats, seeds {first}..{last}{against}"
 

@@ -1,4 +1,7 @@
-"""Small modal dialogs: a yes/no question, and a chooser of one among a few options."""
+"""Small modal dialogs: a yes/no question, and a chooser of one among a few options.
+
+Each has its own footer: under a dialog only the dialog's keys work, so only they show.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label
+from textual.widgets import Button, Footer, Label
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -29,6 +32,7 @@ class ConfirmScreen(ModalScreen[bool]):
             with Horizontal(classes="buttons"):
                 yield Button(f"{self.yes} (y)", id="yes", variant="primary")
                 yield Button(f"{self.no} (n)", id="no")
+        yield Footer()
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
@@ -44,9 +48,11 @@ class ChoiceScreen(ModalScreen[str | None]):
     """Pick one of a few labelled choices, by number key, arrows and Enter, or mouse."""
 
     BINDINGS = [
+        # Over the focused button's own Enter, so the footer shows it: it presses that button.
+        Binding("enter", "choose", "Choose", priority=True),
+        Binding("down", "app.focus_next", "Next", key_display="↓"),
+        Binding("up", "app.focus_previous", "Previous", key_display="↑"),
         Binding("escape", "dismiss(None)", "Cancel"),
-        Binding("down", "app.focus_next", "Next", show=False),
-        Binding("up", "app.focus_previous", "Previous", show=False),
     ]
 
     def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
@@ -59,6 +65,7 @@ class ChoiceScreen(ModalScreen[str | None]):
             yield Label(self.title_text, classes="question")
             for i, (value, label) in enumerate(self.choices, start=1):
                 yield Button(Text(f"{i}  {label}"), id=f"choice-{value}", classes="choice")
+        yield Footer()
 
     def on_mount(self) -> None:
         """Focus the first choice."""
@@ -69,6 +76,12 @@ class ChoiceScreen(ModalScreen[str | None]):
         if event.key.isdigit() and 1 <= int(event.key) <= len(self.choices):
             event.stop()
             self.dismiss(self.choices[int(event.key) - 1][0])
+
+    def action_choose(self) -> None:
+        """Take the focused choice (a focused button takes Enter itself)."""
+        focused = self.focused
+        if isinstance(focused, Button):
+            focused.press()
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:

@@ -2,12 +2,16 @@
 
 Picking a host connects, lists its tables and sits at one (asking which when there
 are several). On an SSH box (``box``) there is no LAN to look at: the screen goes
-straight to the box's tables. Every failure — unreachable, wrong version, table full — is said in
-plain words on the screen.
+straight to the box's tables. Tables of a game this app has no table screen for are
+listed as such, and a host that has only those is not joined. Every failure —
+unreachable, wrong version, table full — is said in plain words on the screen
+(:func:`describe_connect_error`).
 """
 
 from __future__ import annotations
 
+import errno
+import socket
 from typing import Any
 
 from rich.text import Text
@@ -21,7 +25,7 @@ from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Sta
 
 import engine
 from net.client import parse_address
-from net.discovery import Browser, HostInfo
+from net.discovery import Browser, HostInfo, TableInfo
 from tui.app import HiddenHandApp
 from tui.games import playable, table_screen
 from tui.screens.dialogs import ChoiceScreen
@@ -115,17 +119,17 @@ class JoinScreen(Screen[None]):
         table = self.query_one("#hosts", DataTable)
         table.clear()
         for key, info in sorted(message.hosts.items(), key=lambda kv: kv[1].name.lower()):
-            tables = (
-                ", ".join(
-                    f"{t.name} ({engine.GAMES[t.game].name if t.game in engine.GAMES else t.game}, "
-                    f"{t.free} free, {t.phase})"
-                    for t in info.tables
-                )
-                or "no tables"
-            )
             if not info.compatible:
-                tables = f"needs another version of hiddenhand (protocol {info.version})"
-            table.add_row(Text(info.name), f"{info.address}:{info.port}", Text(tables), key=key)
+                tables = Text(f"needs another version of hiddenhand (protocol {info.version})",
+                              style="dim")
+            elif not info.tables:
+                tables = Text("no tables", style="dim")
+            else:
+                tables = Text(", ").join(describe_listed(t) for t in info.tables)
+            joinable = info.compatible and any(playable(t.game) for t in info.tables)
+            table.add_row(Text(info.name, style="" if joinable else "dim"),
+                          Text(f"{info.address}:{info.port}", style="" if joinable else "dim"),
+                          tables, key=key)
         state = self.query_one("#discovery-state", Static)
         count = len(message.hosts)
         state.update(f"{count} host{'s' if count != 1 else ''} found; still looking…")
@@ -168,6 +172,11 @@ class JoinScreen(Screen[None]):
                 f"(protocol {info.version}); it cannot be joined from this one."
             )
             return
+        if info.tables and not any(playable(t.game) for t in info.tables):
+            games = sorted({game_name(t.game) for t in info.tables})
+            self._error(f"{info.name} only has tables of {', '.join(games)}, which this app "
+                        "cannot play yet.")
+            return
         self.connect(info.address, info.port)
 
     @on(Button.Pressed, "#connect")
@@ -192,19 +201,23 @@ class JoinScreen(Screen[None]):
         session = Session(self.app.settings.name, address=(host, port))
         try:
             client = await session.connect()
-            tables = [t for t in await client.list_tables() if playable(t["game"])]
+            listed = await client.list_tables()
         except ServerError as exc:
             self._error(f"{host}:{port} refused: {exc.message}")
             await session.close()
             return
         except (OSError, ConnectionLost, TimeoutError) as exc:
-            reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-            self._error(f"Could not reach {host}:{port}: {reason}")
+            self._error(f"Could not reach {host}:{port}: {describe_connect_error(exc)}")
             await session.close()
             return
+        tables = [t for t in listed if playable(t.get("game"))]
         if not tables:
-            self._error("No table is open on this box yet: open one from the menu (h)."
-                        if self.box else f"{host}:{port} has no table this app can play yet.")
+            if self.box and not listed:
+                self._error("No table is open on this box yet: open one from the menu (h).")
+            else:
+                others = sorted({game_name(t.get("game")) for t in listed})
+                self._error(f"{host}:{port} has no table this app can play yet"
+                            + (f" (only {', '.join(others)})." if others else " (no tables)."))
             await session.close()
             return
         table_id = tables[0]["id"]
@@ -270,8 +283,45 @@ class JoinScreen(Screen[None]):
             await session.join(table_id, spectate=True)
 
 
+def game_name(game_id: Any) -> str:
+    """A game's name for people ("Get It!"), or its id if this app does not know it."""
+    spec = engine.GAMES.get(game_id) if isinstance(game_id, str) else None
+    return spec.name if spec is not None else str(game_id)
+
+
+def describe_listed(table: TableInfo) -> Text:
+    """A table in the list of hosts: dimmed, and said so, if this app cannot play it."""
+    text = f"{table.name} ({game_name(table.game)}, {table.free} free, {table.phase})"
+    if playable(table.game):
+        return Text(text)
+    return Text(f"{text} — not playable in this app yet", style="dim")
+
+
 def describe_table(table: dict[str, Any]) -> str:
     """A table in a few words, for the table chooser."""
-    game = engine.GAMES[table["game"]].name if table["game"] in engine.GAMES else table["game"]
     free = f"{table['free']} of {table['seats']} seats free"
-    return f"{table['name']} — {game}, {free} ({table['phase']})"
+    return f"{table['name']} — {game_name(table['game'])}, {free} ({table['phase']})"
+
+
+def describe_connect_error(exc: BaseException) -> str:
+    """Why a connection failed, in plain words (never the OS's raw message)."""
+    if isinstance(exc, socket.gaierror):
+        return ("no computer by that name was found; check the spelling, or type its IP "
+                "address (like 192.168.1.20)")
+    if isinstance(exc, ConnectionRefusedError):
+        return ("nothing is listening there; is a game hosted on that computer, and is the "
+                "port the one the host shows?")
+    # The client says "no answer from … within N s" when the TCP connect times out.
+    if isinstance(exc, TimeoutError) or (isinstance(exc, ConnectionLost)
+                                         and "no answer" in str(exc)):
+        return ("no answer in time; is that computer on this network and switched on? "
+                "A firewall may be blocking the port")
+    if isinstance(exc, ConnectionResetError | ConnectionAbortedError | ConnectionLost):
+        return "the connection was closed at once; is that a hiddenhand host?"
+    if isinstance(exc, OSError) and exc.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH,
+                                                  errno.EADDRNOTAVAIL, errno.ENETDOWN):
+        return "that address cannot be reached from this computer (is it on this network?)"
+    if isinstance(exc, OSError) and "Multiple exceptions" in str(exc):
+        return ("nothing answered at any of that name's addresses; is a game hosted there, "
+                "and is the port right?")
+    return "the connection failed; check the address and that the game is hosted there"

@@ -29,6 +29,9 @@ class LobbyScreen(SessionScreen):
     """Wait for players, set the table up, and start."""
 
     SUB_TITLE = "Lobby"
+    # Focus the seats whenever the screen is shown (Textual would pick the first
+    # focusable widget, the scrolling pane, where the seat cursor cannot be seen).
+    AUTO_FOCUS = "#lobby-seats"
     # The most important keys first: at 80 columns the footer shows them all.
     BINDINGS = [
         Binding("ctrl+s", "start", "Start"),
@@ -156,8 +159,8 @@ class LobbyScreen(SessionScreen):
         """The creator's keys appear only for the creator; a seated player's only if seated."""
         if action in ("add_bot", "remove", "start"):
             return self.is_creator
-        if action == "toggle_ready":
-            return self.my_seat is not None
+        if action in ("toggle_ready", "sit"):
+            return self.my_seat is not None  # a spectator has no seat to ready or move
         return True
 
     def action_chat(self) -> None:

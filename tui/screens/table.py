@@ -13,6 +13,10 @@ own:
 - ``summary(msg, names)`` / ``summary_over(msg)`` — the summary dialog to open when a
   round ends, and when to close it again; ``summary_answered(answer)`` for "next";
 - ``chat_open()`` — whether table chat is allowed now (Get It! is silent in a round);
+- ``out_of_game()`` / ``standings()`` — whether we are out while the others play on
+  (a solo game then offers to let the bots finish at full speed, or to leave with the
+  result: the bots finish at once, undrawn, and the app says how it ended), and how the
+  game stands (or ended), in a line;
 - ``check_game_action(action, parameters)`` — which of its keys work now.
 """
 
@@ -35,7 +39,7 @@ from tui.screens.summary import SummaryScreen
 from tui.session import Entry
 
 #: The actions the base class owns (``check_action`` answers for them).
-BASE_ACTIONS = {"chat", "to_lobby", "bot_for_away", "leave"}
+BASE_ACTIONS = {"chat", "to_lobby", "bot_for_away", "finish", "leave"}
 
 
 class TableScreen(SessionScreen):
@@ -50,6 +54,7 @@ class TableScreen(SessionScreen):
         Binding("slash", "chat", "Chat"),
         Binding("l", "to_lobby", "Back to lobby"),
         Binding("b", "bot_for_away", "Bot for an away player"),
+        Binding("f", "finish", "Bots: full speed"),
         Binding("escape", "leave", "Leave"),
     ]
 
@@ -61,6 +66,12 @@ class TableScreen(SessionScreen):
     def __init__(self, session: Any) -> None:
         super().__init__(session)
         self.shown = 0
+        #: (Solo, once we are out) the bots play on at full speed.
+        self.finishing = False
+        #: The "you are out: finish fast or leave?" question was asked already.
+        self.offered_finish = False
+        #: (Solo, once out) leave as soon as the bots have finished, with the result.
+        self.leave_at_end = False
 
     # ---- composing ---------------------------------------------------------------
 
@@ -94,6 +105,9 @@ class TableScreen(SessionScreen):
         """Pass the new state down to the game, the log, chat and the summary."""
         if msg is None or not self.live or self.leaving:
             return
+        if self.leave_at_end:
+            self._left_at_end()
+            return
         view, legal = msg.get("view"), msg.get("legal") or []
         if view is None:
             if self.table.get("phase") == "lobby":
@@ -104,6 +118,7 @@ class TableScreen(SessionScreen):
         self.show(msg, view, legal, names)
         self._chat_state()
         self._summary(msg, names)
+        self._offer_finish()
         self.refresh_bindings()
 
     @property
@@ -122,9 +137,11 @@ class TableScreen(SessionScreen):
         """Show a new view (override)."""
 
     def back_to_lobby(self) -> None:
-        """The table went back to its lobby: go there too."""
+        """The table went back to its lobby: go there too (the bots at their pace again)."""
         from tui.screens.lobby import LobbyScreen
 
+        if self.finishing:
+            self.app.bots_full_speed(self.session, False)
         self.hand_over(LobbyScreen(self.session))
 
     # ---- the log ---------------------------------------------------------------
@@ -146,6 +163,8 @@ class TableScreen(SessionScreen):
         if entry.kind == "chat":
             return "💬 " + describe_chat(entry.data)
         if entry.kind == "notice":
+            if entry.data.get("type") == "game_over":
+                return None  # the game's own event says who won, in its words
             text = describe_notice(entry.data, entry.names)
             return f"· {text}" if text else None
         try:
@@ -219,6 +238,8 @@ class TableScreen(SessionScreen):
                 self.summary_screen.dismiss(None)
                 self.summary_screen = None
             return
+        if self.finishing and self.table.get("phase") != "over":
+            return  # the bots race to the end: only the final summary is worth a stop
         screen = self.summary(msg, names)
         if screen is None:
             return
@@ -227,8 +248,69 @@ class TableScreen(SessionScreen):
         def answered(answer: str | None) -> None:
             self.summary_screen = None
             self.summary_answered(answer)
+            self._offer_finish()
 
         self.app.push_screen(screen, answered)
+
+    # ---- out of the game, in a solo game ------------------------------------------
+
+    def out_of_game(self) -> bool:
+        """True when we are out while the others play on (override)."""
+        return False
+
+    def standings(self) -> str | None:
+        """Where the game stands, in a line for leaving early (override)."""
+        return None
+
+    def can_finish(self) -> bool:
+        """True if the bots may be told to finish at full speed now (solo, and we are out)."""
+        return (not self.finishing and self.table.get("phase") == "play"
+                and self.app.plays_solo(self.session) and self.out_of_game())
+
+    def _offer_finish(self) -> None:
+        """Once out of a solo game, ask (once) whether to watch the bots play it out."""
+        if self.offered_finish or self.summary_screen is not None or not self.can_finish():
+            return
+        self.offered_finish = True
+        choices = [("fast", "Let the bots finish at full speed"),
+                   ("leave", "Leave with the result (the bots finish at once)"),
+                   ("watch", "Keep watching at their pace (f: full speed later)")]
+
+        def chosen(answer: str | None) -> None:
+            if answer == "fast":
+                self.action_finish()
+            elif answer == "leave":
+                self.leave_with_result()
+
+        self.app.push_screen(ChoiceScreen("You are out of this game; the bots play on.",
+                                          choices), chosen)
+
+    def action_finish(self) -> None:
+        """(Solo, once out) let the bots play the rest of the game without pauses."""
+        if self.can_finish() and self.app.bots_full_speed(self.session):
+            self.finishing = True
+            self.notify("The bots play on at full speed.")
+            self.refresh_bindings()
+
+    def leave_with_result(self) -> None:
+        """(Solo, once out) let the bots finish without drawing a move, then leave and say
+        how the game ended."""
+        if not self.can_finish() or not self.app.bots_full_speed(self.session):
+            self.leave()
+            return
+        self.finishing = self.leave_at_end = True
+        self.notify("The bots finish the game; its result follows in a moment.")
+        self._left_at_end()
+
+    def _left_at_end(self) -> None:
+        """Once the game is over (or the table gone), leave with its result."""
+        phase = self.table.get("phase")
+        if phase == "play" and (self.update or {}).get("view") is not None:
+            return
+        result = self.standings() if phase == "over" else None
+        self.leave()
+        self.app.notify(result or "You left the game.", title="The game is over",
+                        timeout=15, markup=False)
 
     # ---- acting --------------------------------------------------------------
 
@@ -269,6 +351,8 @@ class TableScreen(SessionScreen):
             return bool(self.away_seats())
         if action == "to_lobby":
             return self.table.get("phase") == "over" and self.is_creator
+        if action == "finish":
+            return self.can_finish()
         if action == "leave":
             return True
         return self.check_game_action(action, parameters)

@@ -106,14 +106,54 @@ class GetOutScreen(TableScreen):
             super().summary_answered(answer)
 
     def check_game_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Dim the moves not open to us now; hide those of other phases."""
-        if action in ("play", "select", "pick"):
-            return self.can("play") or None
+        """Show exactly the keys that work now.
+
+        Choosing a card works whenever we hold cards in a round; playing and drawing
+        are dimmed while another player is to move, and hidden when they cannot come
+        back this round (we watch, we are out, the round is over).
+        """
+        view = self.view
+        in_round = (self.my_seat is not None and view.get("phase") == "play"
+                    and not self.out_of_game())
+        if action in ("select", "pick"):
+            return in_round and bool(view.get("hand"))
+        if action == "play":
+            return (self.can("play") or None) if in_round else False
         if action == "draw":
-            return {"type": "draw"} in self.legal or None
+            return ({"type": "draw"} in self.legal or None) if in_round else False
         if action == "next_round":
             return {"type": "next_round"} in self.legal
         return True
+
+    def out_of_game(self) -> bool:
+        """We passed the match's limit while the others play on."""
+        out = self.view.get("out")
+        me = self.my_seat
+        return (me is not None and isinstance(out, list) and me < len(out) and bool(out[me])
+                and self.view.get("phase") != "over")
+
+    def standings(self) -> str | None:
+        """Who won (once it is over) and the totals, lowest first: low is good here."""
+        view = self.view
+        scores = view.get("scores")
+        if not isinstance(scores, list):
+            return None
+        names, out, me = self.names, view.get("out") or [], self.my_seat
+
+        def who(seat: int) -> str:
+            return "You" if seat == me else (names[seat] if seat < len(names) else "someone")
+
+        parts = []
+        for seat in sorted(range(len(scores)), key=lambda s: scores[s]):
+            gone = " (out)" if seat < len(out) and out[seat] else ""
+            parts.append(f"{who(seat)} {scores[seat]}{gone}")
+        totals = ("Match totals: " if view.get("match") else "Points: ") + ", ".join(parts) + "."
+        winners = view.get("winners") if view.get("phase") == "over" else None
+        if isinstance(winners, list) and winners:
+            won = " and ".join(who(w) for w in winners if isinstance(w, int))
+            verb = "win" if won == "You" else "won"
+            return f"{won} {verb} the {'match' if view.get('match') else 'round'}. {totals}"
+        return totals
 
     def _status(self, view: dict[str, Any], legal: list[dict[str, Any]],
                 names: list[str]) -> None:

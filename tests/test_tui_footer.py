@@ -1,0 +1,120 @@
+"""The footer shows exactly the keys that work now: on each screen, under each dialog."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from engine.testing import stack_getout
+from tests.tui_support import (
+    SIZE,
+    config_dir,
+    footer_keys,
+    footer_labels_in_view,
+    make_app,
+    until,
+)
+from tui.app import HiddenHandApp
+from tui.games.getout.screen import GetOutScreen
+from tui.screens.dialogs import ChoiceScreen, ConfirmScreen
+from tui.screens.lobby import LobbyScreen
+from tui.screens.summary import SummaryScreen
+from tui.session import Session
+
+__all__ = ["config_dir"]
+
+pytestmark = pytest.mark.usefixtures("config_dir")
+
+
+async def open_lobby(app: HiddenHandApp, pilot: Pilot[Any], seats: int = 3) -> LobbyScreen:
+    """Open a table on the app's own host (no network) and show its lobby."""
+    host = await app.start_host(port=None)
+    session = Session("Ann", host=host)
+    await session.connect()
+    await session.create("Ann's table", "getout", seats, {})
+    app.attach(session)
+    lobby = LobbyScreen(session)
+    await app.push_screen(lobby)
+    await until(pilot, lambda: lobby.update is not None, "the lobby")
+    return lobby
+
+
+async def test_at_80_columns_the_creator_sees_start_in_the_lobby_footer() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await open_lobby(app, pilot)
+        await pilot.pause()
+        labels = footer_labels_in_view(app)
+        assert "Start" in labels and "Leave" in labels, labels
+        assert lobby.is_creator and footer_keys(app)["start"]
+
+
+async def test_a_spectator_in_the_lobby_has_no_seat_keys() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        host = await app.start_host(port=None)
+        ann = Session("Ann", host=host)
+        await ann.connect()
+        joined = await ann.create("T", "getout", 2, {})
+        eve = Session("Eve", host=host)
+        await eve.connect()
+        await eve.join(joined.table, spectate=True)
+        app.attach(eve)
+        lobby = LobbyScreen(eve)
+        await app.push_screen(lobby)
+        await until(pilot, lambda: lobby.update is not None, "the lobby")
+        keys = footer_keys(app)
+        for action in ("start", "toggle_ready", "sit", "add_bot", "remove"):
+            assert action not in keys, action
+        assert keys["chat"] and keys["leave"]
+        await ann.close()
+
+
+async def test_dialogs_show_their_own_keys_and_not_the_screens_below() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_lobby(app, pilot)
+        app.push_screen(ConfirmScreen("Really?"))
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.pause()
+        assert set(footer_keys(app)) == {"answer"}
+        assert {"Yes", "No"} <= set(footer_labels_in_view(app))
+        await pilot.press("n")
+        app.push_screen(ChoiceScreen("Which?", [("a", "A"), ("b", "B")]))
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the chooser")
+        await pilot.pause()
+        assert {"Choose", "Cancel"} <= set(footer_labels_in_view(app))
+        assert "start" not in footer_keys(app)
+        await pilot.press("down", "enter")
+        assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_the_getout_footer_follows_the_turn_the_round_and_the_summary() -> None:
+    app = make_app(solo={"game_id": "getout", "seats": 2,
+                         "options": {"first": 0, "match": False}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen: GetOutScreen = await until(
+            pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal
+            and app.screen, "our first turn")
+        keys = footer_keys(app)
+        assert keys["play"] and "draw" in keys and keys["chat"] and keys["leave"]
+        for hidden in ("next_round", "to_lobby", "bot_for_away", "finish"):
+            assert hidden not in keys, hidden
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        stack_getout(table.game, [["kevin 1"], ["geoff 12"]], played=["kevin 8"], turn=0)
+        table.push()
+        await until(pilot, lambda: len(screen.view.get("hand", [])) == 1, "the new hand")
+        await pilot.press("enter")  # our last card: the round (and the game) is over
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        await pilot.pause()
+        # Under the summary, only its own answers.
+        assert set(footer_keys(app)) == {"answer"}
+        assert "Back to lobby" in footer_labels_in_view(app)
+        await pilot.press("c")
+        assert app.screen is screen
+        keys = footer_keys(app)
+        assert "play" not in keys and "draw" not in keys  # after the round they cannot work
+        assert keys["to_lobby"]

@@ -1,0 +1,71 @@
+"""The GET OUT! table's own keys and widgets: marks beside colour, big hands, the scores."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable
+
+from engine.testing import stack_getout
+from tests.tui_support import config_dir, make_app, until
+from tui.app import HiddenHandApp
+from tui.games.getout.card import CardWidget
+from tui.games.getout.hand import HandWidget
+from tui.games.getout.screen import GetOutScreen
+
+__all__ = ["config_dir"]
+
+pytestmark = pytest.mark.usefixtures("config_dir")
+
+
+async def our_turn(pilot: Pilot[Any], app: HiddenHandApp) -> GetOutScreen:
+    screen: GetOutScreen = await until(
+        pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal
+        and app.screen, "our first turn")
+    return screen
+
+
+async def test_playable_cards_carry_a_mark_and_keys_reach_beyond_the_ninth_card() -> None:
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await our_turn(pilot, app)
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        hand = [f"geoff {v}" for v in (1, 2, 3, 4, 5, 7, 10, 11, 12, 13, 14)] + ["kevin 3"]
+        stack_getout(table.game, [hand, ["shirley 1"]], played=["kevin 8"], turn=0)
+        table.push()
+        widget = screen.query_one(HandWidget)
+        await until(pilot, lambda: len(widget.cards) == 12
+                    and len(widget.query(CardWidget)) == 12, "twelve cards")
+        cards = list(widget.query(CardWidget))
+        playable = [c.border_subtitle == "✓" for c in cards]
+        assert playable == [False] * 11 + [True]  # only the kevin matches (no geoff 8)
+        assert cards[-1].has_class("playable") and not cards[0].has_class("playable")
+        await pilot.press("2")
+        assert widget.selected == 1
+        await pilot.press("2")  # the same key again: ten cards further
+        assert widget.selected == 11
+        await pilot.pause()
+        assert [c.border_title for c in widget.query(CardWidget)].index("▼") == 11
+        await pilot.press("2")  # and back round
+        assert widget.selected == 1
+        await pilot.press("0")  # the tenth card
+        assert widget.selected == 9
+        await pilot.press("0")  # there is no twentieth: it stays
+        assert widget.selected == 9
+
+
+@pytest.mark.parametrize(("size", "seats"), [((80, 24), 4), ((120, 40), 5)])
+async def test_the_score_table_shows_every_player(size: tuple[int, int], seats: int) -> None:
+    app = make_app(solo={"game_id": "getout", "seats": seats, "options": {"first": 0}})
+    async with app.run_test(size=size) as pilot:
+        screen = await our_turn(pilot, app)
+        scores = screen.query_one("#scores", DataTable)
+        await until(pilot, lambda: scores.row_count == seats, "a row per player")
+        await pilot.pause()
+        assert scores.max_scroll_y == 0, "rows are cut off"
+        assert scores.size.height >= seats + 1  # the header and every row are drawn
+        names = [str(scores.get_row_at(i)[0]) for i in range(seats)]
+        assert names[0] == "Ann" and names[1:] == [f"Bot {i}" for i in range(2, seats + 1)]

@@ -1,0 +1,110 @@
+"""The join screen: tables this app cannot play look so; failures are said in words."""
+
+from __future__ import annotations
+
+import errno
+import socket
+
+import pytest
+from textual.widgets import DataTable, Input
+
+from net.client import Client, ConnectionLost
+from net.discovery import HostInfo, TableInfo
+from net.protocol import PROTOCOL_VERSION
+from tests.net_support import running_host
+from tests.tui_support import SIZE, config_dir, make_app, until
+from tui.screens.join import JoinScreen, describe_connect_error
+
+__all__ = ["config_dir"]
+
+pytestmark = pytest.mark.usefixtures("config_dir")
+
+RAW = ("Errno", "Connect call failed", "Multiple exceptions", "gaierror", "Name or service")
+
+
+@pytest.mark.parametrize(
+    ("exc", "words"),
+    [
+        (ConnectionRefusedError(errno.ECONNREFUSED, "Connect call failed ('127.0.0.1', 1)"),
+         "nothing is listening there"),
+        (socket.gaierror(socket.EAI_NONAME, "Name or service not known"),
+         "no computer by that name"),
+        (TimeoutError(), "no answer in time"),
+        (ConnectionLost("no answer from 10.0.0.9:4455 within 5.0 s"), "no answer in time"),
+        (OSError(errno.ENETUNREACH, "Network is unreachable"), "cannot be reached"),
+        (OSError(errno.EHOSTUNREACH, "No route to host"), "cannot be reached"),
+        (OSError("Multiple exceptions: [Errno 111] Connect call failed ('::1', 1, 0, 0), "
+                 "[Errno 111] Connect call failed ('127.0.0.1', 1)"), "nothing answered"),
+        (ConnectionResetError(errno.ECONNRESET, "Connection reset by peer"), "closed at once"),
+        (ConnectionLost("the host closed the connection"), "closed at once"),
+        (OSError(errno.EPERM, "Operation not permitted"), "the connection failed"),
+    ],
+)
+def test_connection_failures_are_said_in_plain_words(exc: BaseException, words: str) -> None:
+    text = describe_connect_error(exc)
+    assert words in text
+    assert not any(raw in text for raw in RAW), text
+
+
+async def test_a_refused_address_says_nothing_is_listening() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j")
+        address = app.screen.query_one("#address", Input)
+        address.value = "127.0.0.1:1"
+        address.focus()
+        await pilot.press("enter")
+        error = app.screen.query_one("#join-error")
+        text = await until(pilot, lambda: "Could not reach" in str(error.render())
+                           and str(error.render()), "the error")
+        assert "nothing is listening there" in text and "Connect call failed" not in text
+
+
+def host_info(name: str, *games: str) -> HostInfo:
+    return HostInfo(f"{name}._hiddenhand._tcp.local.", name, ("127.0.0.1",), 1, PROTOCOL_VERSION,
+                    tuple(TableInfo(f"t{i}", f"{name}'s {game}", game, 2, 4, "lobby")
+                          for i, game in enumerate(games, start=1)))
+
+
+async def test_tables_this_app_cannot_play_are_listed_as_such_and_not_joined() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j")
+        screen = app.screen
+        assert isinstance(screen, JoinScreen)
+        screen.workers.cancel_group(screen, "browse")  # only the hosts this test shows
+        hosts = {"a": host_info("Attic", "getit"), "b": host_info("Barn", "getit", "getout")}
+        screen.post_message(JoinScreen.HostsChanged(hosts))
+        listing = screen.query_one("#hosts", DataTable)
+        await until(pilot, lambda: listing.row_count == 2, "the two hosts")
+        attic, barn = (listing.get_row_at(i) for i in range(2))
+        assert "Get It!" in str(attic[2]) and "not playable in this app yet" in str(attic[2])
+        assert attic[0].style == "dim"  # nothing to join there
+        assert "Barn's getout (GET OUT!, 2 free, lobby)" in str(barn[2])
+        assert barn[0].style == ""
+        listing.focus()
+        listing.move_cursor(row=0)
+        await pilot.press("enter")
+        error = screen.query_one("#join-error")
+        await until(pilot, lambda: "cannot play yet" in str(error.render()), "the refusal")
+        assert "only has tables of Get It!" in str(error.render())
+        assert not screen.workers or all(w.group != "connect" for w in screen.workers)
+
+
+async def test_a_host_with_no_table_this_app_plays_is_not_joined() -> None:
+    async with running_host() as host:
+        bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+        await bob.create_table("Bob's table", "getit", 3)
+        app = make_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("j")
+            address = app.screen.query_one("#address", Input)
+            address.value = f"127.0.0.1:{host.port}"
+            address.focus()
+            await pilot.press("enter")
+            error = app.screen.query_one("#join-error")
+            await until(pilot, lambda: "no table this app can play" in str(error.render()),
+                        "the refusal")
+            assert "(only Get It!)" in str(error.render())
+            assert isinstance(app.screen, JoinScreen)
+        await bob.close()

@@ -1,0 +1,98 @@
+"""The notice and chat formatters never fail on what a host sends, and always say something.
+
+Every notice type the host sends is fed with each of its optional fields absent, ``null``
+and of a wrong type: the formatter must answer with a plain line, never raise.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tui.notices import describe_chat, describe_notice
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Every notice the host sends, with its fields as the host fills them.
+NOTICES: dict[str, dict[str, Any]] = {
+    "joined": {"seat": 1, "name": "Bob"},
+    "left": {"seat": 1},
+    "moved": {"from": 0, "to": 2},
+    "renamed": {"seat": 1, "name": "Robert"},
+    "disconnected": {"seat": 1},
+    "reconnected": {"seat": 1, "name": "Bob"},
+    "kicked": {"seat": 1},
+    "bot_added": {"seat": 2},
+    "bot_removed": {"seat": 2},
+    "configured": {},
+    "started": {},
+    "game_over": {"result": {"winners": [1], "scores": [3, 0, 1]}},
+    "back_to_lobby": {},
+}
+#: Message types in net/host.py that are not notices (replies, pushes, actions).
+NOT_NOTICES = {"update", "ok", "ping", "pong", "welcome", "tables", "chat", "next_round",
+               "error"}
+#: What a field can wrongly be on the wire.
+WRONG = [None, "2", 2.5, True, -1, 99, [], {}, {"seat": 1}, "", "x" * 300]
+NAMES = ["Ann", "Bob", "Cy"]
+
+
+def test_every_notice_the_host_sends_is_listed_here() -> None:
+    source = (ROOT / "net" / "host.py").read_text()
+    sent = set(re.findall(r'"type": "(\w+)"', source)) - NOT_NOTICES
+    assert sent, "no notice types found in net/host.py"
+    assert sent <= set(NOTICES), f"notices not covered by this test: {sent - set(NOTICES)}"
+
+
+def variants(fields: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each field absent, then each field set to each wrong value, one at a time and all."""
+    out: list[dict[str, Any]] = [dict(fields)]
+    for key in fields:
+        out.append({k: v for k, v in fields.items() if k != key})
+        out.extend({**fields, key: bad} for bad in WRONG)
+    out.extend({key: bad for key in fields} for bad in WRONG)
+    out.append({})
+    return out
+
+
+@pytest.mark.parametrize("kind", sorted(NOTICES))
+def test_a_notice_with_missing_null_or_wrong_fields_still_gives_a_line(kind: str) -> None:
+    for fields, names in itertools.product(variants(NOTICES[kind]), [NAMES, [], ["Ann"]]):
+        line = describe_notice({"type": kind, **fields}, names)
+        assert isinstance(line, str) and line.strip(), (kind, fields)
+        assert "None" not in line and "{" not in line and "[" not in line, line
+
+
+def test_notices_name_the_seats_as_players_count_them() -> None:
+    assert describe_notice({"type": "joined", "seat": 1, "name": "Bob"}, NAMES) == (
+        "Bob sat down at seat 2")
+    assert describe_notice({"type": "left", "seat": 0}, NAMES) == "Ann left"
+    assert describe_notice({"type": "moved", "from": 0, "to": 2}, NAMES) == (
+        "a player moved from seat 1 to seat 3")
+    assert describe_notice({"type": "renamed", "seat": None, "name": "Zed"}, NAMES) == (
+        "a spectator is now called Zed")
+    assert describe_notice({"type": "game_over", "result": {"winners": [2]}}, NAMES) == (
+        "the game is over: Cy won")
+    assert describe_notice({"type": "disconnected", "seat": 7}, NAMES) == (
+        "someone lost the connection (away)")
+
+
+def test_an_unknown_or_typeless_notice_gives_no_line_and_no_error() -> None:
+    assert describe_notice({"type": "teleported", "seat": 1}, NAMES) is None
+    assert describe_notice({}, NAMES) is None
+    assert describe_notice({"type": None}, NAMES) is None
+
+
+def test_chat_lines_survive_any_field() -> None:
+    good = {"type": "chat", "table": "t1", "seat": 1, "name": "Bob", "text": "hello all"}
+    assert describe_chat(good) == "Bob (seat 2): hello all"
+    assert describe_chat({**good, "seat": None}) == "Bob (spectator): hello all"
+    for fields in variants({"seat": 1, "name": "Bob", "text": "hi"}):
+        line = describe_chat({"type": "chat", **fields})
+        assert isinstance(line, str) and ": " in line, fields
+        assert line.endswith(": hi") or "text" not in fields or fields["text"] != "hi", line
+        assert "None" not in line and "{" not in line and "[" not in line, line

@@ -1,0 +1,305 @@
+"""The app's one session: seat bookkeeping, its listener, chat keys and the log's replay.
+
+Unit tests drive :class:`~tui.session.Session` against a real host (in-process, or on
+127.0.0.1); Pilot tests drive the lobby and the GET OUT! table in the app.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, RichLog
+
+from net.client import Joined
+from net.host import Host
+from tests.net_support import running_host
+from tests.tui_support import SIZE, config_dir, footer_keys, make_app, until
+from tui.app import HiddenHandApp
+from tui.games.getout.screen import GetOutScreen
+from tui.screens.lobby import LobbyScreen
+from tui.session import Session
+from tui.settings import recall_seat
+
+__all__ = ["config_dir"]
+
+pytestmark = pytest.mark.usefixtures("config_dir")
+
+
+# ---- seat bookkeeping (unit) --------------------------------------------------------------
+
+
+async def test_after_moving_seat_a_reconnection_takes_the_new_seat_back() -> None:
+    host = Host("test host", bot_delay=0)
+    try:
+        ann = Session("Ann", host=host)
+        await ann.connect()
+        joined = await ann.create("T", "getout", 3, {})
+        await ann.request("pick_seat", 2)
+        assert ann.seat == 2 and ann.joined is not None
+        assert ann.joined.token == joined.token  # the token moved with her
+        table = host.tables[joined.table]
+        assert table.seats[2].kind == "human" and table.seats[0].kind == "empty"
+
+        assert ann.client is not None
+        ann.client._writer.transport.abort()  # the line drops
+        await until_closed(ann)
+        await ann.reconnect()
+        assert ann.seat == 2
+        assert table.seats[2].conn is not None and table.seats[2].name == "Ann"
+        assert table.creator == 2
+        # The new seat was presented with its token (the old seat would be refused).
+        assert ann.joined == Joined(joined.table, 2, joined.token)
+        await ann.close()
+        assert ann.seat == 2  # kept for the next reconnection
+    finally:
+        await host.close()
+
+
+async def until_closed(session: Session) -> None:
+    """Read until the session's client notices the dropped line."""
+    from tui.session import ConnectionLost
+
+    for _ in range(100):
+        try:
+            await session.next()
+        except ConnectionLost:
+            return
+    raise AssertionError("the dropped connection was never noticed")
+
+
+async def test_a_moved_seat_is_what_is_remembered_on_disk() -> None:
+    async with running_host() as host:
+        ann = Session("Ann", address=("127.0.0.1", host.port))
+        await ann.connect()
+        joined = await ann.create("T", "getout", 3, {})
+        assert recall_seat(ann.where, joined.table) == (0, joined.token)
+        await ann.request("pick_seat", 1)
+        assert recall_seat(ann.where, joined.table) == (1, joined.token)
+        await ann.close()
+
+
+# ---- the lobby follows the seat -------------------------------------------------------------
+
+
+async def open_lobby(app: HiddenHandApp, pilot: Pilot[Any], seats: int = 3) -> LobbyScreen:
+    """Open a table on the app's own host (no network) and show its lobby."""
+    host = await app.start_host(port=None)
+    session = Session("Ann", host=host)
+    await session.connect()
+    await session.create("Ann's table", "getout", seats, {})
+    app.attach(session)
+    lobby = LobbyScreen(session)
+    await app.push_screen(lobby)
+    await until(pilot, lambda: lobby.update is not None, "the lobby")
+    return lobby
+
+
+def seat_names(lobby: LobbyScreen) -> list[str]:
+    seats = lobby.query_one("#lobby-seats", DataTable)
+    return [str(seats.get_row_at(i)[1]) for i in range(seats.row_count)]
+
+
+async def test_after_sit_here_the_you_mark_and_the_creators_controls_follow() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await open_lobby(app, pilot)
+        assert seat_names(lobby)[0] == "Ann (you) ★"
+        assert app.focused is lobby.query_one("#lobby-seats")  # the seat keys' cursor
+        await pilot.press("down", "down", "ctrl+t")
+        await until(pilot, lambda: seat_names(lobby)[2] == "Ann (you) ★", "Ann in seat 3")
+        assert seat_names(lobby)[0] == "(empty)"
+        assert lobby.my_seat == 2 and lobby.is_creator
+        assert all(w.display for w in lobby.query(".creator"))
+        keys = footer_keys(app)
+        assert keys["start"] and keys["add_bot"]
+
+
+async def test_a_hosted_lobby_shows_the_address_friends_type() -> None:
+    app = make_app()  # binds 127.0.0.1; mDNS on loopback only
+    async with app.run_test(size=SIZE) as pilot:
+        host = await app.start_host(port=0)
+        session = Session("Ann", host=host)
+        await session.connect()
+        await session.create("Ann's table", "getout", 3, {})
+        app.attach(session)
+        lobby = LobbyScreen(session)
+        await app.push_screen(lobby)
+        title = lobby.query_one("#lobby-title")
+        await until(pilot, lambda: "friends join at" in str(title.render()), "the title")
+        assert f"friends join at 127.0.0.1:{host.port}" in str(title.render())
+        assert "this computer" not in str(title.render())
+        await app.detach()
+
+
+# ---- the one listener -----------------------------------------------------------------------
+
+
+async def test_a_spectators_rename_does_not_stop_the_players_screen() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await open_lobby(app, pilot)
+        assert app.host is not None
+        table_id = next(iter(app.host.tables))
+        eve = Session("Eve", host=app.host)
+        await eve.connect()
+        await eve.join(table_id, spectate=True)
+        await eve.request("rename", "Evelyn")  # the host pushes "renamed" with seat null
+        chat = lobby.query_one("#chat", RichLog)
+        await until(pilot, lambda: any("a spectator is now called Evelyn" in str(line.text)
+                                       for line in chat.lines), "the rename's line")
+        bob = Session("Bob", host=app.host)
+        await bob.connect()
+        await bob.join(table_id)
+        await until(pilot, lambda: seat_names(lobby)[1] == "Bob", "Bob in the lobby")
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: lobby.table["seats"][0]["ready"], "our ready mark")
+        await eve.close()
+        await bob.close()
+
+
+async def test_a_failing_listener_is_reported_and_listens_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await open_lobby(app, pilot)
+        record = Session.record
+        failures: list[str] = []
+
+        def record_once_badly(self: Session, msg: dict[str, Any]) -> None:
+            if not failures:
+                failures.append(str(msg.get("type")))
+                raise RuntimeError("a bug in the app")
+            record(self, msg)
+
+        monkeypatch.setattr(Session, "record", record_once_badly)
+        assert app.host is not None
+        table_id = next(iter(app.host.tables))
+        bob = Session("Bob", host=app.host)
+        await bob.connect()
+        await bob.join(table_id)  # this update meets the bug
+        await until(pilot, lambda: failures, "the failure")
+        await until(pilot, lambda: any("Listening to the table failed" in str(n.message)
+                                       for n in app._notifications), "the report")
+        await bob.request("rename", "Robert")  # the listener is back: this one arrives
+        await until(pilot, lambda: seat_names(lobby)[1] == "Robert", "the rename")
+        await bob.close()
+
+
+# ---- chat keys ------------------------------------------------------------------------------
+
+
+async def test_slash_opens_the_lobby_chat_and_escape_gives_the_keys_back() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await open_lobby(app, pilot)
+        await pilot.press("slash")
+        assert app.focused is lobby.query_one("#chat-input", Input)
+        await pilot.press(*"hi all", "enter")
+        chat = lobby.query_one("#chat", RichLog)
+        await until(pilot, lambda: any("Ann (seat 1): hi all" in str(line.text)
+                                       for line in chat.lines), "the chat line")
+        await pilot.press("escape")
+        assert app.screen is lobby  # Esc left the chat line, not the table
+        assert app.focused is lobby.query_one("#lobby-seats")
+
+
+async def solo_table(pilot: Pilot[Any], app: HiddenHandApp) -> GetOutScreen:
+    screen: GetOutScreen = await until(
+        pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal
+        and app.screen, "our first turn")
+    return screen
+
+
+def log_text(screen: GetOutScreen) -> list[str]:
+    return [str(line.text) for line in screen.query_one("#log", RichLog).lines]
+
+
+async def test_slash_opens_the_table_chat_and_a_line_sent_there_is_in_the_log() -> None:
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await solo_table(pilot, app)
+        await pilot.press("slash")
+        chat = screen.query_one("#table-chat", Input)
+        assert app.focused is chat
+        await pilot.press(*"good luck", "enter")
+        await until(pilot, lambda: any("💬 Ann (seat 1): good luck" in line
+                                       for line in log_text(screen)), "the chat line")
+        assert app.focused is None and chat.value == ""  # keys back to the table
+        await pilot.press("slash", "x", "escape")
+        assert app.screen is screen and app.focused is None  # Esc did not leave
+        await pilot.press("escape")  # now it does ask whether to leave
+        assert app.screen is not screen
+        await pilot.press("n")
+        assert app.screen is screen
+
+
+async def test_the_log_is_replayed_when_the_table_is_opened_again() -> None:
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await solo_table(pilot, app)
+        await pilot.press("enter")  # lay the call card; the bot answers
+        await until(pilot, lambda: sum("played" in line or "drew" in line
+                                       for line in log_text(screen)) >= 2, "two moves")
+        await pilot.press("slash", *"hello", "enter")
+        await until(pilot, lambda: any("hello" in line for line in log_text(screen)), "chat")
+        before = log_text(screen)
+        again = GetOutScreen(screen.session)
+        screen.hand_over(again)
+        await until(pilot, lambda: app.screen is again and again.update is not None
+                    and len(log_text(again)) >= len(before), "the new table screen")
+        assert log_text(again)[: len(before)] == before
+
+
+# ---- a seat back from a bot -------------------------------------------------------------------
+
+
+async def join_by_address(pilot: Pilot[Any], port: int) -> None:
+    """From the menu: Join, type 127.0.0.1:port, Enter."""
+    from tui.screens.join import JoinScreen
+
+    await pilot.press("j")
+    screen = pilot.app.screen
+    assert isinstance(screen, JoinScreen)
+    address = screen.query_one("#address", Input)
+    address.value = f"127.0.0.1:{port}"
+    address.focus()
+    await pilot.press("enter")
+
+
+async def test_a_player_takes_the_seat_back_from_the_bot_that_played_it() -> None:
+    from net.client import Client
+    from tui.screens.menu import MenuScreen
+
+    async with running_host() as host:
+        bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+        # Bob moves first and waits: the bot in Ann's seat never gets a turn meanwhile.
+        await bob.create_table("Bob's table", "getout", 2, {"first": 0, "match": False})
+        app = make_app("Ann")
+        async with app.run_test(size=SIZE) as pilot:
+            await join_by_address(pilot, host.port)
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.press("ctrl+r")
+            await bob.wait_for(lambda m: m["type"] == "update" and m["table"]["seats"][1]["ready"])
+            await bob.start()
+            table = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                                and app.screen.update and app.screen, "the table")
+            hand = table.update["view"]["hand"]
+            await pilot.press("escape", "y")  # leave: the seat stays Ann's
+            await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+            await bob.wait_for(lambda m: m["type"] == "update"
+                               and not m["table"]["seats"][1]["connected"])
+            await bob.add_bot(1)
+            await bob.wait_for(lambda m: m["type"] == "update"
+                               and m["table"]["seats"][1]["kind"] == "bot")
+            await join_by_address(pilot, host.port)
+            again = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                                and app.screen.update and app.screen, "the table again")
+            assert again.my_seat == 1 and again.update["view"]["hand"] == hand
+            back = await bob.wait_for(lambda m: m["type"] == "update"
+                                      and m["table"]["seats"][1]["kind"] == "human")
+            assert back["table"]["seats"][1]["name"] == "Ann"
+            assert host.tables[back["table"]["id"]].seats[1].bot is None
+        await bob.close()

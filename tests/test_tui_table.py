@@ -1,0 +1,85 @@
+"""Pilot tests of what every table shares (``TableScreen``), played on the GET OUT! table.
+
+Solo games run on the app's own in-process host: no network at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from engine.testing import stack_getout
+from tests.tui_support import SIZE, config_dir, footer_keys, make_app, until
+from tui.app import HiddenHandApp
+from tui.games.getout.screen import GetOutScreen
+from tui.screens.dialogs import ChoiceScreen
+from tui.screens.menu import MenuScreen
+from tui.screens.summary import SummaryScreen
+
+__all__ = ["config_dir"]  # the fixture, used by name
+
+pytestmark = pytest.mark.usefixtures("config_dir")
+
+
+async def out_after_the_first_round(pilot: Pilot[Any], app: HiddenHandApp) -> GetOutScreen:
+    """A solo match where a bot ends round 1 at once and leaves us over the limit."""
+    screen: GetOutScreen = await until(
+        pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal and app.screen,
+        "our first turn")
+    assert app.host is not None
+    (table,) = app.host.tables.values()
+    # Seat 1 (a bot) goes out with its one card; we keep 14 points (> 10: out of the
+    # match), seat 2 keeps 1 point and plays on against seat 1.
+    stack_getout(table.game, [["geoff 12", "geoff 2"], ["kevin 1"], ["geoff 1"]],
+                 played=["kevin 8"], turn=1)
+    table.push()
+    table.wake_bots()
+    return screen
+
+
+async def test_out_of_a_solo_match_the_bots_finish_at_full_speed() -> None:
+    # The bots' pace (0.5 s a move) leaves the question seconds before the match ends.
+    app = make_app(bot_delay=0.5, solo={"game_id": "getout", "seats": 3,
+                                        "options": {"first": 0, "limit": 10}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await out_after_the_first_round(pilot, app)
+        summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                              and app.screen, "the round's summary")
+        assert "answer-next" not in [b.id for b in summary.query("Button")]  # we are out
+        question = await until(pilot, lambda: isinstance(app.screen, ChoiceScreen)
+                               and app.screen, "the question, once the next round is dealt")
+        assert "out of this game" in question.title_text
+        assert screen.out_of_game() and screen.can_finish()
+        await pilot.press("escape")  # keep watching: the question is not asked again
+        assert app.screen is screen and not screen.finishing
+        assert app.host is not None and app.host.bot_delay == 0.5
+        assert footer_keys(app).get("finish") is True  # f lets them finish later
+        await pilot.press("f")
+        assert app.host.bot_delay == 0
+        assert screen.finishing and not screen.can_finish()
+        assert "finish" not in footer_keys(app)
+        final = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                            and app.screen, "the match's end", steps=2000)
+        assert screen.table["phase"] == "over"  # no round summary stopped the race
+        title = " ".join(str(label.render()) for label in final.query("Label"))
+        assert "wins the match" in title
+        assert not isinstance(app.screen, ChoiceScreen)
+
+
+async def test_out_of_a_solo_match_a_player_leaves_with_the_result() -> None:
+    app = make_app(bot_delay=0.5, solo={"game_id": "getout", "seats": 3,
+                                        "options": {"first": 0, "limit": 10}})
+    async with app.run_test(size=SIZE) as pilot:
+        await out_after_the_first_round(pilot, app)
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the question")
+        await pilot.press("2")  # leave with the result: the bots finish at once
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu",
+                    steps=2000)
+        await until(pilot, lambda: app.host is None, "the solo host to stop")
+        result: str = await until(pilot, lambda: next(
+            (str(n.message) for n in app._notifications if "won the match" in str(n.message)),
+            None), "the result")
+        assert "Match totals: " in result and "You 14 (out)" in result

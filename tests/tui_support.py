@@ -1,0 +1,63 @@
+"""Helpers shared by the Pilot tests: an app on loopback, and waiting on a condition."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from tui.app import HiddenHandApp
+from tui.settings import Settings
+
+SIZE = (120, 40)
+
+
+@pytest.fixture
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Keep settings out of the real home directory; keep mDNS on loopback."""
+    monkeypatch.setenv("HIDDENHAND_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("HIDDENHAND_MDNS_INTERFACES", "127.0.0.1")
+    return tmp_path / "config"
+
+
+def make_app(name: str = "Ann", **kwargs: Any) -> HiddenHandApp:
+    """The app as a player on this machine runs it, on loopback, with quick bots."""
+    kwargs.setdefault("bot_delay", 0.01)
+    return HiddenHandApp(Settings(name=name, mdns_interfaces=["127.0.0.1"]), bind="127.0.0.1",
+                         **kwargs)
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], Any], what: str,
+                steps: int = 400) -> Any:
+    """Let the app run until ``condition()`` is truthy (bounded in steps, not in time)."""
+    for _ in range(steps):
+        value = condition()
+        if value:
+            return value
+        await pilot.pause(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def footer_keys(app: HiddenHandApp) -> dict[str, bool]:
+    """The actions the active screen's footer offers now, each with whether it is enabled
+    (a disabled one is shown dimmed; a hidden one is not in the map)."""
+    shown: dict[str, bool] = {}
+    for active in app.screen.active_bindings.values():
+        if active.binding.show:
+            name = active.binding.action.partition("(")[0]
+            shown[name] = shown.get(name, False) or active.enabled
+    return shown
+
+
+def footer_labels_in_view(app: HiddenHandApp) -> list[str]:
+    """The descriptions of the footer's keys that are drawn inside the terminal's width."""
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    footer = app.screen.query_one(Footer)
+    width = app.size.width
+    return [key.description for key in footer.query(FooterKey)
+            if key.region.width > 0 and key.region.right <= width]
