@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 #: Game id → "module:class" of its table screen, in the order the app offers them.
 TABLES: dict[str, str] = {
     "getout": "tui.games.getout.screen:GetOutScreen",
+    "gotfive": "tui.games.gotfive.screen:GotFiveScreen",
 }
 
 

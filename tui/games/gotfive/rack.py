@@ -1,0 +1,265 @@
+"""Racks: yours as a grid of tiles and notches, the others' one line each.
+
+Your rack reads left (−) to right (+). Between and around its five tiles sit the six
+notches; a tile you had sorted stays in its notch (notch k: k of your numbers are
+lower), stacked when several share one. A tile you compared stays under the position
+it was compared with, marked ``=`` (same dots) or ``≠`` (different). The others' racks
+read the same way on one line: ``‹B14••›`` between their tiles is a sorted tile in
+its notch, ``(≠C9•)`` after a tile a compared one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from engine.gotfive import RACK
+from tui.games.gotfive.text import tile_text
+
+
+def clues_of(clues: Sequence[dict[str, Any]], seat: int) -> tuple[list[list[int]],
+                                                                   list[list[tuple[int, bool]]]]:
+    """A seat's clues placed on its rack: sorted tiles per notch (0..5), and
+    (tile, same) per position (0..4), each ascending."""
+    notches: list[list[int]] = [[] for _ in range(RACK + 1)]
+    compared: list[list[tuple[int, bool]]] = [[] for _ in range(RACK)]
+    for clue in clues:
+        if clue.get("seat") != seat:
+            continue
+        if clue.get("clue") == "sort" and 0 <= clue.get("notch", -1) <= RACK:
+            notches[clue["notch"]].append(clue["tile"])
+        elif clue.get("clue") == "compare" and 0 <= clue.get("position", -1) < RACK:
+            compared[clue["position"]].append((clue["tile"], bool(clue.get("same"))))
+    for notch in notches:
+        notch.sort()
+    for position in compared:
+        position.sort()
+    return notches, compared
+
+
+def compared_text(n: int, same: bool) -> Text:
+    """A compared tile with its answer: ``=C33•`` or ``≠C33•``."""
+    out = Text("=" if same else "≠", style="bold")
+    out.append_text(tile_text(n))
+    return out
+
+
+class MyRack(Widget):
+    """Your rack (or, once you are out, your face-up rack) with its clues in place.
+
+    Attributes: ``tiles`` (your rack from the view), ``clues`` (every clue; only yours
+    are drawn), ``seat`` and ``comparing`` (the compare keys 1–5 work now: the
+    position numbers are drawn bold). A click on a tile posts
+    :class:`MyRack.PositionClicked`.
+    """
+
+    DEFAULT_CSS = """
+    MyRack { height: auto; min-height: 3; width: 1fr; }
+    """
+
+    class PositionClicked(Message):
+        """The player clicked rack position ``position`` (0..4)."""
+
+        def __init__(self, position: int) -> None:
+            super().__init__()
+            self.position = position
+
+    tiles: reactive[list[dict[str, Any]]] = reactive(list, always_update=True, layout=True)
+    clues: reactive[list[dict[str, Any]]] = reactive(list, always_update=True, layout=True)
+    seat: reactive[int] = reactive(0)
+    comparing: reactive[bool] = reactive(False)
+
+    def columns(self) -> tuple[int, int]:
+        """(tile column width, notch column width) for the current width."""
+        room = max(40, self.size.width - 4)
+        tile = max(7, min(12, room // 11))
+        notch = max(6, min(tile, (room - 5 * tile) // 6))
+        return tile, notch
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        """A header, the tiles, then as many lines as the tallest stack of clues."""
+        return grid_height(self.clues, self.seat)
+
+    def render(self) -> Text:
+        """Header (positions), the tiles with the first sorted tiles, then the stacks."""
+        tile_w, notch_w = self.columns()
+        return grid(self.tiles, self.clues, self.seat, tile_w, notch_w,
+                    comparing=self.comparing)
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on one of the five tiles (or the clues under it)."""
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y < 1:
+            return
+        tile_w, notch_w = self.columns()
+        x = offset.x - 2
+        for k in range(RACK):
+            start = notch_w * (k + 1) + tile_w * k
+            if start <= x < start + tile_w:
+                self.post_message(self.PositionClicked(k))
+                return
+
+
+def grid_height(clues: Sequence[dict[str, Any]], seat: int) -> int:
+    """Lines of :func:`grid` for ``seat``: a header, then the tallest stack of clues."""
+    notches, compared = clues_of(clues, seat)
+    return 1 + max(max(len(n) for n in notches), 1 + max(len(c) for c in compared), 1)
+
+
+def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat: int,
+         tile_w: int, notch_w: int, *, comparing: bool = False) -> Text:
+    """A rack as a grid: notch, tile, notch … tile, notch, with each clue in place.
+
+    The first line numbers the positions (bold and reversed while ``comparing``); the
+    next holds the tiles and the lowest sorted tile of each notch; under a notch its
+    other sorted tiles, under a tile the tiles compared with it.
+    """
+    notches, compared = clues_of(clues, seat)
+    height = grid_height(clues, seat) - 1
+    out = Text(no_wrap=True, overflow="crop")
+    header = Text("  ")
+    for k in range(RACK + 1):
+        header.append(f"n{k}".center(notch_w), style="dim")
+        if k < RACK:
+            header.append(str(k + 1).center(tile_w),
+                          style="bold reverse" if comparing else "bold")
+    out.append_text(header)
+    for line in range(height):
+        row = Text("\n" + ("− " if line == 0 else "  "), style="bold")
+        for k in range(RACK + 1):
+            if line < len(notches[k]):
+                cell = tile_text(notches[k][line])
+            elif line == 0:
+                cell = Text("┆", style="dim")
+            else:
+                cell = Text("")
+            row.append_text(_centre(cell, notch_w))
+            if k == RACK:
+                break
+            if line == 0:
+                tile = tiles[k] if k < len(tiles) else {}
+                face = Text("[")
+                face.append_text(tile_text(tile))
+                face.append("]")
+                row.append_text(_centre(face, tile_w))
+            elif line - 1 < len(compared[k]):
+                row.append_text(_centre(compared_text(*compared[k][line - 1]), tile_w))
+            else:
+                row.append(" " * tile_w)
+        if line == 0:
+            row.append("+", style="bold")
+        out.append_text(row)
+    return out
+
+
+def _centre(text: Text, width: int) -> Text:
+    """``text`` centred in ``width`` cells (cropped if longer)."""
+    text = text.copy()
+    text.truncate(width)
+    room = width - text.cell_len
+    left = room // 2
+    out = Text(" " * left)
+    out.append_text(text)
+    out.append(" " * (room - left))
+    return out
+
+
+class OthersPanel(Widget):
+    """The other players' racks, one line each, with their clues in place.
+
+    Attributes: ``racks`` (every seat's rack from the view), ``clues``, ``names``,
+    ``me`` (left out; ``None`` for a spectator: every seat is drawn), ``turn``,
+    ``out`` and ``winners``.
+    """
+
+    DEFAULT_CSS = """
+    OthersPanel { height: auto; width: 1fr; }
+    """
+
+    racks: reactive[list[list[dict[str, Any]]]] = reactive(list, always_update=True,
+                                                           layout=True)
+    clues: reactive[list[dict[str, Any]]] = reactive(list, always_update=True)
+    names: reactive[list[str]] = reactive(list, always_update=True)
+    me: reactive[int | None] = reactive(None)
+    turn: reactive[int | None] = reactive(None)
+    out: reactive[list[bool]] = reactive(list, always_update=True)
+    winners: reactive[list[int]] = reactive(list, always_update=True)
+    #: Draw each rack as a grid (as yours is) instead of one line.
+    wide: reactive[bool] = reactive(False, layout=True)
+
+    def seats(self) -> list[int]:
+        """The seats drawn here."""
+        return [s for s in range(len(self.racks)) if s != self.me]
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        """One line per seat drawn (at least one); a title and a grid each when wide."""
+        if self.wide:
+            return max(1, sum(1 + grid_height(self.clues, s) for s in self.seats()))
+        return max(1, len(self.seats()))
+
+    def title(self, seat: int, name_w: int) -> Text:
+        """Whose rack it is, and whether it is their turn (or they won)."""
+        if seat in self.winners:
+            mark = Text("🏆", style="bold")
+        elif seat == self.turn:
+            mark = Text("▶ ", style="bold reverse")
+        else:
+            mark = Text("  ")
+        out = mark
+        name = self.names[seat] if seat < len(self.names) else f"seat {seat + 1}"
+        out.append(f"{seat + 1} {name}"[:name_w].ljust(name_w),
+                   style="bold" if seat == self.turn else "")
+        return out
+
+    def line(self, seat: int, name_w: int) -> Text:
+        """One seat's rack with its notches and compared tiles, on one line."""
+        notches, compared = clues_of(self.clues, seat)
+        out = self.title(seat, name_w)
+        out.append(" − ", style="bold")
+        rack = self.racks[seat]
+        for k in range(RACK + 1):
+            for n in notches[k]:
+                out.append("‹", style="dim")
+                out.append_text(tile_text(n))
+                out.append("› ", style="dim")
+            if k == RACK:
+                break
+            tile = rack[k] if k < len(rack) else {}
+            out.append_text(tile_text(tile))
+            for n, same in compared[k]:
+                out.append("(")
+                out.append_text(compared_text(n, same))
+                out.append(")")
+            out.append(" ")
+        out.append("+", style="bold")
+        if seat < len(self.out) and self.out[seat]:
+            out.append("  ✗ out (rack face up)", style="italic")
+        return out
+
+    def render(self) -> Text:
+        """Every other seat, one line each."""
+        seats = self.seats()
+        if not seats:
+            return Text("")
+        name_w = min(14, max(len(self.names[s]) if s < len(self.names) else 6
+                             for s in seats) + 2)
+        if not self.wide:
+            return Text("\n").join(self.line(s, name_w) for s in seats)
+        room = max(40, self.size.width - 4)
+        tile_w = max(7, min(12, room // 11))
+        notch_w = max(6, min(tile_w, (room - 5 * tile_w) // 6))
+        parts = []
+        for s in seats:
+            head = self.title(s, 40)
+            head.rstrip()
+            if s < len(self.out) and self.out[s]:
+                head.append("  ✗ out (rack face up)", style="italic")
+            parts.append(head)
+            parts.append(grid(self.racks[s], self.clues, s, tile_w, notch_w))
+        return Text("\n").join(parts)
