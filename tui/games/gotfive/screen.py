@@ -116,7 +116,7 @@ class GotFiveScreen(TableScreen):
                 marks[n] = mark
         return marks
 
-    def visible(self) -> frozenset[int]:
+    def seen(self) -> frozenset[int]:
         """Numbers this seat can see (auto-cross keeps them crossed): from the view."""
         view, me = self.view, self.my_seat
         seen = {t["n"] for t in view.get("public") or [] if "n" in t}
@@ -128,7 +128,7 @@ class GotFiveScreen(TableScreen):
 
     def locked(self) -> frozenset[int]:
         """Numbers whose cell the player may not change (auto-cross on)."""
-        return self.visible() if self.view.get("auto_cross") else frozenset()
+        return self.seen() if self.view.get("auto_cross") else frozenset()
 
     def show(self, msg: dict[str, Any], view: dict[str, Any], legal: list[dict[str, Any]],
              names: list[str]) -> None:
