@@ -65,12 +65,8 @@ class BoardWidget(Widget):
         """(cell width, lines per row, lines of content per row) for the current size."""
         width = max(6, (self.size.width - self.LABEL) // PER_COLOUR)
         width = min(width, 11)
-        height = self.size.height
-        if height >= 5 * 3:
-            return width, 3, 2
-        if height >= 5 * 2:
-            return width, 2, 2
-        return width, 1, 1
+        lines = min(5, self.size.height // COLOURS)
+        return (width, lines, 2) if lines >= 2 else (width, 1, 1)
 
     def impossible(self) -> set[int]:
         """Numbers the hint says no consistent rack holds (board mode only)."""

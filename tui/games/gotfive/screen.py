@@ -205,8 +205,7 @@ class GotFiveScreen(TableScreen):
         elif turn == me and phase == "clue":
             public = view.get("public") or []
             tile = tile_label(public[self.selected]["n"]) if public else "?"
-            text = (f"▶ Your turn: a clue about {tile} — s sort · 1–5 compare with a "
-                    "position · Tab other tile")
+            text = f"▶ Your turn: a clue about {tile} — s sort · 1–5 compare · Tab next tile"
         elif turn == me and phase == "announce":
             text = "▶ No tiles are left: announce your five numbers (g)."
         elif turn is not None:
