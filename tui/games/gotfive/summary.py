@@ -46,7 +46,8 @@ def racks_table(view: dict[str, Any], names: list[str], me: int | None) -> Table
             result = "✗ out"
         else:
             result = ""
-        table.add_row(name, rack_line(rack), f"{result} · {clues} clue{"" if clues == 1 else "s"}".strip(" ·"))
+        plural = "" if clues == 1 else "s"
+        table.add_row(name, rack_line(rack), f"{result} · {clues} clue{plural}".strip(" ·"))
     return table
 
 
