@@ -189,6 +189,18 @@ async def test_marks_by_key_and_click_survive_leaving_and_rejoining() -> None:
             await goto(pilot, screen, seen)
             await pilot.press("space")
             assert screen.view["marks"][str(seen)] == "cross"
+            # The cable is pulled: the app reconnects by itself, the marks come back.
+            client = screen.session.client
+            assert client is not None
+            before = screen.update
+            client._writer.transport.abort()
+            banner = screen.query_one("#banner")
+            await until(pilot, lambda: banner.has_class("shown"), "the banner")
+            await until(pilot, lambda: not banner.has_class("shown"), "the reconnection")
+            assert screen.session.client is not client
+            await until(pilot, lambda: screen.update is not before, "a view after it")
+            assert screen.view["marks"][str(by_key)] == "circle"
+            assert screen.query_one(BoardWidget).marks[by_key] == "circle"
             await pilot.press("escape")
             await pilot.press("y")  # leave: the seat stays ours
             await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")

@@ -43,11 +43,23 @@ def clues_of(clues: Sequence[dict[str, Any]], seat: int) -> tuple[list[list[int]
     return notches, compared
 
 
-def compared_text(n: int, same: bool) -> Text:
+def compared_text(n: int, same: bool, style: str = "") -> Text:
     """A compared tile with its answer: ``=C33•`` or ``≠C33•``."""
     out = Text("=" if same else "≠", style="bold")
     out.append_text(tile_text(n))
+    if style:
+        out.stylize(style)
     return out
+
+
+def newest(clues: Sequence[dict[str, Any]]) -> int | None:
+    """The tile of the latest clue (drawn reversed, so the last move is easy to find)."""
+    return clues[-1].get("tile") if clues else None
+
+
+def fresh(n: int, clues: Sequence[dict[str, Any]]) -> str:
+    """The extra style of clue tile ``n``: reversed if it is the latest clue's."""
+    return "reverse" if n == newest(clues) else ""
 
 
 class MyRack(Widget):
@@ -134,7 +146,8 @@ def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat:
         row = Text("\n" + ("− " if line == 0 else "  "), style="bold")
         for k in range(RACK + 1):
             if line < len(notches[k]):
-                cell = tile_text(notches[k][line])
+                n = notches[k][line]
+                cell = tile_text(n, style=fresh(n, clues))
             elif line == 0:
                 cell = Text("┆", style="dim")
             else:
@@ -144,12 +157,16 @@ def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat:
                 break
             if line == 0:
                 tile = tiles[k] if k < len(tiles) else {}
-                face = Text("[")
-                face.append_text(tile_text(tile))
-                face.append("]")
+                if "n" in tile:  # face up: no brackets, so "[C ?]" always means hidden
+                    face = tile_text(tile, style="underline")
+                else:
+                    face = Text("[")
+                    face.append_text(tile_text(tile))
+                    face.append("]")
                 row.append_text(_centre(face, tile_w))
             elif line - 1 < len(compared[k]):
-                row.append_text(_centre(compared_text(*compared[k][line - 1]), tile_w))
+                n, same = compared[k][line - 1]
+                row.append_text(_centre(compared_text(n, same, fresh(n, clues)), tile_w))
             else:
                 row.append(" " * tile_w)
         if line == 0:
@@ -226,7 +243,7 @@ class OthersPanel(Widget):
         for k in range(RACK + 1):
             for n in notches[k]:
                 out.append("‹", style="dim")
-                out.append_text(tile_text(n))
+                out.append_text(tile_text(n, style=fresh(n, self.clues)))
                 out.append("› ", style="dim")
             if k == RACK:
                 break
@@ -234,7 +251,7 @@ class OthersPanel(Widget):
             out.append_text(tile_text(tile))
             for n, same in compared[k]:
                 out.append("(")
-                out.append_text(compared_text(n, same))
+                out.append_text(compared_text(n, same, fresh(n, self.clues)))
                 out.append(")")
             out.append(" ")
         out.append("+", style="bold")

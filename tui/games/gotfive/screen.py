@@ -211,10 +211,21 @@ class GotFiveScreen(TableScreen):
         elif turn is not None:
             doing = "to reveal a tile" if phase == "reveal" else "to ask a clue"
             text = f"{namer.name(turn)}'s turn {doing}…"
+            last = self.last_move()
+            if last and not self.has_class("-narrow"):
+                text += f"   last: {last}"
         else:
             text = "Waiting…"
         status.update(text)
         status.set_class(turn == me and me is not None and phase != "over", "my-turn")
+
+    def last_move(self) -> str | None:
+        """The latest reveal, clue or call at the table, in words (from the history)."""
+        for entry in reversed(self.session.history):
+            if entry.kind == "event" and entry.data.get("type") in (
+                    "revealed", "clue", "announced"):
+                return self.describe_entry(entry)
+        return None
 
     def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
         """One line of the log for one of Got Five!'s events."""

@@ -18,7 +18,7 @@ from tui.notices import Namer
 #: The letter of each colour index (0..4).
 LETTERS = "ABCDE"
 #: The colour each letter is also drawn in (a help, never the only sign).
-STYLES = ("bold red", "bold yellow", "bold green", "bold dodger_blue1", "bold magenta")
+STYLES = ("bold #e8413c", "bold #e8c62a", "bold #3fbf4a", "bold #3f8ff0", "bold #c45ad0")
 
 
 def letter(colour: Any) -> str:
