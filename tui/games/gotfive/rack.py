@@ -170,7 +170,7 @@ def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat:
             else:
                 row.append(" " * tile_w)
         if line == 0:
-            row.append("+", style="bold")
+            row.append(" +", style="bold")
         out.append_text(row)
     return out
 
@@ -215,10 +215,8 @@ class OthersPanel(Widget):
         return [s for s in range(len(self.racks)) if s != self.me]
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
-        """One line per seat drawn (at least one); a title and a grid each when wide."""
-        if self.wide:
-            return max(1, sum(1 + grid_height(self.clues, s) for s in self.seats()))
-        return max(1, len(self.seats()))
+        """The lines :meth:`render` draws at ``width``."""
+        return max(1, len(self.lines(width)))
 
     def title(self, seat: int, name_w: int) -> Text:
         """Whose rack it is, and whether it is their turn (or they won)."""
@@ -234,49 +232,67 @@ class OthersPanel(Widget):
                    style="bold" if seat == self.turn else "")
         return out
 
-    def line(self, seat: int, name_w: int) -> Text:
-        """One seat's rack with its notches and compared tiles, on one line."""
+    def tokens(self, seat: int) -> list[Text]:
+        """One seat's rack, − to +, with its notches and compared tiles, in pieces that
+        may be wrapped between (never inside)."""
         notches, compared = clues_of(self.clues, seat)
-        out = self.title(seat, name_w)
-        out.append(" − ", style="bold")
+        out = [Text("−", style="bold")]
         rack = self.racks[seat]
         for k in range(RACK + 1):
             for n in notches[k]:
-                out.append("‹", style="dim")
-                out.append_text(tile_text(n, style=fresh(n, self.clues)))
-                out.append("› ", style="dim")
+                piece = Text("‹", style="dim")
+                piece.append_text(tile_text(n, style=fresh(n, self.clues)))
+                piece.append("›", style="dim")
+                out.append(piece)
             if k == RACK:
                 break
-            tile = rack[k] if k < len(rack) else {}
-            out.append_text(tile_text(tile))
+            piece = tile_text(rack[k] if k < len(rack) else {})
             for n, same in compared[k]:
-                out.append("(")
-                out.append_text(compared_text(n, same, fresh(n, self.clues)))
-                out.append(")")
-            out.append(" ")
-        out.append("+", style="bold")
+                piece.append("(")
+                piece.append_text(compared_text(n, same, fresh(n, self.clues)))
+                piece.append(")")
+            out.append(piece)
+        out.append(Text("+", style="bold"))
         if seat < len(self.out) and self.out[seat]:
-            out.append("  ✗ out (rack face up)", style="italic")
+            out.append(Text(" ✗ out (rack face up)", style="italic"))
+        return out
+
+    def lines(self, width: int) -> list[Text]:
+        """Every seat drawn, each on as many lines as it needs at ``width``."""
+        seats = self.seats()
+        if not seats:
+            return []
+        if self.wide:
+            room = max(40, width - 4)
+            tile_w = max(7, min(12, room // 11))
+            notch_w = max(6, min(tile_w, (room - 5 * tile_w) // 6))
+            out: list[Text] = []
+            for s in seats:
+                head = self.title(s, 40)
+                head.rstrip()
+                if s < len(self.out) and self.out[s]:
+                    head.append("  ✗ out (rack face up)", style="italic")
+                out.append(head)
+                out.extend(grid(self.racks[s], self.clues, s, tile_w, notch_w).split("\n"))
+            return out
+        name_w = min(14, max(len(self.names[s]) if s < len(self.names) else 6
+                             for s in seats) + 2)
+        indent = 2 + name_w + 1
+        out = []
+        for s in seats:
+            line = self.title(s, name_w)
+            for piece in self.tokens(s):
+                if line.cell_len + 1 + piece.cell_len > width and line.cell_len > indent:
+                    out.append(line)
+                    line = Text(" " * indent)
+                line.append(" ")
+                line.append_text(piece)
+            out.append(line)
         return out
 
     def render(self) -> Text:
-        """Every other seat, one line each."""
-        seats = self.seats()
-        if not seats:
-            return Text("")
-        name_w = min(14, max(len(self.names[s]) if s < len(self.names) else 6
-                             for s in seats) + 2)
-        if not self.wide:
-            return Text("\n").join(self.line(s, name_w) for s in seats)
-        room = max(40, self.size.width - 4)
-        tile_w = max(7, min(12, room // 11))
-        notch_w = max(6, min(tile_w, (room - 5 * tile_w) // 6))
-        parts = []
-        for s in seats:
-            head = self.title(s, 40)
-            head.rstrip()
-            if s < len(self.out) and self.out[s]:
-                head.append("  ✗ out (rack face up)", style="italic")
-            parts.append(head)
-            parts.append(grid(self.racks[s], self.clues, s, tile_w, notch_w))
-        return Text("\n").join(parts)
+        """Every other seat (wrapped where a line would not fit)."""
+        out = Text("\n").join(self.lines(self.size.width))
+        out.no_wrap = True
+        out.overflow = "crop"
+        return out
