@@ -65,8 +65,12 @@ class BoardWidget(Widget):
         """(cell width, lines per row, lines of content per row) for the current size."""
         width = max(6, (self.size.width - self.LABEL) // PER_COLOUR)
         width = min(width, 11)
-        lines = min(5, self.size.height // COLOURS)
+        lines = min(3, self.size.height // COLOURS)
         return (width, lines, 2) if lines >= 2 else (width, 1, 1)
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        """Three lines a row (number, dots, a gap) when there is room, else one."""
+        return COLOURS * 3 if container.height >= COLOURS * 3 + 2 else COLOURS
 
     def impossible(self) -> set[int]:
         """Numbers the hint says no consistent rack holds (board mode only)."""

@@ -131,10 +131,16 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         return [self.query_one(f"#gf-n{i}", Input).value for i in range(len(self.colours))]
 
     @on(Input.Changed)
-    def check(self) -> None:
-        """Say what is wrong as the player types (nothing is sent until confirmed)."""
+    def check(self, event: Input.Changed | None = None) -> None:
+        """Say what is wrong as the player types (nothing is sent until confirmed); two
+        digits typed move on to the next slot."""
         _, why = check_numbers(self.texts(), self.colours)
         self.query_one("#gf-announce-error", Label).update(why)
+        if event is not None and len(event.value) == 2 and event.input.has_focus:
+            inputs = list(self.query(Input))
+            at = inputs.index(event.input)
+            if at + 1 < len(inputs):
+                inputs[at + 1].focus()
 
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted) -> None:
