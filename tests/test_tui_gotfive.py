@@ -132,7 +132,13 @@ async def test_a_person_reveals_then_sorts_and_later_reveals_then_compares() -> 
         await pilot.click(PublicRow, offset=(x + start, y))
         screen = await my_turn(pilot, "clue")
         assert colour_of(screen.chosen_tile() or 0) == 1  # the B tile just revealed
-        await pilot.press("tab")
+        x, y = content_origin(row)
+        _, spans = row.spans()
+        (start,) = [a for a, _, kind, value in spans if kind == "tile" and value == 0]
+        await pilot.click(PublicRow, offset=(x + start + 1, y))  # a click picks a tile…
+        assert screen.selected == 0 and row.selected == 0
+        await pilot.press("tab")  # …and so does Tab
+        assert screen.selected == 1
         tile = screen.chosen_tile()
         await pilot.press("2")
         await until(pilot, lambda: len([c for c in screen.view["clues"] if c["seat"] == 0]) == 2,

@@ -165,13 +165,17 @@ class GotFiveScreen(TableScreen):
             rack.seat = me
             rack.comparing = self.can("compare")
             rack.clues = view.get("clues") or []
-            rack.tiles = (view.get("racks") or [[]])[me]
+            racks = view.get("racks") or []
+            rack.tiles = racks[me] if me < len(racks) else []
             self._board()
         self._status(view, names)
 
     def _board(self) -> None:
         board = self.query_one(BoardWidget)
         hint = self.view.get("hint")
+        me, out = self.my_seat, self.view.get("out") or []
+        if self.view.get("phase") == "over" or (me is not None and me < len(out) and out[me]):
+            hint = None  # the rack is face up: "1 rack fits" would tell nothing
         board.locked = self.locked()
         board.hint = hint if isinstance(hint, dict) and "possible" in hint else None
         board.cursor = self.cursor
