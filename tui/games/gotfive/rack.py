@@ -86,6 +86,8 @@ class MyRack(Widget):
     clues: reactive[list[dict[str, Any]]] = reactive(list, always_update=True, layout=True)
     seat: reactive[int] = reactive(0)
     comparing: reactive[bool] = reactive(False)
+    #: Lines under the header at most (0: as many as the clues need).
+    max_lines: reactive[int] = reactive(0, layout=True)
 
     def columns(self) -> tuple[int, int]:
         """(tile column width, notch column width) for the current width."""
@@ -96,13 +98,13 @@ class MyRack(Widget):
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
         """A header, the tiles, then as many lines as the tallest stack of clues."""
-        return grid_height(self.clues, self.seat)
+        return grid_height(self.clues, self.seat, self.max_lines)
 
     def render(self) -> Text:
         """Header (positions), the tiles with the first sorted tiles, then the stacks."""
         tile_w, notch_w = self.columns()
         return grid(self.tiles, self.clues, self.seat, tile_w, notch_w,
-                    comparing=self.comparing)
+                    comparing=self.comparing, max_lines=self.max_lines)
 
     def on_click(self, event: events.Click) -> None:
         """A click on one of the five tiles (or the clues under it)."""
@@ -118,22 +120,36 @@ class MyRack(Widget):
                 return
 
 
-def grid_height(clues: Sequence[dict[str, Any]], seat: int) -> int:
-    """Lines of :func:`grid` for ``seat``: a header, then the tallest stack of clues."""
+def grid_height(clues: Sequence[dict[str, Any]], seat: int, max_lines: int = 0) -> int:
+    """Lines of :func:`grid` for ``seat``: a header, then the tallest stack of clues
+    (at most ``max_lines`` under the header, when that is not 0)."""
     notches, compared = clues_of(clues, seat)
-    return 1 + max(max(len(n) for n in notches), 1 + max(len(c) for c in compared), 1)
+    lines = max(max(len(n) for n in notches), 1 + max(len(c) for c in compared), 1)
+    return 1 + (min(lines, max(2, max_lines)) if max_lines else lines)
+
+
+def _stack(entries: list[Text], room: int) -> list[Text]:
+    """A column's entries in ``room`` lines: the last line says how many more there are."""
+    if len(entries) <= room:
+        return entries
+    return [*entries[:room - 1], Text(f"…+{len(entries) - room + 1}", style="italic")]
 
 
 def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat: int,
-         tile_w: int, notch_w: int, *, comparing: bool = False) -> Text:
+         tile_w: int, notch_w: int, *, comparing: bool = False, max_lines: int = 0) -> Text:
     """A rack as a grid: notch, tile, notch … tile, notch, with each clue in place.
 
     The first line numbers the positions (bold and reversed while ``comparing``); the
     next holds the tiles and the lowest sorted tile of each notch; under a notch its
-    other sorted tiles, under a tile the tiles compared with it.
+    other sorted tiles, under a tile the tiles compared with it. With ``max_lines``
+    (a small terminal) a stack too tall ends in "…+k" (k more tiles).
     """
     notches, compared = clues_of(clues, seat)
-    height = grid_height(clues, seat) - 1
+    height = grid_height(clues, seat, max_lines) - 1
+    sorted_cells = [_stack([tile_text(n, style=fresh(n, clues)) for n in notch], height)
+                    for notch in notches]
+    compared_cells = [_stack([compared_text(n, same, fresh(n, clues)) for n, same in column],
+                             height - 1) for column in compared]
     out = Text(no_wrap=True, overflow="crop")
     header = Text("  ")
     for k in range(RACK + 1):
@@ -145,9 +161,8 @@ def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat:
     for line in range(height):
         row = Text("\n" + ("− " if line == 0 else "  "), style="bold")
         for k in range(RACK + 1):
-            if line < len(notches[k]):
-                n = notches[k][line]
-                cell = tile_text(n, style=fresh(n, clues))
+            if line < len(sorted_cells[k]):
+                cell = sorted_cells[k][line]
             elif line == 0:
                 cell = Text("┆", style="dim")
             else:
@@ -164,9 +179,8 @@ def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat:
                     face.append_text(tile_text(tile))
                     face.append("]")
                 row.append_text(_centre(face, tile_w))
-            elif line - 1 < len(compared[k]):
-                n, same = compared[k][line - 1]
-                row.append_text(_centre(compared_text(n, same, fresh(n, clues)), tile_w))
+            elif line - 1 < len(compared_cells[k]):
+                row.append_text(_centre(compared_cells[k][line - 1], tile_w))
             else:
                 row.append(" " * tile_w)
         if line == 0:

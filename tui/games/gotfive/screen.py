@@ -99,6 +99,8 @@ class GotFiveScreen(TableScreen):
     def _fit(self, width: int) -> None:
         self.set_class(width < WIDE, "-narrow")
         self.query_one(OthersPanel).wide = width >= WIDE
+        # On a small terminal the board must stay in sight: tall stacks of clues fold.
+        self.query_one(MyRack).max_lines = 0 if width >= WIDE else 3
         # At 80 columns the game's keys need the whole footer.
         self.query_one(Footer).show_command_palette = width >= WIDE
 
