@@ -40,7 +40,8 @@ class RevealScreen(ModalScreen[int | None]):
         with Vertical(classes="dialog"):
             yield Label("Reveal a face-down tile of which colour? (A–E)", classes="question")
             for colour, count in enumerate(self.supply):
-                label = Text(f"{LETTERS[colour]}  ", style="bold")
+                label = Text()
+                label.append(f"{LETTERS[colour]}  ", style="bold")
                 label.append(f"{count} face down" if count else "none left")
                 yield Button(label, id=f"colour-{colour}", classes="choice",
                              disabled=not count, compact=True)

@@ -48,7 +48,8 @@ class PublicRow(Widget):
 
     def spans(self) -> tuple[Text, list[tuple[int, int, str, int]]]:
         """The line, and where each clickable part of it lies: (start, end, kind, value)."""
-        out = Text("Public ", style="bold")
+        out = Text()
+        out.append("Public ", style="bold")
         spans: list[tuple[int, int, str, int]] = []
         if not self.public:
             out.append("(empty) ", style="dim")

@@ -45,7 +45,8 @@ def clues_of(clues: Sequence[dict[str, Any]], seat: int) -> tuple[list[list[int]
 
 def compared_text(n: int, same: bool, style: str = "") -> Text:
     """A compared tile with its answer: ``=C33•`` or ``≠C33•``."""
-    out = Text("=" if same else "≠", style="bold")
+    out = Text()
+    out.append("=" if same else "≠", style="bold")
     out.append_text(tile_text(n))
     if style:
         out.stylize(style)
@@ -159,7 +160,8 @@ def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat:
                           style="bold reverse" if comparing else "bold")
     out.append_text(header)
     for line in range(height):
-        row = Text("\n" + ("− " if line == 0 else "  "), style="bold")
+        row = Text("\n")
+        row.append("− " if line == 0 else "  ", style="bold")
         for k in range(RACK + 1):
             if line < len(sorted_cells[k]):
                 cell = sorted_cells[k][line]
@@ -235,9 +237,12 @@ class OthersPanel(Widget):
     def title(self, seat: int, name_w: int) -> Text:
         """Whose rack it is, and whether it is their turn (or they won)."""
         if seat in self.winners:
-            mark = Text("🏆", style="bold")
+            mark = Text()
+            mark.append("🏆", style="bold")
         elif seat == self.turn:
-            mark = Text("▶ ", style="bold reverse")
+            mark = Text()
+            mark.append("▶", style="bold reverse")
+            mark.append(" ")
         else:
             mark = Text("  ")
         out = mark
@@ -254,7 +259,8 @@ class OthersPanel(Widget):
         rack = self.racks[seat]
         for k in range(RACK + 1):
             for n in notches[k]:
-                piece = Text("‹", style="dim")
+                piece = Text()
+                piece.append("‹", style="dim")
                 piece.append_text(tile_text(n, style=fresh(n, self.clues)))
                 piece.append("›", style="dim")
                 out.append(piece)

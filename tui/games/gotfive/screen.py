@@ -338,6 +338,8 @@ class GotFiveScreen(TableScreen):
         action = {"type": "reveal", "colour": colour}
         if action in self.legal:
             self.act(action)
+        elif not self.can("reveal"):
+            self.notify("You cannot reveal a tile now.", severity="warning")
         else:
             self.notify(f"No face-down tiles of colour {letter(colour)} are left.",
                         severity="warning")

@@ -17,7 +17,8 @@ from tui.screens.summary import Choice, SummaryScreen
 
 def rack_line(rack: list[dict[str, Any]]) -> Text:
     """A face-up rack, − to +."""
-    out = Text("− ", style="bold")
+    out = Text()
+    out.append("− ", style="bold")
     for tile in rack:
         out.append_text(tile_text(tile))
         out.append(" ")
@@ -55,7 +56,8 @@ def history(view: dict[str, Any], names: list[str], me: int | None) -> Text:
     """Every clue, oldest first."""
     namer = Namer(names, me)
     racks = view.get("racks") or []
-    out = Text("Clues, oldest first\n", style="bold")
+    out = Text()
+    out.append("Clues, oldest first\n", style="bold")
     clues = view.get("clues") or []
     if not clues:
         out.append("(none)")
@@ -70,7 +72,8 @@ def history(view: dict[str, Any], names: list[str], me: int | None) -> Text:
 def announcements(view: dict[str, Any], names: list[str], me: int | None) -> Text:
     """Who called GOT FIVE!, with what, and whether it was right."""
     namer = Namer(names, me)
-    out = Text("GOT FIVE! calls\n", style="bold")
+    out = Text()
+    out.append("GOT FIVE! calls\n", style="bold")
     calls = view.get("announcements") or []
     if not calls:
         out.append("(nobody called)")

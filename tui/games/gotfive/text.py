@@ -54,7 +54,8 @@ def tile_text(tile: dict[str, Any] | int, *, width: int = 0, style: str = "") ->
     if isinstance(tile, int):
         tile = {"n": tile, "colour": colour_of(tile), "dots": dots_of(tile)}
     colour = tile.get("colour")
-    out = Text(letter(colour), style=colour_style(colour))
+    out = Text(style=colour_style(colour))  # the whole tile in its colour (a help)
+    out.append(letter(colour))
     n = tile.get("n")
     if isinstance(n, int):
         out.append(f"{n:>2}", style="bold")
