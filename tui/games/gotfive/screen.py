@@ -30,7 +30,7 @@ from tui.games.gotfive.dialogs import AnnounceScreen, RevealScreen
 from tui.games.gotfive.public import PublicRow
 from tui.games.gotfive.rack import MyRack, OthersPanel
 from tui.games.gotfive.summary import game_over_summary
-from tui.games.gotfive.text import describe_event, letter, tile_label
+from tui.games.gotfive.text import describe_event, letter, short_event, tile_label
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
@@ -218,19 +218,22 @@ class GotFiveScreen(TableScreen):
             doing = "to reveal a tile" if phase == "reveal" else "to ask a clue"
             text = f"{namer.name(turn)}'s turn {doing}…"
             last = self.last_move()
-            if last and not self.has_class("-narrow"):
-                text += f"   last: {last}"
+            if last and len(text) + 3 + len(last) <= self.size.width - 2:
+                text += f" · {last}"
         else:
             text = "Waiting…"
         status.update(text)
         status.set_class(turn == me and me is not None and phase != "over", "my-turn")
 
     def last_move(self) -> str | None:
-        """The latest reveal, clue or call at the table, in words (from the history)."""
+        """The latest reveal, clue or call at the table, in a few words (from the history)."""
         for entry in reversed(self.session.history):
             if entry.kind == "event" and entry.data.get("type") in (
                     "revealed", "clue", "announced"):
-                return self.describe_entry(entry)
+                try:
+                    return short_event(entry.data, Namer(entry.names, self.my_seat))
+                except (KeyError, TypeError, ValueError):
+                    return None
         return None
 
     def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:

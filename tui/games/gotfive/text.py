@@ -130,3 +130,20 @@ def describe_event(event: dict[str, Any], namer: Namer,
                else "the last one left in")
         return f"Game over: {winners} won ({how})"
     return None
+
+
+def short_event(event: dict[str, Any], namer: Namer) -> str | None:
+    """A move in a few words for the status line, e.g. "Bob sorted C33• → notch 2"."""
+    kind = event.get("type")
+    who = namer.who(event.get("seat"))
+    if kind == "revealed":
+        return f"{who} revealed {tile_label(int(event['tile']['n']))}"
+    if kind == "clue":
+        tile = tile_label(int(event["tile"]))
+        if event.get("clue") == "sort":
+            return f"{who} sorted {tile} → notch {event['notch']}"
+        answer = "same dots" if event.get("same") else "≠ dots"
+        return f"{who} compared {tile} with position {int(event['position']) + 1}: {answer}"
+    if kind == "announced":
+        return f"{who} called GOT FIVE!: {'right' if event.get('right') else 'wrong'}"
+    return None
