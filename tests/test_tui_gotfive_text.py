@@ -42,7 +42,7 @@ def test_every_event_has_a_line_and_odd_ones_none() -> None:
     assert describe_event(called, namer, racks) == (
         "Bob called GOT FIVE! with 2 13 24 35 41: wrong")
     out = {"type": "out", "seat": 0, "rack": [face(n) for n in (1, 13, 25, 32, 49)]}
-    assert describe_event(out, namer, racks) == "You are out; rack: A1• C13••• E25•• B32• D49•••"
+    assert describe_event(out, namer, racks) == "You are out; rack: A1• C13••• E25•• B32• D49•"
     over = {"type": "game_over", "winners": [1], "reason": "last_standing"}
     assert describe_event(over, namer, racks) == "Game over: Bob won (the last one left in)"
     assert describe_event({"type": "turn", "seat": 1, "phase": "reveal"}, namer, racks) is None
@@ -70,7 +70,7 @@ def test_clues_sit_where_they_belong_on_a_rack() -> None:
     others.racks = [[{"colour": c} for c in COLOURS], [face(n) for n in (10, 12, 14, 16, 18)]]
     others.clues, others.names, others.me = clues, ["Ann", "Bob"], 0
     (line,) = others.lines(80)
-    assert line.plain.index("‹D 9•›") < line.plain.index(tile_label(10))
+    assert line.plain.index("‹D 9••›") < line.plain.index(tile_label(10))
 
 
 def test_the_board_maps_numbers_to_cells_and_back() -> None:
