@@ -249,7 +249,11 @@ async def test_a_wrong_got_five_puts_you_out() -> None:
         for i, n in enumerate(wrong):
             await pilot.click(f"#gf-n{i}")
             dialog.query_one(f"#gf-n{i}").value = ""  # type: ignore[attr-defined]
-            await pilot.press(*str(n))
+            if i == 0:
+                await pilot.press("up")  # ↑ on an empty slot: its colour's lowest number
+            else:
+                await pilot.press(*str(n))
+        assert dialog.query_one("#gf-n0").value == str(wrong[0])  # type: ignore[attr-defined]
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
         await pilot.press("y")

@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label
 
-from engine.gotfive import TILES, colour_of
+from engine.gotfive import TILES, colour_of, numbers_of_colour
 from tui.games.gotfive.text import LETTERS, letter
 from tui.screens.dialogs import ConfirmScreen
 
@@ -95,10 +95,16 @@ def check_numbers(texts: Sequence[str], colours: Sequence[int]) -> tuple[list[in
 class AnnounceScreen(ModalScreen[list[int] | None]):
     """"GOT FIVE!": five numbers, one per rack position, checked, then confirmed."""
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+    BINDINGS = [
+        Binding("escape", "dismiss(None)", "Cancel"),
+        Binding("up", "step(1)", "Higher", show=False),
+        Binding("down", "step(-1)", "Lower", show=False),
+    ]
 
     def __init__(self, colours: Sequence[int], prefill: Sequence[int | None]) -> None:
         super().__init__(id="gotfive-announce")
+        #: The slot and number the arrows last put there (typing two digits moves on).
+        self.stepped: tuple[str | None, str] | None = None
         self.colours = list(colours)
         self.prefill = list(prefill)
 
@@ -106,8 +112,10 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         with Vertical(classes="dialog"):
             yield Label("GOT FIVE! Name your five numbers, rack position 1 (−) to 5 (+). "
                         "Right: you win at once. Wrong: you are out.", classes="question")
+            note = "↑/↓ step through the slot's colour; Tab the next slot."
             if any(n is not None for n in self.prefill):
-                yield Label("Filled in from the cells you circled.", classes="gf-note")
+                note = "Filled in from the cells you circled. " + note
+            yield Label(note, classes="gf-note")
             with Horizontal(id="gf-numbers"):
                 for i, (colour, n) in enumerate(zip(self.colours, self.prefill, strict=True)):
                     with Vertical(classes="gf-slot"):
@@ -127,6 +135,25 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         (empty or inputs)[0].focus()
         self.check()
 
+    def action_step(self, step: int) -> None:
+        """Put the next higher (or lower) number of the focused slot's colour in it."""
+        focused = self.focused
+        if not isinstance(focused, Input) or not (focused.id or "").startswith("gf-n"):
+            return
+        colour = self.colours[int((focused.id or "gf-n0").removeprefix("gf-n"))]
+        numbers = numbers_of_colour(colour)
+        value = focused.value.strip()
+        if not value.isdigit():
+            n = numbers[0] if step > 0 else numbers[-1]
+        else:
+            later = [m for m in numbers if (m > int(value) if step > 0 else m < int(value))]
+            if not later:
+                return
+            n = later[0] if step > 0 else later[-1]
+        self.stepped = (focused.id, str(n))  # a stepped number does not move on
+        focused.value = str(n)
+        focused.cursor_position = len(focused.value)
+
     def texts(self) -> list[str]:
         """What is typed in the five slots."""
         return [self.query_one(f"#gf-n{i}", Input).value for i in range(len(self.colours))]
@@ -137,7 +164,8 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         digits typed move on to the next slot."""
         _, why = check_numbers(self.texts(), self.colours)
         self.query_one("#gf-announce-error", Label).update(why)
-        if event is not None and len(event.value) == 2 and event.input.has_focus:
+        if event is not None and len(event.value) == 2 and event.input.has_focus \
+                and self.stepped != (event.input.id, event.value):
             inputs = list(self.query(Input))
             at = inputs.index(event.input)
             if at + 1 < len(inputs):
