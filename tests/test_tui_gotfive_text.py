@@ -76,3 +76,18 @@ def test_clues_sit_where_they_belong_on_a_rack() -> None:
 def test_the_board_maps_numbers_to_cells_and_back() -> None:
     assert [number_at(*cell_of(n)) for n in range(1, 61)] == list(range(1, 61))
     assert cell_of(1) == (0, 0) and cell_of(60) == (4, 11) and cell_of(17) == (1, 3)
+
+
+def test_board_cells_say_their_state_without_colour() -> None:
+    from tui.games.gotfive.board import BoardWidget
+
+    board = BoardWidget()
+    board.hint = {"count": 2, "possible": {"0": [1], "1": [2, 7], "2": [3], "3": [4],
+                                           "4": [5]}, "certain": [1, 3, 4, 5]}
+    board.marks = {6: "circle", 7: "circle", 12: "cross"}
+    impossible, certain = board.impossible(), board.certain()
+    assert 6 in impossible and 7 not in impossible and certain == {1, 3, 4, 5}
+    glyphs = {n: board.cell(n, impossible, certain)[0] for n in (1, 2, 6, 7, 11, 12)}
+    assert glyphs == {1: "★", 2: " ", 6: "⊘", 7: "○", 11: "·", 12: "✗"}
+    assert "dim" in board.cell(11, impossible, certain)[1]
+    assert "reverse" in board.cell(1, impossible, certain)[1]  # the cursor starts on 1

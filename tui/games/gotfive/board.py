@@ -8,7 +8,8 @@ exact hint in board mode, or ``None``) and ``cursor``. A click on a cell posts
 small terminal, two (number, then dots) with a gap between rows on a big one.
 
 Nothing depends on colour: a cross is ``✗``, a circle ``○``, a number no rack can
-hold (hint) ``·``, a number that must be yours (hint) ``★``, the cursor is reversed.
+hold (hint) ``·`` (``⊘`` if you circled it), a number that must be yours (hint) ``★``,
+the cursor is reversed.
 """
 
 from __future__ import annotations
@@ -101,7 +102,9 @@ class BoardWidget(Widget):
             styles.append("bold")
         if (cell_of(n)) == self.cursor:
             styles.append("reverse")
-        if mark in GLYPHS:
+        if mark == "circle" and n in impossible:
+            glyph = "⊘"  # circled, but no rack that fits holds it
+        elif mark in GLYPHS:
             glyph = GLYPHS[mark]
         elif n in certain:
             glyph = "★"

@@ -60,6 +60,9 @@ class GotFiveScreen(TableScreen):
         Binding("1", "compare(0)", "Compare", key_display="1-5"),
         *[Binding(str(p + 1), f"compare({p})", show=False) for p in range(1, 5)],
         Binding("space", "cycle", "✗/○"),
+        # x and o: named in the footer when it has room (a wide terminal), working always.
+        Binding("x", "mark_key('cross')", "Cross"),
+        Binding("o", "mark_key('circle')", "Circle"),
         Binding("x", "set_mark('cross')", "Cross", show=False),
         Binding("o", "set_mark('circle')", "Circle", show=False),
         Binding("delete", "set_mark('clear')", "Clear", show=False),
@@ -98,6 +101,7 @@ class GotFiveScreen(TableScreen):
 
     def _fit(self, width: int) -> None:
         self.set_class(width < WIDE, "-narrow")
+        self.refresh_bindings()
         self.query_one(OthersPanel).wide = width >= WIDE
         # On a small terminal the board must stay in sight: tall stacks of clues fold.
         self.query_one(MyRack).max_lines = 0 if width >= WIDE else 3
@@ -259,6 +263,8 @@ class GotFiveScreen(TableScreen):
             return False
         if action in ("move", "cycle", "set_mark"):
             return self.can_mark()
+        if action == "mark_key":
+            return self.can_mark() and not self.has_class("-narrow")
         if action == "reveal":
             return self.can("reveal")
         if action in ("sort", "next_tile"):
@@ -285,6 +291,10 @@ class GotFiveScreen(TableScreen):
     def action_set_mark(self, mark: str) -> None:
         """Cross, circle or clear the cell under the cursor."""
         self.mark(number_at(*self.cursor), None if mark == "clear" else mark)
+
+    def action_mark_key(self, mark: str) -> None:
+        """x or o on a wide terminal (the same as :meth:`action_set_mark`)."""
+        self.action_set_mark(mark)
 
     @on(BoardWidget.CellClicked)
     def cell_clicked(self, event: BoardWidget.CellClicked) -> None:
