@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 TABLES: dict[str, str] = {
     "getit": "tui.games.getit.screen:GetItScreen",
     "getout": "tui.games.getout.screen:GetOutScreen",
+    "gotfive": "tui.games.gotfive.screen:GotFiveScreen",
 }
 
 

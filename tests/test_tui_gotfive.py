@@ -1,0 +1,301 @@
+"""Pilot tests of the Got Five! table, against a real local host (solo, or over TCP).
+
+A person plays reveal + sort and reveal + compare through the keys; marks cells by
+keys and by click and finds them again after leaving and rejoining; calls GOT FIVE!
+wrongly (out) and rightly (from circled cells: wins, and the game-over summary);
+each hint mode shows what the view carries. The tests read the host's engine state
+only where a player would know the answer (their own rack, to call it).
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from textual.pilot import Pilot
+
+from engine.gotfive import colour_of, numbers_of_colour
+from net.client import Client
+from net.host import Host
+from tui.app import HiddenHandApp
+from tui.games.gotfive.board import BoardWidget, cell_of
+from tui.games.gotfive.dialogs import AnnounceScreen, RevealScreen
+from tui.games.gotfive.public import PublicRow
+from tui.games.gotfive.rack import MyRack
+from tui.games.gotfive.screen import GotFiveScreen
+from tui.screens.dialogs import ConfirmScreen
+from tui.screens.lobby import LobbyScreen
+from tui.screens.menu import MenuScreen
+from tui.screens.summary import SummaryScreen
+from tui.settings import Settings
+
+from .test_tui import join_by_address, until
+
+SIZE = (100, 34)
+
+
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Keep settings out of the real home directory; keep mDNS on loopback."""
+    monkeypatch.setenv("HIDDENHAND_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("HIDDENHAND_MDNS_INTERFACES", "127.0.0.1")
+    return tmp_path / "config"
+
+
+def solo_app(seats: int = 3, **options: Any) -> HiddenHandApp:
+    rng = random.Random(11)
+    return HiddenHandApp(Settings(name="Ann"), bot_delay=0.01,
+                         seed_source=lambda: rng.getrandbits(62),
+                         solo={"game_id": "gotfive", "seats": seats,
+                               "options": {"first": 0, **options}})
+
+
+async def my_turn(pilot: Pilot[Any], phase: str = "reveal") -> GotFiveScreen:
+    """Wait for the table, our turn and its ``phase``."""
+    app = pilot.app
+
+    def ready() -> GotFiveScreen | None:
+        screen = app.screen
+        if not isinstance(screen, GotFiveScreen) or not screen.legal:
+            return None
+        view = screen.view
+        return screen if view.get("phase") == phase and view.get("turn") == 0 else None
+
+    screen: GotFiveScreen = await until(pilot, ready, f"our turn to {phase}", steps=600)
+    return screen
+
+
+def content_origin(widget: Any) -> tuple[int, int]:
+    """Where a widget's content starts, relative to the widget (past border and padding)."""
+    return (widget.content_region.x - widget.region.x, widget.content_region.y - widget.region.y)
+
+
+def board_text(screen: GotFiveScreen) -> str:
+    return str(screen.query_one(BoardWidget).render())
+
+
+async def goto(pilot: Pilot[Any], screen: GotFiveScreen, n: int) -> None:
+    """Move the board's cursor to ``n`` with the arrow keys."""
+    row, col = cell_of(n)
+    while screen.cursor[0] != row:
+        await pilot.press("down")
+    while screen.cursor[1] != col:
+        await pilot.press("right")
+
+
+async def test_a_person_reveals_then_sorts_and_later_reveals_then_compares() -> None:
+    app = solo_app(hints="board")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await my_turn(pilot)
+        view = screen.view
+        # Board mode: a number no rack holds is greyed out with '·', and the count is shown.
+        hint = view["hint"]
+        title = str(screen.query_one(BoardWidget).border_title)
+        assert f"{hint['count']} racks fit" in title
+        impossible = [n for c in range(5) for n in numbers_of_colour(c)
+                      if n not in hint["possible"][str(c)]]
+        assert impossible and all(n not in hint["possible"][str(colour_of(n))]
+                                  for n in impossible)
+        board = screen.query_one(BoardWidget)
+        assert board.impossible() == set(impossible)
+        unmarked = [n for n in impossible if str(n) not in view["marks"]]
+        assert f"·{unmarked[0]:>2}" in board_text(screen)
+        # Reveal: r, then a colour letter.
+        await pilot.press("r")
+        assert isinstance(app.screen, RevealScreen)
+        await pilot.press("a")
+        screen = await my_turn(pilot, "clue")
+        public = screen.view["public"]
+        picked = public[screen.selected]
+        assert colour_of(picked["n"]) == 0, "the tile just revealed is picked"
+        await pilot.press("s")
+        await until(pilot, lambda: any(c["seat"] == 0 for c in screen.view["clues"]),
+                    "our sort")
+        (clue,) = [c for c in screen.view["clues"] if c["seat"] == 0]
+        assert clue["clue"] == "sort" and clue["tile"] == picked["n"]
+        rack_lines = str(screen.query_one(MyRack).render()).splitlines()
+        # The sorted tile sits in its notch: after `notch` of our five tiles on the line.
+        tiles_line = rack_lines[1]
+        assert tiles_line.count("[") == 5
+        where = tiles_line.index(f"A{picked['n']}")
+        assert tiles_line[:where].count("[") == clue["notch"]
+        # Later: reveal a B tile by clicking B in the supply, pick a tile, compare with 2.
+        screen = await my_turn(pilot)
+        row = screen.query_one(PublicRow)
+        _, spans = row.spans()
+        (start,) = [a for a, _, kind, value in spans if kind == "colour" and value == 1]
+        x, y = content_origin(row)
+        await pilot.click(PublicRow, offset=(x + start, y))
+        screen = await my_turn(pilot, "clue")
+        assert colour_of(screen.chosen_tile() or 0) == 1  # the B tile just revealed
+        x, y = content_origin(row)
+        _, spans = row.spans()
+        (start,) = [a for a, _, kind, value in spans if kind == "tile" and value == 0]
+        await pilot.click(PublicRow, offset=(x + start + 1, y))  # a click picks a tile…
+        assert screen.selected == 0 and row.selected == 0
+        await pilot.press("tab")  # …and so does Tab
+        assert screen.selected == 1
+        tile = screen.chosen_tile()
+        await pilot.press("2")
+        await until(pilot, lambda: len([c for c in screen.view["clues"] if c["seat"] == 0]) == 2,
+                    "our compare")
+        compare = [c for c in screen.view["clues"] if c["seat"] == 0][1]
+        assert compare["clue"] == "compare" and compare["position"] == 1
+        assert compare["tile"] == tile
+        mark = "=" if compare["same"] else "≠"
+        assert f"{mark}{'ABCDE'[colour_of(tile)]}{tile}" in str(screen.query_one(MyRack).render())
+        log = screen.query_one("#log")
+        assert any("You compared" in str(line.text) for line in log.lines)
+
+
+async def test_marks_by_key_and_click_survive_leaving_and_rejoining() -> None:
+    host = Host("test host", heartbeat=0.5, bot_delay=0.01)
+    await host.start("127.0.0.1", 0)
+    bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+    await bob.create_table("Bob's table", "gotfive", 2, {"first": 1, "hints": "count"})
+    app = HiddenHandApp(Settings(name="Ann", mdns_interfaces=["127.0.0.1"]), bind="127.0.0.1",
+                        bot_delay=0.01)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await join_by_address(pilot, host.port)
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.press("ctrl+r")
+            await bob.wait_for(lambda m: m.get("type") == "update"
+                               and m["table"]["seats"][1]["ready"])
+            await bob.start()
+            screen: GotFiveScreen = await until(
+                pilot, lambda: isinstance(app.screen, GotFiveScreen) and app.screen.legal
+                and app.screen, "the table")
+            (table,) = host.tables.values()
+            game = table.game
+            # Hints "count": the count, and no greyed cells.
+            assert f"{screen.view['hint']['count']} racks fit" in str(
+                screen.query_one(BoardWidget).border_title)
+            assert screen.query_one(BoardWidget).hint is None
+            free = [n for n in range(1, 61) if str(n) not in screen.view["marks"]]
+            by_key, by_click = free[0], free[-1]
+            await goto(pilot, screen, by_key)
+            await pilot.press("space")  # crossed
+            await pilot.press("space")  # circled: shown at once, before the host answers
+            assert screen.query_one(BoardWidget).marks[by_key] == "circle"
+            board = screen.query_one(BoardWidget)
+            width, lines, _ = board.geometry()
+            row, col = cell_of(by_click)
+            x, y = content_origin(board)
+            await pilot.click(BoardWidget, offset=(x + board.LABEL + col * width + width // 2,
+                                                   y + row * lines))
+            await until(pilot, lambda: game.marks[1] == {by_key: "circle", by_click: "cross"},
+                        "the marks at the host")
+            # A number Ann can see stays crossed (auto-cross): the key does nothing.
+            seen = int(screen.view["public"][0]["n"])
+            await goto(pilot, screen, seen)
+            await pilot.press("space")
+            assert screen.view["marks"][str(seen)] == "cross"
+            # The cable is pulled: the app reconnects by itself, the marks come back.
+            client = screen.session.client
+            assert client is not None
+            before = screen.update
+            client._writer.transport.abort()
+            banner = screen.query_one("#banner")
+            await until(pilot, lambda: banner.has_class("shown"), "the banner")
+            await until(pilot, lambda: not banner.has_class("shown"), "the reconnection")
+            assert screen.session.client is not client
+            await until(pilot, lambda: screen.update is not before, "a view after it")
+            assert screen.view["marks"][str(by_key)] == "circle"
+            assert screen.query_one(BoardWidget).marks[by_key] == "circle"
+            await pilot.press("escape")
+            await pilot.press("y")  # leave: the seat stays ours
+            await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+            await join_by_address(pilot, host.port)
+            again: GotFiveScreen = await until(
+                pilot, lambda: isinstance(app.screen, GotFiveScreen) and app.screen.update
+                and app.screen, "the table again")
+            assert again is not screen
+            marks = again.query_one(BoardWidget).marks
+            assert marks[by_key] == "circle" and marks[by_click] == "cross"
+            assert f"○{by_key:>2}" in board_text(again)
+    finally:
+        await bob.close()
+        await host.close()
+
+
+async def test_a_wrong_got_five_puts_you_out() -> None:
+    app = solo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await my_turn(pilot)
+        assert "hint" not in screen.view  # hints off: nothing on the board's title
+        assert "hint" not in str(screen.query_one(BoardWidget).border_title)
+        assert screen.query_one(BoardWidget).hint is None
+        (table,) = app.host.tables.values()  # type: ignore[union-attr]
+        truth = table.game.racks[0]
+        # Five ascending numbers of the rack's colours, not all right: the lowest of each.
+        colours = [t["colour"] for t in screen.view["racks"][0]]
+        wrong: list[int] = []
+        for colour in colours:
+            wrong.append(next(n for n in numbers_of_colour(colour)
+                              if not wrong or n > wrong[-1]))
+        if wrong == truth:
+            wrong[-1] = next(n for n in numbers_of_colour(colours[-1]) if n > truth[-1])
+        await pilot.press("g")
+        dialog = await until(pilot, lambda: isinstance(app.screen, AnnounceScreen)
+                             and app.screen, "the dialog")
+        # A number of the wrong colour is refused in words, and nothing is sent.
+        await pilot.press(*str(wrong[0] + 1), "enter")
+        assert "colour" in str(dialog.query_one("#gf-announce-error").render())
+        for i, n in enumerate(wrong):
+            await pilot.click(f"#gf-n{i}")
+            dialog.query_one(f"#gf-n{i}").value = ""  # type: ignore[attr-defined]
+            if i == 0:
+                await pilot.press("up")  # ↑ on an empty slot: its colour's lowest number
+            else:
+                await pilot.press(*str(n))
+        assert dialog.query_one("#gf-n0").value == str(wrong[0])  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
+        await pilot.press("y")
+        await until(pilot, lambda: screen.view["out"][0], "us out")
+        assert screen.view["racks"][0] == [{"n": n, "colour": colour_of(n), "dots": t["dots"]}
+                                           for n, t in zip(truth, screen.view["racks"][0],
+                                                           strict=True)]
+        # (The bots may finish the game at once: the log keeps what happened.)
+        log = screen.query_one("#log")
+        await until(pilot, lambda: any("You are out; rack:" in str(line.text)
+                                       for line in log.lines), "the log line")
+        assert not screen.check_game_action("got_five", ())
+
+
+async def test_got_five_from_circled_cells_wins_and_the_summary_shows_the_game() -> None:
+    app = solo_app(hints="count")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await my_turn(pilot)
+        (table,) = app.host.tables.values()  # type: ignore[union-attr]
+        truth = table.game.racks[0]  # the test knows what a good player would deduce
+        for n in truth:
+            await goto(pilot, screen, n)
+            await pilot.press("o")
+        await until(pilot, lambda: all(table.game.marks[0].get(n) == "circle" for n in truth),
+                    "the circles")
+        await pilot.press("g")
+        dialog = await until(pilot, lambda: isinstance(app.screen, AnnounceScreen)
+                             and app.screen, "the dialog")
+        assert [dialog.query_one(f"#gf-n{i}").value for i in range(5)] == [  # type: ignore[attr-defined]
+            str(n) for n in truth]
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
+        await pilot.press("y")
+        summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                              and app.screen, "the summary")
+        console = Console(width=100, record=True, file=io.StringIO())
+        console.print(summary.title_text, *summary.body)
+        text = console.export_text()
+        assert "You win" in text
+        assert "Every rack" in text and "✓ right" in text
+        for seat_rack in table.game.racks:
+            assert all(f"{n}" in text for n in seat_rack)
+        await pilot.press("c")
+        assert app.screen is screen
+        assert "You win" in str(screen.query_one("#gf-status").render())

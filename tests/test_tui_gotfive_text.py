@@ -1,0 +1,93 @@
+"""The Got Five! table's words: the GOT FIVE! check, log lines, clue placement."""
+
+from __future__ import annotations
+
+from engine.gotfive import colour_of, dots_of
+from tui.games.gotfive.board import cell_of, number_at
+from tui.games.gotfive.dialogs import check_numbers
+from tui.games.gotfive.rack import OthersPanel, clues_of, grid
+from tui.games.gotfive.text import describe_event, short_event, tile_label
+from tui.notices import Namer
+
+COLOURS = [0, 2, 4, 1, 3]  # a rack's colours, − to +
+
+
+def face(n: int) -> dict[str, int]:
+    return {"n": n, "colour": colour_of(n), "dots": dots_of(n)}
+
+
+def test_got_five_numbers_are_checked_in_plain_words() -> None:
+    assert check_numbers(["1", "13", "25", "32", "49"], COLOURS) == ([1, 13, 25, 32, 49], "")
+    assert check_numbers(["1", "", "25", "32", "49"], COLOURS)[1] == "Fill in position 2 (C)."
+    assert "not a number from 1 to 60" in check_numbers(["1", "61", "", "", ""], COLOURS)[1]
+    assert check_numbers(["2", "13", "25", "32", "49"], COLOURS)[1] == (
+        "Position 1 is colour A, but 2 is colour B.")
+    assert "must be higher than 13" in check_numbers(["1", "13", "5", "32", "49"], COLOURS)[1]
+
+
+def test_every_event_has_a_line_and_odd_ones_none() -> None:
+    namer = Namer(["Ann", "Bob"], 0)
+    racks = [[{"colour": c} for c in COLOURS], [face(n) for n in (2, 13, 24, 35, 41)]]
+    assert describe_event({"type": "revealed", "seat": 1, "tile": face(33)}, namer,
+                          racks) == "Bob revealed C33•"
+    sort = {"type": "clue", "seat": 0, "tile": 33, "clue": "sort", "notch": 0}
+    assert describe_event(sort, namer, racks) == (
+        "You sorted C33• into notch 0 (none of your tiles lower)")
+    compare = {"type": "clue", "seat": 1, "tile": 18, "clue": "compare", "position": 2,
+               "same": False}
+    assert describe_event(compare, namer, racks) == (
+        "Bob compared C18• with Bob's position 3 (D): different dots")
+    assert short_event(compare, namer) == "Bob compared C18• with position 3: ≠ dots"
+    called = {"type": "announced", "seat": 1, "numbers": [2, 13, 24, 35, 41], "right": False}
+    assert describe_event(called, namer, racks) == (
+        "Bob called GOT FIVE! with 2 13 24 35 41: wrong")
+    out = {"type": "out", "seat": 0, "rack": [face(n) for n in (1, 13, 25, 32, 49)]}
+    assert describe_event(out, namer, racks) == "You are out; rack: A1• C13••• E25•• B32• D49•"
+    over = {"type": "game_over", "winners": [1], "reason": "last_standing"}
+    assert describe_event(over, namer, racks) == "Game over: Bob won (the last one left in)"
+    assert describe_event({"type": "turn", "seat": 1, "phase": "reveal"}, namer, racks) is None
+    assert describe_event({"type": "something new"}, namer, racks) is None
+
+
+def test_clues_sit_where_they_belong_on_a_rack() -> None:
+    clues = [
+        {"seat": 0, "tile": 33, "clue": "sort", "notch": 2},
+        {"seat": 0, "tile": 8, "clue": "sort", "notch": 2},
+        {"seat": 0, "tile": 18, "clue": "compare", "position": 4, "same": True},
+        {"seat": 1, "tile": 9, "clue": "sort", "notch": 0},
+    ]
+    notches, compared = clues_of(clues, 0)
+    assert notches == [[], [], [8, 33], [], [], []]
+    assert compared == [[], [], [], [], [(18, True)]]
+    lines = grid([{"colour": c} for c in COLOURS], clues, 0, 7, 6).plain.splitlines()
+    tiles = lines[1]
+    # C8 and C33 lie between the 2nd and 3rd tiles (notch 2).
+    assert tiles.index("[C ?]") < tiles.index("C 8") < tiles.index("[E ?]")
+    notch2 = range(2 + 2 * 6 + 2 * 7, 2 + 3 * 6 + 2 * 7)  # "− ", then columns 6 and 7 wide
+    assert tiles.index("C 8") in notch2 and lines[2].index("C33") in notch2
+    assert lines[2].index("=C18") == tiles.index("[D ?]")  # under the 5th tile (D)
+    others = OthersPanel()
+    others.racks = [[{"colour": c} for c in COLOURS], [face(n) for n in (10, 12, 14, 16, 18)]]
+    others.clues, others.names, others.me = clues, ["Ann", "Bob"], 0
+    (line,) = others.lines(80)
+    assert line.plain.index("‹D 9••›") < line.plain.index(tile_label(10))
+
+
+def test_the_board_maps_numbers_to_cells_and_back() -> None:
+    assert [number_at(*cell_of(n)) for n in range(1, 61)] == list(range(1, 61))
+    assert cell_of(1) == (0, 0) and cell_of(60) == (4, 11) and cell_of(17) == (1, 3)
+
+
+def test_board_cells_say_their_state_without_colour() -> None:
+    from tui.games.gotfive.board import BoardWidget
+
+    board = BoardWidget()
+    board.hint = {"count": 2, "possible": {"0": [1], "1": [2, 7], "2": [3], "3": [4],
+                                           "4": [5]}, "certain": [1, 3, 4, 5]}
+    board.marks = {6: "circle", 7: "circle", 12: "cross"}
+    impossible, certain = board.impossible(), board.certain()
+    assert 6 in impossible and 7 not in impossible and certain == {1, 3, 4, 5}
+    glyphs = {n: board.cell(n, impossible, certain)[0] for n in (1, 2, 6, 7, 11, 12)}
+    assert glyphs == {1: "★", 2: " ", 6: "⊘", 7: "○", 11: "·", 12: "✗"}
+    assert "dim" in board.cell(11, impossible, certain)[1]
+    assert "reverse" in board.cell(1, impossible, certain)[1]  # the cursor starts on 1

@@ -1,0 +1,169 @@
+"""The erasable board: 5 colour rows × 12 numbers, each with its dots and your mark.
+
+The screen owns the keys (arrows move the cursor, space cycles a cell) and passes the
+board its state whole: ``marks`` (the view's marks with the moves still on their way
+laid over them), ``locked`` (numbers auto-cross keeps crossed), ``hint`` (the table's
+exact hint in board mode, or ``None``) and ``cursor``. A click on a cell posts
+:class:`BoardWidget.CellClicked`. Cells grow with the widget: one line per row on a
+small terminal, two (number, then dots) with a gap between rows on a big one.
+
+Nothing depends on colour: a cross is ``✗``, a circle ``○``, a number no rack can
+hold (hint) ``·`` (``⊘`` if you circled it), a number that must be yours (hint) ``★``,
+the cursor is reversed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from engine.gotfive import COLOURS, PER_COLOUR, dots_of, numbers_of_colour
+from tui.games.gotfive.text import LETTERS, colour_style
+
+#: The next mark when a cell is cycled: blank → crossed → circled → blank.
+CYCLE: dict[str | None, str | None] = {None: "cross", "cross": "circle", "circle": None}
+GLYPHS = {"cross": "✗", "circle": "○"}
+
+
+def number_at(row: int, col: int) -> int:
+    """The number in board row ``row`` (a colour), column ``col``."""
+    return row + 1 + col * COLOURS
+
+
+def cell_of(n: int) -> tuple[int, int]:
+    """The (row, column) of number ``n`` on the board."""
+    return (n - 1) % COLOURS, (n - 1) // COLOURS
+
+
+class BoardWidget(Widget):
+    """One player's private board (see the module docstring)."""
+
+    DEFAULT_CSS = """
+    BoardWidget { height: 5; min-height: 5; width: 1fr; }
+    """
+
+    class CellClicked(Message):
+        """The player clicked the cell of number ``n``."""
+
+        def __init__(self, n: int) -> None:
+            super().__init__()
+            self.n = n
+
+    marks: reactive[dict[int, str]] = reactive(dict, always_update=True)
+    locked: reactive[frozenset[int]] = reactive(frozenset)
+    hint: reactive[dict[str, Any] | None] = reactive(None, always_update=True)
+    cursor: reactive[tuple[int, int]] = reactive((0, 0))
+
+    #: Width of the row label ("A " …).
+    LABEL = 3
+
+    def geometry(self) -> tuple[int, int, int]:
+        """(cell width, lines per row, lines of content per row) for the current size."""
+        width = max(6, (self.size.width - self.LABEL) // PER_COLOUR)
+        width = min(width, 11)
+        lines = min(3, self.size.height // COLOURS)
+        return (width, lines, 2) if lines >= 2 else (width, 1, 1)
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        """Three lines a row (number, dots, a gap) when there is room, else one."""
+        return COLOURS * 3 if container.height >= COLOURS * 3 + 2 else COLOURS
+
+    def impossible(self) -> set[int]:
+        """Numbers the hint says no consistent rack holds (board mode only)."""
+        possible = (self.hint or {}).get("possible")
+        if not isinstance(possible, dict):
+            return set()
+        out: set[int] = set()
+        for colour in range(COLOURS):
+            row = possible.get(str(colour))
+            if isinstance(row, list):
+                out.update(n for n in numbers_of_colour(colour) if n not in row)
+        return out
+
+    def certain(self) -> set[int]:
+        """Numbers the hint says every consistent rack holds (board mode only)."""
+        certain = (self.hint or {}).get("certain")
+        return {n for n in certain if isinstance(n, int)} if isinstance(certain, list) else set()
+
+    def cell(self, n: int, impossible: set[int], certain: set[int]) -> tuple[str, str]:
+        """The glyph in front of ``n`` and the style of its cell."""
+        mark = self.marks.get(n)
+        styles = []
+        if mark == "cross" or (mark is None and n in impossible):
+            styles.append("dim")
+        if n in certain:
+            styles.append("bold underline")
+        elif mark == "circle":
+            styles.append("bold")
+        if (cell_of(n)) == self.cursor:
+            styles.append("reverse")
+        if mark == "circle" and n in impossible:
+            glyph = "⊘"  # circled, but no rack that fits holds it
+        elif mark in GLYPHS:
+            glyph = GLYPHS[mark]
+        elif n in certain:
+            glyph = "★"
+        elif n in impossible:
+            glyph = "·"
+        else:
+            glyph = " "
+        return glyph, " ".join(styles)
+
+    def render(self) -> Text:
+        """The board, row by row."""
+        width, lines, content = self.geometry()
+        impossible, certain = self.impossible(), self.certain()
+        out = Text(no_wrap=True, overflow="crop")
+        for row in range(COLOURS):
+            parts: list[Text] = [Text(), Text()]
+            for part in parts:
+                part.append(f"{LETTERS[row]:<{self.LABEL}}" if part is parts[0]
+                            else " " * self.LABEL,
+                            style=colour_style(row) if part is parts[0] else "")
+            for col in range(PER_COLOUR):
+                n = number_at(row, col)
+                glyph, style = self.cell(n, impossible, certain)
+                if content == 1:
+                    face = Text(glyph)
+                    face.append(f"{n:>2}", style="bold")
+                    face.append(f"{'•' * dots_of(n):<3}")
+                    parts[0].append_text(_centre(face, width, style))
+                else:
+                    face = Text(f"{glyph} ")
+                    face.append(f"{n:>2}", style="bold")
+                    parts[0].append_text(_centre(face, width, style))
+                    parts[1].append_text(_centre(Text("•" * dots_of(n)), width, style))
+            for i in range(lines):
+                if i < content:
+                    out.append_text(parts[i])
+                if row < COLOURS - 1 or i < lines - 1:
+                    out.append("\n")
+        return out
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a cell: tell the screen which number it was."""
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        width, lines, content = self.geometry()
+        row, line = divmod(offset.y, lines)
+        col = (offset.x - self.LABEL) // width
+        if line < content and 0 <= row < COLOURS and 0 <= col < PER_COLOUR \
+                and offset.x >= self.LABEL:
+            self.post_message(self.CellClicked(number_at(row, col)))
+
+
+def _centre(text: Text, width: int, style: str) -> Text:
+    """``text`` centred in a cell ``width`` wide, the whole cell in ``style``."""
+    room = max(0, width - text.cell_len)
+    out = Text(" " * (room // 2))
+    out.append_text(text)
+    out.append(" " * (room - room // 2))
+    if style:
+        out.stylize(style)
+    return out

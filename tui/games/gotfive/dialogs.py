@@ -1,0 +1,210 @@
+"""The Got Five! dialogs: which colour to reveal, and "GOT FIVE!" (name your five).
+
+:class:`RevealScreen` answers a colour index (keys A–E or 1–5, arrows and Enter, or a
+click). :class:`AnnounceScreen` answers five numbers, after checking that they are one
+per colour in your rack's order and ascending, and after asking for confirmation: a
+wrong announcement puts you out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label
+
+from engine.gotfive import TILES, colour_of, numbers_of_colour
+from tui.games.gotfive.text import LETTERS, letter
+from tui.screens.dialogs import ConfirmScreen
+
+
+class RevealScreen(ModalScreen[int | None]):
+    """Choose the colour of the face-down tile to reveal."""
+
+    BINDINGS = [
+        Binding("escape", "dismiss(None)", "Cancel"),
+        Binding("down,right", "app.focus_next", "Next", show=False),
+        Binding("up,left", "app.focus_previous", "Previous", show=False),
+    ]
+
+    def __init__(self, supply: Sequence[int]) -> None:
+        super().__init__(id="gotfive-reveal")
+        self.supply = list(supply)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Reveal a face-down tile of which colour? (A–E)", classes="question")
+            for colour, count in enumerate(self.supply):
+                label = Text()
+                label.append(f"{LETTERS[colour]}  ", style="bold")
+                label.append(f"{count} face down" if count else "none left")
+                yield Button(label, id=f"colour-{colour}", classes="choice",
+                             disabled=not count, compact=True)
+
+    def on_mount(self) -> None:
+        """Focus the first colour that has tiles left."""
+        for button in self.query(Button):
+            if not button.disabled:
+                button.focus()
+                break
+
+    def on_key(self, event: events.Key) -> None:
+        """A–E (or 1–5) choose a colour directly."""
+        key = event.key.upper()
+        colour = LETTERS.find(key) if len(key) == 1 and key.isalpha() else (
+            int(key) - 1 if key.isdigit() else -1)
+        if 0 <= colour < len(self.supply):
+            event.stop()
+            if self.supply[colour]:
+                self.dismiss(colour)
+            else:
+                self.notify(f"No face-down tiles of colour {LETTERS[colour]} are left.",
+                            severity="warning")
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        """The clicked (or Entered) colour."""
+        self.dismiss(int((event.button.id or "colour-0").removeprefix("colour-")))
+
+
+def check_numbers(texts: Sequence[str], colours: Sequence[int]) -> tuple[list[int] | None, str]:
+    """Five typed numbers checked against the rack's colours: (numbers, "") or (None, why)."""
+    numbers: list[int] = []
+    for i, (value, colour) in enumerate(zip(texts, colours, strict=True), start=1):
+        value = value.strip()
+        if not value:
+            return None, f"Fill in position {i} ({letter(colour)})."
+        if not value.isdigit() or not 1 <= int(value) <= TILES:
+            return None, f"Position {i}: {value!r} is not a number from 1 to {TILES}."
+        n = int(value)
+        if colour_of(n) != colour:
+            return None, (f"Position {i} is colour {letter(colour)}, but {n} is colour "
+                          f"{letter(colour_of(n))}.")
+        if numbers and n <= numbers[-1]:
+            return None, (f"Position {i}: {n} must be higher than {numbers[-1]} "
+                          "(a rack is in ascending order).")
+        numbers.append(n)
+    return numbers, ""
+
+
+class AnnounceScreen(ModalScreen[list[int] | None]):
+    """"GOT FIVE!": five numbers, one per rack position, checked, then confirmed."""
+
+    BINDINGS = [
+        Binding("escape", "dismiss(None)", "Cancel"),
+        Binding("up", "step(1)", "Higher", show=False),
+        Binding("down", "step(-1)", "Lower", show=False),
+    ]
+
+    def __init__(self, colours: Sequence[int], prefill: Sequence[int | None]) -> None:
+        super().__init__(id="gotfive-announce")
+        #: The slot and number the arrows last put there (typing two digits moves on).
+        self.stepped: tuple[str | None, str] | None = None
+        self.colours = list(colours)
+        self.prefill = list(prefill)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("GOT FIVE! Name your five numbers, rack position 1 (−) to 5 (+). "
+                        "Right: you win at once. Wrong: you are out.", classes="question")
+            note = "↑/↓ step through the slot's colour; Tab the next slot."
+            if any(n is not None for n in self.prefill):
+                note = "Filled in from the cells you circled. " + note
+            yield Label(note, classes="gf-note")
+            with Horizontal(id="gf-numbers"):
+                for i, (colour, n) in enumerate(zip(self.colours, self.prefill, strict=True)):
+                    with Vertical(classes="gf-slot"):
+                        yield Label(f"{i + 1}: {letter(colour)}", classes="gf-slot-label")
+                        yield Input(str(n) if n is not None else "", id=f"gf-n{i}",
+                                    type="integer", max_length=2, compact=True,
+                                    placeholder="?")
+            yield Label("", id="gf-announce-error", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button("Announce (Enter)", id="announce", variant="error", compact=True)
+                yield Button("Cancel (Esc)", id="cancel", compact=True)
+
+    def on_mount(self) -> None:
+        """Focus the first empty slot (the first one if all are filled)."""
+        inputs = list(self.query(Input))
+        empty = [i for i in inputs if not i.value]
+        (empty or inputs)[0].focus()
+        self.check()
+
+    def action_step(self, step: int) -> None:
+        """Put the next higher (or lower) number of the focused slot's colour in it."""
+        focused = self.focused
+        if not isinstance(focused, Input) or not (focused.id or "").startswith("gf-n"):
+            return
+        colour = self.colours[int((focused.id or "gf-n0").removeprefix("gf-n"))]
+        numbers = numbers_of_colour(colour)
+        value = focused.value.strip()
+        if not value.isdigit():
+            n = numbers[0] if step > 0 else numbers[-1]
+        else:
+            later = [m for m in numbers if (m > int(value) if step > 0 else m < int(value))]
+            if not later:
+                return
+            n = later[0] if step > 0 else later[-1]
+        self.stepped = (focused.id, str(n))  # a stepped number does not move on
+        focused.value = str(n)
+        focused.cursor_position = len(focused.value)
+
+    def texts(self) -> list[str]:
+        """What is typed in the five slots."""
+        return [self.query_one(f"#gf-n{i}", Input).value for i in range(len(self.colours))]
+
+    @on(Input.Changed)
+    def check(self, event: Input.Changed | None = None) -> None:
+        """Say what is wrong as the player types (nothing is sent until confirmed); two
+        digits typed move on to the next slot."""
+        _, why = check_numbers(self.texts(), self.colours)
+        self.query_one("#gf-announce-error", Label).update(why)
+        if event is not None and len(event.value) == 2 and event.input.has_focus \
+                and self.stepped != (event.input.id, event.value):
+            inputs = list(self.query(Input))
+            at = inputs.index(event.input)
+            if at + 1 < len(inputs):
+                inputs[at + 1].focus()
+
+    @on(Input.Submitted)
+    def submitted(self, event: Input.Submitted) -> None:
+        """Enter: on to the next empty slot, or announce when all five are good."""
+        numbers, _ = check_numbers(self.texts(), self.colours)
+        if numbers is not None:
+            self.confirm(numbers)
+            return
+        inputs = list(self.query(Input))
+        empty = [i for i in inputs if not i.value.strip()]
+        if empty:
+            empty[0].focus()
+
+    @on(Button.Pressed, "#announce")
+    def announce_pressed(self) -> None:
+        """The Announce button."""
+        numbers, why = check_numbers(self.texts(), self.colours)
+        if numbers is None:
+            self.notify(why, severity="warning")
+        else:
+            self.confirm(numbers)
+
+    @on(Button.Pressed, "#cancel")
+    def cancel_pressed(self) -> None:
+        """The Cancel button."""
+        self.dismiss(None)
+
+    def confirm(self, numbers: list[int]) -> None:
+        """Ask once more: a wrong announcement puts the player out."""
+        said = " ".join(str(n) for n in numbers)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.dismiss(numbers)
+
+        self.app.push_screen(ConfirmScreen(
+            f"Announce {said}? If any number is wrong you are out of the game.",
+            yes="Announce", no="Back"), answered)

@@ -1,0 +1,318 @@
+"""Racks: yours as a grid of tiles and notches, the others' one line each.
+
+Your rack reads left (−) to right (+). Between and around its five tiles sit the six
+notches; a tile you had sorted stays in its notch (notch k: k of your numbers are
+lower), stacked when several share one. A tile you compared stays under the position
+it was compared with, marked ``=`` (same dots) or ``≠`` (different). The others' racks
+read the same way on one line: ``‹B14••›`` between their tiles is a sorted tile in
+its notch, ``(≠C9•)`` after a tile a compared one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from engine.gotfive import RACK
+from tui.games.gotfive.text import tile_text
+
+
+def clues_of(clues: Sequence[dict[str, Any]], seat: int) -> tuple[list[list[int]],
+                                                                   list[list[tuple[int, bool]]]]:
+    """A seat's clues placed on its rack: sorted tiles per notch (0..5), and
+    (tile, same) per position (0..4), each ascending."""
+    notches: list[list[int]] = [[] for _ in range(RACK + 1)]
+    compared: list[list[tuple[int, bool]]] = [[] for _ in range(RACK)]
+    for clue in clues:
+        if clue.get("seat") != seat:
+            continue
+        if clue.get("clue") == "sort" and 0 <= clue.get("notch", -1) <= RACK:
+            notches[clue["notch"]].append(clue["tile"])
+        elif clue.get("clue") == "compare" and 0 <= clue.get("position", -1) < RACK:
+            compared[clue["position"]].append((clue["tile"], bool(clue.get("same"))))
+    for notch in notches:
+        notch.sort()
+    for position in compared:
+        position.sort()
+    return notches, compared
+
+
+def compared_text(n: int, same: bool, style: str = "") -> Text:
+    """A compared tile with its answer: ``=C33•`` or ``≠C33•``."""
+    out = Text()
+    out.append("=" if same else "≠", style="bold")
+    out.append_text(tile_text(n))
+    if style:
+        out.stylize(style)
+    return out
+
+
+def newest(clues: Sequence[dict[str, Any]]) -> int | None:
+    """The tile of the latest clue (drawn reversed, so the last move is easy to find)."""
+    return clues[-1].get("tile") if clues else None
+
+
+def fresh(n: int, clues: Sequence[dict[str, Any]]) -> str:
+    """The extra style of clue tile ``n``: reversed if it is the latest clue's."""
+    return "reverse" if n == newest(clues) else ""
+
+
+class MyRack(Widget):
+    """Your rack (or, once you are out, your face-up rack) with its clues in place.
+
+    Attributes: ``tiles`` (your rack from the view), ``clues`` (every clue; only yours
+    are drawn), ``seat`` and ``comparing`` (the compare keys 1–5 work now: the
+    position numbers are drawn bold). A click on a tile posts
+    :class:`MyRack.PositionClicked`.
+    """
+
+    DEFAULT_CSS = """
+    MyRack { height: auto; min-height: 3; width: 1fr; }
+    """
+
+    class PositionClicked(Message):
+        """The player clicked rack position ``position`` (0..4)."""
+
+        def __init__(self, position: int) -> None:
+            super().__init__()
+            self.position = position
+
+    tiles: reactive[list[dict[str, Any]]] = reactive(list, always_update=True, layout=True)
+    clues: reactive[list[dict[str, Any]]] = reactive(list, always_update=True, layout=True)
+    seat: reactive[int] = reactive(0)
+    comparing: reactive[bool] = reactive(False)
+    #: Lines under the header at most (0: as many as the clues need).
+    max_lines: reactive[int] = reactive(0, layout=True)
+
+    def columns(self) -> tuple[int, int]:
+        """(tile column width, notch column width) for the current width."""
+        room = max(40, self.size.width - 4)
+        tile = max(7, min(12, room // 11))
+        notch = max(6, min(tile, (room - 5 * tile) // 6))
+        return tile, notch
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        """A header, the tiles, then as many lines as the tallest stack of clues."""
+        return grid_height(self.clues, self.seat, self.max_lines)
+
+    def render(self) -> Text:
+        """Header (positions), the tiles with the first sorted tiles, then the stacks."""
+        tile_w, notch_w = self.columns()
+        return grid(self.tiles, self.clues, self.seat, tile_w, notch_w,
+                    comparing=self.comparing, max_lines=self.max_lines)
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on one of the five tiles (or the clues under it)."""
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y < 1:
+            return
+        tile_w, notch_w = self.columns()
+        x = offset.x - 2
+        for k in range(RACK):
+            start = notch_w * (k + 1) + tile_w * k
+            if start <= x < start + tile_w:
+                self.post_message(self.PositionClicked(k))
+                return
+
+
+def grid_height(clues: Sequence[dict[str, Any]], seat: int, max_lines: int = 0) -> int:
+    """Lines of :func:`grid` for ``seat``: a header, then the tallest stack of clues
+    (at most ``max_lines`` under the header, when that is not 0)."""
+    notches, compared = clues_of(clues, seat)
+    lines = max(max(len(n) for n in notches), 1 + max(len(c) for c in compared), 1)
+    return 1 + (min(lines, max(2, max_lines)) if max_lines else lines)
+
+
+def _stack(entries: list[Text], room: int) -> list[Text]:
+    """A column's entries in ``room`` lines: the last line says how many more there are."""
+    if len(entries) <= room:
+        return entries
+    return [*entries[:room - 1], Text(f"…+{len(entries) - room + 1}", style="italic")]
+
+
+def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat: int,
+         tile_w: int, notch_w: int, *, comparing: bool = False, max_lines: int = 0) -> Text:
+    """A rack as a grid: notch, tile, notch … tile, notch, with each clue in place.
+
+    The first line numbers the positions (bold and reversed while ``comparing``); the
+    next holds the tiles and the lowest sorted tile of each notch; under a notch its
+    other sorted tiles, under a tile the tiles compared with it. With ``max_lines``
+    (a small terminal) a stack too tall ends in "…+k" (k more tiles).
+    """
+    notches, compared = clues_of(clues, seat)
+    height = grid_height(clues, seat, max_lines) - 1
+    sorted_cells = [_stack([tile_text(n, style=fresh(n, clues)) for n in notch], height)
+                    for notch in notches]
+    compared_cells = [_stack([compared_text(n, same, fresh(n, clues)) for n, same in column],
+                             height - 1) for column in compared]
+    out = Text(no_wrap=True, overflow="crop")
+    header = Text("  ")
+    for k in range(RACK + 1):
+        header.append(f"n{k}".center(notch_w), style="dim")
+        if k < RACK:
+            header.append(str(k + 1).center(tile_w),
+                          style="bold reverse" if comparing else "bold")
+    out.append_text(header)
+    for line in range(height):
+        row = Text("\n")
+        row.append("− " if line == 0 else "  ", style="bold")
+        for k in range(RACK + 1):
+            if line < len(sorted_cells[k]):
+                cell = sorted_cells[k][line]
+            elif line == 0:
+                cell = Text("┆", style="dim")
+            else:
+                cell = Text("")
+            row.append_text(_centre(cell, notch_w))
+            if k == RACK:
+                break
+            if line == 0:
+                tile = tiles[k] if k < len(tiles) else {}
+                if "n" in tile:  # face up: no brackets, so "[C ?]" always means hidden
+                    face = tile_text(tile, style="underline")
+                else:
+                    face = Text("[")
+                    face.append_text(tile_text(tile))
+                    face.append("]")
+                row.append_text(_centre(face, tile_w))
+            elif line - 1 < len(compared_cells[k]):
+                row.append_text(_centre(compared_cells[k][line - 1], tile_w))
+            else:
+                row.append(" " * tile_w)
+        if line == 0:
+            row.append(" +", style="bold")
+        out.append_text(row)
+    return out
+
+
+def _centre(text: Text, width: int) -> Text:
+    """``text`` centred in ``width`` cells (cropped if longer)."""
+    text = text.copy()
+    text.truncate(width)
+    room = width - text.cell_len
+    left = room // 2
+    out = Text(" " * left)
+    out.append_text(text)
+    out.append(" " * (room - left))
+    return out
+
+
+class OthersPanel(Widget):
+    """The other players' racks, one line each, with their clues in place.
+
+    Attributes: ``racks`` (every seat's rack from the view), ``clues``, ``names``,
+    ``me`` (left out; ``None`` for a spectator: every seat is drawn), ``turn``,
+    ``out`` and ``winners``.
+    """
+
+    DEFAULT_CSS = """
+    OthersPanel { height: auto; width: 1fr; }
+    """
+
+    racks: reactive[list[list[dict[str, Any]]]] = reactive(list, always_update=True,
+                                                           layout=True)
+    clues: reactive[list[dict[str, Any]]] = reactive(list, always_update=True)
+    names: reactive[list[str]] = reactive(list, always_update=True)
+    me: reactive[int | None] = reactive(None)
+    turn: reactive[int | None] = reactive(None)
+    out: reactive[list[bool]] = reactive(list, always_update=True)
+    winners: reactive[list[int]] = reactive(list, always_update=True)
+    #: Draw each rack as a grid (as yours is) instead of one line.
+    wide: reactive[bool] = reactive(False, layout=True)
+
+    def seats(self) -> list[int]:
+        """The seats drawn here."""
+        return [s for s in range(len(self.racks)) if s != self.me]
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        """The lines :meth:`render` draws at ``width``."""
+        return max(1, len(self.lines(width)))
+
+    def title(self, seat: int, name_w: int) -> Text:
+        """Whose rack it is, and whether it is their turn (or they won)."""
+        if seat in self.winners:
+            mark = Text()
+            mark.append("🏆", style="bold")
+        elif seat == self.turn:
+            mark = Text()
+            mark.append("▶", style="bold reverse")
+            mark.append(" ")
+        else:
+            mark = Text("  ")
+        out = mark
+        name = self.names[seat] if seat < len(self.names) else f"seat {seat + 1}"
+        out.append(f"{seat + 1} {name}"[:name_w].ljust(name_w),
+                   style="bold" if seat == self.turn else "")
+        return out
+
+    def tokens(self, seat: int) -> list[Text]:
+        """One seat's rack, − to +, with its notches and compared tiles, in pieces that
+        may be wrapped between (never inside)."""
+        notches, compared = clues_of(self.clues, seat)
+        out = [Text("−", style="bold")]
+        rack = self.racks[seat]
+        for k in range(RACK + 1):
+            for n in notches[k]:
+                piece = Text()
+                piece.append("‹", style="dim")
+                piece.append_text(tile_text(n, style=fresh(n, self.clues)))
+                piece.append("›", style="dim")
+                out.append(piece)
+            if k == RACK:
+                break
+            piece = tile_text(rack[k] if k < len(rack) else {})
+            for n, same in compared[k]:
+                piece.append("(")
+                piece.append_text(compared_text(n, same, fresh(n, self.clues)))
+                piece.append(")")
+            out.append(piece)
+        out.append(Text("+", style="bold"))
+        if seat < len(self.out) and self.out[seat]:
+            out.append(Text(" ✗ out (rack face up)", style="italic"))
+        return out
+
+    def lines(self, width: int) -> list[Text]:
+        """Every seat drawn, each on as many lines as it needs at ``width``."""
+        seats = self.seats()
+        if not seats:
+            return []
+        if self.wide:
+            room = max(40, width - 4)
+            tile_w = max(7, min(12, room // 11))
+            notch_w = max(6, min(tile_w, (room - 5 * tile_w) // 6))
+            out: list[Text] = []
+            for s in seats:
+                head = self.title(s, 40)
+                head.rstrip()
+                if s < len(self.out) and self.out[s]:
+                    head.append("  ✗ out (rack face up)", style="italic")
+                out.append(head)
+                out.extend(grid(self.racks[s], self.clues, s, tile_w, notch_w).split("\n"))
+            return out
+        name_w = min(14, max(len(self.names[s]) if s < len(self.names) else 6
+                             for s in seats) + 2)
+        indent = 2 + name_w + 1
+        out = []
+        for s in seats:
+            line = self.title(s, name_w)
+            for piece in self.tokens(s):
+                if line.cell_len + 1 + piece.cell_len > width and line.cell_len > indent:
+                    out.append(line)
+                    line = Text(" " * indent)
+                line.append(" ")
+                line.append_text(piece)
+            out.append(line)
+        return out
+
+    def render(self) -> Text:
+        """Every other seat (wrapped where a line would not fit)."""
+        out = Text("\n").join(self.lines(self.size.width))
+        out.no_wrap = True
+        out.overflow = "crop"
+        return out

@@ -1,0 +1,425 @@
+"""The Got Five! table: the public row, the others' racks, your rack, your board, the log.
+
+Keys (the footer shows only those that work now):
+
+* anywhere, any time: arrows move over your board, space cycles the cell blank →
+  crossed → circled (x crosses, o circles, Delete clears); a click on a cell cycles it
+  too; g calls "GOT FIVE!" (a dialog prefilled from your circled cells);
+* your turn: r, then a colour (A–E) reveals a face-down tile (or click a colour of the
+  supply); then Tab (or a click) picks a public tile, s sorts it into your rack, 1–5
+  compare it with one of your five positions (or click the position).
+
+Marks go to the host as ``mark`` actions without blocking the turn's keys: the board
+shows them at once and then follows the view, so they survive a reconnection. What
+every table shares is :class:`~tui.screens.table.TableScreen`'s.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, Input, Static
+
+from engine.gotfive import COLOURS, PER_COLOUR, colour_of
+from tui.games.gotfive.board import CYCLE, BoardWidget, cell_of, number_at
+from tui.games.gotfive.dialogs import AnnounceScreen, RevealScreen
+from tui.games.gotfive.public import PublicRow
+from tui.games.gotfive.rack import MyRack, OthersPanel
+from tui.games.gotfive.summary import game_over_summary
+from tui.games.gotfive.text import describe_event, letter, short_event, tile_label
+from tui.notices import Namer
+from tui.screens.summary import SummaryScreen
+from tui.screens.table import TableScreen
+
+#: Below this width the log goes under the board (and the header is hidden).
+WIDE = 120
+
+#: Keys that only move over the board or pick a tile: they give way to a text line.
+MOVES = {"move", "next_tile"}
+
+
+class GotFiveScreen(TableScreen):
+    """One seat's view of a Got Five! table (or a spectator's)."""
+
+    GAME = "gotfive"
+    SUB_TITLE = "Got Five!"
+    BINDINGS = [
+        # The board owns the arrows whatever has focus (the log would scroll with them).
+        Binding("up", "move(-1, 0)", "Move", show=False, priority=True),
+        Binding("down", "move(1, 0)", "Move", show=False, priority=True),
+        Binding("left", "move(0, -1)", "Move", show=False, priority=True),
+        Binding("right", "move(0, 1)", "Move", show=False, priority=True),
+        Binding("r", "reveal", "Reveal"),
+        Binding("tab", "next_tile(1)", "Tile", priority=True),
+        Binding("shift+tab", "next_tile(-1)", "Tile", show=False, priority=True),
+        Binding("s", "sort", "Sort"),
+        Binding("1", "compare(0)", "Compare", key_display="1-5"),
+        *[Binding(str(p + 1), f"compare({p})", show=False) for p in range(1, 5)],
+        Binding("space", "cycle", "✗/○"),
+        # x and o: named in the footer when it has room (a wide terminal), working always.
+        Binding("x", "mark_key('cross')", "Cross"),
+        Binding("o", "mark_key('circle')", "Circle"),
+        Binding("x", "set_mark('cross')", "Cross", show=False),
+        Binding("o", "set_mark('circle')", "Circle", show=False),
+        Binding("delete", "set_mark('clear')", "Clear", show=False),
+        Binding("g", "got_five", "GOT FIVE!"),
+    ]
+
+    def __init__(self, session: Any) -> None:
+        super().__init__(session)
+        #: Index of the public tile a sort or compare would use.
+        self.selected = 0
+        #: Marks sent and not yet seen in a view: number → mark (None: cleared).
+        self.pending: dict[int, str | None] = {}
+        #: The board's cursor: (row = colour, column).
+        self.cursor = (0, 0)
+
+    def compose_table(self) -> ComposeResult:
+        yield Static("", id="gf-status", markup=False)
+        with Horizontal(id="gf-main"):
+            with Vertical(id="gf-left"):
+                yield PublicRow(id="gf-public")
+                yield OthersPanel(id="gf-others")
+                yield MyRack(id="gf-rack")
+                yield BoardWidget(id="gf-board")
+            yield from self.compose_log()
+
+    def on_mount(self) -> None:
+        """Titles, then the base's replay and first view."""
+        self.query_one("#gf-rack").border_title = "Your rack  − low … high +"
+        self.query_one("#gf-board").border_title = "Your board"
+        self._fit(self.size.width)
+        super().on_mount()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A narrow terminal stacks the log under the board."""
+        self._fit(event.size.width)
+
+    def _fit(self, width: int) -> None:
+        self.set_class(width < WIDE, "-narrow")
+        self.refresh_bindings()
+        self.query_one(OthersPanel).wide = width >= WIDE
+        # On a small terminal the board must stay in sight: tall stacks of clues fold.
+        self.query_one(MyRack).max_lines = 0 if width >= WIDE else 3
+        # At 80 columns the game's keys need the whole footer.
+        self.query_one(Footer).show_command_palette = width >= WIDE
+
+    # ---- showing an update ---------------------------------------------------
+
+    @property
+    def marks(self) -> dict[int, str]:
+        """The board as we show it: the view's marks with our pending ones over them."""
+        marks = {int(n): m for n, m in (self.view.get("marks") or {}).items()
+                 if str(n).isdigit() and m in CYCLE}
+        for n, mark in self.pending.items():
+            if mark is None:
+                marks.pop(n, None)
+            else:
+                marks[n] = mark
+        return marks
+
+    def seen(self) -> frozenset[int]:
+        """Numbers this seat can see (auto-cross keeps them crossed): from the view."""
+        view, me = self.view, self.my_seat
+        seen = {t["n"] for t in view.get("public") or [] if "n" in t}
+        seen.update(c["tile"] for c in view.get("clues") or [] if "tile" in c)
+        for seat, rack in enumerate(view.get("racks") or []):
+            if seat != me:
+                seen.update(t["n"] for t in rack if "n" in t)
+        return frozenset(seen)
+
+    def locked(self) -> frozenset[int]:
+        """Numbers whose cell the player may not change (auto-cross on)."""
+        return self.seen() if self.view.get("auto_cross") else frozenset()
+
+    def show(self, msg: dict[str, Any], view: dict[str, Any], legal: list[dict[str, Any]],
+             names: list[str]) -> None:
+        """Pass the new view down to the widgets."""
+        me = self.my_seat
+        shown = view.get("marks") or {}
+        for n, mark in list(self.pending.items()):
+            if shown.get(str(n)) == mark:
+                del self.pending[n]
+        public = view.get("public") or []
+        for event in msg.get("events") or []:
+            if event.get("type") == "revealed" and event.get("seat") == me:
+                numbers = [t.get("n") for t in public]
+                if event.get("tile", {}).get("n") in numbers:
+                    self.selected = numbers.index(event["tile"]["n"])
+        self.selected = min(self.selected, max(0, len(public) - 1))
+        row = self.query_one(PublicRow)
+        row.public = public
+        row.supply = view.get("supply") or []
+        row.revealing = self.can("reveal")
+        row.selected = self.selected if self.can("sort") else None
+        others = self.query_one(OthersPanel)
+        others.me = me
+        others.turn = view.get("turn")
+        others.out = view.get("out") or []
+        others.winners = view.get("winners") or []
+        others.names = names
+        others.clues = view.get("clues") or []
+        others.racks = view.get("racks") or []
+        rack = self.query_one(MyRack)
+        board = self.query_one(BoardWidget)
+        rack.display = board.display = me is not None
+        if me is not None:
+            rack.seat = me
+            rack.comparing = self.can("compare")
+            rack.clues = view.get("clues") or []
+            racks = view.get("racks") or []
+            rack.tiles = racks[me] if me < len(racks) else []
+            self._board()
+        self._status(view, names)
+
+    def _board(self) -> None:
+        board = self.query_one(BoardWidget)
+        hint = self.view.get("hint")
+        me, out = self.my_seat, self.view.get("out") or []
+        if self.view.get("phase") == "over" or (me is not None and me < len(out) and out[me]):
+            hint = None  # the rack is face up: "1 rack fits" would tell nothing
+        board.locked = self.locked()
+        board.hint = hint if isinstance(hint, dict) and "possible" in hint else None
+        board.cursor = self.cursor
+        board.marks = self.marks
+        title = "Your board"
+        if isinstance(hint, dict) and isinstance(hint.get("count"), int):
+            count = hint["count"]
+            title += (" · hint: only 1 rack fits — GOT FIVE! (g)" if count == 1
+                      else f" · hint: {count} racks fit")
+            if "possible" in hint:
+                title += " · '·' no rack holds it · '★' yours"
+        board.border_title = title
+
+    def _status(self, view: dict[str, Any], names: list[str]) -> None:
+        status = self.query_one("#gf-status", Static)
+        me, phase, turn = self.my_seat, view.get("phase"), view.get("turn")
+        namer = Namer(names, me)
+        out = view.get("out") or []
+        if phase == "over":
+            winners = view.get("winners") or []
+            who = ", ".join(namer.who(s) for s in winners) or "Nobody"
+            text = (f"🏆 {who} {'win' if who == 'You' else 'wins'}! "
+                    "l: back to the lobby (creator) · Esc: leave")
+        elif me is None:
+            text = f"Watching: {namer.name(turn)} to play."
+        elif me < len(out) and out[me]:
+            text = ("You are out: your rack is face up. Watching the others "
+                    f"({namer.name(turn)} to play).")
+        elif turn == me and phase == "reveal":
+            text = "▶ Your turn: reveal a face-down tile — r, then its colour (A–E)."
+        elif turn == me and phase == "clue":
+            public = view.get("public") or []
+            tile = tile_label(public[self.selected]["n"]) if public else "?"
+            text = f"▶ Your turn: a clue about {tile} — s sort · 1–5 compare · Tab next tile"
+        elif turn == me and phase == "announce":
+            text = "▶ No tiles are left: announce your five numbers (g)."
+        elif turn is not None:
+            doing = "to reveal a tile" if phase == "reveal" else "to ask a clue"
+            text = f"{namer.name(turn)}'s turn {doing}…"
+            last = self.last_move()
+            if last and len(text) + 3 + len(last) <= self.size.width - 2:
+                text += f" · {last}"
+        else:
+            text = "Waiting…"
+        status.update(text)
+        status.set_class(turn == me and me is not None and phase != "over", "my-turn")
+
+    def last_move(self) -> str | None:
+        """The latest reveal, clue or call at the table, in a few words (from the history)."""
+        for entry in reversed(self.session.history):
+            if entry.kind == "event" and entry.data.get("type") in (
+                    "revealed", "clue", "announced"):
+                try:
+                    return short_event(entry.data, Namer(entry.names, self.my_seat))
+                except (KeyError, TypeError, ValueError):
+                    return None
+        return None
+
+    def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
+        """One line of the log for one of Got Five!'s events."""
+        return describe_event(event, namer, self.view.get("racks") or [])
+
+    def summary(self, msg: dict[str, Any], names: list[str]) -> SummaryScreen | None:
+        """The game-over summary, when this update ended the game."""
+        if not any(e.get("type") == "game_over" for e in msg.get("events") or []):
+            return None
+        return game_over_summary(msg["view"], names, self.my_seat, can_lobby=self.is_creator)
+
+    # ---- which keys work now -----------------------------------------------------
+
+    def can_mark(self) -> bool:
+        """Marks are open (the host lists ``mark``), even while a move is on its way."""
+        legal = (self.update or {}).get("legal") or []
+        return self.my_seat is not None and any(a.get("type") == "mark" for a in legal)
+
+    def check_game_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show only the keys that work now."""
+        if action in MOVES and isinstance(self.focused, Input):
+            return False
+        if action in ("move", "cycle", "set_mark"):
+            return self.can_mark()
+        if action == "mark_key":
+            return self.can_mark() and not self.has_class("-narrow")
+        if action == "reveal":
+            return self.can("reveal")
+        if action in ("sort", "next_tile"):
+            return self.can("sort")
+        if action == "compare":
+            return self.can("compare")
+        if action == "got_five":
+            return self.can("announce")
+        return True
+
+    # ---- the board -----------------------------------------------------------------
+
+    def action_move(self, rows: int, cols: int) -> None:
+        """Move the board's cursor (it wraps around the edges)."""
+        row, col = self.cursor
+        self.cursor = ((row + rows) % COLOURS, (col + cols) % PER_COLOUR)
+        self.query_one(BoardWidget).cursor = self.cursor
+
+    def action_cycle(self) -> None:
+        """Cycle the cell under the cursor: blank → crossed → circled → blank."""
+        n = number_at(*self.cursor)
+        self.mark(n, CYCLE[self.marks.get(n)])
+
+    def action_set_mark(self, mark: str) -> None:
+        """Cross, circle or clear the cell under the cursor."""
+        self.mark(number_at(*self.cursor), None if mark == "clear" else mark)
+
+    def action_mark_key(self, mark: str) -> None:
+        """x or o on a wide terminal (the same as :meth:`action_set_mark`)."""
+        self.action_set_mark(mark)
+
+    @on(BoardWidget.CellClicked)
+    def cell_clicked(self, event: BoardWidget.CellClicked) -> None:
+        """A click on a cell moves the cursor there and cycles it."""
+        self.cursor = cell_of(event.n)
+        self.query_one(BoardWidget).cursor = self.cursor
+        if self.can_mark():
+            self.mark(event.n, CYCLE[self.marks.get(event.n)])
+
+    def mark(self, n: int, mark: str | None) -> None:
+        """Mark ``n`` on the board now and tell the host (without blocking any key)."""
+        if not self.can_mark():
+            return
+        if n in self.locked():
+            if mark != "cross":
+                self.notify(f"You can see {n}: auto-cross keeps it crossed.",
+                            severity="warning")
+            return
+        if self.marks.get(n) == mark:
+            return
+        self.pending[n] = mark
+        self.query_one(BoardWidget).marks = self.marks
+        self.act({"type": "mark", "n": n, "mark": mark}, wait=False)
+
+    def refused(self, method: str) -> None:
+        """A refusal: forget the marks on their way, the next view has the truth."""
+        super().refused(method)
+        if method == "act" and self.pending:
+            self.pending.clear()
+            if self.my_seat is not None:
+                self.query_one(BoardWidget).marks = self.marks
+
+    # ---- your turn -------------------------------------------------------------------
+
+    def action_reveal(self) -> None:
+        """Ask which colour to reveal."""
+        if not self.can("reveal"):
+            return
+
+        def chosen(colour: int | None) -> None:
+            if colour is not None:
+                self.reveal(colour)
+
+        self.app.push_screen(RevealScreen(self.view.get("supply") or []), chosen)
+
+    @on(PublicRow.ColourClicked)
+    def colour_clicked(self, event: PublicRow.ColourClicked) -> None:
+        """A click on a colour of the supply reveals a tile of it (on your turn)."""
+        if self.can("reveal"):
+            self.reveal(event.colour)
+
+    def reveal(self, colour: int) -> None:
+        """Reveal the top face-down tile of ``colour``."""
+        action = {"type": "reveal", "colour": colour}
+        if action in self.legal:
+            self.act(action)
+        elif not self.can("reveal"):
+            self.notify("You cannot reveal a tile now.", severity="warning")
+        else:
+            self.notify(f"No face-down tiles of colour {letter(colour)} are left.",
+                        severity="warning")
+
+    def action_next_tile(self, step: int) -> None:
+        """Pick the next (or previous) public tile for the clue."""
+        public = self.view.get("public") or []
+        if public:
+            self.selected = (self.selected + step) % len(public)
+            self.query_one(PublicRow).selected = self.selected
+            self._status(self.view, self.names)
+
+    @on(PublicRow.TileClicked)
+    def tile_clicked(self, event: PublicRow.TileClicked) -> None:
+        """A click on a public tile picks it (sort or compare it next)."""
+        if self.can("sort"):
+            self.selected = event.index
+            self.query_one(PublicRow).selected = self.selected
+            self._status(self.view, self.names)
+
+    def chosen_tile(self) -> int | None:
+        """The number of the public tile picked for the clue."""
+        public = self.view.get("public") or []
+        if not public:
+            return None
+        return int(public[min(self.selected, len(public) - 1)]["n"])
+
+    def action_sort(self) -> None:
+        """Sort the picked public tile into your rack."""
+        n = self.chosen_tile()
+        if n is not None and {"type": "sort", "tile": n} in self.legal:
+            self.act({"type": "sort", "tile": n})
+
+    def action_compare(self, position: int) -> None:
+        """Compare the picked public tile with your tile at ``position`` (0..4)."""
+        n = self.chosen_tile()
+        action = {"type": "compare", "tile": n, "position": position}
+        if n is not None and action in self.legal:
+            self.act(action)
+
+    @on(MyRack.PositionClicked)
+    def position_clicked(self, event: MyRack.PositionClicked) -> None:
+        """A click on one of your tiles compares the picked public tile with it."""
+        if self.can("compare"):
+            self.action_compare(event.position)
+
+    # ---- GOT FIVE! -----------------------------------------------------------------------
+
+    def prefill(self) -> list[int | None]:
+        """Per rack position, the one circled number of its colour (if exactly one)."""
+        me = self.my_seat
+        rack = (self.view.get("racks") or [[]] * ((me or 0) + 1))[me or 0]
+        circled = [n for n, m in self.marks.items() if m == "circle"]
+        out: list[int | None] = []
+        for tile in rack:
+            mine = [n for n in circled if colour_of(n) == tile.get("colour")]
+            out.append(mine[0] if len(mine) == 1 else None)
+        return out
+
+    def action_got_five(self) -> None:
+        """Open the GOT FIVE! dialog."""
+        if not self.can("announce") or self.my_seat is None:
+            return
+        colours = [int(t["colour"]) for t in self.view["racks"][self.my_seat]]
+
+        def chosen(numbers: list[int] | None) -> None:
+            if numbers is not None and self.can("announce"):
+                self.act({"type": "announce", "numbers": numbers})
+
+        self.app.push_screen(AnnounceScreen(colours, self.prefill()), chosen)

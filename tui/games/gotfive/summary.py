@@ -1,0 +1,101 @@
+"""The end of a Got Five! game: who won and how, every rack face up, every clue, every
+announcement."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from tui.games.gotfive.rack import clues_of
+from tui.games.gotfive.text import clue_text, numbers_text, tile_text
+from tui.notices import Namer
+from tui.screens.summary import Choice, SummaryScreen
+
+
+def rack_line(rack: list[dict[str, Any]]) -> Text:
+    """A face-up rack, − to +."""
+    out = Text()
+    out.append("− ", style="bold")
+    for tile in rack:
+        out.append_text(tile_text(tile))
+        out.append(" ")
+    out.append("+", style="bold")
+    return out
+
+
+def racks_table(view: dict[str, Any], names: list[str], me: int | None) -> Table:
+    """One row per player: the rack face up and how the game ended for them."""
+    table = Table(box=None, expand=True, pad_edge=False, title="Every rack",
+                  title_justify="left", title_style="bold")
+    table.add_column("player")
+    table.add_column("rack")
+    table.add_column("")
+    winners = view.get("winners") or []
+    for seat, rack in enumerate(view.get("racks") or []):
+        name = Text(names[seat] if seat < len(names) else f"seat {seat + 1}",
+                    style="bold" if seat == me else "")
+        if seat == me:
+            name.append(" (you)", style="italic")
+        notches, compared = clues_of(view.get("clues") or [], seat)
+        clues = sum(len(n) for n in notches) + sum(len(c) for c in compared)
+        if seat in winners:
+            result = "🏆 won"
+        elif (view.get("out") or [])[seat:seat + 1] == [True]:
+            result = "✗ out"
+        else:
+            result = ""
+        plural = "" if clues == 1 else "s"
+        table.add_row(name, rack_line(rack), f"{result} · {clues} clue{plural}".strip(" ·"))
+    return table
+
+
+def history(view: dict[str, Any], names: list[str], me: int | None) -> Text:
+    """Every clue, oldest first."""
+    namer = Namer(names, me)
+    racks = view.get("racks") or []
+    out = Text()
+    out.append("Clues, oldest first\n", style="bold")
+    clues = view.get("clues") or []
+    if not clues:
+        out.append("(none)")
+    for i, clue in enumerate(clues, start=1):
+        seat = clue.get("seat")
+        colours = [t.get("colour") for t in racks[seat]] if isinstance(seat, int) and \
+            seat < len(racks) else []
+        out.append(f"{i:>2}. {clue_text(clue, namer, colours)}\n")
+    return out
+
+
+def announcements(view: dict[str, Any], names: list[str], me: int | None) -> Text:
+    """Who called GOT FIVE!, with what, and whether it was right."""
+    namer = Namer(names, me)
+    out = Text()
+    out.append("GOT FIVE! calls\n", style="bold")
+    calls = view.get("announcements") or []
+    if not calls:
+        out.append("(nobody called)")
+    for call in calls:
+        verdict = "✓ right" if call.get("right") else "✗ wrong"
+        out.append(f"{namer.who(call.get('seat'))}: {numbers_text(call.get('numbers') or [])}"
+                   f"  {verdict}\n")
+    return out
+
+
+def game_over_summary(view: dict[str, Any], names: list[str], me: int | None, *,
+                      can_lobby: bool) -> SummaryScreen:
+    """The dialog at the end of the game."""
+    winners = view.get("winners") or []
+    namer = Namer(names, me)
+    who = ", ".join(namer.who(s) for s in winners) or "Nobody"
+    right = any(c.get("right") for c in view.get("announcements") or [])
+    how = "named all five" if right else "the last one left in"
+    verb = "win" if who == "You" else "wins"
+    title = Text(f"🏆 {who} {verb}: {how}!", style="bold")
+    body: list[RenderableType] = [racks_table(view, names, me),
+                                  announcements(view, names, me),
+                                  history(view, names, me)]
+    choices = [Choice("lobby", "Back to the lobby")] if can_lobby else []
+    return SummaryScreen(title, body, choices, id="gotfive-over")

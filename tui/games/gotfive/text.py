@@ -1,0 +1,149 @@
+"""Got Five! in words and glyphs: colour letters, tiles, clues and the log's lines.
+
+Colour never carries meaning alone: every colour has a letter (A–E) printed on every
+tile, rack slot and board row, so the game plays on a monochrome terminal and for
+colour-blind players. Dots are bullets (``•``, ``••``, ``•••``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+
+from engine.gotfive import colour_of, dots_of
+from tui.notices import Namer
+
+#: The letter of each colour index (0..4).
+LETTERS = "ABCDE"
+#: The colour each letter is also drawn in (a help, never the only sign).
+STYLES = ("bold #e8413c", "bold #e8c62a", "bold #3fbf4a", "bold #3f8ff0", "bold #c45ad0")
+
+
+def letter(colour: Any) -> str:
+    """The letter of colour index ``colour`` ("?" for anything else)."""
+    if isinstance(colour, int) and not isinstance(colour, bool) and 0 <= colour < 5:
+        return LETTERS[colour]
+    return "?"
+
+
+def colour_style(colour: Any) -> str:
+    """The style a colour is drawn in ("" when unknown)."""
+    if isinstance(colour, int) and not isinstance(colour, bool) and 0 <= colour < 5:
+        return STYLES[colour]
+    return ""
+
+
+def dots(n: int) -> str:
+    """The dots of tile ``n`` as bullets."""
+    return "•" * dots_of(n)
+
+
+def tile_label(n: int) -> str:
+    """A face-up tile in plain words for logs and dialogs, e.g. "C33•"."""
+    return f"{letter(colour_of(n))}{n}{dots(n)}"
+
+
+def tile_text(tile: dict[str, Any] | int, *, width: int = 0, style: str = "") -> Text:
+    """A tile as styled text: its letter, and its number and dots when face up.
+
+    ``tile`` is a tile from the view (``{"colour"}`` for a hidden one) or a number.
+    ``width`` pads the text on the right (0: no padding).
+    """
+    if isinstance(tile, int):
+        tile = {"n": tile, "colour": colour_of(tile), "dots": dots_of(tile)}
+    colour = tile.get("colour")
+    out = Text(style=colour_style(colour))  # the whole tile in its colour (a help)
+    out.append(letter(colour))
+    n = tile.get("n")
+    if isinstance(n, int):
+        out.append(f"{n:>2}", style="bold")
+        out.append("•" * int(tile.get("dots") or dots_of(n)))
+    else:
+        out.append(" ?", style="bold")
+    if style:
+        out.stylize(style)
+    if width:
+        out.pad_right(max(0, width - out.cell_len))
+    return out
+
+
+def position_label(position: int, colours: Sequence[Any]) -> str:
+    """A rack position as players count it, with its colour: "position 3 (B)"."""
+    colour = colours[position] if 0 <= position < len(colours) else None
+    return f"position {position + 1} ({letter(colour)})"
+
+
+def clue_text(clue: dict[str, Any], namer: Namer, colours: Sequence[Any]) -> str:
+    """One clue in words: who asked, about which tile, and the answer."""
+    seat = clue.get("seat")
+    who = namer.who(seat)
+    whose = "your" if who == "You" else f"{who}'s"
+    n = int(clue["tile"])
+    if clue.get("clue") == "sort":
+        notch = int(clue["notch"])
+        lower = {0: "none", 5: "all five"}.get(notch, str(notch))
+        return f"{who} sorted {tile_label(n)} into notch {notch} ({lower} of {whose} tiles lower)"
+    position = int(clue["position"])
+    answer = "same dots" if clue.get("same") else "different dots"
+    return (f"{who} compared {tile_label(n)} with {whose} {position_label(position, colours)}:"
+            f" {answer}")
+
+
+def numbers_text(numbers: Sequence[Any]) -> str:
+    """Announced numbers in words: "3 14 25 36 47"."""
+    return " ".join(str(n) for n in numbers)
+
+
+def rack_label(rack: Sequence[dict[str, Any]]) -> str:
+    """A face-up rack in words: "A3• C14•• …"."""
+    return " ".join(tile_label(int(t["n"])) if "n" in t else f"{letter(t.get('colour'))}?"
+                    for t in rack)
+
+
+def describe_event(event: dict[str, Any], namer: Namer,
+                   racks: Sequence[Sequence[dict[str, Any]]]) -> str | None:
+    """One line of the table's log for one of the engine's Got Five! events.
+
+    ``racks`` (from the latest view) name a compared position's colour; a rack's
+    colours never change during a game.
+    """
+    kind = event.get("type")
+    if kind == "revealed":
+        return f"{namer.who(event['seat'])} revealed {tile_label(int(event['tile']['n']))}"
+    if kind == "clue":
+        seat = event.get("seat")
+        colours = [t.get("colour") for t in racks[seat]] if isinstance(seat, int) and \
+            0 <= seat < len(racks) else []
+        return clue_text(event, namer, colours)
+    if kind == "announced":
+        verdict = "right — five of five!" if event.get("right") else "wrong"
+        return (f"{namer.who(event['seat'])} called GOT FIVE! with "
+                f"{numbers_text(event['numbers'])}: {verdict}")
+    if kind == "out":
+        who = namer.who(event["seat"])
+        return f"{who} {'are' if who == 'You' else 'is'} out; rack: {rack_label(event['rack'])}"
+    if kind == "game_over":
+        winners = ", ".join(namer.who(s) for s in event.get("winners") or [])
+        how = ("named all five" if event.get("reason") == "announced"
+               else "the last one left in")
+        return f"Game over: {winners} won ({how})"
+    return None
+
+
+def short_event(event: dict[str, Any], namer: Namer) -> str | None:
+    """A move in a few words for the status line, e.g. "Bob sorted C33• → notch 2"."""
+    kind = event.get("type")
+    who = namer.who(event.get("seat"))
+    if kind == "revealed":
+        return f"{who} revealed {tile_label(int(event['tile']['n']))}"
+    if kind == "clue":
+        tile = tile_label(int(event["tile"]))
+        if event.get("clue") == "sort":
+            return f"{who} sorted {tile} → notch {event['notch']}"
+        answer = "same dots" if event.get("same") else "≠ dots"
+        return f"{who} compared {tile} with position {int(event['position']) + 1}: {answer}"
+    if kind == "announced":
+        return f"{who} called GOT FIVE!: {'right' if event.get('right') else 'wrong'}"
+    return None
