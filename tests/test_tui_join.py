@@ -8,6 +8,7 @@ import socket
 import pytest
 from textual.widgets import DataTable, Input
 
+import tui.games
 from net.client import Client, ConnectionLost
 from net.discovery import HostInfo, TableInfo
 from net.protocol import PROTOCOL_VERSION
@@ -66,7 +67,10 @@ def host_info(name: str, *games: str) -> HostInfo:
                           for i, game in enumerate(games, start=1)))
 
 
-async def test_tables_this_app_cannot_play_are_listed_as_such_and_not_joined() -> None:
+async def test_tables_this_app_cannot_play_are_listed_as_such_and_not_joined(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delitem(tui.games.TABLES, "getit")  # an app without a Get It! table
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("j")
@@ -91,7 +95,10 @@ async def test_tables_this_app_cannot_play_are_listed_as_such_and_not_joined() -
         assert not screen.workers or all(w.group != "connect" for w in screen.workers)
 
 
-async def test_a_host_with_no_table_this_app_plays_is_not_joined() -> None:
+async def test_a_host_with_no_table_this_app_plays_is_not_joined(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delitem(tui.games.TABLES, "getit")  # an app without a Get It! table
     async with running_host() as host:
         bob = await Client.connect("127.0.0.1", host.port, name="Bob")
         await bob.create_table("Bob's table", "getit", 3)
