@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -36,7 +36,7 @@ from tui.notices import Namer, describe_chat, describe_notice, seat_names
 from tui.screens.base import Banner, SessionScreen
 from tui.screens.dialogs import ChoiceScreen
 from tui.screens.summary import SummaryScreen
-from tui.session import Entry
+from tui.session import ConnectionLost, Entry, ServerError
 
 #: The actions the base class owns (``check_action`` answers for them).
 BASE_ACTIONS = {"chat", "to_lobby", "bot_for_away", "finish", "leave"}
@@ -60,8 +60,10 @@ class TableScreen(SessionScreen):
 
     #: The open end-of-round summary, if any.
     summary_screen: SummaryScreen | None = None
-    #: The view version our last move was made on; keys wait for a newer view.
-    acted_on: int | None = None
+    #: Moves sent that the host has not answered yet (their keys wait).
+    moving = 0
+    #: The version of the view the host's last answer came after; keys wait for it.
+    answered_at: int | None = None
 
     def __init__(self, session: Any) -> None:
         super().__init__(session)
@@ -316,9 +318,18 @@ class TableScreen(SessionScreen):
 
     @property
     def legal(self) -> list[dict[str, Any]]:
-        """Our legal actions in the latest update (none while our last move is on its way)."""
-        if self.acted_on is not None and self.view.get("version") == self.acted_on:
+        """Our legal actions in the latest update (none while our last move is on its way).
+
+        A move is on its way until the host has answered it *and* this screen holds the
+        view that answer came after: another player's change arriving meanwhile (a new
+        version, but not ours) does not open the keys again on a view that is stale.
+        """
+        if self.moving:
             return []
+        if self.answered_at is not None:
+            if int(self.view.get("version") or 0) < self.answered_at:
+                return []
+            self.answered_at = None
         return list((self.update or {}).get("legal") or [])
 
     def can(self, kind: str) -> bool:
@@ -328,16 +339,38 @@ class TableScreen(SessionScreen):
     def refused(self, method: str) -> None:
         """Our move was refused: the keys work again on the view we have."""
         if method == "act":
-            self.acted_on = None
+            self.answered_at = None
 
     def act(self, action: dict[str, Any], *, wait: bool = True) -> None:
         """Send a move; unless ``wait`` is false, further keys wait for the host's answer.
 
-        (A signal in a real-time game need not block the next key: ``wait=False``.)
+        (A signal in a real-time game, a mark on a private board, need not block the next
+        key: ``wait=False``.)
         """
         if wait:
-            self.acted_on = self.view.get("version")
-        self.send("act", action)
+            self.moving += 1
+        self._move(action, wait)
+
+    @work(group="moves", exit_on_error=False)
+    async def _move(self, action: dict[str, Any], wait: bool) -> None:
+        try:
+            await self.session.request("act", action)
+            if wait:
+                # The host pushes the new view before it answers, on the same line: the
+                # client already holds it, so the keys wait for this screen to show it.
+                latest = self.session.client.latest if self.session.client else None
+                view = (latest or {}).get("view") or {}
+                self.answered_at = int(view.get("version") or 0)
+        except ServerError as exc:
+            self.refused("act")
+            self.notify(exc.message, title="Not possible", severity="error", markup=False)
+        except ConnectionLost as exc:
+            self.refused("act")
+            self.notify(f"Not connected: {exc}", severity="error", markup=False)
+        finally:
+            if wait:
+                self.moving -= 1
+                self.refresh_bindings()
 
     # ---- what every table can do -----------------------------------------------------
 
