@@ -298,14 +298,14 @@ class GetItBot:
         now: float,
     ) -> None:
         me = view["seat"]
-        tops = _tops(view)
+        tops = tops_seen(view)
         mine = view["signals"][me]
         holders = {kind: sorted(h for h, c in tops.items() if c["kind"] == kind)
                    for kind in ("smile", "eyes", "mirror", "speech")}
         special_seen = any(c["kind"] != "number" for c in tops.values())
         numbers = {h: c["value"] for h, c in tops.items() if c["kind"] == "number"}
         targets: dict[str, int | None] = {
-            "look": None if special_seen or not numbers else _lowest(numbers),
+            "look": None if special_seen or not numbers else lowest_seat(numbers),
             "smile": holders["smile"][0] if holders["smile"] else None,
             "look_past": holders["eyes"][0] if holders["eyes"] else None,
         }
@@ -324,7 +324,7 @@ class GetItBot:
         count = view["piles"][me]["count"]
         if not count:
             return None
-        tops = _tops(view)
+        tops = tops_seen(view)
         special_seen = any(c["kind"] != "number" for c in tops.values())
         numbers = [c["value"] for c in tops.values() if c["kind"] == "number"]
         known = self._known[0] if self._known and self._known[1] == count else None
@@ -349,15 +349,15 @@ class GetItBot:
         return min(gates) if gates else None
 
 
-def _tops(view: View) -> dict[int, dict[str, Any]]:
-    """The top cards this seat sees on the other seats' piles."""
+def tops_seen(view: View) -> dict[int, dict[str, Any]]:
+    """The top cards a seat's view shows on the other seats' piles, by holder."""
     me = view["seat"]
     return {
         h: p["top"] for h, p in enumerate(view["piles"]) if h != me and p.get("top") is not None
     }
 
 
-def _lowest(numbers: dict[int, int]) -> int:
+def lowest_seat(numbers: dict[int, int]) -> int:
     """The seat showing the lowest number; on a tie the lowest seat number."""
     return min(numbers, key=lambda h: (numbers[h], h))
 
