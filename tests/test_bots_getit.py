@@ -231,7 +231,8 @@ def test_what_the_bot_says_names_the_cards_it_sees() -> None:
     stack_getit_piles(game, [["speech", "30"], ["4"], ["17"]])
     _, before = _first_play(_table(game))
     lines = {e["seat"]: e["text"] for e in before if e["type"] == "said"}
-    assert lines == {1: "I see seat 0: speech, seat 2: 17", 2: "I see seat 0: speech, seat 1: 4"}
+    # Seats are numbered from 1, as people at the table see them.
+    assert lines == {1: "I see seat 1: speech, seat 3: 17", 2: "I see seat 1: speech, seat 2: 4"}
 
 
 def _next_play(bot: GetItBot, game: GetIt, seat: int, now: float, limit: float) -> float | None:

@@ -45,6 +45,7 @@ smile until the signals settle; a number in between gives each special fresh sig
 from __future__ import annotations
 
 import random
+import re
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -140,6 +141,9 @@ class GetItBot:
         # a slow teammate's unchanged signal is trusted only after its own pace.
         self._latency: dict[int, deque[float]] = {}
         self._awaiting: set[int] = set()
+        # Teammates seen to signal against the cards (for the rest of the game).
+        self._doubts: set[int] = set()
+        self._obs = 0  # views observed: orders changes seen at one instant
         self._reset_round(float("-inf"))
 
     # ------------------------------------------------------------------ public API
@@ -207,13 +211,19 @@ class GetItBot:
     def _reset_round(self, now: float) -> None:
         self._played = 0
         self._last_play = now
-        self._signals: dict[tuple[int, str], tuple[Any, float]] = {}
+        self._play_seen = self._obs
+        self._signals: dict[tuple[int, str], tuple[Any, float, int]] = {}
         self._talkers: set[int] = set()
         self._said = False
-        self._known: tuple[dict[str, Any], int] | None = None
+        self._lines: list[dict[str, Any]] = []
+        self._known: tuple[dict[str, Any], int] | None = None  # peeked: (face, my count)
+        self._told: tuple[dict[str, Any] | None, int] | None = None  # read in a line
+        self._mirror_at: float | None = None  # since when a peek proves I hold the mirror
+        self._bubble_at: float | None = None  # since when talk proves I hold the bubble
 
     def _observe(self, view: View, now: float) -> None:
         key = (view.get("level"), view.get("attempt"), view.get("round"))
+        self._obs += 1
         if key != self._round:
             self._round = key
             self._reset_round(now)
@@ -222,26 +232,104 @@ class GetItBot:
         all_signals = view.get("signals") or []
         phase = view.get("phase")
         played = len(view.get("played") or [])
+        mine_changed = False
         if phase != self._phase or played != self._played:
             # New cards show: the signals on the table are about the old ones.
             self._phase, self._played = phase, played
             self._last_play = now
+            self._play_seen = self._obs
             self._awaiting = {s for s in range(len(all_signals)) if s != me}
+            mine_changed = True
         for seat, signals in enumerate(all_signals):
             for kind in (*SIGNAL_KINDS, "peek"):
                 value = signals.get(kind)
                 seen = self._signals.get((seat, kind))
                 if seen is None or seen[0] != value:
-                    self._signals[(seat, kind)] = (value, now)
+                    self._signals[(seat, kind)] = (value, now, self._obs)
                     if seen is not None:
                         self._note_response(seat, now)
-        for line in view.get("said") or []:
-            self._talkers.add(line.get("seat"))
-            if line.get("seat") == me:
-                self._said = True
+        if me is None or phase != "play":
+            return
+        count = view["piles"][me]["count"]
+        self._read_lines(view, me, count, fresh=not mine_changed)
         peek = view.get("peek")
-        if peek is not None and me is not None:
-            self._known = (dict(peek), view["piles"][me]["count"])
+        if peek is not None:
+            self._known = (dict(peek), count)
+        self._check_signals(view, me)
+        tops = tops_seen(view)
+        kinds = {c["kind"] for c in tops.values()}
+        others = [s for s in range(len(all_signals)) if s != me]
+        # Only a seat that sees a mirror may peek, only one that sees the bubble may talk,
+        # and there is one of each: if someone does and I see none, it lies on my pile.
+        peeking = count and "mirror" not in kinds and any(all_signals[s]["peek"] for s in others)
+        self._mirror_at = (self._mirror_at if self._mirror_at is not None else now) \
+            if peeking else None
+        played_kinds = {c.get("kind") for c in view.get("played") or []}
+        talking = (count and "speech" not in kinds and "speech" not in played_kinds
+                   and bool(self._talkers - {me}))
+        self._bubble_at = (self._bubble_at if self._bubble_at is not None else now) \
+            if talking else None
+
+    def _read_lines(self, view: View, me: int, count: int, fresh: bool) -> None:
+        """Take in the lines said since the last view: who talks, and what they tell me
+        about my own top card (see :func:`told_face`)."""
+        lines = [dict(line) for line in view.get("said") or []]
+        prev = self._lines
+        new = lines
+        for drop in range(len(prev) + 1):  # the view keeps only the latest lines
+            if lines[: len(prev) - drop] == prev[drop:]:
+                new = lines[len(prev) - drop:]
+                break
+        self._lines = lines
+        for line in new:
+            speaker = line.get("seat")
+            if not isinstance(speaker, int):
+                continue
+            self._talkers.add(speaker)
+            if speaker == me:
+                self._said = True
+                continue
+            if not fresh or not isinstance(line.get("text"), str):
+                continue  # said about the card I just played, maybe
+            face = told_face(line["text"], view, speaker)
+            if face is None:
+                continue
+            told = self._told
+            if told is not None and told[1] == count and told[0] != face:
+                self._told = (None, count)  # two lines disagree: believe neither
+            elif told is None or told[1] != count:
+                self._told = (face, count)
+
+    def _check_signals(self, view: View, me: int) -> None:
+        """Doubt a teammate seen signalling against what the cards show.
+
+        A signal given since the last play is about the cards showing now; if it points
+        at a card that the rulebook's conventions cannot mean (a look at a number while
+        a lower one shows elsewhere, a look at a special card, a smile at no smile, a
+        look past no eyes), its giver reads the table wrongly or late, as a person may.
+        """
+        tops = tops_seen(view)
+        for seat, signals in enumerate(view["signals"]):
+            if seat == me or seat in self._doubts:
+                continue
+            for kind in SIGNAL_KINDS:
+                target = signals[kind]
+                if target is None or target == me or target not in tops:
+                    continue
+                if self._signals[(seat, kind)][2] <= self._play_seen:
+                    continue  # maybe about a card played since
+                card = tops[target]
+                if kind == "smile":
+                    wrong = card["kind"] != "smile"
+                elif kind == "look_past":
+                    wrong = card["kind"] != "eyes"
+                else:
+                    wrong = card["kind"] != "number" or any(
+                        c["kind"] == "number" and c["value"] < card["value"]
+                        for h, c in tops.items() if h != seat
+                    )
+                if wrong:
+                    self._doubts.add(seat)
 
     def _note_response(self, seat: int, now: float) -> None:
         """Record how long ``seat`` took to change a signal after the last play."""
@@ -266,12 +354,34 @@ class GetItBot:
         if key == "say":
             self._said = True
 
-    def _trusted_at(self, seat: int, kind: str, now: float, clocked: bool) -> float:
-        """From when ``seat``'s current ``kind`` signal may be believed."""
+    def doubted(self, seat: int) -> bool:
+        """Whether ``seat``'s signals are not counted when two others agree: it was seen
+        to react more slowly than ``settle`` after a play, or to signal against what the
+        cards show (a person, say, or a player on a slow link)."""
+        pace = self._latency.get(seat)
+        return seat in self._doubts or bool(pace and max(pace) > self.settle)
+
+    def _voters(self, others: list[int]) -> tuple[list[int], bool]:
+        """Whose signals decide a play: the teammates not doubted, if there are two or
+        more (two correct looks at me cover every other pile: each sees the other's
+        card); else everyone. The flag says whether doubted seats vote."""
+        trusted = [s for s in others if not self.doubted(s)]
+        return (trusted, False) if len(trusted) >= 2 else (others, True)
+
+    def _trusted_at(
+        self, seat: int, kind: str, now: float, clocked: bool, hold: bool = False
+    ) -> float:
+        """From when ``seat``'s current ``kind`` signal may be believed. With ``hold`` (a
+        doubted teammate whose vote is needed) the signal must also have stayed put for
+        that teammate's settle time, long enough for it to notice and correct a slip."""
         since = self._signals[(seat, kind)][1]
         if since >= self._last_play + (self.fresh if clocked else 0.5):
-            return since
-        return self._last_play + self.settle_for(seat) if clocked else float("inf")
+            at = since
+        else:
+            at = self._last_play + self.settle_for(seat) if clocked else float("inf")
+        if hold:
+            at = max(at, since + self.settle_for(seat)) if clocked else float("inf")
+        return at
 
     # ------------------------------------------------------------------ what it wants
 
@@ -327,27 +437,54 @@ class GetItBot:
         tops = tops_seen(view)
         special_seen = any(c["kind"] != "number" for c in tops.values())
         numbers = [c["value"] for c in tops.values() if c["kind"] == "number"]
+        signals = view["signals"]
+        others = [s for s in range(len(signals)) if s != me]
         known = self._known[0] if self._known and self._known[1] == count else None
         if known is not None:
             if known["kind"] != "number":
                 return now
             lowest = not special_seen and all(known["value"] <= v for v in numbers)
             return now if lowest else None
-        signals = view["signals"]
-        others = [s for s in range(len(signals)) if s != me]
+        told = self._told[0] if self._told and self._told[1] == count else None
+        # What a teammate says it sees: play on it when it is right; when it says the card
+        # is too high, the signals still decide (a person may mistype).
+        if told is not None and (
+            told["kind"] != "number"
+            or (not special_seen and all(told["value"] <= v for v in numbers))
+        ):
+            return now
         if all(signals[s]["peek"] for s in others):
             return now  # only the mirror's holder cannot peek
         played_kinds = {c.get("kind") for c in view.get("played") or []}
         if "speech" not in played_kinds and all(s in self._talkers for s in others):
             return now  # only the bubble's holder cannot talk
-        gates = [
-            max(self._trusted_at(s, kind, now, clocked) for s in others)
+        gates = []
+        if self._mirror_at is not None:
+            # Give everyone time to peek: each seat that peeks learns its own card.
+            waiting = [s for s in others if not signals[s]["peek"]]
+            gates.append(self._grace(self._mirror_at, waiting, doubted_too=True))
+        if self._bubble_at is not None:
+            # A person may never type: wait only for the teammates that talk like bots.
+            waiting = [s for s in others if s not in self._talkers]
+            gates.append(self._grace(self._bubble_at, waiting, doubted_too=False))
+        voters, hold = self._voters(others)
+        gates += [
+            max(self._trusted_at(s, kind, now, clocked, hold and self.doubted(s))
+                for s in voters)
             for kind in ("smile", "look_past", "look")
             if not (kind == "look" and special_seen)
-            and all(signals[s][kind] == me for s in others)
+            and all(signals[s][kind] == me for s in voters)
         ]
         return min(gates) if gates else None
 
+    def _grace(self, since: float, waiting: list[int], doubted_too: bool) -> float:
+        """When to play a special card known (since ``since``) to be mine, though the
+        ``waiting`` teammates have not yet peeked or talked: once each had its settle
+        time (at most ``SETTLE_CAP``) to do it; doubted ones are not waited for unless
+        ``doubted_too``."""
+        if not doubted_too:
+            waiting = [s for s in waiting if not self.doubted(s)]
+        return since + min(SETTLE_CAP, max((self.settle_for(s) for s in waiting), default=0.0))
 
 def tops_seen(view: View) -> dict[int, dict[str, Any]]:
     """The top cards a seat's view shows on the other seats' piles, by holder."""
@@ -363,9 +500,83 @@ def lowest_seat(numbers: dict[int, int]) -> int:
 
 
 def _describe_tops(tops: dict[int, dict[str, Any]]) -> str:
-    """A short line naming the card on top of each pile the bot sees."""
+    """A short line naming the card on top of each pile the bot sees, seats numbered
+    from 1 as people see them (and as :func:`told_face` reads them)."""
     parts = [
-        f"seat {h}: {c['value'] if c['kind'] == 'number' else c['kind']}"
+        f"seat {h + 1}: {c['value'] if c['kind'] == 'number' else c['kind']}"
         for h, c in sorted(tops.items())
     ]
     return ("I see " + ", ".join(parts))[:SAY_LIMIT] if parts else "I see no cards"
+
+
+#: Words for the special cards in what people type, by kind.
+KIND_WORDS = {"smile": "smile", "smiles": "smile", "eyes": "eyes", "eye": "eyes",
+              "mirror": "mirror", "speech": "speech", "bubble": "speech"}
+#: "seat 3: 17", "bot 2 has smile", "player 4 = 9": a card named with its holder.
+_NAMED = re.compile(
+    r"\b(?:seat|bot|player)\s*#?(\d+)\s*(?::|=|-|has|is|shows|holds)?\s*"
+    r"(\d+|" + "|".join(KIND_WORDS) + r")\b"
+)
+_SEAT = re.compile(r"\b(?:seat|bot|player)\s*#?\d+")
+_TOKEN = re.compile(r"\d+|[a-z]+")
+
+
+def _face(word: str) -> dict[str, Any] | None:
+    if word.isdigit():
+        value = int(word)
+        return {"kind": "number", "value": value} if 1 <= value <= 40 else None
+    kind = KIND_WORDS.get(word)
+    return {"kind": kind} if kind else None
+
+
+def _same(card: dict[str, Any], face: dict[str, Any]) -> bool:
+    return card.get("kind") == face["kind"] and (
+        face["kind"] != "number" or card.get("value") == face["value"]
+    )
+
+
+def told_face(text: str, view: View, speaker: int) -> dict[str, Any] | None:
+    """What a line said by ``speaker`` tells this view's seat about its own top card.
+
+    The speaker sees every top card but its own, so what it names are claims about the
+    other piles, this seat's included. Cards named with a seat ("seat 3: 17", seats
+    numbered from 1) are read as such: one naming this seat is the answer, and a line
+    whose other named cards do not match the table is taken to be about cards played
+    since and ignored. Other numbers and card words ("12", "I see 17 and 23", "a
+    smile") are matched against the top cards this seat sees on the piles other than
+    the speaker's and its own, and against the cards played this round; if exactly one
+    card named is left over, it can only lie on this seat's pile. Returns the face
+    (``{"kind": "number", "value": 17}`` or ``{"kind": "smile"}``) or ``None`` when the
+    line tells nothing sure.
+    """
+    me = view["seat"]
+    tops = tops_seen(view)
+    lowered = text.lower()
+    answer: dict[str, Any] | None = None
+    for match in _NAMED.finditer(lowered):
+        face = _face(match.group(2))
+        if face is None:
+            continue
+        seat = int(match.group(1)) - 1
+        if seat == me:
+            if answer is not None and answer != face:
+                return None
+            answer = face
+        elif seat in tops and seat != speaker and not _same(tops[seat], face):
+            return None  # about a card since played
+    if answer is not None:
+        return answer
+    rest = _SEAT.sub(" ", _NAMED.sub(" ", lowered))
+    claims = [f for w in _TOKEN.findall(rest) if (f := _face(w))]
+    if not claims:
+        return None
+    accounted = [c for h, c in tops.items() if h != speaker]
+    accounted += list(view.get("played") or [])
+    left = []
+    for face in claims:
+        match_at = next((i for i, c in enumerate(accounted) if _same(c, face)), None)
+        if match_at is None:
+            left.append(face)
+        else:
+            del accounted[match_at]
+    return left[0] if len(left) == 1 else None
