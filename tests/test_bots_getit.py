@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 
 import engine
 from engine.bots import GetItBot, make_bot
-from engine.bots.getit_bot import arrange_pile
+from engine.bots.getit_bot import PACE_MARGIN, UNKNOWN_SETTLE, arrange_pile, told_face
 from engine.bots.simulate import RealTimeTable, SimulationError, simulate
 from engine.getit import GetIt
 from engine.testing import stack_getit_piles
@@ -321,10 +322,12 @@ def test_unchanged_looks_count_once_everyone_had_time_to_react() -> None:
     bot.step(game.view(0), game.legal_actions(0), 0.1)
     game.act(0, PLAY, 1.0)  # the 5; the 6 is the new lowest, so nobody needs to move
     action, wake = bot.step(game.view(0), game.legal_actions(0), 1.0)
-    assert action is None and wake == pytest.approx(2.2)
+    # Teammates not timed yet might be people: they get UNKNOWN_SETTLE, not settle.
+    settle = max(1.2, UNKNOWN_SETTLE)
+    assert action is None and wake == pytest.approx(1.0 + settle)
     assert not _plays_at(bot, game, 0, 1.5)
-    assert not _plays_at(bot, game, 0, 2.1)
-    assert _plays_at(bot, game, 0, 2.2)
+    assert not _plays_at(bot, game, 0, 0.9 + settle)
+    assert _plays_at(bot, game, 0, 1.0 + settle)
 
 
 def test_fresh_looks_after_a_play_are_trusted_before_the_settle_time() -> None:
@@ -341,31 +344,67 @@ def test_fresh_looks_after_a_play_are_trusted_before_the_settle_time() -> None:
     assert _plays_at(bot, game, 1, 1.86)
 
 
-def test_a_slow_teammate_is_given_more_time_to_change_its_signal() -> None:
+def _timed_table(piles: list[list[str]]) -> tuple[GetIt, GetItBot, Callable[[float], None]]:
+    """Seat 0's bot watches three plays of its own; after each, seat 2 (a bot's pace)
+    looks away and back within 0.4 s and seat 1 (a person's pace) within 1.5 s."""
     game = new(3, seed=1)
-    stack_getit_piles(game, [["5", "6", "7"], ["12"], ["20"]])
+    stack_getit_piles(game, piles)
     bot = GetItBot(3, reaction=0.35, jitter=0.0, settle=1.2)
 
     def seen(t: float) -> None:
         bot.step(game.view(0), game.legal_actions(0), t)
 
     seen(0.0)
-    _look(game, {0: 1, 1: 0, 2: 0}, 0.1)
+    _look(game, {1: 0, 2: 0}, 0.1)
     seen(0.1)
-    game.act(0, PLAY, 1.0)
-    seen(1.0)
-    _look(game, {2: None}, 1.8)  # seat 2 takes 0.8 s to react to a play
-    seen(1.8)
-    _look(game, {1: None}, 2.5)  # seat 1 takes 1.5 s: a person
-    seen(2.5)
-    _look(game, {1: 0, 2: 0}, 3.0)
-    seen(3.0)
-    assert bot.settle_for(1) == pytest.approx(1.8)
+    for t in (1.0, 4.0, 7.0):
+        game.act(0, PLAY, t)
+        seen(t)
+        for dt, seat, target in ((0.3, 2, None), (0.4, 2, 0), (1.2, 1, None), (1.5, 1, 0)):
+            _look(game, {seat: target}, t + dt)
+            seen(t + dt)
+    game.act(0, PLAY, 10.0)  # the 8; the 9 is still the lowest and nobody moves
+    seen(10.0)
+    return game, bot, seen
+
+
+def test_a_slow_teammate_is_given_more_time_to_change_its_signal() -> None:
+    # Seat 2's own 12 is below seat 1's 20, so seat 2's look cannot vouch that seat 0's
+    # card is below the 12: seat 1's look is needed, and seat 1 is slow.
+    game, bot, _ = _timed_table([["5", "6", "7", "8", "9"], ["20"], ["12"]])
+    assert bot.proven(2) and not bot.doubted(2)
+    assert bot.doubted(1) and not bot.proven(1)
     assert bot.settle_for(2) == pytest.approx(1.2)  # no slower than the default
-    game.act(0, PLAY, 5.0)  # the 6; the 7 is still the lowest and nobody moves
-    seen(5.0)
-    assert not _plays_at(bot, game, 0, 6.3)  # past the default settle, but seat 1 is slow
-    assert _plays_at(bot, game, 0, 6.81)
+    slow = bot.settle_for(1)
+    assert slow >= 1.5 + PACE_MARGIN  # at least its slowest pace, plus a margin
+    played_at = _next_play(bot, game, 0, 10.0, 30.0)  # past the default settle: seat 1 is slow
+    assert played_at is not None and 10.0 + slow <= played_at <= 10.0 + slow + 0.2
+
+
+def test_one_proven_look_decides_when_its_own_card_is_higher() -> None:
+    """Seat 2 (proven quick) looks at seat 0 while holding the 20: its look says seat 0's
+    card is below seat 1's 12, so below the 20 too. The slow seat 1 is not waited for,
+    even when it then looks at the wrong player."""
+    game, bot, seen = _timed_table([["5", "6", "7", "8", "9"], ["12"], ["20"]])
+    assert bot.proven(2) and bot.doubted(1)
+    _look(game, {1: 2}, 10.5)  # a person's slip
+    seen(10.5)
+    played_at = _next_play(bot, game, 0, 10.5, 30.0)
+    assert played_at is not None and 11.2 <= played_at <= 11.4  # the default settle
+    assert game.view(0)["signals"][1]["look"] == 2
+
+
+def test_a_look_against_the_cards_makes_a_teammate_doubted() -> None:
+    game = new(4, seed=1)
+    stack_getit_piles(game, [["30"], ["5"], ["12"], ["20"]])
+    bot = GetItBot(3)
+    bot.step(game.view(0), game.legal_actions(0), 0.0)
+    _look(game, {1: 2, 2: 1}, 0.5)  # seat 2 looks at the 5: right
+    bot.step(game.view(0), game.legal_actions(0), 0.5)
+    assert not bot.doubted(1) and not bot.doubted(2)
+    _look(game, {3: 2}, 0.9)  # seat 3 looks at the 12 while it sees the 5
+    bot.step(game.view(0), game.legal_actions(0), 0.9)
+    assert bot.doubted(3) and not bot.doubted(1) and not bot.doubted(2)
 
 
 def test_choose_keeps_the_stale_signal_guard() -> None:

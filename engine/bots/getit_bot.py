@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import random
 import re
+import statistics
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -65,6 +66,10 @@ SAY_LIMIT = 200
 #: slowest of them, and the longest settle time that slowness may ask for (seconds).
 PACE_KEPT = 8
 PACE_MARGIN = 0.3
+#: How many quick reactions to plays prove a teammate a quick, exact signaller.
+PROVEN_AFTER = 3
+#: How long after a play an unchanged signal of a teammate not yet timed is trusted.
+UNKNOWN_SETTLE = 2.0
 SETTLE_CAP = 4.0
 
 
@@ -140,7 +145,7 @@ class GetItBot:
         # How long each teammate took to change a signal after a play (recent ones):
         # a slow teammate's unchanged signal is trusted only after its own pace.
         self._latency: dict[int, deque[float]] = {}
-        self._awaiting: set[int] = set()
+        self._settling: dict[int, float] = {}  # since the last play, by seat
         # Teammates seen to signal against the cards (for the rest of the game).
         self._doubts: set[int] = set()
         self._obs = 0  # views observed: orders changes seen at one instant
@@ -238,7 +243,7 @@ class GetItBot:
             self._phase, self._played = phase, played
             self._last_play = now
             self._play_seen = self._obs
-            self._awaiting = {s for s in range(len(all_signals)) if s != me}
+            self._commit_paces()
             mine_changed = True
         for seat, signals in enumerate(all_signals):
             for kind in (*SIGNAL_KINDS, "peek"):
@@ -332,19 +337,28 @@ class GetItBot:
                     self._doubts.add(seat)
 
     def _note_response(self, seat: int, now: float) -> None:
-        """Record how long ``seat`` took to change a signal after the last play."""
-        if seat in self._awaiting:
-            self._awaiting.discard(seat)
-            if now > self._last_play:
-                pace = self._latency.setdefault(seat, deque(maxlen=PACE_KEPT))
-                pace.append(now - self._last_play)
+        """Note that ``seat`` changed a signal ``now``: how long after the last play its
+        signals came to rest is recorded at the next play (its *last* change counts, so
+        a late, stale signal corrected a moment later counts as the correction)."""
+        if now > self._last_play:
+            self._settling[seat] = now - self._last_play
+
+    def _commit_paces(self) -> None:
+        for seat, took in self._settling.items():
+            self._latency.setdefault(seat, deque(maxlen=PACE_KEPT)).append(took)
+        self._settling = {}
 
     def settle_for(self, seat: int) -> float:
         """How long after a play ``seat``'s unchanged signal is taken to be about the new
         card: ``settle``, or longer for a teammate seen to react slowly (at most
         ``SETTLE_CAP`` seconds)."""
         pace = self._latency.get(seat)
-        slowest = max(pace) + PACE_MARGIN if pace else 0.0
+        if not pace or len(pace) < PROVEN_AFTER:
+            # Too little seen yet: allow for a person's pace until it shows.
+            return min(SETTLE_CAP, max(self.settle, UNKNOWN_SETTLE))
+        # The slowest seen, plus the margin, plus the spread when the pace varies (a
+        # person's does): a few samples rarely show the slow tail.
+        slowest = max(pace) + PACE_MARGIN + statistics.pstdev(pace)
         return min(SETTLE_CAP, max(self.settle, slowest))
 
     def _reaction_time(self) -> float:
@@ -354,25 +368,30 @@ class GetItBot:
         if key == "say":
             self._said = True
 
-    def doubted(self, seat: int) -> bool:
-        """Whether ``seat``'s signals are not counted when two others agree: it was seen
-        to react more slowly than ``settle`` after a play, or to signal against what the
-        cards show (a person, say, or a player on a slow link)."""
+    def proven(self, seat: int) -> bool:
+        """Whether ``seat`` has shown itself a quick, exact signaller, as quick as this
+        bot: its signals came to rest within ``reaction + jitter + 3 * motor`` (+ 0.05 s)
+        of each of the last ``PROVEN_AFTER`` or more plays, and it was never seen to
+        signal against the cards. A bot, say; rarely a person."""
         pace = self._latency.get(seat)
-        return seat in self._doubts or bool(pace and max(pace) > self.settle)
+        quick = self.reaction + self.jitter + 3 * self.motor + 0.05
+        return (bool(pace) and len(pace or ()) >= PROVEN_AFTER and max(pace or ()) <= quick
+                and seat not in self._doubts)
 
-    def _voters(self, others: list[int]) -> tuple[list[int], bool]:
-        """Whose signals decide a play: the teammates not doubted, if there are two or
-        more (two correct looks at me cover every other pile: each sees the other's
-        card); else everyone. The flag says whether doubted seats vote."""
-        trusted = [s for s in others if not self.doubted(s)]
-        return (trusted, False) if len(trusted) >= 2 else (others, True)
+    def doubted(self, seat: int) -> bool:
+        """Whether ``seat`` was seen to be no quick, exact signaller: it signalled against
+        the cards, or was timed often enough and found slower than :meth:`proven` asks.
+        (A teammate not yet timed is neither proven nor doubted.)"""
+        pace = self._latency.get(seat)
+        return seat in self._doubts or (
+            len(pace or ()) >= PROVEN_AFTER and not self.proven(seat)
+        )
 
     def _trusted_at(
         self, seat: int, kind: str, now: float, clocked: bool, hold: bool = False
     ) -> float:
         """From when ``seat``'s current ``kind`` signal may be believed. With ``hold`` (a
-        doubted teammate whose vote is needed) the signal must also have stayed put for
+        doubted teammate, whose vote is needed) the signal must also have stayed put for
         that teammate's settle time, long enough for it to notice and correct a slip."""
         since = self._signals[(seat, kind)][1]
         if since >= self._last_play + (self.fresh if clocked else 0.5):
@@ -462,28 +481,72 @@ class GetItBot:
         if self._mirror_at is not None:
             # Give everyone time to peek: each seat that peeks learns its own card.
             waiting = [s for s in others if not signals[s]["peek"]]
-            gates.append(self._grace(self._mirror_at, waiting, doubted_too=True))
+            gates.append(self._grace(self._mirror_at, waiting, everyone=True))
         if self._bubble_at is not None:
             # A person may never type: wait only for the teammates that talk like bots.
             waiting = [s for s in others if s not in self._talkers]
-            gates.append(self._grace(self._bubble_at, waiting, doubted_too=False))
-        voters, hold = self._voters(others)
+            gates.append(self._grace(self._bubble_at, waiting, everyone=False))
         gates += [
-            max(self._trusted_at(s, kind, now, clocked, hold and self.doubted(s))
-                for s in voters)
-            for kind in ("smile", "look_past", "look")
+            gate for kind in ("smile", "look_past", "look")
             if not (kind == "look" and special_seen)
-            and all(signals[s][kind] == me for s in voters)
+            and (gate := self._vote(view, kind, others, now, clocked)) is not None
         ]
         return min(gates) if gates else None
 
-    def _grace(self, since: float, waiting: list[int], doubted_too: bool) -> float:
+    def _vote(
+        self, view: View, kind: str, others: list[int], now: float, clocked: bool
+    ) -> float | None:
+        """When the ``kind`` signals on the table say that my top card is to be played.
+
+        Every proven teammate (see :meth:`proven`) must signal me; the others may be
+        left out. The signallers counted must *cover* the table: a correct look at me
+        says my card is lower than every pile but the looker's own, so two lookers cover
+        every pile, and one proven looker does if its own card is no lower than a card
+        it vouched for (a proven smile or look-past at me needs no help: it sees my
+        card). A signal of a doubted teammate counts only once it stayed put for that
+        teammate's settle time, time enough to notice and correct a slip.
+        """
+        me = view["seat"]
+        signals = view["signals"]
+        tops = tops_seen(view)
+        proven = [s for s in others if self.proven(s)]
+        if not all(signals[s][kind] == me for s in proven):
+            return None  # a proven teammate disagrees: wait for the table to agree
+        extra = sorted(
+            (s for s in others if s not in proven and signals[s][kind] == me),
+            key=lambda s: self._trusted_at(s, kind, now, clocked, hold=self.doubted(s)),
+        )
+
+        def covered(group: list[int]) -> bool:
+            if len(group) >= 2:
+                return True
+            if len(group) != 1 or not self.proven(group[0]):
+                return False
+            if kind != "look":
+                return True
+            own = tops.get(group[0])
+            vouched = [tops[s]["value"] for s in others if s != group[0] and s in tops
+                       and tops[s]["kind"] == "number"]
+            return (own is not None and own["kind"] == "number" and bool(vouched)
+                    and own["value"] >= min(vouched))
+
+        group = list(proven)
+        while not covered(group):
+            if not extra:
+                return None
+            group.append(extra.pop(0))
+        return max(
+            (self._trusted_at(s, kind, now, clocked, hold=self.doubted(s)) for s in group),
+            default=None,
+        )
+
+    def _grace(self, since: float, waiting: list[int], everyone: bool) -> float:
         """When to play a special card known (since ``since``) to be mine, though the
         ``waiting`` teammates have not yet peeked or talked: once each had its settle
-        time (at most ``SETTLE_CAP``) to do it; doubted ones are not waited for unless
-        ``doubted_too``."""
-        if not doubted_too:
-            waiting = [s for s in waiting if not self.doubted(s)]
+        time (at most ``SETTLE_CAP``) to do it; only proven ones are waited for unless
+        ``everyone``."""
+        if not everyone:
+            waiting = [s for s in waiting if self.proven(s)]
         return since + min(SETTLE_CAP, max((self.settle_for(s) for s in waiting), default=0.0))
 
 def tops_seen(view: View) -> dict[int, dict[str, Any]]:
