@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -448,3 +448,111 @@ def test_the_bot_rejects_negative_timings() -> None:
 
 def test_engine_game_list_has_getit() -> None:
     assert "getit" in engine.GAMES
+
+
+# ------------------------------------------------------------------ reading people
+
+
+def _hand_view(me: int, tops: list[Any], played: Sequence[Any] = ()) -> dict[str, Any]:
+    """A hand-made play view for seat ``me``: ``tops`` per seat (an int is a number
+    card, a str a special, None an empty pile; ``me``'s own entry is hidden)."""
+
+    def face(card: Any) -> dict[str, Any] | None:
+        if card is None:
+            return None
+        return {"kind": "number", "value": card} if isinstance(card, int) else {"kind": card}
+
+    return {
+        "phase": "play", "seat": me, "level": 6, "attempt": 1, "round": 1,
+        "piles": [{"count": 0 if c is None else 3, "top": None if s == me else face(c)}
+                  for s, c in enumerate(tops)],
+        "played": [face(c) for c in played],
+        "signals": [{"look": None, "smile": None, "look_past": None, "peek": False}
+                    for _ in tops],
+        "said": [],
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "speaker", "played", "told"),
+    [
+        # Seat 1 (me) sees 17 on seat 2 and 30 on seat 3; the speaker sees mine too.
+        ("12", 3, [], {"kind": "number", "value": 12}),
+        ("I see 17 and 12", 3, [], {"kind": "number", "value": 12}),
+        ("17", 3, [], None),  # the 17 on seat 2: nothing about mine
+        ("12 or 13", 3, [], None),  # two cards unaccounted for: not sure
+        ("I see 9 and 12", 3, [9], {"kind": "number", "value": 12}),  # the 9 was played
+        ("a smile!", 3, [], {"kind": "smile"}),
+        ("30", 2, [], None),  # seat 3's 30, seen by the speaker in seat 2
+        ("30", 3, [], {"kind": "number", "value": 30}),  # the speaker cannot see its 30
+        # Cards named with a seat, numbered from 1 as people see them (me: seat 2).
+        ("I see seat 2: 12, seat 3: 17", 3, [], {"kind": "number", "value": 12}),
+        ("bot 2 has smile", 0, [], {"kind": "smile"}),
+        ("seat 3: 17", 0, [], None),  # nothing about me
+        ("seat 2: 12, seat 3: 21", 0, [], None),  # seat 3 shows 17: about an old card
+    ],
+)
+def test_what_a_teammate_says_tells_the_bot_its_card(
+    text: str, speaker: int, played: list[Any], told: dict[str, Any] | None
+) -> None:
+    view = _hand_view(1, ["speech", None, 17, 30], played)
+    assert told_face(text, view, speaker) == told
+
+
+def test_a_typed_number_lets_the_bot_play_its_card_without_looks() -> None:
+    """A person (seat 2) types "4" while the bubble shows: seat 1's bot sees no 4 but on
+    its own pile, and plays it at once when the bubble is gone, though nobody looks at
+    it. A line naming a card the bot can see tells it nothing."""
+    for text, plays in (("4", True), ("I see 17", False)):
+        game = new(4, seed=1, level=6)
+        stack_getit_piles(game, [["speech", "40"], ["4", "35"], ["30"], ["17"]])
+        bot = GetItBot(7)
+        bot.step(game.view(1), game.legal_actions(1), 0.0)
+        game.act(2, {"type": "say", "text": text}, 0.5)
+        bot.step(game.view(1), game.legal_actions(1), 0.5)
+        game.act(0, PLAY, 1.0)  # the bubble
+        played_at = _next_play(bot, game, 1, 1.0, 1.0 + 0.5 + 0.1)
+        assert (played_at is not None) == plays, text
+        assert all(s["look"] != 1 for s in game.view(1)["signals"])
+        if plays:
+            assert game.act(1, PLAY, played_at)[0]["correct"]
+
+
+class _Silent:
+    """Arranges, then never signals, talks or plays: a person looking elsewhere."""
+
+    def __init__(self) -> None:
+        self.bot = GetItBot(0)
+
+    def step(self, view: Any, legal: Any, now: float) -> tuple[Any, None]:
+        return (None if view["phase"] == "play" else self.bot.choose(view, legal)), None
+
+
+@pytest.mark.parametrize("kind", ["speech", "mirror"])
+def test_one_line_or_peek_is_enough_to_know_the_bubble_or_mirror(kind: str) -> None:
+    """Only a seat that sees the bubble may talk (sees a mirror may peek): when one does
+    and the bot sees none, it holds it, though the people at the table never type or
+    peek."""
+    game = new(4, seed=1, level=6)
+    stack_getit_piles(game, [[kind, "30"], ["3"], ["20"], ["12"]])
+    bots = [GetItBot(1), GetItBot(2), _Silent(), _Silent()]
+    played, before = _first_play(RealTimeTable(game, bots, wire=roundtrip))
+    assert played["seat"] == 0 and played["card"]["kind"] == kind and played["correct"]
+    if kind == "speech":
+        assert {e["seat"] for e in before if e["type"] == "said"} == {1}
+    else:
+        assert {e["seat"] for e in before if e.get("signal") == "peek"} == {1}
+
+
+@pytest.mark.parametrize(("seats", "options"), [(3, {"level": 5}), (4, {"level": 4}),
+                                                (5, {"level": 6}), (4, {"level": "X",
+                                                                        "cards": 30})])
+def test_bots_stay_legal_beside_human_like_teammates(
+    seats: int, options: dict[str, Any]
+) -> None:
+    # simulate() raises SimulationError on any illegal or unlisted action.
+    for seed in range(2):
+        record = simulate("getit", seats, seed, options, people=1 + seed % 2,
+                          person={"reaction": 1.0, "spread": 0.3, "error": 0.2})
+        assert record["result"] is not None and record["people"] == 1 + seed % 2
+        assert record["moves"] > record["result"].get("cards", 10)

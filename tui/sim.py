@@ -182,5 +182,5 @@ def print_report(
 ) -> None:
     """Print the table of outcomes to stdout."""
     console = Console(file=sys.stdout, width=100, highlight=False)
-    console.print(title(game_id, records, versus, person), markup=False)
+    console.print(title(game_id, records, versus, person), markup=False, soft_wrap=True)
     console.print(report(game_id, records, versus))
