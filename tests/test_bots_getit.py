@@ -12,7 +12,13 @@ import pytest
 
 import engine
 from engine.bots import GetItBot, make_bot
-from engine.bots.getit_bot import PACE_MARGIN, UNKNOWN_SETTLE, arrange_pile, told_face
+from engine.bots.getit_bot import (
+    HOLD_FACTOR,
+    PACE_MARGIN,
+    UNKNOWN_SETTLE,
+    arrange_pile,
+    told_face,
+)
 from engine.bots.simulate import RealTimeTable, SimulationError, simulate
 from engine.getit import GetIt
 from engine.testing import stack_getit_piles
@@ -377,8 +383,11 @@ def test_a_slow_teammate_is_given_more_time_to_change_its_signal() -> None:
     assert bot.settle_for(2) == pytest.approx(1.2)  # no slower than the default
     slow = bot.settle_for(1)
     assert slow >= 1.5 + PACE_MARGIN  # at least its slowest pace, plus a margin
-    played_at = _next_play(bot, game, 0, 10.0, 30.0)  # past the default settle: seat 1 is slow
-    assert played_at is not None and 10.0 + slow <= played_at <= 10.0 + slow + 0.2
+    # Past the default settle: seat 1 is slow, and doubted, so it gets HOLD_FACTOR times
+    # its own settle time to turn away from seat 0.
+    played_at = _next_play(bot, game, 0, 10.0, 30.0)
+    wait = HOLD_FACTOR * slow
+    assert played_at is not None and 10.0 + wait <= played_at <= 10.0 + wait + 0.2
 
 
 def test_one_proven_look_decides_when_its_own_card_is_higher() -> None:

@@ -9,23 +9,57 @@ it can read humans:
   lowest tied seat ends up looked at by everyone. While any special card is showing it
   looks at nobody: the special comes first, and a look would invite a number too early.
 - **smile** at the lowest seat showing a smile, **look past** the lowest seat showing
-  eyes, **peek** while it sees a mirror, **say** the cards it sees (once a round) while
-  it sees the speech bubble. Different specials are signalled side by side.
-- **play** when every other seat signals it the same way: all look at it (and it sees no
-  special), all smile at it, all look past it, all peek (only the mirror's holder cannot
-  peek), or all have talked this round (only the bubble's holder cannot talk). A value it
-  learnt by peeking is remembered until its pile changes, and then decides alone: it
-  plays a known special at once, a known number only when it is the lowest showing, and
-  never plays a card it knows is too high, whatever the signals say.
-- **Stale signals.** Right after a play, the signals on the table are about the cards
-  that were showing before it. A look, smile or look-past counts only if it was given
-  ``fresh`` seconds after the last play the bot noticed, or once ``settle`` seconds have
-  passed since that play with the signal unchanged (then everyone had time to change
-  their mind, so the signal is about the new card). Peeks and talk need no such guard:
-  the engine ends them when the mirror or bubble is played. The bot also times how long
-  each teammate takes to change a signal after a play; for a teammate seen to be slower
-  than ``settle`` (a person, say) it waits that long plus a margin instead, up to
-  ``SETTLE_CAP``.
+  eyes, **peek** while it sees a mirror, **say** the cards it sees (once a round, seats
+  numbered from 1 as people see them: "I see seat 1: speech, seat 3: 17") while it sees
+  the speech bubble. Different specials are signalled side by side.
+- **play** when the table signals it: its teammates look at it (and it sees no
+  special), smile at it or look past it, as below; or all peek (only the mirror's holder
+  cannot peek) or all have talked this round (only the bubble's holder cannot talk). A
+  value it learnt by peeking is remembered until its pile changes, and then decides
+  alone: it plays a known special at once, a known number only when it is the lowest
+  showing, and never plays a card it knows is too high, whatever the signals say.
+
+**Reading people.** A person's signals arrive later than a bot's, change more often,
+and sometimes go to the wrong player; a person may never type. So:
+
+- **Who counts.** The bot times each teammate: how long after each play its signals
+  came to rest (the last change counts, so a late signal corrected a moment later
+  counts as the correction). A teammate whose signals came to rest within
+  ``reaction + jitter + 3 * motor`` of each of the last ``PROVEN_AFTER`` plays is
+  *proven* (a bot, say); one seen slower, or seen signalling against the cards (a look
+  at a number while a lower one shows elsewhere, a look at a special card, a smile at
+  no smile), is *doubted* (a person, say). A teammate not yet timed is neither.
+- **Covering the table.** Every teammate not doubted must signal the bot; doubted ones
+  may be left out when the signals counted *cover* the table. A correct look at the bot says
+  its card is below every pile but the looker's own, so two looks cover every pile,
+  and one proven look does when the looker's own card is no lower than a card it
+  vouched for (a proven smile or look-past needs no help: the signaller sees the card).
+  So three bots beside a person play their own cards without waiting for the person,
+  and never on the person's slip alone. A doubted teammate's signal, when it is needed,
+  counts only once it stayed put for that teammate's settle time (time to notice and
+  correct a slip).
+- **One peek, one line.** Only a seat that sees a mirror may peek and only one that sees
+  the speech bubble may talk, and there is one of each: when anyone peeks (talks) and
+  the bot sees no mirror (bubble), the card is on its own pile. It plays it once the
+  others had time to peek (every teammate, each its settle time, for everyone gains by
+  learning its card) or to talk (only the proven ones: a person may never type).
+- **What people say.** While the bubble shows, a teammate's line is read as claims
+  about the cards it sees, which are every top card but its own (see
+  :func:`told_face`): "seat 2: 17" names a card and its holder; "12" or "I see 17 and
+  23" name cards, and a card named that the bot cannot account for (on the piles it
+  sees, but for the speaker's, or among the cards played) can only be its own. What it
+  is told decides like a peeked value, except that a card said to be too high does not
+  stop a play the signals call for (a person may mistype).
+
+**Stale signals.** Right after a play, the signals on the table are about the cards
+that were showing before it. A look, smile or look-past counts only if it was given
+``fresh`` seconds after the last play the bot noticed, or once ``settle`` seconds have
+passed since that play with the signal unchanged (then everyone had time to change
+their mind, so the signal is about the new card). Peeks and talk need no such guard:
+the engine ends them when the mirror or bubble is played. For a teammate seen to be
+slower than ``settle`` it waits that teammate's slowest time plus a margin and the
+spread of its pace instead, up to ``SETTLE_CAP``; for one not yet timed,
+``UNKNOWN_SETTLE``.
 
 Timing is human-like. ``step(view, legal, now)`` is called with the caller's clock. Each
 thing the bot wants to do (a signal, a play) is an *intent*; an intent is carried out
@@ -70,6 +104,9 @@ PACE_MARGIN = 0.3
 PROVEN_AFTER = 3
 #: How long after a play an unchanged signal of a teammate not yet timed is trusted.
 UNKNOWN_SETTLE = 2.0
+#: A doubted teammate's signal, when its vote is needed, must have stayed put this many
+#: times its settle time (a person's slip is corrected one or two reactions later).
+HOLD_FACTOR = 1.25
 SETTLE_CAP = 4.0
 
 
@@ -392,14 +429,16 @@ class GetItBot:
     ) -> float:
         """From when ``seat``'s current ``kind`` signal may be believed. With ``hold`` (a
         doubted teammate, whose vote is needed) the signal must also have stayed put for
-        that teammate's settle time, long enough for it to notice and correct a slip."""
+        ``HOLD_FACTOR`` times that teammate's settle time, long enough for it to notice
+        and correct a slip."""
         since = self._signals[(seat, kind)][1]
+        settle = self.settle_for(seat) * (HOLD_FACTOR if hold else 1.0)
         if since >= self._last_play + (self.fresh if clocked else 0.5):
             at = since
         else:
-            at = self._last_play + self.settle_for(seat) if clocked else float("inf")
+            at = self._last_play + settle if clocked else float("inf")
         if hold:
-            at = max(at, since + self.settle_for(seat)) if clocked else float("inf")
+            at = max(at, since + settle) if clocked else float("inf")
         return at
 
     # ------------------------------------------------------------------ what it wants
@@ -467,7 +506,8 @@ class GetItBot:
         told = self._told[0] if self._told and self._told[1] == count else None
         # What a teammate says it sees: play on it when it is right; when it says the card
         # is too high, the signals still decide (a person may mistype).
-        if told is not None and (
+        # A bubble it is told of waits like one it works out: the others may want to talk.
+        if told is not None and told["kind"] != "speech" and (
             told["kind"] != "number"
             or (not special_seen and all(told["value"] <= v for v in numbers))
         ):
@@ -498,8 +538,8 @@ class GetItBot:
     ) -> float | None:
         """When the ``kind`` signals on the table say that my top card is to be played.
 
-        Every proven teammate (see :meth:`proven`) must signal me; the others may be
-        left out. The signallers counted must *cover* the table: a correct look at me
+        Every teammate not doubted (see :meth:`doubted`) must signal me; doubted ones
+        may be left out. The signallers counted must *cover* the table: a correct look at me
         says my card is lower than every pile but the looker's own, so two lookers cover
         every pile, and one proven looker does if its own card is no lower than a card
         it vouched for (a proven smile or look-past at me needs no help: it sees my
@@ -509,11 +549,11 @@ class GetItBot:
         me = view["seat"]
         signals = view["signals"]
         tops = tops_seen(view)
-        proven = [s for s in others if self.proven(s)]
-        if not all(signals[s][kind] == me for s in proven):
-            return None  # a proven teammate disagrees: wait for the table to agree
+        required = [s for s in others if not self.doubted(s)]
+        if not all(signals[s][kind] == me for s in required):
+            return None  # a teammate not doubted disagrees: wait for the table to agree
         extra = sorted(
-            (s for s in others if s not in proven and signals[s][kind] == me),
+            (s for s in others if s not in required and signals[s][kind] == me),
             key=lambda s: self._trusted_at(s, kind, now, clocked, hold=self.doubted(s)),
         )
 
@@ -530,7 +570,7 @@ class GetItBot:
             return (own is not None and own["kind"] == "number" and bool(vouched)
                     and own["value"] >= min(vouched))
 
-        group = list(proven)
+        group = list(required)
         while not covered(group):
             if not extra:
                 return None
