@@ -274,14 +274,14 @@ class GetItBot:
         all_signals = view.get("signals") or []
         phase = view.get("phase")
         played = len(view.get("played") or [])
-        mine_changed = False
+        cards_changed = False
         if phase != self._phase or played != self._played:
             # New cards show: the signals on the table are about the old ones.
             self._phase, self._played = phase, played
             self._last_play = now
             self._play_seen = self._obs
             self._commit_paces()
-            mine_changed = True
+            cards_changed = True
         for seat, signals in enumerate(all_signals):
             for kind in (*SIGNAL_KINDS, "peek"):
                 value = signals.get(kind)
@@ -293,7 +293,7 @@ class GetItBot:
         if me is None or phase != "play":
             return
         count = view["piles"][me]["count"]
-        self._read_lines(view, me, count, fresh=not mine_changed)
+        self._read_lines(view, me, count, fresh=not cards_changed)
         peek = view.get("peek")
         if peek is not None:
             self._known = (dict(peek), count)
@@ -332,7 +332,7 @@ class GetItBot:
                 self._said = True
                 continue
             if not fresh or not isinstance(line.get("text"), str):
-                continue  # said about the card I just played, maybe
+                continue  # seen with a play: maybe said about a card just played
             face = told_face(line["text"], view, speaker)
             if face is None:
                 continue
