@@ -450,6 +450,18 @@ def test_four_bots_clear_all_six_levels_in_most_games() -> None:
     assert won >= 5
 
 
+def test_three_bots_beside_a_slow_and_fallible_person_lose_no_round() -> None:
+    """Levels 5 and 6 (the bubble and the doubles) beside a person who reacts in about a
+    second, sends one signal in ten to the wrong player and never types. (The bots of
+    before this test lost 4 rounds in these 8 games, mostly waiting on a bubble that
+    only talk from everyone would reveal.)"""
+    person = {"reaction": 1.0, "spread": 0.3, "error": 0.1}
+    records = [simulate("getit", 4, seed, {"level": 5}, people=1, person=person)
+               for seed in range(8)]
+    assert all(r["won"] for r in records)
+    assert sum(sum(r["losses"].values()) for r in records) == 0
+
+
 def test_the_bot_rejects_negative_timings() -> None:
     with pytest.raises(ValueError, match="must not be negative"):
         GetItBot(0, reaction=-1.0)
