@@ -183,6 +183,7 @@ class GetItBot:
         # a slow teammate's unchanged signal is trusted only after its own pace.
         self._latency: dict[int, deque[float]] = {}
         self._settling: dict[int, float] = {}  # since the last play, by seat
+        self._settle_cache: dict[int, float] = {}  # settle_for, until paces change
         # Teammates seen to signal against the cards (for the rest of the game).
         self._doubts: set[int] = set()
         self._obs = 0  # views observed: orders changes seen at one instant
@@ -384,19 +385,26 @@ class GetItBot:
         for seat, took in self._settling.items():
             self._latency.setdefault(seat, deque(maxlen=PACE_KEPT)).append(took)
         self._settling = {}
+        self._settle_cache.clear()
 
     def settle_for(self, seat: int) -> float:
         """How long after a play ``seat``'s unchanged signal is taken to be about the new
         card: ``settle``, or longer for a teammate seen to react slowly (at most
         ``SETTLE_CAP`` seconds)."""
+        cached = self._settle_cache.get(seat)
+        if cached is not None:
+            return cached
         pace = self._latency.get(seat)
         if not pace or len(pace) < PROVEN_AFTER:
             # Too little seen yet: allow for a person's pace until it shows.
-            return min(SETTLE_CAP, max(self.settle, UNKNOWN_SETTLE))
-        # The slowest seen, plus the margin, plus the spread when the pace varies (a
-        # person's does): a few samples rarely show the slow tail.
-        slowest = max(pace) + PACE_MARGIN + statistics.pstdev(pace)
-        return min(SETTLE_CAP, max(self.settle, slowest))
+            settle = min(SETTLE_CAP, max(self.settle, UNKNOWN_SETTLE))
+        else:
+            # The slowest seen, plus the margin, plus the spread when the pace varies (a
+            # person's does): a few samples rarely show the slow tail.
+            slowest = max(pace) + PACE_MARGIN + statistics.pstdev(pace)
+            settle = min(SETTLE_CAP, max(self.settle, slowest))
+        self._settle_cache[seat] = settle
+        return settle
 
     def _reaction_time(self) -> float:
         return max(0.0, self.reaction + self.rng.uniform(-self.jitter, self.jitter))
