@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import statistics
 from typing import Any
 
 import pytest
 
 from engine.bots import GetItBot
-from engine.bots.simulate import RealTimeTable, SimulationError, simulate
+from engine.bots.simulate import HumanLikeTeammate, RealTimeTable, SimulationError, simulate
+from engine.testing import stack_getit_piles
 from tests.getit_support import new
 from tests.helpers import assert_usage_error
 from tui.cli import main
@@ -66,6 +68,86 @@ def test_bad_simulations_are_refused_in_plain_words(
         simulate(game_id, seats, 1, **kwargs)
 
 
+PERSON = {"reaction": 1.0, "spread": 0.3, "error": 0.1}
+
+
+class _Logged:
+    """A seat's player, with the simulated time of each action it takes."""
+
+    def __init__(self, player: Any, seat: int, log: list[tuple[float, int, Any]]) -> None:
+        self.player, self.seat, self.log = player, seat, log
+
+    def step(self, view: Any, legal: Any, now: float) -> tuple[Any, float | None]:
+        action, wake = self.player.step(view, legal, now)
+        if action is not None:
+            self.log.append((now, self.seat, action))
+        return action, wake
+
+
+def _person_table(
+    seed: int, error: float = 0.1
+) -> tuple[RealTimeTable, HumanLikeTeammate, list[tuple[float, int, Any]]]:
+    """Level 5 at four seats: a human-like teammate in seat 0 beside three bots."""
+    game = new(4, seed=seed, level=5)
+    person = HumanLikeTeammate(seed, reaction=1.0, spread=0.3, error=error)
+    log: list[tuple[float, int, Any]] = []
+    players = [person, *(GetItBot(seed * 10 + s) for s in range(1, 4))]
+    bots = [_Logged(p, s, log) for s, p in enumerate(players)]
+    return RealTimeTable(game, bots, timed={1, 2, 3}), person, log
+
+
+def test_a_human_like_teammate_replays_exactly_for_a_seed() -> None:
+    first = simulate("getit", 4, 3, {"level": 5}, people=1, person=PERSON)
+    again = simulate("getit", 4, 3, {"level": 5}, people=1, person=PERSON)
+    assert first == again and first["people"] == 1
+    other = simulate("getit", 4, 4, {"level": 5}, people=1, person=PERSON)
+    assert other != first
+    runs = []
+    for _ in range(2):
+        table, _person, log = _person_table(7)
+        table.run()
+        runs.append((table.events, log))
+    assert runs[0] == runs[1]
+
+
+def test_a_human_like_teammate_errs_as_told_and_never_types() -> None:
+    for error in (0.0, 0.5):
+        table, person, _log = _person_table(5, error)
+        events = table.run()
+        said = [e for e in events if e["type"] == "said"]
+        assert said and all(e["seat"] != 0 for e in said)  # the bots talk; it never does
+        assert (person.wrong > 0) == (error > 0)
+
+
+def test_a_human_like_teammate_takes_about_its_reaction_time() -> None:
+    """Simulated time: the first look of a round comes ``reaction`` seconds after the
+    cards show, spread out, never sooner than a fifth of it."""
+    firsts = []
+    for seed in range(40):
+        game = new(4, seed=1)
+        stack_getit_piles(game, [["20"], ["7"], ["31"], ["12"]])
+        person = HumanLikeTeammate(seed, reaction=1.0, spread=0.3, error=0.0)
+        action, wake = person.step(game.view(0), game.legal_actions(0), 0.0)
+        assert action is None and wake is not None
+        action, _ = person.step(game.view(0), game.legal_actions(0), wake)
+        assert action == {"type": "look", "target": 1}  # the lowest it sees
+        firsts.append(wake)
+    assert min(firsts) >= 0.2
+    assert 0.85 <= statistics.fmean(firsts) <= 1.15
+    assert 0.15 <= statistics.pstdev(firsts) <= 0.45
+
+
+def test_a_human_like_teammate_refuses_bad_settings() -> None:
+    with pytest.raises(ValueError, match="fraction from 0 to 1"):
+        HumanLikeTeammate(0, error=1.5)
+    with pytest.raises(ValueError, match="must not be negative"):
+        HumanLikeTeammate(0, reaction=-1.0)
+    with pytest.raises(ValueError, match="people must be from 0 to the 4 seats"):
+        simulate("getit", 4, 1, people=5)
+    with pytest.raises(ValueError, match="only Get It!"):
+        simulate("getout", 3, 1, people=1)
+
+
 class _Idle:
     """Arranges, then never signals or plays."""
 
@@ -121,6 +203,21 @@ def test_sim_getit_level_x(capsys: pytest.CaptureFixture[str]) -> None:
     assert "won (Level X round cleared)" in out
 
 
+def test_sim_getit_beside_a_simulated_person(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("getit", "--games", "2", "--seats", "4", "--people", "1", "--seed", "3",
+            "--option", "level=5", "--person-reaction", "1.2", "--person-error", "0.2")
+    out = _sim(capsys, *argv)
+    assert "getit: 2 games, 4 seats, seeds 3..4" in out
+    assert "1 simulated person (seat 1): reacting in 1.2 s ± 0.3 s, 20% of signals to a " \
+        "wrong player, never typing" in out
+    assert "95% confidence interval" in out and "signals to a wrong player per game" in out
+    records = [simulate("getit", 4, seed, {"level": 5}, people=1,
+                        person={"reaction": 1.2, "spread": 0.3, "error": 0.2})
+               for seed in (3, 4)]
+    won = sum(r["won"] for r in records)
+    assert f"{won} ({100 * won / 2:.1f}%)" in out.split("cleared all six levels")[1]
+
+
 def test_sim_getout_versus_random(capsys: pytest.CaptureFixture[str]) -> None:
     out = _sim(capsys, "getout", "--games", "10", "--seats", "2", "--option", "match=false",
                "--versus", "random")
@@ -148,6 +245,14 @@ def test_sim_gotfive(capsys: pytest.CaptureFixture[str]) -> None:
         (["sim", "getout", "--versus", "genius"], "invalid choice"),
         (["sim", "getit", "--reaction", "-1"], "expected 0 to 3600 seconds"),
         (["sim", "getit", "--reaction", "0.1", "--jitter", "0.2"], "more than --reaction"),
+        (["sim", "getit", "--people", "5"], "--people 5 is more than the 4 seats"),
+        (["sim", "getit", "--people", "two"], "expected a whole number, not 'two'"),
+        (["sim", "getit", "--people", "-1"], "expected 0 or more"),
+        (["sim", "getout", "--people", "1"], "--people is for Get It! only"),
+        (["sim", "getit", "--person-error", "1.5"], "expected a fraction from 0 to 1, not 1.5"),
+        (["sim", "getit", "--person-error", "often"], "expected a fraction from 0 to 1"),
+        (["sim", "getit", "--person-reaction", "soon"], "expected a number of seconds"),
+        (["sim", "getit", "--person-spread", "-0.1"], "expected 0 to 3600 seconds"),
     ],
 )
 def test_sim_garbage_gets_a_clear_error(

@@ -81,6 +81,16 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a fraction from 0 to 1, not {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a fraction from 0 to 1, not {text}")
+    return value
+
+
 def _idle(text: str) -> float:
     try:
         value = float(text)
@@ -173,7 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
         "sim",
         help="play many bot-only games headless and print the outcomes",
         description="Play bot-only games on simulated time (no real waiting) and print "
-        "a table of outcomes. Game i uses seed SEED+i, so a run replays exactly.",
+        "a table of outcomes. Game i uses seed SEED+i, so a run replays exactly. In Get "
+        "It!, --people seats simulated people beside the bots, to measure how well the "
+        "bots play with people.",
     )
     sim.add_argument("game", metavar="GAME", help="the game: " + ", ".join(engine.GAMES))
     sim.add_argument("--games", type=_games, default=100, help="how many games (default 100)")
@@ -186,6 +198,18 @@ def build_parser() -> argparse.ArgumentParser:
                      help="Get It! bots' reaction time in seconds (default 0.35)")
     sim.add_argument("--jitter", type=_seconds, default=0.15,
                      help="Get It! bots' reaction jitter, plus or minus (default 0.15)")
+    sim.add_argument("--people", type=_count, default=0, metavar="N",
+                     help="Get It!: seat N simulated people (seats 1..N) beside the bots; "
+                     "a person reacts slowly, sometimes signals the wrong player and never "
+                     "types (default 0)")
+    sim.add_argument("--person-reaction", type=_seconds, default=1.0, metavar="SECONDS",
+                     help="how long a simulated person takes to react (default 1.0)")
+    sim.add_argument("--person-spread", type=_seconds, default=0.3, metavar="SECONDS",
+                     help="how much a person's reaction varies, one standard deviation "
+                     "(default 0.3)")
+    sim.add_argument("--person-error", type=_fraction, default=0.1, metavar="FRACTION",
+                     help="how often a person's signal goes to the wrong player, 0 to 1 "
+                     "(default 0.1)")
     sim.add_argument("--versus", choices=["random"], default=None,
                      help="GET OUT!: seats 2.. are random-legal players against the bot "
                      "in seat 1")
@@ -337,6 +361,12 @@ def run_sim_command(args: argparse.Namespace) -> int:
         parser.error("--versus is for GET OUT! only")
     if args.reaction < args.jitter:
         parser.error(f"--jitter {args.jitter} is more than --reaction {args.reaction}")
+    if args.people and args.game != "getit":
+        parser.error("--people is for Get It! only")
+    if args.people > seats:
+        parser.error(f"--people {args.people} is more than the {seats} seats")
+    person = {"reaction": args.person_reaction, "spread": args.person_spread,
+              "error": args.person_error}
     from engine.bots.simulate import SimulationError
     from tui.sim import print_report, run_sim
 
@@ -344,11 +374,12 @@ def run_sim_command(args: argparse.Namespace) -> int:
         records = run_sim(
             args.game, args.games, seats, args.seed, options, reaction=args.reaction,
             jitter=args.jitter, versus=args.versus, progress=False if args.no_progress else None,
+            people=args.people, person=person,
         )
     except SimulationError as exc:
         print(f"hiddenhand sim: {exc}", file=sys.stderr)
         return 1
-    print_report(args.game, records, args.versus)
+    print_report(args.game, records, args.versus, person if args.people else None)
     return 0
 
 

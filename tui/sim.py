@@ -8,6 +8,7 @@ layer may not read.
 
 from __future__ import annotations
 
+import math
 import statistics
 import sys
 import time
@@ -34,10 +35,14 @@ def run_sim(
     jitter: float,
     versus: str | None,
     progress: bool | None = None,
+    people: int = 0,
+    person: Mapping[str, float] | None = None,
 ) -> list[dict[str, Any]]:
     """Play ``games`` games with seeds ``seed``, ``seed + 1``, ...; return their records.
 
-    ``progress`` shows a bar on stderr (default: only when stderr is a terminal).
+    ``people`` and ``person`` seat simulated people in Get It! (see
+    ``engine.bots.simulate.simulate``). ``progress`` shows a bar on stderr (default: only
+    when stderr is a terminal).
     Raises ``SimulationError`` if a bot misbehaves.
     """
     records = []
@@ -45,7 +50,7 @@ def run_sim(
         for i in range(games):
             records.append(simulate(
                 game_id, seats, seed + i, options, reaction=reaction, jitter=jitter,
-                versus=versus, timer=time.perf_counter,
+                versus=versus, timer=time.perf_counter, people=people, person=person,
             ))
             advance()
     return records
@@ -94,11 +99,23 @@ def report(game_id: str, records: list[dict[str, Any]], versus: str | None) -> T
     return table
 
 
-def title(game_id: str, records: list[dict[str, Any]], versus: str | None) -> str:
-    """One line saying what was played."""
+def title(
+    game_id: str, records: list[dict[str, Any]], versus: str | None,
+    person: Mapping[str, float] | None = None,
+) -> str:
+    """A line saying what was played, and one on how the simulated people play."""
     seats = records[0]["seats"] if records else 0
     first = records[0]["seed"] if records else 0
     against = ", seat 1 bot vs random-legal players" if versus else ""
+    people = records[0].get("people", 0) if records else 0
+    if people:
+        how = person or {}
+        seats_of = "seat 1" if people == 1 else f"seats 1..{people}"
+        against += (
+            f"\n{people} simulated {'person' if people == 1 else 'people'} ({seats_of}):"
+            f" reacting in {how.get('reaction', 1.0):g} s ± {how.get('spread', 0.3):g} s,"
+            f" {100 * how.get('error', 0.1):g}% of signals to a wrong player, never typing"
+        )
     last = first + len(records) - 1
     return f"{game_id}: {len(records)} games, {seats} seats, seeds {first}..{last}{against}"
 
@@ -109,6 +126,8 @@ def _getit_rows(table: Table, records: list[dict[str, Any]]) -> None:
     levels_x = any(r["level"] == "X" for r in records)
     table.add_row("won (Level X round cleared)" if levels_x else "cleared all six levels",
                   _share(won, games))
+    low, high = wilson(won, games)
+    table.add_row("  95% confidence interval", f"{100 * low:.1f}% .. {100 * high:.1f}%")
     reached = Counter(str(r["level"]) for r in records if not r["won"])
     for level in sorted(reached):
         table.add_row(f"lost at level {level}", _share(reached[level], games))
@@ -120,9 +139,23 @@ def _getit_rows(table: Table, records: list[dict[str, Any]]) -> None:
         reasons.update(r["losses"])
     for reason in sorted(reasons):
         table.add_row(f"rounds lost: {reason}", str(reasons[reason]))
+    if any(r.get("people") for r in records):
+        table.add_row("people's signals to a wrong player per game",
+                      _median([r.get("wrong", 0) for r in records], 1))
     table.add_row("median rounds per game", _median([r["rounds"] for r in records]))
     per_round = [r["sim_time"] / r["rounds"] for r in records if r["rounds"]]
     table.add_row("median simulated seconds per round", _median(per_round, 1))
+
+
+def wilson(count: int, total: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95% for ``z=1.96``) of the fraction ``count / total``."""
+    if not total:
+        return 0.0, 1.0
+    p = count / total
+    centre = p + z * z / (2 * total)
+    margin = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total))
+    scale = 1 + z * z / total
+    return max(0.0, (centre - margin) / scale), min(1.0, (centre + margin) / scale)
 
 
 def _share(count: int, total: int) -> str:
@@ -144,8 +177,11 @@ def _ms(seconds: list[float], percentile: int) -> str:
     return f"{ordered[index] * 1000:.3f} ms"
 
 
-def print_report(game_id: str, records: list[dict[str, Any]], versus: str | None) -> None:
+def print_report(
+    game_id: str, records: list[dict[str, Any]], versus: str | None,
+    person: Mapping[str, float] | None = None,
+) -> None:
     """Print the table of outcomes to stdout."""
     console = Console(file=sys.stdout, width=100, highlight=False)
-    console.print(title(game_id, records, versus), markup=False)
+    console.print(title(game_id, records, versus, person), markup=False, soft_wrap=True)
     console.print(report(game_id, records, versus))

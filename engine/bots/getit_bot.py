@@ -9,23 +9,57 @@ it can read humans:
   lowest tied seat ends up looked at by everyone. While any special card is showing it
   looks at nobody: the special comes first, and a look would invite a number too early.
 - **smile** at the lowest seat showing a smile, **look past** the lowest seat showing
-  eyes, **peek** while it sees a mirror, **say** the cards it sees (once a round) while
-  it sees the speech bubble. Different specials are signalled side by side.
-- **play** when every other seat signals it the same way: all look at it (and it sees no
-  special), all smile at it, all look past it, all peek (only the mirror's holder cannot
-  peek), or all have talked this round (only the bubble's holder cannot talk). A value it
-  learnt by peeking is remembered until its pile changes, and then decides alone: it
-  plays a known special at once, a known number only when it is the lowest showing, and
-  never plays a card it knows is too high, whatever the signals say.
-- **Stale signals.** Right after a play, the signals on the table are about the cards
-  that were showing before it. A look, smile or look-past counts only if it was given
-  ``fresh`` seconds after the last play the bot noticed, or once ``settle`` seconds have
-  passed since that play with the signal unchanged (then everyone had time to change
-  their mind, so the signal is about the new card). Peeks and talk need no such guard:
-  the engine ends them when the mirror or bubble is played. The bot also times how long
-  each teammate takes to change a signal after a play; for a teammate seen to be slower
-  than ``settle`` (a person, say) it waits that long plus a margin instead, up to
-  ``SETTLE_CAP``.
+  eyes, **peek** while it sees a mirror, **say** the cards it sees (once a round, seats
+  numbered from 1 as people see them: "I see seat 1: speech, seat 3: 17") while it sees
+  the speech bubble. Different specials are signalled side by side.
+- **play** when the table signals it: its teammates look at it (and it sees no
+  special), smile at it or look past it, as below; or all peek (only the mirror's holder
+  cannot peek) or all have talked this round (only the bubble's holder cannot talk). A
+  value it learnt by peeking is remembered until its pile changes, and then decides
+  alone: it plays a known special at once, a known number only when it is the lowest
+  showing, and never plays a card it knows is too high, whatever the signals say.
+
+**Reading people.** A person's signals arrive later than a bot's, change more often,
+and sometimes go to the wrong player; a person may never type. So:
+
+- **Who counts.** The bot times each teammate: how long after each play its signals
+  came to rest (the last change counts, so a late signal corrected a moment later
+  counts as the correction). A teammate whose signals came to rest within
+  ``reaction + jitter + 3 * motor`` of each of the last ``PROVEN_AFTER`` plays is
+  *proven* (a bot, say); one seen slower, or seen signalling against the cards (a look
+  at a number while a lower one shows elsewhere, a look at a special card, a smile at
+  no smile), is *doubted* (a person, say). A teammate not yet timed is neither.
+- **Covering the table.** Every teammate not doubted must signal the bot; doubted ones
+  may be left out when the signals counted *cover* the table. A correct look at the bot says
+  its card is below every pile but the looker's own, so two looks cover every pile,
+  and one proven look does when the looker's own card is no lower than a card it
+  vouched for (a proven smile or look-past needs no help: the signaller sees the card).
+  So three bots beside a person play their own cards without waiting for the person,
+  and never on the person's slip alone. A doubted teammate's signal, when it is needed,
+  counts only once it stayed put for that teammate's settle time (time to notice and
+  correct a slip).
+- **One peek, one line.** Only a seat that sees a mirror may peek and only one that sees
+  the speech bubble may talk, and there is one of each: when anyone peeks (talks) and
+  the bot sees no mirror (bubble), the card is on its own pile. It plays it once the
+  others had time to peek (every teammate, each its settle time, for everyone gains by
+  learning its card) or to talk (only the proven ones: a person may never type).
+- **What people say.** While the bubble shows, a teammate's line is read as claims
+  about the cards it sees, which are every top card but its own (see
+  :func:`told_face`): "seat 2: 17" names a card and its holder; "12" or "I see 17 and
+  23" name cards, and a card named that the bot cannot account for (on the piles it
+  sees, but for the speaker's, or among the cards played) can only be its own. What it
+  is told decides like a peeked value, except that a card said to be too high does not
+  stop a play the signals call for (a person may mistype).
+
+**Stale signals.** Right after a play, the signals on the table are about the cards
+that were showing before it. A look, smile or look-past counts only if it was given
+``fresh`` seconds after the last play the bot noticed, or once ``settle`` seconds have
+passed since that play with the signal unchanged (then everyone had time to change
+their mind, so the signal is about the new card). Peeks and talk need no such guard:
+the engine ends them when the mirror or bubble is played. For a teammate seen to be
+slower than ``settle`` it waits that teammate's slowest time plus a margin and the
+spread of its pace instead, up to ``SETTLE_CAP``; for one not yet timed,
+``UNKNOWN_SETTLE``.
 
 Timing is human-like. ``step(view, legal, now)`` is called with the caller's clock. Each
 thing the bot wants to do (a signal, a play) is an *intent*; an intent is carried out
@@ -45,6 +79,8 @@ smile until the signals settle; a number in between gives each special fresh sig
 from __future__ import annotations
 
 import random
+import re
+import statistics
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -64,6 +100,13 @@ SAY_LIMIT = 200
 #: slowest of them, and the longest settle time that slowness may ask for (seconds).
 PACE_KEPT = 8
 PACE_MARGIN = 0.3
+#: How many quick reactions to plays prove a teammate a quick, exact signaller.
+PROVEN_AFTER = 3
+#: How long after a play an unchanged signal of a teammate not yet timed is trusted.
+UNKNOWN_SETTLE = 2.0
+#: A doubted teammate's signal, when its vote is needed, must have stayed put this many
+#: times its settle time (a person's slip is corrected one or two reactions later).
+HOLD_FACTOR = 1.25
 SETTLE_CAP = 4.0
 
 
@@ -139,7 +182,11 @@ class GetItBot:
         # How long each teammate took to change a signal after a play (recent ones):
         # a slow teammate's unchanged signal is trusted only after its own pace.
         self._latency: dict[int, deque[float]] = {}
-        self._awaiting: set[int] = set()
+        self._settling: dict[int, float] = {}  # since the last play, by seat
+        self._settle_cache: dict[int, float] = {}  # settle_for, until paces change
+        # Teammates seen to signal against the cards (for the rest of the game).
+        self._doubts: set[int] = set()
+        self._obs = 0  # views observed: orders changes seen at one instant
         self._reset_round(float("-inf"))
 
     # ------------------------------------------------------------------ public API
@@ -207,13 +254,19 @@ class GetItBot:
     def _reset_round(self, now: float) -> None:
         self._played = 0
         self._last_play = now
-        self._signals: dict[tuple[int, str], tuple[Any, float]] = {}
+        self._play_seen = self._obs
+        self._signals: dict[tuple[int, str], tuple[Any, float, int]] = {}
         self._talkers: set[int] = set()
         self._said = False
-        self._known: tuple[dict[str, Any], int] | None = None
+        self._lines: list[dict[str, Any]] = []
+        self._known: tuple[dict[str, Any], int] | None = None  # peeked: (face, my count)
+        self._told: tuple[dict[str, Any] | None, int] | None = None  # read in a line
+        self._mirror_at: float | None = None  # since when a peek proves I hold the mirror
+        self._bubble_at: float | None = None  # since when talk proves I hold the bubble
 
     def _observe(self, view: View, now: float) -> None:
         key = (view.get("level"), view.get("attempt"), view.get("round"))
+        self._obs += 1
         if key != self._round:
             self._round = key
             self._reset_round(now)
@@ -222,42 +275,136 @@ class GetItBot:
         all_signals = view.get("signals") or []
         phase = view.get("phase")
         played = len(view.get("played") or [])
+        cards_changed = False
         if phase != self._phase or played != self._played:
             # New cards show: the signals on the table are about the old ones.
             self._phase, self._played = phase, played
             self._last_play = now
-            self._awaiting = {s for s in range(len(all_signals)) if s != me}
+            self._play_seen = self._obs
+            self._commit_paces()
+            cards_changed = True
         for seat, signals in enumerate(all_signals):
             for kind in (*SIGNAL_KINDS, "peek"):
                 value = signals.get(kind)
                 seen = self._signals.get((seat, kind))
                 if seen is None or seen[0] != value:
-                    self._signals[(seat, kind)] = (value, now)
+                    self._signals[(seat, kind)] = (value, now, self._obs)
                     if seen is not None:
                         self._note_response(seat, now)
-        for line in view.get("said") or []:
-            self._talkers.add(line.get("seat"))
-            if line.get("seat") == me:
-                self._said = True
+        if me is None or phase != "play":
+            return
+        count = view["piles"][me]["count"]
+        self._read_lines(view, me, count, fresh=not cards_changed)
         peek = view.get("peek")
-        if peek is not None and me is not None:
-            self._known = (dict(peek), view["piles"][me]["count"])
+        if peek is not None:
+            self._known = (dict(peek), count)
+        self._check_signals(view, me)
+        tops = tops_seen(view)
+        kinds = {c["kind"] for c in tops.values()}
+        others = [s for s in range(len(all_signals)) if s != me]
+        # Only a seat that sees a mirror may peek, only one that sees the bubble may talk,
+        # and there is one of each: if someone does and I see none, it lies on my pile.
+        peeking = count and "mirror" not in kinds and any(all_signals[s]["peek"] for s in others)
+        self._mirror_at = (self._mirror_at if self._mirror_at is not None else now) \
+            if peeking else None
+        played_kinds = {c.get("kind") for c in view.get("played") or []}
+        talking = (count and "speech" not in kinds and "speech" not in played_kinds
+                   and bool(self._talkers - {me}))
+        self._bubble_at = (self._bubble_at if self._bubble_at is not None else now) \
+            if talking else None
+
+    def _read_lines(self, view: View, me: int, count: int, fresh: bool) -> None:
+        """Take in the lines said since the last view: who talks, and what they tell me
+        about my own top card (see :func:`told_face`)."""
+        lines = [dict(line) for line in view.get("said") or []]
+        prev = self._lines
+        new = lines
+        for drop in range(len(prev) + 1):  # the view keeps only the latest lines
+            if lines[: len(prev) - drop] == prev[drop:]:
+                new = lines[len(prev) - drop:]
+                break
+        self._lines = lines
+        for line in new:
+            speaker = line.get("seat")
+            if not isinstance(speaker, int):
+                continue
+            self._talkers.add(speaker)
+            if speaker == me:
+                self._said = True
+                continue
+            if not fresh or not isinstance(line.get("text"), str):
+                continue  # seen with a play: maybe said about a card just played
+            face = told_face(line["text"], view, speaker)
+            if face is None:
+                continue
+            told = self._told
+            if told is not None and told[1] == count and told[0] != face:
+                self._told = (None, count)  # two lines disagree: believe neither
+            elif told is None or told[1] != count:
+                self._told = (face, count)
+
+    def _check_signals(self, view: View, me: int) -> None:
+        """Doubt a teammate seen signalling against what the cards show.
+
+        A signal given since the last play is about the cards showing now; if it points
+        at a card that the rulebook's conventions cannot mean (a look at a number while
+        a lower one shows elsewhere, a look at a special card, a smile at no smile, a
+        look past no eyes), its giver reads the table wrongly or late, as a person may.
+        """
+        tops = tops_seen(view)
+        for seat, signals in enumerate(view["signals"]):
+            if seat == me or seat in self._doubts:
+                continue
+            for kind in SIGNAL_KINDS:
+                target = signals[kind]
+                if target is None or target == me or target not in tops:
+                    continue
+                if self._signals[(seat, kind)][2] <= self._play_seen:
+                    continue  # maybe about a card played since
+                card = tops[target]
+                if kind == "smile":
+                    wrong = card["kind"] != "smile"
+                elif kind == "look_past":
+                    wrong = card["kind"] != "eyes"
+                else:
+                    wrong = card["kind"] != "number" or any(
+                        c["kind"] == "number" and c["value"] < card["value"]
+                        for h, c in tops.items() if h != seat
+                    )
+                if wrong:
+                    self._doubts.add(seat)
 
     def _note_response(self, seat: int, now: float) -> None:
-        """Record how long ``seat`` took to change a signal after the last play."""
-        if seat in self._awaiting:
-            self._awaiting.discard(seat)
-            if now > self._last_play:
-                pace = self._latency.setdefault(seat, deque(maxlen=PACE_KEPT))
-                pace.append(now - self._last_play)
+        """Note that ``seat`` changed a signal ``now``: how long after the last play its
+        signals came to rest is recorded at the next play (its *last* change counts, so
+        a late, stale signal corrected a moment later counts as the correction)."""
+        if now > self._last_play:
+            self._settling[seat] = now - self._last_play
+
+    def _commit_paces(self) -> None:
+        for seat, took in self._settling.items():
+            self._latency.setdefault(seat, deque(maxlen=PACE_KEPT)).append(took)
+        self._settling = {}
+        self._settle_cache.clear()
 
     def settle_for(self, seat: int) -> float:
         """How long after a play ``seat``'s unchanged signal is taken to be about the new
         card: ``settle``, or longer for a teammate seen to react slowly (at most
         ``SETTLE_CAP`` seconds)."""
+        cached = self._settle_cache.get(seat)
+        if cached is not None:
+            return cached
         pace = self._latency.get(seat)
-        slowest = max(pace) + PACE_MARGIN if pace else 0.0
-        return min(SETTLE_CAP, max(self.settle, slowest))
+        if not pace or len(pace) < PROVEN_AFTER:
+            # Too little seen yet: allow for a person's pace until it shows.
+            settle = min(SETTLE_CAP, max(self.settle, UNKNOWN_SETTLE))
+        else:
+            # The slowest seen, plus the margin, plus the spread when the pace varies (a
+            # person's does): a few samples rarely show the slow tail.
+            slowest = max(pace) + PACE_MARGIN + statistics.pstdev(pace)
+            settle = min(SETTLE_CAP, max(self.settle, slowest))
+        self._settle_cache[seat] = settle
+        return settle
 
     def _reaction_time(self) -> float:
         return max(0.0, self.reaction + self.rng.uniform(-self.jitter, self.jitter))
@@ -266,12 +413,41 @@ class GetItBot:
         if key == "say":
             self._said = True
 
-    def _trusted_at(self, seat: int, kind: str, now: float, clocked: bool) -> float:
-        """From when ``seat``'s current ``kind`` signal may be believed."""
+    def proven(self, seat: int) -> bool:
+        """Whether ``seat`` has shown itself a quick, exact signaller, as quick as this
+        bot: its signals came to rest within ``reaction + jitter + 3 * motor`` (+ 0.05 s)
+        of each of the last ``PROVEN_AFTER`` or more plays, and it was never seen to
+        signal against the cards. A bot, say; rarely a person."""
+        pace = self._latency.get(seat)
+        quick = self.reaction + self.jitter + 3 * self.motor + 0.05
+        return (bool(pace) and len(pace or ()) >= PROVEN_AFTER and max(pace or ()) <= quick
+                and seat not in self._doubts)
+
+    def doubted(self, seat: int) -> bool:
+        """Whether ``seat`` was seen to be no quick, exact signaller: it signalled against
+        the cards, or was timed often enough and found slower than :meth:`proven` asks.
+        (A teammate not yet timed is neither proven nor doubted.)"""
+        pace = self._latency.get(seat)
+        return seat in self._doubts or (
+            len(pace or ()) >= PROVEN_AFTER and not self.proven(seat)
+        )
+
+    def _trusted_at(
+        self, seat: int, kind: str, now: float, clocked: bool, hold: bool = False
+    ) -> float:
+        """From when ``seat``'s current ``kind`` signal may be believed. With ``hold`` (a
+        doubted teammate, whose vote is needed) the signal must also have stayed put for
+        ``HOLD_FACTOR`` times that teammate's settle time, long enough for it to notice
+        and correct a slip."""
         since = self._signals[(seat, kind)][1]
+        settle = self.settle_for(seat) * (HOLD_FACTOR if hold else 1.0)
         if since >= self._last_play + (self.fresh if clocked else 0.5):
-            return since
-        return self._last_play + self.settle_for(seat) if clocked else float("inf")
+            at = since
+        else:
+            at = self._last_play + settle if clocked else float("inf")
+        if hold:
+            at = max(at, since + settle) if clocked else float("inf")
+        return at
 
     # ------------------------------------------------------------------ what it wants
 
@@ -298,14 +474,14 @@ class GetItBot:
         now: float,
     ) -> None:
         me = view["seat"]
-        tops = _tops(view)
+        tops = tops_seen(view)
         mine = view["signals"][me]
         holders = {kind: sorted(h for h, c in tops.items() if c["kind"] == kind)
                    for kind in ("smile", "eyes", "mirror", "speech")}
         special_seen = any(c["kind"] != "number" for c in tops.values())
         numbers = {h: c["value"] for h, c in tops.items() if c["kind"] == "number"}
         targets: dict[str, int | None] = {
-            "look": None if special_seen or not numbers else _lowest(numbers),
+            "look": None if special_seen or not numbers else lowest_seat(numbers),
             "smile": holders["smile"][0] if holders["smile"] else None,
             "look_past": holders["eyes"][0] if holders["eyes"] else None,
         }
@@ -324,48 +500,194 @@ class GetItBot:
         count = view["piles"][me]["count"]
         if not count:
             return None
-        tops = _tops(view)
+        tops = tops_seen(view)
         special_seen = any(c["kind"] != "number" for c in tops.values())
         numbers = [c["value"] for c in tops.values() if c["kind"] == "number"]
+        signals = view["signals"]
+        others = [s for s in range(len(signals)) if s != me]
         known = self._known[0] if self._known and self._known[1] == count else None
         if known is not None:
             if known["kind"] != "number":
                 return now
             lowest = not special_seen and all(known["value"] <= v for v in numbers)
             return now if lowest else None
-        signals = view["signals"]
-        others = [s for s in range(len(signals)) if s != me]
+        told = self._told[0] if self._told and self._told[1] == count else None
+        # What a teammate says it sees: play on it when it is right; when it says the card
+        # is too high, the signals still decide (a person may mistype).
+        # A bubble it is told of waits like one it works out: the others may want to talk.
+        if told is not None and told["kind"] != "speech" and (
+            told["kind"] != "number"
+            or (not special_seen and all(told["value"] <= v for v in numbers))
+        ):
+            return now
         if all(signals[s]["peek"] for s in others):
             return now  # only the mirror's holder cannot peek
         played_kinds = {c.get("kind") for c in view.get("played") or []}
         if "speech" not in played_kinds and all(s in self._talkers for s in others):
             return now  # only the bubble's holder cannot talk
-        gates = [
-            max(self._trusted_at(s, kind, now, clocked) for s in others)
-            for kind in ("smile", "look_past", "look")
+        gates = []
+        if self._mirror_at is not None:
+            # Give everyone time to peek: each seat that peeks learns its own card.
+            waiting = [s for s in others if not signals[s]["peek"]]
+            gates.append(self._grace(self._mirror_at, waiting, everyone=True))
+        if self._bubble_at is not None:
+            # A person may never type: wait only for the teammates that talk like bots.
+            waiting = [s for s in others if s not in self._talkers]
+            gates.append(self._grace(self._bubble_at, waiting, everyone=False))
+        gates += [
+            gate for kind in ("smile", "look_past", "look")
             if not (kind == "look" and special_seen)
-            and all(signals[s][kind] == me for s in others)
+            and (gate := self._vote(view, kind, others, now, clocked)) is not None
         ]
         return min(gates) if gates else None
 
+    def _vote(
+        self, view: View, kind: str, others: list[int], now: float, clocked: bool
+    ) -> float | None:
+        """When the ``kind`` signals on the table say that my top card is to be played.
 
-def _tops(view: View) -> dict[int, dict[str, Any]]:
-    """The top cards this seat sees on the other seats' piles."""
+        Every teammate not doubted (see :meth:`doubted`) must signal me; doubted ones
+        may be left out. The signallers counted must *cover* the table: a correct look at me
+        says my card is lower than every pile but the looker's own, so two lookers cover
+        every pile, and one proven looker does if its own card is no lower than a card
+        it vouched for (a proven smile or look-past at me needs no help: it sees my
+        card). A signal of a doubted teammate counts only once it stayed put for that
+        teammate's settle time, time enough to notice and correct a slip.
+        """
+        me = view["seat"]
+        signals = view["signals"]
+        tops = tops_seen(view)
+        required = [s for s in others if not self.doubted(s)]
+        if not all(signals[s][kind] == me for s in required):
+            return None  # a teammate not doubted disagrees: wait for the table to agree
+        extra = sorted(
+            (s for s in others if s not in required and signals[s][kind] == me),
+            key=lambda s: self._trusted_at(s, kind, now, clocked, hold=self.doubted(s)),
+        )
+
+        def covered(group: list[int]) -> bool:
+            if len(group) >= 2:
+                return True
+            if len(group) != 1 or not self.proven(group[0]):
+                return False
+            if kind != "look":
+                return True
+            own = tops.get(group[0])
+            vouched = [tops[s]["value"] for s in others if s != group[0] and s in tops
+                       and tops[s]["kind"] == "number"]
+            return (own is not None and own["kind"] == "number" and bool(vouched)
+                    and own["value"] >= min(vouched))
+
+        group = list(required)
+        while not covered(group):
+            if not extra:
+                return None
+            group.append(extra.pop(0))
+        return max(
+            (self._trusted_at(s, kind, now, clocked, hold=self.doubted(s)) for s in group),
+            default=None,
+        )
+
+    def _grace(self, since: float, waiting: list[int], everyone: bool) -> float:
+        """When to play a special card known (since ``since``) to be mine, though the
+        ``waiting`` teammates have not yet peeked or talked: once each had its settle
+        time (at most ``SETTLE_CAP``) to do it; only proven ones are waited for unless
+        ``everyone``."""
+        if not everyone:
+            waiting = [s for s in waiting if self.proven(s)]
+        return since + min(SETTLE_CAP, max((self.settle_for(s) for s in waiting), default=0.0))
+
+def tops_seen(view: View) -> dict[int, dict[str, Any]]:
+    """The top cards a seat's view shows on the other seats' piles, by holder."""
     me = view["seat"]
     return {
         h: p["top"] for h, p in enumerate(view["piles"]) if h != me and p.get("top") is not None
     }
 
 
-def _lowest(numbers: dict[int, int]) -> int:
+def lowest_seat(numbers: dict[int, int]) -> int:
     """The seat showing the lowest number; on a tie the lowest seat number."""
     return min(numbers, key=lambda h: (numbers[h], h))
 
 
 def _describe_tops(tops: dict[int, dict[str, Any]]) -> str:
-    """A short line naming the card on top of each pile the bot sees."""
+    """A short line naming the card on top of each pile the bot sees, seats numbered
+    from 1 as people see them (and as :func:`told_face` reads them)."""
     parts = [
-        f"seat {h}: {c['value'] if c['kind'] == 'number' else c['kind']}"
+        f"seat {h + 1}: {c['value'] if c['kind'] == 'number' else c['kind']}"
         for h, c in sorted(tops.items())
     ]
     return ("I see " + ", ".join(parts))[:SAY_LIMIT] if parts else "I see no cards"
+
+
+#: Words for the special cards in what people type, by kind.
+KIND_WORDS = {"smile": "smile", "smiles": "smile", "eyes": "eyes", "eye": "eyes",
+              "mirror": "mirror", "speech": "speech", "bubble": "speech"}
+#: "seat 3: 17", "bot 2 has smile", "player 4 = 9": a card named with its holder.
+_NAMED = re.compile(
+    r"\b(?:seat|bot|player)\s*#?(\d+)\s*(?::|=|-|has|is|shows|holds)?\s*"
+    r"(\d+|" + "|".join(KIND_WORDS) + r")\b"
+)
+_SEAT = re.compile(r"\b(?:seat|bot|player)\s*#?\d+")
+_TOKEN = re.compile(r"\d+|[a-z]+")
+
+
+def _face(word: str) -> dict[str, Any] | None:
+    if word.isdigit():
+        value = int(word)
+        return {"kind": "number", "value": value} if 1 <= value <= 40 else None
+    kind = KIND_WORDS.get(word)
+    return {"kind": kind} if kind else None
+
+
+def _same(card: dict[str, Any], face: dict[str, Any]) -> bool:
+    return card.get("kind") == face["kind"] and (
+        face["kind"] != "number" or card.get("value") == face["value"]
+    )
+
+
+def told_face(text: str, view: View, speaker: int) -> dict[str, Any] | None:
+    """What a line said by ``speaker`` tells this view's seat about its own top card.
+
+    The speaker sees every top card but its own, so what it names are claims about the
+    other piles, this seat's included. Cards named with a seat ("seat 3: 17", seats
+    numbered from 1) are read as such: one naming this seat is the answer, and a line
+    whose other named cards do not match the table is taken to be about cards played
+    since and ignored. Other numbers and card words ("12", "I see 17 and 23", "a
+    smile") are matched against the top cards this seat sees on the piles other than
+    the speaker's and its own, and against the cards played this round; if exactly one
+    card named is left over, it can only lie on this seat's pile. Returns the face
+    (``{"kind": "number", "value": 17}`` or ``{"kind": "smile"}``) or ``None`` when the
+    line tells nothing sure.
+    """
+    me = view["seat"]
+    tops = tops_seen(view)
+    lowered = text.lower()
+    answer: dict[str, Any] | None = None
+    for match in _NAMED.finditer(lowered):
+        face = _face(match.group(2))
+        if face is None:
+            continue
+        seat = int(match.group(1)) - 1
+        if seat == me:
+            if answer is not None and answer != face:
+                return None
+            answer = face
+        elif seat in tops and seat != speaker and not _same(tops[seat], face):
+            return None  # about a card since played
+    if answer is not None:
+        return answer
+    rest = _SEAT.sub(" ", _NAMED.sub(" ", lowered))
+    claims = [f for w in _TOKEN.findall(rest) if (f := _face(w))]
+    if not claims:
+        return None
+    accounted = [c for h, c in tops.items() if h != speaker]
+    accounted += list(view.get("played") or [])
+    left = []
+    for face in claims:
+        match_at = next((i for i, c in enumerate(accounted) if _same(c, face)), None)
+        if match_at is None:
+            left.append(face)
+        else:
+            del accounted[match_at]
+    return left[0] if len(left) == 1 else None

@@ -21,13 +21,16 @@ bots' decision times measured.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import engine
 from engine.bots import Bot, RandomBot, make_bot
-from engine.bots.getit_bot import GetItBot
+from engine.bots.getit_bot import GetItBot, lowest_seat, tops_seen
 from engine.core import Action, Event, Game, IllegalAction, View
+from engine.getit import arrangement
 
 #: A bot-only game that runs longer than this many actions is reported as stalled.
 MAX_MOVES = 200_000
@@ -49,16 +52,22 @@ def simulate(
     jitter: float = 0.15,
     versus: str | None = None,
     timer: Callable[[], float] | None = None,
+    people: int = 0,
+    person: Mapping[str, float] | None = None,
 ) -> dict[str, Any]:
     """Play one bot-only game of ``game_id`` to its end and return what happened.
 
-    ``reaction``/``jitter`` set the Get It! bots' reaction time; ``versus="random"``
+    ``reaction``/``jitter`` set the Get It! bots' reaction time. ``people`` (Get It!
+    only) puts a :class:`HumanLikeTeammate` in seats ``0 .. people - 1``, built with the
+    keyword arguments in ``person`` (``reaction``, ``spread``, ``error``); only the bots'
+    decisions are then timed. ``versus="random"``
     (GET OUT! only) seats random-legal players in seats 1.. against the bot in seat 0;
     only the bot's decisions are then timed. The result holds ``game``, ``seats``,
     ``seed``, ``result`` (the engine's), ``moves`` (actions applied), ``rounds``,
     ``decisions`` (seconds per bot decision, empty without ``timer``) and ``acting``
     (the same for the decisions that chose an action), plus per-game figures: Get It!
-    ``won``, ``level``, ``losses`` (by reason) and ``sim_time``; GET OUT! ``winners``;
+    ``won``, ``level``, ``losses`` (by reason), ``sim_time``, ``people`` and ``wrong``
+    (signals the people aimed at a wrong player); GET OUT! ``winners``;
     Got Five! ``winners``, ``wrong`` (wrong announcements) and ``turns`` (turns taken).
 
     Raises ``ValueError`` for a bad game, seat count or option, and
@@ -69,8 +78,12 @@ def simulate(
     game = engine.new_game(game_id, seats=seats, seed=seed, options=options)
     if versus is not None and game_id != "getout":
         raise ValueError("only GET OUT! can be played versus random-legal players")
+    if people and game_id != "getit":
+        raise ValueError("only Get It! can seat human-like teammates")
+    if not 0 <= people <= seats:
+        raise ValueError(f"people must be from 0 to the {seats} seats, not {people}")
     if game_id == "getit":
-        return _run_getit(game, seed, reaction, jitter, timer)
+        return _run_getit(game, seed, reaction, jitter, timer, people, dict(person or {}))
     bots: list[Bot] = [make_bot(game_id, s, seed) for s in range(seats)]
     timed = set(range(seats))
     if versus == "random":
@@ -109,7 +122,8 @@ class RealTimeTable:
     Each bot is asked with ``wire(view)`` and ``wire(legal)`` of its own seat (``wire``
     defaults to passing them as they are; tests pass a msgpack round trip) whenever its
     view changed or the time it asked for has come. Seats are asked in seat order at
-    each moment, and every action is applied at the moment it was chosen.
+    each moment, and every action is applied at the moment it was chosen. With a
+    ``timer``, the decisions of the seats in ``timed`` (default: all) are measured.
     """
 
     def __init__(
@@ -120,6 +134,7 @@ class RealTimeTable:
         now: float = 0.0,
         wire: Callable[[Any], Any] | None = None,
         timer: Callable[[], float] | None = None,
+        timed: set[int] | None = None,
     ) -> None:
         if len(bots) != game.seats:
             raise ValueError(f"give one bot per seat ({game.seats}), not {len(bots)}")
@@ -128,6 +143,7 @@ class RealTimeTable:
         self.now = max(now, game.now)
         self.wire = wire or (lambda data: data)
         self.timer = timer
+        self.timed = set(range(game.seats)) if timed is None else set(timed)
         self.moves = 0
         self.decisions: list[float] = []
         self.acting: list[float] = []
@@ -159,10 +175,11 @@ class RealTimeTable:
             self._asked[seat] = game.version
             legal = game.legal_actions(seat)
             view, offered = self.wire(game.view(seat)), self.wire(legal)
-            start = self.timer() if self.timer else 0.0
+            clock = self.timer if seat in self.timed else None
+            start = clock() if clock else 0.0
             action, again = self.bots[seat].step(view, offered, now)
-            if self.timer:
-                self.decisions.append(self.timer() - start)
+            if clock:
+                self.decisions.append(clock() - start)
                 if action is not None:
                     self.acting.append(self.decisions[-1])
             self._wake[seat] = math.inf if again is None else max(again, now + 1e-6)
@@ -190,20 +207,24 @@ class RealTimeTable:
 
 
 def _run_getit(
-    game: Game, seed: int, reaction: float, jitter: float, timer: Callable[[], float] | None
+    game: Game, seed: int, reaction: float, jitter: float, timer: Callable[[], float] | None,
+    people: int = 0, person: dict[str, float] | None = None,
 ) -> dict[str, Any]:
     out = _base(game, "getit", seed)
-    bots = [
+    humans = [HumanLikeTeammate(seed * 1_000_003 + 500_009 + s, **(person or {}))
+              for s in range(people)]
+    bots: list[RealTimeBot] = [*humans]
+    bots += [
         GetItBot(seed * 1_000_003 + s, reaction=reaction, jitter=jitter)
-        for s in range(game.seats)
+        for s in range(people, game.seats)
     ]
-    table = RealTimeTable(game, bots, timer=timer)
+    table = RealTimeTable(game, bots, timer=timer, timed=set(range(people, game.seats)))
     losses: dict[str, int] = {}
     _count_rounds(table.run(), out, losses)
     result = game.result or {}
     out.update(result=result, won=bool(result.get("won")), level=result.get("level"),
                losses=losses, sim_time=table.now, moves=table.moves, decisions=table.decisions,
-               acting=table.acting)
+               acting=table.acting, people=people, wrong=sum(h.wrong for h in humans))
     return out
 
 
@@ -297,3 +318,230 @@ def _run_turns(
     out["winners"] = list(result.get("winners", []))
     out["rounds"] = result.get("rounds", rounds_seen or 1)  # Got Five! is one round
     return out
+
+
+# ---------------------------------------------------------------------- a person
+
+
+#: The fewest seconds between two of a person's keystrokes.
+PERSON_MOTOR = 0.25
+#: How long after a play a person takes a signal that has not changed to be about the
+#: new card (a person, too, waits a moment before trusting old looks).
+PERSON_SETTLE = 0.8
+
+
+@dataclass
+class _Planned:
+    """A keystroke a person has decided on: sent at ``due`` even if the table changed."""
+
+    due: float
+    kind: str
+    action: Action | None  # None: built when due (an arrangement needs the hand)
+    intended: Any = None  # the target the person meant (``action`` may name another)
+
+
+class HumanLikeTeammate:
+    """A simulated person at a Get It! table, to measure the bots beside one.
+
+    It plays by the rulebook's conventions (RULES.md §1) as a person reads them, and it is
+    slow and fallible the way a person is:
+
+    - **Reaction.** It notices a change and acts on it ``reaction`` seconds later, plus a
+      seeded normal spread of ``spread`` seconds (never less than a fifth of
+      ``reaction``), and presses at most one key every ``PERSON_MOTOR`` seconds. A
+      signal it has decided on is sent when due *even if the table changed meanwhile*
+      (the key was already on its way), so its signals arrive late and, right after a
+      play, are sometimes about the card that was there before; it notices and turns
+      to the right player one reaction later. It plays only if, when the key goes, the
+      signals still tell it to.
+    - **Mistakes.** Each look, smile or look-past it decides on goes to a wrong player
+      (another seat, chosen at random) with probability ``error``; it notices one
+      reaction later and corrects it.
+    - **Conventions.** It looks at the player showing the lowest number it sees (the
+      lowest seat on equal numbers), even while a special card shows (the bots look at
+      nobody then; a person keeps looking); smiles at the lowest seat showing a smile;
+      looks past the lowest seat showing eyes; peeks while it sees a mirror and
+      remembers what it saw; plays when everyone looks at it (and it sees no special
+      card), smiles at it, looks past it, peeks, or talks. It waits ``PERSON_SETTLE``
+      seconds after a play before trusting a signal that did not change.
+    - It **never types** (it sends no ``say``), and it places its special cards at random
+      legal positions (``engine.getit.arrangement``), as a person might.
+
+    It sees only its own view, like a bot. ``wrong`` counts the signals it meant for one
+    player and aimed at another (late, stale signals are not counted).
+    """
+
+    def __init__(
+        self, seed: int, reaction: float = 1.0, spread: float = 0.3, error: float = 0.1
+    ) -> None:
+        if reaction < 0 or spread < 0:
+            raise ValueError("a person's reaction and spread must not be negative")
+        if not 0 <= error <= 1:
+            raise ValueError(f"a person's error rate is a fraction from 0 to 1, not {error}")
+        self.rng = random.Random(seed)
+        self.reaction = reaction
+        self.spread = spread
+        self.error = error
+        self.wrong = 0
+        self._queue: list[_Planned] = []
+        self._free_at = -math.inf
+        self._round: tuple[Any, ...] | None = None
+        self._phase: str | None = None
+        self._played = 0
+        self._last_play = -math.inf
+        self._since: dict[tuple[int, str], tuple[Any, float]] = {}
+        self._known: tuple[dict[str, Any], int] | None = None
+
+    def step(
+        self, view: View, legal: list[Action], now: float
+    ) -> tuple[Action | None, float | None]:
+        """What the person does at ``now`` and when it next wants to be asked."""
+        self._observe(view, now)
+        action = self._press(view, legal, now)
+        if action is not None:
+            # Plan again once the view shows what this key did.
+            return action, self._free_at
+        self._plan(view, legal, now)
+        wakes = [max(p.due, self._free_at) for p in self._queue]
+        gate = self._play_gate(view, now) if view.get("phase") == "play" else None
+        if gate is not None and gate > now:
+            wakes.append(gate)
+        return action, (min(wakes) if wakes else None)
+
+    # ------------------------------------------------------------------ seeing
+
+    def _observe(self, view: View, now: float) -> None:
+        key = (view.get("level"), view.get("attempt"), view.get("round"))
+        if key != self._round:
+            self._round = key
+            self._queue.clear()
+            self._since.clear()
+            self._known = None
+            self._last_play = now
+        phase = view.get("phase")
+        played = len(view.get("played") or [])
+        if phase != self._phase or played != self._played:
+            self._phase, self._played = phase, played
+            self._last_play = now
+        for seat, signals in enumerate(view.get("signals") or []):
+            for kind in ("look", "smile", "look_past", "peek"):
+                seen = self._since.get((seat, kind))
+                if seen is None or seen[0] != signals.get(kind):
+                    self._since[(seat, kind)] = (signals.get(kind), now)
+        peek, me = view.get("peek"), view.get("seat")
+        if peek is not None and me is not None:
+            self._known = (dict(peek), view["piles"][me]["count"])
+
+    def _reaction(self) -> float:
+        return max(0.2 * self.reaction, self.rng.gauss(self.reaction, self.spread))
+
+    # ------------------------------------------------------------------ deciding
+
+    def _desires(self, view: View) -> dict[str, Any]:
+        """What the person wants each of its signals to be, seeing this view."""
+        me = view["seat"]
+        tops = tops_seen(view)
+        numbers = {h: c["value"] for h, c in tops.items() if c["kind"] == "number"}
+        smiles = sorted(h for h, c in tops.items() if c["kind"] == "smile")
+        eyes = sorted(h for h, c in tops.items() if c["kind"] == "eyes")
+        wants: dict[str, Any] = {
+            "look": lowest_seat(numbers) if numbers else None,
+            "smile": smiles[0] if smiles else None,
+            "look_past": eyes[0] if eyes else None,
+        }
+        mirror = any(c["kind"] == "mirror" for c in tops.values())
+        wants["peek"] = True if mirror and not view["signals"][me]["peek"] else None
+        return wants
+
+    def _plan(self, view: View, legal: list[Action], now: float) -> None:
+        phase = view.get("phase")
+        planned = {p.kind for p in self._queue}
+        types = {a.get("type") for a in legal}
+        if phase == "prepare" and "arrange" in types and "arrange" not in planned:
+            self._queue.append(_Planned(now + self._reaction(), "arrange", None))
+        elif phase == "round_over" and "next_round" in types and "next_round" not in planned:
+            self._queue.append(_Planned(now + self._reaction(), "next_round",
+                                        {"type": "next_round"}))
+        if phase != "play" or view.get("seat") is None:
+            return
+        me = view["seat"]
+        mine = view["signals"][me]
+        for kind, target in self._desires(view).items():
+            if kind == "peek":
+                if target and "peek" not in planned:
+                    self._queue.append(_Planned(now + self._reaction(), "peek",
+                                                {"type": "peek", "on": True}))
+                continue
+            queued = [p for p in self._queue if p.kind == kind]
+            meant = queued[-1].intended if queued else mine[kind]
+            if meant == target:
+                continue
+            sent = target
+            others = [s for s in range(len(view["signals"])) if s not in (me, target)]
+            if target is not None and others and self.rng.random() < self.error:
+                sent = self.rng.choice(others)
+                self.wrong += 1
+            due = now + self._reaction()
+            if queued:
+                due = max(due, queued[-1].due + PERSON_MOTOR)
+            self._queue.append(_Planned(due, kind, {"type": kind, "target": sent}, target))
+        gate = self._play_gate(view, now)
+        if gate is not None and gate <= now and "play" not in planned:
+            self._queue.append(_Planned(now + self._reaction(), "play", {"type": "play"}))
+
+    def _press(self, view: View, legal: list[Action], now: float) -> Action | None:
+        """Send the earliest keystroke that is due, if one is and still makes sense."""
+        if now < self._free_at:
+            return None
+        self._queue.sort(key=lambda p: p.due)
+        while self._queue and self._queue[0].due <= now:
+            planned = self._queue.pop(0)
+            action = planned.action
+            if planned.kind == "arrange":
+                hand = view.get("hand") or []
+                action = {"type": "arrange", "pile": arrangement(hand, self.rng)}
+                if {"type": "arrange"} not in legal:
+                    continue
+            elif planned.kind == "play":
+                gate = self._play_gate(view, now)
+                if gate is None or gate > now or action not in legal:
+                    continue
+            elif action not in legal:
+                continue  # the game moved on, or the signal is already so
+            self._free_at = now + PERSON_MOTOR
+            return action
+        return None
+
+    def _trusted_at(self, seat: int, kind: str) -> float:
+        since = self._since[(seat, kind)][1]
+        return since if since > self._last_play else self._last_play + PERSON_SETTLE
+
+    def _play_gate(self, view: View, now: float) -> float | None:
+        """When the rulebook tells the person to play its top card (``None``: not now)."""
+        me = view.get("seat")
+        if me is None or view.get("phase") != "play" or not view["piles"][me]["count"]:
+            return None
+        count = view["piles"][me]["count"]
+        tops = tops_seen(view)
+        special_seen = any(c["kind"] != "number" for c in tops.values())
+        numbers = [c["value"] for c in tops.values() if c["kind"] == "number"]
+        known = self._known[0] if self._known and self._known[1] == count else None
+        if known is not None:
+            if known["kind"] != "number":
+                return now
+            return now if not special_seen and all(known["value"] <= v for v in numbers) else None
+        signals = view["signals"]
+        others = [s for s in range(len(signals)) if s != me]
+        if all(signals[s]["peek"] for s in others):
+            return now
+        talkers = {line.get("seat") for line in view.get("said") or []}
+        played = {c.get("kind") for c in view.get("played") or []}
+        if "speech" not in played and all(s in talkers for s in others):
+            return now
+        gates = [
+            max(self._trusted_at(s, kind) for s in others)
+            for kind in ("smile", "look_past", "look")
+            if not (kind == "look" and special_seen)
+            and all(signals[s][kind] == me for s in others)
+        ]
+        return min(gates) if gates else None
