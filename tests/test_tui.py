@@ -5,7 +5,6 @@ Hosts listen on 127.0.0.1 only; the solo game needs no network at all.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from textual.widgets import DataTable, Input, Select, Switch
 
 from net.client import Client
 from net.host import Host
+from tests.tui_support import config_dir, make_app, until
 from tui.app import HiddenHandApp
 from tui.games.getout.hand import HandWidget
 from tui.games.getout.screen import GetOutScreen
@@ -28,30 +28,10 @@ from tui.screens.summary import SummaryScreen
 from tui.settings import Settings
 
 SIZE = (120, 40)
+__all__ = ["config_dir"]  # the fixture, for pytest
 
 
-@pytest.fixture(autouse=True)
-def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Keep settings out of the real home directory; keep mDNS on loopback."""
-    monkeypatch.setenv("HIDDENHAND_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("HIDDENHAND_MDNS_INTERFACES", "127.0.0.1")
-    return tmp_path / "config"
-
-
-def make_app(name: str = "Ann") -> HiddenHandApp:
-    return HiddenHandApp(Settings(name=name, mdns_interfaces=["127.0.0.1"]), bind="127.0.0.1",
-                         bot_delay=0.01)
-
-
-async def until(pilot: Pilot[Any], condition: Callable[[], Any], what: str,
-                steps: int = 400) -> Any:
-    """Let the app run until ``condition()`` is truthy (bounded in steps, not in time)."""
-    for _ in range(steps):
-        value = condition()
-        if value:
-            return value
-        await pilot.pause(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
+pytestmark = pytest.mark.usefixtures("config_dir")
 
 
 async def choose_game(pilot: Pilot[Any], game_id: str) -> None:

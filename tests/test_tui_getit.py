@@ -18,7 +18,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from engine.testing import stack_getit_piles
-from tests.test_tui import until
+from tests.tui_support import config_dir, until
 from tui.app import HiddenHandApp
 from tui.games.getit.screen import GetItScreen
 from tui.games.getit.text import to_you
@@ -29,11 +29,8 @@ from tui.settings import Settings
 SIZE = (110, 34)
 
 
-@pytest.fixture(autouse=True)
-def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Settings and records out of the real home directory."""
-    monkeypatch.setenv("HIDDENHAND_CONFIG_DIR", str(tmp_path / "config"))
-    return tmp_path / "config"
+pytestmark = pytest.mark.usefixtures("config_dir")
+__all__ = ["config_dir"]  # the fixture, for pytest
 
 
 def solo_app(seats: int, options: dict[str, Any], seed: int = 5) -> HiddenHandApp:
