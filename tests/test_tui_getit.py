@@ -185,6 +185,9 @@ async def test_peek_and_talk_keys_come_and_go_with_the_mirror_and_the_speech_bub
         await until(pilot, lambda: not {"peek", "talk"} & footer_keys(screen),
                     "peek and talk gone")
         assert screen.view.get("peek") is None and not talk.display
+        # The peek is over, but Ann saw her 30: the screen keeps it for her.
+        assert "saw" in str(screen.query_one("#my-back", Static).render())
+        assert "30" in str(screen.query_one("#my-back", Static).render())
 
 
 async def test_to_you_counts_what_the_others_do_to_you() -> None:
@@ -220,6 +223,24 @@ async def test_to_you_counts_what_the_others_do_to_you() -> None:
         await until(pilot, lambda: table.game.signals["look"][0] == 2, "Ann looks at seat 3")
         await pilot.click("#seat-2")
         await until(pilot, lambda: table.game.signals["look"][0] is None, "Ann looks away")
+        # Ann looks at and smiles at a bot whose card is right to play; once it plays,
+        # both signals end: they were about the card that is gone.
+        holders = [h for h in table.game.correct_holders() if h != 0]
+        assert holders, "this seed should give a bot the lowest card"
+        bot = holders[0]
+        await pilot.press(str(bot + 1), "s")
+        await until(pilot, lambda: table.game.signals["smile"][0] == bot, "Ann smiles at it")
+        events = table.game.act(bot, {"type": "play"}, now=table.elapsed())
+        table.game_changed(events, [])
+        await until(pilot, lambda: table.game.signals["look"][0] is None
+                    and table.game.signals["smile"][0] is None, "Ann's signals ended")
+        # 0 stops every signal at once.
+        await pilot.press("3", "s", "x")
+        await until(pilot, lambda: table.game.signals["look_past"][0] == 2, "Ann looks past")
+        await pilot.press("0")
+        await until(pilot, lambda: [table.game.signals[k][0] for k in
+                                    ("look", "smile", "look_past")] == [None] * 3,
+                    "every signal stopped")
 
 
 async def test_a_level_x_record_is_saved_and_shown_after_a_restart(config_dir: Path) -> None:

@@ -79,7 +79,7 @@ class LobbyScreen(SessionScreen):
                 yield Label("Chat")
                 yield RichLog(id="chat", wrap=True, markup=False, max_lines=300, min_width=20)
                 yield Input(
-                    placeholder="/ to say something to the table (Enter sends)",
+                    placeholder="/ to chat (Enter sends)",
                     id="chat-input",
                     max_length=200,
                     compact=True,
@@ -144,7 +144,17 @@ class LobbyScreen(SessionScreen):
         )
         if self.is_creator:
             self._show_config(table)
+            self._refresh_app_options(table)
         self.refresh_bindings()
+
+    def _refresh_app_options(self, table: dict[str, Any]) -> None:
+        """(Creator) what the app fills in itself follows this app's state: a Level X
+        record set at this table since it opened is passed in for the next game."""
+        options = dict(table.get("options") or {})
+        wanted = table_options(str(table.get("game")), len(table.get("seats") or []), options)
+        if wanted != options and wanted != getattr(self, "_sent_options", None):
+            self._sent_options = wanted
+            self.send("configure", options=wanted)
 
     def _where(self) -> str:
         """How friends reach this table, or where it runs."""

@@ -41,7 +41,7 @@ class SummaryScreen(ModalScreen[str | None]):
     BINDINGS = [
         Binding("n", "answer('next')", "Next round"),
         Binding("l", "answer('lobby')", "Back to lobby"),
-        Binding("escape,c", "answer(None)", "Look at the table"),
+        Binding("c,escape", "answer(None)", "Look at the table"),
     ]
 
     def __init__(self, title: RenderableType, body: list[RenderableType],

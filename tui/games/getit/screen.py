@@ -5,10 +5,12 @@ they show you and what they signal; under them, plainly, what everyone is doing 
 ("3 of 4 look at you · all 3 smile at you"), and your own signals in one line.
 
 Keys (each signal in at most two keystrokes; the footer shows only what works now):
-a digit looks at that player (again, or 0: at nobody); ``s`` smiles at / ``x`` looks past
-the player you look at (again: stop); ``p`` peeks while you see a mirror; ``t`` talks
-while you see the speech bubble; Space/Enter plays your top card; a click on a player
-looks at them. Preparation: Tab picks a special card, ←/→ move it, Enter confirms.
+a digit looks at that player (again: at nobody); ``s`` smiles at / ``x`` looks past the
+player you look at (again: stop); ``0`` stops every signal; ``p`` peeks while you see a
+mirror; ``t`` talks while you see the speech bubble; Space plays your top card (Enter
+does not, so that the Enter of preparation cannot play a card); a click on a player
+looks at them. Your signals at a player end when that player plays: they were about the
+card that is gone. Preparation: Tab picks a special card, ←/→ move it, Enter confirms.
 Table chat (``/``) is off during a round: the game is silent.
 """
 
@@ -52,14 +54,14 @@ class GetItScreen(TableScreen):
     GAME = "getit"
     SUB_TITLE = "Get It!"
     BINDINGS = [
-        Binding("space,enter", "play", "play"),
+        Binding("space", "play", "play"),
         Binding("enter", "done", "done: pass the pile"),
         Binding("tab", "next_special", "next special"),
         Binding("left", "move(-1)", "◀ move", show=False),
         Binding("right", "move(1)", "move ▶", show=False),
         Binding("1", "look(1)", "look at", key_display="1-6"),
         *[Binding(str(i), f"look({i})", show=False) for i in range(2, MAX_SEATS + 1)],
-        Binding("0", "look(0)", "nobody"),
+        Binding("0", "stop_signals", "stop signals"),
         Binding("s", "aim('smile')", "smile"),
         Binding("x", "aim('look_past')", "look past"),
         Binding("p", "peek", "peek"),
@@ -77,6 +79,8 @@ class GetItScreen(TableScreen):
         self.pending: dict[str, int | None] = {}
         #: Seats that talked since the speech bubble last showed (the "talk" signal).
         self.talkers: set[int] = set()
+        #: Our own top card as we saw it while peeking (kept until that card is played).
+        self.peeked: dict[str, Any] | None = None
         self._phase: str | None = None
 
     # ---- composing ---------------------------------------------------------------
@@ -120,12 +124,19 @@ class GetItScreen(TableScreen):
         self._phase = phase
 
     def _follow_events(self, events: list[dict[str, Any]], phase: Any) -> None:
+        played: set[int] = set()
         for event in events:
             kind = event.get("type")
             if kind == "said" and isinstance(event.get("seat"), int):
                 self.talkers.add(event["seat"])
             elif kind in ("talk_ended", "dealt", "round_started"):
                 self.talkers.clear()
+            if kind == "played" and isinstance(event.get("seat"), int):
+                played.add(event["seat"])
+                if event["seat"] == self.my_seat:
+                    self.peeked = None  # that was the card we had peeked at
+            if kind in ("dealt", "round_started"):
+                self.peeked = None
             if kind == "round_started" and self.my_seat is not None:
                 seats = len(self.table.get("seats") or [])
                 left = (self.my_seat + 1) % seats if seats else None
@@ -136,7 +147,18 @@ class GetItScreen(TableScreen):
                 self._keep_record(event)
         if phase != "play":
             self.pending.clear()
+        elif played:
+            self._end_signals_at(played)
 
+    def _end_signals_at(self, seats: set[int]) -> None:
+        """Our signals at a player who just played end: they were about the card that is
+        gone, and must not speak for the next one (press the number again to keep
+        looking)."""
+        for kind in ("look", "smile", "look_past"):
+            target = self._my_signal(kind)
+            if target in seats and {"type": kind, "target": None} in self.legal:
+                self.pending[kind] = None
+                self.act({"type": kind, "target": None}, wait=False)
     def _keep_record(self, result: dict[str, Any]) -> None:
         """A cleared Level X round that beats our record is saved on disk."""
         if result.get("level") != "X" or not result.get("won"):
@@ -292,7 +314,9 @@ class GetItScreen(TableScreen):
             box.mount_all(cards[s] for s in order)
         said = {}
         for line in view.get("said") or []:
-            if isinstance(line, dict) and isinstance(line.get("seat"), int):
+            # Only what was said since the bubble showed: once it is played, talk is over.
+            if (isinstance(line, dict) and isinstance(line.get("seat"), int)
+                    and line["seat"] in self.talkers):
                 said[line["seat"]] = str(line.get("text"))
         mine = signals[me] if me is not None and me < len(signals) else {}
         for seat in order:
@@ -324,7 +348,12 @@ class GetItScreen(TableScreen):
         self.query_one("#my-line", Static).update(you)
         back = self.query_one("#my-back", Static)
         if isinstance(peek, dict):
+            self.peeked = dict(peek)
+        if isinstance(peek, dict):
             back.update(f"╭──────╮\n│ peek │\n│{card_text(peek):^6}│\n╰──────╯")
+        elif self.peeked is not None and mine_count:
+            # The peek ended (the mirror was played), but we saw the card: it stays ours.
+            back.update(f"╭──────╮\n│ saw  │\n│{card_text(self.peeked):^6}│\n╰──────╯")
         elif mine_count:
             back.update(CARD_BACK)
         else:
@@ -353,8 +382,14 @@ class GetItScreen(TableScreen):
             self._show_round(self.view, Namer(self.names, self.my_seat))
             self.refresh_bindings()
 
+    def action_stop_signals(self) -> None:
+        """Look at nobody, and stop smiling and looking past."""
+        for kind in ("look", "smile", "look_past"):
+            if self._my_signal(kind) is not None:
+                self._signal(kind, None)
+
     def action_look(self, number: int) -> None:
-        """Look at player ``number`` (as players count); again, or 0, looks at nobody."""
+        """Look at player ``number`` (as players count); again looks at nobody."""
         seats = len(self.view.get("piles") or [])
         target = None if number == 0 else number - 1
         if target is not None and (target >= seats or target == self.my_seat):
@@ -428,10 +463,10 @@ class GetItScreen(TableScreen):
         if action == "play":
             return self.can("play") or (None if phase == "play" else False)
         if action == "look":
-            if phase != "play":
-                return False
-            number = parameters[0] if parameters else 1
-            return True if number != 0 else self._my_signal("look") is not None
+            return phase == "play"
+        if action == "stop_signals":
+            return phase == "play" and any(
+                self._my_signal(kind) is not None for kind in ("look", "smile", "look_past"))
         if action == "aim":
             return phase == "play" and self._my_signal("look") is not None
         if action == "peek":

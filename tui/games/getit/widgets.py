@@ -199,6 +199,7 @@ class PrepRow(HorizontalScroll):
         if not self.is_mounted:
             return
         chips = list(self.query(PrepCard))
+        self.set_class(len(self.cards) > 9, "dense")
         if len(chips) != len(self.cards):
             for chip in chips:
                 chip.remove()
@@ -219,7 +220,8 @@ class PrepRow(HorizontalScroll):
         for chip, card in zip(chips, self.cards, strict=False):
             chosen = chip.index == self.selected
             label = card_text(card)
-            chip.update(f"▶ {label} ◀" if chosen else label)
+            chip.update(f"▶{label}◀" if chosen else f"[{label}]" if self.has_class("dense")
+                        else label)
             chip.set_class(card.get("kind") != "number", "special")
             chip.set_class(chosen, "selected")
             if chosen:
