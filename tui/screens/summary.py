@@ -42,6 +42,11 @@ class SummaryScreen(ModalScreen[str | None]):
         Binding("n", "answer('next')", "Next round"),
         Binding("l", "answer('lobby')", "Back to lobby"),
         Binding("c,escape", "answer(None)", "Look at the table"),
+        # The body may be longer than a small terminal: the keys scroll it.
+        Binding("up", "scroll(-1)", "Scroll", show=False),
+        Binding("down", "scroll(1)", "Scroll", show=False),
+        Binding("pageup", "scroll(-10)", "Scroll", show=False),
+        Binding("pagedown", "scroll(10)", "Scroll", show=False),
     ]
 
     def __init__(self, title: RenderableType, body: list[RenderableType],
@@ -73,6 +78,11 @@ class SummaryScreen(ModalScreen[str | None]):
     def on_mount(self) -> None:
         """Focus the harmless choice."""
         self.query_one("#close", Button).focus()
+
+    def action_scroll(self, lines: int) -> None:
+        """Scroll the summary's body (what happened may not fit the screen)."""
+        body = self.query_one(".summary-body", VerticalScroll)
+        body.scroll_relative(y=lines, animate=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only the answers possible now have keys (and show in the footer)."""

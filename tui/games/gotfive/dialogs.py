@@ -161,14 +161,18 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
     @on(Input.Changed)
     def check(self, event: Input.Changed | None = None) -> None:
         """Say what is wrong as the player types (nothing is sent until confirmed); two
-        digits typed move on to the next slot."""
+        digits that make a number of the slot's colour move on to the next slot (a typo
+        stays where it is, to be mended with Backspace)."""
         _, why = check_numbers(self.texts(), self.colours)
         self.query_one("#gf-announce-error", Label).update(why)
         if event is not None and len(event.value) == 2 and event.input.has_focus \
                 and self.stepped != (event.input.id, event.value):
             inputs = list(self.query(Input))
             at = inputs.index(event.input)
-            if at + 1 < len(inputs):
+            value = event.value
+            fits = (value.isdigit() and 1 <= int(value) <= 60
+                    and (int(value) - 1) % 5 == self.colours[at])
+            if fits and at + 1 < len(inputs):
                 inputs[at + 1].focus()
 
     @on(Input.Submitted)

@@ -36,7 +36,7 @@ from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
 
 #: Below this width the log goes under the board (and the header is hidden).
-WIDE = 120
+WIDE = 140
 
 #: Keys that only move over the board or pick a tile: they give way to a text line.
 MOVES = {"move", "next_tile"}
@@ -59,13 +59,16 @@ class GotFiveScreen(TableScreen):
         Binding("s", "sort", "Sort"),
         Binding("1", "compare(0)", "Compare", key_display="1-5"),
         *[Binding(str(p + 1), f"compare({p})", show=False) for p in range(1, 5)],
-        Binding("space", "cycle", "✗/○"),
+        # The board's marks are priority keys like its arrows: a burst of arrows and
+        # spaces is then applied in the order typed (a priority key is handled before a
+        # plain one that was typed earlier but still bubbles up from the focus).
+        Binding("space", "cycle", "✗/○", priority=True),
         # x and o: named in the footer when it has room (a wide terminal), working always.
-        Binding("x", "mark_key('cross')", "Cross"),
-        Binding("o", "mark_key('circle')", "Circle"),
-        Binding("x", "set_mark('cross')", "Cross", show=False),
-        Binding("o", "set_mark('circle')", "Circle", show=False),
-        Binding("delete", "set_mark('clear')", "Clear", show=False),
+        Binding("x", "mark_key('cross')", "Cross", priority=True),
+        Binding("o", "mark_key('circle')", "Circle", priority=True),
+        Binding("x", "set_mark('cross')", "Cross", show=False, priority=True),
+        Binding("o", "set_mark('circle')", "Circle", show=False, priority=True),
+        Binding("delete", "set_mark('clear')", "Clear", show=False, priority=True),
         Binding("g", "got_five", "GOT FIVE!"),
     ]
 
@@ -259,8 +262,9 @@ class GotFiveScreen(TableScreen):
 
     def check_game_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys that work now."""
-        if action in MOVES and isinstance(self.focused, Input):
-            return False
+        if action in (*MOVES, "cycle", "set_mark", "mark_key") and isinstance(
+                self.focused, Input):
+            return False  # the keys belong to the text line being typed
         if action in ("move", "cycle", "set_mark"):
             return self.can_mark()
         if action == "mark_key":
