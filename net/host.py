@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import engine
-from engine.bots import RandomBot
+from engine.bots import RandomBot, make_bot
 from net import protocol as p
 
 log = logging.getLogger("hiddenhand.host")
@@ -50,8 +50,13 @@ BotFactory = Callable[[str, int, int], Bot]
 
 
 def random_bot_factory(game_id: str, seat: int, seed: int) -> Bot:
-    """The default bot factory: a random-legal player."""
+    """A random-legal player (it cannot finish Get It! or Got Five!: tests only)."""
     return RandomBot(seed)
+
+
+def real_bot_factory(game_id: str, seat: int, seed: int) -> Bot:
+    """The default bot factory: the strongest bot of each game (``engine.bots.make_bot``)."""
+    return make_bot(game_id, seat, seed)
 
 
 def _random_seed() -> int:
@@ -566,7 +571,7 @@ class Host:
         *,
         heartbeat: float = 1.5,
         timeout: float | None = None,
-        bot_factory: BotFactory = random_bot_factory,
+        bot_factory: BotFactory = real_bot_factory,
         bot_delay: float = 0.4,
         rate: float = 500.0,
         burst: int = 1000,

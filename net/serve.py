@@ -15,10 +15,31 @@ import signal
 import sys
 from typing import Any
 
+from engine.bots import make_bot
 from net.discovery import Advertiser, HostInfo, discover
 from net.host import Host
 
 log = logging.getLogger("hiddenhand.serve")
+
+
+def build_host(
+    *,
+    game: str,
+    seats: int,
+    bots: int,
+    options: dict[str, Any],
+    name: str,
+    table: str,
+    bot_delay: float,
+    **settings: Any,
+) -> Host:
+    """The host ``hiddenhand host`` runs: one permanent table, real bots in its bot seats.
+
+    ``settings`` go to :class:`Host` as they are (limits, heartbeat, journal).
+    """
+    host = Host(name, bot_factory=make_bot, bot_delay=bot_delay, **settings)
+    host.create_table(table, game, seats, options, bots=bots).permanent = True
+    return host
 
 
 async def serve(
@@ -37,8 +58,10 @@ async def serve(
     stop: asyncio.Event,
 ) -> None:
     """Run a host with one table until ``stop`` is set."""
-    host = Host(name, bot_delay=bot_delay)
-    host.create_table(table, game, seats, options, bots=bots).permanent = True
+    host = build_host(
+        game=game, seats=seats, bots=bots, options=options, name=name, table=table,
+        bot_delay=bot_delay,
+    )
     await host.start(bind, port)
     where = bind or "every address"
     log.info("hosting %r: %s, %d seats (%d bots), listening on %s port %d",
