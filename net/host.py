@@ -33,6 +33,8 @@ log = logging.getLogger("hiddenhand.host")
 
 #: Outgoing bytes a connection may leave unread before it is dropped as too slow.
 SLOW_READER_LIMIT = 4 * 1024 * 1024
+#: Actions that change only the acting seat's own view: pushed to that seat alone.
+PRIVATE_ACTIONS = frozenset({("gotfive", "mark")})
 #: Above this many buffered bytes, bots wait for the table's readers to catch up.
 WRITE_HIGH_WATER = 256 * 1024
 
@@ -120,6 +122,8 @@ class Connection:
         self.table: Table | None = None
         self.seat: int | None = None
         self.last_seen = now
+        #: The host's ``stalled`` total when this peer was last heard.
+        self.stalled_seen = 0.0
         self.opened = now
         self.allowance = float(burst)
         self.warned = False
@@ -413,6 +417,14 @@ class Table:
             events = self.game.act(seat, action, now=now)
         except engine.IllegalAction as exc:
             raise RequestError(p.ILLEGAL_ACTION, str(exc)) from None
+        if (self.game_id, action.get("type")) in PRIVATE_ACTIONS and not events:
+            # Only the acting seat's view changed; telling the others would be wasted
+            # traffic, and would tell them when this seat marks its board.
+            conn = self.seats[seat].conn
+            if conn is not None:
+                conn.send(self.update_for(seat, [], []))
+            self.arm_timer()
+            return
         self.game_changed(events, [])
 
     def game_changed(self, events: list[dict[str, Any]], notices: list[dict[str, Any]]) -> None:
@@ -598,6 +610,9 @@ class Host:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._table_ids = itertools.count(1)
         self._closing = False
+        #: Seconds the event loop was measured too busy to run (see ``_watch_loop``).
+        self.stalled = 0.0
+        self._watcher: asyncio.Task[None] | None = None
 
     # ---- lifecycle --------------------------------------------------------------------
 
@@ -732,6 +747,10 @@ class Host:
     ) -> None:
         """Serve one client until it leaves, breaks the framing or goes silent."""
         conn = Connection(reader, writer, self.clock(), self.burst)
+        conn.stalled_seen = self.stalled
+        if self._watcher is None or self._watcher.done():
+            self._watcher = asyncio.get_running_loop().create_task(self._watch_loop())
+            self._tasks.add(self._watcher)
         if self._closing or len(self.connections) >= self.max_connections:
             conn.fail(p.HOST_FULL, "this host takes no more connections now")
             conn.close()
@@ -756,12 +775,15 @@ class Host:
 
     async def _serve(self, conn: Connection) -> None:
         while not conn.closed:
+            # Before hello only a small frame is read: a hello is tiny, and nothing big
+            # may cost the host anything before the peer has said who it is.
+            limit = p.MAX_FRAME if conn.welcomed else p.MAX_HELLO_FRAME
             try:
-                _, raw = await p.read_frame(conn.reader)
+                _, raw = await p.read_frame(conn.reader, limit, p.unpack_client_body)
             except p.ConnectionClosed:
                 return
             except p.ProtocolError as exc:
-                log.info("connection %d: %s", conn.id, exc.message)
+                log.info("connection %d: %s: %s", conn.id, exc.code, exc.message)
                 conn.fail(exc.code, exc.message)
                 if exc.fatal:
                     conn.close()
@@ -773,7 +795,7 @@ class Host:
             conn.allowance = min(
                 float(self.burst), conn.allowance + (now - conn.last_seen) * self.rate
             )
-            conn.last_seen = now
+            conn.last_seen, conn.stalled_seen = now, self.stalled
             if conn.allowance < 1:
                 if not conn.warned:
                     log.info("connection %d sends too fast; refusing its messages", conn.id)
@@ -788,6 +810,8 @@ class Host:
             try:
                 msg = p.validate_client_message(raw)
             except p.ProtocolError as exc:
+                # One short line per invalid message, never a traceback.
+                log.info("connection %d: %s: %s", conn.id, exc.code, exc.message)
                 conn.fail(exc.code, exc.message, p.reply_ref(raw))
                 continue
             try:
@@ -804,15 +828,41 @@ class Host:
                 log.exception("connection %d: %s request failed", conn.id, msg["type"])
                 conn.fail(p.INTERNAL, "the host failed to handle that request", msg.get("ref"))
 
+    async def _watch_loop(self) -> None:
+        """Measure how long the event loop was too busy to run anything.
+
+        A peer cannot answer pings the host did not send, nor be heard while the host
+        reads nothing: that time is not the peer's silence (see :meth:`_silent`).
+        """
+        loop = asyncio.get_running_loop()
+        tick = min(0.1, self.heartbeat / 4)
+        while True:
+            before = loop.time()
+            await asyncio.sleep(tick)
+            late = loop.time() - before - tick
+            if late > tick:
+                self.stalled += late
+
+    def _silent(self, conn: Connection) -> float:
+        """Seconds ``conn`` has been silent, not counting time the host was stalled."""
+        return self.clock() - conn.last_seen - (self.stalled - conn.stalled_seen)
+
     async def _heartbeat(self, conn: Connection) -> None:
         """Ping every interval; drop a peer silent for longer than the timeout."""
+        loop = asyncio.get_running_loop()
         while not conn.closed:
+            due = loop.time() + self.heartbeat
             await asyncio.sleep(self.heartbeat)
+            if loop.time() - due > self.heartbeat / 2:
+                # The host itself was busy: the peer had no chance to be heard. Ping it
+                # and judge it on the next round.
+                conn.send({"type": "ping"})
+                continue
             if not conn.welcomed and self.clock() - conn.opened > 2 * self.timeout:
                 conn.fail(p.TIMEOUT, "no hello in time; closing the connection")
                 conn.close()
                 return
-            if self.clock() - conn.last_seen > self.timeout:
+            if self._silent(conn) > self.timeout:
                 log.info("connection %d went silent; dropping it", conn.id)
                 conn.fail(p.TIMEOUT, "no word from you in time; closing the connection")
                 conn.abort()
