@@ -28,15 +28,12 @@ from typing import Any, Protocol
 import engine
 from engine.bots import RandomBot, make_bot
 from net import protocol as p
+from net.limits import Bucket, Limits
 
 log = logging.getLogger("hiddenhand.host")
 
-#: Outgoing bytes a connection may leave unread before it is dropped as too slow.
-SLOW_READER_LIMIT = 4 * 1024 * 1024
 #: Actions that change only the acting seat's own view: pushed to that seat alone.
 PRIVATE_ACTIONS = frozenset({("gotfive", "mark")})
-#: Above this many buffered bytes, bots wait for the table's readers to catch up.
-WRITE_HIGH_WATER = 256 * 1024
 
 
 class Bot(Protocol):
@@ -105,7 +102,15 @@ _connection_ids = itertools.count(1)
 
 
 class Connection:
-    """One client connection: its stream, its name, and the seat bound to it."""
+    """One client connection: its stream, its name, and the seat bound to it.
+
+    Output is bounded: while the transport holds more than ``limits.out_high`` unsent
+    bytes the connection is *congested* — new updates are not queued but coalesced into
+    one (the latest view, with the events and notices of those skipped), other frames
+    wait in a bounded queue, and one flusher task sends them once the peer reads again.
+    A peer that stays congested for ``limits.max_skipped`` updates, or whose queue
+    passes ``limits.out_limit`` bytes, is dropped. Nobody else ever waits for it.
+    """
 
     def __init__(
         self,
@@ -113,10 +118,12 @@ class Connection:
         writer: asyncio.StreamWriter,
         now: float,
         burst: int,
+        limits: Limits | None = None,
     ) -> None:
         self.id = next(_connection_ids)
         self.reader = reader
         self.writer = writer
+        self.limits = limits or Limits()
         self.name = ""
         self.welcomed = False
         self.table: Table | None = None
@@ -128,10 +135,27 @@ class Connection:
         self.allowance = float(burst)
         self.warned = False
         self.closed = False
+        #: Human-scale rate limits by kind of request (chat, rename, lobby).
+        self.buckets: dict[str, Bucket] = {}
+        self.congested = False
+        self.skipped = 0
+        self._held: Table | None = None
+        self._held_events: list[dict[str, Any]] = []
+        self._held_notices: list[dict[str, Any]] = []
+        self._queued: list[bytes] = []
+        self._queued_bytes = 0
+        self._flusher: asyncio.Task[None] | None = None
         peer = writer.get_extra_info("peername")
+        self.address = peer[0] if isinstance(peer, tuple) else "local"
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else "local"
         with contextlib.suppress(AttributeError, NotImplementedError):
-            writer.transport.set_write_buffer_limits(high=WRITE_HIGH_WATER)
+            writer.transport.set_write_buffer_limits(high=self.limits.out_high)
+        sock = writer.get_extra_info("socket")
+        if sock is not None and self.limits.send_buffer:
+            # A fixed kernel buffer: autotuning would let megabytes pile up unseen
+            # behind a peer that does not read, before the host could notice it.
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.send_buffer)
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue one message; a peer that stops reading is dropped, not waited for."""
@@ -141,16 +165,96 @@ class Connection:
             frame = p.pack(message)
         except ValueError:
             # Only a bug can make a message too big; say so rather than send half of it.
-            log.exception("connection %d: a %s message is too large", self.id, message["type"])
+            log.error("connection %d: a %s message is too large", self.id, message["type"])
             frame = p.pack(p.error(p.INTERNAL, "the host could not send a message"))
+        self.send_frame(frame)
+
+    def send_frame(self, frame: bytes) -> None:
+        """Queue one packed frame (behind the others if the peer is not reading)."""
+        if self.closed:
+            return
+        if self.congested:
+            self._queued.append(frame)
+            self._queued_bytes += len(frame)
+            if self._queued_bytes > self.limits.out_limit:
+                self.drop_slow(f"over {self.limits.out_limit} bytes wait for it")
+            return
         try:
             self.writer.write(frame)
         except (ConnectionError, RuntimeError):
             self.abort()
             return
-        if self.writer.transport.get_write_buffer_size() > SLOW_READER_LIMIT:
-            log.warning("connection %s reads too slowly; dropping it", self.id)
+        self._check_congestion()
+
+    def send_update(
+        self,
+        table: Table,
+        seat: int | None,
+        events: list[dict[str, Any]],
+        notices: list[dict[str, Any]],
+        frame: bytes | None = None,
+    ) -> None:
+        """Send this connection its update (``frame`` if already packed), or coalesce it."""
+        if self.closed:
+            return
+        if not self.congested:
+            if frame is None:
+                self.send(table.update_for(seat, events, notices))
+            else:
+                self.send_frame(frame)
+            return
+        if self._held is not table:
+            self._held_events, self._held_notices = [], []
+        self._held = table
+        self._held_events.extend(events)
+        self._held_notices.extend(notices)
+        self.skipped += 1
+        if self.skipped > self.limits.max_skipped:
+            self.drop_slow(f"{self.skipped} updates behind")
+
+    def queued_bytes(self) -> int:
+        """Bytes this connection holds unsent (transport and queue)."""
+        size = self._queued_bytes
+        with contextlib.suppress(Exception):
+            size += self.writer.transport.get_write_buffer_size()
+        return size
+
+    def _check_congestion(self) -> None:
+        try:
+            size = self.writer.transport.get_write_buffer_size()
+        except Exception:
+            return
+        if size > self.limits.out_high and not self.congested:
+            self.congested = True
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        """Once the peer reads again: its latest view, then whatever else waited."""
+        try:
+            while not self.closed:
+                await self.writer.drain()
+                if self.closed:
+                    return
+                table, self._held = self._held, None
+                events, notices = self._held_events, self._held_notices
+                self._held_events, self._held_notices = [], []
+                queued, self._queued, self._queued_bytes = self._queued, [], 0
+                if table is not None and table is self.table:
+                    self.writer.write(p.pack(table.update_for(self.seat, events, notices)))
+                for frame in queued:
+                    self.writer.write(frame)
+                if self.writer.transport.get_write_buffer_size() <= self.limits.out_high:
+                    self.congested, self.skipped = False, 0
+                    return
+        except Exception:
             self.abort()
+        finally:
+            self._flusher = None
+
+    def drop_slow(self, why: str) -> None:
+        """Drop a peer that does not read what it is sent."""
+        log.warning("connection %d reads too slowly (%s); dropping it", self.id, why)
+        self.abort()
 
     def fail(self, code: str, message: str, ref: int | str | None = None) -> None:
         """Send an ``error`` frame."""
@@ -166,15 +270,12 @@ class Connection:
     def abort(self) -> None:
         """Close at once, discarding anything unsent."""
         self.closed = True
+        self._queued, self._queued_bytes, self._held = [], 0, None
+        self._held_events, self._held_notices = [], []
+        if self._flusher is not None and self._flusher is not asyncio.current_task():
+            self._flusher.cancel()
         with contextlib.suppress(Exception):
             self.writer.transport.abort()
-
-    async def drain(self, timeout: float) -> None:
-        """Wait (bounded) until the peer has read most of what was sent."""
-        if self.closed:
-            return
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.writer.drain(), timeout)
 
 
 class Table:
@@ -298,11 +399,12 @@ class Table:
         ev, no = [self.wire_time(e) for e in events], list(notices)
         for i, s in enumerate(self.seats):
             if s.conn is not None:
-                s.conn.send(self.update_for(i, ev, no))
-        if self.spectators:
-            spectator = self.update_for(None, ev, no)
-            for conn in self.spectators:
-                conn.send(spectator)
+                s.conn.send_update(self, i, ev, no)
+        frame: bytes | None = None
+        for conn in list(self.spectators):
+            if frame is None and not conn.congested:
+                frame = p.pack(self.update_for(None, ev, no))
+            conn.send_update(self, None, ev, no, frame)
         self.host.changed()
 
     # ---- seats ----------------------------------------------------------------------
@@ -538,12 +640,9 @@ class Table:
                 self._arm_bot_timer(wakes)
                 break
             self._bot_wake.clear()
-            # Never outrun the readers at the table; pace the turn-based bots.
-            conns = self.connections()
-            if conns:
-                await asyncio.gather(*(c.drain(self.host.timeout) for c in conns))
-            if paced:
-                await asyncio.sleep(self.host.bot_delay)
+            # Bots never wait for readers: a slow one gets its updates coalesced (see
+            # ``Connection``) and costs the others nothing. Turn-based bots are paced.
+            await asyncio.sleep(self.host.bot_delay if paced else 0)
 
     def _arm_bot_timer(self, wakes: list[float]) -> None:
         """Wake the real-time bots at the earliest engine time one of them asked for."""
@@ -587,10 +686,11 @@ class Host:
         bot_delay: float = 0.4,
         rate: float = 500.0,
         burst: int = 1000,
-        max_connections: int = 256,
-        max_tables: int = 32,
+        max_connections: int | None = None,
+        max_tables: int | None = None,
         idle_timeout: float = 600.0,
         seed_source: Callable[[], int] | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.name = name
         self.heartbeat = heartbeat
@@ -599,8 +699,11 @@ class Host:
         self.bot_delay = bot_delay
         self.rate = rate
         self.burst = burst
-        self.max_connections = max_connections
-        self.max_tables = max_tables
+        self.limits = limits or Limits()
+        self.max_connections = (
+            max_connections if max_connections is not None else self.limits.max_connections
+        )
+        self.max_tables = max_tables if max_tables is not None else self.limits.max_tables
         self.idle_timeout = idle_timeout
         self.seed_source = seed_source or _random_seed
         self.tables: dict[str, Table] = {}
@@ -746,7 +849,7 @@ class Host:
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
         """Serve one client until it leaves, breaks the framing or goes silent."""
-        conn = Connection(reader, writer, self.clock(), self.burst)
+        conn = Connection(reader, writer, self.clock(), self.burst, self.limits)
         conn.stalled_seen = self.stalled
         if self._watcher is None or self._watcher.done():
             self._watcher = asyncio.get_running_loop().create_task(self._watch_loop())
