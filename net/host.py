@@ -19,8 +19,10 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import re
 import secrets
 import socket
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -32,6 +34,24 @@ from net.limits import Bucket, Limits
 
 log = logging.getLogger("hiddenhand.host")
 
+#: Requests that reach other people, by the human-scale allowance they spend.
+SOCIAL = {
+    "chat": "chat",
+    "rename": "rename",
+    **{
+        kind: "lobby"
+        for kind in ("create_table", "join", "leave", "pick_seat", "ready", "configure",
+                     "add_bot", "remove_bot", "kick", "start", "to_lobby")
+    },
+}
+#: What a peer is told when it spends an allowance too fast.
+SLOW_DOWN = {
+    "chat": "you are sending chat lines too fast; wait a moment",
+    "rename": "you are changing your name too often; wait a moment",
+    "lobby": "you are joining, leaving or changing the table too fast; wait a moment",
+}
+#: One address may spend this many times one connection's allowances.
+ADDRESS_FACTOR = 3
 #: Actions that change only the acting seat's own view: pushed to that seat alone.
 PRIVATE_ACTIONS = frozenset({("gotfive", "mark")})
 
@@ -60,6 +80,27 @@ def real_bot_factory(game_id: str, seat: int, seed: int) -> Bot:
 
 def _random_seed() -> int:
     return secrets.randbelow(2**62)
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: "ANN", "Ann" and "ａｎｎ" are one name."""
+    return unicodedata.normalize("NFKC", name).casefold().strip()
+
+
+#: Names a person may not take: they would pass for a bot, a seat or a spectator.
+_RESERVED_NAME = re.compile(r"^(bot|seat|spectator) ?\d*$|\((spectator|seat\b.*|bot\b.*)\)$")
+
+
+def check_name(name: str) -> str:
+    """Refuse a display name that imitates a bot, a seat or a spectator label."""
+    key = name_key(name)
+    squeezed = re.sub(r"[\s._\-]+", " ", key)
+    if _RESERVED_NAME.search(squeezed):
+        raise RequestError(
+            p.BAD_REQUEST,
+            f"the name {name!r} would pass for a bot, a seat or a spectator; choose another",
+        )
+    return name
 
 
 class RequestError(Exception):
@@ -308,6 +349,8 @@ class Table:
         self._bot_turn = 0
         #: Tables opened by the host itself stay; tables opened by players go when idle.
         self.permanent = False
+        #: The client address that opened the table (``None``: the host did).
+        self.opened_by: str | None = None
         self.idle_timer: asyncio.TimerHandle | None = None
 
     # ---- what others may know ----------------------------------------------------
@@ -451,11 +494,13 @@ class Table:
 
         Two players called "root" would make every message about one of them ambiguous.
         """
-        taken = {s.name for i, s in enumerate(self.seats) if i != index and s.kind != "empty"}
-        if name not in taken:
+        taken = {
+            name_key(s.name) for i, s in enumerate(self.seats) if i != index and s.kind != "empty"
+        }
+        if name_key(name) not in taken:
             return name
         n = 2
-        while f"{name} ({n})" in taken:
+        while name_key(f"{name} ({n})") in taken:
             n += 1
         return f"{name} ({n})"
 
@@ -712,6 +757,7 @@ class Host:
         self.server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._table_ids = itertools.count(1)
+        self._address_buckets: dict[tuple[str, str], Bucket] = {}
         self._closing = False
         #: Seconds the event loop was measured too busy to run (see ``_watch_loop``).
         self.stalled = 0.0
@@ -816,8 +862,12 @@ class Host:
             # Nobody could come back to it: it goes at once (and frees its slot).
             self._remove_if_idle(table)
             return
+        # A game in play is worth waiting for; a lobby nobody is at is not.
+        wait = self.idle_timeout
+        if table.phase != "play":
+            wait = min(wait, self.limits.empty_table_timeout)
         table.idle_timer = asyncio.get_running_loop().call_later(
-            self.idle_timeout, self._remove_if_idle, table
+            wait, self._remove_if_idle, table
         )
 
     def _remove_if_idle(self, table: Table) -> None:
@@ -854,8 +904,10 @@ class Host:
         if self._watcher is None or self._watcher.done():
             self._watcher = asyncio.get_running_loop().create_task(self._watch_loop())
             self._tasks.add(self._watcher)
-        if self._closing or len(self.connections) >= self.max_connections:
-            conn.fail(p.HOST_FULL, "this host takes no more connections now")
+        refusal = self._admission(conn)
+        if refusal is not None:
+            log.info("connection from %s refused: %s", conn.peer, refusal)
+            conn.fail(p.HOST_FULL, refusal)
             conn.close()
             return
         self.connections.add(conn)
@@ -875,6 +927,59 @@ class Host:
             if task is not None:
                 self._tasks.discard(task)
             self._drop(conn)
+
+    def _admission(self, conn: Connection) -> str | None:
+        """Why ``conn`` may not come in now, or ``None``.
+
+        Limits per client address keep one machine from taking every slot; in-process
+        connections (the app's own player) have no address and are not counted.
+        """
+        if self._closing or len(self.connections) >= self.max_connections:
+            return "this host takes no more connections now"
+        if conn.address == "local":
+            return None
+        same = [c for c in self.connections if c.address == conn.address]
+        if len(same) >= self.limits.max_per_address:
+            return (
+                f"this host takes at most {self.limits.max_per_address} connections from "
+                f"one address ({conn.address})"
+            )
+        idle = sum(1 for c in same if c.table is None)
+        if idle >= self.limits.max_unjoined_per_address:
+            return (
+                f"{idle} connections from your address ({conn.address}) are not at a table; "
+                "close one or join a table with it first"
+            )
+        return None
+
+    def _take(self, conn: Connection, kind: str) -> None:
+        """Spend one of ``conn``'s (and its address's) human-scale allowances for ``kind``."""
+        bucket_kind = SOCIAL.get(kind)
+        if bucket_kind is None:
+            return
+        now = self.clock()
+        rate, burst = self.limits_for(bucket_kind)
+        mine = conn.buckets.get(bucket_kind)
+        if mine is None:
+            mine = conn.buckets[bucket_kind] = Bucket(rate, burst, now)
+        shared = None
+        if conn.address != "local":
+            key = (conn.address, bucket_kind)
+            shared = self._address_buckets.get(key)
+            if shared is None:
+                factor = ADDRESS_FACTOR
+                shared = self._address_buckets[key] = Bucket(rate * factor, burst * factor, now)
+        if not mine.take(now) or (shared is not None and not shared.take(now)):
+            raise RequestError(p.RATE_LIMITED, SLOW_DOWN[bucket_kind])
+
+    def limits_for(self, kind: str) -> tuple[float, int]:
+        """The rate and burst of one kind of human-scale limit."""
+        lim = self.limits
+        return {
+            "chat": (lim.chat_rate, lim.chat_burst),
+            "rename": (lim.rename_rate, lim.rename_burst),
+            "lobby": (lim.lobby_rate, lim.lobby_burst),
+        }[kind]
 
     async def _serve(self, conn: Connection) -> None:
         while not conn.closed:
@@ -974,6 +1079,14 @@ class Host:
 
     def _drop(self, conn: Connection) -> None:
         self.connections.discard(conn)
+        if not any(c.address == conn.address for c in self.connections):
+            # Forget an address's allowances once they are full again (not before, or
+            # reconnecting would be a way to refill them).
+            now = self.clock()
+            for key in [k for k in self._address_buckets if k[0] == conn.address]:
+                bucket = self._address_buckets[key]
+                if bucket.level + (now - bucket.stamp) * bucket.rate >= bucket.burst:
+                    del self._address_buckets[key]
         table = conn.table
         if table is not None:
             notice = table.detach(conn)
@@ -997,6 +1110,7 @@ class Host:
             return
         if not conn.welcomed:
             raise RequestError(p.NOT_WELCOMED, "say hello (with the protocol version) first")
+        self._take(conn, kind)
         handler = getattr(self, f"_on_{kind}")
         handler(conn, msg)
 
@@ -1033,8 +1147,8 @@ class Host:
                 f"speaks version {msg['version']}; use the same hiddenhand release on both sides",
                 fatal=True,
             )
+        conn.name = check_name(msg["name"])
         conn.welcomed = True
-        conn.name = msg["name"]
         self._reply(
             conn,
             msg,
@@ -1062,10 +1176,19 @@ class Host:
 
     def _on_create_table(self, conn: Connection, msg: dict[str, Any]) -> None:
         self._not_at_table(conn)
+        if conn.address != "local":
+            mine = [t for t in self.tables.values() if t.opened_by == conn.address]
+            if len(mine) >= self.limits.max_tables_per_address:
+                raise RequestError(
+                    p.BAD_REQUEST,
+                    f"your address already has {len(mine)} tables open on this host "
+                    f"(at most {self.limits.max_tables_per_address}); join one of them instead",
+                )
         try:
             table = self.create_table(msg["name"], msg["game"], msg["seats"], msg.get("options"))
         except ValueError as exc:
             raise RequestError(p.BAD_REQUEST, str(exc)) from None
+        table.opened_by = conn.address
         token = table.seat_human(conn, 0)
         log.info("%s created table %s (%s)", conn.name, table.id, table.game_id)
         self._joined(conn, msg, table, token)
@@ -1156,7 +1279,7 @@ class Host:
         table.push(notices=[{"type": "moved", "from": old, "to": new}])
 
     def _on_rename(self, conn: Connection, msg: dict[str, Any]) -> None:
-        conn.name = msg["name"]
+        conn.name = check_name(msg["name"])
         table = conn.table
         name = conn.name
         if table is not None and conn.seat is not None:
@@ -1176,11 +1299,15 @@ class Host:
     def _on_chat(self, conn: Connection, msg: dict[str, Any]) -> None:
         table = self._at_table(conn)
         self._ok(conn, msg)
+        # The name is the seat's (unique at the table, never a bot's), or marked as a
+        # spectator's: nobody can chat under someone else's name.
+        seat = conn.seat
+        name = table.seats[seat].name if seat is not None else f"{conn.name} (spectator)"
         line = {
             "type": "chat",
             "table": table.id,
             "seat": conn.seat,
-            "name": conn.name,
+            "name": name,
             "text": msg["text"],
         }
         for other in table.connections():

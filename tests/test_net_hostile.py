@@ -7,6 +7,8 @@ to the log, and a legitimate player at the same host keeps playing. Raw sockets 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -14,8 +16,9 @@ import msgpack
 import pytest
 
 from net import protocol as p
-from net.client import Client
+from net.client import Client, ServerError
 from net.host import Host
+from net.limits import Limits
 from tests.net_support import Clients, RawPeer, clients, frame, running_host
 
 BOMB = {"type": "act", "action": {"type": "x", "k": [[[]] * 4096] * 60}}
@@ -248,3 +251,166 @@ async def test_a_busy_host_does_not_drop_quiet_peers_for_its_own_stall() -> None
         await pong_pings(10)
         assert any(c.welcomed for c in host.connections)
         peer.close()
+
+
+# --------------------------------------------------------------------------- exhaustion
+
+#: A second loopback address, so that "another machine" stays on this one (lo only).
+OTHER = "127.0.0.2"
+
+
+async def _from(host: Host, address: str) -> RawPeer:
+    reader, writer = await asyncio.open_connection(
+        "127.0.0.1", host.port, local_addr=(address, 0)
+    )
+    return RawPeer(reader, writer)
+
+
+async def test_one_address_cannot_take_every_connection() -> None:
+    limits = Limits(max_per_address=6, max_unjoined_per_address=3)
+    async with running_host(limits=limits, max_connections=10) as host, clients(host) as made:
+        kept: list[RawPeer] = []
+        refused = 0
+        for _ in range(12):
+            peer = await _from(host, OTHER)
+            await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Spam"})
+            reply = await peer.recv()
+            if reply["type"] == "welcome":
+                kept.append(peer)
+                if len(kept) > 3:
+                    pytest.fail("a fourth idle connection from one address got in")
+                continue
+            assert reply["code"] == p.HOST_FULL and "not at a table" in reply["message"]
+            assert await peer.closed_by_host()
+            refused += 1
+        assert len(kept) == 3 and refused == 9
+        # The idle ones watch a table: they are no longer idle, but one address is capped.
+        ann = await made.new("Ann")
+        joined = await ann.create_table("T", "getout", 2)
+        for peer in kept:
+            await peer.send({"type": "join", "table": joined.table, "spectate": True})
+        for _ in range(3):
+            peer = await _from(host, OTHER)
+            await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Spam"})
+            reply = await peer.recv()
+            if reply["type"] == "welcome":
+                kept.append(peer)
+                await peer.send({"type": "join", "table": joined.table, "spectate": True})
+            else:
+                assert "at most 6 connections from one address" in reply["message"]
+        assert len(kept) == 6
+        # A real player from another address still gets in and plays.
+        bob = await made.new("Bob")
+        await bob.join(joined.table)
+        await _still_serving(ann, bob)
+        for peer in kept:
+            peer.close()
+
+
+async def test_one_address_cannot_fill_the_host_with_tables() -> None:
+    gone = asyncio.Event()
+    async with running_host(limits=Limits(empty_table_timeout=0.05)) as host, \
+            clients(host) as made:
+        host.listeners.append(lambda: gone.set() if not host.tables else None)
+        spam = await made.new("Spam")
+        for i in range(3):
+            await spam.create_table(f"T{i}", "getout", 2)
+            await spam.add_bot(1)
+            await spam.leave()  # the creator's seat goes, the table with it
+        assert not host.tables
+        opened = []
+        for i in range(3):
+            c = await made.new(f"S{i}")
+            opened.append((await c.create_table(f"U{i}", "getout", 2)).table)
+        extra = await made.new("S4")
+        with pytest.raises(ServerError) as info:
+            await extra.create_table("One too many", "getout", 2)
+        assert info.value.code == p.BAD_REQUEST and "3 tables open" in info.value.message
+        # Their players drop: the lobbies nobody is at close soon, not in ten minutes.
+        gone.clear()
+        for c in made.all[1:4]:
+            await c.close()
+        await asyncio.wait_for(gone.wait(), 10)
+        await extra.create_table("Now there is room", "getout", 2)
+
+
+# --------------------------------------------------------------------------- floods
+
+
+async def test_a_chat_flood_does_not_reach_the_others() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        limited = 0
+        for i in range(60):
+            try:
+                await ann.chat(f"spam {i}")
+            except ServerError as exc:
+                assert exc.code == p.RATE_LIMITED and "too fast" in exc.message
+                limited += 1
+        await bob.ping()
+        lines = [m for m in bob.pending() if m["type"] == "chat"]
+        assert limited >= 60 - Limits().chat_burst - 2
+        assert len(lines) == 60 - limited <= Limits().chat_burst + 2
+
+
+async def test_spectate_and_leave_churn_does_not_flood_the_table() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        eve = await made.new("Eve")
+        await bob.ping()
+        bob.pending()
+        refused = 0
+        for _ in range(100):
+            try:
+                await eve.join("t1", spectate=True)
+                await eve.leave()
+            except ServerError as exc:
+                assert exc.code == p.RATE_LIMITED
+                refused += 1
+                if eve.joined is not None:
+                    with contextlib.suppress(ServerError):
+                        await eve.leave()
+        await bob.ping()
+        updates = [m for m in bob.pending() if m["type"] == "update"]
+        assert refused > 50
+        assert len(updates) <= Limits().lobby_burst + 5
+        await _still_serving(ann, bob)
+
+
+async def test_a_rename_pump_is_limited_and_names_cannot_imitate() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        with pytest.raises(ServerError) as info:
+            await bob.rename("Bot 3")
+        assert info.value.code == p.BAD_REQUEST and "pass for a bot" in info.value.message
+        with pytest.raises(ServerError):
+            await bob.rename("Ann (spectator)")
+        await bob.rename("ANN")
+        update = await ann.wait_for(lambda m: m["type"] == "update" and any(
+            n["type"] == "renamed" for n in m["notices"]))
+        assert [s["name"] for s in update["table"]["seats"]] == ["Ann", "ANN (2)"]
+        renamed = refused = 0
+        for i in range(30):
+            try:
+                await bob.rename(f"Bob{i}")
+                renamed += 1
+            except ServerError as exc:
+                assert exc.code == p.RATE_LIMITED
+                refused += 1
+        assert renamed <= Limits().rename_burst and refused >= 30 - Limits().rename_burst - 1
+
+
+async def test_a_spectator_cannot_chat_under_a_players_name() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        fake = await made.new("Ann")
+        await fake.join("t1", spectate=True)
+        await fake.chat("I resign, Bob wins")
+        line = await bob.wait_for(lambda m: m["type"] == "chat")
+        assert line["name"] == "Ann (spectator)" and line["seat"] is None
+        await ann.chat("no I don't")
+        line = await bob.wait_for(lambda m: m["type"] == "chat")
+        assert line["name"] == "Ann" and line["seat"] == 0
+        with pytest.raises(ServerError) as info:
+            await Client.connect("127.0.0.1", host.port, name="Bot 2")
+        assert "pass for a bot" in info.value.message
