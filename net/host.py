@@ -22,13 +22,18 @@ import logging
 import re
 import secrets
 import socket
+import time
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
+
+import msgpack
 
 import engine
 from engine.bots import RandomBot, make_bot
+from net import journal as j
 from net import protocol as p
 from net.limits import Bucket, Limits
 
@@ -351,6 +356,15 @@ class Table:
         self.permanent = False
         #: The client address that opened the table (``None``: the host did).
         self.opened_by: str | None = None
+        #: This table's identity, part of every seat token: a token from a table that
+        #: is gone (the host restarted without it) is recognised as such.
+        self.uid = secrets.token_hex(4)
+        #: Engine time held still (a resumed game waiting to run again), or ``None``.
+        self.frozen: float | None = None
+        #: A resumed game with a running clock waits until every person is back.
+        self.paused = False
+        self._journaled: bytes | None = None
+        self._since_snapshot = 0
         self.idle_timer: asyncio.TimerHandle | None = None
 
     # ---- what others may know ----------------------------------------------------
@@ -385,8 +399,103 @@ class Table:
         return conns + list(self.spectators)
 
     def elapsed(self) -> float:
-        """Engine time: seconds since the game started, on the host's monotonic clock."""
+        """Engine time: seconds since the game started, on the host's monotonic clock.
+
+        While the table is frozen (resumed, not yet running) engine time stands still.
+        """
+        if self.frozen is not None:
+            return self.frozen
         return self.host.clock() - self.t0
+
+    # ---- crash recovery ---------------------------------------------------------------
+
+    def persisted(self, *, with_game: bool = True) -> dict[str, Any]:
+        """The table as a journal ``table`` record (host-only: tokens, the game's secrets)."""
+        record: dict[str, Any] = {
+            "k": "table",
+            "t": self.id,
+            "uid": self.uid,
+            "name": self.name,
+            "game": self.game_id,
+            "options": self.options,
+            "phase": self.phase,
+            "creator": self.creator,
+            "permanent": self.permanent,
+            "opened_by": self.opened_by,
+            "seats": [
+                {"kind": s.kind, "name": s.name, "token": s.token, "ready": s.ready}
+                for s in self.seats
+            ],
+        }
+        if with_game:
+            record["snapshot"] = self.game.snapshot() if self.game is not None else None
+        return record
+
+    @classmethod
+    def restore(
+        cls, host: Host, record: dict[str, Any], ops: list[dict[str, Any]]
+    ) -> Table:
+        """Rebuild a table from its last ``table`` record and the actions after it.
+
+        Every person's seat comes back disconnected, with its name and token; a game in
+        play comes back frozen at the engine time of its last acknowledged change.
+        """
+        seats = record["seats"]
+        table = cls(host, record["t"], record["name"], record["game"], len(seats),
+                    dict(record["options"]))
+        table.uid, table.phase = record["uid"], record["phase"]
+        table.creator, table.permanent = record["creator"], bool(record["permanent"])
+        table.opened_by = record.get("opened_by")
+        for seat, saved in zip(table.seats, seats, strict=True):
+            seat.kind, seat.name, seat.token = saved["kind"], saved["name"], saved["token"]
+            seat.ready = bool(saved["ready"]) and seat.kind != "human"
+        if record.get("snapshot") is not None:
+            game = engine.restore(record["snapshot"])
+            for op in ops:
+                if op["k"] == "act":
+                    game.act(op["s"], op["a"], now=op["n"])
+                else:
+                    game.advance(op["n"])
+            table.game = game
+            if game.over and table.phase == "play":
+                table.phase = "over"
+            if table.phase == "play":
+                table.frozen = game.now
+                table.paused = game.deadline is not None
+                for i, s in enumerate(table.seats):
+                    if s.kind == "bot":
+                        s.bot = host.bot_factory(table.game_id, i, host.seed_source())
+        return table
+
+    def away(self) -> list[int]:
+        """Seats of people who are not connected."""
+        return [i for i, s in enumerate(self.seats) if s.kind == "human" and s.conn is None]
+
+    def thaw(self) -> None:
+        """Let engine time run again from where it stood."""
+        if self.frozen is not None:
+            self.t0 = self.host.clock() - self.frozen
+            self.frozen = None
+        self.arm_timer()
+        self.wake_bots()
+
+    def resume_if_everyone_is_back(self) -> None:
+        """A paused resumed game goes on once every person has their seat back."""
+        if self.paused and not self.away():
+            self.paused = False
+            log.info("table %s: everyone is back; the game goes on", self.id)
+            self.thaw()
+            self.push(notices=[{"type": "resumed"}])
+
+    def check_paused(self) -> None:
+        """Refuse while a resumed game waits for its players."""
+        if self.paused:
+            names = ", ".join(f"{self.seats[i].name} (seat {i + 1})" for i in self.away())
+            raise RequestError(
+                p.WRONG_PHASE,
+                f"the game is paused until everyone is back after the host restarted; "
+                f"waiting for {names}",
+            )
 
     def seat_view(self, seat: int | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """``view(seat)`` fit for the wire, and that seat's legal actions.
@@ -439,6 +548,8 @@ class Table:
         notices: Iterable[dict[str, Any]] = (),
     ) -> None:
         """Send every connection at the table its own update."""
+        # What others are about to see is durable first.
+        self.host.journal_table(self)
         ev, no = [self.wire_time(e) for e in events], list(notices)
         for i, s in enumerate(self.seats):
             if s.conn is not None:
@@ -483,7 +594,7 @@ class Table:
         seat = self.seats[index]
         name = self.unique_name(conn.name, index)
         seat.kind, seat.name, seat.conn, seat.ready = "human", name, conn, False
-        seat.token = secrets.token_urlsafe(24)
+        seat.token = f"{self.uid}.{secrets.token_urlsafe(24)}"
         conn.table, conn.seat = self, index
         if self.creator is None:
             self.creator = index
@@ -557,6 +668,7 @@ class Table:
     def act(self, seat: int, action: dict[str, Any]) -> None:
         """Apply ``seat``'s action (the seat bound to its connection)."""
         self.require_phase("play")
+        self.check_paused()
         assert self.game is not None
         # The deadline timer may have moved engine time a hair past the clock.
         now = max(self.elapsed(), self.game.now)
@@ -564,6 +676,8 @@ class Table:
             events = self.game.act(seat, action, now=now)
         except engine.IllegalAction as exc:
             raise RequestError(p.ILLEGAL_ACTION, str(exc)) from None
+        # Durable before anyone hears of it (the ``ok`` and the updates come after).
+        self.host.journal_op(self, {"k": "act", "t": self.id, "s": seat, "a": action, "n": now})
         if (self.game_id, action.get("type")) in PRIVATE_ACTIONS and not events:
             # Only the acting seat's view changed; telling the others would be wasted
             # traffic, and would tell them when this seat marks its board.
@@ -589,7 +703,7 @@ class Table:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self.game is None or self.phase != "play":
+        if self.game is None or self.phase != "play" or self.frozen is not None:
             return
         deadline = self.game.deadline
         if deadline is None:
@@ -610,6 +724,7 @@ class Table:
             if later is not None and later > now:
                 self.arm_timer()
             return
+        self.host.journal_op(self, {"k": "adv", "t": self.id, "n": now})
         self.game_changed(events, [])
 
     # ---- bots -------------------------------------------------------------------------
@@ -617,6 +732,8 @@ class Table:
     def wake_bots(self) -> None:
         """Let the table's bots look at the new state."""
         if not any(s.kind == "bot" for s in self.seats) or self.phase != "play":
+            return
+        if self.frozen is not None:
             return
         if self._bot_task is None or self._bot_task.done():
             self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
@@ -719,6 +836,10 @@ class Host:
     player-opened table nobody is connected to closes after ``idle_timeout`` seconds.
     Game and bot seeds come from ``seed_source`` (default: the system's secure
     generator; tests pass a seeded one to replay games). Seeds never leave the host.
+    ``limits`` (``net.limits.Limits``) bound what one peer or address may cost. With
+    ``journal`` (a path, e.g. ``net.journal.new_journal_path()``) every acknowledged
+    change is journaled there first, and :meth:`resume` brings the tables back after a
+    crash.
     """
 
     def __init__(
@@ -736,6 +857,7 @@ class Host:
         idle_timeout: float = 600.0,
         seed_source: Callable[[], int] | None = None,
         limits: Limits | None = None,
+        journal: Path | str | None = None,
     ) -> None:
         self.name = name
         self.heartbeat = heartbeat
@@ -758,6 +880,14 @@ class Host:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._table_ids = itertools.count(1)
         self._address_buckets: dict[tuple[str, str], Bucket] = {}
+        #: The crash-recovery journal (``net.journal``), if this host keeps one.
+        self.journal: j.Journal | None = None
+        self.created = time.time()
+        #: The port a resumed host listened on before (clients come back to it).
+        self.resumed_port: int | None = None
+        self._listen: dict[str, Any] | None = None
+        if journal is not None:
+            self.journal = j.Journal.create(Path(journal), self._journal_header())
         self._closing = False
         #: Seconds the event loop was measured too busy to run (see ``_watch_loop``).
         self.stalled = 0.0
@@ -774,6 +904,112 @@ class Host:
         self.server = await asyncio.start_server(
             self.handle_connection, host, port, family=socket.AF_UNSPEC, reuse_address=True
         )
+        self._listen = {"k": "listen", "port": self.port, "bind": host}
+        self._journal(self._listen)
+        self._run_resumed()
+
+    # ---- crash recovery ---------------------------------------------------------------
+
+    def _journal_header(self) -> dict[str, Any]:
+        return {"name": self.name, "created": self.created}
+
+    def _journal(self, record: dict[str, Any]) -> None:
+        if self.journal is not None:
+            self.journal.append(record)
+
+    def journal_table(self, table: Table, *, force: bool = False) -> None:
+        """Journal ``table``'s state if it changed since last time (or ``force``)."""
+        if self.journal is None or self.tables.get(table.id) is not table:
+            return
+        meta = msgpack.packb(table.persisted(with_game=False))
+        if not force and meta == table._journaled:
+            return
+        table._journaled = meta
+        table._since_snapshot = 0
+        self._journal(table.persisted())
+        self._maybe_compact()
+
+    def journal_op(self, table: Table, record: dict[str, Any]) -> None:
+        """Journal one action or advance of time at ``table`` (durable on return)."""
+        if self.journal is None or self.tables.get(table.id) is not table:
+            return
+        self._journal(record)
+        table._since_snapshot += 1
+        if table._since_snapshot >= j.SNAPSHOT_EVERY:
+            self.journal_table(table, force=True)  # the periodic snapshot
+        else:
+            self._maybe_compact()
+
+    def _maybe_compact(self) -> None:
+        if self.journal is not None and self.journal.records > j.COMPACT_AFTER:
+            self.compact()
+
+    def compact(self) -> None:
+        """Rewrite the journal as the host's current state (one record per table)."""
+        if self.journal is None:
+            return
+        records = [{"k": "host", "v": j.JOURNAL_VERSION, **self._journal_header(),
+                    "next_table": self._peek_table_id()}]
+        if self._listen is not None:
+            records.append(self._listen)
+        for table in self.tables.values():
+            records.append(table.persisted())
+            table._journaled = msgpack.packb(table.persisted(with_game=False))
+            table._since_snapshot = 0
+        self.journal.rewrite(records)
+
+    def _peek_table_id(self) -> int:
+        ids = [int(t[1:]) for t in self.tables if t[1:].isdigit()]
+        return max(ids, default=0) + 1
+
+    @classmethod
+    def resume(cls, path: Path | str, **settings: Any) -> Host:
+        """A host with the tables of the journal at ``path``, as they were last acknowledged.
+
+        Seats, names and tokens come back; every person is shown disconnected until
+        their client reconnects with its token (``net.client``/``tui.session`` do that
+        by themselves). A game in play stays frozen: an untimed one runs again as soon
+        as the host starts, one with a running clock (a Get It! round) once every person
+        is back (``docs/reliability.md``). ``settings`` are those of :class:`Host`
+        (``name`` defaults to the journaled one); the host goes on journaling to
+        ``path``, and ``resumed_port`` is the port it listened on before.
+        Raises ``net.journal.JournalError`` with a plain message if it cannot.
+        """
+        path = Path(path)
+        header, records = j.read_journal(path)
+        settings.pop("journal", None)
+        name = settings.pop("name", None) or str(header.get("name", "hiddenhand"))
+        host = cls(name, **settings)
+        tables: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+        for record in records:
+            kind, tid = record.get("k"), record.get("t")
+            if kind == "table" and isinstance(tid, str):
+                tables[tid] = (record, [])
+            elif kind in ("act", "adv") and tid in tables:
+                tables[tid][1].append(record)
+            elif kind == "drop":
+                tables.pop(str(tid), None)
+            elif kind == "listen" and isinstance(record.get("port"), int):
+                host.resumed_port = record["port"]
+        for tid, (record, ops) in tables.items():
+            try:
+                host.tables[tid] = Table.restore(host, record, ops)
+            except Exception as exc:
+                raise j.JournalError(
+                    f"table {tid} in {path} cannot be restored: {exc}"
+                ) from None
+        first = max(host._peek_table_id(), int(header.get("next_table", 1) or 1))
+        host._table_ids = itertools.count(first)
+        host.journal = j.Journal.reopen(path, len(records) + 1)
+        host.compact()
+        log.info("resumed %d table(s) from %s", len(host.tables), path)
+        return host
+
+    def _run_resumed(self) -> None:
+        """Once the loop runs: resumed games without a running clock go on at once."""
+        for table in self.tables.values():
+            if table.frozen is not None and not table.paused:
+                table.thaw()
 
     @property
     def port(self) -> int:
@@ -782,9 +1018,18 @@ class Host:
         port: int = self.server.sockets[0].getsockname()[1]
         return port
 
-    async def close(self) -> None:
-        """Tell every client the host is stopping, then close everything."""
+    async def close(self, *, keep_journal: bool | None = None) -> None:
+        """Tell every client the host is stopping, then close everything.
+
+        The journal is kept (to resume from) if a game is in play, or if
+        ``keep_journal`` says so; otherwise it is deleted.
+        """
         self._closing = True
+        if self.journal is not None:
+            keep = keep_journal
+            if keep is None:
+                keep = any(t.phase == "play" for t in self.tables.values())
+            self.journal.close(remove=not keep)
         if self.server is not None:
             self.server.close()
         for table in self.tables.values():
@@ -825,6 +1070,7 @@ class Host:
         options: dict[str, Any] | None = None,
         *,
         bots: int = 0,
+        permanent: bool = False,
     ) -> Table:
         """Open a table; ``bots`` fills the last seats with bots.
 
@@ -843,7 +1089,9 @@ class Host:
         table = Table(self, table_id, name, game_id, seats, checked)
         for i in range(seats - bots, seats):
             table.seats[i].kind, table.seats[i].name = "bot", f"Bot {i + 1}"
+        table.permanent = permanent
         self.tables[table_id] = table
+        self.journal_table(table)
         self.changed()
         return table
 
@@ -877,6 +1125,7 @@ class Host:
         log.info("table %s has nobody at it; closing it", table.id)
         table.close()
         del self.tables[table.id]
+        self._journal({"k": "drop", "t": table.id})
         self.changed()
 
     # ---- connections ------------------------------------------------------------------
@@ -886,6 +1135,7 @@ class Host:
 
         Returns the client's end as asyncio streams; the host serves the other end.
         """
+        self._run_resumed()
         mine, theirs = socket.socketpair()
         host_reader, host_writer = await asyncio.open_connection(sock=theirs)
         task = asyncio.get_running_loop().create_task(
@@ -1090,7 +1340,7 @@ class Host:
         table = conn.table
         if table is not None:
             notice = table.detach(conn)
-            table.push(notices=[notice] if notice else [])
+            table.push(notices=[notice] if notice else [])  # journals a new creator too
             self.check_idle(table)
         # Gracefully: a last error frame (version mismatch, bad framing) still goes out.
         conn.close()
@@ -1168,6 +1418,7 @@ class Host:
         self, conn: Connection, msg: dict[str, Any], table: Table, token: str | None
     ) -> None:
         self.check_idle(table)
+        self.journal_table(table)  # the token is durable before it is handed out
         self._reply(
             conn,
             msg,
@@ -1196,6 +1447,12 @@ class Host:
 
     def _on_join(self, conn: Connection, msg: dict[str, Any]) -> None:
         self._not_at_table(conn)
+        if "token" in msg and msg["table"] not in self.tables:
+            raise RequestError(
+                p.NO_TABLE,
+                f"this host has no table {msg['table']!r} any more: the game your seat was "
+                "at is gone (the host was restarted without it, or the table closed)",
+            )
         table = self._table(msg["table"])
         if "token" in msg:
             self._rejoin(conn, msg, table)
@@ -1224,6 +1481,13 @@ class Host:
         if index is None:
             raise RequestError(p.BAD_TOKEN, "a token is presented together with its seat")
         seat = table.check_seat_index(index)
+        uid, dot, _ = msg["token"].partition(".")
+        if dot and re.fullmatch(r"[0-9a-f]{8}", uid) and uid != table.uid:
+            raise RequestError(
+                p.NO_TABLE,
+                f"table {table.id!r} on this host is not the table your seat was at: the "
+                "host was restarted without your game, which is gone",
+            )
         if (
             seat.kind != "human"
             or seat.token is None
@@ -1239,7 +1503,13 @@ class Host:
         seat.conn, seat.name = conn, table.unique_name(conn.name, index)
         conn.table, conn.seat = table, index
         self._joined(conn, msg, table, seat.token)
-        table.push(notices=[{"type": "reconnected", "seat": index, "name": seat.name}])
+        notices: list[dict[str, Any]] = [
+            {"type": "reconnected", "seat": index, "name": seat.name}
+        ]
+        if table.paused and table.away():
+            notices.append({"type": "paused", "waiting": table.away()})
+        table.push(notices=notices)
+        table.resume_if_everyone_is_back()
 
     def _on_leave(self, conn: Connection, msg: dict[str, Any]) -> None:
         table = self._at_table(conn)
@@ -1365,6 +1635,7 @@ class Host:
             seat.bot = self.bot_factory(table.game_id, index, self.seed_source())
         self._ok(conn, msg)
         table.push(notices=[{"type": "bot_added", "seat": index}])
+        table.resume_if_everyone_is_back()
         table.wake_bots()
 
     def _on_remove_bot(self, conn: Connection, msg: dict[str, Any]) -> None:
