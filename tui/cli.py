@@ -18,7 +18,6 @@ from typing import Any
 import engine
 from engine.bots import RandomBot
 from engine.getout import describe
-from net.limits import Limits
 
 
 def _seats(text: str) -> int:
@@ -171,6 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
                       "--game, --seats, --bots, --option and --table are then ignored")
     host.add_argument("--no-journal", action="store_true",
                       help="keep no crash-recovery journal")
+    from net.limits import Limits  # small and pure; the rest of net stays unimported
+
     defaults = Limits()
     for flag, field, what in [
         ("--max-connections", "max_connections", "connections in all"),
@@ -340,6 +341,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "host":
         check_host_args(args)
         from net.journal import JournalError
+        from net.limits import Limits
         from net.serve import find_resumable, run_host
 
         resume = None
