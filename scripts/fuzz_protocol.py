@@ -25,7 +25,7 @@ import msgpack
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from net import protocol as p  # noqa: E402
+from net import protocol as p
 
 FIELDS = sorted({f for s in p.CLIENT_MESSAGES.values() for f in s} | {"ref", "x", "seat"})
 
