@@ -878,7 +878,9 @@ class Host:
         self.listeners: list[Callable[[], None]] = []
         self.server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._table_ids = itertools.count(1)
+        self._next_table = 1
+        #: Tables came from a journal and wait for the loop to run (``_run_resumed``).
+        self._resumed = False
         self._address_buckets: dict[tuple[str, str], Bucket] = {}
         #: The crash-recovery journal (``net.journal``), if this host keeps one.
         self.journal: j.Journal | None = None
@@ -960,7 +962,7 @@ class Host:
 
     def _peek_table_id(self) -> int:
         ids = [int(t[1:]) for t in self.tables if t[1:].isdigit()]
-        return max(ids, default=0) + 1
+        return max([*ids, self._next_table - 1]) + 1
 
     @classmethod
     def resume(cls, path: Path | str, **settings: Any) -> Host:
@@ -998,18 +1000,23 @@ class Host:
                 raise j.JournalError(
                     f"table {tid} in {path} cannot be restored: {exc}"
                 ) from None
-        first = max(host._peek_table_id(), int(header.get("next_table", 1) or 1))
-        host._table_ids = itertools.count(first)
+        host._next_table = max(host._peek_table_id(), int(header.get("next_table", 1) or 1))
+        host._resumed = True
         host.journal = j.Journal.reopen(path, len(records) + 1)
         host.compact()
         log.info("resumed %d table(s) from %s", len(host.tables), path)
         return host
 
     def _run_resumed(self) -> None:
-        """Once the loop runs: resumed games without a running clock go on at once."""
-        for table in self.tables.values():
+        """Once the loop runs: resumed games without a running clock go on at once, and
+        resumed tables nobody comes back to close as any other would."""
+        if not self._resumed:
+            return
+        self._resumed = False
+        for table in list(self.tables.values()):
             if table.frozen is not None and not table.paused:
                 table.thaw()
+            self.check_idle(table)
 
     @property
     def port(self) -> int:
@@ -1085,7 +1092,8 @@ class Host:
         checked = spec.check_options(options, seats)
         if not 0 <= bots <= seats:
             raise ValueError(f"bots must be from 0 to {seats}, not {bots}")
-        table_id = f"t{next(self._table_ids)}"
+        table_id = f"t{self._next_table}"
+        self._next_table += 1
         table = Table(self, table_id, name, game_id, seats, checked)
         for i in range(seats - bots, seats):
             table.seats[i].kind, table.seats[i].name = "bot", f"Bot {i + 1}"

@@ -132,6 +132,9 @@ async def test_a_torn_last_record_is_ignored(tmp_path: Path) -> None:
         f.write(b"\x00\x00\x10\x00\x81\xa1k")  # a record the crash cut short
     again = Host.resume(path, **seeded(6))
     assert again.tables[joined.table].game is not None
+    await again.start(LOCAL, 0)
+    # Nobody has come back yet: the table waits as any other would, then closes.
+    assert again.tables[joined.table].idle_timer is not None
     await again.close()
 
 
