@@ -39,6 +39,8 @@ from net.limits import Bucket, Limits
 
 log = logging.getLogger("hiddenhand.host")
 
+#: Seconds a closed connection has to take its last frames before it is cut off.
+CLOSE_GRACE = 5.0
 #: Requests that reach other people, by the human-scale allowance they spend.
 SOCIAL = {
     "chat": "chat",
@@ -307,11 +309,17 @@ class Connection:
         self.send(p.error(code, message, ref))
 
     def close(self) -> None:
-        """Close after the queued frames are sent."""
-        if not self.closed:
-            self.closed = True
-            with contextlib.suppress(Exception):
-                self.writer.close()
+        """Close after the queued frames are sent (a peer that is not reading them is cut
+        off at once, and any peer within a few seconds: a close never waits on it)."""
+        if self.closed:
+            return
+        if self.congested:
+            self.abort()
+            return
+        self.closed = True
+        with contextlib.suppress(Exception):
+            self.writer.close()
+            asyncio.get_running_loop().call_later(CLOSE_GRACE, self.writer.transport.abort)
 
     def abort(self) -> None:
         """Close at once, discarding anything unsent."""
