@@ -77,6 +77,7 @@ class Stats:
     lost: int = 0
     errors: list[str] = field(default_factory=list)
     lives: list[tuple[float, int, int]] = field(default_factory=list)  # seconds, rss0, rss1
+    samples: list[tuple[float, int]] = field(default_factory=list)  # seconds, host RSS KiB
 
 
 class HostProcess:
@@ -242,9 +243,14 @@ class Soak:
     async def chaos(self) -> None:
         """Cut random connections; kill -9 and resume the host now and then."""
         next_kill = time.monotonic() + self.args.kill_every
+        started = next_sample = time.monotonic()
         while time.monotonic() < self.end:
             await asyncio.sleep(self.rng.uniform(0.5, 2.0))
             self.host.warm_up()
+            if time.monotonic() >= next_sample and self.host.proc is not None:
+                self.stats.samples.append(
+                    (time.monotonic() - started, rss_kb(self.host.proc.pid)))
+                next_sample += 30
             if self.players and self.rng.random() < 0.7:
                 victim = self.rng.choice(self.players)
                 with contextlib.suppress(Exception):
@@ -295,6 +301,14 @@ async def parent(args: argparse.Namespace) -> int:
         print(f"errors: {len(s.errors)}")
         for line in s.errors[:10]:
             print("  " + line)
+        if s.samples:
+            print("host RSS every 30 s (MB): " + ", ".join(
+                f"{t:.0f} s {kb / 1024:.1f}" for t, kb in s.samples))
+        half = [x for x in s.samples if x[0] >= args.seconds / 2]
+        if args.kill_every == 0 and len(half) >= 2:
+            (t0, r0), (t1, r1) = half[0], half[-1]
+            print(f"RSS growth over the second half: {(r1 - r0) / 1024 / (t1 - t0) * 3600:+.1f} "
+                  "MB/hour")
         for i, (seconds, rss0, rss1) in enumerate(s.lives):
             per_hour = (rss1 - rss0) / 1024 / seconds * 3600 if seconds > 0 else 0.0
             print(f"host life {i + 1}: {seconds:.0f} s, RSS {rss0 / 1024:.1f} → "
