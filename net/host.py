@@ -11,6 +11,12 @@ woken by a timer set at the next deadline.
 
 A seat is bound to the connection that holds it; an action's seat is never read from
 the message. Each seat has a random token that lets a dropped player take it back.
+
+No peer may slow the others: output per connection is bounded and a peer that does not
+read gets its updates coalesced, then is dropped; limits per client address and
+human-scale allowances (``net.limits``) keep one machine from filling the host or
+flooding a table. With a journal (``net.journal``) every acknowledged change is durable
+first, and ``Host.resume`` brings the tables back after a crash.
 """
 
 from __future__ import annotations
