@@ -414,3 +414,18 @@ async def test_a_spectator_cannot_chat_under_a_players_name() -> None:
         with pytest.raises(ServerError) as info:
             await Client.connect("127.0.0.1", host.port, name="Bot 2")
         assert "pass for a bot" in info.value.message
+
+
+async def test_frames_split_into_single_bytes_are_read_whole() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        peer = await RawPeer.open(host)
+        data = p.pack({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Slow", "ref": 1})
+        data += p.pack({"type": "list_tables", "ref": 2})
+        for i in range(len(data)):
+            await peer.send_bytes(data[i : i + 1])
+        assert (await peer.recv())["type"] == "welcome"
+        tables = await peer.recv()
+        assert tables["type"] == "tables" and tables["ref"] == 2
+        await _still_serving(ann, bob)
+        peer.close()
