@@ -5,6 +5,8 @@
 - :mod:`net.client` — :class:`net.client.Client` for the TUI and bots; ``Client.local``
   plays against an in-process host with no network at all.
 - :mod:`net.discovery` — mDNS advertising and browsing (zeroconf's asyncio API).
+- :mod:`net.limits` — what one peer or address may cost a host, as settings.
+- :mod:`net.journal` — the crash-recovery journal; ``Host.resume`` brings tables back.
 - :mod:`net.serve` — the headless ``hiddenhand host`` and ``hiddenhand list`` jobs.
 
 ``docs/protocol.md`` describes every message. This package imports ``engine``, never

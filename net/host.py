@@ -11,6 +11,12 @@ woken by a timer set at the next deadline.
 
 A seat is bound to the connection that holds it; an action's seat is never read from
 the message. Each seat has a random token that lets a dropped player take it back.
+
+No peer may slow the others: output per connection is bounded and a peer that does not
+read gets its updates coalesced, then is dropped; limits per client address and
+human-scale allowances (``net.limits``) keep one machine from filling the host or
+flooding a table. With a journal (``net.journal``) every acknowledged change is durable
+first, and ``Host.resume`` brings the tables back after a crash.
 """
 
 from __future__ import annotations
@@ -19,22 +25,48 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import re
 import secrets
 import socket
+import time
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
+import msgpack
+
 import engine
-from engine.bots import RandomBot
+from engine.bots import RandomBot, make_bot
+from net import journal as j
 from net import protocol as p
+from net.limits import Bucket, Limits
 
 log = logging.getLogger("hiddenhand.host")
 
-#: Outgoing bytes a connection may leave unread before it is dropped as too slow.
-SLOW_READER_LIMIT = 4 * 1024 * 1024
-#: Above this many buffered bytes, bots wait for the table's readers to catch up.
-WRITE_HIGH_WATER = 256 * 1024
+#: Seconds a closed connection has to take its last frames before it is cut off.
+CLOSE_GRACE = 5.0
+#: Requests that reach other people, by the human-scale allowance they spend.
+SOCIAL = {
+    "chat": "chat",
+    "rename": "rename",
+    **{
+        kind: "lobby"
+        for kind in ("create_table", "join", "leave", "pick_seat", "ready", "configure",
+                     "add_bot", "remove_bot", "kick", "start", "to_lobby")
+    },
+}
+#: What a peer is told when it spends an allowance too fast.
+SLOW_DOWN = {
+    "chat": "you are sending chat lines too fast; wait a moment",
+    "rename": "you are changing your name too often; wait a moment",
+    "lobby": "you are joining, leaving or changing the table too fast; wait a moment",
+}
+#: One address may spend this many times one connection's allowances.
+ADDRESS_FACTOR = 3
+#: Actions that change only the acting seat's own view: pushed to that seat alone.
+PRIVATE_ACTIONS = frozenset({("gotfive", "mark")})
 
 
 class Bot(Protocol):
@@ -50,12 +82,38 @@ BotFactory = Callable[[str, int, int], Bot]
 
 
 def random_bot_factory(game_id: str, seat: int, seed: int) -> Bot:
-    """The default bot factory: a random-legal player."""
+    """A random-legal player (it cannot finish Get It! or Got Five!: tests only)."""
     return RandomBot(seed)
+
+
+def real_bot_factory(game_id: str, seat: int, seed: int) -> Bot:
+    """The default bot factory: the strongest bot of each game (``engine.bots.make_bot``)."""
+    return make_bot(game_id, seat, seed)
 
 
 def _random_seed() -> int:
     return secrets.randbelow(2**62)
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: "ANN", "Ann" and "ａｎｎ" are one name."""
+    return unicodedata.normalize("NFKC", name).casefold().strip()
+
+
+#: Names a person may not take: they would pass for a bot, a seat or a spectator.
+_RESERVED_NAME = re.compile(r"^(bot|seat|spectator) ?\d*$|\((spectator|seat\b.*|bot\b.*)\)$")
+
+
+def check_name(name: str) -> str:
+    """Refuse a display name that imitates a bot, a seat or a spectator label."""
+    key = name_key(name)
+    squeezed = re.sub(r"[\s._\-]+", " ", key)
+    if _RESERVED_NAME.search(squeezed):
+        raise RequestError(
+            p.BAD_REQUEST,
+            f"the name {name!r} would pass for a bot, a seat or a spectator; choose another",
+        )
+    return name
 
 
 class RequestError(Exception):
@@ -98,7 +156,15 @@ _connection_ids = itertools.count(1)
 
 
 class Connection:
-    """One client connection: its stream, its name, and the seat bound to it."""
+    """One client connection: its stream, its name, and the seat bound to it.
+
+    Output is bounded: while the transport holds more than ``limits.out_high`` unsent
+    bytes the connection is *congested* — new updates are not queued but coalesced into
+    one (the latest view, with the events and notices of those skipped), other frames
+    wait in a bounded queue, and one flusher task sends them once the peer reads again.
+    A peer that stays congested for ``limits.max_skipped`` updates, or whose queue
+    passes ``limits.out_limit`` bytes, is dropped. Nobody else ever waits for it.
+    """
 
     def __init__(
         self,
@@ -106,23 +172,44 @@ class Connection:
         writer: asyncio.StreamWriter,
         now: float,
         burst: int,
+        limits: Limits | None = None,
     ) -> None:
         self.id = next(_connection_ids)
         self.reader = reader
         self.writer = writer
+        self.limits = limits or Limits()
         self.name = ""
         self.welcomed = False
         self.table: Table | None = None
         self.seat: int | None = None
         self.last_seen = now
+        #: The host's ``stalled`` total when this peer was last heard.
+        self.stalled_seen = 0.0
         self.opened = now
         self.allowance = float(burst)
         self.warned = False
         self.closed = False
+        #: Human-scale rate limits by kind of request (chat, rename, lobby).
+        self.buckets: dict[str, Bucket] = {}
+        self.congested = False
+        self.skipped = 0
+        self._held: Table | None = None
+        self._held_events: list[dict[str, Any]] = []
+        self._held_notices: list[dict[str, Any]] = []
+        self._queued: list[bytes] = []
+        self._queued_bytes = 0
+        self._flusher: asyncio.Task[None] | None = None
         peer = writer.get_extra_info("peername")
+        self.address = peer[0] if isinstance(peer, tuple) else "local"
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else "local"
         with contextlib.suppress(AttributeError, NotImplementedError):
-            writer.transport.set_write_buffer_limits(high=WRITE_HIGH_WATER)
+            writer.transport.set_write_buffer_limits(high=self.limits.out_high)
+        sock = writer.get_extra_info("socket")
+        if sock is not None and self.limits.send_buffer:
+            # A fixed kernel buffer: autotuning would let megabytes pile up unseen
+            # behind a peer that does not read, before the host could notice it.
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.send_buffer)
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue one message; a peer that stops reading is dropped, not waited for."""
@@ -132,40 +219,123 @@ class Connection:
             frame = p.pack(message)
         except ValueError:
             # Only a bug can make a message too big; say so rather than send half of it.
-            log.exception("connection %d: a %s message is too large", self.id, message["type"])
+            log.error("connection %d: a %s message is too large", self.id, message["type"])
             frame = p.pack(p.error(p.INTERNAL, "the host could not send a message"))
+        self.send_frame(frame)
+
+    def send_frame(self, frame: bytes) -> None:
+        """Queue one packed frame (behind the others if the peer is not reading)."""
+        if self.closed:
+            return
+        if self.congested:
+            self._queued.append(frame)
+            self._queued_bytes += len(frame)
+            if self._queued_bytes > self.limits.out_limit:
+                self.drop_slow(f"over {self.limits.out_limit} bytes wait for it")
+            return
         try:
             self.writer.write(frame)
         except (ConnectionError, RuntimeError):
             self.abort()
             return
-        if self.writer.transport.get_write_buffer_size() > SLOW_READER_LIMIT:
-            log.warning("connection %s reads too slowly; dropping it", self.id)
+        self._check_congestion()
+
+    def send_update(
+        self,
+        table: Table,
+        seat: int | None,
+        events: list[dict[str, Any]],
+        notices: list[dict[str, Any]],
+        frame: bytes | None = None,
+    ) -> None:
+        """Send this connection its update (``frame`` if already packed), or coalesce it."""
+        if self.closed:
+            return
+        if not self.congested:
+            if frame is None:
+                self.send(table.update_for(seat, events, notices))
+            else:
+                self.send_frame(frame)
+            return
+        if self._held is not table:
+            self._held_events, self._held_notices = [], []
+        self._held = table
+        self._held_events.extend(events)
+        self._held_notices.extend(notices)
+        self.skipped += 1
+        if self.skipped > self.limits.max_skipped:
+            self.drop_slow(f"{self.skipped} updates behind")
+
+    def queued_bytes(self) -> int:
+        """Bytes this connection holds unsent (transport and queue)."""
+        size = self._queued_bytes
+        with contextlib.suppress(Exception):
+            size += self.writer.transport.get_write_buffer_size()
+        return size
+
+    def _check_congestion(self) -> None:
+        try:
+            size = self.writer.transport.get_write_buffer_size()
+        except Exception:
+            return
+        if size > self.limits.out_high and not self.congested:
+            self.congested = True
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        """Once the peer reads again: its latest view, then whatever else waited."""
+        try:
+            while not self.closed:
+                await self.writer.drain()
+                if self.closed:
+                    return
+                table, self._held = self._held, None
+                events, notices = self._held_events, self._held_notices
+                self._held_events, self._held_notices = [], []
+                queued, self._queued, self._queued_bytes = self._queued, [], 0
+                if table is not None and table is self.table:
+                    self.writer.write(p.pack(table.update_for(self.seat, events, notices)))
+                for frame in queued:
+                    self.writer.write(frame)
+                if self.writer.transport.get_write_buffer_size() <= self.limits.out_high:
+                    self.congested, self.skipped = False, 0
+                    return
+        except Exception:
             self.abort()
+        finally:
+            self._flusher = None
+
+    def drop_slow(self, why: str) -> None:
+        """Drop a peer that does not read what it is sent."""
+        log.warning("connection %d reads too slowly (%s); dropping it", self.id, why)
+        self.abort()
 
     def fail(self, code: str, message: str, ref: int | str | None = None) -> None:
         """Send an ``error`` frame."""
         self.send(p.error(code, message, ref))
 
     def close(self) -> None:
-        """Close after the queued frames are sent."""
-        if not self.closed:
-            self.closed = True
-            with contextlib.suppress(Exception):
-                self.writer.close()
+        """Close after the queued frames are sent (a peer that is not reading them is cut
+        off at once, and any peer within a few seconds: a close never waits on it)."""
+        if self.closed:
+            return
+        if self.congested:
+            self.abort()
+            return
+        self.closed = True
+        with contextlib.suppress(Exception):
+            self.writer.close()
+            asyncio.get_running_loop().call_later(CLOSE_GRACE, self.writer.transport.abort)
 
     def abort(self) -> None:
         """Close at once, discarding anything unsent."""
         self.closed = True
+        self._queued, self._queued_bytes, self._held = [], 0, None
+        self._held_events, self._held_notices = [], []
+        if self._flusher is not None and self._flusher is not asyncio.current_task():
+            self._flusher.cancel()
         with contextlib.suppress(Exception):
             self.writer.transport.abort()
-
-    async def drain(self, timeout: float) -> None:
-        """Wait (bounded) until the peer has read most of what was sent."""
-        if self.closed:
-            return
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.writer.drain(), timeout)
 
 
 class Table:
@@ -198,6 +368,17 @@ class Table:
         self._bot_turn = 0
         #: Tables opened by the host itself stay; tables opened by players go when idle.
         self.permanent = False
+        #: The client address that opened the table (``None``: the host did).
+        self.opened_by: str | None = None
+        #: This table's identity, part of every seat token: a token from a table that
+        #: is gone (the host restarted without it) is recognised as such.
+        self.uid = secrets.token_hex(4)
+        #: Engine time held still (a resumed game waiting to run again), or ``None``.
+        self.frozen: float | None = None
+        #: A resumed game with a running clock waits until every person is back.
+        self.paused = False
+        self._journaled: bytes | None = None
+        self._since_snapshot = 0
         self.idle_timer: asyncio.TimerHandle | None = None
 
     # ---- what others may know ----------------------------------------------------
@@ -232,8 +413,103 @@ class Table:
         return conns + list(self.spectators)
 
     def elapsed(self) -> float:
-        """Engine time: seconds since the game started, on the host's monotonic clock."""
+        """Engine time: seconds since the game started, on the host's monotonic clock.
+
+        While the table is frozen (resumed, not yet running) engine time stands still.
+        """
+        if self.frozen is not None:
+            return self.frozen
         return self.host.clock() - self.t0
+
+    # ---- crash recovery ---------------------------------------------------------------
+
+    def persisted(self, *, with_game: bool = True) -> dict[str, Any]:
+        """The table as a journal ``table`` record (host-only: tokens, the game's secrets)."""
+        record: dict[str, Any] = {
+            "k": "table",
+            "t": self.id,
+            "uid": self.uid,
+            "name": self.name,
+            "game": self.game_id,
+            "options": self.options,
+            "phase": self.phase,
+            "creator": self.creator,
+            "permanent": self.permanent,
+            "opened_by": self.opened_by,
+            "seats": [
+                {"kind": s.kind, "name": s.name, "token": s.token, "ready": s.ready}
+                for s in self.seats
+            ],
+        }
+        if with_game:
+            record["snapshot"] = self.game.snapshot() if self.game is not None else None
+        return record
+
+    @classmethod
+    def restore(
+        cls, host: Host, record: dict[str, Any], ops: list[dict[str, Any]]
+    ) -> Table:
+        """Rebuild a table from its last ``table`` record and the actions after it.
+
+        Every person's seat comes back disconnected, with its name and token; a game in
+        play comes back frozen at the engine time of its last acknowledged change.
+        """
+        seats = record["seats"]
+        table = cls(host, record["t"], record["name"], record["game"], len(seats),
+                    dict(record["options"]))
+        table.uid, table.phase = record["uid"], record["phase"]
+        table.creator, table.permanent = record["creator"], bool(record["permanent"])
+        table.opened_by = record.get("opened_by")
+        for seat, saved in zip(table.seats, seats, strict=True):
+            seat.kind, seat.name, seat.token = saved["kind"], saved["name"], saved["token"]
+            seat.ready = bool(saved["ready"]) and seat.kind != "human"
+        if record.get("snapshot") is not None:
+            game = engine.restore(record["snapshot"])
+            for op in ops:
+                if op["k"] == "act":
+                    game.act(op["s"], op["a"], now=op["n"])
+                else:
+                    game.advance(op["n"])
+            table.game = game
+            if game.over and table.phase == "play":
+                table.phase = "over"
+            if table.phase == "play":
+                table.frozen = game.now
+                table.paused = game.deadline is not None
+                for i, s in enumerate(table.seats):
+                    if s.kind == "bot":
+                        s.bot = host.bot_factory(table.game_id, i, host.seed_source())
+        return table
+
+    def away(self) -> list[int]:
+        """Seats of people who are not connected."""
+        return [i for i, s in enumerate(self.seats) if s.kind == "human" and s.conn is None]
+
+    def thaw(self) -> None:
+        """Let engine time run again from where it stood."""
+        if self.frozen is not None:
+            self.t0 = self.host.clock() - self.frozen
+            self.frozen = None
+        self.arm_timer()
+        self.wake_bots()
+
+    def resume_if_everyone_is_back(self) -> None:
+        """A paused resumed game goes on once every person has their seat back."""
+        if self.paused and not self.away():
+            self.paused = False
+            log.info("table %s: everyone is back; the game goes on", self.id)
+            self.thaw()
+            self.push(notices=[{"type": "resumed"}])
+
+    def check_paused(self) -> None:
+        """Refuse while a resumed game waits for its players."""
+        if self.paused:
+            names = ", ".join(f"{self.seats[i].name} (seat {i + 1})" for i in self.away())
+            raise RequestError(
+                p.WRONG_PHASE,
+                f"the game is paused until everyone is back after the host restarted; "
+                f"waiting for {names}",
+            )
 
     def seat_view(self, seat: int | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """``view(seat)`` fit for the wire, and that seat's legal actions.
@@ -286,14 +562,17 @@ class Table:
         notices: Iterable[dict[str, Any]] = (),
     ) -> None:
         """Send every connection at the table its own update."""
+        # What others are about to see is durable first.
+        self.host.journal_table(self)
         ev, no = [self.wire_time(e) for e in events], list(notices)
         for i, s in enumerate(self.seats):
             if s.conn is not None:
-                s.conn.send(self.update_for(i, ev, no))
-        if self.spectators:
-            spectator = self.update_for(None, ev, no)
-            for conn in self.spectators:
-                conn.send(spectator)
+                s.conn.send_update(self, i, ev, no)
+        frame: bytes | None = None
+        for conn in list(self.spectators):
+            if frame is None and not conn.congested:
+                frame = p.pack(self.update_for(None, ev, no))
+            conn.send_update(self, None, ev, no, frame)
         self.host.changed()
 
     # ---- seats ----------------------------------------------------------------------
@@ -329,7 +608,7 @@ class Table:
         seat = self.seats[index]
         name = self.unique_name(conn.name, index)
         seat.kind, seat.name, seat.conn, seat.ready = "human", name, conn, False
-        seat.token = secrets.token_urlsafe(24)
+        seat.token = f"{self.uid}.{secrets.token_urlsafe(24)}"
         conn.table, conn.seat = self, index
         if self.creator is None:
             self.creator = index
@@ -340,11 +619,13 @@ class Table:
 
         Two players called "root" would make every message about one of them ambiguous.
         """
-        taken = {s.name for i, s in enumerate(self.seats) if i != index and s.kind != "empty"}
-        if name not in taken:
+        taken = {
+            name_key(s.name) for i, s in enumerate(self.seats) if i != index and s.kind != "empty"
+        }
+        if name_key(name) not in taken:
             return name
         n = 2
-        while f"{name} ({n})" in taken:
+        while name_key(f"{name} ({n})") in taken:
             n += 1
         return f"{name} ({n})"
 
@@ -401,6 +682,7 @@ class Table:
     def act(self, seat: int, action: dict[str, Any]) -> None:
         """Apply ``seat``'s action (the seat bound to its connection)."""
         self.require_phase("play")
+        self.check_paused()
         assert self.game is not None
         # The deadline timer may have moved engine time a hair past the clock.
         now = max(self.elapsed(), self.game.now)
@@ -408,6 +690,16 @@ class Table:
             events = self.game.act(seat, action, now=now)
         except engine.IllegalAction as exc:
             raise RequestError(p.ILLEGAL_ACTION, str(exc)) from None
+        # Durable before anyone hears of it (the ``ok`` and the updates come after).
+        self.host.journal_op(self, {"k": "act", "t": self.id, "s": seat, "a": action, "n": now})
+        if (self.game_id, action.get("type")) in PRIVATE_ACTIONS and not events:
+            # Only the acting seat's view changed; telling the others would be wasted
+            # traffic, and would tell them when this seat marks its board.
+            conn = self.seats[seat].conn
+            if conn is not None:
+                conn.send(self.update_for(seat, [], []))
+            self.arm_timer()
+            return
         self.game_changed(events, [])
 
     def game_changed(self, events: list[dict[str, Any]], notices: list[dict[str, Any]]) -> None:
@@ -425,7 +717,7 @@ class Table:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self.game is None or self.phase != "play":
+        if self.game is None or self.phase != "play" or self.frozen is not None:
             return
         deadline = self.game.deadline
         if deadline is None:
@@ -446,6 +738,7 @@ class Table:
             if later is not None and later > now:
                 self.arm_timer()
             return
+        self.host.journal_op(self, {"k": "adv", "t": self.id, "n": now})
         self.game_changed(events, [])
 
     # ---- bots -------------------------------------------------------------------------
@@ -453,6 +746,8 @@ class Table:
     def wake_bots(self) -> None:
         """Let the table's bots look at the new state."""
         if not any(s.kind == "bot" for s in self.seats) or self.phase != "play":
+            return
+        if self.frozen is not None:
             return
         if self._bot_task is None or self._bot_task.done():
             self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
@@ -521,12 +816,9 @@ class Table:
                 self._arm_bot_timer(wakes)
                 break
             self._bot_wake.clear()
-            # Never outrun the readers at the table; pace the turn-based bots.
-            conns = self.connections()
-            if conns:
-                await asyncio.gather(*(c.drain(self.host.timeout) for c in conns))
-            if paced:
-                await asyncio.sleep(self.host.bot_delay)
+            # Bots never wait for readers: a slow one gets its updates coalesced (see
+            # ``Connection``) and costs the others nothing. Turn-based bots are paced.
+            await asyncio.sleep(self.host.bot_delay if paced else 0)
 
     def _arm_bot_timer(self, wakes: list[float]) -> None:
         """Wake the real-time bots at the earliest engine time one of them asked for."""
@@ -558,6 +850,10 @@ class Host:
     player-opened table nobody is connected to closes after ``idle_timeout`` seconds.
     Game and bot seeds come from ``seed_source`` (default: the system's secure
     generator; tests pass a seeded one to replay games). Seeds never leave the host.
+    ``limits`` (``net.limits.Limits``) bound what one peer or address may cost. With
+    ``journal`` (a path, e.g. ``net.journal.new_journal_path()``) every acknowledged
+    change is journaled there first, and :meth:`resume` brings the tables back after a
+    crash.
     """
 
     def __init__(
@@ -566,14 +862,16 @@ class Host:
         *,
         heartbeat: float = 1.5,
         timeout: float | None = None,
-        bot_factory: BotFactory = random_bot_factory,
+        bot_factory: BotFactory = real_bot_factory,
         bot_delay: float = 0.4,
         rate: float = 500.0,
         burst: int = 1000,
-        max_connections: int = 256,
-        max_tables: int = 32,
+        max_connections: int | None = None,
+        max_tables: int | None = None,
         idle_timeout: float = 600.0,
         seed_source: Callable[[], int] | None = None,
+        limits: Limits | None = None,
+        journal: Path | str | None = None,
     ) -> None:
         self.name = name
         self.heartbeat = heartbeat
@@ -582,8 +880,11 @@ class Host:
         self.bot_delay = bot_delay
         self.rate = rate
         self.burst = burst
-        self.max_connections = max_connections
-        self.max_tables = max_tables
+        self.limits = limits or Limits()
+        self.max_connections = (
+            max_connections if max_connections is not None else self.limits.max_connections
+        )
+        self.max_tables = max_tables if max_tables is not None else self.limits.max_tables
         self.idle_timeout = idle_timeout
         self.seed_source = seed_source or _random_seed
         self.tables: dict[str, Table] = {}
@@ -591,8 +892,22 @@ class Host:
         self.listeners: list[Callable[[], None]] = []
         self.server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._table_ids = itertools.count(1)
+        self._next_table = 1
+        #: Tables came from a journal and wait for the loop to run (``_run_resumed``).
+        self._resumed = False
+        self._address_buckets: dict[tuple[str, str], Bucket] = {}
+        #: The crash-recovery journal (``net.journal``), if this host keeps one.
+        self.journal: j.Journal | None = None
+        self.created = time.time()
+        #: The port a resumed host listened on before (clients come back to it).
+        self.resumed_port: int | None = None
+        self._listen: dict[str, Any] | None = None
+        if journal is not None:
+            self.journal = j.Journal.create(Path(journal), self._journal_header())
         self._closing = False
+        #: Seconds the event loop was measured too busy to run (see ``_watch_loop``).
+        self.stalled = 0.0
+        self._watcher: asyncio.Task[None] | None = None
 
     # ---- lifecycle --------------------------------------------------------------------
 
@@ -605,6 +920,117 @@ class Host:
         self.server = await asyncio.start_server(
             self.handle_connection, host, port, family=socket.AF_UNSPEC, reuse_address=True
         )
+        self._listen = {"k": "listen", "port": self.port, "bind": host}
+        self._journal(self._listen)
+        self._run_resumed()
+
+    # ---- crash recovery ---------------------------------------------------------------
+
+    def _journal_header(self) -> dict[str, Any]:
+        return {"name": self.name, "created": self.created}
+
+    def _journal(self, record: dict[str, Any]) -> None:
+        if self.journal is not None:
+            self.journal.append(record)
+
+    def journal_table(self, table: Table, *, force: bool = False) -> None:
+        """Journal ``table``'s state if it changed since last time (or ``force``)."""
+        if self.journal is None or self.tables.get(table.id) is not table:
+            return
+        meta = msgpack.packb(table.persisted(with_game=False))
+        if not force and meta == table._journaled:
+            return
+        table._journaled = meta
+        table._since_snapshot = 0
+        self._journal(table.persisted())
+        self._maybe_compact()
+
+    def journal_op(self, table: Table, record: dict[str, Any]) -> None:
+        """Journal one action or advance of time at ``table`` (durable on return)."""
+        if self.journal is None or self.tables.get(table.id) is not table:
+            return
+        self._journal(record)
+        table._since_snapshot += 1
+        if table._since_snapshot >= j.SNAPSHOT_EVERY:
+            self.journal_table(table, force=True)  # the periodic snapshot
+        else:
+            self._maybe_compact()
+
+    def _maybe_compact(self) -> None:
+        if self.journal is not None and self.journal.records > j.COMPACT_AFTER:
+            self.compact()
+
+    def compact(self) -> None:
+        """Rewrite the journal as the host's current state (one record per table)."""
+        if self.journal is None:
+            return
+        records = [{"k": "host", "v": j.JOURNAL_VERSION, **self._journal_header(),
+                    "next_table": self._peek_table_id()}]
+        if self._listen is not None:
+            records.append(self._listen)
+        for table in self.tables.values():
+            records.append(table.persisted())
+            table._journaled = msgpack.packb(table.persisted(with_game=False))
+            table._since_snapshot = 0
+        self.journal.rewrite(records)
+
+    def _peek_table_id(self) -> int:
+        ids = [int(t[1:]) for t in self.tables if t[1:].isdigit()]
+        return max([*ids, self._next_table - 1]) + 1
+
+    @classmethod
+    def resume(cls, path: Path | str, **settings: Any) -> Host:
+        """A host with the tables of the journal at ``path``, as they were last acknowledged.
+
+        Seats, names and tokens come back; every person is shown disconnected until
+        their client reconnects with its token (``net.client``/``tui.session`` do that
+        by themselves). A game in play stays frozen: an untimed one runs again as soon
+        as the host starts, one with a running clock (a Get It! round) once every person
+        is back (``docs/reliability.md``). ``settings`` are those of :class:`Host`
+        (``name`` defaults to the journaled one); the host goes on journaling to
+        ``path``, and ``resumed_port`` is the port it listened on before.
+        Raises ``net.journal.JournalError`` with a plain message if it cannot.
+        """
+        path = Path(path)
+        header, records = j.read_journal(path)
+        settings.pop("journal", None)
+        name = settings.pop("name", None) or str(header.get("name", "hiddenhand"))
+        host = cls(name, **settings)
+        tables: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+        for record in records:
+            kind, tid = record.get("k"), record.get("t")
+            if kind == "table" and isinstance(tid, str):
+                tables[tid] = (record, [])
+            elif kind in ("act", "adv") and tid in tables:
+                tables[tid][1].append(record)
+            elif kind == "drop":
+                tables.pop(str(tid), None)
+            elif kind == "listen" and isinstance(record.get("port"), int):
+                host.resumed_port = record["port"]
+        for tid, (record, ops) in tables.items():
+            try:
+                host.tables[tid] = Table.restore(host, record, ops)
+            except Exception as exc:
+                raise j.JournalError(
+                    f"table {tid} in {path} cannot be restored: {exc}"
+                ) from None
+        host._next_table = max(host._peek_table_id(), int(header.get("next_table", 1) or 1))
+        host._resumed = True
+        host.journal = j.Journal.reopen(path, len(records) + 1)
+        host.compact()
+        log.info("resumed %d table(s) from %s", len(host.tables), path)
+        return host
+
+    def _run_resumed(self) -> None:
+        """Once the loop runs: resumed games without a running clock go on at once, and
+        resumed tables nobody comes back to close as any other would."""
+        if not self._resumed:
+            return
+        self._resumed = False
+        for table in list(self.tables.values()):
+            if table.frozen is not None and not table.paused:
+                table.thaw()
+            self.check_idle(table)
 
     @property
     def port(self) -> int:
@@ -613,9 +1039,18 @@ class Host:
         port: int = self.server.sockets[0].getsockname()[1]
         return port
 
-    async def close(self) -> None:
-        """Tell every client the host is stopping, then close everything."""
+    async def close(self, *, keep_journal: bool | None = None) -> None:
+        """Tell every client the host is stopping, then close everything.
+
+        The journal is kept (to resume from) if a game is in play, or if
+        ``keep_journal`` says so; otherwise it is deleted.
+        """
         self._closing = True
+        if self.journal is not None:
+            keep = keep_journal
+            if keep is None:
+                keep = any(t.phase == "play" for t in self.tables.values())
+            self.journal.close(remove=not keep)
         if self.server is not None:
             self.server.close()
         for table in self.tables.values():
@@ -656,6 +1091,7 @@ class Host:
         options: dict[str, Any] | None = None,
         *,
         bots: int = 0,
+        permanent: bool = False,
     ) -> Table:
         """Open a table; ``bots`` fills the last seats with bots.
 
@@ -670,11 +1106,14 @@ class Host:
         checked = spec.check_options(options, seats)
         if not 0 <= bots <= seats:
             raise ValueError(f"bots must be from 0 to {seats}, not {bots}")
-        table_id = f"t{next(self._table_ids)}"
+        table_id = f"t{self._next_table}"
+        self._next_table += 1
         table = Table(self, table_id, name, game_id, seats, checked)
         for i in range(seats - bots, seats):
             table.seats[i].kind, table.seats[i].name = "bot", f"Bot {i + 1}"
+        table.permanent = permanent
         self.tables[table_id] = table
+        self.journal_table(table)
         self.changed()
         return table
 
@@ -693,8 +1132,12 @@ class Host:
             # Nobody could come back to it: it goes at once (and frees its slot).
             self._remove_if_idle(table)
             return
+        # A game in play is worth waiting for; a lobby nobody is at is not.
+        wait = self.idle_timeout
+        if table.phase != "play":
+            wait = min(wait, self.limits.empty_table_timeout)
         table.idle_timer = asyncio.get_running_loop().call_later(
-            self.idle_timeout, self._remove_if_idle, table
+            wait, self._remove_if_idle, table
         )
 
     def _remove_if_idle(self, table: Table) -> None:
@@ -704,6 +1147,7 @@ class Host:
         log.info("table %s has nobody at it; closing it", table.id)
         table.close()
         del self.tables[table.id]
+        self._journal({"k": "drop", "t": table.id})
         self.changed()
 
     # ---- connections ------------------------------------------------------------------
@@ -713,6 +1157,7 @@ class Host:
 
         Returns the client's end as asyncio streams; the host serves the other end.
         """
+        self._run_resumed()
         mine, theirs = socket.socketpair()
         host_reader, host_writer = await asyncio.open_connection(sock=theirs)
         task = asyncio.get_running_loop().create_task(
@@ -726,9 +1171,15 @@ class Host:
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
         """Serve one client until it leaves, breaks the framing or goes silent."""
-        conn = Connection(reader, writer, self.clock(), self.burst)
-        if self._closing or len(self.connections) >= self.max_connections:
-            conn.fail(p.HOST_FULL, "this host takes no more connections now")
+        conn = Connection(reader, writer, self.clock(), self.burst, self.limits)
+        conn.stalled_seen = self.stalled
+        if self._watcher is None or self._watcher.done():
+            self._watcher = asyncio.get_running_loop().create_task(self._watch_loop())
+            self._tasks.add(self._watcher)
+        refusal = self._admission(conn)
+        if refusal is not None:
+            log.info("connection from %s refused: %s", conn.peer, refusal)
+            conn.fail(p.HOST_FULL, refusal)
             conn.close()
             return
         self.connections.add(conn)
@@ -749,14 +1200,70 @@ class Host:
                 self._tasks.discard(task)
             self._drop(conn)
 
+    def _admission(self, conn: Connection) -> str | None:
+        """Why ``conn`` may not come in now, or ``None``.
+
+        Limits per client address keep one machine from taking every slot; in-process
+        connections (the app's own player) have no address and are not counted.
+        """
+        if self._closing or len(self.connections) >= self.max_connections:
+            return "this host takes no more connections now"
+        if conn.address == "local":
+            return None
+        same = [c for c in self.connections if c.address == conn.address]
+        if len(same) >= self.limits.max_per_address:
+            return (
+                f"this host takes at most {self.limits.max_per_address} connections from "
+                f"one address ({conn.address})"
+            )
+        idle = sum(1 for c in same if c.table is None)
+        if idle >= self.limits.max_unjoined_per_address:
+            return (
+                f"{idle} connections from your address ({conn.address}) are not at a table; "
+                "close one or join a table with it first"
+            )
+        return None
+
+    def _take(self, conn: Connection, kind: str) -> None:
+        """Spend one of ``conn``'s (and its address's) human-scale allowances for ``kind``."""
+        bucket_kind = SOCIAL.get(kind)
+        if bucket_kind is None:
+            return
+        now = self.clock()
+        rate, burst = self.limits_for(bucket_kind)
+        mine = conn.buckets.get(bucket_kind)
+        if mine is None:
+            mine = conn.buckets[bucket_kind] = Bucket(rate, burst, now)
+        shared = None
+        if conn.address != "local":
+            key = (conn.address, bucket_kind)
+            shared = self._address_buckets.get(key)
+            if shared is None:
+                factor = ADDRESS_FACTOR
+                shared = self._address_buckets[key] = Bucket(rate * factor, burst * factor, now)
+        if not mine.take(now) or (shared is not None and not shared.take(now)):
+            raise RequestError(p.RATE_LIMITED, SLOW_DOWN[bucket_kind])
+
+    def limits_for(self, kind: str) -> tuple[float, int]:
+        """The rate and burst of one kind of human-scale limit."""
+        lim = self.limits
+        return {
+            "chat": (lim.chat_rate, lim.chat_burst),
+            "rename": (lim.rename_rate, lim.rename_burst),
+            "lobby": (lim.lobby_rate, lim.lobby_burst),
+        }[kind]
+
     async def _serve(self, conn: Connection) -> None:
         while not conn.closed:
+            # Before hello only a small frame is read: a hello is tiny, and nothing big
+            # may cost the host anything before the peer has said who it is.
+            limit = p.MAX_FRAME if conn.welcomed else p.MAX_HELLO_FRAME
             try:
-                _, raw = await p.read_frame(conn.reader)
+                _, raw = await p.read_frame(conn.reader, limit, p.unpack_client_body)
             except p.ConnectionClosed:
                 return
             except p.ProtocolError as exc:
-                log.info("connection %d: %s", conn.id, exc.message)
+                log.info("connection %d: %s: %s", conn.id, exc.code, exc.message)
                 conn.fail(exc.code, exc.message)
                 if exc.fatal:
                     conn.close()
@@ -768,7 +1275,7 @@ class Host:
             conn.allowance = min(
                 float(self.burst), conn.allowance + (now - conn.last_seen) * self.rate
             )
-            conn.last_seen = now
+            conn.last_seen, conn.stalled_seen = now, self.stalled
             if conn.allowance < 1:
                 if not conn.warned:
                     log.info("connection %d sends too fast; refusing its messages", conn.id)
@@ -783,6 +1290,8 @@ class Host:
             try:
                 msg = p.validate_client_message(raw)
             except p.ProtocolError as exc:
+                # One short line per invalid message, never a traceback.
+                log.info("connection %d: %s: %s", conn.id, exc.code, exc.message)
                 conn.fail(exc.code, exc.message, p.reply_ref(raw))
                 continue
             try:
@@ -799,15 +1308,41 @@ class Host:
                 log.exception("connection %d: %s request failed", conn.id, msg["type"])
                 conn.fail(p.INTERNAL, "the host failed to handle that request", msg.get("ref"))
 
+    async def _watch_loop(self) -> None:
+        """Measure how long the event loop was too busy to run anything.
+
+        A peer cannot answer pings the host did not send, nor be heard while the host
+        reads nothing: that time is not the peer's silence (see :meth:`_silent`).
+        """
+        loop = asyncio.get_running_loop()
+        tick = min(0.1, self.heartbeat / 4)
+        while True:
+            before = loop.time()
+            await asyncio.sleep(tick)
+            late = loop.time() - before - tick
+            if late > tick:
+                self.stalled += late
+
+    def _silent(self, conn: Connection) -> float:
+        """Seconds ``conn`` has been silent, not counting time the host was stalled."""
+        return self.clock() - conn.last_seen - (self.stalled - conn.stalled_seen)
+
     async def _heartbeat(self, conn: Connection) -> None:
         """Ping every interval; drop a peer silent for longer than the timeout."""
+        loop = asyncio.get_running_loop()
         while not conn.closed:
+            due = loop.time() + self.heartbeat
             await asyncio.sleep(self.heartbeat)
+            if loop.time() - due > self.heartbeat / 2:
+                # The host itself was busy: the peer had no chance to be heard. Ping it
+                # and judge it on the next round.
+                conn.send({"type": "ping"})
+                continue
             if not conn.welcomed and self.clock() - conn.opened > 2 * self.timeout:
                 conn.fail(p.TIMEOUT, "no hello in time; closing the connection")
                 conn.close()
                 return
-            if self.clock() - conn.last_seen > self.timeout:
+            if self._silent(conn) > self.timeout:
                 log.info("connection %d went silent; dropping it", conn.id)
                 conn.fail(p.TIMEOUT, "no word from you in time; closing the connection")
                 conn.abort()
@@ -816,10 +1351,18 @@ class Host:
 
     def _drop(self, conn: Connection) -> None:
         self.connections.discard(conn)
+        if not any(c.address == conn.address for c in self.connections):
+            # Forget an address's allowances once they are full again (not before, or
+            # reconnecting would be a way to refill them).
+            now = self.clock()
+            for key in [k for k in self._address_buckets if k[0] == conn.address]:
+                bucket = self._address_buckets[key]
+                if bucket.level + (now - bucket.stamp) * bucket.rate >= bucket.burst:
+                    del self._address_buckets[key]
         table = conn.table
         if table is not None:
             notice = table.detach(conn)
-            table.push(notices=[notice] if notice else [])
+            table.push(notices=[notice] if notice else [])  # journals a new creator too
             self.check_idle(table)
         # Gracefully: a last error frame (version mismatch, bad framing) still goes out.
         conn.close()
@@ -839,6 +1382,7 @@ class Host:
             return
         if not conn.welcomed:
             raise RequestError(p.NOT_WELCOMED, "say hello (with the protocol version) first")
+        self._take(conn, kind)
         handler = getattr(self, f"_on_{kind}")
         handler(conn, msg)
 
@@ -875,8 +1419,8 @@ class Host:
                 f"speaks version {msg['version']}; use the same hiddenhand release on both sides",
                 fatal=True,
             )
+        conn.name = check_name(msg["name"])
         conn.welcomed = True
-        conn.name = msg["name"]
         self._reply(
             conn,
             msg,
@@ -896,6 +1440,7 @@ class Host:
         self, conn: Connection, msg: dict[str, Any], table: Table, token: str | None
     ) -> None:
         self.check_idle(table)
+        self.journal_table(table)  # the token is durable before it is handed out
         self._reply(
             conn,
             msg,
@@ -904,10 +1449,19 @@ class Host:
 
     def _on_create_table(self, conn: Connection, msg: dict[str, Any]) -> None:
         self._not_at_table(conn)
+        if conn.address != "local":
+            mine = [t for t in self.tables.values() if t.opened_by == conn.address]
+            if len(mine) >= self.limits.max_tables_per_address:
+                raise RequestError(
+                    p.BAD_REQUEST,
+                    f"your address already has {len(mine)} tables open on this host "
+                    f"(at most {self.limits.max_tables_per_address}); join one of them instead",
+                )
         try:
             table = self.create_table(msg["name"], msg["game"], msg["seats"], msg.get("options"))
         except ValueError as exc:
             raise RequestError(p.BAD_REQUEST, str(exc)) from None
+        table.opened_by = conn.address
         token = table.seat_human(conn, 0)
         log.info("%s created table %s (%s)", conn.name, table.id, table.game_id)
         self._joined(conn, msg, table, token)
@@ -915,6 +1469,12 @@ class Host:
 
     def _on_join(self, conn: Connection, msg: dict[str, Any]) -> None:
         self._not_at_table(conn)
+        if "token" in msg and msg["table"] not in self.tables:
+            raise RequestError(
+                p.NO_TABLE,
+                f"this host has no table {msg['table']!r} any more: the game your seat was "
+                "at is gone (the host was restarted without it, or the table closed)",
+            )
         table = self._table(msg["table"])
         if "token" in msg:
             self._rejoin(conn, msg, table)
@@ -943,6 +1503,13 @@ class Host:
         if index is None:
             raise RequestError(p.BAD_TOKEN, "a token is presented together with its seat")
         seat = table.check_seat_index(index)
+        uid, dot, _ = msg["token"].partition(".")
+        if dot and re.fullmatch(r"[0-9a-f]{8}", uid) and uid != table.uid:
+            raise RequestError(
+                p.NO_TABLE,
+                f"table {table.id!r} on this host is not the table your seat was at: the "
+                "host was restarted without your game, which is gone",
+            )
         if (
             seat.kind not in ("human", "bot")
             or seat.token is None
@@ -961,7 +1528,13 @@ class Host:
         seat.conn, seat.name = conn, table.unique_name(conn.name, index)
         conn.table, conn.seat = table, index
         self._joined(conn, msg, table, seat.token)
-        table.push(notices=[{"type": "reconnected", "seat": index, "name": seat.name}])
+        notices: list[dict[str, Any]] = [
+            {"type": "reconnected", "seat": index, "name": seat.name}
+        ]
+        if table.paused and table.away():
+            notices.append({"type": "paused", "waiting": table.away()})
+        table.push(notices=notices)
+        table.resume_if_everyone_is_back()
 
     def _on_leave(self, conn: Connection, msg: dict[str, Any]) -> None:
         table = self._at_table(conn)
@@ -1001,7 +1574,7 @@ class Host:
         table.push(notices=[{"type": "moved", "from": old, "to": new}])
 
     def _on_rename(self, conn: Connection, msg: dict[str, Any]) -> None:
-        conn.name = msg["name"]
+        conn.name = check_name(msg["name"])
         table = conn.table
         name = conn.name
         if table is not None and conn.seat is not None:
@@ -1021,11 +1594,15 @@ class Host:
     def _on_chat(self, conn: Connection, msg: dict[str, Any]) -> None:
         table = self._at_table(conn)
         self._ok(conn, msg)
+        # The name is the seat's (unique at the table, never a bot's), or marked as a
+        # spectator's: nobody can chat under someone else's name.
+        seat = conn.seat
+        name = table.seats[seat].name if seat is not None else f"{conn.name} (spectator)"
         line = {
             "type": "chat",
             "table": table.id,
             "seat": conn.seat,
-            "name": conn.name,
+            "name": name,
             "text": msg["text"],
         }
         for other in table.connections():
@@ -1085,6 +1662,7 @@ class Host:
             seat.bot = self.bot_factory(table.game_id, index, self.seed_source())
         self._ok(conn, msg)
         table.push(notices=[{"type": "bot_added", "seat": index}])
+        table.resume_if_everyone_is_back()
         table.wake_bots()
 
     def _on_remove_bot(self, conn: Connection, msg: dict[str, Any]) -> None:

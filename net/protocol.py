@@ -14,7 +14,7 @@ import asyncio
 import math
 import struct
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import msgpack
@@ -32,6 +32,16 @@ MAX_ARRAY_LEN = 4096
 MAX_MAP_LEN = 1024
 #: How deep a client's plain data (an action, the options) may nest.
 MAX_DEPTH = 6
+#: Before ``hello`` a host reads only frames this small (a hello is tiny).
+MAX_HELLO_FRAME = 1024
+#: How deep a whole client message may nest: the message, a map in it, and MAX_DEPTH more.
+MAX_MESSAGE_DEPTH = MAX_DEPTH + 2
+#: How many values (containers and their items) one client message may hold.
+MAX_MESSAGE_ITEMS = 2048
+#: The longest string in a client message, in bytes (the longest field is 200 characters).
+MAX_CLIENT_STR_LEN = 4096
+#: At most this many combining marks may follow one character in a name or a chat line.
+MAX_COMBINING = 4
 
 NAME_LEN = 24
 TABLE_NAME_LEN = 32
@@ -100,33 +110,154 @@ def pack(message: Mapping[str, Any]) -> bytes:
     return HEADER.pack(len(body)) + body
 
 
-def unpack_body(body: bytes) -> dict[str, Any]:
+def _short(text: str, limit: int = 160) -> str:
+    """``text`` cut to ``limit`` characters: error messages and log lines stay short."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def show(value: Any) -> str:
+    """A short, safe rendering of a client's value for an error message.
+
+    Never ``repr`` of a container: a deeply nested one would recurse, a big one would
+    make a huge message (and log line).
+    """
+    if isinstance(value, str):
+        return repr(value[:40]) + ("…" if len(value) > 40 else "")
+    if value is None or isinstance(value, bool | int | float):
+        return _short(repr(value), 40)
+    return f"a {type(value).__name__}"
+
+
+class _Refused(Exception):
+    """Raised inside msgpack's hooks to stop decoding at once."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class _Checker:
+    """msgpack hooks that bound one message's cost while it is decoded.
+
+    Containers are finished innermost first, so depth is known bottom-up and a message
+    nested too deep, or holding too many values, is refused as soon as the limit is
+    crossed — before anything recurses over it. Duplicate keys, binary and extension
+    values are refused too (``docs/protocol.md``).
+    """
+
+    __slots__ = ("depths", "items", "max_depth", "max_items")
+
+    def __init__(self, max_depth: int, max_items: int) -> None:
+        self.depths: dict[int, int] = {}
+        self.items = 0
+        self.max_depth = max_depth
+        self.max_items = max_items
+
+    def _level(self, values: Iterable[Any], count: int) -> int:
+        self.items += count + 1
+        if self.items > self.max_items:
+            raise _Refused(
+                BAD_MESSAGE, f"the message holds more than {self.max_items} values"
+            )
+        depth = 1
+        depths = self.depths
+        for v in values:
+            if type(v) is bytes:
+                raise _Refused(BAD_FRAME, "binary values are not part of the protocol")
+            d = depths.get(id(v))
+            if d is not None and d >= depth:
+                depth = d + 1
+        if depth > self.max_depth:
+            raise _Refused(BAD_MESSAGE, f"the message nests deeper than {self.max_depth} levels")
+        return depth
+
+    def list_hook(self, value: list[Any]) -> list[Any]:
+        """Called by msgpack for every finished array."""
+        self.depths[id(value)] = self._level(value, len(value))
+        return value
+
+    def pairs_hook(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        """Called by msgpack for every finished map, with its pairs in order."""
+        out = dict(pairs)
+        if len(out) != len(pairs):
+            seen: set[str] = set()
+            for k, _ in pairs:
+                if k in seen:
+                    raise _Refused(BAD_MESSAGE, f"a map repeats the key {show(k)}")
+                seen.add(k)
+        self.depths[id(out)] = self._level(out.values(), len(out))
+        return out
+
+    @staticmethod
+    def ext_hook(code: int, data: bytes) -> Any:
+        """Extension types (even empty ones) are not part of the protocol."""
+        raise _Refused(BAD_FRAME, "extension types are not part of the protocol")
+
+
+def unpack_body(
+    body: bytes,
+    *,
+    max_depth: int | None = None,
+    max_items: int | None = None,
+    max_str_len: int = MAX_STR_LEN,
+) -> dict[str, Any]:
     """Decode one frame body with msgpack's limits; it must be a single map.
 
-    Raises :class:`ProtocolError` (not fatal: the framing is intact) for garbage.
+    With ``max_depth``/``max_items`` (what the host uses for clients' messages) decoding
+    also stops as soon as the message nests too deep or holds too many values, and
+    refuses duplicate keys and binary or extension values: one message costs little to
+    check, whatever it holds. Raises :class:`ProtocolError` (not fatal: the framing is
+    intact) for garbage.
     """
+    hooks: dict[str, Any] = {}
+    if max_depth is not None or max_items is not None:
+        checker = _Checker(max_depth or 1 << 30, max_items or 1 << 30)
+        hooks = {
+            "list_hook": checker.list_hook,
+            "object_pairs_hook": checker.pairs_hook,
+            "ext_hook": checker.ext_hook,
+        }
     try:
         obj = msgpack.unpackb(
             body,
             raw=False,
             strict_map_key=True,
-            max_str_len=MAX_STR_LEN,
+            max_str_len=max_str_len,
             max_bin_len=MAX_BIN_LEN,
             max_array_len=MAX_ARRAY_LEN,
             max_map_len=MAX_MAP_LEN,
-            max_ext_len=0,
+            max_ext_len=0 if not hooks else 1,
+            **hooks,
         )
+    except _Refused as exc:
+        raise ProtocolError(exc.code, exc.message) from None
     except Exception as exc:  # msgpack raises many types (ValueError, ExtraData, ...)
+        # msgpack's own words can quote the whole body (ExtraData does): keep them short.
         raise ProtocolError(
-            BAD_FRAME, f"the frame is not one valid msgpack object: {exc}"
+            BAD_FRAME, _short(f"the frame is not one valid msgpack object: {exc}")
         ) from None
+    if isinstance(obj, bytes | msgpack.ExtType):
+        raise ProtocolError(BAD_FRAME, "binary and extension values are not part of the protocol")
     if not isinstance(obj, dict):
         raise ProtocolError(BAD_MESSAGE, f"a message must be a map, not {type(obj).__name__}")
     return obj
 
 
-async def read_frame(reader: asyncio.StreamReader) -> tuple[bytes, dict[str, Any]]:
-    """Read one frame; return its raw body and the decoded map.
+def unpack_client_body(body: bytes) -> dict[str, Any]:
+    """Decode a message from a client with the host's tight limits (see :func:`unpack_body`)."""
+    return unpack_body(
+        body, max_depth=MAX_MESSAGE_DEPTH, max_items=MAX_MESSAGE_ITEMS,
+        max_str_len=MAX_CLIENT_STR_LEN,
+    )
+
+
+async def read_frame(
+    reader: asyncio.StreamReader,
+    limit: int = MAX_FRAME,
+    decode: Callable[[bytes], dict[str, Any]] = unpack_body,
+) -> tuple[bytes, dict[str, Any]]:
+    """Read one frame of at most ``limit`` bytes; return its raw body and the decoded map.
 
     Raises :class:`ConnectionClosed` on a clean end of stream between frames, and a
     fatal :class:`ProtocolError` for an oversized or truncated frame. A body that does
@@ -141,10 +272,11 @@ async def read_frame(reader: asyncio.StreamReader) -> tuple[bytes, dict[str, Any
             TRUNCATED, "the connection ended in the middle of a frame header", fatal=True
         ) from None
     (length,) = HEADER.unpack(header)
-    if length > MAX_FRAME:
+    if length > limit:
+        before = " before hello" if limit < MAX_FRAME else ""
         raise ProtocolError(
             FRAME_TOO_LARGE,
-            f"a frame of {length} bytes exceeds the limit of {MAX_FRAME} bytes",
+            f"a frame of {length} bytes exceeds the limit of {limit} bytes{before}",
             fatal=True,
         )
     try:
@@ -155,7 +287,7 @@ async def read_frame(reader: asyncio.StreamReader) -> tuple[bytes, dict[str, Any
             f"the connection ended {len(exc.partial)} bytes into a frame of {length} bytes",
             fatal=True,
         ) from None
-    return body, unpack_body(body)
+    return body, decode(body)
 
 
 # --------------------------------------------------------------------------- validators
@@ -167,11 +299,48 @@ def _bad(message: str) -> ProtocolError:
     return ProtocolError(BAD_MESSAGE, message)
 
 
+#: Categories refused in any client string: controls, formats, surrogates, private use,
+#: unassigned, and line/paragraph separators (U+2028/U+2029 break other people's lines).
+_REFUSED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+#: Characters that print as nothing although Unicode calls them letters or symbols.
+_BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u3000\u00a0\u2007\u202f")
+
+
 def _check_text(field: str, value: str) -> None:
     # Names and chat end up on other players' terminals: no escape sequences there.
+    # ``isprintable`` is the fast path (C speed); only a string it doubts is walked.
+    if value.isprintable():
+        return
     for ch in value:
-        if unicodedata.category(ch) in {"Cc", "Cf", "Cs", "Co", "Cn"}:
-            raise _bad(f"{field!r} contains a control or unprintable character ({ch!r})")
+        if unicodedata.category(ch) in _REFUSED:
+            raise _bad(
+                f"{field!r} contains a control or unprintable character (U+{ord(ch):04X})"
+            )
+
+
+def visible_text(field: str, value: str) -> str:
+    """``value`` if it shows something on a terminal, with few combining marks.
+
+    Refuses text made only of spaces, fillers (Hangul filler, braille blank) and marks,
+    and stacks of more than :data:`MAX_COMBINING` combining marks on one character.
+    """
+    run = 0
+    visible = False
+    for ch in value:
+        cat = unicodedata.category(ch)
+        if cat in ("Mn", "Me", "Mc"):
+            run += 1
+            if run > MAX_COMBINING:
+                raise _bad(
+                    f"{field!r} stacks more than {MAX_COMBINING} combining marks on a character"
+                )
+            continue
+        run = 0
+        if not visible and cat[0] != "Z" and ch not in _BLANK_LOOKING:
+            visible = True
+    if not visible:
+        raise _bad(f"{field!r} must show something: it is blank or invisible")
+    return value
 
 
 def text(max_len: int, *, min_len: int = 0, printable: bool = True) -> Validator:
@@ -190,7 +359,7 @@ def text(max_len: int, *, min_len: int = 0, printable: bool = True) -> Validator
 
 
 def name_text(max_len: int) -> Validator:
-    """A display name: printable, trimmed, not blank."""
+    """A display name (or a chat line): printable, trimmed, visibly not blank."""
     inner = text(max_len, min_len=1)
 
     def check(field: str, value: Any) -> str:
@@ -198,7 +367,7 @@ def name_text(max_len: int) -> Validator:
         value = value.strip()
         if not value:
             raise _bad(f"{field!r} must not be blank")
-        return value
+        return visible_text(field, value)
 
     return check
 
@@ -208,7 +377,7 @@ def integer(lo: int, hi: int) -> Validator:
 
     def check(field: str, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise _bad(f"{field!r} must be a whole number, not {value!r}")
+            raise _bad(f"{field!r} must be a whole number, not {show(value)}")
         if not lo <= value <= hi:
             raise _bad(f"{field!r} must be from {lo} to {hi}, not {value}")
         return value
@@ -219,7 +388,7 @@ def integer(lo: int, hi: int) -> Validator:
 def boolean(field: str, value: Any) -> bool:
     """``true`` or ``false``."""
     if not isinstance(value, bool):
-        raise _bad(f"{field!r} must be true or false, not {value!r}")
+        raise _bad(f"{field!r} must be true or false, not {show(value)}")
     return value
 
 
@@ -257,7 +426,7 @@ def plain(field: str, value: Any, depth: int = 0) -> Any:
         out = {}
         for k, v in value.items():
             if not isinstance(k, str):
-                raise _bad(f"{field!r} has a key that is not a string: {k!r}")
+                raise _bad(f"{field!r} has a key that is not a string: {show(k)}")
             _check_text(field, k)
             out[k] = plain(field, v, depth + 1)
         return out
@@ -305,7 +474,7 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Validator, bool]]] = {
     },
     "join": {
         "table": (text(ID_LEN, min_len=1), True),
-        "seat": (nullable(integer(0, MAX_SEATS - 1)), False),
+        "seat": (integer(0, MAX_SEATS - 1), False),
         "token": (text(TOKEN_LEN, min_len=1), False),
         "spectate": (boolean, False),
     },
@@ -368,7 +537,7 @@ def reply_ref(message: Mapping[str, Any]) -> int | str | None:
 
 def error(code: str, message: str, ref: int | str | None = None) -> dict[str, Any]:
     """An ``error`` message (with the request's ``ref`` when there is one)."""
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    out: dict[str, Any] = {"type": "error", "code": code, "message": _short(message, 400)}
     if ref is not None:
         out["ref"] = ref
     return out

@@ -1,8 +1,9 @@
 """The headless jobs behind ``hiddenhand host`` and ``hiddenhand list``.
 
 ``run_host`` serves one table until Ctrl-C (or SIGTERM), logging to stdout and
-advertising itself with mDNS unless told not to. ``run_list`` browses the LAN for a
-while and prints what it found, as text or as JSON for scripts.
+advertising itself with mDNS unless told not to; it journals every acknowledged change,
+and ``--resume`` brings the table back from the journal after a crash. ``run_list``
+browses the LAN for a while and prints what it found, as text or as JSON for scripts.
 """
 
 from __future__ import annotations
@@ -14,12 +15,52 @@ import json
 import logging
 import signal
 import sys
+from pathlib import Path
 from typing import Any
 
+from engine.bots import make_bot
 from net.discovery import Advertiser, HostInfo, discover
 from net.host import Host
+from net.journal import JournalError, journal_dir, list_journals, new_journal_path
+from net.limits import Limits
+
+#: The port ``hiddenhand host`` listens on unless told otherwise.
+DEFAULT_PORT = 4455
 
 log = logging.getLogger("hiddenhand.serve")
+
+
+def build_host(
+    *,
+    game: str,
+    seats: int,
+    bots: int,
+    options: dict[str, Any],
+    name: str,
+    table: str,
+    bot_delay: float,
+    **settings: Any,
+) -> Host:
+    """The host ``hiddenhand host`` runs: one permanent table, real bots in its bot seats.
+
+    ``settings`` go to :class:`Host` as they are (limits, heartbeat, journal).
+    """
+    host = Host(name, bot_factory=make_bot, bot_delay=bot_delay, **settings)
+    host.create_table(table, game, seats, options, bots=bots, permanent=True)
+    return host
+
+
+def find_resumable(resume: str) -> Path:
+    """The journal ``--resume`` means: a path, or ``"latest"`` (the newest resumable).
+
+    Raises ``JournalError`` in plain words when there is none.
+    """
+    if resume != "latest":
+        return Path(resume)
+    found = list_journals()
+    if not found:
+        raise JournalError(f"there is no game to resume in {journal_dir()}")
+    return found[0].path
 
 
 async def serve(
@@ -28,7 +69,7 @@ async def serve(
     seats: int,
     bots: int,
     options: dict[str, Any],
-    port: int,
+    port: int | None,
     bind: str | None,
     name: str,
     table: str,
@@ -36,14 +77,37 @@ async def serve(
     mdns: bool,
     bot_delay: float,
     stop: asyncio.Event,
+    resume: Path | None = None,
+    journal: bool = True,
+    limits: Limits | None = None,
 ) -> None:
-    """Run a host with one table until ``stop`` is set."""
-    host = Host(name, bot_delay=bot_delay)
-    host.create_table(table, game, seats, options, bots=bots).permanent = True
-    await host.start(bind, port)
+    """Run a host with one table until ``stop`` is set.
+
+    With ``resume`` the tables come from that journal (and the port it used, unless
+    ``port`` is given); otherwise every acknowledged change is journaled (``journal``)
+    to a new file in the user's data directory.
+    """
+    if resume is not None:
+        host = Host.resume(resume, name=name, bot_factory=make_bot, bot_delay=bot_delay,
+                           limits=limits)
+        if port is None:
+            port = host.resumed_port or DEFAULT_PORT
+        for t in host.tables.values():
+            people = ", ".join(s.name for s in t.seats if s.kind == "human") or "nobody"
+            log.info("resumed %r (%s, %s phase; players: %s) from %s",
+                     t.name, t.game_id, t.phase, people, resume)
+    else:
+        host = build_host(
+            game=game, seats=seats, bots=bots, options=options, name=name, table=table,
+            bot_delay=bot_delay, limits=limits,
+            journal=new_journal_path() if journal else None,
+        )
+        log.info("hosting %r: %s, %d seats (%d bots)", table, game, seats, bots)
+    if host.journal is not None:
+        log.info("journal: %s", host.journal.path)
+    await host.start(bind, DEFAULT_PORT if port is None else port)
     where = bind or "every address"
-    log.info("hosting %r: %s, %d seats (%d bots), listening on %s port %d",
-             table, game, seats, bots, where, host.port)
+    log.info("listening on %s port %d", where, host.port)
     advertiser = None
     try:
         if mdns:
@@ -84,6 +148,9 @@ def run_host(**settings: Any) -> int:
         asyncio.run(main())
     except KeyboardInterrupt:
         pass
+    except JournalError as exc:
+        print(f"hiddenhand host: cannot resume: {exc}", file=sys.stderr)
+        return 1
     except OSError as exc:
         print(f"hiddenhand host: cannot listen: {listen_error(exc, settings)}", file=sys.stderr)
         return 1

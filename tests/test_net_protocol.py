@@ -154,6 +154,8 @@ async def test_oversized_frame_gets_an_error_and_a_close() -> None:
     async with running_host() as host, clients(host) as made:
         ann, bob, _ = await _table_with_two(host, made)
         peer = await RawPeer.open(host)
+        await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Eve"})
+        assert (await peer.recv())["type"] == "welcome"
         await peer.send_bytes(p.HEADER.pack(p.MAX_FRAME + 1) + b"\x00" * 64)
         reply = await peer.recv()
         assert reply["code"] == p.FRAME_TOO_LARGE and str(p.MAX_FRAME) in reply["message"]

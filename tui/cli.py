@@ -32,6 +32,9 @@ def _seats(text: str) -> int:
 
 
 DEFAULT_PORT = 4455
+#: The ``host`` flags that set a ``net.limits.Limits`` field of the same name.
+LIMIT_FLAGS = ("max_connections", "max_per_address", "max_unjoined_per_address",
+               "max_tables", "max_tables_per_address")
 
 
 def _count(text: str) -> int:
@@ -62,6 +65,13 @@ def _address(text: str) -> str:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a valid IP address (for example 192.168.1.20, 127.0.0.1 or ::1)"
         ) from None
+
+
+def _positive(text: str) -> int:
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more, not {value}")
+    return value
 
 
 def _port(text: str) -> int:
@@ -227,8 +237,9 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--seats", type=_seats, default=None,
                       help="seats at the table (default: the game's fewest)")
     host.add_argument("--bots", type=_count, default=0, help="seats given to bots (the last ones)")
-    host.add_argument("--port", type=_port, default=DEFAULT_PORT,
-                      help=f"TCP port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
+    host.add_argument("--port", type=_port, default=None,
+                      help=f"TCP port to listen on (default {DEFAULT_PORT}, or the resumed "
+                      "game's; 0 picks a free one)")
     host.add_argument("--bind", type=_address, default=None, metavar="ADDRESS",
                       help="listen on this address only (default: every address)")
     host.add_argument("--name", default=socket.gethostname().split(".")[0] or "hiddenhand",
@@ -242,6 +253,27 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--no-mdns", action="store_true", help="do not advertise on the LAN")
     host.add_argument("--bot-delay", type=_seconds, default=0.6,
                       help="seconds a bot waits before each move (default 0.6)")
+    host.add_argument("--resume", nargs="?", const="latest", default=None, metavar="JOURNAL",
+                      help="bring back the last game after a crash (or the one in JOURNAL); "
+                      "--game, --seats, --bots, --option and --table are then ignored")
+    host.add_argument("--no-journal", action="store_true",
+                      help="keep no crash-recovery journal")
+    from net.limits import Limits  # small and pure; the rest of net stays unimported
+
+    defaults = Limits()
+    for flag, field, what in [
+        ("--max-connections", "max_connections", "connections in all"),
+        ("--max-per-address", "max_per_address", "connections from one address"),
+        ("--max-unjoined-per-address", "max_unjoined_per_address",
+         "connections from one address that are not at a table"),
+        ("--max-tables", "max_tables", "tables in all"),
+        ("--max-tables-per-address", "max_tables_per_address",
+         "tables players at one address may open"),
+    ]:
+        host.add_argument(flag, dest=field, type=_positive, default=getattr(defaults, field),
+                          help=f"at most this many {what} (default {getattr(defaults, field)}; "
+                          "raise the per-address ones when everyone connects from one machine, "
+                          "as over SSH)")
     host.set_defaults(subparser=host)
 
     ssh = sub.add_parser(
@@ -486,12 +518,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_sim_command(args)
     if args.command == "host":
         check_host_args(args)
-        from net.serve import run_host
+        from net.journal import JournalError
+        from net.limits import Limits
+        from net.serve import find_resumable, run_host
 
+        resume = None
+        if args.resume is not None:
+            try:
+                resume = find_resumable(args.resume)
+            except JournalError as exc:
+                print(f"hiddenhand host: cannot resume: {exc}", file=sys.stderr)
+                return 1
+        limits = Limits(**{f: getattr(args, f) for f in LIMIT_FLAGS})
         return run_host(
             game=args.game, seats=args.seats, bots=args.bots, options=args.options,
             port=args.port, bind=args.bind, name=args.name, table=args.table,
             interfaces=args.interfaces, mdns=not args.no_mdns, bot_delay=args.bot_delay,
+            resume=resume, journal=not args.no_journal, limits=limits,
         )
     if args.command == "ssh-serve":
         return run_ssh_serve_command(args)

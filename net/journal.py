@@ -1,0 +1,255 @@
+"""Crash recovery: an append-only, fsync'd journal of everything a host has acknowledged.
+
+A host that journals writes, *before* it acknowledges anything, one record per change:
+
+- ``host`` (first record): the journal's version, the host's name, when it began;
+- ``listen``: the port it listens on (clients reconnect to the same address);
+- ``table``: a table's whole state — seats, names, tokens, options, creator, phase, and
+  the engine's ``snapshot()`` (seed, RNG state, every secret) when a game is on;
+  written when the table opens or its lobby changes, at the start of a game, and every
+  :data:`SNAPSHOT_EVERY` actions (the periodic snapshot);
+- ``act``: one accepted action (table, seat, action, engine time);
+- ``adv``: time acted on a table (its deadline passed) at an engine time;
+- ``drop``: the table closed.
+
+Each record is a length-prefixed msgpack map written with one ``write`` and made durable
+with ``fsync`` before the host goes on. A crash can tear only the last record, which was
+never acknowledged; :func:`read_journal` stops there. After :data:`COMPACT_AFTER`
+records the file is rewritten (atomically: temporary file, fsync, rename) as the last
+state of each table. The file holds secrets (seeds, tokens): it is created with mode
+0600 in a 0700 directory, and never leaves the machine.
+
+``list_journals()`` finds the journals that can be resumed; ``Host.resume(path)``
+(``net.host``) brings their tables back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import struct
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgpack
+from platformdirs import user_data_dir
+
+#: Bumped when a journal written by one release cannot be read by another.
+JOURNAL_VERSION = 1
+SUFFIX = ".hhjournal"
+#: A full ``table`` record after this many ``act``/``adv`` records of one table.
+SNAPSHOT_EVERY = 100
+#: The file is rewritten as one record per table after this many records.
+COMPACT_AFTER = 2000
+_HEADER = struct.Struct(">I")
+#: No record is larger than this (a game snapshot is a few kilobytes).
+_MAX_RECORD = 16 * 1024 * 1024
+
+
+class JournalError(Exception):
+    """A journal that cannot be read or resumed; the message says why in plain words."""
+
+
+def journal_dir() -> Path:
+    """Where journals live: ``$HIDDENHAND_DATA_DIR/journals``, else the user's data dir."""
+    override = os.environ.get("HIDDENHAND_DATA_DIR")
+    base = Path(override) if override else Path(user_data_dir("hiddenhand"))
+    return base / "journals"
+
+
+def new_journal_path(directory: Path | None = None) -> Path:
+    """A fresh journal file name (nothing is created yet)."""
+    directory = directory or journal_dir()
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return directory / f"{stamp}-{secrets.token_hex(4)}{SUFFIX}"
+
+
+def _frame(record: dict[str, Any]) -> bytes:
+    body = msgpack.packb(record, use_bin_type=True)
+    return _HEADER.pack(len(body)) + body
+
+
+def _private_dir(directory: Path) -> None:
+    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    with contextlib.suppress(OSError):
+        os.chmod(directory, 0o700)
+
+
+def _fsync_dir(directory: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+class Journal:
+    """One open journal file, appended to and fsync'd record by record."""
+
+    def __init__(self, path: Path, fd: int, records: int) -> None:
+        self.path = path
+        self._fd: int | None = fd
+        #: Records in the file (for compaction).
+        self.records = records
+
+    @classmethod
+    def create(cls, path: Path, header: dict[str, Any]) -> Journal:
+        """Start a new journal at ``path`` (mode 0600) with its ``host`` record."""
+        _private_dir(path.parent)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+        journal = cls(path, fd, 0)
+        journal.append({"k": "host", "v": JOURNAL_VERSION, **header})
+        _fsync_dir(path.parent)
+        return journal
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Write one record and make it durable before returning."""
+        if self._fd is None:
+            return
+        data = _frame(record)
+        written = os.write(self._fd, data)
+        if written != len(data):  # a full disk: write the rest, or fail loudly
+            os.write(self._fd, data[written:])
+        os.fsync(self._fd)
+        self.records += 1
+
+    def rewrite(self, records: list[dict[str, Any]]) -> None:
+        """Replace the whole file by ``records`` atomically (compaction)."""
+        if self._fd is None:
+            return
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, b"".join(_frame(r) for r in records))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, self.path)
+        _fsync_dir(self.path.parent)
+        os.close(self._fd)
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        self.records = len(records)
+
+    def close(self, *, remove: bool = False) -> None:
+        """Stop journaling; ``remove`` deletes the file (nothing left to resume)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        if remove:
+            with contextlib.suppress(OSError):
+                self.path.unlink()
+
+    @classmethod
+    def reopen(cls, path: Path, records: int) -> Journal:
+        """Append to an existing journal (after a resume)."""
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+        return cls(path, fd, records)
+
+
+def _records(data: bytes) -> Iterator[dict[str, Any]]:
+    """The complete records in ``data``; a torn last record (a crash) ends the list."""
+    at = 0
+    while at + _HEADER.size <= len(data):
+        (length,) = _HEADER.unpack_from(data, at)
+        if length > _MAX_RECORD or at + _HEADER.size + length > len(data):
+            return
+        body = data[at + _HEADER.size : at + _HEADER.size + length]
+        try:
+            record = msgpack.unpackb(body, raw=False, strict_map_key=True)
+        except Exception:
+            return
+        if not isinstance(record, dict):
+            return
+        yield record
+        at += _HEADER.size + length
+
+
+def read_journal(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header and the records of a journal; ``JournalError`` if it is not one."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise JournalError(f"cannot read the journal {path}: {exc.strerror or exc}") from None
+    records = list(_records(data))
+    if not records or records[0].get("k") != "host":
+        raise JournalError(f"{path} is not a hiddenhand journal")
+    header = records[0]
+    if header.get("v") != JOURNAL_VERSION:
+        raise JournalError(
+            f"{path} was written by another hiddenhand release (journal version "
+            f"{header.get('v')!r}, this one reads {JOURNAL_VERSION})"
+        )
+    return header, records[1:]
+
+
+def last_tables(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The last ``table`` record of every table still open at the end of ``records``."""
+    tables: dict[str, dict[str, Any]] = {}
+    for record in records:
+        kind, table = record.get("k"), record.get("t")
+        if kind == "table" and isinstance(table, str):
+            tables[table] = record
+        elif kind == "drop" and isinstance(table, str):
+            tables.pop(table, None)
+    return tables
+
+
+@dataclass(frozen=True)
+class JournalInfo:
+    """A journal that can be resumed, described for a menu or a command line."""
+
+    path: Path
+    host: str
+    port: int | None
+    modified: float
+    #: One entry per table: ``{"id", "name", "game", "phase", "players": [names]}``.
+    tables: list[dict[str, Any]] = field(default_factory=list)
+
+    def describe(self) -> str:
+        """One line in words, e.g. ``Den: Kitchen (getout, play: Ann, Bob)``."""
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.modified))
+        parts = [
+            f"{t['name']} ({t['game']}, {t['phase']}: {', '.join(t['players']) or 'nobody'})"
+            for t in self.tables
+        ]
+        return f"{self.host}, {when}: " + ("; ".join(parts) or "no tables")
+
+
+def describe_journal(path: Path) -> JournalInfo:
+    """What :func:`list_journals` says about one journal; ``JournalError`` if unreadable."""
+    header, records = read_journal(path)
+    port = None
+    for record in records:
+        if record.get("k") == "listen" and isinstance(record.get("port"), int):
+            port = record["port"]
+    tables = [
+        {
+            "id": t["t"],
+            "name": t.get("name", "?"),
+            "game": t.get("game", "?"),
+            "phase": t.get("phase", "?"),
+            "players": [s["name"] for s in t.get("seats", []) if s.get("kind") == "human"],
+        }
+        for t in last_tables(records).values()
+    ]
+    return JournalInfo(Path(path), str(header.get("name", "?")), port,
+                       Path(path).stat().st_mtime, tables)
+
+
+def list_journals(directory: Path | None = None) -> list[JournalInfo]:
+    """Journals that can be resumed (a game in play, or a lobby with players), newest first."""
+    directory = directory or journal_dir()
+    found = []
+    for path in directory.glob(f"*{SUFFIX}"):
+        try:
+            info = describe_journal(path)
+        except (JournalError, OSError):
+            continue
+        if any(t["phase"] == "play" or t["players"] for t in info.tables):
+            found.append(info)
+    return sorted(found, key=lambda i: i.modified, reverse=True)

@@ -1,0 +1,117 @@
+"""Fuzzing the frame decoder and the message validator (hypothesis), and a live host.
+
+Whatever a peer sends, decoding and checking either give a clean message or raise
+``ProtocolError`` — never anything else — and a host fed garbage keeps serving the
+players at its tables. ``scripts/fuzz_protocol.py`` runs the same for longer.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgpack
+from hypothesis import given
+from hypothesis import strategies as st
+
+from net import protocol as p
+from tests.net_support import RawPeer, clients, frame, running_host
+
+scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**63), 2**64 - 1),
+    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=40),
+    st.binary(max_size=8),
+)
+plain = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=6),
+    max_leaves=40,
+)
+kinds = st.sampled_from([*p.CLIENT_MESSAGES, "nope", ""])
+fields = st.sampled_from(sorted({f for s in p.CLIENT_MESSAGES.values() for f in s} |
+                                {"ref", "seat", "x"}))
+messages = st.builds(
+    lambda kind, extra: {"type": kind, **extra},
+    kinds, st.dictionaries(fields, plain, max_size=5),
+)
+
+
+def check(body: bytes) -> dict[str, Any] | None:
+    """Decode and validate one body; ``None`` if refused (only ever ProtocolError)."""
+    try:
+        return p.validate_client_message(p.unpack_client_body(body))
+    except p.ProtocolError as exc:
+        assert exc.code in {p.BAD_FRAME, p.BAD_MESSAGE, p.UNKNOWN_TYPE}
+        assert 0 < len(exc.message) <= 400
+        return None
+
+
+@given(st.binary(max_size=512))
+def test_random_bytes_are_refused_or_clean(body: bytes) -> None:
+    check(body)
+
+
+@given(plain)
+def test_random_plain_data_is_refused_or_clean(value: Any) -> None:
+    check(msgpack.packb(value, use_bin_type=True))
+
+
+@given(messages)
+def test_random_messages_are_refused_or_clean_and_cleaning_is_stable(msg: dict[str, Any]) -> None:
+    try:
+        body = msgpack.packb(msg, use_bin_type=True)
+    except (OverflowError, ValueError):
+        return
+    cleaned = check(body)
+    if cleaned is not None:
+        assert p.validate_client_message(cleaned) == cleaned
+        assert cleaned["type"] in p.CLIENT_MESSAGES
+
+
+@given(messages, st.integers(0, 200), st.binary(min_size=1, max_size=4))
+def test_damaged_messages_are_refused_or_clean(
+    msg: dict[str, Any], at: int, junk: bytes
+) -> None:
+    try:
+        body = msgpack.packb(msg, use_bin_type=True)
+    except (OverflowError, ValueError):
+        return
+    at = at % (len(body) + 1)
+    check(body[:at] + junk + body[at:])
+    check(body[:at])
+
+
+async def test_a_host_fed_random_frames_keeps_serving_its_players() -> None:
+    rng = random.Random(13)
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        joined = await ann.create_table("T", "getout", 2)
+        await bob.join(joined.table)
+        peer = await RawPeer.open(host)
+        await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Fuzz"})
+        assert (await peer.recv())["type"] == "welcome"
+        sent = 0
+        for _ in range(300):
+            kind = rng.choice([*p.CLIENT_MESSAGES, "x"])
+            msg: dict[str, Any] = {"type": kind, "ref": sent}
+            for _ in range(rng.randrange(3)):
+                msg[rng.choice(["seat", "name", "text", "action", "table", "z"])] = rng.choice(
+                    [None, -1, 2**40, "", "\x1b[2J", [1, [2]], {"type": "play"}, 1.5, True]
+                )
+            if kind in {"leave", "create_table", "join", "kick", "start", "configure"}:
+                continue  # they would only move the fuzzer in and out of tables
+            body = msgpack.packb(msg)
+            if rng.random() < 0.3:
+                cut = rng.randrange(len(body))
+                body = body[:cut] + bytes([rng.randrange(256)]) + body[cut + 1 :]
+            await peer.send_bytes(frame(body))
+            sent += 1
+        await peer.send({"type": "ping", "ref": "last"})
+        while (reply := await peer.recv())["type"] != "pong" or reply.get("ref") != "last":
+            assert reply["type"] in {"error", "ok", "tables", "pong"}, reply
+        await ann.chat("still there?")
+        line = await bob.wait_for(lambda m: m["type"] == "chat")
+        assert line["text"] == "still there?"
+        peer.close()

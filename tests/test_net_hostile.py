@@ -1,0 +1,431 @@
+"""Issue 13: what a hostile peer working from ``docs/protocol.md`` can throw at a host.
+
+Every attack gets a clear error or a close, changes nothing, writes at most a short line
+to the log, and a legitimate player at the same host keeps playing. Raw sockets on
+127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import msgpack
+import pytest
+
+from net import protocol as p
+from net.client import Client, ServerError
+from net.host import Host
+from net.limits import Limits
+from tests.net_support import Clients, RawPeer, clients, frame, running_host
+
+BOMB = {"type": "act", "action": {"type": "x", "k": [[[]] * 4096] * 60}}
+
+
+def _deep(levels: int) -> bytes:
+    """An ``act`` whose action holds a list nested ``levels`` deep (built by hand)."""
+    return (
+        b"\x82\xa4type\xa3act\xa6action\x82\xa4type\xa1x\xa1k" + b"\x91" * levels + b"\xc0"
+    )
+
+
+async def _pair(made: Clients) -> tuple[Client, Client]:
+    ann = await made.new("Ann")
+    bob = await made.new("Bob")
+    joined = await ann.create_table("Kitchen", "getout", 2)
+    await bob.join(joined.table)
+    return ann, bob
+
+
+async def _still_serving(ann: Client, bob: Client) -> None:
+    """The players at the table are served as before."""
+    await ann.chat("still there?")
+    line = await bob.wait_for(lambda m: m["type"] == "chat")
+    assert line["text"] == "still there?" and line["seat"] == 0
+
+
+async def _welcomed(host: Host, name: str = "Eve") -> RawPeer:
+    peer = await RawPeer.open(host)
+    await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": name})
+    assert (await peer.recv())["type"] == "welcome"
+    return peer
+
+
+def _no_tracebacks(caplog: pytest.LogCaptureFixture) -> None:
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert "Traceback" not in caplog.text
+
+
+# --------------------------------------------------------------------------- decoding
+
+
+def test_the_cpu_bomb_is_refused_while_it_is_decoded() -> None:
+    body = msgpack.packb(BOMB)
+    assert len(body) > 200_000
+    with pytest.raises(p.ProtocolError) as info:
+        p.unpack_client_body(body)
+    assert info.value.code == p.BAD_MESSAGE
+    assert f"more than {p.MAX_MESSAGE_ITEMS} values" in info.value.message
+
+
+def test_depth_is_refused_before_anything_recurses() -> None:
+    with pytest.raises(p.ProtocolError) as info:
+        p.unpack_client_body(_deep(990))
+    assert info.value.code == p.BAD_MESSAGE and "nests deeper" in info.value.message
+    # Just inside the limit the message decodes (and the validator names the field).
+    message = p.unpack_client_body(_deep(p.MAX_DEPTH))
+    with pytest.raises(p.ProtocolError, match="'action' nests deeper"):
+        p.validate_client_message(message)
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "words"),
+    [
+        (b"\x82\xa4type\xa4ping\xa4type\xabl" + b"ist_tables", p.BAD_MESSAGE, "repeats the key"),
+        (b"\x81\xa1a\xc4\x00", p.BAD_FRAME, "binary"),  # zero-length bin
+        (b"\x81\xa1a\xc7\x00\x05", p.BAD_FRAME, "extension"),  # zero-length ext
+        (b"\xc4\x00", p.BAD_FRAME, "binary"),
+        (msgpack.packb({"type": "ping"}) + b"\x92" * 300_000, p.BAD_FRAME, "msgpack"),
+    ],
+)
+def test_frames_the_protocol_does_not_allow(body: bytes, code: str, words: str) -> None:
+    with pytest.raises(p.ProtocolError) as info:
+        p.unpack_client_body(body)
+    assert info.value.code == code and words in info.value.message
+    assert len(info.value.message) <= 160
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ({"type": "join", "table": "t1", "seat": None}, "whole number"),
+        ({"type": "ping", "ref": [[[[1]]]]}, "'ref'"),
+        ({"type": "rename", "name": "a\u2028b"}, "unprintable"),
+        ({"type": "chat", "text": "line\u2029break"}, "unprintable"),
+        ({"type": "rename", "name": "\u3164\u3164"}, "invisible"),
+        ({"type": "rename", "name": "\u2800"}, "invisible"),
+        ({"type": "rename", "name": "\u115f\u1160"}, "invisible"),
+        ({"type": "rename", "name": "e" + "\u0301" * 23}, "combining"),
+        ({"type": "chat", "text": "\u00a0\u3000"}, "blank"),
+        ({"type": "chat", "text": "\u2800\u3164"}, "invisible"),
+    ],
+)
+def test_messages_the_protocol_does_not_allow(message: dict[str, Any], words: str) -> None:
+    with pytest.raises(p.ProtocolError) as info:
+        p.validate_client_message(message)
+    assert info.value.code == p.BAD_MESSAGE and words in info.value.message
+
+
+def test_ordinary_accents_and_scripts_are_still_names() -> None:
+    for name in ["Zoë", "José", "Nguyễn", "김민준", "Дарья", "e\u0301"]:
+        assert p.validate_client_message({"type": "rename", "name": name})["name"] == name
+
+
+# --------------------------------------------------------------------------- on the wire
+
+
+async def test_before_hello_only_a_small_frame_is_read(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="hiddenhand.host")
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        peers = [await RawPeer.open(host) for _ in range(8)]
+        for peer in peers:
+            peer.writer.write(frame(msgpack.packb(BOMB)))
+        for peer in peers:
+            try:
+                reply = await peer.recv()
+            except ConnectionResetError:
+                # The host closed with our unread bytes in its buffer: the kernel resets.
+                continue
+            assert reply["code"] == p.FRAME_TOO_LARGE and "before hello" in reply["message"]
+            assert await peer.closed_by_host()
+        assert not [c for c in host.connections if not c.welcomed]
+        await _still_serving(ann, bob)
+    _no_tracebacks(caplog)
+
+
+async def test_after_hello_the_bomb_and_deep_nesting_get_bad_message(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, logger="hiddenhand.host")
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        peer = await _welcomed(host)
+        for body in [msgpack.packb({**BOMB, "ref": 1}), _deep(990), _deep(p.MAX_DEPTH + 3)]:
+            for _ in range(2):
+                await peer.send_bytes(frame(body))
+                reply = await peer.recv()
+                assert reply["type"] == "error" and reply["code"] == p.BAD_MESSAGE, reply
+        await peer.send({"type": "ping", "ref": 9})
+        assert await peer.recv() == {"type": "pong", "ref": 9}  # the connection lives on
+        await _still_serving(ann, bob)
+        peer.close()
+    _no_tracebacks(caplog)
+
+
+async def test_big_invalid_frames_make_short_log_lines(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="hiddenhand")
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        peer = await _welcomed(host)
+        garbage = msgpack.packb({"type": "ping"}) + b"\x92\x91" * 128_000  # ≈ 257 KB
+        invalid = msgpack.packb({"type": "chat", "text": "x" * 4000})
+        for body in [garbage] * 5 + [invalid] * 5:
+            await peer.send_bytes(frame(body))
+            reply = await peer.recv()
+            assert reply["code"] in {p.BAD_FRAME, p.BAD_MESSAGE}
+            assert len(reply["message"]) <= 400
+        await _still_serving(ann, bob)
+        peer.close()
+    lines = [r for r in caplog.records if "connection" in r.getMessage()]
+    assert len(caplog.text) < 10 * 1024, len(caplog.text)
+    assert all(len(r.getMessage()) < 300 for r in lines)
+    _no_tracebacks(caplog)
+
+
+async def test_duplicate_keys_and_empty_binary_on_the_wire() -> None:
+    async with running_host() as host:
+        peer = await _welcomed(host)
+        await peer.send_bytes(frame(b"\x82\xa4type\xa4ping\xa4type\xablist_tables"))
+        assert (await peer.recv())["code"] == p.BAD_MESSAGE
+        await peer.send_bytes(frame(b"\x82\xa4type\xa4ping\xa3ref\xc4\x00"))
+        assert (await peer.recv())["code"] == p.BAD_FRAME
+        await peer.send_bytes(frame(b"\x82\xa4type\xa4ping\xa3ref\xd4\x01\x00"))
+        assert (await peer.recv())["code"] == p.BAD_FRAME
+        await peer.send({"type": "join", "table": "t1", "seat": None, "ref": 3})
+        reply = await peer.recv()
+        assert reply["code"] == p.BAD_MESSAGE and reply["ref"] == 3
+        peer.close()
+
+
+async def test_a_got_five_mark_is_pushed_to_its_own_seat_only() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        eve = await made.new("Eve")
+        joined = await ann.create_table("T", "gotfive", 2, {"auto_cross": False})
+        await bob.join(joined.table)
+        await bob.ready()
+        await eve.join(joined.table, spectate=True)
+        await ann.start()
+        first = await ann.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+        await bob.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+        await eve.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+        await bob.ping()
+        await eve.ping()
+        bob.pending(), eve.pending()
+        await ann.act({"type": "mark", "n": 17, "mark": "circle"})
+        mine = await ann.wait_for(lambda m: m["type"] == "update")
+        assert mine["view"]["version"] > first["view"]["version"]
+        assert mine["events"] == [] and "17" in str(mine["view"])
+        # Anything pushed to the others would arrive before the answer to a later ping.
+        await bob.ping()
+        await eve.ping()
+        assert [m for m in bob.pending() if m["type"] == "update"] == []
+        assert [m for m in eve.pending() if m["type"] == "update"] == []
+
+
+async def test_a_busy_host_does_not_drop_quiet_peers_for_its_own_stall() -> None:
+    """The host's loop blocked for far longer than the timeout: peers that answer every
+    ping it actually sent are kept."""
+    import time
+
+    async with running_host(heartbeat=0.05, timeout=0.2) as host:
+        peer = await _welcomed(host)
+
+        async def pong_pings(count: int) -> None:
+            for _ in range(count):
+                msg = await peer.recv(skip_pings=False)
+                assert msg["type"] == "ping", msg
+                await peer.send({"type": "pong"})
+
+        await pong_pings(3)
+        await peer.send({"type": "ping", "ref": 1})  # the host has read all we sent
+        assert (await peer.recv()) == {"type": "pong", "ref": 1}
+        # Work that holds the one event loop (as a CPU-heavy request would), 5 timeouts long.
+        end = time.monotonic() + 1.0
+        while time.monotonic() < end:
+            pass
+        await pong_pings(10)
+        assert any(c.welcomed for c in host.connections)
+        peer.close()
+
+
+# --------------------------------------------------------------------------- exhaustion
+
+#: A second loopback address, so that "another machine" stays on this one (lo only).
+OTHER = "127.0.0.2"
+
+
+async def _from(host: Host, address: str) -> RawPeer:
+    reader, writer = await asyncio.open_connection(
+        "127.0.0.1", host.port, local_addr=(address, 0)
+    )
+    return RawPeer(reader, writer)
+
+
+async def test_one_address_cannot_take_every_connection() -> None:
+    limits = Limits(max_per_address=6, max_unjoined_per_address=3)
+    async with running_host(limits=limits, max_connections=10) as host, clients(host) as made:
+        kept: list[RawPeer] = []
+        refused = 0
+        for _ in range(12):
+            peer = await _from(host, OTHER)
+            await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Spam"})
+            reply = await peer.recv()
+            if reply["type"] == "welcome":
+                kept.append(peer)
+                if len(kept) > 3:
+                    pytest.fail("a fourth idle connection from one address got in")
+                continue
+            assert reply["code"] == p.HOST_FULL and "not at a table" in reply["message"]
+            assert await peer.closed_by_host()
+            refused += 1
+        assert len(kept) == 3 and refused == 9
+        # The idle ones watch a table: they are no longer idle, but one address is capped.
+        ann = await made.new("Ann")
+        joined = await ann.create_table("T", "getout", 2)
+        for peer in kept:
+            await peer.send({"type": "join", "table": joined.table, "spectate": True})
+        for _ in range(3):
+            peer = await _from(host, OTHER)
+            await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Spam"})
+            reply = await peer.recv()
+            if reply["type"] == "welcome":
+                kept.append(peer)
+                await peer.send({"type": "join", "table": joined.table, "spectate": True})
+            else:
+                assert "at most 6 connections from one address" in reply["message"]
+        assert len(kept) == 6
+        # A real player from another address still gets in and plays.
+        bob = await made.new("Bob")
+        await bob.join(joined.table)
+        await _still_serving(ann, bob)
+        for peer in kept:
+            peer.close()
+
+
+async def test_one_address_cannot_fill_the_host_with_tables() -> None:
+    gone = asyncio.Event()
+    async with running_host(limits=Limits(empty_table_timeout=0.05)) as host, \
+            clients(host) as made:
+        host.listeners.append(lambda: gone.set() if not host.tables else None)
+        spam = await made.new("Spam")
+        for i in range(3):
+            await spam.create_table(f"T{i}", "getout", 2)
+            await spam.add_bot(1)
+            await spam.leave()  # the creator's seat goes, the table with it
+        assert not host.tables
+        opened = []
+        for i in range(3):
+            c = await made.new(f"S{i}")
+            opened.append((await c.create_table(f"U{i}", "getout", 2)).table)
+        extra = await made.new("S4")
+        with pytest.raises(ServerError) as info:
+            await extra.create_table("One too many", "getout", 2)
+        assert info.value.code == p.BAD_REQUEST and "3 tables open" in info.value.message
+        # Their players drop: the lobbies nobody is at close soon, not in ten minutes.
+        gone.clear()
+        for c in made.all[1:4]:
+            await c.close()
+        await asyncio.wait_for(gone.wait(), 10)
+        await extra.create_table("Now there is room", "getout", 2)
+
+
+# --------------------------------------------------------------------------- floods
+
+
+async def test_a_chat_flood_does_not_reach_the_others() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        limited = 0
+        for i in range(60):
+            try:
+                await ann.chat(f"spam {i}")
+            except ServerError as exc:
+                assert exc.code == p.RATE_LIMITED and "too fast" in exc.message
+                limited += 1
+        await bob.ping()
+        lines = [m for m in bob.pending() if m["type"] == "chat"]
+        assert limited >= 60 - Limits().chat_burst - 2
+        assert len(lines) == 60 - limited <= Limits().chat_burst + 2
+
+
+async def test_spectate_and_leave_churn_does_not_flood_the_table() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        eve = await made.new("Eve")
+        await bob.ping()
+        bob.pending()
+        refused = 0
+        for _ in range(100):
+            try:
+                await eve.join("t1", spectate=True)
+                await eve.leave()
+            except ServerError as exc:
+                assert exc.code == p.RATE_LIMITED
+                refused += 1
+                if eve.joined is not None:
+                    with contextlib.suppress(ServerError):
+                        await eve.leave()
+        await bob.ping()
+        updates = [m for m in bob.pending() if m["type"] == "update"]
+        assert refused > 50
+        assert len(updates) <= Limits().lobby_burst + 5
+        await _still_serving(ann, bob)
+
+
+async def test_a_rename_pump_is_limited_and_names_cannot_imitate() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        with pytest.raises(ServerError) as info:
+            await bob.rename("Bot 3")
+        assert info.value.code == p.BAD_REQUEST and "pass for a bot" in info.value.message
+        with pytest.raises(ServerError):
+            await bob.rename("Ann (spectator)")
+        await bob.rename("ANN")
+        update = await ann.wait_for(lambda m: m["type"] == "update" and any(
+            n["type"] == "renamed" for n in m["notices"]))
+        assert [s["name"] for s in update["table"]["seats"]] == ["Ann", "ANN (2)"]
+        renamed = refused = 0
+        for i in range(30):
+            try:
+                await bob.rename(f"Bob{i}")
+                renamed += 1
+            except ServerError as exc:
+                assert exc.code == p.RATE_LIMITED
+                refused += 1
+        assert renamed <= Limits().rename_burst and refused >= 30 - Limits().rename_burst - 1
+
+
+async def test_a_spectator_cannot_chat_under_a_players_name() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        fake = await made.new("Ann")
+        await fake.join("t1", spectate=True)
+        await fake.chat("I resign, Bob wins")
+        line = await bob.wait_for(lambda m: m["type"] == "chat")
+        assert line["name"] == "Ann (spectator)" and line["seat"] is None
+        await ann.chat("no I don't")
+        line = await bob.wait_for(lambda m: m["type"] == "chat")
+        assert line["name"] == "Ann" and line["seat"] == 0
+        with pytest.raises(ServerError) as info:
+            await Client.connect("127.0.0.1", host.port, name="Bot 2")
+        assert "pass for a bot" in info.value.message
+
+
+async def test_frames_split_into_single_bytes_are_read_whole() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        peer = await RawPeer.open(host)
+        data = p.pack({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Slow", "ref": 1})
+        data += p.pack({"type": "list_tables", "ref": 2})
+        for i in range(len(data)):
+            await peer.send_bytes(data[i : i + 1])
+        assert (await peer.recv())["type"] == "welcome"
+        tables = await peer.recv()
+        assert tables["type"] == "tables" and tables["ref"] == 2
+        await _still_serving(ann, bob)
+        peer.close()

@@ -1,0 +1,274 @@
+"""Issue 13, crash recovery: nothing a host acknowledged is lost when it dies.
+
+A host journals every accepted action before acknowledging it; after a crash
+``Host.resume`` brings back the tables, seats, names and tokens, and players come back
+in with the tokens they hold. A host that lost a table says so in words.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import stat
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.bots import make_bot
+from net import journal as j
+from net import protocol as p
+from net.client import Client, ServerError, drive
+from net.host import Host
+from tests.net_support import LOCAL, Clients, clients
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def seeded(seed: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    return {"seed_source": lambda: rng.getrandbits(62), "bot_delay": 0}
+
+
+async def crash(host: Host) -> None:
+    """What ``kill -9`` leaves: the journal as it stands, every socket cut, no goodbye."""
+    assert host.server is not None
+    host.server.close()
+    if host.journal is not None:
+        host.journal.close()  # the file stays exactly as written
+        host.journal = None
+    for table in host.tables.values():
+        table.close()
+    for conn in list(host.connections):
+        conn.abort()
+    for task in list(host._tasks):
+        task.cancel()
+    await asyncio.gather(*list(host._tasks), return_exceptions=True)
+
+
+def versions_seen(client: Client) -> int:
+    latest = client.latest
+    assert latest is not None and latest["view"] is not None
+    return int(latest["view"]["version"])
+
+
+async def test_a_crashed_host_comes_back_with_every_acknowledged_move(tmp_path: Path) -> None:
+    path = tmp_path / "j" / f"game{j.SUFFIX}"
+    host = Host("Den", journal=path, **seeded(3))
+    await host.start(LOCAL, 0)
+    port = host.port
+    async with clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        joined = await ann.create_table("Kitchen", "getout", 3, {"limit": 30})
+        bob_seat = await bob.join(joined.table)
+        await ann.add_bot(2)
+        await bob.ready()
+        await ann.start()
+        # A few acknowledged moves each (the bot plays its own in between).
+        bots = [make_bot("getout", 0, 1), make_bot("getout", 1, 1)]
+        acked = 0
+        while acked < 8:
+            for client, bot in zip((ann, bob), bots, strict=True):
+                await client.ping()
+                msg = client.latest
+                if msg and msg["view"] is not None and msg["legal"]:
+                    with_legal = bot.choose(msg["view"], msg["legal"])
+                    assert with_legal is not None
+                    try:
+                        await client.act(with_legal)
+                        acked += 1
+                    except ServerError:
+                        pass  # stale: the bot moved first
+        before = max(versions_seen(ann), versions_seen(bob))
+        names = [s.name for s in host.tables[joined.table].seats]
+        await crash(host)
+    # The journal is private: only this user may read it.
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(path.parent).st_mode) == 0o700
+    [info] = j.list_journals(path.parent)
+    assert info.tables[0]["phase"] == "play" and info.tables[0]["players"] == ["Ann", "Bob"]
+    assert info.port == port and "Kitchen" in info.describe()
+
+    again = Host.resume(path, **seeded(4))
+    assert again.name == "Den" and again.resumed_port == port
+    await again.start(LOCAL, port)
+    try:
+        table = again.tables[joined.table]
+        assert [s.name for s in table.seats] == names
+        assert table.game is not None and table.game.view(None)["version"] >= before
+        assert not table.paused  # GET OUT! has no clock to hold still
+        async with clients(again) as made:
+            ann2 = await made.new("Ann")
+            bob2 = await made.new("Bob")
+            await ann2.join(joined.table, 0, token=joined.token)
+            await bob2.join(joined.table, 1, token=bob_seat.token)
+            first = await ann2.wait_for(lambda m: m["type"] == "update" and m["view"])
+            assert first["view"]["version"] >= before
+            results = await asyncio.gather(
+                drive(ann2, make_bot("getout", 0, 2)), drive(bob2, make_bot("getout", 1, 2))
+            )
+            assert results[0] is not None and results[0] == results[1]
+    finally:
+        await again.close()
+    assert not path.exists()  # the game is over: nothing left to resume
+
+
+async def test_a_torn_last_record_is_ignored(tmp_path: Path) -> None:
+    path = tmp_path / f"torn{j.SUFFIX}"
+    host = Host("Den", journal=path, **seeded(5))
+    await host.start(LOCAL, 0)
+    async with clients(host) as made:
+        ann = await made.new("Ann")
+        joined = await ann.create_table("T", "gotfive", 2)
+        await ann.add_bot(1)
+        await ann.start()
+        await ann.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+        await crash(host)
+    with path.open("ab") as f:
+        f.write(b"\x00\x00\x10\x00\x81\xa1k")  # a record the crash cut short
+    again = Host.resume(path, **seeded(6))
+    assert again.tables[joined.table].game is not None
+    await again.start(LOCAL, 0)
+    # Nobody has come back yet: the table waits as any other would, then closes.
+    assert again.tables[joined.table].idle_timer is not None
+    await again.close()
+
+
+async def _timed_getit(made: Clients) -> tuple[list[Client], list[Any]]:
+    ann = await made.new("Ann")
+    bob = await made.new("Bob")
+    joined = await ann.create_table("T", "getit", 3, {"level": "X", "cards": 9, "timer": 90})
+    bob_seat = await bob.join(joined.table)
+    await ann.add_bot(2)
+    await bob.ready()
+    await ann.start()
+    for c in (ann, bob):
+        prep = await c.wait_for(lambda m: m["type"] == "update" and m["legal"])
+        hand = prep["view"]["hand"]
+        numbers = sorted((x for x in hand if x["kind"] == "number"), key=lambda x: x["value"])
+        pile = [x["id"] for x in numbers] + [x["id"] for x in hand if x["kind"] != "number"]
+        await c.act({"type": "arrange", "pile": pile})
+    await ann.wait_for(lambda m: m["type"] == "update" and m["view"]["remaining"] is not None)
+    return [ann, bob], [joined, bob_seat]
+
+
+async def test_a_get_it_round_in_flight_comes_back_paused_until_everyone_is_back(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / f"getit{j.SUFFIX}"
+    host = Host("Den", journal=path, **seeded(7))
+    await host.start(LOCAL, 0)
+    port = host.port
+    async with clients(host) as made:
+        _, (joined, bob_seat) = await _timed_getit(made)
+        await crash(host)
+    again = Host.resume(path, **seeded(8))
+    await again.start(LOCAL, port)
+    try:
+        table = again.tables[joined.table]
+        assert table.paused and table.game is not None
+        left = table.game.deadline - table.game.now  # type: ignore[operator]
+        async with clients(again) as made:
+            ann = await made.new("Ann")
+            await ann.join(joined.table, 0, token=joined.token)
+            update = await ann.wait_for(lambda m: m["type"] == "update" and m["view"])
+            assert {"type": "paused", "waiting": [1]} in update["notices"]
+            # Time stands still while Bob is away: the seconds left do not run down.
+            assert update["view"]["remaining"] == pytest.approx(left, abs=1e-3)
+            with pytest.raises(ServerError) as info:
+                await ann.act({"type": "play"})
+            assert info.value.code == p.WRONG_PHASE and "Bob (seat 2)" in info.value.message
+            await ann.ping()
+            assert table.game.view(None)["version"] == update["view"]["version"]
+            bob = await made.new("Bob")
+            await bob.join(joined.table, 1, token=bob_seat.token)
+            back = await ann.wait_for(
+                lambda m: m["type"] == "update" and {"type": "resumed"} in m["notices"]
+            )
+            assert not table.paused and 0 < back["view"]["remaining"] <= left
+    finally:
+        await again.close(keep_journal=False)
+
+
+async def test_a_host_that_lost_the_table_says_so() -> None:
+    async with Host("old", **seeded(9)) as old:
+        await old.start(LOCAL, 0)
+        async with clients(old) as made:
+            ann = await made.new("Ann")
+            first = await ann.create_table("T", "getout", 2)
+            second_host_table = await (await made.new("Bob")).create_table("U", "getout", 2)
+    # A fresh host (not resumed) on which "t1" is some other table, and "t2" is none.
+    async with Host("new", **seeded(10)) as new:
+        await new.start(LOCAL, 0)
+        new.create_table("Other", "getout", 2)
+        async with clients(new) as made:
+            ann = await made.new("Ann")
+            for joined in (first, second_host_table):
+                with pytest.raises(ServerError) as info:
+                    await ann.join(joined.table, joined.seat, token=joined.token)
+                assert info.value.code == p.NO_TABLE
+                assert "gone" in info.value.message and "restarted" in info.value.message
+
+
+async def _line(stream: asyncio.StreamReader, pattern: str) -> str:
+    import re
+
+    async with asyncio.timeout(20):
+        while True:
+            raw = await stream.readline()
+            assert raw, f"the host ended before printing {pattern!r}"
+            found = re.search(pattern, raw.decode())
+            if found:
+                return found[1] if found.groups() else found[0]
+
+
+async def _run_host(*args: str) -> asyncio.subprocess.Process:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tui.cli", "host", "--bind", "127.0.0.1", "--no-mdns",
+        "--bot-delay", "0", *args,
+        cwd=ROOT, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )
+
+
+async def test_kill_9_then_hiddenhand_host_resume(data_dir: Path) -> None:
+    proc = await _run_host("--port", "0", "--game", "getout", "--seats", "2", "--bots", "1",
+                           "--option", "match=false")
+    assert proc.stdout is not None
+    port = int(await _line(proc.stdout, r"listening on 127\.0\.0\.1 port (\d+)"))
+    ann = await Client.connect(LOCAL, port, name="Ann")
+    joined = await ann.join("t1")
+    await ann.start()
+    bot = make_bot("getout", 0, 1)
+    for _ in range(3):
+        msg = await ann.wait_for(lambda m: m["type"] == "update" and bool(m["legal"]))
+        action = bot.choose(msg["view"], msg["legal"])
+        assert action is not None
+        await ann.act(action)
+    before = versions_seen(ann)
+    proc.send_signal(signal.SIGKILL)
+    await proc.wait()
+    await ann.close()
+
+    again = await _run_host("--resume")
+    assert again.stdout is not None
+    try:
+        await _line(again.stdout, r"(resumed .*from)")
+        assert int(await _line(again.stdout, r"listening on 127\.0\.0\.1 port (\d+)")) == port
+        back = await Client.connect(LOCAL, port, name="Ann")
+        await back.join("t1", 0, token=joined.token)
+        update = await back.wait_for(lambda m: m["type"] == "update" and m["view"])
+        assert update["view"]["version"] >= before
+        assert update["table"]["seats"][0]["name"] == "Ann"
+        result = await drive(back, make_bot("getout", 0, 2), timeout=60)
+        assert result is not None
+        await back.close()
+    finally:
+        again.send_signal(signal.SIGINT)
+        rest, _ = await asyncio.wait_for(again.communicate(), 15)
+    assert again.returncode == 0 and "Traceback" not in rest.decode()
+    assert not list((data_dir / "journals").glob(f"*{j.SUFFIX}"))  # over: nothing to resume
