@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import on, work
@@ -28,6 +29,7 @@ from tui.settings import Settings
 if TYPE_CHECKING:
     from net.discovery import Advertiser
     from net.host import Host
+    from net.journal import JournalInfo
 
 log = logging.getLogger("hiddenhand.app")
 
@@ -101,19 +103,27 @@ class HiddenHandApp(App[None]):
 
     # ---- hosting ------------------------------------------------------------------------
 
-    async def start_host(self, port: int | None) -> Host:
+    async def start_host(self, port: int | None, *, resume: Path | None = None) -> Host:
         """Run a host in the app; ``port=None`` is solo play with no network at all.
 
-        A LAN host is announced by mDNS on the interfaces of the settings (or
-        ``HIDDENHAND_MDNS_INTERFACES``, else all); if that fails, players can still
-        join by address, and the app says so.
+        The host journals every acknowledged change (``net.journal``), so a crash of this
+        app loses nothing: ``resume`` brings a journaled host back (on the port it had,
+        if it listened on one). A LAN host is announced by mDNS on the interfaces of the
+        settings (or ``HIDDENHAND_MDNS_INTERFACES``, else all); if that fails, players
+        can still join by address, and the app says so.
         """
         from engine.bots import make_bot
         from net.host import Host
+        from net.journal import new_journal_path
 
         await self.stop_host()
-        host = Host(self.settings.name, bot_factory=make_bot, bot_delay=self.bot_delay,
-                    seed_source=self.seed_source)
+        settings: dict[str, Any] = {"bot_factory": make_bot, "bot_delay": self.bot_delay,
+                                    "seed_source": self.seed_source}
+        if resume is not None:
+            host = Host.resume(resume, **settings)
+            port = host.resumed_port
+        else:
+            host = Host(self.settings.name, journal=new_journal_path(), **settings)
         if port is not None:
             from net.discovery import Advertiser
 
@@ -138,7 +148,39 @@ class HiddenHandApp(App[None]):
             await advertiser.close()
         if self.host is not None:
             host, self.host = self.host, None
-            await host.close()
+            # Leaving or quitting ends the game on purpose: only a crash leaves a journal.
+            await host.close(keep_journal=False)
+
+    def resumable(self) -> JournalInfo | None:
+        """The newest game this app's host was running when the app stopped unasked."""
+        if self.box is not None:
+            return None  # on an SSH box the box's host keeps the games
+        from net.journal import list_journals
+
+        found = list_journals()
+        return found[0] if found else None
+
+    async def resume_game(self, path: Path) -> Session:
+        """Bring a crashed game of this app's host back and take our seat again.
+
+        Our seat is the table's creator's (this app opened the table): its token is in
+        the host's own journal. Everyone else's client reconnects with its own token.
+        """
+        host = await self.start_host(None, resume=path)
+        tables = sorted(host.tables.values(), key=lambda t: t.phase != "play")
+        for table in tables:
+            seat = table.creator
+            if seat is None or table.seats[seat].token is None:
+                continue
+            session = Session(self.settings.name, host=host)
+            await session.connect()
+            await session.join(table.id, seat, token=table.seats[seat].token)
+            while (await session.next()).get("type") != "update":
+                pass
+            self.attach(session)
+            return session
+        await self.stop_host()
+        raise ConnectionLost("that game has no seat of this app's to go back to")
 
     def join_address(self) -> str | None:
         """Where friends on the LAN reach the host this app runs ("addr:port", …)."""
@@ -192,6 +234,11 @@ class HiddenHandApp(App[None]):
         await session.close()
         if self.hosts(session):
             await self.stop_host()
+            from tui.screens.menu import MenuScreen
+
+            for screen in self.screen_stack:  # the game is over for good: no "resume"
+                if isinstance(screen, MenuScreen):
+                    screen.offer_resume()
 
     def _post(self, message: Message) -> None:
         """Give ``message`` to the topmost session screen (under any dialog)."""

@@ -6,12 +6,14 @@ there, or open one.
 
 from __future__ import annotations
 
-from textual import on
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
+
+from tui.app import HiddenHandApp
 
 TITLE_ART = r"""
  _     _     _     _              _                     _
@@ -25,7 +27,10 @@ TITLE_ART = r"""
 class MenuScreen(Screen[None]):
     """Where the app starts. Every entry has a key; arrows and the mouse work too."""
 
+    app = getters.app(HiddenHandApp)
+
     BINDINGS = [
+        Binding("u", "resume", "Resume"),
         Binding("s", "solo", "Solo"),
         Binding("h", "host", "Host"),
         Binding("j", "join", "Join"),
@@ -44,10 +49,12 @@ class MenuScreen(Screen[None]):
                 "GET OUT! · Get It! · Got Five! — at a LAN party, over SSH, or solo", id="tagline"
             )
             with Center(), Vertical(id="menu-buttons"):
+                yield Button("Resume the last game (u)", id="resume", variant="warning",
+                             compact=True)
                 yield Button(
                     "Play solo against bots (s)", id="solo", variant="primary", compact=True
                 )
-                if getattr(self.app, "box", None) is not None:  # an SSH box (ssh-serve)
+                if self.app.box is not None:  # an SSH box (ssh-serve)
                     yield Button("Join a table on this box (j)", id="join", compact=True)
                     yield Button("Open a table (h)", id="host", compact=True)
                 else:
@@ -59,8 +66,55 @@ class MenuScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        """Focus the first entry so Enter plays solo at once."""
-        self.query_one("#solo", Button).focus()
+        """Focus the first entry so Enter plays solo at once (or resumes a lost game)."""
+        self.offer_resume()
+
+    def on_screen_resume(self) -> None:
+        """Back in the menu: a game may have ended, or been lost."""
+        self.offer_resume()
+
+    def offer_resume(self) -> None:
+        """Show "resume" only when this app's host stopped in the middle of a game."""
+        info = self.app.resumable()
+        button = self.query_one("#resume", Button)
+        button.display = info is not None
+        if info is not None:
+            button.tooltip = info.describe()
+            button.focus()
+        else:
+            self.query_one("#solo", Button).focus()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """"Resume" only when there is a game to resume."""
+        if action == "resume":
+            return bool(self.query("#resume").first().display)
+        return True
+
+    @work(exclusive=True, group="resume", exit_on_error=False)
+    async def action_resume(self) -> None:
+        """Bring back the game this app was hosting when it stopped (a crash, a kill)."""
+        from net.journal import JournalError
+        from tui.games import table_screen
+        from tui.screens.lobby import LobbyScreen
+        from tui.session import ConnectionLost, ServerError
+
+        info = self.app.resumable()
+        if info is None:
+            return
+        try:
+            session = await self.app.resume_game(info.path)
+        except (JournalError, OSError, ServerError, ConnectionLost) as exc:
+            self.notify(f"That game cannot be resumed: {exc}", severity="error",
+                        timeout=10, markup=False)
+            self.offer_resume()
+            return
+        latest = session.latest or {}
+        if (latest.get("table") or {}).get("phase") == "lobby":
+            self.app.push_screen(LobbyScreen(session))
+        else:
+            self.app.push_screen(table_screen(session))
+        self.notify("The game is back where it stopped.", markup=False)
 
     @on(Button.Pressed)
     async def pressed(self, event: Button.Pressed) -> None:
@@ -78,14 +132,14 @@ class MenuScreen(Screen[None]):
         """Host a game others on the LAN can join (on an SSH box: open a table there)."""
         from tui.screens.setup import SetupScreen
 
-        box = getattr(self.app, "box", None)
+        box = self.app.box
         self.app.push_screen(SetupScreen(mode="host" if box is None else "box"))
 
     def action_join(self) -> None:
         """Find a game on the LAN or type its address (on an SSH box: its tables)."""
         from tui.screens.join import JoinScreen
 
-        self.app.push_screen(JoinScreen(box=getattr(self.app, "box", None)))
+        self.app.push_screen(JoinScreen(box=self.app.box))
 
     def action_rules(self) -> None:
         """Read each game's rules."""

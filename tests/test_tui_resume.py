@@ -1,0 +1,68 @@
+"""Pilot test: the app's own host journals its game, and the menu brings it back after a
+crash of the app — every acknowledged move, our seat, our hand."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from textual.widgets import Button
+
+from tests.tui_support import config_dir, until
+from tui.app import HiddenHandApp
+from tui.games.getout.screen import GetOutScreen
+from tui.screens.menu import MenuScreen
+from tui.settings import Settings
+
+pytestmark = pytest.mark.usefixtures("config_dir")
+__all__ = ["config_dir"]  # the fixture, for pytest
+
+SIZE = (110, 34)
+
+
+def solo(seed: int) -> HiddenHandApp:
+    rng = random.Random(seed)
+    return HiddenHandApp(Settings(name="Ann"), bot_delay=0.01,
+                         seed_source=lambda: rng.getrandbits(62),
+                         solo={"game_id": "getout", "seats": 3,
+                               "options": {"first": 0, "match": False}})
+
+
+async def test_a_crashed_solo_game_is_resumed_from_the_menu_where_it_stopped() -> None:
+    app = solo(7)
+    async with app.run_test(size=SIZE) as pilot:
+        screen: Any = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                                  and app.screen.legal and app.screen, "our turn")
+        await pilot.press("enter")  # Ann lays her first card as the call card
+        await until(pilot, lambda: screen.view["call"] is not None, "the call card")
+        host = app.host
+        assert host is not None
+        (table,) = host.tables.values()
+        before = table.game.snapshot()
+        # The app dies here: nothing is closed in order, its host simply stops.
+        for t in host.tables.values():
+            t.close()
+        assert host.journal is not None
+        host.journal.close(remove=False)
+        app.host = None
+    again = HiddenHandApp(Settings(name="Ann"), bot_delay=0.01)
+    async with again.run_test(size=SIZE) as pilot:
+        menu = again.screen
+        assert isinstance(menu, MenuScreen)
+        resume = menu.query_one("#resume", Button)
+        assert resume.display and "Ann" in (resume.tooltip or "")
+        await pilot.press("u")
+        screen = await until(pilot, lambda: isinstance(again.screen, GetOutScreen)
+                             and again.screen.update and again.screen, "the resumed table")
+        assert again.host is not None
+        (table,) = again.host.tables.values()
+        # Every acknowledged move is back (the bots may go on from there).
+        assert table.game.snapshot()["version"] >= before["version"]
+        assert screen.my_seat == 0 and screen.view["call"] is not None
+        await pilot.press("escape")
+        await pilot.press("y")
+        await until(pilot, lambda: isinstance(again.screen, MenuScreen), "the menu")
+        # Left on purpose: the game is over for good, nothing left to resume.
+        await until(pilot, lambda: not again.screen.query_one("#resume", Button).display,
+                    "no resume offered")
