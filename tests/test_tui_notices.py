@@ -32,6 +32,8 @@ NOTICES: dict[str, dict[str, Any]] = {
     "started": {},
     "game_over": {"result": {"winners": [1], "scores": [3, 0, 1]}},
     "back_to_lobby": {},
+    "paused": {"waiting": [1, 2]},
+    "resumed": {},
 }
 #: Message types in net/host.py that are not notices (replies, pushes, actions).
 NOT_NOTICES = {"update", "ok", "ping", "pong", "welcome", "tables", "chat", "next_round",

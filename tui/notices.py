@@ -84,6 +84,12 @@ def describe_notice(notice: dict[str, Any], names: Sequence[str]) -> str | None:
         who = [n.name(w) for w in winners if seat_index(w) is not None]
         return f"the game is over: {' and '.join(who)} won" if who else "the game is over"
 
+    def paused() -> str:
+        waiting = get("waiting")
+        who = [n.name(s) for s in waiting] if isinstance(waiting, list) else []
+        whom = f" for {', '.join(who)}" if who else ""
+        return f"the host restarted: the game waits{whom} to come back"
+
     texts: dict[str, Callable[[], str]] = {
         "joined": lambda: f"{text(get('name'))} sat down at {n.seat(get('seat'))}",
         "left": lambda: f"{n.name(get('seat'))} left",
@@ -98,6 +104,8 @@ def describe_notice(notice: dict[str, Any], names: Sequence[str]) -> str | None:
         "started": lambda: "the game starts!",
         "game_over": game_over,
         "back_to_lobby": lambda: "back in the lobby",
+        "paused": paused,
+        "resumed": lambda: "everyone is back: the game goes on",
     }
     make = texts.get(str(get("type")))
     return make() if make is not None else None
