@@ -87,6 +87,7 @@ class GetOut(Game):
         ids = list(range(DECK_SIZE))
         self.rng.shuffle(ids)
         self.cards = {i: Card(i, img, val) for i, (img, val) in zip(ids, card_faces(), strict=True)}
+        self._index_cards()
         self.scores = [0] * seats
         self.out = [False] * seats
         self.round = 0
@@ -100,6 +101,11 @@ class GetOut(Game):
         # The dealer sits right of the first player; later rounds the winner deals.
         self.dealer = (first - 1) % seats
         self._deal()
+
+    def _index_cards(self) -> None:
+        """Per-card lookups that never change within a game, for the views' hot path."""
+        self._plain = {cid: card.plain() for cid, card in self.cards.items()}
+        self._rank = {cid: self._order(cid) for cid in self.cards}
 
     # ------------------------------------------------------------------ round set-up
 
@@ -221,7 +227,7 @@ class GetOut(Game):
         self.hands[seat].remove(cid)
         self.played.append(cid)
         self.call_image = image if wild else None
-        event: Event = {"type": "played", "seat": seat, "card": card.plain()}
+        event: Event = {"type": "played", "seat": seat, "card": self._plain[cid].copy()}
         if wild:
             event["image"] = image
         events = [event]
@@ -304,12 +310,14 @@ class GetOut(Game):
         return self.turn
 
     def _view(self, seat: int | None) -> View:
-        call = self._call()
+        # Cards go out as copies of their cached plain dicts: a caller may change a view.
+        plain = self._plain
+        played = self.played
         view: View = {
             "hand_counts": [len(h) for h in self.hands],
             "draw_count": len(self.draw_pile),
-            "played_count": len(self.played),
-            "call": call.plain() if call else None,
+            "played_count": len(played),
+            "call": plain[played[-1]].copy() if played else None,
             "image": self.image_to_follow(),
             "scores": list(self.scores),
             "out": list(self.out),
@@ -322,8 +330,8 @@ class GetOut(Game):
             "winners": list(self.winners) if self.winners is not None else None,
         }
         if seat is not None:
-            hand = sorted(self.hands[seat], key=self._order)
-            view["hand"] = [self.cards[c].plain() for c in hand]
+            hand = sorted(self.hands[seat], key=self._rank.__getitem__)
+            view["hand"] = [plain[c].copy() for c in hand]
         return view
 
     def _order(self, cid: int) -> tuple[int, int, int]:
@@ -363,6 +371,7 @@ class GetOut(Game):
 
     def _load(self, state: Plain) -> None:
         self.cards = {i: Card(i, img, val) for i, img, val in state["cards"]}
+        self._index_cards()
         self.hands = [list(h) for h in state["hands"]]
         self.draw_pile = list(state["draw_pile"])
         self.played = list(state["played"])

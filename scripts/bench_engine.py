@@ -14,6 +14,10 @@ listed (random announcements only end games early); once no tiles are left, anno
 is the only move, and the first seat able to makes a random one. Get It! is played
 untimed (``timer`` 0), so ``now`` stays 0.
 
+A second line per game adds the acting seat's ``view`` to every decision (what a client
+or bot receives with the legal actions, and what a host builds for every seat after
+every change), since views, not legal actions, are most of what a real table costs.
+
 Every game runs seeded games back to back for ``--seconds`` of wall time, ``--repeat``
 times; the median rate of the repeats is printed beside the best. Games per second
 mislead (a random GET OUT! round is hundreds of decisions because random play draws
@@ -72,8 +76,12 @@ def fill(game: Game, seat: int, action: Action, rng: random.Random) -> Action:
     return dict(action)
 
 
-def play_game(game_id: str, seats: int, seed: int, deadline: float) -> tuple[int, bool]:
+def play_game(game_id: str, seats: int, seed: int, deadline: float, with_view: bool = False
+              ) -> tuple[int, bool]:
     """Play one seeded game by random-legal decisions; return (decisions, finished).
+
+    ``with_view`` also builds the acting seat's ``view`` before each decision, as a
+    client or bot receives it with the legal actions.
 
     Stops early (unfinished) when ``deadline`` (``perf_counter``) has passed, checked
     every 256 decisions so the clock costs next to nothing.
@@ -100,6 +108,8 @@ def play_game(game_id: str, seats: int, seed: int, deadline: float) -> tuple[int
             # Got Five! with no tiles left: announcing is the only move; a random one.
             seat = announcer
             choices = [{"type": "announce", "numbers": sorted(rng.sample(range(1, 61), 5))}]
+        if with_view:
+            game.view(seat)
         action = rng.choice(choices)
         action = fill(game, seat, action, rng) if action["type"] in FILLED else dict(action)
         game.act(seat, action)
@@ -191,6 +201,10 @@ def main(argv: list[str] | None = None) -> int:
             return play_game(game_id, args.seats, seed, deadline)
         label = f"{engine.GAMES[game_id].name} ({args.seats} seats)"
         rates[game_id], _ = measure(label, one, args)
+    for game_id in games:
+        def viewed(seed: int, deadline: float, game_id: str = game_id) -> tuple[int, bool]:
+            return play_game(game_id, args.seats, seed, deadline, with_view=True)
+        measure(f"{engine.GAMES[game_id].name} + view", viewed, args)
     if args.no_uno:
         return 0
     uno = uno_runner(args.uno_players)

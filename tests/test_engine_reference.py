@@ -1,8 +1,9 @@
 """The engines' fast paths against straightforward references, in lockstep on seeded games.
 
 ``engine/getout.py`` and ``engine/getit.py`` compute legal actions in one pass (the
-call card, or the tops of the piles, looked at once); the references below are the
-plain per-card, per-pile versions they replaced, written the way RULES.md says it. Two
+call card, or the tops of the piles, looked at once), GET OUT! and Got Five! views copy
+cached plain cards and tiles; the references below are the plain per-card, per-pile,
+per-tile versions they replaced, written the way RULES.md says it. Two
 games of the same seed, one with the fast code and one with the reference, are played
 by the same random-legal actions, and everything the contract returns is compared at
 every step: every seat's legal actions, every seat's and the spectator's view, the
@@ -17,9 +18,11 @@ from typing import Any
 import pytest
 
 import engine
-from engine.core import Action, Game
+from engine.core import Action, Game, View
 from engine.getit import PHASE_PLAY, PHASE_PREPARE, PHASE_ROUND_OVER, SIGNALS, GetIt, arrangement
 from engine.getout import IMAGES, Card, GetOut
+from engine.gotfive import GotFive, hidden, tile
+from tests.helpers import walk
 
 
 class ReferenceGetOut(GetOut):
@@ -57,6 +60,57 @@ class ReferenceGetOut(GetOut):
         if self.played:
             actions.append({"type": "draw"})
         return actions
+
+    def _view(self, seat: int | None) -> View:
+        view = {
+            "hand_counts": [len(h) for h in self.hands],
+            "draw_count": len(self.draw_pile),
+            "played_count": len(self.played),
+            "call": call.plain() if (call := self._call()) else None,
+            "image": self._reference_follow(),
+            "scores": list(self.scores),
+            "out": list(self.out),
+            "dealer": self.dealer,
+            "round": self.round,
+            "match": self.options["match"],
+            "limit": self.options["limit"],
+            "last_round": dict(self.last_round) if self.last_round else None,
+            "history": [list(points) for points in self.history],
+            "winners": list(self.winners) if self.winners is not None else None,
+        }
+        if seat is not None:
+            hand = sorted(self.hands[seat], key=self._order)
+            view["hand"] = [self.cards[c].plain() for c in hand]
+        return view
+
+
+class ReferenceGotFive(GotFive):
+    """Got Five! with every tile of a view made on the spot, rack by rack, tile by tile."""
+
+    def _view(self, seat: int | None) -> View:
+        view = {
+            "racks": [
+                [tile(n) if self._shows_rack(owner, seat) else hidden(n) for n in rack]
+                for owner, rack in enumerate(self.racks)
+            ],
+            "public": [tile(n) for n in self.public],
+            "supply": [len(stack) for stack in self.supply],
+            "clues": [dict(clue) for clue in self.clues],
+            "announcements": [
+                {"seat": a["seat"], "numbers": list(a["numbers"]), "right": a["right"]}
+                for a in self.announcements
+            ],
+            "out": list(self.out),
+            "winners": list(self.winners) if self.winners is not None else None,
+            "auto_cross": self.options["auto_cross"],
+        }
+        if seat is not None:
+            marks = dict(self.marks[seat])
+            if self.options["auto_cross"]:
+                for n in self.visible_to(seat):
+                    marks[n] = "cross"
+            view["marks"] = {str(n): marks[n] for n in sorted(marks)}
+        return view
 
 
 class ReferenceGetIt(GetIt):
@@ -125,6 +179,12 @@ def lockstep(fast: Game, slow: Game, seed: int, steps: int) -> set[str]:
         right: list[tuple[int, Action]] = []
         if isinstance(fast, GetIt) and fast.phase_name == PHASE_PLAY:
             right = [(h, {"type": "play"}) for h in fast.correct_holders()]
+        if not movers:
+            # Got Five! with no tiles left: announcing is all there is; a random one.
+            callers = [s for s in range(fast.seats)
+                       if {"type": "announce"} in fast.legal_actions(s)]
+            movers = [(rng.choice(callers),
+                       {"type": "announce", "numbers": sorted(rng.sample(range(1, 61), 5))})]
         # Mostly a right play, as a team would, so Get It! rounds reach the special cards.
         seat, action = rng.choice(right if right and rng.random() < 0.7 else movers)
         if action["type"] == "arrange":
@@ -175,3 +235,26 @@ def test_getit_legal_actions_match_the_reference(seats: int) -> None:
         slow = ReferenceGetIt(seats, seed, engine.GAMES["getit"].check_options(options, seats))
         kinds |= lockstep(fast, slow, seed, 600)
     assert {"peek True", "say", "next_round"} <= kinds
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_gotfive_views_match_the_reference(seats: int) -> None:
+    for seed in range(3):
+        options = {"auto_cross": seed != 1}
+        fast = engine.new_game("gotfive", seats=seats, seed=seed, options=options)
+        spec = engine.GAMES["gotfive"]
+        slow = ReferenceGotFive(seats, seed, spec.check_options(options, seats))
+        kinds = lockstep(fast, slow, seed, 400)
+        assert {"reveal", "sort", "compare"} <= kinds
+
+
+def test_views_are_fresh_copies() -> None:
+    """Changing a view a caller was given changes neither the game nor the next view."""
+    for game_id, seats in (("getout", 3), ("gotfive", 3)):
+        game = engine.new_game(game_id, seats=seats, seed=5)
+        before = game.view(0)
+        view = game.view(0)
+        for _path, value in walk(view):
+            if isinstance(value, dict):
+                value.clear()
+        assert game.view(0) == before
