@@ -279,6 +279,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.raw_server is not None:
         asyncio.run(raw_server(args.raw_server))
         return 0
+    if args.profile:
+        import importlib.util
+
+        if importlib.util.find_spec("pyinstrument") is None:
+            parser.error("--profile needs pyinstrument: pip install -e '.[bench]'")
     print("command:", " ".join([os.path.relpath(sys.argv[0]), *(argv or sys.argv[1:])]))
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return asyncio.run(run(args))
