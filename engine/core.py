@@ -187,7 +187,10 @@ class GameSpec:
 def next_seat(seat: int, out: Sequence[bool]) -> int:
     """The next seat to the left (clockwise) of ``seat`` that is still in."""
     seats = len(out)
-    for step in range(1, seats + 1):
+    nxt = seat + 1 if seat + 1 < seats else 0
+    if not out[nxt]:  # the usual case, without the loop
+        return nxt
+    for step in range(2, seats + 1):
         nxt = (seat + step) % seats
         if not out[nxt]:
             return nxt
@@ -277,12 +280,16 @@ class Game(ABC):
     # ---- the contract -----------------------------------------------------------
 
     def _check_seat(self, seat: Any, *, spectator: bool = False) -> None:
+        if type(seat) is int and 0 <= seat < self.seats:  # fast path; bool is not int
+            return
         if seat is None and spectator:
             return
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
             raise IllegalAction(f"there is no seat {seat!r}; seats are 0 to {self.seats - 1}")
 
     def _check_now(self, now: Any) -> float:
+        if type(now) is float and now >= self.now:  # fast path
+            return now
         if isinstance(now, bool) or not isinstance(now, int | float):
             raise IllegalAction(f"now must be a number of seconds, not {now!r}")
         now = float(now)

@@ -558,18 +558,26 @@ class GetIt(Game):
             return [{"type": "next_round"}]
         if phase != PHASE_PLAY:
             return []
+        # One pass over the tops of the piles others hold (see test_engine_reference.py).
+        piles = self.piles
+        cards = self.cards
+        seen: set[str] = set()
+        for holder, pile in enumerate(piles):
+            if pile and holder != seat:
+                seen.add(cards[pile[-1]].kind)
         actions: list[Action] = []
-        if self.piles[seat]:
+        if piles[seat]:
             actions.append({"type": "play"})
         targets: list[int | None] = [None, *(s for s in range(self.seats) if s != seat)]
+        signals = self.signals
         for kind in SIGNALS:
-            current = self.signals[kind][seat]
+            current = signals[kind][seat]
             actions += [{"type": kind, "target": t} for t in targets if t != current]
         if self.peeking[seat]:
             actions.append({"type": "peek", "on": False})
-        elif self._visible_to(seat, "mirror"):
+        elif "mirror" in seen:
             actions.append({"type": "peek", "on": True})
-        if self._visible_to(seat, "speech"):
+        if "speech" in seen:
             actions.append({"type": "say"})
         return actions
 

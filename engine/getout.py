@@ -87,6 +87,7 @@ class GetOut(Game):
         ids = list(range(DECK_SIZE))
         self.rng.shuffle(ids)
         self.cards = {i: Card(i, img, val) for i, (img, val) in zip(ids, card_faces(), strict=True)}
+        self._index_cards()
         self.scores = [0] * seats
         self.out = [False] * seats
         self.round = 0
@@ -100,6 +101,11 @@ class GetOut(Game):
         # The dealer sits right of the first player; later rounds the winner deals.
         self.dealer = (first - 1) % seats
         self._deal()
+
+    def _index_cards(self) -> None:
+        """Per-card lookups that never change within a game, for the views' hot path."""
+        self._plain = {cid: card.plain() for cid, card in self.cards.items()}
+        self._rank = {cid: self._order(cid) for cid in self.cards}
 
     # ------------------------------------------------------------------ round set-up
 
@@ -142,26 +148,43 @@ class GetOut(Game):
         return self.call_image if call.wild else call.image
 
     def _matches(self, card: Card) -> bool:
-        call = self._call()
-        if call is None or card.wild:
+        if card.image is None or not self.played:
             return True
-        if card.image == self.image_to_follow():
-            return True
-        return not call.wild and card.value == call.value
+        call = self.cards[self.played[-1]]
+        if call.image is None:
+            return card.image == self.call_image
+        return card.image == call.image or card.value == call.value
 
     def _legal(self, seat: int) -> list[Action]:
-        if self._phase_name == "round_over":
-            return [{"type": "next_round"}] if not self.out[seat] else []
-        if self._phase_name != "play" or seat != self.turn:
+        # The hot path of every host step and bot decision: the call card is looked at
+        # once, not once per card in hand (see tests/test_getout_reference.py).
+        phase = self._phase_name
+        if phase != "play":
+            if phase == "round_over" and not self.out[seat]:
+                return [{"type": "next_round"}]
             return []
+        if seat != self.turn:
+            return []
+        cards = self.cards
+        played = self.played
+        follow: str | None = None
+        number: int | None = None
+        if played:
+            call = cards[played[-1]]
+            if call.image is None:
+                follow = self.call_image
+            else:
+                follow = call.image
+                number = call.value
         actions: list[Action] = []
         for cid in sorted(self.hands[seat]):
-            card = self.cards[cid]
-            if card.wild:
+            card = cards[cid]
+            image = card.image
+            if image is None:
                 actions += [{"type": "play", "card": cid, "image": img} for img in IMAGES]
-            elif self._matches(card):
+            elif not played or image == follow or card.value == number:
                 actions.append({"type": "play", "card": cid})
-        if self.played:
+        if played:
             actions.append({"type": "draw"})
         return actions
 
@@ -187,7 +210,8 @@ class GetOut(Game):
             raise IllegalAction(f"card {cid!r} is not in your hand")
         card = self.cards[cid]
         image = action.get("image")
-        if card.wild:
+        wild = card.image is None
+        if wild:
             if image not in IMAGES:
                 raise IllegalAction(
                     f"a GET OUT! card must name an image: one of {', '.join(IMAGES)}"
@@ -202,9 +226,9 @@ class GetOut(Game):
                 )
         self.hands[seat].remove(cid)
         self.played.append(cid)
-        self.call_image = image if card.wild else None
-        event: Event = {"type": "played", "seat": seat, "card": card.plain()}
-        if card.wild:
+        self.call_image = image if wild else None
+        event: Event = {"type": "played", "seat": seat, "card": self._plain[cid].copy()}
+        if wild:
             event["image"] = image
         events = [event]
         if not self.hands[seat]:
@@ -286,12 +310,14 @@ class GetOut(Game):
         return self.turn
 
     def _view(self, seat: int | None) -> View:
-        call = self._call()
+        # Cards go out as copies of their cached plain dicts: a caller may change a view.
+        plain = self._plain
+        played = self.played
         view: View = {
             "hand_counts": [len(h) for h in self.hands],
             "draw_count": len(self.draw_pile),
-            "played_count": len(self.played),
-            "call": call.plain() if call else None,
+            "played_count": len(played),
+            "call": plain[played[-1]].copy() if played else None,
             "image": self.image_to_follow(),
             "scores": list(self.scores),
             "out": list(self.out),
@@ -304,8 +330,8 @@ class GetOut(Game):
             "winners": list(self.winners) if self.winners is not None else None,
         }
         if seat is not None:
-            hand = sorted(self.hands[seat], key=self._order)
-            view["hand"] = [self.cards[c].plain() for c in hand]
+            hand = sorted(self.hands[seat], key=self._rank.__getitem__)
+            view["hand"] = [plain[c].copy() for c in hand]
         return view
 
     def _order(self, cid: int) -> tuple[int, int, int]:
@@ -345,6 +371,7 @@ class GetOut(Game):
 
     def _load(self, state: Plain) -> None:
         self.cards = {i: Card(i, img, val) for i, img, val in state["cards"]}
+        self._index_cards()
         self.hands = [list(h) for h in state["hands"]]
         self.draw_pile = list(state["draw_pile"])
         self.played = list(state["played"])
@@ -385,6 +412,7 @@ def describe(card: Card | dict[str, Any]) -> str:
 
 
 def _only_keys(action: Action, allowed: set[str]) -> None:
+    if action.keys() <= allowed:
+        return
     extra = sorted(set(action) - allowed)
-    if extra:
-        raise IllegalAction(f"unexpected field {extra[0]!r} in a {action['type']!r} action")
+    raise IllegalAction(f"unexpected field {extra[0]!r} in a {action['type']!r} action")

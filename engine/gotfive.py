@@ -84,6 +84,13 @@ def hidden(n: int) -> dict[str, Plain]:
     return {"colour": colour_of(n)}
 
 
+# Every tile's faces and board key, built once: views copy them instead of computing
+# them tile by tile (views are what a host builds for every seat after every change).
+_FACE: tuple[dict[str, Plain], ...] = tuple(tile(n) for n in range(TILES + 1))
+_BACK: tuple[dict[str, Plain], ...] = tuple(hidden(n) for n in range(TILES + 1))
+_KEY: tuple[str, ...] = tuple(str(n) for n in range(TILES + 1))
+
+
 def numbers_of_colour(colour: int) -> list[int]:
     """The twelve numbers of one colour, ascending."""
     return list(range(colour + 1, TILES + 1, COLOURS))
@@ -183,7 +190,7 @@ class GotFive(Game):
         if self.options["auto_cross"]:
             for n in self.visible_to(seat):
                 marks[n] = "cross"
-        return {str(n): marks[n] for n in sorted(marks)}
+        return {_KEY[n]: marks[n] for n in sorted(marks)}
 
     # ------------------------------------------------------------------ rules
 
@@ -346,13 +353,13 @@ class GotFive(Game):
         return self.turn
 
     def _view(self, seat: int | None) -> View:
-        racks = [
-            [tile(n) if self._shows_rack(owner, seat) else hidden(n) for n in rack]
-            for owner, rack in enumerate(self.racks)
-        ]
+        racks = []
+        for owner, rack in enumerate(self.racks):
+            faces = _FACE if self._shows_rack(owner, seat) else _BACK
+            racks.append([faces[n].copy() for n in rack])
         view: View = {
             "racks": racks,
-            "public": [tile(n) for n in self.public],
+            "public": [_FACE[n].copy() for n in self.public],
             "supply": [len(stack) for stack in self.supply],
             "clues": [dict(clue) for clue in self.clues],
             "announcements": [

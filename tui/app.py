@@ -23,13 +23,15 @@ from textual.message import Message
 from textual.worker import Worker, WorkerState
 
 from tui.messages import ChatReceived, ConnectionDropped, ConnectionRestored, HostSaid, ViewReceived
-from tui.session import FINAL_CODES, ConnectionLost, ServerError, Session
 from tui.settings import Settings
 
+# The session (and with it the client and the wire format) is imported where one is
+# opened, not before the menu's first frame (scripts/bench_startup.py).
 if TYPE_CHECKING:
     from net.discovery import Advertiser
     from net.host import Host
     from net.journal import JournalInfo
+    from tui.session import Session
 
 log = logging.getLogger("hiddenhand.app")
 
@@ -166,6 +168,8 @@ class HiddenHandApp(App[None]):
         Our seat is the table's creator's (this app opened the table): its token is in
         the host's own journal. Everyone else's client reconnects with its own token.
         """
+        from tui.session import ConnectionLost, Session
+
         host = await self.start_host(None, resume=path)
         tables = sorted(host.tables.values(), key=lambda t: t.phase != "play")
         for table in tables:
@@ -252,6 +256,8 @@ class HiddenHandApp(App[None]):
     @work(exclusive=True, group="listen", exit_on_error=False)
     async def listen(self, session: Session) -> None:
         """Read the host's pushes while we are at the table; on a drop, reconnect."""
+        from tui.session import FINAL_CODES, ConnectionLost
+
         while self.session is session:
             try:
                 msg = await session.next()
@@ -275,6 +281,8 @@ class HiddenHandApp(App[None]):
                 self._post(HostSaid(str(msg.get("message"))))
 
     async def _reconnect(self, session: Session, reason: str) -> bool:
+        from tui.session import FINAL_CODES, ConnectionLost, ServerError
+
         self._post(ConnectionDropped(reason, final=False))
         attempt = 0
         while self.session is session:

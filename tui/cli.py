@@ -12,16 +12,17 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
-import secrets
 import socket
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import engine
-from engine.bots import RandomBot
-from engine.core import Option
-from engine.getout import describe
+
+if TYPE_CHECKING:
+    from engine.core import Option
+# The bots, the network and the app are imported by the commands that use them: the
+# menu's first frame waits for every import made here (scripts/bench_startup.py).
 
 
 def _seats(text: str) -> int:
@@ -327,6 +328,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_demo(seats: int, seed: int, single: bool, quiet: bool) -> int:
     """Play one GET OUT! game between random players, printing what happens."""
+    from engine.bots import RandomBot
+    from engine.getout import describe
+
     game = engine.new_game("getout", seats=seats, seed=seed, options={"match": not single})
     bots = [RandomBot(seed * 31 + s) for s in range(seats)]
     say = (lambda *_: None) if quiet else print
@@ -509,6 +513,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in (None, "solo"):
         return run_app(parser, args)
     if args.command == "demo":
+        import secrets
+
         try:
             seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
             return run_demo(args.seats, seed, args.single, args.quiet)

@@ -15,12 +15,15 @@ after a rejoin — can replay it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from net.client import Client, ConnectionLost, Joined, ServerError
-from net.host import Host
 from tui.notices import seat_names
 from tui.settings import remember_seat
+
+if TYPE_CHECKING:
+    # Only a solo or hosting app has a host; the menu starts without importing it.
+    from net.host import Host
 
 Message = dict[str, Any]
 

@@ -35,8 +35,10 @@ class SessionScreen(Screen[None]):
 
     app = getters.app(HiddenHandApp)
 
-    #: The latest ``update`` from the host, replaced whole each time.
-    update: reactive[dict[str, Any] | None] = reactive(None, always_update=True)
+    #: The latest ``update`` from the host, replaced whole each time. No repaint of the
+    #: whole screen on each: the widgets the update changes repaint themselves
+    #: (a whole-screen repaint per update doubled its cost, scripts/bench_repaint.py).
+    update: reactive[dict[str, Any] | None] = reactive(None, always_update=True, repaint=False)
 
     def __init__(self, session: Session) -> None:
         super().__init__()

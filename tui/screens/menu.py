@@ -66,8 +66,13 @@ class MenuScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        """Focus the first entry so Enter plays solo at once (or resumes a lost game)."""
-        self.offer_resume()
+        """Focus the first entry so Enter plays solo at once (or resumes a lost game).
+
+        Looking for a lost game reads the journals: done after the first frame, so that
+        opening the app stays quick."""
+        self.query_one("#resume", Button).display = False
+        self.query_one("#solo", Button).focus()
+        self.call_after_refresh(self.offer_resume)
 
     def on_screen_resume(self) -> None:
         """Back in the menu: a game may have ended, or been lost."""

@@ -64,6 +64,8 @@ class TableScreen(SessionScreen):
     moving = 0
     #: The version of the view the host's last answer came after; keys wait for it.
     answered_at: int | None = None
+    #: The footer's keys as last refreshed (see ``_footer_keys_changed``).
+    _footer_keys: tuple[object, ...] | None = None
 
     def __init__(self, session: Any) -> None:
         super().__init__(session)
@@ -121,7 +123,21 @@ class TableScreen(SessionScreen):
         self._chat_state()
         self._summary(msg, names)
         self._offer_finish()
-        self.refresh_bindings()
+        self._footer_keys_changed()
+
+    def _footer_keys_changed(self) -> None:
+        """Refresh the footer only when the keys it shows (or their state) changed.
+
+        ``refresh_bindings`` makes Textual's Footer rebuild all its keys, and so relayout
+        and repaint the whole screen; most updates change no key (bench_repaint.py).
+        """
+        keys = tuple(
+            (key, active.binding.action, active.enabled, active.tooltip)
+            for key, active in self.active_bindings.items() if active.binding.show
+        )
+        if keys != self._footer_keys:
+            self._footer_keys = keys
+            self.refresh_bindings()
 
     @property
     def names(self) -> list[str]:

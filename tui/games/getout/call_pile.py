@@ -55,18 +55,20 @@ class CallPile(Vertical):
     def _texts(self) -> None:
         if not self.live:
             return
-        follow = self.query_one("#follow", Static)
         if self.call is None:
-            follow.update("Any card may start")
+            follow = "Any card may start"
         elif self.call.get("wild"):
-            follow.update(f"Next: {image_label(self.image)} only" if self.image else "")
+            follow = f"Next: {image_label(self.image)} only" if self.image else ""
         else:
             value = self.call["value"]
             article = "an" if value in (8, 11, 18) else "a"
-            follow.update(f"Next: {image_label(self.call['image'])} or {article} {value}")
-        self.query_one("#piles", Static).update(
-            f"Draw pile: {self.draw_count} · played: {self.played_count}"
-        )
+            follow = f"Next: {image_label(self.call['image'])} or {article} {value}"
+        piles = f"Draw pile: {self.draw_count} · played: {self.played_count}"
+        # Text set again unchanged would still relayout the screen.
+        for name, text in (("#follow", follow), ("#piles", piles)):
+            widget = self.query_one(name, Static)
+            if str(widget.content) != text:
+                widget.update(text)
 
     live = False
 

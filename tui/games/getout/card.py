@@ -59,10 +59,29 @@ class CardWidget(Static):
             super().__init__()
             self.card = card
 
+    #: (playable, selected) as last shown.
+    _dressed: tuple[bool, bool] = (False, False)
+
     def __init__(self, card: dict[str, Any], *, playable: bool = False,
                  selected: bool = False, id: str | None = None) -> None:
         super().__init__(self.face(card), id=id)
         self.card = card
+        self._dress(card, playable, selected)
+
+    def show(self, card: dict[str, Any], *, playable: bool = False,
+             selected: bool = False) -> None:
+        """Show ``card`` in this widget: the hand reuses its widgets from update to update
+        instead of removing and mounting a row of cards each time."""
+        if card == self.card and (playable, selected) == self._dressed:
+            return
+        if card != self.card:
+            self.update(self.face(card))
+            self.remove_class(*(c for c in self.classes if c.startswith("image-")))
+        self.card = card
+        self._dress(card, playable, selected)
+
+    def _dress(self, card: dict[str, Any], playable: bool, selected: bool) -> None:
+        self._dressed = (playable, selected)
         image = "wild" if card.get("wild") else card["image"]
         self.add_class(f"image-{image}")
         self.set_class(playable, "playable")
@@ -73,6 +92,7 @@ class CardWidget(Static):
 
     def select(self, selected: bool) -> None:
         """Mark (or unmark) this card as the chosen one."""
+        self._dressed = (self._dressed[0], selected)
         self.set_class(selected, "selected")
         self.border_title = "▼" if selected else ""
 

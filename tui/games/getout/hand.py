@@ -42,13 +42,23 @@ class HandWidget(HorizontalScroll):
     def _redraw(self) -> None:
         if not self.live:
             return
-        self.remove_children()
         if self.selected >= len(self.cards):
             self.selected = max(0, len(self.cards) - 1)
-        self.mount_all(
-            CardWidget(card, playable=card["id"] in self.playable, selected=i == self.selected)
-            for i, card in enumerate(self.cards)
-        )
+        # The card widgets are reused in place (a remount of the whole row on every update
+        # cost a full layout and repaint: scripts/bench_repaint.py); only the difference
+        # in length is mounted or removed.
+        widgets = [w for w in self.children if isinstance(w, CardWidget) and w.display]
+        extra = []
+        for i, card in enumerate(self.cards):
+            playable, selected = card["id"] in self.playable, i == self.selected
+            if i < len(widgets):
+                widgets[i].show(card, playable=playable, selected=selected)
+            else:
+                extra.append(CardWidget(card, playable=playable, selected=selected))
+        for widget in widgets[len(self.cards):]:
+            widget.remove()
+        if extra:
+            self.mount_all(extra)
 
     live = False
 

@@ -33,6 +33,8 @@ class GetOutScreen(TableScreen):
 
     GAME = "getout"
     SUB_TITLE = "GET OUT!"
+    #: What the score table shows now (names, totals, who is out, rounds, our seat).
+    _scores_shown: tuple[object, ...] | None = None
     BINDINGS = [
         # The hand owns ←/→ whatever has focus (the log would scroll sideways with them).
         Binding("left", "select(-1)", "◀ card", show=False, priority=True),
@@ -163,37 +165,47 @@ class GetOutScreen(TableScreen):
         if phase == "over":
             winner = view["winners"][0]
             who = "You win" if winner == me else f"{names[winner]} wins"
-            status.update(f"🏆 {who} the {'match' if view['match'] else 'round'}! "
-                          "l: back to the lobby · Esc: leave")
+            text = (f"🏆 {who} the {'match' if view['match'] else 'round'}! "
+                    "l: back to the lobby · Esc: leave")
         elif phase == "round_over":
             last = view["last_round"]
             who = "You" if last["winner"] == me else names[last["winner"]]
             then = ("Press n for the next round." if {"type": "next_round"} in legal
                     else "Waiting for a player to deal the next round…")
-            status.update(f"Round {last['round']} is over: {who} got out. {then}")
+            text = f"Round {last['round']} is over: {who} got out. {then}"
         elif me is None:
-            status.update(f"Watching: {names[view['turn']]} to play.")
+            text = f"Watching: {names[view['turn']]} to play."
         elif view["turn"] == me:
             plays = [a for a in legal if a["type"] == "play"]
             if view["call"] is None:
-                status.update("▶ Your turn: lay any card as the call card (Enter).")
+                text = "▶ Your turn: lay any card as the call card (Enter)."
             elif plays:
-                status.update("▶ Your turn: play a card marked ✓ (Enter) or draw (d).")
+                text = "▶ Your turn: play a card marked ✓ (Enter) or draw (d)."
             else:
-                status.update("▶ Your turn: nothing matches — draw a card (d).")
+                text = "▶ Your turn: nothing matches — draw a card (d)."
         elif view["out"][me]:
-            status.update("You are out of this match; watching the others.")
+            text = "You are out of this match; watching the others."
         elif view["turn"] is None:
-            status.update("Waiting…")
+            text = "Waiting…"
         else:
-            status.update(f"Waiting for {names[view['turn']]}…")
+            text = f"Waiting for {names[view['turn']]}…"
+        # Unchanged text is not set again: each update() relayouts the screen.
+        if str(status.content) != text:
+            status.update(text)
         status.set_class(view["turn"] == me and phase == "play", "my-turn")
 
     def _scores(self, view: dict[str, Any], names: list[str]) -> None:
         """One row per player (so none is cut off), the total first, then each round."""
         scores = self.query_one("#scores", DataTable)
-        scores.clear(columns=True)
         rounds = view["history"]
+        # Rebuilt only when something in it changed (mostly at a round's end): a rebuild
+        # per update was most of the table's repaint time (scripts/bench_repaint.py).
+        shown = (tuple(names), tuple(view["scores"]), tuple(view["out"]),
+                 tuple(tuple(points) for points in rounds), self.my_seat)
+        if shown == self._scores_shown:
+            return
+        self._scores_shown = shown
+        scores.clear(columns=True)
         scores.add_columns("player", "total", *[f"r{i}" for i in range(1, len(rounds) + 1)])
         for seat, name in enumerate(names):
             total = view["scores"][seat]

@@ -1,0 +1,293 @@
+"""Benchmark latency: one action → every one of 6 clients holds its new view.
+
+The host runs in its own process, started as a person starts it: ``hiddenhand host
+--game getout --seats 6 --bind 127.0.0.1 --port 0 --no-mdns`` (the port it picked is
+read from its log). Six ``net.client.Client`` connections in this process take the
+six seats over TCP on 127.0.0.1, the first starts the game, and then the seat on turn
+(or, between rounds, the first seat that may deal) sends a random-legal action, seeded.
+Each client reads its socket all the time and notes when an ``update`` with a newer view
+version arrives; the latency of an action is from just before it is sent until the
+sixth client holds the view it caused. Actions go one after another (the next once
+all six hold the last), ``--actions`` of them or ``--seconds`` at most.
+
+The baseline in the same run: a raw asyncio server in a process of its own (this
+script with ``--raw-server``) that, for every frame a client sends, answers the sender
+with a small reply and broadcasts one msgpack frame of the same size as the host's
+average ``update`` frame in this run to the same six connections, length-prefixed like
+the host's frames; the clients decode every frame with msgpack. It is the floor: the
+same processes, sockets, event loops and serialisation, with no game and no host.
+
+``--profile FILE`` runs the host under pyinstrument (``pip install -e '.[bench]'``)
+and writes its text report to FILE when the host stops: what the host spends its time
+on while serving the actions. Bounded in time and count; 127.0.0.1 only.
+
+    .venv/bin/python scripts/bench_latency.py [--actions 2000] [--seconds 60] [--seed 1]
+                                              [--profile host-profile.txt]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import re
+import signal
+import statistics
+import struct
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+CLIENTS = 6
+LOOPBACK = "127.0.0.1"
+HEADER = struct.Struct(">I")
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values``, nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def line(name: str, samples: list[float]) -> str:
+    """One printed line: count, p50, p99 and max in ms."""
+    ms = [s * 1000 for s in samples]
+    return (f"{name:<34} n={len(ms):5d}  p50 {statistics.median(ms):6.3f} ms  "
+            f"p99 {percentile(ms, 0.99):6.3f} ms  max {max(ms):7.3f} ms")
+
+
+def hiddenhand_command() -> list[str]:
+    """The console script next to this interpreter."""
+    return [str(Path(sys.executable).parent / "hiddenhand")]
+
+
+async def start_process(command: list[str], pattern: str, timeout: float = 30.0
+                        ) -> tuple[asyncio.subprocess.Process, int]:
+    """Start ``command``; read its output until ``pattern`` gives the port it listens on."""
+    proc = await asyncio.create_subprocess_exec(
+        *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        env=dict(os.environ, HIDDENHAND_MDNS_INTERFACES=LOOPBACK))
+    assert proc.stdout is not None
+    seen = []
+    async with asyncio.timeout(timeout):
+        while True:
+            raw = await proc.stdout.readline()
+            if not raw:
+                raise RuntimeError(f"{command[0]} ended before listening: {''.join(seen)}")
+            text = raw.decode(errors="replace")
+            seen.append(text)
+            match = re.search(pattern, text)
+            if match:
+                break
+
+    async def drain() -> None:  # keep reading its log so it never blocks on a full pipe
+        assert proc.stdout is not None
+        while await proc.stdout.readline():
+            pass
+
+    asyncio.get_running_loop().create_task(drain())
+    return proc, int(match.group(1))
+
+
+async def stop_process(proc: asyncio.subprocess.Process) -> None:
+    """SIGTERM (the host stops cleanly and pyinstrument writes its report), then wait."""
+    if proc.returncode is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(proc.wait(), 30)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+
+
+# --------------------------------------------------------------------------- hiddenhand
+
+
+async def bench_host(args: argparse.Namespace) -> tuple[list[float], float]:
+    """Latencies of actions through ``hiddenhand host``; also the mean update frame size."""
+    from net.client import Client
+
+    command = [*hiddenhand_command(), "host", "--game", "getout", "--seats", str(CLIENTS),
+               "--bind", LOOPBACK, "--port", "0", "--no-mdns", "--name", "bench"]
+    if args.profile:
+        command = [sys.executable, "-m", "pyinstrument", "--renderer", "text",
+                   "--outfile", args.profile, *command]
+    proc, port = await start_process(command, r"port (\d+)")
+    clients: list[Client] = []
+    readers: list[asyncio.Task[None]] = []
+    try:
+        for i in range(CLIENTS):
+            clients.append(await Client.connect(LOOPBACK, port, name=f"p{i + 1}"))
+        (table,) = await clients[0].list_tables()
+        for c in clients:
+            await c.join(table["id"])
+        for c in clients[1:]:
+            await c.ready()
+        got: list[dict[int, float]] = [{} for _ in clients]
+        sizes: list[int] = []
+        latest: list[dict[str, Any] | None] = [None] * CLIENTS
+        arrived = asyncio.Event()
+
+        async def read(i: int, client: Client) -> None:
+            async for msg in client:
+                if msg.get("type") != "update" or msg.get("view") is None:
+                    continue
+                got[i][msg["view"]["version"]] = time.perf_counter()
+                latest[i] = msg
+                if i == 0:
+                    sizes.append(len(msgpack.packb(msg)))
+                arrived.set()
+
+        readers = [asyncio.create_task(read(i, c)) for i, c in enumerate(clients)]
+        await clients[0].start()
+
+        async def all_hold(version: int) -> None:
+            while not all(version in g for g in got):
+                arrived.clear()
+                await arrived.wait()
+
+        await asyncio.wait_for(all_hold(0), 10)
+        rng = random.Random(args.seed)
+        samples: list[float] = []
+        end = time.perf_counter() + args.seconds
+        while len(samples) < args.actions and time.perf_counter() < end:
+            movers = [i for i, m in enumerate(latest) if m is not None and m["legal"]]
+            if not movers:
+                break  # the match is over
+            i = movers[0]
+            msg = latest[i]
+            assert msg is not None
+            version = msg["view"]["version"]
+            action = rng.choice(msg["legal"])
+            start = time.perf_counter()
+            reply = asyncio.create_task(clients[i].act(action))
+            await asyncio.wait_for(all_hold(version + 1), 10)
+            samples.append(max(g[version + 1] for g in got) - start)
+            await reply
+        return samples, statistics.mean(sizes)
+    finally:
+        for t in readers:
+            t.cancel()
+        for c in clients:
+            with contextlib.suppress(Exception):
+                await c.close()
+        await stop_process(proc)
+
+
+# --------------------------------------------------------------------------- raw asyncio
+
+
+async def raw_server(size: int) -> None:
+    """The baseline server: for each frame in, a reply to its sender and a broadcast."""
+    writers: list[asyncio.StreamWriter] = []
+    seq = 0
+
+    def frame(obj: Any) -> bytes:
+        data = msgpack.packb(obj)
+        return HEADER.pack(len(data)) + data
+
+    base = len(msgpack.packb({"type": "update", "seq": 2**31, "pad": ""}))
+    pad = "x" * max(0, size - base)
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal seq
+        writers.append(writer)
+        try:
+            while True:
+                (n,) = HEADER.unpack(await reader.readexactly(HEADER.size))
+                msgpack.unpackb(await reader.readexactly(n))
+                seq += 1
+                writer.write(frame({"type": "ok"}))
+                data = frame({"type": "update", "seq": seq, "pad": pad})
+                for w in writers:
+                    w.write(data)
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+
+    server = await asyncio.start_server(handle, LOOPBACK, 0)
+    print(f"raw server listening on port {server.sockets[0].getsockname()[1]}", flush=True)
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    async with server:
+        await stop.wait()
+
+
+async def bench_raw(args: argparse.Namespace, size: float, count: int) -> list[float]:
+    """Latencies of the raw broadcast, ``count`` of them, six clients like the host's."""
+    command = [sys.executable, __file__, "--raw-server", str(round(size))]
+    proc, port = await start_process(command, r"port (\d+)")
+    conns = [await asyncio.open_connection(LOOPBACK, port) for _ in range(CLIENTS)]
+    got: list[dict[int, float]] = [{} for _ in conns]
+    arrived = asyncio.Event()
+
+    async def read(i: int, reader: asyncio.StreamReader) -> None:
+        while True:
+            (n,) = HEADER.unpack(await reader.readexactly(HEADER.size))
+            msg = msgpack.unpackb(await reader.readexactly(n))
+            if msg["type"] == "update":
+                got[i][msg["seq"]] = time.perf_counter()
+                arrived.set()
+
+    readers = [asyncio.create_task(read(i, r)) for i, (r, _w) in enumerate(conns)]
+    samples: list[float] = []
+    try:
+        request = msgpack.packb({"type": "act", "action": {"type": "draw"}, "ref": 1})
+        for seq in range(1, count + 1):
+            start = time.perf_counter()
+            conns[seq % CLIENTS][1].write(HEADER.pack(len(request)) + request)
+            while not all(seq in g for g in got):
+                arrived.clear()
+                await asyncio.wait_for(arrived.wait(), 10)
+            samples.append(max(g[seq] for g in got) - start)
+        return samples
+    finally:
+        for t in readers:
+            t.cancel()
+        for _r, w in conns:
+            w.close()
+        await stop_process(proc)
+
+
+async def run(args: argparse.Namespace) -> int:
+    """The host, then the baseline with the host's frame size; print both."""
+    host, size = await bench_host(args)
+    raw = await bench_raw(args, size, len(host))
+    print(f"6 clients on {LOOPBACK}; mean update frame {size:.0f} bytes")
+    print(line("hiddenhand host (GET OUT!, 6 seats)", host))
+    print(line("raw asyncio broadcast (baseline)", raw))
+    print(f"ratio p50 {statistics.median(host) / statistics.median(raw):.2f}x, "
+          f"p99 {percentile(host, 0.99) / percentile(raw, 0.99):.2f}x")
+    if args.profile:
+        print(f"host profile (pyinstrument) written to {args.profile}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments; run the benchmark (or, with --raw-server, the baseline server)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--actions", type=int, default=2000)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", default=None, metavar="FILE")
+    parser.add_argument("--raw-server", type=int, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.raw_server is not None:
+        asyncio.run(raw_server(args.raw_server))
+        return 0
+    if args.profile:
+        import importlib.util
+
+        if importlib.util.find_spec("pyinstrument") is None:
+            parser.error("--profile needs pyinstrument: pip install -e '.[bench]'")
+    print("command:", " ".join([os.path.relpath(sys.argv[0]), *(argv or sys.argv[1:])]))
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

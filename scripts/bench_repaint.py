@@ -1,0 +1,280 @@
+"""Benchmark repaint: a view update reaching a table screen → that screen repainted.
+
+For every game in ``tui.games.TABLES`` the real app runs headless (``App.run_test``,
+``--size``) with a solo table of ``--seats`` seats, exactly as ``hiddenhand solo``
+opens it. Once the table screen shows its first view the bots are stopped (their seats
+keep their places; ``bot`` is cleared) and the benchmark plays every seat itself
+through the in-process host: ``Table.act(seat, action)``, the path a bot's or a
+player's move takes, which pushes each seat its update. Actions are random-legal,
+seeded, and chosen so the round goes on (an action that would end the round is tried
+on a restored copy of the game first and skipped): the screen sees a long stream of
+ordinary updates, not a summary dialog. Get It! is played untimed.
+
+Per update it measures, on the app's own event loop:
+
+* **show** — the table screen's ``watch_update`` (the update passed down to the
+  widgets), from the moment the screen receives the update;
+* **to frame** — from the screen receiving the update to the end of the next frame:
+  layout, compositor and the frame rendered to terminal text (headless Textual skips
+  writing to a terminal; the benchmark renders the frame's segments itself, as the
+  terminal driver would, so that cost is in), *including* Textual's frame pacing: a
+  screen repaints at most ``MAX_FPS`` (60) times a second, so up to 1/60 s of the wait
+  is Textual waiting for its next frame, not work;
+* **work** — "to frame" less the time the event loop sat idle in ``select`` meanwhile
+  (the frame pacing, mostly): what the update costs the app.
+
+The baseline in the same run is a trivial Textual app (Header, Static, Footer) whose
+Static gets a new text for every update, timed the same way. Prints p50 and p99 in ms
+per game and for the baseline. A game whose table cannot be set up is reported and
+skipped.
+
+    .venv/bin/python scripts/bench_repaint.py [--updates 300] [--seats 4] [--seed 1]
+                                              [--size 120x40] [--games getout,getit]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from typing import Any
+
+OPTIONS: dict[str, dict[str, Any]] = {"getit": {"timer": 0}}
+#: Actions with free content the benchmark fills in; others with free content are skipped.
+FREE = {"arrange", "say", "announce", "mark"}
+
+
+class Clock:
+    """Timestamps of one update's way through the app, filled in by the hooks."""
+
+    def __init__(self) -> None:
+        self.received: float | None = None
+        self.shown: float | None = None
+        self.framed: float | None = None
+        #: Seconds the event loop sat waiting (in ``select``) since ``received``.
+        self.idle = 0.0
+
+    def reset(self) -> None:
+        """Forget the last update's timestamps."""
+        self.received = self.shown = self.framed = None
+        self.idle = 0.0
+
+    def work(self) -> float:
+        """From receiving the update to its frame, less the time the loop sat idle."""
+        assert self.received is not None and self.framed is not None
+        return self.framed - self.received - self.idle
+
+
+def hook_idle(clock: Clock) -> None:
+    """Count the time the running loop waits in ``select`` while an update is on its way."""
+    selector = asyncio.get_running_loop()._selector  # type: ignore[attr-defined]
+    select = selector.select
+
+    def timed_select(timeout: float | None = None) -> Any:
+        start = time.perf_counter()
+        try:
+            return select(timeout)
+        finally:
+            if clock.received is not None and clock.framed is None:
+                clock.idle += time.perf_counter() - max(start, clock.received)
+
+    selector.select = timed_select
+
+
+def hook_frames(app: Any, clock: Clock) -> None:
+    """Time the screen's frame timer and render every frame to terminal text."""
+    display = app._display
+
+    def timed_display(screen: Any, renderable: Any) -> None:
+        display(screen, renderable)
+        if renderable is not None and clock.received is not None and clock.framed is None:
+            render = getattr(renderable, "render_segments", None)
+            if render is not None:
+                render(app.console)
+            clock.framed = time.perf_counter()
+
+    app._display = timed_display
+
+
+def hook_screen(screen: Any, clock: Clock) -> None:
+    """Time ``watch_update`` of ``screen``."""
+    watch = screen.watch_update
+
+    def timed_watch(msg: Any) -> None:
+        clock.received = time.perf_counter()
+        watch(msg)
+        clock.shown = time.perf_counter()
+
+    screen.watch_update = timed_watch
+
+
+def pick(game: Any, rng: random.Random) -> tuple[int, dict[str, Any]] | None:
+    """A random-legal action of some seat that keeps the round going, or ``None``."""
+    import engine
+    from engine.getit import arrangement
+
+    moves = []
+    for seat in range(game.seats):
+        for action in game.legal_actions(seat):
+            if action["type"] == "arrange":
+                hand = game.view(seat)["hand"]
+                moves.append((seat, {"type": "arrange", "pile": arrangement(hand, rng)}))
+            elif action["type"] not in FREE:
+                moves.append((seat, dict(action)))
+    rng.shuffle(moves)
+    phase = game.view(None)["phase"]
+    for seat, action in moves:
+        probe = engine.restore(game.snapshot())
+        probe.act(seat, dict(action), now=game.now)
+        if probe.view(None)["phase"] == phase or phase == "prepare":
+            return seat, action
+    return None
+
+
+def summary(values: list[float]) -> str:
+    """p50 and p99 of ``values`` (seconds) in ms."""
+    ordered = sorted(values)
+    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+    return f"{statistics.median(ordered) * 1000:>7.2f} {p99 * 1000:>7.2f}"
+
+
+async def settle(pilot: Any, done: Callable[[], bool], steps: int = 500) -> bool:
+    """Let the app run until ``done()`` (bounded in steps)."""
+    for _ in range(steps):
+        if done():
+            return True
+        await pilot.pause()
+    return done()
+
+
+async def bench_table(game_id: str, args: argparse.Namespace) -> dict[str, list[float]]:
+    """Drive one solo table through ``args.updates`` updates; the three timings."""
+    from tui.app import HiddenHandApp
+    from tui.games import screen_class
+    from tui.settings import Settings
+
+    cls = screen_class(game_id)
+    app = HiddenHandApp(Settings(name="Bench", mdns_interfaces=["127.0.0.1"]),
+                        bind="127.0.0.1", bot_delay=0.05,
+                        solo={"game_id": game_id, "seats": args.seats,
+                              "options": OPTIONS.get(game_id, {})})
+    clock = Clock()
+    out: dict[str, list[float]] = {"show": [], "to frame": [], "work": []}
+    rng = random.Random(args.seed)
+    async with app.run_test(size=args.size) as pilot:
+        if not await settle(pilot, lambda: isinstance(app.screen, cls)
+                            and app.screen.update is not None and app.host is not None):
+            raise RuntimeError("the table screen never showed a view")
+        screen = app.screen
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        for seat in table.seats:
+            if seat.kind == "bot":
+                seat.bot = None
+        await pilot.pause()
+        hook_idle(clock)
+        hook_frames(app, clock)
+        hook_screen(screen, clock)
+        for _ in range(args.updates):
+            if app.screen is not screen:
+                break
+            move = pick(table.game, rng)
+            if move is None:
+                break
+            clock.reset()
+            table.act(*move)
+            if not await settle(pilot, lambda: clock.framed is not None):
+                raise RuntimeError("an update was never painted")
+            assert clock.received and clock.shown and clock.framed
+            out["show"].append(clock.shown - clock.received)
+            out["to frame"].append(clock.framed - clock.received)
+            out["work"].append(clock.work())
+    return out
+
+
+async def bench_baseline(args: argparse.Namespace, updates: int) -> dict[str, list[float]]:
+    """The trivial app: a Static's new text → frame, timed like a table."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Footer, Header, Static
+
+    class Trivial(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Header()
+            yield Static("", id="text")
+            yield Footer()
+
+    app = Trivial()
+    clock = Clock()
+    out: dict[str, list[float]] = {"show": [], "to frame": [], "work": []}
+    async with app.run_test(size=args.size) as pilot:
+        await pilot.pause()
+        hook_idle(clock)
+        hook_frames(app, clock)
+        static = app.query_one("#text", Static)
+        for i in range(updates):
+            clock.reset()
+            clock.received = time.perf_counter()
+            static.update(f"update {i}: " + "x" * (i % 50))
+            clock.shown = time.perf_counter()
+            if not await settle(pilot, lambda: clock.framed is not None):
+                raise RuntimeError("the trivial app never painted")
+            out["show"].append(clock.shown - clock.received)
+            out["to frame"].append(clock.framed - clock.received)
+            out["work"].append(clock.work())
+    return out
+
+
+async def run(args: argparse.Namespace) -> int:
+    """Every table, then the baseline; print the table of figures."""
+    from tui.games import TABLES
+
+    games = [g for g in (args.games.split(",") if args.games else TABLES) if g]
+    results: dict[str, dict[str, list[float]]] = {}
+    for game_id in games:
+        if game_id not in TABLES:
+            print(f"{game_id}: the app has no table screen for it; skipped")
+            continue
+        try:
+            results[game_id] = await bench_table(game_id, args)
+        except Exception as exc:  # a table that cannot be set up is reported, not fatal
+            print(f"{game_id}: could not be benchmarked ({type(exc).__name__}: {exc}); skipped")
+    counts = [len(r["show"]) for r in results.values()] or [args.updates]
+    results["baseline: trivial app"] = await bench_baseline(args, max(counts))
+    print(f"{'':<24} {'n':>5}  {'show p50':>8} {'p99':>7}  {'to frame p50':>12} {'p99':>7}"
+          f"  {'work p50':>8} {'p99':>7}   (ms)")
+    for name, r in results.items():
+        print(f"{name:<24} {len(r['show']):>5}  {summary(r['show'])}  "
+              f"     {summary(r['to frame'])}  {summary(r['work'])}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments and run the benchmark."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--updates", type=int, default=300)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--size", default="120x40", help="terminal COLSxROWS")
+    parser.add_argument("--games", default="", help="comma-separated (default: every table)")
+    args = parser.parse_args(argv)
+    try:
+        cols, rows = (int(x) for x in args.size.lower().split("x"))
+    except ValueError:
+        parser.error(f"--size must look like 120x40, not {args.size!r}")
+    args.size = (cols, rows)
+    os.environ.setdefault("HIDDENHAND_CONFIG_DIR", tempfile.mkdtemp(prefix="hh-repaint-"))
+    os.environ.setdefault("HIDDENHAND_MDNS_INTERFACES", "127.0.0.1")
+    print("command:", " ".join([os.path.relpath(sys.argv[0]), *(argv or sys.argv[1:])]))
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+          f"terminal {cols}x{rows}; {args.seats} seats")
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

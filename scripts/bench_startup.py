@@ -1,0 +1,139 @@
+"""Benchmark start-up: process start → first frame on a terminal, beside a trivial Textual app.
+
+Each target is started as a fresh process on a pseudo-terminal (``os.openpty``, set to
+``--size``, ``TERM=xterm-256color``), exactly as a person starts it: the console script
+``hiddenhand`` (the menu), ``hiddenhand solo`` (the menu, then straight to a solo GET
+OUT! table against bots) and ``scripts/startup_trivial_app.py`` (Header, Static and
+Footer, nothing else) as the baseline. The benchmark reads what the process writes to
+the terminal and stops the clock when the screen it waits for has been painted: the
+text written so far, escape sequences stripped, contains that screen's marker (the
+menu's "Play solo against bots", the GET OUT! table's "Players" caption, the trivial
+app's one line). The process is then terminated. Nothing in the app is changed or
+hooked for the measurement, so the time holds the whole real cost: interpreter start,
+every import, building the app and its stylesheet, composing the screen (for solo: also
+starting the in-process host, seating the bots and receiving the first view) and
+writing the first frame.
+
+Targets run round-robin (one warm-up round first, not counted, so bytecode caches are
+warm), ``--runs`` times each; the median and the minimum are printed, and each median
+as a ratio to the trivial app's from the same run. Each process gets its own empty
+``HIDDENHAND_CONFIG_DIR``. The app opens no socket for the menu or a solo table; to be
+sure nothing reaches a network, run the benchmark in a network namespace of its own:
+
+    unshare -rn sh -c 'ip link set lo up && exec .venv/bin/python scripts/bench_startup.py'
+        [--runs 7] [--size 100x30] [--timeout 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import select
+import shutil
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+#: CSI and OSC escape sequences, and lone ESC-letter pairs, as a terminal reads them.
+ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+
+
+def targets() -> dict[str, tuple[list[str], bytes]]:
+    """Name → (command, marker) of every target, the baseline first."""
+    bindir = Path(sys.executable).parent
+    app = shutil.which("hiddenhand", path=str(bindir)) or str(bindir / "hiddenhand")
+    return {
+        "trivial Textual app": ([sys.executable, str(HERE / "startup_trivial_app.py")],
+                                b"trivial app ready"),
+        "hiddenhand (menu)": ([app], b"Play solo against bots"),
+        "hiddenhand solo (table)": ([app, "solo"], b"Players"),
+    }
+
+
+def first_frame(command: list[str], marker: bytes, size: tuple[int, int], timeout: float
+                ) -> float:
+    """Seconds from starting ``command`` on a fresh pty to ``marker`` painted on it."""
+    import fcntl
+    import termios
+
+    master, slave = os.openpty()
+    cols, rows = size
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    with tempfile.TemporaryDirectory(prefix="hh-startup-") as config:
+        env = dict(os.environ, TERM="xterm-256color", HIDDENHAND_CONFIG_DIR=config,
+                   COLUMNS=str(cols), LINES=str(rows))
+        start = time.perf_counter()
+        proc = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                start_new_session=True, close_fds=True)
+        os.close(slave)
+        seen = b""
+        try:
+            while True:
+                left = start + timeout - time.perf_counter()
+                if left <= 0:
+                    raise TimeoutError(f"{command}: no {marker!r} after {timeout} s; "
+                                       f"screen so far: {ESCAPES.sub(b'', seen)[-300:]!r}")
+                ready, _, _ = select.select([master], [], [], left)
+                if not ready:
+                    continue
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # the child closed the terminal
+                    chunk = b""
+                if not chunk:
+                    raise RuntimeError(f"{command} ended before {marker!r} showed: "
+                                       f"{ESCAPES.sub(b'', seen)[-500:]!r}")
+                seen += chunk
+                if marker in ESCAPES.sub(b"", seen):
+                    return time.perf_counter() - start
+        finally:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+            os.close(master)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every target ``--runs`` times round-robin and print medians and ratios."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--size", default="100x30", help="terminal COLSxROWS")
+    parser.add_argument("--timeout", type=float, default=20.0)
+    args = parser.parse_args(argv)
+    try:
+        cols, rows = (int(x) for x in args.size.lower().split("x"))
+    except ValueError:
+        parser.error(f"--size must look like 100x30, not {args.size!r}")
+    size = (cols, rows)
+    todo = targets()
+    print("command:", " ".join([os.path.relpath(sys.argv[0]), *(argv or sys.argv[1:])]))
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+          f"terminal {cols}x{rows}; {args.runs} runs each, round-robin, after a warm-up")
+    for command, marker in todo.values():
+        first_frame(command, marker, size, args.timeout)
+    times: dict[str, list[float]] = {name: [] for name in todo}
+    for _ in range(args.runs):
+        for name, (command, marker) in todo.items():
+            times[name].append(first_frame(command, marker, size, args.timeout))
+    base = statistics.median(times["trivial Textual app"])
+    print(f"{'':<26} {'median ms':>10} {'min ms':>8} {'x trivial':>10}")
+    for name, values in times.items():
+        median = statistics.median(values)
+        print(f"{name:<26} {median * 1000:>10.0f} {min(values) * 1000:>8.0f} "
+              f"{median / base:>10.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
