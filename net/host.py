@@ -357,6 +357,8 @@ class Table:
         self.options = options
         self.seats = [Seat() for _ in range(seats)]
         self.creator: int | None = None
+        #: The table's public part while one push sends it to every connection.
+        self._public_now: dict[str, Any] | None = None
         self.phase = "lobby"
         self.game: engine.Game | None = None
         self.spectators: list[Connection] = []
@@ -545,7 +547,8 @@ class Table:
         """The ``update`` message for one connection."""
         msg: dict[str, Any] = {
             "type": "update",
-            "table": self.public(),
+            # One push builds the public part once for every connection (it is the same).
+            "table": self._public_now if self._public_now is not None else self.public(),
             "seat": seat,
             "view": None,
             "legal": [],
@@ -565,14 +568,18 @@ class Table:
         # What others are about to see is durable first.
         self.host.journal_table(self)
         ev, no = [self.wire_time(e) for e in events], list(notices)
-        for i, s in enumerate(self.seats):
-            if s.conn is not None:
-                s.conn.send_update(self, i, ev, no)
-        frame: bytes | None = None
-        for conn in list(self.spectators):
-            if frame is None and not conn.congested:
-                frame = p.pack(self.update_for(None, ev, no))
-            conn.send_update(self, None, ev, no, frame)
+        self._public_now = self.public()
+        try:
+            for i, s in enumerate(self.seats):
+                if s.conn is not None:
+                    s.conn.send_update(self, i, ev, no)
+            frame: bytes | None = None
+            for conn in list(self.spectators):
+                if frame is None and not conn.congested:
+                    frame = p.pack(self.update_for(None, ev, no))
+                conn.send_update(self, None, ev, no, frame)
+        finally:
+            self._public_now = None
         self.host.changed()
 
     # ---- seats ----------------------------------------------------------------------

@@ -113,7 +113,8 @@ async def bench_host(args: argparse.Namespace) -> tuple[list[float], float]:
     from net.client import Client
 
     command = [*hiddenhand_command(), "host", "--game", "getout", "--seats", str(CLIENTS),
-               "--bind", LOOPBACK, "--port", "0", "--no-mdns", "--name", "bench"]
+               "--bind", LOOPBACK, "--port", "0", "--no-mdns", "--name", "bench",
+               *args.host_arg]
     if args.profile:
         command = [sys.executable, "-m", "pyinstrument", "--renderer", "text",
                    "--outfile", args.profile, *command]
@@ -274,6 +275,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", default=None, metavar="FILE")
+    parser.add_argument("--host-arg", action="append", default=[], metavar="ARG",
+                        help="one more argument for hiddenhand host (repeatable), e.g. "
+                        "--host-arg=--no-journal to see what the crash journal costs")
     parser.add_argument("--raw-server", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.raw_server is not None:
