@@ -1215,7 +1215,7 @@ class Host:
         """
         if self._closing or len(self.connections) >= self.max_connections:
             return "this host takes no more connections now"
-        if conn.address == "local":
+        if not self.counts_address(conn):
             return None
         same = [c for c in self.connections if c.address == conn.address]
         if len(same) >= self.limits.max_per_address:
@@ -1242,7 +1242,7 @@ class Host:
         if mine is None:
             mine = conn.buckets[bucket_kind] = Bucket(rate, burst, now)
         shared = None
-        if conn.address != "local":
+        if self.counts_address(conn):
             key = (conn.address, bucket_kind)
             shared = self._address_buckets.get(key)
             if shared is None:
@@ -1250,6 +1250,11 @@ class Host:
                 shared = self._address_buckets[key] = Bucket(rate * factor, burst * factor, now)
         if not mine.take(now) or (shared is not None and not shared.take(now)):
             raise RequestError(p.RATE_LIMITED, SLOW_DOWN[bucket_kind])
+
+    def counts_address(self, conn: Connection) -> bool:
+        """True if limits per client address apply to ``conn`` (not to the app's own
+        in-process player, nor to an address many people share)."""
+        return conn.address != "local" and conn.address not in self.limits.shared_addresses
 
     def limits_for(self, kind: str) -> tuple[float, int]:
         """The rate and burst of one kind of human-scale limit."""
@@ -1456,7 +1461,7 @@ class Host:
 
     def _on_create_table(self, conn: Connection, msg: dict[str, Any]) -> None:
         self._not_at_table(conn)
-        if conn.address != "local":
+        if self.counts_address(conn):
             mine = [t for t in self.tables.values() if t.opened_by == conn.address]
             if len(mine) >= self.limits.max_tables_per_address:
                 raise RequestError(

@@ -23,6 +23,9 @@ class Limits:
     max_unjoined_per_address: int = 8
     #: Tables the host holds.
     max_tables: int = 32
+    #: Addresses many people share (an SSH box's 127.0.0.1, where ``ssh-serve`` limits
+    #: each real client itself): no per-address limit counts them together.
+    shared_addresses: frozenset[str] = frozenset()
     #: Player-opened tables from one address still open.
     max_tables_per_address: int = 3
     #: A player-opened table in its lobby with nobody connected closes after this long.

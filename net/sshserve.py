@@ -43,6 +43,7 @@ from platformdirs import user_data_dir
 
 from engine.bots import make_bot
 from net.host import Host
+from net.limits import Limits
 
 log = logging.getLogger("hiddenhand.ssh")
 
@@ -186,12 +187,16 @@ class BoxServer:
         self.host_key, self.host_key_created = load_host_key(self.host_key_path)
         # Players' settings stay theirs: no other Unix user of the box reads them.
         (config.data_dir / "players").mkdir(mode=0o700, exist_ok=True)
+        # Every login's app connects from 127.0.0.1: the host must not count them as one
+        # client (this server limits each real client address itself).
+        limits = Limits(shared_addresses=frozenset({"127.0.0.1", "::1"}))
         self.host = Host(
             config.hostname,
             bot_factory=make_bot,
             bot_delay=config.bot_delay,
             max_connections=max(256, 4 * config.max_sessions),
             max_tables=max(32, config.max_sessions),
+            limits=limits,
         )
         await self.host.start("127.0.0.1", config.host_port)
         try:

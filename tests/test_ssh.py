@@ -20,6 +20,7 @@ import pyte
 import pytest
 import pytest_asyncio
 
+from net.client import Client
 from net.sshserve import BoxConfig, BoxServer, load_host_key, player_dir_name
 from tests.helpers import assert_usage_error
 
@@ -340,3 +341,20 @@ def test_the_app_in_box_mode_needs_a_terminal(capsys: pytest.CaptureFixture[str]
 
 def test_a_bad_box_address_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert_usage_error(["--box", "nowhere"], "--box: address 'nowhere' needs a port", capsys)
+
+
+@shared_loop
+async def test_the_box_host_does_not_count_every_login_as_one_client(
+    box: BoxServer, keys: dict[str, Any]
+) -> None:
+    # Every login's app connects from 127.0.0.1; ssh-serve limits real client addresses
+    # itself, so the game host must not hold them all to one address's limits.
+    assert box.host is not None
+    assert {"127.0.0.1", "::1"} <= box.host.limits.shared_addresses
+    clients = []
+    for i in range(box.host.limits.max_tables_per_address + 1):
+        client = await Client.connect("127.0.0.1", box.host.port, name=f"P{i}")
+        clients.append(client)
+        await client.create_table(f"table {i}", "getout", 2)
+    for client in clients:
+        await client.close()

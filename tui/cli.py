@@ -275,6 +275,9 @@ def build_parser() -> argparse.ArgumentParser:
                           help=f"at most this many {what} (default {getattr(defaults, field)}; "
                           "raise the per-address ones when everyone connects from one machine, "
                           "as over SSH)")
+    host.add_argument("--shared-address", action="append", type=_address, default=[],
+                      metavar="IP", help="an address many players share (a box they log in "
+                      "to, a proxy): no per-address limit counts them together (repeatable)")
     host.set_defaults(subparser=host)
 
     ssh = sub.add_parser(
@@ -535,7 +538,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             except JournalError as exc:
                 print(f"hiddenhand host: cannot resume: {exc}", file=sys.stderr)
                 return 1
-        limits = Limits(**{f: getattr(args, f) for f in LIMIT_FLAGS})
+        limits = Limits(**{f: getattr(args, f) for f in LIMIT_FLAGS},
+                        shared_addresses=frozenset(args.shared_address))
         return run_host(
             game=args.game, seats=args.seats, bots=args.bots, options=args.options,
             port=args.port, bind=args.bind, name=args.name, table=args.table,
