@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from tests.tui_support import settle
 from tui.app import HiddenHandApp
 from tui.games.gotfive.board import cell_of
 from tui.games.gotfive.screen import GotFiveScreen
@@ -30,16 +31,6 @@ def make_app(**options: Any) -> HiddenHandApp:
                          seed_source=lambda: rng.getrandbits(62),
                          solo={"game_id": "gotfive", "seats": 3,
                                "options": {"first": 0, **options}})
-
-
-async def settle(pilot: Pilot[Any], ready: Any) -> Any:
-    for _ in range(300):
-        value = ready()
-        if value:
-            await pilot.pause(0.1)
-            return value
-        await pilot.pause(0.02)
-    raise AssertionError("the screen never got ready")
 
 
 def turn(app: HiddenHandApp, phase: str) -> GotFiveScreen | None:

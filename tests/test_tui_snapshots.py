@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from tests.tui_support import settle
 from tui.app import HiddenHandApp
 from tui.games.getout.screen import GetOutScreen
 from tui.screens.lobby import LobbyScreen
@@ -32,16 +33,6 @@ def make_app(**kwargs: Any) -> HiddenHandApp:
     rng = random.Random(4)
     return HiddenHandApp(Settings(name="Ann"), bot_delay=0.01,
                          seed_source=lambda: rng.getrandbits(62), **kwargs)
-
-
-async def settle(pilot: Pilot[Any], ready: Any) -> None:
-    for _ in range(300):
-        if ready():
-            break
-        await pilot.pause(0.02)
-    else:
-        raise AssertionError("the screen never got ready")
-    await pilot.pause(0.1)
 
 
 def test_menu(snap_compare: Any) -> None:

@@ -15,6 +15,7 @@ import pytest
 from textual.pilot import Pilot
 
 from engine.testing import stack_getit_piles
+from tests.tui_support import settle
 from tui.app import HiddenHandApp
 from tui.games.getit.screen import GetItScreen
 from tui.games.getit.widgets import SandTimer
@@ -36,16 +37,6 @@ def make_app(options: dict[str, Any], seats: int = 4, seed: int = 3) -> HiddenHa
     return HiddenHandApp(Settings(name="Ann"), bot_delay=0.01,
                          seed_source=lambda: rng.getrandbits(62),
                          solo={"game_id": "getit", "seats": seats, "options": options})
-
-
-async def settle(pilot: Pilot[Any], ready: Any) -> None:
-    for _ in range(300):
-        if ready():
-            break
-        await pilot.pause(0.02)
-    else:
-        raise AssertionError("the screen never got ready")
-    await pilot.pause(0.1)
 
 
 def table_of(app: HiddenHandApp) -> Any:

@@ -41,6 +41,14 @@ async def until(pilot: Pilot[Any], condition: Callable[[], Any], what: str,
     raise AssertionError(f"timed out waiting for {what}")
 
 
+async def settle(pilot: Pilot[Any], ready: Callable[[], Any]) -> Any:
+    """Wait until ``ready()`` is truthy, then a moment more so the picture has drawn
+    (for snapshots); returns what ``ready()`` gave."""
+    value = await until(pilot, ready, "the screen to get ready", steps=300)
+    await pilot.pause(0.1)
+    return value
+
+
 def footer_keys(app: HiddenHandApp) -> dict[str, bool]:
     """The actions the active screen's footer offers now, each with whether it is enabled
     (a disabled one is shown dimmed; a hidden one is not in the map)."""
