@@ -249,6 +249,9 @@ async def run(args: argparse.Namespace) -> int:
     print(f"{'':<24} {'n':>5}  {'show p50':>8} {'p99':>7}  {'to frame p50':>12} {'p99':>7}"
           f"  {'work p50':>8} {'p99':>7}   (ms)")
     for name, r in results.items():
+        if not r["show"]:
+            print(f"{name:<24} no update reached the screen; skipped")
+            continue
         print(f"{name:<24} {len(r['show']):>5}  {summary(r['show'])}  "
               f"     {summary(r['to frame'])}  {summary(r['work'])}")
     return 0

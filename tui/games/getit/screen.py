@@ -82,6 +82,8 @@ class GetItScreen(TableScreen):
         #: Our own top card as we saw it while peeking (kept until that card is played).
         self.peeked: dict[str, Any] | None = None
         self._phase: str | None = None
+        #: What each Static of the round shows now (see ``_set``).
+        self._shown_content: dict[str, str] = {}
 
     # ---- composing ---------------------------------------------------------------
 
@@ -299,6 +301,13 @@ class GetItScreen(TableScreen):
                     signals[me][kind] = target
         return signals
 
+    def _set(self, selector: str, content: Any) -> None:
+        """Update a Static only when what it shows changes (an update repaints it)."""
+        key = repr(content)
+        if self._shown_content.get(selector) != key:
+            self._shown_content[selector] = key
+            self.query_one(selector, Static).update(content)
+
     def _show_round(self, view: dict[str, Any], namer: Namer) -> None:
         me = self.my_seat
         piles = [p if isinstance(p, dict) else {} for p in view.get("piles") or []]
@@ -334,30 +343,28 @@ class GetItScreen(TableScreen):
         if not self.can("say") and self.focused is self.query_one("#talk"):
             self.set_focus(None)
         played = " ".join(card_short(c) for c in (view.get("played") or [])[-24:])
-        self.query_one("#played", Static).update(f"played: {played}" if played else
-                                                 "played: nothing yet")
+        self._set("#played", f"played: {played}" if played else "played: nothing yet")
         if me is None:
             return
         view_with_pending = {**view, "signals": signals}
-        self.query_one("#to-you", Static).update(to_you_text(to_you(view_with_pending,
-                                                                     self.talkers)))
+        self._set("#to-you", to_you_text(to_you(view_with_pending, self.talkers)))
         mine_count = int(piles[me].get("count", 0)) if me < len(piles) else 0
         peek = view.get("peek")
         you = f"you ({me + 1}): {my_signals(view_with_pending, namer)} · "
         you += f"{mine_count} left in your pile" if mine_count else "your pile is empty"
-        self.query_one("#my-line", Static).update(you)
-        back = self.query_one("#my-back", Static)
+        self._set("#my-line", you)
         if isinstance(peek, dict):
             self.peeked = dict(peek)
         if isinstance(peek, dict):
-            back.update(f"╭──────╮\n│ peek │\n│{card_text(peek):^6}│\n╰──────╯")
+            self._set("#my-back", f"╭──────╮\n│ peek │\n│{card_text(peek):^6}│\n╰──────╯")
         elif self.peeked is not None and mine_count:
             # The peek ended (the mirror was played), but we saw the card: it stays ours.
-            back.update(f"╭──────╮\n│ saw  │\n│{card_text(self.peeked):^6}│\n╰──────╯")
+            self._set("#my-back",
+                      f"╭──────╮\n│ saw  │\n│{card_text(self.peeked):^6}│\n╰──────╯")
         elif mine_count:
-            back.update(CARD_BACK)
+            self._set("#my-back", CARD_BACK)
         else:
-            back.update("╭──────╮\n│ no   │\n│ cards│\n╰──────╯")
+            self._set("#my-back", "╭──────╮\n│ no   │\n│ cards│\n╰──────╯")
 
     # ---- keys ----------------------------------------------------------------------
 

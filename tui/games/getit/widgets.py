@@ -56,10 +56,13 @@ class SeatCard(Vertical):
     def show(self, *, name: str, top: dict[str, Any] | None, count: int,
              lines: list[str], said: str | None, looked_at: bool, at_me: bool) -> None:
         """Show this player's state (``looked_at``: we look at them; ``at_me``: they at us)."""
-        self._state = {"name": name, "top": top, "count": count, "lines": lines,
-                       "said": said, "looked_at": looked_at, "at_me": at_me}
+        state: dict[str, Any] = {"name": name, "top": top, "count": count, "lines": lines,
+                                 "said": said, "looked_at": looked_at, "at_me": at_me}
+        if state == self._state:
+            return  # nothing of this seat changed: nothing to repaint
+        self._state = state
         if self.children:
-            self._paint(**self._state)
+            self._paint(**state)
 
     def on_mount(self) -> None:
         """Draw what was shown before the children existed."""
