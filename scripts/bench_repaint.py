@@ -132,7 +132,10 @@ def pick(game: Any, rng: random.Random) -> tuple[int, dict[str, Any]] | None:
     for seat, action in moves:
         probe = engine.restore(game.snapshot())
         probe.act(seat, dict(action), now=game.now)
-        if probe.view(None)["phase"] == phase or phase == "prepare":
+        after = probe.view(None)["phase"]
+        # Keep the round going: any move but one that ends it (Got Five!'s turn goes
+        # from "reveal" to "clue" and back within a round).
+        if after == phase or phase == "prepare" or after not in ("round_over", "over"):
             return seat, action
     return None
 
