@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -102,6 +102,11 @@ class TableScreen(SessionScreen):
         """Replay what happened at this table so far, then show the latest state."""
         self.catch_up()
         super().on_mount()
+
+    @on(events.Resize)
+    def keep_log_at_end(self) -> None:
+        """A new size (or a new layout) must not leave the newest log lines out of sight."""
+        self.call_after_refresh(self.query_one("#log", RichLog).scroll_end, animate=False)
 
     # ---- showing an update ---------------------------------------------------
 
