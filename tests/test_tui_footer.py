@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from textual.pilot import Pilot
 
 from engine.testing import stack_getout
 from tests.tui_support import (
@@ -14,9 +11,9 @@ from tests.tui_support import (
     footer_keys,
     footer_labels_in_view,
     make_app,
+    open_lobby,
     until,
 )
-from tui.app import HiddenHandApp
 from tui.games.getout.screen import GetOutScreen
 from tui.screens.dialogs import ChoiceScreen, ConfirmScreen
 from tui.screens.lobby import LobbyScreen
@@ -27,18 +24,6 @@ __all__ = ["config_dir"]
 
 pytestmark = pytest.mark.usefixtures("config_dir")
 
-
-async def open_lobby(app: HiddenHandApp, pilot: Pilot[Any], seats: int = 3) -> LobbyScreen:
-    """Open a table on the app's own host (no network) and show its lobby."""
-    host = await app.start_host(port=None)
-    session = Session("Ann", host=host)
-    await session.connect()
-    await session.create("Ann's table", "getout", seats, {})
-    app.attach(session)
-    lobby = LobbyScreen(session)
-    await app.push_screen(lobby)
-    await until(pilot, lambda: lobby.update is not None, "the lobby")
-    return lobby
 
 
 async def test_at_80_columns_the_creator_sees_start_in_the_lobby_footer() -> None:

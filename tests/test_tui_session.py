@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Input, RichLog
 from net.client import Joined
 from net.host import Host
 from tests.net_support import running_host
-from tests.tui_support import SIZE, config_dir, footer_keys, make_app, until
+from tests.tui_support import SIZE, config_dir, footer_keys, make_app, open_lobby, until
 from tui.app import HiddenHandApp
 from tui.games.getout.screen import GetOutScreen
 from tui.screens.lobby import LobbyScreen
@@ -82,18 +82,6 @@ async def test_a_moved_seat_is_what_is_remembered_on_disk() -> None:
 
 # ---- the lobby follows the seat -------------------------------------------------------------
 
-
-async def open_lobby(app: HiddenHandApp, pilot: Pilot[Any], seats: int = 3) -> LobbyScreen:
-    """Open a table on the app's own host (no network) and show its lobby."""
-    host = await app.start_host(port=None)
-    session = Session("Ann", host=host)
-    await session.connect()
-    await session.create("Ann's table", "getout", seats, {})
-    app.attach(session)
-    lobby = LobbyScreen(session)
-    await app.push_screen(lobby)
-    await until(pilot, lambda: lobby.update is not None, "the lobby")
-    return lobby
 
 
 def seat_names(lobby: LobbyScreen) -> list[str]:

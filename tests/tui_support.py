@@ -10,6 +10,8 @@ import pytest
 from textual.pilot import Pilot
 
 from tui.app import HiddenHandApp
+from tui.screens.lobby import LobbyScreen
+from tui.session import Session
 from tui.settings import Settings
 
 SIZE = (120, 40)
@@ -39,6 +41,19 @@ async def until(pilot: Pilot[Any], condition: Callable[[], Any], what: str,
             return value
         await pilot.pause(0.02)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+async def open_lobby(app: HiddenHandApp, pilot: Pilot[Any], seats: int = 3) -> LobbyScreen:
+    """Open a table on the app's own host (no network) and show its lobby."""
+    host = await app.start_host(port=None)
+    session = Session("Ann", host=host)
+    await session.connect()
+    await session.create("Ann's table", "getout", seats, {})
+    app.attach(session)
+    lobby = LobbyScreen(session)
+    await app.push_screen(lobby)
+    await until(pilot, lambda: lobby.update is not None, "the lobby")
+    return lobby
 
 
 async def settle(pilot: Pilot[Any], ready: Callable[[], Any]) -> Any:
