@@ -38,14 +38,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchstats import percentile
+
 LOOPBACK = "127.0.0.1"
 SEATS = 4
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The ``q`` quantile (0..1) of ``values``, nearest rank."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
 def rss_kib(pid: int) -> int:

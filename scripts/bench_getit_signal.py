@@ -29,18 +29,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchstats import percentile  # noqa: E402  (scripts/ is on the path)
+
 from net.client import Client  # noqa: E402
 from net.host import Host  # noqa: E402
 
 PLAYERS = 4
 #: Seconds between two key presses of the signalling player.
 GAP = 0.15
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The ``q`` quantile (0..1) of ``values``, nearest rank."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
 def report(name: str, samples: list[float]) -> None:

@@ -42,16 +42,11 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+from benchstats import percentile
 
 CLIENTS = 6
 LOOPBACK = "127.0.0.1"
 HEADER = struct.Struct(">I")
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The ``q`` quantile (0..1) of ``values``, nearest rank."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
 def line(name: str, samples: list[float]) -> str:

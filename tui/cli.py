@@ -82,34 +82,24 @@ def _port(text: str) -> int:
     return value
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
-    if not 0 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"expected 0 to 3600 seconds, not {text}")
-    return value
+def _bounded(high: float, kind: str, shown: str) -> Callable[[str], float]:
+    """A checker of a number from 0 to ``high`` (``kind`` names it, ``shown`` the range)."""
+
+    def check(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {kind}, not {text!r}") from None
+        if not 0 <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected {shown}, not {text}")
+        return value
+
+    return check
 
 
-def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a fraction from 0 to 1, not {text!r}") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"expected a fraction from 0 to 1, not {text}")
-    return value
-
-
-def _idle(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
-    if not 0 <= value <= 7 * 86400:
-        raise argparse.ArgumentTypeError(f"expected 0 to 604800 seconds, not {text}")
-    return value
+_seconds = _bounded(3600, "a number of seconds", "0 to 3600 seconds")
+_fraction = _bounded(1, "a fraction from 0 to 1", "a fraction from 0 to 1")
+_idle = _bounded(7 * 86400, "a number of seconds", "0 to 604800 seconds")
 
 
 def _option(text: str) -> tuple[str, str]:
