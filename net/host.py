@@ -565,7 +565,7 @@ class Table:
         notices: Iterable[dict[str, Any]] = (),
     ) -> None:
         """Send every connection at the table its own update."""
-        # What others are about to see is durable first.
+        # What others are about to see is journaled first.
         self.host.journal_table(self)
         ev, no = [self.wire_time(e) for e in events], list(notices)
         self._public_now = self.public()
@@ -697,7 +697,7 @@ class Table:
             events = self.game.act(seat, action, now=now)
         except engine.IllegalAction as exc:
             raise RequestError(p.ILLEGAL_ACTION, str(exc)) from None
-        # Durable before anyone hears of it (the ``ok`` and the updates come after).
+        # Journaled before anyone hears of it (the ``ok`` and the updates come after).
         self.host.journal_op(self, {"k": "act", "t": self.id, "s": seat, "a": action, "n": now})
         if (self.game_id, action.get("type")) in PRIVATE_ACTIONS and not events:
             # Only the acting seat's view changed; telling the others would be wasted
@@ -860,7 +860,8 @@ class Host:
     ``limits`` (``net.limits.Limits``) bound what one peer or address may cost. With
     ``journal`` (a path, e.g. ``net.journal.new_journal_path()``) every acknowledged
     change is journaled there first, and :meth:`resume` brings the tables back after a
-    crash.
+    crash; ``fsync`` says how it reaches the disk (``net.journal.SYNC_MODES``:
+    ``background`` by default, ``each`` to fsync before every acknowledgement).
     """
 
     def __init__(
@@ -879,6 +880,7 @@ class Host:
         seed_source: Callable[[], int] | None = None,
         limits: Limits | None = None,
         journal: Path | str | None = None,
+        fsync: str = "background",
     ) -> None:
         self.name = name
         self.heartbeat = heartbeat
@@ -909,8 +911,12 @@ class Host:
         #: The port a resumed host listened on before (clients come back to it).
         self.resumed_port: int | None = None
         self._listen: dict[str, Any] | None = None
+        #: How the journal reaches the disk (``net.journal.SYNC_MODES``).
+        if fsync not in j.SYNC_MODES:
+            raise ValueError(f"fsync must be one of {', '.join(j.SYNC_MODES)}, not {fsync!r}")
+        self.fsync = fsync
         if journal is not None:
-            self.journal = j.Journal.create(Path(journal), self._journal_header())
+            self.journal = j.Journal.create(Path(journal), self._journal_header(), sync=fsync)
         self._closing = False
         #: Seconds the event loop was measured too busy to run (see ``_watch_loop``).
         self.stalled = 0.0
@@ -953,7 +959,7 @@ class Host:
         self._maybe_compact()
 
     def journal_op(self, table: Table, record: dict[str, Any]) -> None:
-        """Journal one action or advance of time at ``table`` (durable on return)."""
+        """Journal one action or advance of time at ``table`` (written before anyone hears of it)."""
         if self.journal is None or self.tables.get(table.id) is not table:
             return
         self._journal(record)
@@ -1023,7 +1029,7 @@ class Host:
                 ) from None
         host._next_table = max(host._peek_table_id(), int(header.get("next_table", 1) or 1))
         host._resumed = True
-        host.journal = j.Journal.reopen(path, len(records) + 1)
+        host.journal = j.Journal.reopen(path, len(records) + 1, sync=host.fsync)
         host.compact()
         log.info("resumed %d table(s) from %s", len(host.tables), path)
         return host

@@ -80,16 +80,18 @@ async def serve(
     resume: Path | None = None,
     journal: bool = True,
     limits: Limits | None = None,
+    fsync: str = "background",
 ) -> None:
     """Run a host with one table until ``stop`` is set.
 
     With ``resume`` the tables come from that journal (and the port it used, unless
     ``port`` is given); otherwise every acknowledged change is journaled (``journal``)
-    to a new file in the user's data directory.
+    to a new file in the user's data directory, fsync'd as ``fsync`` says
+    (``net.journal.SYNC_MODES``).
     """
     if resume is not None:
         host = Host.resume(resume, name=name, bot_factory=make_bot, bot_delay=bot_delay,
-                           limits=limits)
+                           limits=limits, fsync=fsync)
         if port is None:
             port = host.resumed_port or DEFAULT_PORT
         for t in host.tables.values():
@@ -99,7 +101,7 @@ async def serve(
     else:
         host = build_host(
             game=game, seats=seats, bots=bots, options=options, name=name, table=table,
-            bot_delay=bot_delay, limits=limits,
+            bot_delay=bot_delay, limits=limits, fsync=fsync,
             journal=new_journal_path() if journal else None,
         )
         log.info("hosting %r: %s, %d seats (%d bots)", table, game, seats, bots)

@@ -249,6 +249,12 @@ def build_parser() -> argparse.ArgumentParser:
                       "--game, --seats, --bots, --option and --table are then ignored")
     host.add_argument("--no-journal", action="store_true",
                       help="keep no crash-recovery journal")
+    host.add_argument("--fsync", choices=("background", "each"), default="background",
+                      help="when the journal reaches the disk: background (default) writes "
+                      "every change before it is acknowledged, so a crash or kill of the host "
+                      "loses nothing, and fsyncs it moments later from a thread (a power cut "
+                      "may lose those moments); each fsyncs before every acknowledgement "
+                      "(nothing lost even then, at the disk's pace for every move)")
     from net.limits import Limits  # small and pure; the rest of net stays unimported
 
     defaults = Limits()
@@ -534,7 +540,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             game=args.game, seats=args.seats, bots=args.bots, options=args.options,
             port=args.port, bind=args.bind, name=args.name, table=args.table,
             interfaces=args.interfaces, mdns=not args.no_mdns, bot_delay=args.bot_delay,
-            resume=resume, journal=not args.no_journal, limits=limits,
+            resume=resume, journal=not args.no_journal, limits=limits, fsync=args.fsync,
         )
     if args.command == "ssh-serve":
         return run_ssh_serve_command(args)

@@ -1,0 +1,105 @@
+"""The journal's two ways to the disk: ``each`` fsyncs before an append returns,
+``background`` never makes its caller wait for the disk, yet syncs every record soon."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from net import journal as j
+from net.host import Host
+from tui.cli import main
+
+
+@pytest.fixture
+def fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The name of the thread of every ``os.fsync`` call."""
+    calls: list[str] = []
+    real = os.fsync
+
+    def spy(fd: int) -> None:
+        calls.append(threading.current_thread().name)
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", spy)
+    return calls
+
+
+def test_each_mode_fsyncs_every_record_before_append_returns(
+    tmp_path: Path, fsyncs: list[str]
+) -> None:
+    journal = j.Journal.create(tmp_path / "a.hhjournal", {"name": "x"}, sync="each")
+    before = len(fsyncs)
+    for n in range(5):
+        journal.append({"k": "act", "t": "t1", "n": n})
+        assert journal.durable == journal.written
+    me = threading.current_thread().name
+    assert fsyncs[before:] == [me] * 5
+    journal.close()
+
+
+def test_background_mode_syncs_on_its_own_thread_and_every_record_becomes_durable(
+    tmp_path: Path, fsyncs: list[str]
+) -> None:
+    path = tmp_path / "b.hhjournal"
+    journal = j.Journal.create(path, {"name": "x"})
+    before = len(fsyncs)
+    for n in range(50):
+        journal.append({"k": "act", "t": "t1", "n": n})
+    me = threading.current_thread().name
+    assert journal.wait_durable(timeout=10)
+    assert journal.durable == journal.written == 51
+    synced_by = fsyncs[before:]
+    assert synced_by and me not in synced_by
+    assert set(synced_by) == {"hiddenhand-journal-sync"}
+    journal.close()
+    assert not any(t.name == "hiddenhand-journal-sync" for t in threading.enumerate())
+    _, records = j.read_journal(path)
+    assert [r["n"] for r in records if r["k"] == "act"] == list(range(50))
+
+
+def test_a_record_is_in_the_file_as_soon_as_append_returns(tmp_path: Path) -> None:
+    # What a crash of the host process (kill -9) leaves: the kernel has every record.
+    path = tmp_path / "c.hhjournal"
+    journal = j.Journal.create(path, {"name": "x"})
+    journal.append({"k": "act", "t": "t1", "n": 7})
+    _, records = j.read_journal(path)
+    assert records[-1] == {"k": "act", "t": "t1", "n": 7}
+    journal.close()
+
+
+def test_compaction_and_close_keep_the_background_thread_safe(tmp_path: Path) -> None:
+    path = tmp_path / "d.hhjournal"
+    journal = j.Journal.create(path, {"name": "x"})
+    for n in range(20):
+        journal.append({"k": "act", "t": "t1", "n": n})
+        if n % 7 == 0:
+            journal.rewrite([{"k": "host", "v": j.JOURNAL_VERSION, "name": "x"},
+                             {"k": "act", "t": "t1", "n": n}])
+    assert journal.wait_durable(timeout=10)
+    journal.close()
+    _, records = j.read_journal(path)
+    assert [r["n"] for r in records if r["k"] == "act"] == [14, *range(15, 20)]
+
+
+def test_an_unknown_sync_mode_is_refused_in_words(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="sync must be one of background, each"):
+        j.Journal.create(tmp_path / "e.hhjournal", {"name": "x"}, sync="never")
+    assert not (tmp_path / "e.hhjournal").exists()
+    with pytest.raises(ValueError, match="fsync must be one of background, each"):
+        Host("x", journal=tmp_path / "f.hhjournal", fsync="sometimes")
+    assert not (tmp_path / "f.hhjournal").exists()
+
+
+def test_hiddenhand_host_refuses_a_garbage_fsync_option(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["host", "--fsync", "never"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: hiddenhand host")
+    assert "--fsync" in err and "'background', 'each'" in err, err
