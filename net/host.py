@@ -959,7 +959,7 @@ class Host:
         self._maybe_compact()
 
     def journal_op(self, table: Table, record: dict[str, Any]) -> None:
-        """Journal one action or advance of time at ``table`` (written before anyone hears of it)."""
+        """Journal one action or advance of time at ``table`` (before anyone hears of it)."""
         if self.journal is None or self.tables.get(table.id) is not table:
             return
         self._journal(record)

@@ -18,11 +18,12 @@ the host loses nothing it acknowledged. Making it durable on the disk too (``fsy
 the :data:`SYNC_MODES` choice: ``background`` (the default) has a thread ``fsync`` the
 file :data:`SYNC_DELAY` seconds after records begin to wait — the host never waits for
 the disk, and a power cut can lose only the records of those moments (20 ms plus the
-``fsync`` in flight: a few milliseconds on an SSD, tens on a slow card); ``each`` calls ``fsync`` before every acknowledgement, so not even
-a power cut loses one, at the disk's pace for every action. A crash can tear only the last
-record, which was never acknowledged; :func:`read_journal` stops there. After :data:`COMPACT_AFTER`
-records the file is rewritten (atomically: temporary file, fsync, rename) as the last
-state of each table. The file holds secrets (seeds, tokens): it is created with mode
+``fsync`` in flight: a few milliseconds on an SSD, tens on a slow card); ``each`` calls
+``fsync`` before every acknowledgement, so not even a power cut loses one, at the disk's
+pace for every action. A crash can tear only the last record, which was never
+acknowledged; :func:`read_journal` stops there. After :data:`COMPACT_AFTER` records the
+file is rewritten (atomically: temporary file, fsync, rename) as the last state of each
+table. The file holds secrets (seeds, tokens): it is created with mode
 0600 in a 0700 directory, and never leaves the machine.
 
 ``list_journals()`` finds the journals that can be resumed; ``Host.resume(path)``
