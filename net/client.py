@@ -79,8 +79,11 @@ class Client:
     """One connection to a host. Make one with :meth:`connect` or :meth:`local`.
 
     ``record_frames`` keeps every raw frame body received (for tests and debugging).
-    The client answers the host's pings itself and gives up on a host silent for
-    longer than four heartbeat intervals.
+    An ``update`` on the wire carries the table's public part only when it changed; the
+    client keeps the last one and puts it into every update it hands on, so each
+    ``update`` it yields (and :attr:`latest`) has its ``table``. The client answers the
+    host's pings itself and gives up on a host silent for longer than four heartbeat
+    intervals.
     """
 
     def __init__(
@@ -103,6 +106,8 @@ class Client:
         self.welcome: Message = {}
         self.joined: Joined | None = None
         self.latest: Message | None = None
+        #: The table's public part as last sent by the host.
+        self.table: dict[str, Any] | None = None
         self.result: dict[str, Any] | None = None
         self.closed = False
         self.close_reason: str | None = None
@@ -195,6 +200,10 @@ class Client:
                 future.set_result(msg)
             return
         if kind == "update":
+            if "table" in msg:
+                self.table = msg["table"]
+            else:
+                msg["table"] = self.table
             self.latest = msg
             for notice in msg.get("notices", ()):
                 if notice.get("type") == "game_over":

@@ -198,6 +198,9 @@ class Connection:
         self._held_notices: list[dict[str, Any]] = []
         self._queued: list[bytes] = []
         self._queued_bytes = 0
+        #: The table's public part (packed) in the last update sent here: an update
+        #: carries it only when it changed (``docs/protocol.md``).
+        self.table_sent: bytes | None = None
         self._flusher: asyncio.Task[None] | None = None
         peer = writer.get_extra_info("peername")
         self.address = peer[0] if isinstance(peer, tuple) else "local"
@@ -240,28 +243,18 @@ class Connection:
             return
         self._check_congestion()
 
-    def send_update(
-        self,
-        table: Table,
-        seat: int | None,
-        events: list[dict[str, Any]],
-        notices: list[dict[str, Any]],
-        frame: bytes | None = None,
-    ) -> None:
-        """Send this connection its update (``frame`` if already packed), or coalesce it."""
+    def send_update(self, table: Table, seat: int | None, push: Push) -> None:
+        """Send this connection its update of ``push``, or coalesce it while congested."""
         if self.closed:
             return
         if not self.congested:
-            if frame is None:
-                self.send(table.update_for(seat, events, notices))
-            else:
-                self.send_frame(frame)
+            self.send_frame(table.frame_for(self, seat, push))
             return
         if self._held is not table:
             self._held_events, self._held_notices = [], []
         self._held = table
-        self._held_events.extend(events)
-        self._held_notices.extend(notices)
+        self._held_events.extend(push.events)
+        self._held_notices.extend(push.notices)
         self.skipped += 1
         if self.skipped > self.limits.max_skipped:
             self.drop_slow(f"{self.skipped} updates behind")
@@ -294,7 +287,8 @@ class Connection:
                 self._held_events, self._held_notices = [], []
                 queued, self._queued, self._queued_bytes = self._queued, [], 0
                 if table is not None and table is self.table:
-                    self.writer.write(p.pack(table.update_for(self.seat, events, notices)))
+                    push = Push(table, events, notices)
+                    self.writer.write(table.frame_for(self, self.seat, push))
                 for frame in queued:
                     self.writer.write(frame)
                 if self.writer.transport.get_write_buffer_size() <= self.limits.out_high:
@@ -338,6 +332,34 @@ class Connection:
             self.writer.transport.abort()
 
 
+_NIL = msgpack.packb(None)
+_EMPTY = msgpack.packb([])
+
+
+class Push:
+    """What one push sends every connection at a table, packed once for all of them:
+    the table's public part, the events and notices, and the spectators' view."""
+
+    __slots__ = ("_spectator", "events", "notices", "table", "tail", "where")
+
+    def __init__(
+        self, table: Table, events: list[dict[str, Any]], notices: list[dict[str, Any]]
+    ) -> None:
+        self.where = table
+        self.events = events
+        self.notices = notices
+        self.table = msgpack.packb(table.public(), use_bin_type=True)
+        self.tail = p.update_tail(events, notices)
+        self._spectator: tuple[bytes, bytes] | None = None
+
+    def spectator_parts(self) -> tuple[bytes, bytes]:
+        """The packed view and legal actions of a spectator (the same for each)."""
+        if self._spectator is None:
+            view, legal = self.where.seat_view(None)
+            self._spectator = (msgpack.packb(view, use_bin_type=True), msgpack.packb(legal))
+        return self._spectator
+
+
 class Table:
     """One table: lobby, seats, the game in play, its timer and its bots."""
 
@@ -357,8 +379,6 @@ class Table:
         self.options = options
         self.seats = [Seat() for _ in range(seats)]
         self.creator: int | None = None
-        #: The table's public part while one push sends it to every connection.
-        self._public_now: dict[str, Any] | None = None
         self.phase = "lobby"
         self.game: engine.Game | None = None
         self.spectators: list[Connection] = []
@@ -538,26 +558,28 @@ class Table:
             data["remaining"] = None
         return data
 
-    def update_for(
-        self,
-        seat: int | None,
-        events: list[dict[str, Any]],
-        notices: list[dict[str, Any]],
-    ) -> dict[str, Any]:
-        """The ``update`` message for one connection."""
-        msg: dict[str, Any] = {
-            "type": "update",
-            # One push builds the public part once for every connection (it is the same).
-            "table": self._public_now if self._public_now is not None else self.public(),
-            "seat": seat,
-            "view": None,
-            "legal": [],
-            "events": events,
-            "notices": notices,
-        }
-        if self.game is not None:
-            msg["view"], msg["legal"] = self.seat_view(seat)
-        return msg
+    def frame_for(self, conn: Connection, seat: int | None, push: Push) -> bytes:
+        """The ``update`` frame of ``push`` for ``conn`` (at ``seat``), ready to write.
+
+        The table's public part goes in only if ``conn`` has not been sent it as it is.
+        """
+        if self.game is None:
+            view, legal = _NIL, _EMPTY
+        elif seat is None:
+            view, legal = push.spectator_parts()
+        else:
+            v, actions = self.seat_view(seat)
+            view, legal = msgpack.packb(v, use_bin_type=True), msgpack.packb(actions)
+        table = None if conn.table_sent == push.table else push.table
+        try:
+            frame = p.update_frame(table, seat, view, legal, push.tail)
+        except ValueError:
+            # Only a bug can make an update too big; say so rather than send half of it.
+            log.error("connection %d: an update is too large", conn.id)
+            return p.pack(p.error(p.INTERNAL, "the host could not send an update"))
+        if table is not None:
+            conn.table_sent = table
+        return frame
 
     def push(
         self,
@@ -567,19 +589,12 @@ class Table:
         """Send every connection at the table its own update."""
         # What others are about to see is journaled first.
         self.host.journal_table(self)
-        ev, no = [self.wire_time(e) for e in events], list(notices)
-        self._public_now = self.public()
-        try:
-            for i, s in enumerate(self.seats):
-                if s.conn is not None:
-                    s.conn.send_update(self, i, ev, no)
-            frame: bytes | None = None
-            for conn in list(self.spectators):
-                if frame is None and not conn.congested:
-                    frame = p.pack(self.update_for(None, ev, no))
-                conn.send_update(self, None, ev, no, frame)
-        finally:
-            self._public_now = None
+        update = Push(self, [self.wire_time(e) for e in events], list(notices))
+        for i, s in enumerate(self.seats):
+            if s.conn is not None:
+                s.conn.send_update(self, i, update)
+        for conn in list(self.spectators):
+            conn.send_update(self, None, update)
         self.host.changed()
 
     # ---- seats ----------------------------------------------------------------------
@@ -704,7 +719,7 @@ class Table:
             # traffic, and would tell them when this seat marks its board.
             conn = self.seats[seat].conn
             if conn is not None:
-                conn.send(self.update_for(seat, [], []))
+                conn.send_update(self, seat, Push(self, [], []))
             self.arm_timer()
             return
         self.game_changed(events, [])

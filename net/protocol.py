@@ -20,7 +20,7 @@ from typing import Any
 import msgpack
 
 #: Bumped on every incompatible change; both sides must speak the same version.
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 #: The largest frame body either side accepts, in bytes.
 MAX_FRAME = 256 * 1024
 HEADER = struct.Struct(">I")
@@ -105,6 +105,39 @@ def pack(message: Mapping[str, Any]) -> bytes:
     Raises ``ValueError`` if the body would exceed :data:`MAX_FRAME`.
     """
     body = msgpack.packb(message, use_bin_type=True)
+    if len(body) > MAX_FRAME:
+        raise ValueError(f"message of {len(body)} bytes exceeds the frame limit of {MAX_FRAME}")
+    return HEADER.pack(len(body)) + body
+
+
+_UPDATE_KEYS = {
+    key: msgpack.packb(key) for key in ("table", "seat", "view", "legal", "events", "notices")
+}
+_UPDATE_TYPE = msgpack.packb("type") + msgpack.packb("update")
+
+
+def update_tail(events: list[dict[str, Any]], notices: list[dict[str, Any]]) -> bytes:
+    """The packed ``events`` and ``notices`` of an ``update``: the same for every
+    connection of one push, so packed once (see :func:`update_frame`)."""
+    return (_UPDATE_KEYS["events"] + msgpack.packb(events, use_bin_type=True)
+            + _UPDATE_KEYS["notices"] + msgpack.packb(notices, use_bin_type=True))
+
+
+def update_frame(table: bytes | None, seat: int | None, view: bytes, legal: bytes,
+                 tail: bytes) -> bytes:
+    """One ``update`` frame assembled from parts already packed with msgpack.
+
+    The bytes are exactly ``pack`` of the map ``{"type": "update", "table": …, "seat": …,
+    "view": …, "legal": …, "events": …, "notices": …}`` (``table`` left out when it is
+    ``None``): what every connection of a push shares is packed once, only its own view
+    and legal actions per connection. Raises ``ValueError`` past :data:`MAX_FRAME`.
+    """
+    keys = _UPDATE_KEYS
+    parts = [b"\x86" if table is None else b"\x87", _UPDATE_TYPE]
+    if table is not None:
+        parts += [keys["table"], table]
+    parts += [keys["seat"], msgpack.packb(seat), keys["view"], view, keys["legal"], legal, tail]
+    body = b"".join(parts)
     if len(body) > MAX_FRAME:
         raise ValueError(f"message of {len(body)} bytes exceeds the frame limit of {MAX_FRAME}")
     return HEADER.pack(len(body)) + body

@@ -69,6 +69,9 @@ class RawPeer:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
         self.writer = writer
+        #: The table as last sent: like any client, the peer keeps it, since an
+        #: ``update`` carries it only when it changed.
+        self.table: dict[str, Any] | None = None
 
     @classmethod
     async def open(cls, host: Host) -> RawPeer:
@@ -90,6 +93,8 @@ class RawPeer:
         """The next frame (pings skipped); ``ConnectionClosed`` at end of stream."""
         while True:
             _, msg = await asyncio.wait_for(p.read_frame(self.reader), timeout)
+            if msg.get("type") == "update":
+                self.table = msg.setdefault("table", self.table)
             if not (skip_pings and msg.get("type") == "ping"):
                 return msg
 

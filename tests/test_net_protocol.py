@@ -247,3 +247,68 @@ async def test_the_client_notices_a_host_that_goes_silent() -> None:
         with pytest.raises(ConnectionLost):
             await client.chat("anyone?")
         await client.close()
+
+
+# --------------------------------------------------------------------------- update frames
+
+
+@pytest.mark.parametrize("with_table", [True, False])
+@pytest.mark.parametrize("seat", [None, 0, 5])
+def test_an_update_assembled_from_parts_is_the_same_bytes_as_packing_it_whole(
+    with_table: bool, seat: int | None
+) -> None:
+    table = {"id": "t1", "name": "Kitchen", "seats": [{"seat": 0, "name": "Ann"}]}
+    view = {"game": "getout", "hand": [{"id": 3, "image": "geoff", "value": 1}], "x": None}
+    legal = [{"type": "play", "card": 3}, {"type": "draw"}]
+    events = [{"type": "played", "seat": 1, "card": {"id": 12}}]
+    notices = [{"type": "renamed", "seat": 0, "name": "Änn"}]
+    whole = {"type": "update", **({"table": table} if with_table else {}), "seat": seat,
+             "view": view, "legal": legal, "events": events, "notices": notices}
+    frame = p.update_frame(msgpack.packb(table) if with_table else None, seat,
+                           msgpack.packb(view), msgpack.packb(legal),
+                           p.update_tail(events, notices))
+    assert frame == p.pack(whole)
+    assert p.unpack_body(frame[4:]) == whole
+
+
+def test_an_oversized_update_is_refused_like_any_message() -> None:
+    with pytest.raises(ValueError, match="frame limit"):
+        p.update_frame(None, 0, msgpack.packb("x" * p.MAX_FRAME), b"\x90", p.update_tail([], []))
+
+
+async def test_an_update_carries_the_table_only_when_it_changed() -> None:
+    """On the wire the table comes when it changed (and first on every connection);
+    the client puts the last one into every update it hands on."""
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann", record=True)
+        bob = await made.new("Bob", record=True)
+        await ann.create_table("Kitchen", "getout", 2)
+        await bob.join("t1")
+        await bob.ready()
+        await ann.start()
+
+        def wire() -> list[dict]:
+            return [m for m in map(msgpack.unpackb, ann.raw_frames) if m["type"] == "update"]
+
+        first = len(wire())
+        for _ in range(3):  # moves: the table's public part stays the same
+            mover = next(c for c in (ann, bob)
+                         if c.latest is not None and c.latest["legal"]
+                         and c.latest["view"]["version"] == host.tables["t1"].game.version)
+            await mover.act(mover.latest["legal"][0])  # type: ignore[index]
+        moves = wire()[first:]
+        assert len(moves) >= 3 and not any("table" in m for m in moves)
+        assert ann.latest is not None and ann.latest["table"]["name"] == "Kitchen"
+        assert ann.latest["table"]["phase"] == "play"
+        await bob.rename("Robert")  # a change others see: the table comes again
+        update = await ann.wait_for(lambda m: m["type"] == "update" and any(
+            n["type"] == "renamed" for n in m["notices"]))
+        assert "table" in wire()[-1]
+        assert update["table"]["seats"][1]["name"] == "Robert"
+        # A new connection (a reconnection) gets the table in its first update.
+        watcher = await made.new("Cy", record=True)
+        await watcher.join("t1", spectate=True)
+        seen = await watcher.wait_for(lambda m: m["type"] == "update")
+        first_wire = next(m for m in map(msgpack.unpackb, watcher.raw_frames)
+                          if m["type"] == "update")
+        assert first_wire["table"] == seen["table"] and seen["table"]["spectators"] == 1

@@ -31,6 +31,8 @@ class NonReader:
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.loop = asyncio.get_running_loop()
+        #: The table as last sent (an ``update`` carries it only when it changed).
+        self.table: dict[str, Any] | None = None
 
     @classmethod
     async def open(cls, port: int) -> NonReader:
@@ -57,6 +59,8 @@ class NonReader:
         while True:
             (length,) = p.HEADER.unpack(await self._exactly(p.HEADER.size))
             msg = p.unpack_body(await self._exactly(length))
+            if msg.get("type") == "update":
+                self.table = msg.setdefault("table", self.table)
             if msg.get("type") != "ping":
                 return msg
 
