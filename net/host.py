@@ -348,7 +348,7 @@ class Push:
         self.where = table
         self.events = events
         self.notices = notices
-        self.table = msgpack.packb(table.public(), use_bin_type=True)
+        self.table = table.public_packed()
         self.tail = p.update_tail(events, notices)
         self._spectator: tuple[bytes, bytes] | None = None
 
@@ -399,7 +399,9 @@ class Table:
         self.frozen: float | None = None
         #: A resumed game with a running clock waits until every person is back.
         self.paused = False
-        self._journaled: bytes | None = None
+        #: ``state_key()`` when the table was last journaled / its public part packed.
+        self._journaled: tuple[Any, ...] | None = None
+        self._public_packed: tuple[tuple[Any, ...], bytes] | None = None
         self._since_snapshot = 0
         self.idle_timer: asyncio.TimerHandle | None = None
 
@@ -417,6 +419,23 @@ class Table:
             "seats": [s.public(i) for i, s in enumerate(self.seats)],
             "spectators": len(self.spectators),
         }
+
+    def state_key(self) -> tuple[Any, ...]:
+        """Everything :meth:`public` and ``persisted(with_game=False)`` read, as a
+        tuple: while it compares equal, both are what they were (cheap to compare on
+        every push, unlike packing either)."""
+        return (
+            self.id, self.uid, self.name, self.game_id, tuple(self.options.items()),
+            self.phase, self.creator, self.permanent, self.opened_by, len(self.spectators),
+            tuple((s.kind, s.name, s.token, s.ready, s.conn is not None) for s in self.seats),
+        )
+
+    def public_packed(self) -> bytes:
+        """:meth:`public`, packed with msgpack; packed again only when it changed."""
+        key = self.state_key()
+        if self._public_packed is None or self._public_packed[0] != key:
+            self._public_packed = (key, msgpack.packb(self.public(), use_bin_type=True))
+        return self._public_packed[1]
 
     def summary(self) -> dict[str, Any]:
         """The short description used by ``list_tables`` and discovery."""
@@ -965,7 +984,7 @@ class Host:
         """Journal ``table``'s state if it changed since last time (or ``force``)."""
         if self.journal is None or self.tables.get(table.id) is not table:
             return
-        meta = msgpack.packb(table.persisted(with_game=False))
+        meta = table.state_key()
         if not force and meta == table._journaled:
             return
         table._journaled = meta
@@ -998,7 +1017,7 @@ class Host:
             records.append(self._listen)
         for table in self.tables.values():
             records.append(table.persisted())
-            table._journaled = msgpack.packb(table.persisted(with_game=False))
+            table._journaled = table.state_key()
             table._since_snapshot = 0
         self.journal.rewrite(records)
 

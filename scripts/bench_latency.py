@@ -118,7 +118,9 @@ async def bench_host(args: argparse.Namespace) -> tuple[list[float], float]:
     readers: list[asyncio.Task[None]] = []
     try:
         for i in range(CLIENTS):
-            clients.append(await Client.connect(LOOPBACK, port, name=f"p{i + 1}"))
+            # The first keeps its raw frames: the baseline's frame is their mean size.
+            clients.append(await Client.connect(LOOPBACK, port, name=f"p{i + 1}",
+                                                record_frames=i == 0))
         (table,) = await clients[0].list_tables()
         for c in clients:
             await c.join(table["id"])
@@ -135,8 +137,6 @@ async def bench_host(args: argparse.Namespace) -> tuple[list[float], float]:
                     continue
                 got[i][msg["view"]["version"]] = time.perf_counter()
                 latest[i] = msg
-                if i == 0:
-                    sizes.append(len(msgpack.packb(msg)))
                 arrived.set()
 
         readers = [asyncio.create_task(read(i, c)) for i, c in enumerate(clients)]
@@ -165,6 +165,10 @@ async def bench_host(args: argparse.Namespace) -> tuple[list[float], float]:
             await asyncio.wait_for(all_hold(version + 1), 10)
             samples.append(max(g[version + 1] for g in got) - start)
             await reply
+        # The size on the wire (an update carries the table only when it changed).
+        for body in clients[0].raw_frames:
+            if msgpack.unpackb(body).get("type") == "update":
+                sizes.append(len(body))
         return samples, statistics.mean(sizes)
     finally:
         for t in readers:

@@ -312,3 +312,50 @@ async def test_an_update_carries_the_table_only_when_it_changed() -> None:
         first_wire = next(m for m in map(msgpack.unpackb, watcher.raw_frames)
                           if m["type"] == "update")
         assert first_wire["table"] == seen["table"] and seen["table"]["spectators"] == 1
+
+
+async def test_the_packed_public_part_follows_every_change_of_the_table() -> None:
+    """The host packs a table's public part again only when it changed: after each
+    kind of change it is exactly what packing ``public()`` anew gives."""
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        cy = await made.new("Cy")
+        await ann.create_table("Kitchen", "getout", 4)
+        table = host.tables["t1"]
+
+        def fresh() -> bool:
+            return msgpack.unpackb(table.public_packed()) == table.public()
+
+        async def settle() -> None:  # every client has the update of the last change
+            await ann.ping()
+            await bob.ping()
+
+        steps = [
+            lambda: bob.join("t1"),
+            lambda: bob.ready(),
+            lambda: bob.rename("Robert"),
+            lambda: cy.join("t1", spectate=True),
+            lambda: ann.add_bot(2),
+            lambda: ann.configure(options={"limit": 150}),
+            lambda: ann.remove_bot(2),
+            lambda: bob.pick_seat(3),
+            lambda: ann.configure(game="gotfive", options={}),
+            lambda: cy.leave(),
+            lambda: ann.add_bot(1),
+            lambda: ann.add_bot(2),
+            lambda: bob.ready(),
+            lambda: ann.start(),
+        ]
+        seen = [table.public_packed()]
+        for step in steps:
+            await step()
+            await settle()
+            assert fresh()
+            seen.append(table.public_packed())
+        await bob.close()  # a seat's connection drops
+        await ann.wait_for(lambda m: m["type"] == "update"
+                           and not m["table"]["seats"][3]["connected"])
+        assert fresh()
+        assert ann.latest is not None and ann.latest["table"] == table.public()
+        assert len(set(seen)) == len(seen)  # every step changed what others see
