@@ -16,6 +16,9 @@ with a small reply and broadcasts one msgpack frame of the same size as the host
 average ``update`` frame in this run to the same six connections, length-prefixed like
 the host's frames; the clients decode every frame with msgpack. It is the floor: the
 same processes, sockets, event loops and serialisation, with no game and no host.
+That frame is one long string, far cheaper to decode than a view; so a second raw run
+broadcasts the update frames the first client received from the host, byte for byte
+("the host's own frames"): the floor for frames of this shape.
 
 ``--profile FILE`` runs the host under pyinstrument (``pip install -e '.[bench]'``)
 and writes its text report to FILE when the host stops: what the host spends its time
@@ -37,6 +40,7 @@ import signal
 import statistics
 import struct
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -103,8 +107,9 @@ async def stop_process(proc: asyncio.subprocess.Process) -> None:
 # --------------------------------------------------------------------------- hiddenhand
 
 
-async def bench_host(args: argparse.Namespace) -> tuple[list[float], float]:
-    """Latencies of actions through ``hiddenhand host``; also the mean update frame size."""
+async def bench_host(args: argparse.Namespace) -> tuple[list[float], list[bytes]]:
+    """Latencies of actions through ``hiddenhand host``; also the update frame bodies
+    the first client received (their size and bytes make the baselines)."""
     from net.client import Client
 
     command = [*hiddenhand_command(), "host", "--game", "getout", "--seats", str(CLIENTS),
@@ -127,7 +132,6 @@ async def bench_host(args: argparse.Namespace) -> tuple[list[float], float]:
         for c in clients[1:]:
             await c.ready()
         got: list[dict[int, float]] = [{} for _ in clients]
-        sizes: list[int] = []
         latest: list[dict[str, Any] | None] = [None] * CLIENTS
         arrived = asyncio.Event()
 
@@ -165,11 +169,10 @@ async def bench_host(args: argparse.Namespace) -> tuple[list[float], float]:
             await asyncio.wait_for(all_hold(version + 1), 10)
             samples.append(max(g[version + 1] for g in got) - start)
             await reply
-        # The size on the wire (an update carries the table only when it changed).
-        for body in clients[0].raw_frames:
-            if msgpack.unpackb(body).get("type") == "update":
-                sizes.append(len(body))
-        return samples, statistics.mean(sizes)
+        # What went over the wire (an update carries the table only when it changed).
+        bodies = [body for body in clients[0].raw_frames
+                  if msgpack.unpackb(body).get("type") == "update"]
+        return samples, bodies
     finally:
         for t in readers:
             t.cancel()
@@ -182,8 +185,10 @@ async def bench_host(args: argparse.Namespace) -> tuple[list[float], float]:
 # --------------------------------------------------------------------------- raw asyncio
 
 
-async def raw_server(size: int) -> None:
-    """The baseline server: for each frame in, a reply to its sender and a broadcast."""
+async def raw_server(size: int, frames_file: str | None) -> None:
+    """The baseline server: for each frame in, a reply to its sender and a broadcast —
+    of a padded frame of ``size`` bytes, or (``frames_file``) of the host's own update
+    frames in turn, byte for byte."""
     writers: list[asyncio.StreamWriter] = []
     seq = 0
 
@@ -193,6 +198,10 @@ async def raw_server(size: int) -> None:
 
     base = len(msgpack.packb({"type": "update", "seq": 2**31, "pad": ""}))
     pad = "x" * max(0, size - base)
+    recorded: list[bytes] = []
+    if frames_file is not None:
+        with open(frames_file, "rb") as f:
+            recorded = [HEADER.pack(len(b)) + b for b in msgpack.unpack(f)]
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         nonlocal seq
@@ -203,7 +212,10 @@ async def raw_server(size: int) -> None:
                 msgpack.unpackb(await reader.readexactly(n))
                 seq += 1
                 writer.write(frame({"type": "ok"}))
-                data = frame({"type": "update", "seq": seq, "pad": pad})
+                if recorded:
+                    data = recorded[(seq - 1) % len(recorded)]
+                else:
+                    data = frame({"type": "update", "seq": seq, "pad": pad})
                 for w in writers:
                     w.write(data)
         except (asyncio.IncompleteReadError, ConnectionError):
@@ -217,20 +229,26 @@ async def raw_server(size: int) -> None:
         await stop.wait()
 
 
-async def bench_raw(args: argparse.Namespace, size: float, count: int) -> list[float]:
-    """Latencies of the raw broadcast, ``count`` of them, six clients like the host's."""
+async def bench_raw(args: argparse.Namespace, size: float, count: int,
+                    frames_file: str | None = None) -> list[float]:
+    """Latencies of the raw broadcast, ``count`` of them, six clients like the host's
+    (each decodes every frame with msgpack; the n-th update is the n-th action's)."""
     command = [sys.executable, __file__, "--raw-server", str(round(size))]
+    if frames_file is not None:
+        command += ["--raw-frames", frames_file]
     proc, port = await start_process(command, r"port (\d+)")
     conns = [await asyncio.open_connection(LOOPBACK, port) for _ in range(CLIENTS)]
     got: list[dict[int, float]] = [{} for _ in conns]
     arrived = asyncio.Event()
 
     async def read(i: int, reader: asyncio.StreamReader) -> None:
+        updates = 0
         while True:
             (n,) = HEADER.unpack(await reader.readexactly(HEADER.size))
             msg = msgpack.unpackb(await reader.readexactly(n))
             if msg["type"] == "update":
-                got[i][msg["seq"]] = time.perf_counter()
+                updates += 1
+                got[i][updates] = time.perf_counter()
                 arrived.set()
 
     readers = [asyncio.create_task(read(i, r)) for i, (r, _w) in enumerate(conns)]
@@ -255,13 +273,21 @@ async def bench_raw(args: argparse.Namespace, size: float, count: int) -> list[f
 
 async def run(args: argparse.Namespace) -> int:
     """The host, then the baseline with the host's frame size; print both."""
-    host, size = await bench_host(args)
+    host, bodies = await bench_host(args)
+    size = statistics.mean(len(b) for b in bodies)
     raw = await bench_raw(args, size, len(host))
+    with tempfile.NamedTemporaryFile(suffix=".msgpack") as frames:
+        frames.write(msgpack.packb(bodies[-len(host):]))
+        frames.flush()
+        replay = await bench_raw(args, size, len(host), frames.name)
     print(f"6 clients on {LOOPBACK}; mean update frame {size:.0f} bytes")
     print(line("hiddenhand host (GET OUT!, 6 seats)", host))
     print(line("raw asyncio broadcast (baseline)", raw))
+    print(line("raw, the host's own frames", replay))
+    own = statistics.median(host) / statistics.median(replay)
     print(f"ratio p50 {statistics.median(host) / statistics.median(raw):.2f}x, "
-          f"p99 {percentile(host, 0.99) / percentile(raw, 0.99):.2f}x")
+          f"p99 {percentile(host, 0.99) / percentile(raw, 0.99):.2f}x "
+          f"(to the host's own frames: p50 {own:.2f}x)")
     if args.profile:
         print(f"host profile (pyinstrument) written to {args.profile}")
     return 0
@@ -278,9 +304,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="one more argument for hiddenhand host (repeatable), e.g. "
                         "--host-arg=--no-journal to see what the crash journal costs")
     parser.add_argument("--raw-server", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--raw-frames", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.raw_server is not None:
-        asyncio.run(raw_server(args.raw_server))
+        asyncio.run(raw_server(args.raw_server, args.raw_frames))
         return 0
     if args.profile:
         import importlib.util
