@@ -19,11 +19,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from net import protocol as p
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from net.host import Bot, Host
@@ -106,6 +109,9 @@ class Client:
         self.welcome: Message = {}
         self.joined: Joined | None = None
         self.latest: Message | None = None
+        #: Called with every pushed message the moment it is read, before it is queued
+        #: for ``next``/``async for`` (which hand it on one event-loop turn later).
+        self.listeners: list[Callable[[Message], None]] = []
         #: The table's public part as last sent by the host.
         self.table: dict[str, Any] | None = None
         self.result: dict[str, Any] | None = None
@@ -212,6 +218,11 @@ class Client:
                     self.result = None
         elif kind == "error" and msg.get("code") in {p.KICKED, p.REPLACED}:
             self.joined = None
+        for listener in self.listeners:
+            try:
+                listener(msg)
+            except Exception:  # the caller's bug must not cut the connection
+                log.exception("a listener of a hiddenhand client failed")
         self._queue.put_nowait(msg)
 
     def _finish(self, reason: str) -> None:

@@ -359,3 +359,31 @@ async def test_the_packed_public_part_follows_every_change_of_the_table() -> Non
         assert fresh()
         assert ann.latest is not None and ann.latest["table"] == table.public()
         assert len(set(seen)) == len(seen)  # every step changed what others see
+
+
+async def test_a_client_calls_its_listeners_as_each_message_is_read(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        heard: list[dict] = []
+
+        def note(msg: dict) -> None:
+            heard.append(msg)
+
+        def broken(msg: dict) -> None:
+            raise RuntimeError("a listener's own bug")
+
+        ann.listeners += [broken, note]
+        await ann.create_table("Kitchen", "getout", 2)
+        await bob.join("t1")
+        await bob.chat("hello")
+        handed_on: list[dict] = []
+        while not handed_on or handed_on[-1]["type"] != "chat":
+            handed_on.append(await ann.next(timeout=5))
+        # Every pushed message, in order, the same objects, each heard before handed on.
+        assert all(a is b for a, b in zip(handed_on, heard, strict=False))
+        assert len(heard) >= len(handed_on) and handed_on[-1]["text"] == "hello"
+        assert "a listener of a hiddenhand client failed" in caplog.text
+        assert not ann.closed  # the broken listener cut nothing
