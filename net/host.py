@@ -95,9 +95,21 @@ def _random_seed() -> int:
     return secrets.randbelow(2**62)
 
 
+#: Cyrillic and Greek letters (casefolded) that look like a Latin letter in either case:
+#: "Аnn" with a Cyrillic А, or "Βοt 2" in Greek, is "Ann" and "Bot 2" to the eye.
+#: (The common look-alikes of Unicode's confusables list; other scripts are not folded.)
+_LOOK_ALIKES = str.maketrans(
+    "авекмнорстухіјѕԁԛԝүһӏь"  # Cyrillic
+    "αβεζηικμνορτυχ",  # Greek
+    "abekmhopctyxijsdqwyhlb"
+    "abezhikmnoptyx",
+)
+
+
 def name_key(name: str) -> str:
-    """What two names are compared by: "ANN", "Ann" and "ａｎｎ" are one name."""
-    return unicodedata.normalize("NFKC", name).casefold().strip()
+    """What two names are compared by: "ANN", "Ann", "ａｎｎ" and "Аnn" (a Cyrillic А)
+    are one name."""
+    return unicodedata.normalize("NFKC", name).casefold().translate(_LOOK_ALIKES).strip()
 
 
 #: Names a person may not take: they would pass for a bot, a seat or a spectator.

@@ -400,6 +400,23 @@ async def test_a_rename_pump_is_limited_and_names_cannot_imitate() -> None:
         assert renamed <= Limits().rename_burst and refused >= 30 - Limits().rename_burst - 1
 
 
+async def test_letters_of_other_scripts_that_look_latin_make_no_new_name() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        with pytest.raises(ServerError) as info:
+            await bob.rename("Вот 2")  # Cyrillic В, о, т
+        assert "pass for a bot" in info.value.message
+        with pytest.raises(ServerError) as info:
+            await Client.connect("127.0.0.1", host.port, name="Βοt 1")  # Greek Β, ο
+        assert "pass for a bot" in info.value.message
+        with pytest.raises(ServerError):
+            await bob.rename("Αnn (ѕpectator)")  # Greek Α, Cyrillic ѕ
+        await bob.rename("Аnn")  # a Cyrillic А: the same name to the eye as Ann's
+        update = await ann.wait_for(lambda m: m["type"] == "update" and any(
+            n["type"] == "renamed" for n in m["notices"]))
+        assert [s["name"] for s in update["table"]["seats"]] == ["Ann", "Аnn (2)"]
+
+
 async def test_a_spectator_cannot_chat_under_a_players_name() -> None:
     async with running_host() as host, clients(host) as made:
         ann, bob = await _pair(made)
