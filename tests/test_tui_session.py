@@ -6,6 +6,7 @@ Unit tests drive :class:`~tui.session.Session` against a real host (in-process, 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from textual.widgets import DataTable, Input, RichLog
 
 from net.client import Joined
 from net.host import Host
+from net.journal import SUFFIX
 from tests.net_support import running_host
 from tests.tui_support import SIZE, config_dir, footer_keys, make_app, open_lobby, until
 from tui.app import HiddenHandApp
@@ -55,6 +57,63 @@ async def test_after_moving_seat_a_reconnection_takes_the_new_seat_back() -> Non
         assert ann.seat == 2  # kept for the next reconnection
     finally:
         await host.close()
+
+
+async def test_a_spectator_whose_line_drops_watches_again_and_takes_no_seat() -> None:
+    host = Host("test host", bot_delay=0)
+    try:
+        ann = Session("Ann", host=host)
+        await ann.connect()
+        joined = await ann.create("T", "getout", 3, {})
+        table = host.tables[joined.table]
+        cy = Session("Cy", host=host)
+        await cy.connect()
+        await cy.join(joined.table, spectate=True)
+        assert cy.seat is None and len(table.spectators) == 1
+        assert cy.client is not None
+        cy.client._writer.transport.abort()  # the line drops
+        await until_closed(cy)
+        await cy.reconnect()
+        assert cy.joined == Joined(joined.table, None, None)
+        assert len(table.spectators) == 1
+        assert [s.kind for s in table.seats] == ["human", "empty", "empty"]  # no seat taken
+        await cy.close()
+        await ann.close()
+    finally:
+        await host.close()
+
+
+async def test_a_spectator_watches_again_once_a_crashed_host_is_back(tmp_path: Path) -> None:
+    from tests.test_net_recovery import crash, seeded
+
+    path = tmp_path / f"game{SUFFIX}"
+    host = Host("Den", journal=path, **seeded(3))
+    await host.start("127.0.0.1", 0)
+    port = host.port
+    ann = Session("Ann", address=("127.0.0.1", port))
+    cy = Session("Cy", address=("127.0.0.1", port))
+    await ann.connect()
+    joined = await ann.create("T", "getout", 2, {})
+    await ann.request("add_bot", 1)
+    await ann.request("start")
+    await cy.connect()
+    await cy.join(joined.table, spectate=True)
+    await crash(host)
+    await until_closed(cy)
+    again = Host.resume(path, **seeded(4))
+    await again.start("127.0.0.1", port)
+    try:
+        await cy.reconnect()
+        assert cy.joined == Joined(joined.table, None, None)
+        update = await cy.next()
+        assert update["type"] == "update" and update["seat"] is None
+        assert update["view"] is not None and "hand" not in update["view"]
+        assert len(again.tables[joined.table].spectators) == 1
+        await cy.close()
+        assert ann.client is not None
+        await ann.client.close()
+    finally:
+        await again.close()
 
 
 async def until_closed(session: Session) -> None:

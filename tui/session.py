@@ -112,7 +112,8 @@ class Session:
             remember_seat(self.where, joined.table, joined.seat, joined.token)
 
     async def reconnect(self) -> None:
-        """Open a new connection and take our seat back with its token."""
+        """Open a new connection and take our seat back with its token (a spectator
+        watches again: nothing is kept for one, so a restarted host takes it back too)."""
         # A failed attempt leaves a client that never joined: the seat is still ``_kept``.
         kept = (self.client.joined if self.client is not None else None) or self._kept
         if kept is None:
@@ -121,7 +122,7 @@ class Session:
         if self.client is not None:
             await self.client.close()
         client = await self.connect()
-        await client.join(kept.table, kept.seat, token=kept.token)
+        await client.join(kept.table, kept.seat, token=kept.token, spectate=kept.seat is None)
         self._remember()
 
     def record(self, msg: Message) -> None:
