@@ -35,6 +35,9 @@ Design choices the contract leaves open:
   costs about as much as building the view itself (some 20 microseconds; see
   ``scripts/bench_gotfive.py``), and a cache would be one more piece of state to keep
   in step with the game.
+* Bots (table option ``bots``: ``"strong"`` or ``"casual"``): how the table's bots play
+  (:mod:`engine.bots.gotfive_bot`); public like every option, and in every view when it
+  is not ``"strong"``, so a bot reads its level from its view like everything else.
 """
 
 from __future__ import annotations
@@ -370,6 +373,8 @@ class GotFive(Game):
             "winners": list(self.winners) if self.winners is not None else None,
             "auto_cross": self.options["auto_cross"],
         }
+        if self.options.get("bots", "strong") != "strong":
+            view["bots"] = self.options["bots"]
         if seat is not None:
             view["marks"] = self.board(seat)
         return view
@@ -465,6 +470,12 @@ GotFive.spec = GameSpec(
             "an exact aid for every player: off (as on paper), count (how many racks are "
             "still possible for you) or board (also grey every number no such rack holds)",
             ("off", "count", "board"),
+        ),
+        choice_option(
+            "bots", "strong",
+            "how the bots play: strong (every clue in mind, the most telling move) or "
+            "casual (about two clues in three in mind, often a move at random)",
+            ("strong", "casual"),
         ),
     ),
     factory=GotFive,

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import engine
 from engine.bots import GotFiveBot, make_bot
 from engine.bots.gotfive_bot import Tallies, clue_score, expected_left, reveal_score
@@ -245,3 +247,58 @@ def test_the_bot_leaves_its_view_untouched() -> None:
         game.act(seat, action)
         if game.over:
             break
+
+
+# ---- the casual level ------------------------------------------------------------------
+
+
+def test_the_bots_option_is_checked_and_shows_in_views_only_when_not_strong() -> None:
+    with pytest.raises(ValueError, match="'bots' must be one of 'strong', 'casual'"):
+        engine.new_game("gotfive", seats=3, seed=1, options={"bots": "hard"})
+    plain = engine.new_game("gotfive", seats=3, seed=1)
+    assert "bots" not in plain.view(0) and "bots" not in plain.view(None)
+    casual = engine.new_game("gotfive", seats=3, seed=1, options={"bots": "casual"})
+    assert casual.view(0)["bots"] == "casual" and casual.view(None)["bots"] == "casual"
+    with pytest.raises(ValueError, match="level must be one of strong, casual"):
+        GotFiveBot(1, level="hard")
+
+
+def test_a_casual_bot_forgets_a_fixed_third_of_the_clues_and_is_never_wrong_unforced() -> None:
+    bot = GotFiveBot(11, level="casual")
+    kept = [bot.remembers(i) for i in range(600)]
+    assert kept == [GotFiveBot(11, level="casual").remembers(i) for i in range(600)]
+    assert 0.55 < sum(kept) / len(kept) < 0.75
+    wrong = unforced_wrong = 0
+    for seed in range(40):
+        seats = 2 + seed % 3
+        game = engine.new_game("gotfive", seats=seats, seed=seed, options={"bots": "casual"})
+        bots = [make_bot("gotfive", s, seed) for s in range(seats)]
+        for _ in range(2000):
+            if game.over:
+                break
+            turn = game.view(None)["turn"]
+            for seat in [(turn + k) % seats for k in range(seats)]:
+                if game.out[seat]:
+                    continue
+                view = roundtrip(game.view(seat))
+                action = bots[seat].choose(view, roundtrip(game.legal_actions(seat)))
+                if action is not None:
+                    events = game.act(seat, action)
+                    if action["type"] == "announce" and not events[0]["right"]:
+                        wrong += 1
+                        unforced_wrong += view["phase"] != "announce"
+                    break
+        assert game.over
+    assert unforced_wrong == 0  # it announces only when the clues it kept leave one rack
+
+
+def test_casual_bots_take_about_twice_as_long_and_lose_to_a_strong_one() -> None:
+    from engine.bots.simulate import simulate
+
+    strong = [simulate("gotfive", 3, seed)["turns"] for seed in range(1, 31)]
+    casual = [simulate("gotfive", 3, seed, {"bots": "casual"})["turns"]
+              for seed in range(1, 31)]
+    assert sum(casual) > 1.5 * sum(strong)
+    versus = [simulate("gotfive", 3, seed, versus="casual") for seed in range(1, 31)]
+    strong_wins = sum(0 in (r["winners"] or []) for r in versus)
+    assert strong_wins >= 24  # of 30 (a fair share would be 10)

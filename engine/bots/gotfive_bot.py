@@ -31,6 +31,14 @@ What it does, in order:
 
 It never marks its board (marks are private and change nothing) and waits (``None``)
 when it has nothing to do.
+
+**Levels.** The table option ``bots`` (in every view when it is not the default) says
+how the bots play: ``strong`` as above, or ``casual``, a player who keeps only about
+two clues in three in mind (each clue is remembered or not once and for all, by the
+bot's seed) and takes the best-looking clue or reveal only half the time, another at
+random otherwise. A casual bot still never announces a wrong rack unless the rules
+force it to: the truth fits every subset of the clues, so when only one rack fits the
+clues it remembers, that rack is right. It just needs more clues to get there.
 """
 
 from __future__ import annotations
@@ -49,6 +57,11 @@ Assignment = tuple[int, ...]
 
 # Expected counts closer than this are a tie (float sums of the same squares).
 EPSILON = 1e-9
+#: The levels a table's ``bots`` option names.
+LEVELS = ("strong", "casual")
+#: A casual bot's share of clues remembered, and of moves chosen at random.
+CASUAL_REMEMBERS = 0.65
+CASUAL_RANDOM = 0.5
 
 
 class Tallies:
@@ -147,8 +160,17 @@ def _unseen_of_colour(view: Mapping[str, Any], colour: int) -> list[int]:
 class GotFiveBot:
     """Plays Got Five! from its view alone; ties are broken by its own seeded generator."""
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, level: str | None = None) -> None:
+        if level is not None and level not in LEVELS:
+            raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+        self.seed = seed
         self.rng = random.Random(seed)
+        #: A fixed level, or ``None`` to play at the level the view names.
+        self.level = level
+
+    def remembers(self, clue_index: int) -> bool:
+        """Whether a casual bot keeps clue number ``clue_index`` in mind (for good)."""
+        return random.Random(f"{self.seed}:{clue_index}").random() < CASUAL_REMEMBERS
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action | None:
         """The action to take now, or ``None`` to wait.
@@ -159,11 +181,17 @@ class GotFiveBot:
         kinds = {a["type"] for a in legal}
         if "announce" not in kinds:
             return None
+        casual = (self.level or view.get("bots", "strong")) == "casual"
+        if casual:
+            clues = view.get("clues") or []
+            view = {**view, "clues": [c for i, c in enumerate(clues) if self.remembers(i)]}
         assignments = consistent_assignments(view)
         if len(assignments) == 1:
             return {"type": "announce", "numbers": list(assignments[0])}
         reveals = [a for a in legal if a["type"] == "reveal"]
         clues = [a for a in legal if a["type"] in ("sort", "compare")]
+        if casual and (reveals or clues) and self.rng.random() < CASUAL_RANDOM:
+            return dict(self.rng.choice(reveals or clues))
         if reveals:
             return dict(self._best(
                 reveals, lambda a: reveal_score(assignments, view, a["colour"])

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 import engine
 from engine.bots import Bot, RandomBot, make_bot
 from engine.bots.getit_bot import GetItBot, lowest_seat, tops_seen
+from engine.bots.gotfive_bot import GotFiveBot
 from engine.core import Action, Event, Game, IllegalAction, View
 from engine.getit import arrangement
 
@@ -62,7 +63,9 @@ def simulate(
     keyword arguments in ``person`` (``reaction``, ``spread``, ``error``); only the bots'
     decisions are then timed. ``versus="random"``
     (GET OUT! only) seats random-legal players in seats 1.. against the bot in seat 0;
-    only the bot's decisions are then timed. The result holds ``game``, ``seats``,
+    only the bot's decisions are then timed. ``versus="casual"`` (Got Five! only) seats
+    casual bots (``engine.bots.gotfive_bot``) in seats 1.. against seat 0's bot, which
+    plays at the table's ``bots`` level. The result holds ``game``, ``seats``,
     ``seed``, ``result`` (the engine's), ``moves`` (actions applied), ``rounds``,
     ``decisions`` (seconds per bot decision, empty without ``timer``) and ``acting``
     (the same for the decisions that chose an action), plus per-game figures: Get It!
@@ -73,11 +76,13 @@ def simulate(
     Raises ``ValueError`` for a bad game, seat count or option, and
     :class:`SimulationError` if a bot acts illegally or the game stalls.
     """
-    if versus not in (None, "random"):
-        raise ValueError(f"versus must be 'random' or nothing, not {versus!r}")
+    if versus not in (None, "random", "casual"):
+        raise ValueError(f"versus must be 'random', 'casual' or nothing, not {versus!r}")
     game = engine.new_game(game_id, seats=seats, seed=seed, options=options)
-    if versus is not None and game_id != "getout":
+    if versus == "random" and game_id != "getout":
         raise ValueError("only GET OUT! can be played versus random-legal players")
+    if versus == "casual" and game_id != "gotfive":
+        raise ValueError("only Got Five! can be played versus casual bots")
     if people and game_id != "getit":
         raise ValueError("only Get It! can seat human-like teammates")
     if not 0 <= people <= seats:
@@ -88,6 +93,9 @@ def simulate(
     timed = set(range(seats))
     if versus == "random":
         bots[1:] = [RandomBot(seed * 1_000_003 + s + 7_919) for s in range(1, seats)]
+        timed = {0}
+    elif versus == "casual":
+        bots[1:] = [GotFiveBot(seed * 1_000_003 + s, level="casual") for s in range(1, seats)]
         timed = {0}
     return _run_turns(game, game_id, seed, bots, timer, timed)
 
