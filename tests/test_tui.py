@@ -99,6 +99,27 @@ async def play_turn(pilot: Pilot[Any], screen: GetOutScreen) -> None:
     await until(pilot, lambda: screen.update["view"]["version"] != version, "our move to land")
 
 
+async def test_the_setup_form_shows_focus_without_colour() -> None:
+    """A focused choice is reversed and a focused switch gets a heavy frame, so a
+    monochrome terminal shows where the keys go (an Input shows its cursor)."""
+    from textual.widgets._select import SelectCurrent
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        await choose_game(pilot, "gotfive")
+        game = app.screen.query_one("#game", Select)
+        game.focus()
+        await pilot.pause()
+        assert "reverse" in str(game.query_one(SelectCurrent).styles.text_style)
+        switch = app.screen.query_one("#opt-auto_cross", Switch)
+        assert switch.styles.border_top[0] != "heavy"
+        switch.focus()
+        await pilot.pause()
+        assert switch.styles.border_top[0] == "heavy"
+        assert "reverse" not in str(game.query_one(SelectCurrent).styles.text_style)
+
+
 async def test_solo_getout_round_played_through_the_ui_to_its_end() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
