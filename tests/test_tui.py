@@ -325,6 +325,29 @@ async def test_hosting_from_the_app_is_announced_on_the_lan_and_joinable() -> No
         await until(pilot, lambda: app.host is None, "the host to stop")
 
 
+async def test_a_hosted_lobby_shows_whole_names() -> None:
+    """The seat list keeps its columns from update to update, so a column grows with its
+    names (re-creating the columns each time left the player column cut, as
+    "Ann (" on a hosted table)."""
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        await choose_game(pilot, "getit")
+        app.screen.query_one("#port", Input).value = str(free_port())
+        await pilot.press("ctrl+s")
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
+                            "the lobby")
+        seats = lobby.query_one("#lobby-seats", DataTable)
+        await until(pilot, lambda: seats.row_count == 4, "the seats")
+        await pilot.pause()
+        # What the terminal shows: the whole screen as composed.
+        screen = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "Ann (you) ★" in screen and "(empty)" in screen, screen
+        await pilot.press("escape")
+        await pilot.press("y")
+        await until(pilot, lambda: app.host is None, "the host to stop")
+
+
 async def join_by_address(pilot: Pilot[Any], port: int) -> None:
     """From the menu: Join, type 127.0.0.1:port, Enter."""
     await pilot.press("j")

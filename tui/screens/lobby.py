@@ -118,8 +118,9 @@ class LobbyScreen(SessionScreen):
         )
         seats = self.query_one("#lobby-seats", DataTable)
         row = seats.cursor_row
-        seats.clear(columns=True)
-        seats.add_columns("seat", "player", "", "ready")
+        seats.clear()
+        if not seats.columns:
+            seats.add_columns("seat", "player", "", "ready")
         for seat in table["seats"]:
             name = seat["name"] or "(empty)"
             if seat["seat"] == self.my_seat:
