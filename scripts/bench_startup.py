@@ -15,9 +15,13 @@ starting the in-process host, seating the bots and receiving the first view) and
 writing the first frame.
 
 Targets run round-robin (one warm-up round first, not counted, so bytecode caches are
-warm), ``--runs`` times each; the median and the minimum are printed, and each median
+warm: ``PYTHONDONTWRITEBYTECODE`` is dropped from the targets' environment, or the
+project's own modules would be compiled afresh on every start, as no installed copy
+is), ``--runs`` times each; the median and the minimum are printed, and each median
 as a ratio to the trivial app's from the same run. Each process gets its own empty
-``HIDDENHAND_CONFIG_DIR``. The app opens no socket for the menu or a solo table; to be
+``HIDDENHAND_CONFIG_DIR`` and ``HIDDENHAND_DATA_DIR``: no settings, and no crash
+journals (every solo run is stopped mid-game, so each would leave one, and the menu
+would read them all, on a machine's history rather than the app's cost). The app opens no socket for the menu or a solo table; to be
 sure nothing reaches a network, run the benchmark in a network namespace of its own:
 
     unshare -rn sh -c 'ip link set lo up && exec .venv/bin/python scripts/bench_startup.py'
@@ -68,7 +72,8 @@ def first_frame(command: list[str], marker: bytes, size: tuple[int, int], timeou
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
     with tempfile.TemporaryDirectory(prefix="hh-startup-") as config:
         env = dict(os.environ, TERM="xterm-256color", HIDDENHAND_CONFIG_DIR=config,
-                   COLUMNS=str(cols), LINES=str(rows))
+                   HIDDENHAND_DATA_DIR=config, COLUMNS=str(cols), LINES=str(rows))
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         start = time.perf_counter()
         proc = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env,
                                 start_new_session=True, close_fds=True)
