@@ -66,17 +66,17 @@ class MenuScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        """Focus the first entry so Enter plays solo at once (or resumes a lost game).
-
-        Looking for a lost game reads the journals: done after the first frame, so that
-        opening the app stays quick."""
+        """Focus the first entry so Enter plays solo at once (or resumes a lost game)."""
         self.query_one("#resume", Button).display = False
         self.query_one("#solo", Button).focus()
-        self.call_after_refresh(self.offer_resume)
 
     def on_screen_resume(self) -> None:
-        """Back in the menu: a game may have ended, or been lost."""
-        self.offer_resume()
+        """Opened, or back in the menu: a game may have ended, or been lost.
+
+        Looking for a lost game reads every journal: done after the frame is painted
+        (a screen is resumed as it is first pushed, too), so that opening the app stays
+        quick however many journals there are."""
+        self.call_after_refresh(self.offer_resume)
 
     def offer_resume(self) -> None:
         """Show "resume" only when this app's host stopped in the middle of a game."""
