@@ -20,6 +20,7 @@ from textual import on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
+from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from tui.messages import ChatReceived, ConnectionDropped, ConnectionRestored, HostSaid, ViewReceived
@@ -88,11 +89,17 @@ class HiddenHandApp(App[None]):
         self.box = box
         self.box_invite = box_invite
 
-    def on_mount(self) -> None:
-        """Open the menu, then go straight to a solo game if the command line asked."""
+    def get_default_screen(self) -> Screen[Any]:
+        """The menu is the first screen on the stack, under every other.
+
+        Textual's own default (an empty screen, with the menu pushed over it) costs the
+        first frame about 20 ms more (scripts/bench_startup.py)."""
         from tui.screens.menu import MenuScreen
 
-        self.push_screen(MenuScreen())
+        return MenuScreen()
+
+    def on_mount(self) -> None:
+        """Go straight to a solo game if the command line asked."""
         if self._notice:
             self.notify(self._notice, severity="warning", timeout=8, markup=False)
         if self._solo is not None:
