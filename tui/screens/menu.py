@@ -25,7 +25,12 @@ TITLE_ART = r"""
 
 
 class MenuScreen(Screen[None]):
-    """Where the app starts. Every entry has a key; arrows and the mouse work too."""
+    """Where the app starts. Every entry has a key; arrows and the mouse work too.
+
+    A ``deferred`` menu (under a solo table opened from the command line) is empty until
+    it first comes back into view, and builds its entries then: the table's first frame
+    does not wait for a menu nobody sees yet (scripts/bench_startup.py).
+    """
 
     app = getters.app(HiddenHandApp)
 
@@ -41,7 +46,14 @@ class MenuScreen(Screen[None]):
         Binding("up", "app.focus_previous", "Previous", show=False),
     ]
 
+    def __init__(self, *, deferred: bool = False) -> None:
+        super().__init__()
+        self.deferred = deferred
+        self._covered = False
+
     def compose(self) -> ComposeResult:
+        if self.deferred:
+            return
         yield Header()
         with Vertical(id="menu"):
             yield Static(TITLE_ART, id="title-art")
@@ -67,19 +79,43 @@ class MenuScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """Focus the first entry so Enter plays solo at once (or resumes a lost game)."""
+        if not self.deferred:
+            self._entries_built()
+
+    def _entries_built(self) -> None:
         self.query_one("#resume", Button).display = False
         self.query_one("#solo", Button).focus()
 
-    def on_screen_resume(self) -> None:
+    async def build(self) -> None:
+        """Build the entries of a deferred menu (nothing to do if they are there)."""
+        if not self.deferred:
+            return
+        self.deferred = False
+        await self.recompose()
+        self._entries_built()
+        self.refresh_bindings()
+
+    def on_screen_suspend(self) -> None:
+        """Another screen covers the menu."""
+        self._covered = True
+
+    async def on_screen_resume(self) -> None:
         """Opened, or back in the menu: a game may have ended, or been lost.
 
         Looking for a lost game reads every journal: done after the frame is painted
         (a screen is resumed as it is first pushed, too), so that opening the app stays
-        quick however many journals there are."""
+        quick however many journals there are. A deferred menu is built when it comes
+        back from under another screen, not as the app opens under a solo table."""
+        if self.deferred:
+            if not self._covered:
+                return
+            await self.build()
         self.call_after_refresh(self.offer_resume)
 
     def offer_resume(self) -> None:
         """Show "resume" only when this app's host stopped in the middle of a game."""
+        if self.deferred:
+            return
         info = self.app.resumable()
         button = self.query_one("#resume", Button)
         button.display = info is not None
@@ -91,7 +127,10 @@ class MenuScreen(Screen[None]):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """"Resume" only when there is a game to resume."""
+        """"Resume" only when there is a game to resume; a menu not built yet offers
+        none of its entries (quitting is the app's)."""
+        if self.deferred:
+            return False
         if action == "resume":
             return bool(self.query("#resume").first().display)
         return True
