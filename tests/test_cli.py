@@ -85,13 +85,25 @@ def test_help_says_what_plain_hiddenhand_does_and_the_default_game(
     assert "(default getout)" in " ".join(capsys.readouterr().out.split())
 
 
-def test_the_app_parser_says_the_same_as_the_whole_one() -> None:
+def test_the_app_parser_says_the_same_as_the_whole_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     from tui.cli import build_parser
 
     # Plain ``hiddenhand`` is parsed without the subcommands' arguments; its help, usage
     # and errors must not show it.
     assert build_parser(arguments=False).format_help() == build_parser().format_help()
     assert build_parser(arguments=False).format_usage() == build_parser().format_usage()
+    # A named subcommand is parsed with only its own arguments: its help is the same too.
+    from tui.cli import COMMANDS
+
+    for name in COMMANDS:
+        helps = []
+        for parser in (build_parser(arguments={name}), build_parser()):
+            with pytest.raises(SystemExit):
+                parser.parse_args([name, "--help"])
+            helps.append(capsys.readouterr().out)
+        assert helps[0] == helps[1] and f"usage: hiddenhand {name}" in helps[0], name
 
 
 def test_plain_hiddenhand_opens_the_app_without_the_engine_or_the_network(

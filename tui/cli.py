@@ -14,7 +14,7 @@ import ipaddress
 import os
 import socket
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -142,15 +142,16 @@ def typed_options(spec: GameSpec, pairs: Sequence[tuple[str, str]]) -> dict[str,
     return {key: option_value(known.get(key), raw) for key, raw in pairs}
 
 
-def build_parser(*, arguments: bool = True) -> argparse.ArgumentParser:
+def build_parser(*, arguments: bool | Collection[str] = True) -> argparse.ArgumentParser:
     """The argument parser for every subcommand.
 
-    With ``arguments=False`` the subcommands are all there, with their help, so that the
-    app's own options, ``--help``, the usage line and every error about those read the
-    same, but each has no arguments (and no ``-h`` of its own): what is left of a
-    command line after a subcommand's name is only collected. That is enough to open the
-    app, and imports nothing; :func:`main` builds the whole parser when a subcommand is
-    named.
+    ``arguments`` says which subcommands get their own arguments: all of them (true),
+    none (false) or the ones named. The others are still there, with their help, so
+    that the app's own options, ``--help``, the usage line and every error about those
+    read the same, but have no arguments (and no ``-h`` of its own): what follows their
+    name on a command line is only collected. With none, that is enough to open the
+    app and imports nothing; :func:`main` builds the parser again with the arguments of
+    the subcommand a command line names.
     """
     parser = argparse.ArgumentParser(
         prog="hiddenhand",
@@ -169,9 +170,9 @@ def build_parser(*, arguments: bool = True) -> argparse.ArgumentParser:
                      help="how friends join, as the lobby shows it (e.g. 'ssh -p 2222 box')")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (add, help_, description) in COMMANDS.items():
-        command = sub.add_parser(name, help=help_, description=description,
-                                 add_help=arguments)
-        if arguments:
+        full = arguments is True or (not isinstance(arguments, bool) and name in arguments)
+        command = sub.add_parser(name, help=help_, description=description, add_help=full)
+        if full:
             add(command)
         command.set_defaults(subparser=command)
     return parser
@@ -515,11 +516,11 @@ def run_ssh_serve_command(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``hiddenhand`` console script."""
     # Plain "hiddenhand" (the app) is parsed without the subcommands' arguments; a
-    # command line that names a subcommand is parsed again by the whole parser.
+    # command line that names a subcommand is parsed again with that one's arguments.
     parser = build_parser(arguments=False)
     args, extra = parser.parse_known_args(argv)
     if args.command is not None:
-        parser = build_parser()
+        parser = build_parser(arguments={args.command})
         args, extra = parser.parse_known_args(argv)
     if extra:
         # Said under the subcommand's own usage, where the option would have to be.
