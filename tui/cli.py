@@ -10,6 +10,7 @@ imported only by the commands that need it.
 from __future__ import annotations
 
 import argparse
+import gc
 import ipaddress
 import os
 import socket
@@ -484,8 +485,14 @@ def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.player:
         os.environ["HIDDENHAND_PLAYER"] = args.player
     settings, problem = Settings.load()
-    HiddenHandApp(settings, notice=problem, solo=solo, box=box,
-                  box_invite=args.box_invite).run()
+    app = HiddenHandApp(settings, notice=problem, solo=solo, box=box,
+                        box_invite=args.box_invite)
+    # What is imported by now (Textual, the app, their classes and tables) lives as long
+    # as the app: frozen, the cyclic garbage collector never walks it again. Before the
+    # first frame of a solo table that saves a full collection (12-16 ms); during play
+    # every full collection is shorter.
+    gc.freeze()
+    app.run()
     return 0
 
 
