@@ -21,8 +21,9 @@ is), ``--runs`` times each; the median and the minimum are printed, and each med
 as a ratio to the trivial app's from the same run. Each process gets its own empty
 ``HIDDENHAND_CONFIG_DIR`` and ``HIDDENHAND_DATA_DIR``: no settings, and no crash
 journals (every solo run is stopped mid-game, so each would leave one, and the menu
-would read them all, on a machine's history rather than the app's cost). The app opens no socket for the menu or a solo table; to be
-sure nothing reaches a network, run the benchmark in a network namespace of its own:
+would read them all, on a machine's history rather than the app's cost). The app opens
+no socket for the menu or a solo table; to be sure nothing reaches a network, run the
+benchmark in a network namespace of its own:
 
     unshare -rn sh -c 'ip link set lo up && exec .venv/bin/python scripts/bench_startup.py'
         [--runs 7] [--size 100x30] [--timeout 20]
