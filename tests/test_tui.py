@@ -79,6 +79,21 @@ async def test_a_solo_game_from_the_command_line_opens_first_and_leaves_to_the_m
         assert isinstance(app.screen, RulesScreen)
 
 
+async def test_a_solo_game_that_cannot_start_says_so_over_the_menu() -> None:
+    from textual.widgets import Button
+
+    # Nine seats: the host refuses the table (the command line would have said so first).
+    app = make_app(solo={"game_id": "getout", "seats": 9, "options": {}})
+    async with app.run_test(size=SIZE) as pilot:
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        await until(pilot, lambda: any("Could not start the solo game" in str(n.message)
+                                       for n in app._notifications), "the notice")
+        await until(pilot, lambda: app.focused is not None
+                    and app.focused is menu.query_one("#solo", Button), "the built menu")
+        assert app.screen is menu
+
+
 async def test_settings_are_checked_and_saved(config_dir: Path) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
