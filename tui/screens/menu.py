@@ -50,6 +50,7 @@ class MenuScreen(Screen[None]):
         super().__init__()
         self.deferred = deferred
         self._covered = False
+        self._building = False
 
     def compose(self) -> ComposeResult:
         if self.deferred:
@@ -86,14 +87,25 @@ class MenuScreen(Screen[None]):
         self.query_one("#resume", Button).display = False
         self.query_one("#solo", Button).focus()
 
+    @property
+    def built(self) -> bool:
+        """True once the entries are there (always, unless the menu was deferred)."""
+        return not self.deferred and not self._building
+
     async def build(self) -> None:
-        """Build the entries of a deferred menu (nothing to do if they are there)."""
+        """Build the entries of a deferred menu (nothing to do if they are there), then
+        look for a lost game to offer."""
         if not self.deferred:
             return
-        self.deferred = False
-        await self.recompose()
+        self._building = True
+        self.deferred = False  # compose() yields the entries from now on
+        try:
+            await self.recompose()
+        finally:
+            self._building = False
         self._entries_built()
         self.refresh_bindings()
+        self.call_after_refresh(self.offer_resume)
 
     def on_screen_suspend(self) -> None:
         """Another screen covers the menu."""
@@ -107,15 +119,15 @@ class MenuScreen(Screen[None]):
         quick however many journals there are. A deferred menu is built when it comes
         back from under another screen, not as the app opens under a solo table."""
         if self.deferred:
-            if not self._covered:
-                return
-            await self.build()
+            if self._covered:
+                await self.build()  # and looks for a lost game once built
+            return
         self.call_after_refresh(self.offer_resume)
 
     def offer_resume(self) -> None:
         """Show "resume" only when this app's host stopped in the middle of a game."""
-        if self.deferred:
-            return
+        if not self.built:
+            return  # asked again once the menu is built
         info = self.app.resumable()
         button = self.query_one("#resume", Button)
         button.display = info is not None
@@ -129,7 +141,7 @@ class MenuScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """"Resume" only when there is a game to resume; a menu not built yet offers
         none of its entries (quitting is the app's)."""
-        if self.deferred:
+        if not self.built:
             return False
         if action == "resume":
             return bool(self.query("#resume").first().display)
