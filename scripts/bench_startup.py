@@ -15,13 +15,23 @@ starting the in-process host, seating the bots and receiving the first view) and
 writing the first frame.
 
 Targets run round-robin (one warm-up round first, not counted, so bytecode caches are
-warm), ``--runs`` times each; the median and the minimum are printed, and each median
+warm: ``PYTHONDONTWRITEBYTECODE`` is dropped from the targets' environment, or the
+project's own modules would be compiled afresh on every start, as no installed copy
+is), ``--runs`` times each; the median and the minimum are printed, and each median
 as a ratio to the trivial app's from the same run. Each process gets its own empty
-``HIDDENHAND_CONFIG_DIR``. The app opens no socket for the menu or a solo table; to be
-sure nothing reaches a network, run the benchmark in a network namespace of its own:
+``HIDDENHAND_CONFIG_DIR`` and ``HIDDENHAND_DATA_DIR``: no settings, and no crash
+journals (every solo run is stopped mid-game, so each would leave one, and the menu
+would read them all, on a machine's history rather than the app's cost). The app opens
+no socket for the menu or a solo table; to be sure nothing reaches a network, run the
+benchmark in a network namespace of its own:
 
     unshare -rn sh -c 'ip link set lo up && exec .venv/bin/python scripts/bench_startup.py'
-        [--runs 7] [--size 100x30] [--timeout 20]
+        [--runs 7] [--size 100x30] [--timeout 20] [--before REVISION]
+
+``--before REVISION`` also times the menu and the solo table of an older commit (its
+``engine``, ``net`` and ``tui`` exported with ``git archive`` and put first on
+``PYTHONPATH``, run by the same console script), in the same round-robin: a before/after
+pair measured in one run.
 """
 
 from __future__ import annotations
@@ -45,20 +55,39 @@ HERE = Path(__file__).resolve().parent
 ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 
 
-def targets() -> dict[str, tuple[list[str], bytes]]:
-    """Name → (command, marker) of every target, the baseline first."""
+#: A target: its command, the marker of its screen, and what its environment adds.
+Target = tuple[list[str], bytes, dict[str, str]]
+
+
+def targets(before: Path | None = None) -> dict[str, Target]:
+    """Name → target of every target, the baseline first; with ``before`` (a directory
+    holding an older ``engine``, ``net`` and ``tui``), the menu and the solo table of
+    that code too, run by the same console script with the directory on PYTHONPATH."""
     bindir = Path(sys.executable).parent
     app = shutil.which("hiddenhand", path=str(bindir)) or str(bindir / "hiddenhand")
-    return {
+    found: dict[str, Target] = {
         "trivial Textual app": ([sys.executable, str(HERE / "startup_trivial_app.py")],
-                                b"trivial app ready"),
-        "hiddenhand (menu)": ([app], b"Play solo against bots"),
-        "hiddenhand solo (table)": ([app, "solo"], b"Players"),
+                                b"trivial app ready", {}),
     }
+    runs = [("", {})] if before is None else [(" before", {"PYTHONPATH": str(before)}),
+                                              ("", {})]
+    for label, env in runs:
+        found[f"hiddenhand (menu){label}"] = ([app], b"Play solo against bots", env)
+        found[f"hiddenhand solo (table){label}"] = ([app, "solo"], b"Players", env)
+    return found
 
 
-def first_frame(command: list[str], marker: bytes, size: tuple[int, int], timeout: float
-                ) -> float:
+def export(revision: str, into: Path) -> Path:
+    """The ``engine``, ``net`` and ``tui`` packages of a git ``revision``, under ``into``."""
+    root = HERE.parent
+    archive = subprocess.run(["git", "-C", str(root), "archive", revision, "engine", "net",
+                              "tui"], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def first_frame(command: list[str], marker: bytes, size: tuple[int, int], timeout: float,
+                extra_env: dict[str, str] | None = None) -> float:
     """Seconds from starting ``command`` on a fresh pty to ``marker`` painted on it."""
     import fcntl
     import termios
@@ -68,7 +97,9 @@ def first_frame(command: list[str], marker: bytes, size: tuple[int, int], timeou
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
     with tempfile.TemporaryDirectory(prefix="hh-startup-") as config:
         env = dict(os.environ, TERM="xterm-256color", HIDDENHAND_CONFIG_DIR=config,
-                   COLUMNS=str(cols), LINES=str(rows))
+                   HIDDENHAND_DATA_DIR=config, COLUMNS=str(cols), LINES=str(rows))
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env.update(extra_env or {})
         start = time.perf_counter()
         proc = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env,
                                 start_new_session=True, close_fds=True)
@@ -110,27 +141,43 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--size", default="100x30", help="terminal COLSxROWS")
     parser.add_argument("--timeout", type=float, default=20.0)
+    parser.add_argument("--before", default=None, metavar="REVISION",
+                        help="also time the menu and the solo table of this git revision "
+                        "(its engine, net and tui), in the same round-robin")
     args = parser.parse_args(argv)
     try:
         cols, rows = (int(x) for x in args.size.lower().split("x"))
     except ValueError:
         parser.error(f"--size must look like 100x30, not {args.size!r}")
     size = (cols, rows)
-    todo = targets()
+    with tempfile.TemporaryDirectory(prefix="hh-before-") as older:
+        before = None
+        if args.before is not None:
+            try:
+                before = export(args.before, Path(older))
+            except subprocess.CalledProcessError as exc:
+                parser.error(f"cannot export {args.before!r}: {exc.stderr.decode().strip()}")
+        return run(targets(before), size, args.runs, args.timeout, argv)
+
+
+def run(todo: dict[str, Target], size: tuple[int, int], runs: int, timeout: float,
+        argv: list[str] | None) -> int:
+    """Time every target ``runs`` times round-robin after a warm-up round; print them."""
+    cols, rows = size
     print("command:", " ".join([os.path.relpath(sys.argv[0]), *(argv or sys.argv[1:])]))
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
-          f"terminal {cols}x{rows}; {args.runs} runs each, round-robin, after a warm-up")
-    for command, marker in todo.values():
-        first_frame(command, marker, size, args.timeout)
+          f"terminal {cols}x{rows}; {runs} runs each, round-robin, after a warm-up")
+    for command, marker, env in todo.values():
+        first_frame(command, marker, size, timeout, env)
     times: dict[str, list[float]] = {name: [] for name in todo}
-    for _ in range(args.runs):
-        for name, (command, marker) in todo.items():
-            times[name].append(first_frame(command, marker, size, args.timeout))
+    for _ in range(runs):
+        for name, (command, marker, env) in todo.items():
+            times[name].append(first_frame(command, marker, size, timeout, env))
     base = statistics.median(times["trivial Textual app"])
-    print(f"{'':<26} {'median ms':>10} {'min ms':>8} {'x trivial':>10}")
+    print(f"{'':<33} {'median ms':>10} {'min ms':>8} {'x trivial':>10}")
     for name, values in times.items():
         median = statistics.median(values)
-        print(f"{name:<26} {median * 1000:>10.0f} {min(values) * 1000:>8.0f} "
+        print(f"{name:<33} {median * 1000:>10.0f} {min(values) * 1000:>8.0f} "
               f"{median / base:>10.2f}")
     return 0
 

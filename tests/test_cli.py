@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -81,6 +83,48 @@ def test_help_says_what_plain_hiddenhand_does_and_the_default_game(
     with pytest.raises(SystemExit):
         main(["host", "--help"])
     assert "(default getout)" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_app_parser_says_the_same_as_the_whole_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tui.cli import build_parser
+
+    # Plain ``hiddenhand`` is parsed without the subcommands' arguments; its help, usage
+    # and errors must not show it.
+    assert build_parser(arguments=False).format_help() == build_parser().format_help()
+    assert build_parser(arguments=False).format_usage() == build_parser().format_usage()
+    # A named subcommand is parsed with only its own arguments: its help is the same too.
+    from tui.cli import COMMANDS
+
+    for name in COMMANDS:
+        helps = []
+        for parser in (build_parser(arguments={name}), build_parser()):
+            with pytest.raises(SystemExit):
+                parser.parse_args([name, "--help"])
+            helps.append(capsys.readouterr().out)
+        assert helps[0] == helps[1] and f"usage: hiddenhand {name}" in helps[0], name
+
+
+def test_plain_hiddenhand_opens_the_app_without_the_engine_or_the_network(
+    tmp_path: Path,
+) -> None:
+    # The menu's first frame waits for every import before it (scripts/bench_startup.py):
+    # nothing of the engine, the network or the wire format is imported on its way.
+    probe = (
+        "import sys, textual.app\n"
+        "def run(self, *args, **kwargs):\n"
+        "    import tui.screens.menu\n"
+        "    print(sorted(m for m in sys.modules if m.partition('.')[0] in\n"
+        "                 ('engine', 'net', 'msgpack', 'zeroconf', 'asyncssh')))\n"
+        "textual.app.App.run = run\n"
+        "from tui.cli import main\n"
+        "main([])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, check=True,
+                          env={**os.environ, "HIDDENHAND_CONFIG_DIR": str(tmp_path)})
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
 
 
 def test_console_entry_point_runs() -> None:

@@ -57,6 +57,43 @@ async def test_menu_opens_rules_and_settings_and_comes_back() -> None:
         assert isinstance(app.screen, SettingsScreen)
 
 
+async def test_a_solo_game_from_the_command_line_opens_first_and_leaves_to_the_menu() -> None:
+    from textual.widgets import Button
+
+    app = HiddenHandApp(Settings(name="Ann"), bot_delay=0.01,
+                        solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                             and app.screen.update and app.screen, "the solo table")
+        (menu,) = app.screen_stack[:-1]
+        # Nothing of the menu was built before the table's first frame.
+        assert isinstance(menu, MenuScreen) and not menu.query(Button)
+        await pilot.press("escape")
+        await pilot.press("y")  # yes, leave this solo game
+        await until(pilot, lambda: app.screen is menu and menu.query("#solo"), "the menu")
+        await until(pilot, lambda: app.focused is menu.query_one("#solo", Button),
+                    "the first entry focused")
+        assert screen.leaving
+        await until(pilot, lambda: app.host is None, "the solo host stopped")
+        await pilot.press("r")
+        assert isinstance(app.screen, RulesScreen)
+
+
+async def test_a_solo_game_that_cannot_start_says_so_over_the_menu() -> None:
+    from textual.widgets import Button
+
+    # Nine seats: the host refuses the table (the command line would have said so first).
+    app = make_app(solo={"game_id": "getout", "seats": 9, "options": {}})
+    async with app.run_test(size=SIZE) as pilot:
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        await until(pilot, lambda: any("Could not start the solo game" in str(n.message)
+                                       for n in app._notifications), "the notice")
+        await until(pilot, lambda: app.focused is not None
+                    and app.focused is menu.query_one("#solo", Button), "the built menu")
+        assert app.screen is menu
+
+
 async def test_settings_are_checked_and_saved(config_dir: Path) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -51,7 +51,9 @@ async def test_a_crashed_solo_game_is_resumed_from_the_menu_where_it_stopped() -
         menu = again.screen
         assert isinstance(menu, MenuScreen)
         resume = menu.query_one("#resume", Button)
-        assert resume.display and "Ann" in (resume.tooltip or "")
+        # The journals are read once the menu is on the screen, not before.
+        await until(pilot, lambda: resume.display, "the resume entry")
+        assert "Ann" in (resume.tooltip or "")
         await pilot.press("u")
         screen = await until(pilot, lambda: isinstance(again.screen, GetOutScreen)
                              and again.screen.update and again.screen, "the resumed table")

@@ -20,6 +20,7 @@ from textual import on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
+from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from tui.messages import ChatReceived, ConnectionDropped, ConnectionRestored, HostSaid, ViewReceived
@@ -88,20 +89,63 @@ class HiddenHandApp(App[None]):
         self.box = box
         self.box_invite = box_invite
 
-    def on_mount(self) -> None:
-        """Open the menu, then go straight to a solo game if the command line asked."""
+    def get_default_screen(self) -> Screen[Any]:
+        """The menu is the first screen on the stack, under every other.
+
+        Textual's own default (an empty screen, with the menu pushed over it) costs the
+        first frame about 20 ms more (scripts/bench_startup.py). Under a solo game from
+        the command line the menu is built when it is first shown: the first frame is
+        the table's."""
         from tui.screens.menu import MenuScreen
 
-        self.push_screen(MenuScreen())
+        return MenuScreen(deferred=self._solo is not None)
+
+    def on_mount(self) -> None:
+        """Go straight to a solo game if the command line asked."""
         if self._notice:
             self.notify(self._notice, severity="warning", timeout=8, markup=False)
         if self._solo is not None:
-            from tui.screens.setup import SetupScreen
+            self.open_solo(self._solo["game_id"], self._solo["seats"],
+                           self._solo.get("options", {}))
 
-            setup = SetupScreen(mode="solo")
-            self.push_screen(setup)
-            setup.open_solo(self._solo["game_id"], self._solo["seats"],
-                            self._solo.get("options", {}))
+    @work(exclusive=True, group="open", exit_on_error=False)
+    async def open_solo(self, game_id: str, seats: int, options: dict[str, Any]) -> None:
+        """Deal the solo game of the command line and sit down at it, over the menu."""
+        from tui.games import table_screen
+        from tui.session import ConnectionLost, ServerError
+
+        try:
+            session = await self.start_solo(game_id, seats, options)
+        except (ServerError, ConnectionLost, OSError) as exc:
+            self.notify(f"Could not start the solo game: {exc}", severity="error",
+                        timeout=10, markup=False)
+            from tui.screens.menu import MenuScreen
+
+            if isinstance(self.screen, MenuScreen):
+                await self.screen.build()
+            return
+        self.attach(session)
+        self.push_screen(table_screen(session))
+
+    async def start_solo(self, game_id: str, seats: int, options: dict[str, Any]) -> Session:
+        """A dealt solo game: a host in the app with no network, us in seat 0, bots in
+        the others. Returns once the first view of the dealt game is in."""
+        from tui.games import table_options
+        from tui.session import Session
+
+        host = await self.start_host(port=None)
+        session = Session(self.settings.name, host=host)
+        await session.connect()
+        await session.create("solo", game_id, seats,
+                             table_options(game_id, seats, dict(options)))
+        for seat in range(1, seats):
+            await session.request("add_bot", seat)
+        await session.request("start")
+        # Wait for the dealt game so the table opens on a real view.
+        while True:
+            msg = await session.next()
+            if msg.get("type") == "update" and msg.get("view") is not None:
+                return session
 
     # ---- hosting ------------------------------------------------------------------------
 

@@ -10,19 +10,21 @@ imported only by the commands that need it.
 from __future__ import annotations
 
 import argparse
+import gc
 import ipaddress
 import os
 import socket
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
-import engine
-
 if TYPE_CHECKING:
+    from engine import GameSpec
     from engine.core import Option
-# The bots, the network and the app are imported by the commands that use them: the
-# menu's first frame waits for every import made here (scripts/bench_startup.py).
+# The engine, the bots, the network and the app are imported by the commands that use
+# them: the menu's first frame waits for every import made here, and for the parser
+# (scripts/bench_startup.py). Plain ``hiddenhand`` needs neither the engine (about 20 ms
+# of class creation) nor the subcommands' own arguments, whose help lists its games.
 
 
 def _seats(text: str) -> int:
@@ -135,14 +137,23 @@ def option_value(option: Option | None, raw: str) -> Any:
     return value
 
 
-def typed_options(spec: engine.GameSpec, pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
+def typed_options(spec: GameSpec, pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
     """The ``--option`` pairs of a command line as values for ``spec``'s options."""
     known = {o.name: o for o in spec.options}
     return {key: option_value(known.get(key), raw) for key, raw in pairs}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser for every subcommand."""
+def build_parser(*, arguments: bool | Collection[str] = True) -> argparse.ArgumentParser:
+    """The argument parser for every subcommand.
+
+    ``arguments`` says which subcommands get their own arguments: all of them (true),
+    none (false) or the ones named. The others are still there, with their help, so
+    that the app's own options, ``--help``, the usage line and every error about those
+    read the same, but have no arguments (and no ``-h`` of its own): what follows their
+    name on a command line is only collected. With none, that is enough to open the
+    app and imports nothing; :func:`main` builds the parser again with the arguments of
+    the subcommand a command line names.
+    """
     parser = argparse.ArgumentParser(
         prog="hiddenhand",
         description="Hidden-information party games in the terminal. Plain 'hiddenhand' "
@@ -159,35 +170,32 @@ def build_parser() -> argparse.ArgumentParser:
     box.add_argument("--box-invite", default=None, metavar="TEXT",
                      help="how friends join, as the lobby shows it (e.g. 'ssh -p 2222 box')")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    solo = sub.add_parser(
-        "solo",
-        help="play solo against bots at once (no network)",
-        description="Open the app straight into a solo game against bots.",
-    )
+    for name, (add, help_, description) in COMMANDS.items():
+        full = arguments is True or (not isinstance(arguments, bool) and name in arguments)
+        command = sub.add_parser(name, help=help_, description=description, add_help=full)
+        if full:
+            add(command)
+        command.set_defaults(subparser=command)
+    return parser
+
+
+def _solo_arguments(solo: argparse.ArgumentParser) -> None:
     solo.add_argument("--game", default="getout", help="the game to play (default getout)")
     solo.add_argument("--seats", type=_seats, default=4, help="seats, you included (default 4)")
     solo.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                       type=_option, help="a table option, e.g. limit=50 (repeatable)")
-    solo.set_defaults(subparser=solo)
-    demo = sub.add_parser(
-        "demo",
-        help="watch a headless GET OUT! match between random players",
-        description="Play a GET OUT! match between random-legal players and print it.",
-    )
+
+
+def _demo_arguments(demo: argparse.ArgumentParser) -> None:
     demo.add_argument("--seats", type=_seats, default=4, help="players, 2 to 6 (default 4)")
     demo.add_argument("--seed", type=int, default=None, help="replay a game exactly")
     demo.add_argument("--single", action="store_true", help="one round instead of a match")
     demo.add_argument("--quiet", action="store_true", help="print only the outcome")
-    demo.set_defaults(subparser=demo)
 
-    sim = sub.add_parser(
-        "sim",
-        help="play many bot-only games headless and print the outcomes",
-        description="Play bot-only games on simulated time (no real waiting) and print "
-        "a table of outcomes. Game i uses seed SEED+i, so a run replays exactly. In Get "
-        "It!, --people seats simulated people beside the bots, to measure how well the "
-        "bots play with people.",
-    )
+
+def _sim_arguments(sim: argparse.ArgumentParser) -> None:
+    import engine
+
     sim.add_argument("game", metavar="GAME", help="the game: " + ", ".join(engine.GAMES))
     sim.add_argument("--games", type=_games, default=100, help="how many games (default 100)")
     sim.add_argument("--seats", type=_seats, default=None,
@@ -215,14 +223,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="GET OUT!: seats 2.. are random-legal players against the bot "
                      "in seat 1")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
-    sim.set_defaults(subparser=sim)
 
-    host = sub.add_parser(
-        "host",
-        help="run a headless host for LAN play",
-        description="Host one table on this machine, headless; players join it over the "
-        "network (found with 'hiddenhand list' or by host:port). Ctrl-C stops it.",
-    )
+
+def _host_arguments(host: argparse.ArgumentParser) -> None:
+    import engine
+    from net.limits import Limits  # small and pure; the rest of net stays unimported
+
     host.add_argument("--game", default="getout",
                       help="the game: " + ", ".join(engine.GAMES) + " (default getout)")
     host.add_argument("--seats", type=_seats, default=None,
@@ -255,8 +261,6 @@ def build_parser() -> argparse.ArgumentParser:
                       "loses nothing, and fsyncs it moments later from a thread (a power cut "
                       "may lose those moments); each fsyncs before every acknowledgement "
                       "(nothing lost even then, at the disk's pace for every move)")
-    from net.limits import Limits  # small and pure; the rest of net stays unimported
-
     defaults = Limits()
     for flag, field, what in [
         ("--max-connections", "max_connections", "connections in all"),
@@ -274,15 +278,9 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--shared-address", action="append", type=_address, default=[],
                       metavar="IP", help="an address many players share (a box they log in "
                       "to, a proxy): no per-address limit counts them together (repeatable)")
-    host.set_defaults(subparser=host)
 
-    ssh = sub.add_parser(
-        "ssh-serve",
-        help="serve the app over SSH: anyone with an ssh client plays on this box",
-        description="Listen for SSH logins; each gets its own hiddenhand app on its own "
-        "terminal, and every app plays on one host this command runs on 127.0.0.1. "
-        "Ctrl-C stops it.",
-    )
+
+def _ssh_serve_arguments(ssh: argparse.ArgumentParser) -> None:
     ssh.add_argument("--port", type=_port, default=2222,
                      help="SSH port to listen on (default 2222; 0 picks a free one)")
     ssh.add_argument("--bind", default=None, metavar="ADDRESS",
@@ -309,24 +307,43 @@ def build_parser() -> argparse.ArgumentParser:
                      "or $HIDDENHAND_DATA_DIR)")
     ssh.add_argument("--bot-delay", type=_seconds, default=0.7,
                      help="seconds a bot waits before each move (default 0.7)")
-    ssh.set_defaults(subparser=ssh)
 
-    lister = sub.add_parser(
-        "list",
-        help="list the hosts on the LAN",
-        description="Browse the LAN for hiddenhand hosts and print them.",
-    )
+
+def _list_arguments(lister: argparse.ArgumentParser) -> None:
     lister.add_argument("--timeout", type=_seconds, default=2.0,
                         help="seconds to listen (default 2)")
     lister.add_argument("--json", action="store_true", help="print JSON (one list) for scripts")
     lister.add_argument("--mdns-interface", action="append", default=None, metavar="IP",
                         help="browse only on this interface address (repeatable)")
-    lister.set_defaults(subparser=lister)
-    return parser
+
+
+#: Subcommand → (what adds its arguments, its help in the list, its description).
+COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], str, str]] = {
+    "solo": (_solo_arguments, "play solo against bots at once (no network)",
+             "Open the app straight into a solo game against bots."),
+    "demo": (_demo_arguments, "watch a headless GET OUT! match between random players",
+             "Play a GET OUT! match between random-legal players and print it."),
+    "sim": (_sim_arguments, "play many bot-only games headless and print the outcomes",
+            "Play bot-only games on simulated time (no real waiting) and print a table "
+            "of outcomes. Game i uses seed SEED+i, so a run replays exactly. In Get It!, "
+            "--people seats simulated people beside the bots, to measure how well the "
+            "bots play with people."),
+    "host": (_host_arguments, "run a headless host for LAN play",
+             "Host one table on this machine, headless; players join it over the network "
+             "(found with 'hiddenhand list' or by host:port). Ctrl-C stops it."),
+    "ssh-serve": (_ssh_serve_arguments,
+                  "serve the app over SSH: anyone with an ssh client plays on this box",
+                  "Listen for SSH logins; each gets its own hiddenhand app on its own "
+                  "terminal, and every app plays on one host this command runs on "
+                  "127.0.0.1. Ctrl-C stops it."),
+    "list": (_list_arguments, "list the hosts on the LAN",
+             "Browse the LAN for hiddenhand hosts and print them."),
+}
 
 
 def run_demo(seats: int, seed: int, single: bool, quiet: bool) -> int:
     """Play one GET OUT! game between random players, printing what happens."""
+    import engine
     from engine.bots import RandomBot
     from engine.getout import describe
 
@@ -370,10 +387,12 @@ def checked_table(
     game_id: str,
     seats: int | None,
     option_pairs: Sequence[tuple[str, str]],
-    default_seats: Callable[[engine.GameSpec], int],
-) -> tuple[engine.GameSpec, int, dict[str, Any]]:
+    default_seats: Callable[[GameSpec], int],
+) -> tuple[GameSpec, int, dict[str, Any]]:
     """The game, seat count and options of a command line, checked by the engine's
     registry; a wrong one is a usage error that says what is allowed."""
+    import engine
+
     spec = engine.GAMES.get(game_id)
     if spec is None:
         parser.error(f"unknown game {game_id!r}; known games: {', '.join(engine.GAMES)}")
@@ -472,8 +491,14 @@ def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.player:
         os.environ["HIDDENHAND_PLAYER"] = args.player
     settings, problem = Settings.load()
-    HiddenHandApp(settings, notice=problem, solo=solo, box=box,
-                  box_invite=args.box_invite).run()
+    app = HiddenHandApp(settings, notice=problem, solo=solo, box=box,
+                        box_invite=args.box_invite)
+    # What is imported by now (Textual, the app, their classes and tables) lives as long
+    # as the app: frozen, the cyclic garbage collector never walks it again. Before the
+    # first frame of a solo table that saves a full collection (12-16 ms); during play
+    # every full collection is shorter.
+    gc.freeze()
+    app.run()
     return 0
 
 
@@ -503,8 +528,13 @@ def run_ssh_serve_command(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``hiddenhand`` console script."""
-    parser = build_parser()
+    # Plain "hiddenhand" (the app) is parsed without the subcommands' arguments; a
+    # command line that names a subcommand is parsed again with that one's arguments.
+    parser = build_parser(arguments=False)
     args, extra = parser.parse_known_args(argv)
+    if args.command is not None:
+        parser = build_parser(arguments={args.command})
+        args, extra = parser.parse_known_args(argv)
     if extra:
         # Said under the subcommand's own usage, where the option would have to be.
         where: argparse.ArgumentParser = getattr(args, "subparser", parser)

@@ -25,7 +25,12 @@ TITLE_ART = r"""
 
 
 class MenuScreen(Screen[None]):
-    """Where the app starts. Every entry has a key; arrows and the mouse work too."""
+    """Where the app starts. Every entry has a key; arrows and the mouse work too.
+
+    A ``deferred`` menu (under a solo table opened from the command line) is empty until
+    it first comes back into view, and builds its entries then: the table's first frame
+    does not wait for a menu nobody sees yet (scripts/bench_startup.py).
+    """
 
     app = getters.app(HiddenHandApp)
 
@@ -41,7 +46,15 @@ class MenuScreen(Screen[None]):
         Binding("up", "app.focus_previous", "Previous", show=False),
     ]
 
+    def __init__(self, *, deferred: bool = False) -> None:
+        super().__init__()
+        self.deferred = deferred
+        self._covered = False
+        self._building = False
+
     def compose(self) -> ComposeResult:
+        if self.deferred:
+            return
         yield Header()
         with Vertical(id="menu"):
             yield Static(TITLE_ART, id="title-art")
@@ -66,20 +79,55 @@ class MenuScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        """Focus the first entry so Enter plays solo at once (or resumes a lost game).
+        """Focus the first entry so Enter plays solo at once (or resumes a lost game)."""
+        if not self.deferred:
+            self._entries_built()
 
-        Looking for a lost game reads the journals: done after the first frame, so that
-        opening the app stays quick."""
+    def _entries_built(self) -> None:
         self.query_one("#resume", Button).display = False
         self.query_one("#solo", Button).focus()
+
+    @property
+    def built(self) -> bool:
+        """True once the entries are there (always, unless the menu was deferred)."""
+        return not self.deferred and not self._building
+
+    async def build(self) -> None:
+        """Build the entries of a deferred menu (nothing to do if they are there), then
+        look for a lost game to offer."""
+        if not self.deferred:
+            return
+        self._building = True
+        self.deferred = False  # compose() yields the entries from now on
+        try:
+            await self.recompose()
+        finally:
+            self._building = False
+        self._entries_built()
+        self.refresh_bindings()
         self.call_after_refresh(self.offer_resume)
 
-    def on_screen_resume(self) -> None:
-        """Back in the menu: a game may have ended, or been lost."""
-        self.offer_resume()
+    def on_screen_suspend(self) -> None:
+        """Another screen covers the menu."""
+        self._covered = True
+
+    async def on_screen_resume(self) -> None:
+        """Opened, or back in the menu: a game may have ended, or been lost.
+
+        Looking for a lost game reads every journal: done after the frame is painted
+        (a screen is resumed as it is first pushed, too), so that opening the app stays
+        quick however many journals there are. A deferred menu is built when it comes
+        back from under another screen, not as the app opens under a solo table."""
+        if self.deferred:
+            if self._covered:
+                await self.build()  # and looks for a lost game once built
+            return
+        self.call_after_refresh(self.offer_resume)
 
     def offer_resume(self) -> None:
         """Show "resume" only when this app's host stopped in the middle of a game."""
+        if not self.built:
+            return  # asked again once the menu is built
         info = self.app.resumable()
         button = self.query_one("#resume", Button)
         button.display = info is not None
@@ -91,7 +139,10 @@ class MenuScreen(Screen[None]):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """"Resume" only when there is a game to resume."""
+        """"Resume" only when there is a game to resume; a menu not built yet offers
+        none of its entries (quitting is the app's)."""
+        if not self.built:
+            return False
         if action == "resume":
             return bool(self.query("#resume").first().display)
         return True

@@ -160,7 +160,7 @@ class SetupScreen(Screen[None]):
     async def open_solo(self, game_id: str, seats: int, options: dict[str, object]) -> None:
         """Run a host in the app, seat bots everywhere else, deal, and sit down."""
         try:
-            session = await start_solo_session(self.app, game_id, seats, options)
+            session = await self.app.start_solo(game_id, seats, options)
         except (ServerError, ConnectionLost, OSError) as exc:
             self.query_one("#setup-error", Static).update(f"Could not start: {exc}")
             return
@@ -221,21 +221,3 @@ class SetupScreen(Screen[None]):
         app.attach(session)
         app.switch_screen(LobbyScreen(session))
 
-
-async def start_solo_session(
-    app: HiddenHandApp, game_id: str, seats: int, options: dict[str, object]
-) -> Session:
-    """A dealt solo game: an in-app host, us in seat 0, bots in the others."""
-    host = await app.start_host(port=None)
-    session = Session(app.settings.name, host=host)
-    await session.connect()
-    await session.create("solo", game_id, seats, table_options(game_id, seats, dict(options)))
-    for seat in range(1, seats):
-        await session.request("add_bot", seat)
-    await session.request("start")
-    # Wait for the dealt game so the table opens on a real view.
-    assert session.client is not None
-    while True:
-        msg = await session.next()
-        if msg.get("type") == "update" and msg.get("view") is not None:
-            return session
