@@ -58,6 +58,7 @@ def test_getout_versus_random_times_only_the_bot() -> None:
         ("chess", 2, {}, "unknown game"),
         ("getit", 2, {}, "takes 3 to 6 seats"),
         ("getit", 4, {"versus": "random"}, "only GET OUT!"),
+        ("getout", 2, {"versus": "casual"}, "only Got Five!"),
         ("getout", 2, {"versus": "genius"}, "versus must be"),
     ],
 )
@@ -225,6 +226,12 @@ def test_sim_getout_versus_random(capsys: pytest.CaptureFixture[str]) -> None:
     assert "seat 1 bot vs random-legal players" in out  # seats count from 1, as in the app
 
 
+def test_sim_gotfive_versus_casual(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _sim(capsys, "gotfive", "--games", "10", "--seats", "3", "--versus", "casual")
+    assert "wins, seat 1 (bot)" in out and "wins, seat 3 (casual)" in out
+    assert "seat 1 bot vs casual bots" in out
+
+
 def test_sim_gotfive(capsys: pytest.CaptureFixture[str]) -> None:
     out = _sim(capsys, "gotfive", "--games", "3", "--seats", "4")
     assert "wrong announcements" in out and "median turns to a win" in out
@@ -241,7 +248,8 @@ def test_sim_gotfive(capsys: pytest.CaptureFixture[str]) -> None:
         (["sim", "getit", "--seats", "7"], "Get It! takes 3 to 6 seats, not 7"),
         (["sim", "getit", "--option", "level=9"], "option 'level' must be from 1 to 6"),
         (["sim", "getit", "--option", "colour=red"], "unknown option 'colour'"),
-        (["sim", "getit", "--versus", "random"], "--versus is for GET OUT! only"),
+        (["sim", "getit", "--versus", "random"], "--versus random is for GET OUT! only"),
+        (["sim", "getout", "--versus", "casual"], "--versus casual is for Got Five! only"),
         (["sim", "getout", "--versus", "genius"], "invalid choice"),
         (["sim", "getit", "--reaction", "-1"], "expected 0 to 3600 seconds"),
         (["sim", "getit", "--reaction", "0.1", "--jitter", "0.2"], "more than --reaction"),

@@ -219,9 +219,10 @@ def _sim_arguments(sim: argparse.ArgumentParser) -> None:
     sim.add_argument("--person-error", type=_fraction, default=0.1, metavar="FRACTION",
                      help="how often a person's signal goes to the wrong player, 0 to 1 "
                      "(default 0.1)")
-    sim.add_argument("--versus", choices=["random"], default=None,
-                     help="GET OUT!: seats 2.. are random-legal players against the bot "
-                     "in seat 1")
+    sim.add_argument("--versus", choices=["random", "casual"], default=None,
+                     help="seats 2.. play against the bot in seat 1: random-legal players "
+                     "(GET OUT!) or casual bots (Got Five!; seat 1 plays at the table's "
+                     "bots option)")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -411,8 +412,10 @@ def run_sim_command(args: argparse.Namespace) -> int:
     _spec, seats, options = checked_table(
         parser, args.game, args.seats, args.option, lambda spec: min(4, spec.max_seats)
     )
-    if args.versus and args.game != "getout":
-        parser.error("--versus is for GET OUT! only")
+    if args.versus == "random" and args.game != "getout":
+        parser.error("--versus random is for GET OUT! only")
+    if args.versus == "casual" and args.game != "gotfive":
+        parser.error("--versus casual is for Got Five! only")
     if args.reaction < args.jitter:
         parser.error(f"--jitter {args.jitter} is more than --reaction {args.reaction}")
     if args.people and args.game != "getit":

@@ -82,7 +82,7 @@ def report(game_id: str, records: list[dict[str, Any]], versus: str | None) -> T
         seats = records[0]["seats"] if records else 0
         wins = Counter(w for r in records for w in r["winners"])
         for s in range(seats):
-            who = " (bot)" if versus and s == 0 else " (random)" if versus else ""
+            who = " (bot)" if versus and s == 0 else f" ({versus})" if versus else ""
             # Seats as players count them, from 1 (as the app does).
             table.add_row(f"wins, seat {s + 1}{who}", _share(wins[s], games))
         if game_id == "gotfive":
@@ -106,7 +106,8 @@ def title(
     """A line saying what was played, and one on how the simulated people play."""
     seats = records[0]["seats"] if records else 0
     first = records[0]["seed"] if records else 0
-    against = ", seat 1 bot vs random-legal players" if versus else ""
+    against = {"random": ", seat 1 bot vs random-legal players",
+               "casual": ", seat 1 bot vs casual bots"}.get(versus or "", "")
     people = records[0].get("people", 0) if records else 0
     if people:
         how = person or {}
