@@ -22,6 +22,7 @@ own:
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
@@ -100,8 +101,17 @@ class TableScreen(SessionScreen):
 
     def on_mount(self) -> None:
         """Replay what happened at this table so far, then show the latest state."""
+        # Everything alive now (the app, its host, Textual, the screens) lives as long as
+        # the table: freezing it keeps Python's full garbage collections off it while we
+        # play. Unfrozen, each full collection walked the whole heap in one go, 50-80 ms
+        # inside an update's repaint: the repaint tail (scripts/bench_repaint.py).
+        gc.freeze()
         self.catch_up()
         super().on_mount()
+
+    def on_unmount(self) -> None:
+        """Give the frozen objects back to the garbage collector once the table is gone."""
+        gc.unfreeze()
 
     @on(events.Resize)
     def keep_log_at_end(self) -> None:
