@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 import pytest
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 from engine.testing import stack_getout
 from tests.tui_support import (
     SIZE,
     config_dir,
+    footer_drawn,
     footer_keys,
     footer_labels_in_view,
     make_app,
@@ -103,3 +109,49 @@ async def test_the_getout_footer_follows_the_turn_the_round_and_the_summary() ->
         keys = footer_keys(app)
         assert "play" not in keys and "draw" not in keys  # after the round they cannot work
         assert keys["to_lobby"]
+
+
+async def test_the_table_footer_dims_keys_in_place_and_lets_rebuilt_keys_go() -> None:
+    app = make_app(solo={"game_id": "getout", "seats": 2,
+                         "options": {"first": 0, "match": False}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen: GetOutScreen = await until(
+            pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal
+            and app.screen, "our first turn")
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        table.seats[1].bot = None  # the other seat moves when the test says so
+        stack_getout(table.game, [["kevin 1", "geoff 3"], ["geoff 12", "kevin 5"]],
+                     played=["kevin 8"], turn=0)
+        table.push()
+
+        def drawn_as_bound() -> bool:
+            return footer_drawn(app) == footer_keys(app)
+
+        await until(pilot, lambda: len(screen.view.get("hand", [])) == 2 and screen.legal
+                    and drawn_as_bound(), "the footer to draw our turn's keys")
+        assert footer_drawn(app)["play"] and footer_drawn(app)["draw"]
+        footer = screen.query_one(Footer)
+        built = list(footer.query(FooterKey))
+        await pilot.press("d")
+        await until(pilot, lambda: screen.view.get("turn") == 1 and drawn_as_bound()
+                    and not footer_drawn(app)["draw"], "play and draw dimmed")
+        assert "play" in footer_drawn(app)  # dimmed, not hidden: our turn comes back
+        (draw,) = [a for a in table.game.legal_actions(1) if a["type"] == "draw"]
+        table.act(1, draw)
+        await until(pilot, lambda: screen.view.get("turn") == 0 and drawn_as_bound()
+                    and footer_drawn(app)["draw"], "our turn's keys lit again")
+        assert list(footer.query(FooterKey)) == built  # the same keys, restyled
+        gone = weakref.ref(built[0])
+        del built
+        stack_getout(table.game, [["kevin 1"], ["geoff 12"]], played=["kevin 8"], turn=0)
+        table.push()
+        await until(pilot, lambda: len(screen.view.get("hand", [])) == 1, "the new hand")
+        await pilot.press("enter")  # our last card: the round (and the game) is over
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        await pilot.press("c")
+        await until(pilot, lambda: app.screen is screen and drawn_as_bound()
+                    and "to_lobby" in footer_drawn(app), "the keys after the game")
+        assert "play" not in footer_drawn(app)
+        gc.collect()
+        assert gone() is None, "a key the footer rebuilt away is still alive"

@@ -30,7 +30,7 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Footer, Header, Input, RichLog
+from textual.widgets import Header, Input, RichLog
 
 from tui.messages import ChatReceived
 from tui.notices import Namer, describe_chat, describe_notice, seat_names
@@ -38,6 +38,7 @@ from tui.screens.base import Banner, SessionScreen
 from tui.screens.dialogs import ChoiceScreen
 from tui.screens.summary import SummaryScreen
 from tui.session import ConnectionLost, Entry, ServerError
+from tui.widgets.footer import TableFooter
 
 #: The actions the base class owns (``check_action`` answers for them).
 BASE_ACTIONS = {"chat", "to_lobby", "bot_for_away", "finish", "leave"}
@@ -84,7 +85,7 @@ class TableScreen(SessionScreen):
         yield Header()
         yield Banner(id="banner", markup=False)
         yield from self.compose_table()
-        yield Footer()
+        yield TableFooter()
 
     def compose_table(self) -> ComposeResult:
         """The game's own widgets (override)."""
@@ -143,8 +144,9 @@ class TableScreen(SessionScreen):
     def _footer_keys_changed(self) -> None:
         """Refresh the footer only when the keys it shows (or their state) changed.
 
-        ``refresh_bindings`` makes Textual's Footer rebuild all its keys, and so relayout
-        and repaint the whole screen; most updates change no key (bench_repaint.py).
+        Each ``refresh_bindings`` walks every key's ``check_action`` and restyles the
+        footer's keys (a rebuild, if the set of keys changed); most updates change no key
+        (bench_repaint.py).
         """
         keys = tuple(
             (key, active.binding.action, active.enabled, active.tooltip)
