@@ -104,14 +104,20 @@ class TableScreen(SessionScreen):
         """Replay what happened at this table so far, then show the latest state."""
         # Everything alive now (the app, its host, Textual, the screens) lives as long as
         # the table: freezing it keeps Python's full garbage collections off it while we
-        # play. Unfrozen, each full collection walked the whole heap in one go, 50-80 ms
-        # inside an update's repaint: the repaint tail (scripts/bench_repaint.py).
+        # play, and so does freezing what survives each full collection. Unfrozen, a full
+        # collection walked the whole heap in one go, 50-80 ms inside an update's
+        # repaint: the repaint tail (scripts/bench_repaint.py). What dies frozen in a
+        # cycle waits for the end of the round (see ``_sweep``) or of the table.
         gc.freeze()
+        if _freeze_survivors not in gc.callbacks:
+            gc.callbacks.append(_freeze_survivors)
         self.catch_up()
         super().on_mount()
 
     def on_unmount(self) -> None:
         """Give the frozen objects back to the garbage collector once the table is gone."""
+        if _freeze_survivors in gc.callbacks:
+            gc.callbacks.remove(_freeze_survivors)
         gc.unfreeze()
 
     @on(events.Resize)
@@ -286,6 +292,9 @@ class TableScreen(SessionScreen):
             self._offer_finish()
 
         self.app.push_screen(screen, answered)
+        # A round's end is a pause in the game: a full collection of everything, once
+        # the summary is drawn, frees what the round left behind in frozen cycles.
+        self.call_after_refresh(_sweep)
 
     # ---- out of the game, in a solo game ------------------------------------------
 
@@ -457,6 +466,19 @@ class TableScreen(SessionScreen):
                 self.send("add_bot", int(seat))
 
         self.app.push_screen(ChoiceScreen("Which seat should a bot take over?", choices), chosen)
+
+
+def _freeze_survivors(phase: str, info: dict[str, int]) -> None:
+    """(A ``gc.callbacks`` hook while a table is shown) freeze what a full collection kept."""
+    if phase == "stop" and info.get("generation") == 2:
+        gc.freeze()
+
+
+def _sweep() -> None:
+    """Collect the whole heap once (frozen objects too), then freeze what is left."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
 
 
 def _seats(value: Any) -> Iterable[dict[str, Any]]:
