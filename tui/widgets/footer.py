@@ -13,7 +13,6 @@ key's dimmed state and tooltip where it stands.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from textual.app import ComposeResult
@@ -28,8 +27,6 @@ class TableFooter(Footer):
 
     #: What the keys were built from (see :meth:`key_set`); ``None`` before the first build.
     _built: tuple[object, ...] | None = None
-    #: The keys shown, in order, when they are a plain row (``None``: groups of keys).
-    _keys: list[FooterKey] | None = None
 
     def key_set(self, screen: Screen[Any]) -> tuple[object, ...]:
         """Everything the footer's keys are built from except their state (enabled,
@@ -43,87 +40,15 @@ class TableFooter(Footer):
     def compose(self) -> ComposeResult:
         """Textual's keys, remembering what they were built from."""
         self._built = self.key_set(self.screen) if self._bindings_ready else None
-        keys: list[FooterKey] | None = []
-        for widget in super().compose():
-            if (keys is not None and isinstance(widget, FooterKey)
-                    and not widget.has_class("-grouped")
-                    and not widget.has_class("-command-palette")):
-                keys.append(widget)
-            else:
-                keys = None  # groups, labels, the palette's key: rebuilt by Textual only
-            yield widget
-        self._keys = keys
+        yield from super().compose()
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
-        """The screen's keys changed: restyle them in place, swap the keys that came and
-        went, or (groups of keys) let Textual rebuild the footer."""
+        """The screen's keys changed: restyle them in place, or rebuild if the set changed."""
         if (self._bindings_ready and screen.app.app_focus and self.is_attached
-                and screen is self.screen and self._built is not None):
-            now = self.key_set(screen)
-            if (now == self._built and self._restyle(screen)) or self._swap_keys(screen):
-                self._built = now
-                return
+                and screen is self.screen and self._built == self.key_set(screen)
+                and self._restyle(screen)):
+            return
         super().bindings_changed(screen)
-
-    def watch_compact(self, compact: bool) -> None:
-        """Keys mounted here (not composed) follow ``compact`` too."""
-        for key in self._keys or []:
-            key.compact = compact
-
-    def _swap_keys(self, screen: Screen[Any]) -> bool:
-        """Remove the keys that no longer work and mount those that came, where Textual's
-        ``compose`` would put them; ``False`` (nothing done) if that is not a plain row
-        of keys (a group of keys, the command palette's key) or their order changed."""
-        if self._keys is None or (self.show_command_palette
-                                  and self.app.ENABLE_COMMAND_PALETTE):
-            return False
-        wanted: dict[str, tuple[Binding, bool, str]] = {}
-        for active in screen.active_bindings.values():
-            if active.binding.show:
-                wanted.setdefault(active.binding.action,
-                                  (active.binding, active.enabled, active.tooltip))
-        if any(binding.group is not None for binding, _, _ in wanted.values()):
-            return False
-
-        def face(binding: Binding) -> tuple[str, str, str, str]:
-            return (binding.key, self.app.get_key_display(binding), binding.description,
-                    binding.action)
-
-        faces = [face(binding) for binding, _, _ in wanted.values()]
-        kept = [key for key in self._keys
-                if (key.key, key.key_display, key.description, key.action) in faces]
-        order = [(key.key, key.key_display, key.description, key.action) for key in kept]
-        if order != [f for f in faces if f in order]:
-            return False
-        gone = [key for key in self._keys if key not in kept]
-        for key in gone:
-            key.remove()
-        self._drop_old_keys(gone)
-        keys: list[FooterKey] = []
-        k = 0  # the next kept key
-        for (_, enabled, tooltip), look in zip(wanted.values(), faces, strict=True):
-            if k < len(kept) and order[k] == look:
-                key = kept[k]
-                k += 1
-                self._set_state(key, enabled, tooltip or None)
-            else:
-                key = FooterKey(*look, disabled=not enabled, tooltip=tooltip)
-                key.compact = self.compact
-                self.mount(key, before=kept[k] if k < len(kept) else None)
-            keys.append(key)
-        self._keys = keys
-        return True
-
-    @staticmethod
-    def _set_state(key: FooterKey, enabled: bool, tooltip: str | None) -> None:
-        """Dim or light ``key`` and give it ``tooltip``, as Textual builds a key."""
-        if key._disabled == enabled:
-            # FooterKey keeps "dimmed" in ``_disabled`` (a click on it rings the bell)
-            # and the ``-disabled`` class (its style), both set when built.
-            key._disabled = not enabled
-            key.set_class(not enabled, "-disabled")
-        if key.tooltip != tooltip:
-            key.tooltip = tooltip
 
     async def recompose(self) -> None:
         """Rebuild the keys, then let the old ones go."""
@@ -163,14 +88,19 @@ class TableFooter(Footer):
         if next(expected, None) is not None:
             return False
         for key, enabled, tooltip in states:
-            self._set_state(key, enabled, tooltip)
+            if key._disabled == enabled:
+                # FooterKey keeps "dimmed" in ``_disabled`` (a click on it rings the
+                # bell) and the ``-disabled`` class (its style), both set when built.
+                key._disabled = not enabled
+                key.set_class(not enabled, "-disabled")
+            if key.tooltip != tooltip:
+                key.tooltip = tooltip
         return True
 
-    def _drop_old_keys(self, gone: Iterable[FooterKey] = ()) -> None:
+    def _drop_old_keys(self) -> None:
         """Forget the ``compact`` bindings of keys that are gone (Textual keeps them until
         ``compact`` changes), so that removed keys can be freed."""
         watchers = getattr(self, "__watchers", {}).get("compact")
         if watchers:
-            removed = set(gone)
             watchers[:] = [(node, callback) for node, callback in watchers
-                           if node not in removed and not node._closing and node.is_attached]
+                           if not node._closing and node.is_attached]
