@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import random
 import weakref
 
 import pytest
@@ -21,6 +22,7 @@ from tests.tui_support import (
     until,
 )
 from tui.games.getout.screen import GetOutScreen
+from tui.games.gotfive.screen import GotFiveScreen
 from tui.screens.dialogs import ChoiceScreen, ConfirmScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.summary import SummaryScreen
@@ -142,7 +144,7 @@ async def test_the_table_footer_dims_keys_in_place_and_lets_rebuilt_keys_go() ->
         await until(pilot, lambda: screen.view.get("turn") == 0 and drawn_as_bound()
                     and footer_drawn(app)["draw"], "our turn's keys lit again")
         assert list(footer.query(FooterKey)) == built  # the same keys, restyled
-        gone = weakref.ref(built[0])
+        gone = weakref.ref(next(key for key in built if key.action == "play"))
         del built
         stack_getout(table.game, [["kevin 1"], ["geoff 12"]], played=["kevin 8"], turn=0)
         table.push()
@@ -158,3 +160,28 @@ async def test_the_table_footer_dims_keys_in_place_and_lets_rebuilt_keys_go() ->
         gc.unfreeze()
         gc.collect()
         assert gone() is None, "a key the footer rebuilt away is still alive"
+
+
+async def test_the_gotfive_footer_draws_the_keys_of_each_turn() -> None:
+    app = make_app(solo={"game_id": "gotfive", "seats": 3, "options": {}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await until(pilot, lambda: isinstance(app.screen, GotFiveScreen)
+                             and app.screen.update and app.screen, "the table")
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        for seat in table.seats:
+            seat.bot = None  # every seat moves when the test says so
+        rng = random.Random(5)
+        shown: set[frozenset[str]] = set()
+        for _ in range(12):
+            moves = [(seat, action) for seat in range(3)
+                     for action in table.game.legal_actions(seat)
+                     if action["type"] in ("reveal", "sort", "compare")]
+            if not moves:
+                break
+            version = screen.view.get("version")
+            table.act(*rng.choice(moves))
+            await until(pilot, lambda before=version: screen.view.get("version") != before
+                        and footer_drawn(app) == footer_keys(app), "the footer of the move")
+            shown.add(frozenset(footer_drawn(app)))
+        assert len(shown) >= 3  # keys came and went with the turn and its phase
