@@ -475,7 +475,10 @@ def _freeze_survivors(phase: str, info: dict[str, int]) -> None:
 
 
 def _sweep() -> None:
-    """Collect the whole heap once (frozen objects too), then freeze what is left."""
+    """Collect the whole heap once (frozen objects too), then freeze what is left; not
+    once the table is gone (its hook with it): then the heap stays unfrozen."""
+    if _freeze_survivors not in gc.callbacks:
+        return
     gc.unfreeze()
     gc.collect()
     gc.freeze()
