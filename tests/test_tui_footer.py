@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import gc
+import random
+import weakref
+
 import pytest
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 from engine.testing import stack_getout
 from tests.tui_support import (
     SIZE,
     config_dir,
+    footer_drawn,
     footer_keys,
     footer_labels_in_view,
     make_app,
@@ -15,6 +22,7 @@ from tests.tui_support import (
     until,
 )
 from tui.games.getout.screen import GetOutScreen
+from tui.games.gotfive.screen import GotFiveScreen
 from tui.screens.dialogs import ChoiceScreen, ConfirmScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.summary import SummaryScreen
@@ -103,3 +111,77 @@ async def test_the_getout_footer_follows_the_turn_the_round_and_the_summary() ->
         keys = footer_keys(app)
         assert "play" not in keys and "draw" not in keys  # after the round they cannot work
         assert keys["to_lobby"]
+
+
+async def test_the_table_footer_dims_keys_in_place_and_lets_rebuilt_keys_go() -> None:
+    app = make_app(solo={"game_id": "getout", "seats": 2,
+                         "options": {"first": 0, "match": False}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen: GetOutScreen = await until(
+            pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal
+            and app.screen, "our first turn")
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        table.seats[1].bot = None  # the other seat moves when the test says so
+        stack_getout(table.game, [["kevin 1", "geoff 3"], ["geoff 12", "kevin 5"]],
+                     played=["kevin 8"], turn=0)
+        table.push()
+
+        def drawn_as_bound() -> bool:
+            return footer_drawn(app) == footer_keys(app)
+
+        await until(pilot, lambda: len(screen.view.get("hand", [])) == 2 and screen.legal
+                    and drawn_as_bound(), "the footer to draw our turn's keys")
+        assert footer_drawn(app)["play"] and footer_drawn(app)["draw"]
+        footer = screen.query_one(Footer)
+        built = list(footer.query(FooterKey))
+        await pilot.press("d")
+        await until(pilot, lambda: screen.view.get("turn") == 1 and drawn_as_bound()
+                    and not footer_drawn(app)["draw"], "play and draw dimmed")
+        assert "play" in footer_drawn(app)  # dimmed, not hidden: our turn comes back
+        (draw,) = [a for a in table.game.legal_actions(1) if a["type"] == "draw"]
+        table.act(1, draw)
+        await until(pilot, lambda: screen.view.get("turn") == 0 and drawn_as_bound()
+                    and footer_drawn(app)["draw"], "our turn's keys lit again")
+        assert list(footer.query(FooterKey)) == built  # the same keys, restyled
+        gone = weakref.ref(next(key for key in built if key.action == "play"))
+        del built
+        stack_getout(table.game, [["kevin 1"], ["geoff 12"]], played=["kevin 8"], turn=0)
+        table.push()
+        await until(pilot, lambda: len(screen.view.get("hand", [])) == 1, "the new hand")
+        await pilot.press("enter")  # our last card: the round (and the game) is over
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        await pilot.press("c")
+        await until(pilot, lambda: app.screen is screen and drawn_as_bound()
+                    and "to_lobby" in footer_drawn(app), "the keys after the game")
+        assert "play" not in footer_drawn(app)
+        # The table freezes what outlives a full collection (tui/screens/table.py): a
+        # collection of the whole heap is what frees such a key.
+        gc.unfreeze()
+        gc.collect()
+        assert gone() is None, "a key the footer rebuilt away is still alive"
+
+
+async def test_the_gotfive_footer_draws_the_keys_of_each_turn() -> None:
+    app = make_app(solo={"game_id": "gotfive", "seats": 3, "options": {}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await until(pilot, lambda: isinstance(app.screen, GotFiveScreen)
+                             and app.screen.update and app.screen, "the table")
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        for seat in table.seats:
+            seat.bot = None  # every seat moves when the test says so
+        rng = random.Random(5)
+        shown: set[frozenset[str]] = set()
+        for _ in range(12):
+            moves = [(seat, action) for seat in range(3)
+                     for action in table.game.legal_actions(seat)
+                     if action["type"] in ("reveal", "sort", "compare")]
+            if not moves:
+                break
+            version = screen.view.get("version")
+            table.act(*rng.choice(moves))
+            await until(pilot, lambda before=version: screen.view.get("version") != before
+                        and footer_drawn(app) == footer_keys(app), "the footer of the move")
+            shown.add(frozenset(footer_drawn(app)))
+        assert len(shown) >= 3  # keys came and went with the turn and its phase

@@ -69,3 +69,42 @@ async def test_the_score_table_shows_every_player(size: tuple[int, int], seats: 
         assert scores.size.height >= seats + 1  # the header and every row are drawn
         names = [str(scores.get_row_at(i)[0]) for i in range(seats)]
         assert names[0] == "Ann" and names[1:] == [f"Bot {i}" for i in range(2, seats + 1)]
+
+
+async def test_the_hand_keeps_each_cards_widget_and_always_shows_the_cards_in_order() -> None:
+    from textual.app import App, ComposeResult
+
+    class Row(App[None]):
+        def compose(self) -> ComposeResult:
+            yield HandWidget(id="hand")
+
+    def card(n: int) -> dict[str, Any]:
+        return {"id": n, "image": ("geoff", "kevin", "shirley")[n % 3], "value": n}
+
+    app = Row()
+    async with app.run_test(size=(120, 10)) as pilot:
+        hand = app.query_one(HandWidget)
+
+        async def show(ids: list[int], playable: set[int]) -> dict[int, CardWidget]:
+            hand.playable = frozenset(playable)
+            hand.cards = [card(n) for n in ids]
+            await pilot.pause()
+            widgets = [w for w in hand.query(CardWidget) if w.parent is hand]
+            assert [w.card["id"] for w in widgets] == ids
+            for i, widget in enumerate(widgets):  # dressed as a new widget would be
+                fresh = CardWidget(widget.card, playable=widget.card["id"] in playable,
+                                   selected=i == hand.selected)
+                assert (str(widget.content), widget.border_title, widget.border_subtitle,
+                        widget.tooltip) == (str(fresh.content), fresh.border_title,
+                                            fresh.border_subtitle, fresh.tooltip)
+                assert widget.classes == fresh.classes, widget.card
+            return {w.card["id"]: w for w in widgets}
+
+        first = await show([1, 2, 3, 4, 5], {2})
+        played = await show([1, 2, 4, 5], {4, 5})  # a card from the middle: its widget goes
+        assert all(played[n] is first[n] for n in played)
+        drawn = await show([1, 2, 3, 4, 5, 9], set())  # one in the middle, one at the end
+        assert all(drawn[n] is played[n] for n in played)
+        await show([9, 5, 1], {1})  # another order
+        await show([], set())
+        await show([7, 8], {8})

@@ -5,6 +5,7 @@ Solo games run on the app's own in-process host: no network at all.
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import pytest
@@ -83,3 +84,19 @@ async def test_out_of_a_solo_match_a_player_leaves_with_the_result() -> None:
             (str(n.message) for n in app._notifications if "won the match" in str(n.message)),
             None), "the result")
         assert "Match totals: " in result and "You 14 (out)" in result
+
+
+async def test_while_a_table_is_shown_full_collections_skip_what_outlived_them() -> None:
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {}})
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                    and app.screen.update, "the table")
+        frozen = gc.get_freeze_count()
+        assert frozen > 0  # the heap the table started with
+        kept = [[] for _ in range(1000)]
+        gc.collect()
+        assert gc.get_freeze_count() >= frozen + len(kept)  # survivors of a full one
+    # The table is gone: everything is the collector's again.
+    assert gc.get_freeze_count() == 0
+    assert not [hook for hook in gc.callbacks if getattr(hook, "__module__", "")
+                == "tui.screens.table"]

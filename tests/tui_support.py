@@ -75,6 +75,20 @@ def footer_keys(app: HiddenHandApp) -> dict[str, bool]:
     return shown
 
 
+def footer_drawn(app: HiddenHandApp) -> dict[str, bool]:
+    """The actions the active screen's footer draws, each with whether it is lit (not
+    dimmed): what a player sees, to compare with :func:`footer_keys`."""
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    drawn: dict[str, bool] = {}
+    for key in app.screen.query_one(Footer).query(FooterKey):
+        if not key.has_class("-command-palette"):
+            name = key.action.partition("(")[0]
+            drawn[name] = drawn.get(name, False) or not key.has_class("-disabled")
+    return drawn
+
+
 def footer_labels_in_view(app: HiddenHandApp) -> list[str]:
     """The descriptions of the footer's keys that are drawn inside the terminal's width."""
     from textual.widgets import Footer

@@ -22,6 +22,7 @@ own:
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
@@ -29,7 +30,7 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Footer, Header, Input, RichLog
+from textual.widgets import Header, Input, RichLog
 
 from tui.messages import ChatReceived
 from tui.notices import Namer, describe_chat, describe_notice, seat_names
@@ -37,6 +38,7 @@ from tui.screens.base import Banner, SessionScreen
 from tui.screens.dialogs import ChoiceScreen
 from tui.screens.summary import SummaryScreen
 from tui.session import ConnectionLost, Entry, ServerError
+from tui.widgets.footer import TableFooter
 
 #: The actions the base class owns (``check_action`` answers for them).
 BASE_ACTIONS = {"chat", "to_lobby", "bot_for_away", "finish", "leave"}
@@ -83,7 +85,7 @@ class TableScreen(SessionScreen):
         yield Header()
         yield Banner(id="banner", markup=False)
         yield from self.compose_table()
-        yield Footer()
+        yield TableFooter()
 
     def compose_table(self) -> ComposeResult:
         """The game's own widgets (override)."""
@@ -100,8 +102,23 @@ class TableScreen(SessionScreen):
 
     def on_mount(self) -> None:
         """Replay what happened at this table so far, then show the latest state."""
+        # Everything alive now (the app, its host, Textual, the screens) lives as long as
+        # the table: freezing it keeps Python's full garbage collections off it while we
+        # play, and so does freezing what survives each full collection. Unfrozen, a full
+        # collection walked the whole heap in one go, 50-80 ms inside an update's
+        # repaint: the repaint tail (scripts/bench_repaint.py). What dies frozen in a
+        # cycle waits for the end of the round (see ``_sweep``) or of the table.
+        gc.freeze()
+        if _freeze_survivors not in gc.callbacks:
+            gc.callbacks.append(_freeze_survivors)
         self.catch_up()
         super().on_mount()
+
+    def on_unmount(self) -> None:
+        """Give the frozen objects back to the garbage collector once the table is gone."""
+        if _freeze_survivors in gc.callbacks:
+            gc.callbacks.remove(_freeze_survivors)
+        gc.unfreeze()
 
     @on(events.Resize)
     def keep_log_at_end(self) -> None:
@@ -133,8 +150,9 @@ class TableScreen(SessionScreen):
     def _footer_keys_changed(self) -> None:
         """Refresh the footer only when the keys it shows (or their state) changed.
 
-        ``refresh_bindings`` makes Textual's Footer rebuild all its keys, and so relayout
-        and repaint the whole screen; most updates change no key (bench_repaint.py).
+        Each ``refresh_bindings`` walks every key's ``check_action`` and restyles the
+        footer's keys (a rebuild, if the set of keys changed); most updates change no key
+        (bench_repaint.py).
         """
         keys = tuple(
             (key, active.binding.action, active.enabled, active.tooltip)
@@ -274,6 +292,9 @@ class TableScreen(SessionScreen):
             self._offer_finish()
 
         self.app.push_screen(screen, answered)
+        # A round's end is a pause in the game: a full collection of everything, once
+        # the summary is drawn, frees what the round left behind in frozen cycles.
+        self.call_after_refresh(_sweep)
 
     # ---- out of the game, in a solo game ------------------------------------------
 
@@ -445,6 +466,22 @@ class TableScreen(SessionScreen):
                 self.send("add_bot", int(seat))
 
         self.app.push_screen(ChoiceScreen("Which seat should a bot take over?", choices), chosen)
+
+
+def _freeze_survivors(phase: str, info: dict[str, int]) -> None:
+    """(A ``gc.callbacks`` hook while a table is shown) freeze what a full collection kept."""
+    if phase == "stop" and info.get("generation") == 2:
+        gc.freeze()
+
+
+def _sweep() -> None:
+    """Collect the whole heap once (frozen objects too), then freeze what is left; not
+    once the table is gone (its hook with it): then the heap stays unfrozen."""
+    if _freeze_survivors not in gc.callbacks:
+        return
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
 
 
 def _seats(value: Any) -> Iterable[dict[str, Any]]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.console import Group
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual.reactive import reactive
@@ -25,27 +27,86 @@ class SeatsPanel(Static):
     turn: reactive[int | None] = reactive(None)
     columns: reactive[dict[str, list[Any]]] = reactive(dict, always_update=True)
 
-    def render(self) -> Table:
-        """The seats as a table."""
-        table = Table(box=None, expand=True, pad_edge=False, show_edge=False)
-        table.add_column("", width=2)
-        table.add_column("seat", no_wrap=True)
-        table.add_column("player", ratio=1, no_wrap=True)
-        for title in self.columns:
-            table.add_column(title, justify="right", no_wrap=True)
-        for seat in self.seats:
-            index = seat["seat"]
-            marker = Text("▶", style="bold yellow") if index == self.turn else Text("")
-            name = Text(seat["name"] or "(empty)", style="bold" if index == self.me else "")
-            if index == self.me:
-                name.append(" (you)", style="italic")
-            if seat["kind"] == "bot":
-                name.append(" [bot]", style="cyan")
-            elif seat["kind"] == "human" and not seat["connected"]:
-                name.append(" [away]", style="red")
-            elif seat["kind"] == "empty":
-                name.stylize("dim")
-            cells = [str(self.columns[t][index]) if index < len(self.columns[t]) else ""
-                     for t in self.columns]
-            table.add_row(marker, str(index + 1), name, *cells)
-        return table
+    def render(self) -> Table | Group:
+        """The seats as a table (as lines laid out like one, when they fit the width)."""
+        titles = ["", "seat", "player", *self.columns]
+        rows = [self.row(seat) for seat in self.seats]
+        lines = _laid_out(titles, rows, self.size.width,
+                          self.app.console.get_style("table.header"))
+        # In a Group the lines stay a Rich renderable, as the table was: Textual turns a
+        # bare Text into its own content, which (unlike the table) can be selected.
+        return Group(lines) if lines is not None else _table(titles, rows)
+
+    def row(self, seat: dict[str, Any]) -> list[Text | str]:
+        """One seat's cells: the turn marker, number, name (with marks) and the columns."""
+        index = seat["seat"]
+        marker = Text("▶", style="bold yellow") if index == self.turn else Text("")
+        name = Text(seat["name"] or "(empty)", style="bold" if index == self.me else "")
+        if index == self.me:
+            name.append(" (you)", style="italic")
+        if seat["kind"] == "bot":
+            name.append(" [bot]", style="cyan")
+        elif seat["kind"] == "human" and not seat["connected"]:
+            name.append(" [away]", style="red")
+        elif seat["kind"] == "empty":
+            name.stylize("dim")
+        cells = [str(self.columns[t][index]) if index < len(self.columns[t]) else ""
+                 for t in self.columns]
+        return [marker, str(index + 1), name, *cells]
+
+
+def _table(titles: list[str], rows: list[list[Text | str]]) -> Table:
+    """The seats as a Rich table: the marker, the seat, the player (the rest of the
+    width), then each column right-aligned."""
+    table = Table(box=None, expand=True, pad_edge=False, show_edge=False)
+    table.add_column(titles[0], width=2)
+    table.add_column(titles[1], no_wrap=True)
+    table.add_column(titles[2], ratio=1, no_wrap=True)
+    for title in titles[3:]:
+        table.add_column(title, justify="right", no_wrap=True)
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
+def _laid_out(titles: list[str], rows: list[list[Text | str]], width: int,
+              header: Style) -> Text | None:
+    """:func:`_table` as lines of text, cell for cell and style for style the same, or
+    ``None`` when the columns do not fit in ``width`` (Rich would squeeze them).
+
+    Rich's table measures and renders every cell on every update, a millisecond or
+    two each time the seats change (nearly every move; scripts/bench_repaint.py);
+    these columns are simple enough to lay out directly, with Rich's own rules: one
+    space between columns on each side (none at the edges), the first column 2 wide,
+    the others as wide as their widest cell, the player's taking what is left.
+    """
+    count = len(titles)
+    pads = [(0 if k == 0 else 1, 0 if k == count - 1 else 1) for k in range(count)]
+    cells = [[Text(cell) if isinstance(cell, str) else cell for cell in row] for row in rows]
+    inner = [2] + [max(len(titles[k]), *(row[k].cell_len for row in cells))
+                   for k in range(1, count)]
+    if any(len(row) != count for row in cells) or any(
+            row[0].cell_len > inner[0] for row in cells):
+        return None
+    fixed = sum(inner[k] + sum(pads[k]) for k in range(count) if k != 2)
+    inner[2] = width - fixed - sum(pads[2])
+    if inner[2] < 1:
+        return None
+    out = Text(no_wrap=True, overflow="crop")
+    for number, row in enumerate([[Text(t) for t in titles], *cells]):
+        line = Text(style=header if number == 0 else "")
+        for k, cell in enumerate(row):
+            cell = cell.copy()
+            if k < 3:
+                cell.truncate(inner[k], overflow="ellipsis", pad=True)
+            else:
+                cell.rstrip()
+                cell.truncate(inner[k], overflow="ellipsis")
+                cell.pad_left(inner[k] - cell.cell_len)
+            line.append(" " * pads[k][0])
+            line.append_text(cell)
+            line.append(" " * pads[k][1])
+        if number:
+            out.append("\n")
+        out.append_text(line)
+    return out

@@ -25,6 +25,8 @@ class CallPile(Vertical):
     image: reactive[str | None] = reactive(None)
     draw_count: reactive[int] = reactive(0)
     played_count: reactive[int] = reactive(0)
+    #: The call card's widget, once there is a call card.
+    _card: CardWidget | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Call card", classes="caption")
@@ -36,12 +38,20 @@ class CallPile(Vertical):
         """Show the new call card."""
         if not self.live:
             return
-        slot = self.query_one("#call-slot", Vertical)
-        slot.remove_children()
-        if call is None:
-            slot.mount(Static("(none yet:\nthe first card\nplayed sets it)", classes="empty"))
+        if call is not None and self._card is not None:
+            # The card widget is re-dressed in place: a new call card comes with nearly
+            # every move, and a remount relayouted the table (scripts/bench_repaint.py).
+            self._card.show(call)
         else:
-            slot.mount(CardWidget(call))
+            slot = self.query_one("#call-slot", Vertical)
+            slot.remove_children()
+            if call is None:
+                self._card = None
+                slot.mount(Static("(none yet:\nthe first card\nplayed sets it)",
+                                  classes="empty"))
+            else:
+                self._card = CardWidget(call)
+                slot.mount(self._card)
         self._texts()
 
     def watch_image(self) -> None:

@@ -24,6 +24,12 @@ class HandWidget(HorizontalScroll):
     playable: reactive[frozenset[int]] = reactive(frozenset)
     selected: reactive[int] = reactive(0)
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        #: The card widgets shown, in the row's order (removed ones linger among the
+        #: children until Textual has pruned them).
+        self._widgets: list[CardWidget] = []
+
     def watch_cards(self) -> None:
         """Redraw the row of cards."""
         self._redraw()
@@ -34,7 +40,7 @@ class HandWidget(HorizontalScroll):
 
     def watch_selected(self) -> None:
         """Move the selection mark and keep the selected card in sight."""
-        for i, widget in enumerate(self.query(CardWidget)):
+        for i, widget in enumerate(self._widgets):
             widget.select(i == self.selected)
             if i == self.selected:
                 self.scroll_to_widget(widget, animate=False)
@@ -44,21 +50,34 @@ class HandWidget(HorizontalScroll):
             return
         if self.selected >= len(self.cards):
             self.selected = max(0, len(self.cards) - 1)
-        # The card widgets are reused in place (a remount of the whole row on every update
-        # cost a full layout and repaint: scripts/bench_repaint.py); only the difference
-        # in length is mounted or removed.
-        widgets = [w for w in self.children if isinstance(w, CardWidget) and w.display]
-        extra = []
+        # The card widgets are reused (a remount of the whole row on every update cost a
+        # full layout and repaint: scripts/bench_repaint.py), each for the card it shows
+        # already where it can: a card played from the middle of the hand removes its
+        # widget instead of re-dressing every widget after it (a restyle each).
+        ids = {card["id"] for card in self.cards}
+        kept = []
+        for widget in self._widgets:
+            if widget.card["id"] in ids:
+                kept.append(widget)
+            else:
+                widget.remove()
+        shown = {widget.card["id"] for widget in kept}
+        widgets: list[CardWidget] = []
+        k = 0  # the next kept widget, in the row's order
         for i, card in enumerate(self.cards):
             playable, selected = card["id"] in self.playable, i == self.selected
-            if i < len(widgets):
-                widgets[i].show(card, playable=playable, selected=selected)
-            else:
-                extra.append(CardWidget(card, playable=playable, selected=selected))
-        for widget in widgets[len(self.cards):]:
+            if card["id"] in shown and k < len(kept):
+                # Its own widget, or (the order changed) the next one, re-dressed.
+                widget = kept[k]
+                k += 1
+                widget.show(card, playable=playable, selected=selected)
+            else:  # a new card: a new widget in its place
+                widget = CardWidget(card, playable=playable, selected=selected)
+                self.mount(widget, before=kept[k] if k < len(kept) else None)
+            widgets.append(widget)
+        for widget in kept[k:]:
             widget.remove()
-        if extra:
-            self.mount_all(extra)
+        self._widgets = widgets
 
     live = False
 

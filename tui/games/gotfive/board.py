@@ -62,6 +62,11 @@ class BoardWidget(Widget):
     #: Width of the row label ("A " …).
     LABEL = 3
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        #: The rows drawn last time, by what they show (see :meth:`render`).
+        self._rows: dict[tuple[object, ...], list[Text]] = {}
+
     def geometry(self) -> tuple[int, int, int]:
         """(cell width, lines per row, lines of content per row) for the current size."""
         width = max(6, (self.size.width - self.LABEL) // PER_COLOUR)
@@ -118,31 +123,22 @@ class BoardWidget(Widget):
         """The board, row by row."""
         width, lines, content = self.geometry()
         impossible, certain = self.impossible(), self.certain()
+        rows: dict[tuple[object, ...], list[Text]] = {}
         out = Text(no_wrap=True, overflow="crop")
         for row in range(COLOURS):
-            parts: list[Text] = [Text(), Text()]
-            for part in parts:
-                part.append(f"{LETTERS[row]:<{self.LABEL}}" if part is parts[0]
-                            else " " * self.LABEL,
-                            style=colour_style(row) if part is parts[0] else "")
-            for col in range(PER_COLOUR):
-                n = number_at(row, col)
-                glyph, style = self.cell(n, impossible, certain)
-                if content == 1:
-                    face = Text(glyph)
-                    face.append(f"{n:>2}", style="bold")
-                    face.append(f"{'•' * dots_of(n):<3}")
-                    parts[0].append_text(_centre(face, width, style))
-                else:
-                    face = Text(f"{glyph} ")
-                    face.append(f"{n:>2}", style="bold")
-                    parts[0].append_text(_centre(face, width, style))
-                    parts[1].append_text(_centre(Text("•" * dots_of(n)), width, style))
+            cells = tuple(self.cell(number_at(row, col), impossible, certain)
+                          for col in range(PER_COLOUR))
+            # A row is built again only when one of its cells changed: building the
+            # whole board was most of a repaint of it (scripts/bench_repaint.py).
+            key = (row, width, content, cells)
+            parts = self._rows.get(key) or _row(row, cells, width, content, self.LABEL)
+            rows[key] = parts
             for i in range(lines):
                 if i < content:
                     out.append_text(parts[i])
                 if row < COLOURS - 1 or i < lines - 1:
                     out.append("\n")
+        self._rows = rows
         return out
 
     def on_click(self, event: events.Click) -> None:
@@ -156,6 +152,28 @@ class BoardWidget(Widget):
         if line < content and 0 <= row < COLOURS and 0 <= col < PER_COLOUR \
                 and offset.x >= self.LABEL:
             self.post_message(self.CellClicked(number_at(row, col)))
+
+
+def _row(row: int, cells: tuple[tuple[str, str], ...], width: int, content: int,
+         label: int) -> list[Text]:
+    """The lines of one board row (one, or two: numbers, then dots): its label, then
+    each cell's glyph, number and dots, centred in ``width``, in the cell's style."""
+    parts: list[Text] = [Text(), Text()]
+    parts[0].append(f"{LETTERS[row]:<{label}}", style=colour_style(row))
+    parts[1].append(" " * label, style="")
+    for col, (glyph, style) in enumerate(cells):
+        n = number_at(row, col)
+        if content == 1:
+            face = Text(glyph)
+            face.append(f"{n:>2}", style="bold")
+            face.append(f"{'•' * dots_of(n):<3}")
+            parts[0].append_text(_centre(face, width, style))
+        else:
+            face = Text(f"{glyph} ")
+            face.append(f"{n:>2}", style="bold")
+            parts[0].append_text(_centre(face, width, style))
+            parts[1].append_text(_centre(Text("•" * dots_of(n)), width, style))
+    return parts
 
 
 def _centre(text: Text, width: int, style: str) -> Text:

@@ -22,6 +22,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
 from engine.gotfive import COLOURS, PER_COLOUR, colour_of
@@ -154,28 +155,22 @@ class GotFiveScreen(TableScreen):
                 if event.get("tile", {}).get("n") in numbers:
                     self.selected = numbers.index(event["tile"]["n"])
         self.selected = min(self.selected, max(0, len(public) - 1))
-        row = self.query_one(PublicRow)
-        row.public = public
-        row.supply = view.get("supply") or []
-        row.revealing = self.can("reveal")
-        row.selected = self.selected if self.can("sort") else None
-        others = self.query_one(OthersPanel)
-        others.me = me
-        others.turn = view.get("turn")
-        others.out = view.get("out") or []
-        others.winners = view.get("winners") or []
-        others.names = names
-        others.clues = view.get("clues") or []
-        others.racks = view.get("racks") or []
+        # Each widget repaints (most relayout too) whenever one of its attributes is set,
+        # even to what it shows already: only what changed is passed down.
+        _pass(self.query_one(PublicRow), public=public, supply=view.get("supply") or [],
+              revealing=self.can("reveal"),
+              selected=self.selected if self.can("sort") else None)
+        _pass(self.query_one(OthersPanel), me=me, turn=view.get("turn"),
+              out=view.get("out") or [], winners=view.get("winners") or [], names=names,
+              clues=view.get("clues") or [], racks=view.get("racks") or [])
         rack = self.query_one(MyRack)
         board = self.query_one(BoardWidget)
-        rack.display = board.display = me is not None
+        if rack.display != (me is not None):
+            rack.display = board.display = me is not None
         if me is not None:
-            rack.seat = me
-            rack.comparing = self.can("compare")
-            rack.clues = view.get("clues") or []
             racks = view.get("racks") or []
-            rack.tiles = racks[me] if me < len(racks) else []
+            _pass(rack, seat=me, comparing=self.can("compare"), clues=view.get("clues") or [],
+                  tiles=racks[me] if me < len(racks) else [])
             self._board()
         self._status(view, names)
 
@@ -185,10 +180,9 @@ class GotFiveScreen(TableScreen):
         me, out = self.my_seat, self.view.get("out") or []
         if self.view.get("phase") == "over" or (me is not None and me < len(out) and out[me]):
             hint = None  # the rack is face up: "1 rack fits" would tell nothing
-        board.locked = self.locked()
-        board.hint = hint if isinstance(hint, dict) and "possible" in hint else None
-        board.cursor = self.cursor
-        board.marks = self.marks
+        _pass(board, locked=self.locked(),
+              hint=hint if isinstance(hint, dict) and "possible" in hint else None,
+              cursor=self.cursor, marks=self.marks)
         title = "Your board"
         if isinstance(hint, dict) and isinstance(hint.get("count"), int):
             count = hint["count"]
@@ -196,7 +190,8 @@ class GotFiveScreen(TableScreen):
                       else f" · hint: {count} racks fit")
             if "possible" in hint:
                 title += " · '·' no rack holds it · '★' yours"
-        board.border_title = title
+        if board.border_title != title:
+            board.border_title = title
 
     def _status(self, view: dict[str, Any], names: list[str]) -> None:
         status = self.query_one("#gf-status", Static)
@@ -229,7 +224,8 @@ class GotFiveScreen(TableScreen):
                 text += f" · {last}"
         else:
             text = "Waiting…"
-        status.update(text)
+        if str(status.content) != text:
+            status.update(text)
         status.set_class(turn == me and me is not None and phase != "over", "my-turn")
 
     def last_move(self) -> str | None:
@@ -427,3 +423,10 @@ class GotFiveScreen(TableScreen):
                 self.act({"type": "announce", "numbers": numbers})
 
         self.app.push_screen(AnnounceScreen(colours, self.prefill()), chosen)
+
+
+def _pass(widget: Widget, **values: Any) -> None:
+    """Set those of ``widget``'s attributes whose value changed."""
+    for name, value in values.items():
+        if getattr(widget, name) != value:
+            setattr(widget, name, value)

@@ -1,0 +1,59 @@
+"""The seats panel's lines are Rich's table, cell for cell and style for style."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rich.console import RenderableType
+from textual.app import App
+from textual.geometry import Region
+
+from tui.widgets.seats import SeatsPanel, _laid_out, _table
+
+NAMES = ["Ann", "Bob the builder", "", "Zoë", "日本語の名前です", "🎲 Dice", "x" * 30]
+
+
+class TablePanel(SeatsPanel):
+    """The panel drawn with Rich's table, always (the reference)."""
+
+    def render(self) -> RenderableType:
+        return _table(["", "seat", "player", *self.columns],
+                      [self.row(seat) for seat in self.seats])
+
+
+def cells(panel: SeatsPanel) -> list[list[tuple[str, Any]]]:
+    width, height = panel.size
+    return [[(char, segment.style) for segment in strip for char in segment.text]
+            for strip in panel.render_lines(Region(0, 0, width, height))]
+
+
+async def test_the_seats_are_laid_out_as_rich_would_lay_out_their_table() -> None:
+    rng = random.Random(7)
+    laid_out = 0
+    for width in (22, 40, 80):
+        app: App[None] = App()
+        async with app.run_test(size=(width, 24)) as pilot:
+            reference, panel = TablePanel(), SeatsPanel()
+            await app.screen.mount(reference, panel)
+            for _ in range(15):
+                count = rng.randint(1, 6)
+                seats = [{"seat": i, "name": rng.choice(NAMES),
+                          "kind": rng.choice(["human", "bot", "empty"]),
+                          "connected": rng.random() < 0.7} for i in range(count)]
+                columns: dict[str, list[Any]] = {
+                    "cards": [rng.randint(0, 15) for _ in range(count)],
+                    "score": [rng.randint(0, 130) for _ in range(count - rng.randint(0, 1))],
+                    "": [rng.choice(["", "out", "dealer"]) for _ in range(count)],
+                }
+                me, turn = rng.choice([None, 0, 1]), rng.choice([None, 0, 1, 2])
+                for widget in (reference, panel):
+                    widget.me, widget.turn = me, turn
+                    widget.columns, widget.seats = columns, seats
+                await pilot.pause()
+                titles = ["", "seat", "player", *columns]
+                if _laid_out(titles, [panel.row(s) for s in seats], panel.size.width,
+                             app.console.get_style("table.header")) is not None:
+                    laid_out += 1
+                assert cells(panel) == cells(reference), (width, seats, columns, me, turn)
+    assert laid_out > 20  # most of them took the quick way (the rest is Rich's table)
