@@ -20,7 +20,7 @@ from textual.widgets import Input, Static
 from engine.testing import stack_getit_piles
 from tests.tui_support import config_dir, until
 from tui.app import HiddenHandApp
-from tui.games.getit.screen import GetItScreen
+from tui.games.getit.screen import GetItScreen, number_ranges
 from tui.games.getit.text import to_you
 from tui.games.getit.widgets import SandTimer
 from tui.screens.summary import SummaryScreen
@@ -211,6 +211,15 @@ async def test_to_you_counts_what_the_others_do_to_you() -> None:
         table = game_of(app)
         for seat in table.seats:
             seat.bot = None  # the bots hold still: only the test moves now
+        # The footer names the players there are to look at (Ann is player 1 of 3).
+        from textual.widgets._footer import FooterKey
+
+        looks = await until(pilot, lambda: [k for k in screen.query(FooterKey)
+                                            if k.action == "look(1)"], "the look key")
+        assert [k.key_display for k in looks] == ["2-3"]
+        assert screen.check_action("look", (4,)) is False  # no player 4 here
+        assert screen.check_action("look", (1,)) is True
+        assert number_ranges([1, 3, 4]) == "1 3-4" and number_ranges([2]) == "2"
         # Both bots look at Ann: the screen says so in words, and marks it as unanimous.
         for seat in (1, 2):
             if table.game.signals["look"][seat] != 0:

@@ -89,6 +89,16 @@ class HiddenHandApp(App[None]):
         self.box = box
         self.box_invite = box_invite
 
+    def get_key_display(self, binding: Binding) -> str:
+        """How a key shows in footers: a screen may say (``key_display``), as Get It!
+        does for its look keys (the numbers of the players at the table)."""
+        display = getattr(self.screen, "key_display", None)
+        if callable(display):
+            shown = display(binding)
+            if isinstance(shown, str) and shown:
+                return shown
+        return super().get_key_display(binding)
+
     def get_default_screen(self) -> Screen[Any]:
         """The menu is the first screen on the stack, under every other.
 

@@ -395,6 +395,14 @@ class GetItScreen(TableScreen):
             if self._my_signal(kind) is not None:
                 self._signal(kind, None)
 
+    def key_display(self, binding: Binding) -> str | None:
+        """The look keys show the numbers of the other players here ("2-4", "1 3-4")."""
+        if binding.action != "look(1)":
+            return None
+        seats = len(self.view.get("piles") or [])
+        others = [n for n in range(1, seats + 1) if n - 1 != self.my_seat]
+        return number_ranges(others) or None
+
     def action_look(self, number: int) -> None:
         """Look at player ``number`` (as players count); again looks at nobody."""
         seats = len(self.view.get("piles") or [])
@@ -470,7 +478,12 @@ class GetItScreen(TableScreen):
         if action == "play":
             return self.can("play") or (None if phase == "play" else False)
         if action == "look":
-            return phase == "play"
+            # "1" is the key the footer shows for all of them; the others work only
+            # for a player at this table.
+            number = parameters[0] if parameters else 1
+            seats = len(self.view.get("piles") or [])
+            return phase == "play" and (number == 1 or (
+                isinstance(number, int) and 0 < number <= seats and number - 1 != me))
         if action == "stop_signals":
             return phase == "play" and any(
                 self._my_signal(kind) is not None for kind in ("look", "smile", "look_past"))
@@ -525,3 +538,14 @@ def to_you_text(facts: ToYou) -> Text:
         else:
             text.append(words)
     return text
+
+
+def number_ranges(numbers: list[int]) -> str:
+    """Ascending whole numbers as runs: ``[1, 3, 4]`` → ``"1 3-4"``, ``[2, 3, 4]`` → ``"2-4"``."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return " ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
