@@ -190,6 +190,34 @@ async def test_peek_and_talk_keys_come_and_go_with_the_mirror_and_the_speech_bub
         assert "30" in str(screen.query_one("#my-back", Static).render())
 
 
+async def test_a_line_typed_when_talk_ends_never_reaches_the_table_keys() -> None:
+    """The bubble is played while Ann types: the rest of her typing (a space would play
+    her card) stays in the line, which Enter then closes without sending."""
+    app = solo_app(3, {"level": 5})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        table = game_of(app)
+        for seat in table.seats:
+            seat.bot = None  # the bots hold still: only the test moves them
+        stack_getit_piles(table.game, [["30"], ["4"], ["speech", "5"]], now=table.elapsed())
+        table.game_changed([], [])
+        await until(pilot, lambda: "talk" in footer_keys(screen), "the talk key")
+        await pilot.press("t", "h", "i")
+        talk = screen.query_one("#talk", Input)
+        assert screen.focused is talk
+        events = table.game.act(2, {"type": "play"}, now=table.elapsed())  # the bubble
+        table.game_changed(events, [])
+        await until(pilot, lambda: "talk" not in footer_keys(screen), "talk over")
+        await pilot.press("space", "1", "space")
+        await pilot.pause()
+        assert screen.focused is talk and talk.value == "hi 1 "
+        assert len(table.game.piles[0]) == 1 and table.game.signals["look"][0] is None
+        await pilot.press("enter")
+        await until(pilot, lambda: not talk.display, "the line closed")
+        assert not any("hi" in s["text"] for s in screen.view.get("said") or [])
+        assert len(table.game.piles[0]) == 1  # still not played
+
+
 async def test_to_you_counts_what_the_others_do_to_you() -> None:
     view = {"seat": 2, "signals": [
         {"look": 2, "smile": 2, "look_past": None, "peek": True},

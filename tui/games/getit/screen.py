@@ -45,6 +45,8 @@ from tui.screens.table import TableScreen
 MAX_SEATS = 6
 #: The signal kinds a key toggles, with the words for a hint.
 AIMED = {"smile": "smile at", "look_past": "look past"}
+TALK_OPEN = "say a line to everyone (Enter sends, Esc back)"
+TALK_ENDED = "talk has ended: Enter or Esc closes this line (nothing more is sent)"
 CARD_BACK = "╭──────╮\n│GET IT│\n│ back │\n╰──────╯"
 
 
@@ -103,8 +105,7 @@ class GetItScreen(TableScreen):
                     yield Static("", id="to-you")
                     yield Static("", id="my-line", markup=False)
                     yield Static("", id="played", markup=False)
-            yield Input(placeholder="say a line to everyone (Enter sends, Esc back)",
-                        id="talk", max_length=200, compact=True)
+            yield Input(placeholder=TALK_OPEN, id="talk", max_length=200, compact=True)
         yield from self.compose_log()
 
     # ---- showing a view ------------------------------------------------------------
@@ -339,9 +340,20 @@ class GetItScreen(TableScreen):
                                                 signal.get("look_past")),
             )
         self.query_one("#getit-me").display = me is not None
-        self.query_one("#talk", Input).display = self.can("say")
-        if not self.can("say") and self.focused is self.query_one("#talk"):
-            self.set_focus(None)
+        talk = self.query_one("#talk", Input)
+        if self.can("say"):
+            talk.display, talk.placeholder = True, TALK_OPEN
+        elif self.focused is talk:
+            # Talk ended while the line was being typed. The line stays where the keys
+            # go, so the rest of what is typed never reaches the table's keys (a space
+            # would play a card); Enter or Esc closes it, and nothing more is sent.
+            if talk.placeholder != TALK_ENDED:
+                talk.placeholder = TALK_ENDED
+                self.notify("Talk has ended (the speech bubble was played): Enter or Esc "
+                            "closes your line; it is not sent.", severity="warning",
+                            timeout=4)
+        else:
+            talk.display = False
         played = " ".join(card_short(c) for c in (view.get("played") or [])[-24:])
         self._set("#played", f"played: {played}" if played else "played: nothing yet")
         if me is None:
@@ -446,8 +458,17 @@ class GetItScreen(TableScreen):
         text = event.value.strip()
         if text and self.can("say"):
             self.act({"type": "say", "text": text}, wait=False)
+        elif text:
+            self.notify("Talk has ended: your line was not sent.", timeout=3)
         event.input.value = ""
         self.set_focus(None)
+
+    @on(Input.Blurred, "#talk")
+    def talk_closed(self, event: Input.Blurred) -> None:
+        """A line left while talk is over goes away (what was typed with it)."""
+        if not self.can("say"):
+            event.input.value = ""
+            event.input.display = False
 
     def action_play(self) -> None:
         """Play your top card (keys wait for the host's answer: no double play)."""
