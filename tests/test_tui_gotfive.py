@@ -299,3 +299,35 @@ async def test_got_five_from_circled_cells_wins_and_the_summary_shows_the_game()
         await pilot.press("c")
         assert app.screen is screen
         assert "You win" in str(screen.query_one("#gf-status").render())
+
+
+async def test_every_opponents_rack_stays_in_sight_as_clues_lengthen_it() -> None:
+    """At 80×24 the others' racks wrap as clues gather; the panel grows with them, so
+    the last opponent's rack is never cut off (it was, once racks stopped being set anew
+    on every update)."""
+    from tui.games.gotfive.rack import OthersPanel
+
+    app = solo_app(4, bots="casual")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await my_turn(pilot)
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        for seat in table.seats:
+            seat.bot = None  # the test plays every seat
+        game = table.game
+        rng = random.Random(3)
+        panel = screen.query_one(OthersPanel)
+        for _ in range(60):  # many clues a seat: compares make the longest lines
+            turn = game.view(None)["turn"]
+            legal = game.legal_actions(turn)
+            compares = [a for a in legal if a["type"] == "compare"]
+            action = rng.choice(compares or [a for a in legal
+                                             if a["type"] in ("reveal", "sort")])
+            table.game_changed(game.act(turn, action, now=table.elapsed()), [])
+            await pilot.pause()
+        await until(pilot, lambda: panel.size.height == len(panel.lines(panel.size.width)),
+                    "the panel as tall as its lines")
+        assert panel.size.height > 3  # some rack wrapped onto a second line
+        shown = "\n".join(strip.text for strip in screen._compositor.render_strips())
+        for seat in (1, 2, 3):
+            assert f"{seat + 1} Bot {seat + 1}" in shown, shown

@@ -217,11 +217,13 @@ class OthersPanel(Widget):
 
     racks: reactive[list[list[dict[str, Any]]]] = reactive(list, always_update=True,
                                                            layout=True)
-    clues: reactive[list[dict[str, Any]]] = reactive(list, always_update=True)
-    names: reactive[list[str]] = reactive(list, always_update=True)
-    me: reactive[int | None] = reactive(None)
+    # Each of these changes how many lines a rack takes (a clue in place, a longer name,
+    # "out"): the panel's height follows, or the last racks would be cut off.
+    clues: reactive[list[dict[str, Any]]] = reactive(list, always_update=True, layout=True)
+    names: reactive[list[str]] = reactive(list, always_update=True, layout=True)
+    me: reactive[int | None] = reactive(None, layout=True)
     turn: reactive[int | None] = reactive(None)
-    out: reactive[list[bool]] = reactive(list, always_update=True)
+    out: reactive[list[bool]] = reactive(list, always_update=True, layout=True)
     winners: reactive[list[int]] = reactive(list, always_update=True)
     #: Draw each rack as a grid (as yours is) instead of one line.
     wide: reactive[bool] = reactive(False, layout=True)
