@@ -218,6 +218,27 @@ async def test_a_line_typed_when_talk_ends_never_reaches_the_table_keys() -> Non
         assert len(table.game.piles[0]) == 1  # still not played
 
 
+async def test_every_key_of_a_round_fits_the_footer_at_80_columns() -> None:
+    from tests.tui_support import footer_labels_in_view
+
+    app = solo_app(3, {"level": 5})
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot)
+        table = game_of(app)
+        for seat in table.seats:
+            seat.bot = None
+        stack_getit_piles(table.game, [["30"], ["mirror", "4"], ["speech", "5"]],
+                          now=table.elapsed())
+        table.game_changed([], [])
+        await until(pilot, lambda: {"peek", "talk"} <= footer_keys(screen), "peek and talk")
+        await pilot.press("2")  # look at Bot 2: smile and look past join the footer
+        await until(pilot, lambda: {"aim", "stop_signals"} <= footer_keys(screen), "s and x")
+        await pilot.pause()
+        shown = footer_labels_in_view(app)
+        for label in ("play", "look at", "stop all", "smile", "look past", "peek", "talk"):
+            assert label in shown, shown
+
+
 async def test_to_you_counts_what_the_others_do_to_you() -> None:
     view = {"seat": 2, "signals": [
         {"look": 2, "smile": 2, "look_past": None, "peek": True},

@@ -42,6 +42,8 @@ from tui.widgets.footer import TableFooter
 
 #: The actions the base class owns (``check_action`` answers for them).
 BASE_ACTIONS = {"chat", "to_lobby", "bot_for_away", "finish", "leave"}
+#: Below this many columns the footer draws its keys compactly (less space between them).
+COMPACT_FOOTER_BELOW = 100
 
 
 class TableScreen(SessionScreen):
@@ -85,7 +87,7 @@ class TableScreen(SessionScreen):
         yield Header()
         yield Banner(id="banner", markup=False)
         yield from self.compose_table()
-        yield TableFooter()
+        yield TableFooter(compact=self.app.size.width < COMPACT_FOOTER_BELOW)
 
     def compose_table(self) -> ComposeResult:
         """The game's own widgets (override)."""
@@ -122,8 +124,10 @@ class TableScreen(SessionScreen):
 
     @on(events.Resize)
     def keep_log_at_end(self) -> None:
-        """A new size (or a new layout) must not leave the newest log lines out of sight."""
+        """A new size (or a new layout) must not leave the newest log lines out of sight;
+        below 100 columns the footer packs its keys closer, so they fit."""
         self.call_after_refresh(self.query_one("#log", RichLog).scroll_end, animate=False)
+        self.query_one(TableFooter).compact = self.size.width < COMPACT_FOOTER_BELOW
 
     # ---- showing an update ---------------------------------------------------
 

@@ -63,7 +63,7 @@ class GetItScreen(TableScreen):
         Binding("right", "move(1)", "move ▶", show=False),
         Binding("1", "look(1)", "look at", key_display="1-6"),
         *[Binding(str(i), f"look({i})", show=False) for i in range(2, MAX_SEATS + 1)],
-        Binding("0", "stop_signals", "stop signals"),
+        Binding("0", "stop_signals", "stop all"),
         Binding("s", "aim('smile')", "smile"),
         Binding("x", "aim('look_past')", "look past"),
         Binding("p", "peek", "peek"),
