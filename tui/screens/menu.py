@@ -6,6 +6,8 @@ there, or open one.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,6 +16,9 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
 from tui.app import HiddenHandApp
+
+if TYPE_CHECKING:
+    from net.journal import JournalInfo
 
 TITLE_ART = r"""
  _     _     _     _              _                     _
@@ -133,6 +138,7 @@ class MenuScreen(Screen[None]):
         button.display = info is not None
         if info is not None:
             button.tooltip = info.describe()
+            button.label = resume_label(info)
             button.focus()
         else:
             self.query_one("#solo", Button).focus()
@@ -208,3 +214,18 @@ class MenuScreen(Screen[None]):
         from tui.screens.settings import SettingsScreen
 
         self.app.push_screen(SettingsScreen())
+
+
+def resume_label(info: JournalInfo) -> str:
+    """The resume entry in words: which game, from when ("Resume Got Five! from 10:45")."""
+    import time
+
+    import engine  # after the first frame: the menu's start does not pay for it
+
+    games = {str(t.get("game")) for t in info.tables}
+    when = time.strftime("%H:%M", time.localtime(info.modified))
+    if len(games) == 1:
+        (game,) = games
+        spec = engine.GAMES.get(game)
+        return f"Resume {spec.name if spec else game} from {when} (u)"
+    return f"Resume the last game, from {when} (u)"
