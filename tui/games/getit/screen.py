@@ -509,7 +509,8 @@ class GetItScreen(TableScreen):
             return phase == "play" and any(
                 self._my_signal(kind) is not None for kind in ("look", "smile", "look_past"))
         if action == "aim":
-            return phase == "play" and self._my_signal("look") is not None
+            # Shown all round: without a player looked at, the key says what to do first.
+            return phase == "play"
         if action == "peek":
             return self.can("peek")
         if action == "talk":
