@@ -34,6 +34,7 @@ from tui.screens.summary import SummaryScreen
 from tui.settings import Settings
 
 from .test_tui import join_by_address, until
+from .tui_support import footer_drawn
 
 SIZE = (100, 34)
 
@@ -107,6 +108,8 @@ async def test_a_person_reveals_then_sorts_and_later_reveals_then_compares() -> 
         # Reveal: r, then a colour letter.
         await pilot.press("r")
         assert isinstance(app.screen, RevealScreen)
+        await pilot.pause()
+        assert footer_drawn(app) == {"dismiss": True}  # the dialog's keys, not the table's
         await pilot.press("a")
         screen = await my_turn(pilot, "clue")
         public = screen.view["public"]
@@ -243,6 +246,8 @@ async def test_a_wrong_got_five_puts_you_out() -> None:
         await pilot.press("g")
         dialog = await until(pilot, lambda: isinstance(app.screen, AnnounceScreen)
                              and app.screen, "the dialog")
+        await pilot.pause()
+        assert footer_drawn(app) == {"dismiss": True}  # (↑/↓ are in the dialog's words)
         # A number of the wrong colour is refused in words, and nothing is sent.
         await pilot.press(*str(wrong[0] + 1), "enter")
         assert "colour" in str(dialog.query_one("#gf-announce-error").render())

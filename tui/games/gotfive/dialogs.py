@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label
+from textual.widgets import Button, Footer, Input, Label
 
 from engine.gotfive import TILES, colour_of, numbers_of_colour
 from tui.games.gotfive.text import LETTERS, letter
@@ -45,6 +45,7 @@ class RevealScreen(ModalScreen[int | None]):
                 label.append(f"{count} face down" if count else "none left")
                 yield Button(label, id=f"colour-{colour}", classes="choice",
                              disabled=not count, compact=True)
+        yield Footer()  # this dialog's keys, not the table's under it
 
     def on_mount(self) -> None:
         """Focus the first colour that has tiles left."""
@@ -127,6 +128,7 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
             with Horizontal(classes="buttons"):
                 yield Button("Announce (Enter)", id="announce", variant="error", compact=True)
                 yield Button("Cancel (Esc)", id="cancel", compact=True)
+        yield Footer()  # this dialog's keys, not the table's under it
 
     def on_mount(self) -> None:
         """Focus the first empty slot (the first one if all are filled)."""
