@@ -68,6 +68,12 @@ _HEADER = struct.Struct(">I")
 _MAX_RECORD = 16 * 1024 * 1024
 
 
+def check_sync(sync: str) -> None:
+    """Refuse a sync mode that is not one of :data:`SYNC_MODES`, in words."""
+    if sync not in SYNC_MODES:
+        raise ValueError(f"sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
+
+
 class JournalError(Exception):
     """A journal that cannot be read or resumed; the message says why in plain words."""
 
@@ -114,8 +120,7 @@ class Journal:
     """
 
     def __init__(self, path: Path, fd: int, records: int, *, sync: str = "background") -> None:
-        if sync not in SYNC_MODES:
-            raise ValueError(f"sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
+        check_sync(sync)
         self.path = path
         self._fd: int | None = fd
         #: Records in the file (for compaction).
@@ -142,8 +147,7 @@ class Journal:
     @classmethod
     def create(cls, path: Path, header: dict[str, Any], *, sync: str = "background") -> Journal:
         """Start a new journal at ``path`` (mode 0600) with its ``host`` record."""
-        if sync not in SYNC_MODES:
-            raise ValueError(f"sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
+        check_sync(sync)
         _private_dir(path.parent)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
         journal = cls(path, fd, 0, sync=sync)

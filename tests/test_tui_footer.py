@@ -5,8 +5,10 @@ from __future__ import annotations
 import gc
 import random
 import weakref
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
@@ -21,6 +23,7 @@ from tests.tui_support import (
     open_lobby,
     until,
 )
+from tui.app import HiddenHandApp
 from tui.games.getout.screen import GetOutScreen
 from tui.games.gotfive.screen import GotFiveScreen
 from tui.screens.dialogs import ChoiceScreen, ConfirmScreen
@@ -84,13 +87,25 @@ async def test_dialogs_show_their_own_keys_and_not_the_screens_below() -> None:
         assert isinstance(app.screen, LobbyScreen)
 
 
+def getout_heads_up() -> HiddenHandApp:
+    """A solo GET OUT! round of two seats, ours first."""
+    return make_app(solo={"game_id": "getout", "seats": 2,
+                          "options": {"first": 0, "match": False}})
+
+
+async def first_turn(pilot: Pilot[Any]) -> GetOutScreen:
+    """The GET OUT! table once our first turn is on it."""
+    app = pilot.app
+    screen: GetOutScreen = await until(
+        pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal
+        and app.screen, "our first turn")
+    return screen
+
+
 async def test_the_getout_footer_follows_the_turn_the_round_and_the_summary() -> None:
-    app = make_app(solo={"game_id": "getout", "seats": 2,
-                         "options": {"first": 0, "match": False}})
+    app = getout_heads_up()
     async with app.run_test(size=SIZE) as pilot:
-        screen: GetOutScreen = await until(
-            pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal
-            and app.screen, "our first turn")
+        screen = await first_turn(pilot)
         keys = footer_keys(app)
         assert keys["play"] and "draw" in keys and keys["chat"] and keys["leave"]
         for hidden in ("next_round", "to_lobby", "bot_for_away", "finish"):
@@ -114,12 +129,9 @@ async def test_the_getout_footer_follows_the_turn_the_round_and_the_summary() ->
 
 
 async def test_the_table_footer_dims_keys_in_place_and_lets_rebuilt_keys_go() -> None:
-    app = make_app(solo={"game_id": "getout", "seats": 2,
-                         "options": {"first": 0, "match": False}})
+    app = getout_heads_up()
     async with app.run_test(size=SIZE) as pilot:
-        screen: GetOutScreen = await until(
-            pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal
-            and app.screen, "our first turn")
+        screen = await first_turn(pilot)
         assert app.host is not None
         (table,) = app.host.tables.values()
         table.seats[1].bot = None  # the other seat moves when the test says so
