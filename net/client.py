@@ -82,9 +82,12 @@ class Client:
     """One connection to a host. Make one with :meth:`connect` or :meth:`local`.
 
     ``record_frames`` keeps every raw frame body received (for tests and debugging).
-    An ``update`` on the wire carries the table's public part only when it changed; the
-    client keeps the last one and puts it into every update it hands on, so each
-    ``update`` it yields (and :attr:`latest`) has its ``table``. The client answers the
+    An ``update`` on the wire carries the table's public part only when it changed, and
+    after the first view of a game only what changed in it (``view_changes``); the
+    client keeps the last of each and puts them into every update it hands on, so each
+    ``update`` it yields (and :attr:`latest`) has its whole ``table`` and ``view``.
+    Values that did not change are shared between successive views: read them, do not
+    change them. The client answers the
     host's pings itself and gives up on a host silent for longer than four heartbeat
     intervals.
     """
@@ -114,6 +117,8 @@ class Client:
         self.listeners: list[Callable[[Message], None]] = []
         #: The table's public part as last sent by the host.
         self.table: dict[str, Any] | None = None
+        #: The view of the last update: the next may carry only what changed.
+        self.view: dict[str, Any] | None = None
         self.result: dict[str, Any] | None = None
         self.closed = False
         self.close_reason: str | None = None
@@ -210,6 +215,13 @@ class Client:
                 self.table = msg["table"]
             else:
                 msg["table"] = self.table
+            changes = msg.pop("view_changes", None)
+            if changes is not None:
+                if self.view is None or not isinstance(changes, dict):
+                    log.warning("an update changed a view this client never had")
+                    return
+                msg["view"] = p.apply_view_changes(self.view, changes)
+            self.view = msg.get("view")
             self.latest = msg
             for notice in msg.get("notices", ()):
                 if notice.get("type") == "game_over":

@@ -213,6 +213,9 @@ class Connection:
         #: The table's public part (packed) in the last update sent here: an update
         #: carries it only when it changed (``docs/protocol.md``).
         self.table_sent: bytes | None = None
+        #: The game, seat and view of the last update sent here: the next update of
+        #: the same game and seat carries only what changed (``view_changes``).
+        self.view_sent: tuple[engine.Game, int | None, dict[str, Any]] | None = None
         self._flusher: asyncio.Task[None] | None = None
         peer = writer.get_extra_info("peername")
         self.address = peer[0] if isinstance(peer, tuple) else "local"
@@ -362,13 +365,13 @@ class Push:
         self.notices = notices
         self.table = table.public_packed()
         self.tail = p.update_tail(events, notices)
-        self._spectator: tuple[bytes, bytes] | None = None
+        self._spectator: tuple[dict[str, Any], bytes] | None = None
 
-    def spectator_parts(self) -> tuple[bytes, bytes]:
-        """The packed view and legal actions of a spectator (the same for each)."""
+    def spectator_parts(self) -> tuple[dict[str, Any], bytes]:
+        """The view and packed legal actions of a spectator (the same for each)."""
         if self._spectator is None:
             view, legal = self.where.seat_view(None)
-            self._spectator = (msgpack.packb(view, use_bin_type=True), msgpack.packb(legal))
+            self._spectator = (view, msgpack.packb(legal))
         return self._spectator
 
 
@@ -592,24 +595,38 @@ class Table:
     def frame_for(self, conn: Connection, seat: int | None, push: Push) -> bytes:
         """The ``update`` frame of ``push`` for ``conn`` (at ``seat``), ready to write.
 
-        The table's public part goes in only if ``conn`` has not been sent it as it is.
+        The table's public part goes in only if ``conn`` has not been sent it as it is;
+        the view goes in whole the first time ``conn`` sees this game from this seat,
+        and after that only what changed since the last one sent to ``conn``.
         """
-        if self.game is None:
+        changes = False
+        game = self.game
+        if game is None:
             view, legal = _NIL, _EMPTY
-        elif seat is None:
-            view, legal = push.spectator_parts()
+            seen = None
         else:
-            v, actions = self.seat_view(seat)
-            view, legal = msgpack.packb(v, use_bin_type=True), msgpack.packb(actions)
+            if seat is None:
+                v, legal = push.spectator_parts()
+            else:
+                v, actions = self.seat_view(seat)
+                legal = msgpack.packb(actions)
+            sent = conn.view_sent
+            delta = None
+            if sent is not None and sent[0] is game and sent[1] == seat:
+                delta = p.view_changes(sent[2], v)
+            changes = delta is not None
+            view = msgpack.packb(v if delta is None else delta, use_bin_type=True)
+            seen = (game, seat, v)
         table = None if conn.table_sent == push.table else push.table
         try:
-            frame = p.update_frame(table, seat, view, legal, push.tail)
+            frame = p.update_frame(table, seat, view, legal, push.tail, changes=changes)
         except ValueError:
             # Only a bug can make an update too big; say so rather than send half of it.
             log.error("connection %d: an update is too large", conn.id)
             return p.pack(p.error(p.INTERNAL, "the host could not send an update"))
         if table is not None:
             conn.table_sent = table
+        conn.view_sent = seen
         return frame
 
     def push(

@@ -20,7 +20,7 @@ from typing import Any
 import msgpack
 
 #: Bumped on every incompatible change; both sides must speak the same version.
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 #: The largest frame body either side accepts, in bytes.
 MAX_FRAME = 256 * 1024
 HEADER = struct.Struct(">I")
@@ -111,7 +111,8 @@ def pack(message: Mapping[str, Any]) -> bytes:
 
 
 _UPDATE_KEYS = {
-    key: msgpack.packb(key) for key in ("table", "seat", "view", "legal", "events", "notices")
+    key: msgpack.packb(key)
+    for key in ("table", "seat", "view", "view_changes", "legal", "events", "notices")
 }
 _UPDATE_TYPE = msgpack.packb("type") + msgpack.packb("update")
 
@@ -124,23 +125,61 @@ def update_tail(events: list[dict[str, Any]], notices: list[dict[str, Any]]) -> 
 
 
 def update_frame(table: bytes | None, seat: int | None, view: bytes, legal: bytes,
-                 tail: bytes) -> bytes:
+                 tail: bytes, *, changes: bool = False) -> bytes:
     """One ``update`` frame assembled from parts already packed with msgpack.
 
     The bytes are exactly ``pack`` of the map ``{"type": "update", "table": …, "seat": …,
     "view": …, "legal": …, "events": …, "notices": …}`` (``table`` left out when it is
-    ``None``): what every connection of a push shares is packed once, only its own view
-    and legal actions per connection. Raises ``ValueError`` past :data:`MAX_FRAME`.
+    ``None``; with ``changes``, ``view`` is the packed map of what changed and goes
+    under ``view_changes``): what every connection of a push shares is packed once,
+    only its own view and legal actions per connection. Raises ``ValueError`` past
+    :data:`MAX_FRAME`.
     """
     keys = _UPDATE_KEYS
     parts = [b"\x86" if table is None else b"\x87", _UPDATE_TYPE]
     if table is not None:
         parts += [keys["table"], table]
-    parts += [keys["seat"], msgpack.packb(seat), keys["view"], view, keys["legal"], legal, tail]
+    parts += [keys["seat"], msgpack.packb(seat), keys["view_changes" if changes else "view"],
+              view, keys["legal"], legal, tail]
     body = b"".join(parts)
     if len(body) > MAX_FRAME:
         raise ValueError(f"message of {len(body)} bytes exceeds the frame limit of {MAX_FRAME}")
     return HEADER.pack(len(body)) + body
+
+
+_MISSING: Any = object()
+
+
+def view_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The entries of ``new`` that differ from ``old`` (top level), or ``None`` when
+    ``new`` lacks a key ``old`` has (then only the whole view says it).
+
+    ``apply_view_changes(old, view_changes(old, new)) == new`` whenever it is not
+    ``None``. A value counts as changed when it compares unequal or its type changed
+    (``1`` and ``True`` compare equal); views keep each key's types, so equal nested
+    values are the same values.
+    """
+    changes: dict[str, Any] = {}
+    added = 0
+    get = old.get
+    for key, value in new.items():
+        before = get(key, _MISSING)
+        if before is _MISSING:
+            added += 1
+            changes[key] = value
+        elif before != value or type(before) is not type(value):
+            changes[key] = value
+    if len(new) - added != len(old):
+        return None
+    return changes
+
+
+def apply_view_changes(old: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The view ``old`` with ``changes`` (an update's ``view_changes``) applied: a new
+    map; values that did not change are ``old``'s own (shared, not copied)."""
+    view = dict(old)
+    view.update(changes)
+    return view
 
 
 def _short(text: str, limit: int = 160) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -70,8 +70,10 @@ class RawPeer:
         self.reader = reader
         self.writer = writer
         #: The table as last sent: like any client, the peer keeps it, since an
-        #: ``update`` carries it only when it changed.
+        #: ``update`` carries it only when it changed. So with the view: an update
+        #: may carry only what changed in it.
         self.table: dict[str, Any] | None = None
+        self.view: dict[str, Any] | None = None
 
     @classmethod
     async def open(cls, host: Host) -> RawPeer:
@@ -95,6 +97,10 @@ class RawPeer:
             _, msg = await asyncio.wait_for(p.read_frame(self.reader), timeout)
             if msg.get("type") == "update":
                 self.table = msg.setdefault("table", self.table)
+                if "view_changes" in msg:
+                    assert self.view is not None, "view_changes before any view"
+                    msg["view"] = {**self.view, **msg.pop("view_changes")}
+                self.view = msg["view"]
             if not (skip_pings and msg.get("type") == "ping"):
                 return msg
 
@@ -123,6 +129,24 @@ def decode(body: bytes) -> dict[str, Any]:
     msg = msgpack.unpackb(body, raw=False, strict_map_key=True)
     assert isinstance(msg, dict)
     return msg
+
+
+def replay(bodies: Iterable[bytes]) -> Iterator[dict[str, Any]]:
+    """Decode recorded frame bodies of one connection in order, each ``update``'s
+    ``view_changes`` applied to the view before it (independently of the client
+    library), so every update has its whole ``view``."""
+    view: dict[str, Any] | None = None
+    for body in bodies:
+        msg = decode(body)
+        if msg.get("type") == "update":
+            if "view_changes" in msg:
+                assert view is not None, "view_changes before any view"
+                assert "view" not in msg, msg
+                view = {**view, **msg.pop("view_changes")}
+                msg["view"] = view
+            else:
+                view = msg["view"]
+        yield msg
 
 
 def walk(value: Any) -> Iterator[Any]:
@@ -159,16 +183,14 @@ def check_getout_secrecy(
     the spectator — who sees only public information — got it at the same version.
     """
     public: dict[int, set[int]] = {}
-    for body in spectator_frames:
-        msg = decode(body)
+    for msg in replay(spectator_frames):
         assert not keys_in(msg) & (FORBIDDEN_KEYS | {"hand"}), msg
         if msg.get("type") == "update" and msg.get("view") is not None:
             public.setdefault(msg["view"]["version"], set()).update(getout_card_ids(msg))
             assert msg["legal"] == []
     checked = 0
     for seat, frames in seat_frames.items():
-        for body in frames:
-            msg = decode(body)
+        for msg in replay(frames):
             assert not keys_in(msg) & FORBIDDEN_KEYS, msg
             if msg.get("type") != "update" or msg.get("view") is None:
                 assert not getout_card_ids(msg), msg

@@ -7,7 +7,9 @@ import asyncio
 import msgpack
 import pytest
 
+from engine.bots import RandomBot
 from net import protocol as p
+from net.client import drive
 from tests.net_support import RawPeer, clients, frame, running_host
 
 # --------------------------------------------------------------------------- pure checks
@@ -387,3 +389,101 @@ async def test_a_client_calls_its_listeners_as_each_message_is_read(
         assert len(heard) >= len(handed_on) and handed_on[-1]["text"] == "hello"
         assert "a listener of a hiddenhand client failed" in caplog.text
         assert not ann.closed  # the broken listener cut nothing
+
+
+# --------------------------------------------------------------------------- view changes
+
+
+def test_view_changes_hold_exactly_what_changed_and_rebuild_the_view() -> None:
+    old = {"game": "getout", "turn": 1, "version": 4, "hand": [{"id": 3}], "out": [False]}
+    new = {"game": "getout", "turn": 2, "version": 5, "hand": [{"id": 3}], "out": [False],
+           "winners": None}
+    changes = p.view_changes(old, new)
+    assert changes == {"turn": 2, "version": 5, "winners": None}
+    rebuilt = p.apply_view_changes(old, changes)
+    assert rebuilt == new and old["turn"] == 1  # the old view is left as it was
+    # A type change is a change even where the values compare equal (1 == True).
+    assert p.view_changes({"n": 1, "l": [0]}, {"n": True, "l": [0]}) == {"n": True}
+    assert p.view_changes({"n": 1.0}, {"n": 1}) == {"n": 1}
+    # A key that went cannot be said by changes: the whole view must go.
+    assert p.view_changes({"a": 1, "b": 2}, {"a": 1}) is None
+    assert p.view_changes({"a": 1, "b": 2}, {"a": 1, "c": 2}) is None
+    assert p.view_changes(new, new) == {}
+
+
+def test_an_update_with_view_changes_is_the_same_bytes_as_packing_it_whole() -> None:
+    changes = {"turn": 3, "version": 9}
+    whole = {"type": "update", "seat": 2, "view_changes": changes, "legal": [],
+             "events": [], "notices": []}
+    frame = p.update_frame(None, 2, msgpack.packb(changes), msgpack.packb([]),
+                           p.update_tail([], []), changes=True)
+    assert frame == p.pack(whole)
+
+
+async def test_an_update_carries_only_what_changed_in_the_view() -> None:
+    """After a connection's first view of a game, its updates carry what changed; the
+    client rebuilds every view exactly as the engine gives it, seat and spectator."""
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann", record=True)
+        bob = await made.new("Bob", record=True)
+        cy = await made.new("Cy", record=True)
+        await ann.create_table("Kitchen", "getout", 2)
+        await bob.join("t1")
+        await cy.join("t1", spectate=True)
+        await bob.ready()
+        await ann.start()
+        table = host.tables["t1"]
+        game = table.game
+        assert game is not None
+
+        async def settled() -> None:  # every client holds the latest version
+            while not all(c.latest is not None and c.latest["view"] is not None
+                          and c.latest["view"]["version"] == game.version
+                          for c in (ann, bob, cy)):
+                await asyncio.sleep(0)
+
+        for _ in range(40):
+            await settled()
+            for client, seat in ((ann, 0), (bob, 1), (cy, None)):
+                assert client.latest is not None
+                held = client.latest["view"]
+                assert held == game.view(seat)
+                # The same types too, as packing both shows.
+                assert msgpack.packb(held, use_bin_type=True) == msgpack.packb(
+                    {k: held[k] for k in game.view(seat)}, use_bin_type=True)
+            mover = next(c for c in (ann, bob) if c.latest and c.latest["legal"])
+            assert mover.latest is not None
+            await mover.act(mover.latest["legal"][-1])
+        for client in (ann, bob, cy):
+            wire = [m for m in map(msgpack.unpackb, client.raw_frames)
+                    if m["type"] == "update" and (m.get("view") or m.get("view_changes"))]
+            assert "view" in wire[0] and "view_changes" not in wire[0]
+            assert all("view_changes" in m and "view" not in m for m in wire[1:])
+            assert len(wire) > 30
+            # What did not change stays off the wire: the match's limit, for one.
+            assert not any("limit" in m["view_changes"] for m in wire[1:])
+
+
+async def test_a_new_game_or_seat_gets_its_whole_view_again() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann", record=True)
+        bob = await made.new("Bob")
+        await ann.create_table("Kitchen", "getout", 3, {"match": False})
+        await bob.join("t1")
+        await ann.add_bot(2)
+        await bob.ready()
+        await ann.start()
+        await asyncio.gather(drive(ann, RandomBot(1)), drive(bob, RandomBot(2)))
+        await ann.to_lobby()
+        await ann.wait_for(lambda m: m["type"] == "update" and m["view"] is None)
+        await ann.remove_bot(2)
+        await ann.pick_seat(2)
+        await ann.add_bot(0)
+        await bob.ready()
+        before = len(ann.raw_frames)
+        await ann.start()
+        again = await ann.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+        assert again["view"] == host.tables["t1"].game.view(2)  # type: ignore[union-attr]
+        first = next(m for m in map(msgpack.unpackb, ann.raw_frames[before:])
+                     if m["type"] == "update" and m.get("view") is not None)
+        assert "view_changes" not in first and first["view"]["seat"] == 2

@@ -16,7 +16,7 @@ import pytest
 
 from net import protocol as p
 from net.limits import Limits
-from tests.net_support import LOCAL, clients, decode, running_host
+from tests.net_support import LOCAL, clients, replay, running_host
 
 #: Small buffers, so that "not reading" shows after a few dozen updates, not megabytes.
 TIGHT = Limits(send_buffer=4096, out_high=8192, max_skipped=16, out_limit=64 * 1024)
@@ -31,8 +31,10 @@ class NonReader:
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.loop = asyncio.get_running_loop()
-        #: The table as last sent (an ``update`` carries it only when it changed).
+        #: The table and view as last sent (an ``update`` carries the table only when
+        #: it changed, and may carry only what changed in the view).
         self.table: dict[str, Any] | None = None
+        self.view: dict[str, Any] | None = None
 
     @classmethod
     async def open(cls, port: int) -> NonReader:
@@ -61,6 +63,10 @@ class NonReader:
             msg = p.unpack_body(await self._exactly(length))
             if msg.get("type") == "update":
                 self.table = msg.setdefault("table", self.table)
+                if "view_changes" in msg:
+                    assert self.view is not None, "view_changes before any view"
+                    msg["view"] = {**self.view, **msg.pop("view_changes")}
+                self.view = msg["view"]
             if msg.get("type") != "ping":
                 return msg
 
@@ -102,7 +108,7 @@ async def test_a_spectator_that_never_reads_does_not_slow_a_bots_only_table(
         assert final["view"]["seat"] is None
         versions = [
             msg["view"]["version"]
-            for msg in map(decode, watcher.raw_frames)
+            for msg in replay(watcher.raw_frames)
             if msg["type"] == "update" and msg["view"] is not None
         ]
         # The reader got every single update: no version skipped (a version repeats
