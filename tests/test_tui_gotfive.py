@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from textual.app import App
 from textual.pilot import Pilot
 
 from engine.gotfive import colour_of, numbers_of_colour
@@ -271,6 +272,30 @@ async def test_a_wrong_got_five_puts_you_out() -> None:
         await until(pilot, lambda: any("You are out; rack:" in str(line.text)
                                        for line in log.lines), "the log line")
         assert not screen.check_game_action("got_five", ())
+
+
+async def test_a_prefilled_got_five_dialog_takes_what_the_player_types() -> None:
+    """Opening on circled cells, the dialog focuses the first empty slot (filling in
+    the others is not typing: it must not move the focus on); a slot that is full
+    takes new digits however the player got into it, a click included."""
+
+    class Dialog(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(AnnounceScreen([0, 1, 2, 3, 4], [11, 12, None, 14, 15]))
+
+    app = Dialog()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, AnnounceScreen)
+        assert app.focused is dialog.query_one("#gf-n2")
+        await pilot.press("1", "3")  # fits slot 3's colour: on to slot 4
+        assert app.focused is dialog.query_one("#gf-n3")
+        await pilot.click("#gf-n1")  # a click: the cursor is in, nothing selected
+        await pilot.press("2")
+        await pilot.press("2")
+        assert dialog.texts() == ["11", "22", "13", "14", "15"]
+        assert app.focused is dialog.query_one("#gf-n2")  # 22 fits: moved on
 
 
 async def test_got_five_from_circled_cells_wins_and_the_summary_shows_the_game() -> None:

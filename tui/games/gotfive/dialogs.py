@@ -93,6 +93,19 @@ def check_numbers(texts: Sequence[str], colours: Sequence[int]) -> tuple[list[in
     return numbers, ""
 
 
+class SlotInput(Input):
+    """One number's slot: typing into a full slot starts it over (a click puts the
+    cursor in without selecting, and two digits fill a slot: the keys would be lost)."""
+
+    def insert_text_at_cursor(self, text: str) -> None:
+        """Insert ``text`` at the cursor, or replace everything when the slot is full."""
+        if self.max_length and len(self.value) >= self.max_length:
+            self.value = text[: self.max_length]
+            self.cursor_position = len(self.value)
+            return
+        super().insert_text_at_cursor(text)
+
+
 class AnnounceScreen(ModalScreen[list[int] | None]):
     """"GOT FIVE!": five numbers, one per rack position, checked, then confirmed."""
 
@@ -108,6 +121,8 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         self.stepped: tuple[str | None, str] | None = None
         self.colours = list(colours)
         self.prefill = list(prefill)
+        #: Slots whose text changed since the dialog opened.
+        self.typed = [False] * len(self.prefill)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -121,7 +136,7 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
                 for i, (colour, n) in enumerate(zip(self.colours, self.prefill, strict=True)):
                     with Vertical(classes="gf-slot"):
                         yield Label(f"{i + 1}: {letter(colour)}", classes="gf-slot-label")
-                        yield Input(str(n) if n is not None else "", id=f"gf-n{i}",
+                        yield SlotInput(str(n) if n is not None else "", id=f"gf-n{i}",
                                     type="integer", max_length=2, compact=True,
                                     placeholder="?")
             yield Label("", id="gf-announce-error", classes="error")
@@ -167,10 +182,15 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         stays where it is, to be mended with Backspace)."""
         _, why = check_numbers(self.texts(), self.colours)
         self.query_one("#gf-announce-error", Label).update(why)
-        if event is not None and len(event.value) == 2 and event.input.has_focus \
+        if event is None:
+            return
+        inputs = list(self.query(Input))
+        at = inputs.index(event.input)
+        prefilled = self.prefill[at]
+        if event.value != ("" if prefilled is None else str(prefilled)):
+            self.typed[at] = True  # (not the slot being filled in as the dialog opens)
+        if self.typed[at] and len(event.value) == 2 and event.input.has_focus \
                 and self.stepped != (event.input.id, event.value):
-            inputs = list(self.query(Input))
-            at = inputs.index(event.input)
             value = event.value
             fits = (value.isdigit() and 1 <= int(value) <= 60
                     and (int(value) - 1) % 5 == self.colours[at])
