@@ -108,3 +108,46 @@ async def test_the_hand_keeps_each_cards_widget_and_always_shows_the_cards_in_or
         await show([9, 5, 1], {1})  # another order
         await show([], set())
         await show([7, 8], {8})
+
+
+async def test_a_long_hand_narrows_its_cards_to_stay_in_sight_at_80_columns() -> None:
+    """Six cards at full size; eleven narrower (short names, the ▼ and ✓ marks kept),
+    all in sight at 80 columns; more than fit even so scroll, the chosen one in sight."""
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await our_turn(pilot, app)
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        widget = screen.query_one(HandWidget)
+        values = (1, 2, 3, 4, 5, 7, 10, 11, 12, 13, 14)
+
+        async def deal(hand: list[str]) -> list[CardWidget]:
+            stack_getout(table.game, [hand, ["shirley 1"]], played=["kevin 8"], turn=0)
+            table.push()
+            await until(pilot, lambda: len(widget.cards) == len(hand)
+                        and len(widget.query(CardWidget)) == len(hand), "the hand")
+            await pilot.pause()
+            return list(widget.query(CardWidget))
+
+        def in_sight(card: CardWidget) -> bool:
+            return widget.content_region.contains_region(card.region)
+
+        cards = await deal([f"geoff {v}" for v in values[:5]] + ["kevin 3"])
+        assert all(c.region.width == 12 and in_sight(c) for c in cards)
+        assert "Geoff" in str(cards[0].render()) and not widget.has_class("cards-compact")
+        cards = await deal([f"geoff {v}" for v in values[:10]] + ["kevin 3"])
+        assert widget.has_class("cards-compact")
+        assert all(c.region.width == 7 and in_sight(c) for c in cards)
+        assert "Geoff" in str(cards[0].render()) and "◆ 3" in str(cards[-1].render())
+        # The marks are drawn in the narrow frames, not only set (a narrower frame
+        # would drop them): one ▼, and a ✓ on the one playable card besides the
+        # status line's "marked ✓".
+        shot = app.export_screenshot()
+        assert cards[0].border_title == "▼" and cards[-1].border_subtitle == "✓"
+        assert shot.count("▼") == 1 and shot.count("✓") == 2
+        cards = await deal([f"geoff {v}" for v in values] + ["kevin 3", "kevin 5", "samantha 7"])
+        assert widget.has_class("cards-compact") and not all(in_sight(c) for c in cards)
+        for _ in range(13):
+            await pilot.press("right")
+        await pilot.pause()
+        assert widget.selected == 13 and in_sight(cards[13])

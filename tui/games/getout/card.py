@@ -25,6 +25,19 @@ NAMES = {
 }
 
 
+#: Shorter names for narrower cards (a hand too long for the row at full size).
+SHORT_NAMES = {
+    "geoff": "Geoff",
+    "samantha": "Sam",
+    "kevin": "Kevin",
+    "shirley": "Shirl",
+    "tea_picker": "Tea",
+}
+#: A card's width (frame included) at each size: the hand takes the largest that fits.
+#: (7 is the narrowest whose frame still holds the ▼ and ✓ marks.)
+WIDTHS = {"full": 12, "compact": 7}
+
+
 def card_label(card: dict[str, Any]) -> str:
     """A card in words for logs and messages, e.g. "Kevin 7" or "GET OUT!"."""
     if card.get("wild"):
@@ -63,21 +76,25 @@ class CardWidget(Static):
     _dressed: tuple[bool, bool] = (False, False)
 
     def __init__(self, card: dict[str, Any], *, playable: bool = False,
-                 selected: bool = False, id: str | None = None) -> None:
-        super().__init__(self.face(card), id=id)
+                 selected: bool = False, size: str = "full", id: str | None = None) -> None:
+        super().__init__(self.face(card, size), id=id)
         self.card = card
+        #: "full" or "compact" (``WIDTHS``): what the face is written for.
+        self.size_name = size
         self._dress(card, playable, selected)
 
     def show(self, card: dict[str, Any], *, playable: bool = False,
-             selected: bool = False) -> None:
+             selected: bool = False, size: str = "full") -> None:
         """Show ``card`` in this widget: the hand reuses its widgets from update to update
         instead of removing and mounting a row of cards each time."""
-        if card == self.card and (playable, selected) == self._dressed:
+        if card == self.card and (playable, selected) == self._dressed \
+                and size == self.size_name:
             return
-        if card != self.card:
-            self.update(self.face(card))
+        if card != self.card or size != self.size_name:
+            self.update(self.face(card, size))
             self.remove_class(*(c for c in self.classes if c.startswith("image-")))
         self.card = card
+        self.size_name = size
         self._dress(card, playable, selected)
 
     def _dress(self, card: dict[str, Any], playable: bool, selected: bool) -> None:
@@ -97,11 +114,14 @@ class CardWidget(Static):
         self.border_title = "▼" if selected else ""
 
     @staticmethod
-    def face(card: dict[str, Any]) -> str:
-        """What is printed on the card."""
+    def face(card: dict[str, Any], size: str = "full") -> str:
+        """What is printed on the card, at its size (``WIDTHS``)."""
         if card.get("wild"):
-            return "★ ★ ★\nGET OUT!"
-        return f"{SYMBOLS[card['image']]}  {card['value']}\n{NAMES[card['image']]}"
+            return "★ ★ ★\nGET OUT!" if size == "full" else "GET\nOUT!"
+        symbol, value, image = SYMBOLS[card["image"]], card["value"], card["image"]
+        if size == "compact":
+            return f"{symbol} {value}\n{SHORT_NAMES[image]}"
+        return f"{symbol}  {value}\n{NAMES[image]}"
 
     @staticmethod
     def describe(card: dict[str, Any], playable: bool) -> str:

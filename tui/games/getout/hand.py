@@ -7,11 +7,16 @@ from typing import Any
 from textual.containers import HorizontalScroll
 from textual.reactive import reactive
 
-from tui.games.getout.card import CardWidget
+from tui.games.getout.card import WIDTHS, CardWidget
 
 
 class HandWidget(HorizontalScroll):
-    """The player's hand. Attributes: ``cards``, ``playable`` (ids) and ``selected`` (index)."""
+    """The player's hand. Attributes: ``cards``, ``playable`` (ids) and ``selected`` (index).
+
+    The cards take the largest size at which the whole hand fits the row (``WIDTHS``:
+    full, then a narrower face with shorter names); a hand too long even for that
+    scrolls, keeping the selected card in sight.
+    """
 
     DEFAULT_CSS = """
     HandWidget { height: 5; scrollbar-size-horizontal: 1; }
@@ -45,11 +50,29 @@ class HandWidget(HorizontalScroll):
             if i == self.selected:
                 self.scroll_to_widget(widget, animate=False)
 
+    def card_size(self) -> str:
+        """The largest card size at which every card fits the row's width."""
+        width = self.scrollable_content_region.width or self.size.width
+        fits = [name for name, card_width in WIDTHS.items()
+                if len(self.cards) * card_width <= width]
+        return fits[0] if fits else list(WIDTHS)[-1]
+
+    def on_resize(self) -> None:
+        """A new width may fit the cards at another size."""
+        if self._widgets and self.card_size() != self._size_shown:
+            self._redraw()
+
+    _size_shown = "full"
+
     def _redraw(self) -> None:
         if not self.live:
             return
         if self.selected >= len(self.cards):
             self.selected = max(0, len(self.cards) - 1)
+        size = self.card_size()
+        self._size_shown = size
+        for name in WIDTHS:
+            self.set_class(name == size, f"cards-{name}")
         # The card widgets are reused (a remount of the whole row on every update cost a
         # full layout and repaint: scripts/bench_repaint.py), each for the card it shows
         # already where it can: a card played from the middle of the hand removes its
@@ -70,9 +93,9 @@ class HandWidget(HorizontalScroll):
                 # Its own widget, or (the order changed) the next one, re-dressed.
                 widget = kept[k]
                 k += 1
-                widget.show(card, playable=playable, selected=selected)
+                widget.show(card, playable=playable, selected=selected, size=size)
             else:  # a new card: a new widget in its place
-                widget = CardWidget(card, playable=playable, selected=selected)
+                widget = CardWidget(card, playable=playable, selected=selected, size=size)
                 self.mount(widget, before=kept[k] if k < len(kept) else None)
             widgets.append(widget)
         for widget in kept[k:]:
