@@ -6,9 +6,11 @@ read from its log). Six ``net.client.Client`` connections in this process take t
 six seats over TCP on 127.0.0.1, the first starts the game, and then the seat on turn
 (or, between rounds, the first seat that may deal) sends a random-legal action, seeded.
 Each client reads its socket all the time and notes when an ``update`` with a newer view
-version arrives; the latency of an action is from just before it is sent until the
-sixth client holds the view it caused. Actions go one after another (the next once
-all six hold the last), ``--actions`` of them or ``--seconds`` at most.
+version arrives; the latency of an action is from just before it is sent (stamped in
+the task that sends it, right before ``Client.act`` writes the frame, as the baseline
+stamps right before its ``write``) until the sixth client holds the view it caused.
+Actions go one after another (the next once all six hold the last), ``--actions`` of
+them or ``--seconds`` at most.
 
 The baseline in the same run: a raw asyncio server in a process of its own (this
 script with ``--raw-server``) that, for every frame a client sends, answers the sender
@@ -107,6 +109,14 @@ async def stop_process(proc: asyncio.subprocess.Process) -> None:
 # --------------------------------------------------------------------------- hiddenhand
 
 
+async def stamped_act(client: Any, action: dict[str, Any], started: list[float]) -> None:
+    """``client.act(action)``, noting the time just before the frame is written (as the
+    raw baseline notes it just before its ``write``): ``act`` writes before it first
+    waits."""
+    started.append(time.perf_counter())
+    await client.act(action)
+
+
 async def bench_host(
     args: argparse.Namespace,
 ) -> tuple[list[float], list[float], list[bytes]]:
@@ -178,9 +188,10 @@ async def bench_host(
             assert msg is not None
             version = msg["view"]["version"]
             action = rng.choice(msg["legal"])
-            start = time.perf_counter()
-            reply = asyncio.create_task(clients[i].act(action))
+            started: list[float] = []
+            reply = asyncio.create_task(stamped_act(clients[i], action, started))
             await asyncio.wait_for(all_hold(version + 1), 10)
+            start = started[0]
             samples.append(max(g[version + 1] for g in got) - start)
             samples_held.append(max(h[version + 1] for h in held) - start)
             await reply
