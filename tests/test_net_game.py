@@ -6,6 +6,7 @@ import asyncio
 import logging
 from typing import Any
 
+import msgpack
 import pytest
 
 import engine
@@ -379,8 +380,24 @@ SHORT: dict[str, dict[str, Any]] = {
 
 
 @pytest.mark.parametrize("game_id", sorted(engine.GAMES))
-async def test_every_registered_game_plays_to_the_end_over_the_wire(game_id: str) -> None:
+async def test_every_registered_game_plays_to_the_end_over_the_wire(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from engine.bots import make_bot
+    from net.host import Table
+
+    # Every view the host means each connection to hold, in order: what the client
+    # rebuilds from the view changes on the wire must be exactly these.
+    meant: dict[int, list[dict[str, Any]]] = {}
+    frame_for = Table.frame_for
+
+    def recording(self: Table, conn: Any, seat: int | None, push: Any) -> bytes:
+        frame = frame_for(self, conn, seat, push)
+        if conn.view_sent is not None:
+            meant.setdefault(conn.id, []).append(conn.view_sent[2])
+        return frame
+
+    monkeypatch.setattr(Table, "frame_for", recording)
 
     if game_id != "getout" and isinstance(make_bot(game_id, 0, 0), RandomBot):
         pytest.skip(f"no bot plays {game_id} yet (a random player cannot finish it)")
@@ -404,13 +421,27 @@ async def test_every_registered_game_plays_to_the_end_over_the_wire(game_id: str
         assert results[0] is not None and all(r == results[0] for r in results)
         final = await watcher.wait_for(lambda m: in_play(m) and m["table"]["phase"] == "over")
         assert final["view"]["seat"] is None and final["legal"] == []
+        rebuilt: list[list[dict[str, Any]]] = []
         for seat, client in [*enumerate(players), (None, watcher)]:
+            views = []
             for msg in replay(client.raw_frames):
                 assert not keys_in(msg) & FORBIDDEN_KEYS, msg
                 if msg["type"] == "update" and msg["view"] is not None:
                     assert msg["seat"] == msg["view"]["seat"] == seat
+                    views.append(msg["view"])
                     if seat is None:
                         assert msg["legal"] == []
+            rebuilt.append(views)
+        # Each connection's views, rebuilt from the wire, are the host's, one for one
+        # (values and types: packed alike); most came as changes only.
+        assert sorted(map(len, rebuilt)) == sorted(map(len, meant.values()))
+        for views in rebuilt:
+            sent = next(m for m in meant.values() if len(m) == len(views)
+                        and m[0]["seat"] == views[0]["seat"])
+            assert [msgpack.packb(v) for v in views] == [msgpack.packb(v) for v in sent]
+        changes = sum("view_changes" in decode(b) for c in (*players, watcher)
+                      for b in c.raw_frames)
+        assert changes > sum(map(len, rebuilt)) // 2
 
 
 def arranged(hand: list[dict[str, Any]]) -> list[int]:
