@@ -350,3 +350,29 @@ async def test_a_player_takes_the_seat_back_from_the_bot_that_played_it() -> Non
             assert back["table"]["seats"][1]["name"] == "Ann"
             assert host.tables[back["table"]["id"]].seats[1].bot is None
         await bob.close()
+
+
+def test_an_earlier_games_events_keep_their_own_words_after_the_table_switches_game() -> None:
+    """A table that played GET OUT! and then plays Get It! replays its log in each
+    game's own words (the Get It! screen once described GET OUT!'s plays as wrong
+    Get It! cards, and dropped Got Five!'s moves)."""
+    from tui.games.getit.screen import GetItScreen
+    from tui.games.gotfive.screen import GotFiveScreen
+
+    session = Session("Ann")
+    seats = [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bot 2"}]
+    card = {"id": 7, "image": "geoff", "value": 10, "wild": False}
+    session.record({"type": "update", "table": {"game": "getout", "seats": seats},
+                    "events": [{"type": "played", "seat": 1, "card": card}]})
+    session.record({"type": "update", "table": {"game": "gotfive", "seats": seats},
+                    "events": [{"type": "revealed", "seat": 1, "tile": {"n": 23}}]})
+    session.record({"type": "update", "table": {"game": "getit", "seats": seats},
+                    "events": [{"type": "played", "seat": 1, "correct": True,
+                                "card": {"id": 3, "kind": "number", "value": 12}}]})
+    lines = [GetItScreen(session).describe_entry(e) for e in session.history]
+    assert lines[0] is not None and "Geoff 10" in lines[0] and "wrong" not in lines[0]
+    assert lines[1] is not None and "23" in lines[1]
+    assert lines[2] is not None and "12" in lines[2]
+    assert [e.game for e in session.history] == ["getout", "gotfive", "getit"]
+    # The Got Five! screen's "last move" is one of its own game's.
+    assert GotFiveScreen(session).last_move() is not None

@@ -38,12 +38,15 @@ class Entry:
     """One thing that happened at the table: ``kind`` is "chat", "notice" or "event".
 
     ``data`` is the chat message, the notice or the event as the host sent it; ``names``
-    are the seats' names at that moment (a later rename does not rewrite the past).
+    are the seats' names at that moment (a later rename does not rewrite the past), and
+    ``game`` the table's game then (a table may play another game next: its events are
+    described in their own game's words).
     """
 
     kind: str
     data: dict[str, Any]
     names: tuple[str, ...] = ()
+    game: str | None = None
 
 
 @dataclass
@@ -131,11 +134,13 @@ class Session:
         if kind == "update":
             self.latest = msg
             table = msg.get("table")
-            names = tuple(seat_names(table if isinstance(table, dict) else {}))
+            table = table if isinstance(table, dict) else {}
+            names = tuple(seat_names(table))
+            game = table.get("game") if isinstance(table.get("game"), str) else None
             for notice in _dicts(msg.get("notices")):
-                self._add(Entry("notice", notice, names))
+                self._add(Entry("notice", notice, names, game))
             for event in _dicts(msg.get("events")):
-                self._add(Entry("event", event, names))
+                self._add(Entry("event", event, names, game))
         elif kind == "chat":
             self._add(Entry("chat", msg))
 

@@ -212,14 +212,28 @@ class TableScreen(SessionScreen):
                 return None  # the game's own event says who won, in its words
             text = describe_notice(entry.data, entry.names)
             return f"· {text}" if text else None
+        namer = Namer(entry.names, self.my_seat)
         try:
-            return self.describe_event(entry.data, Namer(entry.names, self.my_seat))
+            if entry.game is not None and entry.game != self.GAME:
+                # An earlier game at this table: in that game's words, not this one's.
+                from tui.games import playable, screen_class
+
+                if not playable(entry.game):
+                    return None
+                return screen_class(entry.game).describe_past_event(entry.data, namer)
+            return self.describe_event(entry.data, namer)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             # A host may send an event this app describes differently: never die on it.
             return None
 
     def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
         """One log line for one of the game's events (override)."""
+        return self.describe_past_event(event, namer)
+
+    @staticmethod
+    def describe_past_event(event: dict[str, Any], namer: Namer) -> str | None:
+        """One log line for one of this game's events from an earlier game at the
+        table, knowing nothing of its state (override)."""
         return None
 
     @on(ChatReceived)

@@ -525,8 +525,9 @@ class GetItScreen(TableScreen):
         """The game is silent: table chat is off while a round is played."""
         return self.view.get("phase") != "play"
 
-    def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
-        """One log line for an event."""
+    @staticmethod
+    def describe_past_event(event: dict[str, Any], namer: Namer) -> str | None:
+        """One line of the log for one of this game's events."""
         return describe_event(event, namer)
 
     def summary(self, msg: dict[str, Any], names: list[str]) -> SummaryScreen | None:

@@ -213,8 +213,9 @@ class GetOutScreen(TableScreen):
             scores.add_row(label, f"{total} ✗" if view["out"][seat] else str(total),
                            *[str(points[seat]) for points in rounds])
 
-    def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
-        """One line of the move log for a public event."""
+    @staticmethod
+    def describe_past_event(event: dict[str, Any], namer: Namer) -> str | None:
+        """One line of the log for one of this game's events."""
         return describe_event(event, namer)
 
     # ---- acting --------------------------------------------------------------

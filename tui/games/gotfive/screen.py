@@ -231,8 +231,8 @@ class GotFiveScreen(TableScreen):
     def last_move(self) -> str | None:
         """The latest reveal, clue or call at the table, in a few words (from the history)."""
         for entry in reversed(self.session.history):
-            if entry.kind == "event" and entry.data.get("type") in (
-                    "revealed", "clue", "announced"):
+            if entry.kind == "event" and entry.game in (None, self.GAME) \
+                    and entry.data.get("type") in ("revealed", "clue", "announced"):
                 try:
                     return short_event(entry.data, Namer(entry.names, self.my_seat))
                 except (KeyError, TypeError, ValueError):
@@ -242,6 +242,12 @@ class GotFiveScreen(TableScreen):
     def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
         """One line of the log for one of Got Five!'s events."""
         return describe_event(event, namer, self.view.get("racks") or [])
+
+    @staticmethod
+    def describe_past_event(event: dict[str, Any], namer: Namer) -> str | None:
+        """One line of the log for an event of an earlier Got Five! game (its racks
+        are gone: a compared position goes without its colour)."""
+        return describe_event(event, namer, [])
 
     def summary(self, msg: dict[str, Any], names: list[str]) -> SummaryScreen | None:
         """The game-over summary, when this update ended the game."""
