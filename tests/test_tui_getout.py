@@ -151,3 +151,30 @@ async def test_a_long_hand_narrows_its_cards_to_stay_in_sight_at_80_columns() ->
             await pilot.press("right")
         await pilot.pause()
         assert widget.selected == 13 and in_sight(cards[13])
+
+
+async def test_the_played_count_follows_a_turned_over_pile() -> None:
+    """When the played pile becomes the draw pile only its count changes, not the call
+    card nor (when the draw comes after) the draw count: the pile line still follows."""
+    from textual.app import App, ComposeResult
+
+    from tui.games.getout.call_pile import CallPile
+    from tui.games.getout.screen import describe_event
+    from tui.notices import Namer
+
+    class Pile(App[None]):
+        def compose(self) -> ComposeResult:
+            yield CallPile()
+
+    app = Pile()
+    async with app.run_test() as pilot:
+        pile = app.query_one(CallPile)
+        pile.call = {"id": 1, "image": "geoff", "value": 1, "wild": False}
+        pile.draw_count, pile.played_count = 0, 2
+        await pilot.pause()
+        pile.played_count = 1  # turned over, then a card drawn: draw pile 0 again
+        await pilot.pause()
+        assert "Draw pile: 0 · played: 1" in str(app.query_one("#piles").render())
+    namer = Namer(("Ann", "Bob"), 0)
+    assert describe_event({"type": "recycled", "count": 1}, namer) == (
+        "The played pile (1 card) was turned over as the draw pile")

@@ -13,7 +13,8 @@ from tui.games.getout.card import CardWidget, image_label
 
 
 class CallPile(Vertical):
-    """Attributes: ``call`` (card or None), ``image`` (to follow), ``draw_count``."""
+    """Attributes: ``call`` (card or None), ``image`` (to follow), ``draw_count``,
+    ``played_count``."""
 
     DEFAULT_CSS = """
     CallPile { width: 32; height: auto; align-horizontal: center; padding: 0 0 0 2; }
@@ -60,6 +61,10 @@ class CallPile(Vertical):
 
     def watch_draw_count(self) -> None:
         """Update the pile sizes."""
+        self._texts()
+
+    def watch_played_count(self) -> None:
+        """Update the pile sizes (the played pile shrinks when it becomes the draw pile)."""
         self._texts()
 
     def _texts(self) -> None:

@@ -297,7 +297,9 @@ def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
     if kind == "passed":
         return f"{who(event['seat'])} passed: nothing left to draw"
     if kind == "recycled":
-        return f"The played pile ({event['count']} cards) was turned over as the draw pile"
+        count = event["count"]
+        return (f"The played pile ({count} card{'' if count == 1 else 's'}) was turned over "
+                f"as the draw pile")
     if kind == "round_over":
         out = "".join(f"; {who(s)} passed the limit and is out" for s in event["out"])
         return f"Round {event['round']}: {who(event['winner'])} got out first{out}"
