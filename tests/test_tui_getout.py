@@ -178,3 +178,19 @@ async def test_the_played_count_follows_a_turned_over_pile() -> None:
     namer = Namer(("Ann", "Bob"), 0)
     assert describe_event({"type": "recycled", "count": 1}, namer) == (
         "The played pile (1 card) was turned over as the draw pile")
+
+
+async def test_no_draw_key_while_we_lay_the_first_call_card() -> None:
+    from tests.tui_support import footer_keys
+
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await our_turn(pilot, app)
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        stack_getout(table.game, [["geoff 1", "kevin 3"], ["shirley 1"]], played=[], turn=0)
+        table.push()
+        await until(pilot, lambda: screen.view.get("call") is None and screen.legal, "the lead")
+        await pilot.pause()
+        keys = footer_keys(app)
+        assert "draw" not in keys and keys.get("play") is True

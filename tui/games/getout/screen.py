@@ -112,7 +112,8 @@ class GetOutScreen(TableScreen):
 
         Choosing a card works whenever we hold cards in a round; playing and drawing
         are dimmed while another player is to move, and hidden when they cannot come
-        back this round (we watch, we are out, the round is over).
+        back this round (we watch, we are out, the round is over) or before we move
+        (no drawing when we lay the first call card).
         """
         view = self.view
         in_round = (self.my_seat is not None and view.get("phase") == "play"
@@ -122,7 +123,13 @@ class GetOutScreen(TableScreen):
         if action == "play":
             return (self.can("play") or None) if in_round else False
         if action == "draw":
-            return ({"type": "draw"} in self.legal or None) if in_round else False
+            if not in_round:
+                return False
+            if {"type": "draw"} in self.legal:
+                return True
+            # On our own turn a draw that is not allowed (we lay the first call card)
+            # will not come back before we move: hidden, not dimmed.
+            return False if view.get("turn") == self.my_seat else None
         if action == "next_round":
             return {"type": "next_round"} in self.legal
         return True
