@@ -107,7 +107,9 @@ async def test_the_getout_footer_follows_the_turn_the_round_and_the_summary() ->
     async with app.run_test(size=SIZE) as pilot:
         screen = await first_turn(pilot)
         keys = footer_keys(app)
-        assert keys["play"] and "draw" in keys and keys["chat"] and keys["leave"]
+        # We lay the first call card: no drawing before that.
+        assert screen.view["call"] is None
+        assert keys["play"] and "draw" not in keys and keys["chat"] and keys["leave"]
         for hidden in ("next_round", "to_lobby", "bot_for_away", "finish"):
             assert hidden not in keys, hidden
         assert app.host is not None
