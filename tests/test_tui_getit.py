@@ -307,6 +307,33 @@ async def test_to_you_counts_what_the_others_do_to_you() -> None:
                     "every signal stopped")
 
 
+async def test_signals_are_not_shown_once_the_round_is_over() -> None:
+    app = solo_app(3, {"level": 1})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        await arrange_as_dealt(pilot, screen)
+        table = game_of(app)
+        for seat in table.seats:
+            seat.bot = None  # the bots hold still: only the test moves now
+        game = table.game
+        if game.signals["look"][1] != 2:
+            game.act(1, {"type": "look", "target": 2}, now=table.elapsed())
+        table.game_changed([], [])
+
+        def seat_text() -> str:  # what seat 2's card (the bot's) says
+            return " ".join(str(w.render()) for w in screen.query_one("#seat-1").query(Static))
+
+        await until(pilot, lambda: "looks at" in seat_text(), "the look on seat 2's card")
+        wrong = next(h for h in range(3) if h not in game.correct_holders()
+                     and game.top(h) is not None)
+        events = game.act(wrong, {"type": "play"}, now=table.elapsed())  # the round is lost
+        table.game_changed(events, [])
+        await until(pilot, lambda: screen.view.get("phase") == "round_over", "the round's end")
+        await pilot.pause()
+        assert game.signals["look"][1] == 2  # the engine still has it …
+        assert "looks at" not in seat_text()  # … but it is about nothing now
+
+
 async def test_a_level_x_record_is_saved_and_shown_after_a_restart(config_dir: Path) -> None:
     app = solo_app(3, {"level": "X", "cards": 3})
     async with app.run_test(size=SIZE) as pilot:

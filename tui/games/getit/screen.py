@@ -291,7 +291,10 @@ class GetItScreen(TableScreen):
     # ---- the round --------------------------------------------------------------
 
     def _signals(self, view: dict[str, Any]) -> list[dict[str, Any]]:
-        """Every seat's signals, ours with what we sent but no view has shown yet."""
+        """Every seat's signals, ours with what we sent but no view has shown yet; none
+        outside a round (what was signalled was about cards that are gone)."""
+        if view.get("phase") != "play":
+            return [{} for _ in view.get("signals") or []]
         signals = [dict(s) if isinstance(s, dict) else {} for s in view.get("signals") or []]
         me = self.my_seat
         if me is not None and me < len(signals):
