@@ -280,11 +280,13 @@ async def test_a_prefilled_got_five_dialog_takes_what_the_player_types() -> None
     takes new digits however the player got into it, a click included."""
 
     class Dialog(App[None]):
+        CSS_PATH = str(Path(__file__).parent.parent / "tui" / "app.tcss")  # the app's
+
         def on_mount(self) -> None:
             self.push_screen(AnnounceScreen([0, 1, 2, 3, 4], [11, 12, None, 14, 15]))
 
     app = Dialog()
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, AnnounceScreen)
@@ -296,6 +298,14 @@ async def test_a_prefilled_got_five_dialog_takes_what_the_player_types() -> None
         await pilot.press("2")
         assert dialog.texts() == ["11", "22", "13", "14", "15"]
         assert app.focused is dialog.query_one("#gf-n2")  # 22 fits: moved on
+        await pilot.press("4", "3")  # 43 before 14: out of order, said in full
+        await pilot.pause()
+        error = dialog.query_one("#gf-announce-error")
+        said = str(error.render())
+        assert "must be higher than 43" in said and said.endswith("ascending order).")
+        box = dialog.query_one(".dialog").content_region
+        assert box.contains_region(error.region)  # wrapped inside the dialog, not cut
+        assert error.region.width * error.region.height >= len(said)
 
 
 async def test_got_five_from_circled_cells_wins_and_the_summary_shows_the_game() -> None:
