@@ -506,3 +506,28 @@ async def test_after_a_game_the_creator_takes_the_table_back_to_the_lobby_and_de
         )
         assert again is not screen
         assert again.update["view"]["hand_counts"] == [6, 6]
+
+
+async def test_the_host_form_offers_only_the_bots_that_fit_and_shows_its_errors() -> None:
+    app = make_app("Ann")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("h")
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        await choose_game(pilot, "getout")
+        bots = screen.query_one("#bots", Select)
+        screen.query_one("#bots", Select).value = 3
+        screen.query_one("#seats", Select).value = 2
+        await until(pilot, lambda: bots.value == 1, "the bots cut to what fits")
+        from textual.widgets.select import InvalidSelectValueError
+
+        with pytest.raises(InvalidSelectValueError):
+            bots.value = 2  # not offered at a table of 2
+        screen.query_one("#port", Input).value = "99999"
+        await pilot.press("ctrl+s")
+        error = screen.query_one("#setup-error")
+        await until(pilot, lambda: "port" in str(error.render()), "the error")
+        await pilot.pause()
+        form = screen.query_one("#setup")
+        assert form.region.contains_region(error.region)  # scrolled into sight
+        assert isinstance(app.screen, SetupScreen)  # and nothing opened

@@ -67,7 +67,7 @@ class SetupScreen(Screen[None]):
                 where = "the LAN" if self.mode == "host" else "this box"
                 yield Label(f"Bots (the other seats wait for players from {where})")
                 yield Select(
-                    [(str(n), n) for n in range(spec.max_seats)],
+                    self._bot_choices(min(4, spec.max_seats)),
                     value=0,
                     allow_blank=False,
                     id="bots",
@@ -87,6 +87,11 @@ class SetupScreen(Screen[None]):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
                 yield Button("Back (esc)", id="back")
         yield Footer()
+
+    @staticmethod
+    def _bot_choices(seats: int) -> list[tuple[str, int]]:
+        """0 up to one less than the seats: a seat stays ours."""
+        return [(str(n), n) for n in range(seats)]
 
     def _seat_choices(self) -> list[tuple[str, int]]:
         spec = engine.GAMES[self.game_id]
@@ -110,8 +115,21 @@ class SetupScreen(Screen[None]):
 
     @on(Select.Changed, "#seats")
     async def seats_changed(self) -> None:
-        """Seat options depend on the seat count."""
+        """Seat options, and how many bots fit, depend on the seat count."""
+        seats_value = self.query_one("#seats", Select).value
+        seats = int(seats_value) if isinstance(seats_value, int) else 2
+        for bots in self.query("#bots").results(Select):
+            kept = bots.value if isinstance(bots.value, int) else 0
+            bots.set_options(self._bot_choices(seats))
+            bots.value = min(kept, seats - 1)
         await self._rebuild_options()
+
+    def fail(self, text: str) -> None:
+        """Say what stops the table from opening, where the player looks: the form
+        scrolls to it (it sits below the options, often out of sight)."""
+        error = self.query_one("#setup-error", Static)
+        error.update(text)
+        error.scroll_visible(animate=False)
 
     async def _rebuild_options(self) -> None:
         old = self.query_one(OptionsForm)
@@ -129,13 +147,12 @@ class SetupScreen(Screen[None]):
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
         """Check the form and open the table."""
-        error = self.query_one("#setup-error", Static)
         seats_value = self.query_one("#seats", Select).value
         seats = int(seats_value) if isinstance(seats_value, int) else 2
         try:
             options = self.query_one(OptionsForm).checked()
         except ValueError as exc:
-            error.update(f"Options: {exc}")
+            self.fail(f"Options: {exc}")
             return
         if self.mode == "solo":
             self.open_solo(self.game_id, seats, options)
@@ -143,7 +160,8 @@ class SetupScreen(Screen[None]):
         bots_value = self.query_one("#bots", Select).value
         bots = int(bots_value) if isinstance(bots_value, int) else 0
         if bots > seats - 1:
-            error.update(f"At most {seats - 1} bots fit at a table of {seats}.")
+            fit = seats - 1
+            self.fail(f"At most {fit} bot{'' if fit == 1 else 's'} fit at a table of {seats}.")
             return
         if self.mode == "box":
             name = self.query_one("#table-name", Input).value.strip() or "table"
@@ -151,7 +169,7 @@ class SetupScreen(Screen[None]):
             return
         port_text = self.query_one("#port", Input).value.strip()
         if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-            error.update(f"The port must be a number from 1 to 65535, not {port_text!r}.")
+            self.fail(f"The port must be a number from 1 to 65535, not {port_text!r}.")
             return
         name = self.query_one("#table-name", Input).value.strip() or "table"
         self.open_hosted(self.game_id, seats, options, bots, int(port_text), name)
@@ -162,7 +180,7 @@ class SetupScreen(Screen[None]):
         try:
             session = await self.app.start_solo(game_id, seats, options)
         except (ServerError, ConnectionLost, OSError) as exc:
-            self.query_one("#setup-error", Static).update(f"Could not start: {exc}")
+            self.fail(f"Could not start: {exc}")
             return
         self.app.attach(session)
         self.app.switch_screen(table_screen(session))
@@ -182,13 +200,12 @@ class SetupScreen(Screen[None]):
                 await session.request("add_bot", seat)
         except OSError as exc:
             await app.stop_host()
-            self.query_one("#setup-error", Static).update(
-                f"Could not listen on port {port}: {exc.strerror or exc}. Try another port."
-            )
+            self.fail(f"Could not listen on port {port}: {exc.strerror or exc}. "
+                      "Try another port.")
             return
         except (ServerError, ConnectionLost) as exc:
             await app.stop_host()
-            self.query_one("#setup-error", Static).update(f"Could not open the table: {exc}")
+            self.fail(f"Could not open the table: {exc}")
             return
         from tui.screens.lobby import LobbyScreen
 
@@ -202,7 +219,6 @@ class SetupScreen(Screen[None]):
         """Open the table on the SSH box's host, seat the bots and go to the lobby."""
         app = self.app
         session = Session(app.settings.name, address=app.box)
-        error = self.query_one("#setup-error", Static)
         try:
             await session.connect()
             await session.create(name, game_id, seats, table_options(game_id, seats, options))
@@ -210,11 +226,11 @@ class SetupScreen(Screen[None]):
                 await session.request("add_bot", seat)
         except (OSError, ConnectionLost, TimeoutError) as exc:
             await session.close()
-            error.update(f"This box's game host does not answer ({exc}); try again soon.")
+            self.fail(f"This box's game host does not answer ({exc}); try again soon.")
             return
         except ServerError as exc:
             await session.close()
-            error.update(f"Could not open the table: {exc.message}")
+            self.fail(f"Could not open the table: {exc.message}")
             return
         from tui.screens.lobby import LobbyScreen
 
