@@ -466,6 +466,15 @@ async def test_the_creator_hands_an_away_players_seat_to_a_bot() -> None:
         )
         await bob.close()  # Bob's laptop goes to sleep
         await until(pilot, lambda: game.away_seats(), "Bob shown away")
+        # While our own line to the host is down, the key is not offered.
+        from tests.tui_support import footer_keys
+        from tui.messages import ConnectionDropped, ConnectionRestored
+
+        assert "bot_for_away" in footer_keys(app)
+        game.post_message(ConnectionDropped("a test", final=False))
+        await until(pilot, lambda: "bot_for_away" not in footer_keys(app), "no bot key")
+        game.post_message(ConnectionRestored())
+        await until(pilot, lambda: "bot_for_away" in footer_keys(app), "the bot key again")
         await pilot.press("b")
         await pilot.press("1")
         await until(

@@ -57,6 +57,9 @@ class SessionScreen(Screen[None]):
 
     # ---- receiving ------------------------------------------------------------
 
+    #: The connection to the host is down (reconnecting, or gone for good).
+    cut_off = False
+
     @on(ViewReceived)
     def view_received(self, message: ViewReceived) -> None:
         """Keep the newest state; subclasses react in ``watch_update``."""
@@ -71,6 +74,8 @@ class SessionScreen(Screen[None]):
     @on(ConnectionDropped)
     def connection_dropped(self, message: ConnectionDropped) -> None:
         """Show what went wrong, and whether we are trying to get back."""
+        self.cut_off = True
+        self.refresh_bindings()  # what needs the host is not offered while it is gone
         banner = self.query_one(Banner)
         if message.final:
             banner.update(f"⚠ {message.reason} — press Esc to go back to the menu")
@@ -82,6 +87,8 @@ class SessionScreen(Screen[None]):
     @on(ConnectionRestored)
     def connection_restored(self) -> None:
         """Hide the banner again."""
+        self.cut_off = False
+        self.refresh_bindings()
         self.query_one(Banner).remove_class("shown")
         self.notify("Reconnected: you have your seat back.")
 

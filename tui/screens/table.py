@@ -466,8 +466,9 @@ class TableScreen(SessionScreen):
             self.send("to_lobby")
 
     def away_seats(self) -> list[dict[str, Any]]:
-        """Seats whose player lost the connection, if we may hand them to a bot."""
-        if self.table.get("phase") != "play" or not self.is_creator:
+        """Seats whose player lost the connection, if we may hand them to a bot (not
+        while our own connection is down: the table we last saw is not the host's)."""
+        if self.table.get("phase") != "play" or not self.is_creator or self.cut_off:
             return []
         return [s for s in _seats(self.table.get("seats"))
                 if s.get("kind") == "human" and not s.get("connected")]
