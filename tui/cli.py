@@ -460,6 +460,18 @@ def check_host_args(args: argparse.Namespace) -> None:
 
 def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """Open the Textual app (straight into a solo game for ``solo``)."""
+    # No cyclic garbage collection until the first screen is painted (the app turns the
+    # collector back on then: ``HiddenHandApp.first_screen_shown``). Start-up allocates
+    # hundreds of thousands of objects that nearly all live as long as the app, and the
+    # collections they set off cost the first frame ~10 ms (scripts/bench_startup.py).
+    gc.disable()
+    try:
+        return _run_app(parser, args)
+    finally:
+        gc.enable()
+
+
+def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from tui.app import HiddenHandApp
     from tui.games import TABLES
     from tui.settings import Settings
@@ -495,7 +507,7 @@ def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         os.environ["HIDDENHAND_PLAYER"] = args.player
     settings, problem = Settings.load()
     app = HiddenHandApp(settings, notice=problem, solo=solo, box=box,
-                        box_invite=args.box_invite)
+                        box_invite=args.box_invite, collector_paused=True)
     # What is imported by now (Textual, the app, their classes and tables) lives as long
     # as the app: frozen, the cyclic garbage collector never walks it again. Before the
     # first frame of a solo table that saves a full collection (12-16 ms); during play

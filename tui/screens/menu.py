@@ -91,6 +91,7 @@ class MenuScreen(Screen[None]):
     def _entries_built(self) -> None:
         self.query_one("#resume", Button).display = False
         self.query_one("#solo", Button).focus()
+        self.call_after_refresh(self.app.first_screen_shown)
 
     @property
     def built(self) -> bool:

@@ -115,6 +115,7 @@ class TableScreen(SessionScreen):
             gc.callbacks.append(_freeze_survivors)
         self.catch_up()
         super().on_mount()
+        self.call_after_refresh(self.app.first_screen_shown)
 
     def on_unmount(self) -> None:
         """Give the frozen objects back to the garbage collector once the table is gone."""

@@ -1,0 +1,77 @@
+"""Start-up: what ``hiddenhand`` pauses to paint its first screen sooner comes back after.
+
+The figures are ``scripts/bench_startup.py``'s; these tests check behaviour only.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.tui_support import SIZE, make_app, until
+from tui.app import HiddenHandApp
+from tui.games.getout.screen import GetOutScreen
+from tui.screens.menu import MenuScreen
+
+
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep settings and journals out of the real home directory."""
+    monkeypatch.setenv("HIDDENHAND_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("HIDDENHAND_DATA_DIR", str(tmp_path / "data"))
+
+
+@pytest.fixture
+def paused_collector() -> Iterator[None]:
+    """The collector off, as ``hiddenhand`` starts the app; on again after the test."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def watch_resume(app: HiddenHandApp, monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The screen on top each time the app turns the collector back on (or is asked to)."""
+    seen: list[object] = []
+    real = app.first_screen_shown
+
+    def spy() -> None:
+        seen.append(app.screen)
+        real()
+
+    monkeypatch.setattr(app, "first_screen_shown", spy)
+    return seen
+
+
+async def test_the_collector_runs_again_once_the_menu_is_painted(
+        paused_collector: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = make_app(collector_paused=True)
+    seen = watch_resume(app, monkeypatch)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, gc.isenabled, "the collector on again")
+        assert isinstance(seen[0], MenuScreen) and seen[0].query("#solo")
+
+
+async def test_the_collector_stays_off_until_the_solo_table_is_painted(
+        paused_collector: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = make_app(collector_paused=True,
+                   solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    seen = watch_resume(app, monkeypatch)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, gc.isenabled, "the collector on again")
+        # Not under the (empty, deferred) menu painted first: once the table is.
+        assert isinstance(seen[0], GetOutScreen)
+
+
+async def test_an_app_that_paused_nothing_leaves_the_collector_alone(
+        paused_collector: None) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen)
+                    and app.screen.query("#solo"), "the menu")
+        await pilot.pause()
+        assert not gc.isenabled()
