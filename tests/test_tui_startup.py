@@ -6,6 +6,7 @@ The figures are ``scripts/bench_startup.py``'s; these tests check behaviour only
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -75,3 +76,25 @@ async def test_an_app_that_paused_nothing_leaves_the_collector_alone(
                     and app.screen.query("#solo"), "the menu")
         await pilot.pause()
         assert not gc.isenabled()
+
+
+def test_hiddenhand_runs_the_app_with_the_collector_paused_and_a_short_switch_interval(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui import cli
+
+    seen: list[tuple[bool, float, bool]] = []
+
+    def run(app: HiddenHandApp) -> None:
+        seen.append((gc.isenabled(), sys.getswitchinterval(), app._collector_paused))
+
+    interval = sys.getswitchinterval()
+    monkeypatch.setattr(HiddenHandApp, "run", run)
+    try:
+        assert cli.main([]) == 0
+    finally:
+        gc.unfreeze()  # run_app froze this test process's heap, as it does the app's
+    # While it runs: no collection until the first screen (the app turns it on then), a
+    # thread waiting for the GIL (the terminal's writer) gets it within 1 ms.
+    assert seen == [(False, cli.SWITCH_INTERVAL, True)]
+    # Once it ends, both are as they were.
+    assert gc.isenabled() and sys.getswitchinterval() == interval

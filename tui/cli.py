@@ -35,6 +35,8 @@ def _seats(text: str) -> int:
 
 
 DEFAULT_PORT = 4455
+#: Seconds a thread waits for the GIL while the app runs, at most (Python's default: 5 ms).
+SWITCH_INTERVAL = 0.001
 #: The ``host`` flags that set a ``net.limits.Limits`` field of the same name.
 LIMIT_FLAGS = ("max_connections", "max_per_address", "max_unjoined_per_address",
                "max_tables", "max_tables_per_address")
@@ -465,9 +467,16 @@ def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     # hundreds of thousands of objects that nearly all live as long as the app, and the
     # collections they set off cost the first frame ~10 ms (scripts/bench_startup.py).
     gc.disable()
+    # Textual's writer thread puts each frame on the terminal once it holds the GIL; the
+    # event loop goes on at once with the new screen's Resize and Show events, and with
+    # Python's 5 ms switch interval the solo table's first frame waited for them (~9 ms,
+    # scripts/bench_startup.py). A thread waiting for the GIL gets it within 1 ms now.
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         return _run_app(parser, args)
     finally:
+        sys.setswitchinterval(interval)
         gc.enable()
 
 
