@@ -70,6 +70,8 @@ class TableScreen(SessionScreen):
     answered_at: int | None = None
     #: The footer's keys as last refreshed (see ``_footer_keys_changed``).
     _footer_keys: tuple[object, ...] | None = None
+    #: Shown (resumed) at least once.
+    _resumed = False
 
     def __init__(self, session: Any) -> None:
         super().__init__(session)
@@ -116,6 +118,15 @@ class TableScreen(SessionScreen):
         self.catch_up()
         super().on_mount()
         self.call_after_refresh(self.app.first_screen_shown)
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Not restyled as it is first shown: it was styled as it was mounted, a moment
+        ago, and restyling every widget of the table again (Textual does on each resume)
+        cost its first frame ~4 ms (scripts/bench_startup.py). Later resumes (back from
+        a dialog) restyle as usual."""
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
 
     def on_unmount(self) -> None:
         """Give the frozen objects back to the garbage collector once the table is gone."""
