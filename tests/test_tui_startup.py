@@ -6,6 +6,7 @@ The figures are ``scripts/bench_startup.py``'s; these tests check behaviour only
 from __future__ import annotations
 
 import gc
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -98,3 +99,15 @@ def test_hiddenhand_runs_the_app_with_the_collector_paused_and_a_short_switch_in
     assert seen == [(False, cli.SWITCH_INTERVAL, True)]
     # Once it ends, both are as they were.
     assert gc.isenabled() and sys.getswitchinterval() == interval
+
+
+def test_a_game_bot_does_not_import_the_other_games_bots() -> None:
+    probe = (
+        "import sys\n"
+        "from engine.bots import make_bot\n"
+        "make_bot('getout', 1, 7)\n"
+        "print(sorted(m for m in sys.modules if m.startswith('engine.bots.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout.split() == ["['engine.bots.getout_bot',", "'engine.bots.random_bot']"]
