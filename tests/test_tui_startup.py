@@ -111,3 +111,15 @@ def test_a_game_bot_does_not_import_the_other_games_bots() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=60, check=True)
     assert done.stdout.split() == ["['engine.bots.getout_bot',", "'engine.bots.random_bot']"]
+
+
+def test_the_getout_table_screen_imports_its_dialogs_only_when_they_open() -> None:
+    probe = (
+        "import sys\n"
+        "import tui.games.getout.screen\n"
+        "print(sorted(m for m in sys.modules if m in ('tui.screens.dialogs',\n"
+        "             'tui.screens.summary', 'tui.games.getout.summary')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr

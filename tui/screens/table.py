@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -35,10 +35,13 @@ from textual.widgets import Header, Input, RichLog
 from tui.messages import ChatReceived
 from tui.notices import Namer, describe_chat, describe_notice, seat_names
 from tui.screens.base import Banner, SessionScreen
-from tui.screens.dialogs import ChoiceScreen
-from tui.screens.summary import SummaryScreen
 from tui.session import ConnectionLost, Entry, ServerError
 from tui.widgets.footer import TableFooter
+
+# The dialogs and the summary are imported when first opened, not before the table's
+# first frame (scripts/bench_startup.py).
+if TYPE_CHECKING:
+    from tui.screens.summary import SummaryScreen
 
 #: The actions the base class owns (``check_action`` answers for them).
 BASE_ACTIONS = {"chat", "to_lobby", "bot_for_away", "finish", "leave"}
@@ -331,6 +334,8 @@ class TableScreen(SessionScreen):
         """Once out of a solo game, ask (once) whether to watch the bots play it out."""
         if self.offered_finish or self.summary_screen is not None or not self.can_finish():
             return
+        from tui.screens.dialogs import ChoiceScreen
+
         self.offered_finish = True
         choices = [("fast", "Let the bots finish at full speed"),
                    ("leave", "Leave with the result (the bots finish at once)"),
@@ -472,6 +477,8 @@ class TableScreen(SessionScreen):
 
     def action_bot_for_away(self) -> None:
         """(Creator) let a bot play for a player who is gone, so the game goes on."""
+        from tui.screens.dialogs import ChoiceScreen
+
         away = self.away_seats()
         if not away:
             return

@@ -8,7 +8,7 @@ lifecycle, keys that wait for the host) is :class:`~tui.screens.table.TableScree
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on
@@ -20,12 +20,13 @@ from textual.widgets import DataTable, Static
 from tui.games.getout.call_pile import CallPile
 from tui.games.getout.card import CardWidget, card_label, image_label
 from tui.games.getout.hand import HandWidget
-from tui.games.getout.summary import round_summary
 from tui.notices import Namer
-from tui.screens.dialogs import ChoiceScreen
-from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
 from tui.widgets.seats import SeatsPanel
+
+# The dialogs and the round summary are imported when first opened (scripts/bench_startup.py).
+if TYPE_CHECKING:
+    from tui.screens.summary import SummaryScreen
 
 
 class GetOutScreen(TableScreen):
@@ -90,6 +91,8 @@ class GetOutScreen(TableScreen):
         """The round summary, when this update ended a round."""
         if not any(e.get("type") == "round_over" for e in msg.get("events") or []):
             return None
+        from tui.games.getout.summary import round_summary
+
         return round_summary(
             msg["view"], names, self.my_seat,
             can_deal={"type": "next_round"} in (msg.get("legal") or []),
@@ -263,6 +266,8 @@ class GetOutScreen(TableScreen):
         if "image" not in options[0]:
             self.act(options[0])
             return
+        from tui.screens.dialogs import ChoiceScreen
+
         choices = [(a["image"], image_label(a["image"])) for a in options]
 
         def chosen(image: str | None) -> None:
