@@ -209,12 +209,15 @@ class GetOutScreen(TableScreen):
             return
         self._scores_shown = shown
         scores.clear(columns=True)
-        scores.add_columns("player", "total", *[f"r{i}" for i in range(1, len(rounds) + 1)])
+        # Texts, not str: the table reads a str as markup, which loads Rich's emoji table
+        # (~2 ms before the first frame, scripts/bench_startup.py); none of these has any.
+        scores.add_columns(*map(Text, ["player", "total",
+                                       *[f"r{i}" for i in range(1, len(rounds) + 1)]]))
         for seat, name in enumerate(names):
             total = view["scores"][seat]
             label = Text(name, style="bold" if seat == self.my_seat else "")
-            scores.add_row(label, f"{total} ✗" if view["out"][seat] else str(total),
-                           *[str(points[seat]) for points in rounds])
+            scores.add_row(label, _plain(f"{total} ✗" if view["out"][seat] else str(total)),
+                           *[_plain(str(points[seat])) for points in rounds])
 
     def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
         """One line of the move log for a public event."""
@@ -287,6 +290,11 @@ class GetOutScreen(TableScreen):
         """Deal the next round of the match."""
         if {"type": "next_round"} in self.legal:
             self.act({"type": "next_round"})
+
+
+def _plain(text: str) -> Text:
+    """A score table cell, as the table makes one of a str, but not read as markup."""
+    return Text(text, no_wrap=True, end="")
 
 
 def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
