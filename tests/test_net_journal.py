@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import threading
 from pathlib import Path
 
@@ -61,6 +62,40 @@ def test_background_mode_syncs_on_its_own_thread_and_every_record_becomes_durabl
                 if t.name == "hiddenhand-journal-sync" and t not in others]
     _, records = j.read_journal(path)
     assert [r["n"] for r in records if r["k"] == "act"] == list(range(50))
+
+
+def test_background_mode_opens_a_journal_without_waiting_for_the_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    synced: list[tuple[str, bool]] = []  # (thread, a directory?) of every fsync
+    real = os.fsync
+
+    def spy(fd: int) -> None:
+        synced.append((threading.current_thread().name, stat.S_ISDIR(os.fstat(fd).st_mode)))
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", spy)
+    path = tmp_path / "new.hhjournal"
+    journal = j.Journal.create(path, {"name": "x"})
+    me = threading.current_thread().name
+    assert me not in [name for name, _ in synced]
+    # The first record is in the file at once; it and the new file's entry in its
+    # directory are made durable by the thread.
+    assert j.read_journal(path)[0]["name"] == "x"
+    assert journal.wait_durable(timeout=10) and journal.durable == 1
+    assert ("hiddenhand-journal-sync", False) in synced
+    assert ("hiddenhand-journal-sync", True) in synced
+    journal.close()
+
+
+def test_each_mode_opens_a_journal_durable_directory_entry_and_all(
+    tmp_path: Path, fsyncs: list[str]
+) -> None:
+    journal = j.Journal.create(tmp_path / "e1.hhjournal", {"name": "x"}, sync="each")
+    me = threading.current_thread().name
+    assert journal.durable == journal.written == 1
+    assert fsyncs == [me, me]  # the file, then its directory
+    journal.close()
 
 
 def test_a_record_is_in_the_file_as_soon_as_append_returns(tmp_path: Path) -> None:

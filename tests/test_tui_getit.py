@@ -341,8 +341,10 @@ async def test_a_level_x_record_is_saved_and_shown_after_a_restart(config_dir: P
         assert "no record yet" in str(screen.query_one("#getit-status", Static).render())
         await arrange_as_dealt(pilot, screen)
         await play_like_a_person(pilot, screen)
+        # Mounted, not only pushed: leaving the app while the summary still mounts its
+        # buttons failed its on_mount now and then (it focuses one of them).
         summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
-                              and app.screen, "the summary")
+                              and app.screen.is_mounted and app.screen, "the summary")
         assert "New record for 3 players: 3 cards" in str(summary.body[0]), summary.body
     assert (config_dir / "getit_records.json").exists()
     again = solo_app(3, {"level": "X", "cards": 4}, seed=6)

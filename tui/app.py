@@ -11,6 +11,7 @@ seat's token when the line drops.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -52,7 +53,9 @@ class HiddenHandApp(App[None]):
     ``seed_source`` fixes the games' seeds (tests and snapshots). ``box`` is the
     address of an SSH box's host (``hiddenhand ssh-serve``): the menu then joins and
     opens tables there instead of hosting on the LAN, and the lobby shows
-    ``box_invite``, how friends connect.
+    ``box_invite``, how friends connect. ``collector_paused``: the command line turned
+    Python's cyclic garbage collector off for the start-up; it goes back on once the
+    first screen is painted (:meth:`first_screen_shown`).
     """
 
     CSS_PATH = "app.tcss"
@@ -73,6 +76,7 @@ class HiddenHandApp(App[None]):
         seed_source: Callable[[], int] | None = None,
         box: tuple[str, int] | None = None,
         box_invite: str | None = None,
+        collector_paused: bool = False,
     ) -> None:
         super().__init__()
         self.settings = settings or Settings()
@@ -88,6 +92,7 @@ class HiddenHandApp(App[None]):
         self._solo = solo
         self.box = box
         self.box_invite = box_invite
+        self._collector_paused = collector_paused
 
     def get_key_display(self, binding: Binding) -> str:
         """How a key shows in footers: a screen may say (``key_display``), as Get It!
@@ -109,6 +114,13 @@ class HiddenHandApp(App[None]):
         from tui.screens.menu import MenuScreen
 
         return MenuScreen(deferred=self._solo is not None)
+
+    def first_screen_shown(self) -> None:
+        """The first screen a player sees (the menu, or a solo table) is painted: the
+        start-up is over, and the garbage collector paused for it runs again."""
+        if self._collector_paused:
+            self._collector_paused = False
+            gc.enable()
 
     def on_mount(self) -> None:
         """Go straight to a solo game if the command line asked."""

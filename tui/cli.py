@@ -35,6 +35,8 @@ def _seats(text: str) -> int:
 
 
 DEFAULT_PORT = 4455
+#: Seconds a thread waits for the GIL while the app runs, at most (Python's default: 5 ms).
+SWITCH_INTERVAL = 0.001
 #: The ``host`` flags that set a ``net.limits.Limits`` field of the same name.
 LIMIT_FLAGS = ("max_connections", "max_per_address", "max_unjoined_per_address",
                "max_tables", "max_tables_per_address")
@@ -460,6 +462,25 @@ def check_host_args(args: argparse.Namespace) -> None:
 
 def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """Open the Textual app (straight into a solo game for ``solo``)."""
+    # No cyclic garbage collection until the first screen is painted (the app turns the
+    # collector back on then: ``HiddenHandApp.first_screen_shown``). Start-up allocates
+    # hundreds of thousands of objects that nearly all live as long as the app, and the
+    # collections they set off cost the first frame ~10 ms (scripts/bench_startup.py).
+    gc.disable()
+    # Textual's writer thread puts each frame on the terminal once it holds the GIL; the
+    # event loop goes on at once with the new screen's Resize and Show events, and with
+    # Python's 5 ms switch interval the solo table's first frame waited for them (~9 ms,
+    # scripts/bench_startup.py). A thread waiting for the GIL gets it within 1 ms now.
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    try:
+        return _run_app(parser, args)
+    finally:
+        sys.setswitchinterval(interval)
+        gc.enable()
+
+
+def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from tui.app import HiddenHandApp
     from tui.games import TABLES
     from tui.settings import Settings
@@ -495,7 +516,7 @@ def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         os.environ["HIDDENHAND_PLAYER"] = args.player
     settings, problem = Settings.load()
     app = HiddenHandApp(settings, notice=problem, solo=solo, box=box,
-                        box_invite=args.box_invite)
+                        box_invite=args.box_invite, collector_paused=True)
     # What is imported by now (Textual, the app, their classes and tables) lives as long
     # as the app: frozen, the cyclic garbage collector never walks it again. Before the
     # first frame of a solo table that saves a full collection (12-16 ms); during play

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual import getters, on, work
+from textual import events, getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
@@ -39,6 +39,10 @@ class MenuScreen(Screen[None]):
 
     app = getters.app(HiddenHandApp)
 
+    # The first entry a player sees; Textual's default would focus "resume" first, hidden
+    # a moment later, and restyle both buttons (scripts/bench_startup.py).
+    AUTO_FOCUS = "#solo"
+
     BINDINGS = [
         Binding("u", "resume", "Resume"),
         Binding("s", "solo", "Solo"),
@@ -56,6 +60,7 @@ class MenuScreen(Screen[None]):
         self.deferred = deferred
         self._covered = False
         self._building = False
+        self._resumed = False
 
     def compose(self) -> ComposeResult:
         if self.deferred:
@@ -91,6 +96,7 @@ class MenuScreen(Screen[None]):
     def _entries_built(self) -> None:
         self.query_one("#resume", Button).display = False
         self.query_one("#solo", Button).focus()
+        self.call_after_refresh(self.app.first_screen_shown)
 
     @property
     def built(self) -> bool:
@@ -116,13 +122,18 @@ class MenuScreen(Screen[None]):
         """Another screen covers the menu."""
         self._covered = True
 
-    async def on_screen_resume(self) -> None:
+    async def on_screen_resume(self, event: events.ScreenResume) -> None:
         """Opened, or back in the menu: a game may have ended, or been lost.
 
         Looking for a lost game reads every journal: done after the frame is painted
         (a screen is resumed as it is first pushed, too), so that opening the app stays
         quick however many journals there are. A deferred menu is built when it comes
-        back from under another screen, not as the app opens under a solo table."""
+        back from under another screen, not as the app opens under a solo table. The
+        first resume does not restyle the menu (Textual restyles a screen and every
+        widget on it on each resume): it was styled as it was mounted, a moment ago."""
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
         if self.deferred:
             if self._covered:
                 await self.build()  # and looks for a lost game once built

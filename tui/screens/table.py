@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -35,10 +35,13 @@ from textual.widgets import Header, Input, RichLog
 from tui.messages import ChatReceived
 from tui.notices import Namer, describe_chat, describe_notice, seat_names
 from tui.screens.base import Banner, SessionScreen
-from tui.screens.dialogs import ChoiceScreen
-from tui.screens.summary import SummaryScreen
 from tui.session import ConnectionLost, Entry, ServerError
 from tui.widgets.footer import TableFooter
+
+# The dialogs and the summary are imported when first opened, not before the table's
+# first frame (scripts/bench_startup.py).
+if TYPE_CHECKING:
+    from tui.screens.summary import SummaryScreen
 
 #: The actions the base class owns (``check_action`` answers for them).
 BASE_ACTIONS = {"chat", "to_lobby", "bot_for_away", "finish", "leave"}
@@ -70,6 +73,8 @@ class TableScreen(SessionScreen):
     answered_at: int | None = None
     #: The footer's keys as last refreshed (see ``_footer_keys_changed``).
     _footer_keys: tuple[object, ...] | None = None
+    #: Shown (resumed) at least once.
+    _resumed = False
 
     def __init__(self, session: Any) -> None:
         super().__init__(session)
@@ -115,6 +120,16 @@ class TableScreen(SessionScreen):
             gc.callbacks.append(_freeze_survivors)
         self.catch_up()
         super().on_mount()
+        self.call_after_refresh(self.app.first_screen_shown)
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Not restyled as it is first shown: it was styled as it was mounted, a moment
+        ago, and restyling every widget of the table again (Textual does on each resume)
+        cost its first frame ~4 ms (scripts/bench_startup.py). Later resumes (back from
+        a dialog) restyle as usual."""
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
 
     def on_unmount(self) -> None:
         """Give the frozen objects back to the garbage collector once the table is gone."""
@@ -333,6 +348,8 @@ class TableScreen(SessionScreen):
         """Once out of a solo game, ask (once) whether to watch the bots play it out."""
         if self.offered_finish or self.summary_screen is not None or not self.can_finish():
             return
+        from tui.screens.dialogs import ChoiceScreen
+
         self.offered_finish = True
         choices = [("fast", "Let the bots finish at full speed"),
                    ("leave", "Leave with the result (the bots finish at once)"),
@@ -475,6 +492,8 @@ class TableScreen(SessionScreen):
 
     def action_bot_for_away(self) -> None:
         """(Creator) let a bot play for a player who is gone, so the game goes on."""
+        from tui.screens.dialogs import ChoiceScreen
+
         away = self.away_seats()
         if not away:
             return

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -27,15 +27,11 @@ class SeatsPanel(Static):
     turn: reactive[int | None] = reactive(None)
     columns: reactive[dict[str, list[Any]]] = reactive(dict, always_update=True)
 
-    def render(self) -> Table | Group:
+    def render(self) -> _Seats:
         """The seats as a table (as lines laid out like one, when they fit the width)."""
         titles = ["", "seat", "player", *self.columns]
         rows = [self.row(seat) for seat in self.seats]
-        lines = _laid_out(titles, rows, self.size.width,
-                          self.app.console.get_style("table.header"))
-        # In a Group the lines stay a Rich renderable, as the table was: Textual turns a
-        # bare Text into its own content, which (unlike the table) can be selected.
-        return Group(lines) if lines is not None else _table(titles, rows)
+        return _Seats(titles, rows, self.app.console.get_style("table.header"))
 
     def row(self, seat: dict[str, Any]) -> list[Text | str]:
         """One seat's cells: the turn marker, number, name (with marks) and the columns."""
@@ -53,6 +49,23 @@ class SeatsPanel(Static):
         cells = [str(self.columns[t][index]) if index < len(self.columns[t]) else ""
                  for t in self.columns]
         return [marker, str(index + 1), name, *cells]
+
+
+class _Seats:
+    """The seats for Rich, laid out for the width they are drawn in.
+
+    That width comes with the drawing: the widget's own ``size`` is not asked, which,
+    while the screen is laid out (a panel of ``height: auto`` is measured by drawing
+    it), arranged the whole screen a second time (scripts/bench_startup.py).
+    """
+
+    def __init__(self, titles: list[str], rows: list[list[Text | str]], header: Style) -> None:
+        self.titles, self.rows, self.header = titles, rows, header
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """The lines (the table, when the columns do not fit)."""
+        lines = _laid_out(self.titles, self.rows, options.max_width, self.header)
+        yield lines if lines is not None else _table(self.titles, self.rows)
 
 
 def _table(titles: list[str], rows: list[list[Text | str]]) -> Table:

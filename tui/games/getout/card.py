@@ -77,7 +77,12 @@ class CardWidget(Static):
 
     def __init__(self, card: dict[str, Any], *, playable: bool = False,
                  selected: bool = False, size: str = "full", id: str | None = None) -> None:
-        super().__init__(self.face(card, size), id=id)
+        # Made with its classes: each class added later restyles the widget, mounted or
+        # not (a hand of cards dealt, ~1 ms before the table's first frame).
+        image = "wild" if card.get("wild") else card["image"]
+        classes = ([f"image-{image}"] + (["playable"] if playable else [])
+                   + (["selected"] if selected else []))
+        super().__init__(self.face(card, size), id=id, classes=" ".join(classes))
         self.card = card
         #: "full" or "compact" (``WIDTHS``): what the face is written for.
         self.size_name = size

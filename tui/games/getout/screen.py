@@ -8,7 +8,7 @@ lifecycle, keys that wait for the host) is :class:`~tui.screens.table.TableScree
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on
@@ -20,12 +20,13 @@ from textual.widgets import DataTable, Static
 from tui.games.getout.call_pile import CallPile
 from tui.games.getout.card import CardWidget, card_label, image_label
 from tui.games.getout.hand import HandWidget
-from tui.games.getout.summary import round_summary
 from tui.notices import Namer
-from tui.screens.dialogs import ChoiceScreen
-from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
 from tui.widgets.seats import SeatsPanel
+
+# The dialogs and the round summary are imported when first opened (scripts/bench_startup.py).
+if TYPE_CHECKING:
+    from tui.screens.summary import SummaryScreen
 
 
 class GetOutScreen(TableScreen):
@@ -90,6 +91,8 @@ class GetOutScreen(TableScreen):
         """The round summary, when this update ended a round."""
         if not any(e.get("type") == "round_over" for e in msg.get("events") or []):
             return None
+        from tui.games.getout.summary import round_summary
+
         return round_summary(
             msg["view"], names, self.my_seat,
             can_deal={"type": "next_round"} in (msg.get("legal") or []),
@@ -213,12 +216,15 @@ class GetOutScreen(TableScreen):
             return
         self._scores_shown = shown
         scores.clear(columns=True)
-        scores.add_columns("player", "total", *[f"r{i}" for i in range(1, len(rounds) + 1)])
+        # Texts, not str: the table reads a str as markup, which loads Rich's emoji table
+        # (~2 ms before the first frame, scripts/bench_startup.py); none of these has any.
+        scores.add_columns(*map(Text, ["player", "total",
+                                       *[f"r{i}" for i in range(1, len(rounds) + 1)]]))
         for seat, name in enumerate(names):
             total = view["scores"][seat]
             label = Text(name, style="bold" if seat == self.my_seat else "")
-            scores.add_row(label, f"{total} ✗" if view["out"][seat] else str(total),
-                           *[str(points[seat]) for points in rounds])
+            scores.add_row(label, _plain(f"{total} ✗" if view["out"][seat] else str(total)),
+                           *[_plain(str(points[seat])) for points in rounds])
 
     @staticmethod
     def describe_past_event(event: dict[str, Any], namer: Namer) -> str | None:
@@ -271,6 +277,8 @@ class GetOutScreen(TableScreen):
         if "image" not in options[0]:
             self.act(options[0])
             return
+        from tui.screens.dialogs import ChoiceScreen
+
         choices = [(a["image"], image_label(a["image"])) for a in options]
 
         def chosen(image: str | None) -> None:
@@ -290,6 +298,11 @@ class GetOutScreen(TableScreen):
         """Deal the next round of the match."""
         if {"type": "next_round"} in self.legal:
             self.act({"type": "next_round"})
+
+
+def _plain(text: str) -> Text:
+    """A score table cell, as the table makes one of a str, but not read as markup."""
+    return Text(text, no_wrap=True, end="")
 
 
 def describe_event(event: dict[str, Any], namer: Namer) -> str | None:

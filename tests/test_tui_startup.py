@@ -1,0 +1,125 @@
+"""Start-up: what ``hiddenhand`` pauses to paint its first screen sooner comes back after.
+
+The figures are ``scripts/bench_startup.py``'s; these tests check behaviour only.
+"""
+
+from __future__ import annotations
+
+import gc
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.tui_support import SIZE, make_app, until
+from tui.app import HiddenHandApp
+from tui.games.getout.screen import GetOutScreen
+from tui.screens.menu import MenuScreen
+
+
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep settings and journals out of the real home directory."""
+    monkeypatch.setenv("HIDDENHAND_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("HIDDENHAND_DATA_DIR", str(tmp_path / "data"))
+
+
+@pytest.fixture
+def paused_collector() -> Iterator[None]:
+    """The collector off, as ``hiddenhand`` starts the app; on again after the test."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def watch_resume(app: HiddenHandApp, monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The screen on top each time the app turns the collector back on (or is asked to)."""
+    seen: list[object] = []
+    real = app.first_screen_shown
+
+    def spy() -> None:
+        seen.append(app.screen)
+        real()
+
+    monkeypatch.setattr(app, "first_screen_shown", spy)
+    return seen
+
+
+async def test_the_collector_runs_again_once_the_menu_is_painted(
+        paused_collector: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = make_app(collector_paused=True)
+    seen = watch_resume(app, monkeypatch)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, gc.isenabled, "the collector on again")
+        assert isinstance(seen[0], MenuScreen) and seen[0].query("#solo")
+
+
+async def test_the_collector_stays_off_until_the_solo_table_is_painted(
+        paused_collector: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = make_app(collector_paused=True,
+                   solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    seen = watch_resume(app, monkeypatch)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, gc.isenabled, "the collector on again")
+        # Not under the (empty, deferred) menu painted first: once the table is.
+        assert isinstance(seen[0], GetOutScreen)
+
+
+async def test_an_app_that_paused_nothing_leaves_the_collector_alone(
+        paused_collector: None) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen)
+                    and app.screen.query("#solo"), "the menu")
+        await pilot.pause()
+        assert not gc.isenabled()
+
+
+def test_hiddenhand_runs_the_app_with_the_collector_paused_and_a_short_switch_interval(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui import cli
+
+    seen: list[tuple[bool, float, bool]] = []
+
+    def run(app: HiddenHandApp) -> None:
+        seen.append((gc.isenabled(), sys.getswitchinterval(), app._collector_paused))
+
+    interval = sys.getswitchinterval()
+    monkeypatch.setattr(HiddenHandApp, "run", run)
+    try:
+        assert cli.main([]) == 0
+    finally:
+        gc.unfreeze()  # run_app froze this test process's heap, as it does the app's
+    # While it runs: no collection until the first screen (the app turns it on then), a
+    # thread waiting for the GIL (the terminal's writer) gets it within 1 ms.
+    assert seen == [(False, cli.SWITCH_INTERVAL, True)]
+    # Once it ends, both are as they were.
+    assert gc.isenabled() and sys.getswitchinterval() == interval
+
+
+def test_a_game_bot_does_not_import_the_other_games_bots() -> None:
+    probe = (
+        "import sys\n"
+        "from engine.bots import make_bot\n"
+        "make_bot('getout', 1, 7)\n"
+        "print(sorted(m for m in sys.modules if m.startswith('engine.bots.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout.split() == ["['engine.bots.getout_bot',", "'engine.bots.random_bot']"]
+
+
+def test_the_getout_table_screen_imports_its_dialogs_only_when_they_open() -> None:
+    probe = (
+        "import sys\n"
+        "import tui.games.getout.screen\n"
+        "print(sorted(m for m in sys.modules if m in ('tui.screens.dialogs',\n"
+        "             'tui.screens.summary', 'tui.games.getout.summary')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
