@@ -30,7 +30,7 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Header, Input, RichLog
+from textual.widgets import Header, Input
 
 from tui.messages import ChatReceived
 from tui.notices import Namer, describe_chat, describe_notice, seat_names
@@ -39,6 +39,7 @@ from tui.screens.dialogs import ChoiceScreen
 from tui.screens.summary import SummaryScreen
 from tui.session import ConnectionLost, Entry, ServerError
 from tui.widgets.footer import TableFooter
+from tui.widgets.log import TableLog
 
 #: The actions the base class owns (``check_action`` answers for them).
 BASE_ACTIONS = {"chat", "to_lobby", "bot_for_away", "finish", "leave"}
@@ -96,7 +97,7 @@ class TableScreen(SessionScreen):
     def compose_log(self, *, id: str = "table-side") -> ComposeResult:
         """The table's log with the chat line under it, for the game to place."""
         with Vertical(id=id, classes="table-side"):
-            log = RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
+            log = TableLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
             log.can_focus = False  # the wheel scrolls it; the keys stay the table's
             yield log
             yield Input(placeholder="/ to chat with the table (Enter sends, Esc back)",
@@ -126,7 +127,7 @@ class TableScreen(SessionScreen):
     def keep_log_at_end(self) -> None:
         """A new size (or a new layout) must not leave the newest log lines out of sight;
         below 100 columns the footer packs its keys closer, so they fit."""
-        self.call_after_refresh(self.query_one("#log", RichLog).scroll_end, animate=False)
+        self.call_after_refresh(self.query_one("#log", TableLog).scroll_end, animate=False)
         self.query_one(TableFooter).compact = self.size.width < COMPACT_FOOTER_BELOW
 
     # ---- showing an update ---------------------------------------------------
@@ -196,7 +197,7 @@ class TableScreen(SessionScreen):
         history = self.session.history
         if self.shown > len(history):  # the session dropped old entries
             self.shown = 0
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", TableLog)
         for entry in history[self.shown:]:
             line = self.describe_entry(entry)
             if line:
