@@ -8,6 +8,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from engine.getout import SHAPES
+from tui.widgets.text import set_text
 
 SYMBOLS = {
     "geoff": "■",
@@ -75,7 +76,7 @@ class CardWidget(Static):
         if card == self.card and (playable, selected) == self._dressed:
             return
         if card != self.card:
-            self.update(self.face(card))
+            set_text(self, self.face(card))  # a fixed 12×4 box: no relayout
             self.remove_class(*(c for c in self.classes if c.startswith("image-")))
         self.card = card
         self._dress(card, playable, selected)

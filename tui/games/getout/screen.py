@@ -26,6 +26,7 @@ from tui.screens.dialogs import ChoiceScreen
 from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
 from tui.widgets.seats import SeatsPanel
+from tui.widgets.text import set_text
 
 
 class GetOutScreen(TableScreen):
@@ -189,9 +190,7 @@ class GetOutScreen(TableScreen):
             text = "Waiting…"
         else:
             text = f"Waiting for {names[view['turn']]}…"
-        # Unchanged text is not set again: each update() relayouts the screen.
-        if str(status.content) != text:
-            status.update(text)
+        set_text(status, text)  # a status line of height 1: no relayout
         status.set_class(view["turn"] == me and phase == "play", "my-turn")
 
     def _scores(self, view: dict[str, Any], names: list[str]) -> None:

@@ -35,6 +35,7 @@ from tui.games.gotfive.text import describe_event, letter, short_event, tile_lab
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
+from tui.widgets.text import set_text
 
 #: Below this width the log goes under the board (and the header is hidden).
 WIDE = 140
@@ -224,8 +225,7 @@ class GotFiveScreen(TableScreen):
                 text += f" · {last}"
         else:
             text = "Waiting…"
-        if str(status.content) != text:
-            status.update(text)
+        set_text(status, text)
         status.set_class(turn == me and me is not None and phase != "over", "my-turn")
 
     def last_move(self) -> str | None:
