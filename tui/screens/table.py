@@ -165,6 +165,8 @@ class TableScreen(SessionScreen):
         )
         if keys != self._footer_keys:
             self._footer_keys = keys
+            # Restyled now, the keys show in this update's frame (not one frame later).
+            self.query_one(TableFooter).restyle_now(self)
             self.refresh_bindings()
 
     @property
