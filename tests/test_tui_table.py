@@ -100,3 +100,43 @@ async def test_while_a_table_is_shown_full_collections_skip_what_outlived_them()
     assert gc.get_freeze_count() == 0
     assert not [hook for hook in gc.callbacks if getattr(hook, "__module__", "")
                 == "tui.screens.table"]
+
+
+async def test_at_a_table_full_collections_wait_for_an_update_to_be_drawn() -> None:
+    """Python's own full collections are off while a table is shown (they ran inside an
+    update's repaint); one runs after the frame of every COLLECT_EVERY-th update."""
+    from tui.screens.table import COLLECT_EVERY
+
+    before = gc.get_threshold()
+    full: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info.get("generation") == 2:
+            full.append(1)
+
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                             and app.screen.update and app.screen, "the table")
+        young, middle, old = gc.get_threshold()
+        assert (young, middle) == before[:2] and old > 10**6
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        for seat in table.seats:
+            seat.bot = None  # only the test's updates
+        await pilot.pause()
+        gc.callbacks.append(count)
+        try:
+            shown = screen._updates_uncollected
+            for n in range(COLLECT_EVERY - shown - 1):
+                table.push()
+                await until(pilot, lambda: screen._updates_uncollected == shown + n + 1,
+                            "the update shown")
+            await pilot.pause()
+            assert not full  # none yet, and none of the collector's own
+            table.push()
+            await until(pilot, lambda: full, "a full collection after the update's frame")
+            assert screen._updates_uncollected == 0
+        finally:
+            gc.callbacks.remove(count)
+    assert gc.get_threshold() == before

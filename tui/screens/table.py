@@ -45,6 +45,14 @@ from tui.widgets.log import TableLog
 BASE_ACTIONS = {"chat", "to_lobby", "bot_for_away", "finish", "leave"}
 #: Below this many columns the footer draws its keys compactly (less space between them).
 COMPACT_FOOTER_BELOW = 100
+#: While a table is shown Python's full (generation 2) collections do not start on their
+#: own, inside whatever update's repaint is running (3-9 ms each: scripts/bench_repaint.py):
+#: one runs right after the frame of every this many updates, when the update is on the
+#: screen and the next move is 0.1-0.6 s away (Get It!'s bots, the turn-based bots' pace).
+COLLECT_EVERY = 10
+#: The collector's thresholds before the first table took generation 2's (restored when
+#: the table goes).
+_THRESHOLDS: list[tuple[int, int, int]] = []
 
 
 class TableScreen(SessionScreen):
@@ -81,6 +89,9 @@ class TableScreen(SessionScreen):
         self.offered_finish = False
         #: (Solo, once out) leave as soon as the bots have finished, with the result.
         self.leave_at_end = False
+        #: Updates shown since the last full collection (see ``_collect_later``).
+        self._updates_uncollected = 0
+        self._collect_pending = False
 
     # ---- composing ---------------------------------------------------------------
 
@@ -114,6 +125,9 @@ class TableScreen(SessionScreen):
         gc.freeze()
         if _freeze_survivors not in gc.callbacks:
             gc.callbacks.append(_freeze_survivors)
+            _THRESHOLDS[:] = [gc.get_threshold()]
+            young, middle, _ = _THRESHOLDS[0]
+            gc.set_threshold(young, middle, _NEVER)  # see ``_collect_later``
         self.catch_up()
         super().on_mount()
 
@@ -121,6 +135,8 @@ class TableScreen(SessionScreen):
         """Give the frozen objects back to the garbage collector once the table is gone."""
         if _freeze_survivors in gc.callbacks:
             gc.callbacks.remove(_freeze_survivors)
+            if _THRESHOLDS:
+                gc.set_threshold(*_THRESHOLDS.pop())
         gc.unfreeze()
 
     @on(events.Resize)
@@ -151,6 +167,24 @@ class TableScreen(SessionScreen):
         self._summary(msg, names)
         self._offer_finish()
         self._footer_keys_changed()
+        self._collect_later()
+
+    def _collect_later(self) -> None:
+        """Every :data:`COLLECT_EVERY` updates, a full collection after the update's frame.
+
+        Left to itself the collector ran one inside an update's repaint about every tenth
+        update (what survives one is frozen, as always at a table).
+        """
+        self._updates_uncollected += 1
+        if self._updates_uncollected >= COLLECT_EVERY and not self._collect_pending:
+            self._collect_pending = True
+            self.call_after_refresh(self._collect)
+
+    def _collect(self) -> None:
+        self._collect_pending = False
+        self._updates_uncollected = 0
+        if _freeze_survivors in gc.callbacks:  # (not once the table is gone)
+            gc.collect(2)
 
     def _footer_keys_changed(self) -> None:
         """Refresh the footer only when the keys it shows (or their state) changed.
@@ -473,6 +507,10 @@ class TableScreen(SessionScreen):
                 self.send("add_bot", int(seat))
 
         self.app.push_screen(ChoiceScreen("Which seat should a bot take over?", choices), chosen)
+
+
+#: Generation 2's threshold while a table is shown: never reached (see ``_collect_later``).
+_NEVER = 1 << 30
 
 
 def _freeze_survivors(phase: str, info: dict[str, int]) -> None:
