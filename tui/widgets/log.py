@@ -7,7 +7,9 @@ second repainting the whole log and its scrollbar (scripts/bench_repaint.py). A 
 a ``ScrollView``: its size on the screen does not follow its lines; only its scrollbars
 appearing or going (the lines outgrow it, or it grows wider than them) need a layout.
 :class:`TableLog` lays out then, as ``RichLog`` does, and otherwise updates its
-scrollbars and scrolls to the end at once, in the same frame as the line.
+scrollbars and scrolls to the end at once, in the same frame as the line. And where a
+``ScrollView`` refits and repaints its scrollbar at every layout of the screen (a frame
+of its own, after the layout's), a ``TableLog`` laid out where it was does nothing.
 
 What a player sees and can do is ``RichLog``'s: the lines are rendered, wrapped,
 trimmed to ``max_lines`` and drawn by ``RichLog`` itself; the wheel, the scrollbar and
@@ -30,6 +32,9 @@ from textual.widgets._rich_log import DeferredRender
 class TableLog(RichLog):
     """A ``RichLog`` whose new lines repaint it (and its scrollbar) without a layout."""
 
+    #: (size, container size, virtual size) the scrollbars were last fitted to.
+    _scrolled_for: tuple[Size, Size, Size] | None = None
+
     def write(
         self,
         content: RenderableType | object,
@@ -51,21 +56,57 @@ class TableLog(RichLog):
         self._render_lines(content, width, expand, shrink)
         size = Size(self._widest_line_width, len(self.lines))
         auto_scroll = self.auto_scroll if scroll_end is None else scroll_end
+        if not self.container_size or self._scrollbars_for(size) != self.scrollbars_enabled:
+            # A scrollbar comes or goes: RichLog's way, a layout that fits them, and the
+            # scroll to the end after it.
+            self.virtual_size = size
+            if auto_scroll:
+                self.scroll_end(animate=animate, immediate=False, x_axis=False)
+            return self
+        # The same scrollbars in the same places: their thumbs follow, the lines repaint.
         before = self.scrollbars_enabled
         self.set_reactive(Widget.virtual_size, size)
-        self._refresh_scrollbars()
-        if self.scrollbars_enabled != before or not self.container_size:
-            # A scrollbar came or went: the screen lays it out, as for RichLog.
+        self._scroll_update(size)
+        if self.scrollbars_enabled != before:  # Textual's memory of past flips decided
+            self._scrolled_for = None
             self.refresh(layout=True)
             if auto_scroll:
                 self.scroll_end(animate=animate, immediate=False, x_axis=False)
             return self
-        # Same scrollbars in the same places: their thumbs follow, the lines repaint.
-        self._scroll_update(size)
         self.refresh()
         if auto_scroll:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
         return self
+
+    def _scrollbars_for(self, virtual: Size) -> tuple[bool, bool]:
+        """The (vertical, horizontal) scrollbars Textual would show for ``virtual``
+        (``Widget._refresh_scrollbars``, without its memory of past flips)."""
+        styles = self.styles
+        width, height = self._container_size
+
+        def needed(overflow: str, over: bool) -> bool:
+            return overflow == "scroll" or (overflow == "auto" and over)
+
+        horizontal = needed(styles.overflow_x, virtual.width > width)
+        vertical = needed(styles.overflow_y, virtual.height > height)
+        if styles.overflow_x == "auto" and vertical and not horizontal:
+            horizontal = virtual.width > width - styles.scrollbar_size_vertical
+        if styles.overflow_y == "auto" and horizontal and not vertical:
+            vertical = virtual.height > height - styles.scrollbar_size_horizontal
+        return vertical, horizontal
+
+    def _scroll_update(self, virtual_size: Size) -> None:
+        """Fit the scrollbars to ``virtual_size`` (and remember for what)."""
+        super()._scroll_update(virtual_size)
+        self._scrolled_for = (self._size, self._container_size, virtual_size)
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size,
+                      layout: bool = True) -> bool:
+        """Laid out again as it was: nothing to do (``ScrollView`` refits and repaints its
+        scrollbar at every layout of the screen, in a frame of its own)."""
+        if (size, size - self.styles.gutter.totals, self.virtual_size) == self._scrolled_for:
+            return False
+        return super()._size_updated(size, virtual_size, container_size, layout)
 
     def _render_lines(self, content: RenderableType | object, width: int | None,
                       expand: bool, shrink: bool) -> None:
