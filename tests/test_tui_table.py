@@ -6,6 +6,7 @@ Solo games run on the app's own in-process host: no network at all.
 from __future__ import annotations
 
 import gc
+import traceback
 from typing import Any
 
 import pytest
@@ -108,11 +109,12 @@ async def test_at_a_table_full_collections_wait_for_an_update_to_be_drawn() -> N
     from tui.screens.table import COLLECT_EVERY
 
     before = gc.get_threshold()
-    full: list[int] = []
+    full: list[bool] = []
 
     def count(phase: str, info: dict[str, int]) -> None:
-        if phase == "stop" and info.get("generation") == 2:
-            full.append(1)
+        if phase == "start" and info.get("generation") == 2:
+            # Once the frame is drawn: from the screen's frame, after the compositor's.
+            full.append("_compositor_refresh" in [f.name for f in traceback.extract_stack()])
 
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {}})
     async with app.run_test(size=SIZE) as pilot:
@@ -128,14 +130,15 @@ async def test_at_a_table_full_collections_wait_for_an_update_to_be_drawn() -> N
         gc.callbacks.append(count)
         try:
             shown = screen._updates_uncollected
-            for n in range(COLLECT_EVERY - shown - 1):
+            for n in range(shown + 1, COLLECT_EVERY):
                 table.push()
-                await until(pilot, lambda: screen._updates_uncollected == shown + n + 1,
+                await until(pilot, lambda n=n: screen._updates_uncollected == n,
                             "the update shown")
             await pilot.pause()
             assert not full  # none yet, and none of the collector's own
             table.push()
             await until(pilot, lambda: full, "a full collection after the update's frame")
+            assert full == [True]
             assert screen._updates_uncollected == 0
         finally:
             gc.callbacks.remove(count)

@@ -91,7 +91,6 @@ class TableScreen(SessionScreen):
         self.leave_at_end = False
         #: Updates shown since the last full collection (see ``_collect_later``).
         self._updates_uncollected = 0
-        self._collect_pending = False
 
     # ---- composing ---------------------------------------------------------------
 
@@ -170,21 +169,25 @@ class TableScreen(SessionScreen):
         self._collect_later()
 
     def _collect_later(self) -> None:
-        """Every :data:`COLLECT_EVERY` updates, a full collection after the update's frame.
+        """Count the update: every :data:`COLLECT_EVERY` updates, a full collection after
+        the update's frame.
 
         Left to itself the collector ran one inside an update's repaint about every tenth
         update (what survives one is frozen, as always at a table).
         """
         self._updates_uncollected += 1
-        if self._updates_uncollected >= COLLECT_EVERY and not self._collect_pending:
-            self._collect_pending = True
-            self.call_after_refresh(self._collect)
 
-    def _collect(self) -> None:
-        self._collect_pending = False
-        self._updates_uncollected = 0
-        if _freeze_survivors in gc.callbacks:  # (not once the table is gone)
-            gc.collect(2)
+    def _compositor_refresh(self) -> None:
+        """Draw a frame; then the full collection, if one is due (``_collect_later``).
+
+        (Right here, because ``call_after_refresh`` may run its callback before the frame:
+        when the screen goes idle before its widgets have said they need a repaint.)
+        """
+        super()._compositor_refresh()
+        if self._updates_uncollected >= COLLECT_EVERY:
+            self._updates_uncollected = 0
+            if _freeze_survivors in gc.callbacks:  # (not once the table is gone)
+                gc.collect(2)
 
     def _footer_keys_changed(self) -> None:
         """Refresh the footer only when the keys it shows (or their state) changed.
