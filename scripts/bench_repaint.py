@@ -21,7 +21,10 @@ Per update it measures, on the app's own event loop:
   screen repaints at most ``MAX_FPS`` (60) times a second, so up to 1/60 s of the wait
   is Textual waiting for its next frame, not work;
 * **work** — "to frame" less the time the event loop sat idle in ``select`` meanwhile
-  (the frame pacing, mostly): what the update costs the app.
+  (the frame pacing, mostly): what the update costs the app, in wall-clock time (so it
+  also holds the time other processes had the CPU: on a busy machine its tail grows);
+* **cpu** — the CPU time the app's thread spent from receiving the update to the frame
+  (``time.thread_time``): the same cost, whatever else the machine runs.
 
 Each game runs twice, with the same seeded moves:
 
@@ -81,6 +84,8 @@ class Clock:
         self.received: float | None = None
         self.shown: float | None = None
         self.framed: float | None = None
+        #: The app thread's CPU time (``time.thread_time``) at ``received`` and ``framed``.
+        self.cpu_received = self.cpu_framed = 0.0
         #: Seconds the event loop sat waiting (in ``select``) since ``received``.
         self.idle = 0.0
 
@@ -122,6 +127,7 @@ def hook_frames(app: Any, clock: Clock) -> None:
             if render is not None:
                 render(app.console)
             clock.framed = time.perf_counter()
+            clock.cpu_framed = time.thread_time()
 
     app._display = timed_display
 
@@ -132,6 +138,7 @@ def hook_screen(screen: Any, clock: Clock) -> None:
 
     def timed_watch(msg: Any) -> None:
         clock.received = time.perf_counter()
+        clock.cpu_received = time.thread_time()
         watch(msg)
         clock.shown = time.perf_counter()
 
@@ -219,7 +226,7 @@ async def bench_table(game_id: str, args: argparse.Namespace, updates: int,
                         solo={"game_id": game_id, "seats": args.seats,
                               "options": OPTIONS.get(game_id, {})})
     clock = Clock()
-    out: dict[str, list[float]] = {"show": [], "to frame": [], "work": []}
+    out: dict[str, list[float]] = {"show": [], "to frame": [], "work": [], "cpu": []}
     rng = random.Random(args.seed)
     async with app.run_test(size=args.size) as pilot:
         if not await settle(pilot, lambda: isinstance(app.screen, cls)
@@ -251,6 +258,7 @@ async def bench_table(game_id: str, args: argparse.Namespace, updates: int,
             out["show"].append(clock.shown - clock.received)
             out["to frame"].append(clock.framed - clock.received)
             out["work"].append(clock.work())
+            out["cpu"].append(clock.cpu_framed - clock.cpu_received)
     return out
 
 
@@ -268,7 +276,7 @@ async def bench_baseline(args: argparse.Namespace, updates: int,
 
     app = Trivial()
     clock = Clock()
-    out: dict[str, list[float]] = {"show": [], "to frame": [], "work": []}
+    out: dict[str, list[float]] = {"show": [], "to frame": [], "work": [], "cpu": []}
     async with app.run_test(size=args.size) as pilot:
         await pilot.pause()
         hook_idle(clock)
@@ -279,6 +287,7 @@ async def bench_baseline(args: argparse.Namespace, updates: int,
             await pacer.wait()
             clock.reset()
             clock.received = time.perf_counter()
+            clock.cpu_received = time.thread_time()
             static.update(f"update {i}: " + "x" * (i % 50))
             clock.shown = time.perf_counter()
             if not await settle(pilot, lambda: clock.framed is not None):
@@ -287,6 +296,7 @@ async def bench_baseline(args: argparse.Namespace, updates: int,
             out["show"].append(clock.shown - clock.received)
             out["to frame"].append(clock.framed - clock.received)
             out["work"].append(clock.work())
+            out["cpu"].append(clock.cpu_framed - clock.cpu_received)
     return out
 
 
@@ -324,7 +334,7 @@ async def run(args: argparse.Namespace) -> int:
         results[f"{mode}|{name}"] = await bench_baseline(args, max(counts or [updates]),
                                                          spacing)
     print(f"{'':<38} {'n':>5}  {'show p50':>8} {'p99':>7}  {'to frame p50':>12} {'p99':>7}"
-          f"  {'work p50':>8} {'p99':>7}   (ms)")
+          f"  {'work p50':>8} {'p99':>7}  {'cpu p50':>8} {'p99':>7}   (ms)")
     shown_mode = None
     for key, r in results.items():
         mode, name = key.split("|", 1)
@@ -335,7 +345,7 @@ async def run(args: argparse.Namespace) -> int:
             print(f"  {name:<36} no update reached the screen; skipped")
             continue
         print(f"  {name:<36} {len(r['show']):>5}  {summary(r['show'])}  "
-              f"     {summary(r['to frame'])}  {summary(r['work'])}")
+              f"     {summary(r['to frame'])}  {summary(r['work'])}  {summary(r['cpu'])}")
     return 0
 
 
