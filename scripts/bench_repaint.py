@@ -21,15 +21,31 @@ Per update it measures, on the app's own event loop:
   screen repaints at most ``MAX_FPS`` (60) times a second, so up to 1/60 s of the wait
   is Textual waiting for its next frame, not work;
 * **work** — "to frame" less the time the event loop sat idle in ``select`` meanwhile
-  (the frame pacing, mostly): what the update costs the app.
+  (the frame pacing, mostly): what the update costs the app, in wall-clock time (so it
+  also holds the time other processes had the CPU: on a busy machine its tail grows);
+* **cpu** — the CPU time the app's thread spent from receiving the update to the frame
+  (``time.thread_time``): the same cost, whatever else the machine runs.
+
+Each game runs twice, with the same seeded moves:
+
+* **back to back** — the next move is made as soon as the last update's frame is out.
+  That meets Textual's frame pacing on nearly every update (the frame timer is still
+  asleep until its next 1/60 s tick), so even the trivial app's p99 "to frame" is close
+  to 1/60 s: a stress figure, not what a player meets.
+* **paced as in play** — moves come no sooner than the game's least spacing between
+  moves in the code (:data:`SPACING`), plus a random phase of up to one frame (1/60 s)
+  against the frame timer's grid: each move is made ``spacing + U(0, 1/60)`` seconds
+  after the one before. A player meets the frame pacing only when something else drew a
+  frame just before.
 
 The baseline in the same run is a trivial Textual app (Header, Static, Footer) whose
-Static gets a new text for every update, timed the same way. Prints p50 and p99 in ms
-per game and for the baseline. A game whose table cannot be set up is reported and
-skipped.
+Static gets a new text for every update, timed the same way (paced at the least spacing
+of the games run). Prints p50 and p99 in ms per game and for the baseline. A game whose
+table cannot be set up is reported and skipped.
 
-    .venv/bin/python scripts/bench_repaint.py [--updates 300] [--seats 4] [--seed 1]
-                                              [--size 120x40] [--games getout,getit]
+    .venv/bin/python scripts/bench_repaint.py [--updates 300] [--paced N] [--seats 4]
+                                              [--seed 1] [--size 120x40]
+                                              [--games getout,getit] [--spacing S]
 """
 
 from __future__ import annotations
@@ -46,6 +62,17 @@ from collections.abc import Callable
 from typing import Any
 
 OPTIONS: dict[str, dict[str, Any]] = {"getit": {"timer": 0}}
+#: The least time between two moves of a real game, seconds, as the code paces them.
+#: GET OUT! and Got Five! are turn-based: a bot waits ``bot_delay`` after each of its
+#: moves (``net/host.py`` ``Table._move_bots``); the least default of any command is
+#: ``hiddenhand host --bot-delay`` 0.6 s (``hiddenhand solo`` and SSH tables: 0.7 s).
+#: Get It!'s bots pace themselves: ``GetItBot.motor`` (0.1 s) is the least time between
+#: two actions of one bot (after a reaction time of 0.35 +- 0.15 s to what they saw).
+#: Not modelled: two updates inside one frame (a person's move and the next bot's
+#: answer, which comes at once; two Get It! bots acting together) share that frame.
+SPACING = {"getout": 0.6, "gotfive": 0.6, "getit": 0.1}
+#: Spacing for a game not in :data:`SPACING`.
+DEFAULT_SPACING = 0.6
 #: Actions with free content the benchmark fills in; others with free content are skipped.
 FREE = {"arrange", "say", "announce", "mark"}
 
@@ -57,6 +84,8 @@ class Clock:
         self.received: float | None = None
         self.shown: float | None = None
         self.framed: float | None = None
+        #: The app thread's CPU time (``time.thread_time``) at ``received`` and ``framed``.
+        self.cpu_received = self.cpu_framed = 0.0
         #: Seconds the event loop sat waiting (in ``select``) since ``received``.
         self.idle = 0.0
 
@@ -98,6 +127,7 @@ def hook_frames(app: Any, clock: Clock) -> None:
             if render is not None:
                 render(app.console)
             clock.framed = time.perf_counter()
+            clock.cpu_framed = time.thread_time()
 
     app._display = timed_display
 
@@ -108,6 +138,7 @@ def hook_screen(screen: Any, clock: Clock) -> None:
 
     def timed_watch(msg: Any) -> None:
         clock.received = time.perf_counter()
+        clock.cpu_received = time.thread_time()
         watch(msg)
         clock.shown = time.perf_counter()
 
@@ -156,8 +187,35 @@ async def settle(pilot: Any, done: Callable[[], bool], steps: int = 500) -> bool
     return done()
 
 
-async def bench_table(game_id: str, args: argparse.Namespace) -> dict[str, list[float]]:
-    """Drive one solo table through ``args.updates`` updates; the three timings."""
+class Pacer:
+    """Holds each move back until ``spacing`` plus a random phase (up to one frame) after
+    the one before; ``spacing`` ``None``: no wait (back to back)."""
+
+    def __init__(self, spacing: float | None, seed: int) -> None:
+        self.spacing = spacing
+        self.rng = random.Random(seed)
+        self.last: float | None = None
+
+    async def wait(self) -> None:
+        """Return once the next move is due."""
+        if self.spacing is None:
+            return
+        now = time.perf_counter()
+        if self.last is not None:
+            due = self.last + self.spacing + self.rng.uniform(0, 1 / FPS)
+            if due > now:
+                await asyncio.sleep(due - now)
+        self.last = time.perf_counter()
+
+
+#: Textual's frame rate cap (``TEXTUAL_FPS``, default 60).
+FPS = int(os.environ.get("TEXTUAL_FPS", "60") or 60)
+
+
+async def bench_table(game_id: str, args: argparse.Namespace, updates: int,
+                      spacing: float | None) -> dict[str, list[float]]:
+    """Drive one solo table through ``updates`` updates (moves ``spacing`` seconds apart
+    plus a random phase, or back to back for ``None``); the three timings."""
     from tui.app import HiddenHandApp
     from tui.games import screen_class
     from tui.settings import Settings
@@ -168,7 +226,7 @@ async def bench_table(game_id: str, args: argparse.Namespace) -> dict[str, list[
                         solo={"game_id": game_id, "seats": args.seats,
                               "options": OPTIONS.get(game_id, {})})
     clock = Clock()
-    out: dict[str, list[float]] = {"show": [], "to frame": [], "work": []}
+    out: dict[str, list[float]] = {"show": [], "to frame": [], "work": [], "cpu": []}
     rng = random.Random(args.seed)
     async with app.run_test(size=args.size) as pilot:
         if not await settle(pilot, lambda: isinstance(app.screen, cls)
@@ -184,12 +242,14 @@ async def bench_table(game_id: str, args: argparse.Namespace) -> dict[str, list[
         hook_idle(clock)
         hook_frames(app, clock)
         hook_screen(screen, clock)
-        for _ in range(args.updates):
+        pacer = Pacer(spacing, args.seed)
+        for _ in range(updates):
             if app.screen is not screen:
                 break
             move = pick(table.game, rng)
             if move is None:
                 break
+            await pacer.wait()
             clock.reset()
             table.act(*move)
             if not await settle(pilot, lambda: clock.framed is not None):
@@ -198,10 +258,12 @@ async def bench_table(game_id: str, args: argparse.Namespace) -> dict[str, list[
             out["show"].append(clock.shown - clock.received)
             out["to frame"].append(clock.framed - clock.received)
             out["work"].append(clock.work())
+            out["cpu"].append(clock.cpu_framed - clock.cpu_received)
     return out
 
 
-async def bench_baseline(args: argparse.Namespace, updates: int) -> dict[str, list[float]]:
+async def bench_baseline(args: argparse.Namespace, updates: int,
+                         spacing: float | None) -> dict[str, list[float]]:
     """The trivial app: a Static's new text → frame, timed like a table."""
     from textual.app import App, ComposeResult
     from textual.widgets import Footer, Header, Static
@@ -214,61 +276,100 @@ async def bench_baseline(args: argparse.Namespace, updates: int) -> dict[str, li
 
     app = Trivial()
     clock = Clock()
-    out: dict[str, list[float]] = {"show": [], "to frame": [], "work": []}
+    out: dict[str, list[float]] = {"show": [], "to frame": [], "work": [], "cpu": []}
     async with app.run_test(size=args.size) as pilot:
         await pilot.pause()
         hook_idle(clock)
         hook_frames(app, clock)
         static = app.query_one("#text", Static)
+        pacer = Pacer(spacing, args.seed)
         for i in range(updates):
+            await pacer.wait()
             clock.reset()
             clock.received = time.perf_counter()
+            clock.cpu_received = time.thread_time()
             static.update(f"update {i}: " + "x" * (i % 50))
             clock.shown = time.perf_counter()
             if not await settle(pilot, lambda: clock.framed is not None):
                 raise RuntimeError("the trivial app never painted")
+            assert clock.framed is not None
             out["show"].append(clock.shown - clock.received)
             out["to frame"].append(clock.framed - clock.received)
             out["work"].append(clock.work())
+            out["cpu"].append(clock.cpu_framed - clock.cpu_received)
     return out
 
 
 async def run(args: argparse.Namespace) -> int:
-    """Every table, then the baseline; print the table of figures."""
+    """Every table back to back and paced, then the baseline; print the figures."""
     from tui.games import TABLES
 
     games = [g for g in (args.games.split(",") if args.games else TABLES) if g]
+    modes: list[tuple[str, int, Callable[[str], float | None]]] = [
+        ("back to back", args.updates, lambda game: None)]
+    if args.paced:
+        modes.append(("paced as in play", args.paced,
+                      lambda game: args.spacing if args.spacing is not None
+                      else SPACING.get(game, DEFAULT_SPACING)))
     results: dict[str, dict[str, list[float]]] = {}
-    for game_id in games:
-        if game_id not in TABLES:
-            print(f"{game_id}: the app has no table screen for it; skipped")
-            continue
-        try:
-            results[game_id] = await bench_table(game_id, args)
-        except Exception as exc:  # a table that cannot be set up is reported, not fatal
-            print(f"{game_id}: could not be benchmarked ({type(exc).__name__}: {exc}); skipped")
-    counts = [len(r["show"]) for r in results.values()] or [args.updates]
-    results["baseline: trivial app"] = await bench_baseline(args, max(counts))
-    print(f"{'':<24} {'n':>5}  {'show p50':>8} {'p99':>7}  {'to frame p50':>12} {'p99':>7}"
-          f"  {'work p50':>8} {'p99':>7}   (ms)")
-    for name, r in results.items():
+    for mode, updates, spacing_of in modes:
+        counts = []
+        for game_id in games:
+            if game_id not in TABLES:
+                if mode == modes[0][0]:
+                    print(f"{game_id}: the app has no table screen for it; skipped")
+                continue
+            spacing = spacing_of(game_id)
+            name = game_id if spacing is None else f"{game_id}, {spacing:g} s apart"
+            try:
+                results[f"{mode}|{name}"] = r = await bench_table(game_id, args, updates,
+                                                                  spacing)
+                counts.append(len(r["show"]))
+            except Exception as exc:  # a table that cannot be set up is reported, not fatal
+                print(f"{game_id}: could not be benchmarked ({type(exc).__name__}: {exc});"
+                      " skipped")
+        spacings = [s for s in (spacing_of(g) for g in games if g in TABLES) if s is not None]
+        spacing = min(spacings) if spacings else None
+        name = "baseline: trivial app" + ("" if spacing is None else f", {spacing:g} s apart")
+        results[f"{mode}|{name}"] = await bench_baseline(args, max(counts or [updates]),
+                                                         spacing)
+    print(f"{'':<38} {'n':>5}  {'show p50':>8} {'p99':>7}  {'to frame p50':>12} {'p99':>7}"
+          f"  {'work p50':>8} {'p99':>7}  {'cpu p50':>8} {'p99':>7}   (ms)")
+    shown_mode = None
+    for key, r in results.items():
+        mode, name = key.split("|", 1)
+        if mode != shown_mode:
+            print(f"{mode}:")
+            shown_mode = mode
         if not r["show"]:
-            print(f"{name:<24} no update reached the screen; skipped")
+            print(f"  {name:<36} no update reached the screen; skipped")
             continue
-        print(f"{name:<24} {len(r['show']):>5}  {summary(r['show'])}  "
-              f"     {summary(r['to frame'])}  {summary(r['work'])}")
+        print(f"  {name:<36} {len(r['show']):>5}  {summary(r['show'])}  "
+              f"     {summary(r['to frame'])}  {summary(r['work'])}  {summary(r['cpu'])}")
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments and run the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--updates", type=int, default=300)
+    parser.add_argument("--updates", type=int, default=300,
+                        help="updates per table back to back (default 300)")
+    parser.add_argument("--paced", type=int, default=None,
+                        help="updates per table paced as in play (default: --updates; 0: none)")
+    parser.add_argument("--spacing", type=float, default=None,
+                        help="seconds between paced moves (default: each game's least, "
+                             "see SPACING)")
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--size", default="120x40", help="terminal COLSxROWS")
     parser.add_argument("--games", default="", help="comma-separated (default: every table)")
     args = parser.parse_args(argv)
+    if args.paced is None:
+        args.paced = args.updates
+    if args.updates < 0 or args.paced < 0:
+        parser.error("--updates and --paced must not be negative")
+    if args.spacing is not None and not 0 <= args.spacing <= 60:
+        parser.error(f"--spacing must be 0 to 60 seconds, not {args.spacing}")
     try:
         cols, rows = (int(x) for x in args.size.lower().split("x"))
     except ValueError:

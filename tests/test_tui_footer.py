@@ -154,9 +154,21 @@ async def test_the_table_footer_dims_keys_in_place_and_lets_rebuilt_keys_go() ->
                     and not footer_drawn(app)["draw"], "play and draw dimmed")
         assert "play" in footer_drawn(app)  # dimmed, not hidden: our turn comes back
         (draw,) = [a for a in table.game.legal_actions(1) if a["type"] == "draw"]
+        # The keys are restyled with the update itself (drawn in its own frame), not
+        # once the footer gets round to the screen's refresh_bindings.
+        at_show: list[dict[str, bool]] = []
+        watch = screen.watch_update
+
+        def watched(msg: Any) -> None:
+            watch(msg)
+            if (msg or {}).get("view", {}).get("turn") == 0:
+                at_show.append(footer_drawn(app))
+
+        screen.watch_update = watched  # type: ignore[method-assign]
         table.act(1, draw)
         await until(pilot, lambda: screen.view.get("turn") == 0 and drawn_as_bound()
                     and footer_drawn(app)["draw"], "our turn's keys lit again")
+        assert at_show and at_show[0] == footer_keys(app), at_show
         assert list(footer.query(FooterKey)) == built  # the same keys, restyled
         gone = weakref.ref(next(key for key in built if key.action == "play"))
         del built

@@ -371,3 +371,43 @@ async def test_every_opponents_rack_stays_in_sight_as_clues_lengthen_it() -> Non
         shown = "\n".join(strip.text for strip in screen._compositor.render_strips())
         for seat in (1, 2, 3):
             assert f"{seat + 1} Bot {seat + 1}" in shown, shown
+
+
+async def test_racks_ask_for_a_layout_only_when_their_height_changes() -> None:
+    """Your rack and the others' racks take their attributes in one go
+    (``set_attributes``): a repaint, and a layout only when their height changes."""
+    from textual.app import App, ComposeResult
+
+    from tui.games.gotfive.rack import MyRack, OthersPanel
+
+    class Racks(App[None]):
+        def compose(self) -> ComposeResult:
+            yield OthersPanel()
+            yield MyRack()
+
+    tiles = [{"colour": colour_of(n)} for n in (11, 24, 35, 42, 53)]
+    seen = [{"n": n, "colour": colour_of(n)} for n in (11, 24, 35, 42, 53)]
+    app = Racks()
+    async with app.run_test(size=(60, 20)) as pilot:
+        others, rack = app.query_one(OthersPanel), app.query_one(MyRack)
+        others.set_attributes(me=0, names=["You", "Bo", "Cy"], racks=[tiles, seen, seen])
+        rack.set_attributes(seat=0, tiles=tiles)
+        await pilot.pause()
+        heights = others.size.height, rack.size.height
+        layouts = others._layout_updates, rack._layout_updates
+        # Whose turn it is, and a face-up rack: drawn anew, same heights.
+        others.set_attributes(turn=1, racks=[tiles, tiles, seen])
+        rack.set_attributes(comparing=True, tiles=seen)
+        assert (others._layout_updates, rack._layout_updates) == layouts
+        await pilot.pause()
+        assert (others.size.height, rack.size.height) == heights
+        # Two compares stacked under your first tile: your rack grows.
+        clues = [{"seat": 0, "clue": "compare", "position": 0, "tile": n, "same": False}
+                 for n in (12, 13)]
+        rack.set_attributes(clues=clues)
+        others.set_attributes(clues=clues)  # not about them: the same lines
+        assert rack._layout_updates == layouts[1] + 1
+        assert others._layout_updates == layouts[0]
+        await pilot.pause()
+        assert rack.size.height > heights[1]
+        assert others.size.height == heights[0]

@@ -6,6 +6,7 @@ Solo games run on the app's own in-process host: no network at all.
 from __future__ import annotations
 
 import gc
+import traceback
 from typing import Any
 
 import pytest
@@ -100,3 +101,45 @@ async def test_while_a_table_is_shown_full_collections_skip_what_outlived_them()
     assert gc.get_freeze_count() == 0
     assert not [hook for hook in gc.callbacks if getattr(hook, "__module__", "")
                 == "tui.screens.table"]
+
+
+async def test_at_a_table_full_collections_wait_for_an_update_to_be_drawn() -> None:
+    """Python's own full collections are off while a table is shown (they ran inside an
+    update's repaint); one runs after the frame of every COLLECT_EVERY-th update."""
+    from tui.screens.table import COLLECT_EVERY
+
+    before = gc.get_threshold()
+    full: list[bool] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info.get("generation") == 2:
+            # Once the frame is drawn: from the screen's frame, after the compositor's.
+            full.append("_compositor_refresh" in [f.name for f in traceback.extract_stack()])
+
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                             and app.screen.update and app.screen, "the table")
+        young, middle, old = gc.get_threshold()
+        assert (young, middle) == before[:2] and old > 10**6
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        for seat in table.seats:
+            seat.bot = None  # only the test's updates
+        await pilot.pause()
+        gc.callbacks.append(count)
+        try:
+            shown = screen._updates_uncollected
+            for n in range(shown + 1, COLLECT_EVERY):
+                table.push()
+                await until(pilot, lambda n=n: screen._updates_uncollected == n,
+                            "the update shown")
+            await pilot.pause()
+            assert not full  # none yet, and none of the collector's own
+            table.push()
+            await until(pilot, lambda: full, "a full collection after the update's frame")
+            assert full == [True]
+            assert screen._updates_uncollected == 0
+        finally:
+            gc.callbacks.remove(count)
+    assert gc.get_threshold() == before

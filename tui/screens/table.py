@@ -30,13 +30,14 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Header, Input, RichLog
+from textual.widgets import Header, Input
 
 from tui.messages import ChatReceived
 from tui.notices import Namer, describe_chat, describe_notice, seat_names
 from tui.screens.base import Banner, SessionScreen
 from tui.session import ConnectionLost, Entry, ServerError
 from tui.widgets.footer import TableFooter
+from tui.widgets.log import TableLog
 
 # The dialogs and the summary are imported when first opened, not before the table's
 # first frame (scripts/bench_startup.py).
@@ -47,6 +48,14 @@ if TYPE_CHECKING:
 BASE_ACTIONS = {"chat", "to_lobby", "bot_for_away", "finish", "leave"}
 #: Below this many columns the footer draws its keys compactly (less space between them).
 COMPACT_FOOTER_BELOW = 100
+#: While a table is shown Python's full (generation 2) collections do not start on their
+#: own, inside whatever update's repaint is running (3-9 ms each: scripts/bench_repaint.py):
+#: one runs right after the frame of every this many updates, when the update is on the
+#: screen and the next move is 0.1-0.6 s away (Get It!'s bots, the turn-based bots' pace).
+COLLECT_EVERY = 10
+#: The collector's thresholds before the first table took generation 2's (restored when
+#: the table goes).
+_THRESHOLDS: list[tuple[int, int, int]] = []
 
 
 class TableScreen(SessionScreen):
@@ -85,6 +94,8 @@ class TableScreen(SessionScreen):
         self.offered_finish = False
         #: (Solo, once out) leave as soon as the bots have finished, with the result.
         self.leave_at_end = False
+        #: Updates shown since the last full collection (see ``_collect_later``).
+        self._updates_uncollected = 0
 
     # ---- composing ---------------------------------------------------------------
 
@@ -101,7 +112,7 @@ class TableScreen(SessionScreen):
     def compose_log(self, *, id: str = "table-side") -> ComposeResult:
         """The table's log with the chat line under it, for the game to place."""
         with Vertical(id=id, classes="table-side"):
-            log = RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
+            log = TableLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
             log.can_focus = False  # the wheel scrolls it; the keys stay the table's
             yield log
             yield Input(placeholder="/ to chat with the table (Enter sends, Esc back)",
@@ -118,6 +129,9 @@ class TableScreen(SessionScreen):
         gc.freeze()
         if _freeze_survivors not in gc.callbacks:
             gc.callbacks.append(_freeze_survivors)
+            _THRESHOLDS[:] = [gc.get_threshold()]
+            young, middle, _ = _THRESHOLDS[0]
+            gc.set_threshold(young, middle, _NEVER)  # see ``_collect_later``
         self.catch_up()
         super().on_mount()
         self.call_after_refresh(self.app.first_screen_shown)
@@ -135,13 +149,15 @@ class TableScreen(SessionScreen):
         """Give the frozen objects back to the garbage collector once the table is gone."""
         if _freeze_survivors in gc.callbacks:
             gc.callbacks.remove(_freeze_survivors)
+            if _THRESHOLDS:
+                gc.set_threshold(*_THRESHOLDS.pop())
         gc.unfreeze()
 
     @on(events.Resize)
     def keep_log_at_end(self) -> None:
         """A new size (or a new layout) must not leave the newest log lines out of sight;
         below 100 columns the footer packs its keys closer, so they fit."""
-        self.call_after_refresh(self.query_one("#log", RichLog).scroll_end, animate=False)
+        self.call_after_refresh(self.query_one("#log", TableLog).scroll_end, animate=False)
         self.query_one(TableFooter).compact = self.size.width < COMPACT_FOOTER_BELOW
 
     # ---- showing an update ---------------------------------------------------
@@ -165,6 +181,28 @@ class TableScreen(SessionScreen):
         self._summary(msg, names)
         self._offer_finish()
         self._footer_keys_changed()
+        self._collect_later()
+
+    def _collect_later(self) -> None:
+        """Count the update: every :data:`COLLECT_EVERY` updates, a full collection after
+        the update's frame.
+
+        Left to itself the collector ran one inside an update's repaint about every tenth
+        update (what survives one is frozen, as always at a table).
+        """
+        self._updates_uncollected += 1
+
+    def _compositor_refresh(self) -> None:
+        """Draw a frame; then the full collection, if one is due (``_collect_later``).
+
+        (Right here, because ``call_after_refresh`` may run its callback before the frame:
+        when the screen goes idle before its widgets have said they need a repaint.)
+        """
+        super()._compositor_refresh()
+        if self._updates_uncollected >= COLLECT_EVERY:
+            self._updates_uncollected = 0
+            if _freeze_survivors in gc.callbacks:  # (not once the table is gone)
+                gc.collect(2)
 
     def _footer_keys_changed(self) -> None:
         """Refresh the footer only when the keys it shows (or their state) changed.
@@ -179,6 +217,8 @@ class TableScreen(SessionScreen):
         )
         if keys != self._footer_keys:
             self._footer_keys = keys
+            # Restyled now, the keys show in this update's frame (not one frame later).
+            self.query_one(TableFooter).restyle_now(self)
             self.refresh_bindings()
 
     @property
@@ -211,7 +251,7 @@ class TableScreen(SessionScreen):
         history = self.session.history
         if self.shown > len(history):  # the session dropped old entries
             self.shown = 0
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", TableLog)
         for entry in history[self.shown:]:
             line = self.describe_entry(entry)
             if line:
@@ -504,6 +544,10 @@ class TableScreen(SessionScreen):
                 self.send("add_bot", int(seat))
 
         self.app.push_screen(ChoiceScreen("Which seat should a bot take over?", choices), chosen)
+
+
+#: Generation 2's threshold while a table is shown: never reached (see ``_collect_later``).
+_NEVER = 1 << 30
 
 
 def _freeze_survivors(phase: str, info: dict[str, int]) -> None:

@@ -44,11 +44,22 @@ class TableFooter(Footer):
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         """The screen's keys changed: restyle them in place, or rebuild if the set changed."""
-        if (self._bindings_ready and screen.app.app_focus and self.is_attached
-                and screen is self.screen and self._built == self.key_set(screen)
-                and self._restyle(screen)):
+        if self.restyle_now(screen):
             return
         super().bindings_changed(screen)
+
+    def restyle_now(self, screen: Screen[Any]) -> bool:
+        """Give the keys their state now, in place; ``False`` (nothing done) if the set of
+        keys changed, which only a rebuild shows.
+
+        ``refresh_bindings`` reaches the footer only once the screen's messages are
+        processed, mostly after the update's frame: the keys' new state then cost a
+        frame of its own, a frame later. A screen calls this first, then
+        ``refresh_bindings`` (which finds nothing left to restyle, or rebuilds).
+        """
+        return bool(self._bindings_ready and screen.app.app_focus and self.is_attached
+                    and screen is self.screen and self._built == self.key_set(screen)
+                    and self._restyle(screen))
 
     async def recompose(self) -> None:
         """Rebuild the keys, then let the old ones go."""

@@ -41,6 +41,7 @@ from tui.games.getit.widgets import PrepRow, SandTimer, SeatCard
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
+from tui.widgets.text import set_text
 
 MAX_SEATS = 6
 #: The signal kinds a key toggles, with the words for a hint.
@@ -192,7 +193,7 @@ class GetItScreen(TableScreen):
             parts.append(f"record {best} cards" if best else "no record yet")
         if not view.get("timer"):
             parts.append("untimed practice")
-        self.query_one("#getit-status", Static).update(" · ".join(parts))
+        set_text(self.query_one("#getit-status", Static), " · ".join(parts))
         timer = self.query_one(SandTimer)
         remaining = view.get("remaining")
         timer.total = float(view.get("timer") or 60)
@@ -310,7 +311,7 @@ class GetItScreen(TableScreen):
         key = repr(content)
         if self._shown_content.get(selector) != key:
             self._shown_content[selector] = key
-            self.query_one(selector, Static).update(content)
+            set_text(self.query_one(selector, Static), content)
 
     def _show_round(self, view: dict[str, Any], namer: Namer) -> None:
         me = self.my_seat

@@ -18,6 +18,7 @@ from textual.reactive import reactive
 from textual.widgets import Digits, Static
 
 from tui.games.getit.text import SPECIALS, card_text
+from tui.widgets.text import set_text
 
 #: Cells of the sand timer's bar.
 BAR = 15
@@ -84,10 +85,10 @@ class SeatCard(Vertical):
             assert top is not None
             digits.update(str(top.get("value")))
         elif top is None:
-            word.update("— empty —" if count == 0 else "?")
+            set_text(word, "— empty —" if count == 0 else "?")
         else:
             symbol, text = SPECIALS.get(str(top.get("kind")), ("?", card_text(top)))
-            word.update(f"{symbol} {text} {symbol}")
+            set_text(word, f"{symbol} {text} {symbol}")
         info = Text(f"{count} left" if count else "pile empty", no_wrap=True,
                     overflow="ellipsis")
         for line in lines:
@@ -96,7 +97,7 @@ class SeatCard(Vertical):
         if said:
             info.append("\n")
             info.append(f"“{said}”", style="italic")
-        self.query_one(".info", Static).update(info)
+        set_text(self.query_one(".info", Static), info)
 
     def on_click(self) -> None:
         """A click on a player looks at them."""

@@ -10,6 +10,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from tui.games.getout.card import CardWidget, image_label
+from tui.widgets.text import set_text
 
 
 class CallPile(Vertical):
@@ -79,11 +80,9 @@ class CallPile(Vertical):
             article = "an" if value in (8, 11, 18) else "a"
             follow = f"Next: {image_label(self.call['image'])} or {article} {value}"
         piles = f"Draw pile: {self.draw_count} · played: {self.played_count}"
-        # Text set again unchanged would still relayout the screen.
+        # One line each in the pile's fixed width: set without a relayout (set_text).
         for name, text in (("#follow", follow), ("#piles", piles)):
-            widget = self.query_one(name, Static)
-            if str(widget.content) != text:
-                widget.update(text)
+            set_text(self.query_one(name, Static), text)
 
     live = False
 

@@ -8,6 +8,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from engine.getout import SHAPES
+from tui.widgets.text import set_text
 
 SYMBOLS = {
     "geoff": "■",
@@ -96,7 +97,8 @@ class CardWidget(Static):
                 and size == self.size_name:
             return
         if card != self.card or size != self.size_name:
-            self.update(self.face(card, size))
+            # A fixed box (its width set by the hand's size class): no relayout.
+            set_text(self, self.face(card, size))
             self.remove_class(*(c for c in self.classes if c.startswith("image-")))
         self.card = card
         self.size_name = size

@@ -23,6 +23,7 @@ from tui.games.getout.hand import HandWidget
 from tui.notices import Namer
 from tui.screens.table import TableScreen
 from tui.widgets.seats import SeatsPanel
+from tui.widgets.text import set_text
 
 # The dialogs and the round summary are imported when first opened (scripts/bench_startup.py).
 if TYPE_CHECKING:
@@ -199,9 +200,7 @@ class GetOutScreen(TableScreen):
             text = "Waiting…"
         else:
             text = f"Waiting for {names[view['turn']]}…"
-        # Unchanged text is not set again: each update() relayouts the screen.
-        if str(status.content) != text:
-            status.update(text)
+        set_text(status, text)  # a status line of height 1: no relayout
         status.set_class(view["turn"] == me and phase == "play", "my-turn")
 
     def _scores(self, view: dict[str, Any], names: list[str]) -> None:

@@ -101,6 +101,18 @@ class MyRack(Widget):
         """A header, the tiles, then as many lines as the tallest stack of clues."""
         return grid_height(self.clues, self.seat, self.max_lines)
 
+    def set_attributes(self, **values: Any) -> None:
+        """Set those of the attributes (``tiles``, ``clues``, ``seat``, ``comparing``) whose
+        value changed: a repaint, and a layout of the screen only if the rack's height
+        changes with them (set one by one, each asked for a layout)."""
+        changed = {name: value for name, value in values.items() if getattr(self, name) != value}
+        if not changed:
+            return
+        before = grid_height(self.clues, self.seat, self.max_lines)
+        for name, value in changed.items():
+            self.set_reactive(getattr(MyRack, name), value)
+        self.refresh(layout=grid_height(self.clues, self.seat, self.max_lines) != before)
+
     def render(self) -> Text:
         """Header (positions), the tiles with the first sorted tiles, then the stacks."""
         tile_w, notch_w = self.columns()
@@ -232,9 +244,27 @@ class OthersPanel(Widget):
         """The seats drawn here."""
         return [s for s in range(len(self.racks)) if s != self.me]
 
+    #: (width, height) of the panel's content at its last layout.
+    _laid_out: tuple[int, int] = (0, 0)
+
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
         """The lines :meth:`render` draws at ``width``."""
-        return max(1, len(self.lines(width)))
+        height = max(1, len(self.lines(width)))
+        self._laid_out = (width, height)
+        return height
+
+    def set_attributes(self, **values: Any) -> None:
+        """Set those of the attributes (``racks``, ``clues``, ``names``, ``me``, ``turn``,
+        ``out``, ``winners``) whose value changed: a repaint, and a layout of the screen
+        only if the panel's height changes with them (set one by one, most asked for a
+        layout)."""
+        changed = {name: value for name, value in values.items() if getattr(self, name) != value}
+        if not changed:
+            return
+        for name, value in changed.items():
+            self.set_reactive(getattr(OthersPanel, name), value)
+        width, height = self._laid_out
+        self.refresh(layout=not width or max(1, len(self.lines(width))) != height)
 
     def title(self, seat: int, name_w: int) -> Text:
         """Whose rack it is, and whether it is their turn (or they won)."""

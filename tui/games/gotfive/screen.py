@@ -35,6 +35,7 @@ from tui.games.gotfive.text import describe_event, letter, short_event, tile_lab
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
+from tui.widgets.text import set_text
 
 #: Below this width the log goes under the board (and the header is hidden).
 WIDE = 140
@@ -160,17 +161,19 @@ class GotFiveScreen(TableScreen):
         _pass(self.query_one(PublicRow), public=public, supply=view.get("supply") or [],
               revealing=self.can("reveal"),
               selected=self.selected if self.can("sort") else None)
-        _pass(self.query_one(OthersPanel), me=me, turn=view.get("turn"),
-              out=view.get("out") or [], winners=view.get("winners") or [], names=names,
-              clues=view.get("clues") or [], racks=view.get("racks") or [])
+        self.query_one(OthersPanel).set_attributes(
+            me=me, turn=view.get("turn"), out=view.get("out") or [],
+            winners=view.get("winners") or [], names=names, clues=view.get("clues") or [],
+            racks=view.get("racks") or [])
         rack = self.query_one(MyRack)
         board = self.query_one(BoardWidget)
         if rack.display != (me is not None):
             rack.display = board.display = me is not None
         if me is not None:
             racks = view.get("racks") or []
-            _pass(rack, seat=me, comparing=self.can("compare"), clues=view.get("clues") or [],
-                  tiles=racks[me] if me < len(racks) else [])
+            rack.set_attributes(seat=me, comparing=self.can("compare"),
+                                clues=view.get("clues") or [],
+                                tiles=racks[me] if me < len(racks) else [])
             self._board()
         self._status(view, names)
 
@@ -224,8 +227,7 @@ class GotFiveScreen(TableScreen):
                 text += f" · {last}"
         else:
             text = "Waiting…"
-        if str(status.content) != text:
-            status.update(text)
+        set_text(status, text)
         status.set_class(turn == me and me is not None and phase != "over", "my-turn")
 
     def last_move(self) -> str | None:

@@ -1,0 +1,122 @@
+"""The table's log (``TableLog``) shows and scrolls exactly as Textual's ``RichLog``, and a
+new line asks for no layout of the screen once its scrollbar shows."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import RichLog, Static
+
+from tui.widgets.log import TableLog
+
+WORDS = ["played", "Kevin", "7", "drew", "a", "card", "GET", "OUT!", "💬", "naming",
+         "◆", "Geoff", "round", "the", "played pile (23 cards) was turned over"]
+
+
+class TwoLogs(App[None]):
+    """A ``RichLog`` and a ``TableLog`` side by side, configured as the table's log, and
+    a text under them."""
+
+    CSS = """
+    RichLog { width: 1fr; height: 1fr; border: round white; overflow-y: auto; }
+    Horizontal { height: 12; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield RichLog(id="rich", wrap=True, markup=False, max_lines=40, min_width=20)
+            yield TableLog(id="table", wrap=True, markup=False, max_lines=40, min_width=20)
+        yield Static("a text", id="text")
+
+
+def state(log: RichLog) -> tuple[object, ...]:
+    """What the log shows and where it is scrolled to."""
+    lines = [log.render_line(y).text for y in range(log.scrollable_content_region.height)]
+    return (lines, [line.text for line in log.lines], log.virtual_size, log.scroll_offset,
+            log.scrollbars_enabled, log.vertical_scrollbar.position,
+            log.vertical_scrollbar.window_virtual_size, log.vertical_scrollbar.window_size)
+
+
+def line(rng: random.Random) -> str:
+    """A log line of 1 to 14 words: some fit, some wrap over two or three lines."""
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 14)))
+
+
+@pytest.mark.parametrize(("size", "seed"), [((70, 16), 7), ((56, 19), 3)])
+async def test_the_table_log_draws_and_scrolls_as_richlog_does(size: tuple[int, int],
+                                                               seed: int) -> None:
+    rng = random.Random(seed)
+    app = TwoLogs()
+    async with app.run_test(size=size) as pilot:
+        rich, table = app.query_one("#rich", RichLog), app.query_one("#table", TableLog)
+        for n in range(70):  # past the scrollbar's coming and past max_lines
+            text = line(rng)
+            rich.write(text, scroll_end=True)
+            table.write(text, scroll_end=True)
+            if n % 3 == 0:
+                await pilot.pause()
+                assert state(table) == state(rich), n
+            if n == 30:  # the wheel scrolls back; the next line scrolls to the end again
+                rich.scroll_up(animate=False)
+                table.scroll_up(animate=False)
+                await pilot.pause()
+                assert table.scroll_y < table.max_scroll_y
+                assert state(table) == state(rich)
+        await pilot.pause()
+        assert state(table) == state(rich)
+        await pilot.resize_terminal(50, 22)  # narrower: lines stay as they were wrapped
+        await pilot.pause()
+        assert state(table) == state(rich)
+
+
+async def test_a_new_line_shows_in_the_same_frame_without_a_layout() -> None:
+    app = TwoLogs()
+    async with app.run_test(size=(70, 16)) as pilot:
+        table = app.query_one("#table", TableLog)
+        for n in range(20):
+            table.write(f"line {n}", scroll_end=True)
+        await pilot.pause()
+        assert table.scrollbars_enabled == (True, False)
+        layouts = table._layout_updates
+        table.write("the newest line", scroll_end=True)
+        # Scrolled to the end at once (RichLog waits for the next frame) ...
+        assert table.scroll_y == table.max_scroll_y == table.virtual_size.height - 10
+        last = table.scrollable_content_region.height - 1
+        assert table.render_line(last).text.rstrip() == "the newest line"
+        # ... and no layout was asked for: the scrollbar stays where it is.
+        assert table._layout_updates == layouts
+        assert not table._layout_required
+
+
+
+async def test_a_layout_elsewhere_leaves_the_log_and_its_scrollbar_alone() -> None:
+    app = TwoLogs()
+    async with app.run_test(size=(70, 16)) as pilot:
+        rich, table = app.query_one("#rich", RichLog), app.query_one("#table", TableLog)
+        for n in range(20):
+            rich.write(f"line {n}", scroll_end=True)
+            table.write(f"line {n}", scroll_end=True)
+        await pilot.pause()
+        refreshed = []
+        bar = table.vertical_scrollbar
+        refresh = bar.refresh
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            refreshed.append(args)
+            return refresh(*args, **kwargs)
+
+        bar.refresh = counted  # type: ignore[method-assign]
+        app.query_one("#text", Static).update("a text\nnow on two lines")  # a layout
+        await pilot.pause()
+        assert app.query_one("#text", Static).size.height == 2
+        assert not refreshed  # ScrollView repaints its scrollbar at every layout
+        assert state(table) == state(rich)
+        table.write("one more", scroll_end=True)  # the scrollbar still follows
+        rich.write("one more", scroll_end=True)
+        await pilot.pause()
+        assert refreshed
+        assert state(table) == state(rich)

@@ -1,0 +1,150 @@
+"""The table's log: Textual's ``RichLog`` without a relayout of the screen per line.
+
+``RichLog.write`` sets the log's ``virtual_size``, a reactive with ``layout=True``: every
+line asked Textual to lay out the whole screen again, and its scroll to the end waited
+for the frame after (``call_after_refresh``), so each new line cost two frames, the
+second repainting the whole log and its scrollbar (scripts/bench_repaint.py). A log is
+a ``ScrollView``: its size on the screen does not follow its lines; only its scrollbars
+appearing or going (the lines outgrow it, or it grows wider than them) need a layout.
+:class:`TableLog` lays out then, as ``RichLog`` does, and otherwise updates its
+scrollbars and scrolls to the end at once, in the same frame as the line. And where a
+``ScrollView`` refits and repaints its scrollbar at every layout of the screen (a frame
+of its own, after the layout's), a ``TableLog`` laid out where it was does nothing.
+
+What a player sees and can do is ``RichLog``'s: the lines are rendered, wrapped,
+trimmed to ``max_lines`` and drawn by ``RichLog`` itself; the wheel, the scrollbar and
+the keys scroll it as before.
+"""
+
+from __future__ import annotations
+
+from rich.console import RenderableType
+from rich.measure import measure_renderables
+from rich.segment import Segment
+from rich.text import Text
+from textual.geometry import Size
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import RichLog
+from textual.widgets._rich_log import DeferredRender
+
+
+class TableLog(RichLog):
+    """A ``RichLog`` whose new lines repaint it (and its scrollbar) without a layout."""
+
+    #: (size, container size, virtual size) the scrollbars were last fitted to.
+    _scrolled_for: tuple[Size, Size, Size] | None = None
+
+    def write(
+        self,
+        content: RenderableType | object,
+        width: int | None = None,
+        expand: bool = False,
+        shrink: bool = True,
+        scroll_end: bool | None = None,
+        animate: bool = False,
+    ) -> TableLog:
+        """Write ``content`` at the bottom of the log (``RichLog.write``'s arguments)."""
+        if not self._size_known:
+            # RichLog renders every write once its size is known, in order.
+            if isinstance(content, Text):
+                content = content.copy()
+            self._deferred_renders.append(
+                DeferredRender(content, width, expand, shrink, scroll_end)
+            )
+            return self
+        self._render_lines(content, width, expand, shrink)
+        size = Size(self._widest_line_width, len(self.lines))
+        auto_scroll = self.auto_scroll if scroll_end is None else scroll_end
+        if not self.container_size or self._scrollbars_for(size) != self.scrollbars_enabled:
+            # A scrollbar comes or goes: RichLog's way, a layout that fits them, and the
+            # scroll to the end after it.
+            self.virtual_size = size
+            if auto_scroll:
+                self.scroll_end(animate=animate, immediate=False, x_axis=False)
+            return self
+        # The same scrollbars in the same places: their thumbs follow, the lines repaint.
+        before = self.scrollbars_enabled
+        self.set_reactive(Widget.virtual_size, size)
+        self._scroll_update(size)
+        if self.scrollbars_enabled != before:  # Textual's memory of past flips decided
+            self._scrolled_for = None
+            self.refresh(layout=True)
+            if auto_scroll:
+                self.scroll_end(animate=animate, immediate=False, x_axis=False)
+            return self
+        self.refresh()
+        if auto_scroll:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        return self
+
+    def _scrollbars_for(self, virtual: Size) -> tuple[bool, bool]:
+        """The (vertical, horizontal) scrollbars Textual would show for ``virtual``
+        (``Widget._refresh_scrollbars``, without its memory of past flips)."""
+        styles = self.styles
+        width, height = self._container_size
+
+        def needed(overflow: str, over: bool) -> bool:
+            return overflow == "scroll" or (overflow == "auto" and over)
+
+        horizontal = needed(styles.overflow_x, virtual.width > width)
+        vertical = needed(styles.overflow_y, virtual.height > height)
+        if styles.overflow_x == "auto" and vertical and not horizontal:
+            horizontal = virtual.width > width - styles.scrollbar_size_vertical
+        if styles.overflow_y == "auto" and horizontal and not vertical:
+            vertical = virtual.height > height - styles.scrollbar_size_horizontal
+        return vertical, horizontal
+
+    def _scroll_update(self, virtual_size: Size) -> None:
+        """Fit the scrollbars to ``virtual_size`` (and remember for what)."""
+        super()._scroll_update(virtual_size)
+        self._scrolled_for = (self._size, self._container_size, virtual_size)
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size,
+                      layout: bool = True) -> bool:
+        """Laid out again as it was: nothing to do (``ScrollView`` refits and repaints its
+        scrollbar at every layout of the screen, in a frame of its own)."""
+        if (size, size - self.styles.gutter.totals, self.virtual_size) == self._scrolled_for:
+            return False
+        return super()._size_updated(size, virtual_size, container_size, layout)
+
+    def _render_lines(self, content: RenderableType | object, width: int | None,
+                      expand: bool, shrink: bool) -> None:
+        """Render ``content`` into the log's lines as ``RichLog.write`` does."""
+        renderable = self._make_renderable(content)
+        console = self.app.console
+        render_options = console.options
+        if isinstance(renderable, Text) and not self.wrap:
+            render_options = render_options.update(overflow="ignore", no_wrap=True)
+        if width is not None:
+            render_width = width
+        else:
+            renderable_width = measure_renderables(
+                console, render_options, [renderable]
+            ).maximum
+            render_width = renderable_width
+            scrollable_content_width = self.scrollable_content_region.width
+            if expand and renderable_width < scrollable_content_width:
+                render_width = max(renderable_width, scrollable_content_width)
+            if shrink and renderable_width > scrollable_content_width:
+                render_width = min(renderable_width, scrollable_content_width)
+            render_width = max(render_width, self.min_width)
+        render_options = render_options.update_width(render_width)
+        segments = console.render(renderable, render_options)
+        lines = list(Segment.split_lines(segments))
+        if not lines:
+            self._widest_line_width = max(render_width, self._widest_line_width)
+            self.lines.append(Strip.blank(render_width))
+            return
+        strips = Strip.from_lines(lines)
+        for strip in strips:
+            strip.adjust_cell_length(render_width)
+        self.lines.extend(strips)
+        if self.max_lines is not None and len(self.lines) > self.max_lines:
+            self._start_line += len(self.lines) - self.max_lines
+            self.refresh()
+            self.lines = self.lines[-self.max_lines:]
+        self._widest_line_width = max(
+            self._widest_line_width,
+            max(sum(segment.cell_length for segment in line) for line in lines),
+        )
