@@ -235,7 +235,9 @@ async def raw_server(size: int, frames_file: str | None) -> None:
         try:
             while True:
                 (n,) = HEADER.unpack(await reader.readexactly(HEADER.size))
-                msgpack.unpackb(await reader.readexactly(n))
+                if msgpack.unpackb(await reader.readexactly(n)).get("type") == "hello":
+                    writer.write(frame({"type": "welcome"}))  # registered: no broadcast
+                    continue
                 seq += 1
                 writer.write(frame({"type": "ok"}))
                 if recorded:
@@ -264,6 +266,11 @@ async def bench_raw(args: argparse.Namespace, size: float, count: int,
         command += ["--raw-frames", frames_file]
     proc, port = await start_process(command, r"port (\d+)")
     conns = [await asyncio.open_connection(LOOPBACK, port) for _ in range(CLIENTS)]
+    hello = msgpack.packb({"type": "hello"})
+    for reader, writer in conns:  # each one registered before the first broadcast
+        writer.write(HEADER.pack(len(hello)) + hello)
+        (n,) = HEADER.unpack(await asyncio.wait_for(reader.readexactly(HEADER.size), 10))
+        await reader.readexactly(n)
     got: list[dict[int, float]] = [{} for _ in conns]
     arrived = asyncio.Event()
 
