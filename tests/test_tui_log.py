@@ -120,3 +120,26 @@ async def test_a_layout_elsewhere_leaves_the_log_and_its_scrollbar_alone() -> No
         await pilot.pause()
         assert refreshed
         assert state(table) == state(rich)
+
+
+async def test_the_log_keeps_its_newest_line_in_sight_when_its_box_gets_shorter() -> None:
+    """As a Get It! round's table takes the room its preparation left to the log: a log
+    showing its newest line goes on showing it; one scrolled back stays where it was."""
+    app = TwoLogs()
+    async with app.run_test(size=(70, 24)) as pilot:
+        table = app.query_one("#table", TableLog)
+        for n in range(30):
+            table.write(f"line {n}", scroll_end=True)
+        await pilot.pause()
+        assert table.is_vertical_scroll_end and table.max_scroll_y > 0
+        app.query_one(Horizontal).styles.height = 6  # the box gets shorter
+        await pilot.pause()
+        assert table.is_vertical_scroll_end
+        last = table.render_line(table.scrollable_content_region.height - 1).text
+        assert "line 29" in last
+        table.scroll_up(animate=False)  # the player reads back …
+        await pilot.pause()
+        offset = table.scroll_y
+        app.query_one(Horizontal).styles.height = 5
+        await pilot.pause()
+        assert table.scroll_y == offset and not table.is_vertical_scroll_end  # … undisturbed

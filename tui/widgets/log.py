@@ -11,7 +11,9 @@ scrollbars and scrolls to the end at once, in the same frame as the line. And wh
 ``ScrollView`` refits and repaints its scrollbar at every layout of the screen (a frame
 of its own, after the layout's), a ``TableLog`` laid out where it was does nothing.
 
-What a player sees and can do is ``RichLog``'s: the lines are rendered, wrapped,
+A log that shows its newest line keeps showing it when its box changes size (a
+``RichLog`` kept its scroll offset, so a shorter box hid the newest lines).
+Otherwise what a player sees and can do is ``RichLog``'s: the lines are rendered, wrapped,
 trimmed to ``max_lines`` and drawn by ``RichLog`` itself; the wheel, the scrollbar and
 the keys scroll it as before.
 """
@@ -106,7 +108,13 @@ class TableLog(RichLog):
         scrollbar at every layout of the screen, in a frame of its own)."""
         if (size, size - self.styles.gutter.totals, self.virtual_size) == self._scrolled_for:
             return False
-        return super()._size_updated(size, virtual_size, container_size, layout)
+        # A log that showed its newest line goes on showing it when its box changes
+        # (shorter, as when a round's table takes the preparation's room).
+        following = self.auto_scroll and bool(self._size) and self.is_vertical_scroll_end
+        changed = super()._size_updated(size, virtual_size, container_size, layout)
+        if following and not self.is_vertical_scroll_end:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        return changed
 
     def _render_lines(self, content: RenderableType | object, width: int | None,
                       expand: bool, shrink: bool) -> None:
