@@ -151,6 +151,13 @@ async def test_a_long_hand_narrows_its_cards_to_stay_in_sight_at_80_columns() ->
             await pilot.press("right")
         await pilot.pause()
         assert widget.selected == 13 and in_sight(cards[13])
+        # Wider, where every card fits, and back: the chosen card is still in sight.
+        await pilot.resize_terminal(200, 50)
+        await until(pilot, lambda: not widget.has_class("cards-compact"), "full-size cards")
+        await pilot.pause()
+        await pilot.resize_terminal(80, 24)
+        await until(pilot, lambda: widget.has_class("cards-compact"), "narrow cards")
+        await until(pilot, lambda: in_sight(cards[13]), "the chosen card in sight")
 
 
 async def test_the_played_count_follows_a_turned_over_pile() -> None:

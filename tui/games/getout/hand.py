@@ -58,9 +58,15 @@ class HandWidget(HorizontalScroll):
         return fits[0] if fits else list(WIDTHS)[-1]
 
     def on_resize(self) -> None:
-        """A new width may fit the cards at another size."""
+        """A new width may fit the cards at another size; the chosen card stays in
+        sight (once the cards are laid out at their new size)."""
         if self._widgets and self.card_size() != self._size_shown:
             self._redraw()
+        self.call_after_refresh(self._chosen_in_sight)
+
+    def _chosen_in_sight(self) -> None:
+        if 0 <= self.selected < len(self._widgets):
+            self.scroll_to_widget(self._widgets[self.selected], animate=False)
 
     _size_shown = "full"
 
