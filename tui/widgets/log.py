@@ -12,13 +12,18 @@ scrollbars and scrolls to the end at once, in the same frame as the line. And wh
 of its own, after the layout's), a ``TableLog`` laid out where it was does nothing.
 
 A log that shows its newest line keeps showing it when its box changes size (a
-``RichLog`` kept its scroll offset, so a shorter box hid the newest lines).
+``RichLog`` kept its scroll offset, so a shorter box hid the newest lines), and its
+lines wrap again for a new width (a ``RichLog`` keeps them as first wrapped: lines
+written wide were cut in a narrower log, with a scrollbar across).
 Otherwise what a player sees and can do is ``RichLog``'s: the lines are rendered, wrapped,
 trimmed to ``max_lines`` and drawn by ``RichLog`` itself; the wheel, the scrollbar and
 the keys scroll it as before.
 """
 
 from __future__ import annotations
+
+from collections import deque
+from typing import Any
 
 from rich.console import RenderableType
 from rich.measure import measure_renderables
@@ -32,10 +37,28 @@ from textual.widgets._rich_log import DeferredRender
 
 
 class TableLog(RichLog):
-    """A ``RichLog`` whose new lines repaint it (and its scrollbar) without a layout."""
+    """A ``RichLog`` whose new lines repaint it (and its scrollbar) without a layout,
+    and whose lines wrap again to a new width."""
 
     #: (size, container size, virtual size) the scrollbars were last fitted to.
     _scrolled_for: tuple[Size, Size, Size] | None = None
+    #: The width the lines were wrapped for, and the widths wrapped for since the last
+    #: line came (a scrollbar that comes and goes with a new wrap must not loop).
+    _wrapped_at: int | None = None
+    _wrap_widths: set[int]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: What was written (content, width, expand, shrink), to wrap it again.
+        self._written: deque[tuple[Any, int | None, bool, bool]] = deque(
+            maxlen=self.max_lines or 1000)
+        self._wrap_widths = set()
+
+    def clear(self) -> TableLog:
+        """Clear the log (and what it would wrap again)."""
+        self._written.clear()
+        super().clear()
+        return self
 
     def write(
         self,
@@ -55,7 +78,12 @@ class TableLog(RichLog):
                 DeferredRender(content, width, expand, shrink, scroll_end)
             )
             return self
+        if isinstance(content, Text):
+            content = content.copy()
+        self._written.append((content, width, expand, shrink))
         self._render_lines(content, width, expand, shrink)
+        self._wrapped_at = self.scrollable_content_region.width
+        self._wrap_widths = {self._wrapped_at}
         size = Size(self._widest_line_width, len(self.lines))
         auto_scroll = self.auto_scroll if scroll_end is None else scroll_end
         if not self.container_size or self._scrollbars_for(size) != self.scrollbars_enabled:
@@ -114,7 +142,29 @@ class TableLog(RichLog):
         changed = super()._size_updated(size, virtual_size, container_size, layout)
         if following and not self.is_vertical_scroll_end:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
+        if self.wrap and self._written and changed:
+            self.call_after_refresh(self._wrap_again)
         return changed
+
+    def _wrap_again(self) -> None:
+        """Wrap every line again for the log's width, if it changed (a line wrapped
+        for a wider log was cut, one for a narrower log stayed narrow)."""
+        width = self.scrollable_content_region.width
+        if width == self._wrapped_at or width in self._wrap_widths or width <= 0:
+            return
+        self._wrap_widths.add(width)
+        following = self.is_vertical_scroll_end
+        self.lines.clear()
+        self._line_cache.clear()
+        self._start_line = 0
+        self._widest_line_width = 0
+        for content, line_width, expand, shrink in self._written:
+            self._render_lines(content, line_width, expand, shrink)
+        self._wrapped_at = width
+        self.virtual_size = Size(self._widest_line_width, len(self.lines))
+        if following:
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
+        self.refresh()
 
     def _render_lines(self, content: RenderableType | object, width: int | None,
                       expand: bool, shrink: bool) -> None:
