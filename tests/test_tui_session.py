@@ -376,3 +376,28 @@ def test_an_earlier_games_events_keep_their_own_words_after_the_table_switches_g
     assert [e.game for e in session.history] == ["getout", "gotfive", "getit"]
     # The Got Five! screen's "last move" is one of its own game's.
     assert GotFiveScreen(session).last_move() is not None
+
+
+def test_our_own_draw_names_the_card_in_our_log_and_nobody_elses() -> None:
+    """The public "drew" event names no card; our log names the one our hand gained
+    (from our own views), and another seat's draw stays "drew a card"."""
+    from tui.games.getout.screen import GetOutScreen
+
+    session = Session("Ann")
+    seats = [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}]
+    table = {"game": "getout", "seats": seats}
+    k3 = {"id": 4, "image": "kevin", "value": 3, "wild": False}
+    g7 = {"id": 9, "image": "geoff", "value": 7, "wild": False}
+
+    def update(hand: list[dict[str, Any]], events: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"type": "update", "seat": 0, "table": table, "events": events,
+                "view": {"game": "getout", "seat": 0, "hand": hand}}
+
+    session.record(update([k3], []))
+    session.record(update([k3, g7], [{"type": "drew", "seat": 0}]))
+    session.record(update([k3, g7], [{"type": "drew", "seat": 1}]))
+    screen = GetOutScreen(session)
+    lines = [screen.describe_entry(e) for e in session.history]
+    # (No connection here, so the screen does not know our seat: "Ann", not "You".)
+    assert lines == ["Ann drew Geoff 7", "Bob drew a card"]
+    assert "mine" not in session.history[0].data  # the host's event as it came

@@ -47,6 +47,9 @@ class Entry:
     data: dict[str, Any]
     names: tuple[str, ...] = ()
     game: str | None = None
+    #: What only this seat saw of it, from its own views: the card a draw of ours
+    #: brought into our hand (the public event names none). Never sent anywhere.
+    mine: dict[str, Any] | None = None
 
 
 @dataclass
@@ -132,15 +135,18 @@ class Session:
         """Keep what a pushed message tells: the latest update, and its history lines."""
         kind = msg.get("type")
         if kind == "update":
-            self.latest = msg
+            before, self.latest = self.latest, msg
             table = msg.get("table")
             table = table if isinstance(table, dict) else {}
             names = tuple(seat_names(table))
             game = table.get("game") if isinstance(table.get("game"), str) else None
             for notice in _dicts(msg.get("notices")):
                 self._add(Entry("notice", notice, names, game))
-            for event in _dicts(msg.get("events")):
-                self._add(Entry("event", event, names, game))
+            events = _dicts(msg.get("events"))
+            drawn = _drawn_card(before, msg, events)
+            for event in events:
+                mine = drawn if event.get("type") == "drew" else None
+                self._add(Entry("event", event, names, game, mine))
         elif kind == "chat":
             self._add(Entry("chat", msg))
 
@@ -171,6 +177,26 @@ class Session:
         if self.client is not None:
             self._kept = self.client.joined
             await self.client.close()
+
+
+def _drawn_card(before: Message | None, msg: Message,
+                events: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The one card our single draw in ``msg`` brought into our hand, found by
+    comparing our hand with the one before (``None`` if that is not clear)."""
+    seat = msg.get("seat")
+    ours = [e for e in events if e.get("type") == "drew" and e.get("seat") == seat]
+    if seat is None or len(ours) != 1 or len(events) != len(
+            [e for e in events if e.get("type") == "drew"]) or before is None:
+        return None
+
+    def hand(update: Message) -> list[dict[str, Any]]:
+        view = update.get("view")
+        cards = view.get("hand") if isinstance(view, dict) else None
+        return [c for c in cards if isinstance(c, dict)] if isinstance(cards, list) else []
+
+    held = {c.get("id") for c in hand(before)}
+    new = [c for c in hand(msg) if c.get("id") not in held]
+    return new[0] if len(new) == 1 and len(hand(msg)) == len(held) + 1 else None
 
 
 def _dicts(value: Any) -> list[dict[str, Any]]:

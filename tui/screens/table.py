@@ -268,6 +268,9 @@ class TableScreen(SessionScreen):
             text = describe_notice(entry.data, entry.names)
             return f"· {text}" if text else None
         namer = Namer(entry.names, self.my_seat)
+        if entry.mine is not None:  # what only we saw of it, from our own views
+            entry = Entry(entry.kind, {**entry.data, "mine": entry.mine}, entry.names,
+                          entry.game)
         try:
             if entry.game is not None and entry.game != self.GAME:
                 # An earlier game at this table: in that game's words, not this one's.

@@ -312,6 +312,9 @@ def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
         named = f", naming {image_label(event['image'])}" if "image" in event else ""
         return f"{who(event['seat'])} played {card_label(event['card'])}{named}"
     if kind == "drew":
+        mine = event.get("mine")  # our own draw: the card is in our hand now
+        if isinstance(mine, dict) and (mine.get("wild") or "image" in mine):
+            return f"{who(event['seat'])} drew {card_label(mine)}"
         return f"{who(event['seat'])} drew a card"
     if kind == "passed":
         return f"{who(event['seat'])} passed: nothing left to draw"
