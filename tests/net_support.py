@@ -97,10 +97,7 @@ class RawPeer:
             _, msg = await asyncio.wait_for(p.read_frame(self.reader), timeout)
             if msg.get("type") == "update":
                 self.table = msg.setdefault("table", self.table)
-                if "view_changes" in msg:
-                    assert self.view is not None, "view_changes before any view"
-                    msg["view"] = {**self.view, **msg.pop("view_changes")}
-                self.view = msg["view"]
+            self.view = whole_view(msg, self.view)
             if not (skip_pings and msg.get("type") == "ping"):
                 return msg
 
@@ -131,21 +128,28 @@ def decode(body: bytes) -> dict[str, Any]:
     return msg
 
 
+def whole_view(msg: dict[str, Any], view: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Put the whole view into an ``update`` that carries only ``view_changes`` (applied
+    to ``view``, the connection's view before it), independently of the client library;
+    return the view to keep for the next one (``view`` for other messages)."""
+    if msg.get("type") != "update":
+        return view
+    if "view_changes" in msg:
+        assert view is not None, "view_changes before any view"
+        assert "view" not in msg, msg
+        msg["view"] = {**view, **msg.pop("view_changes")}
+    new: dict[str, Any] | None = msg["view"]
+    return new
+
+
 def replay(bodies: Iterable[bytes]) -> Iterator[dict[str, Any]]:
     """Decode recorded frame bodies of one connection in order, each ``update``'s
-    ``view_changes`` applied to the view before it (independently of the client
-    library), so every update has its whole ``view``."""
+    ``view_changes`` applied to the view before it (:func:`whole_view`), so every
+    update has its whole ``view``."""
     view: dict[str, Any] | None = None
     for body in bodies:
         msg = decode(body)
-        if msg.get("type") == "update":
-            if "view_changes" in msg:
-                assert view is not None, "view_changes before any view"
-                assert "view" not in msg, msg
-                view = {**view, **msg.pop("view_changes")}
-                msg["view"] = view
-            else:
-                view = msg["view"]
+        view = whole_view(msg, view)
         yield msg
 
 

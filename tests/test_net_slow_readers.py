@@ -16,7 +16,7 @@ import pytest
 
 from net import protocol as p
 from net.limits import Limits
-from tests.net_support import LOCAL, clients, replay, running_host
+from tests.net_support import LOCAL, clients, replay, running_host, whole_view
 
 #: Small buffers, so that "not reading" shows after a few dozen updates, not megabytes.
 TIGHT = Limits(send_buffer=4096, out_high=8192, max_skipped=16, out_limit=64 * 1024)
@@ -63,10 +63,7 @@ class NonReader:
             msg = p.unpack_body(await self._exactly(length))
             if msg.get("type") == "update":
                 self.table = msg.setdefault("table", self.table)
-                if "view_changes" in msg:
-                    assert self.view is not None, "view_changes before any view"
-                    msg["view"] = {**self.view, **msg.pop("view_changes")}
-                self.view = msg["view"]
+            self.view = whole_view(msg, self.view)
             if msg.get("type") != "ping":
                 return msg
 

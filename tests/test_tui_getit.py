@@ -61,6 +61,17 @@ def game_of(app: HiddenHandApp) -> Any:
     return table
 
 
+async def a_still_table(pilot: Pilot[Any], app: HiddenHandApp) -> tuple[GetItScreen, Any]:
+    """The Get It! table in play, arranged as dealt, its bots holding still (only the
+    test moves): the screen and the host's table."""
+    screen = await open_table(pilot)
+    await arrange_as_dealt(pilot, screen)
+    table = game_of(app)
+    for seat in table.seats:
+        seat.bot = None
+    return screen, table
+
+
 async def arrange_as_dealt(pilot: Pilot[Any], screen: GetItScreen) -> None:
     await until(pilot, lambda: "done" in footer_keys(screen), "the Done key")
     await pilot.press("enter")
@@ -261,11 +272,7 @@ async def test_to_you_counts_what_the_others_do_to_you() -> None:
     assert [unanimous for _, unanimous in facts.parts()] == [False, False, False, True, False]
     app = solo_app(3, {"level": 1})
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_table(pilot)
-        await arrange_as_dealt(pilot, screen)
-        table = game_of(app)
-        for seat in table.seats:
-            seat.bot = None  # the bots hold still: only the test moves now
+        screen, table = await a_still_table(pilot, app)
         # The footer names the players there are to look at (Ann is player 1 of 3).
         from textual.widgets._footer import FooterKey
 
@@ -310,11 +317,7 @@ async def test_to_you_counts_what_the_others_do_to_you() -> None:
 async def test_signals_are_not_shown_once_the_round_is_over() -> None:
     app = solo_app(3, {"level": 1})
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_table(pilot)
-        await arrange_as_dealt(pilot, screen)
-        table = game_of(app)
-        for seat in table.seats:
-            seat.bot = None  # the bots hold still: only the test moves now
+        screen, table = await a_still_table(pilot, app)
         game = table.game
         if game.signals["look"][1] != 2:
             game.act(1, {"type": "look", "target": 2}, now=table.elapsed())

@@ -184,9 +184,10 @@ def _drawn_card(before: Message | None, msg: Message,
     """The one card our single draw in ``msg`` brought into our hand, found by
     comparing our hand with the one before (``None`` if that is not clear)."""
     seat = msg.get("seat")
-    ours = [e for e in events if e.get("type") == "drew" and e.get("seat") == seat]
-    if seat is None or len(ours) != 1 or len(events) != len(
-            [e for e in events if e.get("type") == "drew"]) or before is None:
+    # Only draws in this update, and one of them ours: then the new card is its.
+    if seat is None or before is None or any(e.get("type") != "drew" for e in events):
+        return None
+    if sum(e.get("seat") == seat for e in events) != 1:
         return None
 
     def hand(update: Message) -> list[dict[str, Any]]:
