@@ -101,25 +101,28 @@ def test_hiddenhand_runs_the_app_with_the_collector_paused_and_a_short_switch_in
     assert gc.isenabled() and sys.getswitchinterval() == interval
 
 
+def probe(code: str) -> str:
+    """What ``code`` prints, run by a fresh interpreter (nothing imported before)."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True)
+    return done.stdout
+
+
 def test_a_game_bot_does_not_import_the_other_games_bots() -> None:
-    probe = (
+    said = probe(
         "import sys\n"
         "from engine.bots import make_bot\n"
         "make_bot('getout', 1, 7)\n"
         "print(sorted(m for m in sys.modules if m.startswith('engine.bots.')))\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          timeout=60, check=True)
-    assert done.stdout.split() == ["['engine.bots.getout_bot',", "'engine.bots.random_bot']"]
+    assert said.split() == ["['engine.bots.getout_bot',", "'engine.bots.random_bot']"]
 
 
 def test_the_getout_table_screen_imports_its_dialogs_only_when_they_open() -> None:
-    probe = (
+    said = probe(
         "import sys\n"
         "import tui.games.getout.screen\n"
         "print(sorted(m for m in sys.modules if m in ('tui.screens.dialogs',\n"
         "             'tui.screens.summary', 'tui.games.getout.summary')))\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          timeout=60, check=True)
-    assert done.stdout.strip() == "[]", done.stdout + done.stderr
+    assert said.strip() == "[]", said

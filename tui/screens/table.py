@@ -268,9 +268,9 @@ class TableScreen(SessionScreen):
             text = describe_notice(entry.data, entry.names)
             return f"· {text}" if text else None
         namer = Namer(entry.names, self.my_seat)
+        event = entry.data
         if entry.mine is not None:  # what only we saw of it, from our own views
-            entry = Entry(entry.kind, {**entry.data, "mine": entry.mine}, entry.names,
-                          entry.game)
+            event = {**event, "mine": entry.mine}
         try:
             if entry.game is not None and entry.game != self.GAME:
                 # An earlier game at this table: in that game's words, not this one's.
@@ -278,8 +278,8 @@ class TableScreen(SessionScreen):
 
                 if not playable(entry.game):
                     return None
-                return screen_class(entry.game).describe_past_event(entry.data, namer)
-            return self.describe_event(entry.data, namer)
+                return screen_class(entry.game).describe_past_event(event, namer)
+            return self.describe_event(event, namer)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             # A host may send an event this app describes differently: never die on it.
             return None
