@@ -24,16 +24,21 @@ broadcasts the update frames the first client received from the host, byte for b
 
 ``--profile FILE`` runs the host under pyinstrument (``pip install -e '.[bench]'``)
 and writes its text report to FILE when the host stops: what the host spends its time
-on while serving the actions. Bounded in time and count; 127.0.0.1 only.
+on while serving the actions. ``--timeline`` runs the host with a few clock readings
+added (when it starts handling each action, and after each frame it writes) and prints
+where an action's time goes, from the moment it is sent to the last client's consumer:
+both processes read the same monotonic clock (``time.perf_counter``). Bounded in time
+and count; 127.0.0.1 only.
 
     .venv/bin/python scripts/bench_latency.py [--actions 2000] [--seconds 60] [--seed 1]
-                                              [--profile host-profile.txt]
+                                              [--profile host-profile.txt] [--timeline]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import contextlib
 import os
 import random
@@ -117,13 +122,77 @@ async def stamped_act(client: Any, action: dict[str, Any], started: list[float])
     await client.act(action)
 
 
+def timed_host(out: str, argv: list[str]) -> int:
+    """``hiddenhand`` with ``argv``, noting for each action it handles when it began
+    (``Host._on_act``) and when each frame went to the socket after it (the six updates
+    and the ``ok``); written to ``out`` as msgpack when the host stops."""
+    import atexit
+
+    import net.host as host
+    from tui.cli import main as hiddenhand
+
+    clock = time.perf_counter
+    acts: list[list[float]] = []
+    sends: list[float] = []
+    write, on_act = host.Connection.send_frame, host.Host._on_act
+
+    def send_frame(self: Any, frame: bytes) -> None:
+        write(self, frame)
+        sends.append(clock())
+
+    def handle(self: Any, conn: Any, msg: dict[str, Any]) -> None:
+        began = clock()
+        sends.clear()
+        on_act(self, conn, msg)
+        acts.append([began, *sends])
+
+    def save() -> None:
+        with open(out, "wb") as f:
+            f.write(msgpack.packb(acts))
+
+    host.Connection.send_frame = send_frame  # type: ignore[method-assign]
+    host.Host._on_act = handle  # type: ignore[method-assign]
+    atexit.register(save)
+    return hiddenhand(argv)
+
+
+def print_timeline(host_file: str, marks: list[list[float]], who: str = "hiddenhand host"
+                   ) -> None:
+    """Where the time of an action goes: the host's readings matched to the bench's (the
+    host's handling that began first after the action was sent), p50 and p99 in µs."""
+    with open(host_file, "rb") as f:
+        acts = msgpack.unpackb(f.read())
+    began = [a[0] for a in acts]
+    stages: dict[str, list[float]] = {name: [] for name in (
+        "the host starts handling it", "its first update is written",
+        "its last update is written", "its ok is written", "the first Client holds it",
+        "the last Client holds it", "the last consumer has it")}
+    for mark in marks:
+        start, held, got = mark[0], mark[1:1 + CLIENTS], mark[1 + CLIENTS:]
+        i = bisect.bisect_left(began, start)
+        if i >= len(acts) or began[i] - start > 0.01 or len(acts[i]) != CLIENTS + 2:
+            continue
+        act = acts[i]
+        for name, at in zip(stages, [act[0], act[1], act[-2], act[-1], min(held),
+                                     max(held), max(got)], strict=True):
+            stages[name].append((at - start) * 1e6)
+    print(f"{who}: timeline of {len(stages['the host starts handling it'])} actions, "
+          "µs after the action is sent (p50 / p99):")
+    for name, values in stages.items():
+        if values:
+            print(f"  {name:<30} {statistics.median(values):7.1f} / "
+                  f"{percentile(values, 0.99):7.1f}")
+
+
 async def bench_host(
-    args: argparse.Namespace,
+    args: argparse.Namespace, timeline: str | None = None,
 ) -> tuple[list[float], list[float], list[bytes]]:
     """Latencies of actions through ``hiddenhand host`` — until every client's consumer
     (``async for``) has the new view, and until every ``Client`` holds it (read and
     decoded: its listeners are called) — and the update frame bodies the first client
-    received (their size and bytes make the baselines)."""
+    received (their size and bytes make the baselines). With ``timeline`` (a file),
+    the host notes its own clock readings there and the bench's are printed beside them
+    (:func:`print_timeline`)."""
     from net.client import Client
 
     command = [*hiddenhand_command(), "host", "--game", "getout", "--seats", str(CLIENTS),
@@ -132,6 +201,9 @@ async def bench_host(
     if args.profile:
         command = [sys.executable, "-m", "pyinstrument", "--renderer", "text",
                    "--outfile", args.profile, *command]
+    elif timeline is not None:
+        command = [sys.executable, __file__, "--timed-host", timeline, *command[1:]]
+    marks: list[list[float]] = []
     proc, port = await start_process(command, r"port (\d+)")
     clients: list[Client] = []
     readers: list[asyncio.Task[None]] = []
@@ -194,6 +266,8 @@ async def bench_host(
             start = started[0]
             samples.append(max(g[version + 1] for g in got) - start)
             samples_held.append(max(h[version + 1] for h in held) - start)
+            marks.append([start, *(h[version + 1] for h in held),
+                          *(g[version + 1] for g in got)])
             await reply
         # What went over the wire (an update carries the table only when it changed).
         bodies = [body for body in clients[0].raw_frames
@@ -206,16 +280,22 @@ async def bench_host(
             with contextlib.suppress(Exception):
                 await c.close()
         await stop_process(proc)
+        if timeline is not None and os.path.exists(timeline):
+            print_timeline(timeline, marks)
 
 
 # --------------------------------------------------------------------------- raw asyncio
 
 
-async def raw_server(size: int, frames_file: str | None) -> None:
+async def raw_server(size: int, frames_file: str | None, timeline: str | None = None
+                     ) -> None:
     """The baseline server: for each frame in, a reply to its sender and a broadcast —
     of a padded frame of ``size`` bytes, or (``frames_file``) of the host's own update
-    frames in turn, byte for byte."""
+    frames in turn, byte for byte. With ``timeline``, the same clock readings as the
+    timed host's (:func:`timed_host`), written there when it stops."""
     writers: list[asyncio.StreamWriter] = []
+    acts: list[list[float]] = []
+    clock = time.perf_counter
     seq = 0
 
     def frame(obj: Any) -> bytes:
@@ -238,14 +318,20 @@ async def raw_server(size: int, frames_file: str | None) -> None:
                 if msgpack.unpackb(await reader.readexactly(n)).get("type") == "hello":
                     writer.write(frame({"type": "welcome"}))  # registered: no broadcast
                     continue
+                began = clock()
                 seq += 1
                 writer.write(frame({"type": "ok"}))
+                ok = clock()
                 if recorded:
                     data = recorded[(seq - 1) % len(recorded)]
                 else:
                     data = frame({"type": "update", "seq": seq, "pad": pad})
+                sends = []
                 for w in writers:
                     w.write(data)
+                    sends.append(clock())
+                if timeline is not None:
+                    acts.append([began, *sends, ok])  # in the timed host's order
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
 
@@ -255,15 +341,23 @@ async def raw_server(size: int, frames_file: str | None) -> None:
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     async with server:
         await stop.wait()
+    if timeline is not None:
+        with open(timeline, "wb") as f:
+            f.write(msgpack.packb(acts))
 
 
 async def bench_raw(args: argparse.Namespace, size: float, count: int,
-                    frames_file: str | None = None) -> list[float]:
+                    frames_file: str | None = None, timeline: str | None = None
+                    ) -> list[float]:
     """Latencies of the raw broadcast, ``count`` of them, six clients like the host's
-    (each decodes every frame with msgpack; the n-th update is the n-th action's)."""
+    (each decodes every frame with msgpack; the n-th update is the n-th action's).
+    With ``timeline`` (a file), its timeline is printed as the host's is."""
     command = [sys.executable, __file__, "--raw-server", str(round(size))]
     if frames_file is not None:
         command += ["--raw-frames", frames_file]
+    if timeline is not None:
+        command += ["--raw-timeline", timeline]
+    marks: list[list[float]] = []
     proc, port = await start_process(command, r"port (\d+)")
     conns = [await asyncio.open_connection(LOOPBACK, port) for _ in range(CLIENTS)]
     hello = msgpack.packb({"type": "hello"})
@@ -295,6 +389,8 @@ async def bench_raw(args: argparse.Namespace, size: float, count: int,
                 arrived.clear()
                 await asyncio.wait_for(arrived.wait(), 10)
             samples.append(max(g[seq] for g in got) - start)
+            # The raw client decodes where it reads: it holds the frame as its reader has.
+            marks.append([start, *(g[seq] for g in got), *(g[seq] for g in got)])
         return samples
     finally:
         for t in readers:
@@ -302,17 +398,25 @@ async def bench_raw(args: argparse.Namespace, size: float, count: int,
         for _r, w in conns:
             w.close()
         await stop_process(proc)
+        if timeline is not None and os.path.exists(timeline):
+            print_timeline(timeline, marks, "raw asyncio broadcast of the host's own frames")
 
 
 async def run(args: argparse.Namespace) -> int:
     """The host, then the baseline with the host's frame size; print both."""
-    host, host_held, bodies = await bench_host(args)
+    if args.timeline:
+        with tempfile.TemporaryDirectory() as scratch:
+            host, host_held, bodies = await bench_host(args, os.path.join(scratch, "host"))
+    else:
+        host, host_held, bodies = await bench_host(args)
     size = statistics.mean(len(b) for b in bodies)
     raw = await bench_raw(args, size, len(host))
-    with tempfile.NamedTemporaryFile(suffix=".msgpack") as frames:
+    with tempfile.NamedTemporaryFile(suffix=".msgpack") as frames, \
+            tempfile.TemporaryDirectory() as scratch:
         frames.write(msgpack.packb(bodies[-len(host):]))
         frames.flush()
-        replay = await bench_raw(args, size, len(host), frames.name)
+        replay = await bench_raw(args, size, len(host), frames.name,
+                                 os.path.join(scratch, "raw") if args.timeline else None)
     print(f"6 clients on {LOOPBACK}; mean update frame {size:.0f} bytes")
     print(line("hiddenhand host (GET OUT!, 6 seats)", host))
     print(line("  … held by every Client (decoded)", host_held))
@@ -338,11 +442,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host-arg", action="append", default=[], metavar="ARG",
                         help="one more argument for hiddenhand host (repeatable), e.g. "
                         "--host-arg=--no-journal to see what the crash journal costs")
+    parser.add_argument("--timeline", action="store_true",
+                        help="print where each action's time goes, host and clients")
+    parser.add_argument("--timed-host", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--raw-server", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--raw-frames", default=None, help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    parser.add_argument("--raw-timeline", default=None, help=argparse.SUPPRESS)
+    args, rest = parser.parse_known_args(argv)
+    if args.timed_host is not None:
+        return timed_host(args.timed_host, rest)
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.profile and args.timeline:
+        parser.error("--profile and --timeline each run the host their own way: pick one")
     if args.raw_server is not None:
-        asyncio.run(raw_server(args.raw_server, args.raw_frames))
+        asyncio.run(raw_server(args.raw_server, args.raw_frames, args.raw_timeline))
         return 0
     if args.profile:
         import importlib.util
