@@ -713,6 +713,7 @@ class Table:
         notice = None
         if conn in self.spectators:
             self.spectators.remove(conn)
+            notice = {"type": "stopped_watching", "name": conn.name}
         elif conn.seat is not None and self.seats[conn.seat].conn is conn:
             self.seats[conn.seat].conn = None
             self.seats[conn.seat].ready = False
@@ -1564,7 +1565,7 @@ class Host:
             table.spectators.append(conn)
             conn.table, conn.seat = table, None
             self._joined(conn, msg, table, None)
-            table.push()
+            table.push(notices=[{"type": "watching", "name": conn.name}])
             return
         table.require_phase("lobby")
         seat = msg.get("seat")

@@ -303,3 +303,26 @@ async def test_two_players_with_one_name_are_told_apart() -> None:
         await first.wait_for(
             lambda m: m.get("type") == "update" and m["table"]["seats"][1]["name"] == "Bob"
         )
+
+
+async def test_the_table_hears_who_comes_to_watch_and_who_goes() -> None:
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        joined = await ann.create_table("Kitchen", "getout", 3)
+        cat = await made.new("Cat")
+        await cat.join(joined.table, spectate=True)
+        msg = await ann.wait_for(lambda m: update(m) and m["notices"] == [
+            {"type": "watching", "name": "Cat"}])
+        assert msg["table"]["spectators"] == 1
+        await cat.leave()
+        msg = await ann.wait_for(lambda m: update(m) and m["notices"] == [
+            {"type": "stopped_watching", "name": "Cat"}])
+        assert msg["table"]["spectators"] == 0
+        # A spectator whose connection drops goes the same way.
+        dan = await made.new("Dan")
+        await dan.join(joined.table, spectate=True)
+        await ann.wait_for(lambda m: update(m) and m["table"]["spectators"] == 1)
+        await dan.close()
+        msg = await ann.wait_for(lambda m: update(m) and m["notices"] == [
+            {"type": "stopped_watching", "name": "Dan"}])
+        assert msg["table"]["spectators"] == 0

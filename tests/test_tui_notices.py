@@ -28,6 +28,8 @@ NOTICES: dict[str, dict[str, Any]] = {
     "kicked": {"seat": 1},
     "bot_added": {"seat": 2},
     "bot_removed": {"seat": 2},
+    "watching": {"name": "Eve"},
+    "stopped_watching": {"name": "Eve"},
     "configured": {},
     "started": {},
     "game_over": {"result": {"winners": [1], "scores": [3, 0, 1]}},
@@ -73,6 +75,8 @@ def test_notices_name_the_seats_as_players_count_them() -> None:
     assert describe_notice({"type": "joined", "seat": 1, "name": "Bob"}, NAMES) == (
         "Bob sat down at seat 2")
     assert describe_notice({"type": "left", "seat": 0}, NAMES) == "Ann left"
+    assert describe_notice({"type": "watching", "name": "Eve"}, NAMES) == (
+        "Eve is watching (spectator)")
     assert describe_notice({"type": "moved", "from": 0, "to": 2}, NAMES) == (
         "a player moved from seat 1 to seat 3")
     assert describe_notice({"type": "renamed", "seat": None, "name": "Zed"}, NAMES) == (

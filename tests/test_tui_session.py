@@ -206,6 +206,32 @@ async def test_a_spectators_rename_does_not_stop_the_players_screen() -> None:
         await bob.close()
 
 
+async def test_players_see_who_is_watching_in_the_header_and_the_log() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await open_lobby(app, pilot)
+        assert app.host is not None and lobby.sub_title == "Lobby"
+        table_id = next(iter(app.host.tables))
+        eve = Session("Eve", host=app.host)
+        await eve.connect()
+        await eve.join(table_id, spectate=True)
+        chat = lobby.query_one("#chat", RichLog)
+        await until(pilot, lambda: any("Eve is watching (spectator)" in str(line.text)
+                                       for line in chat.lines), "Eve's line")
+        await until(pilot, lambda: lobby.sub_title == "Lobby · 1 watching", "the header")
+        # The game's table says so too, and the spectator hears it of themselves.
+        await lobby.session.request("add_bot", 1)
+        await lobby.session.request("add_bot", 2)
+        await lobby.session.request("start")
+        table = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                            and app.screen, "the table")
+        await until(pilot, lambda: table.sub_title == "GET OUT! · 1 watching", "the table's")
+        await eve.close()
+        await until(pilot, lambda: table.sub_title == "GET OUT!", "Eve gone from the header")
+        log = table.query_one("#log")
+        assert any("Eve stopped watching (spectator)" in str(line.text) for line in log.lines)
+
+
 async def test_a_failing_listener_is_reported_and_listens_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -100,6 +100,8 @@ def describe_notice(notice: dict[str, Any], names: Sequence[str]) -> str | None:
         "kicked": lambda: f"{n.seat(get('seat'))} was asked to leave",
         "bot_added": lambda: f"a bot took {n.seat(get('seat'))}",
         "bot_removed": lambda: f"the bot left {n.seat(get('seat'))}",
+        "watching": lambda: f"{text(get('name'))} is watching (spectator)",
+        "stopped_watching": lambda: f"{text(get('name'))} stopped watching (spectator)",
         "configured": lambda: "the table's game or options changed",
         "started": lambda: "the game starts!",
         "game_over": game_over,

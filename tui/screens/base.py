@@ -54,6 +54,7 @@ class SessionScreen(Screen[None]):
         self.live = True
         if self.session.latest is not None:
             self.update = self.session.latest
+            self.show_watchers()
 
     # ---- receiving ------------------------------------------------------------
 
@@ -65,6 +66,23 @@ class SessionScreen(Screen[None]):
         """Keep the newest state; subclasses react in ``watch_update``."""
         if not self.leaving:
             self.update = message.msg
+        if not self.leaving:  # (the update may have handed this screen over)
+            self.show_watchers()
+
+    def show_watchers(self) -> None:
+        """The header says who is watching the table besides its players (spectators
+        see only what every player sees, but players like to know)."""
+        count = self.table.get("spectators")
+        count = count if isinstance(count, int) and not isinstance(count, bool) else 0
+        base = type(self).SUB_TITLE
+        if count <= 0:
+            self.sub_title = base
+        elif self.my_seat is None:
+            others = count - 1
+            self.sub_title = f"{base} · you are watching" + (
+                f" with {others} more" if others > 0 else "")
+        else:
+            self.sub_title = f"{base} · {count} watching"
 
     @on(HostSaid)
     def host_said(self, message: HostSaid) -> None:
