@@ -710,7 +710,7 @@ class Table:
 
     def detach(self, conn: Connection) -> dict[str, Any] | None:
         """Unbind ``conn`` from the table; a held seat stays (shown as disconnected)."""
-        notice = None
+        notice: dict[str, Any] | None = None
         if conn in self.spectators:
             self.spectators.remove(conn)
             notice = {"type": "stopped_watching", "name": conn.name}
