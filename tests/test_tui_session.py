@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, RichLog
+from textual.widgets import DataTable, Input, RichLog, Select
 
 from net.client import Joined
 from net.host import Host
@@ -427,3 +427,26 @@ def test_our_own_draw_names_the_card_in_our_log_and_nobody_elses() -> None:
     # (No connection here, so the screen does not know our seat: "Ann", not "You".)
     assert lines == ["Ann drew Geoff 7", "Bob drew a card"]
     assert "mine" not in session.history[0].data  # the host's event as it came
+
+
+async def test_the_creators_options_outlive_a_change_of_seats_or_game() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await open_lobby(app, pilot, seats=3)
+        await lobby.session.request("configure", options={"limit": 150, "first": 2})
+        await until(pilot, lambda: lobby.table["options"]["first"] == 2, "the options")
+        # Two seats: seat 3 cannot start any more; the limit stays as chosen.
+        lobby.query_one("#lobby-seat-count", Select).value = 2
+        await until(pilot, lambda: len(lobby.table["seats"]) == 2, "two seats")
+        assert lobby.table["options"] == {"match": True, "limit": 150, "first": None}
+        # Another game and back: this lobby remembers what GET OUT! was set to.
+        lobby.query_one("#lobby-game", Select).value = "gotfive"
+        await until(pilot, lambda: lobby.table["game"] == "gotfive", "Got Five!")
+        await lobby.session.request("configure", options={"hints": "count"})
+        await until(pilot, lambda: lobby.table["options"]["hints"] == "count", "hints")
+        lobby.query_one("#lobby-game", Select).value = "getout"
+        await until(pilot, lambda: lobby.table["game"] == "getout", "GET OUT! again")
+        assert lobby.table["options"]["limit"] == 150
+        lobby.query_one("#lobby-game", Select).value = "gotfive"
+        await until(pilot, lambda: lobby.table["game"] == "gotfive", "Got Five! again")
+        assert lobby.table["options"]["hints"] == "count"

@@ -25,6 +25,20 @@ from tui.screens.base import Banner, SessionScreen
 from tui.widgets.options_form import OptionsForm, describe_value
 
 
+def fitting_options(game_id: str, seats: int, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` of ``game_id`` for a table of ``seats``: each one still possible
+    kept, each other one (a first player whose seat is gone) back to its default."""
+    out: dict[str, Any] = {}
+    for option in engine.GAMES[game_id].options:
+        value = options.get(option.name, option.default)
+        try:
+            option.check(value, seats)
+        except ValueError:
+            value = option.default
+        out[option.name] = value
+    return out
+
+
 class LobbyScreen(SessionScreen):
     """Wait for players, set the table up, and start."""
 
@@ -95,6 +109,9 @@ class LobbyScreen(SessionScreen):
     def on_mount(self) -> None:
         """Show what we know, with the seat list focused (its cursor is the seat keys')."""
         self._config: tuple[str, int, dict[str, Any]] | None = None
+        #: (Creator) the options each game had here when another game was chosen: they
+        #: come back with that game.
+        self._options_by_game: dict[str, dict[str, Any]] = {}
         self.shown = 0
         self._catch_up()
         super().on_mount()
@@ -280,8 +297,13 @@ class LobbyScreen(SessionScreen):
             return
         spec = engine.GAMES[game]
         count = min(max(count, spec.min_seats), spec.max_seats)
-        if (game, count) != self._config[:2]:
-            self.send("configure", game=game, seats=count, options={})
+        old_game, _, old_options = self._config
+        if (game, count) == self._config[:2]:
+            return
+        self._options_by_game[old_game] = old_options
+        options = fitting_options(game, count, self._options_by_game.get(game, {}))
+        self.send("configure", game=game, seats=count,
+                  options=table_options(game, count, options))
 
     @on(Button.Pressed, "#apply")
     def apply_options(self) -> None:
