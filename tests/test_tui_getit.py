@@ -229,6 +229,41 @@ async def test_a_line_typed_when_talk_ends_never_reaches_the_table_keys() -> Non
         assert len(table.game.piles[0]) == 1  # still not played
 
 
+async def test_a_talk_line_that_loses_the_keys_holds_the_round_keys_back_a_moment() -> None:
+    """The terminal loses the focus while Ann types and talk ends meanwhile: when it
+    comes back, the rest of her sentence (a space plays her card) must not reach the
+    round's keys; after a moment they work again."""
+    from textual import events
+
+    app = solo_app(3, {"level": 5})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        table = game_of(app)
+        for seat in table.seats:
+            seat.bot = None
+        stack_getit_piles(table.game, [["30"], ["4"], ["speech", "5"]], now=table.elapsed())
+        table.game_changed([], [])
+        await until(pilot, lambda: "talk" in footer_keys(screen), "the talk key")
+        await pilot.press("t", "h", "i")
+        talk = screen.query_one("#talk", Input)
+        app.post_message(events.AppBlur())
+        await until(pilot, lambda: screen.focused is None, "the focus gone")
+        events_ = table.game.act(2, {"type": "play"}, now=table.elapsed())  # the bubble
+        table.game_changed(events_, [])
+        await until(pilot, lambda: not talk.display, "the line closed")
+        app.post_message(events.AppFocus())
+        await pilot.press("space", "2")
+        await pilot.pause()
+        assert screen.focused is None  # not the hidden line: nothing typed goes unseen
+        assert len(table.game.piles[0]) == 1 and table.game.signals["look"][0] is None
+        assert "play" not in footer_keys(screen)
+        screen.keys_wait_until = 0.0  # the moment is over
+        screen.refresh_bindings()
+        await until(pilot, lambda: "play" in footer_keys(screen), "the play key again")
+        await pilot.press("2")
+        await until(pilot, lambda: table.game.signals["look"][0] == 1, "the look")
+
+
 async def test_every_key_of_a_round_fits_the_footer_at_80_columns() -> None:
     from tests.tui_support import footer_labels_in_view
 

@@ -16,6 +16,7 @@ Table chat (``/``) is off during a round: the game is silent.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from rich.text import Text
@@ -48,6 +49,11 @@ MAX_SEATS = 6
 AIMED = {"smile": "smile at", "look_past": "look past"}
 TALK_OPEN = "say a line to everyone (Enter sends, Esc back)"
 TALK_ENDED = "talk has ended: Enter or Esc closes this line (nothing more is sent)"
+#: Seconds the round's keys wait after the talk line loses the keys without Enter or
+#: Esc (the rest of a sentence must not play a card: a space is "play").
+TALK_GUARD = 1.5
+#: The round's keys that wait then (see ``talk_closed``).
+GUARDED = frozenset({"play", "look", "aim", "stop_signals", "peek", "next_round"})
 CARD_BACK = "╭──────╮\n│GET IT│\n│ back │\n╰──────╯"
 
 
@@ -82,6 +88,10 @@ class GetItScreen(TableScreen):
         self.pending: dict[str, int | None] = {}
         #: Seats that talked since the speech bubble last showed (the "talk" signal).
         self.talkers: set[int] = set()
+        #: The player closes the talk line now (Enter or Esc), see ``talk_closed``.
+        self._closing_talk = False
+        #: Until then (``time.monotonic``) the round's keys wait (``TALK_GUARD``).
+        self.keys_wait_until = 0.0
         #: Our own top card as we saw it while peeking (kept until that card is played).
         self.peeked: dict[str, Any] | None = None
         self._phase: str | None = None
@@ -346,7 +356,7 @@ class GetItScreen(TableScreen):
         self.query_one("#getit-me").display = me is not None
         talk = self.query_one("#talk", Input)
         if self.can("say"):
-            talk.display, talk.placeholder = True, TALK_OPEN
+            talk.display, talk.disabled, talk.placeholder = True, False, TALK_OPEN
         elif self.focused is talk:
             # Talk ended while the line was being typed. The line stays where the keys
             # go, so the rest of what is typed never reaches the table's keys (a space
@@ -357,7 +367,9 @@ class GetItScreen(TableScreen):
                             "closes your line; it is not sent.", severity="warning",
                             timeout=4)
         else:
-            talk.display = False
+            # Hidden and disabled: Textual gives the focus back to the widget that had
+            # it when the terminal regains the focus, hidden or not.
+            talk.display, talk.disabled = False, True
         played = " ".join(card_short(c) for c in (view.get("played") or [])[-24:])
         self._set("#played", f"played: {played}" if played else "played: nothing yet")
         if me is None:
@@ -454,7 +466,9 @@ class GetItScreen(TableScreen):
     def action_talk(self) -> None:
         """Open the talk line (only while you see the speech bubble)."""
         if self.can("say"):
-            self.query_one("#talk", Input).focus()
+            talk = self.query_one("#talk", Input)
+            talk.display, talk.disabled = True, False
+            talk.focus()
 
     @on(Input.Submitted, "#talk")
     def talk(self, event: Input.Submitted) -> None:
@@ -465,14 +479,33 @@ class GetItScreen(TableScreen):
         elif text:
             self.notify("Talk has ended: your line was not sent.", timeout=3)
         event.input.value = ""
+        self._closing_talk = True
         self.set_focus(None)
+
+    def action_leave(self) -> None:
+        """Esc in the talk line closes it (as in any text line)."""
+        if self.focused is self.query_one("#talk", Input):
+            self._closing_talk = True
+        super().action_leave()
 
     @on(Input.Blurred, "#talk")
     def talk_closed(self, event: Input.Blurred) -> None:
-        """A line left while talk is over goes away (what was typed with it)."""
+        """A line left while talk is over goes away (what was typed with it).
+
+        A line that loses the keys without Enter or Esc (the terminal lost the focus, or
+        anything else took it) holds the round's keys back a moment: the rest of what
+        was being typed must not reach them (a space plays the card).
+        """
+        by_player, self._closing_talk = self._closing_talk, False
+        if not by_player:
+            self.keys_wait_until = time.monotonic() + TALK_GUARD
+            self.set_timer(TALK_GUARD, self.refresh_bindings)
+            self.refresh_bindings()
+            self.notify("Your talk line lost the keys: the table's keys wait a moment.",
+                        severity="warning", timeout=3)
         if not self.can("say"):
             event.input.value = ""
-            event.input.display = False
+            event.input.display, event.input.disabled = False, True
 
     def action_play(self) -> None:
         """Play your top card (keys wait for the host's answer: no double play)."""
@@ -496,6 +529,8 @@ class GetItScreen(TableScreen):
         me = self.my_seat
         if me is None:
             return False
+        if action in GUARDED and time.monotonic() < self.keys_wait_until:
+            return False  # the talk line just lost the keys (``talk_closed``)
         if action in ("next_special", "move"):
             return self.can("arrange") and bool(self._specials())
         if action == "done":
