@@ -1123,17 +1123,27 @@ class Host:
         ``keep_journal`` says so; otherwise it is deleted.
         """
         self._closing = True
+        keep = False
         if self.journal is not None:
-            keep = keep_journal
-            if keep is None:
+            if keep_journal is None:
                 keep = any(t.phase == "play" for t in self.tables.values())
+            else:
+                keep = keep_journal
             self.journal.close(remove=not keep)
         if self.server is not None:
             self.server.close()
         for table in self.tables.values():
             table.close()
         for conn in list(self.connections):
-            conn.fail(p.SHUTTING_DOWN, "the host is shutting down")
+            # Whether there is a game to come back to: a player waits for the host to
+            # resume it, or goes back to their menu at once.
+            if keep and conn.table is not None and conn.table.phase == "play":
+                conn.fail(p.SHUTTING_DOWN, "the host stopped; it can resume this game "
+                          "later, and your seat stays yours")
+            elif conn.table is not None:
+                conn.fail(p.TABLE_CLOSED, "the host closed the table")
+            else:
+                conn.fail(p.SHUTTING_DOWN, "the host is shutting down")
             conn.close()
         for task in list(self._tasks):
             task.cancel()

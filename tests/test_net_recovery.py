@@ -272,3 +272,34 @@ async def test_kill_9_then_hiddenhand_host_resume(data_dir: Path) -> None:
         rest, _ = await asyncio.wait_for(again.communicate(), 15)
     assert again.returncode == 0 and "Traceback" not in rest.decode()
     assert not list((data_dir / "journals").glob(f"*{j.SUFFIX}"))  # over: nothing to resume
+
+
+async def test_a_stopping_host_tells_each_player_whether_their_game_can_come_back(
+    tmp_path: Path,
+) -> None:
+    """In play with a journal: it may be resumed, the seat is kept. A lobby (or no
+    journal): the table is gone for good."""
+    path = tmp_path / f"game{j.SUFFIX}"
+    host = Host("Den", journal=path, **seeded(5))
+    await host.start("127.0.0.1", 0)
+    ann = await Client.connect("127.0.0.1", host.port, name="Ann")
+    bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+    joined = await ann.create_table("Playing", "getout", 2)
+    await ann.add_bot(1)
+    await ann.start()
+    await bob.create_table("Waiting", "getout", 2)
+    await host.close()
+    said = {}
+    for name, client in (("Ann", ann), ("Bob", bob)):
+        msg = await client.wait_for(lambda m: m["type"] == "error")
+        said[name] = msg["code"]
+    assert said == {"Ann": p.SHUTTING_DOWN, "Bob": p.TABLE_CLOSED}
+    assert path.exists() and joined.token is not None
+    again = Host("Den", **seeded(6))  # no journal: nothing can come back
+    await again.start("127.0.0.1", 0)
+    cy = await Client.connect("127.0.0.1", again.port, name="Cy")
+    await cy.create_table("Playing", "getout", 2)
+    await cy.add_bot(1)
+    await cy.start()
+    await again.close()
+    assert (await cy.wait_for(lambda m: m["type"] == "error"))["code"] == p.TABLE_CLOSED

@@ -289,6 +289,21 @@ async def test_connection_loss_shows_a_banner_and_reconnects_by_itself(lan_host:
     await bob.close()
 
 
+async def test_a_host_that_closes_its_table_sends_the_players_back_at_once() -> None:
+    host = Host("closing host", heartbeat=0.5, bot_delay=0.01)
+    await host.start("127.0.0.1", 0)
+    bob = await bob_opens_a_table(host, 2)
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await ann_joins_the_lobby(pilot, host)
+        banner = lobby.query_one("#banner")
+        await host.close()  # the host quits: no journal, nothing to come back to
+        await until(pilot, lambda: banner.has_class("shown"), "the banner")
+        assert "the host closed the table" in str(banner.render())
+        assert "Esc" in str(banner.render()) and "reconnecting" not in str(banner.render())
+    await bob.close()
+
+
 async def test_round_summary_deals_the_next_round_of_a_match() -> None:
     from engine.testing import stack_getout
 

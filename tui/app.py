@@ -324,13 +324,15 @@ class HiddenHandApp(App[None]):
         """Read the host's pushes while we are at the table; on a drop, reconnect."""
         from tui.session import FINAL_CODES, ConnectionLost
 
+        stopped = None  # what the host said as it stopped (it may come back)
         while self.session is session:
             try:
                 msg = await session.next()
             except ConnectionLost as exc:
                 if self.session is not session:
                     return
-                reason = session.client.close_reason if session.client else None
+                reason = stopped or (session.client.close_reason if session.client else None)
+                stopped = None
                 if not await self._reconnect(session, reason or str(exc)):
                     return
                 continue
@@ -343,6 +345,8 @@ class HiddenHandApp(App[None]):
             elif kind == "error" and msg.get("code") in FINAL_CODES:
                 self._post(ConnectionDropped(str(msg.get("message")), final=True))
                 return
+            elif kind == "error" and msg.get("code") == "shutting_down":
+                stopped = str(msg.get("message"))  # the banner says it as we reconnect
             elif kind == "error":
                 self._post(HostSaid(str(msg.get("message"))))
 

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 Message = dict[str, Any]
 
 # Host refusals after which retrying is pointless: the seat is gone for good.
-FINAL_CODES = {"bad_token", "no_table", "kicked", "replaced", "version_mismatch"}
+FINAL_CODES = {"bad_token", "no_table", "kicked", "replaced", "version_mismatch",
+               "table_closed"}
 #: History entries kept per table (older ones are dropped first).
 HISTORY_LIMIT = 1000
 
