@@ -433,6 +433,7 @@ class Table:
             "creator": self.creator,
             "seats": [s.public(i) for i, s in enumerate(self.seats)],
             "spectators": len(self.spectators),
+            "paused": self.paused,
         }
 
     def state_key(self) -> tuple[Any, ...]:
@@ -442,6 +443,7 @@ class Table:
         return (
             self.id, self.uid, self.name, self.game_id, tuple(self.options.items()),
             self.phase, self.creator, self.permanent, self.opened_by, len(self.spectators),
+            self.paused,
             tuple((s.kind, s.name, s.token, s.ready, s.conn is not None) for s in self.seats),
         )
 

@@ -177,6 +177,7 @@ async def test_a_get_it_round_in_flight_comes_back_paused_until_everyone_is_back
             await ann.join(joined.table, 0, token=joined.token)
             update = await ann.wait_for(lambda m: m["type"] == "update" and m["view"])
             assert {"type": "paused", "waiting": [1]} in update["notices"]
+            assert update["table"]["paused"] is True
             # Time stands still while Bob is away: the seconds left do not run down.
             assert update["view"]["remaining"] == pytest.approx(left, abs=1e-3)
             with pytest.raises(ServerError) as info:
@@ -190,6 +191,7 @@ async def test_a_get_it_round_in_flight_comes_back_paused_until_everyone_is_back
                 lambda m: m["type"] == "update" and {"type": "resumed"} in m["notices"]
             )
             assert not table.paused and 0 < back["view"]["remaining"] <= left
+            assert back["table"]["paused"] is False
     finally:
         await again.close(keep_journal=False)
 

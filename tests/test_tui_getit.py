@@ -264,6 +264,34 @@ async def test_a_talk_line_that_loses_the_keys_holds_the_round_keys_back_a_momen
         await until(pilot, lambda: table.game.signals["look"][0] == 1, "the look")
 
 
+async def test_the_sand_timer_counts_from_each_reading_and_stands_still_when_paused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A host resumed after a crash sends the seconds it had (the same as its last
+    update): the countdown starts from them again, and stands while the game waits."""
+    from textual.app import App
+
+    now = [100.0]
+    monkeypatch.setattr(SandTimer, "clock", staticmethod(lambda: now[0]))
+    app: App[None] = App()
+    async with app.run_test() as pilot:
+        timer = SandTimer()
+        await app.screen.mount(timer)
+        timer.remaining = 53.0
+        now[0] += 17  # the host is gone; this machine counts on
+        assert timer.left() == pytest.approx(36.0)
+        timer.paused = True
+        timer.remaining = 53.0  # the resumed host, waiting for its players
+        now[0] += 30
+        assert timer.left() == pytest.approx(53.0)
+        assert "paused" in str(timer.render())
+        timer.paused = False
+        timer.remaining = 53.0  # everyone is back
+        now[0] += 3
+        assert timer.left() == pytest.approx(50.0)
+        await pilot.pause()
+
+
 async def test_every_key_of_a_round_fits_the_footer_at_80_columns() -> None:
     from tests.tui_support import footer_labels_in_view
 

@@ -207,6 +207,7 @@ class GetItScreen(TableScreen):
         timer = self.query_one(SandTimer)
         remaining = view.get("remaining")
         timer.total = float(view.get("timer") or 60)
+        timer.paused = bool((msg.get("table") or {}).get("paused"))
         timer.remaining = (float(remaining) if view.get("phase") == "play"
                            and isinstance(remaining, int | float) else None)
 

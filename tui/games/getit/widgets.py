@@ -108,34 +108,45 @@ class SandTimer(Static):
     """The round's sand timer: seconds left and a bar that drains, ticking on its own.
 
     ``remaining`` is what the host said was left when the view arrived; the widget counts
-    down from there on this machine's clock. ``None`` hides it (untimed, or no round).
+    down from there on this machine's clock — from each new reading, even one that says
+    what the last one said (a host resumed after a crash gives the same seconds again,
+    and this machine's countdown ran on while it was gone). ``None`` hides it (untimed,
+    or no round). While ``paused`` (a resumed game waits for its players) it stands still.
     """
 
     DEFAULT_CSS = """
     SandTimer { width: auto; height: 1; }
     """
 
-    remaining: reactive[float | None] = reactive(None)
+    remaining: reactive[float | None] = reactive(None, always_update=True)
     total: reactive[float] = reactive(60.0)
+    paused: reactive[bool] = reactive(False)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id, markup=False)
-        self._since = time.monotonic()
+        self._since = self.clock()
 
     def on_mount(self) -> None:
         """Tick four times a second."""
         self.set_interval(0.25, self.refresh)
 
+    @staticmethod
+    def clock() -> float:
+        """This machine's clock the countdown runs on (tests set their own)."""
+        return time.monotonic()
+
     def watch_remaining(self) -> None:
         """A new reading from the host: count down from now."""
-        self._since = time.monotonic()
+        self._since = self.clock()
         self.display = self.remaining is not None
 
     def left(self) -> float:
         """Seconds left now."""
         if self.remaining is None:
             return 0.0
-        return max(0.0, self.remaining - (time.monotonic() - self._since))
+        if self.paused:
+            return max(0.0, self.remaining)
+        return max(0.0, self.remaining - (self.clock() - self._since))
 
     def render(self) -> Text:
         """time 0:41 ██████████░░░░░"""
@@ -148,6 +159,8 @@ class SandTimer(Static):
         style = "bold reverse" if left <= 10 else ""
         text.append("█" * full, style=style)
         text.append("░" * (BAR - full))
+        if self.paused:
+            text.append(" paused", style="italic")
         return text
 
 
