@@ -32,6 +32,11 @@ PINNED = ["--mdns-interface", "127.0.0.1"]  # never multicast on any other inter
         (["host", "--mdns-interface", "eth0"], "'eth0' is not an IP address"),
         (["list", "--timeout", "soon"], "number of seconds"),
         (["list", "--mdns-interface", "lo"], "'lo' is not an IP address"),
+        # TEST-NET addresses: surely none of this machine's; nothing is sent to them.
+        (["list", "--mdns-interface", "192.0.2.9"], "192.0.2.9 is not an address of this "
+         "computer; leave out --mdns-interface"),
+        (["host", "--mdns-interface", "127.0.0.1,192.0.2.9"],
+         "192.0.2.9 is not an address of this computer"),
     ],
 )
 def test_garbage_arguments_get_a_clear_error(
@@ -51,6 +56,17 @@ def test_the_environment_variable_is_checked_too(
     with pytest.raises(SystemExit):
         main(["list"])
     assert "'wlan0' is not an IP address" in capsys.readouterr().err
+
+
+def test_an_interface_of_the_environment_must_be_of_this_computer(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("HIDDENHAND_MDNS_INTERFACES", "127.0.0.1,192.0.2.10")
+    with pytest.raises(SystemExit) as info:
+        main(["list"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "192.0.2.10 is not an address of this computer" in err and "Traceback" not in err
 
 
 async def _line(stream: asyncio.StreamReader, pattern: str, timeout: float = 10) -> re.Match[str]:

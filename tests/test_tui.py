@@ -105,6 +105,11 @@ async def test_settings_are_checked_and_saved(config_dir: Path) -> None:
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, SettingsScreen)  # refused, still here
         assert "not an IP address" in str(app.screen.query_one("#settings-error").render())
+        mdns.value = "127.0.0.1, 192.0.2.44"  # TEST-NET: surely no address of this machine
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, SettingsScreen)
+        assert ("192.0.2.44 is not an address of this computer"
+                in str(app.screen.query_one("#settings-error").render()))
         mdns.value = "127.0.0.1"
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, MenuScreen)

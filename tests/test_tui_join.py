@@ -61,6 +61,19 @@ async def test_a_refused_address_says_nothing_is_listening() -> None:
         assert "nothing is listening there" in text and "Connect call failed" not in text
 
 
+async def test_an_interface_not_of_this_computer_is_named_so() -> None:
+    app = make_app()
+    # Saved settings from another network: 192.0.2.0/24 (TEST-NET) is surely none of ours.
+    app.settings.mdns_interfaces = ["192.0.2.45"]
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j")
+        state = app.screen.query_one("#discovery-state")
+        text = await until(pilot, lambda: "not available" in str(state.render())
+                           and str(state.render()), "the discovery state")
+        assert "192.0.2.45 is not an address of this computer" in text
+        assert "Errno" not in text
+
+
 def host_info(name: str, *games: str) -> HostInfo:
     return HostInfo(f"{name}._hiddenhand._tcp.local.", name, ("127.0.0.1",), 1, PROTOCOL_VERSION,
                     tuple(TableInfo(f"t{i}", f"{name}'s {game}", game, 2, 4, "lobby")
