@@ -38,7 +38,9 @@ PINNED = ["--mdns-interface", "127.0.0.1"]  # never multicast on any other inter
         # TEST-NET addresses: surely none of this machine's; nothing is sent to them.
         (["list", "--mdns-interface", "192.0.2.9"], "192.0.2.9 is not an address of this "
          "computer; leave out --mdns-interface"),
-        (["host", "--mdns-interface", "127.0.0.1,192.0.2.9"],
+        # Were it wrongly accepted, the host would listen on loopback only.
+        (["host", "--bind", "127.0.0.1", "--port", "0", "--no-journal",
+          "--mdns-interface", "127.0.0.1,192.0.2.9"],
          "192.0.2.9 is not an address of this computer"),
     ],
 )

@@ -355,3 +355,11 @@ async def test_a_level_x_record_is_saved_and_shown_after_a_restart(config_dir: P
         screen = await open_table(pilot)
         assert "record 3 cards" in str(screen.query_one("#getit-status", Static).render())
         assert game_of(again).game.options["best"] == 3  # passed in to the engine
+
+
+def test_the_lobby_summary_leaves_out_what_the_app_fills_in() -> None:
+    from tui.screens.lobby import describe_options
+
+    text = describe_options("getit", {"level": "X", "cards": 30, "timer": 60, "best": 41})
+    assert "level" in text and "cards 30" in text and "timer" in text
+    assert "best" not in text and "41" not in text

@@ -400,6 +400,15 @@ def checked_table(
     if spec is None:
         parser.error(f"unknown game {game_id!r}; known games: {', '.join(engine.GAMES)}")
     seats = seats if seats is not None else default_seats(spec)
+    # What the app fills in itself (Get It!'s Level X record) is no option for people:
+    # neither taken nor listed.
+    from tui.games import app_options
+
+    offered = sorted(o.name for o in spec.options if o.name not in app_options(game_id))
+    for key, _raw in option_pairs:
+        if key not in offered:
+            parser.error(f"unknown option {key!r} for {spec.name}; allowed options: "
+                         f"{', '.join(offered) or 'none'}")
     try:
         spec.check_seats(seats)
         options = spec.check_options(typed_options(spec, option_pairs), seats)
