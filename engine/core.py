@@ -58,12 +58,22 @@ class Option:
         return self.low(seats), self.high(seats)
 
 
+def _allowed(value: Plain) -> str:
+    """A value an option also allows, as people read it (``None`` is "nothing")."""
+    return "nothing" if value is None else repr(value)
+
+
+def _given(value: Any) -> str:
+    """A value an option was given, as people read it (``None`` is "an empty value")."""
+    return "an empty value" if value is None else repr(value)
+
+
 def bool_option(name: str, default: bool, help: str) -> Option:
     """An on/off option."""
 
     def check(value: Any, seats: int) -> bool:
         if not isinstance(value, bool):
-            raise ValueError(f"option {name!r} must be true or false, not {value!r}")
+            raise ValueError(f"option {name!r} must be true or false, not {_given(value)}")
         return value
 
     return Option(name, default, help, check, kind="bool")
@@ -76,8 +86,8 @@ def choice_option(name: str, default: Plain, help: str, choices: tuple[Plain, ..
         for choice in choices:
             if value is choice or (type(value) is type(choice) and value == choice):
                 return value
-        allowed = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"option {name!r} must be one of {allowed}, not {value!r}")
+        allowed = ", ".join(_allowed(c) for c in choices)
+        raise ValueError(f"option {name!r} must be one of {allowed}, not {_given(value)}")
 
     return Option(name, default, help, check, kind="choice", choices=choices)
 
@@ -109,11 +119,11 @@ def int_option(
         if any(value is e or (type(value) is type(e) and value == e) for e in extra):
             return value
         low, high = bounds(seats)
-        also = "".join(f" or {e!r}" for e in extra)
+        also = "".join(f" or {_allowed(e)}" for e in extra)
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError(
                 f"option {name!r} must be a whole number from {low} to {high}{also}, "
-                f"not {value!r}"
+                f"not {_given(value)}"
             )
         if not low <= value <= high:
             raise ValueError(

@@ -535,7 +535,10 @@ class GetIt(Game):
     def _x_result(self, won: bool) -> dict[str, Plain]:
         cards = self.deck_size()
         best = self.options["best"]
-        new_best = won and (best is None or cards > best)
+        # An untimed round is practice: it sets no record (RULES.md: the timer is what
+        # makes the score; "untimed" is allowed for practice).
+        timed = bool(self.options["timer"])
+        new_best = won and timed and (best is None or cards > best)
         return {
             "won": won,
             "level": "X",

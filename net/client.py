@@ -49,6 +49,15 @@ class ConnectionLost(Exception):
     """The connection to the host is closed; ``reason`` says why when known."""
 
 
+class NotAHost(ConnectionLost):
+    """The TCP connection was made, but no hiddenhand host answered the hello on it:
+    ``answered`` if bytes came that are not the protocol, else nothing came in time."""
+
+    def __init__(self, message: str, *, answered: bool) -> None:
+        super().__init__(message)
+        self.answered = answered
+
+
 @dataclass(frozen=True)
 class Joined:
     """Where a join put us: the table, our seat (``None`` for a spectator), our token."""
@@ -122,6 +131,8 @@ class Client:
         self.result: dict[str, Any] | None = None
         self.closed = False
         self.close_reason: str | None = None
+        #: Bytes that are not the protocol came before the welcome (``NotAHost``).
+        self._garbled = False
 
     # ---- making a connection ----------------------------------------------------------
 
@@ -160,6 +171,14 @@ class Client:
             self.welcome = await asyncio.wait_for(
                 self.request("hello", version=p.PROTOCOL_VERSION, name=name), timeout
             )
+        except TimeoutError:
+            await self.close()
+            raise NotAHost(f"no answer to hello within {timeout} s", answered=False) from None
+        except ConnectionLost as exc:
+            await self.close()
+            if self._garbled:
+                raise NotAHost(f"the answer was not the protocol: {exc}", answered=True) from None
+            raise
         except BaseException:
             await self.close()
             raise
@@ -179,7 +198,9 @@ class Client:
                     break
                 except p.ProtocolError as exc:
                     reason = exc.message
-                    if exc.fatal:
+                    # Before the welcome, bytes that are not the protocol: no host there.
+                    self._garbled = self._garbled or not self.welcome
+                    if exc.fatal or not self.welcome:
                         break
                     continue
                 self._last_seen = asyncio.get_running_loop().time()

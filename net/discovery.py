@@ -62,9 +62,45 @@ def mdns_interfaces(
     return values or None
 
 
+def is_local_address(address: str) -> bool:
+    """Whether ``address`` is an address of this computer (one its interfaces have).
+
+    An address an interface lists counts, as does one the system lets a socket bind to
+    (the whole of 127.0.0.0/8, say); binding a UDP socket to port 0 sends nothing.
+    """
+    try:
+        wanted = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            listed = ip.ip if isinstance(ip.ip, str) else ip.ip[0]
+            with contextlib.suppress(ValueError):
+                if ipaddress.ip_address(listed.split("%")[0]) == wanted:
+                    return True
+    family = socket.AF_INET if wanted.version == 4 else socket.AF_INET6
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.bind((str(wanted), 0))
+    except OSError:
+        return False
+    return True
+
+
+def check_local_interfaces(interfaces: Sequence[str] | None) -> None:
+    """Raise ``ValueError`` in plain words for an interface address this computer lacks.
+
+    zeroconf itself would only say ``[Errno 19] No such device``.
+    """
+    for address in interfaces or ():
+        if not is_local_address(address):
+            raise ValueError(f"{address} is not an address of this computer")
+
+
 def _zeroconf(interfaces: list[str] | None) -> AsyncZeroconf:
     if interfaces is None:
         return AsyncZeroconf(interfaces=InterfaceChoice.All, ip_version=IPVersion.V4Only)
+    check_local_interfaces(interfaces)
     return AsyncZeroconf(interfaces=list(interfaces))
 
 

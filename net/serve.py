@@ -63,6 +63,10 @@ def find_resumable(resume: str) -> Path:
     return found[0].path
 
 
+class StartError(Exception):
+    """The host could not start (listen, or advertise); the message says why in plain words."""
+
+
 async def serve(
     *,
     game: str,
@@ -94,38 +98,59 @@ async def serve(
                            limits=limits, fsync=fsync)
         if port is None:
             port = host.resumed_port or DEFAULT_PORT
+    else:
+        try:
+            host = build_host(
+                game=game, seats=seats, bots=bots, options=options, name=name, table=table,
+                bot_delay=bot_delay, limits=limits, fsync=fsync,
+                journal=new_journal_path() if journal else None,
+            )
+        except OSError as exc:
+            raise StartError(f"cannot keep a journal in {journal_dir()}: "
+                             f"{exc.strerror or exc}; --no-journal hosts without one") from exc
+    # A start that fails leaves no new journal behind (a resumed one is the game: kept),
+    # and says nothing of hosting before it has a port.
+    keep = resume is not None
+    try:
+        await host.start(bind, DEFAULT_PORT if port is None else port)
+    except OSError as exc:
+        await host.close(keep_journal=keep)
+        shown = DEFAULT_PORT if port is None else port
+        raise StartError(f"cannot listen: {listen_error(exc, shown, bind)}") from exc
+    if resume is not None:
         for t in host.tables.values():
             people = ", ".join(s.name for s in t.seats if s.kind == "human") or "nobody"
             log.info("resumed %r (%s, %s phase; players: %s) from %s",
                      t.name, t.game_id, t.phase, people, resume)
     else:
-        host = build_host(
-            game=game, seats=seats, bots=bots, options=options, name=name, table=table,
-            bot_delay=bot_delay, limits=limits, fsync=fsync,
-            journal=new_journal_path() if journal else None,
-        )
         log.info("hosting %r: %s, %d seats (%d bots)", table, game, seats, bots)
     if host.journal is not None:
         log.info("journal: %s", host.journal.path)
-    await host.start(bind, DEFAULT_PORT if port is None else port)
     where = bind or "every address"
     log.info("listening on %s port %d", where, host.port)
     advertiser = None
+    started = False
     try:
         if mdns:
-            advertiser = Advertiser(
-                host, host.port, interfaces=interfaces, addresses=[bind] if bind else None
-            )
-            await advertiser.start()
+            try:
+                advertiser = Advertiser(
+                    host, host.port, interfaces=interfaces, addresses=[bind] if bind else None
+                )
+                await advertiser.start()
+            except (OSError, ValueError) as exc:
+                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+                raise StartError(f"cannot advertise on the LAN: {reason}; --no-mdns hosts "
+                                 "without it (players join by address)") from exc
             log.info("advertised on the LAN as %r", advertiser.service_name)
         else:
             log.info("not advertised; players join by address and port %d", host.port)
+        started = True
         await stop.wait()
         log.info("stopping")
     finally:
         if advertiser is not None:
             await advertiser.close()
-        await host.close()
+        await host.close(keep_journal=None if started else keep)
 
 
 def run_host(**settings: Any) -> int:
@@ -153,15 +178,17 @@ def run_host(**settings: Any) -> int:
     except JournalError as exc:
         print(f"hiddenhand host: cannot resume: {exc}", file=sys.stderr)
         return 1
+    except StartError as exc:
+        print(f"hiddenhand host: {exc}", file=sys.stderr)
+        return 1
     except OSError as exc:
-        print(f"hiddenhand host: cannot listen: {listen_error(exc, settings)}", file=sys.stderr)
+        print(f"hiddenhand host: stopped: {exc.strerror or exc}", file=sys.stderr)
         return 1
     return 0
 
 
-def listen_error(exc: OSError, settings: dict[str, Any]) -> str:
+def listen_error(exc: OSError, port: int, bind: str | None) -> str:
     """Why the host could not listen, in plain words (the OS's own text only as a last resort)."""
-    port, bind = settings.get("port"), settings.get("bind")
     if exc.errno == errno.EADDRINUSE:
         return (f"port {port} is already in use on this computer (is another host running?); "
                 "pick another with --port, or --port 0 for any free one")

@@ -150,3 +150,36 @@ def test_a_busy_port_is_said_in_words() -> None:
     assert done.returncode == 1
     assert f"port {port} is already in use on this computer" in done.stderr
     assert "Errno" not in done.stderr and "Traceback" not in done.stderr
+
+
+#: Were a ``host`` command line wrongly accepted, it would host on loopback only.
+LOOPBACK = ["--bind", "127.0.0.1", "--port", "0", "--no-mdns", "--no-journal"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["solo", "--game", "getit", "--option", "level="],
+         "option 'level' must be a whole number from 1 to 6 or 'X', not an empty value"),
+        # Every argv is refused even by a check that forgot these words: none can host.
+        (["host", "--game", "getout", "--option", "limit=none", *LOOPBACK],
+         "option 'limit' must be a whole number from 1 to 10000, not an empty value"),
+        (["solo", "--game", "getout", "--option", "first=9"],
+         "option 'first' must be from 0 to 3 or nothing with 4 seats, not 9"),
+        # The Level X record is the app's to fill in: no option for people.
+        (["solo", "--game", "getit", "--option", "best=abc"],
+         "unknown option 'best' for Get It!; allowed options: cards, level, timer"),
+        (["host", "--game", "getit", "--option", "best=2", *LOOPBACK], "unknown option 'best'"),
+        (["sim", "getit", "--option", "speed=2"],
+         "unknown option 'speed' for Get It!; allowed options: cards, level, timer"),
+    ],
+)
+def test_option_errors_speak_plain_words(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err, err
+    assert "None" not in err and "best" not in err.split("allowed options:")[-1]

@@ -41,7 +41,10 @@ def test_seat_count_must_be_a_whole_number(seats: object) -> None:
         ({"limit": 0}, r"option 'limit' must be from 1 to 10000"),
         ({"limit": 2.5}, r"option 'limit' must be a whole number"),
         ({"limit": True}, r"option 'limit' must be a whole number"),
-        ({"first": 4}, r"option 'first' must be from 0 to 3 or None with 4 seats, not 4"),
+        ({"first": 4}, r"option 'first' must be from 0 to 3 or nothing with 4 seats, not 4"),
+        ({"match": None}, r"option 'match' must be true or false, not an empty value"),
+        ({"limit": None}, r"option 'limit' must be a whole number from 1 to 10000, not an "
+                          r"empty value"),
         ({"first": "0"}, r"option 'first' must be a whole number"),
         ([("match", True)], r"options must be a mapping"),
     ],

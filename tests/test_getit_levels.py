@@ -127,6 +127,14 @@ def test_level_x_is_one_round_and_reports_the_score(
     }
 
 
+@pytest.mark.parametrize("best", [None, 20])
+def test_an_untimed_level_x_round_sets_no_record(best: int | None) -> None:
+    game = new(4, seed=11, level="X", cards=30, best=best, timer=0)
+    _win(game)
+    assert game.result is not None and game.result["won"] and game.result["score"] == 30
+    assert game.result["new_best"] is False and game.result["best"] == best
+
+
 def test_level_x_with_all_59_cards_is_playable() -> None:
     game = new(3, seed=12, level="X", cards=59, timer=0)
     play_perfect_round(game, 0.0)

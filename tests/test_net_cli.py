@@ -7,12 +7,15 @@ import json
 import os
 import re
 import signal
+import socket
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from net.client import Client
+from net.serve import StartError, build_host, serve
 from tui.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,6 +35,13 @@ PINNED = ["--mdns-interface", "127.0.0.1"]  # never multicast on any other inter
         (["host", "--mdns-interface", "eth0"], "'eth0' is not an IP address"),
         (["list", "--timeout", "soon"], "number of seconds"),
         (["list", "--mdns-interface", "lo"], "'lo' is not an IP address"),
+        # TEST-NET addresses: surely none of this machine's; nothing is sent to them.
+        (["list", "--mdns-interface", "192.0.2.9"], "192.0.2.9 is not an address of this "
+         "computer; leave out --mdns-interface"),
+        # Were it wrongly accepted, the host would listen on loopback only.
+        (["host", "--bind", "127.0.0.1", "--port", "0", "--no-journal",
+          "--mdns-interface", "127.0.0.1,192.0.2.9"],
+         "192.0.2.9 is not an address of this computer"),
     ],
 )
 def test_garbage_arguments_get_a_clear_error(
@@ -51,6 +61,17 @@ def test_the_environment_variable_is_checked_too(
     with pytest.raises(SystemExit):
         main(["list"])
     assert "'wlan0' is not an IP address" in capsys.readouterr().err
+
+
+def test_an_interface_of_the_environment_must_be_of_this_computer(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("HIDDENHAND_MDNS_INTERFACES", "127.0.0.1,192.0.2.10")
+    with pytest.raises(SystemExit) as info:
+        main(["list"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "192.0.2.10 is not an address of this computer" in err and "Traceback" not in err
 
 
 async def _line(stream: asyncio.StreamReader, pattern: str, timeout: float = 10) -> re.Match[str]:
@@ -102,3 +123,60 @@ async def test_headless_host_is_listed_joined_and_stopped_by_ctrl_c() -> None:
         rest, _ = await asyncio.wait_for(proc.communicate(), 15)
     assert proc.returncode == 0, rest.decode()
     assert "stopping" in rest.decode() and "Traceback" not in rest.decode()
+
+
+@pytest.mark.parametrize(
+    ("where", "words"),
+    [
+        ("busy", "is already in use on this computer"),
+        # TEST-NET: surely no address of this machine; listening on it is only refused.
+        ("192.0.2.11", "192.0.2.11 is not an address of this computer"),
+    ],
+)
+def test_a_host_that_cannot_listen_claims_nothing_and_leaves_no_journal(
+    where: str, words: str, data_dir: Path
+) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1] if where == "busy" else 0
+        bind = "127.0.0.1" if where == "busy" else where
+        done = subprocess.run(
+            [sys.executable, "-m", "tui.cli", "host", "--port", str(port), "--bind", bind,
+             "--no-mdns"],
+            cwd=ROOT, capture_output=True, text=True, timeout=60,
+        )
+    assert done.returncode == 1
+    assert words in done.stderr and "Traceback" not in done.stderr
+    assert "hosting" not in done.stdout and "journal:" not in done.stdout
+    assert not list(data_dir.rglob("*.hhjournal"))
+
+
+async def test_a_host_that_cannot_advertise_says_so_and_leaves_no_journal(
+    data_dir: Path,
+) -> None:
+    with pytest.raises(StartError) as info:
+        await serve(game="getout", seats=3, bots=0, options={}, port=0, bind="127.0.0.1",
+                    name="Nope", table="Porch", interfaces=["192.0.2.12"], mdns=True,
+                    bot_delay=0.01, stop=asyncio.Event())
+    assert str(info.value).startswith("cannot advertise on the LAN: 192.0.2.12 is not an "
+                                      "address of this computer")
+    assert "listen" not in str(info.value)
+    assert not list(data_dir.rglob("*.hhjournal"))
+
+
+async def test_a_resumed_game_that_cannot_listen_keeps_its_journal(data_dir: Path) -> None:
+    path = data_dir / "kept.hhjournal"
+    first = build_host(game="getout", seats=3, bots=0, options={}, name="Kept", table="Porch",
+                       bot_delay=0.01, journal=path)
+    await first.start("127.0.0.1", 0)
+    await first.close(keep_journal=True)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        with pytest.raises(StartError, match="already in use"):
+            await serve(game="getout", seats=3, bots=0, options={},
+                        port=busy.getsockname()[1], bind="127.0.0.1", name="Kept",
+                        table="Porch", interfaces=None, mdns=False, bot_delay=0.01,
+                        stop=asyncio.Event(), resume=path)
+    assert path.exists()

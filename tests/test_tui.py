@@ -105,12 +105,39 @@ async def test_settings_are_checked_and_saved(config_dir: Path) -> None:
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, SettingsScreen)  # refused, still here
         assert "not an IP address" in str(app.screen.query_one("#settings-error").render())
+        mdns.value = "127.0.0.1, 192.0.2.44"  # TEST-NET: surely no address of this machine
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, SettingsScreen)
+        assert ("192.0.2.44 is not an address of this computer"
+                in str(app.screen.query_one("#settings-error").render()))
         mdns.value = "127.0.0.1"
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, MenuScreen)
     saved, problem = Settings.load()
     assert problem is None
     assert saved.name == "Zoë" and saved.mdns_interfaces == ["127.0.0.1"]
+
+
+async def test_an_error_of_the_setup_form_goes_when_the_form_changes() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        await choose_game(pilot, "getit")
+        error = screen.query_one("#setup-error")
+        timer = screen.query_one("#opt-timer", Input)
+        timer.value = "abc"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: "'timer'" in str(error.render()), "the error")
+        timer.value = "90"  # fixed
+        await until(pilot, lambda: not str(error.render()).strip(), "the error gone")
+        timer.value = "abc"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: "'timer'" in str(error.render()), "the error again")
+        await choose_game(pilot, "gotfive")  # another game: the timer is gone
+        assert not str(error.render()).strip()
+        assert isinstance(app.screen, SetupScreen)
 
 
 async def play_turn(pilot: Pilot[Any], screen: GetOutScreen) -> None:

@@ -401,7 +401,8 @@ async def test_signals_are_not_shown_once_the_round_is_over() -> None:
 
 
 async def test_a_level_x_record_is_saved_and_shown_after_a_restart(config_dir: Path) -> None:
-    app = solo_app(3, {"level": "X", "cards": 3})
+    # A timed round (an untimed one sets no record), with an hour: never a race.
+    app = solo_app(3, {"level": "X", "cards": 3, "timer": 3600})
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(pilot)
         assert "no record yet" in str(screen.query_one("#getit-status", Static).render())
@@ -418,3 +419,26 @@ async def test_a_level_x_record_is_saved_and_shown_after_a_restart(config_dir: P
         screen = await open_table(pilot)
         assert "record 3 cards" in str(screen.query_one("#getit-status", Static).render())
         assert game_of(again).game.options["best"] == 3  # passed in to the engine
+
+
+def test_the_lobby_summary_leaves_out_what_the_app_fills_in() -> None:
+    from tui.screens.lobby import describe_options
+
+    text = describe_options("getit", {"level": "X", "cards": 30, "timer": 60, "best": 41})
+    assert "level" in text and "cards 30" in text and "timer" in text
+    assert "best" not in text and "41" not in text
+
+
+async def test_an_untimed_level_x_round_is_no_new_record() -> None:
+    app = solo_app(3, {"level": "X", "cards": 3})  # timer 0: practice
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        await arrange_as_dealt(pilot, screen)
+        await play_like_a_person(pilot, screen)
+        summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                              and app.screen.is_mounted and app.screen, "the summary")
+        text = " ".join(str(part) for part in summary.body)
+        result = game_of(app).game.result
+        assert result["won"] and result["cards"] == 3 and not result["new_best"]
+        assert "New record" not in text
+        assert "No record yet for 3 players. An untimed round sets no record." in text

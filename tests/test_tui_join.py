@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import errno
 import socket
+from collections.abc import AsyncIterator
 
 import pytest
 from textual.widgets import DataTable, Input
 
 import tui.games
-from net.client import Client, ConnectionLost
+from net.client import Client, ConnectionLost, NotAHost
 from net.discovery import HostInfo, TableInfo
 from net.protocol import PROTOCOL_VERSION
 from tests.net_support import running_host
 from tests.tui_support import SIZE, config_dir, make_app, until
-from tui.screens.join import JoinScreen, describe_connect_error
+from tui.screens.join import JoinScreen, describe_connect_error, describe_not_a_host
 
 __all__ = ["config_dir"]
 
@@ -59,6 +62,84 @@ async def test_a_refused_address_says_nothing_is_listening() -> None:
         text = await until(pilot, lambda: "Could not reach" in str(error.render())
                            and str(error.render()), "the error")
         assert "nothing is listening there" in text and "Connect call failed" not in text
+
+
+async def test_an_interface_not_of_this_computer_is_named_so() -> None:
+    app = make_app()
+    # Saved settings from another network: 192.0.2.0/24 (TEST-NET) is surely none of ours.
+    app.settings.mdns_interfaces = ["192.0.2.45"]
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j")
+        state = app.screen.query_one("#discovery-state")
+        text = await until(pilot, lambda: "not available" in str(state.render())
+                           and str(state.render()), "the discovery state")
+        assert "192.0.2.45 is not an address of this computer" in text
+        assert "Errno" not in text
+
+
+HTTP_ANSWER = b"HTTP/1.0 400 Bad Request\r\nContent-Type: text/html\r\n\r\n<h1>no</h1>"
+UNDECODABLE = b"\x00\x00\x00\x03abc"  # a frame whose body is no msgpack map
+
+
+@contextlib.asynccontextmanager
+async def not_a_host(answer: bytes) -> AsyncIterator[int]:
+    """A server on 127.0.0.1 that takes connections and sends ``answer`` (maybe nothing),
+    then keeps them open without a word more; yields its port."""
+    done = asyncio.Event()
+    writers: list[asyncio.StreamWriter] = []
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writers.append(writer)
+        writer.write(answer)
+        await writer.drain()
+        await done.wait()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    try:
+        yield server.sockets[0].getsockname()[1]
+    finally:
+        done.set()
+        for writer in writers:
+            writer.close()
+        server.close()
+        await server.wait_closed()
+
+
+@pytest.mark.parametrize(
+    ("answer", "timeout", "answered"),
+    [(HTTP_ANSWER, 5.0, True), (UNDECODABLE, 5.0, True), (b"", 0.2, False)],
+)
+async def test_a_server_that_is_no_hiddenhand_host_is_told_apart(
+    answer: bytes, timeout: float, answered: bool
+) -> None:
+    async with not_a_host(answer) as port:
+        with pytest.raises(NotAHost) as info:
+            await Client.connect("127.0.0.1", port, name="Ann", timeout=timeout)
+    assert info.value.answered is answered
+    assert isinstance(info.value, ConnectionLost)  # what callers already catch
+
+
+async def test_joining_a_server_that_answers_garbage_says_it_is_no_host() -> None:
+    app = make_app()
+    async with not_a_host(HTTP_ANSWER) as port, app.run_test(size=SIZE) as pilot:
+        await pilot.press("j")
+        address = app.screen.query_one("#address", Input)
+        address.value = f"127.0.0.1:{port}"
+        address.focus()
+        await pilot.press("enter")
+        error = app.screen.query_one("#join-error")
+        text = await until(pilot, lambda: "Connecting" not in str(error.render())
+                           and str(error.render()), "the error")
+        assert text.startswith(f"127.0.0.1:{port} answered, but it is not a hiddenhand host")
+        assert "switched on" not in text and "frame" not in text
+
+
+def test_a_silent_server_is_not_called_switched_off() -> None:
+    text = describe_not_a_host("127.0.0.1:8000", NotAHost("no answer", answered=False))
+    assert text.startswith("Connected to 127.0.0.1:8000, but it never answered as a "
+                           "hiddenhand host")
+    assert "switched on" not in text and "firewall" not in text.lower()
+    assert "not a hiddenhand host" in describe_connect_error(NotAHost("x", answered=True))
 
 
 def host_info(name: str, *games: str) -> HostInfo:

@@ -6,6 +6,7 @@ Unit tests drive :class:`~tui.session.Session` against a real host (in-process, 
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +179,18 @@ async def test_a_hosted_lobby_shows_the_address_friends_type() -> None:
         assert f"friends join at 127.0.0.1:{host.port}" in str(title.render())
         assert "this computer" not in str(title.render())
         await app.detach()
+
+
+async def test_hosting_on_a_port_in_use_leaves_no_journal(data_dir: Path) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE):
+        with socket.socket() as busy:
+            busy.bind(("127.0.0.1", 0))
+            busy.listen()
+            with pytest.raises(OSError):
+                await app.start_host(port=busy.getsockname()[1])
+        assert app.host is None
+        assert not list(data_dir.rglob(f"*{SUFFIX}"))
 
 
 # ---- the one listener -----------------------------------------------------------------------

@@ -195,7 +195,12 @@ class HiddenHandApp(App[None]):
         if port is not None:
             from net.discovery import Advertiser
 
-            await host.start(self.bind_address, port)
+            try:
+                await host.start(self.bind_address, port)
+            except OSError:
+                # A host that never listened leaves no new journal to pile up.
+                await host.close(keep_journal=resume is not None)
+                raise
             try:
                 advertiser = Advertiser(host, host.port,
                                         interfaces=self.settings.mdns_interfaces or None)

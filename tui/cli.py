@@ -400,6 +400,15 @@ def checked_table(
     if spec is None:
         parser.error(f"unknown game {game_id!r}; known games: {', '.join(engine.GAMES)}")
     seats = seats if seats is not None else default_seats(spec)
+    # What the app fills in itself (Get It!'s Level X record) is no option for people:
+    # neither taken nor listed.
+    from tui.games import app_options
+
+    offered = sorted(o.name for o in spec.options if o.name not in app_options(game_id))
+    for key, _raw in option_pairs:
+        if key not in offered:
+            parser.error(f"unknown option {key!r} for {spec.name}; allowed options: "
+                         f"{', '.join(offered) or 'none'}")
     try:
         spec.check_seats(seats)
         options = spec.check_options(typed_options(spec, option_pairs), seats)
@@ -444,20 +453,36 @@ def run_sim_command(args: argparse.Namespace) -> int:
 
 def check_host_args(args: argparse.Namespace) -> None:
     """Validate ``host`` arguments against the game registry; ``parser.error`` if wrong."""
-    from net.discovery import mdns_interfaces
-
     parser: argparse.ArgumentParser = args.subparser
     spec, args.seats, args.options = checked_table(
         parser, args.game, args.seats, args.option, lambda spec: spec.min_seats
     )
-    try:
-        args.interfaces = mdns_interfaces(args.mdns_interface)
-    except ValueError as exc:
-        parser.error(str(exc))
+    args.interfaces = checked_interfaces(parser, args.mdns_interface, check=not args.no_mdns)
     if args.bots > args.seats:
         parser.error(f"--bots {args.bots} is more than the {args.seats} seats")
     if args.table is None:
         args.table = f"{spec.name} at {args.name}"
+
+
+def checked_interfaces(
+    parser: argparse.ArgumentParser, option: list[str] | None, *, check: bool = True
+) -> list[str] | None:
+    """The mDNS interfaces of ``--mdns-interface`` (else the environment variable), each
+    an address of this computer if ``check``; ``parser.error`` in plain words if not."""
+    from net.discovery import ENV_INTERFACES, check_local_interfaces, mdns_interfaces
+
+    try:
+        interfaces = mdns_interfaces(option)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if check:
+        try:
+            check_local_interfaces(interfaces)
+        except ValueError as exc:
+            if option:
+                parser.error(f"{exc}; leave out --mdns-interface to use every interface")
+            parser.error(f"{exc} (it is in ${ENV_INTERFACES})")
+    return interfaces
 
 
 def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -599,13 +624,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "ssh-serve":
         return run_ssh_serve_command(args)
     if args.command == "list":
-        from net.discovery import mdns_interfaces
         from net.serve import run_list
 
-        try:
-            interfaces = mdns_interfaces(args.mdns_interface)
-        except ValueError as exc:
-            args.subparser.error(str(exc))
+        interfaces = checked_interfaces(args.subparser, args.mdns_interface)
         return run_list(args.timeout, args.json, interfaces)
     parser.print_help()
     return 0

@@ -24,7 +24,7 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Static
 
 import engine
-from net.client import parse_address
+from net.client import NotAHost, parse_address
 from net.discovery import Browser, HostInfo, TableInfo
 from tui.app import HiddenHandApp
 from tui.games import playable, table_screen
@@ -206,6 +206,10 @@ class JoinScreen(Screen[None]):
             self._error(f"{host}:{port} refused: {exc.message}")
             await session.close()
             return
+        except NotAHost as exc:
+            self._error(describe_not_a_host(f"{host}:{port}", exc))
+            await session.close()
+            return
         except (OSError, ConnectionLost, TimeoutError) as exc:
             self._error(f"Could not reach {host}:{port}: {describe_connect_error(exc)}")
             await session.close()
@@ -303,8 +307,21 @@ def describe_table(table: dict[str, Any]) -> str:
     return f"{table['name']} — {game_name(table['game'])}, {free} ({table['phase']})"
 
 
+def describe_not_a_host(where: str, exc: NotAHost) -> str:
+    """The connection to ``where`` was made but no hiddenhand host is there, in plain words."""
+    if exc.answered:
+        return (f"{where} answered, but it is not a hiddenhand host; is the port the one "
+                "the host shows?")
+    return (f"Connected to {where}, but it never answered as a hiddenhand host; is the port "
+            "the one the host shows? (A host that is very busy may answer later.)")
+
+
 def describe_connect_error(exc: BaseException) -> str:
     """Why a connection failed, in plain words (never the OS's raw message)."""
+    if isinstance(exc, NotAHost):
+        if exc.answered:
+            return "it answered, but it is not a hiddenhand host"
+        return "the connection was made, but it never answered as a hiddenhand host"
     if isinstance(exc, socket.gaierror):
         return ("no computer by that name was found; check the spelling, or type its IP "
                 "address (like 192.168.1.20)")

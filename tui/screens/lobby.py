@@ -339,4 +339,5 @@ def describe_options(game_id: str, options: dict[str, Any]) -> str:
     return " · ".join(
         f"{option.name} {describe_value(option, options.get(option.name, option.default))}"
         for option in engine.GAMES[game_id].options
+        if option.name not in app_options(game_id)  # the app's own (the Level X record)
     )

@@ -53,8 +53,12 @@ class SettingsScreen(Screen[None]):
         if not name:
             error.update("Your name cannot be empty.")
             return
+        from net.discovery import check_local_interfaces
+
         try:
             interfaces = check_interfaces(self.query_one("#mdns", Input).value)
+            # zeroconf would only say "No such device", and on the Join screen at that.
+            check_local_interfaces(interfaces)
         except ValueError as exc:
             error.update(f"Network interfaces: {exc}.")
             return

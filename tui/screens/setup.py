@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
+from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
 import engine
 from tui.app import HiddenHandApp
@@ -123,6 +123,15 @@ class SetupScreen(Screen[None]):
             bots.set_options(self._bot_choices(seats))
             bots.value = min(kept, seats - 1)
         await self._rebuild_options()
+
+    @on(Input.Changed)
+    @on(Select.Changed)
+    @on(Switch.Changed)
+    def form_edited(self) -> None:
+        """What was wrong with the form as it was is gone once it changes (another
+        game, other seats, a field edited): an old error would speak of options no
+        longer on the screen."""
+        self.query_one("#setup-error", Static).update("")
 
     def fail(self, text: str) -> None:
         """Say what stops the table from opening, where the player looks: the form

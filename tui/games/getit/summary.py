@@ -58,9 +58,11 @@ def record_line(view: dict[str, Any]) -> Text | None:
         return Text(f"★ New record for {seats} players: {result.get('best')} cards!{was}",
                     style="bold reverse")
     best = result.get("best")
+    # The engine sets no record in an untimed round (practice); say so, not "no record".
+    practice = " An untimed round sets no record." if not view.get("timer") else ""
     if best:
-        return Text(f"Record for {seats} players: {best} cards.")
-    return Text(f"No record yet for {seats} players.")
+        return Text(f"Record for {seats} players: {best} cards.{practice}")
+    return Text(f"No record yet for {seats} players.{practice}")
 
 
 def piles_table(view: dict[str, Any], namer: Namer) -> Table:
