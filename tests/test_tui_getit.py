@@ -429,7 +429,7 @@ def test_the_lobby_summary_leaves_out_what_the_app_fills_in() -> None:
     assert "best" not in text and "41" not in text
 
 
-async def test_an_untimed_level_x_round_is_no_new_record() -> None:
+async def test_an_untimed_level_x_round_is_no_new_record(config_dir: Path) -> None:
     app = solo_app(3, {"level": "X", "cards": 3})  # timer 0: practice
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(pilot)
@@ -442,3 +442,4 @@ async def test_an_untimed_level_x_round_is_no_new_record() -> None:
         assert result["won"] and result["cards"] == 3 and not result["new_best"]
         assert "New record" not in text
         assert "No record yet for 3 players. An untimed round sets no record." in text
+        assert not (config_dir / "getit_records.json").exists()

@@ -177,6 +177,8 @@ class GetItScreen(TableScreen):
         """A cleared Level X round that beats our record is saved on disk."""
         if result.get("level") != "X" or not result.get("won"):
             return
+        if not (self.table.get("options") or {}).get("timer"):
+            return  # an untimed round is practice: it sets no record
         seats, cards = result.get("seats"), result.get("cards")
         if not isinstance(seats, int) or not isinstance(cards, int):
             return
