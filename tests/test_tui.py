@@ -582,3 +582,22 @@ async def test_the_host_form_offers_only_the_bots_that_fit_and_shows_its_errors(
         form = screen.query_one("#setup")
         assert form.region.contains_region(error.region)  # scrolled into sight
         assert isinstance(app.screen, SetupScreen)  # and nothing opened
+
+
+async def test_the_focused_button_is_marked_without_colour() -> None:
+    """A monochrome terminal shows no reversed colours: the focused entry wears ▸ … ◂."""
+    from textual.widgets import Button
+
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.focused, Button), "the menu")
+        solo = app.screen.query_one("#solo", Button)
+        host = app.screen.query_one("#host", Button)
+        assert str(solo.label) == "▸ Play solo against bots (s) ◂"
+        await until(pilot, lambda: app.screen.built, "the menu's entries")
+        await pilot.press("down")
+        await until(pilot, lambda: app.focused is host, "the next entry")
+        assert str(host.label) == "▸ Host a LAN game (h) ◂"
+        assert str(solo.label) == "Play solo against bots (s)"
+        await pilot.press("up", "up")  # round the list: the last entry
+        await until(pilot, lambda: app.focused is app.screen.query_one("#quit"), "Quit")

@@ -54,7 +54,7 @@ async def test_a_crashed_solo_game_is_resumed_from_the_menu_where_it_stopped() -
         # The journals are read once the menu is on the screen, not before.
         await until(pilot, lambda: resume.display, "the resume entry")
         assert "Ann" in (resume.tooltip or "")
-        assert str(resume.label).startswith("Resume GET OUT! from ")  # which game, when
+        assert "Resume GET OUT! from " in str(resume.label)  # which game, when (▸ … ◂: focused)
         await pilot.press("u")
         screen = await until(pilot, lambda: isinstance(again.screen, GetOutScreen)
                              and again.screen.update and again.screen, "the resumed table")

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hiddenhand.app")
 
+#: What a focused button wears around its label (see ``_mark_focused_button``).
+FOCUS_MARKS = ("▸ ", " ◂")
 RETRY_DELAYS = (0.5, 1.0, 2.0, 3.0, 5.0)
 #: Reconnection attempts before giving up (about a minute with the delays above).
 MAX_ATTEMPTS = 16
@@ -121,6 +123,28 @@ class HiddenHandApp(App[None]):
         if self._collector_paused:
             self._collector_paused = False
             gc.enable()
+
+    @on(events.DescendantFocus)
+    def _mark_focused_button(self, event: events.DescendantFocus) -> None:
+        """The focused button wears marks (▸ … ◂): its reversed look is drawn in
+        colours, which a monochrome terminal does not show."""
+        from textual.widgets import Button
+
+        if isinstance(event.widget, Button):
+            label = str(event.widget.label)
+            if not label.startswith(FOCUS_MARKS[0]):
+                event.widget.label = f"{FOCUS_MARKS[0]}{label}{FOCUS_MARKS[1]}"
+
+    @on(events.DescendantBlur)
+    def _unmark_blurred_button(self, event: events.DescendantBlur) -> None:
+        """A button that loses the focus loses its marks."""
+        from textual.widgets import Button
+
+        if isinstance(event.widget, Button):
+            label = str(event.widget.label)
+            before, after = FOCUS_MARKS
+            if label.startswith(before) and label.endswith(after):
+                event.widget.label = label[len(before):len(label) - len(after)]
 
     def on_mount(self) -> None:
         """Go straight to a solo game if the command line asked."""

@@ -51,8 +51,8 @@ class MenuScreen(Screen[None]):
         Binding("r", "rules", "Rules"),
         Binding("o", "settings", "Settings"),
         Binding("q", "app.quit", "Quit"),
-        Binding("down", "app.focus_next", "Next", show=False),
-        Binding("up", "app.focus_previous", "Previous", show=False),
+        Binding("down", "step(1)", "Next", show=False),
+        Binding("up", "step(-1)", "Previous", show=False),
     ]
 
     def __init__(self, *, deferred: bool = False) -> None:
@@ -146,13 +146,17 @@ class MenuScreen(Screen[None]):
             return  # asked again once the menu is built
         info = self.app.resumable()
         button = self.query_one("#resume", Button)
+        solo = self.query_one("#solo", Button)
+        # The first entry takes the focus, unless the player has moved it already.
+        untouched = self.focused in (None, solo, button)
         button.display = info is not None
         if info is not None:
             button.tooltip = info.describe()
             button.label = resume_label(info)
-            button.focus()
-        else:
-            self.query_one("#solo", Button).focus()
+            if untouched:
+                button.focus()
+        elif untouched:
+            solo.focus()
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -163,6 +167,14 @@ class MenuScreen(Screen[None]):
         if action == "resume":
             return bool(self.query("#resume").first().display)
         return True
+
+    def action_step(self, step: int) -> None:
+        """↓/↑: the next or previous entry shown (round the list)."""
+        entries = [b for b in self.query("#menu-buttons Button") if b.display]
+        if not entries:
+            return
+        here = entries.index(self.focused) if self.focused in entries else -step
+        entries[(here + step) % len(entries)].focus()
 
     @work(exclusive=True, group="resume", exit_on_error=False)
     async def action_resume(self) -> None:
