@@ -578,9 +578,9 @@ async def test_the_host_form_offers_only_the_bots_that_fit_and_shows_its_errors(
         await pilot.press("ctrl+s")
         error = screen.query_one("#setup-error")
         await until(pilot, lambda: "port" in str(error.render()), "the error")
-        await pilot.pause()
         form = screen.query_one("#setup")
-        assert form.region.contains_region(error.region)  # scrolled into sight
+        await until(pilot, lambda: form.region.contains_region(error.region),
+                    "the error scrolled into sight")
         assert isinstance(app.screen, SetupScreen)  # and nothing opened
 
 

@@ -164,6 +164,23 @@ async def test_after_sit_here_the_you_mark_and_the_creators_controls_follow() ->
         assert keys["start"] and keys["add_bot"]
 
 
+async def test_the_seat_under_the_cursor_is_marked_without_colour() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await open_lobby(app, pilot)
+        seats = lobby.query_one("#lobby-seats", DataTable)
+
+        def marks() -> list[str]:
+            return [str(seats.get_row_at(i)[0]) for i in range(seats.row_count)]
+
+        assert marks() == ["▸ 1", "  2", "  3"]
+        await pilot.press("down")
+        await until(pilot, lambda: marks() == ["  1", "▸ 2", "  3"], "the mark moved")
+        await lobby.session.request("add_bot", 2)  # an update redraws the rows
+        await until(pilot, lambda: "Bot" in str(seats.get_row_at(2)[1]), "the bot")
+        assert marks() == ["  1", "▸ 2", "  3"]
+
+
 async def test_a_hosted_lobby_shows_the_address_friends_type() -> None:
     app = make_app()  # binds 127.0.0.1; mDNS on loopback only
     async with app.run_test(size=SIZE) as pilot:

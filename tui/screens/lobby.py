@@ -15,6 +15,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.coordinate import Coordinate
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, RichLog, Select, Static
 
 import engine
@@ -23,6 +24,11 @@ from tui.messages import ChatReceived
 from tui.notices import describe_chat, describe_notice
 from tui.screens.base import Banner, SessionScreen
 from tui.widgets.options_form import OptionsForm, describe_value
+
+
+def seat_mark(index: int, cursor: int) -> str:
+    """The seat column's cell: the number players count, ▸ before the cursor's."""
+    return f"{'▸' if index == cursor else ' '} {index + 1}"
 
 
 def fitting_options(game_id: str, seats: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -147,7 +153,8 @@ class LobbyScreen(SessionScreen):
             state = {"bot": "bot", "empty": ""}.get(
                 seat["kind"], "online" if seat["connected"] else "away"
             )
-            seats.add_row(str(seat["seat"] + 1), Text(name), state, "✓" if seat["ready"] else "")
+            seats.add_row(seat_mark(seat["seat"], row), Text(name), state,
+                          "✓" if seat["ready"] else "")
         if seats.row_count:
             seats.move_cursor(row=min(row, seats.row_count - 1))
         seats.show_cursor = True
@@ -279,6 +286,16 @@ class LobbyScreen(SessionScreen):
                 ConfirmScreen(f"Ask {name} to leave the table?", yes="Remove", no="Keep"),
                 answered,
             )
+
+    @on(DataTable.RowHighlighted, "#lobby-seats")
+    def mark_seat(self, event: DataTable.RowHighlighted) -> None:
+        """The seat under the cursor wears ▸ (the cursor's colours alone do not show
+        on a monochrome terminal)."""
+        seats = event.data_table
+        for index in range(seats.row_count):
+            mark = seat_mark(index, event.cursor_row)
+            if seats.get_cell_at(Coordinate(index, 0)) != mark:
+                seats.update_cell_at(Coordinate(index, 0), mark)
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:

@@ -130,15 +130,28 @@ class SetupScreen(Screen[None]):
     def form_edited(self) -> None:
         """What was wrong with the form as it was is gone once it changes (another
         game, other seats, a field edited): an old error would speak of options no
-        longer on the screen."""
-        self.query_one("#setup-error", Static).update("")
+        longer on the screen. (A change event that arrives late, of a value as it
+        was when the error was shown, is no change.)"""
+        if self._failed_with is not None and self._form_values() != self._failed_with:
+            self._failed_with = None
+            self.query_one("#setup-error", Static).update("")
+
+    #: The form's values when its error was shown (``None``: no error shown).
+    _failed_with: dict[int, object] | None = None
+
+    def _form_values(self) -> dict[int, object]:
+        return {id(w): w.value for w in self.query(Input)} | {
+            id(w): w.value for w in self.query(Select)} | {
+            id(w): w.value for w in self.query(Switch)}
 
     def fail(self, text: str) -> None:
         """Say what stops the table from opening, where the player looks: the form
         scrolls to it (it sits below the options, often out of sight)."""
         error = self.query_one("#setup-error", Static)
         error.update(text)
-        error.scroll_visible(animate=False)
+        self._failed_with = self._form_values()
+        # Once the error's new height is laid out (before, its place is not known).
+        self.call_after_refresh(error.scroll_visible, animate=False)
 
     async def _rebuild_options(self) -> None:
         old = self.query_one(OptionsForm)
