@@ -55,7 +55,9 @@ class HiddenHandApp(App[None]):
     opens tables there instead of hosting on the LAN, and the lobby shows
     ``box_invite``, how friends connect. ``collector_paused``: the command line turned
     Python's cyclic garbage collector off for the start-up; it goes back on once the
-    first screen is painted (:meth:`first_screen_shown`).
+    first screen is painted (:meth:`first_screen_shown`). ``css_cache``: a file of
+    parsed CSS kept from earlier runs (:mod:`tui.css_cache`; the command line's, in the
+    user's cache dir), written back once the first screen is painted.
     """
 
     CSS_PATH = "app.tcss"
@@ -77,8 +79,15 @@ class HiddenHandApp(App[None]):
         box: tuple[str, int] | None = None,
         box_invite: str | None = None,
         collector_paused: bool = False,
+        css_cache: Path | None = None,
     ) -> None:
         super().__init__()
+        if css_cache is not None:
+            from tui.css_cache import CachedStylesheet
+
+            # Nothing is read into the stylesheet before the app runs: replacing it here
+            # loses nothing.
+            self.stylesheet = CachedStylesheet(css_cache, variables=self.get_css_variables())
         self.settings = settings or Settings()
         self.bind_address = bind
         self.bot_delay = bot_delay
@@ -117,10 +126,23 @@ class HiddenHandApp(App[None]):
 
     def first_screen_shown(self) -> None:
         """The first screen a player sees (the menu, or a solo table) is painted: the
-        start-up is over, and the garbage collector paused for it runs again."""
+        start-up is over, the garbage collector paused for it runs again, and the CSS
+        parsed for it is kept for the next start."""
         if self._collector_paused:
             self._collector_paused = False
             gc.enable()
+        self.save_css_cache()
+
+    def save_css_cache(self) -> None:
+        """Keep the CSS parsed so far for the next start (if there is a cache and
+        anything new was parsed)."""
+        from tui.css_cache import CachedStylesheet
+
+        if isinstance(self.stylesheet, CachedStylesheet):
+            try:
+                self.stylesheet.save()
+            except Exception:  # a shortcut only: never the player's problem
+                log.exception("could not keep the parsed CSS")
 
     def on_mount(self) -> None:
         """Go straight to a solo game if the command line asked."""
