@@ -187,6 +187,43 @@ async def test_the_played_count_follows_a_turned_over_pile() -> None:
         "The played pile (1 card) was turned over as the draw pile")
 
 
+async def test_the_call_slot_holds_the_call_card_or_says_there_is_none() -> None:
+    """Composed with its first state (no call card: the words say so, mounted once), then
+    a call card, the next one in the same widget, none again at a new round, and one."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    from tui.games.getout.call_pile import NO_CALL, CallPile
+
+    class Pile(App[None]):
+        def compose(self) -> ComposeResult:
+            yield CallPile()
+
+    def held(app: App[None]) -> list[Any]:
+        return list(app.query_one("#call-slot").children)
+
+    app = Pile()
+    async with app.run_test() as pilot:
+        pile = app.query_one(CallPile)
+        (words,) = held(app)
+        assert isinstance(words, Static) and str(words.render()) == NO_CALL
+        pile.call = {"id": 1, "image": "geoff", "value": 1, "wild": False}
+        await pilot.pause()
+        (card,) = held(app)
+        assert isinstance(card, CardWidget) and card.card["id"] == 1
+        pile.call = {"id": 2, "image": "kevin", "value": 1, "wild": False}
+        await pilot.pause()
+        assert held(app) == [card] and card.card["id"] == 2
+        pile.call = None
+        await pilot.pause()
+        (words,) = held(app)
+        assert isinstance(words, Static) and str(words.render()) == NO_CALL
+        pile.call = {"id": 3, "image": "samantha", "value": 4, "wild": False}
+        await pilot.pause()
+        (card,) = held(app)
+        assert isinstance(card, CardWidget) and card.card["id"] == 3
+
+
 async def test_no_draw_key_while_we_lay_the_first_call_card() -> None:
     from tests.tui_support import footer_keys
 
