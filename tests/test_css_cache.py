@@ -198,12 +198,15 @@ def test_hiddenhand_opens_the_app_with_the_cache_of_the_cache_dir(
     from tui import cli
     from tui.app import HiddenHandApp
 
-    seen: list[object] = []
+    seen: list[tuple[object, dict[str, str]]] = []
     monkeypatch.setenv("HIDDENHAND_CACHE_DIR", str(tmp_path / "cached"))
-    monkeypatch.setattr(HiddenHandApp, "run", lambda app: seen.append(app.stylesheet))
+    monkeypatch.setattr(HiddenHandApp, "run",
+                        lambda app: seen.append((app.stylesheet, app.get_css_variables())))
     try:
         assert cli.main([]) == 0
     finally:
         gc.unfreeze()  # run_app froze this test process's heap, as it does the app's
-    assert len(seen) == 1 and isinstance(seen[0], CachedStylesheet)
-    assert seen[0].path == tmp_path / "cached" / css_cache.FILE_NAME
+    ((sheet, variables),) = seen
+    assert isinstance(sheet, CachedStylesheet)
+    assert sheet.path == tmp_path / "cached" / css_cache.FILE_NAME
+    assert sheet._variables == variables  # the theme's, as Textual's own sheet has them
