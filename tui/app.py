@@ -146,7 +146,7 @@ class HiddenHandApp(App[None]):
             try:
                 self.stylesheet.save()
             except Exception:  # a shortcut only: never the player's problem
-                log.exception("could not keep the parsed CSS")
+                log.info("could not keep the parsed CSS", exc_info=True)
 
     def on_mount(self) -> None:
         """Go straight to a solo game if the command line asked."""
