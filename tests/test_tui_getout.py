@@ -79,7 +79,9 @@ def _score_rows(players: int, rounds: int, out: tuple[int, ...] = (),
     header = [Text(x) for x in ["player", "total", *[f"r{i}" for i in range(1, rounds + 1)]]]
     rows = []
     for seat in range(players):
-        name = Text("Ann" if seat == 0 else f"Bot {seat + 1}", style="bold" if seat == me else "")
+        # (Seat 3 has a name with wide characters: two cells each.)
+        shown = "Ann" if seat == 0 else "Zoë 山田" if seat == 2 else f"Bot {seat + 1}"
+        name = Text(shown, style="bold" if seat == me else "")
         total = f"{seat * 7} ✗" if seat in out else str(seat * 7)
         rows.append([name, Text(total, no_wrap=True, end=""),
                      *[Text(str(r * seat), no_wrap=True, end="") for r in range(rounds)]])
