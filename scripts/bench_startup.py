@@ -274,10 +274,11 @@ def run(todo: dict[str, Target], size: tuple[int, int], runs: int, timeout: floa
     base = statistics.median(times["trivial Textual app"])
     if cpu:
         print("main-thread CPU time at the first frame (in-process, startup_probe.py)")
-    print(f"{'':<33} {'median ms':>10} {'min ms':>8} {'x trivial':>10}")
+    wide = max(map(len, times))
+    print(f"{'':<{wide}} {'median ms':>10} {'min ms':>8} {'x trivial':>10}")
     for name, values in times.items():
         median = statistics.median(values)
-        print(f"{name:<33} {median * 1000:>10.0f} {min(values) * 1000:>8.0f} "
+        print(f"{name:<{wide}} {median * 1000:>10.0f} {min(values) * 1000:>8.0f} "
               f"{median / base:>10.2f}")
     return 0
 
