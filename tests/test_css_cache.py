@@ -155,6 +155,30 @@ def test_a_file_others_may_write_is_never_read(tmp_path: Path, parses: list[str]
     assert parses == [CSS]
 
 
+def test_without_posix_owners_the_file_is_still_read(tmp_path: Path, parses: list[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "css"
+    _written(path)
+    monkeypatch.delattr(os, "geteuid")  # as on Windows
+    parses.clear()
+    assert rules_css(CachedStylesheet(path, variables=VARIABLES)) == plain()
+    assert parses == []
+
+
+def test_any_error_reading_the_file_means_parsing(tmp_path: Path, parses: list[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "css"
+    _written(path)
+
+    def broken(variables: dict[str, str]) -> tuple[object, ...]:
+        raise RuntimeError("something unforeseen")
+
+    monkeypatch.setattr(css_cache, "stamp", broken)
+    parses.clear()
+    assert rules_css(CachedStylesheet(path, variables=VARIABLES)) == plain()
+    assert parses == [CSS]
+
+
 def test_css_with_errors_is_reported_and_never_kept(tmp_path: Path) -> None:
     path = tmp_path / "css"
     bad = "Screen { colour: red; }"

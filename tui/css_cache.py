@@ -143,11 +143,19 @@ class CachedStylesheet(Stylesheet):
 
     def _read(self) -> dict[Key, bytes]:
         """The file's entries, if it is whole and was written for this Python, Textual
-        and these variables; else none."""
+        and these variables; else none (whatever is wrong with it)."""
+        try:
+            return self._entries()
+        except Exception:  # a shortcut only: a file we cannot use is no file
+            log.info("CSS cache %s not used", self.path, exc_info=True)
+            return {}
+
+    def _entries(self) -> dict[Key, bytes]:
         try:
             with open(self.path, "rb") as file:
                 info = os.fstat(file.fileno())
-                if info.st_uid != os.geteuid() or info.st_mode & 0o022:
+                owner = getattr(os, "geteuid", None)  # (POSIX; elsewhere the profile's ACL)
+                if owner is not None and (info.st_uid != owner() or info.st_mode & 0o022):
                     return {}  # not written by us alone: never unpickled
                 raw = file.read(MAX_BYTES + 1)
         except OSError:
