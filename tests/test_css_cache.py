@@ -234,3 +234,38 @@ def test_hiddenhand_opens_the_app_with_the_cache_of_the_cache_dir(
     assert isinstance(sheet, CachedStylesheet)
     assert sheet.path == tmp_path / "cached" / css_cache.FILE_NAME
     assert sheet._variables == variables  # the theme's, as Textual's own sheet has them
+
+
+@pytest.mark.parametrize("screen", ["menu", "getout table"])
+async def test_a_screen_from_kept_css_looks_the_same(tmp_path: Path, screen: str) -> None:
+    """The menu and the GET OUT! table drawn from the cache (a second start) are the
+    same picture as without any cache."""
+    import random
+
+    from tests.tui_support import settle
+    from tui.app import HiddenHandApp
+    from tui.games.getout.screen import GetOutScreen
+    from tui.settings import Settings
+
+    async def picture(cache: Path | None) -> str:
+        rng = random.Random(4)
+        solo = {"game_id": "getout", "seats": 3, "options": {"first": 0}}
+        app = HiddenHandApp(Settings(name="Ann"), bot_delay=0.01, css_cache=cache,
+                            seed_source=lambda: rng.getrandbits(62),
+                            solo=solo if screen != "menu" else None)
+
+        def ready() -> bool:
+            if screen == "menu":
+                return isinstance(app.screen, MenuScreen) and bool(app.screen.query("#solo"))
+            return isinstance(app.screen, GetOutScreen) and bool(app.screen.legal)
+
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, ready)
+            if cache is not None:
+                await until(pilot, cache.exists, "the cache written")
+            return app.export_screenshot()
+
+    path = tmp_path / "css"
+    await picture(path)  # the first start writes it
+    assert path.exists()
+    assert await picture(path) == await picture(None)
