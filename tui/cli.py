@@ -517,7 +517,8 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     settings, problem = Settings.load()
     from tui.css_cache import cache_path
 
-    # The CSS parsed at earlier starts (~10 ms of the first frame, scripts/bench_startup.py).
+    # The CSS parsed at earlier starts: ~11 ms of parsing before the first frame, ~2.5 ms
+    # to read back (tui/css_cache.py, scripts/bench_startup.py).
     app = HiddenHandApp(settings, notice=problem, solo=solo, box=box,
                         box_invite=args.box_invite, collector_paused=True,
                         css_cache=cache_path())
