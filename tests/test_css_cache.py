@@ -269,3 +269,14 @@ async def test_a_screen_from_kept_css_looks_the_same(tmp_path: Path, screen: str
     await picture(path)  # the first start writes it
     assert path.exists()
     assert await picture(path) == await picture(None)
+
+
+def test_the_cache_goes_where_the_config_dir_went(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """An SSH box's player (``--data-dir``) or a moved config dir keeps its cache with
+    it, never in the home directory's cache; ``HIDDENHAND_CACHE_DIR`` comes first."""
+    monkeypatch.delenv("HIDDENHAND_CACHE_DIR", raising=False)
+    monkeypatch.setenv("HIDDENHAND_CONFIG_DIR", str(tmp_path / "player"))
+    assert css_cache.cache_path() == tmp_path / "player" / "cache" / css_cache.FILE_NAME
+    monkeypatch.setenv("HIDDENHAND_CACHE_DIR", str(tmp_path / "cached"))
+    assert css_cache.cache_path() == tmp_path / "cached" / css_cache.FILE_NAME

@@ -22,8 +22,8 @@ The file is only ever a shortcut: anything wrong with it means parsing as before
 * CSS with errors is never kept: Textual reports it as always.
 * Changing the variables (a new theme) stops using the file for the rest of the run.
 
-It is a ``pickle``: read only from the user's own cache directory (``HIDDENHAND_CACHE_DIR``
-overrides it), never from anything that crossed a network (STYLE.md). Writes go to a
+It is a ``pickle``: read only from the user's own cache directory (see :func:`cache_path`),
+never from anything that crossed a network (STYLE.md). Writes go to a
 temporary file renamed into place, so a reader never sees half a file.
 """
 
@@ -64,10 +64,16 @@ Key = tuple[str, CSSLocation, bool, int, str]
 
 
 def cache_path() -> Path:
-    """Where the cache file lives: ``$HIDDENHAND_CACHE_DIR``, else the user's cache dir."""
+    """Where the cache file lives: ``$HIDDENHAND_CACHE_DIR``; else, when the config dir
+    is moved (``$HIDDENHAND_CONFIG_DIR``: an SSH box's player, ``--data-dir``, or a
+    test), a ``cache`` dir inside it, so that nothing goes to the home directory's;
+    else the user's cache dir."""
     override = os.environ.get("HIDDENHAND_CACHE_DIR")
     if override:
         return Path(override) / FILE_NAME
+    config = os.environ.get("HIDDENHAND_CONFIG_DIR")
+    if config:
+        return Path(config) / "cache" / FILE_NAME
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("hiddenhand")) / FILE_NAME
