@@ -21,17 +21,27 @@ is), ``--runs`` times each; the median and the minimum are printed, and each med
 as a ratio to the trivial app's from the same run. Each process gets its own empty
 ``HIDDENHAND_CONFIG_DIR`` and ``HIDDENHAND_DATA_DIR``: no settings, and no crash
 journals (every solo run is stopped mid-game, so each would leave one, and the menu
-would read them all, on a machine's history rather than the app's cost). The app opens
-no socket for the menu or a solo table; to be sure nothing reaches a network, run the
-benchmark in a network namespace of its own:
+would read them all, on a machine's history rather than the app's cost). The app's
+cache of parsed CSS (``tui/css_cache.py``, ``HIDDENHAND_CACHE_DIR``) is one directory
+for the whole run, as a player's cache dir is from one start to the next (the warm-up
+round fills it); ``hiddenhand solo (table), first start`` is the solo table with an
+empty cache every time, as on the very first start (it then also writes the cache).
+The app opens no socket for the menu or a solo table; to be sure nothing reaches a
+network, run the benchmark in a network namespace of its own:
 
     unshare -rn sh -c 'ip link set lo up && exec .venv/bin/python scripts/bench_startup.py'
-        [--runs 7] [--size 100x30] [--timeout 20] [--before REVISION]
+        [--runs 7] [--size 100x30] [--timeout 20] [--before REVISION] [--cpu]
 
 ``--before REVISION`` also times the menu and the solo table of an older commit (its
 ``engine``, ``net`` and ``tui`` exported with ``git archive`` and put first on
 ``PYTHONPATH``, run by the same console script), in the same round-robin: a before/after
 pair measured in one run.
+
+``--cpu`` measures something else, that the machine's load moves less: each target is
+run in-process by ``startup_probe.py`` (same pty, same environment), which reports the
+main thread's CPU time (``time.thread_time``, from the interpreter's start) at the moment
+the frame holding the marker is queued for the terminal, and ends the process there.
+The wall-clock column is then not measured; the table shows CPU milliseconds.
 """
 
 from __future__ import annotations
@@ -57,12 +67,15 @@ ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\
 
 #: A target: its command, the marker of its screen, and what its environment adds.
 Target = tuple[list[str], bytes, dict[str, str]]
+#: An environment value that stands for the run's own fresh, empty directory.
+FRESH = "<fresh>"
 
 
-def targets(before: Path | None = None) -> dict[str, Target]:
+def targets(before: Path | None = None, cache: Path | None = None) -> dict[str, Target]:
     """Name → target of every target, the baseline first; with ``before`` (a directory
     holding an older ``engine``, ``net`` and ``tui``), the menu and the solo table of
-    that code too, run by the same console script with the directory on PYTHONPATH."""
+    that code too, run by the same console script with the directory on PYTHONPATH.
+    ``cache`` is the app's CSS cache directory for the whole run (else each run's own)."""
     bindir = Path(sys.executable).parent
     app = shutil.which("hiddenhand", path=str(bindir)) or str(bindir / "hiddenhand")
     found: dict[str, Target] = {
@@ -71,9 +84,12 @@ def targets(before: Path | None = None) -> dict[str, Target]:
     }
     runs = [("", {})] if before is None else [(" before", {"PYTHONPATH": str(before)}),
                                               ("", {})]
+    kept = {"HIDDENHAND_CACHE_DIR": str(cache) if cache is not None else FRESH}
     for label, env in runs:
-        found[f"hiddenhand (menu){label}"] = ([app], b"Play solo against bots", env)
-        found[f"hiddenhand solo (table){label}"] = ([app, "solo"], b"Players", env)
+        found[f"hiddenhand (menu){label}"] = ([app], b"Play solo against bots", env | kept)
+        found[f"hiddenhand solo (table){label}"] = ([app, "solo"], b"Players", env | kept)
+    found["hiddenhand solo (table), first start"] = (
+        [app, "solo"], b"Players", {"HIDDENHAND_CACHE_DIR": FRESH})
     return found
 
 
@@ -87,8 +103,9 @@ def export(revision: str, into: Path) -> Path:
 
 
 def first_frame(command: list[str], marker: bytes, size: tuple[int, int], timeout: float,
-                extra_env: dict[str, str] | None = None) -> float:
-    """Seconds from starting ``command`` on a fresh pty to ``marker`` painted on it."""
+                extra_env: dict[str, str] | None = None, linger: float = 0.0) -> float:
+    """Seconds from starting ``command`` on a fresh pty to ``marker`` painted on it
+    (the process then runs on for ``linger`` seconds before it is stopped)."""
     import fcntl
     import termios
 
@@ -99,7 +116,7 @@ def first_frame(command: list[str], marker: bytes, size: tuple[int, int], timeou
         env = dict(os.environ, TERM="xterm-256color", HIDDENHAND_CONFIG_DIR=config,
                    HIDDENHAND_DATA_DIR=config, COLUMNS=str(cols), LINES=str(rows))
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env.update(extra_env or {})
+        env.update({k: config if v == FRESH else v for k, v in (extra_env or {}).items()})
         start = time.perf_counter()
         proc = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env,
                                 start_new_session=True, close_fds=True)
@@ -123,7 +140,79 @@ def first_frame(command: list[str], marker: bytes, size: tuple[int, int], timeou
                                        f"{ESCAPES.sub(b'', seen)[-500:]!r}")
                 seen += chunk
                 if marker in ESCAPES.sub(b"", seen):
-                    return time.perf_counter() - start
+                    took = time.perf_counter() - start
+                    _drain(master, linger)
+                    return took
+        finally:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+            os.close(master)
+
+
+def _drain(master: int, seconds: float) -> None:
+    """Read what the process writes to the terminal for ``seconds`` (so it never blocks)."""
+    end = time.perf_counter() + seconds
+    while (left := end - time.perf_counter()) > 0:
+        ready, _, _ = select.select([master], [], [], left)
+        if ready:
+            try:
+                if not os.read(master, 65536):
+                    return
+            except OSError:
+                return
+
+
+def cpu_at_frame(command: list[str], marker: bytes, size: tuple[int, int], timeout: float,
+                 extra_env: dict[str, str] | None = None) -> float:
+    """Main-thread CPU seconds of ``command`` (run by ``startup_probe.py``) when the
+    frame holding ``marker`` is queued, on a fresh pty."""
+    import fcntl
+    import termios
+
+    bindir = Path(sys.executable).parent
+    target = "hiddenhand" if Path(command[0]).parent == bindir and \
+        Path(command[0]).name == "hiddenhand" else command[1]
+    args = command[1:] if target == "hiddenhand" else command[2:]
+    master, slave = os.openpty()
+    cols, rows = size
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    with tempfile.TemporaryDirectory(prefix="hh-startup-") as config:
+        out = Path(config) / "probe.out"
+        env = dict(os.environ, TERM="xterm-256color", HIDDENHAND_CONFIG_DIR=config,
+                   HIDDENHAND_DATA_DIR=config, COLUMNS=str(cols), LINES=str(rows))
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env.update({k: config if v == FRESH else v for k, v in (extra_env or {}).items()})
+        probe = [sys.executable, str(HERE / "startup_probe.py"), str(out), marker.decode(),
+                 "--", target, *args]
+        proc = subprocess.Popen(probe, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                start_new_session=True, close_fds=True)
+        os.close(slave)
+        seen = b""
+        deadline = time.perf_counter() + timeout
+        try:
+            while proc.poll() is None or not out.exists():
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    raise TimeoutError(f"{command}: no {marker!r} after {timeout} s")
+                ready, _, _ = select.select([master], [], [], min(left, 0.05))
+                if ready:
+                    try:
+                        chunk = os.read(master, 65536)
+                    except OSError:  # the child closed the terminal
+                        chunk = b""
+                    seen += chunk
+                    if not chunk and not out.exists():
+                        proc.wait(timeout=5)
+                        raise RuntimeError(f"{command} ended before {marker!r} showed: "
+                                           f"{ESCAPES.sub(b'', seen)[-500:]!r}")
+                    if not chunk:
+                        break
+            return float(out.read_text().split()[0]) / 1000
         finally:
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
@@ -144,40 +233,52 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--before", default=None, metavar="REVISION",
                         help="also time the menu and the solo table of this git revision "
                         "(its engine, net and tui), in the same round-robin")
+    parser.add_argument("--cpu", action="store_true",
+                        help="report each target's main-thread CPU time at its first frame "
+                        "(in-process, startup_probe.py) instead of the wall clock")
     args = parser.parse_args(argv)
     try:
         cols, rows = (int(x) for x in args.size.lower().split("x"))
     except ValueError:
         parser.error(f"--size must look like 100x30, not {args.size!r}")
     size = (cols, rows)
-    with tempfile.TemporaryDirectory(prefix="hh-before-") as older:
+    with tempfile.TemporaryDirectory(prefix="hh-before-") as older, \
+            tempfile.TemporaryDirectory(prefix="hh-cache-") as cache:
         before = None
         if args.before is not None:
             try:
                 before = export(args.before, Path(older))
             except subprocess.CalledProcessError as exc:
                 parser.error(f"cannot export {args.before!r}: {exc.stderr.decode().strip()}")
-        return run(targets(before), size, args.runs, args.timeout, argv)
+        return run(targets(before, Path(cache)), size, args.runs, args.timeout, argv,
+                   cpu=args.cpu)
 
 
 def run(todo: dict[str, Target], size: tuple[int, int], runs: int, timeout: float,
-        argv: list[str] | None) -> int:
-    """Time every target ``runs`` times round-robin after a warm-up round; print them."""
+        argv: list[str] | None, *, cpu: bool = False) -> int:
+    """Time every target ``runs`` times round-robin after a warm-up round; print them
+    (``cpu``: the main thread's CPU time at the first frame, not the wall clock)."""
     cols, rows = size
+    measure = cpu_at_frame if cpu else first_frame
     print("command:", " ".join([os.path.relpath(sys.argv[0]), *(argv or sys.argv[1:])]))
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"terminal {cols}x{rows}; {runs} runs each, round-robin, after a warm-up")
     for command, marker, env in todo.values():
-        first_frame(command, marker, size, timeout, env)
+        # The warm-up's processes run on for a moment after their first frame (as a
+        # player's do): time to write what they keep for the next start (the CSS cache).
+        first_frame(command, marker, size, timeout, env, linger=1.0)
     times: dict[str, list[float]] = {name: [] for name in todo}
     for _ in range(runs):
         for name, (command, marker, env) in todo.items():
-            times[name].append(first_frame(command, marker, size, timeout, env))
+            times[name].append(measure(command, marker, size, timeout, env))
     base = statistics.median(times["trivial Textual app"])
-    print(f"{'':<33} {'median ms':>10} {'min ms':>8} {'x trivial':>10}")
+    if cpu:
+        print("main-thread CPU time at the first frame (in-process, startup_probe.py)")
+    wide = max(map(len, times))
+    print(f"{'':<{wide}} {'median ms':>10} {'min ms':>8} {'x trivial':>10}")
     for name, values in times.items():
         median = statistics.median(values)
-        print(f"{name:<33} {median * 1000:>10.0f} {min(values) * 1000:>8.0f} "
+        print(f"{name:<{wide}} {median * 1000:>10.0f} {min(values) * 1000:>8.0f} "
               f"{median / base:>10.2f}")
     return 0
 

@@ -28,15 +28,18 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 
 @pytest.fixture(autouse=True)
 def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Journals (``net.journal``) go to a temporary directory, never the user's: also
-    for hosts run as subprocesses, which inherit the environment."""
+    """Journals (``net.journal``) and the CSS cache (``tui.css_cache``) go to temporary
+    directories, never the user's: also for the app and hosts run as subprocesses, which
+    inherit the environment."""
     path = tmp_path_factory.mktemp("data")
-    old = os.environ.get("HIDDENHAND_DATA_DIR")
-    os.environ["HIDDENHAND_DATA_DIR"] = str(path)
+    dirs = {"HIDDENHAND_DATA_DIR": path, "HIDDENHAND_CACHE_DIR": path / "cache"}
+    old = {name: os.environ.get(name) for name in dirs}
+    os.environ.update({name: str(value) for name, value in dirs.items()})
     try:
         yield path
     finally:
-        if old is None:
-            os.environ.pop("HIDDENHAND_DATA_DIR", None)
-        else:
-            os.environ["HIDDENHAND_DATA_DIR"] = old
+        for name, value in old.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value

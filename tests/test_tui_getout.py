@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
@@ -13,6 +14,7 @@ from tests.tui_support import config_dir, make_app, until
 from tui.app import HiddenHandApp
 from tui.games.getout.card import CardWidget
 from tui.games.getout.hand import HandWidget
+from tui.games.getout.scores import ScoreTable
 from tui.games.getout.screen import GetOutScreen
 
 __all__ = ["config_dir"]
@@ -62,13 +64,81 @@ async def test_the_score_table_shows_every_player(size: tuple[int, int], seats: 
     app = make_app(solo={"game_id": "getout", "seats": seats, "options": {"first": 0}})
     async with app.run_test(size=size) as pilot:
         screen = await our_turn(pilot, app)
-        scores = screen.query_one("#scores", DataTable)
+        scores = screen.query_one("#scores", ScoreTable)
         await until(pilot, lambda: scores.row_count == seats, "a row per player")
         await pilot.pause()
         assert scores.max_scroll_y == 0, "rows are cut off"
         assert scores.size.height >= seats + 1  # the header and every row are drawn
         names = [str(scores.get_row_at(i)[0]) for i in range(seats)]
         assert names[0] == "Ann" and names[1:] == [f"Bot {i}" for i in range(2, seats + 1)]
+
+
+def _score_rows(players: int, rounds: int, out: tuple[int, ...] = (),
+                me: int = 0) -> tuple[list[Text], list[list[Text]]]:
+    """A header and rows as the GET OUT! screen makes them."""
+    header = [Text(x) for x in ["player", "total", *[f"r{i}" for i in range(1, rounds + 1)]]]
+    rows = []
+    for seat in range(players):
+        # (Seat 3 has a name with wide characters: two cells each.)
+        shown = "Ann" if seat == 0 else "Zoë 山田" if seat == 2 else f"Bot {seat + 1}"
+        name = Text(shown, style="bold" if seat == me else "")
+        total = f"{seat * 7} ✗" if seat in out else str(seat * 7)
+        rows.append([name, Text(total, no_wrap=True, end=""),
+                     *[Text(str(r * seat), no_wrap=True, end="") for r in range(rounds)]])
+    return header, rows
+
+
+@pytest.mark.parametrize(("size", "tables", "then"), [
+    ((40, 10), [(3, 0, (), 0)], ""),  # the start of a game
+    ((40, 12), [(3, 0, (), 0), (4, 3, (2,), 1)], "focus"),  # rounds, one out; focused
+    ((30, 12), [(5, 8, (0, 3), 0)], "scroll"),  # wider than its box: scrolled sideways
+    ((30, 6), [(6, 2, (), 0)], ""),  # taller than its box
+])
+async def test_the_score_table_draws_what_a_data_table_drew(
+        size: tuple[int, int], tables: list[tuple[Any, ...]], then: str) -> None:
+    """``ScoreTable`` replaced ``DataTable(cursor_type="none", zebra_stripes=True)``:
+    the same screen, cell for cell and colour for colour, for each of these tables."""
+    from textual.app import App, ComposeResult
+
+    class Scores(App[None]):
+        CSS = "#scores { width: 1fr; border: round $foreground 30%; }"
+
+        def __init__(self, old: bool) -> None:
+            super().__init__()
+            self.old = old
+
+        def compose(self) -> ComposeResult:
+            if self.old:
+                yield DataTable(id="scores", cursor_type="none", zebra_stripes=True)
+            else:
+                yield ScoreTable(id="scores")
+
+        def show(self, header: list[Text], rows: list[list[Text]]) -> None:
+            table = self.query_one("#scores")
+            if isinstance(table, DataTable):  # as the screen filled its DataTable
+                table.clear(columns=True)
+                table.add_columns(*header)
+                for row in rows:
+                    table.add_row(*row)
+            else:
+                assert isinstance(table, ScoreTable)
+                table.set_table(header, rows)
+
+    async def screenshot(old: bool) -> str:
+        app = Scores(old)
+        async with app.run_test(size=size) as pilot:
+            for players, rounds, out, me in tables:
+                app.show(*_score_rows(players, rounds, out, me))
+                await pilot.pause()
+            table = app.query_one("#scores")
+            if then == "focus":
+                table.focus()
+            elif then == "scroll":
+                table.scroll_to(x=6, animate=False)
+            await pilot.pause()
+            return app.export_screenshot()
+
+    assert await screenshot(old=False) == await screenshot(old=True)
 
 
 async def test_the_hand_keeps_each_cards_widget_and_always_shows_the_cards_in_order() -> None:
@@ -185,6 +255,43 @@ async def test_the_played_count_follows_a_turned_over_pile() -> None:
     namer = Namer(("Ann", "Bob"), 0)
     assert describe_event({"type": "recycled", "count": 1}, namer) == (
         "The played pile (1 card) was turned over as the draw pile")
+
+
+async def test_the_call_slot_holds_the_call_card_or_says_there_is_none() -> None:
+    """Composed with its first state (no call card: the words say so, mounted once), then
+    a call card, the next one in the same widget, none again at a new round, and one."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    from tui.games.getout.call_pile import NO_CALL, CallPile
+
+    class Pile(App[None]):
+        def compose(self) -> ComposeResult:
+            yield CallPile()
+
+    def held(app: App[None]) -> list[Any]:
+        return list(app.query_one("#call-slot").children)
+
+    app = Pile()
+    async with app.run_test() as pilot:
+        pile = app.query_one(CallPile)
+        (words,) = held(app)
+        assert isinstance(words, Static) and str(words.render()) == NO_CALL
+        pile.call = {"id": 1, "image": "geoff", "value": 1, "wild": False}
+        await pilot.pause()
+        (card,) = held(app)
+        assert isinstance(card, CardWidget) and card.card["id"] == 1
+        pile.call = {"id": 2, "image": "kevin", "value": 1, "wild": False}
+        await pilot.pause()
+        assert held(app) == [card] and card.card["id"] == 2
+        pile.call = None
+        await pilot.pause()
+        (words,) = held(app)
+        assert isinstance(words, Static) and str(words.render()) == NO_CALL
+        pile.call = {"id": 3, "image": "samantha", "value": 4, "wild": False}
+        await pilot.pause()
+        (card,) = held(app)
+        assert isinstance(card, CardWidget) and card.card["id"] == 3
 
 
 async def test_no_draw_key_while_we_lay_the_first_call_card() -> None:

@@ -12,6 +12,9 @@ from textual.widgets import Static
 from tui.games.getout.card import CardWidget, image_label
 from tui.widgets.text import set_text
 
+#: What the slot says before the first card of a round is played.
+NO_CALL = "(none yet:\nthe first card\nplayed sets it)"
+
 
 class CallPile(Vertical):
     """Attributes: ``call`` (card or None), ``image`` (to follow), ``draw_count``,
@@ -32,9 +35,21 @@ class CallPile(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static("Call card", classes="caption")
-        yield Vertical(id="call-slot")
+        # What the slot holds is composed with the pile, not mounted into it once the
+        # pile is mounted: that was a second mount (twice over, with the reactive's own
+        # first call) before the table's first frame (scripts/bench_startup.py).
+        with Vertical(id="call-slot"):
+            yield self._slot_content(self.call)
         yield Static("", id="follow")
         yield Static("", id="piles")
+
+    def _slot_content(self, call: dict[str, Any] | None) -> Static | CardWidget:
+        """The call card's widget (kept as ``_card``), or the words for no call card."""
+        if call is None:
+            self._card = None
+            return Static(NO_CALL, classes="empty")
+        self._card = CardWidget(call)
+        return self._card
 
     def watch_call(self, call: dict[str, Any] | None) -> None:
         """Show the new call card."""
@@ -44,16 +59,11 @@ class CallPile(Vertical):
             # The card widget is re-dressed in place: a new call card comes with nearly
             # every move, and a remount relayouted the table (scripts/bench_repaint.py).
             self._card.show(call)
-        else:
+        elif call is not None or self._card is not None:
+            # (No call card, and none shown: the slot says so already.)
             slot = self.query_one("#call-slot", Vertical)
             slot.remove_children()
-            if call is None:
-                self._card = None
-                slot.mount(Static("(none yet:\nthe first card\nplayed sets it)",
-                                  classes="empty"))
-            else:
-                self._card = CardWidget(call)
-                slot.mount(self._card)
+            slot.mount(self._slot_content(call))
         self._texts()
 
     def watch_image(self) -> None:

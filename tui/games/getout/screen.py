@@ -15,11 +15,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from tui.games.getout.call_pile import CallPile
 from tui.games.getout.card import CardWidget, card_label, image_label
 from tui.games.getout.hand import HandWidget
+from tui.games.getout.scores import ScoreTable
 from tui.notices import Namer
 from tui.screens.table import TableScreen
 from tui.widgets.seats import SeatsPanel
@@ -57,7 +58,7 @@ class GetOutScreen(TableScreen):
         yield HandWidget(id="hand")
         with Horizontal(id="getout-bottom"):
             yield from self.compose_log()
-            yield DataTable(id="scores", cursor_type="none", zebra_stripes=True)
+            yield ScoreTable(id="scores")
 
     # ---- showing an update ---------------------------------------------------
 
@@ -205,7 +206,7 @@ class GetOutScreen(TableScreen):
 
     def _scores(self, view: dict[str, Any], names: list[str]) -> None:
         """One row per player (so none is cut off), the total first, then each round."""
-        scores = self.query_one("#scores", DataTable)
+        scores = self.query_one("#scores", ScoreTable)
         rounds = view["history"]
         # Rebuilt only when something in it changed (mostly at a round's end): a rebuild
         # per update was most of the table's repaint time (scripts/bench_repaint.py).
@@ -214,16 +215,15 @@ class GetOutScreen(TableScreen):
         if shown == self._scores_shown:
             return
         self._scores_shown = shown
-        scores.clear(columns=True)
-        # Texts, not str: the table reads a str as markup, which loads Rich's emoji table
-        # (~2 ms before the first frame, scripts/bench_startup.py); none of these has any.
-        scores.add_columns(*map(Text, ["player", "total",
-                                       *[f"r{i}" for i in range(1, len(rounds) + 1)]]))
+        header = [Text(label) for label in
+                  ["player", "total", *[f"r{i}" for i in range(1, len(rounds) + 1)]]]
+        rows = []
         for seat, name in enumerate(names):
             total = view["scores"][seat]
             label = Text(name, style="bold" if seat == self.my_seat else "")
-            scores.add_row(label, _plain(f"{total} ✗" if view["out"][seat] else str(total)),
-                           *[_plain(str(points[seat])) for points in rounds])
+            rows.append([label, _plain(f"{total} ✗" if view["out"][seat] else str(total)),
+                         *[_plain(str(points[seat])) for points in rounds]])
+        scores.set_table(header, rows)
 
     @staticmethod
     def describe_past_event(event: dict[str, Any], namer: Namer) -> str | None:
@@ -300,7 +300,7 @@ class GetOutScreen(TableScreen):
 
 
 def _plain(text: str) -> Text:
-    """A score table cell, as the table makes one of a str, but not read as markup."""
+    """A score table cell (as a ``DataTable`` made one of a str, not read as markup)."""
     return Text(text, no_wrap=True, end="")
 
 

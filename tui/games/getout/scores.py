@@ -1,0 +1,136 @@
+"""The GET OUT! score table: one row per player, the total, then each round's points.
+
+It draws what Textual's ``DataTable(cursor_type="none", zebra_stripes=True)`` drew for
+it, cell for cell and style for style (a header row, zebra-striped rows, each column as
+wide as its widest cell plus one space each side, the rest of each line in the row's
+faded colour, scrolling sideways once the rounds outgrow the box), without the rest of
+a ``DataTable``: no cursor, no keys of its own, no per-cell bookkeeping. Importing and
+building a ``DataTable`` was ~2 ms of the solo table's first frame, its ten component
+classes ten more style applications, and its cell caches more work on the first paint
+(scripts/bench_startup.py); this table has only what a score table needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain
+
+from rich.padding import Padding
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual._segment_tools import line_crop
+from textual.color import Color
+from textual.geometry import Size
+from textual.renderables.styled import Styled
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+#: Spaces each side of a cell's content (``DataTable``'s ``cell_padding``).
+PADDING = 1
+
+
+class ScoreTable(ScrollView, can_focus=True):
+    """A header and rows of cells (``Text``), shown with :meth:`set_table`."""
+
+    COMPONENT_CLASSES = {"scores--header", "scores--even-row", "scores--odd-row"}
+
+    # DataTable's own styles for what this table shows (textual/widgets/_data_table.py).
+    DEFAULT_CSS = """
+    ScoreTable {
+        background: $surface;
+        color: $foreground;
+        height: auto;
+        max-height: 100%;
+        &:focus {
+            background-tint: $foreground 5%;
+            & > .scores--header { background-tint: $foreground 5%; }
+        }
+        &:dark > .scores--even-row { background: $surface-darken-1 40%; }
+        & > .scores--header { text-style: bold; background: $panel; color: $foreground; }
+        &:ansi > .scores--header { background: ansi_bright_blue; color: ansi_default; }
+        & > .scores--odd-row { }
+        & > .scores--even-row { background: $surface-lighten-1 50%; }
+    }
+    """
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._header: list[Text] = []
+        self._rows: list[list[Text]] = []
+        self._widths: list[int] = []
+        self._lines: dict[tuple[object, ...], Strip] = {}
+
+    @property
+    def row_count(self) -> int:
+        """The number of rows (players), the header not counted."""
+        return len(self._rows)
+
+    def get_row_at(self, index: int) -> list[Text]:
+        """The cells of row ``index``."""
+        return list(self._rows[index])
+
+    def set_table(self, header: Sequence[Text], rows: Sequence[Sequence[Text]]) -> None:
+        """Show ``header`` over ``rows`` (each row as many cells as the header)."""
+        self._header = list(header)
+        self._rows = [list(row) for row in rows]
+        self._widths = [
+            max(cell.cell_len for cell in chain([label], (row[i] for row in self._rows)))
+            + 2 * PADDING
+            for i, label in enumerate(self._header)
+        ]
+        self._lines.clear()
+        self.virtual_size = Size(sum(self._widths), 1 + len(self._rows))
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        """New styles (a theme, focus): the lines are drawn again."""
+        super().notify_style_update()
+        self._lines.clear()
+
+    def render_line(self, y: int) -> Strip:
+        """Line ``y`` of the widget: the header stays put, the rows scroll under it."""
+        width = self.size.width
+        scroll_x, scroll_y = self.scroll_offset
+        row = -1 if y == 0 else y - 1 + scroll_y
+        base_style = self.rich_style
+        if row >= len(self._rows) or not self._header:
+            return Strip.blank(width, base_style)
+        key = (row, scroll_x, width, base_style)
+        strip = self._lines.get(key)
+        if strip is None:
+            strip = self._line(row, scroll_x, width, base_style)
+            self._lines[key] = strip
+        return strip
+
+    def _line(self, row: int, scroll_x: int, width: int, base_style: Style) -> Strip:
+        """The cells of ``row`` (-1: the header) from column ``scroll_x``, ``width`` wide."""
+        if row == -1:
+            style = self.get_component_styles("scores--header").rich_style
+            cells = self._header
+        else:
+            name = "scores--odd-row" if row % 2 else "scores--even-row"
+            style = self.get_component_styles(name).rich_style
+            cells = self._rows[row]
+        console, console_options = self.app.console, self.app.console_options
+        segments: list[Segment] = []
+        for column, (cell, cell_width) in enumerate(zip(cells, self._widths, strict=False)):
+            options = console_options.update_dimensions(cell_width, 1).update(no_wrap=True)
+            pre = style + Style() + Style.from_meta({"row": row, "column": column})
+            lines = console.render_lines(
+                Styled(Padding(cell, (0, PADDING)), pre_style=pre,
+                       post_style=Style.from_color() + Style.from_color()),
+                options,
+            )
+            segments.extend(lines[0])
+        # The rest of the line in the row's colour, faded into the table's background.
+        if style.bgcolor is not None:
+            faded = Color.from_rich_color(style.bgcolor).blend(self.background_colors[1],
+                                                               factor=0.25)
+            extend = Style.from_color(color=style.color, bgcolor=faded.rich_color)
+        else:
+            extend = Style.from_color(style.color, style.bgcolor)
+        extend += Style.from_meta({"row": row, "column": 0, "out_of_bounds": True})
+        segments.append(Segment(" " * max(0, width - sum(self._widths)), extend))
+        cropped = line_crop(segments, scroll_x, scroll_x + width, width)
+        return Strip(cropped).adjust_cell_length(width, base_style).simplify()
