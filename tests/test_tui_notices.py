@@ -97,6 +97,9 @@ def test_chat_lines_survive_any_field() -> None:
     good = {"type": "chat", "table": "t1", "seat": 1, "name": "Bob", "text": "hello all"}
     assert describe_chat(good) == "Bob (seat 2): hello all"
     assert describe_chat({**good, "seat": None}) == "Bob (spectator): hello all"
+    # As the host sends a spectator's line (its name says so already): once, not twice.
+    assert describe_chat({**good, "seat": None, "name": "Bob (spectator)"}) == (
+        "Bob (spectator): hello all")
     for fields in variants({"seat": 1, "name": "Bob", "text": "hi"}):
         line = describe_chat({"type": "chat", **fields})
         assert isinstance(line, str) and ": " in line, fields

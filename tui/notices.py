@@ -117,5 +117,8 @@ def describe_chat(msg: dict[str, Any]) -> str:
     """A chat line: who said it (and from which seat) and what."""
     who = text(msg.get("name"))
     seat = seat_index(msg.get("seat"))
-    who = f"{who} ({Namer.seat(seat)})" if seat is not None else f"{who} (spectator)"
+    if seat is not None:
+        who = f"{who} ({Namer.seat(seat)})"
+    elif not who.endswith(" (spectator)"):  # the host names spectators so already
+        who = f"{who} (spectator)"
     return f"{who}: {text(msg.get('text'), '')}"
