@@ -181,6 +181,34 @@ async def test_the_seat_under_the_cursor_is_marked_without_colour() -> None:
         assert marks() == ["  1", "▸ 2", "  3"]
 
 
+async def test_a_spectator_in_the_lobby_sits_down_in_a_free_seat() -> None:
+    host = Host("test host", bot_delay=0.01)
+    try:
+        bob = Session("Bob", host=host)
+        await bob.connect()
+        joined = await bob.create("Bob's table", "getout", 3, {})
+        app = make_app("Ann")
+        async with app.run_test(size=SIZE) as pilot:
+            ann = Session("Ann", host=host)
+            await ann.connect()
+            await ann.join(joined.table, spectate=True)
+            app.attach(ann)
+            lobby = LobbyScreen(ann)
+            await app.push_screen(lobby)
+            await until(pilot, lambda: lobby.update is not None, "the lobby")
+            assert lobby.my_seat is None and not lobby.query_one("#ready").display
+            assert "sit" in footer_keys(app)
+            await pilot.press("down", "down", "ctrl+t")  # seat 3
+            await until(pilot, lambda: lobby.my_seat == 2, "Ann in seat 3")
+            assert host.tables[joined.table].spectators == []
+            await until(pilot, lambda: seat_names(lobby)[2] == "Ann (you)", "her name there")
+            assert lobby.query_one("#ready").display
+            await app.detach()
+        await bob.close()
+    finally:
+        await host.close()
+
+
 async def test_a_hosted_lobby_shows_the_address_friends_type() -> None:
     app = make_app()  # binds 127.0.0.1; mDNS on loopback only
     async with app.run_test(size=SIZE) as pilot:

@@ -8,10 +8,11 @@ the lobby opens, so the seat keys act on a seat everyone can see.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -23,6 +24,7 @@ from tui.games import TABLES, app_options, playable, table_options, table_screen
 from tui.messages import ChatReceived
 from tui.notices import describe_chat, describe_notice
 from tui.screens.base import Banner, SessionScreen
+from tui.session import ConnectionLost, ServerError
 from tui.widgets.options_form import OptionsForm, describe_value
 
 
@@ -159,9 +161,9 @@ class LobbyScreen(SessionScreen):
             seats.move_cursor(row=min(row, seats.row_count - 1))
         seats.show_cursor = True
         mine = next((s for s in table["seats"] if s["seat"] == self.my_seat), None)
-        self.query_one("#ready", Button).label = (
-            "Not ready (^r)" if mine and mine["ready"] else "Ready (^r)"
-        )
+        ready = self.query_one("#ready", Button)
+        ready.label = "Not ready (^r)" if mine and mine["ready"] else "Ready (^r)"
+        ready.display = self.my_seat is not None  # a spectator has nothing to ready
         for widget in self.query(".creator"):
             widget.display = self.is_creator
         self.query_one("#lobby-options-summary", Static).update(
@@ -194,8 +196,10 @@ class LobbyScreen(SessionScreen):
         """The creator's keys appear only for the creator; a seated player's only if seated."""
         if action in ("add_bot", "remove", "start"):
             return self.is_creator
-        if action in ("toggle_ready", "sit"):
-            return self.my_seat is not None  # a spectator has no seat to ready or move
+        if action == "toggle_ready":
+            return self.my_seat is not None  # a spectator has no seat to ready
+        if action == "sit":  # a spectator may sit down in a free seat, too
+            return self.my_seat is not None or self.table.get("phase") == "lobby"
         return True
 
     def action_chat(self) -> None:
@@ -257,8 +261,27 @@ class LobbyScreen(SessionScreen):
 
     @on(Button.Pressed, "#sit")
     def action_sit(self) -> None:
-        """Move to the selected empty seat."""
-        self.send("pick_seat", self._selected_seat())
+        """Move to the selected empty seat (a spectator sits down in it)."""
+        if self.my_seat is None:
+            self.sit_down(self._selected_seat())
+        else:
+            self.send("pick_seat", self._selected_seat())
+
+    @work(group="requests", exit_on_error=False)
+    async def sit_down(self, seat: int) -> None:
+        """(A spectator) stop watching and take the free seat ``seat``; if it is
+        gone meanwhile, watch again."""
+        table_id = str(self.table.get("id"))
+        try:
+            await self.session.request("leave")
+            await self.session.join(table_id, seat)
+        except ServerError as exc:
+            self.notify(exc.message, title="Not possible", severity="error", markup=False)
+            with contextlib.suppress(ServerError, ConnectionLost):
+                if self.session.joined is None:
+                    await self.session.join(table_id, spectate=True)
+        except ConnectionLost as exc:
+            self.notify(f"Not connected: {exc}", severity="error", markup=False)
 
     @on(Button.Pressed, "#add-bot")
     def action_add_bot(self) -> None:
