@@ -1729,12 +1729,21 @@ class Host:
                     p.BAD_REQUEST,
                     f"seat {i + 1} is taken by {s.name}; they must move or leave first",
                 )
+        changed: dict[str, Any] = {}  # what the players are told changed
+        if game_id != table.game_id:
+            changed["game"] = game_id
+        if seats != len(table.seats):
+            changed["seats"] = seats
+        new_options = {k: v for k, v in options.items()
+                       if game_id != table.game_id or table.options.get(k) != v}
+        if new_options:
+            changed["options"] = new_options
         table.game_id, table.options = game_id, options
         table.seats = table.seats[:seats] + [Seat() for _ in range(seats - len(table.seats))]
         for s in table.seats:
             s.ready = False
         self._ok(conn, msg)
-        table.push(notices=[{"type": "configured"}])
+        table.push(notices=[{"type": "configured", "changed": changed}])
 
     def _on_add_bot(self, conn: Connection, msg: dict[str, Any]) -> None:
         table = self._at_table(conn)

@@ -118,7 +118,8 @@ async def test_creator_configures_adds_and_removes_bots_and_kicks() -> None:
         await bob.join(joined.table)
 
         await ann.configure(seats=4, options={"limit": 50})
-        msg = await bob.wait_for(lambda m: update(m) and m["notices"] == [{"type": "configured"}])
+        msg = await bob.wait_for(lambda m: update(m) and m["notices"] == [
+            {"type": "configured", "changed": {"seats": 4, "options": {"limit": 50}}}])
         assert len(msg["table"]["seats"]) == 4 and msg["table"]["options"]["limit"] == 50
         with pytest.raises(ServerError, match="unknown option 'speed'"):
             await ann.configure(options={"speed": 3})

@@ -30,7 +30,7 @@ NOTICES: dict[str, dict[str, Any]] = {
     "bot_removed": {"seat": 2},
     "watching": {"name": "Eve"},
     "stopped_watching": {"name": "Eve"},
-    "configured": {},
+    "configured": {"changed": {"game": "gotfive", "seats": 3, "options": {"hints": "count"}}},
     "started": {},
     "game_over": {"result": {"winners": [1], "scores": [3, 0, 1]}},
     "back_to_lobby": {},
@@ -78,7 +78,15 @@ def test_notices_name_the_seats_as_players_count_them() -> None:
     assert describe_notice({"type": "watching", "name": "Eve"}, NAMES) == (
         "Eve is watching (spectator)")
     assert describe_notice({"type": "moved", "from": 0, "to": 2}, NAMES) == (
-        "a player moved from seat 1 to seat 3")
+        "Cy moved from seat 1 to seat 3")
+    assert describe_notice({"type": "configured", "changed": {
+        "seats": 4, "options": {"limit": 150, "first": None, "best": 31}}}, NAMES) == (
+        "the table changed: 4 seats, limit 150, first at random")
+    assert describe_notice({"type": "configured", "changed": {
+        "game": "gotfive", "options": {"hints": "count"}}}, NAMES) == (
+        "the table changed: Got Five!, hints count")
+    assert describe_notice({"type": "configured", "changed": {}}, NAMES) == (
+        "the creator set the table again (nothing changed)")
     assert describe_notice({"type": "renamed", "seat": None, "name": "Zed"}, NAMES) == (
         "a spectator is now called Zed")
     assert describe_notice({"type": "game_over", "result": {"winners": [2]}}, NAMES) == (

@@ -84,6 +84,15 @@ def describe_notice(notice: dict[str, Any], names: Sequence[str]) -> str | None:
         who = [n.name(w) for w in winners if seat_index(w) is not None]
         return f"the game is over: {' and '.join(who)} won" if who else "the game is over"
 
+    def configured() -> str:
+        changed = get("changed")
+        parts = describe_changes(changed) if isinstance(changed, dict) else None
+        if parts is None:
+            return "the table's game or options changed"
+        if not parts:
+            return "the creator set the table again (nothing changed)"
+        return "the table changed: " + ", ".join(parts)
+
     def paused() -> str:
         waiting = get("waiting")
         who = [n.name(s) for s in waiting] if isinstance(waiting, list) else []
@@ -93,7 +102,8 @@ def describe_notice(notice: dict[str, Any], names: Sequence[str]) -> str | None:
     texts: dict[str, Callable[[], str]] = {
         "joined": lambda: f"{text(get('name'))} sat down at {n.seat(get('seat'))}",
         "left": lambda: f"{n.name(get('seat'))} left",
-        "moved": lambda: f"a player moved from {n.seat(get('from'))} to {n.seat(get('to'))}",
+        "moved": lambda: (f"{n.name(get('to'))} moved from {n.seat(get('from'))} "
+                          f"to {n.seat(get('to'))}"),
         "renamed": renamed,
         "disconnected": lambda: f"{n.name(get('seat'))} lost the connection (away)",
         "reconnected": lambda: f"{text(get('name'))} is back",
@@ -102,7 +112,7 @@ def describe_notice(notice: dict[str, Any], names: Sequence[str]) -> str | None:
         "bot_removed": lambda: f"the bot left {n.seat(get('seat'))}",
         "watching": lambda: f"{text(get('name'))} is watching (spectator)",
         "stopped_watching": lambda: f"{text(get('name'))} stopped watching (spectator)",
-        "configured": lambda: "the table's game or options changed",
+        "configured": configured,
         "started": lambda: "the game starts!",
         "game_over": game_over,
         "back_to_lobby": lambda: "back in the lobby",
@@ -111,6 +121,34 @@ def describe_notice(notice: dict[str, Any], names: Sequence[str]) -> str | None:
     }
     make = texts.get(str(get("type")))
     return make() if make is not None else None
+
+
+def describe_changes(changed: dict[str, Any]) -> list[str] | None:
+    """A ``configured`` notice's changes in words (``["Got Five!", "3 seats", "hints
+    count"]``), what the app fills in itself left out; ``None`` if they make no sense."""
+    import engine
+    from tui.games import app_options
+    from tui.widgets.options_form import describe_value
+
+    game_id = changed.get("game")
+    if game_id is not None and game_id not in engine.GAMES:
+        return None
+    parts = [engine.GAMES[game_id].name] if game_id is not None else []
+    seats = changed.get("seats")
+    if isinstance(seats, int) and not isinstance(seats, bool):
+        parts.append(f"{seats} seats")
+    options = changed.get("options")
+    if isinstance(options, dict):
+        spec = engine.GAMES.get(str(game_id)) if game_id is not None else None
+        known = {o.name: o for o in spec.options} if spec is not None else {
+            o.name: o for g in engine.GAMES.values() for o in g.options}
+        games = [str(game_id)] if game_id is not None else list(engine.GAMES)
+        hidden = {name for g in games for name in app_options(g)}
+        for name, value in options.items():
+            option = known.get(str(name))
+            if option is not None and name not in hidden:
+                parts.append(f"{name} {describe_value(option, value)}")
+    return parts
 
 
 def describe_chat(msg: dict[str, Any]) -> str:
