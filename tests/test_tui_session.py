@@ -508,3 +508,24 @@ async def test_the_creators_options_outlive_a_change_of_seats_or_game() -> None:
         lobby.query_one("#lobby-game", Select).value = "gotfive"
         await until(pilot, lambda: lobby.table["game"] == "gotfive", "Got Five! again")
         assert lobby.table["options"]["hints"] == "count"
+
+
+def test_a_full_history_still_gives_every_new_entry_to_the_screens() -> None:
+    """Once the history keeps only its last HISTORY_LIMIT entries, each new one pushes
+    out the oldest: a screen that has shown them all must still get the new ones (the
+    log stopped after 1,000 lines; counted by position, nothing was ever new again)."""
+    from tui.session import HISTORY_LIMIT
+
+    session = Session("Ann")
+    for i in range(HISTORY_LIMIT):
+        session.record({"type": "chat", "name": "Bob", "text": f"line {i}"})
+    entries, shown = session.since(0)
+    assert len(entries) == HISTORY_LIMIT and shown == HISTORY_LIMIT
+    for i in range(3):
+        session.record({"type": "chat", "name": "Bob", "text": f"new {i}"})
+    entries, shown = session.since(shown)
+    assert [e.data["text"] for e in entries] == ["new 0", "new 1", "new 2"]
+    assert session.since(shown) == ([], shown)
+    # A screen far behind gets what is still kept, from the oldest kept on.
+    entries, _ = session.since(1)
+    assert len(entries) == HISTORY_LIMIT and entries[0].data["text"] == "line 3"

@@ -63,6 +63,8 @@ class Session:
     client: Client | None = None
     latest: Message | None = None
     history: list[Entry] = field(default_factory=list)
+    #: Entries ever added to ``history`` (it keeps the last ``HISTORY_LIMIT``).
+    added: int = 0
     #: Where we sat when the last client closed, so a new client can take it back.
     _kept: Joined | None = None
 
@@ -153,8 +155,19 @@ class Session:
 
     def _add(self, entry: Entry) -> None:
         self.history.append(entry)
+        self.added += 1
         if len(self.history) > HISTORY_LIMIT:
             del self.history[: len(self.history) - HISTORY_LIMIT]
+
+    def since(self, shown: int) -> tuple[list[Entry], int]:
+        """The history entries after the first ``shown`` ever added (those still kept),
+        and how many have been added in all: a screen that showed ``shown`` entries
+        shows these and remembers the count. (Counted from the start, not by position:
+        once the history is full, every new entry pushes out the oldest.)"""
+        kept_from = self.added - len(self.history)  # the first kept entry's number
+        if shown > self.added:  # counted against another history
+            shown = 0
+        return self.history[max(0, shown - kept_from):], self.added
 
     async def next(self) -> Message:
         """The next message the host pushes; ``ConnectionLost`` when the line is down."""

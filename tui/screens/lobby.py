@@ -232,15 +232,12 @@ class LobbyScreen(SessionScreen):
     def _catch_up(self) -> None:
         """Write the table's lines (chat and notices) not shown here yet."""
         log = self.query_one("#chat", RichLog)
-        history = self.session.history
-        if self.shown > len(history):
-            self.shown = 0
-        for entry in history[self.shown:]:
+        entries, self.shown = self.session.since(self.shown)
+        for entry in entries:
             if entry.kind == "chat":
                 log.write(describe_chat(entry.data), scroll_end=True)
             elif entry.kind == "notice" and (text := describe_notice(entry.data, entry.names)):
                 log.write(f"· {text}", scroll_end=True)
-        self.shown = len(history)
 
     @on(ChatReceived)
     def chat_received(self) -> None:

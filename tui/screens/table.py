@@ -248,15 +248,12 @@ class TableScreen(SessionScreen):
 
     def catch_up(self) -> None:
         """Write the lines of the session's history not shown here yet."""
-        history = self.session.history
-        if self.shown > len(history):  # the session dropped old entries
-            self.shown = 0
+        entries, self.shown = self.session.since(self.shown)
         log = self.query_one("#log", TableLog)
-        for entry in history[self.shown:]:
+        for entry in entries:
             line = self.describe_entry(entry)
             if line:
                 log.write(line, scroll_end=True)
-        self.shown = len(history)
 
     def describe_entry(self, entry: Entry) -> str | None:
         """One log line for one thing that happened (or ``None``: not worth a line)."""
