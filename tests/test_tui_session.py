@@ -529,3 +529,22 @@ def test_a_full_history_still_gives_every_new_entry_to_the_screens() -> None:
     # A screen far behind gets what is still kept, from the oldest kept on.
     entries, _ = session.since(1)
     assert len(entries) == HISTORY_LIMIT and entries[0].data["text"] == "line 3"
+
+
+async def test_a_renamed_player_comes_back_under_the_new_name() -> None:
+    host = Host("test host", bot_delay=0)
+    try:
+        bob = Session("Bob", host=host)
+        await bob.connect()
+        joined = await bob.create("T", "getout", 3, {})
+        await bob.request("rename", "Bobby")
+        table = host.tables[joined.table]
+        assert table.seats[0].name == "Bobby"
+        assert bob.client is not None
+        bob.client._writer.transport.abort()  # the line drops
+        await until_closed(bob)
+        await bob.reconnect()
+        assert table.seats[0].name == "Bobby" and table.seats[0].conn is not None
+        await bob.close()
+    finally:
+        await host.close()

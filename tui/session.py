@@ -184,6 +184,8 @@ class Session:
         result = await getattr(self.client, method)(*args, **kwargs)
         if method == "pick_seat":
             self._remember()  # the token now belongs to the new seat
+        elif method == "rename" and args:
+            self.name = str(args[0])  # a reconnection says hello with the new name
         return result
 
     async def close(self) -> None:
