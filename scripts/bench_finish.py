@@ -31,6 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("HIDDENHAND_CONFIG_DIR", tempfile.mkdtemp())
+# The app's host journals its games: into a scratch directory, not the player's.
+os.environ.setdefault("HIDDENHAND_DATA_DIR", os.environ["HIDDENHAND_CONFIG_DIR"])
 
 from engine.bots import make_bot
 from engine.testing import stack_getout

@@ -240,6 +240,8 @@ async def main() -> None:
     if args.signals < 1:
         parser.error("--signals must be at least 1")
     os.environ.setdefault("HIDDENHAND_CONFIG_DIR", tempfile.mkdtemp(prefix="hh-bench-"))
+    # Journals of the host's games go there too, not into the player's data dir.
+    os.environ.setdefault("HIDDENHAND_DATA_DIR", os.environ["HIDDENHAND_CONFIG_DIR"])
     if args.worker is not None:
         await worker(args.port, args.table, args.worker, args.token, args.signals)
         return
