@@ -183,3 +183,19 @@ def test_option_errors_speak_plain_words(
     err = capsys.readouterr().err
     assert message in err, err
     assert "None" not in err and "best" not in err.split("allowed options:")[-1]
+
+
+def test_a_box_players_data_dir_holds_their_journals_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One SSH player's solo games are journaled in their own dir: the box owner's data
+    dir would offer every player everyone's lost games to resume."""
+    from net.journal import journal_dir
+    from tui.cli import use_data_dir
+    from tui.settings import config_dir
+
+    monkeypatch.delenv("HIDDENHAND_DATA_DIR", raising=False)
+    monkeypatch.delenv("HIDDENHAND_CONFIG_DIR", raising=False)
+    use_data_dir(str(tmp_path / "ann"))
+    assert journal_dir().is_relative_to(tmp_path / "ann")
+    assert config_dir().is_relative_to(tmp_path / "ann")

@@ -168,7 +168,8 @@ def build_parser(*, arguments: bool | Collection[str] = True) -> argparse.Argume
     box.add_argument("--player", default=None, metavar="NAME",
                      help="the player's name until they pick another in the settings")
     box.add_argument("--data-dir", default=None, metavar="DIR",
-                     help="keep settings and seat tokens here (default: the user's config dir)")
+                     help="keep settings, seat tokens and the journals of games hosted here "
+                     "(default: the user's config and data dirs)")
     box.add_argument("--box-invite", default=None, metavar="TEXT",
                      help="how friends join, as the lobby shows it (e.g. 'ssh -p 2222 box')")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -536,7 +537,7 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return 1
     # Settings read these (tui.settings): one data dir and default name per SSH player.
     if args.data_dir:
-        os.environ["HIDDENHAND_CONFIG_DIR"] = args.data_dir
+        use_data_dir(args.data_dir)
     if args.player:
         os.environ["HIDDENHAND_PLAYER"] = args.player
     settings, problem = Settings.load()
@@ -579,6 +580,15 @@ def run_ssh_serve_command(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         parser.error(str(exc))
     return run_ssh_serve(config)
+
+
+def use_data_dir(path: str) -> None:
+    """Keep everything of this app in ``path`` (``--data-dir``: one SSH player's own
+    directory): its settings and seat tokens, and the journals of the games it hosts
+    itself (solo) — not in the box owner's data dir, where every player's app would
+    find, and offer to resume, everyone's lost games."""
+    os.environ["HIDDENHAND_CONFIG_DIR"] = path
+    os.environ["HIDDENHAND_DATA_DIR"] = path
 
 
 def main(argv: Sequence[str] | None = None) -> int:
