@@ -189,8 +189,6 @@ async def test_the_table_footer_dims_keys_in_place_and_lets_rebuilt_keys_go() ->
 
 
 async def test_the_gotfive_footer_draws_the_keys_of_each_turn() -> None:
-    """The keys of a turn light and dim with the turn and its phase (dimmed, not hidden,
-    while they wait for a later turn of ours): the footer keeps its key widgets."""
     app = make_app(solo={"game_id": "gotfive", "seats": 3, "options": {}})
     async with app.run_test(size=SIZE) as pilot:
         screen = await until(pilot, lambda: isinstance(app.screen, GotFiveScreen)
@@ -199,9 +197,8 @@ async def test_the_gotfive_footer_draws_the_keys_of_each_turn() -> None:
         (table,) = app.host.tables.values()
         for seat in table.seats:
             seat.bot = None  # every seat moves when the test says so
-        built: list[FooterKey] = []
         rng = random.Random(5)
-        shown: set[frozenset[tuple[str, bool]]] = set()
+        shown: set[frozenset[str]] = set()
         for _ in range(12):
             moves = [(seat, action) for seat in range(3)
                      for action in table.game.legal_actions(seat)
@@ -212,10 +209,5 @@ async def test_the_gotfive_footer_draws_the_keys_of_each_turn() -> None:
             table.act(*rng.choice(moves))
             await until(pilot, lambda before=version: screen.view.get("version") != before
                         and footer_drawn(app) == footer_keys(app), "the footer of the move")
-            drawn = footer_drawn(app)
-            assert {"reveal", "next_tile", "sort", "compare"} <= set(drawn), drawn
-            shown.add(frozenset(drawn.items()))
-            built = built or list(screen.query_one(Footer).query(FooterKey))
-        # Our reveal, our clue, another's turn: each lights its own keys, all dimmed.
-        assert len(shown) >= 3
-        assert list(screen.query_one(Footer).query(FooterKey)) == built  # restyled only
+            shown.add(frozenset(footer_drawn(app)))
+        assert len(shown) >= 3  # keys came and went with the turn and its phase

@@ -1,7 +1,6 @@
 """The Got Five! table: the public row, the others' racks, your rack, your board, the log.
 
-Keys (the footer lights those that work now; a turn's keys are dimmed while they wait
-for a later turn of ours, and hidden once they cannot come back):
+Keys (the footer shows only those that work now):
 
 * anywhere, any time: arrows move over your board, space cycles the cell blank →
   crossed → circled (x crosses, o circles, Delete clears); a click on a cell cycles it
@@ -260,18 +259,6 @@ class GotFiveScreen(TableScreen):
 
     # ---- which keys work now -----------------------------------------------------
 
-    def _now_or_later(self, kind: str, later: bool) -> bool | None:
-        """A turn's key: lit if ``kind`` is open now, dimmed if it can be open on a
-        later turn of ours (``later``: tiles are left for it, and we are still in the
-        game), hidden otherwise."""
-        if self.can(kind):
-            return True
-        view, me = self.view, self.my_seat
-        out = view.get("out") or []
-        playing = (me is not None and view.get("phase") in ("reveal", "clue", "announce")
-                   and not (me < len(out) and out[me]))
-        return None if later and playing else False
-
     def can_mark(self) -> bool:
         """Marks are open (the host lists ``mark``), even while a move is on its way."""
         legal = (self.update or {}).get("legal") or []
@@ -286,18 +273,12 @@ class GotFiveScreen(TableScreen):
             return self.can_mark()
         if action == "mark_key":
             return self.can_mark() and not self.has_class("-narrow")
-        # A turn's keys are dimmed, not hidden, while they wait for a later turn of ours
-        # (the next phase of this turn, another player's turn): the footer keeps the same
-        # keys and restyles them in place, where a new set of keys rebuilt it at nearly
-        # every update (scripts/bench_repaint.py). Hidden: what cannot come back.
-        view = self.view
-        clues_left = bool(view.get("public")) or any(view.get("supply") or [])
         if action == "reveal":
-            return self._now_or_later("reveal", any(view.get("supply") or []))
+            return self.can("reveal")
         if action in ("sort", "next_tile"):
-            return self._now_or_later("sort", clues_left)
+            return self.can("sort")
         if action == "compare":
-            return self._now_or_later("compare", clues_left)
+            return self.can("compare")
         if action == "got_five":
             return self.can("announce")
         return True
