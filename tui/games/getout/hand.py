@@ -43,11 +43,15 @@ IMAGES = ("geoff", "samantha", "kevin", "shirley", "tea_picker", "wild")
 CARD_HEIGHT = 4
 
 
-def card_classes(card: dict[str, Any], playable: bool, selected: bool) -> str:
+def state_classes(image: str, playable: bool, selected: bool) -> str:
     """The CSS classes of a card in the hand, as a ``CardWidget`` in that state has them."""
-    image = "wild" if card.get("wild") else card["image"]
     return " ".join(["card", f"image-{image}"] + (["playable"] if playable else [])
                     + (["selected"] if selected else []))
+
+
+def card_classes(card: dict[str, Any], playable: bool, selected: bool) -> str:
+    """:func:`state_classes` of ``card``."""
+    return state_classes("wild" if card.get("wild") else card["image"], playable, selected)
 
 
 class HandWidget(ScrollView):
@@ -71,11 +75,10 @@ class HandWidget(ScrollView):
     """
 
     #: Every state a card can be drawn in: its styles come from the stylesheet.
+    #: (A set, as Textual declares it; never changed.)
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        " ".join(["card", f"image-{image}"] + (["playable"] if playable else [])
-                 + (["selected"] if selected else []))
-        for image in IMAGES for playable in (False, True) for selected in (False, True)
-    }
+        state_classes(image, playable, selected)
+        for image in IMAGES for playable in (False, True) for selected in (False, True)}
 
     # The screen's keys move the selection; the row itself must not take them to scroll.
     can_focus = False
