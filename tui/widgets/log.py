@@ -10,6 +10,9 @@ appearing or going (the lines outgrow it, or it grows wider than them) need a la
 scrollbars and scrolls to the end at once, in the same frame as the line. And where a
 ``ScrollView`` refits and repaints its scrollbar at every layout of the screen (a frame
 of its own, after the layout's), a ``TableLog`` laid out where it was does nothing.
+When a new line scrolls the log, the rows it only moves up keep their drawing (Textual
+would draw every row in sight again, ≈ 24 at a table); only rows that show a line they
+did not show before are drawn, and the log's style is looked up once per frame.
 
 A log that shows its newest line keeps showing it when its box changes size (a
 ``RichLog`` kept its scroll offset, so a shorter box hid the newest lines), and its
