@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.style import Style
 from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.containers import HorizontalScroll
+from textual.geometry import Region
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import DataTable
 
+import tui
 from engine.testing import stack_getout
 from tests.tui_support import config_dir, make_app, until
 from tui.app import HiddenHandApp
-from tui.games.getout.card import CardWidget
+from tui.games.getout.card import WIDTHS, CardWidget
 from tui.games.getout.hand import HandWidget
 from tui.games.getout.scores import ScoreTable
 from tui.games.getout.screen import GetOutScreen
@@ -29,6 +36,20 @@ async def our_turn(pilot: Pilot[Any], app: HiddenHandApp) -> GetOutScreen:
     return screen
 
 
+def drawn(app: App[Any], region: Region) -> list[list[tuple[str, Style]]]:
+    """The cells of ``region`` as the screen draws them now: (character, style) rows."""
+    strips = app.screen._compositor.render_strips()
+    return [[(char, segment.style or Style()) for segment in
+             strips[y].crop(region.x, region.right) for char in segment.text]
+            for y in range(region.y, region.bottom)]
+
+
+def card_text(hand: HandWidget, index: int) -> list[str]:
+    """Card ``index`` of ``hand`` as the player sees it: its four lines of text."""
+    return ["".join(char for char, _ in row)
+            for row in drawn(hand.app, hand.card_region(index))]
+
+
 async def test_playable_cards_carry_a_mark_and_keys_reach_beyond_the_ninth_card() -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(120, 40)) as pilot:
@@ -39,18 +60,18 @@ async def test_playable_cards_carry_a_mark_and_keys_reach_beyond_the_ninth_card(
         stack_getout(table.game, [hand, ["shirley 1"]], played=["kevin 8"], turn=0)
         table.push()
         widget = screen.query_one(HandWidget)
-        await until(pilot, lambda: len(widget.cards) == 12
-                    and len(widget.query(CardWidget)) == 12, "twelve cards")
-        cards = list(widget.query(CardWidget))
-        playable = [c.border_subtitle == "✓" for c in cards]
+        await until(pilot, lambda: len(widget.cards) == 12, "twelve cards")
+        await pilot.pause()
+        cards = [card_text(widget, i) for i in range(12)]
+        playable = ["✓" in card[-1] for card in cards]
         assert playable == [False] * 11 + [True]  # only the kevin matches (no geoff 8)
-        assert cards[-1].has_class("playable") and not cards[0].has_class("playable")
+        assert "◆ 3" in cards[-1][1] and "■ 1" in cards[0][1]
         await pilot.press("2")
         assert widget.selected == 1
         await pilot.press("2")  # the same key again: ten cards further
         assert widget.selected == 11
         await pilot.pause()
-        assert [c.border_title for c in widget.query(CardWidget)].index("▼") == 11
+        assert ["▼" in card_text(widget, i)[0] for i in range(12)].index(True) == 11
         await pilot.press("2")  # and back round
         assert widget.selected == 1
         await pilot.press("0")  # the tenth card
@@ -98,7 +119,7 @@ async def test_the_score_table_draws_what_a_data_table_drew(
         size: tuple[int, int], tables: list[tuple[Any, ...]], then: str) -> None:
     """``ScoreTable`` replaced ``DataTable(cursor_type="none", zebra_stripes=True)``:
     the same screen, cell for cell and colour for colour, for each of these tables."""
-    from textual.app import App, ComposeResult
+    from textual.app import App
 
     class Scores(App[None]):
         CSS = "#scores { width: 1fr; border: round $foreground 30%; }"
@@ -141,43 +162,91 @@ async def test_the_score_table_draws_what_a_data_table_drew(
     assert await screenshot(old=False) == await screenshot(old=True)
 
 
-async def test_the_hand_keeps_each_cards_widget_and_always_shows_the_cards_in_order() -> None:
-    from textual.app import App, ComposeResult
+class RowOfCards(HorizontalScroll):
+    """The hand as it was: a scrolling row of card widgets, what the hand must draw."""
 
-    class Row(App[None]):
-        def compose(self) -> ComposeResult:
-            yield HandWidget(id="hand")
+    DEFAULT_CSS = "RowOfCards { height: 5; scrollbar-size-horizontal: 1; padding: 0 1; }"
+    can_focus = False
 
-    def card(n: int) -> dict[str, Any]:
-        return {"id": n, "image": ("geoff", "kevin", "shirley")[n % 3], "value": n}
 
-    app = Row()
-    async with app.run_test(size=(120, 10)) as pilot:
-        hand = app.query_one(HandWidget)
+class Rows(App[None]):
+    """The hand and the reference row one above the other, with the app's stylesheet."""
 
-        async def show(ids: list[int], playable: set[int]) -> dict[int, CardWidget]:
+    CSS_PATH = str(Path(tui.__file__).parent / "app.tcss")
+
+    def compose(self) -> ComposeResult:
+        yield HandWidget(id="hand")
+        yield RowOfCards()
+
+
+def a_card(n: int) -> dict[str, Any]:
+    """Card ``n``: every image in turn, and a GET OUT! card every seventh."""
+    images = ("geoff", "samantha", "kevin", "shirley", "tea_picker")
+    if n % 7 == 6:
+        return {"id": n, "wild": True}
+    return {"id": n, "image": images[n % 7 % 5], "value": n % 15 + 1}
+
+
+async def test_the_hand_draws_what_a_row_of_card_widgets_drew() -> None:
+    """Cell for cell (character and style), at both sizes, scrolled or not, with every
+    image and mark; a play, a draw and a turn change ask for no layout."""
+    app = Rows()
+    async with app.run_test(size=(100, 12)) as pilot:
+        hand, row = app.query_one(HandWidget), app.query_one(RowOfCards)
+        layouts: list[object] = []
+        refresh = Widget.refresh
+
+        def noting(self: Widget, *regions: Any, **kwargs: Any) -> Widget:
+            if kwargs.get("layout") or kwargs.get("recompose"):
+                layouts.append(self)
+            return refresh(self, *regions, **kwargs)
+
+        async def show(ids: list[int], playable: set[int], selected: int) -> None:
             hand.playable = frozenset(playable)
-            hand.cards = [card(n) for n in ids]
+            hand.cards = [a_card(n) for n in ids]
+            hand.selected = selected
+            size = hand.card_size()
+            await row.remove_children()
+            widgets = [CardWidget(a_card(n), playable=n in playable,
+                                  selected=i == selected, size=size)
+                       for i, n in enumerate(ids)]
+            for widget in widgets:
+                widget.styles.width = WIDTHS[size]
+            await row.mount_all(widgets)
             await pilot.pause()
-            widgets = [w for w in hand.query(CardWidget) if w.parent is hand]
-            assert [w.card["id"] for w in widgets] == ids
-            for i, widget in enumerate(widgets):  # dressed as a new widget would be
-                fresh = CardWidget(widget.card, playable=widget.card["id"] in playable,
-                                   selected=i == hand.selected)
-                assert (str(widget.content), widget.border_title, widget.border_subtitle,
-                        widget.tooltip) == (str(fresh.content), fresh.border_title,
-                                            fresh.border_subtitle, fresh.tooltip)
-                assert widget.classes == fresh.classes, widget.card
-            return {w.card["id"]: w for w in widgets}
+            if widgets:
+                row.scroll_to_widget(widgets[selected], animate=False)
+            await pilot.pause()
+            assert hand.size_shown == size
+            assert drawn(app, hand.region) == drawn(app, row.region), (ids, playable, selected)
 
-        first = await show([1, 2, 3, 4, 5], {2})
-        played = await show([1, 2, 4, 5], {4, 5})  # a card from the middle: its widget goes
-        assert all(played[n] is first[n] for n in played)
-        drawn = await show([1, 2, 3, 4, 5, 9], set())  # one in the middle, one at the end
-        assert all(drawn[n] is played[n] for n in played)
-        await show([9, 5, 1], {1})  # another order
-        await show([], set())
-        await show([7, 8], {8})
+        await show(list(range(7)), {1, 4, 6}, 6)  # every image, a selected GET OUT! card
+        await show(list(range(7)), {0, 1, 2, 3, 4, 5, 6}, 2)
+        await show(list(range(7)), set(), 0)
+        await show(list(range(12)), {3, 6}, 3)  # compact: 12 × 12 > 98 columns
+        await show(list(range(20)), {13}, 13)  # scrolled: 20 × 7 > 98 columns
+        await show(list(range(20)), {13}, 19)
+        await show(list(range(20)), set(), 0)
+        await show([], set(), 0)
+        await show([3, 1], {1}, 1)
+        app.theme = "textual-light"  # the cards are drawn again in the new colours
+        await pilot.pause()
+        await pilot.pause()
+        assert drawn(app, hand.region) == drawn(app, row.region)
+        # A card played from the middle, one drawn, the turn going and coming back:
+        # the hand repaints, nothing is laid out again.
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(Widget, "refresh", noting)
+            for ids, playable in (([1, 2, 3, 4, 5], {2, 4}), ([1, 2, 4, 5], {2, 4}),
+                                  ([1, 2, 4, 5, 9], {2, 4}), ([1, 2, 4, 5, 9], set()),
+                                  ([1, 2, 4, 5, 9], {1, 9})):
+                hand.playable = frozenset(playable)
+                hand.cards = [a_card(n) for n in ids]
+                await pilot.pause()
+                faces = [CardWidget.face(a_card(n)).split("\n")[0] for n in ids]
+                assert [face in card_text(hand, i)[1] for i, face in enumerate(faces)] \
+                    == [True] * len(ids)
+        assert [w for w in layouts if w is hand or hand in w.ancestors] == []
 
 
 async def test_a_long_hand_narrows_its_cards_to_stay_in_sight_at_80_columns() -> None:
@@ -191,49 +260,81 @@ async def test_a_long_hand_narrows_its_cards_to_stay_in_sight_at_80_columns() ->
         widget = screen.query_one(HandWidget)
         values = (1, 2, 3, 4, 5, 7, 10, 11, 12, 13, 14)
 
-        async def deal(hand: list[str]) -> list[CardWidget]:
+        async def deal(hand: list[str]) -> None:
             stack_getout(table.game, [hand, ["shirley 1"]], played=["kevin 8"], turn=0)
             table.push()
-            await until(pilot, lambda: len(widget.cards) == len(hand)
-                        and len(widget.query(CardWidget)) == len(hand), "the hand")
+            await until(pilot, lambda: len(widget.cards) == len(hand), "the hand")
             await pilot.pause()
-            return list(widget.query(CardWidget))
 
-        def in_sight(card: CardWidget) -> bool:
-            return widget.content_region.contains_region(card.region)
+        def in_sight(index: int) -> bool:
+            return widget.content_region.contains_region(widget.card_region(index))
 
-        cards = await deal([f"geoff {v}" for v in values[:5]] + ["kevin 3"])
-        assert all(c.region.width == 12 and in_sight(c) for c in cards)
-        assert "Geoff" in str(cards[0].render()) and not widget.has_class("cards-compact")
-        cards = await deal([f"geoff {v}" for v in values[:10]] + ["kevin 3"])
-        assert widget.has_class("cards-compact")
-        assert all(c.region.width == 7 and in_sight(c) for c in cards)
-        assert "Geoff" in str(cards[0].render()) and "◆ 3" in str(cards[-1].render())
-        # The marks are drawn in the narrow frames, not only set (a narrower frame
-        # would drop them): one ▼, and a ✓ on the one playable card besides the
-        # status line's "marked ✓".
+        await deal([f"geoff {v}" for v in values[:5]] + ["kevin 3"])
+        assert widget.size_shown == "full"
+        assert all(widget.card_region(i).width == 12 and in_sight(i) for i in range(6))
+        assert "Geoff" in card_text(widget, 0)[2]
+        await deal([f"geoff {v}" for v in values[:10]] + ["kevin 3"])
+        assert widget.size_shown == "compact"
+        assert all(widget.card_region(i).width == 7 and in_sight(i) for i in range(11))
+        assert "Geoff" in card_text(widget, 0)[2] and "◆ 3" in card_text(widget, 10)[1]
+        # The marks are drawn in the narrow frames (a narrower frame would drop them):
+        # one ▼, and a ✓ on the one playable card besides the status line's "marked ✓".
         shot = app.export_screenshot()
-        assert cards[0].border_title == "▼" and cards[-1].border_subtitle == "✓"
+        assert "▼" in card_text(widget, 0)[0] and "✓" in card_text(widget, 10)[3]
         assert shot.count("▼") == 1 and shot.count("✓") == 2
-        cards = await deal([f"geoff {v}" for v in values] + ["kevin 3", "kevin 5", "samantha 7"])
-        assert widget.has_class("cards-compact") and not all(in_sight(c) for c in cards)
+        await deal([f"geoff {v}" for v in values] + ["kevin 3", "kevin 5", "samantha 7"])
+        assert widget.size_shown == "compact" and not all(in_sight(i) for i in range(14))
         for _ in range(13):
             await pilot.press("right")
         await pilot.pause()
-        assert widget.selected == 13 and in_sight(cards[13])
+        assert widget.selected == 13 and in_sight(13)
+        face = CardWidget.face(widget.cards[13], "compact").split("\n")[0]
+        assert "▼" in card_text(widget, 13)[0] and face in card_text(widget, 13)[1]
         # Wider, where every card fits, and back: the chosen card is still in sight.
         await pilot.resize_terminal(200, 50)
-        await until(pilot, lambda: not widget.has_class("cards-compact"), "full-size cards")
+        await until(pilot, lambda: widget.size_shown == "full", "full-size cards")
         await pilot.pause()
         await pilot.resize_terminal(80, 24)
-        await until(pilot, lambda: widget.has_class("cards-compact"), "narrow cards")
-        await until(pilot, lambda: in_sight(cards[13]), "the chosen card in sight")
+        await until(pilot, lambda: widget.size_shown == "compact", "narrow cards")
+        await until(pilot, lambda: in_sight(13), "the chosen card in sight")
+        await pilot.pause()
+        assert "▼" in card_text(widget, 13)[0]
+
+
+async def test_a_click_on_a_card_plays_it_and_the_mouse_names_it() -> None:
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await our_turn(pilot, app)
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        stack_getout(table.game, [["geoff 1", "geoff 2", "kevin 3"], ["shirley 1"]],
+                     played=["kevin 8"], turn=0)
+        table.push()
+        widget = screen.query_one(HandWidget)
+        await until(pilot, lambda: len(widget.cards) == 3 and widget.playable, "the hand")
+        await pilot.pause()
+        assert [c["value"] for c in widget.cards] == [1, 2, 3]
+        # The last card, at a cell of its frame (the row has one cell of padding).
+        await pilot.hover(HandWidget, offset=(1 + 2 * 12 + 11, 3))
+        assert widget.tooltip == "Kevin 3 (diamond) — playable"
+        await pilot.hover(HandWidget, offset=(1 + 5, 1))
+        assert widget.tooltip == "Geoff 1 (square)"
+        await pilot.hover(HandWidget, offset=(1 + 3 * 12 + 2, 1))  # beside the cards
+        assert widget.tooltip is None
+        version = screen.view["version"]
+        await pilot.click(HandWidget, offset=(1 + 3 * 12 + 2, 1))  # nothing to play
+        await pilot.pause()
+        assert screen.view["version"] == version
+        await pilot.click(HandWidget, offset=(1 + 2 * 12 + 11, 3))
+        await until(pilot, lambda: [c["value"] for c in widget.cards] == [1, 2],
+                    "the kevin played")
+        assert screen.view["call"]["value"] == 3
 
 
 async def test_the_played_count_follows_a_turned_over_pile() -> None:
     """When the played pile becomes the draw pile only its count changes, not the call
     card nor (when the draw comes after) the draw count: the pile line still follows."""
-    from textual.app import App, ComposeResult
+    from textual.app import App
 
     from tui.games.getout.call_pile import CallPile
     from tui.games.getout.screen import describe_event
@@ -260,7 +361,7 @@ async def test_the_played_count_follows_a_turned_over_pile() -> None:
 async def test_the_call_slot_holds_the_call_card_or_says_there_is_none() -> None:
     """Composed with its first state (no call card: the words say so, mounted once), then
     a call card, the next one in the same widget, none again at a new round, and one."""
-    from textual.app import App, ComposeResult
+    from textual.app import App
     from textual.widgets import Static
 
     from tui.games.getout.call_pile import NO_CALL, CallPile

@@ -411,3 +411,40 @@ async def test_racks_ask_for_a_layout_only_when_their_height_changes() -> None:
         await pilot.pause()
         assert rack.size.height > heights[1]
         assert others.size.height == heights[0]
+
+
+async def test_another_seats_clue_leaves_your_rack_undrawn() -> None:
+    """Your rack draws only your own clues (the newest reversed): another seat's clue
+    repaints it only when it takes the "newest" mark off one of yours."""
+    from textual.app import App, ComposeResult
+
+    class Rack(App[None]):
+        def compose(self) -> ComposeResult:
+            yield MyRack()
+
+    def clue(seat: int, tile: int) -> dict[str, Any]:
+        return {"seat": seat, "clue": "sort", "notch": 2, "tile": tile}
+
+    tiles = [{"colour": colour_of(n)} for n in (11, 24, 35, 42, 53)]
+    app = Rack()
+    async with app.run_test(size=(60, 10)) as pilot:
+        rack = app.query_one(MyRack)
+        rack.set_attributes(seat=0, tiles=tiles, clues=[clue(1, 7)])
+        await pilot.pause()
+        repaints: list[object] = []
+        refresh = rack.refresh
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            repaints.append(args)
+            return refresh(*args, **kwargs)
+
+        rack.refresh = counted  # type: ignore[method-assign]
+        drawn = str(rack.render())
+        rack.set_attributes(clues=[clue(1, 7), clue(2, 8)])  # theirs: nothing new here
+        assert not repaints and str(rack.render()) == drawn
+        rack.set_attributes(clues=[clue(1, 7), clue(2, 8), clue(0, 9)])  # ours
+        assert len(repaints) == 1
+        mine = rack.render()
+        rack.set_attributes(clues=[clue(1, 7), clue(2, 8), clue(0, 9), clue(1, 10)])
+        assert len(repaints) == 2  # our 9 is no longer the newest: drawn plain again
+        assert str(rack.render()) == str(mine) and rack.render().spans != mine.spans

@@ -7,8 +7,10 @@ import random
 from typing import Any
 
 import pytest
+from rich.style import Style
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
+from textual.strip import Strip
 from textual.widgets import RichLog, Static
 
 from tui.widgets.log import TableLog
@@ -21,6 +23,8 @@ class TwoLogs(App[None]):
     """A ``RichLog`` and a ``TableLog`` side by side, configured as the table's log, and
     a text under them."""
 
+    #: Neither log has the focus (a focused one is drawn in other colours).
+    AUTO_FOCUS = None
     CSS = """
     RichLog { width: 1fr; height: 1fr; border: round white; overflow-y: auto; }
     Horizontal { height: 12; }
@@ -39,6 +43,15 @@ def state(log: RichLog) -> tuple[object, ...]:
     return (lines, [line.text for line in log.lines], log.virtual_size, log.scroll_offset,
             log.scrollbars_enabled, log.vertical_scrollbar.position,
             log.vertical_scrollbar.window_virtual_size, log.vertical_scrollbar.window_size)
+
+
+def drawn(app: App[Any], log: RichLog) -> list[list[tuple[str, Style]]]:
+    """The log as the screen draws it now, border and all: (character, style) rows."""
+    strips = app.screen._compositor.render_strips()
+    region = log.region
+    return [[(char, segment.style or Style()) for segment in
+             strips[y].crop(region.x, region.right) for char in segment.text]
+            for y in range(region.y, region.bottom)]
 
 
 def line(rng: random.Random) -> str:
@@ -62,6 +75,7 @@ async def test_the_table_log_draws_and_scrolls_as_richlog_does(size: tuple[int, 
             if n % 3 == 0:
                 await pilot.pause()
                 assert state(table) == state(rich), n
+                assert drawn(app, table) == drawn(app, rich), n
             if n == 30:  # the wheel scrolls back; the next line scrolls to the end again
                 rich.scroll_up(animate=False)
                 table.scroll_up(animate=False)
@@ -70,6 +84,7 @@ async def test_the_table_log_draws_and_scrolls_as_richlog_does(size: tuple[int, 
                 assert state(table) == state(rich)
         await pilot.pause()
         assert state(table) == state(rich)
+        assert drawn(app, table) == drawn(app, rich)
         # Narrower: RichLog keeps its lines as first wrapped (cut, with a scrollbar
         # across); the table's log wraps them again, nothing lost, to the last line.
         await pilot.resize_terminal(50, 22)
@@ -102,6 +117,37 @@ async def test_a_new_line_shows_in_the_same_frame_without_a_layout() -> None:
         assert table._layout_updates == layouts
         assert not table._layout_required
 
+
+
+async def test_a_new_line_draws_only_the_rows_that_show_something_new() -> None:
+    """The rows a new line scrolls up keep their drawing (moved up a row); the screen
+    still shows every row where it now is, as ``RichLog`` draws it."""
+    app = TwoLogs()
+    async with app.run_test(size=(70, 16)) as pilot:
+        rich, table = app.query_one("#rich", RichLog), app.query_one("#table", TableLog)
+        for n in range(20):
+            rich.write(f"line {n} " + "·" * n, scroll_end=True)
+            table.write(f"line {n} " + "·" * n, scroll_end=True)
+        await pilot.pause()
+        rows = table.scrollable_content_region.height
+        drawn_rows: list[int] = []
+        render_line = table.render_line
+
+        def counted(y: int) -> Strip:
+            drawn_rows.append(y)
+            return render_line(y)
+
+        table.render_line = counted  # type: ignore[method-assign]
+        for text in ("one more", "and a line long enough to wrap over two rows of it"):
+            drawn_rows.clear()
+            before = len(table.lines)
+            rich.write(text, scroll_end=True)
+            table.write(text, scroll_end=True)
+            await pilot.pause()
+            assert drawn(app, table) == drawn(app, rich)
+            new = len(table.lines) - before  # the rows of the new line
+            assert new == (1 if text == "one more" else 2)
+            assert sorted(set(drawn_rows)) == list(range(rows - new, rows)), drawn_rows
 
 
 async def test_a_layout_elsewhere_leaves_the_log_and_its_scrollbar_alone() -> None:

@@ -10,6 +10,9 @@ appearing or going (the lines outgrow it, or it grows wider than them) need a la
 scrollbars and scrolls to the end at once, in the same frame as the line. And where a
 ``ScrollView`` refits and repaints its scrollbar at every layout of the screen (a frame
 of its own, after the layout's), a ``TableLog`` laid out where it was does nothing.
+When a new line scrolls the log, the rows it only moves up keep their drawing (Textual
+would draw every row in sight again, ≈ 24 at a table); only rows that show a line they
+did not show before are drawn, and the log's style is looked up once per frame.
 
 A log that shows its newest line keeps showing it when its box changes size (a
 ``RichLog`` kept its scroll offset, so a shorter box hid the newest lines), and its
@@ -28,8 +31,9 @@ from typing import Any
 from rich.console import RenderableType
 from rich.measure import measure_renderables
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import RichLog
@@ -46,6 +50,8 @@ class TableLog(RichLog):
     #: line came (a scrollbar that comes and goes with a new wrap must not loop).
     _wrapped_at: int | None = None
     _wrap_widths: set[int]
+    #: The log's style while its rows are drawn (one look at it per frame).
+    _line_style: Style | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -81,6 +87,7 @@ class TableLog(RichLog):
         if isinstance(content, Text):
             content = content.copy()
         self._written.append((content, width, expand, shrink))
+        written = self._start_line + len(self.lines)  # the lines there were before this
         self._render_lines(content, width, expand, shrink)
         self._wrapped_at = self.scrollable_content_region.width
         self._wrap_widths = {self._wrapped_at}
@@ -93,7 +100,9 @@ class TableLog(RichLog):
             if auto_scroll:
                 self.scroll_end(animate=animate, immediate=False, x_axis=False)
             return self
-        # The same scrollbars in the same places: their thumbs follow, the lines repaint.
+        # The same scrollbars in the same places: their thumbs follow, the lines repaint
+        # (those in sight before, only moved up, as they were drawn: _keep_drawn).
+        kept = self._drawn_rows(written)
         before = self.scrollbars_enabled
         self.set_reactive(Widget.virtual_size, size)
         self._scroll_update(size)
@@ -106,7 +115,69 @@ class TableLog(RichLog):
         self.refresh()
         if auto_scroll:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
+        self._keep_drawn(kept)
         return self
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The rows in ``crop``, as ``RichLog`` draws them (its style found once, not
+        once per line: each look walks every ancestor's styles)."""
+        self._line_style = self.rich_style
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._line_style = None
+
+    def render_line(self, y: int) -> Strip:
+        """Row ``y`` of the content (``RichLog.render_line``)."""
+        scroll_x, scroll_y = self.scroll_offset
+        line = self._render_line(scroll_y + y, scroll_x, self.scrollable_content_region.width)
+        return line.apply_style(self._style_of_lines())
+
+    def _render_line(self, y: int, scroll_x: int, width: int) -> Strip:
+        """Line ``y`` of the log at ``scroll_x`` (``RichLog._render_line``)."""
+        if y >= len(self.lines):
+            return Strip.blank(width, self._style_of_lines())
+        return super()._render_line(y, scroll_x, width)
+
+    def _style_of_lines(self) -> Style:
+        return self.rich_style if self._line_style is None else self._line_style
+
+    def _drawn_rows(self, written: int) -> tuple[Size, int, dict[int, Strip]]:
+        """The rows drawn now that a new line leaves as they are: ``(size, scroll_x,
+        {line: row})``, each row by the (absolute) line it shows, of the ``written``
+        lines there were before it."""
+        cache = self._styles_cache
+        top = self.styles.gutter.top
+        bottom = self.region.height - self.styles.gutter.bottom  # (rows with a border)
+        first = self.scroll_offset.y + self._start_line - top
+        rows = {}
+        for y, strip in cache._cache.items():
+            if top <= y < bottom and not cache.is_dirty(y) and first + y < written:
+                rows[first + y] = strip
+        return self.size, self.scroll_offset.x, rows
+
+    def _keep_drawn(self, drawn: tuple[Size, int, dict[int, Strip]]) -> None:
+        """Give the rows that show a line drawn before (scrolled up with the new line)
+        that drawing again, instead of Textual drawing every row of the log again.
+
+        A log that scrolls by a line repaints every row in sight (``ScrollView``): each
+        row went through Textual's ``StylesCache`` again, border and padding and all,
+        for ≈ 0.1 ms a row, 2–3 ms an update at a table (scripts/bench_repaint.py).
+        The screen still repaints all of them; only rows with a line they did not show
+        before are drawn again.
+        """
+        size, scroll_x, rows = drawn
+        if not rows or size != self.size or scroll_x != self.scroll_offset.x:
+            return
+        cache = self._styles_cache
+        top = self.styles.gutter.top
+        bottom = self.region.height - self.styles.gutter.bottom  # (rows with a border)
+        first = self.scroll_offset.y + self._start_line - top
+        for y in range(top, bottom):
+            strip = rows.get(first + y)
+            if strip is not None:
+                cache._cache[y] = strip
+                cache._dirty_lines.discard(y)
 
     def _scrollbars_for(self, virtual: Size) -> tuple[bool, bool]:
         """The (vertical, horizontal) scrollbars Textual would show for ``virtual``

@@ -52,7 +52,9 @@ def image_label(image: str) -> str:
 
 
 class CardWidget(Static):
-    """One face-up card. Click it (or press Enter on the hand) to play it."""
+    """One face-up card: the call card. (The hand draws its cards itself, with the same
+    look: :class:`~tui.games.getout.hand.HandWidget`; a click there posts
+    :class:`CardWidget.Chosen`.)"""
 
     DEFAULT_CSS = """
     CardWidget {
@@ -67,7 +69,7 @@ class CardWidget(Static):
     """
 
     class Chosen(Message):
-        """The player clicked this card."""
+        """The player clicked this card (in the hand)."""
 
         def __init__(self, card: dict[str, Any]) -> None:
             super().__init__()
@@ -91,8 +93,8 @@ class CardWidget(Static):
 
     def show(self, card: dict[str, Any], *, playable: bool = False,
              selected: bool = False, size: str = "full") -> None:
-        """Show ``card`` in this widget: the hand reuses its widgets from update to update
-        instead of removing and mounting a row of cards each time."""
+        """Show ``card`` in this widget: the call pile re-dresses its card widget from
+        update to update instead of removing and mounting one each time."""
         if card == self.card and (playable, selected) == self._dressed \
                 and size == self.size_name:
             return

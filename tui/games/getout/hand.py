@@ -1,26 +1,84 @@
-"""A row of face-up cards with one selected; the table screen moves the selection."""
+"""A row of face-up cards with one selected; the table screen moves the selection.
+
+The hand is one widget that draws its cards itself (Textual's line API). It was a
+scrolling row of :class:`~tui.games.getout.card.CardWidget` children: a card played or
+drawn removed or mounted a widget (a layout of the whole screen), and a turn coming or
+going restyled every card (its ``playable`` class), 3–4 ms an update
+(scripts/bench_repaint.py). Now a play, a draw, a new selection or a turn change
+repaints this one widget: no mount, no remove, no restyle, no layout.
+
+It looks exactly as that row did: each card is drawn by Textual's own renderer of a
+widget's box (border, border title and subtitle, aligned content) from the styles the
+CSS gives a card in that state. Those come from the stylesheet's rules for
+``HandWidget > .card`` (with ``.image-…``, ``.playable`` and ``.selected``), which
+``tui/app.tcss`` writes next to the same rules for ``CardWidget``, so a card in the hand
+and the call card look alike.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from textual.containers import HorizontalScroll
+from textual import events
+from textual._styles_cache import StylesCache
+from textual.color import Color
+from textual.content import Content
+from textual.css.styles import RenderStyles
+from textual.geometry import Offset, Region, Size
 from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.style import Style as VisualStyle
+from textual.visual import RenderOptions, visualize
+from textual.widget import Widget
 
 from tui.games.getout.card import WIDTHS, CardWidget
 
+if TYPE_CHECKING:
+    from textual.css.styles import RulesMap
 
-class HandWidget(HorizontalScroll):
+#: The images a card can show (a GET OUT! card is ``wild``), as its CSS classes name them.
+IMAGES = ("geoff", "samantha", "kevin", "shirley", "tea_picker", "wild")
+#: A card's height, frame included.
+CARD_HEIGHT = 4
+
+
+def state_classes(image: str, playable: bool, selected: bool) -> str:
+    """The CSS classes of a card in the hand, as a ``CardWidget`` in that state has them."""
+    return " ".join(["card", f"image-{image}"] + (["playable"] if playable else [])
+                    + (["selected"] if selected else []))
+
+
+def card_classes(card: dict[str, Any], playable: bool, selected: bool) -> str:
+    """:func:`state_classes` of ``card``."""
+    return state_classes("wild" if card.get("wild") else card["image"], playable, selected)
+
+
+class HandWidget(ScrollView):
     """The player's hand. Attributes: ``cards``, ``playable`` (ids) and ``selected`` (index).
 
     The cards take the largest size at which the whole hand fits the row (``WIDTHS``:
     full, then a narrower face with shorter names); a hand too long even for that
-    scrolls, keeping the selected card in sight.
+    scrolls, keeping the selected card in sight. A click on a card posts
+    :class:`CardWidget.Chosen` for it; the mouse over a card shows it in words.
     """
 
     DEFAULT_CSS = """
-    HandWidget { height: 5; scrollbar-size-horizontal: 1; }
+    HandWidget { height: 5; scrollbar-size-horizontal: 1; overflow-y: hidden; overflow-x: auto; }
+    HandWidget > .card {
+        border: round $foreground 40%;
+        content-align: center middle;
+        text-align: center;
+        border-title-align: center;
+        border-subtitle-align: center;
+    }
     """
+
+    #: Every state a card can be drawn in: its styles come from the stylesheet.
+    #: (A set, as Textual declares it; never changed.)
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        state_classes(image, playable, selected)
+        for image in IMAGES for playable in (False, True) for selected in (False, True)}
 
     # The screen's keys move the selection; the row itself must not take them to scroll.
     can_focus = False
@@ -31,9 +89,17 @@ class HandWidget(HorizontalScroll):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        #: The card widgets shown, in the row's order (removed ones linger among the
-        #: children until Textual has pruned them).
-        self._widgets: list[CardWidget] = []
+        #: The row's four lines, every card side by side (the whole virtual width).
+        self._rows: list[Strip] = []
+        #: A card's four lines, by (face, classes, size), for the styles they were drawn
+        #: with (cleared when the stylesheet changes them).
+        self._drawn: dict[tuple[str, str, str], list[Strip]] = {}
+        #: The size the cards are drawn at.
+        self._size_shown = "full"
+        #: Where the mouse is over the row (content coordinates), for the tooltip.
+        self._mouse_at: Offset | None = None
+
+    # ---- what the screen sets ------------------------------------------------
 
     def watch_cards(self) -> None:
         """Redraw the row of cards."""
@@ -45,10 +111,15 @@ class HandWidget(HorizontalScroll):
 
     def watch_selected(self) -> None:
         """Move the selection mark and keep the selected card in sight."""
-        for i, widget in enumerate(self._widgets):
-            widget.select(i == self.selected)
-            if i == self.selected:
-                self.scroll_to_widget(widget, animate=False)
+        self._redraw()
+        self._chosen_in_sight()
+
+    @property
+    def current(self) -> dict[str, Any] | None:
+        """The selected card, if the hand holds any."""
+        if 0 <= self.selected < len(self.cards):
+            return self.cards[self.selected]
+        return None
 
     def card_size(self) -> str:
         """The largest card size at which every card fits the row's width."""
@@ -57,56 +128,27 @@ class HandWidget(HorizontalScroll):
                 if len(self.cards) * card_width <= width]
         return fits[0] if fits else list(WIDTHS)[-1]
 
-    def on_resize(self) -> None:
-        """A new width may fit the cards at another size; the chosen card stays in
-        sight (once the cards are laid out at their new size)."""
-        if self._widgets and self.card_size() != self._size_shown:
-            self._redraw()
-        self.call_after_refresh(self._chosen_in_sight)
+    @property
+    def size_shown(self) -> str:
+        """The size (``WIDTHS``) the cards are drawn at now."""
+        return self._size_shown
 
-    def _chosen_in_sight(self) -> None:
-        if 0 <= self.selected < len(self._widgets):
-            self.scroll_to_widget(self._widgets[self.selected], animate=False)
+    def card_region(self, index: int) -> Region:
+        """Where card ``index`` is on the screen now (it may be scrolled out of sight)."""
+        width = WIDTHS[self._size_shown]
+        x, y = self.scrollable_content_region.offset
+        return Region(x + index * width - round(self.scroll_x), y, width, CARD_HEIGHT)
 
-    _size_shown = "full"
+    def card_at(self, offset: Offset) -> int | None:
+        """The index of the card at ``offset`` (in the row's content), if one is there."""
+        width = WIDTHS[self._size_shown]
+        x = offset.x + round(self.scroll_x)
+        if not 0 <= offset.y < CARD_HEIGHT or offset.x < 0 or x < 0:
+            return None
+        index = x // width
+        return index if index < len(self.cards) else None
 
-    def _redraw(self) -> None:
-        if not self.live:
-            return
-        if self.selected >= len(self.cards):
-            self.selected = max(0, len(self.cards) - 1)
-        size = self.card_size()
-        self._size_shown = size
-        for name in WIDTHS:
-            self.set_class(name == size, f"cards-{name}")
-        # The card widgets are reused (a remount of the whole row on every update cost a
-        # full layout and repaint: scripts/bench_repaint.py), each for the card it shows
-        # already where it can: a card played from the middle of the hand removes its
-        # widget instead of re-dressing every widget after it (a restyle each).
-        ids = {card["id"] for card in self.cards}
-        kept = []
-        for widget in self._widgets:
-            if widget.card["id"] in ids:
-                kept.append(widget)
-            else:
-                widget.remove()
-        shown = {widget.card["id"] for widget in kept}
-        widgets: list[CardWidget] = []
-        k = 0  # the next kept widget, in the row's order
-        for i, card in enumerate(self.cards):
-            playable, selected = card["id"] in self.playable, i == self.selected
-            if card["id"] in shown and k < len(kept):
-                # Its own widget, or (the order changed) the next one, re-dressed.
-                widget = kept[k]
-                k += 1
-                widget.show(card, playable=playable, selected=selected, size=size)
-            else:  # a new card: a new widget in its place
-                widget = CardWidget(card, playable=playable, selected=selected, size=size)
-                self.mount(widget, before=kept[k] if k < len(kept) else None)
-            widgets.append(widget)
-        for widget in kept[k:]:
-            widget.remove()
-        self._widgets = widgets
+    # ---- drawing -------------------------------------------------------------
 
     live = False
 
@@ -115,9 +157,194 @@ class HandWidget(HorizontalScroll):
         self.live = True
         self._redraw()
 
-    @property
-    def current(self) -> dict[str, Any] | None:
-        """The selected card, if the hand holds any."""
-        if 0 <= self.selected < len(self.cards):
-            return self.cards[self.selected]
-        return None
+    def on_resize(self) -> None:
+        """A new width may fit the cards at another size; the chosen card stays in sight."""
+        if self.cards and self.card_size() != self._size_shown:
+            self._redraw()
+        self._chosen_in_sight()
+
+    def notify_style_update(self) -> None:
+        """The stylesheet changed (a theme, say): draw the cards again with it, once the
+        cards' own styles are updated too (Textual does that just after this)."""
+        super().notify_style_update()
+        if self._drawn and not self._restyle_due:
+            self._restyle_due = True
+            self.call_later(self._restyled)
+
+    _restyle_due = False
+
+    def _restyled(self) -> None:
+        self._restyle_due = False
+        self._drawn.clear()
+        self._redraw()
+
+    def _chosen_in_sight(self) -> None:
+        if self.live and 0 <= self.selected < len(self.cards):
+            width = WIDTHS[self._size_shown]
+            self.scroll_to_region(Region(self.selected * width, 0, width, CARD_HEIGHT),
+                                  animate=False, immediate=True)
+
+    def _redraw(self) -> None:
+        if not self.live:
+            return
+        if self.selected >= len(self.cards):
+            self.selected = max(0, len(self.cards) - 1)
+        size = self._size_shown = self.card_size()
+        width = WIDTHS[size]
+        lines: list[list[Strip]] = [[] for _ in range(CARD_HEIGHT)]
+        for i, card in enumerate(self.cards):
+            for line, strip in zip(lines, self._card_lines(
+                    card, card["id"] in self.playable, i == self.selected, size), strict=True):
+                line.append(strip)
+        rows = [Strip.join(line) for line in lines]
+        if rows != self._rows:
+            self._rows = rows
+            self.refresh()
+        self._fit(Size(len(self.cards) * width, CARD_HEIGHT))
+        self._show_tooltip()
+
+    def _fit(self, virtual: Size) -> None:
+        """Give the row its virtual size; a layout only if the scrollbar comes or goes
+        (the row's own size never changes), as ``TableLog`` does."""
+        if virtual == self.virtual_size:
+            return
+        needed = virtual.width > self.container_size.width
+        if not self.container_size or needed != self.show_horizontal_scrollbar:
+            self.virtual_size = virtual
+            self.call_after_refresh(self._chosen_in_sight)
+            return
+        self.set_reactive(Widget.virtual_size, virtual)
+        self._scroll_update(virtual)
+        self.refresh()
+
+    def _card_lines(self, card: dict[str, Any], playable: bool, selected: bool,
+                    size: str) -> list[Strip]:
+        """A card's four lines: drawn as Textual draws a ``CardWidget`` in that state."""
+        face = CardWidget.face(card, size)
+        classes = card_classes(card, playable, selected)
+        key = (face, classes, size)
+        drawn = self._drawn.get(key)
+        if drawn is None:
+            drawn = self._drawn[key] = self._draw_card(
+                face, self.get_component_styles(classes), WIDTHS[size],
+                "▼" if selected else "", "✓" if playable else "")
+        return drawn
+
+    def _draw_card(self, face: str, styles: RenderStyles, width: int, title: str,
+                   subtitle: str) -> list[Strip]:
+        """One card as a ``CardWidget`` of ``width`` × 4 with ``styles`` is rendered
+        (``Widget.render_lines``: the box by Textual's ``StylesCache``, the face by
+        ``Widget._render_content``), over this row's background."""
+        _, row_background = self.background_colors
+        opacity = self.opacity * styles.opacity
+        base_background = row_background
+        background = row_background + styles.background.tint(
+            styles.background_tint).multiply_alpha(opacity)
+        size = Size(width, CARD_HEIGHT)
+        content_size = size - styles.gutter.totals
+        style = self._card_style(styles)
+        visual = visualize(self, face, markup=True)
+        strips = visual.render_strips(
+            content_size.width, content_size.height, style,
+            # What ``Visual.to_strips`` gives it: the (render) styles as the rules.
+            RenderOptions(self._get_style, cast("RulesMap", styles)))
+        align_horizontal, align_vertical = styles.content_align
+        strips = list(Strip.align(strips, (style + VisualStyle(reverse=False)).rich_style,
+                                  content_size.width, content_size.height,
+                                  align_horizontal, align_vertical))
+        app = self.app
+
+        def content_line(y: int) -> Strip:
+            return strips[y] if y < len(strips) else Strip.blank(content_size.width,
+                                                                  style.rich_style)
+
+        return StylesCache().render(
+            styles, size, base_background, background, content_line, [],
+            self._label(title, styles, base_background, "border_title"),
+            self._label(subtitle, styles, base_background, "border_subtitle"),
+            content_size=content_size, padding=styles.padding, opacity=opacity,
+            ansi_theme=app.ansi_theme, native_ansi=app.native_ansi_color,
+        )
+
+    def _card_style(self, styles: RenderStyles) -> VisualStyle:
+        """A card's ``visual_style``: this row's, then the card's own rules on top."""
+        row = self.visual_style
+        # Where Widget.visual_style starts: no background, a transparent white.
+        background = row.background or Color(0, 0, 0, 0)
+        color = row.foreground or Color(255, 255, 255, 0)
+        has_rule = styles.has_rule
+        if has_rule("background"):
+            text_background = background + styles.background.tint(styles.background_tint)
+            background += styles.background.tint(styles.background_tint).multiply_alpha(
+                self.opacity * styles.opacity)
+        else:
+            text_background = background
+        if has_rule("color") and styles.color is not None:
+            color = styles.color
+        text = styles.text_style
+        if has_rule("auto_color") and styles.auto_color:
+            color = text_background.get_contrast_text(color.a)
+
+        def pick(own: bool | None, inherited: bool | None) -> bool | None:
+            return inherited if own is None else own
+
+        return VisualStyle(
+            background, color,
+            bold=pick(text.bold, row.bold), dim=pick(text.dim, row.dim),
+            italic=pick(text.italic, row.italic), reverse=pick(text.reverse, row.reverse),
+            underline=pick(text.underline, row.underline),
+            strike=pick(text.strike, row.strike),
+        )
+
+    def _label(self, text: str, styles: RenderStyles, background: Color,
+               which: str) -> tuple[Content, Color, Color, VisualStyle]:
+        """A border title or subtitle as ``Widget._get_title_style_information`` gives
+        it (a ``CardWidget`` always has both, "" when it shows no mark)."""
+        label = self.render_str(text).expand_tabs(4)
+        label = label.split()[0] if text else label
+        if getattr(styles, f"auto_{which}_color"):
+            color = background.get_contrast_text(getattr(styles, f"{which}_color").a)
+        else:
+            color = getattr(styles, f"{which}_color")
+        return (label, color, getattr(styles, f"{which}_background"),
+                VisualStyle.from_rich_style(getattr(styles, f"{which}_style")))
+
+    def render_line(self, y: int) -> Strip:
+        """Line ``y`` of the row in sight (the line API)."""
+        width = self.scrollable_content_region.width
+        row = y + round(self.scroll_y)
+        if not 0 <= row < len(self._rows):
+            # Blank: Textual pads it with the row's background, as it did the
+            # scrolling row's (a container's blank had no foreground).
+            return Strip([], 0)
+        x = round(self.scroll_x)
+        return self._rows[row].crop(x, x + width)
+
+    # ---- the mouse -------------------------------------------------------------
+
+    def on_click(self, event: events.Click) -> None:
+        """Clicking a card asks to play it."""
+        index = self.card_at(event.get_content_offset(self) or Offset(-1, -1))
+        if index is not None:
+            event.stop()
+            self.post_message(CardWidget.Chosen(self.cards[index]))
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        """The card under the mouse, in words (the tooltip)."""
+        self._mouse_at = event.get_content_offset(self)
+        self._show_tooltip()
+
+    def on_leave(self, event: events.Leave) -> None:
+        """No card under the mouse."""
+        self._mouse_at = None
+        self._show_tooltip()
+
+    def _show_tooltip(self) -> None:
+        index = None if self._mouse_at is None else self.card_at(self._mouse_at)
+        text = None
+        if index is not None:
+            card = self.cards[index]
+            text = CardWidget.describe(card, card["id"] in self.playable)
+        if text != self.tooltip:
+            self.tooltip = text
+

@@ -108,10 +108,23 @@ class MyRack(Widget):
         changed = {name: value for name, value in values.items() if getattr(self, name) != value}
         if not changed:
             return
+        drawn = self.drawn_from()
         before = grid_height(self.clues, self.seat, self.max_lines)
         for name, value in changed.items():
             self.set_reactive(getattr(MyRack, name), value)
+        if self.drawn_from() == drawn:
+            # Another seat's clue: the rack draws the same (a render of it, ≈ 1 ms, at
+            # nearly every other update: scripts/bench_repaint.py).
+            return
         self.refresh(layout=grid_height(self.clues, self.seat, self.max_lines) != before)
+
+    def drawn_from(self) -> tuple[object, ...]:
+        """What :meth:`render` draws the rack from: the tiles, this seat's own clues
+        (the newest clue's tile drawn reversed, if it is one of them), ``comparing``."""
+        own = [clue for clue in self.clues if clue.get("seat") == self.seat]
+        latest = newest(self.clues)
+        mine = latest if any(clue.get("tile") == latest for clue in own) else None
+        return self.seat, self.tiles, own, mine, self.comparing
 
     def render(self) -> Text:
         """Header (positions), the tiles with the first sorted tiles, then the stacks."""
