@@ -143,3 +143,32 @@ async def test_at_a_table_full_collections_wait_for_an_update_to_be_drawn() -> N
         finally:
             gc.callbacks.remove(count)
     assert gc.get_threshold() == before
+
+
+async def test_a_log_scrolled_back_stays_where_the_player_reads() -> None:
+    app = make_app(bot_delay=60, solo={"game_id": "getout", "seats": 2, "options": {}})
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                             and app.screen.update and app.screen, "the table")
+        log = screen.query_one("#log")
+        session = screen.session
+
+        def say(text: str) -> None:
+            session.record({"type": "chat", "name": "Bob", "seat": 1, "text": text})
+            screen.catch_up()
+
+        for i in range(40):
+            say(f"line {i}")
+            await pilot.pause()
+        await until(pilot, lambda: log.max_scroll_y > 0 and log.is_vertical_scroll_end,
+                    "a log that scrolls, at its end")
+        log.scroll_to(y=0, animate=False)
+        await pilot.pause()
+        say("a new line")
+        await pilot.pause()
+        assert log.scroll_offset.y == 0  # still where the player reads
+        log.scroll_end(animate=False)
+        await until(pilot, lambda: log.is_vertical_scroll_end, "back at the end")
+        say("another")
+        await until(pilot, lambda: log.is_vertical_scroll_end
+                    and "another" in str(log.lines[-1].text), "following again")

@@ -250,10 +250,12 @@ class TableScreen(SessionScreen):
         """Write the lines of the session's history not shown here yet."""
         entries, self.shown = self.session.since(self.shown)
         log = self.query_one("#log", TableLog)
+        # A player who scrolled back to read is not pulled to the end by a new line.
+        follow = not log.reading
         for entry in entries:
             line = self.describe_entry(entry)
             if line:
-                log.write(line, scroll_end=True)
+                log.write(line, scroll_end=follow)
 
     def describe_entry(self, entry: Entry) -> str | None:
         """One log line for one thing that happened (or ``None``: not worth a line)."""

@@ -52,6 +52,18 @@ class TableLog(RichLog):
     _wrap_widths: set[int]
     #: The log's style while its rows are drawn (one look at it per frame).
     _line_style: Style | None = None
+    #: The player scrolled back to read: a table writes its new lines without pulling
+    #: the view to the end, until the player is back at the end. (Lines only ever scroll
+    #: the log down, to the end: a move up is the player's wheel or scrollbar.)
+    reading = False
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        """Note whether the player scrolled back (see ``reading``)."""
+        super().watch_scroll_y(old_value, new_value)
+        if new_value < old_value:
+            self.reading = True
+        if new_value >= self.max_scroll_y:
+            self.reading = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
