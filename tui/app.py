@@ -160,6 +160,9 @@ class HiddenHandApp(App[None]):
             label = str(event.widget.label)
             if not label.startswith(FOCUS_MARKS[0]):
                 event.widget.label = f"{FOCUS_MARKS[0]}{label}{FOCUS_MARKS[1]}"
+                # A button's label is no layout for Textual: one as wide as its label
+                # would show the marked label cut until something else laid it out.
+                event.widget.refresh(layout=True)
 
     @on(events.DescendantBlur)
     def _unmark_blurred_button(self, event: events.DescendantBlur) -> None:
@@ -171,6 +174,7 @@ class HiddenHandApp(App[None]):
             before, after = FOCUS_MARKS
             if label.startswith(before) and label.endswith(after):
                 event.widget.label = label[len(before):len(label) - len(after)]
+                event.widget.refresh(layout=True)
 
     def on_mount(self) -> None:
         """Go straight to a solo game if the command line asked."""
