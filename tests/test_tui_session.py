@@ -209,6 +209,34 @@ async def test_a_spectator_in_the_lobby_sits_down_in_a_free_seat() -> None:
         await host.close()
 
 
+async def test_a_removed_player_s_lobby_drops_the_seats_it_can_no_longer_use() -> None:
+    host = Host("test host", bot_delay=0.01)
+    try:
+        ann = Session("Ann", host=host)
+        await ann.connect()
+        joined = await ann.create("Ann's table", "getout", 3, {})
+        app = make_app("Bob")
+        async with app.run_test(size=SIZE) as pilot:
+            bob = Session("Bob", host=host)
+            await bob.connect()
+            await bob.join(joined.table)
+            app.attach(bob)
+            lobby = LobbyScreen(bob)
+            await app.push_screen(lobby)
+            await until(pilot, lambda: "Bob (you)" in seat_names(lobby), "Bob seated")
+            await ann.request("kick", 1)
+            banner = lobby.query_one("#banner")
+            await until(pilot, lambda: banner.has_class("shown"), "the banner")
+            assert "removed" in str(banner.render())
+            await until(pilot, lambda: not seat_names(lobby), "the seats gone")
+            assert not any(row.display for row in lobby.query(".buttons"))  # Ready, Sit…
+            assert set(footer_keys(app)) <= {"chat", "leave"}
+            await app.detach()
+        await ann.close()
+    finally:
+        await host.close()
+
+
 async def test_a_hosted_lobby_shows_the_address_friends_type() -> None:
     app = make_app()  # binds 127.0.0.1; mDNS on loopback only
     async with app.run_test(size=SIZE) as pilot:

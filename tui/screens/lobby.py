@@ -21,7 +21,7 @@ from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Ric
 
 import engine
 from tui.games import TABLES, app_options, playable, table_options, table_screen
-from tui.messages import ChatReceived
+from tui.messages import ChatReceived, ConnectionDropped
 from tui.notices import describe_chat, describe_notice
 from tui.screens.base import Banner, SessionScreen
 from tui.session import ConnectionLost, ServerError
@@ -192,8 +192,21 @@ class LobbyScreen(SessionScreen):
             return f"friends join at {address}" if address else "solo, on this computer"
         return f"host: {self.session.where}"
 
+    @on(ConnectionDropped)
+    def table_lost(self, message: ConnectionDropped) -> None:
+        """For good (removed from the table, the table closed): what the lobby showed is
+        no longer ours to act on — its seats and controls go, the chat stays to read."""
+        if not message.final:
+            return
+        self.query_one("#lobby-seats", DataTable).clear()
+        self.query_one("#lobby-left").query(".buttons, #lobby-config").set(display=False)
+        self.refresh_bindings()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The creator's keys appear only for the creator; a seated player's only if seated."""
+        """The creator's keys appear only for the creator; a seated player's only if seated;
+        none of them once the table is lost for good."""
+        if self.cut_off and action not in ("chat", "leave"):
+            return False
         if action in ("add_bot", "remove", "start"):
             return self.is_creator
         if action == "toggle_ready":
