@@ -76,8 +76,10 @@ class SummaryScreen(ModalScreen[str | None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        """Focus the harmless choice."""
-        self.query_one("#close", Button).focus()
+        """Focus the harmless choice (unless the summary is already going: when the bots
+        race to the end, a round's summary can be dismissed before it is mounted)."""
+        for close in self.query("#close").results(Button):
+            close.focus()
 
     def action_scroll(self, lines: int) -> None:
         """Scroll the summary's body (what happened may not fit the screen)."""
