@@ -144,14 +144,19 @@ def first_frame(command: list[str], marker: bytes, size: tuple[int, int], timeou
                     _drain(master, linger)
                     return took
         finally:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-            os.close(master)
+            _stop(proc, master)
+
+
+def _stop(proc: subprocess.Popen[bytes], master: int) -> None:
+    """End a run: SIGTERM (then a kill, if it does not go in 5 s), and close its pty."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    os.close(master)
 
 
 def _drain(master: int, seconds: float) -> None:
@@ -214,14 +219,7 @@ def cpu_at_frame(command: list[str], marker: bytes, size: tuple[int, int], timeo
                         break
             return float(out.read_text().split()[0]) / 1000
         finally:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-            os.close(master)
+            _stop(proc, master)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,6 +21,7 @@ from tests.tui_support import (
     footer_labels_in_view,
     make_app,
     open_lobby,
+    show_lobby,
     until,
 )
 from tui.app import HiddenHandApp
@@ -57,10 +58,7 @@ async def test_a_spectator_in_the_lobby_has_no_seat_keys() -> None:
         eve = Session("Eve", host=host)
         await eve.connect()
         await eve.join(joined.table, spectate=True)
-        app.attach(eve)
-        lobby = LobbyScreen(eve)
-        await app.push_screen(lobby)
-        await until(pilot, lambda: lobby.update is not None, "the lobby")
+        await show_lobby(app, pilot, eve)
         keys = footer_keys(app)
         for action in ("start", "toggle_ready", "add_bot", "remove"):
             assert action not in keys, action

@@ -18,7 +18,15 @@ from net.client import Joined
 from net.host import Host
 from net.journal import SUFFIX
 from tests.net_support import running_host
-from tests.tui_support import SIZE, config_dir, footer_keys, make_app, open_lobby, until
+from tests.tui_support import (
+    SIZE,
+    config_dir,
+    footer_keys,
+    make_app,
+    open_lobby,
+    show_lobby,
+    until,
+)
 from tui.app import HiddenHandApp
 from tui.games.getout.screen import GetOutScreen
 from tui.screens.lobby import LobbyScreen
@@ -192,10 +200,7 @@ async def test_a_spectator_in_the_lobby_sits_down_in_a_free_seat() -> None:
             ann = Session("Ann", host=host)
             await ann.connect()
             await ann.join(joined.table, spectate=True)
-            app.attach(ann)
-            lobby = LobbyScreen(ann)
-            await app.push_screen(lobby)
-            await until(pilot, lambda: lobby.update is not None, "the lobby")
+            lobby = await show_lobby(app, pilot, ann)
             assert lobby.my_seat is None and not lobby.query_one("#ready").display
             assert "sit" in footer_keys(app)
             await pilot.press("down", "down", "ctrl+t")  # seat 3
@@ -220,9 +225,7 @@ async def test_a_removed_player_s_lobby_drops_the_seats_it_can_no_longer_use() -
             bob = Session("Bob", host=host)
             await bob.connect()
             await bob.join(joined.table)
-            app.attach(bob)
-            lobby = LobbyScreen(bob)
-            await app.push_screen(lobby)
+            lobby = await show_lobby(app, pilot, bob)
             await until(pilot, lambda: "Bob (you)" in seat_names(lobby), "Bob seated")
             await ann.request("kick", 1)
             banner = lobby.query_one("#banner")

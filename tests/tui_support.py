@@ -49,6 +49,11 @@ async def open_lobby(app: HiddenHandApp, pilot: Pilot[Any], seats: int = 3) -> L
     session = Session("Ann", host=host)
     await session.connect()
     await session.create("Ann's table", "getout", seats, {})
+    return await show_lobby(app, pilot, session)
+
+
+async def show_lobby(app: HiddenHandApp, pilot: Pilot[Any], session: Session) -> LobbyScreen:
+    """Make ``session`` (already at a table) the app's, and show its lobby."""
     app.attach(session)
     lobby = LobbyScreen(session)
     await app.push_screen(lobby)
