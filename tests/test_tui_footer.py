@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import gc
 import random
-import weakref
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
+from rich.style import Style
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
 from textual.pilot import Pilot
-from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Static
 
 from engine.testing import stack_getout
 from tests.tui_support import (
@@ -31,6 +34,7 @@ from tui.screens.dialogs import ChoiceScreen, ConfirmScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.summary import SummaryScreen
 from tui.session import Session
+from tui.widgets.footer import TableFooter
 
 __all__ = ["config_dir"]
 
@@ -129,7 +133,7 @@ async def test_the_getout_footer_follows_the_turn_the_round_and_the_summary() ->
         assert keys["to_lobby"]
 
 
-async def test_the_table_footer_dims_keys_in_place_and_lets_rebuilt_keys_go() -> None:
+async def test_the_table_footer_dims_keys_with_the_update_and_mounts_nothing() -> None:
     app = getout_heads_up()
     async with app.run_test(size=SIZE) as pilot:
         screen = await first_turn(pilot)
@@ -146,15 +150,15 @@ async def test_the_table_footer_dims_keys_in_place_and_lets_rebuilt_keys_go() ->
         await until(pilot, lambda: len(screen.view.get("hand", [])) == 2 and screen.legal
                     and drawn_as_bound(), "the footer to draw our turn's keys")
         assert footer_drawn(app)["play"] and footer_drawn(app)["draw"]
-        footer = screen.query_one(Footer)
-        built = list(footer.query(FooterKey))
+        footer = screen.query_one(TableFooter)
+        widgets = len(list(screen.walk_children()))
         await pilot.press("d")
         await until(pilot, lambda: screen.view.get("turn") == 1 and drawn_as_bound()
                     and not footer_drawn(app)["draw"], "play and draw dimmed")
         assert "play" in footer_drawn(app)  # dimmed, not hidden: our turn comes back
         (draw,) = [a for a in table.game.legal_actions(1) if a["type"] == "draw"]
-        # The keys are restyled with the update itself (drawn in its own frame), not
-        # once the footer gets round to the screen's refresh_bindings.
+        # The keys are drawn with the update itself (in its own frame), not once the
+        # footer gets round to the screen's refresh_bindings.
         at_show: list[dict[str, bool]] = []
         watch = screen.watch_update
 
@@ -168,9 +172,9 @@ async def test_the_table_footer_dims_keys_in_place_and_lets_rebuilt_keys_go() ->
         await until(pilot, lambda: screen.view.get("turn") == 0 and drawn_as_bound()
                     and footer_drawn(app)["draw"], "our turn's keys lit again")
         assert at_show and at_show[0] == footer_keys(app), at_show
-        assert list(footer.query(FooterKey)) == built  # the same keys, restyled
-        gone = weakref.ref(next(key for key in built if key.action == "play"))
-        del built
+        # The footer is one widget: its keys came and went without a widget mounted.
+        assert screen.query_one(TableFooter) is footer and not footer.children
+        assert len(list(screen.walk_children())) == widgets
         stack_getout(table.game, [["kevin 1"], ["geoff 12"]], played=["kevin 8"], turn=0)
         table.push()
         await until(pilot, lambda: len(screen.view.get("hand", [])) == 1, "the new hand")
@@ -180,11 +184,6 @@ async def test_the_table_footer_dims_keys_in_place_and_lets_rebuilt_keys_go() ->
         await until(pilot, lambda: app.screen is screen and drawn_as_bound()
                     and "to_lobby" in footer_drawn(app), "the keys after the game")
         assert "play" not in footer_drawn(app)
-        # The table freezes what outlives a full collection (tui/screens/table.py): a
-        # collection of the whole heap is what frees such a key.
-        gc.unfreeze()
-        gc.collect()
-        assert gone() is None, "a key the footer rebuilt away is still alive"
 
 
 async def test_the_gotfive_footer_draws_the_keys_of_each_turn() -> None:
@@ -210,3 +209,110 @@ async def test_the_gotfive_footer_draws_the_keys_of_each_turn() -> None:
                         and footer_drawn(app) == footer_keys(app), "the footer of the move")
             shown.add(frozenset(footer_drawn(app)))
         assert len(shown) >= 3  # keys came and went with the turn and its phase
+
+
+# ---- the table's footer draws what Textual's footer drew ------------------------
+
+
+class KeysScreen(Screen[None]):
+    """A few keys of every kind a table has: lit, dimmed, with a tooltip, hidden."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "play", "Play card", tooltip="Play the chosen card"),
+        Binding("d", "draw", "Draw"),
+        Binding("x", "secret", "Hidden", show=False),
+        Binding("c", "chat", "Chat"),
+        Binding("escape", "leave", "Leave"),
+    ]
+
+    def __init__(self, footer: Widget) -> None:
+        super().__init__()
+        self.footer = footer
+        self.done: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("table")
+        yield self.footer
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return None if action == "draw" else True  # "Draw" is dimmed
+
+    def action_play(self) -> None:
+        self.done.append("play")
+
+    def action_draw(self) -> None:
+        self.done.append("draw")
+
+    def action_chat(self) -> None:
+        self.done.append("chat")
+
+    def action_leave(self) -> None:
+        self.done.append("leave")
+
+
+class KeysApp(App[None]):
+    def __init__(self, footer: Widget, theme: str) -> None:
+        super().__init__()
+        self.keys_screen = KeysScreen(footer)
+        self.theme = theme
+
+    def on_mount(self) -> None:
+        self.push_screen(self.keys_screen)
+
+
+async def bottom_line(footer: Widget, width: int, theme: str,
+                      hover: int | None = None) -> list[tuple[str, Style]]:
+    """The footer's line as drawn, with the mouse over column ``hover``."""
+    app = KeysApp(footer, theme)
+    async with app.run_test(size=(width, 5)) as pilot:
+        await pilot.pause()
+        if hover is not None:
+            await pilot.hover(offset=(hover, 4))
+            await pilot.pause()
+        strips = app.screen._compositor.render_strips()
+        return [(char, (segment.style or Style()).clear_meta_and_links()) for segment in strips[4]
+                for char in segment.text]
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+@pytest.mark.parametrize("compact", [False, True])
+@pytest.mark.parametrize("hover", [None, 13])
+async def test_the_table_footer_draws_what_textuals_footer_drew(
+        theme: str, compact: bool, hover: int | None) -> None:
+    mine = await bottom_line(TableFooter(compact=compact), 60, theme, hover)
+    textuals = await bottom_line(Footer(compact=compact, show_command_palette=False), 60,
+                                 theme, hover)
+    assert "".join(c for c, _ in mine) == "".join(c for c, _ in textuals)
+    assert mine == textuals
+
+
+async def test_the_table_footer_presses_a_key_clicked_and_tells_what_it_does() -> None:
+    footer = TableFooter()
+    app = KeysApp(footer, "textual-dark")
+    async with app.run_test(size=(32, 5)) as pilot:
+        await pilot.pause()
+        assert [entry.name for entry in footer.entries] == ["play", "draw", "chat", "leave"]
+        line = app.screen._compositor.render_strips()[4].text
+        play, draw, chat, leave = (footer.entry_region(i) for i in range(4))
+        assert line[play[0]:play[1]].strip().endswith("Play card")
+        assert line[draw[0]:draw[1]].strip().endswith("Draw")
+        await pilot.click(TableFooter, offset=(play[0] + 1, 0))
+        await pilot.click(TableFooter, offset=(draw[0] + 1, 0))  # dimmed: nothing
+        await pilot.pause()
+        assert app.keys_screen.done == ["play"]
+        await pilot.hover(TableFooter, offset=(play[0] + 1, 0))
+        assert footer.tooltip == "Play the chosen card"
+        await pilot.hover(TableFooter, offset=(chat[0] + 1, 0))
+        assert footer.tooltip is None
+        # "Leave" does not fit in 32 columns: the wheel brings it in, and it is clicked.
+        assert leave[1] > 32
+        for _ in range(4):
+            footer.post_message(events.MouseScrollDown(
+                footer, 2, 0, 0, 0, 0, False, False, False, screen_x=2, screen_y=4))
+        await pilot.pause()
+        start, end = footer.entry_region(3)
+        assert start >= 0 and end <= 32, (start, end)
+        assert "Leave" in app.screen._compositor.render_strips()[4].text
+        await pilot.click(TableFooter, offset=(start + 1, 0))
+        await pilot.pause()
+        assert app.keys_screen.done == ["play", "leave"]

@@ -337,11 +337,11 @@ async def test_to_you_counts_what_the_others_do_to_you() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen, table = await a_still_table(pilot, app)
         # The footer names the players there are to look at (Ann is player 1 of 3).
-        from textual.widgets._footer import FooterKey
+        from tui.widgets.footer import TableFooter
 
-        looks = await until(pilot, lambda: [k for k in screen.query(FooterKey)
+        looks = await until(pilot, lambda: [k for k in screen.query_one(TableFooter).entries
                                             if k.action == "look(1)"], "the look key")
-        assert [k.key_display for k in looks] == ["2-3"]
+        assert [k.display for k in looks] == ["2-3"]
         assert screen.check_action("look", (4,)) is False  # no player 4 here
         assert screen.check_action("look", (1,)) is True
         assert number_ranges([1, 3, 4]) == "1 3-4" and number_ranges([2]) == "2"

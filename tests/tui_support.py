@@ -86,7 +86,14 @@ def footer_drawn(app: HiddenHandApp) -> dict[str, bool]:
     from textual.widgets import Footer
     from textual.widgets._footer import FooterKey
 
+    from tui.widgets.footer import TableFooter
+
     drawn: dict[str, bool] = {}
+    tables = app.screen.query(TableFooter)
+    if tables:
+        for entry in tables.first().entries:
+            drawn[entry.name] = drawn.get(entry.name, False) or entry.enabled
+        return drawn
     for key in app.screen.query_one(Footer).query(FooterKey):
         if not key.has_class("-command-palette"):
             name = key.action.partition("(")[0]
@@ -99,7 +106,15 @@ def footer_labels_in_view(app: HiddenHandApp) -> list[str]:
     from textual.widgets import Footer
     from textual.widgets._footer import FooterKey
 
-    footer = app.screen.query_one(Footer)
+    from tui.widgets.footer import TableFooter
+
     width = app.size.width
+    tables = app.screen.query(TableFooter)
+    if tables:
+        table = tables.first()
+        return [entry.description for index, entry in enumerate(table.entries)
+                if table.entry_region(index)[0] >= 0 and table.entry_region(index)[1]
+                <= min(width, table.size.width)]
+    footer = app.screen.query_one(Footer)
     return [key.description for key in footer.query(FooterKey)
             if key.region.width > 0 and key.region.right <= width]

@@ -217,9 +217,9 @@ class TableScreen(SessionScreen):
         )
         if keys != self._footer_keys:
             self._footer_keys = keys
-            # Restyled now, the keys show in this update's frame (not one frame later).
-            self.query_one(TableFooter).restyle_now(self)
-            self.refresh_bindings()
+            # Drawn now, the keys show in this update's frame (not one frame later).
+            if not self.query_one(TableFooter).restyle_now(self):
+                self.refresh_bindings()
 
     @property
     def names(self) -> list[str]:

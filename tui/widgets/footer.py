@@ -1,117 +1,267 @@
-"""A footer whose keys change state in place: Textual's ``Footer``, without a rebuild per turn.
+"""A table's footer: one widget that draws its keys itself.
 
-Textual's ``Footer`` removes and mounts all its keys (a relayout of the screen) whenever
-the screen's bindings are refreshed, even when only a key's enabled state changed. At a
-table that is every other update: our turn comes and goes, and "Play card" or "Draw"
-is dimmed and lit again. Each rebuild also left its keys alive: a key binds the footer's
-``compact`` and Textual drops that binding only when ``compact`` changes, which it never
-does, so every removed key stayed in memory, and the garbage collector walked more of
-them at every full collection (scripts/bench_repaint.py). This footer rebuilds only when
-the set of keys it shows changes, and then lets the old keys go; otherwise it sets each
-key's dimmed state and tooltip where it stands.
+Textual's ``Footer`` is a container of one ``FooterKey`` widget per key. Whenever the
+set of keys changes (at a table: the turn changes hands, a round ends) it removes and
+mounts them all, which styles and lays out the screen again; even a key that only dims
+is a restyle of that key (bench_repaint.py). At a table that is most of what an update
+costs. ``TableFooter`` draws the same line itself, with the same look taken from the
+stylesheet (Textual's footer colours), and does the same things: a click on a key
+presses it (a dimmed one rings the bell), the mouse over a key lights it and shows its
+tooltip, the wheel scrolls keys that do not fit. A change of keys is one line redrawn.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from textual.app import ComposeResult
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
 from textual.binding import Binding
+from textual.color import Color
+from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+from textual.strip import Strip
+from textual.widget import Widget
 
 
-class TableFooter(Footer):
-    """``Footer`` showing exactly the keys that work now, restyled in place when it can."""
+@dataclass(frozen=True)
+class FooterEntry:
+    """One key as the footer draws it."""
 
-    #: What the keys were built from (see :meth:`key_set`); ``None`` before the first build.
-    _built: tuple[object, ...] | None = None
+    #: The key pressed by a click (the binding's key).
+    key: str
+    #: How the key is shown (``App.get_key_display``).
+    display: str
+    #: What it does, in words.
+    description: str
+    #: The binding's action (with its arguments).
+    action: str
+    #: Lit (it works now) or dimmed.
+    enabled: bool
+    #: Shown when the mouse rests on it.
+    tooltip: str | None
 
-    def key_set(self, screen: Screen[Any]) -> tuple[object, ...]:
-        """Everything the footer's keys are built from except their state (enabled,
-        tooltip): the bindings shown, in order, and whether the command palette key is."""
-        shown = tuple(active.binding for active in screen.active_bindings.values()
-                      if active.binding.show)
-        palette = (self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE
-                   and self.app.COMMAND_PALETTE_BINDING in screen.active_bindings)
-        return shown, palette, self.combine_groups
+    @property
+    def name(self) -> str:
+        """The action's name, without its arguments."""
+        return self.action.partition("(")[0]
 
-    def compose(self) -> ComposeResult:
-        """Textual's keys, remembering what they were built from."""
-        self._built = self.key_set(self.screen) if self._bindings_ready else None
-        yield from super().compose()
 
-    def bindings_changed(self, screen: Screen[Any]) -> None:
-        """The screen's keys changed: restyle them in place, or rebuild if the set changed."""
-        if self.restyle_now(screen):
-            return
-        super().bindings_changed(screen)
+def footer_entries(screen: Screen[Any]) -> tuple[FooterEntry, ...]:
+    """The keys a footer shows on ``screen`` now: as Textual's ``Footer`` shows them, the
+    first shown binding of each action, in the screen's order."""
+    app = screen.app
+    first: dict[str, FooterEntry] = {}
+    for active in screen.active_bindings.values():
+        binding: Binding = active.binding
+        if binding.show and binding.action not in first:
+            first[binding.action] = FooterEntry(
+                binding.key, app.get_key_display(binding), binding.description,
+                binding.action, active.enabled, active.tooltip or None)
+    return tuple(first.values())
+
+
+class TableFooter(Widget, can_focus=False):
+    """The keys that work now (lit) or soon (dimmed), drawn on one line."""
+
+    ALLOW_SELECT = False
+
+    DEFAULT_CSS = """
+    TableFooter {
+        dock: bottom;
+        height: 1;
+        color: $footer-foreground;
+        background: $footer-background;
+        .table-footer--item {
+            background: $footer-item-background;
+        }
+        .table-footer--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        .table-footer--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+        .table-footer--hover {
+            color: $footer-key-foreground;
+            background: $block-hover-background;
+        }
+    }
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "table-footer--item", "table-footer--key", "table-footer--description",
+        "table-footer--hover",
+    }
+
+    #: Less room around the keys (a narrow terminal), as ``Footer(compact=True)``.
+    compact: reactive[bool] = reactive(False)
+
+    def __init__(self, *, compact: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.set_reactive(TableFooter.compact, compact)
+        #: The keys drawn, and where each is on the whole line: (start, end) cells.
+        self.entries: tuple[FooterEntry, ...] = ()
+        self._spans: list[tuple[int, int]] = []
+        #: The whole line of keys (wider than the footer when they do not fit).
+        self._line = Strip([], 0)
+        #: The key under the mouse (an index into ``entries``).
+        self._hover: int | None = None
+        #: How many cells of the line are scrolled out on the left.
+        self._scroll = 0
+        self._ready = False
+
+    # ---- keeping up with the screen's keys ----------------------------------
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, screen: Screen[Any]) -> None:
+        self.restyle_now(screen)
 
     def restyle_now(self, screen: Screen[Any]) -> bool:
-        """Give the keys their state now, in place; ``False`` (nothing done) if the set of
-        keys changed, which only a rebuild shows.
-
-        ``refresh_bindings`` reaches the footer only once the screen's messages are
-        processed, mostly after the update's frame: the keys' new state then cost a
-        frame of its own, a frame later. A screen calls this first, then
-        ``refresh_bindings`` (which finds nothing left to restyle, or rebuilds).
-        """
-        return bool(self._bindings_ready and screen.app.app_focus and self.is_attached
-                    and screen is self.screen and self._built == self.key_set(screen)
-                    and self._restyle(screen))
-
-    async def recompose(self) -> None:
-        """Rebuild the keys, then let the old ones go."""
-        await super().recompose()
-        self._drop_old_keys()
-
-    def _restyle(self, screen: Screen[Any]) -> bool:
-        """Give each key its state now, as Textual's ``compose`` would build it; ``False``
-        if the keys on screen are not the ones expected (then the footer is rebuilt)."""
-        first: dict[str, tuple[Binding, bool, str | None]] = {}
-        for active in screen.active_bindings.values():
-            if active.binding.show:
-                first.setdefault(active.binding.action,
-                                 (active.binding, active.enabled, active.tooltip))
-        palette: tuple[Binding, bool, str | None] | None = None
-        command = screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
-        if command is not None:
-            palette = (command.binding, command.enabled,
-                       command.binding.tooltip or command.binding.description)
-        expected = iter(first.values())
-        states: list[tuple[FooterKey, bool, str | None]] = []
-        for key in self.query(FooterKey):
-            if key.has_class("-command-palette"):
-                if palette is None:
-                    return False
-                binding, enabled, tooltip = palette
-            else:
-                entry = next(expected, None)
-                if entry is None:
-                    return False
-                binding, enabled, tooltip = entry
-                if key.has_class("-grouped"):
-                    tooltip = tooltip or binding.description
-            if (key.key, key.action) != (binding.key, binding.action):
-                return False
-            states.append((key, enabled, tooltip or None))
-        if next(expected, None) is not None:
+        """Show ``screen``'s keys now (in this update's frame); ``True`` if the footer is
+        showing them (``False``: not attached to that screen yet)."""
+        if not self.is_attached or screen is not self.screen:
             return False
-        for key, enabled, tooltip in states:
-            if key._disabled == enabled:
-                # FooterKey keeps "dimmed" in ``_disabled`` (a click on it rings the
-                # bell) and the ``-disabled`` class (its style), both set when built.
-                key._disabled = not enabled
-                key.set_class(not enabled, "-disabled")
-            if key.tooltip != tooltip:
-                key.tooltip = tooltip
+        self._ready = True
+        entries = footer_entries(screen)
+        if entries != self.entries:
+            self.entries = entries
+            self._hover = None
+            self._draw()
         return True
 
-    def _drop_old_keys(self) -> None:
-        """Forget the ``compact`` bindings of keys that are gone (Textual keeps them until
-        ``compact`` changes), so that removed keys can be freed."""
-        watchers = getattr(self, "__watchers", {}).get("compact")
-        if watchers:
-            watchers[:] = [(node, callback) for node, callback in watchers
-                           if not node._closing and node.is_attached]
+    def watch_compact(self) -> None:
+        self._draw()
+
+    def notify_style_update(self) -> None:
+        """A new stylesheet or theme: draw the keys with its colours."""
+        super().notify_style_update()
+        self._draw()
+
+    def on_resize(self) -> None:
+        self._clamp_scroll()
+
+    # ---- drawing -------------------------------------------------------------
+
+    def _draw(self) -> None:
+        """Lay the keys out on one line, as Textual's footer keys would stand."""
+        if not self._ready:
+            return
+        _, background = self.background_colors
+        # A margin is the bar's background alone (no colour of its own), as Textual draws it.
+        margin = Style(bgcolor=background.rich_color)
+        item = background + self.get_component_styles("table-footer--item").background
+        hover = background + self.get_component_styles("table-footer--hover").background
+        segments: list[Segment] = []
+        spans: list[tuple[int, int]] = []
+        x = 0
+        for index, entry in enumerate(self.entries):
+            under = hover if index == self._hover else item
+            key_style = self._part_style("table-footer--key", under, entry.enabled)
+            words_style = self._part_style("table-footer--description", under,
+                                           entry.enabled)
+            if self.compact:
+                parts = [(entry.display, key_style)]
+                if entry.description:
+                    parts.append((" " + entry.description, words_style))
+            else:
+                parts = [(f" {entry.display} ", key_style)]
+                if entry.description:
+                    parts.append((entry.description + " ", words_style))
+            start = x
+            for text, style in parts:
+                segments.append(Segment(text, style))
+                x += Segment(text).cell_length
+            spans.append((start, x))
+            if self.compact:
+                segments.append(Segment(" ", margin))
+                x += 1
+        self._line = Strip(segments, x)
+        self._spans = spans
+        self._clamp_scroll()
+        self.refresh()
+
+    def _part_style(self, part: str, under: Color, enabled: bool) -> Style:
+        """A key's part (its key or its words) over the key's background ``under``."""
+        styles = self.get_component_styles(part)
+        background = under + styles.background
+        style = Style(color=(background + styles.color).rich_color,
+                      bgcolor=background.rich_color) + styles.text_style
+        return style + Style(dim=True) if not enabled else style
+
+    def _clamp_scroll(self) -> None:
+        self._scroll = max(0, min(self._scroll, self._line.cell_length - self.size.width))
+
+    def render_line(self, y: int) -> Strip:
+        """The keys in sight (the line API); Textual pads the rest with the bar's style."""
+        if y:
+            return Strip([], 0)
+        width = self.size.width
+        return self._line.crop(self._scroll, self._scroll + width)
+
+    # ---- the mouse -------------------------------------------------------------
+
+    def entry_at(self, x: int) -> int | None:
+        """The key drawn at column ``x`` of the footer, if any."""
+        x += self._scroll
+        for index, (start, end) in enumerate(self._spans):
+            if start <= x < end:
+                return index
+        return None
+
+    def entry_region(self, index: int) -> tuple[int, int]:
+        """Where key ``index`` is drawn, in the footer's columns: (start, end); it is in
+        sight where these fall between 0 and the footer's width."""
+        start, end = self._spans[index]
+        return start - self._scroll, end - self._scroll
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        """Light the key under the mouse, and show its tooltip."""
+        self._hover_at(event.x)
+
+    def on_leave(self, event: events.Leave) -> None:
+        self._hover_at(None)
+
+    def _hover_at(self, x: int | None) -> None:
+        index = None if x is None else self.entry_at(x)
+        if index != self._hover:
+            self._hover = index
+            self._draw()
+        tooltip = None if index is None else self.entries[index].tooltip
+        if tooltip != self.tooltip:
+            self.tooltip = tooltip
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        """A click presses the key (a dimmed key rings the bell: it does nothing now)."""
+        index = self.entry_at(event.x)
+        if index is None:
+            return
+        entry = self.entries[index]
+        if entry.enabled:
+            self.app.simulate_key(entry.key)
+        else:
+            self.app.bell()
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        self._scroll_by(4, event)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        self._scroll_by(-4, event)
+
+    def _scroll_by(self, cells: int, event: events.MouseEvent) -> None:
+        before = self._scroll
+        self._scroll += cells
+        self._clamp_scroll()
+        if self._scroll != before:
+            event.stop()
+            event.prevent_default()
+            self.refresh()

@@ -23,7 +23,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from engine.gotfive import COLOURS, PER_COLOUR, colour_of
 from tui.games.gotfive.board import CYCLE, BoardWidget, cell_of, number_at
@@ -110,8 +110,6 @@ class GotFiveScreen(TableScreen):
         self.query_one(OthersPanel).wide = width >= WIDE
         # On a small terminal the board must stay in sight: tall stacks of clues fold.
         self.query_one(MyRack).max_lines = 0 if width >= WIDE else 3
-        # At 80 columns the game's keys need the whole footer.
-        self.query_one(Footer).show_command_palette = width >= WIDE
 
     # ---- showing an update ---------------------------------------------------
 
