@@ -413,6 +413,44 @@ async def test_racks_ask_for_a_layout_only_when_their_height_changes() -> None:
         assert others.size.height == heights[0]
 
 
+async def test_the_others_racks_are_drawn_once_an_update_and_anew_when_they_change() -> None:
+    """The panel's lines are asked for by its height, its layout and its repaint: drawn
+    once for the same attributes and width, and drawn anew for new ones."""
+    from textual.app import App, ComposeResult
+
+    from tui.games.gotfive.rack import OthersPanel
+
+    class Others(App[None]):
+        def compose(self) -> ComposeResult:
+            yield OthersPanel()
+
+    tiles = [{"colour": colour_of(n)} for n in (11, 24, 35, 42, 53)]
+    app = Others()
+    async with app.run_test(size=(60, 10)) as pilot:
+        panel = app.query_one(OthersPanel)
+        drawn: list[int] = []
+        draw = panel._lines
+
+        def counted(width: int) -> list[Any]:
+            drawn.append(width)
+            return draw(width)
+
+        panel._lines = counted  # type: ignore[method-assign]
+        panel.set_attributes(me=0, names=["You", "Bo"], racks=[tiles, tiles])
+        await pilot.pause()
+        first = [line.plain for line in panel.lines(60)]
+        assert len(drawn) == 1, drawn  # height, layout and repaint: one drawing
+        assert panel.lines(60)[0] is not panel.lines(60)[0]  # a copy each time
+        clue = {"seat": 1, "clue": "compare", "position": 0, "tile": 12, "same": False}
+        panel.set_attributes(clues=[clue])
+        await pilot.pause()
+        assert [line.plain for line in panel.lines(60)] != first
+        assert "12" in "".join(line.plain for line in panel.lines(60))
+        assert len(drawn) == 2, drawn
+        panel.lines(30)  # another width: drawn for it
+        assert drawn == [60, 60, 30]
+
+
 async def test_another_seats_clue_leaves_your_rack_undrawn() -> None:
     """Your rack draws only your own clues (the newest reversed): another seat's clue
     repaints it only when it takes the "newest" mark off one of yours."""

@@ -34,6 +34,8 @@ def app_options(game_id: str) -> frozenset[str]:
 
 def table_options(game_id: str, seats: int, options: dict[str, object]) -> dict[str, object]:
     """``options`` as a table is opened or configured, with what the app fills in itself."""
+    if game_id not in APP_OPTIONS:  # (not imported for a game that has none)
+        return dict(options)
     from tui.games.getit.records import with_record
 
     return with_record(game_id, seats, options)

@@ -322,8 +322,25 @@ class OthersPanel(Widget):
             out.append(Text(" ✗ out (rack face up)", style="italic"))
         return out
 
+    #: The last lines drawn, and what they were drawn from (see :meth:`lines`).
+    _drawn: tuple[tuple[object, ...], list[Text]] | None = None
+
     def lines(self, width: int) -> list[Text]:
-        """Every seat drawn, each on as many lines as it needs at ``width``."""
+        """Every seat drawn, each on as many lines as it needs at ``width``.
+
+        Asked for several times an update (the height, the layout, the repaint): drawn
+        once for the same attributes and width (the views' values are fresh objects each
+        update, never changed in place).
+        """
+        key = (width, self.racks, self.clues, self.names, self.me, self.turn, self.out,
+               self.winners, self.wide)
+        if self._drawn is not None and self._drawn[0] == key:
+            return [line.copy() for line in self._drawn[1]]
+        lines = self._lines(width)
+        self._drawn = (key, [line.copy() for line in lines])
+        return lines
+
+    def _lines(self, width: int) -> list[Text]:
         seats = self.seats()
         if not seats:
             return []
