@@ -22,7 +22,7 @@ from tests.tui_support import config_dir, until
 from tui.app import HiddenHandApp
 from tui.games.getit.screen import GetItScreen, number_ranges
 from tui.games.getit.text import to_you
-from tui.games.getit.widgets import SandTimer
+from tui.games.getit.widgets import PrepCard, PrepRow, SandTimer
 from tui.screens.summary import SummaryScreen
 from tui.settings import Settings
 
@@ -167,6 +167,28 @@ async def test_preparation_places_the_special_cards_with_the_keys() -> None:
         game = game_of(app).game
         await until(pilot, lambda: game.arranged[0] is not None, "the pile arranged")
         assert [game.cards[c].kind[0] for c in game.arranged[0]] == order
+
+
+async def test_a_long_hand_at_80_columns_keeps_both_ends_and_the_chosen_card_in_sight() -> None:
+    app = solo_app(4, {"level": "X", "cards": 59})  # 14 or 15 cards a hand
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot)
+        await until(pilot, lambda: screen.order, "the hand")
+        assert len(screen.order) >= 14
+        row = screen.query_one(PrepRow)
+        for _ in range(len(screen.order)):  # every special in turn, and back to the first
+            await pilot.press("tab")
+            await pilot.pause()
+            width = app.size.width
+            ends = list(row.query(".end"))
+            assert len(ends) == 2  # "top ▸" and "◂ bottom"
+            for end in ends:
+                region = end.region
+                assert region.width and region.x >= 0 and region.right <= width, region
+            if screen.selected is not None:
+                chip = next(c for c in row.query(PrepCard) if c.index == screen.selected)
+                assert row.region.contains_region(chip.region), chip.region
+                assert not any(end.region.overlaps(chip.region) for end in ends)
 
 
 async def test_peek_and_talk_keys_come_and_go_with_the_mirror_and_the_speech_bubble() -> None:

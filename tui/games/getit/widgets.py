@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import HorizontalScroll, Vertical
+from textual.containers import Horizontal, HorizontalScroll, Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Digits, Static
@@ -183,15 +183,20 @@ class PrepCard(Static):
         self.post_message(PrepRow.CardClicked(self.index))
 
 
-class PrepRow(HorizontalScroll):
+class PrepRow(Horizontal):
     """Your hand in preparation, top first: numbers fixed, the selected special marked.
+
+    The cards scroll between the two ends ("top ▸", "◂ bottom"), which stay in sight: a
+    long hand (Level X) at 80 columns keeps its selected card in view without losing
+    which end is the top.
 
     Attributes: ``cards`` (plain cards, top first) and ``selected`` (index of the chosen
     special, or ``None``).
     """
 
     DEFAULT_CSS = """
-    PrepRow { width: 100%; height: 4; scrollbar-size-horizontal: 1; }
+    PrepRow { width: 100%; height: 4; }
+    PrepRow > #prep-cards { width: 1fr; height: 4; scrollbar-size-horizontal: 1; }
     PrepRow .end { width: auto; height: 3; content-align: center middle; padding: 0 1; }
     """
 
@@ -208,7 +213,10 @@ class PrepRow(HorizontalScroll):
             self.index = index
 
     def compose(self) -> ComposeResult:
-        yield Static("top ▸", classes="end")
+        yield Static("top ▸", classes="end", id="prep-top")
+        scroll = HorizontalScroll(id="prep-cards")
+        scroll.can_focus = False
+        yield scroll
         yield Static("◂ bottom", classes="end", id="prep-bottom")
 
     def watch_cards(self) -> None:
@@ -221,7 +229,7 @@ class PrepRow(HorizontalScroll):
             for chip in chips:
                 chip.remove()
             chips = [PrepCard(i) for i in range(len(self.cards))]
-            self.mount_all(chips, before="#prep-bottom")
+            self.query_one("#prep-cards", HorizontalScroll).mount_all(chips)
         self._paint(chips)
 
     def watch_selected(self) -> None:
@@ -242,4 +250,10 @@ class PrepRow(HorizontalScroll):
             chip.set_class(card.get("kind") != "number", "special")
             chip.set_class(chosen, "selected")
             if chosen:
-                self.scroll_to_widget(chip, animate=False)
+                # Once laid out: the chosen card's new label changes its width.
+                self.call_after_refresh(self._in_sight, chip)
+
+    def _in_sight(self, chip: PrepCard) -> None:
+        if chip.is_attached:
+            self.query_one("#prep-cards", HorizontalScroll).scroll_to_widget(
+                chip, animate=False)
