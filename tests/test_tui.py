@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Input, Select, Switch
 
 from net.client import Client
 from net.host import Host
-from tests.tui_support import config_dir, make_app, until
+from tests.tui_support import config_dir, make_app, open_lobby, until
 from tui.app import HiddenHandApp
 from tui.games.getout.hand import HandWidget
 from tui.games.getout.screen import GetOutScreen
@@ -601,3 +601,29 @@ async def test_the_focused_button_is_marked_without_colour() -> None:
         assert str(solo.label) == "Play solo against bots (s)"
         await pilot.press("up", "up")  # round the list: the last entry
         await until(pilot, lambda: app.focused is app.screen.query_one("#quit"), "Quit")
+
+
+async def test_a_refusal_repeated_while_it_shows_is_shown_once() -> None:
+    """Chat lines sent faster than the host allows: one "too fast" notice on screen, not
+    a stack of them; each line the host took is in the log once."""
+    from textual.widgets import RichLog
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await open_lobby(app, pilot)
+        await pilot.press("slash")
+        for i in range(10):  # the host takes a burst of 6, then 1 a second
+            await pilot.press(*f"m{i}", "enter")
+        log = lobby.query_one("#chat", RichLog)
+        await until(pilot, lambda: not [w for w in app.workers
+                                        if w.group == "requests" and not w.is_finished],
+                    "every line answered")
+        await pilot.pause()
+        shown = [n for n in app._notifications if not n.has_expired]
+        too_fast = [n for n in shown if "too fast" in n.message]
+        assert len(too_fast) == 1, [n.message for n in shown]
+        said = [line.text for line in log.lines if ": m" in line.text]
+        assert len(said) == len(set(said)) and 1 < len(said) < 10, said
+        app.notify("something else")  # another notice still shows beside it
+        await pilot.pause()
+        assert len([n for n in app._notifications if not n.has_expired]) == 2

@@ -30,6 +30,8 @@ from tui.settings import Settings
 # The session (and with it the client and the wire format) is imported where one is
 # opened, not before the menu's first frame (scripts/bench_startup.py).
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
     from net.discovery import Advertiser
     from net.host import Host
     from net.journal import JournalInfo
@@ -108,6 +110,18 @@ class HiddenHandApp(App[None]):
         self.box = box
         self.box_invite = box_invite
         self._collector_paused = collector_paused
+
+    def notify(self, message: str, *, title: str = "",
+               severity: SeverityLevel = "information", timeout: float | None = None,
+               markup: bool = True) -> None:
+        """Show a notification, unless the very same one is still on screen: a refusal
+        repeated (chat lines sent too fast, a key held down) shows once, not a stack."""
+        for shown in self._notifications:
+            if (not shown.has_expired and shown.message == message and shown.title == title
+                    and shown.severity == severity):
+                return
+        super().notify(message, title=title, severity=severity, timeout=timeout,
+                       markup=markup)
 
     def get_key_display(self, binding: Binding) -> str:
         """How a key shows in footers: a screen may say (``key_display``), as Get It!
