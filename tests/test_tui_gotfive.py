@@ -486,3 +486,52 @@ async def test_another_seats_clue_leaves_your_rack_undrawn() -> None:
         rack.set_attributes(clues=[clue(1, 7), clue(2, 8), clue(0, 9), clue(1, 10)])
         assert len(repaints) == 2  # our 9 is no longer the newest: drawn plain again
         assert str(rack.render()) == str(mine) and rack.render().spans != mine.spans
+
+
+@pytest.mark.parametrize("size", [(80, 12), (120, 20)])
+async def test_the_board_draws_line_by_line_what_its_text_draws(size: tuple[int, int]) -> None:
+    """The board's line API draws, cell for cell and style for style, what Textual drew
+    of its text; a changed mark turns only its own row into strips again."""
+    from rich.style import Style
+    from textual.app import App, ComposeResult
+    from textual.widget import Widget
+
+    from tui.games.gotfive.board import BoardWidget
+
+    class TextBoard(BoardWidget):
+        render_line = Widget.render_line  # Textual's own: the board's text, rendered
+
+    class Boards(App[None]):
+        CSS = "BoardWidget { height: 1fr; }"
+
+        def compose(self) -> ComposeResult:
+            yield BoardWidget()
+            yield TextBoard()
+
+    def cells(app: App[None], widget: Widget) -> list[list[tuple[str, Style | None]]]:
+        strips = app.screen._compositor.render_strips()
+        region = widget.region
+        return [[(char, segment.style and segment.style.clear_meta_and_links())
+                 for segment in strips[y].crop(region.x, region.right)
+                 for char in segment.text] for y in range(region.y, region.bottom)]
+
+    hint = {"count": 4, "possible": {str(c): [1, 2, 3, 31] for c in range(5)},
+            "certain": [1]}
+    app = Boards()
+    async with app.run_test(size=size) as pilot:
+        board, text = app.query_one(BoardWidget), app.query_one(TextBoard)
+        for widget in (board, text):
+            widget.marks = {7: "cross", 12: "circle", 31: "circle"}
+            widget.hint = hint
+            widget.cursor = (1, 2)
+        await pilot.pause()
+        assert board.size == text.size
+        mine, textuals = cells(app, board), cells(app, text)
+        for y, (a, b) in enumerate(zip(mine, textuals, strict=True)):
+            assert a == b, (y, {s for _, s in a} ^ {s for _, s in b})
+        rows = {key[0]: drawn[1] for key, drawn in board._rows.items()}
+        board.marks = {**board.marks, 9: "cross"}  # row D
+        await pilot.pause()
+        after = {key[0]: drawn[1] for key, drawn in board._rows.items()}
+        kept = [row for row in rows if after[row] is rows[row]]
+        assert kept == [0, 1, 2, 4], kept
