@@ -535,3 +535,53 @@ async def test_the_board_draws_line_by_line_what_its_text_draws(size: tuple[int,
         after = {key[0]: drawn[1] for key, drawn in board._rows.items()}
         kept = [row for row in rows if after[row] is rows[row]]
         assert kept == [0, 1, 2, 4], kept
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)])
+async def test_the_racks_and_the_public_row_draw_line_by_line_what_textual_drew(
+        size: tuple[int, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a dozen clues, your rack, the others' racks and the public row, drawn line
+    by line (``TextLines``), are cell for cell and style for style what Textual drew of
+    their text."""
+    from textual.widget import Widget
+
+    from tui.games.gotfive.public import PublicRow
+    from tui.games.gotfive.rack import MyRack, OthersPanel
+    from tui.widgets.lines import TextLines
+
+    def cells(widget: Widget) -> list[list[tuple[str, Any]]]:
+        strips = widget.app.screen._compositor.render_strips()
+        region = widget.region
+        return [[(char, segment.style and segment.style.clear_meta_and_links())
+                 for segment in strips[y].crop(region.x, region.right)
+                 for char in segment.text] for y in range(region.y, region.bottom)]
+
+    app = solo_app(3)
+    async with app.run_test(size=size) as pilot:
+        screen = await until(pilot, lambda: isinstance(app.screen, GotFiveScreen)
+                             and app.screen.update and app.screen, "the table")
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        for seat in table.seats:
+            seat.bot = None
+        rng = random.Random(8)
+        for _ in range(14):
+            moves = [(seat, action) for seat in range(3)
+                     for action in table.game.legal_actions(seat)
+                     if action["type"] in ("reveal", "sort", "compare")]
+            if not moves:
+                break
+            version = screen.view.get("version")
+            table.act(*rng.choice(moves))
+            await until(pilot, lambda before=version: screen.view.get("version") != before,
+                        "the move shown")
+        await pilot.pause()
+        widgets = [screen.query_one(cls) for cls in (MyRack, OthersPanel, PublicRow)]
+        drawn = "".join(str(w.render()) for w in widgets[:2])
+        assert any(mark in drawn for mark in "(‹≠="), drawn  # clues in place
+        mine = [cells(w) for w in widgets]
+        monkeypatch.setattr(TextLines, "render_line", Widget.render_line)
+        for widget in widgets:
+            widget.refresh()
+        await pilot.pause()
+        assert [cells(w) for w in widgets] == mine

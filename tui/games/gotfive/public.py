@@ -15,12 +15,12 @@ from rich.text import Text
 from textual import events
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from tui.games.gotfive.text import LETTERS, colour_style, tile_text
+from tui.widgets.lines import TextLines
 
 
-class PublicRow(Widget):
+class PublicRow(TextLines):
     """The public row and the supply, on one line (see the module docstring)."""
 
     DEFAULT_CSS = """

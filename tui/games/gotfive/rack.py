@@ -17,10 +17,10 @@ from rich.text import Text
 from textual import events
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from engine.gotfive import RACK
 from tui.games.gotfive.text import tile_text
+from tui.widgets.lines import TextLines
 
 
 def clues_of(clues: Sequence[dict[str, Any]], seat: int) -> tuple[list[list[int]],
@@ -63,7 +63,7 @@ def fresh(n: int, clues: Sequence[dict[str, Any]]) -> str:
     return "reverse" if n == newest(clues) else ""
 
 
-class MyRack(Widget):
+class MyRack(TextLines):
     """Your rack (or, once you are out, your face-up rack) with its clues in place.
 
     Attributes: ``tiles`` (your rack from the view), ``clues`` (every clue; only yours
@@ -228,7 +228,7 @@ def _centre(text: Text, width: int) -> Text:
     return out
 
 
-class OthersPanel(Widget):
+class OthersPanel(TextLines):
     """The other players' racks, one line each, with their clues in place.
 
     Attributes: ``racks`` (every seat's rack from the view), ``clues``, ``names``,
