@@ -579,9 +579,24 @@ async def test_the_racks_and_the_public_row_draw_line_by_line_what_textual_drew(
         widgets = [screen.query_one(cls) for cls in (MyRack, OthersPanel, PublicRow)]
         drawn = "".join(str(w.render()) for w in widgets[:2])
         assert any(mark in drawn for mark in "(‹≠="), drawn  # clues in place
-        mine = [cells(w) for w in widgets]
-        monkeypatch.setattr(TextLines, "render_line", Widget.render_line)
-        for widget in widgets:
-            widget.refresh()
+
+        async def compared() -> None:
+            mine = [cells(w) for w in widgets]
+            with monkeypatch.context() as patch:
+                patch.setattr(TextLines, "render_line", Widget.render_line)
+                for widget in widgets:
+                    widget.refresh()
+                await pilot.pause()
+                for widget, before in zip(widgets, mine, strict=True):
+                    for y, (a, b) in enumerate(zip(cells(widget), before, strict=True)):
+                        assert a == b, (type(widget).__name__, y, "".join(c for c, _ in a),
+                                        "".join(c for c, _ in b))
+            for widget in widgets:
+                widget.refresh()
+            await pilot.pause()
+
+        await compared()
+        # A new width (no refresh of their own: only a repaint) wraps them anew.
+        await pilot.resize_terminal(size[0] + 17 if size[0] < 100 else size[0] - 17, size[1])
         await pilot.pause()
-        assert [cells(w) for w in widgets] == mine
+        await compared()

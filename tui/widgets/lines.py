@@ -6,7 +6,9 @@ and the rest of their text costs as much again each time (scripts/bench_repaint.
 :class:`TextLines` is for a widget whose ``render()`` gives a ``Text`` that neither
 wraps nor aligns (``no_wrap``, cropped, left-aligned): it draws it through the line API,
 keeping each line's strip for as long as that line's text and the width stay the same.
-It draws the same cells, in the same styles, as Textual draws the text.
+It draws the same cells, in the same styles, as Textual draws the text, with one
+difference: a line longer than the widget is cropped, as the text's ``no_wrap`` asks
+(Textual's own drawing ignores it and wraps the line, by the ``text-wrap`` rule).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Size
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -22,8 +25,10 @@ from textual.widget import Widget
 class TextLines(Widget):
     """Draws ``render()``'s text line by line, with the strips of unchanged lines kept."""
 
-    #: ``render()``'s lines since the last repaint was asked for (``None``: stale).
+    #: ``render()``'s lines since the last repaint was asked for (``None``: stale), and
+    #: the size they were rendered at (a new size is no ``refresh``, only a repaint).
     _text_lines: list[Text] | None = None
+    _text_size: Size | None = None
     #: A line's strip by (its text, its spans, the width), from the last repaint.
     _line_strips: dict[tuple[object, ...], Strip] | None = None
 
@@ -42,7 +47,8 @@ class TextLines(Widget):
 
     def render_line(self, y: int) -> Strip:
         """Line ``y`` of the text (the line API)."""
-        if self._text_lines is None:
+        if self._text_lines is None or self._text_size != self.size:
+            self._text_size = self.size
             rendered = self.render()
             text = rendered if isinstance(rendered, Text) else Text(str(rendered))
             self._text_lines = list(text.split("\n", allow_blank=True))
@@ -55,6 +61,11 @@ class TextLines(Widget):
         kept = self._line_strips if self._line_strips is not None else {}
         strip = kept.get(key)
         if strip is None:
+            if line.cell_len > width:
+                # Cropped as Textual crops a line too long: cut, then its trailing spaces.
+                line = line.copy()
+                line.truncate(width, overflow="crop")
+                line.rstrip()
             # Padded with the background alone, as Textual pads a rendered text.
             strip = (Strip(line.render(self.app.console, end=""), line.cell_len)
                      .apply_style(base).crop_extend(0, width, Style(bgcolor=base.bgcolor))
