@@ -149,6 +149,13 @@ async def test_the_table_footer_dims_keys_with_the_update_and_mounts_nothing() -
 
         await until(pilot, lambda: len(screen.view.get("hand", [])) == 2 and screen.legal
                     and drawn_as_bound(), "the footer to draw our turn's keys")
+        await pilot.press("1")  # geoff 3: no match for the kevin 8, so Enter cannot play it
+        await until(pilot, lambda: drawn_as_bound() and not footer_drawn(app)["play"],
+                    f"play dimmed for a card that cannot be played: {screen.view['hand']}, "
+                    f"{footer_drawn(app)}, {footer_keys(app)}")
+        await pilot.press("2")  # kevin 1 matches: play is lit
+        await until(pilot, lambda: drawn_as_bound() and footer_drawn(app)["play"],
+                    "play lit for the card that can be played")
         assert footer_drawn(app)["play"] and footer_drawn(app)["draw"]
         footer = screen.query_one(TableFooter)
         widgets = len(list(screen.walk_children()))
@@ -207,8 +214,8 @@ async def test_the_gotfive_footer_draws_the_keys_of_each_turn() -> None:
             table.act(*rng.choice(moves))
             await until(pilot, lambda before=version: screen.view.get("version") != before
                         and footer_drawn(app) == footer_keys(app), "the footer of the move")
-            shown.add(frozenset(footer_drawn(app)))
-        assert len(shown) >= 3  # keys came and went with the turn and its phase
+            shown.add(frozenset(footer_drawn(app).items()))
+        assert len(shown) >= 3  # keys lit and dimmed with the turn and its phase
 
 
 # ---- the table's footer draws what Textual's footer drew ------------------------
@@ -234,8 +241,11 @@ class KeysScreen(Screen[None]):
         yield Static("table")
         yield self.footer
 
+    #: "Draw" is dimmed (a test may light it).
+    draw_dimmed = True
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return None if action == "draw" else True  # "Draw" is dimmed
+        return None if action == "draw" and self.draw_dimmed else True
 
     def action_play(self) -> None:
         self.done.append("play")
@@ -279,11 +289,26 @@ async def bottom_line(footer: Widget, width: int, theme: str,
 @pytest.mark.parametrize("hover", [None, 13])
 async def test_the_table_footer_draws_what_textuals_footer_drew(
         theme: str, compact: bool, hover: int | None) -> None:
-    mine = await bottom_line(TableFooter(compact=compact), 60, theme, hover)
+    footer = TableFooter(compact=compact)
+    mine = await bottom_line(footer, 60, theme, hover)
     textuals = await bottom_line(Footer(compact=compact, show_command_palette=False), 60,
                                  theme, hover)
     assert "".join(c for c, _ in mine) == "".join(c for c, _ in textuals)
-    assert mine == textuals
+    # The same cells, but for one thing: the dimmed key ("Draw") is not bold and its words
+    # are in italics, which a monochrome terminal shows (it shows no dimmed colour).
+    def look(cells: list[tuple[str, Style]]) -> list[tuple[object, ...]]:
+        return [(c, s.color, s.bgcolor, bool(s.bold), bool(s.italic), bool(s.dim))
+                for c, s in cells]
+
+    start, end = footer._spans[1]
+    key_end = start + len(footer.entries[1].display) + (0 if compact else 2)
+    assert not any(style.bold for _, style in mine[start:end])
+    assert all(style.italic for _, style in mine[key_end:end])
+    expected = look(textuals)
+    for x in range(start, end):  # Textual's: a bold key, plain words
+        c, color, bgcolor, _, _, dim = expected[x]
+        expected[x] = (c, color, bgcolor, False, x >= key_end, dim)
+    assert look(mine) == expected
 
 
 async def test_the_table_footer_presses_a_key_clicked_and_tells_what_it_does() -> None:
@@ -316,3 +341,50 @@ async def test_the_table_footer_presses_a_key_clicked_and_tells_what_it_does() -
         await pilot.click(TableFooter, offset=(start + 1, 0))
         await pilot.pause()
         assert app.keys_screen.done == ["play", "leave"]
+
+
+async def test_the_key_under_a_resting_mouse_stays_lit_as_the_keys_change_and_scroll() -> None:
+    footer = TableFooter()
+    app = KeysApp(footer, "textual-dark")
+    async with app.run_test(size=(32, 5)) as pilot:
+        await pilot.pause()
+        chat = footer.entry_region(2)
+        await pilot.hover(TableFooter, offset=(chat[0] + 1, 0))
+        assert footer._hover == 2
+        lit = footer.render_line(0)
+        app.keys_screen.draw_dimmed = False  # the keys change (Draw lit), the mouse stays
+        app.keys_screen.refresh_bindings()
+        await pilot.pause()
+        assert footer.entries[1].enabled and footer._hover == 2
+        styles = {seg.style.bgcolor for seg in footer.render_line(0)
+                  if seg.text.strip() == "c"}
+        assert styles == {seg.style.bgcolor for seg in lit if seg.text.strip() == "c"}
+        # The wheel brings other keys under the mouse: the one under it now is lit.
+        for _ in range(2):
+            footer.post_message(events.MouseScrollDown(
+                footer, chat[0] + 1, 0, 0, 0, 0, False, False, False,
+                screen_x=chat[0] + 1, screen_y=4))
+        await pilot.pause()
+        assert footer._scroll > 0, footer._scroll
+        assert footer._mouse_x == chat[0] + 1, footer._mouse_x
+        assert footer._hover == footer.entry_at(chat[0] + 1) != 2
+
+
+async def test_while_the_chat_line_has_the_keys_the_footer_shows_send_and_back() -> None:
+    app = getout_heads_up()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await first_turn(pilot)
+        before = footer_drawn(app)
+        await pilot.press("slash", "h", "i")
+        await until(pilot, lambda: set(footer_drawn(app)) == {"submit", "back"},
+                    "the chat line's keys")
+        footer = screen.query_one(TableFooter)
+        assert [e.description for e in footer.entries] == ["Send", "Back"]
+        await pilot.click(TableFooter, offset=(footer.entry_region(0)[0] + 1, 0))  # Send
+        await until(pilot, lambda: footer_drawn(app) == before, "the table's keys again")
+        assert any("hi" in line.text for line in screen.query_one("#log").lines)
+        await pilot.press("slash")
+        await until(pilot, lambda: "back" in footer_drawn(app), "the chat line's keys")
+        await pilot.click(TableFooter, offset=(footer.entry_region(1)[0] + 1, 0))  # Back
+        await until(pilot, lambda: footer_drawn(app) == before, "the table's keys again")
+        assert isinstance(app.screen, GetOutScreen)  # back at the table, not gone

@@ -409,3 +409,13 @@ async def test_no_draw_key_while_we_lay_the_first_call_card() -> None:
         await pilot.pause()
         keys = footer_keys(app)
         assert "draw" not in keys and keys.get("play") is True
+
+
+def test_the_round_log_says_you_are_out_and_a_player_is_out() -> None:
+    from tui.games.getout.screen import describe_event
+    from tui.notices import Namer
+
+    event = {"type": "round_over", "round": 1, "winner": 2, "out": [0, 1]}
+    line = describe_event(event, Namer(["Ann", "Bob", "Cy"], me=0))
+    assert line == ("Round 1: Cy got out first; You passed the limit and are out; "
+                    "Bob passed the limit and is out")

@@ -72,6 +72,19 @@ async def test_out_of_a_solo_match_the_bots_finish_at_full_speed() -> None:
         assert not isinstance(app.screen, ChoiceScreen)
 
 
+async def test_an_unanswered_question_goes_away_when_the_match_ends() -> None:
+    app = make_app(bot_delay=0.5, solo={"game_id": "getout", "seats": 3,
+                                        "options": {"first": 0, "limit": 10}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await out_after_the_first_round(pilot, app)
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the question")
+        assert app.bots_full_speed(screen.session)  # the bots finish; nobody answers
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                    and screen.table["phase"] == "over", "the end", steps=2000)
+        # The match's summary, and no stale question under it.
+        assert not any(isinstance(s, ChoiceScreen) for s in app.screen_stack), app.screen_stack
+
+
 async def test_out_of_a_solo_match_a_player_leaves_with_the_result() -> None:
     app = make_app(bot_delay=0.5, solo={"game_id": "getout", "seats": 3,
                                         "options": {"first": 0, "limit": 10}})

@@ -42,6 +42,8 @@ from tui.widgets.log import TableLog
 # The dialogs and the summary are imported when first opened, not before the table's
 # first frame (scripts/bench_startup.py).
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from tui.screens.summary import SummaryScreen
 
 #: The actions the base class owns (``check_action`` answers for them).
@@ -178,6 +180,7 @@ class TableScreen(SessionScreen):
         self.catch_up()
         self.show(msg, view, legal, names)
         self._chat_state()
+        self._withdraw_finish_offer()
         self._summary(msg, names)
         self._offer_finish()
         self._footer_keys_changed()
@@ -403,8 +406,24 @@ class TableScreen(SessionScreen):
             elif answer == "leave":
                 self.leave_with_result()
 
-        self.app.push_screen(ChoiceScreen("You are out of this game; the bots play on.",
-                                          choices), chosen)
+        self._finish_offer = ChoiceScreen("You are out of this game; the bots play on.",
+                                          choices)
+        self.app.push_screen(self._finish_offer, chosen)
+
+    #: The question of ``_offer_finish`` while it is on screen.
+    _finish_offer: Screen[Any] | None = None
+
+    def _withdraw_finish_offer(self) -> None:
+        """The game ended (or the offer no longer holds) while the question was up
+        unanswered: take it away, so that the summary does not open over it."""
+        offer = self._finish_offer
+        if offer is None:
+            return
+        if not offer.is_attached:
+            self._finish_offer = None
+        elif not self.can_finish() and self.app.screen is offer:
+            self._finish_offer = None
+            offer.dismiss(None)
 
     def action_finish(self) -> None:
         """(Solo, once out) let the bots play the rest of the game without pauses."""

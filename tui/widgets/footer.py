@@ -50,8 +50,15 @@ class FooterEntry(NamedTuple):
 
 def footer_entries(screen: Screen[Any]) -> tuple[FooterEntry, ...]:
     """The keys a footer shows on ``screen`` now: as Textual's ``Footer`` shows them, the
-    first shown binding of each action, in the screen's order."""
+    first shown binding of each action, in the screen's order; while a text line (the
+    chat, Get It!'s talk line) has the keys, the two that work there (send, back)."""
     app = screen.app
+    from textual.widgets import Input
+
+    if isinstance(screen.focused, Input):
+        enter = app.get_key_display(Binding("enter", "submit"))
+        return (FooterEntry("enter", enter, "Send", "submit", True, None),
+                FooterEntry("escape", "esc", "Back", "back", True, "Back to the table's keys"))
     first: dict[str, FooterEntry] = {}
     for active in screen.active_bindings.values():
         binding: Binding = active.binding
@@ -108,8 +115,9 @@ class TableFooter(Widget, can_focus=False):
         self._spans: list[tuple[int, int]] = []
         #: The whole line of keys (wider than the footer when they do not fit).
         self._line = Strip([], 0)
-        #: The key under the mouse (an index into ``entries``).
+        #: The key under the mouse (an index into ``entries``), and the mouse's column.
         self._hover: int | None = None
+        self._mouse_x: int | None = None
         #: How many cells of the line are scrolled out on the left.
         self._scroll = 0
         self._ready = False
@@ -134,7 +142,6 @@ class TableFooter(Widget, can_focus=False):
         entries = footer_entries(screen)
         if entries != self.entries:
             self.entries = entries
-            self._hover = None
             self._draw()
         return True
 
@@ -160,42 +167,52 @@ class TableFooter(Widget, can_focus=False):
         margin = Style(bgcolor=background.rich_color)
         item = background + self.get_component_styles("table-footer--item").background
         hover = background + self.get_component_styles("table-footer--hover").background
-        segments: list[Segment] = []
+        # Where each key stands, then which one the mouse rests on (it stays lit when the
+        # keys change or scroll under a mouse that did not move).
+        texts: list[tuple[str, str]] = []
         spans: list[tuple[int, int]] = []
         x = 0
-        for index, entry in enumerate(self.entries):
-            under = hover if index == self._hover else item
-            key_style = self._part_style("table-footer--key", under, entry.enabled)
-            words_style = self._part_style("table-footer--description", under,
-                                           entry.enabled)
+        for entry in self.entries:
             if self.compact:
-                parts = [(entry.display, key_style)]
-                if entry.description:
-                    parts.append((" " + entry.description, words_style))
+                key, words = entry.display, f" {entry.description}" if entry.description else ""
             else:
-                parts = [(f" {entry.display} ", key_style)]
-                if entry.description:
-                    parts.append((entry.description + " ", words_style))
-            start = x
-            for text, style in parts:
-                segments.append(Segment(text, style))
-                x += Segment(text).cell_length
-            spans.append((start, x))
+                key = f" {entry.display} "
+                words = f"{entry.description} " if entry.description else ""
+            width = Segment(key).cell_length + Segment(words).cell_length
+            texts.append((key, words))
+            spans.append((x, x + width))
+            x += width + (1 if self.compact else 0)
+        self._spans = spans
+        self._line = Strip([], x)
+        self._clamp_scroll()
+        self._hover = None if self._mouse_x is None else self.entry_at(self._mouse_x)
+        segments: list[Segment] = []
+        for index, (entry, (key, words)) in enumerate(zip(self.entries, texts, strict=True)):
+            under = hover if index == self._hover else item
+            segments.append(Segment(key, self._part_style("table-footer--key", under,
+                                                          entry.enabled)))
+            if words:
+                segments.append(Segment(words, self._part_style(
+                    "table-footer--description", under, entry.enabled)))
             if self.compact:
                 segments.append(Segment(" ", margin))
-                x += 1
         self._line = Strip(segments, x)
-        self._spans = spans
-        self._clamp_scroll()
         self.refresh()
 
     def _part_style(self, part: str, under: Color, enabled: bool) -> Style:
-        """A key's part (its key or its words) over the key's background ``under``."""
+        """A key's part (its key or its words) over the key's background ``under``.
+
+        A dimmed key is also drawn without bold and its words in italics: a monochrome
+        terminal shows no dimmed colour (nor does Textual send "dim"), but it shows those.
+        """
         styles = self.get_component_styles(part)
         background = under + styles.background
         style = Style(color=(background + styles.color).rich_color,
                       bgcolor=background.rich_color) + styles.text_style
-        return style + Style(dim=True) if not enabled else style
+        if enabled:
+            return style
+        return style + Style(dim=True, bold=False,
+                             italic=part == "table-footer--description")
 
     def _clamp_scroll(self) -> None:
         self._scroll = max(0, min(self._scroll, self._line.cell_length - self.size.width))
@@ -231,9 +248,9 @@ class TableFooter(Widget, can_focus=False):
         self._hover_at(None)
 
     def _hover_at(self, x: int | None) -> None:
+        self._mouse_x = x
         index = None if x is None else self.entry_at(x)
         if index != self._hover:
-            self._hover = index
             self._draw()
         tooltip = None if index is None else self.entries[index].tooltip
         if tooltip != self.tooltip:
@@ -263,4 +280,4 @@ class TableFooter(Widget, can_focus=False):
         if self._scroll != before:
             event.stop()
             event.prevent_default()
-            self.refresh()
+            self._draw()  # (the key under the mouse is another one now)

@@ -551,8 +551,10 @@ class GetItScreen(TableScreen):
             return phase == "play" and any(
                 self._my_signal(kind) is not None for kind in ("look", "smile", "look_past"))
         if action == "aim":
-            # Shown all round: without a player looked at, the key says what to do first.
-            return phase == "play"
+            # Shown all round; dimmed until we look at someone (whom it is aimed at).
+            if phase != "play":
+                return False
+            return True if self._my_signal("look") is not None else None
         if action == "peek":
             return self.can("peek")
         if action == "talk":

@@ -48,6 +48,15 @@ class GetOutScreen(TableScreen):
         *[Binding(str(i % 10), f"pick({i})", show=False) for i in range(1, 11)],
     ]
 
+    def on_mount(self) -> None:
+        """The play key follows the chosen card (lit when it can be played)."""
+        super().on_mount()
+        self.watch(self.query_one(HandWidget), "selected", self._chosen_card_changed,
+                   init=False)
+
+    def _chosen_card_changed(self) -> None:
+        self._footer_keys_changed()
+
     def compose_table(self) -> ComposeResult:
         with Horizontal(id="getout-top"):
             with Vertical(id="getout-seats-box"):
@@ -115,7 +124,8 @@ class GetOutScreen(TableScreen):
     def check_game_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show exactly the keys that work now.
 
-        Choosing a card works whenever we hold cards in a round; playing and drawing
+        Choosing a card works whenever we hold cards in a round; playing is lit when the
+        chosen card can be played; playing and drawing
         are dimmed while another player is to move, and hidden when they cannot come
         back this round (we watch, we are out, the round is over) or before we move
         (no drawing when we lay the first call card).
@@ -126,7 +136,12 @@ class GetOutScreen(TableScreen):
         if action in ("select", "pick"):
             return in_round and bool(view.get("hand"))
         if action == "play":
-            return (self.can("play") or None) if in_round else False
+            # Lit only when the chosen card can be played now (Enter would play it).
+            if not in_round:
+                return False
+            card = self.query_one(HandWidget).current
+            return bool(card is not None and any(
+                a["type"] == "play" and a["card"] == card["id"] for a in self.legal)) or None
         if action == "draw":
             if not in_round:
                 return False
@@ -323,7 +338,8 @@ def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
         return (f"The played pile ({count} card{'' if count == 1 else 's'}) was turned over "
                 f"as the draw pile")
     if kind == "round_over":
-        out = "".join(f"; {who(s)} passed the limit and is out" for s in event["out"])
+        out = "".join(f"; {who(s)} passed the limit and {'are' if s == namer.me else 'is'} out"
+                      for s in event["out"])
         return f"Round {event['round']}: {who(event['winner'])} got out first{out}"
     if kind == "round_started":
         return f"Round {event['round']}: {names.name(event['dealer'])} deals"

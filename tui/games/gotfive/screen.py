@@ -271,15 +271,25 @@ class GotFiveScreen(TableScreen):
             return self.can_mark()
         if action == "mark_key":
             return self.can_mark() and not self.has_class("-narrow")
+        # A move's key is lit when it works now, dimmed while it will work later in the
+        # game (another seat's turn, another phase), hidden once it never will.
         if action == "reveal":
-            return self.can("reveal")
+            return self.can("reveal") or self._later()
         if action in ("sort", "next_tile"):
-            return self.can("sort")
+            return self.can("sort") or self._later()
         if action == "compare":
-            return self.can("compare")
+            return self.can("compare") or self._later()
         if action == "got_five":
-            return self.can("announce")
+            return self.can("announce") or self._later()
         return True
+
+    def _later(self) -> bool | None:
+        """``None`` (dimmed) while we still play this game, else ``False`` (hidden)."""
+        me, view = self.my_seat, self.view
+        out = view.get("out") or []
+        playing = (me is not None and view.get("phase") not in (None, "over")
+                   and not (me < len(out) and out[me]))
+        return None if playing else False
 
     # ---- the board -----------------------------------------------------------------
 
