@@ -22,14 +22,15 @@ from tests.tui_support import (
     footer_drawn,
     footer_keys,
     footer_labels_in_view,
+    gotfive_clue_move,
     make_app,
     open_lobby,
     show_lobby,
+    still_gotfive_table,
     until,
 )
 from tui.app import HiddenHandApp
 from tui.games.getout.screen import GetOutScreen
-from tui.games.gotfive.screen import GotFiveScreen
 from tui.screens.dialogs import ChoiceScreen, ConfirmScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.summary import SummaryScreen
@@ -196,22 +197,15 @@ async def test_the_table_footer_dims_keys_with_the_update_and_mounts_nothing() -
 async def test_the_gotfive_footer_draws_the_keys_of_each_turn() -> None:
     app = make_app(solo={"game_id": "gotfive", "seats": 3, "options": {}})
     async with app.run_test(size=SIZE) as pilot:
-        screen = await until(pilot, lambda: isinstance(app.screen, GotFiveScreen)
-                             and app.screen.update and app.screen, "the table")
-        assert app.host is not None
-        (table,) = app.host.tables.values()
-        for seat in table.seats:
-            seat.bot = None  # every seat moves when the test says so
+        screen, table = await still_gotfive_table(pilot)
         rng = random.Random(5)
         shown: set[frozenset[str]] = set()
         for _ in range(12):
-            moves = [(seat, action) for seat in range(3)
-                     for action in table.game.legal_actions(seat)
-                     if action["type"] in ("reveal", "sort", "compare")]
-            if not moves:
+            move = gotfive_clue_move(table, rng)
+            if move is None:
                 break
             version = screen.view.get("version")
-            table.act(*rng.choice(moves))
+            table.act(*move)
             await until(pilot, lambda before=version: screen.view.get("version") != before
                         and footer_drawn(app) == footer_keys(app), "the footer of the move")
             shown.add(frozenset(footer_drawn(app).items()))

@@ -35,7 +35,7 @@ from tui.screens.summary import SummaryScreen
 from tui.settings import Settings
 
 from .test_tui import join_by_address, until
-from .tui_support import footer_drawn
+from .tui_support import footer_drawn, gotfive_clue_move, still_gotfive_table
 
 SIZE = (100, 34)
 
@@ -558,21 +558,14 @@ async def test_the_racks_and_the_public_row_draw_line_by_line_what_textual_drew(
 
     app = solo_app(3)
     async with app.run_test(size=size) as pilot:
-        screen = await until(pilot, lambda: isinstance(app.screen, GotFiveScreen)
-                             and app.screen.update and app.screen, "the table")
-        assert app.host is not None
-        (table,) = app.host.tables.values()
-        for seat in table.seats:
-            seat.bot = None
+        screen, table = await still_gotfive_table(pilot)
         rng = random.Random(8)
         for _ in range(14):
-            moves = [(seat, action) for seat in range(3)
-                     for action in table.game.legal_actions(seat)
-                     if action["type"] in ("reveal", "sort", "compare")]
-            if not moves:
+            move = gotfive_clue_move(table, rng)
+            if move is None:
                 break
             version = screen.view.get("version")
-            table.act(*rng.choice(moves))
+            table.act(*move)
             await until(pilot, lambda before=version: screen.view.get("version") != before,
                         "the move shown")
         await pilot.pause()

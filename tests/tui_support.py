@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -118,3 +119,27 @@ def footer_labels_in_view(app: HiddenHandApp) -> list[str]:
     footer = app.screen.query_one(Footer)
     return [key.description for key in footer.query(FooterKey)
             if key.region.width > 0 and key.region.right <= width]
+
+
+def gotfive_clue_move(table: Any, rng: random.Random) -> tuple[int, dict[str, Any]] | None:
+    """A random reveal, sort or compare some seat of a host's Got Five! ``table`` may make
+    now (``None`` when there is none): to drive a game whose seats move when told."""
+    moves = [(seat, action) for seat in range(len(table.seats))
+             for action in table.game.legal_actions(seat)
+             if action["type"] in ("reveal", "sort", "compare")]
+    return rng.choice(moves) if moves else None
+
+
+async def still_gotfive_table(pilot: Pilot[Any]) -> tuple[Any, Any]:
+    """A solo Got Five! table once shown, its bots holding still (every seat moves when
+    the test says so): the screen and the host's table."""
+    from tui.games.gotfive.screen import GotFiveScreen
+
+    app: HiddenHandApp = pilot.app  # type: ignore[assignment]
+    screen = await until(pilot, lambda: isinstance(app.screen, GotFiveScreen)
+                         and app.screen.update and app.screen, "the table")
+    assert app.host is not None
+    (table,) = app.host.tables.values()
+    for seat in table.seats:
+        seat.bot = None
+    return screen, table
