@@ -382,3 +382,48 @@ async def test_while_the_chat_line_has_the_keys_the_footer_shows_send_and_back()
         await pilot.click(TableFooter, offset=(footer.entry_region(1)[0] + 1, 0))  # Back
         await until(pilot, lambda: footer_drawn(app) == before, "the table's keys again")
         assert isinstance(app.screen, GetOutScreen)  # back at the table, not gone
+
+
+async def test_a_careful_question_starts_on_the_answer_that_can_be_undone() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_lobby(app, pilot)
+        answers: list[bool | None] = []
+        app.push_screen(ConfirmScreen("Leave?", yes="Leave", no="Stay", careful=True),
+                        answers.append)
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.pause()
+        assert app.screen.focused is not None and app.screen.focused.id == "no"
+        await pilot.press("enter")  # a stray Enter stays
+        await until(pilot, lambda: answers, "the answer")
+        assert answers == [False]
+        app.push_screen(ConfirmScreen("Really?"), answers.append)  # not careful: yes first
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.pause()
+        await pilot.press("enter")
+        await until(pilot, lambda: len(answers) == 2, "the answer")
+        assert answers == [False, True]
+
+
+async def test_a_click_on_get_its_look_at_key_looks_at_the_next_player() -> None:
+    from tui.games.getit.screen import GetItScreen
+
+    app = make_app(solo={"game_id": "getit", "seats": 3,
+                         "options": {"level": 1, "timer": 0}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await until(pilot, lambda: isinstance(app.screen, GetItScreen)
+                             and "done" in footer_keys(app) and app.screen, "preparation")
+        await pilot.press("enter")  # arranged as dealt
+        await until(pilot, lambda: screen.view.get("phase") == "play"
+                    and footer_keys(app).get("look"), "the round")
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        for seat in table.seats:
+            seat.bot = None
+        footer = screen.query_one(TableFooter)
+        look = next(i for i, e in enumerate(footer.entries) if e.name == "look")
+        assert footer.entries[look].display == "2-3"
+        for target in (1, 2, None):  # Bot 2, Bot 3, then nobody
+            await pilot.click(TableFooter, offset=(footer.entry_region(look)[0] + 1, 0))
+            await until(pilot, lambda t=target: table.game.signals["look"][0] == t
+                        and screen._my_signal("look") == t, f"a look at {target}")

@@ -170,7 +170,8 @@ class SessionScreen(Screen[None]):
                 if yes:
                     self.leave()
 
-            self.app.push_screen(ConfirmScreen(question, yes="Leave", no="Stay"), answered)
+            self.app.push_screen(
+                ConfirmScreen(question, yes="Leave", no="Stay", careful=True), answered)
         else:
             self.leave()
 

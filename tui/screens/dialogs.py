@@ -15,16 +15,25 @@ from textual.widgets import Button, Footer, Label
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """Ask a yes/no question; Enter/y says yes, Escape/n says no."""
+    """Ask a yes/no question; y says yes, Escape/n says no, Enter presses the focused
+    button (yes, or no for a ``careful`` question)."""
 
     BINDINGS = [
         Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
     ]
 
-    def __init__(self, question: str, *, yes: str = "Yes", no: str = "No") -> None:
+    def __init__(self, question: str, *, yes: str = "Yes", no: str = "No",
+                 careful: bool = False) -> None:
         super().__init__()
         self.question, self.yes, self.no = question, yes, no
+        #: The answer that cannot be undone (leave, remove, announce) is not the one a
+        #: stray Enter gives: the focus starts on the other button.
+        self.careful = careful
+
+    def on_mount(self) -> None:
+        if self.careful:
+            self.query_one("#no", Button).focus()
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):

@@ -316,7 +316,8 @@ class LobbyScreen(SessionScreen):
                     self.send("kick", seat)
 
             self.app.push_screen(
-                ConfirmScreen(f"Ask {name} to leave the table?", yes="Remove", no="Keep"),
+                ConfirmScreen(f"Ask {name} to leave the table?", yes="Remove", no="Keep",
+                              careful=True),
                 answered,
             )
 

@@ -257,15 +257,24 @@ class TableFooter(Widget, can_focus=False):
             self.tooltip = tooltip
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
-        """A click presses the key (a dimmed key rings the bell: it does nothing now)."""
+        """A click presses the key (a dimmed key rings the bell: it does nothing now).
+
+        A screen may take the click itself (``footer_clicked(entry)`` answering
+        ``True``): a key that stands for several (Get It!'s "2-4 look at") has no one key
+        to press.
+        """
+        self._hover_at(event.x)  # (a click may come without a motion before it)
         index = self.entry_at(event.x)
         if index is None:
             return
         entry = self.entries[index]
-        if entry.enabled:
-            self.app.simulate_key(entry.key)
-        else:
+        if not entry.enabled:
             self.app.bell()
+            return
+        clicked = getattr(self.screen, "footer_clicked", None)
+        if callable(clicked) and clicked(entry):
+            return
+        self.app.simulate_key(entry.key)
 
     def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
         self._scroll_by(4, event)

@@ -42,6 +42,7 @@ from tui.games.getit.widgets import PrepRow, SandTimer, SeatCard
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
+from tui.widgets.footer import FooterEntry
 from tui.widgets.text import set_text
 
 MAX_SEATS = 6
@@ -66,9 +67,11 @@ class GetItScreen(TableScreen):
         Binding("space", "play", "play"),
         Binding("enter", "done", "done: pass the pile"),
         Binding("tab", "next_special", "next special"),
-        Binding("left", "move(-1)", "◀ move", show=False),
+        Binding("left", "move(-1)", "move", key_display="←/→"),
         Binding("right", "move(1)", "move ▶", show=False),
-        Binding("1", "look(1)", "look at", key_display="1-6"),
+        Binding("1", "look(1)", "look at", key_display="1-6",
+                tooltip="Look at a player: their number (again: at nobody); a click "
+                        "here looks at the next one"),
         *[Binding(str(i), f"look({i})", show=False) for i in range(2, MAX_SEATS + 1)],
         Binding("0", "stop_signals", "stop all"),
         Binding("s", "aim('smile')", "smile"),
@@ -434,6 +437,21 @@ class GetItScreen(TableScreen):
         others = [n for n in range(1, seats + 1) if n - 1 != self.my_seat]
         return number_ranges(others) or None
 
+    def footer_clicked(self, entry: FooterEntry) -> bool:
+        """A click on the footer's "look at" (it stands for every player's number): look
+        at the next player after the one we look at now (after the last: at nobody)."""
+        if entry.name != "look":
+            return False
+        seats = len(self.view.get("piles") or [])
+        others = [seat for seat in range(seats) if seat != self.my_seat]
+        looked = self._my_signal("look")
+        later = [seat for seat in others if looked is None or seat > looked]
+        if later:
+            self.action_look(later[0] + 1)
+        elif looked is not None:
+            self.action_look(looked + 1)  # again: at nobody
+        return True
+
     def action_look(self, number: int) -> None:
         """Look at player ``number`` (as players count); again looks at nobody."""
         seats = len(self.view.get("piles") or [])
@@ -548,8 +566,11 @@ class GetItScreen(TableScreen):
             return phase == "play" and (number == 1 or (
                 isinstance(number, int) and 0 < number <= seats and number - 1 != me))
         if action == "stop_signals":
-            return phase == "play" and any(
-                self._my_signal(kind) is not None for kind in ("look", "smile", "look_past"))
+            # Dimmed while we signal nothing: it works once we do.
+            if phase != "play":
+                return False
+            return any(self._my_signal(kind) is not None
+                       for kind in ("look", "smile", "look_past")) or None
         if action == "aim":
             # Shown all round; dimmed until we look at someone (whom it is aimed at).
             if phase != "play":

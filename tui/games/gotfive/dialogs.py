@@ -233,4 +233,4 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
 
         self.app.push_screen(ConfirmScreen(
             f"Announce {said}? If any number is wrong you are out of the game.",
-            yes="Announce", no="Back"), answered)
+            yes="Announce", no="Back", careful=True), answered)
