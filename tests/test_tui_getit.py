@@ -341,7 +341,7 @@ async def test_every_key_of_a_round_fits_the_footer_at_80_columns() -> None:
                     "s and x")
         await pilot.pause()
         shown = footer_labels_in_view(app)
-        for label in ("play", "look at", "stop all", "smile", "look past", "peek", "talk"):
+        for label in ("Play", "Look at", "Stop all", "Smile", "Look past", "Peek", "Talk"):
             assert label in shown, shown
 
 

@@ -64,21 +64,21 @@ class GetItScreen(TableScreen):
     GAME = "getit"
     SUB_TITLE = "Get It!"
     BINDINGS = [
-        Binding("space", "play", "play"),
-        Binding("enter", "done", "done: pass the pile"),
-        Binding("tab", "next_special", "next special"),
-        Binding("left", "move(-1)", "move", key_display="←/→"),
+        Binding("space", "play", "Play"),
+        Binding("enter", "done", "Done: pass the pile"),
+        Binding("tab", "next_special", "Next special"),
+        Binding("left", "move(-1)", "Move", key_display="←/→"),
         Binding("right", "move(1)", "move ▶", show=False),
-        Binding("1", "look(1)", "look at", key_display="1-6",
+        Binding("1", "look(1)", "Look at", key_display="1-6",
                 tooltip="Look at a player: their number (again: at nobody); a click "
                         "here looks at the next one"),
         *[Binding(str(i), f"look({i})", show=False) for i in range(2, MAX_SEATS + 1)],
-        Binding("0", "stop_signals", "stop all"),
-        Binding("s", "aim('smile')", "smile"),
-        Binding("x", "aim('look_past')", "look past"),
-        Binding("p", "peek", "peek"),
-        Binding("t", "talk", "talk"),
-        Binding("n", "next_round", "next round"),
+        Binding("0", "stop_signals", "Stop all"),
+        Binding("s", "aim('smile')", "Smile"),
+        Binding("x", "aim('look_past')", "Look past"),
+        Binding("p", "peek", "Peek"),
+        Binding("t", "talk", "Talk"),
+        Binding("n", "next_round", "Next round"),
     ]
 
     def __init__(self, session: Any) -> None:
