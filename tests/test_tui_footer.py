@@ -427,3 +427,22 @@ async def test_a_click_on_get_its_look_at_key_looks_at_the_next_player() -> None
             await pilot.click(TableFooter, offset=(footer.entry_region(look)[0] + 1, 0))
             await until(pilot, lambda t=target: table.game.signals["look"][0] == t
                         and screen._my_signal("look") == t, f"a look at {target}")
+
+
+async def test_a_dialog_shows_its_keys_in_its_first_frame() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_lobby(app, pilot)
+        dialog = ConfirmScreen("Really?")
+        at_first_frame: list[dict[str, bool]] = []
+        paint = dialog._compositor_refresh
+
+        def painted() -> None:
+            paint()
+            if not at_first_frame:
+                at_first_frame.append(footer_drawn(app))
+
+        dialog._compositor_refresh = painted  # type: ignore[method-assign]
+        app.push_screen(dialog)
+        await until(pilot, lambda: at_first_frame, "the dialog's first frame")
+        assert at_first_frame[0] == {"answer": True}

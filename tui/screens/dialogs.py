@@ -11,7 +11,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Label
+from textual.widgets import Button, Label
+
+from tui.widgets.footer import TableFooter
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -41,7 +43,7 @@ class ConfirmScreen(ModalScreen[bool]):
             with Horizontal(classes="buttons"):
                 yield Button(f"{self.yes} (y)", id="yes", variant="primary")
                 yield Button(f"{self.no} (n)", id="no")
-        yield Footer()
+        yield TableFooter()
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
@@ -74,7 +76,7 @@ class ChoiceScreen(ModalScreen[str | None]):
             yield Label(self.title_text, classes="question")
             for i, (value, label) in enumerate(self.choices, start=1):
                 yield Button(Text(f"{i}  {label}"), id=f"choice-{value}", classes="choice")
-        yield Footer()
+        yield TableFooter()
 
     def on_mount(self) -> None:
         """Focus the first choice."""

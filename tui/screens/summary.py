@@ -15,7 +15,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Label, Static
+from textual.widgets import Button, Label, Static
+
+from tui.widgets.footer import TableFooter
 
 #: The answers a summary can give, each with its key: the table acts on the answer.
 KEYS = {"next": "n", "lobby": "l"}
@@ -73,7 +75,7 @@ class SummaryScreen(ModalScreen[str | None]):
                                  variant="primary" if choice.primary else "default",
                                  compact=True)
                 yield Button("Look at the table (c)", id="close", compact=True)
-        yield Footer()
+        yield TableFooter()
 
     def on_mount(self) -> None:
         """Focus the harmless choice (unless the summary is already going: when the bots

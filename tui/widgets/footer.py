@@ -1,4 +1,4 @@
-"""A table's footer: one widget that draws its keys itself.
+"""A table's footer (and its dialogs'): one widget that draws its keys itself.
 
 Textual's ``Footer`` is a container of one ``FooterKey`` widget per key. Whenever the
 set of keys changes (at a table: the turn changes hands, a round ends) it removes and
@@ -125,7 +125,11 @@ class TableFooter(Widget, can_focus=False):
     # ---- keeping up with the screen's keys ----------------------------------
 
     def on_mount(self) -> None:
+        """Follow the screen's keys, and show them at once: in the screen's first frame,
+        not one or two frames later (Textual's footer builds its keys only once the
+        screen has refreshed its bindings, so a dialog opened with a blank footer)."""
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self.restyle_now(self.screen)
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
