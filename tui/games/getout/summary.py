@@ -52,5 +52,6 @@ def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
     if over and can_lobby:
         choices.append(Choice("lobby", "Back to the lobby"))
     waiting = "Waiting for a player to deal the next round…" if not over and not can_deal else None
-    return SummaryScreen(title, [summary_table(view, names, me)], choices, waiting=waiting,
-                         id="round-over")
+    # (No id: with the bots at full speed the next round's summary may open while the
+    # last one is still being taken down, and two screens of one id crash the app.)
+    return SummaryScreen(title, [summary_table(view, names, me)], choices, waiting=waiting)
