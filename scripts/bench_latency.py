@@ -43,6 +43,7 @@ import contextlib
 import os
 import random
 import re
+import shutil
 import signal
 import statistics
 import struct
@@ -74,10 +75,17 @@ def hiddenhand_command() -> list[str]:
 
 async def start_process(command: list[str], pattern: str, timeout: float = 30.0
                         ) -> tuple[asyncio.subprocess.Process, int]:
-    """Start ``command``; read its output until ``pattern`` gives the port it listens on."""
+    """Start ``command``; read its output until ``pattern`` gives the port it listens on.
+
+    A host keeps its journal in a scratch data directory of its own (removed by
+    :func:`stop_process`), never in the user's: the app would offer a bench's tables to
+    resume."""
+    scratch = tempfile.mkdtemp(prefix="hiddenhand-bench-")
     proc = await asyncio.create_subprocess_exec(
         *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-        env=dict(os.environ, HIDDENHAND_MDNS_INTERFACES=LOOPBACK))
+        env=dict(os.environ, HIDDENHAND_MDNS_INTERFACES=LOOPBACK,
+                 HIDDENHAND_DATA_DIR=scratch))
+    _SCRATCH[proc.pid] = scratch
     assert proc.stdout is not None
     seen = []
     async with asyncio.timeout(timeout):
@@ -109,6 +117,13 @@ async def stop_process(proc: asyncio.subprocess.Process) -> None:
         except TimeoutError:
             proc.kill()
             await proc.wait()
+    scratch = _SCRATCH.pop(proc.pid, None)
+    if scratch is not None:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+#: The scratch data directory of each process :func:`start_process` started, by pid.
+_SCRATCH: dict[int, str] = {}
 
 
 # --------------------------------------------------------------------------- hiddenhand
