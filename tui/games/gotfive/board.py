@@ -16,16 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.message import Message
 from textual.reactive import reactive
-from textual.strip import Strip
-from textual.widget import Widget
 
 from engine.gotfive import COLOURS, PER_COLOUR, dots_of, numbers_of_colour
 from tui.games.gotfive.text import LETTERS, colour_style
+from tui.widgets.lines import TextLines
 
 #: The next mark when a cell is cycled: blank → crossed → circled → blank.
 CYCLE: dict[str | None, str | None] = {None: "cross", "cross": "circle", "circle": None}
@@ -42,7 +40,7 @@ def cell_of(n: int) -> tuple[int, int]:
     return (n - 1) % COLOURS, (n - 1) // COLOURS
 
 
-class BoardWidget(Widget):
+class BoardWidget(TextLines):
     """One player's private board (see the module docstring)."""
 
     DEFAULT_CSS = """
@@ -66,9 +64,8 @@ class BoardWidget(Widget):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        #: The rows drawn last time, by what they show (see :meth:`_drawn_rows`): their
-        #: lines as text, and as strips once drawn.
-        self._rows: dict[tuple[object, ...], tuple[list[Text], list[Strip] | None]] = {}
+        #: The rows drawn last time, by what they show (see :meth:`render`).
+        self._rows: dict[tuple[object, ...], list[Text]] = {}
 
     def geometry(self) -> tuple[int, int, int]:
         """(cell width, lines per row, lines of content per row) for the current size."""
@@ -123,79 +120,27 @@ class BoardWidget(Widget):
         return glyph, " ".join(styles)
 
     def render(self) -> Text:
-        """The board, row by row (as text: what :meth:`render_line` draws, line by line)."""
-        out = Text(no_wrap=True, overflow="crop")
-        lines = self._row_texts()
-        for i, line in enumerate(lines):
-            out.append_text(line)
-            if i < len(lines) - 1:
-                out.append("\n")
-        return out
-
-    def _row_texts(self) -> list[Text]:
-        """Every line of the board: each row's lines, then its gap (an empty line)."""
-        return [line for row in self._drawn_rows() for line in row[0]]
-
-    def _drawn_rows(self) -> list[tuple[list[Text], list[Strip] | None]]:
-        """Each board row's lines, as text and (once drawn) as strips, built again only
-        when one of the row's cells changed: building the whole board was most of a
-        repaint of it (scripts/bench_repaint.py)."""
+        """The board, row by row (drawn line by line: ``TextLines`` turns only the lines
+        of a row whose cells changed into strips again)."""
         width, lines, content = self.geometry()
         impossible, certain = self.impossible(), self.certain()
-        rows: dict[tuple[object, ...], tuple[list[Text], list[Strip] | None]] = {}
-        out = []
+        rows: dict[tuple[object, ...], list[Text]] = {}
+        out = Text(no_wrap=True, overflow="crop")
         for row in range(COLOURS):
             cells = tuple(self.cell(number_at(row, col), impossible, certain)
                           for col in range(PER_COLOUR))
-            key = (row, width, lines, content, cells)
-            drawn = self._rows.get(key)
-            if drawn is None:
-                parts = _row(row, cells, width, content, self.LABEL)
-                drawn = ([parts[i] if i < content else Text() for i in range(lines)], None)
-            rows[key] = drawn
-            out.append(drawn)
+            # A row is built again only when one of its cells changed: building the
+            # whole board was most of a repaint of it (scripts/bench_repaint.py).
+            key = (row, width, content, cells)
+            parts = self._rows.get(key) or _row(row, cells, width, content, self.LABEL)
+            rows[key] = parts
+            for i in range(lines):
+                if i < content:
+                    out.append_text(parts[i])
+                if row < COLOURS - 1 or i < lines - 1:
+                    out.append("\n")
         self._rows = rows
         return out
-
-    #: The rows for the board's current attributes and size (see :meth:`_current_rows`).
-    _current: tuple[tuple[object, ...], list[tuple[list[Text], list[Strip] | None]]] | None = None
-
-    def _current_rows(self) -> list[tuple[list[Text], list[Strip] | None]]:
-        """:meth:`_drawn_rows`, worked out once for the attributes and size it is asked
-        with (every line of a repaint asks)."""
-        key = (self.size, self.locked, self.cursor, self.hint, self.marks)
-        if self._current is None or self._current[0] != key:
-            # (A copy of the marks: the key must not change with the board's own dict.)
-            self._current = ((*key[:4], dict(self.marks)), self._drawn_rows())
-        return self._current[1]
-
-    def render_line(self, y: int) -> Strip:
-        """Line ``y`` of the board (the line API): only a row whose cells changed is
-        turned into strips again, not the whole board at every change."""
-        width = self.size.width
-        base = self.rich_style
-        lines = self.geometry()[1]
-        row, line = divmod(y, lines)
-        rows = self._current_rows()
-        if not 0 <= row < len(rows):
-            return Strip.blank(width, base)  # below the board, as Textual draws it
-        texts, strips = rows[row]
-        if strips is None or strips[0].cell_length != width:
-            console = self.app.console
-            # (Padded with the background alone, as Textual pads a rendered text.)
-            pad = Style(bgcolor=base.bgcolor)
-            strips = [Strip(text.render(console, end=""), text.cell_len)
-                      .apply_style(base).crop_extend(0, width, pad).simplify()
-                      for text in texts]
-            key = next(k for k, v in self._rows.items() if v[0] is texts)
-            self._rows[key] = rows[row] = (texts, strips)
-        return strips[line]
-
-    def notify_style_update(self) -> None:
-        """New styles (a theme): the rows are drawn again with them."""
-        super().notify_style_update()
-        self._rows = {}
-        self._current = None
 
     def on_click(self, event: events.Click) -> None:
         """A click on a cell: tell the screen which number it was."""
