@@ -217,6 +217,8 @@ class Connection:
         #: the same game and seat carries only what changed (``view_changes``).
         self.view_sent: tuple[engine.Game, int | None, dict[str, Any]] | None = None
         self._flusher: asyncio.Task[None] | None = None
+        #: Frames go straight to the transport (what ``StreamWriter.write`` does).
+        self.transport: asyncio.WriteTransport = writer.transport  # type: ignore[assignment]
         peer = writer.get_extra_info("peername")
         self.address = peer[0] if isinstance(peer, tuple) else "local"
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else "local"
@@ -251,12 +253,14 @@ class Connection:
             if self._queued_bytes > self.limits.out_limit:
                 self.drop_slow(f"over {self.limits.out_limit} bytes wait for it")
             return
+        transport = self.transport
         try:
-            self.writer.write(frame)
+            transport.write(frame)
         except (ConnectionError, RuntimeError):
             self.abort()
             return
-        self._check_congestion()
+        if transport.get_write_buffer_size() > self.limits.out_high:
+            self._congest()
 
     def send_update(self, table: Table, seat: int | None, push: Push) -> None:
         """Send this connection its update of ``push``, or coalesce it while congested."""
@@ -281,12 +285,10 @@ class Connection:
             size += self.writer.transport.get_write_buffer_size()
         return size
 
-    def _check_congestion(self) -> None:
-        try:
-            size = self.writer.transport.get_write_buffer_size()
-        except Exception:
-            return
-        if size > self.limits.out_high and not self.congested:
+    def _congest(self) -> None:
+        """The transport holds more than ``limits.out_high``: hold further updates back
+        until one flusher has sent what waits (see the class)."""
+        if not self.congested:
             self.congested = True
             self._flusher = asyncio.get_running_loop().create_task(self._flush())
 
@@ -358,12 +360,16 @@ class Push:
     __slots__ = ("_spectator", "events", "notices", "table", "tail", "where")
 
     def __init__(
-        self, table: Table, events: list[dict[str, Any]], notices: list[dict[str, Any]]
+        self,
+        table: Table,
+        events: list[dict[str, Any]],
+        notices: list[dict[str, Any]],
+        key: tuple[Any, ...] | None = None,
     ) -> None:
         self.where = table
         self.events = events
         self.notices = notices
-        self.table = table.public_packed()
+        self.table = table.public_packed(key)
         self.tail = p.update_tail(events, notices)
         self._spectator: tuple[dict[str, Any], bytes] | None = None
 
@@ -447,9 +453,11 @@ class Table:
             tuple((s.kind, s.name, s.token, s.ready, s.conn is not None) for s in self.seats),
         )
 
-    def public_packed(self) -> bytes:
-        """:meth:`public`, packed with msgpack; packed again only when it changed."""
-        key = self.state_key()
+    def public_packed(self, key: tuple[Any, ...] | None = None) -> bytes:
+        """:meth:`public`, packed with msgpack; packed again only when it changed
+        (``key``: its ``state_key()``, if the caller has it already)."""
+        if key is None:
+            key = self.state_key()
         if self._public_packed is None or self._public_packed[0] != key:
             self._public_packed = (key, msgpack.packb(self.public(), use_bin_type=True))
         return self._public_packed[1]
@@ -607,17 +615,18 @@ class Table:
             view, legal = _NIL, _EMPTY
             seen = None
         else:
+            pack = self.host.packb
             if seat is None:
                 v, legal = push.spectator_parts()
             else:
                 v, actions = self.seat_view(seat)
-                legal = msgpack.packb(actions)
+                legal = pack(actions) if actions else _EMPTY
             sent = conn.view_sent
             delta = None
             if sent is not None and sent[0] is game and sent[1] == seat:
                 delta = p.view_changes(sent[2], v)
             changes = delta is not None
-            view = msgpack.packb(v if delta is None else delta, use_bin_type=True)
+            view = pack(v if delta is None else delta)
             seen = (game, seat, v)
         table = None if conn.table_sent == push.table else push.table
         try:
@@ -638,8 +647,9 @@ class Table:
     ) -> None:
         """Send every connection at the table its own update."""
         # What others are about to see is journaled first.
-        self.host.journal_table(self)
-        update = Push(self, [self.wire_time(e) for e in events], list(notices))
+        key = self.state_key()
+        self.host.journal_table(self, key=key)
+        update = Push(self, [self.wire_time(e) for e in events], list(notices), key)
         for i, s in enumerate(self.seats):
             if s.conn is not None:
                 s.conn.send_update(self, i, update)
@@ -984,6 +994,9 @@ class Host:
         if journal is not None:
             self.journal = j.Journal.create(Path(journal), self._journal_header(), sync=fsync)
         self._closing = False
+        #: ``msgpack.packb`` without a new ``Packer`` for every call (a push packs a few
+        #: small values per seat); the host runs on one event loop, so one is enough.
+        self.packb: Callable[[Any], bytes] = msgpack.Packer(use_bin_type=True).pack
         #: Seconds the event loop was measured too busy to run (see ``_watch_loop``).
         self.stalled = 0.0
         self._watcher: asyncio.Task[None] | None = None
@@ -1012,11 +1025,14 @@ class Host:
         if self.journal is not None:
             self.journal.append(record)
 
-    def journal_table(self, table: Table, *, force: bool = False) -> None:
-        """Journal ``table``'s state if it changed since last time (or ``force``)."""
+    def journal_table(
+        self, table: Table, *, force: bool = False, key: tuple[Any, ...] | None = None
+    ) -> None:
+        """Journal ``table``'s state if it changed since last time (or ``force``);
+        ``key`` is its ``state_key()`` if the caller has it already."""
         if self.journal is None or self.tables.get(table.id) is not table:
             return
-        meta = table.state_key()
+        meta = table.state_key() if key is None else key
         if not force and meta == table._journaled:
             return
         table._journaled = meta

@@ -116,6 +116,8 @@ _UPDATE_KEYS = {
     for key in ("table", "seat", "view", "view_changes", "legal", "events", "notices")
 }
 _UPDATE_TYPE = msgpack.packb("type") + msgpack.packb("update")
+#: Seat numbers packed once (a seat is a small int in every update).
+_SEATS = [msgpack.packb(i) for i in range(16)]
 
 
 def update_tail(events: list[dict[str, Any]], notices: list[dict[str, Any]]) -> bytes:
@@ -140,7 +142,9 @@ def update_frame(table: bytes | None, seat: int | None, view: bytes, legal: byte
     parts = [b"\x86" if table is None else b"\x87", _UPDATE_TYPE]
     if table is not None:
         parts += [keys["table"], table]
-    parts += [keys["seat"], msgpack.packb(seat), keys["view_changes" if changes else "view"],
+    seat_packed = _SEATS[seat] if seat is not None and 0 <= seat < len(_SEATS) else (
+        msgpack.packb(seat))
+    parts += [keys["seat"], seat_packed, keys["view_changes" if changes else "view"],
               view, keys["legal"], legal, tail]
     body = b"".join(parts)
     if len(body) > MAX_FRAME:
@@ -161,18 +165,20 @@ def view_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, An
     values are the same values.
     """
     changes: dict[str, Any] = {}
-    added = 0
     get = old.get
     for key, value in new.items():
-        before = get(key, _MISSING)
-        if before is _MISSING:
-            added += 1
+        before = get(key, _MISSING)  # a key ``old`` lacks: ``_MISSING`` equals nothing
+        # The same object is unchanged without asking (small ints, names, None).
+        if before is not value and (before != value or type(before) is not type(value)):
             changes[key] = value
-        elif before != value or type(before) is not type(value):
-            changes[key] = value
-    if len(new) - added != len(old):
-        return None
-    return changes
+    if len(new) == len(old):
+        # Every unchanged key is in ``old``; if every changed one is too, the keys are
+        # the same; if not, ``old`` has one that ``new`` lacks.
+        for key in changes:
+            if key not in old:
+                return None
+        return changes
+    return changes if len(new) > len(old) and old.keys() <= new.keys() else None
 
 
 def apply_view_changes(old: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
