@@ -218,7 +218,7 @@ class Connection:
         self.view_sent: tuple[engine.Game, int | None, dict[str, Any]] | None = None
         self._flusher: asyncio.Task[None] | None = None
         #: Frames go straight to the transport (what ``StreamWriter.write`` does).
-        self.transport: asyncio.WriteTransport = writer.transport  # type: ignore[assignment]
+        self.transport: asyncio.WriteTransport = writer.transport
         peer = writer.get_extra_info("peername")
         self.address = peer[0] if isinstance(peer, tuple) else "local"
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else "local"
