@@ -10,8 +10,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 #: Plain data as the contract defines it: what msgpack round-trips unchanged.
 Plain = Any
@@ -30,8 +29,7 @@ class IllegalAction(ValueError):
 # --------------------------------------------------------------------------- options
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One table option of a game: its name, default, a description and a checker.
 
     ``check(value, seats)`` returns the normalised value or raises ``ValueError`` with a
@@ -139,22 +137,29 @@ def int_option(
 def seat_option(name: str, help: str) -> Option:
     """A seat number (0..seats-1) or ``None`` meaning "chosen at random"."""
     option = int_option(name, None, help, 0, lambda seats: seats - 1, extra=(None,))
-    return replace(option, kind="seat")
+    return option._replace(kind="seat")
 
 
 # --------------------------------------------------------------------------- registry
 
 
-@dataclass(frozen=True)
-class GameSpec:
-    """What the registry knows of one game: id, display name, seat range and options."""
+class GameSpec(NamedTuple):
+    """What the registry knows of one game: id, display name, seat range and options.
+
+    ``Option`` and ``GameSpec`` are immutable records as ``NamedTuple``s: frozen
+    dataclasses cost about 1 ms more of every start (scripts/bench_startup.py).
+    """
 
     id: str
     name: str
     min_seats: int
     max_seats: int
     options: tuple[Option, ...]
-    factory: type[Game] = field(repr=False)
+    factory: type[Game]
+
+    def __repr__(self) -> str:
+        return (f"GameSpec(id={self.id!r}, name={self.name!r}, min_seats={self.min_seats}, "
+                f"max_seats={self.max_seats}, options={self.options!r})")
 
     @property
     def defaults(self) -> dict[str, Plain]:

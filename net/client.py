@@ -21,8 +21,7 @@ import contextlib
 import itertools
 import logging
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from net import protocol as p
 
@@ -58,8 +57,7 @@ class NotAHost(ConnectionLost):
         self.answered = answered
 
 
-@dataclass(frozen=True)
-class Joined:
+class Joined(NamedTuple):
     """Where a join put us: the table, our seat (``None`` for a spectator), our token."""
 
     table: str

@@ -35,14 +35,12 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import secrets
 import struct
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgpack
 from platformdirs import user_data_dir
@@ -89,7 +87,7 @@ def new_journal_path(directory: Path | None = None) -> Path:
     """A fresh journal file name (nothing is created yet)."""
     directory = directory or journal_dir()
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return directory / f"{stamp}-{secrets.token_hex(4)}{SUFFIX}"
+    return directory / f"{stamp}-{os.urandom(4).hex()}{SUFFIX}"
 
 
 def _frame(record: dict[str, Any]) -> bytes:
@@ -305,8 +303,7 @@ def last_tables(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return tables
 
 
-@dataclass(frozen=True)
-class JournalInfo:
+class JournalInfo(NamedTuple):
     """A journal that can be resumed, described for a menu or a command line."""
 
     path: Path
@@ -314,7 +311,7 @@ class JournalInfo:
     port: int | None
     modified: float
     #: One entry per table: ``{"id", "name", "game", "phase", "players": [names]}``.
-    tables: list[dict[str, Any]] = field(default_factory=list)
+    tables: list[dict[str, Any]]
 
     def describe(self) -> str:
         """One line in words, e.g. ``Den: Kitchen (getout, play: Ann, Bob)``."""

@@ -14,8 +14,7 @@ after a rejoin — can replay it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from net.client import Client, ConnectionLost, Joined, ServerError
 from tui.notices import seat_names
@@ -34,8 +33,7 @@ FINAL_CODES = {"bad_token", "no_table", "kicked", "replaced", "version_mismatch"
 HISTORY_LIMIT = 1000
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One thing that happened at the table: ``kind`` is "chat", "notice" or "event".
 
     ``data`` is the chat message, the notice or the event as the host sent it; ``names``
@@ -53,20 +51,25 @@ class Entry:
     mine: dict[str, Any] | None = None
 
 
-@dataclass
 class Session:
     """A player's connection to one table: in-process (``host``) or over TCP (``address``)."""
 
-    name: str
-    host: Host | None = None
-    address: tuple[str, int] | None = None
-    client: Client | None = None
-    latest: Message | None = None
-    history: list[Entry] = field(default_factory=list)
-    #: Entries ever added to ``history`` (it keeps the last ``HISTORY_LIMIT``).
-    added: int = 0
-    #: Where we sat when the last client closed, so a new client can take it back.
-    _kept: Joined | None = None
+    def __init__(
+        self, name: str, host: Host | None = None, address: tuple[str, int] | None = None
+    ) -> None:
+        self.name = name
+        self.host = host
+        self.address = address
+        self.client: Client | None = None
+        self.latest: Message | None = None
+        self.history: list[Entry] = []
+        #: Entries ever added to ``history`` (it keeps the last ``HISTORY_LIMIT``).
+        self.added = 0
+        #: Where we sat when the last client closed, so a new client can take it back.
+        self._kept: Joined | None = None
+
+    def __repr__(self) -> str:
+        return f"Session({self.name!r}, at {self.where})"
 
     @property
     def where(self) -> str:

@@ -324,10 +324,12 @@ class LobbyScreen(SessionScreen):
     @on(DataTable.RowHighlighted, "#lobby-seats")
     def mark_seat(self, event: DataTable.RowHighlighted) -> None:
         """The seat under the cursor wears ▸ (the cursor's colours alone do not show
-        on a monochrome terminal)."""
+        on a monochrome terminal). The mark follows the cursor as it is now: a redraw of
+        the rows moves the cursor to row 0 and back, and the event of that first move can
+        arrive after the rows are drawn (the mark would jump to seat 1 for a frame)."""
         seats = event.data_table
         for index in range(seats.row_count):
-            mark = seat_mark(index, event.cursor_row)
+            mark = seat_mark(index, seats.cursor_row)
             if seats.get_cell_at(Coordinate(index, 0)) != mark:
                 seats.update_cell_at(Coordinate(index, 0), mark)
 
