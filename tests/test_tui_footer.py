@@ -394,6 +394,8 @@ async def test_a_careful_question_starts_on_the_answer_that_can_be_undone() -> N
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         await pilot.pause()
         assert app.screen.focused is not None and app.screen.focused.id == "no"
+        # The footer words the keys as the buttons are worded.
+        assert footer_labels_in_view(app)[:2] == ["Leave", "Stay"]
         await pilot.press("enter")  # a stray Enter stays
         await until(pilot, lambda: answers, "the answer")
         assert answers == [False]

@@ -45,6 +45,10 @@ class ConfirmScreen(ModalScreen[bool]):
                 yield Button(f"{self.no} (n)", id="no")
         yield TableFooter()
 
+    def key_description(self, binding: Binding) -> str | None:
+        """The footer words the keys as the buttons are worded ("y Leave", "n Stay")."""
+        return {"answer(True)": self.yes, "answer(False)": self.no}.get(binding.action)
+
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
         """Answer with the button pressed."""

@@ -51,7 +51,9 @@ class FooterEntry(NamedTuple):
 def footer_entries(screen: Screen[Any]) -> tuple[FooterEntry, ...]:
     """The keys a footer shows on ``screen`` now: as Textual's ``Footer`` shows them, the
     first shown binding of each action, in the screen's order; while a text line (the
-    chat, Get It!'s talk line) has the keys, the two that work there (send, back)."""
+    chat, Get It!'s talk line) has the keys, the two that work there (send, back). A
+    screen may word a key itself (``key_description(binding)``), as a question words
+    its answers as its buttons do."""
     app = screen.app
     from textual.widgets import Input
 
@@ -60,11 +62,14 @@ def footer_entries(screen: Screen[Any]) -> tuple[FooterEntry, ...]:
         return (FooterEntry("enter", enter, "Send", "submit", True, None),
                 FooterEntry("escape", "esc", "Back", "back", True, "Back to the table's keys"))
     first: dict[str, FooterEntry] = {}
+    describe = getattr(screen, "key_description", None)
     for active in screen.active_bindings.values():
         binding: Binding = active.binding
         if binding.show and binding.action not in first:
+            words = describe(binding) if callable(describe) else None
             first[binding.action] = FooterEntry(
-                binding.key, app.get_key_display(binding), binding.description,
+                binding.key, app.get_key_display(binding),
+                words if isinstance(words, str) and words else binding.description,
                 binding.action, active.enabled, active.tooltip or None)
     return tuple(first.values())
 
