@@ -91,3 +91,23 @@ def test_board_cells_say_their_state_without_colour() -> None:
     assert glyphs == {1: "★", 2: " ", 6: "⊘", 7: "○", 11: "·", 12: "✗"}
     assert "dim" in board.cell(11, impossible, certain)[1]
     assert "reverse" in board.cell(1, impossible, certain)[1]  # the cursor starts on 1
+
+
+def test_every_rack_of_the_game_over_dialog_reads_on_one_line_at_80_columns() -> None:
+    """At 80×24 the dialog's body is about 64 columns: a rack (− five tiles +) and its
+    result keep their line; a long name wraps instead."""
+    from rich.console import Console
+
+    from tui.games.gotfive.summary import racks_table
+
+    racks = [[{"n": n, "colour": colour_of(n), "dots": dots_of(n)} for n in (3, 17, 22, 31, 40)]
+             for _ in range(4)]
+    view = {"racks": racks, "winners": [1], "out": [False, False, True, False], "clues": []}
+    console = Console(width=60, color_system=None)
+    with console.capture() as out:
+        console.print(racks_table(view, ["Ann", "Bot 2 the long", "Bot 3", "Bot 4"], 0))
+    lines = out.get().splitlines()
+    rows = [line for line in lines if "−" in line]
+    assert len(rows) == 4
+    assert all(line.rstrip().count("+") == 1 and "clues" in line for line in rows)
+    assert any("won" in line for line in rows) and any("out" in line for line in rows)

@@ -31,8 +31,8 @@ def racks_table(view: dict[str, Any], names: list[str], me: int | None) -> Table
     table = Table(box=None, expand=True, pad_edge=False, title="Every rack",
                   title_justify="left", title_style="bold")
     table.add_column("player")
-    table.add_column("rack")
-    table.add_column("")
+    table.add_column("rack", no_wrap=True)  # a rack reads as one row, − to +
+    table.add_column("", no_wrap=True)  # the name wraps first
     winners = view.get("winners") or []
     for seat, rack in enumerate(view.get("racks") or []):
         name = Text(names[seat] if seat < len(names) else f"seat {seat + 1}",
