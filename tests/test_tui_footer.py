@@ -278,6 +278,40 @@ async def bottom_line(footer: Widget, width: int, theme: str,
                 for char in segment.text]
 
 
+class EveryTableKeys(Screen[None]):
+    """What every table has (as ``TableScreen`` declares it)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "chat", "Chat"),
+        Binding("escape", "leave", "Leave"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Static("table")
+        yield TableFooter()
+
+
+class OneGameKeys(EveryTableKeys):
+    """A game's own moves (as each game's table screen declares them)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "play", "Play card"),
+        Binding("d", "draw", "Draw"),
+    ]
+
+
+async def test_a_tables_own_moves_come_before_the_keys_every_table_has() -> None:
+    class OneScreenApp(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(OneGameKeys())
+
+    app = OneScreenApp()
+    async with app.run_test(size=(80, 5)) as pilot:
+        await pilot.pause()
+        footer = app.screen.query_one(TableFooter)
+        assert [e.description for e in footer.entries] == ["Play card", "Draw", "Chat", "Leave"]
+
+
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
 @pytest.mark.parametrize("compact", [False, True])
 @pytest.mark.parametrize("hover", [None, 13])

@@ -48,9 +48,28 @@ class FooterEntry(NamedTuple):
         return self.action.partition("(")[0]
 
 
+#: Per screen class: each action's place in the keys it declares, its own first (a
+#: table's moves before the keys every table has: chat, leave).
+_DECLARED: dict[type, dict[str, int]] = {}
+
+
+def declared_order(cls: type) -> dict[str, int]:
+    """Each action's place among the ``BINDINGS`` of ``cls`` and then of its bases."""
+    order = _DECLARED.get(cls)
+    if order is None:
+        order = {}
+        for klass in cls.__mro__:
+            for binding in vars(klass).get("BINDINGS", ()):
+                action = binding.action if isinstance(binding, Binding) else binding[1]
+                order.setdefault(action, len(order))
+        _DECLARED[cls] = order
+    return order
+
+
 def footer_entries(screen: Screen[Any]) -> tuple[FooterEntry, ...]:
-    """The keys a footer shows on ``screen`` now: as Textual's ``Footer`` shows them, the
-    first shown binding of each action, in the screen's order; while a text line (the
+    """The keys a footer shows on ``screen`` now: the first shown binding of each
+    action, as Textual's ``Footer`` shows them, in the order the screen declares them
+    (its own keys first, then those of the screens it is made from); while a text line (the
     chat, Get It!'s talk line) has the keys, the two that work there (send, back). A
     screen may word a key itself (``key_description(binding)``), as a question words
     its answers as its buttons do."""
@@ -71,7 +90,8 @@ def footer_entries(screen: Screen[Any]) -> tuple[FooterEntry, ...]:
                 binding.key, app.get_key_display(binding),
                 words if isinstance(words, str) and words else binding.description,
                 binding.action, active.enabled, active.tooltip or None)
-    return tuple(first.values())
+    order = declared_order(type(screen))
+    return tuple(sorted(first.values(), key=lambda e: order.get(e.action, len(order))))
 
 
 class TableFooter(Widget, can_focus=False):
