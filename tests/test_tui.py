@@ -416,6 +416,7 @@ async def test_a_hosted_lobby_shows_whole_names() -> None:
         await pilot.press("ctrl+s")
         lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
                             "the lobby")
+        await until(pilot, lambda: lobby.live, "the lobby shown")
         seats = lobby.query_one("#lobby-seats", DataTable)
         await until(pilot, lambda: seats.row_count == 4, "the seats")
         await pilot.pause()
@@ -546,6 +547,7 @@ async def test_after_a_game_the_creator_takes_the_table_back_to_the_lobby_and_de
         await pilot.press("l")
         lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
                             "the lobby")
+        await until(pilot, lambda: lobby.live, "the lobby shown")
         chat = lobby.query_one("#chat")
         await until(pilot, lambda: any("back in the lobby" in str(line.text)
                                        for line in chat.lines), "the notice")

@@ -50,8 +50,8 @@ def test_lobby(snap_compare: Any) -> None:
         await session.request("add_bot", 3)
         app.attach(session)
         await app.push_screen(LobbyScreen(session))
-        await settle(pilot, lambda: "Bot 4" in str(app.screen.query_one("#lobby-seats")
-                                                      .get_row_at(3)))
+        await settle(pilot, lambda: app.screen.live and "Bot 4" in str(
+            app.screen.query_one("#lobby-seats").get_row_at(3)))
 
     assert snap_compare(app, terminal_size=SIZE, run_before=open_lobby)
 

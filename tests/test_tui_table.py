@@ -187,3 +187,31 @@ async def test_a_log_scrolled_back_stays_where_the_player_reads() -> None:
         say("another")
         await until(pilot, lambda: log.is_vertical_scroll_end
                     and "another" in str(log.lines[-1].text), "following again")
+
+
+async def test_a_table_is_set_up_once_when_it_opens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Textual calls every class's own ``on_mount``: a table replays its history and shows
+    its first view once (a ``super().on_mount()`` chain did it two and three times)."""
+    from tui.screens.base import SessionScreen
+    from tui.screens.table import TableScreen
+
+    calls: list[str] = []
+    replay, first = TableScreen.catch_up, SessionScreen.mounted
+
+    def catch_up(self: TableScreen) -> None:
+        calls.append("replay")
+        replay(self)
+
+    def mounted(self: SessionScreen) -> None:
+        calls.append("first view")
+        first(self)
+
+    monkeypatch.setattr(TableScreen, "catch_up", catch_up)
+    monkeypatch.setattr(SessionScreen, "mounted", mounted)
+    app = make_app(bot_delay=30.0, solo={"game_id": "getout", "seats": 3, "options": {}})
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen.live,
+                    "the table")
+        await pilot.pause()
+        # (Each update replays the new lines too: what counts is the start.)
+        assert calls[:2] == ["replay", "first view"] and calls.count("first view") == 1

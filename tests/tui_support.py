@@ -58,7 +58,7 @@ async def show_lobby(app: HiddenHandApp, pilot: Pilot[Any], session: Session) ->
     app.attach(session)
     lobby = LobbyScreen(session)
     await app.push_screen(lobby)
-    await until(pilot, lambda: lobby.update is not None, "the lobby")
+    await until(pilot, lambda: lobby.live and lobby.update is not None, "the lobby")
     return lobby
 
 

@@ -50,6 +50,13 @@ class SessionScreen(Screen[None]):
     live = False
 
     def on_mount(self) -> None:
+        """The one Mount handler of every session screen: Textual calls each class's own
+        ``on_mount`` (a subclass's, then its bases'), so the screens built on this one
+        extend :meth:`mounted` instead (a ``super().on_mount()`` chain ran a table's
+        first show three times)."""
+        self.mounted()
+
+    def mounted(self) -> None:
         """Show the last known state at once (the app's listener posts the next ones)."""
         self.live = True
         if self.session.latest is not None:

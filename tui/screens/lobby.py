@@ -114,16 +114,27 @@ class LobbyScreen(SessionScreen):
                 )
         yield Footer()
 
-    def on_mount(self) -> None:
+    def mounted(self) -> None:
         """Show what we know, with the seat list focused (its cursor is the seat keys')."""
         self._config: tuple[str, int, dict[str, Any]] | None = None
         #: (Creator) the options each game had here when another game was chosen: they
         #: come back with that game.
         self._options_by_game: dict[str, dict[str, Any]] = {}
         self.shown = 0
-        self._catch_up()
-        super().on_mount()
         self.query_one("#lobby-seats", DataTable).focus()
+        # The first show waits until every widget is there: the screen's Mount can come
+        # while its nested rows of buttons are still mounting theirs (#ready was missing,
+        # 1 start in 10 under load), and the show sets every one of them.
+        self.call_after_refresh(self._first_show)
+
+    def _first_show(self) -> None:
+        if not self.is_attached or self.leaving:
+            return
+        if not self.query("#ready") or not self.query("#apply"):
+            self.call_after_refresh(self._first_show)
+            return
+        self._catch_up()
+        super().mounted()
 
     # ---- showing ---------------------------------------------------------------
 

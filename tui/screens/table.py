@@ -120,7 +120,7 @@ class TableScreen(SessionScreen):
             yield Input(placeholder="/ to chat with the table (Enter sends, Esc back)",
                         id="table-chat", max_length=200, compact=True)
 
-    def on_mount(self) -> None:
+    def mounted(self) -> None:
         """Replay what happened at this table so far, then show the latest state."""
         # Everything alive now (the app, its host, Textual, the screens) lives as long as
         # the table: freezing it keeps Python's full garbage collections off it while we
@@ -135,7 +135,7 @@ class TableScreen(SessionScreen):
             young, middle, _ = _THRESHOLDS[0]
             gc.set_threshold(young, middle, _NEVER)  # see ``_collect_later``
         self.catch_up()
-        super().on_mount()
+        super().mounted()
         self.call_after_refresh(self.app.first_screen_shown)
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:

@@ -48,9 +48,9 @@ class GetOutScreen(TableScreen):
         *[Binding(str(i % 10), f"pick({i})", show=False) for i in range(1, 11)],
     ]
 
-    def on_mount(self) -> None:
+    def mounted(self) -> None:
         """The play key follows the chosen card (lit when it can be played)."""
-        super().on_mount()
+        super().mounted()
         self.watch(self.query_one(HandWidget), "selected", self._chosen_card_changed,
                    init=False)
 

@@ -93,12 +93,12 @@ class GotFiveScreen(TableScreen):
                 yield BoardWidget(id="gf-board")
             yield from self.compose_log()
 
-    def on_mount(self) -> None:
+    def mounted(self) -> None:
         """Titles, then the base's replay and first view."""
         self.query_one("#gf-rack").border_title = "Your rack  − low … high +"
         self.query_one("#gf-board").border_title = "Your board"
         self._fit(self.size.width)
-        super().on_mount()
+        super().mounted()
 
     def on_resize(self, event: events.Resize) -> None:
         """A narrow terminal stacks the log under the board."""
