@@ -5,6 +5,7 @@ Hosts listen on 127.0.0.1 only; the solo game needs no network at all.
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -426,6 +427,28 @@ async def test_a_hosted_lobby_shows_whole_names() -> None:
         await pilot.press("escape")
         await pilot.press("y")
         await until(pilot, lambda: app.host is None, "the host to stop")
+
+
+async def test_a_second_start_while_the_host_opens_does_not_leave_a_host_behind() -> None:
+    """^s twice on "Host a LAN game": the table opens once, on the port asked for (the
+    second ^s used to stop the first while it announced itself, leaving its host
+    listening with no screen, and every later host on that port failed)."""
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        await choose_game(pilot, "getout")
+        port = free_port()
+        app.screen.query_one("#port", Input).value = str(port)
+        await pilot.press("ctrl+s", "ctrl+s")
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
+                            "the lobby")
+        await until(pilot, lambda: lobby.live, "the lobby shown")
+        assert app.host is not None and app.host.port == port
+        await pilot.press("escape")
+        await pilot.press("y")
+        await until(pilot, lambda: app.host is None, "the host to stop")
+        with socket.socket() as probe:  # nothing listens on the port any more
+            probe.bind(("127.0.0.1", port))
 
 
 async def join_by_address(pilot: Pilot[Any], port: int) -> None:

@@ -11,6 +11,7 @@ seat's token when the line drops.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 from collections.abc import Callable
@@ -265,14 +266,23 @@ class HiddenHandApp(App[None]):
 
             try:
                 await host.start(self.bind_address, port)
-            except OSError:
+            except (OSError, asyncio.CancelledError):
                 # A host that never listened leaves no new journal to pile up.
                 await host.close(keep_journal=resume is not None)
                 raise
+            advertiser: Advertiser | None = None
             try:
                 advertiser = Advertiser(host, host.port,
                                         interfaces=self.settings.mdns_interfaces or None)
                 await advertiser.start()
+            except asyncio.CancelledError:
+                # Stopped while it announced itself: nothing may stay listening on the
+                # port with no screen to show it (a second ^s did that).
+                if advertiser is not None:
+                    with contextlib.suppress(Exception):
+                        await advertiser.close()
+                await host.close(keep_journal=resume is not None)
+                raise
             except (OSError, ValueError) as exc:
                 self.notify(f"Players will not find this game on the LAN ({exc}); they can "
                             f"join by address, port {host.port}.", severity="warning",

@@ -168,7 +168,10 @@ class SetupScreen(Screen[None]):
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
-        """Check the form and open the table."""
+        """Check the form and open the table (once: a second ^s while it opens waits)."""
+        if any(w.group == "open" and w.is_running for w in self.workers):
+            self.notify("Opening the table…", timeout=2)
+            return
         seats_value = self.query_one("#seats", Select).value
         seats = int(seats_value) if isinstance(seats_value, int) else 2
         try:
