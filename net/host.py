@@ -1102,6 +1102,10 @@ class Host:
         Raises ``net.journal.JournalError`` with a plain message if it cannot.
         """
         path = Path(path)
+        if j.in_use(path):
+            raise j.JournalError(
+                f"{path.name} is in use: its game is still running in another hiddenhand"
+            )
         header, records = j.read_journal(path)
         settings.pop("journal", None)
         name = settings.pop("name", None) or str(header.get("name", "hiddenhand"))

@@ -45,6 +45,11 @@ from typing import Any, NamedTuple
 import msgpack
 from platformdirs import user_data_dir
 
+try:
+    import fcntl
+except ImportError:  # not on POSIX: no lock, as before
+    fcntl = None  # type: ignore[assignment]
+
 log = logging.getLogger(__name__)
 
 #: How records reach the disk: ``background`` fsyncs from a thread as soon as records
@@ -101,6 +106,38 @@ def _private_dir(directory: Path) -> None:
         os.chmod(directory, 0o700)
 
 
+def _hold(fd: int, path: Path) -> None:
+    """Lock the journal for the host writing it (``flock``, released when the file is
+    closed or the process dies): another app must not resume, and so rewrite, a game
+    that is still running. Closes ``fd`` and raises ``JournalError`` if it is held."""
+    if fcntl is None:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise JournalError(
+            f"{path.name} is in use: its game is still running in another hiddenhand"
+        ) from None
+
+
+def in_use(path: Path) -> bool:
+    """True while a running host holds the journal at ``path`` (this process's too)."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # (and with it the shared lock, if it was had)
+    return False
+
+
 def _fsync_dir(directory: Path) -> None:
     with contextlib.suppress(OSError):
         fd = os.open(directory, os.O_RDONLY)
@@ -150,6 +187,7 @@ class Journal:
         check_sync(sync)
         _private_dir(path.parent)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+        _hold(fd, path)
         journal = cls(path, fd, 0, sync=sync)
         # The first record and the file's directory entry reach the disk with the first
         # fsync, as every record does: at once with ``each``, from the thread with
@@ -217,17 +255,22 @@ class Journal:
         if self._fd is None:
             return
         tmp = self.path.with_name(self.path.name + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        # The new file is held before it takes the journal's name: there is no moment
+        # at which another app could find the journal free.
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+        _hold(fd, tmp)  # (closes it if it cannot)
         try:
             os.write(fd, b"".join(_frame(r) for r in records))
             os.fsync(fd)
-        finally:
-            os.close(fd)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+            raise
         with self._fd_lock:
             os.replace(tmp, self.path)
             _fsync_dir(self.path.parent)
             os.close(self._fd)
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            self._fd = fd
         self._mark_durable(self.written)
         self.records = len(records)
 
@@ -252,6 +295,7 @@ class Journal:
     def reopen(cls, path: Path, records: int, *, sync: str = "background") -> Journal:
         """Append to an existing journal (after a resume)."""
         fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+        _hold(fd, path)
         return cls(path, fd, records, sync=sync)
 
 
@@ -349,6 +393,8 @@ def list_journals(directory: Path | None = None) -> list[JournalInfo]:
     directory = directory or journal_dir()
     found = []
     for path in directory.glob(f"*{SUFFIX}"):
+        if in_use(path):  # its game still runs, in another app (or this one)
+            continue
         try:
             info = describe_journal(path)
         except (JournalError, OSError):

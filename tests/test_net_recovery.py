@@ -117,6 +117,35 @@ async def test_a_crashed_host_comes_back_with_every_acknowledged_move(tmp_path: 
     assert not path.exists()  # the game is over: nothing left to resume
 
 
+async def test_a_game_still_running_is_neither_offered_nor_resumed(tmp_path: Path) -> None:
+    """Another app of the same user must not take over a running game: its journal is
+    held by its host (``flock``) until the host stops or its process dies. (A second
+    app's menu offered it; resuming it dealt the game twice and rewrote its journal.)"""
+    path = tmp_path / "j" / f"game{j.SUFFIX}"
+    host = Host("Den", journal=path, **seeded(3))
+    await host.start(LOCAL, 0)
+    async with clients(host) as made:
+        ann = await made.new("Ann")
+        joined = await ann.create_table("Kitchen", "getout", 2)
+        await ann.add_bot(1)
+        await ann.start()
+        await ann.wait_for(lambda m: m["type"] == "update" and m["view"])
+        host.compact()  # a rewritten journal is held as well
+        assert j.in_use(path)
+        assert j.list_journals(path.parent) == []
+        with pytest.raises(j.JournalError, match="still running"):
+            Host.resume(path, **seeded(4))
+        await crash(host)  # as kill -9 does, the lock goes with the file
+    assert not j.in_use(path)
+    [info] = j.list_journals(path.parent)
+    assert info.tables[0]["id"] == joined.table
+    again = Host.resume(path, **seeded(4))
+    try:
+        assert j.in_use(path)  # the resumed host holds it now
+    finally:
+        await again.close()
+
+
 async def test_a_torn_last_record_is_ignored(tmp_path: Path) -> None:
     path = tmp_path / f"torn{j.SUFFIX}"
     host = Host("Den", journal=path, **seeded(5))
