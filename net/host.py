@@ -1676,6 +1676,9 @@ class Host:
             notices.append({"type": "left", "seat": seat})
         else:
             notice = table.detach(conn)
+            if notice and notice["type"] == "disconnected":
+                # On purpose, not a lost connection: the seat waits all the same.
+                notice = {"type": "stepped_away", "seat": seat}
             if notice:
                 notices.append(notice)
         self._ok(conn, msg)

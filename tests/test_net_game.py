@@ -116,6 +116,28 @@ async def test_whole_game_all_humans_single_round() -> None:
         assert all(r == results[0] for r in results)
 
 
+async def test_a_player_who_leaves_a_game_in_play_is_told_apart_from_a_lost_connection(
+) -> None:
+    """Leaving on purpose says so ("left the table"), and the seat waits all the same."""
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        joined = await ann.create_table("T", "getout", 3, {"first": 0, "match": False})
+        bob_seat = await bob.join(joined.table)
+        await ann.add_bot(2)
+        await bob.ready()
+        await ann.start()
+        await ann.wait_for(lambda m: is_update(m) and m["legal"])
+        await bob.leave()
+        gone = await ann.wait_for(lambda m: is_update(m) and m["notices"])
+        assert gone["notices"] == [{"type": "stepped_away", "seat": 1}]
+        assert gone["table"]["seats"][1]["kind"] == "human"
+        assert gone["table"]["seats"][1]["connected"] is False
+        back = await made.new("Bob again")
+        again = await back.join(joined.table, seat=1, token=bob_seat.token)
+        assert again == Joined(joined.table, 1, bob_seat.token)
+
+
 async def test_a_dropped_client_reconnects_by_token_mid_game_and_continues() -> None:
     async with running_host() as host, clients(host) as made:
         ann = await made.new("Ann")

@@ -24,6 +24,7 @@ NOTICES: dict[str, dict[str, Any]] = {
     "moved": {"from": 0, "to": 2},
     "renamed": {"seat": 1, "name": "Robert"},
     "disconnected": {"seat": 1},
+    "stepped_away": {"seat": 1},
     "reconnected": {"seat": 1, "name": "Bob"},
     "kicked": {"seat": 1},
     "bot_added": {"seat": 2},

@@ -6,6 +6,7 @@ Unit tests drive :class:`~tui.session.Session` against a real host (in-process, 
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from pathlib import Path
 from typing import Any
@@ -579,3 +580,33 @@ async def test_a_renamed_player_comes_back_under_the_new_name() -> None:
         await bob.close()
     finally:
         await host.close()
+
+
+async def test_leaving_a_lan_table_in_play_tells_the_others_so() -> None:
+    """Esc, then y: the others read "Bob left the table", not that he lost the connection."""
+    async with running_host() as host:
+        ann = Session("Ann", address=("127.0.0.1", host.port))
+        await ann.connect()
+        joined = await ann.create("T", "getout", 3, {"first": 0})
+        bob = Session("Bob", address=("127.0.0.1", host.port))
+        await bob.connect()
+        await bob.join(joined.table)
+        await ann.request("add_bot", 2)
+        await bob.request("ready")
+        await ann.request("start")
+        app = make_app("Bob")
+        async with app.run_test(size=SIZE) as pilot:
+            app.attach(bob)
+            screen = GetOutScreen(bob)
+            await app.push_screen(screen)
+            await until(pilot, lambda: screen.live, "the table")
+            await pilot.press("escape")
+            await pilot.press("y")
+            await until(pilot, lambda: bob.client is None or bob.client.closed, "the leave")
+        seen: list[dict[str, Any]] = []
+        while not any(n.get("type") == "stepped_away" for n in seen):
+            msg = await asyncio.wait_for(ann.next(), 5)
+            seen += msg.get("notices") or [] if msg.get("type") == "update" else []
+        assert {"type": "stepped_away", "seat": 1} in seen
+        assert not any(n.get("type") == "disconnected" for n in seen)
+        await ann.close()

@@ -106,6 +106,7 @@ def describe_notice(notice: dict[str, Any], names: Sequence[str]) -> str | None:
                           f"to {n.seat(get('to'))}"),
         "renamed": renamed,
         "disconnected": lambda: f"{n.name(get('seat'))} lost the connection (away)",
+        "stepped_away": lambda: f"{n.name(get('seat'))} left the table (away: the seat waits)",
         "reconnected": lambda: f"{text(get('name'))} is back",
         "kicked": lambda: f"{n.seat(get('seat'))} was asked to leave",
         "bot_added": lambda: f"a bot took {n.seat(get('seat'))}",

@@ -9,6 +9,8 @@ raising it.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Any
 
 from textual import getters, on, work
@@ -183,7 +185,15 @@ class SessionScreen(Screen[None]):
             self.leave()
 
     def leave(self) -> None:
-        """Close the connection (and stop our own host) and return to the menu."""
+        """Tell the table, close the connection (and stop our own host) and return to
+        the menu."""
         self.leaving = True
-        self.app.run_worker(self.app.detach(), group="close", exit_on_error=False)
+        self.app.run_worker(self._leave(), group="close", exit_on_error=False)
         self.app.pop_screen()
+
+    async def _leave(self) -> None:
+        # The others read that we left, not that our connection was lost; a host that
+        # does not answer at once is not waited for.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.session.request("leave"), 1.0)
+        await self.app.detach()
