@@ -275,6 +275,23 @@ def test_a_peeked_value_is_remembered_and_used() -> None:
     assert game.act(3, PLAY, played_at)[0]["correct"]
 
 
+def test_the_last_pile_with_cards_plays_without_waiting_for_anyone() -> None:
+    """Every other pile is empty: the top card is the next one to play, whoever looks
+    where (a person with nothing left may give no signal: two bots looking at the last
+    holder and a person looking nowhere held the round for 18 s in a play test)."""
+    game = new(4, seed=1, level=2)
+    stack_getit_piles(game, [[], [], [], ["30", "35"]])
+    _look(game, {1: 3, 2: 3}, 0.0)  # the person at seat 0 does nothing
+    bot = GetItBot(7)
+    played_at = _next_play(bot, game, 3, 0.0, 2.0)
+    assert played_at is not None and played_at <= 1.0
+    assert game.act(3, PLAY, played_at)[0]["correct"]
+    # Not while another pile still holds a card.
+    game2 = new(4, seed=1, level=2)
+    stack_getit_piles(game2, [["40"], [], [], ["30", "35"]])
+    assert _next_play(GetItBot(7), game2, 3, 0.0, 30.0) is None
+
+
 def test_a_peeked_value_that_is_too_high_is_never_played_on_looks() -> None:
     game = new(4, seed=1, level=6)
     stack_getit_piles(game, [["mirror", "40"], ["9"], ["30"], ["25", "35"]])

@@ -497,9 +497,14 @@ class GetItBot:
     def _play_gate(self, view: View, now: float, clocked: bool) -> float | None:
         """When playing the top card is believed right (``None``: not now)."""
         me = view["seat"]
-        count = view["piles"][me]["count"]
+        piles = view["piles"]
+        count = piles[me]["count"]
         if not count:
             return None
+        if not any(p["count"] for s, p in enumerate(piles) if s != me):
+            # Every other pile is empty: my top card is the next one, whatever the
+            # signals say (a person with nothing left may give none).
+            return now
         tops = tops_seen(view)
         special_seen = any(c["kind"] != "number" for c in tops.values())
         numbers = [c["value"] for c in tops.values() if c["kind"] == "number"]
