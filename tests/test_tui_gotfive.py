@@ -248,7 +248,8 @@ async def test_a_wrong_got_five_puts_you_out() -> None:
         dialog = await until(pilot, lambda: isinstance(app.screen, AnnounceScreen)
                              and app.screen, "the dialog")
         await pilot.pause()
-        assert footer_drawn(app) == {"dismiss": True}  # (↑/↓ are in the dialog's words)
+        # Announce and Cancel, as the buttons say (↑/↓ are in the dialog's words).
+        assert footer_drawn(app) == {"enter": True, "dismiss": True}
         # A number of the wrong colour is refused in words, and nothing is sent.
         await pilot.press(*str(wrong[0] + 1), "enter")
         assert "colour" in str(dialog.query_one("#gf-announce-error").render())
@@ -600,3 +601,18 @@ async def test_the_racks_and_the_public_row_draw_line_by_line_what_textual_drew(
         await pilot.resize_terminal(size[0] + 17 if size[0] < 100 else size[0] - 17, size[1])
         await pilot.pause()
         await compared()
+
+
+async def test_enter_on_the_got_five_dialogs_cancel_button_cancels() -> None:
+    """The dialog's Enter (shown as its Announce key) still presses a focused button."""
+    app = solo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await my_turn(pilot)
+        await pilot.press("g")
+        dialog = await until(pilot, lambda: isinstance(app.screen, AnnounceScreen)
+                             and app.screen, "the dialog")
+        await pilot.pause()
+        dialog.query_one("#cancel").focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: not isinstance(app.screen, AnnounceScreen), "the table")
+        assert not any(isinstance(s, ConfirmScreen) for s in app.screen_stack)

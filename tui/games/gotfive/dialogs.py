@@ -110,6 +110,9 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
     """"GOT FIVE!": five numbers, one per rack position, checked, then confirmed."""
 
     BINDINGS = [
+        # Shown in the footer as the button is worded (a slot has the keys all the
+        # time, and its own Enter would hide this one): Enter does what it did.
+        Binding("enter", "enter", "Announce", priority=True),
         Binding("escape", "dismiss(None)", "Cancel"),
         Binding("up", "step(1)", "Higher", show=False),
         Binding("down", "step(-1)", "Lower", show=False),
@@ -197,8 +200,15 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
             if fits and at + 1 < len(inputs):
                 inputs[at + 1].focus()
 
+    def action_enter(self) -> None:
+        """Enter: a focused button is pressed; in a slot, as the slot's own Enter."""
+        if isinstance(self.focused, Button):
+            self.focused.press()
+        else:
+            self.submitted()
+
     @on(Input.Submitted)
-    def submitted(self, event: Input.Submitted) -> None:
+    def submitted(self, event: Input.Submitted | None = None) -> None:
         """Enter: on to the next empty slot, or announce when all five are good."""
         numbers, _ = check_numbers(self.texts(), self.colours)
         if numbers is not None:
