@@ -610,3 +610,17 @@ async def test_leaving_a_lan_table_in_play_tells_the_others_so() -> None:
         assert {"type": "stepped_away", "seat": 1} in seen
         assert not any(n.get("type") == "disconnected" for n in seen)
         await ann.close()
+
+
+async def test_removing_from_an_empty_or_our_own_seat_says_why_not() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_lobby(app, pilot)
+        await pilot.press("ctrl+x")  # the cursor starts on our own seat
+
+        def said() -> list[str]:
+            return [str(n.message) for n in app._notifications]
+
+        await until(pilot, lambda: any("your own seat" in m for m in said()), "our seat")
+        await pilot.press("down", "ctrl+x")
+        await until(pilot, lambda: any("seat 2 is empty" in m for m in said()), "an empty one")

@@ -331,6 +331,11 @@ class LobbyScreen(SessionScreen):
                               careful=True),
                 answered,
             )
+        else:  # as the host says no to a bot in a taken seat: in words
+            why = "that is your own seat (Esc leaves the table)" if seat == self.my_seat \
+                else f"seat {seat + 1} is empty"
+            self.notify(f"Nobody to remove: {why}.", title="Not possible", severity="warning",
+                        markup=False)
 
     @on(DataTable.RowHighlighted, "#lobby-seats")
     def mark_seat(self, event: DataTable.RowHighlighted) -> None:
