@@ -66,16 +66,42 @@ class Joined(NamedTuple):
 
 
 def parse_address(text: str, default_port: int | None = None) -> tuple[str, int]:
-    """Split ``host:port`` (``[v6]:port`` too); raise ``ValueError`` in plain words."""
+    """Split ``host:port`` (``[v6]:port`` too, or a bare IPv6 address with the default
+    port); raise ``ValueError`` in plain words for anything else."""
     text = text.strip()
-    host, sep, port_text = text.rpartition(":")
-    if not sep or (host.count(":") and not host.startswith("[")):
-        if default_port is None:
-            raise ValueError(f"address {text!r} needs a port, like 192.168.1.20:4455")
-        host, port_text = text, str(default_port)
-    host = host.strip("[]")
+    if not text:
+        raise ValueError("type an address, like 192.168.1.20:4455")
+    port_text: str | None
+    if text.startswith("["):
+        close = text.find("]")
+        if close < 0:
+            raise ValueError(f"address {text!r} opens a [ that it does not close")
+        host, rest = text[1:close], text[close + 1:]
+        if rest and not rest.startswith(":"):
+            raise ValueError(f"address {text!r} has {rest!r} after its ]")
+        port_text = rest[1:] if rest else None
+    elif text.count(":") > 1:
+        from ipaddress import IPv6Address  # (only here: every start imports this module)
+
+        try:
+            IPv6Address(text)
+        except ValueError:
+            raise ValueError(
+                f"address {text!r} is not host:port (an IPv6 address with a port goes in "
+                "brackets, like [::1]:4455)"
+            ) from None
+        host, port_text = text, None
+    else:
+        host, sep, after = text.partition(":")
+        port_text = after if sep else None
     if not host:
         raise ValueError(f"address {text!r} has no host name")
+    if "[" in host or "]" in host:
+        raise ValueError(f"address {text!r} has a stray bracket")
+    if port_text is None:
+        if default_port is None:
+            raise ValueError(f"address {text!r} needs a port, like 192.168.1.20:4455")
+        return host, default_port
     try:
         port = int(port_text)
     except ValueError:
@@ -83,6 +109,11 @@ def parse_address(text: str, default_port: int | None = None) -> tuple[str, int]
     if not 1 <= port <= 65535:
         raise ValueError(f"port {port} is outside 1..65535")
     return host, port
+
+
+def show_address(host: str, port: int) -> str:
+    """``host:port`` as a person types it back (an IPv6 address in brackets)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 class Client:

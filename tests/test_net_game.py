@@ -367,9 +367,21 @@ async def test_connect_by_address_string() -> None:
         await client.close()
     assert parse_address("[::1]:80") == ("::1", 80)
     assert parse_address("box", 4455) == ("box", 4455)
+    assert parse_address("::1", 4455) == ("::1", 4455)  # a bare IPv6 address: no port
+    assert parse_address("[fe80::1]", 4455) == ("fe80::1", 4455)
     for bad in ["box", "box:http", "box:0", ":80"]:
         with pytest.raises(ValueError):
             parse_address(bad)
+    # Said in words, not passed on as a host name nobody has (a play test typed these).
+    for bad, words in [("[::1", "does not close"), ("box:1:2", "brackets"),
+                       ("[::1]x", "after its ]"), ("a]:3", "stray bracket"),
+                       ("", "type an address")]:
+        with pytest.raises(ValueError, match=words):
+            parse_address(bad, 4455)
+    from net.client import show_address
+
+    assert show_address("::1", 4455) == "[::1]:4455"
+    assert show_address("box", 4455) == "box:4455"
 
 
 async def test_an_engine_failure_is_reported_and_the_host_keeps_serving(

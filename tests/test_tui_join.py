@@ -196,3 +196,19 @@ async def test_a_host_with_no_table_this_app_plays_is_not_joined(
             assert "(only Get It!)" in str(error.render())
             assert isinstance(app.screen, JoinScreen)
         await bob.close()
+
+
+async def test_the_address_key_selects_what_was_typed_so_a_new_address_replaces_it() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j")
+        address = app.screen.query_one("#address", Input)
+        address.value = "127.0.0.1:1"
+        for focused in (None, address):  # from elsewhere, and in the field itself
+            app.screen.set_focus(focused)
+            await pilot.pause()
+            await pilot.press("ctrl+a")
+            await pilot.pause()
+            await pilot.press(*"box:4455")
+            assert address.value == "box:4455"
+            address.value = "127.0.0.1:1"

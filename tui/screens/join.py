@@ -24,7 +24,7 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Static
 
 import engine
-from net.client import NotAHost, parse_address
+from net.client import NotAHost, parse_address, show_address
 from net.discovery import Browser, HostInfo, TableInfo
 from tui.app import HiddenHandApp
 from tui.games import playable, table_screen
@@ -42,7 +42,9 @@ class JoinScreen(Screen[None]):
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
-        Binding("ctrl+a", "focus_address", "Type an address"),
+        # (priority: in the address field its own ^a went to the start of the line, and
+        # what was typed then went in front of the old address)
+        Binding("ctrl+a", "focus_address", "Type an address", priority=True),
     ]
 
     class HostsChanged(Message):
@@ -146,8 +148,10 @@ class JoinScreen(Screen[None]):
         return not (action == "focus_address" and self.box is not None)
 
     def action_focus_address(self) -> None:
-        """Jump to the address field."""
-        self.query_one("#address", Input).focus()
+        """Jump to the address field, its text selected: what is typed replaces it."""
+        address = self.query_one("#address", Input)
+        address.focus()
+        address.select_all()
 
     @on(Button.Pressed, "#again")
     def look_again(self) -> None:
@@ -197,21 +201,22 @@ class JoinScreen(Screen[None]):
     @work(exclusive=True, group="connect", exit_on_error=False)
     async def connect(self, host: str, port: int) -> None:
         """Connect, pick a table and sit down."""
-        self._error(f"Connecting to {host}:{port}…")
+        self._error(f"Connecting to {show_address(host, port)}…")
         session = Session(self.app.settings.name, address=(host, port))
         try:
             client = await session.connect()
             listed = await client.list_tables()
         except ServerError as exc:
-            self._error(f"{host}:{port} refused: {exc.message}")
+            self._error(f"{show_address(host, port)} refused: {exc.message}")
             await session.close()
             return
         except NotAHost as exc:
-            self._error(describe_not_a_host(f"{host}:{port}", exc))
+            self._error(describe_not_a_host(show_address(host, port), exc))
             await session.close()
             return
         except (OSError, ConnectionLost, TimeoutError) as exc:
-            self._error(f"Could not reach {host}:{port}: {describe_connect_error(exc)}")
+            self._error(f"Could not reach {show_address(host, port)}: "
+                        f"{describe_connect_error(exc)}")
             await session.close()
             return
         tables = [t for t in listed if playable(t.get("game"))]
@@ -220,7 +225,7 @@ class JoinScreen(Screen[None]):
                 self._error("No table is open on this box yet: open one from the menu (h).")
             else:
                 others = sorted({game_name(t.get("game")) for t in listed})
-                self._error(f"{host}:{port} has no table this app can play yet"
+                self._error(f"{show_address(host, port)} has no table this app can play yet"
                             + (f" (only {', '.join(others)})." if others else " (no tables)."))
             await session.close()
             return
