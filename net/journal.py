@@ -399,6 +399,8 @@ def list_journals(directory: Path | None = None) -> list[JournalInfo]:
             info = describe_journal(path)
         except (JournalError, OSError):
             continue
-        if any(t["phase"] == "play" or t["players"] for t in info.tables):
+        # (A finished game is not one to resume: there is nothing left to play.)
+        if any(t["phase"] == "play" or (t["phase"] == "lobby" and t["players"])
+               for t in info.tables):
             found.append(info)
     return sorted(found, key=lambda i: i.modified, reverse=True)

@@ -140,3 +140,21 @@ def test_hiddenhand_host_refuses_a_garbage_fsync_option(
     err = capsys.readouterr().err
     assert err.startswith("usage: hiddenhand host")
     assert "--fsync" in err and "'background', 'each'" in err, err
+
+
+def test_only_games_in_play_and_lobbies_with_players_are_offered_to_resume(
+        tmp_path: Path) -> None:
+    """A finished game is not offered (a play test was offered won games to resume)."""
+    def journal(name: str, phase: str, kinds: list[str]) -> None:
+        made = j.Journal.create(tmp_path / f"{name}{j.SUFFIX}", {"name": "Den", "created": 0})
+        made.append({"k": "table", "t": "t1", "name": name, "game": "getout",
+                     "phase": phase,
+                     "seats": [{"kind": k, "name": f"p{i}"} for i, k in enumerate(kinds)]})
+        made.close()
+
+    journal("playing", "play", ["human", "bot"])
+    journal("waiting", "lobby", ["human", "empty"])
+    journal("empty", "lobby", ["empty", "bot"])
+    journal("finished", "over", ["human", "bot"])
+    offered = {info.tables[0]["name"] for info in j.list_journals(tmp_path)}
+    assert offered == {"playing", "waiting"}
