@@ -83,6 +83,11 @@ def test_help_says_what_plain_hiddenhand_does_and_the_default_game(
     with pytest.raises(SystemExit):
         main(["host", "--help"])
     assert "(default getout)" in " ".join(capsys.readouterr().out.split())
+    # solo's help names the games too (it said only "the game to play").
+    with pytest.raises(SystemExit):
+        main(["solo", "--help"])
+    assert "the game: getit, getout, gotfive (default getout)" in " ".join(
+        capsys.readouterr().out.split())
 
 
 def test_the_app_parser_says_the_same_as_the_whole_one(

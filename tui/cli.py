@@ -183,7 +183,10 @@ def build_parser(*, arguments: bool | Collection[str] = True) -> argparse.Argume
 
 
 def _solo_arguments(solo: argparse.ArgumentParser) -> None:
-    solo.add_argument("--game", default="getout", help="the game to play (default getout)")
+    import engine  # (a solo table imports it next anyway)
+
+    solo.add_argument("--game", default="getout",
+                      help="the game: " + ", ".join(engine.GAMES) + " (default getout)")
     solo.add_argument("--seats", type=_seats, default=4, help="seats, you included (default 4)")
     solo.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                       type=_option, help="a table option, e.g. limit=50 (repeatable)")
