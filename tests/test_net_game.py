@@ -17,6 +17,7 @@ from net.client import Client, Joined, ServerError, drive
 from tests.net_support import (
     FORBIDDEN_KEYS,
     LOCAL,
+    Clients,
     check_getout_secrecy,
     clients,
     decode,
@@ -116,17 +117,23 @@ async def test_whole_game_all_humans_single_round() -> None:
         assert all(r == results[0] for r in results)
 
 
+async def ann_and_bob_in_play(made: Clients) -> tuple[Client, Client, Joined, Joined]:
+    """Ann's table of three (Ann first, one round), Bob at seat 1, a bot at seat 2, started."""
+    ann = await made.new("Ann")
+    bob = await made.new("Bob")
+    joined = await ann.create_table("T", "getout", 3, {"first": 0, "match": False})
+    bob_seat = await bob.join(joined.table)
+    await ann.add_bot(2)
+    await bob.ready()
+    await ann.start()
+    return ann, bob, joined, bob_seat
+
+
 async def test_a_player_who_leaves_a_game_in_play_is_told_apart_from_a_lost_connection(
 ) -> None:
     """Leaving on purpose says so ("left the table"), and the seat waits all the same."""
     async with running_host() as host, clients(host) as made:
-        ann = await made.new("Ann")
-        bob = await made.new("Bob")
-        joined = await ann.create_table("T", "getout", 3, {"first": 0, "match": False})
-        bob_seat = await bob.join(joined.table)
-        await ann.add_bot(2)
-        await bob.ready()
-        await ann.start()
+        ann, bob, joined, bob_seat = await ann_and_bob_in_play(made)
         await ann.wait_for(lambda m: is_update(m) and m["legal"])
         await bob.leave()
         gone = await ann.wait_for(lambda m: is_update(m) and m["notices"])
@@ -140,13 +147,7 @@ async def test_a_player_who_leaves_a_game_in_play_is_told_apart_from_a_lost_conn
 
 async def test_a_dropped_client_reconnects_by_token_mid_game_and_continues() -> None:
     async with running_host() as host, clients(host) as made:
-        ann = await made.new("Ann")
-        bob = await made.new("Bob")
-        joined = await ann.create_table("T", "getout", 3, {"first": 0, "match": False})
-        bob_seat = await bob.join(joined.table)
-        await ann.add_bot(2)
-        await bob.ready()
-        await ann.start()
+        ann, bob, joined, bob_seat = await ann_and_bob_in_play(made)
         first = await ann.wait_for(lambda m: is_update(m) and m["legal"])
         await ann.act(first["legal"][0])
         mid = await bob.wait_for(lambda m: in_play(m) and m["view"]["turn"] == 1)
