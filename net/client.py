@@ -132,7 +132,7 @@ class Client:
 
     def __init__(
         self,
-        reader: asyncio.StreamReader,
+        reader: p.FrameReader,
         writer: asyncio.StreamWriter,
         *,
         record_frames: bool = False,
@@ -162,6 +162,9 @@ class Client:
         self.close_reason: str | None = None
         #: Bytes that are not the protocol came before the welcome (``NotAHost``).
         self._garbled = False
+        #: Why the stream will have ended, if the end itself does not say.
+        self._reason = "the host closed the connection"
+        self._loop = asyncio.get_running_loop()
 
     # ---- making a connection ----------------------------------------------------------
 
@@ -177,7 +180,7 @@ class Client:
     ) -> Client:
         """Connect over TCP and say hello; raises ``OSError``/``ServerError`` on failure."""
         try:
-            reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+            reader, writer = await asyncio.wait_for(p.open_connection(host, port), timeout)
         except TimeoutError:
             raise ConnectionLost(f"no answer from {host}:{port} within {timeout} s") from None
         client = cls(reader, writer, record_frames=record_frames)
@@ -193,8 +196,9 @@ class Client:
         return client
 
     async def _start(self, name: str, timeout: float) -> None:
-        loop = asyncio.get_running_loop()
+        loop = self._loop
         self._last_seen = loop.time()
+        self._reader.deliver(self._on_frame)
         self._task = loop.create_task(self._read_loop())
         try:
             self.welcome = await asyncio.wait_for(
@@ -217,29 +221,34 @@ class Client:
 
     # ---- receiving ----------------------------------------------------------------------
 
-    async def _read_loop(self) -> None:
-        reason = "the host closed the connection"
+    def _on_frame(self, body: bytes) -> None:
+        """Each frame, the moment it has arrived (see :class:`net.protocol.FrameReader`)."""
         try:
-            while True:
-                try:
-                    body, msg = await p.read_frame(self._reader)
-                except p.ConnectionClosed:
-                    break
-                except p.ProtocolError as exc:
-                    reason = exc.message
-                    # Before the welcome, bytes that are not the protocol: no host there.
-                    self._garbled = self._garbled or not self.welcome
-                    if exc.fatal or not self.welcome:
-                        break
-                    continue
-                self._last_seen = asyncio.get_running_loop().time()
-                if self.record_frames:
-                    self.raw_frames.append(body)
-                self._handle(msg)
-        except (ConnectionError, OSError) as exc:
-            reason = f"connection lost: {exc}"
+            msg = p.unpack_body(body)
+        except p.ProtocolError as exc:
+            self._reason = exc.message
+            if not self.welcome:
+                # Before the welcome, bytes that are not the protocol: no host there.
+                self._garbled = True
+                self._reader.stop()
+            return
+        self._last_seen = self._loop.time()
+        if self.record_frames:
+            self.raw_frames.append(body)
+        self._handle(msg)
+
+    async def _read_loop(self) -> None:
+        """Wait for the end of the stream (frames are handled as they arrive)."""
+        reason = None
+        try:
+            end = await self._reader.ended
+            if isinstance(end, p.ProtocolError):
+                reason = end.message
+                self._garbled = self._garbled or not self.welcome
+            elif end is not None:
+                reason = f"connection lost: {end}"
         finally:
-            self._finish(reason)
+            self._finish(reason or self._reason)
 
     def _handle(self, msg: Message) -> None:
         kind = msg.get("type")

@@ -195,7 +195,7 @@ class Connection:
 
     def __init__(
         self,
-        reader: asyncio.StreamReader,
+        reader: p.FrameReader,
         writer: asyncio.StreamWriter,
         now: float,
         burst: int,
@@ -1024,8 +1024,9 @@ class Host:
 
     async def start(self, host: str | None = "127.0.0.1", port: int = 0) -> None:
         """Listen for TCP connections on ``host:port`` (port 0 picks a free one)."""
-        self.server = await asyncio.start_server(
-            self.handle_connection, host, port, family=socket.AF_UNSPEC, reuse_address=True
+        self.server = await asyncio.get_running_loop().create_server(
+            p.frame_protocol(self.handle_connection), host, port,
+            family=socket.AF_UNSPEC, reuse_address=True,
         )
         self._listen = {"k": "listen", "port": self.port, "bind": host}
         self._journal(self._listen)
@@ -1276,23 +1277,23 @@ class Host:
 
     # ---- connections ------------------------------------------------------------------
 
-    async def open_local(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    async def open_local(self) -> tuple[p.FrameReader, asyncio.StreamWriter]:
         """A connection to this host through a socket pair: no TCP port, no network.
 
         Returns the client's end as asyncio streams; the host serves the other end.
         """
         self._run_resumed()
         mine, theirs = socket.socketpair()
-        host_reader, host_writer = await asyncio.open_connection(sock=theirs)
+        host_reader, host_writer = await p.open_connection(sock=theirs)
         task = asyncio.get_running_loop().create_task(
             self.handle_connection(host_reader, host_writer)
         )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-        return await asyncio.open_connection(sock=mine)
+        return await p.open_connection(sock=mine)
 
     async def handle_connection(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+        self, reader: p.FrameReader, writer: asyncio.StreamWriter
     ) -> None:
         """Serve one client until it leaves, breaks the framing or goes silent."""
         conn = Connection(reader, writer, self.clock(), self.burst, self.limits)
@@ -1383,59 +1384,69 @@ class Host:
         }[kind]
 
     async def _serve(self, conn: Connection) -> None:
-        while not conn.closed:
-            # Before hello only a small frame is read: a hello is tiny, and nothing big
-            # may cost the host anything before the peer has said who it is.
-            limit = p.MAX_FRAME if conn.welcomed else p.MAX_HELLO_FRAME
-            try:
-                _, raw = await p.read_frame(conn.reader, limit, p.unpack_client_body)
-            except p.ConnectionClosed:
-                return
-            except p.ProtocolError as exc:
-                log.info("connection %d: %s: %s", conn.id, exc.code, exc.message)
-                conn.fail(exc.code, exc.message)
-                if exc.fatal:
-                    conn.close()
-                    return
-                continue
-            except (ConnectionError, OSError):
-                return
-            now = self.clock()
-            conn.allowance = min(
-                float(self.burst), conn.allowance + (now - conn.last_seen) * self.rate
-            )
-            conn.last_seen, conn.stalled_seen = now, self.stalled
-            if conn.allowance < 1:
-                if not conn.warned:
-                    log.info("connection %d sends too fast; refusing its messages", conn.id)
-                conn.warned = True
-                # A request still gets its answer, so no client waits forever for it.
-                ref = p.reply_ref(raw)
-                if ref is not None:
-                    conn.fail(p.RATE_LIMITED, "too many messages; slow down", ref)
-                continue
-            conn.allowance -= 1
-            conn.warned = False
-            try:
-                msg = p.validate_client_message(raw)
-            except p.ProtocolError as exc:
-                # One short line per invalid message, never a traceback.
-                log.info("connection %d: %s: %s", conn.id, exc.code, exc.message)
-                conn.fail(exc.code, exc.message, p.reply_ref(raw))
-                continue
-            try:
-                self._dispatch(conn, msg)
-            except RequestError as exc:
-                conn.fail(exc.code, exc.message, msg.get("ref"))
-            except p.ProtocolError as exc:
-                conn.fail(exc.code, exc.message, msg.get("ref"))
-                if exc.fatal:
-                    conn.close()
-                    return
-            except Exception:
-                # A bug must not take the host down for everyone else.
-                log.exception("connection %d: %s request failed", conn.id, msg["type"])
-                conn.fail(p.INTERNAL, "the host failed to handle that request", msg.get("ref"))
+        """Handle ``conn``'s frames as they arrive, until its stream ends."""
+        reader = conn.reader
+        # Before hello only a small frame is read: a hello is tiny, and nothing big
+        # may cost the host anything before the peer has said who it is.
+        reader.deliver(
+            lambda body: self._on_frame(conn, body),
+            lambda: p.MAX_FRAME if conn.welcomed else p.MAX_HELLO_FRAME,
+        )
+        end = await reader.ended
+        if isinstance(end, p.ProtocolError):
+            log.info("connection %d: %s: %s", conn.id, end.code, end.message)
+            conn.fail(end.code, end.message)
+            conn.close()
+
+    def _on_frame(self, conn: Connection, body: bytes) -> None:
+        """One frame from ``conn``, the moment it has arrived."""
+        if conn.closed:
+            conn.reader.stop()
+            return
+        try:
+            raw = p.unpack_client_body(body)
+        except p.ProtocolError as exc:
+            log.info("connection %d: %s: %s", conn.id, exc.code, exc.message)
+            conn.fail(exc.code, exc.message)
+            return
+        now = self.clock()
+        conn.allowance = min(
+            float(self.burst), conn.allowance + (now - conn.last_seen) * self.rate
+        )
+        conn.last_seen, conn.stalled_seen = now, self.stalled
+        if conn.allowance < 1:
+            if not conn.warned:
+                log.info("connection %d sends too fast; refusing its messages", conn.id)
+            conn.warned = True
+            # A request still gets its answer, so no client waits forever for it.
+            ref = p.reply_ref(raw)
+            if ref is not None:
+                conn.fail(p.RATE_LIMITED, "too many messages; slow down", ref)
+            return
+        conn.allowance -= 1
+        conn.warned = False
+        try:
+            msg = p.validate_client_message(raw)
+        except p.ProtocolError as exc:
+            # One short line per invalid message, never a traceback.
+            log.info("connection %d: %s: %s", conn.id, exc.code, exc.message)
+            conn.fail(exc.code, exc.message, p.reply_ref(raw))
+            return
+        try:
+            self._dispatch(conn, msg)
+        except RequestError as exc:
+            conn.fail(exc.code, exc.message, msg.get("ref"))
+        except p.ProtocolError as exc:
+            conn.fail(exc.code, exc.message, msg.get("ref"))
+            if exc.fatal:
+                conn.close()
+                conn.reader.stop()
+        except Exception:
+            # A bug must not take the host down for everyone else.
+            log.exception("connection %d: %s request failed", conn.id, msg["type"])
+            conn.fail(p.INTERNAL, "the host failed to handle that request", msg.get("ref"))
+        if conn.closed:
+            conn.reader.stop()
 
     async def _watch_loop(self) -> None:
         """Measure how long the event loop was too busy to run anything.

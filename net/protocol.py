@@ -11,6 +11,8 @@ wrong. ``docs/protocol.md`` describes every message with an example.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import math
 import struct
 import unicodedata
@@ -18,6 +20,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import msgpack
+
+log = logging.getLogger(__name__)
 
 #: Bumped on every incompatible change; both sides must speak the same version.
 PROTOCOL_VERSION = 3
@@ -367,6 +371,142 @@ async def read_frame(
             fatal=True,
         ) from None
     return body, decode(body)
+
+
+class FrameReader(asyncio.StreamReader):
+    """A stream that hands on each frame from the event loop's read callback.
+
+    Once :meth:`deliver` is called, every complete frame body goes to ``on_frame`` as
+    soon as its last byte arrives: no task is woken per frame, and frames that arrive
+    together are handed on together. A frame whose header says it is longer than
+    ``limit()`` is refused before its body is read. It holds at most one unfinished
+    frame (until ``deliver``, reading pauses past one frame): a peer cannot make it
+    buffer more.
+
+    :attr:`ended` resolves once, when the stream ends: with ``None`` for a clean end
+    between frames (or :meth:`stop`), a fatal :class:`ProtocolError` for a frame over
+    the limit or cut off by the end, or the connection's own exception. Nothing is
+    delivered after that. Its writer is the usual ``asyncio.StreamWriter`` (see
+    :func:`open_connection`); its ``read*`` methods are not for use.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._pending = bytearray()
+        self._on_frame: Callable[[bytes], None] | None = None
+        self._frame_limit: Callable[[], int] = lambda: MAX_FRAME
+        #: The stream ended before ``deliver`` (and why): told once it is called.
+        self._early_end: tuple[BaseException | None] | None = None
+        self._held_back = False
+        self.ended: asyncio.Future[BaseException | None] = (
+            asyncio.get_running_loop().create_future())
+
+    def deliver(self, on_frame: Callable[[bytes], None],
+                limit: Callable[[], int] = lambda: MAX_FRAME) -> None:
+        """Start handing frames to ``on_frame`` (those already here first)."""
+        self._on_frame, self._frame_limit = on_frame, limit
+        self._split()
+        self._pause(False)
+        if self._early_end is not None:
+            self._finish(self._early_end[0])
+
+    def _pause(self, pause: bool) -> None:
+        transport: asyncio.ReadTransport | None = getattr(self, "_transport", None)
+        if transport is not None and pause != self._held_back:
+            self._held_back = pause
+            with contextlib.suppress(RuntimeError, AttributeError):  # closing, or a pipe
+                transport.pause_reading() if pause else transport.resume_reading()
+
+    def stop(self, reason: BaseException | None = None) -> None:
+        """Hand nothing more on; :attr:`ended` resolves with ``reason``."""
+        if not self.ended.done():
+            self.ended.set_result(reason)
+        self._pending.clear()
+
+    def feed_data(self, data: bytes) -> None:  # type: ignore[override]
+        if self.ended.done():
+            return
+        self._pending += data
+        if self._on_frame is None and len(self._pending) > HEADER.size + MAX_FRAME:
+            # Nobody takes frames yet: hold no more than one (a peer gets no further).
+            self._pause(True)
+            return
+        if self._on_frame is not None:
+            self._split()
+
+    def feed_eof(self) -> None:
+        self._eof = True
+        self._finish(None)
+
+    def set_exception(self, exc: BaseException) -> None:
+        self._finish(exc)
+
+    def _finish(self, reason: BaseException | None) -> None:
+        if self.ended.done():
+            return
+        if self._on_frame is None:
+            self._early_end = (reason,)
+            return
+        if reason is None and self._pending:
+            have = len(self._pending)
+            if have < HEADER.size:
+                reason = ProtocolError(
+                    TRUNCATED, "the connection ended in the middle of a frame header",
+                    fatal=True)
+            else:
+                (length,) = HEADER.unpack_from(self._pending)
+                reason = ProtocolError(
+                    TRUNCATED, f"the connection ended {have - HEADER.size} bytes into a "
+                    f"frame of {length} bytes", fatal=True)
+        self.stop(reason)
+
+    def _split(self) -> None:
+        buf, size = self._pending, HEADER.size
+        on_frame = self._on_frame
+        while on_frame is not None and len(buf) >= size and not self.ended.done():
+            (length,) = HEADER.unpack_from(buf)
+            limit = self._frame_limit()
+            if length > limit:
+                before = " before hello" if limit < MAX_FRAME else ""
+                self.stop(ProtocolError(
+                    FRAME_TOO_LARGE,
+                    f"a frame of {length} bytes exceeds the limit of {limit} bytes{before}",
+                    fatal=True))
+                return
+            end = size + length
+            if len(buf) < end:
+                return
+            body = bytes(buf[size:end])
+            del buf[:end]
+            try:
+                on_frame(body)
+            except Exception as exc:
+                # The reader's bug: this stream ends (the connection's owner closes it).
+                log.exception("handling a frame failed; ending the stream")
+                self.stop(exc)
+
+
+async def open_connection(
+    host: str | None = None, port: int | None = None, *, sock: Any = None
+) -> tuple[FrameReader, asyncio.StreamWriter]:
+    """``asyncio.open_connection`` with a :class:`FrameReader`."""
+    loop = asyncio.get_running_loop()
+    reader = FrameReader()
+    protocol = asyncio.StreamReaderProtocol(reader, loop=loop)
+    transport, _ = await loop.create_connection(
+        lambda: protocol, host, port, sock=sock)  # type: ignore[arg-type]
+    return reader, asyncio.StreamWriter(transport, protocol, reader, loop)
+
+
+def frame_protocol(
+    connected: Callable[[FrameReader, asyncio.StreamWriter], Any],
+) -> Callable[[], asyncio.StreamReaderProtocol]:
+    """A protocol factory for ``loop.create_server`` that gives ``connected`` a
+    :class:`FrameReader` and its writer for each connection (as ``start_server`` does
+    with a plain stream)."""
+    def make() -> asyncio.StreamReaderProtocol:
+        return asyncio.StreamReaderProtocol(FrameReader(), connected)  # type: ignore[arg-type]
+    return make
 
 
 # --------------------------------------------------------------------------- validators

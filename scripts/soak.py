@@ -206,7 +206,7 @@ class Soak:
             if self.rng.random() < 0.5:
                 lazy = await self.connect(f"L{worker}")
                 await lazy.join(joined.table, spectate=True)
-                lazy._task.cancel()  # type: ignore[union-attr]  # never read again
+                lazy._writer.transport.pause_reading()  # type: ignore[attr-defined]  # never read again
             await ann.start()
         except (ServerError, ConnectionLost, OSError, TimeoutError):
             for c in (ann, bob, lazy):

@@ -251,6 +251,110 @@ async def test_the_client_notices_a_host_that_goes_silent() -> None:
         await client.close()
 
 
+# --------------------------------------------------------------------------- the frame reader
+
+
+def _bodies(*messages: dict) -> tuple[bytes, list[bytes]]:
+    frames = [p.pack(m) for m in messages]
+    return b"".join(frames), [f[p.HEADER.size:] for f in frames]
+
+
+async def test_the_frame_reader_hands_on_each_frame_once_however_the_bytes_arrive() -> None:
+    data, bodies = _bodies({"type": "a"}, {"type": "b", "n": list(range(40))}, {"type": "c"})
+    for pieces in ([data], [data[i:i + 1] for i in range(len(data))],
+                   [data[:3], data[3:30], data[30:]]):
+        reader = p.FrameReader()
+        got: list[bytes] = []
+        reader.deliver(got.append)
+        for piece in pieces:
+            reader.feed_data(piece)
+        assert got == bodies
+        reader.feed_eof()
+        assert reader.ended.done() and reader.ended.result() is None
+
+
+async def test_the_frame_reader_refuses_a_long_frame_on_its_header_alone() -> None:
+    reader = p.FrameReader()
+    got: list[bytes] = []
+    limit = [16]
+    reader.deliver(got.append, lambda: limit[0])
+    reader.feed_data(p.pack({"type": "x"}))  # 10 bytes: under the limit
+    limit[0] = 64  # the limit is asked for each frame (a host raises it after hello)
+    reader.feed_data(p.pack({"type": "y" * 40}))
+    reader.feed_data(p.HEADER.pack(65))  # only a header: refused before any body
+    end = reader.ended.result()
+    assert isinstance(end, p.ProtocolError) and end.fatal
+    assert end.code == p.FRAME_TOO_LARGE and "65 bytes" in end.message
+    reader.feed_data(p.pack({"type": "z"}))  # nothing after the end
+    assert [msgpack.unpackb(b)["type"] for b in got] == ["x", "y" * 40]
+
+
+@pytest.mark.parametrize(("tail", "words"), [
+    (b"\x00\x00", "middle of a frame header"),
+    (p.HEADER.pack(100) + b"\x81\xa4type", "6 bytes into a frame of 100 bytes"),
+])
+async def test_the_frame_reader_says_where_a_stream_was_cut(tail: bytes, words: str) -> None:
+    reader = p.FrameReader()
+    got: list[bytes] = []
+    reader.deliver(got.append)
+    reader.feed_data(p.pack({"type": "whole"}) + tail)
+    reader.feed_eof()
+    end = reader.ended.result()
+    assert isinstance(end, p.ProtocolError) and end.code == p.TRUNCATED and end.fatal
+    assert words in end.message and len(got) == 1
+
+
+async def test_the_frame_reader_keeps_what_came_before_anyone_took_frames() -> None:
+    data, bodies = _bodies({"type": "early"}, {"type": "also early"})
+    reader = p.FrameReader()
+    reader.feed_data(data)
+    reader.feed_eof()
+    assert not reader.ended.done()
+    got: list[bytes] = []
+    reader.deliver(got.append)
+    assert got == bodies and reader.ended.result() is None
+
+
+async def test_the_frame_reader_ends_the_stream_when_its_taker_fails() -> None:
+    reader = p.FrameReader()
+    seen: list[bytes] = []
+
+    def take(body: bytes) -> None:
+        seen.append(body)
+        raise RuntimeError("a bug")
+
+    reader.deliver(take)
+    reader.feed_data(p.pack({"type": "one"}) + p.pack({"type": "two"}))
+    assert len(seen) == 1 and isinstance(reader.ended.result(), RuntimeError)
+    broken = ConnectionResetError("reset")
+    other = p.FrameReader()
+    other.deliver(seen.append)
+    other.set_exception(broken)
+    assert other.ended.result() is broken
+
+
+async def test_frames_written_at_once_reach_a_client_each_in_order() -> None:
+    data, _ = _bodies(*({"type": "chat", "seat": 0, "name": "Ann", "text": str(i)}
+                        for i in range(50)))
+
+    async def host(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        _, hello = await p.read_frame(reader)
+        writer.write(p.pack({"type": "welcome", "version": p.PROTOCOL_VERSION, "host": "h",
+                             "heartbeat": 30, "tables": [], "ref": hello["ref"]}) + data)
+        await reader.read()
+        writer.close()
+
+    from net.client import Client
+
+    server = await asyncio.start_server(host, "127.0.0.1", 0)
+    async with server:
+        client = await Client.connect("127.0.0.1", server.sockets[0].getsockname()[1],
+                                      name="Ann")
+        texts = [(await client.next(timeout=5))["text"] for _ in range(50)]
+        assert texts == [str(i) for i in range(50)]
+        await client.close()
+
+
 # --------------------------------------------------------------------------- update frames
 
 
