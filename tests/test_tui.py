@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, Select, Switch
+from textual.widgets import Button, DataTable, Input, Select, Switch
 
 from net.client import Client
 from net.host import Host
@@ -273,6 +273,16 @@ async def test_join_by_address_and_lobby_changes_are_seen_by_both(lan_host: Host
             lambda m: m.get("type") == "update" and m["table"]["seats"][ann_seat]["ready"]
         )
         assert msg["table"]["seats"][ann_seat]["name"] == "Ann"
+        # The button says what ^r does now, whole (it used to keep the shorter width).
+        ready = lobby.query_one("#ready", Button)
+        await until(pilot, lambda: str(ready.label) == "Not ready (^r)", "Not ready")
+        await pilot.pause()
+        assert ready.content_region.width >= len("Not ready (^r)")
+        ready.focus()  # focused, it wears its marks, and a new label keeps them
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: str(ready.label) == "▸ Ready (^r) ◂", "marked Ready")
+        await pilot.pause()
+        assert ready.content_region.width >= len("▸ Ready (^r) ◂")
         await pilot.press("escape")
         assert isinstance(app.screen, MenuScreen)
     await bob.close()

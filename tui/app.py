@@ -40,8 +40,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hiddenhand.app")
 
-#: What a focused button wears around its label (see ``_mark_focused_button``).
-FOCUS_MARKS = ("▸ ", " ◂")
 RETRY_DELAYS = (0.5, 1.0, 2.0, 3.0, 5.0)
 #: Reconnection attempts before giving up (about a minute with the delays above).
 MAX_ATTEMPTS = 16
@@ -171,25 +169,20 @@ class HiddenHandApp(App[None]):
         colours, which a monochrome terminal does not show."""
         from textual.widgets import Button
 
+        from tui.widgets.buttons import show_label
+
         if isinstance(event.widget, Button):
-            label = str(event.widget.label)
-            if not label.startswith(FOCUS_MARKS[0]):
-                event.widget.label = f"{FOCUS_MARKS[0]}{label}{FOCUS_MARKS[1]}"
-                # A button's label is no layout for Textual: one as wide as its label
-                # would show the marked label cut until something else laid it out.
-                event.widget.refresh(layout=True)
+            show_label(event.widget, marked=True)
 
     @on(events.DescendantBlur)
     def _unmark_blurred_button(self, event: events.DescendantBlur) -> None:
         """A button that loses the focus loses its marks."""
         from textual.widgets import Button
 
+        from tui.widgets.buttons import show_label
+
         if isinstance(event.widget, Button):
-            label = str(event.widget.label)
-            before, after = FOCUS_MARKS
-            if label.startswith(before) and label.endswith(after):
-                event.widget.label = label[len(before):len(label) - len(after)]
-                event.widget.refresh(layout=True)
+            show_label(event.widget, marked=False)
 
     def on_mount(self) -> None:
         """Go straight to a solo game if the command line asked."""

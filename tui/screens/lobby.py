@@ -25,6 +25,7 @@ from tui.messages import ChatReceived, ConnectionDropped
 from tui.notices import describe_chat, describe_notice
 from tui.screens.base import Banner, SessionScreen
 from tui.session import ConnectionLost, ServerError
+from tui.widgets.buttons import show_label
 from tui.widgets.options_form import OptionsForm, describe_value
 
 
@@ -173,7 +174,7 @@ class LobbyScreen(SessionScreen):
         seats.show_cursor = True
         mine = next((s for s in table["seats"] if s["seat"] == self.my_seat), None)
         ready = self.query_one("#ready", Button)
-        ready.label = "Not ready (^r)" if mine and mine["ready"] else "Ready (^r)"
+        show_label(ready, "Not ready (^r)" if mine and mine["ready"] else "Ready (^r)")
         ready.display = self.my_seat is not None  # a spectator has nothing to ready
         for widget in self.query(".creator"):
             widget.display = self.is_creator

@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
 from tui.app import HiddenHandApp
+from tui.widgets.buttons import show_label
 
 if TYPE_CHECKING:
     from net.journal import JournalInfo
@@ -152,7 +153,7 @@ class MenuScreen(Screen[None]):
         button.display = info is not None
         if info is not None:
             button.tooltip = info.describe()
-            button.label = resume_label(info)
+            show_label(button, resume_label(info))
             if untouched:
                 button.focus()
         elif untouched:
