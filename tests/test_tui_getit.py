@@ -169,6 +169,43 @@ async def test_preparation_places_the_special_cards_with_the_keys() -> None:
         assert [game.cards[c].kind[0] for c in game.arranged[0]] == order
 
 
+@pytest.mark.parametrize(("hand", "framed"), [
+    (["6", "6", "15", "15", "20", "smile"], True),
+    # A level-6 hand with three specials: framed, its last cards were out of sight.
+    (["2", "9", "14", "22", "26", "33", "smile", "smile", "speech"], False),
+])
+async def test_a_hand_is_framed_only_when_every_framed_card_fits(
+    hand: list[str], framed: bool
+) -> None:
+    from textual.app import App
+
+    def card(name: str) -> dict[str, Any]:
+        return ({"kind": "number", "value": int(name)} if name.isdigit()
+                else {"kind": name})
+
+    class Row(App[None]):
+        def compose(self) -> Any:
+            yield PrepRow()
+
+    app = Row()
+    async with app.run_test(size=(80, 24)) as pilot:
+        row = app.query_one(PrepRow)
+        row.cards = [card(name) for name in hand]
+        row.selected = hand.index("smile")
+        scroll = row.query_one("#prep-cards")
+
+        def in_sight() -> bool:
+            chips = list(row.query(PrepCard))
+            return len(chips) == len(hand) and all(
+                scroll.region.contains_region(chip.region) and chip.region.height == (
+                    3 if framed else 1) for chip in chips)
+
+        await until(pilot, in_sight, "every card in sight", steps=50)
+        assert row.has_class("dense") is not framed
+        await pilot.resize_terminal(160, 24)  # room enough: framed again
+        await until(pilot, lambda: not row.has_class("dense"), "frames at 160", steps=50)
+
+
 async def test_a_long_hand_at_80_columns_keeps_both_ends_and_the_chosen_card_in_sight() -> None:
     app = solo_app(4, {"level": "X", "cards": 59})  # 14 or 15 cards a hand
     async with app.run_test(size=(80, 24)) as pilot:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, HorizontalScroll, Vertical
@@ -198,6 +199,9 @@ class PrepRow(Horizontal):
     PrepRow { width: 100%; height: 4; }
     PrepRow > #prep-cards { width: 1fr; height: 4; scrollbar-size-horizontal: 1; }
     PrepRow .end { width: auto; height: 3; content-align: center middle; padding: 0 1; }
+    /* Cards too many to fit framed: chips without frames, so more of them fit. */
+    PrepRow.dense PrepCard { border: none; height: 1; margin: 1 1 0 0; padding: 0; }
+    PrepRow.dense PrepCard.selected { border: none; }
     """
 
     can_focus = False
@@ -224,7 +228,7 @@ class PrepRow(Horizontal):
         if not self.is_mounted:
             return
         chips = list(self.query(PrepCard))
-        self.set_class(len(self.cards) > 9, "dense")
+        self.set_class(self._dense(), "dense")
         if len(chips) != len(self.cards):
             for chip in chips:
                 chip.remove()
@@ -235,11 +239,36 @@ class PrepRow(Horizontal):
     def watch_selected(self) -> None:
         """Move the mark to the newly chosen card."""
         if self.is_mounted:
+            self.set_class(self._dense(), "dense")
             self._paint(list(self.query(PrepCard)))
 
     def on_mount(self) -> None:
         """Draw whatever was set before mounting."""
         self.watch_cards()
+
+    def on_resize(self) -> None:
+        """Frame the cards again, or stop framing them, once the row's width is known
+        or changes."""
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        dense = self._dense()
+        if dense != self.has_class("dense"):
+            self.set_class(dense, "dense")
+            self._paint(list(self.query(PrepCard)))
+
+    def _dense(self) -> bool:
+        """Whether the cards go without frames: when framed they would not all fit
+        (a level-6 hand with its specials at 80 columns), so more of them are in
+        sight. Until the row is laid out: when there are many (Level X)."""
+        if not self.is_mounted:
+            return len(self.cards) > 9
+        room = self.query_one("#prep-cards", HorizontalScroll).size.width
+        if not room:
+            return len(self.cards) > 9
+        # A framed card: its label, a cell of padding and a frame each side, a margin.
+        need = sum(cell_len(card_text(card)) + 5 for card in self.cards)
+        return need + (2 if self.selected is not None else 0) > room  # ▶ … ◀
 
     def _paint(self, chips: list[PrepCard]) -> None:
         for chip, card in zip(chips, self.cards, strict=False):
