@@ -6,20 +6,29 @@ import random
 from typing import Any
 
 from rich.console import RenderableType
+from rich.text import Text
 from textual.app import App
 from textual.geometry import Region
 
-from tui.widgets.seats import SeatsPanel, _laid_out, _table
+from tui.widgets.seats import SeatsPanel, _laid_out, _table, _widths, fit_player
 
 NAMES = ["Ann", "Bob the builder", "", "Zoë", "日本語の名前です", "🎲 Dice", "x" * 30]
 
 
 class TablePanel(SeatsPanel):
-    """The panel drawn with Rich's table, always (the reference)."""
+    """The panel drawn with Rich's table, always (the reference), its players' names
+    cut to the player column's width as the panel cuts them (marks kept)."""
 
     def render(self) -> RenderableType:
-        return _table(["", "seat", "player", *self.columns],
-                      [self.row(seat) for seat in self.seats])
+        titles = ["", "seat", "player", *self.columns]
+        rows = [self.row(seat) for seat in self.seats]
+        cells = [[Text(c) if isinstance(c, str) else c for c in row] for row in rows]
+        widths = _widths(titles, cells, self.size.width)
+        if widths is not None:
+            for row in rows:
+                row[2] = fit_player(Text(row[2]) if isinstance(row[2], str) else row[2],
+                                    widths[2])
+        return _table(titles, rows)
 
 
 def cells(panel: SeatsPanel) -> list[list[tuple[str, Any]]]:
@@ -57,3 +66,17 @@ async def test_the_seats_are_laid_out_as_rich_would_lay_out_their_table() -> Non
                     laid_out += 1
                 assert cells(panel) == cells(reference), (width, seats, columns, me, turn)
     assert laid_out > 20  # most of them took the quick way (the rest is Rich's table)
+
+
+def test_a_long_name_is_cut_before_its_marks() -> None:
+    name = Text("Bob the builder of things", style="bold")
+    name.append(" (you)", style="italic")
+    name.append(" [away]", style="red")
+    fitted = fit_player(name, 20)
+    assert fitted.plain == "Bob th… (you) [away]" and fitted.cell_len == 20
+    assert fitted.spans[-1].style == "red" and fitted.plain[fitted.spans[-1].start:] == " [away]"
+    bot = Text("Robot with a long name")
+    bot.append(" [bot]", style="cyan")
+    assert fit_player(bot, 12).plain == "Robot… [bot]"
+    assert fit_player(Text("Ann [away]"), 20).plain == "Ann [away]"  # fits: as it is
+    assert fit_player(Text("Annabelle"), 5).plain == "Annabelle"  # no marks: cut as usual

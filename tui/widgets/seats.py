@@ -68,6 +68,27 @@ class _Seats:
         yield lines if lines is not None else _table(self.titles, self.rows)
 
 
+#: What may follow a player's name (in this order), kept in sight when the name is cut.
+_MARKS = (" (you)", " [bot]", " [away]")
+
+
+def fit_player(cell: Text, width: int) -> Text:
+    """The player's cell in ``width`` cells: a name too long is cut (with …) before its
+    marks are (a long name at 80 columns hid that its player was away)."""
+    if cell.cell_len <= width:
+        return cell
+    plain, marks = cell.plain, 0
+    for mark in reversed(_MARKS):
+        if plain[:len(plain) - marks].endswith(mark):
+            marks += len(mark)
+    room = width - marks
+    if not marks or room < 2:
+        return cell
+    name = cell[:len(plain) - marks]
+    name.truncate(room, overflow="ellipsis")
+    return name + cell[len(plain) - marks:]
+
+
 def _table(titles: list[str], rows: list[list[Text | str]]) -> Table:
     """The seats as a Rich table: the marker, the seat, the player (the rest of the
     width), then each column right-aligned."""
@@ -82,6 +103,25 @@ def _table(titles: list[str], rows: list[list[Text | str]]) -> Table:
     return table
 
 
+def _pads(count: int) -> list[tuple[int, int]]:
+    return [(0 if k == 0 else 1, 0 if k == count - 1 else 1) for k in range(count)]
+
+
+def _widths(titles: list[str], cells: list[list[Text]], width: int) -> list[int] | None:
+    """Each column's width inside its padding, as Rich's table would make them (see
+    :func:`_laid_out`), or ``None`` when they do not fit in ``width``."""
+    count = len(titles)
+    pads = _pads(count)
+    inner = [2] + [max(len(titles[k]), *(row[k].cell_len for row in cells))
+                   for k in range(1, count)]
+    if any(len(row) != count for row in cells) or any(
+            row[0].cell_len > inner[0] for row in cells):
+        return None
+    fixed = sum(inner[k] + sum(pads[k]) for k in range(count) if k != 2)
+    inner[2] = width - fixed - sum(pads[2])
+    return inner if inner[2] >= 1 else None
+
+
 def _laid_out(titles: list[str], rows: list[list[Text | str]], width: int,
               header: Style) -> Text | None:
     """:func:`_table` as lines of text, cell for cell and style for style the same, or
@@ -94,17 +134,13 @@ def _laid_out(titles: list[str], rows: list[list[Text | str]], width: int,
     the others as wide as their widest cell, the player's taking what is left.
     """
     count = len(titles)
-    pads = [(0 if k == 0 else 1, 0 if k == count - 1 else 1) for k in range(count)]
+    pads = _pads(count)
     cells = [[Text(cell) if isinstance(cell, str) else cell for cell in row] for row in rows]
-    inner = [2] + [max(len(titles[k]), *(row[k].cell_len for row in cells))
-                   for k in range(1, count)]
-    if any(len(row) != count for row in cells) or any(
-            row[0].cell_len > inner[0] for row in cells):
+    inner = _widths(titles, cells, width)
+    if inner is None:
         return None
-    fixed = sum(inner[k] + sum(pads[k]) for k in range(count) if k != 2)
-    inner[2] = width - fixed - sum(pads[2])
-    if inner[2] < 1:
-        return None
+    for row in cells:
+        row[2] = fit_player(row[2], inner[2])
     out = Text(no_wrap=True, overflow="crop")
     for number, row in enumerate([[Text(t) for t in titles], *cells]):
         line = Text(style=header if number == 0 else "")
