@@ -185,6 +185,34 @@ async def test_the_setup_form_shows_focus_without_colour() -> None:
         assert "reverse" not in str(game.query_one(SelectCurrent).styles.text_style)
 
 
+async def test_fields_placeholders_and_tabs_show_their_state_without_colour() -> None:
+    """A monochrome terminal (``TERM=xterm-mono``) shows no colours: the focused field is
+    underlined (its cursor blinks away half the time), a placeholder is in italics, and
+    the rules' active tab is bold and underlined (a play test could not tell them apart)."""
+    from textual.widgets import Tab
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("o")
+        fields = list(app.screen.query(Input))
+        await until(pilot, lambda: app.screen.focused in fields, "a focused field")
+        focused = app.screen.focused
+        assert isinstance(focused, Input)
+        other = next(f for f in fields if f is not focused)
+        assert "underline" in str(focused.styles.text_style)
+        assert "underline" not in str(other.styles.text_style)
+        other.value = ""
+        assert other.placeholder
+        assert other.get_component_rich_style("input--placeholder").italic
+        await pilot.press("escape", "r")
+        tabs = list(app.screen.query(Tab))
+        await until(pilot, lambda: any(t.has_class("-active") for t in tabs), "the rules")
+        for tab in tabs:
+            style = str(tab.styles.text_style)
+            active = tab.has_class("-active")
+            assert ("bold" in style and "underline" in style) is active, (tab.label, style)
+
+
 async def test_solo_getout_round_played_through_the_ui_to_its_end() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
