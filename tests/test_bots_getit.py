@@ -15,6 +15,7 @@ from engine.bots import GetItBot, make_bot
 from engine.bots.getit_bot import (
     HOLD_FACTOR,
     PACE_MARGIN,
+    SETTLE_CAP,
     UNKNOWN_SETTLE,
     arrange_pile,
     told_face,
@@ -405,6 +406,37 @@ def test_a_slow_teammate_is_given_more_time_to_change_its_signal() -> None:
     played_at = _next_play(bot, game, 0, 10.0, 30.0)
     wait = HOLD_FACTOR * slow
     assert played_at is not None and 10.0 + wait <= played_at <= 10.0 + wait + 0.2
+
+
+def test_even_a_very_slow_teammate_is_waited_for_only_so_long() -> None:
+    """Seat 1 (a person) takes 3.5 s to move its look after each play; its look is
+    needed (as in the test above). The bot waits at most HOLD_FACTOR * SETTLE_CAP:
+    waiting longer for a slow person's look lost more rounds on time than it saved
+    from wrong plays (``hiddenhand sim getit --seats 3 --people 1 --person-reaction 1.6
+    --person-spread 0.5``: 72.5% of 200 games cleared with a cap of 4 s, 89.0% with 2.5)."""
+    game = new(3, seed=1)
+    stack_getit_piles(game, [["5", "6", "7", "8", "9"], ["20"], ["12"]])
+    bot = GetItBot(3, reaction=0.35, jitter=0.0, settle=1.2)
+
+    def seen(t: float) -> None:
+        bot.step(game.view(0), game.legal_actions(0), t)
+
+    seen(0.0)
+    _look(game, {1: 0, 2: 0}, 0.1)
+    seen(0.1)
+    for t in (1.0, 7.0, 13.0):
+        game.act(0, PLAY, t)
+        seen(t)
+        for dt, seat, target in ((0.3, 2, None), (0.4, 2, 0), (3.2, 1, None), (3.5, 1, 0)):
+            _look(game, {seat: target}, t + dt)
+            seen(t + dt)
+    game.act(0, PLAY, 19.0)
+    seen(19.0)
+    assert bot.doubted(1) and bot.settle_for(1) == SETTLE_CAP
+    played_at = _next_play(bot, game, 0, 19.0, 40.0)
+    wait = HOLD_FACTOR * SETTLE_CAP
+    assert played_at is not None and 19.0 + wait <= played_at <= 19.0 + wait + 0.2
+    assert played_at <= 19.0 + 3.3  # not the 5 s (4 s, held 1.25 times) a play test saw
 
 
 def test_one_proven_look_decides_when_its_own_card_is_higher() -> None:

@@ -107,7 +107,12 @@ UNKNOWN_SETTLE = 2.0
 #: A doubted teammate's signal, when its vote is needed, must have stayed put this many
 #: times its settle time (a person's slip is corrected one or two reactions later).
 HOLD_FACTOR = 1.25
-SETTLE_CAP = 4.0
+#: (A doubted teammate's needed vote waits up to HOLD_FACTOR times this: 3.1 s. With 4 s
+#: a bot at a 3-seat table waited 5 s for a slow person's look, and more rounds were lost
+#: on time than wrong plays were saved: ``hiddenhand sim getit --seats 3 --people 1
+#: --person-reaction 1.6 --person-spread 0.5`` cleared 145 of 200 games with 4 s, 178
+#: with 2.5; with a person at 1 s, 196 and 197; 4–5 seats with people: no change.)
+SETTLE_CAP = 2.5
 
 
 def arrange_pile(hand: Sequence[dict[str, Any]]) -> list[int]:
