@@ -368,9 +368,13 @@ def test_fresh_looks_after_a_play_are_trusted_before_the_settle_time() -> None:
     assert _plays_at(bot, game, 1, 1.86)
 
 
-def _timed_table(piles: list[list[str]]) -> tuple[GetIt, GetItBot, Callable[[float], None]]:
-    """Seat 0's bot watches three plays of its own; after each, seat 2 (a bot's pace)
-    looks away and back within 0.4 s and seat 1 (a person's pace) within 1.5 s."""
+def _timed_table(
+    piles: list[list[str]], plays: Sequence[float] = (1.0, 4.0, 7.0),
+    person: tuple[float, float] = (1.2, 1.5), last: float = 10.0,
+) -> tuple[GetIt, GetItBot, Callable[[float], None]]:
+    """Seat 0's bot watches three plays of its own (at ``plays``, and one more at
+    ``last``); after each, seat 2 (a bot's pace) looks away and back within 0.4 s and
+    seat 1 (a person's pace) within ``person`` (1.5 s)."""
     game = new(3, seed=1)
     stack_getit_piles(game, piles)
     bot = GetItBot(3, reaction=0.35, jitter=0.0, settle=1.2)
@@ -381,14 +385,15 @@ def _timed_table(piles: list[list[str]]) -> tuple[GetIt, GetItBot, Callable[[flo
     seen(0.0)
     _look(game, {1: 0, 2: 0}, 0.1)
     seen(0.1)
-    for t in (1.0, 4.0, 7.0):
+    away, back = person
+    for t in plays:
         game.act(0, PLAY, t)
         seen(t)
-        for dt, seat, target in ((0.3, 2, None), (0.4, 2, 0), (1.2, 1, None), (1.5, 1, 0)):
+        for dt, seat, target in ((0.3, 2, None), (0.4, 2, 0), (away, 1, None), (back, 1, 0)):
             _look(game, {seat: target}, t + dt)
             seen(t + dt)
-    game.act(0, PLAY, 10.0)  # the 8; the 9 is still the lowest and nobody moves
-    seen(10.0)
+    game.act(0, PLAY, last)  # the 8; the 9 is still the lowest and nobody moves
+    seen(last)
     return game, bot, seen
 
 
@@ -414,24 +419,8 @@ def test_even_a_very_slow_teammate_is_waited_for_only_so_long() -> None:
     waiting longer for a slow person's look lost more rounds on time than it saved
     from wrong plays (``hiddenhand sim getit --seats 3 --people 1 --person-reaction 1.6
     --person-spread 0.5``: 72.5% of 200 games cleared with a cap of 4 s, 89.0% with 2.5)."""
-    game = new(3, seed=1)
-    stack_getit_piles(game, [["5", "6", "7", "8", "9"], ["20"], ["12"]])
-    bot = GetItBot(3, reaction=0.35, jitter=0.0, settle=1.2)
-
-    def seen(t: float) -> None:
-        bot.step(game.view(0), game.legal_actions(0), t)
-
-    seen(0.0)
-    _look(game, {1: 0, 2: 0}, 0.1)
-    seen(0.1)
-    for t in (1.0, 7.0, 13.0):
-        game.act(0, PLAY, t)
-        seen(t)
-        for dt, seat, target in ((0.3, 2, None), (0.4, 2, 0), (3.2, 1, None), (3.5, 1, 0)):
-            _look(game, {seat: target}, t + dt)
-            seen(t + dt)
-    game.act(0, PLAY, 19.0)
-    seen(19.0)
+    game, bot, _ = _timed_table([["5", "6", "7", "8", "9"], ["20"], ["12"]],
+                                plays=(1.0, 7.0, 13.0), person=(3.2, 3.5), last=19.0)
     assert bot.doubted(1) and bot.settle_for(1) == SETTLE_CAP
     played_at = _next_play(bot, game, 0, 19.0, 40.0)
     wait = HOLD_FACTOR * SETTLE_CAP
