@@ -80,6 +80,32 @@ async def test_playable_cards_carry_a_mark_and_keys_reach_beyond_the_ninth_card(
         assert widget.selected == 9
 
 
+async def test_enter_on_a_card_that_cannot_be_played_says_why() -> None:
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await our_turn(pilot, app)
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        stack_getout(table.game, [["geoff 1", "kevin 3"], ["shirley 1"]], played=["kevin 8"],
+                     turn=0)
+        table.push()
+        widget = screen.query_one(HandWidget)
+        await until(pilot, lambda: len(widget.cards) == 2, "two cards")
+        await pilot.press("1")  # the geoff 1: neither the kevin nor the 8
+        assert screen.check_game_action("play", ()) is None  # dimmed in the footer
+
+        def said() -> list[str]:
+            return [str(n.message) for n in app._notifications]
+
+        await pilot.press("enter")
+        await until(pilot, lambda: any("does not match the call card" in m for m in said()),
+                    "why it cannot be played")
+        version = table.game.version
+        await pilot.press("space")
+        await pilot.pause()
+        assert table.game.version == version and len(widget.cards) == 2  # nothing played
+
+
 @pytest.mark.parametrize(("size", "seats"), [((80, 24), 4), ((120, 40), 5)])
 async def test_the_score_table_shows_every_player(size: tuple[int, int], seats: int) -> None:
     app = make_app(solo={"game_id": "getout", "seats": seats, "options": {"first": 0}})

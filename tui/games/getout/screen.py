@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -262,6 +262,15 @@ class GetOutScreen(TableScreen):
         later = [i for i in same if i > hand.selected]
         repeat = hand.selected in same
         hand.selected = (later[0] if later else same[0]) if repeat else same[0]
+
+    def on_key(self, event: events.Key) -> None:
+        """Enter (or space) on a card that cannot be played now says why. The key is
+        dimmed then, and Textual does not run a dimmed key's action: it said nothing."""
+        if event.key in ("enter", "space") and self.check_game_action("play", ()) is None:
+            card = self.query_one(HandWidget).current
+            if card is not None:
+                event.stop()
+                self.play(card)
 
     def action_play(self) -> None:
         """Play the selected card."""
