@@ -29,6 +29,15 @@ __all__ = ["config_dir"]
 pytestmark = pytest.mark.usefixtures("config_dir")
 
 
+def deal(app: HiddenHandApp, hand: list[str]) -> Any:
+    """Seat 0's ``hand`` on turn against a kevin 8, pushed from the app's own table."""
+    assert app.host is not None
+    (table,) = app.host.tables.values()
+    stack_getout(table.game, [hand, ["shirley 1"]], played=["kevin 8"], turn=0)
+    table.push()
+    return table
+
+
 async def our_turn(pilot: Pilot[Any], app: HiddenHandApp) -> GetOutScreen:
     screen: GetOutScreen = await until(
         pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal
@@ -54,11 +63,7 @@ async def test_playable_cards_carry_a_mark_and_keys_reach_beyond_the_ninth_card(
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await our_turn(pilot, app)
-        assert app.host is not None
-        (table,) = app.host.tables.values()
-        hand = [f"geoff {v}" for v in (1, 2, 3, 4, 5, 7, 10, 11, 12, 13, 14)] + ["kevin 3"]
-        stack_getout(table.game, [hand, ["shirley 1"]], played=["kevin 8"], turn=0)
-        table.push()
+        deal(app, [f"geoff {v}" for v in (1, 2, 3, 4, 5, 7, 10, 11, 12, 13, 14)] + ["kevin 3"])
         widget = screen.query_one(HandWidget)
         await until(pilot, lambda: len(widget.cards) == 12, "twelve cards")
         await pilot.pause()
@@ -84,11 +89,7 @@ async def test_enter_on_a_card_that_cannot_be_played_says_why() -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await our_turn(pilot, app)
-        assert app.host is not None
-        (table,) = app.host.tables.values()
-        stack_getout(table.game, [["geoff 1", "kevin 3"], ["shirley 1"]], played=["kevin 8"],
-                     turn=0)
-        table.push()
+        table = deal(app, ["geoff 1", "kevin 3"])
         widget = screen.query_one(HandWidget)
         await until(pilot, lambda: len(widget.cards) == 2, "two cards")
         await pilot.press("1")  # the geoff 1: neither the kevin nor the 8
@@ -331,11 +332,7 @@ async def test_a_click_on_a_card_plays_it_and_the_mouse_names_it() -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await our_turn(pilot, app)
-        assert app.host is not None
-        (table,) = app.host.tables.values()
-        stack_getout(table.game, [["geoff 1", "geoff 2", "kevin 3"], ["shirley 1"]],
-                     played=["kevin 8"], turn=0)
-        table.push()
+        deal(app, ["geoff 1", "geoff 2", "kevin 3"])
         widget = screen.query_one(HandWidget)
         await until(pilot, lambda: len(widget.cards) == 3 and widget.playable, "the hand")
         await pilot.pause()
