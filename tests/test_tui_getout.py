@@ -13,7 +13,7 @@ from textual.containers import HorizontalScroll
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import DataTable
+from textual.widgets import DataTable, RichLog
 
 import tui
 from engine.testing import stack_getout
@@ -105,6 +105,14 @@ async def test_enter_on_a_card_that_cannot_be_played_says_why() -> None:
         await pilot.press("space")
         await pilot.pause()
         assert table.game.version == version and len(widget.cards) == 2  # nothing played
+        # In the chat line, Enter still sends the line (a key reaches the screen before
+        # the chat line's own Enter: it was taken for a play while playing was dimmed).
+        notes = len(said())
+        await pilot.press("slash", *"hi", "enter")
+        log = screen.query_one("#log", RichLog)
+        await until(pilot, lambda: any("Ann (seat 1): hi" in str(line.text)
+                                       for line in log.lines), "the chat line")
+        assert len(said()) == notes and table.game.version == version
 
 
 @pytest.mark.parametrize(("size", "seats"), [((80, 24), 4), ((120, 40), 5)])

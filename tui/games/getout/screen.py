@@ -265,8 +265,12 @@ class GetOutScreen(TableScreen):
 
     def on_key(self, event: events.Key) -> None:
         """Enter (or space) on a card that cannot be played now says why. The key is
-        dimmed then, and Textual does not run a dimmed key's action: it said nothing."""
-        if event.key in ("enter", "space") and self.check_game_action("play", ()) is None:
+        dimmed then, and Textual does not run a dimmed key's action: it said nothing.
+
+        Only while the keys are the table's: a key reaches the screen before the focused
+        widget's own bindings run, so Enter in the chat line would never send it."""
+        if (event.key in ("enter", "space") and self.focused is None
+                and self.check_game_action("play", ()) is None):
             card = self.query_one(HandWidget).current
             if card is not None:
                 event.stop()
