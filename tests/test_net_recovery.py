@@ -33,6 +33,15 @@ def seeded(seed: int) -> dict[str, Any]:
     return {"seed_source": lambda: rng.getrandbits(62), "bot_delay": 0}
 
 
+async def playing_with_a_bot(ann: Client, name: str, game: str) -> Any:
+    """``ann`` opens a 2-seat table, puts a bot in seat 1, starts, and holds a view."""
+    joined = await ann.create_table(name, game, 2)
+    await ann.add_bot(1)
+    await ann.start()
+    await ann.wait_for(lambda m: m["type"] == "update" and m["view"])
+    return joined
+
+
 async def crash(host: Host) -> None:
     """What ``kill -9`` leaves: the journal as it stands, every socket cut, no goodbye."""
     assert host.server is not None
@@ -126,10 +135,7 @@ async def test_a_game_still_running_is_neither_offered_nor_resumed(tmp_path: Pat
     await host.start(LOCAL, 0)
     async with clients(host) as made:
         ann = await made.new("Ann")
-        joined = await ann.create_table("Kitchen", "getout", 2)
-        await ann.add_bot(1)
-        await ann.start()
-        await ann.wait_for(lambda m: m["type"] == "update" and m["view"])
+        joined = await playing_with_a_bot(ann, "Kitchen", "getout")
         host.compact()  # a rewritten journal is held as well
         assert j.in_use(path)
         assert j.list_journals(path.parent) == []
@@ -152,10 +158,7 @@ async def test_a_torn_last_record_is_ignored(tmp_path: Path) -> None:
     await host.start(LOCAL, 0)
     async with clients(host) as made:
         ann = await made.new("Ann")
-        joined = await ann.create_table("T", "gotfive", 2)
-        await ann.add_bot(1)
-        await ann.start()
-        await ann.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+        joined = await playing_with_a_bot(ann, "T", "gotfive")
         await crash(host)
     with path.open("ab") as f:
         f.write(b"\x00\x00\x10\x00\x81\xa1k")  # a record the crash cut short

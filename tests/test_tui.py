@@ -15,7 +15,7 @@ from textual.widgets import Button, DataTable, Input, Select, Switch
 
 from net.client import Client
 from net.host import Host
-from tests.tui_support import config_dir, make_app, open_lobby, until
+from tests.tui_support import config_dir, make_app, open_lobby, typed_address, until
 from tui.app import HiddenHandApp
 from tui.games.getout.hand import HandWidget
 from tui.games.getout.screen import GetOutScreen
@@ -319,9 +319,7 @@ async def test_join_by_address_and_lobby_changes_are_seen_by_both(lan_host: Host
 async def test_unreachable_host_gets_a_clear_message() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("j")
-        address = app.screen.query_one("#address", Input)
-        address.value = "127.0.0.1:1"
+        address = await typed_address(pilot, "127.0.0.1:1")
         address.focus()
         await pilot.press("enter")
         error = app.screen.query_one("#join-error")

@@ -16,7 +16,7 @@ from net.client import Client, ConnectionLost, NotAHost
 from net.discovery import HostInfo, TableInfo
 from net.protocol import PROTOCOL_VERSION
 from tests.net_support import running_host
-from tests.tui_support import SIZE, config_dir, make_app, until
+from tests.tui_support import SIZE, config_dir, make_app, typed_address, until
 from tui.screens.join import JoinScreen, describe_connect_error, describe_not_a_host
 
 __all__ = ["config_dir"]
@@ -53,9 +53,7 @@ def test_connection_failures_are_said_in_plain_words(exc: BaseException, words: 
 async def test_a_refused_address_says_nothing_is_listening() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("j")
-        address = app.screen.query_one("#address", Input)
-        address.value = "127.0.0.1:1"
+        address = await typed_address(pilot, "127.0.0.1:1")
         address.focus()
         await pilot.press("enter")
         error = app.screen.query_one("#join-error")
@@ -201,9 +199,7 @@ async def test_a_host_with_no_table_this_app_plays_is_not_joined(
 async def test_the_address_key_selects_what_was_typed_so_a_new_address_replaces_it() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("j")
-        address = app.screen.query_one("#address", Input)
-        address.value = "127.0.0.1:1"
+        address = await typed_address(pilot, "127.0.0.1:1")
         for focused in (None, address):  # from elsewhere, and in the field itself
             app.screen.set_focus(focused)
             await pilot.pause()

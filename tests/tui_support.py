@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from tui.app import HiddenHandApp
 from tui.screens.lobby import LobbyScreen
@@ -42,6 +43,14 @@ async def until(pilot: Pilot[Any], condition: Callable[[], Any], what: str,
             return value
         await pilot.pause(0.02)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+async def typed_address(pilot: Pilot[Any], text: str) -> Input:
+    """From the menu: open Join and put ``text`` in its address field."""
+    await pilot.press("j")
+    address = pilot.app.screen.query_one("#address", Input)
+    address.value = text
+    return address
 
 
 async def open_lobby(app: HiddenHandApp, pilot: Pilot[Any], seats: int = 3) -> LobbyScreen:
