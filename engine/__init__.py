@@ -10,15 +10,55 @@ The public interface is fixed by ``CONTRACT.md``::
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+from collections.abc import Iterator, Mapping, MutableMapping
 from typing import Any
 
 from engine.core import SEED_LIMIT, Game, GameSpec, IllegalAction
-from engine.getit import GetIt
-from engine.getout import GetOut
-from engine.gotfive import GotFive
 
-GAMES: dict[str, GameSpec] = {cls.spec.id: cls.spec for cls in (GetIt, GetOut, GotFive)}
+#: Each game's module and class, by id, in the order the games are listed.
+_MODULES = {"getit": ("engine.getit", "GetIt"), "getout": ("engine.getout", "GetOut"),
+            "gotfive": ("engine.gotfive", "GotFive")}
+
+
+class _Games(MutableMapping[str, GameSpec]):
+    """``GAMES``: id -> ``GameSpec``, as a dict behaves. A game's module is imported the
+    first time its spec is looked up: a process that plays one game (a solo table, a
+    host of one table) does not load the other two (scripts/bench_startup.py)."""
+
+    def __init__(self, modules: Mapping[str, tuple[str, str]]) -> None:
+        self._modules = dict(modules)
+        self._specs: dict[str, GameSpec] = {}
+
+    def __getitem__(self, game_id: str) -> GameSpec:
+        spec = self._specs.get(game_id)
+        if spec is None:
+            module, name = self._modules[game_id]  # (an unknown id: KeyError, as a dict)
+            spec = self._specs[game_id] = getattr(importlib.import_module(module), name).spec
+        return spec
+
+    def __setitem__(self, game_id: str, spec: GameSpec) -> None:
+        self._modules.setdefault(game_id, ("", ""))
+        self._specs[game_id] = spec
+
+    def __delitem__(self, game_id: str) -> None:
+        del self._modules[game_id]
+        self._specs.pop(game_id, None)
+
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in self._modules
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __repr__(self) -> str:
+        return f"GAMES({', '.join(self._modules)})"
+
+
+GAMES: MutableMapping[str, GameSpec] = _Games(_MODULES)
 
 __all__ = ["GAMES", "Game", "GameSpec", "IllegalAction", "new_game", "restore"]
 

@@ -142,3 +142,21 @@ def test_the_deadline_is_the_next_moment_time_acts() -> None:
     assert getit.deadline == 35.0
     getit.advance(35.0)
     assert getit.deadline is None
+
+
+def test_games_reads_as_a_dict_of_every_game() -> None:
+    assert list(engine.GAMES) == ["getit", "getout", "gotfive"] and len(engine.GAMES) == 3
+    assert {g: s.id for g, s in engine.GAMES.items()} == {g: g for g in engine.GAMES}
+    assert engine.GAMES.get("uno") is None and "uno" not in engine.GAMES
+    with pytest.raises(KeyError):
+        engine.GAMES["uno"]
+    with pytest.raises(ValueError, match="unknown game 'uno'; known games: getit, getout, gotfive"):
+        engine.new_game("uno", 2, 1)
+
+
+def test_a_game_added_to_games_is_there_until_taken_away(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = engine.GAMES["getout"]
+    monkeypatch.setitem(engine.GAMES, "extra", spec)
+    assert engine.GAMES["extra"] is spec and list(engine.GAMES)[-1] == "extra"
+    monkeypatch.undo()
+    assert "extra" not in engine.GAMES and len(engine.GAMES) == 3

@@ -16,7 +16,7 @@ from textual.widgets import Button, DataTable, Input, Select, Switch
 from net.client import Client
 from net.host import Host
 from tests.tui_support import config_dir, make_app, open_lobby, typed_address, until
-from tui.app import HiddenHandApp
+from tui.app import HiddenHandApp, MenuToCome
 from tui.games.getout.hand import HandWidget
 from tui.games.getout.screen import GetOutScreen
 from tui.screens.join import JoinScreen
@@ -66,12 +66,14 @@ async def test_a_solo_game_from_the_command_line_opens_first_and_leaves_to_the_m
     async with app.run_test(size=SIZE) as pilot:
         screen = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
                              and app.screen.update and app.screen, "the solo table")
-        (menu,) = app.screen_stack[:-1]
-        # Nothing of the menu was built before the table's first frame.
-        assert isinstance(menu, MenuScreen) and not menu.query(Button)
+        # Nothing of the menu was built before the table's first frame: its place is kept.
+        (below,) = app.screen_stack[:-1]
+        assert isinstance(below, MenuToCome) and not below.children
         await pilot.press("escape")
         await pilot.press("y")  # yes, leave this solo game
-        await until(pilot, lambda: app.screen is menu and menu.query("#solo"), "the menu")
+        menu = await until(pilot, lambda: isinstance(app.screen, MenuScreen)
+                           and app.screen.query("#solo") and app.screen, "the menu")
+        assert app.screen_stack == [below, menu]
         await until(pilot, lambda: app.focused is menu.query_one("#solo", Button),
                     "the first entry focused")
         assert screen.leaving
@@ -655,7 +657,6 @@ async def test_the_focused_button_is_marked_without_colour() -> None:
         solo = app.screen.query_one("#solo", Button)
         host = app.screen.query_one("#host", Button)
         assert str(solo.label) == "▸ Play solo against bots (s) ◂"
-        await until(pilot, lambda: app.screen.built, "the menu's entries")
         await pilot.press("down")
         await until(pilot, lambda: app.focused is host, "the next entry")
         assert str(host.label) == "▸ Host a LAN game (h) ◂"

@@ -126,3 +126,14 @@ def test_the_getout_table_screen_imports_its_dialogs_only_when_they_open() -> No
         "             'tui.screens.summary', 'tui.games.getout.summary')))\n"
     )
     assert said.strip() == "[]", said
+
+
+def test_a_game_does_not_import_the_other_games() -> None:
+    said = probe(
+        "import sys\n"
+        "import engine\n"
+        "assert list(engine.GAMES) == ['getit', 'getout', 'gotfive'] and 'getit' in engine.GAMES\n"
+        "engine.new_game('getout', 3, 7)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'engine'))\n"
+    )
+    assert said.split() == ["['engine',", "'engine.core',", "'engine.getout']"]

@@ -47,6 +47,29 @@ MAX_ATTEMPTS = 16
 MAX_RESTARTS = 3
 
 
+class MenuToCome(Screen[None]):
+    """The bottom of the screens under a solo table opened from the command line: an
+    empty screen that opens the menu over itself once the table is left. The table's
+    first frame does not wait for the menu's module, widgets and layout, that nobody
+    sees yet (about 3 ms, scripts/bench_startup.py). (Textual cannot switch the bottom
+    screen for another, so this one stays under the menu.)"""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._covered = False
+
+    def on_screen_suspend(self) -> None:
+        """The table covers it."""
+        self._covered = True
+
+    def on_screen_resume(self) -> None:
+        """Back from under the table: the menu, built now, goes over it."""
+        if self._covered:
+            from tui.screens.menu import MenuScreen
+
+            self.app.push_screen(MenuScreen())
+
+
 class HiddenHandApp(App[None]):
     """hiddenhand in the terminal.
 
@@ -105,7 +128,10 @@ class HiddenHandApp(App[None]):
         self.session: Session | None = None
         self._restarts = 0
         self._notice = notice
+        self._notice_severity: SeverityLevel = "warning"
         self._solo = solo
+        #: The solo game of the command line, dealt as the app loads (:meth:`on_load`).
+        self._solo_session: Session | None = None
         self.box = box
         self.box_invite = box_invite
         self._collector_paused = collector_paused
@@ -137,11 +163,13 @@ class HiddenHandApp(App[None]):
 
         Textual's own default (an empty screen, with the menu pushed over it) costs the
         first frame about 20 ms more (scripts/bench_startup.py). Under a solo game from
-        the command line the menu is built when it is first shown: the first frame is
-        the table's."""
+        the command line, dealt as the app loads, the menu's place is kept by a
+        :class:`MenuToCome`: the first frame is the table's."""
+        if self._solo_session is not None:
+            return MenuToCome()
         from tui.screens.menu import MenuScreen
 
-        return MenuScreen(deferred=self._solo is not None)
+        return MenuScreen()
 
     def first_screen_shown(self) -> None:
         """The first screen a player sees (the menu, or a solo table) is painted: the
@@ -184,32 +212,37 @@ class HiddenHandApp(App[None]):
         if isinstance(event.widget, Button):
             show_label(event.widget, marked=False)
 
-    def on_mount(self) -> None:
-        """Go straight to a solo game if the command line asked."""
-        if self._notice:
-            self.notify(self._notice, severity="warning", timeout=8, markup=False)
-        if self._solo is not None:
-            self.open_solo(self._solo["game_id"], self._solo["seats"],
-                           self._solo.get("options", {}))
-
-    @work(exclusive=True, group="open", exit_on_error=False)
-    async def open_solo(self, game_id: str, seats: int, options: dict[str, Any]) -> None:
-        """Deal the solo game of the command line and sit down at it, over the menu."""
-        from tui.games import table_screen
+    async def on_load(self) -> None:
+        """Deal the solo game of the command line, if it asked for one, before any
+        screen is built: its table is then the first screen painted, over a menu built
+        only when it is first shown. (Dealt once the menu was up, as before, the empty
+        menu was laid out and painted first, ~4 ms of the table's first frame:
+        scripts/bench_startup.py.) A game that cannot start leaves the menu as it
+        always is, with a notice saying why."""
+        if self._solo is None:
+            return
         from tui.session import ConnectionLost, ServerError
 
         try:
-            session = await self.start_solo(game_id, seats, options)
+            self._solo_session = await self.start_solo(
+                self._solo["game_id"], self._solo["seats"], self._solo.get("options", {}))
         except (ServerError, ConnectionLost, OSError) as exc:
-            self.notify(f"Could not start the solo game: {exc}", severity="error",
-                        timeout=10, markup=False)
-            from tui.screens.menu import MenuScreen
+            self._notice = f"Could not start the solo game: {exc}"
+            self._notice_severity = "error"
 
-            if isinstance(self.screen, MenuScreen):
-                await self.screen.build()
-            return
-        self.attach(session)
-        self.push_screen(table_screen(session))
+    def on_mount(self) -> None:
+        """Sit down at the solo game of the command line, if it was dealt; say what
+        went wrong as the app opened, if anything did."""
+        if self._notice:
+            self.notify(self._notice, severity=self._notice_severity,
+                        timeout=10 if self._notice_severity == "error" else 8,
+                        markup=False)
+        session, self._solo_session = self._solo_session, None
+        if session is not None:
+            from tui.games import table_screen
+
+            self.attach(session)
+            self.call_later(self.push_screen, table_screen(session))
 
     async def start_solo(self, game_id: str, seats: int, options: dict[str, Any]) -> Session:
         """A dealt solo game: a host in the app with no network, us in seat 0, bots in

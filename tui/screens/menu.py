@@ -33,9 +33,8 @@ TITLE_ART = r"""
 class MenuScreen(Screen[None]):
     """Where the app starts. Every entry has a key; arrows and the mouse work too.
 
-    A ``deferred`` menu (under a solo table opened from the command line) is empty until
-    it first comes back into view, and builds its entries then: the table's first frame
-    does not wait for a menu nobody sees yet (scripts/bench_startup.py).
+    Under a solo table opened from the command line the menu is built only when the
+    table is left (``tui.app.MenuToCome``).
     """
 
     app = getters.app(HiddenHandApp)
@@ -56,16 +55,11 @@ class MenuScreen(Screen[None]):
         Binding("up", "step(-1)", "Previous", show=False),
     ]
 
-    def __init__(self, *, deferred: bool = False) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.deferred = deferred
-        self._covered = False
-        self._building = False
         self._resumed = False
 
     def compose(self) -> ComposeResult:
-        if self.deferred:
-            return
         yield Header()
         with Vertical(id="menu"):
             yield Static(TITLE_ART, id="title-art")
@@ -91,60 +85,25 @@ class MenuScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """Focus the first entry so Enter plays solo at once (or resumes a lost game)."""
-        if not self.deferred:
-            self._entries_built()
-
-    def _entries_built(self) -> None:
         self.query_one("#resume", Button).display = False
         self.query_one("#solo", Button).focus()
         self.call_after_refresh(self.app.first_screen_shown)
 
-    @property
-    def built(self) -> bool:
-        """True once the entries are there (always, unless the menu was deferred)."""
-        return not self.deferred and not self._building
-
-    async def build(self) -> None:
-        """Build the entries of a deferred menu (nothing to do if they are there), then
-        look for a lost game to offer."""
-        if not self.deferred:
-            return
-        self._building = True
-        self.deferred = False  # compose() yields the entries from now on
-        try:
-            await self.recompose()
-        finally:
-            self._building = False
-        self._entries_built()
-        self.refresh_bindings()
-        self.call_after_refresh(self.offer_resume)
-
-    def on_screen_suspend(self) -> None:
-        """Another screen covers the menu."""
-        self._covered = True
-
-    async def on_screen_resume(self, event: events.ScreenResume) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         """Opened, or back in the menu: a game may have ended, or been lost.
 
         Looking for a lost game reads every journal: done after the frame is painted
         (a screen is resumed as it is first pushed, too), so that opening the app stays
-        quick however many journals there are. A deferred menu is built when it comes
-        back from under another screen, not as the app opens under a solo table. The
-        first resume does not restyle the menu (Textual restyles a screen and every
-        widget on it on each resume): it was styled as it was mounted, a moment ago."""
+        quick however many journals there are. The first resume does not restyle the
+        menu (Textual restyles a screen and every widget on it on each resume): it was
+        styled as it was mounted, a moment ago."""
         if not self._resumed:
             self._resumed = True
             event.refresh_styles = False
-        if self.deferred:
-            if self._covered:
-                await self.build()  # and looks for a lost game once built
-            return
         self.call_after_refresh(self.offer_resume)
 
     def offer_resume(self) -> None:
         """Show "resume" only when this app's host stopped in the middle of a game."""
-        if not self.built:
-            return  # asked again once the menu is built
         info = self.app.resumable()
         button = self.query_one("#resume", Button)
         solo = self.query_one("#solo", Button)
@@ -161,10 +120,7 @@ class MenuScreen(Screen[None]):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """"Resume" only when there is a game to resume; a menu not built yet offers
-        none of its entries (quitting is the app's)."""
-        if not self.built:
-            return False
+        """"Resume" only when there is a game to resume."""
         if action == "resume":
             return bool(self.query("#resume").first().display)
         return True
