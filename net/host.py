@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import errno
 import itertools
 import logging
 import os
@@ -1870,3 +1871,15 @@ class Host:
         seat = table.seat_of(conn)
         table.act(seat, msg["action"])
         self._ok(conn, msg)
+
+
+def listen_error(exc: OSError, port: int, bind: str | None) -> str:
+    """Why the host could not listen, in plain words (the OS's own text only as a last resort)."""
+    if exc.errno == errno.EADDRINUSE:
+        return (f"port {port} is already in use on this computer (is another host running?); "
+                "pick another with --port, or --port 0 for any free one")
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return f"{bind} is not an address of this computer; leave out --bind to listen on all"
+    if exc.errno == errno.EACCES:
+        return f"port {port} needs administrator rights here; pick one above 1023"
+    return exc.strerror or str(exc)

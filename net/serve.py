@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
 import json
 import logging
 import signal
@@ -20,7 +19,7 @@ from typing import Any
 
 from engine.bots import make_bot
 from net.discovery import Advertiser, HostInfo, discover
-from net.host import Host
+from net.host import Host, listen_error
 from net.journal import JournalError, journal_dir, list_journals, new_journal_path
 from net.limits import Limits
 
@@ -185,18 +184,6 @@ def run_host(**settings: Any) -> int:
         print(f"hiddenhand host: stopped: {exc.strerror or exc}", file=sys.stderr)
         return 1
     return 0
-
-
-def listen_error(exc: OSError, port: int, bind: str | None) -> str:
-    """Why the host could not listen, in plain words (the OS's own text only as a last resort)."""
-    if exc.errno == errno.EADDRINUSE:
-        return (f"port {port} is already in use on this computer (is another host running?); "
-                "pick another with --port, or --port 0 for any free one")
-    if exc.errno == errno.EADDRNOTAVAIL:
-        return f"{bind} is not an address of this computer; leave out --bind to listen on all"
-    if exc.errno == errno.EACCES:
-        return f"port {port} needs administrator rights here; pick one above 1023"
-    return exc.strerror or str(exc)
 
 
 def format_host(info: HostInfo) -> str:

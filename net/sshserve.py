@@ -42,7 +42,7 @@ import asyncssh
 from platformdirs import user_data_dir
 
 from engine.bots import make_bot
-from net.host import Host
+from net.host import Host, listen_error
 from net.limits import Limits
 
 log = logging.getLogger("hiddenhand.ssh")
@@ -218,6 +218,10 @@ class BoxServer:
                 keepalive_count_max=3,
                 reuse_address=True,
             )
+        except OSError as exc:
+            await self.host.close()
+            raise ValueError(f"cannot listen for SSH: {listen_error(exc, config.port, config.bind)}"
+                             ) from None
         except BaseException:
             await self.host.close()
             raise

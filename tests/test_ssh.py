@@ -321,6 +321,25 @@ def test_player_directories_are_per_key_or_per_safe_name() -> None:
     assert player_dir_name("a/b", None) != player_dir_name("a_b", None)
 
 
+@shared_loop
+async def test_a_port_in_use_is_refused_in_words_and_leaves_nothing_listening(
+        tmp_path: Path) -> None:
+    taken = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    port = taken.sockets[0].getsockname()[1]
+    server = BoxServer(BoxConfig(port=port, bind="127.0.0.1", open_login=True,
+                                 data_dir=tmp_path, hostname="box"))
+    try:
+        with pytest.raises(ValueError, match=f"cannot listen for SSH: port {port} is already "
+                           "in use on this computer"):
+            await server.start()
+        # The game host it started first is closed again.
+        assert server.host is not None and server.host.server is not None
+        assert not server.host.server.is_serving()
+    finally:
+        taken.close()
+        await taken.wait_closed()
+
+
 def test_ssh_serve_asks_who_may_log_in(capsys: pytest.CaptureFixture[str]) -> None:
     assert_usage_error(["ssh-serve"], "one of the arguments --authorized-keys --open", capsys)
 
