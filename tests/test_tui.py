@@ -689,3 +689,24 @@ async def test_a_refusal_repeated_while_it_shows_is_shown_once() -> None:
         app.notify("something else")  # another notice still shows beside it
         await pilot.pause()
         assert len([n for n in app._notifications if not n.has_expired]) == 2
+
+
+@pytest.mark.parametrize(("term", "mono"), [("xterm-mono", True), ("linux-m", True),
+                                            ("xterm-256color", False), ("screen", False),
+                                            ("", False)])
+def test_a_monochrome_terminal_is_sent_no_colour(monkeypatch: pytest.MonkeyPatch, term: str,
+                                                 mono: bool) -> None:
+    from rich.segment import Segment
+    from rich.style import Style
+    from textual.color import Color
+
+    monkeypatch.setenv("TERM", term)
+    app = make_app()
+    line = [Segment("x", Style(color="red", bgcolor="blue", bold=True, underline=True))]
+    for line_filter in app._filters:
+        line = line_filter.apply(line, Color(0, 0, 0))
+    (segment,) = line
+    style = segment.style
+    assert style is not None and style.bold and style.underline  # the cues besides colour
+    assert style.color is not None and style.bgcolor is not None
+    assert (style.color.is_default and style.bgcolor.is_default) == mono

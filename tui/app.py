@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,6 +46,12 @@ RETRY_DELAYS = (0.5, 1.0, 2.0, 3.0, 5.0)
 MAX_ATTEMPTS = 16
 #: Restarts of a failed listener in a row before the app stops trying.
 MAX_RESTARTS = 3
+
+
+def monochrome_terminal(term: str) -> bool:
+    """True for a terminal type that shows no colour: terminfo names a monochrome mode
+    ``-m`` or ``-mono`` (``xterm-mono``, ``linux-m``, ``vt100-mono``)."""
+    return term.endswith(("-m", "-mono"))
 
 
 class MenuToCome(Screen[None]):
@@ -118,6 +125,13 @@ class HiddenHandApp(App[None]):
             if not isinstance(variables, dict):
                 variables = self.get_css_variables()
             self.stylesheet = CachedStylesheet(css_cache, variables=variables)
+        if monochrome_terminal(os.environ.get("TERM", "")):
+            # What such a terminal shows anyway, sent as such: no colour codes at all
+            # (Textual's own NO_COLOR would send shades of grey). Every cue the app gives
+            # has a form besides colour (marks, text, bold, underline): STYLE.md.
+            from textual.filter import NoColor
+
+            self._filters.append(NoColor())
         self.settings = settings or Settings()
         self.bind_address = bind
         self.bot_delay = bot_delay
