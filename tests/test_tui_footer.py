@@ -194,6 +194,38 @@ async def test_the_table_footer_dims_keys_with_the_update_and_mounts_nothing() -
         assert "play" not in footer_drawn(app)
 
 
+async def test_the_getout_footer_says_how_to_choose_a_card_and_its_click_chooses() -> None:
+    """Playing is Enter on the chosen card: the footer says how to choose one (at 80
+    columns too), and clicking that key chooses the next card."""
+    from tui.games.getout.hand import HandWidget
+
+    app = getout_heads_up()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await first_turn(pilot)
+        await until(pilot, lambda: footer_drawn(app).get("select"), "the choose key lit")
+        footer = screen.query_one(TableFooter)
+        (entry,) = [e for e in footer.entries if e.name == "select"]
+        assert (entry.display, entry.description) == ("←→", "Choose")
+        assert "Choose" in footer_labels_in_view(app)
+        hand = screen.query_one(HandWidget)
+        assert hand.selected == 0
+        start, _end = footer.entry_region(footer.entries.index(entry))
+        await pilot.click(TableFooter, offset=(start + 1, 0))
+        await until(pilot, lambda: hand.selected == 1, "the next card chosen")
+
+
+async def test_the_gotfive_board_says_its_keys_while_no_hint_takes_the_room() -> None:
+    from tui.games.gotfive.screen import BOARD_KEYS
+
+    app = make_app(solo={"game_id": "gotfive", "seats": 3, "options": {}})
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen, _table = await still_gotfive_table(pilot)
+        board = screen.query_one("#gf-board")
+        assert screen.view.get("hint") is None  # (hints are off by default)
+        assert board.border_title == f"Your board · {BOARD_KEYS}"
+        assert "←↑↓→ move" in BOARD_KEYS
+
+
 async def test_the_gotfive_footer_draws_the_keys_of_each_turn() -> None:
     app = make_app(solo={"game_id": "gotfive", "seats": 3, "options": {}})
     async with app.run_test(size=SIZE) as pilot:

@@ -288,6 +288,39 @@ async def test_a_line_typed_when_talk_ends_never_reaches_the_table_keys() -> Non
         assert len(table.game.piles[0]) == 1  # still not played
 
 
+async def test_talk_pressed_just_after_it_ended_still_keeps_the_sentence_off_the_table() -> None:
+    """Ann presses t a moment after the bubble was played (the key is dimmed by then):
+    the line opens anyway, saying talk is over, and what she goes on typing (a space
+    plays her card) stays in it until Enter closes it, unsent."""
+    app = solo_app(3, {"level": 5})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        table = game_of(app)
+        for seat in table.seats:
+            seat.bot = None
+        stack_getit_piles(table.game, [["30"], ["4"], ["speech", "5"]], now=table.elapsed())
+        table.game_changed([], [])
+        await until(pilot, lambda: "talk" in footer_keys(screen), "the talk key")
+        events = table.game.act(2, {"type": "play"}, now=table.elapsed())  # the bubble
+        table.game_changed(events, [])
+        await until(pilot, lambda: "talk" not in footer_keys(screen), "talk over")
+        await pilot.press("t", "h", "i", "space", "2", "space")
+        await pilot.pause()
+        talk = screen.query_one("#talk", Input)
+        assert screen.focused is talk and talk.value == "hi 2 "
+        assert any("Talk has ended" in str(n.message) for n in app._notifications)
+        assert len(table.game.piles[0]) == 1 and table.game.signals["look"][0] is None
+        await pilot.press("enter")
+        await until(pilot, lambda: not talk.display, "the line closed")
+        assert not any("hi" in s["text"] for s in screen.view.get("said") or [])
+        assert len(table.game.piles[0]) == 1
+        # Long after talk ended, t is only the dimmed key it is.
+        screen.talk_seen_until = 0.0
+        await pilot.press("t")
+        await pilot.pause()
+        assert screen.focused is None and not talk.display
+
+
 async def test_a_talk_line_that_loses_the_keys_holds_the_round_keys_back_a_moment() -> None:
     """The terminal loses the focus while Ann types and talk ends meanwhile: when it
     comes back, the rest of her sentence (a space plays her card) must not reach the

@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -55,6 +55,10 @@ TALK_ENDED = "talk has ended: Enter or Esc closes this line (nothing more is sen
 TALK_GUARD = 1.5
 #: The round's keys that wait then (see ``talk_closed``).
 GUARDED = frozenset({"play", "look", "aim", "stop_signals", "peek", "next_round"})
+#: Seconds after talk was last possible that ``t`` still opens the line (one that says
+#: talk is over): a player who pressed it a moment too late goes on typing, and the
+#: rest of the sentence must not reach the round's keys (see ``on_key``).
+LATE_TALK = 3.0
 CARD_BACK = "╭──────╮\n│GET IT│\n│ back │\n╰──────╯"
 
 
@@ -95,6 +99,8 @@ class GetItScreen(TableScreen):
         self._closing_talk = False
         #: Until then (``time.monotonic``) the round's keys wait (``TALK_GUARD``).
         self.keys_wait_until = 0.0
+        #: Until then (``time.monotonic``) a late ``t`` opens an ended line (``LATE_TALK``).
+        self.talk_seen_until = 0.0
         #: Our own top card as we saw it while peeking (kept until that card is played).
         self.peeked: dict[str, Any] | None = None
         self._phase: str | None = None
@@ -363,6 +369,7 @@ class GetItScreen(TableScreen):
         talk = self.query_one("#talk", Input)
         if self.can("say"):
             talk.display, talk.disabled, talk.placeholder = True, False, TALK_OPEN
+            self.talk_seen_until = time.monotonic() + LATE_TALK
         elif self.focused is talk:
             # Talk ended while the line was being typed. The line stays where the keys
             # go, so the rest of what is typed never reaches the table's keys (a space
@@ -490,6 +497,20 @@ class GetItScreen(TableScreen):
             talk = self.query_one("#talk", Input)
             talk.display, talk.disabled = True, False
             talk.focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """``t`` a moment after talk ended (the bubble was just played) still opens the
+        line, saying talk is over: what the player goes on typing stays there (a space
+        would play their card) until Enter or Esc closes it, unsent. The key is dimmed
+        then, and Textual would run nothing."""
+        if (event.key == "t" and self.focused is None and not self.can("say")
+                and time.monotonic() < self.talk_seen_until):
+            event.stop()
+            talk = self.query_one("#talk", Input)
+            talk.display, talk.disabled, talk.placeholder = True, False, TALK_ENDED
+            talk.focus()
+            self.notify("Talk has ended (the speech bubble was played): Enter or Esc "
+                        "closes your line; it is not sent.", severity="warning", timeout=4)
 
     @on(Input.Submitted, "#talk")
     def talk(self, event: Input.Submitted) -> None:

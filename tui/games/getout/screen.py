@@ -40,8 +40,10 @@ class GetOutScreen(TableScreen):
     _scores_shown: tuple[object, ...] | None = None
     BINDINGS = [
         # The hand owns ←/→ whatever has focus (the log would scroll sideways with them).
-        Binding("left", "select(-1)", "◀ card", show=False, priority=True),
-        Binding("right", "select(1)", "card ▶", show=False, priority=True),
+        # One footer key says both (a click on it chooses the next card).
+        Binding("left", "select(-1)", "Choose", show=False, priority=True),
+        Binding("right", "select(1)", "Choose", key_display="←→", priority=True,
+                tooltip="Choose a card: ← and →, or its number (1-9, 0 for the tenth)"),
         Binding("enter,space", "play", "Play card"),
         Binding("d", "draw", "Draw"),
         Binding("n", "next_round", "Next round"),

@@ -44,6 +44,10 @@ WIDE = 140
 MOVES = {"move", "next_tile"}
 
 
+
+#: What the board's title says of its keys (while no hint takes the room).
+BOARD_KEYS = "←↑↓→ move · space ✗/○"
+
 class GotFiveScreen(TableScreen):
     """One seat's view of a Got Five! table (or a spectator's)."""
 
@@ -96,7 +100,7 @@ class GotFiveScreen(TableScreen):
     def mounted(self) -> None:
         """Titles, then the base's replay and first view."""
         self.query_one("#gf-rack").border_title = "Your rack  − low … high +"
-        self.query_one("#gf-board").border_title = "Your board"
+        self.query_one("#gf-board").border_title = f"Your board · {BOARD_KEYS}"
         self._fit(self.size.width)
         super().mounted()
 
@@ -184,9 +188,12 @@ class GotFiveScreen(TableScreen):
         _pass(board, locked=self.locked(),
               hint=hint if isinstance(hint, dict) and "possible" in hint else None,
               cursor=self.cursor, marks=self.marks)
-        title = "Your board"
+        # How to work it, unless a hint needs the room (the footer has no room for the
+        # arrows at 80 columns; the rules screen says it all too).
+        title = f"Your board · {BOARD_KEYS}"
         if isinstance(hint, dict) and isinstance(hint.get("count"), int):
             count = hint["count"]
+            title = "Your board"
             title += (" · hint: only 1 rack fits — GOT FIVE! (g)" if count == 1
                       else f" · hint: {count} racks fit")
             if "possible" in hint:
