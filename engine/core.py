@@ -124,9 +124,10 @@ def int_option(
                 f"not {_given(value)}"
             )
         if not low <= value <= high:
+            # The seat count only where the range follows it (a seat number).
+            where = f" with {seats} seats" if callable(lo) or callable(hi) else ""
             raise ValueError(
-                f"option {name!r} must be from {low} to {high}{also} "
-                f"with {seats} seats, not {value}"
+                f"option {name!r} must be from {low} to {high}{also}{where}, not {value}"
             )
         return value
 

@@ -169,8 +169,15 @@ LOOPBACK = ["--bind", "127.0.0.1", "--port", "0", "--no-mdns", "--no-journal"]
         # Every argv is refused even by a check that forgot these words: none can host.
         (["host", "--game", "getout", "--option", "limit=none", *LOOPBACK],
          "option 'limit' must be a whole number from 1 to 10000, not an empty value"),
-        (["solo", "--game", "getout", "--option", "first=9"],
-         "option 'first' must be from 0 to 3 or nothing with 4 seats, not 9"),
+        # Seats count from 1 on the command line, as the app shows them.
+        (["solo", "--game", "getout", "--option", "first=5"],
+         "option 'first' is a seat from 1 to 4, or none for one chosen at random; not '5'"),
+        (["solo", "--game", "getout", "--option", "first=0"], "a seat from 1 to 4"),
+        (["host", "--game", "gotfive", "--seats", "3", "--option", "first=two", *LOOPBACK],
+         "option 'first' is a seat from 1 to 3"),
+        # The seat count is said only where the range follows it.
+        (["solo", "--game", "getout", "--option", "limit=0"],
+         "option 'limit' must be from 1 to 10000, not 0"),
         # The Level X record is the app's to fill in: no option for people.
         (["solo", "--game", "getit", "--option", "best=abc"],
          "unknown option 'best' for Get It!; allowed options: cards, level, timer"),
@@ -204,3 +211,14 @@ def test_a_box_players_data_dir_holds_their_journals_too(
     use_data_dir(str(tmp_path / "ann"))
     assert journal_dir().is_relative_to(tmp_path / "ann")
     assert config_dir().is_relative_to(tmp_path / "ann")
+
+
+def test_a_seat_on_the_command_line_counts_from_1() -> None:
+    import engine
+    from tui.cli import typed_options
+
+    spec = engine.GAMES["getout"]
+    assert typed_options(spec, [("first", "1"), ("limit", "50")]) == {"first": 0, "limit": 50}
+    assert typed_options(spec, [("first", "4")]) == {"first": 3}
+    assert typed_options(spec, [("first", "none")]) == {"first": None}
+

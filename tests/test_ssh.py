@@ -344,6 +344,12 @@ def test_ssh_serve_asks_who_may_log_in(capsys: pytest.CaptureFixture[str]) -> No
     assert_usage_error(["ssh-serve"], "one of the arguments --authorized-keys --open", capsys)
 
 
+def test_ssh_serve_takes_an_address_to_bind_not_a_name(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert_usage_error(["ssh-serve", "--open", "--bind", "nosuch.invalid"],
+                       "'nosuch.invalid' is not a valid IP address", capsys)
+
+
 def test_ssh_serve_rejects_a_missing_keys_file(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     assert_usage_error(["ssh-serve", "--authorized-keys", str(tmp_path / "none")],

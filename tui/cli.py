@@ -140,9 +140,19 @@ def option_value(option: Option | None, raw: str) -> Any:
 
 
 def typed_options(spec: GameSpec, pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
-    """The ``--option`` pairs of a command line as values for ``spec``'s options."""
+    """The ``--option`` pairs of a command line as values for ``spec``'s options.
+
+    A seat is counted from 1 on the command line, as the app shows seats (``first=1``
+    is the first seat); the engine counts from 0."""
     known = {o.name: o for o in spec.options}
-    return {key: option_value(known.get(key), raw) for key, raw in pairs}
+    values: dict[str, Any] = {}
+    for key, raw in pairs:
+        option = known.get(key)
+        value = option_value(option, raw)
+        if option is not None and option.kind == "seat" and type(value) is int:
+            value -= 1
+        values[key] = value
+    return values
 
 
 def build_parser(*, arguments: bool | Collection[str] = True) -> argparse.ArgumentParser:
@@ -290,7 +300,7 @@ def _host_arguments(host: argparse.ArgumentParser) -> None:
 def _ssh_serve_arguments(ssh: argparse.ArgumentParser) -> None:
     ssh.add_argument("--port", type=_port, default=2222,
                      help="SSH port to listen on (default 2222; 0 picks a free one)")
-    ssh.add_argument("--bind", default=None, metavar="ADDRESS",
+    ssh.add_argument("--bind", type=_address, default=None, metavar="ADDRESS",
                      help="listen on this address only (default: every address)")
     who = ssh.add_mutually_exclusive_group(required=True)
     who.add_argument("--authorized-keys", default=None, metavar="FILE",
@@ -415,6 +425,16 @@ def checked_table(
                          f"{', '.join(offered) or 'none'}")
     try:
         spec.check_seats(seats)
+    except ValueError as exc:
+        parser.error(str(exc))
+    kinds = {o.name: o.kind for o in spec.options}
+    for key, raw in option_pairs:
+        if kinds[key] == "seat":
+            value = option_value(None, raw)
+            if value is not None and (type(value) is not int or not 1 <= value <= seats):
+                parser.error(f"option {key!r} is a seat from 1 to {seats}, or none for one "
+                             f"chosen at random; not {raw!r}")
+    try:
         options = spec.check_options(typed_options(spec, option_pairs), seats)
     except ValueError as exc:
         parser.error(str(exc))
