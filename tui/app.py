@@ -132,6 +132,7 @@ class HiddenHandApp(App[None]):
             from textual.filter import NoColor
 
             self._filters.append(NoColor())
+            self.add_class("-mono")  # (cues of its own: tui/app.tcss)
         self.settings = settings or Settings()
         self.bind_address = bind
         self.bot_delay = bot_delay
