@@ -17,8 +17,10 @@ if TYPE_CHECKING:
 
 #: Game id → "module:class" of its table screen, in the order the app offers them.
 TABLES: dict[str, str] = {
-    "getit": "tui.games.getit.screen:GetItScreen",
+    # (In the order the app lists the games; the first is the forms' default, as it is
+    # ``hiddenhand solo``'s.)
     "getout": "tui.games.getout.screen:GetOutScreen",
+    "getit": "tui.games.getit.screen:GetItScreen",
     "gotfive": "tui.games.gotfive.screen:GotFiveScreen",
 }
 
