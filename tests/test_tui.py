@@ -712,26 +712,26 @@ def test_a_monochrome_terminal_is_sent_no_colour(monkeypatch: pytest.MonkeyPatch
     assert (style.color.is_default and style.bgcolor.is_default) == mono
 
 
+@pytest.mark.parametrize(("term", "mono"), [("xterm-mono", True), ("xterm-256color", False)])
 async def test_a_monochrome_terminal_sees_the_text_cursor_and_the_dialogs_slot(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, term: str, mono: bool) -> None:
     """Colours are gone there: the cursor of a text field is reversed, and the Got Five!
     dialog's slot the arrows change is bold and underlined (as in colour)."""
     from textual.widgets import Input
 
     from tui.games.gotfive.dialogs import AnnounceScreen
 
-    for term, mono in (("xterm-mono", True), ("xterm-256color", False)):
-        monkeypatch.setenv("TERM", term)
-        app = make_app()
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.press("o")
-            field = await until(pilot, lambda: isinstance(app.focused, Input)
-                                and app.focused, "the name field")
-            cursor = field.get_component_rich_style("input--cursor")
-            assert bool(cursor.reverse) == mono, term
-            app.push_screen(AnnounceScreen([0, 1, 2, 3, 4], [11, None, None, 14, 15]))
-            slot = await until(pilot, lambda: isinstance(app.focused, Input)
-                               and app.focused.id == "gf-n1" and app.focused, "the slot")
-            assert slot.styles.text_style.bold and slot.styles.text_style.underline
-            other = app.screen.query_one("#gf-n2", Input)
-            assert not other.styles.text_style.underline
+    monkeypatch.setenv("TERM", term)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("o")
+        field = await until(pilot, lambda: isinstance(app.focused, Input)
+                            and app.focused, "the name field")
+        cursor = field.get_component_rich_style("input--cursor")
+        assert bool(cursor.reverse) == mono
+        app.push_screen(AnnounceScreen([0, 1, 2, 3, 4], [11, None, None, 14, 15]))
+        slot = await until(pilot, lambda: isinstance(app.focused, Input)
+                           and app.focused.id == "gf-n1" and app.focused, "the slot")
+        assert slot.styles.text_style.bold and slot.styles.text_style.underline
+        other = app.screen.query_one("#gf-n2", Input)
+        assert not other.styles.text_style.underline

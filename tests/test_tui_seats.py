@@ -6,11 +6,20 @@ import random
 from typing import Any
 
 from rich.console import RenderableType
+from rich.constrain import Constrain
 from rich.text import Text
 from textual.app import App
 from textual.geometry import Region
 
-from tui.widgets.seats import SeatsPanel, _laid_out, _table, _widths, fit_player
+from tui.widgets.seats import (
+    PLAYER_SLACK,
+    SeatsPanel,
+    _laid_out,
+    _natural_width,
+    _table,
+    _widths,
+    fit_player,
+)
 
 NAMES = ["Ann", "Bob the builder", "", "Zoë", "日本語の名前です", "🎲 Dice", "x" * 30]
 
@@ -23,12 +32,15 @@ class TablePanel(SeatsPanel):
         titles = ["", "seat", "player", *self.columns]
         rows = [self.row(seat) for seat in self.seats]
         cells = [[Text(c) if isinstance(c, str) else c for c in row] for row in rows]
-        widths = _widths(titles, cells, self.size.width)
-        if widths is not None:
-            for row in rows:
-                row[2] = fit_player(Text(row[2]) if isinstance(row[2], str) else row[2],
-                                    widths[2])
-        return _table(titles, rows)
+        # In a wide panel the table is only as wide as its names need (and a little).
+        width = min(self.size.width, _natural_width(titles, rows) + PLAYER_SLACK)
+        widths = _widths(titles, cells, width)
+        if widths is None:
+            return _table(titles, rows)
+        for row in rows:
+            row[2] = fit_player(Text(row[2]) if isinstance(row[2], str) else row[2],
+                                widths[2])
+        return Constrain(_table(titles, rows), width)
 
 
 def cells(panel: SeatsPanel) -> list[list[tuple[str, Any]]]:

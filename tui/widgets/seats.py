@@ -63,9 +63,25 @@ class _Seats:
         self.titles, self.rows, self.header = titles, rows, header
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        """The lines (the table, when the columns do not fit)."""
-        lines = _laid_out(self.titles, self.rows, options.max_width, self.header)
+        """The lines (the table, when the columns do not fit). In a wide panel the
+        player's column takes only a little more than its longest name: the other
+        columns stay beside the names, not across the screen from them (160 columns)."""
+        width = min(options.max_width, _natural_width(self.titles, self.rows) + PLAYER_SLACK)
+        lines = _laid_out(self.titles, self.rows, width, self.header)
         yield lines if lines is not None else _table(self.titles, self.rows)
+
+
+#: Cells the player's column may take beyond its longest name (in a wide panel).
+PLAYER_SLACK = 6
+
+
+def _natural_width(titles: list[str], rows: list[list[Text | str]]) -> int:
+    """The seats' width with every column as wide as its widest cell (the player's too)."""
+    count = len(titles)
+    widths = [max([len(titles[k]), *((Text(row[k]) if isinstance(row[k], str) else row[k])
+                                     .cell_len for row in rows if len(row) == count)])
+              for k in range(count)]
+    return max(2, widths[0]) + sum(widths[1:]) + sum(sum(pad) for pad in _pads(count))
 
 
 #: What may follow a player's name (in this order), kept in sight when the name is cut.
