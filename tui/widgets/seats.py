@@ -78,8 +78,11 @@ PLAYER_SLACK = 6
 def _natural_width(titles: list[str], rows: list[list[Text | str]]) -> int:
     """The seats' width with every column as wide as its widest cell (the player's too)."""
     count = len(titles)
-    widths = [max([len(titles[k]), *((Text(row[k]) if isinstance(row[k], str) else row[k])
-                                     .cell_len for row in rows if len(row) == count)])
+
+    def width(cell: Text | str) -> int:
+        return Text(cell).cell_len if isinstance(cell, str) else cell.cell_len
+
+    widths = [max([len(titles[k]), *(width(row[k]) for row in rows if len(row) == count)])
               for k in range(count)]
     return max(2, widths[0]) + sum(widths[1:]) + sum(sum(pad) for pad in _pads(count))
 
