@@ -228,6 +228,43 @@ async def test_a_long_hand_at_80_columns_keeps_both_ends_and_the_chosen_card_in_
                 assert not any(end.region.overlaps(chip.region) for end in ends)
 
 
+async def test_the_ends_of_a_scrolled_hand_say_how_many_cards_lie_beyond() -> None:
+    """A long hand scrolls: "top ▸" would then point at a card that is not the top; the
+    end says how many cards lie beyond it instead (the arrow points at them), however
+    the row was scrolled (to the chosen card, by the wheel)."""
+    from textual.containers import HorizontalScroll
+
+    app = solo_app(4, {"level": "X", "cards": 59})  # 14 or 15 cards a hand
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot)
+        for seat in game_of(app).seats:
+            seat.bot = None  # no update comes to scroll the chosen card back in sight
+        await until(pilot, lambda: screen.order, "the hand")
+        row = screen.query_one(PrepRow)
+        cards = row.query_one("#prep-cards", HorizontalScroll)
+
+        def ends() -> tuple[str, str]:
+            return (str(row.query_one("#prep-top", Static).render()),
+                    str(row.query_one("#prep-bottom", Static).render()))
+
+        def said(top: int, bottom: int) -> tuple[str, str]:
+            return (f"◂ {top} more" if top else "top ▸",
+                    f"{bottom} more ▸" if bottom else "◂ bottom")
+
+        await until(pilot, lambda: cards.max_scroll_x > 0, "a row wider than the screen")
+        # Scrolled to the chosen card (a special, far from the top) as the hand came.
+        await until(pilot, lambda: row.hidden()[0] > 0 and ends() == said(*row.hidden()),
+                    "the chosen card in sight")
+        for x in (0, cards.max_scroll_x, cards.max_scroll_x // 2, 0):
+            cards.scroll_to(x=x, animate=False, immediate=True)
+            await until(pilot, lambda x=x: cards.scroll_x == x
+                        and ends() == said(*row.hidden()), f"the ends at {x}")
+        assert ends() == said(0, row.hidden()[1]) and row.hidden()[1] > 0
+        cards.scroll_to(x=cards.max_scroll_x, animate=False, immediate=True)
+        await until(pilot, lambda: ends() == said(row.hidden()[0], 0)
+                    and row.hidden()[0] > 0, "the far end")
+
+
 async def test_peek_and_talk_keys_come_and_go_with_the_mirror_and_the_speech_bubble() -> None:
     app = solo_app(3, {"level": 5})
     async with app.run_test(size=SIZE) as pilot:

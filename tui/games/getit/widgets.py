@@ -189,7 +189,7 @@ class PrepRow(Horizontal):
 
     The cards scroll between the two ends ("top ▸", "◂ bottom"), which stay in sight: a
     long hand (Level X) at 80 columns keeps its selected card in view without losing
-    which end is the top.
+    which end is the top. Scrolled, an end counts the cards beyond it ("◂ 3 more").
 
     Attributes: ``cards`` (plain cards, top first) and ``selected`` (index of the chosen
     special, or ``None``).
@@ -198,7 +198,9 @@ class PrepRow(Horizontal):
     DEFAULT_CSS = """
     PrepRow { width: 100%; height: 4; }
     PrepRow > #prep-cards { width: 1fr; height: 4; scrollbar-size-horizontal: 1; }
-    PrepRow .end { width: auto; height: 3; content-align: center middle; padding: 0 1; }
+    /* As wide as the longest words an end has ("◂ 12 more"): the cards' room stays
+       the same whatever the ends say, so what they count does not move the cards. */
+    PrepRow .end { width: 11; height: 3; content-align: center middle; padding: 0 1; }
     /* Cards too many to fit framed: chips without frames, so more of them fit. */
     PrepRow.dense PrepCard { border: none; height: 1; margin: 1 1 0 0; padding: 0; }
     PrepRow.dense PrepCard.selected { border: none; }
@@ -243,8 +245,38 @@ class PrepRow(Horizontal):
             self._paint(list(self.query(PrepCard)))
 
     def on_mount(self) -> None:
-        """Draw whatever was set before mounting."""
+        """Draw whatever was set before mounting; follow the cards' scrolling."""
         self.watch_cards()
+        self.watch(self.query_one("#prep-cards", HorizontalScroll), "scroll_x",
+                   self._scrolled, init=False)
+
+    def _scrolled(self) -> None:
+        self.call_after_refresh(self._ends)
+
+    def hidden(self) -> tuple[int, int]:
+        """How many cards are scrolled out of sight towards the top, and towards the
+        bottom (a card partly in sight is in sight)."""
+        scroll = self.query_one("#prep-cards", HorizontalScroll)
+        left = scroll.scroll_x
+        right = left + scroll.scrollable_content_region.width
+        top = bottom = 0
+        for chip in self.query(PrepCard):
+            region = chip.virtual_region
+            if region.right <= left:
+                top += 1
+            elif region.x >= right:
+                bottom += 1
+        return top, bottom
+
+    def _ends(self) -> None:
+        """The ends say where the top and the bottom are: at the first and last card in
+        sight, or how many cards lie beyond (the arrow points at them)."""
+        if not self.is_attached:
+            return
+        top, bottom = self.hidden()
+        self.query_one("#prep-top", Static).update(f"◂ {top} more" if top else "top ▸")
+        self.query_one("#prep-bottom", Static).update(
+            f"{bottom} more ▸" if bottom else "◂ bottom")
 
     def on_resize(self) -> None:
         """Frame the cards again, or stop framing them, once the row's width is known
@@ -286,3 +318,4 @@ class PrepRow(Horizontal):
         if chip.is_attached:
             self.query_one("#prep-cards", HorizontalScroll).scroll_to_widget(
                 chip, animate=False)
+        self._ends()
