@@ -297,18 +297,26 @@ async def test_peek_and_talk_keys_come_and_go_with_the_mirror_and_the_speech_bub
         assert "30" in str(screen.query_one("#my-back", Static).render())
 
 
+async def bubble_before_ann(pilot: Pilot[Any]) -> tuple[GetItScreen, Any]:
+    """A level-5 round where Ann holds a 30, seat 2 shows the speech bubble, and the
+    bots hold still (only the test moves them): the table once Ann may talk."""
+    app = pilot.app
+    screen = await open_table(pilot)
+    table = game_of(app)
+    for seat in table.seats:
+        seat.bot = None
+    stack_getit_piles(table.game, [["30"], ["4"], ["speech", "5"]], now=table.elapsed())
+    table.game_changed([], [])
+    await until(pilot, lambda: "talk" in footer_keys(screen), "the talk key")
+    return screen, table
+
+
 async def test_a_line_typed_when_talk_ends_never_reaches_the_table_keys() -> None:
     """The bubble is played while Ann types: the rest of her typing (a space would play
     her card) stays in the line, which Enter then closes without sending."""
     app = solo_app(3, {"level": 5})
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_table(pilot)
-        table = game_of(app)
-        for seat in table.seats:
-            seat.bot = None  # the bots hold still: only the test moves them
-        stack_getit_piles(table.game, [["30"], ["4"], ["speech", "5"]], now=table.elapsed())
-        table.game_changed([], [])
-        await until(pilot, lambda: "talk" in footer_keys(screen), "the talk key")
+        screen, table = await bubble_before_ann(pilot)
         await pilot.press("t", "h", "i")
         talk = screen.query_one("#talk", Input)
         assert screen.focused is talk
@@ -331,13 +339,7 @@ async def test_talk_pressed_just_after_it_ended_still_keeps_the_sentence_off_the
     plays her card) stays in it until Enter closes it, unsent."""
     app = solo_app(3, {"level": 5})
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_table(pilot)
-        table = game_of(app)
-        for seat in table.seats:
-            seat.bot = None
-        stack_getit_piles(table.game, [["30"], ["4"], ["speech", "5"]], now=table.elapsed())
-        table.game_changed([], [])
-        await until(pilot, lambda: "talk" in footer_keys(screen), "the talk key")
+        screen, table = await bubble_before_ann(pilot)
         events = table.game.act(2, {"type": "play"}, now=table.elapsed())  # the bubble
         table.game_changed(events, [])
         await until(pilot, lambda: "talk" not in footer_keys(screen), "talk over")
@@ -366,13 +368,7 @@ async def test_a_talk_line_that_loses_the_keys_holds_the_round_keys_back_a_momen
 
     app = solo_app(3, {"level": 5})
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_table(pilot)
-        table = game_of(app)
-        for seat in table.seats:
-            seat.bot = None
-        stack_getit_piles(table.game, [["30"], ["4"], ["speech", "5"]], now=table.elapsed())
-        table.game_changed([], [])
-        await until(pilot, lambda: "talk" in footer_keys(screen), "the talk key")
+        screen, table = await bubble_before_ann(pilot)
         await pilot.press("t", "h", "i")
         talk = screen.query_one("#talk", Input)
         app.post_message(events.AppBlur())
