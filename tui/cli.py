@@ -139,18 +139,24 @@ def option_value(option: Option | None, raw: str) -> Any:
     return value
 
 
-def typed_options(spec: GameSpec, pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
+def typed_options(spec: GameSpec, pairs: Sequence[tuple[str, str]],
+                  seats: int | None = None) -> dict[str, Any]:
     """The ``--option`` pairs of a command line as values for ``spec``'s options.
 
     A seat is counted from 1 on the command line, as the app shows seats (``first=1``
-    is the first seat); the engine counts from 0."""
+    is the first seat); the engine counts from 0. With ``seats``, a seat that is not
+    one of them raises ``ValueError`` in those words."""
     known = {o.name: o for o in spec.options}
     values: dict[str, Any] = {}
     for key, raw in pairs:
         option = known.get(key)
         value = option_value(option, raw)
-        if option is not None and option.kind == "seat" and type(value) is int:
-            value -= 1
+        if option is not None and option.kind == "seat" and value is not None:
+            if seats is not None and (type(value) is not int or not 1 <= value <= seats):
+                raise ValueError(f"option {key!r} is a seat from 1 to {seats}, or none for "
+                                 f"one chosen at random; not {raw!r}")
+            if type(value) is int:
+                value -= 1
         values[key] = value
     return values
 
@@ -425,17 +431,7 @@ def checked_table(
                          f"{', '.join(offered) or 'none'}")
     try:
         spec.check_seats(seats)
-    except ValueError as exc:
-        parser.error(str(exc))
-    kinds = {o.name: o.kind for o in spec.options}
-    for key, raw in option_pairs:
-        if kinds[key] == "seat":
-            value = option_value(None, raw)
-            if value is not None and (type(value) is not int or not 1 <= value <= seats):
-                parser.error(f"option {key!r} is a seat from 1 to {seats}, or none for one "
-                             f"chosen at random; not {raw!r}")
-    try:
-        options = spec.check_options(typed_options(spec, option_pairs), seats)
+        options = spec.check_options(typed_options(spec, option_pairs, seats), seats)
     except ValueError as exc:
         parser.error(str(exc))
     return spec, seats, options

@@ -15,10 +15,9 @@ if TYPE_CHECKING:
     from tui.screens.table import TableScreen
     from tui.session import Session
 
-#: Game id → "module:class" of its table screen, in the order the app offers them.
+#: Game id → "module:class" of its table screen, in the order the app offers them (the
+#: first is the forms' default, as it is ``hiddenhand solo``'s).
 TABLES: dict[str, str] = {
-    # (In the order the app lists the games; the first is the forms' default, as it is
-    # ``hiddenhand solo``'s.)
     "getout": "tui.games.getout.screen:GetOutScreen",
     "getit": "tui.games.getit.screen:GetItScreen",
     "gotfive": "tui.games.gotfive.screen:GotFiveScreen",

@@ -50,6 +50,8 @@ MAX_SEATS = 6
 AIMED = {"smile": "smile at", "look_past": "look past"}
 TALK_OPEN = "say a line to everyone (Enter sends, Esc back)"
 TALK_ENDED = "talk has ended: Enter or Esc closes this line (nothing more is sent)"
+TALK_ENDED_NOTICE = ("Talk has ended (the speech bubble was played): Enter or Esc closes "
+                     "your line; it is not sent.")
 #: Seconds the round's keys wait after the talk line loses the keys without Enter or
 #: Esc (the rest of a sentence must not play a card: a space is "play").
 TALK_GUARD = 1.5
@@ -376,9 +378,7 @@ class GetItScreen(TableScreen):
             # would play a card); Enter or Esc closes it, and nothing more is sent.
             if talk.placeholder != TALK_ENDED:
                 talk.placeholder = TALK_ENDED
-                self.notify("Talk has ended (the speech bubble was played): Enter or Esc "
-                            "closes your line; it is not sent.", severity="warning",
-                            timeout=4)
+                self.notify(TALK_ENDED_NOTICE, severity="warning", timeout=4)
         else:
             # Hidden and disabled: Textual gives the focus back to the widget that had
             # it when the terminal regains the focus, hidden or not.
@@ -494,9 +494,13 @@ class GetItScreen(TableScreen):
     def action_talk(self) -> None:
         """Open the talk line (only while you see the speech bubble)."""
         if self.can("say"):
-            talk = self.query_one("#talk", Input)
-            talk.display, talk.disabled = True, False
-            talk.focus()
+            self._open_talk()
+
+    def _open_talk(self) -> Input:
+        talk = self.query_one("#talk", Input)
+        talk.display, talk.disabled = True, False
+        talk.focus()
+        return talk
 
     def on_key(self, event: events.Key) -> None:
         """``t`` a moment after talk ended (the bubble was just played) still opens the
@@ -506,11 +510,8 @@ class GetItScreen(TableScreen):
         if (event.key == "t" and self.focused is None and not self.can("say")
                 and time.monotonic() < self.talk_seen_until):
             event.stop()
-            talk = self.query_one("#talk", Input)
-            talk.display, talk.disabled, talk.placeholder = True, False, TALK_ENDED
-            talk.focus()
-            self.notify("Talk has ended (the speech bubble was played): Enter or Esc "
-                        "closes your line; it is not sent.", severity="warning", timeout=4)
+            self._open_talk().placeholder = TALK_ENDED
+            self.notify(TALK_ENDED_NOTICE, severity="warning", timeout=4)
 
     @on(Input.Submitted, "#talk")
     def talk(self, event: Input.Submitted) -> None:
