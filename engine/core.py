@@ -263,6 +263,17 @@ class Game(ABC):
     def _view(self, seat: int | None) -> View:
         """Everything ``seat`` may know beyond the common keys."""
 
+    def _public_view(self) -> View:
+        """The part of :meth:`_view` that is the same for every seat and the spectator
+        (public information only); a game that splits its view overrides this and
+        :meth:`_own_view` (``_view(seat)`` is then the two together)."""
+        return {}
+
+    def _own_view(self, seat: int | None) -> View:
+        """The rest of :meth:`_view` (keys not in :meth:`_public_view`): what ``seat``
+        sees its own way."""
+        return self._view(seat)
+
     @abstractmethod
     def _legal(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now."""
@@ -325,6 +336,30 @@ class Game(ABC):
         }
         common.update(self._view(seat))
         return common
+
+    def view_parts(self, seats: Sequence[int | None]) -> tuple[View, list[View]]:
+        """The views of ``seats`` at once, split into what they share and what is each
+        seat's own: ``view(seats[i]) == {**shared, **own[i]}``, and no key is in both.
+
+        For a host that sends every seat its view: what all of them see alike is built
+        once (and can be compared and packed once). ``shared`` is one object for all of
+        ``seats`` and holds public information only; like every view it is the caller's.
+        """
+        for seat in seats:
+            self._check_seat(seat, spectator=True)
+        shared: View = {
+            "game": self.spec.id,
+            "phase": self._phase(),
+            "turn": self._turn(),
+            "version": self.version,
+        }
+        shared.update(self._public_view())
+        own = []
+        for seat in seats:
+            part: View = {"seat": seat}
+            part.update(self._own_view(seat))
+            own.append(part)
+        return shared, own
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (``[]`` if none)."""

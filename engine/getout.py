@@ -310,10 +310,15 @@ class GetOut(Game):
         return self.turn
 
     def _view(self, seat: int | None) -> View:
+        view = self._public_view()
+        view.update(self._own_view(seat))
+        return view
+
+    def _public_view(self) -> View:
         # Cards go out as copies of their cached plain dicts: a caller may change a view.
         plain = self._plain
         played = self.played
-        view: View = {
+        return {
             "hand_counts": [len(h) for h in self.hands],
             "draw_count": len(self.draw_pile),
             "played_count": len(played),
@@ -329,10 +334,13 @@ class GetOut(Game):
             "history": [list(points) for points in self.history],
             "winners": list(self.winners) if self.winners is not None else None,
         }
-        if seat is not None:
-            hand = sorted(self.hands[seat], key=self._rank.__getitem__)
-            view["hand"] = [plain[c].copy() for c in hand]
-        return view
+
+    def _own_view(self, seat: int | None) -> View:
+        if seat is None:
+            return {}
+        plain = self._plain
+        hand = sorted(self.hands[seat], key=self._rank.__getitem__)
+        return {"hand": [plain[c].copy() for c in hand]}
 
     def _order(self, cid: int) -> tuple[int, int, int]:
         card = self.cards[cid]

@@ -229,9 +229,11 @@ class Connection:
         #: The table's public part (packed) in the last update sent here: an update
         #: carries it only when it changed (``docs/protocol.md``).
         self.table_sent: bytes | None = None
-        #: The game, seat and view of the last update sent here: the next update of
-        #: the same game and seat carries only what changed (``view_changes``).
-        self.view_sent: tuple[engine.Game, int | None, dict[str, Any]] | None = None
+        #: The game, seat and view (its shared and its own part, ``Game.view_parts``)
+        #: of the last update sent here: the next update of the same game and seat
+        #: carries only what changed (``view_changes``).
+        self.view_sent: (
+            tuple[engine.Game, int | None, dict[str, Any], dict[str, Any]] | None) = None
         self._flusher: asyncio.Task[None] | None = None
         #: Frames go straight to the transport (what ``StreamWriter.write`` does).
         self.transport: asyncio.WriteTransport = writer.transport
@@ -320,7 +322,7 @@ class Connection:
                 self._held_events, self._held_notices = [], []
                 queued, self._queued, self._queued_bytes = self._queued, [], 0
                 if table is not None and table is self.table:
-                    push = Push(table, events, notices)
+                    push = Push(table, events, notices, seats=[self.seat])
                     self.writer.write(table.frame_for(self, self.seat, push))
                 for frame in queued:
                     self.writer.write(frame)
@@ -367,13 +369,16 @@ class Connection:
 
 _NIL = msgpack.packb(None)
 _EMPTY = msgpack.packb([])
+_NO_ENTRIES = (0, b"")
 
 
 class Push:
-    """What one push sends every connection at a table, packed once for all of them:
-    the table's public part, the events and notices, and the spectators' view."""
+    """What one push sends every connection at a table, made once for all of them: the
+    table's public part, the events and notices, and the part of the views every seat
+    shares (``Game.view_parts``: built, compared and packed once, not once a seat)."""
 
-    __slots__ = ("_spectator", "events", "notices", "table", "tail", "where")
+    __slots__ = ("_changes", "_own", "_seats", "_shared", "_shared_entries", "events",
+                 "notices", "table", "tail", "where")
 
     def __init__(
         self,
@@ -381,20 +386,57 @@ class Push:
         events: list[dict[str, Any]],
         notices: list[dict[str, Any]],
         key: tuple[Any, ...] | None = None,
+        seats: list[int | None] | None = None,
     ) -> None:
         self.where = table
         self.events = events
         self.notices = notices
         self.table = table.public_packed(key)
         self.tail = p.update_tail(events, notices)
-        self._spectator: tuple[dict[str, Any], bytes] | None = None
+        #: The seats whose views this push sends (``None``: the spectators'); by default
+        #: those of every connection at the table.
+        self._seats = seats
+        self._shared: dict[str, Any] | None = None
+        self._own: dict[int | None, dict[str, Any]] = {}
+        self._shared_entries: tuple[int, bytes] | None = None
+        #: What changed in the shared part since one sent before, by that part's id
+        #: (most connections were sent the same one): the part itself and the result.
+        self._changes: dict[int, tuple[dict[str, Any], tuple[int, bytes] | None]] = {}
 
-    def spectator_parts(self) -> tuple[dict[str, Any], bytes]:
-        """The view and packed legal actions of a spectator (the same for each)."""
-        if self._spectator is None:
-            view, legal = self.where.seat_view(None)
-            self._spectator = (view, msgpack.packb(legal))
-        return self._spectator
+    def view_of(self, seat: int | None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The shared part and ``seat``'s own part of its view, fit for the wire."""
+        if self._shared is None or seat not in self._own:
+            table = self.where
+            assert table.game is not None
+            seats = self._seats if self._seats is not None else table.audience()
+            if seat not in seats:
+                seats = [*seats, seat]
+            shared, own = table.game.view_parts(seats)
+            self._shared = table.wire_time(shared)
+            self._own = {s: table.wire_time(o) for s, o in zip(seats, own, strict=True)}
+            self._shared_entries = None
+            self._changes.clear()
+        return self._shared, self._own[seat]
+
+    def shared_entries(self, pack: Callable[[Any], bytes]) -> tuple[int, bytes]:
+        """The shared part, packed as map entries (see ``protocol.map_entries``)."""
+        if self._shared_entries is None:
+            self._shared_entries = p.map_entries(pack(self._shared))
+        return self._shared_entries
+
+    def shared_changes(
+        self, before: dict[str, Any], pack: Callable[[Any], bytes]
+    ) -> tuple[int, bytes] | None:
+        """What changed in the shared part since ``before``, packed as map entries, or
+        ``None`` if only the whole view can say it (``protocol.view_changes``)."""
+        known = self._changes.get(id(before))
+        if known is not None and known[0] is before:
+            return known[1]
+        assert self._shared is not None
+        delta = p.view_changes(before, self._shared)
+        result = None if delta is None else p.map_entries(pack(delta))
+        self._changes[id(before)] = (before, result)
+        return result
 
 
 class Table:
@@ -618,12 +660,21 @@ class Table:
             data["remaining"] = None
         return data
 
+    def audience(self) -> list[int | None]:
+        """The seats whose views a push sends: every seat with a connection, and
+        ``None`` (the spectators' view) if anyone watches."""
+        seats: list[int | None] = [i for i, s in enumerate(self.seats) if s.conn is not None]
+        if self.spectators:
+            seats.append(None)
+        return seats
+
     def frame_for(self, conn: Connection, seat: int | None, push: Push) -> bytes:
         """The ``update`` frame of ``push`` for ``conn`` (at ``seat``), ready to write.
 
         The table's public part goes in only if ``conn`` has not been sent it as it is;
         the view goes in whole the first time ``conn`` sees this game from this seat,
-        and after that only what changed since the last one sent to ``conn``.
+        and after that only what changed since the last one sent to ``conn``. The part
+        of the view every seat shares is compared and packed once per push.
         """
         changes = False
         game = self.game
@@ -632,18 +683,21 @@ class Table:
             seen = None
         else:
             pack = self.host.packb
-            if seat is None:
-                v, legal = push.spectator_parts()
-            else:
-                v, actions = self.seat_view(seat)
-                legal = pack(actions) if actions else _EMPTY
+            shared, own = push.view_of(seat)
+            actions = game.legal_actions(seat) if seat is not None else None
+            legal = pack(actions) if actions else _EMPTY
             sent = conn.view_sent
-            delta = None
+            parts = None
             if sent is not None and sent[0] is game and sent[1] == seat:
-                delta = p.view_changes(sent[2], v)
-            changes = delta is not None
-            view = pack(v if delta is None else delta)
-            seen = (game, seat, v)
+                common = push.shared_changes(sent[2], pack)
+                mine = p.view_changes(sent[3], own)
+                if common is not None and mine is not None:
+                    parts = (common, p.map_entries(pack(mine)) if mine else _NO_ENTRIES)
+                    changes = True
+            if parts is None:
+                parts = (push.shared_entries(pack), p.map_entries(pack(own)))
+            view = p.joined_map(parts)
+            seen = (game, seat, shared, own)
         table = None if conn.table_sent == push.table else push.table
         try:
             frame = p.update_frame(table, seat, view, legal, push.tail, changes=changes)
@@ -796,7 +850,7 @@ class Table:
             # traffic, and would tell them when this seat marks its board.
             conn = self.seats[seat].conn
             if conn is not None:
-                conn.send_update(self, seat, Push(self, [], []))
+                conn.send_update(self, seat, Push(self, [], [], seats=[seat]))
             self.arm_timer()
             return
         self.game_changed(events, [])

@@ -156,6 +156,33 @@ def update_frame(table: bytes | None, seat: int | None, view: bytes, legal: byte
     return HEADER.pack(len(body)) + body
 
 
+def map_entries(packed: bytes) -> tuple[int, bytes]:
+    """A map packed with msgpack as its number of entries and its entries without the
+    header: maps with no key in common are joined by :func:`joined_map`."""
+    first = packed[0]
+    if 0x80 <= first <= 0x8F:
+        return first & 0x0F, packed[1:]
+    if first == 0xDE:
+        return int.from_bytes(packed[1:3], "big"), packed[3:]
+    if first == 0xDF:
+        return int.from_bytes(packed[1:5], "big"), packed[5:]
+    raise ValueError("not a packed map")
+
+
+def joined_map(parts: Iterable[tuple[int, bytes]]) -> bytes:
+    """One packed map of the entries of ``parts`` (:func:`map_entries`), which must not
+    share a key: exactly ``packb`` of the maps merged, in that order."""
+    parts = list(parts)
+    count = sum(n for n, _ in parts)
+    if count <= 0x0F:
+        head = bytes((0x80 | count,))
+    elif count <= 0xFFFF:
+        head = b"\xde" + count.to_bytes(2, "big")
+    else:
+        head = b"\xdf" + count.to_bytes(4, "big")
+    return head + b"".join(entries for _, entries in parts)
+
+
 _MISSING: Any = object()
 
 

@@ -149,12 +149,26 @@ class ReferenceGetIt(GetIt):
         return actions
 
 
+def views_in_parts(game: Game) -> list[View]:
+    """Every seat's and the spectator's view, checked against ``view_parts``: each is
+    the shared part and its own, with no key in both, and the shared part is public
+    (the spectator's view holds all of it)."""
+    seats: list[int | None] = [*range(game.seats), None]
+    views = [game.view(s) for s in seats]
+    shared, own = game.view_parts(seats)
+    for view, mine in zip(views, own, strict=True):
+        assert not shared.keys() & mine.keys()
+        assert {**shared, **mine} == view
+    assert {k: views[-1][k] for k in shared} == shared
+    return views
+
+
 def everything(game: Game) -> list[Any]:
     """What the contract shows of ``game`` now: legal actions, views, snapshot, result."""
     seats = range(game.seats)
     return [
         [game.legal_actions(s) for s in seats],
-        [game.view(s) for s in [*seats, None]],
+        views_in_parts(game),
         game.snapshot(),
         game.over,
         game.result,
@@ -246,6 +260,18 @@ def test_gotfive_views_match_the_reference(seats: int) -> None:
         slow = ReferenceGotFive(seats, seed, spec.check_options(options, seats))
         kinds = lockstep(fast, slow, seed, 400)
         assert {"reveal", "sort", "compare"} <= kinds
+
+
+def test_a_getout_view_is_shared_but_for_the_seat_and_its_hand() -> None:
+    """GET OUT! builds what every seat sees once a push (``view_parts``): a seat's own
+    part is its seat and hand; the spectator's its seat only."""
+    game = engine.new_game("getout", seats=3, seed=5)
+    shared, own = game.view_parts([0, 2, None])
+    assert [set(part) for part in own] == [{"seat", "hand"}, {"seat", "hand"}, {"seat"}]
+    assert {"hand_counts", "scores", "turn", "version"} <= shared.keys()
+    assert own[1]["hand"] == game.view(2)["hand"] != own[0]["hand"]
+    with pytest.raises(engine.IllegalAction, match="there is no seat 3"):
+        game.view_parts([0, 3])
 
 
 def test_views_are_fresh_copies() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from typing import Any
 
 import msgpack
@@ -429,7 +430,8 @@ async def test_every_registered_game_plays_to_the_end_over_the_wire(
     def recording(self: Table, conn: Any, seat: int | None, push: Any) -> bytes:
         frame = frame_for(self, conn, seat, push)
         if conn.view_sent is not None:
-            meant.setdefault(conn.id, []).append(conn.view_sent[2])
+            _game, _seat, shared, own = conn.view_sent
+            meant.setdefault(conn.id, []).append({**shared, **own})
         return frame
 
     monkeypatch.setattr(Table, "frame_for", recording)
@@ -577,3 +579,78 @@ async def test_get_it_bots_run_by_the_host_and_by_a_client_clear_a_round_togethe
         assert result is not None
         assert result["won"] is True and result["cards"] == 9
         assert host.tables[joined.table].phase == "over"
+
+
+class _Transport:
+    """A transport that keeps what is written (a connection with no socket)."""
+
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.frames.append(data)
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def set_write_buffer_limits(self, high: int | None = None) -> None:
+        pass
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.transport = _Transport()
+
+    def get_extra_info(self, key: str) -> None:
+        return None
+
+
+async def test_each_connection_gets_the_changes_since_its_own_last_view() -> None:
+    """A push compares the part of the views every seat shares once for all the
+    connections that were sent the same view before; one that skipped pushes, and one
+    that watches from the start, still get exactly what rebuilds their own views."""
+    from net.host import Connection, Push
+
+    async with running_host(seed=3) as host:
+        table = host.create_table("T", "getout", 3)
+        conns = []
+        for i in range(3):
+            conn = Connection(None, _Writer(), host.clock(), 1000)  # type: ignore[arg-type]
+            conn.name = f"P{i}"
+            table.seat_human(conn, i)
+            table.seats[i].ready = True
+            conns.append(conn)
+        watcher = Connection(None, _Writer(), host.clock(), 1000)  # type: ignore[arg-type]
+        table.spectators.append(watcher)
+        table.start()
+        game = table.game
+        assert game is not None
+        audience: list[tuple[Connection, int | None]] = [*zip(conns, range(3), strict=True),
+                                                         (watcher, None)]
+        # Each was sent its whole first view as the game started.
+        held = {conn.id: p.unpack_body(conn.transport.frames[-1][p.HEADER.size:])["view"]
+                for conn, _seat in audience}
+        kinds: list[str] = []
+        rng = random.Random(4)
+        for step in range(80):
+            push = Push(table, [], [])
+            for conn, seat in audience:
+                if seat == 1 and step % 3:
+                    continue  # this one was congested: it skips two pushes in three
+                msg = p.unpack_body(table.frame_for(conn, seat, push)[p.HEADER.size:])
+                if "view_changes" in msg:
+                    kinds.append("changes")
+                    view = p.apply_view_changes(held[conn.id], msg["view_changes"])
+                else:
+                    kinds.append("whole")
+                    view = msg["view"]
+                meant = game.view(seat)
+                assert view == meant
+                assert msgpack.packb({k: view[k] for k in meant}) == msgpack.packb(meant)
+                held[conn.id] = view
+            if game.over:
+                break
+            mover = next(s for s in range(3) if game.legal_actions(s))
+            game.act(mover, rng.choice(game.legal_actions(mover)), game.now)
+        assert kinds.count("whole") == 0  # changes only, after the first
+        assert len(kinds) > 200

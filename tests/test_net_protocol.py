@@ -524,6 +524,18 @@ def test_an_update_with_view_changes_is_the_same_bytes_as_packing_it_whole() -> 
     assert frame == p.pack(whole)
 
 
+@pytest.mark.parametrize(("first", "second"), [(0, 0), (1, 0), (0, 3), (7, 8), (15, 1),
+                                               (40, 0), (70_000, 5)])
+def test_packed_maps_join_into_the_packed_merged_map(first: int, second: int) -> None:
+    a = {f"a{i}": i for i in range(first)}
+    b = {f"b{i}": [i] for i in range(second)}
+    parts = [p.map_entries(msgpack.packb(a)), p.map_entries(msgpack.packb(b))]
+    assert [n for n, _ in parts] == [first, second]
+    assert p.joined_map(parts) == msgpack.packb({**a, **b})
+    with pytest.raises(ValueError, match="not a packed map"):
+        p.map_entries(msgpack.packb([1]))
+
+
 async def test_an_update_carries_only_what_changed_in_the_view() -> None:
     """After a connection's first view of a game, its updates carry what changed; the
     client rebuilds every view exactly as the engine gives it, seat and spectator."""
@@ -550,11 +562,11 @@ async def test_an_update_carries_only_what_changed_in_the_view() -> None:
             await settled()
             for client, seat in ((ann, 0), (bob, 1), (cy, None)):
                 assert client.latest is not None
-                held = client.latest["view"]
-                assert held == game.view(seat)
-                # The same types too, as packing both shows.
-                assert msgpack.packb(held, use_bin_type=True) == msgpack.packb(
-                    {k: held[k] for k in game.view(seat)}, use_bin_type=True)
+                held, meant = client.latest["view"], game.view(seat)
+                assert held == meant
+                # The same types too, as packing both (keys in one order) shows.
+                assert msgpack.packb({k: held[k] for k in meant}, use_bin_type=True) == (
+                    msgpack.packb(meant, use_bin_type=True))
             mover = next(c for c in (ann, bob) if c.latest and c.latest["legal"])
             assert mover.latest is not None
             await mover.act(mover.latest["legal"][-1])
