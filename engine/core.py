@@ -274,6 +274,11 @@ class Game(ABC):
         sees its own way."""
         return self._view(seat)
 
+    def _own_part(self, seat: int | None) -> View:
+        """:meth:`_own_view` for :meth:`view_parts`, whose values may be the very ones
+        an earlier call gave while they have not changed (a game may keep them)."""
+        return self._own_view(seat)
+
     @abstractmethod
     def _legal(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now."""
@@ -343,7 +348,9 @@ class Game(ABC):
 
         For a host that sends every seat its view: what all of them see alike is built
         once (and can be compared and packed once). ``shared`` is one object for all of
-        ``seats`` and holds public information only; like every view it is the caller's.
+        ``seats`` and holds public information only. Unlike :meth:`view`'s, these parts
+        are to be read, never changed: a value that did not change since an earlier call
+        may be the very object it gave then (so a comparison can stop at ``is``).
         """
         for seat in seats:
             self._check_seat(seat, spectator=True)
@@ -357,7 +364,7 @@ class Game(ABC):
         own = []
         for seat in seats:
             part: View = {"seat": seat}
-            part.update(self._own_view(seat))
+            part.update(self._own_part(seat))
             own.append(part)
         return shared, own
 

@@ -106,6 +106,8 @@ class GetOut(Game):
         """Per-card lookups that never change within a game, for the views' hot path."""
         self._plain = {cid: card.plain() for cid, card in self.cards.items()}
         self._rank = {cid: self._order(cid) for cid in self.cards}
+        #: Each seat's own part of ``view_parts`` as last built, with the hand it shows.
+        self._own_kept: dict[int, tuple[tuple[int, ...], View]] = {}
 
     # ------------------------------------------------------------------ round set-up
 
@@ -341,6 +343,17 @@ class GetOut(Game):
         plain = self._plain
         hand = sorted(self.hands[seat], key=self._rank.__getitem__)
         return {"hand": [plain[c].copy() for c in hand]}
+
+    def _own_part(self, seat: int | None) -> View:
+        # A hand is the same while it holds the same cards: most seats' hands do not
+        # change from one move to the next (the host then compares them by identity).
+        if seat is None:
+            return {}
+        cards = tuple(self.hands[seat])
+        kept = self._own_kept.get(seat)
+        if kept is None or kept[0] != cards:
+            kept = self._own_kept[seat] = (cards, self._own_view(seat))
+        return kept[1]
 
     def _order(self, cid: int) -> tuple[int, int, int]:
         card = self.cards[cid]

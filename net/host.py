@@ -696,7 +696,7 @@ class Table:
                     changes = True
             if parts is None:
                 parts = (push.shared_entries(pack), p.map_entries(pack(own)))
-            view = p.joined_map(parts)
+            view = p.joined_map(*parts)
             seen = (game, seat, shared, own)
         table = None if conn.table_sent == push.table else push.table
         try:

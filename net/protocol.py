@@ -169,18 +169,17 @@ def map_entries(packed: bytes) -> tuple[int, bytes]:
     raise ValueError("not a packed map")
 
 
-def joined_map(parts: Iterable[tuple[int, bytes]]) -> bytes:
-    """One packed map of the entries of ``parts`` (:func:`map_entries`), which must not
-    share a key: exactly ``packb`` of the maps merged, in that order."""
-    parts = list(parts)
-    count = sum(n for n, _ in parts)
+def joined_map(first: tuple[int, bytes], second: tuple[int, bytes]) -> bytes:
+    """One packed map of the entries of two maps with no key in common (each as
+    :func:`map_entries` gives it): exactly ``packb`` of the two merged, in that order."""
+    count = first[0] + second[0]
     if count <= 0x0F:
         head = bytes((0x80 | count,))
     elif count <= 0xFFFF:
         head = b"\xde" + count.to_bytes(2, "big")
     else:
         head = b"\xdf" + count.to_bytes(4, "big")
-    return head + b"".join(entries for _, entries in parts)
+    return head + first[1] + second[1]
 
 
 _MISSING: Any = object()

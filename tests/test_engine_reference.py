@@ -272,6 +272,15 @@ def test_a_getout_view_is_shared_but_for_the_seat_and_its_hand() -> None:
     assert own[1]["hand"] == game.view(2)["hand"] != own[0]["hand"]
     with pytest.raises(engine.IllegalAction, match="there is no seat 3"):
         game.view_parts([0, 3])
+    # A hand that did not change is the very list it was (a host compares by ``is``).
+    _, before = game.view_parts([0, 1, 2])
+    mover = next(s for s in range(3) if game.legal_actions(s))
+    game.act(mover, game.legal_actions(mover)[0])
+    _, after = game.view_parts([0, 1, 2])
+    for seat in range(3):
+        same = after[seat]["hand"] is before[seat]["hand"]
+        assert same == (seat != mover)
+        assert after[seat]["hand"] == game.view(seat)["hand"]
 
 
 def test_views_are_fresh_copies() -> None:

@@ -531,7 +531,7 @@ def test_packed_maps_join_into_the_packed_merged_map(first: int, second: int) ->
     b = {f"b{i}": [i] for i in range(second)}
     parts = [p.map_entries(msgpack.packb(a)), p.map_entries(msgpack.packb(b))]
     assert [n for n, _ in parts] == [first, second]
-    assert p.joined_map(parts) == msgpack.packb({**a, **b})
+    assert p.joined_map(*parts) == msgpack.packb({**a, **b})
     with pytest.raises(ValueError, match="not a packed map"):
         p.map_entries(msgpack.packb([1]))
 
