@@ -20,7 +20,8 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from net import protocol as p
@@ -55,6 +56,53 @@ class NotAHost(ConnectionLost):
     def __init__(self, message: str, *, answered: bool) -> None:
         super().__init__(message)
         self.answered = answered
+
+
+class _Inbox:
+    """Pushed messages in order, for ``async for`` and :meth:`Client.next`: what
+    ``asyncio.Queue`` gave here, without its sizes and task counts (every update
+    passes through it)."""
+
+    __slots__ = ("_items", "_waiters")
+
+    def __init__(self) -> None:
+        self._items: deque[Message | None] = deque()
+        self._waiters: deque[asyncio.Future[None]] = deque()
+
+    def put(self, item: Message | None) -> None:
+        self._items.append(item)
+        self._wake()
+
+    def _wake(self) -> None:
+        waiters = self._waiters
+        while waiters:
+            waiter = waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+                return
+
+    async def get(self) -> Message | None:
+        items = self._items
+        while not items:
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiters.append(waiter)
+            try:
+                await waiter
+            except BaseException:
+                # Cancelled (a timeout): a wake meant for this one goes to the next.
+                waiter.cancel()
+                with contextlib.suppress(ValueError):
+                    self._waiters.remove(waiter)
+                if items:
+                    self._wake()
+                raise
+        return items.popleft()
+
+    def take_all(self) -> list[Message | None]:
+        """Everything waiting now, taken."""
+        out = list(self._items)
+        self._items.clear()
+        return out
 
 
 class Joined(NamedTuple):
@@ -141,7 +189,7 @@ class Client:
         self._writer = writer
         self._refs = itertools.count(1)
         self._pending: dict[int, asyncio.Future[Message]] = {}
-        self._queue: asyncio.Queue[Message | None] = asyncio.Queue()
+        self._queue = _Inbox()
         self._task: asyncio.Task[None] | None = None
         self._watchdog: asyncio.Task[None] | None = None
         self._last_seen = 0.0
@@ -252,24 +300,7 @@ class Client:
 
     def _handle(self, msg: Message) -> None:
         kind = msg.get("type")
-        if kind == "ping":
-            self._send({"type": "pong"})
-            return
-        if kind == "pong" and "ref" not in msg:
-            return
-        ref = msg.get("ref")
-        future = self._pending.pop(ref, None) if isinstance(ref, int) else None
-        if future is not None:
-            if future.done():
-                return
-            if kind == "error":
-                future.set_exception(
-                    ServerError(str(msg.get("code")), str(msg.get("message")))
-                )
-            else:
-                future.set_result(msg)
-            return
-        if kind == "update":
+        if kind == "update":  # nearly every message: looked at first
             if "table" in msg:
                 self.table = msg["table"]
             else:
@@ -287,14 +318,32 @@ class Client:
                     self.result = notice.get("result")
                 elif notice.get("type") == "started":
                     self.result = None
-        elif kind == "error" and msg.get("code") in {p.KICKED, p.REPLACED}:
-            self.joined = None
+        else:
+            if kind == "ping":
+                self._send({"type": "pong"})
+                return
+            if kind == "pong" and "ref" not in msg:
+                return
+            ref = msg.get("ref")
+            future = self._pending.pop(ref, None) if isinstance(ref, int) else None
+            if future is not None:
+                if future.done():
+                    return
+                if kind == "error":
+                    future.set_exception(
+                        ServerError(str(msg.get("code")), str(msg.get("message")))
+                    )
+                else:
+                    future.set_result(msg)
+                return
+            if kind == "error" and msg.get("code") in {p.KICKED, p.REPLACED}:
+                self.joined = None
         for listener in self.listeners:
             try:
                 listener(msg)
             except Exception:  # the caller's bug must not cut the connection
                 log.exception("a listener of a hiddenhand client failed")
-        self._queue.put_nowait(msg)
+        self._queue.put(msg)
 
     def _finish(self, reason: str) -> None:
         if self.close_reason is None:
@@ -304,7 +353,7 @@ class Client:
             if not future.done():
                 future.set_exception(ConnectionLost(self.close_reason))
         self._pending.clear()
-        self._queue.put_nowait(None)
+        self._queue.put(None)
         with contextlib.suppress(Exception):
             self._writer.close()
 
@@ -318,22 +367,22 @@ class Client:
                     self._writer.transport.abort()
                 return
 
-    def __aiter__(self) -> AsyncIterator[Message]:
-        return self._iterate()
+    def __aiter__(self) -> Client:
+        return self
 
-    async def _iterate(self) -> AsyncIterator[Message]:
-        while True:
-            msg = await self._queue.get()
-            if msg is None:
-                self._queue.put_nowait(None)
-                return
-            yield msg
+    async def __anext__(self) -> Message:
+        """The next pushed message; the iteration ends with the stream."""
+        msg = await self._queue.get()
+        if msg is None:
+            self._queue.put(None)
+            raise StopAsyncIteration
+        return msg
 
     async def next(self, timeout: float | None = None) -> Message:
         """The next pushed message; ``ConnectionLost`` once the stream has ended."""
         msg = await asyncio.wait_for(self._queue.get(), timeout)
         if msg is None:
-            self._queue.put_nowait(None)
+            self._queue.put(None)
             raise ConnectionLost(self.close_reason or "closed")
         return msg
 
@@ -350,10 +399,9 @@ class Client:
     def pending(self) -> list[Message]:
         """Take every pushed message already received, without waiting."""
         out = []
-        while not self._queue.empty():
-            msg = self._queue.get_nowait()
+        for msg in self._queue.take_all():
             if msg is None:
-                self._queue.put_nowait(None)
+                self._queue.put(None)
                 break
             out.append(msg)
         return out

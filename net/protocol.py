@@ -346,6 +346,8 @@ def unpack_body(
         raise ProtocolError(
             BAD_FRAME, _short(f"the frame is not one valid msgpack object: {exc}")
         ) from None
+    if type(obj) is dict:  # every message (the one check on the hot path)
+        return obj
     if isinstance(obj, bytes | msgpack.ExtType):
         raise ProtocolError(BAD_FRAME, "binary and extension values are not part of the protocol")
     if not isinstance(obj, dict):
@@ -502,8 +504,12 @@ class FrameReader(asyncio.StreamReader):
             end = size + length
             if len(buf) < end:
                 return
-            body = bytes(buf[size:end])
-            del buf[:end]
+            if len(buf) == end:  # the usual case: what came is one whole frame
+                body = bytes(buf)[size:]
+                buf.clear()
+            else:
+                body = bytes(buf[size:end])
+                del buf[:end]
             try:
                 on_frame(body)
             except Exception as exc:
