@@ -236,6 +236,9 @@ class Game(ABC):
     """
 
     spec: ClassVar[GameSpec]
+    #: True for a game whose ``_view`` is ``_public_view`` and ``_own_view`` together:
+    #: :meth:`view_parts` then builds the public part once for every seat.
+    splits_view: ClassVar[bool] = False
 
     #: The next engine-time moment at which :meth:`advance` would change something, or
     #: ``None`` (untimed games never have one). A host arms its one timer from it.
@@ -265,7 +268,7 @@ class Game(ABC):
 
     def _public_view(self) -> View:
         """The part of :meth:`_view` that is the same for every seat and the spectator
-        (public information only); a game that splits its view overrides this and
+        (public information only); a game that :attr:`splits_view` overrides this and
         :meth:`_own_view` (``_view(seat)`` is then the two together)."""
         return {}
 
@@ -354,6 +357,8 @@ class Game(ABC):
         """
         for seat in seats:
             self._check_seat(seat, spectator=True)
+        if not self.splits_view:
+            return {}, [self.view(seat) for seat in seats]
         shared: View = {
             "game": self.spec.id,
             "phase": self._phase(),

@@ -82,6 +82,9 @@ def card_faces() -> list[tuple[str | None, int | None]]:
 class GetOut(Game):
     """A GET OUT! game (one round, or a match of rounds)."""
 
+    #: Every seat sees the table alike; only its hand is its own (``view_parts``).
+    splits_view = True
+
     def __init__(self, seats: int, seed: int, options: dict[str, Plain]) -> None:
         super().__init__(seats, seed, options)
         ids = list(range(DECK_SIZE))

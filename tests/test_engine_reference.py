@@ -283,6 +283,27 @@ def test_a_getout_view_is_shared_but_for_the_seat_and_its_hand() -> None:
         assert after[seat]["hand"] == game.view(seat)["hand"]
 
 
+@pytest.mark.parametrize(("game_id", "options"), [
+    ("getout", {}), ("getit", {}), ("gotfive", {}), ("gotfive", {"hints": "board"})])
+def test_view_parts_are_every_games_views(game_id: str, options: dict[str, Any]) -> None:
+    """``view_parts`` gives each seat its view, whether the game splits it or not, and
+    whatever the game adds to a view (a Got Five! hint)."""
+    game = engine.new_game(game_id, seats=3, seed=2, options=options)
+    rng = random.Random(2)
+    for _ in range(30):
+        views_in_parts(game)
+        moves = [(s, a) for s in range(3) for a in game.legal_actions(s)
+                 if a["type"] not in ("announce", "mark", "say")]
+        if game.over or not moves:
+            break
+        seat, action = rng.choice(moves)
+        if action["type"] == "arrange":
+            action = {"type": "arrange", "pile": arrangement(game.view(seat)["hand"], rng)}
+        game.act(seat, action, game.now)
+    shared, _own = game.view_parts([0])
+    assert bool(shared) == (game_id == "getout")
+
+
 def test_views_are_fresh_copies() -> None:
     """Changing a view a caller was given changes neither the game nor the next view."""
     for game_id, seats in (("getout", 3), ("gotfive", 3)):
