@@ -38,7 +38,7 @@ import os
 import struct
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -175,6 +175,9 @@ class Journal:
         #: A new file's directory entry is still to be made durable (with the next fsync).
         self._new_entry = False
         self._thread: threading.Thread | None = None
+        #: ``msgpack.packb`` without a new ``Packer`` for every record (only the
+        #: host's loop thread appends).
+        self._pack: Callable[[Any], bytes] = msgpack.Packer(use_bin_type=True).pack
         if sync == "background":
             self._thread = threading.Thread(
                 target=self._sync_loop, name="hiddenhand-journal-sync", daemon=True
@@ -201,7 +204,8 @@ class Journal:
         """Write one record: in the kernel on return (and on the disk, with ``each``)."""
         if self._fd is None:
             return
-        data = _frame(record)
+        body = self._pack(record)
+        data = _HEADER.pack(len(body)) + body
         written = os.write(self._fd, data)
         if written != len(data):  # a full disk: write the rest, or fail loudly
             os.write(self._fd, data[written:])

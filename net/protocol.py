@@ -660,6 +660,12 @@ def plain(field: str, value: Any, depth: int = 0) -> Any:
     """
     if depth > MAX_DEPTH:
         raise _bad(f"{field!r} nests deeper than {MAX_DEPTH} levels")
+    kind = type(value)
+    # The common cases first, by exact type (what msgpack decodes to).
+    if kind is str and value.isprintable():
+        return value
+    if kind is int and -(2**63) < value < 2**63:
+        return value
     if value is None or isinstance(value, bool | int):
         if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 2**63:
             raise _bad(f"{field!r} holds a number too large")
@@ -700,11 +706,17 @@ def action(field: str, value: Any) -> dict[str, Any]:
     return checked
 
 
+_REF_TEXT = text(ID_LEN * 2)
+_REF_NUMBER = integer(0, REF_MAX)
+
+
 def ref(field: str, value: Any) -> int | str:
     """A request reference: a whole number or a short string, echoed in the reply."""
+    if type(value) is int and 0 <= value <= REF_MAX:  # what every client sends
+        return value
     if isinstance(value, str):
-        return text(ID_LEN * 2)(field, value)
-    return integer(0, REF_MAX)(field, value)
+        return _REF_TEXT(field, value)
+    return _REF_NUMBER(field, value)
 
 
 #: Client-to-host messages: type -> {field: (validator, required)}.
