@@ -199,32 +199,38 @@ def print_timeline(host_file: str, marks: list[list[float]], who: str = "hiddenh
                   f"{percentile(values, 0.99):7.1f}")
 
 
-async def bench_host(
-    args: argparse.Namespace, timeline: str | None = None,
-) -> tuple[list[float], list[float], list[bytes]]:
-    """Latencies of actions through ``hiddenhand host`` — until every client's consumer
-    (``async for``) has the new view, and until every ``Client`` holds it (read and
-    decoded: its listeners are called) — and the update frame bodies the first client
-    received (their size and bytes make the baselines). With ``timeline`` (a file),
-    the host notes its own clock readings there and the bench's are printed beside them
-    (:func:`print_timeline`)."""
-    from net.client import Client
+class HostBench:
+    """``hiddenhand host`` in its own process and six ``Client``s on it, kept open
+    between rounds (:meth:`run`), so that the baselines' rounds can come in between."""
 
-    command = [*hiddenhand_command(), "host", "--game", "getout", "--seats", str(CLIENTS),
-               "--bind", LOOPBACK, "--port", "0", "--no-mdns", "--name", "bench",
-               *args.host_arg]
-    if args.profile:
-        command = [sys.executable, "-m", "pyinstrument", "--renderer", "text",
-                   "--outfile", args.profile, *command]
-    elif timeline is not None:
-        command = [sys.executable, __file__, "--timed-host", timeline, *command[1:]]
-    marks: list[list[float]] = []
-    proc, port = await start_process(command, r"port (\d+)")
-    clients: list[Client] = []
-    readers: list[asyncio.Task[None]] = []
-    try:
+    def __init__(self, args: argparse.Namespace, timeline: str | None = None) -> None:
+        self.args = args
+        self.timeline = timeline
+        self.proc: asyncio.subprocess.Process | None = None
+        self.clients: list[Any] = []
+        self.readers: list[asyncio.Task[None]] = []
+        #: Per action: when it was sent, when each Client held it, when each consumer had it.
+        self.marks: list[list[float]] = []
+        self.rng = random.Random(args.seed)
+        self.over = False
+
+    async def start(self) -> None:
+        """Start the host, seat the six clients and start the game."""
+        from net.client import Client
+
+        args = self.args
+        command = [*hiddenhand_command(), "host", "--game", "getout", "--seats", str(CLIENTS),
+                   "--bind", LOOPBACK, "--port", "0", "--no-mdns", "--name", "bench",
+                   *args.host_arg]
+        if args.profile:
+            command = [sys.executable, "-m", "pyinstrument", "--renderer", "text",
+                       "--outfile", args.profile, *command]
+        elif self.timeline is not None:
+            command = [sys.executable, __file__, "--timed-host", self.timeline, *command[1:]]
+        self.proc, port = await start_process(command, r"port (\d+)")
+        clients = self.clients
         for i in range(CLIENTS):
-            # The first keeps its raw frames: the baseline's frame is their mean size.
+            # The first keeps its raw frames: the baselines' frames come from them.
             clients.append(await Client.connect(LOOPBACK, port, name=f"p{i + 1}",
                                                 record_frames=i == 0))
         (table,) = await clients[0].list_tables()
@@ -232,71 +238,80 @@ async def bench_host(
             await c.join(table["id"])
         for c in clients[1:]:
             await c.ready()
-        got: list[dict[int, float]] = [{} for _ in clients]
-        held: list[dict[int, float]] = [{} for _ in clients]
-        latest: list[dict[str, Any] | None] = [None] * CLIENTS
-        arrived = asyncio.Event()
+        self.got: list[dict[int, float]] = [{} for _ in clients]
+        self.held: list[dict[int, float]] = [{} for _ in clients]
+        self.latest: list[dict[str, Any] | None] = [None] * CLIENTS
+        self.arrived = asyncio.Event()
 
         def holder(i: int) -> Any:
             def hold(msg: dict[str, Any]) -> None:  # the client has read and decoded it
                 if msg.get("type") == "update" and msg.get("view") is not None:
-                    held[i][msg["view"]["version"]] = time.perf_counter()
+                    self.held[i][msg["view"]["version"]] = time.perf_counter()
             return hold
 
         async def read(i: int, client: Client) -> None:
             async for msg in client:  # handed on to a consumer, one loop turn later
                 if msg.get("type") != "update" or msg.get("view") is None:
                     continue
-                got[i][msg["view"]["version"]] = time.perf_counter()
-                latest[i] = msg
-                arrived.set()
+                self.got[i][msg["view"]["version"]] = time.perf_counter()
+                self.latest[i] = msg
+                self.arrived.set()
 
         for i, c in enumerate(clients):
             c.listeners.append(holder(i))
-        readers = [asyncio.create_task(read(i, c)) for i, c in enumerate(clients)]
+        self.readers = [asyncio.create_task(read(i, c)) for i, c in enumerate(clients)]
         await clients[0].start()
+        await asyncio.wait_for(self._all_hold(0), 10)
 
-        async def all_hold(version: int) -> None:
-            while not all(version in g for g in got):
-                arrived.clear()
-                await arrived.wait()
+    async def _all_hold(self, version: int) -> None:
+        while not all(version in g for g in self.got):
+            self.arrived.clear()
+            await self.arrived.wait()
 
-        await asyncio.wait_for(all_hold(0), 10)
-        rng = random.Random(args.seed)
+    async def run(self, count: int, end: float) -> tuple[list[float], list[float]]:
+        """``count`` actions one after another (fewer if the match ends or the clock
+        passes ``end``): each action's latency until every consumer had its view, and
+        until every Client held it."""
         samples: list[float] = []
         samples_held: list[float] = []
-        end = time.perf_counter() + args.seconds
-        while len(samples) < args.actions and time.perf_counter() < end:
+        latest, got, held = self.latest, self.got, self.held
+        while len(samples) < count and time.perf_counter() < end:
             movers = [i for i, m in enumerate(latest) if m is not None and m["legal"]]
             if not movers:
-                break  # the match is over
+                self.over = True  # the match is over
+                break
             i = movers[0]
             msg = latest[i]
             assert msg is not None
             version = msg["view"]["version"]
-            action = rng.choice(msg["legal"])
+            action = self.rng.choice(msg["legal"])
             started: list[float] = []
-            reply = asyncio.create_task(stamped_act(clients[i], action, started))
-            await asyncio.wait_for(all_hold(version + 1), 10)
+            reply = asyncio.create_task(stamped_act(self.clients[i], action, started))
+            await asyncio.wait_for(self._all_hold(version + 1), 10)
             start = started[0]
             samples.append(max(g[version + 1] for g in got) - start)
             samples_held.append(max(h[version + 1] for h in held) - start)
-            marks.append([start, *(h[version + 1] for h in held),
-                          *(g[version + 1] for g in got)])
+            self.marks.append([start, *(h[version + 1] for h in held),
+                               *(g[version + 1] for g in got)])
             await reply
-        # What went over the wire (an update carries the table only when it changed).
-        bodies = [body for body in clients[0].raw_frames
-                  if msgpack.unpackb(body).get("type") == "update"]
-        return samples, samples_held, bodies
-    finally:
-        for t in readers:
+        return samples, samples_held
+
+    def bodies(self) -> list[bytes]:
+        """The update frame bodies the first client received so far (an update carries
+        the table only when it changed)."""
+        return [body for body in self.clients[0].raw_frames
+                if msgpack.unpackb(body).get("type") == "update"]
+
+    async def close(self) -> None:
+        for t in self.readers:
             t.cancel()
-        for c in clients:
+        for c in self.clients:
             with contextlib.suppress(Exception):
                 await c.close()
-        await stop_process(proc)
-        if timeline is not None and os.path.exists(timeline):
-            print_timeline(timeline, marks)
+        if self.proc is not None:
+            await stop_process(self.proc)
+        if self.timeline is not None and os.path.exists(self.timeline):
+            print_timeline(self.timeline, self.marks)
 
 
 # --------------------------------------------------------------------------- raw asyncio
@@ -361,87 +376,135 @@ async def raw_server(size: int, frames_file: str | None, timeline: str | None = 
             f.write(msgpack.packb(acts))
 
 
-async def bench_raw(args: argparse.Namespace, size: float, count: int,
-                    frames_file: str | None = None, timeline: str | None = None
-                    ) -> list[float]:
-    """Latencies of the raw broadcast, ``count`` of them, six clients like the host's
-    (each decodes every frame with msgpack; the n-th update is the n-th action's).
-    With ``timeline`` (a file), its timeline is printed as the host's is."""
-    command = [sys.executable, __file__, "--raw-server", str(round(size))]
-    if frames_file is not None:
-        command += ["--raw-frames", frames_file]
-    if timeline is not None:
-        command += ["--raw-timeline", timeline]
-    marks: list[list[float]] = []
-    proc, port = await start_process(command, r"port (\d+)")
-    conns = [await asyncio.open_connection(LOOPBACK, port) for _ in range(CLIENTS)]
-    hello = msgpack.packb({"type": "hello"})
-    for reader, writer in conns:  # each one registered before the first broadcast
-        writer.write(HEADER.pack(len(hello)) + hello)
-        (n,) = HEADER.unpack(await asyncio.wait_for(reader.readexactly(HEADER.size), 10))
-        await reader.readexactly(n)
-    got: list[dict[int, float]] = [{} for _ in conns]
-    arrived = asyncio.Event()
+class RawBench:
+    """The raw server (:func:`raw_server`) in its own process and six plain asyncio
+    connections on it, each decoding every frame with msgpack; kept open between
+    rounds (:meth:`run`). With ``timeline`` (a file), its timeline is printed as the
+    host's is."""
 
-    async def read(i: int, reader: asyncio.StreamReader) -> None:
-        updates = 0
-        while True:
-            (n,) = HEADER.unpack(await reader.readexactly(HEADER.size))
-            msg = msgpack.unpackb(await reader.readexactly(n))
-            if msg["type"] == "update":
-                updates += 1
-                got[i][updates] = time.perf_counter()
-                arrived.set()
+    def __init__(self, size: float, frames_file: str | None = None,
+                 timeline: str | None = None) -> None:
+        self.size = size
+        self.frames_file = frames_file
+        self.timeline = timeline
+        self.marks: list[list[float]] = []
+        self.seq = 0
+        self.proc: asyncio.subprocess.Process | None = None
+        self.conns: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+        self.readers: list[asyncio.Task[None]] = []
 
-    readers = [asyncio.create_task(read(i, r)) for i, (r, _w) in enumerate(conns)]
-    samples: list[float] = []
-    try:
+    async def start(self) -> None:
+        command = [sys.executable, __file__, "--raw-server", str(round(self.size))]
+        if self.frames_file is not None:
+            command += ["--raw-frames", self.frames_file]
+        if self.timeline is not None:
+            command += ["--raw-timeline", self.timeline]
+        self.proc, port = await start_process(command, r"port (\d+)")
+        self.conns = [await asyncio.open_connection(LOOPBACK, port) for _ in range(CLIENTS)]
+        hello = msgpack.packb({"type": "hello"})
+        for reader, writer in self.conns:  # each one registered before the first broadcast
+            writer.write(HEADER.pack(len(hello)) + hello)
+            (n,) = HEADER.unpack(await asyncio.wait_for(reader.readexactly(HEADER.size), 10))
+            await reader.readexactly(n)
+        self.got: list[dict[int, float]] = [{} for _ in self.conns]
+        self.arrived = asyncio.Event()
+
+        async def read(i: int, reader: asyncio.StreamReader) -> None:
+            updates = 0
+            while True:
+                (n,) = HEADER.unpack(await reader.readexactly(HEADER.size))
+                msg = msgpack.unpackb(await reader.readexactly(n))
+                if msg["type"] == "update":
+                    updates += 1
+                    self.got[i][updates] = time.perf_counter()
+                    self.arrived.set()
+
+        self.readers = [asyncio.create_task(read(i, r)) for i, (r, _w) in enumerate(self.conns)]
+
+    async def run(self, count: int) -> list[float]:
+        """``count`` broadcasts, one after another (the n-th update is the n-th action's)."""
+        samples: list[float] = []
+        got = self.got
         request = msgpack.packb({"type": "act", "action": {"type": "draw"}, "ref": 1})
-        for seq in range(1, count + 1):
+        for _ in range(count):
+            self.seq += 1
+            seq = self.seq
             start = time.perf_counter()
-            conns[seq % CLIENTS][1].write(HEADER.pack(len(request)) + request)
+            self.conns[seq % CLIENTS][1].write(HEADER.pack(len(request)) + request)
             while not all(seq in g for g in got):
-                arrived.clear()
-                await asyncio.wait_for(arrived.wait(), 10)
+                self.arrived.clear()
+                await asyncio.wait_for(self.arrived.wait(), 10)
             samples.append(max(g[seq] for g in got) - start)
             # The raw client decodes where it reads: it holds the frame as its reader has.
-            marks.append([start, *(g[seq] for g in got), *(g[seq] for g in got)])
+            self.marks.append([start, *(g[seq] for g in got), *(g[seq] for g in got)])
         return samples
-    finally:
-        for t in readers:
+
+    async def close(self) -> None:
+        for t in self.readers:
             t.cancel()
-        for _r, w in conns:
+        for _r, w in self.conns:
             w.close()
-        await stop_process(proc)
-        if timeline is not None and os.path.exists(timeline):
-            print_timeline(timeline, marks, "raw asyncio broadcast of the host's own frames")
+        if self.proc is not None:
+            await stop_process(self.proc)
+        if self.timeline is not None and os.path.exists(self.timeline):
+            print_timeline(self.timeline, self.marks,
+                           "raw asyncio broadcast of the host's own frames")
+
+
+#: Actions the host serves before anything is counted: its frames make the baselines'.
+WARM_UP = 200
 
 
 async def run(args: argparse.Namespace) -> int:
-    """The host, then the baseline with the host's frame size; print both."""
-    if args.timeline:
-        with tempfile.TemporaryDirectory() as scratch:
-            host, host_held, bodies = await bench_host(args, os.path.join(scratch, "host"))
-    else:
-        host, host_held, bodies = await bench_host(args)
-    size = statistics.mean(len(b) for b in bodies)
-    raw = await bench_raw(args, size, len(host))
-    with tempfile.NamedTemporaryFile(suffix=".msgpack") as frames, \
-            tempfile.TemporaryDirectory() as scratch:
-        frames.write(msgpack.packb(bodies[-len(host):]))
-        frames.flush()
-        replay = await bench_raw(args, size, len(host), frames.name,
-                                 os.path.join(scratch, "raw") if args.timeline else None)
-    print(f"6 clients on {LOOPBACK}; mean update frame {size:.0f} bytes")
-    print(line("hiddenhand host (GET OUT!, 6 seats)", host))
-    print(line("  … held by every Client (decoded)", host_held))
-    print(line("raw asyncio broadcast (baseline)", raw))
-    print(line("raw, the host's own frames", replay))
-    own = statistics.median(host) / statistics.median(replay)
-    print(f"ratio p50 {statistics.median(host) / statistics.median(raw):.2f}x, "
-          f"p99 {percentile(host, 0.99) / percentile(raw, 0.99):.2f}x "
+    """The host, then the two baselines with the host's frames, in interleaved rounds
+    (the machine's pace drifts: each round of the host has its baselines' beside it);
+    print all three."""
+    host_all: list[float] = []
+    held_all: list[float] = []
+    raw_all: list[float] = []
+    replay_all: list[float] = []
+    end = time.perf_counter() + args.seconds
+    with tempfile.TemporaryDirectory() as scratch:
+        host = HostBench(args, os.path.join(scratch, "host") if args.timeline else None)
+        raws: list[RawBench] = []
+        try:
+            await host.start()
+            await host.run(WARM_UP, end)
+            host.marks.clear()
+            bodies = host.bodies()
+            size = statistics.mean(len(b) for b in bodies)
+            frames = os.path.join(scratch, "frames.msgpack")
+            with open(frames, "wb") as f:
+                f.write(msgpack.packb(bodies[-WARM_UP:]))
+            raws = [RawBench(size), RawBench(size, frames, os.path.join(scratch, "raw")
+                                             if args.timeline else None)]
+            for raw in raws:
+                await raw.start()
+            per_round = max(1, args.actions // args.rounds)
+            while len(host_all) < args.actions and not host.over:
+                count = min(per_round, args.actions - len(host_all))
+                samples, held = await host.run(count, end)
+                if not samples:
+                    break
+                host_all += samples
+                held_all += held
+                raw_all += await raws[0].run(len(samples))
+                replay_all += await raws[1].run(len(samples))
+        finally:
+            await host.close()
+            for raw in raws:
+                await raw.close()
+    print(f"6 clients on {LOOPBACK}; mean update frame {size:.0f} bytes; "
+          f"{len(host_all)} actions in rounds of {per_round}, each round beside its baselines'")
+    print(line("hiddenhand host (GET OUT!, 6 seats)", host_all))
+    print(line("  … held by every Client (decoded)", held_all))
+    print(line("raw asyncio broadcast (baseline)", raw_all))
+    print(line("raw, the host's own frames", replay_all))
+    own = statistics.median(host_all) / statistics.median(replay_all)
+    print(f"ratio p50 {statistics.median(host_all) / statistics.median(raw_all):.2f}x, "
+          f"p99 {percentile(host_all, 0.99) / percentile(raw_all, 0.99):.2f}x "
           f"(to the host's own frames: p50 {own:.2f}x); held by every Client: "
-          f"p50 {statistics.median(host_held) / statistics.median(raw):.2f}x")
+          f"p50 {statistics.median(held_all) / statistics.median(raw_all):.2f}x")
     if args.profile:
         print(f"host profile (pyinstrument) written to {args.profile}")
     return 0
@@ -453,6 +516,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--actions", type=int, default=2000)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=10,
+                        help="rounds the actions are split into, the baselines' beside each")
     parser.add_argument("--profile", default=None, metavar="FILE")
     parser.add_argument("--host-arg", action="append", default=[], metavar="ARG",
                         help="one more argument for hiddenhand host (repeatable), e.g. "
