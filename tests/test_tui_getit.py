@@ -17,6 +17,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
+from engine.getit import arrangement
 from engine.testing import stack_getit_piles
 from tests.tui_support import config_dir, until
 from tui.app import HiddenHandApp
@@ -263,6 +264,45 @@ async def test_the_ends_of_a_scrolled_hand_say_how_many_cards_lie_beyond() -> No
         cards.scroll_to(x=cards.max_scroll_x, animate=False, immediate=True)
         await until(pilot, lambda: ends() == said(row.hidden()[0], 0)
                     and row.hidden()[0] > 0, "the far end")
+
+
+async def test_an_update_leaves_a_scrolled_hand_where_the_player_scrolled_it() -> None:
+    """The chosen card is brought into sight when it changes, not by every update: the
+    wheel's scrolling stays while others arrange their piles."""
+    from textual.containers import HorizontalScroll
+
+    app = solo_app(4, {"level": "X", "cards": 59})  # 14 or 15 cards a hand
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot)
+        table = game_of(app)
+        for seat in table.seats:
+            seat.bot = None  # the test's own update comes instead of theirs
+        await until(pilot, lambda: screen.order, "the hand")
+        row = screen.query_one(PrepRow)
+        cards = row.query_one("#prep-cards", HorizontalScroll)
+        await until(pilot, lambda: cards.max_scroll_x > 0 and row.hidden()[0] > 0,
+                    "the chosen card in sight, far from the top")
+        cards.scroll_to(x=0, animate=False, immediate=True)
+        await until(pilot, lambda: cards.scroll_x == 0, "scrolled to the top")
+        version = screen.view["version"]
+        assert table.game is not None
+        bot = next(i for i, s in enumerate(table.seats) if s.kind == "bot")
+        hand = table.game.view(bot)["hand"]
+        table.act(bot, {"type": "arrange", "pile": arrangement(hand, random.Random(1))})
+        await until(pilot, lambda: screen.view["version"] > version, "the next update")
+        await pilot.pause()
+        assert cards.scroll_x == 0 and row.hidden()[0] == 0
+        # Another card chosen, again and again: each is brought into sight.
+        for _ in range(len(screen.order)):
+            await pilot.press("tab")
+
+            def chosen_in_sight() -> bool:
+                chip = next((c for c in row.query(PrepCard) if c.index == screen.selected),
+                            None)
+                return chip is None or cards.region.contains_region(chip.region)
+
+            await until(pilot, chosen_in_sight, "the newly chosen card in sight")
+        assert cards.scroll_x > 0
 
 
 async def test_peek_and_talk_keys_come_and_go_with_the_mirror_and_the_speech_bubble() -> None:

@@ -265,7 +265,9 @@ class GetItScreen(TableScreen):
             return
         later = [i for i in specials if self.selected is None or i > self.selected]
         self.selected = later[0] if later else specials[0]
-        self.query_one(PrepRow).selected = self.selected
+        row = self.query_one(PrepRow)
+        row.selected = self.selected
+        row.show_chosen()
 
     def action_move(self, delta: int) -> None:
         """Move the chosen special card one place up (-1) or down (+1), never on top."""

@@ -207,6 +207,9 @@ class PrepRow(Horizontal):
     """
 
     can_focus = False
+    #: (chosen card, card order, frameless) when the chosen card was last brought
+    #: into sight.
+    _sighted: tuple[Any, ...] | None = None
 
     cards: reactive[list[dict[str, Any]]] = reactive(list, always_update=True)
     selected: reactive[int | None] = reactive(None)
@@ -303,6 +306,12 @@ class PrepRow(Horizontal):
         return need + (2 if self.selected is not None else 0) > room  # ▶ … ◀
 
     def _paint(self, chips: list[PrepCard]) -> None:
+        # The chosen card is brought into sight when it, the order or the frames change;
+        # not for an update that changes none of them (the wheel's scrolling stays).
+        sight = (self.selected, tuple(card.get("id") for card in self.cards),
+                 self.has_class("dense"))
+        bring = sight != self._sighted
+        self._sighted = sight
         for chip, card in zip(chips, self.cards, strict=False):
             chosen = chip.index == self.selected
             label = card_text(card)
@@ -310,9 +319,16 @@ class PrepRow(Horizontal):
                         else label)
             chip.set_class(card.get("kind") != "number", "special")
             chip.set_class(chosen, "selected")
-            if chosen:
+            if chosen and bring:
                 # Once laid out: the chosen card's new label changes its width.
                 self.call_after_refresh(self._in_sight, chip)
+
+    def show_chosen(self) -> None:
+        """Bring the chosen card into sight: the player asked for it (it may have been
+        chosen already, and scrolled away since)."""
+        chip = next((c for c in self.query(PrepCard) if c.index == self.selected), None)
+        if chip is not None:
+            self.call_after_refresh(self._in_sight, chip)
 
     def _in_sight(self, chip: PrepCard) -> None:
         if chip.is_attached:
