@@ -616,3 +616,23 @@ async def test_enter_on_the_got_five_dialogs_cancel_button_cancels() -> None:
         await pilot.press("enter")
         await until(pilot, lambda: not isinstance(app.screen, AnnounceScreen), "the table")
         assert not any(isinstance(s, ConfirmScreen) for s in app.screen_stack)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_the_announce_dialog_leaves_the_board_and_the_racks_in_sight(
+        size: tuple[int, int]) -> None:
+    """Naming five numbers is done from the board and the clues: the dialog covers the
+    log, not them, and does not dim them."""
+    app = solo_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await my_turn(pilot)
+        await pilot.press("g")
+        dialog = await until(pilot, lambda: isinstance(app.screen, AnnounceScreen)
+                             and app.screen, "the dialog")
+        await pilot.pause()
+        box = dialog.query_one(".dialog").region
+        assert box.height >= 8 and dialog.query_one("#announce").region.bottom <= box.bottom
+        for part in ("#gf-public", "#gf-others", "#gf-rack", "#gf-board"):
+            region = screen.query_one(part).region
+            assert region.height and not region.overlaps(box), (part, region, box)
+        assert dialog.styles.background.a == 0

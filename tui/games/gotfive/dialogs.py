@@ -131,7 +131,7 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         with Vertical(classes="dialog"):
             yield Label("GOT FIVE! Name your five numbers, rack position 1 (−) to 5 (+). "
                         "Right: you win at once. Wrong: you are out.", classes="question")
-            note = "↑/↓ step through the slot's colour; Tab the next slot."
+            note = "↑/↓ step through the colour; Tab: the next slot."
             if any(n is not None for n in self.prefill):
                 note = "Filled in from the cells you circled. " + note
             yield Label(note, classes="gf-note")
