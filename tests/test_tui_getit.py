@@ -470,18 +470,21 @@ async def test_every_key_of_a_round_fits_the_footer_at_80_columns() -> None:
                           now=table.elapsed())
         table.game_changed([], [])
         await until(pilot, lambda: {"peek", "talk"} <= footer_keys(screen), "peek and talk")
-        # Smile and look past show all round, dimmed until we look at someone.
+        # Smile and look past work all round: before we look at someone, they say to.
         def aim_lit() -> bool:
             return any(b.enabled for b in screen.active_bindings.values()
                        if b.binding.action.startswith("aim("))
 
-        assert "aim" in footer_keys(screen) and not aim_lit()
+        assert "aim" in footer_keys(screen) and aim_lit()
         await pilot.press("s")
-        await pilot.pause()
+        await until(pilot, lambda: any("Look at someone first" in str(n.message)
+                                       for n in app._notifications), "what s needs")
         assert table.game.signals["smile"][0] is None
         await pilot.press("2")  # look at Bot 2
         await until(pilot, lambda: aim_lit() and "stop_signals" in footer_keys(screen),
                     "s and x")
+        await pilot.press("s")
+        await until(pilot, lambda: table.game.signals["smile"][0] == 1, "a smile at Bot 2")
         await pilot.pause()
         shown = footer_labels_in_view(app)
         for label in ("Play", "Look at", "Stop all", "Smile", "Look past", "Peek", "Talk"):

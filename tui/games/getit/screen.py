@@ -596,10 +596,9 @@ class GetItScreen(TableScreen):
             return any(self._my_signal(kind) is not None
                        for kind in ("look", "smile", "look_past")) or None
         if action == "aim":
-            # Shown all round; dimmed until we look at someone (whom it is aimed at).
-            if phase != "play":
-                return False
-            return True if self._my_signal("look") is not None else None
+            # All round; before we look at someone the key says to (whom it is aimed at),
+            # rather than doing nothing (a play test found a dimmed key mute).
+            return phase == "play"
         if action == "peek":
             return self.can("peek")
         if action == "talk":
