@@ -305,6 +305,37 @@ async def test_an_update_leaves_a_scrolled_hand_where_the_player_scrolled_it() -
         assert cards.scroll_x > 0
 
 
+async def test_home_and_end_show_the_ends_of_a_long_hand() -> None:
+    """A hand too long for the row: Home brings its top card into sight, End its bottom
+    one, with the keyboard alone (the help line says so)."""
+    from textual.containers import HorizontalScroll
+
+    app = solo_app(3, {"level": "X", "cards": 40})  # 13 or 14 cards a hand
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot)
+        for seat in game_of(app).seats:
+            seat.bot = None
+        await until(pilot, lambda: screen.order, "the hand")
+        row = screen.query_one(PrepRow)
+        cards = row.query_one("#prep-cards", HorizontalScroll)
+        # The chosen special, far from the top, brought into sight as the hand came.
+        await until(pilot, lambda: cards.max_scroll_x > 0 and row.hidden()[0] > 0,
+                    "a row wider than the screen, scrolled to the chosen card")
+        assert "Home/End show its top/bottom" in str(
+            screen.query_one("#prep-help", Static).render())
+        await pilot.press("home")
+        await until(pilot, lambda: row.hidden() == (0, row.hidden()[1]) and cards.scroll_x == 0,
+                    "the top in sight")
+        assert row.hidden()[1] > 0
+        await pilot.press("end")
+        await until(pilot, lambda: cards.scroll_x == cards.max_scroll_x
+                    and row.hidden()[1] == 0, "the bottom in sight")
+        # In the chat line, Home and End are the line's own.
+        await pilot.press("slash", "a", "b", "home", "X")
+        chat = screen.query_one("#table-chat", Input)
+        assert chat.value == "Xab" and cards.scroll_x == cards.max_scroll_x
+
+
 async def test_peek_and_talk_keys_come_and_go_with_the_mirror_and_the_speech_bubble() -> None:
     app = solo_app(3, {"level": 5})
     async with app.run_test(size=SIZE) as pilot:

@@ -61,6 +61,8 @@ GUARDED = frozenset({"play", "look", "aim", "stop_signals", "peek", "next_round"
 #: talk is over): a player who pressed it a moment too late goes on typing, and the
 #: rest of the sentence must not reach the round's keys (see ``on_key``).
 LATE_TALK = 3.0
+#: A hand of this many cards may scroll in the preparation row (Home/End: its ends).
+LONG_HAND = 10
 CARD_BACK = "╭──────╮\n│GET IT│\n│ back │\n╰──────╯"
 
 
@@ -75,6 +77,9 @@ class GetItScreen(TableScreen):
         Binding("tab", "next_special", "Next special"),
         Binding("left", "move(-1)", "Move", key_display="←/→"),
         Binding("right", "move(1)", "move ▶", show=False),
+        # A long hand (Level X) scrolls: its two ends, as the help line says.
+        Binding("home", "hand_end(1)", "Top of the hand", show=False),
+        Binding("end", "hand_end(0)", "Bottom of the hand", show=False),
         Binding("1", "look(1)", "Look at", key_display="1-6",
                 tooltip="Look at a player: their number (again: at nobody); a click "
                         "here looks at the next one"),
@@ -242,8 +247,10 @@ class GetItScreen(TableScreen):
                 self.selected = self._specials()[0] if self._specials() else None
             specials = "Tab picks a special card, ←/→ move it (never on top); " \
                 if self._specials() else ""
+            # (A hand this long may not fit the row: its ends are a key away.)
+            ends = "Home/End show its top/bottom; " if len(self.order) >= LONG_HAND else ""
             help_line.update(f"Arrange your pile — the lowest number is on top. {specials}"
-                             "Enter: done. Then your pile goes to "
+                             f"{ends}Enter: done. Then your pile goes to "
                              f"{namer.name((me + 1) % len(arranged))}.")
             row.display = True
             row.cards = list(self.order)
@@ -268,6 +275,10 @@ class GetItScreen(TableScreen):
         row = self.query_one(PrepRow)
         row.selected = self.selected
         row.show_chosen()
+
+    def action_hand_end(self, top: int) -> None:
+        """Scroll a long hand to its top (1) or its bottom (0) in preparation."""
+        self.query_one(PrepRow).show_end(top=bool(top))
 
     def action_move(self, delta: int) -> None:
         """Move the chosen special card one place up (-1) or down (+1), never on top."""
@@ -578,7 +589,7 @@ class GetItScreen(TableScreen):
             return False  # the talk line just lost the keys (``talk_closed``)
         if action in ("next_special", "move"):
             return self.can("arrange") and bool(self._specials())
-        if action == "done":
+        if action in ("done", "hand_end"):
             return self.can("arrange")
         if action == "play":
             return self.can("play") or (None if phase == "play" else False)

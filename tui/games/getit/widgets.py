@@ -323,6 +323,11 @@ class PrepRow(Horizontal):
                 # Once laid out: the chosen card's new label changes its width.
                 self.call_after_refresh(self._in_sight, chip)
 
+    def show_end(self, *, top: bool) -> None:
+        """Scroll the cards to the top of the hand, or to its bottom."""
+        scroll = self.query_one("#prep-cards", HorizontalScroll)
+        scroll.scroll_to(x=0 if top else scroll.max_scroll_x, animate=False, immediate=True)
+
     def show_chosen(self) -> None:
         """Bring the chosen card into sight: the player asked for it (it may have been
         chosen already, and scrolled away since)."""
