@@ -54,6 +54,9 @@ async def test_menu_opens_rules_and_settings_and_comes_back() -> None:
         await pilot.press("right")
         await pilot.press("escape")
         assert isinstance(app.screen, MenuScreen)
+        await pilot.press("question_mark")  # the help key people try: the rules too
+        assert isinstance(app.screen, RulesScreen)
+        await pilot.press("escape")
         await pilot.press("o")
         assert isinstance(app.screen, SettingsScreen)
 

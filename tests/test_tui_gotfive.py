@@ -636,3 +636,20 @@ async def test_the_announce_dialog_leaves_the_board_and_the_racks_in_sight(
             region = screen.query_one(part).region
             assert region.height and not region.overlaps(box), (part, region, box)
         assert dialog.styles.background.a == 0
+
+
+async def test_question_mark_opens_this_games_rules_and_escape_comes_back() -> None:
+    from textual.widgets import TabbedContent
+
+    from tui.screens.rules import RulesScreen
+
+    app = solo_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await my_turn(pilot)
+        await pilot.press("question_mark")
+        rules = await until(pilot, lambda: isinstance(app.screen, RulesScreen)
+                            and app.screen, "the rules")
+        await pilot.pause()
+        assert rules.query_one(TabbedContent).active == "rules-gotfive"
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "back at the table")

@@ -49,6 +49,7 @@ class MenuScreen(Screen[None]):
         Binding("h", "host", "Host"),
         Binding("j", "join", "Join"),
         Binding("r", "rules", "Rules"),
+        Binding("question_mark", "rules", "Rules", show=False),
         Binding("o", "settings", "Settings"),
         Binding("q", "app.quit", "Quit"),
         Binding("down", "step(1)", "Next", show=False),

@@ -29,9 +29,15 @@ class RulesScreen(Screen[None]):
         Binding("right", "next_tab", "Next game", show=False),
     ]
 
+    def __init__(self, game_id: str | None = None) -> None:
+        super().__init__()
+        #: The game whose rules show first (``None``: the first game's).
+        self.first_game = game_id
+
     def compose(self) -> ComposeResult:
         yield Header()
-        with TabbedContent(id="rules-tabs"):
+        first = f"rules-{self.first_game}" if self.first_game in GAME_ORDER else None
+        with TabbedContent(id="rules-tabs", initial=first or ""):
             for game_id in GAME_ORDER:
                 if game_id in engine.GAMES:
                     with (

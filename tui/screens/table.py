@@ -74,6 +74,8 @@ class TableScreen(SessionScreen):
         Binding("b", "bot_for_away", "Bot for an away player"),
         Binding("f", "finish", "Bots: full speed"),
         Binding("escape", "leave", "Leave"),
+        # Not in the footer (its room is the game's): the key people try for help.
+        Binding("question_mark", "rules", "Rules", show=False),
     ]
 
     #: The open end-of-round summary, if any.
@@ -524,13 +526,19 @@ class TableScreen(SessionScreen):
             return self.table.get("phase") == "over" and self.is_creator
         if action == "finish":
             return self.can_finish()
-        if action == "leave":
+        if action in ("leave", "rules"):
             return True
         return self.check_game_action(action, parameters)
 
     def check_game_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Which of the game's own keys work now (override)."""
         return True
+
+    def action_rules(self) -> None:
+        """This game's rules (Escape comes back to the table)."""
+        from tui.screens.rules import RulesScreen
+
+        self.app.push_screen(RulesScreen(self.GAME))
 
     def action_to_lobby(self) -> None:
         """(Creator, once the game is over) take the table back to its lobby."""
