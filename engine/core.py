@@ -48,6 +48,16 @@ class Option(NamedTuple):
     choices: tuple[Plain, ...] = ()
     low: Callable[[int], int] | None = None
     high: Callable[[int], int] | None = None
+    #: ``(other option, value)``: this one matters only while the other has that value
+    #: (Get It!'s ``cards`` only at Level X); ``None``: always.
+    only_if: tuple[str, Plain] | None = None
+
+    def applies(self, options: Mapping[str, Plain]) -> bool:
+        """Whether this option matters with ``options`` (see ``only_if``)."""
+        if self.only_if is None:
+            return True
+        other, value = self.only_if
+        return options.get(other) == value
 
     def bounds(self, seats: int) -> tuple[int, int] | None:
         """The whole-number range of an ``int`` option for ``seats`` seats, else ``None``."""
@@ -98,10 +108,12 @@ def int_option(
     hi: int | Callable[[int], int],
     *,
     extra: tuple[Any, ...] = (),
+    only_if: tuple[str, Plain] | None = None,
 ) -> Option:
     """A whole-number option in ``lo..hi`` (bounds may depend on the seat count).
 
-    ``extra`` lists further accepted values that are not numbers (``None``, ``"X"``).
+    ``extra`` lists further accepted values that are not numbers (``None``, ``"X"``);
+    ``only_if`` says when it matters (:attr:`Option.only_if`).
     """
 
     def low_of(seats: int) -> int:
@@ -132,7 +144,7 @@ def int_option(
         return value
 
     return Option(name, default, help, check, kind="int", choices=extra, low=low_of,
-                  high=high_of)
+                  high=high_of, only_if=only_if)
 
 
 def seat_option(name: str, help: str) -> Option:

@@ -704,7 +704,7 @@ GetIt.spec = GameSpec(
         ),
         int_option(
             "cards", 25, "Level X: how many cards are dealt in total", lambda seats: seats,
-            DECK_SIZE,
+            DECK_SIZE, only_if=("level", "X"),
         ),
         int_option("timer", 60, "seconds per round (0: untimed, for practice)", 0, 3600),
         int_option(

@@ -406,8 +406,11 @@ class LobbyScreen(SessionScreen):
 
 def describe_options(game_id: str, options: dict[str, Any]) -> str:
     """A table's options in a few words, for everyone in the lobby."""
+    spec = engine.GAMES[game_id]
+    given = {**spec.defaults, **options}
     return " · ".join(
-        f"{option.name} {describe_value(option, options.get(option.name, option.default))}"
-        for option in engine.GAMES[game_id].options
-        if option.name not in app_options(game_id)  # the app's own (the Level X record)
+        f"{option.name} {describe_value(option, given[option.name])}"
+        for option in spec.options
+        # Not the app's own (the Level X record), nor one that does not matter now.
+        if option.name not in app_options(game_id) and option.applies(given)
     )
