@@ -73,7 +73,7 @@ class GetItScreen(TableScreen):
     SUB_TITLE = "Get It!"
     BINDINGS = [
         Binding("space", "play", "Play"),
-        Binding("enter", "done", "Done: pass the pile"),
+        Binding("enter", "done", "Done (pass the pile)"),
         Binding("tab", "next_special", "Next special"),
         Binding("left", "move(-1)", "Move", key_display="←/→"),
         Binding("right", "move(1)", "move ▶", show=False),
