@@ -648,3 +648,18 @@ async def test_an_untimed_level_x_round_is_no_new_record(config_dir: Path) -> No
         assert "New record" not in text
         assert "No record yet for 3 players. An untimed round sets no record." in text
         assert not (config_dir / "getit_records.json").exists()
+
+
+def test_a_player_signalling_nothing_is_told_the_team_waits_for_their_look() -> None:
+    from tui.games.getit.text import my_signals
+    from tui.notices import Namer
+
+    none = {"look": None, "smile": None, "look_past": None, "peek": False}
+    view: dict[str, Any] = {"seat": 1, "phase": "play",
+                            "signals": [dict(none), dict(none), dict(none)]}
+    namer = Namer(["Ann", "Bob", "Cy"])
+    assert my_signals(view, namer) == (
+        "no signal — look (1/3) at who should play; the team waits for it")
+    assert my_signals({**view, "phase": "over"}, namer) == "no signal"  # nothing to wait for
+    view["signals"][1]["look"] = 2
+    assert my_signals(view, namer) == "look at Cy"

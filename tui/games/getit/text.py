@@ -127,7 +127,14 @@ def my_signals(view: dict[str, Any], namer: Namer) -> str:
             parts.append(f"{verb} {namer.name(target)}")
     if isinstance(mine, dict) and mine.get("peek"):
         parts.append("peeking")
-    return " · ".join(parts) if parts else "no signal"
+    if parts:
+        return " · ".join(parts)
+    # A first-time player may not know the team waits for them: the bots play on looks.
+    others = [i + 1 for i in range(len(signals)) if i != me]
+    keys = "/".join(str(n) for n in others)
+    if not keys or view.get("phase") != "play":
+        return "no signal"
+    return f"no signal — look ({keys}) at who should play; the team waits for it"
 
 
 def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
