@@ -18,6 +18,7 @@ import pytest
 from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from engine.gotfive import colour_of, numbers_of_colour
 from net.client import Client
@@ -653,3 +654,26 @@ async def test_question_mark_opens_this_games_rules_and_escape_comes_back() -> N
         assert rules.query_one(TabbedContent).active == "rules-gotfive"
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is screen, "back at the table")
+
+
+async def test_the_arrows_of_a_slot_pass_over_the_numbers_crossed_off() -> None:
+    """↑/↓ in a slot: the colour's numbers that are not crossed off (a number seen on
+    another rack cannot be ours)."""
+    app = solo_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await my_turn(pilot)
+        colour = int(screen.view["racks"][0][0]["colour"])
+        crossed = screen.seen() | {n for n, m in screen.marks.items() if m == "cross"}
+        left = [n for n in numbers_of_colour(colour) if n not in crossed]
+        assert crossed & set(numbers_of_colour(colour)) and len(left) >= 2
+        await pilot.press("g")
+        dialog = await until(pilot, lambda: isinstance(app.screen, AnnounceScreen)
+                             and app.screen, "the dialog")
+        slot = dialog.query_one("#gf-n0", Input)
+        slot.focus()
+        stepped = []
+        for _ in left:
+            await pilot.press("up")
+            await pilot.pause()
+            stepped.append(int(slot.value))
+        assert stepped == left

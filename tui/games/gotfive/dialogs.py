@@ -8,7 +8,7 @@ wrong announcement puts you out.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from rich.text import Text
 from textual import events, on
@@ -118,8 +118,11 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         Binding("down", "step(-1)", "Lower", show=False),
     ]
 
-    def __init__(self, colours: Sequence[int], prefill: Sequence[int | None]) -> None:
+    def __init__(self, colours: Sequence[int], prefill: Sequence[int | None],
+                 crossed: Collection[int] = ()) -> None:
         super().__init__(id="gotfive-announce")
+        #: Numbers the arrows pass over: seen elsewhere or crossed off (not ours).
+        self.crossed = frozenset(crossed)
         #: The slot and number the arrows last put there (typing two digits moves on).
         self.stepped: tuple[str | None, str] | None = None
         self.colours = list(colours)
@@ -131,7 +134,7 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         with Vertical(classes="dialog"):
             yield Label("GOT FIVE! Name your five numbers, rack position 1 (−) to 5 (+). "
                         "Right: you win at once. Wrong: you are out.", classes="question")
-            note = "↑/↓ step through the colour; Tab: the next slot."
+            note = "↑/↓: next number not crossed off; Tab: next slot."
             if any(n is not None for n in self.prefill):
                 note = "Filled in from the cells you circled. " + note
             yield Label(note, classes="gf-note")
@@ -156,12 +159,15 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         self.check()
 
     def action_step(self, step: int) -> None:
-        """Put the next higher (or lower) number of the focused slot's colour in it."""
+        """Put the next higher (or lower) number of the focused slot's colour in it,
+        passing over the numbers crossed off (seen elsewhere, or crossed by the player)."""
         focused = self.focused
         if not isinstance(focused, Input) or not (focused.id or "").startswith("gf-n"):
             return
         colour = self.colours[int((focused.id or "gf-n0").removeprefix("gf-n"))]
-        numbers = numbers_of_colour(colour)
+        numbers = [n for n in numbers_of_colour(colour) if n not in self.crossed]
+        if not numbers:
+            return
         value = focused.value.strip()
         if not value.isdigit():
             n = numbers[0] if step > 0 else numbers[-1]

@@ -445,7 +445,8 @@ class GotFiveScreen(TableScreen):
             if numbers is not None and self.can("announce"):
                 self.act({"type": "announce", "numbers": numbers})
 
-        self.app.push_screen(AnnounceScreen(colours, self.prefill()), chosen)
+        crossed = self.seen() | {n for n, mark in self.marks.items() if mark == "cross"}
+        self.app.push_screen(AnnounceScreen(colours, self.prefill(), crossed), chosen)
 
 
 def _pass(widget: Widget, **values: Any) -> None:
