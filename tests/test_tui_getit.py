@@ -663,3 +663,12 @@ def test_a_player_signalling_nothing_is_told_the_team_waits_for_their_look() -> 
     assert my_signals({**view, "phase": "over"}, namer) == "no signal"  # nothing to wait for
     view["signals"][1]["look"] = 2
     assert my_signals(view, namer) == "look at Cy"
+
+
+def test_the_log_names_a_round_by_what_the_top_line_says_not_the_engines_count() -> None:
+    from tui.games.getit.text import describe_event
+    from tui.notices import Namer
+
+    # The engine's round 2 is level 2's first attempt here: the log does not say "2".
+    line = describe_event({"type": "round_started", "round": 2}, Namer(["Ann", "Bob"]))
+    assert line == "The round starts: every top card shows"

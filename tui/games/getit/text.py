@@ -156,7 +156,9 @@ def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
         return (f"{level_text(event.get('level'))}, attempt {event.get('attempt')}: "
                 "cards dealt — arrange your pile")
     if kind == "round_started":
-        return f"Round {event.get('round')} starts: every top card shows"
+        # (Not the engine's count of rounds, which runs on across levels and attempts:
+        # the top line says the level and the attempt.)
+        return "The round starts: every top card shows"
     if kind == "round_over":
         if event.get("won"):
             return f"{level_text(event.get('level'))} cleared!"
