@@ -672,3 +672,23 @@ def test_the_log_names_a_round_by_what_the_top_line_says_not_the_engines_count()
     # The engine's round 2 is level 2's first attempt here: the log does not say "2".
     line = describe_event({"type": "round_started", "round": 2}, Namer(["Ann", "Bob"]))
     assert line == "The round starts: every top card shows"
+
+
+def test_a_cleared_rounds_summary_lays_open_no_empty_piles() -> None:
+    from rich.console import Console
+
+    from tui.games.getit.summary import round_summary
+
+    def shown(view: dict[str, Any]) -> str:
+        screen = round_summary(view, ["Ann", "Bob"], 0, can_deal=True, can_lobby=True)
+        console = Console(width=80, record=True)
+        for part in screen.body:
+            console.print(part)
+        return console.export_text()
+
+    base = {"phase": "round_over", "level": 2, "won": True, "timer": 60}
+    cleared = shown({**base, "reveal": {"piles": [[], []]}})
+    assert "Every card was played." in cleared and "laid open" not in cleared
+    lost = shown({**base, "won": False, "reveal": {"piles": [[{"kind": "number",
+                                                               "value": 7}], []]}})
+    assert "laid open" in lost and "7" in lost and "(all played)" in lost

@@ -95,7 +95,12 @@ def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
     record = record_line(view)
     if record is not None:
         body.append(record)
-    body.append(piles_table(view, namer))
+    reveal = view.get("reveal") or {}
+    if any(cards for cards in reveal.get("piles") or []) or reveal.get("wrong"):
+        body.append(piles_table(view, namer))
+    else:
+        # Every pile played out (a cleared round): nothing is left to lay open.
+        body.append(Text("Every card was played."))
     choices = []
     if not over and can_deal:
         choices.append(Choice("next", "Next round"))
