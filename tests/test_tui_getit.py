@@ -671,7 +671,11 @@ def test_the_log_names_a_round_by_what_the_top_line_says_not_the_engines_count()
 
     # The engine's round 2 is level 2's first attempt here: the log does not say "2".
     line = describe_event({"type": "round_started", "round": 2}, Namer(["Ann", "Bob"]))
-    assert line == "The round starts: every top card shows"
+    assert line == "The round starts: every top card shows."
+    # A player reads where the piles went (it was a notice over the log and chat line).
+    line = describe_event({"type": "round_started", "round": 2},
+                          Namer(["Ann", "Bob", "Cy"], me=0))
+    assert line.endswith("You hold Cy's pile; yours went to Bob.")
 
 
 def test_a_cleared_rounds_summary_lays_open_no_empty_piles() -> None:

@@ -167,12 +167,6 @@ class GetItScreen(TableScreen):
                     self.peeked = None  # that was the card we had peeked at
             if kind in ("dealt", "round_started"):
                 self.peeked = None
-            if kind == "round_started" and self.my_seat is not None:
-                seats = len(self.table.get("seats") or [])
-                left = (self.my_seat + 1) % seats if seats else None
-                self.notify(f"Your pile went to {self.names[left] if left is not None else '?'}"
-                            " — you hold the pile of the player on your right.",
-                            timeout=4, markup=False)
             if kind == "game_over":
                 self._keep_record(event)
         if phase != "play":

@@ -158,7 +158,13 @@ def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
     if kind == "round_started":
         # (Not the engine's count of rounds, which runs on across levels and attempts:
         # the top line says the level and the attempt.)
-        return "The round starts: every top card shows"
+        line = "The round starts: every top card shows."
+        me, seats = namer.me, len(namer.names)
+        if me is not None and seats > 1:
+            # The piles moved one seat to the left as preparation ended.
+            line += (f" You hold {namer.name((me - 1) % seats)}'s pile; yours went to "
+                     f"{namer.name((me + 1) % seats)}.")
+        return line
     if kind == "round_over":
         if event.get("won"):
             return f"{level_text(event.get('level'))} cleared!"
