@@ -321,8 +321,8 @@ async def test_home_and_end_show_the_ends_of_a_long_hand() -> None:
         # The chosen special, far from the top, brought into sight as the hand came.
         await until(pilot, lambda: cards.max_scroll_x > 0 and row.hidden()[0] > 0,
                     "a row wider than the screen, scrolled to the chosen card")
-        assert "Home/End show its top/bottom" in str(
-            screen.query_one("#prep-help", Static).render())
+        await until(pilot, lambda: "Home/End show the pile's top/bottom" in str(
+            screen.query_one("#prep-help", Static).render()), "Home/End in the help")
         await pilot.press("home")
         await until(pilot, lambda: row.hidden() == (0, row.hidden()[1]) and cards.scroll_x == 0,
                     "the top in sight")
@@ -696,3 +696,15 @@ def test_a_cleared_rounds_summary_lays_open_no_empty_piles() -> None:
     lost = shown({**base, "won": False, "reveal": {"piles": [[{"kind": "number",
                                                                "value": 7}], []]}})
     assert "laid open" in lost and "7" in lost and "(all played)" in lost
+
+
+async def test_a_hand_that_fits_its_row_is_not_told_about_home_and_end() -> None:
+    app = solo_app(3, {"level": 6})  # the longest hands of a level, framed, at 120 columns
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await open_table(pilot)
+        await until(pilot, lambda: screen.order, "the hand")
+        help_line = screen.query_one("#prep-help", Static)
+        await until(pilot, lambda: "Enter: done" in str(help_line.render()), "the help line")
+        for _ in range(5):
+            await pilot.pause()
+        assert "Home/End" not in str(help_line.render())

@@ -61,8 +61,6 @@ GUARDED = frozenset({"play", "look", "aim", "stop_signals", "peek", "next_round"
 #: talk is over): a player who pressed it a moment too late goes on typing, and the
 #: rest of the sentence must not reach the round's keys (see ``on_key``).
 LATE_TALK = 3.0
-#: A hand of this many cards may scroll in the preparation row (Home/End: its ends).
-LONG_HAND = 10
 CARD_BACK = "╭──────╮\n│GET IT│\n│ back │\n╰──────╯"
 
 
@@ -108,6 +106,8 @@ class GetItScreen(TableScreen):
         self.keys_wait_until = 0.0
         #: Until then (``time.monotonic``) a late ``t`` opens an ended line (``LATE_TALK``).
         self.talk_seen_until = 0.0
+        #: The hand is too long for the preparation row (Home/End show its ends).
+        self.hand_scrolls = False
         #: Our own top card as we saw it while peeking (kept until that card is played).
         self.peeked: dict[str, Any] | None = None
         self._phase: str | None = None
@@ -241,8 +241,8 @@ class GetItScreen(TableScreen):
                 self.selected = self._specials()[0] if self._specials() else None
             specials = "Tab picks a special card, ←/→ move it (never on top); " \
                 if self._specials() else ""
-            # (A hand this long may not fit the row: its ends are a key away.)
-            ends = "Home/End show its top/bottom; " if len(self.order) >= LONG_HAND else ""
+            # (Only while the hand is too long for the row: its ends are a key away.)
+            ends = "Home/End show the pile's top/bottom; " if self.hand_scrolls else ""
             help_line.update(f"Arrange your pile — the lowest number is on top. {specials}"
                              f"{ends}Enter: done. Then your pile goes to "
                              f"{namer.name((me + 1) % len(arranged))}.")
@@ -269,6 +269,14 @@ class GetItScreen(TableScreen):
         row = self.query_one(PrepRow)
         row.selected = self.selected
         row.show_chosen()
+
+    @on(PrepRow.Scrolls)
+    def hand_scrolls_now(self, event: PrepRow.Scrolls) -> None:
+        """The hand became too long for the row, or fits again: say Home/End or not."""
+        self.hand_scrolls = event.scrolls
+        view = (self.update or {}).get("view")
+        if isinstance(view, dict) and view.get("phase") == "prepare":
+            self._show_prep(view, Namer(self.names, self.my_seat))
 
     def action_hand_end(self, top: int) -> None:
         """Scroll a long hand to its top (1) or its bottom (0) in preparation."""

@@ -271,11 +271,25 @@ class PrepRow(Horizontal):
                 bottom += 1
         return top, bottom
 
+    class Scrolls(Message):
+        """Whether the hand is now too long for the row (Home/End then show its ends)."""
+
+        def __init__(self, scrolls: bool) -> None:
+            super().__init__()
+            self.scrolls = scrolls
+
+    #: Whether the hand was too long for the row when last told (``Scrolls``).
+    _told_scrolls: bool | None = None
+
     def _ends(self) -> None:
         """The ends say where the top and the bottom are: at the first and last card in
         sight, or how many cards lie beyond (the arrow points at them)."""
         if not self.is_attached:
             return
+        scrolls = self.query_one("#prep-cards", HorizontalScroll).max_scroll_x > 0
+        if scrolls != self._told_scrolls:
+            self._told_scrolls = scrolls
+            self.post_message(self.Scrolls(scrolls))
         top, bottom = self.hidden()
         self.query_one("#prep-top", Static).update(f"◂ {top} more" if top else "top ▸")
         self.query_one("#prep-bottom", Static).update(
