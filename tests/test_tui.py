@@ -146,6 +146,21 @@ async def test_an_error_of_the_setup_form_goes_when_the_form_changes() -> None:
         assert isinstance(app.screen, SetupScreen)
 
 
+async def test_the_setup_form_shows_level_x_s_card_count_only_at_level_x() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        await choose_game(pilot, "getit")
+        row = screen.query_one("#opt-row-cards")
+        await until(pilot, lambda: not row.display, "no card count at level 1")
+        screen.query_one("#opt-level", Select).value = "'X'"
+        await until(pilot, lambda: row.display, "the card count at Level X")
+        screen.query_one("#opt-level", Select).value = "3"
+        await until(pilot, lambda: not row.display, "gone again at level 3")
+
+
 async def play_turn(pilot: Pilot[Any], screen: GetOutScreen) -> None:
     """Take our turn through the keyboard: the first playable card, else draw."""
     update = screen.update

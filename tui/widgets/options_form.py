@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Input, Label, Select, Switch
@@ -79,7 +80,7 @@ class OptionsForm(Vertical):
     def compose(self) -> ComposeResult:
         for option in self._shown():
             value = self.initial.get(option.name, option.default)
-            with Vertical(classes="option-row"):
+            with Vertical(classes="option-row", id=f"opt-row-{option.name}"):
                 yield Label(f"{option.name}: {option.help}")
                 values = self._values_of(option)
                 if option.kind == "bool":
@@ -93,6 +94,24 @@ class OptionsForm(Vertical):
                 else:
                     shown = "none" if value is None else str(value)
                     yield Input(shown, id=f"opt-{option.name}", compact=True)
+
+    def on_mount(self) -> None:
+        """Show only the options that matter with the values as they stand."""
+        self._show_applicable()
+
+    @on(Select.Changed)
+    @on(Switch.Changed)
+    @on(Input.Changed)
+    def _changed(self) -> None:
+        self._show_applicable()
+
+    def _show_applicable(self) -> None:
+        """An option that matters only with another's value (``Option.only_if``: Get
+        It!'s cards at Level X) shows only while it does."""
+        values = self.values()
+        for option in self._shown():
+            if option.only_if is not None:
+                self.query_one(f"#opt-row-{option.name}").display = option.applies(values)
 
     def _shown(self) -> list[Option]:
         return [o for o in engine.GAMES[self.game_id].options if o.name not in self.hidden]
