@@ -95,8 +95,10 @@ def new_journal_path(directory: Path | None = None) -> Path:
     return directory / f"{stamp}-{os.urandom(4).hex()}{SUFFIX}"
 
 
-def _frame(record: dict[str, Any]) -> bytes:
-    body = msgpack.packb(record, use_bin_type=True)
+def _frame(record: dict[str, Any], pack: Callable[[Any], bytes] | None = None) -> bytes:
+    """One record as written: its length, then its msgpack body (``pack``: a packer's
+    ``pack``, or a new one's)."""
+    body = pack(record) if pack is not None else msgpack.packb(record, use_bin_type=True)
     return _HEADER.pack(len(body)) + body
 
 
@@ -204,8 +206,7 @@ class Journal:
         """Write one record: in the kernel on return (and on the disk, with ``each``)."""
         if self._fd is None:
             return
-        body = self._pack(record)
-        data = _HEADER.pack(len(body)) + body
+        data = _frame(record, self._pack)
         written = os.write(self._fd, data)
         if written != len(data):  # a full disk: write the rest, or fail loudly
             os.write(self._fd, data[written:])

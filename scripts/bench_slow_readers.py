@@ -51,7 +51,8 @@ async def lazy_peer(port: int, table: str, name: str) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
     sock.setblocking(False)
     await loop.sock_connect(sock, (LOCAL, port))
-    await loop.sock_sendall(sock, p.pack({"type": "hello", "version": 1, "name": name}))
+    hello = {"type": "hello", "version": p.PROTOCOL_VERSION, "name": name}
+    await loop.sock_sendall(sock, p.pack(hello))
     await loop.sock_sendall(sock, p.pack({"type": "join", "table": table, "spectate": True}))
     return sock
 

@@ -45,6 +45,15 @@ async def choose_game(pilot: Pilot[Any], game_id: str) -> None:
     await pilot.pause()
 
 
+async def solo_setup(pilot: Pilot[Any], game_id: str) -> SetupScreen:
+    """From the menu, the solo setup form with ``game_id`` chosen."""
+    await pilot.press("s")
+    screen = pilot.app.screen
+    assert isinstance(screen, SetupScreen)
+    await choose_game(pilot, game_id)
+    return screen
+
+
 async def test_menu_opens_rules_and_settings_and_comes_back() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -127,10 +136,7 @@ async def test_settings_are_checked_and_saved(config_dir: Path) -> None:
 async def test_an_error_of_the_setup_form_goes_when_the_form_changes() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("s")
-        screen = app.screen
-        assert isinstance(screen, SetupScreen)
-        await choose_game(pilot, "getit")
+        screen = await solo_setup(pilot, "getit")
         error = screen.query_one("#setup-error")
         timer = screen.query_one("#opt-timer", Input)
         timer.value = "abc"
@@ -149,10 +155,7 @@ async def test_an_error_of_the_setup_form_goes_when_the_form_changes() -> None:
 async def test_the_setup_form_shows_level_x_s_card_count_only_at_level_x() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("s")
-        screen = app.screen
-        assert isinstance(screen, SetupScreen)
-        await choose_game(pilot, "getit")
+        screen = await solo_setup(pilot, "getit")
         row = screen.query_one("#opt-row-cards")
         await until(pilot, lambda: not row.display, "no card count at level 1")
         screen.query_one("#opt-level", Select).value = "'X'"
