@@ -265,6 +265,23 @@ async def test_a_client_cannot_act_for_another_seat() -> None:
         assert game.version == version + 1
 
 
+async def test_an_actions_ok_comes_after_the_actors_new_view() -> None:
+    # The protocol: by the time a client sees its ok, the new state has arrived.
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob", record=True)
+        joined = await ann.create_table("T", "getout", 2, {"first": 1})
+        await bob.join(joined.table)
+        await bob.ready()
+        await ann.start()
+        bobs = await bob.wait_for(lambda m: is_update(m) and m["legal"])
+        version = bobs["view"]["version"]
+        await bob.act(bobs["legal"][0])
+        assert bob.latest is not None and bob.latest["view"]["version"] == version + 1
+        kinds = [decode(body)["type"] for body in bob.raw_frames]
+        assert kinds[-2:] == ["update", "ok"]
+
+
 async def test_local_in_process_host_needs_no_network() -> None:
     from net.host import Host
 

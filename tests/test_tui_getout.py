@@ -20,7 +20,7 @@ from engine.testing import stack_getout
 from tests.tui_support import config_dir, make_app, until
 from tui.app import HiddenHandApp
 from tui.games.getout.card import WIDTHS, CardWidget
-from tui.games.getout.hand import HandWidget
+from tui.games.getout.hand import HandWidget, card_classes
 from tui.games.getout.scores import ScoreTable
 from tui.games.getout.screen import GetOutScreen
 
@@ -256,6 +256,10 @@ async def test_the_hand_draws_what_a_row_of_card_widgets_drew() -> None:
             assert drawn(app, hand.region) == drawn(app, row.region), (ids, playable, selected)
 
         await show(list(range(7)), {1, 4, 6}, 6)  # every image, a selected GET OUT! card
+        # Only the card states drawn so far are styled (all 24 each time: start-up cost).
+        styled = hand._get_component_classes()
+        assert {card_classes(a_card(n), n in {1, 4, 6}, n == 6) for n in range(7)} <= styled
+        assert len(styled) <= 10 < len(HandWidget.COMPONENT_CLASSES)
         await show(list(range(7)), {0, 1, 2, 3, 4, 5, 6}, 2)
         await show(list(range(7)), set(), 0)
         await show(list(range(12)), {3, 6}, 3)  # compact: 12 × 12 > 98 columns

@@ -24,6 +24,7 @@ from textual._styles_cache import StylesCache
 from textual.color import Color
 from textual.content import Content
 from textual.css.styles import RenderStyles
+from textual.dom import DOMNode
 from textual.geometry import Offset, Region, Size
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -75,7 +76,8 @@ class HandWidget(ScrollView):
     """
 
     #: Every state a card can be drawn in: its styles come from the stylesheet.
-    #: (A set, as Textual declares it; never changed.)
+    #: (A set, as Textual declares it; never changed.) Only those drawn so far are
+    #: styled: see :meth:`_get_component_classes`.
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         state_classes(image, playable, selected)
         for image in IMAGES for playable in (False, True) for selected in (False, True)}
@@ -98,6 +100,33 @@ class HandWidget(ScrollView):
         self._size_shown = "full"
         #: Where the mouse is over the row (content coordinates), for the tooltip.
         self._mouse_at: Offset | None = None
+        #: The card states (``COMPONENT_CLASSES``) drawn so far, so styled.
+        self._states: set[str] = set()
+
+    def _get_component_classes(self) -> frozenset[str]:  # type: ignore[override]
+        """The card states the stylesheet styles whenever it styles this row: those
+        drawn so far (Textual's own, a class method, gives every one it declares).
+
+        Textual styles each of a widget's component classes every time it styles the
+        widget: all 24 card states cost the solo table's first frame ~2.5 ms, and as
+        much each time the table comes back from a dialog (scripts/bench_startup.py).
+        A hand shows a few: each state is styled once first needed (``_styled``), and
+        from then on whenever the row is."""
+        return frozenset(self._states)
+
+    def _styled(self, classes: str) -> RenderStyles:
+        """The styles of a card in the state ``classes``, styled now if they were not
+        yet, as the stylesheet styles a component class (``Stylesheet.
+        _process_component_classes``: a node of those classes under this row)."""
+        if classes not in self._states:
+            if classes not in self.COMPONENT_CLASSES:
+                raise KeyError(f"No {classes!r} key in COMPONENT_CLASSES")
+            self._states.add(classes)
+            node = DOMNode(classes=classes)
+            node._attach(self)
+            self.app.stylesheet.apply(node, animate=False)
+            self._component_styles[classes] = node.styles
+        return self.get_component_styles(classes)
 
     # ---- what the screen sets ------------------------------------------------
 
@@ -226,7 +255,7 @@ class HandWidget(ScrollView):
         drawn = self._drawn.get(key)
         if drawn is None:
             drawn = self._drawn[key] = self._draw_card(
-                face, self.get_component_styles(classes), WIDTHS[size],
+                face, self._styled(classes), WIDTHS[size],
                 "▼" if selected else "", "✓" if playable else "")
         return drawn
 
