@@ -33,6 +33,12 @@ class CallPile(Vertical):
     #: The call card's widget, once there is a call card.
     _card: CardWidget | None = None
 
+    def __init__(self, *, call: dict[str, Any] | None = None, id: str | None = None) -> None:
+        """``call``: the call card to compose the pile with (the table's first view's),
+        so that the first view mounts no card widget into a pile already mounted."""
+        super().__init__(id=id)
+        self.set_reactive(CallPile.call, call)
+
     def compose(self) -> ComposeResult:
         yield Static("Call card", classes="caption")
         # What the slot holds is composed with the pile, not mounted into it once the

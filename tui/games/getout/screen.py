@@ -64,7 +64,9 @@ class GetOutScreen(TableScreen):
             with Vertical(id="getout-seats-box"):
                 yield Static("Players", classes="caption")
                 yield SeatsPanel(id="getout-seats")
-            yield CallPile(id="call-pile")
+            # With the call card the table opens on, if any (not mounted in a moment).
+            view = (self.session.latest or {}).get("view") or {}
+            yield CallPile(id="call-pile", call=view.get("call"))
         yield Static("", id="status", markup=False)
         yield HandWidget(id="hand")
         with Horizontal(id="getout-bottom"):
