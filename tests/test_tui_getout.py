@@ -13,7 +13,7 @@ from textual.containers import HorizontalScroll
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import DataTable, RichLog
+from textual.widgets import DataTable
 
 import tui
 from engine.testing import stack_getout
@@ -23,6 +23,7 @@ from tui.games.getout.card import WIDTHS, CardWidget
 from tui.games.getout.hand import HandWidget, card_classes
 from tui.games.getout.scores import ScoreTable
 from tui.games.getout.screen import GetOutScreen
+from tui.widgets.log import TableLog
 
 __all__ = ["config_dir"]
 
@@ -109,7 +110,7 @@ async def test_enter_on_a_card_that_cannot_be_played_says_why() -> None:
         # the chat line's own Enter: it was taken for a play while playing was dimmed).
         notes = len(said())
         await pilot.press("slash", *"hi", "enter")
-        log = screen.query_one("#log", RichLog)
+        log = screen.query_one("#log", TableLog)
         await until(pilot, lambda: any("Ann (seat 1): hi" in str(line.text)
                                        for line in log.lines), "the chat line")
         assert len(said()) == notes and table.game.version == version

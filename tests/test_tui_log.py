@@ -26,7 +26,7 @@ class TwoLogs(App[None]):
     #: Neither log has the focus (a focused one is drawn in other colours).
     AUTO_FOCUS = None
     CSS = """
-    RichLog { width: 1fr; height: 1fr; border: round white; overflow-y: auto; }
+    RichLog, TableLog { width: 1fr; height: 1fr; border: round white; overflow-y: auto; }
     Horizontal { height: 12; }
     """
 
@@ -37,7 +37,7 @@ class TwoLogs(App[None]):
         yield Static("a text", id="text")
 
 
-def state(log: RichLog) -> tuple[object, ...]:
+def state(log: RichLog | TableLog) -> tuple[object, ...]:
     """What the log shows and where it is scrolled to."""
     lines = [log.render_line(y).text for y in range(log.scrollable_content_region.height)]
     return (lines, [line.text for line in log.lines], log.virtual_size, log.scroll_offset,
@@ -45,7 +45,7 @@ def state(log: RichLog) -> tuple[object, ...]:
             log.vertical_scrollbar.window_virtual_size, log.vertical_scrollbar.window_size)
 
 
-def drawn(app: App[Any], log: RichLog) -> list[list[tuple[str, Style]]]:
+def drawn(app: App[Any], log: RichLog | TableLog) -> list[list[tuple[str, Style]]]:
     """The log as the screen draws it now, border and all: (character, style) rows."""
     strips = app.screen._compositor.render_strips()
     region = log.region

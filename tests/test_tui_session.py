@@ -33,6 +33,7 @@ from tui.games.getout.screen import GetOutScreen
 from tui.screens.lobby import LobbyScreen
 from tui.session import Session
 from tui.settings import recall_seat
+from tui.widgets.log import TableLog
 
 __all__ = ["config_dir"]
 
@@ -377,7 +378,7 @@ async def solo_table(pilot: Pilot[Any], app: HiddenHandApp) -> GetOutScreen:
 
 
 def log_text(screen: GetOutScreen) -> list[str]:
-    return [str(line.text) for line in screen.query_one("#log", RichLog).lines]
+    return [str(line.text) for line in screen.query_one("#log", TableLog).lines]
 
 
 async def test_slash_opens_the_table_chat_and_a_line_sent_there_is_in_the_log() -> None:

@@ -128,6 +128,17 @@ def test_the_getout_table_screen_imports_its_dialogs_only_when_they_open() -> No
     assert said.strip() == "[]", said
 
 
+def test_no_table_screen_imports_rich_pretty_printing() -> None:
+    # RichLog imports rich.pretty (2 ms of a solo table's first frame); the log is ours.
+    said = probe(
+        "import sys\n"
+        "import tui.games.getout.screen, tui.games.getit.screen, tui.games.gotfive.screen\n"
+        "print(sorted(m for m in sys.modules if m in ('rich.pretty',\n"
+        "             'textual.widgets._rich_log')))\n"
+    )
+    assert said.strip() == "[]", said
+
+
 def test_a_game_does_not_import_the_other_games() -> None:
     said = probe(
         "import sys\n"

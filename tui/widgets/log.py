@@ -19,30 +19,57 @@ A log that shows its newest line keeps showing it when its box changes size (a
 lines wrap again for a new width (a ``RichLog`` keeps them as first wrapped: lines
 written wide were cut in a narrower log, with a scrollbar across).
 Otherwise what a player sees and can do is ``RichLog``'s: the lines are rendered, wrapped,
-trimmed to ``max_lines`` and drawn by ``RichLog`` itself; the wheel, the scrollbar and
-the keys scroll it as before.
+trimmed to ``max_lines`` and drawn as ``RichLog`` does; the wheel, the scrollbar and the
+keys scroll it as before. It is a ``ScrollView`` with what it needs of ``RichLog``, not a
+subclass: importing ``RichLog`` imports ``rich.pretty`` (for writing any Python value),
+2 ms of the solo table's first frame (scripts/bench_startup.py); a table writes text.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.console import RenderableType
 from rich.measure import measure_renderables
+from rich.protocol import is_renderable
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.cache import LRUCache
+from textual.events import Resize
 from textual.geometry import Region, Size
+from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import RichLog
-from textual.widgets._rich_log import DeferredRender
 
 
-class TableLog(RichLog):
+class DeferredRender(NamedTuple):
+    """A write that waits for the log's size to be known (``RichLog``'s)."""
+
+    content: RenderableType
+    width: int | None = None
+    expand: bool = False
+    shrink: bool = True
+    scroll_end: bool | None = None
+
+
+class TableLog(ScrollView, can_focus=True):
     """A ``RichLog`` whose new lines repaint it (and its scrollbar) without a layout,
-    and whose lines wrap again to a new width."""
+    and whose lines wrap again to a new width. It writes text and Rich renderables
+    (``RichLog`` also writes any other value, pretty-printed)."""
+
+    # RichLog's own.
+    DEFAULT_CSS = """
+    TableLog {
+        background: $surface;
+        color: $foreground;
+        overflow-y: scroll;
+        &:focus {
+            background-tint: $foreground 5%;
+        }
+    }
+    """
 
     #: (size, container size, virtual size) the scrollbars were last fitted to.
     _scrolled_for: tuple[Size, Size, Size] | None = None
@@ -65,22 +92,77 @@ class TableLog(RichLog):
         if new_value >= self.max_scroll_y:
             self.reading = False
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, *, max_lines: int | None = None, min_width: int = 78,
+                 wrap: bool = False, markup: bool = False, auto_scroll: bool = True,
+                 name: str | None = None, id: str | None = None,
+                 classes: str | None = None, disabled: bool = False) -> None:
+        """``RichLog``'s arguments (but ``highlight``)."""
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        #: At most this many lines are kept (``None``: all).
+        self.max_lines = max_lines
+        #: The width a write with no width of its own renders at, at least.
+        self.min_width = min_width
+        #: Long lines wrap (else they run on, to scroll to sideways).
+        self.wrap = wrap
+        #: A written ``str`` is Rich markup.
+        self.markup = markup
+        #: A write scrolls to the end.
+        self.auto_scroll = auto_scroll
+        #: The lines kept, and the number of the first one of them (older ones trimmed).
+        self.lines: list[Strip] = []
+        self._start_line = 0
+        self._line_cache: LRUCache[tuple[int, int, int, int], Strip] = LRUCache(1024)
+        self._deferred_renders: deque[DeferredRender] = deque()
+        self._widest_line_width = 0
+        #: The log's size is known: writes render at once (before, they wait).
+        self._size_known = False
         #: What was written (content, width, expand, shrink), to wrap it again.
         self._written: deque[tuple[Any, int | None, bool, bool]] = deque(
             maxlen=self.max_lines or 1000)
         self._wrap_widths = set()
 
+    def notify_style_update(self) -> None:
+        """New styles: the lines are cropped and styled again."""
+        super().notify_style_update()
+        self._line_cache.clear()
+
+    def on_resize(self, event: Resize) -> None:
+        """Once the size is known, render what was written before, in order."""
+        if event.size.width and not self._size_known:
+            self._size_known = True
+            deferred = self._deferred_renders
+            while deferred:
+                self.write(*deferred.popleft())
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        """As wide as its lines, once they are rendered (``RichLog``)."""
+        return self.virtual_size.width if self._size_known else container.width
+
     def clear(self) -> TableLog:
         """Clear the log (and what it would wrap again)."""
         self._written.clear()
-        super().clear()
+        self.lines.clear()
+        self._line_cache.clear()
+        self._start_line = 0
+        self._widest_line_width = 0
+        self._deferred_renders.clear()
+        self.virtual_size = Size(0, 0)
+        self.refresh()
         return self
+
+    def _make_renderable(self, content: RenderableType) -> RenderableType:
+        """``content`` as a Rich renderable (``RichLog``'s, without pretty-printing)."""
+        if isinstance(content, str):
+            content = Text.from_markup(content) if self.markup else Text(content)
+        elif not is_renderable(content):
+            raise TypeError(f"a table's log writes text, not a {type(content).__name__}")
+        if isinstance(content, Text):
+            content.expand_tabs()
+        return content
 
     def write(
         self,
-        content: RenderableType | object,
+        content: RenderableType,
         width: int | None = None,
         expand: bool = False,
         shrink: bool = True,
@@ -147,9 +229,15 @@ class TableLog(RichLog):
 
     def _render_line(self, y: int, scroll_x: int, width: int) -> Strip:
         """Line ``y`` of the log at ``scroll_x`` (``RichLog._render_line``)."""
+        style = self._style_of_lines()
         if y >= len(self.lines):
-            return Strip.blank(width, self._style_of_lines())
-        return super()._render_line(y, scroll_x, width)
+            return Strip.blank(width, style)
+        key = (y + self._start_line, scroll_x, width, self._widest_line_width)
+        line = self._line_cache.get(key)
+        if line is None:
+            line = self._line_cache[key] = self.lines[y].crop_extend(
+                scroll_x, scroll_x + width, style)
+        return line
 
     def _style_of_lines(self) -> Style:
         return self.rich_style if self._line_style is None else self._line_style
@@ -249,7 +337,7 @@ class TableLog(RichLog):
             self.scroll_end(animate=False, immediate=False, x_axis=False)
         self.refresh()
 
-    def _render_lines(self, content: RenderableType | object, width: int | None,
+    def _render_lines(self, content: RenderableType, width: int | None,
                       expand: bool, shrink: bool) -> None:
         """Render ``content`` into the log's lines as ``RichLog.write`` does."""
         renderable = self._make_renderable(content)
