@@ -94,6 +94,20 @@ async def test_a_solo_game_from_the_command_line_opens_first_and_leaves_to_the_m
         assert isinstance(app.screen, RulesScreen)
 
 
+async def test_a_notice_from_the_start_shows_on_the_solo_table() -> None:
+    # The screen under the table has no rack for notifications: the table shows them.
+    from textual.widgets._toast import Toast
+
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {}},
+                   notice="settings.json is damaged; using defaults")
+    async with app.run_test(size=SIZE, notifications=True, tooltips=True) as pilot:
+        table = await until(pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen,
+                            "the table")
+        await until(pilot, lambda: any("damaged" in toast._notification.message
+                                       for toast in table.query(Toast)), "the notice shown")
+        assert not list(app.screen_stack[0].query(Toast))  # (nothing under the table)
+
+
 async def test_a_solo_game_that_cannot_start_says_so_over_the_menu() -> None:
     from textual.widgets import Button
 

@@ -24,6 +24,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
 from tui.messages import ChatReceived, ConnectionDropped, ConnectionRestored, HostSaid, ViewReceived
@@ -64,6 +65,12 @@ class MenuToCome(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self._covered = False
+
+    def _extend_compose(self, widgets: list[Widget]) -> None:
+        """None of Textual's own widgets (a tooltip, the rack of notifications): nothing
+        shows on this screen, the menu comes over it at once (their mount and styles
+        were ~0.6 ms before the table's first frame, scripts/bench_startup.py). Textual
+        shows notifications on the screens that have the rack: the table, the menu."""
 
     def on_screen_suspend(self) -> None:
         """The table covers it."""
