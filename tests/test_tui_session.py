@@ -26,9 +26,11 @@ from tests.tui_support import (
     make_app,
     open_lobby,
     show_lobby,
+    type_ahead,
     until,
 )
 from tui.app import HiddenHandApp
+from tui.games.getout.hand import HandWidget
 from tui.games.getout.screen import GetOutScreen
 from tui.screens.lobby import LobbyScreen
 from tui.session import Session
@@ -368,6 +370,9 @@ async def test_slash_opens_the_lobby_chat_and_escape_gives_the_keys_back() -> No
         await pilot.press("escape")
         assert app.screen is lobby  # Esc left the chat line, not the table
         assert app.focused is lobby.query_one("#lobby-seats")
+        await type_ahead(pilot, "slash", *"ok", "enter")  # typed fast: all of it the line's
+        await until(pilot, lambda: any("Ann (seat 1): ok" in str(line.text)
+                                       for line in chat.lines), "the line typed fast")
 
 
 async def solo_table(pilot: Pilot[Any], app: HiddenHandApp) -> GetOutScreen:
@@ -398,6 +403,20 @@ async def test_slash_opens_the_table_chat_and_a_line_sent_there_is_in_the_log() 
         assert app.screen is not screen
         await pilot.press("n")
         assert app.screen is screen
+
+
+async def test_a_chat_line_typed_straight_after_the_slash_goes_in_the_chat_line() -> None:
+    # A fast typist's "/hi⏎" arrives before the app has handled the "/": the keys after it
+    # belong to the chat line, not to the hand (the Enter once played a card).
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await solo_table(pilot, app)
+        hand = screen.query_one(HandWidget)
+        cards = list(hand.cards)
+        await type_ahead(pilot, "slash", "h", "i", "enter")
+        await until(pilot, lambda: any("💬 Ann (seat 1): hi" in line
+                                       for line in log_text(screen)), "the chat line")
+        assert hand.cards == cards  # no card was played, none drawn
 
 
 async def test_the_log_is_replayed_when_the_table_is_opened_again() -> None:

@@ -152,3 +152,18 @@ async def still_gotfive_table(pilot: Pilot[Any]) -> tuple[Any, Any]:
     for seat in table.seats:
         seat.bot = None
     return screen, table
+
+
+async def type_ahead(pilot: Pilot[Any], *keys: str) -> None:
+    """Send ``keys`` as a fast typist does: all queued before the app handles the first
+    (``pilot.press`` lets the app settle after each key)."""
+    from textual import events
+
+    app = pilot.app
+    assert app._driver is not None
+    for key in keys:
+        char = {"slash": "/", "space": " "}.get(key, key if len(key) == 1 else None)
+        event = events.Key(key, char)
+        event.set_sender(app)
+        app._driver.send_message(event)
+    await pilot.pause()

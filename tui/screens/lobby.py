@@ -62,7 +62,8 @@ class LobbyScreen(SessionScreen):
         Binding("ctrl+t", "sit", "Sit"),
         Binding("ctrl+b", "add_bot", "Bot"),
         Binding("ctrl+x", "remove", "Remove"),
-        Binding("slash", "chat", "Chat"),
+        # Priority: handled as it arrives, so the keys typed straight after it reach the line.
+        Binding("slash", "chat", "Chat", priority=True),
         Binding("escape", "leave", "Leave"),
     ]
 
@@ -229,7 +230,7 @@ class LobbyScreen(SessionScreen):
 
     def action_chat(self) -> None:
         """Put the cursor in the chat line."""
-        self.query_one("#chat-input", Input).focus()
+        self.set_focus(self.query_one("#chat-input", Input))  # now: keys may follow at once
 
     def action_leave(self) -> None:
         """Esc in a text field goes back to the seats; elsewhere it leaves."""

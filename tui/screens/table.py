@@ -70,7 +70,8 @@ class TableScreen(SessionScreen):
     AUTO_FOCUS = ""
 
     BINDINGS = [
-        Binding("slash", "chat", "Chat"),
+        # Priority: handled as it arrives, so the keys typed straight after it reach the line.
+        Binding("slash", "chat", "Chat", priority=True),
         Binding("l", "to_lobby", "Back to lobby"),
         Binding("b", "bot_for_away", "Bot for an away player"),
         Binding("f", "finish", "Bots: full speed"),
@@ -321,7 +322,7 @@ class TableScreen(SessionScreen):
     def action_chat(self) -> None:
         """Put the cursor in the chat line."""
         if self.chat_open():
-            self.query_one("#table-chat", Input).focus()
+            self.set_focus(self.query_one("#table-chat", Input))  # now: keys may follow at once
 
     @on(Input.Submitted, "#table-chat")
     def say(self, event: Input.Submitted) -> None:

@@ -86,7 +86,7 @@ class GetItScreen(TableScreen):
         Binding("s", "aim('smile')", "Smile"),
         Binding("x", "aim('look_past')", "Look past"),
         Binding("p", "peek", "Peek"),
-        Binding("t", "talk", "Talk"),
+        Binding("t", "talk", "Talk", priority=True),  # (the words after it reach the line)
         Binding("n", "next_round", "Next round"),
     ]
 
@@ -514,7 +514,7 @@ class GetItScreen(TableScreen):
     def _open_talk(self) -> Input:
         talk = self.query_one("#talk", Input)
         talk.display, talk.disabled = True, False
-        talk.focus()
+        self.set_focus(talk)  # now, not later: the words typed after the key are its
         return talk
 
     def on_key(self, event: events.Key) -> None:
