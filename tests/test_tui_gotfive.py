@@ -36,7 +36,7 @@ from tui.screens.summary import SummaryScreen
 from tui.settings import Settings
 
 from .test_tui import join_by_address, until
-from .tui_support import footer_drawn, gotfive_clue_move, still_gotfive_table
+from .tui_support import footer_drawn, gotfive_clue_move, still_gotfive_table, type_ahead
 
 SIZE = (100, 34)
 
@@ -112,7 +112,10 @@ async def test_a_person_reveals_then_sorts_and_later_reveals_then_compares() -> 
         assert isinstance(app.screen, RevealScreen)
         await pilot.pause()
         assert footer_drawn(app) == {"dismiss": True}  # the dialog's keys, not the table's
-        await pilot.press("a")
+        await pilot.press("escape")
+        assert app.screen is screen
+        # Typed at once, as a quick player does: the letter reaches the dialog.
+        await type_ahead(pilot, "r", "a")
         screen = await my_turn(pilot, "clue")
         public = screen.view["public"]
         picked = public[screen.selected]
@@ -245,14 +248,17 @@ async def test_a_wrong_got_five_puts_you_out() -> None:
                               if not wrong or n > wrong[-1]))
         if wrong == truth:
             wrong[-1] = next(n for n in numbers_of_colour(colours[-1]) if n > truth[-1])
-        await pilot.press("g")
+        # "g" and a number typed at once, as a quick player does: the digits reach a slot.
+        await type_ahead(pilot, "g", *str(wrong[0] + 1))
         dialog = await until(pilot, lambda: isinstance(app.screen, AnnounceScreen)
                              and app.screen, "the dialog")
         await pilot.pause()
-        # Announce and Cancel, as the buttons say (↑/↓ are in the dialog's words).
-        assert footer_drawn(app) == {"enter": True, "dismiss": True}
+        assert dialog.query_one("#gf-n0").value == str(wrong[0] + 1)  # type: ignore[attr-defined]
+        # Announce and Cancel, as the buttons say; the arrows and Tab too.
+        assert footer_drawn(app) == {"enter": True, "dismiss": True, "step": True,
+                                     "app.focus_next": True}
         # A number of the wrong colour is refused in words, and nothing is sent.
-        await pilot.press(*str(wrong[0] + 1), "enter")
+        await pilot.press("enter")
         assert "colour" in str(dialog.query_one("#gf-announce-error").render())
         for i, n in enumerate(wrong):
             await pilot.click(f"#gf-n{i}")

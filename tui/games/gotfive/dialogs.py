@@ -114,8 +114,11 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         # time, and its own Enter would hide this one): Enter does what it did.
         Binding("enter", "enter", "Announce", priority=True),
         Binding("escape", "dismiss(None)", "Cancel"),
-        Binding("up", "step(1)", "Higher", show=False),
-        Binding("down", "step(-1)", "Lower", show=False),
+        # Priority: a slot (an Input) binds the arrows to scrolling, which would hide
+        # these from the footer.
+        Binding("up", "step(1)", "Number", key_display="↑↓", priority=True),
+        Binding("down", "step(-1)", "Lower", show=False, priority=True),
+        Binding("tab", "app.focus_next", "Next slot"),
     ]
 
     def __init__(self, colours: Sequence[int], prefill: Sequence[int | None],

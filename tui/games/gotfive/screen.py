@@ -59,7 +59,9 @@ class GotFiveScreen(TableScreen):
         Binding("down", "move(1, 0)", "Move", show=False, priority=True),
         Binding("left", "move(0, -1)", "Move", show=False, priority=True),
         Binding("right", "move(0, 1)", "Move", show=False, priority=True),
-        Binding("r", "reveal", "Reveal"),
+        # Priority (handled as it arrives, a text line still takes it): the dialog is up
+        # before the next key, so "r" then a colour typed at once reveals that colour.
+        Binding("r", "reveal", "Reveal", priority=True),
         Binding("tab", "next_tile(1)", "Tile", priority=True),
         Binding("shift+tab", "next_tile(-1)", "Tile", show=False, priority=True),
         Binding("s", "sort", "Sort"),
@@ -75,7 +77,8 @@ class GotFiveScreen(TableScreen):
         Binding("x", "set_mark('cross')", "Cross", show=False, priority=True),
         Binding("o", "set_mark('circle')", "Circle", show=False, priority=True),
         Binding("delete", "set_mark('clear')", "Clear", show=False, priority=True),
-        Binding("g", "got_five", "GOT FIVE!"),
+        Binding("g", "got_five", "GOT FIVE!", priority=True),  # as "r": its dialog takes
+        # the digits typed straight after it
     ]
 
     def __init__(self, session: Any) -> None:
