@@ -91,6 +91,12 @@ def test_board_cells_say_their_state_without_colour() -> None:
     assert glyphs == {1: "★", 2: " ", 6: "⊘", 7: "○", 11: "·", 12: "✗"}
     assert "dim" in board.cell(11, impossible, certain)[1]
     assert "reverse" in board.cell(1, impossible, certain)[1]  # the cursor starts on 1
+    # A number auto-cross keeps crossed (seen elsewhere) is not drawn as the player's ✗.
+    board.marks = {12: "cross", 17: "cross"}
+    board.locked = frozenset({17})
+    assert board.cell(17, impossible, certain)[0] == "×"
+    assert board.cell(12, impossible, certain)[0] == "✗"
+    assert "dim" in board.cell(17, impossible, certain)[1]
 
 
 def test_every_rack_of_the_game_over_dialog_reads_on_one_line_at_80_columns() -> None:

@@ -7,9 +7,10 @@ exact hint in board mode, or ``None``) and ``cursor``. A click on a cell posts
 :class:`BoardWidget.CellClicked`. Cells grow with the widget: one line per row on a
 small terminal, two (number, then dots) with a gap between rows on a big one.
 
-Nothing depends on colour: a cross is ``✗``, a circle ``○``, a number no rack can
-hold (hint) ``·`` (``⊘`` if you circled it), a number that must be yours (hint) ``★``,
-the cursor is reversed.
+Nothing depends on colour: a cross is ``✗``, a number auto-cross keeps crossed (you
+can see it elsewhere) ``×``, a circle ``○``, a number no rack can hold (hint) ``·``
+(``⊘`` if you circled it), a number that must be yours (hint) ``★``, the cursor is
+reversed.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from tui.widgets.lines import TextLines
 #: The next mark when a cell is cycled: blank → crossed → circled → blank.
 CYCLE: dict[str | None, str | None] = {None: "cross", "cross": "circle", "circle": None}
 GLYPHS = {"cross": "✗", "circle": "○"}
+#: A number auto-cross keeps crossed: not the player's own ✗ (that one they may undo).
+SEEN = "×"
 
 
 def number_at(row: int, col: int) -> int:
@@ -99,7 +102,7 @@ class BoardWidget(TextLines):
         """The glyph in front of ``n`` and the style of its cell."""
         mark = self.marks.get(n)
         styles = []
-        if mark == "cross" or (mark is None and n in impossible):
+        if mark == "cross" or n in self.locked or (mark is None and n in impossible):
             styles.append("dim")
         if n in certain:
             styles.append("bold underline")
@@ -107,7 +110,9 @@ class BoardWidget(TextLines):
             styles.append("bold")
         if (cell_of(n)) == self.cursor:
             styles.append("reverse")
-        if mark == "circle" and n in impossible:
+        if n in self.locked:
+            glyph = SEEN
+        elif mark == "circle" and n in impossible:
             glyph = "⊘"  # circled, but no rack that fits holds it
         elif mark in GLYPHS:
             glyph = GLYPHS[mark]

@@ -200,7 +200,9 @@ class GotFiveScreen(TableScreen):
             title += (" · hint: only 1 rack fits — GOT FIVE! (g)" if count == 1
                       else f" · hint: {count} racks fit")
             if "possible" in hint:
-                title += " · '·' no rack holds it · '★' yours"
+                title += " · ·=no rack holds it ★=yours"
+        if self.view.get("auto_cross"):
+            title += (" " if title.endswith("yours") else " · ") + "×=seen"
         if board.border_title != title:
             board.border_title = title
 
