@@ -222,7 +222,7 @@ async def test_the_gotfive_board_says_its_keys_while_no_hint_takes_the_room() ->
         screen, _table = await still_gotfive_table(pilot)
         board = screen.query_one("#gf-board")
         assert screen.view.get("hint") is None  # (hints are off by default)
-        assert board.border_title == f"Your board · {BOARD_KEYS}"
+        assert board.border_title == f"Your board · {BOARD_KEYS} · ×=seen"  # auto-cross on
         assert "←↑↓→ move" in BOARD_KEYS
 
 
@@ -514,3 +514,31 @@ async def test_a_dialog_shows_its_keys_in_its_first_frame() -> None:
         app.push_screen(dialog)
         await until(pilot, lambda: at_first_frame, "the dialog's first frame")
         assert at_first_frame[0] == {"answer": True}
+
+
+async def test_a_summary_longer_than_the_screen_names_its_scroll_keys() -> None:
+    """At 80×24 a long summary (a Got Five! game's clues) does not fit: the footer says
+    the arrows scroll it, and they do; a short one does not name them."""
+    from textual.app import App
+    from textual.containers import VerticalScroll
+
+    from tui.screens.summary import Choice, SummaryScreen
+
+    class Host(App[None]):
+        pass
+
+    long_body = [f"{i}. a clue" for i in range(1, 40)]
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for body, scrolls in ((long_body, True), (["Ann wins."], False)):
+            summary = SummaryScreen("Game over", list(body), [Choice("lobby", "Back to lobby")])
+            await app.push_screen(summary)
+            await pilot.pause()
+            await pilot.pause()
+            assert summary.scrolls() is scrolls
+            assert ("scroll" in footer_drawn(app)) is scrolls  # type: ignore[arg-type]
+            if scrolls:
+                await pilot.press("down", "down")
+                assert summary.query_one(".summary-body", VerticalScroll).scroll_y == 2
+            summary.dismiss(None)
+            await pilot.pause()

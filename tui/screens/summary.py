@@ -44,9 +44,10 @@ class SummaryScreen(ModalScreen[str | None]):
         Binding("n", "answer('next')", "Next round"),
         Binding("l", "answer('lobby')", "Back to lobby"),
         Binding("c,escape", "answer(None)", "Look at the table"),
-        # The body may be longer than a small terminal: the keys scroll it.
+        # The body may be longer than a small terminal: the keys scroll it (named in the
+        # footer only then).
+        Binding("down", "scroll(1)", "Scroll", key_display="↑↓"),
         Binding("up", "scroll(-1)", "Scroll", show=False),
-        Binding("down", "scroll(1)", "Scroll", show=False),
         Binding("pageup", "scroll(-10)", "Scroll", show=False),
         Binding("pagedown", "scroll(10)", "Scroll", show=False),
     ]
@@ -82,6 +83,16 @@ class SummaryScreen(ModalScreen[str | None]):
         race to the end, a round's summary can be dismissed before it is mounted)."""
         for close in self.query("#close").results(Button):
             close.focus()
+        self.call_after_refresh(self.refresh_bindings)  # once the body knows its size
+
+    def on_resize(self) -> None:
+        """A new size may make the body fit, or not."""
+        self.call_after_refresh(self.refresh_bindings)
+
+    def scrolls(self) -> bool:
+        """True if the body is longer than its room (the keys scroll it)."""
+        bodies = self.query(".summary-body").results(VerticalScroll)
+        return any(body.max_scroll_y > 0 for body in bodies)
 
     def action_scroll(self, lines: int) -> None:
         """Scroll the summary's body (what happened may not fit the screen)."""
@@ -92,6 +103,8 @@ class SummaryScreen(ModalScreen[str | None]):
         """Only the answers possible now have keys (and show in the footer)."""
         if action == "answer" and parameters and parameters[0] is not None:
             return parameters[0] in self.answers
+        if action == "scroll":
+            return self.scrolls()
         return True
 
     @on(Button.Pressed)
