@@ -85,9 +85,10 @@ async def run(args: argparse.Namespace) -> int:
         journal = None if args.no_journal else os.path.join(scratch, "bench.journal")
         seeds = random.Random(args.seed)
         # No rate limit: the actions come faster than a person's (each is checked to
-        # have been served, below).
+        # have been served, below). No pings within the run: the clients hear nothing
+        # once their transports are swapped, and would hang up on a host gone silent.
         host = Host("bench", journal=journal, seed_source=lambda: seeds.getrandbits(32),
-                    rate=1e9, burst=10**9)
+                    rate=1e9, burst=10**9, heartbeat=3600.0)
         await host.start(LOOPBACK, 0)
         host.create_table("bench", "getout", SEATS, {}, permanent=True)
         clients = [await Client.connect(LOOPBACK, host.port, name=f"p{i + 1}")
@@ -171,6 +172,8 @@ async def run(args: argparse.Namespace) -> int:
                     raw_times.append(clock() - t0)
             done += per_round
         refused_in_run = list(refused)
+        refused_in_run += [f"connection {c.id} closed during the run"
+                           for c in conns.values() if c.closed]
         for c in clients:
             await c.close()
         await host.close(keep_journal=False)
