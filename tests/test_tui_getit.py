@@ -660,8 +660,31 @@ def test_a_player_signalling_nothing_is_told_the_team_waits_for_their_look() -> 
     assert my_signals(view, namer) == (
         "no signal — look (1/3) at who should play; the team waits for it")
     assert my_signals({**view, "phase": "over"}, namer) == "no signal"  # nothing to wait for
+    # Only players with cards left are worth a look; with none left but ours: play.
+    view["piles"] = [{"count": 0, "top": None}, {"count": 2, "top": None},
+                     {"count": 1, "top": None}]
+    assert my_signals(view, namer) == (
+        "no signal — look (3) at who should play; the team waits for it")
+    view["piles"][2]["count"] = 0
+    assert my_signals(view, namer) == (
+        "no signal — every other pile is empty: the rest are yours to play (Space)")
+    view["piles"][1]["count"] = 0
+    assert my_signals(view, namer) == "no signal"  # nothing left to play
     view["signals"][1]["look"] = 2
     assert my_signals(view, namer) == "look at Cy"
+
+
+def test_the_played_row_fits_its_line_and_says_when_the_oldest_gave_way() -> None:
+    from tui.games.getit.text import played_line
+
+    cards = [{"kind": "number", "value": v} for v in range(1, 41)] + [{"kind": "smile"}]
+    assert played_line([], 40) == "played: nothing yet"
+    assert played_line(cards[:3], 40) == "played: 1 2 3"
+    line = played_line(cards, 40)
+    assert len(line) <= 40 and line.startswith("played: … ") and line.endswith("39 40 ☺")
+    shown = line.removeprefix("played: … ").split()
+    assert shown == [c for c in [str(v) for v in range(1, 41)] + ["☺"]][-len(shown):]
+    assert len(played_line(cards, 200)) < 200 and "…" not in played_line(cards, 200)
 
 
 def test_the_log_names_a_round_by_what_the_top_line_says_not_the_engines_count() -> None:

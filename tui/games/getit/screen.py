@@ -30,11 +30,11 @@ from tui.games.getit import records
 from tui.games.getit.summary import round_summary
 from tui.games.getit.text import (
     ToYou,
-    card_short,
     card_text,
     describe_event,
     level_text,
     my_signals,
+    played_line,
     signal_lines,
     to_you,
 )
@@ -398,8 +398,9 @@ class GetItScreen(TableScreen):
             # Hidden and disabled: Textual gives the focus back to the widget that had
             # it when the terminal regains the focus, hidden or not.
             talk.display, talk.disabled = False, True
-        played = " ".join(card_short(c) for c in (view.get("played") or [])[-24:])
-        self._set("#played", f"played: {played}" if played else "played: nothing yet")
+        line = self.query_one("#played", Static)
+        width = line.content_region.width or max(20, self.size.width - 12)
+        self._set("#played", played_line(list(view.get("played") or []), width))
         if me is None:
             return
         view_with_pending = {**view, "signals": signals}

@@ -129,12 +129,43 @@ def my_signals(view: dict[str, Any], namer: Namer) -> str:
         parts.append("peeking")
     if parts:
         return " · ".join(parts)
+    if view.get("phase") != "play":
+        return "no signal"
     # A first-time player may not know the team waits for them: the bots play on looks.
-    others = [i + 1 for i in range(len(signals)) if i != me]
+    # Only a player with cards left can be the one to play (the view says how many).
+    piles = view.get("piles")
+    counts = [p.get("count") if isinstance(p, dict) else None
+              for p in (piles if isinstance(piles, list) else [])]
+
+    def holds(seat: int) -> bool:
+        count = counts[seat] if seat < len(counts) else None
+        return not isinstance(count, int) or count > 0  # (unknown: assume it does)
+
+    others = [i + 1 for i in range(len(signals)) if i != me and holds(i)]
+    if not others and me is not None and me < len(counts) and holds(me):
+        return "no signal — every other pile is empty: the rest are yours to play (Space)"
     keys = "/".join(str(n) for n in others)
-    if not keys or view.get("phase") != "play":
+    if not keys:
         return "no signal"
     return f"no signal — look ({keys}) at who should play; the team waits for it"
+
+
+def played_line(cards: list[Any], width: int) -> str:
+    """The row of played cards, the latest last, in ``width`` cells: when they do not
+    all fit, the oldest give way to "…"."""
+    shorts = [card_short(c) for c in cards]
+    if not shorts:
+        return "played: nothing yet"
+    line = "played: " + " ".join(shorts)
+    if len(line) <= width:
+        return line
+    kept: list[str] = []
+    room = width - len("played: … ")
+    for short in reversed(shorts):
+        if sum(len(k) + 1 for k in kept) + len(short) > room:
+            break
+        kept.append(short)
+    return "played: … " + " ".join(reversed(kept))
 
 
 def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
