@@ -256,10 +256,21 @@ async def test_the_ends_of_a_scrolled_hand_say_how_many_cards_lie_beyond() -> No
         # Scrolled to the chosen card (a special, far from the top) as the hand came.
         await until(pilot, lambda: row.hidden()[0] > 0 and ends() == said(*row.hidden()),
                     "the chosen card in sight")
-        for x in (0, cards.max_scroll_x, cards.max_scroll_x // 2, 0):
+        def whole_in_sight() -> int:
+            left, width = cards.scroll_x, cards.scrollable_content_region.width
+            return sum(1 for c in row.query(PrepCard) if c.virtual_region.x >= left
+                       and c.virtual_region.right <= left + width)
+
+        for x in (0, cards.max_scroll_x, cards.max_scroll_x // 2, 0, 7, 13):
             cards.scroll_to(x=x, animate=False, immediate=True)
             await until(pilot, lambda x=x: cards.scroll_x == x
                         and ends() == said(*row.hidden()), f"the ends at {x}")
+            # A card cut by an edge is counted beyond it: what is in sight, and what
+            # the ends count, make the whole hand.
+            assert whole_in_sight() + sum(row.hidden()) == len(screen.order), x
+        cards.scroll_to(x=0, animate=False, immediate=True)
+        await until(pilot, lambda: cards.scroll_x == 0 and ends() == said(*row.hidden()),
+                    "back at the top")
         assert ends() == said(0, row.hidden()[1]) and row.hidden()[1] > 0
         cards.scroll_to(x=cards.max_scroll_x, animate=False, immediate=True)
         await until(pilot, lambda: ends() == said(row.hidden()[0], 0)

@@ -258,16 +258,16 @@ class PrepRow(Horizontal):
 
     def hidden(self) -> tuple[int, int]:
         """How many cards are scrolled out of sight towards the top, and towards the
-        bottom (a card partly in sight is in sight)."""
+        bottom: a card cut by the edge counts as beyond it (its value may be cut too)."""
         scroll = self.query_one("#prep-cards", HorizontalScroll)
         left = scroll.scroll_x
         right = left + scroll.scrollable_content_region.width
         top = bottom = 0
         for chip in self.query(PrepCard):
             region = chip.virtual_region
-            if region.right <= left:
+            if region.x < left:
                 top += 1
-            elif region.x >= right:
+            elif region.right > right:
                 bottom += 1
         return top, bottom
 
