@@ -80,7 +80,7 @@ async def run(args: argparse.Namespace) -> int:
 
     Connection.fail = counted_fail  # type: ignore[method-assign]
 
-    gaps = [float(g) / 1000 for g in args.gaps.split(",")]
+    gaps: list[float] = args.pauses  # seconds, checked by main()
     with tempfile.TemporaryDirectory() as scratch:
         journal = None if args.no_journal else os.path.join(scratch, "bench.journal")
         seeds = random.Random(args.seed)
@@ -203,6 +203,7 @@ async def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Parse and check the arguments, then run the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--actions", type=int, default=2000,
                         help="actions per pause length (default 2000)")
@@ -220,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--gaps takes numbers of ms separated by commas, not {args.gaps!r}")
     if any(g < 0 or g > 100 for g in gaps):
         parser.error("--gaps: each pause is between 0 and 100 ms")
+    args.pauses = [g / 1000 for g in gaps]
     if args.actions < 1:
         parser.error("--actions must be at least 1")
     print("command: scripts/bench_host_cpu.py " + " ".join(argv or sys.argv[1:]))
