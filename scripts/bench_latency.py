@@ -27,11 +27,15 @@ and writes its text report to FILE when the host stops: what the host spends its
 on while serving the actions. ``--timeline`` runs the host with a few clock readings
 added (when it starts handling each action, and after each frame it writes) and prints
 where an action's time goes, from the moment it is sent to the last client's consumer:
-both processes read the same monotonic clock (``time.perf_counter``). Bounded in time
-and count; 127.0.0.1 only.
+both processes read the same monotonic clock (``time.perf_counter``). ``--spin host``
+(or ``both``: the raw servers too) runs the server's event loop so that after each event
+it polls for ``--spin-ms`` more before it sleeps: an experiment, to tell what the sleeps
+between actions cost from the work of an action, never how the host runs. Bounded in
+time and count; 127.0.0.1 only.
 
     .venv/bin/python scripts/bench_latency.py [--actions 2000] [--seconds 60] [--seed 1]
                                               [--profile host-profile.txt] [--timeline]
+                                              [--spin host|both] [--spin-ms 2]
 """
 
 from __future__ import annotations
@@ -171,6 +175,41 @@ def timed_host(out: str, argv: list[str]) -> int:
     return hiddenhand(argv)
 
 
+def install_spin(ms: float) -> None:
+    """Make every event loop made after this poll for ``ms`` after each event before it
+    sleeps in ``epoll`` (``--spin``): a process that keeps its CPU (and caches) warm
+    while the next message is on its way, at the price of a busy core."""
+    import selectors
+
+    spin = ms / 1000
+    clock = time.perf_counter
+    last = [0.0]
+
+    class Spinning(selectors.DefaultSelector):
+        def select(self, timeout: float | None = None) -> Any:
+            if timeout is None or timeout > 0:
+                until = last[0] + spin
+                while clock() < until:
+                    ready = super().select(0)
+                    if ready:
+                        last[0] = clock()
+                        return ready
+            ready = super().select(timeout)
+            if ready:
+                last[0] = clock()
+            return ready
+
+    selectors.DefaultSelector = Spinning  # type: ignore[misc]
+
+
+def spun_host(ms: float, argv: list[str]) -> int:
+    """``hiddenhand`` with ``argv``, its event loop spinning (:func:`install_spin`)."""
+    from tui.cli import main as hiddenhand
+
+    install_spin(ms)
+    return hiddenhand(argv)
+
+
 def print_timeline(host_file: str, marks: list[list[float]], who: str = "hiddenhand host"
                    ) -> None:
     """Where the time of an action goes: the host's readings matched to the bench's (the
@@ -227,6 +266,8 @@ class HostBench:
                        "--outfile", args.profile, *command]
         elif self.timeline is not None:
             command = [sys.executable, __file__, "--timed-host", self.timeline, *command[1:]]
+        elif args.spin:
+            command = [sys.executable, __file__, "--spun-host", str(args.spin_ms), *command[1:]]
         self.proc, port = await start_process(command, r"port (\d+)")
         clients = self.clients
         for i in range(CLIENTS):
@@ -383,8 +424,9 @@ class RawBench:
     host's is."""
 
     def __init__(self, size: float, frames_file: str | None = None,
-                 timeline: str | None = None) -> None:
+                 timeline: str | None = None, spin_ms: float | None = None) -> None:
         self.size = size
+        self.spin_ms = spin_ms
         self.frames_file = frames_file
         self.timeline = timeline
         self.marks: list[list[float]] = []
@@ -399,6 +441,8 @@ class RawBench:
             command += ["--raw-frames", self.frames_file]
         if self.timeline is not None:
             command += ["--raw-timeline", self.timeline]
+        if self.spin_ms is not None:
+            command += ["--raw-spin", str(self.spin_ms)]
         self.proc, port = await start_process(command, r"port (\d+)")
         self.conns = [await asyncio.open_connection(LOOPBACK, port) for _ in range(CLIENTS)]
         hello = msgpack.packb({"type": "hello"})
@@ -476,8 +520,10 @@ async def run(args: argparse.Namespace) -> int:
             frames = os.path.join(scratch, "frames.msgpack")
             with open(frames, "wb") as f:
                 f.write(msgpack.packb(bodies[-WARM_UP:]))
-            raws = [RawBench(size), RawBench(size, frames, os.path.join(scratch, "raw")
-                                             if args.timeline else None)]
+            spin = args.spin_ms if args.spin == "both" else None
+            raws = [RawBench(size, spin_ms=spin),
+                    RawBench(size, frames, os.path.join(scratch, "raw") if args.timeline
+                             else None, spin_ms=spin)]
             for raw in raws:
                 await raw.start()
             per_round = max(1, args.actions // args.rounds)
@@ -524,18 +570,34 @@ def main(argv: list[str] | None = None) -> int:
                         "--host-arg=--no-journal to see what the crash journal costs")
     parser.add_argument("--timeline", action="store_true",
                         help="print where each action's time goes, host and clients")
+    parser.add_argument("--spin", choices=("host", "both"), default=None,
+                        help="an experiment: the host's event loop (both: the raw "
+                        "servers' too) polls for --spin-ms after each event before it "
+                        "sleeps, to tell the cost of the sleeps between actions from "
+                        "the work of one")
+    parser.add_argument("--spin-ms", type=float, default=2.0,
+                        help="how long a spinning loop polls after an event (default 2)")
     parser.add_argument("--timed-host", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--spun-host", type=float, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--raw-spin", type=float, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--raw-server", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--raw-frames", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--raw-timeline", default=None, help=argparse.SUPPRESS)
     args, rest = parser.parse_known_args(argv)
     if args.timed_host is not None:
         return timed_host(args.timed_host, rest)
+    if args.spun_host is not None:
+        return spun_host(args.spun_host, rest)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
-    if args.profile and args.timeline:
-        parser.error("--profile and --timeline each run the host their own way: pick one")
+    if sum(map(bool, (args.profile, args.timeline, args.spin))) > 1:
+        parser.error("--profile, --timeline and --spin each run the host their own way: "
+                     "pick one")
+    if not 0 < args.spin_ms <= 100:
+        parser.error("--spin-ms: between 0 and 100 ms")
     if args.raw_server is not None:
+        if args.raw_spin is not None:
+            install_spin(args.raw_spin)
         asyncio.run(raw_server(args.raw_server, args.raw_frames, args.raw_timeline))
         return 0
     if args.profile:
