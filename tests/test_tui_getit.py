@@ -741,3 +741,29 @@ async def test_a_hand_that_fits_its_row_is_not_told_about_home_and_end() -> None
         for _ in range(5):
             await pilot.pause()
         assert "Home/End" not in str(help_line.render())
+
+
+async def test_the_round_summary_opens_over_a_table_already_laid_out_anew() -> None:
+    """The last play empties a pile and hides its big number; the summary's first frame
+    draws the table under it, so that table must be laid out without the number first
+    (it showed the emptied pile's last card for a frame or two under the summary)."""
+    app = solo_app(3, {"level": 1})
+    hidden_under_summary: list[list[str]] = []
+    push = app.push_screen
+
+    def pushed(screen: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(screen, SummaryScreen):
+            under = app.screen
+            hidden_under_summary.append(
+                [f"{w!r} in {w.parent!r}" for w in under._compositor.widgets
+                 if not all(node.display for node in w.ancestors_with_self
+                            if node is not under)])
+        return push(screen, *args, **kwargs)
+
+    app.push_screen = pushed  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        await arrange_as_dealt(pilot, screen)
+        await play_like_a_person(pilot, screen)
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the round summary")
+    assert hidden_under_summary == [[]]

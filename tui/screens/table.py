@@ -373,6 +373,11 @@ class TableScreen(SessionScreen):
             self.summary_answered(answer)
             self._offer_finish()
 
+        # The update that ends a round hides and shows widgets (an emptied pile's big
+        # number), and the table would be laid out anew only a moment later: the summary's
+        # first frame draws the table under it as it was, the last card still showing.
+        # Laid out now, that frame shows the table as the update left it.
+        self._refresh_layout()
         self.app.push_screen(screen, answered)
         # A round's end is a pause in the game: a full collection of everything, once
         # the summary is drawn, frees what the round left behind in frozen cycles.
