@@ -770,3 +770,38 @@ async def test_a_monochrome_terminal_sees_the_text_cursor_and_the_dialogs_slot(
         assert slot.styles.text_style.bold and slot.styles.text_style.underline
         other = app.screen.query_one("#gf-n2", Input)
         assert not other.styles.text_style.underline
+
+
+async def test_lobby_options_apply_as_chosen_and_a_typed_number_goes_with_start() -> None:
+    """A switch or choice in the lobby's options applies at once, as the seat count does,
+    and a number typed but not applied is sent before the start: neither is lost (a
+    player set bots to casual, pressed Start, and got strong bots)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await open_lobby(app, pilot)
+        table = lambda: lobby.update["table"]  # noqa: E731
+        switch = await until(pilot, lambda: lobby.query("#opt-match") and
+                             lobby.query_one("#opt-match", Switch), "the options")
+        switch.focus()
+        await pilot.pause()
+        assert switch.styles.border_top[0] == "heavy"  # focus shows without colour
+        await pilot.press("enter")  # the switch turns off: one round, not a match
+        await until(pilot, lambda: table()["options"].get("match") is False, "match off")
+        limit = lobby.query_one("#opt-limit", Input)
+        limit.value = "250"  # typed, never applied
+        limit.value = "x"
+        await pilot.press("ctrl+s")  # a wrong number stops the start, and says why
+        await until(pilot, lambda: any("limit" in n.message for n in app._notifications),
+                    "the error")
+        assert lobby.is_current and table()["options"]["limit"] == 100
+        limit.value = "250"
+        for seat in (1, 2):
+            lobby.query_one("#lobby-seats", DataTable).move_cursor(row=seat)
+            await pilot.press("ctrl+b")
+        await until(pilot, lambda: all(s["kind"] != "empty" for s in table()["seats"]),
+                    "bots seated")
+        await pilot.press("ctrl+s")
+        game = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                           and app.screen.update and app.screen, "the game")
+        assert game.update["table"]["options"]["limit"] == 250
+        assert game.update["table"]["options"]["match"] is False

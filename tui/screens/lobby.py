@@ -17,7 +17,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.coordinate import Coordinate
-from textual.widgets import Button, DataTable, Footer, Header, Input, Label, RichLog, Select, Static
+from textual.widgets import (
+    Button,
+    DataTable,
+    Footer,
+    Header,
+    Input,
+    Label,
+    RichLog,
+    Select,
+    Static,
+    Switch,
+)
 
 import engine
 from tui.games import TABLES, app_options, playable, table_options, table_screen
@@ -353,7 +364,10 @@ class LobbyScreen(SessionScreen):
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
-        """(Creator) deal the game."""
+        """(Creator) deal the game, with the options as the form shows them: a number
+        typed but not yet applied goes to the host first (or, wrong, stops the start)."""
+        if self.is_creator and self.query(OptionsForm) and not self.apply_options():
+            return
         self.send("start")
 
     @on(Select.Changed, "#lobby-game")
@@ -377,16 +391,36 @@ class LobbyScreen(SessionScreen):
                   options=table_options(game, count, options))
 
     @on(Button.Pressed, "#apply")
-    def apply_options(self) -> None:
-        """(Creator) send the options as entered; the host checks them."""
+    def apply_pressed(self) -> None:
+        """(Creator) the Apply button: send the options as entered."""
+        self.apply_options()
+
+    @on(Select.Changed)
+    @on(Switch.Changed)
+    @on(Input.Submitted)
+    def option_chosen(self, event: Select.Changed | Switch.Changed | Input.Submitted) -> None:
+        """(Creator) a choice in the options form applies at once, as the game and seat
+        count do (it was lost unless Apply was pressed before Start); a number field
+        applies on Enter (or with Apply, or at Start)."""
+        form = next((n for n in event.control.ancestors if isinstance(n, OptionsForm)), None)
+        if form is None or not self.is_creator or self._config is None:
+            return
+        event.stop()
+        self.apply_options()
+
+    def apply_options(self) -> bool:
+        """(Creator) send the options as entered, if they differ from the table's; the
+        host checks them. False (and a notice saying why) if the engine refuses them."""
         try:
             options = self.query_one(OptionsForm).checked()
         except ValueError as exc:
             self.notify(str(exc), title="Options", severity="error", markup=False)
-            return
+            return False
         table = self.table
-        self.send("configure", options=table_options(
-            str(table.get("game")), len(table.get("seats") or []), options))
+        wanted = table_options(str(table.get("game")), len(table.get("seats") or []), options)
+        if wanted != dict(table.get("options") or {}):
+            self.send("configure", options=wanted)
+        return True
 
     @on(Input.Submitted, "#chat-input")
     def say(self, event: Input.Submitted) -> None:
