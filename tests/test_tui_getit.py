@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.cells import cell_len
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
@@ -496,6 +497,33 @@ async def test_the_sand_timer_counts_from_each_reading_and_stands_still_when_pau
         now[0] += 3
         assert timer.left() == pytest.approx(50.0)
         await pilot.pause()
+
+
+async def test_the_sand_timer_says_when_time_runs_out_without_colour(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In the last ten seconds the clock is marked and reversed (not only a colour or a
+    last cell of the bar): a player lost a round at 0:05 with the timer looking as at 0:55."""
+    from textual.app import App
+
+    now = [0.0]
+    monkeypatch.setattr(SandTimer, "clock", staticmethod(lambda: now[0]))
+    app: App[None] = App()
+    async with app.run_test():
+        timer = SandTimer()
+        await app.screen.mount(timer)
+        timer.remaining = 55.0
+        calm = timer.render()
+        assert calm.plain.startswith("time 0:55 ") and "▶" not in calm.plain
+        assert not any("reverse" in str(span.style) for span in calm.spans)
+        now[0] += 50
+        low = timer.render()
+        assert low.plain.startswith("▶ time 0:05 ◀")
+        assert any("reverse" in str(span.style) and low.plain[span.start:span.end]
+                   .startswith("▶ time") for span in low.spans)
+        assert cell_len(low.plain) <= cell_len(calm.plain) + 4
+        now[0] += 10  # over: nothing left to hurry for
+        assert "▶" not in timer.render().plain
 
 
 async def test_every_key_of_a_round_fits_the_footer_at_80_columns() -> None:

@@ -23,6 +23,8 @@ from tui.widgets.text import set_text
 
 #: Cells of the sand timer's bar.
 BAR = 15
+#: Seconds left from which the timer says that time is running out.
+LOW = 10
 
 
 class SeatCard(Vertical):
@@ -150,15 +152,22 @@ class SandTimer(Static):
         return max(0.0, self.remaining - (self.clock() - self._since))
 
     def render(self) -> Text:
-        """time 0:41 ██████████░░░░░"""
+        """time 0:41 ██████████░░░░░ — and in the last seconds, ``▶ time 0:07 ◀`` in
+        reverse video, so the end shows on a monochrome terminal and from the corner of
+        an eye (the bar alone, one cell of it left, said nothing)."""
         if self.remaining is None:
             return Text("")
         left = self.left()
         full = round(BAR * left / self.total) if self.total > 0 else 0
         seconds = int(left + 0.999)
-        text = Text(f"time {seconds // 60}:{seconds % 60:02d} ", style="bold")
-        style = "bold reverse" if left <= 10 else ""
-        text.append("█" * full, style=style)
+        clock = f"time {seconds // 60}:{seconds % 60:02d}"
+        text = Text()
+        if 0 < left <= LOW and not self.paused:
+            text.append(f"▶ {clock} ◀", style="bold reverse")
+            text.append(" ")
+        else:
+            text.append(f"{clock} ", style="bold")
+        text.append("█" * full)
         text.append("░" * (BAR - full))
         if self.paused:
             text.append(" paused", style="italic")
