@@ -161,12 +161,12 @@ class SandTimer(Static):
         full = round(BAR * left / self.total) if self.total > 0 else 0
         seconds = int(left + 0.999)
         clock = f"time {seconds // 60}:{seconds % 60:02d}"
-        text = Text()
+        text = Text(style="bold")
         if 0 < left <= LOW and not self.paused:
-            text.append(f"▶ {clock} ◀", style="bold reverse")
+            text.append(f"▶ {clock} ◀", style="reverse")
             text.append(" ")
         else:
-            text.append(f"{clock} ", style="bold")
+            text.append(f"{clock} ")
         text.append("█" * full)
         text.append("░" * (BAR - full))
         if self.paused:
