@@ -399,6 +399,8 @@ async def test_slash_opens_the_table_chat_and_a_line_sent_there_is_in_the_log() 
         assert app.focused is None and chat.value == ""  # keys back to the table
         await pilot.press("slash", "x", "escape")
         assert app.screen is screen and app.focused is None  # Esc did not leave
+        assert chat.value == ""  # it cancelled the line, as the placeholder says
+        assert "Esc cancels" in str(chat.placeholder) and "? rules" in str(chat.placeholder)
         await pilot.press("escape")  # now it does ask whether to leave
         assert app.screen is not screen
         await pilot.press("n")
@@ -644,3 +646,26 @@ async def test_removing_from_an_empty_or_our_own_seat_says_why_not() -> None:
         await until(pilot, lambda: any("your own seat" in m for m in said()), "our seat")
         await pilot.press("down", "ctrl+x")
         await until(pilot, lambda: any("seat 2 is empty" in m for m in said()), "an empty one")
+
+
+@pytest.mark.parametrize(("width", "shown"), [
+    (80, "/ chat (Enter sends, Esc cancels) · ? rules and keys"),
+    (48, "/ chat (Enter sends, Esc cancels) · ? rules"),
+    (20, "/ chat · ? rules"),
+])
+async def test_the_empty_chat_line_says_the_longest_of_its_words_that_fits(
+    width: int, shown: str
+) -> None:
+    """The chat line's words are cut by narrow columns (Got Five!'s wide board left
+    '· ? rules and'): it shows the longest wording that fits, whole."""
+    from textual.app import App
+
+    from tui.screens.table import CHAT_OPEN, ChatLine
+
+    app: App[None] = App()
+    async with app.run_test(size=(100, 5)) as pilot:
+        line = ChatLine(words=CHAT_OPEN, id="c", max_length=10)
+        line.styles.width = width
+        await app.screen.mount(line)
+        await pilot.pause()
+        assert line.placeholder == shown

@@ -26,6 +26,7 @@ import gc
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.cells import cell_len
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -59,6 +60,15 @@ COLLECT_EVERY = 10
 #: The collector's thresholds before the first table took generation 2's (restored when
 #: the table goes).
 _THRESHOLDS: list[tuple[int, int, int]] = []
+
+
+#: The chat line's words while it is empty. Enter sends and gives the keys back to the
+#: table, Esc gives them back unsent; ``?`` (not in the footer: no room at 80 columns)
+#: opens the rules and the keys. Longest first: the line shows the longest that fits.
+CHAT_OPEN = ("/ chat (Enter sends, Esc cancels) · ? rules and keys",
+             "/ chat (Enter sends, Esc cancels) · ? rules", "/ chat · ? rules")
+CHAT_OFF = ("no chat in the round: the game is silent · ? rules and keys",
+            "no chat in the round · ? rules and keys", "no chat · ? rules")
 
 
 class TableScreen(SessionScreen):
@@ -121,8 +131,7 @@ class TableScreen(SessionScreen):
             log = TableLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
             log.can_focus = False  # the wheel scrolls it; the keys stay the table's
             yield log
-            yield ChatLine(placeholder="/ to chat with the table (Enter sends, Esc back)",
-                           id="table-chat", max_length=200)
+            yield ChatLine(words=CHAT_OPEN, id="table-chat", max_length=200)
 
     def mounted(self) -> None:
         """Replay what happened at this table so far, then show the latest state."""
@@ -312,12 +321,11 @@ class TableScreen(SessionScreen):
         return True
 
     def _chat_state(self) -> None:
-        chat = self.query_one("#table-chat", Input)
+        chat = self.query_one("#table-chat", ChatLine)
         is_open = self.chat_open()
         if chat.disabled == is_open:
             chat.disabled = not is_open
-            chat.placeholder = ("/ to chat with the table (Enter sends, Esc back)" if is_open
-                                else "chat is off during the round: the game is silent")
+            chat.words = CHAT_OPEN if is_open else CHAT_OFF
 
     def action_chat(self) -> None:
         """Put the cursor in the chat line."""
@@ -334,8 +342,10 @@ class TableScreen(SessionScreen):
         self.set_focus(None)
 
     def action_leave(self) -> None:
-        """Esc in a text line gives the keys back to the table; elsewhere it leaves."""
+        """Esc in a text line cancels it, giving the keys back to the table; elsewhere
+        it leaves."""
         if isinstance(self.focused, Input):
+            self.focused.value = ""
             self.set_focus(None)
             return
         super().action_leave()
@@ -582,7 +592,6 @@ class TableScreen(SessionScreen):
         self.app.push_screen(ChoiceScreen("Which seat should a bot take over?", choices), chosen)
 
 
-#: Generation 2's threshold while a table is shown: never reached (see ``_collect_later``).
 class ChatLine(Input):
     """The table's chat line: a compact ``Input``, compact from the start.
 
@@ -594,11 +603,31 @@ class ChatLine(Input):
 
     compact = reactive(True, toggle_class="-textual-compact")
 
-    def __init__(self, *, placeholder: str, id: str, max_length: int) -> None:
-        super().__init__(placeholder=placeholder, id=id, max_length=max_length,
+    def __init__(self, *, words: tuple[str, ...], id: str, max_length: int) -> None:
+        super().__init__(placeholder=words[0], id=id, max_length=max_length,
                          compact=True, classes="-textual-compact")
+        self._words = words
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """What the empty line says, longest first: it shows the longest that fits."""
+        return self._words
+
+    @words.setter
+    def words(self, words: tuple[str, ...]) -> None:
+        self._words = words
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        width = self.content_size.width
+        self.placeholder = next((w for w in self._words if cell_len(w) <= width),
+                                self._words[-1]) if width else self._words[0]
 
 
+#: Generation 2's threshold while a table is shown: never reached (see ``_collect_later``).
 _NEVER = 1 << 30
 
 

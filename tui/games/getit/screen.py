@@ -48,7 +48,7 @@ from tui.widgets.text import set_text
 MAX_SEATS = 6
 #: The signal kinds a key toggles, with the words for a hint.
 AIMED = {"smile": "smile at", "look_past": "look past"}
-TALK_OPEN = "say a line to everyone (Enter sends, Esc back)"
+TALK_OPEN = "say a line to everyone (Enter sends, Esc cancels)"
 TALK_ENDED = "talk has ended: Enter or Esc closes this line (nothing more is sent)"
 TALK_ENDED_NOTICE = ("Talk has ended (the speech bubble was played): Enter or Esc closes "
                      "your line; it is not sent.")
