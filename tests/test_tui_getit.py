@@ -726,6 +726,26 @@ def test_the_played_row_fits_its_line_and_says_when_the_oldest_gave_way() -> Non
     assert len(played_line(cards, 200)) < 200 and "…" not in played_line(cards, 200)
 
 
+async def test_the_played_row_shows_more_cards_once_the_terminal_is_wider() -> None:
+    """Fitted when drawn, not when the last card came: after a resize to 200 columns the
+    whole row shows (a player saw '… 5 6 7' with 120 columns free)."""
+    from textual.app import App
+
+    from tui.games.getit.widgets import PlayedRow
+
+    cards = [{"kind": "number", "value": v} for v in range(1, 41)]
+    app: App[None] = App()
+    async with app.run_test(size=(60, 5)) as pilot:
+        row = PlayedRow()
+        await app.screen.mount(row)
+        row.show(cards)
+        await pilot.pause()
+        assert str(row.render()).startswith("played: … ")
+        await pilot.resize_terminal(200, 5)
+        await pilot.pause()
+        assert str(row.render()) == "played: " + " ".join(str(v) for v in range(1, 41))
+
+
 def test_the_log_names_a_round_by_what_the_top_line_says_not_the_engines_count() -> None:
     from tui.games.getit.text import describe_event
     from tui.notices import Namer

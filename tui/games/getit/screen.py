@@ -34,11 +34,10 @@ from tui.games.getit.text import (
     describe_event,
     level_text,
     my_signals,
-    played_line,
     signal_lines,
     to_you,
 )
-from tui.games.getit.widgets import PrepRow, SandTimer, SeatCard
+from tui.games.getit.widgets import PlayedRow, PrepRow, SandTimer, SeatCard
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
@@ -131,7 +130,7 @@ class GetItScreen(TableScreen):
                 with Vertical(id="getit-me-text"):
                     yield Static("", id="to-you")
                     yield Static("", id="my-line", markup=False)
-                    yield Static("", id="played", markup=False)
+                    yield PlayedRow(id="played")
             yield Input(placeholder=TALK_OPEN, id="talk", max_length=200, compact=True)
         yield from self.compose_log()
 
@@ -398,9 +397,7 @@ class GetItScreen(TableScreen):
             # Hidden and disabled: Textual gives the focus back to the widget that had
             # it when the terminal regains the focus, hidden or not.
             talk.display, talk.disabled = False, True
-        line = self.query_one("#played", Static)
-        width = line.content_region.width or max(20, self.size.width - 12)
-        self._set("#played", played_line(list(view.get("played") or []), width))
+        self.query_one(PlayedRow).show(list(view.get("played") or []))
         if me is None:
             return
         view_with_pending = {**view, "signals": signals}

@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Digits, Static
 
-from tui.games.getit.text import SPECIALS, card_text
+from tui.games.getit.text import SPECIALS, card_text, played_line
 from tui.widgets.text import set_text
 
 #: Cells of the sand timer's bar.
@@ -172,6 +172,29 @@ class SandTimer(Static):
         if self.paused:
             text.append(" paused", style="italic")
         return text
+
+
+class PlayedRow(Static):
+    """The cards played this round, the latest last, fitted to the row's width as it is
+    now: a wider terminal shows more of them at once (the row was fitted to the width it
+    had when the last card was played, and kept that after a resize)."""
+
+    DEFAULT_CSS = """
+    PlayedRow { width: 100%; height: 1; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id, markup=False)
+        self._cards: list[Any] = []
+
+    def show(self, cards: list[Any]) -> None:
+        """Show these played cards (repainted only when they change)."""
+        if cards != self._cards:
+            self._cards = list(cards)
+            self.refresh()
+
+    def render(self) -> Text:
+        return Text(played_line(self._cards, self.content_region.width or 80), no_wrap=True)
 
 
 class PrepCard(Static):
