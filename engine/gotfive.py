@@ -35,6 +35,8 @@ Design choices the contract leaves open:
   costs about as much as building the view itself (some 20 microseconds; see
   ``scripts/bench_gotfive.py``), and a cache would be one more piece of state to keep
   in step with the game.
+* Events: a ``clue`` event is the clue as ``clues`` holds it, and for a comparison
+  also ``colour``, the compared rack position's colour (public, as rack colours are).
 * Bots (table option ``bots``: ``"strong"`` or ``"casual"``): how the table's bots play
   (:mod:`engine.bots.gotfive_bot`); public like every option, and in every view when it
   is not ``"strong"``, so a bot reads its level from its view like everything else.
@@ -283,7 +285,12 @@ class GotFive(Game):
         self.public.remove(n)
         self.clues.append(clue)
         self._start_turn(self._next_active(seat))
-        return [{"type": "clue", **clue}, self._turn_event()]
+        event: Event = {"type": "clue", **clue}
+        if kind == "compare":
+            # The compared position's colour, public like every rack's colours: a log
+            # names it from the event alone, after the racks are gone (another game).
+            event["colour"] = colour_of(rack[clue["position"]])
+        return [event, self._turn_event()]
 
     def _announce(self, seat: int, action: Action) -> list[Event]:
         _only_keys(action, {"type", "numbers"})

@@ -141,7 +141,9 @@ def test_compare_tells_whether_the_dots_match(position: int, number: int, same: 
     game.act(0, {"type": "reveal", "colour": 1})
     events = game.act(0, {"type": "compare", "tile": number, "position": position})
     clue = {"seat": 0, "tile": number, "clue": "compare", "position": position, "same": same}
-    assert events[0] == {"type": "clue", **clue}
+    # The event also names the compared position's colour, as every seat sees it.
+    colour = game.view(2)["racks"][0][position]["colour"]
+    assert events[0] == {"type": "clue", **clue, "colour": colour}
     assert game.view(2)["clues"] == [clue]
 
 

@@ -69,10 +69,13 @@ def tile_text(tile: dict[str, Any] | int, *, width: int = 0, style: str = "") ->
     return out
 
 
-def position_label(position: int, colours: Sequence[Any]) -> str:
-    """A rack position as players count it, with its colour: "position 3 (B)"."""
-    colour = colours[position] if 0 <= position < len(colours) else None
-    return f"position {position + 1} ({letter(colour)})"
+def position_label(position: int, colours: Sequence[Any], colour: Any = None) -> str:
+    """A rack position as players count it, with its colour: "position 3 (B)" (the
+    colour given, else the one ``colours`` has there; none when neither knows it)."""
+    if colour is None and 0 <= position < len(colours):
+        colour = colours[position]
+    known = letter(colour)
+    return f"position {position + 1}" + ("" if known == "?" else f" ({known})")
 
 
 def clue_text(clue: dict[str, Any], namer: Namer, colours: Sequence[Any]) -> str:
@@ -87,8 +90,8 @@ def clue_text(clue: dict[str, Any], namer: Namer, colours: Sequence[Any]) -> str
         return f"{who} sorted {tile_label(n)} into notch {notch} ({lower} of {whose} tiles lower)"
     position = int(clue["position"])
     answer = "same dots" if clue.get("same") else "different dots"
-    return (f"{who} compared {tile_label(n)} with {whose} {position_label(position, colours)}:"
-            f" {answer}")
+    where = position_label(position, colours, clue.get("colour"))
+    return f"{who} compared {tile_label(n)} with {whose} {where}: {answer}"
 
 
 def numbers_text(numbers: Sequence[Any]) -> str:
