@@ -687,3 +687,24 @@ async def test_the_arrows_of_a_slot_pass_over_the_numbers_crossed_off() -> None:
             await pilot.pause()
             stepped.append(int(slot.value))
         assert stepped == left
+
+
+@pytest.mark.parametrize("width", [72, 80, 200])
+async def test_the_public_row_keeps_every_colours_supply_in_sight(width: int) -> None:
+    """Six public tiles of three dots left the supply's last colour cut off at 80 columns
+    ('… D4 E'): the row words itself shorter until it fits, and its clicks follow."""
+    from engine.gotfive import tile as tile_face
+
+    app: App[None] = App()
+    async with app.run_test(size=(width, 3)) as pilot:
+        row = PublicRow()
+        await app.screen.mount(row)
+        row.public = [tile_face(n) for n in (12, 14, 39, 42, 51, 58)]
+        row.supply = [6, 3, 5, 4, 10]
+        await pilot.pause()
+        line = str(row.render())
+        assert line.rstrip().endswith("E10") and len(line.rstrip()) <= width, line
+        assert ("face down" in line) == (width == 200)
+        spans = row.spans()[1]
+        start = next(s for s, _, kind, value in spans if kind == "colour" and value == 4)
+        assert line[start:start + 3] == "E10"

@@ -19,6 +19,9 @@ from textual.reactive import reactive
 from tui.games.gotfive.text import LETTERS, colour_style, tile_text
 from tui.widgets.lines import TextLines
 
+#: The row's label and the supply's, longest first (``PublicRow.spans``).
+WORDINGS = (("Public ", "│ face down "), ("Public ", "│ down "), ("", "│ down "))
+
 
 class PublicRow(TextLines):
     """The public row and the supply, on one line (see the module docstring)."""
@@ -47,9 +50,19 @@ class PublicRow(TextLines):
     revealing: reactive[bool] = reactive(False)
 
     def spans(self) -> tuple[Text, list[tuple[int, int, str, int]]]:
-        """The line, and where each clickable part of it lies: (start, end, kind, value)."""
+        """The line as it fits the row's width now (the longest of its wordings that
+        fits: "face down" becomes "down", then the "Public" label goes), and where each
+        clickable part of it lies: (start, end, kind, value)."""
+        width = self.content_region.width
+        for words in WORDINGS:
+            out, spans = self._spans(*words)
+            if not width or out.cell_len <= width:
+                break
+        return out, spans
+
+    def _spans(self, label: str, down: str) -> tuple[Text, list[tuple[int, int, str, int]]]:
         out = Text()
-        out.append("Public ", style="bold")
+        out.append(label, style="bold")
         spans: list[tuple[int, int, str, int]] = []
         if not self.public:
             out.append("(empty) ", style="dim")
@@ -60,7 +73,7 @@ class PublicRow(TextLines):
             out.append_text(tile_text(tile, style="reverse" if chosen else ""))
             out.append(" ")
             spans.append((start, out.cell_len, "tile", i))
-        out.append("│ face down ", style="dim" if not self.revealing else "bold")
+        out.append(down, style="dim" if not self.revealing else "bold")
         for colour, count in enumerate(self.supply):
             start = out.cell_len
             style = colour_style(colour) if count else "dim"
