@@ -708,3 +708,30 @@ async def test_the_public_row_keeps_every_colours_supply_in_sight(width: int) ->
         spans = row.spans()[1]
         start = next(s for s, _, kind, value in spans if kind == "colour" and value == 4)
         assert line[start:start + 3] == "E10"
+
+
+async def test_the_got_five_confirmation_warns_of_numbers_in_sight_or_crossed_off() -> None:
+    """A player announced 3 with C3 in the public row and was told only 'Announce …?':
+    the confirmation now says that 3 is in sight elsewhere, and names a number the
+    player crossed off; the answer still defaults to Back."""
+
+    class Dialog(App[None]):
+        CSS_PATH = str(Path(__file__).parent.parent / "tui" / "app.tcss")
+
+        def on_mount(self) -> None:
+            self.push_screen(AnnounceScreen([2, 4, 0, 1, 3], [3, 5, 16, 22, 39],
+                                            crossed={16}, seen={3, 40}))
+
+    app = Dialog()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, AnnounceScreen)
+        await pilot.press("enter")
+        confirm = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                              and app.screen, "the confirmation")
+        assert "You can see 3 elsewhere at the table: it is not yours." in confirm.question
+        assert "You crossed off 16 on your board." in confirm.question
+        assert confirm.careful
+        assert dialog.doubts([5, 22, 39, 1, 2]) == ""
+        assert "see 3 and 40 elsewhere" in dialog.doubts([3, 40])

@@ -122,10 +122,13 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
     ]
 
     def __init__(self, colours: Sequence[int], prefill: Sequence[int | None],
-                 crossed: Collection[int] = ()) -> None:
+                 crossed: Collection[int] = (), seen: Collection[int] = ()) -> None:
         super().__init__(id="gotfive-announce")
         #: Numbers the arrows pass over: seen elsewhere or crossed off (not ours).
-        self.crossed = frozenset(crossed)
+        self.crossed = frozenset(crossed) | frozenset(seen)
+        #: Numbers in sight elsewhere (the public row, the clues, the others' racks):
+        #: never ours, which the confirmation says.
+        self.seen = frozenset(seen)
         #: The slot and number the arrows last put there (typing two digits moves on).
         self.stepped: tuple[str | None, str] | None = None
         self.colours = list(colours)
@@ -251,5 +254,24 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
                 self.dismiss(numbers)
 
         self.app.push_screen(ConfirmScreen(
-            f"Announce {said}? If any number is wrong you are out of the game.",
-            yes="Announce", no="Back", careful=True), answered)
+            f"Announce {said}?{self.doubts(numbers)} If any number is wrong you are out "
+            "of the game.", yes="Announce", no="Back", careful=True), answered)
+
+    def doubts(self, numbers: list[int]) -> str:
+        """What the confirmation warns of: numbers in sight elsewhere (never yours), and
+        numbers you crossed off yourself."""
+        seen = [n for n in numbers if n in self.seen]
+        crossed = [n for n in numbers if n in self.crossed and n not in self.seen]
+        out = ""
+        if seen:
+            out += (f" You can see {_listed(seen)} elsewhere at the table: "
+                    f"{'it is' if len(seen) == 1 else 'they are'} not yours.")
+        if crossed:
+            out += f" You crossed off {_listed(crossed)} on your board."
+        return out
+
+
+def _listed(numbers: list[int]) -> str:
+    """3, 3 and 16, 3, 16 and 22."""
+    words = [str(n) for n in numbers]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

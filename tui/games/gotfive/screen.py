@@ -450,8 +450,9 @@ class GotFiveScreen(TableScreen):
             if numbers is not None and self.can("announce"):
                 self.act({"type": "announce", "numbers": numbers})
 
-        crossed = self.seen() | {n for n, mark in self.marks.items() if mark == "cross"}
-        self.app.push_screen(AnnounceScreen(colours, self.prefill(), crossed), chosen)
+        crossed = {n for n, mark in self.marks.items() if mark == "cross"}
+        self.app.push_screen(AnnounceScreen(colours, self.prefill(), crossed, self.seen()),
+                             chosen)
 
 
 def _pass(widget: Widget, **values: Any) -> None:
