@@ -222,3 +222,32 @@ def test_a_seat_on_the_command_line_counts_from_1() -> None:
     assert typed_options(spec, [("first", "4")]) == {"first": 3}
     assert typed_options(spec, [("first", "none")]) == {"first": None}
 
+
+
+@pytest.mark.parametrize("command", ["solo", "host", "sim"])
+def test_help_lists_every_games_options_with_values_the_game_takes(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--option` named only 'limit=50' (a GET OUT! option): the help now lists every
+    game's options, and every value it shows for one is one that game takes."""
+    import re
+
+    import engine
+    from tui.cli import typed_options
+
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = capsys.readouterr().out
+    for game_id in engine.GAMES:
+        spec = engine.GAMES[game_id]
+        block = out.split(f"(--game {game_id}):", 1)[1]
+        for option in spec.options:
+            found = re.search(rf"^    {option.name}=(\S+) \(default ([^)]+)\): ", block, re.M)
+            assert found, (game_id, option.name)
+            shown: list[str] = []
+            for value in found[1].split("|"):
+                low, dots, high = value.partition("..")
+                shown += [low, high] if dots else [value]
+            for value in [*shown, found[2]]:
+                typed = typed_options(spec, [(option.name, value)], seats=4)[option.name]
+                option.check(typed, 4)  # raises if the game would refuse it

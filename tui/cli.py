@@ -191,11 +191,47 @@ def build_parser(*, arguments: bool | Collection[str] = True) -> argparse.Argume
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (add, help_, description) in COMMANDS.items():
         full = arguments is True or (not isinstance(arguments, bool) and name in arguments)
-        command = sub.add_parser(name, help=help_, description=description, add_help=full)
+        command = sub.add_parser(name, help=help_, description=description, add_help=full,
+                                 **({"epilog": options_epilog(),
+                                     "formatter_class": argparse.RawDescriptionHelpFormatter}
+                                    if full and name in OPTION_COMMANDS else {}))
         if full:
             add(command)
         command.set_defaults(subparser=command)
     return parser
+
+
+#: The commands that take ``--option``: their help lists every game's options.
+OPTION_COMMANDS = ("solo", "host", "sim")
+
+
+def options_epilog(seats: int = 4) -> str:
+    """Every game's table options for ``--option NAME=VALUE``, with the values each
+    takes and its default, from the engine's own option list (ranges that follow the
+    seat count, and seat numbers, are given for ``seats`` seats)."""
+    import engine
+    from tui.widgets.options_form import describe_value
+
+    lines = ["table options (--option NAME=VALUE, repeatable):"]
+    for game_id in engine.GAMES:
+        spec = engine.GAMES[game_id]
+        lines.append(f"  {spec.name} (--game {game_id}):")
+        for option in spec.options:
+            if option.kind == "bool":
+                values = "on|off"
+            elif option.kind == "choice":
+                values = "|".join(str(c) for c in option.choices)
+            elif option.kind == "seat":
+                values = f"1..{seats}|none"
+            else:
+                bounds = option.bounds(seats)
+                values = f"{bounds[0]}..{bounds[1]}" if bounds else "a number"
+                values += "".join(f"|{'none' if c is None else c}" for c in option.choices)
+            default = describe_value(option, option.default)
+            if option.kind == "seat":
+                default = "none" if option.default is None else str(option.default + 1)
+            lines.append(f"    {option.name}={values} (default {default}): {option.help}")
+    return "\n".join(lines)
 
 
 def _solo_arguments(solo: argparse.ArgumentParser) -> None:
