@@ -191,10 +191,11 @@ def build_parser(*, arguments: bool | Collection[str] = True) -> argparse.Argume
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (add, help_, description) in COMMANDS.items():
         full = arguments is True or (not isinstance(arguments, bool) and name in arguments)
-        command = sub.add_parser(name, help=help_, description=description, add_help=full,
-                                 **({"epilog": options_epilog(),
-                                     "formatter_class": argparse.RawDescriptionHelpFormatter}
-                                    if full and name in OPTION_COMMANDS else {}))
+        listed = full and name in OPTION_COMMANDS
+        command = sub.add_parser(
+            name, help=help_, description=description, add_help=full,
+            epilog=options_epilog() if listed else None,
+            formatter_class=_OptionsFormatter if listed else argparse.HelpFormatter)
         if full:
             add(command)
         command.set_defaults(subparser=command)
@@ -205,6 +206,27 @@ def build_parser(*, arguments: bool | Collection[str] = True) -> argparse.Argume
 OPTION_COMMANDS = ("solo", "host", "sim")
 
 
+class _OptionsFormatter(argparse.HelpFormatter):
+    """Help wrapped as usual, but for the list of table options (``options_epilog``):
+    one option a line, wrapped under its own indent."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if not text.startswith(OPTIONS_HEADING):
+            return super()._fill_text(text, width, indent)
+        import textwrap
+
+        lines = []
+        for line in text.splitlines():
+            body = line.lstrip(" ")
+            lead = indent + " " * (len(line) - len(body))
+            lines.append(textwrap.fill(body, width, initial_indent=lead,
+                                       subsequent_indent=lead + "  "))
+        return "\n".join(lines)
+
+
+OPTIONS_HEADING = "table options (--option NAME=VALUE, repeatable):"
+
+
 def options_epilog(seats: int = 4) -> str:
     """Every game's table options for ``--option NAME=VALUE``, with the values each
     takes and its default, from the engine's own option list (ranges that follow the
@@ -212,7 +234,7 @@ def options_epilog(seats: int = 4) -> str:
     import engine
     from tui.widgets.options_form import describe_value
 
-    lines = ["table options (--option NAME=VALUE, repeatable):"]
+    lines = [OPTIONS_HEADING]
     for game_id in engine.GAMES:
         spec = engine.GAMES[game_id]
         lines.append(f"  {spec.name} (--game {game_id}):")
