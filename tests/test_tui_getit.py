@@ -133,6 +133,9 @@ async def test_a_person_and_bots_clear_a_level_one_round_through_the_keys() -> N
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(pilot)
         assert "done" in footer_keys(screen) and "play" not in footer_keys(screen)
+        waiting = str(screen.query_one("#prep-waiting", Static).render())
+        assert waiting.startswith("Still arranging: ") and "you" in waiting
+        assert "Ann" not in waiting  # we are "you" here, as everywhere at the table
         assert screen.query_one("#table-chat", Input).disabled is False  # chat between rounds
         await arrange_as_dealt(pilot, screen)
         assert screen.query_one("#table-chat", Input).disabled  # silent in the round

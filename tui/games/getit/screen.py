@@ -227,7 +227,9 @@ class GetItScreen(TableScreen):
     def _show_prep(self, view: dict[str, Any], namer: Namer) -> None:
         me = self.my_seat
         arranged = list(view.get("arranged") or [])
-        waiting = [namer.name(s) for s, done in enumerate(arranged) if not done]
+        # "you", as the rest of the table says it (it said the login name).
+        waiting = [namer.name(s) if s != me else "you"
+                   for s, done in enumerate(arranged) if not done]
         help_line = self.query_one("#prep-help", Static)
         row = self.query_one(PrepRow)
         if me is None:
