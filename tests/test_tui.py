@@ -805,3 +805,41 @@ async def test_lobby_options_apply_as_chosen_and_a_typed_number_goes_with_start(
                            and app.screen.update and app.screen, "the game")
         assert game.update["table"]["options"]["limit"] == 250
         assert game.update["table"]["options"]["match"] is False
+
+
+async def test_the_setup_form_starts_from_the_table_opened_last_time(config_dir: Path) -> None:
+    """Leaving a solo game and choosing 'Play solo' again began at GET OUT! with 4 seats
+    whatever was played: the form keeps the last table's game, seats and options, across
+    restarts (in the settings file), and forgets ones the engine no longer takes."""
+    import json
+
+    from tui.games.getit.screen import GetItScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await solo_setup(pilot, "getit")
+        screen.query_one("#seats", Select).value = 5
+        await until(pilot, lambda: screen.query_one("#options").seats == 5, "5 seats")
+        screen.query_one("#opt-level", Select).value = "3"
+        screen.query_one("#opt-timer", Input).value = "0"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, GetItScreen), "the table")
+    saved = json.loads((config_dir / "settings.json").read_text())["last_table"]
+    assert saved == {"game": "getit", "seats": 5, "options": {**saved["options"],
+                                                             "level": 3, "timer": 0}}
+    again = make_app()
+    again.settings = Settings.load()[0]
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        form = again.screen
+        assert isinstance(form, SetupScreen) and form.game_id == "getit"
+        assert form.query_one("#seats", Select).value == 5
+        assert form.query_one("#opt-level", Select).value == "3"
+        assert form.query_one("#opt-timer", Input).value == "0"
+    (config_dir / "settings.json").write_text(json.dumps(
+        {"name": "Ann", "last_table": {"game": "getit", "seats": 9, "options": {}}}))
+    third = make_app()
+    third.settings = Settings.load()[0]
+    async with third.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        assert third.screen.game_id == "getout"  # type: ignore[attr-defined]

@@ -16,6 +16,7 @@ import json
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from platformdirs import user_config_dir
 
@@ -62,6 +63,9 @@ class Settings:
 
     name: str = field(default_factory=default_name)
     mdns_interfaces: list[str] = field(default_factory=list)
+    #: The table last opened from the setup form (``game``, ``seats``, ``options``):
+    #: the form starts from it next time. Checked by the form before it is used.
+    last_table: dict[str, Any] | None = None
 
     @classmethod
     def load(cls) -> tuple[Settings, str | None]:
@@ -78,7 +82,11 @@ class Settings:
             interfaces = check_interfaces(",".join(data.get("mdns_interfaces", [])))
         except (AttributeError, TypeError, ValueError) as exc:
             return cls(), f"settings in {path} are damaged ({exc}); using defaults"
-        return cls(name=name, mdns_interfaces=interfaces), None
+        last = data.get("last_table")
+        if not (isinstance(last, dict) and isinstance(last.get("game"), str)
+                and type(last.get("seats")) is int and isinstance(last.get("options"), dict)):
+            last = None  # (only a convenience: anything else is forgotten)
+        return cls(name=name, mdns_interfaces=interfaces, last_table=last), None
 
     def save(self) -> Path:
         """Write the settings atomically; returns the file's path."""

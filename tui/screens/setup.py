@@ -8,6 +8,8 @@ SSH box the table opens on the box's host instead, where the other logins find i
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -39,9 +41,31 @@ class SetupScreen(Screen[None]):
         super().__init__()
         self.mode = mode
         self.game_id = next(iter(TABLES))
+        #: The seat count and options the form starts with: the table opened last time
+        #: (kept in the settings), when the engine still takes them.
+        self.start_seats: int | None = None
+        self.start_options: dict[str, Any] = {}
+        self._start_from(self.app.settings.last_table)
+
+    def _start_from(self, last: dict[str, Any] | None) -> None:
+        if not last or last.get("game") not in TABLES:
+            return
+        game_id, seats, options = last["game"], last.get("seats"), last.get("options")
+        spec = engine.GAMES[game_id]
+        if type(seats) is not int or not spec.min_seats <= seats <= spec.max_seats \
+                or not isinstance(options, dict):
+            return
+        try:
+            spec.check_options(options, seats)
+        except (ValueError, TypeError):
+            return
+        self.game_id, self.start_seats, self.start_options = game_id, seats, dict(options)
+
+    def _seats_at_start(self) -> int:
+        spec = engine.GAMES[self.game_id]
+        return self.start_seats if self.start_seats is not None else min(4, spec.max_seats)
 
     def compose(self) -> ComposeResult:
-        spec = engine.GAMES[self.game_id]
         yield Header()
         with VerticalScroll(id="setup", classes="form"):
             title = {"solo": "Play solo against bots", "box": "Open a table on this box"}.get(
@@ -58,7 +82,7 @@ class SetupScreen(Screen[None]):
             yield Label("Seats (you and the others)")
             yield Select(
                 self._seat_choices(),
-                value=min(4, spec.max_seats),
+                value=self._seats_at_start(),
                 allow_blank=False,
                 id="seats",
                 compact=True,
@@ -67,7 +91,7 @@ class SetupScreen(Screen[None]):
                 where = "the LAN" if self.mode == "host" else "this box"
                 yield Label(f"Bots (the other seats wait for players from {where})")
                 yield Select(
-                    self._bot_choices(min(4, spec.max_seats)),
+                    self._bot_choices(self._seats_at_start()),
                     value=0,
                     allow_blank=False,
                     id="bots",
@@ -80,8 +104,8 @@ class SetupScreen(Screen[None]):
                 yield Label("TCP port")
                 yield Input(str(DEFAULT_PORT), id="port", type="integer", compact=True)
             yield Static("Options", classes="form-title")
-            yield OptionsForm(self.game_id, min(4, spec.max_seats), id="options",
-                              hidden=app_options(self.game_id))
+            yield OptionsForm(self.game_id, self._seats_at_start(), self.start_options,
+                              id="options", hidden=app_options(self.game_id))
             yield Static("", id="setup-error", markup=False, classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
@@ -154,10 +178,13 @@ class SetupScreen(Screen[None]):
         self.call_after_refresh(error.scroll_visible, animate=False)
 
     async def _rebuild_options(self) -> None:
+        """The options form for the game and seat count chosen now, keeping what was
+        entered for the same game (a seat count changed)."""
         old = self.query_one(OptionsForm)
         seats = self.query_one("#seats", Select).value
-        form = OptionsForm(self.game_id, int(seats) if isinstance(seats, int) else 2, id="options",
-                           hidden=app_options(self.game_id))
+        kept = old.values() if old.game_id == self.game_id else {}
+        form = OptionsForm(self.game_id, int(seats) if isinstance(seats, int) else 2, kept,
+                           id="options", hidden=app_options(self.game_id))
         await old.remove()
         await self.query_one("#setup").mount(form, before=self.query_one("#setup-error"))
 
@@ -179,6 +206,7 @@ class SetupScreen(Screen[None]):
         except ValueError as exc:
             self.fail(f"Options: {exc}")
             return
+        self._remember(seats, options)
         if self.mode == "solo":
             self.open_solo(self.game_id, seats, options)
             return
@@ -198,6 +226,15 @@ class SetupScreen(Screen[None]):
             return
         name = self.query_one("#table-name", Input).value.strip() or "table"
         self.open_hosted(self.game_id, seats, options, bots, int(port_text), name)
+
+    def _remember(self, seats: int, options: dict[str, object]) -> None:
+        """Keep this table's game, seats and options for the form's next opening."""
+        settings = self.app.settings
+        settings.last_table = {"game": self.game_id, "seats": seats, "options": dict(options)}
+        try:
+            settings.save()
+        except OSError as exc:  # a convenience only: the game opens all the same
+            self.notify(f"Could not keep this table's settings: {exc}", severity="warning")
 
     @work(exclusive=True, group="open", exit_on_error=False)
     async def open_solo(self, game_id: str, seats: int, options: dict[str, object]) -> None:
