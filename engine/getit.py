@@ -39,6 +39,7 @@ from engine.core import (
     IllegalAction,
     Plain,
     View,
+    choice_option,
     int_option,
 )
 
@@ -620,6 +621,9 @@ class GetIt(Game):
             else None,
             "result": self.result,
         }
+        if self.options.get("bots", "quick") != "quick":
+            # Public like every option; a bot reads its pace from its view.
+            view["bots"] = self.options["bots"]
         if seat is not None:
             view["hand"] = self._hand_view(seat)
             top = self.top(seat)
@@ -707,6 +711,12 @@ GetIt.spec = GameSpec(
             DECK_SIZE, only_if=("level", "X"),
         ),
         int_option("timer", 60, "seconds per round (0: untimed, for practice)", 0, 3600),
+        choice_option(
+            "bots", "quick",
+            "how fast the bots react: quick (about a third of a second, quicker than "
+            "people) or relaxed (about a second, as people do: time to signal with them)",
+            ("quick", "relaxed"),
+        ),
         int_option(
             "best", None, "Level X: the record so far for this many players (none: no record)",
             lambda seats: seats, DECK_SIZE, extra=(None,),

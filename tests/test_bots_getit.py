@@ -615,3 +615,42 @@ def test_bots_stay_legal_beside_human_like_teammates(
                           person={"reaction": 1.0, "spread": 0.3, "error": 0.2})
         assert record["result"] is not None and record["people"] == 1 + seed % 2
         assert record["moves"] > record["result"].get("cards", 10)
+
+
+def _first_signal_time(bot: GetItBot, game: GetIt, seat: int) -> float:
+    """When the bot gives its first signal, stepped from 0 at the times it asks for."""
+    now = 0.0
+    for _ in range(50):
+        action, wake = bot.step(game.view(seat), game.legal_actions(seat), now)
+        if action is not None:
+            return now
+        assert wake is not None
+        now = wake
+    raise AssertionError("no signal")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_tables_bots_option_sets_the_pace_of_a_bot_made_without_timings(seed: int) -> None:
+    """Quick bots resolved a table in a third of a second, before a person could signal:
+    with bots=relaxed a bot reacts in about a second (0.7-1.3 s), as people do; a bot
+    given its own timings keeps them; only a relaxed table's views say so."""
+    piles = [["9"], ["30"], ["2"], ["35"]]
+    quick, relaxed = new(4, seed=1, level=6), new(4, seed=1, level=6, bots="relaxed")
+    for game in (quick, relaxed):
+        stack_getit_piles(game, piles)
+    assert "bots" not in quick.view(0) and relaxed.view(0)["bots"] == "relaxed"
+    assert 0.2 <= _first_signal_time(GetItBot(seed), quick, 0) <= 0.5
+    assert 0.7 <= _first_signal_time(GetItBot(seed), relaxed, 0) <= 1.3
+    timed = GetItBot(seed, reaction=0.35, jitter=0.15)
+    assert 0.2 <= _first_signal_time(timed, new_stacked(piles, bots="relaxed"), 0) <= 0.5
+
+
+def new_stacked(piles: list[list[str]], **options: Any) -> GetIt:
+    game = new(4, seed=1, level=6, **options)
+    stack_getit_piles(game, piles)
+    return game
+
+
+def test_the_bots_option_is_checked_like_every_option() -> None:
+    with pytest.raises(ValueError, match="'bots' must be one of"):
+        new(4, bots="fast")

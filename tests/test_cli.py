@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -180,10 +181,10 @@ LOOPBACK = ["--bind", "127.0.0.1", "--port", "0", "--no-mdns", "--no-journal"]
          "option 'limit' must be from 1 to 10000, not 0"),
         # The Level X record is the app's to fill in: no option for people.
         (["solo", "--game", "getit", "--option", "best=abc"],
-         "unknown option 'best' for Get It!; allowed options: cards, level, timer"),
+         "unknown option 'best' for Get It!; allowed options: bots, cards, level, timer"),
         (["host", "--game", "getit", "--option", "best=2", *LOOPBACK], "unknown option 'best'"),
         (["sim", "getit", "--option", "speed=2"],
-         "unknown option 'speed' for Get It!; allowed options: cards, level, timer"),
+         "unknown option 'speed' for Get It!; allowed options: bots, cards, level, timer"),
     ],
 )
 def test_option_errors_speak_plain_words(
@@ -251,3 +252,31 @@ def test_help_lists_every_games_options_with_values_the_game_takes(
             for value in [*shown, found[2]]:
                 typed = typed_options(spec, [(option.name, value)], seats=4)[option.name]
                 option.check(typed, 4)  # raises if the game would refuse it
+
+
+@pytest.mark.parametrize(("argv", "bots"), [
+    (["solo", "--game", "getit"], "relaxed"),
+    (["solo", "--game", "getit", "--option", "bots=quick"], "quick"),
+])
+def test_a_solo_get_it_table_starts_with_bots_that_react_as_people_do(
+    argv: list[str], bots: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A person plays beside the bots: they react in about a second unless the command
+    line says otherwise (quick bots settled a card before a person could signal)."""
+    import tui.app
+
+    opened: dict[str, Any] = {}
+
+    class App:
+        def __init__(self, settings: Any, **kwargs: Any) -> None:
+            opened.update(kwargs)
+
+        def run(self) -> None:
+            pass
+
+        def save_css_cache(self) -> None:
+            pass
+
+    monkeypatch.setattr(tui.app, "HiddenHandApp", App)
+    assert main(argv) == 0
+    assert opened["solo"]["options"]["bots"] == bots

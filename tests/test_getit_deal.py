@@ -20,7 +20,8 @@ from tests.getit_support import arrange_all, new
 def test_registered_with_seat_range_and_defaults() -> None:
     spec = engine.GAMES["getit"]
     assert (spec.min_seats, spec.max_seats) == (3, 6)
-    assert spec.defaults == {"level": 1, "cards": 25, "timer": 60, "best": None}
+    assert spec.defaults == {"level": 1, "cards": 25, "timer": 60, "bots": "quick",
+                             "best": None}
 
 
 def test_deck_has_59_cards_of_the_right_faces() -> None:

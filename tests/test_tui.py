@@ -843,3 +843,13 @@ async def test_the_setup_form_starts_from_the_table_opened_last_time(config_dir:
     async with third.run_test(size=SIZE) as pilot:
         await pilot.press("s")
         assert third.screen.game_id == "getout"  # type: ignore[attr-defined]
+
+
+async def test_a_get_it_table_set_up_for_a_person_starts_with_relaxed_bots() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await solo_setup(pilot, "getit")
+        assert screen.query_one("#opt-bots", Select).value == repr("relaxed")
+        await choose_game(pilot, "gotfive")
+        await choose_game(pilot, "getit")  # back again: the preset again
+        assert screen.query_one("#opt-bots", Select).value == repr("relaxed")

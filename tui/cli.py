@@ -283,10 +283,12 @@ def _sim_arguments(sim: argparse.ArgumentParser) -> None:
     sim.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     sim.add_argument("--option", action="append", type=_option, default=[], metavar="KEY=VALUE",
                      help="a game option, e.g. level=6 or match=false (repeatable)")
-    sim.add_argument("--reaction", type=_seconds, default=0.35,
-                     help="Get It! bots' reaction time in seconds (default 0.35)")
-    sim.add_argument("--jitter", type=_seconds, default=0.15,
-                     help="Get It! bots' reaction jitter, plus or minus (default 0.15)")
+    sim.add_argument("--reaction", type=_seconds, default=None,
+                     help="Get It! bots' reaction time in seconds (default: the table's "
+                     "bots option, 0.35 quick or 1.0 relaxed)")
+    sim.add_argument("--jitter", type=_seconds, default=None,
+                     help="Get It! bots' reaction jitter, plus or minus (default: 0.15 "
+                     "quick, 0.3 relaxed)")
     sim.add_argument("--people", type=_count, default=0, metavar="N",
                      help="Get It!: seat N simulated people (seats 1..N) beside the bots; "
                      "a person reacts slowly, sometimes signals the wrong player and never "
@@ -505,8 +507,14 @@ def run_sim_command(args: argparse.Namespace) -> int:
         parser.error("--versus random is for GET OUT! only")
     if args.versus == "casual" and args.game != "gotfive":
         parser.error("--versus casual is for Got Five! only")
-    if args.reaction < args.jitter:
-        parser.error(f"--jitter {args.jitter} is more than --reaction {args.reaction}")
+    if args.reaction is not None or args.jitter is not None:
+        from engine.bots.getit_bot import PACES
+
+        # What is not given is the quick pace's (a bot given a timing keeps it).
+        args.reaction = PACES["quick"][0] if args.reaction is None else args.reaction
+        args.jitter = PACES["quick"][1] if args.jitter is None else args.jitter
+        if args.reaction < args.jitter:
+            parser.error(f"--jitter {args.jitter} is more than --reaction {args.reaction}")
     if args.people and args.game != "getit":
         parser.error("--people is for Get It! only")
     if args.people > seats:
@@ -585,7 +593,7 @@ def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from tui.app import HiddenHandApp
-    from tui.games import TABLES
+    from tui.games import TABLES, preset_options
     from tui.settings import Settings
 
     solo = None
@@ -598,7 +606,7 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             parser, args.game, args.seats, args.option, lambda spec: 4
         )
         solo = {"game_id": args.game, "seats": args.seats,
-                "options": typed_options(spec, args.option)}
+                "options": {**preset_options(args.game), **typed_options(spec, args.option)}}
     box = None
     if args.box is not None:
         from net.client import parse_address

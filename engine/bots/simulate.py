@@ -49,8 +49,8 @@ def simulate(
     seed: int,
     options: Mapping[str, Any] | None = None,
     *,
-    reaction: float = 0.35,
-    jitter: float = 0.15,
+    reaction: float | None = None,
+    jitter: float | None = None,
     versus: str | None = None,
     timer: Callable[[], float] | None = None,
     people: int = 0,
@@ -58,7 +58,8 @@ def simulate(
 ) -> dict[str, Any]:
     """Play one bot-only game of ``game_id`` to its end and return what happened.
 
-    ``reaction``/``jitter`` set the Get It! bots' reaction time. ``people`` (Get It!
+    ``reaction``/``jitter`` set the Get It! bots' reaction time (by default, the pace
+    the table's ``bots`` option sets: ``engine.bots.getit_bot.PACES``). ``people`` (Get It!
     only) puts a :class:`HumanLikeTeammate` in seats ``0 .. people - 1``, built with the
     keyword arguments in ``person`` (``reaction``, ``spread``, ``error``); only the bots'
     decisions are then timed. ``versus="random"``
@@ -215,7 +216,8 @@ class RealTimeTable:
 
 
 def _run_getit(
-    game: Game, seed: int, reaction: float, jitter: float, timer: Callable[[], float] | None,
+    game: Game, seed: int, reaction: float | None, jitter: float | None,
+    timer: Callable[[], float] | None,
     people: int = 0, person: dict[str, float] | None = None,
 ) -> dict[str, Any]:
     out = _base(game, "getit", seed)

@@ -24,6 +24,18 @@ TABLES: dict[str, str] = {
 }
 
 
+#: Where a person plays beside bots (the setup form, ``hiddenhand solo``), the options
+#: start from these rather than the engine's defaults, which suit bot-only play (the
+#: simulator, the tests): Get It!'s bots react as people do, so a person has time to
+#: signal with them (quick bots settled a card in a third of a second).
+PRESETS: dict[str, dict[str, object]] = {"getit": {"bots": "relaxed"}}
+
+
+def preset_options(game_id: str) -> dict[str, object]:
+    """The options a person's table of ``game_id`` starts from (see ``PRESETS``)."""
+    return dict(PRESETS.get(game_id, {}))
+
+
 #: Options the app fills in itself, never shown in a form (Get It!'s Level X record).
 APP_OPTIONS: dict[str, frozenset[str]] = {"getit": frozenset({"best"})}
 

@@ -31,7 +31,7 @@ from textual.widgets import (
 )
 
 import engine
-from tui.games import TABLES, app_options, playable, table_options, table_screen
+from tui.games import TABLES, app_options, playable, preset_options, table_options, table_screen
 from tui.messages import ChatReceived, ConnectionDropped
 from tui.notices import describe_chat, describe_notice
 from tui.screens.base import Banner, SessionScreen
@@ -386,7 +386,8 @@ class LobbyScreen(SessionScreen):
         if (game, count) == self._config[:2]:
             return
         self._options_by_game[old_game] = old_options
-        options = fitting_options(game, count, self._options_by_game.get(game, {}))
+        options = fitting_options(game, count,
+                                  self._options_by_game.get(game, preset_options(game)))
         self.send("configure", game=game, seats=count,
                   options=table_options(game, count, options))
 

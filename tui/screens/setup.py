@@ -19,7 +19,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 import engine
 from tui.app import HiddenHandApp
-from tui.games import TABLES, app_options, table_options, table_screen
+from tui.games import TABLES, app_options, preset_options, table_options, table_screen
 from tui.session import ConnectionLost, ServerError, Session
 from tui.widgets.options_form import OptionsForm
 
@@ -44,7 +44,7 @@ class SetupScreen(Screen[None]):
         #: The seat count and options the form starts with: the table opened last time
         #: (kept in the settings), when the engine still takes them.
         self.start_seats: int | None = None
-        self.start_options: dict[str, Any] = {}
+        self.start_options: dict[str, Any] = preset_options(self.game_id)
         self._start_from(self.app.settings.last_table)
 
     def _start_from(self, last: dict[str, Any] | None) -> None:
@@ -182,7 +182,7 @@ class SetupScreen(Screen[None]):
         entered for the same game (a seat count changed)."""
         old = self.query_one(OptionsForm)
         seats = self.query_one("#seats", Select).value
-        kept = old.values() if old.game_id == self.game_id else {}
+        kept = old.values() if old.game_id == self.game_id else preset_options(self.game_id)
         form = OptionsForm(self.game_id, int(seats) if isinstance(seats, int) else 2, kept,
                            id="options", hidden=app_options(self.game_id))
         await old.remove()
