@@ -644,6 +644,23 @@ async def test_signals_are_not_shown_once_the_round_is_over() -> None:
         assert "looks at" not in seat_text()  # … but it is about nothing now
 
 
+async def test_a_look_still_on_its_way_ends_too_when_its_player_plays() -> None:
+    """A look pressed just before its player played landed after the play and stayed
+    on (the look seemed kept at one play, ended at the next): it is stopped as well."""
+    app = solo_app(3, {"level": 1})
+    async with app.run_test(size=SIZE) as pilot:
+        screen, table = await a_still_table(pilot, app)
+        sent: list[dict[str, Any]] = []
+        screen.act = lambda action, wait=True: sent.append(action)  # type: ignore[method-assign]
+        assert table.game.signals["look"][0] is None
+        screen.pending["look"] = 1  # sent, not yet in any view
+        screen._end_signals_at({2})  # another player played: it stays
+        assert sent == [] and screen._my_signal("look") == 1
+        screen._end_signals_at({1})  # its player played: stopped once it lands
+        assert sent == [{"type": "look", "target": None}]
+        assert screen._my_signal("look") is None
+
+
 async def test_a_level_x_record_is_saved_and_shown_after_a_restart(config_dir: Path) -> None:
     # A timed round (an untimed one sets no record), with an hour: never a race.
     app = solo_app(3, {"level": "X", "cards": 3, "timer": 3600})

@@ -176,10 +176,13 @@ class GetItScreen(TableScreen):
     def _end_signals_at(self, seats: set[int]) -> None:
         """Our signals at a player who just played end: they were about the card that is
         gone, and must not speak for the next one (press the number again to keep
-        looking)."""
+        looking). A signal still on its way to the host ends too, once it lands (the
+        stop goes after it on the same line): it stayed on, so the look seemed kept at
+        one play and ended at the next."""
         for kind in ("look", "smile", "look_past"):
             target = self._my_signal(kind)
-            if target in seats and {"type": kind, "target": None} in self.legal:
+            on_its_way = kind in self.pending and self.pending[kind] == target
+            if target in seats and (on_its_way or {"type": kind, "target": None} in self.legal):
                 self.pending[kind] = None
                 self.act({"type": kind, "target": None}, wait=False)
     def _keep_record(self, result: dict[str, Any]) -> None:
