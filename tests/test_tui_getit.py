@@ -835,3 +835,31 @@ async def test_the_round_summary_opens_over_a_table_already_laid_out_anew() -> N
         await play_like_a_person(pilot, screen)
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the round summary")
     assert hidden_under_summary == [[]]
+
+
+async def test_a_summary_closed_to_look_at_the_table_opens_again_with_v() -> None:
+    """'Look at the table' closed a lost round's summary for good (the piles laid open
+    with it): v opens it again until the next round is dealt."""
+    app = solo_app(3, {"level": 1})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        assert "summary_again" not in footer_keys(screen)
+        await arrange_as_dealt(pilot, screen)
+        await play_like_a_person(pilot, screen)
+        first = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                            and app.screen, "the round summary")
+        title = str(first.title_text)
+        await pilot.press("c")
+        await until(pilot, lambda: app.screen is screen, "the table")
+        assert "summary_again" in footer_keys(screen)
+        await pilot.press("v")
+        again = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                            and app.screen, "the summary again")
+        assert str(again.title_text) == title and again is not first
+        await pilot.press("c")
+        await until(pilot, lambda: app.screen is screen, "the table again")
+        await pilot.press("n")
+        await until(pilot, lambda: screen.view.get("level") == 2, "level 2 dealt")
+        assert "summary_again" not in footer_keys(screen)
+        await pilot.press("v")
+        assert app.screen is screen

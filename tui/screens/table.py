@@ -85,6 +85,7 @@ class TableScreen(SessionScreen):
         Binding("l", "to_lobby", "Back to lobby"),
         Binding("b", "bot_for_away", "Bot for an away player"),
         Binding("f", "finish", "Bots: full speed"),
+        Binding("v", "summary_again", "Summary"),
         Binding("escape", "leave", "Leave"),
         # Not in the footer (its room is the game's): the key people try for help.
         Binding("question_mark", "rules", "Rules", show=False),
@@ -92,6 +93,9 @@ class TableScreen(SessionScreen):
 
     #: The open end-of-round summary, if any.
     summary_screen: SummaryScreen | None = None
+    #: The update (and the names) the last summary was made of, until the next round
+    #: begins: ``v`` opens it again once it was closed to look at the table.
+    _last_summary: tuple[dict[str, Any], list[str]] | None = None
     #: Moves sent that the host has not answered yet (their keys wait).
     moving = 0
     #: The version of the view the host's last answer came after; keys wait for it.
@@ -366,6 +370,8 @@ class TableScreen(SessionScreen):
             self.action_to_lobby()
 
     def _summary(self, msg: dict[str, Any], names: list[str]) -> None:
+        if self._last_summary is not None and self.summary_over(msg):
+            self._last_summary = None
         if self.summary_screen is not None:
             if self.summary_over(msg):
                 self.summary_screen.dismiss(None)
@@ -376,6 +382,18 @@ class TableScreen(SessionScreen):
         screen = self.summary(msg, names)
         if screen is None:
             return
+        self._last_summary = (msg, names)
+        self._open_summary(screen)
+
+    def action_summary_again(self) -> None:
+        """Open the last summary again (it was closed to look at the table)."""
+        if self._last_summary is None or self.summary_screen is not None:
+            return
+        screen = self.summary(*self._last_summary)
+        if screen is not None:
+            self._open_summary(screen)
+
+    def _open_summary(self, screen: SummaryScreen) -> None:
         self.summary_screen = screen
 
         def answered(answer: str | None) -> None:
@@ -545,6 +563,8 @@ class TableScreen(SessionScreen):
             return self.can_finish()
         if action in ("leave", "rules"):
             return True
+        if action == "summary_again":
+            return self._last_summary is not None
         return self.check_game_action(action, parameters)
 
     def check_game_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
