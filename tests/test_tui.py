@@ -853,3 +853,18 @@ async def test_a_get_it_table_set_up_for_a_person_starts_with_relaxed_bots() -> 
         await choose_game(pilot, "gotfive")
         await choose_game(pilot, "getit")  # back again: the preset again
         assert screen.query_one("#opt-bots", Select).value == repr("relaxed")
+
+
+async def test_the_lobbys_buttons_fit_at_80_columns_with_the_focus_marks() -> None:
+    """The focused Start button lost its end at 80 columns ('▸ Start (^s'): every
+    button of the creator's row fits its column, focused or not."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await open_lobby(app, pilot)
+        row = lobby.query_one("#start", Button).parent
+        assert row is not None
+        for button in row.query(Button):
+            button.focus()
+            await pilot.pause()
+            assert row.region.contains_region(button.region), button.id
+            assert str(button.render()).strip().endswith("◂")

@@ -90,7 +90,7 @@ class LobbyScreen(SessionScreen):
                     yield Button("Ready (^r)", id="ready", variant="success", compact=True)
                     yield Button("Sit here (^t)", id="sit", compact=True)
                 with Horizontal(classes="buttons creator"):
-                    yield Button("Bot here (^b)", id="add-bot", compact=True)
+                    yield Button("Bot (^b)", id="add-bot", compact=True)
                     yield Button("Remove (^x)", id="remove", compact=True)
                     yield Button("Start (^s)", id="start", variant="primary", compact=True)
                 with Vertical(id="lobby-config", classes="creator"):
