@@ -868,3 +868,16 @@ async def test_the_lobbys_buttons_fit_at_80_columns_with_the_focus_marks() -> No
             await pilot.pause()
             assert row.region.contains_region(button.region), button.id
             assert str(button.render()).strip().endswith("◂")
+
+
+async def test_ctrl_b_on_a_taken_seat_seats_a_bot_in_the_next_empty_one() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await open_lobby(app, pilot)  # 3 seats: Ann in seat 1, the cursor on it
+        seats = lambda: lobby.update["table"]["seats"]  # noqa: E731
+        await pilot.press("ctrl+b")
+        await until(pilot, lambda: seats()[1]["kind"] == "bot", "a bot in seat 2")
+        await pilot.press("ctrl+b")
+        await until(pilot, lambda: seats()[2]["kind"] == "bot", "a bot in seat 3")
+        assert seats()[0]["name"] == "Ann"
+        assert not [n for n in app._notifications if "not empty" in n.message]

@@ -319,8 +319,15 @@ class LobbyScreen(SessionScreen):
 
     @on(Button.Pressed, "#add-bot")
     def action_add_bot(self) -> None:
-        """(Creator) put a bot in the selected seat."""
-        self.send("add_bot", self._selected_seat())
+        """(Creator) put a bot in the selected seat, or, when that one is taken, in the
+        first empty seat after it (a player on their own seat pressed ^b and was told
+        'seat 1 is not empty')."""
+        seats = ((self.update or {}).get("table") or {}).get("seats") or []
+        chosen = self._selected_seat()
+        empty = [i for i, s in enumerate(seats) if s.get("kind") == "empty"]
+        if chosen < len(seats) and seats[chosen].get("kind") != "empty" and empty:
+            chosen = next((i for i in empty if i > chosen), empty[0])
+        self.send("add_bot", chosen)
 
     @on(Button.Pressed, "#remove")
     def action_remove(self) -> None:
