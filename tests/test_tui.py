@@ -881,3 +881,10 @@ async def test_ctrl_b_on_a_taken_seat_seats_a_bot_in_the_next_empty_one() -> Non
         await until(pilot, lambda: seats()[2]["kind"] == "bot", "a bot in seat 3")
         assert seats()[0]["name"] == "Ann"
         assert not [n for n in app._notifications if "not empty" in n.message]
+
+
+async def test_a_got_five_table_set_up_for_a_person_starts_with_casual_bots() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await solo_setup(pilot, "gotfive")
+        assert screen.query_one("#opt-bots", Select).value == repr("casual")

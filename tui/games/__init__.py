@@ -27,8 +27,10 @@ TABLES: dict[str, str] = {
 #: Where a person plays beside bots (the setup form, ``hiddenhand solo``), the options
 #: start from these rather than the engine's defaults, which suit bot-only play (the
 #: simulator, the tests): Get It!'s bots react as people do, so a person has time to
-#: signal with them (quick bots settled a card in a third of a second).
-PRESETS: dict[str, dict[str, object]] = {"getit": {"bots": "relaxed"}}
+#: signal with them (quick bots settled a card in a third of a second); Got Five!'s are
+#: casual, so a new player has a chance (strong ones called GOT FIVE! after 3 clues).
+PRESETS: dict[str, dict[str, object]] = {"getit": {"bots": "relaxed"},
+                                         "gotfive": {"bots": "casual"}}
 
 
 def preset_options(game_id: str) -> dict[str, object]:
