@@ -222,7 +222,7 @@ async def test_the_gotfive_board_says_its_keys_while_no_hint_takes_the_room() ->
         screen, _table = await still_gotfive_table(pilot)
         board = screen.query_one("#gf-board")
         assert screen.view.get("hint") is None  # (hints are off by default)
-        assert board.border_title == f"Your board · {BOARD_KEYS} · ×=seen"  # auto-cross on
+        assert board.border_title == f"Your board · {BOARD_KEYS} · -=seen"  # auto-cross on
         assert "←↑↓→ move" in BOARD_KEYS
 
 

@@ -100,7 +100,7 @@ def test_board_cells_say_their_state_without_colour() -> None:
     # A number auto-cross keeps crossed (seen elsewhere) is not drawn as the player's ✗.
     board.marks = {12: "cross", 17: "cross"}
     board.locked = frozenset({17})
-    assert board.cell(17, impossible, certain)[0] == "×"
+    assert board.cell(17, impossible, certain)[0] == "-"
     assert board.cell(12, impossible, certain)[0] == "✗"
     assert "dim" in board.cell(17, impossible, certain)[1]
 

@@ -8,7 +8,7 @@ exact hint in board mode, or ``None``) and ``cursor``. A click on a cell posts
 small terminal, two (number, then dots) with a gap between rows on a big one.
 
 Nothing depends on colour: a cross is ``✗``, a number auto-cross keeps crossed (you
-can see it elsewhere) ``×``, a circle ``○``, a number no rack can hold (hint) ``·``
+can see it elsewhere) ``-``, a circle ``○``, a number no rack can hold (hint) ``·``
 (``⊘`` if you circled it), a number that must be yours (hint) ``★``, the cursor is
 reversed.
 """
@@ -30,7 +30,8 @@ from tui.widgets.lines import TextLines
 CYCLE: dict[str | None, str | None] = {None: "cross", "cross": "circle", "circle": None}
 GLYPHS = {"cross": "✗", "circle": "○"}
 #: A number auto-cross keeps crossed: not the player's own ✗ (that one they may undo).
-SEEN = "×"
+#: A dash, not ×: on a monochrome terminal × and ✗ looked alike.
+SEEN = "-"
 
 
 def number_at(row: int, col: int) -> int:

@@ -202,7 +202,7 @@ class GotFiveScreen(TableScreen):
             if "possible" in hint:
                 title += " · ·=no rack holds it ★=yours"
         if self.view.get("auto_cross"):
-            title += (" " if title.endswith("yours") else " · ") + "×=seen"
+            title += (" " if title.endswith("yours") else " · ") + "-=seen"
         if board.border_title != title:
             board.border_title = title
 
