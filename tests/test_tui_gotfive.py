@@ -205,7 +205,7 @@ async def test_marks_by_key_and_click_survive_leaving_and_rejoining() -> None:
             assert screen.view["marks"][str(seen)] == "cross"
             # …and it is drawn as auto-cross's ×, not as a ✗ of Ann's own; the title says so.
             text = board_text(screen)
-            assert f"×{seen:>2}" in text and f"✗{by_click:>2}" in text
+            assert f"-{seen:>2}" in text and f"✗{by_click:>2}" in text
             assert "-=seen" in str(board.border_title)
             # The cable is pulled: the app reconnects by itself, the marks come back.
             client = screen.session.client
