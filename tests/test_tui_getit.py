@@ -863,3 +863,34 @@ async def test_a_summary_closed_to_look_at_the_table_opens_again_with_v() -> Non
         assert "summary_again" not in footer_keys(screen)
         await pilot.press("v")
         assert app.screen is screen
+
+
+async def test_a_big_terminal_shows_the_others_numbers_in_the_block_font() -> None:
+    """At 200x50 the numbers stayed Textual's three-row digits in wide empty boxes: with
+    room for it they are drawn five rows high, and go back to the digits when it shrinks."""
+    from textual.widgets import Digits
+
+    from tui.games.getit.widgets import SeatCard, big_number
+
+    assert big_number("40").splitlines()[0] == "██  ██  ██████"
+    app = solo_app(4, {"level": 1})
+    async with app.run_test(size=(200, 50)) as pilot:
+        screen, table = await a_still_table(pilot, app)
+        cards = list(screen.query(SeatCard))
+
+        def drawn_big() -> bool:
+            return all(c.big and c.is_mounted and not c.query_one(Digits).display
+                       for c in cards if (t := table.game.top(c.seat)) and t.kind == "number")
+
+        await until(pilot, drawn_big, "big numbers")
+        await pilot.pause()
+        for card in cards:
+            top = table.game.top(card.seat)
+            block = card.query_one(".face-big", Static)
+            if top is not None and top.kind == "number":
+                assert block.display and not card.query_one(Digits).display
+                assert str(block.render()) == big_number(str(top.value))
+        await pilot.resize_terminal(100, 30)
+        await until(pilot, lambda: not any(c.big for c in cards), "the digits again")
+        for card in cards:
+            assert not card.query_one(".face-big", Static).display

@@ -47,6 +47,10 @@ from tui.widgets.text import set_text
 MAX_SEATS = 6
 #: The signal kinds a key toggles, with the words for a hint.
 AIMED = {"smile": "smile at", "look_past": "look past"}
+#: From this terminal height, and this width per other player, numbers are drawn in
+#: the block font (``SeatCard.big``) and the seats' row grows to hold them.
+BIG_HEIGHT = 40
+BIG_WIDTH = 24
 TALK_OPEN = "say a line to everyone (Enter sends, Esc cancels)"
 TALK_ENDED = "talk has ended: Enter or Esc closes this line (nothing more is sent)"
 TALK_ENDED_NOTICE = ("Talk has ended (the speech bubble was played): Enter or Esc closes "
@@ -369,6 +373,7 @@ class GetItScreen(TableScreen):
             box.remove_children()
             cards = {s: SeatCard(s, id=f"seat-{s}") for s in order}
             box.mount_all(cards[s] for s in order)
+        self._size_seats(len(order))
         said = {}
         for line in view.get("said") or []:
             # Only what was said since the bubble showed: once it is played, talk is over.
@@ -426,6 +431,17 @@ class GetItScreen(TableScreen):
             self._set("#my-back", "╭──────╮\n│ no   │\n│ cards│\n╰──────╯")
 
     # ---- keys ----------------------------------------------------------------------
+
+    def on_resize(self) -> None:
+        """A terminal with room for it shows the others' numbers in the block font."""
+        self._size_seats(len(self.query(SeatCard)))
+
+    def _size_seats(self, others: int) -> None:
+        width, height = self.size
+        big = others > 0 and height >= BIG_HEIGHT and width // others >= BIG_WIDTH
+        self.query_one("#getit-seats").set_class(big, "-big")
+        for card in self.query(SeatCard):
+            card.set_big(big)
 
     def _my_signal(self, kind: str) -> int | None:
         signals = self._signals(self.view)

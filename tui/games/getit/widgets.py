@@ -27,8 +27,39 @@ BAR = 15
 LOW = 10
 
 
+#: A block font for the numbers players show each other on a big terminal: five rows,
+#: each digit three cells of its pattern wide (drawn two columns a cell), readable
+#: across a room where Textual's three-row ``Digits`` are not.
+BIG_DIGITS = {
+    "0": ("###", "# #", "# #", "# #", "###"),
+    "1": (" # ", "## ", " # ", " # ", "###"),
+    "2": ("###", "  #", "###", "#  ", "###"),
+    "3": ("###", "  #", " ##", "  #", "###"),
+    "4": ("# #", "# #", "###", "  #", "  #"),
+    "5": ("###", "#  ", "###", "  #", "###"),
+    "6": ("###", "#  ", "###", "# #", "###"),
+    "7": ("###", "  #", "  #", "  #", "  #"),
+    "8": ("###", "# #", "###", "# #", "###"),
+    "9": ("###", "# #", "###", "  #", "###"),
+}
+#: Rows of the big font.
+BIG_ROWS = 5
+
+
+def big_number(value: str) -> str:
+    """``value``'s digits in the block font (:data:`BIG_DIGITS`), a space between two."""
+    digits = [BIG_DIGITS[d] for d in value if d in BIG_DIGITS]
+    return "\n".join(
+        "  ".join(glyph[row].replace("#", "██").replace(" ", "  ") for glyph in digits)
+        for row in range(BIG_ROWS))
+
+
 class SeatCard(Vertical):
-    """Another player at the table: the big card they show you, their pile, their signals."""
+    """Another player at the table: the big card they show you, their pile, their signals.
+
+    ``big`` (the screen sets it on a terminal with room for it) draws a number in the
+    block font (:func:`big_number`) instead of Textual's ``Digits``.
+    """
 
     DEFAULT_CSS = """
     SeatCard { width: 1fr; height: 100%; min-width: 14; border: round $foreground 40%;
@@ -36,8 +67,13 @@ class SeatCard(Vertical):
     SeatCard Digits { width: 100%; text-align: center; }
     SeatCard .face-word { width: 100%; height: 3; content-align: center middle;
                           text-style: bold; }
+    SeatCard .face-big { width: 100%; height: 7; content-align: center middle;
+                         text-style: bold; display: none; }
     SeatCard .info { width: 100%; height: auto; }
     """
+
+    #: Numbers in the block font (a big terminal: see :meth:`GetItScreen`).
+    big = False
 
     class Chosen(Message):
         """The player clicked this seat (to look at its player)."""
@@ -52,8 +88,16 @@ class SeatCard(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Digits("", classes="face-digits")
+        yield Static("", classes="face-big", markup=False)
         yield Static("", classes="face-word", markup=False)
         yield Static("", classes="info", markup=False)
+
+    def set_big(self, big: bool) -> None:
+        """Draw numbers in the block font (or not), from now on."""
+        if big != self.big:
+            self.big = big
+            if self._state is not None and self.children:
+                self._paint(**self._state)
 
     _state: dict[str, Any] | None = None
 
@@ -80,13 +124,18 @@ class SeatCard(Vertical):
         self.set_class(looked_at, "looked-at")
         self.set_class(at_me, "at-me")
         digits = self.query_one(Digits)
+        block = self.query_one(".face-big", Static)
         word = self.query_one(".face-word", Static)
         number = isinstance(top, dict) and top.get("kind") == "number"
-        digits.display = number
+        digits.display = number and not self.big
+        block.display = number and self.big
         word.display = not number
         if number:
             assert top is not None
-            digits.update(str(top.get("value")))
+            if self.big:
+                set_text(block, big_number(str(top.get("value"))))
+            else:
+                digits.update(str(top.get("value")))
         elif top is None:
             set_text(word, "— empty —" if count == 0 else "?")
         else:
