@@ -894,3 +894,38 @@ async def test_a_big_terminal_shows_the_others_numbers_in_the_block_font() -> No
         await until(pilot, lambda: not any(c.big for c in cards), "the digits again")
         for card in cards:
             assert not card.query_one(".face-big", Static).display
+
+
+async def test_looks_left_over_from_before_our_play_do_not_ask_for_another() -> None:
+    """A moment after we played, the others still looked at us about the card we had
+    played, and '★ ALL 2 LOOK AT YOU ★' asked for a second play (a player lost two
+    rounds so): those looks do not count until they change or the bots' settle time
+    has passed, and TO YOU says how many are left over."""
+    app = solo_app(3, {"level": 5})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        table = game_of(app)
+        for seat in table.seats:
+            seat.bot = None
+        stack_getit_piles(table.game, [["3", "9"], ["20"], ["30"]], now=table.elapsed())
+        for bot in (1, 2):
+            table.game.act(bot, {"type": "look", "target": 0}, now=table.elapsed())
+        table.game_changed([], [])
+        to_you_line = lambda: str(screen.query_one("#to-you", Static).render())  # noqa: E731
+        await until(pilot, lambda: "ALL 2 LOOK AT YOU" in to_you_line(), "both look at us")
+        await pilot.press("space")  # we play the 3: our 9 is the lowest again
+        await until(pilot, lambda: screen.view["piles"][0]["count"] == 1, "our play")
+        await pilot.pause()
+        assert "ALL 2" not in to_you_line()
+        assert "0 of 2 look at you" in to_you_line()
+        assert "2 from before your play" in to_you_line()
+        events = table.game.act(1, {"type": "look", "target": None}, now=table.elapsed())
+        table.game_changed(events, [])
+        events = table.game.act(1, {"type": "look", "target": 0}, now=table.elapsed())
+        table.game_changed(events, [])  # Bot 2 looked away and back: a fresh look
+        await until(pilot, lambda: "1 of 2 looks at you" in to_you_line(), "the fresh look")
+        assert "1 from before your play" in to_you_line()
+        screen._left_over_until = 0.0  # the settle time is over: what stayed counts
+        screen._show_to_you()
+        await pilot.pause()
+        assert "ALL 2 LOOK AT YOU" in to_you_line() and "before" not in to_you_line()

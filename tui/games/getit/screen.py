@@ -113,6 +113,12 @@ class GetItScreen(TableScreen):
         self.hand_scrolls = False
         #: Our own top card as we saw it while peeking (kept until that card is played).
         self.peeked: dict[str, Any] | None = None
+        #: Our own play came in this update: the others' signals at us are left over.
+        self._we_played = False
+        #: After our play, the signals at us left over from before it (seat → kinds),
+        #: and until when (``time.monotonic``) they do not count in TO YOU.
+        self._left_over: dict[int, set[str]] = {}
+        self._left_over_until = 0.0
         self._phase: str | None = None
         #: What each Static of the round shows now (see ``_set``).
         self._shown_content: dict[str, str] = {}
@@ -168,6 +174,7 @@ class GetItScreen(TableScreen):
                 played.add(event["seat"])
                 if event["seat"] == self.my_seat:
                     self.peeked = None  # that was the card we had peeked at
+                    self._we_played = True
             if kind in ("dealt", "round_started"):
                 self.peeked = None
             if kind == "game_over":
@@ -411,7 +418,15 @@ class GetItScreen(TableScreen):
         if me is None:
             return
         view_with_pending = {**view, "signals": signals}
-        self._set("#to-you", to_you_text(to_you(view_with_pending, self.talkers)))
+        if self._we_played:
+            self._we_played = False
+            self._left_over = {s: {k for k in ("look", "smile", "look_past")
+                                   if sig.get(k) == me}
+                               for s, sig in enumerate(signals) if s != me}
+            settle = self._settle()
+            self._left_over_until = time.monotonic() + settle
+            self.set_timer(settle + 0.05, self._show_to_you)
+        self._show_to_you()
         mine_count = int(piles[me].get("count", 0)) if me < len(piles) else 0
         peek = view.get("peek")
         you = f"you ({me + 1}): {my_signals(view_with_pending, namer)} · "
@@ -431,6 +446,41 @@ class GetItScreen(TableScreen):
             self._set("#my-back", "╭──────╮\n│ no   │\n│ cards│\n╰──────╯")
 
     # ---- keys ----------------------------------------------------------------------
+
+    def _settle(self) -> float:
+        """How long after our play a signal at us left unchanged is about the card we
+        played, not the next one: the table's bots take that long to count it again
+        (``engine.bots.getit_bot``: twice a reaction and its jitter, and 0.2 s)."""
+        from engine.bots.getit_bot import PACES
+
+        pace = str((self.table.get("options") or {}).get("bots", "quick"))
+        reaction, jitter = PACES.get(pace, PACES["quick"])
+        return 2 * (reaction + jitter) + 0.2
+
+    def _show_to_you(self) -> None:
+        """TO YOU, without what was left over from before our last play: a moment after
+        it the others still looked at us about the card we had played, and '★ ALL 3
+        LOOK AT YOU ★' asked for a second play (which lost the round)."""
+        me, view = self.my_seat, self.view
+        if me is None:
+            return
+        signals = self._signals(view)
+        left = 0
+        if self._left_over and time.monotonic() < self._left_over_until \
+                and view.get("phase") == "play":
+            counted = []
+            for seat, signal in enumerate(signals):
+                kinds = self._left_over.get(seat, set())
+                kinds &= {k for k in kinds if signal.get(k) == me}  # changed: fresh again
+                left += len(kinds)
+                counted.append({k: (None if k in kinds else v) for k, v in signal.items()})
+            signals = counted
+        else:
+            self._left_over = {}
+        text = to_you_text(to_you({**view, "signals": signals}, self.talkers))
+        if left:
+            text.append(f" · {left} from before your play", style="italic")
+        self._set("#to-you", text)
 
     def on_resize(self) -> None:
         """A terminal with room for it shows the others' numbers in the block font."""
