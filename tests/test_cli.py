@@ -243,7 +243,8 @@ def test_help_lists_every_games_options_with_values_the_game_takes(
         spec = engine.GAMES[game_id]
         block = out.split(f"(--game {game_id}):", 1)[1]
         for option in spec.options:
-            found = re.search(rf"^    {option.name}=(\S+) \(default ([^)]+)\): ", block, re.M)
+            found = re.search(rf"^    {option.name}=(\S+) \(default ([^);]+)[^)]*\): ", block,
+                              re.M)
             assert found, (game_id, option.name)
             shown: list[str] = []
             for value in found[1].split("|"):
@@ -280,3 +281,11 @@ def test_a_solo_get_it_table_starts_with_bots_that_react_as_people_do(
     monkeypatch.setattr(tui.app, "HiddenHandApp", App)
     assert main(argv) == 0
     assert opened["solo"]["options"]["bots"] == bots
+
+
+def test_help_says_what_a_persons_table_starts_with(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["solo", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "(default quick; solo and the app's forms: relaxed)" in out
+    assert "(default strong; solo and the app's forms: casual)" in out

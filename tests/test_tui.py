@@ -888,3 +888,26 @@ async def test_a_got_five_table_set_up_for_a_person_starts_with_casual_bots() ->
     async with app.run_test(size=SIZE) as pilot:
         screen = await solo_setup(pilot, "gotfive")
         assert screen.query_one("#opt-bots", Select).value == repr("casual")
+
+
+@pytest.mark.parametrize("game_id", ["getout", "getit", "gotfive"])
+async def test_opening_the_lobby_changes_no_option(game_id: str) -> None:
+    """The options form built as the lobby opens applies nothing (the log said 'the
+    creator set the table again (nothing changed)' twice after a game)."""
+    from textual.widgets import RichLog
+
+    from tests.tui_support import show_lobby
+    from tui.session import Session
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        host = await app.start_host(port=None)
+        session = Session("Ann", host=host)
+        await session.connect()
+        await session.create("Ann's table", game_id, 4, {})
+        lobby = await show_lobby(app, pilot, session)
+        await until(pilot, lambda: lobby.query("OptionsForm Select"), "the options")
+        for _ in range(10):
+            await pilot.pause(0.02)
+        lines = [str(line.text) for line in lobby.query_one("#chat", RichLog).lines]
+        assert not [line for line in lines if "set the table" in line], lines

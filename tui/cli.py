@@ -232,6 +232,7 @@ def options_epilog(seats: int = 4) -> str:
     takes and its default, from the engine's own option list (ranges that follow the
     seat count, and seat numbers, are given for ``seats`` seats)."""
     import engine
+    from tui.games import PRESETS
     from tui.widgets.options_form import describe_value
 
     lines = [OPTIONS_HEADING]
@@ -252,6 +253,9 @@ def options_epilog(seats: int = 4) -> str:
             default = describe_value(option, option.default)
             if option.kind == "seat":
                 default = "none" if option.default is None else str(option.default + 1)
+            preset = PRESETS.get(game_id, {})
+            if option.name in preset:  # what a person's table starts with instead
+                default += f"; solo and the app's forms: {preset[option.name]}"
             lines.append(f"    {option.name}={values} (default {default}): {option.help}")
     return "\n".join(lines)
 

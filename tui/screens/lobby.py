@@ -425,8 +425,18 @@ class LobbyScreen(SessionScreen):
             self.notify(str(exc), title="Options", severity="error", markup=False)
             return False
         table = self.table
-        wanted = table_options(str(table.get("game")), len(table.get("seats") or []), options)
-        if wanted != dict(table.get("options") or {}):
+        game_id, seats = str(table.get("game")), len(table.get("seats") or [])
+        wanted = table_options(game_id, seats, options)
+        # Compared as the engine fills them in (defaults, normalised values): a form
+        # rebuilt as the lobby opens is not a change (the log said "the creator set the
+        # table again (nothing changed)").
+        spec = engine.GAMES[game_id]
+        try:
+            same = spec.check_options(wanted, seats) == spec.check_options(
+                dict(table.get("options") or {}), seats)
+        except ValueError:
+            same = False
+        if not same:
             self.send("configure", options=wanted)
         return True
 
