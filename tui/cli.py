@@ -188,14 +188,16 @@ def build_parser(*, arguments: bool | Collection[str] = True) -> argparse.Argume
                      "(default: the user's config and data dirs)")
     box.add_argument("--box-invite", default=None, metavar="TEXT",
                      help="how friends join, as the lobby shows it (e.g. 'ssh -p 2222 box')")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND",
+                                parser_class=_CommandParser)
     for name, (add, help_, description) in COMMANDS.items():
         full = arguments is True or (not isinstance(arguments, bool) and name in arguments)
         listed = full and name in OPTION_COMMANDS
         command = sub.add_parser(
             name, help=help_, description=description, add_help=full,
-            epilog=options_epilog() if listed else None,
             formatter_class=_OptionsFormatter if listed else argparse.HelpFormatter)
+        if listed:
+            command.epilog_from = options_epilog
         if full:
             add(command)
         command.set_defaults(subparser=command)
@@ -204,6 +206,19 @@ def build_parser(*, arguments: bool | Collection[str] = True) -> argparse.Argume
 
 #: The commands that take ``--option``: their help lists every game's options.
 OPTION_COMMANDS = ("solo", "host", "sim")
+
+
+class _CommandParser(argparse.ArgumentParser):
+    """A command's parser whose epilog is made only when its help is shown: the list of
+    table options imports every game and the options form (~25 ms of a solo table's
+    start-up, scripts/bench_startup.py, when it was made for every run)."""
+
+    epilog_from: Callable[[], str] | None = None
+
+    def format_help(self) -> str:
+        if self.epilog is None and self.epilog_from is not None:
+            self.epilog = self.epilog_from()
+        return super().format_help()
 
 
 class _OptionsFormatter(argparse.HelpFormatter):
