@@ -129,9 +129,27 @@ async def decide(pilot: Pilot[Any], screen: GetItScreen, view: dict[str, Any], m
 
 
 async def test_a_person_and_bots_clear_a_level_one_round_through_the_keys() -> None:
+    """A whole round through the keys; then its summary: opened over a table already laid
+    out anew (the last play hides the emptied pile's big number, and the summary's first
+    frame showed it still), closed with c to look at the table, opened again with v
+    until the next round is dealt."""
     app = solo_app(3, {"level": 1})
+    hidden_under_summary: list[list[str]] = []
+    push = app.push_screen
+
+    def pushed(screen: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(screen, SummaryScreen):
+            under = app.screen
+            hidden_under_summary.append(
+                [f"{w!r} in {w.parent!r}" for w in under._compositor.widgets
+                 if not all(node.display for node in w.ancestors_with_self
+                            if node is not under)])
+        return push(screen, *args, **kwargs)
+
+    app.push_screen = pushed  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(pilot)
+        assert "summary_again" not in footer_keys(screen)
         assert "done" in footer_keys(screen) and "play" not in footer_keys(screen)
         waiting = str(screen.query_one("#prep-waiting", Static).render())
         assert waiting.startswith("Still arranging: ") and "you" in waiting
@@ -145,8 +163,19 @@ async def test_a_person_and_bots_clear_a_level_one_round_through_the_keys() -> N
         summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
                               and app.screen, "the round summary")
         assert "Level 1 cleared" in str(summary.title_text)
+        assert hidden_under_summary == [[]]
+        await pilot.press("c")
+        await until(pilot, lambda: app.screen is screen, "the table")
+        assert "summary_again" in footer_keys(screen)
+        await pilot.press("v")
+        again = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                            and app.screen, "the summary again")
+        assert str(again.title_text) == str(summary.title_text) and again is not summary
         await pilot.press("n")
         await until(pilot, lambda: screen.view.get("level") == 2, "level 2 dealt")
+        assert "summary_again" not in footer_keys(screen)
+        await pilot.press("v")
+        assert app.screen is screen
 
 
 async def test_preparation_places_the_special_cards_with_the_keys() -> None:
@@ -809,60 +838,6 @@ async def test_a_hand_that_fits_its_row_is_not_told_about_home_and_end() -> None
         for _ in range(5):
             await pilot.pause()
         assert "Home/End" not in str(help_line.render())
-
-
-async def test_the_round_summary_opens_over_a_table_already_laid_out_anew() -> None:
-    """The last play empties a pile and hides its big number; the summary's first frame
-    draws the table under it, so that table must be laid out without the number first
-    (it showed the emptied pile's last card for a frame or two under the summary)."""
-    app = solo_app(3, {"level": 1})
-    hidden_under_summary: list[list[str]] = []
-    push = app.push_screen
-
-    def pushed(screen: Any, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(screen, SummaryScreen):
-            under = app.screen
-            hidden_under_summary.append(
-                [f"{w!r} in {w.parent!r}" for w in under._compositor.widgets
-                 if not all(node.display for node in w.ancestors_with_self
-                            if node is not under)])
-        return push(screen, *args, **kwargs)
-
-    app.push_screen = pushed  # type: ignore[method-assign]
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_table(pilot)
-        await arrange_as_dealt(pilot, screen)
-        await play_like_a_person(pilot, screen)
-        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the round summary")
-    assert hidden_under_summary == [[]]
-
-
-async def test_a_summary_closed_to_look_at_the_table_opens_again_with_v() -> None:
-    """'Look at the table' closed a lost round's summary for good (the piles laid open
-    with it): v opens it again until the next round is dealt."""
-    app = solo_app(3, {"level": 1})
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_table(pilot)
-        assert "summary_again" not in footer_keys(screen)
-        await arrange_as_dealt(pilot, screen)
-        await play_like_a_person(pilot, screen)
-        first = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
-                            and app.screen, "the round summary")
-        title = str(first.title_text)
-        await pilot.press("c")
-        await until(pilot, lambda: app.screen is screen, "the table")
-        assert "summary_again" in footer_keys(screen)
-        await pilot.press("v")
-        again = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
-                            and app.screen, "the summary again")
-        assert str(again.title_text) == title and again is not first
-        await pilot.press("c")
-        await until(pilot, lambda: app.screen is screen, "the table again")
-        await pilot.press("n")
-        await until(pilot, lambda: screen.view.get("level") == 2, "level 2 dealt")
-        assert "summary_again" not in footer_keys(screen)
-        await pilot.press("v")
-        assert app.screen is screen
 
 
 async def test_a_big_terminal_shows_the_others_numbers_in_the_block_font() -> None:
