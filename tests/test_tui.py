@@ -787,6 +787,9 @@ async def test_lobby_options_apply_as_chosen_and_a_typed_number_goes_with_start(
         assert switch.styles.border_top[0] == "heavy"  # focus shows without colour
         await pilot.press("enter")  # the switch turns off: one round, not a match
         await until(pilot, lambda: table()["options"].get("match") is False, "match off")
+        await pilot.pause()
+        # The host took it: the form is not rebuilt under the player (the focus stays).
+        assert lobby.query_one("#opt-match", Switch) is switch and app.focused is switch
         limit = lobby.query_one("#opt-limit", Input)
         limit.value = "250"  # typed, never applied
         limit.value = "x"

@@ -254,9 +254,13 @@ class LobbyScreen(SessionScreen):
         config = (table["game"], len(table["seats"]), dict(table["options"]))
         if config == self._config:
             return
-        self._config = config
+        before, self._config = self._config, config
         game_id, seat_count, options = config
         spec = engine.GAMES[game_id]
+        if before is not None and before[:2] == config[:2] and self._form_says(options):
+            # The host took what this form says (a choice applies at once): rebuilding
+            # the form would take the focus from the control just changed.
+            return
         with self.prevent(Select.Changed):
             self.query_one("#lobby-game", Select).value = game_id
             count = self.query_one("#lobby-seat-count", Select)
@@ -265,6 +269,20 @@ class LobbyScreen(SessionScreen):
         box = self.query_one("#lobby-options", Vertical)
         box.remove_children()
         box.mount(OptionsForm(game_id, seat_count, options, hidden=app_options(game_id)))
+
+    def _form_says(self, options: dict[str, Any]) -> bool:
+        """True when the options form shows exactly ``options`` (as the engine fills
+        them in)."""
+        forms = self.query(OptionsForm)
+        if not forms:
+            return False
+        form = forms.first()
+        spec = engine.GAMES[form.game_id]
+        try:
+            return spec.check_options(form.values(), form.seats) == spec.check_options(
+                {k: v for k, v in options.items() if k not in form.hidden}, form.seats)
+        except ValueError:
+            return False
 
     def _catch_up(self) -> None:
         """Write the table's lines (chat and notices) not shown here yet."""
