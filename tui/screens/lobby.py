@@ -17,6 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.coordinate import Coordinate
+from textual.css.query import NoMatches
 from textual.widgets import (
     Button,
     DataTable,
@@ -281,7 +282,7 @@ class LobbyScreen(SessionScreen):
         try:
             return spec.check_options(form.values(), form.seats) == spec.check_options(
                 {k: v for k, v in options.items() if k not in form.hidden}, form.seats)
-        except ValueError:
+        except (ValueError, NoMatches):  # (NoMatches: a form still being built)
             return False
 
     def _catch_up(self) -> None:
@@ -439,6 +440,8 @@ class LobbyScreen(SessionScreen):
         host checks them. False (and a notice saying why) if the engine refuses them."""
         try:
             options = self.query_one(OptionsForm).checked()
+        except NoMatches:
+            return True  # a form still being built: nothing the player chose in it yet
         except ValueError as exc:
             self.notify(str(exc), title="Options", severity="error", markup=False)
             return False
