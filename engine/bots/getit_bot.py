@@ -97,6 +97,12 @@ SPECIAL_ORDER = ("mirror", "speech", "eyes", "smile")
 #: (``hiddenhand sim getit --people 1 --reaction 1.0 --jitter 0.3``: every level cleared
 #: in 60 of 60 games, a median round of 39 s of the 60).
 PACES = {"quick": (0.35, 0.15), "relaxed": (1.0, 0.3)}
+
+
+def settle_time(reaction: float, jitter: float) -> float:
+    """How long after a play an unchanged signal is taken to be about the new card, for
+    a player of this pace: two reactions at their slowest, and 0.2 s."""
+    return 2 * (reaction + jitter) + 0.2
 #: Which due intent goes first when several are due at once.
 PRIORITY = ("play", "next_round", "arrange", "peek", "smile", "look_past", "say", "look")
 SIGNAL_KINDS = ("look", "smile", "look_past")
@@ -209,7 +215,7 @@ class GetItBot:
     def _set_pace(self, reaction: float, jitter: float, settle: float | None = None) -> None:
         self.reaction = reaction
         self.jitter = jitter
-        self.settle = settle if settle is not None else 2 * (reaction + jitter) + 0.2
+        self.settle = settle if settle is not None else settle_time(reaction, jitter)
         self._settle_cache = {}
 
     def _follow_pace(self, view: View) -> None:

@@ -278,12 +278,12 @@ class LobbyScreen(SessionScreen):
         if not forms:
             return False
         form = forms.first()
-        spec = engine.GAMES[form.game_id]
         try:
-            return spec.check_options(form.values(), form.seats) == spec.check_options(
-                {k: v for k, v in options.items() if k not in form.hidden}, form.seats)
-        except (ValueError, NoMatches):  # (NoMatches: a form still being built)
+            shown = form.values()
+        except NoMatches:  # a form still being built
             return False
+        return same_options(form.game_id, form.seats, shown,
+                            {k: v for k, v in options.items() if k not in form.hidden})
 
     def _catch_up(self) -> None:
         """Write the table's lines (chat and notices) not shown here yet."""
@@ -448,16 +448,9 @@ class LobbyScreen(SessionScreen):
         table = self.table
         game_id, seats = str(table.get("game")), len(table.get("seats") or [])
         wanted = table_options(game_id, seats, options)
-        # Compared as the engine fills them in (defaults, normalised values): a form
-        # rebuilt as the lobby opens is not a change (the log said "the creator set the
-        # table again (nothing changed)").
-        spec = engine.GAMES[game_id]
-        try:
-            same = spec.check_options(wanted, seats) == spec.check_options(
-                dict(table.get("options") or {}), seats)
-        except ValueError:
-            same = False
-        if not same:
+        # A form rebuilt as the lobby opens is not a change (the log said "the creator
+        # set the table again (nothing changed)").
+        if not same_options(game_id, seats, wanted, dict(table.get("options") or {})):
             self.send("configure", options=wanted)
         return True
 
@@ -476,6 +469,17 @@ class LobbyScreen(SessionScreen):
         if name:
             self.send("rename", name)
         event.input.value = ""
+
+
+def same_options(game_id: str, seats: int, first: dict[str, Any],
+                 second: dict[str, Any]) -> bool:
+    """True when both are the same table options as the engine fills them in (defaults,
+    normalised values); options it refuses are never the same."""
+    spec = engine.GAMES[game_id]
+    try:
+        return spec.check_options(first, seats) == spec.check_options(second, seats)
+    except ValueError:
+        return False
 
 
 def describe_options(game_id: str, options: dict[str, Any]) -> str:

@@ -449,13 +449,11 @@ class GetItScreen(TableScreen):
 
     def _settle(self) -> float:
         """How long after our play a signal at us left unchanged is about the card we
-        played, not the next one: the table's bots take that long to count it again
-        (``engine.bots.getit_bot``: twice a reaction and its jitter, and 0.2 s)."""
-        from engine.bots.getit_bot import PACES
+        played, not the next one: the table's bots take that long to count it again."""
+        from engine.bots.getit_bot import PACES, settle_time
 
         pace = str((self.table.get("options") or {}).get("bots", "quick"))
-        reaction, jitter = PACES.get(pace, PACES["quick"])
-        return 2 * (reaction + jitter) + 0.2
+        return settle_time(*PACES.get(pace, PACES["quick"]))
 
     def _show_to_you(self) -> None:
         """TO YOU, without what was left over from before our last play: a moment after
