@@ -43,7 +43,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import msgpack
-from platformdirs import user_data_dir
+
+from net.paths import journal_dir
 
 try:
     import fcntl
@@ -79,13 +80,6 @@ def check_sync(sync: str) -> None:
 
 class JournalError(Exception):
     """A journal that cannot be read or resumed; the message says why in plain words."""
-
-
-def journal_dir() -> Path:
-    """Where journals live: ``$HIDDENHAND_DATA_DIR/journals``, else the user's data dir."""
-    override = os.environ.get("HIDDENHAND_DATA_DIR")
-    base = Path(override) if override else Path(user_data_dir("hiddenhand"))
-    return base / "journals"
 
 
 def new_journal_path(directory: Path | None = None) -> Path:

@@ -39,11 +39,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncssh
-from platformdirs import user_data_dir
 
 from engine.bots import make_bot
 from net.host import Host, listen_error
 from net.limits import Limits
+from net.paths import ssh_dir
 
 log = logging.getLogger("hiddenhand.ssh")
 
@@ -62,12 +62,8 @@ _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]")
 
 
 def default_data_dir() -> Path:
-    """Where ``ssh-serve`` keeps its host key and the players' data.
-
-    ``HIDDENHAND_DATA_DIR`` overrides the platform's user data dir (``~/.local/share``).
-    """
-    override = os.environ.get("HIDDENHAND_DATA_DIR")
-    return Path(override) if override else Path(user_data_dir("hiddenhand")) / "ssh"
+    """Where ``ssh-serve`` keeps its host key and the players' data (see :mod:`net.paths`)."""
+    return ssh_dir()
 
 
 def app_command() -> list[str]:

@@ -18,15 +18,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_config_dir
+from net.paths import config_dir
 
 MAX_NAME = 24
-
-
-def config_dir() -> Path:
-    """Where settings (and records such as Level X high scores) are kept."""
-    override = os.environ.get("HIDDENHAND_CONFIG_DIR")
-    return Path(override) if override else Path(user_config_dir("hiddenhand"))
 
 
 def default_name() -> str:

@@ -1,0 +1,43 @@
+"""Where hiddenhand keeps its files, in one place.
+
+Every directory comes from ``platformdirs`` (``~/.config/hiddenhand`` and
+``~/.local/share/hiddenhand`` on Linux) unless an environment variable moves it: tests
+point them into a temporary directory, and ``ssh-serve`` gives each player a home of their
+own (``--data-dir``) through the same variables.
+
+- ``HIDDENHAND_CONFIG_DIR``: settings and records (Level X high scores).
+- ``HIDDENHAND_DATA_DIR``: journals of running games and the SSH box's key and players.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from platformdirs import user_config_dir, user_data_dir
+
+APP_NAME = "hiddenhand"
+CONFIG_ENV = "HIDDENHAND_CONFIG_DIR"
+DATA_ENV = "HIDDENHAND_DATA_DIR"
+
+
+def config_dir() -> Path:
+    """Where settings (and records such as Level X high scores) are kept."""
+    override = os.environ.get(CONFIG_ENV)
+    return Path(override) if override else Path(user_config_dir(APP_NAME))
+
+
+def data_dir() -> Path:
+    """Where journals and the SSH box's files are kept."""
+    override = os.environ.get(DATA_ENV)
+    return Path(override) if override else Path(user_data_dir(APP_NAME))
+
+
+def journal_dir() -> Path:
+    """Where journals of running games live."""
+    return data_dir() / "journals"
+
+
+def ssh_dir() -> Path:
+    """Where ``ssh-serve`` keeps its host key and the players' homes."""
+    return data_dir() / "ssh"
