@@ -20,18 +20,17 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from net import protocol as p
+from net.inbox import Inbox, Message
+from net.wire import codec, errors, framing
 
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
-    from net.host import Bot, Host
+    from net.host import Host
 
-Message = dict[str, Any]
 #: The code of a :class:`ServerError` raised for a reply that makes no sense.
 BAD_REPLY = "bad_reply"
 
@@ -58,110 +57,12 @@ class NotAHost(ConnectionLost):
         self.answered = answered
 
 
-class _Inbox:
-    """Pushed messages in order, for ``async for`` and :meth:`Client.next`: what
-    ``asyncio.Queue`` gave here, without its sizes and task counts (every update
-    passes through it)."""
-
-    __slots__ = ("_items", "_waiters")
-
-    def __init__(self) -> None:
-        self._items: deque[Message | None] = deque()
-        self._waiters: deque[asyncio.Future[None]] = deque()
-
-    def put(self, item: Message | None) -> None:
-        self._items.append(item)
-        self._wake()
-
-    def _wake(self) -> None:
-        waiters = self._waiters
-        while waiters:
-            waiter = waiters.popleft()
-            if not waiter.done():
-                waiter.set_result(None)
-                return
-
-    async def get(self) -> Message | None:
-        items = self._items
-        while not items:
-            waiter = asyncio.get_running_loop().create_future()
-            self._waiters.append(waiter)
-            try:
-                await waiter
-            except BaseException:
-                # Cancelled (a timeout): a wake meant for this one goes to the next.
-                waiter.cancel()
-                with contextlib.suppress(ValueError):
-                    self._waiters.remove(waiter)
-                if items:
-                    self._wake()
-                raise
-        return items.popleft()
-
-    def take_all(self) -> list[Message | None]:
-        """Everything waiting now, taken."""
-        out = list(self._items)
-        self._items.clear()
-        return out
-
-
 class Joined(NamedTuple):
     """Where a join put us: the table, our seat (``None`` for a spectator), our token."""
 
     table: str
     seat: int | None
     token: str | None
-
-
-def parse_address(text: str, default_port: int | None = None) -> tuple[str, int]:
-    """Split ``host:port`` (``[v6]:port`` too, or a bare IPv6 address with the default
-    port); raise ``ValueError`` in plain words for anything else."""
-    text = text.strip()
-    if not text:
-        raise ValueError("type an address, like 192.168.1.20:4455")
-    port_text: str | None
-    if text.startswith("["):
-        close = text.find("]")
-        if close < 0:
-            raise ValueError(f"address {text!r} opens a [ that it does not close")
-        host, rest = text[1:close], text[close + 1:]
-        if rest and not rest.startswith(":"):
-            raise ValueError(f"address {text!r} has {rest!r} after its ]")
-        port_text = rest[1:] if rest else None
-    elif text.count(":") > 1:
-        from ipaddress import IPv6Address  # (only here: every start imports this module)
-
-        try:
-            IPv6Address(text)
-        except ValueError:
-            raise ValueError(
-                f"address {text!r} is not host:port (an IPv6 address with a port goes in "
-                "brackets, like [::1]:4455)"
-            ) from None
-        host, port_text = text, None
-    else:
-        host, sep, after = text.partition(":")
-        port_text = after if sep else None
-    if not host:
-        raise ValueError(f"address {text!r} has no host name")
-    if "[" in host or "]" in host:
-        raise ValueError(f"address {text!r} has a stray bracket")
-    if port_text is None:
-        if default_port is None:
-            raise ValueError(f"address {text!r} needs a port, like 192.168.1.20:4455")
-        return host, default_port
-    try:
-        port = int(port_text)
-    except ValueError:
-        raise ValueError(f"port {port_text!r} in {text!r} is not a number") from None
-    if not 1 <= port <= 65535:
-        raise ValueError(f"port {port} is outside 1..65535")
-    return host, port
-
-
-def show_address(host: str, port: int) -> str:
-    """``host:port`` as a person types it back (an IPv6 address in brackets)."""
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 class Client:
@@ -180,8 +81,8 @@ class Client:
 
     def __init__(
         self,
-        reader: p.FrameReader,
-        writer: asyncio.StreamWriter,
+        reader: framing.FrameReader,
+        writer: framing.FrameWriter,
         *,
         record_frames: bool = False,
     ) -> None:
@@ -189,7 +90,7 @@ class Client:
         self._writer = writer
         self._refs = itertools.count(1)
         self._pending: dict[int, asyncio.Future[Message]] = {}
-        self._queue = _Inbox()
+        self._queue = Inbox()
         self._task: asyncio.Task[None] | None = None
         self._watchdog: asyncio.Task[None] | None = None
         self._last_seen = 0.0
@@ -228,7 +129,7 @@ class Client:
     ) -> Client:
         """Connect over TCP and say hello; raises ``OSError``/``ServerError`` on failure."""
         try:
-            reader, writer = await asyncio.wait_for(p.open_connection(host, port), timeout)
+            reader, writer = await asyncio.wait_for(framing.open_connection(host, port), timeout)
         except TimeoutError:
             raise ConnectionLost(f"no answer from {host}:{port} within {timeout} s") from None
         client = cls(reader, writer, record_frames=record_frames)
@@ -250,7 +151,7 @@ class Client:
         self._task = loop.create_task(self._read_loop())
         try:
             self.welcome = await asyncio.wait_for(
-                self.request("hello", version=p.PROTOCOL_VERSION, name=name), timeout
+                self.request("hello", version=framing.PROTOCOL_VERSION, name=name), timeout
             )
         except TimeoutError:
             await self.close()
@@ -270,10 +171,10 @@ class Client:
     # ---- receiving ----------------------------------------------------------------------
 
     def _on_frame(self, body: bytes) -> None:
-        """Each frame, the moment it has arrived (see :class:`net.protocol.FrameReader`)."""
+        """Each frame, the moment it has arrived (see :class:`net.wire.framing.FrameReader`)."""
         try:
-            msg = p.unpack_body(body)
-        except p.ProtocolError as exc:
+            msg = codec.unpack_body(body)
+        except errors.ProtocolError as exc:
             self._reason = exc.message
             if not self.welcome:
                 # Before the welcome, bytes that are not the protocol: no host there.
@@ -290,7 +191,7 @@ class Client:
         reason = None
         try:
             end = await self._reader.ended
-            if isinstance(end, p.ProtocolError):
+            if isinstance(end, errors.ProtocolError):
                 reason = end.message
                 self._garbled = self._garbled or not self.welcome
             elif end is not None:
@@ -310,7 +211,7 @@ class Client:
                 if self.view is None or not isinstance(changes, dict):
                     log.warning("an update changed a view this client never had")
                     return
-                msg["view"] = p.apply_view_changes(self.view, changes)
+                msg["view"] = codec.apply_view_changes(self.view, changes)
             self.view = msg.get("view")
             self.latest = msg
             for notice in msg.get("notices", ()):
@@ -336,7 +237,7 @@ class Client:
                 else:
                     future.set_result(msg)
                 return
-            if kind == "error" and msg.get("code") in {p.KICKED, p.REPLACED}:
+            if kind == "error" and msg.get("code") in {errors.KICKED, errors.REPLACED}:
                 self.joined = None
         for listener in self.listeners:
             try:
@@ -364,7 +265,7 @@ class Client:
             if loop.time() - self._last_seen > 4 * heartbeat:
                 self.close_reason = "the host stopped answering"
                 with contextlib.suppress(Exception):
-                    self._writer.transport.abort()
+                    self._writer.abort()
                 return
 
     def __aiter__(self) -> Client:
@@ -412,7 +313,7 @@ class Client:
         if self.closed:
             raise ConnectionLost(self.close_reason or "closed")
         try:
-            self._writer.write(p.pack(msg))
+            self._writer.write(codec.pack(msg))
         except (ConnectionError, RuntimeError) as exc:
             raise ConnectionLost(str(exc)) from None
 
@@ -569,50 +470,3 @@ class Client:
     async def ping(self) -> None:
         """Round-trip a ping to the host."""
         await self.request("ping")
-
-
-async def drive(client: Client, bot: Bot, *, timeout: float = 30.0) -> dict[str, Any] | None:
-    """Play our seat with ``bot`` until the game is over; return the result.
-
-    The bot sees only what the host pushed to this connection: the freshest view and
-    its legal actions (older queued messages are skipped). A move made stale by
-    someone else's move is retried on the next view; a move refused for coming too
-    fast is retried after a pause. A real-time bot (one with ``step(view, legal,
-    now)``, as for Get It!) is asked on every update and again when it wants to be,
-    on this machine's monotonic clock.
-    """
-    loop = asyncio.get_running_loop()
-    step = getattr(bot, "step", None)
-    wake: float | None = None
-    tried: Any = object()
-    pause = 0.01
-    async with asyncio.timeout(timeout):
-        while True:
-            client.pending()  # ``client.latest`` already holds the freshest update
-            msg = client.latest
-            action = None
-            if msg is not None and msg.get("view") is not None:
-                if msg["table"]["phase"] == "over":
-                    return client.result
-                version = msg["view"].get("version")
-                if msg["legal"] and step is not None:
-                    action, wake = step(msg["view"], msg["legal"], loop.time())
-                elif msg["legal"] and version != tried:
-                    tried = version
-                    action = bot.choose(msg["view"], msg["legal"])
-            if action is not None:
-                try:
-                    await client.act(action)
-                    pause = 0.01
-                except ServerError as exc:
-                    if exc.code == p.RATE_LIMITED:
-                        # Too fast for the host: back off, then try this view again.
-                        tried = object()
-                        await asyncio.sleep(pause)
-                        pause = min(2 * pause, 1.0)
-                continue
-            left = None if wake is None or step is None else max(0.0, wake - loop.time())
-            try:
-                await client.next(left)
-            except TimeoutError:
-                continue

@@ -28,7 +28,7 @@ from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from net.host import Host
-from net.protocol import PROTOCOL_VERSION
+from net.wire.framing import PROTOCOL_VERSION
 
 log = logging.getLogger("hiddenhand.discovery")
 

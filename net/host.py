@@ -41,8 +41,8 @@ import msgpack
 import engine
 from engine.bots import RandomBot, make_bot
 from net import journal as j
-from net import protocol as p
 from net.limits import Bucket, Limits
+from net.wire import codec, errors, framing, schemas
 
 log = logging.getLogger("hiddenhand.host")
 
@@ -137,7 +137,7 @@ def check_name(name: str) -> str:
     squeezed = re.sub(r"[\s._\-]+", " ", key)
     if _RESERVED_NAME.search(squeezed):
         raise RequestError(
-            p.BAD_REQUEST,
+            errors.BAD_REQUEST,
             f"the name {name!r} would pass for a bot, a seat or a spectator; choose another",
         )
     return name
@@ -206,8 +206,8 @@ class Connection:
 
     def __init__(
         self,
-        reader: p.FrameReader,
-        writer: asyncio.StreamWriter,
+        reader: framing.FrameReader,
+        writer: framing.FrameWriter,
         now: float,
         burst: int,
         limits: Limits | None = None,
@@ -264,11 +264,11 @@ class Connection:
         if self.closed:
             return
         try:
-            frame = p.pack(message)
+            frame = codec.pack(message)
         except ValueError:
             # Only a bug can make a message too big; say so rather than send half of it.
             log.error("connection %d: a %s message is too large", self.id, message["type"])
-            frame = p.pack(p.error(p.INTERNAL, "the host could not send a message"))
+            frame = codec.pack(errors.error(errors.INTERNAL, "the host could not send a message"))
         self.send_frame(frame)
 
     def send_frame(self, frame: bytes) -> None:
@@ -351,7 +351,7 @@ class Connection:
 
     def fail(self, code: str, message: str, ref: int | str | None = None) -> None:
         """Send an ``error`` frame."""
-        self.send(p.error(code, message, ref))
+        self.send(errors.error(code, message, ref))
 
     def close(self) -> None:
         """Close after the queued frames are sent (a peer that is not reading them is cut
@@ -402,7 +402,7 @@ class Push:
         self.events = events
         self.notices = notices
         self.table = table.public_packed(key)
-        self.tail = p.update_tail(events, notices)
+        self.tail = codec.update_tail(events, notices)
         #: The seats whose views this push sends (``None``: the spectators'); by default
         #: those of every connection at the table.
         self._seats = seats
@@ -431,7 +431,7 @@ class Push:
     def shared_entries(self, pack: Callable[[Any], bytes]) -> tuple[int, bytes]:
         """The shared part, packed as map entries (see ``protocol.map_entries``)."""
         if self._shared_entries is None:
-            self._shared_entries = p.map_entries(pack(self._shared))
+            self._shared_entries = codec.map_entries(pack(self._shared))
         return self._shared_entries
 
     def shared_changes(
@@ -443,8 +443,8 @@ class Push:
         if known is not None and known[0] is before:
             return known[1]
         assert self._shared is not None
-        delta = p.view_changes(before, self._shared)
-        result = None if delta is None else p.map_entries(pack(delta))
+        delta = codec.view_changes(before, self._shared)
+        result = None if delta is None else codec.map_entries(pack(delta))
         self._changes[id(before)] = (before, result)
         return result
 
@@ -640,7 +640,7 @@ class Table:
         if self.paused:
             names = ", ".join(f"{self.seats[i].name} (seat {i + 1})" for i in self.away())
             raise RequestError(
-                p.WRONG_PHASE,
+                errors.WRONG_PHASE,
                 f"the game is paused until everyone is back after the host restarted; "
                 f"waiting for {names}",
             )
@@ -700,21 +700,21 @@ class Table:
             parts = None
             if sent is not None and sent[0] is game and sent[1] == seat:
                 common = push.shared_changes(sent[2], pack)
-                mine = p.view_changes(sent[3], own)
+                mine = codec.view_changes(sent[3], own)
                 if common is not None and mine is not None:
-                    parts = (common, p.map_entries(pack(mine)) if mine else _NO_ENTRIES)
+                    parts = (common, codec.map_entries(pack(mine)) if mine else _NO_ENTRIES)
                     changes = True
             if parts is None:
-                parts = (push.shared_entries(pack), p.map_entries(pack(own)))
-            view = p.joined_map(*parts)
+                parts = (push.shared_entries(pack), codec.map_entries(pack(own)))
+            view = codec.joined_map(*parts)
             seen = (game, seat, shared, own)
         table = None if conn.table_sent == push.table else push.table
         try:
-            frame = p.update_frame(table, seat, view, legal, push.tail, changes=changes)
+            frame = codec.update_frame(table, seat, view, legal, push.tail, changes=changes)
         except ValueError:
             # Only a bug can make an update too big; say so rather than send half of it.
             log.error("connection %d: an update is too large", conn.id)
-            return p.pack(p.error(p.INTERNAL, "the host could not send an update"))
+            return codec.pack(errors.error(errors.INTERNAL, "the host could not send an update"))
         if table is not None:
             conn.table_sent = table
         conn.view_sent = seen
@@ -742,26 +742,27 @@ class Table:
     def seat_of(self, conn: Connection) -> int:
         """The seat bound to ``conn``, or a refusal if it holds none here."""
         if conn.table is not self or conn.seat is None:
-            raise RequestError(p.NO_SEAT, "you hold no seat at this table")
+            raise RequestError(errors.NO_SEAT, "you hold no seat at this table")
         return conn.seat
 
     def require_creator(self, conn: Connection) -> None:
         """Refuse unless ``conn`` holds the creator's seat."""
         if conn.table is not self or conn.seat is None or conn.seat != self.creator:
-            raise RequestError(p.NOT_CREATOR, "only the table's creator may do that")
+            raise RequestError(errors.NOT_CREATOR, "only the table's creator may do that")
 
     def require_phase(self, *phases: str) -> None:
         """Refuse unless the table is in one of ``phases``."""
         if self.phase not in phases:
             raise RequestError(
-                p.WRONG_PHASE, f"that is not possible while the table is in its {self.phase} phase"
+                errors.WRONG_PHASE,
+                f"that is not possible while the table is in its {self.phase} phase",
             )
 
     def check_seat_index(self, seat: int) -> Seat:
         """The seat at ``seat``, or a refusal naming the seats there are."""
         if not 0 <= seat < len(self.seats):
             raise RequestError(
-                p.NO_SEAT, f"there is no seat {seat + 1}; seats are 1 to {len(self.seats)}"
+                errors.NO_SEAT, f"there is no seat {seat + 1}; seats are 1 to {len(self.seats)}"
             )
         return self.seats[seat]
 
@@ -825,16 +826,16 @@ class Table:
         for i, s in enumerate(self.seats):
             if s.kind == "empty":
                 raise RequestError(
-                    p.BAD_REQUEST, f"seat {i + 1} is empty: wait for a player or add a bot"
+                    errors.BAD_REQUEST, f"seat {i + 1} is empty: wait for a player or add a bot"
                 )
         for i, s in enumerate(self.seats):
             if s.kind == "human" and i != self.creator and not s.ready:
-                raise RequestError(p.BAD_REQUEST, f"{s.name} (seat {i + 1}) is not ready yet")
+                raise RequestError(errors.BAD_REQUEST, f"{s.name} (seat {i + 1}) is not ready yet")
         seed = self.host.seed_source()
         try:
             self.game = engine.new_game(self.game_id, len(self.seats), seed, self.options)
         except ValueError as exc:
-            raise RequestError(p.BAD_REQUEST, str(exc)) from None
+            raise RequestError(errors.BAD_REQUEST, str(exc)) from None
         for i, s in enumerate(self.seats):
             if s.kind == "bot":
                 s.bot = self.host.bot_factory(self.game_id, i, self.host.seed_source())
@@ -852,7 +853,7 @@ class Table:
         try:
             events = self.game.act(seat, action, now=now)
         except engine.IllegalAction as exc:
-            raise RequestError(p.ILLEGAL_ACTION, str(exc)) from None
+            raise RequestError(errors.ILLEGAL_ACTION, str(exc)) from None
         # Journaled before anyone hears of it (the ``ok`` and the updates come after).
         self.host.journal_op(self, {"k": "act", "t": self.id, "s": seat, "a": action, "n": now})
         if (self.game_id, action.get("type")) in PRIVATE_ACTIONS and not events:
@@ -1090,7 +1091,7 @@ class Host:
     async def start(self, host: str | None = "127.0.0.1", port: int = 0) -> None:
         """Listen for TCP connections on ``host:port`` (port 0 picks a free one)."""
         self.server = await asyncio.get_running_loop().create_server(
-            p.frame_protocol(self.handle_connection), host, port,
+            framing.frame_protocol(self.handle_connection), host, port,
             family=socket.AF_UNSPEC, reuse_address=True,
         )
         self._listen = {"k": "listen", "port": self.port, "bind": host}
@@ -1241,12 +1242,12 @@ class Host:
             # Whether there is a game to come back to: a player waits for the host to
             # resume it, or goes back to their menu at once.
             if keep and conn.table is not None and conn.table.phase == "play":
-                conn.fail(p.SHUTTING_DOWN, "the host stopped; it can resume this game "
+                conn.fail(errors.SHUTTING_DOWN, "the host stopped; it can resume this game "
                           "later, and your seat stays yours")
             elif conn.table is not None:
-                conn.fail(p.TABLE_CLOSED, "the host closed the table")
+                conn.fail(errors.TABLE_CLOSED, "the host closed the table")
             else:
-                conn.fail(p.SHUTTING_DOWN, "the host is shutting down")
+                conn.fail(errors.SHUTTING_DOWN, "the host is shutting down")
             conn.close()
         for task in list(self._tasks):
             task.cancel()
@@ -1342,23 +1343,23 @@ class Host:
 
     # ---- connections ------------------------------------------------------------------
 
-    async def open_local(self) -> tuple[p.FrameReader, asyncio.StreamWriter]:
+    async def open_local(self) -> tuple[framing.FrameReader, framing.FrameWriter]:
         """A connection to this host through a socket pair: no TCP port, no network.
 
         Returns the client's end as asyncio streams; the host serves the other end.
         """
         self._run_resumed()
         mine, theirs = socket.socketpair()
-        host_reader, host_writer = await p.open_connection(sock=theirs)
+        host_reader, host_writer = await framing.open_connection(sock=theirs)
         task = asyncio.get_running_loop().create_task(
             self.handle_connection(host_reader, host_writer)
         )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-        return await p.open_connection(sock=mine)
+        return await framing.open_connection(sock=mine)
 
     async def handle_connection(
-        self, reader: p.FrameReader, writer: asyncio.StreamWriter
+        self, reader: framing.FrameReader, writer: framing.FrameWriter
     ) -> None:
         """Serve one client until it leaves, breaks the framing or goes silent."""
         conn = Connection(reader, writer, self.clock(), self.burst, self.limits)
@@ -1369,7 +1370,7 @@ class Host:
         refusal = self._admission(conn)
         if refusal is not None:
             log.info("connection from %s refused: %s", conn.peer, refusal)
-            conn.fail(p.HOST_FULL, refusal)
+            conn.fail(errors.HOST_FULL, refusal)
             conn.close()
             return
         self.connections.add(conn)
@@ -1432,7 +1433,7 @@ class Host:
                 factor = ADDRESS_FACTOR
                 shared = self._address_buckets[key] = Bucket(rate * factor, burst * factor, now)
         if not mine.take(now) or (shared is not None and not shared.take(now)):
-            raise RequestError(p.RATE_LIMITED, SLOW_DOWN[bucket_kind])
+            raise RequestError(errors.RATE_LIMITED, SLOW_DOWN[bucket_kind])
 
     def counts_address(self, conn: Connection) -> bool:
         """True if limits per client address apply to ``conn`` (not to the app's own
@@ -1455,10 +1456,10 @@ class Host:
         # may cost the host anything before the peer has said who it is.
         reader.deliver(
             lambda body: self._on_frame(conn, body),
-            lambda: p.MAX_FRAME if conn.welcomed else p.MAX_HELLO_FRAME,
+            lambda: framing.MAX_FRAME if conn.welcomed else framing.MAX_HELLO_FRAME,
         )
         end = await reader.ended
-        if isinstance(end, p.ProtocolError):
+        if isinstance(end, errors.ProtocolError):
             log.info("connection %d: %s: %s", conn.id, end.code, end.message)
             conn.fail(end.code, end.message)
             conn.close()
@@ -1469,8 +1470,8 @@ class Host:
             conn.reader.stop()
             return
         try:
-            raw = p.unpack_client_body(body)
-        except p.ProtocolError as exc:
+            raw = codec.unpack_client_body(body)
+        except errors.ProtocolError as exc:
             log.info("connection %d: %s: %s", conn.id, exc.code, exc.message)
             conn.fail(exc.code, exc.message)
             return
@@ -1484,24 +1485,24 @@ class Host:
                 log.info("connection %d sends too fast; refusing its messages", conn.id)
             conn.warned = True
             # A request still gets its answer, so no client waits forever for it.
-            ref = p.reply_ref(raw)
+            ref = schemas.reply_ref(raw)
             if ref is not None:
-                conn.fail(p.RATE_LIMITED, "too many messages; slow down", ref)
+                conn.fail(errors.RATE_LIMITED, "too many messages; slow down", ref)
             return
         conn.allowance -= 1
         conn.warned = False
         try:
-            msg = p.validate_client_message(raw)
-        except p.ProtocolError as exc:
+            msg = schemas.validate_client_message(raw)
+        except errors.ProtocolError as exc:
             # One short line per invalid message, never a traceback.
             log.info("connection %d: %s: %s", conn.id, exc.code, exc.message)
-            conn.fail(exc.code, exc.message, p.reply_ref(raw))
+            conn.fail(exc.code, exc.message, schemas.reply_ref(raw))
             return
         try:
             self._dispatch(conn, msg)
         except RequestError as exc:
             conn.fail(exc.code, exc.message, msg.get("ref"))
-        except p.ProtocolError as exc:
+        except errors.ProtocolError as exc:
             conn.fail(exc.code, exc.message, msg.get("ref"))
             if exc.fatal:
                 conn.close()
@@ -1509,7 +1510,7 @@ class Host:
         except Exception:
             # A bug must not take the host down for everyone else.
             log.exception("connection %d: %s request failed", conn.id, msg["type"])
-            conn.fail(p.INTERNAL, "the host failed to handle that request", msg.get("ref"))
+            conn.fail(errors.INTERNAL, "the host failed to handle that request", msg.get("ref"))
         if conn.closed:
             conn.reader.stop()
 
@@ -1544,12 +1545,12 @@ class Host:
                 conn.send({"type": "ping"})
                 continue
             if not conn.welcomed and self.clock() - conn.opened > 2 * self.timeout:
-                conn.fail(p.TIMEOUT, "no hello in time; closing the connection")
+                conn.fail(errors.TIMEOUT, "no hello in time; closing the connection")
                 conn.close()
                 return
             if self._silent(conn) > self.timeout:
                 log.info("connection %d went silent; dropping it", conn.id)
-                conn.fail(p.TIMEOUT, "no word from you in time; closing the connection")
+                conn.fail(errors.TIMEOUT, "no word from you in time; closing the connection")
                 conn.abort()
                 return
             conn.send({"type": "ping"})
@@ -1586,7 +1587,7 @@ class Host:
             self._hello(conn, msg)
             return
         if not conn.welcomed:
-            raise RequestError(p.NOT_WELCOMED, "say hello (with the protocol version) first")
+            raise RequestError(errors.NOT_WELCOMED, "say hello (with the protocol version) first")
         self._take(conn, kind)
         handler = getattr(self, f"_on_{kind}")
         handler(conn, msg)
@@ -1602,25 +1603,25 @@ class Host:
     def _table(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
         if table is None:
-            raise RequestError(p.NO_TABLE, f"there is no table {table_id!r} on this host")
+            raise RequestError(errors.NO_TABLE, f"there is no table {table_id!r} on this host")
         return table
 
     def _at_table(self, conn: Connection) -> Table:
         if conn.table is None:
-            raise RequestError(p.NO_TABLE, "you are not at a table; join one first")
+            raise RequestError(errors.NO_TABLE, "you are not at a table; join one first")
         return conn.table
 
     def _not_at_table(self, conn: Connection) -> None:
         if conn.table is not None:
-            raise RequestError(p.BAD_REQUEST, "you are already at a table; leave it first")
+            raise RequestError(errors.BAD_REQUEST, "you are already at a table; leave it first")
 
     def _hello(self, conn: Connection, msg: dict[str, Any]) -> None:
         if conn.welcomed:
-            raise RequestError(p.BAD_REQUEST, "you have already said hello")
-        if msg["version"] != p.PROTOCOL_VERSION:
-            raise p.ProtocolError(
-                p.VERSION_MISMATCH,
-                f"this host speaks protocol version {p.PROTOCOL_VERSION} but your client "
+            raise RequestError(errors.BAD_REQUEST, "you have already said hello")
+        if msg["version"] != framing.PROTOCOL_VERSION:
+            raise errors.ProtocolError(
+                errors.VERSION_MISMATCH,
+                f"this host speaks protocol version {framing.PROTOCOL_VERSION} but your client "
                 f"speaks version {msg['version']}; use the same hiddenhand release on both sides",
                 fatal=True,
             )
@@ -1631,7 +1632,7 @@ class Host:
             msg,
             {
                 "type": "welcome",
-                "version": p.PROTOCOL_VERSION,
+                "version": framing.PROTOCOL_VERSION,
                 "host": self.name,
                 "heartbeat": self.heartbeat,
                 "tables": self.summary(),
@@ -1658,14 +1659,14 @@ class Host:
             mine = [t for t in self.tables.values() if t.opened_by == conn.address]
             if len(mine) >= self.limits.max_tables_per_address:
                 raise RequestError(
-                    p.BAD_REQUEST,
+                    errors.BAD_REQUEST,
                     f"your address already has {len(mine)} tables open on this host "
                     f"(at most {self.limits.max_tables_per_address}); join one of them instead",
                 )
         try:
             table = self.create_table(msg["name"], msg["game"], msg["seats"], msg.get("options"))
         except ValueError as exc:
-            raise RequestError(p.BAD_REQUEST, str(exc)) from None
+            raise RequestError(errors.BAD_REQUEST, str(exc)) from None
         table.opened_by = conn.address
         token = table.seat_human(conn, 0)
         log.info("%s created table %s (%s)", conn.name, table.id, table.game_id)
@@ -1676,7 +1677,7 @@ class Host:
         self._not_at_table(conn)
         if "token" in msg and msg["table"] not in self.tables:
             raise RequestError(
-                p.NO_TABLE,
+                errors.NO_TABLE,
                 f"this host has no table {msg['table']!r} any more: the game your seat was "
                 "at is gone (the host was restarted without it, or the table closed)",
             )
@@ -1695,10 +1696,10 @@ class Host:
         if seat is None:
             free = [i for i, s in enumerate(table.seats) if s.kind == "empty"]
             if not free:
-                raise RequestError(p.TABLE_FULL, "every seat at this table is taken")
+                raise RequestError(errors.TABLE_FULL, "every seat at this table is taken")
             seat = free[0]
         elif table.check_seat_index(seat).kind != "empty":
-            raise RequestError(p.SEAT_TAKEN, f"seat {seat + 1} is taken")
+            raise RequestError(errors.SEAT_TAKEN, f"seat {seat + 1} is taken")
         token = table.seat_human(conn, seat)
         self._joined(conn, msg, table, token)
         table.push(notices=[{"type": "joined", "seat": seat, "name": table.seats[seat].name}])
@@ -1706,12 +1707,12 @@ class Host:
     def _rejoin(self, conn: Connection, msg: dict[str, Any], table: Table) -> None:
         index = msg.get("seat")
         if index is None:
-            raise RequestError(p.BAD_TOKEN, "a token is presented together with its seat")
+            raise RequestError(errors.BAD_TOKEN, "a token is presented together with its seat")
         seat = table.check_seat_index(index)
         uid, dot, _ = msg["token"].partition(".")
         if dot and re.fullmatch(r"[0-9a-f]{8}", uid) and uid != table.uid:
             raise RequestError(
-                p.NO_TABLE,
+                errors.NO_TABLE,
                 f"table {table.id!r} on this host is not the table your seat was at: the "
                 "host was restarted without your game, which is gone",
             )
@@ -1720,14 +1721,14 @@ class Host:
             or seat.token is None
             or not _same_secret(seat.token, msg["token"])
         ):
-            raise RequestError(p.BAD_TOKEN, f"that token does not hold seat {index + 1} here")
+            raise RequestError(errors.BAD_TOKEN, f"that token does not hold seat {index + 1} here")
         if seat.kind == "bot":
             # The player whose seat a bot took over is back: the bot leaves at once.
             seat.kind, seat.bot, seat.ready = "human", None, False
         old = seat.conn
         if old is not None and old is not conn:
             # The old connection is a half-open leftover: the token's owner is back.
-            old.fail(p.REPLACED, "your seat was taken back by a new connection with its token")
+            old.fail(errors.REPLACED, "your seat was taken back by a new connection with its token")
             old.table, old.seat = None, None
             old.close()
         seat.conn, seat.name = conn, table.unique_name(conn.name, index)
@@ -1771,7 +1772,7 @@ class Host:
             self._ok(conn, msg)
             return
         if target.kind != "empty":
-            raise RequestError(p.SEAT_TAKEN, f"seat {new + 1} is taken")
+            raise RequestError(errors.SEAT_TAKEN, f"seat {new + 1} is taken")
         source = table.seats[old]
         table.seats[new], table.seats[old] = source, target
         source.ready = False
@@ -1823,7 +1824,8 @@ class Host:
         game_id = msg.get("game", table.game_id)
         if game_id not in engine.GAMES:
             raise RequestError(
-                p.BAD_REQUEST, f"unknown game {game_id!r}; known games: {', '.join(engine.GAMES)}"
+                errors.BAD_REQUEST,
+                f"unknown game {game_id!r}; known games: {', '.join(engine.GAMES)}",
             )
         spec = engine.GAMES[game_id]
         seats = msg.get("seats", len(table.seats))
@@ -1835,12 +1837,12 @@ class Host:
             spec.check_seats(seats)
             options = spec.check_options(options, seats)
         except ValueError as exc:
-            raise RequestError(p.BAD_REQUEST, str(exc)) from None
+            raise RequestError(errors.BAD_REQUEST, str(exc)) from None
         for i in range(seats, len(table.seats)):
             s = table.seats[i]
             if s.kind == "human":
                 raise RequestError(
-                    p.BAD_REQUEST,
+                    errors.BAD_REQUEST,
                     f"seat {i + 1} is taken by {s.name}; they must move or leave first",
                 )
         changed: dict[str, Any] = {}  # what the players are told changed
@@ -1866,10 +1868,10 @@ class Host:
         index = msg["seat"]
         seat = table.check_seat_index(index)
         if table.phase == "lobby" and seat.kind != "empty":
-            raise RequestError(p.SEAT_TAKEN, f"seat {index + 1} is not empty")
+            raise RequestError(errors.SEAT_TAKEN, f"seat {index + 1} is not empty")
         if table.phase == "play" and not (seat.kind == "human" and seat.conn is None):
             raise RequestError(
-                p.SEAT_TAKEN, "during play only a disconnected player's seat can go to a bot"
+                errors.SEAT_TAKEN, "during play only a disconnected player's seat can go to a bot"
             )
         # The away player's token stays with the seat: they may take it back from the bot.
         token = seat.token if table.phase == "play" else None
@@ -1888,7 +1890,7 @@ class Host:
         table.require_phase("lobby")
         index = msg["seat"]
         if table.check_seat_index(index).kind != "bot":
-            raise RequestError(p.BAD_REQUEST, f"seat {index + 1} holds no bot")
+            raise RequestError(errors.BAD_REQUEST, f"seat {index + 1} holds no bot")
         table.free_seat(index)
         self._ok(conn, msg)
         table.push(notices=[{"type": "bot_removed", "seat": index}])
@@ -1900,14 +1902,14 @@ class Host:
         index = msg["seat"]
         seat = table.check_seat_index(index)
         if seat.kind != "human":
-            raise RequestError(p.BAD_REQUEST, f"seat {index + 1} holds no player")
+            raise RequestError(errors.BAD_REQUEST, f"seat {index + 1} holds no player")
         if index == conn.seat:
-            raise RequestError(p.BAD_REQUEST, "you cannot kick yourself; leave instead")
+            raise RequestError(errors.BAD_REQUEST, "you cannot kick yourself; leave instead")
         victim = seat.conn
         table.free_seat(index)
         if victim is not None:
             victim.table, victim.seat = None, None
-            victim.fail(p.KICKED, f"you were removed from table {table.name!r} by its creator")
+            victim.fail(errors.KICKED, f"you were removed from table {table.name!r} by its creator")
         self._ok(conn, msg)
         table.push(notices=[{"type": "kicked", "seat": index}])
 

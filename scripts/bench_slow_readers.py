@@ -28,10 +28,10 @@ import msgpack
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from net import protocol as p
 from net.client import Client
 from net.host import Host
 from net.limits import Limits
+from net.wire import codec, errors, framing, schemas
 
 LOCAL = "127.0.0.1"
 
@@ -51,9 +51,9 @@ async def lazy_peer(port: int, table: str, name: str) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
     sock.setblocking(False)
     await loop.sock_connect(sock, (LOCAL, port))
-    hello = {"type": "hello", "version": p.PROTOCOL_VERSION, "name": name}
-    await loop.sock_sendall(sock, p.pack(hello))
-    await loop.sock_sendall(sock, p.pack({"type": "join", "table": table, "spectate": True}))
+    hello = {"type": "hello", "version": framing.PROTOCOL_VERSION, "name": name}
+    await loop.sock_sendall(sock, codec.pack(hello))
+    await loop.sock_sendall(sock, codec.pack({"type": "join", "table": table, "spectate": True}))
     return sock
 
 
@@ -74,7 +74,7 @@ async def match(seed: int, lazy: int, pump: bool) -> tuple[float, int, int, int,
         while not stop.is_set():
             for s in socks:
                 with contextlib.suppress(OSError):
-                    s.send(p.pack({"type": "pong"}))
+                    s.send(codec.pack({"type": "pong"}))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), 0.5)
 
@@ -83,7 +83,7 @@ async def match(seed: int, lazy: int, pump: bool) -> tuple[float, int, int, int,
         i = 0
         while not stop.is_set():
             with contextlib.suppress(OSError):
-                await loop.sock_sendall(sock, p.pack({"type": "rename", "name": f"P{i}"}))
+                await loop.sock_sendall(sock, codec.pack({"type": "rename", "name": f"P{i}"}))
             i += 1
             await asyncio.sleep(0.002)
         sock.close()
@@ -117,13 +117,13 @@ def bomb_costs() -> tuple[float, float]:
     body = msgpack.packb({"type": "act", "action": {"type": "x", "k": [[[]] * 4096] * 60}})
     start = time.perf_counter()
     for _ in range(10):
-        with contextlib.suppress(p.ProtocolError):
-            p.validate_client_message(p.unpack_client_body(body))
+        with contextlib.suppress(errors.ProtocolError):
+            schemas.validate_client_message(codec.unpack_client_body(body))
     now = (time.perf_counter() - start) / 10
     start = time.perf_counter()
     for _ in range(3):
-        with contextlib.suppress(p.ProtocolError):
-            p.validate_client_message(p.unpack_body(body))
+        with contextlib.suppress(errors.ProtocolError):
+            schemas.validate_client_message(codec.unpack_body(body))
     old = (time.perf_counter() - start) / 3
     return now, old
 
@@ -139,7 +139,7 @@ async def main_async(seed: int) -> None:
     print(f"CPU bomb (246 KB, 245,000 lists): refused in {now * 1000:.2f} ms; "
           f"plain msgpack + validator took {old * 1000:.1f} ms (baseline)")
     print("before hello the host reads no frame over "
-          f"{p.MAX_HELLO_FRAME} bytes: the bomb is refused from its 4-byte length")
+          f"{framing.MAX_HELLO_FRAME} bytes: the bomb is refused from its 4-byte length")
 
 
 def main() -> int:

@@ -25,9 +25,9 @@ import msgpack
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from net import protocol as p
+from net.wire import codec, errors, framing, schemas
 
-FIELDS = sorted({f for s in p.CLIENT_MESSAGES.values() for f in s} | {"ref", "x", "seat"})
+FIELDS = sorted({f for s in schemas.CLIENT_MESSAGES.values() for f in s} | {"ref", "x", "seat"})
 
 
 def value(rng: random.Random, depth: int = 0) -> Any:
@@ -45,7 +45,7 @@ def value(rng: random.Random, depth: int = 0) -> Any:
 
 def message(rng: random.Random) -> dict[str, Any]:
     """A message of a known type with random (often wrong) fields."""
-    msg: dict[str, Any] = {"type": rng.choice([*p.CLIENT_MESSAGES, "nope"])}
+    msg: dict[str, Any] = {"type": rng.choice([*schemas.CLIENT_MESSAGES, "nope"])}
     for _ in range(rng.randrange(4)):
         msg[rng.choice(FIELDS)] = value(rng)
     return msg
@@ -79,9 +79,9 @@ def fuzz(seconds: float, seed: int) -> tuple[int, collections.Counter[str], floa
             data = body(rng)
             start = time.perf_counter()
             try:
-                p.validate_client_message(p.unpack_client_body(data))
+                schemas.validate_client_message(codec.unpack_client_body(data))
                 codes["accepted"] += 1
-            except p.ProtocolError as exc:
+            except errors.ProtocolError as exc:
                 codes[exc.code] += 1
             except Exception as exc:  # the one thing that must never happen
                 failures.append(f"{type(exc).__name__}: {exc} on {data[:60]!r}")
@@ -103,18 +103,19 @@ async def live(seconds: float, seed: int) -> tuple[int, int, int]:
     bob = await Client.connect("127.0.0.1", host.port, name="Bob")
     joined = await ann.create_table("T", "getout", 2)
     await bob.join(joined.table)
-    reader, writer = await asyncio.open_connection("127.0.0.1", host.port)
-    writer.write(p.pack({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Fuzz"}))
+    reader, writer = await framing.open_connection("127.0.0.1", host.port)
+    writer.write(codec.pack(
+        {"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "Fuzz"}))
     sent = lines = internal = 0
 
     async def drain_replies() -> None:
         nonlocal internal
         while True:
             try:
-                _, msg = await p.read_frame(reader)
+                msg = codec.unpack_body(await reader.next_frame())
             except Exception:
                 return
-            if msg.get("code") == p.INTERNAL:
+            if msg.get("code") == errors.INTERNAL:
                 internal += 1
 
     replies = asyncio.create_task(drain_replies())
@@ -123,7 +124,7 @@ async def live(seconds: float, seed: int) -> tuple[int, int, int]:
     while time.monotonic() < end and not writer.is_closing():
         for _ in range(20):
             data = body(rng)
-            writer.write(p.HEADER.pack(len(data)) + data)
+            writer.write(framing.HEADER.pack(len(data)) + data)
             sent += 1
         await writer.drain()
         if time.monotonic() >= chat_at:  # one line a second: within the chat allowance

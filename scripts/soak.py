@@ -36,7 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.bots import make_bot  # noqa: E402
-from net.client import Client, ConnectionLost, ServerError, drive  # noqa: E402
+from net.autoplay import drive  # noqa: E402
+from net.client import Client, ConnectionLost, ServerError  # noqa: E402
 from net.host import Host  # noqa: E402
 from net.limits import Limits  # noqa: E402
 

@@ -10,9 +10,10 @@ from typing import Any
 
 import msgpack
 
-from net import protocol as p
 from net.client import Client
 from net.host import Host
+from net.wire import codec, framing
+from net.wire.errors import ConnectionClosed, ProtocolError
 
 LOCAL = "127.0.0.1"
 #: Keys that only the host's own state may hold.
@@ -66,7 +67,7 @@ async def clients(host: Host) -> AsyncIterator[Clients]:
 class RawPeer:
     """A bare TCP connection speaking frames by hand (to misbehave on purpose)."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, reader: framing.FrameReader, writer: framing.FrameWriter) -> None:
         self.reader = reader
         self.writer = writer
         #: The table as last sent: like any client, the peer keeps it, since an
@@ -78,12 +79,12 @@ class RawPeer:
     @classmethod
     async def open(cls, host: Host) -> RawPeer:
         """Connect to ``host`` without saying hello."""
-        reader, writer = await asyncio.open_connection(LOCAL, host.port)
+        reader, writer = await framing.open_connection(LOCAL, host.port)
         return cls(reader, writer)
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send one well-formed frame."""
-        self.writer.write(p.pack(message))
+        self.writer.write(codec.pack(message))
         await self.writer.drain()
 
     async def send_bytes(self, data: bytes) -> None:
@@ -92,9 +93,11 @@ class RawPeer:
         await self.writer.drain()
 
     async def recv(self, timeout: float = 5.0, *, skip_pings: bool = True) -> dict[str, Any]:
-        """The next frame (pings skipped); ``ConnectionClosed`` at end of stream."""
+        """The next frame (pings skipped), read as the client reads its frames;
+        ``ConnectionClosed`` at end of stream."""
         while True:
-            _, msg = await asyncio.wait_for(p.read_frame(self.reader), timeout)
+            body = await asyncio.wait_for(self.reader.next_frame(), timeout)
+            msg = codec.unpack_body(body)
             if msg.get("type") == "update":
                 self.table = msg.setdefault("table", self.table)
             self.view = whole_view(msg, self.view)
@@ -106,19 +109,19 @@ class RawPeer:
         async with asyncio.timeout(timeout):
             while True:
                 try:
-                    await p.read_frame(self.reader)
-                except (p.ConnectionClosed, p.ProtocolError, ConnectionError):
+                    await self.reader.next_frame()
+                except (ConnectionClosed, ProtocolError, ConnectionError):
                     self.close()
                     return True
 
     def close(self) -> None:
         """Drop the connection."""
-        self.writer.transport.abort()
+        self.writer.abort()
 
 
 def frame(body: bytes) -> bytes:
     """A length-prefixed frame around ``body``."""
-    return p.HEADER.pack(len(body)) + body
+    return framing.HEADER.pack(len(body)) + body
 
 
 def decode(body: bytes) -> dict[str, Any]:

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from net import protocol as p
 from net.client import Joined, ServerError
+from net.wire import errors
 from tests.net_support import clients, running_host
 
 
@@ -39,7 +39,7 @@ async def test_a_player_takes_the_seat_back_from_the_bot_with_the_token() -> Non
         for token in (joined.token, "not-a-token"):
             with pytest.raises(ServerError) as info:
                 await mallory.join(joined.table, seat=1, token=token)
-            assert info.value.code == p.BAD_TOKEN
+            assert info.value.code == errors.BAD_TOKEN
         assert table.seats[1].kind == "bot"
 
         back = await made.new("Bob")

@@ -6,7 +6,7 @@ import pytest
 
 from net import discovery as d
 from net.client import Client
-from net.protocol import PROTOCOL_VERSION
+from net.wire.framing import PROTOCOL_VERSION
 from tests.net_support import LOCAL, running_host
 
 PINNED = [LOCAL]  # never multicast on any other interface

@@ -14,7 +14,7 @@ import msgpack
 from hypothesis import given
 from hypothesis import strategies as st
 
-from net import protocol as p
+from net.wire import codec, errors, framing, schemas
 from tests.net_support import RawPeer, clients, frame, running_host
 
 scalars = st.one_of(
@@ -28,8 +28,8 @@ plain = st.recursive(
                                                                 max_size=6),
     max_leaves=40,
 )
-kinds = st.sampled_from([*p.CLIENT_MESSAGES, "nope", ""])
-fields = st.sampled_from(sorted({f for s in p.CLIENT_MESSAGES.values() for f in s} |
+kinds = st.sampled_from([*schemas.CLIENT_MESSAGES, "nope", ""])
+fields = st.sampled_from(sorted({f for s in schemas.CLIENT_MESSAGES.values() for f in s} |
                                 {"ref", "seat", "x"}))
 messages = st.builds(
     lambda kind, extra: {"type": kind, **extra},
@@ -40,9 +40,9 @@ messages = st.builds(
 def check(body: bytes) -> dict[str, Any] | None:
     """Decode and validate one body; ``None`` if refused (only ever ProtocolError)."""
     try:
-        return p.validate_client_message(p.unpack_client_body(body))
-    except p.ProtocolError as exc:
-        assert exc.code in {p.BAD_FRAME, p.BAD_MESSAGE, p.UNKNOWN_TYPE}
+        return schemas.validate_client_message(codec.unpack_client_body(body))
+    except errors.ProtocolError as exc:
+        assert exc.code in {errors.BAD_FRAME, errors.BAD_MESSAGE, errors.UNKNOWN_TYPE}
         assert 0 < len(exc.message) <= 400
         return None
 
@@ -65,8 +65,8 @@ def test_random_messages_are_refused_or_clean_and_cleaning_is_stable(msg: dict[s
         return
     cleaned = check(body)
     if cleaned is not None:
-        assert p.validate_client_message(cleaned) == cleaned
-        assert cleaned["type"] in p.CLIENT_MESSAGES
+        assert schemas.validate_client_message(cleaned) == cleaned
+        assert cleaned["type"] in schemas.CLIENT_MESSAGES
 
 
 @given(messages, st.integers(0, 200), st.binary(min_size=1, max_size=4))
@@ -90,11 +90,11 @@ async def test_a_host_fed_random_frames_keeps_serving_its_players() -> None:
         joined = await ann.create_table("T", "getout", 2)
         await bob.join(joined.table)
         peer = await RawPeer.open(host)
-        await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Fuzz"})
+        await peer.send({"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "Fuzz"})
         assert (await peer.recv())["type"] == "welcome"
         sent = 0
         for _ in range(300):
-            kind = rng.choice([*p.CLIENT_MESSAGES, "x"])
+            kind = rng.choice([*schemas.CLIENT_MESSAGES, "x"])
             msg: dict[str, Any] = {"type": kind, "ref": sent}
             for _ in range(rng.randrange(3)):
                 msg[rng.choice(["seat", "name", "text", "action", "table", "z"])] = rng.choice(

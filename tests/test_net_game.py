@@ -13,8 +13,9 @@ import pytest
 import engine
 from engine.bots import RandomBot
 from engine.core import Game, GameSpec, IllegalAction
-from net import protocol as p
-from net.client import Client, Joined, ServerError, drive
+from net.autoplay import drive
+from net.client import Client, Joined, ServerError
+from net.wire import codec, errors, framing
 from tests.net_support import (
     FORBIDDEN_KEYS,
     LOCAL,
@@ -200,13 +201,13 @@ async def test_wrong_or_another_seats_token_is_refused_and_changes_nothing() -> 
                     await mallory.join(joined.table, seat=1)
                 else:
                     await mallory.join(joined.table, seat=seat, token=token)
-            assert info.value.code in {p.BAD_TOKEN, p.WRONG_PHASE}
+            assert info.value.code in {errors.BAD_TOKEN, errors.WRONG_PHASE}
         with pytest.raises(ServerError) as info:
             await mallory.request("join", table=joined.table, token=bob_seat.token)
-        assert info.value.code == p.BAD_TOKEN
+        assert info.value.code == errors.BAD_TOKEN
         with pytest.raises(ServerError) as info:
             await mallory.act({"type": "draw"})
-        assert info.value.code == p.NO_TABLE
+        assert info.value.code == errors.NO_TABLE
         assert host.tables[joined.table].public() == before
         # Ann and Bob are still connected and in their seats.
         await ann.ping()
@@ -221,7 +222,7 @@ async def test_reconnecting_while_the_old_connection_lingers_replaces_it() -> No
         ann2 = await made.new("Ann")
         assert await ann2.join(joined.table, seat=0, token=joined.token) == joined
         err = await ann.wait_for(lambda m: m["type"] == "error")
-        assert err["code"] == p.REPLACED
+        assert err["code"] == errors.REPLACED
         assert host.tables[joined.table].seats[0].conn is not None
         await ann2.chat("it is me")
 
@@ -244,14 +245,14 @@ async def test_a_client_cannot_act_for_another_seat() -> None:
         # Bob sends Ann's legal move: it is judged as Bob's, so it is refused.
         with pytest.raises(ServerError) as info:
             await bob.act(anns["legal"][0])
-        assert info.value.code == p.ILLEGAL_ACTION and "turn" in info.value.message
+        assert info.value.code == errors.ILLEGAL_ACTION and "turn" in info.value.message
         # Naming a seat is not part of the protocol at all.
         with pytest.raises(ServerError) as info:
             await bob.request("act", action=anns["legal"][0], seat=0)
-        assert info.value.code == p.BAD_MESSAGE
+        assert info.value.code == errors.BAD_MESSAGE
         with pytest.raises(ServerError) as info:
             await bob.act({**anns["legal"][0], "seat": 0})
-        assert info.value.code == p.ILLEGAL_ACTION
+        assert info.value.code == errors.ILLEGAL_ACTION
         assert game.version == version
         # Bob cannot play a card he does not hold even on his turn.
         await ann.act(anns["legal"][0])
@@ -260,7 +261,7 @@ async def test_a_client_cannot_act_for_another_seat() -> None:
         foreign = next(c for c in anns["view"]["hand"] if c["id"] not in own)
         with pytest.raises(ServerError) as info:
             await bob.act({"type": "play", "card": foreign["id"]})
-        assert info.value.code == p.ILLEGAL_ACTION
+        assert info.value.code == errors.ILLEGAL_ACTION
         assert "not in your hand" in info.value.message
         assert game.version == version + 1
 
@@ -377,7 +378,7 @@ async def test_timed_game_sends_remaining_seconds_and_wakes_at_the_deadline(
 
 
 async def test_connect_by_address_string() -> None:
-    from net.client import parse_address
+    from net.address import parse_address
 
     async with running_host() as host:
         h, port = parse_address(f"{LOCAL}:{host.port}")
@@ -397,7 +398,7 @@ async def test_connect_by_address_string() -> None:
                        ("", "type an address")]:
         with pytest.raises(ValueError, match=words):
             parse_address(bad, 4455)
-    from net.client import show_address
+    from net.address import show_address
 
     assert show_address("::1", 4455) == "[::1]:4455"
     assert show_address("box", 4455) == "box:4455"
@@ -420,7 +421,7 @@ async def test_an_engine_failure_is_reported_and_the_host_keeps_serving(
         monkeypatch.setattr(GetOut, "_act", broken)
         with pytest.raises(ServerError) as info:
             await ann.act(first["legal"][0])
-        assert info.value.code == p.INTERNAL
+        assert info.value.code == errors.INTERNAL
         await ann.ping()
         assert host.tables[joined.table].seats[0].conn is not None
 
@@ -645,7 +646,7 @@ async def test_each_connection_gets_the_changes_since_its_own_last_view() -> Non
         audience: list[tuple[Connection, int | None]] = [*zip(conns, range(3), strict=True),
                                                          (watcher, None)]
         # Each was sent its whole first view as the game started.
-        held = {conn.id: p.unpack_body(conn.transport.frames[-1][p.HEADER.size:])["view"]
+        held = {conn.id: codec.unpack_body(conn.transport.frames[-1][framing.HEADER.size:])["view"]
                 for conn, _seat in audience}
         kinds: list[str] = []
         rng = random.Random(4)
@@ -654,10 +655,10 @@ async def test_each_connection_gets_the_changes_since_its_own_last_view() -> Non
             for conn, seat in audience:
                 if seat == 1 and step % 3:
                     continue  # this one was congested: it skips two pushes in three
-                msg = p.unpack_body(table.frame_for(conn, seat, push)[p.HEADER.size:])
+                msg = codec.unpack_body(table.frame_for(conn, seat, push)[framing.HEADER.size:])
                 if "view_changes" in msg:
                     kinds.append("changes")
-                    view = p.apply_view_changes(held[conn.id], msg["view_changes"])
+                    view = codec.apply_view_changes(held[conn.id], msg["view_changes"])
                 else:
                     kinds.append("whole")
                     view = msg["view"]

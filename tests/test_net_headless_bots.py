@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from engine.bots import GetItBot, RandomBot, make_bot
-from net.client import Client, drive
+from net.autoplay import drive
+from net.client import Client
 from net.host import Host
 from net.serve import build_host
 from tests.net_support import LOCAL

@@ -15,10 +15,10 @@ from typing import Any
 import msgpack
 import pytest
 
-from net import protocol as p
 from net.client import Client, ServerError
 from net.host import Host
 from net.limits import Limits
+from net.wire import codec, errors, framing, schemas
 from tests.net_support import Clients, RawPeer, clients, frame, running_host
 
 BOMB = {"type": "act", "action": {"type": "x", "k": [[[]] * 4096] * 60}}
@@ -48,7 +48,7 @@ async def _still_serving(ann: Client, bob: Client) -> None:
 
 async def _welcomed(host: Host, name: str = "Eve") -> RawPeer:
     peer = await RawPeer.open(host)
-    await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": name})
+    await peer.send({"type": "hello", "version": framing.PROTOCOL_VERSION, "name": name})
     assert (await peer.recv())["type"] == "welcome"
     return peer
 
@@ -64,35 +64,36 @@ def _no_tracebacks(caplog: pytest.LogCaptureFixture) -> None:
 def test_the_cpu_bomb_is_refused_while_it_is_decoded() -> None:
     body = msgpack.packb(BOMB)
     assert len(body) > 200_000
-    with pytest.raises(p.ProtocolError) as info:
-        p.unpack_client_body(body)
-    assert info.value.code == p.BAD_MESSAGE
-    assert f"more than {p.MAX_MESSAGE_ITEMS} values" in info.value.message
+    with pytest.raises(errors.ProtocolError) as info:
+        codec.unpack_client_body(body)
+    assert info.value.code == errors.BAD_MESSAGE
+    assert f"more than {codec.MAX_MESSAGE_ITEMS} values" in info.value.message
 
 
 def test_depth_is_refused_before_anything_recurses() -> None:
-    with pytest.raises(p.ProtocolError) as info:
-        p.unpack_client_body(_deep(990))
-    assert info.value.code == p.BAD_MESSAGE and "nests deeper" in info.value.message
+    with pytest.raises(errors.ProtocolError) as info:
+        codec.unpack_client_body(_deep(990))
+    assert info.value.code == errors.BAD_MESSAGE and "nests deeper" in info.value.message
     # Just inside the limit the message decodes (and the validator names the field).
-    message = p.unpack_client_body(_deep(p.MAX_DEPTH))
-    with pytest.raises(p.ProtocolError, match="'action' nests deeper"):
-        p.validate_client_message(message)
+    message = codec.unpack_client_body(_deep(codec.MAX_DEPTH))
+    with pytest.raises(errors.ProtocolError, match="'action' nests deeper"):
+        schemas.validate_client_message(message)
 
 
 @pytest.mark.parametrize(
     ("body", "code", "words"),
     [
-        (b"\x82\xa4type\xa4ping\xa4type\xabl" + b"ist_tables", p.BAD_MESSAGE, "repeats the key"),
-        (b"\x81\xa1a\xc4\x00", p.BAD_FRAME, "binary"),  # zero-length bin
-        (b"\x81\xa1a\xc7\x00\x05", p.BAD_FRAME, "extension"),  # zero-length ext
-        (b"\xc4\x00", p.BAD_FRAME, "binary"),
-        (msgpack.packb({"type": "ping"}) + b"\x92" * 300_000, p.BAD_FRAME, "msgpack"),
+        (b"\x82\xa4type\xa4ping\xa4type\xabl" + b"ist_tables", errors.BAD_MESSAGE,
+         "repeats the key"),
+        (b"\x81\xa1a\xc4\x00", errors.BAD_FRAME, "binary"),  # zero-length bin
+        (b"\x81\xa1a\xc7\x00\x05", errors.BAD_FRAME, "extension"),  # zero-length ext
+        (b"\xc4\x00", errors.BAD_FRAME, "binary"),
+        (msgpack.packb({"type": "ping"}) + b"\x92" * 300_000, errors.BAD_FRAME, "msgpack"),
     ],
 )
 def test_frames_the_protocol_does_not_allow(body: bytes, code: str, words: str) -> None:
-    with pytest.raises(p.ProtocolError) as info:
-        p.unpack_client_body(body)
+    with pytest.raises(errors.ProtocolError) as info:
+        codec.unpack_client_body(body)
     assert info.value.code == code and words in info.value.message
     assert len(info.value.message) <= 160
 
@@ -113,14 +114,14 @@ def test_frames_the_protocol_does_not_allow(body: bytes, code: str, words: str) 
     ],
 )
 def test_messages_the_protocol_does_not_allow(message: dict[str, Any], words: str) -> None:
-    with pytest.raises(p.ProtocolError) as info:
-        p.validate_client_message(message)
-    assert info.value.code == p.BAD_MESSAGE and words in info.value.message
+    with pytest.raises(errors.ProtocolError) as info:
+        schemas.validate_client_message(message)
+    assert info.value.code == errors.BAD_MESSAGE and words in info.value.message
 
 
 def test_ordinary_accents_and_scripts_are_still_names() -> None:
     for name in ["Zoë", "José", "Nguyễn", "김민준", "Дарья", "e\u0301"]:
-        assert p.validate_client_message({"type": "rename", "name": name})["name"] == name
+        assert schemas.validate_client_message({"type": "rename", "name": name})["name"] == name
 
 
 # --------------------------------------------------------------------------- on the wire
@@ -139,7 +140,7 @@ async def test_before_hello_only_a_small_frame_is_read(caplog: pytest.LogCapture
             except ConnectionResetError:
                 # The host closed with our unread bytes in its buffer: the kernel resets.
                 continue
-            assert reply["code"] == p.FRAME_TOO_LARGE and "before hello" in reply["message"]
+            assert reply["code"] == errors.FRAME_TOO_LARGE and "before hello" in reply["message"]
             assert await peer.closed_by_host()
         assert not [c for c in host.connections if not c.welcomed]
         await _still_serving(ann, bob)
@@ -153,11 +154,11 @@ async def test_after_hello_the_bomb_and_deep_nesting_get_bad_message(
     async with running_host() as host, clients(host) as made:
         ann, bob = await _pair(made)
         peer = await _welcomed(host)
-        for body in [msgpack.packb({**BOMB, "ref": 1}), _deep(990), _deep(p.MAX_DEPTH + 3)]:
+        for body in [msgpack.packb({**BOMB, "ref": 1}), _deep(990), _deep(codec.MAX_DEPTH + 3)]:
             for _ in range(2):
                 await peer.send_bytes(frame(body))
                 reply = await peer.recv()
-                assert reply["type"] == "error" and reply["code"] == p.BAD_MESSAGE, reply
+                assert reply["type"] == "error" and reply["code"] == errors.BAD_MESSAGE, reply
         await peer.send({"type": "ping", "ref": 9})
         assert await peer.recv() == {"type": "pong", "ref": 9}  # the connection lives on
         await _still_serving(ann, bob)
@@ -175,7 +176,7 @@ async def test_big_invalid_frames_make_short_log_lines(caplog: pytest.LogCapture
         for body in [garbage] * 5 + [invalid] * 5:
             await peer.send_bytes(frame(body))
             reply = await peer.recv()
-            assert reply["code"] in {p.BAD_FRAME, p.BAD_MESSAGE}
+            assert reply["code"] in {errors.BAD_FRAME, errors.BAD_MESSAGE}
             assert len(reply["message"]) <= 400
         await _still_serving(ann, bob)
         peer.close()
@@ -189,14 +190,14 @@ async def test_duplicate_keys_and_empty_binary_on_the_wire() -> None:
     async with running_host() as host:
         peer = await _welcomed(host)
         await peer.send_bytes(frame(b"\x82\xa4type\xa4ping\xa4type\xablist_tables"))
-        assert (await peer.recv())["code"] == p.BAD_MESSAGE
+        assert (await peer.recv())["code"] == errors.BAD_MESSAGE
         await peer.send_bytes(frame(b"\x82\xa4type\xa4ping\xa3ref\xc4\x00"))
-        assert (await peer.recv())["code"] == p.BAD_FRAME
+        assert (await peer.recv())["code"] == errors.BAD_FRAME
         await peer.send_bytes(frame(b"\x82\xa4type\xa4ping\xa3ref\xd4\x01\x00"))
-        assert (await peer.recv())["code"] == p.BAD_FRAME
+        assert (await peer.recv())["code"] == errors.BAD_FRAME
         await peer.send({"type": "join", "table": "t1", "seat": None, "ref": 3})
         reply = await peer.recv()
-        assert reply["code"] == p.BAD_MESSAGE and reply["ref"] == 3
+        assert reply["code"] == errors.BAD_MESSAGE and reply["ref"] == 3
         peer.close()
 
 
@@ -260,7 +261,7 @@ OTHER = "127.0.0.2"
 
 
 async def _from(host: Host, address: str) -> RawPeer:
-    reader, writer = await asyncio.open_connection(
+    reader, writer = await framing.open_connection(
         "127.0.0.1", host.port, local_addr=(address, 0)
     )
     return RawPeer(reader, writer)
@@ -273,14 +274,14 @@ async def test_one_address_cannot_take_every_connection() -> None:
         refused = 0
         for _ in range(12):
             peer = await _from(host, OTHER)
-            await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Spam"})
+            await peer.send({"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "Spam"})
             reply = await peer.recv()
             if reply["type"] == "welcome":
                 kept.append(peer)
                 if len(kept) > 3:
                     pytest.fail("a fourth idle connection from one address got in")
                 continue
-            assert reply["code"] == p.HOST_FULL and "not at a table" in reply["message"]
+            assert reply["code"] == errors.HOST_FULL and "not at a table" in reply["message"]
             assert await peer.closed_by_host()
             refused += 1
         assert len(kept) == 3 and refused == 9
@@ -291,7 +292,7 @@ async def test_one_address_cannot_take_every_connection() -> None:
             await peer.send({"type": "join", "table": joined.table, "spectate": True})
         for _ in range(3):
             peer = await _from(host, OTHER)
-            await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Spam"})
+            await peer.send({"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "Spam"})
             reply = await peer.recv()
             if reply["type"] == "welcome":
                 kept.append(peer)
@@ -325,7 +326,7 @@ async def test_one_address_cannot_fill_the_host_with_tables() -> None:
         extra = await made.new("S4")
         with pytest.raises(ServerError) as info:
             await extra.create_table("One too many", "getout", 2)
-        assert info.value.code == p.BAD_REQUEST and "3 tables open" in info.value.message
+        assert info.value.code == errors.BAD_REQUEST and "3 tables open" in info.value.message
         # Their players drop: the lobbies nobody is at close soon, not in ten minutes.
         gone.clear()
         for c in made.all[1:4]:
@@ -345,7 +346,7 @@ async def test_a_chat_flood_does_not_reach_the_others() -> None:
             try:
                 await ann.chat(f"spam {i}")
             except ServerError as exc:
-                assert exc.code == p.RATE_LIMITED and "too fast" in exc.message
+                assert exc.code == errors.RATE_LIMITED and "too fast" in exc.message
                 limited += 1
         await bob.ping()
         lines = [m for m in bob.pending() if m["type"] == "chat"]
@@ -365,7 +366,7 @@ async def test_spectate_and_leave_churn_does_not_flood_the_table() -> None:
                 await eve.join("t1", spectate=True)
                 await eve.leave()
             except ServerError as exc:
-                assert exc.code == p.RATE_LIMITED
+                assert exc.code == errors.RATE_LIMITED
                 refused += 1
                 if eve.joined is not None:
                     with contextlib.suppress(ServerError):
@@ -382,7 +383,7 @@ async def test_a_rename_pump_is_limited_and_names_cannot_imitate() -> None:
         ann, bob = await _pair(made)
         with pytest.raises(ServerError) as info:
             await bob.rename("Bot 3")
-        assert info.value.code == p.BAD_REQUEST and "pass for a bot" in info.value.message
+        assert info.value.code == errors.BAD_REQUEST and "pass for a bot" in info.value.message
         with pytest.raises(ServerError):
             await bob.rename("Ann (spectator)")
         await bob.rename("ANN")
@@ -395,7 +396,7 @@ async def test_a_rename_pump_is_limited_and_names_cannot_imitate() -> None:
                 await bob.rename(f"Bob{i}")
                 renamed += 1
             except ServerError as exc:
-                assert exc.code == p.RATE_LIMITED
+                assert exc.code == errors.RATE_LIMITED
                 refused += 1
         assert renamed <= Limits().rename_burst and refused >= 30 - Limits().rename_burst - 1
 
@@ -437,8 +438,9 @@ async def test_frames_split_into_single_bytes_are_read_whole() -> None:
     async with running_host() as host, clients(host) as made:
         ann, bob = await _pair(made)
         peer = await RawPeer.open(host)
-        data = p.pack({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Slow", "ref": 1})
-        data += p.pack({"type": "list_tables", "ref": 2})
+        data = codec.pack(
+            {"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "Slow", "ref": 1})
+        data += codec.pack({"type": "list_tables", "ref": 2})
         for i in range(len(data)):
             await peer.send_bytes(data[i : i + 1])
         assert (await peer.recv())["type"] == "welcome"

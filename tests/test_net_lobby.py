@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from net import protocol as p
 from net.client import ServerError
+from net.wire import errors, framing
 from tests.net_support import RawPeer, clients, running_host
 
 
@@ -43,7 +43,7 @@ async def test_lobby_flow_from_join_to_start() -> None:
         assert seats_of(msg) == [("human", "Ann"), ("human", "Bob"), ("empty", "")]
         with pytest.raises(ServerError) as info:
             await bob.pick_seat(0)
-        assert info.value.code == p.SEAT_TAKEN
+        assert info.value.code == errors.SEAT_TAKEN
 
         await bob.rename("Robert")
         msg = await ann.wait_for(lambda m: update(m) and m["table"]["seats"][1]["name"] == "Robert")
@@ -77,16 +77,16 @@ async def test_lobby_flow_from_join_to_start() -> None:
         cat = await made.new("Cat")
         with pytest.raises(ServerError) as info:
             await cat.join(joined.table)
-        assert info.value.code == p.WRONG_PHASE
+        assert info.value.code == errors.WRONG_PHASE
         assert (await cat.join(joined.table, spectate=True)).seat is None
         seen = await cat.wait_for(update)
         assert seen["seat"] is None and "hand" not in seen["view"] and seen["legal"] == []
         with pytest.raises(ServerError) as info:
             await cat.act({"type": "draw"})
-        assert info.value.code == p.NO_SEAT
+        assert info.value.code == errors.NO_SEAT
         with pytest.raises(ServerError) as info:
             await ann.ready(False)
-        assert info.value.code == p.WRONG_PHASE
+        assert info.value.code == errors.WRONG_PHASE
 
 
 async def test_creator_only_operations_are_refused_for_others() -> None:
@@ -105,7 +105,7 @@ async def test_creator_only_operations_are_refused_for_others() -> None:
         ]:
             with pytest.raises(ServerError) as info:
                 await bob.request(request, **fields)
-            assert info.value.code == p.NOT_CREATOR, request
+            assert info.value.code == errors.NOT_CREATOR, request
             assert "creator" in info.value.message
         assert host.tables[joined.table].public() == before
 
@@ -135,7 +135,7 @@ async def test_creator_configures_adds_and_removes_bots_and_kicks() -> None:
         await ann.add_bot(3)
         with pytest.raises(ServerError) as info:
             await ann.add_bot(1)
-        assert info.value.code == p.SEAT_TAKEN
+        assert info.value.code == errors.SEAT_TAKEN
         await ann.remove_bot(3)
         msg = await bob.wait_for(lambda m: update(m) and m["notices"] == [
             {"type": "bot_removed", "seat": 3}])
@@ -148,13 +148,13 @@ async def test_creator_configures_adds_and_removes_bots_and_kicks() -> None:
         bob_token = bob.joined.token if bob.joined else None
         await ann.kick(1)
         err = await bob.wait_for(lambda m: m["type"] == "error")
-        assert err["code"] == p.KICKED and bob.joined is None
+        assert err["code"] == errors.KICKED and bob.joined is None
         msg = await ann.wait_for(lambda m: update(m) and m["notices"] == [
             {"type": "kicked", "seat": 1}])
         assert msg["table"]["seats"][1]["kind"] == "empty"
         with pytest.raises(ServerError) as info:  # the kicked seat's token is dead
             await bob.join(joined.table, seat=1, token=bob_token)
-        assert info.value.code == p.BAD_TOKEN
+        assert info.value.code == errors.BAD_TOKEN
         with pytest.raises(ServerError, match="cannot kick yourself"):
             await ann.kick(0)
         assert (await bob.join(joined.table)).seat == 1  # still connected, may come back
@@ -173,7 +173,7 @@ async def test_creator_role_passes_on_when_the_creator_leaves_the_lobby() -> Non
         await bob.add_bot(0)
         with pytest.raises(ServerError) as info:
             await ann.chat("hi")
-        assert info.value.code == p.NO_TABLE
+        assert info.value.code == errors.NO_TABLE
 
 
 async def test_bad_requests_in_the_lobby_say_what_is_wrong() -> None:
@@ -187,7 +187,7 @@ async def test_bad_requests_in_the_lobby_say_what_is_wrong() -> None:
             await ann.create_table("T", "getout", 2, {"limit": "lots"})
         with pytest.raises(ServerError) as info:
             await ann.join("t99")
-        assert info.value.code == p.NO_TABLE
+        assert info.value.code == errors.NO_TABLE
         joined = await ann.create_table("T", "getout", 2)
         with pytest.raises(ServerError, match="already at a table"):
             await ann.join(joined.table)
@@ -196,10 +196,10 @@ async def test_bad_requests_in_the_lobby_say_what_is_wrong() -> None:
             await bob.create_table("U", "getout", 2)
         with pytest.raises(ServerError) as info:
             await bob.join(joined.table, seat=0)
-        assert info.value.code == p.SEAT_TAKEN
+        assert info.value.code == errors.SEAT_TAKEN
         with pytest.raises(ServerError) as info:
             await bob.ready()
-        assert info.value.code == p.NO_TABLE
+        assert info.value.code == errors.NO_TABLE
 
 
 async def test_heartbeat_notices_a_dead_peer_and_spares_a_live_one() -> None:
@@ -207,7 +207,7 @@ async def test_heartbeat_notices_a_dead_peer_and_spares_a_live_one() -> None:
         ann = await made.new("Ann")
         joined = await ann.create_table("T", "getout", 2)
         silent = await RawPeer.open(host)
-        await silent.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Zed"})
+        await silent.send({"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "Zed"})
         assert (await silent.recv())["type"] == "welcome"
         await silent.send({"type": "join", "table": joined.table})
         assert (await silent.recv())["type"] == "joined"
@@ -222,11 +222,11 @@ async def test_heartbeat_notices_a_dead_peer_and_spares_a_live_one() -> None:
             while True:
                 try:
                     frames.append(await silent.recv(skip_pings=False))
-                except (p.ConnectionClosed, ConnectionError):
+                except (errors.ConnectionClosed, ConnectionError):
                     silent.close()
                     break
         assert any(f.get("type") == "ping" for f in frames)
-        assert frames[-1]["code"] == p.TIMEOUT
+        assert frames[-1]["code"] == errors.TIMEOUT
         # Ann answered every ping (the client does it itself) and is still served.
         await ann.chat("still here")
         assert host.tables[joined.table].seats[0].conn is not None
@@ -271,7 +271,7 @@ async def test_a_connection_that_never_says_hello_is_closed() -> None:
                 if msg["type"] == "error":
                     break
                 await peer.send({"type": "pong"})  # alive, but never says hello
-        assert msg["code"] == p.TIMEOUT and "hello" in msg["message"]
+        assert msg["code"] == errors.TIMEOUT and "hello" in msg["message"]
         assert await peer.closed_by_host()
 
 

@@ -8,8 +8,8 @@ import msgpack
 import pytest
 
 from engine.bots import RandomBot
-from net import protocol as p
-from net.client import drive
+from net.autoplay import drive
+from net.wire import codec, errors, framing, schemas
 from tests.net_support import RawPeer, clients, frame, running_host
 
 # --------------------------------------------------------------------------- pure checks
@@ -17,33 +17,33 @@ from tests.net_support import RawPeer, clients, frame, running_host
 
 def test_pack_round_trips_and_prefixes_length() -> None:
     msg = {"type": "chat", "text": "hi", "ref": 3}
-    data = p.pack(msg)
-    (length,) = p.HEADER.unpack(data[:4])
+    data = codec.pack(msg)
+    (length,) = framing.HEADER.unpack(data[:4])
     assert length == len(data) - 4
-    assert p.unpack_body(data[4:]) == msg
+    assert codec.unpack_body(data[4:]) == msg
 
 
 def test_pack_refuses_an_oversized_message() -> None:
     with pytest.raises(ValueError, match="frame limit"):
-        p.pack({"type": "chat", "text": "x" * (p.MAX_FRAME + 1)})
+        codec.pack({"type": "chat", "text": "x" * (framing.MAX_FRAME + 1)})
 
 
 @pytest.mark.parametrize(
     ("body", "code"),
     [
-        (b"\xc1", p.BAD_FRAME),  # a byte msgpack never uses
-        (msgpack.packb([1, 2, 3]), p.BAD_MESSAGE),  # not a map
-        (msgpack.packb({1: "x"}), p.BAD_FRAME),  # strict_map_key: int keys refused
-        (msgpack.packb({"type": "x"}) + b"\x01", p.BAD_FRAME),  # trailing bytes
-        (msgpack.packb({"b": b"bytes"}, use_bin_type=True), p.BAD_FRAME),  # no binary
-        (msgpack.packb({"e": msgpack.ExtType(1, b"x")}), p.BAD_FRAME),  # no extensions
-        (msgpack.packb({"a": list(range(p.MAX_ARRAY_LEN + 1))}), p.BAD_FRAME),
-        (msgpack.packb({"s": "x" * (p.MAX_STR_LEN + 1)}), p.BAD_FRAME),
+        (b"\xc1", errors.BAD_FRAME),  # a byte msgpack never uses
+        (msgpack.packb([1, 2, 3]), errors.BAD_MESSAGE),  # not a map
+        (msgpack.packb({1: "x"}), errors.BAD_FRAME),  # strict_map_key: int keys refused
+        (msgpack.packb({"type": "x"}) + b"\x01", errors.BAD_FRAME),  # trailing bytes
+        (msgpack.packb({"b": b"bytes"}, use_bin_type=True), errors.BAD_FRAME),  # no binary
+        (msgpack.packb({"e": msgpack.ExtType(1, b"x")}), errors.BAD_FRAME),  # no extensions
+        (msgpack.packb({"a": list(range(codec.MAX_ARRAY_LEN + 1))}), errors.BAD_FRAME),
+        (msgpack.packb({"s": "x" * (codec.MAX_STR_LEN + 1)}), errors.BAD_FRAME),
     ],
 )
 def test_unpack_body_refuses_garbage(body: bytes, code: str) -> None:
-    with pytest.raises(p.ProtocolError) as info:
-        p.unpack_body(body)
+    with pytest.raises(errors.ProtocolError) as info:
+        codec.unpack_body(body)
     assert info.value.code == code
     assert not info.value.fatal
 
@@ -51,37 +51,38 @@ def test_unpack_body_refuses_garbage(body: bytes, code: str) -> None:
 @pytest.mark.parametrize(
     ("message", "code", "words"),
     [
-        ({}, p.BAD_MESSAGE, "'type'"),
-        ({"type": "fly"}, p.UNKNOWN_TYPE, "unknown message type 'fly'"),
-        ({"type": "hello", "version": 1}, p.BAD_MESSAGE, "needs the field 'name'"),
-        ({"type": "hello", "version": "1", "name": "A"}, p.BAD_MESSAGE, "whole number"),
-        ({"type": "hello", "version": 1, "name": "  "}, p.BAD_MESSAGE, "blank"),
-        ({"type": "hello", "version": 1, "name": "x" * 25}, p.BAD_MESSAGE, "1 to 24"),
-        ({"type": "rename", "name": "evil\x1b[2J"}, p.BAD_MESSAGE, "control"),
-        ({"type": "chat", "text": "a\u202eb"}, p.BAD_MESSAGE, "control"),
-        ({"type": "ready", "ready": 1}, p.BAD_MESSAGE, "true or false"),
-        ({"type": "act", "action": {"card": 3}}, p.BAD_MESSAGE, "'type' string"),
-        ({"type": "act", "action": {"type": "draw"}, "seat": 0}, p.BAD_MESSAGE, "'seat'"),
-        ({"type": "act", "action": {"type": "x", "v": float("nan")}}, p.BAD_MESSAGE, "finite"),
-        ({"type": "act", "action": {"type": "x", "n": [[[[[[[1]]]]]]]}}, p.BAD_MESSAGE, "deeper"),
-        ({"type": "join", "table": "t1", "seat": -1}, p.BAD_MESSAGE, "from 0"),
-        ({"type": "ping", "ref": -4}, p.BAD_MESSAGE, "'ref'"),
-        ({"type": "create_table", "name": "T", "game": "getout", "seats": True}, p.BAD_MESSAGE,
+        ({}, errors.BAD_MESSAGE, "'type'"),
+        ({"type": "fly"}, errors.UNKNOWN_TYPE, "unknown message type 'fly'"),
+        ({"type": "hello", "version": 1}, errors.BAD_MESSAGE, "needs the field 'name'"),
+        ({"type": "hello", "version": "1", "name": "A"}, errors.BAD_MESSAGE, "whole number"),
+        ({"type": "hello", "version": 1, "name": "  "}, errors.BAD_MESSAGE, "blank"),
+        ({"type": "hello", "version": 1, "name": "x" * 25}, errors.BAD_MESSAGE, "1 to 24"),
+        ({"type": "rename", "name": "evil\x1b[2J"}, errors.BAD_MESSAGE, "control"),
+        ({"type": "chat", "text": "a\u202eb"}, errors.BAD_MESSAGE, "control"),
+        ({"type": "ready", "ready": 1}, errors.BAD_MESSAGE, "true or false"),
+        ({"type": "act", "action": {"card": 3}}, errors.BAD_MESSAGE, "'type' string"),
+        ({"type": "act", "action": {"type": "draw"}, "seat": 0}, errors.BAD_MESSAGE, "'seat'"),
+        ({"type": "act", "action": {"type": "x", "v": float("nan")}}, errors.BAD_MESSAGE, "finite"),
+        ({"type": "act", "action": {"type": "x", "n": [[[[[[[1]]]]]]]}}, errors.BAD_MESSAGE,
+         "deeper"),
+        ({"type": "join", "table": "t1", "seat": -1}, errors.BAD_MESSAGE, "from 0"),
+        ({"type": "ping", "ref": -4}, errors.BAD_MESSAGE, "'ref'"),
+        ({"type": "create_table", "name": "T", "game": "getout", "seats": True}, errors.BAD_MESSAGE,
          "whole number"),
     ],
 )
 def test_validation_names_the_problem(message: dict, code: str, words: str) -> None:
-    with pytest.raises(p.ProtocolError) as info:
-        p.validate_client_message(message)
+    with pytest.raises(errors.ProtocolError) as info:
+        schemas.validate_client_message(message)
     assert info.value.code == code
     assert words in info.value.message
 
 
 def test_validation_accepts_and_cleans() -> None:
-    msg = p.validate_client_message({"type": "rename", "name": "  Ann ", "ref": 9})
+    msg = schemas.validate_client_message({"type": "rename", "name": "  Ann ", "ref": 9})
     assert msg == {"type": "rename", "name": "Ann", "ref": 9}
     act = {"type": "act", "action": {"type": "play", "card": 4, "image": "kevin"}}
-    assert p.validate_client_message(act) == act
+    assert schemas.validate_client_message(act) == act
 
 
 # --------------------------------------------------------------------------- on the wire
@@ -90,11 +91,11 @@ def test_validation_accepts_and_cleans() -> None:
 async def test_version_mismatch_gets_a_clear_error_then_close() -> None:
     async with running_host() as host:
         peer = await RawPeer.open(host)
-        await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION + 1, "name": "Old"})
+        await peer.send({"type": "hello", "version": framing.PROTOCOL_VERSION + 1, "name": "Old"})
         reply = await peer.recv()
-        assert reply["type"] == "error" and reply["code"] == p.VERSION_MISMATCH
-        assert str(p.PROTOCOL_VERSION) in reply["message"]
-        assert str(p.PROTOCOL_VERSION + 1) in reply["message"]
+        assert reply["type"] == "error" and reply["code"] == errors.VERSION_MISMATCH
+        assert str(framing.PROTOCOL_VERSION) in reply["message"]
+        assert str(framing.PROTOCOL_VERSION + 1) in reply["message"]
         assert await peer.closed_by_host()
 
 
@@ -103,12 +104,13 @@ async def test_requests_before_hello_are_refused() -> None:
         peer = await RawPeer.open(host)
         await peer.send({"type": "list_tables", "ref": 1})
         reply = await peer.recv()
-        assert reply == {"type": "error", "code": p.NOT_WELCOMED, "ref": 1,
+        assert reply == {"type": "error", "code": errors.NOT_WELCOMED, "ref": 1,
                          "message": reply["message"]}
-        await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "A", "ref": 2})
+        await peer.send(
+            {"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "A", "ref": 2})
         welcome = await peer.recv()
         assert welcome["type"] == "welcome" and welcome["ref"] == 2
-        assert welcome["version"] == p.PROTOCOL_VERSION
+        assert welcome["version"] == framing.PROTOCOL_VERSION
         peer.close()
 
 
@@ -133,21 +135,22 @@ async def test_malformed_frames_get_an_error_and_the_connection_survives() -> No
         ann, bob, _ = await _table_with_two(host, made)
         peer = await RawPeer.open(host)
         for body, code in [
-            (b"\xc1\xc1", p.BAD_FRAME),
-            (msgpack.packb("just a string"), p.BAD_MESSAGE),
-            (msgpack.packb({"type": "teleport", "ref": 5}), p.UNKNOWN_TYPE),
-            (msgpack.packb({"type": "hello", "version": 1}), p.BAD_MESSAGE),
+            (b"\xc1\xc1", errors.BAD_FRAME),
+            (msgpack.packb("just a string"), errors.BAD_MESSAGE),
+            (msgpack.packb({"type": "teleport", "ref": 5}), errors.UNKNOWN_TYPE),
+            (msgpack.packb({"type": "hello", "version": 1}), errors.BAD_MESSAGE),
         ]:
             await peer.send_bytes(frame(body))
             reply = await peer.recv()
             assert reply["type"] == "error" and reply["code"] == code, reply
             assert reply["message"]
         # The same connection still works after all that.
-        await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Eve", "ref": 1})
+        await peer.send(
+            {"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "Eve", "ref": 1})
         assert (await peer.recv())["type"] == "welcome"
         await peer.send({"type": "join", "table": "t1", "ref": 2})
         reply = await peer.recv()
-        assert reply["code"] == p.TABLE_FULL and reply["ref"] == 2
+        assert reply["code"] == errors.TABLE_FULL and reply["ref"] == 2
         await _still_serving(host, ann, bob)
         peer.close()
 
@@ -156,11 +159,12 @@ async def test_oversized_frame_gets_an_error_and_a_close() -> None:
     async with running_host() as host, clients(host) as made:
         ann, bob, _ = await _table_with_two(host, made)
         peer = await RawPeer.open(host)
-        await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Eve"})
+        await peer.send({"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "Eve"})
         assert (await peer.recv())["type"] == "welcome"
-        await peer.send_bytes(p.HEADER.pack(p.MAX_FRAME + 1) + b"\x00" * 64)
+        await peer.send_bytes(framing.HEADER.pack(framing.MAX_FRAME + 1) + b"\x00" * 64)
         reply = await peer.recv()
-        assert reply["code"] == p.FRAME_TOO_LARGE and str(p.MAX_FRAME) in reply["message"]
+        assert reply["code"] == errors.FRAME_TOO_LARGE
+        assert str(framing.MAX_FRAME) in reply["message"]
         assert await peer.closed_by_host()
         await _still_serving(host, ann, bob)
 
@@ -169,16 +173,16 @@ async def test_truncated_frame_gets_an_error_and_a_close() -> None:
     async with running_host() as host, clients(host) as made:
         ann, bob, _ = await _table_with_two(host, made)
         peer = await RawPeer.open(host)
-        await peer.send_bytes(p.HEADER.pack(100) + b"\x81\xa4type")
+        await peer.send_bytes(framing.HEADER.pack(100) + b"\x81\xa4type")
         peer.writer.write_eof()  # the rest of the frame never comes
         reply = await peer.recv()
-        assert reply["code"] == p.TRUNCATED and "100 bytes" in reply["message"]
+        assert reply["code"] == errors.TRUNCATED and "100 bytes" in reply["message"]
         assert await peer.closed_by_host()
         # A header cut short is just as clear.
         peer2 = await RawPeer.open(host)
         await peer2.send_bytes(b"\x00\x00")
         peer2.writer.write_eof()
-        assert (await peer2.recv())["code"] == p.TRUNCATED
+        assert (await peer2.recv())["code"] == errors.TRUNCATED
         assert await peer2.closed_by_host()
         await _still_serving(host, ann, bob)
 
@@ -189,7 +193,7 @@ async def test_a_seated_client_sending_garbage_keeps_its_seat_and_nothing_change
         before = host.tables[joined.table].public()
         await bob.send_raw(frame(msgpack.packb({"type": "act", "action": "draw", "ref": 77})))
         err = await bob.wait_for(lambda m: m["type"] == "error")
-        assert err["code"] == p.BAD_MESSAGE and err["ref"] == 77
+        assert err["code"] == errors.BAD_MESSAGE and err["ref"] == 77
         assert host.tables[joined.table].public() == before
         await bob.ready()
         await _still_serving(host, ann, bob)
@@ -200,7 +204,7 @@ async def test_host_refuses_connections_beyond_its_limit() -> None:
         await made.new("Ann")
         peer = await RawPeer.open(host)
         reply = await peer.recv()
-        assert reply["code"] == p.HOST_FULL
+        assert reply["code"] == errors.HOST_FULL
         assert await peer.closed_by_host()
 
 
@@ -217,12 +221,13 @@ async def test_a_flood_is_rate_limited_without_hurting_others() -> None:
     async with running_host(rate=0.01, burst=3) as host, clients(host) as made:
         ann, bob, _ = await _table_with_two(host, made)
         peer = await RawPeer.open(host)
-        await peer.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "F", "ref": 0})
+        await peer.send(
+            {"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "F", "ref": 0})
         for ref in range(1, 8):
             await peer.send({"type": "ping", "ref": ref})
         replies = [await peer.recv() for _ in range(8)]
         assert [r["type"] for r in replies] == ["welcome", "pong", "pong"] + ["error"] * 5
-        assert all(r["code"] == p.RATE_LIMITED for r in replies[3:])
+        assert all(r["code"] == errors.RATE_LIMITED for r in replies[3:])
         assert [r["ref"] for r in replies] == list(range(8))
         await peer.send({"type": "pong"})  # no ref, so it is dropped without a word
         await ann.chat("unaffected")  # a separate connection has its own allowance
@@ -233,14 +238,17 @@ async def test_a_flood_is_rate_limited_without_hurting_others() -> None:
 async def test_the_client_notices_a_host_that_goes_silent() -> None:
     from net.client import Client, ConnectionLost
 
-    async def mute_host(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        _, hello = await p.read_frame(reader)
-        writer.write(p.pack({"type": "welcome", "version": p.PROTOCOL_VERSION, "host": "mute",
-                             "heartbeat": 0.05, "tables": [], "ref": hello["ref"]}))
-        await reader.read()  # then never a word, not even a ping
+    async def mute_host(reader: framing.FrameReader, writer: framing.FrameWriter) -> None:
+        hello = codec.unpack_body(await reader.next_frame())
+        writer.write(codec.pack({"type": "welcome", "version": framing.PROTOCOL_VERSION,
+                                 "host": "mute", "heartbeat": 0.05, "tables": [],
+                                 "ref": hello["ref"]}))
+        reader.deliver(lambda body: None)
+        await reader.ended  # then never a word, not even a ping
         writer.close()
 
-    server = await asyncio.start_server(mute_host, "127.0.0.1", 0)
+    server = await asyncio.get_running_loop().create_server(
+        framing.frame_protocol(mute_host), "127.0.0.1", 0)
     async with server:
         port = server.sockets[0].getsockname()[1]
         client = await Client.connect("127.0.0.1", port, name="Ann")
@@ -255,60 +263,60 @@ async def test_the_client_notices_a_host_that_goes_silent() -> None:
 
 
 def _bodies(*messages: dict) -> tuple[bytes, list[bytes]]:
-    frames = [p.pack(m) for m in messages]
-    return b"".join(frames), [f[p.HEADER.size:] for f in frames]
+    frames = [codec.pack(m) for m in messages]
+    return b"".join(frames), [f[framing.HEADER.size:] for f in frames]
 
 
 async def test_the_frame_reader_hands_on_each_frame_once_however_the_bytes_arrive() -> None:
     data, bodies = _bodies({"type": "a"}, {"type": "b", "n": list(range(40))}, {"type": "c"})
     for pieces in ([data], [data[i:i + 1] for i in range(len(data))],
                    [data[:3], data[3:30], data[30:]]):
-        reader = p.FrameReader()
+        reader = framing.FrameReader()
         got: list[bytes] = []
         reader.deliver(got.append)
         for piece in pieces:
-            reader.feed_data(piece)
+            reader.data_received(piece)
         assert got == bodies
-        reader.feed_eof()
+        reader.eof_received()
         assert reader.ended.done() and reader.ended.result() is None
 
 
 async def test_the_frame_reader_refuses_a_long_frame_on_its_header_alone() -> None:
-    reader = p.FrameReader()
+    reader = framing.FrameReader()
     got: list[bytes] = []
     limit = [16]
     reader.deliver(got.append, lambda: limit[0])
-    reader.feed_data(p.pack({"type": "x"}))  # 10 bytes: under the limit
+    reader.data_received(codec.pack({"type": "x"}))  # 10 bytes: under the limit
     limit[0] = 64  # the limit is asked for each frame (a host raises it after hello)
-    reader.feed_data(p.pack({"type": "y" * 40}))
-    reader.feed_data(p.HEADER.pack(65))  # only a header: refused before any body
+    reader.data_received(codec.pack({"type": "y" * 40}))
+    reader.data_received(framing.HEADER.pack(65))  # only a header: refused before any body
     end = reader.ended.result()
-    assert isinstance(end, p.ProtocolError) and end.fatal
-    assert end.code == p.FRAME_TOO_LARGE and "65 bytes" in end.message
-    reader.feed_data(p.pack({"type": "z"}))  # nothing after the end
+    assert isinstance(end, errors.ProtocolError) and end.fatal
+    assert end.code == errors.FRAME_TOO_LARGE and "65 bytes" in end.message
+    reader.data_received(codec.pack({"type": "z"}))  # nothing after the end
     assert [msgpack.unpackb(b)["type"] for b in got] == ["x", "y" * 40]
 
 
 @pytest.mark.parametrize(("tail", "words"), [
     (b"\x00\x00", "middle of a frame header"),
-    (p.HEADER.pack(100) + b"\x81\xa4type", "6 bytes into a frame of 100 bytes"),
+    (framing.HEADER.pack(100) + b"\x81\xa4type", "6 bytes into a frame of 100 bytes"),
 ])
 async def test_the_frame_reader_says_where_a_stream_was_cut(tail: bytes, words: str) -> None:
-    reader = p.FrameReader()
+    reader = framing.FrameReader()
     got: list[bytes] = []
     reader.deliver(got.append)
-    reader.feed_data(p.pack({"type": "whole"}) + tail)
-    reader.feed_eof()
+    reader.data_received(codec.pack({"type": "whole"}) + tail)
+    reader.eof_received()
     end = reader.ended.result()
-    assert isinstance(end, p.ProtocolError) and end.code == p.TRUNCATED and end.fatal
+    assert isinstance(end, errors.ProtocolError) and end.code == errors.TRUNCATED and end.fatal
     assert words in end.message and len(got) == 1
 
 
 async def test_the_frame_reader_keeps_what_came_before_anyone_took_frames() -> None:
     data, bodies = _bodies({"type": "early"}, {"type": "also early"})
-    reader = p.FrameReader()
-    reader.feed_data(data)
-    reader.feed_eof()
+    reader = framing.FrameReader()
+    reader.data_received(data)
+    reader.eof_received()
     assert not reader.ended.done()
     got: list[bytes] = []
     reader.deliver(got.append)
@@ -316,7 +324,7 @@ async def test_the_frame_reader_keeps_what_came_before_anyone_took_frames() -> N
 
 
 async def test_the_frame_reader_ends_the_stream_when_its_taker_fails() -> None:
-    reader = p.FrameReader()
+    reader = framing.FrameReader()
     seen: list[bytes] = []
 
     def take(body: bytes) -> None:
@@ -324,12 +332,12 @@ async def test_the_frame_reader_ends_the_stream_when_its_taker_fails() -> None:
         raise RuntimeError("a bug")
 
     reader.deliver(take)
-    reader.feed_data(p.pack({"type": "one"}) + p.pack({"type": "two"}))
+    reader.data_received(codec.pack({"type": "one"}) + codec.pack({"type": "two"}))
     assert len(seen) == 1 and isinstance(reader.ended.result(), RuntimeError)
     broken = ConnectionResetError("reset")
-    other = p.FrameReader()
+    other = framing.FrameReader()
     other.deliver(seen.append)
-    other.set_exception(broken)
+    other.connection_lost(broken)
     assert other.ended.result() is broken
 
 
@@ -337,16 +345,19 @@ async def test_frames_written_at_once_reach_a_client_each_in_order() -> None:
     data, _ = _bodies(*({"type": "chat", "seat": 0, "name": "Ann", "text": str(i)}
                         for i in range(50)))
 
-    async def host(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        _, hello = await p.read_frame(reader)
-        writer.write(p.pack({"type": "welcome", "version": p.PROTOCOL_VERSION, "host": "h",
-                             "heartbeat": 30, "tables": [], "ref": hello["ref"]}) + data)
-        await reader.read()
+    async def host(reader: framing.FrameReader, writer: framing.FrameWriter) -> None:
+        hello = codec.unpack_body(await reader.next_frame())
+        writer.write(codec.pack({"type": "welcome", "version": framing.PROTOCOL_VERSION,
+                                 "host": "h", "heartbeat": 30, "tables": [],
+                                 "ref": hello["ref"]}) + data)
+        reader.deliver(lambda body: None)
+        await reader.ended
         writer.close()
 
     from net.client import Client
 
-    server = await asyncio.start_server(host, "127.0.0.1", 0)
+    server = await asyncio.get_running_loop().create_server(
+        framing.frame_protocol(host), "127.0.0.1", 0)
     async with server:
         client = await Client.connect("127.0.0.1", server.sockets[0].getsockname()[1],
                                       name="Ann")
@@ -370,16 +381,17 @@ def test_an_update_assembled_from_parts_is_the_same_bytes_as_packing_it_whole(
     notices = [{"type": "renamed", "seat": 0, "name": "Änn"}]
     whole = {"type": "update", **({"table": table} if with_table else {}), "seat": seat,
              "view": view, "legal": legal, "events": events, "notices": notices}
-    frame = p.update_frame(msgpack.packb(table) if with_table else None, seat,
+    frame = codec.update_frame(msgpack.packb(table) if with_table else None, seat,
                            msgpack.packb(view), msgpack.packb(legal),
-                           p.update_tail(events, notices))
-    assert frame == p.pack(whole)
-    assert p.unpack_body(frame[4:]) == whole
+                           codec.update_tail(events, notices))
+    assert frame == codec.pack(whole)
+    assert codec.unpack_body(frame[4:]) == whole
 
 
 def test_an_oversized_update_is_refused_like_any_message() -> None:
     with pytest.raises(ValueError, match="frame limit"):
-        p.update_frame(None, 0, msgpack.packb("x" * p.MAX_FRAME), b"\x90", p.update_tail([], []))
+        codec.update_frame(None, 0, msgpack.packb("x" * framing.MAX_FRAME), b"\x90",
+                           codec.update_tail([], []))
 
 
 async def test_an_update_carries_the_table_only_when_it_changed() -> None:
@@ -502,26 +514,26 @@ def test_view_changes_hold_exactly_what_changed_and_rebuild_the_view() -> None:
     old = {"game": "getout", "turn": 1, "version": 4, "hand": [{"id": 3}], "out": [False]}
     new = {"game": "getout", "turn": 2, "version": 5, "hand": [{"id": 3}], "out": [False],
            "winners": None}
-    changes = p.view_changes(old, new)
+    changes = codec.view_changes(old, new)
     assert changes == {"turn": 2, "version": 5, "winners": None}
-    rebuilt = p.apply_view_changes(old, changes)
+    rebuilt = codec.apply_view_changes(old, changes)
     assert rebuilt == new and old["turn"] == 1  # the old view is left as it was
     # A type change is a change even where the values compare equal (1 == True).
-    assert p.view_changes({"n": 1, "l": [0]}, {"n": True, "l": [0]}) == {"n": True}
-    assert p.view_changes({"n": 1.0}, {"n": 1}) == {"n": 1}
+    assert codec.view_changes({"n": 1, "l": [0]}, {"n": True, "l": [0]}) == {"n": True}
+    assert codec.view_changes({"n": 1.0}, {"n": 1}) == {"n": 1}
     # A key that went cannot be said by changes: the whole view must go.
-    assert p.view_changes({"a": 1, "b": 2}, {"a": 1}) is None
-    assert p.view_changes({"a": 1, "b": 2}, {"a": 1, "c": 2}) is None
-    assert p.view_changes(new, new) == {}
+    assert codec.view_changes({"a": 1, "b": 2}, {"a": 1}) is None
+    assert codec.view_changes({"a": 1, "b": 2}, {"a": 1, "c": 2}) is None
+    assert codec.view_changes(new, new) == {}
 
 
 def test_an_update_with_view_changes_is_the_same_bytes_as_packing_it_whole() -> None:
     changes = {"turn": 3, "version": 9}
     whole = {"type": "update", "seat": 2, "view_changes": changes, "legal": [],
              "events": [], "notices": []}
-    frame = p.update_frame(None, 2, msgpack.packb(changes), msgpack.packb([]),
-                           p.update_tail([], []), changes=True)
-    assert frame == p.pack(whole)
+    frame = codec.update_frame(None, 2, msgpack.packb(changes), msgpack.packb([]),
+                           codec.update_tail([], []), changes=True)
+    assert frame == codec.pack(whole)
 
 
 @pytest.mark.parametrize(("first", "second"), [(0, 0), (1, 0), (0, 3), (7, 8), (15, 1),
@@ -529,11 +541,11 @@ def test_an_update_with_view_changes_is_the_same_bytes_as_packing_it_whole() -> 
 def test_packed_maps_join_into_the_packed_merged_map(first: int, second: int) -> None:
     a = {f"a{i}": i for i in range(first)}
     b = {f"b{i}": [i] for i in range(second)}
-    parts = [p.map_entries(msgpack.packb(a)), p.map_entries(msgpack.packb(b))]
+    parts = [codec.map_entries(msgpack.packb(a)), codec.map_entries(msgpack.packb(b))]
     assert [n for n, _ in parts] == [first, second]
-    assert p.joined_map(*parts) == msgpack.packb({**a, **b})
+    assert codec.joined_map(*parts) == msgpack.packb({**a, **b})
     with pytest.raises(ValueError, match="not a packed map"):
-        p.map_entries(msgpack.packb([1]))
+        codec.map_entries(msgpack.packb([1]))
 
 
 async def test_an_update_carries_only_what_changed_in_the_view() -> None:

@@ -20,9 +20,10 @@ import pytest
 
 from engine.bots import make_bot
 from net import journal as j
-from net import protocol as p
-from net.client import Client, ServerError, drive
+from net.autoplay import drive
+from net.client import Client, ServerError
 from net.host import Host
+from net.wire import errors
 from tests.net_support import LOCAL, Clients, clients
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -214,7 +215,7 @@ async def test_a_get_it_round_in_flight_comes_back_paused_until_everyone_is_back
             assert update["view"]["remaining"] == pytest.approx(left, abs=1e-3)
             with pytest.raises(ServerError) as info:
                 await ann.act({"type": "play"})
-            assert info.value.code == p.WRONG_PHASE and "Bob (seat 2)" in info.value.message
+            assert info.value.code == errors.WRONG_PHASE and "Bob (seat 2)" in info.value.message
             await ann.ping()
             assert table.game.view(None)["version"] == update["view"]["version"]
             bob = await made.new("Bob")
@@ -244,7 +245,7 @@ async def test_a_host_that_lost_the_table_says_so() -> None:
             for joined in (first, second_host_table):
                 with pytest.raises(ServerError) as info:
                     await ann.join(joined.table, joined.seat, token=joined.token)
-                assert info.value.code == p.NO_TABLE
+                assert info.value.code == errors.NO_TABLE
                 assert "gone" in info.value.message and "restarted" in info.value.message
 
 
@@ -327,7 +328,7 @@ async def test_a_stopping_host_tells_each_player_whether_their_game_can_come_bac
     for name, client in (("Ann", ann), ("Bob", bob)):
         msg = await client.wait_for(lambda m: m["type"] == "error")
         said[name] = msg["code"]
-    assert said == {"Ann": p.SHUTTING_DOWN, "Bob": p.TABLE_CLOSED}
+    assert said == {"Ann": errors.SHUTTING_DOWN, "Bob": errors.TABLE_CLOSED}
     assert path.exists() and joined.token is not None
     again = Host("Den", **seeded(6))  # no journal: nothing can come back
     await again.start("127.0.0.1", 0)
@@ -336,4 +337,4 @@ async def test_a_stopping_host_tells_each_player_whether_their_game_can_come_bac
     await cy.add_bot(1)
     await cy.start()
     await again.close()
-    assert (await cy.wait_for(lambda m: m["type"] == "error"))["code"] == p.TABLE_CLOSED
+    assert (await cy.wait_for(lambda m: m["type"] == "error"))["code"] == errors.TABLE_CLOSED

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from net import protocol as p
 from net.limits import Limits
+from net.wire import codec, framing
 from tests.net_support import LOCAL, clients, replay, running_host, whole_view
 
 #: Small buffers, so that "not reading" shows after a few dozen updates, not megabytes.
@@ -25,12 +25,14 @@ TIGHT = Limits(send_buffer=4096, out_high=8192, max_skipped=16, out_limit=64 * 1
 class NonReader:
     """A bare socket with a tiny receive buffer that reads only when told to.
 
-    (An asyncio stream would read ahead into its own buffer: this one does not.)
+    (An asyncio protocol would read ahead into its own buffer: this one reads only in
+    :meth:`recv`, through the frame splitter every connection uses.)
     """
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.loop = asyncio.get_running_loop()
+        self.frames = framing.FrameSplitter()
         #: The table and view as last sent (an ``update`` carries the table only when
         #: it changed, and may carry only what changed in the view).
         self.table: dict[str, Any] | None = None
@@ -45,22 +47,20 @@ class NonReader:
         return cls(sock)
 
     async def send(self, message: dict[str, Any]) -> None:
-        await self.loop.sock_sendall(self.sock, p.pack(message))
+        await self.loop.sock_sendall(self.sock, codec.pack(message))
 
-    async def _exactly(self, n: int) -> bytes:
-        data = b""
-        while len(data) < n:
-            chunk = await asyncio.wait_for(self.loop.sock_recv(self.sock, n - len(data)), 10)
+    async def _frame(self) -> bytes:
+        while (body := self.frames.take()) is None:
+            chunk = await asyncio.wait_for(self.loop.sock_recv(self.sock, 4096), 10)
             if not chunk:
                 raise ConnectionResetError("closed by the host")
-            data += chunk
-        return data
+            self.frames.feed(chunk)
+        return body
 
     async def recv(self) -> dict[str, Any]:
         """The next frame other than a ping."""
         while True:
-            (length,) = p.HEADER.unpack(await self._exactly(p.HEADER.size))
-            msg = p.unpack_body(await self._exactly(length))
+            msg = codec.unpack_body(await self._frame())
             if msg.get("type") == "update":
                 self.table = msg.setdefault("table", self.table)
             self.view = whole_view(msg, self.view)
@@ -94,7 +94,7 @@ async def test_a_spectator_that_never_reads_does_not_slow_a_bots_only_table(
         watcher = await made.new("Reader", record=True)
         await watcher.join(table.id, spectate=True)
         lazy = await non_reader(host.port)
-        await lazy.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Lazy"})
+        await lazy.send({"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "Lazy"})
         await lazy.send({"type": "join", "table": table.id, "spectate": True})
         await watcher.wait_for(lambda m: m["type"] == "update" and m["table"]["spectators"] == 2)
         table.start()
@@ -124,7 +124,7 @@ async def test_a_congested_connection_gets_the_latest_view_once_it_reads() -> No
                                           max_skipped=10_000)) as host:
         table = host.create_table("Bots", "getout", 3, bots=3)
         lazy = await non_reader(host.port)
-        await lazy.send({"type": "hello", "version": p.PROTOCOL_VERSION, "name": "Lazy"})
+        await lazy.send({"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "Lazy"})
         assert (await lazy.recv())["type"] == "welcome"
         await lazy.send({"type": "join", "table": table.id, "spectate": True, "ref": 1})
         assert (await lazy.recv())["type"] == "joined"
@@ -132,7 +132,7 @@ async def test_a_congested_connection_gets_the_latest_view_once_it_reads() -> No
         table.start()  # from here on it reads nothing until the game is over
         while table.phase != "over":
             await asyncio.sleep(0)
-            assert conn.queued_bytes() <= TIGHT.out_high + p.MAX_FRAME
+            assert conn.queued_bytes() <= TIGHT.out_high + framing.MAX_FRAME
         assert conn.congested and conn.skipped > 0 and not conn.closed
         # Now it reads: it gets the last view (with the skipped events), game over.
         seen = []

@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Input
 import tui.games
 from net.client import Client, ConnectionLost, NotAHost
 from net.discovery import HostInfo, TableInfo
-from net.protocol import PROTOCOL_VERSION
+from net.wire.framing import PROTOCOL_VERSION
 from tests.net_support import running_host
 from tests.tui_support import SIZE, config_dir, make_app, typed_address, until
 from tui.screens.join import JoinScreen, describe_connect_error, describe_not_a_host

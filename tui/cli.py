@@ -628,7 +628,7 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 "options": {**preset_options(args.game), **typed_options(spec, args.option)}}
     box = None
     if args.box is not None:
-        from net.client import parse_address
+        from net.address import parse_address
 
         try:
             box = parse_address(args.box)

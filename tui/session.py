@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from net.client import Client, ConnectionLost, Joined, ServerError
+from net.wire import errors
 from tui.notices import seat_names
 from tui.settings import remember_seat
 
@@ -27,8 +28,8 @@ if TYPE_CHECKING:
 Message = dict[str, Any]
 
 # Host refusals after which retrying is pointless: the seat is gone for good.
-FINAL_CODES = {"bad_token", "no_table", "kicked", "replaced", "version_mismatch",
-               "table_closed"}
+FINAL_CODES = {errors.BAD_TOKEN, errors.NO_TABLE, errors.KICKED, errors.REPLACED,
+               errors.VERSION_MISMATCH, errors.TABLE_CLOSED}
 #: History entries kept per table (older ones are dropped first).
 HISTORY_LIMIT = 1000
 

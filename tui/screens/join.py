@@ -24,7 +24,8 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Static
 
 import engine
-from net.client import NotAHost, parse_address, show_address
+from net.address import parse_address, show_address
+from net.client import NotAHost
 from net.discovery import Browser, HostInfo, TableInfo
 from tui.app import HiddenHandApp
 from tui.games import playable, table_screen

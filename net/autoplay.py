@@ -1,0 +1,63 @@
+"""A bot playing one seat through a client, on nothing but what that client receives.
+
+Tests, scripts and headless players seat bots this way: :func:`drive` sees exactly
+what a person at that seat would, and plays through the host's ordinary requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from net.client import Client, ServerError
+from net.wire import errors
+
+if TYPE_CHECKING:
+    from net.host import Bot
+
+
+async def drive(client: Client, bot: Bot, *, timeout: float = 30.0) -> dict[str, Any] | None:
+    """Play our seat with ``bot`` until the game is over; return the result.
+
+    The bot sees only what the host pushed to this connection: the freshest view and
+    its legal actions (older queued messages are skipped). A move made stale by
+    someone else's move is retried on the next view; a move refused for coming too
+    fast is retried after a pause. A real-time bot (one with ``step(view, legal,
+    now)``, as for Get It!) is asked on every update and again when it wants to be,
+    on this machine's monotonic clock.
+    """
+    loop = asyncio.get_running_loop()
+    step = getattr(bot, "step", None)
+    wake: float | None = None
+    tried: Any = object()
+    pause = 0.01
+    async with asyncio.timeout(timeout):
+        while True:
+            client.pending()  # ``client.latest`` already holds the freshest update
+            msg = client.latest
+            action = None
+            if msg is not None and msg.get("view") is not None:
+                if msg["table"]["phase"] == "over":
+                    return client.result
+                version = msg["view"].get("version")
+                if msg["legal"] and step is not None:
+                    action, wake = step(msg["view"], msg["legal"], loop.time())
+                elif msg["legal"] and version != tried:
+                    tried = version
+                    action = bot.choose(msg["view"], msg["legal"])
+            if action is not None:
+                try:
+                    await client.act(action)
+                    pause = 0.01
+                except ServerError as exc:
+                    if exc.code == errors.RATE_LIMITED:
+                        # Too fast for the host: back off, then try this view again.
+                        tried = object()
+                        await asyncio.sleep(pause)
+                        pause = min(2 * pause, 1.0)
+                continue
+            left = None if wake is None or step is None else max(0.0, wake - loop.time())
+            try:
+                await client.next(left)
+            except TimeoutError:
+                continue
