@@ -82,6 +82,28 @@ def test_damaged_messages_are_refused_or_clean(
     check(body[:at])
 
 
+@given(st.lists(st.binary(max_size=300), max_size=8), st.data())
+def test_the_frame_splitter_gives_back_every_frame_however_the_stream_is_cut(
+    bodies: list[bytes], data: st.DataObject
+) -> None:
+    stream = b"".join(framing.frame(body) for body in bodies)
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=10)))
+    splitter = framing.FrameSplitter()
+    got: list[bytes] = []
+    taken = 0
+    for start, end in zip([0, *cuts], [*cuts, len(stream)], strict=True):
+        piece = data.draw(st.sampled_from([bytes, bytearray]))(stream[start:end])
+        splitter.feed(piece)
+        if isinstance(piece, bytearray):
+            piece[:] = b"x" * len(piece)  # a caller may reuse its buffer
+        while (body := splitter.take()) is not None:
+            got.append(body)
+            taken += framing.HEADER.size + len(body)
+        assert len(splitter) == end - taken
+    assert got == bodies and all(type(body) is bytes for body in got)
+    assert splitter.cut_short() is None
+
+
 async def test_a_host_fed_random_frames_keeps_serving_its_players() -> None:
     rng = random.Random(13)
     async with running_host() as host, clients(host) as made:

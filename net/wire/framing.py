@@ -62,18 +62,31 @@ class FrameSplitter:
     says it is longer than the limit is refused before its body is waited for.
     """
 
-    __slots__ = ("_buffer",)
+    __slots__ = ("_held", "_start")
 
     def __init__(self) -> None:
-        self._buffer = bytearray()
+        #: What came and is not taken yet, from ``_start`` on: the bytes as they came
+        #: while they are one piece, so that the usual piece, whole frames, is cut
+        #: without being copied into a buffer first; a bytearray once pieces are joined.
+        self._held: bytes | bytearray = b""
+        self._start = 0
 
     def __len__(self) -> int:
         """Bytes held: whole frames not yet taken and the start of the next."""
-        return len(self._buffer)
+        return len(self._held) - self._start
 
     def feed(self, data: bytes) -> None:
         """Add bytes as they came from the stream."""
-        self._buffer += data
+        held, start = self._held, self._start
+        if start == len(held):
+            self._held, self._start = data if type(data) is bytes else bytes(data), 0
+            return
+        if type(held) is bytes:
+            held = bytearray(memoryview(held)[start:])
+        elif start:
+            del held[:start]
+        held += data
+        self._held, self._start = held, 0
 
     def take(self, limit: int = MAX_FRAME) -> bytes | None:
         """The next whole frame's body, or ``None`` until all of it is here.
@@ -81,45 +94,43 @@ class FrameSplitter:
         Raises a fatal :class:`ProtocolError` (``frame_too_large``) as soon as a header
         says the frame is longer than ``limit``; nothing is taken after that.
         """
-        buf = self._buffer
-        have = len(buf)
-        if have < _header_size:
+        held, start = self._held, self._start
+        if len(held) - start < _header_size:
             return None
-        (length,) = _read_header(buf)
+        (length,) = _read_header(held, start)
         if length > limit:
             before = " before hello" if limit < MAX_FRAME else ""
             raise ProtocolError(
                 FRAME_TOO_LARGE,
                 f"a frame of {length} bytes exceeds the limit of {limit} bytes{before}",
                 fatal=True)
-        end = _header_size + length
-        if have < end:
+        end = start + _header_size + length
+        if len(held) < end:
             return None
-        if have == end:  # the usual case: what came is one whole frame
-            body = bytes(buf)[_header_size:]
-            buf.clear()
+        body = held[start + _header_size:end]
+        if end == len(held):
+            self._held, self._start = b"", 0
         else:
-            body = bytes(buf[_header_size:end])
-            del buf[:end]
-        return body
+            self._start = end
+        return body if type(body) is bytes else bytes(body)
 
     def cut_short(self) -> ProtocolError | None:
         """At the end of the stream: ``None`` if it ended between frames, else the
         fatal :class:`ProtocolError` (``truncated``) that says where it was cut."""
-        have = len(self._buffer)
+        have = len(self)
         if not have:
             return None
         if have < _header_size:
             return ProtocolError(
                 TRUNCATED, "the connection ended in the middle of a frame header", fatal=True)
-        (length,) = _read_header(self._buffer)
+        (length,) = _read_header(self._held, self._start)
         return ProtocolError(
             TRUNCATED, f"the connection ended {have - _header_size} bytes into a frame of "
             f"{length} bytes", fatal=True)
 
     def clear(self) -> None:
         """Forget everything held."""
-        self._buffer.clear()
+        self._held, self._start = b"", 0
 
 
 class FrameReader(asyncio.Protocol):
