@@ -81,7 +81,7 @@ class FrameSplitter:
         if start == len(held):
             self._held, self._start = data if type(data) is bytes else bytes(data), 0
             return
-        if type(held) is bytes:
+        if not isinstance(held, bytearray):
             held = bytearray(memoryview(held)[start:])
         elif start:
             del held[:start]
