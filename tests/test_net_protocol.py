@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 
 import msgpack
 import pytest
@@ -339,6 +340,84 @@ async def test_the_frame_reader_ends_the_stream_when_its_taker_fails() -> None:
     other.deliver(seen.append)
     other.connection_lost(broken)
     assert other.ended.result() is broken
+
+
+async def test_a_reader_that_asks_for_frames_gets_each_then_the_end() -> None:
+    data, bodies = _bodies({"type": "a"}, {"type": "b"})
+    reader = framing.FrameReader()
+    reader.data_received(data[:-3])
+    assert await reader.next_frame() == bodies[0]
+    waiting = asyncio.ensure_future(reader.next_frame())
+    await asyncio.sleep(0)
+    assert not waiting.done()  # the second frame is not whole yet
+    reader.data_received(data[-3:])
+    assert await waiting == bodies[1]
+    reader.eof_received()
+    with pytest.raises(errors.ConnectionClosed):
+        await reader.next_frame()
+    assert reader.ended.result() is None
+    with pytest.raises(RuntimeError):  # frames go one way or the other, not both
+        other = framing.FrameReader()
+        other.deliver(bodies.append)
+        await other.next_frame()
+
+
+@pytest.mark.parametrize(("data", "limit", "code", "words"), [
+    (framing.HEADER.pack(100) + b"abc", framing.MAX_FRAME, errors.TRUNCATED,
+     "3 bytes into a frame of 100 bytes"),
+    (framing.HEADER.pack(2000), framing.MAX_HELLO_FRAME, errors.FRAME_TOO_LARGE,
+     "2000 bytes exceeds the limit of 1024 bytes before hello"),
+])
+async def test_a_reader_that_asks_for_frames_is_told_what_broke_the_stream(
+    data: bytes, limit: int, code: str, words: str
+) -> None:
+    reader = framing.FrameReader()
+    reader.data_received(data)
+    reader.eof_received()
+    with pytest.raises(errors.ProtocolError) as info:
+        await reader.next_frame(limit)
+    assert info.value.code == code and info.value.fatal and words in info.value.message
+    assert reader.ended.result() is info.value
+
+
+async def test_the_frame_reader_holds_one_frame_until_frames_are_taken() -> None:
+    """A peer that sends and sends gets no further than one frame in until the reader
+    takes frames: reading pauses, and the rest waits in the peer's socket."""
+    mine, theirs = socket.socketpair()
+    reader, writer = await framing.open_connection(sock=mine)
+    _, peer_writer = await framing.open_connection(sock=theirs)
+    body = b"\xa1x" * (framing.MAX_FRAME // 3)
+    peer_writer.write(framing.frame(body) * 8)
+    async with asyncio.timeout(10):
+        while writer.transport.is_reading():  # until the reader has paused
+            await asyncio.sleep(0)
+    got: list[bytes] = []
+    all_in: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def take(frame_body: bytes) -> None:
+        got.append(frame_body)
+        if len(got) == 8:
+            all_in.set_result(None)
+
+    reader.deliver(take)
+    assert writer.transport.is_reading() and got  # what was held went first
+    await asyncio.wait_for(all_in, 10)
+    assert got == [body] * 8
+    for w in (writer, peer_writer):
+        w.abort()
+
+
+async def test_a_writer_says_when_its_connection_is_gone() -> None:
+    mine, theirs = socket.socketpair()
+    _, writer = await framing.open_connection(sock=mine)
+    assert writer.get_extra_info("socket") is not None and not writer.is_closing()
+    writer.write(codec.pack({"type": "ping"}))
+    await writer.drain()
+    writer.abort()
+    assert writer.is_closing()
+    with pytest.raises(ConnectionResetError):
+        await writer.drain()
+    theirs.close()
 
 
 async def test_frames_written_at_once_reach_a_client_each_in_order() -> None:
