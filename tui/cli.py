@@ -24,6 +24,7 @@ from tui.cli_values import typed_options
 
 if TYPE_CHECKING:
     from engine import GameSpec
+
 # The engine, the bots, the network and the app are imported by the commands that use
 # them: the menu's first frame waits for every import made here and for the parser, so
 # plain ``hiddenhand`` imports neither the engine nor any subcommand's own arguments
