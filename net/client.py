@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from net.inbox import Inbox, Message
-from net.wire import codec, errors, framing
+from net.wire import codec, errors, framing, stream
 
 log = logging.getLogger(__name__)
 
@@ -81,8 +81,8 @@ class Client:
 
     def __init__(
         self,
-        reader: framing.FrameReader,
-        writer: framing.FrameWriter,
+        reader: stream.FrameReader,
+        writer: stream.FrameWriter,
         *,
         record_frames: bool = False,
     ) -> None:
@@ -129,7 +129,7 @@ class Client:
     ) -> Client:
         """Connect over TCP and say hello; raises ``OSError``/``ServerError`` on failure."""
         try:
-            reader, writer = await asyncio.wait_for(framing.open_connection(host, port), timeout)
+            reader, writer = await asyncio.wait_for(stream.open_connection(host, port), timeout)
         except TimeoutError:
             raise ConnectionLost(f"no answer from {host}:{port} within {timeout} s") from None
         client = cls(reader, writer, record_frames=record_frames)
@@ -171,7 +171,7 @@ class Client:
     # ---- receiving ----------------------------------------------------------------------
 
     def _on_frame(self, body: bytes) -> None:
-        """Each frame, the moment it has arrived (see :class:`net.wire.framing.FrameReader`)."""
+        """Each frame, the moment it has arrived (see :class:`net.wire.stream.FrameReader`)."""
         try:
             msg = codec.unpack_body(body)
         except errors.ProtocolError as exc:

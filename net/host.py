@@ -42,7 +42,7 @@ import engine
 from engine.bots import RandomBot, make_bot
 from net import journal as j
 from net.limits import Bucket, Limits
-from net.wire import codec, errors, framing, schemas
+from net.wire import codec, errors, framing, schemas, stream
 
 log = logging.getLogger("hiddenhand.host")
 
@@ -206,8 +206,8 @@ class Connection:
 
     def __init__(
         self,
-        reader: framing.FrameReader,
-        writer: framing.FrameWriter,
+        reader: stream.FrameReader,
+        writer: stream.FrameWriter,
         now: float,
         burst: int,
         limits: Limits | None = None,
@@ -1091,7 +1091,7 @@ class Host:
     async def start(self, host: str | None = "127.0.0.1", port: int = 0) -> None:
         """Listen for TCP connections on ``host:port`` (port 0 picks a free one)."""
         self.server = await asyncio.get_running_loop().create_server(
-            framing.frame_protocol(self.handle_connection), host, port,
+            stream.frame_protocol(self.handle_connection), host, port,
             family=socket.AF_UNSPEC, reuse_address=True,
         )
         self._listen = {"k": "listen", "port": self.port, "bind": host}
@@ -1343,23 +1343,23 @@ class Host:
 
     # ---- connections ------------------------------------------------------------------
 
-    async def open_local(self) -> tuple[framing.FrameReader, framing.FrameWriter]:
+    async def open_local(self) -> tuple[stream.FrameReader, stream.FrameWriter]:
         """A connection to this host through a socket pair: no TCP port, no network.
 
         Returns the client's end as asyncio streams; the host serves the other end.
         """
         self._run_resumed()
         mine, theirs = socket.socketpair()
-        host_reader, host_writer = await framing.open_connection(sock=theirs)
+        host_reader, host_writer = await stream.open_connection(sock=theirs)
         task = asyncio.get_running_loop().create_task(
             self.handle_connection(host_reader, host_writer)
         )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-        return await framing.open_connection(sock=mine)
+        return await stream.open_connection(sock=mine)
 
     async def handle_connection(
-        self, reader: framing.FrameReader, writer: framing.FrameWriter
+        self, reader: stream.FrameReader, writer: stream.FrameWriter
     ) -> None:
         """Serve one client until it leaves, breaks the framing or goes silent."""
         conn = Connection(reader, writer, self.clock(), self.burst, self.limits)

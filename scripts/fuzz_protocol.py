@@ -25,7 +25,7 @@ import msgpack
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from net.wire import codec, errors, framing, schemas
+from net.wire import codec, errors, framing, schemas, stream
 
 FIELDS = sorted({f for s in schemas.CLIENT_MESSAGES.values() for f in s} | {"ref", "x", "seat"})
 
@@ -103,7 +103,7 @@ async def live(seconds: float, seed: int) -> tuple[int, int, int]:
     bob = await Client.connect("127.0.0.1", host.port, name="Bob")
     joined = await ann.create_table("T", "getout", 2)
     await bob.join(joined.table)
-    reader, writer = await framing.open_connection("127.0.0.1", host.port)
+    reader, writer = await stream.open_connection("127.0.0.1", host.port)
     writer.write(codec.pack(
         {"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "Fuzz"}))
     sent = lines = internal = 0

@@ -12,7 +12,7 @@ import msgpack
 
 from net.client import Client
 from net.host import Host
-from net.wire import codec, framing
+from net.wire import codec, framing, stream
 from net.wire.errors import ConnectionClosed, ProtocolError
 
 LOCAL = "127.0.0.1"
@@ -67,7 +67,7 @@ async def clients(host: Host) -> AsyncIterator[Clients]:
 class RawPeer:
     """A bare TCP connection speaking frames by hand (to misbehave on purpose)."""
 
-    def __init__(self, reader: framing.FrameReader, writer: framing.FrameWriter) -> None:
+    def __init__(self, reader: stream.FrameReader, writer: stream.FrameWriter) -> None:
         self.reader = reader
         self.writer = writer
         #: The table as last sent: like any client, the peer keeps it, since an
@@ -79,7 +79,7 @@ class RawPeer:
     @classmethod
     async def open(cls, host: Host) -> RawPeer:
         """Connect to ``host`` without saying hello."""
-        reader, writer = await framing.open_connection(LOCAL, host.port)
+        reader, writer = await stream.open_connection(LOCAL, host.port)
         return cls(reader, writer)
 
     async def send(self, message: dict[str, Any]) -> None:

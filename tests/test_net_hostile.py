@@ -18,7 +18,7 @@ import pytest
 from net.client import Client, ServerError
 from net.host import Host
 from net.limits import Limits
-from net.wire import codec, errors, framing, schemas
+from net.wire import codec, errors, framing, schemas, stream
 from tests.net_support import Clients, RawPeer, clients, frame, running_host
 
 BOMB = {"type": "act", "action": {"type": "x", "k": [[[]] * 4096] * 60}}
@@ -261,7 +261,7 @@ OTHER = "127.0.0.2"
 
 
 async def _from(host: Host, address: str) -> RawPeer:
-    reader, writer = await framing.open_connection(
+    reader, writer = await stream.open_connection(
         "127.0.0.1", host.port, local_addr=(address, 0)
     )
     return RawPeer(reader, writer)

@@ -10,7 +10,7 @@ import pytest
 
 from engine.bots import RandomBot
 from net.autoplay import drive
-from net.wire import codec, errors, framing, schemas
+from net.wire import codec, errors, framing, schemas, stream
 from tests.net_support import RawPeer, clients, frame, running_host
 
 # --------------------------------------------------------------------------- pure checks
@@ -239,7 +239,7 @@ async def test_a_flood_is_rate_limited_without_hurting_others() -> None:
 async def test_the_client_notices_a_host_that_goes_silent() -> None:
     from net.client import Client, ConnectionLost
 
-    async def mute_host(reader: framing.FrameReader, writer: framing.FrameWriter) -> None:
+    async def mute_host(reader: stream.FrameReader, writer: stream.FrameWriter) -> None:
         hello = codec.unpack_body(await reader.next_frame())
         writer.write(codec.pack({"type": "welcome", "version": framing.PROTOCOL_VERSION,
                                  "host": "mute", "heartbeat": 0.05, "tables": [],
@@ -249,7 +249,7 @@ async def test_the_client_notices_a_host_that_goes_silent() -> None:
         writer.close()
 
     server = await asyncio.get_running_loop().create_server(
-        framing.frame_protocol(mute_host), "127.0.0.1", 0)
+        stream.frame_protocol(mute_host), "127.0.0.1", 0)
     async with server:
         port = server.sockets[0].getsockname()[1]
         client = await Client.connect("127.0.0.1", port, name="Ann")
@@ -272,7 +272,7 @@ async def test_the_frame_reader_hands_on_each_frame_once_however_the_bytes_arriv
     data, bodies = _bodies({"type": "a"}, {"type": "b", "n": list(range(40))}, {"type": "c"})
     for pieces in ([data], [data[i:i + 1] for i in range(len(data))],
                    [data[:3], data[3:30], data[30:]]):
-        reader = framing.FrameReader()
+        reader = stream.FrameReader()
         got: list[bytes] = []
         reader.deliver(got.append)
         for piece in pieces:
@@ -283,7 +283,7 @@ async def test_the_frame_reader_hands_on_each_frame_once_however_the_bytes_arriv
 
 
 async def test_the_frame_reader_refuses_a_long_frame_on_its_header_alone() -> None:
-    reader = framing.FrameReader()
+    reader = stream.FrameReader()
     got: list[bytes] = []
     limit = [16]
     reader.deliver(got.append, lambda: limit[0])
@@ -303,7 +303,7 @@ async def test_the_frame_reader_refuses_a_long_frame_on_its_header_alone() -> No
     (framing.HEADER.pack(100) + b"\x81\xa4type", "6 bytes into a frame of 100 bytes"),
 ])
 async def test_the_frame_reader_says_where_a_stream_was_cut(tail: bytes, words: str) -> None:
-    reader = framing.FrameReader()
+    reader = stream.FrameReader()
     got: list[bytes] = []
     reader.deliver(got.append)
     reader.data_received(codec.pack({"type": "whole"}) + tail)
@@ -315,7 +315,7 @@ async def test_the_frame_reader_says_where_a_stream_was_cut(tail: bytes, words: 
 
 async def test_the_frame_reader_keeps_what_came_before_anyone_took_frames() -> None:
     data, bodies = _bodies({"type": "early"}, {"type": "also early"})
-    reader = framing.FrameReader()
+    reader = stream.FrameReader()
     reader.data_received(data)
     reader.eof_received()
     assert not reader.ended.done()
@@ -325,7 +325,7 @@ async def test_the_frame_reader_keeps_what_came_before_anyone_took_frames() -> N
 
 
 async def test_the_frame_reader_ends_the_stream_when_its_taker_fails() -> None:
-    reader = framing.FrameReader()
+    reader = stream.FrameReader()
     seen: list[bytes] = []
 
     def take(body: bytes) -> None:
@@ -336,7 +336,7 @@ async def test_the_frame_reader_ends_the_stream_when_its_taker_fails() -> None:
     reader.data_received(codec.pack({"type": "one"}) + codec.pack({"type": "two"}))
     assert len(seen) == 1 and isinstance(reader.ended.result(), RuntimeError)
     broken = ConnectionResetError("reset")
-    other = framing.FrameReader()
+    other = stream.FrameReader()
     other.deliver(seen.append)
     other.connection_lost(broken)
     assert other.ended.result() is broken
@@ -344,7 +344,7 @@ async def test_the_frame_reader_ends_the_stream_when_its_taker_fails() -> None:
 
 async def test_a_reader_that_asks_for_frames_gets_each_then_the_end() -> None:
     data, bodies = _bodies({"type": "a"}, {"type": "b"})
-    reader = framing.FrameReader()
+    reader = stream.FrameReader()
     reader.data_received(data[:-3])
     assert await reader.next_frame() == bodies[0]
     waiting = asyncio.ensure_future(reader.next_frame())
@@ -357,7 +357,7 @@ async def test_a_reader_that_asks_for_frames_gets_each_then_the_end() -> None:
         await reader.next_frame()
     assert reader.ended.result() is None
     with pytest.raises(RuntimeError):  # frames go one way or the other, not both
-        other = framing.FrameReader()
+        other = stream.FrameReader()
         other.deliver(bodies.append)
         await other.next_frame()
 
@@ -371,7 +371,7 @@ async def test_a_reader_that_asks_for_frames_gets_each_then_the_end() -> None:
 async def test_a_reader_that_asks_for_frames_is_told_what_broke_the_stream(
     data: bytes, limit: int, code: str, words: str
 ) -> None:
-    reader = framing.FrameReader()
+    reader = stream.FrameReader()
     reader.data_received(data)
     reader.eof_received()
     with pytest.raises(errors.ProtocolError) as info:
@@ -384,8 +384,8 @@ async def test_the_frame_reader_holds_one_frame_until_frames_are_taken() -> None
     """A peer that sends and sends gets no further than one frame in until the reader
     takes frames: reading pauses, and the rest waits in the peer's socket."""
     mine, theirs = socket.socketpair()
-    reader, writer = await framing.open_connection(sock=mine)
-    _, peer_writer = await framing.open_connection(sock=theirs)
+    reader, writer = await stream.open_connection(sock=mine)
+    _, peer_writer = await stream.open_connection(sock=theirs)
     body = b"\xa1x" * (framing.MAX_FRAME // 3)
     peer_writer.write(framing.frame(body) * 8)
     async with asyncio.timeout(10):
@@ -409,7 +409,7 @@ async def test_the_frame_reader_holds_one_frame_until_frames_are_taken() -> None
 
 async def test_a_writer_says_when_its_connection_is_gone() -> None:
     mine, theirs = socket.socketpair()
-    _, writer = await framing.open_connection(sock=mine)
+    _, writer = await stream.open_connection(sock=mine)
     assert writer.get_extra_info("socket") is not None and not writer.is_closing()
     writer.write(codec.pack({"type": "ping"}))
     await writer.drain()
@@ -424,7 +424,7 @@ async def test_frames_written_at_once_reach_a_client_each_in_order() -> None:
     data, _ = _bodies(*({"type": "chat", "seat": 0, "name": "Ann", "text": str(i)}
                         for i in range(50)))
 
-    async def host(reader: framing.FrameReader, writer: framing.FrameWriter) -> None:
+    async def host(reader: stream.FrameReader, writer: stream.FrameWriter) -> None:
         hello = codec.unpack_body(await reader.next_frame())
         writer.write(codec.pack({"type": "welcome", "version": framing.PROTOCOL_VERSION,
                                  "host": "h", "heartbeat": 30, "tables": [],
@@ -436,7 +436,7 @@ async def test_frames_written_at_once_reach_a_client_each_in_order() -> None:
     from net.client import Client
 
     server = await asyncio.get_running_loop().create_server(
-        framing.frame_protocol(host), "127.0.0.1", 0)
+        stream.frame_protocol(host), "127.0.0.1", 0)
     async with server:
         client = await Client.connect("127.0.0.1", server.sockets[0].getsockname()[1],
                                       name="Ann")
