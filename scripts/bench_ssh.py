@@ -104,8 +104,9 @@ async def round_trips(term: Terminal, keys: int) -> tuple[list[float], list[floa
         await screen.until(lambda: DIALOG not in screen.text() and screen.menu_drawn())
         typed.append(time.perf_counter() - start)
     resized: list[float] = []
-    for n in range(keys):
-        cols, rows = (COLS + 20, ROWS + 4) if n % 2 == 0 else (COLS, ROWS)
+    for _ in range(keys):
+        big = screen.screen.columns == COLS
+        cols, rows = (COLS + 20, ROWS + 4) if big else (COLS, ROWS)
         # The emulator keeps what was drawn where it was; only the app's redraw moves the
         # centred title and puts the footer on the new last line.
         title = screen.screen.display[0].find(TITLE)
