@@ -157,7 +157,10 @@ class AppSession(asyncssh.SSHServerProcess[bytes]):
     # ---- the app process --------------------------------------------------------------
 
     async def _serve(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
-        """Run the app on a PTY wired to this session until it ends, then close the channel."""
+        """Run the app on a PTY wired to this session until it ends, then close the channel.
+
+        asyncssh runs this as the session starts; ``process`` is this session.
+        """
         master, slave = os.openpty()
         try:
             try:

@@ -15,8 +15,9 @@ window changes until the app has redrawn at the new size. Last, as many logins a
 once (they compete for the cores): time to menu for each.
 
 The baseline, measured in the same run and interleaved with the SSH figures: the same
-app command started directly on a local PTY (no SSH), ``--baseline`` times, with the
-same time-to-menu, memory and round-trip figures.
+app command started directly on a local PTY (no SSH): ``--baseline`` times for the
+time to menu and the memory, once more for the round trips, taken in turns with the
+SSH login's.
 
     .venv/bin/python scripts/bench_ssh.py [--sessions 12] [--baseline 3] [--keys 20]
 
