@@ -179,6 +179,30 @@ async def test_a_login_gets_the_menu_on_its_own_terminal_redraws_on_resize_and_q
 
 
 @shared_loop
+async def test_a_window_size_beyond_what_a_pty_takes_is_cut_to_fit_and_play_goes_on(
+    box: BoxServer, keys: dict[str, Any]
+) -> None:
+    conn, chan, term = await login(box, "bob", keys["bob"])
+    await term.shows("Quit (q)")
+    pid = app_pid(box, "bob")
+    # Wider than a PTY's size field holds, no height: the PTY gets what it can take.
+    chan.change_terminal_size(40000, 0, 99999, 99999)
+    tty = os.readlink(f"/proc/{pid}/fd/0")
+    fd = os.open(tty, os.O_RDWR | os.O_NOCTTY)
+    try:  # the app redraws once its PTY has the new size
+        await term.until(lambda t: os.get_terminal_size(fd) == (1000, 24))
+    finally:
+        os.close(fd)
+    chan.change_terminal_size(100, 30)
+    term.screen.resize(30, 100)
+    await term.until(lambda t: "Solo" in t.screen.display[29]
+                     and t.screen.display[0].find("hiddenhand") > 23)
+    assert app_pid(box, "bob") == pid
+    conn.close()
+    await gone(box, pid)
+
+
+@shared_loop
 async def test_a_table_opened_in_one_login_is_joined_from_another(
     box: BoxServer, keys: dict[str, Any]
 ) -> None:

@@ -1,0 +1,251 @@
+"""The box: one game host that every visitor's app joins, and what keeps a shared box fair.
+
+A box is what ``hiddenhand ssh-serve`` runs behind its front door. The front door (SSH,
+:mod:`net.sshlogin`; a web server serving the same app per visit could be another) lets
+visitors in and starts one app per visitor; the box holds what does not depend on how
+they came in:
+
+- the one :class:`~net.host.Host` on 127.0.0.1 that every app joins, so several groups
+  play at several tables on one box;
+- the limits: visitors at once in all and per client address (:meth:`Box.admit`);
+- idleness: an :class:`IdleTimer` per visitor, ended after so long without a key;
+- the apps: each visitor's app is started by the command line :meth:`Box.app_argv`
+  gives (the player's name, their own data directory, the invitation) and registered
+  here by its PID, so closing the box ends every one of them.
+
+This module never imports ``tui`` nor any front door's library: an app is a process,
+started by its command line (``python -m tui.cli --box ... --player ... --data-dir ...``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from engine.bots import make_bot
+from net.host import Host
+from net.limits import Limits
+from net.paths import ssh_dir
+
+
+def default_data_dir() -> Path:
+    """Where the box keeps its host key and the players' data (see :mod:`net.paths`)."""
+    return ssh_dir()
+
+
+def app_command() -> list[str]:
+    """The command that starts one player's app (this Python, the ``tui.cli`` module)."""
+    return [sys.executable, "-m", "tui.cli"]
+
+
+def _machine_name() -> str:
+    return socket.gethostname().split(".")[0] or "box"
+
+
+@dataclass
+class BoxSettings:
+    """How a box runs, whatever its front door; tests build it directly.
+
+    ``idle_timeout`` is in seconds without a key pressed (0: never). ``host_port`` 0
+    picks a free port for the internal game host; ``hostname`` is the box's name in the
+    invitation friends are told to type. ``kill_grace`` is how long an app may take to
+    end after it is hung up before it is killed.
+    """
+
+    max_sessions: int = 32
+    max_per_address: int = 4
+    idle_timeout: float = 1800.0
+    data_dir: Path = field(default_factory=default_data_dir)
+    host_port: int = 0
+    hostname: str = field(default_factory=_machine_name)
+    bot_delay: float = 0.7
+    kill_grace: float = 3.0
+    command: Sequence[str] = field(default_factory=app_command)
+
+    def check(self) -> None:
+        """Raise ``ValueError`` in plain words for settings that cannot run."""
+        if self.max_sessions < 1 or self.max_per_address < 1:
+            raise ValueError("--max-sessions and --max-per-address must be 1 or more")
+
+
+class Visitor(Protocol):
+    """Someone let in by a front door: counted against the limits of their address."""
+
+    address: str
+
+
+class RunningApp(Protocol):
+    """One visitor's app process, as the box sees it."""
+
+    def stop(self, reason: str) -> None:
+        """End the app (hang it up, kill it if it lingers)."""
+
+
+def idle_words(timeout: float) -> str:
+    """A timeout as a person reads it: ``30 minutes``, ``0.5 seconds``."""
+    return f"{timeout / 60:g} minutes" if timeout >= 60 else f"{timeout:g} seconds"
+
+
+class IdleTimer:
+    """Calls ``on_idle`` once ``timeout`` seconds pass without :meth:`touch` (0: never)."""
+
+    def __init__(self, timeout: float, on_idle: Callable[[], None]) -> None:
+        self.timeout = timeout
+        self.on_idle = on_idle
+        self.last_input = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+
+    def start(self) -> None:
+        """Start counting from now."""
+        self.touch()
+        if self.timeout > 0:
+            self._arm(self.timeout)
+
+    def touch(self) -> None:
+        """The visitor pressed something."""
+        self.last_input = asyncio.get_running_loop().time()
+
+    def cancel(self) -> None:
+        """Stop counting (the visitor left)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _arm(self, delay: float) -> None:
+        self._timer = asyncio.get_running_loop().call_later(delay, self._check)
+
+    def _check(self) -> None:
+        # One timer per visitor, re-armed for what is left: a key pressed costs a clock
+        # reading, not a timer.
+        left = self.last_input + self.timeout - asyncio.get_running_loop().time()
+        if left > 0:
+            self._arm(left)
+        else:
+            self._timer = None
+            self.on_idle()
+
+
+class Box:
+    """The game host behind a front door, the visitors let in and their running apps.
+
+    ``visitors`` are those let in and not yet gone; ``apps`` maps each running app's PID
+    to it. :meth:`wait_until` lets a caller wait for a state of these (tests,
+    benchmarks, closing).
+    """
+
+    def __init__(self, settings: BoxSettings) -> None:
+        settings.check()
+        self.settings = settings
+        self.host: Host | None = None
+        self.visitors: set[Visitor] = set()
+        self.apps: dict[int, RunningApp] = {}
+        self.closing = False
+        self._change = asyncio.Event()
+
+    @property
+    def players_dir(self) -> Path:
+        """Where each player's own data directory is."""
+        return self.settings.data_dir / "players"
+
+    async def start(self) -> None:
+        """Make the players' directory and start the game host on 127.0.0.1."""
+        settings = self.settings
+        settings.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # Players' settings stay theirs: no other Unix user of the box reads them.
+        self.players_dir.mkdir(mode=0o700, exist_ok=True)
+        # Every visitor's app connects from 127.0.0.1: the host must not count them as
+        # one client (the box limits each real client address itself).
+        limits = Limits(shared_addresses=frozenset({"127.0.0.1", "::1"}))
+        self.host = Host(
+            settings.hostname,
+            bot_factory=make_bot,
+            bot_delay=settings.bot_delay,
+            max_connections=max(256, 4 * settings.max_sessions),
+            max_tables=max(32, settings.max_sessions),
+            limits=limits,
+        )
+        await self.host.start("127.0.0.1", settings.host_port)
+
+    def shut(self, reason: str = "the server is stopping") -> None:
+        """Let nobody else in and end every running app (see :meth:`close`)."""
+        self.closing = True
+        for app in list(self.apps.values()):
+            app.stop(reason)
+
+    async def close(self) -> None:
+        """End every app, wait for them to go (or for the time to kill them), stop the host."""
+        self.shut()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.wait_until(lambda: not self.apps),
+                                   self.settings.kill_grace + 2)
+        if self.host is not None:
+            await self.host.close()
+
+    # ---- state ------------------------------------------------------------------------
+
+    def changed(self) -> None:
+        """Wake whoever waits in :meth:`wait_until`."""
+        event, self._change = self._change, asyncio.Event()
+        event.set()
+
+    async def wait_until(self, predicate: Callable[[], bool]) -> None:
+        """Return once ``predicate()`` holds (checked after each change of state)."""
+        while not predicate():
+            await self._change.wait()
+
+    def admit(self, visitor: Visitor) -> str | None:
+        """Count a visitor in, or say in plain words why they may not stay."""
+        settings = self.settings
+        if self.closing:
+            return "the server is shutting down"
+        if len(self.visitors) >= settings.max_sessions:
+            return f"this box is full ({settings.max_sessions} logins); try again later"
+        same = sum(1 for other in self.visitors if other.address == visitor.address)
+        if same >= settings.max_per_address:
+            return (f"too many logins from {visitor.address} (at most "
+                    f"{settings.max_per_address}); close one first")
+        self.visitors.add(visitor)
+        self.changed()
+        return None
+
+    def release(self, visitor: Visitor) -> None:
+        """A visitor is gone."""
+        self.visitors.discard(visitor)
+        self.changed()
+
+    def app_argv(self, player: str, data_name: str, invite: str) -> tuple[list[str], Path]:
+        """The command line of one player's app, and the data directory it keeps.
+
+        ``data_name`` is the player's directory under :attr:`players_dir` (one the front
+        door made safe); ``invite`` is what the lobby tells friends to type.
+        """
+        assert self.host is not None, "the box is not started"
+        data = self.players_dir / data_name
+        argv = [
+            *self.settings.command,
+            f"--box=127.0.0.1:{self.host.port}",
+            f"--player={player}",
+            f"--data-dir={data}",
+            f"--box-invite={invite}",
+        ]
+        return argv, data
+
+    def register(self, pid: int, app: RunningApp) -> None:
+        """An app started."""
+        self.apps[pid] = app
+        self.changed()
+
+    def unregister(self, pid: int) -> None:
+        """An app ended (and was reaped)."""
+        self.apps.pop(pid, None)
+        self.changed()
+
+
+__all__ = ["Box", "BoxSettings", "IdleTimer", "RunningApp", "Visitor", "app_command",
+           "default_data_dir", "idle_words"]
