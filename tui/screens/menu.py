@@ -15,11 +15,11 @@ from textual.containers import Center, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
-from tui.app import HiddenHandApp
 from tui.widgets.buttons import show_label
 
 if TYPE_CHECKING:
     from net.journal import JournalInfo
+    from tui.app import HiddenHandApp
 
 TITLE_ART = r"""
  _     _     _     _              _                     _
@@ -37,7 +37,8 @@ class MenuScreen(Screen[None]):
     table is left (``tui.app.MenuToCome``).
     """
 
-    app = getters.app(HiddenHandApp)
+    if TYPE_CHECKING:  # typed only: a screen never imports the app (no import circle)
+        app = getters.app(HiddenHandApp)
 
     # The first entry a player sees; Textual's default would focus "resume" first, hidden
     # a moment later, and restyle both buttons (scripts/bench_startup.py).
