@@ -645,20 +645,14 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.player:
         os.environ["HIDDENHAND_PLAYER"] = args.player
     settings, problem = Settings.load()
-    from tui.css_cache import cache_path
-
-    # The CSS parsed at earlier starts: ~11 ms of parsing before the first frame, ~2.5 ms
-    # to read back (tui/css_cache.py, scripts/bench_startup.py).
     app = HiddenHandApp(settings, notice=problem, solo=solo, box=box,
-                        box_invite=args.box_invite, collector_paused=True,
-                        css_cache=cache_path())
+                        box_invite=args.box_invite, collector_paused=True)
     # What is imported by now (Textual, the app, their classes and tables) lives as long
-    # as the app: frozen, the cyclic garbage collector never walks it again. Before the
-    # first frame of a solo table that saves a full collection (12-16 ms); during play
-    # every full collection is shorter.
+    # as the app: frozen, the cyclic garbage collector never walks it again
+    # (tui/gc_tuning.py). Before the first frame that saves a full collection; during
+    # play every full collection is shorter.
     gc.freeze()
     app.run()
-    app.save_css_cache()  # what a dialog or another screen parsed after the start
     return 0
 
 

@@ -34,7 +34,7 @@ class MenuScreen(Screen[None]):
     """Where the app starts. Every entry has a key; arrows and the mouse work too.
 
     Under a solo table opened from the command line the menu is built only when the
-    table is left (``tui.app.MenuToCome``).
+    table is left (``tui.screens.menu_to_come``).
     """
 
     if TYPE_CHECKING:  # typed only: a screen never imports the app (no import circle)
