@@ -98,6 +98,15 @@ def test_no_module_of_ours_imports_itself_round_a_circle() -> None:
     assert not circles, "import circles:\n" + "\n".join(" -> ".join(c) for c in circles)
 
 
+def test_screens_and_widgets_never_import_the_app() -> None:
+    """They type it under ``if TYPE_CHECKING:`` and get it from Textual at run time;
+    the app imports them, never the other way round."""
+    graph = grimp.build_graph("tui", exclude_type_checking_imports=True, cache_dir=None)
+    importers = sorted(module for module in graph.find_modules_that_directly_import("tui.app")
+                       if module.startswith(("tui.screens", "tui.games", "tui.widgets")))
+    assert not importers, f"importing tui.app at run time: {importers}"
+
+
 def test_a_circle_is_found_and_named() -> None:
     """The finder itself: a circle of three, named from its first module; a module
     imported from the circle but importing nothing back is not in it."""
