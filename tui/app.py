@@ -1,13 +1,10 @@
 """The Textual application: a thin shell that assembles the parts and opens the menu.
 
 Screens do the work (``tui/screens``, ``tui/games``); widgets draw (``tui/widgets``). The
-app holds what every screen shares and hands each job to the module that does it: the
-player's settings (``tui/settings.py``); the host this laptop runs when it plays solo
-or hosts a LAN game, with its mDNS announcement (:class:`~tui.hosting.Hosting`); the one
-:class:`~tui.session.Session` at a table and the worker that reads it
-(:class:`~tui.listener.Listener`: what the host pushes goes to the screen at the table
-as messages; a dropped line is taken back with the seat's token); and the garbage
-collector paused for the start-up (``tui/gc_tuning.py``).
+app holds what every screen shares and hands each job on: the player's settings
+(``tui/settings.py``), the host this laptop runs (:class:`~tui.hosting.Hosting`), the
+session at a table and its reader (:class:`~tui.listener.Listener`, run by the app's
+``listen`` worker), the collector paused for the start-up (``tui/gc_tuning.py``).
 """
 
 from __future__ import annotations
