@@ -24,7 +24,8 @@ _MODULES = {"getit": ("engine.getit", "GetIt"), "getout": ("engine.getout", "Get
 class _Games(MutableMapping[str, GameSpec]):
     """``GAMES``: id -> ``GameSpec``, as a dict behaves. A game's module is imported the
     first time its spec is looked up: a process that plays one game (a solo table, a
-    host of one table) does not load the other two (scripts/bench_startup.py)."""
+    host of one table) does not load the other two, whose classes its first frame would
+    otherwise wait for."""
 
     def __init__(self, modules: Mapping[str, tuple[str, str]]) -> None:
         self._modules = dict(modules)

@@ -159,8 +159,8 @@ def seat_option(name: str, help: str) -> Option:
 class GameSpec(NamedTuple):
     """What the registry knows of one game: id, display name, seat range and options.
 
-    ``Option`` and ``GameSpec`` are immutable records as ``NamedTuple``s: frozen
-    dataclasses cost about 1 ms more of every start (scripts/bench_startup.py).
+    ``Option`` and ``GameSpec`` are immutable records as ``NamedTuple``s: a dataclass
+    generates its methods with ``exec`` when it is defined, which every start pays for.
     """
 
     id: str

@@ -45,8 +45,8 @@ DECK_SIZE = 4 * len(PEOPLE_VALUES) + len(TEA_PICKER_VALUES) + WILDS  # 58
 class Card:
     """One GET OUT! card, immutable. ``image``/``value`` are ``None`` for a wild card.
 
-    (Written out: as a frozen dataclass, making the class cost every start that plays
-    GET OUT! ~0.65 ms, scripts/bench_startup.py.)"""
+    (Written out: a frozen dataclass generates its methods with ``exec`` when it is
+    defined, which every start that plays GET OUT! would pay for.)"""
 
     __slots__ = ("id", "image", "value")
     id: int

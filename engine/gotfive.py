@@ -32,9 +32,8 @@ Design choices the contract leaves open:
   :mod:`engine.gotfive_hint`): when on, a seat's view also carries ``hint``, computed
   by :func:`engine.gotfive_hint.hint_for` from that very view and nothing else, so it
   can hold nothing the seat may not know. Spectators get none. It is not cached: it
-  costs about as much as building the view itself (some 20 microseconds; see
-  ``scripts/bench_gotfive.py``), and a cache would be one more piece of state to keep
-  in step with the game.
+  costs about as much as building the view itself, and a cache would be one more piece
+  of state to keep in step with the game.
 * Events: a ``clue`` event is the clue as ``clues`` holds it, and for a comparison
   also ``colour``, the compared rack position's colour (public, as rack colours are).
 * Bots (table option ``bots``: ``"strong"`` or ``"casual"``): how the table's bots play

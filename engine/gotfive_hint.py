@@ -26,8 +26,8 @@ nothing new, and the UI may keep showing it or hide it.
 Everything comes from :func:`engine.gotfive_solver.position_candidates`, which is
 exact per position (each candidate is part of some consistent rack). The count is not
 an enumeration: a right-to-left pass counts, for each candidate, the ascending
-suffixes that start with it, so a hint costs about as much as building the view
-(some 20 microseconds here; ``scripts/bench_gotfive.py``) whatever the number of racks.
+suffixes that start with it, so a hint costs about as much as building the view,
+whatever the number of racks.
 """
 
 from __future__ import annotations

@@ -101,7 +101,7 @@ def test_the_app_parser_says_the_same_as_the_whole_one(
     assert build_parser(arguments=False).format_help() == build_parser().format_help()
     assert build_parser(arguments=False).format_usage() == build_parser().format_usage()
     # A named subcommand is parsed with only its own arguments: its help is the same too.
-    from tui.cli import COMMANDS
+    from tui.cli_arguments import COMMANDS
 
     for name in COMMANDS:
         helps = []
@@ -115,9 +115,9 @@ def test_the_app_parser_says_the_same_as_the_whole_one(
 def test_plain_hiddenhand_opens_the_app_without_the_engine_or_the_network(
     tmp_path: Path,
 ) -> None:
-    # The menu's first frame waits for every import before it (scripts/bench_startup.py):
-    # nothing of the engine, the network or the wire format is imported on its way
-    # (only ``net.paths``, which says where settings live and imports platformdirs alone).
+    # The menu's first frame waits for every import before it: nothing of the engine,
+    # the network or the wire format is imported on its way (only ``net.paths``, which
+    # says where settings live and imports platformdirs alone).
     probe = (
         "import sys, textual.app\n"
         "def run(self, *args, **kwargs):\n"
@@ -218,7 +218,7 @@ def test_a_box_players_data_dir_holds_their_journals_too(
 
 def test_a_seat_on_the_command_line_counts_from_1() -> None:
     import engine
-    from tui.cli import typed_options
+    from tui.cli_values import typed_options
 
     spec = engine.GAMES["getout"]
     assert typed_options(spec, [("first", "1"), ("limit", "50")]) == {"first": 0, "limit": 50}
@@ -236,7 +236,7 @@ def test_help_lists_every_games_options_with_values_the_game_takes(
     import re
 
     import engine
-    from tui.cli import typed_options
+    from tui.cli_values import typed_options
 
     with pytest.raises(SystemExit):
         main([command, "--help"])
@@ -288,3 +288,34 @@ def test_help_says_what_a_persons_table_starts_with(capsys: pytest.CaptureFixtur
     out = " ".join(capsys.readouterr().out.split())
     assert "(default quick; solo and the app's forms: relaxed)" in out
     assert "(default strong; solo and the app's forms: casual)" in out
+
+
+@pytest.mark.parametrize("columns", [50, 80, 132])
+def test_help_wraps_the_options_list_one_option_a_line(
+    columns: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The description is one paragraph wrapped to the terminal, as argparse wraps it; the
+    options list keeps a line per game and per option, a long one wrapped two spaces under
+    its own indent (argparse's own wrapping would run the list into one paragraph)."""
+    from itertools import pairwise
+
+    import engine
+    from tui.cli_arguments import COMMANDS
+
+    width = columns - 2  # argparse's
+    monkeypatch.setenv("COLUMNS", str(columns))
+    with pytest.raises(SystemExit):
+        main(["sim", "--help"])
+    out = capsys.readouterr().out
+    description = out.split("\n\n")[1].splitlines()
+    assert " ".join(description) == " ".join(COMMANDS["sim"][2].split())
+    assert len(description) > 1 and max(len(line) for line in description) <= width
+    listed = out.split("table options (--option NAME=VALUE, repeatable):\n", 1)[1].splitlines()
+    assert max(len(line) for line in listed) <= width
+    indents = [len(line) - len(line.lstrip(" ")) for line in listed]
+    assert set(indents) == {2, 4, 6} and indents[0] == 2
+    assert all(indent != 6 or before in (4, 6) for before, indent in pairwise(indents))
+    assert [line.strip() for line, indent in zip(listed, indents, strict=True) if indent == 2] == [
+        f"{spec.name} (--game {spec.id}):" for spec in engine.GAMES.values()]
+    assert [line.split("=")[0].strip() for line, indent in zip(listed, indents, strict=True)
+            if indent == 4] == [o.name for spec in engine.GAMES.values() for o in spec.options]

@@ -6,8 +6,8 @@ the best bot there is for a game. The Get It! bot plays in real time and also ha
 runs bot-only games headless.
 
 Each game's bot module is imported when it is first needed (``make_bot``, or its name
-from this package): a solo game of one game does not wait for the others' bots (the Get
-It! bot alone was ~2.5 ms before a GET OUT! table's first frame, scripts/bench_startup.py).
+from this package): a solo game of one game does not wait for the others' bots before
+its first frame.
 """
 
 from __future__ import annotations

@@ -41,8 +41,8 @@ class SessionScreen(Screen[None]):
         app = getters.app(HiddenHandApp)
 
     #: The latest ``update`` from the host, replaced whole each time. No repaint of the
-    #: whole screen on each: the widgets the update changes repaint themselves
-    #: (a whole-screen repaint per update doubled its cost, scripts/bench_repaint.py).
+    #: whole screen on each: the widgets the update changes repaint themselves, and the
+    #: rest of the screen (most of it, for most updates) is not drawn again.
     update: reactive[dict[str, Any] | None] = reactive(None, always_update=True, repaint=False)
 
     def __init__(self, session: Session) -> None:

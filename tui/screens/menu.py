@@ -41,7 +41,7 @@ class MenuScreen(Screen[None]):
         app = getters.app(HiddenHandApp)
 
     # The first entry a player sees; Textual's default would focus "resume" first, hidden
-    # a moment later, and restyle both buttons (scripts/bench_startup.py).
+    # a moment later, and restyle both buttons before the first frame.
     AUTO_FOCUS = "#solo"
 
     BINDINGS = [

@@ -3,8 +3,8 @@
 Textual's ``Footer`` is a container of one ``FooterKey`` widget per key. Whenever the
 set of keys changes (at a table: the turn changes hands, a round ends) it removes and
 mounts them all, which styles and lays out the screen again; even a key that only dims
-is a restyle of that key (bench_repaint.py). At a table that is most of what an update
-costs. ``TableFooter`` draws the same line itself, with the same look taken from the
+is a restyle of that key. At a table that was most of what an update cost.
+``TableFooter`` draws the same line itself, with the same look taken from the
 stylesheet (Textual's footer colours), and does the same things: a click on a key
 presses it (a dimmed one rings the bell), the mouse over a key lights it and shows its
 tooltip, the wheel scrolls keys that do not fit. A change of keys is one line redrawn.
@@ -26,8 +26,8 @@ from textual.widget import Widget
 
 
 class FooterEntry(NamedTuple):
-    """One key as the footer draws it (a named tuple: a dataclass costs start-up ≈ 0.3 ms
-    more to define, scripts/bench_startup.py)."""
+    """One key as the footer draws it (a named tuple: a dataclass generates its methods
+    with ``exec`` when it is defined, which every start pays for)."""
 
     #: The key pressed by a click (the binding's key).
     key: str

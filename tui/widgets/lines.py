@@ -2,7 +2,7 @@
 
 Textual turns a widget's whole ``render()`` into strips at every repaint. A Got Five!
 rack or the others' racks change a line or two an update (whose turn it is, a new clue),
-and the rest of their text costs as much again each time (scripts/bench_repaint.py).
+and turning the rest of their text into strips again costs as much each time.
 :class:`TextLines` is for a widget whose ``render()`` gives a ``Text`` that neither
 wraps nor aligns (``no_wrap``, cropped, left-aligned): it draws it through the line API,
 keeping each line's strip for as long as that line's text and the width stay the same.

@@ -56,7 +56,7 @@ class _Seats:
 
     That width comes with the drawing: the widget's own ``size`` is not asked, which,
     while the screen is laid out (a panel of ``height: auto`` is measured by drawing
-    it), arranged the whole screen a second time (scripts/bench_startup.py).
+    it), would arrange the whole screen a second time inside the layout.
     """
 
     def __init__(self, titles: list[str], rows: list[list[Text | str]], header: Style) -> None:
@@ -146,11 +146,11 @@ def _laid_out(titles: list[str], rows: list[list[Text | str]], width: int,
     """:func:`_table` as lines of text, cell for cell and style for style the same, or
     ``None`` when the columns do not fit in ``width`` (Rich would squeeze them).
 
-    Rich's table measures and renders every cell on every update, a millisecond or
-    two each time the seats change (nearly every move; scripts/bench_repaint.py);
-    these columns are simple enough to lay out directly, with Rich's own rules: one
-    space between columns on each side (none at the edges), the first column 2 wide,
-    the others as wide as their widest cell, the player's taking what is left.
+    Rich's table measures and renders every cell each time the seats change (nearly
+    every move), a large share of an update's repaint; these columns are simple enough
+    to lay out directly, with Rich's own rules: one space between columns on each side
+    (none at the edges), the first column 2 wide, the others as wide as their widest
+    cell, the player's taking what is left.
     """
     count = len(titles)
     pads = _pads(count)

@@ -4,7 +4,7 @@
 case the new content makes the widget bigger or smaller. Most of the tables' texts have
 a fixed box (a status line of height 1, a card of 12×4), or keep the same height at the
 same width (one line of text in a wider box): for those a layout is pure cost, and each
-one also repaints a log's scrollbar in a second frame (scripts/bench_repaint.py).
+one also repaints a log's scrollbar in a second frame.
 :func:`set_text` asks for a layout only when the widget's size depends on its content
 and the new content would change it; what is drawn is the same.
 """

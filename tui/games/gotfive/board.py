@@ -135,8 +135,8 @@ class BoardWidget(TextLines):
         for row in range(COLOURS):
             cells = tuple(self.cell(number_at(row, col), impossible, certain)
                           for col in range(PER_COLOUR))
-            # A row is built again only when one of its cells changed: building the
-            # whole board was most of a repaint of it (scripts/bench_repaint.py).
+            # A row is built again only when one of its cells changed: a change is a
+            # mark or two, and building the whole board was most of a repaint of it.
             key = (row, width, content, cells)
             parts = self._rows.get(key) or _row(row, cells, width, content, self.LABEL)
             rows[key] = parts

@@ -113,8 +113,8 @@ class MyRack(TextLines):
         for name, value in changed.items():
             self.set_reactive(getattr(MyRack, name), value)
         if self.drawn_from() == drawn:
-            # Another seat's clue: the rack draws the same (a render of it, ≈ 1 ms, at
-            # nearly every other update: scripts/bench_repaint.py).
+            # Another seat's clue (nearly every other update): the rack draws only its
+            # own clues, so it would draw the same again.
             return
         self.refresh(layout=grid_height(self.clues, self.seat, self.max_lines) != before)
 

@@ -1,0 +1,201 @@
+"""The arguments of each ``hiddenhand`` subcommand, and the table of subcommands.
+
+An adder here imports what its help names (the engine, for the list of games) only when
+it runs: :func:`tui.cli.build_parser` calls only the adder of the subcommand a command
+line names, so plain ``hiddenhand`` (the app) imports neither the engine nor the network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+from collections.abc import Callable
+
+from tui import cli_values as check
+
+DEFAULT_PORT = 4455
+#: The ``host`` flags that set a ``net.limits.Limits`` field of the same name, and what
+#: each counts.
+LIMITS = {
+    "--max-connections": "connections in all",
+    "--max-per-address": "connections from one address",
+    "--max-unjoined-per-address": "connections from one address that are not at a table",
+    "--max-tables": "tables in all",
+    "--max-tables-per-address": "tables players at one address may open",
+}
+#: The ``Limits`` fields those flags set (the flags' own ``dest``).
+LIMIT_FLAGS = tuple(flag.removeprefix("--").replace("-", "_") for flag in LIMITS)
+
+
+def solo_arguments(solo: argparse.ArgumentParser) -> None:
+    """``solo``: the game, the seats and the table options of a solo table."""
+    import engine  # (a solo table imports it next anyway)
+
+    solo.add_argument("--game", default="getout",
+                      help="the game: " + ", ".join(engine.GAMES) + " (default getout)")
+    solo.add_argument("--seats", type=check.seats, default=4,
+                      help="seats, you included (default 4)")
+    solo.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                      type=check.option_pair, help="a table option, e.g. limit=50 (repeatable)")
+
+
+def demo_arguments(demo: argparse.ArgumentParser) -> None:
+    """``demo``: the seats, seed and length of a printed GET OUT! match."""
+    demo.add_argument("--seats", type=check.seats, default=4, help="players, 2 to 6 (default 4)")
+    demo.add_argument("--seed", type=int, default=None, help="replay a game exactly")
+    demo.add_argument("--single", action="store_true", help="one round instead of a match")
+    demo.add_argument("--quiet", action="store_true", help="print only the outcome")
+
+
+def sim_arguments(sim: argparse.ArgumentParser) -> None:
+    """``sim``: the game, how many games, options, and the bots' and simulated people's
+    timing."""
+    import engine
+
+    sim.add_argument("game", metavar="GAME", help="the game: " + ", ".join(engine.GAMES))
+    sim.add_argument("--games", type=check.games, default=100, help="how many games (default 100)")
+    sim.add_argument("--seats", type=check.seats, default=None,
+                     help="seats (default 4, or the game's most if fewer)")
+    sim.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    sim.add_argument("--option", action="append", type=check.option_pair, default=[],
+                     metavar="KEY=VALUE",
+                     help="a game option, e.g. level=6 or match=false (repeatable)")
+    sim.add_argument("--reaction", type=check.seconds, default=None,
+                     help="Get It! bots' reaction time in seconds (default: the table's "
+                     "bots option, 0.35 quick or 1.0 relaxed)")
+    sim.add_argument("--jitter", type=check.seconds, default=None,
+                     help="Get It! bots' reaction jitter, plus or minus (default: 0.15 "
+                     "quick, 0.3 relaxed)")
+    sim.add_argument("--people", type=check.count, default=0, metavar="N",
+                     help="Get It!: seat N simulated people (seats 1..N) beside the bots; "
+                     "a person reacts slowly, sometimes signals the wrong player and never "
+                     "types (default 0)")
+    sim.add_argument("--person-reaction", type=check.seconds, default=1.0, metavar="SECONDS",
+                     help="how long a simulated person takes to react (default 1.0)")
+    sim.add_argument("--person-spread", type=check.seconds, default=0.3, metavar="SECONDS",
+                     help="how much a person's reaction varies, one standard deviation "
+                     "(default 0.3)")
+    sim.add_argument("--person-error", type=check.fraction, default=0.1, metavar="FRACTION",
+                     help="how often a person's signal goes to the wrong player, 0 to 1 "
+                     "(default 0.1)")
+    sim.add_argument("--versus", choices=["random", "casual"], default=None,
+                     help="seats 2.. play against the bot in seat 1: random-legal players "
+                     "(GET OUT!) or casual bots (Got Five!; seat 1 plays at the table's "
+                     "bots option)")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def host_arguments(host: argparse.ArgumentParser) -> None:
+    """``host``: the table, where to listen, the journal and the host's limits."""
+    import engine
+    from net.limits import Limits  # small and pure; the rest of net stays unimported
+
+    host.add_argument("--game", default="getout",
+                      help="the game: " + ", ".join(engine.GAMES) + " (default getout)")
+    host.add_argument("--seats", type=check.seats, default=None,
+                      help="seats at the table (default: the game's fewest)")
+    host.add_argument("--bots", type=check.count, default=0,
+                      help="seats given to bots (the last ones)")
+    host.add_argument("--port", type=check.port, default=None,
+                      help=f"TCP port to listen on (default {DEFAULT_PORT}, or the resumed "
+                      "game's; 0 picks a free one)")
+    host.add_argument("--bind", type=check.address, default=None, metavar="ADDRESS",
+                      help="listen on this address only (default: every address)")
+    host.add_argument("--name", default=socket.gethostname().split(".")[0] or "hiddenhand",
+                      help="the host's name as players see it")
+    host.add_argument("--table", default=None, metavar="NAME", help="the table's name")
+    host.add_argument("--option", action="append", type=check.option_pair, default=[],
+                      metavar="KEY=VALUE",
+                      help="a game option, e.g. limit=150 or match=false (repeatable)")
+    host.add_argument("--mdns-interface", action="append", default=None, metavar="IP",
+                      help="advertise only on this interface address (repeatable; default: "
+                      "$HIDDENHAND_MDNS_INTERFACES, else every interface)")
+    host.add_argument("--no-mdns", action="store_true", help="do not advertise on the LAN")
+    host.add_argument("--bot-delay", type=check.seconds, default=0.6,
+                      help="seconds a bot waits before each move (default 0.6)")
+    host.add_argument("--resume", nargs="?", const="latest", default=None, metavar="JOURNAL",
+                      help="bring back the last game after a crash (or the one in JOURNAL); "
+                      "--game, --seats, --bots, --option and --table are then ignored")
+    host.add_argument("--no-journal", action="store_true",
+                      help="keep no crash-recovery journal")
+    host.add_argument("--fsync", choices=("background", "each"), default="background",
+                      help="when the journal reaches the disk: background (default) writes "
+                      "every change before it is acknowledged, so a crash or kill of the host "
+                      "loses nothing, and fsyncs it moments later from a thread (a power cut "
+                      "may lose those moments); each fsyncs before every acknowledgement "
+                      "(nothing lost even then, at the disk's pace for every move)")
+    defaults = Limits()
+    for (flag, what), field in zip(LIMITS.items(), LIMIT_FLAGS, strict=True):
+        host.add_argument(flag, dest=field, type=check.positive, default=getattr(defaults, field),
+                          help=f"at most this many {what} (default {getattr(defaults, field)}; "
+                          "raise the per-address ones when everyone connects from one machine, "
+                          "as over SSH)")
+    host.add_argument("--shared-address", action="append", type=check.address, default=[],
+                      metavar="IP", help="an address many players share (a box they log in "
+                      "to, a proxy): no per-address limit counts them together (repeatable)")
+
+
+def ssh_serve_arguments(ssh: argparse.ArgumentParser) -> None:
+    """``ssh-serve``: where to listen for SSH logins, who may log in, and limits."""
+    ssh.add_argument("--port", type=check.port, default=2222,
+                     help="SSH port to listen on (default 2222; 0 picks a free one)")
+    ssh.add_argument("--bind", type=check.address, default=None, metavar="ADDRESS",
+                     help="listen on this address only (default: every address)")
+    who = ssh.add_mutually_exclusive_group(required=True)
+    who.add_argument("--authorized-keys", default=None, metavar="FILE",
+                     help="who may log in: public keys, one a line, as in ~/.ssh/authorized_keys")
+    who.add_argument("--open", action="store_true",
+                     help="let anyone in, with any name and no key (a trusted LAN only)")
+    ssh.add_argument("--max-sessions", type=check.count, default=32,
+                     help="logins at once, in all (default 32)")
+    ssh.add_argument("--max-per-address", type=check.count, default=4,
+                     help="logins at once from one client address (default 4)")
+    ssh.add_argument("--idle-timeout", type=check.idle_seconds, default=1800.0, metavar="SECONDS",
+                     help="close a login after this long without a key pressed "
+                     "(default 1800; 0: never)")
+    ssh.add_argument("--host-port", type=check.port, default=0,
+                     help="port of the game host on 127.0.0.1 (default: a free one)")
+    ssh.add_argument("--hostname", default=None, metavar="NAME",
+                     help="the box's name in 'ssh -p PORT NAME', as the lobby shows it "
+                     "(default: this machine's name)")
+    ssh.add_argument("--data-dir", default=None, metavar="DIR", dest="ssh_data_dir",
+                     help="host key and players' data (default: the user's data dir, "
+                     "or $HIDDENHAND_DATA_DIR)")
+    ssh.add_argument("--bot-delay", type=check.seconds, default=0.7,
+                     help="seconds a bot waits before each move (default 0.7)")
+
+
+def list_arguments(lister: argparse.ArgumentParser) -> None:
+    """``list``: how long to browse the LAN, and where."""
+    lister.add_argument("--timeout", type=check.seconds, default=2.0,
+                        help="seconds to listen (default 2)")
+    lister.add_argument("--json", action="store_true", help="print JSON (one list) for scripts")
+    lister.add_argument("--mdns-interface", action="append", default=None, metavar="IP",
+                        help="browse only on this interface address (repeatable)")
+
+
+#: The commands that take ``--option``: their help lists every game's options.
+OPTION_COMMANDS = ("solo", "host", "sim")
+
+#: Subcommand → (what adds its arguments, its help in the list, its description).
+COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], str, str]] = {
+    "solo": (solo_arguments, "play solo against bots at once (no network)",
+             "Open the app straight into a solo game against bots."),
+    "demo": (demo_arguments, "watch a headless GET OUT! match between random players",
+             "Play a GET OUT! match between random-legal players and print it."),
+    "sim": (sim_arguments, "play many bot-only games headless and print the outcomes",
+            "Play bot-only games on simulated time (no real waiting) and print a table "
+            "of outcomes. Game i uses seed SEED+i, so a run replays exactly. In Get It!, "
+            "--people seats simulated people beside the bots, to measure how well the "
+            "bots play with people."),
+    "host": (host_arguments, "run a headless host for LAN play",
+             "Host one table on this machine, headless; players join it over the network "
+             "(found with 'hiddenhand list' or by host:port). Ctrl-C stops it."),
+    "ssh-serve": (ssh_serve_arguments,
+                  "serve the app over SSH: anyone with an ssh client plays on this box",
+                  "Listen for SSH logins; each gets its own hiddenhand app on its own "
+                  "terminal, and every app plays on one host this command runs on "
+                  "127.0.0.1. Ctrl-C stops it."),
+    "list": (list_arguments, "list the hosts on the LAN",
+             "Browse the LAN for hiddenhand hosts and print them."),
+}

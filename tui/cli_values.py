@@ -1,0 +1,137 @@
+"""What a value on the ``hiddenhand`` command line may be.
+
+Each checker is an argparse ``type=``: it turns the text into the value or raises
+``argparse.ArgumentTypeError`` with a message in plain words, which argparse prints under
+the command's usage. Table options (``--option KEY=VALUE``) are read in two steps: the
+pair here, its value once the game, and so the kind of value the option takes, is known.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine import GameSpec
+    from engine.core import Option
+
+
+def whole_number(low: int | None = None, high: int | None = None, *,
+                 kind: str = "expected a whole number",
+                 said: str = "expected") -> Callable[[str], int]:
+    """A checker of a whole number from ``low`` to ``high`` (either may be open).
+
+    Text that is no whole number is refused as ``"{kind}, not 'x'"``; a number out of
+    range as ``"{said} LOW to HIGH, not 7"`` (``LOW or more`` without ``high``).
+    """
+    if low is None:
+        span = "" if high is None else f"{high} or less"
+    else:
+        span = f"{low} or more" if high is None else f"{low} to {high}"
+
+    def check(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{kind}, not {text!r}") from None
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{said} {span}, not {value}")
+        return value
+
+    return check
+
+
+#: Seats: the range is the game's, which the engine checks and says with the game's name.
+seats = whole_number(kind="seats must be a whole number")
+count = whole_number(0)
+positive = whole_number(1)
+games = whole_number(1, said="--games must be")
+port = whole_number(0, 65535, said="a port is")
+
+
+def bounded_number(high: float, kind: str, shown: str) -> Callable[[str], float]:
+    """A checker of a number (fractions allowed) from 0 to ``high``: ``kind`` names what
+    it is, ``shown`` the range, in the errors."""
+
+    def check(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {kind}, not {text!r}") from None
+        if not 0 <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected {shown}, not {text}")
+        return value
+
+    return check
+
+
+seconds = bounded_number(3600, "a number of seconds", "0 to 3600 seconds")
+fraction = bounded_number(1, "a fraction from 0 to 1", "a fraction from 0 to 1")
+idle_seconds = bounded_number(7 * 86400, "a number of seconds", "0 to 604800 seconds")
+
+
+def address(text: str) -> str:
+    """An IP address to listen on (a name would make the mDNS record lie)."""
+    try:
+        return str(ipaddress.ip_address(text.strip()))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a valid IP address (for example 192.168.1.20, 127.0.0.1 or ::1)"
+        ) from None
+
+
+def option_pair(text: str) -> tuple[str, str]:
+    """``key=value``, both as text; :func:`option_value` reads the value once the game
+    (and so what kind of value the option takes) is known."""
+    key, sep, raw = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"an option is written KEY=VALUE, not {text!r}")
+    return key, raw.strip()
+
+
+def option_value(option: Option | None, raw: str) -> Any:
+    """The value of ``raw`` for ``option``: one of its text choices if it names one
+    (so ``hints=off`` is the choice ``"off"``, not false), else true/false/none, a
+    number, or text."""
+    if option is not None and option.kind == "choice":
+        for choice in option.choices:
+            if isinstance(choice, str) and choice.lower() == raw.lower():
+                return choice
+    value: Any
+    if raw.lower() in {"true", "yes", "on"}:
+        value = True
+    elif raw.lower() in {"false", "no", "off"}:
+        value = False
+    elif raw.lower() in {"none", "null", ""}:
+        value = None
+    else:
+        try:
+            value = int(raw)
+        except ValueError:
+            value = raw
+    return value
+
+
+def typed_options(spec: GameSpec, pairs: Sequence[tuple[str, str]],
+                  seats: int | None = None) -> dict[str, Any]:
+    """The ``--option`` pairs of a command line as values for ``spec``'s options.
+
+    A seat is counted from 1 on the command line, as the app shows seats (``first=1``
+    is the first seat); the engine counts from 0. With ``seats``, a seat that is not
+    one of them raises ``ValueError`` in those words."""
+    known = {o.name: o for o in spec.options}
+    values: dict[str, Any] = {}
+    for key, raw in pairs:
+        option = known.get(key)
+        value = option_value(option, raw)
+        if option is not None and option.kind == "seat" and value is not None:
+            if seats is not None and (type(value) is not int or not 1 <= value <= seats):
+                raise ValueError(f"option {key!r} is a seat from 1 to {seats}, or none for "
+                                 f"one chosen at random; not {raw!r}")
+            if type(value) is int:
+                value -= 1
+        values[key] = value
+    return values
