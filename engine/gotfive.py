@@ -60,32 +60,23 @@ from engine.core import (
     next_seat,
     seat_option,
 )
+from engine.gotfive_hint import hint_for
 
-COLOURS = 5
-TILES = 60
-PER_COLOUR = TILES // COLOURS  # 12
-RACK = 5
+# The tiles' arithmetic lives below the hints and the solver (engine.gotfive_tiles);
+# every name stays importable from here, where the UI and the bots look them up.
+from engine.gotfive_tiles import (
+    COLOURS,
+    RACK,
+    TILES,
+    colour_of,
+    dots_of,
+    hidden,
+    numbers_of_colour,
+    tile,
+)
+from engine.gotfive_tiles import PER_COLOUR as PER_COLOUR
+
 MARKS = ("cross", "circle")
-
-
-def colour_of(n: int) -> int:
-    """The colour index (0..4) of tile ``n``."""
-    return (n - 1) % COLOURS
-
-
-def dots_of(n: int) -> int:
-    """The number of dots (1..3) on tile ``n``."""
-    return ((n - 1) // COLOURS) % 3 + 1
-
-
-def tile(n: int) -> dict[str, Plain]:
-    """Tile ``n`` face up, as the contract's plain dict."""
-    return {"n": n, "colour": colour_of(n), "dots": dots_of(n)}
-
-
-def hidden(n: int) -> dict[str, Plain]:
-    """Tile ``n`` seen from behind: its colour only."""
-    return {"colour": colour_of(n)}
 
 
 # Every tile's faces and board key, built once: views copy them instead of computing
@@ -93,11 +84,6 @@ def hidden(n: int) -> dict[str, Plain]:
 _FACE: tuple[dict[str, Plain], ...] = tuple(tile(n) for n in range(TILES + 1))
 _BACK: tuple[dict[str, Plain], ...] = tuple(hidden(n) for n in range(TILES + 1))
 _KEY: tuple[str, ...] = tuple(str(n) for n in range(TILES + 1))
-
-
-def numbers_of_colour(colour: int) -> list[int]:
-    """The twelve numbers of one colour, ascending."""
-    return list(range(colour + 1, TILES + 1, COLOURS))
 
 
 def _is_int(value: Any) -> TypeGuard[int]:
@@ -394,9 +380,6 @@ class GotFive(Game):
         view = super().view(seat)
         mode = self.options.get("hints", "off")
         if mode != "off" and seat is not None:
-            # Imported here: the solver imports this module's tile helpers.
-            from engine.gotfive_hint import hint_for
-
             hint = hint_for(view, mode)
             if hint is not None:
                 view["hint"] = hint

@@ -37,8 +37,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core import Plain
-from engine.gotfive import COLOURS
 from engine.gotfive_solver import position_candidates
+from engine.gotfive_tiles import COLOURS
 
 #: The values of the ``hints`` table option, in the order a form offers them.
 MODES = ("off", "count", "board")

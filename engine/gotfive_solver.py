@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
-from engine.gotfive import colour_of, dots_of, numbers_of_colour
+from engine.gotfive_tiles import colour_of, dots_of, numbers_of_colour
 
 
 def _seen_numbers(view: Mapping[str, Any], seat: int) -> set[int]:

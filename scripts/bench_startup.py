@@ -21,11 +21,8 @@ is), ``--runs`` times each; the median and the minimum are printed, and each med
 as a ratio to the trivial app's from the same run. Each process gets its own empty
 ``HIDDENHAND_CONFIG_DIR`` and ``HIDDENHAND_DATA_DIR``: no settings, and no crash
 journals (every solo run is stopped mid-game, so each would leave one, and the menu
-would read them all, on a machine's history rather than the app's cost). The app's
-cache of parsed CSS (``tui/css_cache.py``, ``HIDDENHAND_CACHE_DIR``) is one directory
-for the whole run, as a player's cache dir is from one start to the next (the warm-up
-round fills it); ``hiddenhand solo (table), first start`` is the solo table with an
-empty cache every time, as on the very first start (it then also writes the cache).
+would read them all, on a machine's history rather than the app's cost): every start
+is a first start, as nothing the app keeps changes its start-up.
 The app opens no socket for the menu or a solo table; to be sure nothing reaches a
 network, run the benchmark in a network namespace of its own:
 
@@ -67,15 +64,12 @@ ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\
 
 #: A target: its command, the marker of its screen, and what its environment adds.
 Target = tuple[list[str], bytes, dict[str, str]]
-#: An environment value that stands for the run's own fresh, empty directory.
-FRESH = "<fresh>"
 
 
-def targets(before: Path | None = None, cache: Path | None = None) -> dict[str, Target]:
+def targets(before: Path | None = None) -> dict[str, Target]:
     """Name → target of every target, the baseline first; with ``before`` (a directory
     holding an older ``engine``, ``net`` and ``tui``), the menu and the solo table of
-    that code too, run by the same console script with the directory on PYTHONPATH.
-    ``cache`` is the app's CSS cache directory for the whole run (else each run's own)."""
+    that code too, run by the same console script with the directory on PYTHONPATH."""
     bindir = Path(sys.executable).parent
     app = shutil.which("hiddenhand", path=str(bindir)) or str(bindir / "hiddenhand")
     found: dict[str, Target] = {
@@ -84,12 +78,9 @@ def targets(before: Path | None = None, cache: Path | None = None) -> dict[str, 
     }
     runs = [("", {})] if before is None else [(" before", {"PYTHONPATH": str(before)}),
                                               ("", {})]
-    kept = {"HIDDENHAND_CACHE_DIR": str(cache) if cache is not None else FRESH}
     for label, env in runs:
-        found[f"hiddenhand (menu){label}"] = ([app], b"Play solo against bots", env | kept)
-        found[f"hiddenhand solo (table){label}"] = ([app, "solo"], b"Players", env | kept)
-    found["hiddenhand solo (table), first start"] = (
-        [app, "solo"], b"Players", {"HIDDENHAND_CACHE_DIR": FRESH})
+        found[f"hiddenhand (menu){label}"] = ([app], b"Play solo against bots", env)
+        found[f"hiddenhand solo (table){label}"] = ([app, "solo"], b"Players", env)
     return found
 
 
@@ -103,9 +94,8 @@ def export(revision: str, into: Path) -> Path:
 
 
 def first_frame(command: list[str], marker: bytes, size: tuple[int, int], timeout: float,
-                extra_env: dict[str, str] | None = None, linger: float = 0.0) -> float:
-    """Seconds from starting ``command`` on a fresh pty to ``marker`` painted on it
-    (the process then runs on for ``linger`` seconds before it is stopped)."""
+                extra_env: dict[str, str] | None = None) -> float:
+    """Seconds from starting ``command`` on a fresh pty to ``marker`` painted on it."""
     import fcntl
     import termios
 
@@ -116,7 +106,7 @@ def first_frame(command: list[str], marker: bytes, size: tuple[int, int], timeou
         env = dict(os.environ, TERM="xterm-256color", HIDDENHAND_CONFIG_DIR=config,
                    HIDDENHAND_DATA_DIR=config, COLUMNS=str(cols), LINES=str(rows))
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env.update({k: config if v == FRESH else v for k, v in (extra_env or {}).items()})
+        env.update(extra_env or {})
         start = time.perf_counter()
         proc = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env,
                                 start_new_session=True, close_fds=True)
@@ -140,9 +130,7 @@ def first_frame(command: list[str], marker: bytes, size: tuple[int, int], timeou
                                        f"{ESCAPES.sub(b'', seen)[-500:]!r}")
                 seen += chunk
                 if marker in ESCAPES.sub(b"", seen):
-                    took = time.perf_counter() - start
-                    _drain(master, linger)
-                    return took
+                    return time.perf_counter() - start
         finally:
             _stop(proc, master)
 
@@ -157,19 +145,6 @@ def _stop(proc: subprocess.Popen[bytes], master: int) -> None:
             proc.kill()
             proc.wait()
     os.close(master)
-
-
-def _drain(master: int, seconds: float) -> None:
-    """Read what the process writes to the terminal for ``seconds`` (so it never blocks)."""
-    end = time.perf_counter() + seconds
-    while (left := end - time.perf_counter()) > 0:
-        ready, _, _ = select.select([master], [], [], left)
-        if ready:
-            try:
-                if not os.read(master, 65536):
-                    return
-            except OSError:
-                return
 
 
 def cpu_at_frame(command: list[str], marker: bytes, size: tuple[int, int], timeout: float,
@@ -191,7 +166,7 @@ def cpu_at_frame(command: list[str], marker: bytes, size: tuple[int, int], timeo
         env = dict(os.environ, TERM="xterm-256color", HIDDENHAND_CONFIG_DIR=config,
                    HIDDENHAND_DATA_DIR=config, COLUMNS=str(cols), LINES=str(rows))
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env.update({k: config if v == FRESH else v for k, v in (extra_env or {}).items()})
+        env.update(extra_env or {})
         probe = [sys.executable, str(HERE / "startup_probe.py"), str(out), marker.decode(),
                  "--", target, *args]
         proc = subprocess.Popen(probe, stdin=slave, stdout=slave, stderr=slave, env=env,
@@ -240,16 +215,14 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         parser.error(f"--size must look like 100x30, not {args.size!r}")
     size = (cols, rows)
-    with tempfile.TemporaryDirectory(prefix="hh-before-") as older, \
-            tempfile.TemporaryDirectory(prefix="hh-cache-") as cache:
+    with tempfile.TemporaryDirectory(prefix="hh-before-") as older:
         before = None
         if args.before is not None:
             try:
                 before = export(args.before, Path(older))
             except subprocess.CalledProcessError as exc:
                 parser.error(f"cannot export {args.before!r}: {exc.stderr.decode().strip()}")
-        return run(targets(before, Path(cache)), size, args.runs, args.timeout, argv,
-                   cpu=args.cpu)
+        return run(targets(before), size, args.runs, args.timeout, argv, cpu=args.cpu)
 
 
 def run(todo: dict[str, Target], size: tuple[int, int], runs: int, timeout: float,
@@ -262,9 +235,7 @@ def run(todo: dict[str, Target], size: tuple[int, int], runs: int, timeout: floa
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"terminal {cols}x{rows}; {runs} runs each, round-robin, after a warm-up")
     for command, marker, env in todo.values():
-        # The warm-up's processes run on for a moment after their first frame (as a
-        # player's do): time to write what they keep for the next start (the CSS cache).
-        first_frame(command, marker, size, timeout, env, linger=1.0)
+        first_frame(command, marker, size, timeout, env)
     times: dict[str, list[float]] = {name: [] for name in todo}
     for _ in range(runs):
         for name, (command, marker, env) in todo.items():

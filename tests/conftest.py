@@ -28,13 +28,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 
 @pytest.fixture(autouse=True)
 def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Journals (``net.journal``), the CSS cache (``tui.css_cache``) and the settings
-    (``tui.settings``: a test's app remembers the table it opened) go to temporary
-    directories, never the user's: also for the app and hosts run as subprocesses, which
-    inherit the environment."""
+    """Journals (``net.journal``) and the settings (``tui.settings``: a test's app
+    remembers the table it opened) go to temporary directories, never the user's: also
+    for the app and hosts run as subprocesses, which inherit the environment."""
     path = tmp_path_factory.mktemp("data")
-    dirs = {"HIDDENHAND_DATA_DIR": path, "HIDDENHAND_CACHE_DIR": path / "cache",
-            "HIDDENHAND_CONFIG_DIR": path / "config"}
+    dirs = {"HIDDENHAND_DATA_DIR": path, "HIDDENHAND_CONFIG_DIR": path / "config"}
     old = {name: os.environ.get(name) for name in dirs}
     os.environ.update({name: str(value) for name, value in dirs.items()})
     try:

@@ -277,9 +277,6 @@ def test_a_solo_get_it_table_starts_with_bots_that_react_as_people_do(
         def run(self) -> None:
             pass
 
-        def save_css_cache(self) -> None:
-            pass
-
     monkeypatch.setattr(tui.app, "HiddenHandApp", App)
     assert main(argv) == 0
     assert opened["solo"]["options"]["bots"] == bots

@@ -3,7 +3,8 @@
 The layers themselves (engine → nothing of ours and no I/O; net → engine; tui → net and
 engine) are import-linter contracts in ``pyproject.toml``; ``.ci/run`` runs
 ``lint-imports`` and so does the first test here, so the README's test command checks
-them too. The other tests check what is not an import between packages: the engine's
+them too. The other tests check what is not an import between packages: no import
+circle between our modules (an import inside a function counts too), the engine's
 randomness, and that the command line imports the network layer and the engine only
 when needed.
 """
@@ -14,7 +15,10 @@ import ast
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+
+import grimp
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,6 +31,89 @@ def test_the_import_contracts_are_kept() -> None:
                           text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 broken" in done.stdout
+
+
+def import_circles(graph: grimp.ImportGraph) -> list[list[str]]:
+    """One circle per group of modules that import each other, round and back, as the
+    module path ``[a, b, ..., a]``; ``[]`` if there is none. (The groups are the strongly
+    connected components of the import graph, found by Tarjan's algorithm, without
+    recursion.)"""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+    for root in sorted(graph.modules):
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work: list[tuple[str, Iterable[str]]] = [
+            (root, iter(sorted(graph.find_modules_directly_imported_by(root))))]
+        while work:
+            module, imported = work[-1]
+            for other in imported:
+                if other not in index:
+                    index[other] = low[other] = len(index)
+                    stack.append(other)
+                    on_stack.add(other)
+                    work.append((other, iter(sorted(graph.find_modules_directly_imported_by(
+                        other)))))
+                    break
+                if other in on_stack:
+                    low[module] = min(low[module], index[other])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[module])
+                if low[module] == index[module]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == module:
+                            break
+                    if len(group) > 1:
+                        first = min(group)
+                        # Any way back to ``first`` from what it imports stays in the group.
+                        back = min(other for other in graph.find_modules_directly_imported_by(
+                            first) if other in group)
+                        chain = graph.find_shortest_chain(importer=back, imported=first)
+                        assert chain is not None
+                        circles.append([first, *chain])
+    return circles
+
+
+def test_no_module_of_ours_imports_itself_round_a_circle() -> None:
+    """No import circle in engine, net or tui, counting imports inside functions (a
+    circle held up only by importing late is still a circle). Imports under
+    ``if TYPE_CHECKING:`` do not count: they never run (STYLE.md: a screen types the
+    app that way). A game looked up by name in a registry (``importlib``) is no import
+    statement and is not seen here."""
+    graph = grimp.build_graph("engine", "net", "tui", exclude_type_checking_imports=True,
+                              cache_dir=None)
+    circles = import_circles(graph)
+    assert not circles, "import circles:\n" + "\n".join(" -> ".join(c) for c in circles)
+
+
+def test_screens_and_widgets_never_import_the_app() -> None:
+    """They type it under ``if TYPE_CHECKING:`` and get it from Textual at run time;
+    the app imports them, never the other way round."""
+    graph = grimp.build_graph("tui", exclude_type_checking_imports=True, cache_dir=None)
+    importers = sorted(module for module in graph.find_modules_that_directly_import("tui.app")
+                       if module.startswith(("tui.screens", "tui.games", "tui.widgets")))
+    assert not importers, f"importing tui.app at run time: {importers}"
+
+
+def test_a_circle_is_found_and_named() -> None:
+    """The finder itself: a circle of three, named from its first module; a module
+    imported from the circle but importing nothing back is not in it."""
+    graph = grimp.ImportGraph()
+    for importer, imported in [("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")]:
+        graph.add_import(importer=importer, imported=imported)
+    assert import_circles(graph) == [["a", "b", "c", "a"]]
 
 
 def test_engine_uses_no_global_randomness() -> None:

@@ -129,7 +129,7 @@ def test_the_getout_table_screen_imports_its_dialogs_only_when_they_open() -> No
 
 
 def test_no_table_screen_imports_rich_pretty_printing() -> None:
-    # RichLog imports rich.pretty (2 ms of a solo table's first frame); the log is ours.
+    # RichLog imports rich.pretty, which a table's first frame waited for; the log is ours.
     said = probe(
         "import sys\n"
         "import tui.games.getout.screen, tui.games.getit.screen, tui.games.gotfive.screen\n"
@@ -152,8 +152,8 @@ def test_a_game_does_not_import_the_other_games() -> None:
 
 def test_the_command_line_of_a_solo_table_imports_no_other_game() -> None:
     """The help's list of every game's options is made only when help is shown: made
-    for every run, it imported all three games and the options form (~25 ms of a solo
-    table's start-up)."""
+    for every run, it imported all three games and the options form before a solo
+    table's first frame."""
     said = probe(
         "import sys\n"
         "from tui.cli import build_parser\n"

@@ -1,18 +1,14 @@
-"""The Textual application: a thin shell that opens the main menu and holds shared state.
+"""The Textual application: a thin shell that assembles the parts and opens the menu.
 
 Screens do the work (``tui/screens``, ``tui/games``); widgets draw (``tui/widgets``). The
-app keeps what every screen shares: the player's settings, the host this laptop runs
-when it plays solo or hosts a LAN game (with its mDNS announcement), and the one
-:class:`~tui.session.Session` at a table with the one worker that reads it — the
-listener posts what the host pushes to the screen at the table and reconnects with the
-seat's token when the line drops.
+app holds what every screen shares and hands each job on: the player's settings
+(``tui/settings.py``), the host this laptop runs (:class:`~tui.hosting.Hosting`), the
+session at a table and its reader (:class:`~tui.listener.Listener`, run by the app's
+``listen`` worker), the collector paused for the start-up (``tui/gc_tuning.py``).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import gc
 import logging
 import os
 from collections.abc import Callable
@@ -24,64 +20,29 @@ from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
-from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
-from tui.messages import ChatReceived, ConnectionDropped, ConnectionRestored, HostSaid, ViewReceived
+from tui.gc_tuning import resume_after_start_up
+from tui.hosting import Hosting
+from tui.listener import Listener
+from tui.messages import ConnectionDropped
+from tui.screens.menu_to_come import MenuToCome
 from tui.settings import Settings
 
-# The session (and with it the client and the wire format) is imported where one is
-# opened, not before the menu's first frame (scripts/bench_startup.py).
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
-    from net.discovery import Advertiser
     from net.host import Host
     from net.journal import JournalInfo
     from tui.session import Session
 
 log = logging.getLogger("hiddenhand.app")
 
-RETRY_DELAYS = (0.5, 1.0, 2.0, 3.0, 5.0)
-#: Reconnection attempts before giving up (about a minute with the delays above).
-MAX_ATTEMPTS = 16
-#: Restarts of a failed listener in a row before the app stops trying.
-MAX_RESTARTS = 3
-
 
 def monochrome_terminal(term: str) -> bool:
     """True for a terminal type that shows no colour: terminfo names a monochrome mode
     ``-m`` or ``-mono`` (``xterm-mono``, ``linux-m``, ``vt100-mono``)."""
     return term.endswith(("-m", "-mono"))
-
-
-class MenuToCome(Screen[None]):
-    """The bottom of the screens under a solo table opened from the command line: an
-    empty screen that opens the menu over itself once the table is left. The table's
-    first frame does not wait for the menu's module, widgets and layout, that nobody
-    sees yet (about 3 ms, scripts/bench_startup.py). (Textual cannot switch the bottom
-    screen for another, so this one stays under the menu.)"""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._covered = False
-
-    def _extend_compose(self, widgets: list[Widget]) -> None:
-        """None of Textual's own widgets (a tooltip, the rack of notifications): nothing
-        shows on this screen, the menu comes over it at once (their mount and styles
-        were ~0.6 ms before the table's first frame, scripts/bench_startup.py). Textual
-        shows notifications on the screens that have the rack: the table, the menu."""
-
-    def on_screen_suspend(self) -> None:
-        """The table covers it."""
-        self._covered = True
-
-    def on_screen_resume(self) -> None:
-        """Back from under the table: the menu, built now, goes over it."""
-        if self._covered:
-            from tui.screens.menu import MenuScreen
-
-            self.app.push_screen(MenuScreen())
 
 
 class HiddenHandApp(App[None]):
@@ -95,9 +56,7 @@ class HiddenHandApp(App[None]):
     opens tables there instead of hosting on the LAN, and the lobby shows
     ``box_invite``, how friends connect. ``collector_paused``: the command line turned
     Python's cyclic garbage collector off for the start-up; it goes back on once the
-    first screen is painted (:meth:`first_screen_shown`). ``css_cache``: a file of
-    parsed CSS kept from earlier runs (:mod:`tui.css_cache`; the command line's, in the
-    user's cache dir), written back once the first screen is painted.
+    first screen is painted (:meth:`first_screen_shown`).
     """
 
     CSS_PATH = "app.tcss"
@@ -119,19 +78,8 @@ class HiddenHandApp(App[None]):
         box: tuple[str, int] | None = None,
         box_invite: str | None = None,
         collector_paused: bool = False,
-        css_cache: Path | None = None,
     ) -> None:
         super().__init__()
-        if css_cache is not None:
-            from tui.css_cache import CachedStylesheet
-
-            # Nothing is read into the stylesheet before the app runs: replacing it here
-            # loses nothing. Its variables are the ones Textual just worked out for it
-            # (working them out again costs 0.6 ms).
-            variables = getattr(self.stylesheet, "_variables", None)
-            if not isinstance(variables, dict):
-                variables = self.get_css_variables()
-            self.stylesheet = CachedStylesheet(css_cache, variables=variables)
         if monochrome_terminal(os.environ.get("TERM", "")):
             # What such a terminal shows anyway, sent as such: no colour codes at all
             # (Textual's own NO_COLOR would send shades of grey). Every cue the app gives
@@ -141,14 +89,9 @@ class HiddenHandApp(App[None]):
             self._filters.append(NoColor())
             self.add_class("-mono")  # (cues of its own: tui/app.tcss)
         self.settings = settings or Settings()
-        self.bind_address = bind
-        self.bot_delay = bot_delay
-        self.host: Host | None = None
-        self.advertiser: Advertiser | None = None
-        self.seed_source = seed_source
-        #: The table we sit at (or watch), if any; its one reader is :meth:`listen`.
-        self.session: Session | None = None
-        self._restarts = 0
+        self.hosting = Hosting(lambda: self.settings, bind=bind, bot_delay=bot_delay,
+                               seed_source=seed_source, warn=self._warn)
+        self.listener = Listener(self._post)
         self._notice = notice
         self._notice_severity: SeverityLevel = "warning"
         self._solo = solo
@@ -170,6 +113,9 @@ class HiddenHandApp(App[None]):
         super().notify(message, title=title, severity=severity, timeout=timeout,
                        markup=markup)
 
+    def _warn(self, message: str) -> None:
+        self.notify(message, severity="warning", timeout=10, markup=False)
+
     def get_key_display(self, binding: Binding) -> str:
         """How a key shows in footers: a screen may say (``key_display``), as Get It!
         does for its look keys (the numbers of the players at the table)."""
@@ -181,12 +127,11 @@ class HiddenHandApp(App[None]):
         return super().get_key_display(binding)
 
     def get_default_screen(self) -> Screen[Any]:
-        """The menu is the first screen on the stack, under every other.
-
-        Textual's own default (an empty screen, with the menu pushed over it) costs the
-        first frame about 20 ms more (scripts/bench_startup.py). Under a solo game from
-        the command line, dealt as the app loads, the menu's place is kept by a
-        :class:`MenuToCome`: the first frame is the table's."""
+        """The menu is the first screen on the stack, under every other (not Textual's
+        empty default with the menu pushed over it: one screen fewer to lay out before
+        the first frame). Under a solo game from the command line, dealt as the app
+        loads, the menu's place is kept by a :class:`MenuToCome`: the first frame is
+        the table's."""
         if self._solo_session is not None:
             return MenuToCome()
         from tui.screens.menu import MenuScreen
@@ -195,52 +140,29 @@ class HiddenHandApp(App[None]):
 
     def first_screen_shown(self) -> None:
         """The first screen a player sees (the menu, or a solo table) is painted: the
-        start-up is over, the garbage collector paused for it runs again, and the CSS
-        parsed for it is kept for the next start."""
+        start-up is over, and the garbage collector paused for it runs again."""
         if self._collector_paused:
             self._collector_paused = False
-            gc.enable()
-        self.save_css_cache()
-
-    def save_css_cache(self) -> None:
-        """Keep the CSS parsed so far for the next start (if there is a cache and
-        anything new was parsed)."""
-        from tui.css_cache import CachedStylesheet
-
-        if isinstance(self.stylesheet, CachedStylesheet):
-            try:
-                self.stylesheet.save()
-            except Exception:  # a shortcut only: never the player's problem
-                log.info("could not keep the parsed CSS", exc_info=True)
+            resume_after_start_up()
 
     @on(events.DescendantFocus)
-    def _mark_focused_button(self, event: events.DescendantFocus) -> None:
-        """The focused button wears marks (▸ … ◂): its reversed look is drawn in
-        colours, which a monochrome terminal does not show."""
-        from textual.widgets import Button
-
-        from tui.widgets.buttons import show_label
-
-        if isinstance(event.widget, Button):
-            show_label(event.widget, marked=True)
-
     @on(events.DescendantBlur)
-    def _unmark_blurred_button(self, event: events.DescendantBlur) -> None:
-        """A button that loses the focus loses its marks."""
+    def _mark_focused_button(self, event: events.DescendantFocus | events.DescendantBlur) -> None:
+        """The focused button wears marks (▸ … ◂), and loses them with the focus: its
+        reversed look is drawn in colours, which a monochrome terminal does not show."""
         from textual.widgets import Button
 
         from tui.widgets.buttons import show_label
 
         if isinstance(event.widget, Button):
-            show_label(event.widget, marked=False)
+            show_label(event.widget, marked=isinstance(event, events.DescendantFocus))
 
     async def on_load(self) -> None:
         """Deal the solo game of the command line, if it asked for one, before any
         screen is built: its table is then the first screen painted, over a menu built
-        only when it is first shown. (Dealt once the menu was up, as before, the empty
-        menu was laid out and painted first, ~4 ms of the table's first frame:
-        scripts/bench_startup.py.) A game that cannot start leaves the menu as it
-        always is, with a notice saying why."""
+        only when it is first shown (not an empty menu laid out and painted first). A
+        game that cannot start leaves the menu as it always is, with a notice saying
+        why."""
         if self._solo is None:
             return
         from tui.session import ConnectionLost, ServerError
@@ -266,169 +188,69 @@ class HiddenHandApp(App[None]):
             self.attach(session)
             self.call_later(self.push_screen, table_screen(session))
 
+    # ---- hosting (tui/hosting.py) -------------------------------------------------------
+
+    @property
+    def host(self) -> Host | None:
+        """The host this app runs, if any."""
+        return self.hosting.host
+
+    @host.setter
+    def host(self, host: Host | None) -> None:
+        """Take ``host`` as the app's own, as it is (``None``: forget it, running or not)."""
+        self.hosting.host = host
+
     async def start_solo(self, game_id: str, seats: int, options: dict[str, Any]) -> Session:
-        """A dealt solo game: a host in the app with no network, us in seat 0, bots in
-        the others. Returns once the first view of the dealt game is in."""
-        from tui.games import table_options
-        from tui.session import Session
-
-        host = await self.start_host(port=None)
-        session = Session(self.settings.name, host=host)
-        await session.connect()
-        await session.create("solo", game_id, seats,
-                             table_options(game_id, seats, dict(options)))
-        for seat in range(1, seats):
-            await session.request("add_bot", seat)
-        await session.request("start")
-        # Wait for the dealt game so the table opens on a real view.
-        while True:
-            msg = await session.next()
-            if msg.get("type") == "update" and msg.get("view") is not None:
-                return session
-
-    # ---- hosting ------------------------------------------------------------------------
+        """A dealt solo game (:meth:`Hosting.deal_solo`)."""
+        return await self.hosting.deal_solo(game_id, seats, options)
 
     async def start_host(self, port: int | None, *, resume: Path | None = None) -> Host:
-        """Run a host in the app; ``port=None`` is solo play with no network at all.
-
-        The host journals every acknowledged change (``net.journal``), so a crash of this
-        app loses nothing: ``resume`` brings a journaled host back (on the port it had,
-        if it listened on one). A LAN host is announced by mDNS on the interfaces of the
-        settings (or ``HIDDENHAND_MDNS_INTERFACES``, else all); if that fails, players
-        can still join by address, and the app says so.
-        """
-        from engine.bots import make_bot
-        from net.host import Host
-        from net.journal import new_journal_path
-
-        await self.stop_host()
-        settings: dict[str, Any] = {"bot_factory": make_bot, "bot_delay": self.bot_delay,
-                                    "seed_source": self.seed_source}
-        if resume is not None:
-            host = Host.resume(resume, **settings)
-            port = host.resumed_port
-        else:
-            host = Host(self.settings.name, journal=new_journal_path(), **settings)
-        if port is not None:
-            from net.discovery import Advertiser
-
-            try:
-                await host.start(self.bind_address, port)
-            except (OSError, asyncio.CancelledError):
-                # A host that never listened leaves no new journal to pile up.
-                await host.close(keep_journal=resume is not None)
-                raise
-            advertiser: Advertiser | None = None
-            try:
-                advertiser = Advertiser(host, host.port,
-                                        interfaces=self.settings.mdns_interfaces or None)
-                await advertiser.start()
-            except asyncio.CancelledError:
-                # Stopped while it announced itself: nothing may stay listening on the
-                # port with no screen to show it (a second ^s did that).
-                if advertiser is not None:
-                    with contextlib.suppress(Exception):
-                        await advertiser.close()
-                await host.close(keep_journal=resume is not None)
-                raise
-            except (OSError, ValueError) as exc:
-                self.notify(f"Players will not find this game on the LAN ({exc}); they can "
-                            f"join by address, port {host.port}.", severity="warning",
-                            timeout=10, markup=False)
-            else:
-                self.advertiser = advertiser
-        self.host = host
-        return host
+        """Run a host in the app, ``port=None`` for solo (:meth:`Hosting.start`)."""
+        return await self.hosting.start(port, resume=resume)
 
     async def stop_host(self) -> None:
         """Stop the app's host (and its mDNS announcement), if it runs one."""
-        if self.advertiser is not None:
-            advertiser, self.advertiser = self.advertiser, None
-            await advertiser.close()
-        if self.host is not None:
-            host, self.host = self.host, None
-            # Leaving or quitting ends the game on purpose: only a crash leaves a journal.
-            await host.close(keep_journal=False)
+        await self.hosting.stop()
 
     def resumable(self) -> JournalInfo | None:
-        """The newest game this app's host was running when the app stopped unasked."""
-        if self.box is not None:
-            return None  # on an SSH box the box's host keeps the games
-        from net.journal import list_journals
-
-        found = list_journals()
-        return found[0] if found else None
+        """The newest game this app's host was running when the app stopped unasked
+        (none on an SSH box: the box's host keeps the games)."""
+        return None if self.box is not None else self.hosting.resumable()
 
     async def resume_game(self, path: Path) -> Session:
-        """Bring a crashed game of this app's host back and take our seat again.
-
-        Our seat is the table's creator's (this app opened the table): its token is in
-        the host's own journal. Everyone else's client reconnects with its own token.
-        """
-        from tui.session import ConnectionLost, Session
-
-        host = await self.start_host(None, resume=path)
-        tables = sorted(host.tables.values(), key=lambda t: t.phase != "play")
-        for table in tables:
-            seat = table.creator
-            if seat is None or table.seats[seat].token is None:
-                continue
-            session = Session(self.settings.name, host=host)
-            await session.connect()
-            await session.join(table.id, seat, token=table.seats[seat].token)
-            while (await session.next()).get("type") != "update":
-                pass
-            self.attach(session)
-            return session
-        await self.stop_host()
-        raise ConnectionLost("that game has no seat of this app's to go back to")
+        """A crashed game back (:meth:`Hosting.resume`), as the app's table."""
+        session = await self.hosting.resume(path)
+        self.attach(session)
+        return session
 
     def join_address(self) -> str | None:
         """Where friends on the LAN reach the host this app runs ("addr:port", …)."""
-        if self.host is None or self.host.server is None:
-            return None
-        if self.advertiser is not None:
-            addresses = self.advertiser.addresses
-        else:
-            from net.discovery import local_addresses
-
-            addresses = local_addresses(None)
-        if self.bind_address and self.bind_address not in ("0.0.0.0", "::"):
-            addresses = [self.bind_address]
-        return ", ".join(f"{a}:{self.host.port}" for a in addresses)
+        return self.hosting.join_address()
 
     def hosts(self, session: Session) -> bool:
         """True if ``session`` plays at the host this app runs."""
-        return session.host is not None and session.host is self.host
+        return self.hosting.hosts(session)
 
     def plays_solo(self, session: Session) -> bool:
         """True if ``session`` is a solo game: our own host, with no network at all."""
-        return self.hosts(session) and self.host is not None and self.host.server is None
+        return self.hosting.plays_solo(session)
 
     def bots_full_speed(self, session: Session, fast: bool = True) -> bool:
-        """Let the bots of a solo game move without pause (``fast``), or at their pace again.
+        """A solo game's bots at full speed, or not (:meth:`Hosting.bots_full_speed`)."""
+        return self.hosting.bots_full_speed(session, fast)
 
-        Only a solo game's bots: at a LAN table the pace is everyone's, and no player may
-        hurry the others. Returns True if the pace was set.
-        """
-        if not self.plays_solo(session) or self.host is None:
-            return False
-        self.host.bot_delay = 0.0 if fast else self.bot_delay
-        return True
-
-    # ---- the session at a table -----------------------------------------------------------
+    # ---- the session at a table (tui/listener.py) -----------------------------------------
 
     def attach(self, session: Session) -> None:
         """Make ``session`` the app's table and start reading what its host pushes."""
-        if self.session is not session:
+        if self.listener.follow(session):
             self.workers.cancel_group(self, "listen")
-        self.session = session
-        self._restarts = 0
         self.listen(session)
 
     async def detach(self) -> None:
         """Stop reading, close the connection, and stop our own host if the table ran there."""
-        session, self.session = self.session, None
+        session = self.listener.session
+        self.listener.follow(None)
         self.workers.cancel_group(self, "listen")
         if session is None:
             return
@@ -453,59 +275,7 @@ class HiddenHandApp(App[None]):
     @work(exclusive=True, group="listen", exit_on_error=False)
     async def listen(self, session: Session) -> None:
         """Read the host's pushes while we are at the table; on a drop, reconnect."""
-        from tui.session import FINAL_CODES, ConnectionLost
-
-        stopped = None  # what the host said as it stopped (it may come back)
-        while self.session is session:
-            try:
-                msg = await session.next()
-            except ConnectionLost as exc:
-                if self.session is not session:
-                    return
-                reason = stopped or (session.client.close_reason if session.client else None)
-                stopped = None
-                if not await self._reconnect(session, reason or str(exc)):
-                    return
-                continue
-            self._restarts = 0
-            kind = msg.get("type")
-            if kind == "update":
-                self._post(ViewReceived(msg))
-            elif kind == "chat":
-                self._post(ChatReceived(msg))
-            elif kind == "error" and msg.get("code") in FINAL_CODES:
-                self._post(ConnectionDropped(str(msg.get("message")), final=True))
-                return
-            elif kind == "error" and msg.get("code") == "shutting_down":
-                stopped = str(msg.get("message"))  # the banner says it as we reconnect
-            elif kind == "error":
-                self._post(HostSaid(str(msg.get("message"))))
-
-    async def _reconnect(self, session: Session, reason: str) -> bool:
-        from tui.session import FINAL_CODES, ConnectionLost, ServerError
-
-        self._post(ConnectionDropped(reason, final=False))
-        attempt = 0
-        while self.session is session:
-            if attempt == MAX_ATTEMPTS:
-                self._post(ConnectionDropped(
-                    f"{session.where} is not answering any more (gave up after "
-                    f"{attempt} tries)", final=True))
-                return False
-            await asyncio.sleep(RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)])
-            attempt += 1
-            try:
-                await session.reconnect()
-            except ServerError as exc:
-                if exc.code in FINAL_CODES:
-                    self._post(ConnectionDropped(exc.message, final=True))
-                    return False
-            except (OSError, ConnectionLost, TimeoutError):
-                continue
-            else:
-                self._post(ConnectionRestored())
-                return True
-        return False
+        await self.listener.listen(session)
 
     @on(Worker.StateChanged)
     def worker_changed(self, event: Worker.StateChanged) -> None:
@@ -514,11 +284,10 @@ class HiddenHandApp(App[None]):
         if worker.group != "listen" or event.state != WorkerState.ERROR:
             return
         log.error("the table's listener failed", exc_info=worker.error)
-        session = self.session
+        session = self.listener.session
         if session is None:
             return
-        self._restarts += 1
-        if self._restarts > MAX_RESTARTS:
+        if not self.listener.failed():
             self.notify(f"Stopped listening to the table after repeated errors: {worker.error}",
                         title="Something went wrong", severity="error", timeout=15,
                         markup=False)

@@ -240,18 +240,13 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.player:
         os.environ["HIDDENHAND_PLAYER"] = args.player
     settings, problem = Settings.load()
-    from tui.css_cache import cache_path
-
-    # The CSS parsed at earlier starts is read back, not parsed again (tui/css_cache.py).
     app = HiddenHandApp(settings, notice=problem, solo=solo, box=box,
-                        box_invite=args.box_invite, collector_paused=True,
-                        css_cache=cache_path())
+                        box_invite=args.box_invite, collector_paused=True)
     # What is imported by now (Textual, the app, their classes and tables) lives as long
     # as the app: frozen, the cyclic garbage collector never walks it again, neither in
     # the full collection before a solo table's first frame nor in any during play.
     gc.freeze()
     app.run()
-    app.save_css_cache()  # what a dialog or another screen parsed after the start
     return 0
 
 

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import getters, on, work
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Static
 
-from tui.app import HiddenHandApp
 from tui.messages import ConnectionDropped, ConnectionRestored, HostSaid, ViewReceived
 from tui.session import ConnectionLost, ServerError, Session
+
+if TYPE_CHECKING:
+    from tui.app import HiddenHandApp
 
 
 class Banner(Static):
@@ -35,7 +37,8 @@ class Banner(Static):
 class SessionScreen(Screen[None]):
     """Base class of the lobby and the game tables."""
 
-    app = getters.app(HiddenHandApp)
+    if TYPE_CHECKING:  # typed only: a screen never imports the app (no import circle)
+        app = getters.app(HiddenHandApp)
 
     #: The latest ``update`` from the host, replaced whole each time. No repaint of the
     #: whole screen on each: the widgets the update changes repaint themselves, and the

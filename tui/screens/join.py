@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import errno
 import socket
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import getters, on, work
@@ -27,11 +27,13 @@ import engine
 from net.address import parse_address, show_address
 from net.client import NotAHost
 from net.discovery import Browser, HostInfo, TableInfo
-from tui.app import HiddenHandApp
 from tui.games import playable, table_screen
 from tui.screens.dialogs import ChoiceScreen
 from tui.session import ConnectionLost, ServerError, Session
 from tui.settings import forget_seat, recall_seat
+
+if TYPE_CHECKING:
+    from tui.app import HiddenHandApp
 
 DEFAULT_PORT = 4455
 
@@ -39,7 +41,8 @@ DEFAULT_PORT = 4455
 class JoinScreen(Screen[None]):
     """Find a host and sit at one of its tables."""
 
-    app = getters.app(HiddenHandApp)
+    if TYPE_CHECKING:  # typed only: a screen never imports the app (no import circle)
+        app = getters.app(HiddenHandApp)
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),

@@ -15,11 +15,11 @@ from textual.containers import Center, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
-from tui.app import HiddenHandApp
 from tui.widgets.buttons import show_label
 
 if TYPE_CHECKING:
     from net.journal import JournalInfo
+    from tui.app import HiddenHandApp
 
 TITLE_ART = r"""
  _     _     _     _              _                     _
@@ -34,10 +34,11 @@ class MenuScreen(Screen[None]):
     """Where the app starts. Every entry has a key; arrows and the mouse work too.
 
     Under a solo table opened from the command line the menu is built only when the
-    table is left (``tui.app.MenuToCome``).
+    table is left (``tui.screens.menu_to_come``).
     """
 
-    app = getters.app(HiddenHandApp)
+    if TYPE_CHECKING:  # typed only: a screen never imports the app (no import circle)
+        app = getters.app(HiddenHandApp)
 
     # The first entry a player sees; Textual's default would focus "resume" first, hidden
     # a moment later, and restyle both buttons before the first frame.

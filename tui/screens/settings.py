@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -9,14 +11,17 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Static
 
-from tui.app import HiddenHandApp
 from tui.settings import MAX_NAME, Settings, check_interfaces, clean_name
+
+if TYPE_CHECKING:
+    from tui.app import HiddenHandApp
 
 
 class SettingsScreen(Screen[None]):
     """Edit and save the settings; they are kept per user."""
 
-    app = getters.app(HiddenHandApp)
+    if TYPE_CHECKING:  # typed only: a screen never imports the app (no import circle)
+        app = getters.app(HiddenHandApp)
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),

@@ -8,7 +8,7 @@ SSH box the table opens on the box's host instead, where the other logins find i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import getters, on, work
 from textual.app import ComposeResult
@@ -18,10 +18,12 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
 import engine
-from tui.app import HiddenHandApp
 from tui.games import TABLES, app_options, preset_options, table_options, table_screen
 from tui.session import ConnectionLost, ServerError, Session
 from tui.widgets.options_form import OptionsForm
+
+if TYPE_CHECKING:
+    from tui.app import HiddenHandApp
 
 DEFAULT_PORT = 4455
 
@@ -30,7 +32,8 @@ class SetupScreen(Screen[None]):
     """Choose a game and its table; ``mode`` is ``"solo"``, ``"host"`` (a LAN game run by
     this app) or ``"box"`` (a table on the SSH box's host)."""
 
-    app = getters.app(HiddenHandApp)
+    if TYPE_CHECKING:  # typed only: a screen never imports the app (no import circle)
+        app = getters.app(HiddenHandApp)
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),

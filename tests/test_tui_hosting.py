@@ -1,0 +1,80 @@
+"""The app's hosting and its table listener, each on its own: no Textual app, no screen.
+
+``tui.hosting.Hosting`` deals a solo game on a host with no network; ``tui.listener``'s
+:class:`Listener` turns what a session reads into the messages a table screen gets,
+and stops on what ends a seat for good. (The app that assembles them is driven by
+``test_tui.py`` and the other TUI tests.)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+
+from tui.hosting import Hosting
+from tui.listener import Listener
+from tui.messages import ChatReceived, ConnectionDropped, HostSaid, ViewReceived
+from tui.settings import Settings
+
+
+async def test_a_solo_game_is_dealt_and_stopped_without_an_app() -> None:
+    warnings: list[str] = []
+    hosting = Hosting(lambda: Settings(name="Ann"), bind=None, bot_delay=0.3,
+                      seed_source=lambda: 7, warn=warnings.append)
+    session = await hosting.deal_solo("getout", 3, {"first": 0})
+    try:
+        host = hosting.host
+        assert host is not None and host.server is None  # no network at all
+        assert hosting.hosts(session) and hosting.plays_solo(session)
+        assert hosting.join_address() is None  # nobody joins a solo game
+        assert session.latest is not None and session.latest["view"]["seat"] == 0
+        seats = session.latest["table"]["seats"]
+        assert [seat["kind"] for seat in seats] == ["human", "bot", "bot"]
+        assert hosting.bots_full_speed(session) and host.bot_delay == 0.0
+        assert hosting.bots_full_speed(session, False) and host.bot_delay == 0.3
+    finally:
+        await session.close()
+        await hosting.stop()
+    assert hosting.host is None and warnings == []
+
+
+class ScriptedSession:
+    """Reads what it was given, then waits for ever (as a quiet table does)."""
+
+    def __init__(self, messages: list[dict[str, Any]]) -> None:
+        self.messages = messages
+        self.client = None
+        self.where = "the test"
+
+    async def next(self) -> dict[str, Any]:
+        if self.messages:
+            return self.messages.pop(0)
+        raise AssertionError("the listener read past a final error")
+
+
+async def test_the_listener_posts_what_the_host_pushes_and_stops_on_a_final_error() -> None:
+    posted: list[Message] = []
+    listener = Listener(posted.append)
+    session: Any = ScriptedSession([
+        {"type": "update", "view": {"seat": 0}},
+        {"type": "chat", "from": 1, "text": "hi"},
+        {"type": "error", "code": "rate_limited", "message": "slow down"},
+        {"type": "error", "code": "kicked", "message": "you were removed"},
+    ])
+    assert listener.follow(session)
+    await listener.listen(session)
+    assert [type(m) for m in posted] == [ViewReceived, ChatReceived, HostSaid,
+                                         ConnectionDropped]
+    dropped = posted[-1]
+    assert isinstance(dropped, ConnectionDropped) and dropped.final
+    assert dropped.reason == "you were removed"
+
+
+async def test_the_listener_reads_only_the_session_it_follows() -> None:
+    posted: list[Message] = []
+    listener = Listener(posted.append)
+    session: Any = ScriptedSession([{"type": "update", "view": {}}])
+    listener.follow(None)
+    await listener.listen(session)  # not the table: returns at once, reads nothing
+    assert posted == [] and session.messages
