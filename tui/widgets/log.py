@@ -40,6 +40,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
+from tui.widgets.scrollbars import fit_scrollbars, scrollbars_for
+
 
 class DeferredRender(NamedTuple):
     """A write that waits for the log's size to be known (``RichLog``'s)."""
@@ -194,7 +196,7 @@ class TableLog(ScrollView, can_focus=True):
         self._wrap_widths = {self._wrapped_at}
         size = Size(self._widest_line_width, len(self.lines))
         auto_scroll = self.auto_scroll if scroll_end is None else scroll_end
-        if not self.container_size or self._scrollbars_for(size) != self.scrollbars_enabled:
+        if not self.container_size or scrollbars_for(self, size) != self.scrollbars_enabled:
             # A scrollbar comes or goes: RichLog's way, a layout that fits them, and the
             # scroll to the end after it.
             self.virtual_size = size
@@ -204,7 +206,7 @@ class TableLog(ScrollView, can_focus=True):
         # The same scrollbars in the same places: their thumbs follow, the lines repaint
         # (those in sight before, only moved up, as they were drawn: render_lines).
         self.set_reactive(Widget.virtual_size, size)
-        self._fit_scrollbars(size)
+        fit_scrollbars(self, size)
         self.refresh()
         if auto_scroll:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
@@ -282,40 +284,6 @@ class TableLog(ScrollView, can_focus=True):
 
     def _style_of_lines(self) -> Style:
         return self.rich_style if self._line_style is None else self._line_style
-
-    def _scrollbars_for(self, virtual: Size) -> tuple[bool, bool]:
-        """The (vertical, horizontal) scrollbars Textual's overflow rules show for
-        ``virtual`` in this box."""
-        styles = self.styles
-        width, height = self.container_size
-
-        def needed(overflow: str, over: bool) -> bool:
-            return overflow == "scroll" or (overflow == "auto" and over)
-
-        horizontal = needed(styles.overflow_x, virtual.width > width)
-        vertical = needed(styles.overflow_y, virtual.height > height)
-        if styles.overflow_x == "auto" and vertical and not horizontal:
-            horizontal = virtual.width > width - styles.scrollbar_size_vertical
-        if styles.overflow_y == "auto" and horizontal and not vertical:
-            vertical = virtual.height > height - styles.scrollbar_size_horizontal
-        return vertical, horizontal
-
-    def _fit_scrollbars(self, virtual: Size) -> None:
-        """Fit the scrollbars shown (the same as before) to ``virtual``: their thumbs'
-        lengths and places, and the scroll offset within the new bounds."""
-        width, height = self.container_size
-        if self.show_vertical_scrollbar and self.styles.scrollbar_size_vertical:
-            bar = self.vertical_scrollbar
-            bar.window_virtual_size = virtual.height
-            bar.window_size = height - self.scrollbar_size_horizontal
-            bar.refresh()
-        if self.show_horizontal_scrollbar and self.styles.scrollbar_size_horizontal:
-            bar = self.horizontal_scrollbar
-            bar.window_virtual_size = virtual.width
-            bar.window_size = width - self.scrollbar_size_vertical
-            bar.refresh()
-        self.scroll_x = self.validate_scroll_x(self.scroll_x)
-        self.scroll_y = self.validate_scroll_y(self.scroll_y)
 
     def _wrap_again(self) -> None:
         """Wrap every line again for the log's width, if it changed (a line wrapped
