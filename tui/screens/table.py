@@ -352,9 +352,11 @@ class TableScreen(SoloFinishScreen):
             self._offer_finish()
 
         # The update that ends a round hides and shows widgets (an emptied pile's big
-        # number): opened at once, the summary's first frame would draw the table under it
-        # as it was before that layout, the last card still showing. Opened after the
-        # table's refresh, it shows the table as the update left it.
+        # number), and a screen is laid out only while it is the current one: opened at
+        # once, the summary's first frame would draw the table under it as it was, the
+        # last card still showing. The table's layout is asked for now, and the summary
+        # opens once it is done (the screen runs what waits for its refresh after it).
+        self.refresh(layout=True)
         self.call_after_refresh(self.app.push_screen, screen, answered)
         # A round's end is a pause in the game: a full collection of everything, once
         # the summary is drawn, frees what the round left behind in frozen cycles.
