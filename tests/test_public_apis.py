@@ -147,10 +147,10 @@ def _resolve_class(node: ast.ClassDef, module: Any, outer: list[str]) -> type | 
         return None
 
 
-def scan_file(path: Path, own: frozenset[str]) -> list[Reach]:
-    """The reaches into private library names in the module at ``path`` (``own``: the
-    private names this project defines)."""
-    rel = path.relative_to(ROOT).as_posix()
+def scan_file(path: Path, own: frozenset[str], root: Path = ROOT) -> list[Reach]:
+    """The reaches into private library names in the module at ``path`` (importable from
+    ``root``; ``own``: the private names this project defines)."""
+    rel = path.relative_to(root).as_posix()
     tree = parsed(path)
     module = importlib.import_module(rel.removesuffix(".py").replace("/", ".")
                                      .removesuffix(".__init__"))
@@ -203,7 +203,7 @@ def scan_file(path: Path, own: frozenset[str]) -> list[Reach]:
         cls = _resolve_class(node, module, outer)
         if cls is None or not library_bases(cls):
             continue
-        mine = set()
+        mine: set[tuple[str, ast.AST]] = set()
         for statement in node.body:
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 mine.add((statement.name, statement))
@@ -309,28 +309,64 @@ def peek(widget: Widget, loop: asyncio.AbstractEventLoop) -> object:
 '''
 
 
-def test_the_scan_finds_each_kind_of_reach(tmp_path: Path,
-                                           monkeypatch: Any) -> None:
-    """A module with a reach of every kind the scan knows: each is found (and a module
-    that reaches nothing is clean)."""
-    package = ROOT / "tui" / "_public_api_probe.py"
-    assert not package.exists()
-    try:
-        package.write_text(REACHES)
-        parsed.cache_clear()
-        found = {reach.line: reach.what for reach in scan_file(package, own_private_names())}
-    finally:
-        package.unlink()
+CLEAN = '''
+"""A module that uses public names only, and private names of its own."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+
+class Point(NamedTuple):
+    x: int
+    y: int
+
+
+class Row(ScrollView):
+    def __init__(self) -> None:
+        super().__init__()
+        self._probe_rows: list[Strip] = []
+
+    def render_line(self, y: int) -> Strip:
+        return self._probe_line(y)
+
+    def _probe_line(self, y: int) -> Strip:
+        return self._probe_rows[y] if y < len(self._probe_rows) else Strip.blank(1)
+
+
+def moved(point: Point) -> Point:
+    return point._replace(x=point.x + 1)
+'''
+
+
+def test_the_scan_finds_each_kind_of_reach(tmp_path: Path, monkeypatch: Any) -> None:
+    """A module with a reach of every kind the scan knows: each is found; a module with
+    public names and private names of its own only: nothing is."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "probe_reaches.py").write_text(REACHES)
+    (tmp_path / "probe_clean.py").write_text(CLEAN)
+    own = own_private_names() | {"_probe_rows", "_probe_line"}
+    found = [(reach.line, reach.what)
+             for reach in scan_file(tmp_path / "probe_reaches.py", own, tmp_path)]
     lines = REACHES.splitlines()
 
-    def line_of(text: str) -> int:
-        return next(n for n, line in enumerate(lines, 1) if text in line)
+    def reached(text: str, name: str) -> bool:
+        line = next(n for n, line in enumerate(lines, 1) if text in line)
+        return any(at == line and name in what for at, what in found)
 
-    for text in ("import textual._styles_cache", "from rich._loop", "def _compositor_refresh",
-                 "super()._compositor_refresh", "self._refresh_layout", "def _size_updated",
-                 "self._styles_cache", "self._scroll_update", "self._size = None",
-                 "_layout_required", "widget._compositor"):
-        assert line_of(text) in found, (text, found)
-    assert "_selector" in found[line_of("widget._compositor")] or any(
-        "_selector" in what for what in found.values())
-    assert len(found) >= 11
+    for text, name in (("import textual._styles_cache", "textual._styles_cache"),
+                       ("from rich._loop", "rich._loop"),
+                       ("def _compositor_refresh", "_compositor_refresh"),
+                       ("super()._compositor_refresh", "super()._compositor_refresh"),
+                       ("self._refresh_layout", "_refresh_layout"),
+                       ("def _size_updated", "_size_updated"),
+                       ("self._styles_cache", "_styles_cache"),
+                       ("self._scroll_update", "_scroll_update"),
+                       ("self._size = None", "_size"),
+                       ("_layout_required", "_layout_required"),
+                       ("widget._compositor", "widget._compositor"),
+                       ("widget._compositor", "loop._selector")):
+        assert reached(text, name), (text, name, found)
+    assert scan_file(tmp_path / "probe_clean.py", own, tmp_path) == []
