@@ -43,9 +43,14 @@ Static gets a new text for every update, timed the same way (paced at the least 
 of the games run). Prints p50 and p99 in ms per game and for the baseline. A game whose
 table cannot be set up is reported and skipped.
 
+``--gc off`` runs the tables without the garbage-collector tuning of ``tui.gc_tuning``;
+``--gc both`` runs each table with it and then without it, in the same run, to tell
+whether the tuning earns its place.
+
     .venv/bin/python scripts/bench_repaint.py [--updates 300] [--paced N] [--seats 4]
                                               [--seed 1] [--size 120x40]
                                               [--games getout,getit] [--spacing S]
+                                              [--gc on|off|both]
 """
 
 from __future__ import annotations
@@ -213,12 +218,16 @@ FPS = int(os.environ.get("TEXTUAL_FPS", "60") or 60)
 
 
 async def bench_table(game_id: str, args: argparse.Namespace, updates: int,
-                      spacing: float | None) -> dict[str, list[float]]:
+                      spacing: float | None, gc_tuning: bool = True) -> dict[str, list[float]]:
     """Drive one solo table through ``updates`` updates (moves ``spacing`` seconds apart
-    plus a random phase, or back to back for ``None``); the three timings."""
+    plus a random phase, or back to back for ``None``), with or without the table's
+    garbage-collector tuning; the three timings."""
+    from tui import gc_tuning as tuning
     from tui.app import HiddenHandApp
     from tui.games import screen_class
     from tui.settings import Settings
+
+    tuning.set_table_tuning(gc_tuning)
 
     cls = screen_class(game_id)
     app = HiddenHandApp(Settings(name="Bench", mdns_interfaces=["127.0.0.1"]),
@@ -321,19 +330,21 @@ async def run(args: argparse.Namespace) -> int:
                 continue
             spacing = spacing_of(game_id)
             name = game_id if spacing is None else f"{game_id}, {spacing:g} s apart"
-            try:
-                results[f"{mode}|{name}"] = r = await bench_table(game_id, args, updates,
-                                                                  spacing)
-                counts.append(len(r["show"]))
-            except Exception as exc:  # a table that cannot be set up is reported, not fatal
-                print(f"{game_id}: could not be benchmarked ({type(exc).__name__}: {exc});"
-                      " skipped")
+            for tuned in {"on": [True], "off": [False], "both": [True, False]}[args.gc]:
+                label = name if args.gc == "on" else f"{name}, gc tuning {'on' if tuned else 'off'}"
+                try:
+                    results[f"{mode}|{label}"] = r = await bench_table(game_id, args, updates,
+                                                                       spacing, tuned)
+                    counts.append(len(r["show"]))
+                except Exception as exc:  # a table that cannot be set up is reported
+                    print(f"{game_id}: could not be benchmarked ({type(exc).__name__}: "
+                          f"{exc}); skipped")
         spacings = [s for s in (spacing_of(g) for g in games if g in TABLES) if s is not None]
         spacing = min(spacings) if spacings else None
         name = "baseline: trivial app" + ("" if spacing is None else f", {spacing:g} s apart")
         results[f"{mode}|{name}"] = await bench_baseline(args, max(counts or [updates]),
                                                          spacing)
-    print(f"{'':<38} {'n':>5}  {'show p50':>8} {'p99':>7}  {'to frame p50':>12} {'p99':>7}"
+    print(f"{'':<52} {'n':>5}  {'show p50':>8} {'p99':>7}  {'to frame p50':>12} {'p99':>7}"
           f"  {'work p50':>8} {'p99':>7}  {'cpu p50':>8} {'p99':>7}   (ms)")
     shown_mode = None
     for key, r in results.items():
@@ -342,9 +353,9 @@ async def run(args: argparse.Namespace) -> int:
             print(f"{mode}:")
             shown_mode = mode
         if not r["show"]:
-            print(f"  {name:<36} no update reached the screen; skipped")
+            print(f"  {name:<50} no update reached the screen; skipped")
             continue
-        print(f"  {name:<36} {len(r['show']):>5}  {summary(r['show'])}  "
+        print(f"  {name:<50} {len(r['show']):>5}  {summary(r['show'])}  "
               f"     {summary(r['to frame'])}  {summary(r['work'])}  {summary(r['cpu'])}")
     return 0
 
@@ -363,6 +374,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--size", default="120x40", help="terminal COLSxROWS")
     parser.add_argument("--games", default="", help="comma-separated (default: every table)")
+    parser.add_argument("--gc", choices=("on", "off", "both"), default="on",
+                        help="the tables' garbage-collector tuning: on (default), off, or "
+                             "both in turn, in the same run")
     args = parser.parse_args(argv)
     if args.paced is None:
         args.paced = args.updates

@@ -258,9 +258,9 @@ async def test_the_hand_draws_what_a_row_of_card_widgets_drew() -> None:
 
         await show(list(range(7)), {1, 4, 6}, 6)  # every image, a selected GET OUT! card
         # Only the card states drawn so far are styled (all 24 each time: start-up cost).
-        styled = hand._get_component_classes()
+        styled = hand.styled_states
         assert {card_classes(a_card(n), n in {1, 4, 6}, n == 6) for n in range(7)} <= styled
-        assert len(styled) <= 10 < len(HandWidget.COMPONENT_CLASSES)
+        assert len(styled) <= 10 < len(HandWidget.CARD_STATES)
         await show(list(range(7)), {0, 1, 2, 3, 4, 5, 6}, 2)
         await show(list(range(7)), set(), 0)
         await show(list(range(12)), {3, 6}, 3)  # compact: 12 × 12 > 98 columns

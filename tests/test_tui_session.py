@@ -660,7 +660,7 @@ async def test_the_empty_chat_line_says_the_longest_of_its_words_that_fits(
     '· ? rules and'): it shows the longest wording that fits, whole."""
     from textual.app import App
 
-    from tui.screens.table import CHAT_OPEN, ChatLine
+    from tui.widgets.chat import CHAT_OPEN, ChatLine
 
     app: App[None] = App()
     async with app.run_test(size=(100, 5)) as pilot:

@@ -115,21 +115,23 @@ async def test_while_a_table_is_shown_full_collections_skip_what_outlived_them()
     # The table is gone: everything is the collector's again.
     assert gc.get_freeze_count() == 0
     assert not [hook for hook in gc.callbacks if getattr(hook, "__module__", "")
-                == "tui.screens.table"]
+                == "tui.gc_tuning"]
 
 
 async def test_at_a_table_full_collections_wait_for_an_update_to_be_drawn() -> None:
     """Python's own full collections are off while a table is shown (they ran inside an
     update's repaint); one runs after the frame of every COLLECT_EVERY-th update."""
-    from tui.screens.table import COLLECT_EVERY
+    from tui.gc_tuning import TABLE_COLLECT_EVERY as COLLECT_EVERY
 
     before = gc.get_threshold()
     full: list[bool] = []
+    frames = [0, 0]  # frames drawn, and how many there were when the last update went out
 
     def count(phase: str, info: dict[str, int]) -> None:
         if phase == "start" and info.get("generation") == 2:
-            # Once the frame is drawn: from the screen's frame, after the compositor's.
-            full.append("_compositor_refresh" in [f.name for f in traceback.extract_stack()])
+            # Once the frame is drawn: the table's own collection, after the update's frame.
+            full.append("table_collect" in [f.name for f in traceback.extract_stack()]
+                        and frames[0] > frames[1])
 
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {}})
     async with app.run_test(size=SIZE) as pilot:
@@ -142,6 +144,13 @@ async def test_at_a_table_full_collections_wait_for_an_update_to_be_drawn() -> N
         for seat in table.seats:
             seat.bot = None  # only the test's updates
         await pilot.pause()
+        paint = screen._compositor_refresh
+
+        def painted() -> None:
+            paint()
+            frames[0] += 1
+
+        screen._compositor_refresh = painted  # type: ignore[method-assign]
         gc.callbacks.append(count)
         try:
             shown = screen._updates_uncollected
@@ -151,6 +160,7 @@ async def test_at_a_table_full_collections_wait_for_an_update_to_be_drawn() -> N
                             "the update shown")
             await pilot.pause()
             assert not full  # none yet, and none of the collector's own
+            frames[1] = frames[0]
             table.push()
             await until(pilot, lambda: full, "a full collection after the update's frame")
             assert full == [True]

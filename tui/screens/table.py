@@ -22,56 +22,42 @@ own:
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rich.cells import cell_len
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.reactive import reactive
 from textual.widgets import Header, Input
 
+from tui import gc_tuning
 from tui.messages import ChatReceived
 from tui.notices import Namer, describe_chat, describe_notice, seat_names
-from tui.screens.base import Banner, SessionScreen
+from tui.screens.base import Banner
+from tui.screens.solo_finish import SoloFinishScreen
 from tui.session import ConnectionLost, Entry, ServerError
+from tui.widgets.chat import CHAT_OFF, CHAT_OPEN, ChatLine
 from tui.widgets.footer import TableFooter
 from tui.widgets.log import TableLog
 
 # The dialogs and the summary are imported when first opened, not before the table's
 # first frame (scripts/bench_startup.py).
 if TYPE_CHECKING:
-    from textual.screen import Screen
-
     from tui.screens.summary import SummaryScreen
 
 #: The actions the base class owns (``check_action`` answers for them).
 BASE_ACTIONS = {"chat", "to_lobby", "bot_for_away", "finish", "leave"}
 #: Below this many columns the footer draws its keys compactly (less space between them).
 COMPACT_FOOTER_BELOW = 100
-#: While a table is shown Python's full (generation 2) collections do not start on their
-#: own, inside whatever update's repaint is running (3-9 ms each: scripts/bench_repaint.py):
-#: one runs right after the frame of every this many updates, when the update is on the
-#: screen and the next move is 0.1-0.6 s away (Get It!'s bots, the turn-based bots' pace).
-COLLECT_EVERY = 10
-#: The collector's thresholds before the first table took generation 2's (restored when
-#: the table goes).
-_THRESHOLDS: list[tuple[int, int, int]] = []
+#: Seconds after an update that its full collection runs, if one is due
+#: (``tui.gc_tuning``): the update is drawn by then (a frame comes at most 1/60 s after
+#: it), and the next move is still 0.1-0.6 s away (Get It!'s bots, the turn-based bots'
+#: pace).
+COLLECT_AFTER = 0.05
 
 
-#: The chat line's words while it is empty. Enter sends and gives the keys back to the
-#: table, Esc gives them back unsent; ``?`` (not in the footer: no room at 80 columns)
-#: opens the rules and the keys. Longest first: the line shows the longest that fits.
-CHAT_OPEN = ("/ chat (Enter sends, Esc cancels) · ? rules and keys",
-             "/ chat (Enter sends, Esc cancels) · ? rules", "/ chat · ? rules")
-CHAT_OFF = ("no chat in the round: the game is silent · ? rules and keys",
-            "no chat in the round · ? rules and keys", "no chat · ? rules")
-
-
-class TableScreen(SessionScreen):
+class TableScreen(SoloFinishScreen):
     """One seat's view of a game's table (or a spectator's); subclass per game."""
 
     #: The engine's id of the game this screen plays.
@@ -91,8 +77,6 @@ class TableScreen(SessionScreen):
         Binding("question_mark", "rules", "Rules", show=False),
     ]
 
-    #: The open end-of-round summary, if any.
-    summary_screen: SummaryScreen | None = None
     #: The update (and the names) the last summary was made of, until the next round
     #: begins: ``v`` opens it again once it was closed to look at the table.
     _last_summary: tuple[dict[str, Any], list[str]] | None = None
@@ -108,12 +92,6 @@ class TableScreen(SessionScreen):
     def __init__(self, session: Any) -> None:
         super().__init__(session)
         self.shown = 0
-        #: (Solo, once we are out) the bots play on at full speed.
-        self.finishing = False
-        #: The "you are out: finish fast or leave?" question was asked already.
-        self.offered_finish = False
-        #: (Solo, once out) leave as soon as the bots have finished, with the result.
-        self.leave_at_end = False
         #: Updates shown since the last full collection (see ``_collect_later``).
         self._updates_uncollected = 0
 
@@ -139,18 +117,7 @@ class TableScreen(SessionScreen):
 
     def mounted(self) -> None:
         """Replay what happened at this table so far, then show the latest state."""
-        # Everything alive now (the app, its host, Textual, the screens) lives as long as
-        # the table: freezing it keeps Python's full garbage collections off it while we
-        # play, and so does freezing what survives each full collection. Unfrozen, a full
-        # collection walked the whole heap in one go, 50-80 ms inside an update's
-        # repaint: the repaint tail (scripts/bench_repaint.py). What dies frozen in a
-        # cycle waits for the end of the round (see ``_sweep``) or of the table.
-        gc.freeze()
-        if _freeze_survivors not in gc.callbacks:
-            gc.callbacks.append(_freeze_survivors)
-            _THRESHOLDS[:] = [gc.get_threshold()]
-            young, middle, _ = _THRESHOLDS[0]
-            gc.set_threshold(young, middle, _NEVER)  # see ``_collect_later``
+        gc_tuning.table_opened()
         self.catch_up()
         super().mounted()
         self.call_after_refresh(self.app.first_screen_shown)
@@ -158,19 +125,15 @@ class TableScreen(SessionScreen):
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         """Not restyled as it is first shown: it was styled as it was mounted, a moment
         ago, and restyling every widget of the table again (Textual does on each resume)
-        cost its first frame ~4 ms (scripts/bench_startup.py). Later resumes (back from
-        a dialog) restyle as usual."""
+        would only delay its first frame. Later resumes (back from a dialog) restyle as
+        usual."""
         if not self._resumed:
             self._resumed = True
             event.refresh_styles = False
 
     def on_unmount(self) -> None:
         """Give the frozen objects back to the garbage collector once the table is gone."""
-        if _freeze_survivors in gc.callbacks:
-            gc.callbacks.remove(_freeze_survivors)
-            if _THRESHOLDS:
-                gc.set_threshold(*_THRESHOLDS.pop())
-        gc.unfreeze()
+        gc_tuning.table_closed()
 
     @on(events.Resize)
     def keep_log_at_end(self) -> None:
@@ -204,32 +167,19 @@ class TableScreen(SessionScreen):
         self._collect_later()
 
     def _collect_later(self) -> None:
-        """Count the update: every :data:`COLLECT_EVERY` updates, a full collection after
-        the update's frame.
-
-        Left to itself the collector ran one inside an update's repaint about every tenth
-        update (what survives one is frozen, as always at a table).
-        """
+        """Count the update: every :data:`~tui.gc_tuning.TABLE_COLLECT_EVERY` updates, a
+        full collection once the update is drawn (:data:`COLLECT_AFTER`), not inside the
+        drawing of a later one."""
         self._updates_uncollected += 1
-
-    def _compositor_refresh(self) -> None:
-        """Draw a frame; then the full collection, if one is due (``_collect_later``).
-
-        (Right here, because ``call_after_refresh`` may run its callback before the frame:
-        when the screen goes idle before its widgets have said they need a repaint.)
-        """
-        super()._compositor_refresh()
-        if self._updates_uncollected >= COLLECT_EVERY:
+        if self._updates_uncollected >= gc_tuning.TABLE_COLLECT_EVERY:
             self._updates_uncollected = 0
-            if _freeze_survivors in gc.callbacks:  # (not once the table is gone)
-                gc.collect(2)
+            self.set_timer(COLLECT_AFTER, gc_tuning.table_collect)
 
     def _footer_keys_changed(self) -> None:
         """Refresh the footer only when the keys it shows (or their state) changed.
 
         Each ``refresh_bindings`` walks every key's ``check_action`` and restyles the
-        footer's keys (a rebuild, if the set of keys changed); most updates change no key
-        (bench_repaint.py).
+        footer's keys (a rebuild, if the set of keys changed); most updates change no key.
         """
         keys = tuple(
             (key, active.binding.action, active.enabled, active.tooltip)
@@ -402,92 +352,15 @@ class TableScreen(SessionScreen):
             self._offer_finish()
 
         # The update that ends a round hides and shows widgets (an emptied pile's big
-        # number), and the table would be laid out anew only a moment later: the summary's
-        # first frame draws the table under it as it was, the last card still showing.
-        # Laid out now, that frame shows the table as the update left it.
-        self._refresh_layout()
-        self.app.push_screen(screen, answered)
+        # number), and a screen is laid out only while it is the current one: opened at
+        # once, the summary's first frame would draw the table under it as it was, the
+        # last card still showing. The table's layout is asked for now, and the summary
+        # opens once it is done (the screen runs what waits for its refresh after it).
+        self.refresh(layout=True)
+        self.call_after_refresh(self.app.push_screen, screen, answered)
         # A round's end is a pause in the game: a full collection of everything, once
         # the summary is drawn, frees what the round left behind in frozen cycles.
-        self.call_after_refresh(_sweep)
-
-    # ---- out of the game, in a solo game ------------------------------------------
-
-    def out_of_game(self) -> bool:
-        """True when we are out while the others play on (override)."""
-        return False
-
-    def standings(self) -> str | None:
-        """Where the game stands, in a line for leaving early (override)."""
-        return None
-
-    def can_finish(self) -> bool:
-        """True if the bots may be told to finish at full speed now (solo, and we are out)."""
-        return (not self.finishing and self.table.get("phase") == "play"
-                and self.app.plays_solo(self.session) and self.out_of_game())
-
-    def _offer_finish(self) -> None:
-        """Once out of a solo game, ask (once) whether to watch the bots play it out."""
-        if self.offered_finish or self.summary_screen is not None or not self.can_finish():
-            return
-        from tui.screens.dialogs import ChoiceScreen
-
-        self.offered_finish = True
-        choices = [("fast", "Let the bots finish at full speed"),
-                   ("leave", "Leave with the result (the bots finish at once)"),
-                   ("watch", "Keep watching at their pace (f: full speed later)")]
-
-        def chosen(answer: str | None) -> None:
-            if answer == "fast":
-                self.action_finish()
-            elif answer == "leave":
-                self.leave_with_result()
-
-        self._finish_offer = ChoiceScreen("You are out of this game; the bots play on.",
-                                          choices)
-        self.app.push_screen(self._finish_offer, chosen)
-
-    #: The question of ``_offer_finish`` while it is on screen.
-    _finish_offer: Screen[Any] | None = None
-
-    def _withdraw_finish_offer(self) -> None:
-        """The game ended (or the offer no longer holds) while the question was up
-        unanswered: take it away, so that the summary does not open over it."""
-        offer = self._finish_offer
-        if offer is None:
-            return
-        if not offer.is_attached:
-            self._finish_offer = None
-        elif not self.can_finish() and self.app.screen is offer:
-            self._finish_offer = None
-            offer.dismiss(None)
-
-    def action_finish(self) -> None:
-        """(Solo, once out) let the bots play the rest of the game without pauses."""
-        if self.can_finish() and self.app.bots_full_speed(self.session):
-            self.finishing = True
-            self.notify("The bots play on at full speed.")
-            self.refresh_bindings()
-
-    def leave_with_result(self) -> None:
-        """(Solo, once out) let the bots finish without drawing a move, then leave and say
-        how the game ended."""
-        if not self.can_finish() or not self.app.bots_full_speed(self.session):
-            self.leave()
-            return
-        self.finishing = self.leave_at_end = True
-        self.notify("The bots finish the game; its result follows in a moment.")
-        self._left_at_end()
-
-    def _left_at_end(self) -> None:
-        """Once the game is over (or the table gone), leave with its result."""
-        phase = self.table.get("phase")
-        if phase == "play" and (self.update or {}).get("view") is not None:
-            return
-        result = self.standings() if phase == "over" else None
-        self.leave()
-        self.app.notify(result or "You left the game.", title="The game is over",
-                        timeout=15, markup=False)
+        self.call_after_refresh(gc_tuning.table_sweep)
 
     # ---- acting --------------------------------------------------------------
 
@@ -610,61 +483,6 @@ class TableScreen(SessionScreen):
                 self.send("add_bot", int(seat))
 
         self.app.push_screen(ChoiceScreen("Which seat should a bot take over?", choices), chosen)
-
-
-class ChatLine(Input):
-    """The table's chat line: a compact ``Input``, compact from the start.
-
-    ``Input``'s ``compact`` toggles Textual's class for it, and each toggle restyles
-    the line at once, mounted or not: made compact, it was styled twice before it was
-    mounted (its default, then ``compact=True``), ~1.2 ms of the table's first frame
-    (scripts/bench_startup.py). Made with the class, and compact by default, it is not.
-    """
-
-    compact = reactive(True, toggle_class="-textual-compact")
-
-    def __init__(self, *, words: tuple[str, ...], id: str, max_length: int) -> None:
-        super().__init__(placeholder=words[0], id=id, max_length=max_length,
-                         compact=True, classes="-textual-compact")
-        self._words = words
-
-    @property
-    def words(self) -> tuple[str, ...]:
-        """What the empty line says, longest first: it shows the longest that fits."""
-        return self._words
-
-    @words.setter
-    def words(self, words: tuple[str, ...]) -> None:
-        self._words = words
-        self._fit()
-
-    def on_resize(self) -> None:
-        self._fit()
-
-    def _fit(self) -> None:
-        width = self.content_size.width
-        self.placeholder = next((w for w in self._words if cell_len(w) <= width),
-                                self._words[-1]) if width else self._words[0]
-
-
-#: Generation 2's threshold while a table is shown: never reached (see ``_collect_later``).
-_NEVER = 1 << 30
-
-
-def _freeze_survivors(phase: str, info: dict[str, int]) -> None:
-    """(A ``gc.callbacks`` hook while a table is shown) freeze what a full collection kept."""
-    if phase == "stop" and info.get("generation") == 2:
-        gc.freeze()
-
-
-def _sweep() -> None:
-    """Collect the whole heap once (frozen objects too), then freeze what is left; not
-    once the table is gone (its hook with it): then the heap stays unfrozen."""
-    if _freeze_survivors not in gc.callbacks:
-        return
-    gc.unfreeze()
-    gc.collect()
-    gc.freeze()
 
 
 def _seats(value: Any) -> Iterable[dict[str, Any]]:

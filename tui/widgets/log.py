@@ -1,28 +1,25 @@
 """The table's log: Textual's ``RichLog`` without a relayout of the screen per line.
 
 ``RichLog.write`` sets the log's ``virtual_size``, a reactive with ``layout=True``: every
-line asked Textual to lay out the whole screen again, and its scroll to the end waited
-for the frame after (``call_after_refresh``), so each new line cost two frames, the
-second repainting the whole log and its scrollbar (scripts/bench_repaint.py). A log is
-a ``ScrollView``: its size on the screen does not follow its lines; only its scrollbars
-appearing or going (the lines outgrow it, or it grows wider than them) need a layout.
-:class:`TableLog` lays out then, as ``RichLog`` does, and otherwise updates its
-scrollbars and scrolls to the end at once, in the same frame as the line. And where a
-``ScrollView`` refits and repaints its scrollbar at every layout of the screen (a frame
-of its own, after the layout's), a ``TableLog`` laid out where it was does nothing.
-When a new line scrolls the log, the rows it only moves up keep their drawing (Textual
-would draw every row in sight again, ≈ 24 at a table); only rows that show a line they
-did not show before are drawn, and the log's style is looked up once per frame.
+line asks Textual to lay out the whole screen again, and its scroll to the end waits for
+the frame after (``call_after_refresh``), so each new line costs two frames, the second
+repainting the whole log and its scrollbar. A log is a ``ScrollView``: its size on the
+screen does not follow its lines; only its scrollbars appearing or going (the lines
+outgrow it, or it grows wider than them) need a layout. :class:`TableLog` lays out then,
+as ``RichLog`` does, and otherwise fits its scrollbars and scrolls to the end at once, in
+the same frame as the line. When a new line scrolls the log, the rows it only moves up
+keep their drawing (:meth:`TableLog.render_lines`); only rows that show a line they did
+not show before are drawn, and the log's style is looked up once per frame.
 
 A log that shows its newest line keeps showing it when its box changes size (a
-``RichLog`` kept its scroll offset, so a shorter box hid the newest lines), and its
+``RichLog`` keeps its scroll offset, so a shorter box hides the newest lines), and its
 lines wrap again for a new width (a ``RichLog`` keeps them as first wrapped: lines
-written wide were cut in a narrower log, with a scrollbar across).
+written wide are cut in a narrower log, with a scrollbar across).
 Otherwise what a player sees and can do is ``RichLog``'s: the lines are rendered, wrapped,
 trimmed to ``max_lines`` and drawn as ``RichLog`` does; the wheel, the scrollbar and the
 keys scroll it as before. It is a ``ScrollView`` with what it needs of ``RichLog``, not a
 subclass: importing ``RichLog`` imports ``rich.pretty`` (for writing any Python value),
-2 ms of the solo table's first frame (scripts/bench_startup.py); a table writes text.
+which the table's first frame need not wait for; a table writes text.
 """
 
 from __future__ import annotations
@@ -42,6 +39,8 @@ from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
+
+from tui.widgets.scrollbars import fit_scrollbars, scrollbars_for
 
 
 class DeferredRender(NamedTuple):
@@ -71,8 +70,9 @@ class TableLog(ScrollView, can_focus=True):
     }
     """
 
-    #: (size, container size, virtual size) the scrollbars were last fitted to.
-    _scrolled_for: tuple[Size, Size, Size] | None = None
+    #: The log's drawn rows, by (absolute line, scroll x, crop x, crop width, width),
+    #: for rows that a new line only moves up (see :meth:`render_lines`).
+    _drawn_rows: dict[tuple[int, int, int, int, int], Strip]
     #: The width the lines were wrapped for, and the widths wrapped for since the last
     #: line came (a scrollbar that comes and goes with a new wrap must not loop).
     _wrapped_at: int | None = None
@@ -120,19 +120,28 @@ class TableLog(ScrollView, can_focus=True):
         self._written: deque[tuple[Any, int | None, bool, bool]] = deque(
             maxlen=self.max_lines or 1000)
         self._wrap_widths = set()
+        self._drawn_rows = {}
 
     def notify_style_update(self) -> None:
         """New styles: the lines are cropped and styled again."""
         super().notify_style_update()
         self._line_cache.clear()
+        self._drawn_rows.clear()
 
     def on_resize(self, event: Resize) -> None:
-        """Once the size is known, render what was written before, in order."""
+        """Once the size is known, render what was written before, in order. A log that
+        followed its newest line goes on showing it in its new box (shorter, as when a
+        round's table takes the preparation's room); its lines wrap again to a new width."""
         if event.size.width and not self._size_known:
             self._size_known = True
             deferred = self._deferred_renders
             while deferred:
                 self.write(*deferred.popleft())
+            return
+        if self.auto_scroll and not self.reading and not self.is_vertical_scroll_end:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        if self.wrap and self._written:
+            self.call_after_refresh(self._wrap_again)
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         """As wide as its lines, once they are rendered (``RichLog``)."""
@@ -146,11 +155,12 @@ class TableLog(ScrollView, can_focus=True):
         self._start_line = 0
         self._widest_line_width = 0
         self._deferred_renders.clear()
+        self._drawn_rows.clear()
         self.virtual_size = Size(0, 0)
         self.refresh()
         return self
 
-    def _make_renderable(self, content: RenderableType) -> RenderableType:
+    def _renderable(self, content: RenderableType) -> RenderableType:
         """``content`` as a Rich renderable (``RichLog``'s, without pretty-printing)."""
         if isinstance(content, str):
             content = Text.from_markup(content) if self.markup else Text(content)
@@ -181,13 +191,12 @@ class TableLog(ScrollView, can_focus=True):
         if isinstance(content, Text):
             content = content.copy()
         self._written.append((content, width, expand, shrink))
-        written = self._start_line + len(self.lines)  # the lines there were before this
-        self._render_lines(content, width, expand, shrink)
+        self._render_into_lines(content, width, expand, shrink)
         self._wrapped_at = self.scrollable_content_region.width
         self._wrap_widths = {self._wrapped_at}
         size = Size(self._widest_line_width, len(self.lines))
         auto_scroll = self.auto_scroll if scroll_end is None else scroll_end
-        if not self.container_size or self._scrollbars_for(size) != self.scrollbars_enabled:
+        if not self.container_size or scrollbars_for(self, size) != self.scrollbars_enabled:
             # A scrollbar comes or goes: RichLog's way, a layout that fits them, and the
             # scroll to the end after it.
             self.virtual_size = size
@@ -195,40 +204,74 @@ class TableLog(ScrollView, can_focus=True):
                 self.scroll_end(animate=animate, immediate=False, x_axis=False)
             return self
         # The same scrollbars in the same places: their thumbs follow, the lines repaint
-        # (those in sight before, only moved up, as they were drawn: _keep_drawn).
-        kept = self._drawn_rows(written)
-        before = self.scrollbars_enabled
+        # (those in sight before, only moved up, as they were drawn: render_lines).
         self.set_reactive(Widget.virtual_size, size)
-        self._scroll_update(size)
-        if self.scrollbars_enabled != before:  # Textual's memory of past flips decided
-            self._scrolled_for = None
-            self.refresh(layout=True)
-            if auto_scroll:
-                self.scroll_end(animate=animate, immediate=False, x_axis=False)
-            return self
+        fit_scrollbars(self, size)
         self.refresh()
         if auto_scroll:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
-        self._keep_drawn(kept)
         return self
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        """The rows in ``crop``, as ``RichLog`` draws them (its style found once, not
-        once per line: each look walks every ancestor's styles)."""
+        """The rows in ``crop``, as ``RichLog`` draws them; a row that shows a line it
+        showed drawn before (a new line only moved it up) is that drawing again, and the
+        log's style is found once, not once per line (each look walks every ancestor's
+        styles)."""
+        top = self.styles.gutter.top
+        bottom = self.outer_size.height - self.styles.gutter.bottom  # (rows with a border)
+        first = round(self.scroll_y) + self._start_line - top  # the line on row 0
+        shown = self._start_line + len(self.lines)
+        key_rest = (crop.x, crop.width, self.outer_size.width)
+        drawn = self._drawn_rows
+        rows: list[Strip | None] = []
+        for y in crop.line_range:
+            line = first + y
+            known = top <= y < bottom and line < shown
+            rows.append(drawn.get((line, round(self.scroll_x), *key_rest)) if known else None)
+        if all(row is not None for row in rows):
+            return [row for row in rows if row is not None]
         self._line_style = self.rich_style
         try:
-            return super().render_lines(crop)
+            strips = self._draw_rows(crop, rows)
         finally:
             self._line_style = None
+        # Only the rows in sight now are worth keeping.
+        sight = range(first + top, min(first + bottom, shown))
+        kept = {key: strip for key, strip in drawn.items() if key[0] in sight}
+        for y, strip in zip(crop.line_range, strips, strict=True):
+            line = first + y
+            if top <= y < bottom and line < shown:
+                kept[(line, round(self.scroll_x), *key_rest)] = strip
+        self._drawn_rows = kept
+        return strips
+
+    def _draw_rows(self, crop: Region, rows: list[Strip | None]) -> list[Strip]:
+        """``rows`` (one a row of ``crop``) with each missing one drawn by Textual, each
+        run of missing rows in one go."""
+        strips: list[Strip] = []
+        y = 0
+        while y < len(rows):
+            row = rows[y]
+            if row is not None:
+                strips.append(row)
+                y += 1
+                continue
+            end = y
+            while end < len(rows) and rows[end] is None:
+                end += 1
+            strips.extend(super().render_lines(
+                Region(crop.x, crop.y + y, crop.width, end - y)))
+            y = end
+        return strips
 
     def render_line(self, y: int) -> Strip:
         """Row ``y`` of the content (``RichLog.render_line``)."""
         scroll_x, scroll_y = self.scroll_offset
-        line = self._render_line(scroll_y + y, scroll_x, self.scrollable_content_region.width)
+        line = self._line_at(scroll_y + y, scroll_x, self.scrollable_content_region.width)
         return line.apply_style(self._style_of_lines())
 
-    def _render_line(self, y: int, scroll_x: int, width: int) -> Strip:
-        """Line ``y`` of the log at ``scroll_x`` (``RichLog._render_line``)."""
+    def _line_at(self, y: int, scroll_x: int, width: int) -> Strip:
+        """Line ``y`` of the log at ``scroll_x`` (``RichLog``'s line cache)."""
         style = self._style_of_lines()
         if y >= len(self.lines):
             return Strip.blank(width, style)
@@ -242,81 +285,6 @@ class TableLog(ScrollView, can_focus=True):
     def _style_of_lines(self) -> Style:
         return self.rich_style if self._line_style is None else self._line_style
 
-    def _drawn_rows(self, written: int) -> tuple[Size, int, dict[int, Strip]]:
-        """The rows drawn now that a new line leaves as they are: ``(size, scroll_x,
-        {line: row})``, each row by the (absolute) line it shows, of the ``written``
-        lines there were before it."""
-        cache = self._styles_cache
-        top = self.styles.gutter.top
-        bottom = self.region.height - self.styles.gutter.bottom  # (rows with a border)
-        first = self.scroll_offset.y + self._start_line - top
-        rows = {}
-        for y, strip in cache._cache.items():
-            if top <= y < bottom and not cache.is_dirty(y) and first + y < written:
-                rows[first + y] = strip
-        return self.size, self.scroll_offset.x, rows
-
-    def _keep_drawn(self, drawn: tuple[Size, int, dict[int, Strip]]) -> None:
-        """Give the rows that show a line drawn before (scrolled up with the new line)
-        that drawing again, instead of Textual drawing every row of the log again.
-
-        A log that scrolls by a line repaints every row in sight (``ScrollView``): each
-        row went through Textual's ``StylesCache`` again, border and padding and all,
-        for ≈ 0.1 ms a row, 2–3 ms an update at a table (scripts/bench_repaint.py).
-        The screen still repaints all of them; only rows with a line they did not show
-        before are drawn again.
-        """
-        size, scroll_x, rows = drawn
-        if not rows or size != self.size or scroll_x != self.scroll_offset.x:
-            return
-        cache = self._styles_cache
-        top = self.styles.gutter.top
-        bottom = self.region.height - self.styles.gutter.bottom  # (rows with a border)
-        first = self.scroll_offset.y + self._start_line - top
-        for y in range(top, bottom):
-            strip = rows.get(first + y)
-            if strip is not None:
-                cache._cache[y] = strip
-                cache._dirty_lines.discard(y)
-
-    def _scrollbars_for(self, virtual: Size) -> tuple[bool, bool]:
-        """The (vertical, horizontal) scrollbars Textual would show for ``virtual``
-        (``Widget._refresh_scrollbars``, without its memory of past flips)."""
-        styles = self.styles
-        width, height = self._container_size
-
-        def needed(overflow: str, over: bool) -> bool:
-            return overflow == "scroll" or (overflow == "auto" and over)
-
-        horizontal = needed(styles.overflow_x, virtual.width > width)
-        vertical = needed(styles.overflow_y, virtual.height > height)
-        if styles.overflow_x == "auto" and vertical and not horizontal:
-            horizontal = virtual.width > width - styles.scrollbar_size_vertical
-        if styles.overflow_y == "auto" and horizontal and not vertical:
-            vertical = virtual.height > height - styles.scrollbar_size_horizontal
-        return vertical, horizontal
-
-    def _scroll_update(self, virtual_size: Size) -> None:
-        """Fit the scrollbars to ``virtual_size`` (and remember for what)."""
-        super()._scroll_update(virtual_size)
-        self._scrolled_for = (self._size, self._container_size, virtual_size)
-
-    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size,
-                      layout: bool = True) -> bool:
-        """Laid out again as it was: nothing to do (``ScrollView`` refits and repaints its
-        scrollbar at every layout of the screen, in a frame of its own)."""
-        if (size, size - self.styles.gutter.totals, self.virtual_size) == self._scrolled_for:
-            return False
-        # A log that showed its newest line goes on showing it when its box changes
-        # (shorter, as when a round's table takes the preparation's room).
-        following = self.auto_scroll and bool(self._size) and self.is_vertical_scroll_end
-        changed = super()._size_updated(size, virtual_size, container_size, layout)
-        if following and not self.is_vertical_scroll_end:
-            self.scroll_end(animate=False, immediate=True, x_axis=False)
-        if self.wrap and self._written and changed:
-            self.call_after_refresh(self._wrap_again)
-        return changed
-
     def _wrap_again(self) -> None:
         """Wrap every line again for the log's width, if it changed (a line wrapped
         for a wider log was cut, one for a narrower log stayed narrow)."""
@@ -327,20 +295,21 @@ class TableLog(ScrollView, can_focus=True):
         following = self.is_vertical_scroll_end
         self.lines.clear()
         self._line_cache.clear()
+        self._drawn_rows.clear()
         self._start_line = 0
         self._widest_line_width = 0
         for content, line_width, expand, shrink in self._written:
-            self._render_lines(content, line_width, expand, shrink)
+            self._render_into_lines(content, line_width, expand, shrink)
         self._wrapped_at = width
         self.virtual_size = Size(self._widest_line_width, len(self.lines))
         if following:
             self.scroll_end(animate=False, immediate=False, x_axis=False)
         self.refresh()
 
-    def _render_lines(self, content: RenderableType, width: int | None,
+    def _render_into_lines(self, content: RenderableType, width: int | None,
                       expand: bool, shrink: bool) -> None:
         """Render ``content`` into the log's lines as ``RichLog.write`` does."""
-        renderable = self._make_renderable(content)
+        renderable = self._renderable(content)
         console = self.app.console
         render_options = console.options
         if isinstance(renderable, Text) and not self.wrap:

@@ -1,27 +1,26 @@
 """A row of face-up cards with one selected; the table screen moves the selection.
 
-The hand is one widget that draws its cards itself (Textual's line API). It was a
-scrolling row of :class:`~tui.games.getout.card.CardWidget` children: a card played or
-drawn removed or mounted a widget (a layout of the whole screen), and a turn coming or
-going restyled every card (its ``playable`` class), 3–4 ms an update
-(scripts/bench_repaint.py). Now a play, a draw, a new selection or a turn change
-repaints this one widget: no mount, no remove, no restyle, no layout.
+The hand is one widget that draws its cards itself (Textual's line API). As a scrolling
+row of :class:`~tui.games.getout.card.CardWidget` children, a card played or drawn would
+remove or mount a widget (a layout of the whole screen), and a turn coming or going
+would restyle every card (its ``playable`` class). Drawn here, a play, a draw, a new
+selection or a turn change repaints this one widget: no mount, no remove, no restyle, no
+layout.
 
-It looks exactly as that row did: each card is drawn by Textual's own renderer of a
-widget's box (border, border title and subtitle, aligned content) from the styles the
-CSS gives a card in that state. Those come from the stylesheet's rules for
-``HandWidget > .card`` (with ``.image-…``, ``.playable`` and ``.selected``), which
-``tui/app.tcss`` writes next to the same rules for ``CardWidget``, so a card in the hand
-and the call card look alike.
+It looks exactly as that row would: each card is drawn as Textual draws a widget's box
+(border, border title and subtitle, aligned content) from the styles the CSS gives a
+card in that state. Those come from the stylesheet's rules for :class:`HandCard` (with
+``.image-…``, ``.playable`` and ``.selected``), which ``tui/app.tcss`` writes next to the
+same rules for ``CardWidget``, so a card in the hand and the call card look alike.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from rich.segment import Segment
 from textual import events
-from textual._styles_cache import StylesCache
-from textual.color import Color
+from textual.color import TRANSPARENT, Color
 from textual.content import Content
 from textual.css.styles import RenderStyles
 from textual.dom import DOMNode
@@ -30,10 +29,11 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
-from textual.visual import RenderOptions, visualize
+from textual.visual import RenderOptions
 from textual.widget import Widget
 
 from tui.games.getout.card import WIDTHS, CardWidget
+from tui.widgets.scrollbars import fit_scrollbars
 
 if TYPE_CHECKING:
     from textual.css.styles import RulesMap
@@ -42,6 +42,12 @@ if TYPE_CHECKING:
 IMAGES = ("geoff", "samantha", "kevin", "shirley", "tea_picker", "wild")
 #: A card's height, frame included.
 CARD_HEIGHT = 4
+#: The characters of the borders a card can have: (top, side, bottom) rows of (left,
+#: middle, right), as Textual draws them.
+BOXES = {
+    "round": (("╭", "─", "╮"), ("│", " ", "│"), ("╰", "─", "╯")),
+    "double": (("╔", "═", "╗"), ("║", " ", "║"), ("╚", "═", "╝")),
+}
 
 
 def state_classes(image: str, playable: bool, selected: bool) -> str:
@@ -55,6 +61,17 @@ def card_classes(card: dict[str, Any], playable: bool, selected: bool) -> str:
     return state_classes("wild" if card.get("wild") else card["image"], playable, selected)
 
 
+class HandCard(DOMNode):
+    """A card of the hand in one state (its CSS classes), for the stylesheet to style:
+    never mounted, so only rules for ``HandCard`` itself (no ancestors) apply."""
+
+
+#: Every state a card can be drawn in (its classes).
+CARD_STATES = frozenset(
+    state_classes(image, playable, selected)
+    for image in IMAGES for playable in (False, True) for selected in (False, True))
+
+
 class HandWidget(ScrollView):
     """The player's hand. Attributes: ``cards``, ``playable`` (ids) and ``selected`` (index).
 
@@ -64,9 +81,11 @@ class HandWidget(ScrollView):
     :class:`CardWidget.Chosen` for it; the mouse over a card shows it in words.
     """
 
+    # Not scoped to the hand: a ``HandCard`` is styled on its own, outside the DOM.
+    SCOPED_CSS = False
     DEFAULT_CSS = """
     HandWidget { height: 5; scrollbar-size-horizontal: 1; overflow-y: hidden; overflow-x: auto; }
-    HandWidget > .card {
+    HandCard {
         border: round $foreground 40%;
         content-align: center middle;
         text-align: center;
@@ -75,12 +94,8 @@ class HandWidget(ScrollView):
     }
     """
 
-    #: Every state a card can be drawn in: its styles come from the stylesheet.
-    #: (A set, as Textual declares it; never changed.) Only those drawn so far are
-    #: styled: see :meth:`_get_component_classes`.
-    COMPONENT_CLASSES: ClassVar[set[str]] = {
-        state_classes(image, playable, selected)
-        for image in IMAGES for playable in (False, True) for selected in (False, True)}
+    #: Every state a card can be drawn in; each is styled when first drawn.
+    CARD_STATES: ClassVar[frozenset[str]] = CARD_STATES
 
     # The screen's keys move the selection; the row itself must not take them to scroll.
     can_focus = False
@@ -100,33 +115,26 @@ class HandWidget(ScrollView):
         self._size_shown = "full"
         #: Where the mouse is over the row (content coordinates), for the tooltip.
         self._mouse_at: Offset | None = None
-        #: The card states (``COMPONENT_CLASSES``) drawn so far, so styled.
-        self._states: set[str] = set()
+        #: The card states (``CARD_STATES``) styled so far, by their classes.
+        self._states: dict[str, HandCard] = {}
 
-    def _get_component_classes(self) -> frozenset[str]:  # type: ignore[override]
-        """The card states the stylesheet styles whenever it styles this row: those
-        drawn so far (Textual's own, a class method, gives every one it declares).
-
-        Textual styles each of a widget's component classes every time it styles the
-        widget: all 24 card states cost the solo table's first frame ~2.5 ms, and as
-        much each time the table comes back from a dialog (scripts/bench_startup.py).
-        A hand shows a few: each state is styled once first needed (``_styled``), and
-        from then on whenever the row is."""
+    @property
+    def styled_states(self) -> frozenset[str]:
+        """The card states styled so far: a hand shows a few of the 24, and styling each
+        costs a pass over the stylesheet, so each is styled when first drawn (and again
+        when the stylesheet changes)."""
         return frozenset(self._states)
 
     def _styled(self, classes: str) -> RenderStyles:
         """The styles of a card in the state ``classes``, styled now if they were not
-        yet, as the stylesheet styles a component class (``Stylesheet.
-        _process_component_classes``: a node of those classes under this row)."""
-        if classes not in self._states:
-            if classes not in self.COMPONENT_CLASSES:
-                raise KeyError(f"No {classes!r} key in COMPONENT_CLASSES")
-            self._states.add(classes)
-            node = DOMNode(classes=classes)
-            node._attach(self)
-            self.app.stylesheet.apply(node, animate=False)
-            self._component_styles[classes] = node.styles
-        return self.get_component_styles(classes)
+        yet."""
+        card = self._states.get(classes)
+        if card is None:
+            if classes not in CARD_STATES:
+                raise KeyError(f"No card state {classes!r}")
+            card = self._states[classes] = HandCard(classes=classes)
+            self.app.stylesheet.apply(card, animate=False)
+        return card.styles
 
     # ---- what the screen sets ------------------------------------------------
 
@@ -205,6 +213,7 @@ class HandWidget(ScrollView):
     def _restyled(self) -> None:
         self._restyle_due = False
         self._drawn.clear()
+        self._states.clear()
         self._redraw()
 
     def _chosen_in_sight(self) -> None:
@@ -243,7 +252,7 @@ class HandWidget(ScrollView):
             self.call_after_refresh(self._chosen_in_sight)
             return
         self.set_reactive(Widget.virtual_size, virtual)
-        self._scroll_update(virtual)
+        fit_scrollbars(self, virtual)
         self.refresh()
 
     def _card_lines(self, card: dict[str, Any], playable: bool, selected: bool,
@@ -261,9 +270,9 @@ class HandWidget(ScrollView):
 
     def _draw_card(self, face: str, styles: RenderStyles, width: int, title: str,
                    subtitle: str) -> list[Strip]:
-        """One card as a ``CardWidget`` of ``width`` × 4 with ``styles`` is rendered
-        (``Widget.render_lines``: the box by Textual's ``StylesCache``, the face by
-        ``Widget._render_content``), over this row's background."""
+        """One card as a ``CardWidget`` of ``width`` × 4 with ``styles`` is drawn (its
+        box, as Textual draws a widget's border, title and subtitle around its content,
+        and its face aligned in it), over this row's background."""
         _, row_background = self.background_colors
         opacity = self.opacity * styles.opacity
         base_background = row_background
@@ -272,28 +281,62 @@ class HandWidget(ScrollView):
         size = Size(width, CARD_HEIGHT)
         content_size = size - styles.gutter.totals
         style = self._card_style(styles)
-        visual = visualize(self, face, markup=True)
-        strips = visual.render_strips(
+        content = Content(face).render_strips(
             content_size.width, content_size.height, style,
-            # What ``Visual.to_strips`` gives it: the (render) styles as the rules.
-            RenderOptions(self._get_style, cast("RulesMap", styles)))
+            RenderOptions(_visual_style, cast("RulesMap", styles)))
         align_horizontal, align_vertical = styles.content_align
-        strips = list(Strip.align(strips, (style + VisualStyle(reverse=False)).rich_style,
+        strips = list(Strip.align(content, (style + VisualStyle(reverse=False)).rich_style,
                                   content_size.width, content_size.height,
                                   align_horizontal, align_vertical))
-        app = self.app
-
-        def content_line(y: int) -> Strip:
-            return strips[y] if y < len(strips) else Strip.blank(content_size.width,
+        inner = VisualStyle(background=base_background + background)
+        (top, top_color), (_, right_color), (bottom, bottom_color), (_, left_color) = \
+            styles.border
+        edge_style = [(inner + VisualStyle(foreground=base_background
+                                           + color.multiply_alpha(opacity))).rich_style
+                      for color in (top_color, right_color, bottom_color, left_color)]
+        left = Segment(BOXES[top][1][0], edge_style[3])
+        right = Segment(BOXES[top][1][2], edge_style[1])
+        lines = [self._edge(BOXES[top][0], edge_style[0], width, inner,
+                            self._label(title, styles, base_background, "border_title"),
+                            base_background + background, styles.border_title_align)]
+        for y in range(content_size.height):
+            line = strips[y] if y < len(strips) else Strip.blank(content_size.width,
                                                                   style.rich_style)
+            line = line.adjust_cell_length(content_size.width, inner.rich_style)
+            lines.append(Strip([left, *line, right], width))
+        lines.append(self._edge(BOXES[bottom][2], edge_style[2], width, inner,
+                                self._label(subtitle, styles, base_background,
+                                            "border_subtitle"),
+                                base_background + background, styles.border_subtitle_align))
+        return lines
 
-        return StylesCache().render(
-            styles, size, base_background, background, content_line, [],
-            self._label(title, styles, base_background, "border_title"),
-            self._label(subtitle, styles, base_background, "border_subtitle"),
-            content_size=content_size, padding=styles.padding, opacity=opacity,
-            ansi_theme=app.ansi_theme, native_ansi=app.native_ansi_color,
-        )
+    @staticmethod
+    def _edge(box: tuple[str, str, str], edge_style: Any, width: int, inner: VisualStyle,
+              label: tuple[Content, Color, Color, VisualStyle], label_background: Color,
+              align: str) -> Strip:
+        """A card's top or bottom border with its label (title or subtitle) in it, as
+        Textual draws a border label between a box's corners."""
+        text, color, background, label_style = label
+        label_style += VisualStyle(
+            label_background + background if background.a else TRANSPARENT,
+            label_background + color if color.a else TRANSPARENT)
+        label_segments: list[Segment] = []
+        if text.cell_length and width - 2 > 4:
+            text = text.truncate(width - 6, ellipsis=True).pad_left(1).pad_right(1)
+            base = inner + VisualStyle.from_rich_style(edge_style)
+            label_segments = list(text.stylize_before(label_style).render_segments(base))
+        corner_left, edge, corner_right = box
+        room = max(0, width - 2 - sum(segment.cell_length for segment in label_segments))
+        if align == "left":
+            before = 1 if label_segments and room else room
+        elif align == "right":
+            before = room - 1 if label_segments and room else room
+        else:
+            before = room // 2
+        return Strip([Segment(corner_left, edge_style),
+                      Segment(edge * before, edge_style), *label_segments,
+                      Segment(edge * (room - before), edge_style),
+                      Segment(corner_right, edge_style)], width)
 
     def _card_style(self, styles: RenderStyles) -> VisualStyle:
         """A card's ``visual_style``: this row's, then the card's own rules on top."""
@@ -327,8 +370,9 @@ class HandWidget(ScrollView):
 
     def _label(self, text: str, styles: RenderStyles, background: Color,
                which: str) -> tuple[Content, Color, Color, VisualStyle]:
-        """A border title or subtitle as ``Widget._get_title_style_information`` gives
-        it (a ``CardWidget`` always has both, "" when it shows no mark)."""
+        """A border title or subtitle with its colours and style, as Textual takes them
+        from a widget's styles (a ``CardWidget`` always has both, "" when it shows no
+        mark)."""
         label = self.render_str(text).expand_tabs(4)
         label = label.split()[0] if text else label
         if getattr(styles, f"auto_{which}_color"):
@@ -377,3 +421,7 @@ class HandWidget(ScrollView):
         if text != self.tooltip:
             self.tooltip = text
 
+
+def _visual_style(style: VisualStyle | str) -> VisualStyle:
+    """A style named in a face's content (a face has none of its own)."""
+    return style if isinstance(style, VisualStyle) else VisualStyle.parse(style)

@@ -1,0 +1,50 @@
+"""The table's chat line: one line of text to send, whose empty words fit its width."""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from textual.reactive import reactive
+from textual.widgets import Input
+
+#: The chat line's words while it is empty. Enter sends and gives the keys back to the
+#: table, Esc gives them back unsent; ``?`` (not in the footer: no room at 80 columns)
+#: opens the rules and the keys. Longest first: the line shows the longest that fits.
+CHAT_OPEN = ("/ chat (Enter sends, Esc cancels) · ? rules and keys",
+             "/ chat (Enter sends, Esc cancels) · ? rules", "/ chat · ? rules")
+CHAT_OFF = ("no chat in the round: the game is silent · ? rules and keys",
+            "no chat in the round · ? rules and keys", "no chat · ? rules")
+
+
+class ChatLine(Input):
+    """The table's chat line: a compact ``Input``, compact from the start.
+
+    ``Input``'s ``compact`` toggles Textual's class for it, and each toggle restyles
+    the line at once, mounted or not: made compact, it would be styled twice before it
+    is mounted (its default, then ``compact=True``). Made with the class, and compact by
+    default, it is styled once.
+    """
+
+    compact = reactive(True, toggle_class="-textual-compact")
+
+    def __init__(self, *, words: tuple[str, ...], id: str, max_length: int) -> None:
+        super().__init__(placeholder=words[0], id=id, max_length=max_length,
+                         compact=True, classes="-textual-compact")
+        self._words = words
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """What the empty line says, longest first: it shows the longest that fits."""
+        return self._words
+
+    @words.setter
+    def words(self, words: tuple[str, ...]) -> None:
+        self._words = words
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        width = self.content_size.width
+        self.placeholder = next((w for w in self._words if cell_len(w) <= width),
+                                self._words[-1]) if width else self._words[0]
