@@ -24,9 +24,9 @@ and sometimes go to the wrong player; a person may never type. So:
 
 - **Who counts.** The bot times each teammate: how long after each play its signals
   came to rest (the last change counts, so a late signal corrected a moment later
-  counts as the correction; the signals a play ends, the engine ends with it, so what
-  is timed is the teammate signalling again). A teammate whose signals came to rest within
-  ``reaction + jitter + 3 * motor`` of each of the last ``PROVEN_AFTER`` plays is
+  counts as the correction; the signals a play ends end with the play, so what is
+  timed is the teammate signalling again). A teammate whose signals came to rest
+  within ``reaction + jitter + 3 * motor`` of each of the last ``PROVEN_AFTER`` plays is
   *proven* (a bot, say); one seen slower, or seen signalling against the cards (a look
   at a number while a lower one shows elsewhere, a look at a special card, a smile at
   no smile), is *doubted* (a person, say). A teammate not yet timed is neither.
@@ -61,11 +61,11 @@ still. So a look, smile or look-past counts only if it was given ``fresh`` secon
 after the last play its giver saw, or once ``settle`` seconds have passed since that
 play with the signal unchanged (then the giver had time to change its mind, so the
 signal is about the new card). A seat never sees its own pile, so its own play changes
-nothing it sees: what it signalled before it counts at once. Peeks and talk need no
-such guard: the engine ends them when the mirror or bubble is played. For a teammate seen to be
-slower than ``settle`` it waits that teammate's slowest time plus a margin and the
-spread of its pace instead, up to ``SETTLE_CAP``; for one not yet timed,
-``UNKNOWN_SETTLE``.
+nothing it sees: what it signalled before that play is judged from the play before.
+Peeks and talk need no such guard: the engine ends them when the mirror or bubble is
+played. For a teammate seen to be slower than ``settle`` it waits that teammate's
+slowest time plus a margin and the spread of its pace instead, up to ``SETTLE_CAP``;
+for one not yet timed, ``UNKNOWN_SETTLE``.
 
 Timing is human-like. ``step(view, legal, now)`` is called with the caller's clock. Each
 thing the bot wants to do (a signal, a play) is an *intent*; an intent is carried out
@@ -272,8 +272,8 @@ class GetItBot:
         It takes the time to be that of the last :meth:`step` call. A bot never given a
         clock counts calls instead, and its stale-signal guard then trusts only signals
         that changed after the last play their giver saw (it cannot wait for them to
-        settle); so for real-time play use :meth:`step`, and this for turn-free moments such as
-        arranging or moving on to the next round.
+        settle); so for real-time play use :meth:`step`, and this for turn-free moments
+        such as arranging or moving on to the next round.
         """
         clocked = self._clock is not None
         if self._clock is not None:
