@@ -77,9 +77,9 @@ is the clock-free answer for turn-free use (arranging, moving to the next round)
 high in the pile but never on top (the rules forbid it), spread out so that at least one
 number lies between two specials when there are numbers enough. High, because specials
 are met early, while the timer is fresh, and a mirror met early lets every seat learn
-its own top card early. Spread out, because two specials of one kind in a row keep the
-same signal on the same holder, and the holder cannot tell "the next smile" from a stale
-smile until the signals settle; a number in between gives each special fresh signals.
+its own top card early. Spread out, one per gap between numbers; together would do as
+well, for a play ends the signals at its holder, so a second smile right under the first
+is smiled at afresh.
 """
 
 from __future__ import annotations
