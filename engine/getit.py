@@ -403,6 +403,7 @@ class GetIt(Game):
         events: list[Event] = [
             {"type": "played", "seat": seat, "card": card.plain(), "correct": correct}
         ]
+        events += self._end_signals_at(seat)
         if not correct:
             return events + self._end_round(False, "wrong")
         if card.kind == "mirror":
@@ -440,6 +441,22 @@ class GetIt(Game):
             raise IllegalAction(f"you already {verb} {whom}")
         self.signals[kind][seat] = target
         return [{"type": "signal", "seat": seat, "signal": kind, "target": target}]
+
+    def _end_signals_at(self, target: int) -> list[Event]:
+        """A signal is about the card its target shows (RULES.md): once that card is played,
+        every look, smile and look past at the seat ends, whoever gave it."""
+        ended = [
+            (giver, kind)
+            for kind in SIGNALS
+            for giver, aimed in enumerate(self.signals[kind])
+            if aimed == target
+        ]
+        for giver, kind in ended:
+            self.signals[kind][giver] = None
+        if not ended:
+            return []
+        return [{"type": "signals_ended", "target": target,
+                 "signals": [{"seat": giver, "signal": kind} for giver, kind in ended]}]
 
     def _peek(self, seat: int, action: Action, now: float) -> list[Event]:
         _only_keys(action, {"type", "on"})

@@ -174,3 +174,37 @@ def test_talk_is_kept_to_a_bounded_recent_list() -> None:
     assert said[-1] == {"seat": 1 + (SAID_KEPT + 14) % 3, "text": f"line {SAID_KEPT + 14}"}
     assert said[0]["text"] == "line 15"
     assert len(game.snapshot()["state"]["said"]) == SAID_KEPT
+
+
+def test_signals_at_a_seat_end_when_it_plays_and_others_stay() -> None:
+    # RULES.md Decision: a signal is about the card its target shows. Seat 0 shows 2, the
+    # lowest; seats 1-3 signal at it and at others, then seat 0 plays its 2.
+    game = _round()
+    game.act(1, {"type": "look", "target": 0})
+    game.act(2, {"type": "smile", "target": 0})
+    game.act(3, {"type": "look_past", "target": 0})
+    game.act(3, {"type": "look", "target": 1})
+    game.act(0, {"type": "look", "target": 2})
+    events = game.act(0, PLAY)
+    assert events[0]["correct"] is True
+    assert events[1] == {"type": "signals_ended", "target": 0, "signals": [
+        {"seat": 1, "signal": "look"}, {"seat": 2, "signal": "smile"},
+        {"seat": 3, "signal": "look_past"}]}
+    for seat in [0, 1, 2, 3, None]:
+        signals = game.view(seat)["signals"]
+        assert signals[1]["look"] is None and signals[2]["smile"] is None
+        assert signals[3]["look_past"] is None
+        # Signals at other seats, and the player's own, stay.
+        assert signals[3]["look"] == 1 and signals[0]["look"] == 2
+    # A signaller who means the next card signals again: the look at seat 0 is legal.
+    assert {"type": "look", "target": 0} in game.legal_actions(1)
+    game.act(1, {"type": "look", "target": 0})
+    assert game.view(2)["signals"][1]["look"] == 0
+
+
+def test_a_play_with_no_signal_at_its_seat_ends_nothing() -> None:
+    game = _round()
+    game.act(1, {"type": "look", "target": 2})
+    events = game.act(0, PLAY)
+    assert [e["type"] for e in events] == ["played"]
+    assert game.view(0)["signals"][1]["look"] == 2

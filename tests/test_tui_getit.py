@@ -871,11 +871,11 @@ async def test_a_big_terminal_shows_the_others_numbers_in_the_block_font() -> No
             assert not card.query_one(".face-big", Static).display
 
 
-async def test_looks_left_over_from_before_our_play_do_not_ask_for_another() -> None:
+async def test_the_looks_at_us_end_with_our_play_and_do_not_ask_for_another() -> None:
     """A moment after we played, the others still looked at us about the card we had
     played, and '★ ALL 2 LOOK AT YOU ★' asked for a second play (a player lost two
-    rounds so): those looks do not count until they change or the bots' settle time
-    has passed, and TO YOU says how many are left over."""
+    rounds so). The host ends every signal at a player who plays: TO YOU counts only
+    the looks given since, at once."""
     app = solo_app(3, {"level": 5})
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(pilot)
@@ -893,14 +893,75 @@ async def test_looks_left_over_from_before_our_play_do_not_ask_for_another() -> 
         await pilot.pause()
         assert "ALL 2" not in to_you_line()
         assert "0 of 2 look at you" in to_you_line()
-        assert "2 from before your play" in to_you_line()
-        events = table.game.act(1, {"type": "look", "target": None}, now=table.elapsed())
-        table.game_changed(events, [])
         events = table.game.act(1, {"type": "look", "target": 0}, now=table.elapsed())
-        table.game_changed(events, [])  # Bot 2 looked away and back: a fresh look
+        table.game_changed(events, [])  # Bot 2 looks at our next card: a fresh look
         await until(pilot, lambda: "1 of 2 looks at you" in to_you_line(), "the fresh look")
-        assert "1 from before your play" in to_you_line()
-        screen._left_over_until = 0.0  # the settle time is over: what stayed counts
-        screen._show_to_you()
+        events = table.game.act(2, {"type": "look", "target": 0}, now=table.elapsed())
+        table.game_changed(events, [])
+        await until(pilot, lambda: "ALL 2 LOOK AT YOU" in to_you_line(), "both look again")
+        assert "before" not in to_you_line()
+
+
+async def test_no_screen_shows_a_signal_at_a_player_who_played() -> None:
+    """A signal is about the card its target shows (RULES.md): once that player plays,
+    no seat's line shows a look or smile at it, our own line neither, and the pile is
+    not marked as looked at; a signal at another player stays."""
+    app = solo_app(3, {"level": 2})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        table = game_of(app)
+        for seat in table.seats:
+            seat.bot = None
+        game = table.game
+        stack_getit_piles(game, [["20"], ["5", "30"], ["12"]], now=table.elapsed())
+        for seat, kind, target in ((1, "look", 2), (2, "look", 1), (2, "smile", 1)):
+            game.act(seat, {"type": kind, "target": target}, now=table.elapsed())
+        table.game_changed([], [])
+
+        def seat_text(seat: int) -> str:  # what the seat's card says ("" before it shows)
+            return " ".join(str(w.render()) for card in screen.query(f"#seat-{seat}")
+                            for w in card.query(Static))
+
+        await until(pilot, lambda: "smiles at 2" in seat_text(2), "Bot 3's signals")
+        await pilot.press("2")  # Ann looks at Bot 2's 5
+        await until(pilot, lambda: game.signals["look"][0] == 1, "Ann's look")
+        await until(pilot, lambda: screen.query_one("#seat-1").border_subtitle,
+                    "the pile marked as looked at")
+        events = game.act(1, {"type": "play"}, now=table.elapsed())  # the 5
+        table.game_changed(events, [])
+        await until(pilot, lambda: screen.view["piles"][1]["count"] == 1, "the play")
         await pilot.pause()
-        assert "ALL 2 LOOK AT YOU" in to_you_line() and "before" not in to_you_line()
+        assert "looks at 2" not in seat_text(2) and "smiles at 2" not in seat_text(2)
+        assert "looks at 3" in seat_text(1)  # Bot 2's look at Bot 3 stays
+        assert str(screen.query_one("#my-line", Static).render()).startswith(
+            "you (1): no signal")
+        assert not screen.query_one("#seat-1").border_subtitle
+        assert [game.signals[k][s] for s in (0, 2) for k in ("look", "smile")] == [None] * 4
+
+
+async def test_a_look_the_host_ended_in_the_update_that_showed_it_is_not_stopped() -> None:
+    """Our look landed before its player played, and one update brought both (a busy
+    line joins updates): the host ended it, so no stop is sent (the host would refuse
+    it: we look at nobody) and the look is shown ended."""
+    app = solo_app(3, {"level": 1})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        table = game_of(app)
+        for seat in table.seats:
+            seat.bot = None
+        game = table.game
+        stack_getit_piles(game, [["20"], ["5", "30"], ["12"]], now=table.elapsed())
+        table.game_changed([], [])
+        await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
+        sent: list[dict[str, Any]] = []
+        screen.act = lambda action, wait=True: sent.append(action)  # type: ignore[method-assign]
+        screen.pending["look"] = 1  # sent: the host has it, no view has shown it yet
+        events = game.act(0, {"type": "look", "target": 1}, now=table.elapsed())
+        events += game.act(1, {"type": "play"}, now=table.elapsed())
+        table.game_changed(events, [])
+        await until(pilot, lambda: screen.view["piles"][1]["count"] == 1, "the play")
+        await pilot.pause()
+        assert sent == [] and "look" not in screen.pending
+        assert str(screen.query_one("#my-line", Static).render()).startswith(
+            "you (1): no signal")
+        assert not screen.query_one("#seat-1").border_subtitle

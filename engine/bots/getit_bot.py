@@ -24,8 +24,9 @@ and sometimes go to the wrong player; a person may never type. So:
 
 - **Who counts.** The bot times each teammate: how long after each play its signals
   came to rest (the last change counts, so a late signal corrected a moment later
-  counts as the correction). A teammate whose signals came to rest within
-  ``reaction + jitter + 3 * motor`` of each of the last ``PROVEN_AFTER`` plays is
+  counts as the correction; the signals a play ends end with the play, so what is
+  timed is the teammate signalling again). A teammate whose signals came to rest
+  within ``reaction + jitter + 3 * motor`` of each of the last ``PROVEN_AFTER`` plays is
   *proven* (a bot, say); one seen slower, or seen signalling against the cards (a look
   at a number while a lower one shows elsewhere, a look at a special card, a smile at
   no smile), is *doubted* (a person, say). A teammate not yet timed is neither.
@@ -51,15 +52,20 @@ and sometimes go to the wrong player; a person may never type. So:
   is told decides like a peeked value, except that a card said to be too high does not
   stop a play the signals call for (a person may mistype).
 
-**Stale signals.** Right after a play, the signals on the table are about the cards
-that were showing before it. A look, smile or look-past counts only if it was given
-``fresh`` seconds after the last play the bot noticed, or once ``settle`` seconds have
-passed since that play with the signal unchanged (then everyone had time to change
-their mind, so the signal is about the new card). Peeks and talk need no such guard:
-the engine ends them when the mirror or bubble is played. For a teammate seen to be
-slower than ``settle`` it waits that teammate's slowest time plus a margin and the
-spread of its pace instead, up to ``SETTLE_CAP``; for one not yet timed,
-``UNKNOWN_SETTLE``.
+**Stale signals.** A play ends every look, smile and look-past at the seat that played
+(RULES.md: a signal is about the card its target shows), so the signals at the bot
+after its own play were all given after it. A signal given before another seat's play
+was about the cards showing then: a person's look at the lowest number while a smile
+showed stays when the smile is played, and the card under the smile may be lower
+still. So a look, smile or look-past counts only if it was given ``fresh`` seconds
+after the last play its giver saw, or once ``settle`` seconds have passed since that
+play with the signal unchanged (then the giver had time to change its mind, so the
+signal is about the new card). A seat never sees its own pile, so its own play changes
+nothing it sees: what it signalled before that play is judged from the play before.
+Peeks and talk need no such guard: the engine ends them when the mirror or bubble is
+played. For a teammate seen to be slower than ``settle`` it waits that teammate's
+slowest time plus a margin and the spread of its pace instead, up to ``SETTLE_CAP``;
+for one not yet timed, ``UNKNOWN_SETTLE``.
 
 Timing is human-like. ``step(view, legal, now)`` is called with the caller's clock. Each
 thing the bot wants to do (a signal, a play) is an *intent*; an intent is carried out
@@ -71,9 +77,9 @@ is the clock-free answer for turn-free use (arranging, moving to the next round)
 high in the pile but never on top (the rules forbid it), spread out so that at least one
 number lies between two specials when there are numbers enough. High, because specials
 are met early, while the timer is fresh, and a mirror met early lets every seat learn
-its own top card early. Spread out, because two specials of one kind in a row keep the
-same signal on the same holder, and the holder cannot tell "the next smile" from a stale
-smile until the signals settle; a number in between gives each special fresh signals.
+its own top card early. Spread out, one per gap between numbers; together would do as
+well, for a play ends the signals at its holder, so a second smile right under the first
+is smiled at afresh.
 """
 
 from __future__ import annotations
@@ -265,9 +271,9 @@ class GetItBot:
 
         It takes the time to be that of the last :meth:`step` call. A bot never given a
         clock counts calls instead, and its stale-signal guard then trusts only signals
-        that changed after the last play it saw (it cannot wait for them to settle); so
-        for real-time play use :meth:`step`, and this for turn-free moments such as
-        arranging or moving on to the next round.
+        that changed after the last play their giver saw (it cannot wait for them to
+        settle); so for real-time play use :meth:`step`, and this for turn-free moments
+        such as arranging or moving on to the next round.
         """
         clocked = self._clock is not None
         if self._clock is not None:
@@ -290,6 +296,9 @@ class GetItBot:
         self._played = 0
         self._last_play = now
         self._play_seen = self._obs
+        self._counts: list[int] | None = None  # each pile's count, to tell who played
+        # By signaller: when the cards it sees last changed (a play by someone else).
+        self._sees_since: dict[int, float] = {}
         self._signals: dict[tuple[int, str], tuple[Any, float, int]] = {}
         self._talkers: set[int] = set()
         self._said = False
@@ -311,13 +320,16 @@ class GetItBot:
         phase = view.get("phase")
         played = len(view.get("played") or [])
         cards_changed = False
+        counts = [int(p.get("count") or 0) for p in view.get("piles") or []]
         if phase != self._phase or played != self._played:
             # New cards show: the signals on the table are about the old ones.
+            self._note_players(counts, now, everyone=phase != self._phase)
             self._phase, self._played = phase, played
             self._last_play = now
             self._play_seen = self._obs
             self._commit_paces()
             cards_changed = True
+        self._counts = counts
         for seat, signals in enumerate(all_signals):
             for kind in (*SIGNAL_KINDS, "peek"):
                 value = signals.get(kind)
@@ -347,6 +359,21 @@ class GetItBot:
                    and bool(self._talkers - {me}))
         self._bubble_at = (self._bubble_at if self._bubble_at is not None else now) \
             if talking else None
+
+    def _note_players(self, counts: list[int], now: float, everyone: bool) -> None:
+        """Note when each seat last saw the cards change: at a play by another seat (a
+        seat never sees its own pile, so its own play changes nothing it sees, and what
+        it signalled before it is still about the cards showing), or for ``everyone``
+        (a new phase)."""
+        old = self._counts
+        if everyone or old is None or len(old) != len(counts):
+            self._sees_since = {seat: now for seat in range(len(counts))}
+            return
+        players = {h for h, (was, left) in enumerate(zip(old, counts, strict=True))
+                   if left < was}
+        for seat in range(len(counts)):
+            if players - {seat}:
+                self._sees_since[seat] = now
 
     def _read_lines(self, view: View, me: int, count: int, fresh: bool) -> None:
         """Take in the lines said since the last view: who talks, and what they tell me
@@ -476,10 +503,11 @@ class GetItBot:
         and correct a slip."""
         since = self._signals[(seat, kind)][1]
         settle = self.settle_for(seat) * (HOLD_FACTOR if hold else 1.0)
-        if since >= self._last_play + (self.fresh if clocked else 0.5):
+        changed = self._sees_since.get(seat, self._last_play)
+        if since >= changed + (self.fresh if clocked else 0.5):
             at = since
         else:
-            at = self._last_play + settle if clocked else float("inf")
+            at = changed + settle if clocked else float("inf")
         if hold:
             at = max(at, since + settle) if clocked else float("inf")
         return at

@@ -9,9 +9,9 @@ a digit looks at that player (again: at nobody); ``s`` smiles at / ``x`` looks p
 player you look at (again: stop); ``0`` stops every signal; ``p`` peeks while you see a
 mirror; ``t`` talks while you see the speech bubble; Space plays your top card (Enter
 does not, so that the Enter of preparation cannot play a card); a click on a player
-looks at them. Your signals at a player end when that player plays: they were about the
-card that is gone. Preparation: Tab picks a special card, ←/→ move it, Enter confirms.
-Table chat (``/``) is off during a round: the game is silent.
+looks at them. Every signal at a player ends when that player plays (the host ends it):
+it was about the card that is gone. Preparation: Tab picks a special card, ←/→ move it,
+Enter confirms. Table chat (``/``) is off during a round: the game is silent.
 """
 
 from __future__ import annotations
@@ -113,12 +113,6 @@ class GetItScreen(TableScreen):
         self.hand_scrolls = False
         #: Our own top card as we saw it while peeking (kept until that card is played).
         self.peeked: dict[str, Any] | None = None
-        #: Our own play came in this update: the others' signals at us are left over.
-        self._we_played = False
-        #: After our play, the signals at us left over from before it (seat → kinds),
-        #: and until when (``time.monotonic``) they do not count in TO YOU.
-        self._left_over: dict[int, set[str]] = {}
-        self._left_over_until = 0.0
         self._phase: str | None = None
         #: What each Static of the round shows now (see ``_set``).
         self._shown_content: dict[str, str] = {}
@@ -174,7 +168,8 @@ class GetItScreen(TableScreen):
                 played.add(event["seat"])
                 if event["seat"] == self.my_seat:
                     self.peeked = None  # that was the card we had peeked at
-                    self._we_played = True
+            if kind == "signals_ended":
+                self._host_ended(event)
             if kind in ("dealt", "round_started"):
                 self.peeked = None
             if kind == "game_over":
@@ -184,18 +179,29 @@ class GetItScreen(TableScreen):
         elif played:
             self._end_signals_at(played)
 
+    def _host_ended(self, event: dict[str, Any]) -> None:
+        """The host ended our signal at a player who played: if no view had shown it yet
+        (it came in the same update as the play), it is not on its way any more."""
+        for ended in event.get("signals") or []:
+            if not isinstance(ended, dict) or ended.get("seat") != self.my_seat:
+                continue
+            kind = ended.get("signal")
+            if kind in self.pending and self.pending[kind] == event.get("target"):
+                del self.pending[kind]
+
     def _end_signals_at(self, seats: set[int]) -> None:
-        """Our signals at a player who just played end: they were about the card that is
-        gone, and must not speak for the next one (press the number again to keep
-        looking). A signal still on its way to the host ends too, once it lands (the
-        stop goes after it on the same line): it stayed on, so the look seemed kept at
-        one play and ended at the next."""
+        """The host ends every signal at a player who plays: it was about the card that
+        is gone (press the number again to look at the next one). One of ours sent before
+        we saw the play lands after it and would stay on, about the next card though we
+        meant the old one: it ends too, once it lands (the stop goes after it on the same
+        line), or at once if this update shows it landed after the play."""
         for kind in ("look", "smile", "look_past"):
             target = self._my_signal(kind)
             on_its_way = kind in self.pending and self.pending[kind] == target
             if target in seats and (on_its_way or {"type": kind, "target": None} in self.legal):
                 self.pending[kind] = None
                 self.act({"type": kind, "target": None}, wait=False)
+
     def _keep_record(self, result: dict[str, Any]) -> None:
         """A cleared Level X round that beats our record is saved on disk."""
         if result.get("level") != "X" or not result.get("won"):
@@ -418,15 +424,7 @@ class GetItScreen(TableScreen):
         if me is None:
             return
         view_with_pending = {**view, "signals": signals}
-        if self._we_played:
-            self._we_played = False
-            self._left_over = {s: {k for k in ("look", "smile", "look_past")
-                                   if sig.get(k) == me}
-                               for s, sig in enumerate(signals) if s != me}
-            settle = self._settle()
-            self._left_over_until = time.monotonic() + settle
-            self.set_timer(settle + 0.05, self._show_to_you)
-        self._show_to_you()
+        self._set("#to-you", to_you_text(to_you(view_with_pending, self.talkers)))
         mine_count = int(piles[me].get("count", 0)) if me < len(piles) else 0
         peek = view.get("peek")
         you = f"you ({me + 1}): {my_signals(view_with_pending, namer)} · "
@@ -446,39 +444,6 @@ class GetItScreen(TableScreen):
             self._set("#my-back", "╭──────╮\n│ no   │\n│ cards│\n╰──────╯")
 
     # ---- keys ----------------------------------------------------------------------
-
-    def _settle(self) -> float:
-        """How long after our play a signal at us left unchanged is about the card we
-        played, not the next one: the table's bots take that long to count it again."""
-        from engine.bots.getit_bot import PACES, settle_time
-
-        pace = str((self.table.get("options") or {}).get("bots", "quick"))
-        return settle_time(*PACES.get(pace, PACES["quick"]))
-
-    def _show_to_you(self) -> None:
-        """TO YOU, without what was left over from before our last play: a moment after
-        it the others still looked at us about the card we had played, and '★ ALL 3
-        LOOK AT YOU ★' asked for a second play (which lost the round)."""
-        me, view = self.my_seat, self.view
-        if me is None:
-            return
-        signals = self._signals(view)
-        left = 0
-        if self._left_over and time.monotonic() < self._left_over_until \
-                and view.get("phase") == "play":
-            counted = []
-            for seat, signal in enumerate(signals):
-                kinds = self._left_over.get(seat, set())
-                kinds &= {k for k in kinds if signal.get(k) == me}  # changed: fresh again
-                left += len(kinds)
-                counted.append({k: (None if k in kinds else v) for k, v in signal.items()})
-            signals = counted
-        else:
-            self._left_over = {}
-        text = to_you_text(to_you({**view, "signals": signals}, self.talkers))
-        if left:
-            text.append(f" · {left} from before your play", style="italic")
-        self._set("#to-you", text)
 
     def on_resize(self) -> None:
         """A terminal with room for it shows the others' numbers in the block font."""
