@@ -234,10 +234,10 @@ async def test_a_hand_is_framed_only_when_every_framed_card_fits(
                 scroll.region.contains_region(chip.region) and chip.region.height == (
                     3 if framed else 1) for chip in chips)
 
-        await until(pilot, in_sight, "every card in sight", steps=50)
+        await until(pilot, in_sight, "every card in sight")
         assert row.has_class("dense") is not framed
         await pilot.resize_terminal(160, 24)  # room enough: framed again
-        await until(pilot, lambda: not row.has_class("dense"), "frames at 160", steps=50)
+        await until(pilot, lambda: not row.has_class("dense"), "frames at 160")
 
 
 async def test_a_long_hand_at_80_columns_keeps_both_ends_and_the_chosen_card_in_sight() -> None:
