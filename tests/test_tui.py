@@ -719,6 +719,9 @@ async def test_a_refusal_repeated_while_it_shows_is_shown_once() -> None:
     from textual.widgets import RichLog
 
     app = make_app()
+    # A notice stays until the test has looked (on a busy machine ten lines took longer
+    # to type than a notice's five seconds).
+    app.NOTIFICATION_TIMEOUT = DEADLINE
     async with app.run_test(size=SIZE) as pilot:
         lobby = await open_lobby(app, pilot)
         await pilot.press("slash")

@@ -408,6 +408,11 @@ async def test_peek_and_talk_keys_come_and_go_with_the_mirror_and_the_speech_bub
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(pilot)
         table = game_of(app)
+        # The bots hold still until Ann has talked (on a busy machine they played the
+        # bubble before her line was typed), then play the specials.
+        bots = {seat: held.bot for seat, held in enumerate(table.seats) if held.bot}
+        for seat in bots:
+            table.seats[seat].bot = None
         # Seat 1 (a bot) shows a mirror, seat 2 the speech bubble; Ann holds a 30.
         stack_getit_piles(table.game, [["30"], ["mirror", "4"], ["speech", "5"]],
                           now=table.elapsed())
@@ -423,6 +428,9 @@ async def test_peek_and_talk_keys_come_and_go_with_the_mirror_and_the_speech_bub
         talk = screen.query_one("#talk", Input)
         await until(pilot, lambda: any(s["text"] == "12" for s in screen.view["said"]),
                     "our line said")
+        for seat, bot in bots.items():
+            table.seats[seat].bot = bot
+        table.wake_bots()
         # The bots play the specials; with the mirror and the bubble gone, so are the keys.
         await until(pilot, lambda: not any(p["top"] and p["top"]["kind"] != "number"
                                            for p in screen.view["piles"]), "specials played")
