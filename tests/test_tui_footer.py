@@ -359,7 +359,7 @@ async def test_the_table_footer_draws_what_textuals_footer_drew(
         return [(c, s.color, s.bgcolor, bool(s.bold), bool(s.italic), bool(s.dim))
                 for c, s in cells]
 
-    start, end = footer._spans[1]
+    start, end = footer.entry_region(1)  # the footer is not scrolled: its own columns
     key_end = start + len(footer.entries[1].display) + (0 if compact else 2)
     assert not any(style.bold for _, style in mine[start:end])
     assert all(style.italic for _, style in mine[key_end:end])
