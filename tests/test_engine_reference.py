@@ -1,152 +1,33 @@
-"""The engines' fast paths against straightforward references, in lockstep on seeded games.
+"""The engines against golden traces: seeded games recorded once, replayed step by step.
 
-``engine/getout.py`` and ``engine/getit.py`` compute legal actions in one pass (the
-call card, or the tops of the piles, looked at once), GET OUT! and Got Five! views copy
-cached plain cards and tiles; the references below are the plain per-card, per-pile,
-per-tile versions they replaced, written the way RULES.md says it. Two
-games of the same seed, one with the fast code and one with the reference, are played
-by the same random-legal actions, and everything the contract returns is compared at
-every step: every seat's legal actions, every seat's and the spectator's view, the
-events, the snapshot.
+``scripts/record_golden.py`` played each game of ``tests/golden/`` by seeded random
+legal actions and wrote down, after every step, the events, every seat's legal actions,
+every seat's and the spectator's view, ``over`` and the result, and the last snapshot
+(GET OUT! over a match's rounds, Get It! with signals, peeks, talk and a timer that runs
+out, Got Five! with clues, marks and an announcement). The engines' fast paths (legal
+actions in one pass, views from cached plain cards) must reproduce all of it exactly. A
+rule meant to change is re-recorded on purpose (see that script); any other difference
+fails here, naming the step and what differs.
 """
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import engine
-from engine.core import Action, Game, View
-from engine.getit import PHASE_PLAY, PHASE_PREPARE, PHASE_ROUND_OVER, SIGNALS, GetIt, arrangement
-from engine.getout import IMAGES, Card, GetOut
-from engine.gotfive import GotFive, hidden, tile
+from engine.core import Game, View
+from engine.getit import arrangement
+from engine.getout import IMAGES
+from engine.testing import stack_getout
 from tests.helpers import walk
 
-
-class ReferenceGetOut(GetOut):
-    """GET OUT! with the legal actions written out card by card."""
-
-    def _call(self) -> Card | None:
-        return self.cards[self.played[-1]] if self.played else None
-
-    def _reference_follow(self) -> str | None:
-        call = self._call()
-        if call is None:
-            return None
-        return self.call_image if call.wild else call.image
-
-    def _matches(self, card: Card) -> bool:
-        call = self._call()
-        if call is None or card.wild:
-            return True
-        if card.image == self._reference_follow():
-            return True
-        return not call.wild and card.value == call.value
-
-    def _legal(self, seat: int) -> list[Action]:
-        if self._phase_name == "round_over":
-            return [{"type": "next_round"}] if not self.out[seat] else []
-        if self._phase_name != "play" or seat != self.turn:
-            return []
-        actions: list[Action] = []
-        for cid in sorted(self.hands[seat]):
-            card = self.cards[cid]
-            if card.wild:
-                actions += [{"type": "play", "card": cid, "image": img} for img in IMAGES]
-            elif self._matches(card):
-                actions.append({"type": "play", "card": cid})
-        if self.played:
-            actions.append({"type": "draw"})
-        return actions
-
-    def _view(self, seat: int | None) -> View:
-        view = {
-            "hand_counts": [len(h) for h in self.hands],
-            "draw_count": len(self.draw_pile),
-            "played_count": len(self.played),
-            "call": call.plain() if (call := self._call()) else None,
-            "image": self._reference_follow(),
-            "scores": list(self.scores),
-            "out": list(self.out),
-            "dealer": self.dealer,
-            "round": self.round,
-            "match": self.options["match"],
-            "limit": self.options["limit"],
-            "last_round": dict(self.last_round) if self.last_round else None,
-            "history": [list(points) for points in self.history],
-            "winners": list(self.winners) if self.winners is not None else None,
-        }
-        if seat is not None:
-            hand = sorted(self.hands[seat], key=self._order)
-            view["hand"] = [self.cards[c].plain() for c in hand]
-        return view
-
-
-class ReferenceGotFive(GotFive):
-    """Got Five! with every tile of a view made on the spot, rack by rack, tile by tile."""
-
-    def _view(self, seat: int | None) -> View:
-        view = {
-            "racks": [
-                [tile(n) if self._shows_rack(owner, seat) else hidden(n) for n in rack]
-                for owner, rack in enumerate(self.racks)
-            ],
-            "public": [tile(n) for n in self.public],
-            "supply": [len(stack) for stack in self.supply],
-            "clues": [dict(clue) for clue in self.clues],
-            "announcements": [
-                {"seat": a["seat"], "numbers": list(a["numbers"]), "right": a["right"]}
-                for a in self.announcements
-            ],
-            "out": list(self.out),
-            "winners": list(self.winners) if self.winners is not None else None,
-            "auto_cross": self.options["auto_cross"],
-        }
-        if seat is not None:
-            marks = dict(self.marks[seat])
-            if self.options["auto_cross"]:
-                for n in self.visible_to(seat):
-                    marks[n] = "cross"
-            view["marks"] = {str(n): marks[n] for n in sorted(marks)}
-        return view
-
-
-class ReferenceGetIt(GetIt):
-    """Get It! with the legal actions asking pile by pile what a seat sees."""
-
-    def _reference_sees(self, seat: int, kind: str) -> bool:
-        if self._phase_name != PHASE_PLAY:
-            return False
-        for holder in range(self.seats):
-            card = self.top(holder)
-            if holder != seat and card is not None and card.kind == kind:
-                return True
-        return False
-
-    def _legal(self, seat: int) -> list[Action]:
-        phase = self._phase_name
-        if phase == PHASE_PREPARE:
-            return [{"type": "arrange"}] if self.arranged[seat] is None else []
-        if phase == PHASE_ROUND_OVER:
-            return [{"type": "next_round"}]
-        if phase != PHASE_PLAY:
-            return []
-        actions: list[Action] = []
-        if self.piles[seat]:
-            actions.append({"type": "play"})
-        targets: list[int | None] = [None, *(s for s in range(self.seats) if s != seat)]
-        for kind in SIGNALS:
-            current = self.signals[kind][seat]
-            actions += [{"type": kind, "target": t} for t in targets if t != current]
-        if self.peeking[seat]:
-            actions.append({"type": "peek", "on": False})
-        elif self._reference_sees(seat, "mirror"):
-            actions.append({"type": "peek", "on": True})
-        if self._reference_sees(seat, "speech"):
-            actions.append({"type": "say"})
-        return actions
+GOLDEN = Path(__file__).resolve().parent / "golden"
+TRACES = sorted(path.name for path in GOLDEN.glob("*-seed*.json"))
 
 
 def views_in_parts(game: Game) -> list[View]:
@@ -163,103 +44,111 @@ def views_in_parts(game: Game) -> list[View]:
     return views
 
 
-def everything(game: Game) -> list[Any]:
-    """What the contract shows of ``game`` now: legal actions, views, snapshot, result."""
-    seats = range(game.seats)
-    return [
-        [game.legal_actions(s) for s in seats],
-        views_in_parts(game),
-        game.snapshot(),
-        game.over,
-        game.result,
-    ]
+def apply(before: dict[str, Any], step: dict[str, Any]) -> dict[str, Any]:
+    """The whole state after ``step``, from the state before it and the changes the
+    trace wrote down (``scripts/record_golden.py``'s ``changes``)."""
+    views = []
+    for view, delta in zip(before["views"], step["views"], strict=True):
+        view = dict(view)
+        for key, change in delta.items():
+            if change[0] == "=":
+                view[key] = change[1]
+            elif change[0] == "+":
+                view[key] = [*view[key], *change[1]]
+            else:
+                del view[key]
+        views.append(view)
+    legal = [step["legal"].get(str(seat), actions) for seat, actions in enumerate(before["legal"])]
+    return {"legal": legal, "views": views, "over": step["over"], "result": step["result"]}
 
 
-def lockstep(fast: Game, slow: Game, seed: int, steps: int) -> set[str]:
-    """Play both games by the same random-legal actions; assert they never differ.
-
-    Returns the kinds of action that were legal at some point, so a test can check the
-    play went where the fast paths differ from the reference.
-    """
-    rng = random.Random(seed)
-    assert everything(fast) == everything(slow)
-    kinds: set[str] = set()
-    for _ in range(steps):
-        if fast.over:
-            break
-        movers = [(s, a) for s in range(fast.seats) for a in fast.legal_actions(s)
-                  if a["type"] not in ("announce", "mark")]
-        kinds |= {f"{a['type']} {a.get('on', '')}".strip() for _, a in movers}
-        right: list[tuple[int, Action]] = []
-        if isinstance(fast, GetIt) and fast.phase_name == PHASE_PLAY:
-            right = [(h, {"type": "play"}) for h in fast.correct_holders()]
-        if not movers:
-            # Got Five! with no tiles left: announcing is all there is; a random one.
-            callers = [s for s in range(fast.seats)
-                       if {"type": "announce"} in fast.legal_actions(s)]
-            movers = [(rng.choice(callers),
-                       {"type": "announce", "numbers": sorted(rng.sample(range(1, 61), 5))})]
-        # Mostly a right play, as a team would, so Get It! rounds reach the special cards.
-        seat, action = rng.choice(right if right and rng.random() < 0.7 else movers)
-        if action["type"] == "arrange":
-            action = {"type": "arrange", "pile": arrangement(fast.view(seat)["hand"], rng)}
-        elif action["type"] == "say":
-            action = {"type": "say", "text": "hi"}
-        now = fast.now + rng.choice((0.0, 0.5))
-        assert fast.act(seat, dict(action), now) == slow.act(seat, dict(action), now)
-        assert everything(fast) == everything(slow)
-    return kinds
+def shown(game: Game) -> dict[str, Any]:
+    """What the contract shows of ``game`` now, as plain JSON data (as recorded)."""
+    return json.loads(json.dumps({
+        "legal": [game.legal_actions(s) for s in range(game.seats)],
+        "views": views_in_parts(game),
+        "over": game.over,
+        "result": game.result,
+    }))
 
 
-@pytest.mark.parametrize("seats", [2, 3, 5])
-def test_getout_legal_actions_match_the_reference(seats: int) -> None:
-    kinds: set[str] = set()
-    for seed in range(3):
-        options = {"limit": 40}
-        fast = engine.new_game("getout", seats=seats, seed=seed, options=options)
-        slow = ReferenceGetOut(seats, seed, engine.GAMES["getout"].check_options(options, seats))
-        kinds |= lockstep(fast, slow, seed, 1500)
-    assert {"play", "draw", "next_round"} <= kinds
+def differences(want: dict[str, Any], got: dict[str, Any]) -> list[str]:
+    """Where ``got`` differs from ``want``: the legal list, view key or field."""
+    found = [f"legal actions of seat {seat}" for seat, (a, b)
+             in enumerate(zip(want["legal"], got["legal"], strict=True)) if a != b]
+    for index, (a, b) in enumerate(zip(want["views"], got["views"], strict=True)):
+        who = "the spectator's" if index == len(want["views"]) - 1 else f"seat {index}'s"
+        found += [f"{who} view[{key!r}]" for key in sorted(a.keys() | b.keys())
+                  if a.get(key) != b.get(key)]
+    found += [field for field in ("over", "result") if want[field] != got[field]]
+    return found
 
 
-def test_getout_card_matching_matches_the_reference() -> None:
-    """Every card against every call card and named image, both ways of judging."""
-    fast = engine.new_game("getout", seats=2, seed=3)
-    slow = engine.restore(fast.snapshot())
-    slow.__class__ = ReferenceGetOut
-    assert isinstance(fast, GetOut) and isinstance(slow, ReferenceGetOut)
-    for game in (fast, slow):
-        game.played = []
-    assert all(fast._matches(c) and slow._matches(c) for c in fast.cards.values())
-    for call in fast.cards:
-        for named in (None, *IMAGES):
-            for game in (fast, slow):
-                game.played = [call]
-                game.call_image = named if game.cards[call].wild else None
-            for card in fast.cards.values():
-                assert fast._matches(card) == slow._matches(card), (call, named, card)
+@pytest.mark.parametrize("name", TRACES)
+def test_a_seeded_game_replays_its_golden_trace(name: str) -> None:
+    trace = json.loads((GOLDEN / name).read_text())
+    game = engine.new_game(trace["game"], seats=trace["seats"], seed=trace["seed"],
+                           options=trace["options"])
+    want = trace["start"]
+    assert not differences(want, shown(game)), differences(want, shown(game))
+    assert trace["steps"], "an empty trace checks nothing"
+    for index, step in enumerate(trace["steps"]):
+        if "advance" in step:
+            events = game.advance(step["advance"])
+        elif "refused" in step:
+            with pytest.raises(engine.IllegalAction) as refused:
+                game.act(step["seat"], step["action"], step["now"])
+            assert str(refused.value) == step["refused"], f"step {index}"
+            events = None
+        else:
+            events = game.act(step["seat"], step["action"], step["now"])
+        if events is not None:
+            assert json.loads(json.dumps(events)) == step["events"], f"events of step {index}"
+        want = apply(want, step)
+        got = shown(game)
+        assert got == want, f"step {index} ({step.get('action', 'time')}): {differences(want, got)}"
+    assert json.loads(json.dumps(game.snapshot())) == trace["snapshot"]
 
 
-@pytest.mark.parametrize("seats", [3, 4, 6])
-def test_getit_legal_actions_match_the_reference(seats: int) -> None:
-    kinds: set[str] = set()
-    for seed in range(4):
-        options = {"timer": 0, "level": 4 + seed % 3}
-        fast = engine.new_game("getit", seats=seats, seed=seed, options=options)
-        slow = ReferenceGetIt(seats, seed, engine.GAMES["getit"].check_options(options, seats))
-        kinds |= lockstep(fast, slow, seed, 600)
-    assert {"peek True", "say", "next_round"} <= kinds
+def test_the_traces_cover_every_game_and_what_the_fast_paths_skip() -> None:
+    """The recorded play went where the fast paths differ from plain rules: GET OUT!
+    plays, draws and a next round; Get It! peeks, talk, every signal and a round lost
+    on time; Got Five! every clue."""
+    actions: dict[str, set[str]] = {}
+    reasons: set[str] = set()
+    for name in TRACES:
+        trace = json.loads((GOLDEN / name).read_text())
+        kinds = actions.setdefault(trace["game"], set())
+        for step in trace["steps"]:
+            if "action" in step:
+                kinds.add(f"{step['action']['type']} {step['action'].get('on', '')}".strip())
+            reasons |= {e.get("reason") for e in step.get("events", ())
+                        if e["type"] == "round_over"}
+    assert {"play", "draw", "next_round"} <= actions["getout"]
+    assert {"peek True", "say", "look", "smile", "look_past", "next_round"} <= actions["getit"]
+    assert {"reveal", "sort", "compare", "mark", "announce"} <= actions["gotfive"]
+    assert "time" in reasons
 
 
-@pytest.mark.parametrize("seats", [2, 4])
-def test_gotfive_views_match_the_reference(seats: int) -> None:
-    for seed in range(3):
-        options = {"auto_cross": seed != 1}
-        fast = engine.new_game("gotfive", seats=seats, seed=seed, options=options)
-        spec = engine.GAMES["gotfive"]
-        slow = ReferenceGotFive(seats, seed, spec.check_options(options, seats))
-        kinds = lockstep(fast, slow, seed, 400)
-        assert {"reveal", "sort", "compare"} <= kinds
+def test_getout_card_matching_is_as_recorded() -> None:
+    """Every kind of card against every call card (and image a wild one was named), as
+    the legal actions list them, against the table recorded with the traces."""
+    recorded = json.loads((GOLDEN / "getout-matching.json").read_text())
+    probe = engine.new_game("getout", seats=2, seed=3)
+    counts: dict[str, int] = {}
+    for _cid, image, value in probe.snapshot()["state"]["cards"]:
+        name = "wild" if value is None else f"{image} {value}"
+        counts[name] = counts.get(name, 0) + 1
+    assert sorted(recorded) == sorted(counts)
+    for call in sorted(counts):
+        hand = [name for name in sorted(counts) if name != call or counts[name] > 1]
+        for named in ((None, *IMAGES) if call == "wild" else (None,)):
+            game = engine.new_game("getout", seats=2, seed=3)
+            stack_getout(game, [hand], played=[call], call_image=named, turn=0)
+            names = {c["id"]: "wild" if c["wild"] else f"{c['image']} {c['value']}"
+                     for c in game.view(0)["hand"]}
+            playable = {names[a["card"]] for a in game.legal_actions(0) if a["type"] == "play"}
+            assert sorted(playable) == recorded[call][str(named)], (call, named)
 
 
 def test_a_getout_view_is_shared_but_for_the_seat_and_its_hand() -> None:

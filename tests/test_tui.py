@@ -5,6 +5,7 @@ Hosts listen on 127.0.0.1 only; the solo game needs no network at all.
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,16 @@ from textual.widgets import Button, DataTable, Input, Select, Switch
 
 from net.client import Client
 from net.host import Host
-from tests.tui_support import config_dir, make_app, open_lobby, typed_address, until
+from tests.tui_support import (
+    DEADLINE,
+    config_dir,
+    make_app,
+    mounted,
+    open_lobby,
+    typed_address,
+    until,
+    until_steady,
+)
 from tui.app import HiddenHandApp, MenuToCome
 from tui.games.getout.hand import HandWidget
 from tui.games.getout.screen import GetOutScreen
@@ -40,9 +50,13 @@ async def choose_game(pilot: Pilot[Any], game_id: str) -> None:
     screen = pilot.app.screen
     assert isinstance(screen, SetupScreen)
     screen.query_one("#game", Select).value = game_id
-    await until(pilot, lambda: screen.game_id == game_id and screen.query_one(
-        "#options").game_id == game_id, f"the {game_id} options")
-    await pilot.pause()
+    def form() -> Any:
+        # Between its removal and the new one's mounting, there is no form.
+        shown = screen.query("#options")
+        return screen.game_id == game_id and shown and shown.first().game_id == game_id \
+            and mounted(shown.first()) and shown.first()
+
+    await until_steady(pilot, form, f"the {game_id} options")
 
 
 async def solo_setup(pilot: Pilot[Any], game_id: str) -> SetupScreen:
@@ -444,7 +458,7 @@ def free_port() -> int:
 
 
 async def test_hosting_from_the_app_is_announced_on_the_lan_and_joinable() -> None:
-    from net.discovery import discover
+    from net.discovery import Browser
 
     port = free_port()
     app = make_app("Ann")
@@ -459,12 +473,11 @@ async def test_hosting_from_the_app_is_announced_on_the_lan_and_joinable() -> No
                             "the lobby")
         # The host may be seen before its TXT record lists the table: wait for the table.
         names: list[str] = []
-        for _ in range(8):
-            found = [h for h in await discover(1.0, interfaces=["127.0.0.1"])
-                     if h.port == port]
-            names = [t.name for h in found for t in h.tables]
-            if names:
-                break
+        async with Browser(interfaces=["127.0.0.1"]) as browser, asyncio.timeout(DEADLINE):
+            while not names:
+                event = await browser.next()
+                if event.host.port == port:
+                    names = [t.name for t in event.host.tables]
         assert names == ["Ann's LAN table"], "the app's table was not announced"
         bob = await Client.connect("127.0.0.1", port, name="Bob")
         (table,) = await bob.list_tables()
@@ -706,6 +719,9 @@ async def test_a_refusal_repeated_while_it_shows_is_shown_once() -> None:
     from textual.widgets import RichLog
 
     app = make_app()
+    # A notice stays until the test has looked (on a busy machine ten lines took longer
+    # to type than a notice's five seconds).
+    app.NOTIFICATION_TIMEOUT = DEADLINE
     async with app.run_test(size=SIZE) as pilot:
         lobby = await open_lobby(app, pilot)
         await pilot.press("slash")
@@ -822,7 +838,8 @@ async def test_the_setup_form_starts_from_the_table_opened_last_time(config_dir:
     async with app.run_test(size=SIZE) as pilot:
         screen = await solo_setup(pilot, "getit")
         screen.query_one("#seats", Select).value = 5
-        await until(pilot, lambda: screen.query_one("#options").seats == 5, "5 seats")
+        await until_steady(pilot, lambda: (form := screen.query("#options")) and form.first(
+            ).seats == 5 and mounted(form.first()) and form.first(), "5 seats")
         screen.query_one("#opt-level", Select).value = "3"
         screen.query_one("#opt-timer", Input).value = "0"
         await pilot.press("ctrl+s")

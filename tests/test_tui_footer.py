@@ -47,8 +47,7 @@ async def test_at_80_columns_the_creator_sees_start_in_the_lobby_footer() -> Non
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         lobby = await open_lobby(app, pilot)
-        await pilot.pause()
-        labels = footer_labels_in_view(app)
+        labels = await until(pilot, lambda: footer_labels_in_view(app), "the footer drawn")
         assert "Start" in labels and "Leave" in labels, labels
         assert lobby.is_creator and footer_keys(app)["start"]
 
@@ -77,14 +76,14 @@ async def test_dialogs_show_their_own_keys_and_not_the_screens_below() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await open_lobby(app, pilot)
         app.push_screen(ConfirmScreen("Really?"))
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                    and footer_labels_in_view(app), "the question and its footer")
         assert set(footer_keys(app)) == {"answer"}
         assert {"Yes", "No"} <= set(footer_labels_in_view(app))
         await pilot.press("n")
         app.push_screen(ChoiceScreen("Which?", [("a", "A"), ("b", "B")]))
-        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the chooser")
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen)
+                    and footer_labels_in_view(app), "the chooser and its footer")
         assert {"Choose", "Cancel"} <= set(footer_labels_in_view(app))
         assert "start" not in footer_keys(app)
         await pilot.press("down", "enter")
@@ -122,8 +121,8 @@ async def test_the_getout_footer_follows_the_turn_the_round_and_the_summary() ->
         table.push()
         await until(pilot, lambda: len(screen.view.get("hand", [])) == 1, "the new hand")
         await pilot.press("enter")  # our last card: the round (and the game) is over
-        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                    and footer_labels_in_view(app), "the summary and its footer")
         # Under the summary, only its own answers.
         assert set(footer_keys(app)) == {"answer"}
         assert "Back to lobby" in footer_labels_in_view(app)
@@ -360,7 +359,7 @@ async def test_the_table_footer_draws_what_textuals_footer_drew(
         return [(c, s.color, s.bgcolor, bool(s.bold), bool(s.italic), bool(s.dim))
                 for c, s in cells]
 
-    start, end = footer._spans[1]
+    start, end = footer.entry_region(1)  # the footer is not scrolled: its own columns
     key_end = start + len(footer.entries[1].display) + (0 if compact else 2)
     assert not any(style.bold for _, style in mine[start:end])
     assert all(style.italic for _, style in mine[key_end:end])
@@ -457,8 +456,8 @@ async def test_a_careful_question_starts_on_the_answer_that_can_be_undone() -> N
         answers: list[bool | None] = []
         app.push_screen(ConfirmScreen("Leave?", yes="Leave", no="Stay", careful=True),
                         answers.append)
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                    and footer_labels_in_view(app), "the question and its footer")
         assert app.screen.focused is not None and app.screen.focused.id == "no"
         # The footer words the keys as the buttons are worded.
         assert footer_labels_in_view(app)[:2] == ["Leave", "Stay"]

@@ -8,7 +8,6 @@ so no test depends on the machine's speed.
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -80,51 +79,73 @@ async def arrange_as_dealt(pilot: Pilot[Any], screen: GetItScreen) -> None:
     await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
 
 
-#: Seconds a person lets the table settle after anything changed before trusting it.
-QUIET = 0.8
+def convention_look(game: Any, seat: int) -> int | None:
+    """Whom ``seat`` looks at by the rulebook's convention (the bots keep it): the seat
+    showing the lowest number it sees (the lowest seat among equals); nobody while a
+    special card shows or no card does."""
+    tops = {h: game.top(h) for h in range(game.seats) if h != seat}
+    seen = {h: card for h, card in tops.items() if card is not None}
+    if not seen or any(card.kind != "number" for card in seen.values()):
+        return None
+    return min(seen, key=lambda h: (seen[h].value, h))
 
 
-async def play_like_a_person(pilot: Pilot[Any], screen: GetItScreen, steps: int = 3000) -> None:
+def table_settled(screen: GetItScreen, table: Any) -> bool:
+    """The bots have answered the cards showing now (each looks where the convention
+    says), and the screen shows the host's latest state: what a person waits for
+    before trusting the signals (right after a play they are about the card gone)."""
+    game = table.game
+    if screen.view.get("version") != game.view(None)["version"]:
+        return False
+    return all(game.signals["look"][seat] == convention_look(game, seat)
+               for seat, held in enumerate(table.seats) if held.bot is not None)
+
+
+async def play_like_a_person(pilot: Pilot[Any], screen: GetItScreen, table: Any) -> None:
     """Follow the rulebook's conventions from what the screen shows, to the round's end.
 
-    Like a person, it waits until the table has been quiet for a moment after each change
-    (signals lag behind plays), then looks at the lowest card it sees, smiles at a smile,
-    and plays when everyone looks at it or smiles at it.
+    Like a person, it waits until the table has settled after each change (the bots'
+    signals lag behind plays), then looks at the lowest card it sees, smiles at a
+    smile, and plays when everyone looks at it or smiles at it.
     """
-    loop = asyncio.get_running_loop()
-    seen: Any = None
-    changed = loop.time()
-    for _ in range(steps):
+    while True:
+        await until(pilot, lambda: screen.view.get("phase") != "play"
+                    or table_settled(screen, table), "the table to settle")
         view = screen.view
         if view.get("phase") != "play":
             return
-        me = view["seat"]
-        others = [s for i, s in enumerate(view["signals"]) if i != me]
-        state = (len(view["played"]), repr(others), repr([p["top"] for p in view["piles"]]))
-        if state != seen:
-            seen, changed = state, loop.time()
-        if loop.time() - changed >= QUIET:
-            await decide(pilot, screen, view, me)
-        await pilot.pause(0.02)
-    raise AssertionError("the round did not end")
+        version = table.game.view(None)["version"]
+        await decide(pilot, screen, view, view["seat"])
+        # Our key changes the table (a look, a play); after nothing to do, a bot moves.
+        await until(pilot, lambda was=version: table.game.view(None)["version"] != was,
+                    "the table to change")
+
+
+def shown_signals(screen: GetItScreen, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every seat's signals as the table shows them: ours with what we sent that the
+    host has not answered yet (``pending``)."""
+    signals = [dict(s) for s in view["signals"]]
+    signals[view["seat"]].update(screen.pending)
+    return signals
 
 
 async def decide(pilot: Pilot[Any], screen: GetItScreen, view: dict[str, Any], me: int) -> None:
     """One decision of the person, from the view alone."""
-    facts = to_you({**view, "signals": screen._signals(view)})
+    signals = shown_signals(screen, view)
+    facts = to_you({**view, "signals": signals})
     tops = {s: p["top"] for s, p in enumerate(view["piles"]) if p["top"] is not None}
     special = [s for s, c in tops.items() if c["kind"] != "number"]
     if view["piles"][me]["count"] and facts.others in (facts.look, facts.smile):
         await pilot.press("space")
     elif special:
         target = special[0]
-        if screen._my_signal("look") != target:
+        if signals[me]["look"] != target:
             await pilot.press(str(target + 1))
-        elif tops[target]["kind"] == "smile" and screen._my_signal("smile") != target:
+        elif tops[target]["kind"] == "smile" and signals[me]["smile"] != target:
             await pilot.press("s")
     elif tops:
         low = min(tops, key=lambda s: tops[s]["value"])
-        if screen._my_signal("look") != low:
+        if signals[me]["look"] != low:
             await pilot.press(str(low + 1))
 
 
@@ -159,7 +180,7 @@ async def test_a_person_and_bots_clear_a_level_one_round_through_the_keys() -> N
         assert screen.query_one("#table-chat", Input).disabled  # silent in the round
         assert "look" in footer_keys(screen) and "done" not in footer_keys(screen)
         assert not screen.query_one(SandTimer).display  # untimed practice: no timer
-        await play_like_a_person(pilot, screen)
+        await play_like_a_person(pilot, screen, game_of(app))
         summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
                               and app.screen, "the round summary")
         assert "Level 1 cleared" in str(summary.title_text)
@@ -234,10 +255,10 @@ async def test_a_hand_is_framed_only_when_every_framed_card_fits(
                 scroll.region.contains_region(chip.region) and chip.region.height == (
                     3 if framed else 1) for chip in chips)
 
-        await until(pilot, in_sight, "every card in sight", steps=50)
+        await until(pilot, in_sight, "every card in sight")
         assert row.has_class("dense") is not framed
         await pilot.resize_terminal(160, 24)  # room enough: framed again
-        await until(pilot, lambda: not row.has_class("dense"), "frames at 160", steps=50)
+        await until(pilot, lambda: not row.has_class("dense"), "frames at 160")
 
 
 async def test_a_long_hand_at_80_columns_keeps_both_ends_and_the_chosen_card_in_sight() -> None:
@@ -330,7 +351,9 @@ async def test_an_update_leaves_a_scrolled_hand_where_the_player_scrolled_it() -
         await until(pilot, lambda: cards.scroll_x == 0, "scrolled to the top")
         version = screen.view["version"]
         assert table.game is not None
-        bot = next(i for i, s in enumerate(table.seats) if s.kind == "bot")
+        # A bot that has not arranged yet (one may have before it was held still).
+        bot = next(i for i, s in enumerate(table.seats) if s.kind == "bot"
+                   and {"type": "arrange"} in table.game.legal_actions(i))
         hand = table.game.view(bot)["hand"]
         table.act(bot, {"type": "arrange", "pile": arrangement(hand, random.Random(1))})
         await until(pilot, lambda: screen.view["version"] > version, "the next update")
@@ -385,6 +408,11 @@ async def test_peek_and_talk_keys_come_and_go_with_the_mirror_and_the_speech_bub
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(pilot)
         table = game_of(app)
+        # The bots hold still until Ann has talked (on a busy machine they played the
+        # bubble before her line was typed), then play the specials.
+        bots = {seat: held.bot for seat, held in enumerate(table.seats) if held.bot}
+        for seat in bots:
+            table.seats[seat].bot = None
         # Seat 1 (a bot) shows a mirror, seat 2 the speech bubble; Ann holds a 30.
         stack_getit_piles(table.game, [["30"], ["mirror", "4"], ["speech", "5"]],
                           now=table.elapsed())
@@ -400,6 +428,9 @@ async def test_peek_and_talk_keys_come_and_go_with_the_mirror_and_the_speech_bub
         talk = screen.query_one("#talk", Input)
         await until(pilot, lambda: any(s["text"] == "12" for s in screen.view["said"]),
                     "our line said")
+        for seat, bot in bots.items():
+            table.seats[seat].bot = bot
+        table.wake_bots()
         # The bots play the specials; with the mirror and the bubble gone, so are the keys.
         await until(pilot, lambda: not any(p["top"] and p["top"]["kind"] != "number"
                                            for p in screen.view["piles"]), "specials played")
@@ -697,7 +728,7 @@ async def test_a_level_x_record_is_saved_and_shown_after_a_restart(config_dir: P
         screen = await open_table(pilot)
         assert "no record yet" in str(screen.query_one("#getit-status", Static).render())
         await arrange_as_dealt(pilot, screen)
-        await play_like_a_person(pilot, screen)
+        await play_like_a_person(pilot, screen, game_of(app))
         # Mounted, not only pushed: leaving the app while the summary still mounts its
         # buttons failed its on_mount now and then (it focuses one of them).
         summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
@@ -726,7 +757,7 @@ async def test_an_untimed_level_x_round_is_no_new_record(config_dir: Path) -> No
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(pilot)
         await arrange_as_dealt(pilot, screen)
-        await play_like_a_person(pilot, screen)
+        await play_like_a_person(pilot, screen, game_of(app))
         summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
                               and app.screen.is_mounted and app.screen, "the summary")
         text = " ".join(str(part) for part in summary.body)

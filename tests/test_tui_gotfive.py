@@ -68,7 +68,7 @@ async def my_turn(pilot: Pilot[Any], phase: str = "reveal") -> GotFiveScreen:
         view = screen.view
         return screen if view.get("phase") == phase and view.get("turn") == 0 else None
 
-    screen: GotFiveScreen = await until(pilot, ready, f"our turn to {phase}", steps=600)
+    screen: GotFiveScreen = await until(pilot, ready, f"our turn to {phase}")
     return screen
 
 

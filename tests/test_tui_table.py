@@ -64,8 +64,7 @@ async def test_out_of_a_solo_match_the_bots_finish_at_full_speed() -> None:
         assert "finish" not in footer_keys(app)
         final = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
                             and screen.table["phase"] == "over" and app.screen.is_mounted
-                            and app.screen.query("Label") and app.screen, "the match's end",
-                            steps=2000)
+                            and app.screen.query("Label") and app.screen, "the match's end")
         # No round summary stopped the race: the one shown is the match's.
         title = " ".join(str(label.render()) for label in final.query("Label"))
         assert "wins the match" in title
@@ -80,7 +79,7 @@ async def test_an_unanswered_question_goes_away_when_the_match_ends() -> None:
         await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the question")
         assert app.bots_full_speed(screen.session)  # the bots finish; nobody answers
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
-                    and screen.table["phase"] == "over", "the end", steps=2000)
+                    and screen.table["phase"] == "over", "the end")
         # The match's summary, and no stale question under it.
         assert not any(isinstance(s, ChoiceScreen) for s in app.screen_stack), app.screen_stack
 
@@ -93,8 +92,7 @@ async def test_out_of_a_solo_match_a_player_leaves_with_the_result() -> None:
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
         await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the question")
         await pilot.press("2")  # leave with the result: the bots finish at once
-        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu",
-                    steps=2000)
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
         await until(pilot, lambda: app.host is None, "the solo host to stop")
         result: str = await until(pilot, lambda: next(
             (str(n.message) for n in app._notifications if "won the match" in str(n.message)),

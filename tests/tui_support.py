@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Input
 
 from tui.app import HiddenHandApp
@@ -34,15 +36,52 @@ def make_app(name: str = "Ann", **kwargs: Any) -> HiddenHandApp:
                          **kwargs)
 
 
-async def until(pilot: Pilot[Any], condition: Callable[[], Any], what: str,
-                steps: int = 400) -> Any:
-    """Let the app run until ``condition()`` is truthy (bounded in steps, not in time)."""
-    for _ in range(steps):
+#: The safety net of :func:`until`: far above any wait a passing run needs, so a pass
+#: never depends on it; it only turns a hang into a failure that names what never came.
+DEADLINE = 60.0
+#: How long :func:`until` lets the loop run between two checks: short, so that nothing
+#: waits long for it; not shorter, since each check first walks the screen's widgets to
+#: drain their queues, and a busy wait would take the processor from the host it waits on.
+TICK = 0.02
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], Any], what: str) -> Any:
+    """Let the app run until ``condition()`` is truthy; return its value.
+
+    Between checks the app handles everything queued for its screen, then the loop runs
+    the host, the network and the timers for a tick (:data:`TICK`); so a condition is
+    seen as soon as it holds. :data:`DEADLINE` is only a safety net against a hang.
+    (``pilot.pause()`` without a delay waits for the whole process to go idle, which a
+    table of bots playing at full speed never does: each check would then cost a
+    second.)
+    """
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + DEADLINE
+    while True:
         value = condition()
         if value:
             return value
-        await pilot.pause(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
+        if loop.time() > give_up:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(TICK)
+
+
+async def until_steady(pilot: Pilot[Any], get: Callable[[], Any], what: str) -> Any:
+    """Wait until ``get()`` gives a truthy value that is still the same object once the
+    app has handled everything that was under way and gone idle: for a part of a screen
+    that may be replaced more than once in a row (a setup form rebuilt for a new game,
+    then again for the seat count that game starts at, a message later)."""
+    while True:
+        value = await until(pilot, get, what)
+        await pilot.pause()  # no delay: until the app has nothing more to do
+        if get() is value:
+            return value
+
+
+def mounted(widget: Widget) -> bool:
+    """``widget`` and everything in it are mounted (a form just built may have a select
+    whose own parts are not there yet: setting its value then fails)."""
+    return widget.is_mounted and all(child.is_mounted for child in widget.walk_children())
 
 
 async def typed_address(pilot: Pilot[Any], text: str) -> Input:
@@ -72,11 +111,18 @@ async def show_lobby(app: HiddenHandApp, pilot: Pilot[Any], session: Session) ->
 
 
 async def settle(pilot: Pilot[Any], ready: Callable[[], Any]) -> Any:
-    """Wait until ``ready()`` is truthy, then a moment more so the picture has drawn
-    (for snapshots); returns what ``ready()`` gave."""
-    value = await until(pilot, ready, "the screen to get ready", steps=300)
-    await pilot.pause(0.1)
+    """Wait until ``ready()`` is truthy and the picture has drawn what it shows (every
+    pending message handled, animations finished): for snapshots. Returns what
+    ``ready()`` gave."""
+    value = await until(pilot, ready, "the screen to get ready")
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
     return value
+
+
+#: The type of the keys Textual's footer draws, selected by name: Textual does not export
+#: the class.
+FOOTER_KEY = "FooterKey"
 
 
 def footer_keys(app: HiddenHandApp) -> dict[str, bool]:
@@ -93,8 +139,6 @@ def footer_keys(app: HiddenHandApp) -> dict[str, bool]:
 def footer_drawn(app: HiddenHandApp) -> dict[str, bool]:
     """The actions the active screen's footer draws, each with whether it is lit (not
     dimmed): what a player sees, to compare with :func:`footer_keys`."""
-    from textual.widgets import Footer
-    from textual.widgets._footer import FooterKey
 
     from tui.widgets.footer import TableFooter
 
@@ -104,7 +148,8 @@ def footer_drawn(app: HiddenHandApp) -> dict[str, bool]:
         for entry in tables.first().entries:
             drawn[entry.name] = drawn.get(entry.name, False) or entry.enabled
         return drawn
-    for key in app.screen.query_one(Footer).query(FooterKey):
+    # A screen just pushed may not have composed its footer yet: nothing drawn.
+    for key in app.screen.query(f"Footer {FOOTER_KEY}"):
         if not key.has_class("-command-palette"):
             name = key.action.partition("(")[0]
             drawn[name] = drawn.get(name, False) or not key.has_class("-disabled")
@@ -113,8 +158,6 @@ def footer_drawn(app: HiddenHandApp) -> dict[str, bool]:
 
 def footer_labels_in_view(app: HiddenHandApp) -> list[str]:
     """The descriptions of the footer's keys that are drawn inside the terminal's width."""
-    from textual.widgets import Footer
-    from textual.widgets._footer import FooterKey
 
     from tui.widgets.footer import TableFooter
 
@@ -125,8 +168,8 @@ def footer_labels_in_view(app: HiddenHandApp) -> list[str]:
         return [entry.description for index, entry in enumerate(table.entries)
                 if table.entry_region(index)[0] >= 0 and table.entry_region(index)[1]
                 <= min(width, table.size.width)]
-    footer = app.screen.query_one(Footer)
-    return [key.description for key in footer.query(FooterKey)
+    # None yet on a screen just pushed: nothing drawn.
+    return [key.description for key in app.screen.query(f"Footer {FOOTER_KEY}")
             if key.region.width > 0 and key.region.right <= width]
 
 
@@ -160,10 +203,7 @@ async def type_ahead(pilot: Pilot[Any], *keys: str) -> None:
     from textual import events
 
     app = pilot.app
-    assert app._driver is not None
     for key in keys:
         char = {"slash": "/", "space": " "}.get(key, key if len(key) == 1 else None)
-        event = events.Key(key, char)
-        event.set_sender(app)
-        app._driver.send_message(event)
+        app.post_message(events.Key(key, char))
     await pilot.pause()
