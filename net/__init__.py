@@ -1,12 +1,21 @@
 """hiddenhand's network layer: one authoritative host, clients, and LAN discovery.
 
 - :mod:`net.protocol` — framing, msgpack limits, message schemas, error codes.
-- :mod:`net.host` — :class:`net.host.Host`: tables, lobby, seats and tokens, bots, timers.
+- :mod:`net.host` — :class:`net.host.Host`: the server, admission, one timer per table,
+  delivery of what the tables return.
+- :mod:`net.handlers` — one explicit table from request kind to handler.
+- :mod:`net.table` — a table: its game, deadline and bots, called with a clock reading;
+  it returns what to send and touches no socket or timer.
+- :mod:`net.lobby` — the lobby's rules: join, seats, bots, configure, kick, start.
+- :mod:`net.seats` — seats, names, tokens, bot factories.
+- :mod:`net.fanout` — per-seat views → changes → ``update`` frames.
+- :mod:`net.connection` — one connection's frames out, back-pressure, heartbeat.
 - :mod:`net.client` — :class:`net.client.Client` for the TUI and bots; ``Client.local``
   plays against an in-process host with no network at all.
 - :mod:`net.discovery` — mDNS advertising and browsing (zeroconf's asyncio API).
-- :mod:`net.limits` — what one peer or address may cost a host, as settings.
-- :mod:`net.journal` — the crash-recovery journal; ``Host.resume`` brings tables back.
+- :mod:`net.limits` — what one peer or address may cost a host, and the per-address gate.
+- :mod:`net.journal` — the crash-recovery journal and its replay; ``Host.resume`` brings
+  tables back.
 - :mod:`net.serve` — the headless ``hiddenhand host`` and ``hiddenhand list`` jobs.
 
 ``docs/protocol.md`` describes every message. This package imports ``engine``, never

@@ -20,6 +20,14 @@ def seats_of(msg: dict[str, Any]) -> list[tuple[str, str]]:
     return [(s["kind"], s["name"]) for s in msg["table"]["seats"]]
 
 
+def test_every_request_kind_has_one_handler_in_one_table() -> None:
+    from net.handlers import BEFORE_HELLO, HANDLERS
+
+    assert set(HANDLERS) == set(p.CLIENT_MESSAGES)  # keyed like the schemas
+    assert set(HANDLERS) > BEFORE_HELLO
+    assert all(callable(handler) for handler in HANDLERS.values())
+
+
 async def test_lobby_flow_from_join_to_start() -> None:
     async with running_host() as host, clients(host) as made:
         ann = await made.new("Ann")

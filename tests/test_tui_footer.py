@@ -119,7 +119,7 @@ async def test_the_getout_footer_follows_the_turn_the_round_and_the_summary() ->
         assert app.host is not None
         (table,) = app.host.tables.values()
         stack_getout(table.game, [["kevin 1"], ["geoff 12"]], played=["kevin 8"], turn=0)
-        table.push()
+        app.host.refresh(table)
         await until(pilot, lambda: len(screen.view.get("hand", [])) == 1, "the new hand")
         await pilot.press("enter")  # our last card: the round (and the game) is over
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
@@ -143,7 +143,7 @@ async def test_the_table_footer_dims_keys_with_the_update_and_mounts_nothing() -
         table.seats[1].bot = None  # the other seat moves when the test says so
         stack_getout(table.game, [["kevin 1", "geoff 3"], ["geoff 12", "kevin 5"]],
                      played=["kevin 8"], turn=0)
-        table.push()
+        app.host.refresh(table)
 
         def drawn_as_bound() -> bool:
             return footer_drawn(app) == footer_keys(app)
@@ -184,7 +184,7 @@ async def test_the_table_footer_dims_keys_with_the_update_and_mounts_nothing() -
         assert screen.query_one(TableFooter) is footer and not footer.children
         assert len(list(screen.walk_children())) == widgets
         stack_getout(table.game, [["kevin 1"], ["geoff 12"]], played=["kevin 8"], turn=0)
-        table.push()
+        app.host.refresh(table)
         await until(pilot, lambda: len(screen.view.get("hand", [])) == 1, "the new hand")
         await pilot.press("enter")  # our last card: the round (and the game) is over
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
@@ -237,7 +237,7 @@ async def test_the_gotfive_footer_draws_the_keys_of_each_turn() -> None:
             if move is None:
                 break
             version = screen.view.get("version")
-            table.act(*move)
+            app.host.act(table, *move)
             await until(pilot, lambda before=version: screen.view.get("version") != before
                         and footer_drawn(app) == footer_keys(app), "the footer of the move")
             shown.add(frozenset(footer_drawn(app).items()))
