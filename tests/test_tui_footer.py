@@ -176,7 +176,7 @@ async def test_the_table_footer_dims_keys_with_the_update_and_mounts_nothing() -
                 at_show.append(footer_drawn(app))
 
         screen.watch_update = watched  # type: ignore[method-assign]
-        table.act(1, draw)
+        app.host.act(table, 1, draw)
         await until(pilot, lambda: screen.view.get("turn") == 0 and drawn_as_bound()
                     and footer_drawn(app)["draw"], "our turn's keys lit again")
         assert at_show and at_show[0] == footer_keys(app), at_show
