@@ -244,10 +244,6 @@ class Connection:
         with contextlib.suppress(Exception):
             self.writer.transport.abort()
 
-    def heard(self, now: float, watch: LoopWatch) -> None:
-        """The peer was heard from at ``now``."""
-        self.last_seen, self.stalled_seen = now, watch.stalled
-
     def silent(self, now: float, watch: LoopWatch) -> float:
         """Seconds the peer has been silent, not counting time the host was stalled."""
         return now - self.last_seen - (watch.stalled - self.stalled_seen)

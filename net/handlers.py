@@ -322,7 +322,7 @@ def receive(host: Hosting, conn: Connection, body: bytes) -> None:
         return
     now = host.clock()
     conn.allowance = min(float(host.burst), conn.allowance + (now - conn.last_seen) * host.rate)
-    conn.heard(now, host.watch)
+    conn.last_seen, conn.stalled_seen = now, host.watch.stalled
     if conn.allowance < 1:
         if not conn.warned:
             log.info("connection %d sends too fast; refusing its messages", conn.id)

@@ -139,17 +139,15 @@ class Table:
         """Add to ``out`` an update for everyone at the table (journaled first if the
         table's state changed)."""
         key = self.state_key()
-        self._record_state(out, key)
+        if self.journaling and key != self._journaled:
+            self._record_state(out, key)
         elapsed = self.elapsed(now)
-        to: list[tuple[Recipient, int | None]] = []
-        seats: list[int | None] = []
-        for i, s in enumerate(self.seats):
-            if s.conn is not None:
-                to.append((s.conn, i))
-                seats.append(i)
+        to: list[tuple[Recipient, int | None]] = [
+            (s.conn, i) for i, s in enumerate(self.seats) if s.conn is not None]
+        seats: list[int | None] = [i for _, i in to]
         if self.spectators:
             seats.append(None)
-            to.extend((c, None) for c in self.spectators)
+            to += [(c, None) for c in self.spectators]
         out.pushes.append(Push(
             self.game, self.public_packed(key), [wire_time(e, elapsed) for e in events],
             list(notices), to, elapsed=elapsed, pack=self._pack, seats=seats))
@@ -380,11 +378,11 @@ class Table:
     def next_wake(self) -> float | None:
         """The host-clock time at which :meth:`wake` must be called next: the game's
         deadline or the bots' next look, whichever comes first (``None``: neither)."""
-        if not self._running():
+        game = self.game
+        if game is None or self.phase != "play" or self.frozen is not None or self.closed:
             return None
-        assert self.game is not None
         when = self._bots_due
-        deadline = self.game.deadline
+        deadline = game.deadline
         if deadline is not None and deadline != self._deadline_done:
             at = self.t0 + deadline
             if when is None or at < when:
