@@ -116,8 +116,9 @@ class Host:
         #: How long the event loop was too busy to hear anyone (``net.connection``).
         self.watch = LoopWatch()
         self._watcher: asyncio.Task[None] | None = None
-        #: Each table's one timer (its next wake-up), and the timers that close idle tables.
-        self._wakes: dict[Table, asyncio.TimerHandle] = {}
+        #: Each table's one timer (its next wake-up, and when), and the timers that close
+        #: idle tables.
+        self._wakes: dict[Table, tuple[float, asyncio.Handle]] = {}
         self.idle_timers: dict[str, asyncio.TimerHandle] = {}
 
     @property
@@ -259,16 +260,19 @@ class Host:
     def _arm(self, table: Table) -> None:
         """Keep ``table``'s one timer at its next wake-up (no polling)."""
         when = table.next_wake()
-        handle = self._wakes.get(table)
-        if handle is not None:
-            if handle.when() == when:
+        armed = self._wakes.get(table)
+        if armed is not None:
+            if armed[0] == when:
                 return
-            handle.cancel()
+            armed[1].cancel()
             del self._wakes[table]
         if when is not None:
-            # The loop's clock is the host's clock, so the table's times map onto it.
+            # The loop's clock is the host's clock, so the table's times map onto it; a
+            # wake-up due now (bots after a change) skips the timer queue.
             loop = asyncio.get_running_loop()
-            self._wakes[table] = loop.call_at(when, self._wake, table, when)
+            handle = (loop.call_soon(self._wake, table, when) if when <= loop.time()
+                      else loop.call_at(when, self._wake, table, when))
+            self._wakes[table] = (when, handle)
 
     def _wake(self, table: Table, when: float) -> None:
         self._wakes.pop(table, None)
@@ -323,7 +327,8 @@ class Host:
 
     def _stop_table(self, table: Table) -> None:
         table.close()
-        for timer in (self._wakes.pop(table, None), self.idle_timers.pop(table.id, None)):
+        armed = self._wakes.pop(table, None)
+        for timer in (armed and armed[1], self.idle_timers.pop(table.id, None)):
             if timer is not None:
                 timer.cancel()
 

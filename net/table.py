@@ -393,10 +393,9 @@ class Table:
         """Called at :meth:`next_wake` (``now`` never before it): let time act on the
         game if its deadline has come, else let the bots move if it is their time."""
         out = Outbox()
-        if not self._running():
-            return out
         game = self.game
-        assert game is not None
+        if game is None or self.phase != "play" or self.frozen is not None or self.closed:
+            return out
         deadline = game.deadline
         if (deadline is not None and deadline != self._deadline_done
                 and now >= self.t0 + deadline):
@@ -411,7 +410,7 @@ class Table:
             if later is not None and later <= at:
                 self._deadline_done = later
         if self._bots_due is not None and now >= self._bots_due:
-            return self.move_bots(now)
+            self._try_bots(out, now)
         return out
 
     def wake_bots(self, now: float) -> None:
@@ -427,14 +426,16 @@ class Table:
         bot's move, ``bot_delay`` later after a turn-based one's, at the earliest time a
         real-time bot asked for if none moved, or at the next change."""
         out = Outbox()
-        if not self._running():
-            return out
+        if self._running():
+            self._try_bots(out, now)
+        return out
+
+    def _try_bots(self, out: Outbox, now: float) -> None:
         try:
             self._move_bots(out, now)
         except Exception:
             log.exception("bots at table %s failed", self.id)
             self._bots_due = None
-        return out
 
     def _move_bots(self, out: Outbox, now: float) -> None:
         game = self.game
