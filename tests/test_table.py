@@ -332,7 +332,7 @@ def test_real_time_bots_are_asked_again_at_the_engine_time_they_name() -> None:
 
 
 def test_the_journal_records_each_change_and_plays_them_back() -> None:
-    table, (ann, _bob) = seated("getout", {"match": False, "first": 0}, ["Ann", "Bob"])
+    table, (ann, _bob) = seated("getout", {"match": True, "first": 0}, ["Ann", "Bob"])
     table.journaling = True
     out = lobby.start(table, ann, 0.0)
     (state,) = out.records
@@ -340,18 +340,19 @@ def test_the_journal_records_each_change_and_plays_them_back() -> None:
     game = table.game
     assert game is not None
     ops = []
+    snapshots = 0
     rng = random.Random(2)
     for step in range(j.SNAPSHOT_EVERY + 5):
-        if game.over:
-            break
         mover = next(s for s in range(2) if game.legal_actions(s))
         out = table.act(mover, rng.choice(game.legal_actions(mover)), 1.0 + step)
         assert out.records[0]["k"] == "act" and out.records[0]["s"] == mover
         if len(out.records) == 2:  # the periodic snapshot
             assert out.records[1]["k"] == "table" and (step + 1) % j.SNAPSHOT_EVERY == 0
             state, ops = out.records[1], []
+            snapshots += 1
         else:
             ops.append(out.records[0])
+    assert snapshots == 1 and len(ops) == 5 and not game.over
     back = Table.restore(state, ops, house())
     assert back.game is not None and back.game.view(None) == game.view(None)
     assert back.frozen == game.now and [s.conn for s in back.seats] == [None, None]
