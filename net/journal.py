@@ -26,8 +26,9 @@ file is rewritten (atomically: temporary file, fsync, rename) as the last state 
 table. The file holds secrets (seeds, tokens): it is created with mode
 0600 in a 0700 directory, and never leaves the machine.
 
-``list_journals()`` finds the journals that can be resumed; ``Host.resume(path)``
-(``net.host``) brings their tables back.
+``list_journals()`` finds the journals that can be resumed; :func:`recover` reads one
+back as each table's last record and the moves after it, :func:`replay_game` plays those
+moves again, and ``Host.resume(path)`` (``net.host``) brings the tables back from them.
 """
 
 from __future__ import annotations
@@ -40,11 +41,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgpack
 
 from net.paths import journal_dir
+
+if TYPE_CHECKING:
+    import engine
 
 try:
     import fcntl
@@ -190,8 +194,8 @@ class Journal:
         journal = cls(path, fd, 0, sync=sync)
         # The first record and the file's directory entry reach the disk with the first
         # fsync, as every record does: at once with ``each``, from the thread with
-        # ``background`` (the host does not wait for the disk as it opens either: those
-        # two fsyncs were ~4 ms before a solo table's first frame, scripts/bench_startup.py).
+        # ``background`` (so the host does not wait for the disk as it opens either: a
+        # solo table's first frame would wait for those two fsyncs).
         journal._new_entry = True
         journal.append({"k": "host", "v": JOURNAL_VERSION, **header})
         return journal
@@ -332,6 +336,56 @@ def read_journal(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
             f"{header.get('v')!r}, this one reads {JOURNAL_VERSION})"
         )
     return header, records[1:]
+
+
+class Recovered(NamedTuple):
+    """What a journal says to resume from (:func:`recover`)."""
+
+    header: dict[str, Any]
+    #: Each open table's last ``table`` record and the ``act``/``adv`` records after it.
+    tables: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]
+    #: The port the host listened on, if it did.
+    port: int | None
+    #: Records in the file, the header included (where appending goes on).
+    records: int
+
+
+def recover(path: Path) -> Recovered:
+    """Read the journal at ``path`` to resume it; ``JournalError`` (in plain words) if
+    it cannot be read or its game still runs in another hiddenhand."""
+    if in_use(path):
+        raise JournalError(
+            f"{path.name} is in use: its game is still running in another hiddenhand"
+        )
+    header, records = read_journal(path)
+    tables: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+    port = None
+    for record in records:
+        kind, tid = record.get("k"), record.get("t")
+        if kind == "table" and isinstance(tid, str):
+            tables[tid] = (record, [])
+        elif kind in ("act", "adv") and tid in tables:
+            tables[tid][1].append(record)
+        elif kind == "drop":
+            tables.pop(str(tid), None)
+        elif kind == "listen" and isinstance(record.get("port"), int):
+            port = record["port"]
+    return Recovered(header, tables, port, len(records) + 1)
+
+
+def replay_game(snapshot: dict[str, Any], ops: list[dict[str, Any]]) -> engine.Game:
+    """The game of a ``table`` record's ``snapshot`` with the ``act`` and ``adv``
+    records after it played again, at the engine times they were acknowledged at."""
+    # Imported here: the menu lists journals (this module) long before any game is on.
+    import engine
+
+    game = engine.restore(snapshot)
+    for op in ops:
+        if op["k"] == "act":
+            game.act(op["s"], op["a"], now=op["n"])
+        else:
+            game.advance(op["n"])
+    return game
 
 
 def last_tables(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:

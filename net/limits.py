@@ -10,12 +10,31 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+#: Requests that reach other people, by the human-scale allowance they spend.
+SOCIAL = {
+    "chat": "chat",
+    "rename": "rename",
+    **{
+        kind: "lobby"
+        for kind in ("create_table", "join", "leave", "pick_seat", "ready", "configure",
+                     "add_bot", "remove_bot", "kick", "start", "to_lobby")
+    },
+}
+#: What a peer is told when it spends an allowance too fast.
+SLOW_DOWN = {
+    "chat": "you are sending chat lines too fast; wait a moment",
+    "rename": "you are changing your name too often; wait a moment",
+    "lobby": "you are joining, leaving or changing the table too fast; wait a moment",
+}
+#: One address may spend this many times one connection's allowances.
+ADDRESS_FACTOR = 3
+
 
 class Limits(NamedTuple):
     """The host's limits. Defaults suit a LAN party of a few tables.
 
-    An immutable record (a ``NamedTuple``: building a frozen dataclass of this many
-    fields costs about 0.6 ms of every start, scripts/bench_startup.py).
+    An immutable record (a ``NamedTuple``: cheaper to build at every start than a
+    frozen dataclass of this many fields).
     """
 
     #: Connections the host holds at once.
@@ -71,3 +90,74 @@ class Bucket:
             return False
         self.level -= 1
         return True
+
+
+class Gate:
+    """Limits per client address: how many connections one address may open and keep
+    away from a table, and the human-scale allowances (chat, rename, lobby) that all
+    of an address's connections spend together. The app's own in-process player
+    (address ``local``) and addresses many people share are not counted."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._buckets: dict[tuple[str, str], Bucket] = {}
+
+    def counts(self, address: str) -> bool:
+        """True if limits per address apply to ``address``."""
+        return address != "local" and address not in self.limits.shared_addresses
+
+    def admit(self, address: str, others: list[tuple[str, bool]]) -> str | None:
+        """Why a new connection from ``address`` may not come in, or ``None``;
+        ``others`` are the open connections' addresses, each with whether it is at a
+        table."""
+        if not self.counts(address):
+            return None
+        same = [at_table for other, at_table in others if other == address]
+        lim = self.limits
+        if len(same) >= lim.max_per_address:
+            return (f"this host takes at most {lim.max_per_address} connections from "
+                    f"one address ({address})")
+        idle = same.count(False)
+        if idle >= lim.max_unjoined_per_address:
+            return (f"{idle} connections from your address ({address}) are not at a table; "
+                    "close one or join a table with it first")
+        return None
+
+    def rate_of(self, kind: str) -> tuple[float, int]:
+        """The rate and burst of one kind of allowance (for one connection)."""
+        lim = self.limits
+        return {
+            "chat": (lim.chat_rate, lim.chat_burst),
+            "rename": (lim.rename_rate, lim.rename_burst),
+            "lobby": (lim.lobby_rate, lim.lobby_burst),
+        }[kind]
+
+    def take(self, mine: dict[str, Bucket], address: str, request: str,
+             now: float) -> str | None:
+        """Spend what ``request`` costs from one connection's allowances (``mine``) and
+        from its address's. Returns what to tell the peer if it is spending too fast,
+        else ``None``."""
+        kind = SOCIAL.get(request)
+        if kind is None:
+            return None
+        rate, burst = self.rate_of(kind)
+        bucket = mine.get(kind)
+        if bucket is None:
+            bucket = mine[kind] = Bucket(rate, burst, now)
+        shared = None
+        if self.counts(address):
+            shared = self._buckets.get((address, kind))
+            if shared is None:
+                shared = self._buckets[(address, kind)] = Bucket(
+                    rate * ADDRESS_FACTOR, burst * ADDRESS_FACTOR, now)
+        if not bucket.take(now) or (shared is not None and not shared.take(now)):
+            return SLOW_DOWN[kind]
+        return None
+
+    def forget(self, address: str, now: float) -> None:
+        """The last connection from ``address`` is gone: forget its allowances once they
+        are full again (not before, or reconnecting would be a way to refill them)."""
+        for key in [k for k in self._buckets if k[0] == address]:
+            bucket = self._buckets[key]
+            if bucket.level + (now - bucket.stamp) * bucket.rate >= bucket.burst:
+                del self._buckets[key]

@@ -37,7 +37,8 @@ os.environ.setdefault("HIDDENHAND_DATA_DIR", os.environ["HIDDENHAND_CONFIG_DIR"]
 from engine.bots import make_bot
 from engine.testing import stack_getout
 from net.client import Client
-from net.host import Host, Table
+from net.host import Host
+from net.table import Table
 
 OPTIONS = {"first": 0, "limit": 100, "match": True}
 #: Our hand is worth 113 points (out at once); seat 2 goes out with its one card.
@@ -46,13 +47,12 @@ HANDS = [["geoff 14", "geoff 13", "geoff 12", "geoff 11", "geoff 10", "kevin 14"
 NORMAL_PACE = 0.7
 
 
-def stack(table: Table) -> int:
+def stack(host: Host, table: Table) -> int:
     """Stack the first round and let the bots go; the game's version before it."""
     assert table.game is not None
     version = int(table.game.view(None)["version"])
     stack_getout(table.game, HANDS, played=["kevin 8"], turn=1)
-    table.push()
-    table.wake_bots()
+    host.refresh(table)
     return version
 
 
@@ -74,7 +74,7 @@ async def baseline(seed: int) -> tuple[int, float]:
     await ann.close()  # nobody reads: the seat stays, away
     table = host.tables[joined.table]
     t0 = time.perf_counter()
-    before = stack(table)
+    before = stack(host, table)
     await until_over(table)
     seconds = time.perf_counter() - t0
     assert table.game is not None
@@ -103,7 +103,7 @@ async def in_the_app(seed: int, drawn: bool) -> tuple[int, float]:
         screen.leave_at_end = not drawn  # as after "leave with the result"
         app.bots_full_speed(screen.session)
         t0 = time.perf_counter()
-        before = stack(table)
+        before = stack(app.host, table)
         while (screen.update or {}).get("table", {}).get("phase") != "over":
             await pilot.pause(0.005)
         seconds = time.perf_counter() - t0

@@ -6,7 +6,7 @@ GET OUT! table of 6 seats; six ``net.client.Client`` connections over TCP on 127
 take the seats and start the game. Then the connections' transports are swapped for
 stand-ins that keep nothing, and each action (the seat on turn plays a seeded random
 legal action; a new match after the last) is handed to the host as a frame body, as
-its read callback hands one on (``Host._on_frame``): the time is from that call to its
+its read callback hands one on (``net.handlers.receive``): the time is from that call to its
 return: the engine, the journal and all seven frames made and handed to the transports
 (the six updates and the ``ok``), without any socket write.
 
@@ -69,7 +69,9 @@ async def pause(gap: float) -> None:
 
 async def run(args: argparse.Namespace) -> int:
     from net.client import Client
-    from net.host import Connection, Host
+    from net.connection import Connection
+    from net.handlers import receive
+    from net.host import Host
 
     refused: list[str] = []
     fail = Connection.fail
@@ -116,7 +118,7 @@ async def run(args: argparse.Namespace) -> int:
         def request(seat: int, message: dict[str, Any]) -> None:
             nonlocal ref
             ref += 1
-            host._on_frame(conns[seat], packer.pack({**message, "ref": ref}))
+            receive(host, conns[seat], packer.pack({**message, "ref": ref}))
 
         def next_body() -> tuple[Any, bytes]:
             """The next action's connection and frame body (a new match after the last)."""
@@ -139,7 +141,7 @@ async def run(args: argparse.Namespace) -> int:
 
         # A warm-up, whose frames are the baseline's.
         for _ in range(100):
-            host._on_frame(*next_body())
+            receive(host, *next_body())
         frames = [s.frames[-1] for s in stand_ins]  # one update of each seat's
         sinks = [StandIn() for _ in range(SEATS)]
         raw_request = packer.pack({"type": "act", "action": {"type": "draw"}, "ref": 1})
@@ -163,7 +165,7 @@ async def run(args: argparse.Namespace) -> int:
                     item = next_body()
                     await pause(gap)
                     t0 = clock()
-                    host._on_frame(*item)
+                    receive(host, *item)
                     host_times.append(clock() - t0)
                 for _ in range(per_round):
                     await pause(gap)

@@ -143,34 +143,36 @@ async def stamped_act(client: Any, action: dict[str, Any], started: list[float])
 
 def timed_host(out: str, argv: list[str]) -> int:
     """``hiddenhand`` with ``argv``, noting for each action it handles when it began
-    (``Host._on_act``) and when each frame went to the socket after it (the six updates
-    and the ``ok``); written to ``out`` as msgpack when the host stops."""
+    (the ``act`` handler of ``net.handlers``) and when each frame went to the socket
+    after it (the six updates and the ``ok``); written to ``out`` as msgpack when the
+    host stops."""
     import atexit
 
-    import net.host as host
+    from net import handlers
+    from net.connection import Connection
     from tui.cli import main as hiddenhand
 
     clock = time.perf_counter
     acts: list[list[float]] = []
     sends: list[float] = []
-    write, on_act = host.Connection.send_frame, host.Host._on_act
+    write, on_act = Connection.send_frame, handlers.HANDLERS["act"]
 
     def send_frame(self: Any, frame: bytes) -> None:
         write(self, frame)
         sends.append(clock())
 
-    def handle(self: Any, conn: Any, msg: dict[str, Any]) -> None:
+    def handle(host: Any, conn: Any, msg: dict[str, Any]) -> None:
         began = clock()
         sends.clear()
-        on_act(self, conn, msg)
+        on_act(host, conn, msg)
         acts.append([began, *sends])
 
     def save() -> None:
         with open(out, "wb") as f:
             f.write(msgpack.packb(acts))
 
-    host.Connection.send_frame = send_frame  # type: ignore[method-assign]
-    host.Host._on_act = handle  # type: ignore[method-assign]
+    Connection.send_frame = send_frame  # type: ignore[method-assign]
+    handlers.HANDLERS["act"] = handle
     atexit.register(save)
     return hiddenhand(argv)
 

@@ -69,7 +69,7 @@ from typing import Any
 OPTIONS: dict[str, dict[str, Any]] = {"getit": {"timer": 0}}
 #: The least time between two moves of a real game, seconds, as the code paces them.
 #: GET OUT! and Got Five! are turn-based: a bot waits ``bot_delay`` after each of its
-#: moves (``net/host.py`` ``Table._move_bots``); the least default of any command is
+#: moves (``net/table.py`` ``Table.move_bots``); the least default of any command is
 #: ``hiddenhand host --bot-delay`` 0.6 s (``hiddenhand solo`` and SSH tables: 0.7 s).
 #: Get It!'s bots pace themselves: ``GetItBot.motor`` (0.1 s) is the least time between
 #: two actions of one bot (after a reaction time of 0.35 +- 0.15 s to what they saw).
@@ -260,7 +260,7 @@ async def bench_table(game_id: str, args: argparse.Namespace, updates: int,
                 break
             await pacer.wait()
             clock.reset()
-            table.act(*move)
+            app.host.act(table, *move)
             if not await settle(pilot, lambda: clock.framed is not None):
                 raise RuntimeError("an update was never painted")
             assert clock.received and clock.shown and clock.framed

@@ -95,7 +95,7 @@ async def match(seed: int, lazy: int, pump: bool) -> tuple[float, int, int, int,
                           and m["table"]["spectators"] == 1 + lazy + pump, 30)
     before = rss_mb()
     started = time.perf_counter()
-    table.start()
+    host.deliver(table, table.start(host.clock()))
     final = await reader.wait_for(
         lambda m: m["type"] == "update" and m["table"]["phase"] == "over", 600)
     seconds = time.perf_counter() - started

@@ -438,21 +438,21 @@ async def test_every_registered_game_plays_to_the_end_over_the_wire(
     game_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from engine.bots import make_bot
-    from net.host import Table
+    from net import fanout
 
     # Every view the host means each connection to hold, in order: what the client
     # rebuilds from the view changes on the wire must be exactly these.
     meant: dict[int, list[dict[str, Any]]] = {}
-    frame_for = Table.frame_for
+    frame_for = fanout.frame_for
 
-    def recording(self: Table, conn: Any, seat: int | None, push: Any) -> bytes:
-        frame = frame_for(self, conn, seat, push)
-        if conn.view_sent is not None:
-            _game, _seat, shared, own = conn.view_sent
-            meant.setdefault(conn.id, []).append({**shared, **own})
+    def recording(push: fanout.Push, seat: int | None, sent: fanout.Sent) -> bytes:
+        frame = frame_for(push, seat, sent)
+        if sent.view is not None:
+            _game, _seat, shared, own = sent.view
+            meant.setdefault(id(sent), []).append({**shared, **own})
         return frame
 
-    monkeypatch.setattr(Table, "frame_for", recording)
+    monkeypatch.setattr(fanout, "frame_for", recording)
 
     if game_id != "getout" and isinstance(make_bot(game_id, 0, 0), RandomBot):
         pytest.skip(f"no bot plays {game_id} yet (a random player cannot finish it)")
@@ -570,7 +570,7 @@ async def test_bots_leave_the_next_round_to_the_people_at_the_table() -> None:
         await ann.act({"type": "play", "card": card})
         over = await ann.wait_for(lambda m: in_play(m) and m["view"]["phase"] == "round_over")
         assert over["legal"] == [{"type": "next_round"}]
-        await table._move_bots()  # the bot may move now, but must not deal
+        host.deliver(table, table.move_bots(host.clock()))  # it may move, but must not deal
         assert table.game.view(None)["phase"] == "round_over"
         await ann.act({"type": "next_round"})
         again = await ann.wait_for(lambda m: in_play(m) and m["view"]["phase"] == "play")
@@ -627,7 +627,9 @@ async def test_each_connection_gets_the_changes_since_its_own_last_view() -> Non
     """A push compares the part of the views every seat shares once for all the
     connections that were sent the same view before; one that skipped pushes, and one
     that watches from the start, still get exactly what rebuilds their own views."""
-    from net.host import Connection, Push
+    from net import lobby
+    from net.connection import Connection
+    from net.fanout import Outbox, frame_for
 
     async with running_host(seed=3) as host:
         table = host.create_table("T", "getout", 3)
@@ -635,12 +637,12 @@ async def test_each_connection_gets_the_changes_since_its_own_last_view() -> Non
         for i in range(3):
             conn = Connection(None, _Writer(), host.clock(), 1000)  # type: ignore[arg-type]
             conn.name = f"P{i}"
-            table.seat_human(conn, i)
+            host.deliver(table, lobby.sit(table, conn, i, host.clock())[1])
             table.seats[i].ready = True
             conns.append(conn)
         watcher = Connection(None, _Writer(), host.clock(), 1000)  # type: ignore[arg-type]
-        table.spectators.append(watcher)
-        table.start()
+        host.deliver(table, lobby.watch(table, watcher, host.clock()))
+        host.deliver(table, table.start(host.clock()))
         game = table.game
         assert game is not None
         audience: list[tuple[Connection, int | None]] = [*zip(conns, range(3), strict=True),
@@ -651,11 +653,13 @@ async def test_each_connection_gets_the_changes_since_its_own_last_view() -> Non
         kinds: list[str] = []
         rng = random.Random(4)
         for step in range(80):
-            push = Push(table, [], [])
+            out = Outbox()
+            table.push(out, host.clock())
+            (push,) = out.pushes
             for conn, seat in audience:
                 if seat == 1 and step % 3:
                     continue  # this one was congested: it skips two pushes in three
-                msg = codec.unpack_body(table.frame_for(conn, seat, push)[framing.HEADER.size:])
+                msg = codec.unpack_body(frame_for(push, seat, conn.sent)[framing.HEADER.size:])
                 if "view_changes" in msg:
                     kinds.append("changes")
                     view = codec.apply_view_changes(held[conn.id], msg["view_changes"])

@@ -37,7 +37,7 @@ async def test_a_headless_host_plays_to_the_end_with_its_bots(
         game=game_id, seats=seats, bots=bots, options=options, name="headless",
         table="T", bot_delay=0,
     )
-    assert not isinstance(host.bot_factory(game_id, 0, 1), RandomBot)
+    assert not isinstance(host.house.bot_factory(game_id, 0, 1), RandomBot)
     await host.start(LOCAL, 0)
     people: list[Client] = []
     try:
@@ -67,5 +67,5 @@ async def test_a_headless_host_plays_to_the_end_with_its_bots(
 def test_every_host_defaults_to_the_real_bots() -> None:
     host = Host()
     for game_id in ("getit", "getout", "gotfive"):
-        bot = host.bot_factory(game_id, 0, 1)
+        bot = host.house.bot_factory(game_id, 0, 1)
         assert type(bot) is type(make_bot(game_id, 0, 1))

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from net.client import ServerError
-from net.wire import errors, framing
+from net.wire import errors, framing, schemas
 from tests.net_support import RawPeer, clients, running_host
 
 
@@ -18,6 +18,14 @@ def update(msg: dict[str, Any]) -> bool:
 
 def seats_of(msg: dict[str, Any]) -> list[tuple[str, str]]:
     return [(s["kind"], s["name"]) for s in msg["table"]["seats"]]
+
+
+def test_every_request_kind_has_one_handler_in_one_table() -> None:
+    from net.handlers import BEFORE_HELLO, HANDLERS
+
+    assert set(HANDLERS) == set(schemas.CLIENT_MESSAGES)  # keyed like the schemas
+    assert set(HANDLERS) > BEFORE_HELLO
+    assert all(callable(handler) for handler in HANDLERS.values())
 
 
 async def test_lobby_flow_from_join_to_start() -> None:

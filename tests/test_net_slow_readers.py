@@ -97,7 +97,7 @@ async def test_a_spectator_that_never_reads_does_not_slow_a_bots_only_table(
         await lazy.send({"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "Lazy"})
         await lazy.send({"type": "join", "table": table.id, "spectate": True})
         await watcher.wait_for(lambda m: m["type"] == "update" and m["table"]["spectators"] == 2)
-        table.start()
+        host.deliver(table, table.start(host.clock()))
         # Under the old drain-and-wait, every move waited out a 4.5 s timeout here.
         final = await watcher.wait_for(
             lambda m: m["type"] == "update" and m["table"]["phase"] == "over", timeout=60
@@ -129,7 +129,8 @@ async def test_a_congested_connection_gets_the_latest_view_once_it_reads() -> No
         await lazy.send({"type": "join", "table": table.id, "spectate": True, "ref": 1})
         assert (await lazy.recv())["type"] == "joined"
         [conn] = table.spectators
-        table.start()  # from here on it reads nothing until the game is over
+        # From here on it reads nothing until the game is over.
+        host.deliver(table, table.start(host.clock()))
         while table.phase != "over":
             await asyncio.sleep(0)
             assert conn.queued_bytes() <= TIGHT.out_high + framing.MAX_FRAME

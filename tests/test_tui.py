@@ -435,7 +435,7 @@ async def test_round_summary_deals_the_next_round_of_a_match() -> None:
         # One card left that plays: the round ends with our next move.
         stack_getout(table.game, [["kevin 1"], ["geoff 12", "geoff 2"], ["shirley 5"]],
                      played=["kevin 8"], turn=0)
-        table.push()
+        app.host.refresh(table)
         await until(pilot, lambda: len(screen.query_one(HandWidget).cards) == 1, "the new hand")
         await pilot.press("enter")
         summary = await until(
@@ -648,7 +648,7 @@ async def test_after_a_game_the_creator_takes_the_table_back_to_the_lobby_and_de
         assert app.host is not None
         (table,) = app.host.tables.values()
         stack_getout(table.game, [["kevin 1"], ["geoff 12"]], played=["kevin 8"], turn=0)
-        table.push()
+        app.host.refresh(table)
         await until(pilot, lambda: len(screen.query_one(HandWidget).cards) == 1, "the new hand")
         await pilot.press("right")  # arrows keep choosing cards, whatever has focus
         await pilot.press("enter")

@@ -118,7 +118,7 @@ async def test_the_getout_footer_follows_the_turn_the_round_and_the_summary() ->
         assert app.host is not None
         (table,) = app.host.tables.values()
         stack_getout(table.game, [["kevin 1"], ["geoff 12"]], played=["kevin 8"], turn=0)
-        table.push()
+        app.host.refresh(table)
         await until(pilot, lambda: len(screen.view.get("hand", [])) == 1, "the new hand")
         await pilot.press("enter")  # our last card: the round (and the game) is over
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
@@ -142,7 +142,7 @@ async def test_the_table_footer_dims_keys_with_the_update_and_mounts_nothing() -
         table.seats[1].bot = None  # the other seat moves when the test says so
         stack_getout(table.game, [["kevin 1", "geoff 3"], ["geoff 12", "kevin 5"]],
                      played=["kevin 8"], turn=0)
-        table.push()
+        app.host.refresh(table)
 
         def drawn_as_bound() -> bool:
             return footer_drawn(app) == footer_keys(app)
@@ -175,7 +175,7 @@ async def test_the_table_footer_dims_keys_with_the_update_and_mounts_nothing() -
                 at_show.append(footer_drawn(app))
 
         screen.watch_update = watched  # type: ignore[method-assign]
-        table.act(1, draw)
+        app.host.act(table, 1, draw)
         await until(pilot, lambda: screen.view.get("turn") == 0 and drawn_as_bound()
                     and footer_drawn(app)["draw"], "our turn's keys lit again")
         assert at_show and at_show[0] == footer_keys(app), at_show
@@ -183,7 +183,7 @@ async def test_the_table_footer_dims_keys_with_the_update_and_mounts_nothing() -
         assert screen.query_one(TableFooter) is footer and not footer.children
         assert len(list(screen.walk_children())) == widgets
         stack_getout(table.game, [["kevin 1"], ["geoff 12"]], played=["kevin 8"], turn=0)
-        table.push()
+        app.host.refresh(table)
         await until(pilot, lambda: len(screen.view.get("hand", [])) == 1, "the new hand")
         await pilot.press("enter")  # our last card: the round (and the game) is over
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
@@ -236,7 +236,7 @@ async def test_the_gotfive_footer_draws_the_keys_of_each_turn() -> None:
             if move is None:
                 break
             version = screen.view.get("version")
-            table.act(*move)
+            app.host.act(table, *move)
             await until(pilot, lambda before=version: screen.view.get("version") != before
                         and footer_drawn(app) == footer_keys(app), "the footer of the move")
             shown.add(frozenset(footer_drawn(app).items()))

@@ -35,7 +35,7 @@ def deal(app: HiddenHandApp, hand: list[str]) -> Any:
     assert app.host is not None
     (table,) = app.host.tables.values()
     stack_getout(table.game, [hand, ["shirley 1"]], played=["kevin 8"], turn=0)
-    table.push()
+    app.host.refresh(table)
     return table
 
 
@@ -302,7 +302,7 @@ async def test_a_long_hand_narrows_its_cards_to_stay_in_sight_at_80_columns() ->
 
         async def deal(hand: list[str]) -> None:
             stack_getout(table.game, [hand, ["shirley 1"]], played=["kevin 8"], turn=0)
-            table.push()
+            app.host.refresh(table)
             await until(pilot, lambda: len(widget.cards) == len(hand), "the hand")
             await pilot.pause()
 
@@ -440,7 +440,7 @@ async def test_no_draw_key_while_we_lay_the_first_call_card() -> None:
         assert app.host is not None
         (table,) = app.host.tables.values()
         stack_getout(table.game, [["geoff 1", "kevin 3"], ["shirley 1"]], played=[], turn=0)
-        table.push()
+        app.host.refresh(table)
         await until(pilot, lambda: screen.view.get("call") is None and screen.legal, "the lead")
         await pilot.pause()
         keys = footer_keys(app)

@@ -375,7 +375,7 @@ async def test_every_opponents_rack_stays_in_sight_as_clues_lengthen_it() -> Non
             compares = [a for a in legal if a["type"] == "compare"]
             action = rng.choice(compares or [a for a in legal
                                              if a["type"] in ("reveal", "sort")])
-            table.game_changed(game.act(turn, action, now=table.elapsed()), [])
+            app.host.refresh(table, game.act(turn, action, now=table.elapsed(app.host.clock())))
             await pilot.pause()
         await until(pilot, lambda: panel.size.height == len(panel.lines(panel.size.width)),
                     "the panel as tall as its lines")
@@ -584,7 +584,7 @@ async def test_the_racks_and_the_public_row_draw_line_by_line_what_textual_drew(
             if move is None:
                 break
             version = screen.view.get("version")
-            table.act(*move)
+            app.host.act(table, *move)
             await until(pilot, lambda before=version: screen.view.get("version") != before,
                         "the move shown")
         await pilot.pause()

@@ -36,8 +36,7 @@ async def out_after_the_first_round(pilot: Pilot[Any], app: HiddenHandApp) -> Ge
     # match), seat 2 keeps 1 point and plays on against seat 1.
     stack_getout(table.game, [["geoff 12", "geoff 2"], ["kevin 1"], ["geoff 1"]],
                  played=["kevin 8"], turn=1)
-    table.push()
-    table.wake_bots()
+    app.host.refresh(table)
     return screen
 
 
@@ -153,13 +152,13 @@ async def test_at_a_table_full_collections_wait_for_an_update_to_be_drawn() -> N
         try:
             shown = screen._updates_uncollected
             for n in range(shown + 1, COLLECT_EVERY):
-                table.push()
+                app.host.refresh(table)
                 await until(pilot, lambda n=n: screen._updates_uncollected == n,
                             "the update shown")
             await pilot.pause()
             assert not full  # none yet, and none of the collector's own
             frames[1] = frames[0]
-            table.push()
+            app.host.refresh(table)
             await until(pilot, lambda: full, "a full collection after the update's frame")
             assert full == [True]
             assert screen._updates_uncollected == 0

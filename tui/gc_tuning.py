@@ -27,6 +27,7 @@ from __future__ import annotations
 import gc
 from dataclasses import dataclass, field
 
+
 def resume_after_start_up() -> None:
     """The first screen is painted: the cyclic garbage collector runs again."""
     gc.enable()

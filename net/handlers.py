@@ -1,0 +1,358 @@
+"""The host's answer to each request: one explicit table from request kind to handler.
+
+:func:`receive` takes each frame a connection sends the moment it arrives: it decodes
+it, holds the connection to its message rate (a request over it still gets its answer,
+a refusal), checks the message against its schema and hands it to :func:`handle`.
+
+:data:`HANDLERS` is keyed like the schemas of ``net.wire.schemas`` (``CLIENT_MESSAGES``):
+a message reaches its handler only once it has been checked against its schema. A
+handler finds the table the connection is at, has the table (``net.table``) or the
+lobby's rules (``net.lobby``) act on it, and hands what they return to the host to
+deliver with its own answer in its place: ``joined`` (with the seat's token) and the
+lobby's ``ok`` come before the updates they cause, a game move's ``ok`` after them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from net import lobby
+from net.connection import Connection, LoopWatch
+from net.fanout import Outbox
+from net.limits import SOCIAL, Limits
+from net.seats import RequestError, check_name
+from net.table import Table
+from net.wire import codec, errors, framing, schemas
+
+log = logging.getLogger("hiddenhand.host")
+
+#: Requests a connection may make before its ``hello``.
+BEFORE_HELLO = frozenset({"hello", "ping", "pong"})
+
+
+class Hosting(Protocol):
+    """What the handlers need of the host (``net.host.Host``)."""
+
+    name: str
+    heartbeat: float
+    rate: float
+    burst: int
+    tables: dict[str, Table]
+    limits: Limits
+    watch: LoopWatch
+
+    def clock(self) -> float:
+        """The host's monotonic clock."""
+        ...
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Every table's short description."""
+        ...
+
+    def create_table(self, name: str, game_id: str, seats: int,
+                     options: dict[str, Any] | None = None, *, bots: int = 0,
+                     permanent: bool = False) -> Table:
+        """Open a table (``ValueError`` in plain words if it cannot)."""
+        ...
+
+    def counts_address(self, conn: Connection) -> bool:
+        """True if limits per client address apply to ``conn``."""
+        ...
+
+    def take(self, conn: Connection, kind: str) -> None:
+        """Spend a human-scale allowance, or refuse with ``RequestError``."""
+        ...
+
+    def deliver(self, table: Table, out: Outbox,
+                answer: tuple[Connection, dict[str, Any]] | None = None) -> None:
+        """Journal and send what ``table`` returned (``answer`` before its updates)."""
+        ...
+
+    def check_idle(self, table: Table) -> None:
+        """Close ``table`` (at once or later) if nobody is connected to it."""
+        ...
+
+
+Handler = Callable[[Hosting, Connection, dict[str, Any]], None]
+
+
+def _answer(msg: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+    """``answer`` with the request's ``ref``, if it had one."""
+    if "ref" in msg:
+        answer["ref"] = msg["ref"]
+    return answer
+
+
+def _ok(msg: dict[str, Any]) -> dict[str, Any]:
+    return _answer(msg, {"type": "ok"})
+
+
+def _at_table(conn: Connection) -> Table:
+    if conn.table is None:
+        raise RequestError(errors.NO_TABLE, "you are not at a table; join one first")
+    return conn.table
+
+
+def _not_at_table(conn: Connection) -> None:
+    if conn.table is not None:
+        raise RequestError(errors.BAD_REQUEST, "you are already at a table; leave it first")
+
+
+def _joined(host: Hosting, conn: Connection, msg: dict[str, Any], table: Table,
+            token: str | None, out: Outbox) -> None:
+    """Answer a request that sat or seated ``conn`` at ``table``: the token is durable
+    (journaled) before it is handed out, and before the table's first update."""
+    host.check_idle(table)
+    joined = {"type": "joined", "table": table.id, "seat": conn.seat, "token": token}
+    host.deliver(table, out, (conn, _answer(msg, joined)))
+
+
+def hello(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """The handshake: the protocol version must be this host's."""
+    if conn.welcomed:
+        raise RequestError(errors.BAD_REQUEST, "you have already said hello")
+    if msg["version"] != framing.PROTOCOL_VERSION:
+        raise errors.ProtocolError(
+            errors.VERSION_MISMATCH,
+            f"this host speaks protocol version {framing.PROTOCOL_VERSION} but your client "
+            f"speaks version {msg['version']}; use the same hiddenhand release on both sides",
+            fatal=True,
+        )
+    conn.name = check_name(msg["name"])
+    conn.welcomed = True
+    conn.send(_answer(msg, {"type": "welcome", "version": framing.PROTOCOL_VERSION,
+                            "host": host.name, "heartbeat": host.heartbeat,
+                            "tables": host.summary()}))
+
+
+def ping(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """Answer a ping."""
+    conn.send(_answer(msg, {"type": "pong"}))
+
+
+def pong(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """Nothing to do: the peer was heard, which is all a pong says."""
+
+
+def list_tables(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """The host's tables, each in short."""
+    conn.send(_answer(msg, {"type": "tables", "tables": host.summary()}))
+
+
+def create_table(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """Open a table and sit at its first seat, as its creator."""
+    _not_at_table(conn)
+    if host.counts_address(conn):
+        mine = [t for t in host.tables.values() if t.opened_by == conn.address]
+        if len(mine) >= host.limits.max_tables_per_address:
+            raise RequestError(
+                errors.BAD_REQUEST,
+                f"your address already has {len(mine)} tables open on this host "
+                f"(at most {host.limits.max_tables_per_address}); join one of them instead",
+            )
+    try:
+        table = host.create_table(msg["name"], msg["game"], msg["seats"], msg.get("options"))
+    except ValueError as exc:
+        raise RequestError(errors.BAD_REQUEST, str(exc)) from None
+    table.opened_by = conn.address
+    token, out = lobby.sit(table, conn, 0, host.clock())
+    log.info("%s created table %s (%s)", conn.name, table.id, table.game_id)
+    _joined(host, conn, msg, table, token, out)
+
+
+def join(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """Sit at a table, watch it, or take a seat back with its token."""
+    _not_at_table(conn)
+    if "token" in msg and msg["table"] not in host.tables:
+        raise RequestError(
+            errors.NO_TABLE,
+            f"this host has no table {msg['table']!r} any more: the game your seat was "
+            "at is gone (the host was restarted without it, or the table closed)",
+        )
+    table = host.tables.get(msg["table"])
+    if table is None:
+        raise RequestError(errors.NO_TABLE, f"there is no table {msg['table']!r} on this host")
+    now = host.clock()
+    token: str | None
+    if "token" in msg:
+        token, out = lobby.rejoin(table, conn, msg.get("seat"), msg["token"], now)
+    elif msg.get("spectate"):
+        token, out = None, lobby.watch(table, conn, now)
+    else:
+        token, out = lobby.join(table, conn, msg.get("seat"), now)
+    _joined(host, conn, msg, table, token, out)
+
+
+def leave(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """Leave the table (a seat in play waits for its player)."""
+    table = _at_table(conn)
+    host.deliver(table, lobby.leave(table, conn, host.clock()), (conn, _ok(msg)))
+    host.check_idle(table)
+
+
+def pick_seat(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """Move to another seat in the lobby."""
+    table = _at_table(conn)
+    out = lobby.pick_seat(table, conn, msg["seat"], host.clock())
+    host.deliver(table, out, (conn, _ok(msg)))
+
+
+def rename(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """Take a new display name (the seat's follows)."""
+    conn.name = check_name(msg["name"])
+    table = conn.table
+    if table is None:
+        conn.send(_ok(msg))
+        return
+    host.deliver(table, lobby.rename(table, conn, host.clock()), (conn, _ok(msg)))
+
+
+def ready(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """Say whether this seat is ready to start."""
+    table = _at_table(conn)
+    out = lobby.ready(table, conn, msg["ready"], host.clock())
+    host.deliver(table, out, (conn, _ok(msg)))
+
+
+def chat(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """Say something to everyone at the table."""
+    table = _at_table(conn)
+    host.deliver(table, lobby.chat(table, conn, msg["text"]), (conn, _ok(msg)))
+
+
+def configure(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """The creator sets the game, the seats or options."""
+    table = _at_table(conn)
+    out = lobby.configure(table, conn, host.clock(), game=msg.get("game"),
+                          seats=msg.get("seats"), options=msg.get("options"))
+    host.deliver(table, out, (conn, _ok(msg)))
+
+
+def add_bot(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """The creator seats a bot."""
+    table = _at_table(conn)
+    out = lobby.add_bot(table, conn, msg["seat"], host.clock())
+    host.deliver(table, out, (conn, _ok(msg)))
+
+
+def remove_bot(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """The creator takes a bot away."""
+    table = _at_table(conn)
+    out = lobby.remove_bot(table, conn, msg["seat"], host.clock())
+    host.deliver(table, out, (conn, _ok(msg)))
+
+
+def kick(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """The creator removes a player from the lobby."""
+    table = _at_table(conn)
+    out = lobby.kick(table, conn, msg["seat"], host.clock())
+    host.deliver(table, out, (conn, _ok(msg)))
+
+
+def start(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """The creator starts the game."""
+    table = _at_table(conn)
+    out = lobby.start(table, conn, host.clock())
+    log.info("table %s started %s", table.id, table.game_id)
+    host.deliver(table, out)
+    conn.send(_ok(msg))
+
+
+def to_lobby(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """The creator takes a finished table back to its lobby."""
+    table = _at_table(conn)
+    out = lobby.to_lobby(table, conn, host.clock())
+    host.deliver(table, out, (conn, _ok(msg)))
+
+
+def act(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """A move in the game, by the seat bound to this connection (never one named in
+    the message)."""
+    table = _at_table(conn)
+    seat = table.seat_of(conn)
+    host.deliver(table, table.act(seat, msg["action"], host.clock()))
+    conn.send(_ok(msg))
+
+
+#: Request kind -> handler, one for each schema in ``net.wire.schemas.CLIENT_MESSAGES``.
+HANDLERS: dict[str, Handler] = {
+    "hello": hello,
+    "ping": ping,
+    "pong": pong,
+    "list_tables": list_tables,
+    "create_table": create_table,
+    "join": join,
+    "leave": leave,
+    "pick_seat": pick_seat,
+    "rename": rename,
+    "ready": ready,
+    "chat": chat,
+    "configure": configure,
+    "add_bot": add_bot,
+    "remove_bot": remove_bot,
+    "kick": kick,
+    "start": start,
+    "to_lobby": to_lobby,
+    "act": act,
+}
+
+
+def handle(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """Answer one validated request from ``conn`` (``RequestError`` if refused)."""
+    kind = msg["type"]
+    if not conn.welcomed and kind not in BEFORE_HELLO:
+        raise RequestError(errors.NOT_WELCOMED, "say hello (with the protocol version) first")
+    if kind in SOCIAL:
+        host.take(conn, kind)
+    HANDLERS[kind](host, conn, msg)
+
+
+def receive(host: Hosting, conn: Connection, body: bytes) -> None:
+    """One frame from ``conn``: decoded, rate-limited, checked, answered."""
+    if conn.closed:
+        conn.reader.stop()
+        return
+    try:
+        raw = codec.unpack_client_body(body)
+    except errors.ProtocolError as exc:
+        log.info("connection %d: %s: %s", conn.id, exc.code, exc.message)
+        conn.fail(exc.code, exc.message)
+        return
+    now = host.clock()
+    conn.allowance = min(float(host.burst), conn.allowance + (now - conn.last_seen) * host.rate)
+    conn.last_seen, conn.stalled_seen = now, host.watch.stalled
+    if conn.allowance < 1:
+        if not conn.warned:
+            log.info("connection %d sends too fast; refusing its messages", conn.id)
+        conn.warned = True
+        # A request still gets its answer, so no client waits forever for it.
+        ref = schemas.reply_ref(raw)
+        if ref is not None:
+            conn.fail(errors.RATE_LIMITED, "too many messages; slow down", ref)
+        return
+    conn.allowance -= 1
+    conn.warned = False
+    try:
+        msg = schemas.validate_client_message(raw)
+    except errors.ProtocolError as exc:
+        # One short line per invalid message, never a traceback.
+        log.info("connection %d: %s: %s", conn.id, exc.code, exc.message)
+        conn.fail(exc.code, exc.message, schemas.reply_ref(raw))
+        return
+    try:
+        handle(host, conn, msg)
+    except RequestError as exc:
+        conn.fail(exc.code, exc.message, msg.get("ref"))
+    except errors.ProtocolError as exc:
+        conn.fail(exc.code, exc.message, msg.get("ref"))
+        if exc.fatal:
+            conn.close()
+            conn.reader.stop()
+    except Exception:
+        # A bug must not take the host down for everyone else.
+        log.exception("connection %d: %s request failed", conn.id, msg["type"])
+        conn.fail(errors.INTERNAL, "the host failed to handle that request", msg.get("ref"))
+    if conn.closed:
+        conn.reader.stop()

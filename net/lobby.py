@@ -1,0 +1,360 @@
+"""The lobby's rules: who may sit, watch, come back, move, rename, chat and set the table.
+
+In the lobby players join, pick seats, rename, get ready and chat; the table's creator
+changes the game and options, adds and removes bots, kicks and starts; after a game the
+creator takes the table back to the lobby. During play a dropped player takes their seat
+back with its token, and the creator may hand an absent player's seat to a bot.
+
+Each function takes the table, the member asking (bound to its seat by the table, never
+named in a message) and the host's clock reading, changes the table or raises
+``RequestError``, and returns the :class:`net.fanout.Outbox` of what must be sent.
+Like :mod:`net.table` it touches no socket and no timer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from net.fanout import Outbox
+from net.seats import (
+    HouseRules,
+    Member,
+    RequestError,
+    Seat,
+    name_key,
+    new_token,
+    same_secret,
+    token_table,
+)
+from net.table import Table
+from net.wire import errors
+
+
+def open_table(table_id: str, name: str, game_id: str, seats: int,
+               options: dict[str, Any] | None, house: HouseRules, *, bots: int = 0) -> Table:
+    """A new table in its lobby; ``bots`` fills the last seats with bots. Raises
+    ``ValueError`` with a plain message for a bad game, seat count or option."""
+    if game_id not in engine.GAMES:
+        raise ValueError(f"unknown game {game_id!r}; known games: {', '.join(engine.GAMES)}")
+    spec = engine.GAMES[game_id]
+    spec.check_seats(seats)
+    checked = spec.check_options(options, seats)
+    if not 0 <= bots <= seats:
+        raise ValueError(f"bots must be from 0 to {seats}, not {bots}")
+    table = Table(table_id, name, game_id, seats, checked, house)
+    for i in range(seats - bots, seats):
+        table.seats[i].kind, table.seats[i].name = "bot", f"Bot {i + 1}"
+    return table
+
+
+def require_creator(table: Table, member: Member) -> None:
+    """Refuse unless ``member`` holds the creator's seat."""
+    if member.table is not table or member.seat is None or member.seat != table.creator:
+        raise RequestError(errors.NOT_CREATOR, "only the table's creator may do that")
+
+
+def seat_at(table: Table, index: int) -> Seat:
+    """The seat at ``index``, or a refusal naming the seats there are."""
+    if not 0 <= index < len(table.seats):
+        raise RequestError(
+            errors.NO_SEAT, f"there is no seat {index + 1}; seats are 1 to {len(table.seats)}"
+        )
+    return table.seats[index]
+
+
+def unique_name(table: Table, name: str, index: int) -> str:
+    """``name``, or ``name (2)``, ``name (3)`` … if another seat already uses it.
+
+    Two players called "root" would make every message about one of them ambiguous.
+    """
+    taken = {
+        name_key(s.name) for i, s in enumerate(table.seats) if i != index and s.kind != "empty"
+    }
+    if name_key(name) not in taken:
+        return name
+    n = 2
+    while name_key(f"{name} ({n})") in taken:
+        n += 1
+    return f"{name} ({n})"
+
+
+def free_seat(table: Table, index: int) -> None:
+    """Empty a seat; the creator's role passes on if it was theirs."""
+    table.seats[index].clear()
+    if table.creator == index:
+        humans = [i for i, s in enumerate(table.seats) if s.kind == "human"]
+        connected = [i for i in humans if table.seats[i].conn is not None]
+        choice = connected or humans
+        table.creator = choice[0] if choice else None
+
+
+def sit(table: Table, member: Member, index: int, now: float) -> tuple[str, Outbox]:
+    """Put ``member`` in the empty seat ``index`` (the first one's taker is the
+    creator); return the seat's new token, and the outbox that tells everyone."""
+    seat = table.seats[index]
+    seat.kind, seat.name, seat.conn, seat.ready = (
+        "human", unique_name(table, member.name, index), member, False)
+    seat.token = new_token(table.uid)
+    member.table, member.seat = table, index
+    if table.creator is None:
+        table.creator = index
+    out = Outbox()
+    table.push(out, now, notices=[{"type": "joined", "seat": index, "name": seat.name}])
+    return seat.token, out
+
+
+def join(table: Table, member: Member, seat: int | None, now: float) -> tuple[str, Outbox]:
+    """Take ``seat`` (or the first free one) in the lobby."""
+    table.require_phase("lobby")
+    if seat is None:
+        free = [i for i, s in enumerate(table.seats) if s.kind == "empty"]
+        if not free:
+            raise RequestError(errors.TABLE_FULL, "every seat at this table is taken")
+        seat = free[0]
+    elif seat_at(table, seat).kind != "empty":
+        raise RequestError(errors.SEAT_TAKEN, f"seat {seat + 1} is taken")
+    return sit(table, member, seat, now)
+
+
+def watch(table: Table, member: Member, now: float) -> Outbox:
+    """``member`` watches the table as a spectator (in any phase)."""
+    table.spectators.append(member)
+    member.table, member.seat = table, None
+    out = Outbox()
+    table.push(out, now, notices=[{"type": "watching", "name": member.name}])
+    return out
+
+
+def rejoin(table: Table, member: Member, index: int | None, token: str,
+           now: float) -> tuple[str, Outbox]:
+    """Take seat ``index`` back with its ``token`` (from a bot, or from a half-open
+    leftover connection); a paused game goes on once everyone is back."""
+    if index is None:
+        raise RequestError(errors.BAD_TOKEN, "a token is presented together with its seat")
+    seat = seat_at(table, index)
+    uid = token_table(token)
+    if uid is not None and uid != table.uid:
+        raise RequestError(
+            errors.NO_TABLE,
+            f"table {table.id!r} on this host is not the table your seat was at: the "
+            "host was restarted without your game, which is gone",
+        )
+    if (seat.kind not in ("human", "bot") or seat.token is None
+            or not same_secret(seat.token, token)):
+        raise RequestError(errors.BAD_TOKEN, f"that token does not hold seat {index + 1} here")
+    out = Outbox()
+    if seat.kind == "bot":
+        # The player whose seat a bot took over is back: the bot leaves at once.
+        seat.kind, seat.bot, seat.ready = "human", None, False
+    old = seat.conn
+    if old is not None and old is not member:
+        # The old connection is a half-open leftover: the token's owner is back.
+        out.messages.append((old, errors.error(
+            errors.REPLACED, "your seat was taken back by a new connection with its token")))
+        old.table, old.seat = None, None
+        out.closing.append(old)
+    seat.conn, seat.name = member, unique_name(table, member.name, index)
+    member.table, member.seat = table, index
+    notices: list[dict[str, Any]] = [{"type": "reconnected", "seat": index, "name": seat.name}]
+    if table.paused and table.away():
+        notices.append({"type": "paused", "waiting": table.away()})
+    table.push(out, now, notices=notices)
+    table.resume_if_everyone_is_back(out, now)
+    assert seat.token is not None
+    return seat.token, out
+
+
+def leave(table: Table, member: Member, now: float) -> Outbox:
+    """Leave the table: a lobby seat is freed; a seat in play waits for its player."""
+    seat = member.seat
+    notices = []
+    if seat is not None and table.phase == "lobby":
+        table.seats[seat].conn = None
+        free_seat(table, seat)
+        member.table, member.seat = None, None
+        notices.append({"type": "left", "seat": seat})
+    else:
+        notice = table.detach(member)
+        if notice and notice["type"] == "disconnected":
+            # On purpose, not a lost connection: the seat waits all the same.
+            notice = {"type": "stepped_away", "seat": seat}
+        if notice:
+            notices.append(notice)
+    out = Outbox()
+    table.push(out, now, notices=notices)
+    return out
+
+
+def pick_seat(table: Table, member: Member, new: int, now: float) -> Outbox:
+    """Move to the empty seat ``new`` in the lobby (nothing to tell if it is one's own)."""
+    old = table.seat_of(member)
+    table.require_phase("lobby")
+    target = seat_at(table, new)
+    out = Outbox()
+    if new == old:
+        return out
+    if target.kind != "empty":
+        raise RequestError(errors.SEAT_TAKEN, f"seat {new + 1} is taken")
+    source = table.seats[old]
+    table.seats[new], table.seats[old] = source, target
+    source.ready = False
+    if table.creator == old:
+        table.creator = new
+    member.seat = new
+    table.push(out, now, notices=[{"type": "moved", "from": old, "to": new}])
+    return out
+
+
+def rename(table: Table, member: Member, now: float) -> Outbox:
+    """``member`` took a new name: its seat's name follows (unique at the table)."""
+    name = member.name
+    if member.seat is not None:
+        name = table.seats[member.seat].name = unique_name(table, member.name, member.seat)
+    out = Outbox()
+    table.push(out, now, notices=[{"type": "renamed", "seat": member.seat, "name": name}])
+    return out
+
+
+def ready(table: Table, member: Member, is_ready: bool, now: float) -> Outbox:
+    """Say whether ``member`` is ready for the game to start."""
+    seat = table.seat_of(member)
+    table.require_phase("lobby")
+    table.seats[seat].ready = is_ready
+    out = Outbox()
+    table.push(out, now)
+    return out
+
+
+def chat(table: Table, member: Member, text: str) -> Outbox:
+    """A chat line for everyone at the table, under the seat's name (unique at the
+    table, never a bot's) or marked as a spectator's: nobody can chat under someone
+    else's name."""
+    seat = member.seat
+    name = table.seats[seat].name if seat is not None else f"{member.name} (spectator)"
+    line = {"type": "chat", "table": table.id, "seat": seat, "name": name, "text": text}
+    out = Outbox()
+    out.lines.extend((other, line) for other in table.connections())
+    return out
+
+
+def configure(table: Table, member: Member, now: float, *, game: str | None = None,
+              seats: int | None = None, options: dict[str, Any] | None = None) -> Outbox:
+    """The creator changes the game, the number of seats or options (those not given
+    stay; another game starts from its own defaults)."""
+    require_creator(table, member)
+    table.require_phase("lobby")
+    game_id = table.game_id if game is None else game
+    if game_id not in engine.GAMES:
+        raise RequestError(
+            errors.BAD_REQUEST, f"unknown game {game_id!r}; known games: {', '.join(engine.GAMES)}"
+        )
+    spec = engine.GAMES[game_id]
+    if seats is None:
+        seats = min(max(len(table.seats), spec.min_seats), spec.max_seats)
+    base = dict(table.options) if game_id == table.game_id else {}
+    chosen = {**base, **(options or {})}
+    try:
+        spec.check_seats(seats)
+        chosen = spec.check_options(chosen, seats)
+    except ValueError as exc:
+        raise RequestError(errors.BAD_REQUEST, str(exc)) from None
+    for i in range(seats, len(table.seats)):
+        s = table.seats[i]
+        if s.kind == "human":
+            raise RequestError(
+                errors.BAD_REQUEST,
+                f"seat {i + 1} is taken by {s.name}; they must move or leave first",
+            )
+    changed: dict[str, Any] = {}  # what the players are told changed
+    if game_id != table.game_id:
+        changed["game"] = game_id
+    if seats != len(table.seats):
+        changed["seats"] = seats
+    new_options = {k: v for k, v in chosen.items()
+                   if game_id != table.game_id or table.options.get(k) != v}
+    if new_options:
+        changed["options"] = new_options
+    table.game_id, table.options = game_id, chosen
+    table.seats = table.seats[:seats] + [Seat() for _ in range(seats - len(table.seats))]
+    for s in table.seats:
+        s.ready = False
+    out = Outbox()
+    table.push(out, now, notices=[{"type": "configured", "changed": changed}])
+    return out
+
+
+def add_bot(table: Table, member: Member, index: int, now: float) -> Outbox:
+    """The creator seats a bot: in an empty lobby seat, or during play in an absent
+    player's seat (whose token stays with it: the player may take it back)."""
+    require_creator(table, member)
+    table.require_phase("lobby", "play")
+    seat = seat_at(table, index)
+    if table.phase == "lobby" and seat.kind != "empty":
+        raise RequestError(errors.SEAT_TAKEN, f"seat {index + 1} is not empty")
+    if table.phase == "play" and not (seat.kind == "human" and seat.conn is None):
+        raise RequestError(
+            errors.SEAT_TAKEN, "during play only a disconnected player's seat can go to a bot"
+        )
+    token = seat.token if table.phase == "play" else None
+    seat.clear()
+    seat.kind, seat.name, seat.token = "bot", f"Bot {index + 1}", token
+    if table.phase == "play":
+        house = table.house
+        seat.bot = house.bot_factory(table.game_id, index, house.seed_source())
+    out = Outbox()
+    table.push(out, now, notices=[{"type": "bot_added", "seat": index}])
+    table.resume_if_everyone_is_back(out, now)
+    table.wake_bots(now)
+    return out
+
+
+def remove_bot(table: Table, member: Member, index: int, now: float) -> Outbox:
+    """The creator empties a bot's seat in the lobby."""
+    require_creator(table, member)
+    table.require_phase("lobby")
+    if seat_at(table, index).kind != "bot":
+        raise RequestError(errors.BAD_REQUEST, f"seat {index + 1} holds no bot")
+    free_seat(table, index)
+    out = Outbox()
+    table.push(out, now, notices=[{"type": "bot_removed", "seat": index}])
+    return out
+
+
+def kick(table: Table, member: Member, index: int, now: float) -> Outbox:
+    """The creator removes another player from the lobby (who is told why)."""
+    require_creator(table, member)
+    table.require_phase("lobby")
+    seat = seat_at(table, index)
+    if seat.kind != "human":
+        raise RequestError(errors.BAD_REQUEST, f"seat {index + 1} holds no player")
+    if index == member.seat:
+        raise RequestError(errors.BAD_REQUEST, "you cannot kick yourself; leave instead")
+    victim = seat.conn
+    free_seat(table, index)
+    out = Outbox()
+    if victim is not None:
+        victim.table, victim.seat = None, None
+        out.messages.append((victim, errors.error(
+            errors.KICKED, f"you were removed from table {table.name!r} by its creator")))
+    table.push(out, now, notices=[{"type": "kicked", "seat": index}])
+    return out
+
+
+def start(table: Table, member: Member, now: float) -> Outbox:
+    """The creator starts the game (every seat filled, every other person ready)."""
+    require_creator(table, member)
+    table.require_phase("lobby")
+    return table.start(now)
+
+
+def to_lobby(table: Table, member: Member, now: float) -> Outbox:
+    """After the game, the creator takes the table back to its lobby."""
+    require_creator(table, member)
+    table.require_phase("over")
+    table.game, table.phase = None, "lobby"
+    for s in table.seats:
+        s.ready, s.bot = False, None
+    out = Outbox()
+    table.push(out, now, notices=[{"type": "back_to_lobby"}])
+    return out

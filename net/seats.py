@@ -1,0 +1,179 @@
+"""The seats of a table, who may sit in them, and the tokens that take one back.
+
+A seat is human, bot or empty. A person's seat is bound to the member (the connection)
+that holds it and carries a random token: a dropped player presents it to take the seat
+back. A display name may not pass for a bot, a seat or a spectator, and two names that
+look alike on a terminal are one name. A bot's seat holds the bot the host's
+:class:`HouseRules` made for it.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+import unicodedata
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from engine.bots import RandomBot, make_bot
+from net.fanout import Recipient
+from net.wire import errors
+
+
+class RequestError(Exception):
+    """A request the host refuses; becomes an ``error`` frame with ``code``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Member(Recipient, Protocol):
+    """Someone at a table as the table sees them: a name, where they sit (both set by
+    the table: ``table`` is the ``net.table.Table``, typed loosely so that a seat need
+    not know tables), and what the table's updates and messages need to reach them.
+    The host's connections are members; a table never knows more of them than this."""
+
+    name: str
+    table: Any
+    seat: int | None
+
+
+class Bot(Protocol):
+    """What a table needs of a bot: pick an action from its view and legal actions.
+
+    A real-time bot (Get It!) also has ``step(view, legal, now)``, which returns the
+    action (or ``None``) and the engine time at which it wants to be asked again."""
+
+    def choose(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """One of ``legal`` (or ``None`` to do nothing now)."""
+        ...
+
+
+#: ``bot_factory(game_id, seat, seed)`` makes the bot that plays ``seat``.
+BotFactory = Callable[[str, int, int], Bot]
+
+
+def random_bot_factory(game_id: str, seat: int, seed: int) -> Bot:
+    """A random-legal player (it cannot finish Get It! or Got Five!: tests only)."""
+    return RandomBot(seed)
+
+
+def real_bot_factory(game_id: str, seat: int, seed: int) -> Bot:
+    """The default bot factory: the strongest bot of each game (``engine.bots.make_bot``)."""
+    return make_bot(game_id, seat, seed)
+
+
+class HouseRules:
+    """What every table of one host shares: how game seeds, bot seeds and bots are
+    made, and the pace of turn-based bots (it may change while tables run: a solo
+    player lets the bots finish at full speed)."""
+
+    __slots__ = ("bot_delay", "bot_factory", "seed_source")
+
+    def __init__(self, bot_factory: BotFactory, seed_source: Callable[[], int],
+                 bot_delay: float) -> None:
+        self.bot_factory = bot_factory
+        self.seed_source = seed_source
+        self.bot_delay = bot_delay
+
+
+class Seat:
+    """One seat of a table: who sits there and how to reach them.
+
+    (A plain class with slots: one is made per seat of every table, and a dataclass
+    costs start-up time for nothing here.)"""
+
+    __slots__ = ("bot", "conn", "kind", "name", "ready", "token")
+
+    def __init__(self, kind: str = "empty", name: str = "", token: str | None = None,
+                 conn: Member | None = None, ready: bool = False,
+                 bot: Bot | None = None) -> None:
+        self.kind = kind  # "human" | "bot" | "empty"
+        self.name = name
+        self.token = token
+        self.conn = conn
+        self.ready = ready
+        self.bot = bot
+
+    def __repr__(self) -> str:
+        return (f"Seat(kind={self.kind!r}, name={self.name!r}, conn={self.conn!r}, "
+                f"ready={self.ready!r}, bot={self.bot!r})")
+
+    def public(self, index: int) -> dict[str, Any]:
+        """What everyone at the table may know of this seat."""
+        return {
+            "seat": index,
+            "kind": self.kind,
+            "name": self.name,
+            "connected": self.kind == "bot" or self.conn is not None,
+            "ready": self.ready or self.kind == "bot",
+        }
+
+    def clear(self) -> None:
+        """Empty the seat; its token stops working."""
+        self.kind, self.name, self.token, self.conn = "empty", "", None, None
+        self.ready, self.bot = False, None
+
+
+def random_seed() -> int:
+    """A seed from the system's secure generator, below 2**62 (``os.urandom`` is what
+    ``secrets`` draws from, without importing ``secrets`` at every start)."""
+    return int.from_bytes(os.urandom(8), "big") >> 2
+
+
+def new_token(table_uid: str) -> str:
+    """A seat token: the table's identity, then 24 secure random bytes, URL-safe.
+
+    The identity tells a token from a table that is gone (the host restarted without
+    it) from a token that is merely wrong."""
+    secret = base64.urlsafe_b64encode(os.urandom(24)).rstrip(b"=").decode("ascii")
+    return f"{table_uid}.{secret}"
+
+
+def token_table(token: str) -> str | None:
+    """The table identity a token names, if it is shaped like one of ours."""
+    uid, dot, _ = token.partition(".")
+    return uid if dot and re.fullmatch(r"[0-9a-f]{8}", uid) else None
+
+
+def same_secret(a: str, b: str) -> bool:
+    """``a == b`` in time that does not tell how much of ``b`` was right."""
+    from hmac import compare_digest  # only when a seat is taken back
+
+    return compare_digest(a.encode(), b.encode())
+
+
+#: Cyrillic and Greek letters (casefolded) that look like a Latin letter in either case:
+#: "Аnn" with a Cyrillic А, or "Βοt 2" in Greek, is "Ann" and "Bot 2" to the eye.
+#: (The common look-alikes of Unicode's confusables list; other scripts are not folded.)
+_LOOK_ALIKES = str.maketrans(
+    "авекмнорстухіјѕԁԛԝүһӏь"  # Cyrillic
+    "αβεζηικμνορτυχ",  # Greek
+    "abekmhopctyxijsdqwyhlb"
+    "abezhikmnoptyx",
+)
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: "ANN", "Ann", "ａｎｎ" and "Аnn" (a Cyrillic А)
+    are one name."""
+    return unicodedata.normalize("NFKC", name).casefold().translate(_LOOK_ALIKES).strip()
+
+
+#: Names a person may not take: they would pass for a bot, a seat or a spectator.
+_RESERVED_NAME = re.compile(r"^(bot|seat|spectator) ?\d*$|\((spectator|seat\b.*|bot\b.*)\)$")
+
+
+def check_name(name: str) -> str:
+    """Refuse a display name that imitates a bot, a seat or a spectator label."""
+    key = name_key(name)
+    squeezed = re.sub(r"[\s._\-]+", " ", key)
+    if _RESERVED_NAME.search(squeezed):
+        raise RequestError(
+            errors.BAD_REQUEST,
+            f"the name {name!r} would pass for a bot, a seat or a spectator; choose another",
+        )
+    return name

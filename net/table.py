@@ -1,0 +1,498 @@
+"""One table: its seats, the game in play, its clock and its bots; no socket, no timer.
+
+A table is the authority over its game. It is called with a request or a wake-up and
+the host's clock reading (``now``, seconds on a monotonic clock), changes its state, and
+returns an :class:`Outbox`: the journal records to write first, then what each member
+must be sent (:class:`net.fanout.Push` and plain messages). The host does the sending,
+and arms one timer per table at :meth:`Table.next_wake`: the game's next deadline
+(``Game.deadline``) or the moment its bots look again, whichever comes first; at that
+time it calls :meth:`Table.wake`. So a table's rules can be tested with a hand-held
+clock and no event loop (``tests/test_table.py``). The lobby's requests are in
+:mod:`net.lobby`.
+
+Engine time is seconds since the game started; a resumed game is *frozen* at its last
+acknowledged engine time until it runs again. Turn-based bots are paced: after one of
+them moves, none moves again for ``bot_delay`` seconds. Real-time bots (Get It!) pace
+themselves: they are asked after every change, and again at the engine time they name.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import msgpack
+
+import engine
+from net import journal as j
+from net.fanout import Outbox, Push, Recipient, wire_time
+from net.seats import HouseRules, Member, RequestError, Seat
+from net.wire import errors
+
+log = logging.getLogger("hiddenhand.host")
+
+#: Actions that change only the acting seat's own view: pushed to that seat alone.
+PRIVATE_ACTIONS = frozenset({("gotfive", "mark")})
+
+
+class Table:
+    """One table: lobby, seats, the game in play, its deadline and its bots."""
+
+    def __init__(self, table_id: str, name: str, game_id: str, seats: int,
+                 options: dict[str, Any], house: HouseRules) -> None:
+        self.house = house
+        self.id = table_id
+        self.name = name
+        self.game_id = game_id
+        self.options = options
+        self.seats = [Seat() for _ in range(seats)]
+        self.creator: int | None = None
+        self.phase = "lobby"
+        self.game: engine.Game | None = None
+        self.spectators: list[Member] = []
+        #: The host-clock time at which engine time was 0.
+        self.t0 = 0.0
+        #: Tables opened by the host itself stay; tables opened by players go when idle.
+        self.permanent = False
+        #: The client address that opened the table (``None``: the host did).
+        self.opened_by: str | None = None
+        #: This table's identity, part of every seat token (``net.seats.new_token``).
+        self.uid = os.urandom(4).hex()
+        #: Engine time held still (a resumed game waiting to run again), or ``None``.
+        self.frozen: float | None = None
+        #: A resumed game with a running clock waits until every person is back.
+        self.paused = False
+        #: Closed tables neither wake nor move.
+        self.closed = False
+        #: Set by a host that journals this table: its outboxes then carry records.
+        self.journaling = False
+        #: ``state_key()`` when last journaled, and ``act``/``adv`` records since.
+        self._journaled: tuple[Any, ...] | None = None
+        self._since_snapshot = 0
+        self._public_packed: tuple[tuple[Any, ...], bytes] | None = None
+        #: ``msgpack.packb`` without a new ``Packer`` for every call (a push packs a few
+        #: small values per seat).
+        self._pack: Callable[[Any], bytes] = msgpack.Packer(use_bin_type=True).pack
+        #: A deadline already acted on that changed nothing: not woken for again.
+        self._deadline_done: float | None = None
+        #: When the bots look next (and the engine time a real-time bot asked for, if
+        #: that is why), and before when no paced bot may move again.
+        self._bots_due: float | None = None
+        self._bots_at: float | None = None
+        self._bots_rest = float("-inf")
+        self._bot_turn = 0
+
+    # ---- what others may know ----------------------------------------------------
+
+    def public(self) -> dict[str, Any]:
+        """The table as everyone at it may see it."""
+        return {
+            "id": self.id, "name": self.name, "game": self.game_id,
+            "options": dict(self.options), "phase": self.phase, "creator": self.creator,
+            "seats": [s.public(i) for i, s in enumerate(self.seats)],
+            "spectators": len(self.spectators), "paused": self.paused,
+        }
+
+    def state_key(self) -> tuple[Any, ...]:
+        """Everything :meth:`public` and :meth:`persisted` read but the game, as a
+        tuple: while it compares equal, both are what they were (cheap to compare on
+        every push, unlike packing either)."""
+        return (
+            self.id, self.uid, self.name, self.game_id, tuple(self.options.items()),
+            self.phase, self.creator, self.permanent, self.opened_by, len(self.spectators),
+            self.paused,
+            tuple((s.kind, s.name, s.token, s.ready, s.conn is not None) for s in self.seats),
+        )
+
+    def public_packed(self, key: tuple[Any, ...] | None = None) -> bytes:
+        """:meth:`public`, packed with msgpack; packed again only when it changed
+        (``key``: its ``state_key()``, if the caller has it already)."""
+        if key is None:
+            key = self.state_key()
+        if self._public_packed is None or self._public_packed[0] != key:
+            self._public_packed = (key, msgpack.packb(self.public(), use_bin_type=True))
+        return self._public_packed[1]
+
+    def summary(self) -> dict[str, Any]:
+        """The short description used by ``list_tables`` and discovery."""
+        return {
+            "id": self.id, "name": self.name, "game": self.game_id, "seats": len(self.seats),
+            "free": sum(1 for s in self.seats if s.kind == "empty"), "phase": self.phase,
+        }
+
+    def connections(self) -> list[Member]:
+        """Every member connected at the table (seated players, then spectators)."""
+        conns = [s.conn for s in self.seats if s.conn is not None]
+        return conns + list(self.spectators)
+
+    def elapsed(self, now: float) -> float:
+        """Engine time at host-clock time ``now``: seconds since the game started
+        (standing still while the table is frozen)."""
+        if self.frozen is not None:
+            return self.frozen
+        return now - self.t0
+
+    def push(self, out: Outbox, now: float, events: Iterable[dict[str, Any]] = (),
+             notices: Iterable[dict[str, Any]] = ()) -> None:
+        """Add to ``out`` an update for everyone at the table (journaled first if the
+        table's state changed)."""
+        key = self.state_key()
+        if self.journaling and key != self._journaled:
+            self._record_state(out, key)
+        elapsed = self.elapsed(now)
+        to: list[tuple[Recipient, int | None]] = [
+            (s.conn, i) for i, s in enumerate(self.seats) if s.conn is not None]
+        seats: list[int | None] = [i for _, i in to]
+        if self.spectators:
+            seats.append(None)
+            to += [(c, None) for c in self.spectators]
+        out.pushes.append(Push(
+            self.game, self.public_packed(key), [wire_time(e, elapsed) for e in events],
+            list(notices), to, elapsed=elapsed, pack=self._pack, seats=seats))
+        out.changed = True
+
+    def update_for(self, member: Member, seat: int | None, events: list[dict[str, Any]],
+                   notices: list[dict[str, Any]], now: float) -> Push:
+        """An update for ``member`` alone, at ``seat``: an action only its own view
+        shows, or the one update that catches up a member that was not reading."""
+        return Push(self.game, self.public_packed(), events, notices, [(member, seat)],
+                    elapsed=self.elapsed(now), pack=self._pack, seats=[seat])
+
+    # ---- the journal (``net.journal``) ----------------------------------------------
+
+    def persisted(self) -> dict[str, Any]:
+        """The table as a journal ``table`` record (host-only: tokens, the game's secrets)."""
+        return {
+            "k": "table", "t": self.id, "uid": self.uid, "name": self.name,
+            "game": self.game_id, "options": self.options, "phase": self.phase,
+            "creator": self.creator, "permanent": self.permanent, "opened_by": self.opened_by,
+            "seats": [{"kind": s.kind, "name": s.name, "token": s.token, "ready": s.ready}
+                      for s in self.seats],
+            "snapshot": self.game.snapshot() if self.game is not None else None,
+        }
+
+    def checkpoint(self) -> dict[str, Any]:
+        """The whole table as a journal record, counted as journaled from here on (the
+        host rewrites its journal from these)."""
+        self._journaled = self.state_key()
+        self._since_snapshot = 0
+        return self.persisted()
+
+    def _record_state(self, out: Outbox, key: tuple[Any, ...], force: bool = False) -> None:
+        if not self.journaling or (not force and key == self._journaled):
+            return
+        self._journaled = key
+        self._since_snapshot = 0
+        out.records.append(self.persisted())
+
+    def _record_op(self, out: Outbox, record: dict[str, Any]) -> None:
+        if not self.journaling:
+            return
+        out.records.append(record)
+        self._since_snapshot += 1
+        if self._since_snapshot >= j.SNAPSHOT_EVERY:
+            self._record_state(out, self.state_key(), force=True)  # the periodic snapshot
+
+    @classmethod
+    def restore(cls, record: dict[str, Any], ops: list[dict[str, Any]],
+                house: HouseRules) -> Table:
+        """Rebuild a table from its last ``table`` record and the actions after it.
+
+        Every person's seat comes back disconnected, with its name and token; a game in
+        play comes back frozen at the engine time of its last acknowledged change.
+        """
+        seats = record["seats"]
+        table = cls(record["t"], record["name"], record["game"], len(seats),
+                    dict(record["options"]), house)
+        table.uid, table.phase = record["uid"], record["phase"]
+        table.creator, table.permanent = record["creator"], bool(record["permanent"])
+        table.opened_by = record.get("opened_by")
+        for seat, saved in zip(table.seats, seats, strict=True):
+            seat.kind, seat.name, seat.token = saved["kind"], saved["name"], saved["token"]
+            seat.ready = bool(saved["ready"]) and seat.kind != "human"
+        if record.get("snapshot") is not None:
+            game = table.game = j.replay_game(record["snapshot"], ops)
+            if game.over and table.phase == "play":
+                table.phase = "over"
+            if table.phase == "play":
+                table.frozen = game.now
+                table.paused = game.deadline is not None
+                for i, s in enumerate(table.seats):
+                    if s.kind == "bot":
+                        s.bot = house.bot_factory(table.game_id, i, house.seed_source())
+        return table
+
+    # ---- seats ----------------------------------------------------------------------
+
+    def seat_of(self, member: Member) -> int:
+        """The seat bound to ``member``, or a refusal if it holds none here."""
+        if member.table is not self or member.seat is None:
+            raise RequestError(errors.NO_SEAT, "you hold no seat at this table")
+        return member.seat
+
+    def require_phase(self, *phases: str) -> None:
+        """Refuse unless the table is in one of ``phases``."""
+        if self.phase not in phases:
+            raise RequestError(
+                errors.WRONG_PHASE,
+                f"that is not possible while the table is in its {self.phase} phase",
+            )
+
+    def check_paused(self) -> None:
+        """Refuse while a resumed game waits for its players."""
+        if self.paused:
+            names = ", ".join(f"{self.seats[i].name} (seat {i + 1})" for i in self.away())
+            raise RequestError(
+                errors.WRONG_PHASE,
+                f"the game is paused until everyone is back after the host restarted; "
+                f"waiting for {names}",
+            )
+
+    def away(self) -> list[int]:
+        """Seats of people who are not connected."""
+        return [i for i, s in enumerate(self.seats) if s.kind == "human" and s.conn is None]
+
+    def detach(self, member: Member) -> dict[str, Any] | None:
+        """Unbind ``member`` from the table; a held seat stays (shown as disconnected).
+        Returns the notice that says so, if any."""
+        notice: dict[str, Any] | None = None
+        if member in self.spectators:
+            self.spectators.remove(member)
+            notice = {"type": "stopped_watching", "name": member.name}
+        elif member.seat is not None and self.seats[member.seat].conn is member:
+            self.seats[member.seat].conn = None
+            self.seats[member.seat].ready = False
+            notice = {"type": "disconnected", "seat": member.seat}
+            if self.creator == member.seat:
+                # The table must not stall on an absent creator: a present player takes over.
+                present = [i for i, s in enumerate(self.seats) if s.conn is not None]
+                if present:
+                    self.creator = present[0]
+        member.table, member.seat = None, None
+        return notice
+
+    def disconnect(self, member: Member, now: float) -> Outbox:
+        """``member``'s connection is gone: its seat waits for it, and everyone is told."""
+        notice = self.detach(member)
+        out = Outbox()
+        self.push(out, now, notices=[notice] if notice else [])  # journals a new creator too
+        return out
+
+    # ---- the game ---------------------------------------------------------------------
+
+    def start(self, now: float) -> Outbox:
+        """Deal the game: every seat filled, every other human ready."""
+        for i, s in enumerate(self.seats):
+            if s.kind == "empty":
+                raise RequestError(
+                    errors.BAD_REQUEST, f"seat {i + 1} is empty: wait for a player or add a bot"
+                )
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and i != self.creator and not s.ready:
+                raise RequestError(errors.BAD_REQUEST, f"{s.name} (seat {i + 1}) is not ready yet")
+        house = self.house
+        try:
+            self.game = engine.new_game(self.game_id, len(self.seats), house.seed_source(),
+                                        self.options)
+        except ValueError as exc:
+            raise RequestError(errors.BAD_REQUEST, str(exc)) from None
+        for i, s in enumerate(self.seats):
+            if s.kind == "bot":
+                s.bot = house.bot_factory(self.game_id, i, house.seed_source())
+        self.t0 = now
+        self.phase = "play"
+        return self.changed([], [{"type": "started"}], now)
+
+    def act(self, seat: int, action: dict[str, Any], now: float) -> Outbox:
+        """Apply ``seat``'s action (the seat bound to its member, never one named in a
+        message)."""
+        out = Outbox()
+        self._act(out, seat, action, now)
+        return out
+
+    def _act(self, out: Outbox, seat: int, action: dict[str, Any], now: float,
+             at: float | None = None) -> None:
+        self.require_phase("play")
+        self.check_paused()
+        game = self.game
+        assert game is not None
+        if at is None:
+            # A deadline met a hair before the clock may have moved engine time past it.
+            at = max(self.elapsed(now), game.now)
+        try:
+            events = game.act(seat, action, now=at)
+        except engine.IllegalAction as exc:
+            raise RequestError(errors.ILLEGAL_ACTION, str(exc)) from None
+        self._record_op(out, {"k": "act", "t": self.id, "s": seat, "a": action, "n": at})
+        if (self.game_id, action.get("type")) in PRIVATE_ACTIONS and not events:
+            # Only the acting seat's view changed; telling the others would be wasted
+            # traffic, and would tell them when this seat marks its board.
+            conn = self.seats[seat].conn
+            if conn is not None:
+                out.pushes.append(self.update_for(conn, seat, [], [], now))
+            self._deadline_done = None
+            return
+        self._changed(out, events, [], now)
+
+    def changed(self, events: list[dict[str, Any]], notices: list[dict[str, Any]],
+                now: float) -> Outbox:
+        """After any change to the game (also one made from outside, by a tool or a
+        test): note the end, push to everyone, let the deadline and the bots look again."""
+        out = Outbox()
+        self._changed(out, events, notices, now)
+        return out
+
+    def _changed(self, out: Outbox, events: list[dict[str, Any]],
+                 notices: list[dict[str, Any]], now: float) -> None:
+        assert self.game is not None
+        if self.game.over and self.phase == "play":
+            self.phase = "over"
+            notices = [*notices, {"type": "game_over", "result": self.game.result}]
+        self.push(out, now, events, notices)
+        self._deadline_done = None
+        self.wake_bots(now)
+
+    def thaw(self, now: float) -> None:
+        """Let engine time run again from where it stood."""
+        if self.frozen is not None:
+            self.t0 = now - self.frozen
+            self.frozen = None
+        self._deadline_done = None
+        self.wake_bots(now)
+
+    def resume_if_everyone_is_back(self, out: Outbox, now: float) -> None:
+        """A paused resumed game goes on once every person has their seat back."""
+        if self.paused and not self.away():
+            self.paused = False
+            log.info("table %s: everyone is back; the game goes on", self.id)
+            self.thaw(now)
+            self.push(out, now, notices=[{"type": "resumed"}])
+
+    # ---- waking: the deadline and the bots ---------------------------------------------
+
+    def _running(self) -> bool:
+        return (self.game is not None and self.phase == "play" and self.frozen is None
+                and not self.closed)
+
+    def next_wake(self) -> float | None:
+        """The host-clock time at which :meth:`wake` must be called next: the game's
+        deadline or the bots' next look, whichever comes first (``None``: neither)."""
+        game = self.game
+        if game is None or self.phase != "play" or self.frozen is not None or self.closed:
+            return None
+        when = self._bots_due
+        deadline = game.deadline
+        if deadline is not None and deadline != self._deadline_done:
+            at = self.t0 + deadline
+            if when is None or at < when:
+                when = at
+        return when
+
+    def wake(self, now: float) -> Outbox:
+        """Called at :meth:`next_wake` (``now`` never before it): let time act on the
+        game if its deadline has come, else let the bots move if it is their time."""
+        out = Outbox()
+        game = self.game
+        if game is None or self.phase != "play" or self.frozen is not None or self.closed:
+            return out
+        deadline = game.deadline
+        if (deadline is not None and deadline != self._deadline_done
+                and now >= self.t0 + deadline):
+            # Woken for the deadline: it has come, whatever the sum of floats says.
+            at = max(self.elapsed(now), deadline, game.now)
+            events = game.advance(at)
+            if events:
+                self._record_op(out, {"k": "adv", "t": self.id, "n": at})
+                self._changed(out, events, [], now)
+                return out
+            later = game.deadline
+            if later is not None and later <= at:
+                self._deadline_done = later
+        if self._bots_due is not None and now >= self._bots_due:
+            self._try_bots(out, now)
+        return out
+
+    def wake_bots(self, now: float) -> None:
+        """Let the table's bots look at the new state now, or once a paced bot's rest
+        is over."""
+        if self.frozen is None and self.phase == "play" and any(
+                s.kind == "bot" for s in self.seats):
+            self._bots_due, self._bots_at = max(now, self._bots_rest), None
+
+    def move_bots(self, now: float) -> Outbox:
+        """Let the bots look at the table now: the first in turn with something to do
+        moves (one move a call). Then the bots look again at once after a real-time
+        bot's move, ``bot_delay`` later after a turn-based one's, at the earliest time a
+        real-time bot asked for if none moved, or at the next change."""
+        out = Outbox()
+        if self._running():
+            self._try_bots(out, now)
+        return out
+
+    def _try_bots(self, out: Outbox, now: float) -> None:
+        try:
+            self._move_bots(out, now)
+        except Exception:
+            log.exception("bots at table %s failed", self.id)
+            self._bots_due = None
+
+    def _move_bots(self, out: Outbox, now: float) -> None:
+        game = self.game
+        assert game is not None
+        bots = [i for i, s in enumerate(self.seats) if s.kind == "bot" and s.bot]
+        # Between rounds the people at the table decide when to go on: a bot that
+        # dealt at once would snatch the round's summary from under their eyes.
+        people = any(
+            s.kind == "human" and s.conn is not None
+            and {"type": "next_round"} in game.legal_actions(i)
+            for i, s in enumerate(self.seats)
+        )
+        at = max(self.elapsed(now), game.now)
+        if self._bots_at is not None and self._bots_due is not None and now >= self._bots_due:
+            # Woken at the time a bot asked for: it has come, whatever the float sums say.
+            at = max(at, self._bots_at)
+        self._bots_at = None
+        wakes: list[float] = []
+        for k in range(len(bots)):
+            i = bots[(self._bot_turn + k) % len(bots)]
+            view = wire_time(game.view(i), at)
+            legal = game.legal_actions(i)
+            if people:
+                legal = [a for a in legal if a.get("type") != "next_round"]
+            if not legal:
+                continue
+            bot = self.seats[i].bot
+            assert bot is not None
+            step = getattr(bot, "step", None)
+            try:
+                if step is not None:
+                    action, wake = step(view, legal, at)
+                    if wake is not None:
+                        wakes.append(float(wake))
+                else:
+                    action = bot.choose(view, legal)
+            except Exception:
+                log.exception("bot at table %s seat %d failed", self.id, i)
+                action = None
+            if action is None:
+                continue
+            self._bot_turn = (self._bot_turn + k + 1) % len(bots)
+            try:
+                self._act(out, i, action, now, at)
+            except RequestError as exc:
+                log.warning("bot at table %s seat %d: %s", self.id, i, exc.message)
+                continue
+            if step is None:
+                self._bots_rest = now + self.house.bot_delay
+                self._bots_due = self._bots_rest
+            else:
+                self._bots_due = now
+            return
+        self._bots_at = min(wakes) if wakes else None
+        self._bots_due = None if self._bots_at is None else self.t0 + self._bots_at
+
+    def close(self) -> None:
+        """Stop the table: no more wake-ups, no more bot moves."""
+        self.closed = True
