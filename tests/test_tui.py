@@ -754,7 +754,7 @@ def test_a_monochrome_terminal_is_sent_no_colour(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("TERM", term)
     app = make_app()
     line = [Segment("x", Style(color="red", bgcolor="blue", bold=True, underline=True))]
-    for line_filter in app._filters:
+    for line_filter in app.get_line_filters():
         line = line_filter.apply(line, Color(0, 0, 0))
     (segment,) = line
     style = segment.style

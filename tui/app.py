@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding
+from textual.filter import LineFilter, NoColor
 from textual.message import Message
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
@@ -80,13 +82,14 @@ class HiddenHandApp(App[None]):
         collector_paused: bool = False,
     ) -> None:
         super().__init__()
+        self._no_colour: LineFilter | None = None
+        #: (message, title, severity) of the notices shown, with when each goes.
+        self._notices_shown: list[tuple[tuple[str, str, str], float]] = []
         if monochrome_terminal(os.environ.get("TERM", "")):
             # What such a terminal shows anyway, sent as such: no colour codes at all
             # (Textual's own NO_COLOR would send shades of grey). Every cue the app gives
             # has a form besides colour (marks, text, bold, underline): STYLE.md.
-            from textual.filter import NoColor
-
-            self._filters.append(NoColor())
+            self._no_colour = NoColor()
             self.add_class("-mono")  # (cues of its own: tui/app.tcss)
         self.settings = settings or Settings()
         self.hosting = Hosting(lambda: self.settings, bind=bind, bot_delay=bot_delay,
@@ -106,12 +109,20 @@ class HiddenHandApp(App[None]):
                markup: bool = True) -> None:
         """Show a notification, unless the very same one is still on screen: a refusal
         repeated (chat lines sent too fast, a key held down) shows once, not a stack."""
-        for shown in self._notifications:
-            if (not shown.has_expired and shown.message == message and shown.title == title
-                    and shown.severity == severity):
-                return
+        now = time.monotonic()
+        self._notices_shown = [(k, end) for k, end in self._notices_shown if end > now]
+        key = (message, title, str(severity))
+        if any(shown == key for shown, _ in self._notices_shown):
+            return
+        lasts = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
+        self._notices_shown.append((key, now + lasts))
         super().notify(message, title=title, severity=severity, timeout=timeout,
                        markup=markup)
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, and on a monochrome terminal one that sends no colour."""
+        filters = super().get_line_filters()
+        return [*filters, self._no_colour] if self._no_colour is not None else filters
 
     def _warn(self, message: str) -> None:
         self.notify(message, severity="warning", timeout=10, markup=False)
@@ -176,17 +187,25 @@ class HiddenHandApp(App[None]):
 
     def on_mount(self) -> None:
         """Sit down at the solo game of the command line, if it was dealt; say what
-        went wrong as the app opened, if anything did."""
+        went wrong as the app opened, if anything did (over the table, once it shows)."""
+        session, self._solo_session = self._solo_session, None
+        if session is None:
+            self._say_notice()
+            return
+        from tui.games import table_screen
+
+        self.attach(session)
+        self.call_later(self._sit_down, table_screen(session))
+
+    async def _sit_down(self, screen: Screen[Any]) -> None:
+        await self.push_screen(screen)
+        self._say_notice()
+
+    def _say_notice(self) -> None:
         if self._notice:
             self.notify(self._notice, severity=self._notice_severity,
                         timeout=10 if self._notice_severity == "error" else 8,
                         markup=False)
-        session, self._solo_session = self._solo_session, None
-        if session is not None:
-            from tui.games import table_screen
-
-            self.attach(session)
-            self.call_later(self.push_screen, table_screen(session))
 
     # ---- hosting (tui/hosting.py) -------------------------------------------------------
 

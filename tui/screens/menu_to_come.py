@@ -7,7 +7,6 @@ painted; the menu a player comes back to is built only then (:class:`MenuToCome`
 from __future__ import annotations
 
 from textual.screen import Screen
-from textual.widget import Widget
 
 
 class MenuToCome(Screen[None]):
@@ -20,11 +19,6 @@ class MenuToCome(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self._covered = False
-
-    def _extend_compose(self, widgets: list[Widget]) -> None:
-        """None of Textual's own widgets (a tooltip, the rack of notifications): nothing
-        shows on this screen, the menu comes over it at once. Textual shows
-        notifications on the screens that have the rack: the table, the menu."""
 
     def on_screen_suspend(self) -> None:
         """The table covers it."""
