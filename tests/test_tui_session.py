@@ -24,10 +24,12 @@ from tests.tui_support import (
     config_dir,
     footer_keys,
     make_app,
+    mounted,
     open_lobby,
     show_lobby,
     type_ahead,
     until,
+    until_steady,
 )
 from tui.app import HiddenHandApp
 from tui.games.getout.hand import HandWidget
@@ -545,21 +547,31 @@ async def test_the_creators_options_outlive_a_change_of_seats_or_game() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         lobby = await open_lobby(app, pilot, seats=3)
+
+        async def choose(selector: str, value: object) -> None:
+            # The lobby rebuilds its controls as the table changes: set the one shown
+            # once it and its parts are mounted and it is no longer being replaced.
+            select = await until_steady(
+                pilot, lambda: (found := lobby.query(selector).results(Select))
+                and (one := next(found, None)) is not None and mounted(one) and one,
+                selector)
+            select.value = value
+
         await lobby.session.request("configure", options={"limit": 150, "first": 2})
         await until(pilot, lambda: lobby.table["options"]["first"] == 2, "the options")
         # Two seats: seat 3 cannot start any more; the limit stays as chosen.
-        lobby.query_one("#lobby-seat-count", Select).value = 2
+        await choose("#lobby-seat-count", 2)
         await until(pilot, lambda: len(lobby.table["seats"]) == 2, "two seats")
         assert lobby.table["options"] == {"match": True, "limit": 150, "first": None}
         # Another game and back: this lobby remembers what GET OUT! was set to.
-        lobby.query_one("#lobby-game", Select).value = "gotfive"
+        await choose("#lobby-game", "gotfive")
         await until(pilot, lambda: lobby.table["game"] == "gotfive", "Got Five!")
         await lobby.session.request("configure", options={"hints": "count"})
         await until(pilot, lambda: lobby.table["options"]["hints"] == "count", "hints")
-        lobby.query_one("#lobby-game", Select).value = "getout"
+        await choose("#lobby-game", "getout")
         await until(pilot, lambda: lobby.table["game"] == "getout", "GET OUT! again")
         assert lobby.table["options"]["limit"] == 150
-        lobby.query_one("#lobby-game", Select).value = "gotfive"
+        await choose("#lobby-game", "gotfive")
         await until(pilot, lambda: lobby.table["game"] == "gotfive", "Got Five! again")
         assert lobby.table["options"]["hints"] == "count"
 
