@@ -51,7 +51,7 @@ class FrameReader(asyncio.Protocol):
         self._splitter = FrameSplitter()
         self._on_frame: Callable[[bytes], None] | None = None
         self._limit: Callable[[], int] = _max_frame
-        self._transport: asyncio.Transport | None = None
+        self._carrier: asyncio.Transport | None = None
         self._reading_paused = False
         self._writing_paused = False
         self._lost = False
@@ -68,17 +68,17 @@ class FrameReader(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         """Keep the transport; on a server, hand the new connection to ``connected``."""
-        self._transport = cast(asyncio.Transport, transport)
+        self._carrier = cast(asyncio.Transport, transport)
         if self._connected is None:
             return
-        served = self._connected(self, FrameWriter(self._transport, self))
+        served = self._connected(self, FrameWriter(self._carrier, self))
         if asyncio.iscoroutine(served):
             self._task = asyncio.get_running_loop().create_task(served)
             self._task.add_done_callback(self._served)
 
     def _served(self, task: asyncio.Task[Any]) -> None:
         self._task = None
-        transport = self._transport
+        transport = self._carrier
         if task.cancelled():
             if transport is not None:
                 transport.close()
@@ -226,7 +226,7 @@ class FrameReader(asyncio.Protocol):
             waiter.set_result(None)
 
     def _pause_reading(self, pause: bool) -> None:
-        transport = self._transport
+        transport = self._carrier
         if transport is not None and pause != self._reading_paused:
             self._reading_paused = pause
             with contextlib.suppress(RuntimeError):  # the transport is closing
