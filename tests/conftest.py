@@ -26,6 +26,14 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: two workers a core. Much of the suite waits on sockets, subprocesses
+    and the bots' pacing rather than computing, so one worker a core leaves the cores
+    idle for a third of the run."""
+    return 2 * (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                else os.cpu_count() or 1)
+
+
 @pytest.fixture(autouse=True)
 def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Journals (``net.journal``) and the settings (``tui.settings``: a test's app
