@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from importlib import resources
 
+from rich.markdown import Markdown
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown, TabbedContent, TabPane
+from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
 
 import engine
 
@@ -44,7 +45,10 @@ class RulesScreen(Screen[None]):
                         TabPane(engine.GAMES[game_id].name, id=f"rules-{game_id}"),
                         VerticalScroll(id=f"scroll-{game_id}", classes="rules-text"),
                     ):
-                        yield Markdown(rules_text(game_id))
+                        # Rich's Markdown in one Static: Textual's Markdown widget makes a
+                        # widget of every block, and building the three games' rules that
+                        # way kept a player waiting about two seconds for the screen.
+                        yield Static(Markdown(rules_text(game_id)))
         yield Footer()
 
     def on_mount(self) -> None:
