@@ -1,8 +1,9 @@
 """Benchmark capacity: tables of 4 bot seats on one host process, stepped up.
 
-One host process (``hiddenhand host --bind 127.0.0.1 --port 0 --no-mdns``, plus any
-``--host-arg`` given, e.g. ``--host-arg=--max-tables=300`` once the host has that
-setting) serves every table. The players are clients in other processes (``--workers``
+One host process (``hiddenhand host --bind 127.0.0.1 --port 0 --no-mdns``, with its
+limits raised to hold ``--max`` tables of players who all come from 127.0.0.1 —
+``--shared-address 127.0.0.1``, ``--max-tables``, ``--max-connections`` — plus any
+``--host-arg`` given) serves every table. The players are clients in other processes (``--workers``
 of them, this script with ``--worker``): each table is opened by one client with
 ``create_table`` (GET OUT!, 4 seats), joined by three more, readied and started, and
 every seat is then played by the real bot (``engine.bots.make_bot``) over TCP on
@@ -173,6 +174,10 @@ async def run(args: argparse.Namespace) -> int:
     began = time.perf_counter()
     host_cmd = [*hiddenhand_command(), "host", "--game", "getout", "--seats", str(SEATS),
                 "--bind", LOOPBACK, "--port", "0", "--no-mdns", "--name", "capacity",
+                # Every player here comes from one address and the point is to find where
+                # latency gives, not where the host's limits for strangers refuse:
+                "--shared-address", LOOPBACK, "--max-tables", str(args.max + 1),
+                "--max-connections", str(SEATS * (args.max + 1) + 16),
                 *args.host_arg]
     host, port = await start_process(host_cmd, r"port (\d+)")
     idle_rss = rss_kib(host.pid)

@@ -86,6 +86,29 @@ async def test_playable_cards_carry_a_mark_and_keys_reach_beyond_the_ninth_card(
         assert widget.selected == 9
 
 
+async def test_after_a_draw_the_selection_stays_on_the_card_it_was_on() -> None:
+    """The hand is sorted, so a drawn card may come in before the chosen one: the
+    selection follows its card (it stayed at its index and so moved to another)."""
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await our_turn(pilot, app)
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        stack_getout(table.game, [["geoff 2", "geoff 5", "kevin 3"], ["shirley 1"]],
+                     draw=["geoff 1"], played=["kevin 8"], turn=0)
+        app.host.refresh(table)
+        widget = screen.query_one(HandWidget)
+        await until(pilot, lambda: len(widget.cards) == 3, "three cards")
+        await pilot.press("2")
+        chosen = widget.current
+        assert chosen is not None and widget.selected == 1
+        await pilot.press("d")
+        await until(pilot, lambda: len(widget.cards) == 4, "the drawn card in the hand")
+        assert widget.current == chosen and widget.selected == 2
+        await pilot.pause()
+        assert "▼" in card_text(widget, 2)[0] and "▼" not in card_text(widget, 1)[0]
+
+
 async def test_enter_on_a_card_that_cannot_be_played_says_why() -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(120, 40)) as pilot:

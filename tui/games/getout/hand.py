@@ -138,8 +138,18 @@ class HandWidget(ScrollView):
 
     # ---- what the screen sets ------------------------------------------------
 
-    def watch_cards(self) -> None:
-        """Redraw the row of cards."""
+    def watch_cards(self, old: list[dict[str, Any]], new: list[dict[str, Any]]) -> None:
+        """Redraw the row of cards. The selection stays on the card it was on when that
+        card is still held (a drawn card may come in before it); once that card is gone
+        (played), it stays at its place, on the card that took it."""
+        if 0 <= self.selected < len(old):
+            chosen = old[self.selected].get("id")
+            at = next((i for i, card in enumerate(new) if card.get("id") == chosen), None)
+            if at is not None and at != self.selected:
+                self.set_reactive(HandWidget.selected, at)
+                self._redraw()
+                self._chosen_in_sight()
+                return
         self._redraw()
 
     def watch_playable(self) -> None:
