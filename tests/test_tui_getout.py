@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -23,6 +25,7 @@ from tui.games.getout.card import WIDTHS, CardWidget
 from tui.games.getout.hand import HandWidget, card_classes
 from tui.games.getout.scores import ScoreTable
 from tui.games.getout.screen import GetOutScreen
+from tui.screens.summary import SummaryScreen
 from tui.widgets.log import TableLog
 
 __all__ = ["config_dir"]
@@ -478,3 +481,53 @@ def test_the_round_log_says_you_are_out_and_a_player_is_out() -> None:
     line = describe_event(event, Namer(["Ann", "Bob", "Cy"], me=0))
     assert line == ("Round 1: Cy got out first; You passed the limit and are out; "
                     "Bob passed the limit and is out")
+
+
+def summary_text(screen: SummaryScreen) -> str:
+    """A summary dialog's title and body, as plain text."""
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(screen.title_text, *screen.body)
+    return " ".join(console.export_text().split())
+
+
+async def test_the_round_we_go_out_in_keeps_its_summary_and_the_match_s_follows() -> None:
+    """The bots deal on at once when we are out (nobody waits for us), which took the
+    round's summary away as it opened: it stays until closed, names what we were left
+    holding and the limit we passed; the match's own summary follows at its end."""
+    app = make_app(solo={"game_id": "getout", "seats": 3,
+                         "options": {"first": 0, "match": True, "limit": 10}})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await our_turn(pilot, app)
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        # Bot 2 gets out with its kevin 3; we are left with 5 + 7 = 12 > 10.
+        stack_getout(table.game, [["geoff 5", "geoff 7"], ["kevin 3"], ["geoff 1"]],
+                     played=["kevin 8"], turn=1)
+        app.host.refresh(table)
+        summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                              and app.screen, "the round's summary")
+        text = summary_text(summary)
+        assert "Round 1: Bot 2 got out first. You passed 10 and are out" in text, text
+        assert "Ann (you) Geoff 5 Geoff 7 12 12" in text and "Bot 3 1 card 1 1" in text, text
+        assert "A total over 10 is out of the match." in text, text
+        await until(pilot, lambda: table.game.round > 1 or table.game.over, "the bots go on")
+        assert app.screen is summary, "the round's summary went away by itself"
+        final = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                            and app.screen is not summary and app.screen, "the match's end")
+        assert "🏆" in summary_text(final)
+
+
+async def test_the_score_table_shows_the_newest_rounds_first_and_the_limit() -> None:
+    app = make_app(solo={"game_id": "getout", "seats": 2,
+                         "options": {"first": 0, "match": True, "limit": 50}})
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await our_turn(pilot, app)
+        assert app.host is not None
+        (table,) = app.host.tables.values()
+        table.game.history = [[0, 3], [4, 0], [0, 9]]
+        table.game.scores = [4, 12]
+        app.host.refresh(table)
+        scores = screen.query_one("#scores", ScoreTable)
+        await until(pilot, lambda: scores.header_labels[2:] == ["r3", "r2", "r1"], "rounds")
+        assert scores.header_labels[:2] == ["player", "total/50"]
+        assert [str(cell) for cell in scores.get_row_at(1)] == ["Bot 2", "12", "9", "0", "3"]

@@ -49,8 +49,11 @@ async def test_out_of_a_solo_match_the_bots_finish_at_full_speed() -> None:
         summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
                               and app.screen, "the round's summary")
         assert "answer-next" not in [b.id for b in summary.query("Button")]  # we are out
+        await until(pilot, lambda: screen.table["phase"] == "play", "the next round")
+        assert app.screen is summary  # the round we went out in: it stays until closed
+        await pilot.press("c")
         question = await until(pilot, lambda: isinstance(app.screen, ChoiceScreen)
-                               and app.screen, "the question, once the next round is dealt")
+                               and app.screen, "the question, once the summary is closed")
         assert "out of this game" in question.title_text
         assert screen.out_of_game() and screen.can_finish()
         await pilot.press("escape")  # keep watching: the question is not asked again
@@ -75,6 +78,8 @@ async def test_an_unanswered_question_goes_away_when_the_match_ends() -> None:
                                         "options": {"first": 0, "limit": 10}})
     async with app.run_test(size=SIZE) as pilot:
         screen = await out_after_the_first_round(pilot, app)
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        await pilot.press("c")
         await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the question")
         assert app.bots_full_speed(screen.session)  # the bots finish; nobody answers
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
@@ -89,6 +94,7 @@ async def test_out_of_a_solo_match_a_player_leaves_with_the_result() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await out_after_the_first_round(pilot, app)
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        await pilot.press("c")
         await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the question")
         await pilot.press("2")  # leave with the result: the bots finish at once
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")

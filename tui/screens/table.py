@@ -323,10 +323,11 @@ class TableScreen(SoloFinishScreen):
         if self._last_summary is not None and self.summary_over(msg):
             self._last_summary = None
         if self.summary_screen is not None:
-            if self.summary_over(msg):
-                self.summary_screen.dismiss(None)
-                self.summary_screen = None
-            return
+            if not self.summary_over(msg):
+                return
+            # It gives way; this update may bring the next one (a match's end).
+            self.summary_screen.dismiss(None)
+            self.summary_screen = None
         if self.finishing and self.table.get("phase") != "over":
             return  # the bots race to the end: only the final summary is worth a stop
         screen = self.summary(msg, names)

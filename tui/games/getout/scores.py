@@ -64,6 +64,11 @@ class ScoreTable(ScrollView, can_focus=True):
         """The number of rows (players), the header not counted."""
         return len(self._rows)
 
+    @property
+    def header_labels(self) -> list[str]:
+        """The header's labels, as plain text."""
+        return [cell.plain for cell in self._header]
+
     def get_row_at(self, index: int) -> list[Text]:
         """The cells of row ``index``."""
         return list(self._rows[index])

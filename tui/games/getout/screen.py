@@ -103,9 +103,18 @@ class GetOutScreen(TableScreen):
         self._scores(view, names)
 
     def summary(self, msg: dict[str, Any], names: list[str]) -> SummaryScreen | None:
-        """The round summary, when this update ended a round."""
-        if not any(e.get("type") == "round_over" for e in msg.get("events") or []):
+        """The round summary, when this update ended a round: each round's while we play,
+        and the one in which we went out (it stays until closed: nobody waits for us to
+        deal); then none until the match is over."""
+        ended = [e for e in msg.get("events") or [] if e.get("type") == "round_over"]
+        if not ended:
             return None
+        me, view = self.my_seat, msg["view"]
+        if me is not None and view["out"][me] and view["phase"] != "over":
+            if me not in (ended[-1].get("out") or []):
+                return None  # out since an earlier round: the bots' rounds go by
+            self._went_out_in = ended[-1].get("round")
+        self._round_summary = view["phase"] != "over"
         from tui.games.getout.summary import round_summary
 
         return round_summary(
@@ -114,9 +123,18 @@ class GetOutScreen(TableScreen):
             can_lobby=self.is_creator,
         )
 
+    #: The round in which we passed the limit, once we have (its summary stays open).
+    _went_out_in: int | None = None
+    #: The summary last opened was a round's, not the match's.
+    _round_summary = False
+
     def summary_over(self, msg: dict[str, Any]) -> bool:
-        """The next round is being played."""
-        return bool(msg["view"]["phase"] == "play")
+        """The next round is being played (the summary of the round we went out in stays
+        until we close it: the others deal on at once)."""
+        phase = msg["view"]["phase"]
+        if phase == "over":
+            return self._round_summary  # a round's summary gives way to the match's
+        return phase == "play" and self._went_out_in is None
 
     def summary_answered(self, answer: str | None) -> None:
         """Deal the next round, or go back to the lobby."""
@@ -224,24 +242,28 @@ class GetOutScreen(TableScreen):
         status.set_class(view["turn"] == me and phase == "play", "my-turn")
 
     def _scores(self, view: dict[str, Any], names: list[str]) -> None:
-        """One row per player (so none is cut off), the total first, then each round."""
+        """One row per player (so none is cut off), the total first (its header says the
+        match's limit), then the rounds, newest first: a narrow box cuts the oldest."""
         scores = self.query_one("#scores", ScoreTable)
         rounds = view["history"]
         # Rebuilt only when something in it changed (mostly at a round's end): a rebuild
         # per update was most of the table's repaint time (scripts/bench_repaint.py).
+        limit = view.get("limit") if view.get("match") else None
         shown = (tuple(names), tuple(view["scores"]), tuple(view["out"]),
-                 tuple(tuple(points) for points in rounds), self.my_seat)
+                 tuple(tuple(points) for points in rounds), self.my_seat, limit)
         if shown == self._scores_shown:
             return
         self._scores_shown = shown
+        newest_first = list(reversed(list(enumerate(rounds, start=1))))
+        total_label = "total" if limit is None else f"total/{limit}"
         header = [Text(label) for label in
-                  ["player", "total", *[f"r{i}" for i in range(1, len(rounds) + 1)]]]
+                  ["player", total_label, *[f"r{i}" for i, _ in newest_first]]]
         rows = []
         for seat, name in enumerate(names):
             total = view["scores"][seat]
             label = Text(name, style="bold" if seat == self.my_seat else "")
             rows.append([label, _plain(f"{total} ✗" if view["out"][seat] else str(total)),
-                         *[_plain(str(points[seat])) for points in rounds]])
+                         *[_plain(str(points[seat])) for _, points in newest_first]])
         scores.set_table(header, rows)
 
     @staticmethod

@@ -1,4 +1,5 @@
-"""The summary at the end of a GET OUT! round or match: who got out, points, totals."""
+"""The summary at the end of a GET OUT! round or match: who got out, what the others held,
+their points and totals, and the match's limit."""
 
 from __future__ import annotations
 
@@ -7,29 +8,48 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
+from tui.games.getout.card import card_label
 from tui.screens.summary import Choice, SummaryScreen
 
 
 def summary_table(view: dict[str, Any], names: list[str], me: int | None) -> Table:
-    """Points of the last round and match totals, one row per player."""
+    """Points of the last round and match totals, one row per player, with the cards
+    each was left holding: our own by name, the others' as a count (the rules never show
+    another player's hand, not even once the round is over)."""
     last = view.get("last_round") or {}
     points = last.get("points") or [0] * len(names)
+    counts = view.get("hand_counts") or [0] * len(names)
     table = Table(box=None, expand=True, pad_edge=False)
     table.add_column("player", ratio=1)
-    table.add_column("this round", justify="right")
+    table.add_column("cards left", ratio=1)
+    table.add_column("points", justify="right")
     table.add_column("total", justify="right")
     table.add_column("", justify="left")
     for seat, name in enumerate(names):
         label = Text(name, style="bold" if seat == me else "")
         if seat == me:
             label.append(" (you)", style="italic")
+        held = counts[seat] if seat < len(counts) else 0
+        if seat == me and view.get("hand"):
+            left = Text(" ".join(card_label(card) for card in view["hand"]))
+        else:
+            left = Text("—" if not held else f"{held} card{'' if held == 1 else 's'}")
         note = ""
         if seat == last.get("winner"):
             note = "got out"
         elif view["out"][seat]:
             note = "out of the match"
-        table.add_row(label, str(points[seat]), str(view["scores"][seat]), note)
+        table.add_row(label, left, str(points[seat]), str(view["scores"][seat]), note)
     return table
+
+
+def how_points_count(view: dict[str, Any]) -> Text:
+    """The line under the table: where the points come from, and the limit."""
+    text = ("Points are the cards left in hand: numbers at face value, Tea Pickers double, "
+            "GET OUT! cards 20.")
+    if view.get("match"):
+        text += f" A total over {view.get('limit')} is out of the match."
+    return Text(text, style="italic")
 
 
 def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
@@ -46,12 +66,18 @@ def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
     else:
         who = "You" if winner == me else names[winner]
         title = Text(f"Round {last.get('round')}: {who} got out first.")
+        if me is not None and view["out"][me]:
+            title.append(f" You passed {view.get('limit')} and are out of the match.",
+                         style="bold")
     choices = []
     if not over and can_deal:
         choices.append(Choice("next", "Next round"))
     if over and can_lobby:
         choices.append(Choice("lobby", "Back to the lobby"))
     waiting = "Waiting for a player to deal the next round…" if not over and not can_deal else None
+    if not over and me is not None and view["out"][me]:
+        waiting = "The others play on without you."
     # (No id: with the bots at full speed the next round's summary may open while the
     # last one is still being taken down, and two screens of one id crash the app.)
-    return SummaryScreen(title, [summary_table(view, names, me)], choices, waiting=waiting)
+    return SummaryScreen(title, [summary_table(view, names, me), how_points_count(view)],
+                         choices, waiting=waiting)
