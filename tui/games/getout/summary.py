@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from tui.games.getout.card import card_label
+from tui.games.getout.card import NAMES
 from tui.screens.summary import Choice, SummaryScreen
 
 
 def summary_table(view: dict[str, Any], names: list[str], me: int | None) -> Table:
     """Points of the last round and match totals, one row per player, with the cards
-    each was left holding: our own by name, the others' as a count (the rules never show
-    another player's hand, not even once the round is over)."""
+    each was left holding, as a count (the rules never show another player's hand, not
+    even once the round is over; our own is named under the table)."""
     last = view.get("last_round") or {}
     points = last.get("points") or [0] * len(names)
     counts = view.get("hand_counts") or [0] * len(names)
@@ -30,10 +31,7 @@ def summary_table(view: dict[str, Any], names: list[str], me: int | None) -> Tab
         if seat == me:
             label.append(" (you)", style="italic")
         held = counts[seat] if seat < len(counts) else 0
-        if seat == me and view.get("hand"):
-            left = Text(" ".join(card_label(card) for card in view["hand"]))
-        else:
-            left = Text("—" if not held else f"{held} card{'' if held == 1 else 's'}")
+        left = Text("—" if not held else f"{held} card{'' if held == 1 else 's'}")
         note = ""
         if seat == last.get("winner"):
             note = "got out"
@@ -41,6 +39,19 @@ def summary_table(view: dict[str, Any], names: list[str], me: int | None) -> Tab
             note = "out of the match"
         table.add_row(label, left, str(points[seat]), str(view["scores"][seat]), note)
     return table
+
+
+def cards_left(hand: list[dict[str, Any]]) -> Text:
+    """Our leftover cards, by image: "You were left with Geoff 2 5 10 · GET OUT!"."""
+    by_image: dict[str, list[str]] = {}
+    for card in hand:
+        if card.get("wild"):
+            by_image.setdefault("GET OUT!", []).append("")
+        else:
+            by_image.setdefault(NAMES[card["image"]], []).append(str(card["value"]))
+    parts = [" ".join([name, *values]).strip() if name != "GET OUT!"
+             else " ".join([name] * len(values)) for name, values in by_image.items()]
+    return Text("You were left with " + " · ".join(parts) + ".")
 
 
 def how_points_count(view: dict[str, Any]) -> Text:
@@ -79,5 +90,8 @@ def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
         waiting = "The others play on without you."
     # (No id: with the bots at full speed the next round's summary may open while the
     # last one is still being taken down, and two screens of one id crash the app.)
-    return SummaryScreen(title, [summary_table(view, names, me), how_points_count(view)],
-                         choices, waiting=waiting)
+    body: list[RenderableType] = [summary_table(view, names, me)]
+    if me is not None and view.get("hand") and winner != me:
+        body.append(cards_left(view["hand"]))
+    body.append(how_points_count(view))
+    return SummaryScreen(title, body, choices, waiting=waiting)
