@@ -1003,3 +1003,34 @@ async def test_a_look_the_host_ended_in_the_update_that_showed_it_is_not_stopped
         assert str(screen.query_one("#my-line", Static).render()).startswith(
             "you (1): no signal")
         assert not screen.query_one("#seat-1").border_subtitle
+
+
+async def test_a_stop_that_lands_after_its_player_played_is_not_called_impossible() -> None:
+    """Ann stops looking at Bot 2 as Bot 2 plays: the play ends the look first, so the
+    host refuses the stop (she looks at nobody), and the screen says nothing: the look
+    is off, as she wanted. Another refusal is still said."""
+    app = solo_app(3, {"level": 1})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        table = game_of(app)
+        for seat in table.seats:
+            seat.bot = None
+        game = table.game
+        stack_getit_piles(game, [["20"], ["5", "30"], ["12"]], now=engine_now(app))
+        app.host.refresh(table)
+        await pilot.press("2")  # Ann looks at Bot 2's 5
+        await until(pilot, lambda: game.signals["look"][0] == 1, "Ann's look")
+        events = game.act(1, {"type": "play"}, now=engine_now(app))  # the play ends it
+        app.host.refresh(table, events, [])
+        await until(pilot, lambda: screen.view["piles"][1]["count"] == 1, "the play")
+        version = game.version
+
+        def refusals() -> list[str]:
+            return [str(n.message) for n in app._notifications if n.title == "Not possible"]
+
+        screen.act({"type": "look", "target": None}, wait=False)  # the stop, too late
+        await until(pilot, lambda: all(w.is_finished for w in screen.workers
+                                       if w.group == "moves"), "the host's answer")
+        assert refusals() == [] and game.version == version
+        screen.act({"type": "look", "target": 7}, wait=False)  # there is no seat 7
+        await until(pilot, refusals, "a refusal that is said")

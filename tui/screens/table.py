@@ -390,6 +390,11 @@ class TableScreen(SoloFinishScreen):
         if method == "act":
             self.answered_at = None
 
+    def intent_holds(self, action: dict[str, Any]) -> bool:
+        """True when the host refused ``action`` but the table is already as the player
+        meant it to be (then the refusal is not worth a word). Override."""
+        return False
+
     def act(self, action: dict[str, Any], *, wait: bool = True) -> None:
         """Send a move; unless ``wait`` is false, further keys wait for the host's answer.
 
@@ -412,7 +417,8 @@ class TableScreen(SoloFinishScreen):
                 self.answered_at = int(view.get("version") or 0)
         except ServerError as exc:
             self.refused("act")
-            self.notify(exc.message, title="Not possible", severity="error", markup=False)
+            if not self.intent_holds(action):
+                self.notify(exc.message, title="Not possible", severity="error", markup=False)
         except ConnectionLost as exc:
             self.refused("act")
             self.notify(f"Not connected: {exc}", severity="error", markup=False)

@@ -456,6 +456,14 @@ class GetItScreen(TableScreen):
         for card in self.query(SeatCard):
             card.set_big(big)
 
+    def intent_holds(self, action: dict[str, Any]) -> bool:
+        """A stop that reached the host after the player it was aimed at played: the
+        play ended that signal already (RULES.md), so the stop is refused, and there
+        is nothing to say: the signal is off, as the player wanted."""
+        kind = action.get("type")
+        return (kind in ("look", "smile", "look_past") and action.get("target") is None
+                and self._my_signal(str(kind)) is None)
+
     def _my_signal(self, kind: str) -> int | None:
         signals = self._signals(self.view)
         me = self.my_seat
