@@ -98,6 +98,9 @@ class Client:
         self.raw_frames: list[bytes] = []
         self.welcome: Message = {}
         self.joined: Joined | None = None
+        #: The table's recent past the last ``joined`` reply carried (plain data from the
+        #: host, checked as messages are: a list of maps, nothing else).
+        self.past: list[Message] = []
         self.latest: Message | None = None
         #: Called with every pushed message the moment it is read, before it is queued
         #: for ``next``/``async for`` (which hand it on one event-loop turn later).
@@ -374,6 +377,10 @@ class Client:
             or not (token is None or isinstance(token, str))
         ):
             raise ServerError(BAD_REPLY, f"the host sent a malformed 'joined' reply: {reply!r}")
+        past = reply.get("past", [])
+        if not isinstance(past, list) or not all(isinstance(p, dict) for p in past):
+            raise ServerError(BAD_REPLY, "the host sent a malformed 'past' in its 'joined' reply")
+        self.past = past
         self.joined = Joined(table, seat, token)
         return self.joined
 

@@ -101,11 +101,13 @@ def _not_at_table(conn: Connection) -> None:
 
 
 def _joined(host: Hosting, conn: Connection, msg: dict[str, Any], table: Table,
-            token: str | None, out: Outbox) -> None:
+            token: str | None, out: Outbox, past: list[dict[str, Any]]) -> None:
     """Answer a request that sat or seated ``conn`` at ``table``: the token is durable
-    (journaled) before it is handed out, and before the table's first update."""
+    (journaled) before it is handed out, and before the table's first update. ``past``
+    is the table's past from before this request (its own update follows the answer)."""
     host.check_idle(table)
-    joined = {"type": "joined", "table": table.id, "seat": conn.seat, "token": token}
+    joined = {"type": "joined", "table": table.id, "seat": conn.seat, "token": token,
+              "past": past}
     host.deliver(table, out, (conn, _answer(msg, joined)))
 
 
@@ -159,7 +161,7 @@ def create_table(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
     table.opened_by = conn.address
     token, out = lobby.sit(table, conn, 0, host.clock())
     log.info("%s created table %s (%s)", conn.name, table.id, table.game_id)
-    _joined(host, conn, msg, table, token, out)
+    _joined(host, conn, msg, table, token, out, [])
 
 
 def join(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
@@ -175,6 +177,7 @@ def join(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
     if table is None:
         raise RequestError(errors.NO_TABLE, f"there is no table {msg['table']!r} on this host")
     now = host.clock()
+    past = table.past_for()
     token: str | None
     if "token" in msg:
         token, out = lobby.rejoin(table, conn, msg.get("seat"), msg["token"], now)
@@ -182,7 +185,7 @@ def join(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
         token, out = None, lobby.watch(table, conn, now)
     else:
         token, out = lobby.join(table, conn, msg.get("seat"), now)
-    _joined(host, conn, msg, table, token, out)
+    _joined(host, conn, msg, table, token, out, past)
 
 
 def leave(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -35,6 +36,12 @@ log = logging.getLogger("hiddenhand.host")
 
 #: Actions that change only the acting seat's own view: pushed to that seat alone.
 PRIVATE_ACTIONS = frozenset({("gotfive", "mark")})
+#: What the table remembers of its past for someone who comes (back) to it: the last
+#: this many updates that told everyone something, and chat lines.
+PAST_LIMIT = 120
+#: The most bytes of that past one ``joined`` reply carries (oldest dropped first): well
+#: inside a frame (``net.wire.framing.MAX_FRAME``).
+PAST_BYTES = 96 * 1024
 
 
 class Table:
@@ -83,8 +90,29 @@ class Table:
         self._bots_at: float | None = None
         self._bots_rest = float("-inf")
         self._bot_turn = 0
+        #: The table's recent past, as everyone at it was told it (``past_for``).
+        self._past: deque[dict[str, Any]] = deque(maxlen=PAST_LIMIT)
 
     # ---- what others may know ----------------------------------------------------
+
+    def remember(self, entry: dict[str, Any]) -> None:
+        """Keep ``entry`` — an update's public events and notices, or a chat line —
+        in the table's past, as everyone at the table was sent it."""
+        self._past.append(entry)
+
+    def past_for(self) -> list[dict[str, Any]]:
+        """The table's recent past for a member who joins or comes back: only what was
+        sent to everyone at the table (public events, notices, chat), never what one
+        seat alone saw; the newest that fit in :data:`PAST_BYTES`."""
+        kept: list[dict[str, Any]] = []
+        size = 0
+        for entry in reversed(self._past):
+            size += len(self._pack(entry))
+            if size > PAST_BYTES:
+                break
+            kept.append(entry)
+        kept.reverse()
+        return kept
 
     def public(self) -> dict[str, Any]:
         """The table as everyone at it may see it."""
@@ -148,10 +176,15 @@ class Table:
         if self.spectators:
             seats.append(None)
             to += [(c, None) for c in self.spectators]
+        sent = [wire_time(e, elapsed) for e in events]
+        told = list(notices)
         out.pushes.append(Push(
-            self.game, self.public_packed(key), [wire_time(e, elapsed) for e in events],
-            list(notices), to, elapsed=elapsed, pack=self._pack, seats=seats))
+            self.game, self.public_packed(key), sent, told, to, elapsed=elapsed,
+            pack=self._pack, seats=seats))
         out.changed = True
+        if sent or told:
+            self._past.append({"type": "update", "game": self.game_id, "events": sent,
+                               "notices": told, "names": [s.name for s in self.seats]})
 
     def update_for(self, member: Member, seat: int | None, events: list[dict[str, Any]],
                    notices: list[dict[str, Any]], now: float) -> Push:

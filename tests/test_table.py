@@ -19,7 +19,7 @@ from net import fanout, lobby
 from net import journal as j
 from net.fanout import Outbox, Sent
 from net.seats import HouseRules, RequestError, random_bot_factory, real_bot_factory
-from net.table import Table
+from net.table import PAST_BYTES, Table
 from net.wire import codec, errors, framing
 
 
@@ -357,3 +357,49 @@ def test_the_journal_records_each_change_and_plays_them_back() -> None:
     assert back.game is not None and back.game.view(None) == game.view(None)
     assert back.frozen == game.now and [s.conn for s in back.seats] == [None, None]
     assert [s.token for s in back.seats] == [s.token for s in table.seats]
+
+
+def test_the_table_s_past_holds_what_everyone_was_told_and_nothing_one_seat_saw() -> None:
+    """Who comes (back) to a table is given its past: the public events, notices and
+    chat lines everyone there was sent, in order, under the names of then; never a view,
+    a hand, legal actions or a Got Five! mark; the newest that fit in PAST_BYTES."""
+    table, guests = seated("getout", {"match": False, "first": 0}, ["Ann", "Bob"])
+    send(lobby.start(table, guests[0], 1.0))
+    send(lobby.chat(table, guests[1], "good luck"))
+    game = table.game
+    assert game is not None
+    rng = random.Random(3)
+    now, played = 1.0, []
+    for _ in range(12):
+        if game.over:
+            break
+        mover = next(s for s in range(2) if game.legal_actions(s))
+        now += 1.0
+        out = send(table.act(mover, rng.choice(game.legal_actions(mover)), now))
+        played += [e for push in out.pushes for e in push.events]
+    past = table.past_for()
+    said = [e for e in past if e["type"] == "chat"]
+    assert said == [{"type": "chat", "table": "t1", "seat": 1, "name": "Bob",
+                     "text": "good luck"}]
+    updates = [e for e in past if e["type"] == "update"]
+    assert [e for u in updates for e in u["events"]][-len(played):] == played
+    assert {"type": "joined", "seat": 1, "name": "Bob"} in [n for u in updates
+                                                            for n in u["notices"]]
+    assert all(u["names"] == ["Ann", "Bob"] and u["game"] == "getout" for u in updates[-5:])
+    hands = set(game.hands[0]) | set(game.hands[1])
+    assert not card_ids(past) & hands, "the past holds a card in someone's hand"
+    assert all(set(u) == {"type", "game", "events", "notices", "names"} for u in updates)
+    # Bounded: a flood of long chat lines keeps only the newest that fit.
+    for i in range(400):
+        send(lobby.chat(table, guests[0], f"{i:04d} " + "x" * 400))
+    past = table.past_for()
+    assert len(msgpack.packb(past)) <= PAST_BYTES
+    assert past[-1]["text"].startswith("0399") and len(past) < 400
+
+
+def test_a_got_five_mark_is_not_in_the_table_s_past() -> None:
+    table, guests = seated("gotfive", {"first": 0}, ["Ann", "Bob"])
+    send(lobby.start(table, guests[0], 1.0))
+    before = len(table.past_for())
+    send(table.act(1, {"type": "mark", "n": 3, "mark": "cross"}, 2.0))
+    assert len(table.past_for()) == before

@@ -37,6 +37,7 @@ from tui.screens.settings import SettingsScreen
 from tui.screens.setup import SetupScreen
 from tui.screens.summary import SummaryScreen
 from tui.settings import Settings
+from tui.widgets.log import TableLog
 
 SIZE = (120, 40)
 __all__ = ["config_dir"]  # the fixture, for pytest
@@ -581,6 +582,47 @@ async def test_a_player_who_left_a_game_takes_the_seat_back_by_joining_again(
         assert again.my_seat == 1
         assert again.update["view"]["hand"] == hand
         assert joined.table in str(Path(app_config_dir(), "seats.json").read_text())
+    await bob.close()
+
+
+async def test_a_player_who_comes_back_from_a_new_app_reads_the_table_s_past(
+    lan_host: Host,
+) -> None:
+    """Ann's app crashes mid-game (its config, with the seat's token, survives); her new
+    app takes the seat back and its log reads as the table's did: Bob's play and his chat
+    line, not only "Ann is back"."""
+    bob = await Client.connect("127.0.0.1", lan_host.port, name="Bob")
+    await bob.create_table("Bob's table", "getout", 2, {"first": 0})
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await join_by_address(pilot, lan_host.port)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("ctrl+r")
+        await bob.wait_for(
+            lambda m: m.get("type") == "update" and m["table"]["seats"][1]["ready"])
+        await bob.start()
+        await until(pilot, lambda: isinstance(app.screen, GetOutScreen), "the table")
+        await bob.chat("good luck, Ann")
+        update = await bob.wait_for(lambda m: m.get("type") == "update" and m.get("legal"))
+        await bob.act(update["legal"][0])
+        log = app.screen.query_one("#log", TableLog)
+        await until(pilot, lambda: any("Bob played" in str(line.text) for line in log.lines),
+                    "Bob's play")
+    # (The app is gone without leaving: its seat waits for it.)
+    again = make_app("Ann")
+    async with again.run_test(size=SIZE) as pilot:
+        await join_by_address(pilot, lan_host.port)
+        table = await until(pilot, lambda: isinstance(again.screen, GetOutScreen)
+                            and again.screen.update and again.screen, "the table again")
+        log = table.query_one("#log", TableLog)
+        lines = await until(pilot, lambda: [str(line.text) for line in log.lines
+                                            if "Bob played" in str(line.text)
+                                            or "good luck, Ann" in str(line.text)] or None,
+                            "the table's past in the log")
+        text = "\n".join(str(line.text) for line in log.lines)
+        assert len(lines) == 2, text
+        assert text.index("good luck, Ann") < text.index("Bob played"), text
+        assert "the game starts" in text, text
     await bob.close()
 
 

@@ -116,7 +116,28 @@ class Session:
         assert self.client is not None
         joined = await self.client.join(table, seat, token=token, spectate=spectate)
         self._remember()
+        if self.added == 0:
+            self._recall(self.client.past)
         return joined
+
+    def _recall(self, past: list[Message]) -> None:
+        """Start the history with the table's past as the host sent it (who comes back
+        after a crash of this app, or after leaving, reads the log and the chat as the
+        others did): its public events, notices and chat lines, under the names of then."""
+        for entry in past:
+            kind = entry.get("type")
+            if kind == "chat":
+                self._add(Entry("chat", entry))
+            elif kind == "update":
+                raw = entry.get("names")
+                names = tuple(
+                    name if isinstance(name, str) and name else f"seat {i + 1}"
+                    for i, name in enumerate(raw if isinstance(raw, list) else []))
+                game = entry.get("game") if isinstance(entry.get("game"), str) else None
+                for notice in _dicts(entry.get("notices")):
+                    self._add(Entry("notice", notice, names, game))
+                for event in _dicts(entry.get("events")):
+                    self._add(Entry("event", event, names, game))
 
     def _remember(self) -> None:
         """Keep a TCP seat's token on disk, so the seat survives a crash of this app."""
