@@ -90,15 +90,17 @@ class Table:
         self._bots_at: float | None = None
         self._bots_rest = float("-inf")
         self._bot_turn = 0
-        #: The table's recent past, as everyone at it was told it (``past_for``).
-        self._past: deque[dict[str, Any]] = deque(maxlen=PAST_LIMIT)
+        #: The table's recent past, as everyone at it was told it (``past_for``), each
+        #: entry packed: a dozen small dicts an update would cost a table several times
+        #: the memory its game does.
+        self._past: deque[bytes] = deque(maxlen=PAST_LIMIT)
 
     # ---- what others may know ----------------------------------------------------
 
     def remember(self, entry: dict[str, Any]) -> None:
         """Keep ``entry`` — an update's public events and notices, or a chat line —
         in the table's past, as everyone at the table was sent it."""
-        self._past.append(entry)
+        self._past.append(self._pack(entry))
 
     def past_for(self) -> list[dict[str, Any]]:
         """The table's recent past for a member who joins or comes back: only what was
@@ -106,11 +108,11 @@ class Table:
         seat alone saw; the newest that fit in :data:`PAST_BYTES`."""
         kept: list[dict[str, Any]] = []
         size = 0
-        for entry in reversed(self._past):
-            size += len(self._pack(entry))
+        for packed in reversed(self._past):
+            size += len(packed)
             if size > PAST_BYTES:
                 break
-            kept.append(entry)
+            kept.append(msgpack.unpackb(packed, raw=False, strict_map_key=True))
         kept.reverse()
         return kept
 
@@ -183,8 +185,8 @@ class Table:
             pack=self._pack, seats=seats))
         out.changed = True
         if sent or told:
-            self._past.append({"type": "update", "game": self.game_id, "events": sent,
-                               "notices": told, "names": [s.name for s in self.seats]})
+            self.remember({"type": "update", "game": self.game_id, "events": sent,
+                           "notices": told, "names": [s.name for s in self.seats]})
 
     def update_for(self, member: Member, seat: int | None, events: list[dict[str, Any]],
                    notices: list[dict[str, Any]], now: float) -> Push:
