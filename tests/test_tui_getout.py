@@ -532,3 +532,19 @@ async def test_the_score_table_shows_the_newest_rounds_first_and_the_limit() -> 
         await until(pilot, lambda: scores.header_labels[2:] == ["r3", "r2", "r1"], "rounds")
         assert scores.header_labels[:2] == ["player", "total/50"]
         assert [str(cell) for cell in scores.get_row_at(1)] == ["Bot 2", "12", "9", "0", "3"]
+
+
+async def test_the_log_follows_the_person_not_the_seat() -> None:
+    """A move made from our seat before we sat there (someone else's, or a bot's, in the
+    table's past) is theirs in the log, not "You played"."""
+    from tui.session import Entry
+
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await our_turn(pilot, app)
+        played = {"type": "played", "seat": 0,
+                  "card": {"id": 3, "image": "kevin", "value": 4, "wild": False}}
+        before = Entry("event", played, ("Dan", "Bot 2"), "getout")
+        ours = Entry("event", played, ("Ann", "Bot 2"), "getout")
+        assert screen.describe_entry(before) == "Dan played Kevin 4"
+        assert screen.describe_entry(ours) == "You played Kevin 4"

@@ -236,7 +236,7 @@ class TableScreen(SoloFinishScreen):
                 return None  # the game's own event says who won, in its words
             text = describe_notice(entry.data, entry.names)
             return f"· {text}" if text else None
-        namer = Namer(entry.names, self.my_seat)
+        namer = Namer(entry.names, self._me_then(entry))
         event = entry.data
         if entry.mine is not None:  # what only we saw of it, from our own views
             event = {**event, "mine": entry.mine}
@@ -252,6 +252,16 @@ class TableScreen(SoloFinishScreen):
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             # A host may send an event this app describes differently: never die on it.
             return None
+
+    def _me_then(self, entry: Entry) -> int | None:
+        """Our seat, if it was ours when ``entry`` happened: the log follows the person,
+        not the seat (someone who sits in a bot's old seat did not play its moves).
+        Names are unique at a table, so the seat's name then tells whose it was."""
+        me = self.my_seat
+        if me is None or not entry.names or me >= len(entry.names):
+            return me
+        names = self.names
+        return me if me < len(names) and entry.names[me] == names[me] else None
 
     def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
         """One log line for one of the game's events (override)."""

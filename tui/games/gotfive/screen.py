@@ -246,7 +246,7 @@ class GotFiveScreen(TableScreen):
             if entry.kind == "event" and entry.game in (None, self.GAME) \
                     and entry.data.get("type") in ("revealed", "clue", "announced"):
                 try:
-                    return short_event(entry.data, Namer(entry.names, self.my_seat))
+                    return short_event(entry.data, Namer(entry.names, self._me_then(entry)))
                 except (KeyError, TypeError, ValueError):
                     return None
         return None
