@@ -1034,3 +1034,32 @@ async def test_a_stop_that_lands_after_its_player_played_is_not_called_impossibl
         assert refusals() == [] and game.version == version
         screen.act({"type": "look", "target": 7}, wait=False)  # there is no seat 7
         await until(pilot, refusals, "a refusal that is said")
+
+
+async def test_the_timer_stands_still_while_the_host_is_out_of_reach() -> None:
+    """A lost connection: this machine cannot know the round's time (and a host that went
+    down holds the round), so the timer stops where it was and says why, instead of
+    running on and jumping back once the host is there again."""
+    from tui.games.getit.widgets import SandTimer
+    from tui.messages import ConnectionDropped
+
+    app = solo_app(3, {"level": 1, "timer": 60})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        table = game_of(app)
+        for seat in table.seats:
+            seat.bot = None
+        stack_getit_piles(table.game, [["20"], ["5", "30"], ["12"]], now=engine_now(app))
+        app.host.refresh(table)
+        timer = screen.query_one(SandTimer)
+        await until(pilot, lambda: timer.remaining is not None and not timer.paused, "a clock")
+        screen.post_message(ConnectionDropped("the line went quiet", final=False))
+        await until(pilot, lambda: timer.paused, "the timer held")
+        held = timer.left()
+        assert "the host is out of reach" in str(timer.render())
+        times = [timer.left()]
+        await until(pilot, lambda: times.append(timer.left()) or len(times) > 5, "ticks")
+        assert set(times) == {held}
+        app.host.refresh(table)  # the host is heard again: its reading counts
+        await until(pilot, lambda: not timer.paused, "the timer running again")
+        assert "out of reach" not in str(timer.render())

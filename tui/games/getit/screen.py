@@ -38,6 +38,7 @@ from tui.games.getit.text import (
     to_you,
 )
 from tui.games.getit.widgets import PlayedRow, PrepRow, SandTimer, SeatCard
+from tui.messages import ConnectionDropped
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
@@ -239,6 +240,7 @@ class GetItScreen(TableScreen):
         remaining = view.get("remaining")
         timer.total = float(view.get("timer") or 60)
         timer.paused = bool((msg.get("table") or {}).get("paused"))
+        timer.why_paused = "paused"
         timer.remaining = (float(remaining) if view.get("phase") == "play"
                            and isinstance(remaining, int | float) else None)
 
@@ -455,6 +457,13 @@ class GetItScreen(TableScreen):
         self.query_one("#getit-seats").set_class(big, "-big")
         for card in self.query(SeatCard):
             card.set_big(big)
+
+    @on(ConnectionDropped)
+    def hold_the_timer(self) -> None:
+        """With the host out of reach, the round's time stands still on screen (a host
+        that went down holds the round until its players are back); the next update
+        from the host sets it right."""
+        self.query_one(SandTimer).hold("paused: the host is out of reach")
 
     def intent_holds(self, action: dict[str, Any]) -> bool:
         """A stop that reached the host after the player it was aimed at played: the

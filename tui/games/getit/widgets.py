@@ -173,6 +173,8 @@ class SandTimer(Static):
     remaining: reactive[float | None] = reactive(None, always_update=True)
     total: reactive[float] = reactive(60.0)
     paused: reactive[bool] = reactive(False)
+    #: What the timer says while paused (why it stands still).
+    why_paused: reactive[str] = reactive("paused")
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id, markup=False)
@@ -219,8 +221,18 @@ class SandTimer(Static):
         text.append("█" * full)
         text.append("░" * (BAR - full))
         if self.paused:
-            text.append(" paused", style="italic")
+            text.append(f" {self.why_paused}", style="italic")
         return text
+
+    def hold(self, why: str) -> None:
+        """Stand still where the countdown is now, saying ``why``: with the host out of
+        reach this machine cannot know the round's time, and a host that went down
+        holds the round until its players are back."""
+        if self.remaining is None or self.paused:
+            return
+        self.remaining = self.left()
+        self.why_paused = why
+        self.paused = True
 
 
 class PlayedRow(Static):
