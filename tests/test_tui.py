@@ -626,6 +626,21 @@ async def test_a_player_who_comes_back_from_a_new_app_reads_the_table_s_past(
     await bob.close()
 
 
+async def test_the_lobby_s_seat_cursor_starts_on_our_seat(lan_host: Host) -> None:
+    bob = await Client.connect("127.0.0.1", lan_host.port, name="Bob")
+    await bob.create_table("Bob's table", "getout", 3, {})
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await join_by_address(pilot, lan_host.port)
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen
+                            and app.screen.update is not None and app.screen, "the lobby")
+        seats = lobby.query_one("#lobby-seats", DataTable)
+        await until(pilot, lambda: seats.row_count == 3, "the seats")
+        assert lobby.my_seat == 1 and seats.cursor_row == 1
+        assert str(seats.get_row_at(1)[0]) == "▸ 2"
+    await bob.close()
+
+
 def app_config_dir() -> Path:
     from tui.settings import config_dir
 

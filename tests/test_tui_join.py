@@ -208,3 +208,23 @@ async def test_the_address_key_selects_what_was_typed_so_a_new_address_replaces_
             await pilot.press(*"box:4455")
             assert address.value == "box:4455"
             address.value = "127.0.0.1:1"
+
+
+async def test_a_table_where_we_hold_a_seat_says_so_in_the_list() -> None:
+    """After a crash the list showed our own table as "0 free", which reads as full:
+    a table where we hold a seat (its token kept) says the seat is ours."""
+    from tui.settings import remember_seat
+
+    remember_seat("127.0.0.1:1", "t1", 1, "a-token")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j")
+        screen = app.screen
+        assert isinstance(screen, JoinScreen)
+        screen.workers.cancel_group(screen, "browse")  # only the hosts this test shows
+        screen.post_message(JoinScreen.HostsChanged({"b": host_info("Barn", "getout", "gotfive")}))
+        listing = screen.query_one("#hosts", DataTable)
+        await until(pilot, lambda: listing.row_count == 1, "the host")
+        text = str(listing.get_row_at(0)[2])
+        assert "Barn's getout (GET OUT!, your seat is kept, lobby)" in text, text
+        assert "Barn's gotfive (Got Five!, 2 free, lobby)" in text, text

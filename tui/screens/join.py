@@ -131,7 +131,9 @@ class JoinScreen(Screen[None]):
             elif not info.tables:
                 tables = Text("no tables", style="dim")
             else:
-                tables = Text(", ").join(describe_listed(t) for t in info.tables)
+                where = f"{info.address}:{info.port}"
+                tables = Text(", ").join(describe_listed(t, recall_seat(where, t.id) is not None)
+                                         for t in info.tables)
             joinable = info.compatible and any(playable(t.game) for t in info.tables)
             table.add_row(Text(info.name, style="" if joinable else "dim"),
                           Text(f"{info.address}:{info.port}", style="" if joinable else "dim"),
@@ -235,7 +237,8 @@ class JoinScreen(Screen[None]):
             return
         table_id = tables[0]["id"]
         if len(tables) > 1:
-            choices = [(t["id"], describe_table(t)) for t in tables]
+            choices = [(t["id"], describe_table(
+                t, recall_seat(session.where, t["id"]) is not None)) for t in tables]
             picked = await self.app.push_screen_wait(ChoiceScreen("Which table?", choices))
             if picked is None:
                 await session.close()
@@ -302,17 +305,19 @@ def game_name(game_id: Any) -> str:
     return spec.name if spec is not None else str(game_id)
 
 
-def describe_listed(table: TableInfo) -> Text:
-    """A table in the list of hosts: dimmed, and said so, if this app cannot play it."""
-    text = f"{table.name} ({game_name(table.game)}, {table.free} free, {table.phase})"
+def describe_listed(table: TableInfo, kept: bool = False) -> Text:
+    """A table in the list of hosts: dimmed, and said so, if this app cannot play it;
+    ``kept``: we hold a seat there (a full table is still ours to go back to)."""
+    free = "your seat is kept" if kept else f"{table.free} free"
+    text = f"{table.name} ({game_name(table.game)}, {free}, {table.phase})"
     if playable(table.game):
         return Text(text)
     return Text(f"{text} — not playable in this app yet", style="dim")
 
 
-def describe_table(table: dict[str, Any]) -> str:
-    """A table in a few words, for the table chooser."""
-    free = f"{table['free']} of {table['seats']} seats free"
+def describe_table(table: dict[str, Any], kept: bool = False) -> str:
+    """A table in a few words, for the table chooser (``kept``: we hold a seat there)."""
+    free = ("your seat is kept" if kept else f"{table['free']} of {table['seats']} seats free")
     return f"{table['name']} — {game_name(table['game'])}, {free} ({table['phase']})"
 
 

@@ -141,6 +141,9 @@ class LobbyScreen(SessionScreen):
         # 1 start in 10 under load), and the show sets every one of them.
         self.call_after_refresh(self._first_show)
 
+    #: The seat cursor was put on our seat once (after that, it stays where moved).
+    _cursor_placed = False
+
     def _first_show(self) -> None:
         if not self.is_attached or self.leaving:
             return
@@ -168,6 +171,9 @@ class LobbyScreen(SessionScreen):
         )
         seats = self.query_one("#lobby-seats", DataTable)
         row = seats.cursor_row
+        if not self._cursor_placed and self.my_seat is not None:
+            row = self.my_seat  # the seat keys start from where we sit
+        self._cursor_placed = True
         seats.clear()
         if not seats.columns:
             seats.add_columns("seat", "player", "", "ready")

@@ -260,8 +260,11 @@ class TableScreen(SoloFinishScreen):
         me = self.my_seat
         if me is None or not entry.names or me >= len(entry.names):
             return me
-        names = self.names
-        return me if me < len(names) and entry.names[me] == names[me] else None
+        latest = (self.session.latest or {}).get("table")
+        names = self.names or seat_names(latest if isinstance(latest, dict) else {})
+        if me >= len(names):
+            return me  # nothing to tell by yet
+        return me if entry.names[me] == names[me] else None
 
     def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
         """One log line for one of the game's events (override)."""
