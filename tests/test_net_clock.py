@@ -4,6 +4,7 @@ host on it ends a Get It! round exactly when its time passes the deadline."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from typing import Any
 
@@ -174,3 +175,64 @@ async def test_a_table_nobody_is_at_closes_when_the_clock_says_so() -> None:
         assert joined.table in host.tables
         clock.advance(1e-6)
         assert joined.table not in host.tables
+
+
+class Waiter:
+    """A real-time bot that never moves and asks to be woken ``every`` seconds on."""
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self.asked: list[float] = []
+        self.changed = asyncio.Event()
+
+    def choose(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> None:
+        return None
+
+    def step(self, view: dict[str, Any], legal: list[dict[str, Any]],
+             now: float) -> tuple[None, float]:
+        self.asked.append(now)
+        self.changed.set()
+        return None, now + self.every
+
+    async def asked_times(self, n: int) -> list[float]:
+        """Once it was asked ``n`` times: when."""
+        async with asyncio.timeout(5):
+            while len(self.asked) < n:
+                self.changed.clear()
+                await self.changed.wait()
+        return self.asked
+
+
+@pytest.mark.parametrize("manual", [False, True], ids=["loop clock", "manual clock"])
+async def test_drive_asks_a_real_time_bot_again_at_the_time_it_names(manual: bool) -> None:
+    from net.autoplay import drive
+
+    clock = ManualClock(50.0) if manual else None
+    async with Host("clocked", clock=clock) as host:
+        people = [await Client.local(host, name=f"P{i}") for i in range(3)]
+        joined = await people[0].create_table("T", "getit", 3,
+                                              {"level": "X", "cards": 6, "timer": 0})
+        for c in people[1:]:
+            await c.join(joined.table)
+            await c.ready()
+        await people[0].start()
+        await people[0].wait_for(lambda m: in_play(m) and m["legal"])
+        bot = Waiter(0.25 if manual else 0.05)  # (0.25 s adds exactly on a float)
+        # Nobody else moves: after the first view the bot is asked only when it said.
+        playing = asyncio.ensure_future(drive(people[0], bot, clock=clock))
+        try:
+            if clock is None:
+                asked = await bot.asked_times(3)
+                resolution = time.get_clock_info("monotonic").resolution
+                assert all(b - a >= 0.05 - resolution for a, b in itertools.pairwise(asked))
+            else:
+                assert await bot.asked_times(1) == [50.0]
+                assert clock.next_due() == 50.25
+                clock.advance_to(50.25)
+                assert await bot.asked_times(2) == [50.0, 50.25]
+                clock.advance(0.25)
+                assert await bot.asked_times(3) == [50.0, 50.25, 50.5]
+        finally:
+            playing.cancel()
+        for c in people:
+            await c.close()
