@@ -4,6 +4,8 @@
   message schemas, error codes (one module each).
 - :mod:`net.host` — :class:`net.host.Host`: the server, admission, one timer per table,
   delivery of what the tables return.
+- :mod:`net.clock` — the host's clock: the event loop's, or a ``ManualClock`` that tests
+  and tools move themselves.
 - :mod:`net.handlers` — one explicit table from request kind to handler.
 - :mod:`net.table` — a table: its game, deadline and bots, called with a clock reading;
   it returns what to send and touches no socket or timer.

@@ -42,6 +42,12 @@ CatchUp = Callable[["Connection", list[dict[str, Any]], list[dict[str, Any]]], b
 _connection_ids = itertools.count(1)
 
 
+def socket_time() -> float:
+    """What a connection's liveness and message rate are measured on: the event loop's
+    clock (real sockets, real seconds), whatever clock the host's tables run on."""
+    return asyncio.get_running_loop().time()
+
+
 class LoopWatch:
     """Measures how long the event loop was too busy to run anything: a peer cannot
     answer pings the host did not send, nor be heard while the host reads nothing."""

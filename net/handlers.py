@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from net import lobby
-from net.connection import Connection, LoopWatch
+from net.connection import Connection, LoopWatch, socket_time
 from net.fanout import Outbox
 from net.limits import SOCIAL, Limits
 from net.seats import RequestError, check_name
@@ -323,7 +323,8 @@ def receive(host: Hosting, conn: Connection, body: bytes) -> None:
         log.info("connection %d: %s: %s", conn.id, exc.code, exc.message)
         conn.fail(exc.code, exc.message)
         return
-    now = host.clock()
+    # The message rate shields the host's sockets: real seconds, as the heartbeat counts.
+    now = socket_time()
     conn.allowance = min(float(host.burst), conn.allowance + (now - conn.last_seen) * host.rate)
     conn.last_seen, conn.stalled_seen = now, host.watch.stalled
     if conn.allowance < 1:

@@ -30,7 +30,8 @@ from typing import Any
 
 from net import fanout, lobby
 from net import journal as j
-from net.connection import Connection, LoopWatch
+from net.clock import Clock, LoopClock, Timer
+from net.connection import Connection, LoopWatch, socket_time
 from net.fanout import Outbox
 from net.handlers import receive
 from net.limits import Gate, Limits
@@ -57,6 +58,14 @@ class Host:
     change is journaled there first, and :meth:`resume` brings the tables back after a
     crash; ``fsync`` says how it reaches the disk (``net.journal.SYNC_MODES``:
     ``background`` by default, ``each`` to fsync before every acknowledgement).
+
+    ``clock`` (``net.clock``; the event loop's by default) is the host's time: what the
+    tables are told it is, when they wake (deadlines, bots' pace), when idle tables
+    close, and how fast the human-scale allowances (chat, rename, lobby) refill; a test
+    passes a ``ManualClock`` to move that time itself. What is about real sockets stays
+    on the event loop's clock, whatever ``clock`` is: the heartbeat and its timeouts,
+    the message rate (``rate``, ``burst``) that shields the host from a flood, and the
+    grace a closing connection gets.
     """
 
     def __init__(
@@ -76,8 +85,10 @@ class Host:
         limits: Limits | None = None,
         journal: Path | str | None = None,
         fsync: str = "background",
+        clock: Clock | None = None,
     ) -> None:
         self.name = name
+        self._clock: Clock = clock or LoopClock()
         self.heartbeat = heartbeat
         self.timeout = timeout if timeout is not None else 3 * heartbeat
         #: How every table here makes seeds and bots, and paces them.
@@ -118,8 +129,8 @@ class Host:
         self._watcher: asyncio.Task[None] | None = None
         #: Each table's one timer (its next wake-up, and when), and the timers that close
         #: idle tables.
-        self._wakes: dict[Table, tuple[float, asyncio.Handle]] = {}
-        self.idle_timers: dict[str, asyncio.TimerHandle] = {}
+        self._wakes: dict[Table, tuple[float, Timer]] = {}
+        self.idle_timers: dict[str, Timer] = {}
 
     @property
     def bot_delay(self) -> float:
@@ -133,8 +144,8 @@ class Host:
     # ---- lifecycle --------------------------------------------------------------------
 
     def clock(self) -> float:
-        """The host's monotonic clock (the event loop's); never sent over the wire."""
-        return asyncio.get_running_loop().time()
+        """The host's monotonic clock (its ``clock``'s reading); never sent over the wire."""
+        return self._clock.now()
 
     async def start(self, host: str | None = "127.0.0.1", port: int = 0) -> None:
         """Listen for TCP connections on ``host:port`` (port 0 picks a free one)."""
@@ -267,12 +278,8 @@ class Host:
             armed[1].cancel()
             del self._wakes[table]
         if when is not None:
-            # The loop's clock is the host's clock, so the table's times map onto it; a
-            # wake-up due now (bots after a change) skips the timer queue.
-            loop = asyncio.get_running_loop()
-            handle = (loop.call_soon(self._wake, table, when) if when <= loop.time()
-                      else loop.call_at(when, self._wake, table, when))
-            self._wakes[table] = (when, handle)
+            # The table's times are readings of the host's clock, so they map onto it.
+            self._wakes[table] = (when, self._clock.call_at(when, self._wake, table, when))
 
     def _wake(self, table: Table, when: float) -> None:
         self._wakes.pop(table, None)
@@ -310,8 +317,8 @@ class Host:
         wait = self.idle_timeout
         if table.phase != "play":
             wait = min(wait, self.limits.empty_table_timeout)
-        self.idle_timers[table.id] = asyncio.get_running_loop().call_later(
-            wait, self._remove_if_idle, table
+        self.idle_timers[table.id] = self._clock.call_at(
+            self.clock() + wait, self._remove_if_idle, table
         )
 
     def _remove_if_idle(self, table: Table) -> None:
@@ -427,7 +434,7 @@ class Host:
     async def handle_connection(self, reader: stream.FrameReader,
                                 writer: stream.FrameWriter) -> None:
         """Serve one client until it leaves, breaks the framing or goes silent."""
-        conn = Connection(reader, writer, self.clock(), self.burst, self.limits,
+        conn = Connection(reader, writer, socket_time(), self.burst, self.limits,
                           self._catch_up)
         conn.stalled_seen = self.watch.stalled
         loop = asyncio.get_running_loop()

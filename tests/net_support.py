@@ -10,7 +10,9 @@ from typing import Any
 
 import msgpack
 
+from net.autoplay import drive
 from net.client import Client
+from net.clock import ManualClock
 from net.host import Host
 from net.wire import codec, framing, stream
 from net.wire.errors import ConnectionClosed, ProtocolError
@@ -33,6 +35,90 @@ async def running_host(**kwargs: Any) -> AsyncIterator[Host]:
         yield host
     finally:
         await host.close()
+
+
+class Watched:
+    """A bot as :func:`net.autoplay.drive` plays it, noting the view it last answered and
+    whether it answered with a move: so a test knows when it only waits (for news, or
+    for the time it asked to be woken at)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.view: dict[str, Any] | None = None
+        self.moved = False
+        if hasattr(bot, "step"):
+            self.step = self._step
+
+    def choose(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> Any:
+        # drive asks a turn-based bot once a view and sends its move at once, before
+        # anything else can be sent on that connection: a move it is still waiting to
+        # hear about is ahead of the next ping.
+        self.view, self.moved = view, False
+        return self.bot.choose(view, legal)
+
+    def _step(self, view: dict[str, Any], legal: list[dict[str, Any]],
+              now: float) -> tuple[Any, float | None]:
+        # A real-time bot is asked again after each of its moves is answered, and may
+        # move again then: it waits only once it has answered the latest view with none.
+        action, wake = self.bot.step(view, legal, now)
+        self.view, self.moved = view, action is not None
+        return action, wake
+
+    def waiting(self, client: Client) -> bool:
+        """True if the bot has answered what ``client`` holds and only waits."""
+        msg = client.latest
+        if msg is None or msg.get("view") is None or not msg["legal"]:
+            return True
+        return msg["view"] is self.view and not self.moved
+
+
+async def settled(players: Iterable[tuple[Client, Watched]],
+                  watchers: Iterable[Client] = ()) -> None:
+    """Return once nothing is under way between a host and the clients at its table: a
+    round of pings through every client brought none of them news, and each bot has
+    answered its client's latest view and only waits.
+
+    A ping's answer comes after everything its client sent before it was handled, and
+    after everything the host sent that client before: a round without news, with
+    every bot waiting, leaves nothing in flight.
+    """
+    players = list(players)
+    clients = [c for c, _ in players] + list(watchers)
+    while True:
+        seen = [c.latest for c in clients]
+        for client in clients:
+            await client.ping()
+        if all(c.latest is was for c, was in zip(clients, seen, strict=True)) and all(
+                bot.waiting(c) for c, bot in players):
+            return
+
+
+async def drive_on_clock(clock: ManualClock, players: Iterable[tuple[Client, Any]], *,
+                         watchers: Iterable[Client] = (),
+                         timeout: float = 60.0) -> list[dict[str, Any] | None]:
+    """Play each client's seat with its bot (:func:`net.autoplay.drive`) to the end of
+    the game on ``clock``, the host's: each time everything has :func:`settled`, the
+    clock moves on to the next moment anything is due. Returns each one's result.
+
+    Time passes only where something happens, and what the host and the bots do at one
+    moment is all done before the next: a round of Get It! takes no wall time to speak
+    of, and goes the same way every time. ``watchers`` are other clients at the table.
+    """
+    players = [(client, Watched(bot)) for client, bot in players]
+    watchers = list(watchers)
+    done = asyncio.gather(
+        *(drive(client, bot, timeout=timeout, clock=clock) for client, bot in players))
+    try:
+        while not done.done():
+            await settled(players, watchers)
+            if done.done():
+                break
+            due = clock.next_due()
+            assert due is not None, "nothing is under way and nothing is due"
+            clock.advance_to(max(due, clock.now()))
+        return done.result()
+    finally:
+        done.cancel()
 
 
 class Clients:

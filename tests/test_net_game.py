@@ -15,6 +15,7 @@ from engine.bots import RandomBot
 from engine.core import Game, GameSpec, IllegalAction
 from net.autoplay import drive
 from net.client import Client, Joined, ServerError
+from net.clock import ManualClock
 from net.wire import codec, errors, framing
 from tests.net_support import (
     FORBIDDEN_KEYS,
@@ -23,6 +24,7 @@ from tests.net_support import (
     check_getout_secrecy,
     clients,
     decode,
+    drive_on_clock,
     keys_in,
     replay,
     running_host,
@@ -359,14 +361,18 @@ async def test_timed_game_sends_remaining_seconds_and_wakes_at_the_deadline(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setitem(engine.GAMES, "timed", Timed.spec)
-    async with running_host() as host, clients(host) as made:
+    clock = ManualClock()
+    async with running_host(clock=clock) as host, clients(host) as made:
         ann = await made.new("Ann", record=True)
         await ann.create_table("T", "timed", 1)
         await ann.start()
         started = await ann.wait_for(in_play)
         assert "deadline" not in started["view"]
         assert 0 < started["view"]["remaining"] <= Timed.LIMIT
-        # Nobody acts: the host's timer alone ends the game.
+        # Nobody acts: the host's timer alone ends the game (the clock moves to it).
+        deadline = clock.next_due()
+        assert deadline is not None
+        clock.advance_to(deadline)
         done = await ann.wait_for(lambda m: is_update(m) and m["events"], timeout=5)
         assert done["events"] == [{"type": "time_up"}]
         assert done["table"]["phase"] == "over" and ann.result == {"won": False}
@@ -459,7 +465,10 @@ async def test_every_registered_game_plays_to_the_end_over_the_wire(
     spec = engine.GAMES[game_id]
     seats = spec.min_seats
     humans = min(2, seats)
-    async with running_host(seed=7, bot_factory=make_bot) as host, clients(host) as made:
+    # The host and the players' bots on one clock the test moves (Get It! is real-time).
+    clock = ManualClock()
+    async with running_host(seed=7, bot_factory=make_bot, clock=clock) as host, \
+            clients(host) as made:
         players = [await made.new(f"P{i}", record=True) for i in range(humans)]
         watcher = await made.new("W", record=True)
         joined = await players[0].create_table("T", game_id, seats, SHORT.get(game_id))
@@ -470,9 +479,9 @@ async def test_every_registered_game_plays_to_the_end_over_the_wire(
             await players[0].add_bot(seat)
         await watcher.join(joined.table, spectate=True)
         await players[0].start()
-        results = await asyncio.gather(
-            *(drive(c, make_bot(game_id, i, 20), timeout=60) for i, c in enumerate(players))
-        )
+        results = await drive_on_clock(
+            clock, [(c, make_bot(game_id, i, 20)) for i, c in enumerate(players)],
+            watchers=[watcher])
         assert results[0] is not None and all(r == results[0] for r in results)
         final = await watcher.wait_for(lambda m: in_play(m) and m["table"]["phase"] == "over")
         assert final["view"]["seat"] is None and final["legal"] == []
@@ -508,7 +517,8 @@ def arranged(hand: list[dict[str, Any]]) -> list[int]:
 async def test_get_it_round_is_ended_by_the_hosts_timer_with_time_as_seconds_left() -> None:
     if "getit" not in engine.GAMES:
         pytest.skip("the Get It! engine is not merged here")
-    async with running_host() as host, clients(host) as made:
+    clock = ManualClock()
+    async with running_host(clock=clock) as host, clients(host) as made:
         players = [await made.new(f"P{i}", record=True) for i in range(3)]
         joined = await players[0].create_table(
             "T", "getit", 3, {"level": "X", "cards": 6, "timer": 1}
@@ -527,7 +537,11 @@ async def test_get_it_round_is_ended_by_the_hosts_timer_with_time_as_seconds_lef
         assert 0 < running["view"]["remaining"] <= 1
         started = [e for e in running["events"] if e["type"] == "round_started"]
         assert started and 0 < started[0]["remaining"] <= 1
-        # Nobody plays: the host wakes at the deadline by itself and ends the round.
+        # Nobody plays: the host wakes at the deadline by itself and ends the round (its
+        # one timer is the round's; the clock moves straight to it).
+        deadline = clock.next_due()
+        assert deadline is not None
+        clock.advance_to(deadline)
         for c in players:
             over = await c.wait_for(lambda m: in_play(m) and m["table"]["phase"] == "over")
             assert any(e.get("reason") == "time" for e in over["events"])
@@ -585,7 +599,11 @@ async def test_get_it_bots_run_by_the_host_and_by_a_client_clear_a_round_togethe
     def fast_bot(game_id: str, seat: int, seed: int) -> GetItBot:
         return GetItBot(seed, reaction=0.05, jitter=0.02)
 
-    async with running_host(bot_factory=fast_bot) as host, clients(host) as made:
+    # The host and the client's bot on one clock the test moves: the round's time
+    # passes where something is due, in no wall time.
+    clock = ManualClock()
+    async with running_host(bot_factory=fast_bot, clock=clock) as host, \
+            clients(host) as made:
         ann = await made.new("Ann")
         joined = await ann.create_table(
             "T", "getit", 3, {"level": "X", "cards": 9, "timer": 60}
@@ -593,7 +611,7 @@ async def test_get_it_bots_run_by_the_host_and_by_a_client_clear_a_round_togethe
         await ann.add_bot(1)
         await ann.add_bot(2)
         await ann.start()
-        result = await drive(ann, fast_bot("getit", 0, 5), timeout=60)
+        (result,) = await drive_on_clock(clock, [(ann, fast_bot("getit", 0, 5))])
         assert result is not None
         assert result["won"] is True and result["cards"] == 9
         assert host.tables[joined.table].phase == "over"

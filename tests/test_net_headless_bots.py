@@ -3,17 +3,16 @@ with its bots — the real ones, which can arrange a Get It! pile and announce i
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
 
 from engine.bots import GetItBot, RandomBot, make_bot
-from net.autoplay import drive
 from net.client import Client
+from net.clock import ManualClock
 from net.host import Host
 from net.serve import build_host
-from tests.net_support import LOCAL
+from tests.net_support import LOCAL, drive_on_clock
 
 
 def fast_getit(game_id: str, seat: int, seed: int) -> GetItBot:
@@ -33,9 +32,11 @@ CASES: list[tuple[str, int, int, dict[str, Any]]] = [
 async def test_a_headless_host_plays_to_the_end_with_its_bots(
     game_id: str, seats: int, bots: int, options: dict[str, Any]
 ) -> None:
+    # The host and the players' bots on one clock the test moves (Get It! is real-time).
+    clock = ManualClock()
     host = build_host(
         game=game_id, seats=seats, bots=bots, options=options, name="headless",
-        table="T", bot_delay=0,
+        table="T", bot_delay=0, clock=clock,
     )
     assert not isinstance(host.house.bot_factory(game_id, 0, 1), RandomBot)
     await host.start(LOCAL, 0)
@@ -52,9 +53,7 @@ async def test_a_headless_host_plays_to_the_end_with_its_bots(
             fast_getit(game_id, i, 3) if game_id == "getit" else make_bot(game_id, i, 3)
             for i in range(len(people))
         ]
-        results = await asyncio.gather(
-            *(drive(c, b, timeout=60) for c, b in zip(people, players, strict=True))
-        )
+        results = await drive_on_clock(clock, zip(people, players, strict=True))
         assert results[0] is not None and all(r == results[0] for r in results)
         table = host.tables["t1"]
         assert table.phase == "over" and table.game is not None and table.game.over

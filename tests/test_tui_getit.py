@@ -2,8 +2,10 @@
 
 The test plays as a person would, from what the screen shows: it looks at the player
 whose card is lowest, plays when everyone looks at (or smiles at) it, arranges its pile
-with the keys, peeks and talks when the footer offers it. Rounds are untimed (timer 0)
-so no test depends on the machine's speed.
+with the keys, peeks and talks when the footer offers it. The host runs on a clock the
+test moves (``net.clock.ManualClock``): its bots' reactions and a round's timer take no
+wall time, and no test depends on the machine's speed. Rounds are untimed (timer 0)
+unless a test says otherwise.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from textual.widgets import Input, Static
 
 from engine.getit import arrangement
 from engine.testing import stack_getit_piles
-from tests.tui_support import config_dir, type_ahead, until
+from net.clock import ManualClock
+from tests.tui_support import config_dir, type_ahead, until, until_on_clock
 from tui.app import HiddenHandApp
 from tui.games.getit.screen import GetItScreen, number_ranges
 from tui.games.getit.text import to_you
@@ -37,7 +40,7 @@ __all__ = ["config_dir"]  # the fixture, for pytest
 def solo_app(seats: int, options: dict[str, Any], seed: int = 5) -> HiddenHandApp:
     rng = random.Random(seed)
     return HiddenHandApp(Settings(name="Ann"), bot_delay=0.01,
-                         seed_source=lambda: rng.getrandbits(62),
+                         seed_source=lambda: rng.getrandbits(62), clock=ManualClock(),
                          solo={"game_id": "getit", "seats": seats,
                                "options": {"timer": 0, **options}})
 
@@ -82,7 +85,9 @@ async def a_still_table(pilot: Pilot[Any], app: HiddenHandApp) -> tuple[GetItScr
 async def arrange_as_dealt(pilot: Pilot[Any], screen: GetItScreen) -> None:
     await until(pilot, lambda: "done" in footer_keys(screen), "the Done key")
     await pilot.press("enter")
-    await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
+    # The bots arrange theirs at their pace.
+    await until_on_clock(pilot, screen, lambda: screen.view.get("phase") == "play",
+                         "the round")
 
 
 def convention_look(game: Any, seat: int) -> int | None:
@@ -115,16 +120,17 @@ async def play_like_a_person(pilot: Pilot[Any], screen: GetItScreen, table: Any)
     smile, and plays when everyone looks at it or smiles at it.
     """
     while True:
-        await until(pilot, lambda: screen.view.get("phase") != "play"
-                    or table_settled(screen, table), "the table to settle")
+        await until_on_clock(pilot, screen, lambda: screen.view.get("phase") != "play"
+                             or table_settled(screen, table), "the table to settle")
         view = screen.view
         if view.get("phase") != "play":
             return
         version = table.game.view(None)["version"]
         await decide(pilot, screen, view, view["seat"])
         # Our key changes the table (a look, a play); after nothing to do, a bot moves.
-        await until(pilot, lambda was=version: table.game.view(None)["version"] != was,
-                    "the table to change")
+        await until_on_clock(pilot, screen,
+                             lambda was=version: table.game.view(None)["version"] != was,
+                             "the table to change")
 
 
 def shown_signals(screen: GetItScreen, view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -439,8 +445,9 @@ async def test_peek_and_talk_keys_come_and_go_with_the_mirror_and_the_speech_bub
             table.seats[seat].bot = bot
         app.host.refresh(table)
         # The bots play the specials; with the mirror and the bubble gone, so are the keys.
-        await until(pilot, lambda: not any(p["top"] and p["top"]["kind"] != "number"
-                                           for p in screen.view["piles"]), "specials played")
+        await until_on_clock(pilot, screen, lambda: not any(
+            p["top"] and p["top"]["kind"] != "number" for p in screen.view["piles"]),
+            "specials played")
         await until(pilot, lambda: not {"peek", "talk"} & footer_keys(screen),
                     "peek and talk gone")
         assert screen.view.get("peek") is None and not talk.display

@@ -13,8 +13,10 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input
 
+from net.clock import ManualClock
 from tui.app import HiddenHandApp
 from tui.screens.lobby import LobbyScreen
+from tui.screens.table import TableScreen
 from tui.session import Session
 from tui.settings import Settings
 
@@ -43,6 +45,8 @@ DEADLINE = 60.0
 #: waits long for it; not shorter, since each check first walks the screen's widgets to
 #: drain their queues, and a busy wait would take the processor from the host it waits on.
 TICK = 0.02
+#: :func:`until_on_clock`'s tick: while the clock stands still only the app has work.
+CLOCK_TICK = 0.002
 
 
 async def until(pilot: Pilot[Any], condition: Callable[[], Any], what: str) -> Any:
@@ -64,6 +68,54 @@ async def until(pilot: Pilot[Any], condition: Callable[[], Any], what: str) -> A
         if loop.time() > give_up:
             raise AssertionError(f"timed out waiting for {what}")
         await pilot.pause(TICK)
+
+
+async def until_on_clock(pilot: Pilot[Any], screen: TableScreen,
+                         condition: Callable[[], Any], what: str) -> Any:
+    """:func:`until`, for a table of the app's own host whose clock the test moves
+    (``HiddenHandApp(clock=ManualClock())``): whenever ``screen`` has caught up with the
+    host and nothing is under way, the clock moves on to the next moment anything is
+    due there.
+
+    Caught up: no move of ours is on its way (the ``moves`` workers of
+    ``tui.screens.table``), the screen shows the host's latest version, and a ping
+    through the screen's connection brings no news (everything the app sent was
+    handled, everything the host sent arrived). The host's bots act only when the clock
+    says, so each of their moves waits until the person has seen the one before.
+    """
+    app = pilot.app
+    host, clock = app.host, app.hosting.clock
+    assert host is not None and screen.session.client is not None
+    assert isinstance(clock, ManualClock), "the app's host runs on the event loop's clock"
+    client = screen.session.client
+
+    def caught_up() -> bool:
+        if any(w.group == "moves" and not w.is_finished for w in app.workers):
+            return False
+        joined = screen.session.joined
+        table = host.tables.get(joined.table) if joined is not None else None
+        game = table.game if table is not None else None
+        return game is None or screen.view.get("version") == game.view(None)["version"]
+
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + DEADLINE
+    while True:
+        value = condition()
+        if value:
+            return value
+        if loop.time() > give_up:
+            raise AssertionError(f"timed out waiting for {what}")
+        if not caught_up():
+            # Only the app's own messages are left to handle (the host does nothing
+            # until the clock moves): a short tick keeps a step of the clock cheap.
+            await pilot.pause(CLOCK_TICK)
+            continue
+        latest = client.latest
+        await client.ping()
+        if client.latest is latest and caught_up():
+            due = clock.next_due()
+            assert due is not None, f"nothing is under way and nothing is due: no {what}"
+            clock.advance_to(max(due, clock.now()))
 
 
 async def until_steady(pilot: Pilot[Any], get: Callable[[], Any], what: str) -> Any:

@@ -34,6 +34,7 @@ from tui.settings import Settings
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
+    from net.clock import Clock
     from net.host import Host
     from net.journal import JournalInfo
     from tui.session import Session
@@ -53,12 +54,13 @@ class HiddenHandApp(App[None]):
     ``bind`` is the address a hosted game listens on (``None``: every interface, as a
     LAN party needs); ``solo`` starts a solo game at once (``{"game_id", "seats",
     "options"}``); ``bot_delay`` paces the bots (seconds between their moves);
-    ``seed_source`` fixes the games' seeds (tests and snapshots). ``box`` is the
-    address of an SSH box's host (``hiddenhand ssh-serve``): the menu then joins and
-    opens tables there instead of hosting on the LAN, and the lobby shows
-    ``box_invite``, how friends connect. ``collector_paused``: the command line turned
-    Python's cyclic garbage collector off for the start-up; it goes back on once the
-    first screen is painted (:meth:`first_screen_shown`).
+    ``seed_source`` fixes the games' seeds (tests and snapshots); ``clock`` is the clock
+    of the app's own host (``net.clock``: the event loop's unless a test passes a
+    ``ManualClock``). ``box`` is the address of an SSH box's host (``hiddenhand
+    ssh-serve``): the menu then joins and opens tables there instead of hosting on the
+    LAN, and the lobby shows ``box_invite``, how friends connect. ``collector_paused``:
+    the command line turned Python's cyclic garbage collector off for the start-up; it
+    goes back on once the first screen is painted (:meth:`first_screen_shown`).
     """
 
     CSS_PATH = "app.tcss"
@@ -77,6 +79,7 @@ class HiddenHandApp(App[None]):
         bind: str | None = None,
         bot_delay: float = 0.7,
         seed_source: Callable[[], int] | None = None,
+        clock: Clock | None = None,
         box: tuple[str, int] | None = None,
         box_invite: str | None = None,
         collector_paused: bool = False,
@@ -93,7 +96,7 @@ class HiddenHandApp(App[None]):
             self.add_class("-mono")  # (cues of its own: tui/app.tcss)
         self.settings = settings or Settings()
         self.hosting = Hosting(lambda: self.settings, bind=bind, bot_delay=bot_delay,
-                               seed_source=seed_source, warn=self._warn)
+                               seed_source=seed_source, warn=self._warn, clock=clock)
         self.listener = Listener(self._post)
         self._notice = notice
         self._notice_severity: SeverityLevel = "warning"

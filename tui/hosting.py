@@ -21,6 +21,7 @@ from tui.settings import Settings
 # The host, the session and with them the wire format are imported when a game is
 # hosted or dealt, not before the menu's first frame (scripts/bench_startup.py).
 if TYPE_CHECKING:
+    from net.clock import Clock
     from net.discovery import Advertiser
     from net.host import Host
     from net.journal import JournalInfo
@@ -34,17 +35,20 @@ class Hosting:
     our seat go by, the mDNS interfaces); ``bind`` is the address a LAN game listens on
     (``None``: every interface, as a LAN party needs); ``bot_delay`` paces the bots
     (seconds between their moves); ``seed_source`` fixes the games' seeds (tests and
-    snapshots); ``warn`` tells the player something went half wrong (a game nobody
-    will find on the LAN, but that still runs).
+    snapshots); ``clock`` is the host's clock (``net.clock``; the event loop's unless a
+    test passes a ``ManualClock`` to move the games' time itself); ``warn`` tells the
+    player something went half wrong (a game nobody will find on the LAN, but that
+    still runs).
     """
 
     def __init__(self, settings: Callable[[], Settings], *, bind: str | None,
                  bot_delay: float, seed_source: Callable[[], int] | None,
-                 warn: Callable[[str], None]) -> None:
+                 warn: Callable[[str], None], clock: Clock | None = None) -> None:
         self._settings = settings
         self.bind_address = bind
         self.bot_delay = bot_delay
         self.seed_source = seed_source
+        self.clock = clock
         self._warn = warn
         #: The host this app runs, if any.
         self.host: Host | None = None
@@ -67,7 +71,7 @@ class Hosting:
 
         await self.stop()
         settings: dict[str, Any] = {"bot_factory": make_bot, "bot_delay": self.bot_delay,
-                                    "seed_source": self.seed_source}
+                                    "seed_source": self.seed_source, "clock": self.clock}
         if resume is not None:
             host = Host.resume(resume, **settings)
             port = host.resumed_port
