@@ -391,7 +391,7 @@ async def test_connection_loss_shows_a_banner_and_reconnects_by_itself(lan_host:
         banner = lobby.query_one("#banner")
         client = lobby.session.client
         assert client is not None
-        client._writer.transport.abort()  # the cable is pulled
+        client.abort()  # the cable is pulled
         await until(pilot, lambda: banner.has_class("shown"), "the banner")
         assert "reconnecting" in str(banner.render())
         await until(pilot, lambda: not banner.has_class("shown"), "the reconnection")

@@ -211,7 +211,7 @@ async def test_marks_by_key_and_click_survive_leaving_and_rejoining() -> None:
             client = screen.session.client
             assert client is not None
             before = screen.update
-            client._writer.transport.abort()
+            client.abort()
             banner = screen.query_one("#banner")
             await until(pilot, lambda: banner.has_class("shown"), "the banner")
             await until(pilot, lambda: not banner.has_class("shown"), "the reconnection")

@@ -60,7 +60,7 @@ async def test_after_moving_seat_a_reconnection_takes_the_new_seat_back() -> Non
         assert table.seats[2].kind == "human" and table.seats[0].kind == "empty"
 
         assert ann.client is not None
-        ann.client._writer.transport.abort()  # the line drops
+        ann.client.abort()  # the line drops
         await until_closed(ann)
         await ann.reconnect()
         assert ann.seat == 2
@@ -86,7 +86,7 @@ async def test_a_spectator_whose_line_drops_watches_again_and_takes_no_seat() ->
         await cy.join(joined.table, spectate=True)
         assert cy.seat is None and len(table.spectators) == 1
         assert cy.client is not None
-        cy.client._writer.transport.abort()  # the line drops
+        cy.client.abort()  # the line drops
         await until_closed(cy)
         await cy.reconnect()
         assert cy.joined == Joined(joined.table, None, None)
@@ -607,7 +607,7 @@ async def test_a_renamed_player_comes_back_under_the_new_name() -> None:
         table = host.tables[joined.table]
         assert table.seats[0].name == "Bobby"
         assert bob.client is not None
-        bob.client._writer.transport.abort()  # the line drops
+        bob.client.abort()  # the line drops
         await until_closed(bob)
         await bob.reconnect()
         assert table.seats[0].name == "Bobby" and table.seats[0].conn is not None
