@@ -25,6 +25,7 @@ from tests.tui_support import (
     gotfive_clue_move,
     make_app,
     open_lobby,
+    screen_strips,
     show_lobby,
     still_gotfive_table,
     until,
@@ -304,7 +305,7 @@ async def bottom_line(footer: Widget, width: int, theme: str,
         if hover is not None:
             await pilot.hover(offset=(hover, 4))
             await pilot.pause()
-        strips = app.screen._compositor.render_strips()
+        strips = screen_strips(app)
         return [(char, (segment.style or Style()).clear_meta_and_links()) for segment in strips[4]
                 for char in segment.text]
 
@@ -376,7 +377,7 @@ async def test_the_table_footer_presses_a_key_clicked_and_tells_what_it_does() -
     async with app.run_test(size=(32, 5)) as pilot:
         await pilot.pause()
         assert [entry.name for entry in footer.entries] == ["play", "draw", "chat", "leave"]
-        line = app.screen._compositor.render_strips()[4].text
+        line = screen_strips(app)[4].text
         play, draw, chat, leave = (footer.entry_region(i) for i in range(4))
         assert line[play[0]:play[1]].strip().endswith("Play card")
         assert line[draw[0]:draw[1]].strip().endswith("Draw")
@@ -396,7 +397,7 @@ async def test_the_table_footer_presses_a_key_clicked_and_tells_what_it_does() -
         await pilot.pause()
         start, end = footer.entry_region(3)
         assert start >= 0 and end <= 32, (start, end)
-        assert "Leave" in app.screen._compositor.render_strips()[4].text
+        assert "Leave" in screen_strips(app)[4].text
         await pilot.click(TableFooter, offset=(start + 1, 0))
         await pilot.pause()
         assert app.keys_screen.done == ["play", "leave"]

@@ -19,7 +19,7 @@ from textual.widgets import Input, Static
 
 from engine.getit import arrangement
 from engine.testing import stack_getit_piles
-from tests.tui_support import config_dir, type_ahead, until
+from tests.tui_support import Notices, config_dir, type_ahead, until
 from tui.app import HiddenHandApp
 from tui.games.getit.screen import GetItScreen, number_ranges
 from tui.games.getit.text import to_you
@@ -490,7 +490,8 @@ async def test_talk_pressed_just_after_it_ended_still_keeps_the_sentence_off_the
     the line opens anyway, saying talk is over, and what she goes on typing (a space
     plays her card) stays in it until Enter closes it, unsent."""
     app = solo_app(3, {"level": 5})
-    async with app.run_test(size=SIZE) as pilot:
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         screen, table = await bubble_before_ann(pilot)
         events = table.game.act(2, {"type": "play"}, now=engine_now(app))  # the bubble
         app.host.refresh(table, events)
@@ -499,7 +500,7 @@ async def test_talk_pressed_just_after_it_ended_still_keeps_the_sentence_off_the
         await pilot.pause()
         talk = screen.query_one("#talk", Input)
         assert screen.focused is talk and talk.value == "hi 2 "
-        assert any("Talk has ended" in str(n.message) for n in app._notifications)
+        assert any("Talk has ended" in str(n.message) for n in notices.raised)
         assert len(table.game.piles[0]) == 1 and table.game.signals["look"][0] is None
         await pilot.press("enter")
         await until(pilot, lambda: not talk.display, "the line closed")
@@ -600,7 +601,8 @@ async def test_every_key_of_a_round_fits_the_footer_at_80_columns() -> None:
     from tests.tui_support import footer_labels_in_view
 
     app = solo_app(3, {"level": 5})
-    async with app.run_test(size=(80, 24)) as pilot:
+    notices = Notices()
+    async with app.run_test(size=(80, 24), message_hook=notices) as pilot:
         screen = await open_table(pilot)
         table = game_of(app)
         for seat in table.seats:
@@ -617,7 +619,7 @@ async def test_every_key_of_a_round_fits_the_footer_at_80_columns() -> None:
         assert "aim" in footer_keys(screen) and aim_lit()
         await pilot.press("s")
         await until(pilot, lambda: any("Look at someone first" in str(n.message)
-                                       for n in app._notifications), "what s needs")
+                                       for n in notices.raised), "what s needs")
         assert table.game.signals["smile"][0] is None
         await pilot.press("2")  # look at Bot 2
         await until(pilot, lambda: aim_lit() and "stop_signals" in footer_keys(screen),

@@ -36,7 +36,14 @@ from tui.screens.summary import SummaryScreen
 from tui.settings import Settings
 
 from .test_tui import join_by_address, until
-from .tui_support import footer_drawn, gotfive_clue_move, still_gotfive_table, type_ahead
+from .tui_support import (
+    footer_drawn,
+    gotfive_clue_move,
+    screen_strips,
+    screen_text,
+    still_gotfive_table,
+    type_ahead,
+)
 
 SIZE = (100, 34)
 
@@ -380,7 +387,7 @@ async def test_every_opponents_rack_stays_in_sight_as_clues_lengthen_it() -> Non
         await until(pilot, lambda: panel.size.height == len(panel.lines(panel.size.width)),
                     "the panel as tall as its lines")
         assert panel.size.height > 3  # some rack wrapped onto a second line
-        shown = "\n".join(strip.text for strip in screen._compositor.render_strips())
+        shown = screen_text(app)
         for seat in (1, 2, 3):
             assert f"{seat + 1} Bot {seat + 1}" in shown, shown
 
@@ -521,7 +528,7 @@ async def test_the_board_draws_line_by_line_what_its_text_draws(size: tuple[int,
             yield TextBoard()
 
     def cells(app: App[None], widget: Widget) -> list[list[tuple[str, Style | None]]]:
-        strips = app.screen._compositor.render_strips()
+        strips = screen_strips(app)
         region = widget.region
         return [[(char, segment.style and segment.style.clear_meta_and_links())
                  for segment in strips[y].crop(region.x, region.right)
@@ -569,7 +576,7 @@ async def test_the_racks_and_the_public_row_draw_line_by_line_what_textual_drew(
     from tui.widgets.lines import TextLines
 
     def cells(widget: Widget) -> list[list[tuple[str, Any]]]:
-        strips = widget.app.screen._compositor.render_strips()
+        strips = screen_strips(widget.app)
         region = widget.region
         return [[(char, segment.style and segment.style.clear_meta_and_links())
                  for segment in strips[y].crop(region.x, region.right)

@@ -13,6 +13,7 @@ from textual.containers import Horizontal
 from textual.strip import Strip
 from textual.widgets import RichLog, Static
 
+from tests.tui_support import screen_strips
 from tui.widgets.log import TableLog
 
 WORDS = ["played", "Kevin", "7", "drew", "a", "card", "GET", "OUT!", "💬", "naming",
@@ -47,7 +48,7 @@ def state(log: RichLog | TableLog) -> tuple[object, ...]:
 
 def drawn(app: App[Any], log: RichLog | TableLog) -> list[list[tuple[str, Style]]]:
     """The log as the screen draws it now, border and all: (character, style) rows."""
-    strips = app.screen._compositor.render_strips()
+    strips = screen_strips(app)
     region = log.region
     return [[(char, segment.style or Style()) for segment in
              strips[y].crop(region.x, region.right) for char in segment.text]

@@ -21,6 +21,7 @@ from net.journal import SUFFIX
 from tests.net_support import running_host
 from tests.tui_support import (
     SIZE,
+    Notices,
     config_dir,
     footer_keys,
     make_app,
@@ -331,7 +332,8 @@ async def test_a_failing_listener_is_reported_and_listens_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         lobby = await open_lobby(app, pilot)
         record = Session.record
         failures: list[str] = []
@@ -350,7 +352,7 @@ async def test_a_failing_listener_is_reported_and_listens_again(
         await bob.join(table_id)  # this update meets the bug
         await until(pilot, lambda: failures, "the failure")
         await until(pilot, lambda: any("Listening to the table failed" in str(n.message)
-                                       for n in app._notifications), "the report")
+                                       for n in notices.raised), "the report")
         await bob.request("rename", "Robert")  # the listener is back: this one arrives
         await until(pilot, lambda: seat_names(lobby)[1] == "Robert", "the rename")
         await bob.close()
@@ -648,12 +650,13 @@ async def test_leaving_a_lan_table_in_play_tells_the_others_so() -> None:
 
 async def test_removing_from_an_empty_or_our_own_seat_says_why_not() -> None:
     app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         await open_lobby(app, pilot)
         await pilot.press("ctrl+x")  # the cursor starts on our own seat
 
         def said() -> list[str]:
-            return [str(n.message) for n in app._notifications]
+            return notices.messages()
 
         await until(pilot, lambda: any("your own seat" in m for m in said()), "our seat")
         await pilot.press("down", "ctrl+x")

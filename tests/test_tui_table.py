@@ -13,7 +13,7 @@ import pytest
 from textual.pilot import Pilot
 
 from engine.testing import stack_getout
-from tests.tui_support import SIZE, config_dir, footer_keys, make_app, until
+from tests.tui_support import SIZE, Notices, config_dir, footer_keys, make_app, until
 from tui.app import HiddenHandApp
 from tui.games.getout.screen import GetOutScreen
 from tui.screens.dialogs import ChoiceScreen
@@ -86,7 +86,8 @@ async def test_an_unanswered_question_goes_away_when_the_match_ends() -> None:
 async def test_out_of_a_solo_match_a_player_leaves_with_the_result() -> None:
     app = make_app(bot_delay=0.5, solo={"game_id": "getout", "seats": 3,
                                         "options": {"first": 0, "limit": 10}})
-    async with app.run_test(size=SIZE) as pilot:
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         await out_after_the_first_round(pilot, app)
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
         await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the question")
@@ -94,7 +95,7 @@ async def test_out_of_a_solo_match_a_player_leaves_with_the_result() -> None:
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
         await until(pilot, lambda: app.host is None, "the solo host to stop")
         result: str = await until(pilot, lambda: next(
-            (str(n.message) for n in app._notifications if "won the match" in str(n.message)),
+            (str(n.message) for n in notices.raised if "won the match" in str(n.message)),
             None), "the result")
         assert "Match totals: " in result and "You 14 (out)" in result
 
