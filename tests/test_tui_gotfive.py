@@ -37,6 +37,7 @@ from tui.settings import Settings
 
 from .test_tui import join_by_address, until
 from .tui_support import (
+    count_layouts,
     footer_drawn,
     gotfive_clue_move,
     screen_strips,
@@ -413,11 +414,12 @@ async def test_racks_ask_for_a_layout_only_when_their_height_changes() -> None:
         rack.set_attributes(seat=0, tiles=tiles)
         await pilot.pause()
         heights = others.size.height, rack.size.height
-        layouts = others._layout_updates, rack._layout_updates
+        others_layouts, rack_layouts = count_layouts(others), count_layouts(rack)
+        layouts = others_layouts(), rack_layouts()
         # Whose turn it is, and a face-up rack: drawn anew, same heights.
         others.set_attributes(turn=1, racks=[tiles, tiles, seen])
         rack.set_attributes(comparing=True, tiles=seen)
-        assert (others._layout_updates, rack._layout_updates) == layouts
+        assert (others_layouts(), rack_layouts()) == layouts
         await pilot.pause()
         assert (others.size.height, rack.size.height) == heights
         # Two compares stacked under your first tile: your rack grows.
@@ -425,8 +427,8 @@ async def test_racks_ask_for_a_layout_only_when_their_height_changes() -> None:
                  for n in (12, 13)]
         rack.set_attributes(clues=clues)
         others.set_attributes(clues=clues)  # not about them: the same lines
-        assert rack._layout_updates == layouts[1] + 1
-        assert others._layout_updates == layouts[0]
+        assert rack_layouts() == layouts[1] + 1
+        assert others_layouts() == layouts[0]
         await pilot.pause()
         assert rack.size.height > heights[1]
         assert others.size.height == heights[0]

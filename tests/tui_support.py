@@ -83,6 +83,25 @@ async def until_steady(pilot: Pilot[Any], get: Callable[[], Any], what: str) -> 
             return value
 
 
+def count_layouts(widget: Widget) -> Callable[[], int]:
+    """From now on, count the layouts of the screen ``widget`` asks for (each
+    ``refresh(layout=True)``); the count, when the returned function is called.
+
+    Started with the app idle (after ``pilot.pause()``), a count still at 0 also says no
+    layout is pending.
+    """
+    asked = 0
+    refresh = widget.refresh
+
+    def counted(*regions: Any, **options: Any) -> Any:
+        nonlocal asked
+        asked += bool(options.get("layout"))
+        return refresh(*regions, **options)
+
+    widget.refresh = counted  # type: ignore[method-assign]
+    return lambda: asked
+
+
 def mounted(widget: Widget) -> bool:
     """``widget`` and everything in it are mounted (a form just built may have a select
     whose own parts are not there yet: setting its value then fails)."""
