@@ -10,8 +10,10 @@ from rich.style import Style
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Footer, Static
 
@@ -497,20 +499,23 @@ async def test_a_click_on_get_its_look_at_key_looks_at_the_next_player() -> None
                         and screen._my_signal("look") == t, f"a look at {target}")
 
 
-async def test_a_dialog_shows_its_keys_in_its_first_frame() -> None:
+async def test_a_dialog_shows_its_keys_in_its_first_frame(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await open_lobby(app, pilot)
         dialog = ConfirmScreen("Really?")
         at_first_frame: list[dict[str, bool]] = []
-        paint = dialog._compositor_refresh
+        render_lines = Widget.render_lines
 
-        def painted() -> None:
-            paint()
-            if not at_first_frame:
+        def drawn(widget: Widget, crop: Region) -> list[Strip]:
+            # Only a frame draws widgets: the first drawn with the dialog on top is in its
+            # first frame.
+            if app.screen is dialog and not at_first_frame:
                 at_first_frame.append(footer_drawn(app))
+            return render_lines(widget, crop)
 
-        dialog._compositor_refresh = painted  # type: ignore[method-assign]
+        monkeypatch.setattr(Widget, "render_lines", drawn)
         app.push_screen(dialog)
         await until(pilot, lambda: at_first_frame, "the dialog's first frame")
         assert at_first_frame[0] == {"answer": True}

@@ -167,8 +167,11 @@ async def test_a_person_and_bots_clear_a_level_one_round_through_the_keys() -> N
     def pushed(screen: Any, *args: Any, **kwargs: Any) -> Any:
         if isinstance(screen, SummaryScreen):
             under = app.screen
+            # What the table's last layout draws: every widget under some cell of it.
+            drawn = {widget for y in range(under.size.height) for x in range(under.size.width)
+                     for widget, _ in under.get_widgets_at(x, y)}
             hidden_under_summary.append(
-                [f"{w!r} in {w.parent!r}" for w in under._compositor.widgets
+                [f"{w!r} in {w.parent!r}" for w in drawn
                  if not all(node.display for node in w.ancestors_with_self
                             if node is not under)])
         return push(screen, *args, **kwargs)

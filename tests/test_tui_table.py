@@ -116,14 +116,21 @@ async def test_while_a_table_is_shown_full_collections_skip_what_outlived_them()
                 == "tui.gc_tuning"]
 
 
-async def test_at_a_table_full_collections_wait_for_an_update_to_be_drawn() -> None:
+async def test_at_a_table_full_collections_wait_for_an_update_to_be_drawn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Python's own full collections are off while a table is shown (they ran inside an
     update's repaint); one runs after the frame of every COLLECT_EVERY-th update."""
+    from textual.geometry import Region
+    from textual.strip import Strip
+    from textual.widget import Widget
+
+    from tui import gc_tuning
     from tui.gc_tuning import TABLE_COLLECT_EVERY as COLLECT_EVERY
 
     before = gc.get_threshold()
     full: list[bool] = []
-    frames = [0, 0]  # frames drawn, and how many there were when the last update went out
+    # Widgets drawn (only a frame draws them), and how many when the last update went out.
+    frames = [0, 0]
 
     def count(phase: str, info: dict[str, int]) -> None:
         if phase == "start" and info.get("generation") == 2:
@@ -142,27 +149,35 @@ async def test_at_a_table_full_collections_wait_for_an_update_to_be_drawn() -> N
         for seat in table.seats:
             seat.bot = None  # only the test's updates
         await pilot.pause()
-        paint = screen._compositor_refresh
+        render_lines = Widget.render_lines
 
-        def painted() -> None:
-            paint()
+        def drawn(widget: Widget, crop: Region) -> list[Strip]:
             frames[0] += 1
+            return render_lines(widget, crop)
 
-        screen._compositor_refresh = painted  # type: ignore[method-assign]
+        monkeypatch.setattr(Widget, "render_lines", drawn)
         gc.callbacks.append(count)
         try:
-            shown = screen._updates_uncollected
-            for n in range(shown + 1, COLLECT_EVERY):
-                app.host.refresh(table)
-                await until(pilot, lambda n=n: screen._updates_uncollected == n,
-                            "the update shown")
-            await pilot.pause()
-            assert not full  # none yet, and none of the collector's own
-            frames[1] = frames[0]
+            # The count of updates from a known start: counting to one, the next update
+            # collects and starts the count again.
+            monkeypatch.setattr(gc_tuning, "TABLE_COLLECT_EVERY", 1)
             app.host.refresh(table)
-            await until(pilot, lambda: full, "a full collection after the update's frame")
-            assert full == [True]
-            assert screen._updates_uncollected == 0
+            await until(pilot, lambda: full, "the count started again")
+            monkeypatch.setattr(gc_tuning, "TABLE_COLLECT_EVERY", COLLECT_EVERY)
+            full.clear()
+            for _ in range(2):  # (the second time: the count started again at the first)
+                for _ in range(1, COLLECT_EVERY):
+                    shown = screen.update
+                    app.host.refresh(table)
+                    await until(pilot, lambda shown=shown: screen.update is not shown,
+                                "the update shown")
+                await pilot.pause()
+                assert not full  # none yet, and none of the collector's own
+                frames[1] = frames[0]
+                app.host.refresh(table)
+                await until(pilot, lambda: full, "a full collection after the update's frame")
+                assert full == [True]
+                full.clear()
         finally:
             gc.callbacks.remove(count)
     assert gc.get_threshold() == before
