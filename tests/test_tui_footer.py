@@ -412,12 +412,12 @@ async def test_the_key_under_a_resting_mouse_stays_lit_as_the_keys_change_and_sc
         await pilot.pause()
         chat = footer.entry_region(2)
         await pilot.hover(TableFooter, offset=(chat[0] + 1, 0))
-        assert footer._hover == 2
+        assert footer.hovered == 2
         lit = footer.render_line(0)
         app.keys_screen.draw_dimmed = False  # the keys change (Draw lit), the mouse stays
         app.keys_screen.refresh_bindings()
         await pilot.pause()
-        assert footer.entries[1].enabled and footer._hover == 2
+        assert footer.entries[1].enabled and footer.hovered == 2
         styles = {seg.style.bgcolor for seg in footer.render_line(0)
                   if seg.text.strip() == "c"}
         assert styles == {seg.style.bgcolor for seg in lit if seg.text.strip() == "c"}
@@ -427,9 +427,10 @@ async def test_the_key_under_a_resting_mouse_stays_lit_as_the_keys_change_and_sc
                 footer, chat[0] + 1, 0, 0, 0, 0, False, False, False,
                 screen_x=chat[0] + 1, screen_y=4))
         await pilot.pause()
-        assert footer._scroll > 0, footer._scroll
-        assert footer._mouse_x == chat[0] + 1, footer._mouse_x
-        assert footer._hover == footer.entry_at(chat[0] + 1) != 2
+        assert footer.entry_region(0)[0] < 0, footer.entry_region(0)  # scrolled
+        # The mouse stayed at its column: the key under it there is the one lit.
+        assert footer.hovered is not None, "the mouse's column was forgotten"
+        assert footer.hovered == footer.entry_at(chat[0] + 1) != 2
 
 
 async def test_while_the_chat_line_has_the_keys_the_footer_shows_send_and_back() -> None:
