@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,6 +134,42 @@ def arrangement(cards: Sequence[dict[str, Any]], rng: random.Random) -> list[int
     return pile
 
 
+def deal_hands(deck: Sequence[int], seats: int, total: int, cards: Mapping[int, Card],
+               rng: random.Random) -> list[list[int]]:
+    """Shuffle ``deck`` (card ids) and deal ``total`` of its cards round-robin from seat 0,
+    then :func:`fix_special_hands`; the hands, one list of ids a seat.
+
+    **Decision** (RULES.md): a hand of only special cards goes back into the undealt
+    rest, which is reshuffled, and the same number is dealt again, until the hand holds
+    a number. If the rest has fewer cards than that hand (or no number card at all, so
+    redrawing could never help), the whole deal is shuffled and dealt again.
+    """
+    while True:
+        shuffled = list(deck)
+        rng.shuffle(shuffled)
+        dealt, rest = shuffled[:total], shuffled[total:]
+        hands: list[list[int]] = [dealt[s::seats] for s in range(seats)]
+        if fix_special_hands(hands, rest, cards, rng):
+            return hands
+
+
+def fix_special_hands(hands: list[list[int]], rest: list[int], cards: Mapping[int, Card],
+                      rng: random.Random) -> bool:
+    """Redraw each hand of only special cards from the undealt ``rest`` (both changed in
+    place) until it holds a number; ``False`` as soon as the rest cannot help (fewer cards
+    than the hand, or no number among them): the whole deal must be dealt again."""
+    for hand in hands:
+        while all(cards[c].special for c in hand):
+            size = len(hand)
+            if len(rest) < size or all(cards[c].special for c in rest):
+                return False
+            rest += hand
+            rng.shuffle(rest)
+            hand[:] = rest[:size]
+            del rest[:size]
+    return True
+
+
 def clean_text(text: str) -> str:
     """A line of talk without control, format or separator characters, trimmed."""
     kept = "".join(ch for ch in text if unicodedata.category(ch) not in _DROPPED_CATEGORIES)
@@ -186,7 +222,7 @@ class GetIt(Game):
         self.round += 1
         deck = self.level_deck()
         total = self.deck_size()
-        self.hands = self._deal_hands(deck, total)
+        self.hands = deal_hands(deck, self.seats, total, self.cards, self.rng)
         self.arranged: list[list[int] | None] = [None] * self.seats
         self.piles: list[list[int]] = [[] for _ in range(self.seats)]  # top last
         self.played: list[int] = []
@@ -195,34 +231,6 @@ class GetIt(Game):
         self.started: float | None = None
         self._reset_signals()
         self._phase_name = PHASE_PREPARE
-
-    def _deal_hands(self, deck: list[int], total: int) -> list[list[int]]:
-        """Deal ``total`` cards round-robin from seat 0, then fix all-special hands.
-
-        **Decision** (RULES.md): a hand of only special cards goes back into the undealt
-        rest, which is reshuffled, and the same number is dealt again, until the hand holds
-        a number. If the rest has fewer cards than that hand (or no number card at all, so
-        redrawing could never help), the whole deal is shuffled and dealt again.
-        """
-        while True:
-            cards = list(deck)
-            self.rng.shuffle(cards)
-            dealt, rest = cards[:total], cards[total:]
-            hands: list[list[int]] = [dealt[s :: self.seats] for s in range(self.seats)]
-            if self._fix_special_hands(hands, rest):
-                return hands
-
-    def _fix_special_hands(self, hands: list[list[int]], rest: list[int]) -> bool:
-        for hand in hands:
-            while all(self.cards[c].special for c in hand):
-                size = len(hand)
-                if len(rest) < size or all(self.cards[c].special for c in rest):
-                    return False
-                rest += hand
-                self.rng.shuffle(rest)
-                hand[:] = rest[:size]
-                del rest[:size]
-        return True
 
     def _reset_signals(self) -> None:
         self.signals: dict[str, list[int | None]] = {s: [None] * self.seats for s in SIGNALS}

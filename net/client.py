@@ -267,8 +267,7 @@ class Client:
             await asyncio.sleep(heartbeat)
             if loop.time() - self._last_seen > 4 * heartbeat:
                 self.close_reason = "the host stopped answering"
-                with contextlib.suppress(Exception):
-                    self._writer.abort()
+                self.abort()
                 return
 
     def __aiter__(self) -> Client:
@@ -340,6 +339,14 @@ class Client:
             self._pending.pop(ref, None)
             raise
         return await future
+
+    def abort(self) -> None:
+        """Drop the connection at once, as a pulled cable or a laptop gone to sleep does:
+        nothing more is sent (what is queued is discarded), no goodbye. The stream then
+        ends as for any lost connection; the host notices when its writes fail or its
+        heartbeat goes unanswered."""
+        with contextlib.suppress(Exception):
+            self._writer.abort()
 
     async def close(self) -> None:
         """Close the connection."""

@@ -255,7 +255,7 @@ class Soak:
             if self.players and self.rng.random() < 0.7:
                 victim = self.rng.choice(self.players)
                 with contextlib.suppress(Exception):
-                    victim.client._writer.transport.abort()
+                    victim.client.abort()
             if self.args.kill_every and time.monotonic() >= next_kill:
                 self.stats.lives.append(await self.host.kill())
                 self.stats.kills += 1

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
 import engine
-from engine import IllegalAction
-from engine.getit import DEAL_SIZES, DOUBLES, GetIt, arrangement, hand_order
+from engine import IllegalAction, getit
+from engine.getit import DEAL_SIZES, DOUBLES, Card, GetIt, arrangement, hand_order
 from engine.testing import stack_getit_hands
 from tests.getit_support import arrange_all, new
 
@@ -104,8 +106,8 @@ def test_same_seed_same_deal_other_seed_other_deal() -> None:
     assert new(4, seed=5).hands != new(4, seed=6).hands
 
 
-def _all_special(game: GetIt, hand: list[int]) -> bool:
-    return all(game.cards[c].special for c in hand)
+def _all_special(cards: Mapping[int, Card], hand: list[int]) -> bool:
+    return all(cards[c].special for c in hand)
 
 
 def test_all_special_hand_is_redrawn_from_the_undealt_rest(
@@ -114,28 +116,29 @@ def test_all_special_hand_is_redrawn_from_the_undealt_rest(
     """Seeds whose shuffle gives a hand of only specials end with a number in every hand;
     other hands and the hand's size are kept, and the redrawn cards came from the rest."""
     seen: list[tuple[list[list[int]], list[int]]] = []
-    original = GetIt._fix_special_hands
+    original = getit.fix_special_hands
 
-    def spy(self: GetIt, hands: list[list[int]], rest: list[int]) -> bool:
+    def spy(hands: list[list[int]], rest: list[int], cards: Mapping[int, Card],
+            rng: random.Random) -> bool:
         before = ([list(h) for h in hands], list(rest))
-        ok = original(self, hands, rest)
-        if ok and any(_all_special(self, h) for h in before[0]):
+        ok = original(hands, rest, cards, rng)
+        if ok and any(_all_special(cards, h) for h in before[0]):
             seen.append(before)
             for old, new_hand in zip(before[0], hands, strict=True):
                 assert len(old) == len(new_hand)
-                if not _all_special(self, old):
+                if not _all_special(cards, old):
                     assert old == new_hand
                 else:
-                    assert not _all_special(self, new_hand)
+                    assert not _all_special(cards, new_hand)
                     assert set(new_hand) <= set(old) | set(before[1])
             after = [c for h in hands for c in h] + rest
             assert sorted(after) == sorted([c for h in before[0] for c in h] + before[1])
         return ok
 
-    monkeypatch.setattr(GetIt, "_fix_special_hands", spy)
+    monkeypatch.setattr(getit, "fix_special_hands", spy)
     for seed in range(400):
         game = new(6, seed=seed, level=2)
-        assert not any(_all_special(game, h) for h in game.hands)
+        assert not any(_all_special(game.cards, h) for h in game.hands)
         if len(seen) >= 3:
             break
     assert len(seen) >= 3, "no seed dealt an all-special hand; the test proves nothing"
@@ -148,17 +151,18 @@ def test_too_few_undealt_cards_redeal_everything(monkeypatch: pytest.MonkeyPatch
     smiles = [c for c in sorted(game.cards) if game.cards[c].kind == "smile"][:3]
     deck = sorted(numbers + smiles)
     failures = 0
-    original = GetIt._fix_special_hands
+    original = getit.fix_special_hands
 
-    def spy(self: GetIt, hands: list[list[int]], rest: list[int]) -> bool:
+    def spy(hands: list[list[int]], rest: list[int], cards: Mapping[int, Card],
+            rng: random.Random) -> bool:
         nonlocal failures
-        ok = original(self, hands, rest)
+        ok = original(hands, rest, cards, rng)
         failures += not ok
         return ok
 
-    monkeypatch.setattr(GetIt, "_fix_special_hands", spy)
+    monkeypatch.setattr(getit, "fix_special_hands", spy)
     for _ in range(40):
-        hands = game._deal_hands(deck, 4)
+        hands = getit.deal_hands(deck, game.seats, 4, game.cards, game.rng)
         assert [len(h) for h in hands] == [2, 1, 1]
         assert all(any(game.cards[c].kind == "number" for c in h) for h in hands)
     assert failures > 0, "the whole-redeal path was never taken"
@@ -168,10 +172,11 @@ def test_fix_reports_too_few_cards_left() -> None:
     game = new(3, seed=3)
     smiles = [c for c in sorted(game.cards) if game.cards[c].kind == "smile"]
     number = next(c for c in sorted(game.cards) if game.cards[c].kind == "number")
-    assert game._fix_special_hands([[smiles[0], smiles[1]]], [number]) is False
-    assert game._fix_special_hands([[smiles[0]]], [smiles[2]]) is False
+    fix = functools.partial(getit.fix_special_hands, cards=game.cards, rng=game.rng)
+    assert fix([[smiles[0], smiles[1]]], [number]) is False
+    assert fix([[smiles[0]]], [smiles[2]]) is False
     hands = [[smiles[0]]]
-    assert game._fix_special_hands(hands, [number, smiles[2]]) is True
+    assert fix(hands, [number, smiles[2]]) is True
     assert hands == [[number]]
 
 

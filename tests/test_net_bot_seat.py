@@ -27,7 +27,7 @@ async def test_a_player_takes_the_seat_back_from_the_bot_with_the_token() -> Non
         first = await bob.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
         hand = first["view"]["hand"]
 
-        bob._writer.transport.abort()  # Bob's laptop goes to sleep
+        bob.abort()  # Bob's laptop goes to sleep
         await ann.wait_for(notice("disconnected"))
         await ann.add_bot(1)  # it is Ann's turn: the bot waits for her move
         handed = await ann.wait_for(notice("bot_added"))

@@ -158,7 +158,7 @@ async def test_a_dropped_client_reconnects_by_token_mid_game_and_continues() -> 
         assert mid["legal"], "it is Bob's turn"
         hand_before = mid["view"]["hand"]
 
-        bob._writer.transport.abort()  # the cable is pulled
+        bob.abort()  # the cable is pulled
         gone = await ann.wait_for(lambda m: is_update(m) and m["notices"])
         assert gone["notices"] == [{"type": "disconnected", "seat": 1}]
         assert gone["table"]["seats"][1]["connected"] is False
@@ -415,7 +415,7 @@ async def test_an_engine_failure_is_reported_and_the_host_keeps_serving(
 ) -> None:
     from engine.getout import GetOut
 
-    def broken(self: GetOut, seat: int, action: dict[str, Any], now: float) -> list[Any]:
+    def broken(self: GetOut, seat: int, action: dict[str, Any], now: float = 0.0) -> list[Any]:
         raise RuntimeError("engine bug")
 
     async with running_host() as host, clients(host) as made:
@@ -424,7 +424,7 @@ async def test_an_engine_failure_is_reported_and_the_host_keeps_serving(
         await ann.add_bot(1)
         await ann.start()
         first = await ann.wait_for(lambda m: in_play(m) and m["legal"])
-        monkeypatch.setattr(GetOut, "_act", broken)
+        monkeypatch.setattr(GetOut, "act", broken)
         with pytest.raises(ServerError) as info:
             await ann.act(first["legal"][0])
         assert info.value.code == errors.INTERNAL

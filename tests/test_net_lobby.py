@@ -249,7 +249,7 @@ async def test_a_table_nobody_is_at_closes_after_the_idle_timeout() -> None:
         ann = await made.new("Ann")
         joined = await ann.create_table("T", "getout", 2)
         assert set(host.tables) == {kept.id, joined.table}
-        ann._writer.transport.abort()  # Ann's seat waits for her a while, then the table goes
+        ann.abort()  # Ann's seat waits for her a while, then the table goes
         async with asyncio.timeout(3):
             while joined.table in host.tables:
                 gone.clear()
@@ -289,7 +289,7 @@ async def test_creator_role_passes_on_when_the_creator_drops() -> None:
         bob = await made.new("Bob")
         joined = await ann.create_table("T", "getout", 2)
         await bob.join(joined.table)
-        ann._writer.transport.abort()
+        ann.abort()
         msg = await bob.wait_for(lambda m: update(m) and m["notices"] == [
             {"type": "disconnected", "seat": 0}])
         assert msg["table"]["creator"] == 1

@@ -1,4 +1,5 @@
-"""Only public names of Textual, Rich and asyncio in ``engine/``, ``net/`` and ``tui/``.
+"""Only public names of Textual, Rich and asyncio in ``engine/``, ``net/`` and ``tui/``, and
+in the tests (all but one reach, in the one helper allowed it: :data:`ALLOWED_IN_TESTS`).
 
 A private name (one starting with ``_``, not a dunder) of a library is free to change in
 any release: code that reaches one ties the project to one version of it. Read with
@@ -12,9 +13,13 @@ any release: code that reaches one ties the project to one version of it. Read w
   a private member, instance attributes the library sets in ``__init__`` and elsewhere
   included);
 - ``self._name`` in a class whose library base has ``_name``;
-- ``something._name`` (and ``getattr(something, "_name")``) on any other object, where
-  ``_name`` is a private name the libraries define and this project defines nowhere (a
-  named tuple's ``_replace`` and kin are public).
+- ``something._name`` on any other object (and ``getattr(something, "_name")``,
+  ``monkeypatch.setattr(something, "_name", …)``, ``monkeypatch.setattr("textual.x.Y._name",
+  …)``), where ``_name`` is a private name the libraries define and this project defines
+  nowhere (a named tuple's ``_replace`` and kin are public).
+
+A test's own private names (what the module defines, binds, or sets on ``self``) are its
+own; a library's private method replaced on one of its objects is a reach.
 """
 
 from __future__ import annotations
@@ -56,6 +61,8 @@ class Reach:
     path: str
     line: int
     what: str
+    #: The private name reached (for an import, the private part of what is imported).
+    name: str = ""
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.what}"
@@ -157,21 +164,23 @@ def scan_file(path: Path, own: frozenset[str], root: Path = ROOT) -> list[Reach]
     private = library_private_names()
     found: list[Reach] = []
 
-    def reach(node: ast.AST, what: str) -> None:
-        found.append(Reach(rel, getattr(node, "lineno", 0), what))
+    def reach(node: ast.AST, what: str, name: str) -> None:
+        found.append(Reach(rel, getattr(node, "lineno", 0), what, name))
+
+    def first_private(dotted: str) -> str:
+        return next((part for part in dotted.split(".") if is_private(part)), "")
 
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and is_library(node.module):
-            if any(is_private(part) for part in node.module.split(".")):
-                reach(node, f"from {node.module} import …")
+            if first_private(node.module):
+                reach(node, f"from {node.module} import …", first_private(node.module))
             for alias in node.names:
                 if is_private(alias.name):
-                    reach(node, f"from {node.module} import {alias.name}")
+                    reach(node, f"from {node.module} import {alias.name}", alias.name)
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                if is_library(alias.name) and any(
-                        is_private(part) for part in alias.name.split(".")):
-                    reach(node, f"import {alias.name}")
+                if is_library(alias.name) and first_private(alias.name):
+                    reach(node, f"import {alias.name}", first_private(alias.name))
         elif isinstance(node, ast.Attribute) and is_private(node.attr):
             receiver = node.value
             if isinstance(receiver, ast.Name) and receiver.id in ("self", "cls"):
@@ -180,13 +189,23 @@ def scan_file(path: Path, own: frozenset[str], root: Path = ROOT) -> list[Reach]
                     and receiver.func.id == "super"):
                 continue  # judged with its class, below
             if node.attr in private and node.attr not in own:
-                reach(node, f"{ast.unparse(node)}: a private name of {'/'.join(LIBRARIES)}")
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-              and node.func.id in ("getattr", "setattr", "hasattr") and len(node.args) >= 2
-              and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)
-              and is_private(node.args[1].value) and node.args[1].value in private
-              and node.args[1].value not in own):
-            reach(node, f"{node.func.id}(…, {node.args[1].value!r})")
+                reach(node, f"{ast.unparse(node)}: a private name of {'/'.join(LIBRARIES)}",
+                      node.attr)
+        elif isinstance(node, ast.Call):
+            # getattr(x, "_name") and kin; pytest's monkeypatch.setattr(x, "_name", …) and
+            # monkeypatch.setattr("textual.screen.Screen._name", …) too.
+            func = node.func
+            called = (func.id if isinstance(func, ast.Name)
+                      else func.attr if isinstance(func, ast.Attribute) else "")
+            if called not in ("getattr", "setattr", "hasattr", "delattr"):
+                continue
+            texts = [arg.value for arg in node.args[:2]
+                     if isinstance(arg, ast.Constant) and isinstance(arg.value, str)]
+            for text in texts:
+                name = text if is_private(text) else (
+                    text.rpartition(".")[2] if is_library(text) else "")
+                if is_private(name) and name in private and name not in own:
+                    reach(node, f"{called}(…, {text!r})", name)
 
     def classes(body: list[ast.stmt], outer: list[str]) -> Iterator[tuple[ast.ClassDef,
                                                                              list[str]]]:
@@ -224,7 +243,7 @@ def scan_file(path: Path, own: frozenset[str], root: Path = ROOT) -> list[Reach]
             owner = library_owner(cls, name) if is_private(name) else None
             if owner is not None:
                 reach(where, f"{node.name}.{name} overrides (or clashes with) "
-                             f"{owner.__module__}.{owner.__qualname__}.{name}")
+                             f"{owner.__module__}.{owner.__qualname__}.{name}", name)
         for part in reads:
             receiver = part.value
             via_super = (isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name)
@@ -232,10 +251,10 @@ def scan_file(path: Path, own: frozenset[str], root: Path = ROOT) -> list[Reach]
             via_self = isinstance(receiver, ast.Name) and receiver.id in ("self", "cls")
             if via_super and library_owner(cls, part.attr) is not None:
                 reach(part, f"super().{part.attr} in {node.name}: a private member of a "
-                            "library base")
+                            "library base", part.attr)
             elif via_self and library_owner(cls, part.attr) is not None:
                 reach(part, f"self.{part.attr} in {node.name}: a private member of a "
-                            "library base")
+                            "library base", part.attr)
     return found
 
 
@@ -267,6 +286,55 @@ def scan() -> list[Reach]:
 
 def test_no_private_names_of_textual_rich_or_asyncio() -> None:
     reaches = scan()
+    assert not reaches, "private names of a library reached:\n" + "\n".join(map(str, reaches))
+
+
+#: The tests' modules, scanned as the packages are.
+TESTS = ROOT / "tests"
+#: The one place a test may reach a private name of a library, and the name: the helper
+#: that reads the composed screen (Textual has no public route to it).
+ALLOWED_IN_TESTS = {"tests/tui_support.py": frozenset({"_compositor"})}
+
+
+def names_defined_in(path: Path) -> frozenset[str]:
+    """The private names the module at ``path`` defines itself: its functions and classes,
+    the names it binds (assigned, imported ``as``, arguments) and what its methods set on
+    ``self``; not an attribute it sets on anything else (a test that replaces a library's
+    private method defines nothing)."""
+    names: set[str] = set()
+    for node in ast.walk(parsed(path)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.alias) and node.asname:
+            names.add(node.asname)
+        elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+              and isinstance(node.value, ast.Name) and node.value.id == "self"):
+            names.add(node.attr)
+    return frozenset(name for name in names if is_private(name))
+
+
+def scan_tests(tests: Path = TESTS, root: Path = ROOT,
+               allowed_in: dict[str, frozenset[str]] = ALLOWED_IN_TESTS) -> list[Reach]:
+    """Every reach into a private library name in the tests' modules under ``tests``, but
+    those allowed (``allowed_in``: for a module, the names it may reach); a test's own
+    private names (and the project's) are its own."""
+    own = own_private_names()
+    found: list[Reach] = []
+    for path in sorted(tests.glob("*.py")):
+        allowed = allowed_in.get(path.relative_to(root).as_posix(), frozenset())
+        found += [reach for reach in scan_file(path, own | names_defined_in(path), root)
+                  if reach.name not in allowed]
+    return found
+
+
+def test_no_private_names_of_textual_rich_or_asyncio_in_the_tests() -> None:
+    """Tests look at what Textual shows through its public API as the app does (the
+    composed screen, through the one helper allowed, excepted)."""
+    reaches = scan_tests()
     assert not reaches, "private names of a library reached:\n" + "\n".join(map(str, reaches))
 
 
@@ -306,6 +374,12 @@ class Hand(Widget):
 def peek(widget: Widget, loop: asyncio.AbstractEventLoop) -> object:
     getattr(widget, "_layout_required")
     return widget._compositor, loop._selector
+
+
+def spy(monkeypatch: object, widget: Widget) -> None:
+    monkeypatch.setattr(widget, "_styles_cache", None)
+    monkeypatch.setattr("textual.screen.Screen._refresh_layout", None)
+    widget._compositor_refresh = None
 '''
 
 
@@ -367,6 +441,53 @@ def test_the_scan_finds_each_kind_of_reach(tmp_path: Path, monkeypatch: Any) -> 
                        ("self._size = None", "_size"),
                        ("_layout_required", "_layout_required"),
                        ("widget._compositor", "widget._compositor"),
-                       ("widget._compositor", "loop._selector")):
+                       ("widget._compositor", "loop._selector"),
+                       ("(widget, \"_styles_cache\"", "_styles_cache"),
+                       ("Screen._refresh_layout", "_refresh_layout"),
+                       ("widget._compositor_refresh = None", "_compositor_refresh")):
         assert reached(text, name), (text, name, found)
     assert scan_file(tmp_path / "probe_clean.py", own, tmp_path) == []
+
+
+A_TEST = '''
+"""A test with private names of its own, and one reach into a library's."""
+from __future__ import annotations
+
+import asyncio
+
+from textual.screen import Screen
+
+
+class Feed:
+    def __init__(self) -> None:
+        self._batch_count = 0
+        self._news = asyncio.Event()
+
+
+def _count(feed: Feed) -> int:
+    return feed._batch_count
+
+
+def spy(screen: Screen[None]) -> None:
+    screen._compositor_refresh = lambda: None
+'''
+
+
+def test_the_scan_of_the_tests_keeps_their_own_names_apart(tmp_path: Path,
+                                                           monkeypatch: Any) -> None:
+    """A test's own private names are not flagged, even one a library also has; a
+    library's private method replaced on one of its objects is; so is a reach in the
+    helper allowed one, when it is not the reach allowed."""
+    assert "_batch_count" in library_private_names()
+    assert "_batch_count" not in own_private_names()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    tests = tmp_path / "probe_tests"
+    tests.mkdir()
+    (tests / "__init__.py").write_text("")
+    (tests / "test_probe.py").write_text(A_TEST)
+    helper = A_TEST.replace("_compositor_refresh", "_compositor")
+    (tests / "support.py").write_text(helper)
+    (tests / "test_more.py").write_text(helper)
+    found = [(Path(reach.path).name, reach.name) for reach in scan_tests(
+        tests, tmp_path, {"probe_tests/support.py": frozenset({"_compositor"})})]
+    assert found == [("test_more.py", "_compositor"), ("test_probe.py", "_compositor_refresh")]

@@ -18,10 +18,14 @@ from net.client import Client
 from net.host import Host
 from tests.tui_support import (
     DEADLINE,
+    SELECT_CURRENT,
+    TOAST,
+    Notices,
     config_dir,
     make_app,
     mounted,
     open_lobby,
+    screen_text,
     typed_address,
     until,
     until_steady,
@@ -111,16 +115,14 @@ async def test_a_solo_game_from_the_command_line_opens_first_and_leaves_to_the_m
 
 async def test_a_notice_from_the_start_shows_on_the_solo_table() -> None:
     # The screen under the table has no rack for notifications: the table shows them.
-    from textual.widgets._toast import Toast
-
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {}},
                    notice="settings.json is damaged; using defaults")
     async with app.run_test(size=SIZE, notifications=True, tooltips=True) as pilot:
         table = await until(pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen,
                             "the table")
-        await until(pilot, lambda: any("damaged" in toast._notification.message
-                                       for toast in table.query(Toast)), "the notice shown")
-        assert not list(app.screen_stack[0].query(Toast))  # (nothing under the table)
+        await until(pilot, lambda: any("damaged" in str(toast.render())
+                                       for toast in table.query(TOAST)), "the notice shown")
+        assert not list(app.screen_stack[0].query(TOAST))  # (nothing under the table)
 
 
 async def test_a_solo_game_that_cannot_start_says_so_over_the_menu() -> None:
@@ -128,11 +130,12 @@ async def test_a_solo_game_that_cannot_start_says_so_over_the_menu() -> None:
 
     # Nine seats: the host refuses the table (the command line would have said so first).
     app = make_app(solo={"game_id": "getout", "seats": 9, "options": {}})
-    async with app.run_test(size=SIZE) as pilot:
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         menu = app.screen
         assert isinstance(menu, MenuScreen)
         await until(pilot, lambda: any("Could not start the solo game" in str(n.message)
-                                       for n in app._notifications), "the notice")
+                                       for n in notices.raised), "the notice")
         await until(pilot, lambda: app.focused is not None
                     and app.focused is menu.query_one("#solo", Button), "the built menu")
         assert app.screen is menu
@@ -219,8 +222,6 @@ async def play_turn(pilot: Pilot[Any], screen: GetOutScreen) -> None:
 async def test_the_setup_form_shows_focus_without_colour() -> None:
     """A focused choice is reversed and a focused switch gets a heavy frame, so a
     monochrome terminal shows where the keys go (an Input shows its cursor)."""
-    from textual.widgets._select import SelectCurrent
-
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("s")
@@ -228,13 +229,13 @@ async def test_the_setup_form_shows_focus_without_colour() -> None:
         game = app.screen.query_one("#game", Select)
         game.focus()
         await pilot.pause()
-        assert "reverse" in str(game.query_one(SelectCurrent).styles.text_style)
+        assert "reverse" in str(game.query_one(SELECT_CURRENT).styles.text_style)
         switch = app.screen.query_one("#opt-auto_cross", Switch)
         assert switch.styles.border_top[0] != "heavy"
         switch.focus()
         await pilot.pause()
         assert switch.styles.border_top[0] == "heavy"
-        assert "reverse" not in str(game.query_one(SelectCurrent).styles.text_style)
+        assert "reverse" not in str(game.query_one(SELECT_CURRENT).styles.text_style)
 
 
 async def test_fields_placeholders_and_tabs_show_their_state_without_colour() -> None:
@@ -392,7 +393,7 @@ async def test_connection_loss_shows_a_banner_and_reconnects_by_itself(lan_host:
         banner = lobby.query_one("#banner")
         client = lobby.session.client
         assert client is not None
-        client._writer.transport.abort()  # the cable is pulled
+        client.abort()  # the cable is pulled
         await until(pilot, lambda: banner.has_class("shown"), "the banner")
         assert "reconnecting" in str(banner.render())
         await until(pilot, lambda: not banner.has_class("shown"), "the reconnection")
@@ -509,7 +510,7 @@ async def test_a_hosted_lobby_shows_whole_names() -> None:
         await until(pilot, lambda: seats.row_count == 4, "the seats")
         await pilot.pause()
         # What the terminal shows: the whole screen as composed.
-        screen = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        screen = screen_text(app)
         assert "Ann (you) ★" in screen and "(empty)" in screen, screen
         await pilot.press("escape")
         await pilot.press("y")
@@ -779,7 +780,8 @@ async def test_a_refusal_repeated_while_it_shows_is_shown_once() -> None:
     # A notice stays until the test has looked (on a busy machine ten lines took longer
     # to type than a notice's five seconds).
     app.NOTIFICATION_TIMEOUT = DEADLINE
-    async with app.run_test(size=SIZE) as pilot:
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         lobby = await open_lobby(app, pilot)
         await pilot.press("slash")
         for i in range(10):  # the host takes a burst of 6, then 1 a second
@@ -789,14 +791,14 @@ async def test_a_refusal_repeated_while_it_shows_is_shown_once() -> None:
                                         if w.group == "requests" and not w.is_finished],
                     "every line answered")
         await pilot.pause()
-        shown = [n for n in app._notifications if not n.has_expired]
+        shown = notices.shown()
         too_fast = [n for n in shown if "too fast" in n.message]
         assert len(too_fast) == 1, [n.message for n in shown]
         said = [line.text for line in log.lines if ": m" in line.text]
         assert len(said) == len(set(said)) and 1 < len(said) < 10, said
         app.notify("something else")  # another notice still shows beside it
         await pilot.pause()
-        assert len([n for n in app._notifications if not n.has_expired]) == 2
+        assert len(notices.shown()) == 2
 
 
 @pytest.mark.parametrize(("term", "mono"), [("xterm-mono", True), ("linux-m", True),
@@ -850,7 +852,8 @@ async def test_lobby_options_apply_as_chosen_and_a_typed_number_goes_with_start(
     and a number typed but not applied is sent before the start: neither is lost (a
     player set bots to casual, pressed Start, and got strong bots)."""
     app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         lobby = await open_lobby(app, pilot)
         table = lambda: lobby.update["table"]  # noqa: E731
         switch = await until(pilot, lambda: lobby.query("#opt-match") and
@@ -867,7 +870,7 @@ async def test_lobby_options_apply_as_chosen_and_a_typed_number_goes_with_start(
         limit.value = "250"  # typed, never applied
         limit.value = "x"
         await pilot.press("ctrl+s")  # a wrong number stops the start, and says why
-        await until(pilot, lambda: any("limit" in n.message for n in app._notifications),
+        await until(pilot, lambda: any("limit" in n.message for n in notices.raised),
                     "the error")
         assert lobby.is_current and table()["options"]["limit"] == 100
         limit.value = "250"
@@ -949,7 +952,8 @@ async def test_the_lobbys_buttons_fit_at_80_columns_with_the_focus_marks() -> No
 
 async def test_ctrl_b_on_a_taken_seat_seats_a_bot_in_the_next_empty_one() -> None:
     app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         lobby = await open_lobby(app, pilot)  # 3 seats: Ann in seat 1, the cursor on it
         seats = lambda: lobby.update["table"]["seats"]  # noqa: E731
         await pilot.press("ctrl+b")
@@ -957,7 +961,7 @@ async def test_ctrl_b_on_a_taken_seat_seats_a_bot_in_the_next_empty_one() -> Non
         await pilot.press("ctrl+b")
         await until(pilot, lambda: seats()[2]["kind"] == "bot", "a bot in seat 3")
         assert seats()[0]["name"] == "Ann"
-        assert not [n for n in app._notifications if "not empty" in n.message]
+        assert not [n for n in notices.raised if "not empty" in n.message]
 
 
 async def test_a_got_five_table_set_up_for_a_person_starts_with_casual_bots() -> None:

@@ -10,8 +10,10 @@ from rich.style import Style
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Footer, Static
 
@@ -25,6 +27,7 @@ from tests.tui_support import (
     gotfive_clue_move,
     make_app,
     open_lobby,
+    screen_strips,
     show_lobby,
     still_gotfive_table,
     until,
@@ -304,7 +307,7 @@ async def bottom_line(footer: Widget, width: int, theme: str,
         if hover is not None:
             await pilot.hover(offset=(hover, 4))
             await pilot.pause()
-        strips = app.screen._compositor.render_strips()
+        strips = screen_strips(app)
         return [(char, (segment.style or Style()).clear_meta_and_links()) for segment in strips[4]
                 for char in segment.text]
 
@@ -376,7 +379,7 @@ async def test_the_table_footer_presses_a_key_clicked_and_tells_what_it_does() -
     async with app.run_test(size=(32, 5)) as pilot:
         await pilot.pause()
         assert [entry.name for entry in footer.entries] == ["play", "draw", "chat", "leave"]
-        line = app.screen._compositor.render_strips()[4].text
+        line = screen_strips(app)[4].text
         play, draw, chat, leave = (footer.entry_region(i) for i in range(4))
         assert line[play[0]:play[1]].strip().endswith("Play card")
         assert line[draw[0]:draw[1]].strip().endswith("Draw")
@@ -396,7 +399,7 @@ async def test_the_table_footer_presses_a_key_clicked_and_tells_what_it_does() -
         await pilot.pause()
         start, end = footer.entry_region(3)
         assert start >= 0 and end <= 32, (start, end)
-        assert "Leave" in app.screen._compositor.render_strips()[4].text
+        assert "Leave" in screen_strips(app)[4].text
         await pilot.click(TableFooter, offset=(start + 1, 0))
         await pilot.pause()
         assert app.keys_screen.done == ["play", "leave"]
@@ -409,12 +412,12 @@ async def test_the_key_under_a_resting_mouse_stays_lit_as_the_keys_change_and_sc
         await pilot.pause()
         chat = footer.entry_region(2)
         await pilot.hover(TableFooter, offset=(chat[0] + 1, 0))
-        assert footer._hover == 2
+        assert footer.hovered == 2
         lit = footer.render_line(0)
         app.keys_screen.draw_dimmed = False  # the keys change (Draw lit), the mouse stays
         app.keys_screen.refresh_bindings()
         await pilot.pause()
-        assert footer.entries[1].enabled and footer._hover == 2
+        assert footer.entries[1].enabled and footer.hovered == 2
         styles = {seg.style.bgcolor for seg in footer.render_line(0)
                   if seg.text.strip() == "c"}
         assert styles == {seg.style.bgcolor for seg in lit if seg.text.strip() == "c"}
@@ -424,9 +427,10 @@ async def test_the_key_under_a_resting_mouse_stays_lit_as_the_keys_change_and_sc
                 footer, chat[0] + 1, 0, 0, 0, 0, False, False, False,
                 screen_x=chat[0] + 1, screen_y=4))
         await pilot.pause()
-        assert footer._scroll > 0, footer._scroll
-        assert footer._mouse_x == chat[0] + 1, footer._mouse_x
-        assert footer._hover == footer.entry_at(chat[0] + 1) != 2
+        assert footer.entry_region(0)[0] < 0, footer.entry_region(0)  # scrolled
+        # The mouse stayed at its column: the key under it there is the one lit.
+        assert footer.hovered is not None, "the mouse's column was forgotten"
+        assert footer.hovered == footer.entry_at(chat[0] + 1) != 2
 
 
 async def test_while_the_chat_line_has_the_keys_the_footer_shows_send_and_back() -> None:
@@ -496,20 +500,23 @@ async def test_a_click_on_get_its_look_at_key_looks_at_the_next_player() -> None
                         and screen._my_signal("look") == t, f"a look at {target}")
 
 
-async def test_a_dialog_shows_its_keys_in_its_first_frame() -> None:
+async def test_a_dialog_shows_its_keys_in_its_first_frame(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await open_lobby(app, pilot)
         dialog = ConfirmScreen("Really?")
         at_first_frame: list[dict[str, bool]] = []
-        paint = dialog._compositor_refresh
+        render_lines = Widget.render_lines
 
-        def painted() -> None:
-            paint()
-            if not at_first_frame:
+        def drawn(widget: Widget, crop: Region) -> list[Strip]:
+            # Only a frame draws widgets: the first drawn with the dialog on top is in its
+            # first frame.
+            if app.screen is dialog and not at_first_frame:
                 at_first_frame.append(footer_drawn(app))
+            return render_lines(widget, crop)
 
-        dialog._compositor_refresh = painted  # type: ignore[method-assign]
+        monkeypatch.setattr(Widget, "render_lines", drawn)
         app.push_screen(dialog)
         await until(pilot, lambda: at_first_frame, "the dialog's first frame")
         assert at_first_frame[0] == {"answer": True}

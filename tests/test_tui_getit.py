@@ -22,7 +22,7 @@ from textual.widgets import Input, Static
 from engine.getit import arrangement
 from engine.testing import stack_getit_piles
 from net.clock import ManualClock
-from tests.tui_support import config_dir, type_ahead, until, until_on_clock
+from tests.tui_support import Notices, config_dir, type_ahead, until, until_on_clock
 from tui.app import HiddenHandApp
 from tui.games.getit.screen import GetItScreen, number_ranges
 from tui.games.getit.text import to_you
@@ -173,8 +173,11 @@ async def test_a_person_and_bots_clear_a_level_one_round_through_the_keys() -> N
     def pushed(screen: Any, *args: Any, **kwargs: Any) -> Any:
         if isinstance(screen, SummaryScreen):
             under = app.screen
+            # What the table's last layout draws: every widget under some cell of it.
+            drawn = {widget for y in range(under.size.height) for x in range(under.size.width)
+                     for widget, _ in under.get_widgets_at(x, y)}
             hidden_under_summary.append(
-                [f"{w!r} in {w.parent!r}" for w in under._compositor.widgets
+                [f"{w!r} in {w.parent!r}" for w in drawn
                  if not all(node.display for node in w.ancestors_with_self
                             if node is not under)])
         return push(screen, *args, **kwargs)
@@ -497,7 +500,8 @@ async def test_talk_pressed_just_after_it_ended_still_keeps_the_sentence_off_the
     the line opens anyway, saying talk is over, and what she goes on typing (a space
     plays her card) stays in it until Enter closes it, unsent."""
     app = solo_app(3, {"level": 5})
-    async with app.run_test(size=SIZE) as pilot:
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         screen, table = await bubble_before_ann(pilot)
         events = table.game.act(2, {"type": "play"}, now=engine_now(app))  # the bubble
         app.host.refresh(table, events)
@@ -506,7 +510,7 @@ async def test_talk_pressed_just_after_it_ended_still_keeps_the_sentence_off_the
         await pilot.pause()
         talk = screen.query_one("#talk", Input)
         assert screen.focused is talk and talk.value == "hi 2 "
-        assert any("Talk has ended" in str(n.message) for n in app._notifications)
+        assert any("Talk has ended" in str(n.message) for n in notices.raised)
         assert len(table.game.piles[0]) == 1 and table.game.signals["look"][0] is None
         await pilot.press("enter")
         await until(pilot, lambda: not talk.display, "the line closed")
@@ -607,7 +611,8 @@ async def test_every_key_of_a_round_fits_the_footer_at_80_columns() -> None:
     from tests.tui_support import footer_labels_in_view
 
     app = solo_app(3, {"level": 5})
-    async with app.run_test(size=(80, 24)) as pilot:
+    notices = Notices()
+    async with app.run_test(size=(80, 24), message_hook=notices) as pilot:
         screen = await open_table(pilot)
         table = game_of(app)
         for seat in table.seats:
@@ -624,7 +629,7 @@ async def test_every_key_of_a_round_fits_the_footer_at_80_columns() -> None:
         assert "aim" in footer_keys(screen) and aim_lit()
         await pilot.press("s")
         await until(pilot, lambda: any("Look at someone first" in str(n.message)
-                                       for n in app._notifications), "what s needs")
+                                       for n in notices.raised), "what s needs")
         assert table.game.signals["smile"][0] is None
         await pilot.press("2")  # look at Bot 2
         await until(pilot, lambda: aim_lit() and "stop_signals" in footer_keys(screen),

@@ -19,7 +19,7 @@ from textual.widgets import DataTable
 
 import tui
 from engine.testing import stack_getout
-from tests.tui_support import config_dir, make_app, until
+from tests.tui_support import Notices, config_dir, make_app, screen_strips, until
 from tui.app import HiddenHandApp
 from tui.games.getout.card import WIDTHS, CardWidget
 from tui.games.getout.hand import HandWidget, card_classes
@@ -51,7 +51,7 @@ async def our_turn(pilot: Pilot[Any], app: HiddenHandApp) -> GetOutScreen:
 
 def drawn(app: App[Any], region: Region) -> list[list[tuple[str, Style]]]:
     """The cells of ``region`` as the screen draws them now: (character, style) rows."""
-    strips = app.screen._compositor.render_strips()
+    strips = screen_strips(app)
     return [[(char, segment.style or Style()) for segment in
              strips[y].crop(region.x, region.right) for char in segment.text]
             for y in range(region.y, region.bottom)]
@@ -114,7 +114,8 @@ async def test_after_a_draw_the_selection_stays_on_the_card_it_was_on() -> None:
 
 async def test_enter_on_a_card_that_cannot_be_played_says_why() -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
-    async with app.run_test(size=(120, 40)) as pilot:
+    notices = Notices()
+    async with app.run_test(size=(120, 40), message_hook=notices) as pilot:
         screen = await our_turn(pilot, app)
         table = deal(app, ["geoff 1", "kevin 3"])
         widget = screen.query_one(HandWidget)
@@ -123,7 +124,7 @@ async def test_enter_on_a_card_that_cannot_be_played_says_why() -> None:
         assert screen.check_game_action("play", ()) is None  # dimmed in the footer
 
         def said() -> list[str]:
-            return [str(n.message) for n in app._notifications]
+            return notices.messages()
 
         await pilot.press("enter")
         await until(pilot, lambda: any("does not match the call card" in m for m in said()),

@@ -36,7 +36,15 @@ from tui.screens.summary import SummaryScreen
 from tui.settings import Settings
 
 from .test_tui import join_by_address, until
-from .tui_support import footer_drawn, gotfive_clue_move, still_gotfive_table, type_ahead
+from .tui_support import (
+    count_layouts,
+    footer_drawn,
+    gotfive_clue_move,
+    screen_strips,
+    screen_text,
+    still_gotfive_table,
+    type_ahead,
+)
 
 SIZE = (100, 34)
 
@@ -211,7 +219,7 @@ async def test_marks_by_key_and_click_survive_leaving_and_rejoining() -> None:
             client = screen.session.client
             assert client is not None
             before = screen.update
-            client._writer.transport.abort()
+            client.abort()
             banner = screen.query_one("#banner")
             await until(pilot, lambda: banner.has_class("shown"), "the banner")
             await until(pilot, lambda: not banner.has_class("shown"), "the reconnection")
@@ -380,7 +388,7 @@ async def test_every_opponents_rack_stays_in_sight_as_clues_lengthen_it() -> Non
         await until(pilot, lambda: panel.size.height == len(panel.lines(panel.size.width)),
                     "the panel as tall as its lines")
         assert panel.size.height > 3  # some rack wrapped onto a second line
-        shown = "\n".join(strip.text for strip in screen._compositor.render_strips())
+        shown = screen_text(app)
         for seat in (1, 2, 3):
             assert f"{seat + 1} Bot {seat + 1}" in shown, shown
 
@@ -406,11 +414,12 @@ async def test_racks_ask_for_a_layout_only_when_their_height_changes() -> None:
         rack.set_attributes(seat=0, tiles=tiles)
         await pilot.pause()
         heights = others.size.height, rack.size.height
-        layouts = others._layout_updates, rack._layout_updates
+        others_layouts, rack_layouts = count_layouts(others), count_layouts(rack)
+        layouts = others_layouts(), rack_layouts()
         # Whose turn it is, and a face-up rack: drawn anew, same heights.
         others.set_attributes(turn=1, racks=[tiles, tiles, seen])
         rack.set_attributes(comparing=True, tiles=seen)
-        assert (others._layout_updates, rack._layout_updates) == layouts
+        assert (others_layouts(), rack_layouts()) == layouts
         await pilot.pause()
         assert (others.size.height, rack.size.height) == heights
         # Two compares stacked under your first tile: your rack grows.
@@ -418,8 +427,8 @@ async def test_racks_ask_for_a_layout_only_when_their_height_changes() -> None:
                  for n in (12, 13)]
         rack.set_attributes(clues=clues)
         others.set_attributes(clues=clues)  # not about them: the same lines
-        assert rack._layout_updates == layouts[1] + 1
-        assert others._layout_updates == layouts[0]
+        assert rack_layouts() == layouts[1] + 1
+        assert others_layouts() == layouts[0]
         await pilot.pause()
         assert rack.size.height > heights[1]
         assert others.size.height == heights[0]
@@ -521,7 +530,7 @@ async def test_the_board_draws_line_by_line_what_its_text_draws(size: tuple[int,
             yield TextBoard()
 
     def cells(app: App[None], widget: Widget) -> list[list[tuple[str, Style | None]]]:
-        strips = app.screen._compositor.render_strips()
+        strips = screen_strips(app)
         region = widget.region
         return [[(char, segment.style and segment.style.clear_meta_and_links())
                  for segment in strips[y].crop(region.x, region.right)
@@ -569,7 +578,7 @@ async def test_the_racks_and_the_public_row_draw_line_by_line_what_textual_drew(
     from tui.widgets.lines import TextLines
 
     def cells(widget: Widget) -> list[list[tuple[str, Any]]]:
-        strips = widget.app.screen._compositor.render_strips()
+        strips = screen_strips(widget.app)
         region = widget.region
         return [[(char, segment.style and segment.style.clear_meta_and_links())
                  for segment in strips[y].crop(region.x, region.right)

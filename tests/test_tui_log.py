@@ -13,6 +13,7 @@ from textual.containers import Horizontal
 from textual.strip import Strip
 from textual.widgets import RichLog, Static
 
+from tests.tui_support import count_layouts, screen_strips
 from tui.widgets.log import TableLog
 
 WORDS = ["played", "Kevin", "7", "drew", "a", "card", "GET", "OUT!", "💬", "naming",
@@ -47,7 +48,7 @@ def state(log: RichLog | TableLog) -> tuple[object, ...]:
 
 def drawn(app: App[Any], log: RichLog | TableLog) -> list[list[tuple[str, Style]]]:
     """The log as the screen draws it now, border and all: (character, style) rows."""
-    strips = app.screen._compositor.render_strips()
+    strips = screen_strips(app)
     region = log.region
     return [[(char, segment.style or Style()) for segment in
              strips[y].crop(region.x, region.right) for char in segment.text]
@@ -107,15 +108,15 @@ async def test_a_new_line_shows_in_the_same_frame_without_a_layout() -> None:
             table.write(f"line {n}", scroll_end=True)
         await pilot.pause()
         assert table.scrollbars_enabled == (True, False)
-        layouts = table._layout_updates
+        layouts = count_layouts(table)
         table.write("the newest line", scroll_end=True)
         # Scrolled to the end at once (RichLog waits for the next frame) ...
         assert table.scroll_y == table.max_scroll_y == table.virtual_size.height - 10
         last = table.scrollable_content_region.height - 1
         assert table.render_line(last).text.rstrip() == "the newest line"
-        # ... and no layout was asked for: the scrollbar stays where it is.
-        assert table._layout_updates == layouts
-        assert not table._layout_required
+        # ... and no layout was asked for (nor is one pending: counted from the pause):
+        # the scrollbar stays where it is.
+        assert layouts() == 0
 
 
 

@@ -21,6 +21,7 @@ from net.journal import SUFFIX
 from tests.net_support import running_host
 from tests.tui_support import (
     SIZE,
+    Notices,
     config_dir,
     footer_keys,
     make_app,
@@ -60,7 +61,7 @@ async def test_after_moving_seat_a_reconnection_takes_the_new_seat_back() -> Non
         assert table.seats[2].kind == "human" and table.seats[0].kind == "empty"
 
         assert ann.client is not None
-        ann.client._writer.transport.abort()  # the line drops
+        ann.client.abort()  # the line drops
         await until_closed(ann)
         await ann.reconnect()
         assert ann.seat == 2
@@ -86,7 +87,7 @@ async def test_a_spectator_whose_line_drops_watches_again_and_takes_no_seat() ->
         await cy.join(joined.table, spectate=True)
         assert cy.seat is None and len(table.spectators) == 1
         assert cy.client is not None
-        cy.client._writer.transport.abort()  # the line drops
+        cy.client.abort()  # the line drops
         await until_closed(cy)
         await cy.reconnect()
         assert cy.joined == Joined(joined.table, None, None)
@@ -331,7 +332,8 @@ async def test_a_failing_listener_is_reported_and_listens_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         lobby = await open_lobby(app, pilot)
         record = Session.record
         failures: list[str] = []
@@ -350,7 +352,7 @@ async def test_a_failing_listener_is_reported_and_listens_again(
         await bob.join(table_id)  # this update meets the bug
         await until(pilot, lambda: failures, "the failure")
         await until(pilot, lambda: any("Listening to the table failed" in str(n.message)
-                                       for n in app._notifications), "the report")
+                                       for n in notices.raised), "the report")
         await bob.request("rename", "Robert")  # the listener is back: this one arrives
         await until(pilot, lambda: seat_names(lobby)[1] == "Robert", "the rename")
         await bob.close()
@@ -607,7 +609,7 @@ async def test_a_renamed_player_comes_back_under_the_new_name() -> None:
         table = host.tables[joined.table]
         assert table.seats[0].name == "Bobby"
         assert bob.client is not None
-        bob.client._writer.transport.abort()  # the line drops
+        bob.client.abort()  # the line drops
         await until_closed(bob)
         await bob.reconnect()
         assert table.seats[0].name == "Bobby" and table.seats[0].conn is not None
@@ -648,12 +650,13 @@ async def test_leaving_a_lan_table_in_play_tells_the_others_so() -> None:
 
 async def test_removing_from_an_empty_or_our_own_seat_says_why_not() -> None:
     app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         await open_lobby(app, pilot)
         await pilot.press("ctrl+x")  # the cursor starts on our own seat
 
         def said() -> list[str]:
-            return [str(n.message) for n in app._notifications]
+            return notices.messages()
 
         await until(pilot, lambda: any("your own seat" in m for m in said()), "our seat")
         await pilot.press("down", "ctrl+x")

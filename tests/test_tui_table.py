@@ -13,7 +13,7 @@ import pytest
 from textual.pilot import Pilot
 
 from engine.testing import stack_getout
-from tests.tui_support import SIZE, config_dir, footer_keys, make_app, until
+from tests.tui_support import SIZE, Notices, config_dir, footer_keys, make_app, until
 from tui.app import HiddenHandApp
 from tui.games.getout.screen import GetOutScreen
 from tui.screens.dialogs import ChoiceScreen
@@ -91,7 +91,8 @@ async def test_an_unanswered_question_goes_away_when_the_match_ends() -> None:
 async def test_out_of_a_solo_match_a_player_leaves_with_the_result() -> None:
     app = make_app(bot_delay=0.5, solo={"game_id": "getout", "seats": 3,
                                         "options": {"first": 0, "limit": 10}})
-    async with app.run_test(size=SIZE) as pilot:
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         await out_after_the_first_round(pilot, app)
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
         await pilot.press("c")
@@ -100,7 +101,7 @@ async def test_out_of_a_solo_match_a_player_leaves_with_the_result() -> None:
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
         await until(pilot, lambda: app.host is None, "the solo host to stop")
         result: str = await until(pilot, lambda: next(
-            (str(n.message) for n in app._notifications if "won the match" in str(n.message)),
+            (str(n.message) for n in notices.raised if "won the match" in str(n.message)),
             None), "the result")
         assert "Match totals: " in result and "You 14 (out)" in result
 
@@ -121,14 +122,21 @@ async def test_while_a_table_is_shown_full_collections_skip_what_outlived_them()
                 == "tui.gc_tuning"]
 
 
-async def test_at_a_table_full_collections_wait_for_an_update_to_be_drawn() -> None:
+async def test_at_a_table_full_collections_wait_for_an_update_to_be_drawn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Python's own full collections are off while a table is shown (they ran inside an
     update's repaint); one runs after the frame of every COLLECT_EVERY-th update."""
+    from textual.geometry import Region
+    from textual.strip import Strip
+    from textual.widget import Widget
+
+    from tui import gc_tuning
     from tui.gc_tuning import TABLE_COLLECT_EVERY as COLLECT_EVERY
 
     before = gc.get_threshold()
     full: list[bool] = []
-    frames = [0, 0]  # frames drawn, and how many there were when the last update went out
+    # Widgets drawn (only a frame draws them), and how many when the last update went out.
+    frames = [0, 0]
 
     def count(phase: str, info: dict[str, int]) -> None:
         if phase == "start" and info.get("generation") == 2:
@@ -147,27 +155,35 @@ async def test_at_a_table_full_collections_wait_for_an_update_to_be_drawn() -> N
         for seat in table.seats:
             seat.bot = None  # only the test's updates
         await pilot.pause()
-        paint = screen._compositor_refresh
+        render_lines = Widget.render_lines
 
-        def painted() -> None:
-            paint()
+        def drawn(widget: Widget, crop: Region) -> list[Strip]:
             frames[0] += 1
+            return render_lines(widget, crop)
 
-        screen._compositor_refresh = painted  # type: ignore[method-assign]
+        monkeypatch.setattr(Widget, "render_lines", drawn)
         gc.callbacks.append(count)
         try:
-            shown = screen._updates_uncollected
-            for n in range(shown + 1, COLLECT_EVERY):
-                app.host.refresh(table)
-                await until(pilot, lambda n=n: screen._updates_uncollected == n,
-                            "the update shown")
-            await pilot.pause()
-            assert not full  # none yet, and none of the collector's own
-            frames[1] = frames[0]
+            # The count of updates from a known start: counting to one, the next update
+            # collects and starts the count again.
+            monkeypatch.setattr(gc_tuning, "TABLE_COLLECT_EVERY", 1)
             app.host.refresh(table)
-            await until(pilot, lambda: full, "a full collection after the update's frame")
-            assert full == [True]
-            assert screen._updates_uncollected == 0
+            await until(pilot, lambda: full, "the count started again")
+            monkeypatch.setattr(gc_tuning, "TABLE_COLLECT_EVERY", COLLECT_EVERY)
+            full.clear()
+            for _ in range(2):  # (the second time: the count started again at the first)
+                for _ in range(1, COLLECT_EVERY):
+                    shown = screen.update
+                    app.host.refresh(table)
+                    await until(pilot, lambda shown=shown: screen.update is not shown,
+                                "the update shown")
+                await pilot.pause()
+                assert not full  # none yet, and none of the collector's own
+                frames[1] = frames[0]
+                app.host.refresh(table)
+                await until(pilot, lambda: full, "a full collection after the update's frame")
+                assert full == [True]
+                full.clear()
         finally:
             gc.callbacks.remove(count)
     assert gc.get_threshold() == before

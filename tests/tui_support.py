@@ -1,4 +1,5 @@
-"""Helpers shared by the Pilot tests: an app on loopback, and waiting on a condition."""
+"""Helpers shared by the Pilot tests: an app on loopback, waiting on a condition, and what
+the screen shows (its composed text, the notifications raised)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.app import App
+from textual.message import Message
+from textual.notifications import Notification, Notify
 from textual.pilot import Pilot
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -130,6 +135,25 @@ async def until_steady(pilot: Pilot[Any], get: Callable[[], Any], what: str) -> 
             return value
 
 
+def count_layouts(widget: Widget) -> Callable[[], int]:
+    """From now on, count the layouts of the screen ``widget`` asks for (each
+    ``refresh(layout=True)``); the count, when the returned function is called.
+
+    Started with the app idle (after ``pilot.pause()``), a count still at 0 also says no
+    layout is pending.
+    """
+    asked = 0
+    refresh = widget.refresh
+
+    def counted(*regions: Any, **options: Any) -> Any:
+        nonlocal asked
+        asked += bool(options.get("layout"))
+        return refresh(*regions, **options)
+
+    widget.refresh = counted  # type: ignore[method-assign]
+    return lambda: asked
+
+
 def mounted(widget: Widget) -> bool:
     """``widget`` and everything in it are mounted (a form just built may have a select
     whose own parts are not there yet: setting its value then fails)."""
@@ -172,9 +196,51 @@ async def settle(pilot: Pilot[Any], ready: Callable[[], Any]) -> Any:
     return value
 
 
-#: The type of the keys Textual's footer draws, selected by name: Textual does not export
-#: the class.
+def screen_strips(app: App[Any]) -> list[Strip]:
+    """The active screen as the terminal shows it, composed: one strip a line.
+
+    Textual has no public route to the composed screen (``export_screenshot`` gives SVG),
+    so this is the tests' one reach into a private name of a library;
+    ``tests/test_public_apis.py`` allows it here and nowhere else.
+    """
+    return app.screen._compositor.render_strips()
+
+
+def screen_text(app: App[Any]) -> str:
+    """The text of the active screen as the terminal shows it, a line a row."""
+    return "\n".join(strip.text for strip in screen_strips(app))
+
+
+class Notices:
+    """The notifications an app raises, as Textual hands them to it.
+
+    Pass one as ``app.run_test(message_hook=notices)``: Textual calls it with every
+    message the app's parts handle, a notification's ``Notify`` among them.
+    """
+
+    def __init__(self) -> None:
+        #: Every notification raised so far, oldest first.
+        self.raised: list[Notification] = []
+
+    def __call__(self, message: Message) -> None:
+        if isinstance(message, Notify):
+            self.raised.append(message.notification)
+
+    def messages(self) -> list[str]:
+        """What each notification raised so far says."""
+        return [str(notification.message) for notification in self.raised]
+
+    def shown(self) -> list[Notification]:
+        """The notifications raised that have not expired: those still on the screen."""
+        return [notification for notification in self.raised if not notification.has_expired]
+
+
+#: The types of parts of Textual's widgets the tests look at, selected by name: Textual
+#: does not export these classes. The keys its footer draws; a notification's toast; the
+#: part of a select that shows its value.
 FOOTER_KEY = "FooterKey"
+TOAST = "Toast"
+SELECT_CURRENT = "SelectCurrent"
 
 
 def footer_keys(app: HiddenHandApp) -> dict[str, bool]:

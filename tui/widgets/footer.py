@@ -255,6 +255,12 @@ class TableFooter(Widget, can_focus=False):
 
     # ---- the mouse -------------------------------------------------------------
 
+    @property
+    def hovered(self) -> int | None:
+        """The key the mouse rests on, drawn lit (an index into :attr:`entries`), if any;
+        it follows the keys as they change or scroll under a mouse that stays put."""
+        return self._hover
+
     def entry_at(self, x: int) -> int | None:
         """The key drawn at column ``x`` of the footer, if any."""
         x += self._scroll
