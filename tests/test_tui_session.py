@@ -249,7 +249,7 @@ async def test_a_removed_player_s_lobby_drops_the_seats_it_can_no_longer_use() -
 async def test_a_hosted_lobby_shows_the_address_friends_type() -> None:
     app = make_app()  # binds 127.0.0.1; mDNS on loopback only
     async with app.run_test(size=SIZE) as pilot:
-        host = await app.start_host(port=0)
+        host = await app.hosting.start(port=0)
         session = Session("Ann", host=host)
         await session.connect()
         await session.create("Ann's table", "getout", 3, {})
@@ -270,8 +270,8 @@ async def test_hosting_on_a_port_in_use_leaves_no_journal(data_dir: Path) -> Non
             busy.bind(("127.0.0.1", 0))
             busy.listen()
             with pytest.raises(OSError):
-                await app.start_host(port=busy.getsockname()[1])
-        assert app.host is None
+                await app.hosting.start(port=busy.getsockname()[1])
+        assert app.hosting.host is None
         assert not list(data_dir.rglob(f"*{SUFFIX}"))
 
 
@@ -282,16 +282,16 @@ async def test_a_spectators_rename_does_not_stop_the_players_screen() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         lobby = await open_lobby(app, pilot)
-        assert app.host is not None
-        table_id = next(iter(app.host.tables))
-        eve = Session("Eve", host=app.host)
+        assert app.hosting.host is not None
+        table_id = next(iter(app.hosting.host.tables))
+        eve = Session("Eve", host=app.hosting.host)
         await eve.connect()
         await eve.join(table_id, spectate=True)
         await eve.request("rename", "Evelyn")  # the host pushes "renamed" with seat null
         chat = lobby.query_one("#chat", RichLog)
         await until(pilot, lambda: any("a spectator is now called Evelyn" in str(line.text)
                                        for line in chat.lines), "the rename's line")
-        bob = Session("Bob", host=app.host)
+        bob = Session("Bob", host=app.hosting.host)
         await bob.connect()
         await bob.join(table_id)
         await until(pilot, lambda: seat_names(lobby)[1] == "Bob", "Bob in the lobby")
@@ -305,9 +305,9 @@ async def test_players_see_who_is_watching_in_the_header_and_the_log() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         lobby = await open_lobby(app, pilot)
-        assert app.host is not None and lobby.sub_title == "Lobby"
-        table_id = next(iter(app.host.tables))
-        eve = Session("Eve", host=app.host)
+        assert app.hosting.host is not None and lobby.sub_title == "Lobby"
+        table_id = next(iter(app.hosting.host.tables))
+        eve = Session("Eve", host=app.hosting.host)
         await eve.connect()
         await eve.join(table_id, spectate=True)
         chat = lobby.query_one("#chat", RichLog)
@@ -343,9 +343,9 @@ async def test_a_failing_listener_is_reported_and_listens_again(
             record(self, msg)
 
         monkeypatch.setattr(Session, "record", record_once_badly)
-        assert app.host is not None
-        table_id = next(iter(app.host.tables))
-        bob = Session("Bob", host=app.host)
+        assert app.hosting.host is not None
+        table_id = next(iter(app.hosting.host.tables))
+        bob = Session("Bob", host=app.hosting.host)
         await bob.connect()
         await bob.join(table_id)  # this update meets the bug
         await until(pilot, lambda: failures, "the failure")

@@ -2,10 +2,10 @@
 
 :class:`Hosting` owns that host and its mDNS announcement: it starts one (afresh, or
 brought back from the journal of a crashed run), deals a solo game on it, says where
-friends on the LAN reach it, and stops it. The app holds one :class:`Hosting`; screens
-reach it through the app's methods (``start_host``, ``join_address``, …). The host runs
-in the app's own event loop, beside the screens; what goes over its sockets is
-``net``'s business, and a screen hears of it only through its session.
+friends on the LAN reach it, and stops it. The app holds one :class:`Hosting`, and
+screens use it as ``app.hosting`` (``app.hosting.start(...)``, ``.join_address()``, …).
+The host runs in the app's own event loop, beside the screens; what goes over its
+sockets is ``net``'s business, and a screen hears of it only through its session.
 """
 
 from __future__ import annotations

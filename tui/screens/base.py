@@ -165,12 +165,13 @@ class SessionScreen(Screen[None]):
 
     def action_leave(self) -> None:
         """Leave the table and go back to the menu (asking first while a game runs)."""
-        hosting = self.app.hosts(self.session)
+        ours = self.app.hosting.hosts(self.session)
+        host = self.app.hosting.host
         question = None
-        if hosting and self.app.host is not None and self.app.host.server is not None:
+        if ours and host is not None and host.server is not None:
             question = ("You are hosting this table: leaving stops the host and ends the "
                         "game for everyone at it. Leave?")
-        elif hosting and self.table.get("phase") == "play":
+        elif ours and self.table.get("phase") == "play":
             question = "Leave this solo game? It ends here."
         elif self.table.get("phase") == "play" and self.my_seat is not None:
             question = ("Leave this game? Your seat stays yours: join the table again to "

@@ -212,8 +212,8 @@ class LobbyScreen(SessionScreen):
         """How friends reach this table, or where it runs."""
         if self.app.box_invite:  # on an SSH box: how friends come
             return f"friends join with: {self.app.box_invite}"
-        if self.app.hosts(self.session):
-            address = self.app.join_address()
+        if self.app.hosting.hosts(self.session):
+            address = self.app.hosting.join_address()
             return f"friends join at {address}" if address else "solo, on this computer"
         return f"host: {self.session.where}"
 

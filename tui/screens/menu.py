@@ -104,9 +104,14 @@ class MenuScreen(Screen[None]):
             event.refresh_styles = False
         self.call_after_refresh(self.offer_resume)
 
+    def lost_game(self) -> JournalInfo | None:
+        """The newest game this app's host was running when the app stopped unasked
+        (none on an SSH box: the box's host keeps the games)."""
+        return None if self.app.box is not None else self.app.hosting.resumable()
+
     def offer_resume(self) -> None:
         """Show "resume" only when this app's host stopped in the middle of a game."""
-        info = self.app.resumable()
+        info = self.lost_game()
         button = self.query_one("#resume", Button)
         solo = self.query_one("#solo", Button)
         # The first entry takes the focus, unless the player has moved it already.
@@ -143,16 +148,17 @@ class MenuScreen(Screen[None]):
         from tui.screens.lobby import LobbyScreen
         from tui.session import ConnectionLost, ServerError
 
-        info = self.app.resumable()
+        info = self.lost_game()
         if info is None:
             return
         try:
-            session = await self.app.resume_game(info.path)
+            session = await self.app.hosting.resume(info.path)
         except (JournalError, OSError, ServerError, ConnectionLost) as exc:
             self.notify(f"That game cannot be resumed: {exc}", severity="error",
                         timeout=10, markup=False)
             self.offer_resume()
             return
+        self.app.attach(session)
         latest = session.latest or {}
         if (latest.get("table") or {}).get("phase") == "lobby":
             self.app.push_screen(LobbyScreen(session))

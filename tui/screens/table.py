@@ -211,7 +211,7 @@ class TableScreen(SoloFinishScreen):
         from tui.screens.lobby import LobbyScreen
 
         if self.finishing:
-            self.app.bots_full_speed(self.session, False)
+            self.app.hosting.bots_full_speed(self.session, False)
         self.hand_over(LobbyScreen(self.session))
 
     # ---- the log ---------------------------------------------------------------
