@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui.cli_arguments import COMMANDS, LIMIT_FLAGS, OPTION_COMMANDS
 from tui.cli_help import CommandParser, options_epilog
-from tui.cli_values import typed_options
+from tui.cli_values import settable_options, typed_options
 
 if TYPE_CHECKING:
     from engine import GameSpec
@@ -94,11 +94,7 @@ def checked_table(
     if spec is None:
         parser.error(f"unknown game {game_id!r}; known games: {', '.join(engine.GAMES)}")
     seats = seats if seats is not None else default_seats(spec)
-    # What the app fills in itself (Get It!'s Level X record) is no option for people:
-    # neither taken nor listed.
-    from tui.games import app_options
-
-    offered = sorted(o.name for o in spec.options if o.name not in app_options(game_id))
+    offered = sorted(o.name for o in settable_options(spec))
     for key, _raw in option_pairs:
         if key not in offered:
             parser.error(f"unknown option {key!r} for {spec.name}; allowed options: "

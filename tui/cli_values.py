@@ -92,6 +92,16 @@ def option_pair(text: str) -> tuple[str, str]:
     return key, raw.strip()
 
 
+def settable_options(spec: GameSpec) -> list[Option]:
+    """The options of ``spec`` a player may set with ``--option``: the engine's, less
+    what the app fills in itself (Get It!'s Level X record). The help lists exactly
+    these, and the command line takes exactly these."""
+    # The registry is read when a game is named, not for every run.
+    from tui.games import app_options
+
+    return [o for o in spec.options if o.name not in app_options(spec.id)]
+
+
 def option_value(option: Option | None, raw: str) -> Any:
     """The value of ``raw`` for ``option``: one of its text choices if it names one
     (so ``hints=off`` is the choice ``"off"``, not false), else true/false/none, a
