@@ -5,8 +5,8 @@ engine) are import-linter contracts in ``pyproject.toml``; ``.ci/run`` runs
 ``lint-imports`` and so does the first test here, so the README's test command checks
 them too. The other tests check what is not an import between packages: no import
 circle between our modules (an import inside a function counts too), the engine's
-randomness, and that the command line imports the network layer and the engine only
-when needed.
+randomness, that the command line imports the network layer and the engine only when
+needed, and that the app names the wire's error codes only through ``net.wire.errors``.
 """
 
 from __future__ import annotations
@@ -140,3 +140,29 @@ def test_the_cli_imports_net_and_engine_only_lazily() -> None:
     } | {a.name.split(".")[0] for node in tree.body if isinstance(node, ast.Import)
          for a in node.names}
     assert "argparse" in top and "net" not in top and "engine" not in top
+
+
+#: Strings of tui/ that are spelled as an error code but name something else, by file.
+NOT_ERROR_CODES = {
+    # The notice the host pushes when a seat is kicked: a notice type, not an error code.
+    ("tui/notices.py", "kicked"),
+}
+
+
+def test_the_app_never_spells_out_an_error_code() -> None:
+    """tui/ compares error codes through net.wire.errors' names (errors.TABLE_FULL), never
+    as the string a host sends ("table_full"): a code renamed there would otherwise go
+    on being compared, and never match, here."""
+    from net.wire import errors
+
+    codes = {value for name, value in vars(errors).items()
+             if name.isupper() and isinstance(value, str)}
+    assert {"table_full", "shutting_down", "wrong_phase"} <= codes
+    spelled = []
+    for path in sorted((ROOT / "tui").rglob("*.py")):
+        where = path.relative_to(ROOT).as_posix()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Constant) and node.value in codes
+                    and (where, node.value) not in NOT_ERROR_CODES):
+                spelled.append(f"{where}:{node.lineno}: {node.value!r}")
+    assert not spelled, "error codes spelled out; use net.wire.errors:\n" + "\n".join(spelled)

@@ -77,6 +77,7 @@ class Listener:
 
     async def listen(self, session: Session) -> None:
         """Read the host's pushes while ``session`` is the table; on a drop, reconnect."""
+        from net.wire import errors
         from tui.session import FINAL_CODES, ConnectionLost
 
         stopped = None  # what the host said as it stopped (it may come back)
@@ -100,7 +101,7 @@ class Listener:
             elif kind == "error" and msg.get("code") in FINAL_CODES:
                 self._post(ConnectionDropped(str(msg.get("message")), final=True))
                 return
-            elif kind == "error" and msg.get("code") == "shutting_down":
+            elif kind == "error" and msg.get("code") == errors.SHUTTING_DOWN:
                 stopped = str(msg.get("message"))  # the banner says it as we reconnect
             elif kind == "error":
                 self._post(HostSaid(str(msg.get("message"))))

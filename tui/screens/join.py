@@ -27,6 +27,7 @@ import engine
 from net.address import parse_address, show_address
 from net.client import NotAHost
 from net.discovery import Browser, HostInfo, TableInfo
+from net.wire import errors
 from tui.games import playable, table_screen
 from tui.screens.dialogs import ChoiceScreen
 from tui.session import ConnectionLost, ServerError, Session
@@ -285,7 +286,7 @@ class JoinScreen(Screen[None]):
         try:
             await session.join(table_id)
         except ServerError as exc:
-            if exc.code not in ("table_full", "wrong_phase"):
+            if exc.code not in (errors.TABLE_FULL, errors.WRONG_PHASE):
                 raise
             watch = await self.app.push_screen_wait(ChoiceScreen(
                 f"No seat for you there ({exc.message}). Watch the game instead?",
