@@ -224,7 +224,7 @@ async def bench_table(game_id: str, args: argparse.Namespace, updates: int,
     garbage-collector tuning; the three timings."""
     from tui import gc_tuning as tuning
     from tui.app import HiddenHandApp
-    from tui.games import screen_class
+    from tui.games.screens import screen_class
     from tui.settings import Settings
 
     tuning.set_table_tuning(gc_tuning)

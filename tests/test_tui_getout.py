@@ -373,7 +373,7 @@ async def test_the_played_count_follows_a_turned_over_pile() -> None:
     from textual.app import App
 
     from tui.games.getout.call_pile import CallPile
-    from tui.games.getout.screen import describe_event
+    from tui.games.getout.text import describe_event
     from tui.notices import Namer
 
     class Pile(App[None]):
@@ -448,7 +448,7 @@ async def test_no_draw_key_while_we_lay_the_first_call_card() -> None:
 
 
 def test_the_round_log_says_you_are_out_and_a_player_is_out() -> None:
-    from tui.games.getout.screen import describe_event
+    from tui.games.getout.text import describe_event
     from tui.notices import Namer
 
     event = {"type": "round_over", "round": 1, "winner": 2, "out": [0, 1]}

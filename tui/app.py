@@ -24,9 +24,11 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
+from tui.games.screens import screen_for, table_screen
 from tui.gc_tuning import resume_after_start_up
 from tui.hosting import Hosting
 from tui.listener import Listener
+from tui.messages import HandOverRequested
 from tui.notifications import OnScreen
 from tui.opening import Opening
 from tui.settings import Settings
@@ -161,9 +163,6 @@ class HiddenHandApp(App[None]):
         if session is None:
             self.opening.say_notice(self.notify)
             return
-        # The table's screens are imported once there is a table to show.
-        from tui.games import table_screen
-
         self.attach(session)
         self.call_later(self._sit_down, table_screen(session))
 
@@ -207,6 +206,12 @@ class HiddenHandApp(App[None]):
             if isinstance(screen, SessionScreen):
                 screen.post_message(message)
                 return
+
+    @on(HandOverRequested)
+    def hand_over(self, message: HandOverRequested) -> None:
+        """The screen at the table is done with it: the one the table needs now takes its
+        place (the game's table once it starts, the lobby when it goes back there)."""
+        self.switch_screen(screen_for(message.session))
 
     @work(exclusive=True, group="listen", exit_on_error=False)
     async def listen(self, session: Session) -> None:

@@ -131,6 +131,7 @@ def run_sim_command(args: argparse.Namespace) -> int:
         parser.error(f"--people {args.people} is more than the {seats} seats")
     person = {"reaction": args.person_reaction, "spread": args.person_spread,
               "error": args.person_error}
+    # The simulator and the bots are loaded only for ``sim``.
     from engine.bots.simulate import SimulationError
     from tui.sim import print_report, run_sim
 
@@ -202,6 +203,7 @@ def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    # Textual and the app are loaded only to run the app, not for the other commands.
     from tui.app import HiddenHandApp
     from tui.games import TABLES, preset_options
     from tui.settings import Settings
@@ -295,6 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in (None, "solo"):
         return run_app(parser, args)
     if args.command == "demo":
+        # The demo's players and recorder are loaded only for ``demo``.
         from tui.demo import run_demo_command
 
         return run_demo_command(args)

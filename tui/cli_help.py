@@ -16,6 +16,7 @@ import textwrap
 from collections.abc import Callable
 
 from tui.cli_values import settable_options
+from tui.games import PRESETS
 
 OPTIONS_HEADING = "table options (--option NAME=VALUE, repeatable):"
 
@@ -72,8 +73,8 @@ def options_epilog(seats: int = 4) -> str:
     takes and its default, from the engine's own option list (ranges that follow the
     seat count, and seat numbers, are given for ``seats`` seats). What the app fills in
     itself (Get It!'s Level X record) is no option for people, and is not listed."""
+    # Every game and the options form: loaded only when the help is shown (see above).
     import engine
-    from tui.games import PRESETS
     from tui.widgets.options_form import describe_value
 
     lines = [OPTIONS_HEADING]

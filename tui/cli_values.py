@@ -13,6 +13,8 @@ import ipaddress
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from tui.games import app_options
+
 if TYPE_CHECKING:
     from engine import GameSpec
     from engine.core import Option
@@ -96,9 +98,6 @@ def settable_options(spec: GameSpec) -> list[Option]:
     """The options of ``spec`` a player may set with ``--option``: the engine's, less
     what the app fills in itself (Get It!'s Level X record). The help lists exactly
     these, and the command line takes exactly these."""
-    # The registry is read when a game is named, not for every run.
-    from tui.games import app_options
-
     return [o for o in spec.options if o.name not in app_options(spec.id)]
 
 

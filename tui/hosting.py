@@ -121,6 +121,7 @@ class Hosting:
     async def deal_solo(self, game_id: str, seats: int, options: dict[str, Any]) -> Session:
         """A dealt solo game: a host in the app with no network, us in seat 0, bots in
         the others. Returns once the first view of the dealt game is in."""
+        # (The session and the wire are loaded with the first game: see above.)
         from tui.games import table_options
         from tui.session import Session
 
@@ -144,6 +145,7 @@ class Hosting:
         Our seat is the table's creator's (this app opened the table): its token is in
         the host's own journal. Everyone else's client reconnects with its own token.
         """
+        # (The session and the wire are loaded with the first game: see above.)
         from tui.session import ConnectionLost, Session
 
         host = await self.start(None, resume=path)

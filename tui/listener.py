@@ -77,6 +77,7 @@ class Listener:
 
     async def listen(self, session: Session) -> None:
         """Read the host's pushes while ``session`` is the table; on a drop, reconnect."""
+        # (Loaded with the first table, not before the menu's first frame: see above.)
         from net.wire import errors
         from tui.session import FINAL_CODES, ConnectionLost
 
@@ -109,6 +110,7 @@ class Listener:
     async def _reconnect(self, session: Session, reason: str) -> bool:
         """Take our seat back after a drop: True once back, False if it is over (the
         host said no for good, it stopped answering, or the player left)."""
+        # (Loaded with the first table, not before the menu's first frame: see above.)
         from tui.session import FINAL_CODES, ConnectionLost, ServerError
 
         self._post(ConnectionDropped(reason, final=False))

@@ -28,7 +28,8 @@ from net.address import parse_address, show_address
 from net.client import NotAHost
 from net.discovery import Browser, HostInfo, TableInfo
 from net.wire import errors
-from tui.games import playable, table_screen
+from tui.games import playable
+from tui.games.screens import screen_for
 from tui.screens.dialogs import ChoiceScreen
 from tui.session import ConnectionLost, ServerError, Session
 from tui.settings import forget_seat, recall_seat
@@ -273,12 +274,7 @@ class JoinScreen(Screen[None]):
         while msg.get("type") != "update":
             msg = await session.next()
         self.app.attach(session)
-        if msg["table"]["phase"] == "lobby":
-            from tui.screens.lobby import LobbyScreen
-
-            self.app.switch_screen(LobbyScreen(session))
-        else:
-            self.app.switch_screen(table_screen(session))
+        self.app.switch_screen(screen_for(session))
 
 
     async def _new_seat(self, session: Session, table_id: str) -> None:

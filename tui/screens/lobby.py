@@ -32,7 +32,7 @@ from textual.widgets import (
 )
 
 import engine
-from tui.games import TABLES, app_options, playable, preset_options, table_options, table_screen
+from tui.games import TABLES, app_options, playable, preset_options, table_options
 from tui.messages import ChatReceived, ConnectionDropped
 from tui.notices import describe_chat, describe_notice
 from tui.screens.base import Banner, SessionScreen
@@ -160,7 +160,7 @@ class LobbyScreen(SessionScreen):
         table = msg["table"]
         if table["phase"] != "lobby" and msg.get("view") is not None:
             if playable(table["game"]):
-                self.hand_over(table_screen(self.session))
+                self.hand_over()
             return
         game = engine.GAMES[table["game"]]
         self.query_one("#lobby-title", Static).update(
@@ -357,6 +357,7 @@ class LobbyScreen(SessionScreen):
         if kind == "bot":
             self.send("remove_bot", seat)
         elif kind == "human" and seat != self.my_seat:
+            # Loaded when a dialog first opens, not before the lobby's first frame.
             from tui.screens.dialogs import ConfirmScreen
 
             name = table["seats"][seat]["name"]

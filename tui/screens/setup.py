@@ -18,7 +18,8 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
 import engine
-from tui.games import TABLES, app_options, preset_options, table_options, table_screen
+from tui.games import TABLES, app_options, preset_options, table_options
+from tui.games.screens import table_screen
 from tui.session import ConnectionLost, ServerError, Session
 from tui.widgets.options_form import OptionsForm
 
@@ -272,6 +273,7 @@ class SetupScreen(Screen[None]):
             await app.hosting.stop()
             self.fail(f"Could not open the table: {exc}")
             return
+        # Loaded once a table is open in a lobby: a solo game goes straight to its table.
         from tui.screens.lobby import LobbyScreen
 
         app.attach(session)
@@ -297,6 +299,7 @@ class SetupScreen(Screen[None]):
             await session.close()
             self.fail(f"Could not open the table: {exc.message}")
             return
+        # Loaded once a table is open in a lobby: a solo game goes straight to its table.
         from tui.screens.lobby import LobbyScreen
 
         app.attach(session)

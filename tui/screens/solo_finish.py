@@ -51,6 +51,7 @@ class SoloFinishScreen(SessionScreen):
         """Once out of a solo game, ask (once) whether to watch the bots play it out."""
         if self.offered_finish or self.summary_screen is not None or not self.can_finish():
             return
+        # Loaded when a dialog first opens, not before the table's first frame.
         from tui.screens.dialogs import ChoiceScreen
 
         self.offered_finish = True
