@@ -97,13 +97,13 @@ async def in_the_app(seed: int, drawn: bool) -> tuple[int, float]:
         while not (isinstance(app.screen, GetOutScreen) and app.screen.legal):
             await pilot.pause(0.02)
         screen = app.screen
-        assert app.host is not None
-        (table,) = app.host.tables.values()
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
         screen.finishing = True  # as after "f": no round summaries on the way
         screen.leave_at_end = not drawn  # as after "leave with the result"
-        app.bots_full_speed(screen.session)
+        app.hosting.bots_full_speed(screen.session)
         t0 = time.perf_counter()
-        before = stack(app.host, table)
+        before = stack(app.hosting.host, table)
         while (screen.update or {}).get("table", {}).get("phase") != "over":
             await pilot.pause(0.005)
         seconds = time.perf_counter() - t0

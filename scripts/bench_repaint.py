@@ -224,7 +224,7 @@ async def bench_table(game_id: str, args: argparse.Namespace, updates: int,
     garbage-collector tuning; the three timings."""
     from tui import gc_tuning as tuning
     from tui.app import HiddenHandApp
-    from tui.games import screen_class
+    from tui.games.screens import screen_class
     from tui.settings import Settings
 
     tuning.set_table_tuning(gc_tuning)
@@ -239,11 +239,11 @@ async def bench_table(game_id: str, args: argparse.Namespace, updates: int,
     rng = random.Random(args.seed)
     async with app.run_test(size=args.size) as pilot:
         if not await settle(pilot, lambda: isinstance(app.screen, cls)
-                            and app.screen.update is not None and app.host is not None):
+                            and app.screen.update is not None and app.hosting.host is not None):
             raise RuntimeError("the table screen never showed a view")
         screen = app.screen
-        assert app.host is not None
-        (table,) = app.host.tables.values()
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
         for seat in table.seats:
             if seat.kind == "bot":
                 seat.bot = None
@@ -260,7 +260,7 @@ async def bench_table(game_id: str, args: argparse.Namespace, updates: int,
                 break
             await pacer.wait()
             clock.reset()
-            app.host.act(table, *move)
+            app.hosting.host.act(table, *move)
             if not await settle(pilot, lambda: clock.framed is not None):
                 raise RuntimeError("an update was never painted")
             assert clock.received and clock.shown and clock.framed

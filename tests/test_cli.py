@@ -236,7 +236,7 @@ def test_help_lists_every_games_options_with_values_the_game_takes(
     import re
 
     import engine
-    from tui.cli_values import typed_options
+    from tui.cli_values import settable_options, typed_options
 
     with pytest.raises(SystemExit):
         main([command, "--help"])
@@ -244,7 +244,7 @@ def test_help_lists_every_games_options_with_values_the_game_takes(
     for game_id in engine.GAMES:
         spec = engine.GAMES[game_id]
         block = out.split(f"(--game {game_id}):", 1)[1]
-        for option in spec.options:
+        for option in settable_options(spec):
             found = re.search(rf"^    {option.name}=(\S+) \(default ([^);]+)[^)]*\): ", block,
                               re.M)
             assert found, (game_id, option.name)
@@ -255,6 +255,33 @@ def test_help_lists_every_games_options_with_values_the_game_takes(
             for value in [*shown, found[2]]:
                 typed = typed_options(spec, [(option.name, value)], seats=4)[option.name]
                 option.check(typed, 4)  # raises if the game would refuse it
+
+
+@pytest.mark.parametrize("command", ["solo", "host", "sim"])
+def test_help_lists_exactly_the_options_the_command_line_takes(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`solo --help` listed Get It!'s `best` (the app's own Level X record), which
+    `--option best=...` refuses: game by game, the help names exactly the options that
+    an unknown option's refusal lists as allowed."""
+    import re
+
+    import engine
+    from tui.cli_help import OPTIONS_HEADING
+
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    listed = capsys.readouterr().out.split(OPTIONS_HEADING, 1)[1]
+    for game_id in engine.GAMES:
+        block = listed.split(f"(--game {game_id}):", 1)[1].split("(--game ", 1)[0]
+        shown = re.findall(r"^    (\w+)=", block, re.M)
+        game = ["sim", game_id] if command == "sim" else [command, "--game", game_id]
+        with pytest.raises(SystemExit):
+            main([*game, "--option", "nosuch=1", *(LOOPBACK if command == "host" else [])])
+        err = capsys.readouterr().err
+        allowed = err.split("allowed options: ", 1)[1].splitlines()[0].strip()
+        assert sorted(shown) == allowed.split(", "), (game_id, shown, allowed)
+    assert "best=" not in listed
 
 
 @pytest.mark.parametrize(("argv", "bots"), [
@@ -301,6 +328,7 @@ def test_help_wraps_the_options_list_one_option_a_line(
 
     import engine
     from tui.cli_arguments import COMMANDS
+    from tui.cli_values import settable_options
 
     width = columns - 2  # argparse's
     monkeypatch.setenv("COLUMNS", str(columns))
@@ -318,4 +346,5 @@ def test_help_wraps_the_options_list_one_option_a_line(
     assert [line.strip() for line, indent in zip(listed, indents, strict=True) if indent == 2] == [
         f"{spec.name} (--game {spec.id}):" for spec in engine.GAMES.values()]
     assert [line.split("=")[0].strip() for line, indent in zip(listed, indents, strict=True)
-            if indent == 4] == [o.name for spec in engine.GAMES.values() for o in spec.options]
+            if indent == 4] == [o.name for spec in engine.GAMES.values()
+                                for o in settable_options(spec)]

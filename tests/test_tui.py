@@ -30,12 +30,13 @@ from tests.tui_support import (
     until,
     until_steady,
 )
-from tui.app import HiddenHandApp, MenuToCome
+from tui.app import HiddenHandApp
 from tui.games.getout.hand import HandWidget
 from tui.games.getout.screen import GetOutScreen
 from tui.screens.join import JoinScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.menu import MenuScreen
+from tui.screens.menu_to_come import MenuToCome
 from tui.screens.rules import RulesScreen
 from tui.screens.settings import SettingsScreen
 from tui.screens.setup import SetupScreen
@@ -108,7 +109,7 @@ async def test_a_solo_game_from_the_command_line_opens_first_and_leaves_to_the_m
         await until(pilot, lambda: app.focused is menu.query_one("#solo", Button),
                     "the first entry focused")
         assert screen.leaving
-        await until(pilot, lambda: app.host is None, "the solo host stopped")
+        await until(pilot, lambda: app.hosting.host is None, "the solo host stopped")
         await pilot.press("r")
         assert isinstance(app.screen, RulesScreen)
 
@@ -432,12 +433,12 @@ async def test_round_summary_deals_the_next_round_of_a_match() -> None:
             lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal and app.screen,
             "our first turn",
         )
-        assert app.host is not None
-        (table,) = app.host.tables.values()
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
         # One card left that plays: the round ends with our next move.
         stack_getout(table.game, [["kevin 1"], ["geoff 12", "geoff 2"], ["shirley 5"]],
                      played=["kevin 8"], turn=0)
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
         await until(pilot, lambda: len(screen.query_one(HandWidget).cards) == 1, "the new hand")
         await pilot.press("enter")
         summary = await until(
@@ -490,7 +491,7 @@ async def test_hosting_from_the_app_is_announced_on_the_lan_and_joinable() -> No
         await bob.close()
         await pilot.press("escape")  # hosting: asks first
         await pilot.press("y")
-        await until(pilot, lambda: app.host is None, "the host to stop")
+        await until(pilot, lambda: app.hosting.host is None, "the host to stop")
 
 
 async def test_a_hosted_lobby_shows_whole_names() -> None:
@@ -514,7 +515,7 @@ async def test_a_hosted_lobby_shows_whole_names() -> None:
         assert "Ann (you) ★" in screen and "(empty)" in screen, screen
         await pilot.press("escape")
         await pilot.press("y")
-        await until(pilot, lambda: app.host is None, "the host to stop")
+        await until(pilot, lambda: app.hosting.host is None, "the host to stop")
 
 
 async def test_a_second_start_while_the_host_opens_does_not_leave_a_host_behind() -> None:
@@ -531,10 +532,10 @@ async def test_a_second_start_while_the_host_opens_does_not_leave_a_host_behind(
         lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
                             "the lobby")
         await until(pilot, lambda: lobby.live, "the lobby shown")
-        assert app.host is not None and app.host.port == port
+        assert app.hosting.host is not None and app.hosting.host.port == port
         await pilot.press("escape")
         await pilot.press("y")
-        await until(pilot, lambda: app.host is None, "the host to stop")
+        await until(pilot, lambda: app.hosting.host is None, "the host to stop")
         with socket.socket() as probe:  # nothing listens on the port any more
             probe.bind(("127.0.0.1", port))
 
@@ -703,10 +704,10 @@ async def test_after_a_game_the_creator_takes_the_table_back_to_the_lobby_and_de
             lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal and app.screen,
             "our first turn",
         )
-        assert app.host is not None
-        (table,) = app.host.tables.values()
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
         stack_getout(table.game, [["kevin 1"], ["geoff 12"]], played=["kevin 8"], turn=0)
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
         await until(pilot, lambda: len(screen.query_one(HandWidget).cards) == 1, "the new hand")
         await pilot.press("right")  # arrows keep choosing cards, whatever has focus
         await pilot.press("enter")
@@ -982,7 +983,7 @@ async def test_opening_the_lobby_changes_no_option(game_id: str) -> None:
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        host = await app.start_host(port=None)
+        host = await app.hosting.start(port=None)
         session = Session("Ann", host=host)
         await session.connect()
         await session.create("Ann's table", game_id, 4, {})

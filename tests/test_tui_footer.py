@@ -58,7 +58,7 @@ async def test_at_80_columns_the_creator_sees_start_in_the_lobby_footer() -> Non
 async def test_a_spectator_in_the_lobby_has_no_seat_keys() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        host = await app.start_host(port=None)
+        host = await app.hosting.start(port=None)
         ann = Session("Ann", host=host)
         await ann.connect()
         joined = await ann.create("T", "getout", 2, {})
@@ -118,10 +118,10 @@ async def test_the_getout_footer_follows_the_turn_the_round_and_the_summary() ->
         assert keys["play"] and "draw" not in keys and keys["chat"] and keys["leave"]
         for hidden in ("next_round", "to_lobby", "bot_for_away", "finish"):
             assert hidden not in keys, hidden
-        assert app.host is not None
-        (table,) = app.host.tables.values()
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
         stack_getout(table.game, [["kevin 1"], ["geoff 12"]], played=["kevin 8"], turn=0)
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
         await until(pilot, lambda: len(screen.view.get("hand", [])) == 1, "the new hand")
         await pilot.press("enter")  # our last card: the round (and the game) is over
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
@@ -140,12 +140,12 @@ async def test_the_table_footer_dims_keys_with_the_update_and_mounts_nothing() -
     app = getout_heads_up()
     async with app.run_test(size=SIZE) as pilot:
         screen = await first_turn(pilot)
-        assert app.host is not None
-        (table,) = app.host.tables.values()
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
         table.seats[1].bot = None  # the other seat moves when the test says so
         stack_getout(table.game, [["kevin 1", "geoff 3"], ["geoff 12", "kevin 5"]],
                      played=["kevin 8"], turn=0)
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
 
         def drawn_as_bound() -> bool:
             return footer_drawn(app) == footer_keys(app)
@@ -178,7 +178,7 @@ async def test_the_table_footer_dims_keys_with_the_update_and_mounts_nothing() -
                 at_show.append(footer_drawn(app))
 
         screen.watch_update = watched  # type: ignore[method-assign]
-        app.host.act(table, 1, draw)
+        app.hosting.host.act(table, 1, draw)
         await until(pilot, lambda: screen.view.get("turn") == 0 and drawn_as_bound()
                     and footer_drawn(app)["draw"], "our turn's keys lit again")
         assert at_show and at_show[0] == footer_keys(app), at_show
@@ -186,7 +186,7 @@ async def test_the_table_footer_dims_keys_with_the_update_and_mounts_nothing() -
         assert screen.query_one(TableFooter) is footer and not footer.children
         assert len(list(screen.walk_children())) == widgets
         stack_getout(table.game, [["kevin 1"], ["geoff 12"]], played=["kevin 8"], turn=0)
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
         await until(pilot, lambda: len(screen.view.get("hand", [])) == 1, "the new hand")
         await pilot.press("enter")  # our last card: the round (and the game) is over
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
@@ -239,7 +239,7 @@ async def test_the_gotfive_footer_draws_the_keys_of_each_turn() -> None:
             if move is None:
                 break
             version = screen.view.get("version")
-            app.host.act(table, *move)
+            app.hosting.host.act(table, *move)
             await until(pilot, lambda before=version: screen.view.get("version") != before
                         and footer_drawn(app) == footer_keys(app), "the footer of the move")
             shown.add(frozenset(footer_drawn(app).items()))
@@ -487,8 +487,8 @@ async def test_a_click_on_get_its_look_at_key_looks_at_the_next_player() -> None
         await pilot.press("enter")  # arranged as dealt
         await until(pilot, lambda: screen.view.get("phase") == "play"
                     and footer_keys(app).get("look"), "the round")
-        assert app.host is not None
-        (table,) = app.host.tables.values()
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
         for seat in table.seats:
             seat.bot = None
         footer = screen.query_one(TableFooter)

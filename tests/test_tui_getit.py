@@ -60,15 +60,15 @@ def footer_keys(screen: GetItScreen) -> set[str]:
 
 
 def game_of(app: HiddenHandApp) -> Any:
-    assert app.host is not None
-    (table,) = app.host.tables.values()
+    assert app.hosting.host is not None
+    (table,) = app.hosting.host.tables.values()
     return table
 
 
 def engine_now(app: HiddenHandApp) -> float:
     """The engine time of the app's table now, on its host's clock."""
-    assert app.host is not None
-    return float(game_of(app).elapsed(app.host.clock()))
+    assert app.hosting.host is not None
+    return float(game_of(app).elapsed(app.hosting.host.clock()))
 
 
 async def a_still_table(pilot: Pilot[Any], app: HiddenHandApp) -> tuple[GetItScreen, Any]:
@@ -370,8 +370,8 @@ async def test_an_update_leaves_a_scrolled_hand_where_the_player_scrolled_it() -
         bot = next(i for i, s in enumerate(table.seats) if s.kind == "bot"
                    and {"type": "arrange"} in table.game.legal_actions(i))
         hand = table.game.view(bot)["hand"]
-        app.host.act(table, bot,
-                     {"type": "arrange", "pile": arrangement(hand, random.Random(1))})
+        app.hosting.host.act(table, bot,
+                             {"type": "arrange", "pile": arrangement(hand, random.Random(1))})
         await until(pilot, lambda: screen.view["version"] > version, "the next update")
         await pilot.pause()
         assert cards.scroll_x == 0 and row.hidden()[0] == 0
@@ -432,7 +432,7 @@ async def test_peek_and_talk_keys_come_and_go_with_the_mirror_and_the_speech_bub
         # Seat 1 (a bot) shows a mirror, seat 2 the speech bubble; Ann holds a 30.
         stack_getit_piles(table.game, [["30"], ["mirror", "4"], ["speech", "5"]],
                           now=engine_now(app))
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
         await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
         await until(pilot, lambda: {"peek", "talk"} <= footer_keys(screen), "peek and talk")
         await pilot.press("p")
@@ -446,7 +446,7 @@ async def test_peek_and_talk_keys_come_and_go_with_the_mirror_and_the_speech_bub
                     "our line said")
         for seat, bot in bots.items():
             table.seats[seat].bot = bot
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
         # The bots play the specials; with the mirror and the bubble gone, so are the keys.
         await until_on_clock(pilot, screen, lambda: not any(
             p["top"] and p["top"]["kind"] != "number" for p in screen.view["piles"]),
@@ -468,7 +468,7 @@ async def bubble_before_ann(pilot: Pilot[Any]) -> tuple[GetItScreen, Any]:
     for seat in table.seats:
         seat.bot = None
     stack_getit_piles(table.game, [["30"], ["4"], ["speech", "5"]], now=engine_now(app))
-    app.host.refresh(table)
+    app.hosting.host.refresh(table)
     await until(pilot, lambda: "talk" in footer_keys(screen), "the talk key")
     return screen, table
 
@@ -483,7 +483,7 @@ async def test_a_line_typed_when_talk_ends_never_reaches_the_table_keys() -> Non
         talk = screen.query_one("#talk", Input)
         assert screen.focused is talk
         events = table.game.act(2, {"type": "play"}, now=engine_now(app))  # the bubble
-        app.host.refresh(table, events)
+        app.hosting.host.refresh(table, events)
         await until(pilot, lambda: "talk" not in footer_keys(screen), "talk over")
         await pilot.press("space", "1", "space")
         await pilot.pause()
@@ -504,7 +504,7 @@ async def test_talk_pressed_just_after_it_ended_still_keeps_the_sentence_off_the
     async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         screen, table = await bubble_before_ann(pilot)
         events = table.game.act(2, {"type": "play"}, now=engine_now(app))  # the bubble
-        app.host.refresh(table, events)
+        app.hosting.host.refresh(table, events)
         await until(pilot, lambda: "talk" not in footer_keys(screen), "talk over")
         await pilot.press("t", "h", "i", "space", "2", "space")
         await pilot.pause()
@@ -537,7 +537,7 @@ async def test_a_talk_line_that_loses_the_keys_holds_the_round_keys_back_a_momen
         app.post_message(events.AppBlur())
         await until(pilot, lambda: screen.focused is None, "the focus gone")
         events_ = table.game.act(2, {"type": "play"}, now=engine_now(app))  # the bubble
-        app.host.refresh(table, events_)
+        app.hosting.host.refresh(table, events_)
         await until(pilot, lambda: not talk.display, "the line closed")
         app.post_message(events.AppFocus())
         await pilot.press("space", "2")
@@ -619,7 +619,7 @@ async def test_every_key_of_a_round_fits_the_footer_at_80_columns() -> None:
             seat.bot = None
         stack_getit_piles(table.game, [["30"], ["mirror", "4"], ["speech", "5"]],
                           now=engine_now(app))
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
         await until(pilot, lambda: {"peek", "talk"} <= footer_keys(screen), "peek and talk")
         # Smile and look past work all round: before we look at someone, they say to.
         def aim_lit() -> bool:
@@ -672,7 +672,7 @@ async def test_to_you_counts_what_the_others_do_to_you() -> None:
         for seat in (1, 2):
             if table.game.signals["look"][seat] != 0:
                 table.game.act(seat, {"type": "look", "target": 0}, now=engine_now(app))
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
         await until(pilot, lambda: "ALL 2 LOOK AT YOU" in str(
             screen.query_one("#to-you", Static).render()), "the TO YOU line")
         # A click on a player looks at them; a second click looks at nobody.
@@ -688,7 +688,7 @@ async def test_to_you_counts_what_the_others_do_to_you() -> None:
         await pilot.press(str(bot + 1), "s")
         await until(pilot, lambda: table.game.signals["smile"][0] == bot, "Ann smiles at it")
         events = table.game.act(bot, {"type": "play"}, now=engine_now(app))
-        app.host.refresh(table, events)
+        app.hosting.host.refresh(table, events)
         await until(pilot, lambda: table.game.signals["look"][0] is None
                     and table.game.signals["smile"][0] is None, "Ann's signals ended")
         # 0 stops every signal at once.
@@ -707,7 +707,7 @@ async def test_signals_are_not_shown_once_the_round_is_over() -> None:
         game = table.game
         if game.signals["look"][1] != 2:
             game.act(1, {"type": "look", "target": 2}, now=engine_now(app))
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
 
         def seat_text() -> str:  # what seat 2's card (the bot's) says
             return " ".join(str(w.render()) for w in screen.query_one("#seat-1").query(Static))
@@ -716,7 +716,7 @@ async def test_signals_are_not_shown_once_the_round_is_over() -> None:
         wrong = next(h for h in range(3) if h not in game.correct_holders()
                      and game.top(h) is not None)
         events = game.act(wrong, {"type": "play"}, now=engine_now(app))  # the round is lost
-        app.host.refresh(table, events)
+        app.hosting.host.refresh(table, events)
         await until(pilot, lambda: screen.view.get("phase") == "round_over", "the round's end")
         await pilot.pause()
         assert game.signals["look"][1] == 2  # the engine still has it …
@@ -935,7 +935,7 @@ async def test_the_looks_at_us_end_with_our_play_and_do_not_ask_for_another() ->
         stack_getit_piles(table.game, [["3", "9"], ["20"], ["30"]], now=engine_now(app))
         for bot in (1, 2):
             table.game.act(bot, {"type": "look", "target": 0}, now=engine_now(app))
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
         to_you_line = lambda: str(screen.query_one("#to-you", Static).render())  # noqa: E731
         await until(pilot, lambda: "ALL 2 LOOK AT YOU" in to_you_line(), "both look at us")
         await pilot.press("space")  # we play the 3: our 9 is the lowest again
@@ -944,10 +944,10 @@ async def test_the_looks_at_us_end_with_our_play_and_do_not_ask_for_another() ->
         assert "ALL 2" not in to_you_line()
         assert "0 of 2 look at you" in to_you_line()
         events = table.game.act(1, {"type": "look", "target": 0}, now=engine_now(app))
-        app.host.refresh(table, events)  # Bot 2 looks at our next card: a fresh look
+        app.hosting.host.refresh(table, events)  # Bot 2 looks at our next card: a fresh look
         await until(pilot, lambda: "1 of 2 looks at you" in to_you_line(), "the fresh look")
         events = table.game.act(2, {"type": "look", "target": 0}, now=engine_now(app))
-        app.host.refresh(table, events, [])
+        app.hosting.host.refresh(table, events, [])
         await until(pilot, lambda: "ALL 2 LOOK AT YOU" in to_you_line(), "both look again")
         assert "before" not in to_you_line()
 
@@ -966,7 +966,7 @@ async def test_no_screen_shows_a_signal_at_a_player_who_played() -> None:
         stack_getit_piles(game, [["20"], ["5", "30"], ["12"]], now=engine_now(app))
         for seat, kind, target in ((1, "look", 2), (2, "look", 1), (2, "smile", 1)):
             game.act(seat, {"type": kind, "target": target}, now=engine_now(app))
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
 
         def seat_text(seat: int) -> str:  # what the seat's card says ("" before it shows)
             return " ".join(str(w.render()) for card in screen.query(f"#seat-{seat}")
@@ -978,7 +978,7 @@ async def test_no_screen_shows_a_signal_at_a_player_who_played() -> None:
         await until(pilot, lambda: screen.query_one("#seat-1").border_subtitle,
                     "the pile marked as looked at")
         events = game.act(1, {"type": "play"}, now=engine_now(app))  # the 5
-        app.host.refresh(table, events, [])
+        app.hosting.host.refresh(table, events, [])
         await until(pilot, lambda: screen.view["piles"][1]["count"] == 1, "the play")
         await pilot.pause()
         assert "looks at 2" not in seat_text(2) and "smiles at 2" not in seat_text(2)
@@ -1001,14 +1001,14 @@ async def test_a_look_the_host_ended_in_the_update_that_showed_it_is_not_stopped
             seat.bot = None
         game = table.game
         stack_getit_piles(game, [["20"], ["5", "30"], ["12"]], now=engine_now(app))
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
         await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
         sent: list[dict[str, Any]] = []
         screen.act = lambda action, wait=True: sent.append(action)  # type: ignore[method-assign]
         screen.pending["look"] = 1  # sent: the host has it, no view has shown it yet
         events = game.act(0, {"type": "look", "target": 1}, now=engine_now(app))
         events += game.act(1, {"type": "play"}, now=engine_now(app))
-        app.host.refresh(table, events, [])
+        app.hosting.host.refresh(table, events, [])
         await until(pilot, lambda: screen.view["piles"][1]["count"] == 1, "the play")
         await pilot.pause()
         assert sent == [] and "look" not in screen.pending

@@ -35,10 +35,10 @@ pytestmark = pytest.mark.usefixtures("config_dir")
 
 def deal(app: HiddenHandApp, hand: list[str]) -> Any:
     """Seat 0's ``hand`` on turn against a kevin 8, pushed from the app's own table."""
-    assert app.host is not None
-    (table,) = app.host.tables.values()
+    assert app.hosting.host is not None
+    (table,) = app.hosting.host.tables.values()
     stack_getout(table.game, [hand, ["shirley 1"]], played=["kevin 8"], turn=0)
-    app.host.refresh(table)
+    app.hosting.host.refresh(table)
     return table
 
 
@@ -322,14 +322,14 @@ async def test_a_long_hand_narrows_its_cards_to_stay_in_sight_at_80_columns() ->
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await our_turn(pilot, app)
-        assert app.host is not None
-        (table,) = app.host.tables.values()
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
         widget = screen.query_one(HandWidget)
         values = (1, 2, 3, 4, 5, 7, 10, 11, 12, 13, 14)
 
         async def deal(hand: list[str]) -> None:
             stack_getout(table.game, [hand, ["shirley 1"]], played=["kevin 8"], turn=0)
-            app.host.refresh(table)
+            app.hosting.host.refresh(table)
             await until(pilot, lambda: len(widget.cards) == len(hand), "the hand")
             await pilot.pause()
 
@@ -400,7 +400,7 @@ async def test_the_played_count_follows_a_turned_over_pile() -> None:
     from textual.app import App
 
     from tui.games.getout.call_pile import CallPile
-    from tui.games.getout.screen import describe_event
+    from tui.games.getout.text import describe_event
     from tui.notices import Namer
 
     class Pile(App[None]):
@@ -464,10 +464,10 @@ async def test_no_draw_key_while_we_lay_the_first_call_card() -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await our_turn(pilot, app)
-        assert app.host is not None
-        (table,) = app.host.tables.values()
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
         stack_getout(table.game, [["geoff 1", "kevin 3"], ["shirley 1"]], played=[], turn=0)
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
         await until(pilot, lambda: screen.view.get("call") is None and screen.legal, "the lead")
         await pilot.pause()
         keys = footer_keys(app)
@@ -475,7 +475,7 @@ async def test_no_draw_key_while_we_lay_the_first_call_card() -> None:
 
 
 def test_the_round_log_says_you_are_out_and_a_player_is_out() -> None:
-    from tui.games.getout.screen import describe_event
+    from tui.games.getout.text import describe_event
     from tui.notices import Namer
 
     event = {"type": "round_over", "round": 1, "winner": 2, "out": [0, 1]}

@@ -250,7 +250,7 @@ async def test_a_wrong_got_five_puts_you_out() -> None:
         assert "hint" not in screen.view  # hints off: nothing on the board's title
         assert "hint" not in str(screen.query_one(BoardWidget).border_title)
         assert screen.query_one(BoardWidget).hint is None
-        (table,) = app.host.tables.values()  # type: ignore[union-attr]
+        (table,) = app.hosting.host.tables.values()  # type: ignore[union-attr]
         truth = table.game.racks[0]
         # Five ascending numbers of the rack's colours, not all right: the lowest of each.
         colours = [t["colour"] for t in screen.view["racks"][0]]
@@ -332,7 +332,7 @@ async def test_got_five_from_circled_cells_wins_and_the_summary_shows_the_game()
     app = solo_app(hints="count")
     async with app.run_test(size=SIZE) as pilot:
         screen = await my_turn(pilot)
-        (table,) = app.host.tables.values()  # type: ignore[union-attr]
+        (table,) = app.hosting.host.tables.values()  # type: ignore[union-attr]
         truth = table.game.racks[0]  # the test knows what a good player would deduce
         for n in truth:
             await goto(pilot, screen, n)
@@ -370,8 +370,9 @@ async def test_every_opponents_rack_stays_in_sight_as_clues_lengthen_it() -> Non
     app = solo_app(4, bots="casual")
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await my_turn(pilot)
-        assert app.host is not None
-        (table,) = app.host.tables.values()
+        host = app.hosting.host
+        assert host is not None
+        (table,) = host.tables.values()
         for seat in table.seats:
             seat.bot = None  # the test plays every seat
         game = table.game
@@ -383,7 +384,7 @@ async def test_every_opponents_rack_stays_in_sight_as_clues_lengthen_it() -> Non
             compares = [a for a in legal if a["type"] == "compare"]
             action = rng.choice(compares or [a for a in legal
                                              if a["type"] in ("reveal", "sort")])
-            app.host.refresh(table, game.act(turn, action, now=table.elapsed(app.host.clock())))
+            host.refresh(table, game.act(turn, action, now=table.elapsed(host.clock())))
             await pilot.pause()
         await until(pilot, lambda: panel.size.height == len(panel.lines(panel.size.width)),
                     "the panel as tall as its lines")
@@ -593,7 +594,7 @@ async def test_the_racks_and_the_public_row_draw_line_by_line_what_textual_drew(
             if move is None:
                 break
             version = screen.view.get("version")
-            app.host.act(table, *move)
+            app.hosting.host.act(table, *move)
             await until(pilot, lambda before=version: screen.view.get("version") != before,
                         "the move shown")
         await pilot.pause()

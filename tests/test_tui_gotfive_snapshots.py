@@ -80,8 +80,8 @@ def test_gotfive_game_over(snap_compare: Any) -> None:
         await settle(pilot, lambda: turn(app, "clue"))
         await pilot.press("s")  # a clue, and the bots each take a turn
         screen = await settle(pilot, lambda: turn(app, "reveal"))
-        assert app.host is not None
-        (table,) = app.host.tables.values()
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
         for n in table.game.racks[0]:  # circle our own five (as if deduced)…
             await goto(pilot, screen, n)
             await pilot.press("o")

@@ -13,7 +13,7 @@ from typing import Any
 from textual.message import Message
 
 from tui.hosting import Hosting
-from tui.listener import Listener
+from tui.listener import MAX_RESTARTS, Listener
 from tui.messages import ChatReceived, ConnectionDropped, HostSaid, ViewReceived
 from tui.settings import Settings
 
@@ -55,7 +55,7 @@ class ScriptedSession:
 
 async def test_the_listener_posts_what_the_host_pushes_and_stops_on_a_final_error() -> None:
     posted: list[Message] = []
-    listener = Listener(posted.append)
+    listener = Listener(posted.append, lambda text, timeout: None)
     session: Any = ScriptedSession([
         {"type": "update", "view": {"seat": 0}},
         {"type": "chat", "from": 1, "text": "hi"},
@@ -73,8 +73,25 @@ async def test_the_listener_posts_what_the_host_pushes_and_stops_on_a_final_erro
 
 async def test_the_listener_reads_only_the_session_it_follows() -> None:
     posted: list[Message] = []
-    listener = Listener(posted.append)
+    listener = Listener(posted.append, lambda text, timeout: None)
     session: Any = ScriptedSession([{"type": "update", "view": {}}])
     listener.follow(None)
     await listener.listen(session)  # not the table: returns at once, reads nothing
     assert posted == [] and session.messages
+
+
+def test_a_failing_listener_is_reported_restarted_and_at_last_given_up() -> None:
+    """Every failure of the listener's worker is said; it is started again while the
+    table is followed, up to MAX_RESTARTS times in a row; then the table hears the
+    connection is gone for good. With no table followed there is nothing to restart."""
+    posted: list[Message] = []
+    alerts: list[str] = []
+    listener = Listener(posted.append, lambda text, timeout: alerts.append(text))
+    assert not listener.failed(RuntimeError("boom")) and alerts == []
+    listener.follow(ScriptedSession([]))  # type: ignore[arg-type]
+    assert [listener.failed(RuntimeError("boom")) for _ in range(MAX_RESTARTS + 1)] == [
+        *[True] * MAX_RESTARTS, False]
+    assert len(alerts) == MAX_RESTARTS + 1 and all("boom" in text for text in alerts)
+    assert "Stopped listening" in alerts[-1]
+    (dropped,) = posted
+    assert isinstance(dropped, ConnectionDropped) and dropped.final

@@ -36,7 +36,7 @@ async def test_a_crashed_solo_game_is_resumed_from_the_menu_where_it_stopped() -
                                   and app.screen.legal and app.screen, "our turn")
         await pilot.press("enter")  # Ann lays her first card as the call card
         await until(pilot, lambda: screen.view["call"] is not None, "the call card")
-        host = app.host
+        host = app.hosting.host
         assert host is not None
         (table,) = host.tables.values()
         before = table.game.snapshot()
@@ -45,7 +45,7 @@ async def test_a_crashed_solo_game_is_resumed_from_the_menu_where_it_stopped() -
             t.close()
         assert host.journal is not None
         host.journal.close(remove=False)
-        app.host = None
+        app.hosting.host = None
     again = HiddenHandApp(Settings(name="Ann"), bot_delay=0.01)
     async with again.run_test(size=SIZE) as pilot:
         menu = again.screen
@@ -58,8 +58,8 @@ async def test_a_crashed_solo_game_is_resumed_from_the_menu_where_it_stopped() -
         await pilot.press("u")
         screen = await until(pilot, lambda: isinstance(again.screen, GetOutScreen)
                              and again.screen.update and again.screen, "the resumed table")
-        assert again.host is not None
-        (table,) = again.host.tables.values()
+        assert again.hosting.host is not None
+        (table,) = again.hosting.host.tables.values()
         # Every acknowledged move is back (the bots may go on from there).
         assert table.game.snapshot()["version"] >= before["version"]
         assert screen.my_seat == 0 and screen.view["call"] is not None

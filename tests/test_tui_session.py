@@ -250,7 +250,7 @@ async def test_a_removed_player_s_lobby_drops_the_seats_it_can_no_longer_use() -
 async def test_a_hosted_lobby_shows_the_address_friends_type() -> None:
     app = make_app()  # binds 127.0.0.1; mDNS on loopback only
     async with app.run_test(size=SIZE) as pilot:
-        host = await app.start_host(port=0)
+        host = await app.hosting.start(port=0)
         session = Session("Ann", host=host)
         await session.connect()
         await session.create("Ann's table", "getout", 3, {})
@@ -271,8 +271,8 @@ async def test_hosting_on_a_port_in_use_leaves_no_journal(data_dir: Path) -> Non
             busy.bind(("127.0.0.1", 0))
             busy.listen()
             with pytest.raises(OSError):
-                await app.start_host(port=busy.getsockname()[1])
-        assert app.host is None
+                await app.hosting.start(port=busy.getsockname()[1])
+        assert app.hosting.host is None
         assert not list(data_dir.rglob(f"*{SUFFIX}"))
 
 
@@ -283,16 +283,16 @@ async def test_a_spectators_rename_does_not_stop_the_players_screen() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         lobby = await open_lobby(app, pilot)
-        assert app.host is not None
-        table_id = next(iter(app.host.tables))
-        eve = Session("Eve", host=app.host)
+        assert app.hosting.host is not None
+        table_id = next(iter(app.hosting.host.tables))
+        eve = Session("Eve", host=app.hosting.host)
         await eve.connect()
         await eve.join(table_id, spectate=True)
         await eve.request("rename", "Evelyn")  # the host pushes "renamed" with seat null
         chat = lobby.query_one("#chat", RichLog)
         await until(pilot, lambda: any("a spectator is now called Evelyn" in str(line.text)
                                        for line in chat.lines), "the rename's line")
-        bob = Session("Bob", host=app.host)
+        bob = Session("Bob", host=app.hosting.host)
         await bob.connect()
         await bob.join(table_id)
         await until(pilot, lambda: seat_names(lobby)[1] == "Bob", "Bob in the lobby")
@@ -306,9 +306,9 @@ async def test_players_see_who_is_watching_in_the_header_and_the_log() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         lobby = await open_lobby(app, pilot)
-        assert app.host is not None and lobby.sub_title == "Lobby"
-        table_id = next(iter(app.host.tables))
-        eve = Session("Eve", host=app.host)
+        assert app.hosting.host is not None and lobby.sub_title == "Lobby"
+        table_id = next(iter(app.hosting.host.tables))
+        eve = Session("Eve", host=app.hosting.host)
         await eve.connect()
         await eve.join(table_id, spectate=True)
         chat = lobby.query_one("#chat", RichLog)
@@ -345,9 +345,9 @@ async def test_a_failing_listener_is_reported_and_listens_again(
             record(self, msg)
 
         monkeypatch.setattr(Session, "record", record_once_badly)
-        assert app.host is not None
-        table_id = next(iter(app.host.tables))
-        bob = Session("Bob", host=app.host)
+        assert app.hosting.host is not None
+        table_id = next(iter(app.hosting.host.tables))
+        bob = Session("Bob", host=app.hosting.host)
         await bob.connect()
         await bob.join(table_id)  # this update meets the bug
         await until(pilot, lambda: failures, "the failure")
@@ -435,9 +435,10 @@ async def test_the_log_is_replayed_when_the_table_is_opened_again() -> None:
         await pilot.press("slash", *"hello", "enter")
         await until(pilot, lambda: any("hello" in line for line in log_text(screen)), "chat")
         before = log_text(screen)
-        again = GetOutScreen(screen.session)
-        screen.hand_over(again)
-        await until(pilot, lambda: app.screen is again and again.update is not None
+        screen.hand_over()  # the table still plays: the app opens a new table screen
+        again = await until(pilot, lambda: app.screen is not screen
+                            and isinstance(app.screen, GetOutScreen) and app.screen, "again")
+        await until(pilot, lambda: again.update is not None
                     and len(log_text(again)) >= len(before), "the new table screen")
         assert log_text(again)[: len(before)] == before
 

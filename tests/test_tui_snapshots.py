@@ -43,7 +43,7 @@ def test_lobby(snap_compare: Any) -> None:
     app = make_app()
 
     async def open_lobby(pilot: Pilot[Any]) -> None:
-        host = await app.start_host(port=None)
+        host = await app.hosting.start(port=None)
         session = Session("Ann", host=host)
         await session.connect()
         await session.create("Ann's table", "getout", 4, {})

@@ -40,8 +40,8 @@ def make_app(options: dict[str, Any], seats: int = 4, seed: int = 3) -> HiddenHa
 
 
 def table_of(app: HiddenHandApp) -> Any:
-    assert app.host is not None
-    (table,) = app.host.tables.values()
+    assert app.hosting.host is not None
+    (table,) = app.hosting.host.tables.values()
     return table
 
 
@@ -56,14 +56,14 @@ async def a_round_with_signals(pilot: Pilot[Any]) -> GetItScreen:
     for seat in table.seats:
         seat.bot = None  # the picture holds still
     game = table.game
-    now = table.elapsed(app.host.clock())
+    now = table.elapsed(app.hosting.host.clock())
     stack_getit_piles(game, [["30", "31"], ["smile", "14"], ["12", "20", "33"], ["mirror"]],
                       now=now)
     for seat, action in [(1, {"type": "look", "target": 2}), (2, {"type": "smile", "target": 1}),
                          (2, {"type": "look", "target": 0}), (3, {"type": "look", "target": 0}),
                          (2, {"type": "peek", "on": True}), (1, {"type": "peek", "on": True})]:
         game.act(seat, action, now=now)
-    app.host.refresh(table)
+    app.hosting.host.refresh(table)
     await settle(pilot, lambda: screen.view.get("phase") == "play")
     await pilot.press("2")  # Ann looks at Bot 2 …
     await pilot.press("s")  # … and smiles at it
@@ -104,8 +104,8 @@ def test_getit_round_over(snap_compare: Any) -> None:
         await a_round_with_signals(pilot)
         table = table_of(app)
         # Bot 3 plays its 12 while the smile and the mirror still show: wrong.
-        events = table.game.act(2, {"type": "play"}, now=table.elapsed(app.host.clock()))
-        app.host.refresh(table, events)
+        events = table.game.act(2, {"type": "play"}, now=table.elapsed(app.hosting.host.clock()))
+        app.hosting.host.refresh(table, events)
         await settle(pilot, lambda: isinstance(app.screen, SummaryScreen))
 
     assert snap_compare(app, terminal_size=SIZE, run_before=lost)

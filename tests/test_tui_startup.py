@@ -130,6 +130,16 @@ def test_the_getout_table_screen_imports_its_dialogs_only_when_they_open() -> No
     assert said.strip() == "[]", said
 
 
+def test_a_table_screen_does_not_import_the_other_games() -> None:
+    # Their words for an earlier game's log are loaded when such a line is first written.
+    said = probe(
+        "import sys\n"
+        "import tui.games.getout.screen\n"
+        "print(sorted({m.split('.')[2] for m in sys.modules if m.startswith('tui.games.')}))\n"
+    )
+    assert said.strip() == "['getout', 'past_events']", said
+
+
 def test_no_table_screen_imports_rich_pretty_printing() -> None:
     # RichLog imports rich.pretty, which a table's first frame waited for; the log is ours.
     said = probe(

@@ -30,13 +30,13 @@ async def out_after_the_first_round(pilot: Pilot[Any], app: HiddenHandApp) -> Ge
     screen: GetOutScreen = await until(
         pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal and app.screen,
         "our first turn")
-    assert app.host is not None
-    (table,) = app.host.tables.values()
+    assert app.hosting.host is not None
+    (table,) = app.hosting.host.tables.values()
     # Seat 1 (a bot) goes out with its one card; we keep 14 points (> 10: out of the
     # match), seat 2 keeps 1 point and plays on against seat 1.
     stack_getout(table.game, [["geoff 12", "geoff 2"], ["kevin 1"], ["geoff 1"]],
                  played=["kevin 8"], turn=1)
-    app.host.refresh(table)
+    app.hosting.host.refresh(table)
     return screen
 
 
@@ -58,10 +58,10 @@ async def test_out_of_a_solo_match_the_bots_finish_at_full_speed() -> None:
         assert screen.out_of_game() and screen.can_finish()
         await pilot.press("escape")  # keep watching: the question is not asked again
         assert app.screen is screen and not screen.finishing
-        assert app.host is not None and app.host.bot_delay == 0.5
+        assert app.hosting.host is not None and app.hosting.host.bot_delay == 0.5
         assert footer_keys(app).get("finish") is True  # f lets them finish later
         await pilot.press("f")
-        assert app.host.bot_delay == 0
+        assert app.hosting.host.bot_delay == 0
         assert screen.finishing and not screen.can_finish()
         assert "finish" not in footer_keys(app)
         final = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
@@ -81,7 +81,7 @@ async def test_an_unanswered_question_goes_away_when_the_match_ends() -> None:
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
         await pilot.press("c")
         await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the question")
-        assert app.bots_full_speed(screen.session)  # the bots finish; nobody answers
+        assert app.hosting.bots_full_speed(screen.session)  # the bots finish; nobody answers
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
                     and screen.table["phase"] == "over", "the end")
         # The match's summary, and no stale question under it.
@@ -99,7 +99,7 @@ async def test_out_of_a_solo_match_a_player_leaves_with_the_result() -> None:
         await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the question")
         await pilot.press("2")  # leave with the result: the bots finish at once
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
-        await until(pilot, lambda: app.host is None, "the solo host to stop")
+        await until(pilot, lambda: app.hosting.host is None, "the solo host to stop")
         result: str = await until(pilot, lambda: next(
             (str(n.message) for n in notices.raised if "won the match" in str(n.message)),
             None), "the result")
@@ -150,8 +150,8 @@ async def test_at_a_table_full_collections_wait_for_an_update_to_be_drawn(
                              and app.screen.update and app.screen, "the table")
         young, middle, old = gc.get_threshold()
         assert (young, middle) == before[:2] and old > 10**6
-        assert app.host is not None
-        (table,) = app.host.tables.values()
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
         for seat in table.seats:
             seat.bot = None  # only the test's updates
         await pilot.pause()
@@ -167,20 +167,20 @@ async def test_at_a_table_full_collections_wait_for_an_update_to_be_drawn(
             # The count of updates from a known start: counting to one, the next update
             # collects and starts the count again.
             monkeypatch.setattr(gc_tuning, "TABLE_COLLECT_EVERY", 1)
-            app.host.refresh(table)
+            app.hosting.host.refresh(table)
             await until(pilot, lambda: full, "the count started again")
             monkeypatch.setattr(gc_tuning, "TABLE_COLLECT_EVERY", COLLECT_EVERY)
             full.clear()
             for _ in range(2):  # (the second time: the count started again at the first)
                 for _ in range(1, COLLECT_EVERY):
                     shown = screen.update
-                    app.host.refresh(table)
+                    app.hosting.host.refresh(table)
                     await until(pilot, lambda shown=shown: screen.update is not shown,
                                 "the update shown")
                 await pilot.pause()
                 assert not full  # none yet, and none of the collector's own
                 frames[1] = frames[0]
-                app.host.refresh(table)
+                app.hosting.host.refresh(table)
                 await until(pilot, lambda: full, "a full collection after the update's frame")
                 assert full == [True]
                 full.clear()

@@ -170,7 +170,7 @@ async def typed_address(pilot: Pilot[Any], text: str) -> Input:
 
 async def open_lobby(app: HiddenHandApp, pilot: Pilot[Any], seats: int = 3) -> LobbyScreen:
     """Open a table on the app's own host (no network) and show its lobby."""
-    host = await app.start_host(port=None)
+    host = await app.hosting.start(port=None)
     session = Session("Ann", host=host)
     await session.connect()
     await session.create("Ann's table", "getout", seats, {})
@@ -308,8 +308,8 @@ async def still_gotfive_table(pilot: Pilot[Any]) -> tuple[Any, Any]:
     app: HiddenHandApp = pilot.app  # type: ignore[assignment]
     screen = await until(pilot, lambda: isinstance(app.screen, GotFiveScreen)
                          and app.screen.update and app.screen, "the table")
-    assert app.host is not None
-    (table,) = app.host.tables.values()
+    assert app.hosting.host is not None
+    (table,) = app.hosting.host.tables.values()
     for seat in table.seats:
         seat.bot = None
     return screen, table

@@ -2,18 +2,18 @@
 
 Screens do the work (``tui/screens``, ``tui/games``); widgets draw (``tui/widgets``). The
 app holds what every screen shares and hands each job on: the player's settings
-(``tui/settings.py``), the host this laptop runs (:class:`~tui.hosting.Hosting`), the
-session at a table and its reader (:class:`~tui.listener.Listener`, run by the app's
-``listen`` worker), the collector paused for the start-up (``tui/gc_tuning.py``).
+(``tui/settings.py``), the host this laptop runs (``app.hosting``, a
+:class:`~tui.hosting.Hosting`), the session at a table and its reader
+(:class:`~tui.listener.Listener`, run by the app's ``listen`` worker), what it opens on
+(:class:`~tui.opening.Opening`: the menu, or a solo table of the command line), the
+notifications on screen (:class:`~tui.notifications.OnScreen`), the collector paused for
+the start-up (``tui/gc_tuning.py``).
 """
 
 from __future__ import annotations
 
-import logging
 import os
-import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
@@ -24,22 +24,21 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
+from tui.games.screens import screen_for, table_screen
 from tui.gc_tuning import resume_after_start_up
 from tui.hosting import Hosting
 from tui.listener import Listener
-from tui.messages import ConnectionDropped
-from tui.screens.menu_to_come import MenuToCome
+from tui.messages import HandOverRequested
+from tui.notifications import OnScreen
+from tui.opening import Opening
 from tui.settings import Settings
+from tui.widgets.buttons import mark_focus
 
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
     from net.clock import Clock
-    from net.host import Host
-    from net.journal import JournalInfo
     from tui.session import Session
-
-log = logging.getLogger("hiddenhand.app")
 
 
 def monochrome_terminal(term: str) -> bool:
@@ -86,8 +85,6 @@ class HiddenHandApp(App[None]):
     ) -> None:
         super().__init__()
         self._no_colour: LineFilter | None = None
-        #: (message, title, severity) of the notices shown, with when each goes.
-        self._notices_shown: list[tuple[tuple[str, str, str], float]] = []
         if monochrome_terminal(os.environ.get("TERM", "")):
             # What such a terminal shows anyway, sent as such: no colour codes at all
             # (Textual's own NO_COLOR would send shades of grey). Every cue the app gives
@@ -95,14 +92,13 @@ class HiddenHandApp(App[None]):
             self._no_colour = NoColor()
             self.add_class("-mono")  # (cues of its own: tui/app.tcss)
         self.settings = settings or Settings()
+        #: The host this app runs itself, if any (screens start, ask and stop it here).
         self.hosting = Hosting(lambda: self.settings, bind=bind, bot_delay=bot_delay,
                                seed_source=seed_source, warn=self._warn, clock=clock)
-        self.listener = Listener(self._post)
-        self._notice = notice
-        self._notice_severity: SeverityLevel = "warning"
-        self._solo = solo
-        #: The solo game of the command line, dealt as the app loads (:meth:`on_load`).
-        self._solo_session: Session | None = None
+        #: Reads the table the app sits at (:meth:`attach`, :meth:`listen`).
+        self.listener = Listener(self._post, self._alert)
+        self.opening = Opening(solo, notice)
+        self._on_screen = OnScreen()
         self.box = box
         self.box_invite = box_invite
         self._collector_paused = collector_paused
@@ -110,25 +106,24 @@ class HiddenHandApp(App[None]):
     def notify(self, message: str, *, title: str = "",
                severity: SeverityLevel = "information", timeout: float | None = None,
                markup: bool = True) -> None:
-        """Show a notification, unless the very same one is still on screen: a refusal
-        repeated (chat lines sent too fast, a key held down) shows once, not a stack."""
-        now = time.monotonic()
-        self._notices_shown = [(k, end) for k, end in self._notices_shown if end > now]
-        key = (message, title, str(severity))
-        if any(shown == key for shown, _ in self._notices_shown):
-            return
+        """Show a notification, unless the very same one is still on screen (a refusal
+        repeated shows once, not a stack: :class:`~tui.notifications.OnScreen`)."""
         lasts = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
-        self._notices_shown.append((key, now + lasts))
-        super().notify(message, title=title, severity=severity, timeout=timeout,
-                       markup=markup)
+        if not self._on_screen.shown_again((message, title, str(severity)), lasts):
+            super().notify(message, title=title, severity=severity, timeout=timeout,
+                           markup=markup)
+
+    def _warn(self, message: str) -> None:
+        self.notify(message, severity="warning", timeout=10, markup=False)
+
+    def _alert(self, message: str, timeout: float | None) -> None:
+        self.notify(message, title="Something went wrong", severity="error", timeout=timeout,
+                    markup=False)
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters, and on a monochrome terminal one that sends no colour."""
         filters = super().get_line_filters()
         return [*filters, self._no_colour] if self._no_colour is not None else filters
-
-    def _warn(self, message: str) -> None:
-        self.notify(message, severity="warning", timeout=10, markup=False)
 
     def get_key_display(self, binding: Binding) -> str:
         """How a key shows in footers: a screen may say (``key_display``), as Get It!
@@ -141,16 +136,9 @@ class HiddenHandApp(App[None]):
         return super().get_key_display(binding)
 
     def get_default_screen(self) -> Screen[Any]:
-        """The menu is the first screen on the stack, under every other (not Textual's
-        empty default with the menu pushed over it: one screen fewer to lay out before
-        the first frame). Under a solo game from the command line, dealt as the app
-        loads, the menu's place is kept by a :class:`MenuToCome`: the first frame is
-        the table's."""
-        if self._solo_session is not None:
-            return MenuToCome()
-        from tui.screens.menu import MenuScreen
-
-        return MenuScreen()
+        """The bottom of the screen stack: the menu, or the place it keeps under a solo
+        table of the command line (:meth:`Opening.first_screen`)."""
+        return self.opening.first_screen()
 
     def first_screen_shown(self) -> None:
         """The first screen a player sees (the menu, or a solo table) is painted: the
@@ -164,102 +152,26 @@ class HiddenHandApp(App[None]):
     def _mark_focused_button(self, event: events.DescendantFocus | events.DescendantBlur) -> None:
         """The focused button wears marks (▸ … ◂), and loses them with the focus: its
         reversed look is drawn in colours, which a monochrome terminal does not show."""
-        from textual.widgets import Button
-
-        from tui.widgets.buttons import show_label
-
-        if isinstance(event.widget, Button):
-            show_label(event.widget, marked=isinstance(event, events.DescendantFocus))
+        mark_focus(event.widget, isinstance(event, events.DescendantFocus))
 
     async def on_load(self) -> None:
         """Deal the solo game of the command line, if it asked for one, before any
-        screen is built: its table is then the first screen painted, over a menu built
-        only when it is first shown (not an empty menu laid out and painted first). A
-        game that cannot start leaves the menu as it always is, with a notice saying
-        why."""
-        if self._solo is None:
-            return
-        from tui.session import ConnectionLost, ServerError
-
-        try:
-            self._solo_session = await self.start_solo(
-                self._solo["game_id"], self._solo["seats"], self._solo.get("options", {}))
-        except (ServerError, ConnectionLost, OSError) as exc:
-            self._notice = f"Could not start the solo game: {exc}"
-            self._notice_severity = "error"
+        screen is built (:meth:`Opening.deal`)."""
+        await self.opening.deal(self.hosting)
 
     def on_mount(self) -> None:
         """Sit down at the solo game of the command line, if it was dealt; say what
         went wrong as the app opened, if anything did (over the table, once it shows)."""
-        session, self._solo_session = self._solo_session, None
+        session = self.opening.take_table()
         if session is None:
-            self._say_notice()
+            self.opening.say_notice(self.notify)
             return
-        from tui.games import table_screen
-
         self.attach(session)
         self.call_later(self._sit_down, table_screen(session))
 
     async def _sit_down(self, screen: Screen[Any]) -> None:
         await self.push_screen(screen)
-        self._say_notice()
-
-    def _say_notice(self) -> None:
-        if self._notice:
-            self.notify(self._notice, severity=self._notice_severity,
-                        timeout=10 if self._notice_severity == "error" else 8,
-                        markup=False)
-
-    # ---- hosting (tui/hosting.py) -------------------------------------------------------
-
-    @property
-    def host(self) -> Host | None:
-        """The host this app runs, if any."""
-        return self.hosting.host
-
-    @host.setter
-    def host(self, host: Host | None) -> None:
-        """Take ``host`` as the app's own, as it is (``None``: forget it, running or not)."""
-        self.hosting.host = host
-
-    async def start_solo(self, game_id: str, seats: int, options: dict[str, Any]) -> Session:
-        """A dealt solo game (:meth:`Hosting.deal_solo`)."""
-        return await self.hosting.deal_solo(game_id, seats, options)
-
-    async def start_host(self, port: int | None, *, resume: Path | None = None) -> Host:
-        """Run a host in the app, ``port=None`` for solo (:meth:`Hosting.start`)."""
-        return await self.hosting.start(port, resume=resume)
-
-    async def stop_host(self) -> None:
-        """Stop the app's host (and its mDNS announcement), if it runs one."""
-        await self.hosting.stop()
-
-    def resumable(self) -> JournalInfo | None:
-        """The newest game this app's host was running when the app stopped unasked
-        (none on an SSH box: the box's host keeps the games)."""
-        return None if self.box is not None else self.hosting.resumable()
-
-    async def resume_game(self, path: Path) -> Session:
-        """A crashed game back (:meth:`Hosting.resume`), as the app's table."""
-        session = await self.hosting.resume(path)
-        self.attach(session)
-        return session
-
-    def join_address(self) -> str | None:
-        """Where friends on the LAN reach the host this app runs ("addr:port", …)."""
-        return self.hosting.join_address()
-
-    def hosts(self, session: Session) -> bool:
-        """True if ``session`` plays at the host this app runs."""
-        return self.hosting.hosts(session)
-
-    def plays_solo(self, session: Session) -> bool:
-        """True if ``session`` is a solo game: our own host, with no network at all."""
-        return self.hosting.plays_solo(session)
-
-    def bots_full_speed(self, session: Session, fast: bool = True) -> bool:
-        """A solo game's bots at full speed, or not (:meth:`Hosting.bots_full_speed`)."""
-        return self.hosting.bots_full_speed(session, fast)
+        self.opening.say_notice(self.notify)
 
     # ---- the session at a table (tui/listener.py) -----------------------------------------
 
@@ -277,8 +189,10 @@ class HiddenHandApp(App[None]):
         if session is None:
             return
         await session.close()
-        if self.hosts(session):
-            await self.stop_host()
+        if self.hosting.hosts(session):
+            await self.hosting.stop()
+            # Not imported with the app: a solo table of the command line opens without
+            # the menu's module (tui/opening.py); by the time a table is left, it is loaded.
             from tui.screens.menu import MenuScreen
 
             for screen in self.screen_stack:  # the game is over for good: no "resume"
@@ -287,12 +201,20 @@ class HiddenHandApp(App[None]):
 
     def _post(self, message: Message) -> None:
         """Give ``message`` to the topmost session screen (under any dialog)."""
+        # The session screens bring the session, the client and the wire format, which
+        # the menu's first frame does without; there is something to post only at a table.
         from tui.screens.base import SessionScreen
 
         for screen in reversed(self.screen_stack):
             if isinstance(screen, SessionScreen):
                 screen.post_message(message)
                 return
+
+    @on(HandOverRequested)
+    def hand_over(self, message: HandOverRequested) -> None:
+        """The screen at the table is done with it: the one the table needs now takes its
+        place (the game's table once it starts, the lobby when it goes back there)."""
+        self.switch_screen(screen_for(message.session))
 
     @work(exclusive=True, group="listen", exit_on_error=False)
     async def listen(self, session: Session) -> None:
@@ -301,26 +223,17 @@ class HiddenHandApp(App[None]):
 
     @on(Worker.StateChanged)
     def worker_changed(self, event: Worker.StateChanged) -> None:
-        """A failed listener is reported, never silent, and started again."""
+        """A failed listener is reported, never silent, and started again
+        (:meth:`Listener.failed`)."""
         worker = event.worker
         if worker.group != "listen" or event.state != WorkerState.ERROR:
             return
-        log.error("the table's listener failed", exc_info=worker.error)
         session = self.listener.session
-        if session is None:
-            return
-        if not self.listener.failed():
-            self.notify(f"Stopped listening to the table after repeated errors: {worker.error}",
-                        title="Something went wrong", severity="error", timeout=15,
-                        markup=False)
-            self._post(ConnectionDropped(f"this app failed: {worker.error}", final=True))
-            return
-        self.notify(f"Listening to the table failed ({worker.error}); listening again.",
-                    title="Something went wrong", severity="error", markup=False)
-        self.listen(session)
+        if self.listener.failed(worker.error) and session is not None:
+            self.listen(session)
 
     async def action_quit(self) -> None:
         """Leave the table, stop hosting, then quit."""
         await self.detach()
-        await self.stop_host()
+        await self.hosting.stop()
         self.exit()

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui.cli_arguments import COMMANDS, LIMIT_FLAGS, OPTION_COMMANDS
 from tui.cli_help import CommandParser, options_epilog
-from tui.cli_values import typed_options
+from tui.cli_values import settable_options, typed_options
 
 if TYPE_CHECKING:
     from engine import GameSpec
@@ -94,11 +94,7 @@ def checked_table(
     if spec is None:
         parser.error(f"unknown game {game_id!r}; known games: {', '.join(engine.GAMES)}")
     seats = seats if seats is not None else default_seats(spec)
-    # What the app fills in itself (Get It!'s Level X record) is no option for people:
-    # neither taken nor listed.
-    from tui.games import app_options
-
-    offered = sorted(o.name for o in spec.options if o.name not in app_options(game_id))
+    offered = sorted(o.name for o in settable_options(spec))
     for key, _raw in option_pairs:
         if key not in offered:
             parser.error(f"unknown option {key!r} for {spec.name}; allowed options: "
@@ -135,6 +131,7 @@ def run_sim_command(args: argparse.Namespace) -> int:
         parser.error(f"--people {args.people} is more than the {seats} seats")
     person = {"reaction": args.person_reaction, "spread": args.person_spread,
               "error": args.person_error}
+    # The simulator and the bots are loaded only for ``sim``.
     from engine.bots.simulate import SimulationError
     from tui.sim import print_report, run_sim
 
@@ -206,6 +203,7 @@ def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    # Textual and the app are loaded only to run the app, not for the other commands.
     from tui.app import HiddenHandApp
     from tui.games import TABLES, preset_options
     from tui.settings import Settings
@@ -299,6 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in (None, "solo"):
         return run_app(parser, args)
     if args.command == "demo":
+        # The demo's players and recorder are loaded only for ``demo``.
         from tui.demo import run_demo_command
 
         return run_demo_command(args)

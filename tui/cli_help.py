@@ -15,6 +15,9 @@ import shutil
 import textwrap
 from collections.abc import Callable
 
+from tui.cli_values import settable_options
+from tui.games import PRESETS
+
 OPTIONS_HEADING = "table options (--option NAME=VALUE, repeatable):"
 
 
@@ -68,16 +71,17 @@ def fill_lines(text: str, width: int) -> str:
 def options_epilog(seats: int = 4) -> str:
     """Every game's table options for ``--option NAME=VALUE``, with the values each
     takes and its default, from the engine's own option list (ranges that follow the
-    seat count, and seat numbers, are given for ``seats`` seats)."""
+    seat count, and seat numbers, are given for ``seats`` seats). What the app fills in
+    itself (Get It!'s Level X record) is no option for people, and is not listed."""
+    # Every game and the options form: loaded only when the help is shown (see above).
     import engine
-    from tui.games import PRESETS
     from tui.widgets.options_form import describe_value
 
     lines = [OPTIONS_HEADING]
     for game_id in engine.GAMES:
         spec = engine.GAMES[game_id]
         lines.append(f"  {spec.name} (--game {game_id}):")
-        for option in spec.options:
+        for option in settable_options(spec):
             if option.kind == "bool":
                 values = "on|off"
             elif option.kind == "choice":

@@ -13,6 +13,8 @@ import ipaddress
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from tui.games import app_options
+
 if TYPE_CHECKING:
     from engine import GameSpec
     from engine.core import Option
@@ -90,6 +92,13 @@ def option_pair(text: str) -> tuple[str, str]:
     if not sep or not key:
         raise argparse.ArgumentTypeError(f"an option is written KEY=VALUE, not {text!r}")
     return key, raw.strip()
+
+
+def settable_options(spec: GameSpec) -> list[Option]:
+    """The options of ``spec`` a player may set with ``--option``: the engine's, less
+    what the app fills in itself (Get It!'s Level X record). The help lists exactly
+    these, and the command line takes exactly these."""
+    return [o for o in spec.options if o.name not in app_options(spec.id)]
 
 
 def option_value(option: Option | None, raw: str) -> Any:

@@ -2,10 +2,10 @@
 
 :class:`Hosting` owns that host and its mDNS announcement: it starts one (afresh, or
 brought back from the journal of a crashed run), deals a solo game on it, says where
-friends on the LAN reach it, and stops it. The app holds one :class:`Hosting`; screens
-reach it through the app's methods (``start_host``, ``join_address``, …). The host runs
-in the app's own event loop, beside the screens; what goes over its sockets is
-``net``'s business, and a screen hears of it only through its session.
+friends on the LAN reach it, and stops it. The app holds one :class:`Hosting`, and
+screens use it as ``app.hosting`` (``app.hosting.start(...)``, ``.join_address()``, …).
+The host runs in the app's own event loop, beside the screens; what goes over its
+sockets is ``net``'s business, and a screen hears of it only through its session.
 """
 
 from __future__ import annotations
@@ -125,6 +125,7 @@ class Hosting:
     async def deal_solo(self, game_id: str, seats: int, options: dict[str, Any]) -> Session:
         """A dealt solo game: a host in the app with no network, us in seat 0, bots in
         the others. Returns once the first view of the dealt game is in."""
+        # (The session and the wire are loaded with the first game: see above.)
         from tui.games import table_options
         from tui.session import Session
 
@@ -148,6 +149,7 @@ class Hosting:
         Our seat is the table's creator's (this app opened the table): its token is in
         the host's own journal. Everyone else's client reconnects with its own token.
         """
+        # (The session and the wire are loaded with the first game: see above.)
         from tui.session import ConnectionLost, Session
 
         host = await self.start(None, resume=path)

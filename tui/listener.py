@@ -7,11 +7,14 @@ every view, chat line and complaint of the host to the screen at the table, and 
 the line drops it reconnects with the seat's token, saying so on the way
 (:class:`~tui.messages.ConnectionDropped`, :class:`~tui.messages.ConnectionRestored`).
 It never touches a screen itself: ``post`` (the app's) finds the screen at the table.
+A worker that fails is reported, never silent, and started again a few times
+(:meth:`Listener.failed`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -31,13 +34,18 @@ MAX_ATTEMPTS = 16
 #: Restarts of a failed listener in a row before the app stops trying.
 MAX_RESTARTS = 3
 
+log = logging.getLogger("hiddenhand.app")
+
 
 class Listener:
     """Reads the app's one table session; ``post`` delivers what it reads (to the screen
-    at the table)."""
+    at the table), ``alert`` tells the player the listener itself failed (the text, and
+    how many seconds it shows: ``None`` for the app's default)."""
 
-    def __init__(self, post: Callable[[Message], None]) -> None:
+    def __init__(self, post: Callable[[Message], None],
+                 alert: Callable[[str, float | None], None]) -> None:
         self._post = post
+        self._alert = alert
         #: The table we sit at (or watch), if any; only this one is read.
         self.session: Session | None = None
         #: Failures of the listener in a row (a message read resets it).
@@ -51,13 +59,26 @@ class Listener:
         self.restarts = 0
         return changed
 
-    def failed(self) -> bool:
-        """The listener failed once more: True if it may be started again."""
+    def failed(self, error: BaseException | None) -> bool:
+        """The worker running :meth:`listen` failed with ``error``: log it and say so.
+        True if it must be started again (the table is still followed, and it has not
+        failed more than :data:`MAX_RESTARTS` times in a row); after that the screen at
+        the table hears that the connection is gone for good."""
+        log.error("the table's listener failed", exc_info=error)
+        if self.session is None:
+            return False
         self.restarts += 1
-        return self.restarts <= MAX_RESTARTS
+        if self.restarts > MAX_RESTARTS:
+            self._alert(f"Stopped listening to the table after repeated errors: {error}", 15)
+            self._post(ConnectionDropped(f"this app failed: {error}", final=True))
+            return False
+        self._alert(f"Listening to the table failed ({error}); listening again.", None)
+        return True
 
     async def listen(self, session: Session) -> None:
         """Read the host's pushes while ``session`` is the table; on a drop, reconnect."""
+        # (Loaded with the first table, not before the menu's first frame: see above.)
+        from net.wire import errors
         from tui.session import FINAL_CODES, ConnectionLost
 
         stopped = None  # what the host said as it stopped (it may come back)
@@ -81,7 +102,7 @@ class Listener:
             elif kind == "error" and msg.get("code") in FINAL_CODES:
                 self._post(ConnectionDropped(str(msg.get("message")), final=True))
                 return
-            elif kind == "error" and msg.get("code") == "shutting_down":
+            elif kind == "error" and msg.get("code") == errors.SHUTTING_DOWN:
                 stopped = str(msg.get("message"))  # the banner says it as we reconnect
             elif kind == "error":
                 self._post(HostSaid(str(msg.get("message"))))
@@ -89,6 +110,7 @@ class Listener:
     async def _reconnect(self, session: Session, reason: str) -> bool:
         """Take our seat back after a drop: True once back, False if it is over (the
         host said no for good, it stopped answering, or the player left)."""
+        # (Loaded with the first table, not before the menu's first frame: see above.)
         from tui.session import FINAL_CODES, ConnectionLost, ServerError
 
         self._post(ConnectionDropped(reason, final=False))

@@ -1,15 +1,21 @@
-"""Messages the app's one connection worker posts to the screen at the table.
+"""Messages the app's one connection worker posts to the screen at the table, and the
+one that screen posts up to the app.
 
-Named as past events, as the house style asks. The worker (``HiddenHandApp.listen``)
-reads the host's pushes for the app's one session and posts these to the topmost
-session screen (the lobby or a table), whose ``@on`` handlers own what is shown.
+Named as past events (or ``...Requested``), as the house style asks. The worker
+(``HiddenHandApp.listen``) reads the host's pushes for the app's one session and posts
+these to the topmost session screen (the lobby or a table), whose ``@on`` handlers own
+what is shown. When the table moves on, the screen asks the app for the next one
+(:class:`HandOverRequested`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
+
+if TYPE_CHECKING:
+    from tui.session import Session
 
 
 class ViewReceived(Message):
@@ -47,3 +53,13 @@ class HostSaid(Message):
     def __init__(self, text: str) -> None:
         super().__init__()
         self.text = text
+
+
+class HandOverRequested(Message):
+    """The screen at the table is done with it as it is now (the game started, or the
+    table went back to its lobby): the screen the table needs now must take its place
+    (:func:`tui.games.screens.screen_for`)."""
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from tui.games import app_options
+
 
 def seat_index(value: Any) -> int | None:
     """A seat number from the wire, or ``None`` if it is not one."""
@@ -127,8 +129,9 @@ def describe_notice(notice: dict[str, Any], names: Sequence[str]) -> str | None:
 def describe_changes(changed: dict[str, Any]) -> list[str] | None:
     """A ``configured`` notice's changes in words (``["Got Five!", "3 seats", "hints
     count"]``), what the app fills in itself left out; ``None`` if they make no sense."""
+    # A configured table is described with the engine's option list, in the options
+    # form's words: neither (nor the form's widgets) is loaded for a table never configured.
     import engine
-    from tui.games import app_options
     from tui.widgets.options_form import describe_value
 
     game_id = changed.get("game")

@@ -2,18 +2,13 @@
 
 The menu, the setup form, the join screen and the lobby offer exactly the games listed
 in ``TABLES``; adding a game to the app is writing its package (``tui/games/<game>/``
-with a ``TableScreen`` subclass) and adding it here. Screens are imported only when a
-table opens, so this module imports nothing of the screens (no import circles).
+with a ``TableScreen`` subclass and a text module) and adding it here and in
+:data:`tui.games.past_events.PAST_EVENTS`. This module is plain data and the options the
+app fills in: the command line and the notices read it without loading any screen.
+:mod:`tui.games.screens` loads a game's table screen when a table opens.
 """
 
 from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from tui.screens.table import TableScreen
-    from tui.session import Session
 
 #: Game id → "module:class" of its table screen, in the order the app offers them (the
 #: first is the forms' default, as it is ``hiddenhand solo``'s).
@@ -49,8 +44,9 @@ def app_options(game_id: str) -> frozenset[str]:
 
 def table_options(game_id: str, seats: int, options: dict[str, object]) -> dict[str, object]:
     """``options`` as a table is opened or configured, with what the app fills in itself."""
-    if game_id not in APP_OPTIONS:  # (not imported for a game that has none)
+    if game_id not in APP_OPTIONS:
         return dict(options)
+    # Get It!'s records (a file of the player's) are read only for a Get It! table.
     from tui.games.getit.records import with_record
 
     return with_record(game_id, seats, options)
@@ -59,16 +55,3 @@ def table_options(game_id: str, seats: int, options: dict[str, object]) -> dict[
 def playable(game_id: object) -> bool:
     """True if this app has a table screen for ``game_id``."""
     return isinstance(game_id, str) and game_id in TABLES
-
-
-def screen_class(game_id: str) -> type[TableScreen]:
-    """The table screen class of ``game_id`` (``KeyError`` if the app cannot play it)."""
-    module, _, name = TABLES[game_id].partition(":")
-    cls: type[TableScreen] = getattr(importlib.import_module(module), name)
-    return cls
-
-
-def table_screen(session: Session) -> TableScreen:
-    """The table screen for the game the session's table plays."""
-    assert session.latest is not None
-    return screen_class(session.latest["table"]["game"])(session)

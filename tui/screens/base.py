@@ -4,7 +4,10 @@ The app owns the connection and its one listener (``HiddenHandApp.listen``), whi
 :mod:`tui.messages` to the topmost session screen; the ``@on`` handlers here keep the
 newest ``update`` in one reactive and show connection trouble in a banner. Requests go
 out through :meth:`SessionScreen.send`, a worker that shows a refusal instead of
-raising it.
+raising it. When the table moves on (its game starts, or it goes back to its lobby),
+:meth:`SessionScreen.hand_over` asks the app for the screen it needs now: a screen at a
+table never names another (the lobby and the game's screens are loaded by
+:mod:`tui.games.screens`).
 """
 
 from __future__ import annotations
@@ -18,7 +21,13 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Static
 
-from tui.messages import ConnectionDropped, ConnectionRestored, HostSaid, ViewReceived
+from tui.messages import (
+    ConnectionDropped,
+    ConnectionRestored,
+    HandOverRequested,
+    HostSaid,
+    ViewReceived,
+)
 from tui.session import ConnectionLost, ServerError, Session
 
 if TYPE_CHECKING:
@@ -158,24 +167,28 @@ class SessionScreen(Screen[None]):
         creator = self.table.get("creator")
         return creator is not None and creator == self.my_seat
 
-    def hand_over(self, screen: Screen[Any]) -> None:
-        """Replace this screen by ``screen`` at the same table (lobby ⇄ game)."""
+    def hand_over(self) -> None:
+        """Give this screen's place to the one the table needs now (lobby ⇄ game): the
+        app puts it there (:class:`~tui.messages.HandOverRequested`); this one draws no
+        more."""
         self.leaving = True
-        self.app.switch_screen(screen)
+        self.post_message(HandOverRequested(self.session))
 
     def action_leave(self) -> None:
         """Leave the table and go back to the menu (asking first while a game runs)."""
-        hosting = self.app.hosts(self.session)
+        ours = self.app.hosting.hosts(self.session)
+        host = self.app.hosting.host
         question = None
-        if hosting and self.app.host is not None and self.app.host.server is not None:
+        if ours and host is not None and host.server is not None:
             question = ("You are hosting this table: leaving stops the host and ends the "
                         "game for everyone at it. Leave?")
-        elif hosting and self.table.get("phase") == "play":
+        elif ours and self.table.get("phase") == "play":
             question = "Leave this solo game? It ends here."
         elif self.table.get("phase") == "play" and self.my_seat is not None:
             question = ("Leave this game? Your seat stays yours: join the table again to "
                         "take it back.")
         if question:
+            # Loaded when a dialog first opens, not before the table's first frame.
             from tui.screens.dialogs import ConfirmScreen
 
             def answered(yes: bool | None) -> None:

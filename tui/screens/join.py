@@ -27,7 +27,9 @@ import engine
 from net.address import parse_address, show_address
 from net.client import NotAHost
 from net.discovery import Browser, HostInfo, TableInfo
-from tui.games import playable, table_screen
+from net.wire import errors
+from tui.games import playable
+from tui.games.screens import screen_for
 from tui.screens.dialogs import ChoiceScreen
 from tui.session import ConnectionLost, ServerError, Session
 from tui.settings import forget_seat, recall_seat
@@ -275,12 +277,7 @@ class JoinScreen(Screen[None]):
         while msg.get("type") != "update":
             msg = await session.next()
         self.app.attach(session)
-        if msg["table"]["phase"] == "lobby":
-            from tui.screens.lobby import LobbyScreen
-
-            self.app.switch_screen(LobbyScreen(session))
-        else:
-            self.app.switch_screen(table_screen(session))
+        self.app.switch_screen(screen_for(session))
 
 
     async def _new_seat(self, session: Session, table_id: str) -> None:
@@ -288,7 +285,7 @@ class JoinScreen(Screen[None]):
         try:
             await session.join(table_id)
         except ServerError as exc:
-            if exc.code not in ("table_full", "wrong_phase"):
+            if exc.code not in (errors.TABLE_FULL, errors.WRONG_PHASE):
                 raise
             watch = await self.app.push_screen_wait(ChoiceScreen(
                 f"No seat for you there ({exc.message}). Watch the game instead?",

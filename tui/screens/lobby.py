@@ -32,7 +32,7 @@ from textual.widgets import (
 )
 
 import engine
-from tui.games import TABLES, app_options, playable, preset_options, table_options, table_screen
+from tui.games import TABLES, app_options, playable, preset_options, table_options
 from tui.messages import ChatReceived, ConnectionDropped
 from tui.notices import describe_chat, describe_notice
 from tui.screens.base import Banner, SessionScreen
@@ -163,7 +163,7 @@ class LobbyScreen(SessionScreen):
         table = msg["table"]
         if table["phase"] != "lobby" and msg.get("view") is not None:
             if playable(table["game"]):
-                self.hand_over(table_screen(self.session))
+                self.hand_over()
             return
         game = engine.GAMES[table["game"]]
         self.query_one("#lobby-title", Static).update(
@@ -218,8 +218,8 @@ class LobbyScreen(SessionScreen):
         """How friends reach this table, or where it runs."""
         if self.app.box_invite:  # on an SSH box: how friends come
             return f"friends join with: {self.app.box_invite}"
-        if self.app.hosts(self.session):
-            address = self.app.join_address()
+        if self.app.hosting.hosts(self.session):
+            address = self.app.hosting.join_address()
             return f"friends join at {address}" if address else "solo, on this computer"
         return f"host: {self.session.where}"
 
@@ -363,6 +363,7 @@ class LobbyScreen(SessionScreen):
         if kind == "bot":
             self.send("remove_bot", seat)
         elif kind == "human" and seat != self.my_seat:
+            # Loaded when a dialog first opens, not before the lobby's first frame.
             from tui.screens.dialogs import ConfirmScreen
 
             name = table["seats"][seat]["name"]

@@ -104,9 +104,14 @@ class MenuScreen(Screen[None]):
             event.refresh_styles = False
         self.call_after_refresh(self.offer_resume)
 
+    def lost_game(self) -> JournalInfo | None:
+        """The newest game this app's host was running when the app stopped unasked
+        (none on an SSH box: the box's host keeps the games)."""
+        return None if self.app.box is not None else self.app.hosting.resumable()
+
     def offer_resume(self) -> None:
         """Show "resume" only when this app's host stopped in the middle of a game."""
-        info = self.app.resumable()
+        info = self.lost_game()
         button = self.query_one("#resume", Button)
         solo = self.query_one("#solo", Button)
         # The first entry takes the focus, unless the player has moved it already.
@@ -138,26 +143,24 @@ class MenuScreen(Screen[None]):
     @work(exclusive=True, group="resume", exit_on_error=False)
     async def action_resume(self) -> None:
         """Bring back the game this app was hosting when it stopped (a crash, a kill)."""
+        # The journal, the session and the table's screens are loaded for a game, not
+        # before the menu's first frame (and so are the screens each entry below opens).
         from net.journal import JournalError
-        from tui.games import table_screen
-        from tui.screens.lobby import LobbyScreen
+        from tui.games.screens import screen_for
         from tui.session import ConnectionLost, ServerError
 
-        info = self.app.resumable()
+        info = self.lost_game()
         if info is None:
             return
         try:
-            session = await self.app.resume_game(info.path)
+            session = await self.app.hosting.resume(info.path)
         except (JournalError, OSError, ServerError, ConnectionLost) as exc:
             self.notify(f"That game cannot be resumed: {exc}", severity="error",
                         timeout=10, markup=False)
             self.offer_resume()
             return
-        latest = session.latest or {}
-        if (latest.get("table") or {}).get("phase") == "lobby":
-            self.app.push_screen(LobbyScreen(session))
-        else:
-            self.app.push_screen(table_screen(session))
+        self.app.attach(session)
+        self.app.push_screen(screen_for(session))
         self.notify("The game is back where it stopped.", markup=False)
 
     @on(Button.Pressed)
@@ -168,12 +171,14 @@ class MenuScreen(Screen[None]):
 
     def action_solo(self) -> None:
         """Pick a game and play it against bots, with no network."""
+        # (Loaded when first opened, not before the menu's first frame.)
         from tui.screens.setup import SetupScreen
 
         self.app.push_screen(SetupScreen(mode="solo"))
 
     def action_host(self) -> None:
         """Host a game others on the LAN can join (on an SSH box: open a table there)."""
+        # (Loaded when first opened, not before the menu's first frame.)
         from tui.screens.setup import SetupScreen
 
         box = self.app.box
@@ -181,18 +186,21 @@ class MenuScreen(Screen[None]):
 
     def action_join(self) -> None:
         """Find a game on the LAN or type its address (on an SSH box: its tables)."""
+        # (Loaded when first opened, not before the menu's first frame.)
         from tui.screens.join import JoinScreen
 
         self.app.push_screen(JoinScreen(box=self.app.box))
 
     def action_rules(self) -> None:
         """Read each game's rules."""
+        # (Loaded when first opened, not before the menu's first frame.)
         from tui.screens.rules import RulesScreen
 
         self.app.push_screen(RulesScreen())
 
     def action_settings(self) -> None:
         """Player name and network settings."""
+        # (Loaded when first opened, not before the menu's first frame.)
         from tui.screens.settings import SettingsScreen
 
         self.app.push_screen(SettingsScreen())

@@ -27,6 +27,7 @@ class MenuToCome(Screen[None]):
     def on_screen_resume(self) -> None:
         """Back from under the table: the menu, built now, goes over it."""
         if self._covered:
+            # The point of this screen: the menu's module is loaded only now.
             from tui.screens.menu import MenuScreen
 
             self.app.push_screen(MenuScreen())

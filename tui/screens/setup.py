@@ -18,7 +18,8 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
 import engine
-from tui.games import TABLES, app_options, preset_options, table_options, table_screen
+from tui.games import TABLES, app_options, preset_options, table_options
+from tui.games.screens import table_screen
 from tui.session import ConnectionLost, ServerError, Session
 from tui.widgets.options_form import OptionsForm
 
@@ -243,7 +244,7 @@ class SetupScreen(Screen[None]):
     async def open_solo(self, game_id: str, seats: int, options: dict[str, object]) -> None:
         """Run a host in the app, seat bots everywhere else, deal, and sit down."""
         try:
-            session = await self.app.start_solo(game_id, seats, options)
+            session = await self.app.hosting.deal_solo(game_id, seats, options)
         except (ServerError, ConnectionLost, OSError) as exc:
             self.fail(f"Could not start: {exc}")
             return
@@ -257,21 +258,22 @@ class SetupScreen(Screen[None]):
         """Listen on the LAN, open the table, seat the bots and go to the lobby."""
         app = self.app
         try:
-            host = await app.start_host(port=port)
+            host = await app.hosting.start(port=port)
             session = Session(app.settings.name, host=host)
             await session.connect()
             await session.create(name, game_id, seats, table_options(game_id, seats, options))
             for seat in range(seats - bots, seats):
                 await session.request("add_bot", seat)
         except OSError as exc:
-            await app.stop_host()
+            await app.hosting.stop()
             self.fail(f"Could not listen on port {port}: {exc.strerror or exc}. "
                       "Try another port.")
             return
         except (ServerError, ConnectionLost) as exc:
-            await app.stop_host()
+            await app.hosting.stop()
             self.fail(f"Could not open the table: {exc}")
             return
+        # Loaded once a table is open in a lobby: a solo game goes straight to its table.
         from tui.screens.lobby import LobbyScreen
 
         app.attach(session)
@@ -297,6 +299,7 @@ class SetupScreen(Screen[None]):
             await session.close()
             self.fail(f"Could not open the table: {exc.message}")
             return
+        # Loaded once a table is open in a lobby: a solo game goes straight to its table.
         from tui.screens.lobby import LobbyScreen
 
         app.attach(session)

@@ -45,12 +45,13 @@ class SoloFinishScreen(SessionScreen):
     def can_finish(self) -> bool:
         """True if the bots may be told to finish at full speed now (solo, and we are out)."""
         return (not self.finishing and self.table.get("phase") == "play"
-                and self.app.plays_solo(self.session) and self.out_of_game())
+                and self.app.hosting.plays_solo(self.session) and self.out_of_game())
 
     def _offer_finish(self) -> None:
         """Once out of a solo game, ask (once) whether to watch the bots play it out."""
         if self.offered_finish or self.summary_screen is not None or not self.can_finish():
             return
+        # Loaded when a dialog first opens, not before the table's first frame.
         from tui.screens.dialogs import ChoiceScreen
 
         self.offered_finish = True
@@ -85,7 +86,7 @@ class SoloFinishScreen(SessionScreen):
 
     def action_finish(self) -> None:
         """(Solo, once out) let the bots play the rest of the game without pauses."""
-        if self.can_finish() and self.app.bots_full_speed(self.session):
+        if self.can_finish() and self.app.hosting.bots_full_speed(self.session):
             self.finishing = True
             self.notify("The bots play on at full speed.")
             self.refresh_bindings()
@@ -93,7 +94,7 @@ class SoloFinishScreen(SessionScreen):
     def leave_with_result(self) -> None:
         """(Solo, once out) let the bots finish without drawing a move, then leave and say
         how the game ended."""
-        if not self.can_finish() or not self.app.bots_full_speed(self.session):
+        if not self.can_finish() or not self.app.hosting.bots_full_speed(self.session):
             self.leave()
             return
         self.finishing = self.leave_at_end = True

@@ -32,6 +32,7 @@ from textual.containers import Vertical
 from textual.widgets import Header, Input
 
 from tui import gc_tuning
+from tui.games.past_events import describe_past_event
 from tui.messages import ChatReceived
 from tui.notices import Namer, describe_chat, describe_notice, seat_names
 from tui.screens.base import Banner
@@ -208,11 +209,9 @@ class TableScreen(SoloFinishScreen):
 
     def back_to_lobby(self) -> None:
         """The table went back to its lobby: go there too (the bots at their pace again)."""
-        from tui.screens.lobby import LobbyScreen
-
         if self.finishing:
-            self.app.bots_full_speed(self.session, False)
-        self.hand_over(LobbyScreen(self.session))
+            self.app.hosting.bots_full_speed(self.session, False)
+        self.hand_over()
 
     # ---- the log ---------------------------------------------------------------
 
@@ -243,11 +242,7 @@ class TableScreen(SoloFinishScreen):
         try:
             if entry.game is not None and entry.game != self.GAME:
                 # An earlier game at this table: in that game's words, not this one's.
-                from tui.games import playable, screen_class
-
-                if not playable(entry.game):
-                    return None
-                return screen_class(entry.game).describe_past_event(event, namer)
+                return describe_past_event(entry.game, event, namer)
             return self.describe_event(event, namer)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             # A host may send an event this app describes differently: never die on it.
@@ -268,12 +263,6 @@ class TableScreen(SoloFinishScreen):
 
     def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
         """One log line for one of the game's events (override)."""
-        return self.describe_past_event(event, namer)
-
-    @staticmethod
-    def describe_past_event(event: dict[str, Any], namer: Namer) -> str | None:
-        """One log line for one of this game's events from an earlier game at the
-        table, knowing nothing of its state (override)."""
         return None
 
     @on(ChatReceived)
@@ -466,6 +455,7 @@ class TableScreen(SoloFinishScreen):
 
     def action_rules(self) -> None:
         """This game's rules (Escape comes back to the table)."""
+        # Loaded when the rules are first read, not before the table's first frame.
         from tui.screens.rules import RulesScreen
 
         self.app.push_screen(RulesScreen(self.GAME))
@@ -491,6 +481,7 @@ class TableScreen(SoloFinishScreen):
 
     def action_bot_for_away(self) -> None:
         """(Creator) let a bot play for a player who is gone, so the game goes on."""
+        # Loaded when a dialog first opens, not before the table's first frame.
         from tui.screens.dialogs import ChoiceScreen
 
         away = self.away_seats()

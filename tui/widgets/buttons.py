@@ -9,6 +9,7 @@ label goes through here.
 
 from __future__ import annotations
 
+from textual.widget import Widget
 from textual.widgets import Button
 
 #: What a focused button wears around its label.
@@ -34,3 +35,10 @@ def show_label(button: Button, text: str | None = None, *, marked: bool | None =
     if str(button.label) != label:
         button.label = label
         button.refresh(layout=True)
+
+
+def mark_focus(widget: Widget, focused: bool) -> None:
+    """``widget`` took the focus (``focused``) or lost it: a button puts its marks on, or
+    takes them off; any other widget is left as it is."""
+    if isinstance(widget, Button):
+        show_label(widget, marked=focused)

@@ -675,8 +675,7 @@ class GetItScreen(TableScreen):
         """The game is silent: table chat is off while a round is played."""
         return self.view.get("phase") != "play"
 
-    @staticmethod
-    def describe_past_event(event: dict[str, Any], namer: Namer) -> str | None:
+    def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
         """One line of the log for one of this game's events."""
         return describe_event(event, namer)
 

@@ -21,6 +21,7 @@ from tui.games.getout.call_pile import CallPile
 from tui.games.getout.card import CardWidget, card_label, image_label
 from tui.games.getout.hand import HandWidget
 from tui.games.getout.scores import ScoreTable
+from tui.games.getout.text import describe_event
 from tui.notices import Namer
 from tui.screens.table import TableScreen
 from tui.widgets.seats import SeatsPanel
@@ -115,6 +116,7 @@ class GetOutScreen(TableScreen):
                 return None  # out since an earlier round: the bots' rounds go by
             self._went_out_in = ended[-1].get("round")
         self._round_summary = view["phase"] != "over"
+        # Loaded when a round first ends, not before the table's first frame.
         from tui.games.getout.summary import round_summary
 
         return round_summary(
@@ -266,8 +268,7 @@ class GetOutScreen(TableScreen):
                          *[_plain(str(points[seat])) for _, points in newest_first]])
         scores.set_table(header, rows)
 
-    @staticmethod
-    def describe_past_event(event: dict[str, Any], namer: Namer) -> str | None:
+    def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
         """One line of the log for one of this game's events."""
         return describe_event(event, namer)
 
@@ -330,6 +331,7 @@ class GetOutScreen(TableScreen):
         if "image" not in options[0]:
             self.act(options[0])
             return
+        # Loaded when a dialog first opens, not before the table's first frame.
         from tui.screens.dialogs import ChoiceScreen
 
         choices = [(a["image"], image_label(a["image"])) for a in options]
@@ -356,32 +358,3 @@ class GetOutScreen(TableScreen):
 def _plain(text: str) -> Text:
     """A score table cell (as a ``DataTable`` made one of a str, not read as markup)."""
     return Text(text, no_wrap=True, end="")
-
-
-def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
-    """One line of the move log for a public event."""
-    who, names = namer.who, namer
-    kind = event.get("type")
-    if kind == "played":
-        named = f", naming {image_label(event['image'])}" if "image" in event else ""
-        return f"{who(event['seat'])} played {card_label(event['card'])}{named}"
-    if kind == "drew":
-        mine = event.get("mine")  # our own draw: the card is in our hand now
-        if isinstance(mine, dict) and (mine.get("wild") or "image" in mine):
-            return f"{who(event['seat'])} drew {card_label(mine)}"
-        return f"{who(event['seat'])} drew a card"
-    if kind == "passed":
-        return f"{who(event['seat'])} passed: nothing left to draw"
-    if kind == "recycled":
-        count = event["count"]
-        return (f"The played pile ({count} card{'' if count == 1 else 's'}) was turned over "
-                f"as the draw pile")
-    if kind == "round_over":
-        out = "".join(f"; {who(s)} passed the limit and {'are' if s == namer.me else 'is'} out"
-                      for s in event["out"])
-        return f"Round {event['round']}: {who(event['winner'])} got out first{out}"
-    if kind == "round_started":
-        return f"Round {event['round']}: {names.name(event['dealer'])} deals"
-    if kind == "game_over":
-        return f"Game over: {', '.join(who(s) for s in event['winners'])} won"
-    return None

@@ -255,12 +255,6 @@ class GotFiveScreen(TableScreen):
         """One line of the log for one of Got Five!'s events."""
         return describe_event(event, namer, self.view.get("racks") or [])
 
-    @staticmethod
-    def describe_past_event(event: dict[str, Any], namer: Namer) -> str | None:
-        """One line of the log for an event of an earlier Got Five! game (its racks
-        are gone: a compared position goes without its colour)."""
-        return describe_event(event, namer, [])
-
     def summary(self, msg: dict[str, Any], names: list[str]) -> SummaryScreen | None:
         """The game-over summary, when this update ended the game."""
         if not any(e.get("type") == "game_over" for e in msg.get("events") or []):

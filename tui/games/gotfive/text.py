@@ -105,6 +105,12 @@ def rack_label(rack: Sequence[dict[str, Any]]) -> str:
                     for t in rack)
 
 
+def describe_past_event(event: dict[str, Any], namer: Namer) -> str | None:
+    """One line of the log for an event of an earlier Got Five! game at the table (its
+    racks are gone: a compared position goes without its colour)."""
+    return describe_event(event, namer, [])
+
+
 def describe_event(event: dict[str, Any], namer: Namer,
                    racks: Sequence[Sequence[dict[str, Any]]]) -> str | None:
     """One line of the table's log for one of the engine's Got Five! events.

@@ -1,0 +1,42 @@
+"""GET OUT! in words: the log's line for each of the game's events.
+
+A pure function of the event (plain data as the host sends it), so it is tested without
+a screen, and describes an earlier game's events at a table that now plays another
+(:mod:`tui.games.past_events`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui.games.getout.card import card_label, image_label
+from tui.notices import Namer
+
+
+def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
+    """One line of the move log for a public event."""
+    who, names = namer.who, namer
+    kind = event.get("type")
+    if kind == "played":
+        named = f", naming {image_label(event['image'])}" if "image" in event else ""
+        return f"{who(event['seat'])} played {card_label(event['card'])}{named}"
+    if kind == "drew":
+        mine = event.get("mine")  # our own draw: the card is in our hand now
+        if isinstance(mine, dict) and (mine.get("wild") or "image" in mine):
+            return f"{who(event['seat'])} drew {card_label(mine)}"
+        return f"{who(event['seat'])} drew a card"
+    if kind == "passed":
+        return f"{who(event['seat'])} passed: nothing left to draw"
+    if kind == "recycled":
+        count = event["count"]
+        return (f"The played pile ({count} card{'' if count == 1 else 's'}) was turned over "
+                f"as the draw pile")
+    if kind == "round_over":
+        out = "".join(f"; {who(s)} passed the limit and {'are' if s == namer.me else 'is'} out"
+                      for s in event["out"])
+        return f"Round {event['round']}: {who(event['winner'])} got out first{out}"
+    if kind == "round_started":
+        return f"Round {event['round']}: {names.name(event['dealer'])} deals"
+    if kind == "game_over":
+        return f"Game over: {', '.join(who(s) for s in event['winners'])} won"
+    return None
