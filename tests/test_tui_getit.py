@@ -1029,11 +1029,11 @@ async def test_a_stop_that_lands_after_its_player_played_is_not_called_impossibl
             seat.bot = None
         game = table.game
         stack_getit_piles(game, [["20"], ["5", "30"], ["12"]], now=engine_now(app))
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
         await pilot.press("2")  # Ann looks at Bot 2's 5
         await until(pilot, lambda: game.signals["look"][0] == 1, "Ann's look")
         events = game.act(1, {"type": "play"}, now=engine_now(app))  # the play ends it
-        app.host.refresh(table, events, [])
+        app.hosting.host.refresh(table, events, [])
         await until(pilot, lambda: screen.view["piles"][1]["count"] == 1, "the play")
         version = game.version
 
@@ -1062,7 +1062,7 @@ async def test_the_timer_stands_still_while_the_host_is_out_of_reach() -> None:
         for seat in table.seats:
             seat.bot = None
         stack_getit_piles(table.game, [["20"], ["5", "30"], ["12"]], now=engine_now(app))
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
         timer = screen.query_one(SandTimer)
         await until(pilot, lambda: timer.remaining is not None and not timer.paused, "a clock")
         screen.post_message(ConnectionDropped("the line went quiet", final=False))
@@ -1072,6 +1072,6 @@ async def test_the_timer_stands_still_while_the_host_is_out_of_reach() -> None:
         times = [timer.left()]
         await until(pilot, lambda: times.append(timer.left()) or len(times) > 5, "ticks")
         assert set(times) == {held}
-        app.host.refresh(table)  # the host is heard again: its reading counts
+        app.hosting.host.refresh(table)  # the host is heard again: its reading counts
         await until(pilot, lambda: not timer.paused, "the timer running again")
         assert "out of reach" not in str(timer.render())

@@ -95,11 +95,11 @@ async def test_after_a_draw_the_selection_stays_on_the_card_it_was_on() -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await our_turn(pilot, app)
-        assert app.host is not None
-        (table,) = app.host.tables.values()
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
         stack_getout(table.game, [["geoff 2", "geoff 5", "kevin 3"], ["shirley 1"]],
                      draw=["geoff 1"], played=["kevin 8"], turn=0)
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
         widget = screen.query_one(HandWidget)
         await until(pilot, lambda: len(widget.cards) == 3, "three cards")
         await pilot.press("2")
@@ -499,12 +499,12 @@ async def test_the_round_we_go_out_in_keeps_its_summary_and_the_match_s_follows(
                          "options": {"first": 0, "match": True, "limit": 10}})
     async with app.run_test(size=(120, 40)) as pilot:
         await our_turn(pilot, app)
-        assert app.host is not None
-        (table,) = app.host.tables.values()
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
         # Bot 2 gets out with its kevin 3; we are left with 5 + 7 = 12 > 10.
         stack_getout(table.game, [["geoff 5", "geoff 7"], ["kevin 3"], ["geoff 1"]],
                      played=["kevin 8"], turn=1)
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
         summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
                               and app.screen, "the round's summary")
         text = summary_text(summary)
@@ -524,11 +524,11 @@ async def test_the_score_table_shows_the_newest_rounds_first_and_the_limit() -> 
                          "options": {"first": 0, "match": True, "limit": 50}})
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await our_turn(pilot, app)
-        assert app.host is not None
-        (table,) = app.host.tables.values()
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
         table.game.history = [[0, 3], [4, 0], [0, 9]]
         table.game.scores = [4, 12]
-        app.host.refresh(table)
+        app.hosting.host.refresh(table)
         scores = screen.query_one("#scores", ScoreTable)
         await until(pilot, lambda: scores.header_labels[2:] == ["r3", "r2", "r1"], "rounds")
         assert scores.header_labels[:2] == ["player", "total/50"]

@@ -89,7 +89,7 @@ async def until_on_clock(pilot: Pilot[Any], screen: TableScreen,
     says, so each of their moves waits until the person has seen the one before.
     """
     app = pilot.app
-    host, clock = app.host, app.hosting.clock
+    host, clock = app.hosting.host, app.hosting.clock
     assert host is not None and screen.session.client is not None
     assert isinstance(clock, ManualClock), "the app's host runs on the event loop's clock"
     client = screen.session.client
