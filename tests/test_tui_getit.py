@@ -1022,7 +1022,8 @@ async def test_a_stop_that_lands_after_its_player_played_is_not_called_impossibl
     host refuses the stop (she looks at nobody), and the screen says nothing: the look
     is off, as she wanted. Another refusal is still said."""
     app = solo_app(3, {"level": 1})
-    async with app.run_test(size=SIZE) as pilot:
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         screen = await open_table(pilot)
         table = game_of(app)
         for seat in table.seats:
@@ -1038,7 +1039,7 @@ async def test_a_stop_that_lands_after_its_player_played_is_not_called_impossibl
         version = game.version
 
         def refusals() -> list[str]:
-            return [str(n.message) for n in app._notifications if n.title == "Not possible"]
+            return [str(n.message) for n in notices.raised if n.title == "Not possible"]
 
         screen.act({"type": "look", "target": None}, wait=False)  # the stop, too late
         await until(pilot, lambda: all(w.is_finished for w in screen.workers
