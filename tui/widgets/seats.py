@@ -131,7 +131,8 @@ def _widths(titles: list[str], cells: list[list[Text]], width: int) -> list[int]
     :func:`_laid_out`), or ``None`` when they do not fit in ``width``."""
     count = len(titles)
     pads = _pads(count)
-    inner = [2] + [max(len(titles[k]), *(row[k].cell_len for row in cells))
+    # (A list for max: with no seats yet, there are no cells but the titles.)
+    inner = [2] + [max([len(titles[k]), *(row[k].cell_len for row in cells)])
                    for k in range(1, count)]
     if any(len(row) != count for row in cells) or any(
             row[0].cell_len > inner[0] for row in cells):
