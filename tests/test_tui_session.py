@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.css.query import NoMatches
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, RichLog, Select
 
@@ -554,11 +555,18 @@ async def test_the_creators_options_outlive_a_change_of_seats_or_game() -> None:
         async def choose(selector: str, value: object) -> None:
             # The lobby rebuilds its controls as the table changes: set the one shown
             # once it and its parts are mounted and it is no longer being replaced.
-            select = await until_steady(
-                pilot, lambda: (found := lobby.query(selector).results(Select))
-                and (one := next(found, None)) is not None and mounted(one) and one,
-                selector)
-            select.value = value
+            # An update already on its way may still replace it between the wait and
+            # the assignment (its parts then go first): the new one is taken instead.
+            while True:
+                select = await until_steady(
+                    pilot, lambda: (found := lobby.query(selector).results(Select))
+                    and (one := next(found, None)) is not None and mounted(one) and one,
+                    selector)
+                try:
+                    select.value = value
+                    return
+                except NoMatches:
+                    assert not mounted(select), "a select that stays failed to take a value"
 
         await lobby.session.request("configure", options={"limit": 150, "first": 2})
         await until(pilot, lambda: lobby.table["options"]["first"] == 2, "the options")
