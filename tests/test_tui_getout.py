@@ -75,6 +75,9 @@ async def test_playable_cards_carry_a_mark_and_keys_reach_beyond_the_ninth_card(
         playable = ["✓" in card[-1] for card in cards]
         assert playable == [False] * 11 + [True]  # only the kevin matches (no geoff 8)
         assert "◆ 3" in cards[-1][1] and "■ 1" in cards[0][1]
+        # (The selection follows its card into the new hand: start from the first.)
+        await pilot.press("1")
+        assert widget.selected == 0
         await pilot.press("2")
         assert widget.selected == 1
         await pilot.press("2")  # the same key again: ten cards further
@@ -347,7 +350,7 @@ async def test_a_long_hand_narrows_its_cards_to_stay_in_sight_at_80_columns() ->
         # The marks are drawn in the narrow frames (a narrower frame would drop them):
         # one ▼, and a ✓ on the one playable card besides the status line's "marked ✓".
         shot = app.export_screenshot()
-        assert "▼" in card_text(widget, 0)[0] and "✓" in card_text(widget, 10)[3]
+        assert "▼" in card_text(widget, widget.selected)[0] and "✓" in card_text(widget, 10)[3]
         assert shot.count("▼") == 1 and shot.count("✓") == 2
         await deal([f"geoff {v}" for v in values] + ["kevin 3", "kevin 5", "samantha 7"])
         assert widget.size_shown == "compact" and not all(in_sight(i) for i in range(14))
