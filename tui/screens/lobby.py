@@ -8,6 +8,7 @@ the lobby opens, so the seat keys act on a seat everyone can see.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from typing import Any
 
@@ -131,6 +132,9 @@ class LobbyScreen(SessionScreen):
     def mounted(self) -> None:
         """Show what we know, with the seat list focused (its cursor is the seat keys')."""
         self._config: tuple[str, int, dict[str, Any]] | None = None
+        #: The configuration the options form was built for, and the turn of its rebuilds.
+        self._form_config: tuple[str, int, dict[str, Any]] | None = None
+        self._form_turn = asyncio.Lock()
         #: (Creator) the options each game had here when another game was chosen: they
         #: come back with that game.
         self._options_by_game: dict[str, dict[str, Any]] = {}
@@ -273,9 +277,22 @@ class LobbyScreen(SessionScreen):
             count = self.query_one("#lobby-seat-count", Select)
             count.set_options([(str(n), n) for n in range(spec.min_seats, spec.max_seats + 1)])
             count.value = seat_count
-        box = self.query_one("#lobby-options", Vertical)
-        box.remove_children()
-        box.mount(OptionsForm(game_id, seat_count, options, hidden=app_options(game_id)))
+        self._rebuild_form()
+
+    @work(group="options-form", exit_on_error=False)
+    async def _rebuild_form(self) -> None:
+        """Show the options form for the configuration shown now. One rebuild at a time,
+        each waiting for the form before it to be gone and the new one mounted: a second
+        removal while a form's selects were still mounting took their parts from under
+        them (Textual's Select then failed in its own mount, and the app with it)."""
+        async with self._form_turn:
+            if self._config is None or self._config == self._form_config:
+                return  # shown already (a later update asked for the same)
+            game_id, seat_count, options = self._form_config = self._config
+            box = self.query_one("#lobby-options", Vertical)
+            await box.remove_children()
+            await box.mount(OptionsForm(game_id, seat_count, options,
+                                        hidden=app_options(game_id)))
 
     def _form_says(self, options: dict[str, Any]) -> bool:
         """True when the options form shows exactly ``options`` (as the engine fills
