@@ -441,6 +441,9 @@ async def test_the_log_is_replayed_when_the_table_is_opened_again() -> None:
                             and isinstance(app.screen, GetOutScreen) and app.screen, "again")
         await until(pilot, lambda: again.update is not None
                     and len(log_text(again)) >= len(before), "the new table screen")
+        # The hand-over is over once the old screen is gone (an app closed while it goes
+        # fails in Textual's Header, its title watched as its parts are removed).
+        await until(pilot, lambda: not screen.is_attached, "the old table screen gone")
         assert log_text(again)[: len(before)] == before
 
 
