@@ -310,7 +310,7 @@ async def test_solo_getout_round_played_through_the_ui_to_its_end() -> None:
 
 @pytest.fixture
 async def lan_host() -> Any:
-    host = Host("test host", heartbeat=0.5, bot_delay=0.01)
+    host = Host("test host", bot_delay=0.01)
     await host.start("127.0.0.1", 0)
     yield host
     await host.close()
@@ -408,7 +408,7 @@ async def test_connection_loss_shows_a_banner_and_reconnects_by_itself(lan_host:
 
 
 async def test_a_host_that_closes_its_table_sends_the_players_back_at_once() -> None:
-    host = Host("closing host", heartbeat=0.5, bot_delay=0.01)
+    host = Host("closing host", bot_delay=0.01)
     await host.start("127.0.0.1", 0)
     bob = await bob_opens_a_table(host, 2)
     app = make_app("Ann")

@@ -169,7 +169,7 @@ async def test_a_person_reveals_then_sorts_and_later_reveals_then_compares() -> 
 
 
 async def test_marks_by_key_and_click_survive_leaving_and_rejoining() -> None:
-    host = Host("test host", heartbeat=0.5, bot_delay=0.01)
+    host = Host("test host", bot_delay=0.01)
     await host.start("127.0.0.1", 0)
     bob = await Client.connect("127.0.0.1", host.port, name="Bob")
     await bob.create_table("Bob's table", "gotfive", 2, {"first": 1, "hints": "count"})
