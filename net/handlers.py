@@ -177,7 +177,7 @@ def join(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
     if table is None:
         raise RequestError(errors.NO_TABLE, f"there is no table {msg['table']!r} on this host")
     now = host.clock()
-    past = table.past_for()
+    past = table.past.entries()
     token: str | None
     if "token" in msg:
         token, out = lobby.rejoin(table, conn, msg.get("seat"), msg["token"], now)

@@ -1,18 +1,17 @@
 """The authoritative host: one asyncio server holding one or more tables.
 
-A table (``net.table``, with the lobby's rules in ``net.lobby``) is the authority over its
-game; it never touches a socket or a timer. The host owns those: it admits connections
-(limits per client address and human-scale allowances, ``net.limits``), hands each
-validated request to its handler (``net.handlers``), and delivers what a table returns:
-the journal records first (``net.journal``), then each member's own update
-(``net.fanout``) through its connection (``net.connection``). It arms one timer per
-table at the moment the table says it must wake (its game's deadline, or its bots' next
-look) and calls it back then.
+A table (``net.table``; the lobby's rules in ``net.lobby``) is the authority over its game
+and never touches a socket or a timer. The host owns those: it admits connections (limits
+per client address and human-scale allowances, ``net.limits``), hands each validated
+request to its handler (``net.handlers``) and delivers what a table returns: journal
+records first (``net.journal``), then each member's own update (``net.fanout``) through
+its connection (``net.connection``). It arms one timer per table for when the table
+must wake (its game's deadline, its bots' next look) on its clock (``net.clock``).
 
-Each connection is sent only ``view(its seat)`` (the spectator view for spectators) with
-that seat's legal actions and the public events: never a snapshot, the seed or another
-seat's view. A seat is bound to the connection that holds it; an action's seat is never
-read from the message. With a journal every acknowledged change is durable first, and
+Each connection is sent only ``view(its seat)`` (spectators: the spectator view) with that
+seat's legal actions and the public events: never a snapshot, the seed or another seat's
+view. A seat is bound to the connection that holds it; an action's seat is never read
+from the message. With a journal every acknowledged change is durable first, and
 :meth:`Host.resume` brings the tables back after a crash.
 """
 
@@ -40,7 +39,6 @@ from net.table import Table
 from net.wire import errors, stream
 
 __all__ = ["Bot", "Host", "listen_error"]
-
 log = logging.getLogger("hiddenhand.host")
 
 
@@ -59,13 +57,11 @@ class Host:
     crash; ``fsync`` says how it reaches the disk (``net.journal.SYNC_MODES``:
     ``background`` by default, ``each`` to fsync before every acknowledgement).
 
-    ``clock`` (``net.clock``; the event loop's by default) is the host's time: what the
-    tables are told it is, when they wake (deadlines, bots' pace), when idle tables
-    close, and how fast the human-scale allowances (chat, rename, lobby) refill; a test
-    passes a ``ManualClock`` to move that time itself. What is about real sockets stays
-    on the event loop's clock, whatever ``clock`` is: the heartbeat and its timeouts,
-    the message rate (``rate``, ``burst``) that shields the host from a flood, and the
-    grace a closing connection gets.
+    ``clock`` (``net.clock``; the event loop's by default) is the host's time: the
+    tables' time and wake-ups (deadlines, bots' pace), idle tables' closing and the
+    human-scale allowances (chat, rename, lobby); a test passes a ``ManualClock`` to
+    move it. What is about real sockets stays on the loop's clock: the heartbeat and
+    its timeouts, the flood limit (``rate``, ``burst``), a closing connection's grace.
     """
 
     def __init__(
@@ -443,9 +439,8 @@ class Host:
             self._tasks.add(self._watcher)
         refusal = ("this host takes no more connections now"
                    if self._closing or len(self.connections) >= self.max_connections
-                   else self.gate.admit(conn.address,
-                                        [(c.address, c.table is not None)
-                                         for c in self.connections]))
+                   else self.gate.admit(conn.address, [(c.address, c.table is not None)
+                                                       for c in self.connections]))
         if refusal is not None:
             log.info("connection from %s refused: %s", conn.peer, refusal)
             conn.fail(errors.HOST_FULL, refusal)
@@ -460,7 +455,7 @@ class Host:
         self._tasks.add(beat)
         try:
             await conn.serve(lambda body: receive(self, conn, body))
-        except asyncio.CancelledError:
+        except asyncio.CancelledError:  # the host is closing
             pass
         finally:
             beat.cancel()

@@ -1,26 +1,24 @@
 """One table: its seats, the game in play, its clock and its bots; no socket, no timer.
 
-A table is the authority over its game. It is called with a request or a wake-up and
-the host's clock reading (``now``, seconds on a monotonic clock), changes its state, and
-returns an :class:`Outbox`: the journal records to write first, then what each member
-must be sent (:class:`net.fanout.Push` and plain messages). The host does the sending,
-and arms one timer per table at :meth:`Table.next_wake`: the game's next deadline
-(``Game.deadline``) or the moment its bots look again, whichever comes first; at that
-time it calls :meth:`Table.wake`. So a table's rules can be tested with a hand-held
-clock and no event loop (``tests/test_table.py``). The lobby's requests are in
-:mod:`net.lobby`.
+A table is the authority over its game. Called with a request or a wake-up and the host's
+clock reading (``now``, monotonic seconds), it changes its state and returns an
+:class:`Outbox`: the journal records to write first, then what each member must be sent
+(:class:`net.fanout.Push` and plain messages). The host does the sending, and arms one
+timer per table at :meth:`Table.next_wake` (the game's next deadline, ``Game.deadline``,
+or the moment its bots look again), calling :meth:`Table.wake` then. So a table's rules
+are tested with a hand-held clock and no event loop (``tests/test_table.py``). The
+lobby's requests are in :mod:`net.lobby`.
 
 Engine time is seconds since the game started; a resumed game is *frozen* at its last
-acknowledged engine time until it runs again. Turn-based bots are paced: after one of
-them moves, none moves again for ``bot_delay`` seconds. Real-time bots (Get It!) pace
-themselves: they are asked after every change, and again at the engine time they name.
+acknowledged engine time until it runs again. Turn-based bots are paced (after one moves,
+none moves again for ``bot_delay`` seconds); real-time bots (Get It!) pace themselves:
+asked after every change, and again at the engine time they name.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -29,6 +27,7 @@ import msgpack
 import engine
 from net import journal as j
 from net.fanout import Outbox, Push, Recipient, wire_time
+from net.past import Past
 from net.seats import HouseRules, Member, RequestError, Seat
 from net.wire import errors
 
@@ -36,12 +35,6 @@ log = logging.getLogger("hiddenhand.host")
 
 #: Actions that change only the acting seat's own view: pushed to that seat alone.
 PRIVATE_ACTIONS = frozenset({("gotfive", "mark")})
-#: What the table remembers of its past for someone who comes (back) to it: the last
-#: this many updates that told everyone something, and chat lines.
-PAST_LIMIT = 120
-#: The most bytes of that past one ``joined`` reply carries (oldest dropped first): well
-#: inside a frame (``net.wire.framing.MAX_FRAME``).
-PAST_BYTES = 96 * 1024
 
 
 class Table:
@@ -79,42 +72,20 @@ class Table:
         self._journaled: tuple[Any, ...] | None = None
         self._since_snapshot = 0
         self._public_packed: tuple[tuple[Any, ...], bytes] | None = None
-        #: ``msgpack.packb`` without a new ``Packer`` for every call (a push packs a few
-        #: small values per seat).
+        #: ``msgpack.packb`` without a new ``Packer`` each call (a push packs a few values).
         self._pack: Callable[[Any], bytes] = msgpack.Packer(use_bin_type=True).pack
         #: A deadline already acted on that changed nothing: not woken for again.
         self._deadline_done: float | None = None
-        #: When the bots look next (and the engine time a real-time bot asked for, if
-        #: that is why), and before when no paced bot may move again.
+        #: When the bots look next (and the engine time a real-time bot asked for), and
+        #: before when no paced bot may move again.
         self._bots_due: float | None = None
         self._bots_at: float | None = None
         self._bots_rest = float("-inf")
         self._bot_turn = 0
-        #: The table's recent past, as everyone at it was told it (``past_for``), each
-        #: entry packed: a dozen small dicts an update would cost a table several times
-        #: the memory its game does.
-        self._past: deque[bytes] = deque(maxlen=PAST_LIMIT)
+        #: The table's recent past, as everyone at it was told it (``net.past``).
+        self.past = Past(self._pack)
 
     # ---- what others may know ----------------------------------------------------
-
-    def remember(self, entry: dict[str, Any]) -> None:
-        """Keep ``entry`` — an update's public events and notices, or a chat line —
-        in the table's past, as everyone at the table was sent it."""
-        self._past.append(self._pack(entry))
-
-    def past_for(self) -> list[dict[str, Any]]:
-        """The table's recent past for a member who joins or comes back: only what was
-        sent to everyone at the table (public events, notices, chat), never what one
-        seat alone saw; the newest that fit in :data:`PAST_BYTES`."""
-        kept: list[dict[str, Any]] = []
-        size = 0
-        for packed in reversed(self._past):
-            size += len(packed)
-            if size > PAST_BYTES:
-                break
-            kept.append(msgpack.unpackb(packed, raw=False, strict_map_key=True))
-        kept.reverse()
-        return kept
 
     def public(self) -> dict[str, Any]:
         """The table as everyone at it may see it."""
@@ -154,8 +125,7 @@ class Table:
 
     def connections(self) -> list[Member]:
         """Every member connected at the table (seated players, then spectators)."""
-        conns = [s.conn for s in self.seats if s.conn is not None]
-        return conns + list(self.spectators)
+        return [s.conn for s in self.seats if s.conn is not None] + list(self.spectators)
 
     def elapsed(self, now: float) -> float:
         """Engine time at host-clock time ``now``: seconds since the game started
@@ -185,7 +155,7 @@ class Table:
             pack=self._pack, seats=seats))
         out.changed = True
         if sent or told:
-            self.remember({"type": "update", "game": self.game_id, "events": sent,
+            self.past.remember({"type": "update", "game": self.game_id, "events": sent,
                            "notices": told, "names": [s.name for s in self.seats]})
 
     def update_for(self, member: Member, seat: int | None, events: list[dict[str, Any]],
@@ -233,11 +203,9 @@ class Table:
     @classmethod
     def restore(cls, record: dict[str, Any], ops: list[dict[str, Any]],
                 house: HouseRules) -> Table:
-        """Rebuild a table from its last ``table`` record and the actions after it.
-
-        Every person's seat comes back disconnected, with its name and token; a game in
-        play comes back frozen at the engine time of its last acknowledged change.
-        """
+        """Rebuild a table from its last ``table`` record and the actions after it: each
+        person's seat disconnected, with its name and token; a game in play frozen at the
+        engine time of its last acknowledged change."""
         seats = record["seats"]
         table = cls(record["t"], record["name"], record["game"], len(seats),
                     dict(record["options"]), house)
@@ -290,8 +258,7 @@ class Table:
         return [i for i, s in enumerate(self.seats) if s.kind == "human" and s.conn is None]
 
     def detach(self, member: Member) -> dict[str, Any] | None:
-        """Unbind ``member`` from the table; a held seat stays (shown as disconnected).
-        Returns the notice that says so, if any."""
+        """Unbind ``member``; a held seat stays (disconnected). The notice that says so."""
         notice: dict[str, Any] | None = None
         if member in self.spectators:
             self.spectators.remove(member)

@@ -18,8 +18,9 @@ from engine.bots import GetItBot
 from net import fanout, lobby
 from net import journal as j
 from net.fanout import Outbox, Sent
+from net.past import PAST_BYTES
 from net.seats import HouseRules, RequestError, random_bot_factory, real_bot_factory
-from net.table import PAST_BYTES, Table
+from net.table import Table
 from net.wire import codec, errors, framing
 
 
@@ -377,7 +378,7 @@ def test_the_table_s_past_holds_what_everyone_was_told_and_nothing_one_seat_saw(
         now += 1.0
         out = send(table.act(mover, rng.choice(game.legal_actions(mover)), now))
         played += [e for push in out.pushes for e in push.events]
-    past = table.past_for()
+    past = table.past.entries()
     said = [e for e in past if e["type"] == "chat"]
     assert said == [{"type": "chat", "table": "t1", "seat": 1, "name": "Bob",
                      "text": "good luck"}]
@@ -392,7 +393,7 @@ def test_the_table_s_past_holds_what_everyone_was_told_and_nothing_one_seat_saw(
     # Bounded: a flood of long chat lines keeps only the newest that fit.
     for i in range(400):
         send(lobby.chat(table, guests[0], f"{i:04d} " + "x" * 400))
-    past = table.past_for()
+    past = table.past.entries()
     assert len(msgpack.packb(past)) <= PAST_BYTES
     assert past[-1]["text"].startswith("0399") and len(past) < 400
 
@@ -400,6 +401,6 @@ def test_the_table_s_past_holds_what_everyone_was_told_and_nothing_one_seat_saw(
 def test_a_got_five_mark_is_not_in_the_table_s_past() -> None:
     table, guests = seated("gotfive", {"first": 0}, ["Ann", "Bob"])
     send(lobby.start(table, guests[0], 1.0))
-    before = len(table.past_for())
+    before = len(table.past.entries())
     send(table.act(1, {"type": "mark", "n": 3, "mark": "cross"}, 2.0))
-    assert len(table.past_for()) == before
+    assert len(table.past.entries()) == before

@@ -39,26 +39,17 @@ from tui.notices import describe_chat, describe_notice
 from tui.screens.base import Banner, SessionScreen
 from tui.session import ConnectionLost, ServerError
 from tui.widgets.buttons import show_label
-from tui.widgets.options_form import OptionsForm, describe_value
+from tui.widgets.options_form import (
+    OptionsForm,
+    describe_options,
+    fitting_options,
+    same_options,
+)
 
 
 def seat_mark(index: int, cursor: int) -> str:
     """The seat column's cell: the number players count, ▸ before the cursor's."""
     return f"{'▸' if index == cursor else ' '} {index + 1}"
-
-
-def fitting_options(game_id: str, seats: int, options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` of ``game_id`` for a table of ``seats``: each one still possible
-    kept, each other one (a first player whose seat is gone) back to its default."""
-    out: dict[str, Any] = {}
-    for option in engine.GAMES[game_id].options:
-        value = options.get(option.name, option.default)
-        try:
-            option.check(value, seats)
-        except ValueError:
-            value = option.default
-        out[option.name] = value
-    return out
 
 
 class LobbyScreen(SessionScreen):
@@ -493,26 +484,3 @@ class LobbyScreen(SessionScreen):
         if name:
             self.send("rename", name)
         event.input.value = ""
-
-
-def same_options(game_id: str, seats: int, first: dict[str, Any],
-                 second: dict[str, Any]) -> bool:
-    """True when both are the same table options as the engine fills them in (defaults,
-    normalised values); options it refuses are never the same."""
-    spec = engine.GAMES[game_id]
-    try:
-        return spec.check_options(first, seats) == spec.check_options(second, seats)
-    except ValueError:
-        return False
-
-
-def describe_options(game_id: str, options: dict[str, Any]) -> str:
-    """A table's options in a few words, for everyone in the lobby."""
-    spec = engine.GAMES[game_id]
-    given = {**spec.defaults, **options}
-    return " · ".join(
-        f"{option.name} {describe_value(option, given[option.name])}"
-        for option in spec.options
-        # Not the app's own (the Level X record), nor one that does not matter now.
-        if option.name not in app_options(game_id) and option.applies(given)
-    )

@@ -34,7 +34,7 @@ from textual.widgets import Header, Input
 from tui import gc_tuning
 from tui.games.past_events import describe_past_event
 from tui.messages import ChatReceived
-from tui.notices import Namer, describe_chat, describe_notice, seat_names
+from tui.notices import Namer, describe_chat, describe_notice, our_seat_then, seat_names
 from tui.screens.base import Banner
 from tui.screens.solo_finish import SoloFinishScreen
 from tui.session import ConnectionLost, Entry, ServerError
@@ -249,17 +249,9 @@ class TableScreen(SoloFinishScreen):
             return None
 
     def _me_then(self, entry: Entry) -> int | None:
-        """Our seat, if it was ours when ``entry`` happened: the log follows the person,
-        not the seat (someone who sits in a bot's old seat did not play its moves).
-        Names are unique at a table, so the seat's name then tells whose it was."""
-        me = self.my_seat
-        if me is None or not entry.names or me >= len(entry.names):
-            return me
         latest = (self.session.latest or {}).get("table")
-        names = self.names or seat_names(latest if isinstance(latest, dict) else {})
-        if me >= len(names):
-            return me  # nothing to tell by yet
-        return me if entry.names[me] == names[me] else None
+        now = self.names or seat_names(latest if isinstance(latest, dict) else {})
+        return our_seat_then(self.my_seat, entry.names, now)
 
     def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
         """One log line for one of the game's events (override)."""

@@ -20,6 +20,7 @@ from textual.widgets import Input, Label, Select, Switch
 
 import engine
 from engine.core import Option
+from tui.games import app_options
 
 RANDOM = "random"
 #: An ``int`` option with at most this many values is offered as a select.
@@ -141,3 +142,40 @@ class OptionsForm(Vertical):
         values = self.values()
         engine.GAMES[self.game_id].check_options(values, self.seats)
         return values
+
+
+def fitting_options(game_id: str, seats: int, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` of ``game_id`` for a table of ``seats``: each one still possible
+    kept, each other one (a first player whose seat is gone) back to its default."""
+    out: dict[str, Any] = {}
+    for option in engine.GAMES[game_id].options:
+        value = options.get(option.name, option.default)
+        try:
+            option.check(value, seats)
+        except ValueError:
+            value = option.default
+        out[option.name] = value
+    return out
+
+
+def same_options(game_id: str, seats: int, first: dict[str, Any],
+                 second: dict[str, Any]) -> bool:
+    """True when both are the same table options as the engine fills them in (defaults,
+    normalised values); options it refuses are never the same."""
+    spec = engine.GAMES[game_id]
+    try:
+        return spec.check_options(first, seats) == spec.check_options(second, seats)
+    except ValueError:
+        return False
+
+
+def describe_options(game_id: str, options: dict[str, Any]) -> str:
+    """A table's options in a few words, for everyone in the lobby."""
+    spec = engine.GAMES[game_id]
+    given = {**spec.defaults, **options}
+    return " · ".join(
+        f"{option.name} {describe_value(option, given[option.name])}"
+        for option in spec.options
+        # Not the app's own (the Level X record), nor one that does not matter now.
+        if option.name not in app_options(game_id) and option.applies(given)
+    )
