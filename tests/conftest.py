@@ -26,6 +26,7 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
+@pytest.hookimpl(optionalhook=True)  # (a hook of pytest-xdist: without it, unused)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: two workers a core. Much of the suite waits on sockets, subprocesses
     and the bots' pacing rather than computing, so one worker a core leaves the cores
