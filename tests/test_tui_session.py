@@ -696,3 +696,24 @@ async def test_the_empty_chat_line_says_the_longest_of_its_words_that_fits(
         await app.screen.mount(line)
         await pilot.pause()
         assert line.placeholder == shown
+
+
+async def test_a_busy_port_is_said_in_words_in_the_host_form() -> None:
+    """Not asyncio's "error while attempting to bind on address ('::', …)"."""
+    from tui.screens.setup import SetupScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        with socket.socket() as busy:
+            busy.bind(("127.0.0.1", 0))
+            busy.listen()
+            port = busy.getsockname()[1]
+            await pilot.press("h")
+            form = app.screen
+            assert isinstance(form, SetupScreen)
+            form.query_one("#port", Input).value = str(port)
+            await pilot.press("ctrl+s")
+            error = form.query_one("#setup-error")
+            text = await until(pilot, lambda: str(error.render()) or None, "the error")
+        assert f"port {port} is already in use on this computer" in text, text
+        assert "attempting to bind" not in text and app.hosting.host is None

@@ -8,6 +8,7 @@ SSH box the table opens on the box's host instead, where the other logins find i
 
 from __future__ import annotations
 
+import errno
 from typing import TYPE_CHECKING, Any
 
 from textual import getters, on, work
@@ -266,7 +267,7 @@ class SetupScreen(Screen[None]):
                 await session.request("add_bot", seat)
         except OSError as exc:
             await app.hosting.stop()
-            self.fail(f"Could not listen on port {port}: {exc.strerror or exc}. "
+            self.fail(f"Could not listen on port {port}: {why_not_listening(exc, port)}. "
                       "Try another port.")
             return
         except (ServerError, ConnectionLost) as exc:
@@ -305,3 +306,12 @@ class SetupScreen(Screen[None]):
         app.attach(session)
         app.switch_screen(LobbyScreen(session))
 
+
+def why_not_listening(exc: OSError, port: int) -> str:
+    """Why a port could not be listened on, in a player's words (asyncio's own text
+    names the socket address it tried, as "('::', 4455, 0, 0)")."""
+    if exc.errno == errno.EADDRINUSE:
+        return f"port {port} is already in use on this computer (another host or program)"
+    if exc.errno == errno.EACCES:
+        return f"port {port} needs administrator rights here (pick one above 1023)"
+    return exc.strerror or str(exc)
