@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Button, DataTable, Input, Select, Switch
+from textual.widgets import Button, DataTable, Input, Label, Select, Switch
 
 from net.client import Client
 from net.host import Host
@@ -995,3 +995,21 @@ async def test_opening_the_lobby_changes_no_option(game_id: str) -> None:
             await pilot.pause(0.02)
         lines = [str(line.text) for line in lobby.query_one("#chat", RichLog).lines]
         assert not [line for line in lines if "set the table" in line], lines
+
+
+async def test_settings_say_where_the_interfaces_come_from_and_how_long_a_name_may_be(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the interfaces pinned by the environment, an empty field does not mean "all
+    interfaces"; the name's limit is said before a long name is cut to it."""
+    monkeypatch.setenv("HIDDENHAND_MDNS_INTERFACES", "127.0.0.1")
+    app = HiddenHandApp(Settings(name="Ann"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("o")
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        field = screen.query_one("#mdns", Input)
+        assert field.value == "" and field.placeholder == (
+            "127.0.0.1 (from HIDDENHAND_MDNS_INTERFACES)")
+        labels = " ".join(str(label.render()) for label in screen.query(Label))
+        assert "(up to 24 characters)" in labels, labels

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from textual import getters, on
@@ -32,12 +33,12 @@ class SettingsScreen(Screen[None]):
         settings: Settings = self.app.settings
         yield Header()
         with Vertical(id="settings", classes="form"):
-            yield Label("Your name, as other players see it")
+            yield Label(f"Your name, as other players see it (up to {MAX_NAME} characters)")
             yield Input(settings.name, id="name", max_length=MAX_NAME, compact=True)
             yield Label("Network interfaces for finding LAN games (IP addresses, comma "
                         "separated; empty = all)")
             yield Input(", ".join(settings.mdns_interfaces), id="mdns",
-                        placeholder="all interfaces", compact=True)
+                        placeholder=interfaces_unset(), compact=True)
             yield Static("", id="settings-error", markup=False, classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Save (ctrl+s)", id="save", variant="primary")
@@ -77,3 +78,13 @@ class SettingsScreen(Screen[None]):
             return
         self.app.notify(f"Settings saved to {path}", markup=False)
         self.app.pop_screen()
+
+
+def interfaces_unset() -> str:
+    """What an empty interfaces field means: every interface, unless the environment
+    pins them (``HIDDENHAND_MDNS_INTERFACES``, which then applies)."""
+    # (Late: discovery loads zeroconf, which the menu's start-up does without.)
+    from net.discovery import ENV_INTERFACES
+
+    pinned = os.environ.get(ENV_INTERFACES, "").strip()
+    return f"{pinned} (from {ENV_INTERFACES})" if pinned else "all interfaces"
