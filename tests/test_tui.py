@@ -944,10 +944,13 @@ async def test_the_lobbys_buttons_fit_at_80_columns_with_the_focus_marks() -> No
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         lobby = await open_lobby(app, pilot)
+        # The lobby puts the focus on its seats once shown: only then is it ours to move.
+        await until(pilot, lambda: isinstance(app.focused, DataTable), "the lobby's focus")
         row = lobby.query_one("#start", Button).parent
         assert row is not None
         for button in row.query(Button):
             button.focus()
+            await until(pilot, lambda button=button: app.focused is button, "the focus")
             await pilot.pause()
             assert row.region.contains_region(button.region), button.id
             assert str(button.render()).strip().endswith("◂")
