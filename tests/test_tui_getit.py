@@ -82,6 +82,17 @@ async def a_still_table(pilot: Pilot[Any], app: HiddenHandApp) -> tuple[GetItScr
     return screen, table
 
 
+def piles_held_still(app: HiddenHandApp, piles: list[list[str]]) -> Any:
+    """The app's table with these piles (top last), its bots holding still (only the
+    test moves), sent to the screen: the host's table."""
+    table = game_of(app)
+    for seat in table.seats:
+        seat.bot = None
+    stack_getit_piles(table.game, piles, now=engine_now(app))
+    app.hosting.host.refresh(table)
+    return table
+
+
 async def arrange_as_dealt(pilot: Pilot[Any], screen: GetItScreen) -> None:
     await until(pilot, lambda: "done" in footer_keys(screen), "the Done key")
     await pilot.press("enter")
@@ -1000,12 +1011,8 @@ async def test_a_look_the_host_ended_in_the_update_that_showed_it_is_not_stopped
     app = solo_app(3, {"level": 1})
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(pilot)
-        table = game_of(app)
-        for seat in table.seats:
-            seat.bot = None
+        table = piles_held_still(app, [["20"], ["5", "30"], ["12"]])
         game = table.game
-        stack_getit_piles(game, [["20"], ["5", "30"], ["12"]], now=engine_now(app))
-        app.hosting.host.refresh(table)
         await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
         sent: list[dict[str, Any]] = []
         screen.act = lambda action, wait=True: sent.append(action)  # type: ignore[method-assign]
@@ -1029,12 +1036,8 @@ async def test_a_stop_that_lands_after_its_player_played_is_not_called_impossibl
     notices = Notices()
     async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         screen = await open_table(pilot)
-        table = game_of(app)
-        for seat in table.seats:
-            seat.bot = None
+        table = piles_held_still(app, [["20"], ["5", "30"], ["12"]])
         game = table.game
-        stack_getit_piles(game, [["20"], ["5", "30"], ["12"]], now=engine_now(app))
-        app.hosting.host.refresh(table)
         await pilot.press("2")  # Ann looks at Bot 2's 5
         await until(pilot, lambda: game.signals["look"][0] == 1, "Ann's look")
         events = game.act(1, {"type": "play"}, now=engine_now(app))  # the play ends it
@@ -1063,11 +1066,7 @@ async def test_the_timer_stands_still_while_the_host_is_out_of_reach() -> None:
     app = solo_app(3, {"level": 1, "timer": 60})
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(pilot)
-        table = game_of(app)
-        for seat in table.seats:
-            seat.bot = None
-        stack_getit_piles(table.game, [["20"], ["5", "30"], ["12"]], now=engine_now(app))
-        app.hosting.host.refresh(table)
+        table = piles_held_still(app, [["20"], ["5", "30"], ["12"]])
         timer = screen.query_one(SandTimer)
         await until(pilot, lambda: timer.remaining is not None and not timer.paused, "a clock")
         screen.post_message(ConnectionDropped("the line went quiet", final=False))
