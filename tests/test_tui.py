@@ -23,7 +23,6 @@ from tests.tui_support import (
     Notices,
     config_dir,
     make_app,
-    mounted,
     open_lobby,
     screen_text,
     typed_address,
@@ -43,6 +42,7 @@ from tui.screens.setup import SetupScreen
 from tui.screens.summary import SummaryScreen
 from tui.settings import Settings
 from tui.widgets.log import TableLog
+from tui.widgets.options_form import OptionsForms
 
 SIZE = (120, 40)
 __all__ = ["config_dir"]  # the fixture, for pytest
@@ -57,10 +57,8 @@ async def choose_game(pilot: Pilot[Any], game_id: str) -> None:
     assert isinstance(screen, SetupScreen)
     screen.query_one("#game", Select).value = game_id
     def form() -> Any:
-        # Between its removal and the new one's mounting, there is no form.
-        shown = screen.query("#options")
-        return screen.game_id == game_id and shown and shown.first().game_id == game_id \
-            and mounted(shown.first()) and shown.first()
+        shown = screen.query_one(OptionsForms).current
+        return screen.game_id == game_id and shown.game_id == game_id and shown
 
     await until_steady(pilot, form, f"the {game_id} options")
 
@@ -658,7 +656,7 @@ async def test_the_creator_hands_an_away_players_seat_to_a_bot() -> None:
         app.screen.query_one("#seats", Select).value = 2
         app.screen.query_one("#port", Input).value = str(port)
         await pilot.pause()
-        app.screen.query_one("#opt-first", Select).value = "0"
+        app.screen.query_one("#options-getout #opt-first", Select).value = "0"
         await pilot.press("ctrl+s")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         bob = await Client.connect("127.0.0.1", port, name="Bob")
@@ -901,8 +899,8 @@ async def test_the_setup_form_starts_from_the_table_opened_last_time(config_dir:
     async with app.run_test(size=SIZE) as pilot:
         screen = await solo_setup(pilot, "getit")
         screen.query_one("#seats", Select).value = 5
-        await until_steady(pilot, lambda: (form := screen.query("#options")) and form.first(
-            ).seats == 5 and mounted(form.first()) and form.first(), "5 seats")
+        await until_steady(pilot, lambda: screen.query_one(OptionsForms).current.seats == 5,
+                           "5 seats")
         screen.query_one("#opt-level", Select).value = "3"
         screen.query_one("#opt-timer", Input).value = "0"
         await pilot.press("ctrl+s")
@@ -932,10 +930,10 @@ async def test_a_get_it_table_set_up_for_a_person_starts_with_relaxed_bots() -> 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await solo_setup(pilot, "getit")
-        assert screen.query_one("#opt-bots", Select).value == repr("relaxed")
+        assert screen.query_one("#options-getit #opt-bots", Select).value == repr("relaxed")
         await choose_game(pilot, "gotfive")
         await choose_game(pilot, "getit")  # back again: the preset again
-        assert screen.query_one("#opt-bots", Select).value == repr("relaxed")
+        assert screen.query_one("#options-getit #opt-bots", Select).value == repr("relaxed")
 
 
 async def test_the_lobbys_buttons_fit_at_80_columns_with_the_focus_marks() -> None:
@@ -974,7 +972,7 @@ async def test_a_got_five_table_set_up_for_a_person_starts_with_casual_bots() ->
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await solo_setup(pilot, "gotfive")
-        assert screen.query_one("#opt-bots", Select).value == repr("casual")
+        assert screen.query_one("#options-gotfive #opt-bots", Select).value == repr("casual")
 
 
 @pytest.mark.parametrize("game_id", ["getout", "getit", "gotfive"])

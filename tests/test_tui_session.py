@@ -40,6 +40,7 @@ from tui.screens.lobby import LobbyScreen
 from tui.session import Session
 from tui.settings import recall_seat
 from tui.widgets.log import TableLog
+from tui.widgets.options_form import OptionsForm
 
 __all__ = ["config_dir"]
 
@@ -588,6 +589,26 @@ async def test_the_creators_options_outlive_a_change_of_seats_or_game() -> None:
         await choose("#lobby-game", "gotfive")
         await until(pilot, lambda: lobby.table["game"] == "gotfive", "Got Five! again")
         assert lobby.table["options"]["hints"] == "count"
+
+
+async def test_another_game_or_seat_count_in_the_lobby_mounts_no_control() -> None:
+    """The lobby shows another game's options in controls built with it: a form mounted
+    on the way closed the app when the lobby closed while its selects mounted (Textual's
+    Select then found its own parts gone)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await open_lobby(app, pilot, seats=3)
+        await until(pilot, lambda: lobby.query("#options-getout")
+                    and lobby.query_one("#options-getout").display, "GET OUT!'s form")
+        built = list(lobby.query(Select))
+        for game, seats in (("gotfive", 3), ("getit", 4), ("getout", 2)):
+            await lobby.session.request("configure", game=game, seats=seats)
+            def shown(game: str = game, seats: int = seats) -> bool:
+                form = lobby.query_one(f"#options-{game}", OptionsForm)
+                return form.display and form.seats == seats == len(lobby.table["seats"])
+
+            await until(pilot, shown, game)
+            assert list(lobby.query(Select)) == built
 
 
 def test_a_full_history_still_gives_every_new_entry_to_the_screens() -> None:

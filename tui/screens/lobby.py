@@ -8,7 +8,6 @@ the lobby opens, so the seat keys act on a seat everyone can see.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from typing import Any
 
@@ -18,7 +17,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.coordinate import Coordinate
-from textual.css.query import NoMatches
 from textual.widgets import (
     Button,
     DataTable,
@@ -33,7 +31,7 @@ from textual.widgets import (
 )
 
 import engine
-from tui.games import TABLES, app_options, playable, preset_options, table_options
+from tui.games import TABLES, playable, preset_options, table_options
 from tui.messages import ChatReceived, ConnectionDropped
 from tui.notices import describe_chat, describe_notice
 from tui.screens.base import Banner, SessionScreen
@@ -41,6 +39,7 @@ from tui.session import ConnectionLost, ServerError
 from tui.widgets.buttons import show_label
 from tui.widgets.options_form import (
     OptionsForm,
+    OptionsForms,
     describe_options,
     fitting_options,
     same_options,
@@ -101,7 +100,9 @@ class LobbyScreen(SessionScreen):
                         allow_blank=False,
                         compact=True,
                     )
-                    yield Vertical(id="lobby-options")
+                    first = next(iter(TABLES))
+                    yield OptionsForms(list(TABLES), first, engine.GAMES[first].min_seats,
+                                       preset_options(first), id="lobby-options")
                     yield Button("Apply options", id="apply", compact=True)
             with Vertical(id="lobby-right"):
                 yield Label("Chat")
@@ -123,9 +124,6 @@ class LobbyScreen(SessionScreen):
     def mounted(self) -> None:
         """Show what we know, with the seat list focused (its cursor is the seat keys')."""
         self._config: tuple[str, int, dict[str, Any]] | None = None
-        #: The configuration the options form was built for, and the turn of its rebuilds.
-        self._form_config: tuple[str, int, dict[str, Any]] | None = None
-        self._form_turn = asyncio.Lock()
         #: (Creator) the options each game had here when another game was chosen: they
         #: come back with that game.
         self._options_by_game: dict[str, dict[str, Any]] = {}
@@ -268,34 +266,13 @@ class LobbyScreen(SessionScreen):
             count = self.query_one("#lobby-seat-count", Select)
             count.set_options([(str(n), n) for n in range(spec.min_seats, spec.max_seats + 1)])
             count.value = seat_count
-        self._rebuild_form()
-
-    @work(group="options-form", exit_on_error=False)
-    async def _rebuild_form(self) -> None:
-        """Show the options form for the configuration shown now. One rebuild at a time,
-        each waiting for the form before it to be gone and the new one mounted: a second
-        removal while a form's selects were still mounting took their parts from under
-        them (Textual's Select then failed in its own mount, and the app with it)."""
-        async with self._form_turn:
-            if self._config is None or self._config == self._form_config:
-                return  # shown already (a later update asked for the same)
-            game_id, seat_count, options = self._form_config = self._config
-            box = self.query_one("#lobby-options", Vertical)
-            await box.remove_children()
-            await box.mount(OptionsForm(game_id, seat_count, options,
-                                        hidden=app_options(game_id)))
+        self.query_one(OptionsForms).show(game_id, seat_count, options)
 
     def _form_says(self, options: dict[str, Any]) -> bool:
         """True when the options form shows exactly ``options`` (as the engine fills
         them in)."""
-        forms = self.query(OptionsForm)
-        if not forms:
-            return False
-        form = forms.first()
-        try:
-            shown = form.values()
-        except NoMatches:  # a form still being built
-            return False
+        form = self.query_one(OptionsForms).current
+        shown = form.values()
         return same_options(form.game_id, form.seats, shown,
                             {k: v for k, v in options.items() if k not in form.hidden})
 
@@ -407,7 +384,7 @@ class LobbyScreen(SessionScreen):
     def action_start(self) -> None:
         """(Creator) deal the game, with the options as the form shows them: a number
         typed but not yet applied goes to the host first (or, wrong, stops the start)."""
-        if self.is_creator and self.query(OptionsForm) and not self.apply_options():
+        if self.is_creator and self._config is not None and not self.apply_options():
             return
         self.send("start")
 
@@ -448,15 +425,16 @@ class LobbyScreen(SessionScreen):
         if form is None or not self.is_creator or self._config is None:
             return
         event.stop()
+        if not isinstance(event, Input.Submitted) and not form.is_choice(event.control,
+                                                                        event.value):
+            return
         self.apply_options()
 
     def apply_options(self) -> bool:
         """(Creator) send the options as entered, if they differ from the table's; the
         host checks them. False (and a notice saying why) if the engine refuses them."""
         try:
-            options = self.query_one(OptionsForm).checked()
-        except NoMatches:
-            return True  # a form still being built: nothing the player chose in it yet
+            options = self.query_one(OptionsForms).current.checked()
         except ValueError as exc:
             self.notify(str(exc), title="Options", severity="error", markup=False)
             return False

@@ -19,10 +19,10 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
 import engine
-from tui.games import TABLES, app_options, preset_options, table_options
+from tui.games import TABLES, preset_options, table_options
 from tui.games.screens import table_screen
 from tui.session import ConnectionLost, ServerError, Session
-from tui.widgets.options_form import OptionsForm
+from tui.widgets.options_form import OptionsForms
 
 if TYPE_CHECKING:
     from tui.app import HiddenHandApp
@@ -109,8 +109,8 @@ class SetupScreen(Screen[None]):
                 yield Label("TCP port")
                 yield Input(str(DEFAULT_PORT), id="port", type="integer", compact=True)
             yield Static("Options", classes="form-title")
-            yield OptionsForm(self.game_id, self._seats_at_start(), self.start_options,
-                              id="options", hidden=app_options(self.game_id))
+            yield OptionsForms(list(TABLES), self.game_id, self._seats_at_start(),
+                               self.start_options, id="options")
             yield Static("", id="setup-error", markup=False, classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
@@ -131,7 +131,7 @@ class SetupScreen(Screen[None]):
         self.query_one("#game", Select).focus()
 
     @on(Select.Changed, "#game")
-    async def game_changed(self, event: Select.Changed) -> None:
+    def game_changed(self, event: Select.Changed) -> None:
         """Another game: other seat counts and other options."""
         if event.value == self.game_id or not isinstance(event.value, str):
             return
@@ -140,10 +140,10 @@ class SetupScreen(Screen[None]):
         seats = self.query_one("#seats", Select)
         seats.set_options(self._seat_choices())
         seats.value = min(4, spec.max_seats)
-        await self._rebuild_options()
+        self._show_options()
 
     @on(Select.Changed, "#seats")
-    async def seats_changed(self) -> None:
+    def seats_changed(self) -> None:
         """Seat options, and how many bots fit, depend on the seat count."""
         seats_value = self.query_one("#seats", Select).value
         seats = int(seats_value) if isinstance(seats_value, int) else 2
@@ -151,7 +151,7 @@ class SetupScreen(Screen[None]):
             kept = bots.value if isinstance(bots.value, int) else 0
             bots.set_options(self._bot_choices(seats))
             bots.value = min(kept, seats - 1)
-        await self._rebuild_options()
+        self._show_options()
 
     @on(Input.Changed)
     @on(Select.Changed)
@@ -182,16 +182,14 @@ class SetupScreen(Screen[None]):
         # Once the error's new height is laid out (before, its place is not known).
         self.call_after_refresh(error.scroll_visible, animate=False)
 
-    async def _rebuild_options(self) -> None:
+    def _show_options(self) -> None:
         """The options form for the game and seat count chosen now, keeping what was
         entered for the same game (a seat count changed)."""
-        old = self.query_one(OptionsForm)
+        forms = self.query_one(OptionsForms)
+        old = forms.current
         seats = self.query_one("#seats", Select).value
         kept = old.values() if old.game_id == self.game_id else preset_options(self.game_id)
-        form = OptionsForm(self.game_id, int(seats) if isinstance(seats, int) else 2, kept,
-                           id="options", hidden=app_options(self.game_id))
-        await old.remove()
-        await self.query_one("#setup").mount(form, before=self.query_one("#setup-error"))
+        forms.show(self.game_id, int(seats) if isinstance(seats, int) else 2, kept)
 
     @on(Button.Pressed, "#back")
     def back(self) -> None:
@@ -207,7 +205,7 @@ class SetupScreen(Screen[None]):
         seats_value = self.query_one("#seats", Select).value
         seats = int(seats_value) if isinstance(seats_value, int) else 2
         try:
-            options = self.query_one(OptionsForm).checked()
+            options = self.query_one(OptionsForms).current.checked()
         except ValueError as exc:
             self.fail(f"Options: {exc}")
             return

@@ -16,11 +16,12 @@ from typing import Any
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Switch
 
 import engine
 from engine.core import Option
-from tui.games import app_options
+from tui.games import app_options, preset_options
 
 RANDOM = "random"
 #: An ``int`` option with at most this many values is offered as a select.
@@ -36,6 +37,11 @@ def describe_value(option: Option, value: Any) -> str:
     if option.kind == "seat" and isinstance(value, int):
         return f"seat {value + 1}"
     return str(value)
+
+
+def _typed(value: Any) -> str:
+    """A number field's text for a value ("none" for ``None``)."""
+    return "none" if value is None else str(value)
 
 
 def _token(value: Any) -> str:
@@ -66,17 +72,27 @@ class OptionsForm(Vertical):
         self.hidden = hidden
         #: For each option offered as a select: its keys and the values they stand for.
         self._choices: dict[str, dict[str, Any]] = {}
+        #: What each select and switch shows as far as its player knows: a select posts
+        #: ``Changed`` as it mounts, which is no choice of anyone's.
+        self._seen: dict[str, Any] = {}
 
     def _values_of(self, option: Option) -> list[Any] | None:
-        """Every value a select offers for ``option``, or ``None`` for a number field."""
+        """Every value a select offers for ``option``, or ``None`` for a number field.
+        An ``int`` is a select when its range is short at every seat count of the game,
+        so that a control never changes kind as the seats change (see :meth:`show`)."""
         if option.kind == "seat":
             return [None, *range(self.seats)]
         if option.kind == "choice":
             return list(option.choices)
-        bounds = option.bounds(self.seats)
-        if option.kind == "int" and bounds and bounds[1] - bounds[0] < SELECT_LIMIT:
-            return [*range(bounds[0], bounds[1] + 1), *option.choices]
-        return None
+        if option.kind != "int":
+            return None
+        spec = engine.GAMES[self.game_id]
+        for seats in range(spec.min_seats, spec.max_seats + 1):
+            bounds = option.bounds(seats)
+            if not bounds or bounds[1] - bounds[0] >= SELECT_LIMIT:
+                return None
+        low, high = option.bounds(self.seats) or (0, -1)
+        return [*range(low, high + 1), *option.choices]
 
     def compose(self) -> ComposeResult:
         for option in self._shown():
@@ -85,16 +101,43 @@ class OptionsForm(Vertical):
                 yield Label(f"{option.name}: {option.help}")
                 values = self._values_of(option)
                 if option.kind == "bool":
+                    self._seen[option.name] = bool(value)
                     yield Switch(bool(value), id=f"opt-{option.name}")
                 elif values is not None:
                     self._choices[option.name] = {_token(v): v for v in values}
                     current = _token(value) if value in values else _token(values[0])
+                    self._seen[option.name] = current
                     yield Select([(describe_value(option, v), _token(v)) for v in values],
                                  value=current, allow_blank=False, id=f"opt-{option.name}",
                                  compact=True)
                 else:
-                    shown = "none" if value is None else str(value)
-                    yield Input(shown, id=f"opt-{option.name}", compact=True)
+                    yield Input(_typed(value), id=f"opt-{option.name}", compact=True)
+
+    def show(self, seats: int, values: dict[str, Any]) -> None:
+        """Show ``values`` for a table of ``seats``, in the controls there are: nothing
+        is mounted or removed, so the form can never be half built (a screen closed
+        while a select mounted took its parts from under it, and the app with it).
+        Showing is no choice: it posts no ``Changed``."""
+        self.seats = seats
+        self.initial = dict(values)
+        with self.prevent(Select.Changed, Switch.Changed, Input.Changed):
+            for option in self._shown():
+                value = values.get(option.name, option.default)
+                widget = self.query_one(f"#opt-{option.name}")
+                if isinstance(widget, Switch):
+                    widget.value = self._seen[option.name] = bool(value)
+                elif isinstance(widget, Select):
+                    offered = self._values_of(option) or []
+                    choices = {_token(v): v for v in offered}
+                    if choices != self._choices[option.name]:
+                        self._choices[option.name] = choices
+                        widget.set_options([(describe_value(option, v), _token(v))
+                                            for v in offered])
+                    current = _token(value) if value in offered else _token(offered[0])
+                    widget.value = self._seen[option.name] = current
+                elif isinstance(widget, Input):
+                    widget.value = _typed(value)
+        self._show_applicable()
 
     def on_mount(self) -> None:
         """Show only the options that matter with the values as they stand."""
@@ -116,6 +159,16 @@ class OptionsForm(Vertical):
 
     def _shown(self) -> list[Option]:
         return [o for o in engine.GAMES[self.game_id].options if o.name not in self.hidden]
+
+    def is_choice(self, control: Widget, value: Any) -> bool:
+        """True when ``value``, posted by ``control`` of this form, is a new choice: not
+        what the control showed already (a select says its value as it mounts, and a
+        form built from an older table would send that table's options back)."""
+        name = (control.id or "").removeprefix("opt-")
+        if name in self._seen and self._seen[name] == value:
+            return False
+        self._seen[name] = value
+        return True
 
     def values(self) -> dict[str, Any]:
         """The options as entered (numbers parsed where they look like numbers)."""
@@ -142,6 +195,44 @@ class OptionsForm(Vertical):
         values = self.values()
         engine.GAMES[self.game_id].check_options(values, self.seats)
         return values
+
+
+class OptionsForms(Vertical):
+    """One options form per game, all built with the screen; the game shown now has its
+    form on screen. Another game or seat count shows other values in the controls there
+    are (:meth:`OptionsForm.show`) and never mounts a form while the screen may close."""
+
+    def __init__(self, games: list[str], game_id: str, seats: int,
+                 values: dict[str, Any] | None = None, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._games = games
+        self._shown_game = game_id
+        self._start = (seats, dict(values or {}))
+
+    def compose(self) -> ComposeResult:
+        seats, values = self._start
+        for game_id in self._games:
+            spec = engine.GAMES[game_id]
+            here = game_id == self._shown_game
+            form = OptionsForm(game_id, seats if here else spec.min_seats,
+                               values if here else preset_options(game_id),
+                               hidden=app_options(game_id), id=f"options-{game_id}")
+            form.display = here
+            yield form
+
+    @property
+    def current(self) -> OptionsForm:
+        """The form of the game shown now."""
+        return self.query_one(f"#options-{self._shown_game}", OptionsForm)
+
+    def show(self, game_id: str, seats: int, values: dict[str, Any]) -> OptionsForm:
+        """Show ``game_id``'s form with ``values`` for a table of ``seats``."""
+        self._shown_game = game_id
+        for form in self.query_children(OptionsForm):
+            if form.game_id == game_id:
+                form.show(seats, values)
+            form.display = form.game_id == game_id
+        return self.current
 
 
 def fitting_options(game_id: str, seats: int, options: dict[str, Any]) -> dict[str, Any]:
