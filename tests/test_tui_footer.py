@@ -497,7 +497,8 @@ async def test_a_click_on_get_its_look_at_key_looks_at_the_next_player() -> None
         for target in (1, 2, None):  # Bot 2, Bot 3, then nobody
             await pilot.click(TableFooter, offset=(footer.entry_region(look)[0] + 1, 0))
             await until(pilot, lambda t=target: table.game.signals["look"][0] == t
-                        and screen._my_signal("look") == t, f"a look at {target}")
+                        and screen.signals.mine(screen.view, screen.my_seat, "look") == t,
+                        f"a look at {target}")
 
 
 async def test_a_dialog_shows_its_keys_in_its_first_frame(

@@ -24,8 +24,9 @@ from engine.testing import stack_getit_piles
 from net.clock import ManualClock
 from tests.tui_support import Notices, config_dir, type_ahead, until, until_on_clock
 from tui.app import HiddenHandApp
-from tui.games.getit.screen import GetItScreen, number_ranges
-from tui.games.getit.text import to_you
+from tui.games.getit.screen import GetItScreen
+from tui.games.getit.talk import TalkLine
+from tui.games.getit.text import number_ranges, to_you
 from tui.games.getit.widgets import PrepCard, PrepRow, SandTimer
 from tui.screens.summary import SummaryScreen
 from tui.settings import Settings
@@ -148,7 +149,7 @@ def shown_signals(screen: GetItScreen, view: dict[str, Any]) -> list[dict[str, A
     """Every seat's signals as the table shows them: ours with what we sent that the
     host has not answered yet (``pending``)."""
     signals = [dict(s) for s in view["signals"]]
-    signals[view["seat"]].update(screen.pending)
+    signals[view["seat"]].update(screen.signals.pending)
     return signals
 
 
@@ -229,20 +230,20 @@ async def test_preparation_places_the_special_cards_with_the_keys() -> None:
     app = solo_app(3, {"level": 2}, seed=3)  # this seed deals Ann three numbers, two smiles
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(pilot)
-        await until(pilot, lambda: screen.order, "the hand")
-        kinds = [c["kind"][0] for c in screen.order]
+        await until(pilot, lambda: screen.prep.order, "the hand")
+        kinds = [c["kind"][0] for c in screen.prep.order]
         assert kinds == list("nnnss"), f"the seed should deal 3 numbers and 2 smiles: {kinds}"
-        assert screen.selected == 3  # the first special is picked at once
+        assert screen.prep.selected == 3  # the first special is picked at once
         assert {"next_special", "done"} <= footer_keys(screen)
         for _ in range(5):  # as far up as it goes: never on top
             await pilot.press("left")
-        assert [c["kind"][0] for c in screen.order] == list("nsnns")
+        assert [c["kind"][0] for c in screen.prep.order] == list("nsnns")
         await pilot.press("tab")  # the other smile
-        assert screen.selected == 4
+        assert screen.prep.selected == 4
         await pilot.press("left")
-        order = [c["kind"][0] for c in screen.order]
+        order = [c["kind"][0] for c in screen.prep.order]
         assert order == list("nsnsn")
-        numbers = [c["value"] for c in screen.order if c["kind"] == "number"]
+        numbers = [c["value"] for c in screen.prep.order if c["kind"] == "number"]
         assert numbers == sorted(numbers)
         await pilot.press("enter")
         game = game_of(app).game
@@ -291,10 +292,10 @@ async def test_a_long_hand_at_80_columns_keeps_both_ends_and_the_chosen_card_in_
     app = solo_app(4, {"level": "X", "cards": 59})  # 14 or 15 cards a hand
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_table(pilot)
-        await until(pilot, lambda: screen.order, "the hand")
-        assert len(screen.order) >= 14
+        await until(pilot, lambda: screen.prep.order, "the hand")
+        assert len(screen.prep.order) >= 14
         row = screen.query_one(PrepRow)
-        for _ in range(len(screen.order)):  # every special in turn, and back to the first
+        for _ in range(len(screen.prep.order)):  # every special in turn, and back to the first
             await pilot.press("tab")
             await pilot.pause()
             width = app.size.width
@@ -303,8 +304,8 @@ async def test_a_long_hand_at_80_columns_keeps_both_ends_and_the_chosen_card_in_
             for end in ends:
                 region = end.region
                 assert region.width and region.x >= 0 and region.right <= width, region
-            if screen.selected is not None:
-                chip = next(c for c in row.query(PrepCard) if c.index == screen.selected)
+            if screen.prep.selected is not None:
+                chip = next(c for c in row.query(PrepCard) if c.index == screen.prep.selected)
                 assert row.region.contains_region(chip.region), chip.region
                 assert not any(end.region.overlaps(chip.region) for end in ends)
 
@@ -320,7 +321,7 @@ async def test_the_ends_of_a_scrolled_hand_say_how_many_cards_lie_beyond() -> No
         screen = await open_table(pilot)
         for seat in game_of(app).seats:
             seat.bot = None  # no update comes to scroll the chosen card back in sight
-        await until(pilot, lambda: screen.order, "the hand")
+        await until(pilot, lambda: screen.prep.order, "the hand")
         row = screen.query_one(PrepRow)
         cards = row.query_one("#prep-cards", HorizontalScroll)
 
@@ -347,7 +348,7 @@ async def test_the_ends_of_a_scrolled_hand_say_how_many_cards_lie_beyond() -> No
                         and ends() == said(*row.hidden()), f"the ends at {x}")
             # A card cut by an edge is counted beyond it: what is in sight, and what
             # the ends count, make the whole hand.
-            assert whole_in_sight() + sum(row.hidden()) == len(screen.order), x
+            assert whole_in_sight() + sum(row.hidden()) == len(screen.prep.order), x
         cards.scroll_to(x=0, animate=False, immediate=True)
         await until(pilot, lambda: cards.scroll_x == 0 and ends() == said(*row.hidden()),
                     "back at the top")
@@ -368,7 +369,7 @@ async def test_an_update_leaves_a_scrolled_hand_where_the_player_scrolled_it() -
         table = game_of(app)
         for seat in table.seats:
             seat.bot = None  # the test's own update comes instead of theirs
-        await until(pilot, lambda: screen.order, "the hand")
+        await until(pilot, lambda: screen.prep.order, "the hand")
         row = screen.query_one(PrepRow)
         cards = row.query_one("#prep-cards", HorizontalScroll)
         await until(pilot, lambda: cards.max_scroll_x > 0 and row.hidden()[0] > 0,
@@ -391,11 +392,11 @@ async def test_an_update_leaves_a_scrolled_hand_where_the_player_scrolled_it() -
         await pilot.pause()
         assert cards.scroll_x == 0 and row.hidden()[0] == 0
         # Another card chosen, again and again: each is brought into sight.
-        for _ in range(len(screen.order)):
+        for _ in range(len(screen.prep.order)):
             await pilot.press("tab")
 
             def chosen_in_sight() -> bool:
-                chip = next((c for c in row.query(PrepCard) if c.index == screen.selected),
+                chip = next((c for c in row.query(PrepCard) if c.index == screen.prep.selected),
                             None)
                 return chip is None or cards.region.contains_region(chip.region)
 
@@ -413,7 +414,7 @@ async def test_home_and_end_show_the_ends_of_a_long_hand() -> None:
         screen = await open_table(pilot)
         for seat in game_of(app).seats:
             seat.bot = None
-        await until(pilot, lambda: screen.order, "the hand")
+        await until(pilot, lambda: screen.prep.order, "the hand")
         row = screen.query_one(PrepRow)
         cards = row.query_one("#prep-cards", HorizontalScroll)
         # The chosen special, far from the top, brought into sight as the hand came.
@@ -532,7 +533,7 @@ async def test_talk_pressed_just_after_it_ended_still_keeps_the_sentence_off_the
         assert not any("hi" in s["text"] for s in screen.view.get("said") or [])
         assert len(table.game.piles[0]) == 1
         # Long after talk ended, t is only the dimmed key it is.
-        screen.talk_seen_until = 0.0
+        screen.query_one(TalkLine).seen_until = 0.0
         await pilot.press("t")
         await pilot.pause()
         assert screen.focused is None and not talk.display
@@ -560,7 +561,7 @@ async def test_a_talk_line_that_loses_the_keys_holds_the_round_keys_back_a_momen
         assert screen.focused is None  # not the hidden line: nothing typed goes unseen
         assert len(table.game.piles[0]) == 1 and table.game.signals["look"][0] is None
         assert "play" not in footer_keys(screen)
-        screen.keys_wait_until = 0.0  # the moment is over
+        screen.query_one(TalkLine).keys_wait_until = 0.0  # the moment is over
         screen.refresh_bindings()
         await until(pilot, lambda: "play" in footer_keys(screen), "the play key again")
         await pilot.press("2")
@@ -747,12 +748,14 @@ async def test_a_look_still_on_its_way_ends_too_when_its_player_plays() -> None:
         sent: list[dict[str, Any]] = []
         screen.act = lambda action, wait=True: sent.append(action)  # type: ignore[method-assign]
         assert table.game.signals["look"][0] is None
-        screen.pending["look"] = 1  # sent, not yet in any view
-        screen._end_signals_at({2})  # another player played: it stays
-        assert sent == [] and screen._my_signal("look") == 1
-        screen._end_signals_at({1})  # its player played: stopped once it lands
-        assert sent == [{"type": "look", "target": None}]
-        assert screen._my_signal("look") is None
+        state, view, me = screen.signals, screen.view, screen.my_seat
+        state.sent("look", 1)  # sent, not yet in any view
+        # Another player played: it stays.
+        assert state.stops_after({2}, view, screen.legal, me) == []
+        assert state.mine(view, me, "look") == 1
+        # Its player played: stopped once it lands.
+        assert state.stops_after({1}, view, screen.legal, me) == [{"type": "look", "target": None}]
+        assert state.mine(view, me, "look") is None
 
 
 async def test_a_level_x_record_is_saved_and_shown_after_a_restart(config_dir: Path) -> None:
@@ -897,7 +900,7 @@ async def test_a_hand_that_fits_its_row_is_not_told_about_home_and_end() -> None
     app = solo_app(3, {"level": 6})  # the longest hands of a level, framed, at 120 columns
     async with app.run_test(size=(120, 30)) as pilot:
         screen = await open_table(pilot)
-        await until(pilot, lambda: screen.order, "the hand")
+        await until(pilot, lambda: screen.prep.order, "the hand")
         help_line = screen.query_one("#prep-help", Static)
         await until(pilot, lambda: "Enter: done" in str(help_line.render()), "the help line")
         for _ in range(5):
@@ -1016,13 +1019,13 @@ async def test_a_look_the_host_ended_in_the_update_that_showed_it_is_not_stopped
         await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
         sent: list[dict[str, Any]] = []
         screen.act = lambda action, wait=True: sent.append(action)  # type: ignore[method-assign]
-        screen.pending["look"] = 1  # sent: the host has it, no view has shown it yet
+        screen.signals.sent("look", 1)  # sent: the host has it, no view has shown it yet
         events = game.act(0, {"type": "look", "target": 1}, now=engine_now(app))
         events += game.act(1, {"type": "play"}, now=engine_now(app))
         app.hosting.host.refresh(table, events, [])
         await until(pilot, lambda: screen.view["piles"][1]["count"] == 1, "the play")
         await pilot.pause()
-        assert sent == [] and "look" not in screen.pending
+        assert sent == [] and "look" not in screen.signals.pending
         assert str(screen.query_one("#my-line", Static).render()).startswith(
             "you (1): no signal")
         assert not screen.query_one("#seat-1").border_subtitle
@@ -1079,3 +1082,23 @@ async def test_the_timer_stands_still_while_the_host_is_out_of_reach() -> None:
         app.hosting.host.refresh(table)  # the host is heard again: its reading counts
         await until(pilot, lambda: not timer.paused, "the timer running again")
         assert "out of reach" not in str(timer.render())
+
+
+async def test_a_key_that_does_nothing_now_says_why_in_one_line() -> None:
+    """`5` with no player 5, `p` with no mirror in sight, `t` with no speech bubble:
+    each said nothing at all."""
+    notices = Notices()
+    app = solo_app(3, {"level": 1})
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
+        screen, _ = await a_still_table(pilot, app)
+        await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
+        for key, words in (("5", "No player 5 at this table: the others are 2-3."),
+                           ("1", "Player 1 is you: look at another player (2-3)."),
+                           ("p", "mirror"), ("t", "speech bubble")):
+            await pilot.press(key)
+            await until(pilot, lambda w=words: any(w in m for m in notices.messages()), key)
+        # A key that works says nothing of the kind.
+        said = len(notices.raised)
+        await pilot.press("2")
+        await until(pilot, lambda: screen.signals.mine(screen.view, 0, "look") == 1, "a look")
+        assert len(notices.raised) == said

@@ -79,7 +79,7 @@ def test_getit_preparation(snap_compare: Any) -> None:
     async def preparing(pilot: Pilot[Any]) -> None:
         def ready() -> bool:
             screen = app.screen
-            return (isinstance(screen, GetItScreen) and bool(screen.order)
+            return (isinstance(screen, GetItScreen) and bool(screen.prep.order)
                     and screen.view["arranged"][1:] == [True, True])
 
         await settle(pilot, ready)

@@ -59,3 +59,15 @@ def with_record(game_id: str, seats: int, options: dict[str, Any]) -> dict[str, 
     if game_id != "getit" or options.get("level") != "X":
         return dict(options)
     return {**options, "best": best(seats)}
+
+
+def keep(result: dict[str, Any], options: dict[str, Any]) -> str | None:
+    """Save a cleared, timed Level X round that beats the record for its team size; what
+    to tell the player, or ``None`` (an untimed round is practice: it sets no record).
+    ``OSError`` if the record cannot be written."""
+    if result.get("level") != "X" or not result.get("won") or not options.get("timer"):
+        return None
+    seats, cards = result.get("seats"), result.get("cards")
+    if not isinstance(seats, int) or not isinstance(cards, int):
+        return None
+    return f"New record for {seats} players: {cards} cards!" if save(seats, cards) else None

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rich.text import Text
+
 from tui.notices import Namer, seat_index
 
 #: Special cards as players see them: a symbol one cell wide and the card's word.
@@ -205,3 +207,46 @@ def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
     if kind == "game_over":
         return "The team wins the game!" if event.get("won") else "Game over"
     return None
+
+
+def status_line(view: dict[str, Any], best: Any) -> str:
+    """The line over the table: level, attempt, cards left, the Level X record."""
+    piles = view.get("piles") or []
+    left = sum(int(p.get("count", 0)) for p in piles if isinstance(p, dict))
+    total = int(view.get("cards") or 0)
+    parts = [level_text(view.get("level"))]
+    if view.get("level") != "X":
+        parts.append(f"attempt {view.get('attempt')} of {view.get('attempts')}")
+    if view.get("phase") == "prepare":
+        parts.append(f"{total} cards dealt")
+    else:
+        parts.append(f"{left} of {total} cards left")
+    if view.get("level") == "X":
+        parts.append(f"record {best} cards" if best else "no record yet")
+    if not view.get("timer"):
+        parts.append("untimed practice")
+    return " · ".join(parts)
+
+
+def to_you_text(facts: ToYou) -> Text:
+    """TO YOU: the facts, with anything everyone does to you made to jump out."""
+    text = Text("TO YOU  ", style="bold")
+    for i, (words, all_of_them) in enumerate(facts.parts()):
+        if i:
+            text.append(" · ")
+        if all_of_them:
+            text.append(f"★ {words.upper()} ★", style="bold reverse")
+        else:
+            text.append(words)
+    return text
+
+
+def number_ranges(numbers: list[int]) -> str:
+    """Ascending whole numbers as runs: ``[1, 3, 4]`` → ``"1 3-4"``, ``[2, 3, 4]`` → ``"2-4"``."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return " ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)

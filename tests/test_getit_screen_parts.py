@@ -1,0 +1,125 @@
+"""The Get It! table's parts that are plain data: the signal state, preparation and
+which keys work (and why one does nothing), tested without a screen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui.games.getit.keys import KeyContext, key_works, parse_action, why_not
+from tui.games.getit.prep import Preparation, fixed_numbers
+from tui.games.getit.signals import SignalState
+from tui.notices import Namer
+
+
+def number(value: int, id_: int | None = None) -> dict[str, Any]:
+    return {"id": value if id_ is None else id_, "kind": "number", "value": value}
+
+
+def view_of(signals: list[dict[str, Any]], me: int = 0, phase: str = "play",
+            counts: tuple[int, ...] = (3, 3, 3)) -> dict[str, Any]:
+    return {"phase": phase, "seat": me, "signals": signals,
+            "piles": [{"count": c, "top": None} for c in counts]}
+
+
+def no_signal() -> dict[str, Any]:
+    return {"look": None, "smile": None, "look_past": None, "peek": False}
+
+
+def test_a_signal_sent_shows_at_once_and_goes_from_pending_once_the_host_has_it() -> None:
+    state = SignalState()
+    view = view_of([no_signal(), no_signal(), no_signal()])
+    state.sent("look", 2)
+    assert state.mine(view, 0, "look") == 2 and state.signalling(view, 0)
+    assert state.pending == {"look": 2}
+    landed = view_of([{**no_signal(), "look": 2}, no_signal(), no_signal()])
+    assert state.mine(landed, 0, "look") == 2
+    assert state.pending == {}
+
+
+def test_no_signal_shows_outside_a_round_and_what_was_pending_is_dropped() -> None:
+    state = SignalState()
+    state.sent("smile", 1)
+    prep = view_of([{**no_signal(), "look": 1}, no_signal(), no_signal()], phase="prepare")
+    assert state.signals(prep, 0) == [{}, {}, {}]
+    state.follow([{"type": "dealt"}], "prepare", 0)
+    assert state.pending == {}
+
+
+def test_the_hosts_ending_of_a_signal_in_the_same_update_drops_it_from_pending() -> None:
+    state = SignalState()
+    state.sent("look", 1)
+    events = [{"type": "played", "seat": 1},
+              {"type": "signals_ended", "target": 1,
+               "signals": [{"seat": 0, "signal": "look"}]}]
+    assert state.follow(events, "play", 0) == {1}
+    assert state.pending == {}
+
+
+def test_talk_lines_show_only_while_talk_is_on() -> None:
+    state = SignalState()
+    view = {**view_of([no_signal()] * 3), "said": [{"seat": 1, "text": "I see 5"}]}
+    assert state.said(view) == {}  # said before this bubble showed
+    state.follow([{"type": "said", "seat": 1}], "play", 0)
+    assert state.said(view) == {1: "I see 5"} and state.to_you(view, 0).talk == 1
+    state.follow([{"type": "talk_ended"}], "play", 0)
+    assert state.said(view) == {}
+
+
+def test_our_line_says_our_signals_and_our_pile() -> None:
+    state = SignalState()
+    namer = Namer(["Ann", "Bob", "Cy"], 0)
+    view = view_of([{**no_signal(), "look": 2, "smile": 2}, no_signal(), no_signal()],
+                   counts=(0, 2, 1))
+    assert state.my_line(view, 0, namer) == "you (1): look at Cy · smile at Cy · your pile is empty"
+
+
+def test_a_peek_is_remembered_until_our_card_is_played() -> None:
+    state = SignalState()
+    card = number(17)
+    assert state.seen_card({"peek": card}) == ("peek", card)
+    assert state.seen_card({}) == ("saw", card)
+    state.follow([{"type": "played", "seat": 0}], "play", 0)
+    assert state.seen_card({}) is None
+
+
+def test_preparation_keeps_numbers_ascending_and_no_special_on_top() -> None:
+    prep = Preparation()
+    smile = {"id": 9, "kind": "smile"}
+    prep.deal({"round": 1, "hand": [number(3), number(8), smile, number(20)]})
+    assert prep.selected == 2
+    assert not prep.move(-2) and prep.move(-1) and prep.selected == 1
+    assert not prep.move(-1)  # never on top
+    assert [c.get("value") for c in prep.order] == [3, None, 8, 20]
+    assert prep.click(3) and prep.pile() == [3, 8, 20, 9]
+    prep.deal({"round": 1, "hand": []})  # the same round: what we arranged stays
+    assert prep.pile() == [3, 8, 20, 9]
+    assert fixed_numbers([number(8), smile, number(3)]) == [number(3), smile, number(8)]
+    assert not Preparation().next_special()
+
+
+def test_a_key_that_does_nothing_says_why() -> None:
+    view = view_of([no_signal()] * 3, me=0)
+    ctx = KeyContext(view, [{"type": "play"}], 0)
+    assert key_works("look", (5,), ctx) is False
+    assert why_not("look", (5,), ctx) == "No player 5 at this table: the others are 2-3."
+    assert why_not("look", (1,), ctx) == "Player 1 is you: look at another player (2-3)."
+    assert key_works("peek", (), ctx) is False and "mirror" in (why_not("peek", (), ctx) or "")
+    assert "speech bubble" in (why_not("talk", (), ctx) or "")
+    assert key_works("stop_signals", (), ctx) is None
+    assert why_not("stop_signals", (), ctx) == "You signal nothing now."
+    prep = KeyContext(view_of([no_signal()] * 3, phase="prepare"), [{"type": "arrange"}], 0)
+    assert key_works("next_special", (), prep) is False
+    assert why_not("next_special", (), prep) == (
+        "No special card in your pile: Enter passes it on as it is.")
+    assert why_not("play", (), prep) == (
+        "The round starts when everyone has arranged: Enter when you are done.")
+    empty = KeyContext(view_of([no_signal()] * 3, counts=(0, 1, 1)), [], 0)
+    assert why_not("play", (), empty) == "Your pile is empty: you only signal now."
+    # In a round, Tab and the arrows keep their usual use: no word.
+    assert why_not("next_special", (), ctx) is None
+
+
+def test_binding_actions_are_read_as_textual_writes_them() -> None:
+    assert parse_action("look(5)") == ("look", (5,))
+    assert parse_action("aim('smile')") == ("aim", ("smile",))
+    assert parse_action("play") == ("play", ())

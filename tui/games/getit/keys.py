@@ -1,0 +1,126 @@
+"""Which of the Get It! table's keys work now, and, for one that does nothing now, why.
+
+Pure functions of the view (as the host sends it) and of what the screen knows: the
+footer shows exactly the keys that work; a key that does nothing says so in one line
+(no player 5 at this table; no mirror in sight; …) instead of nothing at all.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any
+
+from tui.games.getit.text import SPECIALS, number_ranges
+
+
+@dataclass
+class KeyContext:
+    """What decides whether a key works: the view, what is legal, who we are."""
+
+    view: dict[str, Any]
+    legal: list[dict[str, Any]]
+    me: int | None
+    #: We aim a signal at someone now.
+    signalling: bool = False
+    #: Our pile in preparation holds a special card.
+    specials: bool = False
+
+    def can(self, kind: str) -> bool:
+        return any(a.get("type") == kind for a in self.legal)
+
+    @property
+    def phase(self) -> Any:
+        return self.view.get("phase")
+
+    @property
+    def seats(self) -> int:
+        return len(self.view.get("piles") or [])
+
+    def others(self) -> str:
+        """The other players' numbers, as runs ("2-4")."""
+        return number_ranges([n for n in range(1, self.seats + 1) if n - 1 != self.me])
+
+    def my_count(self) -> int:
+        piles = self.view.get("piles") or []
+        pile = piles[self.me] if self.me is not None and self.me < len(piles) else None
+        return int(pile.get("count", 0)) if isinstance(pile, dict) else 0
+
+
+def key_works(action: str, parameters: tuple[object, ...], ctx: KeyContext) -> bool | None:
+    """True: the key works now; None: shown dimmed; False: hidden from the footer."""
+    phase = ctx.phase
+    if action in ("next_special", "move"):
+        return ctx.can("arrange") and ctx.specials
+    if action in ("done", "hand_end"):
+        return ctx.can("arrange")
+    if action == "play":
+        return ctx.can("play") or (None if phase == "play" else False)
+    if action == "look":
+        # "1" is the key the footer shows for all of them; the others work only for a
+        # player at this table.
+        number = parameters[0] if parameters else 1
+        return phase == "play" and (number == 1 or (
+            isinstance(number, int) and 0 < number <= ctx.seats and number - 1 != ctx.me))
+    if action == "stop_signals":
+        # Dimmed while we signal nothing: it works once we do.
+        return (ctx.signalling or None) if phase == "play" else False
+    if action == "aim":
+        # All round; before we look at someone the key says to (whom it is aimed at).
+        return phase == "play"
+    if action == "peek":
+        return ctx.can("peek")
+    if action == "talk":
+        return ctx.can("say")
+    if action == "next_round":
+        return ctx.can("next_round")
+    return True
+
+
+def why_not(action: str, parameters: tuple[object, ...], ctx: KeyContext) -> str | None:
+    """Why a key that does nothing now does nothing, in one short line (``None``: it
+    needs no word, e.g. a play already on its way to the host)."""
+    phase = ctx.phase
+    if ctx.me is None:
+        return "You are watching: the players' keys do nothing here."
+    if action == "look":
+        number = parameters[0] if parameters else 1
+        if phase != "play":
+            return "Looks start with the round."
+        if number == ctx.me + 1:
+            return f"Player {number} is you: look at another player ({ctx.others()})."
+        return f"No player {number} at this table: the others are {ctx.others()}."
+    if action == "peek":
+        symbol, word = SPECIALS["mirror"]
+        return (f"Peek works while you see a {word.lower()} ({symbol}) on another pile; "
+                "none is in sight.")
+    if action == "talk":
+        symbol, word = SPECIALS["speech"]
+        return (f"Talk works while you see the {word.lower()} bubble ({symbol}) on another "
+                "pile; none is in sight.")
+    if action in ("next_special", "move") and phase == "prepare":
+        # (In a round Tab and the arrows keep their usual use: the focus, a scroll.)
+        if ctx.can("arrange"):
+            return "No special card in your pile: Enter passes it on as it is."
+        return "Your pile is arranged: it passes on when everyone is ready."
+    if action == "play":
+        if phase == "prepare":
+            return "The round starts when everyone has arranged: Enter when you are done."
+        if phase == "play" and not ctx.my_count():
+            return "Your pile is empty: you only signal now."
+        return None
+    if action == "stop_signals" and phase == "play":
+        return "You signal nothing now."
+    if action == "next_round" and phase == "play":
+        return "The round is still on."
+    return None
+
+
+def parse_action(text: str) -> tuple[str, tuple[object, ...]]:
+    """A binding's action as Textual writes it ("look(5)", "aim('smile')") → its name
+    and parameters (plain literals only)."""
+    name, _, rest = text.partition("(")
+    if not rest:
+        return name, ()
+    value = ast.literal_eval(f"({rest[:-1]},)") if rest[:-1] else ()
+    return name, tuple(value)

@@ -1,0 +1,172 @@
+"""Get It!'s preparation as one seat arranges its pile, as plain data.
+
+RULES.md: the number cards go in ascending order, lowest on top; a special card may go
+anywhere in the pile except on top. The player picks a special card (Tab, or a click)
+and moves it (←/→, or a click on another place); the numbers stay ascending around it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from tui.games.getit.widgets import PrepRow
+from tui.notices import Namer
+
+
+class Preparation:
+    """Our pile as we arrange it (top first), and the special card chosen to move."""
+
+    def __init__(self) -> None:
+        self.order: list[dict[str, Any]] = []
+        self.selected: int | None = None
+        self._dealt_round: Any = None
+
+    def deal(self, view: dict[str, Any]) -> None:
+        """A new round's hand (once per round: what we arranged so far stays)."""
+        if self._dealt_round == view.get("round"):
+            return
+        self._dealt_round = view.get("round")
+        self.order = [c for c in view.get("hand") or [] if isinstance(c, dict)]
+        specials = self.specials()
+        self.selected = specials[0] if specials else None
+
+    def specials(self) -> list[int]:
+        """Where the special cards are in the pile."""
+        return [i for i, c in enumerate(self.order) if c.get("kind") != "number"]
+
+    def next_special(self) -> bool:
+        """Choose the next special card (after the last: the first); False if none."""
+        specials = self.specials()
+        if not specials:
+            return False
+        later = [i for i in specials if self.selected is None or i > self.selected]
+        self.selected = later[0] if later else specials[0]
+        return True
+
+    def move(self, delta: int) -> bool:
+        """Move the chosen special card one place up (-1) or down (+1), never on top;
+        False if it cannot go there."""
+        i = self.selected
+        if i is None or not 1 <= i + delta < len(self.order):
+            return False
+        self.order[i], self.order[i + delta] = self.order[i + delta], self.order[i]
+        self.order = fixed_numbers(self.order)
+        self.selected = i + delta
+        return True
+
+    def click(self, index: int) -> bool:
+        """A click on a special card chooses it; on another place (not the top) moves the
+        chosen card there. False when nothing changed."""
+        if index < len(self.order) and self.order[index].get("kind") != "number":
+            self.selected = index
+            return True
+        if self.selected is None or index == 0:
+            return False
+        card = self.order.pop(self.selected)
+        self.order.insert(index, card)
+        self.order = fixed_numbers(self.order)
+        self.selected = index
+        return True
+
+    def pile(self) -> list[Any]:
+        """The pile as the host takes it: card ids, top first."""
+        return [c["id"] for c in self.order]
+
+
+def fixed_numbers(order: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Keep the number cards ascending in their places; the specials stay put."""
+    numbers = iter(sorted((c for c in order if c.get("kind") == "number"),
+                          key=lambda c: (c.get("value"), c.get("id"))))
+    return [c if c.get("kind") != "number" else next(numbers) for c in order]
+
+
+def prep_help(arranging: bool, has_specials: bool, scrolls: bool, next_name: str) -> str:
+    """The help line over the pile being arranged (or done)."""
+    if not arranging:
+        return f"Done: your pile goes to {next_name} when everyone is ready."
+    specials = "Tab picks a special card, ←/→ move it (never on top); " if has_specials else ""
+    # (Only while the hand is too long for the row: its ends are a key away.)
+    ends = "Home/End show the pile's top/bottom; " if scrolls else ""
+    return (f"Arrange your pile — the lowest number is on top. {specials}{ends}Enter: done. "
+            f"Then your pile goes to {next_name}.")
+
+
+def still_arranging(arranged: list[Any], me: int | None, namer: Namer) -> str:
+    """Who is still arranging ("you", as the rest of the table says it)."""
+    waiting = [namer.name(s) if s != me else "you" for s, done in enumerate(arranged)
+               if not done]
+    return "Still arranging: " + ", ".join(waiting) if waiting else "Everyone is ready."
+
+
+class PrepPanel(Vertical):
+    """Preparation on screen: the help line, our pile as we arrange it, who is still
+    arranging. The table screen's keys call its methods."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.state = Preparation()
+        #: The hand is too long for the row (Home/End show its ends).
+        self.hand_scrolls = False
+        self._shown: tuple[dict[str, Any], int | None, Namer] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="prep-help", markup=False)
+        yield PrepRow(id="prep-row")
+        yield Static("", id="prep-waiting", markup=False)
+
+    def show(self, view: dict[str, Any], me: int | None, namer: Namer) -> None:
+        """Show preparation as ``view`` has it, for seat ``me`` (``None``: watching)."""
+        self._shown = (view, me, namer)
+        arranged = list(view.get("arranged") or [])
+        help_line = self.query_one("#prep-help", Static)
+        row = self.query_one(PrepRow)
+        arranging = me is not None and not arranged[me]
+        if me is None:
+            help_line.update("The players are arranging their piles.")
+        else:
+            if arranging:
+                self.state.deal(view)
+                self._show_pile()
+            help_line.update(prep_help(arranging, bool(self.state.specials()),
+                                       self.hand_scrolls, namer.name((me + 1) % len(arranged))))
+        row.display = arranging
+        self.query_one("#prep-waiting", Static).update(still_arranging(arranged, me, namer))
+
+    def _show_pile(self) -> None:
+        row = self.query_one(PrepRow)
+        row.cards = list(self.state.order)
+        row.selected = self.state.selected
+
+    def next_special(self) -> None:
+        """Pick the next special card of the hand."""
+        if self.state.next_special():
+            row = self.query_one(PrepRow)
+            row.selected = self.state.selected
+            row.show_chosen()
+
+    def move(self, delta: int) -> None:
+        """Move the chosen special card one place up (-1) or down (+1), never on top."""
+        if self.state.move(delta):
+            self._show_pile()
+
+    def hand_end(self, top: bool) -> None:
+        """Scroll a long hand to its top or its bottom."""
+        self.query_one(PrepRow).show_end(top=top)
+
+    @on(PrepRow.CardClicked)
+    def clicked(self, event: PrepRow.CardClicked) -> None:
+        """Click a special card to pick it; click another place to move it there."""
+        if self.state.click(event.index):
+            self._show_pile()
+
+    @on(PrepRow.Scrolls)
+    def scrolls(self, event: PrepRow.Scrolls) -> None:
+        """The hand became too long for the row, or fits again: say Home/End or not."""
+        self.hand_scrolls = event.scrolls
+        if self._shown is not None and self._shown[0].get("phase") == "prepare":
+            self.show(*self._shown)

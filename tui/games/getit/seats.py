@@ -1,0 +1,58 @@
+"""The others around the Get It! table: one seat card each, in the order they sit after
+us, with the card each shows us and what each signals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.containers import Horizontal
+
+from tui.games.getit.text import signal_lines
+from tui.games.getit.widgets import SeatCard
+from tui.notices import Namer
+
+#: From this terminal height, and this width per other player, numbers are drawn in
+#: the block font (``SeatCard.big``) and the seats' row grows to hold them.
+BIG_HEIGHT = 40
+BIG_WIDTH = 24
+
+
+class SeatsRow(Horizontal):
+    """The other players' seat cards (every seat's, for a spectator)."""
+
+    def show(self, view: dict[str, Any], signals: list[dict[str, Any]], said: dict[int, str],
+             me: int | None, namer: Namer) -> None:
+        """Show each other seat's top card, pile and signals (``signals``: every seat's,
+        ours with what we sent ahead of the host)."""
+        piles = [p if isinstance(p, dict) else {} for p in view.get("piles") or []]
+        seats = len(piles)
+        order = [(me + k) % seats for k in range(1, seats)] if me is not None else list(
+            range(seats))
+        cards = {c.seat: c for c in self.query_children(SeatCard)}
+        if sorted(cards) != sorted(order):
+            self.remove_children()
+            cards = {s: SeatCard(s, id=f"seat-{s}") for s in order}
+            self.mount_all(cards[s] for s in order)
+        self.fit(len(order))
+        mine = signals[me] if me is not None and me < len(signals) else {}
+        for seat in order:
+            signal = signals[seat] if seat < len(signals) else {}
+            cards[seat].show(
+                name=namer.name(seat), top=piles[seat].get("top"),
+                count=int(piles[seat].get("count", 0)),
+                lines=signal_lines(signal, namer, me), said=said.get(seat),
+                looked_at=mine.get("look") == seat,
+                at_me=me is not None and me in (signal.get("look"), signal.get("smile"),
+                                                signal.get("look_past")),
+            )
+
+    def on_resize(self) -> None:
+        """A terminal with room for it shows the others' numbers in the block font."""
+        self.fit(len(self.query_children(SeatCard)))
+
+    def fit(self, others: int) -> None:
+        width, height = self.screen.size
+        big = others > 0 and height >= BIG_HEIGHT and width // others >= BIG_WIDTH
+        self.set_class(big, "-big")
+        for card in self.query_children(SeatCard):
+            card.set_big(big)

@@ -1,0 +1,153 @@
+"""What one seat's screen knows of a Get It! round's signals, as plain data.
+
+The host's view says what every seat signals; this adds what only the screen knows:
+our signals sent but not yet in any view (keys stay quick), who talked since the
+speech bubble showed, and our own card as we saw it while peeking. Everything on
+screen about signals — each seat's lines, TO YOU, our own line, the "you look here"
+mark — is read from here, so it is the same everywhere and testable without a screen.
+
+RULES.md: a signal is about the card its target shows; when that seat plays, every
+look, smile and look past at it ends (the host ends them). One of ours still on its
+way when its target played lands after the play: :meth:`SignalState.stops_after`
+says which stops to send so it ends too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui.games.getit.text import ToYou, my_signals, to_you
+from tui.notices import Namer
+
+#: The signals a seat aims at another seat.
+AIMED_KINDS = ("look", "smile", "look_past")
+
+
+class SignalState:
+    """The round's signals as one seat's screen shows them."""
+
+    def __init__(self) -> None:
+        #: Signals we sent that no view has shown yet (kind → target).
+        self.pending: dict[str, int | None] = {}
+        #: Seats that talked since the speech bubble last showed.
+        self.talkers: set[int] = set()
+        #: Our own top card as we saw it while peeking (kept until that card is played).
+        self.peeked: dict[str, Any] | None = None
+
+    # ---- following the host ------------------------------------------------------
+
+    def follow(self, events: list[dict[str, Any]], phase: Any, me: int | None) -> set[int]:
+        """Take in one update's events; the seats that played in it."""
+        played: set[int] = set()
+        for event in events:
+            kind = event.get("type")
+            if kind == "said" and isinstance(event.get("seat"), int):
+                self.talkers.add(event["seat"])
+            elif kind in ("talk_ended", "dealt", "round_started"):
+                self.talkers.clear()
+            if kind == "played" and isinstance(event.get("seat"), int):
+                played.add(event["seat"])
+                if event["seat"] == me:
+                    self.peeked = None  # that was the card we had peeked at
+            if kind == "signals_ended":
+                self._host_ended(event, me)
+            if kind in ("dealt", "round_started"):
+                self.peeked = None
+        if phase != "play":
+            self.pending.clear()
+        return played
+
+    def _host_ended(self, event: dict[str, Any], me: int | None) -> None:
+        """The host ended our signal at a player who played: if no view had shown it yet
+        (it came in the same update as the play), it is not on its way any more."""
+        for ended in event.get("signals") or []:
+            if not isinstance(ended, dict) or ended.get("seat") != me:
+                continue
+            kind = ended.get("signal")
+            if kind in self.pending and self.pending[kind] == event.get("target"):
+                del self.pending[kind]
+
+    def stops_after(self, played: set[int], view: dict[str, Any], legal: list[dict[str, Any]],
+                    me: int | None) -> list[dict[str, Any]]:
+        """The stops to send after ``played`` seats played: a signal of ours at one of
+        them that was on its way (it lands after the play, about the next card though
+        we meant the old one), or that this update shows landed after the play."""
+        stops = []
+        for kind in AIMED_KINDS:
+            target = self.mine(view, me, kind)
+            on_its_way = kind in self.pending and self.pending[kind] == target
+            stop = {"type": kind, "target": None}
+            if target in played and (on_its_way or stop in legal):
+                self.pending[kind] = None
+                stops.append(stop)
+        return stops
+
+    def sent(self, kind: str, target: int | None) -> None:
+        """We sent a signal: it shows at once, before the host's answer."""
+        self.pending[kind] = target
+
+    def refused(self) -> None:
+        """The host refused a move of ours: what we sent and it has not shown is dropped."""
+        self.pending.clear()
+
+    # ---- what the screen shows ---------------------------------------------------
+
+    def signals(self, view: dict[str, Any], me: int | None) -> list[dict[str, Any]]:
+        """Every seat's signals, ours with what we sent but no view has shown yet; none
+        outside a round (what was signalled was about cards that are gone)."""
+        if view.get("phase") != "play":
+            return [{} for _ in view.get("signals") or []]
+        signals = [dict(s) if isinstance(s, dict) else {} for s in view.get("signals") or []]
+        if me is not None and me < len(signals):
+            for kind, target in list(self.pending.items()):
+                if signals[me].get(kind) == target:
+                    del self.pending[kind]  # the host has it
+                else:
+                    signals[me][kind] = target
+        return signals
+
+    def mine(self, view: dict[str, Any], me: int | None, kind: str) -> int | None:
+        """Whom we ``kind`` (look at, smile at, look past) now, as the screen shows it."""
+        signals = self.signals(view, me)
+        if me is None or me >= len(signals):
+            return None
+        target = signals[me].get(kind)
+        return target if isinstance(target, int) else None
+
+    def signalling(self, view: dict[str, Any], me: int | None) -> bool:
+        """True while we aim any signal at anyone."""
+        return any(self.mine(view, me, kind) is not None for kind in AIMED_KINDS)
+
+    def said(self, view: dict[str, Any]) -> dict[int, str]:
+        """Each seat's line said since the speech bubble showed (once it is played, talk
+        is over and the lines go)."""
+        said = {}
+        for line in view.get("said") or []:
+            if (isinstance(line, dict) and isinstance(line.get("seat"), int)
+                    and line["seat"] in self.talkers):
+                said[line["seat"]] = str(line.get("text"))
+        return said
+
+    def to_you(self, view: dict[str, Any], me: int | None) -> ToYou:
+        """What everyone does to us now (TO YOU)."""
+        return to_you({**view, "signals": self.signals(view, me)}, self.talkers)
+
+    def my_line(self, view: dict[str, Any], me: int, namer: Namer) -> str:
+        """Our own line: what we signal, and how many cards are left in our pile."""
+        piles = view.get("piles") or []
+        pile = piles[me] if me < len(piles) and isinstance(piles[me], dict) else {}
+        count = int(pile.get("count", 0))
+        signals = my_signals({**view, "signals": self.signals(view, me)}, namer)
+        left = f"{count} left in your pile" if count else "your pile is empty"
+        return f"you ({me + 1}): {signals} · {left}"
+
+    def seen_card(self, view: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        """Our own top card if we know it: ("peek", card) while peeking, ("saw", card)
+        after the peek ended (the mirror was played) while that card is still ours."""
+        peek = view.get("peek")
+        if isinstance(peek, dict):
+            self.peeked = dict(peek)
+            return "peek", self.peeked
+        if self.peeked is not None:
+            return "saw", self.peeked
+        return None
