@@ -107,55 +107,73 @@ class SlotInput(Input):
 
 
 class AnnounceScreen(ModalScreen[list[int] | None]):
-    """"GOT FIVE!": five numbers, one per rack position, checked, then confirmed."""
+    """"GOT FIVE!": five numbers, one per rack position, checked, then confirmed.
+
+    A bar along the bottom of the screen, over the log (beside it on a wide terminal):
+    the board and the racks above stay in sight while the player types. Esc closes it
+    and :meth:`texts` keeps what was typed, for the table to offer again next time.
+    """
 
     BINDINGS = [
         # Shown in the footer as the button is worded (a slot has the keys all the
         # time, and its own Enter would hide this one): Enter does what it did.
         Binding("enter", "enter", "Announce", priority=True),
-        Binding("escape", "dismiss(None)", "Cancel"),
+        Binding("escape", "dismiss(None)", "Close (kept)"),
         # Priority: a slot (an Input) binds the arrows to scrolling, which would hide
         # these from the footer.
-        Binding("up", "step(1)", "Number", key_display="↑↓", priority=True),
+        Binding("up", "step(1)", "Next possible", key_display="↑↓", priority=True),
         Binding("down", "step(-1)", "Lower", show=False, priority=True),
-        Binding("tab", "app.focus_next", "Next slot"),
+        Binding("tab", "next_slot(1)", "Next slot"),
+        Binding("shift+tab", "next_slot(-1)", "Previous slot", show=False),
     ]
 
-    def __init__(self, colours: Sequence[int], prefill: Sequence[int | None],
-                 crossed: Collection[int] = (), seen: Collection[int] = ()) -> None:
-        super().__init__(id="gotfive-announce")
-        #: Numbers the arrows pass over: seen elsewhere or crossed off (not ours).
+    def __init__(self, colours: Sequence[int], prefill: Sequence[int | str | None],
+                 crossed: Collection[int] = (), seen: Collection[int] = (),
+                 impossible: Collection[int] = (), *, filled: str = "",
+                 wide: bool = False) -> None:
+        super().__init__(id="gotfive-announce", classes="-wide" if wide else "")
+        #: Numbers the hint says no rack that fits holds (board mode): never ours.
+        self.impossible = frozenset(impossible)
+        #: Numbers the arrows pass over: seen elsewhere, crossed off (not ours), or
+        #: greyed by the hint.
         self.crossed = frozenset(crossed) | frozenset(seen)
         #: Numbers in sight elsewhere (the public row, the clues, the others' racks):
         #: never ours, which the confirmation says.
         self.seen = frozenset(seen)
         #: The slot and number the arrows last put there (typing two digits moves on).
         self.stepped: tuple[str | None, str] | None = None
+        #: The slot two digits moved on to and what it held then: a Tab straight after
+        #: stays there (the player typing "24 Tab 30" means two slots, not three).
+        self.moved_on: tuple[str | None, str] | None = None
         self.colours = list(colours)
-        self.prefill = list(prefill)
+        self.prefill = ["" if n is None else str(n) for n in prefill]
+        #: Where the prefilled numbers came from, in words ("" when none is).
+        self.filled = filled
         #: Slots whose text changed since the dialog opened.
         self.typed = [False] * len(self.prefill)
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Label("GOT FIVE! Name your five numbers, rack position 1 (−) to 5 (+). "
-                        "Right: you win at once. Wrong: you are out.", classes="question")
-            note = "↑/↓: next number not crossed off; Tab: next slot."
-            if any(n is not None for n in self.prefill):
-                note = "Filled in from the cells you circled. " + note
-            yield Label(note, classes="gf-note")
-            with Horizontal(id="gf-numbers"):
-                for i, (colour, n) in enumerate(zip(self.colours, self.prefill, strict=True)):
-                    with Vertical(classes="gf-slot"):
-                        yield Label(f"{i + 1}: {letter(colour)}", classes="gf-slot-label")
-                        yield SlotInput(str(n) if n is not None else "", id=f"gf-n{i}",
-                                    type="integer", max_length=2, compact=True,
-                                    placeholder="?")
+        with Vertical(classes="dialog") as bar:
+            bar.border_title = "GOT FIVE! Right: you win, wrong: you are out"
+            with Horizontal(id="gf-row"):
+                with Horizontal(id="gf-numbers"):
+                    for i, (colour, text) in enumerate(zip(self.colours, self.prefill,
+                                                           strict=True)):
+                        with Horizontal(classes="gf-slot"):
+                            yield Label(f"{i + 1} {letter(colour)}", classes="gf-slot-label")
+                            yield SlotInput(text, id=f"gf-n{i}", type="integer", max_length=2,
+                                            compact=True, placeholder="?")
+                with Horizontal(classes="buttons"):
+                    yield Button("Announce", id="announce", variant="error", compact=True)
+                    yield Button("Close", id="cancel", compact=True)
+            yield Label(self.note(), classes="gf-note")
             yield Label("", id="gf-announce-error", classes="error")
-            with Horizontal(classes="buttons"):
-                yield Button("Announce (Enter)", id="announce", variant="error", compact=True)
-                yield Button("Cancel (Esc)", id="cancel", compact=True)
         yield Footer()  # this dialog's keys, not the table's under it
+
+    def note(self) -> str:
+        """How the slots are typed in (and where the numbers in them came from)."""
+        note = "Two digits move on by themselves (then Tab stays). Esc keeps what you typed."
+        return f"{self.filled}. {note}" if self.filled else note
 
     def on_mount(self) -> None:
         """Focus the first empty slot (the first one if all are filled)."""
@@ -164,14 +182,33 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         (empty or inputs)[0].focus()
         self.check()
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Another slot (or button) taken by the player: a Tab there moves on again."""
+        if self.moved_on is not None and event.widget.id != self.moved_on[0]:
+            self.moved_on = None
+
+    def action_next_slot(self, step: int) -> None:
+        """Tab (Shift+Tab): the next (previous) slot, except straight after two digits
+        moved on by themselves: then Tab stays, as if it had moved on."""
+        moved_on, self.moved_on = self.moved_on, None
+        focused = self.focused
+        if step > 0 and isinstance(focused, Input) and moved_on == (focused.id, focused.value):
+            return
+        if step > 0:
+            self.focus_next()
+        else:
+            self.focus_previous()
+
     def action_step(self, step: int) -> None:
         """Put the next higher (or lower) number of the focused slot's colour in it,
-        passing over the numbers crossed off (seen elsewhere, or crossed by the player)."""
+        passing over the numbers that cannot be ours (seen elsewhere, crossed by the
+        player, or greyed by the hint)."""
         focused = self.focused
         if not isinstance(focused, Input) or not (focused.id or "").startswith("gf-n"):
             return
         colour = self.colours[int((focused.id or "gf-n0").removeprefix("gf-n"))]
-        numbers = [n for n in numbers_of_colour(colour) if n not in self.crossed]
+        passed = self.crossed | self.impossible
+        numbers = [n for n in numbers_of_colour(colour) if n not in passed]
         if not numbers:
             return
         value = focused.value.strip()
@@ -192,17 +229,22 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
 
     @on(Input.Changed)
     def check(self, event: Input.Changed | None = None) -> None:
-        """Say what is wrong as the player types (nothing is sent until confirmed); two
-        digits that make a number of the slot's colour move on to the next slot (a typo
-        stays where it is, to be mended with Backspace)."""
-        _, why = check_numbers(self.texts(), self.colours)
-        self.query_one("#gf-announce-error", Label).update(why)
+        """Say what is wrong as the player types (nothing is sent until confirmed; a slot
+        still empty is no mistake yet: its "?" says so); two digits that make a number
+        of the slot's colour move on to the next slot (a typo stays where it is, to be
+        mended with Backspace)."""
+        texts = self.texts()
+        _, why = check_numbers(texts, self.colours)
+        shown = "" if why.startswith("Fill in") else why
+        error = self.query_one("#gf-announce-error", Label)
+        error.update(shown)
+        error.display = bool(shown)
+        self.query_one(".gf-note", Label).display = not shown
         if event is None:
             return
         inputs = list(self.query(Input))
         at = inputs.index(event.input)
-        prefilled = self.prefill[at]
-        if event.value != ("" if prefilled is None else str(prefilled)):
+        if event.value != self.prefill[at]:
             self.typed[at] = True  # (not the slot being filled in as the dialog opens)
         if self.typed[at] and len(event.value) == 2 and event.input.has_focus \
                 and self.stepped != (event.input.id, event.value):
@@ -210,7 +252,9 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
             fits = (value.isdigit() and 1 <= int(value) <= 60
                     and (int(value) - 1) % 5 == self.colours[at])
             if fits and at + 1 < len(inputs):
-                inputs[at + 1].focus()
+                following = inputs[at + 1]
+                self.moved_on = (following.id, following.value)
+                following.focus()
 
     def action_enter(self) -> None:
         """Enter: a focused button is pressed; in a slot, as the slot's own Enter."""
@@ -242,7 +286,7 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
 
     @on(Button.Pressed, "#cancel")
     def cancel_pressed(self) -> None:
-        """The Cancel button."""
+        """The Close button (what was typed is kept, as with Esc)."""
         self.dismiss(None)
 
     def confirm(self, numbers: list[int]) -> None:
@@ -258,14 +302,19 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
             "of the game.", yes="Announce", no="Back", careful=True), answered)
 
     def doubts(self, numbers: list[int]) -> str:
-        """What the confirmation warns of: numbers in sight elsewhere (never yours), and
-        numbers you crossed off yourself."""
+        """What the confirmation warns of: numbers in sight elsewhere (never yours),
+        numbers the hint greys (no rack that fits holds them) and numbers you crossed off
+        yourself."""
         seen = [n for n in numbers if n in self.seen]
-        crossed = [n for n in numbers if n in self.crossed and n not in self.seen]
+        greyed = [n for n in numbers if n in self.impossible and n not in self.seen]
+        crossed = [n for n in numbers if n in self.crossed and n not in self.seen
+                   and n not in self.impossible]
         out = ""
         if seen:
             out += (f" You can see {_listed(seen)} elsewhere at the table: "
                     f"{'it is' if len(seen) == 1 else 'they are'} not yours.")
+        if greyed:
+            out += f" The hint says no rack that fits you holds {_listed(greyed)}."
         if crossed:
             out += f" You crossed off {_listed(crossed)} on your board."
         return out

@@ -4,7 +4,8 @@ Keys (the footer shows only those that work now):
 
 * anywhere, any time: arrows move over your board, space cycles the cell blank →
   crossed → circled (x crosses, o circles, Delete clears); a click on a cell cycles it
-  too; g calls "GOT FIVE!" (a dialog prefilled from your circled cells);
+  too; g calls "GOT FIVE!" (a bar prefilled from the hint's ★ cells and your circled
+  cells, or with what was typed when it last closed);
 * your turn: r, then a colour (A–E) reveals a face-down tile (or click a colour of the
   supply); then Tab (or a click) picks a public tile, s sorts it into your rack, 1–5
   compare it with one of your five positions (or click the position).
@@ -89,6 +90,9 @@ class GotFiveScreen(TableScreen):
         self.pending: dict[int, str | None] = {}
         #: The board's cursor: (row = colour, column).
         self.cursor = (0, 0)
+        #: What was typed in the GOT FIVE! dialog when it last closed unsent, with the
+        #: rack's colours then (another game's rack does not take it).
+        self.draft: tuple[list[int], list[str]] | None = None
 
     def compose_table(self) -> ComposeResult:
         yield Static("", id="gf-status", markup=False)
@@ -423,30 +427,63 @@ class GotFiveScreen(TableScreen):
 
     # ---- GOT FIVE! -----------------------------------------------------------------------
 
-    def prefill(self) -> list[int | None]:
-        """Per rack position, the one circled number of its colour (if exactly one)."""
+    def hint_numbers(self) -> tuple[set[int], set[int]]:
+        """(numbers the hint greys, numbers it stars): what the board shows of a
+        board-mode hint, nothing otherwise."""
+        board = self.query_one(BoardWidget)
+        return board.impossible(), board.certain()
+
+    def prefill(self) -> tuple[list[int | str | None], str]:
+        """Per rack position what the dialog starts with, and where it came from in
+        words: what was typed last time the dialog closed, else the hint's ★ number of
+        that colour, else the one circled number of that colour (if exactly one)."""
         me = self.my_seat
         rack = (self.view.get("racks") or [[]] * ((me or 0) + 1))[me or 0]
+        colours = [tile.get("colour") for tile in rack]
         circled = [n for n, m in self.marks.items() if m == "circle"]
-        out: list[int | None] = []
-        for tile in rack:
-            mine = [n for n in circled if colour_of(n) == tile.get("colour")]
-            out.append(mine[0] if len(mine) == 1 else None)
-        return out
+        _, certain = self.hint_numbers()
+        draft = self.draft[1] if self.draft and self.draft[0] == colours else None
+        out: list[int | str | None] = []
+        sources: list[str] = []
+        for i, colour in enumerate(colours):
+            starred = [n for n in certain if colour_of(n) == colour]
+            mine = [n for n in circled if colour_of(n) == colour]
+            if draft and draft[i].strip():
+                out.append(draft[i])
+                sources.append("what you typed")
+            elif len(starred) == 1:
+                out.append(starred[0])
+                sources.append("★ cells")
+            elif len(mine) == 1:
+                out.append(mine[0])
+                sources.append("your ○ cells")
+            else:
+                out.append(None)
+        said = list(dict.fromkeys(sources))
+        if not said:
+            return out, ""
+        words = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+        return out, f"Filled in from {words}"
 
     def action_got_five(self) -> None:
-        """Open the GOT FIVE! dialog."""
+        """Open the GOT FIVE! dialog (with what was typed when it last closed)."""
         if not self.can("announce") or self.my_seat is None:
             return
         colours = [int(t["colour"]) for t in self.view["racks"][self.my_seat]]
+        prefill, filled = self.prefill()
+        crossed = {n for n, mark in self.marks.items() if mark == "cross"}
+        impossible, _ = self.hint_numbers()
+        dialog = AnnounceScreen(colours, prefill, crossed, self.seen(), impossible,
+                                filled=filled, wide=not self.has_class("-narrow"))
 
         def chosen(numbers: list[int] | None) -> None:
-            if numbers is not None and self.can("announce"):
+            if numbers is None:
+                self.draft = (colours, dialog.texts())  # Esc: kept for next time
+            elif self.can("announce"):
+                self.draft = None
                 self.act({"type": "announce", "numbers": numbers})
 
-        crossed = {n for n, mark in self.marks.items() if mark == "cross"}
-        self.app.push_screen(AnnounceScreen(colours, self.prefill(), crossed, self.seen()),
-                             chosen)
+        self.app.push_screen(dialog, chosen)
 
 
 def _pass(widget: Widget, **values: Any) -> None:
