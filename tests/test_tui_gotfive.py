@@ -90,12 +90,12 @@ def board_text(screen: GotFiveScreen) -> str:
 
 
 async def goto(pilot: Pilot[Any], screen: GotFiveScreen, n: int) -> None:
-    """Move the board's cursor to ``n`` with the arrow keys."""
+    """Move the board's cursor to ``n`` with the arrow keys (they stop at the edges)."""
     row, col = cell_of(n)
     while screen.cursor[0] != row:
-        await pilot.press("down")
+        await pilot.press("down" if screen.cursor[0] < row else "up")
     while screen.cursor[1] != col:
-        await pilot.press("right")
+        await pilot.press("right" if screen.cursor[1] < col else "left")
 
 
 async def test_a_person_reveals_then_sorts_and_later_reveals_then_compares() -> None:

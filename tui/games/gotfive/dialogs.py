@@ -19,7 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label
 
 from engine.gotfive import TILES, colour_of, numbers_of_colour
-from tui.games.gotfive.text import LETTERS, letter
+from tui.games.gotfive.text import LETTERS, letter, listed
 from tui.screens.dialogs import ConfirmScreen
 
 
@@ -91,6 +91,34 @@ def check_numbers(texts: Sequence[str], colours: Sequence[int]) -> tuple[list[in
                           "(a rack is in ascending order).")
         numbers.append(n)
     return numbers, ""
+
+
+def prefill_for(colours: Sequence[int], circled: Collection[int], certain: Collection[int],
+                draft: Sequence[str] | None) -> tuple[list[int | str | None], str]:
+    """Per rack position what the GOT FIVE! dialog starts with, and where it came from
+    in words: what was typed when it last closed (``draft``), else the hint's ★ number
+    of that colour, else the one circled number of that colour (if exactly one)."""
+    out: list[int | str | None] = []
+    sources: list[str] = []
+    for i, colour in enumerate(colours):
+        starred = [n for n in certain if colour_of(n) == colour]
+        mine = [n for n in circled if colour_of(n) == colour]
+        if draft and i < len(draft) and draft[i].strip():
+            out.append(draft[i])
+            sources.append("what you typed")
+        elif len(starred) == 1:
+            out.append(starred[0])
+            sources.append("★ cells")
+        elif len(mine) == 1:
+            out.append(mine[0])
+            sources.append("your ○ cells")
+        else:
+            out.append(None)
+    said = list(dict.fromkeys(sources))
+    if not said:
+        return out, ""
+    words = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return out, f"Filled in from {words}"
 
 
 class SlotInput(Input):
@@ -311,16 +339,10 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
                    and n not in self.impossible]
         out = ""
         if seen:
-            out += (f" You can see {_listed(seen)} elsewhere at the table: "
+            out += (f" You can see {listed(seen)} elsewhere at the table: "
                     f"{'it is' if len(seen) == 1 else 'they are'} not yours.")
         if greyed:
-            out += f" The hint says no rack that fits you holds {_listed(greyed)}."
+            out += f" The hint says no rack that fits you holds {listed(greyed)}."
         if crossed:
-            out += f" You crossed off {_listed(crossed)} on your board."
+            out += f" You crossed off {listed(crossed)} on your board."
         return out
-
-
-def _listed(numbers: list[int]) -> str:
-    """3, 3 and 16, 3, 16 and 22."""
-    words = [str(n) for n in numbers]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
