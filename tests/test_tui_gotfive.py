@@ -134,8 +134,9 @@ async def test_a_person_reveals_then_sorts_and_later_reveals_then_compares() -> 
         (clue,) = [c for c in screen.view["clues"] if c["seat"] == 0]
         assert clue["clue"] == "sort" and clue["tile"] == picked["n"]
         rack_lines = str(screen.query_one(MyRack).render()).splitlines()
-        # The sorted tile sits in its notch: after `notch` of our five tiles on the line.
-        tiles_line = rack_lines[1]
+        # The sorted tile sits in its notch: after `notch` of our five tiles on the line
+        # (the first: below 140 columns the positions' numbers are on it, "1[A?]").
+        tiles_line = rack_lines[0]
         assert tiles_line.count("[") == 5
         where = tiles_line.index(f"A{picked['n']}")
         assert tiles_line[:where].count("[") == clue["notch"]

@@ -89,3 +89,42 @@ async def test_less_and_greater_cross_the_rest_of_the_row_keeping_circles() -> N
                    for c in range(12))
         game = app.hosting.host.tables.popitem()[1].game  # type: ignore[union-attr]
         await until(pilot, lambda: game.marks[0] == screen.marks, "the marks at the host")
+
+
+async def test_at_80_by_24_the_log_keeps_more_lines_and_each_opponents_last_clue_is_marked(
+        ) -> None:
+    """Five rounds into a game of four at 80×24 the log had three lines: an opponent's
+    move scrolled away between your turns. Your rack gives up its header line (the
+    positions' numbers go on the tiles: 1[A?]) so the log keeps four; and in the
+    others' racks each opponent's latest clue stays underlined (the table's newest is
+    reversed as before), whatever has scrolled away."""
+    from rich.console import Console
+
+    from tui.games.gotfive.rack import MyRack, OthersPanel
+    from tui.games.gotfive.text import tile_text
+
+    from .test_tui_gotfive import late_game
+
+    app = solo_app(4, hints="board")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await late_game(pilot, 5)
+        await pilot.pause()
+        log = screen.query_one("#log")
+        assert log.content_region.height >= 4, log.content_region
+        rack = str(screen.query_one(MyRack).render()).splitlines()
+        assert "n0" not in rack[0] and [f"{k}[" in rack[0] for k in range(1, 6)] == [True] * 5
+        panel = screen.query_one(OthersPanel)
+        lines = panel.lines(panel.size.width)
+        console = Console()
+        clues = screen.view["clues"]
+        for seat in (1, 2, 3):
+            latest = [c["tile"] for c in clues if c["seat"] == seat][-1]
+            label = tile_text(latest).plain  # as drawn: "A 1•"
+            (line,) = [line for line in lines if label in line.plain]
+            style = line.get_style_at_offset(console, line.plain.index(label) + 1)
+            assert style.underline, (seat, label)
+            earlier = next(c["tile"] for c in clues if c["seat"] == seat)
+            label = tile_text(earlier).plain
+            line = next(line for line in lines if label in line.plain)
+            style = line.get_style_at_offset(console, line.plain.index(label) + 1)
+            assert not style.underline

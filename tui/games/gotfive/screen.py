@@ -127,8 +127,11 @@ class GotFiveScreen(BoardTable):
         self.set_class(width < WIDE, "-narrow")
         self.refresh_bindings()
         self.query_one(OthersPanel).wide = width >= WIDE
-        # On a small terminal the board must stay in sight: tall stacks of clues fold.
-        self.query_one(MyRack).max_lines = 0 if width >= WIDE else 3
+        # On a small terminal the board must stay in sight and the log needs its lines:
+        # tall stacks of clues fold, and the positions' numbers go on the tiles' line.
+        rack = self.query_one(MyRack)
+        rack.max_lines = 0 if width >= WIDE else 3
+        rack.compact = width < WIDE
 
     # ---- showing an update ---------------------------------------------------
 
