@@ -14,6 +14,7 @@ from tui.games.gotfive.dialogs import AnnounceScreen
 
 from .test_tui import until
 from .test_tui_gotfive import late_game, my_turn, solo_app
+from .tui_support import type_ahead
 
 
 @pytest.fixture(autouse=True)
@@ -60,6 +61,21 @@ async def test_typing_two_digits_then_tab_fills_the_next_slot_not_the_one_after(
         assert app.focused is dialog.query_one("#gf-n2")
         assert "Two digits move on by themselves (then Tab stays)" in str(
             dialog.query_one(".gf-note").render())
+
+
+@pytest.mark.parametrize("keys", ["24\t30\t41", "243041"])
+async def test_numbers_typed_faster_than_the_app_still_land_one_a_slot(keys: str) -> None:
+    """A fast typist (or tmux) sends "24 Tab 30 Tab 41" or "24 30 41" before the app
+    handled the first key: each number still lands in its own slot (the keys queued
+    behind two digits went on into the slot they had just filled, and a Tab came too
+    late)."""
+    app = Dialog(AnnounceScreen([3, 4, 0, 1, 2], [None] * 5))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await type_ahead(pilot, *["tab" if key == "\t" else key for key in keys])
+        await pilot.pause()
+        assert app.dialog.texts() == ["24", "30", "41", "", ""]
+        assert app.focused is app.dialog.query_one("#gf-n3")
 
 
 async def test_escape_keeps_what_was_typed_for_the_next_time() -> None:

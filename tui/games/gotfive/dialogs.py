@@ -9,6 +9,7 @@ wrong announcement puts you out.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import Any
 
 from rich.text import Text
 from textual import events, on
@@ -16,6 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label
 
 from engine.gotfive import TILES, colour_of, numbers_of_colour
@@ -123,15 +125,40 @@ def prefill_for(colours: Sequence[int], circled: Collection[int], certain: Colle
 
 class SlotInput(Input):
     """One number's slot: typing into a full slot starts it over (a click puts the
-    cursor in without selecting, and two digits fill a slot: the keys would be lost)."""
+    cursor in without selecting, and two digits fill a slot: the keys would be lost).
+
+    Two digits typed that make a number of the slot's ``colour`` move on to the next
+    slot at once, as they are typed (a typo stays, to be mended with Backspace; a
+    number put in by the arrows or filled in as the dialog opens does not move on).
+    Keys typed faster than that reached this slot before the focus moved on: they go
+    on to the slot it moved on to, as the player meant.
+    """
+
+    def __init__(self, value: str, colour: int, **kwargs: Any) -> None:
+        super().__init__(value, **kwargs)
+        self.colour = colour
+        #: The slot two digits moved on to, while the focus has not come back here.
+        self.passed_on: SlotInput | None = None
+
+    def on_focus(self) -> None:
+        """Back in this slot: what is typed here stays here."""
+        self.passed_on = None
 
     def insert_text_at_cursor(self, text: str) -> None:
         """Insert ``text`` at the cursor, or replace everything when the slot is full."""
+        if self.passed_on is not None and self.screen.focused is not self:
+            self.passed_on.insert_text_at_cursor(text)
+            return
         if self.max_length and len(self.value) >= self.max_length:
             self.value = text[: self.max_length]
             self.cursor_position = len(self.value)
-            return
-        super().insert_text_at_cursor(text)
+        else:
+            super().insert_text_at_cursor(text)
+        value = self.value
+        if len(value) == 2 and value.isdigit() and 1 <= int(value) <= TILES \
+                and colour_of(int(value)) == self.colour \
+                and isinstance(self.screen, AnnounceScreen):
+            self.screen.move_on(self)
 
 
 class AnnounceScreen(ModalScreen[list[int] | None]):
@@ -151,8 +178,10 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         # these from the footer.
         Binding("up", "step(1)", "Next possible", key_display="↑↓", priority=True),
         Binding("down", "step(-1)", "Lower", show=False, priority=True),
-        Binding("tab", "next_slot(1)", "Next slot"),
-        Binding("shift+tab", "next_slot(-1)", "Previous slot", show=False),
+        # Priority: the focus moves as Tab arrives, so that the digits typed after it
+        # go to the next slot even when they arrive before the slot handled Tab.
+        Binding("tab", "next_slot(1)", "Next slot", priority=True),
+        Binding("shift+tab", "next_slot(-1)", "Previous slot", show=False, priority=True),
     ]
 
     def __init__(self, colours: Sequence[int], prefill: Sequence[int | str | None],
@@ -168,8 +197,6 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         #: Numbers in sight elsewhere (the public row, the clues, the others' racks):
         #: never ours, which the confirmation says.
         self.seen = frozenset(seen)
-        #: The slot and number the arrows last put there (typing two digits moves on).
-        self.stepped: tuple[str | None, str] | None = None
         #: The slot two digits moved on to and what it held then: a Tab straight after
         #: stays there (the player typing "24 Tab 30" means two slots, not three).
         self.moved_on: tuple[str | None, str] | None = None
@@ -177,8 +204,6 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         self.prefill = ["" if n is None else str(n) for n in prefill]
         #: Where the prefilled numbers came from, in words ("" when none is).
         self.filled = filled
-        #: Slots whose text changed since the dialog opened.
-        self.typed = [False] * len(self.prefill)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as bar:
@@ -189,8 +214,8 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
                                                            strict=True)):
                         with Horizontal(classes="gf-slot"):
                             yield Label(f"{i + 1} {letter(colour)}", classes="gf-slot-label")
-                            yield SlotInput(text, id=f"gf-n{i}", type="integer", max_length=2,
-                                            compact=True, placeholder="?")
+                            yield SlotInput(text, colour, id=f"gf-n{i}", type="integer",
+                                            max_length=2, compact=True, placeholder="?")
                 with Horizontal(classes="buttons"):
                     yield Button("Announce", id="announce", variant="error", compact=True)
                     yield Button("Close", id="cancel", compact=True)
@@ -222,10 +247,11 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         focused = self.focused
         if step > 0 and isinstance(focused, Input) and moved_on == (focused.id, focused.value):
             return
-        if step > 0:
-            self.focus_next()
-        else:
-            self.focus_previous()
+        widgets = [w for w in self.query("SlotInput, Button") if w.focusable]
+        if isinstance(focused, Widget) and focused in widgets:
+            self.set_focus(widgets[(widgets.index(focused) + step) % len(widgets)])
+        elif widgets:
+            self.set_focus(widgets[0])
 
     def action_step(self, step: int) -> None:
         """Put the next higher (or lower) number of the focused slot's colour in it,
@@ -247,7 +273,6 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
             if not later:
                 return
             n = later[0] if step > 0 else later[-1]
-        self.stepped = (focused.id, str(n))  # a stepped number does not move on
         focused.value = str(n)
         focused.cursor_position = len(focused.value)
 
@@ -258,31 +283,24 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
     @on(Input.Changed)
     def check(self, event: Input.Changed | None = None) -> None:
         """Say what is wrong as the player types (nothing is sent until confirmed; a slot
-        still empty is no mistake yet: its "?" says so); two digits that make a number
-        of the slot's colour move on to the next slot (a typo stays where it is, to be
-        mended with Backspace)."""
-        texts = self.texts()
-        _, why = check_numbers(texts, self.colours)
+        still empty is no mistake yet: its "?" says so)."""
+        _, why = check_numbers(self.texts(), self.colours)
         shown = "" if why.startswith("Fill in") else why
         error = self.query_one("#gf-announce-error", Label)
         error.update(shown)
         error.display = bool(shown)
         self.query_one(".gf-note", Label).display = not shown
-        if event is None:
-            return
-        inputs = list(self.query(Input))
-        at = inputs.index(event.input)
-        if event.value != self.prefill[at]:
-            self.typed[at] = True  # (not the slot being filled in as the dialog opens)
-        if self.typed[at] and len(event.value) == 2 and event.input.has_focus \
-                and self.stepped != (event.input.id, event.value):
-            value = event.value
-            fits = (value.isdigit() and 1 <= int(value) <= 60
-                    and (int(value) - 1) % 5 == self.colours[at])
-            if fits and at + 1 < len(inputs):
-                following = inputs[at + 1]
-                self.moved_on = (following.id, following.value)
-                following.focus()
+
+    def move_on(self, slot: SlotInput) -> None:
+        """Two digits made a number of ``slot``'s colour: on to the next slot (now, not
+        once the keys queued behind them are handled: see :class:`SlotInput`)."""
+        inputs = list(self.query(SlotInput))
+        at = inputs.index(slot)
+        if self.focused is slot and at + 1 < len(inputs):
+            following = inputs[at + 1]
+            self.moved_on = (following.id, following.value)
+            slot.passed_on = following
+            self.set_focus(following)
 
     def action_enter(self) -> None:
         """Enter: a focused button is pressed; in a slot, as the slot's own Enter."""
