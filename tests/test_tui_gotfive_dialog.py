@@ -124,6 +124,16 @@ async def test_the_dialog_fills_in_the_hints_stars_and_its_arrows_skip_what_it_g
                              and app.screen, "the dialog")
         await pilot.pause()
         assert dialog.texts() == [str(certain.get(c, "")) for c in colours]
+        # A ★ number goes before what was typed there when the dialog last closed.
+        starred = next(i for i, c in enumerate(colours) if c in certain)
+        dialog.query_one(f"#gf-n{starred}", Input).value = "1"
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "the table")
+        await pilot.press("g")
+        dialog = await until(pilot, lambda: isinstance(app.screen, AnnounceScreen)
+                             and app.screen is not dialog and app.screen, "the dialog again")
+        await pilot.pause()
+        assert dialog.texts()[starred] == str(certain[colours[starred]])
         assert "★" in str(dialog.query_one(".gf-note").render())
         # ↑ in a slot of a colour where the board greys numbers not crossed off: only
         # the numbers still possible.

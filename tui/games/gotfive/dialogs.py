@@ -98,19 +98,19 @@ def check_numbers(texts: Sequence[str], colours: Sequence[int]) -> tuple[list[in
 def prefill_for(colours: Sequence[int], circled: Collection[int], certain: Collection[int],
                 draft: Sequence[str] | None) -> tuple[list[int | str | None], str]:
     """Per rack position what the GOT FIVE! dialog starts with, and where it came from
-    in words: what was typed when it last closed (``draft``), else the hint's ★ number
-    of that colour, else the one circled number of that colour (if exactly one)."""
+    in words: the hint's ★ number of that colour, else what was typed when it last
+    closed (``draft``), else the one circled number of that colour (if exactly one)."""
     out: list[int | str | None] = []
     sources: list[str] = []
     for i, colour in enumerate(colours):
         starred = [n for n in certain if colour_of(n) == colour]
         mine = [n for n in circled if colour_of(n) == colour]
-        if draft and i < len(draft) and draft[i].strip():
-            out.append(draft[i])
-            sources.append("what you typed")
-        elif len(starred) == 1:
+        if len(starred) == 1:  # surely yours: anything else typed there would be wrong
             out.append(starred[0])
             sources.append("★ cells")
+        elif draft and i < len(draft) and draft[i].strip():
+            out.append(draft[i])
+            sources.append("what you typed")
         elif len(mine) == 1:
             out.append(mine[0])
             sources.append("your ○ cells")

@@ -6,7 +6,7 @@ Keys (the footer shows only those that work now):
   cycles the cell blank → crossed → circled, x crosses and o circles it and step on to
   the next cell, Delete clears it, < and > cross the rest of its row below or above it;
   a click on a cell cycles it too; g calls "GOT FIVE!" (a bar prefilled from the
-  hint's ★ cells and your circled cells, or with what was typed when it last closed);
+  hint's ★ cells, what was typed when it last closed, and your circled cells);
 * your turn: r, then a colour (A–E) reveals a face-down tile (or click a colour of the
   supply); then Tab (or a click) picks a public tile, s sorts it into your rack, 1–5
   compare it with one of your five positions (or click the position).
