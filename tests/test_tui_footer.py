@@ -28,6 +28,7 @@ from tests.tui_support import (
     make_app,
     open_lobby,
     screen_strips,
+    screen_text,
     show_lobby,
     still_gotfive_table,
     until,
@@ -225,7 +226,9 @@ async def test_the_gotfive_board_says_its_keys_while_no_hint_takes_the_room() ->
         board = screen.query_one("#gf-board")
         assert screen.view.get("hint") is None  # (hints are off by default)
         assert board.border_title == f"Your board · {BOARD_KEYS} · -=seen"  # auto-cross on
-        assert "←↑↓→ move" in BOARD_KEYS
+        assert "←↑↓→" in BOARD_KEYS and "<> ✗ rest of row" in BOARD_KEYS
+        await pilot.pause()
+        assert f"{BOARD_KEYS} · -=seen" in screen_text(app)  # none of it cut off at 80
 
 
 async def test_the_gotfive_footer_draws_the_keys_of_each_turn() -> None:

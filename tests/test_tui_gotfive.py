@@ -90,12 +90,12 @@ def board_text(screen: GotFiveScreen) -> str:
 
 
 async def goto(pilot: Pilot[Any], screen: GotFiveScreen, n: int) -> None:
-    """Move the board's cursor to ``n`` with the arrow keys."""
+    """Move the board's cursor to ``n`` with the arrow keys (they stop at the edges)."""
     row, col = cell_of(n)
     while screen.cursor[0] != row:
-        await pilot.press("down")
+        await pilot.press("down" if screen.cursor[0] < row else "up")
     while screen.cursor[1] != col:
-        await pilot.press("right")
+        await pilot.press("right" if screen.cursor[1] < col else "left")
 
 
 async def test_a_person_reveals_then_sorts_and_later_reveals_then_compares() -> None:
@@ -134,8 +134,9 @@ async def test_a_person_reveals_then_sorts_and_later_reveals_then_compares() -> 
         (clue,) = [c for c in screen.view["clues"] if c["seat"] == 0]
         assert clue["clue"] == "sort" and clue["tile"] == picked["n"]
         rack_lines = str(screen.query_one(MyRack).render()).splitlines()
-        # The sorted tile sits in its notch: after `notch` of our five tiles on the line.
-        tiles_line = rack_lines[1]
+        # The sorted tile sits in its notch: after `notch` of our five tiles on the line
+        # (the first: below 140 columns the positions' numbers are on it, "1[A?]").
+        tiles_line = rack_lines[0]
         assert tiles_line.count("[") == 5
         where = tiles_line.index(f"A{picked['n']}")
         assert tiles_line[:where].count("[") == clue["notch"]
@@ -266,9 +267,9 @@ async def test_a_wrong_got_five_puts_you_out() -> None:
                              and app.screen, "the dialog")
         await pilot.pause()
         assert dialog.query_one("#gf-n0").value == str(wrong[0] + 1)  # type: ignore[attr-defined]
-        # Announce and Cancel, as the buttons say; the arrows and Tab too.
+        # Announce and Close, as the buttons say; the arrows and Tab too.
         assert footer_drawn(app) == {"enter": True, "dismiss": True, "step": True,
-                                     "app.focus_next": True}
+                                     "next_slot": True}
         # A number of the wrong colour is refused in words, and nothing is sent.
         await pilot.press("enter")
         assert "colour" in str(dialog.query_one("#gf-announce-error").render())
@@ -639,24 +640,53 @@ async def test_enter_on_the_got_five_dialogs_cancel_button_cancels() -> None:
         assert not any(isinstance(s, ConfirmScreen) for s in app.screen_stack)
 
 
-@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
-async def test_the_announce_dialog_leaves_the_board_and_the_racks_in_sight(
+async def late_game(pilot: Pilot[Any], rounds: int) -> GotFiveScreen:
+    """A table some ``rounds`` on (a reveal and a clue a seat a round, every seat moved
+    by the test at random), back at our turn to reveal."""
+    app: HiddenHandApp = pilot.app  # type: ignore[assignment]
+    screen, table = await still_gotfive_table(pilot)
+    assert app.hosting.host is not None
+    rng = random.Random(3)
+    for _ in range(rounds * 2 * len(table.seats)):
+        turn = table.game.view(None)["turn"]
+        legal = [a for a in table.game.legal_actions(turn)
+                 if a["type"] in ("reveal", "sort", "compare")]
+        version = screen.view.get("version")
+        app.hosting.host.act(table, turn, rng.choice(legal))
+        await until(pilot, lambda v=version: screen.view.get("version") != v, "the move shown")
+    return await my_turn(pilot)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (160, 50)])
+async def test_the_got_five_bar_leaves_the_board_and_the_racks_in_sight_late_in_a_game(
         size: tuple[int, int]) -> None:
-    """Naming five numbers is done from the board and the clues: the dialog covers the
-    log, not them, and does not dim them."""
-    app = solo_app()
+    """Naming five numbers is done from the board and the clues: five rounds into a game
+    of four (racks long with clues, the log short) the dialog, a bar along the bottom,
+    covers the log and the chat line, never the board's rows, and dims nothing; its
+    slots and buttons are all in it, for the keys and the mouse."""
+    app = solo_app(4, hints="board")
     async with app.run_test(size=size) as pilot:
-        screen = await my_turn(pilot)
+        screen = await late_game(pilot, 5)
         await pilot.press("g")
         dialog = await until(pilot, lambda: isinstance(app.screen, AnnounceScreen)
                              and app.screen, "the dialog")
         await pilot.pause()
         box = dialog.query_one(".dialog").region
-        assert box.height >= 8 and dialog.query_one("#announce").region.bottom <= box.bottom
         for part in ("#gf-public", "#gf-others", "#gf-rack", "#gf-board"):
             region = screen.query_one(part).region
             assert region.height and not region.overlaps(box), (part, region, box)
+        for widget in (*dialog.query(Input), dialog.query_one("#announce"),
+                       dialog.query_one("#cancel"), dialog.query_one(".gf-note")):
+            assert widget.region.height and box.contains_region(widget.region), widget
         assert dialog.styles.background.a == 0
+        board = screen.query_one(BoardWidget).content_region
+        shown = screen_text(app).splitlines()
+        assert [shown[y][board.x] for y in range(board.y, board.bottom)
+                if shown[y][board.x] != " "] == list("ABCDE")
+        await pilot.click("#gf-n2")  # the mouse: a slot, then Close
+        assert app.focused is dialog.query_one("#gf-n2")
+        await pilot.click("#cancel")
+        await until(pilot, lambda: app.screen is screen, "the table")
 
 
 async def test_question_mark_opens_this_games_rules_and_escape_comes_back() -> None:

@@ -44,6 +44,13 @@ def cell_of(n: int) -> tuple[int, int]:
     return (n - 1) % COLOURS, (n - 1) // COLOURS
 
 
+def beyond(row: int, col: int, step: int) -> list[int]:
+    """The numbers of board row ``row`` left of column ``col`` (``step`` -1: the lower
+    ones) or right of it (``step`` 1: the higher ones), the cell itself not included."""
+    columns = range(col + 1, PER_COLOUR) if step > 0 else range(col)
+    return [number_at(row, c) for c in columns]
+
+
 class BoardWidget(TextLines):
     """One player's private board (see the module docstring)."""
 

@@ -9,6 +9,7 @@ wrong announcement puts you out.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import Any
 
 from rich.text import Text
 from textual import events, on
@@ -16,10 +17,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label
 
 from engine.gotfive import TILES, colour_of, numbers_of_colour
-from tui.games.gotfive.text import LETTERS, letter
+from tui.games.gotfive.text import LETTERS, letter, listed
 from tui.screens.dialogs import ConfirmScreen
 
 
@@ -93,69 +95,138 @@ def check_numbers(texts: Sequence[str], colours: Sequence[int]) -> tuple[list[in
     return numbers, ""
 
 
+def prefill_for(colours: Sequence[int], circled: Collection[int], certain: Collection[int],
+                draft: Sequence[str] | None) -> tuple[list[int | str | None], str]:
+    """Per rack position what the GOT FIVE! dialog starts with, and where it came from
+    in words: the hint's ★ number of that colour, else what was typed when it last
+    closed (``draft``), else the one circled number of that colour (if exactly one)."""
+    out: list[int | str | None] = []
+    sources: list[str] = []
+    for i, colour in enumerate(colours):
+        starred = [n for n in certain if colour_of(n) == colour]
+        mine = [n for n in circled if colour_of(n) == colour]
+        if len(starred) == 1:  # surely yours: anything else typed there would be wrong
+            out.append(starred[0])
+            sources.append("★ cells")
+        elif draft and i < len(draft) and draft[i].strip():
+            out.append(draft[i])
+            sources.append("what you typed")
+        elif len(mine) == 1:
+            out.append(mine[0])
+            sources.append("your ○ cells")
+        else:
+            out.append(None)
+    said = list(dict.fromkeys(sources))
+    if not said:
+        return out, ""
+    words = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return out, f"Filled in from {words}"
+
+
 class SlotInput(Input):
     """One number's slot: typing into a full slot starts it over (a click puts the
-    cursor in without selecting, and two digits fill a slot: the keys would be lost)."""
+    cursor in without selecting, and two digits fill a slot: the keys would be lost).
+
+    Two digits typed that make a number of the slot's ``colour`` move on to the next
+    slot at once, as they are typed (a typo stays, to be mended with Backspace; a
+    number put in by the arrows or filled in as the dialog opens does not move on).
+    Keys typed faster than that reached this slot before the focus moved on: they go
+    on to the slot it moved on to, as the player meant.
+    """
+
+    def __init__(self, value: str, colour: int, **kwargs: Any) -> None:
+        super().__init__(value, **kwargs)
+        self.colour = colour
+        #: The slot two digits moved on to, while the focus has not come back here.
+        self.passed_on: SlotInput | None = None
+
+    def on_focus(self) -> None:
+        """Back in this slot: what is typed here stays here."""
+        self.passed_on = None
 
     def insert_text_at_cursor(self, text: str) -> None:
         """Insert ``text`` at the cursor, or replace everything when the slot is full."""
+        if self.passed_on is not None and self.screen.focused is not self:
+            self.passed_on.insert_text_at_cursor(text)
+            return
         if self.max_length and len(self.value) >= self.max_length:
             self.value = text[: self.max_length]
             self.cursor_position = len(self.value)
-            return
-        super().insert_text_at_cursor(text)
+        else:
+            super().insert_text_at_cursor(text)
+        value = self.value
+        if len(value) == 2 and value.isdigit() and 1 <= int(value) <= TILES \
+                and colour_of(int(value)) == self.colour \
+                and isinstance(self.screen, AnnounceScreen):
+            self.screen.move_on(self)
 
 
 class AnnounceScreen(ModalScreen[list[int] | None]):
-    """"GOT FIVE!": five numbers, one per rack position, checked, then confirmed."""
+    """"GOT FIVE!": five numbers, one per rack position, checked, then confirmed.
+
+    A bar along the bottom of the screen, over the log (beside it on a wide terminal):
+    the board and the racks above stay in sight while the player types. Esc closes it
+    and :meth:`texts` keeps what was typed, for the table to offer again next time.
+    """
 
     BINDINGS = [
         # Shown in the footer as the button is worded (a slot has the keys all the
         # time, and its own Enter would hide this one): Enter does what it did.
         Binding("enter", "enter", "Announce", priority=True),
-        Binding("escape", "dismiss(None)", "Cancel"),
+        Binding("escape", "dismiss(None)", "Close (kept)"),
         # Priority: a slot (an Input) binds the arrows to scrolling, which would hide
         # these from the footer.
-        Binding("up", "step(1)", "Number", key_display="↑↓", priority=True),
+        Binding("up", "step(1)", "Next possible", key_display="↑↓", priority=True),
         Binding("down", "step(-1)", "Lower", show=False, priority=True),
-        Binding("tab", "app.focus_next", "Next slot"),
+        # Priority: the focus moves as Tab arrives, so that the digits typed after it
+        # go to the next slot even when they arrive before the slot handled Tab.
+        Binding("tab", "next_slot(1)", "Next slot", priority=True),
+        Binding("shift+tab", "next_slot(-1)", "Previous slot", show=False, priority=True),
     ]
 
-    def __init__(self, colours: Sequence[int], prefill: Sequence[int | None],
-                 crossed: Collection[int] = (), seen: Collection[int] = ()) -> None:
-        super().__init__(id="gotfive-announce")
-        #: Numbers the arrows pass over: seen elsewhere or crossed off (not ours).
+    def __init__(self, colours: Sequence[int], prefill: Sequence[int | str | None],
+                 crossed: Collection[int] = (), seen: Collection[int] = (),
+                 impossible: Collection[int] = (), *, filled: str = "",
+                 wide: bool = False) -> None:
+        super().__init__(id="gotfive-announce", classes="-wide" if wide else "")
+        #: Numbers the hint says no rack that fits holds (board mode): never ours.
+        self.impossible = frozenset(impossible)
+        #: Numbers the arrows pass over: seen elsewhere, crossed off (not ours), or
+        #: greyed by the hint.
         self.crossed = frozenset(crossed) | frozenset(seen)
         #: Numbers in sight elsewhere (the public row, the clues, the others' racks):
         #: never ours, which the confirmation says.
         self.seen = frozenset(seen)
-        #: The slot and number the arrows last put there (typing two digits moves on).
-        self.stepped: tuple[str | None, str] | None = None
+        #: The slot two digits moved on to and what it held then: a Tab straight after
+        #: stays there (the player typing "24 Tab 30" means two slots, not three).
+        self.moved_on: tuple[str | None, str] | None = None
         self.colours = list(colours)
-        self.prefill = list(prefill)
-        #: Slots whose text changed since the dialog opened.
-        self.typed = [False] * len(self.prefill)
+        self.prefill = ["" if n is None else str(n) for n in prefill]
+        #: Where the prefilled numbers came from, in words ("" when none is).
+        self.filled = filled
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Label("GOT FIVE! Name your five numbers, rack position 1 (−) to 5 (+). "
-                        "Right: you win at once. Wrong: you are out.", classes="question")
-            note = "↑/↓: next number not crossed off; Tab: next slot."
-            if any(n is not None for n in self.prefill):
-                note = "Filled in from the cells you circled. " + note
-            yield Label(note, classes="gf-note")
-            with Horizontal(id="gf-numbers"):
-                for i, (colour, n) in enumerate(zip(self.colours, self.prefill, strict=True)):
-                    with Vertical(classes="gf-slot"):
-                        yield Label(f"{i + 1}: {letter(colour)}", classes="gf-slot-label")
-                        yield SlotInput(str(n) if n is not None else "", id=f"gf-n{i}",
-                                    type="integer", max_length=2, compact=True,
-                                    placeholder="?")
+        with Vertical(classes="dialog") as bar:
+            bar.border_title = "GOT FIVE! Right: you win, wrong: you are out"
+            with Horizontal(id="gf-row"):
+                with Horizontal(id="gf-numbers"):
+                    for i, (colour, text) in enumerate(zip(self.colours, self.prefill,
+                                                           strict=True)):
+                        with Horizontal(classes="gf-slot"):
+                            yield Label(f"{i + 1} {letter(colour)}", classes="gf-slot-label")
+                            yield SlotInput(text, colour, id=f"gf-n{i}", type="integer",
+                                            max_length=2, compact=True, placeholder="?")
+                with Horizontal(classes="buttons"):
+                    yield Button("Announce", id="announce", variant="error", compact=True)
+                    yield Button("Close", id="cancel", compact=True)
+            yield Label(self.note(), classes="gf-note")
             yield Label("", id="gf-announce-error", classes="error")
-            with Horizontal(classes="buttons"):
-                yield Button("Announce (Enter)", id="announce", variant="error", compact=True)
-                yield Button("Cancel (Esc)", id="cancel", compact=True)
         yield Footer()  # this dialog's keys, not the table's under it
+
+    def note(self) -> str:
+        """How the slots are typed in (and where the numbers in them came from)."""
+        note = "Two digits move on by themselves (then Tab stays). Esc keeps what you typed."
+        return f"{self.filled}. {note}" if self.filled else note
 
     def on_mount(self) -> None:
         """Focus the first empty slot (the first one if all are filled)."""
@@ -164,14 +235,34 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         (empty or inputs)[0].focus()
         self.check()
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Another slot (or button) taken by the player: a Tab there moves on again."""
+        if self.moved_on is not None and event.widget.id != self.moved_on[0]:
+            self.moved_on = None
+
+    def action_next_slot(self, step: int) -> None:
+        """Tab (Shift+Tab): the next (previous) slot, except straight after two digits
+        moved on by themselves: then Tab stays, as if it had moved on."""
+        moved_on, self.moved_on = self.moved_on, None
+        focused = self.focused
+        if step > 0 and isinstance(focused, Input) and moved_on == (focused.id, focused.value):
+            return
+        widgets = [w for w in self.query("SlotInput, Button") if w.focusable]
+        if isinstance(focused, Widget) and focused in widgets:
+            self.set_focus(widgets[(widgets.index(focused) + step) % len(widgets)])
+        elif widgets:
+            self.set_focus(widgets[0])
+
     def action_step(self, step: int) -> None:
         """Put the next higher (or lower) number of the focused slot's colour in it,
-        passing over the numbers crossed off (seen elsewhere, or crossed by the player)."""
+        passing over the numbers that cannot be ours (seen elsewhere, crossed by the
+        player, or greyed by the hint)."""
         focused = self.focused
         if not isinstance(focused, Input) or not (focused.id or "").startswith("gf-n"):
             return
         colour = self.colours[int((focused.id or "gf-n0").removeprefix("gf-n"))]
-        numbers = [n for n in numbers_of_colour(colour) if n not in self.crossed]
+        passed = self.crossed | self.impossible
+        numbers = [n for n in numbers_of_colour(colour) if n not in passed]
         if not numbers:
             return
         value = focused.value.strip()
@@ -182,7 +273,6 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
             if not later:
                 return
             n = later[0] if step > 0 else later[-1]
-        self.stepped = (focused.id, str(n))  # a stepped number does not move on
         focused.value = str(n)
         focused.cursor_position = len(focused.value)
 
@@ -192,25 +282,25 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
 
     @on(Input.Changed)
     def check(self, event: Input.Changed | None = None) -> None:
-        """Say what is wrong as the player types (nothing is sent until confirmed); two
-        digits that make a number of the slot's colour move on to the next slot (a typo
-        stays where it is, to be mended with Backspace)."""
+        """Say what is wrong as the player types (nothing is sent until confirmed; a slot
+        still empty is no mistake yet: its "?" says so)."""
         _, why = check_numbers(self.texts(), self.colours)
-        self.query_one("#gf-announce-error", Label).update(why)
-        if event is None:
-            return
-        inputs = list(self.query(Input))
-        at = inputs.index(event.input)
-        prefilled = self.prefill[at]
-        if event.value != ("" if prefilled is None else str(prefilled)):
-            self.typed[at] = True  # (not the slot being filled in as the dialog opens)
-        if self.typed[at] and len(event.value) == 2 and event.input.has_focus \
-                and self.stepped != (event.input.id, event.value):
-            value = event.value
-            fits = (value.isdigit() and 1 <= int(value) <= 60
-                    and (int(value) - 1) % 5 == self.colours[at])
-            if fits and at + 1 < len(inputs):
-                inputs[at + 1].focus()
+        shown = "" if why.startswith("Fill in") else why
+        error = self.query_one("#gf-announce-error", Label)
+        error.update(shown)
+        error.display = bool(shown)
+        self.query_one(".gf-note", Label).display = not shown
+
+    def move_on(self, slot: SlotInput) -> None:
+        """Two digits made a number of ``slot``'s colour: on to the next slot (now, not
+        once the keys queued behind them are handled: see :class:`SlotInput`)."""
+        inputs = list(self.query(SlotInput))
+        at = inputs.index(slot)
+        if self.focused is slot and at + 1 < len(inputs):
+            following = inputs[at + 1]
+            self.moved_on = (following.id, following.value)
+            slot.passed_on = following
+            self.set_focus(following)
 
     def action_enter(self) -> None:
         """Enter: a focused button is pressed; in a slot, as the slot's own Enter."""
@@ -242,7 +332,7 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
 
     @on(Button.Pressed, "#cancel")
     def cancel_pressed(self) -> None:
-        """The Cancel button."""
+        """The Close button (what was typed is kept, as with Esc)."""
         self.dismiss(None)
 
     def confirm(self, numbers: list[int]) -> None:
@@ -258,20 +348,19 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
             "of the game.", yes="Announce", no="Back", careful=True), answered)
 
     def doubts(self, numbers: list[int]) -> str:
-        """What the confirmation warns of: numbers in sight elsewhere (never yours), and
-        numbers you crossed off yourself."""
+        """What the confirmation warns of: numbers in sight elsewhere (never yours),
+        numbers the hint greys (no rack that fits holds them) and numbers you crossed off
+        yourself."""
         seen = [n for n in numbers if n in self.seen]
-        crossed = [n for n in numbers if n in self.crossed and n not in self.seen]
+        greyed = [n for n in numbers if n in self.impossible and n not in self.seen]
+        crossed = [n for n in numbers if n in self.crossed and n not in self.seen
+                   and n not in self.impossible]
         out = ""
         if seen:
-            out += (f" You can see {_listed(seen)} elsewhere at the table: "
+            out += (f" You can see {listed(seen)} elsewhere at the table: "
                     f"{'it is' if len(seen) == 1 else 'they are'} not yours.")
+        if greyed:
+            out += f" The hint says no rack that fits you holds {listed(greyed)}."
         if crossed:
-            out += f" You crossed off {_listed(crossed)} on your board."
+            out += f" You crossed off {listed(crossed)} on your board."
         return out
-
-
-def _listed(numbers: list[int]) -> str:
-    """3, 3 and 16, 3, 16 and 22."""
-    words = [str(n) for n in numbers]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.reactive import reactive
 
 from engine.gotfive import RACK
-from tui.games.gotfive.text import tile_text
+from tui.games.gotfive.text import colour_style, letter, tile_text
 from tui.widgets.lines import TextLines
 
 
@@ -58,9 +58,14 @@ def newest(clues: Sequence[dict[str, Any]]) -> int | None:
     return clues[-1].get("tile") if clues else None
 
 
-def fresh(n: int, clues: Sequence[dict[str, Any]]) -> str:
-    """The extra style of clue tile ``n``: reversed if it is the latest clue's."""
-    return "reverse" if n == newest(clues) else ""
+def fresh(n: int, clues: Sequence[dict[str, Any]], seat: int | None = None) -> str:
+    """The extra style of clue tile ``n``: reversed if it is the latest clue's (at the
+    table); with ``seat``, also underlined if it is that seat's latest clue (each
+    opponent's last move stays marked after the others have played)."""
+    styles = ["reverse"] if n == newest(clues) else []
+    if seat is not None and n == newest([c for c in clues if c.get("seat") == seat]):
+        styles.append("underline")
+    return " ".join(styles)
 
 
 class MyRack(TextLines):
@@ -89,6 +94,8 @@ class MyRack(TextLines):
     comparing: reactive[bool] = reactive(False)
     #: Lines under the header at most (0: as many as the clues need).
     max_lines: reactive[int] = reactive(0, layout=True)
+    #: No header line (a small terminal): each position's number goes before its tile.
+    compact: reactive[bool] = reactive(False, layout=True)
 
     def columns(self) -> tuple[int, int]:
         """(tile column width, notch column width) for the current width."""
@@ -99,7 +106,7 @@ class MyRack(TextLines):
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
         """A header, the tiles, then as many lines as the tallest stack of clues."""
-        return grid_height(self.clues, self.seat, self.max_lines)
+        return grid_height(self.clues, self.seat, self.max_lines) - self.compact
 
     def set_attributes(self, **values: Any) -> None:
         """Set those of the attributes (``tiles``, ``clues``, ``seat``, ``comparing``) whose
@@ -130,12 +137,13 @@ class MyRack(TextLines):
         """Header (positions), the tiles with the first sorted tiles, then the stacks."""
         tile_w, notch_w = self.columns()
         return grid(self.tiles, self.clues, self.seat, tile_w, notch_w,
-                    comparing=self.comparing, max_lines=self.max_lines)
+                    comparing=self.comparing, max_lines=self.max_lines,
+                    header=not self.compact)
 
     def on_click(self, event: events.Click) -> None:
         """A click on one of the five tiles (or the clues under it)."""
         offset = event.get_content_offset(self)
-        if offset is None or offset.y < 1:
+        if offset is None or offset.y < (0 if self.compact else 1):
             return
         tile_w, notch_w = self.columns()
         x = offset.x - 2
@@ -162,30 +170,37 @@ def _stack(entries: list[Text], room: int) -> list[Text]:
 
 
 def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat: int,
-         tile_w: int, notch_w: int, *, comparing: bool = False, max_lines: int = 0) -> Text:
+         tile_w: int, notch_w: int, *, comparing: bool = False, max_lines: int = 0,
+         header: bool = True, theirs: bool = False) -> Text:
     """A rack as a grid: notch, tile, notch … tile, notch, with each clue in place.
 
     The first line numbers the positions (bold and reversed while ``comparing``); the
     next holds the tiles and the lowest sorted tile of each notch; under a notch its
     other sorted tiles, under a tile the tiles compared with it. With ``max_lines``
-    (a small terminal) a stack too tall ends in "…+k" (k more tiles).
+    (a small terminal) a stack too tall ends in "…+k" (k more tiles). Without
+    ``header`` (a small terminal: a line more for the log) each hidden tile carries its
+    position's number, ``1[A?]``. An opponent's rack (``theirs``) underlines its latest
+    clue (see :func:`fresh`).
     """
+    own = seat if theirs else None
     notches, compared = clues_of(clues, seat)
     height = grid_height(clues, seat, max_lines) - 1
-    sorted_cells = [_stack([tile_text(n, style=fresh(n, clues)) for n in notch], height)
+    sorted_cells = [_stack([tile_text(n, style=fresh(n, clues, own)) for n in notch], height)
                     for notch in notches]
-    compared_cells = [_stack([compared_text(n, same, fresh(n, clues)) for n, same in column],
+    compared_cells = [_stack([compared_text(n, same, fresh(n, clues, own))
+                              for n, same in column],
                              height - 1) for column in compared]
     out = Text(no_wrap=True, overflow="crop")
-    header = Text("  ")
-    for k in range(RACK + 1):
-        header.append(f"n{k}".center(notch_w), style="dim")
-        if k < RACK:
-            header.append(str(k + 1).center(tile_w),
-                          style="bold reverse" if comparing else "bold")
-    out.append_text(header)
+    position_style = "bold reverse" if comparing else "bold"
+    if header:
+        top = Text("  ")
+        for k in range(RACK + 1):
+            top.append(f"n{k}".center(notch_w), style="dim")
+            if k < RACK:
+                top.append(str(k + 1).center(tile_w), style=position_style)
+        out.append_text(top)
     for line in range(height):
-        row = Text("\n")
+        row = Text("\n" if header or line else "")
         row.append("− " if line == 0 else "  ", style="bold")
         for k in range(RACK + 1):
             if line < len(sorted_cells[k]):
@@ -201,9 +216,16 @@ def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat:
                 tile = tiles[k] if k < len(tiles) else {}
                 if "n" in tile:  # face up: no brackets, so "[C ?]" always means hidden
                     face = tile_text(tile, style="underline")
-                else:
+                elif header:
                     face = Text("[")
                     face.append_text(tile_text(tile))
+                    face.append("]")
+                else:  # "1[A?]": the position's number, and a space each side kept
+                    face = Text()
+                    face.append(str(k + 1), style=position_style)
+                    face.append("[")
+                    face.append(letter(tile.get("colour")), style=colour_style(tile.get("colour")))
+                    face.append("?", style="bold")
                     face.append("]")
                 row.append_text(_centre(face, tile_w))
             elif line - 1 < len(compared_cells[k]):
@@ -306,7 +328,7 @@ class OthersPanel(TextLines):
             for n in notches[k]:
                 piece = Text()
                 piece.append("‹", style="dim")
-                piece.append_text(tile_text(n, style=fresh(n, self.clues)))
+                piece.append_text(tile_text(n, style=fresh(n, self.clues, seat)))
                 piece.append("›", style="dim")
                 out.append(piece)
             if k == RACK:
@@ -314,7 +336,7 @@ class OthersPanel(TextLines):
             piece = tile_text(rack[k] if k < len(rack) else {})
             for n, same in compared[k]:
                 piece.append("(")
-                piece.append_text(compared_text(n, same, fresh(n, self.clues)))
+                piece.append_text(compared_text(n, same, fresh(n, self.clues, seat)))
                 piece.append(")")
             out.append(piece)
         out.append(Text("+", style="bold"))
@@ -355,7 +377,8 @@ class OthersPanel(TextLines):
                 if s < len(self.out) and self.out[s]:
                     head.append("  ✗ out (rack face up)", style="italic")
                 out.append(head)
-                out.extend(grid(self.racks[s], self.clues, s, tile_w, notch_w).split("\n"))
+                out.extend(grid(self.racks[s], self.clues, s, tile_w, notch_w,
+                                theirs=True).split("\n"))
             return out
         name_w = min(14, max(len(self.names[s]) if s < len(self.names) else 6
                              for s in seats) + 2)

@@ -2,16 +2,18 @@
 
 Keys (the footer shows only those that work now):
 
-* anywhere, any time: arrows move over your board, space cycles the cell blank →
-  crossed → circled (x crosses, o circles, Delete clears); a click on a cell cycles it
-  too; g calls "GOT FIVE!" (a dialog prefilled from your circled cells);
+* anywhere, any time: arrows move over your board (stopping at its edges), space
+  cycles the cell blank → crossed → circled, x crosses and o circles it and step on to
+  the next cell, Delete clears it, < and > cross the rest of its row below or above it;
+  a click on a cell cycles it too; g calls "GOT FIVE!" (a bar prefilled from the
+  hint's ★ cells, what was typed when it last closed, and your circled cells);
 * your turn: r, then a colour (A–E) reveals a face-down tile (or click a colour of the
   supply); then Tab (or a click) picks a public tile, s sorts it into your rack, 1–5
   compare it with one of your five positions (or click the position).
 
-Marks go to the host as ``mark`` actions without blocking the turn's keys: the board
-shows them at once and then follows the view, so they survive a reconnection. What
-every table shares is :class:`~tui.screens.table.TableScreen`'s.
+The board's marks and their keys are :class:`~tui.games.gotfive.marking.BoardTable`'s
+(this screen binds the keys); what every table shares is
+:class:`~tui.screens.table.TableScreen`'s.
 """
 
 from __future__ import annotations
@@ -25,30 +27,33 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from engine.gotfive import COLOURS, PER_COLOUR, colour_of
-from tui.games.gotfive.board import CYCLE, BoardWidget, cell_of, number_at
-from tui.games.gotfive.dialogs import AnnounceScreen, RevealScreen
+from tui.games.gotfive.board import BoardWidget
+from tui.games.gotfive.dialogs import AnnounceScreen, RevealScreen, prefill_for
+from tui.games.gotfive.marking import BoardTable
 from tui.games.gotfive.public import PublicRow
 from tui.games.gotfive.rack import MyRack, OthersPanel
 from tui.games.gotfive.summary import game_over_summary
-from tui.games.gotfive.text import describe_event, letter, short_event, tile_label
+from tui.games.gotfive.text import (
+    describe_event,
+    letter,
+    short_event,
+    tile_label,
+)
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen
-from tui.screens.table import TableScreen
 from tui.widgets.text import set_text
 
 #: Below this width the log goes under the board (and the header is hidden).
 WIDE = 140
 
 #: Keys that only move over the board or pick a tile: they give way to a text line.
-MOVES = {"move", "next_tile"}
-
-
+MOVES = {"move", "next_tile", "tile_key"}
 
 #: What the board's title says of its keys (while no hint takes the room).
-BOARD_KEYS = "←↑↓→ move · space ✗/○"
+BOARD_KEYS = "←↑↓→ · space ✗/○ · x/o mark, step → · <> ✗ rest of row"
 
-class GotFiveScreen(TableScreen):
+
+class GotFiveScreen(BoardTable):
     """One seat's view of a Got Five! table (or a spectator's)."""
 
     GAME = "gotfive"
@@ -62,7 +67,10 @@ class GotFiveScreen(TableScreen):
         # Priority (handled as it arrives, a text line still takes it): the dialog is up
         # before the next key, so "r" then a colour typed at once reveals that colour.
         Binding("r", "reveal", "Reveal", priority=True),
-        Binding("tab", "next_tile(1)", "Tile", priority=True),
+        # Tab: named in the footer when it has room (the status line says it on a narrow
+        # terminal, where the footer's room goes to the board's keys), working always.
+        Binding("tab", "tile_key(1)", "Tile", priority=True),
+        Binding("tab", "next_tile(1)", "Tile", show=False, priority=True),
         Binding("shift+tab", "next_tile(-1)", "Tile", show=False, priority=True),
         Binding("s", "sort", "Sort"),
         Binding("1", "compare(0)", "Compare", key_display="1-5"),
@@ -71,12 +79,17 @@ class GotFiveScreen(TableScreen):
         # spaces is then applied in the order typed (a priority key is handled before a
         # plain one that was typed earlier but still bubbles up from the focus).
         Binding("space", "cycle", "✗/○", priority=True),
-        # x and o: named in the footer when it has room (a wide terminal), working always.
-        Binding("x", "mark_key('cross')", "Cross", priority=True),
-        Binding("o", "mark_key('circle')", "Circle", priority=True),
+        # x and o mark and step on to the next cell (space cycles in place): named in the
+        # footer when it has room (a wide terminal), working always.
+        Binding("x", "mark_key('cross')", "Cross →", priority=True),
+        Binding("o", "mark_key('circle')", "Circle →", priority=True),
         Binding("x", "set_mark('cross')", "Cross", show=False, priority=True),
         Binding("o", "set_mark('circle')", "Circle", show=False, priority=True),
         Binding("delete", "set_mark('clear')", "Clear", show=False, priority=True),
+        # What a sort or a compare rules out is most often a run of a row: crossed at once.
+        Binding("less_than_sign", "cross_range(-1)", "✗ range", key_display="<>",
+                priority=True),
+        Binding("greater_than_sign", "cross_range(1)", "✗ higher", show=False, priority=True),
         Binding("g", "got_five", "GOT FIVE!", priority=True),  # as "r": its dialog takes
         # the digits typed straight after it
     ]
@@ -85,10 +98,9 @@ class GotFiveScreen(TableScreen):
         super().__init__(session)
         #: Index of the public tile a sort or compare would use.
         self.selected = 0
-        #: Marks sent and not yet seen in a view: number → mark (None: cleared).
-        self.pending: dict[int, str | None] = {}
-        #: The board's cursor: (row = colour, column).
-        self.cursor = (0, 0)
+        #: What was typed in the GOT FIVE! dialog when it last closed unsent, with the
+        #: rack's colours then (another game's rack does not take it).
+        self.draft: tuple[list[int], list[str]] | None = None
 
     def compose_table(self) -> ComposeResult:
         yield Static("", id="gf-status", markup=False)
@@ -115,36 +127,13 @@ class GotFiveScreen(TableScreen):
         self.set_class(width < WIDE, "-narrow")
         self.refresh_bindings()
         self.query_one(OthersPanel).wide = width >= WIDE
-        # On a small terminal the board must stay in sight: tall stacks of clues fold.
-        self.query_one(MyRack).max_lines = 0 if width >= WIDE else 3
+        # On a small terminal the board must stay in sight and the log needs its lines:
+        # tall stacks of clues fold, and the positions' numbers go on the tiles' line.
+        rack = self.query_one(MyRack)
+        rack.max_lines = 0 if width >= WIDE else 3
+        rack.compact = width < WIDE
 
     # ---- showing an update ---------------------------------------------------
-
-    @property
-    def marks(self) -> dict[int, str]:
-        """The board as we show it: the view's marks with our pending ones over them."""
-        marks = {int(n): m for n, m in (self.view.get("marks") or {}).items()
-                 if str(n).isdigit() and m in CYCLE}
-        for n, mark in self.pending.items():
-            if mark is None:
-                marks.pop(n, None)
-            else:
-                marks[n] = mark
-        return marks
-
-    def seen(self) -> frozenset[int]:
-        """Numbers this seat can see (auto-cross keeps them crossed): from the view."""
-        view, me = self.view, self.my_seat
-        seen = {t["n"] for t in view.get("public") or [] if "n" in t}
-        seen.update(c["tile"] for c in view.get("clues") or [] if "tile" in c)
-        for seat, rack in enumerate(view.get("racks") or []):
-            if seat != me:
-                seen.update(t["n"] for t in rack if "n" in t)
-        return frozenset(seen)
-
-    def locked(self) -> frozenset[int]:
-        """Numbers whose cell the player may not change (auto-cross on)."""
-        return self.seen() if self.view.get("auto_cross") else frozenset()
 
     def show(self, msg: dict[str, Any], view: dict[str, Any], legal: list[dict[str, Any]],
              names: list[str]) -> None:
@@ -263,17 +252,12 @@ class GotFiveScreen(TableScreen):
 
     # ---- which keys work now -----------------------------------------------------
 
-    def can_mark(self) -> bool:
-        """Marks are open (the host lists ``mark``), even while a move is on its way."""
-        legal = (self.update or {}).get("legal") or []
-        return self.my_seat is not None and any(a.get("type") == "mark" for a in legal)
-
     def check_game_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys that work now."""
-        if action in (*MOVES, "cycle", "set_mark", "mark_key") and isinstance(
+        if action in (*MOVES, "cycle", "set_mark", "mark_key", "cross_range") and isinstance(
                 self.focused, Input):
             return False  # the keys belong to the text line being typed
-        if action in ("move", "cycle", "set_mark"):
+        if action in ("move", "cycle", "set_mark", "cross_range"):
             return self.can_mark()
         if action == "mark_key":
             return self.can_mark() and not self.has_class("-narrow")
@@ -281,7 +265,9 @@ class GotFiveScreen(TableScreen):
         # game (another seat's turn, another phase), hidden once it never will.
         if action == "reveal":
             return self.can("reveal") or self._later()
-        if action in ("sort", "next_tile"):
+        if action == "tile_key" and self.has_class("-narrow"):
+            return False
+        if action in ("sort", "next_tile", "tile_key"):
             return self.can("sort") or self._later()
         if action == "compare":
             return self.can("compare") or self._later()
@@ -296,58 +282,6 @@ class GotFiveScreen(TableScreen):
         playing = (me is not None and view.get("phase") not in (None, "over")
                    and not (me < len(out) and out[me]))
         return None if playing else False
-
-    # ---- the board -----------------------------------------------------------------
-
-    def action_move(self, rows: int, cols: int) -> None:
-        """Move the board's cursor (it wraps around the edges)."""
-        row, col = self.cursor
-        self.cursor = ((row + rows) % COLOURS, (col + cols) % PER_COLOUR)
-        self.query_one(BoardWidget).cursor = self.cursor
-
-    def action_cycle(self) -> None:
-        """Cycle the cell under the cursor: blank → crossed → circled → blank."""
-        n = number_at(*self.cursor)
-        self.mark(n, CYCLE[self.marks.get(n)])
-
-    def action_set_mark(self, mark: str) -> None:
-        """Cross, circle or clear the cell under the cursor."""
-        self.mark(number_at(*self.cursor), None if mark == "clear" else mark)
-
-    def action_mark_key(self, mark: str) -> None:
-        """x or o on a wide terminal (the same as :meth:`action_set_mark`)."""
-        self.action_set_mark(mark)
-
-    @on(BoardWidget.CellClicked)
-    def cell_clicked(self, event: BoardWidget.CellClicked) -> None:
-        """A click on a cell moves the cursor there and cycles it."""
-        self.cursor = cell_of(event.n)
-        self.query_one(BoardWidget).cursor = self.cursor
-        if self.can_mark():
-            self.mark(event.n, CYCLE[self.marks.get(event.n)])
-
-    def mark(self, n: int, mark: str | None) -> None:
-        """Mark ``n`` on the board now and tell the host (without blocking any key)."""
-        if not self.can_mark():
-            return
-        if n in self.locked():
-            if mark != "cross":
-                self.notify(f"You can see {n}: auto-cross keeps it crossed.",
-                            severity="warning")
-            return
-        if self.marks.get(n) == mark:
-            return
-        self.pending[n] = mark
-        self.query_one(BoardWidget).marks = self.marks
-        self.act({"type": "mark", "n": n, "mark": mark}, wait=False)
-
-    def refused(self, method: str) -> None:
-        """A refusal: forget the marks on their way, the next view has the truth."""
-        super().refused(method)
-        if method == "act" and self.pending:
-            self.pending.clear()
-            if self.my_seat is not None:
-                self.query_one(BoardWidget).marks = self.marks
 
     # ---- your turn -------------------------------------------------------------------
 
@@ -387,6 +321,10 @@ class GotFiveScreen(TableScreen):
             self.query_one(PublicRow).selected = self.selected
             self._status(self.view, self.names)
 
+    def action_tile_key(self, step: int) -> None:
+        """Tab on a wide terminal (the same as :meth:`action_next_tile`)."""
+        self.action_next_tile(step)
+
     @on(PublicRow.TileClicked)
     def tile_clicked(self, event: PublicRow.TileClicked) -> None:
         """A click on a public tile picks it (sort or compare it next)."""
@@ -423,30 +361,34 @@ class GotFiveScreen(TableScreen):
 
     # ---- GOT FIVE! -----------------------------------------------------------------------
 
-    def prefill(self) -> list[int | None]:
-        """Per rack position, the one circled number of its colour (if exactly one)."""
-        me = self.my_seat
-        rack = (self.view.get("racks") or [[]] * ((me or 0) + 1))[me or 0]
-        circled = [n for n, m in self.marks.items() if m == "circle"]
-        out: list[int | None] = []
-        for tile in rack:
-            mine = [n for n in circled if colour_of(n) == tile.get("colour")]
-            out.append(mine[0] if len(mine) == 1 else None)
-        return out
+    def hint_numbers(self) -> tuple[set[int], set[int]]:
+        """(numbers the hint greys, numbers it stars): what the board shows of a
+        board-mode hint, nothing otherwise."""
+        board = self.query_one(BoardWidget)
+        return board.impossible(), board.certain()
 
     def action_got_five(self) -> None:
-        """Open the GOT FIVE! dialog."""
+        """Open the GOT FIVE! dialog (with what was typed when it last closed)."""
         if not self.can("announce") or self.my_seat is None:
             return
         colours = [int(t["colour"]) for t in self.view["racks"][self.my_seat]]
+        impossible, certain = self.hint_numbers()
+        circled = {n for n, mark in self.marks.items() if mark == "circle"}
+        crossed = {n for n, mark in self.marks.items() if mark == "cross"}
+        prefill, filled = prefill_for(colours, circled, certain,
+                                      self.draft[1] if self.draft and self.draft[0] == colours
+                                      else None)
+        dialog = AnnounceScreen(colours, prefill, crossed, self.seen(), impossible,
+                                filled=filled, wide=not self.has_class("-narrow"))
 
         def chosen(numbers: list[int] | None) -> None:
-            if numbers is not None and self.can("announce"):
+            if numbers is None:
+                self.draft = (colours, dialog.texts())  # Esc: kept for next time
+            elif self.can("announce"):
+                self.draft = None
                 self.act({"type": "announce", "numbers": numbers})
 
-        crossed = {n for n, mark in self.marks.items() if mark == "cross"}
-        self.app.push_screen(AnnounceScreen(colours, self.prefill(), crossed, self.seen()),
-                             chosen)
+        self.app.push_screen(dialog, chosen)
 
 
 def _pass(widget: Widget, **values: Any) -> None:

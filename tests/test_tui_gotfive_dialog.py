@@ -1,0 +1,157 @@
+"""Pilot tests of the GOT FIVE! dialog as a player types in it: two digits and Tab,
+Esc and coming back, the hint's ★ numbers filled in, ↑/↓ over what the hint greys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.app import App
+from textual.widgets import Input
+
+from engine.gotfive import colour_of, numbers_of_colour
+from tui.games.gotfive.dialogs import AnnounceScreen
+
+from .test_tui import until
+from .test_tui_gotfive import late_game, my_turn, solo_app
+from .tui_support import type_ahead
+
+
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Keep settings out of the real home directory; keep mDNS on loopback."""
+    monkeypatch.setenv("HIDDENHAND_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("HIDDENHAND_MDNS_INTERFACES", "127.0.0.1")
+    return tmp_path / "config"
+
+
+class Dialog(App[None]):
+    CSS_PATH = str(Path(__file__).parent.parent / "tui" / "app.tcss")  # the app's
+
+    def __init__(self, dialog: AnnounceScreen) -> None:
+        super().__init__()
+        self.dialog = dialog
+
+    def on_mount(self) -> None:
+        self.push_screen(self.dialog)
+
+
+async def test_typing_two_digits_then_tab_fills_the_next_slot_not_the_one_after() -> None:
+    """Two digits move on by themselves; a Tab straight after does not move on again:
+    "24 Tab 30 Tab 41" fills slots 1, 2 and 3. A Tab after one digit, or after the player
+    moved to a slot, moves on as always; the note says how it goes."""
+    app = Dialog(AnnounceScreen([3, 4, 0, 1, 2], [None] * 5))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        dialog = app.dialog
+        await pilot.press("2", "4", "tab", "3", "0", "tab", "4", "1")
+        assert dialog.texts() == ["24", "30", "41", "", ""]
+        assert app.focused is dialog.query_one("#gf-n3")
+        await pilot.press("tab")  # nothing typed since it moved on: stays
+        assert app.focused is dialog.query_one("#gf-n3")
+        await pilot.press("tab")  # a second Tab moves on
+        assert app.focused is dialog.query_one("#gf-n4")
+        await pilot.press("shift+tab", "7", "tab")  # one digit, then Tab: on
+        assert app.focused is dialog.query_one("#gf-n4")
+        assert dialog.texts() == ["24", "30", "41", "7", ""]
+        await pilot.press("shift+tab", "shift+tab", "1", "1")  # 11 (A) in slot 3: on…
+        assert app.focused is dialog.query_one("#gf-n3")
+        await pilot.click("#gf-n1")  # …but the player went elsewhere: Tab moves on
+        await pilot.press("tab")
+        assert app.focused is dialog.query_one("#gf-n2")
+        assert "Two digits move on by themselves (then Tab stays)" in str(
+            dialog.query_one(".gf-note").render())
+
+
+@pytest.mark.parametrize("keys", ["24\t30\t41", "243041"])
+async def test_numbers_typed_faster_than_the_app_still_land_one_a_slot(keys: str) -> None:
+    """A fast typist (or tmux) sends "24 Tab 30 Tab 41" or "24 30 41" before the app
+    handled the first key: each number still lands in its own slot (the keys queued
+    behind two digits went on into the slot they had just filled, and a Tab came too
+    late)."""
+    app = Dialog(AnnounceScreen([3, 4, 0, 1, 2], [None] * 5))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await type_ahead(pilot, *["tab" if key == "\t" else key for key in keys])
+        await pilot.pause()
+        assert app.dialog.texts() == ["24", "30", "41", "", ""]
+        assert app.focused is app.dialog.query_one("#gf-n3")
+
+
+async def test_escape_keeps_what_was_typed_for_the_next_time() -> None:
+    """Esc closes the dialog without sending, and opening it again shows what was
+    typed (the Close button the same); what was typed goes before the circled cells."""
+    app = solo_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await my_turn(pilot)
+        colours = [t["colour"] for t in screen.view["racks"][0]]
+        first = next(n for n in numbers_of_colour(colours[0]) if n >= 10)
+        await pilot.press("g")
+        dialog = await until(pilot, lambda: isinstance(app.screen, AnnounceScreen)
+                             and app.screen, "the dialog")
+        await pilot.pause()
+        await pilot.press(*str(first), "4")
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "the table")
+        assert screen.view["out"][0] is False  # nothing sent
+        await pilot.press("g")
+        again = await until(pilot, lambda: isinstance(app.screen, AnnounceScreen)
+                            and app.screen is not dialog and app.screen, "the dialog again")
+        await pilot.pause()
+        assert again.texts() == [str(first), "4", "", "", ""]
+        assert "Filled in from what you typed" in str(again.query_one(".gf-note").render())
+        await pilot.click("#cancel")
+        await until(pilot, lambda: app.screen is screen, "the table")
+        await pilot.press("g")
+        third = await until(pilot, lambda: isinstance(app.screen, AnnounceScreen)
+                            and app.screen not in (dialog, again) and app.screen, "once more")
+        await pilot.pause()
+        assert third.texts()[:2] == [str(first), "4"]
+
+
+async def test_the_dialog_fills_in_the_hints_stars_and_its_arrows_skip_what_it_greys() -> None:
+    """With hints=board, a ★ number (surely yours) is filled in on opening, and ↑/↓
+    pass over the numbers the board greys (no rack that fits holds them)."""
+    app = solo_app(4, hints="board")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await late_game(pilot, 3)
+        hint = screen.view["hint"]
+        certain = {colour_of(n): n for n in hint["certain"]}
+        colours = [t["colour"] for t in screen.view["racks"][0]]
+        assert certain, hint  # the game went far enough for a ★
+        await pilot.press("g")
+        dialog = await until(pilot, lambda: isinstance(app.screen, AnnounceScreen)
+                             and app.screen, "the dialog")
+        await pilot.pause()
+        assert dialog.texts() == [str(certain.get(c, "")) for c in colours]
+        # A ★ number goes before what was typed there when the dialog last closed.
+        starred = next(i for i, c in enumerate(colours) if c in certain)
+        dialog.query_one(f"#gf-n{starred}", Input).value = "1"
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "the table")
+        await pilot.press("g")
+        dialog = await until(pilot, lambda: isinstance(app.screen, AnnounceScreen)
+                             and app.screen is not dialog and app.screen, "the dialog again")
+        await pilot.pause()
+        assert dialog.texts()[starred] == str(certain[colours[starred]])
+        assert "★" in str(dialog.query_one(".gf-note").render())
+        # ↑ in a slot of a colour where the board greys numbers not crossed off: only
+        # the numbers still possible.
+        crossed = screen.seen() | {n for n, m in screen.marks.items() if m == "cross"}
+
+        def greyed(colour: int) -> set[int]:
+            return set(numbers_of_colour(colour)) - set(hint["possible"][str(colour)]) - crossed
+
+        i, colour = max(enumerate(colours), key=lambda ic: len(greyed(ic[1])))
+        assert greyed(colour), "the hint greys a number not crossed off otherwise"
+        slot = dialog.query_one(f"#gf-n{i}", Input)
+        slot.focus()
+        slot.value = ""
+        stepped = []
+        for _ in range(12):
+            await pilot.press("up")
+            await pilot.pause()
+            if stepped and stepped[-1] == int(slot.value):
+                break
+            stepped.append(int(slot.value))
+        assert stepped == [n for n in hint["possible"][str(colour)] if n not in crossed]

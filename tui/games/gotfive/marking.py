@@ -1,0 +1,141 @@
+"""The board half of the Got Five! table: your marks, and the keys that make them.
+
+:class:`BoardTable` is the base of :class:`~tui.games.gotfive.screen.GotFiveScreen`
+(which binds the keys): arrows move the board's cursor and stop at the edges; space
+cycles a cell in place; x and o cross or circle it and step on to the next cell; < and >
+cross the rest of the row below or above the cursor (circled cells kept); a click
+cycles a cell. Marks go to the host as ``mark`` actions without blocking the turn's
+keys: the board shows them at once and then follows the view, so they survive a
+reconnection.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on
+
+from engine.gotfive import COLOURS, PER_COLOUR
+from tui.games.gotfive.board import CYCLE, BoardWidget, beyond, cell_of, number_at
+from tui.games.gotfive.text import LETTERS, listed
+from tui.screens.table import TableScreen
+
+
+class BoardTable(TableScreen):
+    """A Got Five! table's board: the marks shown, and the keys and clicks on it."""
+
+    def __init__(self, session: Any) -> None:
+        super().__init__(session)
+        #: Marks sent and not yet seen in a view: number → mark (None: cleared).
+        self.pending: dict[int, str | None] = {}
+        #: The board's cursor: (row = colour, column).
+        self.cursor = (0, 0)
+
+    @property
+    def marks(self) -> dict[int, str]:
+        """The board as we show it: the view's marks with our pending ones over them."""
+        marks = {int(n): m for n, m in (self.view.get("marks") or {}).items()
+                 if str(n).isdigit() and m in CYCLE}
+        for n, mark in self.pending.items():
+            if mark is None:
+                marks.pop(n, None)
+            else:
+                marks[n] = mark
+        return marks
+
+    def seen(self) -> frozenset[int]:
+        """Numbers this seat can see (auto-cross keeps them crossed): from the view."""
+        view, me = self.view, self.my_seat
+        seen = {t["n"] for t in view.get("public") or [] if "n" in t}
+        seen.update(c["tile"] for c in view.get("clues") or [] if "tile" in c)
+        for seat, rack in enumerate(view.get("racks") or []):
+            if seat != me:
+                seen.update(t["n"] for t in rack if "n" in t)
+        return frozenset(seen)
+
+    def locked(self) -> frozenset[int]:
+        """Numbers whose cell the player may not change (auto-cross on)."""
+        return self.seen() if self.view.get("auto_cross") else frozenset()
+
+    def can_mark(self) -> bool:
+        """Marks are open (the host lists ``mark``), even while a move is on its way."""
+        legal = (self.update or {}).get("legal") or []
+        return self.my_seat is not None and any(a.get("type") == "mark" for a in legal)
+
+    def action_move(self, rows: int, cols: int) -> None:
+        """Move the board's cursor; at an edge it stays (it never wraps round to the far
+        side, where the next key would mark a cell the player did not mean)."""
+        row, col = self.cursor
+        self.cursor = (min(max(row + rows, 0), COLOURS - 1),
+                       min(max(col + cols, 0), PER_COLOUR - 1))
+        self.query_one(BoardWidget).cursor = self.cursor
+
+    def action_cycle(self) -> None:
+        """Cycle the cell under the cursor: blank → crossed → circled → blank (in place:
+        the next space cycles the same cell)."""
+        n = number_at(*self.cursor)
+        self.mark(n, CYCLE[self.marks.get(n)])
+
+    def action_set_mark(self, mark: str) -> None:
+        """x or o: cross or circle the cell under the cursor, then step on to the next
+        cell of the row (a run of cells is x x x); Delete clears it in place."""
+        n = number_at(*self.cursor)
+        done = self.mark(n, None if mark == "clear" else mark)
+        if done and mark != "clear":
+            self.action_move(0, 1)
+
+    def action_mark_key(self, mark: str) -> None:
+        """x or o on a wide terminal (the same as :meth:`action_set_mark`)."""
+        self.action_set_mark(mark)
+
+    def action_cross_range(self, step: int) -> None:
+        """Cross every number of the cursor's row below the cursor (``step`` -1) or above
+        it (1), the cell itself and the circled ones left as they are; say what it did."""
+        if not self.can_mark():
+            return
+        row, col = self.cursor
+        marks, locked = self.marks, self.locked()
+        numbers = beyond(row, col, step)
+        todo = [n for n in numbers if n not in locked and marks.get(n) is None]
+        kept = [n for n in numbers if marks.get(n) == "circle"]
+        for n in todo:
+            self.mark(n, "cross")
+        where = f"row {LETTERS[row]} {'below' if step < 0 else 'above'} {number_at(row, col)}"
+        text = (f"Crossed {listed(todo)} ({where})." if todo
+                else f"Nothing left to cross in {where}.")
+        if kept:
+            text += f" Kept your ○ on {listed(kept)}."
+        self.notify(text, timeout=4)
+
+    @on(BoardWidget.CellClicked)
+    def cell_clicked(self, event: BoardWidget.CellClicked) -> None:
+        """A click on a cell moves the cursor there and cycles it."""
+        self.cursor = cell_of(event.n)
+        self.query_one(BoardWidget).cursor = self.cursor
+        if self.can_mark():
+            self.mark(event.n, CYCLE[self.marks.get(event.n)])
+
+    def mark(self, n: int, mark: str | None) -> bool:
+        """Mark ``n`` on the board now and tell the host (without blocking any key);
+        whether the cell shows that mark now."""
+        if not self.can_mark():
+            return False
+        if n in self.locked():
+            if mark != "cross":
+                self.notify(f"You can see {n}: auto-cross keeps it crossed.",
+                            severity="warning")
+            return mark == "cross"
+        if self.marks.get(n) == mark:
+            return True
+        self.pending[n] = mark
+        self.query_one(BoardWidget).marks = self.marks
+        self.act({"type": "mark", "n": n, "mark": mark}, wait=False)
+        return True
+
+    def refused(self, method: str) -> None:
+        """A refusal: forget the marks on their way, the next view has the truth."""
+        super().refused(method)
+        if method == "act" and self.pending:
+            self.pending.clear()
+            if self.my_seat is not None:
+                self.query_one(BoardWidget).marks = self.marks
