@@ -123,3 +123,30 @@ def test_binding_actions_are_read_as_textual_writes_them() -> None:
     assert parse_action("look(5)") == ("look", (5,))
     assert parse_action("aim('smile')") == ("aim", ("smile",))
     assert parse_action("play") == ("play", ())
+
+
+def test_a_level_says_what_it_adds_and_a_summary_says_when_that_card_was_not_dealt() -> None:
+    from tui.games.getit.text import new_at_level, new_card_missing
+
+    assert new_at_level(1) is None and new_at_level("X") is None
+    assert new_at_level(4) == (
+        "+ ◧ mirror — while you see one, peek at your own card (p); all peeking: you hold it")
+    assert (new_at_level(6) or "").startswith("+ 10 doubles")
+    mirror = {"id": 50, "kind": "mirror", "value": None}
+    without = {"last_round": {"level": 4}, "played": [number(3), number(9)],
+               "reveal": {"piles": [[number(20)], []]}}
+    assert new_card_missing(without) == (
+        "No mirror card was dealt this round: it may come next time.")
+    assert new_card_missing({**without, "reveal": {"piles": [[mirror], []]}}) is None
+    assert new_card_missing({**without, "last_round": {"level": 1}}) is None
+    doubles = {"last_round": {"level": 6}, "played": [number(6, 1), number(6, 2)]}
+    assert new_card_missing(doubles) is None
+    assert new_card_missing({**doubles, "played": [number(6)]}) == (
+        "No double (two cards of one number) was dealt this round.")
+    from tui.games.getit.summary import round_summary
+
+    lost = {**without, "phase": "round_over", "last_round": {"level": 4, "won": False,
+                                                             "reason": "time", "cards": 3}}
+    summary = round_summary(lost, ["Ann", "Bob"], 0, can_deal=True, can_lobby=False)
+    assert "No mirror card was dealt this round: it may come next time." in [
+        str(part) for part in summary.body]

@@ -22,7 +22,14 @@ from textual.widgets import Input, Static
 from engine.getit import arrangement
 from engine.testing import stack_getit_piles
 from net.clock import ManualClock
-from tests.tui_support import Notices, config_dir, type_ahead, until, until_on_clock
+from tests.tui_support import (
+    Notices,
+    config_dir,
+    screen_text,
+    type_ahead,
+    until,
+    until_on_clock,
+)
 from tui.app import HiddenHandApp
 from tui.games.getit.screen import GetItScreen
 from tui.games.getit.talk import TalkLine
@@ -1102,3 +1109,38 @@ async def test_a_key_that_does_nothing_now_says_why_in_one_line() -> None:
         await pilot.press("2")
         await until(pilot, lambda: screen.signals.mine(screen.view, 0, "look") == 1, "a look")
         assert len(notices.raised) == said
+
+
+async def test_a_level_says_what_is_new_as_its_piles_are_arranged() -> None:
+    app = solo_app(3, {"level": 4})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        await until(pilot, lambda: "New at Level 4: + ◧ mirror" in str(
+            screen.query_one("#prep-new", Static).render()), "what level 4 adds")
+
+
+async def test_help_in_a_round_opens_at_its_keys_beside_the_table_with_the_timer() -> None:
+    from tui.games.getit.round_help import RoundHelp
+    from tui.screens.rules import RulesScreen
+
+    app = solo_app(3, {"level": 1, "timer": 60})
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot)
+        await pilot.press("question_mark")  # in preparation: the whole rules
+        await until(pilot, lambda: isinstance(app.screen, RulesScreen), "the rules")
+        await pilot.press("escape")
+        screen, _ = await a_still_table(pilot, app)
+        await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
+        await pilot.press("question_mark")
+        help_screen = await until(pilot, lambda: isinstance(app.screen, RoundHelp)
+                                  and app.screen, "the round's help")
+        await until(pilot, lambda: "the timer runs while you read" in str(
+            help_screen.query_one("#help-timer", Static).render()), "the timer")
+        text = screen_text(app)
+        # The keys first, and the table's top line (its timer) still in sight above.
+        assert "In a round" in text and "A player's number" in text, text
+        assert "Level 1" in text.splitlines()[1], text
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, RulesScreen), "all the rules")
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "back at the table")

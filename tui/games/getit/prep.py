@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from tui.games.getit.text import level_text, new_at_level
 from tui.games.getit.widgets import PrepRow
 from tui.notices import Namer
 
@@ -115,6 +116,7 @@ class PrepPanel(Vertical):
         self._shown: tuple[dict[str, Any], int | None, Namer] | None = None
 
     def compose(self) -> ComposeResult:
+        yield Static("", id="prep-new", markup=False)
         yield Static("", id="prep-help", markup=False)
         yield PrepRow(id="prep-row")
         yield Static("", id="prep-waiting", markup=False)
@@ -126,6 +128,10 @@ class PrepPanel(Vertical):
         help_line = self.query_one("#prep-help", Static)
         row = self.query_one(PrepRow)
         arranging = me is not None and not arranged[me]
+        new = new_at_level(view.get("level"))
+        news = self.query_one("#prep-new", Static)
+        news.display = new is not None
+        news.update(f"New at {level_text(view.get('level'))}: {new}" if new else "")
         if me is None:
             help_line.update("The players are arranging their piles.")
         else:

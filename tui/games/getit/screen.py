@@ -390,6 +390,25 @@ class GetItScreen(TableScreen):
             return False  # the talk line just lost the keys (``talk_lost_keys``)
         return key_works(action, parameters, self._keys())
 
+    def action_rules(self) -> None:
+        """In a round: its keys and signals beside the table, the timer in sight (it
+        runs on); otherwise, or asked for from there, the whole rules."""
+        if self.view.get("phase") != "play":
+            super().action_rules()
+            return
+        # Loaded when first asked for, not before the table's first frame (it reads the
+        # rules text with Rich's Markdown).
+        from tui.games.getit.round_help import RoundHelp
+
+        timer = self.query_one(SandTimer)
+
+        def answered(everything: bool | None) -> None:
+            if everything:
+                TableScreen.action_rules(self)
+
+        self.app.push_screen(RoundHelp(lambda: None if timer.remaining is None
+                                       else timer.left()), answered)
+
     # ---- what every table asks of a game ------------------------------------------
 
     def chat_open(self) -> bool:

@@ -8,7 +8,7 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from tui.games.getit.text import card_text, level_text
+from tui.games.getit.text import card_text, level_text, new_card_missing
 from tui.notices import Namer, seat_index
 from tui.screens.summary import Choice, SummaryScreen
 
@@ -101,6 +101,9 @@ def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
     else:
         # Every pile played out (a cleared round): nothing is left to lay open.
         body.append(Text("Every card was played."))
+    missing = new_card_missing(view)
+    if missing is not None:
+        body.append(Text(missing))
     choices = []
     if not over and can_deal:
         choices.append(Choice("next", "Next round"))

@@ -170,6 +170,55 @@ def played_line(cards: list[Any], width: int) -> str:
     return "played: … " + " ".join(reversed(kept))
 
 
+#: What each level adds to the deck, in words (RULES.md's levels table).
+NEW_AT_LEVEL: dict[int, tuple[str, str]] = {
+    2: ("smile", "smile at whoever shows it; all smiling at you: play it"),
+    3: ("eyes", "look past whoever shows them; all looking past you: play it"),
+    4: ("mirror", "while you see one, peek at your own card (p); all peeking: you hold it"),
+    5: ("speech", "while you see it, talk (t); all talking: you hold it"),
+    6: ("double", "two cards of one number: either may go first"),
+}
+
+
+#: A special card's name in a sentence.
+CARD_NAMES = {"smile": "smile", "eyes": "eyes", "mirror": "mirror", "speech": "speech bubble"}
+
+
+def new_at_level(level: Any) -> str | None:
+    """ "+ ◧ mirror — while you see one, …": what this level adds (``None`` at level 1
+    and Level X, which add nothing new to learn)."""
+    if level not in NEW_AT_LEVEL:
+        return None
+    kind, how = NEW_AT_LEVEL[level]
+    name = "10 doubles" if kind == "double" else f"{SPECIALS[kind][0]} {CARD_NAMES[kind]}"
+    return f"+ {name} — {how}"
+
+
+def new_card_missing(view: dict[str, Any]) -> str | None:
+    """After a round: a line when the level's new card was not dealt this time (a level
+    deals some of its deck: a new player may not have met it)."""
+    level = (view.get("last_round") or {}).get("level", view.get("level"))
+    if level not in NEW_AT_LEVEL:
+        return None
+    reveal = view.get("reveal") or {}
+    wrong = reveal.get("wrong")
+    wrong = wrong if isinstance(wrong, dict) else {}
+    dealt = [c for c in view.get("played") or [] if isinstance(c, dict)]
+    dealt += [c for pile in reveal.get("piles") or [] if isinstance(pile, list)
+              for c in pile if isinstance(c, dict)]
+    if isinstance(wrong.get("card"), dict) and wrong["card"] not in dealt:
+        dealt.append(wrong["card"])
+    kind = NEW_AT_LEVEL[level][0]
+    if kind == "double":
+        values = [c.get("value") for c in dealt if c.get("kind") == "number"]
+        if len(values) != len(set(values)):
+            return None
+        return "No double (two cards of one number) was dealt this round."
+    if any(c.get("kind") == kind for c in dealt):
+        return None
+    return f"No {CARD_NAMES[kind]} card was dealt this round: it may come next time."
+
+
 def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
     """One log line for a Get It! event (signals show on the table, not in the log)."""
     kind = event.get("type")
@@ -186,8 +235,9 @@ def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
     if kind == "talk_ended":
         return "The speech bubble was played: talk ends"
     if kind == "dealt":
+        new = new_at_level(event.get("level"))
         return (f"{level_text(event.get('level'))}, attempt {event.get('attempt')}: "
-                "cards dealt — arrange your pile")
+                "cards dealt — arrange your pile" + (f". New: {new}" if new else ""))
     if kind == "round_started":
         # (Not the engine's count of rounds, which runs on across levels and attempts:
         # the top line says the level and the attempt.)

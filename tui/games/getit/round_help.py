@@ -1,0 +1,76 @@
+"""``?`` during a Get It! round: the round's keys and signals beside the table, with the
+timer, which runs on while they are read (the whole rules, over the whole table, hid the
+clock and opened at the levels table)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.markdown import Markdown
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from tui.screens.rules import rules_text
+from tui.widgets.footer import TableFooter
+
+#: The sections of the rules text a player needs in a round.
+SECTIONS = ("## In a round", "## Signals")
+
+
+def round_sections(text: str) -> str:
+    """The rules' in-round sections (keys first), from the rules text itself."""
+    parts = {}
+    for block in text.split("\n## "):
+        heading = "## " + block.split("\n", 1)[0].removeprefix("## ")
+        parts[heading] = "## " + block.removeprefix("## ")
+    return "\n\n".join(parts[s].strip() for s in SECTIONS if s in parts)
+
+
+class RoundHelp(ModalScreen[bool]):
+    """The round's keys and signals in a panel over the log; the timer stays in sight.
+    Dismissed with ``True`` when the player asks for the whole rules."""
+
+    DEFAULT_CSS = """
+    RoundHelp { align: right bottom; background: $background 30%; }
+    RoundHelp > Vertical {
+        width: 64; max-width: 100%; height: 1fr; max-height: 22;
+        border: round $accent; background: $surface; padding: 0 1;
+    }
+    RoundHelp #help-timer { text-style: bold; height: auto; }
+    RoundHelp VerticalScroll { height: 1fr; }
+    """
+
+    BINDINGS = [
+        Binding("escape", "dismiss(False)", "Back to the round"),
+        Binding("question_mark", "dismiss(False)", "Back", show=False),
+        Binding("r", "dismiss(True)", "All the rules"),
+    ]
+
+    def __init__(self, left: Callable[[], float | None]) -> None:
+        super().__init__()
+        #: Seconds left in the round now (``None``: untimed).
+        self.left = left
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("", id="help-timer", markup=False)
+            with VerticalScroll():
+                yield Static(Markdown(round_sections(rules_text("getit"))))
+        yield TableFooter()
+
+    def on_mount(self) -> None:
+        self.tick()
+        self.set_interval(0.5, self.tick)
+
+    def tick(self) -> None:
+        """Say the time left, as the table's timer does."""
+        left = self.left()
+        if left is None:
+            words = "Untimed round · Esc: back to the round"
+        else:
+            minutes, seconds = divmod(int(left + 0.999), 60)
+            words = f"⏳ {minutes}:{seconds:02d} left — the timer runs while you read · Esc: back"
+        self.query_one("#help-timer", Static).update(words)
