@@ -150,3 +150,16 @@ def test_a_level_says_what_it_adds_and_a_summary_says_when_that_card_was_not_dea
     summary = round_summary(lost, ["Ann", "Bob"], 0, can_deal=True, can_lobby=False)
     assert "No mirror card was dealt this round: it may come next time." in [
         str(part) for part in summary.body]
+
+
+def test_the_top_line_says_it_in_fewer_words_on_a_narrow_terminal() -> None:
+    from tui.games.getit.text import status_line
+
+    view = {"level": 5, "attempt": 1, "attempts": 2, "phase": "play", "cards": 22,
+            "timer": 60, "piles": [{"count": 8}, {"count": 9}]}
+    assert status_line(view, None) == "Level 5 · attempt 1 of 2 · 17 of 22 cards left"
+    assert status_line(view, None, short=True) == "Level 5 · try 1/2 · 17/22 left"
+    level_x = {**view, "level": "X", "timer": 0}
+    assert status_line(level_x, 12) == "Level X · 17 of 22 cards left · record 12 cards · " \
+        "untimed practice"
+    assert status_line(level_x, 12, short=True) == "Level X · 17/22 left · record 12 · untimed"

@@ -812,7 +812,7 @@ async def test_an_untimed_level_x_round_is_no_new_record(config_dir: Path) -> No
         assert not (config_dir / "getit_records.json").exists()
 
 
-def test_a_player_signalling_nothing_is_told_the_team_waits_for_their_look() -> None:
+def test_a_player_signalling_nothing_is_told_to_look_at_who_should_play() -> None:
     from tui.games.getit.text import my_signals
     from tui.notices import Namer
 
@@ -821,13 +821,13 @@ def test_a_player_signalling_nothing_is_told_the_team_waits_for_their_look() -> 
                             "signals": [dict(none), dict(none), dict(none)]}
     namer = Namer(["Ann", "Bob", "Cy"])
     assert my_signals(view, namer) == (
-        "no signal — look (1/3) at who should play; the team waits for it")
+        "no signal — look (1 3) at who should play")
     assert my_signals({**view, "phase": "over"}, namer) == "no signal"  # nothing to wait for
     # Only players with cards left are worth a look; with none left but ours: play.
     view["piles"] = [{"count": 0, "top": None}, {"count": 2, "top": None},
                      {"count": 1, "top": None}]
     assert my_signals(view, namer) == (
-        "no signal — look (3) at who should play; the team waits for it")
+        "no signal — look (3) at who should play")
     view["piles"][2]["count"] = 0
     assert my_signals(view, namer) == (
         "no signal — every other pile is empty: the rest are yours to play (Space)")
@@ -1144,3 +1144,29 @@ async def test_help_in_a_round_opens_at_its_keys_beside_the_table_with_the_timer
         await until(pilot, lambda: isinstance(app.screen, RulesScreen), "all the rules")
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is screen, "back at the table")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 18), (200, 50)])
+async def test_the_round_fits_every_terminal_size(size: tuple[int, int]) -> None:
+    """80×24: our line on one line and the log more than 4 lines; 60×18: no word cut
+    with '…'; 200×50: TO YOU and the timer grow with the cards."""
+    from tui.widgets.log import TableLog
+
+    app = solo_app(4, {"level": 5, "timer": 600})
+    async with app.run_test(size=size) as pilot:
+        screen, _ = await a_still_table(pilot, app)
+        await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
+        await pilot.press("3")
+        await until(pilot, lambda: screen.signals.mine(screen.view, 0, "look") == 2, "a look")
+        await pilot.pause()
+        if size == (80, 24):
+            assert screen.query_one("#my-line").size.height == 1
+            assert screen.query_one(TableLog).size.height >= 6
+        if size == (60, 18):
+            rows = screen_text(app).splitlines()
+            # The top line and the seats (the footer scrolls keys that do not fit).
+            assert not [row for row in rows[1:10] if "…" in row], "\n".join(rows)
+        if size == (200, 50):
+            assert screen.has_class("-big")
+            assert screen.query_one("#to-you").outer_size.height == 3
+            assert screen.query_one(SandTimer).outer_size.height == 3

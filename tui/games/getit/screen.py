@@ -47,6 +47,8 @@ from tui.widgets.footer import FooterEntry
 from tui.widgets.text import set_text
 
 MAX_SEATS = 6
+#: Below this width the top line says it in fewer words (beside the timer).
+SHORT_STATUS = 90
 #: The signal kinds a key toggles, with the words for a hint.
 AIMED = {"smile": "smile at", "look_past": "look past"}
 CARD_BACK = "╭──────╮\n│GET IT│\n│ back │\n╰──────╯"
@@ -141,9 +143,20 @@ class GetItScreen(TableScreen):
         if news:
             self.notify(news, timeout=6)
 
+    @on(SeatsRow.Fitted)
+    def seats_fitted(self, event: SeatsRow.Fitted) -> None:
+        """TO YOU and the timer grow with the cards on a big terminal."""
+        self.set_class(event.big, "-big")
+
+    def on_resize(self) -> None:
+        """The top line in fewer words on a narrow terminal, in full on a wide one."""
+        if self.update is not None and self.view:
+            self._top_line(self.update, self.view)
+
     def _top_line(self, msg: dict[str, Any], view: dict[str, Any]) -> None:
         best = (msg.get("table") or {}).get("options", {}).get("best")
-        set_text(self.query_one("#getit-status", Static), status_line(view, best))
+        set_text(self.query_one("#getit-status", Static),
+                 status_line(view, best, short=self.size.width < SHORT_STATUS))
         timer = self.query_one(SandTimer)
         remaining = view.get("remaining")
         timer.total = float(view.get("timer") or 60)

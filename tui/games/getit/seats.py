@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.containers import Horizontal
+from textual.message import Message
 
 from tui.games.getit.text import signal_lines
 from tui.games.getit.widgets import SeatCard
@@ -15,10 +16,21 @@ from tui.notices import Namer
 #: the block font (``SeatCard.big``) and the seats' row grows to hold them.
 BIG_HEIGHT = 40
 BIG_WIDTH = 24
+#: Below this terminal height the seats' row is short (see ``SeatsRow.fit``).
+SHORT_HEIGHT = 30
+#: A card narrower than this says "◀ you look" (the longer mark was cut).
+NARROW_WIDTH = 22
 
 
 class SeatsRow(Horizontal):
     """The other players' seat cards (every seat's, for a spectator)."""
+
+    class Fitted(Message):
+        """The cards changed size: ``big`` while numbers are in the block font."""
+
+        def __init__(self, big: bool) -> None:
+            super().__init__()
+            self.big = big
 
     def show(self, view: dict[str, Any], signals: list[dict[str, Any]], said: dict[int, str],
              me: int | None, namer: Namer) -> None:
@@ -51,8 +63,15 @@ class SeatsRow(Horizontal):
         self.fit(len(self.query_children(SeatCard)))
 
     def fit(self, others: int) -> None:
+        """Fit the cards to the terminal: the block font on a big one; on a short one the
+        count goes in each card's title and the row is three lines lower (the log keeps
+        its room)."""
         width, height = self.screen.size
         big = others > 0 and height >= BIG_HEIGHT and width // others >= BIG_WIDTH
+        short = height < SHORT_HEIGHT
+        if big != self.has_class("-big"):
+            self.post_message(self.Fitted(big))
         self.set_class(big, "-big")
+        self.set_class(short and not big, "-short")
         for card in self.query_children(SeatCard):
-            card.set_big(big)
+            card.set_fit(big=big, short=short, narrow=width // max(others, 1) < NARROW_WIDTH)

@@ -138,7 +138,7 @@ class SignalState:
         pile = piles[me] if me < len(piles) and isinstance(piles[me], dict) else {}
         count = int(pile.get("count", 0))
         signals = my_signals({**view, "signals": self.signals(view, me)}, namer)
-        left = f"{count} left in your pile" if count else "your pile is empty"
+        left = f"{count} in your pile" if count else "your pile is empty"
         return f"you ({me + 1}): {signals} · {left}"
 
     def seen_card(self, view: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:

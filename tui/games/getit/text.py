@@ -133,7 +133,7 @@ def my_signals(view: dict[str, Any], namer: Namer) -> str:
         return " · ".join(parts)
     if view.get("phase") != "play":
         return "no signal"
-    # A first-time player may not know the team waits for them: the bots play on looks.
+    # A first-time player may not know what to do: the bots play on looks.
     # Only a player with cards left can be the one to play (the view says how many).
     piles = view.get("piles")
     counts = [p.get("count") if isinstance(p, dict) else None
@@ -146,10 +146,9 @@ def my_signals(view: dict[str, Any], namer: Namer) -> str:
     others = [i + 1 for i in range(len(signals)) if i != me and holds(i)]
     if not others and me is not None and me < len(counts) and holds(me):
         return "no signal — every other pile is empty: the rest are yours to play (Space)"
-    keys = "/".join(str(n) for n in others)
-    if not keys:
+    if not others:
         return "no signal"
-    return f"no signal — look ({keys}) at who should play; the team waits for it"
+    return f"no signal — look ({number_ranges(others)}) at who should play"
 
 
 def played_line(cards: list[Any], width: int) -> str:
@@ -259,22 +258,26 @@ def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
     return None
 
 
-def status_line(view: dict[str, Any], best: Any) -> str:
-    """The line over the table: level, attempt, cards left, the Level X record."""
+def status_line(view: dict[str, Any], best: Any, *, short: bool = False) -> str:
+    """The line over the table: level, attempt, cards left, the Level X record (``short``:
+    in fewer words, for a narrow terminal, beside the timer)."""
     piles = view.get("piles") or []
     left = sum(int(p.get("count", 0)) for p in piles if isinstance(p, dict))
     total = int(view.get("cards") or 0)
     parts = [level_text(view.get("level"))]
     if view.get("level") != "X":
-        parts.append(f"attempt {view.get('attempt')} of {view.get('attempts')}")
+        attempt, attempts = view.get("attempt"), view.get("attempts")
+        parts.append(f"try {attempt}/{attempts}" if short
+                     else f"attempt {attempt} of {attempts}")
     if view.get("phase") == "prepare":
         parts.append(f"{total} cards dealt")
     else:
-        parts.append(f"{left} of {total} cards left")
+        parts.append(f"{left}/{total} left" if short else f"{left} of {total} cards left")
     if view.get("level") == "X":
-        parts.append(f"record {best} cards" if best else "no record yet")
+        parts.append("no record yet" if not best else f"record {best}" if short
+                      else f"record {best} cards")
     if not view.get("timer"):
-        parts.append("untimed practice")
+        parts.append("untimed" if short else "untimed practice")
     return " · ".join(parts)
 
 

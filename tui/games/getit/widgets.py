@@ -72,8 +72,12 @@ class SeatCard(Vertical):
     SeatCard .info { width: 100%; height: auto; }
     """
 
-    #: Numbers in the block font (a big terminal: see :meth:`GetItScreen`).
+    #: Numbers in the block font (a big terminal: see ``SeatsRow.fit``).
     big = False
+    #: A short terminal: the pile's count goes in the title, two lines of signals.
+    short = False
+    #: A narrow card: the shorter "◀ you look" mark.
+    narrow = False
 
     class Chosen(Message):
         """The player clicked this seat (to look at its player)."""
@@ -92,10 +96,11 @@ class SeatCard(Vertical):
         yield Static("", classes="face-word", markup=False)
         yield Static("", classes="info", markup=False)
 
-    def set_big(self, big: bool) -> None:
-        """Draw numbers in the block font (or not), from now on."""
-        if big != self.big:
-            self.big = big
+    def set_fit(self, *, big: bool, short: bool, narrow: bool) -> None:
+        """Fit the card to the room there is, from now on: numbers in the block font or
+        not; the count in the title (short); the shorter look mark (narrow)."""
+        if (big, short, narrow) != (self.big, self.short, self.narrow):
+            self.big, self.short, self.narrow = big, short, narrow
             if self._state is not None and self.children:
                 self._paint(**self._state)
 
@@ -119,8 +124,16 @@ class SeatCard(Vertical):
 
     def _paint(self, *, name: str, top: dict[str, Any] | None, count: int,
                lines: list[str], said: str | None, looked_at: bool, at_me: bool) -> None:
+        pile = f"{count} left" if count else "pile empty"
         self.border_title = f"{self.seat + 1} {name}"
-        self.border_subtitle = "◀ you look here" if looked_at else ""
+        mark = "◀ you look" if self.narrow else "◀ you look here"
+        if self.short and self.narrow:
+            # (A narrow title has no room for the count: the bottom edge holds it, marked
+            # "◀" where we look, as the double border marks it too.)
+            self.border_subtitle = f"◀ {pile}" if looked_at else pile
+        else:
+            self.border_title += f" · {pile}" if self.short else ""
+            self.border_subtitle = mark if looked_at else ""
         self.set_class(looked_at, "looked-at")
         self.set_class(at_me, "at-me")
         digits = self.query_one(Digits)
@@ -141,13 +154,14 @@ class SeatCard(Vertical):
         else:
             symbol, text = SPECIALS.get(str(top.get("kind")), ("?", card_text(top)))
             set_text(word, f"{symbol} {text} {symbol}")
-        info = Text(f"{count} left" if count else "pile empty", no_wrap=True,
-                    overflow="ellipsis")
+        info = Text("" if self.short else pile, no_wrap=True, overflow="ellipsis")
         for line in lines:
-            info.append("\n")
+            if info:
+                info.append("\n")
             info.append(line, style="reverse bold" if line.endswith("YOU") else "")
         if said:
-            info.append("\n")
+            if info:
+                info.append("\n")
             info.append(f"“{said}”", style="italic")
         set_text(self.query_one(".info", Static), info)
 
