@@ -11,7 +11,32 @@ import ast
 from dataclasses import dataclass
 from typing import Any
 
+from textual.binding import Binding
+
 from tui.games.getit.text import SPECIALS, number_ranges
+
+MAX_SEATS = 6
+#: The table's keys (each signal in at most two keystrokes).
+BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
+    Binding("space", "play", "Play"),
+    Binding("enter", "done", "Done (pass the pile)"),
+    Binding("tab", "next_special", "Next special"),
+    Binding("left", "move(-1)", "Move", key_display="←/→"),
+    Binding("right", "move(1)", "move ▶", show=False),
+    # A long hand (Level X) scrolls: its two ends, as the help line says.
+    Binding("home", "hand_end(1)", "Top of the hand", show=False),
+    Binding("end", "hand_end(0)", "Bottom of the hand", show=False),
+    Binding("1", "look(1)", "Look at", key_display="1-6",
+            tooltip="Look at a player: their number (again: at nobody); a click "
+                    "here looks at the next one"),
+    *[Binding(str(i), f"look({i})", show=False) for i in range(2, MAX_SEATS + 1)],
+    Binding("0", "stop_signals", "Stop all"),
+    Binding("s", "aim('smile')", "Smile"),
+    Binding("x", "aim('look_past')", "Look past"),
+    Binding("p", "peek", "Peek"),
+    Binding("t", "talk", "Talk", priority=True),  # (the words after it reach the line)
+    Binding("n", "next_round", "Next round"),
+]
 
 
 @dataclass
@@ -45,6 +70,30 @@ class KeyContext:
         piles = self.view.get("piles") or []
         pile = piles[self.me] if self.me is not None and self.me < len(piles) else None
         return int(pile.get("count", 0)) if isinstance(pile, dict) else 0
+
+
+def look_keys(ctx: KeyContext) -> str | None:
+    """What the look key shows in the footer: the other players' numbers ("2-4")."""
+    return ctx.others() or None
+
+
+def look_target(number: int, ctx: KeyContext, looked: int | None) -> int | bool | None:
+    """Whom pressing ``number`` looks at: a seat, ``None`` (at nobody: 0, or the one we
+    look at already), or ``False`` when there is no such other player."""
+    target = None if number == 0 else number - 1
+    if target is not None and (target >= ctx.seats or target == ctx.me):
+        return False
+    return None if target == looked else target
+
+
+def next_look(ctx: KeyContext, looked: int | None) -> int | None:
+    """The number that looks at the next player after the one we look at (after the
+    last: that one's again, which looks at nobody); ``None`` when there is nobody."""
+    others = [seat for seat in range(ctx.seats) if seat != ctx.me]
+    later = [seat for seat in others if looked is None or seat > looked]
+    if later:
+        return later[0] + 1
+    return None if looked is None else looked + 1
 
 
 def key_works(action: str, parameters: tuple[object, ...], ctx: KeyContext) -> bool | None:
@@ -124,3 +173,7 @@ def parse_action(text: str) -> tuple[str, tuple[object, ...]]:
         return name, ()
     value = ast.literal_eval(f"({rest[:-1]},)") if rest[:-1] else ()
     return name, tuple(value)
+
+
+#: Each key of the table and the action it stands for (as its binding says).
+KEY_ACTIONS = {b.key: parse_action(b.action) for b in BINDINGS if isinstance(b, Binding)}

@@ -2,16 +2,10 @@
 
 You never see your own pile. Around the table sit the others, each with the big card
 they show you and what they signal; under them, plainly, what everyone is doing to you
-("3 of 4 look at you · all 3 smile at you"), and your own signals in one line.
-
-Keys (each signal in at most two keystrokes; the footer shows only what works now):
-a digit looks at that player (again: at nobody); ``s`` smiles at / ``x`` looks past the
-player you look at (again: stop); ``0`` stops every signal; ``p`` peeks while you see a
-mirror; ``t`` talks while you see the speech bubble; Space plays your top card (Enter
-does not, so that the Enter of preparation cannot play a card); a click on a player
-looks at them. Every signal at a player ends when that player plays (the host ends it):
-it was about the card that is gone. Preparation: Tab picks a special card, ←/→ move it,
-Enter confirms. Table chat (``/``) is off during a round: the game is silent.
+("3 of 4 look at you · all 3 smile at you"), and your own signals in one line. The screen
+assembles the parts: the top line (``top``), preparation (``prep``), the others' seats
+(``seats``), our place (``mine``), the talk line (``talk``), the signal state
+(``signals``) and the keys (``keys``: which work now, and why one does nothing).
 """
 
 from __future__ import annotations
@@ -21,37 +15,37 @@ from typing import Any
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Input, Static
+from textual.containers import Vertical
+from textual.widgets import Input
 
 from tui.games.getit import records
-from tui.games.getit.keys import KeyContext, key_works, parse_action, why_not
+from tui.games.getit.keys import (
+    BINDINGS,
+    KEY_ACTIONS,
+    KeyContext,
+    key_works,
+    look_keys,
+    look_target,
+    next_look,
+    why_not,
+)
+from tui.games.getit.mine import MyPlace
 from tui.games.getit.prep import Preparation, PrepPanel
 from tui.games.getit.seats import SeatsRow
 from tui.games.getit.signals import SignalState
 from tui.games.getit.summary import round_summary
-from tui.games.getit.talk import GUARDED, TALK_ENDED_NOTICE, TALK_GUARD, TalkLine
-from tui.games.getit.text import (
-    card_text,
-    describe_event,
-    number_ranges,
-    status_line,
-    to_you_text,
-)
-from tui.games.getit.widgets import PlayedRow, SandTimer, SeatCard
+from tui.games.getit.talk import GUARDED, TALK_ENDED_NOTICE, TalkLine
+from tui.games.getit.text import describe_event
+from tui.games.getit.top import TopLine
+from tui.games.getit.widgets import SandTimer, SeatCard
 from tui.messages import ConnectionDropped
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
 from tui.widgets.footer import FooterEntry
-from tui.widgets.text import set_text
 
-MAX_SEATS = 6
-#: Below this width the top line says it in fewer words (beside the timer).
-SHORT_STATUS = 90
 #: The signal kinds a key toggles, with the words for a hint.
 AIMED = {"smile": "smile at", "look_past": "look past"}
-CARD_BACK = "╭──────╮\n│GET IT│\n│ back │\n╰──────╯"
 
 
 class GetItScreen(TableScreen):
@@ -59,50 +53,21 @@ class GetItScreen(TableScreen):
 
     GAME = "getit"
     SUB_TITLE = "Get It!"
-    BINDINGS = [
-        Binding("space", "play", "Play"),
-        Binding("enter", "done", "Done (pass the pile)"),
-        Binding("tab", "next_special", "Next special"),
-        Binding("left", "move(-1)", "Move", key_display="←/→"),
-        Binding("right", "move(1)", "move ▶", show=False),
-        # A long hand (Level X) scrolls: its two ends, as the help line says.
-        Binding("home", "hand_end(1)", "Top of the hand", show=False),
-        Binding("end", "hand_end(0)", "Bottom of the hand", show=False),
-        Binding("1", "look(1)", "Look at", key_display="1-6",
-                tooltip="Look at a player: their number (again: at nobody); a click "
-                        "here looks at the next one"),
-        *[Binding(str(i), f"look({i})", show=False) for i in range(2, MAX_SEATS + 1)],
-        Binding("0", "stop_signals", "Stop all"),
-        Binding("s", "aim('smile')", "Smile"),
-        Binding("x", "aim('look_past')", "Look past"),
-        Binding("p", "peek", "Peek"),
-        Binding("t", "talk", "Talk", priority=True),  # (the words after it reach the line)
-        Binding("n", "next_round", "Next round"),
-    ]
+    BINDINGS = BINDINGS
 
     def __init__(self, session: Any) -> None:
         super().__init__(session)
         #: The round's signals as we show them (ours sent ahead of the host's answer).
         self.signals = SignalState()
-        self._phase: str | None = None
-        #: What each Static of the round shows now (see ``_set``).
-        self._shown_content: dict[str, str] = {}
 
     # ---- composing ---------------------------------------------------------------
 
     def compose_table(self) -> ComposeResult:
-        with Horizontal(id="getit-top"):
-            yield Static("", id="getit-status", markup=False)
-            yield SandTimer(id="timer")
+        yield TopLine(id="getit-top")
         yield PrepPanel(id="getit-prep")
         with Vertical(id="getit-round"):
             yield SeatsRow(id="getit-seats")
-            with Horizontal(id="getit-me"):
-                yield Static(CARD_BACK, id="my-back", markup=False)
-                with Vertical(id="getit-me-text"):
-                    yield Static("", id="to-you")
-                    yield Static("", id="my-line", markup=False)
-                    yield PlayedRow(id="played")
+            yield MyPlace(id="getit-me")
             yield TalkLine(id="talk")
         yield from self.compose_log()
 
@@ -114,7 +79,7 @@ class GetItScreen(TableScreen):
         phase = view.get("phase")
         self._follow_events(msg.get("events") or [], phase)
         namer = Namer(names, self.my_seat)
-        self._top_line(msg, view)
+        self.query_one(TopLine).show(msg, view)
         preparing = phase == "prepare"
         self.query_one("#getit-prep").display = preparing
         self.query_one("#getit-round").display = not preparing
@@ -122,7 +87,6 @@ class GetItScreen(TableScreen):
             self.query_one(PrepPanel).show(view, self.my_seat, namer)
         else:
             self._show_round(view, namer)
-        self._phase = phase
 
     def _follow_events(self, events: list[dict[str, Any]], phase: Any) -> None:
         played = self.signals.follow(events, phase, self.my_seat)
@@ -147,23 +111,6 @@ class GetItScreen(TableScreen):
     def seats_fitted(self, event: SeatsRow.Fitted) -> None:
         """TO YOU and the timer grow with the cards on a big terminal."""
         self.set_class(event.big, "-big")
-
-    def on_resize(self) -> None:
-        """The top line in fewer words on a narrow terminal, in full on a wide one."""
-        if self.update is not None and self.view:
-            self._top_line(self.update, self.view)
-
-    def _top_line(self, msg: dict[str, Any], view: dict[str, Any]) -> None:
-        best = (msg.get("table") or {}).get("options", {}).get("best")
-        set_text(self.query_one("#getit-status", Static),
-                 status_line(view, best, short=self.size.width < SHORT_STATUS))
-        timer = self.query_one(SandTimer)
-        remaining = view.get("remaining")
-        timer.total = float(view.get("timer") or 60)
-        timer.paused = bool((msg.get("table") or {}).get("paused"))
-        timer.why_paused = "paused"
-        timer.remaining = (float(remaining) if view.get("phase") == "play"
-                           and isinstance(remaining, int | float) else None)
 
     # ---- preparation ------------------------------------------------------------
 
@@ -192,13 +139,6 @@ class GetItScreen(TableScreen):
 
     # ---- the round --------------------------------------------------------------
 
-    def _set(self, selector: str, content: Any) -> None:
-        """Update a Static only when what it shows changes (an update repaints it)."""
-        key = repr(content)
-        if self._shown_content.get(selector) != key:
-            self._shown_content[selector] = key
-            set_text(self.query_one(selector, Static), content)
-
     def _show_round(self, view: dict[str, Any], namer: Namer) -> None:
         me = self.my_seat
         self.query_one(SeatsRow).show(view, self.signals.signals(view, me),
@@ -206,22 +146,7 @@ class GetItScreen(TableScreen):
         self.query_one("#getit-me").display = me is not None
         if self.query_one(TalkLine).follow(self.can("say")):
             self.notify(TALK_ENDED_NOTICE, severity="warning", timeout=4)
-        self.query_one(PlayedRow).show(list(view.get("played") or []))
-        if me is None:
-            return
-        self._set("#to-you", to_you_text(self.signals.to_you(view, me)))
-        self._set("#my-line", self.signals.my_line(view, me, namer))
-        piles = view.get("piles") or []
-        pile = piles[me] if me < len(piles) and isinstance(piles[me], dict) else {}
-        mine_count = int(pile.get("count", 0))
-        seen = self.signals.seen_card(view) if mine_count else None
-        if seen is not None:
-            how, card = seen
-            self._set("#my-back", f"╭──────╮\n│{how:^6}│\n│{card_text(card):^6}│\n╰──────╯")
-        elif mine_count:
-            self._set("#my-back", CARD_BACK)
-        else:
-            self._set("#my-back", "╭──────╮\n│ no   │\n│ cards│\n╰──────╯")
+        self.query_one(MyPlace).show(view, self.signals, me, namer)
 
     # ---- keys ----------------------------------------------------------------------
 
@@ -264,37 +189,25 @@ class GetItScreen(TableScreen):
 
     def key_display(self, binding: Binding) -> str | None:
         """The look keys show the numbers of the other players here ("2-4", "1 3-4")."""
-        if binding.action != "look(1)":
-            return None
-        seats = len(self.view.get("piles") or [])
-        others = [n for n in range(1, seats + 1) if n - 1 != self.my_seat]
-        return number_ranges(others) or None
+        return look_keys(self._keys()) if binding.action == "look(1)" else None
 
     def footer_clicked(self, entry: FooterEntry) -> bool:
         """A click on the footer's "look at" (it stands for every player's number): look
         at the next player after the one we look at now (after the last: at nobody)."""
         if entry.name != "look":
             return False
-        seats = len(self.view.get("piles") or [])
-        others = [seat for seat in range(seats) if seat != self.my_seat]
-        looked = self._my_signal("look")
-        later = [seat for seat in others if looked is None or seat > looked]
-        if later:
-            self.action_look(later[0] + 1)
-        elif looked is not None:
-            self.action_look(looked + 1)  # again: at nobody
+        number = next_look(self._keys(), self._my_signal("look"))
+        if number is not None:
+            self.action_look(number)
         return True
 
     def action_look(self, number: int) -> None:
         """Look at player ``number`` (as players count); again looks at nobody."""
-        seats = len(self.view.get("piles") or [])
-        target = None if number == 0 else number - 1
-        if target is not None and (target >= seats or target == self.my_seat):
+        target = look_target(number, self._keys(), self._my_signal("look"))
+        if target is False:
             # ("1" is the key every look shows as: it runs for our own number too.)
             self.notify(why_not("look", (number,), self._keys()) or "", timeout=2, markup=False)
             return
-        if target is not None and self._my_signal("look") == target:
-            target = None
         self._signal("look", target)
 
     @on(SeatCard.Chosen)
@@ -345,34 +258,19 @@ class GetItScreen(TableScreen):
             event.stop()
             self.notify(reason, timeout=2, markup=False)
 
-    @on(Input.Submitted, "#talk")
-    def talk(self, event: Input.Submitted) -> None:
-        """Say the line to everyone, then give the keys back to the table."""
-        text = event.value.strip()
-        if text and self.can("say"):
-            self.act({"type": "say", "text": text}, wait=False)
-        elif text:
-            self.notify("Talk has ended: your line was not sent.", timeout=3)
-        event.input.value = ""
-        self.query_one(TalkLine).closing = True
-        self.set_focus(None)
+    @on(TalkLine.Said)
+    def talk(self, event: TalkLine.Said) -> None:
+        """Say the line to everyone."""
+        self.act({"type": "say", "text": event.text}, wait=False)
 
     def action_leave(self) -> None:
         """Esc in the talk line closes it (as in any text line)."""
         talk = self.query_one(TalkLine)
         if self.focused is talk:
-            talk.closing = True
+            talk.value = ""
+            talk.close()
+            return
         super().action_leave()
-
-    @on(TalkLine.LostKeys)
-    def talk_lost_keys(self) -> None:
-        """The talk line lost the keys without Enter or Esc (the terminal lost the focus,
-        or anything else took it): the rest of what was being typed must not reach the
-        round's keys (a space plays the card), so they wait a moment."""
-        self.set_timer(TALK_GUARD, self.refresh_bindings)
-        self.refresh_bindings()
-        self.notify("Your talk line lost the keys: the table's keys wait a moment.",
-                    severity="warning", timeout=3)
 
     def action_play(self) -> None:
         """Play your top card (keys wait for the host's answer: no double play)."""
@@ -450,8 +348,3 @@ class GetItScreen(TableScreen):
             self.action_next_round()
         else:
             super().summary_answered(answer)
-
-
-#: Each key of the table and the action it stands for (as its binding says).
-KEY_ACTIONS = {b.key: parse_action(b.action) for b in GetItScreen.BINDINGS
-               if isinstance(b, Binding)}

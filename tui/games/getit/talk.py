@@ -32,8 +32,12 @@ LATE_TALK = 3.0
 class TalkLine(Input):
     """One line to say to everyone while the speech bubble shows."""
 
-    class LostKeys(Message):
-        """The line lost the keys without Enter or Esc: the round's keys wait a moment."""
+    class Said(Message):
+        """The player says ``text`` to everyone (talk is possible)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(placeholder=TALK_OPEN, max_length=200, compact=True, **kwargs)
@@ -79,11 +83,33 @@ class TalkLine(Input):
         """True while the round's keys wait after the line lost the keys."""
         return time.monotonic() < self.keys_wait_until
 
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Say the line (while talk is possible), then give the keys back to the table."""
+        event.stop()
+        text = event.value.strip()
+        if text and self.possible:
+            self.post_message(self.Said(text))
+        elif text:
+            self.notify("Talk has ended: your line was not sent.", timeout=3)
+        self.value = ""
+        self.close()
+
+    def close(self) -> None:
+        """The player closes the line (Enter or Esc): the keys go back to the table."""
+        self.closing = True
+        self.screen.set_focus(None)
+
     def on_blur(self) -> None:
+        """A line that loses the keys without Enter or Esc (the terminal lost the focus,
+        or anything else took it) holds the round's keys back a moment: the rest of what
+        was being typed must not reach them (a space plays the card)."""
         by_player, self.closing = self.closing, False
         if not by_player:
             self.keys_wait_until = time.monotonic() + TALK_GUARD
-            self.post_message(self.LostKeys())
+            self.set_timer(TALK_GUARD, self.screen.refresh_bindings)
+            self.screen.refresh_bindings()
+            self.notify("Your talk line lost the keys: the table's keys wait a moment.",
+                        severity="warning", timeout=3)
         if not self.possible:
             self.value = ""
             self.display, self.disabled = False, True

@@ -1,0 +1,60 @@
+"""Our own place at the Get It! table: the back of our pile (or the card we peeked at),
+TO YOU, our own line, and the cards played so far."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
+
+from tui.games.getit.signals import SignalState
+from tui.games.getit.text import card_text, to_you_text
+from tui.games.getit.widgets import PlayedRow
+from tui.notices import Namer
+from tui.widgets.text import set_text
+
+CARD_BACK = "╭──────╮\n│GET IT│\n│ back │\n╰──────╯"
+NO_CARDS = "╭──────╮\n│ no   │\n│ cards│\n╰──────╯"
+
+
+class MyPlace(Horizontal):
+    """Our pile's back, TO YOU, our line and the played cards."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        #: What each Static shows now (see ``_set``).
+        self._shown: dict[str, str] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static(CARD_BACK, id="my-back", markup=False)
+        with Vertical(id="getit-me-text"):
+            yield Static("", id="to-you")
+            yield Static("", id="my-line", markup=False)
+            yield PlayedRow(id="played")
+
+    def _set(self, selector: str, content: Any) -> None:
+        """Update a Static only when what it shows changes (an update repaints it)."""
+        key = repr(content)
+        if self._shown.get(selector) != key:
+            self._shown[selector] = key
+            set_text(self.query_one(selector, Static), content)
+
+    def show(self, view: dict[str, Any], signals: SignalState, me: int | None,
+             namer: Namer) -> None:
+        """Show our place as ``view`` has it (only the played cards for a spectator)."""
+        self.query_one(PlayedRow).show(list(view.get("played") or []))
+        if me is None:
+            return
+        self._set("#to-you", to_you_text(signals.to_you(view, me)))
+        self._set("#my-line", signals.my_line(view, me, namer))
+        piles = view.get("piles") or []
+        pile = piles[me] if me < len(piles) and isinstance(piles[me], dict) else {}
+        count = int(pile.get("count", 0))
+        seen = signals.seen_card(view) if count else None
+        if seen is not None:
+            how, card = seen
+            self._set("#my-back", f"╭──────╮\n│{how:^6}│\n│{card_text(card):^6}│\n╰──────╯")
+        else:
+            self._set("#my-back", CARD_BACK if count else NO_CARDS)

@@ -1,0 +1,47 @@
+"""The line over the Get It! table: level, attempt, cards left, the record — and the sand
+timer beside it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Static
+
+from tui.games.getit.text import status_line
+from tui.games.getit.widgets import SandTimer
+from tui.widgets.text import set_text
+
+#: Below this width the line says it in fewer words (beside the timer).
+SHORT_STATUS = 90
+
+
+class TopLine(Horizontal):
+    """The table's top line and its sand timer."""
+
+    _shown: tuple[dict[str, Any], dict[str, Any]] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="getit-status", markup=False)
+        yield SandTimer(id="timer")
+
+    def show(self, msg: dict[str, Any], view: dict[str, Any]) -> None:
+        """Show the update ``msg`` (its ``view``): the words, and the round's time."""
+        self._shown = (msg, view)
+        table = msg.get("table") or {}
+        best = (table.get("options") or {}).get("best")
+        set_text(self.query_one("#getit-status", Static),
+                 status_line(view, best, short=self.screen.size.width < SHORT_STATUS))
+        timer = self.query_one(SandTimer)
+        remaining = view.get("remaining")
+        timer.total = float(view.get("timer") or 60)
+        timer.paused = bool(table.get("paused"))
+        timer.why_paused = "paused"
+        timer.remaining = (float(remaining) if view.get("phase") == "play"
+                           and isinstance(remaining, int | float) else None)
+
+    def on_resize(self) -> None:
+        """In fewer words on a narrow terminal, in full on a wide one."""
+        if self._shown is not None:
+            self.show(*self._shown)
