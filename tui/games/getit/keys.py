@@ -8,6 +8,7 @@ footer shows exactly the keys that work; a key that does nothing says so in one 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,10 +47,11 @@ class KeyContext:
     view: dict[str, Any]
     legal: list[dict[str, Any]]
     me: int | None
-    #: We aim a signal at someone now.
-    signalling: bool = False
+    #: We aim a signal at someone now (asked only when a key depends on it: the footer
+    #: asks every key at each change).
+    signalling: Callable[[], bool] = lambda: False
     #: Our pile in preparation holds a special card.
-    specials: bool = False
+    specials: Callable[[], bool] = lambda: False
 
     def can(self, kind: str) -> bool:
         return any(a.get("type") == kind for a in self.legal)
@@ -100,7 +102,7 @@ def key_works(action: str, parameters: tuple[object, ...], ctx: KeyContext) -> b
     """True: the key works now; None: shown dimmed; False: hidden from the footer."""
     phase = ctx.phase
     if action in ("next_special", "move"):
-        return ctx.can("arrange") and ctx.specials
+        return ctx.can("arrange") and ctx.specials()
     if action in ("done", "hand_end"):
         return ctx.can("arrange")
     if action == "play":
@@ -113,7 +115,7 @@ def key_works(action: str, parameters: tuple[object, ...], ctx: KeyContext) -> b
             isinstance(number, int) and 0 < number <= ctx.seats and number - 1 != ctx.me))
     if action == "stop_signals":
         # Dimmed while we signal nothing: it works once we do.
-        return (ctx.signalling or None) if phase == "play" else False
+        return (ctx.signalling() or None) if phase == "play" else False
     if action == "aim":
         # All round; before we look at someone the key says to (whom it is aimed at).
         return phase == "play"

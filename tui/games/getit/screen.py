@@ -290,8 +290,9 @@ class GetItScreen(TableScreen):
 
     def _keys(self) -> KeyContext:
         me = self.my_seat
-        return KeyContext(self.view, self.legal, me, signalling=self.signals.signalling(
-            self.view, me), specials=bool(self.prep.specials()))
+        return KeyContext(self.view, self.legal, me,
+                          signalling=lambda: self.signals.signalling(self.view, me),
+                          specials=lambda: bool(self.prep.specials()))
 
     def check_game_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Exactly the keys that work now."""
