@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Input, Label, Select, Switch
 
 from net.client import Client
+from net.clock import ManualClock
 from net.host import Host
 from tests.tui_support import (
     DEADLINE,
@@ -365,7 +367,9 @@ async def test_join_by_address_and_lobby_changes_are_seen_by_both(lan_host: Host
         await until(pilot, lambda: str(ready.label) == "▸ Ready (^r) ◂", "marked Ready")
         await pilot.pause()
         assert ready.content_region.width >= len("▸ Ready (^r) ◂")
-        await pilot.press("escape")
+        await pilot.press("escape")  # from a button back to the seats…
+        assert app.focused is seats and app.screen is lobby
+        await pilot.press("escape")  # …and from the seats out of the table
         assert isinstance(app.screen, MenuScreen)
     await bob.close()
 
@@ -777,18 +781,23 @@ async def test_a_refusal_repeated_while_it_shows_is_shown_once() -> None:
     a stack of them; each line the host took is in the log once."""
     from textual.widgets import RichLog
 
-    app = make_app()
+    # The host's clock stands still: it takes the burst of 6 lines, and no more however
+    # long the typing takes on a busy machine.
+    app = make_app(clock=ManualClock())
     # A notice stays until the test has looked (on a busy machine ten lines took longer
     # to type than a notice's five seconds).
     app.NOTIFICATION_TIMEOUT = DEADLINE
     notices = Notices()
     async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         lobby = await open_lobby(app, pilot)
-        await pilot.press("slash")
-        # The host takes a burst of 6, then 1 a second: twenty lines are too fast even
-        # for a machine so busy that typing one takes most of a second.
+        # Each line sent gives the keys back to the seats: / opens the line again.
+        chat_line = lobby.query_one("#chat-input", Input)
         for i in range(20):
-            await pilot.press(*f"m{i:02d}", "enter")
+            app.post_message(events.Key("slash", "/"))
+            await until(pilot, lambda: app.focused is chat_line, "the chat line")
+            for key in (*f"m{i:02d}", "enter"):
+                app.post_message(events.Key(key, key if len(key) == 1 else None))
+            await until(pilot, lambda: app.focused is not chat_line, f"line {i} sent")
         log = lobby.query_one("#chat", RichLog)
         await until(pilot, lambda: not [w for w in app.workers
                                         if w.group == "requests" and not w.is_finished],

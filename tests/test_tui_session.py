@@ -372,7 +372,9 @@ async def test_slash_opens_the_lobby_chat_and_escape_gives_the_keys_back() -> No
         chat = lobby.query_one("#chat", RichLog)
         await until(pilot, lambda: any("Ann (seat 1): hi all" in str(line.text)
                                        for line in chat.lines), "the chat line")
-        await pilot.press("escape")
+        # The line sent gives the keys back to the seats, as a table gives them back.
+        assert app.focused is lobby.query_one("#lobby-seats")
+        await pilot.press("slash", "escape")
         assert app.screen is lobby  # Esc left the chat line, not the table
         assert app.focused is lobby.query_one("#lobby-seats")
         await type_ahead(pilot, "slash", *"ok", "enter")  # typed fast: all of it the line's
