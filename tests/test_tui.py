@@ -24,6 +24,7 @@ from tests.tui_support import (
     TOAST,
     Notices,
     config_dir,
+    footer_keys,
     make_app,
     mounted,
     open_lobby,
@@ -731,6 +732,52 @@ async def test_after_a_game_the_creator_takes_the_table_back_to_the_lobby_and_de
         )
         assert again is not screen
         assert again.update["view"]["hand_counts"] == [6, 6]
+
+
+async def test_mid_match_the_creator_ends_the_game_and_takes_the_table_back_to_the_lobby(
+) -> None:
+    from engine.testing import stack_getout
+    from tui.screens.dialogs import ConfirmScreen
+
+    app = HiddenHandApp(Settings(name="Ann"), bot_delay=0.01, solo={
+        "game_id": "getout", "seats": 3, "options": {"first": 0, "match": True}})
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await until(
+            pilot,
+            lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal and app.screen,
+            "our first turn",
+        )
+        # In a round: the key is there for the creator, and asks first.
+        assert footer_keys(app)["to_lobby"]
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("n")
+        assert app.screen is screen and screen.table["phase"] == "play"
+        # Between rounds: the round's summary offers it.
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
+        for seat in (1, 2):
+            table.seats[seat].bot = None  # the bots deal no next round before we answer
+        stack_getout(table.game, [["kevin 1"], ["geoff 12"], ["geoff 13"]],
+                     played=["kevin 8"], turn=0)
+        app.hosting.host.refresh(table)
+        await until(pilot, lambda: len(screen.query_one(HandWidget).cards) == 1, "the new hand")
+        await pilot.press("enter")
+        summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                              and app.screen, "the round's summary")
+        assert summary.query_one("#answer-lobby", Button)
+        assert table.game.view(None)["phase"] != "over"  # the match goes on
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
+                            "the lobby")
+        await until(pilot, lambda: lobby.live, "the lobby shown")
+        chat = lobby.query_one("#chat")
+        # (The chat wraps its lines at 80 columns.)
+        await until(pilot, lambda: "Ann ended the game: back in the lobby" in "".join(
+            str(line.text) for line in chat.lines), "the notice")
+        assert table.phase == "lobby" and table.game is None
 
 
 async def test_the_host_form_offers_only_the_bots_that_fit_and_shows_its_errors() -> None:

@@ -359,6 +359,42 @@ async def test_a_failing_listener_is_reported_and_listens_again(
         await bob.close()
 
 
+async def test_a_player_with_a_dialog_open_follows_the_table_to_its_lobby_and_leaves_to_the_menu(
+) -> None:
+    """The creator ends the game while another player has a dialog open over the table:
+    that player lands in the lobby with nothing of the old table under it, and leaving
+    the lobby comes back to the menu (it showed the finished table)."""
+    from tui.screens.dialogs import ConfirmScreen
+    from tui.screens.menu import MenuScreen
+
+    app = make_app("Bob")
+    async with app.run_test(size=SIZE) as pilot:
+        host = await app.hosting.start(port=None)
+        ann = Session("Ann", host=host)
+        await ann.connect()
+        joined = await ann.create("T", "getout", 2, {})
+        bob = Session("Bob", host=host)
+        await bob.connect()
+        await bob.join(joined.table)
+        await show_lobby(app, pilot, bob)
+        await bob.request("ready", True)
+        await ann.request("start")
+        table = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                            and app.screen.live and app.screen, "the table")
+        await pilot.press("escape")  # "Leave this game?" is open when the game ends
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await ann.request("to_lobby")
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
+                            "the lobby")
+        assert table not in app.screen_stack
+        assert [type(s) for s in app.screen_stack] == [MenuScreen, LobbyScreen]
+        await until(pilot, lambda: lobby.live and app.focused is lobby.query_one(
+            "#lobby-seats"), "the lobby's seats")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+    await ann.close()
+
+
 # ---- chat keys ------------------------------------------------------------------------------
 
 

@@ -211,9 +211,18 @@ class HiddenHandApp(App[None]):
                 return
 
     @on(HandOverRequested)
-    def hand_over(self, message: HandOverRequested) -> None:
+    async def hand_over(self, message: HandOverRequested) -> None:
         """The screen at the table is done with it: the one the table needs now takes its
-        place (the game's table once it starts, the lobby when it goes back there)."""
+        place (the game's table once it starts, the lobby when it goes back there).
+
+        A dialog open over it (a summary, a question, the rules) goes with it: switched
+        in above the dialog, the lobby left the finished table under it, and leaving the
+        lobby then showed that table instead of the menu."""
+        from tui.screens.base import SessionScreen
+
+        if any(isinstance(screen, SessionScreen) for screen in self.screen_stack):
+            while not isinstance(self.screen, SessionScreen):
+                await self.pop_screen()
         self.switch_screen(screen_for(message.session))
 
     @work(exclusive=True, group="listen", exit_on_error=False)
