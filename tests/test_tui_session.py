@@ -395,6 +395,47 @@ async def test_a_player_with_a_dialog_open_follows_the_table_to_its_lobby_and_le
     await ann.close()
 
 
+async def test_leaving_a_table_whose_host_is_gone_asks_nothing_and_lands_on_the_menu() -> None:
+    """A host that stops (or stops answering) takes its table with it: Esc promises no
+    seat that stays, and once the table is gone for good it leaves at once, to the menu."""
+    from textual.widgets import Label
+
+    from tui.messages import ConnectionDropped
+    from tui.screens.dialogs import ConfirmScreen
+    from tui.screens.menu import MenuScreen
+
+    host = Host("test host", bot_delay=0.01)
+    app = make_app("Bob")
+    async with app.run_test(size=SIZE) as pilot:
+        ann = Session("Ann", host=host)
+        await ann.connect()
+        joined = await ann.create("T", "getout", 2, {})
+        bob = Session("Bob", host=host)
+        await bob.connect()
+        await bob.join(joined.table)
+        await show_lobby(app, pilot, bob)
+        await bob.request("ready", True)
+        await ann.request("start")
+        table = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                            and app.screen.live and app.screen, "the table")
+        # Reconnecting: the host may come back with the game, or not.
+        table.post_message(ConnectionDropped("the host stopped", final=False))
+        await until(pilot, lambda: table.cut_off, "the drop")
+        await pilot.press("escape")
+        question = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                               and app.screen, "the question")
+        words = str(question.query_one(Label).render())
+        assert "not answering" in words and "stays yours" not in words, words
+        await pilot.press("n")
+        # Gone for good: nothing to ask.
+        await host.close()
+        await until(pilot, lambda: table.gone, "the table lost for good")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        assert len(app.screen_stack) == 1
+    await ann.close()
+
+
 # ---- chat keys ------------------------------------------------------------------------------
 
 
