@@ -1072,3 +1072,38 @@ async def test_settings_say_where_the_interfaces_come_from_and_how_long_a_name_m
             "127.0.0.1 (from HIDDENHAND_MDNS_INTERFACES)")
         labels = " ".join(str(label.render()) for label in screen.query(Label))
         assert "(up to 24 characters)" in labels, labels
+
+
+async def test_a_pasted_name_too_long_is_cut_and_the_player_is_told() -> None:
+    """506 characters pasted: the field keeps the first 24 (or the table name's 32) and
+    says that it cut them (it refused the paste, or cut, without a word)."""
+    from textual import events
+
+    notices = Notices()
+    app = HiddenHandApp(Settings(name="Ann"))
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
+        await pilot.press("o")
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        field = screen.query_one("#name", Input)
+        field.focus()
+        field.value = ""
+        field.post_message(events.Paste("Bartholomew" * 46))  # 506 characters
+        await until(pilot, lambda: field.value == ("Bartholomew" * 3)[:24], "the name cut")
+        await until(pilot, lambda: "Name cut to 24 characters (the most it may have)."
+                    in notices.messages(), "the notice")
+        await pilot.press("escape")
+        await pilot.press("h")
+        table = await until(pilot, lambda: app.screen.query("#table-name")
+                            and app.screen.query_one("#table-name", Input), "the host form")
+        table.focus()
+        table.value = ""
+        table.post_message(events.Paste("T" * 506))
+        await until(pilot, lambda: table.value == "T" * 32, "the table name cut")
+        assert "Table name cut to 32 characters (the most it may have)." in notices.messages()
+    # The command line's --player (an SSH login name) is cut too, and the app says so.
+    from tui.settings import name_cut
+
+    assert name_cut("x" * 506, "x" * 24) == (
+        f"Your name was cut to 24 characters ({'x' * 24!r}): choose another in Settings (o).")
+    assert name_cut("Ann", "Ann") is None and name_cut("x" * 30, "Bob") is None

@@ -38,7 +38,9 @@ from tui.messages import ChatReceived, ConnectionDropped
 from tui.notices import describe_chat, describe_notice
 from tui.screens.base import Banner, SessionScreen
 from tui.session import ConnectionLost, ServerError
+from tui.settings import MAX_NAME
 from tui.widgets.buttons import show_label
+from tui.widgets.limited_input import LimitedInput
 from tui.widgets.lobby_seats import LobbySeats
 from tui.widgets.options_form import (
     ChoiceSelect,
@@ -113,10 +115,11 @@ class LobbyScreen(SessionScreen):
                     max_length=200,
                     compact=True,
                 )
-                yield Input(
+                yield LimitedInput(
                     placeholder="Your name here (Enter renames)",
                     id="rename",
-                    max_length=24,
+                    limit=MAX_NAME,
+                    what="Name",
                     compact=True,
                 )
         yield Footer()
