@@ -28,6 +28,7 @@ from tests.tui_support import (
     make_app,
     mounted,
     open_lobby,
+    screen_strips,
     screen_text,
     typed_address,
     until,
@@ -1107,3 +1108,41 @@ async def test_a_pasted_name_too_long_is_cut_and_the_player_is_told() -> None:
     assert name_cut("x" * 506, "x" * 24) == (
         f"Your name was cut to 24 characters ({'x' * 24!r}): choose another in Settings (o).")
     assert name_cut("Ann", "Ann") is None and name_cut("x" * 30, "Bob") is None
+
+
+@pytest.mark.parametrize(("env", "mono"), [({"TERM": "xterm-mono"}, True),
+                                           ({"TERM": "xterm-256color", "NO_COLOR": "1"}, True),
+                                           ({"TERM": "xterm-256color"}, False)])
+async def test_without_colour_a_dropdown_s_highlight_is_underlined_and_a_switch_says_its_state(
+        monkeypatch: pytest.MonkeyPatch, env: dict[str, str], mono: bool) -> None:
+    """Bold alone marked the highlighted choice of an open dropdown, and only its knob's
+    place said whether a switch was on."""
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        game = await until(pilot, lambda: app.screen.query("#game")
+                           and app.screen.query_one("#game", Select), "the host form")
+        game.value = "getout"
+        game.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: game.expanded, "the dropdown open")
+        await pilot.press("down")  # Get It! is highlighted (and shown only in the list)
+
+        def highlighted() -> list[Any]:
+            return [segment.style for strip in screen_strips(app) for segment in strip
+                    if "Get It!" in segment.text and segment.style is not None]
+
+        (style,) = await until(pilot, highlighted, "the highlighted choice drawn")
+        assert style.bold and bool(style.underline) == mono, style
+        await pilot.press("escape")
+        await choose_game(pilot, "getout")
+        switch = await until(pilot, lambda: app.screen.query("#opt-match")
+                             and app.screen.query_one("#opt-match", Switch), "the match switch")
+        state = app.screen.query_one("#opt-state-match", Label)
+        assert str(state.render()) == ("on" if switch.value else "off")
+        switch.toggle()
+        await until(pilot, lambda: str(state.render()) == ("on" if switch.value else "off"),
+                    "the state in words")

@@ -90,6 +90,8 @@ class HiddenHandApp(App[None]):
             # (Textual's own NO_COLOR would send shades of grey). Every cue the app gives
             # has a form besides colour (marks, text, bold, underline): STYLE.md.
             self._no_colour = NoColor()
+        if self._no_colour is not None or os.environ.get("NO_COLOR"):
+            # (NO_COLOR: Textual's shades of grey, where colour cues are lost as well.)
             self.add_class("-mono")  # (cues of its own: tui/app.tcss)
         self.settings = settings or Settings()
         #: The host this app runs itself, if any (screens start, ask and stop it here).
