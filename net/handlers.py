@@ -264,7 +264,7 @@ def start(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
 
 
 def to_lobby(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
-    """The creator takes a finished table back to its lobby."""
+    """The creator takes the table back to its lobby (after the game, or ending it)."""
     table = _at_table(conn)
     out = lobby.to_lobby(table, conn, host.clock())
     host.deliver(table, out, (conn, _ok(msg)))

@@ -407,7 +407,8 @@ class JournalInfo(NamedTuple):
     host: str
     port: int | None
     modified: float
-    #: One entry per table: ``{"id", "name", "game", "phase", "players": [names]}``.
+    #: One entry per table: ``{"id", "name", "game", "phase", "players": [names],
+    #: "creator": name or None}`` (the creator: the player whose app opened it, mostly).
     tables: list[dict[str, Any]]
 
     def describe(self) -> str:
@@ -418,6 +419,19 @@ class JournalInfo(NamedTuple):
             for t in self.tables
         ]
         return f"{self.host}, {when}: " + ("; ".join(parts) or "no tables")
+
+
+def creator_name(record: dict[str, Any]) -> str | None:
+    """The name in a ``table`` record's creator seat, if a person sits there."""
+    seats, creator = record.get("seats"), record.get("creator")
+    if not isinstance(seats, list) or not isinstance(creator, int) or isinstance(
+            creator, bool) or not 0 <= creator < len(seats):
+        return None
+    seat = seats[creator]
+    if not isinstance(seat, dict) or seat.get("kind") != "human":
+        return None
+    name = seat.get("name")
+    return name if isinstance(name, str) and name else None
 
 
 def describe_journal(path: Path) -> JournalInfo:
@@ -434,6 +448,7 @@ def describe_journal(path: Path) -> JournalInfo:
             "game": t.get("game", "?"),
             "phase": t.get("phase", "?"),
             "players": [s["name"] for s in t.get("seats", []) if s.get("kind") == "human"],
+            "creator": creator_name(t),
         }
         for t in last_tables(records).values()
     ]

@@ -1,9 +1,10 @@
 """The lobby's rules: who may sit, watch, come back, move, rename, chat and set the table.
 
 In the lobby players join, pick seats, rename, get ready and chat; the table's creator
-changes the game and options, adds and removes bots, kicks and starts; after a game the
-creator takes the table back to the lobby. During play a dropped player takes their seat
-back with its token, and the creator may hand an absent player's seat to a bot.
+changes the game and options, adds and removes bots, kicks and starts; after a game, or
+during one, the creator takes the table back to the lobby. During play a dropped player
+takes their seat back with its token, and the creator may hand an absent player's seat
+to a bot.
 
 Each function takes the table, the member asking (bound to its seat by the table, never
 named in a message) and the host's clock reading, changes the table or raises
@@ -350,12 +351,18 @@ def start(table: Table, member: Member, now: float) -> Outbox:
 
 
 def to_lobby(table: Table, member: Member, now: float) -> Outbox:
-    """After the game, the creator takes the table back to its lobby."""
+    """The creator takes the table back to its lobby: after the game, or during it (to
+    switch games without finishing a whole match); then the game in play ends unfinished,
+    and everyone is told who ended it."""
     require_creator(table, member)
-    table.require_phase("over")
-    table.game, table.phase = None, "lobby"
+    table.require_phase("play", "over")
+    notice: dict[str, Any] = {"type": "back_to_lobby"}
+    if table.phase == "play":
+        notice.update(ended=True, seat=member.seat)
+    # A resumed game may stand frozen or paused: the next game starts with its own clock.
+    table.game, table.phase, table.frozen, table.paused = None, "lobby", None, False
     for s in table.seats:
         s.ready, s.bot = False, None
     out = Outbox()
-    table.push(out, now, notices=[{"type": "back_to_lobby"}])
+    table.push(out, now, notices=[notice])
     return out

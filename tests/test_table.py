@@ -157,6 +157,40 @@ def test_the_lobby_seats_people_and_bots_and_starts_once_everyone_is_ready() -> 
     assert refused.value.code == errors.WRONG_PHASE
 
 
+def test_the_creator_ends_a_match_in_play_and_takes_the_table_back_to_the_lobby() -> None:
+    table, (ann, bob) = seated("getout", {"match": True}, "AB", bots=1)
+    eve = Guest("Eve")
+    send(lobby.watch(table, eve, 0.0))
+    send(lobby.start(table, ann, 1.0))
+    assert table.phase == "play"
+    for guest in (ann, bob, eve):
+        guest.updates()
+    # Only the creator may, and only at a table in play or over.
+    for other in (bob, eve):
+        with pytest.raises(RequestError) as refused:
+            lobby.to_lobby(table, other, 2.0)
+        assert refused.value.code == errors.NOT_CREATOR
+    assert table.phase == "play" and table.game is not None
+    # A resumed game stands frozen, waiting for everyone: ending it ends that too.
+    table.frozen, table.paused = 0.5, True
+    out = send(lobby.to_lobby(table, ann, 3.0))
+    assert (table.phase, table.game, table.frozen, table.paused) == ("lobby", None, None, False)
+    assert table.seats[2].kind == "bot" and table.seats[2].bot is None
+    assert recipients(out) == [[0, 1, None]]  # everyone at the table is told, and who did it
+    for guest in (ann, bob, eve):
+        (last,) = guest.updates()
+        assert last["view"] is None and last["table"]["phase"] == "lobby"
+        assert {"type": "back_to_lobby", "ended": True, "seat": 0} in last["notices"]
+    with pytest.raises(RequestError) as refused:
+        lobby.to_lobby(table, ann, 4.0)  # in the lobby already
+    assert refused.value.code == errors.WRONG_PHASE
+    # The next game runs on its own clock from its start.
+    send(lobby.ready(table, bob, True, 5.0))
+    send(lobby.start(table, ann, 6.0))
+    assert table.phase == "play" and table.t0 == 6.0 and table.elapsed(8.0) == 2.0
+    assert table.seats[2].bot is not None and table.next_wake() is not None
+
+
 def test_names_are_unique_at_a_table_and_a_token_takes_a_seat_back() -> None:
     table, (ann, _) = seated("getout", {}, ["Ann", "root"], bots=1)
     send(lobby.remove_bot(table, ann, 2, 0.0))

@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Input, Label, Select, Switch
 
 from net.client import Client
+from net.clock import ManualClock
 from net.host import Host
 from tests.tui_support import (
     DEADLINE,
@@ -22,8 +24,10 @@ from tests.tui_support import (
     TOAST,
     Notices,
     config_dir,
+    footer_keys,
     make_app,
     open_lobby,
+    screen_strips,
     screen_text,
     typed_address,
     until,
@@ -363,7 +367,9 @@ async def test_join_by_address_and_lobby_changes_are_seen_by_both(lan_host: Host
         await until(pilot, lambda: str(ready.label) == "▸ Ready (^r) ◂", "marked Ready")
         await pilot.pause()
         assert ready.content_region.width >= len("▸ Ready (^r) ◂")
-        await pilot.press("escape")
+        await pilot.press("escape")  # from a button back to the seats…
+        assert app.focused is seats and app.screen is lobby
+        await pilot.press("escape")  # …and from the seats out of the table
         assert isinstance(app.screen, MenuScreen)
     await bob.close()
 
@@ -727,6 +733,52 @@ async def test_after_a_game_the_creator_takes_the_table_back_to_the_lobby_and_de
         assert again.update["view"]["hand_counts"] == [6, 6]
 
 
+async def test_mid_match_the_creator_ends_the_game_and_takes_the_table_back_to_the_lobby(
+) -> None:
+    from engine.testing import stack_getout
+    from tui.screens.dialogs import ConfirmScreen
+
+    app = HiddenHandApp(Settings(name="Ann"), bot_delay=0.01, solo={
+        "game_id": "getout", "seats": 3, "options": {"first": 0, "match": True}})
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await until(
+            pilot,
+            lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal and app.screen,
+            "our first turn",
+        )
+        # In a round: the key is there for the creator, and asks first.
+        assert footer_keys(app)["to_lobby"]
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("n")
+        assert app.screen is screen and screen.table["phase"] == "play"
+        # Between rounds: the round's summary offers it.
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
+        for seat in (1, 2):
+            table.seats[seat].bot = None  # the bots deal no next round before we answer
+        stack_getout(table.game, [["kevin 1"], ["geoff 12"], ["geoff 13"]],
+                     played=["kevin 8"], turn=0)
+        app.hosting.host.refresh(table)
+        await until(pilot, lambda: len(screen.query_one(HandWidget).cards) == 1, "the new hand")
+        await pilot.press("enter")
+        summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                              and app.screen, "the round's summary")
+        assert summary.query_one("#answer-lobby", Button)
+        assert table.game.view(None)["phase"] != "over"  # the match goes on
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
+                            "the lobby")
+        await until(pilot, lambda: lobby.live, "the lobby shown")
+        chat = lobby.query_one("#chat")
+        # (The chat wraps its lines at 80 columns.)
+        await until(pilot, lambda: "Ann ended the game: back in the lobby" in "".join(
+            str(line.text) for line in chat.lines), "the notice")
+        assert table.phase == "lobby" and table.game is None
+
+
 async def test_the_host_form_offers_only_the_bots_that_fit_and_shows_its_errors() -> None:
     app = make_app("Ann")
     async with app.run_test(size=(100, 30)) as pilot:
@@ -775,18 +827,23 @@ async def test_a_refusal_repeated_while_it_shows_is_shown_once() -> None:
     a stack of them; each line the host took is in the log once."""
     from textual.widgets import RichLog
 
-    app = make_app()
+    # The host's clock stands still: it takes the burst of 6 lines, and no more however
+    # long the typing takes on a busy machine.
+    app = make_app(clock=ManualClock())
     # A notice stays until the test has looked (on a busy machine ten lines took longer
     # to type than a notice's five seconds).
     app.NOTIFICATION_TIMEOUT = DEADLINE
     notices = Notices()
     async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         lobby = await open_lobby(app, pilot)
-        await pilot.press("slash")
-        # The host takes a burst of 6, then 1 a second: twenty lines are too fast even
-        # for a machine so busy that typing one takes most of a second.
+        # Each line sent gives the keys back to the seats: / opens the line again.
+        chat_line = lobby.query_one("#chat-input", Input)
         for i in range(20):
-            await pilot.press(*f"m{i:02d}", "enter")
+            app.post_message(events.Key("slash", "/"))
+            await until(pilot, lambda: app.focused is chat_line, "the chat line")
+            for key in (*f"m{i:02d}", "enter"):
+                app.post_message(events.Key(key, key if len(key) == 1 else None))
+            await until(pilot, lambda: app.focused is not chat_line, f"line {i} sent")
         log = lobby.query_one("#chat", RichLog)
         await until(pilot, lambda: not [w for w in app.workers
                                         if w.group == "requests" and not w.is_finished],
@@ -1014,3 +1071,76 @@ async def test_settings_say_where_the_interfaces_come_from_and_how_long_a_name_m
             "127.0.0.1 (from HIDDENHAND_MDNS_INTERFACES)")
         labels = " ".join(str(label.render()) for label in screen.query(Label))
         assert "(up to 24 characters)" in labels, labels
+
+
+async def test_a_pasted_name_too_long_is_cut_and_the_player_is_told() -> None:
+    """506 characters pasted: the field keeps the first 24 (or the table name's 32) and
+    says that it cut them (it refused the paste, or cut, without a word)."""
+    from textual import events
+
+    notices = Notices()
+    app = HiddenHandApp(Settings(name="Ann"))
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
+        await pilot.press("o")
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        field = screen.query_one("#name", Input)
+        field.focus()
+        field.value = ""
+        field.post_message(events.Paste("Bartholomew" * 46))  # 506 characters
+        await until(pilot, lambda: field.value == ("Bartholomew" * 3)[:24], "the name cut")
+        await until(pilot, lambda: "Name cut to 24 characters (the most it may have)."
+                    in notices.messages(), "the notice")
+        await pilot.press("escape")
+        await pilot.press("h")
+        table = await until(pilot, lambda: app.screen.query("#table-name")
+                            and app.screen.query_one("#table-name", Input), "the host form")
+        table.focus()
+        table.value = ""
+        table.post_message(events.Paste("T" * 506))
+        await until(pilot, lambda: table.value == "T" * 32, "the table name cut")
+        assert "Table name cut to 32 characters (the most it may have)." in notices.messages()
+    # The command line's --player (an SSH login name) is cut too, and the app says so.
+    from tui.settings import name_cut
+
+    assert name_cut("x" * 506, "x" * 24) == (
+        f"Your name was cut to 24 characters ({'x' * 24!r}): choose another in Settings (o).")
+    assert name_cut("Ann", "Ann") is None and name_cut("x" * 30, "Bob") is None
+
+
+@pytest.mark.parametrize(("env", "mono"), [({"TERM": "xterm-mono"}, True),
+                                           ({"TERM": "xterm-256color", "NO_COLOR": "1"}, True),
+                                           ({"TERM": "xterm-256color"}, False)])
+async def test_without_colour_a_dropdown_s_highlight_is_underlined_and_a_switch_says_its_state(
+        monkeypatch: pytest.MonkeyPatch, env: dict[str, str], mono: bool) -> None:
+    """Bold alone marked the highlighted choice of an open dropdown, and only its knob's
+    place said whether a switch was on."""
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        game = await until(pilot, lambda: app.screen.query("#game")
+                           and app.screen.query_one("#game", Select), "the host form")
+        game.value = "getout"
+        game.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: game.expanded, "the dropdown open")
+        await pilot.press("down")  # Get It! is highlighted (and shown only in the list)
+
+        def highlighted() -> list[Any]:
+            return [segment.style for strip in screen_strips(app) for segment in strip
+                    if "Get It!" in segment.text and segment.style is not None]
+
+        (style,) = await until(pilot, highlighted, "the highlighted choice drawn")
+        assert style.bold and bool(style.underline) == mono, style
+        await pilot.press("escape")
+        await choose_game(pilot, "getout")
+        switch = await until(pilot, lambda: app.screen.query("#opt-match")
+                             and app.screen.query_one("#opt-match", Switch), "the match switch")
+        state = app.screen.query_one("#opt-state-match", Label)
+        assert str(state.render()) == ("on" if switch.value else "off")
+        switch.toggle()
+        await until(pilot, lambda: str(state.render()) == ("on" if switch.value else "off"),
+                    "the state in words")

@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import DataTable, Footer, Static
 
 from engine.testing import stack_getout
 from tests.tui_support import (
@@ -26,6 +26,7 @@ from tests.tui_support import (
     footer_labels_in_view,
     gotfive_clue_move,
     make_app,
+    mounted,
     open_lobby,
     screen_strips,
     screen_text,
@@ -40,6 +41,7 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.summary import SummaryScreen
 from tui.session import Session
 from tui.widgets.footer import TableFooter
+from tui.widgets.options_form import OptionsForm
 
 __all__ = ["config_dir"]
 
@@ -54,6 +56,42 @@ async def test_at_80_columns_the_creator_sees_start_in_the_lobby_footer() -> Non
         labels = await until(pilot, lambda: footer_labels_in_view(app), "the footer drawn")
         assert "Start" in labels and "Leave" in labels, labels
         assert lobby.is_creator and footer_keys(app)["start"]
+
+
+async def test_esc_in_the_lobby_s_options_form_goes_back_to_the_seats_and_the_footer_says_so(
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await open_lobby(app, pilot)
+        seats = lobby.query_one("#lobby-seats", DataTable)
+        form = await until(pilot, lambda: lobby.query(OptionsForm) and mounted(
+            lobby.query_one(OptionsForm)) and lobby.query_one(OptionsForm), "the options form")
+        await until(pilot, lambda: "Leave" in footer_labels_in_view(app), "the footer")
+        # Tab, as the player did, until the focus is in the options form.
+        for _ in range(12):
+            if app.focused is not None and form in app.focused.ancestors:
+                break
+            await pilot.press("tab")
+        assert app.focused is not None and form in app.focused.ancestors
+        labels = await until(pilot, lambda: "Seats" in footer_labels_in_view(app)
+                             and footer_labels_in_view(app), "the footer for the form")
+        assert "Leave" not in labels, labels  # Esc does not leave from here
+        assert "Choose" in labels or "On/off" in labels, labels  # the form's own key
+        await pilot.press("escape")
+        assert app.screen is lobby, "Esc in the options form asked to leave"
+        assert app.focused is seats
+        await pilot.press("down")  # the seat keys are back at once
+        assert seats.cursor_row == 1
+        labels = await until(pilot, lambda: "Leave" in footer_labels_in_view(app)
+                             and footer_labels_in_view(app), "the seats' footer")
+        assert "Seats" not in labels and "Options" in labels, labels
+        # One key takes the creator to the table's set-up, and Esc back.
+        await pilot.press("o")
+        assert app.focused is lobby.query_one("#lobby-game")
+        await pilot.press("tab", "escape")
+        assert app.screen is lobby and app.focused is seats
+        await pilot.press("escape")  # on the seats, Esc leaves (here, at once)
+        await until(pilot, lambda: app.screen is not lobby, "the lobby left")
 
 
 async def test_a_spectator_in_the_lobby_has_no_seat_keys() -> None:
@@ -117,8 +155,9 @@ async def test_the_getout_footer_follows_the_turn_the_round_and_the_summary() ->
         # We lay the first call card: no drawing before that.
         assert screen.view["call"] is None
         assert keys["play"] and "draw" not in keys and keys["chat"] and keys["leave"]
-        for hidden in ("next_round", "to_lobby", "bot_for_away", "finish"):
+        for hidden in ("next_round", "bot_for_away", "finish"):
             assert hidden not in keys, hidden
+        assert keys["to_lobby"]  # the creator may end the game (asked first)
         assert app.hosting.host is not None
         (table,) = app.hosting.host.tables.values()
         stack_getout(table.game, [["kevin 1"], ["geoff 12"]], played=["kevin 8"], turn=0)

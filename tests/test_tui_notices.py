@@ -34,7 +34,7 @@ NOTICES: dict[str, dict[str, Any]] = {
     "configured": {"changed": {"game": "gotfive", "seats": 3, "options": {"hints": "count"}}},
     "started": {},
     "game_over": {"result": {"winners": [1], "scores": [3, 0, 1]}},
-    "back_to_lobby": {},
+    "back_to_lobby": {"ended": True, "seat": 0},
     "paused": {"waiting": [1, 2]},
     "resumed": {},
 }
@@ -96,6 +96,9 @@ def test_notices_name_the_seats_as_players_count_them() -> None:
         "the game is over: Cy won")
     assert describe_notice({"type": "disconnected", "seat": 7}, NAMES) == (
         "someone lost the connection (away)")
+    assert describe_notice({"type": "back_to_lobby"}, NAMES) == "back in the lobby"
+    assert describe_notice({"type": "back_to_lobby", "ended": True, "seat": 0}, NAMES) == (
+        "Ann ended the game: back in the lobby")
 
 
 def test_an_unknown_or_typeless_notice_gives_no_line_and_no_error() -> None:

@@ -3,7 +3,9 @@ crash of the app — every acknowledged move, our seat, our hand."""
 
 from __future__ import annotations
 
+import os
 import random
+import time
 from typing import Any
 
 import pytest
@@ -54,7 +56,8 @@ async def test_a_crashed_solo_game_is_resumed_from_the_menu_where_it_stopped() -
         # The journals are read once the menu is on the screen, not before.
         await until(pilot, lambda: resume.display, "the resume entry")
         assert "Ann" in (resume.tooltip or "")
-        assert "Resume GET OUT! from " in str(resume.label)  # which game, when (▸ … ◂: focused)
+        # Whose game, which, from when (▸ … ◂: focused).
+        assert "Resume your GET OUT! from " in str(resume.label)
         await pilot.press("u")
         screen = await until(pilot, lambda: isinstance(again.screen, GetOutScreen)
                              and again.screen.update and again.screen, "the resumed table")
@@ -69,3 +72,34 @@ async def test_a_crashed_solo_game_is_resumed_from_the_menu_where_it_stopped() -
         # Left on purpose: the game is over for good, nothing left to resume.
         await until(pilot, lambda: not again.screen.query_one("#resume", Button).display,
                     "no resume offered")
+
+
+async def test_the_menu_offers_only_a_game_in_play_and_says_whose_it_is() -> None:
+    """A match over and taken back to its lobby is not offered (it reopened the lobby);
+    a game another player name hosted from this account says it is theirs."""
+    from net import journal as j
+    from net.paths import journal_dir
+
+    def journal(name: str, phase: str, game: str, creator: str, when: float) -> None:
+        path = journal_dir() / f"{name}{j.SUFFIX}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        made = j.Journal.create(path, {"name": "Den", "created": 0})
+        made.append({"k": "table", "t": "t1", "name": name, "game": game, "phase": phase,
+                     "creator": 0, "seats": [{"kind": "human", "name": creator},
+                                             {"kind": "bot", "name": "Bot 2"}]})
+        made.close()
+        os.utime(path, (when, when))
+
+    journal("over", "lobby", "getout", "Ann", time.time())  # a finished match, back in its lobby
+    app = HiddenHandApp(Settings(name="Ann"))
+    async with app.run_test(size=SIZE) as pilot:
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        await until(pilot, lambda: menu.is_attached and menu.query("#resume"), "the menu")
+        menu.offer_resume()  # (as the menu does once it is on the screen)
+        assert not menu.query_one("#resume", Button).display  # nothing to resume
+        journal("theirs", "play", "getit", "Bob", time.time() - 60)
+        menu.offer_resume()
+        resume = menu.query_one("#resume", Button)
+        await until(pilot, lambda: resume.display, "the resume entry")
+        assert "Resume Bob's Get It! from " in str(resume.label)

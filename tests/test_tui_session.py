@@ -360,6 +360,83 @@ async def test_a_failing_listener_is_reported_and_listens_again(
         await bob.close()
 
 
+async def test_a_player_with_a_dialog_open_follows_the_table_to_its_lobby_and_leaves_to_the_menu(
+) -> None:
+    """The creator ends the game while another player has a dialog open over the table:
+    that player lands in the lobby with nothing of the old table under it, and leaving
+    the lobby comes back to the menu (it showed the finished table)."""
+    from tui.screens.dialogs import ConfirmScreen
+    from tui.screens.menu import MenuScreen
+
+    app = make_app("Bob")
+    async with app.run_test(size=SIZE) as pilot:
+        host = await app.hosting.start(port=None)
+        ann = Session("Ann", host=host)
+        await ann.connect()
+        joined = await ann.create("T", "getout", 2, {})
+        bob = Session("Bob", host=host)
+        await bob.connect()
+        await bob.join(joined.table)
+        await show_lobby(app, pilot, bob)
+        await bob.request("ready", True)
+        await ann.request("start")
+        table = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                            and app.screen.live and app.screen, "the table")
+        await pilot.press("escape")  # "Leave this game?" is open when the game ends
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await ann.request("to_lobby")
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
+                            "the lobby")
+        assert table not in app.screen_stack
+        assert [type(s) for s in app.screen_stack] == [MenuScreen, LobbyScreen]
+        await until(pilot, lambda: lobby.live and app.focused is lobby.query_one(
+            "#lobby-seats"), "the lobby's seats")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+    await ann.close()
+
+
+async def test_leaving_a_table_whose_host_is_gone_asks_nothing_and_lands_on_the_menu() -> None:
+    """A host that stops (or stops answering) takes its table with it: Esc promises no
+    seat that stays, and once the table is gone for good it leaves at once, to the menu."""
+    from textual.widgets import Label
+
+    from tui.messages import ConnectionDropped
+    from tui.screens.dialogs import ConfirmScreen
+    from tui.screens.menu import MenuScreen
+
+    host = Host("test host", bot_delay=0.01)
+    app = make_app("Bob")
+    async with app.run_test(size=SIZE) as pilot:
+        ann = Session("Ann", host=host)
+        await ann.connect()
+        joined = await ann.create("T", "getout", 2, {})
+        bob = Session("Bob", host=host)
+        await bob.connect()
+        await bob.join(joined.table)
+        await show_lobby(app, pilot, bob)
+        await bob.request("ready", True)
+        await ann.request("start")
+        table = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                            and app.screen.live and app.screen, "the table")
+        # Reconnecting: the host may come back with the game, or not.
+        table.post_message(ConnectionDropped("the host stopped", final=False))
+        await until(pilot, lambda: table.cut_off, "the drop")
+        await pilot.press("escape")
+        question = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                               and app.screen, "the question")
+        words = str(question.query_one(Label).render())
+        assert "not answering" in words and "stays yours" not in words, words
+        await pilot.press("n")
+        # Gone for good: nothing to ask.
+        await host.close()
+        await until(pilot, lambda: table.gone, "the table lost for good")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        assert len(app.screen_stack) == 1
+    await ann.close()
+
+
 # ---- chat keys ------------------------------------------------------------------------------
 
 
@@ -373,7 +450,9 @@ async def test_slash_opens_the_lobby_chat_and_escape_gives_the_keys_back() -> No
         chat = lobby.query_one("#chat", RichLog)
         await until(pilot, lambda: any("Ann (seat 1): hi all" in str(line.text)
                                        for line in chat.lines), "the chat line")
-        await pilot.press("escape")
+        # The line sent gives the keys back to the seats, as a table gives them back.
+        assert app.focused is lobby.query_one("#lobby-seats")
+        await pilot.press("slash", "escape")
         assert app.screen is lobby  # Esc left the chat line, not the table
         assert app.focused is lobby.query_one("#lobby-seats")
         await type_ahead(pilot, "slash", *"ok", "enter")  # typed fast: all of it the line's

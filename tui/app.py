@@ -90,6 +90,8 @@ class HiddenHandApp(App[None]):
             # (Textual's own NO_COLOR would send shades of grey). Every cue the app gives
             # has a form besides colour (marks, text, bold, underline): STYLE.md.
             self._no_colour = NoColor()
+        if self._no_colour is not None or os.environ.get("NO_COLOR"):
+            # (NO_COLOR: Textual's shades of grey, where colour cues are lost as well.)
             self.add_class("-mono")  # (cues of its own: tui/app.tcss)
         self.settings = settings or Settings()
         #: The host this app runs itself, if any (screens start, ask and stop it here).
@@ -211,9 +213,18 @@ class HiddenHandApp(App[None]):
                 return
 
     @on(HandOverRequested)
-    def hand_over(self, message: HandOverRequested) -> None:
+    async def hand_over(self, message: HandOverRequested) -> None:
         """The screen at the table is done with it: the one the table needs now takes its
-        place (the game's table once it starts, the lobby when it goes back there)."""
+        place (the game's table once it starts, the lobby when it goes back there).
+
+        A dialog open over it (a summary, a question, the rules) goes with it: switched
+        in above the dialog, the lobby left the finished table under it, and leaving the
+        lobby then showed that table instead of the menu."""
+        from tui.screens.base import SessionScreen
+
+        if any(isinstance(screen, SessionScreen) for screen in self.screen_stack):
+            while not isinstance(self.screen, SessionScreen):
+                await self.pop_screen()
         self.switch_screen(screen_for(message.session))
 
     @work(exclusive=True, group="listen", exit_on_error=False)

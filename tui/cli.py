@@ -206,7 +206,7 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     # Textual and the app are loaded only to run the app, not for the other commands.
     from tui.app import HiddenHandApp
     from tui.games import TABLES, preset_options
-    from tui.settings import Settings
+    from tui.settings import Settings, name_cut
 
     solo = None
     if args.command == "solo":
@@ -238,6 +238,10 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.player:
         os.environ["HIDDENHAND_PLAYER"] = args.player
     settings, problem = Settings.load()
+    # (An SSH login name comes this way: refusing a long one would only close the
+    # session, so it is cut, and the app says so.)
+    if args.player and (cut := name_cut(args.player, settings.name)):
+        problem = f"{problem}. {cut}" if problem else cut
     app = HiddenHandApp(settings, notice=problem, solo=solo, box=box,
                         box_invite=args.box_invite, collector_paused=True)
     # What is imported by now (Textual, the app, their classes and tables) lives as long

@@ -169,10 +169,13 @@ class Hosting:
 
     @staticmethod
     def resumable() -> JournalInfo | None:
-        """The newest game this app's host was running when the app stopped unasked."""
+        """The newest game this app's host was running when the app stopped unasked: a
+        game in play (a lobby, or a game over, has nothing to resume: the menu offered a
+        finished match and reopened its lobby)."""
         from net.journal import list_journals
 
-        found = list_journals()
+        found = [info for info in list_journals()
+                 if any(t["phase"] == "play" for t in info.tables)]
         return found[0] if found else None
 
     def join_address(self) -> str | None:

@@ -128,7 +128,8 @@ def describe_notice(notice: dict[str, Any], names: Sequence[str]) -> str | None:
         "configured": configured,
         "started": lambda: "the game starts!",
         "game_over": game_over,
-        "back_to_lobby": lambda: "back in the lobby",
+        "back_to_lobby": lambda: (f"{n.name(get('seat'))} ended the game: back in the lobby"
+                                  if get("ended") is True else "back in the lobby"),
         "paused": paused,
         "resumed": lambda: "everyone is back: the game goes on",
     }

@@ -32,9 +32,19 @@ def default_name() -> str:
     return clean_name(name) or "player"
 
 
-def clean_name(name: str) -> str:
-    """A player name without control characters, trimmed to ``MAX_NAME`` characters."""
-    return "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME]
+def clean_name(name: str, limit: int | None = MAX_NAME) -> str:
+    """A player name without control characters, trimmed to ``limit`` characters
+    (``None``: whole, to see whether it would be cut)."""
+    return "".join(ch for ch in name if ch.isprintable()).strip()[:limit]
+
+
+def name_cut(given: str, used: str) -> str | None:
+    """What to tell a player whose name ``given`` (``--player``: an SSH login name) is in
+    use cut to :data:`MAX_NAME` characters as ``used``; ``None`` if it was not cut."""
+    if len(clean_name(given, limit=None)) <= MAX_NAME or used != clean_name(given):
+        return None
+    return (f"Your name was cut to {MAX_NAME} characters ({used!r}): choose another in "
+            "Settings (o).")
 
 
 def check_interfaces(text: str) -> list[str]:

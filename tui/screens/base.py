@@ -81,6 +81,9 @@ class SessionScreen(Screen[None]):
 
     #: The connection to the host is down (reconnecting, or gone for good).
     cut_off = False
+    #: The table is lost for good (closed, gone with its host, we were removed): there
+    #: is nothing left to leave or come back to.
+    gone = False
 
     @on(ViewReceived)
     def view_received(self, message: ViewReceived) -> None:
@@ -114,6 +117,7 @@ class SessionScreen(Screen[None]):
     def connection_dropped(self, message: ConnectionDropped) -> None:
         """Show what went wrong, and whether we are trying to get back."""
         self.cut_off = True
+        self.gone = self.gone or message.final
         self.refresh_bindings()  # what needs the host is not offered while it is gone
         banner = self.query_one(Banner)
         if message.final:
@@ -174,19 +178,28 @@ class SessionScreen(Screen[None]):
         self.leaving = True
         self.post_message(HandOverRequested(self.session))
 
-    def action_leave(self) -> None:
-        """Leave the table and go back to the menu (asking first while a game runs)."""
+    def leave_question(self) -> str | None:
+        """What to ask before leaving, if anything: nothing once the table is gone (the
+        menu at once), and never a promise the table can no longer keep."""
         ours = self.app.hosting.hosts(self.session)
         host = self.app.hosting.host
-        question = None
+        if self.gone:
+            return None
         if ours and host is not None and host.server is not None:
-            question = ("You are hosting this table: leaving stops the host and ends the "
-                        "game for everyone at it. Leave?")
-        elif ours and self.table.get("phase") == "play":
-            question = "Leave this solo game? It ends here."
-        elif self.table.get("phase") == "play" and self.my_seat is not None:
-            question = ("Leave this game? Your seat stays yours: join the table again to "
-                        "take it back.")
+            return ("You are hosting this table: leaving stops the host and ends the game "
+                    "for everyone at it. Leave?")
+        if ours and self.table.get("phase") == "play":
+            return "Leave this solo game? It ends here."
+        if self.table.get("phase") != "play" or self.my_seat is None:
+            return None
+        if self.cut_off:  # the host stopped, or does not answer: its table may not return
+            return ("The host is not answering. Leave? If it comes back with this game, "
+                    "join its table again to take your seat back.")
+        return "Leave this game? Your seat stays yours: join the table again to take it back."
+
+    def action_leave(self) -> None:
+        """Leave the table and go back to the menu (asking first while a game runs)."""
+        question = self.leave_question()
         if question:
             # Loaded when a dialog first opens, not before the table's first frame.
             from tui.screens.dialogs import ConfirmScreen
@@ -205,6 +218,11 @@ class SessionScreen(Screen[None]):
         the menu."""
         self.leaving = True
         self.app.run_worker(self._leave(), group="close", exit_on_error=False)
+        # Every screen of the table goes, down to the one before it (the menu): an older
+        # screen of this table left under this one would show instead.
+        first = next(s for s in self.app.screen_stack if isinstance(s, SessionScreen))
+        if first is not self.app.screen:
+            first.pop_until_active()
         self.app.pop_screen()
 
     async def _leave(self) -> None:

@@ -3,7 +3,9 @@
 Everyone can pick an empty seat, rename, mark ready and chat (``/`` from anywhere). The
 table's creator also picks the game, the seat count and options, adds and removes bots,
 kicks, and starts the game once the seats are filled. The seat list has the focus when
-the lobby opens, so the seat keys act on a seat everyone can see.
+the lobby opens, so the seat keys act on a seat everyone can see; wherever else the focus
+goes (a button, the options form, a text line), Esc brings it back to the seats, and the
+footer says so ("esc Seats") — on the seats Esc leaves.
 """
 
 from __future__ import annotations
@@ -11,12 +13,10 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.coordinate import Coordinate
 from textual.widgets import (
     Button,
     DataTable,
@@ -36,19 +36,18 @@ from tui.messages import ChatReceived, ConnectionDropped
 from tui.notices import describe_chat, describe_notice
 from tui.screens.base import Banner, SessionScreen
 from tui.session import ConnectionLost, ServerError
+from tui.settings import MAX_NAME
 from tui.widgets.buttons import show_label
+from tui.widgets.limited_input import LimitedInput
+from tui.widgets.lobby_seats import LobbySeats
 from tui.widgets.options_form import (
+    ChoiceSelect,
     OptionsForm,
     OptionsForms,
     describe_options,
     fitting_options,
     same_options,
 )
-
-
-def seat_mark(index: int, cursor: int) -> str:
-    """The seat column's cell: the number players count, ▸ before the cursor's."""
-    return f"{'▸' if index == cursor else ' '} {index + 1}"
 
 
 class LobbyScreen(SessionScreen):
@@ -67,6 +66,10 @@ class LobbyScreen(SessionScreen):
         Binding("ctrl+x", "remove", "Remove"),
         # Priority: handled as it arrives, so the keys typed straight after it reach the line.
         Binding("slash", "chat", "Chat", priority=True),
+        Binding("o", "options", "Options"),
+        # One key, two meanings, one shown at a time (``check_action``): away from the
+        # seats Esc goes back to them; on the seats it leaves.
+        Binding("escape", "seats", "Seats"),
         Binding("escape", "leave", "Leave"),
     ]
 
@@ -76,7 +79,7 @@ class LobbyScreen(SessionScreen):
         yield Static("", id="lobby-title", markup=False, classes="form-title")
         with Horizontal(id="lobby"):
             with VerticalScroll(id="lobby-left"):
-                yield DataTable(id="lobby-seats", cursor_type="row", zebra_stripes=True)
+                yield LobbySeats(id="lobby-seats")
                 yield Static("", id="lobby-options-summary", markup=False)
                 with Horizontal(classes="buttons"):
                     yield Button("Ready (^r)", id="ready", variant="success", compact=True)
@@ -87,14 +90,14 @@ class LobbyScreen(SessionScreen):
                     yield Button("Start (^s)", id="start", variant="primary", compact=True)
                 with Vertical(id="lobby-config", classes="creator"):
                     yield Label("Game")
-                    yield Select(
+                    yield ChoiceSelect(
                         [(engine.GAMES[g].name, g) for g in TABLES],
                         id="lobby-game",
                         allow_blank=False,
                         compact=True,
                     )
                     yield Label("Seats")
-                    yield Select(
+                    yield ChoiceSelect(
                         [(str(n), n) for n in range(1, 17)],
                         id="lobby-seat-count",
                         allow_blank=False,
@@ -113,10 +116,11 @@ class LobbyScreen(SessionScreen):
                     max_length=200,
                     compact=True,
                 )
-                yield Input(
+                yield LimitedInput(
                     placeholder="Your name here (Enter renames)",
                     id="rename",
-                    max_length=24,
+                    limit=MAX_NAME,
+                    what="Name",
                     compact=True,
                 )
         yield Footer()
@@ -133,9 +137,6 @@ class LobbyScreen(SessionScreen):
         # while its nested rows of buttons are still mounting theirs (#ready was missing,
         # 1 start in 10 under load), and the show sets every one of them.
         self.call_after_refresh(self._first_show)
-
-    #: The seat cursor was put on our seat once (after that, it stays where moved).
-    _cursor_placed = False
 
     def _first_show(self) -> None:
         if not self.is_attached or self.leaving:
@@ -162,28 +163,7 @@ class LobbyScreen(SessionScreen):
         self.query_one("#lobby-title", Static).update(
             f"{table['name']} — {game.name}, {len(table['seats'])} seats — {self._where()}"
         )
-        seats = self.query_one("#lobby-seats", DataTable)
-        row = seats.cursor_row
-        if not self._cursor_placed and self.my_seat is not None:
-            row = self.my_seat  # the seat keys start from where we sit
-        self._cursor_placed = True
-        seats.clear()
-        if not seats.columns:
-            seats.add_columns("seat", "player", "", "ready")
-        for seat in table["seats"]:
-            name = seat["name"] or "(empty)"
-            if seat["seat"] == self.my_seat:
-                name += " (you)"
-            if seat["seat"] == table.get("creator"):
-                name += " ★"
-            state = {"bot": "bot", "empty": ""}.get(
-                seat["kind"], "online" if seat["connected"] else "away"
-            )
-            seats.add_row(seat_mark(seat["seat"], row), Text(name), state,
-                          "✓" if seat["ready"] else "")
-        if seats.row_count:
-            seats.move_cursor(row=min(row, seats.row_count - 1))
-        seats.show_cursor = True
+        self.query_one(LobbySeats).show(table, self.my_seat)
         mine = next((s for s in table["seats"] if s["seat"] == self.my_seat), None)
         ready = self.query_one("#ready", Button)
         show_label(ready, "Not ready (^r)" if mine and mine["ready"] else "Ready (^r)")
@@ -224,13 +204,22 @@ class LobbyScreen(SessionScreen):
             return
         self.query_one("#lobby-seats", DataTable).clear()
         self.query_one("#lobby-left").query(".buttons, #lobby-config").set(display=False)
+        self.action_seats()  # so Esc goes to the menu, as the banner says
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The creator's keys appear only for the creator; a seated player's only if seated;
-        none of them once the table is lost for good."""
-        if self.cut_off and action not in ("chat", "leave"):
+        none of them once the table is lost for good. Esc goes back to the seats from
+        anywhere else, and leaves from the seats."""
+        on_seats = self._on_seats()
+        if action == "seats":
+            return not on_seats
+        if action == "leave":
+            return on_seats
+        if self.cut_off and action != "chat":
             return False
+        if action == "options":
+            return self.is_creator and on_seats and self._config is not None
         if action in ("add_bot", "remove", "start"):
             return self.is_creator
         if action == "toggle_ready":
@@ -239,16 +228,22 @@ class LobbyScreen(SessionScreen):
             return self.my_seat is not None or self.table.get("phase") == "lobby"
         return True
 
+    def _on_seats(self) -> bool:
+        """True when the keys are the seat list's (or nobody's: Esc then leaves)."""
+        return self.focused is None or self.focused.id == "lobby-seats"
+
     def action_chat(self) -> None:
         """Put the cursor in the chat line."""
         self.set_focus(self.query_one("#chat-input", Input))  # now: keys may follow at once
 
-    def action_leave(self) -> None:
-        """Esc in a text field goes back to the seats; elsewhere it leaves."""
-        if isinstance(self.focused, Input):
-            self.query_one("#lobby-seats", DataTable).focus()
-            return
-        super().action_leave()
+    def action_seats(self) -> None:
+        """Give the keys back to the seat list (from a button, the options form, a text
+        line): one key from anywhere, instead of a row of Shift+Tabs."""
+        self.set_focus(self.query_one("#lobby-seats", DataTable))
+
+    def action_options(self) -> None:
+        """(Creator) go to the table's set-up: the game, then the seats and options."""
+        self.set_focus(self.query_one("#lobby-game", Select))
 
     def _show_config(self, table: dict[str, Any]) -> None:
         config = (table["game"], len(table["seats"]), dict(table["options"]))
@@ -368,18 +363,6 @@ class LobbyScreen(SessionScreen):
             self.notify(f"Nobody to remove: {why}.", title="Not possible", severity="warning",
                         markup=False)
 
-    @on(DataTable.RowHighlighted, "#lobby-seats")
-    def mark_seat(self, event: DataTable.RowHighlighted) -> None:
-        """The seat under the cursor wears ▸ (the cursor's colours alone do not show
-        on a monochrome terminal). The mark follows the cursor as it is now: a redraw of
-        the rows moves the cursor to row 0 and back, and the event of that first move can
-        arrive after the rows are drawn (the mark would jump to seat 1 for a frame)."""
-        seats = event.data_table
-        for index in range(seats.row_count):
-            mark = seat_mark(index, seats.cursor_row)
-            if seats.get_cell_at(Coordinate(index, 0)) != mark:
-                seats.update_cell_at(Coordinate(index, 0), mark)
-
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
         """(Creator) deal the game, with the options as the form shows them: a number
@@ -449,11 +432,13 @@ class LobbyScreen(SessionScreen):
 
     @on(Input.Submitted, "#chat-input")
     def say(self, event: Input.Submitted) -> None:
-        """Send a chat line."""
+        """Send a chat line, then give the keys back to the seats (as a table gives them
+        back to the table)."""
         text = event.value.strip()
         if text:
             self.send("chat", text)
         event.input.value = ""
+        self.action_seats()
 
     @on(Input.Submitted, "#rename")
     def rename(self, event: Input.Submitted) -> None:
@@ -462,3 +447,4 @@ class LobbyScreen(SessionScreen):
         if name:
             self.send("rename", name)
         event.input.value = ""
+        self.action_seats()

@@ -119,7 +119,7 @@ class MenuScreen(Screen[None]):
         button.display = info is not None
         if info is not None:
             button.tooltip = info.describe()
-            show_label(button, resume_label(info))
+            show_label(button, resume_label(info, self.app.settings.name))
             if untouched:
                 button.focus()
         elif untouched:
@@ -206,16 +206,25 @@ class MenuScreen(Screen[None]):
         self.app.push_screen(SettingsScreen())
 
 
-def resume_label(info: JournalInfo) -> str:
-    """The resume entry in words: which game, from when ("Resume Got Five! from 10:45")."""
+def resume_label(info: JournalInfo, me: str) -> str:
+    """The resume entry in words: whose game, which, from when ("Resume your Got Five!
+    from 10:45", or "Resume Bob's Get It! from 19:24" for a game another player name
+    hosted from this account, another config home's)."""
     import time
 
     import engine  # after the first frame: the menu's start does not pay for it
 
-    games = {str(t.get("game")) for t in info.tables}
+    playing = [t for t in info.tables if t.get("phase") == "play"] or info.tables
+    games = {str(t.get("game")) for t in playing}
+    creators = {t.get("creator") for t in playing}
+    whose = "the last"
+    if len(creators) == 1:
+        (creator,) = creators
+        if isinstance(creator, str):
+            whose = "your" if creator == me else f"{creator}'s"
     when = time.strftime("%H:%M", time.localtime(info.modified))
     if len(games) == 1:
         (game,) = games
         spec = engine.GAMES.get(game)
-        return f"Resume {spec.name if spec else game} from {when} (u)"
-    return f"Resume the last game, from {when} (u)"
+        return f"Resume {whose} {spec.name if spec else game} from {when} (u)"
+    return f"Resume {whose} game, from {when} (u)"

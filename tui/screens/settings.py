@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Static
 
 from tui.settings import MAX_NAME, Settings, check_interfaces, clean_name
+from tui.widgets.limited_input import LimitedInput
 
 if TYPE_CHECKING:
     from tui.app import HiddenHandApp
@@ -34,7 +35,8 @@ class SettingsScreen(Screen[None]):
         yield Header()
         with Vertical(id="settings", classes="form"):
             yield Label(f"Your name, as other players see it (up to {MAX_NAME} characters)")
-            yield Input(settings.name, id="name", max_length=MAX_NAME, compact=True)
+            yield LimitedInput(settings.name, limit=MAX_NAME, what="Name", id="name",
+                               compact=True)
             yield Label("Network interfaces for finding LAN games (IP addresses, comma "
                         "separated; empty = all)")
             yield Input(", ".join(settings.mdns_interfaces), id="mdns",

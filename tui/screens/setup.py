@@ -22,6 +22,7 @@ import engine
 from tui.games import TABLES, preset_options, table_options
 from tui.games.screens import table_screen
 from tui.session import ConnectionLost, ServerError, Session
+from tui.widgets.limited_input import LimitedInput
 from tui.widgets.options_form import OptionsForms
 
 if TYPE_CHECKING:
@@ -104,7 +105,8 @@ class SetupScreen(Screen[None]):
                 )
                 yield Label("Table name")
                 name = self.app.settings.name
-                yield Input(f"{name}'s table", id="table-name", max_length=32, compact=True)
+                yield LimitedInput(f"{name}'s table", limit=32, what="Table name",
+                                   id="table-name", compact=True)
             if self.mode == "host":
                 yield Label("TCP port")
                 yield Input(str(DEFAULT_PORT), id="port", type="integer", compact=True)

@@ -1,8 +1,9 @@
 """The base of every game's table screen: what all tables share, written once.
 
 ``TableScreen`` owns the moves (``legal`` and :meth:`TableScreen.act`, whose keys wait
-for the host's answer), refusals, leaving, going back to the lobby, handing an away
-player's seat to a bot, the names, the table's log (game events, table notices, chat)
+for the host's answer), refusals, leaving, which of the creator's keys show (going back
+to the lobby, handing an away player's seat to a bot: :mod:`tui.screens.table_creator`),
+the names, the table's log (game events, table notices, chat)
 and its replay from the session, chat at the table, and the end-of-round summary's
 lifecycle. A game's screen (``tui/games/<game>/screen.py``) writes only what is its
 own:
@@ -22,7 +23,6 @@ own:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on, work
@@ -36,7 +36,7 @@ from tui.games.past_events import describe_past_event
 from tui.messages import ChatReceived
 from tui.notices import Namer, describe_chat, describe_notice, our_seat_then, seat_names
 from tui.screens.base import Banner
-from tui.screens.solo_finish import SoloFinishScreen
+from tui.screens.table_creator import TableCreatorScreen
 from tui.session import ConnectionLost, Entry, ServerError
 from tui.widgets.chat import CHAT_OFF, CHAT_OPEN, ChatLine
 from tui.widgets.footer import TableFooter
@@ -58,7 +58,7 @@ COMPACT_FOOTER_BELOW = 100
 COLLECT_AFTER = 0.05
 
 
-class TableScreen(SoloFinishScreen):
+class TableScreen(TableCreatorScreen):
     """One seat's view of a game's table (or a spectator's); subclass per game."""
 
     #: The engine's id of the game this screen plays.
@@ -69,11 +69,13 @@ class TableScreen(SoloFinishScreen):
     BINDINGS = [
         # Priority: handled as it arrives, so the keys typed straight after it reach the line.
         Binding("slash", "chat", "Chat", priority=True),
-        Binding("l", "to_lobby", "Back to lobby"),
         Binding("b", "bot_for_away", "Bot for an away player"),
         Binding("f", "finish", "Bots: full speed"),
         Binding("v", "summary_again", "Summary"),
         Binding("escape", "leave", "Leave"),
+        # After Leave: during play (the creator's, to switch games) it is the key that
+        # may not fit at 80 columns, not Leave.
+        Binding("l", "to_lobby", "Back to lobby"),
         # Not in the footer (its room is the game's): the key people try for help.
         Binding("question_mark", "rules", "Rules", show=False),
     ]
@@ -432,7 +434,7 @@ class TableScreen(SoloFinishScreen):
         if action == "bot_for_away":
             return bool(self.away_seats())
         if action == "to_lobby":
-            return self.table.get("phase") == "over" and self.is_creator
+            return self.table.get("phase") in ("play", "over") and self.is_creator
         if action == "finish":
             return self.can_finish()
         if action in ("leave", "rules"):
@@ -451,44 +453,3 @@ class TableScreen(SoloFinishScreen):
         from tui.screens.rules import RulesScreen
 
         self.app.push_screen(RulesScreen(self.GAME))
-
-    def action_to_lobby(self) -> None:
-        """(Creator, once the game is over) take the table back to its lobby."""
-        if self.table.get("phase") != "over":
-            self.notify("The table goes back to the lobby once the game is over.",
-                        severity="warning")
-        elif not self.is_creator:
-            self.notify("Only the table's creator can take it back to the lobby.",
-                        severity="warning")
-        else:
-            self.send("to_lobby")
-
-    def away_seats(self) -> list[dict[str, Any]]:
-        """Seats whose player lost the connection, if we may hand them to a bot (not
-        while our own connection is down: the table we last saw is not the host's)."""
-        if self.table.get("phase") != "play" or not self.is_creator or self.cut_off:
-            return []
-        return [s for s in _seats(self.table.get("seats"))
-                if s.get("kind") == "human" and not s.get("connected")]
-
-    def action_bot_for_away(self) -> None:
-        """(Creator) let a bot play for a player who is gone, so the game goes on."""
-        # Loaded when a dialog first opens, not before the table's first frame.
-        from tui.screens.dialogs import ChoiceScreen
-
-        away = self.away_seats()
-        if not away:
-            return
-        choices = [(str(s["seat"]), f"seat {s['seat'] + 1}: {s.get('name')}") for s in away]
-
-        def chosen(seat: str | None) -> None:
-            if seat is not None:
-                self.send("add_bot", int(seat))
-
-        self.app.push_screen(ChoiceScreen("Which seat should a bot take over?", choices), chosen)
-
-
-def _seats(value: Any) -> Iterable[dict[str, Any]]:
-    if not isinstance(value, list):
-        return []
-    return [s for s in value if isinstance(s, dict) and isinstance(s.get("seat"), int)]

@@ -11,11 +11,12 @@ disagree on what is allowed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Switch
 
@@ -39,6 +40,29 @@ def describe_value(option: Option, value: Any) -> str:
     return str(value)
 
 
+#: What a choice stands for.
+T = TypeVar("T")
+
+
+class ChoiceSelect(Select[T]):
+    """A select whose key is in the footer ("enter Choose"): focused in a form, it says
+    how it opens (Textual's own select keeps its keys out of the footer)."""
+
+    BINDINGS = [Binding("enter", "show_overlay", "Choose")]
+
+
+class ToggleSwitch(Switch):
+    """A switch whose key is in the footer ("enter On/off"), as :class:`ChoiceSelect`'s."""
+
+    BINDINGS = [Binding("enter", "toggle_switch", "On/off")]
+
+
+def switch_words(on: bool) -> str:
+    """A switch's state in words, beside it: a monochrome terminal shows no colour, and
+    where the knob sits is easy to misread."""
+    return "on" if on else "off"
+
+
 def _typed(value: Any) -> str:
     """A number field's text for a value ("none" for ``None``)."""
     return "none" if value is None else str(value)
@@ -59,6 +83,8 @@ class OptionsForm(Vertical):
     OptionsForm .option-row Input { width: 16; }
     OptionsForm .option-row Select { width: 22; }
     OptionsForm .option-row Switch { width: auto; }
+    OptionsForm .switch-row { height: auto; }
+    OptionsForm .switch-state { width: auto; padding: 1 0 0 1; }
     """
 
     def __init__(self, game_id: str, seats: int, values: dict[str, Any] | None = None,
@@ -102,14 +128,17 @@ class OptionsForm(Vertical):
                 values = self._values_of(option)
                 if option.kind == "bool":
                     self._seen[option.name] = bool(value)
-                    yield Switch(bool(value), id=f"opt-{option.name}")
+                    with Horizontal(classes="switch-row"):
+                        yield ToggleSwitch(bool(value), id=f"opt-{option.name}")
+                        yield Label(switch_words(bool(value)), classes="switch-state",
+                                    id=f"opt-state-{option.name}")
                 elif values is not None:
                     self._choices[option.name] = {_token(v): v for v in values}
                     current = _token(value) if value in values else _token(values[0])
                     self._seen[option.name] = current
-                    yield Select([(describe_value(option, v), _token(v)) for v in values],
-                                 value=current, allow_blank=False, id=f"opt-{option.name}",
-                                 compact=True)
+                    yield ChoiceSelect([(describe_value(option, v), _token(v)) for v in values],
+                                       value=current, allow_blank=False,
+                                       id=f"opt-{option.name}", compact=True)
                 else:
                     yield Input(_typed(value), id=f"opt-{option.name}", compact=True)
 
@@ -126,6 +155,8 @@ class OptionsForm(Vertical):
                 widget = self.query_one(f"#opt-{option.name}")
                 if isinstance(widget, Switch):
                     widget.value = self._seen[option.name] = bool(value)
+                    self.query_one(f"#opt-state-{option.name}", Label).update(
+                        switch_words(bool(value)))
                 elif isinstance(widget, Select):
                     offered = self._values_of(option) or []
                     choices = {_token(v): v for v in offered}
@@ -142,6 +173,12 @@ class OptionsForm(Vertical):
     def on_mount(self) -> None:
         """Show only the options that matter with the values as they stand."""
         self._show_applicable()
+
+    @on(Switch.Changed)
+    def _switched(self, event: Switch.Changed) -> None:
+        if event.switch.id is not None:
+            name = event.switch.id.removeprefix("opt-")
+            self.query_one(f"#opt-state-{name}", Label).update(switch_words(event.value))
 
     @on(Select.Changed)
     @on(Switch.Changed)

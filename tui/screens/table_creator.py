@@ -1,0 +1,69 @@
+"""The creator's powers at a table in play: taking the table back to its lobby (after
+the game, or ending it to switch games) and handing an away player's seat to a bot.
+
+:class:`TableCreatorScreen` sits between :class:`~tui.screens.solo_finish.SoloFinishScreen`
+and :class:`~tui.screens.table.TableScreen`, which decides when these keys show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from tui.screens.solo_finish import SoloFinishScreen
+
+
+class TableCreatorScreen(SoloFinishScreen):
+    """A table screen's part for what only the table's creator may do (see the module)."""
+
+    def action_to_lobby(self) -> None:
+        """(Creator) take the table back to its lobby: after the game at once; during it
+        (to switch games without finishing a match) once the creator confirms, as it
+        ends the game for everyone."""
+        if not self.is_creator:
+            self.notify("Only the table's creator can take it back to the lobby.",
+                        severity="warning")
+        elif self.table.get("phase") == "play":
+            # Loaded when a dialog first opens, not before the table's first frame.
+            from tui.screens.dialogs import ConfirmScreen
+
+            def answered(yes: bool | None) -> None:
+                if yes and self.table.get("phase") == "play":
+                    self.send("to_lobby")
+
+            self.app.push_screen(ConfirmScreen(
+                "End this game for everyone and take the table back to the lobby? The "
+                "game so far is lost; everyone at the table is told.",
+                yes="End the game", no="Play on", careful=True), answered)
+        else:
+            self.send("to_lobby")
+
+    def away_seats(self) -> list[dict[str, Any]]:
+        """Seats whose player lost the connection, if we may hand them to a bot (not
+        while our own connection is down: the table we last saw is not the host's)."""
+        if self.table.get("phase") != "play" or not self.is_creator or self.cut_off:
+            return []
+        return [s for s in _seats(self.table.get("seats"))
+                if s.get("kind") == "human" and not s.get("connected")]
+
+    def action_bot_for_away(self) -> None:
+        """(Creator) let a bot play for a player who is gone, so the game goes on."""
+        # Loaded when a dialog first opens, not before the table's first frame.
+        from tui.screens.dialogs import ChoiceScreen
+
+        away = self.away_seats()
+        if not away:
+            return
+        choices = [(str(s["seat"]), f"seat {s['seat'] + 1}: {s.get('name')}") for s in away]
+
+        def chosen(seat: str | None) -> None:
+            if seat is not None:
+                self.send("add_bot", int(seat))
+
+        self.app.push_screen(ChoiceScreen("Which seat should a bot take over?", choices), chosen)
+
+
+def _seats(value: Any) -> Iterable[dict[str, Any]]:
+    if not isinstance(value, list):
+        return []
+    return [s for s in value if isinstance(s, dict) and isinstance(s.get("seat"), int)]

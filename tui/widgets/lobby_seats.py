@@ -1,0 +1,59 @@
+"""The lobby's seat list: one row a seat (who sits there, how, whether ready), its
+cursor the seat the seat keys act on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.coordinate import Coordinate
+from textual.widgets import DataTable
+
+
+def seat_mark(index: int, cursor: int) -> str:
+    """The seat column's cell: the number players count, ▸ before the cursor's."""
+    return f"{'▸' if index == cursor else ' '} {index + 1}"
+
+
+class LobbySeats(DataTable[Any]):
+    """The seats of a table in its lobby; :meth:`show` draws them."""
+
+    #: The cursor was put on our seat once (after that, it stays where moved).
+    cursor_placed = False
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+
+    def show(self, table: dict[str, Any], my_seat: int | None) -> None:
+        """Draw the table's seats, the cursor where it was (on our seat the first time)."""
+        row = self.cursor_row
+        if not self.cursor_placed and my_seat is not None:
+            row = my_seat  # the seat keys start from where we sit
+        self.cursor_placed = True
+        self.clear()
+        if not self.columns:
+            self.add_columns("seat", "player", "", "ready")
+        for seat in table["seats"]:
+            name = seat["name"] or "(empty)"
+            if seat["seat"] == my_seat:
+                name += " (you)"
+            if seat["seat"] == table.get("creator"):
+                name += " ★"
+            state = {"bot": "bot", "empty": ""}.get(
+                seat["kind"], "online" if seat["connected"] else "away"
+            )
+            self.add_row(seat_mark(seat["seat"], row), Text(name), state,
+                         "✓" if seat["ready"] else "")
+        if self.row_count:
+            self.move_cursor(row=min(row, self.row_count - 1))
+        self.show_cursor = True
+
+    def on_data_table_row_highlighted(self) -> None:
+        """The seat under the cursor wears ▸ (the cursor's colours alone do not show
+        on a monochrome terminal). The mark follows the cursor as it is now: a redraw of
+        the rows moves the cursor to row 0 and back, and the event of that first move can
+        arrive after the rows are drawn (the mark would jump to seat 1 for a frame)."""
+        for index in range(self.row_count):
+            mark = seat_mark(index, self.cursor_row)
+            if self.get_cell_at(Coordinate(index, 0)) != mark:
+                self.update_cell_at(Coordinate(index, 0), mark)
