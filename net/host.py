@@ -357,7 +357,9 @@ class Host:
                     "next_table": self._peek_table_id()}]
         if self._listen is not None:
             records.append(self._listen)
-        records.extend(table.checkpoint() for table in self.tables.values())
+        for table in self.tables.values():
+            records.append(table.checkpoint())
+            records.extend(table.past_records())
         self.journal.rewrite(records)
 
     def _peek_table_id(self) -> int:
@@ -384,7 +386,8 @@ class Host:
         host = cls(name, **settings)
         for tid, (record, ops) in found.tables.items():
             try:
-                host.tables[tid] = Table.restore(record, ops, host.house)
+                host.tables[tid] = Table.restore(record, ops, host.house,
+                                                 found.pasts.get(tid, []))
             except Exception as exc:
                 raise j.JournalError(f"table {tid} in {path} cannot be restored: {exc}") from None
         host.resumed_port = found.port

@@ -39,12 +39,14 @@ import os
 import struct
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgpack
 
+from net.past import PAST_LIMIT
 from net.paths import journal_dir
 
 if TYPE_CHECKING:
@@ -344,6 +346,8 @@ class Recovered(NamedTuple):
     header: dict[str, Any]
     #: Each open table's last ``table`` record and the ``act``/``adv`` records after it.
     tables: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]
+    #: Each open table's past (``net.past``): its last entries, oldest first.
+    pasts: dict[str, list[dict[str, Any]]]
     #: The port the host listened on, if it did.
     port: int | None
     #: Records in the file, the header included (where appending goes on).
@@ -359,6 +363,7 @@ def recover(path: Path) -> Recovered:
         )
     header, records = read_journal(path)
     tables: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+    pasts: dict[str, deque[dict[str, Any]]] = {}
     port = None
     for record in records:
         kind, tid = record.get("k"), record.get("t")
@@ -366,11 +371,17 @@ def recover(path: Path) -> Recovered:
             tables[tid] = (record, [])
         elif kind in ("act", "adv") and tid in tables:
             tables[tid][1].append(record)
+        elif kind == "past" and isinstance(tid, str) and isinstance(record.get("e"), dict):
+            # (Kept across the table's snapshots; a file from elsewhere cannot make it
+            # longer than a table keeps.)
+            pasts.setdefault(tid, deque(maxlen=PAST_LIMIT)).append(record["e"])
         elif kind == "drop":
             tables.pop(str(tid), None)
+            pasts.pop(str(tid), None)
         elif kind == "listen" and isinstance(record.get("port"), int):
             port = record["port"]
-    return Recovered(header, tables, port, len(records) + 1)
+    return Recovered(header, tables, {t: list(p) for t, p in pasts.items() if t in tables},
+                     port, len(records) + 1)
 
 
 def replay_game(snapshot: dict[str, Any], ops: list[dict[str, Any]]) -> engine.Game:

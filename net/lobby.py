@@ -234,8 +234,8 @@ def chat(table: Table, member: Member, text: str) -> Outbox:
     seat = member.seat
     name = table.seats[seat].name if seat is not None else f"{member.name} (spectator)"
     line = {"type": "chat", "table": table.id, "seat": seat, "name": name, "text": text}
-    table.past.remember(line)
     out = Outbox()
+    table.remember(out, line)
     out.lines.extend((other, line) for other in table.connections())
     return out
 

@@ -155,8 +155,19 @@ class Table:
             pack=self._pack, seats=seats))
         out.changed = True
         if sent or told:
-            self.past.remember({"type": "update", "game": self.game_id, "events": sent,
-                           "notices": told, "names": [s.name for s in self.seats]})
+            self.remember(out, {"type": "update", "game": self.game_id, "events": sent,
+                                "notices": told, "names": [s.name for s in self.seats]})
+
+    def remember(self, out: Outbox, entry: dict[str, Any]) -> None:
+        """Keep ``entry`` in the table's past, and in the journal: a host back after a
+        crash gives a returning seat the same past."""
+        self.past.remember(entry)
+        if self.journaling:
+            out.records.append({"k": "past", "t": self.id, "e": entry})
+
+    def past_records(self) -> list[dict[str, Any]]:
+        """The table's past as journal records (the host rewrites its journal)."""
+        return [{"k": "past", "t": self.id, "e": entry} for entry in self.past.entries()]
 
     def update_for(self, member: Member, seat: int | None, events: list[dict[str, Any]],
                    notices: list[dict[str, Any]], now: float) -> Push:
@@ -202,7 +213,7 @@ class Table:
 
     @classmethod
     def restore(cls, record: dict[str, Any], ops: list[dict[str, Any]],
-                house: HouseRules) -> Table:
+                house: HouseRules, past: Iterable[dict[str, Any]] = ()) -> Table:
         """Rebuild a table from its last ``table`` record and the actions after it: each
         person's seat disconnected, with its name and token; a game in play frozen at the
         engine time of its last acknowledged change."""
@@ -212,6 +223,8 @@ class Table:
         table.uid, table.phase = record["uid"], record["phase"]
         table.creator, table.permanent = record["creator"], bool(record["permanent"])
         table.opened_by = record.get("opened_by")
+        for entry in past:
+            table.past.remember(entry)
         for seat, saved in zip(table.seats, seats, strict=True):
             seat.kind, seat.name, seat.token = saved["kind"], saved["name"], saved["token"]
             seat.ready = bool(saved["ready"]) and seat.kind != "human"

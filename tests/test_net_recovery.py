@@ -337,3 +337,43 @@ async def test_a_stopping_host_tells_each_player_whether_their_game_can_come_bac
     await cy.start()
     await again.close()
     assert (await cy.wait_for(lambda m: m["type"] == "error"))["code"] == errors.TABLE_CLOSED
+
+
+async def test_a_host_back_from_a_crash_gives_a_returning_seat_the_table_s_past(
+        tmp_path: Path) -> None:
+    """The log and the chat of a table come back with it: after a host crash a returning
+    seat read only "Carol is back". The past survives a rewrite of the journal too."""
+    path = tmp_path / "j" / f"game{j.SUFFIX}"
+    host = Host("Den", journal=path, **seeded(5))
+    await host.start(LOCAL, 0)
+    async with clients(host) as made:
+        ann = await made.new("Ann")
+        joined = await playing_with_a_bot(ann, "Kitchen", "getout")
+        await ann.chat("before the crash")
+        await ann.wait_for(lambda m: m["type"] == "chat")
+        moves = 0
+        bot = make_bot("getout", 0, 1)
+        while moves < 3:
+            await ann.ping()
+            msg = ann.latest
+            if msg and msg["view"] is not None and msg["legal"]:
+                try:
+                    await ann.act(bot.choose(msg["view"], msg["legal"]))
+                    moves += 1
+                except ServerError:
+                    pass
+        told = [e for e in host.tables[joined.table].past.entries() if e["type"] == "update"]
+        await crash(host)
+    again = Host.resume(path, **seeded(6))
+    again.compact()  # the past is kept when the journal is rewritten, too
+    await again.start(LOCAL, 0)
+    try:
+        async with clients(again) as made:
+            ann2 = await made.new("Ann")
+            await ann2.join(joined.table, 0, token=joined.token)
+            past = ann2.past
+            assert {"before the crash"} <= {e.get("text") for e in past if e["type"] == "chat"}
+            updates = [e for e in past if e["type"] == "update"]
+            assert updates[:len(told)] == told
+    finally:
+        await again.close()
