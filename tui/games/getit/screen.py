@@ -63,12 +63,13 @@ class GetItScreen(TableScreen):
     # ---- composing ---------------------------------------------------------------
 
     def compose_table(self) -> ComposeResult:
-        yield TopLine(id="getit-top")
-        yield PrepPanel(id="getit-prep")
+        # Kept at hand: the footer asks every key (the talk line's too) at each change.
+        self.top, self.prep_panel = TopLine(id="getit-top"), PrepPanel(id="getit-prep")
+        self.seats_row, self.my_place = SeatsRow(id="getit-seats"), MyPlace(id="getit-me")
+        self.talk_line = TalkLine(id="talk")
+        yield from (self.top, self.prep_panel)
         with Vertical(id="getit-round"):
-            yield SeatsRow(id="getit-seats")
-            yield MyPlace(id="getit-me")
-            yield TalkLine(id="talk")
+            yield from (self.seats_row, self.my_place, self.talk_line)
         yield from self.compose_log()
 
     # ---- showing a view ------------------------------------------------------------
@@ -79,12 +80,12 @@ class GetItScreen(TableScreen):
         phase = view.get("phase")
         self._follow_events(msg.get("events") or [], phase)
         namer = Namer(names, self.my_seat)
-        self.query_one(TopLine).show(msg, view)
+        self.top.show(msg, view)
         preparing = phase == "prepare"
         self.query_one("#getit-prep").display = preparing
         self.query_one("#getit-round").display = not preparing
         if preparing:
-            self.query_one(PrepPanel).show(view, self.my_seat, namer)
+            self.prep_panel.show(view, self.my_seat, namer)
         else:
             self._show_round(view, namer)
 
@@ -100,12 +101,10 @@ class GetItScreen(TableScreen):
     def _keep_record(self, result: dict[str, Any]) -> None:
         """A cleared Level X round that beats our record is saved on disk."""
         try:
-            news = records.keep(result, self.table.get("options") or {})
+            if news := records.keep(result, self.table.get("options") or {}):
+                self.notify(news, timeout=6)
         except OSError as exc:
             self.notify(f"Could not save the record: {exc}", severity="warning", markup=False)
-            return
-        if news:
-            self.notify(news, timeout=6)
 
     @on(SeatsRow.Fitted)
     def seats_fitted(self, event: SeatsRow.Fitted) -> None:
@@ -117,19 +116,19 @@ class GetItScreen(TableScreen):
     @property
     def prep(self) -> Preparation:
         """Our pile as we arrange it, in preparation."""
-        return self.query_one(PrepPanel).state
+        return self.prep_panel.state
 
     def action_next_special(self) -> None:
         """Pick the next special card of the hand."""
-        self.query_one(PrepPanel).next_special()
+        self.prep_panel.next_special()
 
     def action_move(self, delta: int) -> None:
         """Move the chosen special card one place up (-1) or down (+1), never on top."""
-        self.query_one(PrepPanel).move(delta)
+        self.prep_panel.move(delta)
 
     def action_hand_end(self, top: int) -> None:
         """Scroll a long hand to its top (1) or its bottom (0) in preparation."""
-        self.query_one(PrepPanel).hand_end(bool(top))
+        self.prep_panel.hand_end(bool(top))
 
     def action_done(self) -> None:
         """Confirm the pile's order (it passes to the left once everyone is done)."""
@@ -141,12 +140,12 @@ class GetItScreen(TableScreen):
 
     def _show_round(self, view: dict[str, Any], namer: Namer) -> None:
         me = self.my_seat
-        self.query_one(SeatsRow).show(view, self.signals.signals(view, me),
+        self.seats_row.show(view, self.signals.signals(view, me),
                                       self.signals.said(view), me, namer)
         self.query_one("#getit-me").display = me is not None
-        if self.query_one(TalkLine).follow(self.can("say")):
+        if self.talk_line.follow(self.can("say")):
             self.notify(TALK_ENDED_NOTICE, severity="warning", timeout=4)
-        self.query_one(MyPlace).show(view, self.signals, me, namer)
+        self.my_place.show(view, self.signals, me, namer)
 
     # ---- keys ----------------------------------------------------------------------
 
@@ -235,14 +234,14 @@ class GetItScreen(TableScreen):
     def action_talk(self) -> None:
         """Open the talk line (only while you see the speech bubble)."""
         if self.can("say"):
-            self.query_one(TalkLine).open()
+            self.talk_line.open()
 
     def on_key(self, event: events.Key) -> None:
         """A key of the round that does nothing now says why in one line. ``t`` a moment
         after talk ended (the bubble was just played) still opens the line, saying talk
         is over: what the player goes on typing stays there (a space would play their
         card) until Enter or Esc closes it, unsent."""
-        talk = self.query_one(TalkLine)
+        talk = self.talk_line
         if isinstance(self.focused, Input) or event.key not in KEY_ACTIONS:
             return
         if event.key == "t" and not self.can("say") and talk.late():
@@ -265,7 +264,7 @@ class GetItScreen(TableScreen):
 
     def action_leave(self) -> None:
         """Esc in the talk line closes it (as in any text line)."""
-        talk = self.query_one(TalkLine)
+        talk = self.talk_line
         if self.focused is talk:
             talk.value = ""
             talk.close()
@@ -298,7 +297,7 @@ class GetItScreen(TableScreen):
         """Exactly the keys that work now."""
         if self.my_seat is None:
             return False
-        if action in GUARDED and self.query_one(TalkLine).keys_wait():
+        if action in GUARDED and self.talk_line.keys_wait():
             return False  # the talk line just lost the keys (``talk_lost_keys``)
         return key_works(action, parameters, self._keys())
 
