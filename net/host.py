@@ -5,14 +5,11 @@ and never touches a socket or a timer. The host owns those: it admits connection
 per client address and human-scale allowances, ``net.limits``), hands each validated
 request to its handler (``net.handlers``) and delivers what a table returns: journal
 records first (``net.journal``), then each member's own update (``net.fanout``) through
-its connection (``net.connection``). It arms one timer per table for when the table
-must wake (its game's deadline, its bots' next look) on its clock (``net.clock``).
+its connection (``net.connection``), and arms one timer per table on its clock.
 
-Each connection is sent only ``view(its seat)`` (spectators: the spectator view) with that
-seat's legal actions and the public events: never a snapshot, the seed or another seat's
-view. A seat is bound to the connection that holds it; an action's seat is never read
-from the message. With a journal every acknowledged change is durable first, and
-:meth:`Host.resume` brings the tables back after a crash.
+Each connection is sent only its seat's view, legal actions and the public events: never
+a snapshot, the seed or another seat's view. An action's seat is never read from the
+message. A journal makes every acknowledged change durable first.
 """
 
 from __future__ import annotations
@@ -359,7 +356,7 @@ class Host:
             records.append(self._listen)
         for table in self.tables.values():
             records.append(table.checkpoint())
-            records.extend(table.past_records())
+            records.extend({"k": "past", "t": table.id, "e": e} for e in table.past.entries())
         self.journal.rewrite(records)
 
     def _peek_table_id(self) -> int:

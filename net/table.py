@@ -4,15 +4,13 @@ A table is the authority over its game. Called with a request or a wake-up and t
 clock reading (``now``, monotonic seconds), it changes its state and returns an
 :class:`Outbox`: the journal records to write first, then what each member must be sent
 (:class:`net.fanout.Push` and plain messages). The host does the sending, and arms one
-timer per table at :meth:`Table.next_wake` (the game's next deadline, ``Game.deadline``,
-or the moment its bots look again), calling :meth:`Table.wake` then. So a table's rules
-are tested with a hand-held clock and no event loop (``tests/test_table.py``). The
-lobby's requests are in :mod:`net.lobby`.
+timer per table at :meth:`Table.next_wake` (its game's deadline or its bots' next look)
+and calls :meth:`Table.wake` then: a table's rules are tested with a hand-held clock
+(``tests/test_table.py``). The lobby's requests are in :mod:`net.lobby`.
 
 Engine time is seconds since the game started; a resumed game is *frozen* at its last
-acknowledged engine time until it runs again. Turn-based bots are paced (after one moves,
-none moves again for ``bot_delay`` seconds); real-time bots (Get It!) pace themselves:
-asked after every change, and again at the engine time they name.
+acknowledged engine time until it runs again. Turn-based bots are paced (``bot_delay``
+after one moves); real-time bots (Get It!) pace themselves.
 """
 
 from __future__ import annotations
@@ -42,11 +40,8 @@ class Table:
 
     def __init__(self, table_id: str, name: str, game_id: str, seats: int,
                  options: dict[str, Any], house: HouseRules) -> None:
-        self.house = house
-        self.id = table_id
-        self.name = name
-        self.game_id = game_id
-        self.options = options
+        self.house, self.id, self.name = house, table_id, name
+        self.game_id, self.options = game_id, options
         self.seats = [Seat() for _ in range(seats)]
         self.creator: int | None = None
         self.phase = "lobby"
@@ -54,34 +49,31 @@ class Table:
         self.spectators: list[Member] = []
         #: The host-clock time at which engine time was 0.
         self.t0 = 0.0
-        #: Tables opened by the host itself stay; tables opened by players go when idle.
+        #: Tables opened by the host itself stay (players' go when idle); the client
+        #: address that opened it (``None``: the host did).
         self.permanent = False
-        #: The client address that opened the table (``None``: the host did).
         self.opened_by: str | None = None
         #: This table's identity, part of every seat token (``net.seats.new_token``).
         self.uid = os.urandom(4).hex()
         #: Engine time held still (a resumed game waiting to run again), or ``None``.
         self.frozen: float | None = None
-        #: A resumed game with a running clock waits until every person is back.
-        self.paused = False
-        #: Closed tables neither wake nor move.
-        self.closed = False
+        #: A resumed game with a running clock waits until every person is back; closed
+        #: tables neither wake nor move.
+        self.paused, self.closed = False, False
         #: Set by a host that journals this table: its outboxes then carry records.
         self.journaling = False
         #: ``state_key()`` when last journaled, and ``act``/``adv`` records since.
         self._journaled: tuple[Any, ...] | None = None
         self._since_snapshot = 0
         self._public_packed: tuple[tuple[Any, ...], bytes] | None = None
-        #: ``msgpack.packb`` without a new ``Packer`` each call (a push packs a few values).
         self._pack: Callable[[Any], bytes] = msgpack.Packer(use_bin_type=True).pack
-        #: A deadline already acted on that changed nothing: not woken for again.
+        #: A deadline acted on that changed nothing (not woken for again).
         self._deadline_done: float | None = None
-        #: When the bots look next (and the engine time a real-time bot asked for), and
-        #: before when no paced bot may move again.
+        #: When the bots look next (a real-time bot: the engine time it asked for), and
+        #: when a paced bot may move again.
         self._bots_due: float | None = None
         self._bots_at: float | None = None
-        self._bots_rest = float("-inf")
-        self._bot_turn = 0
+        self._bots_rest, self._bot_turn = float("-inf"), 0
         #: The table's recent past, as everyone at it was told it (``net.past``).
         self.past = Past(self._pack)
 
@@ -159,15 +151,10 @@ class Table:
                                 "notices": told, "names": [s.name for s in self.seats]})
 
     def remember(self, out: Outbox, entry: dict[str, Any]) -> None:
-        """Keep ``entry`` in the table's past, and in the journal: a host back after a
-        crash gives a returning seat the same past."""
+        """Keep ``entry`` in the table's past, and in the journal (it outlives a crash)."""
         self.past.remember(entry)
         if self.journaling:
             out.records.append({"k": "past", "t": self.id, "e": entry})
-
-    def past_records(self) -> list[dict[str, Any]]:
-        """The table's past as journal records (the host rewrites its journal)."""
-        return [{"k": "past", "t": self.id, "e": entry} for entry in self.past.entries()]
 
     def update_for(self, member: Member, seat: int | None, events: list[dict[str, Any]],
                    notices: list[dict[str, Any]], now: float) -> Push:

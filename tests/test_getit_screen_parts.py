@@ -73,13 +73,12 @@ def test_our_line_says_our_signals_and_our_pile() -> None:
     assert state.my_line(view, 0, namer) == "you (1): look at Cy · smile at Cy · your pile is empty"
 
 
-def test_a_peek_is_remembered_until_our_card_is_played() -> None:
-    state = SignalState()
+def test_our_peeked_card_shows_only_while_the_peek_lasts() -> None:
+    """RULES.md: when the mirror is played, every peek ends and the value disappears
+    from the screen (the screen kept it as "saw 22" until the card was played)."""
     card = number(17)
-    assert state.seen_card({"peek": card}) == ("peek", card)
-    assert state.seen_card({}) == ("saw", card)
-    state.follow([{"type": "played", "seat": 0}], "play", 0)
-    assert state.seen_card({}) is None
+    assert SignalState.peeked({"peek": card}) == card
+    assert SignalState.peeked({"peek": None}) is None
 
 
 def test_preparation_keeps_numbers_ascending_and_no_special_on_top() -> None:

@@ -75,7 +75,7 @@ class TableScreen(TableCreatorScreen):
         Binding("escape", "leave", "Leave"),
         # After Leave: during play (the creator's, to switch games) it is the key that
         # may not fit at 80 columns, not Leave.
-        Binding("l", "to_lobby", "Back to lobby"),
+        Binding("l", "to_lobby", "Lobby"),
         # Not in the footer (its room is the game's): the key people try for help.
         Binding("question_mark", "rules", "Rules", show=False),
     ]

@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from tui.games.getit.signals import SignalState
 from tui.games.getit.text import card_text, to_you_text
-from tui.games.getit.widgets import PlayedRow
+from tui.games.getit.widgets import PlayedRow, WhyLine
 from tui.notices import Namer
 from tui.widgets.text import set_text
 
@@ -33,6 +33,7 @@ class MyPlace(Horizontal):
             yield Static("", id="to-you")
             yield Static("", id="my-line", markup=False)
             yield PlayedRow(id="played")
+            yield WhyLine(id="why")
 
     def _set(self, selector: str, content: Any) -> None:
         """Update a Static only when what it shows changes (an update repaints it)."""
@@ -52,9 +53,8 @@ class MyPlace(Horizontal):
         piles = view.get("piles") or []
         pile = piles[me] if me < len(piles) and isinstance(piles[me], dict) else {}
         count = int(pile.get("count", 0))
-        seen = signals.seen_card(view) if count else None
-        if seen is not None:
-            how, card = seen
-            self._set("#my-back", f"╭──────╮\n│{how:^6}│\n│{card_text(card):^6}│\n╰──────╯")
+        card = signals.peeked(view) if count else None
+        if card is not None:
+            self._set("#my-back", f"╭──────╮\n│ peek │\n│{card_text(card):^6}│\n╰──────╯")
         else:
             self._set("#my-back", CARD_BACK if count else NO_CARDS)

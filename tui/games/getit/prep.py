@@ -15,7 +15,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from tui.games.getit.text import level_text, new_at_level
-from tui.games.getit.widgets import PrepRow
+from tui.games.getit.widgets import PrepRow, WhyLine
 from tui.notices import Namer
 
 
@@ -120,6 +120,7 @@ class PrepPanel(Vertical):
         yield Static("", id="prep-help", markup=False)
         yield PrepRow(id="prep-row")
         yield Static("", id="prep-waiting", markup=False)
+        yield WhyLine(id="prep-why")
 
     def show(self, view: dict[str, Any], me: int | None, namer: Namer) -> None:
         """Show preparation as ``view`` has it, for seat ``me`` (``None``: watching)."""
@@ -159,6 +160,9 @@ class PrepPanel(Vertical):
         """Move the chosen special card one place up (-1) or down (+1), never on top."""
         if self.state.move(delta):
             self._show_pile()
+        elif self.state.selected is not None:
+            self.query_one(WhyLine).say("A special card never goes on top of the pile."
+                                        if delta < 0 else "It is at the bottom already.")
 
     def hand_end(self, top: bool) -> None:
         """Scroll a long hand to its top or its bottom."""

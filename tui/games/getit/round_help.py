@@ -1,6 +1,6 @@
-"""``?`` during a Get It! round: the round's keys and signals beside the table, with the
-timer, which runs on while they are read (the whole rules, over the whole table, hid the
-clock and opened at the levels table)."""
+"""``?`` during a Get It! round: the round's keys and signals in a panel over the log,
+with the time left, which runs on while they are read; the seats and TO YOU stay in sight
+(the whole rules, over the whole table, hid the clock and opened at the levels table)."""
 
 from __future__ import annotations
 
@@ -30,13 +30,13 @@ def round_sections(text: str) -> str:
 
 
 class RoundHelp(ModalScreen[bool]):
-    """The round's keys and signals in a panel over the log; the timer stays in sight.
-    Dismissed with ``True`` when the player asks for the whole rules."""
+    """The round's keys and signals in a panel over the log, the time left on its first
+    line. Dismissed with ``True`` when the player asks for the whole rules."""
 
     DEFAULT_CSS = """
-    RoundHelp { align: right bottom; background: $background 30%; }
+    RoundHelp { align: center bottom; background: $background 0%; }
     RoundHelp > Vertical {
-        width: 64; max-width: 100%; height: 1fr; max-height: 22;
+        width: 100%; max-width: 100; height: 45%; min-height: 8;
         border: round $accent; background: $surface; padding: 0 1;
     }
     RoundHelp #help-timer { text-style: bold; height: auto; }

@@ -37,7 +37,7 @@ from tui.games.getit.summary import round_summary
 from tui.games.getit.talk import GUARDED, TALK_ENDED_NOTICE, TalkLine
 from tui.games.getit.text import describe_event
 from tui.games.getit.top import TopLine
-from tui.games.getit.widgets import SandTimer, SeatCard
+from tui.games.getit.widgets import SandTimer, SeatCard, WhyLine
 from tui.messages import ConnectionDropped
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen
@@ -205,7 +205,7 @@ class GetItScreen(TableScreen):
         target = look_target(number, self._keys(), self._my_signal("look"))
         if target is False:
             # ("1" is the key every look shows as: it runs for our own number too.)
-            self.notify(why_not("look", (number,), self._keys()) or "", timeout=2, markup=False)
+            self.why(why_not("look", (number,), self._keys()) or "")
             return
         self._signal("look", target)
 
@@ -219,8 +219,7 @@ class GetItScreen(TableScreen):
         """Smile at / look past the player we look at (again: stop)."""
         looked = self._my_signal("look")
         if looked is None:
-            self.notify(f"Look at someone first (their number), then {AIMED[kind]} them.",
-                        severity="warning", timeout=2)
+            self.why(f"Look at someone first (their number), then {AIMED[kind]} them.")
             return
         self._signal(kind, None if self._my_signal(kind) == looked else looked)
 
@@ -255,7 +254,16 @@ class GetItScreen(TableScreen):
         reason = why_not(action, parameters, self._keys())
         if reason is not None:
             event.stop()
+            self.why(reason)
+
+    def why(self, reason: str) -> None:
+        """Say why a key did nothing, in the line under ours (in preparation, under the
+        pile); a spectator has neither, and gets a notification."""
+        if self.my_seat is None:
             self.notify(reason, timeout=2, markup=False)
+        else:
+            place = self.prep_panel if self.view.get("phase") == "prepare" else self.my_place
+            place.query_one(WhyLine).say(reason)
 
     @on(TalkLine.Said)
     def talk(self, event: TalkLine.Said) -> None:

@@ -2,7 +2,7 @@
 
 The host's view says what every seat signals; this adds what only the screen knows:
 our signals sent but not yet in any view (keys stay quick), who talked since the
-speech bubble showed, and our own card as we saw it while peeking. Everything on
+speech bubble showed. Everything on
 screen about signals — each seat's lines, TO YOU, our own line, the "you look here"
 mark — is read from here, so it is the same everywhere and testable without a screen.
 
@@ -31,8 +31,6 @@ class SignalState:
         self.pending: dict[str, int | None] = {}
         #: Seats that talked since the speech bubble last showed.
         self.talkers: set[int] = set()
-        #: Our own top card as we saw it while peeking (kept until that card is played).
-        self.peeked: dict[str, Any] | None = None
 
     # ---- following the host ------------------------------------------------------
 
@@ -47,12 +45,8 @@ class SignalState:
                 self.talkers.clear()
             if kind == "played" and isinstance(event.get("seat"), int):
                 played.add(event["seat"])
-                if event["seat"] == me:
-                    self.peeked = None  # that was the card we had peeked at
             if kind == "signals_ended":
                 self._host_ended(event, me)
-            if kind in ("dealt", "round_started"):
-                self.peeked = None
         if phase != "play":
             self.pending.clear()
         return played
@@ -141,13 +135,9 @@ class SignalState:
         left = f"{count} in your pile" if count else "your pile is empty"
         return f"you ({me + 1}): {signals} · {left}"
 
-    def seen_card(self, view: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
-        """Our own top card if we know it: ("peek", card) while peeking, ("saw", card)
-        after the peek ended (the mirror was played) while that card is still ours."""
+    @staticmethod
+    def peeked(view: dict[str, Any]) -> dict[str, Any] | None:
+        """Our own top card while we peek at it. RULES.md: when the mirror is played,
+        every peek ends and the value disappears from the screen."""
         peek = view.get("peek")
-        if isinstance(peek, dict):
-            self.peeked = dict(peek)
-            return "peek", self.peeked
-        if self.peeked is not None:
-            return "saw", self.peeked
-        return None
+        return peek if isinstance(peek, dict) else None

@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, HorizontalScroll, Vertical
 from textual.message import Message
 from textual.reactive import reactive
+from textual.timer import Timer
 from textual.widgets import Digits, Static
 
 from tui.games.getit.text import SPECIALS, card_text, played_line
@@ -128,9 +129,10 @@ class SeatCard(Vertical):
         self.border_title = f"{self.seat + 1} {name}"
         mark = "◀ you look" if self.narrow else "◀ you look here"
         if self.short and self.narrow:
-            # (A narrow title has no room for the count: the bottom edge holds it, marked
-            # "◀" where we look, as the double border marks it too.)
-            self.border_subtitle = f"◀ {pile}" if looked_at else pile
+            # (A narrow title has no room for the count: the bottom edge holds it; where
+            # we look, the title ends "◀" as the double border marks it too.)
+            self.border_title += " ◀" if looked_at else ""
+            self.border_subtitle = pile
         else:
             self.border_title += f" · {pile}" if self.short else ""
             self.border_subtitle = mark if looked_at else ""
@@ -461,3 +463,26 @@ class PrepRow(Horizontal):
             self.query_one("#prep-cards", HorizontalScroll).scroll_to_widget(
                 chip, animate=False)
         self._ends()
+
+
+class WhyLine(Static):
+    """One line saying why a key did nothing, where the player looks, for a moment (a
+    toast each key stacked over the table while the timer ran)."""
+
+    DEFAULT_CSS = """
+    WhyLine { height: auto; text-style: italic; }
+    """
+
+    #: Seconds a reason stays.
+    LASTS = 4.0
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__("", markup=False, **kwargs)
+        self._clear: Timer | None = None
+
+    def say(self, text: str) -> None:
+        """Show ``text`` in place of what was said before, for :attr:`LASTS` seconds."""
+        self.update(f"▸ {text}")
+        if self._clear is not None:
+            self._clear.stop()
+        self._clear = self.set_timer(self.LASTS, lambda: self.update(""))
