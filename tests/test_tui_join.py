@@ -228,3 +228,19 @@ async def test_a_table_where_we_hold_a_seat_says_so_in_the_list() -> None:
         text = str(listing.get_row_at(0)[2])
         assert "Barn's getout (GET OUT!, your seat is kept, lobby)" in text, text
         assert "Barn's gotfive (Got Five!, 2 free, lobby)" in text, text
+
+
+async def test_on_a_box_a_refusal_names_the_box_never_its_host_s_address() -> None:
+    """An SSH box's app reaches the box's host at 127.0.0.1 and a port of its own: what
+    the player reads of a refused name speaks of "this box", not of that address."""
+    async with running_host() as host:
+        app = make_app(name="Bot 3", box=("127.0.0.1", host.port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("j")
+            screen = await until(pilot, lambda: isinstance(app.screen, JoinScreen)
+                                 and app.screen, "the box's tables")
+            error = screen.query_one("#join-error")
+            await until(pilot, lambda: "refused" in str(error.render()), "the refusal")
+            said = str(error.render())
+            assert said.startswith("This box refused: the name 'Bot 3' would pass for a bot")
+            assert str(host.port) not in said and "127.0.0.1" not in said
