@@ -9,7 +9,7 @@ import socket
 from collections.abc import AsyncIterator
 
 import pytest
-from textual.widgets import DataTable, Input
+from textual.widgets import DataTable, Input, Static
 
 import tui.games
 from net.client import Client, ConnectionLost, NotAHost
@@ -18,6 +18,7 @@ from net.wire.framing import PROTOCOL_VERSION
 from tests.net_support import running_host
 from tests.tui_support import SIZE, config_dir, make_app, typed_address, until
 from tui.screens.join import JoinScreen, describe_connect_error, describe_not_a_host
+from tui.screens.setup import SetupScreen
 
 __all__ = ["config_dir"]
 
@@ -244,3 +245,21 @@ async def test_on_a_box_a_refusal_names_the_box_never_its_host_s_address() -> No
             said = str(error.render())
             assert said.startswith("This box refused: the name 'Bot 3' would pass for a bot")
             assert str(host.port) not in said and "127.0.0.1" not in said
+
+
+async def test_on_a_box_a_host_that_does_not_answer_is_said_without_its_address() -> None:
+    """Opening a table while the box's game host is down: the player reads that it does
+    not answer, not the socket error's inside address and port."""
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = make_app(box=("127.0.0.1", port))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the form")
+        await pilot.press("ctrl+s")
+        said = await until(pilot, lambda: next(
+            (text for w in app.screen.query(Static)
+             if "does not answer" in (text := str(w.render()))), None), "the failure")
+        assert "This box's game host does not answer; try again soon." in said
+        assert str(port) not in said and "127.0.0.1" not in said

@@ -270,7 +270,8 @@ class JoinScreen(Screen[None]):
             await session.close()
             return
         except (OSError, ConnectionLost) as exc:
-            self._error(f"Connection lost while joining: {exc}")
+            self._error("Connection lost while joining: " + (
+                describe_connect_error(exc) if self.box is not None else str(exc)))
             return
         if session.joined is None:
             await session.close()
