@@ -28,6 +28,7 @@ from typing import Protocol
 import asyncssh
 
 from net.box import Box
+from net.seats import RequestError, check_name
 
 log = logging.getLogger("hiddenhand.ssh")
 
@@ -55,6 +56,25 @@ class LoginSide(Protocol):
 
     def app_ended(self) -> None:
         """The session's app has ended and the channel is closed or closing."""
+
+
+def login_name_problem(username: str) -> str | None:
+    """Why the game's host would refuse ``username`` as a player's name; ``None`` if it
+    would not. Checked as the app will use it (its printable characters, trimmed), by
+    the host's own rules: refused at the door, the player is told how to log in under
+    another name, where the host's refusal would come deep in the app's menus."""
+    name = "".join(ch for ch in username if ch.isprintable()).strip()
+    try:
+        check_name(name)
+    except RequestError as exc:
+        return exc.message
+    return None
+
+
+def another_name(invite: str) -> str:
+    """How to log in under another name: ``ssh -l NAME -p 2222 box`` (the same as
+    ``NAME@box``, with no @ to get wrong)."""
+    return invite.replace("ssh ", "ssh -l NAME ", 1)
 
 
 def fit_size(size: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
@@ -117,7 +137,12 @@ class AppSession(asyncssh.SSHServerProcess[bytes]):
     def session_started(self) -> None:
         """Start the app (asyncssh runs :meth:`_serve`), or say in one line why not."""
         problem = None
-        if self.command is not None:
+        if (name_problem := login_name_problem(self.login.username)) is not None:
+            log.warning("refused %r from %s: %s", self.login.who, self.login.address,
+                        name_problem)
+            problem = (f"your SSH login name is your name here, and {name_problem}: "
+                       f"{another_name(self.invite)}")
+        elif self.command is not None:
             problem = f"this server runs the game only; log in without a command: {self.invite}"
         elif self.subsystem is not None:
             problem = f"no file transfer or subsystems here; log in with: {self.invite}"
@@ -294,4 +319,5 @@ class AppSession(asyncssh.SSHServerProcess[bytes]):
             self.exit(code if code >= 0 else 128 - code)
 
 
-__all__ = ["KEPT_ENV", "TERMINAL_RESET", "AppSession", "LoginSide", "fit_size"]
+__all__ = ["KEPT_ENV", "TERMINAL_RESET", "AppSession", "LoginSide", "another_name",
+           "fit_size", "login_name_problem"]

@@ -28,7 +28,7 @@ import asyncssh
 
 from net.box import Box, BoxSettings, IdleTimer, idle_words
 from net.host import Host, listen_error
-from net.sshapp import AppSession
+from net.sshapp import AppSession, another_name
 
 log = logging.getLogger("hiddenhand.ssh")
 
@@ -109,6 +109,19 @@ def player_dir_name(username: str, key: asyncssh.SSHKey | None) -> str:
     if safe != username:
         safe += "-" + hashlib.sha256(username.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     return "user-" + safe
+
+
+def login_banner(invite: str) -> str:
+    """What an SSH client shows as a login begins: the login name is the player's name,
+    and how to choose another (``invite``: how friends join, ``ssh -p 2222 box``)."""
+    return ("hiddenhand: your SSH login name is your name at the tables (SSH refuses some "
+            f"characters, emoji among them). To play as another: {another_name(invite)}\r\n")
+
+
+def escaped(text: str) -> str:
+    """``text`` safe for a log line: anything but printable ASCII as a Python escape."""
+    return text.encode("ascii", "backslashreplace").decode("ascii").translate(
+        {i: f"\\x{i:02x}" for i in range(32)} | {127: "\\x7f"})
 
 
 class BoxServer:
@@ -241,13 +254,20 @@ class Login(asyncssh.SSHServer):
     # ---- connection -------------------------------------------------------------------
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
-        """Check the limits; a connection over them is told why at its first auth step."""
+        """Check the limits; a connection over them is told why at its first auth step.
+
+        A connection let in is told, before it names its user, that the login name is the
+        player's name and how to choose another (asyncssh holds the banner until the
+        client asks to log in, as SSH wants): a name that SSH itself cannot carry (an
+        emoji) is refused inside asyncssh, whose one line is all the player gets then.
+        """
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
         self.refusal = self.box.admit(self)
         if self.refusal is None:
             self.idle.start()
+            conn.send_auth_banner(login_banner(self.server.invitation))
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Free the slot, end the app, and say why a login that never got in was refused."""
@@ -255,7 +275,12 @@ class Login(asyncssh.SSHServer):
             return
         self.box.release(self)
         self.idle.cancel()
-        if not self.authenticated:
+        if isinstance(exc, asyncssh.IllegalUserName):
+            # asyncssh refused it before any of our code saw it: only its reason, with
+            # the character it could not take, tells what the name was.
+            log.warning("refused a user name from %s that SSH cannot carry: %s",
+                        self.address, escaped(exc.reason))
+        elif not self.authenticated:
             why = (f"no authorized key ({self.keys_refused} offered)" if self.keys_refused
                    else "no key offered, or gave up before logging in")
             log.warning("refused %r from %s: %s", self.who, self.address, why)
@@ -377,4 +402,4 @@ class Login(asyncssh.SSHServer):
 
 
 __all__ = ["DEFAULT_SSH_PORT", "HOST_KEY_NAME", "BoxConfig", "BoxServer", "Login",
-           "invitation", "load_host_key", "player_dir_name"]
+           "escaped", "invitation", "load_host_key", "login_banner", "player_dir_name"]

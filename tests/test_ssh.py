@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import shutil
 import stat
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -407,3 +408,70 @@ async def test_the_box_host_does_not_count_every_login_as_one_client(
         await client.create_table(f"table {i}", "getout", 2)
     for client in clients:
         await client.close()
+
+
+class BannerReader(asyncssh.SSHClient):
+    """A client that keeps the server's login banner."""
+
+    def __init__(self) -> None:
+        self.banners: list[str] = []
+
+    def auth_banner_received(self, msg: str, lang: str) -> None:
+        self.banners.append(msg)
+
+
+@shared_loop
+async def test_a_login_name_the_game_would_refuse_is_refused_at_the_door_in_words(
+    box: BoxServer, keys: dict[str, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    """"Bot 3" would pass for a bot: the player is told so and how to log in under
+    another name (the box's own address, never its game host's), before any app starts;
+    every login is told first that the login name is the player's name."""
+    caplog.set_level(logging.INFO, logger="hiddenhand.ssh")
+    assert box.host is not None
+    conn, client = await asyncssh.create_connection(
+        BannerReader, "127.0.0.1", box.port, username="Bot 3", client_keys=[keys["ann"]],
+        known_hosts=None, agent_path=None, config=[], preferred_auth="publickey")
+    async with conn:
+        result = await asyncio.wait_for(
+            conn.run(term_type="xterm-256color", term_size=(80, 24)), WAIT)
+    said = str(result.stdout) + str(result.stderr)
+    assert result.exit_status == 1
+    assert "'Bot 3' would pass for a bot" in said, said
+    assert f"ssh -l NAME -p {box.port} box" in said, said
+    assert str(box.host.port) not in said
+    assert not box.apps
+    assert any("refused 'Bot 3' from 127.0.0.1: the name 'Bot 3' would pass for a bot"
+               in r.getMessage() for r in caplog.records)
+    (banner,) = client.banners
+    assert "your SSH login name is your name" in banner
+    assert f"ssh -l NAME -p {box.port} box" in banner
+
+
+@shared_loop
+async def test_a_user_name_ssh_cannot_carry_is_logged_with_its_reason(
+    small_box: Callable[..., Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    """An emoji in the login name: asyncssh refuses it before the server's code sees
+    the name (its one line is what the player reads, after the banner saying how to
+    choose another); the log says why and which character, escaped. OpenSSH as the
+    client: asyncssh's own client will not send such a name."""
+    ssh = shutil.which("ssh")
+    if ssh is None:
+        pytest.skip("no OpenSSH client here")
+    caplog.set_level(logging.INFO, logger="hiddenhand.ssh")
+    box = await small_box()
+    proc = await asyncio.create_subprocess_exec(
+        ssh, "-F", "/dev/null", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no",
+        "-o", "UserKnownHostsFile=/dev/null", "-o", "GlobalKnownHostsFile=/dev/null",
+        "-o", "IdentityAgent=none", "-p", str(box.port), "-l", "Ann\U0001f600", "127.0.0.1",
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE)
+    _, err = await asyncio.wait_for(proc.communicate(), WAIT)
+    assert proc.returncode == 255
+    said = err.decode(errors="replace")
+    assert f"To play as another: ssh -l NAME -p {box.port} box" in said, said
+    await asyncio.wait_for(box.wait_until(lambda: not box.logins), WAIT)
+    refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert refusals == ["refused a user name from 127.0.0.1 that SSH cannot carry: "
+                        "Unassigned character: '\\U0001f600'"], refusals

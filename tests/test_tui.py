@@ -1144,3 +1144,18 @@ async def test_without_colour_a_dropdown_s_highlight_is_underlined_and_a_switch_
         switch.toggle()
         await until(pilot, lambda: str(state.render()) == ("on" if switch.value else "off"),
                     "the state in words")
+
+
+async def test_settings_refuse_a_name_every_host_would_refuse(config_dir: Path) -> None:
+    """"Bot 3" would pass for a bot: said as it is saved, not later by a host (on an
+    SSH box, with the host's inside address)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("o")
+        app.screen.query_one("#name", Input).value = "Bot 3"
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, SettingsScreen)  # refused, still here
+        said = str(app.screen.query_one("#settings-error").render())
+        assert "Your name: the name 'Bot 3' would pass for a bot" in said, said
+    saved, _ = Settings.load()
+    assert saved.name != "Bot 3"

@@ -19,7 +19,14 @@ from textual.widgets import DataTable
 
 import tui
 from engine.testing import stack_getout
-from tests.tui_support import Notices, config_dir, make_app, screen_strips, until
+from tests.tui_support import (
+    Notices,
+    config_dir,
+    make_app,
+    screen_strips,
+    screen_text,
+    until,
+)
 from tui.app import HiddenHandApp
 from tui.games.getout.card import WIDTHS, CardWidget
 from tui.games.getout.hand import HandWidget, card_classes
@@ -283,7 +290,15 @@ async def test_the_hand_draws_what_a_row_of_card_widgets_drew() -> None:
                 row.scroll_to_widget(widgets[selected], animate=False)
             await pilot.pause()
             assert hand.size_shown == size
-            assert drawn(app, hand.region) == drawn(app, row.region), (ids, playable, selected)
+            if len(hand.in_sight()) == len(ids):
+                assert drawn(app, hand.region) == drawn(app, row.region), \
+                    (ids, playable, selected)
+                return
+            # A hand too long for the row shows whole cards only (the row cut some).
+            assert selected in hand.in_sight()
+            for i in hand.in_sight():
+                assert drawn(app, hand.card_region(i)) == drawn(app, widgets[i].region), \
+                    (ids, playable, selected, i)
 
         await show(list(range(7)), {1, 4, 6}, 6)  # every image, a selected GET OUT! card
         # Only the card states drawn so far are styled (all 24 each time: start-up cost).
@@ -369,6 +384,58 @@ async def test_a_long_hand_narrows_its_cards_to_stay_in_sight_at_80_columns() ->
         await until(pilot, lambda: in_sight(13), "the chosen card in sight")
         await pilot.pause()
         assert "▼" in card_text(widget, 13)[0]
+
+
+async def test_cards_off_the_edge_at_80_columns_are_counted_with_the_key_to_reach_them(
+) -> None:
+    """13 cards at 80×24 (11 fit): no card is cut by the row's edge, and the line under
+    the cards says how many are off each edge and which key reaches them; a click on
+    that line selects the nearest of them."""
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await our_turn(pilot, app)
+        widget = screen.query_one(HandWidget)
+        values = (1, 2, 3, 4, 5, 7, 10, 11, 12, 13)
+        deal(app, [f"geoff {v}" for v in values] + ["kevin 3", "kevin 5", "samantha 7"])
+        await until(pilot, lambda: len(widget.cards) == 13, "the hand")
+        widget.selected = 0
+        await pilot.pause()
+
+        def lines() -> list[str]:
+            region = widget.content_region
+            return [line[region.x:region.right]
+                    for line in screen_text(app).split("\n")[region.y:region.bottom]]
+
+        def whole_cards() -> int:
+            """The cards drawn on the row, each with both its top corners."""
+            top = lines()[0]
+            assert top.count("╭") + top.count("╔") == top.count("╮") + top.count("╗"), top
+            return top.count("╭") + top.count("╔")
+
+        assert whole_cards() == 11 and lines()[4].rstrip().endswith("2 more (→) ▶")
+        assert "◀" not in lines()[4]
+        for _ in range(12):
+            await pilot.press("right")
+        await pilot.pause()
+        assert widget.selected == 12 and "▼" in card_text(widget, 12)[0]
+        assert whole_cards() == 11 and lines()[4].startswith("◀ 2 more (←)")
+        assert "▶" not in lines()[4]
+        # The column left over by the cut card is blank, as the row's padding beside it.
+        padding, left = drawn(app, widget.region)[0][:2]
+        assert left == padding and left[0] == " "
+        await pilot.press("left", *["left"] * 10)
+        await pilot.pause()
+        assert widget.selected == 1
+        assert lines()[4].startswith("◀ 1 more (←)") and lines()[4].rstrip().endswith(
+            "1 more (→) ▶")
+        # A click on a count selects the nearest card off that edge.
+        width = widget.content_region.width
+        await pilot.click(HandWidget, offset=(1 + width - 2, 4))
+        await pilot.pause()
+        assert widget.selected == 12 and lines()[4].startswith("◀ 2 more (←)")
+        await pilot.click(HandWidget, offset=(1 + 1, 4))
+        await pilot.pause()
+        assert widget.selected == 1 and "▼" in card_text(widget, 1)[0]
 
 
 async def test_a_click_on_a_card_plays_it_and_the_mouse_names_it() -> None:

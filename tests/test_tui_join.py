@@ -9,7 +9,7 @@ import socket
 from collections.abc import AsyncIterator
 
 import pytest
-from textual.widgets import DataTable, Input
+from textual.widgets import DataTable, Input, Static
 
 import tui.games
 from net.client import Client, ConnectionLost, NotAHost
@@ -18,6 +18,7 @@ from net.wire.framing import PROTOCOL_VERSION
 from tests.net_support import running_host
 from tests.tui_support import SIZE, config_dir, make_app, typed_address, until
 from tui.screens.join import JoinScreen, describe_connect_error, describe_not_a_host
+from tui.screens.setup import SetupScreen
 
 __all__ = ["config_dir"]
 
@@ -228,3 +229,37 @@ async def test_a_table_where_we_hold_a_seat_says_so_in_the_list() -> None:
         text = str(listing.get_row_at(0)[2])
         assert "Barn's getout (GET OUT!, your seat is kept, lobby)" in text, text
         assert "Barn's gotfive (Got Five!, 2 free, lobby)" in text, text
+
+
+async def test_on_a_box_a_refusal_names_the_box_never_its_host_s_address() -> None:
+    """An SSH box's app reaches the box's host at 127.0.0.1 and a port of its own: what
+    the player reads of a refused name speaks of "this box", not of that address."""
+    async with running_host() as host:
+        app = make_app(name="Bot 3", box=("127.0.0.1", host.port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("j")
+            screen = await until(pilot, lambda: isinstance(app.screen, JoinScreen)
+                                 and app.screen, "the box's tables")
+            error = screen.query_one("#join-error")
+            await until(pilot, lambda: "refused" in str(error.render()), "the refusal")
+            said = str(error.render())
+            assert said.startswith("This box refused: the name 'Bot 3' would pass for a bot")
+            assert str(host.port) not in said and "127.0.0.1" not in said
+
+
+async def test_on_a_box_a_host_that_does_not_answer_is_said_without_its_address() -> None:
+    """Opening a table while the box's game host is down: the player reads that it does
+    not answer, not the socket error's inside address and port."""
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = make_app(box=("127.0.0.1", port))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the form")
+        await pilot.press("ctrl+s")
+        said = await until(pilot, lambda: next(
+            (text for w in app.screen.query(Static)
+             if "does not answer" in (text := str(w.render()))), None), "the failure")
+        assert "This box's game host does not answer; try again soon." in said
+        assert str(port) not in said and "127.0.0.1" not in said

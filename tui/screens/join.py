@@ -208,23 +208,26 @@ class JoinScreen(Screen[None]):
 
     @work(exclusive=True, group="connect", exit_on_error=False)
     async def connect(self, host: str, port: int) -> None:
-        """Connect, pick a table and sit down."""
-        self._error(f"Connecting to {show_address(host, port)}…")
+        """Connect, pick a table and sit down.
+
+        On a box its host is only reached from inside (127.0.0.1 and a port of its own):
+        the player is told of "this box", never of that address."""
+        where = "this box" if self.box is not None else show_address(host, port)
+        self._error(f"Connecting to {where}…")
         session = Session(self.app.settings.name, address=(host, port))
         try:
             client = await session.connect()
             listed = await client.list_tables()
         except ServerError as exc:
-            self._error(f"{show_address(host, port)} refused: {exc.message}")
+            self._error(f"{where[0].upper()}{where[1:]} refused: {exc.message}")
             await session.close()
             return
         except NotAHost as exc:
-            self._error(describe_not_a_host(show_address(host, port), exc))
+            self._error(describe_not_a_host(where, exc))
             await session.close()
             return
         except (OSError, ConnectionLost, TimeoutError) as exc:
-            self._error(f"Could not reach {show_address(host, port)}: "
-                        f"{describe_connect_error(exc)}")
+            self._error(f"Could not reach {where}: {describe_connect_error(exc)}")
             await session.close()
             return
         tables = [t for t in listed if playable(t.get("game"))]
@@ -233,7 +236,7 @@ class JoinScreen(Screen[None]):
                 self._error("No table is open on this box yet: open one from the menu (h).")
             else:
                 others = sorted({game_name(t.get("game")) for t in listed})
-                self._error(f"{show_address(host, port)} has no table this app can play yet"
+                self._error(f"{where[0].upper()}{where[1:]} has no table this app can play yet"
                             + (f" (only {', '.join(others)})." if others else " (no tables)."))
             await session.close()
             return
@@ -267,7 +270,8 @@ class JoinScreen(Screen[None]):
             await session.close()
             return
         except (OSError, ConnectionLost) as exc:
-            self._error(f"Connection lost while joining: {exc}")
+            self._error("Connection lost while joining: " + (
+                describe_connect_error(exc) if self.box is not None else str(exc)))
             return
         if session.joined is None:
             await session.close()

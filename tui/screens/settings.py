@@ -61,6 +61,14 @@ class SettingsScreen(Screen[None]):
         if not name:
             error.update("Your name cannot be empty.")
             return
+        # (Late, as discovery below: the host's name rules come with its seats.)
+        from net.seats import RequestError, check_name
+
+        try:
+            check_name(name)  # what every host would refuse at hello, said here
+        except RequestError as exc:
+            error.update(f"Your name: {exc.message}.")
+            return
         from net.discovery import check_local_interfaces
 
         try:

@@ -292,9 +292,10 @@ class SetupScreen(Screen[None]):
             await session.create(name, game_id, seats, table_options(game_id, seats, options))
             for seat in range(seats - bots, seats):
                 await session.request("add_bot", seat)
-        except (OSError, ConnectionLost, TimeoutError) as exc:
+        except (OSError, ConnectionLost, TimeoutError):
             await session.close()
-            self.fail(f"This box's game host does not answer ({exc}); try again soon.")
+            # (Not the error's own words: they would name the host's inside address.)
+            self.fail("This box's game host does not answer; try again soon.")
             return
         except ServerError as exc:
             await session.close()

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rich.segment import Segment
+from rich.style import Style as RichStyle
 from textual import events
 from textual.color import TRANSPARENT, Color
 from textual.content import Content
@@ -33,6 +34,7 @@ from textual.visual import RenderOptions
 from textual.widget import Widget
 
 from tui.games.getout.card import WIDTHS, CardWidget
+from tui.games.getout.overflow import more_marks, off_the_edges, whole_cards_in_sight
 from tui.widgets.scrollbars import fit_scrollbars
 
 if TYPE_CHECKING:
@@ -77,14 +79,18 @@ class HandWidget(ScrollView):
 
     The cards take the largest size at which the whole hand fits the row (``WIDTHS``:
     full, then a narrower face with shorter names); a hand too long even for that
-    scrolls, keeping the selected card in sight. A click on a card posts
+    scrolls, keeping the selected card in sight. Only whole cards are shown (a card cut
+    by the row's edge would read as a stray border); the line under them says how many
+    are off each edge and which key reaches them ("◀ 2 more (←)", "3 more (→) ▶"), and a
+    click there selects the nearest of them. A click on a card posts
     :class:`CardWidget.Chosen` for it; the mouse over a card shows it in words.
     """
 
     # Not scoped to the hand: a ``HandCard`` is styled on its own, outside the DOM.
     SCOPED_CSS = False
     DEFAULT_CSS = """
-    HandWidget { height: 5; scrollbar-size-horizontal: 1; overflow-y: hidden; overflow-x: auto; }
+    HandWidget { height: 5; overflow-y: hidden; overflow-x: hidden; }
+    HandWidget > .handwidget--more { text-style: bold; }
     HandCard {
         border: round $foreground 40%;
         content-align: center middle;
@@ -93,6 +99,8 @@ class HandWidget(ScrollView):
         border-subtitle-align: center;
     }
     """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"handwidget--more"}
 
     #: Every state a card can be drawn in; each is styled when first drawn.
     CARD_STATES: ClassVar[frozenset[str]] = CARD_STATES
@@ -187,13 +195,26 @@ class HandWidget(ScrollView):
         return Region(x + index * width - round(self.scroll_x), y, width, CARD_HEIGHT)
 
     def card_at(self, offset: Offset) -> int | None:
-        """The index of the card at ``offset`` (in the row's content), if one is there."""
+        """The index of the card at ``offset`` (in the row's content), if one is shown
+        there."""
         width = WIDTHS[self._size_shown]
         x = offset.x + round(self.scroll_x)
         if not 0 <= offset.y < CARD_HEIGHT or offset.x < 0 or x < 0:
             return None
         index = x // width
-        return index if index < len(self.cards) else None
+        shown = self.in_sight()
+        return index if index < len(self.cards) and (index in shown or not shown) else None
+
+    def in_sight(self) -> range:
+        """The cards wholly in sight now; the others are off the row's edges. (Empty
+        only when the row is narrower than a card: then the part in sight is shown.)"""
+        return whole_cards_in_sight(round(self.scroll_x), self.scrollable_content_region.width,
+                                    WIDTHS[self._size_shown], len(self.cards))
+
+    def off_the_edges(self) -> tuple[int, int]:
+        """How many cards are off the row's left and right edges."""
+        return off_the_edges(round(self.scroll_x), self.scrollable_content_region.width,
+                             WIDTHS[self._size_shown], len(self.cards))
 
     # ---- drawing -------------------------------------------------------------
 
@@ -229,8 +250,10 @@ class HandWidget(ScrollView):
     def _chosen_in_sight(self) -> None:
         if self.live and 0 <= self.selected < len(self.cards):
             width = WIDTHS[self._size_shown]
+            # Forced: the row shows no scrollbar (the line under the cards says what is
+            # off the edges), and Textual scrolls a row without one only when told to.
             self.scroll_to_region(Region(self.selected * width, 0, width, CARD_HEIGHT),
-                                  animate=False, immediate=True)
+                                  animate=False, immediate=True, force=True)
 
     def _redraw(self) -> None:
         if not self.live:
@@ -252,12 +275,12 @@ class HandWidget(ScrollView):
         self._show_tooltip()
 
     def _fit(self, virtual: Size) -> None:
-        """Give the row its virtual size; a layout only if the scrollbar comes or goes
-        (the row's own size never changes), as ``TableLog`` does."""
+        """Give the row its virtual size; no layout once the row has its size: it has no
+        scrollbar to come or go and its own size never changes (``TableLog`` does the
+        same)."""
         if virtual == self.virtual_size:
             return
-        needed = virtual.width > self.container_size.width
-        if not self.container_size or needed != self.show_horizontal_scrollbar:
+        if not self.container_size:
             self.virtual_size = virtual
             self.call_after_refresh(self._chosen_in_sight)
             return
@@ -393,21 +416,61 @@ class HandWidget(ScrollView):
                 VisualStyle.from_rich_style(getattr(styles, f"{which}_style")))
 
     def render_line(self, y: int) -> Strip:
-        """Line ``y`` of the row in sight (the line API)."""
+        """Line ``y`` of the row in sight (the line API): the whole cards in sight, then
+        the line saying what is off the edges."""
         width = self.scrollable_content_region.width
+        if y == CARD_HEIGHT:
+            return self._more_line(width)
         row = y + round(self.scroll_y)
         if not 0 <= row < len(self._rows):
             # Blank: Textual pads it with the row's background, as it did the
             # scrolling row's (a container's blank had no foreground).
             return Strip([], 0)
         x = round(self.scroll_x)
-        return self._rows[row].crop(x, x + width)
+        shown = self.in_sight()
+        if not shown:
+            return self._rows[row].crop(x, x + width)
+        card = WIDTHS[self._size_shown]
+        start, end = shown.start * card, shown.stop * card
+        # A card cut by an edge is left out: its columns are blank, as the padding is.
+        return Strip.join([Strip.blank(start - x, self._blank_style()),
+                           self._rows[row].crop(start, end)])
+
+    def _blank_style(self) -> RichStyle:
+        """A blank cell of the row, as Textual pads it: the background alone."""
+        return RichStyle.from_color(bgcolor=self.rich_style.bgcolor)
+
+    def _more_marks(self, width: int) -> tuple[str, str]:
+        """What the line under the cards says at each end (:func:`more_marks`)."""
+        return more_marks(*self.off_the_edges(), width)
+
+    def _more_line(self, width: int) -> Strip:
+        left, right = self._more_marks(width)
+        if not left and not right:
+            return Strip([], 0)
+        style = self.get_component_rich_style("handwidget--more")
+        gap = max(1, width - len(left) - len(right))
+        return Strip([Segment(left, style), Segment(" " * gap, self._blank_style()),
+                      Segment(right, style)]).crop(0, width)
 
     # ---- the mouse -------------------------------------------------------------
 
     def on_click(self, event: events.Click) -> None:
-        """Clicking a card asks to play it."""
-        index = self.card_at(event.get_content_offset(self) or Offset(-1, -1))
+        """Clicking a card asks to play it; clicking what is off an edge selects the
+        nearest card there (the row scrolls to it)."""
+        offset = event.get_content_offset(self) or Offset(-1, -1)
+        if offset.y == CARD_HEIGHT:
+            width = self.scrollable_content_region.width
+            left, right = self._more_marks(width)
+            before, after = self.off_the_edges()
+            if left and 0 <= offset.x < len(left):
+                event.stop()
+                self.selected = before - 1
+            elif right and width - len(right) <= offset.x < width:
+                event.stop()
+                self.selected = len(self.cards) - after
+            return
+        index = self.card_at(offset)
         if index is not None:
             event.stop()
             self.post_message(CardWidget.Chosen(self.cards[index]))
