@@ -789,14 +789,14 @@ def test_the_bubble_goes_once_every_person_has_talked() -> None:
 def test_talk_is_held_open_only_as_long_as_the_timer_allows() -> None:
     """An 8-second round with 7 cards to play: holding the bubble 8 s would leave no
     time for the rest; the holder keeps it only while every card left keeps CARD_TIME
-    of its slowest reaction (quick: 0.5 s): 8 - 7 * 1.5 * 0.5 = 2.75 s."""
-    assert CARD_TIME == 1.5
+    of its slowest reaction (quick: 0.5 s): 8 - 7 * 1.2 * 0.5 = 3.8 s."""
+    assert CARD_TIME == 1.2
     game, table = _bubble_table([_Silent(), _Silent()], timer=8,
                                 pile=("speech", "30", "31", "32"))
     played, _ = _first_play(table)
     start = game.view(None)["deadline"] - 8
     assert played["card"]["kind"] == "speech"
-    assert 2.75 <= table.now - start <= 2.75 + 0.2
+    assert 3.8 <= table.now - start <= 3.8 + 0.2
 
 
 @pytest.mark.parametrize(("text", "speaker", "pointer"), [
