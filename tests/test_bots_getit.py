@@ -868,3 +868,23 @@ def test_not_me_from_the_lowest_card_i_see_makes_mine_the_lowest() -> None:
     assert game.act(0, PLAY, played_at)[0]["correct"]
     game, bot, now = _after_the_bubble("me", {})
     assert _next_play(bot, game, 0, now, 10.0) is None
+
+
+def test_talk_is_not_held_again_for_people_who_let_a_bubble_pass_silently() -> None:
+    """Seats 2 and 3 (people with empty piles, who still see the bubble) never talk: the
+    first bubble is held TALK_HOLD for them, the next round's only as long as the bot in
+    seat 1 needs to talk (two people who never typed lost a round in five on time when
+    every bubble was held for them)."""
+    game = new(4, seed=1, level=5)
+    piles = [["speech"], ["3"], [], []]
+    stack_getit_piles(game, piles)
+    table = RealTimeTable(game, [GetItBot(1), GetItBot(2), _Silent(), _Silent()],
+                          wire=roundtrip)
+    _first_play(table)
+    assert table.now >= TALK_HOLD
+    table.run(until=lambda e: e["type"] == "dealt")  # level 6
+    start = table.now
+    stack_getit_piles(game, piles, now=start)
+    played, _ = _first_play(table)
+    assert played["card"]["kind"] == "speech" and played["correct"]
+    assert table.now - start < 3.0

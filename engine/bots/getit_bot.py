@@ -47,7 +47,9 @@ and sometimes go to the wrong player; a person may never type. So:
   teammate not proven quick (a person) has not talked, ``TALK_HOLD`` seconds after the
   bubble showed, time to notice it, press ``t`` and type a short line. That hold never
   costs the round its time: every card left keeps ``CARD_TIME`` of the bot's slowest
-  reaction. The last pile with cards waits too, while the bubble may be on it.
+  reaction. The last pile with cards waits too, while the bubble may be on it. A
+  teammate that let a bubble go by without a word after it showed ``TALK_HOLD`` seconds
+  is *quiet* (a person who does not type) and is not held for again that game.
 - **Teammates, not a clock** (a *patient* bot: at a relaxed table). A card a person
   watching could signal about is not played before that person had the chance: each
   teammate not proven quick that has not signalled since the cards it sees changed is
@@ -246,6 +248,9 @@ class GetItBot:
         self._settle_cache: dict[int, float] = {}  # settle_for, until paces change
         # Teammates seen to signal against the cards (for the rest of the game).
         self._doubts: set[int] = set()
+        # Teammates that let a bubble held open for them go by without a word (for the
+        # rest of the game): talk is not held open for them again.
+        self._quiet: set[int] = set()
         self._obs = 0  # views observed: orders changes seen at one instant
         self._reset_round(float("-inf"))
 
@@ -347,6 +352,7 @@ class GetItBot:
         self._mirror_at: float | None = None  # since when a peek proves I hold the mirror
         self._bubble_at: float | None = None  # since when talk proves I hold the bubble
         self._top_at = now  # since when my top card shows to the others
+        self._bubble_seen_at: float | None = None  # since when a bubble shows elsewhere
         # Said in a line, by speaker: the seat it named as the next to play (itself, for
         # "me") and when; it stands like a look until that seat plays.
         self._pointed: dict[int, tuple[int, float]] = {}
@@ -371,14 +377,15 @@ class GetItBot:
         if phase != self._phase or played != self._played:
             # New cards show: the signals on the table are about the old ones.
             old = self._counts
-            if phase != self._phase or (me is not None and old is not None
-                                        and len(old) == len(counts) and counts[me] < old[me]):
-                self._top_at = now
             if old is not None and len(old) == len(counts):
                 # A play ends what was said naming its player, as it ends the looks at it.
                 gone = {h for h, (was, left) in enumerate(zip(old, counts, strict=True))
                         if left < was}
                 self._pointed = {s: p for s, p in self._pointed.items() if p[0] not in gone}
+                self._note_quiet(view, gone, now)
+            if phase != self._phase or (me is not None and old is not None
+                                        and len(old) == len(counts) and counts[me] < old[me]):
+                self._top_at = now
             self._note_players(counts, now, everyone=phase != self._phase)
             self._phase, self._played = phase, played
             self._last_play = now
@@ -404,6 +411,8 @@ class GetItBot:
         self._check_signals(view, me)
         tops = tops_seen(view)
         kinds = {c["kind"] for c in tops.values()}
+        if "speech" in kinds and self._bubble_seen_at is None:
+            self._bubble_seen_at = now
         others = [s for s in range(len(all_signals)) if s != me]
         # Only a seat that sees a mirror may peek, only one that sees the bubble may talk,
         # and there is one of each: if someone does and I see none, it lies on my pile.
@@ -415,6 +424,18 @@ class GetItBot:
                    and bool(self._talkers - {me}))
         self._bubble_at = (self._bubble_at if self._bubble_at is not None else now) \
             if talking else None
+
+    def _note_quiet(self, view: View, players: set[int], now: float) -> None:
+        """When the bubble is played after it showed ``TALK_HOLD`` seconds, the seats
+        that could talk and did not are quiet: a person who does not type."""
+        played = view.get("played") or []
+        if not played or played[-1].get("kind") != "speech" or len(players) != 1:
+            return
+        (holder,) = players
+        shown = self._top_at if holder == view.get("seat") else self._bubble_seen_at
+        if shown is not None and now - shown >= TALK_HOLD - 0.5:
+            self._quiet |= {s for s in range(len(view["piles"]))
+                            if s not in (holder, view.get("seat")) and s not in self._talkers}
 
     def _note_players(self, counts: list[int], now: float, everyone: bool) -> None:
         """Note when each seat last saw the cards change: at a play by another seat (a
@@ -648,7 +669,7 @@ class GetItBot:
                 return self._bubble_hold(view, others, now)
             played_kinds = {c.get("kind") for c in view.get("played") or []}
             if (view.get("level") in BUBBLE_LEVELS and "speech" not in played_kinds
-                    and not all(self.proven(s) for s in others)):
+                    and not all(self.proven(s) or s in self._quiet for s in others)):
                 return max(now, self._top_at + max(self.settle_for(s) for s in others))
             return now
         tops = tops_seen(view)
@@ -733,7 +754,7 @@ class GetItBot:
     def _bubble_hold(self, view: View, others: list[int], now: float) -> float:
         """When to play the speech bubble known to be mine: now, or once talk was held
         open for the teammates not proven quick that have not talked (a person types)."""
-        if all(s in self._talkers or self.proven(s) for s in others):
+        if all(s in self._talkers or self.proven(s) or s in self._quiet for s in others):
             return now
         return max(now, self._talk_until(view))
 
