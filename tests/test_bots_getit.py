@@ -13,12 +13,16 @@ import pytest
 import engine
 from engine.bots import GetItBot, make_bot
 from engine.bots.getit_bot import (
+    CARD_TIME,
     HOLD_FACTOR,
+    NOT_ME,
     PACE_MARGIN,
     SETTLE_CAP,
+    TALK_HOLD,
     UNKNOWN_SETTLE,
     arrange_pile,
     told_face,
+    told_pointer,
 )
 from engine.bots.simulate import RealTimeTable, SimulationError, simulate
 from engine.getit import GetIt
@@ -693,3 +697,194 @@ def new_stacked(piles: list[list[str]], **options: Any) -> GetIt:
 def test_the_bots_option_is_checked_like_every_option() -> None:
     with pytest.raises(ValueError, match="'bots' must be one of"):
         new(4, bots="fast")
+
+
+# ------------------------------------------------------------------ teammates, not a clock
+
+
+@pytest.mark.parametrize(("bots", "looks_at", "earliest", "latest"), [
+    # Relaxed: the person had no signal since the 6 showed at 2.0: it is given its
+    # settle time (SETTLE_CAP) to signal before the bot plays without it.
+    ("relaxed", None, 2.0 + SETTLE_CAP, 2.0 + SETTLE_CAP + 0.35),
+    # Its look at the bot comes at 2.9: no more waiting for it.
+    ("relaxed", 1, 2.9, 2.0 + SETTLE_CAP - 0.1),
+    # Quick bots are quicker than people, as the table asked: they do not wait.
+    ("quick", None, 2.3, 2.0 + 1.0),
+])
+def test_relaxed_bots_give_a_person_time_to_signal_before_playing(
+    bots: str, looks_at: int | None, earliest: float, latest: float
+) -> None:
+    """Seat 0 is a person, doubted after a look at the wrong card; the bots in seats 2
+    and 3 vouch for seat 1's 6 without it. A relaxed bot in seat 1 still lets the
+    person see the 6 and signal about it, a person's settle time, before playing it."""
+    game = new(4, seed=1, bots=bots)
+    stack_getit_piles(game, [["30"], ["5", "6"], ["12"], ["20"]])
+    bot = GetItBot(4)
+    bot.step(game.view(1), game.legal_actions(1), 0.0)
+    _look(game, {0: 3}, 0.3)  # a person's slip: the 5 is lower than the 20
+    _look(game, {2: 1, 3: 1}, 0.4)
+    bot.step(game.view(1), game.legal_actions(1), 0.4)
+    assert bot.doubted(0) and not bot.doubted(2) and not bot.doubted(3)
+    game.act(1, PLAY, 2.0)  # the 5; the 6 shows, and the looks at seat 1 end
+    bot.step(game.view(1), game.legal_actions(1), 2.0)
+    _look(game, {2: 1, 3: 1}, 2.3)
+    bot.step(game.view(1), game.legal_actions(1), 2.3)
+    if looks_at is not None:
+        _look(game, {0: looks_at}, 2.9)
+    played_at = _next_play(bot, game, 1, 2.3, 10.0)
+    assert played_at is not None and earliest <= played_at <= latest
+    assert bot.patient == (bots == "relaxed")
+
+
+def _bubble_table(
+    people: list[Any], timer: int = 60, pile: Sequence[str] = ("speech", "30")
+) -> tuple[GetIt, RealTimeTable]:
+    """Level 5, 4 seats: seat 0's bot holds the bubble, seat 1 is a bot, seats 2 and 3
+    are ``people``."""
+    game = new(4, seed=1, level=5, timer=timer)
+    stack_getit_piles(game, [list(pile), ["3"], ["20"], ["12"]])
+    table = RealTimeTable(game, [GetItBot(1), GetItBot(2), *people], wire=roundtrip)
+    return game, table
+
+
+def test_the_bubble_is_held_while_people_have_not_talked() -> None:
+    """People at the table who have not talked: the bubble's holder keeps it TALK_HOLD
+    seconds after it showed (the bots of before played it within a second of the first
+    line), so a person can notice it, press t and type a short line."""
+    game, table = _bubble_table([_Silent(), _Silent()])
+    played, before = _first_play(table)
+    assert played["seat"] == 0 and played["card"]["kind"] == "speech" and played["correct"]
+    assert TALK_HOLD <= table.now - game.view(None)["deadline"] + 60 <= TALK_HOLD + 0.5
+    assert {e["seat"] for e in before if e["type"] == "said"} == {1}
+
+
+class _Typist:
+    """A person who says ``text`` at ``at`` seconds into the round, and nothing else."""
+
+    def __init__(self, text: str, at: float) -> None:
+        self.bot, self.text, self.at, self.start = GetItBot(0), text, at, None
+
+    def step(self, view: Any, legal: Any, now: float) -> tuple[Any, float | None]:
+        if view["phase"] != "play":
+            return self.bot.choose(view, legal), None
+        if self.start is None:
+            self.start = now
+        if now < self.start + self.at:
+            return None, self.start + self.at
+        if self.text and {"type": "say"} in legal:
+            text, self.text = self.text, ""
+            return {"type": "say", "text": text}, None
+        return None, None
+
+
+def test_the_bubble_goes_once_every_person_has_talked() -> None:
+    game, table = _bubble_table([_Typist("I see 3 and 12", 4.0), _Typist("hi", 5.0)])
+    played, before = _first_play(table)
+    start = game.view(None)["deadline"] - 60
+    assert played["card"]["kind"] == "speech" and played["correct"]
+    assert {e["seat"] for e in before if e["type"] == "said"} == {1, 2, 3}
+    assert start + 5.0 <= table.now < start + 5.0 + 1.0  # not long after the last line
+
+
+def test_talk_is_held_open_only_as_long_as_the_timer_allows() -> None:
+    """An 8-second round with 7 cards to play: holding the bubble 8 s would leave no
+    time for the rest; the holder keeps it only while every card left keeps CARD_TIME
+    of its slowest reaction (quick: 0.5 s): 8 - 7 * 1.2 * 0.5 = 3.8 s."""
+    assert CARD_TIME == 1.2
+    game, table = _bubble_table([_Silent(), _Silent()], timer=8,
+                                pile=("speech", "30", "31", "32"))
+    played, _ = _first_play(table)
+    start = game.view(None)["deadline"] - 8
+    assert played["card"]["kind"] == "speech"
+    assert 3.8 <= table.now - start <= 3.8 + 0.2
+
+
+@pytest.mark.parametrize(("text", "speaker", "pointer"), [
+    ("Bot 2", 3, 1),
+    ("seat 3 go", 0, 2),
+    ("player 1!", 2, 0),
+    ("me", 2, 2),
+    ("Mine, I think", 1, 1),
+    ("not me", 2, NOT_ME),
+    ("it isn't me", 0, NOT_ME),
+    ("I see 17 and 5", 3, None),  # cards, not a seat
+    ("seat 2: 17, seat 3: 5", 0, None),  # cards named with their holders
+    ("5 on bot 3", 0, None),
+    ("bot 2 or bot 3", 0, None),  # no single seat
+    ("bot 9", 0, None),  # no such seat
+])
+def test_what_a_line_names_as_the_next_to_play(
+    text: str, speaker: int, pointer: int | None
+) -> None:
+    assert told_pointer(text, 4, speaker) == pointer
+
+
+def test_a_card_named_before_its_holder_is_read_too() -> None:
+    view = _hand_view(1, ["speech", None, 17, 30])
+    assert told_face("5 on bot 2", view, 3) == {"kind": "number", "value": 5}
+    assert told_face("a smile at seat 2", view, 0) == {"kind": "smile"}
+    assert told_face("17 on seat 3", view, 0) is None
+    # The 30 named for seat 2 (mine), though seat 3 shows a 30 too.
+    assert told_face("30 on bot 2", view, 0) == {"kind": "number", "value": 30}
+
+
+def _after_the_bubble(text: str, looks: dict[int, int]) -> tuple[GetIt, GetItBot, float]:
+    """3 seats: seat 0's bot holds the 5, seat 1 the bubble over a 30, seat 2 (a person)
+    the 20. The person says ``text`` at 1.0; the bubble is played at 3.0; then ``looks``
+    at 3.3."""
+    game = new(3, seed=1, level=5)
+    stack_getit_piles(game, [["5"], ["speech", "30"], ["20"]])
+    bot = GetItBot(5)
+    bot.step(game.view(0), game.legal_actions(0), 0.0)
+    game.act(2, {"type": "say", "text": text}, 1.0)
+    bot.step(game.view(0), game.legal_actions(0), 1.0)
+    game.act(1, PLAY, 3.0)
+    bot.step(game.view(0), game.legal_actions(0), 3.0)
+    _look(game, looks, 3.3)
+    bot.step(game.view(0), game.legal_actions(0), 3.3)
+    return game, bot, 3.3
+
+
+def test_a_seat_named_in_a_line_counts_as_the_speakers_look() -> None:
+    """The person never looks, but said "Bot 1" (seat 0) while the bubble showed: with
+    seat 1's look after the bubble, the table agrees. The line was said before the
+    bubble's play, so it counts once the person had its settle time to change it."""
+    game, bot, now = _after_the_bubble("Bot 1 next", {1: 0})
+    played_at = _next_play(bot, game, 0, now, 10.0)
+    assert played_at is not None and 3.0 + UNKNOWN_SETTLE <= played_at <= 3.0 + 2.6
+    assert game.act(0, PLAY, played_at)[0]["correct"]
+    # "Bot 2" (seat 1) instead: the person disagrees, and nobody plays.
+    game, bot, now = _after_the_bubble("Bot 2 next", {1: 0})
+    assert _next_play(bot, game, 0, now, 10.0) is None
+
+
+def test_not_me_from_the_lowest_card_i_see_makes_mine_the_lowest() -> None:
+    """The person (seat 2, showing the 20: the lowest card seat 0 sees once the bubble
+    is gone) says "not me": a lower card lies somewhere, and only seat 0's own is hidden
+    from it. It plays without any look; "me" tells it nothing of the kind."""
+    game, bot, now = _after_the_bubble("not me", {})
+    played_at = _next_play(bot, game, 0, now, 10.0)
+    assert played_at is not None and played_at <= 3.0 + 1.0
+    assert game.act(0, PLAY, played_at)[0]["correct"]
+    game, bot, now = _after_the_bubble("me", {})
+    assert _next_play(bot, game, 0, now, 10.0) is None
+
+
+def test_talk_is_not_held_again_for_people_who_let_a_bubble_pass_silently() -> None:
+    """Seats 2 and 3 (people with empty piles, who still see the bubble) never talk: the
+    first bubble is held TALK_HOLD for them, the next round's only as long as the bot in
+    seat 1 needs to talk (two people who never typed lost a round in five on time when
+    every bubble was held for them)."""
+    game = new(4, seed=1, level=5)
+    piles = [["speech"], ["3"], [], []]
+    stack_getit_piles(game, piles)
+    table = RealTimeTable(game, [GetItBot(1), GetItBot(2), _Silent(), _Silent()],
+                          wire=roundtrip)
+    _first_play(table)
+    assert table.now >= TALK_HOLD
+    table.run(until=lambda e: e["type"] == "dealt")  # level 6
+    start = table.now
+    stack_getit_piles(game, piles, now=start)
+    played, _ = _first_play(table)
+    assert played["card"]["kind"] == "speech" and played["correct"]
+    assert table.now - start < 3.0

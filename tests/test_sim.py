@@ -267,3 +267,61 @@ def test_sim_garbage_gets_a_clear_error(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert_usage_error(argv, message, capsys)
+
+
+# ------------------------------------------------------------------ a person who types
+
+
+def test_a_typing_person_notices_the_bubble_then_types_at_its_pace() -> None:
+    """Noticing takes a reaction (1.0 s, no spread here), ``t`` and Enter a keystroke
+    each (0.25 s), the line "I see 20 and 12" (15 characters) 3.75 s at 4 a second: it
+    is said at 5.0 s, and no other key goes while it types."""
+    game = new(4, seed=1, level=5)
+    stack_getit_piles(game, [["30"], ["speech", "5"], ["20"], ["12"]])
+    person = HumanLikeTeammate(2, reaction=1.0, spread=0.0, error=0.0, typing=4.0)
+    now, actions = 0.0, []
+    while now < 8.0:
+        action, wake = person.step(game.view(0), game.legal_actions(0), now)
+        if action is not None:
+            actions.append((now, action))
+            game.act(0, action, now)
+        if wake is None:
+            break
+        now = max(wake, now + 1e-6)
+    assert actions[0] == (pytest.approx(5.0), {"type": "say", "text": "I see 20 and 12"})
+    assert all(at >= 5.25 for at, _ in actions[1:])  # its look waited for the Enter
+    assert person.bubbles == 1 and person.lines == 1
+
+
+def test_a_line_typed_too_late_is_lost_and_counted() -> None:
+    game = new(4, seed=1, level=5)
+    stack_getit_piles(game, [["30"], ["speech", "5"], ["20"], ["12"]])
+    person = HumanLikeTeammate(2, reaction=1.0, spread=0.0, error=0.0, typing=4.0)
+    person.step(game.view(0), game.legal_actions(0), 0.0)
+    person.step(game.view(0), game.legal_actions(0), 1.0)  # t: typing
+    game.act(1, {"type": "play"}, 3.0)  # the bubble goes before Enter
+    action, _ = person.step(game.view(0), game.legal_actions(0), 5.0)
+    assert action is None or action["type"] != "say"
+    assert person.bubbles == 1 and person.lines == 0
+
+
+@pytest.mark.parametrize("bots", ["quick", "relaxed"])
+def test_a_typing_person_gets_its_line_in_beside_the_bots(bots: str) -> None:
+    """Levels 5 and 6, a person who reacts in about a second and types 4 characters a
+    second: every bubble it sees, it gets a line in (beside the bots of before, which
+    held the bubble only for the bots' lines, 3 of 7 got in at a quick table, 5 of 7 at
+    a relaxed one)."""
+    person = {"reaction": 1.0, "spread": 0.3, "error": 0.1, "typing": 4.0}
+    records = [simulate("getit", 4, seed, {"level": 5, "bots": bots}, people=2,
+                        person=person) for seed in range(6)]
+    bubbles = sum(r["bubbles"] for r in records)
+    assert bubbles >= 6 and sum(r["lines"] for r in records) == bubbles
+    quiet = simulate("getit", 4, 0, {"level": 5}, people=2, person={"typing": 0.0})
+    assert quiet["bubbles"] == quiet["lines"] == 0
+
+
+def test_sim_getit_beside_a_typing_person(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _sim(capsys, "getit", "--games", "2", "--people", "1", "--seed", "3",
+               "--option", "level=5", "--person-typing", "4")
+    assert "wrong player, typing 4 characters a second" in out
+    assert "speech bubbles a typing person got a line in on" in out

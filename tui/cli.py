@@ -130,7 +130,7 @@ def run_sim_command(args: argparse.Namespace) -> int:
     if args.people > seats:
         parser.error(f"--people {args.people} is more than the {seats} seats")
     person = {"reaction": args.person_reaction, "spread": args.person_spread,
-              "error": args.person_error}
+              "error": args.person_error, "typing": args.person_typing}
     # The simulator and the bots are loaded only for ``sim``.
     from engine.bots.simulate import SimulationError
     from tui.sim import print_report, run_sim

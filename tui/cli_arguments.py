@@ -68,8 +68,8 @@ def sim_arguments(sim: argparse.ArgumentParser) -> None:
                      "quick, 0.3 relaxed)")
     sim.add_argument("--people", type=check.count, default=0, metavar="N",
                      help="Get It!: seat N simulated people (seats 1..N) beside the bots; "
-                     "a person reacts slowly, sometimes signals the wrong player and never "
-                     "types (default 0)")
+                     "a person reacts slowly, sometimes signals the wrong player and types "
+                     "only with --person-typing (default 0)")
     sim.add_argument("--person-reaction", type=check.seconds, default=1.0, metavar="SECONDS",
                      help="how long a simulated person takes to react (default 1.0)")
     sim.add_argument("--person-spread", type=check.seconds, default=0.3, metavar="SECONDS",
@@ -78,6 +78,9 @@ def sim_arguments(sim: argparse.ArgumentParser) -> None:
     sim.add_argument("--person-error", type=check.fraction, default=0.1, metavar="FRACTION",
                      help="how often a person's signal goes to the wrong player, 0 to 1 "
                      "(default 0.1)")
+    sim.add_argument("--person-typing", type=check.seconds, default=0.0, metavar="CPS",
+                     help="how many characters a second a person types a line while the "
+                     "speech bubble shows; 0: never types (default 0; a person: about 4)")
     sim.add_argument("--versus", choices=["random", "casual"], default=None,
                      help="seats 2.. play against the bot in seat 1: random-legal players "
                      "(GET OUT!) or casual bots (Got Five!; seat 1 plays at the table's "

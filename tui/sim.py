@@ -115,7 +115,9 @@ def title(
         against += (
             f"\n{people} simulated {'person' if people == 1 else 'people'} ({seats_of}):"
             f" reacting in {how.get('reaction', 1.0):g} s ± {how.get('spread', 0.3):g} s,"
-            f" {100 * how.get('error', 0.1):g}% of signals to a wrong player, never typing"
+            f" {100 * how.get('error', 0.1):g}% of signals to a wrong player, "
+            + (f"typing {typing:g} characters a second" if (typing := how.get("typing"))
+               else "never typing")
         )
     last = first + len(records) - 1
     return f"{game_id}: {len(records)} games, {seats} seats, seeds {first}..{last}{against}"
@@ -143,6 +145,12 @@ def _getit_rows(table: Table, records: list[dict[str, Any]]) -> None:
     if any(r.get("people") for r in records):
         table.add_row("people's signals to a wrong player per game",
                       _median([r.get("wrong", 0) for r in records], 1))
+    bubbles = sum(r.get("bubbles", 0) for r in records)
+    if bubbles:
+        lines = sum(r.get("lines", 0) for r in records)
+        table.add_row("speech bubbles a typing person got a line in on", _share(lines, bubbles))
+        low, high = wilson(lines, bubbles)
+        table.add_row("  95% confidence interval", f"{100 * low:.1f}% .. {100 * high:.1f}%")
     table.add_row("median rounds per game", _median([r["rounds"] for r in records]))
     per_round = [r["sim_time"] / r["rounds"] for r in records if r["rounds"]]
     table.add_row("median simulated seconds per round", _median(per_round, 1))

@@ -43,14 +43,30 @@ and sometimes go to the wrong player; a person may never type. So:
   the speech bubble may talk, and there is one of each: when anyone peeks (talks) and
   the bot sees no mirror (bubble), the card is on its own pile. It plays it once the
   others had time to peek (every teammate, each its settle time, for everyone gains by
-  learning its card) or to talk (only the proven ones: a person may never type).
+  learning its card) or to talk: the proven ones each its settle time, and while a
+  teammate not proven quick (a person) has not talked, ``TALK_HOLD`` seconds after the
+  bubble showed, time to notice it, press ``t`` and type a short line. That hold never
+  costs the round its time: every card left keeps ``CARD_TIME`` of the bot's slowest
+  reaction. The last pile with cards waits too, while the bubble may be on it. A
+  teammate that let a bubble go by without a word after it showed ``TALK_HOLD`` seconds
+  is *quiet* (a person who does not type) and is not held for again that game.
+- **Teammates, not a clock** (a *patient* bot: at a relaxed table). A card a person
+  watching could signal about is not played before that person had the chance: each
+  teammate not proven quick that has not signalled since the cards it sees changed is
+  given its settle time from that change (a person's reaction, twice, at most
+  ``SETTLE_CAP``) before the bot plays on the others' signals without it. A signal, any
+  signal, ends the wait: a person who chose another seat has had its say.
 - **What people say.** While the bubble shows, a teammate's line is read as claims
   about the cards it sees, which are every top card but its own (see
-  :func:`told_face`): "seat 2: 17" names a card and its holder; "12" or "I see 17 and
-  23" name cards, and a card named that the bot cannot account for (on the piles it
-  sees, but for the speaker's, or among the cards played) can only be its own. What it
-  is told decides like a peeked value, except that a card said to be too high does not
-  stop a play the signals call for (a person may mistype).
+  :func:`told_face`): "seat 2: 17" or "17 on bot 2" names a card and its holder; "12" or
+  "I see 17 and 23" name cards, and a card named that the bot cannot account for (on
+  the piles it sees, but for the speaker's, or among the cards played) can only be its
+  own. What it is told decides like a peeked value, except that a card said to be too
+  high does not stop a play the signals call for (a person may mistype). A line naming
+  one seat ("Bot 2", "seat 3", "me": see :func:`told_pointer`) stands as the speaker's
+  look at that seat until the seat plays or the speaker looks again; "not me" from a
+  seat showing the lowest number the bot sees says that a lower card lies somewhere,
+  and only the bot's own is hidden from it.
 
 **Stale signals.** A play ends every look, smile and look-past at the seat that played
 (RULES.md: a signal is about the card its target shows), so the signals at the bot
@@ -130,6 +146,18 @@ HOLD_FACTOR = 1.25
 #: --person-reaction 1.6 --person-spread 0.5`` cleared 145 of 200 games with 4 s, 178
 #: with 2.5; with a person at 1 s, 196 and 197; 4–5 seats with people: no change.)
 SETTLE_CAP = 2.5
+#: The levels whose deck holds the speech bubble.
+BUBBLE_LEVELS = (5, 6, "X")
+#: Talk a person can use: how long after the speech bubble shows its holder keeps it
+#: (seconds) while a teammate not proven quick has not talked. A person notices the
+#: bubble in about a second, presses ``t`` and types a short line ("I see 17 and 5") at
+#: some 4 characters a second: 5-7 s for a line of 12-22 characters.
+TALK_HOLD = 8.0
+#: What every card left must keep of the timer, in multiples of the bot's slowest
+#: reaction, before talk is held open (a hold never costs the round its time). (With
+#: 1.5, 2 typing people beside relaxed bots got a line in on 181 of 191 bubbles in 150
+#: games at 4 seats; with 1.2 on 186, and no more rounds were lost on time.)
+CARD_TIME = 1.2
 
 
 def arrange_pile(hand: Sequence[dict[str, Any]]) -> list[int]:
@@ -174,7 +202,9 @@ class GetItBot:
     ``reaction`` plus a seeded uniform draw in ``[-jitter, jitter]``. ``settle`` is how
     long after a play an unchanged signal is taken to be about the new card (default
     ``2 * (reaction + jitter) + 0.2``); ``fresh`` how soon after a play a changed signal
-    is believed; ``motor`` the least time between two of its actions.
+    is believed; ``motor`` the least time between two of its actions. ``patient``
+    (default: only at a relaxed table) makes it wait for a person's signal about a card
+    for that person's settle time before playing the card without it.
     """
 
     def __init__(
@@ -186,6 +216,7 @@ class GetItBot:
         settle: float | None = None,
         fresh: float = 0.15,
         motor: float = 0.1,
+        patient: bool | None = None,
     ) -> None:
         if (reaction is not None and reaction < 0) or (jitter is not None and jitter < 0) \
                 or fresh < 0 or motor < 0:
@@ -200,6 +231,10 @@ class GetItBot:
                        quick_jitter if jitter is None else jitter, settle)
         self.fresh = fresh
         self.motor = motor
+        #: Whether it gives a teammate not proven quick (a person) time to signal about a
+        #: card before playing it without that signal; by default as the table's pace
+        #: says (relaxed: yes).
+        self._patient = patient
         self._round: tuple[Any, ...] | None = None
         self._phase: str | None = None
         self._intents: dict[str, _Intent] = {}
@@ -213,6 +248,9 @@ class GetItBot:
         self._settle_cache: dict[int, float] = {}  # settle_for, until paces change
         # Teammates seen to signal against the cards (for the rest of the game).
         self._doubts: set[int] = set()
+        # Teammates that let a bubble held open for them go by without a word (for the
+        # rest of the game): talk is not held open for them again.
+        self._quiet: set[int] = set()
         self._obs = 0  # views observed: orders changes seen at one instant
         self._reset_round(float("-inf"))
 
@@ -230,6 +268,12 @@ class GetItBot:
         if self._paced and pace != self._pace and pace in PACES:
             self._pace = str(pace)
             self._set_pace(*PACES[self._pace])
+
+    @property
+    def patient(self) -> bool:
+        """Whether it gives people time to signal before it plays (see the module
+        docstring): as made, else only at a relaxed table."""
+        return self._patient if self._patient is not None else self._pace == "relaxed"
 
     def step(
         self, view: View, legal: Sequence[Action], now: float
@@ -307,6 +351,15 @@ class GetItBot:
         self._told: tuple[dict[str, Any] | None, int] | None = None  # read in a line
         self._mirror_at: float | None = None  # since when a peek proves I hold the mirror
         self._bubble_at: float | None = None  # since when talk proves I hold the bubble
+        self._top_at = now  # since when my top card shows to the others
+        self._bubble_seen_at: float | None = None  # since when a bubble shows elsewhere
+        # Said in a line, by speaker: the seat it named as the next to play (itself, for
+        # "me") and when; it stands like a look until that seat plays.
+        self._pointed: dict[int, tuple[int, float]] = {}
+        # "Not me" from a seat showing a number: (that seat, its number, its count, my
+        # count), while both piles are unchanged: a lower card lies somewhere, maybe
+        # only on mine.
+        self._below: tuple[int, int, int, int] | None = None
 
     def _observe(self, view: View, now: float) -> None:
         key = (view.get("level"), view.get("attempt"), view.get("round"))
@@ -323,6 +376,16 @@ class GetItBot:
         counts = [int(p.get("count") or 0) for p in view.get("piles") or []]
         if phase != self._phase or played != self._played:
             # New cards show: the signals on the table are about the old ones.
+            old = self._counts
+            if old is not None and len(old) == len(counts):
+                # A play ends what was said naming its player, as it ends the looks at it.
+                gone = {h for h, (was, left) in enumerate(zip(old, counts, strict=True))
+                        if left < was}
+                self._pointed = {s: p for s, p in self._pointed.items() if p[0] not in gone}
+                self._note_quiet(view, gone, now)
+            if phase != self._phase or (me is not None and old is not None
+                                        and len(old) == len(counts) and counts[me] < old[me]):
+                self._top_at = now
             self._note_players(counts, now, everyone=phase != self._phase)
             self._phase, self._played = phase, played
             self._last_play = now
@@ -341,13 +404,15 @@ class GetItBot:
         if me is None or phase != "play":
             return
         count = view["piles"][me]["count"]
-        self._read_lines(view, me, count, fresh=not cards_changed)
+        self._read_lines(view, me, count, now, fresh=not cards_changed)
         peek = view.get("peek")
         if peek is not None:
             self._known = (dict(peek), count)
         self._check_signals(view, me)
         tops = tops_seen(view)
         kinds = {c["kind"] for c in tops.values()}
+        if "speech" in kinds and self._bubble_seen_at is None:
+            self._bubble_seen_at = now
         others = [s for s in range(len(all_signals)) if s != me]
         # Only a seat that sees a mirror may peek, only one that sees the bubble may talk,
         # and there is one of each: if someone does and I see none, it lies on my pile.
@@ -359,6 +424,18 @@ class GetItBot:
                    and bool(self._talkers - {me}))
         self._bubble_at = (self._bubble_at if self._bubble_at is not None else now) \
             if talking else None
+
+    def _note_quiet(self, view: View, players: set[int], now: float) -> None:
+        """When the bubble is played after it showed ``TALK_HOLD`` seconds, the seats
+        that could talk and did not are quiet: a person who does not type."""
+        played = view.get("played") or []
+        if not played or played[-1].get("kind") != "speech" or len(players) != 1:
+            return
+        (holder,) = players
+        shown = self._top_at if holder == view.get("seat") else self._bubble_seen_at
+        if shown is not None and now - shown >= TALK_HOLD - 0.5:
+            self._quiet |= {s for s in range(len(view["piles"]))
+                            if s not in (holder, view.get("seat")) and s not in self._talkers}
 
     def _note_players(self, counts: list[int], now: float, everyone: bool) -> None:
         """Note when each seat last saw the cards change: at a play by another seat (a
@@ -375,9 +452,10 @@ class GetItBot:
             if players - {seat}:
                 self._sees_since[seat] = now
 
-    def _read_lines(self, view: View, me: int, count: int, fresh: bool) -> None:
-        """Take in the lines said since the last view: who talks, and what they tell me
-        about my own top card (see :func:`told_face`)."""
+    def _read_lines(self, view: View, me: int, count: int, now: float, fresh: bool) -> None:
+        """Take in the lines said since the last view: who talks, what they tell me
+        about my own top card (see :func:`told_face`) and whom they name as the next to
+        play (see :func:`told_pointer`)."""
         lines = [dict(line) for line in view.get("said") or []]
         prev = self._lines
         new = lines
@@ -396,6 +474,7 @@ class GetItBot:
                 continue
             if not fresh or not isinstance(line.get("text"), str):
                 continue  # seen with a play: maybe said about a card just played
+            self._read_pointer(view, speaker, count, now, line["text"])
             face = told_face(line["text"], view, speaker)
             if face is None:
                 continue
@@ -404,6 +483,20 @@ class GetItBot:
                 self._told = (None, count)  # two lines disagree: believe neither
             elif told is None or told[1] != count:
                 self._told = (face, count)
+
+    def _read_pointer(self, view: View, speaker: int, count: int, now: float,
+                      text: str) -> None:
+        """A line naming the next to play stands as the speaker's look; "not me" from a
+        seat showing a number says a lower card lies somewhere."""
+        piles = view["piles"]
+        pointer = told_pointer(text, len(piles), speaker)
+        if pointer == NOT_ME:
+            self._pointed.pop(speaker, None)
+            top = piles[speaker].get("top")
+            if isinstance(top, dict) and top.get("kind") == "number":
+                self._below = (speaker, top["value"], piles[speaker]["count"], count)
+        elif pointer is not None:
+            self._pointed[speaker] = (pointer, now)
 
     def _check_signals(self, view: View, me: int) -> None:
         """Doubt a teammate seen signalling against what the cards show.
@@ -501,7 +594,9 @@ class GetItBot:
         doubted teammate, whose vote is needed) the signal must also have stayed put for
         ``HOLD_FACTOR`` times that teammate's settle time, long enough for it to notice
         and correct a slip."""
-        since = self._signals[(seat, kind)][1]
+        since = self._since(seat, kind)
+        if kind == "look" and self._pointing(seat) is not None:
+            hold = False  # a typed line is no slip of the hand
         settle = self.settle_for(seat) * (HOLD_FACTOR if hold else 1.0)
         changed = self._sees_since.get(seat, self._last_play)
         if since >= changed + (self.fresh if clocked else 0.5):
@@ -564,21 +659,31 @@ class GetItBot:
         count = piles[me]["count"]
         if not count:
             return None
-        if not any(p["count"] for s, p in enumerate(piles) if s != me):
+        others = [s for s in range(len(piles)) if s != me]
+        if not any(piles[s]["count"] for s in others):
             # Every other pile is empty: my top card is the next one, whatever the
-            # signals say (a person with nothing left may give none).
+            # signals say (a person with nothing left may give none); a bubble, as
+            # talk shows, still waits for the people to talk, and while the bubble may
+            # be mine, the bots are given their time to start talking.
+            if self._bubble_at is not None:
+                return self._bubble_hold(view, others, now)
+            played_kinds = {c.get("kind") for c in view.get("played") or []}
+            if (view.get("level") in BUBBLE_LEVELS and "speech" not in played_kinds
+                    and not all(self.proven(s) or s in self._quiet for s in others)):
+                return max(now, self._top_at + max(self.settle_for(s) for s in others))
             return now
         tops = tops_seen(view)
         special_seen = any(c["kind"] != "number" for c in tops.values())
         numbers = [c["value"] for c in tops.values() if c["kind"] == "number"]
         signals = view["signals"]
-        others = [s for s in range(len(signals)) if s != me]
         known = self._known[0] if self._known and self._known[1] == count else None
         if known is not None:
+            if known["kind"] == "speech":
+                return self._bubble_hold(view, others, now)
             if known["kind"] != "number":
-                return now
+                return self._patience(view, known["kind"], others, now)
             lowest = not special_seen and all(known["value"] <= v for v in numbers)
-            return now if lowest else None
+            return self._patience(view, "number", others, now) if lowest else None
         told = self._told[0] if self._told and self._told[1] == count else None
         # What a teammate says it sees: play on it when it is right; when it says the card
         # is too high, the signals still decide (a person may mistype).
@@ -587,7 +692,9 @@ class GetItBot:
             told["kind"] != "number"
             or (not special_seen and all(told["value"] <= v for v in numbers))
         ):
-            return now
+            return self._patience(view, told["kind"], others, now)
+        if self._lowest_by_talk(view, count, special_seen, numbers):
+            return self._patience(view, "number", others, now)
         if all(signals[s]["peek"] for s in others):
             return now  # only the mirror's holder cannot peek
         played_kinds = {c.get("kind") for c in view.get("played") or []}
@@ -599,15 +706,69 @@ class GetItBot:
             waiting = [s for s in others if not signals[s]["peek"]]
             gates.append(self._grace(self._mirror_at, waiting, everyone=True))
         if self._bubble_at is not None:
-            # A person may never type: wait only for the teammates that talk like bots.
+            # The bots that talk are waited for their settle time; a teammate not proven
+            # quick (a person typing) while talk is held open (see _talk_until).
             waiting = [s for s in others if s not in self._talkers]
-            gates.append(self._grace(self._bubble_at, waiting, everyone=False))
-        gates += [
-            gate for kind in ("smile", "look_past", "look")
-            if not (kind == "look" and special_seen)
-            and (gate := self._vote(view, kind, others, now, clocked)) is not None
-        ]
+            gates.append(max(self._grace(self._bubble_at, waiting, everyone=False),
+                             self._bubble_hold(view, others, now)))
+        for kind, card in (("smile", "smile"), ("look_past", "eyes"), ("look", "number")):
+            if kind == "look" and special_seen:
+                continue
+            voted = self._vote(view, kind, others, now, clocked)
+            if voted is not None:
+                gates.append(max(voted, self._patience(view, card, others, now)))
         return min(gates) if gates else None
+
+    def _lowest_by_talk(
+        self, view: View, count: int, special_seen: bool, numbers: list[int]
+    ) -> bool:
+        """Whether a teammate's "not me" says my card is the lowest: it shows the lowest
+        number I see, a lower card lies somewhere, and only mine is hidden from me."""
+        below = self._below
+        if below is None or special_seen or below[3] != count:
+            return False
+        speaker, value, their_count, _ = below
+        pile = view["piles"][speaker]
+        return pile["count"] == their_count and all(value <= v for v in numbers)
+
+    def _patience(self, view: View, card: str, others: list[int], now: float) -> float:
+        """The earliest a patient bot plays a ``card`` kind of card it believes its own
+        without waiting for the signal a person would give about it: each teammate not
+        proven quick that has not signalled since the cards it sees last changed gets
+        its settle time from that change (``now`` for an impatient bot). A peek or a
+        line needs no such wait: the mirror and bubble wait for them already."""
+        kind = {"number": "look", "smile": "smile", "eyes": "look_past"}.get(card)
+        if not self.patient or kind is None:
+            return now
+        me = view["seat"]
+        at = now
+        for seat in others:
+            if self.proven(seat) or self._target(view, seat, kind) == me:
+                continue
+            changed = self._sees_since.get(seat, self._last_play)
+            if self._since(seat, kind) >= changed + self.fresh:
+                continue  # it signalled about these cards, and chose another seat
+            at = max(at, changed + self.settle_for(seat))
+        return at
+
+    def _bubble_hold(self, view: View, others: list[int], now: float) -> float:
+        """When to play the speech bubble known to be mine: now, or once talk was held
+        open for the teammates not proven quick that have not talked (a person types)."""
+        if all(s in self._talkers or self.proven(s) or s in self._quiet for s in others):
+            return now
+        return max(now, self._talk_until(view))
+
+    def _talk_until(self, view: View) -> float:
+        """Until when the holder of the speech bubble keeps it for people still to
+        talk: ``TALK_HOLD`` after it showed, less whatever the cards left need of the
+        timer (``CARD_TIME`` reactions each)."""
+        hold = TALK_HOLD
+        deadline = view.get("deadline")
+        if isinstance(deadline, int | float):
+            left = sum(int(p.get("count") or 0) for p in view["piles"])
+            need = left * CARD_TIME * (self.reaction + self.jitter)
+            hold = min(hold, max(0.0, deadline - self._top_at - need))
+        return self._top_at + hold
 
     def _vote(
         self, view: View, kind: str, others: list[int], now: float, clocked: bool
@@ -623,13 +784,12 @@ class GetItBot:
         teammate's settle time, time enough to notice and correct a slip.
         """
         me = view["seat"]
-        signals = view["signals"]
         tops = tops_seen(view)
         required = [s for s in others if not self.doubted(s)]
-        if not all(signals[s][kind] == me for s in required):
+        if not all(self._target(view, s, kind) == me for s in required):
             return None  # a teammate not doubted disagrees: wait for the table to agree
         extra = sorted(
-            (s for s in others if s not in required and signals[s][kind] == me),
+            (s for s in others if s not in required and self._target(view, s, kind) == me),
             key=lambda s: self._trusted_at(s, kind, now, clocked, hold=self.doubted(s)),
         )
 
@@ -655,6 +815,26 @@ class GetItBot:
             (self._trusted_at(s, kind, now, clocked, hold=self.doubted(s)) for s in group),
             default=None,
         )
+
+    def _pointing(self, seat: int) -> tuple[int, float] | None:
+        """The seat ``seat`` named in a line as the next to play, and when, unless it
+        has looked somewhere since (the later of the two stands)."""
+        pointed = self._pointed.get(seat)
+        look = self._signals.get((seat, "look"))
+        if pointed is None or (look is not None and look[1] > pointed[1]):
+            return None
+        return pointed
+
+    def _target(self, view: View, seat: int, kind: str) -> Any:
+        """Whom ``seat``'s ``kind`` signal points at: for a look, the seat it named in a
+        line if it did so since it last looked."""
+        pointed = self._pointing(seat) if kind == "look" else None
+        return pointed[0] if pointed is not None else view["signals"][seat][kind]
+
+    def _since(self, seat: int, kind: str) -> float:
+        """Since when ``seat``'s ``kind`` signal (or, for a look, its line) stands."""
+        pointed = self._pointing(seat) if kind == "look" else None
+        return pointed[1] if pointed is not None else self._signals[(seat, kind)][1]
 
     def _grace(self, since: float, waiting: list[int], everyone: bool) -> float:
         """When to play a special card known (since ``since``) to be mine, though the
@@ -696,7 +876,16 @@ _NAMED = re.compile(
     r"\b(?:seat|bot|player)\s*#?(\d+)\s*(?::|=|-|has|is|shows|holds)?\s*"
     r"(\d+|" + "|".join(KIND_WORDS) + r")\b"
 )
-_SEAT = re.compile(r"\b(?:seat|bot|player)\s*#?\d+")
+#: "17 on seat 3", "a smile at bot 2": the same, the card first.
+_NAMED_AFTER = re.compile(
+    r"\b(\d+|" + "|".join(KIND_WORDS) + r")\s+(?:on|at|for)\s+(?:seat|bot|player)\s*#?(\d+)\b"
+)
+_SEAT = re.compile(r"\b(?:seat|bot|player)\s*#?(\d+)\b")
+#: "not me", "isn't me", "not mine": the speaker's own card is not the next.
+_NOT_ME = re.compile(r"\b(?:not|isn't|isnt)\s+(?:me|mine)\b")
+_ME = re.compile(r"\b(?:me|mine)\b")
+#: What :func:`told_pointer` returns for "not me".
+NOT_ME = -1
 _TOKEN = re.compile(r"\d+|[a-z]+")
 
 
@@ -732,11 +921,11 @@ def told_face(text: str, view: View, speaker: int) -> dict[str, Any] | None:
     tops = tops_seen(view)
     lowered = text.lower()
     answer: dict[str, Any] | None = None
-    for match in _NAMED.finditer(lowered):
-        face = _face(match.group(2))
+    for seat_word, card_word in _named(lowered):
+        face = _face(card_word)
         if face is None:
             continue
-        seat = int(match.group(1)) - 1
+        seat = int(seat_word) - 1
         if seat == me:
             if answer is not None and answer != face:
                 return None
@@ -745,7 +934,7 @@ def told_face(text: str, view: View, speaker: int) -> dict[str, Any] | None:
             return None  # about a card since played
     if answer is not None:
         return answer
-    rest = _SEAT.sub(" ", _NAMED.sub(" ", lowered))
+    rest = _SEAT.sub(" ", _unnamed(lowered))
     claims = [f for w in _TOKEN.findall(rest) if (f := _face(w))]
     if not claims:
         return None
@@ -759,3 +948,33 @@ def told_face(text: str, view: View, speaker: int) -> dict[str, Any] | None:
         else:
             del accounted[match_at]
     return left[0] if len(left) == 1 else None
+
+
+def _named(lowered: str) -> list[tuple[str, str]]:
+    """(seat number, card word) of each card named with its holder, either way round."""
+    return [(m.group(1), m.group(2)) for m in _NAMED.finditer(lowered)] + [
+        (m.group(2), m.group(1)) for m in _NAMED_AFTER.finditer(lowered)]
+
+
+def _unnamed(lowered: str) -> str:
+    """The line without the cards named with their holders."""
+    return _NAMED_AFTER.sub(" ", _NAMED.sub(" ", lowered))
+
+
+def told_pointer(text: str, seats: int, speaker: int) -> int | None:
+    """The seat a line by ``speaker`` names as the next to play, or :data:`NOT_ME`.
+
+    "Bot 3", "seat 3" or "player 3" (seats numbered from 1) name that seat; "me" or
+    "mine" the speaker itself; "not me" says the speaker's own card is not the next
+    (:data:`NOT_ME`). Cards named with their holders ("seat 3: 17") are claims about
+    cards (:func:`told_face`), not a name. ``None`` when the line names no single seat.
+    (People's names are not in a seat's view, so a name other than "Bot N" is not read.)
+    """
+    rest = _unnamed(text.lower())
+    if _NOT_ME.search(rest):
+        return NOT_ME
+    named = {int(m.group(1)) - 1 for m in _SEAT.finditer(rest)}
+    named = {seat for seat in named if 0 <= seat < seats}
+    if _ME.search(rest):
+        named.add(speaker)
+    return named.pop() if len(named) == 1 else None

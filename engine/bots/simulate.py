@@ -61,8 +61,8 @@ def simulate(
     ``reaction``/``jitter`` set the Get It! bots' reaction time (by default, the pace
     the table's ``bots`` option sets: ``engine.bots.getit_bot.PACES``). ``people`` (Get It!
     only) puts a :class:`HumanLikeTeammate` in seats ``0 .. people - 1``, built with the
-    keyword arguments in ``person`` (``reaction``, ``spread``, ``error``); only the bots'
-    decisions are then timed. ``versus="random"``
+    keyword arguments in ``person`` (``reaction``, ``spread``, ``error``, ``typing``); only
+    the bots' decisions are then timed. ``versus="random"``
     (GET OUT! only) seats random-legal players in seats 1.. against the bot in seat 0;
     only the bot's decisions are then timed. ``versus="casual"`` (Got Five! only) seats
     casual bots (``engine.bots.gotfive_bot``) in seats 1.. against seat 0's bot, which
@@ -70,8 +70,10 @@ def simulate(
     ``seed``, ``result`` (the engine's), ``moves`` (actions applied), ``rounds``,
     ``decisions`` (seconds per bot decision, empty without ``timer``) and ``acting``
     (the same for the decisions that chose an action), plus per-game figures: Get It!
-    ``won``, ``level``, ``losses`` (by reason), ``sim_time``, ``people`` and ``wrong``
-    (signals the people aimed at a wrong player); GET OUT! ``winners``;
+    ``won``, ``level``, ``losses`` (by reason), ``sim_time``, ``people``, ``wrong``
+    (signals the people aimed at a wrong player), ``bubbles`` (speech bubbles the typing
+    people saw and could talk about) and ``lines`` (those they got a line in on); GET
+    OUT! ``winners``;
     Got Five! ``winners``, ``wrong`` (wrong announcements) and ``turns`` (turns taken).
 
     Raises ``ValueError`` for a bad game, seat count or option, and
@@ -234,7 +236,8 @@ def _run_getit(
     result = game.result or {}
     out.update(result=result, won=bool(result.get("won")), level=result.get("level"),
                losses=losses, sim_time=table.now, moves=table.moves, decisions=table.decisions,
-               acting=table.acting, people=people, wrong=sum(h.wrong for h in humans))
+               acting=table.acting, people=people, wrong=sum(h.wrong for h in humans),
+               bubbles=sum(h.bubbles for h in humans), lines=sum(h.lines for h in humans))
     return out
 
 
@@ -374,25 +377,38 @@ class HumanLikeTeammate:
       remembers what it saw; plays when everyone looks at it (and it sees no special
       card), smiles at it, looks past it, peeks, or talks. It waits ``PERSON_SETTLE``
       seconds after a play before trusting a signal that did not change.
-    - It **never types** (it sends no ``say``), and it places its special cards at random
-      legal positions (``engine.getit.arrangement``), as a person might.
+    - **Talk.** With ``typing`` 0 it never types (it sends no ``say``). Else, when it
+      sees the speech bubble it notices it one reaction later, presses ``t``
+      (``PERSON_MOTOR``), types what it sees ("I see 17 and 5": the other top cards,
+      in seat order) at ``typing`` characters a second and presses Enter
+      (``PERSON_MOTOR``): no other key goes meanwhile. If the bubble was played before
+      Enter, the line is lost. ``bubbles`` counts the rounds in which it saw the
+      bubble and could talk, ``lines`` those in which its line got in.
+    - It places its special cards at random legal positions
+      (``engine.getit.arrangement``), as a person might.
 
     It sees only its own view, like a bot. ``wrong`` counts the signals it meant for one
     player and aimed at another (late, stale signals are not counted).
     """
 
     def __init__(
-        self, seed: int, reaction: float = 1.0, spread: float = 0.3, error: float = 0.1
+        self, seed: int, reaction: float = 1.0, spread: float = 0.3, error: float = 0.1,
+        typing: float = 0.0,
     ) -> None:
-        if reaction < 0 or spread < 0:
-            raise ValueError("a person's reaction and spread must not be negative")
+        if reaction < 0 or spread < 0 or typing < 0:
+            raise ValueError("a person's reaction, spread and typing must not be negative")
         if not 0 <= error <= 1:
             raise ValueError(f"a person's error rate is a fraction from 0 to 1, not {error}")
         self.rng = random.Random(seed)
         self.reaction = reaction
         self.spread = spread
         self.error = error
+        self.typing = typing
         self.wrong = 0
+        self.bubbles = 0
+        self.lines = 0
+        self._bubble_seen: tuple[Any, ...] | None = None  # the round it last saw one in
+        self._line: tuple[str, float] | None = None  # being typed: (text, Enter at)
         self._queue: list[_Planned] = []
         self._free_at = -math.inf
         self._round: tuple[Any, ...] | None = None
@@ -407,12 +423,16 @@ class HumanLikeTeammate:
     ) -> tuple[Action | None, float | None]:
         """What the person does at ``now`` and when it next wants to be asked."""
         self._observe(view, now)
-        action = self._press(view, legal, now)
+        action = self._enter(view, legal, now)
+        if action is None:
+            action = self._press(view, legal, now)
         if action is not None:
             # Plan again once the view shows what this key did.
             return action, self._free_at
         self._plan(view, legal, now)
         wakes = [max(p.due, self._free_at) for p in self._queue]
+        if self._line is not None:
+            wakes.append(self._line[1])
         gate = self._play_gate(view, now) if view.get("phase") == "play" else None
         if gate is not None and gate > now:
             wakes.append(gate)
@@ -425,6 +445,7 @@ class HumanLikeTeammate:
         if key != self._round:
             self._round = key
             self._queue.clear()
+            self._line = None
             self._since.clear()
             self._known = None
             self._last_play = now
@@ -476,6 +497,11 @@ class HumanLikeTeammate:
             return
         me = view["seat"]
         mine = view["signals"][me]
+        if {"type": "say"} in legal and self._bubble_seen != self._round:
+            self._bubble_seen = self._round
+            if self.typing:
+                self.bubbles += 1
+                self._queue.append(_Planned(now + self._reaction(), "talk", None))
         for kind, target in self._desires(view).items():
             if kind == "peek":
                 if target and "peek" not in planned:
@@ -512,6 +538,14 @@ class HumanLikeTeammate:
                 action = {"type": "arrange", "pile": arrangement(hand, self.rng)}
                 if {"type": "arrange"} not in legal:
                     continue
+            elif planned.kind == "talk":
+                if {"type": "say"} in legal:
+                    # ``t``, then the line key by key, then Enter: nothing else meanwhile.
+                    text = _seen_line(view)
+                    enter = now + PERSON_MOTOR + len(text) / self.typing
+                    self._line = (text, enter)
+                    self._free_at = enter + PERSON_MOTOR
+                return None
             elif planned.kind == "play":
                 gate = self._play_gate(view, now)
                 if gate is None or gate > now or action not in legal:
@@ -521,6 +555,17 @@ class HumanLikeTeammate:
             self._free_at = now + PERSON_MOTOR
             return action
         return None
+
+    def _enter(self, view: View, legal: list[Action], now: float) -> Action | None:
+        """Enter on the line being typed, once typed (lost if talk has ended)."""
+        if self._line is None or now < self._line[1]:
+            return None
+        text, _ = self._line
+        self._line = None
+        if {"type": "say"} not in legal:
+            return None
+        self.lines += 1
+        return {"type": "say", "text": text}
 
     def _trusted_at(self, seat: int, kind: str) -> float:
         since = self._since[(seat, kind)][1]
@@ -555,3 +600,14 @@ class HumanLikeTeammate:
             and all(signals[s][kind] == me for s in others)
         ]
         return min(gates) if gates else None
+
+
+def _seen_line(view: View) -> str:
+    """What a person types about the cards it sees: "I see 17 and 5" (the top cards
+    other than the bubble, in seat order; special cards by their word)."""
+    words = [str(c["value"]) if c["kind"] == "number" else str(c["kind"])
+             for _, c in sorted(tops_seen(view).items()) if c["kind"] != "speech"]
+    if not words:
+        return "I see only the bubble"
+    listed = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return "I see " + listed
