@@ -17,6 +17,8 @@ from textual.binding import Binding
 from tui.games.getit.text import SPECIALS, number_ranges
 
 MAX_SEATS = 6
+#: The signal kinds a key aims at the player we look at, with the words for a hint.
+AIMED = {"smile": "smile at", "look_past": "look past"}
 #: The table's keys (each signal in at most two keystrokes).
 BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
     Binding("space", "play", "Play"),

@@ -20,6 +20,7 @@ from textual.widgets import Input
 
 from tui.games.getit import records
 from tui.games.getit.keys import (
+    AIMED,
     BINDINGS,
     KEY_ACTIONS,
     KeyContext,
@@ -43,9 +44,6 @@ from tui.notices import Namer
 from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
 from tui.widgets.footer import FooterEntry
-
-#: The signal kinds a key toggles, with the words for a hint.
-AIMED = {"smile": "smile at", "look_past": "look past"}
 
 
 class GetItScreen(TableScreen):
@@ -151,15 +149,13 @@ class GetItScreen(TableScreen):
 
     @on(ConnectionDropped)
     def hold_the_timer(self) -> None:
-        """With the host out of reach, the round's time stands still on screen (a host
-        that went down holds the round until its players are back); the next update
-        from the host sets it right."""
+        """With the host out of reach the round's time stands still on screen (a host
+        that went down holds the round); its next update sets it right."""
         self.query_one(SandTimer).hold("paused: the host is out of reach")
 
     def intent_holds(self, action: dict[str, Any]) -> bool:
-        """A stop that reached the host after the player it was aimed at played: the
-        play ended that signal already (RULES.md), so the stop is refused, and there
-        is nothing to say: the signal is off, as the player wanted."""
+        """A stop that reached the host after its target played is refused (the play
+        ended the signal, RULES.md): nothing to say, the signal is off as wanted."""
         kind = action.get("type")
         return (kind in ("look", "smile", "look_past") and action.get("target") is None
                 and self._my_signal(str(kind)) is None)
@@ -175,24 +171,23 @@ class GetItScreen(TableScreen):
         self.act(action, wait=False)
         self._redraw()
 
-    def _redraw(self) -> None:
+    def _redraw(self) -> None:  # (our own signal, shown before the host's answer)
         if self.update is not None and self.view:
             self._show_round(self.view, Namer(self.names, self.my_seat))
             self.refresh_bindings()
 
     def action_stop_signals(self) -> None:
         """Look at nobody, and stop smiling and looking past."""
-        for kind in ("look", "smile", "look_past"):
-            if self._my_signal(kind) is not None:
-                self._signal(kind, None)
+        for kind in (k for k in ("look", "smile", "look_past") if self._my_signal(k) is not None):
+            self._signal(kind, None)
 
     def key_display(self, binding: Binding) -> str | None:
         """The look keys show the numbers of the other players here ("2-4", "1 3-4")."""
         return look_keys(self._keys()) if binding.action == "look(1)" else None
 
     def footer_clicked(self, entry: FooterEntry) -> bool:
-        """A click on the footer's "look at" (it stands for every player's number): look
-        at the next player after the one we look at now (after the last: at nobody)."""
+        """A click on the footer's "look at": look at the next player (after the last:
+        at nobody)."""
         if entry.name != "look":
             return False
         number = next_look(self._keys(), self._my_signal("look"))
@@ -225,10 +220,8 @@ class GetItScreen(TableScreen):
 
     def action_peek(self) -> None:
         """Peek at your own card while a mirror shows (again: stop)."""
-        for action in self.legal:
-            if action.get("type") == "peek":
-                self.act(action, wait=False)
-                return
+        if peek := next((a for a in self.legal if a.get("type") == "peek"), None):
+            self.act(peek, wait=False)
 
     def action_talk(self) -> None:
         """Open the talk line (only while you see the speech bubble)."""
@@ -236,10 +229,8 @@ class GetItScreen(TableScreen):
             self.talk_line.open()
 
     def on_key(self, event: events.Key) -> None:
-        """A key of the round that does nothing now says why in one line. ``t`` a moment
-        after talk ended (the bubble was just played) still opens the line, saying talk
-        is over: what the player goes on typing stays there (a space would play their
-        card) until Enter or Esc closes it, unsent."""
+        """A key that does nothing now says why. ``t`` just after talk ended still opens
+        the line, saying so: what is typed stays there (a space would play), unsent."""
         talk = self.talk_line
         if isinstance(self.focused, Input) or event.key not in KEY_ACTIONS:
             return
@@ -257,8 +248,8 @@ class GetItScreen(TableScreen):
             self.why(reason)
 
     def why(self, reason: str) -> None:
-        """Say why a key did nothing, in the line under ours (in preparation, under the
-        pile); a spectator has neither, and gets a notification."""
+        """Say why a key did nothing under our line (the pile's in preparation); to a
+        spectator, in a notification."""
         if self.my_seat is None:
             self.notify(reason, timeout=2, markup=False)
         else:
