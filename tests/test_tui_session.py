@@ -360,6 +360,24 @@ async def test_a_failing_listener_is_reported_and_listens_again(
         await bob.close()
 
 
+async def bob_at_anns_table(app: HiddenHandApp, pilot: Pilot[Any],
+                            host: Host) -> tuple[Session, GetOutScreen]:
+    """Ann opens a 2-seat GET OUT! table on ``host``; the app's Bob joins it from the lobby
+    and the game starts: Ann's session and Bob's table screen."""
+    ann = Session("Ann", host=host)
+    await ann.connect()
+    joined = await ann.create("T", "getout", 2, {})
+    bob = Session("Bob", host=host)
+    await bob.connect()
+    await bob.join(joined.table)
+    await show_lobby(app, pilot, bob)
+    await bob.request("ready", True)
+    await ann.request("start")
+    table: GetOutScreen = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                                      and app.screen.live and app.screen, "the table")
+    return ann, table
+
+
 async def test_a_player_with_a_dialog_open_follows_the_table_to_its_lobby_and_leaves_to_the_menu(
 ) -> None:
     """The creator ends the game while another player has a dialog open over the table:
@@ -370,18 +388,7 @@ async def test_a_player_with_a_dialog_open_follows_the_table_to_its_lobby_and_le
 
     app = make_app("Bob")
     async with app.run_test(size=SIZE) as pilot:
-        host = await app.hosting.start(port=None)
-        ann = Session("Ann", host=host)
-        await ann.connect()
-        joined = await ann.create("T", "getout", 2, {})
-        bob = Session("Bob", host=host)
-        await bob.connect()
-        await bob.join(joined.table)
-        await show_lobby(app, pilot, bob)
-        await bob.request("ready", True)
-        await ann.request("start")
-        table = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
-                            and app.screen.live and app.screen, "the table")
+        ann, table = await bob_at_anns_table(app, pilot, await app.hosting.start(port=None))
         await pilot.press("escape")  # "Leave this game?" is open when the game ends
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         await ann.request("to_lobby")
@@ -408,17 +415,7 @@ async def test_leaving_a_table_whose_host_is_gone_asks_nothing_and_lands_on_the_
     host = Host("test host", bot_delay=0.01)
     app = make_app("Bob")
     async with app.run_test(size=SIZE) as pilot:
-        ann = Session("Ann", host=host)
-        await ann.connect()
-        joined = await ann.create("T", "getout", 2, {})
-        bob = Session("Bob", host=host)
-        await bob.connect()
-        await bob.join(joined.table)
-        await show_lobby(app, pilot, bob)
-        await bob.request("ready", True)
-        await ann.request("start")
-        table = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
-                            and app.screen.live and app.screen, "the table")
+        ann, table = await bob_at_anns_table(app, pilot, host)
         # Reconnecting: the host may come back with the game, or not.
         table.post_message(ConnectionDropped("the host stopped", final=False))
         await until(pilot, lambda: table.cut_off, "the drop")
