@@ -21,7 +21,9 @@ from engine.core import (
     IllegalAction,
     Plain,
     View,
+    away_bot_option,
     bool_option,
+    choice_option,
     int_option,
     next_seat,
     seat_option,
@@ -403,7 +405,7 @@ class GetOut(Game):
         # Cards go out as copies of their cached plain dicts: a caller may change a view.
         plain = self._plain
         played = self.played
-        return {
+        view: View = {
             "hand_counts": [len(h) for h in self.hands],
             "draw_count": len(self.draw_pile),
             "played_count": len(played),
@@ -424,6 +426,10 @@ class GetOut(Game):
             "history": [list(points) for points in self.history],
             "winners": list(self.winners) if self.winners is not None else None,
         }
+        if self.options.get("bots", "normal") != "normal":
+            # Public like every option; a bot reads its level from its view.
+            view["bots"] = self.options["bots"]
+        return view
 
     def _own_view(self, seat: int | None) -> View:
         if seat is None:
@@ -520,6 +526,14 @@ GetOut.spec = GameSpec(
         bool_option("match", True, "play rounds until one player is left (false: one round)"),
         int_option("limit", 100, "a player whose match total passes this is out", 1, 10_000),
         seat_option("first", "who plays first in round 1 (none: chosen at random)"),
+        choice_option(
+            "bots", "normal",
+            "how the bots play: casual (any card that follows, as a newcomer does), normal "
+            "(sheds costly cards, keeps GET OUT! cards for when they matter) or strong "
+            "(counts cards and plays out the hands it cannot see before each move)",
+            ("casual", "normal", "strong"),
+        ),
+        away_bot_option(),
     ),
     factory=GetOut,
 )
