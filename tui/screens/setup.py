@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
 import engine
-from tui.games import TABLES, app_options, preset_options, table_options
+from tui.games import TABLES, form_hidden, preset_options, table_options
 from tui.games.screens import table_screen
 from tui.session import ConnectionLost, ServerError, Session
 from tui.widgets.options_form import OptionsForm
@@ -49,7 +49,8 @@ class SetupScreen(Screen[None]):
         #: The seat count and options the form starts with: the table opened last time
         #: (kept in the settings), when the engine still takes them.
         self.start_seats: int | None = None
-        self.start_options: dict[str, Any] = preset_options(self.game_id)
+        self.start_options: dict[str, Any] = preset_options(self.game_id,
+                                                            hosted=mode != "solo")
         self._start_from(self.app.settings.last_table)
 
     def _start_from(self, last: dict[str, Any] | None) -> None:
@@ -65,6 +66,9 @@ class SetupScreen(Screen[None]):
         except (ValueError, TypeError):
             return
         self.game_id, self.start_seats, self.start_options = game_id, seats, dict(options)
+
+    def _hidden(self) -> frozenset[str]:
+        return form_hidden(self.game_id, hosted=self.mode != "solo")
 
     def _seats_at_start(self) -> int:
         spec = engine.GAMES[self.game_id]
@@ -110,7 +114,7 @@ class SetupScreen(Screen[None]):
                 yield Input(str(DEFAULT_PORT), id="port", type="integer", compact=True)
             yield Static("Options", classes="form-title")
             yield OptionsForm(self.game_id, self._seats_at_start(), self.start_options,
-                              id="options", hidden=app_options(self.game_id))
+                              id="options", hidden=self._hidden())
             yield Static("", id="setup-error", markup=False, classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
@@ -187,9 +191,10 @@ class SetupScreen(Screen[None]):
         entered for the same game (a seat count changed)."""
         old = self.query_one(OptionsForm)
         seats = self.query_one("#seats", Select).value
-        kept = old.values() if old.game_id == self.game_id else preset_options(self.game_id)
+        kept = old.values() if old.game_id == self.game_id else preset_options(
+            self.game_id, hosted=self.mode != "solo")
         form = OptionsForm(self.game_id, int(seats) if isinstance(seats, int) else 2, kept,
-                           id="options", hidden=app_options(self.game_id))
+                           id="options", hidden=self._hidden())
         await old.remove()
         await self.query_one("#setup").mount(form, before=self.query_one("#setup-error"))
 
