@@ -147,6 +147,17 @@ def int_option(
                   high=high_of, only_if=only_if)
 
 
+def away_bot_option() -> Option:
+    """The table's ``away_bot`` option, which every game has and no game reads: how long
+    a person may be gone during play before a bot plays their seat until they are back
+    (the host's business, ``net.away``)."""
+    return choice_option(
+        "away_bot", "off",
+        "a bot plays the seat of someone away this long, until they are back: off, 30s or 2m",
+        ("off", "30s", "2m"),
+    )
+
+
 def seat_option(name: str, help: str) -> Option:
     """A seat number (0..seats-1) or ``None`` meaning "chosen at random"."""
     option = int_option(name, None, help, 0, lambda seats: seats - 1, extra=(None,))

@@ -39,6 +39,7 @@ from engine.core import (
     IllegalAction,
     Plain,
     View,
+    away_bot_option,
     choice_option,
     int_option,
 )
@@ -746,6 +747,7 @@ GetIt.spec = GameSpec(
             "best", None, "Level X: the record so far for this many players (none: no record)",
             lambda seats: seats, DECK_SIZE, extra=(None,),
         ),
+        away_bot_option(),
     ),
     factory=GetIt,
 )

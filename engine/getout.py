@@ -10,6 +10,7 @@ Card ids are shuffled per game, so an id tells nothing of the card behind it.
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import Any
 
 from engine.core import (
@@ -20,7 +21,9 @@ from engine.core import (
     IllegalAction,
     Plain,
     View,
+    away_bot_option,
     bool_option,
+    choice_option,
     int_option,
     next_seat,
     seat_option,
@@ -134,9 +137,20 @@ class GetOut(Game):
         self._deal()
 
     def _index_cards(self) -> None:
-        """Per-card lookups that never change within a game, for the views' hot path."""
+        """Per-card lookups that never change within a game, for the hot paths (legal
+        actions, moves, views). Ids are 0..57, so lists indexed by id serve."""
         self._plain = {cid: card.plain() for cid, card in self.cards.items()}
         self._rank = {cid: self._order(cid) for cid in self.cards}
+        self._image: list[str | None] = [None] * len(self.cards)
+        self._value: list[int | None] = [None] * len(self.cards)
+        for cid, card in self.cards.items():
+            self._image[cid] = card.image
+            self._value[cid] = card.value
+        #: The faces of the played pile below the call card and of the cards last turned
+        #: over, as last built (``_faces``), keyed by what they were built from.
+        self._faces_kept: dict[str, tuple[tuple[int, int, int], list[str]]] = {}
+        #: Changed whenever the played pile or the turned-over cards are replaced.
+        self._epoch = 0
         #: Each seat's own part of ``view_parts`` as last built, with the hand it shows.
         self._own_kept: dict[int, tuple[tuple[int, ...], View]] = {}
 
@@ -146,7 +160,10 @@ class GetOut(Game):
         return [s for s in range(self.seats) if not self.out[s]]
 
     def _next_active(self, seat: int) -> int:
-        return next_seat(seat, self.out)
+        nxt = seat + 1
+        if nxt == self.seats:
+            nxt = 0
+        return next_seat(seat, self.out) if self.out[nxt] else nxt
 
     def _deal(self) -> None:
         """Shuffle every card and deal a new round, starting left of the dealer."""
@@ -162,8 +179,13 @@ class GetOut(Game):
         for _ in range(HAND_SIZE):
             for s in order:
                 self.hands[s].append(deck.pop())
+        for hand in self.hands:
+            hand.sort()  # a hand is kept in id order: legal actions list it so
         self.draw_pile = deck  # the top of the pile is the end of the list
         self.played: list[int] = []  # bottom first; the last is the call card
+        #: The cards last turned over into the draw pile this round (played order).
+        self.turned: list[int] = []
+        self._epoch += 1
         self.call_image: str | None = None  # the image a wild call card names
         self.turn: int | None = order[0]
         self._phase_name = "play"
@@ -180,17 +202,20 @@ class GetOut(Game):
             return None
         return self.call_image if call.wild else call.image
 
-    def _matches(self, card: Card) -> bool:
-        if card.image is None or not self.played:
+    def _fits(self, cid: int) -> bool:
+        """Whether card ``cid`` (not a wild one) may be played on the call card."""
+        played = self.played
+        if not played:
             return True
-        call = self.cards[self.played[-1]]
-        if call.image is None:
-            return card.image == self.call_image
-        return card.image == call.image or card.value == call.value
+        call = played[-1]
+        follow = self._image[call]
+        if follow is None:
+            return self._image[cid] == self.call_image
+        return self._image[cid] == follow or self._value[cid] == self._value[call]
 
     def _legal(self, seat: int) -> list[Action]:
-        # The hot path of every host step and bot decision: the call card is looked at
-        # once, not once per card in hand (see tests/test_getout_reference.py).
+        # The hot path of every host step, bot decision and search rollout: the call card
+        # is looked at once, and each card in hand is one or two list lookups.
         phase = self._phase_name
         if phase != "play":
             if phase == "round_over" and not self.out[seat]:
@@ -198,28 +223,55 @@ class GetOut(Game):
             return []
         if seat != self.turn:
             return []
-        cards = self.cards
         played = self.played
-        follow: str | None = None
-        number: int | None = None
-        if played:
-            call = cards[played[-1]]
-            if call.image is None:
-                follow = self.call_image
-            else:
-                follow = call.image
-                number = call.value
-        actions: list[Action] = []
-        for cid in sorted(self.hands[seat]):
-            card = cards[cid]
-            image = card.image
+        hand = self.hands[seat]
+        images = self._image
+        if not played:
+            actions: list[Action] = []
+            for cid in hand:
+                if images[cid] is None:
+                    actions += [{"type": "play", "card": cid, "image": img} for img in IMAGES]
+                else:
+                    actions.append({"type": "play", "card": cid})
+            return actions
+        call = played[-1]
+        follow = images[call]
+        number = self._value[call]
+        if follow is None:
+            follow = self.call_image
+        values = self._value
+        actions = []
+        for cid in hand:
+            image = images[cid]
             if image is None:
                 actions += [{"type": "play", "card": cid, "image": img} for img in IMAGES]
-            elif not played or image == follow or card.value == number:
+            elif image == follow or (number is not None and values[cid] == number):
                 actions.append({"type": "play", "card": cid})
-        if played:
-            actions.append({"type": "draw"})
+        actions.append({"type": "draw"})
         return actions
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (:meth:`Game.legal_actions`)."""
+        if type(seat) is not int or not 0 <= seat < self.seats:
+            self._check_seat(seat)
+        return self._legal(seat)
+
+    def act(self, seat: int, action: Action, now: float = 0.0) -> list[Event]:
+        """Apply ``action`` for ``seat`` (:meth:`Game.act`): a well-formed play or draw by
+        the seat on turn takes a short path, everything else the checks of the base."""
+        if (type(seat) is int and seat == self.turn and type(now) is float and now >= self.now
+                and type(action) is dict and self._phase_name == "play"):
+            kind = action.get("type")
+            if kind == "play":
+                events = self._play(seat, action)
+            elif kind == "draw" and len(action) == 1:
+                events = self._draw(seat)
+            else:
+                return super().act(seat, action, now)
+            self.now = now
+            self.version += 1
+            return events
+        return super().act(seat, action, now)
 
     def _act(self, seat: int, action: Action, now: float) -> list[Event]:
         kind = action["type"]
@@ -237,13 +289,15 @@ class GetOut(Game):
         raise IllegalAction(f"unknown action {kind!r}; GET OUT! knows play, draw and next_round")
 
     def _play(self, seat: int, action: Action) -> list[Event]:
-        _only_keys(action, {"type", "card", "image"})
+        if not action.keys() <= _PLAY_KEYS:
+            _only_keys(action, _PLAY_KEYS)
         cid = action.get("card")
-        if isinstance(cid, bool) or not isinstance(cid, int) or cid not in self.hands[seat]:
+        hand = self.hands[seat]
+        if type(cid) is not int or cid not in hand:
             raise IllegalAction(f"card {cid!r} is not in your hand")
-        card = self.cards[cid]
         image = action.get("image")
-        wild = card.image is None
+        own = self._image[cid]
+        wild = own is None
         if wild:
             if image not in IMAGES:
                 raise IllegalAction(
@@ -252,23 +306,21 @@ class GetOut(Game):
         else:
             if "image" in action:
                 raise IllegalAction("only a GET OUT! card names an image")
-            if not self._matches(card):
+            if not self._fits(cid):
                 raise IllegalAction(
-                    f"{describe(card)} matches neither the image ({self.image_to_follow()}) "
-                    f"nor the number of the call card"
+                    f"{describe(self.cards[cid])} matches neither the image "
+                    f"({self.image_to_follow()}) nor the number of the call card"
                 )
-        self.hands[seat].remove(cid)
+        hand.remove(cid)
         self.played.append(cid)
         self.call_image = image if wild else None
         event: Event = {"type": "played", "seat": seat, "card": self._plain[cid].copy()}
         if wild:
             event["image"] = image
-        events = [event]
-        if not self.hands[seat]:
-            events += self._end_round(seat)
-        else:
-            self.turn = self._next_active(seat)
-        return events
+        if not hand:
+            return [event, *self._end_round(seat)]
+        self.turn = self._next_active(seat)
+        return [event]
 
     def _draw(self, seat: int) -> list[Event]:
         if not self.played:
@@ -277,11 +329,13 @@ class GetOut(Game):
         if not self.draw_pile and len(self.played) > 1:
             # Turned over without shuffling: the earliest played card ends up on top.
             rest = self.played[:-1]
-            self.draw_pile = list(reversed(rest))
+            self.draw_pile = rest[::-1]
             self.played = self.played[-1:]
+            self.turned = rest
+            self._epoch += 1
             events.append({"type": "recycled", "count": len(rest)})
         if self.draw_pile:
-            self.hands[seat].append(self.draw_pile.pop())
+            insort(self.hands[seat], self.draw_pile.pop())
             events.append({"type": "drew", "seat": seat})
         else:
             events.append({"type": "passed", "seat": seat})
@@ -351,11 +405,16 @@ class GetOut(Game):
         # Cards go out as copies of their cached plain dicts: a caller may change a view.
         plain = self._plain
         played = self.played
-        return {
+        view: View = {
             "hand_counts": [len(h) for h in self.hands],
             "draw_count": len(self.draw_pile),
             "played_count": len(played),
             "call": plain[played[-1]].copy() if played else None,
+            # Every card in the played pile was seen face up, and so was every card turned
+            # over into the draw pile: faces in a fixed order (never the order they were
+            # played in, which is the order of a turned-over draw pile), without ids.
+            "pile": self._faces("pile", played, len(played) - 1),
+            "turned": self._faces("turned", self.turned, len(self.turned)),
             "image": self.image_to_follow(),
             "scores": list(self.scores),
             "out": list(self.out),
@@ -367,6 +426,10 @@ class GetOut(Game):
             "history": [list(points) for points in self.history],
             "winners": list(self.winners) if self.winners is not None else None,
         }
+        if self.options.get("bots", "normal") != "normal":
+            # Public like every option; a bot reads its level from its view.
+            view["bots"] = self.options["bots"]
+        return view
 
     def _own_view(self, seat: int | None) -> View:
         if seat is None:
@@ -385,6 +448,18 @@ class GetOut(Game):
         if kept is None or kept[0] != cards:
             kept = self._own_kept[seat] = (cards, self._own_view(seat))
         return kept[1]
+
+    def _faces(self, name: str, cids: list[int], upto: int) -> list[str]:
+        """The first ``upto`` of ``cids`` as faces in the order of a hand, each in words
+        (:func:`face`): no ids. Built again only when they changed (the engine replaces
+        the played pile's list when it turns it over or deals, and only appends to it in
+        between); strings, so a copy of the list is a fresh view."""
+        key = (self._epoch, id(cids), upto)
+        kept = self._faces_kept.get(name)
+        if kept is None or kept[0] != key:
+            ordered = sorted(cids[:upto], key=self._rank.__getitem__)
+            kept = self._faces_kept[name] = (key, [face(self.cards[cid]) for cid in ordered])
+        return list(kept[1])
 
     def _order(self, cid: int) -> tuple[int, int, int]:
         card = self.cards[cid]
@@ -409,6 +484,7 @@ class GetOut(Game):
             "hands": [list(h) for h in self.hands],
             "draw_pile": list(self.draw_pile),
             "played": list(self.played),
+            "turned": list(self.turned),
             "call_image": self.call_image,
             "turn": self.turn,
             "dealer": self.dealer,
@@ -424,9 +500,11 @@ class GetOut(Game):
     def _load(self, state: Plain) -> None:
         self.cards = {i: Card(i, img, val) for i, img, val in state["cards"]}
         self._index_cards()
-        self.hands = [list(h) for h in state["hands"]]
+        self.hands = [sorted(h) for h in state["hands"]]
         self.draw_pile = list(state["draw_pile"])
         self.played = list(state["played"])
+        # (A snapshot from before cards turned over were kept has none: none are known.)
+        self.turned = list(state.get("turned", []))
         self.call_image = state["call_image"]
         self.turn = state["turn"]
         self.dealer = state["dealer"]
@@ -448,6 +526,14 @@ GetOut.spec = GameSpec(
         bool_option("match", True, "play rounds until one player is left (false: one round)"),
         int_option("limit", 100, "a player whose match total passes this is out", 1, 10_000),
         seat_option("first", "who plays first in round 1 (none: chosen at random)"),
+        choice_option(
+            "bots", "normal",
+            "how the bots play: casual (any card that follows, as a newcomer does), normal "
+            "(sheds costly cards, keeps GET OUT! cards for when they matter) or strong "
+            "(counts cards and plays out the hands it cannot see before each move)",
+            ("casual", "normal", "strong"),
+        ),
+        away_bot_option(),
     ),
     factory=GetOut,
 )
@@ -463,7 +549,16 @@ def describe(card: Card | dict[str, Any]) -> str:
     return f"{name} {value}"
 
 
-def _only_keys(action: Action, allowed: set[str]) -> None:
+_PLAY_KEYS = frozenset({"type", "card", "image"})
+
+
+def face(card: Card) -> str:
+    """A card's face in the words of a view's ``pile`` and ``turned``: ``"kevin 7"``,
+    ``"tea_picker 3"``, ``"wild"`` (as ``engine.testing.stack_getout`` takes them)."""
+    return "wild" if card.image is None else f"{card.image} {card.value}"
+
+
+def _only_keys(action: Action, allowed: set[str] | frozenset[str]) -> None:
     if action.keys() <= allowed:
         return
     extra = sorted(set(action) - allowed)

@@ -55,6 +55,7 @@ from engine.core import (
     IllegalAction,
     Plain,
     View,
+    away_bot_option,
     bool_option,
     choice_option,
     next_seat,
@@ -462,10 +463,12 @@ GotFive.spec = GameSpec(
         ),
         choice_option(
             "bots", "strong",
-            "how the bots play: strong (every clue in mind, the most telling move) or "
-            "casual (about two clues in three in mind, often a move at random)",
-            ("strong", "casual"),
+            "how the bots play: casual (about two clues in three in mind, often a move at "
+            "random), normal (about six clues in seven, now and then a move at random) or "
+            "strong (every clue in mind, the most telling move)",
+            ("casual", "normal", "strong"),
         ),
+        away_bot_option(),
     ),
     factory=GotFive,
 )

@@ -48,7 +48,7 @@ def stack_getout(
     all 58 cards stay in the game.
     """
     taken: set[int] = set()
-    game.hands = [[getout_card(game, c, taken) for c in hand] for hand in hands]
+    game.hands = [sorted(getout_card(game, c, taken) for c in hand) for hand in hands]
     game.hands += [[] for _ in range(game.seats - len(game.hands))]
     draw_ids = [getout_card(game, c, taken) for c in draw]
     played_ids = [getout_card(game, c, taken) for c in played]
@@ -59,6 +59,8 @@ def stack_getout(
         played_ids = rest + played_ids
     game.draw_pile = list(reversed(draw_ids))
     game.played = played_ids
+    game.turned = []
+    game._epoch += 1  # the views' faces of the piles are built again
     game.call_image = call_image
     game.turn = turn
     game._phase_name = "play"

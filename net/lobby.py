@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
+from net.away import resume_if_everyone_is_back, stand_in, went_away
 from net.fanout import Outbox
 from net.seats import (
     HouseRules,
@@ -147,7 +148,7 @@ def rejoin(table: Table, member: Member, index: int | None, token: str,
     out = Outbox()
     if seat.kind == "bot":
         # The player whose seat a bot took over is back: the bot leaves at once.
-        seat.kind, seat.bot, seat.ready = "human", None, False
+        seat.kind, seat.bot, seat.ready, seat.stand_in_for = "human", None, False, None
     old = seat.conn
     if old is not None and old is not member:
         # The old connection is a half-open leftover: the token's owner is back.
@@ -161,7 +162,7 @@ def rejoin(table: Table, member: Member, index: int | None, token: str,
     if table.paused and table.away():
         notices.append({"type": "paused", "waiting": table.away()})
     table.push(out, now, notices=notices)
-    table.resume_if_everyone_is_back(out, now)
+    resume_if_everyone_is_back(table, out, now)
     assert seat.token is not None
     return seat.token, out
 
@@ -180,6 +181,8 @@ def leave(table: Table, member: Member, now: float) -> Outbox:
         if notice and notice["type"] == "disconnected":
             # On purpose, not a lost connection: the seat waits all the same.
             notice = {"type": "stepped_away", "seat": seat}
+            assert seat is not None
+            went_away(table, seat, now)
         if notice:
             notices.append(notice)
     out = Outbox()
@@ -298,15 +301,14 @@ def add_bot(table: Table, member: Member, index: int, now: float) -> Outbox:
         raise RequestError(
             errors.SEAT_TAKEN, "during play only a disconnected player's seat can go to a bot"
         )
-    token = seat.token if table.phase == "play" else None
-    seat.clear()
-    seat.kind, seat.name, seat.token = "bot", f"Bot {index + 1}", token
     if table.phase == "play":
-        house = table.house
-        seat.bot = house.bot_factory(table.game_id, index, house.seed_source())
+        stand_in(table, index)
+    else:
+        seat.clear()
+        seat.kind, seat.name = "bot", f"Bot {index + 1}"
     out = Outbox()
     table.push(out, now, notices=[{"type": "bot_added", "seat": index}])
-    table.resume_if_everyone_is_back(out, now)
+    resume_if_everyone_is_back(table, out, now)
     table.wake_bots(now)
     return out
 

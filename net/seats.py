@@ -86,7 +86,7 @@ class Seat:
     (A plain class with slots: one is made per seat of every table, and a dataclass
     costs start-up time for nothing here.)"""
 
-    __slots__ = ("bot", "conn", "kind", "name", "ready", "token")
+    __slots__ = ("bot", "conn", "kind", "name", "ready", "stand_in_for", "token")
 
     def __init__(self, kind: str = "empty", name: str = "", token: str | None = None,
                  conn: Member | None = None, ready: bool = False,
@@ -97,25 +97,31 @@ class Seat:
         self.conn = conn
         self.ready = ready
         self.bot = bot
+        #: The name of the absent person a bot plays for (``None``: a bot of its own).
+        self.stand_in_for: str | None = None
 
     def __repr__(self) -> str:
         return (f"Seat(kind={self.kind!r}, name={self.name!r}, conn={self.conn!r}, "
                 f"ready={self.ready!r}, bot={self.bot!r})")
 
     def public(self, index: int) -> dict[str, Any]:
-        """What everyone at the table may know of this seat."""
-        return {
+        """What everyone at the table may know of this seat (``for``: whom its bot
+        plays for while they are away)."""
+        seat = {
             "seat": index,
             "kind": self.kind,
             "name": self.name,
             "connected": self.kind == "bot" or self.conn is not None,
             "ready": self.ready or self.kind == "bot",
         }
+        if self.stand_in_for is not None:
+            seat["for"] = self.stand_in_for
+        return seat
 
     def clear(self) -> None:
         """Empty the seat; its token stops working."""
         self.kind, self.name, self.token, self.conn = "empty", "", None, None
-        self.ready, self.bot = False, None
+        self.ready, self.bot, self.stand_in_for = False, None, None
 
 
 def random_seed() -> int:

@@ -23,6 +23,7 @@ from typing import Any
 import msgpack
 
 import engine
+from net import away
 from net import journal as j
 from net.fanout import Outbox, Push, Recipient, wire_time
 from net.past import Past
@@ -74,6 +75,8 @@ class Table:
         self._bots_due: float | None = None
         self._bots_at: float | None = None
         self._bots_rest, self._bot_turn = float("-inf"), 0
+        #: Host-clock time each absent person went (``net.away``: a bot may stand in).
+        self.away_since: dict[int, float] = {}
         #: The table's recent past, as everyone at it was told it (``net.past``).
         self.past = Past(self._pack)
 
@@ -96,7 +99,8 @@ class Table:
             self.id, self.uid, self.name, self.game_id, tuple(self.options.items()),
             self.phase, self.creator, self.permanent, self.opened_by, len(self.spectators),
             self.paused,
-            tuple((s.kind, s.name, s.token, s.ready, s.conn is not None) for s in self.seats),
+            tuple((s.kind, s.name, s.token, s.ready, s.conn is not None, s.stand_in_for)
+                  for s in self.seats),
         )
 
     def public_packed(self, key: tuple[Any, ...] | None = None) -> bytes:
@@ -171,8 +175,8 @@ class Table:
             "k": "table", "t": self.id, "uid": self.uid, "name": self.name,
             "game": self.game_id, "options": self.options, "phase": self.phase,
             "creator": self.creator, "permanent": self.permanent, "opened_by": self.opened_by,
-            "seats": [{"kind": s.kind, "name": s.name, "token": s.token, "ready": s.ready}
-                      for s in self.seats],
+            "seats": [{"kind": s.kind, "name": s.name, "token": s.token, "ready": s.ready,
+                       "for": s.stand_in_for} for s in self.seats],
             "snapshot": self.game.snapshot() if self.game is not None else None,
         }
 
@@ -214,6 +218,7 @@ class Table:
             table.past.remember(entry)
         for seat, saved in zip(table.seats, seats, strict=True):
             seat.kind, seat.name, seat.token = saved["kind"], saved["name"], saved["token"]
+            seat.stand_in_for = saved.get("for")
             seat.ready = bool(saved["ready"]) and seat.kind != "human"
         if record.get("snapshot") is not None:
             game = table.game = j.replay_game(record["snapshot"], ops)
@@ -243,16 +248,6 @@ class Table:
                 f"that is not possible while the table is in its {self.phase} phase",
             )
 
-    def check_paused(self) -> None:
-        """Refuse while a resumed game waits for its players."""
-        if self.paused:
-            names = ", ".join(f"{self.seats[i].name} (seat {i + 1})" for i in self.away())
-            raise RequestError(
-                errors.WRONG_PHASE,
-                f"the game is paused until everyone is back after the host restarted; "
-                f"waiting for {names}",
-            )
-
     def away(self) -> list[int]:
         """Seats of people who are not connected."""
         return [i for i, s in enumerate(self.seats) if s.kind == "human" and s.conn is None]
@@ -277,7 +272,10 @@ class Table:
 
     def disconnect(self, member: Member, now: float) -> Outbox:
         """``member``'s connection is gone: its seat waits for it, and everyone is told."""
+        seat = member.seat
         notice = self.detach(member)
+        if notice is not None and notice["type"] == "disconnected" and seat is not None:
+            away.went_away(self, seat, now)
         out = Outbox()
         self.push(out, now, notices=[notice] if notice else [])  # journals a new creator too
         return out
@@ -317,7 +315,7 @@ class Table:
     def _act(self, out: Outbox, seat: int, action: dict[str, Any], now: float,
              at: float | None = None) -> None:
         self.require_phase("play")
-        self.check_paused()
+        away.check_paused(self)
         game = self.game
         assert game is not None
         if at is None:
@@ -364,14 +362,6 @@ class Table:
         self._deadline_done = None
         self.wake_bots(now)
 
-    def resume_if_everyone_is_back(self, out: Outbox, now: float) -> None:
-        """A paused resumed game goes on once every person has their seat back."""
-        if self.paused and not self.away():
-            self.paused = False
-            log.info("table %s: everyone is back; the game goes on", self.id)
-            self.thaw(now)
-            self.push(out, now, notices=[{"type": "resumed"}])
-
     # ---- waking: the deadline and the bots ---------------------------------------------
 
     def _running(self) -> bool:
@@ -385,6 +375,9 @@ class Table:
         if game is None or self.phase != "play" or self.frozen is not None or self.closed:
             return None
         when = self._bots_due
+        stand_in = away.due(self)
+        if stand_in is not None and (when is None or stand_in < when):
+            when = stand_in
         deadline = game.deadline
         if deadline is not None and deadline != self._deadline_done:
             at = self.t0 + deadline
@@ -412,6 +405,9 @@ class Table:
             later = game.deadline
             if later is not None and later <= at:
                 self._deadline_done = later
+        stand_in = away.due(self)
+        if stand_in is not None and now >= stand_in:
+            away.hand_over(self, out, now)
         if self._bots_due is not None and now >= self._bots_due:
             self._try_bots(out, now)
         return out

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
+import pytest
+
 import engine
 from engine.bots import GetOutBot, make_bot
+from engine.bots.getout_bot import LEVELS, GetOutTableBot, GreedyBot
+from engine.bots.getout_search import GetOutSearchBot, Knowledge, Tracker
+from engine.getout_fast import IMAGE, NUMBER
 from engine.testing import stack_getout
 from tests.helpers import roundtrip
 
@@ -51,3 +59,117 @@ def test_bot_plays_its_wild_card_when_an_opponent_is_close_to_going_out() -> Non
     action = GetOutBot(0).choose(game.view(0), game.legal_actions(0))
     assert action is not None and game.cards[action["card"]].wild
     assert action["image"] == "geoff"
+
+
+# ---------------------------------------------------------------------------- levels
+
+
+def play_round(game: engine.Game, bots: list[Any], *, wire: bool = True) -> None:
+    """Play ``game`` to its end, every bot asked with its own view and legal actions
+    (through a msgpack round trip, as a client receives them)."""
+    while not game.over:
+        view = game.view(None)
+        seat = view["turn"] if view["turn"] is not None else view["out"].index(False)
+        legal = game.legal_actions(seat)
+        seen = (roundtrip(game.view(seat)), roundtrip(legal)) if wire else (
+            game.view(seat), legal)
+        action = bots[seat].choose(*seen)
+        assert action in legal
+        game.act(seat, action)
+
+
+def test_every_level_plays_legally_from_its_view_alone() -> None:
+    for level in LEVELS:
+        game = engine.new_game("getout", seats=3, seed=4,
+                               options={"limit": 30, "bots": level})
+        # A strong bot thinks less here than at a table, to keep the test quick.
+        bots = [GetOutTableBot(s) for s in range(3)]
+        if level == "strong":
+            bots = [GetOutSearchBot(s, iterations=30) for s in range(3)]
+        play_round(game, bots)
+        assert game.result is not None
+
+
+def test_the_table_bot_plays_at_the_level_the_view_names() -> None:
+    """With nothing but a GET OUT! card to play and nobody close to going out, a normal
+    bot draws (it keeps the wild card); a casual one plays it at once."""
+    hands = [["wild", "geoff 2", "geoff 3", "shirley 4"],
+             ["samantha 2", "samantha 3", "samantha 4", "samantha 5", "samantha 7"]]
+    for level, wild in (("normal", False), ("casual", True)):
+        game = engine.new_game("getout", seats=2, seed=3, options={"bots": level})
+        stack_getout(game, hands, played=["kevin 7"], turn=0)
+        view = game.view(0)
+        assert view.get("bots", "normal") == level
+        action = make_bot("getout", 0, 1).choose(roundtrip(view), game.legal_actions(0))
+        assert action is not None
+        assert (action["type"] == "play") == wild
+    with pytest.raises(ValueError, match="level must be one of casual, normal, strong"):
+        GetOutTableBot(0, level="genius")
+
+
+def test_the_greedy_player_sheds_its_costliest_card_and_keeps_wild_cards_for_last() -> None:
+    game = engine.new_game("getout", seats=2, seed=3)
+    stack_getout(game, [["kevin 2", "kevin 13", "wild"], ["geoff 2"]], played=["kevin 7"],
+                 turn=0)
+    action = GreedyBot(0).choose(game.view(0), game.legal_actions(0))
+    assert action is not None and game.cards[action["card"]].value == 13
+    stack_getout(game, [["wild", "geoff 2", "geoff 3"], ["geoff 4"]], played=["kevin 7"],
+                 turn=0)
+    action = GreedyBot(0).choose(game.view(0), game.legal_actions(0))
+    assert action is not None and action["image"] == "geoff"
+
+
+# ---------------------------------------------------------------------------- search
+
+
+def test_the_search_bot_replays_exactly_from_its_seed() -> None:
+    game = engine.new_game("getout", seats=3, seed=8, options={"match": False})
+    game.act(game.view(None)["turn"], game.legal_actions(game.view(None)["turn"])[0])
+    seat = game.view(None)["turn"]
+    view, legal = roundtrip(game.view(seat)), roundtrip(game.legal_actions(seat))
+    first = GetOutSearchBot(5, iterations=60).choose(view, legal)
+    assert first == GetOutSearchBot(5, iterations=60).choose(view, legal)
+
+
+def test_the_search_bot_goes_out_when_it_can() -> None:
+    game = engine.new_game("getout", seats=2, seed=3, options={"match": False})
+    stack_getout(game, [["kevin 2", "tea_picker 8"], ["geoff 2"]], played=["kevin 7"],
+                 turn=0)
+    # Kevin 2 now; then Tea Picker 8 follows any 8 or Tea Picker, a wild card naming it,
+    # or nothing: a draw. Drawing now instead can only be worse.
+    action = GetOutSearchBot(1, iterations=200).choose(game.view(0), game.legal_actions(0))
+    assert action is not None and action["type"] == "play"
+    stack_getout(game, [["kevin 2"], ["geoff 2", "geoff 3"]], played=["kevin 7"], turn=0)
+    action = GetOutSearchBot(1, iterations=200).choose(game.view(0), game.legal_actions(0))
+    assert action is not None and action["type"] == "play"
+
+
+def test_an_opponent_seen_to_draw_is_dealt_no_card_that_follows_that_call() -> None:
+    """Heads-up, the bot plays Kevin 7 and the opponent draws: every deal the bot then
+    imagines holds no Kevin and no 7 among the opponent's older cards (one card, the
+    one drawn, may be anything)."""
+    game = engine.new_game("getout", seats=2, seed=11, options={"match": False})
+    stack_getout(game, [["kevin 7", "geoff 1", "geoff 2"],
+                        ["samantha 2", "samantha 3", "shirley 4", "tea_picker 5"]],
+                 draw=["kevin 1"], played=["kevin 10"], turn=0)
+    tracker = Tracker()
+    view = roundtrip(game.view(0))
+    action = next(a for a in game.legal_actions(0) if a["type"] == "play"
+                  and game.cards[a["card"]].value == 7)
+    tracker.observe(view)
+    tracker.moved(view, action)
+    game.act(0, action)
+    game.act(1, {"type": "draw"})
+    view = roundtrip(game.view(0))
+    blocks = tracker.observe(view)
+    assert blocks[1] == [(((2, 7),), 4), ((), 1)]
+    known = Knowledge(view)
+    rng = random.Random(0)
+    for _ in range(200):
+        hand = known.deal(rng, blocks).hands[1]
+        assert len(hand) == 5
+        follows = [f for f in hand if IMAGE[f] == 2 or NUMBER[f] == 7]
+        assert len(follows) <= 1
+    # Without what it saw, the same deals often give the opponent a Kevin or a 7.
+    assert any(sum(IMAGE[f] == 2 or NUMBER[f] == 7 for f in known.deal(rng).hands[1]) > 1
+               for _ in range(200))

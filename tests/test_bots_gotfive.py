@@ -253,13 +253,13 @@ def test_the_bot_leaves_its_view_untouched() -> None:
 
 
 def test_the_bots_option_is_checked_and_shows_in_views_only_when_not_strong() -> None:
-    with pytest.raises(ValueError, match="'bots' must be one of 'strong', 'casual'"):
+    with pytest.raises(ValueError, match="'bots' must be one of 'casual', 'normal', 'strong'"):
         engine.new_game("gotfive", seats=3, seed=1, options={"bots": "hard"})
     plain = engine.new_game("gotfive", seats=3, seed=1)
     assert "bots" not in plain.view(0) and "bots" not in plain.view(None)
     casual = engine.new_game("gotfive", seats=3, seed=1, options={"bots": "casual"})
     assert casual.view(0)["bots"] == "casual" and casual.view(None)["bots"] == "casual"
-    with pytest.raises(ValueError, match="level must be one of strong, casual"):
+    with pytest.raises(ValueError, match="level must be one of casual, normal, strong"):
         GotFiveBot(1, level="hard")
 
 
@@ -290,6 +290,16 @@ def test_a_casual_bot_forgets_a_fixed_third_of_the_clues_and_is_never_wrong_unfo
                     break
         assert game.over
     assert unforced_wrong == 0  # it announces only when the clues it kept leave one rack
+
+
+def test_normal_bots_keep_more_clues_than_casual_ones_and_fewer_than_strong_ones() -> None:
+    from engine.bots.simulate import simulate
+
+    normal = engine.new_game("gotfive", seats=3, seed=1, options={"bots": "normal"})
+    assert normal.view(0)["bots"] == "normal"
+    turns = {level: sum(simulate("gotfive", 3, seed, {"bots": level})["turns"]
+                        for seed in range(1, 21)) for level in ("casual", "normal", "strong")}
+    assert turns["strong"] < turns["normal"] < turns["casual"]
 
 
 def test_casual_bots_take_about_twice_as_long_and_lose_to_a_strong_one() -> None:

@@ -183,10 +183,11 @@ LOOPBACK = ["--bind", "127.0.0.1", "--port", "0", "--no-mdns", "--no-journal"]
          "option 'limit' must be from 1 to 10000, not 0"),
         # The Level X record is the app's to fill in: no option for people.
         (["solo", "--game", "getit", "--option", "best=abc"],
-         "unknown option 'best' for Get It!; allowed options: bots, cards, level, timer"),
+         "unknown option 'best' for Get It!; allowed options: away_bot, bots, cards, level, timer"),
         (["host", "--game", "getit", "--option", "best=2", *LOOPBACK], "unknown option 'best'"),
         (["sim", "getit", "--option", "speed=2"],
-         "unknown option 'speed' for Get It!; allowed options: bots, cards, level, timer"),
+         "unknown option 'speed' for Get It!; allowed options: away_bot, bots, cards, level, "
+         "timer"),
     ],
 )
 def test_option_errors_speak_plain_words(

@@ -11,7 +11,8 @@ from tests.helpers import roundtrip
 def test_registry_lists_games_with_seat_ranges_and_defaults() -> None:
     spec = engine.GAMES["getout"]
     assert (spec.min_seats, spec.max_seats) == (2, 6)
-    assert spec.defaults == {"match": True, "limit": 100, "first": None}
+    assert spec.defaults == {"match": True, "limit": 100, "first": None, "bots": "normal",
+                             "away_bot": "off"}
     assert roundtrip(spec.defaults) == spec.defaults
 
 
@@ -35,8 +36,8 @@ def test_seat_count_must_be_a_whole_number(seats: object) -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"colour": "red"}, r"unknown option 'colour' for GET OUT!; allowed options: first, "
-                            r"limit, match"),
+        ({"colour": "red"}, r"unknown option 'colour' for GET OUT!; allowed options: away_bot, "
+                            r"bots, first, limit, match"),
         ({"match": "yes"}, r"option 'match' must be true or false, not 'yes'"),
         ({"limit": 0}, r"option 'limit' must be from 1 to 10000"),
         ({"limit": 2.5}, r"option 'limit' must be a whole number"),
@@ -56,7 +57,8 @@ def test_bad_options_are_refused_with_what_is_allowed(options: object, message: 
 
 def test_options_are_filled_with_defaults() -> None:
     game = engine.new_game("getout", seats=3, seed=1, options={"limit": 50})
-    assert game.options == {"match": True, "limit": 50, "first": None}
+    assert game.options == {"match": True, "limit": 50, "first": None, "bots": "normal",
+                            "away_bot": "off"}
 
 
 @pytest.mark.parametrize("seed", ["1", 1.5, None, True, 2**63])

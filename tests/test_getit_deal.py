@@ -23,7 +23,7 @@ def test_registered_with_seat_range_and_defaults() -> None:
     spec = engine.GAMES["getit"]
     assert (spec.min_seats, spec.max_seats) == (3, 6)
     assert spec.defaults == {"level": 1, "cards": 25, "timer": 60, "bots": "quick",
-                             "best": None}
+                             "best": None, "away_bot": "off"}
 
 
 def test_deck_has_59_cards_of_the_right_faces() -> None:

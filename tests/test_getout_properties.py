@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.bots import RandomBot
-from engine.getout import DECK_SIZE, GetOut
+from engine.getout import DECK_SIZE, IMAGES, GetOut, face
 from tests.helpers import ids_in, roundtrip
 
 games = st.fixed_dictionaries(
@@ -76,6 +76,17 @@ def check_views(game: GetOut) -> None:
         assert not seen & set(game.draw_pile)
         # The draw pile is a count, never a list of anything.
         assert isinstance(view["draw_count"], int)
+        # What was seen face up, as faces in the order of a hand.
+        assert view["pile"] == faces(game, game.played[:-1])
+        assert view["turned"] == faces(game, game.turned)
+        assert set(game.turned) <= set(game.draw_pile) | {c for h in game.hands for c in h} \
+            | set(game.played)
+
+
+def faces(game: GetOut, cids: list[int]) -> list[str]:
+    cards = sorted((game.cards[c] for c in cids),
+                   key=lambda c: (IMAGES.index(c.image) if c.image else 5, c.value or 0))
+    return [face(card) for card in cards]
 
 
 @given(games)

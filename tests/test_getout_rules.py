@@ -390,6 +390,30 @@ def test_view_has_the_contract_keys_and_only_the_own_hand() -> None:
             assert {c["id"] for c in view["hand"]} == set(game.hands[seat])
 
 
+def test_every_view_shows_the_faces_of_the_played_pile_and_of_the_cards_turned_over() -> None:
+    """Every card below the call card was seen face up, and so was every card turned over
+    into the draw pile: the views list their faces in the order of a hand (never in the
+    order played, which is the turned-over draw pile's order), without ids."""
+    game = new(2)
+    stack_getout(game, [["kevin 1", "wild"], ["geoff 1", "samantha 5"]],
+                 played=["kevin 8", "tea_picker 8", "geoff 8"], turn=0)
+    assert game.view(None)["pile"] == ["kevin 8", "tea_picker 8"]
+    play(game, 0, "wild", image="samantha")
+    play(game, 1, "samantha 5")
+    for seat in (0, 1, None):
+        view = game.view(seat)
+        assert view["pile"] == ["geoff 8", "kevin 8", "tea_picker 8", "wild"]
+        assert view["turned"] == []
+    # Nothing left to draw: the pile below the call card is turned over.
+    game.draw_pile = []
+    game.act(0, {"type": "draw"})
+    view = game.view(1)
+    assert view["pile"] == [] and view["call"]["image"] == "samantha"
+    assert view["turned"] == ["geoff 8", "kevin 8", "tea_picker 8", "wild"]
+    assert view["draw_count"] == 3
+    assert engine.restore(game.snapshot()).view(1) == view
+
+
 def test_version_increases_with_every_change() -> None:
     game = new(2)
     stack_getout(game, [["kevin 1", "kevin 2"], ["kevin 3"]], played=["kevin 8"], turn=0)

@@ -16,7 +16,8 @@ ON_TWO_RACKS = {*RACKS[0], *RACKS[1]}
 def test_registered_with_seats_and_option_defaults() -> None:
     spec = engine.GAMES["gotfive"]
     assert (spec.min_seats, spec.max_seats) == (2, 4)
-    assert spec.defaults == {"first": None, "auto_cross": True, "hints": "off", "bots": "strong"}
+    assert spec.defaults == {"first": None, "auto_cross": True, "hints": "off", "bots": "strong",
+                             "away_bot": "off"}
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from engine.testing import stack_getit_piles
 from tests.getit_support import new
 from tests.helpers import assert_usage_error
 from tui.cli import main
+from tui.sim import wilson
 
 
 @pytest.mark.parametrize(
@@ -58,7 +59,8 @@ def test_getout_versus_random_times_only_the_bot() -> None:
         ("chess", 2, {}, "unknown game"),
         ("getit", 2, {}, "takes 3 to 6 seats"),
         ("getit", 4, {"versus": "random"}, "only GET OUT!"),
-        ("getout", 2, {"versus": "casual"}, "only Got Five!"),
+        ("gotfive", 2, {"versus": "greedy"}, "only GET OUT!"),
+        ("getit", 4, {"versus": "casual"}, "only GET OUT! and Got Five!"),
         ("getout", 2, {"versus": "genius"}, "versus must be"),
     ],
 )
@@ -222,14 +224,32 @@ def test_sim_getit_beside_a_simulated_person(capsys: pytest.CaptureFixture[str])
 def test_sim_getout_versus_random(capsys: pytest.CaptureFixture[str]) -> None:
     out = _sim(capsys, "getout", "--games", "10", "--seats", "2", "--option", "match=false",
                "--versus", "random")
-    assert "wins, seat 1 (bot)" in out and "wins, seat 2 (random)" in out
-    assert "seat 1 bot vs random-legal players" in out  # seats count from 1, as in the app
+    assert "wins, seat 1" in out and "wins, seat 2" in out  # from 1, as in the app
+    assert "the bot (normal, its seat going round) vs random-legal players" in out
+    assert "95% confidence interval" in out and "a fair share (2 seats)" in out
+
+
+@pytest.mark.parametrize("versus", ["greedy", "casual"])
+def test_sim_getout_versus_greedy_or_casual_gives_the_bots_wins_with_an_interval(
+        capsys: pytest.CaptureFixture[str], versus: str) -> None:
+    out = _sim(capsys, "getout", "--games", "6", "--seats", "2", "--option", "match=false",
+               "--option", "bots=strong", "--versus", versus)
+    assert f"the bot (strong, its seat going round) vs {versus}" in out
+    records = [simulate("getout", 2, seed, {"match": False, "bots": "strong"}, versus=versus)
+               for seed in range(1, 7)]
+    assert [r["bot"] for r in records] == [1, 0, 1, 0, 1, 0]
+    won = sum(r["bot"] in r["winners"] for r in records)
+    row = next(line for line in out.splitlines() if "wins, the bot" in line)
+    assert f" {won} ({100 * won / 6:.1f}%)" in row
+    low, high = wilson(won, 6)
+    assert f"{100 * low:.1f}% .. {100 * high:.1f}%" in out
+    assert "99th percentile decision time" in out
 
 
 def test_sim_gotfive_versus_casual(capsys: pytest.CaptureFixture[str]) -> None:
     out = _sim(capsys, "gotfive", "--games", "10", "--seats", "3", "--versus", "casual")
-    assert "wins, seat 1 (bot)" in out and "wins, seat 3 (casual)" in out
-    assert "seat 1 bot vs casual bots" in out
+    assert "wins, the bot" in out and "wins, seat 3" in out
+    assert "the bot (strong, in seat 1) vs casual bots" in out
 
 
 def test_sim_gotfive(capsys: pytest.CaptureFixture[str]) -> None:
@@ -249,7 +269,9 @@ def test_sim_gotfive(capsys: pytest.CaptureFixture[str]) -> None:
         (["sim", "getit", "--option", "level=9"], "option 'level' must be from 1 to 6"),
         (["sim", "getit", "--option", "colour=red"], "unknown option 'colour'"),
         (["sim", "getit", "--versus", "random"], "--versus random is for GET OUT! only"),
-        (["sim", "getout", "--versus", "casual"], "--versus casual is for Got Five! only"),
+        (["sim", "getit", "--versus", "casual"],
+         "--versus casual is for GET OUT! and Got Five! only"),
+        (["sim", "gotfive", "--versus", "greedy"], "--versus greedy is for GET OUT! only"),
         (["sim", "getout", "--versus", "genius"], "invalid choice"),
         (["sim", "getit", "--reaction", "-1"], "expected 0 to 3600 seconds"),
         (["sim", "getit", "--reaction", "0.1", "--jitter", "0.2"], "more than --reaction"),

@@ -1033,6 +1033,22 @@ async def test_a_got_five_table_set_up_for_a_person_starts_with_casual_bots() ->
 
 
 @pytest.mark.parametrize("game_id", ["getout", "getit", "gotfive"])
+async def test_a_lan_table_starts_with_an_away_bot_and_a_solo_one_offers_none(
+        game_id: str) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        assert isinstance(app.screen, SetupScreen)
+        await choose_game(pilot, game_id)
+        assert app.screen.query_one(f"#options-{game_id} #opt-away_bot",
+                                    Select).value == repr("2m")
+        await pilot.press("escape")
+        screen = await solo_setup(pilot, game_id)
+        assert not screen.query("#opt-away_bot")
+        assert screen.query_one(f"#options-{game_id} #opt-bots", Select)
+
+
+@pytest.mark.parametrize("game_id", ["getout", "getit", "gotfive"])
 async def test_opening_the_lobby_changes_no_option(game_id: str) -> None:
     """The options form built as the lobby opens applies nothing (the log said 'the
     creator set the table again (nothing changed)' twice after a game)."""

@@ -28,6 +28,7 @@ NOTICES: dict[str, dict[str, Any]] = {
     "reconnected": {"seat": 1, "name": "Bob"},
     "kicked": {"seat": 1},
     "bot_added": {"seat": 2},
+    "stand_in": {"seat": 1, "name": "Bob"},
     "bot_removed": {"seat": 2},
     "watching": {"name": "Eve"},
     "stopped_watching": {"name": "Eve"},
@@ -39,7 +40,7 @@ NOTICES: dict[str, dict[str, Any]] = {
     "resumed": {},
 }
 #: The host's modules that send notices.
-SENDERS = ("host.py", "table.py", "lobby.py", "handlers.py", "connection.py")
+SENDERS = ("host.py", "table.py", "lobby.py", "handlers.py", "connection.py", "away.py")
 #: Message types in those modules that are not notices (replies, pushes, actions).
 NOT_NOTICES = {"update", "ok", "ping", "pong", "welcome", "tables", "chat", "next_round",
                "error"}
@@ -99,6 +100,8 @@ def test_notices_name_the_seats_as_players_count_them() -> None:
     assert describe_notice({"type": "back_to_lobby"}, NAMES) == "back in the lobby"
     assert describe_notice({"type": "back_to_lobby", "ended": True, "seat": 0}, NAMES) == (
         "Ann ended the game: back in the lobby")
+    assert describe_notice({"type": "stand_in", "seat": 1, "name": "Bob"}, NAMES) == (
+        "a bot plays for Bob at seat 2 until they are back")
 
 
 def test_an_unknown_or_typeless_notice_gives_no_line_and_no_error() -> None:

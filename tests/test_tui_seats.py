@@ -80,6 +80,16 @@ async def test_the_seats_are_laid_out_as_rich_would_lay_out_their_table() -> Non
     assert laid_out > 20  # most of them took the quick way (the rest is Rich's table)
 
 
+def test_a_bot_keeping_an_away_players_seat_says_for_whom() -> None:
+    panel = SeatsPanel()
+    row = panel.row({"seat": 1, "kind": "bot", "name": "Bot 2", "connected": True,
+                     "ready": True, "for": "Bob"})
+    assert isinstance(row[2], Text) and row[2].plain == "Bot 2 for Bob [bot]"
+    plain = panel.row({"seat": 1, "kind": "bot", "name": "Bot 2", "connected": True,
+                       "ready": True})
+    assert isinstance(plain[2], Text) and plain[2].plain == "Bot 2 [bot]"
+
+
 def test_a_long_name_is_cut_before_its_marks() -> None:
     name = Text("Bob the builder of things", style="bold")
     name.append(" (you)", style="italic")

@@ -653,7 +653,8 @@ async def test_the_creators_options_outlive_a_change_of_seats_or_game() -> None:
         # Two seats: seat 3 cannot start any more; the limit stays as chosen.
         await choose("#lobby-seat-count", 2)
         await until(pilot, lambda: len(lobby.table["seats"]) == 2, "two seats")
-        assert lobby.table["options"] == {"match": True, "limit": 150, "first": None}
+        assert lobby.table["options"] == {"match": True, "limit": 150, "first": None,
+                                          "bots": "normal", "away_bot": "off"}
         # Another game and back: this lobby remembers what GET OUT! was set to.
         await choose("#lobby-game", "gotfive")
         await until(pilot, lambda: lobby.table["game"] == "gotfive", "Got Five!")

@@ -113,10 +113,10 @@ def run_sim_command(args: argparse.Namespace) -> int:
     _spec, seats, options = checked_table(
         parser, args.game, args.seats, args.option, lambda spec: min(4, spec.max_seats)
     )
-    if args.versus == "random" and args.game != "getout":
-        parser.error("--versus random is for GET OUT! only")
-    if args.versus == "casual" and args.game != "gotfive":
-        parser.error("--versus casual is for Got Five! only")
+    if args.versus in ("random", "greedy", "normal") and args.game != "getout":
+        parser.error(f"--versus {args.versus} is for GET OUT! only")
+    if args.versus == "casual" and args.game == "getit":
+        parser.error("--versus casual is for GET OUT! and Got Five! only")
     if args.reaction is not None or args.jitter is not None:
         from engine.bots.getit_bot import PACES
 

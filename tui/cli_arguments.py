@@ -81,10 +81,12 @@ def sim_arguments(sim: argparse.ArgumentParser) -> None:
     sim.add_argument("--person-typing", type=check.seconds, default=0.0, metavar="CPS",
                      help="how many characters a second a person types a line while the "
                      "speech bubble shows; 0: never types (default 0; a person: about 4)")
-    sim.add_argument("--versus", choices=["random", "casual"], default=None,
-                     help="seats 2.. play against the bot in seat 1: random-legal players "
-                     "(GET OUT!) or casual bots (Got Five!; seat 1 plays at the table's "
-                     "bots option)")
+    sim.add_argument("--versus", choices=["random", "greedy", "casual", "normal"], default=None,
+                     help="the other seats play against one bot, which plays at the table's "
+                     "bots option: random-legal, greedy, casual or normal players (GET OUT!; "
+                     "the bot's seat goes round from game to game) or casual bots (Got "
+                     "Five!; the bot in seat 1); the bot's wins are given with their 95%% "
+                     "interval")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 

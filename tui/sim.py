@@ -81,10 +81,15 @@ def report(game_id: str, records: list[dict[str, Any]], versus: str | None) -> T
     else:
         seats = records[0]["seats"] if records else 0
         wins = Counter(w for r in records for w in r["winners"])
+        if versus:
+            won = sum(1 for r in records if r.get("bot", 0) in r["winners"])
+            table.add_row("wins, the bot", _share(won, games))
+            low, high = wilson(won, games)
+            table.add_row("  95% confidence interval", f"{100 * low:.1f}% .. {100 * high:.1f}%")
+            table.add_row(f"  a fair share ({seats} seats)", f"{100 / max(seats, 1):.1f}%")
         for s in range(seats):
-            who = " (bot)" if versus and s == 0 else f" ({versus})" if versus else ""
             # Seats as players count them, from 1 (as the app does).
-            table.add_row(f"wins, seat {s + 1}{who}", _share(wins[s], games))
+            table.add_row(f"wins, seat {s + 1}", _share(wins[s], games))
         if game_id == "gotfive":
             table.add_row("wrong announcements", str(sum(r["wrong"] for r in records)))
             table.add_row("median turns to a win", _median([r["turns"] for r in records]))
@@ -94,6 +99,7 @@ def report(game_id: str, records: list[dict[str, Any]], versus: str | None) -> T
     decisions = [d for r in records for d in r["decisions"]]
     table.add_row("median bot decision time", _ms(decisions, 50))
     table.add_row("95th percentile decision time", _ms(decisions, 95))
+    table.add_row("99th percentile decision time", _ms(decisions, 99))
     acting = [d for r in records for d in r["acting"]]
     table.add_row("median time of a decision to act", _ms(acting, 50))
     return table
@@ -106,8 +112,13 @@ def title(
     """A line saying what was played, and one on how the simulated people play."""
     seats = records[0]["seats"] if records else 0
     first = records[0]["seed"] if records else 0
-    against = {"random": ", seat 1 bot vs random-legal players",
-               "casual": ", seat 1 bot vs casual bots"}.get(versus or "", "")
+    level = _level(game_id, records)
+    against = ""
+    if versus:
+        others = {"random": "random-legal players", "greedy": "greedy players"}.get(
+            versus, f"{versus} bots")
+        where = "its seat going round" if game_id == "getout" else "in seat 1"
+        against = f", the bot ({level}, {where}) vs {others}"
     people = records[0].get("people", 0) if records else 0
     if people:
         how = person or {}
@@ -121,6 +132,15 @@ def title(
         )
     last = first + len(records) - 1
     return f"{game_id}: {len(records)} games, {seats} seats, seeds {first}..{last}{against}"
+
+
+def _level(game_id: str, records: list[dict[str, Any]]) -> str:
+    """The bots' level the games were played at (the table's ``bots`` option)."""
+    import engine
+
+    default = engine.GAMES[game_id].defaults.get("bots", "")
+    options = records[0].get("options", {}) if records else {}
+    return str(options.get("bots", default))
 
 
 def _getit_rows(table: Table, records: list[dict[str, Any]]) -> None:

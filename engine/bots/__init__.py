@@ -1,9 +1,9 @@
 """Bots: players that see only what a human seat sees — its view and its legal actions.
 
-Every bot has one method, ``choose(view, legal) -> action | None``; ``make_bot`` picks
-the best bot there is for a game. The Get It! bot plays in real time and also has
-``step(view, legal, now) -> (action | None, wake_at | None)``; ``engine.bots.simulate``
-runs bot-only games headless.
+Every bot has one method, ``choose(view, legal) -> action | None``; ``make_bot`` makes
+a game's bot, which plays at the level the table's ``bots`` option names. The Get It!
+bot plays in real time and also has ``step(view, legal, now) -> (action | None,
+wake_at | None)``; ``engine.bots.simulate`` runs bot-only games headless.
 
 Each game's bot module is imported when it is first needed (``make_bot``, or its name
 from this package): a solo game of one game does not wait for the others' bots before
@@ -50,12 +50,13 @@ class Bot(Protocol):
 
 
 def make_bot(game_id: str, seat: int, seed: int) -> Bot:
-    """The strongest bot for ``game_id``, seeded per seat so games replay exactly."""
+    """The bot for ``game_id``, seeded per seat so games replay exactly; it plays at the
+    level its table's ``bots`` option names (read from its view)."""
     mixed = seed * 1_000_003 + seat
     if game_id == "getout":
-        from engine.bots.getout_bot import GetOutBot
+        from engine.bots.getout_bot import GetOutTableBot
 
-        return GetOutBot(mixed)
+        return GetOutTableBot(mixed)
     if game_id == "getit":
         from engine.bots.getit_bot import GetItBot
 

@@ -1,6 +1,14 @@
-"""A heuristic GET OUT! player that sees only its own view and legal actions.
+"""GET OUT! players that see only their own view and legal actions, by strength.
 
-What it weighs, in the order a careful player would:
+- :class:`CasualBot` (``bots=casual``) plays any card that follows, at random, and a
+  GET OUT! card as soon as it may; it draws only when nothing plays.
+- :class:`GreedyBot` sheds its costliest card that follows and keeps GET OUT! cards for
+  when nothing else plays: the simple opponent the search bot is measured against.
+- :class:`GetOutBot` (``bots=normal``) is the heuristic player below.
+- ``engine.bots.getout_search.GetOutSearchBot`` (``bots=strong``) searches.
+- :class:`GetOutTableBot` plays at the level its table's ``bots`` option names.
+
+What :class:`GetOutBot` weighs, in the order a careful player would:
 - shed the cards that cost most when a round ends (Tea Pickers count double);
 - prefer a play after which it can still follow (it holds more of that image or number);
 - keep GET OUT! cards (20 points, but the only card that always plays) for when they
@@ -81,3 +89,98 @@ class GetOutBot:
         }
         best = max(IMAGES, key=lambda image: (weight[image], self.rng.random()))
         return next(a for a in wilds if a["image"] == best)
+
+
+def _held_most(hand: Sequence[dict[str, Any]], rng: random.Random) -> str:
+    """The image ``hand`` holds most of (ties at random; any image for a hand of wilds)."""
+    held = Counter(c["image"] for c in hand if not c["wild"])
+    return max(IMAGES, key=lambda image: (held[image], rng.random()))
+
+
+class GreedyBot:
+    """Sheds the costliest card that follows; a GET OUT! card only when nothing else
+    plays, naming the image it holds most; draws only when nothing plays."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action | None:
+        """The action to take now, or ``None`` when nothing is legal."""
+        if not legal:
+            return None
+        if {"type": "next_round"} in legal:
+            return {"type": "next_round"}
+        hand = {card["id"]: card for card in view.get("hand", [])}
+        plays = [a for a in legal if a["type"] == "play"]
+        plain = [a for a in plays if not hand[a["card"]]["wild"]]
+        if plain:
+            return dict(max(plain, key=lambda a: (card_points(hand[a["card"]]),
+                                                  self.rng.random())))
+        if plays:
+            rest = [c for c in hand.values() if c["id"] != plays[0]["card"]]
+            image = _held_most(rest, self.rng)
+            return dict(next(a for a in plays if a["image"] == image))
+        return dict(legal[0])
+
+
+class CasualBot:
+    """Plays like someone new to the game: any card that follows, at random (a GET OUT!
+    card as readily as any, naming the image it holds most), drawing only when nothing
+    plays."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action | None:
+        """The action to take now, or ``None`` when nothing is legal."""
+        if not legal:
+            return None
+        if {"type": "next_round"} in legal:
+            return {"type": "next_round"}
+        plays = [a for a in legal if a["type"] == "play"]
+        if not plays:
+            return dict(legal[0])
+        cards = sorted({a["card"] for a in plays})
+        chosen = self.rng.choice(cards)
+        options = [a for a in plays if a["card"] == chosen]
+        if len(options) == 1:
+            return dict(options[0])
+        rest = [c for c in view.get("hand", []) if c["id"] != chosen]
+        image = _held_most(rest, self.rng)
+        return dict(next(a for a in options if a["image"] == image))
+
+
+#: The table's ``bots`` option: how the bots play.
+LEVELS = ("casual", "normal", "strong")
+
+
+def level_bot(level: str, seed: int) -> Any:
+    """A bot of ``level`` (one of :data:`LEVELS`)."""
+    if level == "casual":
+        return CasualBot(seed)
+    if level == "strong":
+        from engine.bots.getout_search import GetOutSearchBot
+
+        return GetOutSearchBot(seed)
+    return GetOutBot(seed)
+
+
+class GetOutTableBot:
+    """Plays at the level the table's ``bots`` option names (in every view that is not
+    ``normal``), or at ``level`` if given; one bot per level, made when first needed."""
+
+    def __init__(self, seed: int = 0, level: str | None = None) -> None:
+        if level is not None and level not in LEVELS:
+            raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+        self.seed = seed
+        self.level = level
+        self._bots: dict[str, Any] = {}
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action | None:
+        """The action the level's bot takes now, or ``None`` when nothing is legal."""
+        level = self.level or view.get("bots", "normal")
+        bot = self._bots.get(level)
+        if bot is None:
+            bot = self._bots[level] = level_bot(level, self.seed)
+        action: Action | None = bot.choose(view, legal)
+        return action

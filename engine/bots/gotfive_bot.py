@@ -33,11 +33,12 @@ It never marks its board (marks are private and change nothing) and waits (``Non
 when it has nothing to do.
 
 **Levels.** The table option ``bots`` (in every view when it is not the default) says
-how the bots play: ``strong`` as above, or ``casual``, a player who keeps only about
+how the bots play: ``strong`` as above; ``casual``, a player who keeps only about
 two clues in three in mind (each clue is remembered or not once and for all, by the
 bot's seed) and takes the best-looking clue or reveal only half the time, another at
-random otherwise. A casual bot still never announces a wrong rack unless the rules
-force it to: the truth fits every subset of the clues, so when only one rack fits the
+random otherwise; ``normal`` between them (about six clues in seven kept, one move in
+five at random). A casual or normal bot still never announces a wrong rack unless the
+rules force it to: the truth fits every subset of the clues, so when only one rack fits the
 clues it remembers, that rack is right. It just needs more clues to get there.
 """
 
@@ -58,10 +59,10 @@ Assignment = tuple[int, ...]
 # Expected counts closer than this are a tie (float sums of the same squares).
 EPSILON = 1e-9
 #: The levels a table's ``bots`` option names.
-LEVELS = ("strong", "casual")
-#: A casual bot's share of clues remembered, and of moves chosen at random.
-CASUAL_REMEMBERS = 0.65
-CASUAL_RANDOM = 0.5
+LEVELS = ("casual", "normal", "strong")
+#: Per level: the share of clues a bot keeps in mind, and of moves chosen at random.
+FORGETS = {"casual": (0.65, 0.5), "normal": (0.85, 0.2), "strong": (1.0, 0.0)}
+CASUAL_REMEMBERS, CASUAL_RANDOM = FORGETS["casual"]
 
 
 class Tallies:
@@ -168,9 +169,10 @@ class GotFiveBot:
         #: A fixed level, or ``None`` to play at the level the view names.
         self.level = level
 
-    def remembers(self, clue_index: int) -> bool:
-        """Whether a casual bot keeps clue number ``clue_index`` in mind (for good)."""
-        return random.Random(f"{self.seed}:{clue_index}").random() < CASUAL_REMEMBERS
+    def remembers(self, clue_index: int, share: float = CASUAL_REMEMBERS) -> bool:
+        """Whether a bot that keeps ``share`` of the clues in mind keeps clue number
+        ``clue_index`` (for good)."""
+        return random.Random(f"{self.seed}:{clue_index}").random() < share
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action | None:
         """The action to take now, or ``None`` to wait.
@@ -181,16 +183,17 @@ class GotFiveBot:
         kinds = {a["type"] for a in legal}
         if "announce" not in kinds:
             return None
-        casual = (self.level or view.get("bots", "strong")) == "casual"
-        if casual:
+        keeps, wanders = FORGETS.get(self.level or view.get("bots", "strong"), FORGETS["strong"])
+        if keeps < 1:
             clues = view.get("clues") or []
-            view = {**view, "clues": [c for i, c in enumerate(clues) if self.remembers(i)]}
+            view = {**view,
+                    "clues": [c for i, c in enumerate(clues) if self.remembers(i, keeps)]}
         assignments = consistent_assignments(view)
         if len(assignments) == 1:
             return {"type": "announce", "numbers": list(assignments[0])}
         reveals = [a for a in legal if a["type"] == "reveal"]
         clues = [a for a in legal if a["type"] in ("sort", "compare")]
-        if casual and (reveals or clues) and self.rng.random() < CASUAL_RANDOM:
+        if wanders and (reveals or clues) and self.rng.random() < wanders:
             return dict(self.rng.choice(reveals or clues))
         if reveals:
             return dict(self._best(

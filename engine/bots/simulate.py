@@ -79,13 +79,13 @@ def simulate(
     Raises ``ValueError`` for a bad game, seat count or option, and
     :class:`SimulationError` if a bot acts illegally or the game stalls.
     """
-    if versus not in (None, "random", "casual"):
-        raise ValueError(f"versus must be 'random', 'casual' or nothing, not {versus!r}")
+    if versus is not None and versus not in VERSUS:
+        raise ValueError(f"versus must be one of {', '.join(VERSUS)} or nothing, not {versus!r}")
     game = engine.new_game(game_id, seats=seats, seed=seed, options=options)
-    if versus == "random" and game_id != "getout":
-        raise ValueError("only GET OUT! can be played versus random-legal players")
-    if versus == "casual" and game_id != "gotfive":
-        raise ValueError("only Got Five! can be played versus casual bots")
+    if versus in GETOUT_VERSUS and game_id != "getout":
+        raise ValueError(f"only GET OUT! can be played versus {versus} players")
+    if versus == "casual" and game_id not in ("getout", "gotfive"):
+        raise ValueError("only GET OUT! and Got Five! can be played versus casual bots")
     if people and game_id != "getit":
         raise ValueError("only Get It! can seat human-like teammates")
     if not 0 <= people <= seats:
@@ -94,18 +94,42 @@ def simulate(
         return _run_getit(game, seed, reaction, jitter, timer, people, dict(person or {}))
     bots: list[Bot] = [make_bot(game_id, s, seed) for s in range(seats)]
     timed = set(range(seats))
+    bot = 0
+    if versus is not None:
+        # In GET OUT! the bot's seat goes round with the seed: who starts, and who sits
+        # after whom, is then no one's advantage over a run of games.
+        bot = seed % seats if game_id == "getout" else 0
+        bots = [_opponent(game_id, versus, seed * 1_000_003 + s + 7_919) for s in range(seats)]
+        bots[bot] = make_bot(game_id, bot, seed)
+        timed = {bot}
+    out = _run_turns(game, game_id, seed, bots, timer, timed)
+    if versus is not None:
+        out["bot"] = bot
+    return out
+
+
+#: Who a bot can be measured against (``versus``): GET OUT!'s random-legal, greedy and
+#: normal players, or casual bots (GET OUT! and Got Five!).
+GETOUT_VERSUS = ("random", "greedy", "normal")
+VERSUS = (*GETOUT_VERSUS, "casual")
+
+
+def _opponent(game_id: str, versus: str, seed: int) -> Bot:
+    """One opponent of the measured bot."""
     if versus == "random":
-        bots[1:] = [RandomBot(seed * 1_000_003 + s + 7_919) for s in range(1, seats)]
-        timed = {0}
-    elif versus == "casual":
-        bots[1:] = [GotFiveBot(seed * 1_000_003 + s, level="casual") for s in range(1, seats)]
-        timed = {0}
-    return _run_turns(game, game_id, seed, bots, timer, timed)
+        return RandomBot(seed)
+    if game_id == "gotfive":
+        return GotFiveBot(seed, level="casual")
+    from engine.bots.getout_bot import GetOutTableBot, GreedyBot
+
+    if versus == "greedy":
+        return GreedyBot(seed)
+    return GetOutTableBot(seed, level=versus)
 
 
 def _base(game: Game, game_id: str, seed: int) -> dict[str, Any]:
     return {"game": game_id, "seats": game.seats, "seed": seed, "moves": 0, "rounds": 0,
-            "decisions": [], "acting": [], "result": None}
+            "decisions": [], "acting": [], "result": None, "options": dict(game.options)}
 
 
 def _apply(game: Game, seat: int, action: Action, now: float = 0.0) -> list[Event]:

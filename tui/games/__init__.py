@@ -28,9 +28,21 @@ PRESETS: dict[str, dict[str, object]] = {"getit": {"bots": "relaxed"},
                                          "gotfive": {"bots": "casual"}}
 
 
-def preset_options(game_id: str) -> dict[str, object]:
-    """The options a person's table of ``game_id`` starts from (see ``PRESETS``)."""
-    return dict(PRESETS.get(game_id, {}))
+#: A table people join over the LAN (or a box) starts with a bot that keeps an away
+#: player's seat warm: someone fetching tea does not stop everyone else's game.
+HOSTED_PRESETS: dict[str, object] = {"away_bot": "2m"}
+
+
+def preset_options(game_id: str, *, hosted: bool = False) -> dict[str, object]:
+    """The options a person's table of ``game_id`` starts from (see ``PRESETS``; a
+    ``hosted`` table, one others join, also ``HOSTED_PRESETS``)."""
+    return {**PRESETS.get(game_id, {}), **(HOSTED_PRESETS if hosted else {})}
+
+
+def form_hidden(game_id: str, *, hosted: bool) -> frozenset[str]:
+    """The options a form of ``game_id`` does not offer: those the app sets itself, and
+    at a solo table (nobody else to wait for) the away bot."""
+    return app_options(game_id) | (frozenset() if hosted else frozenset({"away_bot"}))
 
 
 #: Options the app fills in itself, never shown in a form (Get It!'s Level X record).

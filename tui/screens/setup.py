@@ -50,7 +50,8 @@ class SetupScreen(Screen[None]):
         #: The seat count and options the form starts with: the table opened last time
         #: (kept in the settings), when the engine still takes them.
         self.start_seats: int | None = None
-        self.start_options: dict[str, Any] = preset_options(self.game_id)
+        self.start_options: dict[str, Any] = preset_options(self.game_id,
+                                                            hosted=mode != "solo")
         self._start_from(self.app.settings.last_table)
 
     def _start_from(self, last: dict[str, Any] | None) -> None:
@@ -112,7 +113,7 @@ class SetupScreen(Screen[None]):
                 yield Input(str(DEFAULT_PORT), id="port", type="integer", compact=True)
             yield Static("Options", classes="form-title")
             yield OptionsForms(list(TABLES), self.game_id, self._seats_at_start(),
-                               self.start_options, id="options")
+                               self.start_options, id="options", hosted=self.mode != "solo")
             yield Static("", id="setup-error", markup=False, classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
@@ -190,7 +191,8 @@ class SetupScreen(Screen[None]):
         forms = self.query_one(OptionsForms)
         old = forms.current
         seats = self.query_one("#seats", Select).value
-        kept = old.values() if old.game_id == self.game_id else preset_options(self.game_id)
+        kept = old.values() if old.game_id == self.game_id else preset_options(
+            self.game_id, hosted=self.mode != "solo")
         forms.show(self.game_id, int(seats) if isinstance(seats, int) else 2, kept)
 
     @on(Button.Pressed, "#back")

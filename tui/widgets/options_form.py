@@ -22,7 +22,7 @@ from textual.widgets import Input, Label, Select, Switch
 
 import engine
 from engine.core import Option
-from tui.games import app_options, preset_options
+from tui.games import app_options, form_hidden, preset_options
 
 RANDOM = "random"
 #: An ``int`` option with at most this many values is offered as a select.
@@ -240,9 +240,12 @@ class OptionsForms(Vertical):
     are (:meth:`OptionsForm.show`) and never mounts a form while the screen may close."""
 
     def __init__(self, games: list[str], game_id: str, seats: int,
-                 values: dict[str, Any] | None = None, *, id: str | None = None) -> None:
+                 values: dict[str, Any] | None = None, *, hosted: bool = True,
+                 id: str | None = None) -> None:
         super().__init__(id=id)
         self._games = games
+        #: A table others join (the lobby's, a hosted one): its forms offer the away bot.
+        self._hosted = hosted
         self._shown_game = game_id
         self._start = (seats, dict(values or {}))
 
@@ -252,8 +255,10 @@ class OptionsForms(Vertical):
             spec = engine.GAMES[game_id]
             here = game_id == self._shown_game
             form = OptionsForm(game_id, seats if here else spec.min_seats,
-                               values if here else preset_options(game_id),
-                               hidden=app_options(game_id), id=f"options-{game_id}")
+                               values if here else preset_options(game_id,
+                                                                  hosted=self._hosted),
+                               hidden=form_hidden(game_id, hosted=self._hosted),
+                               id=f"options-{game_id}")
             form.display = here
             yield form
 

@@ -37,7 +37,11 @@ class SeatsPanel(Static):
         """One seat's cells: the turn marker, number, name (with marks) and the columns."""
         index = seat["seat"]
         marker = Text("▶", style="bold yellow") if index == self.turn else Text("")
-        name = Text(seat["name"] or "(empty)", style="bold" if index == self.me else "")
+        shown = seat["name"] or "(empty)"
+        if seat.get("for"):
+            # A bot keeps an away person's seat warm: say for whom.
+            shown = f"{shown} for {seat['for']}"
+        name = Text(shown, style="bold" if index == self.me else "")
         if index == self.me:
             name.append(" (you)", style="italic")
         if seat["kind"] == "bot":

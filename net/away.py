@@ -1,0 +1,131 @@
+"""People away from a table in play: a bot that keeps their seat warm, and a paused game.
+
+**A bot stands in** (the table option ``away_bot``).
+When a person's connection has been gone for the option's delay during play, a bot
+takes their seat, as the creator's ``add_bot`` hand-over does by hand: the seat keeps
+its token, so the person takes it back the moment they return (``net.lobby.rejoin``)
+and the bot leaves at once. Everyone is told (``stand_in``), and while the bot plays
+the seat's public record says for whom (``"for"``).
+
+**A resumed game waits.** A game resumed after the host restarted, whose clock runs,
+is paused until every person has their seat back (or a bot plays it).
+
+Like :mod:`net.table` this touches no socket and no timer: the table asks :func:`due`
+when it must wake, and calls :func:`hand_over` then. (It knows a table by what it uses
+of one, :class:`AwayTable`, so that the table may import it.)
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Protocol
+
+import engine
+from net.fanout import Outbox
+from net.seats import HouseRules, RequestError, Seat
+from net.wire import errors
+
+log = logging.getLogger("hiddenhand.host")
+
+
+class AwayTable(Protocol):
+    """What this module reads and calls of a ``net.table.Table``."""
+
+    id: str
+    game_id: str
+    options: dict[str, Any]
+    phase: str
+    game: engine.Game | None
+    seats: list[Seat]
+    house: HouseRules
+    paused: bool
+    away_since: dict[int, float]
+
+    def away(self) -> list[int]: ...
+    def push(self, out: Outbox, now: float, events: Any = (), notices: Any = ()) -> None: ...
+    def thaw(self, now: float) -> None: ...
+    def wake_bots(self, now: float) -> None: ...
+
+
+#: The option's values: how long a person is away before a bot plays for them.
+DELAYS: dict[str, float | None] = {"off": None, "30s": 30.0, "2m": 120.0}
+
+
+def delay(table: AwayTable) -> float | None:
+    """Seconds a person may be away before a bot plays their seat (``None``: never)."""
+    return DELAYS.get(str(table.options.get("away_bot", "off")))
+
+
+def went_away(table: AwayTable, seat: int, now: float) -> None:
+    """Note that the person in ``seat`` is gone from host-clock time ``now``."""
+    if table.phase == "play" and delay(table) is not None:
+        table.away_since[seat] = now
+
+
+def _waiting(table: AwayTable) -> dict[int, float]:
+    """The seats still held by an absent person, with when they went (others are
+    forgotten: the person came back, or the seat changed hands)."""
+    for seat in list(table.away_since):
+        s = table.seats[seat]
+        if s.kind != "human" or s.conn is not None:
+            del table.away_since[seat]
+    return table.away_since
+
+
+def due(table: AwayTable) -> float | None:
+    """The host-clock time at which the next away seat goes to a bot, or ``None``."""
+    wait = delay(table)
+    if wait is None or table.phase != "play" or table.game is None or table.game.over:
+        return None
+    since = _waiting(table)
+    return min(since.values()) + wait if since else None
+
+
+def hand_over(table: AwayTable, out: Outbox, now: float) -> None:
+    """Seat a bot for every person away for the whole delay; tell everyone."""
+    wait = delay(table)
+    if wait is None or table.phase != "play":
+        return
+    notices: list[dict[str, Any]] = []
+    for seat, since in sorted(_waiting(table).items()):
+        if now < since + wait:
+            continue
+        del table.away_since[seat]
+        stand_in(table, seat)
+        notices.append({"type": "stand_in", "seat": seat,
+                        "name": table.seats[seat].stand_in_for})
+    if notices:
+        table.push(out, now, notices=notices)
+        resume_if_everyone_is_back(table, out, now)
+        table.wake_bots(now)
+
+
+def stand_in(table: AwayTable, seat: int) -> None:
+    """A bot takes the absent person's ``seat``, keeping its token (the person may take
+    the seat back) and saying for whom it plays."""
+    s = table.seats[seat]
+    name, token = s.name, s.token
+    s.clear()
+    s.kind, s.name, s.token, s.stand_in_for = "bot", f"Bot {seat + 1}", token, name
+    house = table.house
+    s.bot = house.bot_factory(table.game_id, seat, house.seed_source())
+
+
+def check_paused(table: AwayTable) -> None:
+    """Refuse while a resumed game waits for its players."""
+    if table.paused:
+        names = ", ".join(f"{table.seats[i].name} (seat {i + 1})" for i in table.away())
+        raise RequestError(
+            errors.WRONG_PHASE,
+            f"the game is paused until everyone is back after the host restarted; "
+            f"waiting for {names}",
+        )
+
+
+def resume_if_everyone_is_back(table: AwayTable, out: Outbox, now: float) -> None:
+    """A paused resumed game goes on once every person has their seat back."""
+    if table.paused and not table.away():
+        table.paused = False
+        log.info("table %s: everyone is back; the game goes on", table.id)
+        table.thaw(now)
+        table.push(out, now, notices=[{"type": "resumed"}])

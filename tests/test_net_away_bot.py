@@ -1,0 +1,89 @@
+"""A bot keeps an away player's seat warm (table option ``away_bot``), on the host's clock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from net.clock import ManualClock
+from tests.net_support import clients, running_host
+
+
+def notice(kind: str) -> Any:
+    """A predicate: an update carrying a notice of type ``kind``."""
+    return lambda m: m["type"] == "update" and any(n["type"] == kind for n in m["notices"])
+
+
+def moved(seat: int) -> Any:
+    """A predicate: an update with an event of ``seat`` playing or drawing."""
+    return lambda m: m["type"] == "update" and any(
+        e.get("seat") == seat and e["type"] in ("played", "drew", "passed") for e in m["events"])
+
+
+async def test_a_bot_plays_for_a_player_away_too_long_and_leaves_when_they_are_back() -> None:
+    clock = ManualClock(100.0)
+    async with running_host(clock=clock) as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        joined = await ann.create_table("T", "getout", 2,
+                                        {"first": 1, "match": False, "away_bot": "30s"})
+        bob_seat = await bob.join(joined.table)
+        await bob.ready()
+        await ann.start()
+        first = await bob.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+        assert first["view"]["turn"] == 1  # Bob's move
+        table = host.tables[joined.table]
+
+        bob.abort()  # Bob's laptop goes to sleep mid-round, on his turn
+        await ann.wait_for(notice("disconnected"))
+        clock.advance(29.0)
+        await ann.ping()
+        assert table.seats[1].kind == "human" and table.game.turn == 1  # still waiting
+
+        clock.advance(1.0)  # away for 30 s: a bot plays for him
+        told = await ann.wait_for(notice("stand_in"))
+        assert {"type": "stand_in", "seat": 1, "name": "Bob"} in told["notices"]
+        assert told["table"]["seats"][1] == {"seat": 1, "kind": "bot", "name": "Bot 2",
+                                             "connected": True, "ready": True, "for": "Bob"}
+        # The game goes on: the bot moves for Bob, then Ann, then the bot again.
+        turn = await ann.wait_for(lambda m: moved(1)(m) and m["legal"])
+        await ann.act(turn["legal"][0])
+        await ann.wait_for(moved(1))
+
+        back = await made.new("Bob")
+        await back.join(joined.table, seat=1, token=bob_seat.token)
+        seen = await ann.wait_for(notice("reconnected"))
+        assert seen["table"]["seats"][1] == {"seat": 1, "kind": "human", "name": "Bob",
+                                             "connected": True, "ready": False}
+        assert table.seats[1].bot is None  # the bot left at once
+        # What Bob finds in the table's log: the bot standing in, and its moves for him.
+        past = [n for entry in back.past for n in entry.get("notices", [])]
+        assert {"type": "stand_in", "seat": 1, "name": "Bob"} in past
+        bot_moves = [e for entry in back.past for e in entry.get("events", [])
+                     if e.get("seat") == 1 and e["type"] in ("played", "drew", "passed")]
+        assert len(bot_moves) >= 2
+
+        # Bob has his seat: it is his to move now, and no bot moves for him.
+        if table.game.turn == 0:
+            await ann.act(table.game.legal_actions(0)[0])
+        if not table.game.over:
+            own = await back.wait_for(lambda m: m["type"] == "update" and m["legal"])
+            assert own["view"]["turn"] == 1
+            await back.act(own["legal"][0])
+
+
+async def test_no_bot_stands_in_while_the_option_is_off() -> None:
+    clock = ManualClock(100.0)
+    async with running_host(clock=clock) as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        joined = await ann.create_table("T", "getout", 2, {"first": 1, "match": False})
+        await bob.join(joined.table)
+        await bob.ready()
+        await ann.start()
+        await bob.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+        bob.abort()
+        await ann.wait_for(notice("disconnected"))
+        clock.advance(3600.0)
+        await ann.ping()
+        table = host.tables[joined.table]
+        assert table.seats[1].kind == "human" and table.game.turn == 1
