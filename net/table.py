@@ -25,6 +25,7 @@ import msgpack
 import engine
 from net import away
 from net import journal as j
+from net.botseats import BotSeats
 from net.fanout import Outbox, Push, Recipient, wire_time
 from net.past import Past
 from net.seats import HouseRules, Member, RequestError, Seat
@@ -70,11 +71,7 @@ class Table:
         self._pack: Callable[[Any], bytes] = msgpack.Packer(use_bin_type=True).pack
         #: A deadline acted on that changed nothing (not woken for again).
         self._deadline_done: float | None = None
-        #: When the bots look next (a real-time bot: the engine time it asked for), and
-        #: when a paced bot may move again.
-        self._bots_due: float | None = None
-        self._bots_at: float | None = None
-        self._bots_rest, self._bot_turn = float("-inf"), 0
+        self.bots = BotSeats()
         #: Host-clock time each absent person went (``net.away``: a bot may stand in).
         self.away_since: dict[int, float] = {}
         #: The table's recent past, as everyone at it was told it (``net.past``).
@@ -309,11 +306,12 @@ class Table:
         """Apply ``seat``'s action (the seat bound to its member, never one named in a
         message)."""
         out = Outbox()
-        self._act(out, seat, action, now)
+        self.apply(out, seat, action, now)
         return out
 
-    def _act(self, out: Outbox, seat: int, action: dict[str, Any], now: float,
-             at: float | None = None) -> None:
+    def apply(self, out: Outbox, seat: int, action: dict[str, Any], now: float,
+              at: float | None = None) -> None:
+        """Apply ``seat``'s action, adding what it changes to ``out``."""
         self.require_phase("play")
         away.check_paused(self)
         game = self.game
@@ -374,7 +372,7 @@ class Table:
         game = self.game
         if game is None or self.phase != "play" or self.frozen is not None or self.closed:
             return None
-        when = self._bots_due
+        when = self.bots.due
         stand_in = away.due(self)
         if stand_in is not None and (when is None or stand_in < when):
             when = stand_in
@@ -408,7 +406,7 @@ class Table:
         stand_in = away.due(self)
         if stand_in is not None and now >= stand_in:
             away.hand_over(self, out, now)
-        if self._bots_due is not None and now >= self._bots_due:
+        if self.bots.due is not None and now >= self.bots.due:
             self._try_bots(out, now)
         return out
 
@@ -417,7 +415,7 @@ class Table:
         is over."""
         if self.frozen is None and self.phase == "play" and any(
                 s.kind == "bot" for s in self.seats):
-            self._bots_due, self._bots_at = max(now, self._bots_rest), None
+            self.bots.wake(now)
 
     def move_bots(self, now: float) -> Outbox:
         """Let the bots look at the table now: the first in turn with something to do
@@ -431,65 +429,10 @@ class Table:
 
     def _try_bots(self, out: Outbox, now: float) -> None:
         try:
-            self._move_bots(out, now)
+            self.bots.move(self, out, now)
         except Exception:
             log.exception("bots at table %s failed", self.id)
-            self._bots_due = None
-
-    def _move_bots(self, out: Outbox, now: float) -> None:
-        game = self.game
-        assert game is not None
-        bots = [i for i, s in enumerate(self.seats) if s.kind == "bot" and s.bot]
-        # Between rounds the people at the table decide when to go on: a bot that
-        # dealt at once would snatch the round's summary from under their eyes.
-        people = any(
-            s.kind == "human" and s.conn is not None
-            and {"type": "next_round"} in game.legal_actions(i)
-            for i, s in enumerate(self.seats)
-        )
-        at = max(self.elapsed(now), game.now)
-        if self._bots_at is not None and self._bots_due is not None and now >= self._bots_due:
-            # Woken at the time a bot asked for: it has come, whatever the float sums say.
-            at = max(at, self._bots_at)
-        self._bots_at = None
-        wakes: list[float] = []
-        for k in range(len(bots)):
-            i = bots[(self._bot_turn + k) % len(bots)]
-            view = wire_time(game.view(i), at)
-            legal = game.legal_actions(i)
-            if people:
-                legal = [a for a in legal if a.get("type") != "next_round"]
-            if not legal:
-                continue
-            bot = self.seats[i].bot
-            assert bot is not None
-            step = getattr(bot, "step", None)
-            try:
-                if step is not None:
-                    action, wake = step(view, legal, at)
-                    if wake is not None:
-                        wakes.append(float(wake))
-                else:
-                    action = bot.choose(view, legal)
-            except Exception:
-                log.exception("bot at table %s seat %d failed", self.id, i)
-                action = None
-            if action is None:
-                continue
-            self._bot_turn = (self._bot_turn + k + 1) % len(bots)
-            try:
-                self._act(out, i, action, now, at)
-            except RequestError as exc:
-                log.warning("bot at table %s seat %d: %s", self.id, i, exc.message)
-                continue
-            if step is None:
-                self._bots_rest = now + self.house.bot_delay
-                self._bots_due = self._bots_rest
-            else:
-                self._bots_due = now
-            return
-        self._bots_at = min(wakes) if wakes else None
-        self._bots_due = None if self._bots_at is None else self.t0 + self._bots_at
+            self.bots.due = None
 
     def close(self) -> None:
         """Stop the table: no more wake-ups, no more bot moves."""

@@ -1,0 +1,98 @@
+"""A table's bot seats: when they look at the game next and which of them moves.
+
+Each bot sees only its own seat's view and legal actions, with time as seconds left (as
+a client's would come over the wire). One bot moves per look, the bots taking turns;
+after a turn-based bot's move the others rest ``bot_delay`` (people can follow), after a
+real-time bot's (Get It!) they look again at once, and when no bot moved they look again
+at the earliest engine time a real-time bot asked for, or at the table's next change.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from net.fanout import Outbox, wire_time
+from net.seats import RequestError
+
+if TYPE_CHECKING:
+    from net.table import Table
+
+log = logging.getLogger("hiddenhand.host")
+
+
+class BotSeats:
+    """The pacing of one table's bots (host-clock times)."""
+
+    __slots__ = ("at", "due", "rest", "turn")
+
+    def __init__(self) -> None:
+        #: When the bots look next (``None``: at the next change), and the engine time
+        #: a real-time bot asked for, if that is why.
+        self.due: float | None = None
+        self.at: float | None = None
+        #: Before this, no paced bot may move again.
+        self.rest = float("-inf")
+        #: The bot whose turn it is to look first.
+        self.turn = 0
+
+    def wake(self, now: float) -> None:
+        """Look at the new state now, or once a paced bot's rest is over."""
+        self.due, self.at = max(now, self.rest), None
+
+    def move(self, table: Table, out: Outbox, now: float) -> None:
+        """Let the first bot in turn with something to do move (adding what it changed
+        to ``out``), and set when the bots look next."""
+        game = table.game
+        assert game is not None
+        bots = [i for i, s in enumerate(table.seats) if s.kind == "bot" and s.bot]
+        # Between rounds the people at the table decide when to go on: a bot that
+        # dealt at once would snatch the round's summary from under their eyes.
+        people = any(
+            s.kind == "human" and s.conn is not None
+            and {"type": "next_round"} in game.legal_actions(i)
+            for i, s in enumerate(table.seats)
+        )
+        at = max(table.elapsed(now), game.now)
+        if self.at is not None and self.due is not None and now >= self.due:
+            # Woken at the time a bot asked for: it has come, whatever the float sums say.
+            at = max(at, self.at)
+        self.at = None
+        wakes: list[float] = []
+        for k in range(len(bots)):
+            i = bots[(self.turn + k) % len(bots)]
+            view = wire_time(game.view(i), at)
+            legal = game.legal_actions(i)
+            if people:
+                legal = [a for a in legal if a.get("type") != "next_round"]
+            if not legal:
+                continue
+            bot = table.seats[i].bot
+            assert bot is not None
+            step = getattr(bot, "step", None)
+            try:
+                if step is not None:
+                    action, wake = step(view, legal, at)
+                    if wake is not None:
+                        wakes.append(float(wake))
+                else:
+                    action = bot.choose(view, legal)
+            except Exception:
+                log.exception("bot at table %s seat %d failed", table.id, i)
+                action = None
+            if action is None:
+                continue
+            self.turn = (self.turn + k + 1) % len(bots)
+            try:
+                table.apply(out, i, action, now, at)
+            except RequestError as exc:
+                log.warning("bot at table %s seat %d: %s", table.id, i, exc.message)
+                continue
+            if step is None:
+                self.rest = now + table.house.bot_delay
+                self.due = self.rest
+            else:
+                self.due = now
+            return
+        self.at = min(wakes) if wakes else None
+        self.due = None if self.at is None else table.t0 + self.at
