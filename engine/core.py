@@ -266,6 +266,10 @@ class Game(ABC):
     #: The next engine-time moment at which :meth:`advance` would change something, or
     #: ``None`` (untimed games never have one). A host arms its one timer from it.
     deadline: float | None = None
+    #: Set to a list to keep every accepted move in it, as ``[seat, action, now]`` and
+    #: ``[None, None, now]`` where time acted (``engine.record.Tape`` makes a record of
+    #: them). Not part of the game's state.
+    kept: list[list[Any]] | None = None
 
     def __init__(self, seats: int, seed: int, options: dict[str, Plain]) -> None:
         self.seats = seats
@@ -410,6 +414,8 @@ class Game(ABC):
         events = self._act(seat, action, now)
         self.now = now
         self.version += 1
+        if self.kept is not None:
+            self.kept.append([seat, action, now])
         return events
 
     def advance(self, now: float) -> list[Event]:
@@ -419,6 +425,8 @@ class Game(ABC):
         self.now = now
         if events:
             self.version += 1
+        if self.kept is not None:
+            self.kept.append([None, None, now])
         return events
 
     def snapshot(self) -> dict[str, Plain]:

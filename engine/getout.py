@@ -270,6 +270,8 @@ class GetOut(Game):
                 return super().act(seat, action, now)
             self.now = now
             self.version += 1
+            if self.kept is not None:
+                self.kept.append([seat, action, now])
             return events
         return super().act(seat, action, now)
 
@@ -492,8 +494,8 @@ class GetOut(Game):
             "out": list(self.out),
             "round": self.round,
             "last_round": self.last_round,
-            "history": self.history,
-            "winners": self.winners,
+            "history": [list(points) for points in self.history],
+            "winners": None if self.winners is None else list(self.winners),
             "phase": self._phase_name,
         }
 

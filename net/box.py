@@ -32,6 +32,7 @@ from engine.bots import make_bot
 from net.host import Host
 from net.limits import Limits
 from net.paths import ssh_dir
+from net.records import DB_NAME, Keeper
 
 
 def default_data_dir() -> Path:
@@ -170,6 +171,8 @@ class Box:
             max_tables=max(32, settings.max_sessions),
             limits=limits,
         )
+        # The box keeps every game played on it, for its players to look back on.
+        self.host.keepers.append(Keeper(settings.data_dir / DB_NAME))
         await self.host.start("127.0.0.1", settings.host_port)
 
     def shut(self, reason: str = "the server is stopping") -> None:

@@ -205,9 +205,10 @@ class Outbox:
     ``records`` (before anyone hears of the change); send ``messages`` (recipient and
     message) and close the recipients in ``closing``; then (after the host's own answer
     to the request, if it goes first) deliver the ``pushes``; last, send the ``lines``
-    (chat). ``changed``: what the host says of its tables may have changed."""
+    (chat). ``changed``: what the host says of its tables may have changed. ``finished``:
+    the records of games that ended (``engine.record``), for whoever keeps them."""
 
-    __slots__ = ("changed", "closing", "lines", "messages", "pushes", "records")
+    __slots__ = ("changed", "closing", "finished", "lines", "messages", "pushes", "records")
 
     def __init__(self) -> None:
         self.records: list[dict[str, Any]] = []
@@ -215,6 +216,7 @@ class Outbox:
         self.closing: list[Recipient] = []
         self.pushes: list[Push] = []
         self.lines: list[tuple[Recipient, dict[str, Any]]] = []
+        self.finished: list[dict[str, Any]] = []
         self.changed = False
 
 

@@ -49,10 +49,9 @@ class Host:
     Game and bot seeds come from ``seed_source`` (default: the system's secure
     generator; tests pass a seeded one to replay games). Seeds never leave the host.
     ``limits`` (``net.limits.Limits``) bound what one peer or address may cost. With
-    ``journal`` (a path, e.g. ``net.journal.new_journal_path()``) every acknowledged
-    change is journaled there first, and :meth:`resume` brings the tables back after a
-    crash; ``fsync`` says how it reaches the disk (``net.journal.SYNC_MODES``:
-    ``background`` by default, ``each`` to fsync before every acknowledgement).
+    ``journal`` (e.g. ``net.journal.new_journal_path()``) every acknowledged change is
+    journaled there first (``fsync``: how, ``net.journal.SYNC_MODES``) and
+    :meth:`resume` brings the tables back after a crash.
 
     ``clock`` (``net.clock``; the event loop's by default) is the host's time: the
     tables' time and wake-ups (deadlines, bots' pace), idle tables' closing and the
@@ -96,7 +95,10 @@ class Host:
         self.idle_timeout = idle_timeout
         self.tables: dict[str, Table] = {}
         self.connections: set[Connection] = set()
+        #: Called when something visible may have changed (discovery), and with the
+        #: record of each game that ends here (``net.records`` keeps them).
         self.listeners: list[Callable[[], None]] = []
+        self.keepers: list[Callable[[dict[str, Any]], object]] = []
         self.server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._next_table = 1
@@ -206,8 +208,7 @@ class Host:
                 log.exception("host listener failed")
 
     def summary(self) -> list[dict[str, Any]]:
-        """Every table's short description."""
-        return [t.summary() for t in self.tables.values()]
+        return [t.summary() for t in self.tables.values()]  # every table in short
 
     # ---- tables -----------------------------------------------------------------------
 
@@ -246,6 +247,9 @@ class Host:
             fanout.deliver(push)
         for member, line in out.lines:
             member.send(line)
+        for record in out.finished:
+            for keep in self.keepers:
+                keep(record)
         if out.changed:
             self.changed()
         self._arm(table)
@@ -264,8 +268,7 @@ class Host:
     def _arm(self, table: Table) -> None:
         """Keep ``table``'s one timer at its next wake-up (no polling)."""
         when = table.next_wake()
-        armed = self._wakes.get(table)
-        if armed is not None:
+        if (armed := self._wakes.get(table)) is not None:
             if armed[0] == when:
                 return
             armed[1].cancel()
@@ -292,13 +295,10 @@ class Host:
         return fanout.frame_for(push, conn.seat, conn.sent)
 
     def check_idle(self, table: Table) -> None:
-        """Close a player-opened table nobody is connected to.
-
-        At once if no player holds a seat there; otherwise after ``idle_timeout``,
-        as disconnected players keep their seats (and tokens) until then.
-        """
-        timer = self.idle_timers.pop(table.id, None)
-        if timer is not None:
+        """Close a player-opened table nobody is connected to: at once if no player
+        holds a seat there; otherwise after ``idle_timeout``, as disconnected players
+        keep their seats (and tokens) until then."""
+        if (timer := self.idle_timers.pop(table.id, None)) is not None:
             timer.cancel()
         if table.permanent or table.connections() or table.id not in self.tables:
             return

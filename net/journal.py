@@ -51,6 +51,7 @@ from net.paths import journal_dir
 
 if TYPE_CHECKING:
     import engine
+    from engine.record import Tape
 
 try:
     import fcntl
@@ -384,19 +385,27 @@ def recover(path: Path) -> Recovered:
                      port, len(records) + 1)
 
 
-def replay_game(snapshot: dict[str, Any], ops: list[dict[str, Any]]) -> engine.Game:
+def replay_game(snapshot: dict[str, Any], ops: list[dict[str, Any]],
+                tape: dict[str, Any] | None = None) -> tuple[engine.Game, Tape | None]:
     """The game of a ``table`` record's ``snapshot`` with the ``act`` and ``adv``
-    records after it played again, at the engine times they were acknowledged at."""
+    records after it played again, at the engine times they were acknowledged at; and
+    its moves from the start (``engine.record.Tape``) if the record kept its ``tape``."""
     # Imported here: the menu lists journals (this module) long before any game is on.
     import engine
+    from engine.record import Tape
 
     game = engine.restore(snapshot)
+    moves = Tape.from_data(tape) if tape else None
     for op in ops:
         if op["k"] == "act":
             game.act(op["s"], op["a"], now=op["n"])
+            if moves is not None:
+                moves.act(op["s"], op["a"], op["n"])
         else:
             game.advance(op["n"])
-    return game
+            if moves is not None:
+                moves.advance(op["n"])
+    return game, moves
 
 
 def last_tables(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:

@@ -22,6 +22,7 @@ from net.discovery import Advertiser, HostInfo, discover
 from net.host import Host, listen_error
 from net.journal import JournalError, journal_dir, list_journals, new_journal_path
 from net.limits import Limits
+from net.records import Keeper
 
 #: The port ``hiddenhand host`` listens on unless told otherwise.
 DEFAULT_PORT = 4455
@@ -125,6 +126,9 @@ async def serve(
         log.info("hosting %r: %s, %d seats (%d bots)", table, game, seats, bots)
     if host.journal is not None:
         log.info("journal: %s", host.journal.path)
+    keeper = Keeper()
+    host.keepers.append(keeper)
+    log.info("finished games are kept in %s (hiddenhand history lists them)", keeper.path)
     where = bind or "every address"
     log.info("listening on %s port %d", where, host.port)
     advertiser = None
@@ -150,6 +154,7 @@ async def serve(
         if advertiser is not None:
             await advertiser.close()
         await host.close(keep_journal=None if started else keep)
+        keeper.close()
 
 
 def run_host(**settings: Any) -> int:

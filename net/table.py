@@ -23,6 +23,7 @@ from typing import Any
 import msgpack
 
 import engine
+from engine.record import Tape
 from net import away
 from net import journal as j
 from net.botseats import BotSeats
@@ -72,6 +73,8 @@ class Table:
         #: A deadline acted on that changed nothing (not woken for again).
         self._deadline_done: float | None = None
         self.bots = BotSeats()
+        #: The game in play's moves, made its record when it is over (``engine.record``).
+        self.tape: Tape | None = None
         #: Host-clock time each absent person went (``net.away``: a bot may stand in).
         self.away_since: dict[int, float] = {}
         #: The table's recent past, as everyone at it was told it (``net.past``).
@@ -175,6 +178,7 @@ class Table:
             "seats": [{"kind": s.kind, "name": s.name, "token": s.token, "ready": s.ready,
                        "for": s.stand_in_for} for s in self.seats],
             "snapshot": self.game.snapshot() if self.game is not None else None,
+            "tape": self.tape.data() if self.tape is not None else None,
         }
 
     def checkpoint(self) -> dict[str, Any]:
@@ -218,7 +222,8 @@ class Table:
             seat.stand_in_for = saved.get("for")
             seat.ready = bool(saved["ready"]) and seat.kind != "human"
         if record.get("snapshot") is not None:
-            game = table.game = j.replay_game(record["snapshot"], ops)
+            game, table.tape = j.replay_game(record["snapshot"], ops, record.get("tape"))
+            table.game = game
             if game.over and table.phase == "play":
                 table.phase = "over"
             if table.phase == "play":
@@ -289,12 +294,13 @@ class Table:
         for i, s in enumerate(self.seats):
             if s.kind == "human" and i != self.creator and not s.ready:
                 raise RequestError(errors.BAD_REQUEST, f"{s.name} (seat {i + 1}) is not ready yet")
-        house = self.house
+        house, seed = self.house, self.house.seed_source()
         try:
-            self.game = engine.new_game(self.game_id, len(self.seats), house.seed_source(),
-                                        self.options)
+            self.game = engine.new_game(self.game_id, len(self.seats), seed, self.options)
         except ValueError as exc:
             raise RequestError(errors.BAD_REQUEST, str(exc)) from None
+        self.tape = Tape(self.game_id, len(self.seats), seed, self.game.options, [
+            {"name": s.name, "kind": "bot" if s.kind == "bot" else "human"} for s in self.seats])
         for i, s in enumerate(self.seats):
             if s.kind == "bot":
                 s.bot = house.bot_factory(self.game_id, i, house.seed_source())
@@ -323,6 +329,8 @@ class Table:
             events = game.act(seat, action, now=at)
         except engine.IllegalAction as exc:
             raise RequestError(errors.ILLEGAL_ACTION, str(exc)) from None
+        if self.tape is not None:
+            self.tape.act(seat, action, at)
         self._record_op(out, {"k": "act", "t": self.id, "s": seat, "a": action, "n": at})
         if (self.game_id, action.get("type")) in PRIVATE_ACTIONS and not events:
             # Only the acting seat's view changed; telling the others would be wasted
@@ -348,6 +356,8 @@ class Table:
         if self.game.over and self.phase == "play":
             self.phase = "over"
             notices = [*notices, {"type": "game_over", "result": self.game.result}]
+            if self.tape is not None:
+                out.finished.append(self.tape.record(self.game))
         self.push(out, now, events, notices)
         self._deadline_done = None
         self.wake_bots(now)
@@ -396,6 +406,8 @@ class Table:
             # Woken for the deadline: it has come, whatever the sum of floats says.
             at = max(self.elapsed(now), deadline, game.now)
             events = game.advance(at)
+            if self.tape is not None:
+                self.tape.advance(at)
             if events:
                 self._record_op(out, {"k": "adv", "t": self.id, "n": at})
                 self._changed(out, events, [], now)

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from net.discovery import Advertiser
     from net.host import Host
     from net.journal import JournalInfo
+    from net.records import Keeper
     from tui.session import Session
 
 
@@ -54,6 +55,8 @@ class Hosting:
         self.host: Host | None = None
         #: Its mDNS announcement, while it listens on the LAN and is announced.
         self.advertiser: Advertiser | None = None
+        #: Keeps the games its hosts finish (``net.records``), made with the first host.
+        self.keeper: Keeper | None = None
 
     async def start(self, port: int | None, *, resume: Path | None = None) -> Host:
         """Run a host in the app (stopping the one before); ``port=None`` is solo play
@@ -68,6 +71,7 @@ class Hosting:
         from engine.bots import make_bot
         from net.host import Host
         from net.journal import new_journal_path
+        from net.records import Keeper
 
         await self.stop()
         settings: dict[str, Any] = {"bot_factory": make_bot, "bot_delay": self.bot_delay,
@@ -77,6 +81,9 @@ class Hosting:
             port = host.resumed_port
         else:
             host = Host(self._settings().name, journal=new_journal_path(), **settings)
+        if self.keeper is None:
+            self.keeper = Keeper()
+        host.keepers.append(self.keeper)
         if port is not None:
             await self._listen(host, port, keep_journal=resume is not None)
         self.host = host

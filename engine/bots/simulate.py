@@ -32,6 +32,7 @@ from engine.bots.getit_bot import GetItBot, lowest_seat, tops_seen
 from engine.bots.gotfive_bot import GotFiveBot
 from engine.core import Action, Event, Game, IllegalAction, View
 from engine.getit import arrangement
+from engine.record import Tape
 
 #: A bot-only game that runs longer than this many actions is reported as stalled.
 MAX_MOVES = 200_000
@@ -55,6 +56,7 @@ def simulate(
     timer: Callable[[], float] | None = None,
     people: int = 0,
     person: Mapping[str, float] | None = None,
+    record: bool = False,
 ) -> dict[str, Any]:
     """Play one bot-only game of ``game_id`` to its end and return what happened.
 
@@ -76,6 +78,8 @@ def simulate(
     OUT! ``winners``;
     Got Five! ``winners``, ``wrong`` (wrong announcements) and ``turns`` (turns taken).
 
+    With ``record``, the result also holds the game's ``record`` (``engine.record``).
+
     Raises ``ValueError`` for a bad game, seat count or option, and
     :class:`SimulationError` if a bot acts illegally or the game stalls.
     """
@@ -90,8 +94,11 @@ def simulate(
         raise ValueError("only Get It! can seat human-like teammates")
     if not 0 <= people <= seats:
         raise ValueError(f"people must be from 0 to the {seats} seats, not {people}")
+    if record:
+        game.kept = []
     if game_id == "getit":
-        return _run_getit(game, seed, reaction, jitter, timer, people, dict(person or {}))
+        out = _run_getit(game, seed, reaction, jitter, timer, people, dict(person or {}))
+        return _with_record(out, game, people) if record else out
     bots: list[Bot] = [make_bot(game_id, s, seed) for s in range(seats)]
     timed = set(range(seats))
     bot = 0
@@ -105,7 +112,23 @@ def simulate(
     out = _run_turns(game, game_id, seed, bots, timer, timed)
     if versus is not None:
         out["bot"] = bot
-    return out
+    return _with_record(out, game, 0, None if versus is None else bot) if record else out
+
+
+def _with_record(out: dict[str, Any], game: Game, people: int,
+                 bot: int | None = None) -> dict[str, Any]:
+    """``out`` with the game's record (``engine.record``), its seats named for who
+    played them: the simulated people, the measured bot and its opponents."""
+    def name(seat: int) -> str:
+        if seat < people:
+            return f"Person {seat + 1}"
+        if bot is not None and seat != bot:
+            return f"Opponent {seat + 1}"
+        return f"Bot {seat + 1}"
+
+    players = [{"name": name(s), "kind": "bot"} for s in range(game.seats)]
+    tape = Tape(out["game"], game.seats, out["seed"], game.options, players, game.kept)
+    return {**out, "record": tape.record(game)}
 
 
 #: Who a bot can be measured against (``versus``): GET OUT!'s random-legal, greedy and

@@ -1,0 +1,273 @@
+"""A finished game's record: everything needed to play it again exactly, as plain data.
+
+Same seed, options and moves give the same game (``CONTRACT.md``), so a record is the
+deal and the moves, not the states: the game, its seat count, seed and options, who sat
+where, every accepted move with its engine time (and every moment time acted alone, Get
+It!'s sand timer), the result, and a fingerprint of the final state that a replay must
+reach. A :class:`Tape` gathers one while the game runs; :func:`check_record` judges a
+record that came from elsewhere (a file, a database) before anything plays it, and
+:class:`Replay` steps through it for a review.
+
+A record holds every secret of its game (the seed deals every hand): it is made only
+when the game is over, when nothing of it is secret any more.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import engine
+from engine.core import Game, IllegalAction
+
+FORMAT = "hiddenhand-game"
+#: Bumped when a record written by one release cannot be read by an older one.
+VERSION = 1
+#: Bounds on what a record from elsewhere may hold (a long Get It! game of six levels
+#: makes a few thousand moves).
+MAX_MOVES = 100_000
+MAX_NAME = 40
+MAX_TEXT = 400
+MAX_ITEMS = 64
+MAX_DEPTH = 4
+#: A seed as the host and the simulator make them.
+MAX_SEED = 2**64
+
+#: One move: the seat and its action, or ``None`` and ``None`` where time acted alone;
+#: then the engine time.
+Move = list[Any]
+
+
+class RecordError(ValueError):
+    """A record that cannot be played: the message says what is wrong, in one line."""
+
+
+def fingerprint(game: Game) -> str:
+    """A short digest of the game's whole state: two games with the same fingerprint
+    are in the same state (a replay checks it reached the recorded end)."""
+    text = json.dumps(game.snapshot(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+class Tape:
+    """The moves of one game as it is played, made into a record when it is over."""
+
+    def __init__(self, game_id: str, seats: int, seed: int, options: Mapping[str, Any],
+                 players: list[dict[str, str]], moves: list[Move] | None = None) -> None:
+        self.game_id, self.seats, self.seed = game_id, seats, seed
+        self.options = dict(options)
+        self.players = [dict(p) for p in players]
+        self.moves: list[Move] = list(moves or [])
+
+    def act(self, seat: int, action: dict[str, Any], now: float) -> None:
+        """An action the game accepted."""
+        self.moves.append([seat, action, now])
+
+    def advance(self, now: float) -> None:
+        """Time acted on the game at ``now``."""
+        self.moves.append([None, None, now])
+
+    def data(self) -> dict[str, Any]:
+        """The tape so far as plain data (kept with a running game, e.g. in a journal)."""
+        return {"game": self.game_id, "seats": self.seats, "seed": self.seed,
+                "options": dict(self.options), "players": [dict(p) for p in self.players],
+                "moves": list(self.moves)}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Tape:
+        """A tape from :meth:`data` (the host's own, e.g. read back from its journal)."""
+        return cls(data["game"], data["seats"], data["seed"], data["options"],
+                   data["players"], data["moves"])
+
+    def record(self, game: Game, *, started: float | None = None,
+               ended: float | None = None) -> dict[str, Any]:
+        """The finished game's record (``started``/``ended``: wall-clock seconds, which
+        the caller reads; the engine reads no clock)."""
+        return {"format": FORMAT, "version": VERSION, **self.data(),
+                "result": game.result, "check": fingerprint(game),
+                "started": started, "ended": ended}
+
+
+def plain(value: Any, where: str, depth: int = 0) -> None:
+    """Raise :class:`RecordError` unless ``value`` is small plain data."""
+    if depth > MAX_DEPTH:
+        raise RecordError(f"{where} is nested too deeply")
+    if value is None or isinstance(value, bool | int):
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise RecordError(f"{where} holds a number that is not finite")
+        return
+    if isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            raise RecordError(f"{where} holds a text longer than {MAX_TEXT} characters")
+        return
+    if isinstance(value, list):
+        if len(value) > MAX_ITEMS:
+            raise RecordError(f"{where} holds a list longer than {MAX_ITEMS}")
+        for item in value:
+            plain(item, where, depth + 1)
+        return
+    if isinstance(value, dict):
+        if len(value) > MAX_ITEMS:
+            raise RecordError(f"{where} holds more than {MAX_ITEMS} keys")
+        for key, item in value.items():
+            if not isinstance(key, str) or len(key) > MAX_TEXT:
+                raise RecordError(f"{where} has a key that is not a short text")
+            plain(item, where, depth + 1)
+        return
+    raise RecordError(f"{where} holds a {type(value).__name__}, which no record holds")
+
+
+def _int(value: Any, where: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value < high:
+        raise RecordError(f"{where} must be a whole number from {low} to {high - 1}")
+    return value
+
+
+def _time(value: Any, where: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(
+            value) or value < 0:
+        raise RecordError(f"{where} must be a time in seconds")
+    return float(value)
+
+
+def check_record(data: Any) -> dict[str, Any]:
+    """``data`` as a record this release can play, or :class:`RecordError` saying in
+    one line what is wrong with it. Nothing is played here: :func:`replay` finds a move
+    the rules refuse."""
+    if not isinstance(data, dict):
+        raise RecordError("this is not a hiddenhand game record")
+    if data.get("format") != FORMAT:
+        raise RecordError("this is not a hiddenhand game record (no 'format': "
+                          f"'{FORMAT}')")
+    version = data.get("version")
+    if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
+        raise RecordError(f"this record was made by a newer hiddenhand (record version "
+                          f"{version}; this one reads version {VERSION}): update hiddenhand")
+    if version != VERSION:
+        raise RecordError(f"this record's version is {version!r}; this hiddenhand reads "
+                          f"version {VERSION}")
+    game_id = data.get("game")
+    if not isinstance(game_id, str) or game_id not in engine.GAMES:
+        raise RecordError(f"unknown game {game_id!r}: one of {', '.join(engine.GAMES)}")
+    spec = engine.GAMES[game_id]
+    seats = _int(data.get("seats"), "seats", spec.min_seats, spec.max_seats + 1)
+    seed = _int(data.get("seed"), "seed", 0, MAX_SEED)
+    options = data.get("options")
+    if not isinstance(options, dict):
+        raise RecordError("options must be a table of option names and values")
+    plain(options, "options")
+    try:
+        options = spec.check_options(options, seats)
+    except (ValueError, TypeError) as exc:
+        raise RecordError(f"options: {exc}") from None
+    players = data.get("players")
+    if not isinstance(players, list) or len(players) != seats:
+        raise RecordError(f"players must list the {seats} seats")
+    kept_players = []
+    for i, player in enumerate(players):
+        if not isinstance(player, dict) or not isinstance(player.get("name"), str) or (
+                player.get("kind") not in ("human", "bot")):
+            raise RecordError(f"player {i + 1} must have a name and a kind (human or bot)")
+        name = player["name"]
+        if not 0 < len(name) <= MAX_NAME or not name.isprintable():
+            raise RecordError(f"player {i + 1}'s name must be 1 to {MAX_NAME} printable "
+                              "characters")
+        kept_players.append({"name": name, "kind": player["kind"]})
+    moves = data.get("moves")
+    if not isinstance(moves, list) or len(moves) > MAX_MOVES:
+        raise RecordError(f"moves must be a list of at most {MAX_MOVES}")
+    kept_moves: list[Move] = []
+    last = 0.0
+    for k, move in enumerate(moves, 1):
+        where = f"move {k}"
+        if not isinstance(move, list) or len(move) != 3:
+            raise RecordError(f"{where} must be [seat, action, time]")
+        seat, action, now = move
+        at = _time(now, f"{where}'s time")
+        assert at is not None
+        if at < last:
+            raise RecordError(f"{where}'s time goes back ({at} after {last})")
+        last = at
+        if seat is None and action is None:
+            kept_moves.append([None, None, at])
+            continue
+        _int(seat, f"{where}'s seat", 0, seats)
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise RecordError(f"{where}'s action must be a table with a 'type'")
+        plain(action, f"{where}'s action")
+        kept_moves.append([seat, action, at])
+    check = data.get("check")
+    if not isinstance(check, str) or len(check) != 32 or any(
+            c not in "0123456789abcdef" for c in check):
+        raise RecordError("check must be the final state's fingerprint (32 hex digits)")
+    result = data.get("result")
+    plain(result, "result")
+    return {"format": FORMAT, "version": VERSION, "game": game_id, "seats": seats,
+            "seed": seed, "options": options, "players": kept_players, "moves": kept_moves,
+            "result": result, "check": check,
+            "started": _time(data.get("started"), "started"),
+            "ended": _time(data.get("ended"), "ended")}
+
+
+def _play(game: Game, k: int, move: Move) -> list[dict[str, Any]]:
+    seat, action, now = move
+    try:
+        if seat is None:
+            return game.advance(now)
+        return game.act(seat, action, now=now)
+    except IllegalAction as exc:
+        raise RecordError(f"move {k} ({action.get('type')} by seat {seat + 1}) breaks the "
+                          f"rules: {exc}") from None
+    except (ValueError, TypeError, KeyError) as exc:
+        raise RecordError(f"move {k} cannot be played: {exc}") from None
+
+
+def replay(record: Mapping[str, Any]) -> Game:
+    """The game of a checked record played to its end; :class:`RecordError` if a move
+    breaks the rules or the end is not the recorded one."""
+    return Replay(record).game_at(len(record["moves"]))
+
+
+class Replay:
+    """A checked record played through once, to step back and forth in: the events of
+    every move, and the game after any number of moves (restored from the nearest
+    state kept on the way, so a jump costs at most :data:`EVERY` moves)."""
+
+    #: A state is kept every this many moves.
+    EVERY = 64
+
+    def __init__(self, record: Mapping[str, Any]) -> None:
+        self.record = record
+        self.moves: list[Move] = record["moves"]
+        game = engine.new_game(record["game"], seats=record["seats"], seed=record["seed"],
+                               options=record["options"])
+        #: The events each move made (``events[k]``: move ``k + 1``'s).
+        self.events: list[list[dict[str, Any]]] = []
+        self._kept: list[dict[str, Any]] = [game.snapshot()]
+        for k, move in enumerate(self.moves, 1):
+            self.events.append(_play(game, k, move))
+            if k % self.EVERY == 0:
+                self._kept.append(game.snapshot())
+        if fingerprint(game) != record["check"]:
+            raise RecordError("this record does not replay to the game it recorded (made "
+                              "by another version of the rules?)")
+        self.final = game
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    def game_at(self, step: int) -> Game:
+        """The game after ``step`` moves (0: as dealt); a new object, the caller's own."""
+        step = max(0, min(step, len(self.moves)))
+        base = step // self.EVERY
+        game = engine.restore(self._kept[base])
+        for k in range(base * self.EVERY, step):
+            _play(game, k + 1, self.moves[k])
+        return game

@@ -1,0 +1,315 @@
+"""Finished games kept: an SQLite database of game records, and one game as a file.
+
+Whoever hosts a game keeps its record (``engine.record``) once it is over: the app's own
+host (solo or LAN), ``hiddenhand host``, the SSH box, ``hiddenhand sim --record``. The
+database is ``games.sqlite3`` in the user's data directory (``net.paths.data_dir``),
+through the standard library's ``sqlite3``; ``PRAGMA user_version`` holds its schema
+version and :data:`MIGRATIONS` bring an older file up to date, one step at a time, each
+in one transaction. A record is written after its game, from a thread: a host never waits
+for the disk, and a write that fails (disk full, a read-only directory) is said once in
+the log and stops nothing.
+
+A game file (``.hhgame``, :func:`export_game`) is one record as JSON, for a friend to open
+with ``hiddenhand replay FILE``. A file from elsewhere is hostile input: its size is
+bounded, its text must be JSON of bounded depth, every field is checked
+(``engine.record.check_record``) and nothing is written while reading it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+import threading
+import time
+import zlib
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import suppress
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from engine.record import RecordError, check_record
+from net.paths import data_dir
+
+log = logging.getLogger("hiddenhand.records")
+
+DB_NAME = "games.sqlite3"
+SUFFIX = ".hhgame"
+#: A game file larger than this is refused unread (a long Get It! game is ~200 KB).
+MAX_FILE = 4 * 1024 * 1024
+#: JSON nested deeper than this is refused before it is parsed.
+MAX_NESTING = 12
+
+#: ``MIGRATIONS[i]`` takes a database from schema version ``i`` to ``i + 1``.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        game TEXT NOT NULL,
+        seats INTEGER NOT NULL,
+        started REAL,
+        ended REAL,
+        moves INTEGER NOT NULL,
+        result TEXT,
+        record BLOB NOT NULL
+    );
+    CREATE INDEX games_by_end ON games (ended);
+    CREATE TABLE players (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        won INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX players_by_name ON players (name);
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StoreError(Exception):
+    """The games database or a game file cannot be used: the message says why."""
+
+
+class GameInfo(NamedTuple):
+    """One kept game, as a history lists it."""
+
+    id: int
+    game: str
+    seats: int
+    started: float | None
+    ended: float | None
+    moves: int
+    players: list[str]
+    kinds: list[str]
+    winners: list[int]
+    result: Any
+
+
+def default_path() -> Path:
+    """Where the app, ``hiddenhand host`` and the box keep their games."""
+    return data_dir() / DB_NAME
+
+
+def winners(record: dict[str, Any]) -> list[int]:
+    """The seats that won ``record``'s game (every seat of a Get It! team that won)."""
+    result = record.get("result") or {}
+    if record["game"] == "getit":
+        return list(range(record["seats"])) if result.get("won") else []
+    found = result.get("winners")
+    return [s for s in found if isinstance(s, int)] if isinstance(found, list) else []
+
+
+class GameStore:
+    """The games database (opened and brought to :data:`SCHEMA_VERSION` on creation)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_path()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self.db = sqlite3.connect(self.path, timeout=5)
+            self.db.execute("PRAGMA foreign_keys = ON")
+            self._migrate()
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the games database {self.path}: {exc}") from None
+        except OSError as exc:
+            raise StoreError(f"cannot open the games database {self.path}: "
+                             f"{exc.strerror or exc}") from None
+
+    def _migrate(self) -> None:
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"the games database {self.path} was made by a newer "
+                             f"hiddenhand (schema {version}; this one knows "
+                             f"{SCHEMA_VERSION}): update hiddenhand")
+        for step in range(version, SCHEMA_VERSION):
+            # One transaction per step: a failed migration leaves the file as it was.
+            with self.db:
+                self.db.execute("BEGIN")
+                for statement in MIGRATIONS[step].split(";"):
+                    if statement.strip():
+                        self.db.execute(statement)
+                self.db.execute(f"PRAGMA user_version = {step + 1}")
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def add(self, record: dict[str, Any]) -> int:
+        """Keep ``record``; its id."""
+        blob = zlib.compress(json.dumps(record, separators=(",", ":")).encode())
+        won = set(winners(record))
+        with self.db:
+            cursor = self.db.execute(
+                "INSERT INTO games (game, seats, started, ended, moves, result, record) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (record["game"], record["seats"], record.get("started"), record.get("ended"),
+                 len(record["moves"]), json.dumps(record.get("result")), blob))
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            self.db.executemany(
+                "INSERT INTO players (game_id, seat, name, kind, won) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, i, p["name"], p["kind"], int(i in won))
+                 for i, p in enumerate(record["players"])])
+        return game_id
+
+    def games(self, *, game: str | None = None, seats: int | None = None,
+              player: str | None = None, since: float | None = None,
+              limit: int = 1000) -> list[GameInfo]:
+        """The kept games, newest first, of ``game``, at ``seats``, with a player named
+        ``player``, ended after ``since``."""
+        where: list[str] = []
+        args: list[Any] = []
+        if game is not None:
+            where.append("g.game = ?")
+            args.append(game)
+        if seats is not None:
+            where.append("g.seats = ?")
+            args.append(seats)
+        if since is not None:
+            where.append("g.ended >= ?")
+            args.append(since)
+        if player is not None:
+            where.append("EXISTS (SELECT 1 FROM players q WHERE q.game_id = g.id "
+                         "AND q.name = ?)")
+            args.append(player)
+        sql = ("SELECT g.id, g.game, g.seats, g.started, g.ended, g.moves, g.result "
+               "FROM games g" + (" WHERE " + " AND ".join(where) if where else "")
+               + " ORDER BY g.ended DESC, g.id DESC LIMIT ?")
+        rows = self.db.execute(sql, (*args, limit)).fetchall()
+        out = []
+        for game_id, kind, count, started, ended, moves, result in rows:
+            players = self.db.execute(
+                "SELECT name, kind, won FROM players WHERE game_id = ? ORDER BY seat",
+                (game_id,)).fetchall()
+            out.append(GameInfo(game_id, kind, count, started, ended, moves,
+                                [p[0] for p in players], [p[1] for p in players],
+                                [i for i, p in enumerate(players) if p[2]],
+                                json.loads(result) if result else None))
+        return out
+
+    def last(self) -> int | None:
+        """The id of the game that ended last, or ``None``."""
+        row = self.db.execute("SELECT id FROM games ORDER BY ended DESC, id DESC "
+                              "LIMIT 1").fetchone()
+        return None if row is None else int(row[0])
+
+    def get(self, game_id: int) -> dict[str, Any]:
+        """The record of game ``game_id``, checked; :class:`StoreError` if there is none
+        or it cannot be read."""
+        row = self.db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no game {game_id} is kept here (hiddenhand history lists "
+                             "them)")
+        inflate = zlib.decompressobj()
+        try:
+            text = inflate.decompress(row[0], MAX_FILE)
+            if inflate.unconsumed_tail:
+                raise StoreError(f"game {game_id}'s record is larger than a record can be")
+            return check_record(_parse(text, f"game {game_id}"))
+        except (zlib.error, RecordError) as exc:
+            raise StoreError(f"game {game_id}'s record cannot be read: {exc}") from None
+
+
+class Keeper:
+    """Keeps finished games in a store from a thread of its own: called on a host's
+    event loop with each record (``Host.keepers``), it returns at once. The first
+    failure is logged; later ones quietly (a full disk fails every time)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_path()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="records")
+        self._failed = False
+        self._lock = threading.Lock()
+
+    def __call__(self, record: dict[str, Any]) -> Future[int | None]:
+        ended = time.time()
+        duration = record["moves"][-1][2] if record["moves"] else 0.0
+        record = {**record, "ended": ended, "started": ended - duration}
+        return self._pool.submit(self._write, record)
+
+    def _write(self, record: dict[str, Any]) -> int | None:
+        try:
+            with GameStore(self.path) as store:
+                return store.add(record)
+        except (StoreError, sqlite3.Error, OSError) as exc:
+            with self._lock:
+                first, self._failed = not self._failed, True
+            if first:
+                log.warning("this game is not kept for replay (%s); play goes on", exc)
+            return None
+
+    def close(self) -> None:
+        """Finish the writes under way."""
+        self._pool.shutdown(wait=True)
+
+
+def _nesting(text: str) -> int:
+    """How deeply ``text``'s brackets nest (strings skipped), before parsing it."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _parse(data: bytes, what: str) -> Any:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{what} is not text (UTF-8)") from None
+    if _nesting(text) > MAX_NESTING:
+        raise RecordError(f"{what} is nested too deeply to be a game record")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise RecordError(f"{what} is not a game record (not JSON: {exc})") from None
+
+
+def read_game_file(path: Path) -> dict[str, Any]:
+    """The checked record in game file ``path``; :class:`StoreError` in one line if it
+    cannot be read or is not a record this release can play."""
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE + 1)
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE:
+        raise StoreError(f"{path} is larger than {MAX_FILE // (1024 * 1024)} MB: not a "
+                         "game record")
+    try:
+        return check_record(_parse(data, str(path)))
+    except RecordError as exc:
+        raise StoreError(f"{path}: {exc}") from None
+
+
+def export_game(record: dict[str, Any], path: Path) -> None:
+    """Write ``record`` to ``path`` as a game file (whole or not at all)."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temp.write_text(json.dumps(record, separators=(",", ":")), encoding="utf-8")
+        temp.replace(path)
+    except OSError as exc:
+        with suppress(OSError):
+            temp.unlink()
+        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None

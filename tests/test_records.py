@@ -1,0 +1,350 @@
+"""Finished games kept: records that replay exactly, a database with a schema version,
+game files from elsewhere treated as hostile, and hosts that keep every game they end."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from engine.bots.simulate import simulate
+from engine.record import (
+    MAX_MOVES,
+    VERSION,
+    RecordError,
+    Replay,
+    Tape,
+    check_record,
+    fingerprint,
+    replay,
+)
+from net import lobby
+from net import records as store_mod
+from net.records import GameStore, Keeper, StoreError, export_game, read_game_file
+from net.table import Table
+from tests.test_table import house, seated, send
+
+GAMES = [("getout", 3), ("getit", 4), ("gotfive", 3)]
+
+
+def recorded(game_id: str, seats: int, seed: int = 3) -> tuple[dict[str, Any], dict[str, Any]]:
+    out = simulate(game_id, seats, seed, {}, record=True)
+    return out, out["record"]
+
+
+# ---- records ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game_id", "seats"), GAMES)
+def test_a_recorded_bot_game_replays_to_the_same_end_through_a_file_s_round_trip(
+        game_id: str, seats: int) -> None:
+    out, record = recorded(game_id, seats)
+    assert record["version"] == VERSION and record["moves"]
+    again = check_record(json.loads(json.dumps(record)))
+    game = replay(again)
+    assert game.over and game.result == out["result"]
+    assert fingerprint(game) == record["check"]
+
+
+@pytest.mark.parametrize(("game_id", "seats"), GAMES)
+def test_a_replay_steps_to_any_move_as_the_game_stood_then(game_id: str, seats: int) -> None:
+    _, record = recorded(game_id, seats, seed=11)
+    steps = Replay(check_record(record))
+    live = engine.new_game(game_id, seats=seats, seed=record["seed"], options=record["options"])
+    picks = {0, 1, Replay.EVERY - 1, Replay.EVERY, Replay.EVERY + 1, len(steps)}
+    for k, (seat, action, now) in enumerate(record["moves"], 1):
+        if seat is None:
+            live.advance(now)
+        else:
+            live.act(seat, action, now=now)
+        if k in picks:
+            assert steps.game_at(k).snapshot() == live.snapshot()
+    assert steps.game_at(0).snapshot() == engine.new_game(
+        game_id, seats=seats, seed=record["seed"], options=record["options"]).snapshot()
+    assert len(steps.events) == len(record["moves"])
+
+
+def _broken(change: Any) -> dict[str, Any]:
+    _, record = recorded("getout", 2, seed=4)
+    record = json.loads(json.dumps(record))
+    change(record)
+    return record
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    (lambda r: r.update(format="x"), "not a hiddenhand game record"),
+    (lambda r: r.update(version=VERSION + 1), "newer hiddenhand"),
+    (lambda r: r.update(version="1"), "version"),
+    (lambda r: r.update(game="chess"), "unknown game 'chess'"),
+    (lambda r: r.update(seats="2"), "seats must be a whole number"),
+    (lambda r: r.update(seats=9), "seats must be a whole number from 2 to 6"),
+    (lambda r: r.update(seed=-1), "seed"),
+    (lambda r: r.update(options={"limit": "lots"}), "options:"),
+    (lambda r: r.update(players=r["players"][:1]), "players must list the 2 seats"),
+    (lambda r: r["players"][0].update(name="\x1b[2J"), "printable"),
+    (lambda r: r["players"][0].update(kind="ghost"), "kind"),
+    (lambda r: r.update(moves={"a": 1}), "moves must be a list"),
+    (lambda r: r.update(moves=[[0, {"type": "draw"}, 0]] * (MAX_MOVES + 1)),
+     "at most 100000"),
+    (lambda r: r["moves"].__setitem__(1, [0, {"type": "draw"}]), "move 2 must be"),
+    (lambda r: r["moves"].__setitem__(1, [7, {"type": "draw"}, 0.0]), "move 2's seat"),
+    (lambda r: r["moves"].__setitem__(1, [0, "draw", 0.0]), "move 2's action"),
+    (lambda r: r["moves"].__setitem__(1, [0, {"type": "x", "a": [[[[["deep"]]]]]}, 0.0]),
+     "nested too deeply"),
+    (lambda r: r["moves"].__setitem__(1, [0, {"type": "draw"}, float("nan")]), "time"),
+    (lambda r: r["moves"].__setitem__(2, [r["moves"][2][0], r["moves"][2][1], -1.0]),
+     "time"),
+    (lambda r: r.update(check="00"), "fingerprint"),
+    (lambda r: r.update(result={"x": object()}), "holds a object"),
+])
+def test_a_record_that_is_wrong_in_any_field_is_refused_in_one_line(change: Any,
+                                                                    said: str) -> None:
+    with pytest.raises(RecordError, match=said) as refused:
+        check_record(_broken(change))
+    assert "\n" not in str(refused.value)
+
+
+def test_a_record_whose_moves_break_the_rules_or_end_elsewhere_does_not_replay() -> None:
+    illegal = check_record(_broken(lambda r: r["moves"].insert(
+        0, [r["moves"][0][0], {"type": "play", "card": 999}, 0.0])))
+    with pytest.raises(RecordError, match=r"move 1 \(play by seat \d\) breaks the rules"):
+        replay(illegal)
+    other_end = check_record(_broken(lambda r: r.update(check="0" * 32)))
+    with pytest.raises(RecordError, match="does not replay to the game it recorded"):
+        replay(other_end)
+    short = check_record(_broken(lambda r: r["moves"].pop()))
+    with pytest.raises(RecordError, match="does not replay"):
+        replay(short)
+
+
+# ---- game files ------------------------------------------------------------------------
+
+
+def test_a_game_file_round_trips_and_hostile_files_get_a_clear_error(tmp_path: Path) -> None:
+    _, record = recorded("gotfive", 3)
+    path = tmp_path / "game.hhgame"
+    export_game(record, path)
+    assert replay(read_game_file(path)).result == record["result"]
+    text = path.read_text()
+    cases = {
+        "truncated.hhgame": (text[: len(text) // 2], "not JSON"),
+        "deep.hhgame": ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        "binary.hhgame": (b"\xff\xfe\x00".decode("latin-1"), "not JSON|not text"),
+        "array.hhgame": ("[1, 2]", "not a hiddenhand game record"),
+    }
+    for name, (content, said) in cases.items():
+        (tmp_path / name).write_text(content, encoding="latin-1")
+        with pytest.raises(StoreError, match=said) as refused:
+            read_game_file(tmp_path / name)
+        assert "\n" not in str(refused.value)
+    huge = tmp_path / "huge.hhgame"
+    with huge.open("wb") as handle:
+        handle.truncate(store_mod.MAX_FILE + 1)
+    with pytest.raises(StoreError, match="larger than 4 MB"):
+        read_game_file(huge)
+    with pytest.raises(StoreError, match="cannot read"):
+        read_game_file(tmp_path / "missing.hhgame")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    with pytest.raises(StoreError, match="cannot write"):
+        export_game(record, tmp_path / "no-such-dir" / "x.hhgame")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+# ---- the database ----------------------------------------------------------------------
+
+
+def test_the_store_keeps_records_lists_them_newest_first_and_filters_them(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    with GameStore(path) as store:
+        assert store.last() is None
+        ids = []
+        for i, (game_id, seats) in enumerate(GAMES):
+            _, record = recorded(game_id, seats, seed=20 + i)
+            ids.append(store.add({**record, "started": 100.0 + i, "ended": 200.0 + i}))
+        listed = store.games()
+        assert [g.id for g in listed] == ids[::-1] and store.last() == ids[-1]
+        assert [g.game for g in store.games(game="getit")] == ["getit"]
+        assert [g.seats for g in store.games(seats=3)] == [3, 3]
+        assert [g.id for g in store.games(since=201.0)] == ids[1:][::-1]
+        assert [g.game for g in store.games(player="Bot 4")] == ["getit"]
+        got = store.get(ids[0])
+        assert replay(got).result == listed[-1].result
+        assert listed[-1].players == [p["name"] for p in got["players"]]
+        with pytest.raises(StoreError, match="no game 999 is kept"):
+            store.get(999)
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == (
+        store_mod.SCHEMA_VERSION)
+
+
+def test_a_database_from_a_newer_release_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {store_mod.SCHEMA_VERSION + 1}")
+    with pytest.raises(StoreError, match="made by a newer hiddenhand"):
+        GameStore(path)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == store_mod.SCHEMA_VERSION + 1
+        assert db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+
+
+def test_a_damaged_row_is_a_clear_error_not_a_crash(tmp_path: Path) -> None:
+    import zlib
+
+    path = tmp_path / "games.sqlite3"
+    with GameStore(path) as store:
+        _, record = recorded("getout", 2)
+        kept = store.add(record)
+        store.db.execute("UPDATE games SET record = ? WHERE id = ?",
+                         (zlib.compress(b'{"format": "hiddenhand-game", "version": 1}'), kept))
+        store.db.commit()
+        with pytest.raises(StoreError, match=f"game {kept}'s record cannot be read"):
+            store.get(kept)
+        store.db.execute("UPDATE games SET record = ? WHERE id = ?", (b"junk", kept))
+        store.db.commit()
+        with pytest.raises(StoreError, match="cannot be read"):
+            store.get(kept)
+
+
+def test_a_keeper_that_cannot_write_says_so_once_and_returns(tmp_path: Path,
+                                                             caplog: pytest.LogCaptureFixture
+                                                             ) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    keeper = Keeper(blocked / "games.sqlite3")
+    _, record = recorded("gotfive", 2)
+    with caplog.at_level(logging.WARNING, logger="hiddenhand.records"):
+        assert keeper(record).result(timeout=30) is None
+        assert keeper(record).result(timeout=30) is None
+    keeper.close()
+    warned = [r for r in caplog.records if "not kept for replay" in r.getMessage()]
+    assert len(warned) == 1
+    good = Keeper(tmp_path / "games.sqlite3")
+    kept = good(record).result(timeout=30)
+    good.close()
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        info = store.games()[0]
+        assert info.id == kept and info.ended is not None and info.started is not None
+        assert info.started <= info.ended
+
+
+# ---- a table's record ------------------------------------------------------------------
+
+
+def _play_out(table: Table, rng: random.Random, now: float, people: range) -> list[dict[str, Any]]:
+    """Play ``table``'s game to its end (people at random, the bots at their pace);
+    the records of finished games its outboxes carried."""
+    finished: list[dict[str, Any]] = []
+    game = table.game
+    assert game is not None
+    while not game.over:
+        now += 1.0
+        mover = next((s for s in people if game.legal_actions(s)), None)
+        if mover is not None:
+            out = table.act(mover, rng.choice(game.legal_actions(mover)), now)
+        else:
+            out = table.wake(max(now, table.next_wake() or now))
+        finished += send(out).finished
+    return finished
+
+
+def test_a_table_gives_its_game_s_record_once_it_is_over_and_it_replays_exactly() -> None:
+    table, (ann, _bob) = seated("getout", {"match": False}, ["Ann", "Bob"], bots=1,
+                                rules=house(bot_delay=0.0))
+    out = send(lobby.start(table, ann, 1.0))
+    assert not out.finished
+    finished = _play_out(table, random.Random(5), 1.0, range(2))
+    assert len(finished) == 1
+    record = check_record(json.loads(json.dumps(finished[0])))
+    assert [p["name"] for p in record["players"]] == ["Ann", "Bob", "Bot 3"]
+    assert [p["kind"] for p in record["players"]] == ["human", "human", "bot"]
+    assert table.game is not None
+    assert fingerprint(replay(record)) == fingerprint(table.game)
+
+
+def test_a_table_back_from_the_journal_still_records_its_whole_game() -> None:
+    table, (ann, _bob) = seated("getout", {"match": False}, ["Ann", "Bob"])
+    table.journaling = True
+    out = lobby.start(table, ann, 0.0)
+    (state,) = [r for r in out.records if r["k"] == "table"]
+    ops: list[dict[str, Any]] = []
+    game = table.game
+    assert game is not None
+    rng = random.Random(8)
+    for step in range(6):
+        mover = next(s for s in range(2) if game.legal_actions(s))
+        out = table.act(mover, rng.choice(game.legal_actions(mover)), 1.0 + step)
+        for r in out.records:
+            if r["k"] == "table":
+                state, ops = r, []
+            elif r["k"] in ("act", "adv"):
+                ops.append(r)
+    back = Table.restore(state, ops, house())
+    assert back.tape is not None and table.tape is not None
+    assert back.tape.moves == table.tape.moves
+    back.thaw(10.0)
+    finished = _play_out(back, rng, 10.0, range(2))
+    assert back.game is not None and len(finished) == 1
+    assert fingerprint(replay(check_record(finished[0]))) == fingerprint(back.game)
+
+
+def test_a_tape_from_a_journal_record_keeps_its_moves_apart_from_the_live_one() -> None:
+    tape = Tape("getout", 2, 1, {}, [{"name": "A", "kind": "human"}] * 2)
+    tape.act(0, {"type": "draw"}, 1.0)
+    data = tape.data()
+    tape.advance(2.0)
+    assert len(data["moves"]) == 1 and len(Tape.from_data(data).moves) == 1
+
+
+@pytest.mark.parametrize(("game_id", "seats"), GAMES)
+def test_a_snapshot_is_the_state_then_and_playing_on_never_changes_it(game_id: str,
+                                                                       seats: int) -> None:
+    """A replay keeps snapshots on the way to jump back to (GET OUT!'s gave the live
+    list of round points, so a kept snapshot grew with the game)."""
+    import copy
+
+    _, record = recorded(game_id, seats, seed=2)
+    game = engine.new_game(game_id, seats=seats, seed=2, options=record["options"])
+    kept = []
+    for k, (seat, action, now) in enumerate(record["moves"]):
+        if k % 5 == 0:
+            snapshot = game.snapshot()
+            kept.append((snapshot, copy.deepcopy(snapshot)))
+        if seat is None:
+            game.advance(now)
+        else:
+            game.act(seat, action, now=now)
+    assert all(then == copy_then for then, copy_then in kept)
+
+
+async def test_a_host_hands_each_finished_game_to_its_keepers_who_keep_it(
+        tmp_path: Path) -> None:
+    from engine.bots import RandomBot
+    from net.autoplay import drive
+    from net.client import Client
+    from net.host import Host
+
+    keeper = Keeper(tmp_path / "games.sqlite3")
+    async with Host("solo", bot_delay=0) as host:
+        host.keepers.append(keeper)
+        me = await Client.local(host, name="Me")
+        await me.create_table("Solo", "getout", 3, {"match": False})
+        await me.add_bot(1)
+        await me.add_bot(2)
+        await me.start()
+        result = await drive(me, RandomBot(9))
+        assert result is not None
+        (table,) = host.tables.values()
+        assert table.game is not None
+        end = fingerprint(table.game)
+        await me.close()
+    keeper.close()
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        (info,) = store.games()
+        assert info.players == ["Me", "Bot 2", "Bot 3"] and info.kinds[0] == "human"
+        assert fingerprint(replay(store.get(info.id))) == end
