@@ -429,6 +429,11 @@ class Game(ABC):
             self.kept.append([None, None, now])
         return events
 
+    def laid_open(self) -> dict[str, Plain]:
+        """What no seat may see, in the shapes views use (host only, like
+        :meth:`snapshot`): for a review of a game that is over, with every card face up."""
+        return {}
+
     def snapshot(self) -> dict[str, Plain]:
         """The complete state as plain data (host only: it holds every secret)."""
         return {

@@ -656,6 +656,11 @@ class GetIt(Game):
             view["peek"] = top.face() if self.peeking[seat] and top is not None else None
         return view
 
+    def laid_open(self) -> dict[str, Plain]:
+        """Every seat's pile, top first, and its hand while preparing."""
+        return {"piles": [[self.cards[c].plain() for c in reversed(pile)] for pile in self.piles],
+                "hands": [[self.cards[c].plain() for c in hand] for hand in self.hands]}
+
     def _hand_view(self, seat: int) -> list[dict[str, Plain]]:
         """The seat's own hand while preparing (its arranged order once confirmed)."""
         if self._phase_name != PHASE_PREPARE:

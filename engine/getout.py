@@ -440,6 +440,13 @@ class GetOut(Game):
         hand = sorted(self.hands[seat], key=self._rank.__getitem__)
         return {"hand": [plain[c].copy() for c in hand]}
 
+    def laid_open(self) -> dict[str, Plain]:
+        """Every hand (in each seat's order) and the draw pile, top first."""
+        plain = self._plain
+        return {"hands": [[plain[c].copy() for c in sorted(h, key=self._rank.__getitem__)]
+                          for h in self.hands],
+                "draw_pile": [plain[c].copy() for c in reversed(self.draw_pile)]}
+
     def _own_part(self, seat: int | None) -> View:
         # A hand is the same while it holds the same cards: most seats' hands do not
         # change from one move to the next (the host then compares them by identity).

@@ -156,6 +156,10 @@ class GotFive(Game):
         return {"type": "game_over", "winners": [winner], "reason": reason,
                 "racks": [[tile(n) for n in rack] for rack in self.racks]}
 
+    def laid_open(self) -> dict[str, Plain]:
+        """Every rack's tiles, face up."""
+        return {"racks": [[tile(n) for n in rack] for rack in self.racks]}
+
     def _shows_rack(self, owner: int, viewer: int | None) -> bool:
         """Whether ``viewer`` (``None``: a spectator) sees the numbers on ``owner``'s rack."""
         if self.over or self.out[owner]:

@@ -236,6 +236,7 @@ class Box:
             f"--player={player}",
             f"--data-dir={data}",
             f"--box-invite={invite}",
+            f"--box-games={self.settings.data_dir / DB_NAME}",
         ]
         return argv, data
 

@@ -52,6 +52,7 @@ MIGRATIONS: list[str] = [
         ended REAL,
         moves INTEGER NOT NULL,
         result TEXT,
+        facts TEXT,
         record BLOB NOT NULL
     );
     CREATE INDEX games_by_end ON games (ended);
@@ -86,6 +87,8 @@ class GameInfo(NamedTuple):
     kinds: list[str]
     winners: list[int]
     result: Any
+    #: What a history's statistics count (:func:`facts`).
+    facts: dict[str, Any]
 
 
 def default_path() -> Path:
@@ -100,6 +103,15 @@ def winners(record: dict[str, Any]) -> list[int]:
         return list(range(record["seats"])) if result.get("won") else []
     found = result.get("winners")
     return [s for s in found if isinstance(s, int)] if isinstance(found, list) else []
+
+
+def facts(record: dict[str, Any]) -> dict[str, Any]:
+    """What statistics count of a game beyond its result: Got Five!'s clues given."""
+    if record["game"] == "gotfive":
+        clues = sum(1 for seat, action, _ in record["moves"]
+                    if seat is not None and action.get("type") in ("sort", "compare"))
+        return {"clues": clues}
+    return {}
 
 
 class GameStore:
@@ -148,10 +160,11 @@ class GameStore:
         won = set(winners(record))
         with self.db:
             cursor = self.db.execute(
-                "INSERT INTO games (game, seats, started, ended, moves, result, record) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games (game, seats, started, ended, moves, result, facts, record) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (record["game"], record["seats"], record.get("started"), record.get("ended"),
-                 len(record["moves"]), json.dumps(record.get("result")), blob))
+                 len(record["moves"]), json.dumps(record.get("result")),
+                 json.dumps(facts(record)), blob))
             game_id = cursor.lastrowid
             assert game_id is not None
             self.db.executemany(
@@ -180,19 +193,20 @@ class GameStore:
             where.append("EXISTS (SELECT 1 FROM players q WHERE q.game_id = g.id "
                          "AND q.name = ?)")
             args.append(player)
-        sql = ("SELECT g.id, g.game, g.seats, g.started, g.ended, g.moves, g.result "
+        sql = ("SELECT g.id, g.game, g.seats, g.started, g.ended, g.moves, g.result, g.facts "
                "FROM games g" + (" WHERE " + " AND ".join(where) if where else "")
                + " ORDER BY g.ended DESC, g.id DESC LIMIT ?")
         rows = self.db.execute(sql, (*args, limit)).fetchall()
         out = []
-        for game_id, kind, count, started, ended, moves, result in rows:
+        for game_id, kind, count, started, ended, moves, result, known in rows:
             players = self.db.execute(
                 "SELECT name, kind, won FROM players WHERE game_id = ? ORDER BY seat",
                 (game_id,)).fetchall()
             out.append(GameInfo(game_id, kind, count, started, ended, moves,
                                 [p[0] for p in players], [p[1] for p in players],
                                 [i for i, p in enumerate(players) if p[2]],
-                                json.loads(result) if result else None))
+                                json.loads(result) if result else None,
+                                json.loads(known) if known else {}))
         return out
 
     def last(self) -> int | None:
@@ -298,7 +312,7 @@ def read_game_file(path: Path) -> dict[str, Any]:
         raise StoreError(f"{path} is larger than {MAX_FILE // (1024 * 1024)} MB: not a "
                          "game record")
     try:
-        return check_record(_parse(data, str(path)))
+        return check_record(_parse(data, "this file"))
     except RecordError as exc:
         raise StoreError(f"{path}: {exc}") from None
 

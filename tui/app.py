@@ -82,6 +82,7 @@ class HiddenHandApp(App[None]):
         box: tuple[str, int] | None = None,
         box_invite: str | None = None,
         collector_paused: bool = False,
+        games: str | None = None,
     ) -> None:
         super().__init__()
         self._no_colour: LineFilter | None = None
@@ -103,6 +104,8 @@ class HiddenHandApp(App[None]):
         self._on_screen = OnScreen()
         self.box = box
         self.box_invite = box_invite
+        #: Where past games are read (the box's own database; ``None``: ours).
+        self.games = games
         self._collector_paused = collector_paused
 
     def notify(self, message: str, *, title: str = "",

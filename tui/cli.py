@@ -61,6 +61,8 @@ def build_parser(*, arguments: bool | Collection[str] = True) -> argparse.Argume
                      "(default: the user's config and data dirs)")
     box.add_argument("--box-invite", default=None, metavar="TEXT",
                      help="how friends join, as the lobby shows it (e.g. 'ssh -p 2222 box')")
+    box.add_argument("--box-games", default=None, metavar="FILE",
+                     help="the box's database of finished games (its players' past games)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND",
                                 parser_class=CommandParser)
     for name, (add, help_, description) in COMMANDS.items():
@@ -133,18 +135,23 @@ def run_sim_command(args: argparse.Namespace) -> int:
               "error": args.person_error, "typing": args.person_typing}
     # The simulator and the bots are loaded only for ``sim``.
     from engine.bots.simulate import SimulationError
+    from net.records import StoreError
     from tui.sim import print_report, run_sim
 
     try:
         records = run_sim(
             args.game, args.games, seats, args.seed, options, reaction=args.reaction,
             jitter=args.jitter, versus=args.versus, progress=False if args.no_progress else None,
-            people=args.people, person=person,
+            people=args.people, person=person, record=args.record,
         )
-    except SimulationError as exc:
+    except (SimulationError, StoreError) as exc:
         print(f"hiddenhand sim: {exc}", file=sys.stderr)
         return 1
     print_report(args.game, records, args.versus, person if args.people else None)
+    if args.record:
+        kept = [r["kept"] for r in records]
+        print(f"kept as games {kept[0]} to {kept[-1]}: 'hiddenhand replay {kept[0]}' "
+              "reviews the first")
     return 0
 
 
@@ -243,7 +250,8 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.player and (cut := name_cut(args.player, settings.name)):
         problem = f"{problem}. {cut}" if problem else cut
     app = HiddenHandApp(settings, notice=problem, solo=solo, box=box,
-                        box_invite=args.box_invite, collector_paused=True)
+                        box_invite=args.box_invite, collector_paused=True,
+                        games=args.box_games)
     # What is imported by now (Textual, the app, their classes and tables) lives as long
     # as the app: frozen, the cyclic garbage collector never walks it again, neither in
     # the full collection before a solo table's first frame nor in any during play.
@@ -330,6 +338,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     if args.command == "ssh-serve":
         return run_ssh_serve_command(args)
+    if args.command in ("history", "replay", "export", "import"):
+        from tui.records_cli import RUNS
+
+        return RUNS[args.command](args)
     if args.command == "list":
         from net.serve import run_list
 

@@ -12,6 +12,12 @@ import socket
 from collections.abc import Callable
 
 from tui import cli_values as check
+from tui.records_cli import (
+    export_arguments,
+    history_arguments,
+    import_arguments,
+    replay_arguments,
+)
 
 DEFAULT_PORT = 4455
 #: The ``host`` flags that set a ``net.limits.Limits`` field of the same name, and what
@@ -87,6 +93,9 @@ def sim_arguments(sim: argparse.ArgumentParser) -> None:
                      "the bot's seat goes round from game to game) or casual bots (Got "
                      "Five!; the bot in seat 1); the bot's wins are given with their 95%% "
                      "interval")
+    sim.add_argument("--record", action="store_true",
+                     help="keep every game played, to review ('hiddenhand history', "
+                     "'hiddenhand replay ID')")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -203,4 +212,15 @@ COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], str, str]] 
                   "127.0.0.1. Ctrl-C stops it."),
     "list": (list_arguments, "list the hosts on the LAN",
              "Browse the LAN for hiddenhand hosts and print them."),
+    "history": (history_arguments, "list the games kept here, or their figures",
+                "List the finished games kept here (every game a host of yours ends), "
+                "newest first, or with --stats the figures per game and player count."),
+    "replay": (replay_arguments, "review a finished game move by move",
+               "Step through a finished game: the last, one by its id, or a game file. "
+               "Seen from any seat or with every card face up."),
+    "export": (export_arguments, "write a kept game to a file for a friend",
+               "Write one kept game as a game file (.hhgame) that 'hiddenhand replay' "
+               "opens anywhere."),
+    "import": (import_arguments, "keep a friend's game file here",
+               "Check a game file whole and keep its game with yours."),
 }

@@ -37,23 +37,44 @@ def run_sim(
     progress: bool | None = None,
     people: int = 0,
     person: Mapping[str, float] | None = None,
+    record: bool = False,
 ) -> list[dict[str, Any]]:
     """Play ``games`` games with seeds ``seed``, ``seed + 1``, ...; return their records.
 
     ``people`` and ``person`` seat simulated people in Get It! (see
     ``engine.bots.simulate.simulate``). ``progress`` shows a bar on stderr (default: only
     when stderr is a terminal).
+    ``record`` keeps every game in the games database (``net.records``), each with its
+    ``kept`` id in its result.
     Raises ``SimulationError`` if a bot misbehaves.
     """
     records = []
-    with _bar(games, f"{game_id} x{games}", progress) as advance:
+    with _bar(games, f"{game_id} x{games}", progress) as advance, _store(record) as store:
         for i in range(games):
-            records.append(simulate(
+            started = time.time()
+            out = simulate(
                 game_id, seats, seed + i, options, reaction=reaction, jitter=jitter,
                 versus=versus, timer=time.perf_counter, people=people, person=person,
-            ))
+                record=record,
+            )
+            if store is not None:
+                out["kept"] = store.add({**out.pop("record"), "started": started,
+                                         "ended": time.time()})
+            records.append(out)
             advance()
     return records
+
+
+@contextmanager
+def _store(record: bool) -> Iterator[Any]:
+    """The games database while the games are played (``None``: nothing kept)."""
+    if not record:
+        yield None
+        return
+    from net.records import GameStore
+
+    with GameStore() as store:
+        yield store
 
 
 @contextmanager

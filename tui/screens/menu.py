@@ -49,6 +49,7 @@ class MenuScreen(Screen[None]):
         Binding("s", "solo", "Solo"),
         Binding("h", "host", "Host"),
         Binding("j", "join", "Join"),
+        Binding("p", "past", "Past games"),
         Binding("r", "rules", "Rules"),
         Binding("question_mark", "rules", "Rules", show=False),
         Binding("o", "settings", "Settings"),
@@ -80,6 +81,7 @@ class MenuScreen(Screen[None]):
                 else:
                     yield Button("Host a LAN game (h)", id="host", compact=True)
                     yield Button("Join a game (j)", id="join", compact=True)
+                yield Button("Past games (p)", id="past", compact=True)
                 yield Button("Rules (r)", id="rules", compact=True)
                 yield Button("Settings (o)", id="settings", compact=True)
                 yield Button("Quit (q)", id="quit", compact=True)
@@ -190,6 +192,16 @@ class MenuScreen(Screen[None]):
         from tui.screens.join import JoinScreen
 
         self.app.push_screen(JoinScreen(box=self.app.box))
+
+    def action_past(self) -> None:
+        """The games kept here: review one, see how you have done."""
+        # (Loaded when first opened, not before the menu's first frame.)
+        from pathlib import Path
+
+        from tui.screens.history import HistoryScreen
+
+        games = self.app.games
+        self.app.push_screen(HistoryScreen(Path(games) if games else None))
 
     def action_rules(self) -> None:
         """Read each game's rules."""

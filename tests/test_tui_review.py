@@ -1,0 +1,172 @@
+"""The past-games screen, the review of a finished game, and the commands around them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import DataTable, OptionList
+
+from engine.bots.simulate import simulate
+from engine.record import Replay
+from net.records import GameStore, default_path
+from tests.tui_support import make_app, screen_text, until
+from tui import cli
+from tui.screens.history import HistoryScreen
+from tui.screens.review import ReviewScreen
+
+SIZE = (100, 32)
+
+
+def keep(store: GameStore, game_id: str, seats: int, seed: int,
+         names: list[str] | None = None, ended: float = 1_000_000.0) -> int:
+    record = simulate(game_id, seats, seed, {}, record=True)["record"]
+    if names is not None:
+        record["players"] = [{"name": n, "kind": "human" if i == 0 else "bot"}
+                             for i, n in enumerate(names)]
+    return store.add({**record, "started": ended - 60, "ended": ended})
+
+
+@pytest.fixture
+def kept(data_dir: Path) -> list[int]:
+    """Three games of Ann's, one of each kind, in the games database."""
+    path = default_path()
+    path.unlink(missing_ok=True)
+    with GameStore(path) as store:
+        return [keep(store, "getout", 3, 5, ["Ann", "Bot 2", "Bot 3"], 1e6),
+                keep(store, "getit", 3, 6, ["Ann", "Bot 2", "Bot 3"], 1e6 + 1),
+                keep(store, "gotfive", 3, 7, ["Ann", "Bot 2", "Bot 3"], 1e6 + 2)]
+
+
+async def test_past_games_list_ann_s_games_and_enter_reviews_one(kept: list[int]) -> None:
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("p")
+        screen = await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and
+                             app.screen, "the past games")
+        games = screen.query_one("#history-games", DataTable)
+        assert games.row_count == 3
+        text = screen_text(app)
+        assert "Got Five!" in text and "Get It!" in text and "GET OUT!" in text
+        figures = screen.query_one("#history-figures", DataTable)
+        assert figures.row_count == 3
+        await pilot.press("g")  # GET OUT! only
+        await until(pilot, lambda: games.row_count == 1, "GET OUT! alone")
+        assert "GET OUT!" in screen_text(app)
+        await pilot.press("enter")
+        review = await until(pilot, lambda: isinstance(app.screen, ReviewScreen) and
+                             app.screen, "the review")
+        assert review.record["game"] == "getout"
+        assert "move 0 of" in screen_text(app) and "everything open" in screen_text(app)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "back in the past games")
+
+
+async def test_someone_else_s_games_show_only_when_asked(data_dir: Path) -> None:
+    path = default_path()
+    path.unlink(missing_ok=True)
+    with GameStore(path) as store:
+        keep(store, "getout", 2, 3, ["Bob", "Bot 2"])
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("p")
+        screen = await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and
+                             app.screen, "the past games")
+        assert "No kept game matches" in screen_text(app)
+        await pilot.press("m")
+        games = screen.query_one("#history-games", DataTable)
+        await until(pilot, lambda: games.row_count == 1, "everyone's games")
+        assert "Bob" in screen_text(app)
+
+
+async def test_the_review_steps_jumps_and_shows_any_seat_s_view(kept: list[int]) -> None:
+    with GameStore(default_path()) as store:
+        record = store.get(kept[0])
+    replay = Replay(record)
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = ReviewScreen(record, replay)
+        await app.push_screen(screen)
+        await pilot.press("right", "right")
+        assert screen.at == 2
+        assert "move 2 of" in screen_text(app)
+        listed = screen.query_one(OptionList)
+        assert listed.highlighted is not None
+        assert listed.get_option_at_index(listed.highlighted).id == "2"
+        await pilot.press("left")
+        assert screen.at == 1
+        await pilot.press("end")
+        assert screen.at == len(replay)
+        await pilot.press("home")
+        assert screen.at == 0
+        await pilot.press("right_square_bracket")
+        assert screen.at == screen.parts[0] and "round 2 of" in screen_text(app)
+        # Seen from seat 2: its own hand, the others' only as counts.
+        await pilot.press("2")
+        text = screen_text(app)
+        assert "seen by 2 Bot 2" in text and "cards (hidden)" in text
+        await pilot.press("0")
+        assert "cards (hidden)" not in screen_text(app)
+        await pilot.press("9")
+        assert screen.seat is None
+        # A click (or Enter) on a move in the list goes there.
+        listed.focus()
+        listed.highlighted = 5
+        await pilot.press("enter")
+        assert screen.at == int(listed.get_option_at_index(5).id or 0)
+
+
+async def test_play_goes_on_by_itself_until_paused(kept: list[int]) -> None:
+    with GameStore(default_path()) as store:
+        record = store.get(kept[2])
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = ReviewScreen(record, Replay(record))
+        await app.push_screen(screen)
+        await pilot.press("space")
+        assert "playing" in screen_text(app)
+        await until(pilot, lambda: screen.at >= 2, "two moves played on")
+        await pilot.press("space")
+        stopped = screen.at
+        assert "playing" not in screen_text(app)
+        await pilot.pause(0.01)
+        assert screen.at == stopped
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = cli.main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_history_export_and_import_from_the_command_line(kept: list[int], tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    code, out, _ = run(["history", "--json"], capsys)
+    rows = json.loads(out)
+    assert code == 0 and [r["id"] for r in rows] == [str(k) for k in kept[::-1]]
+    code, out, _ = run(["history", "--stats", "--player", "Ann", "--json"], capsys)
+    assert code == 0 and {r["game"] for r in json.loads(out)} == {
+        "GET OUT!", "Get It!", "Got Five!"}
+    target = tmp_path / "g.hhgame"
+    code, out, _ = run(["export", str(kept[1]), str(target)], capsys)
+    assert code == 0 and target.exists() and "hiddenhand replay" in out
+    code, out, _ = run(["import", str(target)], capsys)
+    assert code == 0 and "kept as game" in out
+    code, out, _ = run(["history", "--game", "getit", "--json"], capsys)
+    assert len(json.loads(out)) == 2
+    bad = tmp_path / "bad.hhgame"
+    record: dict[str, Any] = json.loads(target.read_text())
+    record["moves"][3][1] = {"type": "play"}
+    record["moves"].insert(0, [0, {"type": "play"}, 0.0])
+    bad.write_text(json.dumps(record))
+    before = run(["history", "--json"], capsys)[1]
+    code, _, err = run(["import", str(bad)], capsys)
+    assert code == 1 and "breaks the rules" in err and err.count("\n") == 1
+    assert run(["history", "--json"], capsys)[1] == before
+    code, _, err = run(["replay", "12345"], capsys)
+    assert code == 1 and "no game 12345 is kept" in err
+    code, _, err = run(["export", "nope", str(tmp_path / "x.hhgame")], capsys)
+    assert code == 1 and "not a game id" in err

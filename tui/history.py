@@ -1,0 +1,126 @@
+"""Past games in a table and in figures: what ``hiddenhand history`` prints and the
+app's past-games screen shows. Pure functions of the kept games' summaries
+(``net.records.GameInfo``); no database, no screen.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+from net.records import GameInfo
+from tui.review import GAME_NAMES, result_words
+
+#: The periods a history can be narrowed to, in days (``None``: all of it).
+PERIODS: dict[str, float | None] = {"all": None, "year": 365, "month": 30, "week": 7,
+                                    "day": 1}
+
+
+def since(period: str, now: float | None = None) -> float | None:
+    """The wall-clock time a period starts at (``None``: the beginning)."""
+    days = PERIODS[period]
+    return None if days is None else (now or time.time()) - days * 86400
+
+
+def when(info: GameInfo) -> str:
+    """When a game ended, in local time."""
+    if info.ended is None:
+        return "?"
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(info.ended))
+
+
+def length(info: GameInfo) -> str:
+    """How long a game lasted, as m:ss (or h:mm:ss)."""
+    if info.started is None or info.ended is None:
+        return "?"
+    seconds = max(0, int(info.ended - info.started))
+    hours, rest = divmod(seconds, 3600)
+    return (f"{hours}:" if hours else "") + f"{rest // 60:02d}:{rest % 60:02d}"
+
+
+def players_text(info: GameInfo) -> str:
+    """The players in seat order, the winners starred."""
+    return ", ".join(f"{name}{' ★' if i in info.winners else ''}"
+                     for i, name in enumerate(info.players))
+
+
+def row(info: GameInfo) -> tuple[str, ...]:
+    """One game as a line of the history table."""
+    return (str(info.id), when(info), GAME_NAMES.get(info.game, info.game),
+            players_text(info), result_words(info.game, info.result, info.players),
+            str(info.moves), length(info))
+
+
+HEADERS = ("id", "ended", "game", "players (★ won)", "result", "moves", "length")
+
+
+class Figures(NamedTuple):
+    """One game at one player count, as a player's statistics."""
+
+    game: str
+    seats: int
+    played: int
+    won: int
+    #: What matters most in that game, in words (best level, clues, points a round).
+    more: str
+
+
+def figures(infos: Iterable[GameInfo], player: str | None) -> list[Figures]:
+    """Per game and player count: games played and won by ``player`` (by name; any
+    person when ``None``), and the game's own measure."""
+    groups: dict[tuple[str, int], list[GameInfo]] = defaultdict(list)
+    for info in infos:
+        seat = _seat(info, player)
+        if seat is not None:
+            groups[(info.game, info.seats)].append(info)
+    out = []
+    for (game, seats), games in sorted(groups.items()):
+        won = sum(1 for g in games if _seat(g, player) in g.winners)
+        out.append(Figures(game, seats, len(games), won, _more(game, games, player)))
+    return out
+
+
+def _seat(info: GameInfo, player: str | None) -> int | None:
+    """The seat ``player`` had (the first person's when ``None``)."""
+    for i, (name, kind) in enumerate(zip(info.players, info.kinds, strict=True)):
+        if (player is None and kind == "human") or name == player:
+            return i
+    return None
+
+
+def _more(game: str, games: list[GameInfo], player: str | None) -> str:
+    if game == "getit":
+        levels = [_level(g.result) for g in games]
+        best = max(levels, key=lambda lv: (lv == "X", lv if isinstance(lv, int) else 0))
+        return f"best level {best}"
+    if game == "gotfive":
+        clues = [g.facts.get("clues", 0) for g in games if _seat(g, player) in g.winners]
+        if not clues:
+            return "no GOT FIVE! yet"
+        return f"{sum(clues) / len(clues):.1f} clues to a right GOT FIVE!"
+    points = []
+    for g in games:
+        result: dict[str, Any] = g.result if isinstance(g.result, dict) else {}
+        seat, rounds = _seat(g, player), result.get("rounds") or 0
+        scores = result.get("scores") or []
+        if seat is not None and rounds and seat < len(scores):
+            points.append(scores[seat] / rounds)
+    return f"{sum(points) / len(points):.1f} points a round" if points else ""
+
+
+def _level(result: Any) -> Any:
+    level = result.get("level") if isinstance(result, dict) else None
+    if isinstance(result, dict) and not result.get("won") and isinstance(level, int):
+        return level - 1  # the level reached is the last one cleared
+    return level if level is not None else 0
+
+
+def figures_rows(found: list[Figures]) -> list[tuple[str, ...]]:
+    """Statistics as table rows."""
+    return [(GAME_NAMES.get(f.game, f.game), str(f.seats), str(f.played), str(f.won),
+             f"{100 * f.won / f.played:.0f}%", f.more) for f in found]
+
+
+FIGURE_HEADERS = ("game", "seats", "played", "won", "won %", "")

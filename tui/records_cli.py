@@ -1,0 +1,176 @@
+"""``hiddenhand history``, ``replay``, ``export`` and ``import``: the games kept here.
+
+Every game a host of this user finished is in the games database (``net.records``):
+``history`` lists them (``--stats``: figures per game and player count), ``replay``
+reviews one in the terminal (the last, one by id, or a game file from a friend),
+``export`` writes one as a game file and ``import`` keeps a friend's file here. A file is
+checked whole (and played through) before anything is kept or shown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from tui import cli_values as check
+
+
+def history_arguments(parser: argparse.ArgumentParser) -> None:
+    """``history``: which games, and how to print them."""
+    parser.add_argument("--game", choices=["getout", "getit", "gotfive"], default=None,
+                        help="only this game's")
+    parser.add_argument("--seats", type=check.seats, default=None,
+                        help="only games with this many seats")
+    parser.add_argument("--player", default=None, metavar="NAME",
+                        help="only games NAME played (and their figures with --stats)")
+    parser.add_argument("--period", choices=["all", "year", "month", "week", "day"],
+                        default="all", help="only games that ended in the last ... "
+                        "(default all)")
+    parser.add_argument("--limit", type=check.positive, default=50,
+                        help="at most this many games, newest first (default 50)")
+    parser.add_argument("--stats", action="store_true",
+                        help="figures per game and player count instead of the games")
+    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+
+
+def replay_arguments(parser: argparse.ArgumentParser) -> None:
+    """``replay``: which game."""
+    parser.add_argument("what", nargs="?", default="last", metavar="last|ID|FILE",
+                        help="the game that ended last (default), a game's id from "
+                        "'hiddenhand history', or a game file (.hhgame)")
+
+
+def export_arguments(parser: argparse.ArgumentParser) -> None:
+    """``export``: which game, to which file."""
+    parser.add_argument("what", metavar="last|ID", help="the game (see 'hiddenhand history')")
+    parser.add_argument("file", metavar="FILE", help="the game file to write (.hhgame)")
+
+
+def import_arguments(parser: argparse.ArgumentParser) -> None:
+    """``import``: the file."""
+    parser.add_argument("file", metavar="FILE", help="a game file (.hhgame) to keep here")
+
+
+def _fail(command: str, message: str) -> int:
+    print(f"hiddenhand {command}: {message}", file=sys.stderr)
+    return 1
+
+
+def _chosen(store: Any, what: str) -> dict[str, Any]:
+    """The record ``what`` names in ``store`` ("last" or an id)."""
+    from net.records import StoreError
+
+    if what == "last":
+        last = store.last()
+        if last is None:
+            raise StoreError("no game is kept here yet: play one, or open a game file")
+        return dict(store.get(last))
+    if not what.isdigit():
+        raise StoreError(f"{what!r} is not a game id (a number from 'hiddenhand history')")
+    return dict(store.get(int(what)))
+
+
+def run_history(args: argparse.Namespace) -> int:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    from net.records import GameStore, StoreError, default_path
+    from tui.history import (
+        FIGURE_HEADERS,
+        HEADERS,
+        figures,
+        figures_rows,
+        row,
+        since,
+    )
+
+    if not default_path().exists():
+        print("No games are kept here yet: every game a host of yours finishes is.")
+        return 0
+    try:
+        with GameStore() as store:
+            infos = store.games(game=args.game, seats=args.seats, player=args.player,
+                                since=since(args.period),
+                                limit=1_000_000 if args.stats else args.limit)
+    except StoreError as exc:
+        return _fail("history", str(exc))
+    headers: tuple[str, ...] = FIGURE_HEADERS if args.stats else HEADERS
+    rows = figures_rows(figures(infos, args.player)) if args.stats else [
+        row(info) for info in infos]
+    if args.json:
+        print(json.dumps([dict(zip(headers, r, strict=True)) for r in rows]))
+        return 0
+    if not rows:
+        print("No kept game matches.")
+        return 0
+    table = Table(*headers, box=box.SIMPLE_HEAD, pad_edge=False)
+    for column in table.columns:
+        column.no_wrap = column.header in ("id", "ended", "game", "moves", "length")
+    for r in rows:
+        table.add_row(*r)
+    Console().print(table)
+    return 0
+
+
+def load(what: str) -> tuple[dict[str, Any], str]:
+    """The record ``what`` names (a file if it is one, else from the games database)
+    and a word on where it came from; ``StoreError`` in one line."""
+    from net.records import GameStore, read_game_file
+
+    path = Path(what)
+    if what not in ("last",) and not what.isdigit():
+        return read_game_file(path), f"from {path.name}"
+    with GameStore() as store:
+        record = _chosen(store, what)
+    return record, f"game {what}" if what != "last" else "the last game"
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from engine.record import RecordError, Replay
+    from net.records import StoreError
+
+    try:
+        record, where = load(args.what)
+        replay = Replay(record)
+    except (StoreError, RecordError) as exc:
+        return _fail("replay", str(exc))
+    from tui.review_app import ReviewApp
+
+    ReviewApp(record, replay, where).run()
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from net.records import GameStore, StoreError, export_game
+
+    try:
+        with GameStore() as store:
+            record = _chosen(store, args.what)
+        export_game(record, Path(args.file))
+    except StoreError as exc:
+        return _fail("export", str(exc))
+    print(f"wrote {args.file}: open it with 'hiddenhand replay {args.file}'")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from engine.record import RecordError, Replay
+    from net.records import GameStore, StoreError, read_game_file
+
+    try:
+        record = read_game_file(Path(args.file))
+        Replay(record)  # a record that does not play is kept nowhere
+        with GameStore() as store:
+            kept = store.add(record)
+    except (StoreError, RecordError) as exc:
+        return _fail("import", str(exc))
+    print(f"kept as game {kept}: 'hiddenhand replay {kept}' reviews it")
+    return 0
+
+
+RUNS = {"history": run_history, "replay": run_replay, "export": run_export,
+        "import": run_import}

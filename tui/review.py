@@ -1,0 +1,116 @@
+"""A finished game in words: each move of its record as a line, where its rounds start,
+and its result — for the review screen and ``hiddenhand history``.
+
+Pure functions of a record and its replay (``engine.record``): no screen, no database.
+A move's line is the one the log showed for its events (``tui.games.past_events``);
+where the log shows nothing (Get It!'s signals, a Got Five! mark, GET OUT!'s own draw)
+the move itself is put in words, with what was hidden then laid open: the game is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from engine.record import Replay
+from tui.games.past_events import describe_past_event
+from tui.notices import Namer
+
+GAME_NAMES = {"getout": "GET OUT!", "getit": "Get It!", "gotfive": "Got Five!"}
+#: The events that start a part of the game a review jumps to (``[`` and ``]``).
+PART_STARTS = {"getout": {"round_started"}, "getit": {"dealt"}, "gotfive": {"clue"}}
+#: Get It!'s signals, as a line says them.
+SIGNALS = {"look": "looks at", "smile": "smiles at", "look_past": "looks past"}
+
+
+class Step(NamedTuple):
+    """One move of a record: its number (from 1), engine time, the seat that moved
+    (``None``: time acted) and the line that says it."""
+
+    number: int
+    time: float
+    seat: int | None
+    text: str
+
+
+def clock(seconds: float) -> str:
+    """Engine time as m:ss."""
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def _move_words(game_id: str, seat: int, action: dict[str, Any], namer: Namer) -> str:
+    """A move the log had no line for, in words."""
+    who, kind = namer.name(seat), action.get("type")
+    target = action.get("target")
+    if kind in SIGNALS:
+        aim = "nobody" if target is None else namer.name(target)
+        return f"{who} {SIGNALS[kind]} {aim}"
+    if kind == "peek":
+        return f"{who} {'peeks at their own card' if action.get('on') else 'stops peeking'}"
+    if kind == "arrange":
+        return f"{who} arranged their pile"
+    if kind == "mark":
+        mark = {"cross": "✗", "circle": "○"}.get(str(action.get("mark")), "no mark")
+        return f"{who} marked {action.get('n')} {mark} on their board"
+    if kind == "next_round":
+        return f"{who} went on to the next round"
+    return f"{who}: {kind}"
+
+
+#: Moves said in words even when their events have a line (which says something else).
+SAID_ALWAYS = {"arrange", "next_round"}
+
+
+def steps(record: dict[str, Any], replay: Replay) -> list[Step]:
+    """Every move of ``record`` as a line (several events: their lines joined)."""
+    game_id = record["game"]
+    namer = Namer([p["name"] for p in record["players"]])
+    # GET OUT!'s draws are said with the card drawn: the game is played along to see it.
+    game = replay.game_at(0) if game_id == "getout" else None
+    out = []
+    for k, ((seat, action, now), events) in enumerate(zip(record["moves"], replay.events,
+                                                          strict=True), 1):
+        lines = [line for e in events
+                 if (line := describe_past_event(game_id, e, namer)) is not None]
+        if game is not None:
+            if seat is None:
+                game.advance(now)
+            else:
+                held = {c["id"] for c in game.view(seat).get("hand", [])}
+                game.act(seat, action, now=now)
+                if action.get("type") == "draw":
+                    new = [c for c in game.view(seat).get("hand", []) if c["id"] not in held]
+                    lines = [_drawn(new, namer.name(seat)), *lines[1:]]
+        if seat is not None and (not lines or action.get("type") in SAID_ALWAYS):
+            lines = [_move_words(game_id, seat, action, namer), *lines]
+        if lines:
+            out.append(Step(k, now, seat, " · ".join(lines)))
+    return out
+
+
+def _drawn(new: list[dict[str, Any]], who: str) -> str:
+    """A GET OUT! draw with the card drawn, face up (the game is over)."""
+    if not new:
+        return f"{who} drew nothing: the draw pile was empty"
+    from tui.games.getout.card import card_label
+
+    return f"{who} drew {card_label(new[0])}"
+
+
+def part_starts(record: dict[str, Any], replay: Replay) -> list[int]:
+    """The move numbers at which a round (GET OUT!), a level's attempt (Get It!) or a
+    clue (Got Five!) begins."""
+    starts = PART_STARTS.get(record["game"], set())
+    return [k for k, events in enumerate(replay.events, 1)
+            if any(e.get("type") in starts for e in events)]
+
+
+def result_words(game_id: str, result: Any, names: list[str]) -> str:
+    """A finished game's result in a few words."""
+    if not isinstance(result, dict):
+        return "not finished"
+    if game_id == "getit":
+        level = result.get("level")
+        return f"won, level {level}" if result.get("won") else f"lost at level {level}"
+    seats = [s for s in result.get("winners") or [] if isinstance(s, int) and s < len(names)]
+    return (" and ".join(names[s] for s in seats) + " won") if seats else "nobody won"

@@ -1,0 +1,172 @@
+"""Past games: every game kept here (``net.records``), newest first, with the player's
+figures per game and player count above; Enter reviews the game under the cursor.
+
+``g`` cycles the game shown (all, then each game), ``t`` the period (all time, the last
+year, month, week, day), ``m`` shows only games the player played (by their name) or
+everyone's; ``x`` writes the chosen game to a file in the data directory to give a friend.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual import getters, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from net.records import GameInfo, GameStore, StoreError, default_path, export_game
+from tui.history import (
+    FIGURE_HEADERS,
+    HEADERS,
+    PERIODS,
+    figures,
+    figures_rows,
+    row,
+    since,
+)
+from tui.review import GAME_NAMES
+
+if TYPE_CHECKING:
+    from tui.app import HiddenHandApp
+
+GAME_CYCLE: list[str | None] = [None, *GAME_NAMES]
+PERIOD_CYCLE = list(PERIODS)
+#: The newest games listed (the figures count every game).
+SHOWN = 500
+
+
+class HistoryScreen(Screen[None]):
+    """The games kept here, and how the player has done."""
+
+    if TYPE_CHECKING:  # typed only: a screen never imports the app (no import circle)
+        app = getters.app(HiddenHandApp)
+
+    DEFAULT_CSS = """
+    HistoryScreen #history-filters { height: auto; padding: 0 1; }
+    HistoryScreen #history-figures { height: auto; max-height: 40%; }
+    HistoryScreen #history-games { height: 1fr; }
+    HistoryScreen .empty { padding: 1 2; }
+    """
+
+    BINDINGS = [
+        Binding("enter", "review", "Review", priority=True),
+        Binding("g", "cycle_game", "Game"),
+        Binding("t", "cycle_period", "Period"),
+        Binding("m", "mine", "Mine/all"),
+        Binding("x", "export", "Export"),
+        Binding("escape", "app.pop_screen", "Back"),
+    ]
+
+    def __init__(self, path: Any = None) -> None:
+        super().__init__()
+        self.path = path or default_path()
+        self.game: str | None = None
+        self.period = "all"
+        self.mine = True
+        self.infos: list[GameInfo] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="history-filters", markup=False)
+        yield DataTable(id="history-figures", cursor_type="none", zebra_stripes=True)
+        yield DataTable(id="history-games", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="history-empty", classes="empty", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#history-figures", DataTable).add_columns(*FIGURE_HEADERS)
+        self.query_one("#history-games", DataTable).add_columns(*HEADERS)
+        self.load()
+        self.query_one("#history-games").focus()
+
+    def _player(self) -> str | None:
+        return self.app.settings.name if self.mine else None
+
+    def load(self) -> None:
+        """Read the games again with the filters as they are now."""
+        games = self.query_one("#history-games", DataTable)
+        table = self.query_one("#history-figures", DataTable)
+        games.clear()
+        table.clear()
+        shown = GAME_NAMES.get(self.game or "", "every game")
+        who = f"{self._player()}'s" if self.mine else "everyone's"
+        self.query_one("#history-filters", Static).update(
+            f"{shown} · {'all time' if self.period == 'all' else 'the last ' + self.period}"
+            f" · {who} games  (g game · t period · m mine/all)")
+        empty = self.query_one("#history-empty", Static)
+        try:
+            if not self.path.exists():
+                raise StoreError("No games are kept here yet: every game you host (solo "
+                                 "too) is kept once it is over.")
+            with GameStore(self.path) as store:
+                found = store.games(game=self.game, player=self._player(),
+                                    since=since(self.period), limit=1_000_000)
+        except StoreError as exc:
+            self.infos = []
+            empty.update(str(exc))
+            empty.display = True
+            return
+        self.infos = found
+        for values in figures_rows(figures(found, self._player())):
+            table.add_row(*values)
+        for info in found[:SHOWN]:
+            games.add_row(*row(info), key=str(info.id))
+        empty.display = not found
+        empty.update("" if found else "No kept game matches (g, t and m change what is "
+                     "shown).")
+
+    def _chosen(self) -> int | None:
+        games = self.query_one("#history-games", DataTable)
+        if not self.infos or games.cursor_row >= len(self.infos):
+            return None
+        return self.infos[games.cursor_row].id
+
+    @on(DataTable.RowSelected, "#history-games")
+    def _selected(self) -> None:
+        self.action_review()
+
+    def action_review(self) -> None:
+        """Review the game under the cursor."""
+        from engine.record import RecordError, Replay
+        from tui.screens.review import ReviewScreen
+
+        chosen = self._chosen()
+        if chosen is None:
+            return
+        try:
+            with GameStore(self.path) as store:
+                record = store.get(chosen)
+            replay = Replay(record)
+        except (StoreError, RecordError) as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        self.app.push_screen(ReviewScreen(record, replay, title=f"game {chosen}"))
+
+    def action_cycle_game(self) -> None:
+        self.game = GAME_CYCLE[(GAME_CYCLE.index(self.game) + 1) % len(GAME_CYCLE)]
+        self.load()
+
+    def action_cycle_period(self) -> None:
+        self.period = PERIOD_CYCLE[(PERIOD_CYCLE.index(self.period) + 1) % len(PERIOD_CYCLE)]
+        self.load()
+
+    def action_mine(self) -> None:
+        self.mine = not self.mine
+        self.load()
+
+    def action_export(self) -> None:
+        """Write the chosen game as a game file beside the database."""
+        chosen = self._chosen()
+        if chosen is None:
+            return
+        target = self.path.parent / f"game-{chosen}.hhgame"
+        try:
+            with GameStore(self.path) as store:
+                export_game(store.get(chosen), target)
+        except StoreError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        self.notify(f"Wrote {target} (hiddenhand replay FILE opens it)", markup=False,
+                    timeout=10)

@@ -1,0 +1,209 @@
+"""Review a finished game move by move: seen from any seat, or with everything open.
+
+The game is played again from its record (``engine.record.Replay``), so what shows at a
+move is the game as it stood then. The moves are listed in words on the right (a click
+or Enter on one goes there); the position on the left is drawn for the seat chosen
+(``1``–``6``: what that player knew then; ``0``: every card face up). ``space`` plays the
+game on at the pace it was played (Get It!'s real time; a turn-based game's moves a
+second apart).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from engine.record import Replay
+from tui.review import GAME_NAMES, Step, clock, part_starts, result_words, steps
+from tui.review_position import position
+
+#: A turn-based game plays on at this many seconds a move; no pause is longer than
+#: :data:`LONGEST` (a Get It! player who thought for a minute).
+TURN_PACE = 1.0
+LONGEST = 3.0
+PARTS = {"getout": "round", "getit": "deal", "gotfive": "clue"}
+
+
+class ReviewScreen(Screen[None]):
+    """One finished game, stepped through."""
+
+    DEFAULT_CSS = """
+    ReviewScreen #review-top { height: auto; padding: 0 1; text-style: bold; }
+    ReviewScreen #review-where { height: auto; padding: 0 1; }
+    ReviewScreen #review-body { height: 1fr; }
+    ReviewScreen #review-position { width: 3fr; padding: 0 1; }
+    ReviewScreen #review-moves { width: 2fr; min-width: 24; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # (Over the move list's own keys: it scrolls sideways with them.)
+        Binding("right", "step(1)", "Next", key_display="→", priority=True),
+        Binding("left", "step(-1)", "Previous", key_display="←", priority=True),
+        Binding("home", "go(0)", "Start", show=False),
+        Binding("end", "go(-1)", "End", show=False),
+        Binding("right_square_bracket", "part(1)", "Next part", key_display="]"),
+        Binding("left_square_bracket", "part(-1)", "Previous part", key_display="[",
+                show=False),
+        Binding("space", "play", "Play/pause"),
+        Binding("0", "seat(-1)", "All open"),
+        *(Binding(str(n), f"seat({n - 1})", f"Seat {n}", show=False) for n in range(1, 7)),
+        Binding("escape", "close", "Close"),
+    ]
+
+    def __init__(self, record: dict[str, Any], replay: Replay, *, title: str = "") -> None:
+        super().__init__()
+        self.record = record
+        self.replay = replay
+        self.names = [p["name"] for p in record["players"]]
+        self.steps: list[Step] = steps(record, replay)
+        self.parts = part_starts(record, replay)
+        self.title_text = title
+        #: How many moves are played (0: as dealt).
+        self.at = 0
+        #: The seat the position is seen from (``None``: everything open).
+        self.seat: int | None = None
+        self._playing: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(self._top(), id="review-top", markup=False)
+        yield Static("", id="review-where", markup=False)
+        with Horizontal(id="review-body"):
+            with VerticalScroll(id="review-position"):
+                yield Static("", id="review-board")
+            yield OptionList(*(Option(f"{clock(s.time)}  {s.text}" if self._timed() else
+                                      f"{s.number:>4}  {s.text}", id=str(s.number))
+                               for s in self.steps), id="review-moves")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def _timed(self) -> bool:
+        return self.record["game"] == "getit"
+
+    def _top(self) -> str:
+        game_id = self.record["game"]
+        result = result_words(game_id, self.record["result"], self.names)
+        who = ", ".join(f"{i + 1} {n}" for i, n in enumerate(self.names))
+        return (f"Review: {GAME_NAMES.get(game_id, game_id)} · {who} · {result}"
+                + (f" · {self.title_text}" if self.title_text else ""))
+
+    def show(self) -> None:
+        """Draw the position after :attr:`at` moves and mark that move in the list."""
+        game = self.replay.game_at(self.at)
+        total = len(self.replay)
+        seen = "everything open" if self.seat is None else (
+            f"seen by {self.seat + 1} {self.names[self.seat]}")
+        part = PARTS.get(self.record["game"], "part")
+        # A round or attempt is dealt with the game, before any move; clues are moves.
+        dealt = int(self.record["game"] != "gotfive")
+        count = sum(1 for k in self.parts if k <= self.at) + dealt
+        where = f"move {self.at} of {total}"
+        if self._timed() and self.at:
+            where += f" · {clock(self.record['moves'][self.at - 1][2])}"
+        if self.parts:
+            where += f" · {part} {count} of {len(self.parts) + dealt}"
+        playing = " · playing (space pauses)" if self._playing else ""
+        self.query_one("#review-where", Static).update(f"{where} · {seen}{playing}")
+        self.query_one("#review-board", Static).update(position(game, self.seat, self.names))
+        moves = self.query_one(OptionList)
+        index = self._step_index()
+        with self.prevent(OptionList.OptionHighlighted):
+            moves.highlighted = index
+
+    def _step_index(self) -> int | None:
+        """The list entry of the last move played (``None`` before the first)."""
+        found = None
+        for i, step in enumerate(self.steps):
+            if step.number > self.at:
+                break
+            found = i
+        return found
+
+    def go(self, at: int) -> None:
+        self.at = max(0, min(at, len(self.replay)))
+        self.show()
+
+    def action_step(self, delta: int) -> None:
+        """To the next (or previous) move that has a line in the list."""
+        numbers = [s.number for s in self.steps]
+        if delta > 0:
+            later = [n for n in numbers if n > self.at]
+            self.go(later[0] if later else len(self.replay))
+        else:
+            earlier = [n for n in numbers if n < self.at]
+            self.go(earlier[-1] if earlier else 0)
+
+    def action_go(self, at: int) -> None:
+        self.go(len(self.replay) if at < 0 else at)
+
+    def action_part(self, delta: int) -> None:
+        """To the start of the next (or previous) round, attempt or clue."""
+        if delta > 0:
+            later = [k for k in self.parts if k > self.at]
+            self.go(later[0] if later else len(self.replay))
+        else:
+            earlier = [k for k in self.parts if k < self.at]
+            self.go(earlier[-1] if earlier else 0)
+
+    def action_seat(self, seat: int) -> None:
+        if seat >= len(self.names):
+            self.notify(f"this game had {len(self.names)} seats", severity="warning")
+            return
+        self.seat = None if seat < 0 else seat
+        self.show()
+
+    def action_play(self) -> None:
+        """Play on at the game's own pace, or pause."""
+        if self._playing is not None:
+            self._playing.stop()
+            self._playing = None
+            self.show()
+            return
+        if self.at >= len(self.replay):
+            self.at = 0
+        self._schedule()
+        self.show()
+
+    def _schedule(self) -> None:
+        moves = self.record["moves"]
+        if self.at >= len(moves):
+            self._playing = None
+            self.show()
+            return
+        if self._timed():
+            now = moves[self.at - 1][2] if self.at else 0.0
+            wait = min(LONGEST, max(0.0, moves[self.at][2] - now))
+        else:
+            wait = TURN_PACE
+        self._playing = self.set_timer(wait, self._tick)
+
+    def _tick(self) -> None:
+        if self._playing is None:
+            return
+        self.at += 1
+        self._schedule()
+        self.show()
+
+    @on(OptionList.OptionSelected, "#review-moves")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is not None:
+            self.go(int(event.option.id))
+
+    def action_close(self) -> None:
+        """Back where the review was opened from (``hiddenhand replay``: quit)."""
+        if self._playing is not None:
+            self._playing.stop()
+        if len(self.app.screen_stack) > 1:
+            self.dismiss(None)
+        else:
+            self.app.exit()
