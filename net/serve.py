@@ -85,13 +85,15 @@ async def serve(
     journal: bool = True,
     limits: Limits | None = None,
     fsync: str = "background",
+    record: bool = True,
 ) -> None:
     """Run a host with one table until ``stop`` is set.
 
     With ``resume`` the tables come from that journal (and the port it used, unless
     ``port`` is given); otherwise every acknowledged change is journaled (``journal``)
     to a new file in the user's data directory, fsync'd as ``fsync`` says
-    (``net.journal.SYNC_MODES``).
+    (``net.journal.SYNC_MODES``). With ``record`` every finished game is kept
+    (``net.records``).
     """
     if resume is not None:
         host = Host.resume(resume, name=name, bot_factory=make_bot, bot_delay=bot_delay,
@@ -126,9 +128,11 @@ async def serve(
         log.info("hosting %r: %s, %d seats (%d bots)", table, game, seats, bots)
     if host.journal is not None:
         log.info("journal: %s", host.journal.path)
-    keeper = Keeper()
-    host.keepers.append(keeper)
-    log.info("finished games are kept in %s (hiddenhand history lists them)", keeper.path)
+    keeper = Keeper() if record else None
+    if keeper is not None:
+        host.keepers.append(keeper)
+        log.info("finished games are kept in %s (hiddenhand history lists them)",
+                 keeper.path)
     where = bind or "every address"
     log.info("listening on %s port %d", where, host.port)
     advertiser = None
@@ -154,7 +158,8 @@ async def serve(
         if advertiser is not None:
             await advertiser.close()
         await host.close(keep_journal=None if started else keep)
-        keeper.close()
+        if keeper is not None:
+            keeper.close()
 
 
 def run_host(**settings: Any) -> int:

@@ -19,7 +19,8 @@ from net.wire.errors import ConnectionClosed, ProtocolError
 
 LOCAL = "127.0.0.1"
 #: Keys that only the host's own state may hold.
-FORBIDDEN_KEYS = {"snapshot", "seed", "rng", "draw_pile", "hands", "state", "deadline"}
+FORBIDDEN_KEYS = {"snapshot", "seed", "rng", "draw_pile", "hands", "state", "deadline", "tape",
+                  "check"}
 
 
 @asynccontextmanager

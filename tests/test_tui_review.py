@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ SIZE = (100, 32)
 
 
 def keep(store: GameStore, game_id: str, seats: int, seed: int,
-         names: list[str] | None = None, ended: float = 1_000_000.0) -> int:
+         names: list[str] | None = None, ended: float = 1_780_000_000.0) -> int:
     record = simulate(game_id, seats, seed, {}, record=True)["record"]
     if names is not None:
         record["players"] = [{"name": n, "kind": "human" if i == 0 else "bot"}
@@ -35,9 +36,9 @@ def kept(data_dir: Path) -> list[int]:
     path = default_path()
     path.unlink(missing_ok=True)
     with GameStore(path) as store:
-        return [keep(store, "getout", 3, 5, ["Ann", "Bot 2", "Bot 3"], 1e6),
-                keep(store, "getit", 3, 6, ["Ann", "Bot 2", "Bot 3"], 1e6 + 1),
-                keep(store, "gotfive", 3, 7, ["Ann", "Bot 2", "Bot 3"], 1e6 + 2)]
+        return [keep(store, "getout", 3, 5, ["Ann", "Bot 2", "Bot 3"], 1.78e9),
+                keep(store, "getit", 3, 6, ["Ann", "Bot 2", "Bot 3"], 1.78e9 + 600),
+                keep(store, "gotfive", 3, 7, ["Ann", "Bot 2", "Bot 3"], 1.78e9 + 1200)]
 
 
 async def test_past_games_list_ann_s_games_and_enter_reviews_one(kept: list[int]) -> None:
@@ -170,3 +171,49 @@ def test_history_export_and_import_from_the_command_line(kept: list[int], tmp_pa
     assert code == 1 and "no game 12345 is kept" in err
     code, _, err = run(["export", "nope", str(tmp_path / "x.hhgame")], capsys)
     assert code == 1 and "not a game id" in err
+
+
+@pytest.fixture
+def utc() -> Iterator[None]:
+    """The end times in the pictures are the same on every machine."""
+    import os
+    import time
+
+    old = os.environ.get("TZ")
+    os.environ["TZ"] = "UTC"
+    time.tzset()
+    yield
+    if old is None:
+        del os.environ["TZ"]
+    else:
+        os.environ["TZ"] = old
+    time.tzset()
+
+
+@pytest.mark.usefixtures("utc")
+def test_past_games_picture(kept: list[int], snap_compare: Any) -> None:
+    async def open_history(pilot: Any) -> None:
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HistoryScreen) and
+                    pilot.app.screen.query_one("#history-games", DataTable).row_count,
+                    "the past games")
+
+    assert snap_compare(make_app("Ann"), terminal_size=(80, 24), run_before=open_history)
+
+
+@pytest.mark.parametrize(("which", "keys", "size"), [
+    (1, ["right_square_bracket", "right", "right", "right", "right"], (80, 24)),
+    (2, ["right"] * 9 + ["1"], (100, 30)),
+])
+def test_review_pictures(kept: list[int], snap_compare: Any, which: int, keys: list[str],
+                         size: tuple[int, int]) -> None:
+    """Get It! all open, a few moves into its second deal; Got Five! from seat 1."""
+    with GameStore(default_path()) as store:
+        record = store.get(kept[which])
+    app = make_app("Ann")
+
+    async def open_review(pilot: Any) -> None:
+        await app.push_screen(ReviewScreen(record, Replay(record), title=f"game {which}"))
+        await pilot.press(*keys)
+
+    assert snap_compare(app, terminal_size=size, run_before=open_review)

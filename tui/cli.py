@@ -335,6 +335,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             port=args.port, bind=args.bind, name=args.name, table=args.table,
             interfaces=args.interfaces, mdns=not args.no_mdns, bot_delay=args.bot_delay,
             resume=resume, journal=not args.no_journal, limits=limits, fsync=args.fsync,
+            record=not args.no_record,
         )
     if args.command == "ssh-serve":
         return run_ssh_serve_command(args)

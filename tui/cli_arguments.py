@@ -130,6 +130,9 @@ def host_arguments(host: argparse.ArgumentParser) -> None:
     host.add_argument("--resume", nargs="?", const="latest", default=None, metavar="JOURNAL",
                       help="bring back the last game after a crash (or the one in JOURNAL); "
                       "--game, --seats, --bots, --option and --table are then ignored")
+    host.add_argument("--no-record", action="store_true",
+                      help="keep no finished game for review (default: every game is kept "
+                      "in the data directory: 'hiddenhand history')")
     host.add_argument("--no-journal", action="store_true",
                       help="keep no crash-recovery journal")
     host.add_argument("--fsync", choices=("background", "each"), default="background",
