@@ -477,6 +477,10 @@ class Client:
         """(Creator) after the game is over, take the table back to its lobby."""
         await self.request("to_lobby")
 
+    async def rematch(self) -> None:
+        """(Creator) after the game is over, the same game again (``net.lobby.rematch``)."""
+        await self.request("rematch")
+
     async def act(self, action: dict[str, Any]) -> None:
         """Play an action for our own seat; ``ServerError`` if it is not legal now."""
         await self.request("act", action=action)

@@ -270,6 +270,13 @@ def to_lobby(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
     host.deliver(table, out, (conn, _ok(msg)))
 
 
+def rematch(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """The creator asks for the same game again (``net.lobby.rematch``)."""
+    table = _at_table(conn)
+    out = lobby.rematch(table, conn, host.clock())
+    host.deliver(table, out, (conn, _ok(msg)))
+
+
 def act(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
     """A move in the game, by the seat bound to this connection (never one named in
     the message)."""
@@ -298,6 +305,7 @@ HANDLERS: dict[str, Handler] = {
     "kick": kick,
     "start": start,
     "to_lobby": to_lobby,
+    "rematch": rematch,
     "act": act,
 }
 

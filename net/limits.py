@@ -17,7 +17,8 @@ SOCIAL = {
     **{
         kind: "lobby"
         for kind in ("create_table", "join", "leave", "pick_seat", "ready", "configure",
-                     "add_bot", "remove_bot", "kick", "start", "to_lobby")
+                     "add_bot", "remove_bot", "kick", "start", "to_lobby",
+                     "rematch")
     },
 }
 #: What a peer is told when it spends an allowance too fast.

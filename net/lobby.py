@@ -221,10 +221,13 @@ def rename(table: Table, member: Member, now: float) -> Outbox:
 
 
 def ready(table: Table, member: Member, is_ready: bool, now: float) -> Outbox:
-    """Say whether ``member`` is ready for the game to start."""
+    """Say whether ``member`` is ready for the game to start: after a rematch was asked
+    for, the last person ready deals it."""
     seat = table.seat_of(member)
     table.require_phase("lobby")
     table.seats[seat].ready = is_ready
+    if table.rematch and all(s.ready or s.kind == "bot" for s in table.seats):
+        return table.start(now)  # (an empty seat waits for the creator's start)
     out = Outbox()
     table.push(out, now)
     return out
@@ -284,6 +287,7 @@ def configure(table: Table, member: Member, now: float, *, game: str | None = No
     table.seats = table.seats[:seats] + [Seat() for _ in range(seats - len(table.seats))]
     for s in table.seats:
         s.ready = False
+    table.rematch = False  # another table now: everyone gets ready, and the creator starts
     out = Outbox()
     table.push(out, now, notices=[{"type": "configured", "changed": changed}])
     return out
@@ -352,6 +356,32 @@ def start(table: Table, member: Member, now: float) -> Outbox:
     return table.start(now)
 
 
+def rematch(table: Table, member: Member, now: float) -> Outbox:
+    """The creator asks for the same game again, with the same seats and options and a
+    new deal: the table goes back to its lobby with the creator ready, and the game is
+    dealt as soon as every other person is ready too (at once when there is nobody
+    else); whoever does not want to play again leaves."""
+    require_creator(table, member)
+    table.require_phase("over")
+    _clear_game(table)
+    assert member.seat is not None
+    table.seats[member.seat].ready = True
+    if all(s.ready or s.kind == "bot" for s in table.seats):
+        return table.start(now)
+    table.rematch = True
+    out = Outbox()
+    table.push(out, now, notices=[{"type": "rematch", "seat": member.seat}])
+    return out
+
+
+def _clear_game(table: Table) -> None:
+    """The table back in its lobby, nobody ready."""
+    # A resumed game may stand frozen or paused: the next game starts with its own clock.
+    table.game, table.phase, table.frozen, table.paused = None, "lobby", None, False
+    for s in table.seats:
+        s.ready, s.bot = False, None
+
+
 def to_lobby(table: Table, member: Member, now: float) -> Outbox:
     """The creator takes the table back to its lobby: after the game, or during it (to
     switch games without finishing a whole match); then the game in play ends unfinished,
@@ -361,10 +391,7 @@ def to_lobby(table: Table, member: Member, now: float) -> Outbox:
     notice: dict[str, Any] = {"type": "back_to_lobby"}
     if table.phase == "play":
         notice.update(ended=True, seat=member.seat)
-    # A resumed game may stand frozen or paused: the next game starts with its own clock.
-    table.game, table.phase, table.frozen, table.paused = None, "lobby", None, False
-    for s in table.seats:
-        s.ready, s.bot = False, None
+    _clear_game(table)
     out = Outbox()
     table.push(out, now, notices=[notice])
     return out

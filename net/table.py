@@ -75,6 +75,8 @@ class Table:
         self.bots = BotSeats()
         #: The game in play's moves, made its record when it is over (``engine.record``).
         self.tape: Tape | None = None
+        #: The creator asked for the same game again: it is dealt once everyone is ready.
+        self.rematch = False
         #: Host-clock time each absent person went (``net.away``: a bot may stand in).
         self.away_since: dict[int, float] = {}
         #: The table's recent past, as everyone at it was told it (``net.past``).
@@ -305,7 +307,7 @@ class Table:
             if s.kind == "bot":
                 s.bot = house.bot_factory(self.game_id, i, house.seed_source())
         self.t0 = now
-        self.phase = "play"
+        self.phase, self.rematch = "play", False
         return self.changed([], [{"type": "started"}], now)
 
     def act(self, seat: int, action: dict[str, Any], now: float) -> Outbox:

@@ -441,3 +441,58 @@ def test_a_got_five_mark_is_not_in_the_table_s_past() -> None:
     before = len(table.past.entries())
     send(table.act(1, {"type": "mark", "n": 3, "mark": "cross"}, 2.0))
     assert len(table.past.entries()) == before
+
+
+def _finish(table: Table) -> None:
+    """Play ``table``'s game to its end at random (every seat a person's)."""
+    game = table.game
+    assert game is not None
+    rng, now = random.Random(4), 10.0
+    while not game.over:
+        now += 1.0
+        mover = next(s for s in range(game.seats) if game.legal_actions(s))
+        send(table.act(mover, rng.choice(game.legal_actions(mover)), now))
+
+
+def test_a_rematch_deals_the_same_table_again_once_everyone_is_ready() -> None:
+    table, (ann, bob) = seated("getout", {"match": False, "first": 0}, ["Ann", "Bob"])
+    send(lobby.start(table, ann, 1.0))
+    first = table.game
+    with pytest.raises(RequestError) as refused:
+        lobby.rematch(table, ann, 2.0)  # not before the game is over
+    assert refused.value.code == errors.WRONG_PHASE
+    _finish(table)
+    with pytest.raises(RequestError) as refused:
+        lobby.rematch(table, bob, 90.0)
+    assert refused.value.code == errors.NOT_CREATOR
+    ann.updates(), bob.updates()
+    send(lobby.rematch(table, ann, 100.0))
+    assert table.phase == "lobby" and table.rematch and table.seats[0].ready
+    assert {"type": "rematch", "seat": 0} in notices(bob)
+    send(lobby.ready(table, bob, True, 101.0))
+    assert table.phase == "play" and table.game is not first and not table.rematch
+    assert [s.name for s in table.seats] == ["Ann", "Bob"] and table.options["first"] == 0
+    assert {"type": "started"} in notices(ann)
+
+
+def test_a_rematch_at_a_table_of_bots_deals_at_once_and_a_new_setup_is_no_rematch() -> None:
+    table, (ann,) = seated("gotfive", {}, ["Ann"], bots=1)
+    send(lobby.start(table, ann, 1.0))
+    assert table.game is not None
+    table.game.act(0, {"type": "announce", "numbers": [1, 2, 3, 4, 5]}, now=2.0)
+    send(table.changed([], [], 2.0))
+    if not table.game.over:
+        table.game.act(1, {"type": "announce", "numbers": [1, 2, 3, 4, 6]}, now=3.0)
+        send(table.changed([], [], 3.0))
+    assert table.phase == "over"
+    send(lobby.rematch(table, ann, 5.0))
+    assert table.phase == "play" and table.seats[1].kind == "bot"
+
+    people, (cy, dee) = seated("getout", {"match": False}, ["Cy", "Dee"])
+    send(lobby.start(people, cy, 1.0))
+    _finish(people)
+    send(lobby.rematch(people, cy, 200.0))
+    send(lobby.configure(people, cy, 201.0, options={"limit": 50}))
+    assert not people.rematch
+    send(lobby.ready(people, dee, True, 202.0))
+    assert people.phase == "lobby"  # the creator starts a table set up anew

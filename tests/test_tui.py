@@ -1175,3 +1175,33 @@ async def test_settings_refuse_a_name_every_host_would_refuse(config_dir: Path) 
         assert "Your name: the name 'Bot 3' would pass for a bot" in said, said
     saved, _ = Settings.load()
     assert saved.name != "Bot 3"
+
+
+async def test_at_the_end_of_a_solo_game_r_deals_a_rematch_at_the_same_table() -> None:
+    from engine.testing import stack_getout
+
+    app = HiddenHandApp(Settings(name="Ann"), bot_delay=0.01, solo={
+        "game_id": "getout", "seats": 2, "options": {"first": 0, "match": False}})
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await until(
+            pilot,
+            lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal and app.screen,
+            "our first turn",
+        )
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
+        stack_getout(table.game, [["kevin 1"], ["geoff 12", "geoff 13"]],
+                     played=["kevin 8"], turn=0)
+        app.hosting.host.refresh(table)
+        await until(pilot, lambda: len(screen.query_one(HandWidget).cards) == 1, "the new hand")
+        first = table.game
+        await pilot.press("enter")
+        summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                              and app.screen, "the game's summary")
+        assert summary.query_one("#answer-rematch", Button)
+        await pilot.press("r")
+        await until(pilot, lambda: table.game is not first and table.phase == "play",
+                    "a new deal")
+        await until(pilot, lambda: app.screen is screen and screen.table["phase"] == "play"
+                    and len(screen.query_one(HandWidget).cards) == 6, "the new game's hand")
+        assert [s.name for s in table.seats] == ["Ann", "Bot 2"]

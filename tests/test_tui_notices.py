@@ -36,6 +36,7 @@ NOTICES: dict[str, dict[str, Any]] = {
     "started": {},
     "game_over": {"result": {"winners": [1], "scores": [3, 0, 1]}},
     "back_to_lobby": {"ended": True, "seat": 0},
+    "rematch": {"seat": 0},
     "paused": {"waiting": [1, 2]},
     "resumed": {},
 }
@@ -122,3 +123,9 @@ def test_chat_lines_survive_any_field() -> None:
         assert isinstance(line, str) and ": " in line, fields
         assert line.endswith(": hi") or "text" not in fields or fields["text"] != "hi", line
         assert "None" not in line and "{" not in line and "[" not in line, line
+
+
+def test_a_rematch_says_who_asked_and_how_to_join_in() -> None:
+    assert describe_notice({"type": "rematch", "seat": 0}, NAMES) == (
+        "Ann asks for a rematch: the same game, a new deal, as soon as everyone is ready "
+        "(^r)")

@@ -242,6 +242,7 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Validator, bool]]] = {
     "kick": {"seat": (integer(0, MAX_SEATS - 1), True)},
     "start": {},
     "to_lobby": {},
+    "rematch": {},
     "act": {"action": (action, True)},
 }
 

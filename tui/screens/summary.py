@@ -20,7 +20,7 @@ from textual.widgets import Button, Label, Static
 from tui.widgets.footer import TableFooter
 
 #: The answers a summary can give, each with its key: the table acts on the answer.
-KEYS = {"next": "n", "lobby": "l"}
+KEYS = {"next": "n", "rematch": "r", "lobby": "l"}
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,7 @@ class SummaryScreen(ModalScreen[str | None]):
 
     BINDINGS = [
         Binding("n", "answer('next')", "Next round"),
+        Binding("r", "answer('rematch')", "Rematch"),
         Binding("l", "answer('lobby')", "Back to lobby"),
         Binding("c,escape", "answer(None)", "Look at the table"),
         # The body may be longer than a small terminal: the keys scroll it (named in the

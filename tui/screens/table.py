@@ -314,6 +314,8 @@ class TableScreen(TableCreatorScreen):
         """The player answered the summary ("lobby" is handled here)."""
         if answer == "lobby":
             self.action_to_lobby()
+        elif answer == "rematch":
+            self.action_rematch()
 
     def _summary(self, msg: dict[str, Any], names: list[str]) -> None:
         if self._last_summary is not None and self.summary_over(msg):

@@ -38,6 +38,12 @@ class TableCreatorScreen(SoloFinishScreen):
         else:
             self.send("to_lobby")
 
+    def action_rematch(self) -> None:
+        """(Creator, the game over) the same game again with the same seats and a new
+        deal: it starts once the others are ready (``net.lobby.rematch``)."""
+        if self.is_creator and self.table.get("phase") == "over":
+            self.send("rematch")
+
     def away_seats(self) -> list[dict[str, Any]]:
         """Seats whose player lost the connection, if we may hand them to a bot (not
         while our own connection is down: the table we last saw is not the host's)."""

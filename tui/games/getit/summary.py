@@ -108,7 +108,8 @@ def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
     if not over and can_deal:
         choices.append(Choice("next", "Next round"))
     if over and can_lobby:
-        choices.append(Choice("lobby", "Back to the lobby"))
+        choices.append(Choice("rematch", "Rematch"))
+        choices.append(Choice("lobby", "Back to the lobby", primary=False))
     waiting = None
     if not over and not can_deal:
         waiting = "Waiting for a player to deal the next round…"

@@ -83,9 +83,11 @@ def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
     choices = []
     if not over and can_deal:
         choices.append(Choice("next", "Next round"))
+    if over and can_lobby:
+        choices.append(Choice("rematch", "Rematch"))
     if can_lobby:  # mid-match, the creator may end it there (the table asks first)
         choices.append(Choice("lobby", "Back to the lobby" if over else "End the match",
-                              primary=over))
+                              primary=False))
     waiting = "Waiting for a player to deal the next round…" if not over and not can_deal else None
     if not over and me is not None and view["out"][me]:
         waiting = "The others play on without you."

@@ -97,5 +97,6 @@ def game_over_summary(view: dict[str, Any], names: list[str], me: int | None, *,
     body: list[RenderableType] = [racks_table(view, names, me),
                                   announcements(view, names, me),
                                   history(view, names, me)]
-    choices = [Choice("lobby", "Back to the lobby")] if can_lobby else []
+    choices = [Choice("rematch", "Rematch"),
+               Choice("lobby", "Back to the lobby", primary=False)] if can_lobby else []
     return SummaryScreen(title, body, choices, id="gotfive-over")
