@@ -26,13 +26,17 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from engine.bots import make_bot
 from net.host import Host
+from net.journal import JournalError, in_use
 from net.limits import Limits
 from net.paths import ssh_dir
 from net.records import DB_NAME, Keeper
+
+#: The box host's journal, in the box's data directory.
+JOURNAL_NAME = "box.hhjournal"
 
 
 def default_data_dir() -> Path:
@@ -154,8 +158,16 @@ class Box:
         """Where each player's own data directory is."""
         return self.settings.data_dir / "players"
 
+    @property
+    def journal_path(self) -> Path:
+        """The box host's journal: every acknowledged change, kept across restarts."""
+        return self.settings.data_dir / JOURNAL_NAME
+
     async def start(self) -> None:
-        """Make the players' directory and start the game host on 127.0.0.1."""
+        """Make the players' directory and start the game host on 127.0.0.1: with the
+        tables of the box's journal, as they were, if it ran before (a crash, Ctrl-C, an
+        upgrade), on the port it had if that is free; each player takes their seat back
+        by its token when they come in again."""
         settings = self.settings
         settings.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         # Players' settings stay theirs: no other Unix user of the box reads them.
@@ -163,17 +175,29 @@ class Box:
         # Every visitor's app connects from 127.0.0.1: the host must not count them as
         # one client (the box limits each real client address itself).
         limits = Limits(shared_addresses=frozenset({"127.0.0.1", "::1"}))
-        self.host = Host(
-            settings.hostname,
-            bot_factory=make_bot,
-            bot_delay=settings.bot_delay,
-            max_connections=max(256, 4 * settings.max_sessions),
-            max_tables=max(32, settings.max_sessions),
-            limits=limits,
-        )
+        host_settings: dict[str, Any] = {
+            "bot_factory": make_bot, "bot_delay": settings.bot_delay, "limits": limits,
+            "max_connections": max(256, 4 * settings.max_sessions),
+            "max_tables": max(32, settings.max_sessions)}
+        port = settings.host_port
+        if self.journal_path.exists():
+            if in_use(self.journal_path):
+                raise JournalError(f"another box runs with {settings.data_dir}; stop it "
+                                   "first, or give this one another data directory")
+            self.host = Host.resume(self.journal_path, name=settings.hostname,
+                                    **host_settings)
+            port = port or self.host.resumed_port or 0
+        else:
+            self.host = Host(settings.hostname, journal=self.journal_path, **host_settings)
         # The box keeps every game played on it, for its players to look back on.
         self.host.keepers.append(Keeper(settings.data_dir / DB_NAME))
-        await self.host.start("127.0.0.1", settings.host_port)
+        try:
+            await self.host.start("127.0.0.1", port)
+        except OSError:
+            if port == settings.host_port:
+                raise
+            # The port it had is taken now: the apps are new after a restart anyway.
+            await self.host.start("127.0.0.1", 0)
 
     def shut(self, reason: str = "the server is stopping") -> None:
         """Let nobody else in and end every running app (see :meth:`close`)."""
@@ -188,7 +212,8 @@ class Box:
             await asyncio.wait_for(self.wait_until(lambda: not self.apps),
                                    self.settings.kill_grace + 2)
         if self.host is not None:
-            await self.host.close()
+            # Stopping the box is no reason to lose its tables: they come back with it.
+            await self.host.close(keep_journal=bool(self.host.tables))
 
     # ---- state ------------------------------------------------------------------------
 

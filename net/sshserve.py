@@ -25,6 +25,7 @@ import sys
 import asyncssh
 
 from net.box import app_command, default_data_dir
+from net.journal import JournalError
 from net.sshapp import AppSession
 from net.sshlogin import (
     DEFAULT_SSH_PORT,
@@ -96,7 +97,7 @@ def run_ssh_serve(config: BoxConfig) -> int:
         asyncio.run(main())
     except KeyboardInterrupt:
         pass
-    except (OSError, ValueError, asyncssh.Error) as exc:
+    except (OSError, ValueError, asyncssh.Error, JournalError) as exc:
         print(f"hiddenhand ssh-serve: {exc}", file=sys.stderr)
         return 1
     return 0

@@ -1,0 +1,83 @@
+"""The box survives its own restart: its host journals, and a box started again on the
+same data directory has every table back as it was, on the port it had, where each
+player takes their seat back by its token."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.bots import make_bot
+from net.box import Box, BoxSettings
+from net.client import Client
+from net.journal import JournalError
+from tests.test_net_recovery import crash
+
+
+def settings(path: Path) -> BoxSettings:
+    return BoxSettings(data_dir=path, hostname="box", bot_delay=0)
+
+
+async def _a_game_with_a_move(box: Box) -> tuple[Client, str, str, int]:
+    """Ann at a GET OUT! table against a bot, one move of hers acknowledged."""
+    assert box.host is not None
+    ann = await Client.connect("127.0.0.1", box.host.port, name="Ann")
+    joined = await ann.create_table("Porch", "getout", 2, {"first": 0, "match": False})
+    await ann.add_bot(1)
+    await ann.start()
+    msg = await ann.wait_for(lambda m: m["type"] == "update" and bool(m["legal"]))
+    action = make_bot("getout", 0, 1).choose(msg["view"], msg["legal"])
+    await ann.act(action)
+    table = box.host.tables[joined.table]
+    assert table.game is not None
+    return ann, joined.table, joined.token, table.game.version
+
+
+@pytest.mark.parametrize("how", ["crash", "stop"])
+async def test_a_box_started_again_has_its_tables_back_and_seats_by_token(
+        tmp_path: Path, how: str) -> None:
+    first = Box(settings(tmp_path))
+    await first.start()
+    assert first.host is not None
+    port = first.host.port
+    ann, table_id, token, version = await _a_game_with_a_move(first)
+    await ann.close()
+    if how == "crash":
+        await crash(first.host)  # kill -9: the journal as it stood
+    else:
+        await first.close()  # Ctrl-C: nothing asked, nothing lost
+    assert first.journal_path.exists()
+
+    again = Box(settings(tmp_path))
+    await again.start()
+    try:
+        assert again.host is not None and again.host.port == port
+        table = again.host.tables[table_id]
+        assert table.game is not None and table.game.version == version
+        assert [s.name for s in table.seats] == ["Ann", "Bot 2"]
+        back = await Client.connect("127.0.0.1", port, name="Ann")
+        await back.join(table_id, 0, token=token)
+        view = (await back.wait_for(lambda m: m["type"] == "update" and m["view"]))["view"]
+        assert view["version"] >= version and view["seat"] == 0
+        await back.close()
+    finally:
+        await again.close()
+
+
+async def test_two_boxes_cannot_share_a_data_directory(tmp_path: Path) -> None:
+    first = Box(settings(tmp_path))
+    await first.start()
+    try:
+        second = Box(settings(tmp_path))
+        with pytest.raises(JournalError, match="another box runs with"):
+            await second.start()
+    finally:
+        await first.close()
+
+
+async def test_a_box_with_nothing_at_it_leaves_no_journal(tmp_path: Path) -> None:
+    box = Box(settings(tmp_path))
+    await box.start()
+    await box.close()
+    assert not box.journal_path.exists()
