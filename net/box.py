@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import socket
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,8 +36,11 @@ from net.limits import Limits
 from net.paths import ssh_dir
 from net.records import DB_NAME, Keeper
 
-#: The box host's journal, in the box's data directory.
+#: The box host's journal and its socket, in the box's data directory.
 JOURNAL_NAME = "box.hhjournal"
+SOCKET_NAME = "host.sock"
+#: A Unix socket's path is at most 107 bytes on Linux (104 on the BSDs).
+SOCKET_PATH_LIMIT = 100
 
 
 def default_data_dir() -> Path:
@@ -57,17 +61,19 @@ def _machine_name() -> str:
 class BoxSettings:
     """How a box runs, whatever its front door; tests build it directly.
 
-    ``idle_timeout`` is in seconds without a key pressed (0: never). ``host_port`` 0
-    picks a free port for the internal game host; ``hostname`` is the box's name in the
-    invitation friends are told to type. ``kill_grace`` is how long an app may take to
-    end after it is hung up before it is killed.
+    ``idle_timeout`` is in seconds without a key pressed (0: never). The internal game
+    host listens on a Unix socket in a directory only this user may enter, so it is
+    reached only through the box's doors; ``host_port`` (0: a free one) serves it on TCP
+    127.0.0.1 instead, where every local user can reach it. ``hostname`` is the box's name
+    in the invitation friends are told to type. ``kill_grace`` is how long an app may take
+    to end after it is hung up before it is killed.
     """
 
     max_sessions: int = 32
     max_per_address: int = 4
     idle_timeout: float = 1800.0
     data_dir: Path = field(default_factory=default_data_dir)
-    host_port: int = 0
+    host_port: int | None = None
     hostname: str = field(default_factory=_machine_name)
     bot_delay: float = 0.7
     kill_grace: float = 3.0
@@ -152,6 +158,8 @@ class Box:
         self.apps: dict[int, RunningApp] = {}
         self.closing = False
         self._change = asyncio.Event()
+        #: A private directory made for the host's socket, if the data dir's path is long.
+        self._private: Path | None = None
 
     @property
     def players_dir(self) -> Path:
@@ -174,30 +182,45 @@ class Box:
         self.players_dir.mkdir(mode=0o700, exist_ok=True)
         # Every visitor's app connects from 127.0.0.1: the host must not count them as
         # one client (the box limits each real client address itself).
-        limits = Limits(shared_addresses=frozenset({"127.0.0.1", "::1"}))
+        limits = Limits(shared_addresses=frozenset({"127.0.0.1", "::1", "local"}))
         host_settings: dict[str, Any] = {
             "bot_factory": make_bot, "bot_delay": settings.bot_delay, "limits": limits,
             "max_connections": max(256, 4 * settings.max_sessions),
             "max_tables": max(32, settings.max_sessions)}
-        port = settings.host_port
         if self.journal_path.exists():
             if in_use(self.journal_path):
                 raise JournalError(f"another box runs with {settings.data_dir}; stop it "
                                    "first, or give this one another data directory")
             self.host = Host.resume(self.journal_path, name=settings.hostname,
                                     **host_settings)
-            port = port or self.host.resumed_port or 0
         else:
             self.host = Host(settings.hostname, journal=self.journal_path, **host_settings)
         # The box keeps every game played on it, for its players to look back on.
         self.host.keepers.append(Keeper(settings.data_dir / DB_NAME))
-        try:
-            await self.host.start("127.0.0.1", port)
-        except OSError:
-            if port == settings.host_port:
-                raise
-            # The port it had is taken now: the apps are new after a restart anyway.
-            await self.host.start("127.0.0.1", 0)
+        if settings.host_port is not None:
+            await self.host.start("127.0.0.1", settings.host_port)
+            return
+        socket_path = self._socket_path()
+        socket_path.unlink(missing_ok=True)  # one a crash left (no other box runs here)
+        await self.host.start(str(socket_path))
+
+    def _socket_path(self) -> Path:
+        """Where the host's Unix socket goes: in the box's own data directory, or, when
+        that path is too long for a socket's name, in a private directory of its own."""
+        path = self.settings.data_dir / SOCKET_NAME
+        if len(str(path).encode()) < SOCKET_PATH_LIMIT:
+            return path
+        if self._private is None:
+            self._private = Path(tempfile.mkdtemp(prefix="hiddenhand-box-"))  # mode 0700
+        return self._private / SOCKET_NAME
+
+    @property
+    def host_address(self) -> tuple[str, int]:
+        """Where the apps reach the host: its socket's path and 0, or 127.0.0.1 and
+        its port."""
+        assert self.host is not None and self.host.server is not None
+        name = self.host.server.sockets[0].getsockname()
+        return (name, 0) if isinstance(name, str) else ("127.0.0.1", self.host.port)
 
     def shut(self, reason: str = "the server is stopping") -> None:
         """Let nobody else in and end every running app (see :meth:`close`)."""
@@ -212,8 +235,14 @@ class Box:
             await asyncio.wait_for(self.wait_until(lambda: not self.apps),
                                    self.settings.kill_grace + 2)
         if self.host is not None:
+            where = self.host_address[0] if self.host.server is not None else None
             # Stopping the box is no reason to lose its tables: they come back with it.
             await self.host.close(keep_journal=bool(self.host.tables))
+            if where is not None and where.startswith("/"):
+                Path(where).unlink(missing_ok=True)
+        if self._private is not None:
+            with contextlib.suppress(OSError):
+                self._private.rmdir()
 
     # ---- state ------------------------------------------------------------------------
 
@@ -257,13 +286,17 @@ class Box:
         data = self.players_dir / data_name
         argv = [
             *self.settings.command,
-            f"--box=127.0.0.1:{self.host.port}",
+            f"--box={self._box_argument()}",
             f"--player={player}",
             f"--data-dir={data}",
             f"--box-invite={invite}",
             f"--box-games={self.settings.data_dir / DB_NAME}",
         ]
         return argv, data
+
+    def _box_argument(self) -> str:
+        where, port = self.host_address
+        return where if port == 0 else f"{where}:{port}"
 
     def register(self, pid: int, app: RunningApp) -> None:
         """An app started."""

@@ -143,30 +143,30 @@ class Host:
         return self._clock.now()
 
     async def start(self, host: str | None = "127.0.0.1", port: int = 0) -> None:
-        """Listen for TCP connections on ``host:port`` (port 0 picks a free one)."""
-        self.server = await asyncio.get_running_loop().create_server(
-            stream.frame_protocol(self.handle_connection), host, port,
-            family=socket.AF_UNSPEC, reuse_address=True,
-        )
+        """Listen for TCP connections on ``host:port`` (port 0 picks a free one), or on
+        the Unix socket at ``host`` if it is an absolute path (``port`` then unused)."""
+        loop, serve = asyncio.get_running_loop(), stream.frame_protocol(self.handle_connection)
+        if host is not None and host.startswith("/"):
+            self.server = await loop.create_unix_server(serve, host)
+        else:
+            self.server = await loop.create_server(serve, host, port, family=socket.AF_UNSPEC,
+                                                   reuse_address=True)
         self._listen = {"k": "listen", "port": self.port, "bind": host}
         self._write([self._listen])
         self._run_resumed()
 
     @property
     def port(self) -> int:
-        """The TCP port the host listens on."""
+        """The TCP port the host listens on (0 on a Unix socket)."""
         assert self.server is not None and self.server.sockets, "the host is not listening"
-        port: int = self.server.sockets[0].getsockname()[1]
-        return port
+        name = self.server.sockets[0].getsockname()
+        return int(name[1]) if isinstance(name, tuple) else 0
 
     async def close(self, *, keep_journal: bool | None = None) -> None:
-        """Tell every client the host is stopping, then close everything.
-
-        The journal is kept (to resume from) if a game is in play, or if
-        ``keep_journal`` says so; otherwise it is deleted.
-        """
-        self._closing = True
-        keep = False
+        """Tell every client the host is stopping, then close everything. The journal
+        is kept (to resume from) if a game is in play, or if ``keep_journal`` says so;
+        otherwise it is deleted."""
+        self._closing, keep = True, False
         if self.journal is not None:
             keep = (any(t.phase == "play" for t in self.tables.values())
                     if keep_journal is None else keep_journal)

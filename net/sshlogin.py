@@ -219,6 +219,11 @@ class BoxServer:
         return self.box.host
 
     @property
+    def host_address(self) -> tuple[str, int]:
+        """Where the apps reach the game host (``Box.host_address``)."""
+        return self.box.host_address
+
+    @property
     def logins(self) -> list[Login]:
         """The SSH connections let in and not yet gone."""
         return [v for v in self.box.visitors if isinstance(v, Login)]

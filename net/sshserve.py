@@ -43,6 +43,14 @@ log = logging.getLogger("hiddenhand.ssh")
 # --------------------------------------------------------------------------- command line
 
 
+def host_words(box: BoxServer) -> str:
+    """Where the box's game host listens, in words."""
+    where, port = box.host_address
+    if port == 0:
+        return f"the Unix socket {where} (only through the box)"
+    return f"{where}:{port} (every local user can reach it)"
+
+
 def banner(box: BoxServer) -> list[str]:
     """What ``ssh-serve`` prints at start: where, the host key, who may log in."""
     config = box.config
@@ -53,7 +61,7 @@ def banner(box: BoxServer) -> list[str]:
         f"hiddenhand ssh-serve: listening on {where}, port {box.port}",
         f"host key {box.fingerprint}{made}: {box.host_key_path}",
         f"friends join with: {box.invitation}",
-        f"games: one host on 127.0.0.1:{box.host.port}; at most {config.max_sessions} logins, "
+        f"games: one host on {host_words(box)}; at most {config.max_sessions} logins, "
         f"{config.max_per_address} per address; idle logins close after "
         + (f"{config.idle_timeout:g} s" if config.idle_timeout else "never"),
     ]

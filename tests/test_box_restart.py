@@ -22,7 +22,7 @@ def settings(path: Path) -> BoxSettings:
 async def _a_game_with_a_move(box: Box) -> tuple[Client, str, str, int]:
     """Ann at a GET OUT! table against a bot, one move of hers acknowledged."""
     assert box.host is not None
-    ann = await Client.connect("127.0.0.1", box.host.port, name="Ann")
+    ann = await Client.connect(*box.host_address, name="Ann")
     joined = await ann.create_table("Porch", "getout", 2, {"first": 0, "match": False})
     await ann.add_bot(1)
     await ann.start()
@@ -40,7 +40,7 @@ async def test_a_box_started_again_has_its_tables_back_and_seats_by_token(
     first = Box(settings(tmp_path))
     await first.start()
     assert first.host is not None
-    port = first.host.port
+    where = first.host_address
     ann, table_id, token, version = await _a_game_with_a_move(first)
     await ann.close()
     if how == "crash":
@@ -52,11 +52,11 @@ async def test_a_box_started_again_has_its_tables_back_and_seats_by_token(
     again = Box(settings(tmp_path))
     await again.start()
     try:
-        assert again.host is not None and again.host.port == port
+        assert again.host is not None and again.host_address == where
         table = again.host.tables[table_id]
         assert table.game is not None and table.game.version == version
         assert [s.name for s in table.seats] == ["Ann", "Bot 2"]
-        back = await Client.connect("127.0.0.1", port, name="Ann")
+        back = await Client.connect(*where, name="Ann")
         await back.join(table_id, 0, token=token)
         view = (await back.wait_for(lambda m: m["type"] == "update" and m["view"]))["view"]
         assert view["version"] >= version and view["seat"] == 0
@@ -81,3 +81,30 @@ async def test_a_box_with_nothing_at_it_leaves_no_journal(tmp_path: Path) -> Non
     await box.start()
     await box.close()
     assert not box.journal_path.exists()
+
+
+async def test_the_box_host_is_reached_only_through_the_box(tmp_path: Path) -> None:
+    """Its Unix socket is in a directory only the box's user may enter, and it listens
+    on no TCP port at all: other local users cannot go around the box's doors."""
+    import os
+    import stat
+
+    box = Box(settings(tmp_path / ("long-" * 30)))  # a path too long for a socket's name
+    await box.start()
+    try:
+        path, port = box.host_address
+        assert port == 0 and Path(path).is_socket()
+        assert stat.S_IMODE(os.stat(Path(path).parent).st_mode) == 0o700
+        assert box.host is not None and box.host.port == 0
+        assert f"--box={path}" in box.app_argv("Ann", "ann", "ssh box")[0]
+        client = await Client.connect(path, 0, name="Ann")
+        await client.close()
+    finally:
+        await box.close()
+    assert not Path(path).exists() and not Path(path).parent.exists()
+    tcp = Box(BoxSettings(data_dir=tmp_path / "tcp", hostname="box", host_port=0))
+    await tcp.start()
+    try:
+        assert tcp.host_address[0] == "127.0.0.1" and tcp.host_address[1] > 0
+    finally:
+        await tcp.close()

@@ -267,7 +267,9 @@ async def test_commands_subsystems_and_forwarding_are_refused(box: BoxServer,
     async with await connect(box.port, "ann", keys["ann"]) as conn:
         assert box.host is not None
         with pytest.raises(asyncssh.ChannelOpenError):
-            await conn.create_connection(asyncssh.SSHTCPSession, "127.0.0.1", box.host.port)
+            await conn.create_connection(asyncssh.SSHTCPSession, "127.0.0.1", 4455)
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.create_unix_connection(asyncssh.SSHUNIXSession, box.host_address[0])
     assert not box.apps
 
 
@@ -403,7 +405,7 @@ async def test_the_box_host_does_not_count_every_login_as_one_client(
     assert {"127.0.0.1", "::1"} <= box.host.limits.shared_addresses
     clients = []
     for i in range(box.host.limits.max_tables_per_address + 1):
-        client = await Client.connect("127.0.0.1", box.host.port, name=f"P{i}")
+        client = await Client.connect(*box.host_address, name=f"P{i}")
         clients.append(client)
         await client.create_table(f"table {i}", "getout", 2)
     for client in clients:
@@ -439,7 +441,7 @@ async def test_a_login_name_the_game_would_refuse_is_refused_at_the_door_in_word
     assert result.exit_status == 1
     assert "'Bot 3' would pass for a bot" in said, said
     assert f"ssh -l NAME -p {box.port} box" in said, said
-    assert str(box.host.port) not in said
+    assert box.host_address[0] not in said
     assert not box.apps
     assert any("refused 'Bot 3' from 127.0.0.1: the name 'Bot 3' would pass for a bot"
                in r.getMessage() for r in caplog.records)

@@ -52,7 +52,7 @@ def build_parser(*, arguments: bool | Collection[str] = True) -> argparse.Argume
     )
     box = parser.add_argument_group(
         "playing on an SSH box (set by 'hiddenhand ssh-serve' for each login)")
-    box.add_argument("--box", default=None, metavar="HOST:PORT",
+    box.add_argument("--box", default=None, metavar="HOST:PORT|SOCKET",
                      help="play on this box's host: join its tables or open one, no LAN")
     box.add_argument("--player", default=None, metavar="NAME",
                      help="the player's name until they pick another in the settings")
@@ -231,7 +231,8 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from net.address import parse_address
 
         try:
-            box = parse_address(args.box)
+            # (A path: the box's host on its Unix socket.)
+            box = (args.box, 0) if args.box.startswith("/") else parse_address(args.box)
         except ValueError as exc:
             parser.error(f"--box: {exc}")
         if not (sys.stdin.isatty() and sys.stdout.isatty()):

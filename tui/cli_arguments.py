@@ -170,8 +170,10 @@ def ssh_serve_arguments(ssh: argparse.ArgumentParser) -> None:
     ssh.add_argument("--idle-timeout", type=check.idle_seconds, default=1800.0, metavar="SECONDS",
                      help="close a login after this long without a key pressed "
                      "(default 1800; 0: never)")
-    ssh.add_argument("--host-port", type=check.port, default=0,
-                     help="port of the game host on 127.0.0.1 (default: a free one)")
+    ssh.add_argument("--host-port", type=check.port, default=None,
+                     help="serve the box's game host on TCP 127.0.0.1:PORT (0: a free one), "
+                     "where every local user can reach it, instead of on a Unix socket in "
+                     "the box's private data directory (the default)")
     ssh.add_argument("--hostname", default=None, metavar="NAME",
                      help="the box's name in 'ssh -p PORT NAME', as the lobby shows it "
                      "(default: this machine's name)")

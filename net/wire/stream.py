@@ -298,10 +298,13 @@ class FrameWriter:
 async def open_connection(
     host: str | None = None, port: int | None = None, **options: Any
 ) -> tuple[FrameReader, FrameWriter]:
-    """Connect to ``host:port`` (or, with ``sock=``, over a connected socket); other
-    keywords are ``loop.create_connection``'s (``local_addr`` …)."""
+    """Connect to ``host:port`` (to the Unix socket ``host`` if it is an absolute path;
+    or, with ``sock=``, over a connected socket); other keywords are
+    ``loop.create_connection``'s (``local_addr`` …)."""
     loop = asyncio.get_running_loop()
-    if host is None or port is None:  # over a connected socket (``sock=``)
+    if host is not None and host.startswith("/"):
+        transport, reader = await loop.create_unix_connection(FrameReader, host, **options)
+    elif host is None or port is None:  # over a connected socket (``sock=``)
         transport, reader = await loop.create_connection(FrameReader, **options)
     else:
         transport, reader = await loop.create_connection(FrameReader, host, port, **options)
