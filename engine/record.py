@@ -223,8 +223,9 @@ def _play(game: Game, k: int, move: Move) -> list[dict[str, Any]]:
             return game.advance(now)
         return game.act(seat, action, now=now)
     except IllegalAction as exc:
-        raise RecordError(f"move {k} ({action.get('type')} by seat {seat + 1}) breaks the "
-                          f"rules: {exc}") from None
+        # (The engine's own words count seats from 0, as its actions do.)
+        raise RecordError(f"move {k} ({action.get('type')} by seat index {seat}) breaks "
+                          f"the rules: {exc}") from None
     except (ValueError, TypeError, KeyError) as exc:
         raise RecordError(f"move {k} cannot be played: {exc}") from None
 

@@ -53,9 +53,12 @@ MIGRATIONS: list[str] = [
         moves INTEGER NOT NULL,
         result TEXT,
         facts TEXT,
+        fingerprint TEXT NOT NULL,
+        imported INTEGER NOT NULL DEFAULT 0,
         record BLOB NOT NULL
     );
     CREATE INDEX games_by_end ON games (ended);
+    CREATE INDEX games_by_fingerprint ON games (fingerprint);
     CREATE TABLE players (
         game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
         seat INTEGER NOT NULL,
@@ -89,6 +92,8 @@ class GameInfo(NamedTuple):
     result: Any
     #: What a history's statistics count (:func:`facts`).
     facts: dict[str, Any]
+    #: A friend's game, imported: in nobody's figures here.
+    imported: bool = False
 
 
 def default_path() -> Path:
@@ -106,12 +111,25 @@ def winners(record: dict[str, Any]) -> list[int]:
 
 
 def facts(record: dict[str, Any]) -> dict[str, Any]:
-    """What statistics count of a game beyond its result: Got Five!'s clues given."""
-    if record["game"] == "gotfive":
-        clues = sum(1 for seat, action, _ in record["moves"]
-                    if seat is not None and action.get("type") in ("sort", "compare"))
-        return {"clues": clues}
-    return {}
+    """What statistics count of a game beyond its result: for a Got Five! won by a right
+    GOT FIVE!, how many clues the table had given before it (``right_after``)."""
+    result = record.get("result") or {}
+    if record["game"] != "gotfive" or result.get("reason") != "announced":
+        return {}
+    winner, clues, before = (result.get("winners") or [None])[0], 0, None
+    for seat, action, _ in record["moves"]:
+        if seat is None:
+            continue
+        if action.get("type") in ("sort", "compare"):
+            clues += 1
+        elif action.get("type") == "announce" and seat == winner:
+            before = clues
+    return {} if before is None else {"right_after": before}
+
+
+def _key(record: dict[str, Any]) -> str:
+    """What makes two records the same game: its end state, its seed and its moves."""
+    return f"{record['check']}:{record['seed']}:{len(record['moves'])}"
 
 
 class GameStore:
@@ -154,17 +172,18 @@ class GameStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def add(self, record: dict[str, Any]) -> int:
-        """Keep ``record``; its id."""
+    def add(self, record: dict[str, Any], *, imported: bool = False) -> int:
+        """Keep ``record``; its id. An ``imported`` game (a friend's file) is listed with
+        the others but counts in nobody's figures here."""
         blob = zlib.compress(json.dumps(record, separators=(",", ":")).encode())
         won = set(winners(record))
         with self.db:
             cursor = self.db.execute(
-                "INSERT INTO games (game, seats, started, ended, moves, result, facts, record) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games (game, seats, started, ended, moves, result, facts, "
+                "fingerprint, imported, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (record["game"], record["seats"], record.get("started"), record.get("ended"),
                  len(record["moves"]), json.dumps(record.get("result")),
-                 json.dumps(facts(record)), blob))
+                 json.dumps(facts(record)), _key(record), int(imported), blob))
             game_id = cursor.lastrowid
             assert game_id is not None
             self.db.executemany(
@@ -191,14 +210,15 @@ class GameStore:
             args.append(since)
         if player is not None:
             where.append("EXISTS (SELECT 1 FROM players q WHERE q.game_id = g.id "
-                         "AND q.name = ?)")
+                         "AND q.name = ? COLLATE NOCASE)")
             args.append(player)
-        sql = ("SELECT g.id, g.game, g.seats, g.started, g.ended, g.moves, g.result, g.facts "
+        sql = ("SELECT g.id, g.game, g.seats, g.started, g.ended, g.moves, g.result, g.facts, "
+               "g.imported "
                "FROM games g" + (" WHERE " + " AND ".join(where) if where else "")
                + " ORDER BY g.ended DESC, g.id DESC LIMIT ?")
         rows = self.db.execute(sql, (*args, limit)).fetchall()
         out = []
-        for game_id, kind, count, started, ended, moves, result, known in rows:
+        for game_id, kind, count, started, ended, moves, result, known, imported in rows:
             players = self.db.execute(
                 "SELECT name, kind, won FROM players WHERE game_id = ? ORDER BY seat",
                 (game_id,)).fetchall()
@@ -206,8 +226,14 @@ class GameStore:
                                 [p[0] for p in players], [p[1] for p in players],
                                 [i for i, p in enumerate(players) if p[2]],
                                 json.loads(result) if result else None,
-                                json.loads(known) if known else {}))
+                                json.loads(known) if known else {}, bool(imported)))
         return out
+
+    def find(self, record: dict[str, Any]) -> int | None:
+        """The id of the same game if it is kept already (same seed, moves and end)."""
+        row = self.db.execute("SELECT id FROM games WHERE fingerprint = ? LIMIT 1",
+                              (_key(record),)).fetchone()
+        return None if row is None else int(row[0])
 
     def last(self) -> int | None:
         """The id of the game that ended last, or ``None``."""
@@ -289,15 +315,20 @@ def _nesting(text: str) -> int:
 
 def _parse(data: bytes, what: str) -> Any:
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # (a byte-order mark, as some editors save)
     except UnicodeDecodeError:
         raise RecordError(f"{what} is not text (UTF-8)") from None
     if _nesting(text) > MAX_NESTING:
         raise RecordError(f"{what} is nested too deeply to be a game record")
     try:
         return json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise RecordError(f"{what} is not a game record (not JSON: {exc})") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{what} is not a game record (not JSON: {exc.msg} at line "
+                          f"{exc.lineno}, column {exc.colno})") from None
+    except (ValueError, RecursionError):
+        # (Python refuses to read a number of thousands of digits.)
+        raise RecordError(f"{what} is not a game record (a number in it is far too "
+                          "long)") from None
 
 
 def read_game_file(path: Path) -> dict[str, Any]:
@@ -315,6 +346,20 @@ def read_game_file(path: Path) -> dict[str, Any]:
         return check_record(_parse(data, "this file"))
     except RecordError as exc:
         raise StoreError(f"{path}: {exc}") from None
+
+
+def played(path: Path) -> dict[str, Any]:
+    """The record in game file ``path``, played through the rules to its end: its result
+    is the one the moves give (a file's own word for it is not taken), and its times are
+    kept only if they make sense. ``StoreError`` or ``RecordError`` in one line."""
+    from engine.record import Replay
+
+    record = read_game_file(path)
+    final = Replay(record).final
+    started, ended = record.get("started"), record.get("ended")
+    if started is None or ended is None or not 0 <= started <= ended <= time.time() + 86400:
+        started = ended = None
+    return {**record, "result": final.result, "started": started, "ended": ended}
 
 
 def export_game(record: dict[str, Any], path: Path) -> None:

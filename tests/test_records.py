@@ -113,7 +113,7 @@ def test_a_record_that_is_wrong_in_any_field_is_refused_in_one_line(change: Any,
 def test_a_record_whose_moves_break_the_rules_or_end_elsewhere_does_not_replay() -> None:
     illegal = check_record(_broken(lambda r: r["moves"].insert(
         0, [r["moves"][0][0], {"type": "play", "card": 999}, 0.0])))
-    with pytest.raises(RecordError, match=r"move 1 \(play by seat \d\) breaks the rules"):
+    with pytest.raises(RecordError, match=r"move 1 \(play by seat index \d\) breaks the rules"):
         replay(illegal)
     other_end = check_record(_broken(lambda r: r.update(check="0" * 32)))
     with pytest.raises(RecordError, match="does not replay to the game it recorded"):
@@ -348,3 +348,21 @@ async def test_a_host_hands_each_finished_game_to_its_keepers_who_keep_it(
         (info,) = store.games()
         assert info.players == ["Me", "Bot 2", "Bot 3"] and info.kinds[0] == "human"
         assert fingerprint(replay(store.get(info.id))) == end
+
+
+def test_got_five_figures_count_the_clues_before_a_right_got_five() -> None:
+    from net.records import facts
+
+    for seed in range(40):
+        record = simulate("gotfive", 3, seed, {}, record=True)["record"]
+        if record["result"]["reason"] != "announced":
+            assert facts(record) == {}
+            continue
+        winner = record["result"]["winners"][0]
+        last = max(k for k, (s, a, _) in enumerate(record["moves"])
+                   if s == winner and a["type"] == "announce")
+        clues = sum(1 for s, a, _ in record["moves"][:last]
+                    if s is not None and a["type"] in ("sort", "compare"))
+        assert facts(record) == {"right_after": clues}
+        return
+    raise AssertionError("no Got Five! game won by a right GOT FIVE! in 40 seeds")

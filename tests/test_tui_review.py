@@ -147,19 +147,38 @@ def test_history_export_and_import_from_the_command_line(kept: list[int], tmp_pa
                                                          ) -> None:
     code, out, _ = run(["history", "--json"], capsys)
     rows = json.loads(out)
-    assert code == 0 and [r["id"] for r in rows] == [str(k) for k in kept[::-1]]
-    code, out, _ = run(["history", "--stats", "--player", "Ann", "--json"], capsys)
-    assert code == 0 and {r["game"] for r in json.loads(out)} == {
-        "GET OUT!", "Get It!", "Got Five!"}
+    assert code == 0 and [r["id"] for r in rows] == kept[::-1]
+    assert rows[0]["players"][0] == {"name": "Ann", "kind": "human", "won": False}
+    code, out, _ = run(["history", "--stats", "--player", "ann", "--json"], capsys)
+    figures = json.loads(out)
+    assert code == 0 and {r["game"] for r in figures} == {"getout", "getit", "gotfive"}
+    assert all(r["played"] == 1 for r in figures)
     target = tmp_path / "g.hhgame"
     code, out, _ = run(["export", str(kept[1]), str(target)], capsys)
     assert code == 0 and target.exists() and "hiddenhand replay" in out
-    code, out, _ = run(["import", str(target)], capsys)
-    assert code == 0 and "kept as game" in out
+    code, _, err = run(["export", str(kept[1]), str(target)], capsys)
+    assert code == 1 and "exists already" in err
+    code, _, err = run(["import", str(target)], capsys)
+    assert code == 1 and f"kept already, as game {kept[1]}" in err
+    # A friend's copy, its result forged: kept with the result its moves give, and in
+    # nobody's figures here.
+    record: dict[str, Any] = simulate("getit", 3, 99, {}, record=True)["record"]
+    true_result = record["result"]
+    record["players"][0] = {"name": "Zed", "kind": "human"}
+    record["result"] = {"won": not true_result["won"], "level": 1}
+    record["ended"] = 4_000_000_000.0
+    friend = tmp_path / "friend.hhgame"
+    friend.write_text(json.dumps(record))
+    code, out, _ = run(["import", str(friend)], capsys)
+    assert code == 0 and "in nobody's figures" in out
     code, out, _ = run(["history", "--game", "getit", "--json"], capsys)
-    assert len(json.loads(out)) == 2
+    theirs = next(r for r in json.loads(out) if r["imported"])
+    assert theirs["result"] == true_result
+    assert theirs["ended"] is None  # a time from the future is not kept
+    code, out, _ = run(["history", "--stats", "--player", "Zed", "--json"], capsys)
+    assert json.loads(out) == []
     bad = tmp_path / "bad.hhgame"
-    record: dict[str, Any] = json.loads(target.read_text())
+    record = json.loads(target.read_text())
     record["moves"][3][1] = {"type": "play"}
     record["moves"].insert(0, [0, {"type": "play"}, 0.0])
     bad.write_text(json.dumps(record))
@@ -217,3 +236,27 @@ def test_review_pictures(kept: list[int], snap_compare: Any, which: int, keys: l
         await pilot.press(*keys)
 
     assert snap_compare(app, terminal_size=size, run_before=open_review)
+
+
+async def test_seen_from_a_seat_the_list_tells_no_card_another_player_drew(
+        kept: list[int]) -> None:
+    with GameStore(default_path()) as store:
+        record = store.get(kept[0])
+    replay = Replay(record)
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = ReviewScreen(record, replay)
+        await app.push_screen(screen)
+        listed = screen.query_one(OptionList)
+        draws = [i for i, s in enumerate(screen.steps) if s.others is not None]
+        theirs = next(i for i in draws if screen.steps[i].seat != 0)
+        mine = next(i for i in draws if screen.steps[i].seat == 0)
+
+        def line(i: int) -> str:
+            return str(listed.get_option_at_index(i).prompt)
+
+        assert "drew a card" not in line(theirs)  # everything open: the card is named
+        await pilot.press("1")
+        assert line(theirs).endswith("drew a card") and "drew a card" not in line(mine)
+        await pilot.press("0")
+        assert "drew a card" not in line(theirs)

@@ -54,6 +54,18 @@ def row(info: GameInfo) -> tuple[str, ...]:
 
 
 HEADERS = ("id", "ended", "game", "players (★ won)", "result", "moves", "length")
+#: The app's list: what fits 80 columns (the command line also gives moves and length).
+SHORT = 5
+
+
+def plain(info: GameInfo) -> dict[str, Any]:
+    """One game as plain data, for scripts (``hiddenhand history --json``)."""
+    return {"id": info.id, "game": info.game, "seats": info.seats,
+            "started": info.started, "ended": info.ended, "moves": info.moves,
+            "players": [{"name": n, "kind": k, "won": i in info.winners}
+                        for i, (n, k) in enumerate(zip(info.players, info.kinds,
+                                                       strict=True))],
+            "result": info.result, "imported": info.imported}
 
 
 class Figures(NamedTuple):
@@ -72,6 +84,8 @@ def figures(infos: Iterable[GameInfo], player: str | None) -> list[Figures]:
     person when ``None``), and the game's own measure."""
     groups: dict[tuple[str, int], list[GameInfo]] = defaultdict(list)
     for info in infos:
+        if info.imported:  # a friend's game: not one played here
+            continue
         seat = _seat(info, player)
         if seat is not None:
             groups[(info.game, info.seats)].append(info)
@@ -85,7 +99,8 @@ def figures(infos: Iterable[GameInfo], player: str | None) -> list[Figures]:
 def _seat(info: GameInfo, player: str | None) -> int | None:
     """The seat ``player`` had (the first person's when ``None``)."""
     for i, (name, kind) in enumerate(zip(info.players, info.kinds, strict=True)):
-        if (player is None and kind == "human") or name == player:
+        if (player is None and kind == "human") or (
+                player is not None and name.casefold() == player.casefold()):
             return i
     return None
 
@@ -94,11 +109,12 @@ def _more(game: str, games: list[GameInfo], player: str | None) -> str:
     if game == "getit":
         levels = [_level(g.result) for g in games]
         best = max(levels, key=lambda lv: (lv == "X", lv if isinstance(lv, int) else 0))
-        return f"best level {best}"
+        return f"best level {best}" if best else "no level cleared yet"
     if game == "gotfive":
-        clues = [g.facts.get("clues", 0) for g in games if _seat(g, player) in g.winners]
+        clues = [g.facts["right_after"] for g in games
+                 if _seat(g, player) in g.winners and "right_after" in g.facts]
         if not clues:
-            return "no GOT FIVE! yet"
+            return "no right GOT FIVE! yet"
         return f"{sum(clues) / len(clues):.1f} clues to a right GOT FIVE!"
     points = []
     for g in games:
@@ -117,10 +133,16 @@ def _level(result: Any) -> Any:
     return level if level is not None else 0
 
 
+def figures_plain(found: list[Figures]) -> list[dict[str, Any]]:
+    """Statistics as plain data, for scripts."""
+    return [{"game": f.game, "seats": f.seats, "played": f.played, "won": f.won,
+             "measure": f.more} for f in found]
+
+
 def figures_rows(found: list[Figures]) -> list[tuple[str, ...]]:
     """Statistics as table rows."""
     return [(GAME_NAMES.get(f.game, f.game), str(f.seats), str(f.played), str(f.won),
              f"{100 * f.won / f.played:.0f}%", f.more) for f in found]
 
 
-FIGURE_HEADERS = ("game", "seats", "played", "won", "won %", "")
+FIGURE_HEADERS = ("game", "seats", "played", "won", "won %", "how")

@@ -83,7 +83,9 @@ def run_history(args: argparse.Namespace) -> int:
         FIGURE_HEADERS,
         HEADERS,
         figures,
+        figures_plain,
         figures_rows,
+        plain,
         row,
         since,
     )
@@ -98,15 +100,17 @@ def run_history(args: argparse.Namespace) -> int:
                                 limit=1_000_000 if args.stats else args.limit)
     except StoreError as exc:
         return _fail("history", str(exc))
-    headers: tuple[str, ...] = FIGURE_HEADERS if args.stats else HEADERS
-    rows = figures_rows(figures(infos, args.player)) if args.stats else [
-        row(info) for info in infos]
+    found = figures(infos, args.player) if args.stats else []
     if args.json:
-        print(json.dumps([dict(zip(headers, r, strict=True)) for r in rows]))
+        print(json.dumps(figures_plain(found) if args.stats else [plain(i) for i in infos]))
         return 0
+    headers: tuple[str, ...] = FIGURE_HEADERS if args.stats else HEADERS
+    rows = figures_rows(found) if args.stats else [row(info) for info in infos]
     if not rows:
         print("No kept game matches.")
         return 0
+    if args.stats:
+        print(f"{args.player or 'Every person'}'s figures (games played here, not imported):")
     table = Table(*headers, box=box.SIMPLE_HEAD, pad_edge=False)
     for column in table.columns:
         column.no_wrap = column.header in ("id", "ended", "game", "moves", "length")
@@ -119,11 +123,11 @@ def run_history(args: argparse.Namespace) -> int:
 def load(what: str) -> tuple[dict[str, Any], str]:
     """The record ``what`` names (a file if it is one, else from the games database)
     and a word on where it came from; ``StoreError`` in one line."""
-    from net.records import GameStore, read_game_file
+    from net.records import GameStore, played
 
     path = Path(what)
     if what not in ("last",) and not what.isdigit():
-        return read_game_file(path), f"from {path.name}"
+        return played(path), f"from {path.name}"
     with GameStore() as store:
         record = _chosen(store, what)
     return record, f"game {what}" if what != "last" else "the last game"
@@ -147,6 +151,8 @@ def run_replay(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     from net.records import GameStore, StoreError, export_game
 
+    if Path(args.file).exists():
+        return _fail("export", f"{args.file} exists already: give another name")
     try:
         with GameStore() as store:
             record = _chosen(store, args.what)
@@ -158,17 +164,23 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from engine.record import RecordError, Replay
-    from net.records import GameStore, StoreError, read_game_file
+    from engine.record import RecordError
+    from net.records import GameStore, StoreError, played
 
+    path = Path(args.file)
     try:
-        record = read_game_file(Path(args.file))
-        Replay(record)  # a record that does not play is kept nowhere
+        record = played(path)  # a record that does not play is kept nowhere
         with GameStore() as store:
-            kept = store.add(record)
-    except (StoreError, RecordError) as exc:
+            known = store.find(record)
+            if known is not None:
+                return _fail("import", f"{path}: this game is kept already, as game {known}")
+            kept = store.add(record, imported=True)
+    except StoreError as exc:
         return _fail("import", str(exc))
-    print(f"kept as game {kept}: 'hiddenhand replay {kept}' reviews it")
+    except RecordError as exc:
+        return _fail("import", f"{path}: {exc}")
+    print(f"kept as game {kept} (a friend's game: in nobody's figures here); "
+          f"'hiddenhand replay {kept}' reviews it")
     return 0
 
 

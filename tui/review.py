@@ -24,12 +24,20 @@ SIGNALS = {"look": "looks at", "smile": "smiles at", "look_past": "looks past"}
 
 class Step(NamedTuple):
     """One move of a record: its number (from 1), engine time, the seat that moved
-    (``None``: time acted) and the line that says it."""
+    (``None``: time acted) and the line that says it; for a line that tells what only
+    the mover saw (the card a GET OUT! draw took), the line everyone else read."""
 
     number: int
     time: float
     seat: int | None
     text: str
+    others: str | None = None
+
+    def seen_by(self, seat: int | None) -> str:
+        """The line as ``seat`` knew it (``None``: everything open)."""
+        if self.others is None or seat is None or seat == self.seat:
+            return self.text
+        return self.others
 
 
 def clock(seconds: float) -> str:
@@ -72,6 +80,7 @@ def steps(record: dict[str, Any], replay: Replay) -> list[Step]:
                                                           strict=True), 1):
         lines = [line for e in events
                  if (line := describe_past_event(game_id, e, namer)) is not None]
+        public = None
         if game is not None:
             if seat is None:
                 game.advance(now)
@@ -80,11 +89,12 @@ def steps(record: dict[str, Any], replay: Replay) -> list[Step]:
                 game.act(seat, action, now=now)
                 if action.get("type") == "draw":
                     new = [c for c in game.view(seat).get("hand", []) if c["id"] not in held]
+                    public = " · ".join(lines)
                     lines = [_drawn(new, namer.name(seat)), *lines[1:]]
         if seat is not None and (not lines or action.get("type") in SAID_ALWAYS):
             lines = [_move_words(game_id, seat, action, namer), *lines]
         if lines:
-            out.append(Step(k, now, seat, " · ".join(lines)))
+            out.append(Step(k, now, seat, " · ".join(lines), public))
     return out
 
 

@@ -66,6 +66,11 @@ def getout_position(game: Game, seat: int | None, names: list[str]) -> Text:
     return out
 
 
+#: Get It!'s phases, as a player says them.
+PHASES = {"prepare": "preparing the piles", "play": "the round runs",
+          "round_over": "the round is over", "over": "the game is over"}
+
+
 def getit_position(game: Game, seat: int | None, names: list[str]) -> Text:
     view = game.view(seat)
     namer = Namer(names, seat)
@@ -76,7 +81,7 @@ def getit_position(game: Game, seat: int | None, names: list[str]) -> Text:
     if isinstance(deadline, int | float) and timer:
         left = max(0.0, deadline - game.now)
         out.append(f" · sand timer {clock(left)} left of {clock(timer)}")
-    out.append(f" · phase {view.get('phase')}\n\n")
+    out.append(f" · {PHASES.get(str(view.get('phase')), view.get('phase'))}\n\n")
     open_piles = game.laid_open()["piles"] if seat is None else None
     signals = view.get("signals") or []
     for i in range(game.seats):
@@ -110,8 +115,10 @@ def gotfive_position(game: Game, seat: int | None, names: list[str]) -> Text:
     racks = game.laid_open()["racks"]
     out = Text()
     clues = game.view(None).get("clues") or []
-    out.append(f"{len(clues)} clues given", style="bold")
-    out.append(" · racks each seat could still hold (exact)\n\n")
+    out.append(f"{len(clues)} clue{'' if len(clues) == 1 else 's'} given", style="bold")
+    if not game.over:
+        out.append(" · racks each seat could still hold (exact)")
+    out.append("\n\n")
     for i in range(game.seats):
         own = game.view(i)
         marker = "▶ " if own.get("turn") == i else "  "
@@ -120,7 +127,7 @@ def gotfive_position(game: Game, seat: int | None, names: list[str]) -> Text:
         # From a seat, only what that player knew: their own count and board.
         mine = seat is None or i == seat
         count = hint_for({k: v for k, v in own.items() if k != "hint"}, "count")
-        if count is not None and mine:
+        if count is not None and mine and not game.over:
             out.append(f"  {count['count']} possible rack"
                        f"{'' if count['count'] == 1 else 's'}")
         out.append("\n     ")

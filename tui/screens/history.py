@@ -21,6 +21,7 @@ from tui.history import (
     FIGURE_HEADERS,
     HEADERS,
     PERIODS,
+    SHORT,
     figures,
     figures_rows,
     row,
@@ -77,7 +78,7 @@ class HistoryScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#history-figures", DataTable).add_columns(*FIGURE_HEADERS)
-        self.query_one("#history-games", DataTable).add_columns(*HEADERS)
+        self.query_one("#history-games", DataTable).add_columns(*HEADERS[:SHORT])
         self.load()
         self.query_one("#history-games").focus()
 
@@ -94,7 +95,7 @@ class HistoryScreen(Screen[None]):
         who = f"{self._player()}'s" if self.mine else "everyone's"
         self.query_one("#history-filters", Static).update(
             f"{shown} · {'all time' if self.period == 'all' else 'the last ' + self.period}"
-            f" · {who} games  (g game · t period · m mine/all)")
+            f" · {who} games and figures")
         empty = self.query_one("#history-empty", Static)
         try:
             if not self.path.exists():
@@ -109,10 +110,12 @@ class HistoryScreen(Screen[None]):
             empty.display = True
             return
         self.infos = found
-        for values in figures_rows(figures(found, self._player())):
+        rows = figures_rows(figures(found, self._player()))
+        for values in rows:
             table.add_row(*values)
+        table.display = bool(rows)
         for info in found[:SHOWN]:
-            games.add_row(*row(info), key=str(info.id))
+            games.add_row(*row(info)[:SHORT], key=str(info.id))
         empty.display = not found
         empty.update("" if found else "No kept game matches (g, t and m change what is "
                      "shown).")

@@ -41,6 +41,8 @@ class ReviewScreen(Screen[None]):
     ReviewScreen #review-body { height: 1fr; }
     ReviewScreen #review-position { width: 3fr; padding: 0 1; }
     ReviewScreen #review-moves { width: 2fr; min-width: 24; }
+    /* The move shown now stands out without colour too (a monochrome terminal). */
+    ReviewScreen #review-moves > .option-list--option-highlighted { text-style: bold reverse; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -79,20 +81,24 @@ class ReviewScreen(Screen[None]):
         with Horizontal(id="review-body"):
             with VerticalScroll(id="review-position"):
                 yield Static("", id="review-board")
-            yield OptionList(*(Option(f"{clock(s.time)}  {s.text}" if self._timed() else
-                                      f"{s.number:>4}  {s.text}", id=str(s.number))
-                               for s in self.steps), id="review-moves")
+            yield OptionList(*(Option(self._line(s), id=str(s.number)) for s in self.steps),
+                             id="review-moves")
         yield Footer()
 
     def on_mount(self) -> None:
         self.show()
+
+    def _line(self, step: Step) -> str:
+        """A move in the list, as the seat the review is seen from knew it."""
+        where = clock(step.time) if self._timed() else f"{step.number:>4}"
+        return f"{where}  {step.seen_by(self.seat)}"
 
     def _timed(self) -> bool:
         return self.record["game"] == "getit"
 
     def _top(self) -> str:
         game_id = self.record["game"]
-        result = result_words(game_id, self.record["result"], self.names)
+        result = result_words(game_id, self.replay.final.result, self.names)
         who = ", ".join(f"{i + 1} {n}" for i, n in enumerate(self.names))
         return (f"Review: {GAME_NAMES.get(game_id, game_id)} · {who} · {result}"
                 + (f" · {self.title_text}" if self.title_text else ""))
@@ -160,6 +166,10 @@ class ReviewScreen(Screen[None]):
             self.notify(f"this game had {len(self.names)} seats", severity="warning")
             return
         self.seat = None if seat < 0 else seat
+        moves = self.query_one(OptionList)
+        for i, step in enumerate(self.steps):
+            if step.others is not None:
+                moves.replace_option_prompt_at_index(i, self._line(step))
         self.show()
 
     def action_play(self) -> None:
