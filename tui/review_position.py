@@ -15,12 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rich.console import Group, RenderableType
 from rich.text import Text
 
 from engine.core import Game
 from engine.gotfive_hint import hint_for
 from tui.games.getit.text import card_short, card_text, level_text, signal_lines
 from tui.games.getout.card import card_label, image_label
+from tui.games.gotfive.rack import grid
 from tui.games.gotfive.text import tile_text
 from tui.notices import Namer
 from tui.review import clock
@@ -66,6 +68,8 @@ def getout_position(game: Game, seat: int | None, names: list[str]) -> Text:
     return out
 
 
+#: The width of a tile and of a notch in a Got Five! rack's grid.
+RACK_TILE, RACK_NOTCH = 6, 4
 #: Get It!'s phases, as a player says them.
 PHASES = {"prepare": "preparing the piles", "play": "the round runs",
           "round_over": "the round is over", "over": "the game is over"}
@@ -111,18 +115,23 @@ def getit_position(game: Game, seat: int | None, names: list[str]) -> Text:
     return out
 
 
-def gotfive_position(game: Game, seat: int | None, names: list[str]) -> Text:
+def gotfive_position(game: Game, seat: int | None, names: list[str]) -> Group:
     racks = game.laid_open()["racks"]
+    public = game.view(None)
+    clues = public.get("clues") or []
+    parts: list[Text] = []
     out = Text()
-    clues = game.view(None).get("clues") or []
     out.append(f"{len(clues)} clue{'' if len(clues) == 1 else 's'} given", style="bold")
     if not game.over:
         out.append(" · racks each seat could still hold (exact)")
-    out.append("\n\n")
+    out.append("\nPublic: ")
+    for tile in public.get("public") or []:
+        out.append_text(tile_text(tile))
+        out.append(" ")
+    out.append("\n")
     for i in range(game.seats):
         own = game.view(i)
-        marker = "▶ " if own.get("turn") == i else "  "
-        out.append(marker)
+        out.append("\n▶ " if own.get("turn") == i and not game.over else "\n  ")
         _seat_title(out, i, names, seat)
         # From a seat, only what that player knew: their own count and board.
         mine = seat is None or i == seat
@@ -130,22 +139,20 @@ def gotfive_position(game: Game, seat: int | None, names: list[str]) -> Text:
         if count is not None and mine and not game.over:
             out.append(f"  {count['count']} possible rack"
                        f"{'' if count['count'] == 1 else 's'}")
-        out.append("\n     ")
-        hidden = seat is not None and i == seat and game.view(seat)["racks"][i][0].get(
-            "n") is None
-        for tile in (game.view(seat)["racks"][i] if hidden else racks[i]):
-            out.append_text(tile_text(tile))
-            out.append(" ")
+        hidden = seat is not None and i == seat and not game.over
+        tiles = game.view(seat)["racks"][i] if hidden else racks[i]
+        # The rack's grid as a part of its own: cut at the edge, never wrapped.
+        parts += [out, grid(tiles, clues, i, RACK_TILE, RACK_NOTCH, theirs=True)]
+        out = Text()
         marks = own.get("marks") or {}
         if marks and mine:
             shown = " ".join(f"{n}{'✗' if m == 'cross' else '○'}" for n, m in
                              sorted(marks.items(), key=lambda item: int(item[0])))
-            out.append(f"\n     board: {shown}")
-        out.append("\n")
-    return out
+            out.append(f"  board: {shown}")
+    return Group(*parts, out)
 
 
-POSITIONS: dict[str, Callable[[Game, int | None, list[str]], Text]] = {
+POSITIONS: dict[str, Callable[[Game, int | None, list[str]], RenderableType]] = {
     "getout": getout_position, "getit": getit_position, "gotfive": gotfive_position}
 
 
