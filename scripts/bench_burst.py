@@ -1,0 +1,103 @@
+"""One connection's burst delays nobody else: another player's ping round trip while a
+connection at the same host sends ``--burst`` pings in one go.
+
+The host runs in its own process (``hiddenhand host --bind 127.0.0.1 --port 0 --no-mdns``,
+127.0.0.1 shared as the box shares it, so the burst's address limits do not close it
+first). A victim ``net.client.Client`` pings the host every ``--every`` ms and notes each
+round trip. The baseline in the same run is the victim alone for as many pings; then
+the attacker connects, says hello and writes ``--burst`` ping frames at once (one
+``write``), ``--bursts`` times, while the victim goes on. Prints the victim's p50, p99
+and max in each phase.
+
+    .venv/bin/python scripts/bench_burst.py [--burst 20000] [--bursts 5] [--every 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+
+import msgpack
+
+from net.client import Client
+from net.wire import framing
+
+
+async def start_host(scratch: str) -> tuple[asyncio.subprocess.Process, int]:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tui.cli", "host", "--bind", "127.0.0.1", "--port", "0",
+        "--no-mdns", "--no-journal", "--no-record", "--shared-address", "127.0.0.1",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        env={**os.environ, "HIDDENHAND_DATA_DIR": scratch, "HIDDENHAND_CONFIG_DIR": scratch})
+    assert proc.stdout is not None
+    while True:
+        line = (await asyncio.wait_for(proc.stdout.readline(), 20)).decode()
+        if not line:
+            raise SystemExit("the host ended before it listened")
+        found = re.search(r"listening on .* port (\d+)", line)
+        if found:
+            return proc, int(found.group(1))
+
+
+async def victim(port: int, count: int, every: float) -> list[float]:
+    client = await Client.connect("127.0.0.1", port, name="Victim")
+    times = []
+    for _ in range(count):
+        start = time.perf_counter()
+        await client.ping()
+        times.append((time.perf_counter() - start) * 1000)
+        await asyncio.sleep(every)
+    await client.close()
+    return times
+
+
+async def attacker(port: int, burst: int, bursts: int, gap: float) -> None:
+    client = await Client.connect("127.0.0.1", port, name="Flood")
+    frames = b"".join(framing.frame(msgpack.packb({"type": "ping", "ref": 10_000 + i}))
+                      for i in range(burst))
+    for _ in range(bursts):
+        client._writer.write(frames)  # noqa: SLF001 (raw frames: the burst itself)
+        await asyncio.sleep(gap)
+    await client.close()
+
+
+def line(label: str, times: list[float]) -> str:
+    ordered = sorted(times)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return (f"{label:34} n={len(times):5}  p50 {statistics.median(times):7.2f} ms  "
+            f"p99 {p99:7.2f} ms  max {ordered[-1]:7.2f} ms")
+
+
+async def main(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory() as scratch:
+        proc, port = await start_host(scratch)
+        try:
+            count = int(args.seconds * 1000 / max(args.every, 1))
+            alone = await victim(port, count, args.every / 1000)
+            attack = asyncio.create_task(
+                attacker(port, args.burst, args.bursts, args.seconds / args.bursts))
+            during = await victim(port, count, args.every / 1000)
+            await attack
+        finally:
+            proc.terminate()
+            await proc.wait()
+    print(f"command: {' '.join(sys.argv)}")
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(line("victim's ping, alone (baseline)", alone))
+    print(line(f"victim's ping, {args.bursts} bursts of {args.burst}", during))
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--burst", type=int, default=20000)
+    parser.add_argument("--bursts", type=int, default=5)
+    parser.add_argument("--every", type=float, default=5.0, help="ms between victim pings")
+    parser.add_argument("--seconds", type=float, default=3.0)
+    raise SystemExit(asyncio.run(main(parser.parse_args())))
