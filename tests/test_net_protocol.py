@@ -694,3 +694,43 @@ async def test_a_new_game_or_seat_gets_its_whole_view_again() -> None:
         first = next(m for m in map(msgpack.unpackb, ann.raw_frames[before:])
                      if m["type"] == "update" and m.get("view") is not None)
         assert "view_changes" not in first and first["view"]["seat"] == 2
+
+
+async def test_a_burst_of_frames_is_handed_on_a_turn_at_a_time() -> None:
+    """A peer's burst of thousands of frames in one read does not hold the event loop:
+    one turn hands on at most FRAMES_PER_TURN, pauses reading, and the rest follow in
+    later turns, in order, after everyone else's callbacks."""
+    import asyncio
+
+    from net.wire import framing as wire_framing
+    from net.wire import stream as wire_stream
+
+    class Transport:
+        def __init__(self) -> None:
+            self.paused = False
+            self.pauses = 0
+
+        def pause_reading(self) -> None:
+            self.paused, self.pauses = True, self.pauses + 1
+
+        def resume_reading(self) -> None:
+            self.paused = False
+
+        def get_extra_info(self, name: str, default: object = None) -> object:
+            return default
+
+    reader = wire_stream.FrameReader()
+    transport = Transport()
+    reader.connection_made(transport)  # type: ignore[arg-type]
+    got: list[bytes] = []
+    reader.deliver(got.append)
+    bodies = [f"frame {i}".encode() for i in range(100)]
+    reader.data_received(b"".join(wire_framing.frame(b) for b in bodies))
+    per_turn = wire_stream.FRAMES_PER_TURN
+    assert len(got) == per_turn and transport.paused
+    others: list[int] = []
+    asyncio.get_running_loop().call_soon(others.append, len(got))
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert got == bodies and not transport.paused
+    assert others == [per_turn]  # another callback ran before the burst's next turn

@@ -22,6 +22,10 @@ from net.wire.framing import MAX_FRAME, ONE_FRAME, FrameSplitter
 
 log = logging.getLogger(__name__)
 
+#: Frames of one connection handed on in one turn of the event loop; the rest of a
+#: burst waits until every other connection had its turn.
+FRAMES_PER_TURN = 32
+
 
 def _max_frame() -> int:
     return MAX_FRAME
@@ -53,6 +57,8 @@ class FrameReader(asyncio.Protocol):
         self._limit: Callable[[], int] = _max_frame
         self._carrier: asyncio.Transport | None = None
         self._reading_paused = False
+        #: Frames wait for the next turn (:meth:`_split`): reading is paused till then.
+        self._yielded = False
         self._writing_paused = False
         self._lost = False
         #: How the stream ended, until the end is told (after the frames before it).
@@ -144,7 +150,8 @@ class FrameReader(asyncio.Protocol):
         """
         self._on_frame, self._limit = on_frame, limit
         self._split(on_frame)
-        self._pause_reading(False)
+        if not self._yielded:
+            self._pause_reading(False)
         if self._end is not None:
             self._tell_end()
 
@@ -189,14 +196,22 @@ class FrameReader(asyncio.Protocol):
         self._wake()
 
     def _split(self, on_frame: Callable[[bytes], None]) -> None:
+        """Hand on the frames that are in, at most :data:`FRAMES_PER_TURN`: with more,
+        reading pauses and the rest waits for every other connection's turn (one peer's
+        burst of thousands of frames would otherwise hold the loop from everyone)."""
         take, limit, ended = self._splitter.take, self._limit, self.ended
-        while not ended.done():
+        for _ in range(FRAMES_PER_TURN):
+            if ended.done():
+                return
             try:
                 body = take(limit())
             except ProtocolError as exc:
                 self.stop(exc)
                 return
             if body is None:
+                if self._yielded:
+                    self._yielded = False
+                    self._pause_reading(False)
                 return
             try:
                 on_frame(body)
@@ -204,6 +219,15 @@ class FrameReader(asyncio.Protocol):
                 # The taker's bug: this stream ends (the connection's owner closes it).
                 log.exception("handling a frame failed; ending the stream")
                 self.stop(exc)
+        if not ended.done():
+            self._yielded = True
+            self._pause_reading(True)
+            asyncio.get_running_loop().call_soon(self._go_on)
+
+    def _go_on(self) -> None:
+        """The next turn of a connection that had more frames in than one turn takes."""
+        if self._on_frame is not None and not self.ended.done():
+            self._split(self._on_frame)
 
     def _finish(self, reason: BaseException | None) -> None:
         """The transport ended: told once the frames before the end are taken."""
