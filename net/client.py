@@ -264,7 +264,12 @@ class Client:
     async def _watch(self, heartbeat: float) -> None:
         loop = asyncio.get_running_loop()
         while not self.closed:
+            due = loop.time() + heartbeat
             await asyncio.sleep(heartbeat)
+            if loop.time() - due > heartbeat / 2:
+                # This process was too busy to read (the host's pings may be waiting in
+                # the socket): judge the host on the next round, as the host judges us.
+                continue
             if loop.time() - self._last_seen > 4 * heartbeat:
                 self.close_reason = "the host stopped answering"
                 self.abort()
