@@ -260,3 +260,23 @@ async def test_seen_from_a_seat_the_list_tells_no_card_another_player_drew(
         assert line(theirs).endswith("drew a card") and "drew a card" not in line(mine)
         await pilot.press("0")
         assert "drew a card" not in line(theirs)
+
+
+async def test_one_game_s_measure_is_plotted_game_by_game(data_dir: Path) -> None:
+    from textual.widgets import Sparkline
+
+    path = default_path()
+    with GameStore(path) as store:
+        for seed in range(3):
+            keep(store, "getit", 3, seed, ["Ann", "Bot 2", "Bot 3"], 1.78e9 + seed)
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("p")
+        screen = await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and
+                             app.screen, "the past games")
+        plot = screen.query_one("#history-trend", Sparkline)
+        assert not plot.display  # every game at once: no one measure to plot
+        await pilot.press("g", "g")  # Get It!
+        await until(pilot, lambda: plot.display, "the plot")
+        assert len(list(plot.data or [])) == 3
+        assert "levels cleared" in screen_text(app)

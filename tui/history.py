@@ -126,6 +126,30 @@ def _more(game: str, games: list[GameInfo], player: str | None) -> str:
     return f"{sum(points) / len(points):.1f} points a round" if points else ""
 
 
+def trend(infos: Iterable[GameInfo], game: str, player: str | None) -> tuple[str, list[float]]:
+    """What a small plot of ``game`` shows, oldest game first, and its values: Get It!'s
+    levels cleared, GET OUT!'s points a round (fewer is better), Got Five!'s clues
+    before a right GOT FIVE! (0: none)."""
+    mine = [i for i in reversed(list(infos))
+            if i.game == game and not i.imported and _seat(i, player) is not None]
+    if game == "getit":
+        values = [float(lv) if isinstance(lv := _level(i.result), int) else 7.0
+                  for i in mine]
+        return "levels cleared, game by game (oldest first)", values
+    if game == "gotfive":
+        return "clues before a right GOT FIVE! (0: none), game by game", [
+            float(i.facts.get("right_after", 0)) if _seat(i, player) in i.winners else 0.0
+            for i in mine]
+    values = []
+    for i in mine:
+        result = i.result if isinstance(i.result, dict) else {}
+        seat, rounds, scores = _seat(i, player), result.get("rounds") or 0, result.get(
+            "scores") or []
+        if seat is not None and rounds and seat < len(scores):
+            values.append(scores[seat] / rounds)
+    return "points a round (fewer is better), game by game", values
+
+
 def _level(result: Any) -> Any:
     level = result.get("level") if isinstance(result, dict) else None
     if isinstance(result, dict) and not result.get("won") and isinstance(level, int):

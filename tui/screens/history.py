@@ -14,7 +14,7 @@ from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Footer, Header, Sparkline, Static
 
 from net.records import GameInfo, GameStore, StoreError, default_path, export_game
 from tui.history import (
@@ -26,6 +26,7 @@ from tui.history import (
     figures_rows,
     row,
     since,
+    trend,
 )
 from tui.review import GAME_NAMES
 
@@ -47,6 +48,8 @@ class HistoryScreen(Screen[None]):
     DEFAULT_CSS = """
     HistoryScreen #history-filters { height: auto; padding: 0 1; }
     HistoryScreen #history-figures { height: auto; max-height: 40%; }
+    HistoryScreen #history-trend-label { height: auto; padding: 0 1; }
+    HistoryScreen #history-trend { height: 2; margin: 0 1; }
     HistoryScreen #history-games { height: 1fr; }
     HistoryScreen .empty { padding: 1 2; }
     """
@@ -72,6 +75,8 @@ class HistoryScreen(Screen[None]):
         yield Header()
         yield Static("", id="history-filters", markup=False)
         yield DataTable(id="history-figures", cursor_type="none", zebra_stripes=True)
+        yield Static("", id="history-trend-label", markup=False)
+        yield Sparkline([], id="history-trend")
         yield DataTable(id="history-games", cursor_type="row", zebra_stripes=True)
         yield Static("", id="history-empty", classes="empty", markup=False)
         yield Footer()
@@ -110,6 +115,7 @@ class HistoryScreen(Screen[None]):
             empty.display = True
             return
         self.infos = found
+        self._trend(found)
         rows = figures_rows(figures(found, self._player()))
         for values in rows:
             table.add_row(*values)
@@ -119,6 +125,18 @@ class HistoryScreen(Screen[None]):
         empty.display = not found
         empty.update("" if found else "No kept game matches (g, t and m change what is "
                      "shown).")
+
+    def _trend(self, found: list[GameInfo]) -> None:
+        """A small plot of one game's measure, game by game (``g`` picks the game)."""
+        label = self.query_one("#history-trend-label", Static)
+        plot = self.query_one("#history-trend", Sparkline)
+        what, values = trend(found, self.game, self._player()) if self.game else ("", [])
+        shown = len(values) > 1
+        label.display = plot.display = shown
+        if shown:
+            low, high = min(values), max(values)
+            label.update(f"{what}: from {low:g} to {high:g}, last {values[-1]:g}")
+            plot.data = values
 
     def _chosen(self) -> int | None:
         games = self.query_one("#history-games", DataTable)
