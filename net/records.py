@@ -24,6 +24,7 @@ import sqlite3
 import threading
 import time
 import zlib
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from pathlib import Path
@@ -41,8 +42,31 @@ MAX_FILE = 4 * 1024 * 1024
 #: JSON nested deeper than this is refused before it is parsed.
 MAX_NESTING = 12
 
-#: ``MIGRATIONS[i]`` takes a database from schema version ``i`` to ``i + 1``.
-MIGRATIONS: list[str] = [
+#: ``MIGRATIONS[i]`` takes a database from schema version ``i`` to ``i + 1``: SQL, or a
+#: function of the open database where SQL alone cannot say it.
+Migration = str | Callable[[sqlite3.Connection], None]
+
+
+def _facts_and_keys(db: sqlite3.Connection) -> None:
+    """Version 2: what statistics count (``facts``), what makes two records the same game
+    (``fingerprint``, so an import is not kept twice) and whether a game was imported,
+    filled in for the games kept before."""
+    have = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+    for column, kind in (("facts", "TEXT"), ("fingerprint", "TEXT NOT NULL DEFAULT ''"),
+                         ("imported", "INTEGER NOT NULL DEFAULT 0")):
+        if column not in have:  # (a build between the two releases had some of them)
+            db.execute(f"ALTER TABLE games ADD COLUMN {column} {kind}")
+    for game_id, blob in db.execute("SELECT id, record FROM games").fetchall():
+        try:
+            record = json.loads(zlib.decompress(blob))
+            db.execute("UPDATE games SET facts = ?, fingerprint = ? WHERE id = ?",
+                       (json.dumps(facts(record)), _key(record), game_id))
+        except (zlib.error, ValueError, KeyError, TypeError):
+            continue  # a damaged row stays as it is: reading it says so
+    db.execute("CREATE INDEX IF NOT EXISTS games_by_fingerprint ON games (fingerprint)")
+
+
+MIGRATIONS: list[Migration] = [
     """
     CREATE TABLE games (
         id INTEGER PRIMARY KEY,
@@ -52,13 +76,9 @@ MIGRATIONS: list[str] = [
         ended REAL,
         moves INTEGER NOT NULL,
         result TEXT,
-        facts TEXT,
-        fingerprint TEXT NOT NULL,
-        imported INTEGER NOT NULL DEFAULT 0,
         record BLOB NOT NULL
     );
     CREATE INDEX games_by_end ON games (ended);
-    CREATE INDEX games_by_fingerprint ON games (fingerprint);
     CREATE TABLE players (
         game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
         seat INTEGER NOT NULL,
@@ -69,6 +89,7 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX players_by_name ON players (name);
     """,
+    _facts_and_keys,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -132,6 +153,18 @@ def _key(record: dict[str, Any]) -> str:
     return f"{record['check']}:{record['seed']}:{len(record['moves'])}"
 
 
+def _said(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A store's method whose database errors are said as a :class:`StoreError`."""
+    def said(self: GameStore, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            raise StoreError(f"the games database {self.path} cannot be used: {exc}") from None
+
+    said.__doc__ = method.__doc__
+    return said
+
+
 class GameStore:
     """The games database (opened and brought to :data:`SCHEMA_VERSION` on creation)."""
 
@@ -158,9 +191,13 @@ class GameStore:
             # One transaction per step: a failed migration leaves the file as it was.
             with self.db:
                 self.db.execute("BEGIN")
-                for statement in MIGRATIONS[step].split(";"):
-                    if statement.strip():
-                        self.db.execute(statement)
+                migration = MIGRATIONS[step]
+                if callable(migration):
+                    migration(self.db)
+                else:
+                    for statement in migration.split(";"):
+                        if statement.strip():
+                            self.db.execute(statement)
                 self.db.execute(f"PRAGMA user_version = {step + 1}")
 
     def close(self) -> None:
@@ -172,6 +209,7 @@ class GameStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @_said
     def add(self, record: dict[str, Any], *, imported: bool = False) -> int:
         """Keep ``record``; its id. An ``imported`` game (a friend's file) is listed with
         the others but counts in nobody's figures here."""
@@ -192,6 +230,7 @@ class GameStore:
                  for i, p in enumerate(record["players"])])
         return game_id
 
+    @_said
     def games(self, *, game: str | None = None, seats: int | None = None,
               player: str | None = None, since: float | None = None,
               limit: int = 1000) -> list[GameInfo]:
@@ -229,18 +268,21 @@ class GameStore:
                                 json.loads(known) if known else {}, bool(imported)))
         return out
 
+    @_said
     def find(self, record: dict[str, Any]) -> int | None:
         """The id of the same game if it is kept already (same seed, moves and end)."""
         row = self.db.execute("SELECT id FROM games WHERE fingerprint = ? LIMIT 1",
                               (_key(record),)).fetchone()
         return None if row is None else int(row[0])
 
+    @_said
     def last(self) -> int | None:
         """The id of the game that ended last, or ``None``."""
         row = self.db.execute("SELECT id FROM games ORDER BY ended DESC, id DESC "
                               "LIMIT 1").fetchone()
         return None if row is None else int(row[0])
 
+    @_said
     def get(self, game_id: int) -> dict[str, Any]:
         """The record of game ``game_id``, checked; :class:`StoreError` if there is none
         or it cannot be read."""

@@ -366,3 +366,41 @@ def test_got_five_figures_count_the_clues_before_a_right_got_five() -> None:
         assert facts(record) == {"right_after": clues}
         return
     raise AssertionError("no Got Five! game won by a right GOT FIVE! in 40 seeds")
+
+
+def test_a_database_of_the_first_schema_is_brought_up_to_date_with_its_games(
+        tmp_path: Path) -> None:
+    """A games file written by the first release (schema 1: no facts, no fingerprint,
+    no imported mark) opens: its games are kept, filled in, and found again."""
+    import zlib
+
+    path = tmp_path / "games.sqlite3"
+    _, record = recorded("gotfive", 3, seed=1)
+    with sqlite3.connect(path) as db:
+        db.executescript(str(store_mod.MIGRATIONS[0]))
+        db.execute("INSERT INTO games (game, seats, started, ended, moves, result, record) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   ("gotfive", 3, 1.0, 2.0, len(record["moves"]),
+                    json.dumps(record["result"]),
+                    zlib.compress(json.dumps(record).encode())))
+        db.execute("INSERT INTO players VALUES (1, 0, 'Ann', 'human', 0)")
+        db.execute("INSERT INTO players VALUES (1, 1, 'Bot 2', 'bot', 1)")
+        db.execute("INSERT INTO players VALUES (1, 2, 'Bot 3', 'bot', 0)")
+        db.execute("PRAGMA user_version = 1")
+    with GameStore(path) as store:
+        (info,) = store.games()
+        assert info.players == ["Ann", "Bot 2", "Bot 3"] and not info.imported
+        assert info.facts == store_mod.facts(record)
+        assert store.find(record) == info.id
+        assert replay(store.get(info.id)).result == record["result"]
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == store_mod.SCHEMA_VERSION
+
+
+def test_a_damaged_database_is_said_in_words(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    with GameStore(path) as store:
+        store.add(recorded("gotfive", 2)[1])
+        store.db.execute("DROP TABLE players")
+        with pytest.raises(StoreError, match="cannot be used: no such table"):
+            store.games()
