@@ -26,6 +26,7 @@ from net.clock import ManualClock
 from tests.tui_support import (
     Notices,
     config_dir,
+    footer_labels_in_view,
     screen_text,
     type_ahead,
     until,
@@ -560,9 +561,12 @@ async def test_talk_opens_ahead_keeps_the_line_and_sends_it_once_the_bubble_show
                     and "talk" in footer_keys(screen), "the talk key before the bubble")
         talk = screen.query_one(TalkLine)
         await pilot.press("t", "m", "e", "enter")
-        await until(pilot, lambda: "Talk is not open yet" in why_said(screen), "not yet")
+        await until(pilot, lambda: "Not sent yet" in why_said(screen), "not yet")
         assert screen.focused is talk and talk.value == "me"
         assert talk.placeholder == TALK_AHEAD
+        # The footer says what Enter does here: nothing yet (dimmed).
+        await until(pilot, lambda: "Send once ✎ shows" in footer_labels_in_view(app),
+                    "Enter's words")
         await pilot.press("escape")
         await until(pilot, lambda: screen.focused is None and not talk.display, "closed")
         assert talk.value == "me" and not screen.view.get("said")
@@ -704,7 +708,6 @@ async def test_the_sand_timer_says_when_time_runs_out_without_colour(
 
 
 async def test_every_key_of_a_round_fits_the_footer_at_80_columns() -> None:
-    from tests.tui_support import footer_labels_in_view
 
     app = solo_app(3, {"level": 5})
     notices = Notices()

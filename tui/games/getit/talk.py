@@ -30,8 +30,7 @@ TALK_AHEAD = "talk opens when you see the speech bubble (✎): your line is kept
 TALK_ENDED = "talk has ended: Enter or Esc closes this line (nothing more is sent)"
 TALK_ENDED_NOTICE = ("Talk has ended (the speech bubble was played): Enter or Esc closes "
                      "your line; it is not sent.")
-NOT_YET = ("Talk is not open yet: your line is kept, and Enter sends it once you see "
-           "the speech bubble (✎).")
+NOT_YET = "Not sent yet: talk opens when you see ✎; your line is kept."
 UNSENT = "Talk has ended: your line was not sent."
 #: Seconds the round's keys wait after the talk line loses the keys without Enter or
 #: Esc (the rest of a sentence must not play a card: a space is "play").
@@ -120,6 +119,13 @@ class TalkLine(Input):
         self.quiet = False
 
     @property
+    def footer_send(self) -> tuple[str, bool]:
+        """What Enter does in the footer, and whether it sends anything now."""
+        if self.phase == "ahead":
+            return "Send once ✎ shows", False
+        return ("Send", True) if self.possible else ("Close (not sent)", True)
+
+    @property
     def possible(self) -> bool:
         """Talk is possible now (we see the speech bubble)."""
         return self.phase == "open"
@@ -131,6 +137,8 @@ class TalkLine(Input):
         until Enter or Esc), a waiting line was not sent, or the bubble shows with a
         line waiting."""
         was, self.phase = self.phase, phase
+        if was != phase and self.has_focus:
+            self.screen.refresh_bindings()  # (Enter's words: ``footer_send``)
         if phase == "open":
             self.seen_until = time.monotonic() + LATE_TALK
             note = None
