@@ -708,7 +708,6 @@ async def test_the_sand_timer_says_when_time_runs_out_without_colour(
 
 
 async def test_every_key_of_a_round_fits_the_footer_at_80_columns() -> None:
-
     app = solo_app(3, {"level": 5})
     notices = Notices()
     async with app.run_test(size=(80, 24), message_hook=notices) as pilot:
