@@ -574,8 +574,9 @@ async def test_talk_opens_ahead_keeps_the_line_and_sends_it_once_the_bubble_show
         app.hosting.host.refresh(table, events)
         await until(pilot, lambda: talk.display and talk.has_class("-ready")
                     and "t, then Enter, sends your line" in why_said(screen), "the cue")
-        await pilot.press("t", "enter")
-        await until(pilot, lambda: any(s["text"] == "me" and s["seat"] == 0
+        # The kept line goes on where it was left (not replaced by what is typed).
+        await pilot.press("t", "space", "2", "enter")
+        await until(pilot, lambda: any(s["text"] == "me 2" and s["seat"] == 0
                                        for s in screen.view.get("said") or []), "said")
         assert talk.value == "" and screen.focused is None
 

@@ -101,7 +101,9 @@ class TalkLine(Input):
     """
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(placeholder=TALK_OPEN, max_length=200, compact=True, **kwargs)
+        # (Not selected on focus: a kept line goes on where it was left, not replaced.)
+        super().__init__(placeholder=TALK_OPEN, max_length=200, compact=True,
+                         select_on_focus=False, **kwargs)
         #: The player closes the line now (Enter or Esc).
         self.closing = False
         #: Until then (``time.monotonic``) the round's keys wait (``TALK_GUARD``).
