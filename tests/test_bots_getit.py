@@ -799,6 +799,46 @@ def test_talk_is_held_open_only_as_long_as_the_timer_allows() -> None:
     assert 3.8 <= table.now - start <= 3.8 + 0.2
 
 
+class _QuickTypist:
+    """Signals as quickly as a bot (a person can: the bots then count it as proven
+    quick), but types its line: it is said ``typing`` seconds after the bot in it would
+    have said it, if talk is still possible then."""
+
+    def __init__(self, seed: int, typing: float) -> None:
+        self.bot, self.typing = GetItBot(seed), typing
+        self.line: tuple[dict[str, Any], float] | None = None
+
+    def step(self, view: Any, legal: Any, now: float) -> tuple[Any, float | None]:
+        if self.line is not None and now >= self.line[1]:
+            said, self.line = self.line[0], None
+            if {"type": "say"} in legal:
+                return said, now
+        action, wake = self.bot.step(view, legal, now)
+        if action is not None and action.get("type") == "say":
+            self.line = (action, now + self.typing)
+            action = None
+        wakes = [w for w in (wake, self.line[1] if self.line else None) if w is not None]
+        return action, (min(wakes) if wakes else None)
+
+
+def test_talk_is_held_for_a_person_whose_signals_are_as_quick_as_a_bots() -> None:
+    """3 seats: seat 2 looks as quickly as a bot through four plays (so the bubble's
+    holder counts it proven quick), then types its line 4 s after it would have said it.
+    The holder of the bubble keeps it for that line: quick signals are no quick typing."""
+    game = new(3, seed=1, level=5)
+    stack_getit_piles(game, [["2", "4", "speech", "40"], ["1", "3", "5", "39"],
+                             ["6", "7", "38"]])
+    typist = _QuickTypist(3, typing=4.0)
+    table = RealTimeTable(game, [GetItBot(1), GetItBot(2), typist], wire=roundtrip)
+    events = table.run(until=lambda e: e["type"] == "played"
+                       and e["card"]["kind"] == "speech")
+    holder = table.bots[0]
+    assert isinstance(holder, GetItBot) and holder.proven(2)
+    played = next(e for e in events if e["type"] == "played" and e["card"]["kind"] == "speech")
+    assert played["seat"] == 0 and played["correct"]
+    assert {e["seat"] for e in events[:events.index(played)] if e["type"] == "said"} == {1, 2}
+
+
 @pytest.mark.parametrize(("text", "speaker", "pointer"), [
     ("Bot 2", 3, 1),
     ("seat 3 go", 0, 2),

@@ -19,12 +19,14 @@ from rich.cells import cell_len
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
+from engine.bots.getit_bot import TALK_HOLD
 from engine.getit import arrangement
 from engine.testing import stack_getit_piles
 from net.clock import ManualClock
 from tests.tui_support import (
     Notices,
     config_dir,
+    footer_labels_in_view,
     screen_text,
     type_ahead,
     until,
@@ -32,7 +34,7 @@ from tests.tui_support import (
 )
 from tui.app import HiddenHandApp
 from tui.games.getit.screen import GetItScreen
-from tui.games.getit.talk import TalkLine
+from tui.games.getit.talk import TALK_AHEAD, TALK_OPEN, TalkLine
 from tui.games.getit.text import number_ranges, to_you
 from tui.games.getit.widgets import PrepCard, PrepRow, SandTimer
 from tui.screens.summary import SummaryScreen
@@ -547,6 +549,81 @@ async def test_talk_pressed_just_after_it_ended_still_keeps_the_sentence_off_the
         assert screen.focused is None and not talk.display
 
 
+async def test_talk_opens_ahead_keeps_the_line_and_sends_it_once_the_bubble_shows() -> None:
+    """Level 5, no speech bubble in sight yet: t opens the line all round (the footer
+    shows it), Enter before the bubble shows says so and keeps the line, Esc closes it
+    keeping it; when the bubble shows the waiting line says so, and t, Enter send it."""
+    app = solo_app(3, {"level": 5})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        table = piles_held_still(app, [["30"], ["40"], ["5", "speech"]])
+        await until(pilot, lambda: screen.view.get("phase") == "play"
+                    and "talk" in footer_keys(screen), "the talk key before the bubble")
+        talk = screen.query_one(TalkLine)
+        await pilot.press("t", "m", "e", "enter")
+        await until(pilot, lambda: "Not sent yet" in why_said(screen), "not yet")
+        assert screen.focused is talk and talk.value == "me"
+        assert talk.placeholder == TALK_AHEAD
+        # The footer says what Enter does here: nothing yet (dimmed).
+        await until(pilot, lambda: "Send once ✎ shows" in footer_labels_in_view(app),
+                    "Enter's words")
+        await pilot.press("escape")
+        await until(pilot, lambda: screen.focused is None and not talk.display, "closed")
+        assert talk.value == "me" and not screen.view.get("said")
+        events = table.game.act(2, {"type": "play"}, now=engine_now(app))  # the 5
+        app.hosting.host.refresh(table, events)
+        await until(pilot, lambda: talk.display and talk.has_class("-ready")
+                    and "t, then Enter, sends your line" in why_said(screen), "the cue")
+        # The kept line goes on where it was left (not replaced by what is typed).
+        await pilot.press("t", "space", "2", "enter")
+        await until(pilot, lambda: any(s["text"] == "me 2" and s["seat"] == 0
+                                       for s in screen.view.get("said") or []), "said")
+        assert talk.value == "" and screen.focused is None
+
+
+async def test_the_talk_key_shows_only_while_talk_may_still_open() -> None:
+    """Level 1 has no bubble, and once the bubble is played talk is over: t is not
+    offered then, and says why."""
+    app = solo_app(3, {"level": 5})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        table = piles_held_still(app, [["30"], ["4"], ["speech", "5"]])
+        await until(pilot, lambda: "talk" in footer_keys(screen), "the talk key")
+        events = table.game.act(2, {"type": "play"}, now=engine_now(app))  # the bubble
+        app.hosting.host.refresh(table, events)
+        await until(pilot, lambda: "talk" not in footer_keys(screen), "talk over")
+        screen.query_one(TalkLine).seen_until = 0.0  # (not a t pressed a moment late)
+        await pilot.press("t")
+        await until(pilot, lambda: "Talk is over this round" in why_said(screen), "why")
+    app = solo_app(3, {"level": 1})
+    async with app.run_test(size=SIZE) as pilot:
+        screen, _ = await a_still_table(pilot, app)
+        await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
+        assert "talk" not in footer_keys(screen)
+
+
+@pytest.mark.parametrize(("timer", "piles", "hint"), [
+    # Untimed: the bots hold the bubble TALK_HOLD seconds for a person's line.
+    (0, [["30"], ["4"], ["speech", "5"]], f"the bots wait about {TALK_HOLD:.0f} s for you"),
+    # 10 cards in 10 s: the timer leaves the bots no time to wait, and none is promised.
+    (10, [["30", "31", "32", "33"], ["4", "6", "7"], ["speech", "5", "8"]],
+     "✎ talk is open: t to talk"),
+])
+async def test_the_talk_line_says_how_long_the_bots_wait_for_a_line(
+    timer: int, piles: list[list[str]], hint: str
+) -> None:
+    app = solo_app(3, {"level": 5, "bots": "relaxed", "timer": timer})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        piles_held_still(app, piles)
+        talk = screen.query_one(TalkLine)
+        await until(pilot, lambda: talk.display and screen.can("say"), "the bubble")
+        assert hint in talk.placeholder
+        assert ("wait" in talk.placeholder) == ("wait" in hint)
+        await pilot.press("t")
+        await until(pilot, lambda: talk.placeholder == TALK_OPEN, "typing")
+
+
 async def test_a_talk_line_that_loses_the_keys_holds_the_round_keys_back_a_moment() -> None:
     """The terminal loses the focus while Ann types and talk ends meanwhile: when it
     comes back, the rest of her sentence (a space plays her card) must not reach the
@@ -632,8 +709,6 @@ async def test_the_sand_timer_says_when_time_runs_out_without_colour(
 
 
 async def test_every_key_of_a_round_fits_the_footer_at_80_columns() -> None:
-    from tests.tui_support import footer_labels_in_view
-
     app = solo_app(3, {"level": 5})
     notices = Notices()
     async with app.run_test(size=(80, 24), message_hook=notices) as pilot:

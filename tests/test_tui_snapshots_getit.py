@@ -109,3 +109,29 @@ def test_getit_round_over(snap_compare: Any) -> None:
         await settle(pilot, lambda: isinstance(app.screen, SummaryScreen))
 
     assert snap_compare(app, terminal_size=SIZE, run_before=lost)
+
+
+def test_getit_talk_line_waiting_when_the_bubble_shows(snap_compare: Any) -> None:
+    """Ann typed "me" ahead and closed the line; Bot 3 plays its 5 and the speech bubble
+    under it shows: her waiting line lights up, and the line under hers says t, Enter."""
+    app = make_app({"level": 5, "timer": 60})
+
+    async def waiting(pilot: Pilot[Any]) -> None:
+        await settle(pilot, lambda: isinstance(app.screen, GetItScreen) and app.screen.update)
+        screen = app.screen
+        assert isinstance(screen, GetItScreen)
+        table = table_of(app)
+        for seat in table.seats:
+            seat.bot = None  # the picture holds still
+        now = table.elapsed(app.hosting.host.clock())
+        stack_getit_piles(table.game, [["30", "31"], ["12", "20"], ["5", "speech", "33"],
+                                       ["14"]], now=now)
+        app.hosting.host.refresh(table)
+        await settle(pilot, lambda: screen.view.get("phase") == "play")
+        await pilot.press("t", "m", "e", "escape")
+        await settle(pilot, lambda: screen.focused is None)
+        events = table.game.act(2, {"type": "play"}, now=now)  # the 5
+        app.hosting.host.refresh(table, events)
+        await settle(pilot, lambda: screen.talk_line.has_class("-ready"))
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=waiting)

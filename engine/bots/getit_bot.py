@@ -43,13 +43,15 @@ and sometimes go to the wrong player; a person may never type. So:
   the speech bubble may talk, and there is one of each: when anyone peeks (talks) and
   the bot sees no mirror (bubble), the card is on its own pile. It plays it once the
   others had time to peek (every teammate, each its settle time, for everyone gains by
-  learning its card) or to talk: the proven ones each its settle time, and while a
-  teammate not proven quick (a person) has not talked, ``TALK_HOLD`` seconds after the
-  bubble showed, time to notice it, press ``t`` and type a short line. That hold never
-  costs the round its time: every card left keeps ``CARD_TIME`` of the bot's slowest
-  reaction. The last pile with cards waits too, while the bubble may be on it. A
-  teammate that let a bubble go by without a word after it showed ``TALK_HOLD`` seconds
-  is *quiet* (a person who does not type) and is not held for again that game.
+  learning its card) or to talk: the proven ones each its settle time, and while any
+  teammate has not talked, ``TALK_HOLD`` seconds after the bubble showed, time to
+  notice it, press ``t`` and type a short line (a bot talks within its reaction; one
+  that has not is a person typing, even a person whose signals are as quick as a
+  bot's). That hold never costs the round its time: every card left keeps
+  ``CARD_TIME`` of the bot's slowest reaction (:func:`talk_hold`). The last pile with
+  cards waits too, while the bubble may be on it. A teammate that let a bubble go by
+  without a word after it showed ``QUIET_AFTER`` seconds is *quiet* (a person who does
+  not type) and is not held for again that game.
 - **Teammates, not a clock** (a *patient* bot: at a relaxed table). A card a person
   watching could signal about is not played before that person had the chance: each
   teammate not proven quick that has not signalled since the cards it sees changed is
@@ -149,7 +151,7 @@ SETTLE_CAP = 2.5
 #: The levels whose deck holds the speech bubble.
 BUBBLE_LEVELS = (5, 6, "X")
 #: Talk a person can use: how long after the speech bubble shows its holder keeps it
-#: (seconds) while a teammate not proven quick has not talked. A person notices the
+#: (seconds) while a teammate has not talked. A person notices the
 #: bubble in about a second, presses ``t`` and types a short line ("I see 17 and 5") at
 #: some 4 characters a second: 5-7 s for a line of 12-22 characters.
 TALK_HOLD = 8.0
@@ -158,6 +160,20 @@ TALK_HOLD = 8.0
 #: 1.5, 2 typing people beside relaxed bots got a line in on 181 of 191 bubbles in 150
 #: games at 4 seats; with 1.2 on 186, and no more rounds were lost on time.)
 CARD_TIME = 1.2
+#: A teammate that let the bubble go by without a word after it showed this long (the
+#: hold, less a margin) is *quiet*: talk is not held open for it again that game.
+QUIET_AFTER = TALK_HOLD - 0.5
+
+
+def talk_hold(time_left: float | None, cards_left: int, slowest: float) -> float:
+    """How long (seconds) the holder of the speech bubble keeps it after it showed while
+    a teammate has not talked: ``TALK_HOLD``, less whatever the ``cards_left`` need of
+    the ``time_left`` on the timer then (``None``: untimed), ``CARD_TIME`` times the
+    bots' ``slowest`` reaction each. (The app tells a person this wait, so it is one
+    function for both.)"""
+    if time_left is None:
+        return TALK_HOLD
+    return min(TALK_HOLD, max(0.0, time_left - cards_left * CARD_TIME * slowest))
 
 
 def arrange_pile(hand: Sequence[dict[str, Any]]) -> list[int]:
@@ -433,7 +449,7 @@ class GetItBot:
             return
         (holder,) = players
         shown = self._top_at if holder == view.get("seat") else self._bubble_seen_at
-        if shown is not None and now - shown >= TALK_HOLD - 0.5:
+        if shown is not None and now - shown >= QUIET_AFTER:
             self._quiet |= {s for s in range(len(view["piles"]))
                             if s not in (holder, view.get("seat")) and s not in self._talkers}
 
@@ -706,8 +722,8 @@ class GetItBot:
             waiting = [s for s in others if not signals[s]["peek"]]
             gates.append(self._grace(self._mirror_at, waiting, everyone=True))
         if self._bubble_at is not None:
-            # The bots that talk are waited for their settle time; a teammate not proven
-            # quick (a person typing) while talk is held open (see _talk_until).
+            # The proven teammates are waited for their settle time; one that has not
+            # talked (a person typing) while talk is held open (see _talk_until).
             waiting = [s for s in others if s not in self._talkers]
             gates.append(max(self._grace(self._bubble_at, waiting, everyone=False),
                              self._bubble_hold(view, others, now)))
@@ -753,8 +769,10 @@ class GetItBot:
 
     def _bubble_hold(self, view: View, others: list[int], now: float) -> float:
         """When to play the speech bubble known to be mine: now, or once talk was held
-        open for the teammates not proven quick that have not talked (a person types)."""
-        if all(s in self._talkers or self.proven(s) or s in self._quiet for s in others):
+        open for the teammates that have not talked. A bot talks within its reaction; a
+        teammate that has not is a person typing, even one whose signals are as quick
+        as a bot's (proven: a person's 1 s reaction often is, at 3 seats)."""
+        if all(s in self._talkers or s in self._quiet for s in others):
             return now
         return max(now, self._talk_until(view))
 
@@ -762,13 +780,11 @@ class GetItBot:
         """Until when the holder of the speech bubble keeps it for people still to
         talk: ``TALK_HOLD`` after it showed, less whatever the cards left need of the
         timer (``CARD_TIME`` reactions each)."""
-        hold = TALK_HOLD
         deadline = view.get("deadline")
-        if isinstance(deadline, int | float):
-            left = sum(int(p.get("count") or 0) for p in view["piles"])
-            need = left * CARD_TIME * (self.reaction + self.jitter)
-            hold = min(hold, max(0.0, deadline - self._top_at - need))
-        return self._top_at + hold
+        left = sum(int(p.get("count") or 0) for p in view["piles"])
+        return self._top_at + talk_hold(
+            deadline - self._top_at if isinstance(deadline, int | float) else None,
+            left, self.reaction + self.jitter)
 
     def _vote(
         self, view: View, kind: str, others: list[int], now: float, clocked: bool

@@ -70,7 +70,8 @@ def footer_entries(screen: Screen[Any]) -> tuple[FooterEntry, ...]:
     """The keys a footer shows on ``screen`` now: the first shown binding of each
     action, as Textual's ``Footer`` shows them, in the order the screen declares them
     (its own keys first, then those of the screens it is made from); while a text line (the
-    chat, Get It!'s talk line) has the keys, the two that work there (send, back). A
+    chat, Get It!'s talk line) has the keys, the two that work there (send, back; a line
+    with ``footer_send`` words its Enter, lit or dimmed). A
     screen may word a key itself (``key_description(binding)``), as a question words
     its answers as its buttons do."""
     app = screen.app
@@ -78,7 +79,10 @@ def footer_entries(screen: Screen[Any]) -> tuple[FooterEntry, ...]:
 
     if isinstance(screen.focused, Input):
         enter = app.get_key_display(Binding("enter", "submit"))
-        return (FooterEntry("enter", enter, "Send", "submit", True, None),
+        # A line may word its Enter itself, dimmed while it sends nothing yet.
+        send = getattr(screen.focused, "footer_send", None)
+        words, lit = send if isinstance(send, tuple) else ("Send", True)
+        return (FooterEntry("enter", enter, words, "submit", lit, None),
                 FooterEntry("escape", "esc", "Back", "back", True, "Back to the table's keys"))
     first: dict[str, FooterEntry] = {}
     describe = getattr(screen, "key_description", None)

@@ -14,6 +14,7 @@ from typing import Any
 
 from textual.binding import Binding
 
+from tui.games.getit.talk import bubble_in_deck, talk_phase
 from tui.games.getit.text import SPECIALS, number_ranges
 
 MAX_SEATS = 6
@@ -124,7 +125,8 @@ def key_works(action: str, parameters: tuple[object, ...], ctx: KeyContext) -> b
     if action == "peek":
         return ctx.can("peek")
     if action == "talk":
-        return ctx.can("say")
+        # All round while the bubble may show: the line opens ahead, and waits for it.
+        return talk_phase(ctx.view, ctx.can("say")) in ("open", "ahead")
     if action == "next_round":
         return ctx.can("next_round")
     return True
@@ -148,9 +150,13 @@ def why_not(action: str, parameters: tuple[object, ...], ctx: KeyContext) -> str
         return (f"Peek works while you see a {word.lower()} ({symbol}) on another pile; "
                 "none is in sight.")
     if action == "talk":
-        symbol, word = SPECIALS["speech"]
-        return (f"Talk works while you see the {word.lower()} bubble ({symbol}) on another "
-                "pile; none is in sight.")
+        symbol, _ = SPECIALS["speech"]
+        if talk_phase(ctx.view, ctx.can("say")) == "ended":
+            return f"Talk is over this round: the speech bubble ({symbol}) was played."
+        if not bubble_in_deck(ctx.view.get("level")):
+            return (f"No speech bubble ({symbol}) at Level {ctx.view.get('level')}: talk "
+                    "comes with it at Level 5.")
+        return f"Talk opens with the round, and is sent while you see the bubble ({symbol})."
     if action in ("next_special", "move") and phase == "prepare":
         # (In a round Tab and the arrows keep their usual use: the focus, a scroll.)
         if ctx.can("arrange"):

@@ -141,8 +141,8 @@ class GetItScreen(TableScreen):
         self.seats_row.show(view, self.signals.signals(view, me),
                                       self.signals.said(view), me, namer)
         self.query_one("#getit-me").display = me is not None
-        if self.talk_line.follow(self.can("say")):
-            self.notify(TALK_ENDED_NOTICE, severity="warning", timeout=4)
+        self.talk_line.follow_view(view, self.can("say"),
+                                   self.query_one(SandTimer).time_left(), self.table)
         self.my_place.show(view, self.signals, me, namer)
 
     # ---- keys ----------------------------------------------------------------------
@@ -224,9 +224,8 @@ class GetItScreen(TableScreen):
             self.act(peek, wait=False)
 
     def action_talk(self) -> None:
-        """Open the talk line (only while you see the speech bubble)."""
-        if self.can("say"):
-            self.talk_line.open()
+        """Open the talk line (all round: it is sent while you see the speech bubble)."""
+        self.talk_line.open()
 
     def on_key(self, event: events.Key) -> None:
         """A key that does nothing now says why. ``t`` just after talk ended still opens
@@ -234,7 +233,7 @@ class GetItScreen(TableScreen):
         talk = self.talk_line
         if isinstance(self.focused, Input) or event.key not in KEY_ACTIONS:
             return
-        if event.key == "t" and not self.can("say") and talk.late():
+        if event.key == "t" and talk.phase not in ("open", "ahead") and talk.late():
             event.stop()
             talk.open()
             self.notify(TALK_ENDED_NOTICE, severity="warning", timeout=4)
@@ -261,12 +260,14 @@ class GetItScreen(TableScreen):
         """Say the line to everyone."""
         self.act({"type": "say", "text": event.text}, wait=False)
 
+    @on(TalkLine.Note)
+    def talk_note(self, event: TalkLine.Note) -> None:
+        self.why(event.text)
+
     def action_leave(self) -> None:
-        """Esc in the talk line closes it (as in any text line)."""
-        talk = self.talk_line
-        if self.focused is talk:
-            talk.value = ""
-            talk.close()
+        """Esc in the talk line closes it, keeping what was typed while talk may open."""
+        if self.focused is self.talk_line:
+            self.talk_line.close()
             return
         super().action_leave()
 
@@ -316,8 +317,7 @@ class GetItScreen(TableScreen):
             if everything:
                 TableScreen.action_rules(self)
 
-        self.app.push_screen(RoundHelp(lambda: None if timer.remaining is None
-                                       else timer.left()), answered)
+        self.app.push_screen(RoundHelp(timer.time_left), answered)
 
     # ---- what every table asks of a game ------------------------------------------
 

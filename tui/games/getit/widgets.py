@@ -210,6 +210,10 @@ class SandTimer(Static):
         self._since = self.clock()
         self.display = self.remaining is not None
 
+    def time_left(self) -> float | None:
+        """Seconds left now; ``None`` in an untimed round."""
+        return None if self.remaining is None else self.left()
+
     def left(self) -> float:
         """Seconds left now."""
         if self.remaining is None:
