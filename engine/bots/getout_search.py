@@ -51,6 +51,9 @@ STRONG_ITERATIONS = 500
 #: one: opponents are not all greedy, and a little noise keeps the search from trusting
 #: a line only perfect greed would play.
 SLIP = 0.1
+#: The moves a playout makes on average (heads-up, about 33): a search stops after
+#: ``iterations`` times this many, however long its playouts run.
+STEPS_PER_PLAYOUT = 40
 #: In a match, the points in hand that cost a whole round won.
 POINTS_SCALE = 40.0
 
@@ -203,29 +206,48 @@ class GetOutSearchBot:
 
     def search(self, known: Knowledge, moves: list[Move], match: bool,
                blocks: dict[int, list[Block]] | None = None) -> Move:
-        """The move that did best over ``self.iterations`` playouts. Every move is played
-        out on the same imagined deals with the same luck after it (common random
+        """The move that did best over about ``self.iterations`` playouts. Every move is
+        played out on the same imagined deals with the same luck after it (common random
         numbers): what differs between two moves' scores is then the moves, not the
-        deals, and a few hundred deals tell moves apart that thousands would not."""
+        deals, and a few hundred deals tell moves apart that thousands would not.
+
+        The playouts go in rounds (successive halving): after each, the worse half of
+        the moves still in it drops out, so the moves that are close get the most
+        deals. The moves the playouts make are counted too: a move whose playouts run
+        long (big hands, a long round ahead) stops at :data:`STEPS_PER_PLAYOUT` times
+        its playouts, which bounds its time without a clock."""
         rng = self.rng
         me = known.me
+        slip = self.slip
         totals = [0.0] * len(moves)
-        deals = max(1, self.iterations // len(moves))
-        for _ in range(deals):
-            base = known.deal(rng, blocks)
-            luck = rng.getstate()
-            for k, move in enumerate(moves):
-                round_ = base.copy()
-                round_.apply(move)
-                winner = round_.winner
-                if winner < 0:
-                    rng.setstate(luck)
-                    winner = round_.playout(rng, self.slip)
-                if winner == me:
-                    totals[k] += 1.0
-                elif match:
-                    totals[k] -= min(1.0, hand_points(round_.hands[me]) / POINTS_SCALE)
-        return moves[max(range(len(moves)), key=lambda i: totals[i])]
+        alive = list(range(len(moves)))
+        rounds = max(1, (len(moves) - 1).bit_length())
+        steps_left = self.iterations * STEPS_PER_PLAYOUT
+        for left in range(rounds, 0, -1):
+            deals = max(1, self.iterations // rounds // len(alive))
+            for _ in range(deals):
+                base = known.deal(rng, blocks)
+                luck = rng.getstate()
+                for k in alive:
+                    round_ = base.copy()
+                    round_.apply(moves[k])
+                    winner = round_.winner
+                    if winner < 0:
+                        rng.setstate(luck)
+                        winner = round_.playout(rng, slip)
+                        steps_left -= round_.steps
+                    if winner == me:
+                        totals[k] += 1.0
+                    elif match:
+                        totals[k] -= min(1.0, hand_points(round_.hands[me]) / POINTS_SCALE)
+                if steps_left <= 0:
+                    break
+            if steps_left <= 0:
+                break
+            if left > 1:
+                alive.sort(key=lambda i: -totals[i])
+                alive = alive[:(len(alive) + 1) // 2]
+        return moves[max(alive, key=lambda i: totals[i])]
 
 
 def _moves(view: View, legal: Sequence[Action]) -> dict[Move, Action]:
