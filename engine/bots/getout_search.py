@@ -1,25 +1,28 @@
 """A GET OUT! bot that searches: it imagines the hands it cannot see and plays them out.
 
 Determinized Monte Carlo search over the information set (after Whitehouse, Powley and
-Cowling's information-set MCTS, flat: every legal move is tried on every deal). For
-every imagined deal it
+Cowling's information-set MCTS, flat: every legal move still in the running is tried
+on every deal). For every imagined deal it
 
 1. deals the cards it cannot see at random, consistently with what it has seen: its own
    hand, the call card, the faces of the played pile and of the cards last turned over
    (``pile`` and ``turned``: all seen face up), how many cards each player holds and how
    many are left to draw. A card turned over and not seen since is in the draw pile or
    in an opponent's hand; a card never seen is in an opponent's hand or, before anything
-   was turned over, in the draw pile. An opponent seen to draw against a call is dealt
-   no card of that image or number among those it held then (:class:`Tracker`);
+   was turned over, in the draw pile. An opponent's cards are dealt by how likely each
+   is under what that player was seen to do while holding it (``getout_infer``: one
+   who drew against a call seldom held a card that follows it, one who played a card
+   seldom a costlier one that also followed);
 2. plays each of its moves on that deal and the round out from there with every seat
    greedy (``FastRound.playout``: the engine's rules on bare numbers, no views or
    dicts), now and then a random card, with the same luck after every move;
 3. scores the end: a round won is 1; in a match a round lost costs the points left in
    hand (a lost round of a single-round game is 0).
 
-It plays the move with the best total. It reads nothing but its views and legal actions;
-what it remembers between its turns is what those views showed (a bot that takes over a
-seat mid-round only knows less about the opponents' draws).
+The moves go in rounds of deals, the worse half dropping out after each (successive
+halving), and it plays the move with the best total. It reads nothing but its views and
+legal actions; what it remembers between its turns is what those views showed (a bot
+that takes over a seat mid-round only knows less about the opponents' play).
 """
 
 from __future__ import annotations
@@ -105,8 +108,9 @@ class Knowledge:
              blocks: dict[int, list[Block]] | None = None) -> FastRound:
         """One way the unseen cards may lie, at random: opponents' hands and the draw
         pile (its order unknown), as a round ready to play on. ``blocks`` (from a
-        :class:`Tracker`) says which cards of an opponent's hand cannot be of an image or
-        a number it was seen to lack; those are dealt first, from the cards that fit."""
+        :class:`Tracker`) says what each opponent was seen to do while it held which of
+        its cards; those cards are dealt first, each card met in the shuffled deck kept
+        with its likelihood (``getout_infer.face_weights``)."""
         pool = list(self.unseen)
         rng.shuffle(pool)
         hands: list[list[int]] = [[] for _ in self.counts]
