@@ -56,9 +56,10 @@ def face_of(words: str) -> int:
 class FastRound:
     """One round in play, all hands known: ``hands`` (faces per seat), ``draw`` (top
     last), ``pile`` (bottom first; the last is the call card), ``named`` (the image a
-    wild call card names, else -1), ``turn`` and ``out`` (seats not in this round)."""
+    wild call card names, else -1), ``turn`` and ``out`` (seats not in this round);
+    ``steps``, the moves the last :meth:`playout` made (what it cost)."""
 
-    __slots__ = ("draw", "hands", "named", "out", "pile", "turn", "winner")
+    __slots__ = ("draw", "hands", "named", "out", "pile", "steps", "turn", "winner")
 
     def __init__(self, hands: list[list[int]], draw: list[int], pile: list[int], named: int,
                  turn: int, out: Sequence[bool]) -> None:
@@ -69,6 +70,7 @@ class FastRound:
         self.turn = turn
         self.out = list(out)
         self.winner = -1
+        self.steps = 0
 
     def copy(self) -> FastRound:
         """An independent copy (hands, piles and all)."""
@@ -142,7 +144,7 @@ class FastRound:
         out = self.out
         seats = len(out)
         turn = self.turn
-        for _ in range(limit):
+        for step in range(1, limit + 1):
             hand = hands[turn]
             pile = self.pile
             call = pile[-1]
@@ -186,12 +188,14 @@ class FastRound:
             if not hand:
                 self.turn = turn
                 self.winner = turn
+                self.steps = step
                 return turn
             nxt = turn + 1 if turn + 1 < seats else 0
             while out[nxt]:
                 nxt = nxt + 1 if nxt + 1 < seats else 0
             turn = nxt
         self.turn = turn
+        self.steps = limit
         return -1
 
 

@@ -81,6 +81,19 @@ def test_a_playout_ends_the_round_with_a_winner_whose_hand_is_empty() -> None:
         assert winner == fast.winner and not fast.hands[winner]
         held = sum(len(h) for h in fast.hands) + len(fast.draw) + len(fast.pile)
         assert held == 58
+        # It counts the moves it made (what a search spends): the winner alone played
+        # every card it held, and the others had a turn between any two of them.
+        start = len(game.hands[winner])
+        assert 4 * (start - 1) + 1 <= fast.steps <= 400
+
+
+def test_a_playout_cut_short_counts_its_limit() -> None:
+    game = engine.new_game("getout", seats=4, seed=3, options={"match": False})
+    assert isinstance(game, GetOut)
+    game.act(game.turn, game.legal_actions(game.turn)[0])
+    fast = fast_copy(game, faces_of(game))
+    assert fast.playout(random.Random(0), limit=5) == -1
+    assert fast.steps == 5 and fast.winner == -1
 
 
 def test_faces_in_words_are_the_views_words() -> None:

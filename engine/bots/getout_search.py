@@ -1,34 +1,37 @@
 """A GET OUT! bot that searches: it imagines the hands it cannot see and plays them out.
 
 Determinized Monte Carlo search over the information set (after Whitehouse, Powley and
-Cowling's information-set MCTS, flat: every legal move is tried on every deal). For
-every imagined deal it
+Cowling's information-set MCTS, flat: every legal move still in the running is tried
+on every deal). For every imagined deal it
 
 1. deals the cards it cannot see at random, consistently with what it has seen: its own
    hand, the call card, the faces of the played pile and of the cards last turned over
    (``pile`` and ``turned``: all seen face up), how many cards each player holds and how
    many are left to draw. A card turned over and not seen since is in the draw pile or
    in an opponent's hand; a card never seen is in an opponent's hand or, before anything
-   was turned over, in the draw pile. An opponent seen to draw against a call is dealt
-   no card of that image or number among those it held then (:class:`Tracker`);
+   was turned over, in the draw pile. An opponent's cards are dealt by how likely each
+   is under what that player was seen to do while holding it (``getout_infer``: one
+   who drew against a call seldom held a card that follows it, one who played a card
+   seldom a costlier one that also followed);
 2. plays each of its moves on that deal and the round out from there with every seat
    greedy (``FastRound.playout``: the engine's rules on bare numbers, no views or
    dicts), now and then a random card, with the same luck after every move;
 3. scores the end: a round won is 1; in a match a round lost costs the points left in
    hand (a lost round of a single-round game is 0).
 
-It plays the move with the best total. It reads nothing but its views and legal actions;
-what it remembers between its turns is what those views showed (a bot that takes over a
-seat mid-round only knows less about the opponents' draws).
+The moves go in rounds of deals, the worse half dropping out after each (successive
+halving), and it plays the move with the best total. It reads nothing but its views and
+legal actions; what it remembers between its turns is what those views showed (a bot
+that takes over a seat mid-round only knows less about the opponents' play).
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from engine.bots.getout_infer import Block, Tracker, face_weights
 from engine.core import Action, View
 from engine.getout import IMAGES
 from engine.getout_fast import (
@@ -36,7 +39,6 @@ from engine.getout_fast import (
     FACE_COUNT,
     FACE_OF,
     IMAGE,
-    NUMBER,
     WILD,
     WILD_FACES,
     FastRound,
@@ -52,6 +54,9 @@ STRONG_ITERATIONS = 500
 #: one: opponents are not all greedy, and a little noise keeps the search from trusting
 #: a line only perfect greed would play.
 SLIP = 0.1
+#: The moves a playout makes on average (heads-up, about 33): a search stops after
+#: ``iterations`` times this many, however long its playouts run.
+STEPS_PER_PLAYOUT = 40
 #: In a match, the points in hand that cost a whole round won.
 POINTS_SCALE = 40.0
 
@@ -103,20 +108,34 @@ class Knowledge:
              blocks: dict[int, list[Block]] | None = None) -> FastRound:
         """One way the unseen cards may lie, at random: opponents' hands and the draw
         pile (its order unknown), as a round ready to play on. ``blocks`` (from a
-        :class:`Tracker`) says which cards of an opponent's hand cannot be of an image or
-        a number it was seen to lack; those are dealt first, from the cards that fit."""
+        :class:`Tracker`) says what each opponent was seen to do while it held which of
+        its cards; those cards are dealt first, each card met in the shuffled deck kept
+        with its likelihood (``getout_infer.face_weights``)."""
         pool = list(self.unseen)
         rng.shuffle(pool)
         hands: list[list[int]] = [[] for _ in self.counts]
         hands[self.me] = list(self.hand)
         if blocks:
             taken: set[int] = set()
+            random_ = rng.random
             for seat, seat_blocks in blocks.items():
-                for voids, size in seat_blocks:
-                    if not voids or not size:
+                for seen, size in seat_blocks:
+                    if not seen or not size:
                         continue
-                    fits = [f for f in pool if f not in taken and _fits(f, voids)]
-                    chosen = fits[:size]
+                    # The shuffled cards in turn, each kept with its likelihood (the
+                    # likeliest always), until the block is full; if too few were kept,
+                    # the first of the others.
+                    weights = face_weights(seen)
+                    chosen = []
+                    for f in pool:
+                        if f not in taken and random_() < weights[f]:
+                            chosen.append(f)
+                            if len(chosen) == size:
+                                break
+                    else:
+                        kept = set(chosen)
+                        chosen += [f for f in pool if f not in taken and f not in kept
+                                   ][:size - len(chosen)]
                     hands[seat] += chosen
                     taken.update(chosen)
             if taken:
@@ -144,141 +163,6 @@ class Knowledge:
         # go under the draw pile rather than vanish.)
         draw = rest[at:] + draw
         return FastRound(hands, draw, list(self.pile), self.named, self.turn, self.out)
-
-
-#: Part of an opponent's hand: the (image, number) calls it was seen unable to follow
-#: while it held these cards, and how many cards it is.
-Block = tuple[tuple[tuple[int, int], ...], int]
-
-
-def _fits(f: int, voids: tuple[tuple[int, int], ...]) -> bool:
-    """Whether face ``f`` could have been held through every call in ``voids`` (a player
-    who draws holding a GET OUT! card may be keeping it on purpose: it always fits)."""
-    image = IMAGE[f]
-    if image == WILD:
-        return True
-    number = NUMBER[f]
-    return all(image != v_image and number != v_number for v_image, v_number in voids)
-
-
-class Tracker:
-    """What a seat can infer from watching its opponents between its own turns.
-
-    A player who draws while a card could follow is rare (GET OUT! cards aside, which a
-    careful player keeps): so a seat that drew against a call most likely held no card
-    of that image or number. Every card it held then still counts as such; a card drawn
-    later does not. An opponent's hand is kept as blocks, oldest first, each with the
-    calls it could not follow. Only what this seat's views show is used: hand counts,
-    the call card, the faces played. When what it sees does not add up (a card played
-    that it had "lacked", a recount), it forgets what it inferred of that opponent.
-    """
-
-    def __init__(self) -> None:
-        self.blocks: dict[int, list[Block]] = {}
-        self._then: tuple[Any, ...] | None = None
-
-    def observe(self, view: View) -> dict[int, list[Block]]:
-        """Bring the blocks up to this view (this seat on turn); returns them."""
-        me = view["seat"]
-        counts = list(view["hand_counts"])
-        seats = len(counts)
-        key = (view.get("round"), seats, tuple(view.get("out") or ()))
-        pile = Counter(view.get("pile") or ())
-        call = view.get("call")
-        if call is not None:
-            pile[_words(call)] += 1
-        then = self._then
-        if then is None or then[0] != key or then[4] != tuple(view.get("turned") or ()):
-            if then is None or then[0] != key:
-                self.blocks = {s: [((), counts[s])] for s in range(seats) if s != me}
-            then = None
-        if then is not None:
-            _key, old_counts, old_pile, follow, _turned = then
-            played = [w for w, n in (pile - old_pile).items() for _ in range(n)]
-            order = [(me + k) % seats for k in range(1, seats)]
-            players = [s for s in order if counts[s] < old_counts[s]]
-            for s in order:
-                delta = counts[s] - old_counts[s]
-                blocks = self.blocks.get(s, [])
-                if delta > 0:
-                    if follow is not None:
-                        blocks = [(tuple({*voids, follow}), size) for voids, size in blocks]
-                    blocks.append(((), delta))
-                elif delta < 0:
-                    card = played[0] if len(played) == 1 and len(players) == 1 else None
-                    if s == (players[-1] if players else None) and call is not None:
-                        card = _words(call)
-                    blocks = _remove(blocks, -delta, card)
-                    follow = None  # the next seats faced a card not known to be this one
-                if delta < 0 and s == (players[-1] if players else None):
-                    follow = _follow(view)
-                self.blocks[s] = [b for b in blocks if b[1]]
-        for s in range(seats):
-            if s != me and sum(size for _v, size in self.blocks.get(s, [])) != counts[s]:
-                self.blocks[s] = [((), counts[s])]
-        return self.blocks
-
-    def moved(self, view: View, action: Action) -> None:
-        """Remember the table as this seat leaves it after ``action``."""
-        counts = list(view["hand_counts"])
-        me = view["seat"]
-        pile = Counter(view.get("pile") or ())
-        call = view.get("call")
-        follow: tuple[int, int] | None = None
-        if action["type"] == "play":
-            card = next(c for c in view["hand"] if c["id"] == action["card"])
-            if call is not None:
-                pile[_words(call)] += 1
-            pile[_words(card)] += 1
-            counts[me] -= 1
-            follow = ((IMAGES.index(action["image"]), -1) if card["wild"]
-                      else (IMAGES.index(card["image"]), int(card["value"])))
-        else:
-            if call is not None:
-                pile[_words(call)] += 1
-            counts[me] += 1
-            follow = _follow(view)
-        key = (view.get("round"), len(counts), tuple(view.get("out") or ()))
-        self._then = (key, counts, pile, follow, tuple(view.get("turned") or ()))
-
-
-def _words(card: dict[str, Any]) -> str:
-    return "wild" if card["wild"] else f"{card['image']} {card['value']}"
-
-
-def _follow(view: View) -> tuple[int, int] | None:
-    """(image, number) the view's call card asks for (number -1 for a wild call)."""
-    call = view.get("call")
-    if call is None:
-        return None
-    if call["wild"]:
-        image = view.get("image")
-        return (IMAGES.index(image), -1) if image else None
-    return IMAGES.index(call["image"]), int(call["value"])
-
-
-def _remove(blocks: list[Block], count: int, card: str | None) -> list[Block]:
-    """``blocks`` less ``count`` cards played from them: a known card from the oldest
-    block it fits (it may have come from any it fits; taking it from the most bound one
-    never binds a card that was free), none fits: the inference was wrong, forget it.
-    An unknown card from the oldest block (so, too, never binding a free card)."""
-    blocks = list(blocks)
-    for _ in range(count):
-        if not blocks:
-            break
-        at = 0
-        if card is not None and card != "wild":
-            f = face_of(card)
-            fitting = [i for i, (voids, size) in enumerate(blocks) if size and _fits(f, voids)]
-            if not fitting:
-                total = sum(size for _v, size in blocks)
-                return [((), total - 1)]
-            at = fitting[0]
-        while at < len(blocks) - 1 and not blocks[at][1]:
-            at += 1
-        voids, size = blocks[at]
-        blocks[at] = (voids, size - 1)
-    return blocks
 
 
 def _pair(words: str) -> tuple[str, int]:
@@ -326,29 +210,48 @@ class GetOutSearchBot:
 
     def search(self, known: Knowledge, moves: list[Move], match: bool,
                blocks: dict[int, list[Block]] | None = None) -> Move:
-        """The move that did best over ``self.iterations`` playouts. Every move is played
-        out on the same imagined deals with the same luck after it (common random
+        """The move that did best over about ``self.iterations`` playouts. Every move is
+        played out on the same imagined deals with the same luck after it (common random
         numbers): what differs between two moves' scores is then the moves, not the
-        deals, and a few hundred deals tell moves apart that thousands would not."""
+        deals, and a few hundred deals tell moves apart that thousands would not.
+
+        The playouts go in rounds (successive halving): after each, the worse half of
+        the moves still in it drops out, so the moves that are close get the most
+        deals. The moves the playouts make are counted too: a move whose playouts run
+        long (big hands, a long round ahead) stops at :data:`STEPS_PER_PLAYOUT` times
+        its playouts, which bounds its time without a clock."""
         rng = self.rng
         me = known.me
+        slip = self.slip
         totals = [0.0] * len(moves)
-        deals = max(1, self.iterations // len(moves))
-        for _ in range(deals):
-            base = known.deal(rng, blocks)
-            luck = rng.getstate()
-            for k, move in enumerate(moves):
-                round_ = base.copy()
-                round_.apply(move)
-                winner = round_.winner
-                if winner < 0:
-                    rng.setstate(luck)
-                    winner = round_.playout(rng, self.slip)
-                if winner == me:
-                    totals[k] += 1.0
-                elif match:
-                    totals[k] -= min(1.0, hand_points(round_.hands[me]) / POINTS_SCALE)
-        return moves[max(range(len(moves)), key=lambda i: totals[i])]
+        alive = list(range(len(moves)))
+        rounds = max(1, (len(moves) - 1).bit_length())
+        steps_left = self.iterations * STEPS_PER_PLAYOUT
+        for left in range(rounds, 0, -1):
+            deals = max(1, self.iterations // rounds // len(alive))
+            for _ in range(deals):
+                base = known.deal(rng, blocks)
+                luck = rng.getstate()
+                for k in alive:
+                    round_ = base.copy()
+                    round_.apply(moves[k])
+                    winner = round_.winner
+                    if winner < 0:
+                        rng.setstate(luck)
+                        winner = round_.playout(rng, slip)
+                        steps_left -= round_.steps
+                    if winner == me:
+                        totals[k] += 1.0
+                    elif match:
+                        totals[k] -= min(1.0, hand_points(round_.hands[me]) / POINTS_SCALE)
+                if steps_left <= 0:
+                    break
+            if steps_left <= 0:
+                break
+            if left > 1:
+                alive.sort(key=lambda i: -totals[i])
+                alive = alive[:(len(alive) + 1) // 2]
+        return moves[max(alive, key=lambda i: totals[i])]
 
 
 def _moves(view: View, legal: Sequence[Action]) -> dict[Move, Action]:
