@@ -150,7 +150,8 @@ def run_sim_command(args: argparse.Namespace) -> int:
     print_report(args.game, records, args.versus, person if args.people else None)
     if args.record:
         kept = [r["kept"] for r in records]
-        print(f"kept as games {kept[0]} to {kept[-1]}: 'hiddenhand replay {kept[0]}' "
+        which = f"game {kept[0]}" if len(kept) == 1 else f"games {kept[0]} to {kept[-1]}"
+        print(f"kept as {which}: 'hiddenhand replay {kept[0]}' "
               "reviews the first")
     return 0
 

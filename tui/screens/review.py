@@ -126,6 +126,10 @@ class ReviewScreen(Screen[None]):
         with self.prevent(OptionList.OptionHighlighted):
             moves.highlighted = index
 
+    def on_resize(self) -> None:
+        """A new size keeps the move shown in sight in the list."""
+        self.call_after_refresh(self.query_one(OptionList).scroll_to_highlight)
+
     def _step_index(self) -> int | None:
         """The list entry of the last move played (``None`` before the first)."""
         found = None
