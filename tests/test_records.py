@@ -249,6 +249,8 @@ def _play_out(table: Table, rng: random.Random, now: float, people: range) -> li
             out = table.act(mover, rng.choice(game.legal_actions(mover)), now)
         else:
             out = table.wake(max(now, table.next_wake() or now))
+        # Nothing of a running game leaves the table as a record: only its end does.
+        assert not out.finished or game.over
         finished += send(out).finished
     return finished
 
