@@ -38,8 +38,10 @@ def card_points(card: dict[str, Any]) -> int:
     return int(card["value"]) * (2 if card["image"] == "tea_picker" else 1)
 
 
-class GetOutBot:
-    """Plays GET OUT! from its view alone; ties are broken by its own seeded generator."""
+class SeededBot:
+    """What every GET OUT! bot here does first, from its view alone: nothing when nothing
+    is legal, the next round when it may deal; then its own :meth:`pick`, ties broken by
+    its own seeded generator."""
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -51,7 +53,19 @@ class GetOutBot:
         if {"type": "next_round"} in legal:
             return {"type": "next_round"}
         hand = {card["id"]: card for card in view.get("hand", [])}
-        plays = [a for a in legal if a["type"] == "play"]
+        return self.pick(view, legal, hand, [a for a in legal if a["type"] == "play"])
+
+    def pick(self, view: View, legal: Sequence[Action], hand: dict[int, dict[str, Any]],
+             plays: list[Action]) -> Action:
+        """The move among ``legal`` (``plays``: the cards that follow)."""
+        raise NotImplementedError
+
+
+class GetOutBot(SeededBot):
+    """Sheds the cards that cost most, keeps GET OUT! cards for when they matter."""
+
+    def pick(self, view: View, legal: Sequence[Action], hand: dict[int, dict[str, Any]],
+             plays: list[Action]) -> Action:
         plain = [a for a in plays if not hand[a["card"]]["wild"]]
         wilds = [a for a in plays if hand[a["card"]]["wild"]]
         can_draw = {"type": "draw"} in legal
@@ -97,21 +111,12 @@ def _held_most(hand: Sequence[dict[str, Any]], rng: random.Random) -> str:
     return max(IMAGES, key=lambda image: (held[image], rng.random()))
 
 
-class GreedyBot:
+class GreedyBot(SeededBot):
     """Sheds the costliest card that follows; a GET OUT! card only when nothing else
     plays, naming the image it holds most; draws only when nothing plays."""
 
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, view: View, legal: Sequence[Action]) -> Action | None:
-        """The action to take now, or ``None`` when nothing is legal."""
-        if not legal:
-            return None
-        if {"type": "next_round"} in legal:
-            return {"type": "next_round"}
-        hand = {card["id"]: card for card in view.get("hand", [])}
-        plays = [a for a in legal if a["type"] == "play"]
+    def pick(self, view: View, legal: Sequence[Action], hand: dict[int, dict[str, Any]],
+             plays: list[Action]) -> Action:
         plain = [a for a in plays if not hand[a["card"]]["wild"]]
         if plain:
             return dict(max(plain, key=lambda a: (card_points(hand[a["card"]]),
@@ -123,21 +128,13 @@ class GreedyBot:
         return dict(legal[0])
 
 
-class CasualBot:
+class CasualBot(SeededBot):
     """Plays like someone new to the game: any card that follows, at random (a GET OUT!
     card as readily as any, naming the image it holds most), drawing only when nothing
     plays."""
 
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, view: View, legal: Sequence[Action]) -> Action | None:
-        """The action to take now, or ``None`` when nothing is legal."""
-        if not legal:
-            return None
-        if {"type": "next_round"} in legal:
-            return {"type": "next_round"}
-        plays = [a for a in legal if a["type"] == "play"]
+    def pick(self, view: View, legal: Sequence[Action], hand: dict[int, dict[str, Any]],
+             plays: list[Action]) -> Action:
         if not plays:
             return dict(legal[0])
         cards = sorted({a["card"] for a in plays})
