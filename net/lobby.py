@@ -172,10 +172,11 @@ def leave(table: Table, member: Member, now: float) -> Outbox:
     seat = member.seat
     notices = []
     if seat is not None and table.phase == "lobby":
+        name = table.seats[seat].name  # (gone from the seat once it is freed)
         table.seats[seat].conn = None
         free_seat(table, seat)
         member.table, member.seat = None, None
-        notices.append({"type": "left", "seat": seat})
+        notices.append({"type": "left", "seat": seat, "name": name})
     else:
         notice = table.detach(member)
         if notice and notice["type"] == "disconnected":

@@ -176,7 +176,7 @@ async def test_creator_role_passes_on_when_the_creator_leaves_the_lobby() -> Non
         await bob.join(joined.table)
         await ann.leave()
         msg = await bob.wait_for(lambda m: update(m) and m["notices"] == [
-            {"type": "left", "seat": 0}])
+            {"type": "left", "seat": 0, "name": "Ann"}])
         assert msg["table"]["creator"] == 1
         await bob.add_bot(0)
         with pytest.raises(ServerError) as info:

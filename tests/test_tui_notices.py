@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Every notice the host sends, with its fields as the host fills them.
 NOTICES: dict[str, dict[str, Any]] = {
     "joined": {"seat": 1, "name": "Bob"},
-    "left": {"seat": 1},
+    "left": {"seat": 1, "name": "Bob"},
     "moved": {"from": 0, "to": 2},
     "renamed": {"seat": 1, "name": "Robert"},
     "disconnected": {"seat": 1},
@@ -129,3 +129,10 @@ def test_a_rematch_says_who_asked_and_how_to_join_in() -> None:
     assert describe_notice({"type": "rematch", "seat": 0}, NAMES) == (
         "Ann asks for a rematch: the same game, a new deal, as soon as everyone is ready "
         "(^r)")
+
+
+def test_who_left_a_lobby_is_named_though_the_seat_is_empty_by_then() -> None:
+    # The names of the seats as the update brings them: seat 2 is free again.
+    assert describe_notice({"type": "left", "seat": 1, "name": "Bob"},
+                           ["Ann", "seat 2", "Cy"]) == "Bob left"
+    assert describe_notice({"type": "left", "seat": 1}, NAMES) == "Bob left"

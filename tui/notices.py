@@ -113,7 +113,7 @@ def describe_notice(notice: dict[str, Any], names: Sequence[str]) -> str | None:
 
     texts: dict[str, Callable[[], str]] = {
         "joined": lambda: f"{text(get('name'))} sat down at {n.seat(get('seat'))}",
-        "left": lambda: f"{n.name(get('seat'))} left",
+        "left": lambda: f"{text(get('name'), n.name(get('seat')))} left",
         "moved": lambda: (f"{n.name(get('to'))} moved from {n.seat(get('from'))} "
                           f"to {n.seat(get('to'))}"),
         "renamed": renamed,

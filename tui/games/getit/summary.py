@@ -10,7 +10,7 @@ from rich.text import Text
 
 from tui.games.getit.text import card_text, level_text, new_card_missing
 from tui.notices import Namer, seat_index
-from tui.screens.summary import Choice, SummaryScreen
+from tui.screens.summary import GUEST_AT_END, Choice, SummaryScreen
 
 
 def headline(view: dict[str, Any], namer: Namer) -> Text:
@@ -109,9 +109,11 @@ def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
         choices.append(Choice("next", "Next round"))
     if over and can_lobby:
         choices.append(Choice("rematch", "Rematch"))
-        choices.append(Choice("lobby", "Back to the lobby", primary=False))
+        choices.append(Choice("lobby", "Lobby", primary=False))
     waiting = None
     if not over and not can_deal:
         waiting = "Waiting for a player to deal the next round…"
+    elif over and not can_lobby:
+        waiting = GUEST_AT_END
     return SummaryScreen(headline(view, namer), body, choices, waiting=waiting,
                          id="getit-summary")

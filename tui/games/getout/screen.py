@@ -216,8 +216,9 @@ class GetOutScreen(TableScreen):
         if phase == "over":
             winner = view["winners"][0]
             who = "You win" if winner == me else f"{names[winner]} wins"
-            text = (f"🏆 {who} the {'match' if view['match'] else 'round'}! "
-                    "l: back to the lobby · Esc: leave")
+            then = ("v: summary (rematch, lobby) · Esc: leave" if self.is_creator
+                    else "Esc: leave")
+            text = f"🏆 {who} the {'match' if view['match'] else 'round'}! {then}"
         elif phase == "round_over":
             last = view["last_round"]
             who = "You" if last["winner"] == me else names[last["winner"]]

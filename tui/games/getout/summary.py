@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tui.games.getout.card import NAMES
-from tui.screens.summary import Choice, SummaryScreen
+from tui.screens.summary import GUEST_AT_END, Choice, SummaryScreen
 
 
 def summary_table(view: dict[str, Any], names: list[str], me: int | None) -> Table:
@@ -86,9 +86,10 @@ def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
     if over and can_lobby:
         choices.append(Choice("rematch", "Rematch"))
     if can_lobby:  # mid-match, the creator may end it there (the table asks first)
-        choices.append(Choice("lobby", "Back to the lobby" if over else "End the match",
-                              primary=False))
+        choices.append(Choice("lobby", "Lobby" if over else "End the match", primary=False))
     waiting = "Waiting for a player to deal the next round…" if not over and not can_deal else None
+    if over and not can_lobby:
+        waiting = GUEST_AT_END
     if not over and me is not None and view["out"][me]:
         waiting = "The others play on without you."
     # (No id: with the bots at full speed the next round's summary may open while the

@@ -203,8 +203,9 @@ class GotFiveScreen(BoardTable):
         if phase == "over":
             winners = view.get("winners") or []
             who = ", ".join(namer.who(s) for s in winners) or "Nobody"
-            text = (f"🏆 {who} {'win' if who == 'You' else 'wins'}! "
-                    "l: back to the lobby (creator) · Esc: leave")
+            then = ("v: summary (rematch, lobby) · Esc: leave" if self.is_creator
+                    else "Esc: leave")
+            text = f"🏆 {who} {'win' if who == 'You' else 'wins'}! {then}"
         elif me is None:
             text = f"Watching: {namer.name(turn)} to play."
         elif me < len(out) and out[me]:

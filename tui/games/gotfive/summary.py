@@ -12,7 +12,7 @@ from rich.text import Text
 from tui.games.gotfive.rack import clues_of
 from tui.games.gotfive.text import clue_text, numbers_text, tile_text
 from tui.notices import Namer
-from tui.screens.summary import Choice, SummaryScreen
+from tui.screens.summary import GUEST_AT_END, Choice, SummaryScreen
 
 
 def rack_line(rack: list[dict[str, Any]]) -> Text:
@@ -98,5 +98,6 @@ def game_over_summary(view: dict[str, Any], names: list[str], me: int | None, *,
                                   announcements(view, names, me),
                                   history(view, names, me)]
     choices = [Choice("rematch", "Rematch"),
-               Choice("lobby", "Back to the lobby", primary=False)] if can_lobby else []
-    return SummaryScreen(title, body, choices, id="gotfive-over")
+               Choice("lobby", "Lobby", primary=False)] if can_lobby else []
+    return SummaryScreen(title, body, choices, id="gotfive-over",
+                         waiting=None if can_lobby else GUEST_AT_END)
