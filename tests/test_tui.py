@@ -1205,3 +1205,18 @@ async def test_at_the_end_of_a_solo_game_r_deals_a_rematch_at_the_same_table() -
         await until(pilot, lambda: app.screen is screen and screen.table["phase"] == "play"
                     and len(screen.query_one(HandWidget).cards) == 6, "the new game's hand")
         assert [s.name for s in table.seats] == ["Ann", "Bot 2"]
+
+
+async def test_the_host_form_shows_every_option_of_the_game_however_tall() -> None:
+    """The options take their own height in the scrolling form (a fresh player found
+    them squeezed to one row at 100x30, the match switch cut, the rest hidden)."""
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("h")
+        screen = await until(pilot, lambda: isinstance(app.screen, SetupScreen) and
+                             app.screen, "the host form")
+        forms = screen.query_one(OptionsForms)
+        await until(pilot, lambda: forms.current.size.height > 0, "the options laid out")
+        rows = [row for row in forms.current.query(".option-row") if row.display]
+        assert forms.current.size.height >= 2 * len(rows) == 10
+        assert forms.size.height >= forms.current.size.height

@@ -239,6 +239,9 @@ class OptionsForms(Vertical):
     form on screen. Another game or seat count shows other values in the controls there
     are (:meth:`OptionsForm.show`) and never mounts a form while the screen may close."""
 
+    # (A Vertical takes what room is left: in a scrolling form it must take its height.)
+    DEFAULT_CSS = "OptionsForms { height: auto; }"
+
     def __init__(self, games: list[str], game_id: str, seats: int,
                  values: dict[str, Any] | None = None, *, hosted: bool = True,
                  id: str | None = None) -> None:
