@@ -232,10 +232,12 @@ def test_sim_getout_versus_random(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize("versus", ["greedy", "casual"])
 def test_sim_getout_versus_greedy_or_casual_gives_the_bots_wins_with_an_interval(
         capsys: pytest.CaptureFixture[str], versus: str) -> None:
+    # (The normal bot: the report is what is tested; the strong one's play is tested in
+    # test_bots_getout.py, at a second a game.)
     out = _sim(capsys, "getout", "--games", "6", "--seats", "2", "--option", "match=false",
-               "--option", "bots=strong", "--versus", versus)
-    assert f"the bot (strong, its seat going round) vs {versus}" in out
-    records = [simulate("getout", 2, seed, {"match": False, "bots": "strong"}, versus=versus)
+               "--option", "bots=normal", "--versus", versus)
+    assert f"the bot (normal, its seat going round) vs {versus}" in out
+    records = [simulate("getout", 2, seed, {"match": False, "bots": "normal"}, versus=versus)
                for seed in range(1, 7)]
     assert [r["bot"] for r in records] == [1, 0, 1, 0, 1, 0]
     won = sum(r["bot"] in r["winners"] for r in records)
