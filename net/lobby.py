@@ -368,7 +368,7 @@ def rematch(table: Table, member: Member, now: float) -> Outbox:
     assert member.seat is not None
     table.seats[member.seat].ready = True
     if all(s.ready or s.kind == "bot" for s in table.seats):
-        return table.start(now)
+        return table.start(now, [{"type": "rematch", "seat": member.seat, "dealt": True}])
     table.rematch = True
     out = Outbox()
     table.push(out, now, notices=[{"type": "rematch", "seat": member.seat}])

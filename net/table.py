@@ -286,8 +286,9 @@ class Table:
 
     # ---- the game ---------------------------------------------------------------------
 
-    def start(self, now: float) -> Outbox:
-        """Deal the game: every seat filled, every other human ready."""
+    def start(self, now: float, notices: Iterable[dict[str, Any]] = ()) -> Outbox:
+        """Deal the game: every seat filled, every other human ready (``notices``: told
+        with the start)."""
         for i, s in enumerate(self.seats):
             if s.kind == "empty":
                 raise RequestError(
@@ -308,7 +309,7 @@ class Table:
                 s.bot = house.bot_factory(self.game_id, i, house.seed_source())
         self.t0 = now
         self.phase, self.rematch = "play", False
-        return self.changed([], [{"type": "started"}], now)
+        return self.changed([], [*notices, {"type": "started"}], now)
 
     def act(self, seat: int, action: dict[str, Any], now: float) -> Outbox:
         """Apply ``seat``'s action (the seat bound to its member, never one named in a

@@ -485,8 +485,11 @@ def test_a_rematch_at_a_table_of_bots_deals_at_once_and_a_new_setup_is_no_rematc
         table.game.act(1, {"type": "announce", "numbers": [1, 2, 3, 4, 6]}, now=3.0)
         send(table.changed([], [], 3.0))
     assert table.phase == "over"
+    ann.updates()
     send(lobby.rematch(table, ann, 5.0))
     assert table.phase == "play" and table.seats[1].kind == "bot"
+    assert notices(ann)[-2:] == [{"type": "rematch", "seat": 0, "dealt": True},
+                                 {"type": "started"}]
 
     people, (cy, dee) = seated("getout", {"match": False}, ["Cy", "Dee"])
     send(lobby.start(people, cy, 1.0))

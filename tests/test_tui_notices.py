@@ -129,6 +129,8 @@ def test_a_rematch_says_who_asked_and_how_to_join_in() -> None:
     assert describe_notice({"type": "rematch", "seat": 0}, NAMES) == (
         "Ann asks for a rematch: the same game, a new deal, as soon as everyone is ready "
         "(^r)")
+    assert describe_notice({"type": "rematch", "seat": 0, "dealt": True}, NAMES) == (
+        "Ann asked for a rematch: the same game, a new deal")
 
 
 def test_who_left_a_lobby_is_named_though_the_seat_is_empty_by_then() -> None:

@@ -132,7 +132,9 @@ def describe_notice(notice: dict[str, Any], names: Sequence[str]) -> str | None:
         "game_over": game_over,
         "back_to_lobby": lambda: (f"{n.name(get('seat'))} ended the game: back in the lobby"
                                   if get("ended") is True else "back in the lobby"),
-        "rematch": lambda: (f"{n.name(get('seat'))} asks for a rematch: the same game, "
+        "rematch": lambda: (f"{n.name(get('seat'))} asked for a rematch: the same game, "
+                            "a new deal" if get("dealt") is True else
+                            f"{n.name(get('seat'))} asks for a rematch: the same game, "
                             "a new deal, as soon as everyone is ready (^r)"),
         "paused": paused,
         "resumed": lambda: "everyone is back: the game goes on",
