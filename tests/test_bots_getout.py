@@ -152,6 +152,18 @@ def test_the_search_bot_goes_out_when_it_can() -> None:
     assert action is not None and action["type"] == "play"
 
 
+def _plays_kevin_7(game: Any) -> Tracker:
+    """Seat 0 plays its Kevin 7, as its tracker sees it: the tracker, after the play."""
+    tracker = Tracker()
+    view = roundtrip(game.view(0))
+    action = next(a for a in game.legal_actions(0) if a["type"] == "play"
+                  and game.cards[a["card"]].value == 7)
+    tracker.observe(view)
+    tracker.moved(view, action)
+    game.act(0, action)
+    return tracker
+
+
 def test_an_opponent_seen_to_draw_is_seldom_dealt_a_card_that_follows_that_call() -> None:
     """Heads-up, the bot plays Kevin 7 and the opponent draws: the deals the bot then
     imagines seldom hold a Kevin or a 7 among the opponent's older cards (one card, the
@@ -160,13 +172,7 @@ def test_an_opponent_seen_to_draw_is_seldom_dealt_a_card_that_follows_that_call(
     stack_getout(game, [["kevin 7", "geoff 1", "geoff 2"],
                         ["samantha 2", "samantha 3", "shirley 4", "tea_picker 5"]],
                  draw=["kevin 1"], played=["kevin 10"], turn=0)
-    tracker = Tracker()
-    view = roundtrip(game.view(0))
-    action = next(a for a in game.legal_actions(0) if a["type"] == "play"
-                  and game.cards[a["card"]].value == 7)
-    tracker.observe(view)
-    tracker.moved(view, action)
-    game.act(0, action)
+    tracker = _plays_kevin_7(game)
     game.act(1, {"type": "draw"})
     view = roundtrip(game.view(0))
     blocks = tracker.observe(view)
@@ -209,13 +215,7 @@ def test_an_opponents_play_is_remembered_and_weighs_the_deals() -> None:
     stack_getout(game, [["kevin 7", "geoff 1", "geoff 2"],
                         ["kevin 3", "samantha 2", "shirley 4", "tea_picker 5"]],
                  draw=["kevin 1"], played=["kevin 10"], turn=0)
-    tracker = Tracker()
-    view = roundtrip(game.view(0))
-    action = next(a for a in game.legal_actions(0) if a["type"] == "play"
-                  and game.cards[a["card"]].value == 7)
-    tracker.observe(view)
-    tracker.moved(view, action)
-    game.act(0, action)
+    tracker = _plays_kevin_7(game)
     game.act(1, next(a for a in game.legal_actions(1) if a["type"] == "play"))
     view = roundtrip(game.view(0))
     blocks = tracker.observe(view)

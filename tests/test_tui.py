@@ -733,6 +733,14 @@ async def test_after_a_game_the_creator_takes_the_table_back_to_the_lobby_and_de
         assert again.update["view"]["hand_counts"] == [6, 6]
 
 
+async def our_first_turn(pilot: Pilot[Any], app: HiddenHandApp) -> GetOutScreen:
+    """The solo GET OUT! table of ``app``, once it is our turn."""
+    screen: GetOutScreen = await until(
+        pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal and app.screen,
+        "our first turn")
+    return screen
+
+
 async def test_mid_match_the_creator_ends_the_game_and_takes_the_table_back_to_the_lobby(
 ) -> None:
     from engine.testing import stack_getout
@@ -741,11 +749,7 @@ async def test_mid_match_the_creator_ends_the_game_and_takes_the_table_back_to_t
     app = HiddenHandApp(Settings(name="Ann"), bot_delay=0.01, solo={
         "game_id": "getout", "seats": 3, "options": {"first": 0, "match": True}})
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await until(
-            pilot,
-            lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal and app.screen,
-            "our first turn",
-        )
+        screen = await our_first_turn(pilot, app)
         # In a round: the key is there for the creator, and asks first.
         assert footer_keys(app)["to_lobby"]
         await pilot.press("l")
@@ -1183,11 +1187,7 @@ async def test_at_the_end_of_a_solo_game_r_deals_a_rematch_at_the_same_table() -
     app = HiddenHandApp(Settings(name="Ann"), bot_delay=0.01, solo={
         "game_id": "getout", "seats": 2, "options": {"first": 0, "match": False}})
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await until(
-            pilot,
-            lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal and app.screen,
-            "our first turn",
-        )
+        screen = await our_first_turn(pilot, app)
         assert app.hosting.host is not None
         (table,) = app.hosting.host.tables.values()
         stack_getout(table.game, [["kevin 1"], ["geoff 12", "geoff 13"]],

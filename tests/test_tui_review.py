@@ -30,6 +30,13 @@ def keep(store: GameStore, game_id: str, seats: int, seed: int,
     return store.add({**record, "started": ended - 60, "ended": ended})
 
 
+def kept_game(game_id: int) -> tuple[dict[str, Any], Replay]:
+    """A kept game's record, and its replay."""
+    with GameStore(default_path()) as store:
+        record = store.get(game_id)
+    return record, Replay(record)
+
+
 @pytest.fixture
 def kept(data_dir: Path) -> list[int]:
     """Three games of Ann's, one of each kind, in the games database."""
@@ -83,9 +90,7 @@ async def test_someone_else_s_games_show_only_when_asked(data_dir: Path) -> None
 
 
 async def test_the_review_steps_jumps_and_shows_any_seat_s_view(kept: list[int]) -> None:
-    with GameStore(default_path()) as store:
-        record = store.get(kept[0])
-    replay = Replay(record)
+    record, replay = kept_game(kept[0])
     app = make_app("Ann")
     async with app.run_test(size=SIZE) as pilot:
         screen = ReviewScreen(record, replay)
@@ -120,11 +125,10 @@ async def test_the_review_steps_jumps_and_shows_any_seat_s_view(kept: list[int])
 
 
 async def test_play_goes_on_by_itself_until_paused(kept: list[int]) -> None:
-    with GameStore(default_path()) as store:
-        record = store.get(kept[2])
+    record, replay = kept_game(kept[2])
     app = make_app("Ann")
     async with app.run_test(size=SIZE) as pilot:
-        screen = ReviewScreen(record, Replay(record))
+        screen = ReviewScreen(record, replay)
         await app.push_screen(screen)
         await pilot.press("space")
         assert "playing" in screen_text(app)
@@ -240,9 +244,7 @@ def test_review_pictures(kept: list[int], snap_compare: Any, which: int, keys: l
 
 async def test_seen_from_a_seat_the_list_tells_no_card_another_player_drew(
         kept: list[int]) -> None:
-    with GameStore(default_path()) as store:
-        record = store.get(kept[0])
-    replay = Replay(record)
+    record, replay = kept_game(kept[0])
     app = make_app("Ann")
     async with app.run_test(size=SIZE) as pilot:
         screen = ReviewScreen(record, replay)

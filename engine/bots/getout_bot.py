@@ -20,6 +20,7 @@ What :class:`GetOutBot` weighs, in the order a careful player would:
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -38,7 +39,7 @@ def card_points(card: dict[str, Any]) -> int:
     return int(card["value"]) * (2 if card["image"] == "tea_picker" else 1)
 
 
-class SeededBot:
+class SeededBot(ABC):
     """What every GET OUT! bot here does first, from its view alone: nothing when nothing
     is legal, the next round when it may deal; then its own :meth:`pick`, ties broken by
     its own seeded generator."""
@@ -55,10 +56,10 @@ class SeededBot:
         hand = {card["id"]: card for card in view.get("hand", [])}
         return self.pick(view, legal, hand, [a for a in legal if a["type"] == "play"])
 
+    @abstractmethod
     def pick(self, view: View, legal: Sequence[Action], hand: dict[int, dict[str, Any]],
              plays: list[Action]) -> Action:
         """The move among ``legal`` (``plays``: the cards that follow)."""
-        raise NotImplementedError
 
 
 class GetOutBot(SeededBot):
