@@ -35,6 +35,7 @@ from net.journal import JournalError, in_use
 from net.limits import Limits
 from net.paths import ssh_dir
 from net.records import DB_NAME, Keeper
+from net.seats import RequestError, check_name
 
 #: The box host's journal and its socket, in the box's data directory.
 JOURNAL_NAME = "box.hhjournal"
@@ -96,6 +97,19 @@ class RunningApp(Protocol):
 
     def stop(self, reason: str) -> None:
         """End the app (hang it up, kill it if it lingers)."""
+
+
+def name_problem(name: str) -> str | None:
+    """Why the game's host would refuse ``name`` as a player's name; ``None`` if it
+    would not. Checked as the app will use it (its printable characters, trimmed), by
+    the host's own rules: a front door refuses it at once, where the host's refusal
+    would come deep in the app's menus."""
+    shown = "".join(ch for ch in name if ch.isprintable()).strip()
+    try:
+        check_name(shown)
+    except RequestError as exc:
+        return exc.message
+    return None
 
 
 def idle_words(timeout: float) -> str:
@@ -310,4 +324,4 @@ class Box:
 
 
 __all__ = ["Box", "BoxSettings", "IdleTimer", "RunningApp", "Visitor", "app_command",
-           "default_data_dir", "idle_words"]
+           "default_data_dir", "idle_words", "name_problem"]

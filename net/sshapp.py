@@ -21,20 +21,15 @@ import contextlib
 import logging
 import os
 import re
-import signal
 from pathlib import Path
 from typing import Protocol
 
 import asyncssh
 
-from net.box import Box
-from net.seats import RequestError, check_name
+from net.box import Box, name_problem
+from net.visit import KEPT_ENV, AppProcess, visitor_env
 
 log = logging.getLogger("hiddenhand.ssh")
-
-#: The variables of the server's environment an app may see (nothing like SSH_AUTH_SOCK).
-KEPT_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ",
-            "PYTHONPATH", "VIRTUAL_ENV")
 #: Sent to the client when the app died without restoring the terminal: leave the
 #: alternate screen, show the cursor, stop mouse reporting and bracketed paste.
 TERMINAL_RESET = b"\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l"
@@ -59,16 +54,10 @@ class LoginSide(Protocol):
 
 
 def login_name_problem(username: str) -> str | None:
-    """Why the game's host would refuse ``username`` as a player's name; ``None`` if it
-    would not. Checked as the app will use it (its printable characters, trimmed), by
-    the host's own rules: refused at the door, the player is told how to log in under
-    another name, where the host's refusal would come deep in the app's menus."""
-    name = "".join(ch for ch in username if ch.isprintable()).strip()
-    try:
-        check_name(name)
-    except RequestError as exc:
-        return exc.message
-    return None
+    """Why the game's host would refuse the login name ``username`` as a player's name
+    (see :func:`net.box.name_problem`): refused at the door, the player is told how to
+    log in under another name."""
+    return name_problem(username)
 
 
 def another_name(invite: str) -> str:
@@ -102,18 +91,24 @@ class AppSession(asyncssh.SSHServerProcess[bytes]):
         self.argv = argv
         self.data_dir = data_dir
         self.invite = invite
-        self.pid: int | None = None
-        self.exit_code: int | None = None
-        self.ended = asyncio.Event()
-        self._pidfd = -1
-        self._kill_timer: asyncio.TimerHandle | None = None
+        self.process = AppProcess(box, login.who, owner=self)
         self._farewell: str | None = None
         self._lost = False
 
     @property
+    def pid(self) -> int | None:
+        """The app's process (and process group) once started."""
+        return self.process.pid
+
+    @property
+    def exit_code(self) -> int | None:
+        """How the app ended, once reaped (negative: the signal that ended it)."""
+        return self.process.exit_code
+
+    @property
     def running(self) -> bool:
         """True while the app process is alive (not yet reaped)."""
-        return self.pid is not None and self.exit_code is None
+        return self.process.running
 
     @property
     def term_size(self) -> tuple[int, int, int, int]:
@@ -197,7 +192,7 @@ class AppSession(asyncssh.SSHServerProcess[bytes]):
                 self._spawn(slave)
             finally:
                 os.close(slave)  # the app holds the terminal: its exit ends the output
-            await self.ended.wait()
+            await self.process.ended.wait()
             if not self.is_closing():
                 # The redirection reads the PTY until the last process lets go of it.
                 with contextlib.suppress(TimeoutError, OSError):
@@ -214,98 +209,32 @@ class AppSession(asyncssh.SSHServerProcess[bytes]):
             await self.wait_closed()
 
     def _spawn(self, slave: int) -> None:
-        env = {k: os.environ[k] for k in KEPT_ENV if k in os.environ}
-        env.setdefault("LANG", "C.UTF-8")
         term = self.term_type
-        env["TERM"] = term if term and _SAFE_TERM.fullmatch(term) else "xterm-256color"
+        extra = {"TERM": term if term and _SAFE_TERM.fullmatch(term) else "xterm-256color"}
         # COLUMNS and LINES stay unset: Python's get_terminal_size() prefers them to the
         # PTY's size, so a resize would never be seen. The PTY carries the size instead.
         colorterm = self.env.get("COLORTERM")
         if colorterm in ("truecolor", "24bit"):
-            env["COLORTERM"] = colorterm
+            extra["COLORTERM"] = colorterm
         # Opened by path in the child after setsid(): the PTY becomes its controlling
         # terminal, so hang-ups and job control work as on a console.
-        pid = os.posix_spawnp(
-            self.argv[0], self.argv, env,
-            file_actions=[
-                (os.POSIX_SPAWN_OPEN, 0, os.ttyname(slave), os.O_RDWR, 0),
-                (os.POSIX_SPAWN_DUP2, 0, 1),
-                (os.POSIX_SPAWN_DUP2, 0, 2),
-            ],
-            setsid=True,
-            setsigmask=(),
-            setsigdef=(signal.SIGHUP, signal.SIGINT, signal.SIGTERM, signal.SIGQUIT,
-                       signal.SIGPIPE, signal.SIGWINCH, signal.SIGCHLD),
-        )
-        self.pid = pid
-        try:
-            self._pidfd = os.pidfd_open(pid)
-        except (AttributeError, OSError):  # no pidfd (old kernel): look now and then
-            self._poll_exit()
-        else:
-            asyncio.get_running_loop().add_reader(self._pidfd, self._reap)
-        self.box.register(pid, self)
+        pid = self.process.spawn(self.argv, visitor_env(extra), [
+            (os.POSIX_SPAWN_OPEN, 0, os.ttyname(slave), os.O_RDWR, 0),
+            (os.POSIX_SPAWN_DUP2, 0, 1),
+            (os.POSIX_SPAWN_DUP2, 0, 2),
+        ])
         cols, rows, _, _ = self.term_size
         log.info("%s from %s: app pid %d on %s %dx%d", self.login.who, self.login.address,
-                 pid, env["TERM"], cols, rows)
+                 pid, extra["TERM"], cols, rows)
 
     def stop(self, reason: str, farewell: str | None = None) -> None:
         """End the app: hang up its process group, kill it if it lingers.
 
         ``farewell`` is a line for the player, sent after the app's last output.
         """
-        if not self.running or self._kill_timer is not None:
-            return
-        assert self.pid is not None
-        self._farewell = farewell
-        log.info("%s: ending app pid %d (%s)", self.login.who, self.pid, reason)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGHUP)
-        self._kill_timer = asyncio.get_running_loop().call_later(
-            self.box.settings.kill_grace, self._kill
-        )
-
-    def _kill(self) -> None:
-        if self.running:
-            assert self.pid is not None
-            log.warning("%s: app pid %d ignored the hang-up; killing it", self.login.who,
-                        self.pid)
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.pid, signal.SIGKILL)
-
-    def _poll_exit(self) -> None:
-        if self.running:
-            self._reap()
-        if self.running:
-            asyncio.get_running_loop().call_later(0.25, self._poll_exit)
-
-    def _reap(self) -> None:
-        """The app exited: collect it and leave the box's books."""
-        assert self.pid is not None
-        status = 0
-        try:
-            exited = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-            if exited is None:
-                return  # still running
-            # While the exited leader is a zombie its group id cannot be reused: kill
-            # anything it left in the group, then collect it.
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.pid, signal.SIGKILL)
-            _, status = os.waitpid(self.pid, 0)
-        except ChildProcessError:
-            pass  # collected elsewhere; nothing to learn
-        if self._pidfd >= 0:
-            asyncio.get_running_loop().remove_reader(self._pidfd)
-            os.close(self._pidfd)
-            self._pidfd = -1
-        if self._kill_timer is not None:
-            self._kill_timer.cancel()
-        code = os.waitstatus_to_exitcode(status)
-        self.exit_code = code
-        log.info("%s: app pid %d ended (%s)", self.login.who, self.pid,
-                 f"exit {code}" if code >= 0 else f"signal {-code}")
-        self.box.unregister(self.pid)
-        self.ended.set()
+        if self.process.running:
+            self._farewell = farewell
+        self.process.stop(reason)
 
     def _goodbye(self) -> None:
         """After the app's last output: reset a terminal it left, the farewell, the status."""

@@ -29,6 +29,7 @@ import asyncssh
 from net.box import Box, BoxSettings, IdleTimer, idle_words
 from net.host import Host, listen_error
 from net.sshapp import AppSession, another_name
+from net.visit import AppProcess
 
 log = logging.getLogger("hiddenhand.ssh")
 
@@ -231,7 +232,8 @@ class BoxServer:
     @property
     def apps(self) -> dict[int, AppSession]:
         """The running apps of SSH logins, by PID."""
-        return {pid: app for pid, app in self.box.apps.items() if isinstance(app, AppSession)}
+        return {pid: app.owner for pid, app in self.box.apps.items()
+                if isinstance(app, AppProcess) and isinstance(app.owner, AppSession)}
 
     async def wait_until(self, predicate: Callable[[], bool]) -> None:
         """Return once ``predicate()`` holds (checked after each change of the box)."""
