@@ -170,6 +170,8 @@ class Box:
         self.host: Host | None = None
         self.visitors: set[Visitor] = set()
         self.apps: dict[int, RunningApp] = {}
+        #: How friends come in, one line per open door (``ssh -p 2222 box``, a web link).
+        self.doors: list[str] = []
         self.closing = False
         self._change = asyncio.Event()
         #: A private directory made for the host's socket, if the data dir's path is long.
@@ -290,11 +292,11 @@ class Box:
         self.visitors.discard(visitor)
         self.changed()
 
-    def app_argv(self, player: str, data_name: str, invite: str) -> tuple[list[str], Path]:
+    def app_argv(self, player: str, data_name: str) -> tuple[list[str], Path]:
         """The command line of one player's app, and the data directory it keeps.
 
         ``data_name`` is the player's directory under :attr:`players_dir` (one the front
-        door made safe); ``invite`` is what the lobby tells friends to type.
+        door made safe); the lobby tells friends every open door (:attr:`doors`).
         """
         assert self.host is not None, "the box is not started"
         data = self.players_dir / data_name
@@ -303,7 +305,7 @@ class Box:
             f"--box={self._box_argument()}",
             f"--player={player}",
             f"--data-dir={data}",
-            f"--box-invite={invite}",
+            *(f"--box-invite={door}" for door in self.doors),
             f"--box-games={self.settings.data_dir / DB_NAME}",
         ]
         return argv, data

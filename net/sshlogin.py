@@ -30,6 +30,8 @@ from net.box import Box, BoxSettings, IdleTimer, idle_words
 from net.host import Host, listen_error
 from net.sshapp import AppSession, another_name
 from net.visit import AppProcess
+from net.webdoor import WebDoor
+from net.webserve import open_web_door
 
 log = logging.getLogger("hiddenhand.ssh")
 
@@ -50,7 +52,8 @@ class BoxConfig(BoxSettings):
     Beyond the box's own settings (:class:`~net.box.BoxSettings`): where SSH listens, and
     who may log in. ``authorized_keys`` is re-read at each login (edit it while the
     server runs); ``open_login`` lets anyone in with any name and no key.
-    ``login_timeout`` is how long logging in may take.
+    ``login_timeout`` is how long logging in may take. ``web_port`` opens the box's web
+    door too (:mod:`net.webdoor`), on ``web_bind``.
     """
 
     port: int = DEFAULT_SSH_PORT
@@ -58,6 +61,8 @@ class BoxConfig(BoxSettings):
     authorized_keys: Path | None = None
     open_login: bool = False
     login_timeout: float = 30.0
+    web_port: int | None = None
+    web_bind: str = "127.0.0.1"
 
     def check(self) -> None:
         """Raise ``ValueError`` in plain words for a configuration that cannot run."""
@@ -140,6 +145,8 @@ class BoxServer:
         self.host_key: asyncssh.SSHKey | None = None
         self.host_key_path = config.data_dir / HOST_KEY_NAME
         self.host_key_created = False
+        #: The web door beside SSH (``web_port``), if open.
+        self.web: WebDoor | None = None
 
     # ---- lifecycle --------------------------------------------------------------------
 
@@ -174,6 +181,14 @@ class BoxServer:
         except BaseException:
             await self.box.close()
             raise
+        self.box.doors.insert(0, self.invitation)
+        if config.web_port is not None:
+            try:
+                self.web = await open_web_door(self.box, config.web_port, config.web_bind,
+                                               None)
+            except BaseException:
+                await self.close()
+                raise
 
     @property
     def port(self) -> int:
@@ -197,6 +212,8 @@ class BoxServer:
         if self.acceptor is not None:
             self.acceptor.close()
         self.box.shut()
+        if self.web is not None:
+            await self.web.close()
         for login in list(self.logins):
             if login.conn is not None:
                 login.conn.close()
@@ -356,8 +373,7 @@ class Login(asyncssh.SSHServer):
                         self.address)
             return False
         invite = self.server.invitation
-        argv, data = self.box.app_argv(self.username,
-                                       player_dir_name(self.username, self.key), invite)
+        argv, data = self.box.app_argv(self.username, player_dir_name(self.username, self.key))
         self.session = AppSession(self.box, self, argv, data, invite)
         return self.session
 

@@ -26,6 +26,7 @@ import asyncssh
 
 from net.box import app_command, default_data_dir
 from net.journal import JournalError
+from net.qrcode import qr_lines
 from net.sshapp import AppSession
 from net.sshlogin import (
     DEFAULT_SSH_PORT,
@@ -36,6 +37,7 @@ from net.sshlogin import (
     load_host_key,
     player_dir_name,
 )
+from net.webserve import web_banner
 
 log = logging.getLogger("hiddenhand.ssh")
 
@@ -74,6 +76,8 @@ def banner(box: BoxServer) -> list[str]:
         ]
     else:
         lines.append(f"logins: keys in {config.authorized_keys} (re-read at each login)")
+    if box.web is not None:
+        lines += [*web_banner(box.web), *qr_lines(box.web.link, dark_blocks=False)]
     return lines
 
 

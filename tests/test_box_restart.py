@@ -96,7 +96,7 @@ async def test_the_box_host_is_reached_only_through_the_box(tmp_path: Path) -> N
         assert port == 0 and Path(path).is_socket()
         assert stat.S_IMODE(os.stat(Path(path).parent).st_mode) == 0o700
         assert box.host is not None and box.host.port == 0
-        assert f"--box={path}" in box.app_argv("Ann", "ann", "ssh box")[0]
+        assert f"--box={path}" in box.app_argv("Ann", "ann")[0]
         client = await Client.connect(path, 0, name="Ann")
         await client.close()
     finally:

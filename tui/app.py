@@ -57,7 +57,7 @@ class HiddenHandApp(App[None]):
     of the app's own host (``net.clock``: the event loop's unless a test passes a
     ``ManualClock``). ``box`` is the address of an SSH box's host (``hiddenhand
     ssh-serve``): the menu then joins and opens tables there instead of hosting on the
-    LAN, and the lobby shows ``box_invite``, how friends connect. ``collector_paused``:
+    LAN, and the lobby shows ``box_doors``, every way friends come in. ``collector_paused``:
     the command line turned Python's cyclic garbage collector off for the start-up; it
     goes back on once the first screen is painted (:meth:`first_screen_shown`).
     """
@@ -80,7 +80,7 @@ class HiddenHandApp(App[None]):
         seed_source: Callable[[], int] | None = None,
         clock: Clock | None = None,
         box: tuple[str, int] | None = None,
-        box_invite: str | None = None,
+        box_doors: Sequence[str] = (),
         collector_paused: bool = False,
         games: str | None = None,
     ) -> None:
@@ -103,7 +103,7 @@ class HiddenHandApp(App[None]):
         self.opening = Opening(solo, notice)
         self._on_screen = OnScreen()
         self.box = box
-        self.box_invite = box_invite
+        self.box_doors = list(box_doors)
         #: Where past games are read (the box's own database; ``None``: ours).
         self.games = games
         self._collector_paused = collector_paused

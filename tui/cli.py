@@ -59,8 +59,10 @@ def build_parser(*, arguments: bool | Collection[str] = True) -> argparse.Argume
     box.add_argument("--data-dir", default=None, metavar="DIR",
                      help="keep settings, seat tokens and the journals of games hosted here "
                      "(default: the user's config and data dirs)")
-    box.add_argument("--box-invite", default=None, metavar="TEXT",
-                     help="how friends join, as the lobby shows it (e.g. 'ssh -p 2222 box')")
+    box.add_argument("--box-invite", action="append", default=[], metavar="TEXT",
+                     help="a way friends join, as the lobby shows it (e.g. 'ssh -p 2222 "
+                     "box', or a web link, which the lobby also shows as a QR code); "
+                     "repeatable, one per door")
     box.add_argument("--box-games", default=None, metavar="FILE",
                      help="the box's database of finished games (its players' past games)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND",
@@ -236,8 +238,10 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             box = (args.box, 0) if args.box.startswith("/") else parse_address(args.box)
         except ValueError as exc:
             parser.error(f"--box: {exc}")
-        if not (sys.stdin.isatty() and sys.stdout.isatty()):
-            # An sshd ForceCommand runs us even for "ssh -T" or "ssh box cmd".
+        in_browser = os.environ.get("TEXTUAL_DRIVER", "").endswith(":WebDriver")
+        if not in_browser and not (sys.stdin.isatty() and sys.stdout.isatty()):
+            # An sshd ForceCommand runs us even for "ssh -T" or "ssh box cmd". (The web
+            # door runs the app on pipes, with Textual's web driver.)
             print("hiddenhand: the game needs a terminal; log in again with ssh -t",
                   file=sys.stderr)
             return 1
@@ -252,7 +256,7 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.player and (cut := name_cut(args.player, settings.name)):
         problem = f"{problem}. {cut}" if problem else cut
     app = HiddenHandApp(settings, notice=problem, solo=solo, box=box,
-                        box_invite=args.box_invite, collector_paused=True,
+                        box_doors=args.box_invite, collector_paused=True,
                         games=args.box_games)
     # What is imported by now (Textual, the app, their classes and tables) lives as long
     # as the app: frozen, the cyclic garbage collector never walks it again, neither in
@@ -274,6 +278,7 @@ def run_ssh_serve_command(args: argparse.Namespace) -> int:
         authorized_keys=Path(args.authorized_keys) if args.authorized_keys else None,
         max_sessions=args.max_sessions, max_per_address=args.max_per_address,
         idle_timeout=args.idle_timeout, host_port=args.host_port, bot_delay=args.bot_delay,
+        web_port=args.web_port, web_bind=args.web_bind,
     )
     if args.hostname:
         config.hostname = args.hostname
@@ -284,6 +289,29 @@ def run_ssh_serve_command(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         parser.error(str(exc))
     return run_ssh_serve(config)
+
+
+def run_web_command(args: argparse.Namespace) -> int:
+    """Check the ``web`` arguments and run the web box."""
+    from pathlib import Path
+
+    from net.webserve import WebConfig, run_web
+
+    parser: argparse.ArgumentParser = args.subparser
+    config = WebConfig(
+        port=args.port, bind=args.bind, link_host=args.link_host,
+        max_sessions=args.max_sessions, max_per_address=args.max_per_address,
+        idle_timeout=args.idle_timeout, host_port=args.host_port, bot_delay=args.bot_delay,
+    )
+    if args.hostname:
+        config.hostname = args.hostname
+    if args.ssh_data_dir:
+        config.data_dir = Path(args.ssh_data_dir)
+    try:
+        config.check()
+    except ValueError as exc:
+        parser.error(str(exc))
+    return run_web(config)
 
 
 def use_data_dir(path: str) -> None:
@@ -341,6 +369,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     if args.command == "ssh-serve":
         return run_ssh_serve_command(args)
+    if args.command == "web":
+        return run_web_command(args)
     if args.command in ("history", "replay", "export", "import"):
         from tui.records_cli import RUNS
 

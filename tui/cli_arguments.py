@@ -182,6 +182,41 @@ def ssh_serve_arguments(ssh: argparse.ArgumentParser) -> None:
                      "or $HIDDENHAND_DATA_DIR)")
     ssh.add_argument("--bot-delay", type=check.seconds, default=0.7,
                      help="seconds a bot waits before each move (default 0.7)")
+    ssh.add_argument("--web-port", type=check.port, default=None, metavar="PORT",
+                     help="also let browsers in, on this port (0: a free one), through "
+                     "the secret join link it prints: the same box, tables and limits")
+    ssh.add_argument("--web-bind", type=check.address, default="127.0.0.1",
+                     metavar="ADDRESS", help="the web door's address (default 127.0.0.1, "
+                     "this machine only; 0.0.0.0 serves the LAN)")
+
+
+def web_arguments(web: argparse.ArgumentParser) -> None:
+    """``web``: where the web door listens, the link it gives out, and limits."""
+    web.add_argument("--port", type=check.port, default=8080,
+                     help="port to listen on (default 8080; 0 picks a free one)")
+    web.add_argument("--bind", type=check.address, default="127.0.0.1", metavar="ADDRESS",
+                     help="listen on this address only (default 127.0.0.1: this machine "
+                     "only; 0.0.0.0 serves the LAN, every visit through the secret link)")
+    web.add_argument("--link-host", default=None, metavar="NAME",
+                     help="the address the join link names (default: the bind address, "
+                     "or this machine's LAN address when it binds 0.0.0.0)")
+    web.add_argument("--max-sessions", type=check.count, default=32,
+                     help="visits (browser tabs) at once, in all (default 32)")
+    web.add_argument("--max-per-address", type=check.count, default=4,
+                     help="visits at once from one client address (default 4)")
+    web.add_argument("--idle-timeout", "--idle", type=check.idle_seconds, default=1800.0,
+                     metavar="SECONDS", help="end a tab's game after this long without "
+                     "a key or click (default 1800; 0: never)")
+    web.add_argument("--host-port", type=check.port, default=None,
+                     help="serve the box's game host on TCP 127.0.0.1:PORT instead of "
+                     "on a Unix socket in the box's private data directory (the default)")
+    web.add_argument("--hostname", default=None, metavar="NAME",
+                     help="the box's name, as the lobby shows it (default: this machine's)")
+    web.add_argument("--data-dir", default=None, metavar="DIR", dest="ssh_data_dir",
+                     help="the box's journal, games and players' data (default: the user's "
+                     "data dir, or $HIDDENHAND_DATA_DIR; the same box as ssh-serve's)")
+    web.add_argument("--bot-delay", type=check.seconds, default=0.7,
+                     help="seconds a bot waits before each move (default 0.7)")
 
 
 def list_arguments(lister: argparse.ArgumentParser) -> None:
@@ -215,6 +250,12 @@ COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], str, str]] 
                   "Listen for SSH logins; each gets its own hiddenhand app on its own "
                   "terminal, and every app plays on one host this command runs on "
                   "127.0.0.1. Ctrl-C stops it."),
+    "web": (web_arguments,
+            "serve the app to browsers: a friend with only a phone plays on this box",
+            "Serve the app to web browsers, one app per tab, every app on one host this "
+            "command runs (the box of ssh-serve: run one or the other, or ssh-serve "
+            "--web-port for both). Visitors need the secret join link it prints. "
+            "Ctrl-C stops it; the box's tables come back when it starts again."),
     "list": (list_arguments, "list the hosts on the LAN",
              "Browse the LAN for hiddenhand hosts and print them."),
     "history": (history_arguments, "list the games kept here, or their figures",

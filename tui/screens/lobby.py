@@ -35,6 +35,7 @@ from tui.games import TABLES, playable, preset_options, table_options
 from tui.messages import ChatReceived, ConnectionDropped
 from tui.notices import describe_chat, describe_notice
 from tui.screens.base import Banner, SessionScreen
+from tui.screens.invite import InviteScreen
 from tui.session import ConnectionLost, ServerError
 from tui.settings import MAX_NAME
 from tui.widgets.buttons import show_label
@@ -67,6 +68,7 @@ class LobbyScreen(SessionScreen):
         # Priority: handled as it arrives, so the keys typed straight after it reach the line.
         Binding("slash", "chat", "Chat", priority=True),
         Binding("o", "options", "Options"),
+        Binding("i", "invite", "Invite"),
         # One key, two meanings, one shown at a time (``check_action``): away from the
         # seats Esc goes back to them; on the seats it leaves.
         Binding("escape", "seats", "Seats"),
@@ -189,8 +191,12 @@ class LobbyScreen(SessionScreen):
 
     def _where(self) -> str:
         """How friends reach this table, or where it runs."""
-        if self.app.box_invite:  # on an SSH box: how friends come
-            return f"friends join with: {self.app.box_invite}"
+        doors = self.app.box_doors
+        if doors:  # on a box: how friends come (every door and a QR code: i)
+            terminal = [door for door in doors if not door.startswith("http")]
+            if len(terminal) == len(doors):
+                return f"friends join with: {' or '.join(doors)}"
+            return "friends join with: " + " or ".join([*terminal, "a web link (i)"])
         if self.app.hosting.hosts(self.session):
             address = self.app.hosting.join_address()
             return f"friends join at {address}" if address else "solo, on this computer"
@@ -220,6 +226,8 @@ class LobbyScreen(SessionScreen):
             return False
         if action == "options":
             return self.is_creator and on_seats and self._config is not None
+        if action == "invite":  # on a box: the doors, and the web link's QR code
+            return bool(self.app.box_doors) and on_seats
         if action in ("add_bot", "remove", "start"):
             return self.is_creator
         if action == "toggle_ready":
@@ -231,6 +239,10 @@ class LobbyScreen(SessionScreen):
     def _on_seats(self) -> bool:
         """True when the keys are the seat list's (or nobody's: Esc then leaves)."""
         return self.focused is None or self.focused.id == "lobby-seats"
+
+    def action_invite(self) -> None:
+        """Every way friends join this box, with the web link's QR code."""
+        self.app.push_screen(InviteScreen(self.app.box_doors))
 
     def action_chat(self) -> None:
         """Put the cursor in the chat line."""

@@ -1,0 +1,121 @@
+"""``hiddenhand web``: the box served to browsers, alone or beside its SSH door.
+
+It runs a :class:`~net.box.Box` (the one game host, the limits, the apps) with a
+:class:`~net.webdoor.WebDoor` in front, until Ctrl-C or SIGTERM, and prints what an
+operator needs: where it listens and the secret join link, also as a QR code.
+``ssh-serve --web-port`` opens the same door on its own box (:func:`open_web_door`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from dataclasses import dataclass
+
+from net.box import Box, BoxSettings
+from net.discovery import local_addresses
+from net.host import listen_error
+from net.journal import JournalError
+from net.qrcode import qr_lines
+from net.webdoor import WebDoor
+
+log = logging.getLogger("hiddenhand.web")
+
+#: The port ``hiddenhand web`` listens on unless told otherwise.
+DEFAULT_WEB_PORT = 8080
+_EVERY_ADDRESS = ("", "0.0.0.0", "::")
+
+
+@dataclass
+class WebConfig(BoxSettings):
+    """How ``hiddenhand web`` runs: the box's settings, and where the door listens.
+
+    ``bind`` is 127.0.0.1 unless the operator serves the LAN on purpose; ``link_host``
+    is the address the join link names (default: the bind address, or this machine's
+    LAN address when it binds every address).
+    """
+
+    port: int = DEFAULT_WEB_PORT
+    bind: str = "127.0.0.1"
+    link_host: str | None = None
+
+
+def link_host(bind: str, chosen: str | None) -> str:
+    """The address a friend's browser reaches the door at."""
+    if chosen:
+        return chosen
+    if bind in _EVERY_ADDRESS:
+        return local_addresses(None)[0]
+    return bind
+
+
+async def open_web_door(box: Box, port: int, bind: str, chosen_host: str | None) -> WebDoor:
+    """Start the web door in front of a started box (``ValueError`` if it cannot listen)."""
+    door = WebDoor(box, port=port, bind=bind or "0.0.0.0",
+                   link_host=link_host(bind, chosen_host))
+    try:
+        await door.start()
+    except OSError as exc:
+        await door.close()
+        raise ValueError(f"cannot listen for the web: {listen_error(exc, port, bind)}"
+                         ) from None
+    return door
+
+
+def web_banner(door: WebDoor) -> list[str]:
+    """What the operator reads about the web door."""
+    lines = [f"web: listening on {door.bind}, port {door.port}",
+             f"friends join with the secret link: {door.link}"]
+    if door.bind.startswith("127.") or door.bind == "::1":
+        lines.append("  (this machine only; serve the LAN with --bind 0.0.0.0)")
+    return lines
+
+
+def run_web(config: WebConfig) -> int:
+    """Run the web box until Ctrl-C or SIGTERM, logging to stdout."""
+    logging.basicConfig(stream=sys.stdout, level=logging.INFO,
+                        format="%(asctime)s %(message)s", datefmt="%H:%M:%S", force=True)
+    logging.getLogger("aiohttp").setLevel(logging.WARNING)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, stop.set)
+        box = Box(config)
+        await box.start()
+        door: WebDoor | None = None
+        try:
+            door = await open_web_door(box, config.port, config.bind, config.link_host)
+            where, port = box.host_address
+            host_words = (f"the Unix socket {where} (only through the box)" if port == 0
+                          else f"{where}:{port} (every local user can reach it)")
+            for line in [*web_banner(door),
+                         f"games: one host on {host_words}; at most {config.max_sessions} "
+                         f"visits, {config.max_per_address} per address",
+                         *qr_lines(door.link, dark_blocks=False)]:
+                print(line, flush=True)
+            await stop.wait()
+            log.info("stopping")
+        finally:
+            box.shut()
+            if door is not None:
+                await door.close()
+            await box.close()
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+    except (OSError, ValueError, JournalError) as exc:
+        print(f"hiddenhand web: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+__all__ = ["DEFAULT_WEB_PORT", "WebConfig", "link_host", "open_web_door", "run_web",
+           "web_banner"]
