@@ -53,8 +53,12 @@ BROWSER_COOKIE = "hh_browser"
 MAX_PENDING_INPUT = 256 * 1024
 #: The largest websocket message the page script sends (a paste, a resize).
 MAX_MESSAGE = 64 * 1024
+#: The longest name the app shows whole (tui.settings.MAX_NAME).
+NAME_LENGTH = 24
 _BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 _PRELUDE = b"__GANGLION__\n"
+#: Output this large is a drawn screen (the driver's set-up writes are a few bytes).
+FIRST_FRAME = 512
 GAME_TITLE = "hiddenhand"
 REFUSED = refused_page("Ask whoever runs this box for the join link.")
 
@@ -179,12 +183,20 @@ class WebVisit:
                     break
             else:
                 return
+            focused = False
             while True:
                 kind = await reader.readexactly(1)
                 size = int.from_bytes(await reader.readexactly(4), "big")
                 payload = await reader.readexactly(size)
                 if kind == b"D":
                     await self.websocket.send_bytes(payload)
+                    if not focused and size >= FIRST_FRAME:
+                        # Textual's web driver makes the app unfocused as it starts (no
+                        # footer keys) and the page script says "focus" only when its
+                        # terminal gains it, maybe before the app listens. A tab just
+                        # opened is in front: said once the app has drawn its first frame.
+                        focused = True
+                        self._meta({"type": "focus"})
                 elif kind == b"M" and json.loads(payload).get("type") == "exit":
                     break
         # The app is gone or going: the tab's socket closes once the app is reaped.
@@ -300,8 +312,9 @@ class WebDoor:
         """Raise 403 unless the request carries the join link's token."""
         given = request.match_info.get("token", "")
         if not hmac.compare_digest(given.encode(), self.token.encode()):
-            log.warning("refused %s %s from %s: not the join link", request.method,
-                        request.path[:40], request.remote)
+            # (The path is not logged: a near miss would put most of the token there.)
+            log.warning("refused %s from %s: not the join link", request.method,
+                        request.remote)
             raise web.HTTPForbidden(text=REFUSED, content_type="text/html")
 
     async def refuse(self, request: web.Request) -> web.Response:
@@ -332,8 +345,13 @@ class WebDoor:
         """The name typed once: kept in a cookie for the browser's visit."""
         self._check(request)
         form = await request.post()
-        name = str(form.get("name", "")).strip()
-        problem = name_problem(name)
+        name = printable(str(form.get("name", "")))
+        if not name:
+            problem: str | None = "type the name the others will see"
+        elif len(name) > NAME_LENGTH:
+            problem = f"at most {NAME_LENGTH} characters"
+        else:
+            problem = name_problem(name)
         if problem is not None:
             return self._name_form(name, problem, status=400)
         response = web.HTTPSeeOther(f"/play/{self.token}")
@@ -375,8 +393,14 @@ def cookie_name(request: web.Request) -> str | None:
     raw = request.cookies.get(NAME_COOKIE)
     if raw is None:
         return None
-    name = unquote(raw).strip()
-    return name if name_problem(name) is None else None
+    name = printable(unquote(raw))
+    ok = name and len(name) <= NAME_LENGTH and name_problem(name) is None
+    return name if ok else None
+
+
+def printable(text: str) -> str:
+    """A name as the app shows it: its printable characters, trimmed."""
+    return "".join(ch for ch in text if ch.isprintable()).strip()
 
 
 def browser_id(request: web.Request) -> str | None:

@@ -42,7 +42,7 @@ def name_page(*, action: str, game: str, name: str = "", problem: str | None = N
 <form method="post" action="{escape(action)}">
 {said}
 <label for="name">Your name at the table</label>
-<input type="text" id="name" name="name" value="{escape(name)}" maxlength="40" required
+<input type="text" id="name" name="name" value="{escape(name)}" maxlength="24" required
  autofocus autocomplete="nickname">
 <button type="submit" id="play">Play</button>
 </form>

@@ -1,0 +1,236 @@
+"""``hiddenhand web``: the box's web door end to end, on 127.0.0.1, with real apps.
+
+A tab is driven as textual-serve's page script drives it (tests/web_support.py): the
+name form, then the websocket, keys in and the app's screen out, read off a terminal
+emulator. The shared box has both doors, so a table opened in a tab is joined over SSH.
+(A real browser does the same in tests/test_web_browser.py.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+import pytest_asyncio
+
+from net.sshserve import BoxConfig, BoxServer
+from net.webdoor import WebDoor, WebVisit, load_token
+from tests.test_ssh import login
+from tests.web_support import WAIT, new_browser, visit
+
+shared_loop = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def box(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BoxServer]:
+    config = BoxConfig(port=0, bind="127.0.0.1", open_login=True, web_port=0,
+                       data_dir=tmp_path_factory.mktemp("box"), hostname="box",
+                       max_per_address=8)
+    async with BoxServer(config) as server:
+        yield server
+
+
+def door(box: BoxServer) -> WebDoor:
+    assert box.web is not None
+    return box.web
+
+
+def app_of(box: BoxServer, name: str) -> int:
+    pids = [pid for pid, app in box.box.apps.items()
+            if isinstance(app.owner, WebVisit) and app.owner.name == name]
+    assert len(pids) == 1, f"expected one web app for {name}, found {pids}"
+    return pids[0]
+
+
+async def gone(box: BoxServer, pid: int) -> None:
+    """The box reaped ``pid``; then no process (nor process group) of it is left."""
+    await asyncio.wait_for(box.wait_until(lambda: pid not in box.box.apps), WAIT)
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(pid, 0)
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def small_box(tmp_path: Path) -> AsyncIterator[Callable[..., Any]]:
+    """Web-only boxes with other limits; all are closed after the test."""
+    started: list[BoxServer] = []
+
+    async def start(**limits: Any) -> BoxServer:
+        server = BoxServer(BoxConfig(port=0, bind="127.0.0.1", open_login=True, web_port=0,
+                                     data_dir=tmp_path, hostname="box", **limits))
+        await server.start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        await server.close()
+
+
+@shared_loop
+async def test_without_the_join_link_nothing_but_the_page_script_is_served(
+        box: BoxServer, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="hiddenhand.web")
+    web = door(box)
+    base = f"http://127.0.0.1:{web.port}"
+    wrong = "x" * len(web.token)
+    async with new_browser() as browser:
+        for path in ("/", f"/play/{wrong}", f"/play/{web.token[:-1]}", f"/play/{wrong}/ws"):
+            async with browser.get(base + path) as response:
+                assert response.status == 403, path
+                assert "join link" in await response.text()
+        async with browser.post(f"{base}/play/{wrong}", data={"name": "Eve"}) as response:
+            assert response.status == 403
+        async with browser.get(f"{base}/static/js/textual.js") as response:
+            assert response.status == 200
+    refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert len(refusals) == 5, refusals
+    assert not any(web.token[:8] in r for r in refusals)  # no part of the link logged
+    assert not box.box.apps
+
+
+@shared_loop
+async def test_the_name_is_asked_once_checked_and_kept_for_the_visit(box: BoxServer) -> None:
+    link = door(box).link
+    async with new_browser() as browser:
+        async with browser.get(link) as response:
+            page = await response.text()
+            assert response.headers["Cache-Control"] == "no-store"
+        assert 'name="name"' in page and "textual.js" not in page
+        for bad in ("", "   \x07", "x" * 200):
+            async with browser.post(link, data={"name": bad}) as response:
+                assert response.status == 400, bad
+                assert "Not that name" in await response.text()
+        async with browser.post(link, data={"name": "Zoë <b>"}) as response:
+            page = await response.text()
+        assert response.status == 200 and "textual.js" in page  # the game's page
+        async with browser.get(link) as response:  # the name is kept: straight to the game
+            assert "textual.js" in await response.text()
+        async with browser.get(link + "?rename") as response:  # escaped, never markup
+            page = await response.text()
+        assert 'value="Zoë &lt;b&gt;"' in page and "<b>" not in page
+    assert not box.box.apps
+
+
+@shared_loop
+async def test_a_websocket_without_a_name_or_the_link_starts_nothing(box: BoxServer) -> None:
+    web = door(box)
+    async with new_browser() as browser:
+        for url in (web.link + "/ws", f"http://127.0.0.1:{web.port}/play/{'x' * 32}/ws"):
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await browser.ws_connect(url)
+            assert refused.value.status == 403
+    assert not box.box.apps
+
+
+@shared_loop
+async def test_a_tab_gets_the_box_menu_redraws_on_resize_and_its_app_ends_with_it(
+        box: BoxServer) -> None:
+    tab = await visit(door(box).link, "Ann", 80, 24)
+    await tab.shows("Join a table on this box (j)", "Open a table (h)", "Quit (q)")
+    pid = app_of(box, "Ann")
+    assert os.getsid(pid) == pid  # a session of its own
+    environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    assert b"TEXTUAL_DRIVER=textual.drivers.web_driver:WebDriver" in environ
+    assert not any(v.startswith(b"SSH_") for v in environ)
+    await tab.resize(100, 30)
+    await tab.until(lambda t: "Solo" in t.screen.display[29]
+                    and t.screen.display[0].find("hiddenhand") > 23)
+    await tab.press("r")  # the rules, by their key
+    await tab.shows("GET OUT!")
+    await tab.close()  # the tab closes: its app goes, nothing left behind
+    await gone(box, pid)
+    await asyncio.wait_for(box.wait_until(lambda: not box.box.visitors), WAIT)
+
+
+@shared_loop
+async def test_a_table_opened_in_a_tab_is_joined_over_ssh_and_each_sees_the_other(
+        box: BoxServer) -> None:
+    ann = await visit(door(box).link, "Ann", 120, 40)
+    await ann.shows("Open a table (h)")
+    await ann.press("h")
+    await ann.shows("Open a table on this box")
+    await ann.press("\x13")  # ctrl+s: start
+    ssh = f"ssh -p {box.port} box"
+    await ann.shows("Ann's table", "Ann (you)", f"friends join with: {ssh} or a web link (i)")
+    conn, chan, bob = await login(box, "bob", None, 120, 40)
+    await bob.shows("Join a table on this box (j)")
+    chan.write(b"j")
+    await bob.shows("bob (you)", "Ann's table", "Ann ★")
+    await ann.shows("bob")
+    chan.write(b"\x12")  # ctrl+r: Bob is ready, and Ann's tab shows it
+    await ann.until(lambda t: any("bob" in line and "✓" in line for line in t.screen.display))
+    await ann.press("\x12")
+    await bob.until(lambda t: any("Ann" in line and "✓" in line for line in t.screen.display))
+    await ann.press("i")  # every door, with the web link as a QR code
+    await ann.shows("Friends join this box:", f"in a terminal: {ssh}",
+                    f"in a browser: {door(box).link}", "▀▀▀▀▀")
+    pid = app_of(box, "Ann")
+    conn.close()
+    await ann.close()
+    await gone(box, pid)
+
+
+@shared_loop
+async def test_the_per_address_limit_is_said_in_the_tab(small_box: Callable[..., Any]) -> None:
+    box = await small_box(max_per_address=1, max_sessions=5)
+    first = await visit(door(box).link, "Ann")
+    await first.shows("Quit (q)")
+    second = await visit(door(box).link, "Bob")
+    await asyncio.wait_for(second.closed.wait(), WAIT)
+    assert b"too many logins from 127.0.0.1" in second.raw
+    assert len(box.box.apps) == 1
+    await first.close()
+    await second.close()
+
+
+@shared_loop
+async def test_an_idle_tab_is_told_and_its_app_ends(small_box: Callable[..., Any]) -> None:
+    box = await small_box(idle_timeout=1.5)
+    tab = await visit(door(box).link, "Ann")
+    await tab.shows("Quit (q)")
+    pid = app_of(box, "Ann")
+    await asyncio.wait_for(tab.closed.wait(), WAIT)
+    assert b"closed after 1.5 seconds without a key pressed" in tab.raw
+    await gone(box, pid)
+    await tab.close()
+
+
+def test_the_join_token_is_made_once_kept_private_and_a_bad_one_replaced(
+        tmp_path: Path) -> None:
+    token = load_token(tmp_path)
+    assert len(token) >= 32 and load_token(tmp_path) == token
+    assert (tmp_path / "web.token").stat().st_mode & 0o777 == 0o600
+    (tmp_path / "web.token").write_text("short\n")
+    assert load_token(tmp_path) not in ("short", token)
+
+
+async def test_a_port_in_use_is_said_plainly(tmp_path: Path) -> None:
+    with socket_in_use() as port:
+        config = BoxConfig(port=0, bind="127.0.0.1", open_login=True, web_port=port,
+                           data_dir=tmp_path, hostname="box")
+        with pytest.raises(ValueError, match=f"cannot listen for the web: port {port} is "
+                           "already in use"):
+            await BoxServer(config).start()
+
+
+def socket_in_use() -> Any:
+    import contextlib
+    import socket
+
+    @contextlib.contextmanager
+    def held() -> Any:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            sock.listen()
+            yield sock.getsockname()[1]
+
+    return held()
+
