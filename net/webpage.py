@@ -77,6 +77,13 @@ body.-closed #ended {{ display: block; }}
   const el = document.getElementById("terminal");
   const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
   el.dataset.sessionWebsocketUrl = scheme + window.location.host + el.dataset.sessionWebsocketUrl;
+  /* keys go to the game from the start, with no click first */
+  function focusTerminal(tries) {{
+    const input = el.querySelector("textarea");
+    if (input) input.focus();
+    else if (tries < 50) setTimeout(() => focusTerminal(tries + 1), 20);
+  }}
+  window.addEventListener("load", () => focusTerminal(0));
 }})();
 </script>
 </body></html>"""

@@ -28,6 +28,8 @@ TITLE_ART = r"""
 | | | | | (_| | (_| |  __/ | | | | | | | (_| | | | | (_| |
 |_| |_|_|\__,_|\__,_|\___|_| |_| |_| |_|\__,_|_| |_|\__,_|
 """
+#: The art's width and a column each side: narrower, it is not shown.
+TITLE_WIDTH = max(len(line) for line in TITLE_ART.splitlines()) + 2
 
 
 class MenuScreen(Screen[None]):
@@ -64,6 +66,7 @@ class MenuScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        self.set_class(self.app.size.width < TITLE_WIDTH, "-narrow")
         with Vertical(id="menu"):
             yield Static(TITLE_ART, id="title-art")
             yield Static(
@@ -92,6 +95,10 @@ class MenuScreen(Screen[None]):
         self.query_one("#resume", Button).display = False
         self.query_one("#solo", Button).focus()
         self.call_after_refresh(self.app.first_screen_shown)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Narrower than the title art (a phone's browser), the art would wrap: it goes."""
+        self.set_class(event.size.width < TITLE_WIDTH, "-narrow")
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         """Opened, or back in the menu: a game may have ended, or been lost.
