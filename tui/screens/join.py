@@ -242,16 +242,18 @@ class JoinScreen(Screen[None]):
     def idle_warned(self, message: IdleWarned) -> None:
         """Say how long the connection has left, and how to keep it."""
         who = "this box" if self.box is not None else "the host"
+        how_long = f" for {in_words(message.idle)}" if message.idle > 0 else ""
         self.app.notify(
-            f"You have been on this list for {in_words(message.idle)} without joining a "
-            f"table: {who} closes the connection in {in_words(message.closes_in)}. Pick a "
-            "table to stay.", title="Still there?", severity="warning",
-            timeout=max(message.closes_in, 1.0), markup=False)
+            f"You have been on this list{how_long} without joining a table: {who} closes "
+            f"the connection in {in_words(message.closes_in)}. Pick a table to stay.",
+            title="Still there?", severity="warning", timeout=max(message.closes_in, 1.0),
+            markup=False)
 
     @on(IdleClosed)
     def idle_closed(self) -> None:
         """The table chooser goes (its list is of a connection that is gone); the
         screen says why (:meth:`_idle_words`)."""
+        self.app.clear_notifications()  # (the warning's countdown is over)
         if self._asking is not None and self.app.screen is self._asking:
             self._asking.dismiss(None)
 
@@ -313,6 +315,8 @@ class JoinScreen(Screen[None]):
                 self._error(self._idle_words(where) if self._idle_closed else "")
                 return
             table_id = picked
+            if self._idle_for is not None and not self._idle_closed:
+                self.app.clear_notifications()  # picked in time: the warning is void
         try:
             await self._sit(session, table_id, where)
         finally:
