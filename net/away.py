@@ -104,9 +104,10 @@ def stand_in(table: AwayTable, seat: int) -> None:
     """A bot takes the absent person's ``seat``, keeping its token (the person may take
     the seat back) and saying for whom it plays."""
     s = table.seats[seat]
-    name, token = s.name, s.token
+    name, token, player = s.name, s.token, s.player
     s.clear()
     s.kind, s.name, s.token, s.stand_in_for = "bot", f"Bot {seat + 1}", token, name
+    s.player = player
     house = table.house
     s.bot = house.bot_factory(table.game_id, seat, house.seed_source())
 

@@ -5,7 +5,7 @@ create or join a table, act, and receive the host's pushes as an async stream::
 
     client = await Client.connect("192.168.1.20", 4455, name="Ann")
     joined = await client.join("t1")
-    async for msg in client:            # "update", "chat", or an unsolicited "error"
+    async for msg in client:   # "update", "chat", a "warning" or an unsolicited "error"
         if msg["type"] == "update" and msg["legal"]:
             await client.act(msg["legal"][0])
 
@@ -242,6 +242,9 @@ class Client:
                 return
             if kind == "error" and msg.get("code") in {errors.KICKED, errors.REPLACED}:
                 self.joined = None
+            elif kind == "error" and msg.get("code") == errors.IDLE:
+                # The host closes the connection next: what ends it says why.
+                self._reason = str(msg.get("message"))
         for listener in self.listeners:
             try:
                 listener(msg)

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import os
 import socket
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -86,6 +87,9 @@ class Connection:
         self.limits = limits or Limits()
         self.catch_up = catch_up
         self.name = ""
+        #: Who this is across connections (``net.idle``): a new key, until a seat's
+        #: token shows it is the person who took that seat.
+        self.player = os.urandom(8).hex()
         self.welcomed = False
         self.table: Table | None = None
         self.seat: int | None = None

@@ -18,7 +18,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from net import lobby
+from net import idle, lobby
 from net.connection import Connection, LoopWatch, socket_time
 from net.fanout import Outbox
 from net.limits import SOCIAL, Limits
@@ -42,6 +42,7 @@ class Hosting(Protocol):
     tables: dict[str, Table]
     limits: Limits
     watch: LoopWatch
+    lobby_idle: idle.LobbyIdle
 
     def clock(self) -> float:
         """The host's monotonic clock."""
@@ -154,11 +155,14 @@ def create_table(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
                 f"your address already has {len(mine)} tables open on this host "
                 f"(at most {host.limits.max_tables_per_address}); join one of them instead",
             )
+    refusal = idle.refuse_another(host.tables.values(), conn.player, host.limits)
+    if refusal is not None:
+        raise RequestError(errors.BAD_REQUEST, refusal)
     try:
         table = host.create_table(msg["name"], msg["game"], msg["seats"], msg.get("options"))
     except ValueError as exc:
         raise RequestError(errors.BAD_REQUEST, str(exc)) from None
-    table.opened_by = conn.address
+    table.opened_by, table.opener = conn.address, conn.player
     token, out = lobby.sit(table, conn, 0, host.clock())
     log.info("%s created table %s (%s)", conn.name, table.id, table.game_id)
     _joined(host, conn, msg, table, token, out, [])
@@ -250,8 +254,12 @@ def remove_bot(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
 def kick(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
     """The creator removes a player from the lobby."""
     table = _at_table(conn)
-    out = lobby.kick(table, conn, msg["seat"], host.clock())
+    seat = msg["seat"]
+    victim = table.seats[seat].conn if seat < len(table.seats) else None
+    out = lobby.kick(table, conn, seat, host.clock())
     host.deliver(table, out, (conn, _ok(msg)))
+    if isinstance(victim, Connection):
+        host.lobby_idle.note(victim)  # at no table from now
 
 
 def start(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
@@ -315,9 +323,14 @@ def handle(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
     kind = msg["type"]
     if not conn.welcomed and kind not in BEFORE_HELLO:
         raise RequestError(errors.NOT_WELCOMED, "say hello (with the protocol version) first")
-    if kind in SOCIAL:
-        host.take(conn, kind)
-    HANDLERS[kind](host, conn, msg)
+    try:
+        if kind in SOCIAL:
+            host.take(conn, kind)
+        HANDLERS[kind](host, conn, msg)
+    finally:
+        # Something a person did (even refused): a connection at no table stays a while.
+        if kind not in idle.AUTOMATIC and conn.welcomed:
+            host.lobby_idle.note(conn)
 
 
 def receive(host: Hosting, conn: Connection, body: bytes) -> None:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from net import fanout, lobby
+from net import fanout, idle, lobby
 from net import journal as j
 from net.clock import Clock, LoopClock, Timer
 from net.connection import Connection, LoopWatch, socket_time
@@ -45,7 +45,7 @@ class Host:
     ``heartbeat`` is the ping interval in seconds and ``timeout`` how long a silent
     peer is kept (default three intervals). ``bot_delay`` paces bot moves. Each
     connection may send ``rate`` messages a second on average, ``burst`` at once; a
-    player-opened table nobody is connected to closes after ``idle_timeout`` seconds.
+    game a player dropped from waits ``idle_timeout`` seconds for them (``net.idle``).
     Game and bot seeds come from ``seed_source`` (default: the system's secure
     generator; tests pass a seeded one to replay games). Seeds never leave the host.
     ``limits`` (``net.limits.Limits``) bound what one peer or address may cost. With
@@ -54,10 +54,11 @@ class Host:
     :meth:`resume` brings the tables back after a crash.
 
     ``clock`` (``net.clock``; the event loop's by default) is the host's time: the
-    tables' time and wake-ups (deadlines, bots' pace), idle tables' closing and the
-    human-scale allowances (chat, rename, lobby); a test passes a ``ManualClock`` to
-    move it. What is about real sockets stays on the loop's clock: the heartbeat and
-    its timeouts, the flood limit (``rate``, ``burst``), a closing connection's grace.
+    tables' time and wake-ups (deadlines, bots' pace), closing idle tables and idle
+    connections at no table, the human-scale allowances (chat, rename, lobby); a test
+    passes a ``ManualClock`` to move it. What is about real sockets stays on the
+    loop's clock: the heartbeat and its timeouts, the flood limit (``rate``,
+    ``burst``), a closing connection's grace.
     """
 
     def __init__(
@@ -126,6 +127,8 @@ class Host:
         #: idle tables.
         self._wakes: dict[Table, tuple[float, Timer]] = {}
         self.idle_timers: dict[str, Timer] = {}
+        #: Closes connections that stay at no table (``net.idle``).
+        self.lobby_idle = idle.LobbyIdle(self._clock, self.limits)
 
     @property
     def bot_delay(self) -> float:
@@ -173,6 +176,7 @@ class Host:
             self.journal.close(remove=not keep)
         if self.server is not None:
             self.server.close()
+        self.lobby_idle.close()
         for table in self.tables.values():
             self._stop_table(table)
         for conn in list(self.connections):
@@ -295,24 +299,19 @@ class Host:
         return fanout.frame_for(push, conn.seat, conn.sent)
 
     def check_idle(self, table: Table) -> None:
-        """Close a player-opened table nobody is connected to: at once if no player
-        holds a seat there; otherwise after ``idle_timeout``, as disconnected players
-        keep their seats (and tokens) until then."""
+        """Close a player-opened table nobody is connected to once nobody came back
+        (``net.idle.closing_wait``: at once, after a lobby's wait, or a dropped
+        player's ``idle_timeout``); disconnected players keep their seats till then."""
         if (timer := self.idle_timers.pop(table.id, None)) is not None:
             timer.cancel()
-        if table.permanent or table.connections() or table.id not in self.tables:
+        wait = idle.closing_wait(table, self.limits, self.idle_timeout)
+        if wait is None or table.id not in self.tables:
             return
-        if not any(s.kind == "human" for s in table.seats):
-            # Nobody could come back to it: it goes at once (and frees its slot).
-            self._remove_if_idle(table)
+        if wait == 0:
+            self._remove_if_idle(table)  # (at once: a new table may want its slot now)
             return
-        # A game in play is worth waiting for; a lobby nobody is at is not.
-        wait = self.idle_timeout
-        if table.phase != "play":
-            wait = min(wait, self.limits.empty_table_timeout)
         self.idle_timers[table.id] = self._clock.call_at(
-            self.clock() + wait, self._remove_if_idle, table
-        )
+            self.clock() + wait, self._remove_if_idle, table)
 
     def _remove_if_idle(self, table: Table) -> None:
         self.idle_timers.pop(table.id, None)
@@ -477,6 +476,7 @@ class Host:
 
     def _drop(self, conn: Connection) -> None:
         self.connections.discard(conn)
+        self.lobby_idle.forget(conn)
         if not any(c.address == conn.address for c in self.connections):
             self.gate.forget(conn.address, self.clock())
         table = conn.table

@@ -49,10 +49,16 @@ class Limits(NamedTuple):
     #: Addresses many people share (an SSH box's 127.0.0.1, where ``ssh-serve`` limits
     #: each real client itself): no per-address limit counts them together.
     shared_addresses: frozenset[str] = frozenset()
-    #: Player-opened tables from one address still open.
+    #: Player-opened tables from one address still open; and, whatever the address,
+    #: tables one player opened that nobody is at (``net.idle``).
     max_tables_per_address: int = 3
-    #: A player-opened table in its lobby with nobody connected closes after this long.
+    #: A player-opened table nobody is connected to closes after this long in its lobby,
+    #: after a game, or when every person at its game left on purpose (``net.idle``).
     empty_table_timeout: float = 30.0
+    #: A connection at no table is closed after this long without a request of its own
+    #: (0: never), and told so ``lobby_warning`` seconds before (``net.idle``).
+    lobby_idle: float = 600.0
+    lobby_warning: float = 60.0
     #: Chat lines one connection may send: ``chat_burst`` at once, ``chat_rate`` a second.
     chat_rate: float = 1.0
     chat_burst: int = 6

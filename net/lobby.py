@@ -97,7 +97,7 @@ def sit(table: Table, member: Member, index: int, now: float) -> tuple[str, Outb
     seat = table.seats[index]
     seat.kind, seat.name, seat.conn, seat.ready = (
         "human", unique_name(table, member.name, index), member, False)
-    seat.token = new_token(table.uid)
+    seat.token, seat.player = new_token(table.uid), member.player
     member.table, member.seat = table, index
     if table.creator is None:
         table.creator = index
@@ -156,7 +156,9 @@ def rejoin(table: Table, member: Member, index: int | None, token: str,
             errors.REPLACED, "your seat was taken back by a new connection with its token")))
         old.table, old.seat = None, None
         out.closing.append(old)
-    seat.conn, seat.name = member, unique_name(table, member.name, index)
+    seat.conn, seat.name, seat.left = member, unique_name(table, member.name, index), False
+    # The token shows who this is: the person who took the seat (``net.idle``).
+    member.player = seat.player = seat.player or member.player
     member.table, member.seat = table, index
     notices: list[dict[str, Any]] = [{"type": "reconnected", "seat": index, "name": seat.name}]
     if table.paused and table.away():
@@ -183,6 +185,7 @@ def leave(table: Table, member: Member, now: float) -> Outbox:
             # On purpose, not a lost connection: the seat waits all the same.
             notice = {"type": "stepped_away", "seat": seat}
             assert seat is not None
+            table.seats[seat].left = True  # (``net.idle``: nobody said they come back)
             went_away(table, seat, now)
         if notice:
             notices.append(notice)

@@ -39,6 +39,9 @@ class Member(Recipient, Protocol):
     name: str
     table: Any
     seat: int | None
+    #: Who this is across connections (``net.idle``): what the tables they open count
+    #: against, and what a seat they take keeps.
+    player: str
 
 
 class Bot(Protocol):
@@ -86,7 +89,8 @@ class Seat:
     (A plain class with slots: one is made per seat of every table, and a dataclass
     costs start-up time for nothing here.)"""
 
-    __slots__ = ("bot", "conn", "kind", "name", "ready", "stand_in_for", "token")
+    __slots__ = ("bot", "conn", "kind", "left", "name", "player", "ready", "stand_in_for",
+                 "token")
 
     def __init__(self, kind: str = "empty", name: str = "", token: str | None = None,
                  conn: Member | None = None, ready: bool = False,
@@ -99,6 +103,10 @@ class Seat:
         self.bot = bot
         #: The name of the absent person a bot plays for (``None``: a bot of its own).
         self.stand_in_for: str | None = None
+        #: The person left the game on purpose (not a lost connection); and who they
+        #: are (a member's ``player``: whoever takes the seat back with its token is).
+        self.left = False
+        self.player: str | None = None
 
     def __repr__(self) -> str:
         return (f"Seat(kind={self.kind!r}, name={self.name!r}, conn={self.conn!r}, "
@@ -122,6 +130,7 @@ class Seat:
         """Empty the seat; its token stops working."""
         self.kind, self.name, self.token, self.conn = "empty", "", None, None
         self.ready, self.bot, self.stand_in_for = False, None, None
+        self.left, self.player = False, None
 
 
 def random_seed() -> int:

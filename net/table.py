@@ -53,9 +53,10 @@ class Table:
         #: The host-clock time at which engine time was 0.
         self.t0 = 0.0
         #: Tables opened by the host itself stay (players' go when idle); the client
-        #: address that opened it (``None``: the host did).
+        #: address and the player (``net.idle``) that opened it (``None``: the host did).
         self.permanent = False
         self.opened_by: str | None = None
+        self.opener: str | None = None
         #: This table's identity, part of every seat token (``net.seats.new_token``).
         self.uid = os.urandom(4).hex()
         #: Engine time held still (a resumed game waiting to run again), or ``None``.
@@ -99,10 +100,10 @@ class Table:
         every push, unlike packing either)."""
         return (
             self.id, self.uid, self.name, self.game_id, tuple(self.options.items()),
-            self.phase, self.creator, self.permanent, self.opened_by, len(self.spectators),
-            self.paused,
-            tuple((s.kind, s.name, s.token, s.ready, s.conn is not None, s.stand_in_for)
-                  for s in self.seats),
+            self.phase, self.creator, self.permanent, self.opened_by, self.opener,
+            len(self.spectators), self.paused,
+            tuple((s.kind, s.name, s.token, s.ready, s.conn is not None, s.stand_in_for,
+                   s.player) for s in self.seats),
         )
 
     def public_packed(self, key: tuple[Any, ...] | None = None) -> bytes:
@@ -177,8 +178,9 @@ class Table:
             "k": "table", "t": self.id, "uid": self.uid, "name": self.name,
             "game": self.game_id, "options": self.options, "phase": self.phase,
             "creator": self.creator, "permanent": self.permanent, "opened_by": self.opened_by,
+            "opener": self.opener,
             "seats": [{"kind": s.kind, "name": s.name, "token": s.token, "ready": s.ready,
-                       "for": s.stand_in_for} for s in self.seats],
+                       "for": s.stand_in_for, "player": s.player} for s in self.seats],
             "snapshot": self.game.snapshot() if self.game is not None else None,
             "tape": self.tape.data() if self.tape is not None else None,
         }
@@ -216,12 +218,12 @@ class Table:
                     dict(record["options"]), house)
         table.uid, table.phase = record["uid"], record["phase"]
         table.creator, table.permanent = record["creator"], bool(record["permanent"])
-        table.opened_by = record.get("opened_by")
+        table.opened_by, table.opener = record.get("opened_by"), record.get("opener")
         for entry in past:
             table.past.remember(entry)
         for seat, saved in zip(table.seats, seats, strict=True):
             seat.kind, seat.name, seat.token = saved["kind"], saved["name"], saved["token"]
-            seat.stand_in_for = saved.get("for")
+            seat.stand_in_for, seat.player = saved.get("for"), saved.get("player")
             seat.ready = bool(saved["ready"]) and seat.kind != "human"
         if record.get("snapshot") is not None:
             game, table.tape = j.replay_game(record["snapshot"], ops, record.get("tape"))

@@ -29,6 +29,7 @@ class Guest:
 
     def __init__(self, name: str) -> None:
         self.name = name
+        self.player = f"player {name}"
         self.table: Any = None
         self.seat: int | None = None
         self.sent = Sent()

@@ -7,17 +7,31 @@ import contextlib
 import errno
 import socket
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
+from textual.app import App
 from textual.widgets import DataTable, Input, Static
 
 import tui.games
 from net.client import Client, ConnectionLost, NotAHost
+from net.clock import ManualClock
 from net.discovery import HostInfo, TableInfo
+from net.limits import Limits
 from net.wire.framing import PROTOCOL_VERSION
 from tests.net_support import running_host
-from tests.tui_support import SIZE, config_dir, make_app, typed_address, until
+from tests.tui_support import (
+    SIZE,
+    TOAST,
+    Notices,
+    config_dir,
+    make_app,
+    typed_address,
+    until,
+)
+from tui.screens.dialogs import ChoiceScreen
 from tui.screens.join import JoinScreen, describe_connect_error, describe_not_a_host
+from tui.screens.lobby import LobbyScreen
 from tui.screens.setup import SetupScreen
 
 __all__ = ["config_dir"]
@@ -263,3 +277,55 @@ async def test_on_a_box_a_host_that_does_not_answer_is_said_without_its_address(
              if "does not answer" in (text := str(w.render()))), None), "the failure")
         assert "This box's game host does not answer; try again soon." in said
         assert str(port) not in said and "127.0.0.1" not in said
+
+
+def countdowns(app: App[Any]) -> int:
+    """The host's countdowns on the screen (toasts saying when it closes the connection)."""
+    return sum("closes the connection" in str(toast.render())
+               for toast in app.screen.query(TOAST))
+
+
+async def test_on_a_box_the_list_says_when_it_closes_then_that_it_did_and_looks_again() -> None:
+    """A connection at no table is closed after a while (net.idle): the person looking
+    at the list of tables is told beforehand how long is left, then why it is gone,
+    and looks again with one key."""
+    clock = ManualClock()
+    # (A countdown longer than until() waits: a toast left up would not go by itself.)
+    limits = Limits(shared_addresses=frozenset({"127.0.0.1"}), lobby_idle=1200,
+                    lobby_warning=600)
+    async with running_host(clock=clock, limits=limits) as host:
+        for name in ("Porch", "Attic"):
+            host.create_table(name, "getout", 2, permanent=True)
+        app = make_app(box=("127.0.0.1", host.port))
+        notices = Notices()
+        async with app.run_test(size=(80, 24), message_hook=notices,
+                                notifications=True) as pilot:
+            await pilot.press("j")
+            await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the tables")
+            clock.advance(600)
+            said = await until(pilot, lambda: [m for m in notices.messages()
+                                               if "closes the connection" in m], "the warning")
+            assert said == ["You have been on this list for 10 minutes without joining a "
+                            "table: this box closes the connection in 10 minutes. Pick a "
+                            "table to stay."]
+            clock.advance(600)
+            screen = await until(pilot, lambda: isinstance(app.screen, JoinScreen)
+                                 and app.screen, "the list closed")
+            error = screen.query_one("#join-error")
+            text = await until(pilot, lambda: "closed" in str(error.render())
+                               and str(error.render()), "why")
+            assert text == ("This box closed the connection after 20 minutes without a table "
+                            "joined. Look again to see its tables.")
+            await pilot.click("#again")
+            await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the tables again")
+            clock.advance(600)
+            await until(pilot, lambda: len([m for m in notices.messages()
+                                            if "closes the connection" in m]) == 2,
+                        "the warning again")
+            await until(pilot, lambda: countdowns(app) == 1, "the warning shown")
+            await pilot.press("1")  # picked in time: the countdown is gone with the list
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await until(pilot, lambda: countdowns(app) == 0, "no countdown")
+            clock.advance(1200)
+            await pilot.press("ctrl+r")  # and the seat is kept: ready goes through
+            await until(pilot, lambda: host.tables["t1"].seats[0].ready, "Ann ready")

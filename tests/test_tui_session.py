@@ -434,6 +434,35 @@ async def test_leaving_a_table_whose_host_is_gone_asks_nothing_and_lands_on_the_
     await ann.close()
 
 
+async def test_leaving_a_game_nobody_else_is_at_says_the_table_may_close() -> None:
+    """A host closes a game every person left soon (net.idle): the last one leaving is
+    not promised a seat that waits for them, as a player leaving others at it is."""
+    from textual.widgets import Label
+
+    from tui.screens.dialogs import ConfirmScreen
+
+    host = Host("test host", bot_delay=0.01)
+    app = make_app("Bob")
+    async with app.run_test(size=SIZE) as pilot:
+        ann, table = await bob_at_anns_table(app, pilot, host)
+
+        async def asked() -> str:
+            await pilot.press("escape")
+            question = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                                   and app.screen, "the question")
+            words = str(question.query_one(Label).render())
+            await pilot.press("n")
+            await until(pilot, lambda: app.screen is table, "the table again")
+            return words
+
+        assert (await asked()).endswith("Your seat stays yours: join the table again to "
+                                        "take it back.")
+        await ann.close()
+        await until(pilot, lambda: not table.table["seats"][0]["connected"], "Ann gone")
+        assert "Nobody else is at this table" in await asked()
+    await host.close()
+
+
 # ---- chat keys ------------------------------------------------------------------------------
 
 

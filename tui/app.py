@@ -118,6 +118,11 @@ class HiddenHandApp(App[None]):
             super().notify(message, title=title, severity=severity, timeout=timeout,
                            markup=markup)
 
+    def clear_notifications(self) -> None:
+        """Take every notification off the screen (each may then be shown again)."""
+        super().clear_notifications()
+        self._on_screen.clear()
+
     def _warn(self, message: str) -> None:
         self.notify(message, severity="warning", timeout=10, markup=False)
 

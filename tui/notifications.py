@@ -30,3 +30,7 @@ class OnScreen:
             return True
         self._shown.append((key, now + lasts))
         return False
+
+    def clear(self) -> None:
+        """Every notification was taken off the screen."""
+        self._shown.clear()

@@ -34,6 +34,7 @@ TABLE_CLOSED = "table_closed"
 SLOW_READER = "slow_reader"
 INTERNAL = "internal"
 RATE_LIMITED = "rate_limited"
+IDLE = "idle"
 
 
 class ProtocolError(Exception):

@@ -195,6 +195,13 @@ class SessionScreen(Screen[None]):
         if self.cut_off:  # the host stopped, or does not answer: its table may not return
             return ("The host is not answering. Leave? If it comes back with this game, "
                     "join its table again to take your seat back.")
+        seats = self.table.get("seats")
+        others = [s for s in (seats if isinstance(seats, list) else [])
+                  if isinstance(s, dict) and s.get("kind") == "human"
+                  and s.get("seat") != self.my_seat and s.get("connected")]
+        if not others:  # a host closes a game everyone left soon (net.idle)
+            return ("Leave this game? Nobody else is at this table: your seat stays yours, "
+                    "but the host may close the table soon if nobody comes back.")
         return "Leave this game? Your seat stays yours: join the table again to take it back."
 
     def action_leave(self) -> None:

@@ -10,7 +10,9 @@ unreachable, wrong version, table full — is said in plain words on the screen
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import math
 import socket
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +29,7 @@ import engine
 from net.address import parse_address, show_address
 from net.client import NotAHost
 from net.discovery import Browser, HostInfo, TableInfo
+from net.idle import in_words
 from net.wire import errors
 from tui.games import playable
 from tui.games.screens import screen_for
@@ -67,11 +70,27 @@ class JoinScreen(Screen[None]):
             super().__init__()
             self.reason = reason
 
+    class IdleWarned(Message):
+        """The host closes our connection, at no table yet, in ``closes_in`` seconds."""
+
+        def __init__(self, idle: float, closes_in: float) -> None:
+            super().__init__()
+            self.idle = idle
+            self.closes_in = closes_in
+
+    class IdleClosed(Message):
+        """The host closed our connection: it was at no table for too long."""
+
     def __init__(self, box: tuple[str, int] | None = None) -> None:
         super().__init__()
         self.hosts: dict[str, HostInfo] = {}
         #: On an SSH box: its host's address; no LAN discovery then.
         self.box = box
+        #: The table chooser open while we are connected at no table, if it is.
+        self._asking: ChoiceScreen | None = None
+        #: The host closed our connection at no table (``net.idle``), after how long.
+        self._idle_closed = False
+        self._idle_for: float | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -206,6 +225,46 @@ class JoinScreen(Screen[None]):
     def _error(self, text: str) -> None:
         self.query_one("#join-error", Static).update(text)
 
+    def _heard(self, msg: dict[str, Any]) -> None:
+        """What the host pushes while we are connected at no table (a client listener):
+        its warning that it will close the connection, and the close."""
+        if msg.get("code") != errors.IDLE:
+            return
+        if msg.get("type") == "warning":
+            idle, left = _seconds(msg.get("idle_for")), _seconds(msg.get("closes_in"))
+            self._idle_for = idle + left
+            self.post_message(self.IdleWarned(idle, left))
+        elif msg.get("type") == "error":
+            self._idle_closed = True  # (before the stream ends: a join then says why)
+            self.post_message(self.IdleClosed())
+
+    @on(IdleWarned)
+    def idle_warned(self, message: IdleWarned) -> None:
+        """Say how long the connection has left, and how to keep it."""
+        who = "this box" if self.box is not None else "the host"
+        how_long = f" for {in_words(message.idle)}" if message.idle > 0 else ""
+        self.app.notify(
+            f"You have been on this list{how_long} without joining a table: {who} closes "
+            f"the connection in {in_words(message.closes_in)}. Pick a table to stay.",
+            title="Still there?", severity="warning", timeout=max(message.closes_in, 1.0),
+            markup=False)
+
+    @on(IdleClosed)
+    def idle_closed(self) -> None:
+        """The table chooser goes (its list is of a connection that is gone); the
+        screen says why (:meth:`_idle_words`)."""
+        self.app.clear_notifications()  # (the warning's countdown is over)
+        if self._asking is not None and self.app.screen is self._asking:
+            self._asking.dismiss(None)
+
+    def _idle_words(self, where: str) -> str:
+        """Why the connection is gone, and how to come back."""
+        after = f" after {in_words(self._idle_for)}" if self._idle_for else ""
+        again = ("Look again to see its tables." if self.box is not None
+                 else "Connect again to see its tables.")
+        return (f"{where[0].upper()}{where[1:]} closed the connection{after} without a "
+                f"table joined. {again}")
+
     @work(exclusive=True, group="connect", exit_on_error=False)
     async def connect(self, host: str, port: int) -> None:
         """Connect, pick a table and sit down.
@@ -214,9 +273,11 @@ class JoinScreen(Screen[None]):
         the player is told of "this box", never of that address."""
         where = "this box" if self.box is not None else show_address(host, port)
         self._error(f"Connecting to {where}…")
+        self._idle_closed, self._idle_for = False, None
         session = Session(self.app.settings.name, address=(host, port))
         try:
             client = await session.connect()
+            client.listeners.append(self._heard)
             listed = await client.list_tables()
         except ServerError as exc:
             self._error(f"{where[0].upper()}{where[1:]} refused: {exc.message}")
@@ -244,15 +305,25 @@ class JoinScreen(Screen[None]):
         if len(tables) > 1:
             choices = [(t["id"], describe_table(
                 t, recall_seat(session.where, t["id"]) is not None)) for t in tables]
-            picked = await self.app.push_screen_wait(ChoiceScreen("Which table?", choices))
+            self._asking = ChoiceScreen("Which table?", choices)
+            try:
+                picked = await self.app.push_screen_wait(self._asking)
+            finally:
+                self._asking = None
             if picked is None:
                 await session.close()
-                self._error("")
+                self._error(self._idle_words(where) if self._idle_closed else "")
                 return
             table_id = picked
-        await self._sit(session, table_id)
+            if self._idle_for is not None and not self._idle_closed:
+                self.app.clear_notifications()  # picked in time: the warning is void
+        try:
+            await self._sit(session, table_id, where)
+        finally:
+            with contextlib.suppress(ValueError):
+                client.listeners.remove(self._heard)
 
-    async def _sit(self, session: Session, table_id: str) -> None:
+    async def _sit(self, session: Session, table_id: str, where: str) -> None:
         kept = recall_seat(session.where, table_id)
         try:
             if kept is not None:
@@ -270,12 +341,13 @@ class JoinScreen(Screen[None]):
             await session.close()
             return
         except (OSError, ConnectionLost) as exc:
-            self._error("Connection lost while joining: " + (
-                describe_connect_error(exc) if self.box is not None else str(exc)))
+            self._error(self._idle_words(where) if self._idle_closed else (
+                "Connection lost while joining: " + (
+                    describe_connect_error(exc) if self.box is not None else str(exc))))
             return
         if session.joined is None:
             await session.close()
-            self._error("")
+            self._error(self._idle_words(where) if self._idle_closed else "")
             return
         msg = await session.next()
         while msg.get("type") != "update":
@@ -291,13 +363,24 @@ class JoinScreen(Screen[None]):
         except ServerError as exc:
             if exc.code not in (errors.TABLE_FULL, errors.WRONG_PHASE):
                 raise
-            watch = await self.app.push_screen_wait(ChoiceScreen(
+            self._asking = ChoiceScreen(
                 f"No seat for you there ({exc.message}). Watch the game instead?",
                 [("yes", "Watch as a spectator"), ("no", "Back")],
-            ))
+            )
+            try:
+                watch = await self.app.push_screen_wait(self._asking)
+            finally:
+                self._asking = None
             if watch != "yes":
                 return  # not seated: the caller closes the connection
             await session.join(table_id, spectate=True)
+
+
+def _seconds(value: Any) -> float:
+    """A number of seconds the host sent (anything else: none)."""
+    ok = (isinstance(value, int | float) and not isinstance(value, bool)
+          and math.isfinite(value) and value >= 0)
+    return float(value) if ok else 0.0
 
 
 def game_name(game_id: Any) -> str:
