@@ -152,7 +152,9 @@ class WebVisit:
         env = visitor_env({
             "TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver",
             "TEXTUAL_COLOR_SYSTEM": "truecolor", "TERM_PROGRAM": "textual",
-            "COLUMNS": str(width), "ROWS": str(height)})
+            "COLUMNS": str(width), "ROWS": str(height),
+            # The app ends with this process, even after a kill -9 (tui.cli).
+            "HIDDENHAND_DOOR_PID": str(os.getpid())})
         in_read, in_write = os.pipe()
         out_read, out_write = os.pipe()
         try:

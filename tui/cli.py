@@ -12,6 +12,7 @@ list of table options in ``tui.cli_help``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import os
 import sys
@@ -245,6 +246,8 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             print("hiddenhand: the game needs a terminal; log in again with ssh -t",
                   file=sys.stderr)
             return 1
+        if in_browser and not end_with_parent():
+            return 1  # the web door that started us is gone already
     # Settings read these (tui.settings): one data dir and default name per SSH player.
     if args.data_dir:
         use_data_dir(args.data_dir)
@@ -312,6 +315,23 @@ def run_web_command(args: argparse.Namespace) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     return run_web(config)
+
+
+def end_with_parent() -> bool:
+    """(An app the web door started.) Be ended (SIGTERM, which Textual's web driver
+    takes as quit) when the door's process dies, even by ``kill -9``: on pipes, nothing
+    else tells the app — its reads just stop and Python ignores SIGPIPE. False if the
+    door is gone already (it says its PID in ``HIDDENHAND_DOOR_PID``). Linux's
+    ``prctl(PR_SET_PDEATHSIG)``; elsewhere a no-op."""
+    door = os.environ.get("HIDDENHAND_DOOR_PID", "")
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+    return not door.isdigit() or os.getppid() == int(door)
 
 
 def use_data_dir(path: str) -> None:
