@@ -1,0 +1,304 @@
+"""Benchmark a box with both doors full of players: visitors at once, each at a live table.
+
+Runs a real box (``net.sshserve.BoxServer``, ``--open``, with its web door) on 127.0.0.1,
+then seats visitors in groups of six — three browser tabs (the web door's websocket, as
+textual-serve's page script speaks it) and three SSH logins — at Get It! tables of six,
+no bots, untimed rounds (``timer=0``) so that every round keeps running. Each group's
+first visitor opens its table through the app's own keys; the other five join it (a
+click on it in the list), everyone says ready, the creator starts, everyone passes the
+pile on, and the round runs.
+
+Visitors come in steps (``--steps 1,4,8`` groups: 6, 24 and 48 visitors). At each step
+every seated visitor signals at a person's pace (a look at a seat, then stop, every
+``--pace`` seconds, started at random moments) for ``--seconds``, and for every key the
+time until its own screen shows the new signal is recorded. Per step it prints:
+
+- connect → first frame (the menu drawn) for the visitors that came in at that step;
+- keystroke → own screen, p50 and p99, per door;
+- memory per visitor app (PSS, from /proc) and CPU per visitor (apps' CPU time over the
+  step's wall time), and the box process's own CPU.
+
+The baseline, in the same run: the first step (one table alone) is what a visitor feels
+on an empty box; the later steps are read against it. Everything here — the box, the 48
+terminals it draws into (pyte) and the apps — shares this machine's cores.
+
+    .venv/bin/python scripts/bench_box.py [--steps 1,4,8] [--seconds 20] [--pace 2.0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import tempfile
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import asyncssh
+import pyte
+
+from net.sshlogin import player_dir_name
+from net.sshserve import BoxConfig, BoxServer
+from net.webdoor import BROWSER_COOKIE
+
+COLS, ROWS = 110, 32
+GROUP = 6
+WAIT = 120.0
+
+
+def mouse_click(column: int, row: int) -> str:
+    """A left click on a cell, as a terminal reports it (SGR, 1-based)."""
+    return f"\x1b[<0;{column + 1};{row + 1}M\x1b[<0;{column + 1};{row + 1}m"
+
+
+class Visitor(ABC):
+    """One player: a door, a terminal emulator fed with what their app draws."""
+
+    door = ""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.screen = pyte.Screen(COLS, ROWS)
+        self.stream = pyte.ByteStream(self.screen)
+        self.news = asyncio.Event()
+        self.latencies: list[float] = []
+        self.first_frame = 0.0
+
+    def feed(self, data: bytes) -> None:
+        self.stream.feed(data)
+        self.news.set()
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    async def until(self, predicate: Callable[[], bool], timeout: float = WAIT) -> None:
+        async def wait() -> None:
+            while not predicate():
+                self.news.clear()
+                await self.news.wait()
+
+        try:
+            await asyncio.wait_for(wait(), timeout)
+        except TimeoutError:
+            raise SystemExit(f"{self.name} never showed it; screen:\n{self.text()}") from None
+
+    async def shows(self, *texts: str) -> None:
+        await self.until(lambda: all(t in self.text() for t in texts))
+
+    @abstractmethod
+    async def enter(self, box: BoxServer, settings: dict[str, Any]) -> None:
+        """Come in by this door with these settings, until the menu is drawn."""
+
+    @abstractmethod
+    async def press(self, keys: str) -> None:
+        """Send keys (or a mouse report) to the app."""
+
+    async def click(self, text: str) -> None:
+        for row, line in enumerate(self.screen.display):
+            if text in line:
+                await self.press(mouse_click(line.index(text) + 1, row))
+                return
+        raise SystemExit(f"{self.name}: {text!r} is not on the screen:\n{self.text()}")
+
+    def own_line(self) -> str:
+        return next((line for line in self.screen.display if "you (" in line), "")
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Leave (the app ends with the visit)."""
+
+
+class WebVisitor(Visitor):
+    door = "web"
+
+    async def enter(self, box: BoxServer, settings: dict[str, Any]) -> None:
+        assert box.web is not None
+        self.browser = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+        link = box.web.link
+        async with self.browser.post(link, data={"name": self.name}) as response:
+            assert response.status == 200
+        browser = next(c.value for c in self.browser.cookie_jar if c.key == BROWSER_COOKIE)
+        write_settings(box, box.web.player_dir(browser), settings)
+        start = time.perf_counter()
+        self.ws = await self.browser.ws_connect(f"{link}/ws?width={COLS}&height={ROWS}")
+        self.pump = asyncio.create_task(self._read())
+        await self.until(lambda: "Quit (q)" in self.text())
+        self.first_frame = time.perf_counter() - start
+
+    async def _read(self) -> None:
+        async for message in self.ws:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                self.feed(message.data)
+
+    async def press(self, keys: str) -> None:
+        await self.ws.send_str(json.dumps(["stdin", keys]))
+
+    async def close(self) -> None:
+        await self.ws.close()
+        await self.browser.close()
+
+
+class SshVisitor(Visitor):
+    door = "ssh"
+
+    async def enter(self, box: BoxServer, settings: dict[str, Any]) -> None:
+        write_settings(box, player_dir_name(self.name, None), settings)
+        visitor = self
+
+        class Session(asyncssh.SSHClientSession[bytes]):
+            def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+                visitor.feed(data)
+
+        start = time.perf_counter()
+        self.conn = await asyncssh.connect(
+            "127.0.0.1", box.port, username=self.name, known_hosts=None, client_keys=None,
+            agent_path=None, config=[], preferred_auth="none")
+        self.chan, _ = await self.conn.create_session(
+            Session, term_type="xterm-256color", term_size=(COLS, ROWS), encoding=None)
+        await self.until(lambda: "Quit (q)" in self.text())
+        self.first_frame = time.perf_counter() - start
+
+    async def press(self, keys: str) -> None:
+        self.chan.write(keys.encode())
+
+    async def close(self) -> None:
+        self.conn.close()
+
+
+def write_settings(box: BoxServer, player_dir: str, settings: dict[str, Any]) -> None:
+    """A player's settings as the app keeps them (its last table: the form starts there)."""
+    path = box.box.players_dir / player_dir
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    (path / "settings.json").write_text(json.dumps(settings))
+
+
+async def seat_group(box: BoxServer, number: int) -> list[Visitor]:
+    """Six visitors at a Get It! table of their own, its round running."""
+    visitors: list[Visitor] = []
+    for i in range(GROUP):
+        kind = WebVisitor if i % 2 == 0 else SshVisitor
+        visitors.append(kind(f"{'w' if kind is WebVisitor else 's'}{number}x{i}"))
+    table = {"game": "getit", "seats": GROUP,
+             "options": {"timer": 0, "bots": "relaxed", "level": 1}}
+    await asyncio.gather(*(v.enter(box, {"name": v.name, "last_table": table})
+                           for v in visitors))
+    creator, *others = visitors
+    await creator.press("h")
+    await creator.shows("Open a table on this box")
+    await creator.press("\x13")  # ctrl+s: open it
+    await creator.shows("(you)")
+    for other in others:
+        await other.press("j")
+        await other.until(lambda o=other: f"{creator.name}'s table" in o.text())
+        if "(you)" not in other.text():
+            await other.click(f"{creator.name}'s table")  # picked from the list
+        await other.shows("(you)")
+    await creator.until(lambda: all(v.name in creator.text() for v in visitors))
+    for visitor in visitors:
+        await visitor.press("\x12")  # ctrl+r: ready
+    await creator.until(lambda: creator.text().count("✓") >= GROUP)
+    await creator.press("\x13")  # ctrl+s: start
+    for visitor in visitors:
+        await visitor.until(lambda v=visitor: "pass the pile" in v.text().lower()
+                            or "you (" in v.text())
+        await visitor.press("\r")  # done: the pile goes on
+    for visitor in visitors:
+        await visitor.until(lambda v=visitor: v.own_line() != "" and "pile" in v.own_line())
+    return visitors
+
+
+async def signal_loop(visitor: Visitor, seats: int, until: float, pace: float) -> None:
+    """Look at a seat, then stop, at a person's pace; time each key to its own screen."""
+    me = int(visitor.own_line().split("you (", 1)[1].split(")", 1)[0])
+    await asyncio.sleep(random.uniform(0, pace))
+    while time.perf_counter() < until:
+        target = random.choice([s for s in range(1, seats + 1) if s != me])
+        for key, shown in ((str(target), lambda: "look at" in visitor.own_line()),
+                           ("0", lambda: "look at" not in visitor.own_line())):
+            start = time.perf_counter()
+            await visitor.press(key)
+            await visitor.until(shown, 30)
+            visitor.latencies.append((time.perf_counter() - start) * 1000)
+            await asyncio.sleep(pace / 2)
+
+
+def pss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        if line.startswith("Pss:"):
+            return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def main(steps: list[int], seconds: float, pace: float) -> None:
+    with tempfile.TemporaryDirectory() as data:
+        config = BoxConfig(port=0, bind="127.0.0.1", open_login=True, web_port=0,
+                           data_dir=Path(data), hostname="box", bot_delay=0.0,
+                           max_sessions=8 * GROUP * max(steps), max_per_address=10_000,
+                           idle_timeout=0)
+        async with BoxServer(config) as box:
+            seated: list[Visitor] = []
+            print(f"box: Get It! tables of {GROUP} (3 web, 3 SSH), untimed rounds, a key "
+                  f"every {pace / 2:g} s per visitor, {seconds:g} s a step, {os.cpu_count()} "
+                  "cores shared by the box, the apps and this script's terminals")
+            for groups in steps:
+                new: list[Visitor] = []
+                while len(seated) + len(new) < groups * GROUP:
+                    new += await seat_group(box, (len(seated) + len(new)) // GROUP)
+                seated += new
+                pids = list(box.box.apps)
+                for visitor in seated:
+                    visitor.latencies.clear()
+                cpu_before = {pid: cpu_seconds(pid) for pid in pids}
+                box_before = cpu_seconds(os.getpid())
+                start = time.perf_counter()
+                await asyncio.gather(*(signal_loop(v, GROUP, start + seconds, pace)
+                                       for v in seated))
+                wall = time.perf_counter() - start
+                apps_cpu = sum(cpu_seconds(pid) - cpu_before[pid] for pid in pids
+                               if Path(f"/proc/{pid}").exists())
+                own_cpu = cpu_seconds(os.getpid()) - box_before
+                pss = [pss_kib(pid) for pid in pids if Path(f"/proc/{pid}").exists()]
+                print(f"\n{len(seated)} visitors at {groups} table(s)")
+                firsts = [v.first_frame * 1000 for v in new]
+                print(f"  connect -> menu drawn ({len(new)} new, {GROUP} at a time): "
+                      f"median {statistics.median(firsts):.0f} ms, max {max(firsts):.0f} ms")
+                for door in ("web", "ssh"):
+                    lat = [x for v in seated if v.door == door for x in v.latencies]
+                    print(f"  key -> own screen ({door}): p50 {pct(lat, 0.5):6.1f} ms   "
+                          f"p99 {pct(lat, 0.99):6.1f} ms   max {max(lat):6.1f} ms   "
+                          f"(n={len(lat)})")
+                print(f"  memory per visitor app: PSS median {statistics.median(pss) / 1024:.1f}"
+                      f" MiB (in all {sum(pss) / 1024:.0f} MiB)")
+                print(f"  CPU: apps {apps_cpu / wall / len(pids) * 100:.1f}% of a core each "
+                      f"({apps_cpu / wall * 100:.0f}% in all); box and this script "
+                      f"{own_cpu / wall * 100:.0f}%")
+            for visitor in seated:
+                await visitor.close()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", default="1,4,8",
+                        help="tables of six at each step, growing (default 1,4,8)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="signalling per step")
+    parser.add_argument("--pace", type=float, default=2.0,
+                        help="seconds between one visitor's looks (default 2)")
+    args = parser.parse_args()
+    asyncio.run(main([int(s) for s in args.steps.split(",")], args.seconds, args.pace))
