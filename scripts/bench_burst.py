@@ -1,5 +1,6 @@
 """One connection's burst delays nobody else: another player's ping round trip while a
-connection at the same host sends ``--burst`` pings in one go.
+connection at the same host sends ``--burst`` requests in one go (``--kind``: pings,
+table lists, chats, renames, tables opened, joins refused).
 
 The host runs in its own process (``hiddenhand host --bind 127.0.0.1 --port 0 --no-mdns``,
 127.0.0.1 shared as the box shares it, so the burst's address limits do not close it
@@ -57,15 +58,28 @@ async def victim(port: int, count: int, every: float) -> list[float]:
     return times
 
 
-async def attacker(port: int, burst: int, bursts: int, gap: float) -> None:
+#: What a burst is made of: each kind of request a connection at no table may send
+#: (a lobby browser's list, a chat or a rename with no table to reach, a table opened
+#: again and again, a request the host refuses at once).
+KINDS = {
+    "ping": lambda i: {"type": "ping", "ref": 10_000 + i},
+    "list_tables": lambda i: {"type": "list_tables", "ref": 10_000 + i},
+    "chat": lambda i: {"type": "chat", "text": f"spam {i}", "ref": 10_000 + i},
+    "rename": lambda i: {"type": "rename", "name": f"Flood{i % 100}", "ref": 10_000 + i},
+    "create_table": lambda i: {"type": "create_table", "name": f"T{i}", "game": "getout",
+                               "seats": 2, "ref": 10_000 + i},
+    "join": lambda i: {"type": "join", "table": "nosuchtable", "ref": 10_000 + i},
+}
+
+
+async def attacker(port: int, burst: int, bursts: int, gap: float, kind: str) -> None:
     """A raw connection: hello, then the bursts; it never reads what the host answers
     (reading 100,000 replies in this process would slow the victim's client here, not
     at the host)."""
     _reader, writer = await asyncio.open_connection("127.0.0.1", port)
     hello = {"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "Flood"}
     writer.write(framing.frame(msgpack.packb(hello)))
-    frames = b"".join(framing.frame(msgpack.packb({"type": "ping", "ref": 10_000 + i}))
-                      for i in range(burst))
+    frames = b"".join(framing.frame(msgpack.packb(KINDS[kind](i))) for i in range(burst))
     for _ in range(bursts):
         writer.write(frames)
         await asyncio.sleep(gap)
@@ -87,7 +101,7 @@ async def main(args: argparse.Namespace) -> int:
             count = int(args.seconds * 1000 / max(args.every, 1))
             alone = await victim(port, count, args.every / 1000)
             attack = asyncio.create_task(
-                attacker(port, args.burst, args.bursts, args.seconds / args.bursts))
+                attacker(port, args.burst, args.bursts, args.seconds / args.bursts, args.kind))
             during = await victim(port, count, args.every / 1000)
             await attack
         finally:
@@ -96,7 +110,7 @@ async def main(args: argparse.Namespace) -> int:
     print(f"command: {' '.join(sys.argv)}")
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(line("victim's ping, alone (baseline)", alone))
-    print(line(f"victim's ping, {args.bursts} bursts of {args.burst}", during))
+    print(line(f"victim's ping, {args.bursts} x {args.burst} {args.kind}", during))
     return 0
 
 
@@ -106,4 +120,6 @@ if __name__ == "__main__":
     parser.add_argument("--bursts", type=int, default=5)
     parser.add_argument("--every", type=float, default=5.0, help="ms between victim pings")
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--kind", choices=sorted(KINDS), default="ping",
+                        help="what the burst asks for (default ping)")
     raise SystemExit(asyncio.run(main(parser.parse_args())))
