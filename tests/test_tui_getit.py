@@ -581,6 +581,28 @@ async def test_talk_opens_ahead_keeps_the_line_and_sends_it_once_the_bubble_show
         assert talk.value == "" and screen.focused is None
 
 
+async def test_a_line_kept_ahead_outlives_a_round_the_bubble_never_showed_in() -> None:
+    """Level 5, the bubble not dealt this round: Ann's line typed ahead is not dropped
+    when the round ends without it. She is told, where it cannot be missed, that it was
+    not said and waits for the next round."""
+    app = solo_app(3, {"level": 5})
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
+        screen = await open_table(pilot)
+        table = piles_held_still(app, [["30"], ["40"], ["5"]])
+        await until(pilot, lambda: screen.view.get("phase") == "play"
+                    and "talk" in footer_keys(screen), "the talk key before the bubble")
+        talk = screen.query_one(TalkLine)
+        await pilot.press("t", "m", "e", "escape")
+        await until(pilot, lambda: screen.focused is None and not talk.display, "closed")
+        for seat in (2, 0, 1):  # 5, 30, 40: the round is cleared, no bubble in it
+            events = table.game.act(seat, {"type": "play"}, now=engine_now(app))
+            app.hosting.host.refresh(table, events)
+        await until(pilot, lambda: any("your line was not said" in str(n.message)
+                                       for n in notices.raised), "told")
+        assert talk.value == "me" and not talk.display
+
+
 async def test_the_talk_key_shows_only_while_talk_may_still_open() -> None:
     """Level 1 has no bubble, and once the bubble is played talk is over: t is not
     offered then, and says why."""

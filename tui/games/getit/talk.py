@@ -32,6 +32,8 @@ TALK_ENDED_NOTICE = ("Talk has ended (the speech bubble was played): Enter or Es
                      "your line; it is not sent.")
 NOT_YET = "Not sent yet: talk opens when you see ✎; your line is kept."
 UNSENT = "Talk has ended: your line was not sent."
+KEPT = ("The round is over and the speech bubble never showed: your line was not said. "
+        "It is kept for the next round (t shows it).")
 #: Seconds the round's keys wait after the talk line loses the keys without Enter or
 #: Esc (the rest of a sentence must not play a card: a space is "play").
 TALK_GUARD = 1.5
@@ -160,8 +162,16 @@ class TalkLine(Input):
             shown = time.monotonic() - self._open_at
             self.quiet = self.quiet or (not self._talked and shown >= QUIET_AFTER)
             self._open_at = None
+        if phase == "off" and was in ("ahead", "open") and self.value.strip():
+            # The round is over with the bubble never shown to us (or shown and let go
+            # by while the line waited): nothing ended talk for good, so the line waits
+            # for the next round, and the player is told so where it cannot be missed.
+            if self.has_focus:
+                self.close()
+            self.display, self.disabled = False, True
+            return KEPT
         if self.has_focus:
-            if phase == "ahead":
+            if phase in ("ahead", "off"):
                 self._placeholder()
             elif self.placeholder != TALK_ENDED:
                 self.placeholder = TALK_ENDED
@@ -170,7 +180,7 @@ class TalkLine(Input):
         # Hidden and disabled: Textual gives the focus back to the widget that had it
         # when the terminal regains the focus, hidden or not.
         self.display, self.disabled = False, True
-        if phase != "ahead" and self.value:
+        if phase == "ended" and self.value:
             self.value = ""
             return UNSENT
         return None
@@ -188,8 +198,8 @@ class TalkLine(Input):
         wait = bots_wait(view, time_left, bool(holders) and holders <= bots) \
             if phase == "open" and self.phase != "open" else 0.0
         note = self.follow(phase, wait)
-        if note == TALK_ENDED_NOTICE:
-            self.notify(note, severity="warning", timeout=4)
+        if note in (TALK_ENDED_NOTICE, KEPT):  # (the round's hint line may be gone)
+            self.notify(note, severity="warning", timeout=6)
         elif note:
             self.post_message(self.Note(note))
 
@@ -220,7 +230,7 @@ class TalkLine(Input):
         before it is, keep the line (and the keys) and say so."""
         event.stop()
         text = event.value.strip()
-        if text and self.phase == "ahead":
+        if text and self.phase in ("ahead", "off"):
             self.post_message(self.Note(NOT_YET))
             return
         if text and self.possible:
@@ -251,7 +261,7 @@ class TalkLine(Input):
             self.screen.refresh_bindings()
             self.notify("Your talk line lost the keys: the table's keys wait a moment.",
                         severity="warning", timeout=3)
-        if self.phase == "ahead":
+        if self.phase in ("ahead", "off"):
             self.display, self.disabled = False, True  # (its line is kept)
         elif not self.possible:
             self.value = ""
