@@ -330,6 +330,7 @@ async def test_a_prefilled_got_five_dialog_takes_what_the_player_types() -> None
 
 
 async def test_got_five_from_circled_cells_wins_and_the_summary_shows_the_game() -> None:
+    """A right GOT FIVE! wins; the summary shows every rack, and offers the game's review."""
     app = solo_app(hints="count")
     async with app.run_test(size=SIZE) as pilot:
         screen = await my_turn(pilot)
@@ -357,6 +358,16 @@ async def test_got_five_from_circled_cells_wins_and_the_summary_shows_the_game()
         assert "Every rack" in text and "✓ right" in text
         for seat_rack in table.game.racks:
             assert all(f"{n}" in text for n in seat_rack)
+        # Kept at our own host, the game may be reviewed from here at once.
+        await until(pilot, lambda: summary.query("#review"), "the review button")
+        await pilot.press("v")
+        from tui.screens.review import ReviewScreen
+
+        review = await until(pilot, lambda: isinstance(app.screen, ReviewScreen)
+                             and app.screen, "the review")
+        assert review.record["game"] == "gotfive" and review.record["moves"]
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is summary, "back to the summary")
         await pilot.press("c")
         assert app.screen is screen
         assert "You win" in str(screen.query_one("#gf-status").render())

@@ -88,6 +88,8 @@ def test_gotfive_game_over(snap_compare: Any) -> None:
             await goto(pilot, screen, n)
             await pilot.press("o")
         await pilot.press("g", "enter", "y")  # …and call them
-        await settle(pilot, lambda: isinstance(app.screen, SummaryScreen))
+        # The game is kept a moment later, and the summary then offers its review.
+        await settle(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                     and bool(app.screen.query("#review")))
 
     assert snap_compare(app, terminal_size=(100, 30), run_before=announce)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +58,8 @@ class Hosting:
         self.advertiser: Advertiser | None = None
         #: Keeps the games its hosts finish (``net.records``), made with the first host.
         self.keeper: Keeper | None = None
+        #: The id the last game finished here is kept under, once written.
+        self.last_kept: Future[int | None] | None = None
 
     async def start(self, port: int | None, *, resume: Path | None = None) -> Host:
         """Run a host in the app (stopping the one before); ``port=None`` is solo play
@@ -83,7 +86,7 @@ class Hosting:
             host = Host(self._settings().name, journal=new_journal_path(), **settings)
         if self.keeper is None:
             self.keeper = Keeper()
-        host.keepers.append(self.keeper)
+        host.keepers.append(self._keep)
         if port is not None:
             await self._listen(host, port, keep_journal=resume is not None)
         self.host = host
@@ -198,6 +201,11 @@ class Hosting:
         if self.bind_address and self.bind_address not in ("0.0.0.0", "::"):
             addresses = [self.bind_address]
         return ", ".join(f"{a}:{self.host.port}" for a in addresses)
+
+    def _keep(self, record: dict[str, Any]) -> None:
+        """A game ended at our host: keep it, and know where (the summary's review)."""
+        assert self.keeper is not None
+        self.last_kept = self.keeper(record)
 
     def hosts(self, session: Session) -> bool:
         """True if ``session`` plays at the host this app runs."""

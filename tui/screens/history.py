@@ -150,20 +150,16 @@ class HistoryScreen(Screen[None]):
 
     def action_review(self) -> None:
         """Review the game under the cursor."""
-        from engine.record import RecordError, Replay
-        from tui.screens.review import ReviewScreen
+        from tui.screens.review import open_review
 
         chosen = self._chosen()
         if chosen is None:
             return
-        try:
-            with GameStore(self.path) as store:
-                record = store.get(chosen)
-            replay = Replay(record)
-        except (StoreError, RecordError) as exc:
-            self.notify(str(exc), severity="error", markup=False)
-            return
-        self.app.push_screen(ReviewScreen(record, replay, title=f"game {chosen}"))
+        review = open_review(self.path, chosen)
+        if isinstance(review, str):
+            self.notify(review, severity="error", markup=False)
+        else:
+            self.app.push_screen(review)
 
     def action_cycle_game(self) -> None:
         self.game = GAME_CYCLE[(GAME_CYCLE.index(self.game) + 1) % len(GAME_CYCLE)]

@@ -10,6 +10,7 @@ second apart).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import on
@@ -221,3 +222,18 @@ class ReviewScreen(Screen[None]):
             self.dismiss(None)
         else:
             self.app.exit()
+
+
+def open_review(path: Path, game: int) -> ReviewScreen | str:
+    """The review of kept game ``game`` in the store at ``path``, or why it cannot open."""
+    from engine.record import RecordError
+    from net.records import GameStore, StoreError
+
+    try:
+        with GameStore(path) as store:
+            record = store.get(game)
+        replay = Replay(record)
+    except (StoreError, RecordError) as exc:
+        return str(exc)
+    return ReviewScreen(record, replay, title=f"game {game}")
+

@@ -7,10 +7,13 @@ meant for the last move can never deal the next round by accident.
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import Future
 from dataclasses import dataclass
+from pathlib import Path
 
 from rich.console import RenderableType
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -48,6 +51,7 @@ class SummaryScreen(ModalScreen[str | None]):
         Binding("r", "answer('rematch')", "Rematch"),
         Binding("l", "answer('lobby')", "Back to lobby"),
         Binding("c,escape", "answer(None)", "Look at the table"),
+        Binding("v", "review", "Review this game"),
         # The body may be longer than a small terminal: the keys scroll it (named in the
         # footer only then).
         Binding("down", "scroll(1)", "Scroll", key_display="↑↓"),
@@ -65,6 +69,14 @@ class SummaryScreen(ModalScreen[str | None]):
         self.choices = choices
         self.waiting = waiting
         self.answers = {c.answer for c in choices}
+        #: Where the game just over is kept, once written (``offer_review``).
+        self.kept: tuple[Path, int] | None = None
+        self._kept_soon: tuple[Path, Future[int | None]] | None = None
+
+    def offer_review(self, path: Path, kept: Future[int | None]) -> None:
+        """(The game is over, at this app's own host.) Offer to review it (``v``) once
+        it is kept as game ``kept``'s result in the store at ``path``."""
+        self._kept_soon = (path, kept)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog summary"):
@@ -88,6 +100,32 @@ class SummaryScreen(ModalScreen[str | None]):
         for close in self.query("#close").results(Button):
             close.focus()
         self.call_after_refresh(self.refresh_bindings)  # once the body knows its size
+        if self._kept_soon is not None:
+            self._wait_for_record(*self._kept_soon)
+
+    @work(group="kept")
+    async def _wait_for_record(self, path: Path, kept: Future[int | None]) -> None:
+        """The game is written from a thread in a moment: then it may be reviewed."""
+        game = await asyncio.wrap_future(kept)
+        if game is None:
+            return  # (not kept: the store said why in the log)
+        self.kept = (path, game)
+        buttons = self.query_one(".buttons", Horizontal)
+        await buttons.mount(Button("Review this game (v)", id="review", compact=True),
+                            before="#close")
+        self.refresh_bindings()
+
+    def action_review(self) -> None:
+        """Step through the game just over (the summary stays under the review)."""
+        from tui.screens.review import open_review
+
+        if self.kept is None:
+            return
+        review = open_review(*self.kept)
+        if isinstance(review, str):
+            self.notify(review, severity="error", markup=False)
+        else:
+            self.app.push_screen(review)
 
     def on_resize(self) -> None:
         """A new size may make the body fit, or not."""
@@ -109,12 +147,17 @@ class SummaryScreen(ModalScreen[str | None]):
             return parameters[0] in self.answers
         if action == "scroll":
             return self.scrolls()
+        if action == "review":
+            return self.kept is not None
         return True
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
         """Answer with the button pressed."""
         button = event.button.id or ""
+        if button == "review":
+            self.action_review()
+            return
         self.dismiss(button.removeprefix("answer-") if button.startswith("answer-") else None)
 
     def action_answer(self, answer: str | None) -> None:

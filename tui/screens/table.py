@@ -344,6 +344,11 @@ class TableScreen(TableCreatorScreen):
 
     def _open_summary(self, screen: SummaryScreen) -> None:
         self.summary_screen = screen
+        hosting = self.app.hosting
+        if (self.table.get("phase") == "over" and hosting.hosts(self.session)
+                and hosting.keeper is not None and hosting.last_kept is not None):
+            # Our own host keeps the game: it may be reviewed at once.
+            screen.offer_review(hosting.keeper.path, hosting.last_kept)
 
         def answered(answer: str | None) -> None:
             self.summary_screen = None
