@@ -22,6 +22,7 @@ from engine.core import Game
 from engine.gotfive_hint import hint_for
 from tui.games.getit.text import card_short, card_text, level_text, signal_lines
 from tui.games.getout.card import card_label, image_label
+from tui.games.gotfive.board import board_text
 from tui.games.gotfive.rack import grid
 from tui.games.gotfive.text import tile_text
 from tui.notices import Namer
@@ -146,9 +147,9 @@ def gotfive_position(game: Game, seat: int | None, names: list[str]) -> Group:
         out = Text()
         marks = own.get("marks") or {}
         if marks and mine:
-            shown = " ".join(f"{n}{'✗' if m == 'cross' else '○'}" for n, m in
-                             sorted(marks.items(), key=lambda item: int(item[0])))
-            out.append(f"  board: {shown}")
+            # The seat's board as they had marked it by this move (✗ not mine, ○ mine,
+            # - seen elsewhere, with auto-cross).
+            parts += [Text(f"  {names[i]}'s board:", style="dim"), board_text(marks)]
     return Group(*parts, out)
 
 

@@ -108,29 +108,9 @@ class BoardWidget(TextLines):
 
     def cell(self, n: int, impossible: set[int], certain: set[int]) -> tuple[str, str]:
         """The glyph in front of ``n`` and the style of its cell."""
-        mark = self.marks.get(n)
-        styles = []
-        if mark == "cross" or n in self.locked or (mark is None and n in impossible):
-            styles.append("dim")
-        if n in certain:
-            styles.append("bold underline")
-        elif mark == "circle":
-            styles.append("bold")
-        if (cell_of(n)) == self.cursor:
-            styles.append("reverse")
-        if n in self.locked:
-            glyph = SEEN
-        elif mark == "circle" and n in impossible:
-            glyph = "⊘"  # circled, but no rack that fits holds it
-        elif mark in GLYPHS:
-            glyph = GLYPHS[mark]
-        elif n in certain:
-            glyph = "★"
-        elif n in impossible:
-            glyph = "·"
-        else:
-            glyph = " "
-        return glyph, " ".join(styles)
+        return cell_look(n, self.marks.get(n), locked=n in self.locked,
+                         impossible=n in impossible, certain=n in certain,
+                         cursor=cell_of(n) == self.cursor)
 
     def render(self) -> Text:
         """The board, row by row (drawn line by line: ``TextLines`` turns only the lines
@@ -166,6 +146,51 @@ class BoardWidget(TextLines):
         if line < content and 0 <= row < COLOURS and 0 <= col < PER_COLOUR \
                 and offset.x >= self.LABEL:
             self.post_message(self.CellClicked(number_at(row, col)))
+
+
+def cell_look(n: int, mark: str | None, *, locked: bool = False, impossible: bool = False,
+              certain: bool = False, cursor: bool = False) -> tuple[str, str]:
+    """The glyph in front of number ``n`` and the style of its cell: its ``mark``, kept
+    crossed by auto-cross (``locked``), held by no rack that fits or by every one (the
+    hint's ``impossible``, ``certain``), under the ``cursor``."""
+    styles = []
+    if mark == "cross" or locked or (mark is None and impossible):
+        styles.append("dim")
+    if certain:
+        styles.append("bold underline")
+    elif mark == "circle":
+        styles.append("bold")
+    if cursor:
+        styles.append("reverse")
+    if locked:
+        glyph = SEEN
+    elif mark == "circle" and impossible:
+        glyph = "⊘"  # circled, but no rack that fits holds it
+    elif mark in GLYPHS:
+        glyph = GLYPHS[mark]
+    elif certain:
+        glyph = "★"
+    elif impossible:
+        glyph = "·"
+    else:
+        glyph = " "
+    return glyph, " ".join(styles)
+
+
+def board_text(marks: dict[str, str]) -> Text:
+    """A board as its player had marked it (a view's ``marks``), one line a colour and
+    four columns a number (mark and number, no dots): what a review shows of a seat's
+    board beside its racks."""
+    out = Text(no_wrap=True, overflow="crop")
+    for row in range(COLOURS):
+        out.append(f"{LETTERS[row]:<{BoardWidget.LABEL}}", style=colour_style(row))
+        for col in range(PER_COLOUR):
+            n = number_at(row, col)
+            glyph, style = cell_look(n, marks.get(str(n)))
+            out.append(f"{glyph}{n:>2} ", style=style)
+        if row < COLOURS - 1:
+            out.append("\n")
+    return out
 
 
 def _row(row: int, cells: tuple[tuple[str, str], ...], width: int, content: int,
