@@ -412,9 +412,15 @@ def browser_id(request: web.Request) -> str | None:
 
 
 def no_store(response: web.Response) -> web.Response:
-    """Pages under the join link are never cached (nor the link kept by a proxy)."""
+    """Pages under the join link are never cached (nor the link kept by a proxy), nor
+    framed by another site."""
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
+    # Never inside another site's frame (a click there would be a click here), and
+    # only what it says it is.
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"
+    response.headers["X-Content-Type-Options"] = "nosniff"
     return response
 
 

@@ -103,6 +103,7 @@ async def test_the_name_is_asked_once_checked_and_kept_for_the_visit(box: BoxSer
         async with browser.get(link) as response:
             page = await response.text()
             assert response.headers["Cache-Control"] == "no-store"
+            assert response.headers["X-Frame-Options"] == "DENY"
         assert 'name="name"' in page and "textual.js" not in page
         for bad in ("", "   \x07", "x" * 200):
             async with browser.post(link, data={"name": bad}) as response:
