@@ -25,6 +25,8 @@ input[type=text] { width: 100%; box-sizing: border-box; font: inherit; font-size
 button { font: inherit; font-size: 1.1rem; padding: .7rem 1.4rem; margin-top: 1rem;
   background: #5e0ba7; color: #fff; border: 0; cursor: pointer; }
 .problem { color: #ffb3b3; border-left: 4px solid #ff6b6b; padding-left: .6rem; }
+.phone { display: none; color: #ffd27a; }
+@media (max-width: 600px) and (orientation: portrait) { .phone { display: block; } }
 """
 
 
@@ -47,7 +49,66 @@ def name_page(*, action: str, game: str, name: str = "", problem: str | None = N
 <button type="submit" id="play">Play</button>
 </form>
 <p>This browser keeps the name until you close it.</p>
+<p class="phone">On a phone, hold it sideways: the game tables need the width. Tap to
+play, swipe to scroll.</p>
 </main></body></html>"""
+
+
+#: Scrolling by touch. The page script (textual.js) leaves a swipe to the browser while
+#: the app listens to the mouse, which it always does, so nothing would ever scroll on a
+#: phone: a long text, a form below the fold, the footer's keys past the edge. This
+#: turns a swipe into the mouse wheel a terminal reports (SGR: 64 up, 65 down, 66 left,
+#: 67 right), one notch a cell moved, where the finger is — sent on the page script's
+#: own socket, the one the page opens (the constructor is wrapped to know it).
+TOUCH_SCROLL = """
+(() => {
+  const Real = window.WebSocket;
+  let socket = null, size = null;
+  function Wrapped(url, protocols) {
+    const ws = new Real(url, protocols);
+    socket = ws;
+    const send = ws.send.bind(ws);
+    ws.send = (data) => {
+      if (typeof data === "string" && data.startsWith('["resize"')) {
+        try { size = JSON.parse(data)[1]; } catch (e) { /* not ours to judge */ }
+      }
+      send(data);
+    };
+    return ws;
+  }
+  Wrapped.prototype = Real.prototype;
+  Object.assign(Wrapped, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+  window.WebSocket = Wrapped;
+  let last = null;
+  function cell(touch, box) {
+    const col = Math.floor((touch.clientX - box.left) / (box.width / size.width)) + 1;
+    const row = Math.floor((touch.clientY - box.top) / (box.height / size.height)) + 1;
+    return [Math.min(Math.max(col, 1), size.width), Math.min(Math.max(row, 1), size.height)];
+  }
+  function wheel(button, at) {
+    socket.send(JSON.stringify(["stdin", "\\x1b[<" + button + ";" + at[0] + ";" + at[1] + "M"]));
+  }
+  window.addEventListener("load", () => {
+    const el = document.getElementById("terminal");
+    el.addEventListener("touchstart", (event) => {
+      last = event.touches.length === 1
+        ? {x: event.touches[0].clientX, y: event.touches[0].clientY} : null;
+    }, {passive: true});
+    el.addEventListener("touchmove", (event) => {
+      if (!last || !socket || !size || socket.readyState !== 1) return;
+      const touch = event.touches[0], box = el.getBoundingClientRect();
+      const high = box.height / size.height, wide = box.width / size.width;
+      const at = cell(touch, box);
+      while (last.y - touch.clientY >= high) { wheel(65, at); last.y -= high; }
+      while (touch.clientY - last.y >= high) { wheel(64, at); last.y += high; }
+      while (last.x - touch.clientX >= wide * 2) { wheel(67, at); last.x -= wide * 2; }
+      while (touch.clientX - last.x >= wide * 2) { wheel(66, at); last.x += wide * 2; }
+      event.preventDefault();
+    }, {passive: false});
+    el.addEventListener("touchend", () => { last = null; }, {passive: true});
+  });
+})();
+"""
 
 
 def game_page(*, websocket_path: str, game: str, font_size: int) -> str:
@@ -71,6 +132,7 @@ body.-closed #ended {{ display: block; }}
  data-session-websocket-url="{escape(websocket_path)}" data-font-size="{font_size}"></div>
 <div id="ended" role="status">The game in this tab has ended.
 <button type="button" onclick="window.location.reload()">Play again</button></div>
+<script>{TOUCH_SCROLL}</script>
 <script>
 /* textual.js takes the websocket's full address from the page */
 (function () {{

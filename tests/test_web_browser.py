@@ -209,3 +209,52 @@ async def test_a_browser_plays_at_a_table_an_ssh_login_joins(box: BoxServer,
     with pytest.raises(ProcessLookupError):
         os.killpg(pid, 0)
     conn.close()
+
+
+def swipe(driver: Any, screen: Screen, start: tuple[int, int], end: tuple[int, int]) -> None:
+    """A finger's swipe over the page's terminal, from one cell to another."""
+    from selenium.webdriver.common.by import By
+
+    box = driver.find_element(By.CSS_SELECTOR, "#terminal .xterm-screen").rect
+    assert screen.size is not None
+    cols, rows = screen.size
+
+    def point(cell: tuple[int, int]) -> dict[str, float]:
+        return {"x": box["x"] + (cell[0] + 0.5) * box["width"] / cols,
+                "y": box["y"] + (cell[1] + 0.5) * box["height"] / rows}
+
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent",
+                           {"type": "touchStart", "touchPoints": [point(start)]})
+    for i in range(1, 11):
+        at = (start[0] + (end[0] - start[0]) * i / 10, start[1] + (end[1] - start[1]) * i / 10)
+        driver.execute_cdp_cmd("Input.dispatchTouchEvent",
+                               {"type": "touchMove", "touchPoints": [point(at)]})  # type: ignore[arg-type]
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+async def test_on_a_phone_a_swipe_scrolls_what_is_longer_than_the_screen(
+        box: BoxServer, chromium: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    assert box.web is not None
+    # A phone, upright: a small touch screen (Chromium's own emulation of one).
+    for command, settings in (
+            ("Emulation.setDeviceMetricsOverride",
+             {"width": 412, "height": 860, "deviceScaleFactor": 1, "mobile": True}),
+            ("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})):
+        await asyncio.to_thread(chromium.execute_cdp_cmd, command, settings)
+    await asyncio.to_thread(chromium.get, box.web.link)
+    name = await asyncio.to_thread(chromium.find_element, By.ID, "name")
+    await asyncio.to_thread(name.send_keys, "Cy")
+    await asyncio.to_thread(chromium.find_element(By.ID, "play").click)
+    screen = Screen(chromium)
+    await screen.shows("Rules (r)")
+    assert screen.size is not None and screen.size[0] < 60  # a phone's width
+    await asyncio.to_thread(keys, chromium, "r")
+    await screen.shows("A shedding game")  # the rules, drawn
+    row = screen.where("A shedding game")[1]
+    cols, rows = screen.size
+    middle = (cols // 2, rows // 2)
+    await asyncio.to_thread(swipe, chromium, screen, (middle[0], rows - 6), (middle[0], 6))
+    # The text moved up under the finger (it had not, before swipes were sent on).
+    await screen.until(lambda text: "A shedding game" not in screen.screen.display[row])
