@@ -76,8 +76,10 @@ class TableScreen(TableCreatorScreen):
         # After Leave: during play (the creator's, to switch games) it is the key that
         # may not fit at 80 columns, not Leave.
         Binding("l", "to_lobby", "Lobby"),
-        # Not in the footer (its room is the game's): the key people try for help.
-        Binding("question_mark", "rules", "Rules", show=False),
+        # Last (the game's keys come first where room is short): the key people try for
+        # help, and on a touch screen the only way to the rules (a tap, or a swipe along
+        # the footer to it).
+        Binding("question_mark", "rules", "Rules"),
     ]
 
     #: The update (and the names) the last summary was made of, until the next round
