@@ -382,7 +382,8 @@ class WebDoor:
             self.visits.discard(visit)
         return visit.websocket
 
-    def player_dir(self, browser: str) -> str:
+    @staticmethod
+    def player_dir(browser: str) -> str:
         """A browser's own data directory's name (its settings, its seat tokens)."""
         return "web-" + hashlib.sha256(browser.encode()).hexdigest()[:20]
 

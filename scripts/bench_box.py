@@ -1,12 +1,12 @@
 """Benchmark a box with both doors full of players: visitors at once, each at a live table.
 
-Runs a real box (``net.sshserve.BoxServer``, ``--open``, with its web door) on 127.0.0.1,
-then seats visitors in groups of six — three browser tabs (the web door's websocket, as
-textual-serve's page script speaks it) and three SSH logins — at Get It! tables of six,
-no bots, untimed rounds (``timer=0``) so that every round keeps running. Each group's
-first visitor opens its table through the app's own keys; the other five join it (a
-click on it in the list), everyone says ready, the creator starts, everyone passes the
-pile on, and the round runs.
+Runs a real box in its own process, as an operator does (``hiddenhand ssh-serve --open
+--web-port 0`` on 127.0.0.1), then seats visitors in groups of six — three browser tabs
+(the web door's websocket, as textual-serve's page script speaks it) and three SSH
+logins — at Get It! tables of six, no bots, untimed rounds (``timer=0``) so that every
+round keeps running. Each group's first visitor opens its table through the app's own
+keys; the other five join it (a click on it in the list), everyone says ready, the
+creator starts, everyone passes the pile on, and the round runs.
 
 Visitors come in steps (``--steps 1,4,8`` groups: 6, 24 and 48 visitors). At each step
 every seated visitor signals at a person's pace (a look at a seat, then stop, every
@@ -19,8 +19,8 @@ time until its own screen shows the new signal is recorded. Per step it prints:
   step's wall time), and the box process's own CPU.
 
 The baseline, in the same run: the first step (one table alone) is what a visitor feels
-on an empty box; the later steps are read against it. Everything here — the box, the 48
-terminals it draws into (pyte) and the apps — shares this machine's cores.
+on an empty box; the later steps are read against it. Everything here — the box, its
+apps and this script's terminals (pyte, one per visitor) — shares this machine's cores.
 
     .venv/bin/python scripts/bench_box.py [--steps 1,4,8] [--seconds 20] [--pace 2.0]
 """
@@ -32,11 +32,15 @@ import asyncio
 import json
 import os
 import random
+import re
+import signal
 import statistics
+import sys
 import tempfile
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -45,8 +49,7 @@ import asyncssh
 import pyte
 
 from net.sshlogin import player_dir_name
-from net.sshserve import BoxConfig, BoxServer
-from net.webdoor import BROWSER_COOKIE
+from net.webdoor import BROWSER_COOKIE, WebDoor
 
 COLS, ROWS = 110, 32
 GROUP = 6
@@ -93,7 +96,7 @@ class Visitor(ABC):
         await self.until(lambda: all(t in self.text() for t in texts))
 
     @abstractmethod
-    async def enter(self, box: BoxServer, settings: dict[str, Any]) -> None:
+    async def enter(self, box: Box, settings: dict[str, Any]) -> None:
         """Come in by this door with these settings, until the menu is drawn."""
 
     @abstractmethod
@@ -118,14 +121,13 @@ class Visitor(ABC):
 class WebVisitor(Visitor):
     door = "web"
 
-    async def enter(self, box: BoxServer, settings: dict[str, Any]) -> None:
-        assert box.web is not None
+    async def enter(self, box: Box, settings: dict[str, Any]) -> None:
         self.browser = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
-        link = box.web.link
+        link = box.link
         async with self.browser.post(link, data={"name": self.name}) as response:
             assert response.status == 200
         browser = next(c.value for c in self.browser.cookie_jar if c.key == BROWSER_COOKIE)
-        write_settings(box, box.web.player_dir(browser), settings)
+        write_settings(box, WebDoor.player_dir(browser), settings)
         start = time.perf_counter()
         self.ws = await self.browser.ws_connect(f"{link}/ws?width={COLS}&height={ROWS}")
         self.pump = asyncio.create_task(self._read())
@@ -148,7 +150,7 @@ class WebVisitor(Visitor):
 class SshVisitor(Visitor):
     door = "ssh"
 
-    async def enter(self, box: BoxServer, settings: dict[str, Any]) -> None:
+    async def enter(self, box: Box, settings: dict[str, Any]) -> None:
         write_settings(box, player_dir_name(self.name, None), settings)
         visitor = self
 
@@ -172,14 +174,26 @@ class SshVisitor(Visitor):
         self.conn.close()
 
 
-def write_settings(box: BoxServer, player_dir: str, settings: dict[str, Any]) -> None:
+def write_settings(box: Box, player_dir: str, settings: dict[str, Any]) -> None:
     """A player's settings as the app keeps them (its last table: the form starts there)."""
-    path = box.box.players_dir / player_dir
+    path = box.data / "players" / player_dir
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     (path / "settings.json").write_text(json.dumps(settings))
 
 
-async def seat_group(box: BoxServer, number: int) -> list[Visitor]:
+def lists(visitor: Visitor, text: str) -> bool:
+    return text in visitor.text()
+
+
+def preparing(visitor: Visitor) -> bool:
+    return "pass the pile" in visitor.text().lower() or "you (" in visitor.text()
+
+
+def playing(visitor: Visitor) -> bool:
+    return "pile" in visitor.own_line()
+
+
+async def seat_group(box: Box, number: int) -> list[Visitor]:
     """Six visitors at a Get It! table of their own, its round running."""
     visitors: list[Visitor] = []
     for i in range(GROUP):
@@ -196,7 +210,7 @@ async def seat_group(box: BoxServer, number: int) -> list[Visitor]:
     await creator.shows("(you)")
     for other in others:
         await other.press("j")
-        await other.until(lambda o=other: f"{creator.name}'s table" in o.text())
+        await other.until(partial(lists, other, f"{creator.name}'s table"))
         if "(you)" not in other.text():
             await other.click(f"{creator.name}'s table")  # picked from the list
         await other.shows("(you)")
@@ -206,11 +220,10 @@ async def seat_group(box: BoxServer, number: int) -> list[Visitor]:
     await creator.until(lambda: creator.text().count("✓") >= GROUP)
     await creator.press("\x13")  # ctrl+s: start
     for visitor in visitors:
-        await visitor.until(lambda v=visitor: "pass the pile" in v.text().lower()
-                            or "you (" in v.text())
+        await visitor.until(partial(preparing, visitor))
         await visitor.press("\r")  # done: the pile goes on
     for visitor in visitors:
-        await visitor.until(lambda v=visitor: v.own_line() != "" and "pile" in v.own_line())
+        await visitor.until(partial(playing, visitor))
     return visitors
 
 
@@ -246,34 +259,85 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+class Box:
+    """``hiddenhand ssh-serve --open --web-port 0`` running in its own process."""
+
+    def __init__(self, data: Path, visitors: int) -> None:
+        self.data = data
+        self.visitors = visitors
+        self.port = 0
+        self.link = ""
+
+    async def start(self) -> None:
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tui.cli", "ssh-serve", "--open", "--port=0",
+            "--bind=127.0.0.1", "--web-port=0", f"--data-dir={self.data}",
+            f"--max-sessions={self.visitors}", f"--max-per-address={self.visitors}",
+            "--idle-timeout=0", "--bot-delay=0", "--hostname=box",
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+        assert self.process.stdout is not None
+        while not (self.port and self.link):
+            line = (await asyncio.wait_for(self.process.stdout.readline(), 60)).decode()
+            if not line:
+                raise SystemExit("the box ended before it listened")
+            if (port := re.search(r"ssh-serve: listening on .*, port (\d+)", line)):
+                self.port = int(port.group(1))
+            if (link := re.search(r"secret link: (\S+)", line)):
+                self.link = link.group(1)
+        # Its log goes on: read, so that it never blocks on a full pipe.
+        self.drain = asyncio.create_task(self._drain())
+
+    async def _drain(self) -> None:
+        assert self.process.stdout is not None
+        while await self.process.stdout.readline():
+            pass
+
+    def apps(self) -> list[int]:
+        """The visitors' apps: the box's children."""
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(fields[1]) == self.process.pid:
+                    found.append(int(entry.name))
+        return found
+
+    async def stop(self) -> None:
+        self.process.send_signal(signal.SIGINT)
+        await asyncio.wait_for(self.process.wait(), 60)
+
+
 async def main(steps: list[int], seconds: float, pace: float) -> None:
     with tempfile.TemporaryDirectory() as data:
-        config = BoxConfig(port=0, bind="127.0.0.1", open_login=True, web_port=0,
-                           data_dir=Path(data), hostname="box", bot_delay=0.0,
-                           max_sessions=8 * GROUP * max(steps), max_per_address=10_000,
-                           idle_timeout=0)
-        async with BoxServer(config) as box:
+        box = Box(Path(data), GROUP * max(steps) + GROUP)
+        await box.start()
+        try:
             seated: list[Visitor] = []
             print(f"box: Get It! tables of {GROUP} (3 web, 3 SSH), untimed rounds, a key "
                   f"every {pace / 2:g} s per visitor, {seconds:g} s a step, {os.cpu_count()} "
-                  "cores shared by the box, the apps and this script's terminals")
+                  "cores shared by the box, its apps and this script's terminals")
             for groups in steps:
                 new: list[Visitor] = []
                 while len(seated) + len(new) < groups * GROUP:
                     new += await seat_group(box, (len(seated) + len(new)) // GROUP)
                 seated += new
-                pids = list(box.box.apps)
+                pids = box.apps()
                 for visitor in seated:
                     visitor.latencies.clear()
                 cpu_before = {pid: cpu_seconds(pid) for pid in pids}
-                box_before = cpu_seconds(os.getpid())
+                box_before = cpu_seconds(box.process.pid)
+                mine_before = cpu_seconds(os.getpid())
                 start = time.perf_counter()
                 await asyncio.gather(*(signal_loop(v, GROUP, start + seconds, pace)
                                        for v in seated))
                 wall = time.perf_counter() - start
                 apps_cpu = sum(cpu_seconds(pid) - cpu_before[pid] for pid in pids
                                if Path(f"/proc/{pid}").exists())
-                own_cpu = cpu_seconds(os.getpid()) - box_before
+                box_cpu = cpu_seconds(box.process.pid) - box_before
+                mine = cpu_seconds(os.getpid()) - mine_before
                 pss = [pss_kib(pid) for pid in pids if Path(f"/proc/{pid}").exists()]
                 print(f"\n{len(seated)} visitors at {groups} table(s)")
                 firsts = [v.first_frame * 1000 for v in new]
@@ -287,10 +351,13 @@ async def main(steps: list[int], seconds: float, pace: float) -> None:
                 print(f"  memory per visitor app: PSS median {statistics.median(pss) / 1024:.1f}"
                       f" MiB (in all {sum(pss) / 1024:.0f} MiB)")
                 print(f"  CPU: apps {apps_cpu / wall / len(pids) * 100:.1f}% of a core each "
-                      f"({apps_cpu / wall * 100:.0f}% in all); box and this script "
-                      f"{own_cpu / wall * 100:.0f}%")
+                      f"({apps_cpu / wall * 100:.0f}% in all); the box "
+                      f"{box_cpu / wall * 100:.0f}%; this script's terminals "
+                      f"{mine / wall * 100:.0f}%")
             for visitor in seated:
                 await visitor.close()
+        finally:
+            await box.stop()
 
 
 if __name__ == "__main__":

@@ -111,7 +111,7 @@ class SummaryScreen(ModalScreen[str | None]):
             return  # (not kept: the store said why in the log)
         self.kept = (path, game)
         buttons = self.query_one(".buttons", Horizontal)
-        await buttons.mount(Button("Review this game (v)", id="review", compact=True),
+        await buttons.mount(Button("Review (v)", id="review", compact=True),
                             before="#close")
         self.refresh_bindings()
 
