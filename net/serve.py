@@ -9,10 +9,8 @@ browses the LAN for a while and prints what it found, as text or as JSON for scr
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
-import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +21,7 @@ from net.host import Host, listen_error
 from net.journal import JournalError, journal_dir, list_journals, new_journal_path
 from net.limits import Limits
 from net.records import Keeper
+from net.running import log_to_stdout, stop_on_signals
 
 #: The port ``hiddenhand host`` listens on unless told otherwise.
 DEFAULT_PORT = 4455
@@ -164,21 +163,10 @@ async def serve(
 
 def run_host(**settings: Any) -> int:
     """Run :func:`serve` with logging to stdout; Ctrl-C or SIGTERM stop it cleanly."""
-    logging.basicConfig(
-        stream=sys.stdout,
-        level=logging.INFO,
-        format="%(asctime)s %(message)s",
-        datefmt="%H:%M:%S",
-        force=True,
-    )
+    log_to_stdout()
 
     async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, stop.set)
-        await serve(stop=stop, **settings)
+        await serve(stop=stop_on_signals(), **settings)
 
     try:
         asyncio.run(main())

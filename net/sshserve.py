@@ -17,9 +17,7 @@ This module never imports ``tui``: each app is started by its command line
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import signal
 import sys
 
 import asyncssh
@@ -27,6 +25,7 @@ import asyncssh
 from net.box import app_command, default_data_dir
 from net.journal import JournalError
 from net.qrcode import qr_lines
+from net.running import log_to_stdout, stop_on_signals
 from net.sshapp import AppSession
 from net.sshlogin import (
     DEFAULT_SSH_PORT,
@@ -83,18 +82,10 @@ def banner(box: BoxServer) -> list[str]:
 
 def run_ssh_serve(config: BoxConfig) -> int:
     """Run the SSH box until Ctrl-C or SIGTERM, logging to stdout."""
-    logging.basicConfig(
-        stream=sys.stdout, level=logging.INFO, format="%(asctime)s %(message)s",
-        datefmt="%H:%M:%S", force=True,
-    )
-    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    log_to_stdout("asyncssh")
 
     async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, stop.set)
+        stop = stop_on_signals()
         box = BoxServer(config)
         await box.start()
         try:

@@ -9,9 +9,7 @@ operator needs: where it listens and the secret join link, also as a QR code.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import signal
 import sys
 from dataclasses import dataclass
 
@@ -20,6 +18,7 @@ from net.discovery import local_addresses
 from net.host import listen_error
 from net.journal import JournalError
 from net.qrcode import qr_lines
+from net.running import log_to_stdout, stop_on_signals
 from net.webdoor import WebDoor
 
 log = logging.getLogger("hiddenhand.web")
@@ -76,16 +75,10 @@ def web_banner(door: WebDoor) -> list[str]:
 
 def run_web(config: WebConfig) -> int:
     """Run the web box until Ctrl-C or SIGTERM, logging to stdout."""
-    logging.basicConfig(stream=sys.stdout, level=logging.INFO,
-                        format="%(asctime)s %(message)s", datefmt="%H:%M:%S", force=True)
-    logging.getLogger("aiohttp").setLevel(logging.WARNING)
+    log_to_stdout("aiohttp")
 
     async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, stop.set)
+        stop = stop_on_signals()
         box = Box(config)
         await box.start()
         door: WebDoor | None = None

@@ -275,46 +275,46 @@ def run_ssh_serve_command(args: argparse.Namespace) -> int:
 
     from net.sshserve import BoxConfig, run_ssh_serve
 
-    parser: argparse.ArgumentParser = args.subparser
     config = BoxConfig(
         port=args.port, bind=args.bind, open_login=args.open,
         authorized_keys=Path(args.authorized_keys) if args.authorized_keys else None,
-        max_sessions=args.max_sessions, max_per_address=args.max_per_address,
-        idle_timeout=args.idle_timeout, host_port=args.host_port, bot_delay=args.bot_delay,
-        web_port=args.web_port, web_bind=args.web_bind,
+        web_port=args.web_port, web_bind=args.web_bind, **box_settings(args),
     )
-    if args.hostname:
-        config.hostname = args.hostname
-    if args.ssh_data_dir:
-        config.data_dir = Path(args.ssh_data_dir)
-    try:
-        config.check()
-    except (OSError, ValueError) as exc:
-        parser.error(str(exc))
+    checked(config, args)
     return run_ssh_serve(config)
 
 
 def run_web_command(args: argparse.Namespace) -> int:
     """Check the ``web`` arguments and run the web box."""
-    from pathlib import Path
-
     from net.webserve import WebConfig, run_web
 
-    parser: argparse.ArgumentParser = args.subparser
-    config = WebConfig(
-        port=args.port, bind=args.bind, link_host=args.link_host,
-        max_sessions=args.max_sessions, max_per_address=args.max_per_address,
-        idle_timeout=args.idle_timeout, host_port=args.host_port, bot_delay=args.bot_delay,
-    )
+    config = WebConfig(port=args.port, bind=args.bind, link_host=args.link_host,
+                       **box_settings(args))
+    checked(config, args)
+    return run_web(config)
+
+
+def box_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """What a box takes from the command line, whatever its doors."""
+    from pathlib import Path
+
+    settings: dict[str, Any] = {
+        "max_sessions": args.max_sessions, "max_per_address": args.max_per_address,
+        "idle_timeout": args.idle_timeout, "host_port": args.host_port,
+        "bot_delay": args.bot_delay}
     if args.hostname:
-        config.hostname = args.hostname
+        settings["hostname"] = args.hostname
     if args.ssh_data_dir:
-        config.data_dir = Path(args.ssh_data_dir)
+        settings["data_dir"] = Path(args.ssh_data_dir)
+    return settings
+
+
+def checked(config: Any, args: argparse.Namespace) -> None:
+    """A usage error, in the command's words, for settings that cannot run."""
     try:
         config.check()
-    except ValueError as exc:
-        parser.error(str(exc))
-    return run_web(config)
+    except (OSError, ValueError) as exc:
+        args.subparser.error(str(exc))
 
 
 def end_with_parent() -> bool:
