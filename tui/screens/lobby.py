@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -49,6 +49,9 @@ from tui.widgets.options_form import (
     fitting_options,
     same_options,
 )
+
+#: Below this many columns the lobby is one column (seats, then chat).
+NARROW = 60
 
 
 class LobbyScreen(SessionScreen):
@@ -179,6 +182,10 @@ class LobbyScreen(SessionScreen):
             self._show_config(table)
             self._refresh_app_options(table)
         self.refresh_bindings()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Narrower than ``NARROW`` columns, the chat goes under the seats."""
+        self.set_class(event.size.width < NARROW, "-narrow")
 
     def _refresh_app_options(self, table: dict[str, Any]) -> None:
         """(Creator) what the app fills in itself follows this app's state: a Level X
