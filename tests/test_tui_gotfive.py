@@ -169,6 +169,27 @@ async def test_a_person_reveals_then_sorts_and_later_reveals_then_compares() -> 
         assert any("You compared" in str(line.text) for line in log.lines)
 
 
+async def test_on_a_phone_held_upright_the_board_comes_in_two_halves_and_clicks_mark() -> None:
+    """At 45 columns (a phone's browser held upright) twelve numbers a row do not fit:
+    the board shows 1-30 over 31-60, every number in sight, and a click on one in the
+    second half marks that number."""
+    app = solo_app()
+    async with app.run_test(size=(45, 40)) as pilot:
+        screen = await my_turn(pilot)
+        board = screen.query_one(BoardWidget)
+        await until(pilot, lambda: board.split and board.has_class("-split"), "split")
+        text = board_text(screen)
+        assert all(f"{n:>2}" in text for n in (1, 30, 31, 60))
+        free = [n for n in range(31, 61) if str(n) not in screen.view["marks"]]
+        n = free[-1]
+        width, _, _ = board.geometry()
+        row, col = cell_of(n)
+        x, y = content_origin(board)
+        await pilot.click(BoardWidget, offset=(x + board.LABEL + (col - 6) * width + width // 2,
+                                               y + 6 + row))
+        await until(pilot, lambda: screen.view["marks"].get(str(n)) == "cross", "marked")
+
+
 async def test_marks_by_key_and_click_survive_leaving_and_rejoining() -> None:
     host = Host("test host", bot_delay=0.01)
     await host.start("127.0.0.1", 0)

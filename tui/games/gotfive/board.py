@@ -26,6 +26,8 @@ from engine.gotfive import COLOURS, PER_COLOUR, dots_of, numbers_of_colour
 from tui.games.gotfive.text import LETTERS, colour_style
 from tui.widgets.lines import TextLines
 
+#: Numbers a row in each half of a split board (see ``BoardWidget.split``).
+HALF = PER_COLOUR // 2
 #: The next mark when a cell is cycled: blank → crossed → circled → blank.
 CYCLE: dict[str | None, str | None] = {None: "cross", "cross": "circle", "circle": None}
 GLYPHS = {"cross": "✗", "circle": "○"}
@@ -80,13 +82,27 @@ class BoardWidget(TextLines):
 
     def geometry(self) -> tuple[int, int, int]:
         """(cell width, lines per row, lines of content per row) for the current size."""
+        if self.split:
+            return max(6, min(11, (self.size.width - self.LABEL) // HALF)), 1, 1
         width = max(6, (self.size.width - self.LABEL) // PER_COLOUR)
         width = min(width, 11)
         lines = min(3, self.size.height // COLOURS)
         return (width, lines, 2) if lines >= 2 else (width, 1, 1)
 
+    @property
+    def split(self) -> bool:
+        """Too narrow for twelve numbers a row (a phone held upright): the board is
+        drawn in two halves, numbers 1–30 over 31–60, one line a colour."""
+        return bool(self.size.width) and self.size.width < self.LABEL + PER_COLOUR * 6
+
+    def on_resize(self) -> None:
+        self.set_class(self.split, "-split")
+
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
-        """Three lines a row (number, dots, a gap) when there is room, else one."""
+        """Three lines a row (number, dots, a gap) when there is room, else one; two
+        halves and a gap between them when split."""
+        if width < self.LABEL + PER_COLOUR * 6:
+            return 2 * COLOURS + 1
         return COLOURS * 3 if container.height >= COLOURS * 3 + 2 else COLOURS
 
     def impossible(self) -> set[int]:
@@ -119,32 +135,42 @@ class BoardWidget(TextLines):
         impossible, certain = self.impossible(), self.certain()
         rows: dict[tuple[object, ...], list[Text]] = {}
         out = Text(no_wrap=True, overflow="crop")
-        for row in range(COLOURS):
-            cells = tuple(self.cell(number_at(row, col), impossible, certain)
-                          for col in range(PER_COLOUR))
-            # A row is built again only when one of its cells changed: a change is a
-            # mark or two, and building the whole board was most of a repaint of it.
-            key = (row, width, content, cells)
-            parts = self._rows.get(key) or _row(row, cells, width, content, self.LABEL)
-            rows[key] = parts
-            for i in range(lines):
-                if i < content:
-                    out.append_text(parts[i])
-                if row < COLOURS - 1 or i < lines - 1:
-                    out.append("\n")
+        halves = ((0, HALF), (HALF, PER_COLOUR)) if self.split else ((0, PER_COLOUR),)
+        for half, (first, last) in enumerate(halves):
+            if half:
+                out.append("\n")  # the gap between the halves
+            for row in range(COLOURS):
+                cells = tuple(self.cell(number_at(row, col), impossible, certain)
+                              for col in range(first, last))
+                # A row is built again only when one of its cells changed: a change is
+                # a mark or two, and building the whole board was most of a repaint.
+                key = (row, first, width, content, cells)
+                parts = self._rows.get(key) or _row(row, cells, width, content, self.LABEL,
+                                                    first)
+                rows[key] = parts
+                for i in range(lines):
+                    if i < content:
+                        out.append_text(parts[i])
+                    if row < COLOURS - 1 or i < lines - 1 or half < len(halves) - 1:
+                        out.append("\n")
         self._rows = rows
         return out
 
     def on_click(self, event: events.Click) -> None:
         """A click on a cell: tell the screen which number it was."""
         offset = event.get_content_offset(self)
-        if offset is None:
+        if offset is None or offset.x < self.LABEL:
             return
         width, lines, content = self.geometry()
+        if self.split:
+            half, row = divmod(offset.y, COLOURS + 1)
+            col = half * HALF + (offset.x - self.LABEL) // width
+            if half < 2 and row < COLOURS and (offset.x - self.LABEL) // width < HALF:
+                self.post_message(self.CellClicked(number_at(row, col)))
+            return
         row, line = divmod(offset.y, lines)
         col = (offset.x - self.LABEL) // width
-        if line < content and 0 <= row < COLOURS and 0 <= col < PER_COLOUR \
-                and offset.x >= self.LABEL:
+        if line < content and 0 <= row < COLOURS and 0 <= col < PER_COLOUR:
             self.post_message(self.CellClicked(number_at(row, col)))
 
 
@@ -194,13 +220,13 @@ def board_text(marks: dict[str, str]) -> Text:
 
 
 def _row(row: int, cells: tuple[tuple[str, str], ...], width: int, content: int,
-         label: int) -> list[Text]:
+         label: int, first: int = 0) -> list[Text]:
     """The lines of one board row (one, or two: numbers, then dots): its label, then
     each cell's glyph, number and dots, centred in ``width``, in the cell's style."""
     parts: list[Text] = [Text(), Text()]
     parts[0].append(f"{LETTERS[row]:<{label}}", style=colour_style(row))
     parts[1].append(" " * label, style="")
-    for col, (glyph, style) in enumerate(cells):
+    for col, (glyph, style) in enumerate(cells, start=first):
         n = number_at(row, col)
         if content == 1:
             face = Text(glyph)
