@@ -179,14 +179,14 @@ class WebVisit:
 
     async def _relay(self, reader: asyncio.StreamReader) -> None:
         """The app's output to the browser, until it ends; then the tab is told."""
+        started = False
         with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
             for _ in range(20):  # what the app may print before the driver starts
                 if await reader.readline() == _PRELUDE:
+                    started = True
                     break
-            else:
-                return
             focused = False
-            while True:
+            while started:
                 kind = await reader.readexactly(1)
                 size = int.from_bytes(await reader.readexactly(4), "big")
                 payload = await reader.readexactly(size)
@@ -203,6 +203,10 @@ class WebVisit:
                     break
         # The app is gone or going: the tab's socket closes once the app is reaped.
         await self.process.ended.wait()
+        if not started:
+            log.error("%s: the app ended before it started (exit %s; see %s)", self.who,
+                      self.process.exit_code, "app-errors.log in the player's directory")
+            self._farewell = "hiddenhand: the game could not start on this box; try again later"
         if self._farewell is not None:
             await self._say(self._farewell)
         await self.websocket.close()

@@ -235,3 +235,17 @@ def socket_in_use() -> Any:
 
     return held()
 
+
+
+@shared_loop
+async def test_an_app_that_cannot_start_is_said_in_the_tab_and_leaves_nothing(
+        small_box: Callable[..., Any]) -> None:
+    import sys
+
+    box = await small_box(command=[sys.executable, "-c", "import sys; sys.exit(3)"])
+    tab = await visit(door(box).link, "Ann")
+    await asyncio.wait_for(tab.closed.wait(), WAIT)
+    assert b"the game could not start on this box" in tab.raw
+    await asyncio.wait_for(box.wait_until(lambda: not box.box.apps and not box.box.visitors),
+                           WAIT)
+    await tab.close()
