@@ -560,14 +560,14 @@ async def test_talk_opens_ahead_keeps_the_line_and_sends_it_once_the_bubble_show
         await until(pilot, lambda: screen.view.get("phase") == "play"
                     and "talk" in footer_keys(screen), "the talk key before the bubble")
         talk = screen.query_one(TalkLine)
-        await pilot.press("t", "m", "e", "enter")
-        await until(pilot, lambda: "Not sent yet" in why_said(screen), "not yet")
-        assert screen.focused is talk and talk.value == "me"
-        assert talk.placeholder == TALK_AHEAD
-        # The footer says what Enter does here: nothing yet (dimmed).
-        await until(pilot, lambda: "Send once ✎ shows" in footer_labels_in_view(app),
+        await pilot.press("t", "m")
+        # The footer says what Enter does here: keeps the line for when talk opens.
+        await until(pilot, lambda: "Keep for ✎" in footer_labels_in_view(app),
                     "Enter's words")
-        await pilot.press("escape")
+        assert talk.placeholder == TALK_AHEAD
+        await pilot.press("e", "enter")
+        await until(pilot, lambda: "Not sent yet, kept" in why_said(screen), "not yet")
+        # Kept, and the keys are the table's again: a look key looks.
         await until(pilot, lambda: screen.focused is None and not talk.display, "closed")
         assert talk.value == "me" and not screen.view.get("said")
         events = table.game.act(2, {"type": "play"}, now=engine_now(app))  # the 5

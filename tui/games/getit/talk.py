@@ -30,7 +30,8 @@ TALK_AHEAD = "talk opens when you see the speech bubble (✎): your line is kept
 TALK_ENDED = "talk has ended: Enter or Esc closes this line (nothing more is sent)"
 TALK_ENDED_NOTICE = ("Talk has ended (the speech bubble was played): Enter or Esc closes "
                      "your line; it is not sent.")
-NOT_YET = "Not sent yet: talk opens when you see ✎; your line is kept."
+NOT_YET = ("Not sent yet, kept: talk opens when you see ✎ (then t, Enter says it). "
+           "Your keys are the table's again.")
 UNSENT = "Talk has ended: your line was not sent."
 KEPT = ("The round is over and the speech bubble never showed: your line was not said. "
         "It is kept for the next round (t shows it).")
@@ -124,9 +125,9 @@ class TalkLine(Input):
 
     @property
     def footer_send(self) -> tuple[str, bool]:
-        """What Enter does in the footer, and whether it sends anything now."""
+        """What Enter does in the footer, and whether it is lit (it does something)."""
         if self.phase == "ahead":
-            return "Send once ✎ shows", False
+            return "Keep for ✎", True
         return ("Send", True) if self.possible else ("Close (not sent)", True)
 
     @property
@@ -231,7 +232,10 @@ class TalkLine(Input):
         event.stop()
         text = event.value.strip()
         if text and self.phase in ("ahead", "off"):
+            # Kept for when talk opens, and the keys go back to the table: Enter done
+            # with a line must not leave every key typing into it (a signal, a play).
             self.post_message(self.Note(NOT_YET))
+            self.close()
             return
         if text and self.possible:
             self.post_message(self.Said(text))
