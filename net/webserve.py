@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import sys
 from dataclasses import dataclass
 
@@ -26,6 +27,9 @@ log = logging.getLogger("hiddenhand.web")
 #: The port ``hiddenhand web`` listens on unless told otherwise.
 DEFAULT_WEB_PORT = 8080
 _EVERY_ADDRESS = ("", "0.0.0.0", "::")
+#: What a link's host may be: a name or an IPv4 or IPv6 address, nothing that would
+#: change the link's meaning (a path, a port, a user).
+_HOST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|[0-9A-Fa-f:.]{2,45}")
 
 
 @dataclass
@@ -40,6 +44,13 @@ class WebConfig(BoxSettings):
     port: int = DEFAULT_WEB_PORT
     bind: str = "127.0.0.1"
     link_host: str | None = None
+
+    def check(self) -> None:
+        """Raise ``ValueError`` in plain words for settings that cannot run."""
+        super().check()
+        if self.link_host is not None and not _HOST_NAME.fullmatch(self.link_host):
+            raise ValueError(f"--link-host {self.link_host!r} is not a host name or an "
+                             "address (for example box.local or 192.168.1.20)")
 
 
 def link_host(bind: str, chosen: str | None) -> str:

@@ -249,3 +249,13 @@ async def test_an_app_that_cannot_start_is_said_in_the_tab_and_leaves_nothing(
     await asyncio.wait_for(box.wait_until(lambda: not box.box.apps and not box.box.visitors),
                            WAIT)
     await tab.close()
+
+
+def test_a_link_host_that_would_change_the_link_is_refused_in_words() -> None:
+    from net.webserve import WebConfig
+
+    for bad in ("a b", "box/evil", "user@box", "box:80/x", ""):
+        with pytest.raises(ValueError, match="not a host name or an address"):
+            WebConfig(link_host=bad).check()
+    for good in ("box.local", "192.168.1.20", "fe80::1", "party-box"):
+        WebConfig(link_host=good).check()
