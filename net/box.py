@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
+import secrets
 import socket
 import sys
 import tempfile
@@ -33,7 +36,7 @@ from engine.bots import make_bot
 from net.host import Host
 from net.journal import JournalError, in_use
 from net.limits import Limits
-from net.paths import ssh_dir
+from net.paths import VISITOR_ENV, ssh_dir
 from net.records import DB_NAME, Keeper
 from net.seats import RequestError, check_name
 
@@ -176,6 +179,8 @@ class Box:
         self._change = asyncio.Event()
         #: A private directory made for the host's socket, if the data dir's path is long.
         self._private: Path | None = None
+        #: Keys the players' ids (``app_env``): nobody outside the box can make one.
+        self._visitor_secret = secrets.token_bytes(16)
 
     @property
     def players_dir(self) -> Path:
@@ -198,7 +203,9 @@ class Box:
         self.players_dir.mkdir(mode=0o700, exist_ok=True)
         # Every visitor's app connects from 127.0.0.1: the host must not count them as
         # one client (the box limits each real client address itself).
-        limits = Limits(shared_addresses=frozenset({"127.0.0.1", "::1", "local"}))
+        # Its apps say whose they are (``app_env``): tables nobody is at count per player.
+        limits = Limits(shared_addresses=frozenset({"127.0.0.1", "::1", "local"}),
+                        trusted_visitors=True)
         host_settings: dict[str, Any] = {
             "bot_factory": make_bot, "bot_delay": settings.bot_delay, "limits": limits,
             "max_connections": max(256, 4 * settings.max_sessions),
@@ -310,6 +317,14 @@ class Box:
         ]
         return argv, data
 
+    def app_env(self, data_name: str) -> dict[str, str]:
+        """What an app's environment says of its player: an id the box keeps for them
+        (from their data directory's name: per key over SSH, per browser on the web),
+        which the box's host counts their tables by, however many connections."""
+        secret = self._visitor_secret or b""
+        player = hmac.new(secret, data_name.encode(), hashlib.sha256).hexdigest()[:24]
+        return {VISITOR_ENV: player}
+
     def _box_argument(self) -> str:
         where, port = self.host_address
         return where if port == 0 else f"{where}:{port}"
@@ -325,5 +340,15 @@ class Box:
         self.changed()
 
 
-__all__ = ["Box", "BoxSettings", "IdleTimer", "RunningApp", "Visitor", "app_command",
-           "default_data_dir", "idle_words", "name_problem"]
+__all__ = [
+    "VISITOR_ENV",
+    "Box",
+    "BoxSettings",
+    "IdleTimer",
+    "RunningApp",
+    "Visitor",
+    "app_command",
+    "default_data_dir",
+    "idle_words",
+    "name_problem",
+]

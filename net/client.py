@@ -121,22 +121,16 @@ class Client:
     # ---- making a connection ----------------------------------------------------------
 
     @classmethod
-    async def connect(
-        cls,
-        host: str,
-        port: int,
-        *,
-        name: str,
-        timeout: float = 5.0,
-        record_frames: bool = False,
-    ) -> Client:
-        """Connect over TCP and say hello; raises ``OSError``/``ServerError`` on failure."""
+    async def connect(cls, host: str, port: int, *, name: str, timeout: float = 5.0,
+                      record_frames: bool = False, visitor: str | None = None) -> Client:
+        """Connect and say hello (``visitor``: the id a box gave its app's player);
+        raises ``OSError``/``ServerError`` on failure."""
         try:
             reader, writer = await asyncio.wait_for(stream.open_connection(host, port), timeout)
         except TimeoutError:
             raise ConnectionLost(f"no answer from {host}:{port} within {timeout} s") from None
         client = cls(reader, writer, record_frames=record_frames)
-        await client._start(name, timeout)
+        await client._start(name, timeout, visitor)
         return client
 
     @classmethod
@@ -147,14 +141,15 @@ class Client:
         await client._start(name, 5.0)
         return client
 
-    async def _start(self, name: str, timeout: float) -> None:
+    async def _start(self, name: str, timeout: float, visitor: str | None = None) -> None:
         loop = self._loop
         self._last_seen = loop.time()
         self._reader.deliver(self._on_frame)
         self._task = loop.create_task(self._read_loop())
         try:
             self.welcome = await asyncio.wait_for(
-                self.request("hello", version=framing.PROTOCOL_VERSION, name=name), timeout
+                self.request("hello", version=framing.PROTOCOL_VERSION, name=name,
+                             **({"visitor": visitor} if visitor else {})), timeout
             )
         except TimeoutError:
             await self.close()

@@ -124,6 +124,9 @@ def hello(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
             fatal=True,
         )
     conn.name = check_name(msg["name"])
+    if host.limits.trusted_visitors and msg.get("visitor"):
+        # (A box's host: its own apps say whose they are; see Limits.trusted_visitors.)
+        conn.player = f"visitor:{msg['visitor']}"
     conn.welcomed = True
     conn.send(_answer(msg, {"type": "welcome", "version": framing.PROTOCOL_VERSION,
                             "host": host.name, "heartbeat": host.heartbeat,

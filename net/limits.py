@@ -49,6 +49,11 @@ class Limits(NamedTuple):
     #: Addresses many people share (an SSH box's 127.0.0.1, where ``ssh-serve`` limits
     #: each real client itself): no per-address limit counts them together.
     shared_addresses: frozenset[str] = frozenset()
+    #: Whether a hello's ``visitor`` names the player (a box, whose own apps alone
+    #: reach its host, each told its player's id by the box): then tables nobody is at
+    #: are counted per visitor, however many connections they open. Elsewhere anyone
+    #: could claim anyone's id, so it is ignored.
+    trusted_visitors: bool = False
     #: Player-opened tables from one address still open; and, whatever the address,
     #: tables one player opened that nobody is at (``net.idle``).
     max_tables_per_address: int = 3

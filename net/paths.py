@@ -19,6 +19,9 @@ from platformdirs import user_config_dir, user_data_dir
 APP_NAME = "hiddenhand"
 CONFIG_ENV = "HIDDENHAND_CONFIG_DIR"
 DATA_ENV = "HIDDENHAND_DATA_DIR"
+#: Where an app on a box finds the id the box gave its player (``net.box.Box.app_env``),
+#: which it says in its hello (``Limits.trusted_visitors``).
+VISITOR_ENV = "HIDDENHAND_VISITOR"
 
 
 def config_dir() -> Path:

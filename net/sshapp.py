@@ -218,6 +218,7 @@ class AppSession(asyncssh.SSHServerProcess[bytes]):
             extra["COLORTERM"] = colorterm
         # Opened by path in the child after setsid(): the PTY becomes its controlling
         # terminal, so hang-ups and job control work as on a console.
+        extra.update(self.box.app_env(self.data_dir.name))
         pid = self.process.spawn(self.argv, visitor_env(extra), [
             (os.POSIX_SPAWN_OPEN, 0, os.ttyname(slave), os.O_RDWR, 0),
             (os.POSIX_SPAWN_DUP2, 0, 1),

@@ -154,7 +154,8 @@ class WebVisit:
             "TEXTUAL_COLOR_SYSTEM": "truecolor", "TERM_PROGRAM": "textual",
             "COLUMNS": str(width), "ROWS": str(height),
             # The app ends with this process, even after a kill -9 (tui.cli).
-            "HIDDENHAND_DOOR_PID": str(os.getpid())})
+            "HIDDENHAND_DOOR_PID": str(os.getpid()),
+            **self.door.box.app_env(data.name)})
         in_read, in_write = os.pipe()
         out_read, out_write = os.pipe()
         try:

@@ -129,9 +129,11 @@ class Clients:
         self.host = host
         self.all: list[Client] = []
 
-    async def new(self, name: str, *, record: bool = False) -> Client:
-        """A connected, welcomed client."""
-        client = await Client.connect(LOCAL, self.host.port, name=name, record_frames=record)
+    async def new(self, name: str, *, record: bool = False,
+                  visitor: str | None = None) -> Client:
+        """A connected, welcomed client (``visitor``: the id a box gives its player)."""
+        client = await Client.connect(LOCAL, self.host.port, name=name, record_frames=record,
+                                      visitor=visitor)
         self.all.append(client)
         return client
 

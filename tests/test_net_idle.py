@@ -154,6 +154,28 @@ async def test_one_connection_opening_and_abandoning_tables_cannot_take_the_slot
         await spam.create_table("Again", "getout", 2)
 
 
+@pytest.mark.parametrize("trusted", [True, False])
+async def test_on_a_box_a_player_opening_a_connection_per_table_is_still_one_player(
+        trusted: bool) -> None:
+    """A box's apps open a connection for each table and say whose they are: a box's
+    host counts the tables nobody is at per player, however many connections opened
+    them. Elsewhere the id is anyone's to claim, so it counts for nothing."""
+    limits = SHARED._replace(trusted_visitors=trusted)
+    async with running_host(clock=ManualClock(), limits=limits) as host, \
+            clients(host) as made:
+        for i in range(limits.max_tables_per_address):
+            await abandon(await made.new("Spam", visitor="spammer-1"), f"T{i}")
+        again = await made.new("Spam", visitor="spammer-1")
+        if trusted:
+            with pytest.raises(ServerError, match="nobody is at"):
+                await again.create_table("One more", "getout", 2)
+        else:
+            await again.create_table("One more", "getout", 2)
+        # Another player is another player.
+        ann = await made.new("Ann", visitor="ann-00001")
+        await ann.create_table("Kitchen", "getout", 2)
+
+
 async def test_a_player_coming_back_by_token_is_the_same_opener() -> None:
     clock = ManualClock()
     async with running_host(clock=clock, limits=SHARED) as host, clients(host) as made:

@@ -141,6 +141,8 @@ async def test_a_tab_gets_the_box_menu_redraws_on_resize_and_its_app_ends_with_i
     environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
     assert b"TEXTUAL_DRIVER=textual.drivers.web_driver:WebDriver" in environ
     assert not any(v.startswith(b"SSH_") for v in environ)
+    # The box names the player to its host: their tables count per player (net.box).
+    assert any(v.startswith(b"HIDDENHAND_VISITOR=") and len(v) > 30 for v in environ)
     await tab.resize(100, 30)
     await tab.until(lambda t: "Solo" in t.screen.display[29]
                     and t.screen.display[0].find("hiddenhand") > 23)

@@ -14,9 +14,11 @@ after a rejoin — can replay it.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from net.client import Client, ConnectionLost, Joined, ServerError
+from net.paths import VISITOR_ENV
 from net.wire import errors
 from tui.notices import seat_names
 from tui.settings import remember_seat
@@ -98,7 +100,9 @@ class Session:
             self.client = await Client.local(self.host, name=self.name)
         else:
             assert self.address is not None
-            self.client = await Client.connect(*self.address, name=self.name)
+            # (On a box, the box names the player: HIDDENHAND_VISITOR, net.box.)
+            self.client = await Client.connect(*self.address, name=self.name,
+                                               visitor=os.environ.get(VISITOR_ENV))
         return self.client
 
     async def create(self, table_name: str, game: str, seats: int,

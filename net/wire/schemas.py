@@ -211,6 +211,7 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Validator, bool]]] = {
         "version": (integer(0, REF_MAX), True),
         "name": (name_text(NAME_LEN), True),
         "client": (text(64), False),
+        "visitor": (text(32, min_len=8), False),
     },
     "ping": {},
     "pong": {},
