@@ -32,6 +32,10 @@ if TYPE_CHECKING:
     from tui.screens.summary import SummaryScreen
 
 
+#: Below this many columns the table is one column.
+NARROW = 64
+
+
 class GetOutScreen(TableScreen):
     """One seat's view of a GET OUT! table (or a spectator's)."""
 
@@ -59,6 +63,11 @@ class GetOutScreen(TableScreen):
 
     def _chosen_card_changed(self) -> None:
         self._footer_keys_changed()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Narrower than ``NARROW`` columns (a phone held upright), the players over
+        the call card and the log over the scores, each the whole width."""
+        self.set_class(event.size.width < NARROW, "-narrow")
 
     def compose_table(self) -> ComposeResult:
         with Horizontal(id="getout-top"):
