@@ -22,17 +22,15 @@ import pytest_asyncio
 from net.sshserve import BoxConfig, BoxServer
 from net.webdoor import WebDoor, WebVisit, load_token
 from tests.test_ssh import login
-from tests.web_support import WAIT, new_browser, visit
+from tests.web_support import WAIT, both_doors, new_browser, visit
 
 shared_loop = pytest.mark.asyncio(loop_scope="module")
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def box(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BoxServer]:
-    config = BoxConfig(port=0, bind="127.0.0.1", open_login=True, web_port=0,
-                       data_dir=tmp_path_factory.mktemp("box"), hostname="box",
-                       max_per_address=8)
-    async with BoxServer(config) as server:
+    async with BoxServer(both_doors(tmp_path_factory.mktemp("box"),
+                                    max_per_address=8)) as server:
         yield server
 
 
@@ -63,8 +61,7 @@ async def small_box(tmp_path: Path) -> AsyncIterator[Callable[..., Any]]:
     started: list[BoxServer] = []
 
     async def start(**limits: Any) -> BoxServer:
-        server = BoxServer(BoxConfig(port=0, bind="127.0.0.1", open_login=True, web_port=0,
-                                     data_dir=tmp_path, hostname="box", **limits))
+        server = BoxServer(both_doors(tmp_path, **limits))
         await server.start()
         started.append(server)
         return server

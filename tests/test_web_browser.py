@@ -22,9 +22,10 @@ import pyte
 import pytest
 import pytest_asyncio
 
-from net.sshserve import BoxConfig, BoxServer
+from net.sshserve import BoxServer
 from net.webdoor import WebVisit
 from tests.test_ssh import login
+from tests.web_support import both_doors
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -62,10 +63,8 @@ TAP = """
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def box(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BoxServer]:
-    config = BoxConfig(port=0, bind="127.0.0.1", open_login=True, web_port=0,
-                       data_dir=tmp_path_factory.mktemp("box"), hostname="box",
-                       max_per_address=8)
-    async with BoxServer(config) as server:
+    async with BoxServer(both_doors(tmp_path_factory.mktemp("box"),
+                                    max_per_address=8)) as server:
         yield server
 
 

@@ -12,7 +12,15 @@ from typing import Any
 import aiohttp
 import pyte
 
+from net.sshserve import BoxConfig
+
 WAIT = 30.0  # a bound on every wait, so a broken door fails instead of hanging
+
+
+def both_doors(data_dir: Any, **limits: Any) -> BoxConfig:
+    """A box on 127.0.0.1 with both doors (SSH open to anyone, the web), free ports."""
+    return BoxConfig(port=0, bind="127.0.0.1", open_login=True, web_port=0,
+                     data_dir=data_dir, hostname="box", **limits)
 
 
 def new_browser() -> aiohttp.ClientSession:
