@@ -282,3 +282,29 @@ async def test_one_game_s_measure_is_plotted_game_by_game(data_dir: Path) -> Non
         await until(pilot, lambda: plot.display, "the plot")
         assert len(list(plot.data or [])) == 3
         assert "levels cleared" in screen_text(app)
+
+
+async def test_a_summary_gone_before_its_game_is_kept_offers_nothing_and_stays_quiet(
+        tmp_path: Path) -> None:
+    """The bots race on: the summary of a game can be taken down before the game is
+    written. That must not cancel the write, nor the record arriving then reach for
+    the summary's buttons."""
+    from concurrent.futures import Future
+
+    from textual.app import App
+
+    from tui.screens.summary import SummaryScreen
+
+    kept: Future[int | None] = Future()
+    summary = SummaryScreen("Over", ["body"], [])
+    summary.offer_review(tmp_path / "games.sqlite3", kept)
+    app: App[None] = App()
+    async with app.run_test() as pilot:
+        await app.push_screen(summary)
+        await pilot.pause()
+        summary.dismiss(None)
+        await pilot.pause()
+        assert not kept.cancelled()  # the write goes on, whatever the summary does
+        kept.set_result(7)
+        await pilot.pause()
+        assert app.is_running

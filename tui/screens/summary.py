@@ -8,6 +8,7 @@ meant for the last move can never deal the next round by accident.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.widget import MountError
 from textual.widgets import Button, Label, Static
 
 from tui.widgets.footer import TableFooter
@@ -106,14 +108,19 @@ class SummaryScreen(ModalScreen[str | None]):
     @work(group="kept")
     async def _wait_for_record(self, path: Path, kept: Future[int | None]) -> None:
         """The game is written from a thread in a moment: then it may be reviewed."""
-        game = await asyncio.wrap_future(kept)
+        # Shielded: the summary going away must never cancel the write itself.
+        game = await asyncio.shield(asyncio.wrap_future(kept))
         if game is None:
             return  # (not kept: the store said why in the log)
         self.kept = (path, game)
-        buttons = self.query_one(".buttons", Horizontal)
-        await buttons.mount(Button("Review (v)", id="review", compact=True),
-                            before="#close")
-        self.refresh_bindings()
+        # The summary may be going by now (the next round dealt, the bots racing to the
+        # match's end): then there is nothing to add the button to.
+        for buttons in self.query(".buttons").results(Horizontal):
+            if buttons.is_attached and self.query("#close"):
+                with contextlib.suppress(MountError):  # (gone between the two lines)
+                    await buttons.mount(Button("Review (v)", id="review", compact=True),
+                                        before="#close")
+                self.refresh_bindings()
 
     def action_review(self) -> None:
         """Step through the game just over (the summary stays under the review)."""
