@@ -17,63 +17,32 @@ from pathlib import Path
 from typing import Any
 
 import asyncssh
-import pyte
 import pytest
 import pytest_asyncio
 
 from net.client import Client
 from net.sshserve import BoxConfig, BoxServer, load_host_key, player_dir_name
 from tests.helpers import assert_usage_error
+from tests.terminal_support import WAIT, Drawn
 
 #: The async tests share one event loop, so the module's server serves them all.
 shared_loop = pytest.mark.asyncio(loop_scope="module")
 
-WAIT = 30.0  # a bound on every wait, so a broken server fails instead of hanging
-
-
-class Terminal(asyncssh.SSHClientSession[bytes]):
+class Terminal(asyncssh.SSHClientSession[bytes], Drawn):
     """The client's screen: every byte the server sends, drawn by a terminal emulator."""
 
     def __init__(self, cols: int, rows: int) -> None:
-        self.screen = pyte.Screen(cols, rows)
-        self.stream = pyte.ByteStream(self.screen)
-        self.raw = bytearray()
+        Drawn.__init__(self, cols, rows)
         self.stderr = bytearray()
-        self.closed = asyncio.Event()
-        self._news = asyncio.Event()
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         if datatype == asyncssh.EXTENDED_DATA_STDERR:
             self.stderr += data
         else:
-            self.raw += data
-            self.stream.feed(data)
-        self._news.set()
+            self.drawn(data)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.closed.set()
-        self._news.set()
-
-    def text(self) -> str:
-        return "\n".join(self.screen.display)
-
-    async def until(self, predicate: Callable[[Terminal], bool]) -> None:
-        """Wait for output after which ``predicate`` holds (the screen shows it)."""
-
-        async def wait() -> None:
-            while not predicate(self):
-                if self.closed.is_set():
-                    raise AssertionError(f"the session closed; screen:\n{self.text()}")
-                self._news.clear()
-                await self._news.wait()
-
-        try:
-            await asyncio.wait_for(wait(), WAIT)
-        except TimeoutError:
-            raise AssertionError(f"never drawn; screen:\n{self.text()}") from None
-
-    async def shows(self, *texts: str) -> None:
-        await self.until(lambda term: all(t in term.text() for t in texts))
+        self.ended()
 
 
 async def connect(port: int, user: str,

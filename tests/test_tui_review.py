@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import DataTable, OptionList
 
 from engine.bots.simulate import simulate
@@ -48,12 +49,17 @@ def kept(data_dir: Path) -> list[int]:
                 keep(store, "gotfive", 3, 7, ["Ann", "Bot 2", "Bot 3"], 1.78e9 + 1200)]
 
 
+async def past_games(pilot: Pilot[Any]) -> HistoryScreen:
+    """Open Past games from the menu (``p``)."""
+    await pilot.press("p")
+    return await until(pilot, lambda: isinstance(pilot.app.screen, HistoryScreen)
+                       and pilot.app.screen, "the past games")
+
+
 async def test_past_games_list_ann_s_games_and_enter_reviews_one(kept: list[int]) -> None:
     app = make_app("Ann")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("p")
-        screen = await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and
-                             app.screen, "the past games")
+        screen = await past_games(pilot)
         games = screen.query_one("#history-games", DataTable)
         assert games.row_count == 3
         text = screen_text(app)
@@ -79,9 +85,7 @@ async def test_someone_else_s_games_show_only_when_asked(data_dir: Path) -> None
         keep(store, "getout", 2, 3, ["Bob", "Bot 2"])
     app = make_app("Ann")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("p")
-        screen = await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and
-                             app.screen, "the past games")
+        screen = await past_games(pilot)
         assert "No kept game matches" in screen_text(app)
         await pilot.press("m")
         games = screen.query_one("#history-games", DataTable)
@@ -273,9 +277,7 @@ async def test_one_game_s_measure_is_plotted_game_by_game(data_dir: Path) -> Non
             keep(store, "getit", 3, seed, ["Ann", "Bot 2", "Bot 3"], 1.78e9 + seed)
     app = make_app("Ann")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("p")
-        screen = await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and
-                             app.screen, "the past games")
+        screen = await past_games(pilot)
         plot = screen.query_one("#history-trend", Sparkline)
         assert not plot.display  # every game at once: no one measure to plot
         await pilot.press("g", "g")  # Get It!

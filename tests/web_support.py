@@ -6,15 +6,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Callable
 from typing import Any
 
 import aiohttp
-import pyte
 
 from net.sshserve import BoxConfig
-
-WAIT = 30.0  # a bound on every wait, so a broken door fails instead of hanging
+from tests.terminal_support import WAIT, Drawn
 
 
 def both_doors(data_dir: Any, **limits: Any) -> BoxConfig:
@@ -28,20 +25,16 @@ def new_browser() -> aiohttp.ClientSession:
     return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
 
 
-class Tab:
+class Tab(Drawn):
     """One tab: the name form filled in, the game's websocket, the screen it draws."""
 
     def __init__(self, browser: aiohttp.ClientSession, link: str, cols: int = 100,
                  rows: int = 30) -> None:
+        super().__init__(cols, rows)
         self.browser = browser
         self.link = link
-        self.screen = pyte.Screen(cols, rows)
-        self.stream = pyte.ByteStream(self.screen)
-        self.raw = bytearray()
         self.texts: list[Any] = []
-        self.closed = asyncio.Event()
         self.ws: aiohttp.ClientWebSocketResponse | None = None
-        self._news = asyncio.Event()
         self._pump: asyncio.Task[None] | None = None
 
     async def sign_in(self, name: str) -> None:
@@ -58,13 +51,10 @@ class Tab:
         assert self.ws is not None
         async for message in self.ws:
             if message.type == aiohttp.WSMsgType.BINARY:
-                self.raw += message.data
-                self.stream.feed(message.data)
+                self.drawn(message.data)
             elif message.type == aiohttp.WSMsgType.TEXT:
                 self.texts.append(json.loads(message.data))
-            self._news.set()
-        self.closed.set()
-        self._news.set()
+        self.ended()
 
     async def press(self, keys: str) -> None:
         assert self.ws is not None
@@ -74,27 +64,6 @@ class Tab:
         assert self.ws is not None
         self.screen.resize(rows, cols)
         await self.ws.send_json(["resize", {"width": cols, "height": rows}])
-
-    def text(self) -> str:
-        return "\n".join(self.screen.display)
-
-    async def until(self, predicate: Callable[[Tab], bool]) -> None:
-        """Wait for output after which ``predicate`` holds (the screen shows it)."""
-
-        async def wait() -> None:
-            while not predicate(self):
-                if self.closed.is_set():
-                    raise AssertionError(f"the tab's socket closed; screen:\n{self.text()}")
-                self._news.clear()
-                await self._news.wait()
-
-        try:
-            await asyncio.wait_for(wait(), WAIT)
-        except TimeoutError:
-            raise AssertionError(f"never drawn; screen:\n{self.text()}") from None
-
-    async def shows(self, *texts: str) -> None:
-        await self.until(lambda tab: all(t in tab.text() for t in texts))
 
     async def close(self, *, browser: bool = True) -> None:
         """Close the tab (and its browser, unless ``browser`` is False)."""
