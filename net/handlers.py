@@ -18,7 +18,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from net import idle, lobby
+from net import idle, lobby, shared_review
 from net.connection import Connection, LoopWatch, socket_time
 from net.fanout import Outbox
 from net.limits import SOCIAL, Limits
@@ -288,6 +288,30 @@ def rematch(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
     host.deliver(table, out, (conn, _ok(msg)))
 
 
+def review_open(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """The creator opens a review of the game just over for the whole table."""
+    table = _at_table(conn)
+    host.deliver(table, shared_review.open_review(table, conn, host.clock()), (conn, _ok(msg)))
+
+
+def review_go(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """A step in the table's review (the creator's take everyone following along)."""
+    table = _at_table(conn)
+    host.deliver(table, shared_review.go(table, conn, msg["at"]), (conn, _ok(msg)))
+
+
+def review_follow(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """Follow the table's review again (also after closing it)."""
+    table = _at_table(conn)
+    host.deliver(table, shared_review.follow(table, conn), (conn, _ok(msg)))
+
+
+def review_close(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
+    """Close the review (the creator's: for everyone)."""
+    table = _at_table(conn)
+    host.deliver(table, shared_review.close(table, conn, host.clock()), (conn, _ok(msg)))
+
+
 def act(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
     """A move in the game, by the seat bound to this connection (never one named in
     the message)."""
@@ -317,6 +341,10 @@ HANDLERS: dict[str, Handler] = {
     "start": start,
     "to_lobby": to_lobby,
     "rematch": rematch,
+    "review_open": review_open,
+    "review_go": review_go,
+    "review_follow": review_follow,
+    "review_close": review_close,
     "act": act,
 }
 

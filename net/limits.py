@@ -18,7 +18,7 @@ SOCIAL = {
         kind: "lobby"
         for kind in ("create_table", "join", "leave", "pick_seat", "ready", "configure",
                      "add_bot", "remove_bot", "kick", "start", "to_lobby",
-                     "rematch")
+                     "rematch", "review_open", "review_follow", "review_close")
     },
 }
 #: What a peer is told when it spends an allowance too fast.

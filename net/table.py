@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgpack
 
@@ -31,6 +31,9 @@ from net.fanout import Outbox, Push, Recipient, wire_time
 from net.past import Past
 from net.seats import HouseRules, Member, RequestError, Seat
 from net.wire import errors
+
+if TYPE_CHECKING:
+    from net.shared_review import SharedReview
 
 log = logging.getLogger("hiddenhand.host")
 
@@ -82,6 +85,9 @@ class Table:
         self.away_since: dict[int, float] = {}
         #: The table's recent past, as everyone at it was told it (``net.past``).
         self.past = Past(self._pack)
+        #: The review of the game just over everyone follows, while one is open
+        #: (``net.shared_review``; in memory only: it ends with the finished game).
+        self.review: SharedReview | None = None
 
     # ---- what others may know ----------------------------------------------------
 
@@ -92,6 +98,7 @@ class Table:
             "options": dict(self.options), "phase": self.phase, "creator": self.creator,
             "seats": [s.public(i) for i, s in enumerate(self.seats)],
             "spectators": len(self.spectators), "paused": self.paused,
+            "review": self.review is not None,
         }
 
     def state_key(self) -> tuple[Any, ...]:
@@ -101,7 +108,7 @@ class Table:
         return (
             self.id, self.uid, self.name, self.game_id, tuple(self.options.items()),
             self.phase, self.creator, self.permanent, self.opened_by, self.opener,
-            len(self.spectators), self.paused,
+            len(self.spectators), self.paused, self.review is not None,
             tuple((s.kind, s.name, s.token, s.ready, s.conn is not None, s.stand_in_for,
                    s.player) for s in self.seats),
         )
@@ -261,6 +268,9 @@ class Table:
     def detach(self, member: Member) -> dict[str, Any] | None:
         """Unbind ``member``; a held seat stays (disconnected). The notice that says so."""
         notice: dict[str, Any] | None = None
+        if self.review is not None:
+            self.review.inside.discard(member)
+            self.review.alone.pop(member, None)
         if member in self.spectators:
             self.spectators.remove(member)
             notice = {"type": "stopped_watching", "name": member.name}

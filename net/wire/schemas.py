@@ -28,6 +28,8 @@ TOKEN_LEN = 64
 ID_LEN = 16
 REF_MAX = 2**31 - 1
 MAX_SEATS = 16
+#: Moves a game may make (a step in its review names one; ``engine.record.MAX_MOVES``).
+MAX_MOVES = 100_000
 
 Validator = Callable[[str, Any], Any]
 
@@ -244,6 +246,10 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Validator, bool]]] = {
     "start": {},
     "to_lobby": {},
     "rematch": {},
+    "review_open": {},
+    "review_go": {"at": (integer(0, MAX_MOVES), True)},
+    "review_follow": {},
+    "review_close": {},
     "act": {"action": (action, True)},
 }
 
