@@ -20,7 +20,14 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from tui.messages import ChatReceived, ConnectionDropped, ConnectionRestored, HostSaid, ViewReceived
+from tui.messages import (
+    ChatReceived,
+    ConnectionDropped,
+    ConnectionRestored,
+    HostSaid,
+    ReviewReceived,
+    ViewReceived,
+)
 
 # The session (and with it the client and the wire format) is imported where one is
 # read, not before the menu's first frame (scripts/bench_startup.py).
@@ -31,6 +38,8 @@ if TYPE_CHECKING:
 RETRY_DELAYS = (0.5, 1.0, 2.0, 3.0, 5.0)
 #: Reconnection attempts before giving up (about a minute with the delays above).
 MAX_ATTEMPTS = 16
+#: What the host sends of a review the table follows (``net.shared_review``).
+REVIEW_FRAMES = frozenset({"review_moves", "review", "review_at", "review_closed"})
 #: Restarts of a failed listener in a row before the app stops trying.
 MAX_RESTARTS = 3
 
@@ -99,6 +108,8 @@ class Listener:
                 self._post(ViewReceived(msg))
             elif kind == "chat":
                 self._post(ChatReceived(msg))
+            elif kind in REVIEW_FRAMES:
+                self._post(ReviewReceived(msg))
             elif kind == "error" and msg.get("code") in FINAL_CODES:
                 self._post(ConnectionDropped(str(msg.get("message")), final=True))
                 return

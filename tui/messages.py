@@ -34,6 +34,15 @@ class ChatReceived(Message):
         self.msg = msg
 
 
+class ReviewReceived(Message):
+    """The table's shared review said something (``review_moves``, ``review``,
+    ``review_at`` or ``review_closed``: ``net.shared_review``)."""
+
+    def __init__(self, msg: dict[str, Any]) -> None:
+        super().__init__()
+        self.msg = msg
+
+
 class ConnectionDropped(Message):
     """The line to the host is down; reconnection is under way (or, if ``final``, hopeless)."""
 

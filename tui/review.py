@@ -78,9 +78,7 @@ def steps(record: dict[str, Any], replay: Replay) -> list[Step]:
     out = []
     for k, ((seat, action, now), events) in enumerate(zip(record["moves"], replay.events,
                                                           strict=True), 1):
-        lines = [line for e in events
-                 if (line := describe_past_event(game_id, e, namer)) is not None]
-        public = None
+        drew = None
         if game is not None:
             if seat is None:
                 game.advance(now)
@@ -88,14 +86,60 @@ def steps(record: dict[str, Any], replay: Replay) -> list[Step]:
                 held = {c["id"] for c in game.view(seat).get("hand", [])}
                 game.act(seat, action, now=now)
                 if action.get("type") == "draw":
-                    new = [c for c in game.view(seat).get("hand", []) if c["id"] not in held]
-                    public = " · ".join(lines)
-                    lines = [_drawn(new, namer.name(seat)), *lines[1:]]
-        if seat is not None and (not lines or action.get("type") in SAID_ALWAYS):
-            lines = [_move_words(game_id, seat, action, namer), *lines]
-        if lines:
-            out.append(Step(k, now, seat, " · ".join(lines), public))
+                    drew = [c for c in game.view(seat).get("hand", []) if c["id"] not in held]
+        step = _step(game_id, namer, k, now, seat, action, events, drew)
+        if step is not None:
+            out.append(step)
     return out
+
+
+def _step(game_id: str, namer: Namer, k: int, now: float, seat: int | None,
+          action: dict[str, Any] | None, events: list[dict[str, Any]],
+          drew: list[dict[str, Any]] | None) -> Step | None:
+    """Move ``k`` as a line (``None``: nothing to say): its events' lines, the move in
+    words where they say nothing of it, and the card a draw brought (``drew``: known to
+    the reader), with the line everyone else read."""
+    lines = [line for e in events
+             if (line := describe_past_event(game_id, e, namer)) is not None]
+    public = None
+    if drew is not None and seat is not None:
+        public = " · ".join(lines)
+        lines = [_drawn(drew, namer.name(seat)), *lines[1:]]
+    if seat is not None and action is not None and (
+            not lines or action.get("type") in SAID_ALWAYS):
+        lines = [_move_words(game_id, seat, action, namer), *lines]
+    return Step(k, now, seat, " · ".join(lines), public) if lines else None
+
+
+def shared_steps(game_id: str, names: list[str], moves: list[Any]) -> list[Step]:
+    """The moves a host's shared review sent (``net.shared_review``: each as this seat
+    knew it) as lines; an entry that is not what a host sends is left out."""
+    namer = Namer(names)
+    out = []
+    for m in moves:
+        if not isinstance(m, dict):
+            continue
+        k, now, seat = m.get("n"), m.get("time"), m.get("seat")
+        action, events, drew = m.get("action"), m.get("events"), m.get("drew")
+        if (not isinstance(k, int) or not isinstance(now, int | float)
+                or not (seat is None or isinstance(seat, int))
+                or not (action is None or isinstance(action, dict))
+                or not isinstance(events, list)
+                or not all(isinstance(e, dict) for e in events)
+                or not (drew is None or isinstance(drew, list))):
+            continue
+        step = _step(game_id, namer, k, float(now), seat, action, events, drew)
+        if step is not None:
+            out.append(step)
+    return out
+
+
+def wire_part_starts(game_id: str, moves: list[Any]) -> list[int]:
+    """:func:`part_starts` of a shared review's moves."""
+    starts = PART_STARTS.get(game_id, set())
+    return [m["n"] for m in moves if isinstance(m, dict) and isinstance(m.get("n"), int)
+            and isinstance(m.get("events"), list)
+            and any(isinstance(e, dict) and e.get("type") in starts for e in m["events"])]
 
 
 def _drawn(new: list[dict[str, Any]], who: str) -> str:

@@ -1,25 +1,28 @@
 """A finished game's position at one move, as the review screen shows it: seen from one
 seat (what that player knew then) or with everything laid open.
 
-One function per game, each a pure function of the game at that move (``engine.record.
-Replay.game_at``) returning Rich text; the game is over, so the host-only
-``laid_open()`` may show every card. What each game's review is worth having for:
-GET OUT!'s every hand, the call card and each round's points; Get It!'s piles laid open
-with every signal of the moment against the sand timer; Got Five!'s count of racks each
-seat could still hold after each clue (the engine's own exact hint) and each board as
-its player had marked it.
+A position is drawn from views (:class:`Position`): the view of the seat it is seen
+from, as the wire carries it (time left as ``remaining`` seconds), so the review a host
+shares with its table (``net.shared_review``: each member is sent only its own view) and
+the review of a game kept here draw alike. Laid open, the position also holds what the
+host-only ``laid_open()`` shows and every seat's own view (the game is over, and kept
+here). What each game's review is worth having for: GET OUT!'s every hand, the call card
+and each round's points; Get It!'s piles laid open with every signal of the moment
+against the sand timer; Got Five!'s count of racks each seat could still hold after each
+clue (the engine's own exact hint) and each board as its player had marked it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
 from engine.core import Game
 from engine.gotfive_hint import hint_for
+from net.fanout import wire_time
 from tui.games.getit.text import card_short, card_text, level_text, signal_lines
 from tui.games.getout.card import card_label, image_label
 from tui.games.gotfive.board import board_text
@@ -29,15 +32,45 @@ from tui.notices import Namer
 from tui.review import clock
 
 
+class Position(NamedTuple):
+    """What a review shows at one move: ``view`` is the view of ``seat`` (``None``: the
+    spectator's) as the wire carries it; laid open, ``open`` is the game's
+    ``laid_open()`` and ``views`` every seat's own view."""
+
+    game_id: str
+    view: dict[str, Any]
+    seat: int | None
+    names: list[str]
+    open: dict[str, Any] | None = None
+    views: list[dict[str, Any]] | None = None
+
+    def own(self, i: int) -> dict[str, Any] | None:
+        """Seat ``i``'s own view, if this position holds it."""
+        if self.views is not None:
+            return self.views[i]
+        return self.view if i == self.seat else None
+
+
+def position_of(game: Game, seat: int | None, names: list[str]) -> Position:
+    """The position of a game kept here, from ``seat`` (``None``: everything open)."""
+    def seen(s: int | None) -> dict[str, Any]:
+        return wire_time(game.view(s), game.now)
+
+    if seat is not None:
+        return Position(game.spec.id, seen(seat), seat, names)
+    return Position(game.spec.id, seen(None), None, names, game.laid_open(),
+                    [seen(i) for i in range(game.seats)])
+
+
 def _seat_title(out: Text, i: int, names: list[str], seat: int | None) -> None:
     out.append(f"{i + 1} {names[i]}", style="bold")
     if i == seat:
         out.append(" (seen from here)", style="italic")
 
 
-def getout_position(game: Game, seat: int | None, names: list[str]) -> Text:
-    view = game.view(seat)
-    hands = game.laid_open()["hands"] if seat is None else None
+def getout_position(p: Position) -> Text:
+    view, seat, names = p.view, p.seat, p.names
+    hands = p.open["hands"] if p.open is not None else None
     out = Text()
     call = view.get("call")
     out.append(f"Round {view.get('round')}", style="bold")
@@ -47,7 +80,7 @@ def getout_position(game: Game, seat: int | None, names: list[str]) -> Text:
             out.append(f" naming {image_label(view['image'])}")
     out.append(f" · {view.get('draw_count', 0)} to draw\n\n")
     turn = view.get("turn")
-    for i in range(game.seats):
+    for i in range(len(names)):
         marker = "▶ " if i == turn else "  "
         out.append(marker)
         _seat_title(out, i, names, seat)
@@ -76,27 +109,31 @@ PHASES = {"prepare": "preparing the piles", "play": "the round runs",
           "round_over": "the round is over", "over": "the game is over"}
 
 
-def getit_position(game: Game, seat: int | None, names: list[str]) -> Text:
-    view = game.view(seat)
+def getit_position(p: Position) -> Text:
+    view, seat, names = p.view, p.seat, p.names
     namer = Namer(names, seat)
     out = Text()
     out.append(f"{level_text(view.get('level'))}, attempt {view.get('attempt')} of "
                f"{view.get('attempts')}", style="bold")
-    deadline, timer = view.get("deadline"), view.get("timer")
-    if isinstance(deadline, int | float) and timer:
-        left = max(0.0, deadline - game.now)
+    left, timer = view.get("remaining"), view.get("timer")
+    if isinstance(left, int | float) and timer:
         out.append(f" · sand timer {clock(left)} left of {clock(timer)}")
     out.append(f" · {PHASES.get(str(view.get('phase')), view.get('phase'))}\n\n")
-    open_piles = game.laid_open()["piles"] if seat is None else None
+    open_piles = p.open["piles"] if p.open is not None else None
     signals = view.get("signals") or []
-    for i in range(game.seats):
+    sizes = view.get("hand_sizes") or []
+    preparing = view.get("phase") == "prepare"
+    for i in range(len(names)):
         _seat_title(out, i, names, seat)
         pile = view["piles"][i]
-        hand = game.laid_open()["hands"][i] if view.get("phase") == "prepare" else []
-        if hand and (seat is None or seat == i):
+        # While preparing, a hand is seen by whoever arranges it (and laid open).
+        hand = ((p.open["hands"][i] if p.open is not None else
+                 view.get("hand") if i == seat else None) if preparing else None)
+        size = sizes[i] if preparing and i < len(sizes) else 0
+        if hand:
             out.append("  to arrange: " + " ".join(card_short(c) for c in hand) + "\n")
-        elif hand:
-            out.append(f"  arranging {len(hand)} cards\n")
+        elif size:
+            out.append(f"  arranging {size} cards\n")
         elif open_piles is not None:
             cards = " ".join(card_short(c) for c in open_piles[i]) or "— empty —"
             out.append(f"  pile (top first): {cards}\n")
@@ -116,47 +153,56 @@ def getit_position(game: Game, seat: int | None, names: list[str]) -> Text:
     return out
 
 
-def gotfive_position(game: Game, seat: int | None, names: list[str]) -> Group:
-    racks = game.laid_open()["racks"]
-    public = game.view(None)
+def gotfive_position(p: Position) -> Group:
+    view, seat, names = p.view, p.seat, p.names
+    over = view.get("phase") == "over"
+    racks = p.open["racks"] if p.open is not None else view.get("racks") or []
+    public = view
     clues = public.get("clues") or []
     parts: list[Text] = []
     out = Text()
     out.append(f"{len(clues)} clue{'' if len(clues) == 1 else 's'} given", style="bold")
-    if not game.over:
+    if not over:
         out.append(" · racks each seat could still hold (exact)")
     out.append("\nPublic: ")
     for tile in public.get("public") or []:
         out.append_text(tile_text(tile))
         out.append(" ")
     out.append("\n")
-    for i in range(game.seats):
-        own = game.view(i)
-        out.append("\n▶ " if own.get("turn") == i and not game.over else "\n  ")
+    for i in range(len(names)):
+        out.append("\n▶ " if view.get("turn") == i and not over else "\n  ")
         _seat_title(out, i, names, seat)
         # From a seat, only what that player knew: their own count and board.
-        mine = seat is None or i == seat
-        count = hint_for({k: v for k, v in own.items() if k != "hint"}, "count")
-        if count is not None and mine and not game.over:
+        own = p.own(i)
+        count = (hint_for({k: v for k, v in own.items() if k != "hint"}, "count")
+                 if own is not None and not over else None)
+        if count is not None:
             out.append(f"  {count['count']} possible rack"
                        f"{'' if count['count'] == 1 else 's'}")
-        hidden = seat is not None and i == seat and not game.over
-        tiles = game.view(seat)["racks"][i] if hidden else racks[i]
+        tiles = racks[i] if i < len(racks) else []
         # The rack's grid as a part of its own: cut at the edge, never wrapped.
         parts += [out, grid(tiles, clues, i, RACK_TILE, RACK_NOTCH, theirs=True)]
         out = Text()
-        marks = own.get("marks") or {}
-        if marks and mine:
+        marks = (own.get("marks") if own is not None else None) or {}
+        if marks:
             # The seat's board as they had marked it by this move (✗ not mine, ○ mine,
             # - seen elsewhere, with auto-cross).
             parts += [Text(f"  {names[i]}'s board:", style="dim"), board_text(marks)]
     return Group(*parts, out)
 
 
-POSITIONS: dict[str, Callable[[Game, int | None, list[str]], RenderableType]] = {
+POSITIONS: dict[str, Callable[[Position], RenderableType]] = {
     "getout": getout_position, "getit": getit_position, "gotfive": gotfive_position}
 
 
-def position(game: Game, seat: int | None, names: list[str]) -> Any:
+def draw(p: Position) -> RenderableType:
+    """The position drawn for the review (a game this app cannot draw: said so)."""
+    drawer = POSITIONS.get(p.game_id)
+    if drawer is None:
+        return Text(f"this app cannot draw a {p.game_id!r} game")
+    return drawer(p)
+
+
+def position(game: Game, seat: int | None, names: list[str]) -> RenderableType:
     """The position of ``game`` from ``seat`` (``None``: everything open)."""
-    return POSITIONS[game.spec.id](game, seat, names)
+    return draw(position_of(game, seat, names))

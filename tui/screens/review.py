@@ -1,11 +1,18 @@
 """Review a finished game move by move: seen from any seat, or with everything open.
 
-The game is played again from its record (``engine.record.Replay``), so what shows at a
-move is the game as it stood then. The moves are listed in words on the right (a click
-or Enter on one goes there); the position on the left is drawn for the seat chosen
-(``1``–``6``: what that player knew then; ``0``: every card face up). ``space`` plays the
-game on at the pace it was played (Get It!'s real time; a turn-based game's moves a
-second apart).
+:class:`ReviewScreen` plays a game kept here again from its record (``engine.record.
+Replay``), so what shows at a move is the game as it stood then. The moves are listed in
+words on the right (a click or Enter on one goes there); the position on the left is
+drawn for the seat chosen (``1``–``6``: what that player knew then; ``0``: every card
+face up). ``space`` plays the game on at the pace it was played (Get It!'s real time; a
+turn-based game's moves a second apart).
+
+:class:`SharedReviewScreen` is the review a table follows together
+(``net.shared_review``): the host sends each player only their own seat's view at each
+move, so it is seen from one's own seat alone; the table's creator leads, anyone steps
+alone with the same keys and follows again with ``f``. Both draw through
+:class:`Stepper`, which knows the moves and where the review is, not where a position
+comes from.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.console import RenderableType
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -33,17 +41,19 @@ LONGEST = 3.0
 PARTS = {"getout": "round", "getit": "deal", "gotfive": "clue"}
 
 
-class ReviewScreen(Screen[None]):
-    """One finished game, stepped through."""
+class Stepper(Screen[None]):
+    """A finished game stepped through: its moves in words, where the review is, and the
+    keys; a subclass says where a position comes from (:meth:`draw_position`) and what
+    a step does (:meth:`go`)."""
 
     DEFAULT_CSS = """
-    ReviewScreen #review-top { height: auto; padding: 0 1; text-style: bold; }
-    ReviewScreen #review-where { height: auto; padding: 0 1; }
-    ReviewScreen #review-body { height: 1fr; }
-    ReviewScreen #review-position { width: 3fr; padding: 0 1; }
-    ReviewScreen #review-moves { width: 2fr; min-width: 24; }
+    Stepper #review-top { height: auto; padding: 0 1; text-style: bold; }
+    Stepper #review-where { height: auto; padding: 0 1; }
+    Stepper #review-body { height: 1fr; }
+    Stepper #review-position { width: 3fr; padding: 0 1; }
+    Stepper #review-moves { width: 2fr; min-width: 24; }
     /* The move shown now stands out without colour too (a monochrome terminal). */
-    ReviewScreen #review-moves > .option-list--option-highlighted { text-style: bold reverse; }
+    Stepper #review-moves > .option-list--option-highlighted { text-style: bold reverse; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -56,18 +66,18 @@ class ReviewScreen(Screen[None]):
         Binding("left_square_bracket", "part(-1)", "Previous part", key_display="[",
                 show=False),
         Binding("space", "play", "Play/pause"),
-        Binding("0", "seat(-1)", "All open"),
-        *(Binding(str(n), f"seat({n - 1})", f"Seat {n}", show=False) for n in range(1, 7)),
-        Binding("escape", "close", "Close"),
     ]
 
-    def __init__(self, record: dict[str, Any], replay: Replay, *, title: str = "") -> None:
+    def __init__(self, game_id: str, names: list[str], steps: list[Step], parts: list[int],
+                 times: list[tuple[int, float]], length: int, *, title: str = "") -> None:
         super().__init__()
-        self.record = record
-        self.replay = replay
-        self.names = [p["name"] for p in record["players"]]
-        self.steps: list[Step] = steps(record, replay)
-        self.parts = part_starts(record, replay)
+        self.game_id = game_id
+        self.names = names
+        self.steps = steps
+        self.parts = parts
+        #: Every move's number and engine time (the pace of play).
+        self.times = times
+        self.length = length
         self.title_text = title
         #: How many moves are played (0: as dealt).
         self.at = 0
@@ -95,33 +105,56 @@ class ReviewScreen(Screen[None]):
         return f"{where}  {step.seen_by(self.seat)}"
 
     def _timed(self) -> bool:
-        return self.record["game"] == "getit"
+        return self.game_id == "getit"
+
+    def result_text(self) -> str:
+        """The game's result in a few words (override)."""
+        return ""
 
     def _top(self) -> str:
-        game_id = self.record["game"]
-        result = result_words(game_id, self.replay.final.result, self.names)
         who = ", ".join(f"{i + 1} {n}" for i, n in enumerate(self.names))
-        return (f"Review: {GAME_NAMES.get(game_id, game_id)} · {who} · {result}"
+        result = self.result_text()
+        return (f"Review: {GAME_NAMES.get(self.game_id, self.game_id)} · {who}"
+                + (f" · {result}" if result else "")
                 + (f" · {self.title_text}" if self.title_text else ""))
 
-    def show(self) -> None:
-        """Draw the position after :attr:`at` moves and mark that move in the list."""
-        game = self.replay.game_at(self.at)
-        total = len(self.replay)
-        seen = "everything open" if self.seat is None else (
+    def seen_words(self) -> str:
+        """Whose eyes the position is seen with."""
+        return "everything open" if self.seat is None else (
             f"seen by {self.seat + 1} {self.names[self.seat]}")
-        part = PARTS.get(self.record["game"], "part")
+
+    def time_at(self, at: int) -> float | None:
+        """The engine time of move ``at`` (``None``: not known here)."""
+        for n, t in self.times:
+            if n == at:
+                return t
+        return None
+
+    def where_words(self) -> str:
+        """Which move, part and seat the review is at, in words."""
+        part = PARTS.get(self.game_id, "part")
         # A round or attempt is dealt with the game, before any move; clues are moves.
-        dealt = int(self.record["game"] != "gotfive")
+        dealt = int(self.game_id != "gotfive")
         count = sum(1 for k in self.parts if k <= self.at) + dealt
-        where = f"move {self.at} of {total}"
-        if self._timed() and self.at:
-            where += f" · {clock(self.record['moves'][self.at - 1][2])}"
+        where = f"move {self.at} of {self.length}"
+        when = self.time_at(self.at) if self.at else None
+        if self._timed() and when is not None:
+            where += f" · {clock(when)}"
         if self.parts:
             where += f" · {part} {count} of {len(self.parts) + dealt}"
         playing = " · playing (space pauses)" if self._playing else ""
-        self.query_one("#review-where", Static).update(f"{where} · {seen}{playing}")
-        self.query_one("#review-board", Static).update(position(game, self.seat, self.names))
+        return f"{where} · {self.seen_words()}{playing}"
+
+    def draw_position(self) -> RenderableType | None:
+        """The position after :attr:`at` moves (``None``: not here yet; override)."""
+        return None
+
+    def show(self) -> None:
+        """Draw the position after :attr:`at` moves and mark that move in the list."""
+        self.query_one("#review-where", Static).update(self.where_words())
+        board = self.draw_position()
+        if board is not None:
+            self.query_one("#review-board", Static).update(board)
         moves = self.query_one(OptionList)
         index = self._step_index()
         with self.prevent(OptionList.OptionHighlighted):
@@ -141,7 +174,7 @@ class ReviewScreen(Screen[None]):
         return found
 
     def go(self, at: int) -> None:
-        self.at = max(0, min(at, len(self.replay)))
+        self.at = max(0, min(at, self.length))
         self.show()
 
     def action_step(self, delta: int) -> None:
@@ -149,63 +182,72 @@ class ReviewScreen(Screen[None]):
         numbers = [s.number for s in self.steps]
         if delta > 0:
             later = [n for n in numbers if n > self.at]
-            self.go(later[0] if later else len(self.replay))
+            self.go(later[0] if later else self.length)
         else:
             earlier = [n for n in numbers if n < self.at]
             self.go(earlier[-1] if earlier else 0)
 
     def action_go(self, at: int) -> None:
-        self.go(len(self.replay) if at < 0 else at)
+        self.go(self.length if at < 0 else at)
 
     def action_part(self, delta: int) -> None:
         """To the start of the next (or previous) round, attempt or clue."""
         if delta > 0:
             later = [k for k in self.parts if k > self.at]
-            self.go(later[0] if later else len(self.replay))
+            self.go(later[0] if later else self.length)
         else:
             earlier = [k for k in self.parts if k < self.at]
             self.go(earlier[-1] if earlier else 0)
 
-    def action_seat(self, seat: int) -> None:
-        if seat >= len(self.names):
-            self.notify(f"this game had {len(self.names)} seats", severity="warning")
-            return
-        self.seat = None if seat < 0 else seat
-        moves = self.query_one(OptionList)
-        for i, step in enumerate(self.steps):
-            if step.others is not None:
-                moves.replace_option_prompt_at_index(i, self._line(step))
-        self.show()
-
     def action_play(self) -> None:
         """Play on at the game's own pace, or pause."""
+        if self._playing is not None:
+            self.pause()
+            return
+        if self.at >= self.length:
+            self.go(0)
+        self._schedule()
+        self.show()
+
+    def pause(self) -> None:
         if self._playing is not None:
             self._playing.stop()
             self._playing = None
             self.show()
-            return
-        if self.at >= len(self.replay):
-            self.at = 0
-        self._schedule()
-        self.show()
+
+    #: The shortest wait between two steps of play (``0``: each move in turn).
+    SHORTEST = 0.0
+
+    def _next(self) -> tuple[int, float] | None:
+        """The move play goes to next, and the wait before it."""
+        later = [(n, t) for n, t in self.times if n > self.at]
+        if not later:
+            return None
+        if not self._timed():
+            return later[0][0], TURN_PACE
+        now = self.time_at(self.at) if self.at else 0.0
+        now = 0.0 if now is None else now
+        n, t = later[0]
+        wait = min(LONGEST, max(0.0, t - now))
+        if wait < self.SHORTEST:
+            # Moves closer together than a step of play are taken together.
+            wait = self.SHORTEST
+            n = max(k for k, when in later if when - now <= wait or k == n)
+        return n, wait
 
     def _schedule(self) -> None:
-        moves = self.record["moves"]
-        if self.at >= len(moves):
+        upcoming = self._next()
+        if upcoming is None:
             self._playing = None
             self.show()
             return
-        if self._timed():
-            now = moves[self.at - 1][2] if self.at else 0.0
-            wait = min(LONGEST, max(0.0, moves[self.at][2] - now))
-        else:
-            wait = TURN_PACE
-        self._playing = self.set_timer(wait, self._tick)
+        self._playing = self.set_timer(upcoming[1], lambda: self._tick(upcoming[0]))
 
-    def _tick(self) -> None:
+    def _tick(self, at: int) -> None:
         if self._playing is None:
             return
-        self.at += 1
+        self._playing = None
+        self.go(at)
         self._schedule()
         self.show()
 
@@ -222,6 +264,41 @@ class ReviewScreen(Screen[None]):
             self.dismiss(None)
         else:
             self.app.exit()
+
+
+class ReviewScreen(Stepper):
+    """One finished game kept here, stepped through from any seat or all open."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("0", "seat(-1)", "All open"),
+        *(Binding(str(n), f"seat({n - 1})", f"Seat {n}", show=False) for n in range(1, 7)),
+        Binding("escape", "close", "Close"),
+    ]
+
+    def __init__(self, record: dict[str, Any], replay: Replay, *, title: str = "") -> None:
+        super().__init__(record["game"], [p["name"] for p in record["players"]],
+                         steps(record, replay), part_starts(record, replay),
+                         [(k, m[2]) for k, m in enumerate(record["moves"], 1)], len(replay),
+                         title=title)
+        self.record = record
+        self.replay = replay
+
+    def result_text(self) -> str:
+        return result_words(self.game_id, self.replay.final.result, self.names)
+
+    def draw_position(self) -> RenderableType:
+        return position(self.replay.game_at(self.at), self.seat, self.names)
+
+    def action_seat(self, seat: int) -> None:
+        if seat >= len(self.names):
+            self.notify(f"this game had {len(self.names)} seats", severity="warning")
+            return
+        self.seat = None if seat < 0 else seat
+        moves = self.query_one(OptionList)
+        for i, step in enumerate(self.steps):
+            if step.others is not None:
+                moves.replace_option_prompt_at_index(i, self._line(step))
+        self.show()
 
 
 def open_review(path: Path, game: int) -> ReviewScreen | str:
