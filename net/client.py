@@ -484,22 +484,10 @@ class Client:
         """(Creator) after the game is over, the same game again (``net.lobby.rematch``)."""
         await self.request("rematch")
 
-    async def review_open(self) -> None:
-        """(Creator) after the game is over, a review the whole table follows
-        (``net.shared_review``)."""
-        await self.request("review_open")
-
-    async def review_go(self, at: int) -> None:
-        """To move ``at`` of the table's review (the creator's step: everyone's)."""
-        await self.request("review_go", at=at)
-
-    async def review_follow(self) -> None:
-        """Follow the table's review again (also after closing it)."""
-        await self.request("review_follow")
-
-    async def review_close(self) -> None:
-        """Close the review (the creator's: for everyone)."""
-        await self.request("review_close")
+    async def review(self, step: str, **fields: Any) -> None:
+        """A request of the table's review (``net.shared_review``): ``open``, ``go``
+        (``at=``), ``follow`` or ``close``."""
+        await self.request(f"review_{step}", **fields)
 
     async def act(self, action: dict[str, Any]) -> None:
         """Play an action for our own seat; ``ServerError`` if it is not legal now."""

@@ -7,12 +7,9 @@ drawn for the seat chosen (``1``–``6``: what that player knew then; ``0``: eve
 face up). ``space`` plays the game on at the pace it was played (Get It!'s real time; a
 turn-based game's moves a second apart).
 
-:class:`SharedReviewScreen` is the review a table follows together
-(``net.shared_review``): the host sends each player only their own seat's view at each
-move, so it is seen from one's own seat alone; the table's creator leads, anyone steps
-alone with the same keys and follows again with ``f``. Both draw through
-:class:`Stepper`, which knows the moves and where the review is, not where a position
-comes from.
+The review a table follows together is ``tui.screens.shared_review``'s. Both step
+through :class:`Stepper`, which knows the moves and where the review is, not where a
+position comes from.
 """
 
 from __future__ import annotations

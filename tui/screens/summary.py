@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,11 +75,25 @@ class SummaryScreen(ModalScreen[str | None]):
         #: Where the game just over is kept, once written (``offer_review``).
         self.kept: tuple[Path, int] | None = None
         self._kept_soon: tuple[Path, Future[int | None]] | None = None
+        #: The review the table follows together (``offer_together``): what its button
+        #: says now (``None``: not possible now), and what opens it.
+        self._together: tuple[Callable[[], str | None], Callable[[], None]] | None = None
 
     def offer_review(self, path: Path, kept: Future[int | None]) -> None:
         """(The game is over, at this app's own host.) Offer to review it (``v``) once
         it is kept as game ``kept``'s result in the store at ``path``."""
         self._kept_soon = (path, kept)
+
+    def offer_together(self, label: Callable[[], str | None],
+                       open_it: Callable[[], None]) -> None:
+        """(The game is over, at a table others may share.) Offer the review the table
+        follows together (``v``) whenever ``label`` says it is possible (its button's
+        words); ``open_it`` opens it (or follows it)."""
+        self._together = (label, open_it)
+
+    def together_label(self) -> str | None:
+        """What the shared review's button says now (``None``: not offered now)."""
+        return self._together[0]() if self._together is not None else None
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog summary"):
@@ -93,6 +108,9 @@ class SummaryScreen(ModalScreen[str | None]):
                     yield Button(f"{choice.label} ({choice.key})", id=f"answer-{choice.answer}",
                                  variant="primary" if choice.primary else "default",
                                  compact=True)
+                label = self.together_label()
+                if label is not None:
+                    yield Button(f"{label} (v)", id="review", compact=True)
                 yield Button("Look at the table (c)", id="close", compact=True)
         yield TableFooter()
 
@@ -122,10 +140,35 @@ class SummaryScreen(ModalScreen[str | None]):
                                         before="#close")
                 self.refresh_bindings()
 
+    def review_offer_changed(self) -> None:
+        """The table changed: the shared review's button comes, goes or says otherwise."""
+        label = self.together_label()
+        found = self.query("#review").results(Button)
+        button = next(iter(found), None)
+        if label is None and button is not None:
+            button.remove()
+        elif label is not None and button is not None:
+            button.label = f"{label} (v)"
+        elif label is not None and self.query("#close"):
+            for buttons in self.query(".buttons").results(Horizontal):
+                with contextlib.suppress(MountError):
+                    buttons.mount(Button(f"{label} (v)", id="review", compact=True),
+                                  before="#close")
+        self.refresh_bindings()
+
+    def on_screen_resume(self) -> None:
+        """Back from the review: whether it can be opened or followed again may differ."""
+        if self._together is not None:
+            self.review_offer_changed()
+
     def action_review(self) -> None:
         """Step through the game just over (the summary stays under the review)."""
         from tui.screens.review import open_review
 
+        if self._together is not None:
+            if self.together_label() is not None:
+                self._together[1]()
+            return
         if self.kept is None:
             return
         review = open_review(*self.kept)
@@ -155,7 +198,7 @@ class SummaryScreen(ModalScreen[str | None]):
         if action == "scroll":
             return self.scrolls()
         if action == "review":
-            return self.kept is not None
+            return self.kept is not None or self.together_label() is not None
         return True
 
     @on(Button.Pressed)

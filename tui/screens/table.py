@@ -33,7 +33,7 @@ from textual.widgets import Header, Input
 
 from tui import gc_tuning
 from tui.games.past_events import describe_past_event
-from tui.messages import ChatReceived
+from tui.messages import ChatReceived, ReviewReceived
 from tui.notices import Namer, describe_chat, describe_notice, our_seat_then, seat_names
 from tui.screens.base import Banner
 from tui.screens.table_creator import TableCreatorScreen
@@ -45,6 +45,7 @@ from tui.widgets.log import TableLog
 # The dialogs and the summary are imported when first opened, not before the table's
 # first frame (scripts/bench_startup.py).
 if TYPE_CHECKING:
+    from tui.screens.shared_review import TableReview
     from tui.screens.summary import SummaryScreen
 
 #: The actions the base class owns (``check_action`` answers for them).
@@ -96,6 +97,8 @@ class TableScreen(TableCreatorScreen):
 
     def __init__(self, session: Any) -> None:
         super().__init__(session)
+        #: The review the table follows together, once the host first spoke of one.
+        self.review: TableReview | None = None
         self.shown = 0
         #: Updates shown since the last full collection (see ``_collect_later``).
         self._updates_uncollected = 0
@@ -170,6 +173,10 @@ class TableScreen(TableCreatorScreen):
         self._offer_finish()
         self._footer_keys_changed()
         self._collect_later()
+        if self.review is not None and self.table.get("phase") != "over":
+            self.review.end()  # (the finished game is gone: a rematch, the lobby)
+        if self.summary_screen is not None:
+            self.summary_screen.review_offer_changed()
 
     def _collect_later(self) -> None:
         """Count the update: every :data:`~tui.gc_tuning.TABLE_COLLECT_EVERY` updates, a
@@ -261,6 +268,16 @@ class TableScreen(TableCreatorScreen):
         """One log line for one of the game's events (override)."""
         return None
 
+    @on(ReviewReceived)
+    def review_received(self, message: ReviewReceived) -> None:
+        """The host spoke of the review the table follows (``net.shared_review``)."""
+        if self.review is None:
+            # Loaded with the first review, not before the table's first frame.
+            from tui.screens.shared_review import TableReview
+
+            self.review = TableReview(self)
+        self.review.received(message.msg)
+
     @on(ChatReceived)
     def chat_received(self) -> None:
         """A chat line arrived (the session already keeps it)."""
@@ -345,12 +362,22 @@ class TableScreen(TableCreatorScreen):
             self._open_summary(screen)
 
     def _open_summary(self, screen: SummaryScreen) -> None:
+        from tui.screens import shared_review as shared
+
         self.summary_screen = screen
         hosting = self.app.hosting
-        if (self.table.get("phase") == "over" and hosting.hosts(self.session)
-                and hosting.keeper is not None and hosting.last_kept is not None):
-            # Our own host keeps the game: it may be reviewed at once.
+        if self.table.get("phase") != "over":
+            pass
+        elif (hosting.hosts(self.session) and hosting.keeper is not None
+                and hosting.last_kept is not None and not shared.others_here(self)):
+            # Our own host keeps the game, and nobody else is here: it may be reviewed
+            # at once, every card laid open.
             screen.offer_review(hosting.keeper.path, hosting.last_kept)
+        else:
+            # Another's host (it keeps the game), or others at our table: a review the
+            # table follows, each seeing their own seat.
+            screen.offer_together(lambda: shared.review_offer(self),
+                                  lambda: shared.open_review(self))
 
         def answered(answer: str | None) -> None:
             self.summary_screen = None

@@ -1,0 +1,164 @@
+"""Pilot tests of the review a table follows together (``net.shared_review``), over TCP
+on loopback: the app at a table another player created, and the app as the creator.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Button, OptionList, Static
+
+from net.client import Client
+from net.host import Host
+from net.table import Table
+from tui.screens.lobby import LobbyScreen
+from tui.screens.shared_review import SharedReviewScreen
+from tui.screens.summary import SummaryScreen
+from tui.screens.table import TableScreen
+
+from .test_tui import join_by_address
+from .tui_support import make_app, until
+
+SIZE = (100, 30)
+
+
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Keep settings and kept games out of the real home; mDNS on loopback."""
+    monkeypatch.setenv("HIDDENHAND_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("HIDDENHAND_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("HIDDENHAND_MDNS_INTERFACES", "127.0.0.1")
+    return tmp_path / "config"
+
+
+async def play_to_the_end(host: Host, table: Table) -> None:
+    """A short Got Five! game, its moves made at the host (as its players could), each
+    once the app shows the one before: a clue each, a mark each on their own boards,
+    then Bob (seat 0) calls GOT FIVE! wrongly and is out, which ends the game."""
+    game = table.game
+    assert game is not None
+
+    def clue(seat: int) -> None:
+        host.act(table, seat, game.legal_actions(seat)[0])  # a reveal
+        host.act(table, seat, game.legal_actions(seat)[0])  # its clue
+
+    def unseen(seat: int) -> int:
+        """A number ``seat`` sees nowhere (auto-cross keeps those crossed)."""
+        shown = game.view(seat)
+        seen = {t.get("n") for rack in shown["racks"] for t in rack}
+        seen |= {t.get("n") for t in shown["public"]}
+        return max(n for n in range(1, 61) if n not in seen)
+
+    clue(0)
+    host.act(table, 0, {"type": "mark", "n": unseen(0), "mark": "cross"})
+    host.act(table, 1, {"type": "mark", "n": unseen(1), "mark": "circle"})
+    clue(1)
+    host.act(table, 0, {"type": "announce", "numbers": [1, 2, 3, 4, 5]})
+    assert game.over
+
+
+def board(screen: SharedReviewScreen) -> str:
+    return str(screen.query_one("#review-board", Static).render())
+
+
+def where(screen: SharedReviewScreen) -> str:
+    return str(screen.query_one("#review-where", Static).render())
+
+
+async def at_the_summary(pilot: Any, host: Host, bob: Client) -> tuple[Table, SummaryScreen]:
+    """Ann (the app) sits at Bob's Got Five! table; the game is played to its end."""
+    app = pilot.app
+    await join_by_address(pilot, host.port)
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+    await pilot.press("ctrl+r")
+    await bob.wait_for(lambda m: m.get("type") == "update" and m["table"]["seats"][1]["ready"])
+    await bob.start()
+    await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen,
+                         "the table")
+    (table,) = host.tables.values()
+    await play_to_the_end(host, table)
+    summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                          and table.phase == "over" and app.screen, "the game's summary")
+    return table, summary
+
+
+async def test_a_guest_follows_the_creators_review_steps_alone_and_follows_again(
+        tmp_path: Path) -> None:
+    host = Host("test host", bot_delay=0.01)
+    await host.start("127.0.0.1", 0)
+    bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+    await bob.create_table("Bob's table", "gotfive", 2, {"first": 0})
+    app = make_app("Ann")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            table, summary = await at_the_summary(pilot, host, bob)
+            assert not summary.check_action("review", ())  # nothing to join yet
+            await bob.review("open")
+            review: SharedReviewScreen = await until(
+                pilot, lambda: isinstance(app.screen, SharedReviewScreen)
+                and "move 0 of" in where(app.screen) and app.screen, "the review, opened by Bob")
+            assert review.seat == 1 and review.following and not review.leads
+            assert "following Bob" in where(review) and "seen by you (2 Ann)" in where(review)
+            # As dealt, Ann's own rack is hidden from her (the game's end laid it open,
+            # but a review shows a seat what it knew then).
+            assert review.view is not None and table.review is not None
+            assert all("n" not in tile for tile in review.view["racks"][1])
+            assert all("n" in tile for tile in review.view["racks"][0])
+            lines = [str(review.query_one(OptionList).get_option_at_index(i).prompt)
+                     for i in range(review.query_one(OptionList).option_count)]
+            assert any("Ann marked" in line for line in lines)
+            assert not any("Bob marked" in line for line in lines)  # his board: his own
+            await bob.review("go", at=5)
+            await until(pilot, lambda: review.at == 5 and "move 5 of" in where(review),
+                        "Bob's step, followed")
+            await pilot.press("home")  # Ann steps alone
+            await until(pilot, lambda: review.at == 0 and not review.following
+                        and review.view_at == 0, "Ann on her own")
+            assert "on your own (Bob is at move 5; f follows)" in where(review)
+            await bob.review("go", at=6)
+            await pilot.press("f")
+            await until(pilot, lambda: review.following and review.at == 6, "following again")
+            moves = review.query_one(OptionList)
+            assert moves.highlighted is not None
+            await bob.review("close")
+            await until(pilot, lambda: app.screen is summary, "back at the summary")
+    finally:
+        await bob.close()
+        await host.close()
+
+
+async def test_the_creator_leads_the_review_and_closing_it_ends_it_for_everyone() -> None:
+    host = Host("test host", bot_delay=0.01)
+    await host.start("127.0.0.1", 0)
+    bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+    joined = await bob.create_table("Bob's table", "gotfive", 2, {"first": 0})
+    app = make_app("Ann")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            table, summary = await at_the_summary(pilot, host, bob)
+            # Bob steps out and comes back: the table is Ann's now, Bob a guest.
+            await bob.leave()
+            await bob.join(joined.table, joined.seat, token=joined.token)
+            await until(pilot, lambda: summary.check_action("review", ()) and any(
+                str(b.label) == "Review together (v)" for b in summary.query("#review")
+                .results(Button)), "Ann's offer to review together")
+            await pilot.press("v")
+            review: SharedReviewScreen = await until(
+                pilot, lambda: isinstance(app.screen, SharedReviewScreen) and app.screen,
+                "Ann's review")
+            opened = await bob.wait_for(lambda m: m.get("type") == "review")
+            assert opened["seat"] == 0 and opened["leader"] == 1 and opened["at"] == 0
+            await until(pilot, lambda: review.leads and "you lead" in where(review),
+                        "Ann leading")
+            await pilot.press("right", "right")
+            step = await bob.wait_for(lambda m: m.get("type") == "review_at" and m["at"] == 2)
+            assert step["following"] and all("n" not in t for t in step["view"]["racks"][0])
+            await pilot.press("escape")
+            await bob.wait_for(lambda m: m.get("type") == "review_closed")
+            await until(pilot, lambda: app.screen is summary and table.review is None,
+                        "the review closed for everyone")
+    finally:
+        await bob.close()
+        await host.close()

@@ -1,0 +1,243 @@
+"""The review of the game just over that a table follows together (``net.shared_review``).
+
+The host sends each player only their own seat's view at each move, so the review is
+seen from one's own seat alone (:class:`SharedReviewScreen`); the table's creator leads,
+anyone steps alone with the same keys and follows again with ``f``. A table screen's
+part in it is :class:`TableReview` (it gathers what the host sends and opens, feeds and
+closes the screen), and :func:`review_offer` / :func:`open_review` are what the end
+summary offers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual.binding import Binding, BindingType
+
+from tui.review import result_words, shared_steps, wire_part_starts
+from tui.review_position import Position, draw
+from tui.screens.review import Stepper
+
+
+def others_here(screen: Any) -> bool:
+    """True if another person is connected at ``screen``'s table."""
+    seats = screen.table.get("seats")
+    return any(isinstance(s, dict) and s.get("kind") == "human" and s.get("connected")
+               and s.get("seat") != screen.my_seat
+               for s in (seats if isinstance(seats, list) else []))
+
+
+def review_offer(screen: Any) -> str | None:
+    """What the summary's review button says now at ``screen``'s table (``None``: none
+    now): the creator opens a review the table follows; anyone follows one that is open."""
+    if screen.cut_off or screen.table.get("phase") != "over":
+        return None
+    if screen.is_creator:
+        return "Review together" if others_here(screen) else "Review"
+    return "Join the review" if screen.table.get("review") else None
+
+
+def open_review(screen: Any) -> None:
+    """Open the table's review (the creator) or follow the one open."""
+    screen.send("review", "open" if screen.is_creator else "follow")
+
+
+class SharedReviewScreen(Stepper):
+    """The review of the game just over that the table follows together
+    (``net.shared_review``): seen from one's own seat, led by the table's creator."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f", "follow", "Follow the leader"),
+        Binding("escape", "close", "Close"),
+    ]
+
+    #: Play sends a step to the host: moves closer together than this go as one step.
+    SHORTEST = 0.2
+
+    def __init__(self, opened: dict[str, Any], moves: list[Any],
+                 send: Callable[..., Any]) -> None:
+        game_id, names = str(opened["game"]), [str(n) for n in opened["names"]]
+        times = [(m["n"], float(m["time"])) for m in moves
+                 if isinstance(m, dict) and isinstance(m.get("n"), int)
+                 and isinstance(m.get("time"), int | float)]
+        super().__init__(game_id, names, shared_steps(game_id, names, moves),
+                         wire_part_starts(game_id, moves), times, int(opened["length"]),
+                         title="together")
+        self._send = send
+        self.result = opened.get("result")
+        #: Our seat in the game (``None``: we watched it): the only eyes we have here.
+        self.seat = opened["seat"]
+        self.view: dict[str, Any] | None = None
+        self.view_at = 0
+        self.view_time: float | None = None
+        self.following = True
+        self.leader: int | None = None
+        self.leader_at = 0
+        #: Set when the review ended while another screen was above this one.
+        self.ended = False
+        self.arrived(opened)
+
+    # ---- what the host sends -----------------------------------------------------------
+
+    def arrived(self, msg: dict[str, Any]) -> None:
+        """A position from the host (``review`` or ``review_at``)."""
+        at, view = msg.get("at"), msg.get("view")
+        if not isinstance(at, int) or not isinstance(view, dict):
+            return
+        self.view, self.view_at = view, at
+        when = msg.get("time")
+        self.view_time = float(when) if isinstance(when, int | float) else None
+        self.following = bool(msg.get("following", True))
+        leader, leader_at = msg.get("leader"), msg.get("leader_at")
+        self.leader = leader if isinstance(leader, int) else None
+        self.leader_at = leader_at if isinstance(leader_at, int) else self.leader_at
+        if self.following or at == self.at:
+            self.at = at
+        if self.is_mounted:
+            self.show()
+            self.refresh_bindings()
+
+    @property
+    def leads(self) -> bool:
+        """True if our steps take everyone following along (we created the table)."""
+        return self.seat is not None and self.seat == self.leader
+
+    def leader_name(self) -> str:
+        leader = self.leader
+        return self.names[leader] if leader is not None and 0 <= leader < len(self.names) \
+            else "the table's creator"
+
+    def result_text(self) -> str:
+        return result_words(self.game_id, self.result, self.names)
+
+    def seen_words(self) -> str:
+        if self.seat is None or not 0 <= self.seat < len(self.names):
+            return "as a watcher saw it"
+        return f"seen by you ({self.seat + 1} {self.names[self.seat]})"
+
+    def where_words(self) -> str:
+        words = super().where_words()
+        if self.leads:
+            return f"{words} · you lead: everyone following sees this move"
+        if self.following:
+            return f"{words} · following {self.leader_name()}"
+        return (f"{words} · on your own ({self.leader_name()} is at move {self.leader_at}; "
+                "f follows)")
+
+    def time_at(self, at: int) -> float | None:
+        if at == self.view_at and self.view_time is not None:
+            return self.view_time
+        return super().time_at(at)
+
+    def draw_position(self) -> RenderableType | None:
+        if self.view is None or self.view_at != self.at:
+            return None  # (the host's answer is on its way: the last position stays)
+        try:
+            return draw(Position(self.game_id, self.view, self.seat, self.names))
+        except (KeyError, TypeError, ValueError, IndexError):
+            return Text("this position cannot be drawn (the host sent something else)")
+
+    # ---- what we do --------------------------------------------------------------------
+
+    def go(self, at: int) -> None:
+        at = max(0, min(at, self.length))
+        if at == self.at and at == self.view_at:
+            return
+        self.at = at
+        if not self.leads:
+            self.following = False  # (the host says so too in its answer)
+        self._send("review", "go", at=at)
+        self.show()
+        self.refresh_bindings()
+
+    def action_follow(self) -> None:
+        """Back with the leader, at their move."""
+        self.pause()
+        self._send("review", "follow")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "follow":
+            return not self.following and not self.leads
+        return True
+
+    def action_close(self) -> None:
+        """Leave the review (ours ends it for everyone when we lead)."""
+        self.pause()
+        self._send("review", "close")
+        self.dismiss(None)
+
+    def on_screen_resume(self) -> None:
+        if self.ended:
+            self.dismiss(None)
+
+
+class TableReview:
+    """A table screen's part in the review its table follows: it gathers the moves the
+    host sends, opens the review when the host says it is open (over whatever shows),
+    hands it each position and closes it when the review or the finished game ends."""
+
+    def __init__(self, owner: Any) -> None:
+        #: The screen at the table (it sends requests and shows toasts).
+        self.owner = owner
+        self.moves: list[Any] = []
+        self.screen: SharedReviewScreen | None = None
+
+    def received(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "review_moves":
+            start, part = msg.get("from"), msg.get("moves")
+            if not isinstance(start, int) or not isinstance(part, list):
+                return
+            if start == 0:
+                self.moves = []
+            if start == len(self.moves):
+                self.moves += part
+        elif kind == "review":
+            self._opened(msg)
+        elif kind == "review_at" and self.screen is not None:
+            self.screen.arrived(msg)
+        elif kind == "review_closed" and self.screen is not None:
+            seat = msg.get("seat")
+            who = self.screen.names[seat] if isinstance(seat, int) and 0 <= seat < len(
+                self.screen.names) and seat != self.screen.seat else None
+            if who is not None:
+                self.owner.notify(f"{who} closed the review.", markup=False)
+            self.end()
+
+    def _opened(self, msg: dict[str, Any]) -> None:
+        if (not isinstance(msg.get("game"), str) or not isinstance(msg.get("names"), list)
+                or not isinstance(msg.get("length"), int)
+                or not (msg.get("seat") is None or isinstance(msg.get("seat"), int))):
+            return
+        moves, self.moves = self.moves, []
+        if self.screen is not None and not self.screen.ended:
+            self.screen.arrived(msg)  # following again (the same game, the same moves)
+            return
+        screen = SharedReviewScreen(msg, moves, self.owner.send)
+        self.screen = screen
+        if not screen.leads:
+            self.owner.notify(
+                f"{screen.leader_name()} opened a review of the game: you follow "
+                "their steps, seeing your own seat. ← → step on your own, f follows again, "
+                "Esc leaves it.", title="Review together", markup=False, timeout=8)
+
+        def closed(_: None) -> None:
+            if self.screen is screen:
+                self.screen = None
+
+        self.owner.app.push_screen(screen, closed)
+
+    def end(self) -> None:
+        """The review is over (closed by its leader, or the table moved on)."""
+        screen = self.screen
+        if screen is None:
+            return
+        screen.pause()
+        self.screen = None
+        if screen.is_current:
+            screen.dismiss(None)
+        else:
+            screen.ended = True
