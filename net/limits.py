@@ -20,12 +20,16 @@ SOCIAL = {
                      "add_bot", "remove_bot", "kick", "start", "to_lobby",
                      "rematch", "review_open", "review_follow", "review_close")
     },
+    # A step of the table's review makes the host replay up to 64 moves and send a view
+    # to everyone following: held to a player's pace (the app sends one at a time).
+    "review_go": "review",
 }
 #: What a peer is told when it spends an allowance too fast.
 SLOW_DOWN = {
     "chat": "you are sending chat lines too fast; wait a moment",
     "rename": "you are changing your name too often; wait a moment",
     "lobby": "you are joining, leaving or changing the table too fast; wait a moment",
+    "review": "you are stepping through the review too fast; wait a moment",
 }
 #: One address may spend this many times one connection's allowances.
 ADDRESS_FACTOR = 3
@@ -73,6 +77,9 @@ class Limits(NamedTuple):
     #: Requests that change a lobby (join, leave, ready, seats, bots, configure…).
     lobby_rate: float = 3.0
     lobby_burst: int = 30
+    #: Steps through the table's review (``review_go``).
+    review_rate: float = 10.0
+    review_burst: int = 20
     #: Bytes waiting in a connection's transport above which its updates are coalesced.
     out_high: int = 64 * 1024
     #: Bytes of other frames (replies, chat) queued behind a congested connection.
@@ -142,6 +149,7 @@ class Gate:
             "chat": (lim.chat_rate, lim.chat_burst),
             "rename": (lim.rename_rate, lim.rename_burst),
             "lobby": (lim.lobby_rate, lim.lobby_burst),
+            "review": (lim.review_rate, lim.review_burst),
         }[kind]
 
     def take(self, mine: dict[str, Bucket], address: str, request: str,

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgpack
 
+from engine.core import Game
 from engine.record import RecordError, Replay
 from net.fanout import Outbox, wire_time
 from net.lobby import require_creator
@@ -62,6 +63,8 @@ class SharedReview:
         self.alone: dict[Member, int] = {}
         self._moves: dict[int | None, list[dict[str, Any]]] = {}
         self._drawn: dict[int, list[dict[str, Any]]] | None = None
+        #: The game at the move last asked for (a step sends it to everyone following).
+        self._game: tuple[int, Game] | None = None
 
     def __len__(self) -> int:
         return len(self.replay)
@@ -111,7 +114,9 @@ class SharedReview:
 
     def position(self, at: int, seat: int | None) -> dict[str, Any]:
         """``seat``'s view after ``at`` moves (its time left as seconds, as on the wire)."""
-        game = self.replay.game_at(at)
+        if self._game is None or self._game[0] != at:
+            self._game = (at, self.replay.game_at(at))
+        game = self._game[1]
         return wire_time(game.view(seat), game.now)
 
     def time_at(self, at: int) -> float:

@@ -193,3 +193,14 @@ def test_a_member_who_leaves_the_table_is_sent_no_more_of_it() -> None:
     send(lobby.leave(table, bob, 101.0))
     send(shared_review.go(table, ann, 2))
     assert not reviews(bob)
+
+
+def test_steps_through_a_review_are_held_to_a_players_pace() -> None:
+    """A step makes the host replay moves and send a view to everyone following: a
+    script stepping as fast as it can is refused past a player's pace."""
+    from net.limits import Gate, Limits
+
+    gate, mine, lim = Gate(Limits()), {}, Limits()
+    said = [gate.take(mine, "192.0.2.7", "review_go", 5.0) for _ in range(lim.review_burst + 1)]
+    assert said[:-1] == [None] * lim.review_burst and "too fast" in str(said[-1])
+    assert gate.take(mine, "192.0.2.7", "review_go", 5.0 + 2 / lim.review_rate) is None

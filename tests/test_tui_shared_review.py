@@ -84,8 +84,7 @@ async def at_the_summary(pilot: Any, host: Host, bob: Client) -> tuple[Table, Su
     return table, summary
 
 
-async def test_a_guest_follows_the_creators_review_steps_alone_and_follows_again(
-        tmp_path: Path) -> None:
+async def test_a_guest_follows_the_creators_review_steps_alone_and_follows_again() -> None:
     host = Host("test host", bot_delay=0.01)
     await host.start("127.0.0.1", 0)
     bob = await Client.connect("127.0.0.1", host.port, name="Bob")
@@ -162,3 +161,33 @@ async def test_the_creator_leads_the_review_and_closing_it_ends_it_for_everyone(
     finally:
         await bob.close()
         await host.close()
+
+
+async def test_keys_faster_than_the_host_answers_send_one_step_at_a_time() -> None:
+    """A key held down: one step on its way to the host at a time, then the last key's."""
+    from textual.app import App
+
+    sent: list[tuple[Any, ...]] = []
+    names = ["Ann", "Bob"]
+    moves = [{"n": k, "seat": k % 2, "time": float(k), "action": {"type": "reveal"},
+              "events": [{"type": "revealed", "seat": k % 2, "tile": {"n": k, "colour": 0}}]}
+             for k in range(1, 9)]
+
+    def frame(kind: str, at: int, following: bool = False) -> dict[str, Any]:
+        return {"type": kind, "game": "gotfive", "names": names, "seat": 1, "length": 8,
+                "at": at, "time": float(at), "following": following, "leader": 0,
+                "leader_at": 0, "view": {"phase": "play", "racks": [[], []], "clues": []}}
+
+    screen = SharedReviewScreen(frame("review", 0, True), moves,
+                                lambda *args, **kw: sent.append((*args, kw)))
+    async with App().run_test() as pilot:
+        await pilot.app.push_screen(screen)
+        await pilot.press("right", "right", "right", "right")
+        assert sent == [("review", "go", {"at": 1})] and screen.at == 4
+        screen.arrived(frame("review_at", 0, True))  # the leader's, crossing ours: no jump
+        assert screen.at == 4 and screen.view_at == 0
+        screen.arrived(frame("review_at", 1))  # ours answered: the last key's is asked
+        assert sent[-1] == ("review", "go", {"at": 4}) and len(sent) == 2
+        screen.arrived(frame("review_at", 4))
+        assert (screen.at, screen.view_at, screen.following) == (4, 4, False)
+        assert "on your own" in where(screen)

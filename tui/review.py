@@ -128,7 +128,10 @@ def shared_steps(game_id: str, names: list[str], moves: list[Any]) -> list[Step]
                 or not all(isinstance(e, dict) for e in events)
                 or not (drew is None or isinstance(drew, list))):
             continue
-        step = _step(game_id, namer, k, float(now), seat, action, events, drew)
+        try:
+            step = _step(game_id, namer, k, float(now), seat, action, events, drew)
+        except (KeyError, TypeError, ValueError, IndexError):
+            continue  # (not what a host of this version sends)
         if step is not None:
             out.append(step)
     return out

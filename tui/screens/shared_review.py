@@ -78,27 +78,54 @@ class SharedReviewScreen(Stepper):
         self.leader_at = 0
         #: Set when the review ended while another screen was above this one.
         self.ended = False
+        #: Our step on its way to the host, and the one to ask for once it is answered.
+        self._asked: int | None = None
+        self._wanted: int | None = None
         self.arrived(opened)
 
     # ---- what the host sends -----------------------------------------------------------
 
     def arrived(self, msg: dict[str, Any]) -> None:
-        """A position from the host (``review`` or ``review_at``)."""
+        """A position from the host (``review``: the whole review, again after ``f``;
+        ``review_at``: a step, ours or the leader's)."""
         at, view = msg.get("at"), msg.get("view")
         if not isinstance(at, int) or not isinstance(view, dict):
+            return
+        leader, leader_at = msg.get("leader"), msg.get("leader_at")
+        self.leader = leader if isinstance(leader, int) else None
+        self.leader_at = leader_at if isinstance(leader_at, int) else self.leader_at
+        if msg.get("type") == "review":
+            self._asked = self._wanted = None
+        ours = self._asked is not None and at == self._asked
+        if self._asked is not None and not ours:
+            # The leader's step, crossing ours on its way: ours is answered next.
+            self._refresh()
             return
         self.view, self.view_at = view, at
         when = msg.get("time")
         self.view_time = float(when) if isinstance(when, int | float) else None
         self.following = bool(msg.get("following", True))
-        leader, leader_at = msg.get("leader"), msg.get("leader_at")
-        self.leader = leader if isinstance(leader, int) else None
-        self.leader_at = leader_at if isinstance(leader_at, int) else self.leader_at
-        if self.following or at == self.at:
+        self._asked = None
+        if self._wanted is not None:
+            # Keys pressed while the host answered: only the last one is asked for.
+            wanted, self._wanted = self._wanted, None
+            if wanted != at:
+                self._ask(wanted)
+        elif self.following or ours or at == self.at:
             self.at = at
+        self._refresh()
+
+    def _refresh(self) -> None:
         if self.is_mounted:
             self.show()
             self.refresh_bindings()
+
+    def refused(self) -> None:
+        """The host refused our step (too fast, or the review is gone): none is on its
+        way any more."""
+        self._asked = self._wanted = None
+        self.at = self.view_at
+        self._refresh()
 
     @property
     def leads(self) -> bool:
@@ -149,9 +176,15 @@ class SharedReviewScreen(Stepper):
         self.at = at
         if not self.leads:
             self.following = False  # (the host says so too in its answer)
+        if self._asked is None:
+            self._ask(at)
+        else:
+            self._wanted = at  # one step on its way at a time (a key held down)
+        self._refresh()
+
+    def _ask(self, at: int) -> None:
+        self._asked = at
         self._send("review", "go", at=at)
-        self.show()
-        self.refresh_bindings()
 
     def action_follow(self) -> None:
         """Back with the leader, at their move."""

@@ -421,6 +421,8 @@ class TableScreen(TableCreatorScreen):
         """Our move was refused: the keys work again on the view we have."""
         if method == "act":
             self.answered_at = None
+        elif method == "review" and self.review is not None and self.review.screen:
+            self.review.screen.refused()
 
     def intent_holds(self, action: dict[str, Any]) -> bool:
         """True when the host refused ``action`` but the table is already as the player
