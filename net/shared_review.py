@@ -16,8 +16,10 @@ Requests (``net.handlers``): ``review_open`` (the creator, once the game is over
 ``review_follow`` (back with the leader, also after closing it), ``review_close`` (the
 creator ends it for everyone; anyone else just stops receiving it). Frames:
 ``review_moves`` (the move list, in parts a frame can hold), ``review`` (opened: what to
-show), ``review_at`` (a position), ``review_closed``. A review lives in the host's memory
-only and ends with the finished game: a rematch or the lobby ends it.
+show), ``review_at`` (a position), ``review_state`` (where the leader is and how many
+follow: for the leader, and for those stepping alone), ``review_closed``. A review
+lives in the host's memory only and ends with the finished game: a rematch or the lobby
+ends it.
 """
 
 from __future__ import annotations
@@ -138,6 +140,26 @@ class SharedReview:
                 "following": self.following(member), "leader_at": self.at, "leader": leader,
                 "view": self.position(at, member.seat)}
 
+    def state(self, table: Table) -> dict[str, Any]:
+        """Who is where: the leader's move, and how many others follow or step alone."""
+        others = [m for m in table.connections() if m in self.inside
+                  and not (m.seat is not None and m.seat == table.creator)]
+        alone = sum(1 for m in others if m in self.alone)
+        return {"type": "review_state", "leader": table.creator, "leader_at": self.at,
+                "following": len(others) - alone, "alone": alone}
+
+    def tell(self, table: Table, out: Outbox, *, leader: bool = True,
+             alone: bool = False) -> None:
+        """Add to ``out`` :meth:`state` for the leader and/or those stepping alone (they
+        see where the leader is, the leader who follows)."""
+        state = self.state(table)
+        for m in table.connections():
+            if m not in self.inside:
+                continue
+            leads = m.seat is not None and m.seat == table.creator
+            if (leader and leads) or (alone and m in self.alone):
+                out.messages.append((m, state))
+
     def opened(self, member: Member, leader: int | None, out: Outbox) -> None:
         """Add to ``out`` everything ``member`` needs to show the review: its list of
         moves (in parts), then the review itself at its position."""
@@ -219,9 +241,13 @@ def go(table: Table, member: Member, at: int) -> Outbox:
         for m in table.connections():
             if m in review.inside and review.following(m):
                 out.messages.append((m, review.frame_at(m, table.creator)))
+        review.tell(table, out, leader=False, alone=True)
     else:
+        went = member not in review.alone
         review.alone[member] = at
         out.messages.append((member, review.frame_at(member, table.creator)))
+        if went:
+            review.tell(table, out)
     return out
 
 
@@ -231,6 +257,7 @@ def follow(table: Table, member: Member) -> Outbox:
     review.alone.pop(member, None)
     out = Outbox()
     review.opened(member, table.creator, out)
+    review.tell(table, out)
     return out
 
 
@@ -248,4 +275,5 @@ def close(table: Table, member: Member, now: float) -> Outbox:
     else:
         review.inside.discard(member)
         review.alone.pop(member, None)
+        review.tell(table, out)
     return out

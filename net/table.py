@@ -147,6 +147,9 @@ class Table:
         key = self.state_key()
         if self.journaling and key != self._journaled:
             self._record_state(out, key)
+        if self.review is not None:
+            # Someone came or went: the review's leader sees who follows now.
+            self.review.tell(self, out)
         elapsed = self.elapsed(now)
         to: list[tuple[Recipient, int | None]] = [
             (s.conn, i) for i, s in enumerate(self.seats) if s.conn is not None]

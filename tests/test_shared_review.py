@@ -204,3 +204,24 @@ def test_steps_through_a_review_are_held_to_a_players_pace() -> None:
     said = [gate.take(mine, "192.0.2.7", "review_go", 5.0) for _ in range(lim.review_burst + 1)]
     assert said[:-1] == [None] * lim.review_burst and "too fast" in str(said[-1])
     assert gate.take(mine, "192.0.2.7", "review_go", 5.0 + 2 / lim.review_rate) is None
+
+
+def test_the_leader_sees_who_follows_and_those_on_their_own_see_where_the_leader_is() -> None:
+    table, (ann, bob, cy), _ = finished("getout", {"match": False, "first": 0},
+                                        ["Ann", "Bob", "Cy"])
+
+    def states(guest: Guest) -> list[tuple[int, int, int]]:
+        said = [m for m in guest.messages if m["type"] == "review_state"]
+        guest.messages = [m for m in guest.messages if m["type"] != "review_state"]
+        return [(m["leader_at"], m["following"], m["alone"]) for m in said]
+
+    send(shared_review.open_review(table, ann, 100.0))
+    assert states(ann)[-1] == (0, 2, 0) and not states(bob)
+    send(shared_review.go(table, bob, 4))
+    assert states(ann) == [(0, 1, 1)]
+    send(shared_review.go(table, ann, 2))
+    assert states(bob) == [(2, 1, 1)] and not states(cy) and not states(ann)
+    send(shared_review.close(table, cy, 101.0))
+    assert states(ann) == [(2, 0, 1)]
+    send(lobby.leave(table, bob, 102.0))
+    assert states(ann) == [(2, 0, 0)]

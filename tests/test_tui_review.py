@@ -310,3 +310,25 @@ async def test_a_summary_gone_before_its_game_is_kept_offers_nothing_and_stays_q
         kept.set_result(7)
         await pilot.pause()
         assert app.is_running
+
+
+def test_a_draw_after_the_pile_was_turned_over_keeps_both_lines() -> None:
+    """The drawer's line names the card and still says the pile was turned over; the
+    others read the same two events without the card (a fresh player saw "Bob drew
+    Geoff 1 · Bob drew a card" and no turnover)."""
+    from tui.review import steps
+
+    for seed in range(40):
+        record = simulate("getout", 2, seed, {"match": False}, record=True)["record"]
+        replay = Replay(record)
+        turned = [k for k, events in enumerate(replay.events, 1)
+                  if [e["type"] for e in events][:2] == ["recycled", "drew"]]
+        if turned:
+            break
+    else:
+        pytest.fail("no draw after a turnover in 40 seeded rounds")
+    step = next(s for s in steps(record, replay) if s.number == turned[0])
+    assert step.text.startswith("The played pile (") and "drew a card" not in step.text
+    assert " drew " in step.text.split(" · ")[1]
+    others = step.seen_by(1 - step.seat)
+    assert others.startswith("The played pile (") and others.endswith("drew a card")

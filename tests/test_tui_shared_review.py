@@ -14,7 +14,7 @@ from net.client import Client
 from net.host import Host
 from net.table import Table
 from tui.screens.lobby import LobbyScreen
-from tui.screens.shared_review import SharedReviewScreen
+from tui.screens.shared_review import SharedReviewScreen, others_here
 from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
 
@@ -140,9 +140,10 @@ async def test_the_creator_leads_the_review_and_closing_it_ends_it_for_everyone(
             # Bob steps out and comes back: the table is Ann's now, Bob a guest.
             await bob.leave()
             await bob.join(joined.table, joined.seat, token=joined.token)
-            await until(pilot, lambda: summary.check_action("review", ()) and any(
-                str(b.label) == "Review together (v)" for b in summary.query("#review")
-                .results(Button)), "Ann's offer to review together")
+            tables = [s for s in app.screen_stack if isinstance(s, TableScreen)]
+            await until(pilot, lambda: others_here(tables[0]) and any(
+                str(b.label) == "Review (v)" for b in summary.query("#review")
+                .results(Button)), "Ann's offer to review, Bob back")
             await pilot.press("v")
             review: SharedReviewScreen = await until(
                 pilot, lambda: isinstance(app.screen, SharedReviewScreen) and app.screen,
@@ -191,3 +192,35 @@ async def test_keys_faster_than_the_host_answers_send_one_step_at_a_time() -> No
         screen.arrived(frame("review_at", 4))
         assert (screen.at, screen.view_at, screen.following) == (4, 4, False)
         assert "on your own" in where(screen)
+
+
+async def test_a_dropped_guest_comes_back_into_the_review_and_a_host_gone_ends_it() -> None:
+    host = Host("test host", bot_delay=0.01)
+    await host.start("127.0.0.1", 0)
+    bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+    await bob.create_table("Bob's table", "gotfive", 2, {"first": 0})
+    app = make_app("Ann")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await at_the_summary(pilot, host, bob)
+            await bob.review("open")
+            first = await until(pilot, lambda: isinstance(app.screen, SharedReviewScreen)
+                                and app.screen, "the review")
+            await bob.review("go", at=3)
+            await until(pilot, lambda: first.view_at == 3, "Bob's step")
+            (table_screen,) = [s for s in app.screen_stack if isinstance(s, TableScreen)]
+            client = table_screen.session.client
+            assert client is not None
+            client.abort()  # the cable is pulled: the review goes, and comes back
+            await until(pilot, lambda: table_screen.session.client is not client
+                        and isinstance(app.screen, SharedReviewScreen)
+                        and app.screen is not first and app.screen.view_at == 3
+                        and app.screen.following, "back in the review, at Bob's move")
+            await host.close()  # the host is gone: so is the review
+            await until(pilot, lambda: not any(isinstance(s, SharedReviewScreen)
+                                               for s in app.screen_stack) and table_screen.gone,
+                        "the review ended")
+            await pilot.pause()
+    finally:
+        await bob.close()
+        await host.close()

@@ -39,7 +39,8 @@ RETRY_DELAYS = (0.5, 1.0, 2.0, 3.0, 5.0)
 #: Reconnection attempts before giving up (about a minute with the delays above).
 MAX_ATTEMPTS = 16
 #: What the host sends of a review the table follows (``net.shared_review``).
-REVIEW_FRAMES = frozenset({"review_moves", "review", "review_at", "review_closed"})
+REVIEW_FRAMES = frozenset({"review_moves", "review", "review_at", "review_state",
+                           "review_closed"})
 #: Restarts of a failed listener in a row before the app stops trying.
 MAX_RESTARTS = 3
 

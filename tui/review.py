@@ -99,12 +99,19 @@ def _step(game_id: str, namer: Namer, k: int, now: float, seat: int | None,
     """Move ``k`` as a line (``None``: nothing to say): its events' lines, the move in
     words where they say nothing of it, and the card a draw brought (``drew``: known to
     the reader), with the line everyone else read."""
-    lines = [line for e in events
-             if (line := describe_past_event(game_id, e, namer)) is not None]
-    public = None
-    if drew is not None and seat is not None:
-        public = " · ".join(lines)
-        lines = [_drawn(drew, namer.name(seat)), *lines[1:]]
+    # The drawer's own line names the card; everyone else read the event's line (the
+    # pile may have been turned over first: that line stays in both).
+    lines, others, named = [], [], False
+    for e in events:
+        line = own = describe_past_event(game_id, e, namer)
+        if (drew is not None and seat is not None and not named
+                and e.get("type") == "drew" and e.get("seat") == seat):
+            own, named = _drawn(drew, namer.name(seat)), True
+        if line is not None:
+            others.append(line)
+        if own is not None:
+            lines.append(own)
+    public = " · ".join(others) if named else None
     if seat is not None and action is not None and (
             not lines or action.get("type") in SAID_ALWAYS):
         lines = [_move_words(game_id, seat, action, namer), *lines]

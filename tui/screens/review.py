@@ -57,8 +57,8 @@ class Stepper(Screen[None]):
         # (Over the move list's own keys: it scrolls sideways with them.)
         Binding("right", "step(1)", "Next", key_display="→", priority=True),
         Binding("left", "step(-1)", "Previous", key_display="←", priority=True),
-        Binding("home", "go(0)", "Start", show=False),
-        Binding("end", "go(-1)", "End", show=False),
+        Binding("home", "go(0)", "Start", show=False, priority=True),
+        Binding("end", "go(-1)", "End", show=False, priority=True),
         Binding("right_square_bracket", "part(1)", "Next part", key_display="]"),
         Binding("left_square_bracket", "part(-1)", "Previous part", key_display="[",
                 show=False),

@@ -32,12 +32,13 @@ def others_here(screen: Any) -> bool:
 
 def review_offer(screen: Any) -> str | None:
     """What the summary's review button says now at ``screen``'s table (``None``: none
-    now): the creator opens a review the table follows; anyone follows one that is open."""
+    now): the creator opens a review the table follows; anyone follows one that is open.
+    (One short word: the creator's summary has four more buttons at 80 columns.)"""
     if screen.cut_off or screen.table.get("phase") != "over":
         return None
-    if screen.is_creator:
-        return "Review together" if others_here(screen) else "Review"
-    return "Join the review" if screen.table.get("review") else None
+    if screen.is_creator or screen.table.get("review"):
+        return "Review"
+    return None
 
 
 def open_review(screen: Any) -> None:
@@ -78,6 +79,10 @@ class SharedReviewScreen(Stepper):
         self.leader_at = 0
         #: Set when the review ended while another screen was above this one.
         self.ended = False
+        #: (For the leader) how many others follow, and how many step alone.
+        self.others: tuple[int, int] | None = None
+        #: Set when we left the review ourselves (Esc): it is not joined again unasked.
+        self.left = False
         #: Our step on its way to the host, and the one to ask for once it is answered.
         self._asked: int | None = None
         self._wanted: int | None = None
@@ -115,6 +120,16 @@ class SharedReviewScreen(Stepper):
             self.at = at
         self._refresh()
 
+    def state(self, msg: dict[str, Any]) -> None:
+        """Where the leader is, and (for the leader) how many follow."""
+        leader, leader_at = msg.get("leader"), msg.get("leader_at")
+        self.leader = leader if isinstance(leader, int) else self.leader
+        self.leader_at = leader_at if isinstance(leader_at, int) else self.leader_at
+        following, alone = msg.get("following"), msg.get("alone")
+        if isinstance(following, int) and isinstance(alone, int):
+            self.others = (following, alone)
+        self._refresh()
+
     def _refresh(self) -> None:
         if self.is_mounted:
             self.show()
@@ -148,11 +163,20 @@ class SharedReviewScreen(Stepper):
     def where_words(self) -> str:
         words = super().where_words()
         if self.leads:
-            return f"{words} · you lead: everyone following sees this move"
+            return f"{words} · you lead: {self._followers()}; Esc ends it for everyone"
         if self.following:
             return f"{words} · following {self.leader_name()}"
         return (f"{words} · on your own ({self.leader_name()} is at move {self.leader_at}; "
                 "f follows)")
+
+    def _followers(self) -> str:
+        if self.others is None:
+            return "everyone following sees this move"
+        following, alone = self.others
+        said = [f"{following} following" if following else "nobody else following"]
+        if alone:
+            said.append(f"{alone} on their own")
+        return ", ".join(said)
 
     def time_at(self, at: int) -> float | None:
         if at == self.view_at and self.view_time is not None:
@@ -198,12 +222,30 @@ class SharedReviewScreen(Stepper):
 
     def action_close(self) -> None:
         """Leave the review (ours ends it for everyone when we lead)."""
+        self.left = True
         self.pause()
         self._send("review", "close")
         self.dismiss(None)
 
-    def on_screen_resume(self) -> None:
+    def end(self) -> None:
+        """The review is over: this screen goes as soon as it is the one shown and
+        whole (one ended as it opens is mounted first: Textual's header must not lose
+        its parts before its first frame)."""
+        self.pause()
+        self.ended = True
+        if self.is_current and self.is_mounted:
+            self._go_away()
+
+    def on_mount(self) -> None:
         if self.ended:
+            self.call_after_refresh(self._go_away)
+
+    def on_screen_resume(self) -> None:
+        if self.ended and self.is_mounted:
+            self.call_after_refresh(self._go_away)
+
+    def _go_away(self) -> None:
+        if self.is_current and self.is_attached:
             self.dismiss(None)
 
 
@@ -217,6 +259,9 @@ class TableReview:
         self.owner = owner
         self.moves: list[Any] = []
         self.screen: SharedReviewScreen | None = None
+        #: We left the open review ourselves (it is not joined again unasked); we asked
+        #: to follow it (the answer is on its way); the newcomer's toast was shown.
+        self.declined = self.asked = self.told = False
 
     def received(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -232,6 +277,8 @@ class TableReview:
             self._opened(msg)
         elif kind == "review_at" and self.screen is not None:
             self.screen.arrived(msg)
+        elif kind == "review_state" and self.screen is not None:
+            self.screen.state(msg)
         elif kind == "review_closed" and self.screen is not None:
             seat = msg.get("seat")
             who = self.screen.names[seat] if isinstance(seat, int) and 0 <= seat < len(
@@ -246,31 +293,55 @@ class TableReview:
                 or not (msg.get("seat") is None or isinstance(msg.get("seat"), int))):
             return
         moves, self.moves = self.moves, []
+        self.asked = self.declined = False
         if self.screen is not None and not self.screen.ended:
             self.screen.arrived(msg)  # following again (the same game, the same moves)
             return
         screen = SharedReviewScreen(msg, moves, self.owner.send)
         self.screen = screen
-        if not screen.leads:
+        if not screen.leads and not self.told:
+            self.told = True
             self.owner.notify(
-                f"{screen.leader_name()} opened a review of the game: you follow "
-                "their steps, seeing your own seat. ← → step on your own, f follows again, "
-                "Esc leaves it.", title="Review together", markup=False, timeout=8)
+                f"{screen.leader_name()} leads a review of the game, each of you seeing "
+                "your own seat: ← → step on your own, f follows again, Esc leaves.",
+                title="Review together", markup=False, timeout=5)
 
         def closed(_: None) -> None:
             if self.screen is screen:
                 self.screen = None
+            if screen.left:
+                self.declined = True
 
         self.owner.app.push_screen(screen, closed)
+
+    def table_changed(self, table: dict[str, Any]) -> None:
+        """A new state of the table: the finished game gone (a rematch, the lobby) ends
+        the review; a review open that we are not in (we came back to the table, or
+        our connection did) is followed, unless we left it ourselves."""
+        if table.get("phase") != "over":
+            self.end()
+            self.declined = self.asked = False
+        elif not table.get("review"):
+            self.declined = self.asked = False
+        elif self.screen is None and not self.declined and not self.asked:
+            self.asked = True
+            self.owner.send("review", "follow")
+
+    def cut_off(self, final: bool) -> None:
+        """The connection to the host dropped (``final``: for good)."""
+        if self.screen is None:
+            return
+        self.owner.notify(
+            "The host is gone: the review ended." if final else
+            "The connection to the host dropped: the review comes back once it does.",
+            severity="warning", markup=False)
+        self.end()
+        self.asked = False
 
     def end(self) -> None:
         """The review is over (closed by its leader, or the table moved on)."""
         screen = self.screen
         if screen is None:
             return
-        screen.pause()
         self.screen = None
-        if screen.is_current:
-            screen.dismiss(None)
-        else:
-            screen.ended = True
+        screen.end()

@@ -33,7 +33,7 @@ from textual.widgets import Header, Input
 
 from tui import gc_tuning
 from tui.games.past_events import describe_past_event
-from tui.messages import ChatReceived, ReviewReceived
+from tui.messages import ChatReceived, ConnectionDropped, ReviewReceived
 from tui.notices import Namer, describe_chat, describe_notice, our_seat_then, seat_names
 from tui.screens.base import Banner
 from tui.screens.table_creator import TableCreatorScreen
@@ -173,8 +173,8 @@ class TableScreen(TableCreatorScreen):
         self._offer_finish()
         self._footer_keys_changed()
         self._collect_later()
-        if self.review is not None and self.table.get("phase") != "over":
-            self.review.end()  # (the finished game is gone: a rematch, the lobby)
+        if self.review is not None or self.table.get("review"):
+            self._table_review().table_changed(self.table)
         if self.summary_screen is not None:
             self.summary_screen.review_offer_changed()
 
@@ -271,12 +271,19 @@ class TableScreen(TableCreatorScreen):
     @on(ReviewReceived)
     def review_received(self, message: ReviewReceived) -> None:
         """The host spoke of the review the table follows (``net.shared_review``)."""
+        self._table_review().received(message.msg)
+
+    @on(ConnectionDropped)
+    def review_cut_off(self, message: ConnectionDropped) -> None:
+        if self.review is not None:
+            self.review.cut_off(message.final)
+
+    def _table_review(self) -> TableReview:
         if self.review is None:
-            # Loaded with the first review, not before the table's first frame.
-            from tui.screens.shared_review import TableReview
+            from tui.screens.shared_review import TableReview  # (with the first review)
 
             self.review = TableReview(self)
-        self.review.received(message.msg)
+        return self.review
 
     @on(ChatReceived)
     def chat_received(self) -> None:
