@@ -99,7 +99,7 @@ async def test_a_guest_follows_the_creators_review_steps_alone_and_follows_again
                 pilot, lambda: isinstance(app.screen, SharedReviewScreen)
                 and "move 0 of" in where(app.screen) and app.screen, "the review, opened by Bob")
             assert review.seat == 1 and review.following and not review.leads
-            assert "following Bob" in where(review) and "seen by you (2 Ann)" in where(review)
+            assert "following Bob" in where(review) and "as you (2 Ann) saw it" in where(review)
             # As dealt, Ann's own rack is hidden from her (the game's end laid it open,
             # but a review shows a seat what it knew then).
             assert review.view is not None and table.review is not None

@@ -65,7 +65,7 @@ def position_of(game: Game, seat: int | None, names: list[str]) -> Position:
 def _seat_title(out: Text, i: int, names: list[str], seat: int | None) -> None:
     out.append(f"{i + 1} {names[i]}", style="bold")
     if i == seat:
-        out.append(" (seen from here)", style="italic")
+        out.append(" (you)", style="italic")
 
 
 def getout_position(p: Position) -> Text:
@@ -90,7 +90,9 @@ def getout_position(p: Position) -> Text:
         elif i == seat:
             shown = view.get("hand", [])
         else:
-            out.append(f"     {view['hand_counts'][i]} cards (hidden)\n")
+            count = view["hand_counts"][i]
+            out.append(f"     {count} card{'' if count == 1 else 's'} (hidden)\n" if count
+                       else "     no cards left\n")
             continue
         out.append("     " + ", ".join(card_label(c) for c in shown) + "\n")
     history = view.get("history") or []
@@ -102,8 +104,9 @@ def getout_position(p: Position) -> Text:
     return out
 
 
-#: The width of a tile and of a notch in a Got Five! rack's grid.
-RACK_TILE, RACK_NOTCH = 6, 4
+#: The width of a tile and of a notch in a Got Five! rack's grid: as in play, room for
+#: a tile with its dots and a space (a sorted tile under a notch keeps every dot).
+RACK_TILE, RACK_NOTCH = 7, 7
 #: Get It!'s phases, as a player says them.
 PHASES = {"prepare": "preparing the piles", "play": "the round runs",
           "round_over": "the round is over", "over": "the game is over"}
@@ -140,7 +143,8 @@ def getit_position(p: Position) -> Text:
         else:
             top = pile.get("top")
             shown = "— empty —" if not pile.get("count") else (
-                f"top {card_text(top)}" if top else "top hidden (their own card)")
+                f"top {card_text(top)}" if top else
+                f"top hidden ({'your' if i == seat else 'their'} own card)")
             count = pile.get("count")
             out.append(f"  {count} card{'' if count == 1 else 's'}, {shown}\n")
         said = signal_lines(signals[i], namer, seat) if i < len(signals) else []

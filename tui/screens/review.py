@@ -51,6 +51,10 @@ class Stepper(Screen[None]):
     Stepper #review-moves { width: 2fr; min-width: 24; }
     /* The move shown now stands out without colour too (a monochrome terminal). */
     Stepper #review-moves > .option-list--option-highlighted { text-style: bold reverse; }
+    /* Too narrow for the position beside the moves: the moves go under it. */
+    Stepper.stacked #review-body { layout: vertical; }
+    Stepper.stacked #review-position { width: 1fr; height: 2fr; }
+    Stepper.stacked #review-moves { width: 1fr; height: 1fr; min-height: 4; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -63,7 +67,13 @@ class Stepper(Screen[None]):
         Binding("left_square_bracket", "part(-1)", "Previous part", key_display="[",
                 show=False),
         Binding("space", "play", "Play/pause"),
+        # The position may be taller than its room (the moves keep ↑↓).
+        Binding("shift+down", "scroll_position(3)", "Scroll", key_display="⇧↑↓"),
+        Binding("shift+up", "scroll_position(-3)", "Scroll", show=False),
     ]
+
+    #: Columns the position needs beside the move list (Got Five!'s racks and board).
+    BESIDE = {"gotfive": 120}
 
     def __init__(self, game_id: str, names: list[str], steps: list[Step], parts: list[int],
                  times: list[tuple[int, float]], length: int, *, title: str = "") -> None:
@@ -156,10 +166,25 @@ class Stepper(Screen[None]):
         index = self._step_index()
         with self.prevent(OptionList.OptionHighlighted):
             moves.highlighted = index
+        if index is None:
+            moves.scroll_home(animate=False)  # as dealt: the list from its start
+        self.call_after_refresh(self.refresh_bindings)  # (the position may scroll now)
 
     def on_resize(self) -> None:
-        """A new size keeps the move shown in sight in the list."""
+        """A new size keeps the move shown in sight in the list; below the width the
+        position needs beside the moves, the moves go under it."""
+        self.set_class(self.size.width < self.BESIDE.get(self.game_id, 0), "stacked")
         self.call_after_refresh(self.query_one(OptionList).scroll_to_highlight)
+        self.call_after_refresh(self.refresh_bindings)
+
+    def action_scroll_position(self, lines: int) -> None:
+        self.query_one("#review-position", VerticalScroll).scroll_relative(
+            y=lines, animate=False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "scroll_position":
+            return self.query_one("#review-position", VerticalScroll).max_scroll_y > 0
+        return True
 
     def _step_index(self) -> int | None:
         """The list entry of the last move played (``None`` before the first)."""

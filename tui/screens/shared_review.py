@@ -158,7 +158,7 @@ class SharedReviewScreen(Stepper):
     def seen_words(self) -> str:
         if self.seat is None or not 0 <= self.seat < len(self.names):
             return "as a watcher saw it"
-        return f"seen by you ({self.seat + 1} {self.names[self.seat]})"
+        return f"as you ({self.seat + 1} {self.names[self.seat]}) saw it"
 
     def where_words(self) -> str:
         words = super().where_words()
@@ -218,7 +218,7 @@ class SharedReviewScreen(Stepper):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "follow":
             return not self.following and not self.leads
-        return True
+        return super().check_action(action, parameters)
 
     def action_close(self) -> None:
         """Leave the review (ours ends it for everyone when we lead)."""

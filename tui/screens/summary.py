@@ -26,8 +26,8 @@ from textual.widgets import Button, Label, Static
 from tui.widgets.footer import TableFooter
 
 #: What a player who is not the table's creator reads at the end of a game.
-GUEST_AT_END = ("The table's creator may ask for a rematch or take the table back to the "
-                "lobby; Esc leaves the table.")
+GUEST_AT_END = ("The table's creator may ask for a rematch, review the game with "
+                "everyone or take the table back to the lobby; Esc leaves the table.")
 #: The answers a summary can give, each with its key: the table acts on the answer.
 KEYS = {"next": "n", "rematch": "r", "lobby": "l"}
 
