@@ -106,7 +106,7 @@ def getout_position(p: Position) -> Text:
 
 #: The width of a tile and of a notch in a Got Five! rack's grid: as in play, room for
 #: a tile with its dots and a space (a sorted tile under a notch keeps every dot).
-RACK_TILE, RACK_NOTCH = 7, 7
+RACK_TILE, RACK_NOTCH = 7, 6
 #: Get It!'s phases, as a player says them.
 PHASES = {"prepare": "preparing the piles", "play": "the round runs",
           "round_over": "the round is over", "over": "the game is over"}

@@ -66,7 +66,7 @@ class Stepper(Screen[None]):
         Binding("right_square_bracket", "part(1)", "Next part", key_display="]"),
         Binding("left_square_bracket", "part(-1)", "Previous part", key_display="[",
                 show=False),
-        Binding("space", "play", "Play/pause"),
+        Binding("space", "play", "Play"),
         # The position may be taller than its room (the moves keep ↑↓).
         Binding("shift+down", "scroll_position(3)", "Scroll", key_display="⇧↑↓"),
         Binding("shift+up", "scroll_position(-3)", "Scroll", show=False),
