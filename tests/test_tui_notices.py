@@ -138,3 +138,15 @@ def test_who_left_a_lobby_is_named_though_the_seat_is_empty_by_then() -> None:
     assert describe_notice({"type": "left", "seat": 1, "name": "Bob"},
                            ["Ann", "seat 2", "Cy"]) == "Bob left"
     assert describe_notice({"type": "left", "seat": 1}, NAMES) == "Bob left"
+
+
+def test_a_get_it_loss_names_you_in_the_middle_of_a_sentence_in_lower_case() -> None:
+    from tui.games.getit.summary import headline
+    from tui.notices import Namer
+
+    card = {"id": 3, "value": 3, "special": None}
+    view = {"phase": "round_over", "last_round": {"level": 2, "reason": "wrong", "attempt": 1},
+            "reveal": {"wrong": {"seat": 1, "card": {"id": 9, "value": 9, "special": None},
+                                 "expected": [{"seat": 0, "card": card}]}}}
+    text = headline(view, Namer(["Ann", "Bob"], 0)).plain
+    assert "Bob played" in text and "held by you had to go first" in text

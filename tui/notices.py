@@ -71,6 +71,13 @@ class Namer:
             return "You"
         return self.name(seat)
 
+    def whom(self, seat: Any) -> str:
+        """Like :meth:`who`, inside a sentence ("held by you")."""
+        index = seat_index(seat)
+        if index is not None and index == self.me:
+            return "you"
+        return self.name(seat)
+
     @staticmethod
     def seat(seat: Any) -> str:
         """"seat N" as players count (from 1), or "a seat" when unknown."""

@@ -28,7 +28,7 @@ def headline(view: dict[str, Any], namer: Namer) -> Text:
     reveal = view.get("reveal") or {}
     wrong = reveal.get("wrong")
     if last.get("reason") == "wrong" and isinstance(wrong, dict):
-        expected = [f"the {card_text(e.get('card'))} held by {namer.who(e.get('seat'))}"
+        expected = [f"the {card_text(e.get('card'))} held by {namer.whom(e.get('seat'))}"
                     for e in wrong.get("expected") or [] if isinstance(e, dict)]
         should = f" — {' or '.join(expected)} had to go first" if expected else ""
         what = f"✗ {namer.who(wrong.get('seat'))} played {card_text(wrong.get('card'))}{should}."
