@@ -466,6 +466,7 @@ def free_port() -> int:
 
 async def test_hosting_from_the_app_is_announced_on_the_lan_and_joinable() -> None:
     from net.discovery import Browser
+    from tui.screens.dialogs import ConfirmScreen
 
     port = free_port()
     app = make_app("Ann")
@@ -492,6 +493,13 @@ async def test_hosting_from_the_app_is_announced_on_the_lan_and_joinable() -> No
         seats = lobby.query_one("#lobby-seats", DataTable)
         await until(pilot, lambda: any(str(seats.get_row_at(i)[1]).startswith("Bob")
                                        for i in range(seats.row_count)), "Bob in the lobby")
+        # ^q with someone at the table asks first (it would end their game).
+        await pilot.press("ctrl+q")
+        asked = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                            and app.screen, "the question")
+        assert "ends the game for everyone" in asked.question
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen is lobby, "back in the lobby")
         await bob.close()
         await pilot.press("escape")  # hosting: asks first
         await pilot.press("y")

@@ -252,7 +252,25 @@ class HiddenHandApp(App[None]):
             self.listen(session)
 
     async def action_quit(self) -> None:
-        """Leave the table, stop hosting, then quit."""
+        """Leave the table, stop hosting, then quit: asked first when others are at a
+        table this app hosts (quitting ends it for them); ^q again quits."""
+        from tui.screens.dialogs import ConfirmScreen
+
+        host = self.hosting.host
+        others = host is not None and host.server is not None and any(
+            c.address != "local" and c.table is not None for c in host.connections)
+        if others and not isinstance(self.screen, ConfirmScreen):
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.run_worker(self._quit(), group="close", exit_on_error=False)
+
+            self.push_screen(ConfirmScreen(
+                "Others are at the table you host: quitting stops the host and ends the "
+                "game for everyone. Quit?", yes="Quit", no="Stay", careful=True), answered)
+            return
+        await self._quit()
+
+    async def _quit(self) -> None:
         await self.detach()
         await self.hosting.stop()
         self.exit()
