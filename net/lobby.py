@@ -382,7 +382,8 @@ def _clear_game(table: Table) -> None:
     """The table back in its lobby, nobody ready."""
     # A resumed game may stand frozen or paused: the next game starts with its own clock.
     table.game, table.phase, table.frozen, table.paused = None, "lobby", None, False
-    table.review = None  # (its members see the table leave "over" and close it)
+    # (The review's members see the table leave "over" and close it.)
+    table.review = table.reviewed = None
     for s in table.seats:
         s.ready, s.bot = False, None
 

@@ -64,6 +64,7 @@ class SharedReview:
         #: Members stepping alone, and the move each is at.
         self.alone: dict[Member, int] = {}
         self._moves: dict[int | None, list[dict[str, Any]]] = {}
+        self._parts: dict[int | None, list[tuple[int, list[dict[str, Any]]]]] = {}
         self._drawn: dict[int, list[dict[str, Any]]] | None = None
         #: The game at the move last asked for (a step sends it to everyone following).
         self._game: tuple[int, Game] | None = None
@@ -164,8 +165,10 @@ class SharedReview:
         """Add to ``out`` everything ``member`` needs to show the review: its list of
         moves (in parts), then the review itself at its position."""
         self.inside.add(member)
+        if member.seat not in self._parts:
+            self._parts[member.seat] = _parts(self.moves_for(member.seat))
         moves = self.moves_for(member.seat)
-        for start, part in _parts(moves):
+        for start, part in self._parts[member.seat]:
             out.messages.append((member, {"type": "review_moves", "from": start,
                                           "moves": part}))
         frame = self.frame_at(member, leader)
@@ -207,12 +210,17 @@ def open_review(table: Table, member: Member, now: float) -> Outbox:
     require_creator(table, member)
     table.require_phase("over")
     if table.review is None:
-        if table.game is None or table.tape is None:
-            raise RequestError(errors.WRONG_PHASE, "this table keeps no game to review")
-        try:
-            table.review = SharedReview(table.tape.record(table.game))
-        except RecordError as exc:  # (a bug: the host's own tape did not replay)
-            raise RequestError(errors.INTERNAL, f"the game cannot be replayed: {exc}") from None
+        # A review closed and opened again is the same game played again once: opening
+        # costs one replay of the game per finished game, however often it is asked for.
+        if table.reviewed is None:
+            if table.game is None or table.tape is None:
+                raise RequestError(errors.WRONG_PHASE, "this table keeps no game to review")
+            try:
+                table.reviewed = SharedReview(table.tape.record(table.game))
+            except RecordError as exc:  # (a bug: the host's own tape did not replay)
+                raise RequestError(errors.INTERNAL,
+                                   f"the game cannot be replayed: {exc}") from None
+        table.review = table.reviewed
     review = table.review
     review.alone.clear()
     review.inside.clear()

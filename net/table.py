@@ -88,6 +88,8 @@ class Table:
         #: The review of the game just over everyone follows, while one is open
         #: (``net.shared_review``; in memory only: it ends with the finished game).
         self.review: SharedReview | None = None
+        #: The finished game played again for a review (kept while the game is).
+        self.reviewed: SharedReview | None = None
 
     # ---- what others may know ----------------------------------------------------
 

@@ -158,16 +158,23 @@ def test_the_creator_leads_anyone_steps_alone_follows_again_and_leaves() -> None
     with pytest.raises(RequestError) as refused:
         shared_review.go(table, ann, len(replay) + 1)
     assert refused.value.code == errors.BAD_REQUEST
+    first = table.review
     send(shared_review.close(table, ann, 102.0))  # the creator ends it for everyone
     assert table.review is None and table.public()["review"] is False
     assert reviews(bob) == [{"type": "review_closed", "seat": 0}] and not reviews(cy)
+    # Opened again, the game is not played again (opening and closing costs a creator
+    # nothing of the host's time but the frames).
+    send(shared_review.open_review(table, ann, 103.0))
+    assert table.review is first and [f["at"] for f in reviews(bob)
+                                      if f["type"] == "review"] == [4]
 
 
 def test_a_rematch_or_the_lobby_ends_the_review() -> None:
     table, (ann, bob), _ = finished("getout", {"match": False, "first": 0}, ["Ann", "Bob"])
     send(shared_review.open_review(table, ann, 100.0))
     send(lobby.rematch(table, ann, 101.0))
-    assert table.review is None and table.public()["review"] is False
+    assert table.review is None and table.reviewed is None
+    assert table.public()["review"] is False
     with pytest.raises(RequestError):
         shared_review.go(table, ann, 1)
     assert bob.updates()[-1]["table"]["phase"] == "lobby"
