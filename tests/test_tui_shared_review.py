@@ -224,3 +224,29 @@ async def test_a_dropped_guest_comes_back_into_the_review_and_a_host_gone_ends_i
     finally:
         await bob.close()
         await host.close()
+
+
+async def test_a_player_back_at_a_finished_game_reads_its_end() -> None:
+    """A game over before we came back to its table: its summary opens, as the others
+    read it when the game ended (a fresh player found only the table, no result)."""
+    from tui.screens.menu import MenuScreen
+
+    host = Host("test host", bot_delay=0.01)
+    await host.start("127.0.0.1", 0)
+    bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+    await bob.create_table("Bob's table", "gotfive", 2, {"first": 0})
+    app = make_app("Ann")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            _, summary = await at_the_summary(pilot, host, bob)
+            title = str(summary.title_text)
+            await pilot.press("c", "escape")  # look at the table, then leave it
+            await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+            await join_by_address(pilot, host.port)
+            again = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                                and app.screen is not summary and app.screen,
+                                "the game's end, back at the table")
+            assert str(again.title_text) == title
+    finally:
+        await bob.close()
+        await host.close()

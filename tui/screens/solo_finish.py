@@ -1,9 +1,10 @@
 """What a table does once we are out of a solo game while the bots play on.
 
-:class:`SoloFinishScreen` sits between :class:`~tui.screens.base.SessionScreen` and
-:class:`~tui.screens.table.TableScreen`: once out, it offers (once) to let the bots finish
-at full speed, or to leave with the result (the bots finish at once, undrawn, and the app
-says how it ended), and takes the offer away again when it no longer holds.
+:class:`SoloFinishScreen` sits between :class:`~tui.screens.base.SessionScreen` and the
+creator's part of a table (``tui.screens.table_creator``): once out, it offers (once) to
+let the bots finish at full speed, or to leave with the result (the bots finish at once,
+undrawn, and the app says how it ended), and takes the offer away again when it no
+longer holds.
 """
 
 from __future__ import annotations

@@ -3,16 +3,17 @@
 ``TableScreen`` owns the moves (``legal`` and :meth:`TableScreen.act`, whose keys wait
 for the host's answer), refusals, leaving, which of the creator's keys show (going back
 to the lobby, handing an away player's seat to a bot: :mod:`tui.screens.table_creator`),
-the names, the table's log (game events, table notices, chat)
-and its replay from the session, chat at the table, and the end-of-round summary's
-lifecycle. A game's screen (``tui/games/<game>/screen.py``) writes only what is its
-own:
+the names, the table's log (game events, table notices, chat) and its replay from the
+session, and chat at the table; the end-of-round summary's lifecycle and the review are
+:mod:`tui.screens.table_summary`'s. A game's screen (``tui/games/<game>/screen.py``)
+writes only what is its own:
 
 - ``compose_table()`` — its widgets (it places :meth:`compose_log` where it likes);
 - ``show(msg, view, legal, names)`` — pass a new view down to them;
 - ``describe_event(event, namer)`` — one log line for one of its events;
 - ``summary(msg, names)`` / ``summary_over(msg)`` — the summary dialog to open when a
   round ends, and when to close it again; ``summary_answered(answer)`` for "next";
+  ``GAME_ENDED``, the events of an update that ends the game;
 - ``chat_open()`` — whether table chat is allowed now (Get It! is silent in a round);
 - ``out_of_game()`` / ``standings()`` — whether we are out while the others play on
   (a solo game then offers to let the bots finish at full speed, or to leave with the
@@ -33,10 +34,10 @@ from textual.widgets import Header, Input
 
 from tui import gc_tuning
 from tui.games.past_events import describe_past_event
-from tui.messages import ChatReceived, ConnectionDropped, ReviewReceived
+from tui.messages import ChatReceived
 from tui.notices import Namer, describe_chat, describe_notice, our_seat_then, seat_names
 from tui.screens.base import Banner
-from tui.screens.table_creator import TableCreatorScreen
+from tui.screens.table_summary import TableSummaryScreen
 from tui.session import ConnectionLost, Entry, ServerError
 from tui.widgets.chat import CHAT_OFF, CHAT_OPEN, ChatLine
 from tui.widgets.footer import TableFooter
@@ -45,8 +46,7 @@ from tui.widgets.log import TableLog
 # The dialogs and the summary are imported when first opened, not before the table's
 # first frame (scripts/bench_startup.py).
 if TYPE_CHECKING:
-    from tui.screens.shared_review import TableReview
-    from tui.screens.summary import SummaryScreen
+    pass
 
 #: The actions the base class owns (``check_action`` answers for them).
 BASE_ACTIONS = {"chat", "to_lobby", "bot_for_away", "finish", "leave"}
@@ -59,7 +59,7 @@ COMPACT_FOOTER_BELOW = 100
 COLLECT_AFTER = 0.05
 
 
-class TableScreen(TableCreatorScreen):
+class TableScreen(TableSummaryScreen):
     """One seat's view of a game's table (or a spectator's); subclass per game."""
 
     #: The engine's id of the game this screen plays.
@@ -83,9 +83,6 @@ class TableScreen(TableCreatorScreen):
         Binding("question_mark", "rules", "Rules"),
     ]
 
-    #: The update (and the names) the last summary was made of, until the next round
-    #: begins: ``v`` opens it again once it was closed to look at the table.
-    _last_summary: tuple[dict[str, Any], list[str]] | None = None
     #: Moves sent that the host has not answered yet (their keys wait).
     moving = 0
     #: The version of the view the host's last answer came after; keys wait for it.
@@ -97,8 +94,6 @@ class TableScreen(TableCreatorScreen):
 
     def __init__(self, session: Any) -> None:
         super().__init__(session)
-        #: The review the table follows together, once the host first spoke of one.
-        self.review: TableReview | None = None
         self.shown = 0
         #: Updates shown since the last full collection (see ``_collect_later``).
         self._updates_uncollected = 0
@@ -268,23 +263,6 @@ class TableScreen(TableCreatorScreen):
         """One log line for one of the game's events (override)."""
         return None
 
-    @on(ReviewReceived)
-    def review_received(self, message: ReviewReceived) -> None:
-        """The host spoke of the review the table follows (``net.shared_review``)."""
-        self._table_review().received(message.msg)
-
-    @on(ConnectionDropped)
-    def review_cut_off(self, message: ConnectionDropped) -> None:
-        if self.review is not None:
-            self.review.cut_off(message.final)
-
-    def _table_review(self) -> TableReview:
-        if self.review is None:
-            from tui.screens.shared_review import TableReview  # (with the first review)
-
-            self.review = TableReview(self)
-        return self.review
-
     @on(ChatReceived)
     def chat_received(self) -> None:
         """A chat line arrived (the session already keeps it)."""
@@ -325,82 +303,6 @@ class TableScreen(TableCreatorScreen):
             self.set_focus(None)
             return
         super().action_leave()
-
-    # ---- the summary ---------------------------------------------------------------
-
-    def summary(self, msg: dict[str, Any], names: list[str]) -> SummaryScreen | None:
-        """The summary to open for this update, when it ends a round (override)."""
-        return None
-
-    def summary_over(self, msg: dict[str, Any]) -> bool:
-        """True when an open summary should close: the next round began (override)."""
-        return False
-
-    def summary_answered(self, answer: str | None) -> None:
-        """The player answered the summary ("lobby" is handled here)."""
-        if answer == "lobby":
-            self.action_to_lobby()
-        elif answer == "rematch":
-            self.action_rematch()
-
-    def _summary(self, msg: dict[str, Any], names: list[str]) -> None:
-        if self._last_summary is not None and self.summary_over(msg):
-            self._last_summary = None
-        if self.summary_screen is not None:
-            if not self.summary_over(msg):
-                return
-            # It gives way; this update may bring the next one (a match's end).
-            self.summary_screen.dismiss(None)
-            self.summary_screen = None
-        if self.finishing and self.table.get("phase") != "over":
-            return  # the bots race to the end: only the final summary is worth a stop
-        screen = self.summary(msg, names)
-        if screen is None:
-            return
-        self._last_summary = (msg, names)
-        self._open_summary(screen)
-
-    def action_summary_again(self) -> None:
-        """Open the last summary again (it was closed to look at the table)."""
-        if self._last_summary is None or self.summary_screen is not None:
-            return
-        screen = self.summary(*self._last_summary)
-        if screen is not None:
-            self._open_summary(screen)
-
-    def _open_summary(self, screen: SummaryScreen) -> None:
-        from tui.screens import shared_review as shared
-
-        self.summary_screen = screen
-        hosting = self.app.hosting
-        if self.table.get("phase") != "over":
-            pass
-        elif (hosting.hosts(self.session) and hosting.keeper is not None
-                and hosting.last_kept is not None and not shared.others_here(self)):
-            # Our own host keeps the game, and nobody else is here: it may be reviewed
-            # at once, every card laid open.
-            screen.offer_review(hosting.keeper.path, hosting.last_kept)
-        else:
-            # Another's host (it keeps the game), or others at our table: a review the
-            # table follows, each seeing their own seat.
-            screen.offer_together(lambda: shared.review_offer(self),
-                                  lambda: shared.open_review(self))
-
-        def answered(answer: str | None) -> None:
-            self.summary_screen = None
-            self.summary_answered(answer)
-            self._offer_finish()
-
-        # The update that ends a round hides and shows widgets (an emptied pile's big
-        # number), and a screen is laid out only while it is the current one: opened at
-        # once, the summary's first frame would draw the table under it as it was, the
-        # last card still showing. The table's layout is asked for now, and the summary
-        # opens once it is done (the screen runs what waits for its refresh after it).
-        self.refresh(layout=True)
-        self.call_after_refresh(self.app.push_screen, screen, answered)
-        # A round's end is a pause in the game: a full collection of everything, once
-        # the summary is drawn, frees what the round left behind in frozen cycles.
-        self.call_after_refresh(gc_tuning.table_sweep)
 
     # ---- acting --------------------------------------------------------------
 

@@ -2,7 +2,8 @@
 the game, or ending it to switch games) and handing an away player's seat to a bot.
 
 :class:`TableCreatorScreen` sits between :class:`~tui.screens.solo_finish.SoloFinishScreen`
-and :class:`~tui.screens.table.TableScreen`, which decides when these keys show.
+and :class:`~tui.screens.table_summary.TableSummaryScreen` (then
+:class:`~tui.screens.table.TableScreen`, which decides when these keys show).
 """
 
 from __future__ import annotations

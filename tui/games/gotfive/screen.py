@@ -18,7 +18,7 @@ The board's marks and their keys are :class:`~tui.games.gotfive.marking.BoardTab
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -58,6 +58,7 @@ class GotFiveScreen(BoardTable):
 
     GAME = "gotfive"
     SUB_TITLE = "Got Five!"
+    GAME_ENDED: ClassVar[list[dict[str, Any]]] = [{"type": "game_over"}]
     BINDINGS = [
         # The board owns the arrows whatever has focus (the log would scroll with them).
         Binding("up", "move(-1, 0)", "Move", show=False, priority=True),

@@ -1,0 +1,143 @@
+"""The end of a round or of the game at a table: its summary dialog, and the review
+of the finished game (the one the table follows together: ``tui.screens.shared_review``).
+
+:class:`TableSummaryScreen` sits between :class:`~tui.screens.table_creator.
+TableCreatorScreen` and :class:`~tui.screens.table.TableScreen`: it opens a game's
+summary when an update ends a round (``summary``/``summary_over`` are the game's), opens
+it again on ``v``, opens it for a game that was over before we came (back) to the table,
+offers the review, and hands the host's review frames to :class:`~tui.screens.
+shared_review.TableReview`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import on
+
+from tui import gc_tuning
+from tui.messages import ConnectionDropped, ReviewReceived
+from tui.screens.table_creator import TableCreatorScreen
+
+if TYPE_CHECKING:
+    from tui.screens.shared_review import TableReview
+    from tui.screens.summary import SummaryScreen
+    from tui.session import Session
+
+
+class TableSummaryScreen(TableCreatorScreen):
+    """A table screen's part for the ends of rounds and games (see the module)."""
+
+    #: The events that end a game of this kind, as an update that ended it carried
+    #: them (the summary of a game over before we came is made with them; override).
+    GAME_ENDED: ClassVar[list[dict[str, Any]]] = [{"type": "round_over"}]
+    #: The update (and the names) the last summary was made of, until the next round
+    #: begins: ``v`` opens it again once it was closed to look at the table.
+    _last_summary: tuple[dict[str, Any], list[str]] | None = None
+    #: The game's end was shown (a summary opened on an update of the game over).
+    _end_shown = False
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(session)
+        #: The review the table follows together, once the host first spoke of one.
+        self.review: TableReview | None = None
+
+    def summary(self, msg: dict[str, Any], names: list[str]) -> SummaryScreen | None:
+        """The summary to open for this update, when it ends a round (override)."""
+        return None
+
+    def summary_over(self, msg: dict[str, Any]) -> bool:
+        """True when an open summary should close: the next round began (override)."""
+        return False
+
+    def summary_answered(self, answer: str | None) -> None:
+        """The player answered the summary ("lobby" is handled here)."""
+        if answer == "lobby":
+            self.action_to_lobby()
+        elif answer == "rematch":
+            self.action_rematch()
+
+    def _summary(self, msg: dict[str, Any], names: list[str]) -> None:
+        if self._last_summary is not None and self.summary_over(msg):
+            self._last_summary = None
+        if self.summary_screen is not None:
+            if not self.summary_over(msg):
+                return
+            # It gives way; this update may bring the next one (a match's end).
+            self.summary_screen.dismiss(None)
+            self.summary_screen = None
+        over = self.table.get("phase") == "over"
+        if self.finishing and not over:
+            return  # the bots race to the end: only the final summary is worth a stop
+        screen = self.summary(msg, names)
+        if screen is None and over and not self._end_shown:
+            # A game already over when we came (back) to its table: its end, as the
+            # others read it when it came.
+            msg = {**msg, "events": [*(msg.get("events") or []), *self.GAME_ENDED]}
+            screen = self.summary(msg, names)
+        if screen is None:
+            return
+        self._end_shown = self._end_shown or over
+        self._last_summary = (msg, names)
+        self._open_summary(screen)
+
+    def action_summary_again(self) -> None:
+        """Open the last summary again (it was closed to look at the table)."""
+        if self._last_summary is None or self.summary_screen is not None:
+            return
+        screen = self.summary(*self._last_summary)
+        if screen is not None:
+            self._open_summary(screen)
+
+    def _open_summary(self, screen: SummaryScreen) -> None:
+        from tui.screens import shared_review as shared
+
+        self.summary_screen = screen
+        hosting = self.app.hosting
+        if self.table.get("phase") != "over":
+            pass  # (a round's end: nothing to review yet)
+        elif (hosting.hosts(self.session) and hosting.keeper is not None
+                and hosting.last_kept is not None and not shared.others_here(self)):
+            # Our own host keeps the game, and nobody else is here: it may be reviewed
+            # at once, every card laid open.
+            screen.offer_review(hosting.keeper.path, hosting.last_kept)
+        else:
+            # Another's host (it keeps the game), or others at our table: a review the
+            # table follows, each seeing their own seat.
+            screen.offer_together(lambda: shared.review_offer(self),
+                                  lambda: shared.open_review(self))
+
+        def answered(answer: str | None) -> None:
+            self.summary_screen = None
+            self.summary_answered(answer)
+            self._offer_finish()
+
+        # The update that ends a round hides and shows widgets (an emptied pile's big
+        # number), and a screen is laid out only while it is the current one: opened at
+        # once, the summary's first frame would draw the table under it as it was, the
+        # last card still showing. The table's layout is asked for now, and the summary
+        # opens once it is done (the screen runs what waits for its refresh after it).
+        self.refresh(layout=True)
+        self.call_after_refresh(self.app.push_screen, screen, answered)
+        # A round's end is a pause in the game: a full collection of everything, once
+        # the summary is drawn, frees what the round left behind in frozen cycles.
+        self.call_after_refresh(gc_tuning.table_sweep)
+
+    # ---- the review the table follows -----------------------------------------
+
+    @on(ReviewReceived)
+    def review_received(self, message: ReviewReceived) -> None:
+        """The host spoke of the review the table follows (``net.shared_review``)."""
+        self._table_review().received(message.msg)
+
+    @on(ConnectionDropped)
+    def review_cut_off(self, message: ConnectionDropped) -> None:
+        if self.review is not None:
+            self.review.cut_off(message.final)
+
+    def _table_review(self) -> TableReview:
+        if self.review is None:
+            from tui.screens.shared_review import TableReview  # (with the first review)
+
+            self.review = TableReview(self)
+        return self.review
