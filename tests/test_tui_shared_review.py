@@ -216,11 +216,20 @@ async def test_a_dropped_guest_comes_back_into_the_review_and_a_host_gone_ends_i
                         and isinstance(app.screen, SharedReviewScreen)
                         and app.screen is not first and app.screen.view_at == 3
                         and app.screen.following, "back in the review, at Bob's move")
+            # Bob leaves: the table is Ann's, and so is the lead of its review.
+            await bob.leave()
+            back = app.screen
+            await until(pilot, lambda: table_screen.is_creator and back.leads
+                        and "you lead" in where(back), "Ann leading")
             await host.close()  # the host is gone: so is the review
             await until(pilot, lambda: not any(isinstance(s, SharedReviewScreen)
                                                for s in app.screen_stack) and table_screen.gone,
                         "the review ended")
-            await pilot.pause()
+            await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+            await pilot.press("c")
+            await until(pilot, lambda: app.screen is table_screen, "the table")
+            # Nor does the footer offer to take a table that is gone back to its lobby.
+            assert table_screen.is_creator and not table_screen.check_action("to_lobby", ())
     finally:
         await bob.close()
         await host.close()

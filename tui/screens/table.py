@@ -380,8 +380,9 @@ class TableScreen(TableSummaryScreen):
             return self.chat_open()
         if action == "bot_for_away":
             return bool(self.away_seats())
-        if action == "to_lobby":
-            return self.table.get("phase") in ("play", "over") and self.is_creator
+        if action == "to_lobby":  # (not with the host gone: there is no table to take back)
+            return (self.table.get("phase") in ("play", "over") and self.is_creator
+                    and not self.cut_off)
         if action == "finish":
             return self.can_finish()
         if action in ("leave", "rules"):
