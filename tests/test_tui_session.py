@@ -649,10 +649,15 @@ def test_our_own_draw_names_the_card_in_our_log_and_nobody_elses() -> None:
     session.record(update([k3], []))
     session.record(update([k3, g7], [{"type": "drew", "seat": 0}]))
     session.record(update([k3, g7], [{"type": "drew", "seat": 1}]))
+    # Right after the played pile was turned over as the draw pile, too.
+    session.record(update([k3, g7, k3 | {"id": 5}], [{"type": "recycled", "count": 3},
+                                                     {"type": "drew", "seat": 0}]))
     screen = GetOutScreen(session)
     lines = [screen.describe_entry(e) for e in session.history]
     # (No connection here, so the screen does not know our seat: "Ann", not "You".)
-    assert lines == ["Ann drew Geoff 7", "Bob drew a card"]
+    assert lines[:2] == ["Ann drew Geoff 7", "Bob drew a card"]
+    assert lines[2:4] == ["The played pile (3 cards) was turned over as the draw pile",
+                          "Ann drew Kevin 3"], lines
     assert "mine" not in session.history[0].data  # the host's event as it came
 
 

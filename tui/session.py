@@ -229,8 +229,10 @@ def _drawn_card(before: Message | None, msg: Message,
     """The one card our single draw in ``msg`` brought into our hand, found by
     comparing our hand with the one before (``None`` if that is not clear)."""
     seat = msg.get("seat")
-    # Only draws in this update, and one of them ours: then the new card is its.
-    if seat is None or before is None or any(e.get("type") != "drew" for e in events):
+    # Only draws in this update (the played pile may have been turned over first), and
+    # one of them ours: then the new card is its.
+    if seat is None or before is None or any(
+            e.get("type") not in ("drew", "recycled") for e in events):
         return None
     if sum(e.get("seat") == seat for e in events) != 1:
         return None
