@@ -332,3 +332,16 @@ def test_a_draw_after_the_pile_was_turned_over_keeps_both_lines() -> None:
     assert " drew " in step.text.split(" · ")[1]
     others = step.seen_by(1 - step.seat)
     assert others.startswith("The played pile (") and others.endswith("drew a card")
+
+
+def test_a_getout_hand_played_out_says_so_from_its_own_seat_and_others() -> None:
+    from tui.review_position import Position, draw
+
+    view = {"round": 1, "call": None, "draw_count": 0, "turn": None, "scores": [0, 5],
+            "hand": [], "hand_counts": [0, 3], "history": []}
+    mine = draw(Position("getout", view, 0, ["Ann", "Bob"])).plain
+    assert mine.count("no cards left") == 1 and "3 cards (hidden)" in mine
+    theirs = draw(Position("getout", {**view, "hand": [{"id": 1, "image": "geoff",
+                                                        "value": 1, "wild": False}]},
+                           1, ["Ann", "Bob"])).plain
+    assert "no cards left" in theirs

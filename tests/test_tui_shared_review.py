@@ -259,3 +259,50 @@ async def test_a_player_back_at_a_finished_game_reads_its_end() -> None:
     finally:
         await bob.close()
         await host.close()
+
+
+async def test_back_at_a_table_whose_review_is_open_the_review_comes_first() -> None:
+    """Back at the table, the review the table follows and the game's end both come:
+    the review is on top (it took the keys from under the summary before), and the
+    summary is there once we leave it; left with Esc, it is not joined again unasked."""
+    from tui.screens.menu import MenuScreen
+
+    host = Host("test host", bot_delay=0.01)
+    await host.start("127.0.0.1", 0)
+    bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+    await bob.create_table("Bob's table", "gotfive", 2, {"first": 0})
+    app = make_app("Ann")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await at_the_summary(pilot, host, bob)
+            await bob.review("open")
+            await until(pilot, lambda: isinstance(app.screen, SharedReviewScreen), "review")
+            (table_screen,) = [s for s in app.screen_stack if isinstance(s, TableScreen)]
+            table_screen.leave()  # (as a dropped app would: the review not left itself)
+            await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+            await join_by_address(pilot, host.port)
+            review = await until(
+                pilot, lambda: isinstance(app.screen, SharedReviewScreen)
+                and "following Bob" in where(app.screen) and app.screen, "the review")
+            await until(pilot, lambda: next(s for s in app.screen_stack
+                                            if isinstance(s, TableScreen))._end_shown,
+                        "the game's end, waiting under the review")
+            assert app.screen is review
+            await pilot.press("escape")  # leave the review: the summary is there
+            summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                                  and app.screen, "the summary")
+            assert summary.check_action("review", ())
+            await pilot.press("c", "escape")  # leave the table, come back
+            await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+            await join_by_address(pilot, host.port)
+            # Left with Esc: back at the table, the summary, not the review.
+            await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                        and app.screen is not summary, "the summary again")
+            (back,) = [s for s in app.screen_stack if isinstance(s, TableScreen)]
+            assert back.table.get("review") and back.session.client is not None
+            await back.session.client.ping()  # (a review asked for would be here by now)
+            await pilot.pause()
+            assert not any(isinstance(s, SharedReviewScreen) for s in app.screen_stack)
+    finally:
+        await bob.close()
+        await host.close()

@@ -94,7 +94,8 @@ def getout_position(p: Position) -> Text:
             out.append(f"     {count} card{'' if count == 1 else 's'} (hidden)\n" if count
                        else "     no cards left\n")
             continue
-        out.append("     " + ", ".join(card_label(c) for c in shown) + "\n")
+        out.append("     " + (", ".join(card_label(c) for c in shown) or "no cards left")
+                   + "\n")
     history = view.get("history") or []
     if history:
         out.append("\nPoints by round\n", style="bold")

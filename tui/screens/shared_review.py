@@ -259,9 +259,24 @@ class TableReview:
         self.owner = owner
         self.moves: list[Any] = []
         self.screen: SharedReviewScreen | None = None
-        #: We left the open review ourselves (it is not joined again unasked); we asked
-        #: to follow it (the answer is on its way); the newcomer's toast was shown.
-        self.declined = self.asked = self.told = False
+        #: We asked to follow the open review (the answer is on its way).
+        self.asked = False
+        #: The app's memory of this table's review, kept across leaving the table: that
+        #: we left it ourselves (it is not joined again unasked), that its toast was read.
+        where = f"{owner.session.where}/{owner.table.get('id')}"
+        self._left, self._told = owner.app.reviews_left, owner.app.reviews_told
+        self._key = where
+
+    @property
+    def declined(self) -> bool:
+        return self._key in self._left
+
+    @declined.setter
+    def declined(self, value: bool) -> None:
+        if value:
+            self._left.add(self._key)
+        else:
+            self._left.discard(self._key)
 
     def received(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -299,8 +314,8 @@ class TableReview:
             return
         screen = SharedReviewScreen(msg, moves, self.owner.send)
         self.screen = screen
-        if not screen.leads and not self.told:
-            self.told = True
+        if not screen.leads and self._key not in self._told:
+            self._told.add(self._key)
             self.owner.notify(
                 f"{screen.leader_name()} leads a review of the game, each of you seeing "
                 "your own seat: ← → step on your own, f follows again, Esc leaves.",
@@ -311,6 +326,7 @@ class TableReview:
                 self.screen = None
             if screen.left:
                 self.declined = True
+            self.owner.review_closed()
 
         self.owner.app.push_screen(screen, closed)
 
@@ -321,8 +337,10 @@ class TableReview:
         if table.get("phase") != "over":
             self.end()
             self.declined = self.asked = False
+            self._told.discard(self._key)
         elif not table.get("review"):
             self.declined = self.asked = False
+            self._told.discard(self._key)
         elif self.screen is None and not self.declined and not self.asked:
             self.asked = True
             self.owner.send("review", "follow")

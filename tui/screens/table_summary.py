@@ -11,6 +11,7 @@ shared_review.TableReview`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
@@ -36,6 +37,9 @@ class TableSummaryScreen(TableCreatorScreen):
     _last_summary: tuple[dict[str, Any], list[str]] | None = None
     #: The game's end was shown (a summary opened on an update of the game over).
     _end_shown = False
+    #: A summary to show once the review above the table closes, and its answer's
+    #: handler.
+    _summary_waiting: tuple[SummaryScreen, Callable[[str | None], None]] | None = None
 
     def __init__(self, session: Session) -> None:
         super().__init__(session)
@@ -64,7 +68,10 @@ class TableSummaryScreen(TableCreatorScreen):
             if not self.summary_over(msg):
                 return
             # It gives way; this update may bring the next one (a match's end).
-            self.summary_screen.dismiss(None)
+            if self._summary_waiting is not None:
+                self._summary_waiting = None  # (never shown: it waited under a review)
+            else:
+                self.summary_screen.dismiss(None)
             self.summary_screen = None
         over = self.table.get("phase") == "over"
         if self.finishing and not over:
@@ -118,10 +125,26 @@ class TableSummaryScreen(TableCreatorScreen):
         # last card still showing. The table's layout is asked for now, and the summary
         # opens once it is done (the screen runs what waits for its refresh after it).
         self.refresh(layout=True)
-        self.call_after_refresh(self.app.push_screen, screen, answered)
+        self.call_after_refresh(self._push_summary, screen, answered)
         # A round's end is a pause in the game: a full collection of everything, once
         # the summary is drawn, frees what the round left behind in frozen cycles.
         self.call_after_refresh(gc_tuning.table_sweep)
+
+    def _push_summary(self, screen: SummaryScreen,
+                      answered: Callable[[str | None], None]) -> None:
+        """Show the summary; under the review the table follows, if that is open (back
+        at a finished game's table, both come at once): then once the review closes."""
+        review = self.review.screen if self.review is not None else None
+        if review is not None and review in self.app.screen_stack:
+            self._summary_waiting = (screen, answered)
+        else:
+            self.app.push_screen(screen, answered)
+
+    def review_closed(self) -> None:
+        """The review is gone: a summary that waited under it shows now."""
+        waiting, self._summary_waiting = self._summary_waiting, None
+        if waiting is not None and waiting[0] is self.summary_screen and not self.leaving:
+            self.app.push_screen(*waiting)
 
     # ---- the review the table follows -----------------------------------------
 
