@@ -228,8 +228,12 @@ async def test_a_dropped_guest_comes_back_into_the_review_and_a_host_gone_ends_i
             await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
             await pilot.press("c")
             await until(pilot, lambda: app.screen is table_screen, "the table")
-            # Nor does the footer offer to take a table that is gone back to its lobby.
+            # Nor do the footer and the status line offer to take a table that is gone
+            # back to its lobby.
             assert table_screen.is_creator and not table_screen.check_action("to_lobby", ())
+            await until(pilot, lambda: "Esc: leave" in str(
+                table_screen.query_one("#gf-status", Static).render()), "the status line")
+            assert "rematch" not in str(table_screen.query_one("#gf-status", Static).render())
     finally:
         await bob.close()
         await host.close()

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import on
 
 from tui import gc_tuning
-from tui.messages import ConnectionDropped, ReviewReceived
+from tui.messages import ConnectionDropped, ConnectionRestored, ReviewReceived
 from tui.screens.table_creator import TableCreatorScreen
 
 if TYPE_CHECKING:
@@ -157,6 +157,22 @@ class TableSummaryScreen(TableCreatorScreen):
     def review_cut_off(self, message: ConnectionDropped) -> None:
         if self.review is not None:
             self.review.cut_off(message.final)
+        # (Once the base's handlers have marked the connection down.)
+        self.call_after_refresh(self.redraw_status)
+
+    @on(ConnectionRestored)
+    def reconnected(self) -> None:
+        self.call_after_refresh(self.redraw_status)
+
+    def ending_keys(self) -> str:
+        """The keys a finished game's status line names: the creator's summary (with
+        its rematch and lobby) while the host is there to act on them."""
+        if self.is_creator and not self.cut_off:
+            return "v: summary (rematch, lobby) · Esc: leave"
+        return "Esc: leave"
+
+    def redraw_status(self) -> None:
+        """Draw the game's status line again, the connection changed (override)."""
 
     def _table_review(self) -> TableReview:
         if self.review is None:

@@ -217,6 +217,10 @@ class GetOutScreen(TableScreen):
             return f"{won} {verb} the {'match' if view.get('match') else 'round'}. {totals}"
         return totals
 
+    def redraw_status(self) -> None:
+        if self.update is not None and self.update.get("view") is not None:
+            self._status(self.view, self.legal, self.names)
+
     def _status(self, view: dict[str, Any], legal: list[dict[str, Any]],
                 names: list[str]) -> None:
         status = self.query_one("#status", Static)
@@ -225,8 +229,7 @@ class GetOutScreen(TableScreen):
         if phase == "over":
             winner = view["winners"][0]
             who = "You win" if winner == me else f"{names[winner]} wins"
-            then = ("v: summary (rematch, lobby) · Esc: leave" if self.is_creator
-                    else "Esc: leave")
+            then = self.ending_keys()
             text = f"🏆 {who} the {'match' if view['match'] else 'round'}! {then}"
         elif phase == "round_over":
             last = view["last_round"]

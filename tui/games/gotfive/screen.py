@@ -196,6 +196,10 @@ class GotFiveScreen(BoardTable):
         if board.border_title != title:
             board.border_title = title
 
+    def redraw_status(self) -> None:
+        if self.update is not None and self.update.get("view") is not None:
+            self._status(self.view, self.names)
+
     def _status(self, view: dict[str, Any], names: list[str]) -> None:
         status = self.query_one("#gf-status", Static)
         me, phase, turn = self.my_seat, view.get("phase"), view.get("turn")
@@ -204,8 +208,7 @@ class GotFiveScreen(BoardTable):
         if phase == "over":
             winners = view.get("winners") or []
             who = ", ".join(namer.who(s) for s in winners) or "Nobody"
-            then = ("v: summary (rematch, lobby) · Esc: leave" if self.is_creator
-                    else "Esc: leave")
+            then = self.ending_keys()
             text = f"🏆 {who} {'win' if who == 'You' else 'wins'}! {then}"
         elif me is None:
             text = f"Watching: {namer.name(turn)} to play."
