@@ -303,7 +303,8 @@ def review_go(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
 def review_follow(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
     """Follow the table's review again (also after closing it)."""
     table = _at_table(conn)
-    host.deliver(table, shared_review.follow(table, conn), (conn, _ok(msg)))
+    host.deliver(table, shared_review.follow(table, conn, auto=msg.get("auto", False)),
+                 (conn, _ok(msg)))
 
 
 def review_close(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:

@@ -63,6 +63,9 @@ class SharedReview:
         self.inside: set[Member] = set()
         #: Members stepping alone, and the move each is at.
         self.alone: dict[Member, int] = {}
+        #: Seats whose player left the review (Esc): an app coming back to the table
+        #: (``review_follow`` with ``auto``) does not take them into it again.
+        self.left: set[int] = set()
         self._moves: dict[int | None, list[dict[str, Any]]] = {}
         self._parts: dict[int | None, list[tuple[int, list[dict[str, Any]]]]] = {}
         self._drawn: dict[int, list[dict[str, Any]]] | None = None
@@ -259,11 +262,16 @@ def go(table: Table, member: Member, at: int) -> Outbox:
     return out
 
 
-def follow(table: Table, member: Member) -> Outbox:
-    """Back with the leader: the whole review again (it may have been closed)."""
+def follow(table: Table, member: Member, *, auto: bool = False) -> Outbox:
+    """Back with the leader: the whole review again (it may have been closed). ``auto``:
+    an app back at the table asks, not its player: not for a seat that left it."""
     review = _review(table)
-    review.alone.pop(member, None)
     out = Outbox()
+    if auto and member.seat in review.left:
+        return out
+    if member.seat is not None:
+        review.left.discard(member.seat)
+    review.alone.pop(member, None)
     review.opened(member, table.creator, out)
     review.tell(table, out)
     return out
@@ -283,5 +291,7 @@ def close(table: Table, member: Member, now: float) -> Outbox:
     else:
         review.inside.discard(member)
         review.alone.pop(member, None)
+        if member.seat is not None:
+            review.left.add(member.seat)
         review.tell(table, out)
     return out

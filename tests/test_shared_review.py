@@ -150,6 +150,12 @@ def test_the_creator_leads_anyone_steps_alone_follows_again_and_leaves() -> None
     assert [(f["type"], f["at"]) for f in again if f["type"] != "review_moves"] == [("review", 3)]
     assert again[-1]["following"]
     send(shared_review.close(table, cy, 101.0))  # Cy leaves it; it goes on for the others
+    # Cy's app back at the table (asking by itself) is not taken in again; Cy asking is.
+    send(shared_review.follow(table, cy, auto=True))
+    assert not reviews(cy)
+    send(shared_review.follow(table, cy))
+    assert [f["type"] for f in reviews(cy)][-1] == "review"
+    send(shared_review.close(table, cy, 101.0))
     send(shared_review.go(table, ann, 4))
     assert not reviews(cy) and [f["at"] for f in reviews(bob)] == [4]
     with pytest.raises(RequestError) as refused:

@@ -19,7 +19,7 @@ from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
 
 from .test_tui import join_by_address
-from .tui_support import make_app, until
+from .tui_support import Notices, make_app, until
 
 SIZE = (100, 30)
 
@@ -63,8 +63,10 @@ def board(screen: SharedReviewScreen) -> str:
     return str(screen.query_one("#review-board", Static).render())
 
 
-def where(screen: SharedReviewScreen) -> str:
-    return str(screen.query_one("#review-where", Static).render())
+def where(screen: Any) -> str:
+    """The review's line saying where it is ("" until the screen is drawn)."""
+    found = screen.query("#review-where").results(Static)
+    return next((str(w.render()) for w in found), "")
 
 
 async def at_the_summary(pilot: Any, host: Host, bob: Client) -> tuple[Table, SummaryScreen]:
@@ -142,8 +144,8 @@ async def test_the_creator_leads_the_review_and_closing_it_ends_it_for_everyone(
             await bob.join(joined.table, joined.seat, token=joined.token)
             tables = [s for s in app.screen_stack if isinstance(s, TableScreen)]
             await until(pilot, lambda: others_here(tables[0]) and any(
-                str(b.label) == "Review (v)" for b in summary.query("#review")
-                .results(Button)), "Ann's offer to review, Bob back")
+                str(b.label) == "Review (v)" for b in summary.query("#review").results(Button)),
+                "Ann's offer to review, Bob back")
             await pilot.press("v")
             review: SharedReviewScreen = await until(
                 pilot, lambda: isinstance(app.screen, SharedReviewScreen) and app.screen,
@@ -200,8 +202,9 @@ async def test_a_dropped_guest_comes_back_into_the_review_and_a_host_gone_ends_i
     bob = await Client.connect("127.0.0.1", host.port, name="Bob")
     await bob.create_table("Bob's table", "gotfive", 2, {"first": 0})
     app = make_app("Ann")
+    notices = Notices()
     try:
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=SIZE, message_hook=notices) as pilot:
             await at_the_summary(pilot, host, bob)
             await bob.review("open")
             first = await until(pilot, lambda: isinstance(app.screen, SharedReviewScreen)
@@ -221,6 +224,8 @@ async def test_a_dropped_guest_comes_back_into_the_review_and_a_host_gone_ends_i
             back = app.screen
             await until(pilot, lambda: table_screen.is_creator and back.leads
                         and "you lead" in where(back), "Ann leading")
+            await until(pilot, lambda: any("You lead the review now" in m
+                                           for m in notices.messages()), "Ann told she leads")
             await host.close()  # the host is gone: so is the review
             await until(pilot, lambda: not any(isinstance(s, SharedReviewScreen)
                                                for s in app.screen_stack) and table_screen.gone,
@@ -269,8 +274,6 @@ async def test_back_at_a_table_whose_review_is_open_the_review_comes_first() -> 
     """Back at the table, the review the table follows and the game's end both come:
     the review is on top (it took the keys from under the summary before), and the
     summary is there once we leave it; left with Esc, it is not joined again unasked."""
-    from tui.screens.menu import MenuScreen
-
     host = Host("test host", bot_delay=0.01)
     await host.start("127.0.0.1", 0)
     bob = await Client.connect("127.0.0.1", host.port, name="Bob")
@@ -297,12 +300,12 @@ async def test_back_at_a_table_whose_review_is_open_the_review_comes_first() -> 
             summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
                                   and app.screen, "the summary")
             assert summary.check_action("review", ())
-            await pilot.press("c", "escape")  # leave the table, come back
-            await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        # Left with Esc, and the app gone again: a new one back at the table finds the
+        # summary, not the review (the host remembers who left it).
+        app = make_app("Ann")
+        async with app.run_test(size=SIZE) as pilot:
             await join_by_address(pilot, host.port)
-            # Left with Esc: back at the table, the summary, not the review.
-            await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
-                        and app.screen is not summary, "the summary again")
+            await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
             (back,) = [s for s in app.screen_stack if isinstance(s, TableScreen)]
             assert back.table.get("review") and back.session.client is not None
             await back.session.client.ping()  # (a review asked for would be here by now)

@@ -100,9 +100,8 @@ class HiddenHandApp(App[None]):
                                seed_source=seed_source, warn=self._warn, clock=clock)
         #: Reads the table the app sits at (:meth:`attach`, :meth:`listen`).
         self.listener = Listener(self._post, self._alert)
-        #: Reviews a table follows that we left ourselves, and those whose first words
-        #: we read (``tui.screens.shared_review``): kept across leaving their table.
-        self.reviews_left: set[str] = set()
+        #: Reviews a table follows whose first words we read
+        #: (``tui.screens.shared_review``): kept across leaving their table.
         self.reviews_told: set[str] = set()
         self.opening = Opening(solo, notice)
         self._on_screen = OnScreen()

@@ -248,7 +248,7 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Validator, bool]]] = {
     "rematch": {},
     "review_open": {},
     "review_go": {"at": (integer(0, MAX_MOVES), True)},
-    "review_follow": {},
+    "review_follow": {"auto": (boolean, False)},
     "review_close": {},
     "act": {"action": (action, True)},
 }

@@ -97,7 +97,7 @@ class SharedReviewScreen(Stepper):
         if not isinstance(at, int) or not isinstance(view, dict):
             return
         leader, leader_at = msg.get("leader"), msg.get("leader_at")
-        self.leader = leader if isinstance(leader, int) else None
+        self._new_leader(leader if isinstance(leader, int) else None)
         self.leader_at = leader_at if isinstance(leader_at, int) else self.leader_at
         if msg.get("type") == "review":
             self._asked = self._wanted = None
@@ -123,12 +123,23 @@ class SharedReviewScreen(Stepper):
     def state(self, msg: dict[str, Any]) -> None:
         """Where the leader is, and (for the leader) how many follow."""
         leader, leader_at = msg.get("leader"), msg.get("leader_at")
-        self.leader = leader if isinstance(leader, int) else self.leader
+        self._new_leader(leader if isinstance(leader, int) else self.leader)
         self.leader_at = leader_at if isinstance(leader_at, int) else self.leader_at
         following, alone = msg.get("following"), msg.get("alone")
         if isinstance(following, int) and isinstance(alone, int):
             self.others = (following, alone)
         self._refresh()
+
+    def _new_leader(self, leader: int | None) -> None:
+        """The table's creator leads: it may change (the creator left the table)."""
+        if leader == self.leader:
+            return
+        known = self.leader is not None
+        self.leader = leader
+        if known:  # (not as it opens; told even before it is first drawn)
+            self.app.notify("You lead the review now: your steps move everyone following."
+                        if self.leads else f"{self.leader_name()} leads the review now.",
+                        markup=False)
 
     def _refresh(self) -> None:
         if self.is_mounted:
@@ -259,24 +270,13 @@ class TableReview:
         self.owner = owner
         self.moves: list[Any] = []
         self.screen: SharedReviewScreen | None = None
-        #: We asked to follow the open review (the answer is on its way).
-        self.asked = False
-        #: The app's memory of this table's review, kept across leaving the table: that
-        #: we left it ourselves (it is not joined again unasked), that its toast was read.
-        where = f"{owner.session.where}/{owner.table.get('id')}"
-        self._left, self._told = owner.app.reviews_left, owner.app.reviews_told
-        self._key = where
-
-    @property
-    def declined(self) -> bool:
-        return self._key in self._left
-
-    @declined.setter
-    def declined(self, value: bool) -> None:
-        if value:
-            self._left.add(self._key)
-        else:
-            self._left.discard(self._key)
+        #: We left the open review ourselves (the host remembers it too, for an app
+        #: coming back); we asked to follow it (the answer is on its way).
+        self.declined = self.asked = False
+        #: The app's memory of the reviews whose toast was read (kept across leaving
+        #: the table).
+        self._told, self._key = owner.app.reviews_told, (
+            f"{owner.session.where}/{owner.table.get('id')}")
 
     def received(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -343,7 +343,7 @@ class TableReview:
             self._told.discard(self._key)
         elif self.screen is None and not self.declined and not self.asked:
             self.asked = True
-            self.owner.send("review", "follow")
+            self.owner.send("review", "follow", auto=True)
 
     def cut_off(self, final: bool) -> None:
         """The connection to the host dropped (``final``: for good)."""

@@ -171,7 +171,7 @@ class TableScreen(TableSummaryScreen):
         if self.review is not None or self.table.get("review"):
             self._table_review().table_changed(self.table)
         if self.summary_screen is not None:
-            self.summary_screen.review_offer_changed()
+            self.summary_changed()
 
     def _collect_later(self) -> None:
         """Count the update: every :data:`~tui.gc_tuning.TABLE_COLLECT_EVERY` updates, a

@@ -130,6 +130,11 @@ class TableSummaryScreen(TableCreatorScreen):
         # the summary is drawn, frees what the round left behind in frozen cycles.
         self.call_after_refresh(gc_tuning.table_sweep)
 
+    def summary_changed(self) -> None:
+        """The table changed under an open summary: the review's button may come or go."""
+        if self.summary_screen is not None:
+            self.summary_screen.review_offer_changed()
+
     def _push_summary(self, screen: SummaryScreen,
                       answered: Callable[[str | None], None]) -> None:
         """Show the summary; under the review the table follows, if that is open (back
@@ -145,6 +150,8 @@ class TableSummaryScreen(TableCreatorScreen):
         waiting, self._summary_waiting = self._summary_waiting, None
         if waiting is not None and waiting[0] is self.summary_screen and not self.leaving:
             self.app.push_screen(*waiting)
+        else:
+            self.call_after_refresh(self.summary_changed)  # (the review may be gone)
 
     # ---- the review the table follows -----------------------------------------
 
