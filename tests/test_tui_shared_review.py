@@ -33,6 +33,18 @@ def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "config"
 
 
+@pytest.fixture
+async def bobs_table() -> Any:
+    """A host on loopback, and Bob (a plain client) at a Got Five! table of two on it."""
+    host = Host("test host", bot_delay=0.01)
+    await host.start("127.0.0.1", 0)
+    bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+    joined = await bob.create_table("Bob's table", "gotfive", 2, {"first": 0})
+    yield host, bob, joined
+    await bob.close()
+    await host.close()
+
+
 async def play_to_the_end(host: Host, table: Table) -> None:
     """A short Got Five! game, its moves made at the host (as its players could), each
     once the app shows the one before: a clue each, a mark each on their own boards,
@@ -86,84 +98,72 @@ async def at_the_summary(pilot: Any, host: Host, bob: Client) -> tuple[Table, Su
     return table, summary
 
 
-async def test_a_guest_follows_the_creators_review_steps_alone_and_follows_again() -> None:
-    host = Host("test host", bot_delay=0.01)
-    await host.start("127.0.0.1", 0)
-    bob = await Client.connect("127.0.0.1", host.port, name="Bob")
-    await bob.create_table("Bob's table", "gotfive", 2, {"first": 0})
+async def test_a_guest_follows_the_creators_review_steps_alone_and_follows_again(
+        bobs_table: Any) -> None:
+    host, bob, _ = bobs_table
     app = make_app("Ann")
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            table, summary = await at_the_summary(pilot, host, bob)
-            assert not summary.check_action("review", ())  # nothing to join yet
-            await bob.review("open")
-            review: SharedReviewScreen = await until(
-                pilot, lambda: isinstance(app.screen, SharedReviewScreen)
-                and "move 0 of" in where(app.screen) and app.screen, "the review, opened by Bob")
-            assert review.seat == 1 and review.following and not review.leads
-            assert "following Bob" in where(review) and "as you (2 Ann) saw it" in where(review)
-            # As dealt, Ann's own rack is hidden from her (the game's end laid it open,
-            # but a review shows a seat what it knew then).
-            assert review.view is not None and table.review is not None
-            assert all("n" not in tile for tile in review.view["racks"][1])
-            assert all("n" in tile for tile in review.view["racks"][0])
-            lines = [str(review.query_one(OptionList).get_option_at_index(i).prompt)
-                     for i in range(review.query_one(OptionList).option_count)]
-            assert any("Ann marked" in line for line in lines)
-            assert not any("Bob marked" in line for line in lines)  # his board: his own
-            await bob.review("go", at=5)
-            await until(pilot, lambda: review.at == 5 and "move 5 of" in where(review),
-                        "Bob's step, followed")
-            await pilot.press("home")  # Ann steps alone
-            await until(pilot, lambda: review.at == 0 and not review.following
-                        and review.view_at == 0, "Ann on her own")
-            assert "on your own (Bob is at move 5; f follows)" in where(review)
-            await bob.review("go", at=6)
-            await pilot.press("f")
-            await until(pilot, lambda: review.following and review.at == 6, "following again")
-            moves = review.query_one(OptionList)
-            assert moves.highlighted is not None
-            await bob.review("close")
-            await until(pilot, lambda: app.screen is summary, "back at the summary")
-    finally:
-        await bob.close()
-        await host.close()
+    async with app.run_test(size=SIZE) as pilot:
+        table, summary = await at_the_summary(pilot, host, bob)
+        assert not summary.check_action("review", ())  # nothing to join yet
+        await bob.review("open")
+        review: SharedReviewScreen = await until(
+            pilot, lambda: isinstance(app.screen, SharedReviewScreen)
+            and "move 0 of" in where(app.screen) and app.screen, "the review, opened by Bob")
+        assert review.seat == 1 and review.following and not review.leads
+        assert "following Bob" in where(review) and "as you (2 Ann) saw it" in where(review)
+        # As dealt, Ann's own rack is hidden from her (the game's end laid it open,
+        # but a review shows a seat what it knew then).
+        assert review.view is not None and table.review is not None
+        assert all("n" not in tile for tile in review.view["racks"][1])
+        assert all("n" in tile for tile in review.view["racks"][0])
+        lines = [str(review.query_one(OptionList).get_option_at_index(i).prompt)
+                 for i in range(review.query_one(OptionList).option_count)]
+        assert any("Ann marked" in line for line in lines)
+        assert not any("Bob marked" in line for line in lines)  # his board: his own
+        await bob.review("go", at=5)
+        await until(pilot, lambda: review.at == 5 and "move 5 of" in where(review),
+                    "Bob's step, followed")
+        await pilot.press("home")  # Ann steps alone
+        await until(pilot, lambda: review.at == 0 and not review.following
+                    and review.view_at == 0, "Ann on her own")
+        assert "on your own (Bob is at move 5; f follows)" in where(review)
+        await bob.review("go", at=6)
+        await pilot.press("f")
+        await until(pilot, lambda: review.following and review.at == 6, "following again")
+        moves = review.query_one(OptionList)
+        assert moves.highlighted is not None
+        await bob.review("close")
+        await until(pilot, lambda: app.screen is summary, "back at the summary")
 
 
-async def test_the_creator_leads_the_review_and_closing_it_ends_it_for_everyone() -> None:
-    host = Host("test host", bot_delay=0.01)
-    await host.start("127.0.0.1", 0)
-    bob = await Client.connect("127.0.0.1", host.port, name="Bob")
-    joined = await bob.create_table("Bob's table", "gotfive", 2, {"first": 0})
+async def test_the_creator_leads_the_review_and_closing_it_ends_it_for_everyone(
+        bobs_table: Any) -> None:
+    host, bob, joined = bobs_table
     app = make_app("Ann")
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            table, summary = await at_the_summary(pilot, host, bob)
-            # Bob steps out and comes back: the table is Ann's now, Bob a guest.
-            await bob.leave()
-            await bob.join(joined.table, joined.seat, token=joined.token)
-            tables = [s for s in app.screen_stack if isinstance(s, TableScreen)]
-            await until(pilot, lambda: others_here(tables[0]) and any(
-                str(b.label) == "Review (v)" for b in summary.query("#review").results(Button)),
-                "Ann's offer to review, Bob back")
-            await pilot.press("v")
-            review: SharedReviewScreen = await until(
-                pilot, lambda: isinstance(app.screen, SharedReviewScreen) and app.screen,
-                "Ann's review")
-            opened = await bob.wait_for(lambda m: m.get("type") == "review")
-            assert opened["seat"] == 0 and opened["leader"] == 1 and opened["at"] == 0
-            await until(pilot, lambda: review.leads and "you lead" in where(review),
-                        "Ann leading")
-            await pilot.press("right", "right")
-            step = await bob.wait_for(lambda m: m.get("type") == "review_at" and m["at"] == 2)
-            assert step["following"] and all("n" not in t for t in step["view"]["racks"][0])
-            await pilot.press("escape")
-            await bob.wait_for(lambda m: m.get("type") == "review_closed")
-            await until(pilot, lambda: app.screen is summary and table.review is None,
-                        "the review closed for everyone")
-    finally:
-        await bob.close()
-        await host.close()
+    async with app.run_test(size=SIZE) as pilot:
+        table, summary = await at_the_summary(pilot, host, bob)
+        # Bob steps out and comes back: the table is Ann's now, Bob a guest.
+        await bob.leave()
+        await bob.join(joined.table, joined.seat, token=joined.token)
+        tables = [s for s in app.screen_stack if isinstance(s, TableScreen)]
+        await until(pilot, lambda: others_here(tables[0]) and any(
+            str(b.label) == "Review (v)" for b in summary.query("#review").results(Button)),
+            "Ann's offer to review, Bob back")
+        await pilot.press("v")
+        review: SharedReviewScreen = await until(
+            pilot, lambda: isinstance(app.screen, SharedReviewScreen) and app.screen,
+            "Ann's review")
+        opened = await bob.wait_for(lambda m: m.get("type") == "review")
+        assert opened["seat"] == 0 and opened["leader"] == 1 and opened["at"] == 0
+        await until(pilot, lambda: review.leads and "you lead" in where(review),
+                    "Ann leading")
+        await pilot.press("right", "right")
+        step = await bob.wait_for(lambda m: m.get("type") == "review_at" and m["at"] == 2)
+        assert step["following"] and all("n" not in t for t in step["view"]["racks"][0])
+        await pilot.press("escape")
+        await bob.wait_for(lambda m: m.get("type") == "review_closed")
+        await until(pilot, lambda: app.screen is summary and table.review is None,
+                    "the review closed for everyone")
 
 
 async def test_keys_faster_than_the_host_answers_send_one_step_at_a_time() -> None:
@@ -196,121 +196,101 @@ async def test_keys_faster_than_the_host_answers_send_one_step_at_a_time() -> No
         assert "on your own" in where(screen)
 
 
-async def test_a_dropped_guest_comes_back_into_the_review_and_a_host_gone_ends_it() -> None:
-    host = Host("test host", bot_delay=0.01)
-    await host.start("127.0.0.1", 0)
-    bob = await Client.connect("127.0.0.1", host.port, name="Bob")
-    await bob.create_table("Bob's table", "gotfive", 2, {"first": 0})
+async def test_a_dropped_guest_comes_back_into_the_review_and_a_host_gone_ends_it(
+        bobs_table: Any) -> None:
+    host, bob, _ = bobs_table
     app = make_app("Ann")
     notices = Notices()
-    try:
-        async with app.run_test(size=SIZE, message_hook=notices) as pilot:
-            await at_the_summary(pilot, host, bob)
-            await bob.review("open")
-            first = await until(pilot, lambda: isinstance(app.screen, SharedReviewScreen)
-                                and app.screen, "the review")
-            await bob.review("go", at=3)
-            await until(pilot, lambda: first.view_at == 3, "Bob's step")
-            (table_screen,) = [s for s in app.screen_stack if isinstance(s, TableScreen)]
-            client = table_screen.session.client
-            assert client is not None
-            client.abort()  # the cable is pulled: the review goes, and comes back
-            await until(pilot, lambda: table_screen.session.client is not client
-                        and isinstance(app.screen, SharedReviewScreen)
-                        and app.screen is not first and app.screen.view_at == 3
-                        and app.screen.following, "back in the review, at Bob's move")
-            # Bob leaves: the table is Ann's, and so is the lead of its review.
-            await bob.leave()
-            back = app.screen
-            await until(pilot, lambda: table_screen.is_creator and back.leads
-                        and "you lead" in where(back), "Ann leading")
-            await until(pilot, lambda: any("You lead the review now" in m
-                                           for m in notices.messages()), "Ann told she leads")
-            await host.close()  # the host is gone: so is the review
-            await until(pilot, lambda: not any(isinstance(s, SharedReviewScreen)
-                                               for s in app.screen_stack) and table_screen.gone,
-                        "the review ended")
-            await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
-            await pilot.press("c")
-            await until(pilot, lambda: app.screen is table_screen, "the table")
-            # Nor do the footer and the status line offer to take a table that is gone
-            # back to its lobby.
-            assert table_screen.is_creator and not table_screen.check_action("to_lobby", ())
-            await until(pilot, lambda: "Esc: leave" in str(
-                table_screen.query_one("#gf-status", Static).render()), "the status line")
-            assert "rematch" not in str(table_screen.query_one("#gf-status", Static).render())
-    finally:
-        await bob.close()
-        await host.close()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
+        await at_the_summary(pilot, host, bob)
+        await bob.review("open")
+        first = await until(pilot, lambda: isinstance(app.screen, SharedReviewScreen)
+                            and app.screen, "the review")
+        await bob.review("go", at=3)
+        await until(pilot, lambda: first.view_at == 3, "Bob's step")
+        (table_screen,) = [s for s in app.screen_stack if isinstance(s, TableScreen)]
+        client = table_screen.session.client
+        assert client is not None
+        client.abort()  # the cable is pulled: the review goes, and comes back
+        await until(pilot, lambda: table_screen.session.client is not client
+                    and isinstance(app.screen, SharedReviewScreen)
+                    and app.screen is not first and app.screen.view_at == 3
+                    and app.screen.following, "back in the review, at Bob's move")
+        # Bob leaves: the table is Ann's, and so is the lead of its review.
+        await bob.leave()
+        back = app.screen
+        await until(pilot, lambda: table_screen.is_creator and back.leads
+                    and "you lead" in where(back), "Ann leading")
+        await until(pilot, lambda: any("You lead the review now" in m
+                                       for m in notices.messages()), "Ann told she leads")
+        await host.close()  # the host is gone: so is the review
+        await until(pilot, lambda: not any(isinstance(s, SharedReviewScreen)
+                                           for s in app.screen_stack) and table_screen.gone,
+                    "the review ended")
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        await pilot.press("c")
+        await until(pilot, lambda: app.screen is table_screen, "the table")
+        # Nor do the footer and the status line offer to take a table that is gone
+        # back to its lobby.
+        assert table_screen.is_creator and not table_screen.check_action("to_lobby", ())
+        await until(pilot, lambda: "Esc: leave" in str(
+            table_screen.query_one("#gf-status", Static).render()), "the status line")
+        assert "rematch" not in str(table_screen.query_one("#gf-status", Static).render())
 
 
-async def test_a_player_back_at_a_finished_game_reads_its_end() -> None:
+async def test_a_player_back_at_a_finished_game_reads_its_end(bobs_table: Any) -> None:
     """A game over before we came back to its table: its summary opens, as the others
     read it when the game ended (a fresh player found only the table, no result)."""
     from tui.screens.menu import MenuScreen
 
-    host = Host("test host", bot_delay=0.01)
-    await host.start("127.0.0.1", 0)
-    bob = await Client.connect("127.0.0.1", host.port, name="Bob")
-    await bob.create_table("Bob's table", "gotfive", 2, {"first": 0})
+    host, bob, _ = bobs_table
     app = make_app("Ann")
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            _, summary = await at_the_summary(pilot, host, bob)
-            title = str(summary.title_text)
-            await pilot.press("c", "escape")  # look at the table, then leave it
-            await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
-            await join_by_address(pilot, host.port)
-            again = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
-                                and app.screen is not summary and app.screen,
-                                "the game's end, back at the table")
-            assert str(again.title_text) == title
-    finally:
-        await bob.close()
-        await host.close()
+    async with app.run_test(size=SIZE) as pilot:
+        _, summary = await at_the_summary(pilot, host, bob)
+        title = str(summary.title_text)
+        await pilot.press("c", "escape")  # look at the table, then leave it
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        await join_by_address(pilot, host.port)
+        again = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                            and app.screen is not summary and app.screen,
+                            "the game's end, back at the table")
+        assert str(again.title_text) == title
 
 
-async def test_back_at_a_table_whose_review_is_open_the_review_comes_first() -> None:
+async def test_back_at_a_table_whose_review_is_open_the_review_comes_first(bobs_table: Any) -> None:
     """Back at the table, the review the table follows and the game's end both come:
     the review is on top (it took the keys from under the summary before), and the
     summary is there once we leave it; left with Esc, it is not joined again unasked."""
-    host = Host("test host", bot_delay=0.01)
-    await host.start("127.0.0.1", 0)
-    bob = await Client.connect("127.0.0.1", host.port, name="Bob")
-    await bob.create_table("Bob's table", "gotfive", 2, {"first": 0})
+    host, bob, _ = bobs_table
     app = make_app("Ann")
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            await at_the_summary(pilot, host, bob)
-            await bob.review("open")
-            await until(pilot, lambda: isinstance(app.screen, SharedReviewScreen)
-                        and "move 0 of" in where(app.screen), "the review")
-        # Ann's app is gone (as a crash or ^q leaves it); she starts it again.
-        app = make_app("Ann")
-        async with app.run_test(size=SIZE) as pilot:
-            await join_by_address(pilot, host.port)
-            review = await until(
-                pilot, lambda: isinstance(app.screen, SharedReviewScreen)
-                and "following Bob" in where(app.screen) and app.screen, "the review")
-            await until(pilot, lambda: next(s for s in app.screen_stack
-                                            if isinstance(s, TableScreen))._end_shown,
-                        "the game's end, waiting under the review")
-            assert app.screen is review
-            await pilot.press("escape")  # leave the review: the summary is there
-            summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
-                                  and app.screen, "the summary")
-            assert summary.check_action("review", ())
-        # Left with Esc, and the app gone again: a new one back at the table finds the
-        # summary, not the review (the host remembers who left it).
-        app = make_app("Ann")
-        async with app.run_test(size=SIZE) as pilot:
-            await join_by_address(pilot, host.port)
-            await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
-            (back,) = [s for s in app.screen_stack if isinstance(s, TableScreen)]
-            assert back.table.get("review") and back.session.client is not None
-            await back.session.client.ping()  # (a review asked for would be here by now)
-            await pilot.pause()
-            assert not any(isinstance(s, SharedReviewScreen) for s in app.screen_stack)
-    finally:
-        await bob.close()
-        await host.close()
+    async with app.run_test(size=SIZE) as pilot:
+        await at_the_summary(pilot, host, bob)
+        await bob.review("open")
+        await until(pilot, lambda: isinstance(app.screen, SharedReviewScreen)
+                    and "move 0 of" in where(app.screen), "the review")
+    # Ann's app is gone (as a crash or ^q leaves it); she starts it again.
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await join_by_address(pilot, host.port)
+        review = await until(
+            pilot, lambda: isinstance(app.screen, SharedReviewScreen)
+            and "following Bob" in where(app.screen) and app.screen, "the review")
+        await until(pilot, lambda: next(s for s in app.screen_stack
+                                        if isinstance(s, TableScreen))._end_shown,
+                    "the game's end, waiting under the review")
+        assert app.screen is review
+        await pilot.press("escape")  # leave the review: the summary is there
+        summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                              and app.screen, "the summary")
+        assert summary.check_action("review", ())
+    # Left with Esc, and the app gone again: a new one back at the table finds the
+    # summary, not the review (the host remembers who left it).
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await join_by_address(pilot, host.port)
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        (back,) = [s for s in app.screen_stack if isinstance(s, TableScreen)]
+        assert back.table.get("review") and back.session.client is not None
+        await back.session.client.ping()  # (a review asked for would be here by now)
+        await pilot.pause()
+        assert not any(isinstance(s, SharedReviewScreen) for s in app.screen_stack)
