@@ -260,9 +260,29 @@ class Replay:
             raise RecordError("this record does not replay to the game it recorded (made "
                               "by another version of the rules?)")
         self.final = game
+        self._drawn: dict[int, list[dict[str, Any]]] | None = None
 
     def __len__(self) -> int:
         return len(self.moves)
+
+    def drawn(self) -> dict[int, list[dict[str, Any]]]:
+        """The cards each ``draw`` move brought into its drawer's hand (GET OUT!'s:
+        what only the drawer saw), by move number; found once, by playing the game
+        along and comparing the drawer's hand before and after."""
+        if self._drawn is None:
+            self._drawn = {}
+            game = self.game_at(0)
+            for k, (seat, action, now) in enumerate(self.moves, 1):
+                if seat is None:
+                    game.advance(now)
+                    continue
+                draw = action.get("type") == "draw"
+                held = {c["id"] for c in game.view(seat).get("hand", [])} if draw else set()
+                game.act(seat, action, now=now)
+                if draw:
+                    self._drawn[k] = [c for c in game.view(seat).get("hand", [])
+                                      if c["id"] not in held]
+        return self._drawn
 
     def game_at(self, step: int) -> Game:
         """The game after ``step`` moves (0: as dealt); a new object, the caller's own."""

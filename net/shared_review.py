@@ -24,7 +24,7 @@ ends it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgpack
 
@@ -33,13 +33,9 @@ from engine.record import RecordError, Replay
 from net.fanout import Outbox, wire_time
 from net.lobby import require_creator
 from net.seats import Member, RequestError
+from net.table import PRIVATE_ACTIONS, Table
 from net.wire import errors
 
-if TYPE_CHECKING:
-    from net.table import Table
-
-#: Moves only their mover sees (their events are empty): left out of everyone else's list.
-PRIVATE = frozenset({("gotfive", "mark")})
 #: What anyone may know of a move besides its events: its kind and its aim.
 SHOWN = ("type", "target", "on")
 #: What the mover knew of its own move besides (a Got Five! mark's tile and mark).
@@ -68,7 +64,6 @@ class SharedReview:
         self.left: set[int] = set()
         self._moves: dict[int | None, list[dict[str, Any]]] = {}
         self._parts: dict[int | None, list[tuple[int, list[dict[str, Any]]]]] = {}
-        self._drawn: dict[int, list[dict[str, Any]]] | None = None
         #: The game at the move last asked for (a step sends it to everyone following).
         self._game: tuple[int, Game] | None = None
 
@@ -83,7 +78,7 @@ class SharedReview:
         public events and, for the seat's own GET OUT! draw, the card it drew."""
         if seat in self._moves:
             return self._moves[seat]
-        drawn = self._draws() if self.game_id == "getout" else {}
+        drawn = self.replay.drawn() if self.game_id == "getout" else {}
         out: list[dict[str, Any]] = []
         for k, ((mover, action, now), events) in enumerate(
                 zip(self.replay.moves, self.replay.events, strict=True), 1):
@@ -91,8 +86,8 @@ class SharedReview:
                                      "events": [wire_time(e, now) for e in events]}
             if mover is not None:
                 kind = action.get("type")
-                if mover != seat and (self.game_id, kind) in PRIVATE and not events:
-                    continue
+                if mover != seat and (self.game_id, kind) in PRIVATE_ACTIONS and not events:
+                    continue  # (only its mover saw it)
                 keys = OWN if mover == seat else SHOWN
                 entry["action"] = {key: action[key] for key in keys if key in action}
                 if mover == seat and k in drawn:
@@ -100,23 +95,6 @@ class SharedReview:
             out.append(entry)
         self._moves[seat] = out
         return out
-
-    def _draws(self) -> dict[int, list[dict[str, Any]]]:
-        """The cards each GET OUT! draw brought into its drawer's hand, by move number."""
-        if self._drawn is None:
-            self._drawn = {}
-            game = self.replay.game_at(0)
-            for k, (mover, action, now) in enumerate(self.replay.moves, 1):
-                if mover is None:
-                    game.advance(now)
-                    continue
-                draw = action.get("type") == "draw"
-                held = {c["id"] for c in game.view(mover).get("hand", [])} if draw else set()
-                game.act(mover, action, now=now)
-                if draw:
-                    self._drawn[k] = [c for c in game.view(mover).get("hand", [])
-                                      if c["id"] not in held]
-        return self._drawn
 
     def position(self, at: int, seat: int | None) -> dict[str, Any]:
         """``seat``'s view after ``at`` moves (its time left as seconds, as on the wire)."""
@@ -168,9 +146,9 @@ class SharedReview:
         """Add to ``out`` everything ``member`` needs to show the review: its list of
         moves (in parts), then the review itself at its position."""
         self.inside.add(member)
-        if member.seat not in self._parts:
-            self._parts[member.seat] = _parts(self.moves_for(member.seat))
         moves = self.moves_for(member.seat)
+        if member.seat not in self._parts:
+            self._parts[member.seat] = _parts(moves)
         for start, part in self._parts[member.seat]:
             out.messages.append((member, {"type": "review_moves", "from": start,
                                           "moves": part}))

@@ -73,21 +73,12 @@ def steps(record: dict[str, Any], replay: Replay) -> list[Step]:
     """Every move of ``record`` as a line (several events: their lines joined)."""
     game_id = record["game"]
     namer = Namer([p["name"] for p in record["players"]])
-    # GET OUT!'s draws are said with the card drawn: the game is played along to see it.
-    game = replay.game_at(0) if game_id == "getout" else None
+    # GET OUT!'s draws are said with the card drawn.
+    drawn = replay.drawn() if game_id == "getout" else {}
     out = []
     for k, ((seat, action, now), events) in enumerate(zip(record["moves"], replay.events,
                                                           strict=True), 1):
-        drew = None
-        if game is not None:
-            if seat is None:
-                game.advance(now)
-            else:
-                held = {c["id"] for c in game.view(seat).get("hand", [])}
-                game.act(seat, action, now=now)
-                if action.get("type") == "draw":
-                    drew = [c for c in game.view(seat).get("hand", []) if c["id"] not in held]
-        step = _step(game_id, namer, k, now, seat, action, events, drew)
+        step = _step(game_id, namer, k, now, seat, action, events, drawn.get(k))
         if step is not None:
             out.append(step)
     return out
