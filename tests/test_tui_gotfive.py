@@ -190,6 +190,34 @@ async def test_on_a_phone_held_upright_the_board_comes_in_two_halves_and_clicks_
         await until(pilot, lambda: screen.view["marks"].get(str(n)) == "cross", "marked")
 
 
+async def test_on_a_phone_held_upright_the_rack_comes_in_two_rows_and_a_click_compares() -> None:
+    """At 45 columns one row of five tiles and six notches does not fit: the rack comes
+    in two rows (notch 0 to tile 3, then notch 3 to notch 5), every position in sight,
+    and a click on tile 5 in the second row compares the picked tile with it."""
+    app = solo_app()
+    async with app.run_test(size=(45, 40)) as pilot:
+        screen = await my_turn(pilot)
+        rack = screen.query_one(MyRack)
+        lines = str(rack.render()).splitlines()
+        assert all(len(line.rstrip()) <= rack.content_region.width for line in lines)
+        first = next(i for i, line in enumerate(lines) if "1[" in line)
+        second = next(i for i, line in enumerate(lines) if "4[" in line)
+        assert all(f"{k}[" in lines[first] for k in (1, 2, 3))
+        assert all(f"{k}[" in lines[second] for k in (4, 5)) and second > first
+        assert lines[first].startswith("−") and lines[second].rstrip().endswith("+")
+        await type_ahead(pilot, "r", "a")
+        screen = await my_turn(pilot, "clue")
+        tile = screen.chosen_tile()
+        lines = str(rack.render()).splitlines()
+        row = next(i for i, line in enumerate(lines) if "5[" in line)
+        x, y = content_origin(rack)
+        await pilot.click(MyRack, offset=(x + lines[row].index("5[") + 2, y + row))
+        await until(pilot, lambda: any(c["seat"] == 0 for c in screen.view["clues"]),
+                    "our compare")
+        (clue,) = [c for c in screen.view["clues"] if c["seat"] == 0]
+        assert clue == {**clue, "clue": "compare", "position": 4, "tile": tile}
+
+
 async def test_marks_by_key_and_click_survive_leaving_and_rejoining() -> None:
     host = Host("test host", bot_delay=0.01)
     await host.start("127.0.0.1", 0)

@@ -97,16 +97,18 @@ class MyRack(TextLines):
     #: No header line (a small terminal): each position's number goes before its tile.
     compact: reactive[bool] = reactive(False, layout=True)
 
-    def columns(self) -> tuple[int, int]:
-        """(tile column width, notch column width) for the current width."""
-        room = max(40, self.size.width - 4)
-        tile = max(7, min(12, room // 11))
-        notch = max(6, min(tile, (room - 5 * tile) // 6))
-        return tile, notch
+    def columns(self, width: int | None = None) -> tuple[int, int]:
+        """(tile column width, notch column width) at ``width`` (the current one)."""
+        return rack_columns(self.size.width if width is None else width)
+
+    def parts(self, width: int | None = None) -> tuple[range, ...]:
+        """The rack's rows of positions at ``width`` (the current one)."""
+        return rack_parts(self.size.width if width is None else width)
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
         """A header, the tiles, then as many lines as the tallest stack of clues."""
-        return grid_height(self.clues, self.seat, self.max_lines) - self.compact
+        return grid_height(self.clues, self.seat, self.max_lines, self.parts(width),
+                           header=not self.compact)
 
     def set_attributes(self, **values: Any) -> None:
         """Set those of the attributes (``tiles``, ``clues``, ``seat``, ``comparing``) whose
@@ -116,14 +118,15 @@ class MyRack(TextLines):
         if not changed:
             return
         drawn = self.drawn_from()
-        before = grid_height(self.clues, self.seat, self.max_lines)
+        before = grid_height(self.clues, self.seat, self.max_lines, self.parts())
         for name, value in changed.items():
             self.set_reactive(getattr(MyRack, name), value)
         if self.drawn_from() == drawn:
             # Another seat's clue (nearly every other update): the rack draws only its
             # own clues, so it would draw the same again.
             return
-        self.refresh(layout=grid_height(self.clues, self.seat, self.max_lines) != before)
+        self.refresh(layout=grid_height(self.clues, self.seat, self.max_lines,
+                                        self.parts()) != before)
 
     def drawn_from(self) -> tuple[object, ...]:
         """What :meth:`render` draws the rack from: the tiles, this seat's own clues
@@ -138,28 +141,73 @@ class MyRack(TextLines):
         tile_w, notch_w = self.columns()
         return grid(self.tiles, self.clues, self.seat, tile_w, notch_w,
                     comparing=self.comparing, max_lines=self.max_lines,
-                    header=not self.compact)
+                    header=not self.compact, parts=self.parts())
 
     def on_click(self, event: events.Click) -> None:
         """A click on one of the five tiles (or the clues under it)."""
         offset = event.get_content_offset(self)
-        if offset is None or offset.y < (0 if self.compact else 1):
+        if offset is None:
             return
         tile_w, notch_w = self.columns()
-        x = offset.x - 2
-        for k in range(RACK):
-            start = notch_w * (k + 1) + tile_w * k
-            if start <= x < start + tile_w:
-                self.post_message(self.PositionClicked(k))
+        x, y = offset.x - 2, offset.y
+        header = not self.compact
+        for part in self.parts():
+            lines = part_height(self.clues, self.seat, self.max_lines, part) + header
+            if y < lines:
+                if y < header:
+                    return
+                for k in part:
+                    if k == RACK:
+                        break
+                    start = notch_w * (k - part.start + 1) + tile_w * (k - part.start)
+                    if start <= x < start + tile_w:
+                        self.post_message(self.PositionClicked(k))
+                        return
                 return
+            y -= lines
 
 
-def grid_height(clues: Sequence[dict[str, Any]], seat: int, max_lines: int = 0) -> int:
-    """Lines of :func:`grid` for ``seat``: a header, then the tallest stack of clues
-    (at most ``max_lines`` under the header, when that is not 0)."""
+#: The rack in one row: notch 0, tile 1 … tile 5, notch 5.
+WHOLE = (range(RACK + 1),)
+#: The rack in two rows (a phone held upright): notch 0 to tile 3, then notch 3 to
+#: notch 5 — each notch drawn once, in reading order.
+HALVES = (range(3), range(3, RACK + 1))
+
+
+def rack_columns(width: int) -> tuple[int, int]:
+    """(tile column width, notch column width) for a rack ``width`` cells wide: as wide
+    as the row has room for, never narrower than the widest tile and clue they hold
+    (``=C33•••`` under a tile, ``C33•••`` in a notch)."""
+    if rack_parts(width) == HALVES:
+        return 7, max(6, min(7, (width - 4 - 3 * 7) // 3))
+    room = max(40, width - 4)
+    tile = max(7, min(12, room // 11))
+    notch = max(6, min(tile, (room - 5 * tile) // 6))
+    return tile, notch
+
+
+def rack_parts(width: int) -> tuple[range, ...]:
+    """The rack in one row, or in two where one row does not fit ``width``."""
+    return WHOLE if width >= 4 + 5 * 7 + 6 * 6 else HALVES
+
+
+def part_height(clues: Sequence[dict[str, Any]], seat: int, max_lines: int,
+                part: range) -> int:
+    """Lines under the header of one row of the rack (notches and positions ``part``):
+    the tiles' line, then the tallest stack of clues (at most ``max_lines``, when that
+    is not 0)."""
     notches, compared = clues_of(clues, seat)
-    lines = max(max(len(n) for n in notches), 1 + max(len(c) for c in compared), 1)
-    return 1 + (min(lines, max(2, max_lines)) if max_lines else lines)
+    lines = max(max(len(notches[k]) for k in part),
+                1 + max((len(compared[k]) for k in part if k < RACK), default=0), 1)
+    return min(lines, max(2, max_lines)) if max_lines else lines
+
+
+def grid_height(clues: Sequence[dict[str, Any]], seat: int, max_lines: int = 0,
+                parts: tuple[range, ...] = WHOLE, *, header: bool = True) -> int:
+    """Lines of :func:`grid` for ``seat``: for each row of the rack a header (when
+    ``header``), then the tallest stack of clues (at most ``max_lines`` under the
+    header, when that is not 0)."""
+    return sum(header + part_height(clues, seat, max_lines, part) for part in parts)
 
 
 def _stack(entries: list[Text], room: int) -> list[Text]:
@@ -171,7 +219,8 @@ def _stack(entries: list[Text], room: int) -> list[Text]:
 
 def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat: int,
          tile_w: int, notch_w: int, *, comparing: bool = False, max_lines: int = 0,
-         header: bool = True, theirs: bool = False) -> Text:
+         header: bool = True, theirs: bool = False,
+         parts: tuple[range, ...] = WHOLE) -> Text:
     """A rack as a grid: notch, tile, notch … tile, notch, with each clue in place.
 
     The first line numbers the positions (bold and reversed while ``comparing``); the
@@ -180,62 +229,74 @@ def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat:
     (a small terminal) a stack too tall ends in "…+k" (k more tiles). Without
     ``header`` (a small terminal: a line more for the log) each hidden tile carries its
     position's number, ``1[A?]``. An opponent's rack (``theirs``) underlines its latest
-    clue (see :func:`fresh`).
+    clue (see :func:`fresh`). ``parts`` splits the rack into rows (:data:`HALVES`: a
+    phone held upright), each drawn so, one under the other.
     """
     own = seat if theirs else None
     notches, compared = clues_of(clues, seat)
-    height = grid_height(clues, seat, max_lines) - 1
-    sorted_cells = [_stack([tile_text(n, style=fresh(n, clues, own)) for n in notch], height)
-                    for notch in notches]
-    compared_cells = [_stack([compared_text(n, same, fresh(n, clues, own))
-                              for n, same in column],
-                             height - 1) for column in compared]
-    out = Text(no_wrap=True, overflow="crop")
-    position_style = "bold reverse" if comparing else "bold"
-    if header:
-        top = Text("  ")
-        for k in range(RACK + 1):
-            top.append(f"n{k}".center(notch_w), style="dim")
-            if k < RACK:
-                top.append(str(k + 1).center(tile_w), style=position_style)
-        out.append_text(top)
-    for line in range(height):
-        row = Text("\n" if header or line else "")
-        row.append("− " if line == 0 else "  ", style="bold")
-        for k in range(RACK + 1):
-            if line < len(sorted_cells[k]):
-                cell = sorted_cells[k][line]
-            elif line == 0:
-                cell = Text("┆", style="dim")
-            else:
-                cell = Text("")
-            row.append_text(_centre(cell, notch_w))
-            if k == RACK:
-                break
-            if line == 0:
-                tile = tiles[k] if k < len(tiles) else {}
-                if "n" in tile:  # face up: no brackets, so "[C ?]" always means hidden
-                    face = tile_text(tile, style="underline")
-                elif header:
-                    face = Text("[")
-                    face.append_text(tile_text(tile))
-                    face.append("]")
-                else:  # "1[A?]": the position's number, and a space each side kept
-                    face = Text()
-                    face.append(str(k + 1), style=position_style)
-                    face.append("[")
-                    face.append(letter(tile.get("colour")), style=colour_style(tile.get("colour")))
-                    face.append("?", style="bold")
-                    face.append("]")
-                row.append_text(_centre(face, tile_w))
-            elif line - 1 < len(compared_cells[k]):
-                row.append_text(_centre(compared_cells[k][line - 1], tile_w))
-            else:
-                row.append(" " * tile_w)
-        if line == 0:
-            row.append(" +", style="bold")
-        out.append_text(row)
+    rows: list[Text] = []
+    for part in parts:
+        height = part_height(clues, seat, max_lines, part)
+        sorted_cells = {k: _stack([tile_text(n, style=fresh(n, clues, own))
+                                   for n in notches[k]], height) for k in part}
+        compared_cells = {k: _stack([compared_text(n, same, fresh(n, clues, own))
+                                     for n, same in compared[k]], height - 1)
+                          for k in part if k < RACK}
+        first, last = part.start == 0, part.stop == RACK + 1
+        position_style = "bold reverse" if comparing else "bold"
+        if header:
+            top = Text("  ")
+            for k in part:
+                top.append(f"n{k}".center(notch_w), style="dim")
+                if k < RACK:
+                    top.append(str(k + 1).center(tile_w), style=position_style)
+            rows.append(top)
+        for line in range(height):
+            row = Text()
+            row.append("− " if line == 0 and first else "  ", style="bold")
+            for k in part:
+                if line < len(sorted_cells[k]):
+                    cell = sorted_cells[k][line]
+                elif line == 0:
+                    cell = Text("┆", style="dim")
+                else:
+                    cell = Text("")
+                row.append_text(_centre(cell, notch_w))
+                if k == RACK:
+                    break
+                if line == 0:
+                    row.append_text(_centre(_face(tiles, k, header, position_style), tile_w))
+                elif line - 1 < len(compared_cells[k]):
+                    row.append_text(_centre(compared_cells[k][line - 1], tile_w))
+                else:
+                    row.append(" " * tile_w)
+            if line == 0 and last:
+                row.append(" +", style="bold")
+            rows.append(row)
+    out = Text("\n", no_wrap=True, overflow="crop").join(rows)
+    out.no_wrap, out.overflow = True, "crop"
     return out
+
+
+def _face(tiles: Sequence[dict[str, Any]], k: int, header: bool, position_style: str) -> Text:
+    """Rack tile ``k`` on the tiles' line: face up without brackets (so "[C ?]" always
+    means hidden), hidden in brackets — and, without a header line, after its
+    position's number (``1[A?]``)."""
+    tile = tiles[k] if k < len(tiles) else {}
+    if "n" in tile:
+        return tile_text(tile, style="underline")
+    face = Text()
+    if header:
+        face.append("[")
+        face.append_text(tile_text(tile))
+        face.append("]")
+        return face
+    face.append(str(k + 1), style=position_style)
+    face.append("[")
+    face.append(letter(tile.get("colour")), style=colour_style(tile.get("colour")))
+    face.append("?", style="bold")
+    face.append("]")
+    return face
 
 
 def _centre(text: Text, width: int) -> Text:
