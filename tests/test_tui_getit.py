@@ -1273,3 +1273,31 @@ async def test_the_round_fits_every_terminal_size(size: tuple[int, int]) -> None
 def why_said(screen: GetItScreen) -> str:
     """What the line that says why a key did nothing says now (under our own line)."""
     return str(screen.query_one("#why", Static).render())
+
+
+async def test_a_seats_signals_growing_by_a_line_ask_for_no_layout_of_the_screen() -> None:
+    """Signals change a seat card's lines at nearly every update of a round: the card
+    keeps its size, so its lines are repainted without a layout of the whole screen (a
+    layout is most of what an update costs the app, six apps at once at a table)."""
+    from textual.app import App, ComposeResult
+
+    from tests.tui_support import count_layouts
+    from tui.games.getit.widgets import SeatCard
+
+    class Cards(App[None]):
+        def compose(self) -> ComposeResult:
+            yield SeatCard(1)
+
+    app = Cards()
+    async with app.run_test(size=(40, 14)) as pilot:
+        card = app.query_one(SeatCard)
+        state: dict[str, Any] = {"name": "Bob", "top": {"kind": "number", "value": 7},
+                                 "count": 3, "said": None, "looked_at": False, "at_me": False}
+        card.show(lines=[], **state)
+        await pilot.pause()
+        info = card.query_one(".info", Static)
+        layouts = count_layouts(info)
+        card.show(lines=["looks at YOU", "smiles at 3 Cid"], **state)
+        await pilot.pause()
+        assert "smiles at 3 Cid" in str(info.render())
+        assert layouts() == 0

@@ -62,6 +62,9 @@ class SeatCard(Vertical):
     block font (:func:`big_number`) instead of Textual's ``Digits``.
     """
 
+    # The signal lines take the rest of the card (1fr, not auto): they change at nearly
+    # every update of a round, and a size of their own would ask for a layout of the
+    # whole screen each time, in every app at the table.
     DEFAULT_CSS = """
     SeatCard { width: 1fr; height: 100%; min-width: 14; border: round $foreground 40%;
                padding: 0 0 0 1; border-title-align: left; border-subtitle-align: right; }
@@ -70,7 +73,7 @@ class SeatCard(Vertical):
                           text-style: bold; }
     SeatCard .face-big { width: 100%; height: 7; content-align: center middle;
                          text-style: bold; display: none; }
-    SeatCard .info { width: 100%; height: auto; }
+    SeatCard .info { width: 100%; height: 1fr; }
     """
 
     #: Numbers in the block font (a big terminal: see ``SeatsRow.fit``).
