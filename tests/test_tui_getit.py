@@ -1275,7 +1275,7 @@ def why_said(screen: GetItScreen) -> str:
     return str(screen.query_one("#why", Static).render())
 
 
-async def test_a_seats_signals_growing_by_a_line_ask_for_no_layout_of_the_screen() -> None:
+async def test_a_seats_signals_changing_repaint_its_lines_alone() -> None:
     """Signals change a seat card's lines at nearly every update of a round: the card
     keeps its size, so its lines are repainted without a layout of the whole screen (a
     layout is most of what an update costs the app, six apps at once at a table)."""
@@ -1297,7 +1297,20 @@ async def test_a_seats_signals_growing_by_a_line_ask_for_no_layout_of_the_screen
         await pilot.pause()
         info = card.query_one(".info", Static)
         layouts = count_layouts(info)
+        # Nor a repaint of the whole card (its border, its face): only the lines.
+        card_repaints = 0
+        refresh = card.refresh
+
+        def counted(*regions: Any, **options: Any) -> Any:
+            nonlocal card_repaints
+            card_repaints += 1
+            return refresh(*regions, **options)
+
+        card.refresh = counted  # type: ignore[method-assign]
         card.show(lines=["looks at YOU", "smiles at 3 Cid"], **state)
         await pilot.pause()
         assert "smiles at 3 Cid" in str(info.render())
-        assert layouts() == 0
+        assert layouts() == 0 and card_repaints == 0
+        card.show(lines=["looks at YOU"], **{**state, "looked_at": True})
+        await pilot.pause()
+        assert card.border_subtitle == "◀ you look here" and card_repaints > 0

@@ -129,16 +129,22 @@ class SeatCard(Vertical):
     def _paint(self, *, name: str, top: dict[str, Any] | None, count: int,
                lines: list[str], said: str | None, looked_at: bool, at_me: bool) -> None:
         pile = f"{count} left" if count else "pile empty"
-        self.border_title = f"{self.seat + 1} {name}"
+        title = f"{self.seat + 1} {name}"
         mark = "◀ you look" if self.narrow else "◀ you look here"
         if self.short and self.narrow:
             # (A narrow title has no room for the count: the bottom edge holds it; where
             # we look, the title ends "◀" as the double border marks it too.)
-            self.border_title += " ◀" if looked_at else ""
-            self.border_subtitle = pile
+            title += " ◀" if looked_at else ""
+            subtitle = pile
         else:
-            self.border_title += f" · {pile}" if self.short else ""
-            self.border_subtitle = mark if looked_at else ""
+            title += f" · {pile}" if self.short else ""
+            subtitle = mark if looked_at else ""
+        # Set only when they change: each setting repaints the whole card, and most
+        # updates change only the signal lines under the card's face.
+        if self.border_title != title:
+            self.border_title = title
+        if self.border_subtitle != subtitle:
+            self.border_subtitle = subtitle
         self.set_class(looked_at, "looked-at")
         self.set_class(at_me, "at-me")
         digits = self.query_one(Digits)
