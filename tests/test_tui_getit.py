@@ -36,7 +36,8 @@ from tui.app import HiddenHandApp
 from tui.games.getit.screen import GetItScreen
 from tui.games.getit.talk import TALK_AHEAD, TALK_OPEN, TalkLine
 from tui.games.getit.text import number_ranges, to_you
-from tui.games.getit.widgets import PrepCard, PrepRow, SandTimer
+from tui.games.getit.timer import SandTimer
+from tui.games.getit.widgets import PrepCard, PrepRow
 from tui.screens.summary import SummaryScreen
 from tui.settings import Settings
 
@@ -1168,7 +1169,7 @@ async def test_the_timer_stands_still_while_the_host_is_out_of_reach() -> None:
     """A lost connection: this machine cannot know the round's time (and a host that went
     down holds the round), so the timer stops where it was and says why, instead of
     running on and jumping back once the host is there again."""
-    from tui.games.getit.widgets import SandTimer
+    from tui.games.getit.timer import SandTimer
     from tui.messages import ConnectionDropped
 
     app = solo_app(3, {"level": 1, "timer": 60})

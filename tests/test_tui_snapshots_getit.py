@@ -18,7 +18,7 @@ from engine.testing import stack_getit_piles
 from tests.tui_support import settle
 from tui.app import HiddenHandApp
 from tui.games.getit.screen import GetItScreen
-from tui.games.getit.widgets import SandTimer
+from tui.games.getit.timer import SandTimer
 from tui.screens.summary import SummaryScreen
 from tui.settings import Settings
 

@@ -37,8 +37,9 @@ from tui.games.getit.signals import SignalState
 from tui.games.getit.summary import round_summary
 from tui.games.getit.talk import GUARDED, TALK_ENDED_NOTICE, TalkLine
 from tui.games.getit.text import describe_event
+from tui.games.getit.timer import SandTimer
 from tui.games.getit.top import TopLine
-from tui.games.getit.widgets import SandTimer, SeatCard, WhyLine
+from tui.games.getit.widgets import SeatCard, WhyLine
 from tui.messages import ConnectionDropped
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen

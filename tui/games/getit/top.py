@@ -10,7 +10,7 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from tui.games.getit.text import status_line
-from tui.games.getit.widgets import SandTimer
+from tui.games.getit.timer import SandTimer
 from tui.widgets.text import set_text
 
 #: Below this width the line says it in fewer words (beside the timer).

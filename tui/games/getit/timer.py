@@ -1,0 +1,97 @@
+"""The Get It! round's sand timer: seconds left and a bar that drains, ticking on its own."""
+
+from __future__ import annotations
+
+import time
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+#: Cells of the sand timer's bar.
+BAR = 15
+#: Seconds left from which the timer says that time is running out.
+LOW = 10
+
+
+class SandTimer(Static):
+    """The round's sand timer: seconds left and a bar that drains, ticking on its own.
+
+    ``remaining`` is what the host said was left when the view arrived; the widget counts
+    down from there on this machine's clock — from each new reading, even one that says
+    what the last one said (a host resumed after a crash gives the same seconds again,
+    and this machine's countdown ran on while it was gone). ``None`` hides it (untimed,
+    or no round). While ``paused`` (a resumed game waits for its players) it stands still.
+    """
+
+    DEFAULT_CSS = """
+    SandTimer { width: auto; height: 1; }
+    """
+
+    remaining: reactive[float | None] = reactive(None, always_update=True)
+    total: reactive[float] = reactive(60.0)
+    paused: reactive[bool] = reactive(False)
+    #: What the timer says while paused (why it stands still).
+    why_paused: reactive[str] = reactive("paused")
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id, markup=False)
+        self._since = self.clock()
+
+    def on_mount(self) -> None:
+        """Tick four times a second."""
+        self.set_interval(0.25, self.refresh)
+
+    @staticmethod
+    def clock() -> float:
+        """This machine's clock the countdown runs on (tests set their own)."""
+        return time.monotonic()
+
+    def watch_remaining(self) -> None:
+        """A new reading from the host: count down from now."""
+        self._since = self.clock()
+        self.display = self.remaining is not None
+
+    def time_left(self) -> float | None:
+        """Seconds left now; ``None`` in an untimed round."""
+        return None if self.remaining is None else self.left()
+
+    def left(self) -> float:
+        """Seconds left now."""
+        if self.remaining is None:
+            return 0.0
+        if self.paused:
+            return max(0.0, self.remaining)
+        return max(0.0, self.remaining - (self.clock() - self._since))
+
+    def render(self) -> Text:
+        """time 0:41 ██████████░░░░░ — and in the last seconds, ``▶ time 0:07 ◀`` in
+        reverse video, so the end shows on a monochrome terminal and from the corner of
+        an eye (the bar alone, one cell of it left, said nothing)."""
+        if self.remaining is None:
+            return Text("")
+        left = self.left()
+        full = round(BAR * left / self.total) if self.total > 0 else 0
+        seconds = int(left + 0.999)
+        clock = f"time {seconds // 60}:{seconds % 60:02d}"
+        text = Text(style="bold")
+        if 0 < left <= LOW and not self.paused:
+            text.append(f"▶ {clock} ◀", style="reverse")
+            text.append(" ")
+        else:
+            text.append(f"{clock} ")
+        text.append("█" * full)
+        text.append("░" * (BAR - full))
+        if self.paused:
+            text.append(f" {self.why_paused}", style="italic")
+        return text
+
+    def hold(self, why: str) -> None:
+        """Stand still where the countdown is now, saying ``why``: with the host out of
+        reach this machine cannot know the round's time, and a host that went down
+        holds the round until its players are back."""
+        if self.remaining is None or self.paused:
+            return
+        self.remaining = self.left()
+        self.why_paused = why
+        self.paused = True
