@@ -1312,6 +1312,10 @@ async def test_a_seats_signals_changing_repaint_its_lines_alone() -> None:
         await pilot.pause()
         assert "smiles at 3 Cid" in str(info.render())
         assert layouts() == 0 and card_repaints == 0
+        # Someone looking at us tints the lines (the card and its face stay as drawn).
+        card.show(lines=["looks at YOU"], **{**state, "at_me": True})
+        await pilot.pause()
+        assert info.has_class("at-me") and card_repaints == 0 and layouts() == 0
         card.show(lines=["looks at YOU"], **{**state, "looked_at": True})
         await pilot.pause()
         assert card.border_subtitle == "◀ you look here" and card_repaints > 0

@@ -139,7 +139,10 @@ class SeatCard(Vertical):
         if self.border_subtitle != subtitle:
             self.border_subtitle = subtitle
         self.set_class(looked_at, "looked-at")
-        self.set_class(at_me, "at-me")
+        # The tint of a player looking at us goes on the signal lines (where "looks at
+        # YOU" is), not the whole card: a class on the card makes Textual match the
+        # stylesheet again for the card and everything in it, at every look and stop.
+        self.query_one(".info").set_class(at_me, "at-me")
         digits = self.query_one(Digits)
         block = self.query_one(".face-big", Static)
         word = self.query_one(".face-word", Static)
@@ -151,8 +154,8 @@ class SeatCard(Vertical):
             assert top is not None
             if self.big:
                 set_text(block, big_number(str(top.get("value"))))
-            else:
-                digits.update(str(top.get("value")))
+            elif digits.value != (value := str(top.get("value"))):
+                digits.update(value)  # (each update repaints: most keep the number)
         elif top is None:
             set_text(word, "— empty —" if count == 0 else "?")
         else:
