@@ -41,6 +41,7 @@ from urllib.parse import quote, unquote
 from aiohttp import WSMsgType, web
 
 from net.box import Box, IdleTimer, idle_words, name_problem
+from net.paths import TOUCH_ENV
 from net.visit import AppProcess, visitor_env
 from net.webpage import game_page, name_page, refused_page
 
@@ -127,7 +128,8 @@ class WebVisit:
         try:
             self.idle.start()
             reader = await self._start(clamp(request.query.get("width"), 80),
-                                       clamp(request.query.get("height"), 24))
+                                       clamp(request.query.get("height"), 24),
+                                       touch=request.query.get("touch") == "1")
             relay = asyncio.create_task(self._relay(reader))
             try:
                 await self._listen()
@@ -145,8 +147,10 @@ class WebVisit:
             self.door.box.release(self)
             await self.websocket.close()
 
-    async def _start(self, width: int, height: int) -> asyncio.StreamReader:
-        """Start the app on two pipes, the web driver's stdin and stdout."""
+    async def _start(self, width: int, height: int, *, touch: bool = False
+                     ) -> asyncio.StreamReader:
+        """Start the app on two pipes, the web driver's stdin and stdout (``touch``: the
+        page says its screen cannot hover)."""
         argv, data = self.door.box.app_argv(self.name, self.door.player_dir(self.browser))
         data.mkdir(mode=0o700, parents=True, exist_ok=True)
         env = visitor_env({
@@ -155,6 +159,7 @@ class WebVisit:
             "COLUMNS": str(width), "ROWS": str(height),
             # The app ends with this process, even after a kill -9 (tui.cli).
             "HIDDENHAND_DOOR_PID": str(os.getpid()),
+            **({TOUCH_ENV: "1"} if touch else {}),
             **self.door.box.app_env(data.name)})
         in_read, in_write = os.pipe()
         out_read, out_write = os.pipe()

@@ -65,6 +65,12 @@ TOUCH_SCROLL = """
   const Real = window.WebSocket;
   let socket = null, size = null;
   function Wrapped(url, protocols) {
+    // A touch screen as the pointer (a phone, a tablet: nothing hovers) says so: the
+    // app then shows no tooltips, which would come up under the finger after a tap and
+    // stay.
+    if (window.matchMedia("(pointer: coarse)").matches) {
+      url += (String(url).includes("?") ? "&" : "?") + "touch=1";
+    }
     const ws = new Real(url, protocols);
     socket = ws;
     const send = ws.send.bind(ws);

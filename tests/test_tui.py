@@ -1228,3 +1228,20 @@ async def test_the_host_form_shows_every_option_of_the_game_however_tall() -> No
         rows = [row for row in forms.current.query(".option-row") if row.display]
         assert forms.current.size.height >= 2 * len(rows) == 10
         assert forms.size.height >= forms.current.size.height
+
+
+async def test_on_a_touch_screen_no_tooltip_comes_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The web door says when the page's pointer is a finger (``net.webdoor``): then no
+    tooltip comes up where a tap was — nothing moves the pointer away, so it would stay
+    over the table — while a mouse (an SSH login, a desktop browser) still gets them."""
+    from net.paths import TOUCH_ENV
+    from tui.app import NO_TOOLTIPS
+
+    monkeypatch.delenv(TOUCH_ENV, raising=False)
+    assert HiddenHandApp(Settings(name="Ann")).TOOLTIP_DELAY < 1
+    monkeypatch.setenv(TOUCH_ENV, "1")
+    app = HiddenHandApp(Settings(name="Ann"))
+    assert app.TOOLTIP_DELAY == NO_TOOLTIPS >= 3600
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        assert app.TOOLTIP_DELAY == NO_TOOLTIPS

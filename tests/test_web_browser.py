@@ -22,6 +22,7 @@ import pyte
 import pytest
 import pytest_asyncio
 
+from net.paths import TOUCH_ENV
 from net.sshserve import BoxServer
 from net.webdoor import WebVisit
 from tests.test_ssh import login
@@ -184,6 +185,8 @@ async def test_a_browser_plays_at_a_table_an_ssh_login_joins(box: BoxServer,
     base = link.split("/play/")[0]
     assert loaded and all(url.startswith(base) for url in loaded), loaded
     pid = next(pid for pid, app in box.box.apps.items() if isinstance(app.owner, WebVisit))
+    # A screen that hovers: the app shows its tooltips.
+    assert f"{TOUCH_ENV}=1".encode() not in Path(f"/proc/{pid}/environ").read_bytes()
 
     await asyncio.to_thread(click_cell, chromium, screen, *screen.where("Open a table (h)"))
     await screen.shows("Open a table on this box")  # a click did it
@@ -249,6 +252,11 @@ async def test_on_a_phone_a_swipe_scrolls_what_is_longer_than_the_screen(
     screen = Screen(chromium)
     await screen.shows("Rules (r)")
     assert screen.size is not None and screen.size[0] < 60  # a phone's width
+    # A screen that cannot hover: the page says so, and the app shows no tooltips
+    # (one would come up under the finger after a tap and stay).
+    (pid,) = [pid for pid, app in box.box.apps.items() if isinstance(app.owner, WebVisit)]
+    environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    assert f"{TOUCH_ENV}=1".encode() in environ
     await asyncio.to_thread(keys, chromium, "r")
     await screen.shows("A shedding game")  # the rules, drawn
     row = screen.where("A shedding game")[1]

@@ -24,6 +24,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
+from net.paths import TOUCH_ENV
 from tui.games.screens import screen_for, table_screen
 from tui.gc_tuning import resume_after_start_up
 from tui.hosting import Hosting
@@ -39,6 +40,10 @@ if TYPE_CHECKING:
 
     from net.clock import Clock
     from tui.session import Session
+
+
+#: The tooltips' delay on a screen that cannot hover: they never come up.
+NO_TOOLTIPS = 86400.0
 
 
 def monochrome_terminal(term: str) -> bool:
@@ -94,6 +99,10 @@ class HiddenHandApp(App[None]):
         if self._no_colour is not None or os.environ.get("NO_COLOR"):
             # (NO_COLOR: Textual's shades of grey, where colour cues are lost as well.)
             self.add_class("-mono")  # (cues of its own: tui/app.tcss)
+        if os.environ.get(TOUCH_ENV) == "1":
+            # A screen that cannot hover (a phone in a browser): a tooltip would come up
+            # under the finger after a tap and stay, as nothing moves the pointer away.
+            self.TOOLTIP_DELAY = NO_TOOLTIPS
         self.settings = settings or Settings()
         #: The host this app runs itself, if any (screens start, ask and stop it here).
         self.hosting = Hosting(lambda: self.settings, bind=bind, bot_delay=bot_delay,
