@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from rich.cells import cell_len
+from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
@@ -26,6 +27,7 @@ from net.clock import ManualClock
 from tests.tui_support import (
     Notices,
     config_dir,
+    count_layouts,
     footer_labels_in_view,
     screen_text,
     type_ahead,
@@ -37,7 +39,7 @@ from tui.games.getit.screen import GetItScreen
 from tui.games.getit.talk import TALK_AHEAD, TALK_OPEN, TalkLine
 from tui.games.getit.text import number_ranges, to_you
 from tui.games.getit.timer import SandTimer
-from tui.games.getit.widgets import PrepCard, PrepRow
+from tui.games.getit.widgets import PrepCard, PrepRow, SeatCard
 from tui.screens.summary import SummaryScreen
 from tui.settings import Settings
 
@@ -1280,11 +1282,6 @@ async def test_a_seats_signals_changing_repaint_its_lines_alone() -> None:
     """Signals change a seat card's lines at nearly every update of a round: the card
     keeps its size, so its lines are repainted without a layout of the whole screen (a
     layout is most of what an update costs the app, six apps at once at a table)."""
-    from textual.app import App, ComposeResult
-
-    from tests.tui_support import count_layouts
-    from tui.games.getit.widgets import SeatCard
-
     class Cards(App[None]):
         def compose(self) -> ComposeResult:
             yield SeatCard(1)
