@@ -97,9 +97,9 @@ class MyRack(TextLines):
     #: No header line (a small terminal): each position's number goes before its tile.
     compact: reactive[bool] = reactive(False, layout=True)
 
-    def columns(self, width: int | None = None) -> tuple[int, int]:
-        """(tile column width, notch column width) at ``width`` (the current one)."""
-        return rack_columns(self.size.width if width is None else width)
+    def columns(self) -> tuple[int, int]:
+        """(tile column width, notch column width) for the current width."""
+        return rack_columns(self.size.width)
 
     def parts(self, width: int | None = None) -> tuple[range, ...]:
         """The rack's rows of positions at ``width`` (the current one)."""
@@ -180,6 +180,12 @@ def rack_columns(width: int) -> tuple[int, int]:
     (``=C33•••`` under a tile, ``C33•••`` in a notch)."""
     if rack_parts(width) == HALVES:
         return 7, max(6, min(7, (width - 4 - 3 * 7) // 3))
+    return row_columns(width)
+
+
+def row_columns(width: int) -> tuple[int, int]:
+    """(tile column width, notch column width) of a rack drawn in one row, ``width``
+    cells wide (cropped where it is narrower than that row)."""
     room = max(40, width - 4)
     tile = max(7, min(12, room // 11))
     notch = max(6, min(tile, (room - 5 * tile) // 6))
@@ -234,6 +240,7 @@ def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat:
     """
     own = seat if theirs else None
     notches, compared = clues_of(clues, seat)
+    position_style = "bold reverse" if comparing else "bold"
     rows: list[Text] = []
     for part in parts:
         height = part_height(clues, seat, max_lines, part)
@@ -243,7 +250,6 @@ def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat:
                                      for n, same in compared[k]], height - 1)
                           for k in part if k < RACK}
         first, last = part.start == 0, part.stop == RACK + 1
-        position_style = "bold reverse" if comparing else "bold"
         if header:
             top = Text("  ")
             for k in part:
@@ -273,9 +279,7 @@ def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat:
             if line == 0 and last:
                 row.append(" +", style="bold")
             rows.append(row)
-    out = Text("\n", no_wrap=True, overflow="crop").join(rows)
-    out.no_wrap, out.overflow = True, "crop"
-    return out
+    return Text("\n", no_wrap=True, overflow="crop").join(rows)
 
 
 def _face(tiles: Sequence[dict[str, Any]], k: int, header: bool, position_style: str) -> Text:
@@ -428,9 +432,7 @@ class OthersPanel(TextLines):
         if not seats:
             return []
         if self.wide:
-            room = max(40, width - 4)
-            tile_w = max(7, min(12, room // 11))
-            notch_w = max(6, min(tile_w, (room - 5 * tile_w) // 6))
+            tile_w, notch_w = row_columns(width)
             out: list[Text] = []
             for s in seats:
                 head = self.title(s, 40)
