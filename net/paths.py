@@ -22,7 +22,7 @@ DATA_ENV = "HIDDENHAND_DATA_DIR"
 #: Where an app on a box finds the id the box gave its player (``net.box.Box.app_env``),
 #: which it says in its hello (``Limits.trusted_visitors``).
 VISITOR_ENV = "HIDDENHAND_VISITOR"
-#: Set ("1") for an app whose player's screen cannot hover (a phone or a tablet in a
+#: Set ("1") for an app whose player points with a finger (a phone or a tablet in a
 #: browser, ``net.webdoor``): the app shows no tooltips (``tui.app``).
 TOUCH_ENV = "HIDDENHAND_TOUCH"
 

@@ -150,7 +150,7 @@ class WebVisit:
     async def _start(self, width: int, height: int, *, touch: bool = False
                      ) -> asyncio.StreamReader:
         """Start the app on two pipes, the web driver's stdin and stdout (``touch``: the
-        page says its screen cannot hover)."""
+        page says its pointer is a finger: a phone, a tablet)."""
         argv, data = self.door.box.app_argv(self.name, self.door.player_dir(self.browser))
         data.mkdir(mode=0o700, parents=True, exist_ok=True)
         env = visitor_env({
