@@ -139,73 +139,127 @@ class FastRound:
         """Play the round out with every seat greedy, as a quick opponent plays: the
         costliest card that follows, a wild card only when nothing else plays (naming the
         image held most), else draw; with chance ``slip`` a random card that follows
-        instead. Returns the winner, or -1 if ``limit`` moves did not end the round."""
-        hands = self.hands
+        instead. Returns the winner, or -1 if ``limit`` moves did not end the round.
+
+        A search makes hundreds of these a move, so the hands are bit sets here (a bit a
+        card, the costlier cards the higher bits): the cards that follow a call are one
+        ``&``, the costliest of them its highest bit. The hands are lists again after.
+        """
+        bit = _BIT
+        at_rank = _FACE_AT
         out = self.out
         seats = len(out)
+        masks = [_mask(hand) for hand in self.hands]
+        draw = self.draw
+        pile = self.pile
+        named = self.named
+        call = pile[-1]
+        follow = _FOLLOW_NAMED[named] if IMAGE[call] == WILD else _FOLLOW[call]
         turn = self.turn
-        for step in range(1, limit + 1):
-            hand = hands[turn]
-            pile = self.pile
-            call = pile[-1]
-            image = IMAGE[call]
-            if image == WILD:
-                image, number = self.named, -1
+        winner = -1
+        step = 0
+        while step < limit:
+            step += 1
+            hand = masks[turn]
+            plain = hand & follow
+            wild = hand & _WILDS
+            if slip and rng.random() < slip and (plain or wild):
+                playable = plain | wild
+                pick = rng.randrange(playable.bit_count())
+                while pick:
+                    playable &= playable - 1
+                    pick -= 1
+                low = playable & -playable
+                if low & _WILDS:
+                    plain, wild = 0, low
+                else:
+                    plain = low
+            if plain:
+                rank = plain.bit_length() - 1
+                hand ^= 1 << rank
+                face = at_rank[rank]
+                pile.append(face)
+                named = -1
+                follow = _FOLLOW[face]
+            elif wild:
+                rank = wild.bit_length() - 1
+                hand ^= 1 << rank
+                pile.append(at_rank[rank])
+                named = _most_held_mask(hand)
+                follow = _FOLLOW_NAMED[named]
             else:
-                number = NUMBER[call]
-            best = -1
-            top = -1
-            wild = -1
-            if slip and rng.random() < slip:
-                playable = [f for f in hand
-                            if IMAGE[f] == image or NUMBER[f] == number or IMAGE[f] == WILD]
-                if playable:
-                    best = playable[rng.randrange(len(playable))]
-                    if IMAGE[best] == WILD:
-                        wild, best = best, -1
-            else:
-                for f in hand:
-                    own = IMAGE[f]
-                    if own == WILD:
-                        wild = f
-                    elif (own == image or NUMBER[f] == number) and POINTS[f] > top:
-                        best, top = f, POINTS[f]
-            if best >= 0:
-                hand.remove(best)
-                pile.append(best)
-                self.named = -1
-            elif wild >= 0:
-                hand.remove(wild)
-                pile.append(wild)
-                self.named = _most_held(hand)
-            else:
-                self._draw(turn)
-                nxt = turn + 1 if turn + 1 < seats else 0
-                while out[nxt]:
-                    nxt = nxt + 1 if nxt + 1 < seats else 0
-                turn = nxt
+                if not draw and len(pile) > 1:
+                    draw = pile[-2::-1]  # turned over: the earliest played on top
+                    pile = pile[-1:]
+                if draw:
+                    masks[turn] = hand | bit[draw.pop()]
+                turn = turn + 1 if turn + 1 < seats else 0
+                while out[turn]:
+                    turn = turn + 1 if turn + 1 < seats else 0
                 continue
+            masks[turn] = hand
             if not hand:
-                self.turn = turn
-                self.winner = turn
-                self.steps = step
-                return turn
-            nxt = turn + 1 if turn + 1 < seats else 0
-            while out[nxt]:
-                nxt = nxt + 1 if nxt + 1 < seats else 0
-            turn = nxt
+                winner = turn
+                break
+            turn = turn + 1 if turn + 1 < seats else 0
+            while out[turn]:
+                turn = turn + 1 if turn + 1 < seats else 0
+        self.hands = [_faces(m) for m in masks]
+        self.draw = draw
+        self.pile = pile
+        self.named = named
         self.turn = turn
-        self.steps = limit
-        return -1
+        self.winner = winner
+        self.steps = step
+        return winner
 
 
-def _most_held(hand: list[int]) -> int:
-    """The image most of ``hand`` shows (the first image on a tie, Geoff if none)."""
-    counts = [0] * (WILD + 1)
+#: The faces in the order of what they cost (Tea Pickers double, wild cards 20): a
+#: hand's bit set has face ``_FACE_AT[r]`` at bit ``r``, so its highest bit is its
+#: costliest card.
+_FACE_AT: tuple[int, ...] = tuple(sorted(range(FACE_COUNT), key=lambda f: (POINTS[f], f)))
+#: A face's bit in a hand's bit set.
+_BIT: tuple[int, ...] = tuple(1 << _FACE_AT.index(f) for f in range(FACE_COUNT))
+_WILDS = sum(_BIT[f] for f in WILD_FACES)
+#: The cards (wild cards aside) that follow a call card, by its face.
+_FOLLOW: tuple[int, ...] = tuple(
+    0 if IMAGE[c] == WILD else sum(
+        _BIT[f] for f in range(FACE_COUNT)
+        if IMAGE[f] != WILD and (IMAGE[f] == IMAGE[c] or NUMBER[f] == NUMBER[c]))
+    for c in range(FACE_COUNT)
+)
+#: The cards (wild cards aside) of each image, which follow a wild call naming it.
+_FOLLOW_NAMED: tuple[int, ...] = tuple(
+    sum(_BIT[f] for f in range(FACE_COUNT) if IMAGE[f] == image) for image in range(WILD)
+)
+
+
+def _mask(hand: list[int]) -> int:
+    """A hand's bit set."""
+    mask = 0
     for f in hand:
-        counts[IMAGE[f]] += 1
-    counts[WILD] = -1
-    return counts.index(max(counts))
+        mask |= _BIT[f]
+    return mask
+
+
+def _faces(mask: int) -> list[int]:
+    """A bit set's hand, costliest first."""
+    faces = []
+    while mask:
+        rank = mask.bit_length() - 1
+        faces.append(_FACE_AT[rank])
+        mask ^= 1 << rank
+    return faces
+
+
+def _most_held_mask(hand: int) -> int:
+    """The image most of the bit set ``hand`` shows (the first image on a tie)."""
+    best, most = 0, -1
+    for image, cards in enumerate(_FOLLOW_NAMED):
+        held = (hand & cards).bit_count()
+        if held > most:
+            best, most = image, held
+    return best
 
 
 def hand_points(hand: Sequence[int]) -> int:

@@ -6,7 +6,17 @@ import random
 
 import engine
 from engine.getout import GetOut
-from engine.getout_fast import DRAW, FACE_OF, IMAGE, WILD, WILD_FACES, FastRound, face_of
+from engine.getout_fast import (
+    DRAW,
+    FACE_OF,
+    IMAGE,
+    NUMBER,
+    POINTS,
+    WILD,
+    WILD_FACES,
+    FastRound,
+    face_of,
+)
 
 
 def faces_of(game: GetOut) -> dict[int, int]:
@@ -85,6 +95,52 @@ def test_a_playout_ends_the_round_with_a_winner_whose_hand_is_empty() -> None:
         # every card it held, and the others had a turn between any two of them.
         start = len(game.hands[winner])
         assert 4 * (start - 1) + 1 <= fast.steps <= 400
+
+
+def play_greedily(fast: FastRound, limit: int = 400) -> int:
+    """The greedy player as the rules read, a move at a time through ``apply``: the
+    costliest card that follows (the last face of the costliest), else a wild card
+    naming the image the rest of the hand holds most (the first on a tie), else draw;
+    -1 if ``limit`` moves did not end the round."""
+    for _ in range(limit):
+        if fast.winner >= 0:
+            break
+        hand = fast.hands[fast.turn]
+        image, number = fast.follow()
+        plain = [f for f in hand if IMAGE[f] != WILD and (IMAGE[f] == image or NUMBER[f] == number)]
+        wilds = [f for f in hand if IMAGE[f] == WILD]
+        if plain:
+            fast.apply((max(plain, key=lambda f: (POINTS[f], f)), -1))
+        elif wilds:
+            rest = list(hand)
+            rest.remove(max(wilds))
+            held = [sum(1 for f in rest if IMAGE[f] == i) for i in range(WILD)]
+            fast.apply((max(wilds), held.index(max(held))))
+        else:
+            fast.apply(DRAW)
+    return fast.winner
+
+
+def test_a_greedy_playout_makes_the_moves_a_greedy_player_makes() -> None:
+    """The playout's bit sets play as the rules read, turned-over piles and all."""
+    turned = ended = 0
+    for seed in range(60):
+        game = engine.new_game("getout", seats=2 + seed % 5, seed=seed, options={"match": False})
+        assert isinstance(game, GetOut)
+        face = faces_of(game)
+        game.act(game.turn, game.legal_actions(game.turn)[seed % 3])
+        fast, slow = fast_copy(game, face), fast_copy(game, face)
+        # Thin draw piles, so some rounds turn the played pile over.
+        if seed % 2:
+            fast.draw, slow.draw = fast.draw[:3], slow.draw[:3]
+        winner = fast.playout(random.Random(seed))
+        assert winner == play_greedily(slow)
+        assert [sorted(h) for h in fast.hands] == [sorted(h) for h in slow.hands]
+        assert (fast.draw, fast.pile, fast.named, fast.turn) == (
+            slow.draw, slow.pile, slow.named, slow.turn)
+        turned += fast.pile[0] != face[game.played[0]]  # (the first card went under)
+        ended += winner >= 0
+    assert turned >= 5 and ended >= 40
 
 
 def test_a_playout_cut_short_counts_its_limit() -> None:
