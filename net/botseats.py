@@ -5,12 +5,19 @@ a client's would come over the wire). One bot moves per look, the bots taking tu
 after a turn-based bot's move the others rest ``bot_delay`` (people can follow), after a
 real-time bot's (Get It!) they look again at once, and when no bot moved they look again
 at the earliest engine time a real-time bot asked for, or at the table's next change.
+
+A bot that thinks long (GET OUT!'s strong bot: a search of a tenth of a second) thinks in
+slices of :data:`THINK_SLICE`: its ``think`` yields now and then, and between slices the
+bots look again at once, after whatever else the host has waiting (every other table,
+every peer). So one table's bot holds up nobody else for more than a slice.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+import time
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
 
 from net.fanout import Outbox, wire_time
 from net.seats import RequestError
@@ -20,11 +27,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hiddenhand.host")
 
+#: The longest a bot thinks at a time, seconds (wall clock) before the host gets on with
+#: its other work.
+THINK_SLICE = 0.005
+
 
 class BotSeats:
     """The pacing of one table's bots (host-clock times)."""
 
-    __slots__ = ("at", "due", "rest", "turn")
+    __slots__ = ("at", "due", "rest", "thought", "turn")
 
     def __init__(self) -> None:
         #: When the bots look next (``None``: at the next change), and the engine time
@@ -35,6 +46,9 @@ class BotSeats:
         self.rest = float("-inf")
         #: The bot whose turn it is to look first.
         self.turn = 0
+        #: A bot's thinking under way: its seat, the game's version it thinks about, and
+        #: its ``think`` generator.
+        self.thought: tuple[int, int, Generator[None, None, Any]] | None = None
 
     def wake(self, now: float) -> None:
         """Look at the new state now, or once a paced bot's rest is over."""
@@ -59,26 +73,41 @@ class BotSeats:
             at = max(at, self.at)
         self.at = None
         wakes: list[float] = []
+        thought = self.thought
+        if thought is not None and (thought[1] != game.version or thought[0] not in bots):
+            self.thought = thought = None  # the game moved on: that thought is moot
         for k in range(len(bots)):
             i = bots[(self.turn + k) % len(bots)]
-            view = wire_time(game.view(i), at)
-            legal = game.legal_actions(i)
-            if people:
-                legal = [a for a in legal if a.get("type") != "next_round"]
-            if not legal:
-                continue
             bot = table.seats[i].bot
             assert bot is not None
             step = getattr(bot, "step", None)
             try:
-                if step is not None:
-                    action, wake = step(view, legal, at)
-                    if wake is not None:
-                        wakes.append(float(wake))
+                if thought is not None and thought[0] == i:
+                    action = self._think_on(now)
+                    if action is None and self.thought is not None:
+                        return  # (to think on at once, after the host's other work)
                 else:
-                    action = bot.choose(view, legal)
+                    view = wire_time(game.view(i), at)
+                    legal = game.legal_actions(i)
+                    if people:
+                        legal = [a for a in legal if a.get("type") != "next_round"]
+                    if not legal:
+                        continue
+                    think = getattr(bot, "think", None)
+                    if step is not None:
+                        action, wake = step(view, legal, at)
+                        if wake is not None:
+                            wakes.append(float(wake))
+                    elif think is not None:
+                        self.thought = (i, game.version, think(view, legal))
+                        action = self._think_on(now)
+                        if action is None and self.thought is not None:
+                            return
+                    else:
+                        action = bot.choose(view, legal)
             except Exception:
                 log.exception("bot at table %s seat %d failed", table.id, i)
+                self.thought = None
                 action = None
             if action is None:
                 continue
@@ -96,3 +125,19 @@ class BotSeats:
             return
         self.at = min(wakes) if wakes else None
         self.due = None if self.at is None else table.t0 + self.at
+
+    def _think_on(self, now: float) -> Any:
+        """Let the bot thinking think for a slice: its action once it has one (thought
+        over), else ``None`` with the bots to look again at once."""
+        assert self.thought is not None
+        thinking = self.thought[2]
+        until = time.perf_counter() + THINK_SLICE
+        try:
+            while True:
+                next(thinking)
+                if time.perf_counter() >= until:
+                    self.due = now
+                    return None
+        except StopIteration as done:
+            self.thought = None
+            return done.value

@@ -1,4 +1,5 @@
-"""Issue 13, defects 2 and 3: a peer that stops reading costs the others nothing.
+"""Issue 13, defects 2 and 3: a peer that stops reading costs the others nothing; nor
+does a bot that thinks long at another table.
 
 A spectator that never reads sits at a bots-only GET OUT! table: the bots keep their
 pace, the reading spectator gets every update, and the non-reader's output stays
@@ -16,7 +17,7 @@ import pytest
 
 from net.limits import Limits
 from net.wire import codec, framing
-from tests.net_support import LOCAL, clients, replay, running_host, whole_view
+from tests.net_support import LOCAL, RawPeer, clients, replay, running_host, whole_view
 
 #: Small buffers, so that "not reading" shows after a few dozen updates, not megabytes.
 TIGHT = Limits(send_buffer=4096, out_high=8192, max_skipped=16, out_limit=64 * 1024)
@@ -148,3 +149,32 @@ async def test_a_congested_connection_gets_the_latest_view_once_it_reads() -> No
         assert len(versions) < versions[-1]  # some were skipped, never sent
         assert any(e["type"] == "round_over" for e in seen[-1]["events"])
         lazy.close()
+
+
+async def test_a_bot_thinking_at_one_table_keeps_nobody_else_waiting() -> None:
+    """A search bot thinks in slices: a peer's ping is answered while it thinks."""
+    from engine.bots.getout_search import GetOutSearchBot
+
+    def deep(game_id: str, seat: int, seed: int) -> GetOutSearchBot:
+        return GetOutSearchBot(seed, iterations=20_000)  # (about a second a move)
+
+    async with running_host(bot_delay=0, heartbeat=30, bot_factory=deep) as host:
+        table = host.create_table("Bots", "getout", 2, bots=2)
+        peer = await RawPeer.open(host)
+        await peer.send({"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "Pat"})
+        assert (await peer.recv())["type"] == "welcome"
+        host.deliver(table, table.start(host.clock()))
+        answered_mid_thought = 0
+        for ref in range(200):
+            async with asyncio.timeout(10):
+                while (thought := table.bots.thought) is None:
+                    await asyncio.sleep(0)
+            await peer.send({"type": "ping", "ref": ref})
+            while (reply := await peer.recv())["type"] != "pong":
+                pass
+            assert reply["ref"] == ref
+            # Answered while the same bot still thought about the same move.
+            answered_mid_thought += table.bots.thought is thought
+            if answered_mid_thought >= 3:
+                break
+        assert answered_mid_thought >= 3

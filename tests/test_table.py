@@ -316,6 +316,37 @@ def test_turn_based_bots_move_one_at_a_time_when_called_at_their_time() -> None:
     assert game.version == version + 5 and table.next_wake() == 22.5
 
 
+def test_a_bot_that_thinks_long_thinks_in_slices_and_makes_the_move_it_would_at_once(
+) -> None:
+    from engine.bots.getout_search import GetOutSearchBot
+
+    seeds: list[int] = []
+
+    def strong(game_id: str, seat: int, seed: int) -> GetOutSearchBot:
+        seeds.append(seed)
+        return GetOutSearchBot(seed, iterations=3000)
+
+    rules = house(bot_delay=0.0, bots=strong)
+    table, (ann,) = seated("getout", {"first": 1, "match": False}, ["Ann"], bots=1, rules=rules)
+    send(lobby.start(table, ann, 10.0))
+    game = table.game
+    assert game is not None and game.view(None)["turn"] == 1
+    hand = list(game.hands[1])
+    # The same bot asked at once (any card may open a round: a real choice).
+    twin = GetOutSearchBot(seeds[0], iterations=3000)
+    chosen = twin.choose(game.view(1), game.legal_actions(1))
+    assert chosen is not None and chosen["type"] == "play"
+    version = game.version
+    slices = 0
+    while game.version == version:
+        assert table.next_wake() == 10.0  # between slices, the bots look again at once
+        assert not send(table.wake(10.0)).pushes or game.version > version
+        slices += 1
+    assert slices >= 2
+    assert game.hands[1] == [c for c in hand if c != chosen["card"]]
+    assert game.played[-1] == chosen["card"]
+
+
 def test_the_bots_leave_the_next_round_to_the_people_at_the_table() -> None:
     from engine.testing import stack_getout
 

@@ -28,8 +28,8 @@ that takes over a seat mid-round only knows less about the opponents' play).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Generator, Sequence
+from typing import Any, TypeVar
 
 from engine.bots.getout_infer import Block, Tracker, face_weights
 from engine.core import Action, View
@@ -46,6 +46,8 @@ from engine.getout_fast import (
     face_of,
     hand_points,
 )
+
+T = TypeVar("T")
 
 #: Playouts per move of a strong bot, shared among its moves (tens of milliseconds a move
 #: on this project's development machine: ``hiddenhand sim`` prints the times).
@@ -193,6 +195,13 @@ class GetOutSearchBot:
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action | None:
         """The action to take now, or ``None`` when nothing is legal."""
+        return finish(self.think(view, legal))
+
+    def think(self, view: View, legal: Sequence[Action]) -> Generator[None, None, Action | None]:
+        """:meth:`choose` a little at a time: a generator that yields after every deal it
+        played out (a fraction of a millisecond) and returns the action. A host runs it
+        in slices between its other work, so a bot thinking holds up no one; it makes
+        the same choice as :meth:`choose` however it is sliced."""
         if not legal:
             return None
         if {"type": "next_round"} in legal:
@@ -202,14 +211,21 @@ class GetOutSearchBot:
         if len(moves) == 1:
             action = dict(next(iter(moves.values())))
         else:
-            best = self.search(Knowledge(view), list(moves), bool(view.get("match", True)),
-                               blocks)
+            best = yield from self.searching(Knowledge(view), list(moves),
+                                             bool(view.get("match", True)), blocks)
             action = dict(moves[best])
         self.tracker.moved(view, action)
         return action
 
     def search(self, known: Knowledge, moves: list[Move], match: bool,
                blocks: dict[int, list[Block]] | None = None) -> Move:
+        """The move that did best over about ``self.iterations`` playouts (see
+        :meth:`searching`)."""
+        return finish(self.searching(known, moves, match, blocks))
+
+    def searching(self, known: Knowledge, moves: list[Move], match: bool,
+                  blocks: dict[int, list[Block]] | None = None
+                  ) -> Generator[None, None, Move]:
         """The move that did best over about ``self.iterations`` playouts. Every move is
         played out on the same imagined deals with the same luck after it (common random
         numbers): what differs between two moves' scores is then the moves, not the
@@ -219,7 +235,8 @@ class GetOutSearchBot:
         the moves still in it drops out, so the moves that are close get the most
         deals. The moves the playouts make are counted too: a move whose playouts run
         long (big hands, a long round ahead) stops at :data:`STEPS_PER_PLAYOUT` times
-        its playouts, which bounds its time without a clock."""
+        its playouts, which bounds its time without a clock. It yields after each deal
+        played out (:meth:`think`)."""
         rng = self.rng
         me = known.me
         slip = self.slip
@@ -246,12 +263,23 @@ class GetOutSearchBot:
                         totals[k] -= min(1.0, hand_points(round_.hands[me]) / POINTS_SCALE)
                 if steps_left <= 0:
                     break
+                yield
             if steps_left <= 0:
                 break
             if left > 1:
                 alive.sort(key=lambda i: -totals[i])
                 alive = alive[:(len(alive) + 1) // 2]
         return moves[max(alive, key=lambda i: totals[i])]
+
+
+def finish(thought: Generator[None, None, T]) -> T:
+    """What a generator that thinks a little at a time returns, thought through at once."""
+    while True:
+        try:
+            next(thought)
+        except StopIteration as done:
+            value: T = done.value
+            return value
 
 
 def _moves(view: View, legal: Sequence[Action]) -> dict[Move, Action]:
