@@ -49,9 +49,10 @@ from engine.getout_fast import (
 
 T = TypeVar("T")
 
-#: Playouts per move of a strong bot, shared among its moves (tens of milliseconds a move
-#: on this project's development machine: ``hiddenhand sim`` prints the times).
-STRONG_ITERATIONS = 500
+#: Playouts per move of a strong bot, shared among its moves: it wins more rounds with
+#: more of them up to about this many, and no more beyond (docs/bots.md); tens of
+#: milliseconds a move (``hiddenhand sim`` prints the times), which a host spends in slices.
+STRONG_ITERATIONS = 2000
 #: How often a seat in a playout plays a random card that follows instead of the greedy
 #: one: opponents are not all greedy, and a little noise keeps the search from trusting
 #: a line only perfect greed would play.
