@@ -121,6 +121,21 @@ async def test_after_a_draw_the_selection_stays_on_the_card_it_was_on() -> None:
         assert "▼" in card_text(widget, 2)[0] and "▼" not in card_text(widget, 1)[0]
 
 
+async def test_enter_when_nothing_in_the_hand_follows_says_to_draw() -> None:
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    notices = Notices()
+    async with app.run_test(size=(120, 40), message_hook=notices) as pilot:
+        screen = await our_turn(pilot, app)
+        deal(app, ["geoff 1", "shirley 3"])  # against a kevin 8: nothing follows
+        widget = screen.query_one(HandWidget)
+        await until(pilot, lambda: len(widget.cards) == 2, "two cards")
+        await pilot.press("enter")
+        said = await until(pilot, lambda: [m for m in notices.messages() if "match" in m],
+                           "why nothing can be played")
+        assert "nor does any card you hold: draw a card (d)" in said[0], said
+        assert not any("not your turn" in m for m in notices.messages())
+
+
 async def test_enter_on_a_card_that_cannot_be_played_says_why() -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     notices = Notices()

@@ -335,11 +335,14 @@ class GetOutScreen(TableScreen):
         """Play ``card`` if that is legal; a GET OUT! card first asks for the image."""
         options = [a for a in self.legal if a["type"] == "play" and a["card"] == card["id"]]
         if not options:
-            if not self.can("play"):
-                self.notify("It is not your turn to play.", severity="warning")
-            else:
+            if self.can("play"):
                 self.notify(f"{card_label(card)} does not match the call card.",
                             severity="warning")
+            elif self.can("draw"):  # our turn, and no card we hold follows
+                self.notify(f"{card_label(card)} does not match the call card, nor does "
+                            "any card you hold: draw a card (d).", severity="warning")
+            else:
+                self.notify("It is not your turn to play.", severity="warning")
             return
         if "image" not in options[0]:
             self.act(options[0])
