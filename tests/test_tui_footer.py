@@ -271,6 +271,34 @@ async def test_the_gotfive_board_says_its_keys_while_no_hint_takes_the_room() ->
         assert f"{BOARD_KEYS} · -=seen" in screen_text(app)  # none of it cut off at 80
 
 
+async def test_keys_that_do_not_fit_give_way_to_those_said_nowhere_else() -> None:
+    """Got Five! at 80 columns: the chat line says / and ?, so those keys give way and
+    Lobby is in sight (it was cut off); narrower, the board's own keys (its title says
+    them) give way too, and what still does not fit is marked at the edge."""
+    app = make_app(solo={"game_id": "gotfive", "seats": 3, "options": {}})
+    async with app.run_test(size=(130, 30)) as pilot:
+        await still_gotfive_table(pilot)
+        footer = app.screen.query_one(TableFooter)
+        every = await until(pilot, lambda: "Lobby" in footer_labels_in_view(app)
+                            and footer_labels_in_view(app), "the whole footer")
+        assert {"Chat", "Rules", "✗/○", "✗ range"} <= set(every)
+        assert not footer.render_line(0).text.rstrip().endswith("›")
+        await pilot.resize_terminal(80, 24)
+        labels = await until(pilot, lambda: "Rules" not in footer_labels_in_view(app)
+                             and footer_labels_in_view(app), "the footer at 80 columns")
+        assert "Lobby" in labels and "Leave" in labels and "✗/○" in labels, labels
+        assert "Chat" not in labels
+        assert "/ chat" in screen_text(app) and "? rules" in screen_text(app)
+        await pilot.resize_terminal(60, 24)
+        labels = await until(pilot, lambda: "✗/○" not in footer_labels_in_view(app)
+                             and footer_labels_in_view(app), "the footer at 60 columns")
+        assert "Lobby" in labels and "GOT FIVE!" in labels, labels
+        await pilot.resize_terminal(45, 24)
+        await until(pilot, lambda: footer.render_line(0).text.endswith("›"),
+                    "the mark of keys off the edge")
+        assert "Lobby" not in footer_labels_in_view(app)
+
+
 async def test_the_gotfive_footer_draws_the_keys_of_each_turn() -> None:
     app = make_app(solo={"game_id": "gotfive", "seats": 3, "options": {}})
     async with app.run_test(size=SIZE) as pilot:

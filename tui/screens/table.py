@@ -67,6 +67,10 @@ class TableScreen(TableSummaryScreen):
     #: Keys belong to the table, not to a text line: nothing has the focus at first.
     AUTO_FOCUS = ""
 
+    #: Keys that give way when the footer's keys do not fit (``TableFooter``): the chat
+    #: line says ``/`` and ``?`` while it is empty, as it is whenever the footer shows
+    #: these keys.
+    FOOTER_SPARE: ClassVar[tuple[str, ...]] = ("chat", "rules")
     BINDINGS = [
         # Priority: handled as it arrives, so the keys typed straight after it reach the line.
         Binding("slash", "chat", "Chat", priority=True),

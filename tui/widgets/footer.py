@@ -8,6 +8,12 @@ is a restyle of that key. At a table that was most of what an update cost.
 stylesheet (Textual's footer colours), and does the same things: a click on a key
 presses it (a dimmed one rings the bell), the mouse over a key lights it and shows its
 tooltip, the wheel scrolls keys that do not fit. A change of keys is one line redrawn.
+
+When the keys do not fit, a screen's spare keys give way, in order, until the rest fit
+(``FOOTER_SPARE``: actions that something else in sight already explains, as the chat
+line does ``/`` and ``?`` and Got Five!'s board title its marks);
+if they still do not fit, a ``›`` at the edge says more keys are off it (``?`` lists
+them all, the wheel scrolls to them).
 """
 
 from __future__ import annotations
@@ -139,7 +145,9 @@ class TableFooter(Widget, can_focus=False):
     def __init__(self, *, compact: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self.set_reactive(TableFooter.compact, compact)
-        #: The keys drawn, and where each is on the whole line: (start, end) cells.
+        #: The screen's keys, and those drawn (its spare keys left out when they do not
+        #: fit), and where each drawn one is on the whole line: (start, end) cells.
+        self._keys: tuple[FooterEntry, ...] = ()
         self.entries: tuple[FooterEntry, ...] = ()
         self._spans: list[tuple[int, int]] = []
         #: The whole line of keys (wider than the footer when they do not fit).
@@ -150,6 +158,8 @@ class TableFooter(Widget, can_focus=False):
         #: How many cells of the line are scrolled out on the left.
         self._scroll = 0
         self._ready = False
+        #: How the ``›`` that says more keys are off the edge is drawn.
+        self._more = Style()
 
     # ---- keeping up with the screen's keys ----------------------------------
 
@@ -172,9 +182,9 @@ class TableFooter(Widget, can_focus=False):
         if not self.is_attached or screen is not self.screen:
             return False
         self._ready = True
-        entries = footer_entries(screen)
-        if entries != self.entries:
-            self.entries = entries
+        keys = footer_entries(screen)
+        if keys != self._keys:
+            self._keys = keys
             self._draw()
         return True
 
@@ -187,7 +197,7 @@ class TableFooter(Widget, can_focus=False):
         self._draw()
 
     def on_resize(self) -> None:
-        self._clamp_scroll()
+        self._draw()  # (spare keys come and go with the width)
 
     # ---- drawing -------------------------------------------------------------
 
@@ -202,20 +212,17 @@ class TableFooter(Widget, can_focus=False):
         hover = background + self.get_component_styles("table-footer--hover").background
         # Where each key stands, then which one the mouse rests on (it stays lit when the
         # keys change or scroll under a mouse that did not move).
-        texts: list[tuple[str, str]] = []
-        spans: list[tuple[int, int]] = []
-        x = 0
-        for entry in self.entries:
-            if self.compact:
-                key, words = entry.display, f" {entry.description}" if entry.description else ""
-            else:
-                key = f" {entry.display} "
-                words = f"{entry.description} " if entry.description else ""
-            width = Segment(key).cell_length + Segment(words).cell_length
-            texts.append((key, words))
-            spans.append((x, x + width))
-            x += width + (1 if self.compact else 0)
+        self.entries = self._keys
+        texts, spans, x = self._layout()
+        # Too wide: the spare keys give way, one at a time, until the rest fit.
+        for name in getattr(self.screen, "FOOTER_SPARE", ()):
+            if x <= self.size.width:
+                break
+            if any(e.name == name for e in self.entries):
+                self.entries = tuple(e for e in self.entries if e.name != name)
+                texts, spans, x = self._layout()
         self._spans = spans
+        self._more = self._part_style("table-footer--key", item, True)
         self._line = Strip([], x)
         self._clamp_scroll()
         self._hover = None if self._mouse_x is None else self.entry_at(self._mouse_x)
@@ -231,6 +238,23 @@ class TableFooter(Widget, can_focus=False):
                 segments.append(Segment(" ", margin))
         self._line = Strip(segments, x)
         self.refresh()
+
+    def _layout(self) -> tuple[list[tuple[str, str]], list[tuple[int, int]], int]:
+        """Each drawn key's text (key, words) and span, and the whole line's width."""
+        texts: list[tuple[str, str]] = []
+        spans: list[tuple[int, int]] = []
+        x = 0
+        for entry in self.entries:
+            if self.compact:
+                key, words = entry.display, f" {entry.description}" if entry.description else ""
+            else:
+                key = f" {entry.display} "
+                words = f"{entry.description} " if entry.description else ""
+            width = Segment(key).cell_length + Segment(words).cell_length
+            texts.append((key, words))
+            spans.append((x, x + width))
+            x += width + (1 if self.compact else 0)
+        return texts, spans, x
 
     def _part_style(self, part: str, under: Color, enabled: bool) -> Style:
         """A key's part (its key or its words) over the key's background ``under``.
@@ -255,7 +279,11 @@ class TableFooter(Widget, can_focus=False):
         if y:
             return Strip([], 0)
         width = self.size.width
-        return self._line.crop(self._scroll, self._scroll + width)
+        line = self._line.crop(self._scroll, self._scroll + width)
+        if self._scroll + width < self._line.cell_length and width > 1:
+            # More keys off the edge: say so in the last cell.
+            line = Strip.join([line.crop(0, width - 1), Strip([Segment("›", self._more)], 1)])
+        return line
 
     # ---- the mouse -------------------------------------------------------------
 
