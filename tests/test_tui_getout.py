@@ -121,6 +121,28 @@ async def test_after_a_draw_the_selection_stays_on_the_card_it_was_on() -> None:
         assert "▼" in card_text(widget, 2)[0] and "▼" not in card_text(widget, 1)[0]
 
 
+async def test_naming_an_image_says_what_the_hand_holds_of_each() -> None:
+    """The dialog may cover the hand (at 80x24 it does): each image says how many of
+    the cards left in the hand show it."""
+    from tui.screens.dialogs import ChoiceScreen
+
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await our_turn(pilot, app)
+        deal(app, ["wild", "kevin 3", "kevin 5", "geoff 1"])
+        widget = screen.query_one(HandWidget)
+        await until(pilot, lambda: len(widget.cards) == 4, "four cards")
+        wild = next(c for c in widget.cards if c["wild"])
+        screen.play(wild)
+        dialog = await until(pilot, lambda: isinstance(app.screen, ChoiceScreen)
+                             and app.screen, "the naming dialog")
+        labels = dict(dialog.choices)
+        assert labels["kevin"].endswith("(2 in your hand)"), labels
+        assert labels["geoff"].endswith("(1 in your hand)"), labels
+        assert labels["shirley"].endswith("(none in your hand)"), labels
+        await pilot.press("escape")
+
+
 async def test_enter_when_nothing_in_the_hand_follows_says_to_draw() -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     notices = Notices()

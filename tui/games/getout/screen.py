@@ -350,7 +350,15 @@ class GetOutScreen(TableScreen):
         # Loaded when a dialog first opens, not before the table's first frame.
         from tui.screens.dialogs import ChoiceScreen
 
-        choices = [(a["image"], image_label(a["image"])) for a in options]
+        # What the rest of the hand holds of each image: the dialog may cover the hand.
+        rest = [c for c in self.view.get("hand", []) if c["id"] != card["id"] and not c["wild"]]
+
+        def held(image: str) -> str:
+            count = sum(1 for c in rest if c["image"] == image)
+            return f"{count} in your hand" if count else "none in your hand"
+
+        choices = [(a["image"], f"{image_label(a['image'])}  ({held(a['image'])})")
+                   for a in options]
 
         def chosen(image: str | None) -> None:
             if image is not None:
