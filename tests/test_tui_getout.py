@@ -426,8 +426,8 @@ async def test_a_long_hand_narrows_its_cards_to_stay_in_sight_at_80_columns() ->
 async def test_cards_off_the_edge_at_80_columns_are_counted_with_the_key_to_reach_them(
 ) -> None:
     """13 cards at 80×24 (11 fit): no card is cut by the row's edge, and the line under
-    the cards says how many are off each edge and which key reaches them; a click on
-    that line selects the nearest of them."""
+    the cards says how many are off each edge, how many of those play, and which key
+    reaches them; a click on that line selects the nearest of them."""
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await our_turn(pilot, app)
@@ -449,7 +449,8 @@ async def test_cards_off_the_edge_at_80_columns_are_counted_with_the_key_to_reac
             assert top.count("╭") + top.count("╔") == top.count("╮") + top.count("╗"), top
             return top.count("╭") + top.count("╔")
 
-        assert whole_cards() == 11 and lines()[4].rstrip().endswith("2 more (→) ▶")
+        # (Both kevins, which follow the kevin 8, are off the right edge: said, with ✓.)
+        assert whole_cards() == 11 and lines()[4].rstrip().endswith("2 more, 2 ✓ (→) ▶")
         assert "◀" not in lines()[4]
         for _ in range(12):
             await pilot.press("right")
@@ -464,7 +465,7 @@ async def test_cards_off_the_edge_at_80_columns_are_counted_with_the_key_to_reac
         await pilot.pause()
         assert widget.selected == 1
         assert lines()[4].startswith("◀ 1 more (←)") and lines()[4].rstrip().endswith(
-            "1 more (→) ▶")
+            "1 more, 1 ✓ (→) ▶")
         # A click on a count selects the nearest card off that edge.
         width = widget.content_region.width
         await pilot.click(HandWidget, offset=(1 + width - 2, 4))
@@ -656,3 +657,12 @@ async def test_the_log_follows_the_person_not_the_seat() -> None:
         ours = Entry("event", played, ("Ann", "Bot 2"), "getout")
         assert screen.describe_entry(before) == "Dan played Kevin 4"
         assert screen.describe_entry(ours) == "You played Kevin 4"
+
+
+def test_the_counts_off_the_edges_say_how_many_of_those_cards_play() -> None:
+    from tui.games.getout.overflow import more_marks
+
+    assert more_marks(2, 3, 80) == ("◀ 2 more (←)", "3 more (→) ▶")
+    assert more_marks(2, 3, 80, 0, 1) == ("◀ 2 more (←)", "3 more, 1 ✓ (→) ▶")
+    assert more_marks(2, 3, 12, 1, 1) == ("◀ 2 1✓", "3 1✓ ▶")  # too narrow for words
+    assert more_marks(0, 3, 12, 0, 2) == ("", "3 2✓ ▶")

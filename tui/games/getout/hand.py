@@ -442,7 +442,12 @@ class HandWidget(ScrollView):
 
     def _more_marks(self, width: int) -> tuple[str, str]:
         """What the line under the cards says at each end (:func:`more_marks`)."""
-        return more_marks(*self.off_the_edges(), width)
+        before, after = self.off_the_edges()
+        playable = self.playable
+        ids = [card["id"] for card in self.cards]
+        return more_marks(before, after, width,
+                          sum(1 for i in ids[:before] if i in playable),
+                          sum(1 for i in ids[len(ids) - after:] if i in playable))
 
     def _more_line(self, width: int) -> Strip:
         left, right = self._more_marks(width)

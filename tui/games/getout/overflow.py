@@ -25,12 +25,17 @@ def off_the_edges(scroll_x: int, view_width: int, card_width: int,
     return shown.start, count - shown.stop
 
 
-def more_marks(before: int, after: int, width: int) -> tuple[str, str]:
+def more_marks(before: int, after: int, width: int, plays_before: int = 0,
+               plays_after: int = 0) -> tuple[str, str]:
     """What the line under the cards says at its left and right ends: how many cards are
-    off that edge and the key that reaches them, "◀ 2 more (←)" and "3 more (→) ▶" (the
-    counts alone if ``width`` is too narrow for both in full)."""
-    left = f"◀ {before} more (←)" if before else ""
-    right = f"{after} more (→) ▶" if after else ""
+    off that edge, how many of them play now (marked ✓ as the cards are), and the key
+    that reaches them: "◀ 2 more (←)", "3 more, 1 ✓ (→) ▶" (the counts alone if
+    ``width`` is too narrow for both in full: "◀ 2", "3 1✓ ▶")."""
+    left_plays = f", {plays_before} ✓" if plays_before else ""
+    right_plays = f", {plays_after} ✓" if plays_after else ""
+    left = f"◀ {before} more{left_plays} (←)" if before else ""
+    right = f"{after} more{right_plays} (→) ▶" if after else ""
     if len(left) + len(right) + 1 > width:
-        left, right = (f"◀ {before}" if before else ""), (f"{after} ▶" if after else "")
+        left = f"◀ {before}" + (f" {plays_before}✓" if plays_before else "") if before else ""
+        right = f"{after}" + (f" {plays_after}✓" if plays_after else "") + " ▶" if after else ""
     return left, right
