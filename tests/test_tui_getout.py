@@ -588,7 +588,7 @@ def test_the_round_log_says_you_are_out_and_a_player_is_out() -> None:
 
     event = {"type": "round_over", "round": 1, "winner": 2, "out": [0, 1]}
     line = describe_event(event, Namer(["Ann", "Bob", "Cy"], me=0))
-    assert line == ("Round 1: Cy got out first; You passed the limit and are out; "
+    assert line == ("Round 1: Cy got out first; you passed the limit and are out; "
                     "Bob passed the limit and is out")
 
 

@@ -32,7 +32,8 @@ def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
         return (f"The played pile ({count} card{'' if count == 1 else 's'}) was turned over "
                 f"as the draw pile")
     if kind == "round_over":
-        out = "".join(f"; {who(s)} passed the limit and {'are' if s == namer.me else 'is'} out"
+        out = "".join(f"; {namer.whom(s)} passed the limit and "
+                      f"{'are' if s == namer.me else 'is'} out"
                       for s in event["out"])
         return f"Round {event['round']}: {who(event['winner'])} got out first{out}"
     if kind == "round_started":
