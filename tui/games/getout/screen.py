@@ -304,16 +304,25 @@ class GetOutScreen(TableScreen):
         hand.selected = (later[0] if later else same[0]) if repeat else same[0]
 
     def on_key(self, event: events.Key) -> None:
-        """Enter (or space) on a card that cannot be played now says why. The key is
-        dimmed then, and Textual does not run a dimmed key's action: it said nothing.
+        """Enter (or space) plays the chosen card, or says why it cannot be played now
+        (the key is dimmed then, and Textual does not run a dimmed key's action).
+
+        It plays after the keys before it have done what they do: a key's binding runs
+        once the key has come back up to the app, after the screen has seen the keys
+        that follow it, so "5 Enter" typed at once would play the card chosen before
+        the 5. The app runs the play after the 5's binding (both wait in its queue).
 
         Only while the keys are the table's: a key reaches the screen before the focused
         widget's own bindings run, so Enter in the chat line would never send it."""
         if (event.key in ("enter", "space") and self.focused is None
-                and self.check_game_action("play", ()) is None):
+                and self.check_game_action("play", ()) is not False):
+            event.stop()
+            self.app.call_later(self._play_chosen)
+
+    def _play_chosen(self) -> None:
+        if self.is_attached and self.check_game_action("play", ()) is not False:
             card = self.query_one(HandWidget).current
             if card is not None:
-                event.stop()
                 self.play(card)
 
     def action_play(self) -> None:
