@@ -25,6 +25,7 @@ from tests.tui_support import (
     Notices,
     config_dir,
     footer_keys,
+    footer_labels_in_view,
     make_app,
     open_lobby,
     screen_strips,
@@ -104,6 +105,11 @@ async def test_a_solo_game_from_the_command_line_opens_first_and_leaves_to_the_m
         (below,) = app.screen_stack[:-1]
         assert isinstance(below, MenuToCome) and not below.children
         await pilot.press("escape")
+        from tui.screens.dialogs import ConfirmScreen
+
+        asked = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                            and app.screen, "the question")
+        assert "back to the menu" in asked.question and "Past games" in asked.question
         await pilot.press("y")  # yes, leave this solo game
         menu = await until(pilot, lambda: isinstance(app.screen, MenuScreen)
                            and app.screen.query("#solo") and app.screen, "the menu")
@@ -761,10 +767,13 @@ async def test_mid_match_the_creator_ends_the_game_and_takes_the_table_back_to_t
         # In a round: the key is there for the creator, and asks first.
         assert footer_keys(app)["to_lobby"]
         await pilot.press("l")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        question = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                               and app.screen, "the question")
+        # Nobody else to tell at a table of bots.
+        assert "everyone" not in question.question and "lost" in question.question
         await pilot.press("n")
         assert app.screen is screen and screen.table["phase"] == "play"
-        # Between rounds: the round's summary offers it.
+        # Between rounds: the round's summary offers it, worded as its button.
         assert app.hosting.host is not None
         (table,) = app.hosting.host.tables.values()
         for seat in (1, 2):
@@ -778,6 +787,7 @@ async def test_mid_match_the_creator_ends_the_game_and_takes_the_table_back_to_t
                               and app.screen, "the round's summary")
         assert summary.query_one("#answer-lobby", Button)
         assert table.game.view(None)["phase"] != "over"  # the match goes on
+        await until(pilot, lambda: "End the match" in footer_labels_in_view(app), "l's words")
         await pilot.press("l")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         await pilot.press("y")

@@ -169,7 +169,7 @@ async def test_the_getout_footer_follows_the_turn_the_round_and_the_summary() ->
         # Under the summary, only its own keys: its answers, and the game's review
         # once it is kept (at once or a moment later: it is written from a thread).
         assert {"answer"} <= set(footer_keys(app)) <= {"answer", "review"}
-        assert "Back to lobby" in footer_labels_in_view(app)
+        assert "Lobby" in footer_labels_in_view(app)  # worded as its button
         await pilot.press("c")
         assert app.screen is screen
         keys = footer_keys(app)

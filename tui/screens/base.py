@@ -189,7 +189,8 @@ class SessionScreen(Screen[None]):
             return ("You are hosting this table: leaving stops the host and ends the game "
                     "for everyone at it. Leave?")
         if ours and self.table.get("phase") == "play":
-            return "Leave this solo game? It ends here."
+            return ("Leave this solo game? It ends here, unfinished (Past games keeps "
+                    "finished games only), and you go back to the menu.")
         if self.table.get("phase") != "play" or self.my_seat is None:
             return None
         if self.cut_off:  # the host stopped, or does not answer: its table may not return

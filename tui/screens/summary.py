@@ -95,6 +95,14 @@ class SummaryScreen(ModalScreen[str | None]):
         """What the shared review's button says now (``None``: not offered now)."""
         return self._together[0]() if self._together is not None else None
 
+    def key_description(self, binding: Binding) -> str | None:
+        """The footer words a key that answers as its button is worded ("l End the
+        match", not a second name for the same key)."""
+        for choice in self.choices:
+            if binding.action == f"answer({choice.answer!r})":
+                return choice.label
+        return None
+
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog summary"):
             yield Label(self.title_text, classes="question")

@@ -32,10 +32,16 @@ class TableCreatorScreen(SoloFinishScreen):
                 if yes and self.table.get("phase") == "play":
                     self.send("to_lobby")
 
-            self.app.push_screen(ConfirmScreen(
-                "End this game for everyone and take the table back to the lobby? The "
-                "game so far is lost; everyone at the table is told.",
-                yes="End the game", no="Play on", careful=True), answered)
+            seats = self.table.get("seats")
+            others = any(isinstance(s, dict) and s.get("kind") == "human"
+                         and i != self.my_seat
+                         for i, s in enumerate(seats if isinstance(seats, list) else []))
+            question = ("End this game for everyone and take the table back to the lobby? "
+                        "The game so far is lost; everyone at the table is told." if others
+                        else "End this game and take the table back to the lobby? The game "
+                        "so far is lost.")
+            self.app.push_screen(ConfirmScreen(question, yes="End the game", no="Play on",
+                                               careful=True), answered)
         else:
             self.send("to_lobby")
 
