@@ -83,7 +83,14 @@ async def test_menu_opens_rules_and_settings_and_comes_back() -> None:
         assert isinstance(app.screen, MenuScreen)
         await pilot.press("r")
         assert isinstance(app.screen, RulesScreen)
+        # The footer says how to read on and how to reach the other games' rules.
+        keys = footer_keys(app)
+        assert "scroll_text" in keys and "next_tab" in keys and "previous_tab" not in keys
+        text = app.screen.query_one("#scroll-getout")
+        await pilot.press("down", "down", "down", "up")
+        await until(pilot, lambda: text.scroll_y == 2, "the rules scrolled")
         await pilot.press("right")
+        assert app.screen.query_one("#rules-tabs").active == "rules-getit"
         await pilot.press("escape")
         assert isinstance(app.screen, MenuScreen)
         await pilot.press("question_mark")  # the help key people try: the rules too

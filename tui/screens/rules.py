@@ -26,8 +26,12 @@ class RulesScreen(Screen[None]):
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
-        Binding("left", "previous_tab", "Previous game", show=False),
-        Binding("right", "next_tab", "Next game", show=False),
+        # Over the text's own keys (it has the focus), so that the footer says them:
+        # ↑/↓ read on, ←/→ go to another game (PgUp/PgDn, Home/End stay the text's).
+        Binding("down", "scroll_text(1)", "Scroll", key_display="↑↓", priority=True),
+        Binding("up", "scroll_text(-1)", "Scroll", show=False, priority=True),
+        Binding("left", "previous_tab", "Previous game", show=False, priority=True),
+        Binding("right", "next_tab", "Other game", key_display="←→", priority=True),
     ]
 
     def __init__(self, game_id: str | None = None) -> None:
@@ -69,6 +73,12 @@ class RulesScreen(Screen[None]):
         ids = [f"rules-{g}" for g in GAME_ORDER if g in engine.GAMES]
         index = ids.index(tabs.active) if tabs.active in ids else 0
         tabs.active = ids[(index + delta) % len(ids)]
+
+    def action_scroll_text(self, lines: int) -> None:
+        """Scroll the rules shown."""
+        game_id = str(self.query_one(TabbedContent).active).removeprefix("rules-")
+        self.query_one(f"#scroll-{game_id}", VerticalScroll).scroll_relative(
+            y=lines, animate=False)
 
     def action_previous_tab(self) -> None:
         """Show the previous game's rules."""
