@@ -501,9 +501,13 @@ async def test_slash_opens_the_table_chat_and_a_line_sent_there_is_in_the_log() 
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=SIZE) as pilot:
         screen = await solo_table(pilot, app)
-        await pilot.press("slash")
         chat = screen.query_one("#table-chat", Input)
+        told = str(chat.placeholder)
+        await pilot.press("slash")
         assert app.focused is chat
+        # Its words say it listens now (they were the same as before the key).
+        await until(pilot, lambda: str(chat.placeholder) != told, "the line's words")
+        assert str(chat.placeholder).startswith("type a line")
         await pilot.press(*"good luck", "enter")
         await until(pilot, lambda: any("💬 Ann (seat 1): good luck" in line
                                        for line in log_text(screen)), "the chat line")

@@ -13,6 +13,9 @@ CHAT_OPEN = ("/ chat (Enter sends, Esc cancels) · ? rules and keys",
              "/ chat (Enter sends, Esc cancels) · ? rules", "/ chat · ? rules")
 CHAT_OFF = ("no chat in the round: the game is silent · ? rules and keys",
             "no chat in the round · ? rules and keys", "no chat · ? rules")
+#: Its words while it has the keys and nothing is typed yet: it says it is listening.
+CHAT_TYPING = ("type a line to the table: Enter sends it, Esc gives the keys back",
+               "type a line: Enter sends, Esc cancels", "Enter sends, Esc cancels")
 
 
 class ChatLine(Input):
@@ -30,6 +33,8 @@ class ChatLine(Input):
         super().__init__(placeholder=words[0], id=id, max_length=max_length,
                          compact=True, classes="-textual-compact")
         self._words = words
+        #: Whether it has the keys (its words then say it listens).
+        self._typing = False
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -44,7 +49,16 @@ class ChatLine(Input):
     def on_resize(self) -> None:
         self._fit()
 
+    def on_focus(self) -> None:
+        self._typing = True  # (``has_focus`` says so only once the event is handled)
+        self._fit()
+
+    def on_blur(self) -> None:
+        self._typing = False
+        self._fit()
+
     def _fit(self) -> None:
+        words = CHAT_TYPING if self._typing else self._words
         width = self.content_size.width
-        self.placeholder = next((w for w in self._words if cell_len(w) <= width),
-                                self._words[-1]) if width else self._words[0]
+        self.placeholder = next((w for w in words if cell_len(w) <= width),
+                                words[-1]) if width else words[0]
