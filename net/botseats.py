@@ -6,16 +6,16 @@ after a turn-based bot's move the others rest ``bot_delay`` (people can follow),
 real-time bot's (Get It!) they look again at once, and when no bot moved they look again
 at the earliest engine time a real-time bot asked for, or at the table's next change.
 
-A bot that thinks long (GET OUT!'s strong bot: a search of a tenth of a second) thinks in
-slices of :data:`THINK_SLICE`: its ``think`` yields now and then, and between slices the
-bots look again at once, after whatever else the host has waiting (every other table,
-every peer). So one table's bot holds up nobody else for more than a slice.
+A bot that thinks long (GET OUT!'s strong bot: tens of milliseconds a move) thinks in
+slices of :data:`THINK_SLICE` playouts (a few milliseconds; counted, not timed: a table
+reads no clock): its ``think`` yields now and then how much it did, and between slices
+the bots look again at once, after whatever else the host has waiting (every other
+table, every peer). So one table's bot holds up nobody else for more than a slice.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
@@ -27,9 +27,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hiddenhand.host")
 
-#: The longest a bot thinks at a time, seconds (wall clock) before the host gets on with
-#: its other work.
-THINK_SLICE = 0.005
+#: How much a bot thinks at a time before the host gets on with its other work: playouts
+#: of GET OUT!'s search (tens of microseconds each).
+THINK_SLICE = 100
 
 
 class BotSeats:
@@ -48,7 +48,7 @@ class BotSeats:
         self.turn = 0
         #: A bot's thinking under way: its seat, the game's version it thinks about, and
         #: its ``think`` generator.
-        self.thought: tuple[int, int, Generator[None, None, Any]] | None = None
+        self.thought: tuple[int, int, Generator[int, None, Any]] | None = None
 
     def wake(self, now: float) -> None:
         """Look at the new state now, or once a paced bot's rest is over."""
@@ -131,11 +131,11 @@ class BotSeats:
         over), else ``None`` with the bots to look again at once."""
         assert self.thought is not None
         thinking = self.thought[2]
-        until = time.perf_counter() + THINK_SLICE
+        left = THINK_SLICE
         try:
             while True:
-                next(thinking)
-                if time.perf_counter() >= until:
+                left -= next(thinking)
+                if left <= 0:
                     self.due = now
                     return None
         except StopIteration as done:

@@ -198,11 +198,12 @@ class GetOutSearchBot:
         """The action to take now, or ``None`` when nothing is legal."""
         return finish(self.think(view, legal))
 
-    def think(self, view: View, legal: Sequence[Action]) -> Generator[None, None, Action | None]:
+    def think(self, view: View, legal: Sequence[Action]) -> Generator[int, None, Action | None]:
         """:meth:`choose` a little at a time: a generator that yields after every deal it
-        played out (a fraction of a millisecond) and returns the action. A host runs it
-        in slices between its other work, so a bot thinking holds up no one; it makes
-        the same choice as :meth:`choose` however it is sliced."""
+        played out (a fraction of a millisecond) how many playouts that was, and returns
+        the action. A host runs it in slices between its other work, so a bot thinking
+        holds up no one; it makes the same choice as :meth:`choose` however it is
+        sliced."""
         if not legal:
             return None
         if {"type": "next_round"} in legal:
@@ -226,7 +227,7 @@ class GetOutSearchBot:
 
     def searching(self, known: Knowledge, moves: list[Move], match: bool,
                   blocks: dict[int, list[Block]] | None = None
-                  ) -> Generator[None, None, Move]:
+                  ) -> Generator[int, None, Move]:
         """The move that did best over about ``self.iterations`` playouts. Every move is
         played out on the same imagined deals with the same luck after it (common random
         numbers): what differs between two moves' scores is then the moves, not the
@@ -237,7 +238,7 @@ class GetOutSearchBot:
         deals. The moves the playouts make are counted too: a move whose playouts run
         long (big hands, a long round ahead) stops at :data:`STEPS_PER_PLAYOUT` times
         its playouts, which bounds its time without a clock. It yields after each deal
-        played out (:meth:`think`)."""
+        played out, how many playouts it made of it (:meth:`think`)."""
         rng = self.rng
         me = known.me
         slip = self.slip
@@ -264,7 +265,7 @@ class GetOutSearchBot:
                         totals[k] -= min(1.0, hand_points(round_.hands[me]) / POINTS_SCALE)
                 if steps_left <= 0:
                     break
-                yield
+                yield len(alive)
             if steps_left <= 0:
                 break
             if left > 1:
@@ -273,7 +274,7 @@ class GetOutSearchBot:
         return moves[max(alive, key=lambda i: totals[i])]
 
 
-def finish(thought: Generator[None, None, T]) -> T:
+def finish(thought: Generator[Any, None, T]) -> T:
     """What a generator that thinks a little at a time returns, thought through at once."""
     while True:
         try:

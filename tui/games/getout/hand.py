@@ -34,7 +34,7 @@ from textual.visual import RenderOptions
 from textual.widget import Widget
 
 from tui.games.getout.card import WIDTHS, CardWidget
-from tui.games.getout.overflow import more_marks, off_the_edges, whole_cards_in_sight
+from tui.games.getout.overflow import hand_marks, off_the_edges, whole_cards_in_sight
 from tui.widgets.scrollbars import fit_scrollbars
 
 if TYPE_CHECKING:
@@ -442,12 +442,7 @@ class HandWidget(ScrollView):
 
     def _more_marks(self, width: int) -> tuple[str, str]:
         """What the line under the cards says at each end (:func:`more_marks`)."""
-        before, after = self.off_the_edges()
-        playable = self.playable
-        ids = [card["id"] for card in self.cards]
-        return more_marks(before, after, width,
-                          sum(1 for i in ids[:before] if i in playable),
-                          sum(1 for i in ids[len(ids) - after:] if i in playable))
+        return hand_marks(self.cards, self.playable, *self.off_the_edges(), width)
 
     def _more_line(self, width: int) -> Strip:
         left, right = self._more_marks(width)

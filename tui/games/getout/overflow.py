@@ -3,6 +3,9 @@ cards says about the others: pure arithmetic on the row's scroll offset and widt
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+from typing import Any
+
 
 def whole_cards_in_sight(scroll_x: int, view_width: int, card_width: int,
                          count: int) -> range:
@@ -39,3 +42,12 @@ def more_marks(before: int, after: int, width: int, plays_before: int = 0,
         left = f"◀ {before}" + (f" {plays_before}✓" if plays_before else "") if before else ""
         right = f"{after}" + (f" {plays_after}✓" if plays_after else "") + " ▶" if after else ""
     return left, right
+
+
+def hand_marks(cards: Sequence[dict[str, Any]], playable: Collection[int], before: int,
+               after: int, width: int) -> tuple[str, str]:
+    """:func:`more_marks` for a hand: ``before`` and ``after`` of ``cards`` are off the
+    edges, and those whose ids are in ``playable`` play now."""
+    plays = [card["id"] in playable for card in cards]
+    return more_marks(before, after, width, sum(plays[:before]),
+                      sum(plays[len(plays) - after:]))
