@@ -39,6 +39,7 @@ from tui.games.getout.screen import GetOutScreen
 from tui.screens.dialogs import ChoiceScreen, ConfirmScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.summary import SummaryScreen
+from tui.screens.table import in_sight
 from tui.session import Session
 from tui.widgets.footer import TableFooter
 from tui.widgets.options_form import OptionsForm
@@ -297,6 +298,12 @@ async def test_keys_that_do_not_fit_give_way_to_those_said_nowhere_else() -> Non
         await until(pilot, lambda: footer.render_line(0).text.endswith("›"),
                     "the mark of keys off the edge")
         assert "Lobby" not in footer_labels_in_view(app)
+        # Too short for the chat line: then the footer is what says / and ?.
+        chat = app.screen.query_one("#table-chat")
+        assert in_sight(app.screen, chat)
+        await pilot.resize_terminal(60, 10)
+        await until(pilot, lambda: not in_sight(app.screen, chat)
+                    and "chat" in {e.name for e in footer.entries}, "/ kept in the footer")
 
 
 async def test_the_gotfive_footer_draws_the_keys_of_each_turn() -> None:

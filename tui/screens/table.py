@@ -30,6 +30,9 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.errors import NoWidget
+from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Header, Input
 
 from tui import gc_tuning
@@ -59,6 +62,18 @@ COMPACT_FOOTER_BELOW = 100
 COLLECT_AFTER = 0.05
 
 
+def in_sight(screen: Screen[Any], widget: Widget) -> bool:
+    """Whether ``widget`` is drawn at its own top left corner (not squeezed out of its
+    box, nor under another widget)."""
+    region = widget.region
+    if not region:
+        return False
+    try:
+        return screen.get_widget_at(region.x, region.y)[0] is widget
+    except NoWidget:
+        return False
+
+
 class TableScreen(TableSummaryScreen):
     """One seat's view of a game's table (or a spectator's); subclass per game."""
 
@@ -67,10 +82,10 @@ class TableScreen(TableSummaryScreen):
     #: Keys belong to the table, not to a text line: nothing has the focus at first.
     AUTO_FOCUS = ""
 
-    #: Keys that give way when the footer's keys do not fit (``TableFooter``): the chat
-    #: line says ``/`` and ``?`` while it is empty, as it is whenever the footer shows
-    #: these keys.
-    FOOTER_SPARE: ClassVar[tuple[str, ...]] = ("chat", "rules")
+    #: Keys that give way when the footer's keys do not fit (``TableFooter``), by what
+    #: says them instead while it is in sight: the chat line says ``/`` and ``?`` while
+    #: it is empty (as it is whenever the footer shows these keys).
+    FOOTER_SPARE: ClassVar[dict[str, tuple[str, ...]]] = {"#table-chat": ("chat", "rules")}
     BINDINGS = [
         # Priority: handled as it arrives, so the keys typed straight after it reach the line.
         Binding("slash", "chat", "Chat", priority=True),
@@ -147,7 +162,19 @@ class TableScreen(TableSummaryScreen):
         """A new size (or a new layout) must not leave the newest log lines out of sight;
         below 100 columns the footer packs its keys closer, so they fit."""
         self.call_after_refresh(self.query_one("#log", TableLog).scroll_end, animate=False)
-        self.query_one(TableFooter).compact = self.size.width < COMPACT_FOOTER_BELOW
+        footer = self.query_one(TableFooter)
+        footer.compact = self.size.width < COMPACT_FOOTER_BELOW
+        self.call_after_refresh(footer.redraw)  # (what is in sight may have changed)
+
+    def footer_spare(self) -> tuple[str, ...]:
+        """The keys that may give way in the footer now: those of :data:`FOOTER_SPARE`
+        whose stand-in is in sight (a short terminal squeezes the chat line out)."""
+        spare: list[str] = []
+        for selector, keys in self.FOOTER_SPARE.items():
+            found = self.query(selector)
+            if found and in_sight(self, found.first()):
+                spare += keys
+        return tuple(spare)
 
     # ---- showing an update ---------------------------------------------------
 

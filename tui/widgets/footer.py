@@ -10,7 +10,7 @@ presses it (a dimmed one rings the bell), the mouse over a key lights it and sho
 tooltip, the wheel scrolls keys that do not fit. A change of keys is one line redrawn.
 
 When the keys do not fit, a screen's spare keys give way, in order, until the rest fit
-(``FOOTER_SPARE``: actions that something else in sight already explains, as the chat
+(``footer_spare()``: actions that something else in sight already explains, as the chat
 line does ``/`` and ``?`` and Got Five!'s board title its marks);
 if they still do not fit, a ``›`` at the edge says more keys are off it (``?`` lists
 them all, the wheel scrolls to them).
@@ -191,6 +191,10 @@ class TableFooter(Widget, can_focus=False):
     def watch_compact(self) -> None:
         self._draw()
 
+    def redraw(self) -> None:
+        """Lay the keys out again (what the screen can spare may have changed)."""
+        self._draw()
+
     def notify_style_update(self) -> None:
         """A new stylesheet or theme: draw the keys with its colours."""
         super().notify_style_update()
@@ -215,7 +219,8 @@ class TableFooter(Widget, can_focus=False):
         self.entries = self._keys
         texts, spans, x = self._layout()
         # Too wide: the spare keys give way, one at a time, until the rest fit.
-        for name in getattr(self.screen, "FOOTER_SPARE", ()):
+        spare = getattr(self.screen, "footer_spare", None)
+        for name in spare() if callable(spare) else ():
             if x <= self.size.width:
                 break
             if any(e.name == name for e in self.entries):

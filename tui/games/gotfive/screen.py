@@ -57,8 +57,8 @@ class GotFiveScreen(BoardTable):
     """One seat's view of a Got Five! table (or a spectator's)."""
 
     #: The board's title says its marking keys too.
-    FOOTER_SPARE: ClassVar[tuple[str, ...]] = (*BoardTable.FOOTER_SPARE, "cycle",
-                                                "cross_range", "mark_key")
+    FOOTER_SPARE: ClassVar[dict[str, tuple[str, ...]]] = {
+        **BoardTable.FOOTER_SPARE, "#gf-board": ("cycle", "cross_range", "mark_key")}
     GAME = "gotfive"
     SUB_TITLE = "Got Five!"
     GAME_ENDED: ClassVar[list[dict[str, Any]]] = [{"type": "game_over"}]
