@@ -3,8 +3,9 @@
 It draws what Textual's ``DataTable(cursor_type="none", zebra_stripes=True)`` drew for
 it, cell for cell and style for style (a header row, zebra-striped rows, each column as
 wide as its widest cell plus one space each side, the rest of each line in the row's
-faded colour, scrolling sideways once the rounds outgrow the box), without the rest of
-a ``DataTable``: no cursor, no keys of its own, no per-cell bookkeeping. Importing and
+faded colour), without the rest of a ``DataTable``: no cursor, no keys of its own, no
+per-cell bookkeeping. Columns that do not fit the box are left out whole, a ``…`` after
+the last label shown saying so (the screen puts the newest rounds first). Importing and
 building a ``DataTable`` costs the solo table's first frame a module import, ten component
 classes to style and cell caches to fill on the first paint; this table has only what a
 score table needs.
@@ -26,6 +27,8 @@ from textual.strip import Strip
 
 #: Spaces each side of a cell's content (``DataTable``'s ``cell_padding``).
 PADDING = 1
+#: The columns always shown (the player, the total), however narrow the box.
+KEPT = 2
 
 
 class ScoreTable(ScrollView, can_focus=True):
@@ -54,6 +57,8 @@ class ScoreTable(ScrollView, can_focus=True):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
+        #: The whole table as set, and the part of it shown.
+        self._all: tuple[list[Text], list[list[Text]]] = ([], [])
         self._header: list[Text] = []
         self._rows: list[list[Text]] = []
         self._widths: list[int] = []
@@ -74,14 +79,43 @@ class ScoreTable(ScrollView, can_focus=True):
         return list(self._rows[index])
 
     def set_table(self, header: Sequence[Text], rows: Sequence[Sequence[Text]]) -> None:
-        """Show ``header`` over ``rows`` (each row as many cells as the header)."""
-        self._header = list(header)
-        self._rows = [list(row) for row in rows]
-        self._widths = [
-            max(cell.cell_len for cell in chain([label], (row[i] for row in self._rows)))
+        """Show ``header`` over ``rows`` (each row as many cells as the header): the first
+        :data:`KEPT` columns, then as many of the others, in order, as fit whole, the last
+        one's label ending in ``…`` when more did not (a column cut at the edge read as
+        a stray letter)."""
+        self._all = (list(header), [list(row) for row in rows])
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        header, rows = self._all
+        widths = [
+            max(cell.cell_len for cell in chain([label], (row[i] for row in rows)))
             + 2 * PADDING
-            for i, label in enumerate(self._header)
+            for i, label in enumerate(header)
         ]
+        room = self.scrollable_content_region.width
+
+        def cost(count: int) -> list[int]:
+            """The widths of the first ``count`` columns, the last one's label saying
+            with a ``…`` that more are left out."""
+            kept = widths[:count]
+            kept[-1] = max(kept[-1], header[count - 1].cell_len + 1 + 2 * PADDING)
+            return kept
+
+        shown = len(header)
+        if room and sum(widths) > room and len(header) > KEPT:
+            shown = KEPT
+            while shown + 1 < len(header) and sum(cost(shown + 1)) <= room:
+                shown += 1
+        self._header = header[:shown]
+        self._rows = [row[:shown] for row in rows]
+        self._widths = widths[:shown]
+        if shown < len(header):
+            self._header[-1] = Text(f"{header[shown - 1].plain}…")
+            self._widths = cost(shown)
         self._lines.clear()
         self.virtual_size = Size(sum(self._widths), 1 + len(self._rows))
         self.refresh()
