@@ -29,6 +29,9 @@ class RevealScreen(ModalScreen[int | None]):
     """Choose the colour of the face-down tile to reveal."""
 
     BINDINGS = [
+        # The letters choose at once (``on_key``); named in the footer, so the dialog's
+        # keys say what it waits for.
+        Binding("a", "choose(0)", "Colour", key_display="A–E"),
         Binding("escape", "dismiss(None)", "Cancel"),
         Binding("down,right", "app.focus_next", "Next", show=False),
         Binding("up,left", "app.focus_previous", "Previous", show=False),
@@ -55,6 +58,11 @@ class RevealScreen(ModalScreen[int | None]):
             if not button.disabled:
                 button.focus()
                 break
+
+    def action_choose(self, colour: int) -> None:
+        """Reveal a tile of ``colour``, if any is left (a click on the footer's key)."""
+        if 0 <= colour < len(self.supply) and self.supply[colour]:
+            self.dismiss(colour)
 
     def on_key(self, event: events.Key) -> None:
         """A–E (or 1–5) choose a colour directly."""
