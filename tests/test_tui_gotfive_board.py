@@ -12,7 +12,7 @@ from tui.games.gotfive.board import BoardWidget, number_at
 
 from .test_tui import until
 from .test_tui_gotfive import goto, my_turn, solo_app
-from .tui_support import Notices, footer_drawn, footer_labels_in_view
+from .tui_support import Notices, footer_drawn, footer_labels_in_view, screen_text
 
 
 @pytest.fixture(autouse=True)
@@ -80,8 +80,15 @@ async def test_less_and_greater_cross_the_rest_of_the_row_keeping_circles() -> N
         assert {c: screen.marks.get(number_at(row, c)) for c in range(12)} == {
             0: "cross", 1: "cross", 2: "circle", 3: "cross", 4: "cross", 5: None,
             6: None, 7: None, 8: None, 9: None, 10: None, 11: None}
-        assert "Crossed 4, 9, 19 and 24 (row D below 29). Kept your ○ on 14." in (
-            notices.messages())
+        # Said in the board's title (a notice covered the board) until the cursor moves.
+        board = screen.query_one("#gf-board")
+        assert board.border_title == (
+            "Your board · Crossed 4, 9, 19 and 24 (row D below 29). Kept your ○ on 14.")
+        assert not any("Crossed" in m for m in notices.messages())
+        await pilot.pause()
+        assert "Crossed 4, 9, 19 and 24" in screen_text(app)
+        await pilot.press("right", "left")
+        assert str(board.border_title).startswith("Your board · ←↑↓→")
         await pilot.press("greater_than_sign")
         assert all(screen.marks.get(number_at(row, c)) == "cross" for c in range(6, 12))
         assert number_at(row, 5) not in screen.marks

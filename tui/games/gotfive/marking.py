@@ -20,6 +20,9 @@ from tui.games.gotfive.board import CYCLE, BoardWidget, beyond, cell_of, number_
 from tui.games.gotfive.text import LETTERS, listed
 from tui.screens.table import TableScreen
 
+#: What the board's title says of its keys (while no hint takes the room).
+BOARD_KEYS = "←↑↓→ · space ✗/○ · x/o mark, step → · <> ✗ rest of row"
+
 
 class BoardTable(TableScreen):
     """A Got Five! table's board: the marks shown, and the keys and clicks on it."""
@@ -30,6 +33,8 @@ class BoardTable(TableScreen):
         self.pending: dict[int, str | None] = {}
         #: The board's cursor: (row = colour, column).
         self.cursor = (0, 0)
+        #: What the last range crossed, said in the board's title until the cursor moves.
+        self.board_note: str | None = None
 
     @property
     def marks(self) -> dict[int, str]:
@@ -57,6 +62,35 @@ class BoardTable(TableScreen):
         """Numbers whose cell the player may not change (auto-cross on)."""
         return self.seen() if self.view.get("auto_cross") else frozenset()
 
+    def _hint(self) -> Any:
+        """The view's hint, if it tells anything (not once our rack is face up: "1 rack
+        fits" would tell nothing)."""
+        me, out = self.my_seat, self.view.get("out") or []
+        if self.view.get("phase") == "over" or (me is not None and me < len(out) and out[me]):
+            return None
+        return self.view.get("hint")
+
+    def title_board(self) -> None:
+        """The board's title: what the last range crossed, until the cursor moves on;
+        else how to work the board, unless a hint needs the room (the footer has no room
+        for the arrows at 80 columns; the rules screen says it all too)."""
+        board = self.query_one(BoardWidget)
+        hint = self._hint()
+        title = f"Your board · {BOARD_KEYS}"
+        if self.board_note:
+            title = f"Your board · {self.board_note}"
+        elif isinstance(hint, dict) and isinstance(hint.get("count"), int):
+            count = hint["count"]
+            title = "Your board"
+            title += (" · hint: only 1 rack fits — GOT FIVE! (g)" if count == 1
+                      else f" · hint: {count} racks fit")
+            if "possible" in hint:
+                title += " · ·=no rack holds it ★=yours"
+        if self.view.get("auto_cross") and not self.board_note:
+            title += (" " if title.endswith("yours") else " · ") + "-=seen"
+        if board.border_title != title:
+            board.border_title = title
+
     def can_mark(self) -> bool:
         """Marks are open (the host lists ``mark``), even while a move is on its way."""
         legal = (self.update or {}).get("legal") or []
@@ -69,6 +103,9 @@ class BoardTable(TableScreen):
         self.cursor = (min(max(row + rows, 0), COLOURS - 1),
                        min(max(col + cols, 0), PER_COLOUR - 1))
         self.query_one(BoardWidget).cursor = self.cursor
+        if self.board_note:
+            self.board_note = None  # (read: the keys again)
+            self.title_board()
 
     def action_cycle(self) -> None:
         """Cycle the cell under the cursor: blank → crossed → circled → blank (in place:
@@ -105,7 +142,10 @@ class BoardTable(TableScreen):
                 else f"Nothing left to cross in {where}.")
         if kept:
             text += f" Kept your ○ on {listed(kept)}."
-        self.notify(text, timeout=4)
+        # Said in the board's title until the cursor moves, not in a notice over the
+        # board: rows crossed one after another stacked notices over the cells crossed.
+        self.board_note = text
+        self.title_board()
 
     @on(BoardWidget.CellClicked)
     def cell_clicked(self, event: BoardWidget.CellClicked) -> None:

@@ -29,7 +29,7 @@ from textual.widgets import Input, Static
 
 from tui.games.gotfive.board import BoardWidget
 from tui.games.gotfive.dialogs import AnnounceScreen, RevealScreen, prefill_for
-from tui.games.gotfive.marking import BoardTable
+from tui.games.gotfive.marking import BOARD_KEYS, BoardTable
 from tui.games.gotfive.public import PublicRow
 from tui.games.gotfive.rack import MyRack, OthersPanel
 from tui.games.gotfive.summary import game_over_summary
@@ -48,10 +48,6 @@ WIDE = 140
 
 #: Keys that only move over the board or pick a tile: they give way to a text line.
 MOVES = {"move", "next_tile", "tile_key"}
-
-#: What the board's title says of its keys (while no hint takes the room).
-BOARD_KEYS = "←↑↓→ · space ✗/○ · x/o mark, step → · <> ✗ rest of row"
-
 
 class GotFiveScreen(BoardTable):
     """One seat's view of a Got Five! table (or a spectator's)."""
@@ -177,27 +173,11 @@ class GotFiveScreen(BoardTable):
 
     def _board(self) -> None:
         board = self.query_one(BoardWidget)
-        hint = self.view.get("hint")
-        me, out = self.my_seat, self.view.get("out") or []
-        if self.view.get("phase") == "over" or (me is not None and me < len(out) and out[me]):
-            hint = None  # the rack is face up: "1 rack fits" would tell nothing
+        hint = self._hint()
         _pass(board, locked=self.locked(),
               hint=hint if isinstance(hint, dict) and "possible" in hint else None,
               cursor=self.cursor, marks=self.marks)
-        # How to work it, unless a hint needs the room (the footer has no room for the
-        # arrows at 80 columns; the rules screen says it all too).
-        title = f"Your board · {BOARD_KEYS}"
-        if isinstance(hint, dict) and isinstance(hint.get("count"), int):
-            count = hint["count"]
-            title = "Your board"
-            title += (" · hint: only 1 rack fits — GOT FIVE! (g)" if count == 1
-                      else f" · hint: {count} racks fit")
-            if "possible" in hint:
-                title += " · ·=no rack holds it ★=yours"
-        if self.view.get("auto_cross"):
-            title += (" " if title.endswith("yours") else " · ") + "-=seen"
-        if board.border_title != title:
-            board.border_title = title
+        self.title_board()
 
     def redraw_status(self) -> None:
         if self.update is not None and self.update.get("view") is not None:
