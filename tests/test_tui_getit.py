@@ -924,6 +924,13 @@ def test_a_player_signalling_nothing_is_told_to_look_at_who_should_play() -> Non
     assert my_signals(view, namer) == (
         "no signal — look (1 3) at who should play")
     assert my_signals({**view, "phase": "over"}, namer) == "no signal"  # nothing to wait for
+    # Everyone looks at us: the line says what they wait for.
+    looked_at = [{**none, "look": 1}, dict(none), {**none, "look": 1}]
+    assert my_signals({**view, "signals": looked_at}, namer) == (
+        "no signal — all look at you: play your top card (Space)")
+    looked_at[2]["look"] = 0
+    assert my_signals({**view, "signals": looked_at}, namer) == (
+        "no signal — look (1 3) at who should play")
     # Only players with cards left are worth a look; with none left but ours: play.
     view["piles"] = [{"count": 0, "top": None}, {"count": 2, "top": None},
                      {"count": 1, "top": None}]

@@ -146,6 +146,10 @@ def my_signals(view: dict[str, Any], namer: Namer) -> str:
     others = [i + 1 for i in range(len(signals)) if i != me and holds(i)]
     if not others and me is not None and me < len(counts) and holds(me):
         return "no signal — every other pile is empty: the rest are yours to play (Space)"
+    looks = to_you(view)
+    if looks.others and looks.look == looks.others and (me is None or holds(me)):
+        # What the whole table waits for: say the key (a newcomer sat watching).
+        return "no signal — all look at you: play your top card (Space)"
     if not others:
         return "no signal"
     return f"no signal — look ({number_ranges(others)}) at who should play"
