@@ -82,11 +82,7 @@ class BotSeats:
             assert bot is not None
             step = getattr(bot, "step", None)
             try:
-                if thought is not None and thought[0] == i:
-                    action = self._think_on(now)
-                    if action is None and self.thought is not None:
-                        return  # (to think on at once, after the host's other work)
-                else:
+                if thought is None or thought[0] != i:
                     view = wire_time(game.view(i), at)
                     legal = game.legal_actions(i)
                     if people:
@@ -94,17 +90,18 @@ class BotSeats:
                     if not legal:
                         continue
                     think = getattr(bot, "think", None)
-                    if step is not None:
-                        action, wake = step(view, legal, at)
-                        if wake is not None:
-                            wakes.append(float(wake))
-                    elif think is not None:
-                        self.thought = (i, game.version, think(view, legal))
-                        action = self._think_on(now)
-                        if action is None and self.thought is not None:
-                            return
-                    else:
-                        action = bot.choose(view, legal)
+                    if step is None and think is not None:
+                        thought = self.thought = (i, game.version, think(view, legal))
+                if thought is not None and thought[0] == i:
+                    action = self._think_on(now)
+                    if self.thought is not None:
+                        return  # (to think on at once, after the host's other work)
+                elif step is not None:
+                    action, wake = step(view, legal, at)
+                    if wake is not None:
+                        wakes.append(float(wake))
+                else:
+                    action = bot.choose(view, legal)
             except Exception:
                 log.exception("bot at table %s seat %d failed", table.id, i)
                 self.thought = None
