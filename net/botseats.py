@@ -7,10 +7,11 @@ real-time bot's (Get It!) they look again at once, and when no bot moved they lo
 at the earliest engine time a real-time bot asked for, or at the table's next change.
 
 A bot that thinks long (GET OUT!'s strong bot: tens of milliseconds a move) thinks in
-slices of :data:`THINK_SLICE` playouts (a few milliseconds; counted, not timed: a table
-reads no clock): its ``think`` yields now and then how much it did, and between slices
-the bots look again at once, after whatever else the host has waiting (every other
-table, every peer). So one table's bot holds up nobody else for more than a slice.
+slices of :data:`THINK_SLICE` moves of its playouts (a few milliseconds; counted, not
+timed: a table reads no clock): its ``think`` yields now and then how much it did, and
+between slices the bots look again at once, after whatever else the host has waiting
+(every other table, every peer). So one table's bot holds up nobody else for more than a
+slice.
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hiddenhand.host")
 
-#: How much a bot thinks at a time before the host gets on with its other work: playouts
-#: of GET OUT!'s search (tens of microseconds each).
-THINK_SLICE = 100
+#: How much a bot thinks at a time before the host gets on with its other work: moves
+#: of GET OUT!'s playouts (about a microsecond each; a playout is 30 to 150 of them, by
+#: the seats at the table: counted in playouts, a slice at four seats was ~10 ms).
+THINK_SLICE = 3000
 
 
 class BotSeats:

@@ -200,8 +200,8 @@ class GetOutSearchBot:
 
     def think(self, view: View, legal: Sequence[Action]) -> Generator[int, None, Action | None]:
         """:meth:`choose` a little at a time: a generator that yields after every deal it
-        played out (a fraction of a millisecond) how many playouts that was, and returns
-        the action. A host runs it in slices between its other work, so a bot thinking
+        played out (a fraction of a millisecond) how many playout moves that took, and
+        returns the action. A host runs it in slices between its other work, so a bot thinking
         holds up no one; it makes the same choice as :meth:`choose` however it is
         sliced."""
         if not legal:
@@ -238,7 +238,7 @@ class GetOutSearchBot:
         deals. The moves the playouts make are counted too: a move whose playouts run
         long (big hands, a long round ahead) stops at :data:`STEPS_PER_PLAYOUT` times
         its playouts, which bounds its time without a clock. It yields after each deal
-        played out, how many playouts it made of it (:meth:`think`)."""
+        played out, how many playout moves that took (:meth:`think`)."""
         rng = self.rng
         me = known.me
         slip = self.slip
@@ -249,6 +249,7 @@ class GetOutSearchBot:
         for left in range(rounds, 0, -1):
             deals = max(1, self.iterations // rounds // len(alive))
             for _ in range(deals):
+                before = steps_left
                 base = known.deal(rng, blocks)
                 luck = rng.getstate()
                 for k in alive:
@@ -265,7 +266,7 @@ class GetOutSearchBot:
                         totals[k] -= min(1.0, hand_points(round_.hands[me]) / POINTS_SCALE)
                 if steps_left <= 0:
                     break
-                yield len(alive)
+                yield max(1, before - steps_left)
             if steps_left <= 0:
                 break
             if left > 1:
