@@ -58,6 +58,7 @@ TIERS = {"number": 1, "smile": 2, "eyes": 3, "mirror": 4, "speech": 5, "double":
 DEAL_SIZES = {1: 10, 2: 13, 3: 16, 4: 19, 5: 22, 6: 25}
 SIGNALS = ("look", "smile", "look_past")
 SIGNAL_VERBS = {"look": "look at", "smile": "smile at", "look_past": "look past"}
+SIGNAL_NOUNS = {"look": "look", "smile": "smile", "look_past": "look past"}
 SAY_LIMIT = 200
 #: How many recent lines of talk every view carries (the list is bounded, not a log).
 SAID_KEPT = 20
@@ -169,6 +170,29 @@ def fix_special_hands(hands: list[list[int]], rest: list[int], cards: Mapping[in
             hand[:] = rest[:size]
             del rest[:size]
     return True
+
+
+def about_card(action: Action, view: Mapping[str, Any]) -> Action:
+    """``action`` naming the card it is about, as ``view`` shows it, when it is a look,
+    smile or look past at a seat whose pile the view shows (else ``action`` as it is).
+
+    The engine refuses such a signal once its target has played that card, so a signal
+    sent just as its target played does not land on a card its sender never saw.
+    """
+    target = action.get("target")
+    if action.get("type") not in SIGNAL_VERBS or isinstance(target, bool) \
+            or not isinstance(target, int):
+        return action
+    piles = view.get("piles")
+    if not isinstance(piles, list) or not 0 <= target < len(piles) \
+            or not isinstance(pile := piles[target], dict):
+        return action
+    top = pile.get("top")
+    if isinstance(top, dict) and isinstance(top.get("id"), int):
+        return {**action, "card": top["id"]}
+    if pile.get("count") == 0:
+        return {**action, "card": None}
+    return action  # (a pile whose top this view does not show)
 
 
 def clean_text(text: str) -> str:
@@ -440,16 +464,33 @@ class GetIt(Game):
         return target
 
     def _signal(self, seat: int, action: Action, now: float) -> list[Event]:
-        _only_keys(action, {"type", "target"})
+        _only_keys(action, {"type", "target", "card"})
         kind = action["type"]
         verb = SIGNAL_VERBS[kind]
         self._need_phase(PHASE_PLAY, f"to {verb} someone")
         target = self._target(seat, action)
+        if "card" in action:
+            self._still_showing(kind, target, action["card"])
         if self.signals[kind][seat] == target:
             whom = "nobody" if target is None else f"seat {target}"
             raise IllegalAction(f"you already {verb} {whom}")
         self.signals[kind][seat] = target
         return [{"type": "signal", "seat": seat, "signal": kind, "target": target}]
+
+    def _still_showing(self, kind: str, target: int | None, card: Any) -> None:
+        """A signal that names the card it is about (:func:`about_card`) is refused once
+        that card is gone: sent as its target played, it would otherwise land on the
+        next card, which its sender never saw (RULES.md: a signal is about the card its
+        target shows)."""
+        if target is None:
+            raise IllegalAction(f"a {kind!r} at nobody is about no card; leave out 'card'")
+        if card is not None and (isinstance(card, bool) or not isinstance(card, int)):
+            raise IllegalAction(f"'card' must be a card id or None, not {card!r}")
+        top = self.top(target)
+        if (None if top is None else top.id) != card:
+            raise IllegalAction(
+                f"seat {target} played the card your {SIGNAL_NOUNS[kind]} was about before "
+                f"it arrived; {SIGNAL_VERBS[kind]} them again to mean the card they show now")
 
     def _end_signals_at(self, target: int) -> list[Event]:
         """A signal is about the card its target shows (RULES.md): once that card is played,

@@ -41,27 +41,30 @@ def test_no_signal_shows_outside_a_round_and_what_was_pending_is_dropped() -> No
     state.sent("smile", 1)
     prep = view_of([{**no_signal(), "look": 1}, no_signal(), no_signal()], phase="prepare")
     assert state.signals(prep, 0) == [{}, {}, {}]
-    state.follow([{"type": "dealt"}], "prepare", 0)
+    state.follow([{"type": "dealt"}], "prepare")
     assert state.pending == {}
 
 
-def test_the_hosts_ending_of_a_signal_in_the_same_update_drops_it_from_pending() -> None:
+def test_a_signal_on_its_way_when_its_target_played_is_dropped_from_pending() -> None:
+    """It named the card that was played, so the host refuses it: not shown meanwhile on
+    the target's next card; one at another player stays."""
     state = SignalState()
     state.sent("look", 1)
+    state.sent("smile", 2)
     events = [{"type": "played", "seat": 1},
               {"type": "signals_ended", "target": 1,
-               "signals": [{"seat": 0, "signal": "look"}]}]
-    assert state.follow(events, "play", 0) == {1}
-    assert state.pending == {}
+               "signals": [{"seat": 2, "signal": "look"}]}]
+    state.follow(events, "play")
+    assert state.pending == {"smile": 2}
 
 
 def test_talk_lines_show_only_while_talk_is_on() -> None:
     state = SignalState()
     view = {**view_of([no_signal()] * 3), "said": [{"seat": 1, "text": "I see 5"}]}
     assert state.said(view) == {}  # said before this bubble showed
-    state.follow([{"type": "said", "seat": 1}], "play", 0)
+    state.follow([{"type": "said", "seat": 1}], "play")
     assert state.said(view) == {1: "I see 5"} and state.to_you(view, 0).talk == 1
-    state.follow([{"type": "talk_ended"}], "play", 0)
+    state.follow([{"type": "talk_ended"}], "play")
     assert state.said(view) == {}
 
 

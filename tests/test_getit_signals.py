@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from engine import IllegalAction
-from engine.getit import SAID_KEPT, GetIt
+from engine.getit import SAID_KEPT, SIGNAL_NOUNS, GetIt, about_card
 from engine.testing import stack_getit_piles
 from tests.getit_support import check_view_secrecy, new, roundtrip
 
@@ -208,3 +208,57 @@ def test_a_play_with_no_signal_at_its_seat_ends_nothing() -> None:
     events = game.act(0, PLAY)
     assert [e["type"] for e in events] == ["played"]
     assert game.view(0)["signals"][1]["look"] == 2
+
+
+@pytest.mark.parametrize("kind", ["look", "smile", "look_past"])
+def test_a_signal_naming_a_card_its_target_played_since_is_refused(kind: str) -> None:
+    """RULES.md: a signal is about the card its target shows. One sent as its target
+    played names the card it was about, and is refused rather than landing on the next
+    card (which its sender never saw)."""
+    game = _round()
+    seen = about_card({"type": kind, "target": 0}, game.view(1))
+    assert seen == {"type": kind, "target": 0, "card": game.top(0).id}
+    game.act(0, PLAY)  # seat 0's 2 goes; its 9 shows
+    _refused(game, 1, seen, f"seat 0 played the card your {SIGNAL_NOUNS[kind]} was about")
+    # Named as shown now, it lands.
+    again = about_card({"type": kind, "target": 0}, game.view(1))
+    assert again["card"] == game.top(0).id != seen["card"]
+    game.act(1, again)
+    assert game.view(3)["signals"][1][kind] == 0
+
+
+def test_a_signal_at_an_empty_pile_names_no_card() -> None:
+    game = _round(piles=[["2"], ["5"], ["7"], ["8"]])
+    game.act(0, PLAY)
+    seen = about_card({"type": "look", "target": 0}, game.view(2))
+    assert seen == {"type": "look", "target": 0, "card": None}
+    game.act(2, seen)
+    assert game.view(1)["signals"][2]["look"] == 0
+    # A card where the pile is empty, or none where a card shows: refused.
+    _refused(game, 3, {"type": "look", "target": 0, "card": 5}, "seat 0 played the card")
+    _refused(game, 3, {"type": "look", "target": 1, "card": None}, "seat 1 played the card")
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        ({"type": "look", "target": None, "card": 3}, "at nobody is about no card"),
+        ({"type": "smile", "target": 0, "card": "2"}, "must be a card id or None"),
+        ({"type": "smile", "target": 0, "card": True}, "must be a card id or None"),
+    ],
+)
+def test_a_named_card_must_be_a_card_id_of_a_signal_at_someone(
+    action: dict[str, Any], message: str
+) -> None:
+    _refused(_round(), 1, action, message)
+
+
+def test_a_signal_names_only_what_its_view_shows() -> None:
+    game = _round()
+    view = game.view(1)
+    # Its own pile's top it does not see; nobody, a peek or a play name nothing.
+    for action in ({"type": "look", "target": 1}, {"type": "look", "target": None},
+                   {"type": "peek", "on": True}, PLAY):
+        assert about_card(action, view) == action
+    assert about_card({"type": "smile", "target": 0}, game.view(None)) == {
+        "type": "smile", "target": 0}

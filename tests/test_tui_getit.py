@@ -21,7 +21,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from engine.bots.getit_bot import TALK_HOLD
-from engine.getit import arrangement
+from engine.getit import about_card, arrangement
 from engine.testing import stack_getit_piles
 from net.clock import ManualClock
 from tests.tui_support import (
@@ -846,23 +846,32 @@ async def test_signals_are_not_shown_once_the_round_is_over() -> None:
         assert "looks at" not in seat_text()  # … but it is about nothing now
 
 
-async def test_a_look_still_on_its_way_ends_too_when_its_player_plays() -> None:
-    """A look pressed just before its player played landed after the play and stayed
-    on (the look seemed kept at one play, ended at the next): it is stopped as well."""
+async def test_a_look_that_reaches_the_host_after_its_player_played_is_refused() -> None:
+    """A look pressed just before its player played reached the host after the play and
+    landed on the next card, which the looker never saw (everyone saw it a moment):
+    it names the card it was about, the host refuses it, and our line says so."""
     app = solo_app(3, {"level": 1})
     async with app.run_test(size=SIZE) as pilot:
-        screen, table = await a_still_table(pilot, app)
-        sent: list[dict[str, Any]] = []
-        screen.act = lambda action, wait=True: sent.append(action)  # type: ignore[method-assign]
-        assert table.game.signals["look"][0] is None
-        state, view, me = screen.signals, screen.view, screen.my_seat
-        state.sent("look", 1)  # sent, not yet in any view
-        # Another player played: it stays.
-        assert state.stops_after({2}, view, screen.legal, me) == []
-        assert state.mine(view, me, "look") == 1
-        # Its player played: stopped once it lands.
-        assert state.stops_after({1}, view, screen.legal, me) == [{"type": "look", "target": None}]
-        assert state.mine(view, me, "look") is None
+        screen = await open_table(pilot)
+        table = piles_held_still(app, [["5", "9"], ["2", "8"], ["6", "7"]])
+        game = table.game
+        await until(pilot, lambda: (screen.view["piles"][1].get("top") or {}).get("value")
+                    == 2, "seat 2's 2")
+        pressed = about_card({"type": "look", "target": 1}, screen.view)  # about the 2
+        events = game.act(1, {"type": "play"}, now=engine_now(app))  # … as it is played
+        app.hosting.host.refresh(table, events)
+        await until(pilot, lambda: (screen.view["piles"][1].get("top") or {}).get("value")
+                    == 8, "seat 2's 8")
+        notes: list[Any] = []
+        screen.notify = lambda *a, **k: notes.append(a)  # type: ignore[method-assign]
+        screen.signals.sent("look", 1)
+        screen.act(pressed, wait=False)  # the look arrives after the play
+        name = screen.names[1]
+        await until(pilot, lambda: f"{name} played before your look arrived" in
+                    why_said(screen), "why the look did not land")
+        assert game.signals["look"][screen.my_seat] is None
+        assert screen.signals.mine(screen.view, screen.my_seat, "look") is None
+        assert notes == []  # said on our line, not as an error
 
 
 async def test_a_level_x_record_is_saved_and_shown_after_a_restart(config_dir: Path) -> None:

@@ -364,10 +364,19 @@ class TableScreen(TableSummaryScreen):
         elif method == "review" and self.review is not None and self.review.screen:
             self.review.screen.refused()
 
-    def intent_holds(self, action: dict[str, Any]) -> bool:
-        """True when the host refused ``action`` but the table is already as the player
-        meant it to be (then the refusal is not worth a word). Override."""
-        return False
+    def freshest_view(self) -> dict[str, Any]:
+        """Our view as the connection last received it: the host pushes what a request
+        changed before it answers, on the same line, so when an answer comes this holds
+        what the host had (this screen may not have drawn it yet)."""
+        latest = self.session.client.latest if self.session.client else None
+        view = (latest or {}).get("view")
+        return view if isinstance(view, dict) else self.view
+
+    def refusal(self, action: dict[str, Any], message: str) -> str | None:
+        """What to tell the player when the host refused ``action`` with ``message``:
+        ``None`` when it is not worth a word (the table is already as they meant it, or
+        the screen said it its own way). Override."""
+        return message
 
     def act(self, action: dict[str, Any], *, wait: bool = True) -> None:
         """Send a move; unless ``wait`` is false, further keys wait for the host's answer.
@@ -386,13 +395,11 @@ class TableScreen(TableSummaryScreen):
             if wait:
                 # The host pushes the new view before it answers, on the same line: the
                 # client already holds it, so the keys wait for this screen to show it.
-                latest = self.session.client.latest if self.session.client else None
-                view = (latest or {}).get("view") or {}
-                self.answered_at = int(view.get("version") or 0)
+                self.answered_at = int(self.freshest_view().get("version") or 0)
         except ServerError as exc:
             self.refused("act")
-            if not self.intent_holds(action):
-                self.notify(exc.message, title="Not possible", severity="error", markup=False)
+            if (words := self.refusal(action, exc.message)) is not None:
+                self.notify(words, title="Not possible", severity="error", markup=False)
         except ConnectionLost as exc:
             self.refused("act")
             self.notify(f"Not connected: {exc}", severity="error", markup=False)

@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input
 
+from engine.getit import SIGNAL_NOUNS, SIGNAL_VERBS, about_card
 from tui.games.getit import records
 from tui.games.getit.keys import (
     AIMED,
@@ -33,7 +34,7 @@ from tui.games.getit.keys import (
 from tui.games.getit.mine import MyPlace
 from tui.games.getit.prep import Preparation, PrepPanel
 from tui.games.getit.seats import SeatsRow
-from tui.games.getit.signals import SignalState
+from tui.games.getit.signals import AIMED_KINDS, SignalState
 from tui.games.getit.summary import round_summary
 from tui.games.getit.talk import GUARDED, TALK_ENDED_NOTICE, TalkLine
 from tui.games.getit.text import describe_event
@@ -89,13 +90,10 @@ class GetItScreen(TableScreen):
             self._show_round(view, namer)
 
     def _follow_events(self, events: list[dict[str, Any]], phase: Any) -> None:
-        played = self.signals.follow(events, phase, self.my_seat)
+        self.signals.follow(events, phase)
         for event in events:
             if event.get("type") == "game_over":
                 self._keep_record(event)
-        if phase == "play" and played:
-            for stop in self.signals.stops_after(played, self.view, self.legal, self.my_seat):
-                self.act(stop, wait=False)
 
     def _keep_record(self, result: dict[str, Any]) -> None:
         """A cleared Level X round that beats our record is saved on disk."""
@@ -154,12 +152,24 @@ class GetItScreen(TableScreen):
         that went down holds the round); its next update sets it right."""
         self.query_one(SandTimer).hold("paused: the host is out of reach")
 
-    def intent_holds(self, action: dict[str, Any]) -> bool:
+    def refusal(self, action: dict[str, Any], message: str) -> str | None:
         """A stop that reached the host after its target played is refused (the play
-        ended the signal, RULES.md): nothing to say, the signal is off as wanted."""
+        ended the signal, RULES.md): nothing to say, the signal is off as wanted. A
+        signal about a card its target played before it arrived is refused too: said
+        under our line, with the player's name."""
         kind = action.get("type")
-        return (kind in ("look", "smile", "look_past") and action.get("target") is None
-                and self._my_signal(str(kind)) is None)
+        if kind not in AIMED_KINDS:
+            return message
+        target = action.get("target")
+        if target is None:
+            return None if self._my_signal(str(kind)) is None else message
+        shown = about_card(action, self.freshest_view())
+        if "card" in action and shown.get("card") != action["card"]:
+            name = Namer(self.names, self.my_seat).name(target)
+            self.why(f"{name} played before your {SIGNAL_NOUNS[kind]} arrived: "
+                     f"{SIGNAL_VERBS[kind]} them again to mean the card they show now.")
+            return None
+        return message
 
     def _my_signal(self, kind: str) -> int | None:
         return self.signals.mine(self.view, self.my_seat, kind)
@@ -169,7 +179,7 @@ class GetItScreen(TableScreen):
         if action not in self.legal:
             return
         self.signals.sent(kind, target)
-        self.act(action, wait=False)
+        self.act(about_card(action, self.view), wait=False)
         self._redraw()
 
     def _redraw(self) -> None:  # (our own signal, shown before the host's answer)

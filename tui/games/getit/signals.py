@@ -7,9 +7,9 @@ screen about signals — each seat's lines, TO YOU, our own line, the "you look 
 mark — is read from here, so it is the same everywhere and testable without a screen.
 
 RULES.md: a signal is about the card its target shows; when that seat plays, every
-look, smile and look past at it ends (the host ends them). One of ours still on its
-way when its target played lands after the play: :meth:`SignalState.stops_after`
-says which stops to send so it ends too.
+look, smile and look past at it ends (the host ends them). Ours name the card they are
+about (``engine.getit.about_card``), so one still on its way when its target played is
+refused by the host rather than landing on the next card.
 """
 
 from __future__ import annotations
@@ -34,9 +34,8 @@ class SignalState:
 
     # ---- following the host ------------------------------------------------------
 
-    def follow(self, events: list[dict[str, Any]], phase: Any, me: int | None) -> set[int]:
-        """Take in one update's events; the seats that played in it."""
-        played: set[int] = set()
+    def follow(self, events: list[dict[str, Any]], phase: Any) -> None:
+        """Take in one update's events."""
         for event in events:
             kind = event.get("type")
             if kind == "said" and isinstance(event.get("seat"), int):
@@ -44,37 +43,16 @@ class SignalState:
             elif kind in ("talk_ended", "dealt", "round_started"):
                 self.talkers.clear()
             if kind == "played" and isinstance(event.get("seat"), int):
-                played.add(event["seat"])
-            if kind == "signals_ended":
-                self._host_ended(event, me)
+                self._target_played(event["seat"])
         if phase != "play":
             self.pending.clear()
-        return played
 
-    def _host_ended(self, event: dict[str, Any], me: int | None) -> None:
-        """The host ended our signal at a player who played: if no view had shown it yet
-        (it came in the same update as the play), it is not on its way any more."""
-        for ended in event.get("signals") or []:
-            if not isinstance(ended, dict) or ended.get("seat") != me:
-                continue
-            kind = ended.get("signal")
-            if kind in self.pending and self.pending[kind] == event.get("target"):
-                del self.pending[kind]
-
-    def stops_after(self, played: set[int], view: dict[str, Any], legal: list[dict[str, Any]],
-                    me: int | None) -> list[dict[str, Any]]:
-        """The stops to send after ``played`` seats played: a signal of ours at one of
-        them that was on its way (it lands after the play, about the next card though
-        we meant the old one), or that this update shows landed after the play."""
-        stops = []
-        for kind in AIMED_KINDS:
-            target = self.mine(view, me, kind)
-            on_its_way = kind in self.pending and self.pending[kind] == target
-            stop = {"type": kind, "target": None}
-            if target in played and (on_its_way or stop in legal):
-                self.pending[kind] = None
-                stops.append(stop)
-        return stops
+    def _target_played(self, seat: int) -> None:
+        """A signal of ours at ``seat`` still on its way when it played was about the card
+        it played: the host refuses it (we send the card it is about), so it is not
+        shown on the next card meanwhile."""
+        for kind in [k for k, target in self.pending.items() if target == seat]:
+            del self.pending[kind]
 
     def sent(self, kind: str, target: int | None) -> None:
         """We sent a signal: it shows at once, before the host's answer."""
