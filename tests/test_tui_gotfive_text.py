@@ -123,3 +123,22 @@ def test_every_rack_of_the_game_over_dialog_reads_on_one_line_at_80_columns() ->
     assert len(rows) == 4
     assert all(line.rstrip().count("+") == 1 and "clues" in line for line in rows)
     assert any("won" in line for line in rows) and any("out" in line for line in rows)
+
+
+def test_clues_side_by_side_on_a_rack_never_run_together() -> None:
+    """At 80 columns a tile column is as wide as a compared tile (``=C43•••``) and a
+    notch as a sorted one (``A26•••``): side by side on one line they read as one
+    (``=C43•••A26•••≠E40••``). A column whose cells would touch gets a cell more."""
+    wide = [n for n in range(10, 61) if dots_of(n) == 3]
+    a, b, c = wide[0], wide[1], wide[2]
+    clues = [
+        {"seat": 0, "tile": a, "clue": "compare", "position": 2, "same": True},
+        {"seat": 0, "tile": 7, "clue": "sort", "notch": 3},
+        {"seat": 0, "tile": b, "clue": "sort", "notch": 3},
+        {"seat": 0, "tile": c, "clue": "compare", "position": 3, "same": False},
+    ]
+    lines = grid([{"colour": k} for k in COLOURS], clues, 0, 7, 6).plain.splitlines()
+    assert lines[2].split() == [f"={tile_label(a)}", tile_label(b), f"≠{tile_label(c)}"]
+    # The row is as wide as before: the cell came from columns with room to spare.
+    assert len(lines[0].rstrip()) == len(grid([{"colour": k} for k in COLOURS], [], 0, 7, 6)
+                                         .plain.splitlines()[0].rstrip())

@@ -10,7 +10,6 @@ its notch, ``(≠C9•)`` after a tile a compared one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
@@ -19,53 +18,23 @@ from textual.message import Message
 from textual.reactive import reactive
 
 from engine.gotfive import RACK
-from tui.games.gotfive.text import colour_style, letter, tile_text
+from tui.games.gotfive.grid import (
+    clues_of,
+    compared_text,
+    fresh,
+    grid,
+    grid_height,
+    newest,
+    part_height,
+    rack_columns,
+    rack_parts,
+    row_columns,
+    tile_spans,
+)
+from tui.games.gotfive.text import tile_text
 from tui.widgets.lines import TextLines
 
-
-def clues_of(clues: Sequence[dict[str, Any]], seat: int) -> tuple[list[list[int]],
-                                                                   list[list[tuple[int, bool]]]]:
-    """A seat's clues placed on its rack: sorted tiles per notch (0..5), and
-    (tile, same) per position (0..4), each ascending."""
-    notches: list[list[int]] = [[] for _ in range(RACK + 1)]
-    compared: list[list[tuple[int, bool]]] = [[] for _ in range(RACK)]
-    for clue in clues:
-        if clue.get("seat") != seat:
-            continue
-        if clue.get("clue") == "sort" and 0 <= clue.get("notch", -1) <= RACK:
-            notches[clue["notch"]].append(clue["tile"])
-        elif clue.get("clue") == "compare" and 0 <= clue.get("position", -1) < RACK:
-            compared[clue["position"]].append((clue["tile"], bool(clue.get("same"))))
-    for notch in notches:
-        notch.sort()
-    for position in compared:
-        position.sort()
-    return notches, compared
-
-
-def compared_text(n: int, same: bool, style: str = "") -> Text:
-    """A compared tile with its answer: ``=C33•`` or ``≠C33•``."""
-    out = Text()
-    out.append("=" if same else "≠", style="bold")
-    out.append_text(tile_text(n))
-    if style:
-        out.stylize(style)
-    return out
-
-
-def newest(clues: Sequence[dict[str, Any]]) -> int | None:
-    """The tile of the latest clue (drawn reversed, so the last move is easy to find)."""
-    return clues[-1].get("tile") if clues else None
-
-
-def fresh(n: int, clues: Sequence[dict[str, Any]], seat: int | None = None) -> str:
-    """The extra style of clue tile ``n``: reversed if it is the latest clue's (at the
-    table); with ``seat``, also underlined if it is that seat's latest clue (each
-    opponent's last move stays marked after the others have played)."""
-    styles = ["reverse"] if n == newest(clues) else []
-    if seat is not None and n == newest([c for c in clues if c.get("seat") == seat]):
-        styles.append("underline")
-    return " ".join(styles)
+__all__ = ["MyRack", "OthersPanel", "clues_of", "grid"]
 
 
 class MyRack(TextLines):
@@ -156,163 +125,13 @@ class MyRack(TextLines):
             if y < lines:
                 if y < header:
                     return
-                for k in part:
-                    if k == RACK:
-                        break
-                    start = notch_w * (k - part.start + 1) + tile_w * (k - part.start)
-                    if start <= x < start + tile_w:
+                spans = tile_spans(self.tiles, self.clues, self.seat, part, tile_w, notch_w,
+                                   max_lines=self.max_lines, header=header)
+                for k, span in spans.items():
+                    if x in span:
                         self.post_message(self.PositionClicked(k))
-                        return
                 return
             y -= lines
-
-
-#: The rack in one row: notch 0, tile 1 … tile 5, notch 5.
-WHOLE = (range(RACK + 1),)
-#: The rack in two rows (a phone held upright): notch 0 to tile 3, then notch 3 to
-#: notch 5 — each notch drawn once, in reading order.
-HALVES = (range(3), range(3, RACK + 1))
-
-
-def rack_columns(width: int) -> tuple[int, int]:
-    """(tile column width, notch column width) for a rack ``width`` cells wide: as wide
-    as the row has room for, never narrower than the widest tile and clue they hold
-    (``=C33•••`` under a tile, ``C33•••`` in a notch)."""
-    if rack_parts(width) == HALVES:
-        return 7, max(6, min(7, (width - 4 - 3 * 7) // 3))
-    return row_columns(width)
-
-
-def row_columns(width: int) -> tuple[int, int]:
-    """(tile column width, notch column width) of a rack drawn in one row, ``width``
-    cells wide (cropped where it is narrower than that row)."""
-    room = max(40, width - 4)
-    tile = max(7, min(12, room // 11))
-    notch = max(6, min(tile, (room - 5 * tile) // 6))
-    return tile, notch
-
-
-def rack_parts(width: int) -> tuple[range, ...]:
-    """The rack in one row, or in two where one row does not fit ``width``."""
-    return WHOLE if width >= 4 + 5 * 7 + 6 * 6 else HALVES
-
-
-def part_height(clues: Sequence[dict[str, Any]], seat: int, max_lines: int,
-                part: range) -> int:
-    """Lines under the header of one row of the rack (notches and positions ``part``):
-    the tiles' line, then the tallest stack of clues (at most ``max_lines``, when that
-    is not 0)."""
-    notches, compared = clues_of(clues, seat)
-    lines = max(max(len(notches[k]) for k in part),
-                1 + max((len(compared[k]) for k in part if k < RACK), default=0), 1)
-    return min(lines, max(2, max_lines)) if max_lines else lines
-
-
-def grid_height(clues: Sequence[dict[str, Any]], seat: int, max_lines: int = 0,
-                parts: tuple[range, ...] = WHOLE, *, header: bool = True) -> int:
-    """Lines of :func:`grid` for ``seat``: for each row of the rack a header (when
-    ``header``), then the tallest stack of clues (at most ``max_lines`` under the
-    header, when that is not 0)."""
-    return sum(header + part_height(clues, seat, max_lines, part) for part in parts)
-
-
-def _stack(entries: list[Text], room: int) -> list[Text]:
-    """A column's entries in ``room`` lines: the last line says how many more there are."""
-    if len(entries) <= room:
-        return entries
-    return [*entries[:room - 1], Text(f"…+{len(entries) - room + 1}", style="italic")]
-
-
-def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat: int,
-         tile_w: int, notch_w: int, *, comparing: bool = False, max_lines: int = 0,
-         header: bool = True, theirs: bool = False,
-         parts: tuple[range, ...] = WHOLE) -> Text:
-    """A rack as a grid: notch, tile, notch … tile, notch, with each clue in place.
-
-    The first line numbers the positions (bold and reversed while ``comparing``); the
-    next holds the tiles and the lowest sorted tile of each notch; under a notch its
-    other sorted tiles, under a tile the tiles compared with it. With ``max_lines``
-    (a small terminal) a stack too tall ends in "…+k" (k more tiles). Without
-    ``header`` (a small terminal: a line more for the log) each hidden tile carries its
-    position's number, ``1[A?]``. An opponent's rack (``theirs``) underlines its latest
-    clue (see :func:`fresh`). ``parts`` splits the rack into rows (:data:`HALVES`: a
-    phone held upright), each drawn so, one under the other.
-    """
-    own = seat if theirs else None
-    notches, compared = clues_of(clues, seat)
-    position_style = "bold reverse" if comparing else "bold"
-    rows: list[Text] = []
-    for part in parts:
-        height = part_height(clues, seat, max_lines, part)
-        sorted_cells = {k: _stack([tile_text(n, style=fresh(n, clues, own))
-                                   for n in notches[k]], height) for k in part}
-        compared_cells = {k: _stack([compared_text(n, same, fresh(n, clues, own))
-                                     for n, same in compared[k]], height - 1)
-                          for k in part if k < RACK}
-        first, last = part.start == 0, part.stop == RACK + 1
-        if header:
-            top = Text("  ")
-            for k in part:
-                top.append(f"n{k}".center(notch_w), style="dim")
-                if k < RACK:
-                    top.append(str(k + 1).center(tile_w), style=position_style)
-            rows.append(top)
-        for line in range(height):
-            row = Text()
-            row.append("− " if line == 0 and first else "  ", style="bold")
-            for k in part:
-                if line < len(sorted_cells[k]):
-                    cell = sorted_cells[k][line]
-                elif line == 0:
-                    cell = Text("┆", style="dim")
-                else:
-                    cell = Text("")
-                row.append_text(_centre(cell, notch_w))
-                if k == RACK:
-                    break
-                if line == 0:
-                    row.append_text(_centre(_face(tiles, k, header, position_style), tile_w))
-                elif line - 1 < len(compared_cells[k]):
-                    row.append_text(_centre(compared_cells[k][line - 1], tile_w))
-                else:
-                    row.append(" " * tile_w)
-            if line == 0 and last:
-                row.append(" +", style="bold")
-            rows.append(row)
-    return Text("\n", no_wrap=True, overflow="crop").join(rows)
-
-
-def _face(tiles: Sequence[dict[str, Any]], k: int, header: bool, position_style: str) -> Text:
-    """Rack tile ``k`` on the tiles' line: face up without brackets (so "[C ?]" always
-    means hidden), hidden in brackets — and, without a header line, after its
-    position's number (``1[A?]``)."""
-    tile = tiles[k] if k < len(tiles) else {}
-    if "n" in tile:
-        return tile_text(tile, style="underline")
-    face = Text()
-    if header:
-        face.append("[")
-        face.append_text(tile_text(tile))
-        face.append("]")
-        return face
-    face.append(str(k + 1), style=position_style)
-    face.append("[")
-    face.append(letter(tile.get("colour")), style=colour_style(tile.get("colour")))
-    face.append("?", style="bold")
-    face.append("]")
-    return face
-
-
-def _centre(text: Text, width: int) -> Text:
-    """``text`` centred in ``width`` cells (cropped if longer)."""
-    text = text.copy()
-    text.truncate(width)
-    room = width - text.cell_len
-    left = room // 2
-    out = Text(" " * left)
-    out.append_text(text)
-    out.append(" " * (room - left))
-    return out
 
 
 class OthersPanel(TextLines):
