@@ -29,6 +29,7 @@ from tui.games.gotfive.dialogs import AnnounceScreen, RevealScreen
 from tui.games.gotfive.public import PublicRow
 from tui.games.gotfive.rack import MyRack
 from tui.games.gotfive.screen import GotFiveScreen
+from tui.games.gotfive.text import tile_label
 from tui.screens.dialogs import ConfirmScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.menu import MenuScreen
@@ -145,14 +146,14 @@ async def test_a_person_reveals_then_sorts_and_later_reveals_then_compares() -> 
         screen = await my_turn(pilot)
         row = screen.query_one(PublicRow)
         _, spans = row.spans()
-        (start,) = [a for a, _, kind, value in spans if kind == "colour" and value == 1]
+        (start,) = [sp.start for sp in spans if sp.kind == "colour" and sp.value == 1]
         x, y = content_origin(row)
         await pilot.click(PublicRow, offset=(x + start, y))
         screen = await my_turn(pilot, "clue")
         assert colour_of(screen.chosen_tile() or 0) == 1  # the B tile just revealed
         x, y = content_origin(row)
         _, spans = row.spans()
-        (start,) = [a for a, _, kind, value in spans if kind == "tile" and value == 0]
+        (start,) = [sp.start for sp in spans if sp.kind == "tile" and sp.value == 0]
         await pilot.click(PublicRow, offset=(x + start + 1, y))  # a click picks a tile…
         assert screen.selected == 0 and row.selected == 0
         await pilot.press("tab")  # …and so does Tab
@@ -790,25 +791,42 @@ async def test_the_arrows_of_a_slot_pass_over_the_numbers_crossed_off() -> None:
         assert stepped == left
 
 
-@pytest.mark.parametrize("width", [72, 80, 200])
+@pytest.mark.parametrize("width", [45, 72, 80, 200])
 async def test_the_public_row_keeps_every_colours_supply_in_sight(width: int) -> None:
     """Six public tiles of three dots left the supply's last colour cut off at 80 columns
-    ('… D4 E'): the row words itself shorter until it fits, and its clicks follow."""
+    ('… D4 E'): the row words itself shorter until it fits, and its clicks follow. At 45
+    columns no wording fits one line: the supply takes a line of its own (it was cut
+    to '│ down A8')."""
     from engine.gotfive import tile as tile_face
 
-    app: App[None] = App()
-    async with app.run_test(size=(width, 3)) as pilot:
+    clicked: list[int] = []
+
+    class RowApp(App[None]):
+        def on_public_row_colour_clicked(self, event: PublicRow.ColourClicked) -> None:
+            clicked.append(event.colour)
+
+    app = RowApp()
+    async with app.run_test(size=(width, 4)) as pilot:
         row = PublicRow()
         await app.screen.mount(row)
         row.public = [tile_face(n) for n in (12, 14, 39, 42, 51, 58)]
         row.supply = [6, 3, 5, 4, 10]
         await pilot.pause()
-        line = str(row.render())
-        assert line.rstrip().endswith("E10") and len(line.rstrip()) <= width, line
-        assert ("face down" in line) == (width == 200)
+        lines = str(row.render()).split("\n")
+        assert len(lines) == (2 if width == 45 else 1) == row.size.height, lines
+        assert all(len(line.rstrip()) <= width for line in lines), lines
+        line = lines[-1]
+        assert line.rstrip().endswith("E10")
+        assert ("face down" in line.lower()) == (width in (45, 200))
+        assert tile_label(58) in lines[0]
         spans = row.spans()[1]
-        start = next(s for s, _, kind, value in spans if kind == "colour" and value == 4)
-        assert line[start:start + 3] == "E10"
+        colour = next(sp for sp in spans if sp.kind == "colour" and sp.value == 4)
+        assert colour.line == len(lines) - 1 and line[colour.start:colour.start + 3] == "E10"
+        await pilot.click(PublicRow, offset=(colour.start + 1, colour.line))
+        await until(pilot, lambda: clicked == [4], "the click on E")
+        # Fewer tiles: back on one line.
+        row.public = row.public[:2]
+        await until(pilot, lambda: row.size.height == 1 or width != 45, "one line again")
 
 
 async def test_the_got_five_confirmation_warns_of_numbers_in_sight_or_crossed_off() -> None:

@@ -212,3 +212,29 @@ async def test_the_log_keeps_its_newest_line_in_sight_when_its_box_gets_shorter(
         app.query_one(Horizontal).styles.height = 5
         await pilot.pause()
         assert table.scroll_y == offset and not table.is_vertical_scroll_end  # … undisturbed
+
+
+async def test_the_log_wraps_again_when_its_box_goes_back_to_a_width_it_had() -> None:
+    """Narrow, wide, then narrow again with no line written between: the lines wrapped
+    for the wide box stayed cut in the narrow one, with a scrollbar across (a width the
+    log had wrapped for since its last line was taken for a scrollbar's coming and
+    going, and not wrapped for again)."""
+    app = TwoLogs()
+    async with app.run_test(size=(50, 20)) as pilot:
+        table = app.query_one("#table", TableLog)
+        text = " ".join(WORDS)
+        table.write(text, scroll_end=True)
+
+        def wrapped() -> bool:
+            width = table.scrollable_content_region.width
+            return table.max_scroll_x == 0 and all(
+                line.cell_length <= width for line in table.lines)
+
+        await until(pilot, wrapped, "the line wrapped")
+        narrow = len(table.lines)
+        await pilot.resize_terminal(140, 20)
+        await until(pilot, lambda: len(table.lines) < narrow, "wrapped wider")
+        await pilot.resize_terminal(50, 20)
+        await until(pilot, lambda: wrapped() and len(table.lines) == narrow,
+                    "wrapped narrow again")
+        assert " ".join(line.text for line in table.lines).split() == text.split()

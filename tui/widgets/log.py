@@ -74,9 +74,12 @@ class TableLog(ScrollView, can_focus=True):
     #: for rows that a new line only moves up (see :meth:`render_lines`).
     _drawn_rows: dict[tuple[int, int, int, int, int], Strip]
     #: The width the lines were wrapped for, and the widths wrapped for since the last
-    #: line came (a scrollbar that comes and goes with a new wrap must not loop).
+    #: line came or the box changed size (a scrollbar that comes and goes with a new
+    #: wrap must not loop).
     _wrapped_at: int | None = None
     _wrap_widths: set[int]
+    #: The log's size when it last changed (its box, not its lines or scrollbars).
+    _wrap_box: Size | None = None
     #: The log's style while its rows are drawn (one look at it per frame).
     _line_style: Style | None = None
     #: The player scrolled back to read: a table writes its new lines without pulling
@@ -140,6 +143,10 @@ class TableLog(ScrollView, can_focus=True):
             return
         if self.auto_scroll and not self.reading and not self.is_vertical_scroll_end:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
+        if event.size != self._wrap_box:
+            # A new box (not a scrollbar come or gone): any width may be right again.
+            self._wrap_box = event.size
+            self._wrap_widths = set()
         if self.wrap and self._written:
             self.call_after_refresh(self._wrap_again)
 

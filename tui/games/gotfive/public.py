@@ -9,7 +9,7 @@ A click on a tile posts :class:`PublicRow.TileClicked`, on a colour of the suppl
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.text import Text
 from textual import events
@@ -19,15 +19,27 @@ from textual.reactive import reactive
 from tui.games.gotfive.text import LETTERS, colour_style, tile_text
 from tui.widgets.lines import TextLines
 
-#: The row's label and the supply's, longest first (``PublicRow.spans``).
-WORDINGS = (("Public ", "│ face down "), ("Public ", "│ down "), ("", "│ down "))
+#: The row's label and the supply's, and whether the supply goes on a line of its own,
+#: longest first (``PublicRow.spans``): one line where it fits, else two.
+WORDINGS = (("Public ", "│ face down ", False), ("Public ", "│ down ", False),
+            ("", "│ down ", False), ("Public ", "Face down ", True), ("", "Face down ", True))
+
+
+class Span(NamedTuple):
+    """Where a clickable part of the row lies: its line, first and end cell."""
+
+    line: int
+    start: int
+    end: int
+    kind: str  # "tile" or "colour"
+    value: int
 
 
 class PublicRow(TextLines):
     """The public row and the supply, on one line (see the module docstring)."""
 
     DEFAULT_CSS = """
-    PublicRow { height: 1; width: 1fr; }
+    PublicRow { height: auto; width: 1fr; }
     """
 
     class TileClicked(Message):
@@ -49,21 +61,21 @@ class PublicRow(TextLines):
     selected: reactive[int | None] = reactive(None)
     revealing: reactive[bool] = reactive(False)
 
-    def spans(self) -> tuple[Text, list[tuple[int, int, str, int]]]:
-        """The line as it fits the row's width now (the longest of its wordings that
-        fits: "face down" becomes "down", then the "Public" label goes), and where each
-        clickable part of it lies: (start, end, kind, value)."""
-        width = self.content_region.width
+    def spans(self, width: int | None = None) -> tuple[Text, list[Span]]:
+        """The row as it fits ``width`` (the row's width now): the longest of its
+        wordings that fits — "face down" becomes "down", then the "Public" label goes,
+        then the supply takes a line of its own — and where each clickable part lies."""
+        width = self.content_region.width if width is None else width
         for words in WORDINGS:
             out, spans = self._spans(*words)
-            if not width or out.cell_len <= width:
+            if not width or all(line.cell_len <= width for line in out.split("\n")):
                 break
         return out, spans
 
-    def _spans(self, label: str, down: str) -> tuple[Text, list[tuple[int, int, str, int]]]:
+    def _spans(self, label: str, down: str, apart: bool) -> tuple[Text, list[Span]]:
         out = Text()
         out.append(label, style="bold")
-        spans: list[tuple[int, int, str, int]] = []
+        spans: list[Span] = []
         if not self.public:
             out.append("(empty) ", style="dim")
         for i, tile in enumerate(self.public):
@@ -72,17 +84,39 @@ class PublicRow(TextLines):
             out.append("▸" if chosen else " ", style="bold")
             out.append_text(tile_text(tile, style="reverse" if chosen else ""))
             out.append(" ")
-            spans.append((start, out.cell_len, "tile", i))
+            spans.append(Span(0, start, out.cell_len, "tile", i))
+        line, left = 0, 0
+        if apart:
+            out.rstrip()
+            out.append("\n")
+            line, left = 1, out.cell_len
         out.append(down, style="dim" if not self.revealing else "bold")
         for colour, count in enumerate(self.supply):
-            start = out.cell_len
+            start = out.cell_len - left
             style = colour_style(colour) if count else "dim"
             if self.revealing and count:
                 style += " reverse"
             out.append(LETTERS[colour], style=style)
             out.append(f"{count} ", style="" if count else "dim")
-            spans.append((start, out.cell_len, "colour", colour))
+            spans.append(Span(line, start, out.cell_len - left, "colour", colour))
         return out, spans
+
+    def watch_public(self) -> None:
+        self._follow_height()
+
+    def watch_supply(self) -> None:
+        self._follow_height()
+
+    def _follow_height(self) -> None:
+        """A layout only when the row goes from one line to two or back (not at every
+        update: most leave its height as it was)."""
+        width, height = self.content_region.width, self.content_region.height
+        if width and len(self.spans(width)[0].split("\n")) != height:
+            self.refresh(layout=True)
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        """One line, or two where the supply needs a line of its own."""
+        return len(self.spans(width)[0].split("\n"))
 
     def render(self) -> Text:
         """The row and the supply."""
@@ -97,10 +131,10 @@ class PublicRow(TextLines):
         if offset is None:
             return
         _, spans = self.spans()
-        for start, end, kind, value in spans:
-            if start <= offset.x < end:
-                if kind == "tile":
-                    self.post_message(self.TileClicked(value))
+        for span in spans:
+            if span.line == offset.y and span.start <= offset.x < span.end:
+                if span.kind == "tile":
+                    self.post_message(self.TileClicked(span.value))
                 else:
-                    self.post_message(self.ColourClicked(value))
+                    self.post_message(self.ColourClicked(span.value))
                 return

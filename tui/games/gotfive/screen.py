@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -120,8 +121,10 @@ class GotFiveScreen(BoardTable):
         super().mounted()
 
     def on_resize(self, event: events.Resize) -> None:
-        """A narrow terminal stacks the log under the board."""
+        """A narrow terminal stacks the log under the board (and words the turn's line
+        shorter)."""
         self._fit(event.size.width)
+        self.redraw_status()
 
     def _fit(self, width: int) -> None:
         self.set_class(width < WIDE, "-narrow")
@@ -196,16 +199,24 @@ class GotFiveScreen(BoardTable):
         elif me is None:
             text = f"Watching: {namer.name(turn)} to play."
         elif me < len(out) and out[me]:
-            text = ("You are out: your rack is face up. Watching the others "
-                    f"({namer.name(turn)} to play).")
+            text = self._fitting(
+                "You are out: your rack is face up. Watching the others "
+                f"({namer.name(turn)} to play).",
+                f"You are out (rack face up). {namer.name(turn)} to play.")
         elif turn == me and phase == "reveal":
-            text = "▶ Your turn: reveal a face-down tile — r, then its colour (A–E)."
+            text = self._fitting(
+                "▶ Your turn: reveal a face-down tile — r, then its colour (A–E).",
+                "▶ Your turn: reveal a tile — r, then A–E.")
         elif turn == me and phase == "clue":
             public = view.get("public") or []
             tile = tile_label(public[self.selected]["n"]) if public else "?"
-            text = f"▶ Your turn: a clue about {tile} — s sort · 1–5 compare · Tab next tile"
+            text = self._fitting(
+                f"▶ Your turn: a clue about {tile} — s sort · 1–5 compare · Tab next tile",
+                f"▶ A clue about {tile}: s sort · 1–5 compare · Tab",
+                f"▶ {tile}: s sort · 1–5 compare · Tab next")
         elif turn == me and phase == "announce":
-            text = "▶ No tiles are left: announce your five numbers (g)."
+            text = self._fitting("▶ No tiles are left: announce your five numbers (g).",
+                                 "▶ No tiles left: announce your five (g).")
         elif turn is not None:
             doing = "to reveal a tile" if phase == "reveal" else "to ask a clue"
             text = f"{namer.name(turn)}'s turn {doing}…"
@@ -216,6 +227,11 @@ class GotFiveScreen(BoardTable):
             text = "Waiting…"
         set_text(status, text)
         status.set_class(turn == me and me is not None and phase != "over", "my-turn")
+
+    def _fitting(self, *wordings: str) -> str:
+        """The first of ``wordings`` (longest first) that fits the status line."""
+        room = self.size.width - 2
+        return next((w for w in wordings if cell_len(w) <= room), wordings[-1])
 
     def last_move(self) -> str | None:
         """The latest reveal, clue or call at the table, in a few words (from the history)."""
