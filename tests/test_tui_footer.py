@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -627,3 +628,31 @@ async def test_a_summary_longer_than_the_screen_names_its_scroll_keys() -> None:
                 assert summary.query_one(".summary-body", VerticalScroll).scroll_y == 2
             summary.dismiss(None)
             await pilot.pause()
+
+
+@pytest.mark.parametrize("width", [45, 80])
+async def test_every_answer_of_a_summary_is_whole_on_a_narrow_terminal(width: int) -> None:
+    """At 45 columns the answers in a row ran off the dialog ('Rematch (r)  Lobby (l)
+    Revie'): there they go one under another, each whole."""
+    from textual.app import App
+    from textual.widgets import Button
+
+    from tui.screens.summary import Choice, SummaryScreen
+
+    class Host(App[None]):
+        CSS_PATH = str(Path(__file__).parent.parent / "tui" / "app.tcss")
+
+    app = Host()
+    async with app.run_test(size=(width, 30)) as pilot:
+        summary = SummaryScreen("Game over", ["Ann wins."],
+                                [Choice("rematch", "Rematch"), Choice("lobby", "Lobby")])
+        summary.offer_together(lambda: "Review", lambda: None)
+        await app.push_screen(summary)
+        buttons = await until(pilot, lambda: len(summary.query(Button)) == 4
+                              and list(summary.query(Button)), "the answers")
+        await pilot.pause()
+        dialog = summary.query_one(".dialog").content_region
+        for button in buttons:
+            assert dialog.contains_region(button.region), (str(button.label), button.region)
+        rows = {button.region.y for button in buttons}
+        assert len(rows) == (4 if width == 45 else 1)

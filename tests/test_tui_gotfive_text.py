@@ -125,6 +125,25 @@ def test_every_rack_of_the_game_over_dialog_reads_on_one_line_at_80_columns() ->
     assert any("won" in line for line in rows) and any("out" in line for line in rows)
 
 
+def test_every_rack_keeps_its_players_name_on_a_narrow_terminal() -> None:
+    """At 45 columns the rack and the result left the name's column no room: the names
+    went. Where they do not fit side by side, each rack goes under its name and result."""
+    from rich.console import Console
+
+    from tui.games.gotfive.summary import racks_table
+
+    racks = [[face(n) for n in (3, 17, 29, 44, 58)] for _ in range(3)]
+    view = {"racks": racks, "winners": [1], "out": [True, False, False], "clues": []}
+    console = Console(width=40, color_system=None)
+    with console.capture() as out:
+        console.print(racks_table(view, ["Ann", "Bot 2", "Bot 3"], 0))
+    lines = out.get().splitlines()
+    rack = "B17• D29••• D44•••"
+    for name, result in (("Ann (you)", "✗ out"), ("Bot 2", "🏆 won"), ("Bot 3", "0 clues")):
+        at = next(i for i, line in enumerate(lines) if line.startswith(name))
+        assert result in lines[at] and rack in lines[at + 1], lines
+
+
 def test_clues_side_by_side_on_a_rack_never_run_together() -> None:
     """At 80 columns a tile column is as wide as a compared tile (``=C43•••``) and a
     notch as a sorted one (``A26•••``): side by side on one line they read as one

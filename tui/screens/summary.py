@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import RenderableType
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -30,6 +30,8 @@ GUEST_AT_END = ("The table's creator may ask for a rematch, review the game with
                 "everyone or take the table back to the lobby; Esc leaves the table.")
 #: The answers a summary can give, each with its key: the table acts on the answer.
 KEYS = {"next": "n", "rematch": "r", "lobby": "l"}
+#: Narrower than this (cells), the answers go one under another.
+NARROW = 70
 
 
 @dataclass(frozen=True)
@@ -185,8 +187,10 @@ class SummaryScreen(ModalScreen[str | None]):
         else:
             self.app.push_screen(review)
 
-    def on_resize(self) -> None:
-        """A new size may make the body fit, or not."""
+    def on_resize(self, event: events.Resize) -> None:
+        """A new size may make the body fit, or not; on a narrow terminal the answers
+        go one under another (in a row they ran off the dialog's edge)."""
+        self.set_class(event.size.width < NARROW, "-narrow")
         self.call_after_refresh(self.refresh_bindings)
 
     def scrolls(self) -> bool:

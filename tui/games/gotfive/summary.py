@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -26,30 +27,66 @@ def rack_line(rack: list[dict[str, Any]]) -> Text:
     return out
 
 
-def racks_table(view: dict[str, Any], names: list[str], me: int | None) -> Table:
-    """One row per player: the rack face up and how the game ended for them."""
-    table = Table(box=None, expand=True, pad_edge=False, title="Every rack",
-                  title_justify="left", title_style="bold")
-    table.add_column("player")
-    table.add_column("rack", no_wrap=True)  # a rack reads as one row, − to +
-    table.add_column("", no_wrap=True)  # the name wraps first
-    winners = view.get("winners") or []
-    for seat, rack in enumerate(view.get("racks") or []):
-        name = Text(names[seat] if seat < len(names) else f"seat {seat + 1}",
-                    style="bold" if seat == me else "")
-        if seat == me:
-            name.append(" (you)", style="italic")
-        notches, compared = clues_of(view.get("clues") or [], seat)
-        clues = sum(len(n) for n in notches) + sum(len(c) for c in compared)
-        if seat in winners:
-            result = "🏆 won"
-        elif (view.get("out") or [])[seat:seat + 1] == [True]:
-            result = "✗ out"
-        else:
-            result = ""
-        plural = "" if clues == 1 else "s"
-        table.add_row(name, rack_line(rack), f"{result} · {clues} clue{plural}".strip(" ·"))
-    return table
+class RacksTable:
+    """One row per player: the rack face up and how the game ended for them — the name,
+    the rack and the result side by side where they fit, else the rack under the name
+    and result (at 45 columns the names were squeezed out of the row)."""
+
+    #: The narrowest a name's column is let go before the rack goes under it.
+    NAME_ROOM = 8
+
+    def __init__(self, view: dict[str, Any], names: list[str], me: int | None) -> None:
+        winners = view.get("winners") or []
+        self.rows: list[tuple[Text, Text, str]] = []
+        for seat, rack in enumerate(view.get("racks") or []):
+            name = Text(names[seat] if seat < len(names) else f"seat {seat + 1}",
+                        style="bold" if seat == me else "")
+            if seat == me:
+                name.append(" (you)", style="italic")
+            notches, compared = clues_of(view.get("clues") or [], seat)
+            clues = sum(len(n) for n in notches) + sum(len(c) for c in compared)
+            if seat in winners:
+                result = "🏆 won"
+            elif (view.get("out") or [])[seat:seat + 1] == [True]:
+                result = "✗ out"
+            else:
+                result = ""
+            plural = "" if clues == 1 else "s"
+            self.rows.append((name, rack_line(rack),
+                              f"{result} · {clues} clue{plural}".strip(" ·")))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        rack_w = max((rack.cell_len for _, rack, _ in self.rows), default=0)
+        result_w = max((cell_len(result) for _, _, result in self.rows), default=0)
+        if options.max_width < self.NAME_ROOM + rack_w + result_w + 2:
+            yield from self._stacked(options.max_width)
+            return
+        table = Table(box=None, expand=True, pad_edge=False, title="Every rack",
+                      title_justify="left", title_style="bold")
+        table.add_column("player")
+        table.add_column("rack", no_wrap=True)  # a rack reads as one row, − to +
+        table.add_column("", no_wrap=True)  # the name wraps first
+        for name, rack, result in self.rows:
+            table.add_row(name, rack, result)
+        yield table
+
+    def _stacked(self, width: int) -> RenderResult:
+        """Each player's name and result on a line, the rack under them."""
+        yield Text("Every rack", style="bold")
+        widest = max((rack.cell_len for _, rack, _ in self.rows), default=0)
+        indent = "  " if widest + 2 <= width else ""
+        for name, rack, result in self.rows:
+            line = name.copy()
+            line.truncate(max(1, width - cell_len(result) - 1))
+            line.append(" " * max(1, width - line.cell_len - cell_len(result)))
+            line.append(result)
+            yield line
+            yield Text(indent, no_wrap=True, overflow="crop").append_text(rack)
+
+
+def racks_table(view: dict[str, Any], names: list[str], me: int | None) -> RacksTable:
+    """Every rack face up, with each player's name and result (see :class:`RacksTable`)."""
+    return RacksTable(view, names, me)
 
 
 def history(view: dict[str, Any], names: list[str], me: int | None) -> Text:
