@@ -954,6 +954,40 @@ def test_a_player_signalling_nothing_is_told_to_look_at_who_should_play() -> Non
     assert my_signals(view, namer) == "look at Cy"
 
 
+def test_a_special_card_in_sight_is_named_with_the_keys_it_asks_for() -> None:
+    """A newcomer saw a smile on a pile and did not know how to smile at its holder: our
+    line names the card, its holder and the keys; once we look at them, the one key
+    left; a mirror or the speech bubble, theirs."""
+    from tui.games.getit.text import my_signals
+    from tui.notices import Namer
+
+    none = {"look": None, "smile": None, "look_past": None, "peek": False}
+    namer = Namer(["Ann", "Bob", "Cy"])
+
+    def view(kind: str, mine: dict[str, Any] | None = None) -> dict[str, Any]:
+        return {"seat": 1, "phase": "play",
+                "signals": [dict(none), {**none, **(mine or {})}, dict(none)],
+                "piles": [{"count": 2, "top": {"kind": "number", "value": 9}},
+                          {"count": 2, "top": None}, {"count": 2, "top": {"kind": kind}}]}
+
+    assert my_signals(view("smile"), namer) == (
+        "no signal — ☺ shows on 3: look (3), then smile (s)")
+    assert my_signals(view("eyes"), namer) == (
+        "no signal — ◉ shows on 3: look (3), then look past (x)")
+    assert my_signals(view("smile", {"look": 2}), namer) == "look at Cy · smile at them (s)"
+    assert my_signals(view("smile", {"look": 2, "smile": 2}), namer) == (
+        "look at Cy · smile at Cy")
+    assert my_signals(view("smile", {"look": 0}), namer) == "look at Ann"
+    assert my_signals(view("mirror"), namer) == (
+        "no signal — ◧ mirror in sight: peek at your card (p)")
+    assert my_signals(view("speech"), namer) == "no signal — ✎ speech bubble in sight: talk (t)"
+    # Our own line at 80 columns stays on one line.
+    from tui.games.getit.signals import SignalState
+
+    line = SignalState().my_line(view("smile"), 1, Namer(["Ann", "Bob", "Bot 3 the slow"]))
+    assert len(line) <= 78, line
+
+
 def test_the_played_row_fits_its_line_and_says_when_the_oldest_gave_way() -> None:
     from tui.games.getit.text import played_line
 
@@ -1237,6 +1271,8 @@ async def test_a_level_says_what_is_new_as_its_piles_are_arranged() -> None:
 
 
 async def test_help_in_a_round_opens_at_its_keys_beside_the_table_with_the_timer() -> None:
+    from textual.containers import Vertical
+
     from tui.games.getit.round_help import RoundHelp
     from tui.screens.rules import RulesScreen
 
@@ -1257,6 +1293,11 @@ async def test_help_in_a_round_opens_at_its_keys_beside_the_table_with_the_timer
         # The keys first, and the table's top line (its timer) still in sight above.
         assert "In a round" in text and "A player's number" in text, text
         assert "Level 1" in text.splitlines()[1], text
+        # Over the log, and only the log: TO YOU and our own line stay in sight (45% of
+        # the screen from the bottom covered them at 80×24).
+        panel = help_screen.query_one(Vertical).region
+        assert panel == screen.query_one("#log").region
+        assert "TO YOU" in text and "you (1):" in text, text
         await pilot.press("r")
         await until(pilot, lambda: isinstance(app.screen, RulesScreen), "all the rules")
         await pilot.press("escape")

@@ -10,12 +10,15 @@ from rich.markdown import Markdown
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tui.screens.rules import rules_text
 from tui.widgets.footer import TableFooter
 
+#: The fewest lines the panel takes (over a log shorter than this, it takes more).
+MIN_HEIGHT = 8
 #: The sections of the rules text a player needs in a round.
 SECTIONS = ("## In a round", "## Signals")
 
@@ -49,10 +52,13 @@ class RoundHelp(ModalScreen[bool]):
         Binding("r", "dismiss(True)", "All the rules"),
     ]
 
-    def __init__(self, left: Callable[[], float | None]) -> None:
+    def __init__(self, left: Callable[[], float | None], over: Region | None = None) -> None:
         super().__init__()
         #: Seconds left in the round now (``None``: untimed).
         self.left = left
+        #: Where the table's log is on the screen: the panel covers it and nothing else
+        #: (at 80×24, 45% of the screen from the bottom hid TO YOU and your own line).
+        self.over = over
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -62,6 +68,12 @@ class RoundHelp(ModalScreen[bool]):
         yield TableFooter()
 
     def on_mount(self) -> None:
+        if self.over is not None and self.over.height >= MIN_HEIGHT:
+            panel = self.query_one(Vertical).styles
+            self.styles.align = ("left", "top")
+            panel.offset = (self.over.x, self.over.y)
+            panel.width, panel.height = self.over.width, self.over.height
+            panel.max_width = self.over.width
         self.tick()
         self.set_interval(0.5, self.tick)
 

@@ -328,7 +328,8 @@ class GetItScreen(TableScreen):
             if everything:
                 TableScreen.action_rules(self)
 
-        self.app.push_screen(RoundHelp(timer.time_left), answered)
+        self.app.push_screen(RoundHelp(timer.time_left, self.query_one("#log").region),
+                             answered)
 
     # ---- what every table asks of a game ------------------------------------------
 

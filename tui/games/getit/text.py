@@ -129,6 +129,14 @@ def my_signals(view: dict[str, Any], namer: Namer) -> str:
             parts.append(f"{verb} {namer.name(target)}")
     if isinstance(mine, dict) and mine.get("peek"):
         parts.append("peeking")
+    looked = seat_index(mine.get("look")) if isinstance(mine, dict) else None
+    if parts and looked is not None and view.get("phase") == "play":
+        # Looking at a smile or eyes: the signal it asks for is one key away.
+        kind = _top_kind(view, looked)
+        for special, signal, key, verb in (("smile", "smile", "s", "smile at"),
+                                           ("eyes", "look_past", "x", "look past")):
+            if kind == special and seat_index(mine.get(signal)) != looked:
+                parts.append(f"{verb} them ({key})")
     if parts:
         return " · ".join(parts)
     if view.get("phase") != "play":
@@ -152,7 +160,34 @@ def my_signals(view: dict[str, Any], namer: Namer) -> str:
         return "no signal — all look at you: play your top card (Space)"
     if not others:
         return "no signal"
+    if (special := _special_hint(view, me)) is not None:
+        return f"no signal — {special}"
     return f"no signal — look ({number_ranges(others)}) at who should play"
+
+
+def _top_kind(view: dict[str, Any], seat: int) -> Any:
+    """The kind of card on top of ``seat``'s pile as the view shows it (or ``None``)."""
+    piles = view.get("piles")
+    pile = piles[seat] if isinstance(piles, list) and seat < len(piles) else None
+    top = pile.get("top") if isinstance(pile, dict) else None
+    return top.get("kind") if isinstance(top, dict) else None
+
+
+def _special_hint(view: dict[str, Any], me: int | None) -> str | None:
+    """What a special card in sight asks of us, with its keys (a newcomer saw a smile
+    and did not know how to smile at its holder)."""
+    shown = {seat: _top_kind(view, seat) for seat in range(len(view.get("piles") or []))
+             if seat != me}
+    for seat, kind in shown.items():
+        if kind in ("smile", "eyes"):
+            verb, key = ("smile", "s") if kind == "smile" else ("look past", "x")
+            # (By number, as the cards are titled: a long name would break the line.)
+            n = seat + 1
+            return f"{SPECIALS[kind][0]} shows on {n}: look ({n}), then {verb} ({key})"
+    for kind, how in (("mirror", "peek at your card (p)"), ("speech", "talk (t)")):
+        if kind in shown.values():
+            return f"{SPECIALS[kind][0]} {CARD_NAMES[kind]} in sight: {how}"
+    return None
 
 
 def played_line(cards: list[Any], width: int) -> str:
@@ -175,10 +210,13 @@ def played_line(cards: list[Any], width: int) -> str:
 
 #: What each level adds to the deck, in words (RULES.md's levels table).
 NEW_AT_LEVEL: dict[int, tuple[str, str]] = {
-    2: ("smile", "smile at whoever shows it; all smiling at you: play it"),
-    3: ("eyes", "look past whoever shows them; all looking past you: play it"),
-    4: ("mirror", "while you see one, peek at your own card (p); all peeking: you hold it"),
-    5: ("speech", "while you see it, talk (t); all talking: you hold it"),
+    2: ("smile", "smile at whoever shows it (look, then s); everyone smiling at you: "
+                  "play it"),
+    3: ("eyes", "look past whoever shows them (look, then x); everyone looking past you: "
+                "play it"),
+    4: ("mirror", "when you see one, peek at your own card (p); everyone peeking: the "
+                  "mirror is yours"),
+    5: ("speech", "when you see it, talk (t); everyone talking: the bubble is yours"),
     6: ("double", "two cards of one number: either may go first"),
 }
 
