@@ -133,9 +133,9 @@ def my_signals(view: dict[str, Any], namer: Namer) -> str:
     if parts and looked is not None and view.get("phase") == "play":
         # Looking at a smile or eyes: the signal it asks for is one key away.
         kind = _top_kind(view, looked)
-        for special, signal, key, verb in (("smile", "smile", "s", "smile at"),
-                                           ("eyes", "look_past", "x", "look past")):
-            if kind == special and seat_index(mine.get(signal)) != looked:
+        for card, signal, key, verb in (("smile", "smile", "s", "smile at"),
+                                        ("eyes", "look_past", "x", "look past")):
+            if kind == card and seat_index(mine.get(signal)) != looked:
                 parts.append(f"{verb} them ({key})")
     if parts:
         return " · ".join(parts)
