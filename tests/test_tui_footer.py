@@ -301,7 +301,8 @@ async def test_keys_that_do_not_fit_give_way_to_those_said_nowhere_else() -> Non
         assert "Lobby" not in footer_labels_in_view(app)
         # Too short for the chat line: then the footer is what says / and ?.
         chat = app.screen.query_one("#table-chat")
-        assert in_sight(app.screen, chat)
+        await pilot.resize_terminal(45, 30)
+        await until(pilot, lambda: in_sight(app.screen, chat), "the chat line")
         await pilot.resize_terminal(60, 10)
         await until(pilot, lambda: not in_sight(app.screen, chat)
                     and "chat" in {e.name for e in footer.entries}, "/ kept in the footer")

@@ -270,6 +270,8 @@ class OthersPanel(TextLines):
             line = self.title(s, name_w)
             for piece in self.tokens(s):
                 if line.cell_len + 1 + piece.cell_len > width and line.cell_len > indent:
+                    if piece.plain == "+":
+                        continue  # a line for the end mark alone: "−" says the way
                     out.append(line)
                     line = Text(" " * indent)
                 line.append(" ")
