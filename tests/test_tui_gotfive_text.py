@@ -142,6 +142,13 @@ def test_every_rack_keeps_its_players_name_on_a_narrow_terminal() -> None:
     for name, result in (("Ann (you)", "✗ out"), ("Bot 2", "🏆 won"), ("Bot 3", "0 clues")):
         at = next(i for i, line in enumerate(lines) if line.startswith(name))
         assert result in lines[at] and rack in lines[at + 1], lines
+    # Narrower still, a rack wraps between its tiles: never one cut (D44••• read D44•).
+    console = Console(width=28, color_system=None)
+    with console.capture() as out:
+        console.print(racks_table(view, ["Ann", "Bot 2", "Bot 3"], 0))
+    words = out.get().split()
+    assert all(tile_label(n).replace(" ", "") in "".join(words) for n in (3, 17, 29, 44, 58))
+    assert {w for w in words if w.startswith("D")} == {"D29•••", "D44•••"}, words
 
 
 def test_clues_side_by_side_on_a_rack_never_run_together() -> None:

@@ -14,6 +14,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.console import RenderableType
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -23,6 +24,7 @@ from textual.screen import ModalScreen
 from textual.widget import MountError
 from textual.widgets import Button, Label, Static
 
+from tui.widgets.buttons import FOCUS_MARKS, bare_label
 from tui.widgets.footer import TableFooter
 
 #: What a player who is not the table's creator reads at the end of a game.
@@ -30,8 +32,6 @@ GUEST_AT_END = ("The table's creator may ask for a rematch, review the game with
                 "everyone or take the table back to the lobby; Esc leaves the table.")
 #: The answers a summary can give, each with its key: the table acts on the answer.
 KEYS = {"next": "n", "rematch": "r", "lobby": "l"}
-#: Narrower than this (cells), the answers go one under another.
-NARROW = 70
 
 
 @dataclass(frozen=True)
@@ -190,8 +190,19 @@ class SummaryScreen(ModalScreen[str | None]):
     def on_resize(self, event: events.Resize) -> None:
         """A new size may make the body fit, or not; on a narrow terminal the answers
         go one under another (in a row they ran off the dialog's edge)."""
-        self.set_class(event.size.width < NARROW, "-narrow")
+        self.call_after_refresh(self._fit_answers)
         self.call_after_refresh(self.refresh_bindings)
+
+    def _fit_answers(self) -> None:
+        """The answers in a row where the row holds them (the focused one's marks ▸ ◂
+        too), else one under another."""
+        for row in self.query(".buttons").results(Horizontal):
+            labels = [cell_len(bare_label(b)) for b in row.query(Button).results(Button)]
+            # Each answer: its label and a cell either side, a cell between two; the
+            # focus marks, on whichever has the focus.
+            needed = (sum(width + 2 for width in labels) + len(labels) - 1
+                      + cell_len("".join(FOCUS_MARKS)))
+            self.set_class(needed > row.content_region.width, "-narrow")
 
     def scrolls(self) -> bool:
         """True if the body is longer than its room (the keys scroll it)."""

@@ -16,15 +16,26 @@ from tui.notices import Namer
 from tui.screens.summary import GUEST_AT_END, Choice, SummaryScreen
 
 
-def rack_line(rack: list[dict[str, Any]]) -> Text:
-    """A face-up rack, − to +."""
-    out = Text()
-    out.append("− ", style="bold")
-    for tile in rack:
-        out.append_text(tile_text(tile))
-        out.append(" ")
-    out.append("+", style="bold")
-    return out
+def rack_pieces(rack: list[dict[str, Any]]) -> list[Text]:
+    """A face-up rack, − to +, a piece per tile (a line may break between them)."""
+    return [Text("−", style="bold"), *(tile_text(tile) for tile in rack),
+            Text("+", style="bold")]
+
+
+def wrap_pieces(pieces: list[Text], width: int, indent: int) -> list[Text]:
+    """``pieces`` on lines of at most ``width`` cells, a space between two on a line,
+    each line indented ``indent``; a piece is never cut (a cut D44••• read as D44•)."""
+    lines: list[Text] = []
+    line = Text(" " * indent)
+    for piece in pieces:
+        if line.cell_len > indent and line.cell_len + 1 + piece.cell_len > width:
+            lines.append(line)
+            line = Text(" " * indent)
+        if line.cell_len > indent:
+            line.append(" ")
+        line.append_text(piece)
+    lines.append(line)
+    return lines
 
 
 class RacksTable:
@@ -37,7 +48,7 @@ class RacksTable:
 
     def __init__(self, view: dict[str, Any], names: list[str], me: int | None) -> None:
         winners = view.get("winners") or []
-        self.rows: list[tuple[Text, Text, str]] = []
+        self.rows: list[tuple[Text, list[Text], str]] = []
         for seat, rack in enumerate(view.get("racks") or []):
             name = Text(names[seat] if seat < len(names) else f"seat {seat + 1}",
                         style="bold" if seat == me else "")
@@ -52,11 +63,11 @@ class RacksTable:
             else:
                 result = ""
             plural = "" if clues == 1 else "s"
-            self.rows.append((name, rack_line(rack),
+            self.rows.append((name, rack_pieces(rack),
                               f"{result} · {clues} clue{plural}".strip(" ·")))
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        rack_w = max((rack.cell_len for _, rack, _ in self.rows), default=0)
+        rack_w = max((Text(" ").join(rack).cell_len for _, rack, _ in self.rows), default=0)
         result_w = max((cell_len(result) for _, _, result in self.rows), default=0)
         if options.max_width < self.NAME_ROOM + rack_w + result_w + 2:
             yield from self._stacked(options.max_width)
@@ -67,21 +78,19 @@ class RacksTable:
         table.add_column("rack", no_wrap=True)  # a rack reads as one row, − to +
         table.add_column("", no_wrap=True)  # the name wraps first
         for name, rack, result in self.rows:
-            table.add_row(name, rack, result)
+            table.add_row(name, Text(" ").join(rack), result)
         yield table
 
     def _stacked(self, width: int) -> RenderResult:
         """Each player's name and result on a line, the rack under them."""
         yield Text("Every rack", style="bold")
-        widest = max((rack.cell_len for _, rack, _ in self.rows), default=0)
-        indent = "  " if widest + 2 <= width else ""
         for name, rack, result in self.rows:
             line = name.copy()
             line.truncate(max(1, width - cell_len(result) - 1))
             line.append(" " * max(1, width - line.cell_len - cell_len(result)))
             line.append(result)
             yield line
-            yield Text(indent, no_wrap=True, overflow="crop").append_text(rack)
+            yield from wrap_pieces(rack, width, 2)
 
 
 def racks_table(view: dict[str, Any], names: list[str], me: int | None) -> RacksTable:
