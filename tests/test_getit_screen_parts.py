@@ -132,8 +132,8 @@ def test_a_level_says_what_it_adds_and_a_summary_says_when_that_card_was_not_dea
 
     assert new_at_level(1) is None and new_at_level("X") is None
     assert new_at_level(4) == (
-        "+ ◧ mirror — when you see one, peek at your own card (p); everyone peeking: the "
-        "mirror is yours")
+        "+ ◧ mirror — when you see one, peek at your own card (p); everyone peeking: you "
+        "hold it, play it")
     assert (new_at_level(6) or "").startswith("+ 10 doubles")
     mirror = {"id": 50, "kind": "mirror", "value": None}
     without = {"last_round": {"level": 4}, "played": [number(3), number(9)],

@@ -957,7 +957,8 @@ def test_a_player_signalling_nothing_is_told_to_look_at_who_should_play() -> Non
 def test_a_special_card_in_sight_is_named_with_the_keys_it_asks_for() -> None:
     """A newcomer saw a smile on a pile and did not know how to smile at its holder: our
     line names the card, its holder and the keys; once we look at them, the one key
-    left; a mirror or the speech bubble, theirs."""
+    left; a mirror or the speech bubble, theirs. And whatever we signal, it says play
+    when everyone smiles at, looks past, peeks at or looks at us."""
     from tui.games.getit.text import my_signals
     from tui.notices import Namer
 
@@ -970,22 +971,41 @@ def test_a_special_card_in_sight_is_named_with_the_keys_it_asks_for() -> None:
                 "piles": [{"count": 2, "top": {"kind": "number", "value": 9}},
                           {"count": 2, "top": None}, {"count": 2, "top": {"kind": kind}}]}
 
-    assert my_signals(view("smile"), namer) == (
-        "no signal — ☺ shows on 3: look (3), then smile (s)")
+    assert my_signals(view("smile"), namer) == "no signal — ☺ on 3: look (3), then smile (s)"
     assert my_signals(view("eyes"), namer) == (
-        "no signal — ◉ shows on 3: look (3), then look past (x)")
-    assert my_signals(view("smile", {"look": 2}), namer) == "look at Cy · smile at them (s)"
+        "no signal — ◉ on 3: look (3), then look past (x)")
+    assert my_signals(view("smile", {"look": 2}), namer) == "look at Cy — ☺ on 3: smile (s)"
     assert my_signals(view("smile", {"look": 2, "smile": 2}), namer) == (
         "look at Cy · smile at Cy")
-    assert my_signals(view("smile", {"look": 0}), namer) == "look at Ann"
+    assert my_signals(view("smile", {"look": 0}), namer) == (
+        "look at Ann — ☺ on 3: look (3), then smile (s)")
     assert my_signals(view("mirror"), namer) == (
         "no signal — ◧ mirror in sight: peek at your card (p)")
+    assert my_signals(view("mirror", {"peek": True}), namer) == "peeking"
     assert my_signals(view("speech"), namer) == "no signal — ✎ speech bubble in sight: talk (t)"
+    # Everyone smiling, looking past or peeking at us says play, whatever we signal
+    # (a player looking elsewhere was told nothing while the table waited for them).
+    for kind, words in (("smile", "all smile at you"), ("look_past", "all look past you"),
+                        ("look", "all look at you")):
+        unanimous = view("eyes" if kind == "look_past" else "smile", {"look": 0})
+        unanimous["signals"][0][kind] = 1
+        unanimous["signals"][2][kind] = 1
+        assert my_signals(unanimous, namer) == (
+            f"look at Ann — {words}: play your top card (Space)")
+    peeked = view("smile", {"look": 0})
+    peeked["signals"][0]["peek"] = peeked["signals"][2]["peek"] = True
+    assert my_signals(peeked, namer) == (
+        "look at Ann — all peek (you hold the mirror): play your top card (Space)")
     # Our own line at 80 columns stays on one line.
     from tui.games.getit.signals import SignalState
 
-    line = SignalState().my_line(view("smile"), 1, Namer(["Ann", "Bob", "Bot 3 the slow"]))
+    names = Namer(["Ann the first", "Bob", "Bot 3 the slow"])
+    line = SignalState().my_line(view("smile"), 1, names, 78)
     assert len(line) <= 78, line
+    # Where what we signal and what the table asks do not both fit, the ask comes first.
+    line = SignalState().my_line(unanimous, 1, names, 78)
+    assert line == "you (2): all look at you: play your top card (Space) · 2 in your pile"
+    assert len(SignalState().my_line(unanimous, 1, names, 200)) > 78
 
 
 def test_the_played_row_fits_its_line_and_says_when_the_oldest_gave_way() -> None:

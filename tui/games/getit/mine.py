@@ -49,7 +49,8 @@ class MyPlace(Horizontal):
         if me is None:
             return
         self._set("#to-you", to_you_text(signals.to_you(view, me)))
-        self._set("#my-line", signals.my_line(view, me, namer))
+        line = self.query_one("#my-line", Static)
+        self._set("#my-line", signals.my_line(view, me, namer, line.content_region.width))
         piles = view.get("piles") or []
         pile = piles[me] if me < len(piles) and isinstance(piles[me], dict) else {}
         count = int(pile.get("count", 0))

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.games.getit.text import ToYou, my_signals, to_you
+from rich.cells import cell_len
+
+from tui.games.getit.text import ToYou, advice, my_signals, to_you
 from tui.notices import Namer
 
 #: The signals a seat aims at another seat.
@@ -104,14 +106,21 @@ class SignalState:
         """What everyone does to us now (TO YOU)."""
         return to_you({**view, "signals": self.signals(view, me)}, self.talkers)
 
-    def my_line(self, view: dict[str, Any], me: int, namer: Namer) -> str:
-        """Our own line: what we signal, and how many cards are left in our pile."""
+    def my_line(self, view: dict[str, Any], me: int, namer: Namer,
+                width: int | None = None) -> str:
+        """Our own line: what we signal, what the table asks of us now, and how many
+        cards are left in our pile. Where that is longer than ``width``, what the table
+        asks comes first: our signals are on the cards they aim at too."""
         piles = view.get("piles") or []
         pile = piles[me] if me < len(piles) and isinstance(piles[me], dict) else {}
         count = int(pile.get("count", 0))
-        signals = my_signals({**view, "signals": self.signals(view, me)}, namer)
+        seen = {**view, "signals": self.signals(view, me)}
         left = f"{count} in your pile" if count else "your pile is empty"
-        return f"you ({me + 1}): {signals} · {left}"
+        line = f"you ({me + 1}): {my_signals(seen, namer)} · {left}"
+        said = advice(seen)
+        if width and said and cell_len(line) > width:
+            line = f"you ({me + 1}): {said} · {left}"
+        return line
 
     @staticmethod
     def peeked(view: dict[str, Any]) -> dict[str, Any] | None:

@@ -118,51 +118,74 @@ def signal_lines(signal: dict[str, Any], namer: Namer, me: int | None) -> list[s
 
 
 def my_signals(view: dict[str, Any], namer: Namer) -> str:
-    """The viewing seat's own signals in one line."""
+    """The viewing seat's own signals in one line, and what the table asks of it now
+    (:func:`advice`) after a dash."""
+    words = my_signal_words(view, namer)
+    said = advice(view)
+    return f"{words} — {said}" if said else words
+
+
+def my_signal_words(view: dict[str, Any], namer: Namer) -> str:
+    """What the viewing seat signals ("look at Bob · smile at Bob"), or "no signal"."""
+    mine = _mine(view)
+    parts = []
+    for kind, verb in (("look", "look at"), ("smile", "smile at"), ("look_past", "look past")):
+        target = seat_index(mine.get(kind))
+        if target is not None:
+            parts.append(f"{verb} {namer.name(target)}")
+    if mine.get("peek"):
+        parts.append("peeking")
+    return " · ".join(parts) or "no signal"
+
+
+def _mine(view: dict[str, Any]) -> dict[str, Any]:
     me = seat_index(view.get("seat"))
     signals = view.get("signals") or []
     mine = signals[me] if me is not None and me < len(signals) else {}
-    parts = []
-    for kind, verb in (("look", "look at"), ("smile", "smile at"), ("look_past", "look past")):
-        target = seat_index(mine.get(kind)) if isinstance(mine, dict) else None
-        if target is not None:
-            parts.append(f"{verb} {namer.name(target)}")
-    if isinstance(mine, dict) and mine.get("peek"):
-        parts.append("peeking")
-    looked = seat_index(mine.get("look")) if isinstance(mine, dict) else None
-    if parts and looked is not None and view.get("phase") == "play":
-        # Looking at a smile or eyes: the signal it asks for is one key away.
-        kind = _top_kind(view, looked)
-        for card, signal, key, verb in (("smile", "smile", "s", "smile at"),
-                                        ("eyes", "look_past", "x", "look past")):
-            if kind == card and seat_index(mine.get(signal)) != looked:
-                parts.append(f"{verb} them ({key})")
-    if parts:
-        return " · ".join(parts)
+    return mine if isinstance(mine, dict) else {}
+
+
+#: What the others all doing it to us means (RULES.md's conventions): play.
+UNANIMOUS = (("smile", "all smile at you"), ("look_past", "all look past you"),
+             ("peek", "all peek (you hold the mirror)"), ("look", "all look at you"))
+
+
+def advice(view: dict[str, Any]) -> str | None:
+    """What the table asks of the viewing seat in a round, with the keys, most pressing
+    first: play when everyone signals so (or every other pile is empty); the signal a
+    special card in sight asks for; with nothing signalled, whom to look at. ``None``
+    outside a round, or when nothing is asked."""
     if view.get("phase") != "play":
-        return "no signal"
-    # A first-time player may not know what to do: the bots play on looks.
-    # Only a player with cards left can be the one to play (the view says how many).
+        return None
+    me = seat_index(view.get("seat"))
+    signals = view.get("signals") or []
     piles = view.get("piles")
     counts = [p.get("count") if isinstance(p, dict) else None
               for p in (piles if isinstance(piles, list) else [])]
 
     def holds(seat: int) -> bool:
+        # Only a player with cards left can be the one to play (the view says how many).
         count = counts[seat] if seat < len(counts) else None
         return not isinstance(count, int) or count > 0  # (unknown: assume it does)
 
+    mine_holds = me is None or holds(me)
     others = [i + 1 for i in range(len(signals)) if i != me and holds(i)]
     if not others and me is not None and me < len(counts) and holds(me):
-        return "no signal — every other pile is empty: the rest are yours to play (Space)"
+        return "every other pile is empty: the rest are yours to play (Space)"
     looks = to_you(view)
-    if looks.others and looks.look == looks.others and (me is None or holds(me)):
-        # What the whole table waits for: say the key (a newcomer sat watching).
-        return "no signal — all look at you: play your top card (Space)"
+    counted = {"look": looks.look, "smile": looks.smile, "look_past": looks.look_past,
+               "peek": looks.peek}
+    for kind, words in UNANIMOUS:
+        if looks.others and counted[kind] == looks.others and mine_holds:
+            # What the whole table waits for: say the key (a newcomer sat watching).
+            return f"{words}: play your top card (Space)"
     if not others:
-        return "no signal"
-    if (special := _special_hint(view, me)) is not None:
-        return f"no signal — {special}"
-    return f"no signal — look ({number_ranges(others)}) at who should play"
+        return None
+    if (special := _special_hint(view, me, _mine(view))) is not None:
+        return special
+    if my_signal_words(view, Namer([])) == "no signal":
+        return f"look ({number_ranges(others)}) at who should play"
+    return None
 
 
 def _top_kind(view: dict[str, Any], seat: int) -> Any:
@@ -173,20 +196,27 @@ def _top_kind(view: dict[str, Any], seat: int) -> Any:
     return top.get("kind") if isinstance(top, dict) else None
 
 
-def _special_hint(view: dict[str, Any], me: int | None) -> str | None:
-    """What a special card in sight asks of us, with its keys (a newcomer saw a smile
-    and did not know how to smile at its holder)."""
+def _special_hint(view: dict[str, Any], me: int | None, mine: dict[str, Any]) -> str | None:
+    """What a special card in sight asks of us that we do not do yet, with its keys (a
+    newcomer saw a smile and did not know how to smile at its holder)."""
     shown = {seat: _top_kind(view, seat) for seat in range(len(view.get("piles") or []))
              if seat != me}
     for seat, kind in shown.items():
-        if kind in ("smile", "eyes"):
-            verb, key = ("smile", "s") if kind == "smile" else ("look past", "x")
-            # (By number, as the cards are titled: a long name would break the line.)
-            n = seat + 1
-            return f"{SPECIALS[kind][0]} shows on {n}: look ({n}), then {verb} ({key})"
-    for kind, how in (("mirror", "peek at your card (p)"), ("speech", "talk (t)")):
-        if kind in shown.values():
-            return f"{SPECIALS[kind][0]} {CARD_NAMES[kind]} in sight: {how}"
+        if kind not in ("smile", "eyes"):
+            continue
+        signal, verb, key = (("smile", "smile", "s") if kind == "smile"
+                             else ("look_past", "look past", "x"))
+        if seat_index(mine.get(signal)) == seat:
+            continue  # done
+        # (By number, as the cards are titled: a long name would break the line.)
+        n = seat + 1
+        if seat_index(mine.get("look")) == seat:
+            return f"{SPECIALS[kind][0]} on {n}: {verb} ({key})"
+        return f"{SPECIALS[kind][0]} on {n}: look ({n}), then {verb} ({key})"
+    if "mirror" in shown.values() and not mine.get("peek"):
+        return f"{SPECIALS['mirror'][0]} mirror in sight: peek at your card (p)"
+    if "speech" in shown.values():
+        return f"{SPECIALS['speech'][0]} speech bubble in sight: talk (t)"
     return None
 
 
@@ -214,9 +244,9 @@ NEW_AT_LEVEL: dict[int, tuple[str, str]] = {
                   "play it"),
     3: ("eyes", "look past whoever shows them (look, then x); everyone looking past you: "
                 "play it"),
-    4: ("mirror", "when you see one, peek at your own card (p); everyone peeking: the "
-                  "mirror is yours"),
-    5: ("speech", "when you see it, talk (t); everyone talking: the bubble is yours"),
+    4: ("mirror", "when you see one, peek at your own card (p); everyone peeking: you "
+                  "hold it, play it"),
+    5: ("speech", "when you see it, talk (t); everyone talking: you hold it, play it"),
     6: ("double", "two cards of one number: either may go first"),
 }
 
