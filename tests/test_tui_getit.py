@@ -1150,8 +1150,8 @@ async def test_the_looks_at_us_end_with_our_play_and_do_not_ask_for_another() ->
 
 async def test_no_screen_shows_a_signal_at_a_player_who_played() -> None:
     """A signal is about the card its target shows (RULES.md): once that player plays,
-    no seat's line shows a look or smile at it, our own line neither, and the pile is
-    not marked as looked at; a signal at another player stays."""
+    no seat's line shows a look or smile at it, our own line neither (it says why ours
+    went), and the pile is not marked as looked at; a signal at another player stays."""
     app = solo_app(3, {"level": 2})
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(pilot)
@@ -1181,6 +1181,10 @@ async def test_no_screen_shows_a_signal_at_a_player_who_played() -> None:
         assert "looks at 3" in seat_text(1)  # Bot 2's look at Bot 3 stays
         assert str(screen.query_one("#my-line", Static).render()).startswith(
             "you (1): no signal")
+        # … and our line says why ours went (it seemed to vanish by itself).
+        name = screen.names[1]
+        await until(pilot, lambda: f"{name} played: your look ended with that card"
+                    in why_said(screen), "why our look went")
         assert not screen.query_one("#seat-1").border_subtitle
         assert [game.signals[k][s] for s in (0, 2) for k in ("look", "smile")] == [None] * 4
 
@@ -1206,6 +1210,10 @@ async def test_a_look_the_host_ended_in_the_update_that_showed_it_is_not_stopped
         assert sent == [] and "look" not in screen.signals.pending
         assert str(screen.query_one("#my-line", Static).render()).startswith(
             "you (1): no signal")
+        # … and our line says why ours went (it seemed to vanish by itself).
+        name = screen.names[1]
+        await until(pilot, lambda: f"{name} played: your look ended with that card"
+                    in why_said(screen), "why our look went")
         assert not screen.query_one("#seat-1").border_subtitle
 
 

@@ -94,6 +94,20 @@ class GetItScreen(TableScreen):
         for event in events:
             if event.get("type") == "game_over":
                 self._keep_record(event)
+            elif event.get("type") == "signals_ended" and self.my_seat is not None:
+                self._say_ended(event)
+
+    def _say_ended(self, event: dict[str, Any]) -> None:
+        """Our signals at a player who played ended with their card (RULES.md): say so
+        under our line, or the look seems to vanish by itself."""
+        ended = [SIGNAL_NOUNS[e["signal"]] for e in event.get("signals") or []
+                 if isinstance(e, dict) and e.get("seat") == self.my_seat
+                 and e.get("signal") in SIGNAL_NOUNS]
+        if ended:
+            name = Namer(self.names, self.my_seat).name(event.get("target"))
+            what = " and ".join(ended)
+            self.why(f"{name} played: your {what} ended with that card; signal again "
+                     "to mean their next one.")
 
     def _keep_record(self, result: dict[str, Any]) -> None:
         """A cleared Level X round that beats our record is saved on disk."""
