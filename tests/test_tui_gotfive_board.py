@@ -4,7 +4,9 @@ edges, x and o step on to the next cell, and < / > cross the rest of a row at on
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -135,3 +137,38 @@ async def test_at_80_by_24_the_log_keeps_more_lines_and_each_opponents_last_clue
             line = next(line for line in lines if label in line.plain)
             style = line.get_style_at_offset(console, line.plain.index(label) + 1)
             assert not style.underline
+
+
+@pytest.mark.parametrize(("width", "height"), [(45, 30), (78, 12)])
+async def test_a_mark_never_runs_on_from_the_dots_before_it(width: int, height: int) -> None:
+    """At 80 columns a cell is as wide as a number with three dots and its mark:
+    '42•••-47•' read as one. A column of three dots takes a cell more where the row
+    has room; a click still finds the cell under it."""
+    from textual.app import App
+
+    clicked: list[int] = []
+
+    class Board(App[None]):
+        def compose(self) -> Any:
+            yield BoardWidget()
+
+        def on_board_widget_cell_clicked(self, event: BoardWidget.CellClicked) -> None:
+            clicked.append(event.n)
+
+    app = Board()
+    async with app.run_test(size=(width, height)) as pilot:
+        board = app.query_one(BoardWidget)
+        board.styles.height = "auto"  # (as the table's stylesheet has it)
+        board.marks = {n: "cross" for n in range(1, 61)}
+        await pilot.pause()
+        lines = board.render().plain.splitlines()
+        assert all(not re.search(r"•[✗○\-·]", line) for line in lines), lines
+        # Every number is where a click finds it.
+        for n in (16, 17, 46, 47, 60):
+            row, col = (n - 1) % 5, (n - 1) // 5
+            line = next(i for i, text in enumerate(lines)
+                        if re.search(rf"(?<!\d){n}•", text) and text.startswith("ABCDE"[row]))
+            x = board.LABEL + lines[line].index(f"{n}•") - board.LABEL
+            await pilot.click(BoardWidget, offset=(x, line))
+            await until(pilot, lambda n=n: clicked[-1:] == [n], f"the click on {n}")
+            assert number_at(row, col) == n

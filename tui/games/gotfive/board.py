@@ -89,6 +89,29 @@ class BoardWidget(TextLines):
         lines = min(3, self.size.height // COLOURS)
         return (width, lines, 2) if lines >= 2 else (width, 1, 1)
 
+    def column_widths(self, first: int, last: int) -> tuple[int, ...]:
+        """The widths of columns ``first`` to ``last`` (exclusive) as drawn now: the
+        cell width, and on one line a number a cell, a cell more after a column of
+        three dots where the row has room (a mark right after them ran on: ``42•••-47•``)."""
+        width, _, content = self.geometry()
+        widths = [width] * (last - first)
+        if content == 1:
+            spare = self.size.width - self.LABEL - sum(widths)
+            for col in range(first, last - 1):
+                if spare > 0 and width < 7 and dots_of(number_at(0, col)) == 3:
+                    widths[col - first] += 1
+                    spare -= 1
+        return tuple(widths)
+
+    def column_at(self, x: int, first: int, last: int) -> int | None:
+        """The column (``first`` to ``last``) drawn at ``x`` cells after the label."""
+        start = 0
+        for col, width in enumerate(self.column_widths(first, last), start=first):
+            if start <= x < start + width:
+                return col
+            start += width
+        return None
+
     @property
     def split(self) -> bool:
         """Too narrow for twelve numbers a row (a phone held upright): the board is
@@ -131,7 +154,7 @@ class BoardWidget(TextLines):
     def render(self) -> Text:
         """The board, row by row (drawn line by line: ``TextLines`` turns only the lines
         of a row whose cells changed into strips again)."""
-        width, lines, content = self.geometry()
+        _, lines, content = self.geometry()
         impossible, certain = self.impossible(), self.certain()
         rows: dict[tuple[object, ...], list[Text]] = {}
         out = Text(no_wrap=True, overflow="crop")
@@ -139,13 +162,14 @@ class BoardWidget(TextLines):
         for half, (first, last) in enumerate(halves):
             if half:
                 out.append("\n")  # the gap between the halves
+            widths = self.column_widths(first, last)
             for row in range(COLOURS):
                 cells = tuple(self.cell(number_at(row, col), impossible, certain)
                               for col in range(first, last))
                 # A row is built again only when one of its cells changed: a change is
                 # a mark or two, and building the whole board was most of a repaint.
-                key = (row, first, width, content, cells)
-                parts = self._rows.get(key) or _row(row, cells, width, content, self.LABEL,
+                key = (row, first, widths, content, cells)
+                parts = self._rows.get(key) or _row(row, cells, widths, content, self.LABEL,
                                                     first)
                 rows[key] = parts
                 for i in range(lines):
@@ -161,16 +185,17 @@ class BoardWidget(TextLines):
         offset = event.get_content_offset(self)
         if offset is None or offset.x < self.LABEL:
             return
-        width, lines, content = self.geometry()
+        _, lines, content = self.geometry()
+        x = offset.x - self.LABEL
         if self.split:
             half, row = divmod(offset.y, COLOURS + 1)
-            col = half * HALF + (offset.x - self.LABEL) // width
-            if half < 2 and row < COLOURS and (offset.x - self.LABEL) // width < HALF:
+            col = self.column_at(x, half * HALF, half * HALF + HALF) if half < 2 else None
+            if col is not None and row < COLOURS:
                 self.post_message(self.CellClicked(number_at(row, col)))
             return
         row, line = divmod(offset.y, lines)
-        col = (offset.x - self.LABEL) // width
-        if line < content and 0 <= row < COLOURS and 0 <= col < PER_COLOUR:
+        col = self.column_at(x, 0, PER_COLOUR)
+        if line < content and 0 <= row < COLOURS and col is not None:
             self.post_message(self.CellClicked(number_at(row, col)))
 
 
@@ -219,14 +244,16 @@ def board_text(marks: dict[str, str]) -> Text:
     return out
 
 
-def _row(row: int, cells: tuple[tuple[str, str], ...], width: int, content: int,
-         label: int, first: int = 0) -> list[Text]:
+def _row(row: int, cells: tuple[tuple[str, str], ...], widths: tuple[int, ...],
+         content: int, label: int, first: int = 0) -> list[Text]:
     """The lines of one board row (one, or two: numbers, then dots): its label, then
-    each cell's glyph, number and dots, centred in ``width``, in the cell's style."""
+    each cell's glyph, number and dots, centred in its column's width, in the cell's
+    style."""
     parts: list[Text] = [Text(), Text()]
     parts[0].append(f"{LETTERS[row]:<{label}}", style=colour_style(row))
     parts[1].append(" " * label, style="")
     for col, (glyph, style) in enumerate(cells, start=first):
+        width = widths[col - first]
         n = number_at(row, col)
         if content == 1:
             face = Text(glyph)
