@@ -504,9 +504,11 @@ async def bubble_before_ann(pilot: Pilot[Any]) -> tuple[GetItScreen, Any]:
 
 async def test_a_line_typed_when_talk_ends_never_reaches_the_table_keys() -> None:
     """The bubble is played while Ann types: the rest of her typing (a space would play
-    her card) stays in the line, which Enter then closes without sending."""
+    her card) stays in the line, which Enter then closes without sending — told once
+    (a second notice said again what the first had)."""
     app = solo_app(3, {"level": 5})
-    async with app.run_test(size=SIZE) as pilot:
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         screen, table = await bubble_before_ann(pilot)
         await pilot.press("t", "h", "i")
         talk = screen.query_one("#talk", Input)
@@ -522,6 +524,8 @@ async def test_a_line_typed_when_talk_ends_never_reaches_the_table_keys() -> Non
         await until(pilot, lambda: not talk.display, "the line closed")
         assert not any("hi" in s["text"] for s in screen.view.get("said") or [])
         assert len(table.game.piles[0]) == 1  # still not played
+        told = [n for n in notices.raised if "Talk has ended" in str(n.message)]
+        assert len(told) == 1, told
 
 
 async def test_talk_pressed_just_after_it_ended_still_keeps_the_sentence_off_the_table() -> None:

@@ -240,7 +240,8 @@ class TalkLine(Input):
         if text and self.possible:
             self.post_message(self.Said(text))
             self._talked = True
-        elif text:
+        elif text and self.placeholder != TALK_ENDED:
+            # (When talk ended while the line had the keys, the player was told then.)
             self.notify(UNSENT, timeout=3)
         self.value = ""
         self.close()
