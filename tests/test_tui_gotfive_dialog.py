@@ -155,3 +155,21 @@ async def test_the_dialog_fills_in_the_hints_stars_and_its_arrows_skip_what_it_g
                 break
             stepped.append(int(slot.value))
         assert stepped == [n for n in hint["possible"][str(colour)] if n not in crossed]
+
+
+async def test_backspace_in_an_empty_slot_backs_up_into_the_one_before() -> None:
+    """Two digits moved on to slot 2; the player saw a typo in slot 1 and pressed
+    Backspace, which did nothing in the empty slot: it backs up and deletes there."""
+    app = Dialog(AnnounceScreen([3, 4, 0, 1, 2], [None] * 5))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        dialog = app.dialog
+        await pilot.press("2", "4")
+        assert app.focused is dialog.query_one("#gf-n1")
+        await pilot.press("backspace")
+        assert app.focused is dialog.query_one("#gf-n0") and dialog.texts()[0] == "2"
+        assert colour_of(21) != 3
+        await pilot.press("1")  # 21 is not D: stays
+        assert dialog.texts()[:2] == ["21", ""] and app.focused is dialog.query_one("#gf-n0")
+        await pilot.press("backspace", "backspace", "backspace")  # the first slot: stays
+        assert dialog.texts()[0] == "" and app.focused is dialog.query_one("#gf-n0")

@@ -139,7 +139,8 @@ class SlotInput(Input):
     slot at once, as they are typed (a typo stays, to be mended with Backspace; a
     number put in by the arrows or filled in as the dialog opens does not move on).
     Keys typed faster than that reached this slot before the focus moved on: they go
-    on to the slot it moved on to, as the player meant.
+    on to the slot it moved on to, as the player meant. Backspace in an empty slot backs
+    up into the slot before.
     """
 
     def __init__(self, value: str, colour: int, **kwargs: Any) -> None:
@@ -147,10 +148,35 @@ class SlotInput(Input):
         self.colour = colour
         #: The slot two digits moved on to, while the focus has not come back here.
         self.passed_on: SlotInput | None = None
+        #: Backspace in the slot after backed up into this one.
+        self.backed_into = False
 
     def on_focus(self) -> None:
-        """Back in this slot: what is typed here stays here."""
+        """Back in this slot: what is typed here stays here (after what it holds, when
+        Backspace backed up into it; else it starts the slot over)."""
         self.passed_on = None
+        if self.backed_into:
+            self.backed_into = False
+            self.cursor_position = len(self.value)
+            # (Input's own focus handling runs after this one; selecting is back after.)
+            self.call_later(setattr, self, "select_on_focus", True)
+
+    def action_delete_left(self) -> None:
+        """Backspace; in an empty slot, back to the slot before, deleting its last
+        digit (two digits had moved on from there: a player mending them backs up)."""
+        if not self.value and isinstance(self.screen, AnnounceScreen):
+            slots = list(self.screen.query(SlotInput))
+            at = slots.index(self)
+            if at > 0:
+                before = slots[at - 1]
+                before.value = before.value[:-1]
+                # What is typed next goes after what it holds: not selected as it
+                # takes the focus (then typing would start it over).
+                before.select_on_focus = False
+                before.backed_into = True
+                self.screen.set_focus(before)
+            return
+        super().action_delete_left()
 
     def insert_text_at_cursor(self, text: str) -> None:
         """Insert ``text`` at the cursor, or replace everything when the slot is full."""
