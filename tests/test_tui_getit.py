@@ -1010,6 +1010,9 @@ def test_a_special_card_in_sight_is_named_with_the_keys_it_asks_for() -> None:
     line = SignalState().my_line(unanimous, 1, names, 78)
     assert line == "you (2): all look at you: play your top card (Space) · 2 in your pile"
     assert len(SignalState().my_line(unanimous, 1, names, 200)) > 78
+    # Narrower (the line beside our pile at 80×24 is 68 cells): the count goes too.
+    assert SignalState().my_line(unanimous, 1, names, 68) == (
+        "you (2): all look at you: play your top card (Space)")
 
 
 def test_the_played_row_fits_its_line_and_says_when_the_oldest_gave_way() -> None:

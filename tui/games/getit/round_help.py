@@ -17,8 +17,9 @@ from textual.widgets import Static
 from tui.screens.rules import rules_text
 from tui.widgets.footer import TableFooter
 
-#: The fewest lines the panel takes (over a log shorter than this, it takes more).
-MIN_HEIGHT = 8
+#: The fewest lines the panel takes: over a log shorter than this (a round with the talk
+#: line open on a small terminal) it takes the bottom of the screen, more than the log.
+MIN_HEIGHT = 5
 #: The sections of the rules text a player needs in a round.
 SECTIONS = ("## In a round", "## Signals")
 

@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input
 
-from engine.getit import SIGNAL_NOUNS, SIGNAL_VERBS, about_card
+from engine.getit import SIGNAL_NOUNS, about_card
 from tui.games.getit import records
 from tui.games.getit.keys import (
     AIMED,
@@ -106,8 +106,7 @@ class GetItScreen(TableScreen):
         if ended:
             name = Namer(self.names, self.my_seat).name(event.get("target"))
             what = " and ".join(ended)
-            self.why(f"{name} played: your {what} ended with that card; signal again "
-                     "to mean their next one.")
+            self.why(f"{name} played: your {what} ended with that card.")
 
     def _keep_record(self, result: dict[str, Any]) -> None:
         """A cleared Level X round that beats our record is saved on disk."""
@@ -180,8 +179,8 @@ class GetItScreen(TableScreen):
         shown = about_card(action, self.freshest_view())
         if "card" in action and shown.get("card") != action["card"]:
             name = Namer(self.names, self.my_seat).name(target)
-            self.why(f"{name} played before your {SIGNAL_NOUNS[kind]} arrived: "
-                     f"{SIGNAL_VERBS[kind]} them again to mean the card they show now.")
+            self.why(f"{name} played before your {SIGNAL_NOUNS[kind]} arrived: it did not "
+                     "land.")
             return None
         return message
 

@@ -110,7 +110,8 @@ class SignalState:
                 width: int | None = None) -> str:
         """Our own line: what we signal, what the table asks of us now, and how many
         cards are left in our pile. Where that is longer than ``width``, what the table
-        asks comes first: our signals are on the cards they aim at too."""
+        asks comes first, then how many cards we hold: our signals are on the cards they
+        aim at too."""
         piles = view.get("piles") or []
         pile = piles[me] if me < len(piles) and isinstance(piles[me], dict) else {}
         count = int(pile.get("count", 0))
@@ -118,9 +119,14 @@ class SignalState:
         left = f"{count} in your pile" if count else "your pile is empty"
         line = f"you ({me + 1}): {my_signals(seen, namer)} · {left}"
         said = advice(seen)
-        if width and said and cell_len(line) > width:
-            line = f"you ({me + 1}): {said} · {left}"
-        return line
+        if not width or not said:
+            return line
+        # Shorter and shorter: what the table asks outlasts our own signals (on the cards
+        # they aim at too), then the count of our pile (it waits for us now).
+        for shorter in (line, f"you ({me + 1}): {said} · {left}", f"you ({me + 1}): {said}"):
+            if cell_len(shorter) <= width:
+                return shorter
+        return shorter
 
     @staticmethod
     def peeked(view: dict[str, Any]) -> dict[str, Any] | None:
