@@ -36,6 +36,15 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 
 @pytest.fixture(autouse=True)
+def answers_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A summary takes a test's keys at once: the guard against keys typed for the table
+    as a game ends (``tui.screens.summary.ANSWER_GUARD``) is tested on its own."""
+    from tui.screens import summary
+
+    monkeypatch.setattr(summary, "ANSWER_GUARD", 0.0)
+
+
+@pytest.fixture(autouse=True)
 def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Journals (``net.journal``) and the settings (``tui.settings``: a test's app
     remembers the table it opened) go to temporary directories, never the user's: also

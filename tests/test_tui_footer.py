@@ -657,3 +657,31 @@ async def test_every_answer_of_a_summary_is_whole_on_a_narrow_terminal(width: in
             assert dialog.contains_region(button.region), (str(button.label), button.region)
         rows = {button.region.y for button in buttons}
         assert len(rows) == (4 if width == 45 else 1)
+
+
+async def test_a_key_typed_for_the_table_as_the_game_ends_is_asked_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Got Five!'s r reveals; a summary's r asks for a rematch. A player typing r for the
+    next turn as a bot won threw the finished game away: an answer's key within a moment
+    of the summary showing is asked again, and the next press is taken."""
+    from textual.app import App
+
+    from tui.screens import summary as summary_module
+    from tui.screens.summary import Choice, SummaryScreen
+
+    monkeypatch.setattr(summary_module, "ANSWER_GUARD", 3600.0)
+    answers: list[str | None] = []
+    notes: list[str] = []
+    app: App[None] = App()
+    async with app.run_test(size=(80, 24)) as pilot:
+        summary = SummaryScreen("Game over", ["Bot 3 wins."],
+                                [Choice("rematch", "Rematch"), Choice("lobby", "Lobby")])
+        summary.notify = lambda message, **_: notes.append(message)  # type: ignore[method-assign]
+        await app.push_screen(summary, answers.append)
+        await until(pilot, lambda: summary.is_mounted, "the summary")
+        await pilot.press("r")
+        await pilot.pause()
+        assert answers == [] and app.screen is summary
+        assert notes == ["The game just ended: press r again for “Rematch”."]
+        await pilot.press("r")
+        await until(pilot, lambda: answers == ["rematch"], "the rematch asked for")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -32,6 +33,9 @@ GUEST_AT_END = ("The table's creator may ask for a rematch, review the game with
                 "everyone or take the table back to the lobby; Esc leaves the table.")
 #: The answers a summary can give, each with its key: the table acts on the answer.
 KEYS = {"next": "n", "rematch": "r", "lobby": "l"}
+#: Seconds after a summary shows in which a key that answers is asked again: it was
+#: most likely typed for the table as the game ended (a person reacts in about 0.3 s).
+ANSWER_GUARD = 0.8
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,8 @@ class SummaryScreen(ModalScreen[str | None]):
         self.choices = choices
         self.waiting = waiting
         self.answers = {c.answer for c in choices}
+        #: When the summary showed (``time.monotonic``; see :data:`ANSWER_GUARD`).
+        self.shown_at = float("inf")
         #: Where the game just over is kept, once written (``offer_review``).
         self.kept: tuple[Path, int] | None = None
         self._kept_soon: tuple[Path, Future[int | None]] | None = None
@@ -127,6 +133,7 @@ class SummaryScreen(ModalScreen[str | None]):
     def on_mount(self) -> None:
         """Focus the harmless choice (unless the summary is already going: when the bots
         race to the end, a round's summary can be dismissed before it is mounted)."""
+        self.shown_at = time.monotonic()
         for close in self.query("#close").results(Button):
             close.focus()
         self.call_after_refresh(self.refresh_bindings)  # once the body knows its size
@@ -234,6 +241,17 @@ class SummaryScreen(ModalScreen[str | None]):
         self.dismiss(button.removeprefix("answer-") if button.startswith("answer-") else None)
 
     def action_answer(self, answer: str | None) -> None:
-        """Answer from the keyboard (only with what is possible)."""
-        if answer is None or answer in self.answers:
-            self.dismiss(answer)
+        """Answer from the keyboard (only with what is possible). A key that answers,
+        pressed within :data:`ANSWER_GUARD` of the summary showing, was typed for the
+        table (Got Five!'s r reveals; here it asks for a rematch): it is asked again."""
+        if answer is None or answer not in self.answers:
+            if answer is None:
+                self.dismiss(answer)
+            return
+        if time.monotonic() - self.shown_at < ANSWER_GUARD:
+            label = next((c.label for c in self.choices if c.answer == answer), answer)
+            self.notify(f"The game just ended: press {KEYS[answer]} again for “{label}”.",
+                        timeout=3, markup=False)
+            self.shown_at = float("-inf")  # (the next key is meant)
+            return
+        self.dismiss(answer)
