@@ -37,11 +37,16 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 @pytest.fixture(autouse=True)
 def answers_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A summary takes a test's keys at once: the guard against keys typed for the table
-    as a game ends (``tui.screens.summary.ANSWER_GUARD``) is tested on its own."""
+    """A test's keys are taken as meant at once, quicker than a person could: a summary
+    answers them (its guard against keys typed for the table as a game ends,
+    ``tui.screens.summary.ANSWER_GUARD``, is tested on its own), and a Get It! signal
+    is about the card it shows however new (``tui.games.getit.signals.PERCEIVE``:
+    tested on its own)."""
+    from tui.games.getit import signals
     from tui.screens import summary
 
     monkeypatch.setattr(summary, "ANSWER_GUARD", 0.0)
+    monkeypatch.setattr(signals, "PERCEIVE", 0.0)
 
 
 @pytest.fixture(autouse=True)

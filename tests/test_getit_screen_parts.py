@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tui.games.getit.keys import KeyContext, key_works, parse_action, why_not
 from tui.games.getit.prep import Preparation, fixed_numbers
 from tui.games.getit.signals import SignalState
@@ -166,3 +168,35 @@ def test_the_top_line_says_it_in_fewer_words_on_a_narrow_terminal() -> None:
     assert status_line(level_x, 12) == "Level X · 17 of 22 cards left · record 12 cards · " \
         "untimed practice"
     assert status_line(level_x, 12, short=True) == "Level X · 17/22 left · record 12 · untimed"
+
+
+def test_a_signal_pressed_as_its_target_card_changed_is_about_the_card_seen(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player pressed 3 as Bot 3's 13 was played and 28 showed: the look went to the
+    28, which they never saw. A key sooner after a card showed than anyone sees it
+    names the card before (the host refuses it); later, the card shown."""
+    from tui.games.getit import signals
+
+    PERCEIVE = 0.25
+    monkeypatch.setattr(signals, "PERCEIVE", PERCEIVE)
+    state = SignalState()
+
+    def tops(second: int) -> dict[str, Any]:
+        view = view_of([no_signal()] * 3)
+        view["piles"][2]["top"] = {"id": second, "kind": "number", "value": second}
+        return view
+
+    look = {"type": "look", "target": 2}
+    empty = view_of([no_signal()] * 3, counts=(3, 3, 0))
+    state.saw(empty, 9.99)
+    state.saw(tops(13), 10.0)  # where no card was: nothing else to mean
+    assert state.meant(look, tops(13), 10.01)["card"] == 13  # first seen: as shown
+    state.saw(tops(28), 20.0)
+    assert state.meant(look, tops(28), 20.0 + PERCEIVE / 2)["card"] == 13
+    assert state.meant(look, tops(28), 20.0 + PERCEIVE)["card"] == 28
+    state.saw(tops(28), 30.0)  # the same card again: still seen since 20 s
+    assert state.meant(look, tops(28), 30.0)["card"] == 28
+    # A stop, or a look at a pile the view does not show, names nothing.
+    assert state.meant({"type": "look", "target": None}, tops(28), 20.0) == {
+        "type": "look", "target": None}
+    assert "card" not in state.meant({"type": "look", "target": 0}, tops(28), 20.0)

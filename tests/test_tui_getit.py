@@ -978,11 +978,11 @@ def test_a_special_card_in_sight_is_named_with_the_keys_it_asks_for() -> None:
     assert my_signals(view("smile"), namer) == "no signal — ☺ on 3: look (3), then smile (s)"
     assert my_signals(view("eyes"), namer) == (
         "no signal — ◉ on 3: look (3), then look past (x)")
-    assert my_signals(view("smile", {"look": 2}), namer) == "look at Cy — ☺ on 3: smile (s)"
+    assert my_signals(view("smile", {"look": 2}), namer) == "look at Cy's ☺ — ☺ on 3: smile (s)"
     assert my_signals(view("smile", {"look": 2, "smile": 2}), namer) == (
-        "look at Cy · smile at Cy")
+        "look at Cy's ☺ · smile at Cy")
     assert my_signals(view("smile", {"look": 0}), namer) == (
-        "look at Ann — ☺ on 3: look (3), then smile (s)")
+        "look at Ann's 9 — ☺ on 3: look (3), then smile (s)")
     assert my_signals(view("mirror"), namer) == (
         "no signal — ◧ mirror in sight: peek at your card (p)")
     assert my_signals(view("mirror", {"peek": True}), namer) == "peeking"
@@ -995,11 +995,11 @@ def test_a_special_card_in_sight_is_named_with_the_keys_it_asks_for() -> None:
         unanimous["signals"][0][kind] = 1
         unanimous["signals"][2][kind] = 1
         assert my_signals(unanimous, namer) == (
-            f"look at Ann — {words}: play your top card (Space)")
+            f"look at Ann's 9 — {words}: play your top card (Space)")
     peeked = view("smile", {"look": 0})
     peeked["signals"][0]["peek"] = peeked["signals"][2]["peek"] = True
     assert my_signals(peeked, namer) == (
-        "look at Ann — all peek (you hold the mirror): play your top card (Space)")
+        "look at Ann's 9 — all peek (you hold the mirror): play your top card (Space)")
     # Our own line at 80 columns stays on one line.
     from tui.games.getit.signals import SignalState
 

@@ -10,6 +10,7 @@ assembles the parts: the top line (``top``), preparation (``prep``), the others'
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from textual import events, on
@@ -79,6 +80,7 @@ class GetItScreen(TableScreen):
         """Show the new view: preparation, or the round, and the top line."""
         phase = view.get("phase")
         self._follow_events(msg.get("events") or [], phase)
+        self.signals.saw(view, time.monotonic())
         namer = Namer(names, self.my_seat)
         self.top.show(msg, view)
         preparing = phase == "prepare"
@@ -192,7 +194,7 @@ class GetItScreen(TableScreen):
         if action not in self.legal:
             return
         self.signals.sent(kind, target)
-        self.act(about_card(action, self.view), wait=False)
+        self.act(self.signals.meant(action, self.view, time.monotonic()), wait=False)
         self._redraw()
 
     def _redraw(self) -> None:  # (our own signal, shown before the host's answer)

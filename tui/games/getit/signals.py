@@ -18,11 +18,17 @@ from typing import Any
 
 from rich.cells import cell_len
 
+from engine.getit import about_card
 from tui.games.getit.text import ToYou, advice, my_signals, to_you
 from tui.notices import Namer
 
 #: The signals a seat aims at another seat.
 AIMED_KINDS = ("look", "smile", "look_past")
+#: Seconds a new top card takes to be seen: a key pressed sooner after it showed was
+#: meant for the card before (a person reacts in about a quarter of a second at best).
+PERCEIVE = 0.25
+#: A top card this screen has not seen (its own pile's, a spectator's).
+UNSEEN = object()
 
 
 class SignalState:
@@ -33,6 +39,9 @@ class SignalState:
         self.pending: dict[str, int | None] = {}
         #: Seats that talked since the speech bubble last showed.
         self.talkers: set[int] = set()
+        #: Each pile's top card as shown (its id, ``None`` for an empty pile), since
+        #: when, and the one shown before (see :meth:`meant`).
+        self.tops: dict[int, tuple[Any, float, Any]] = {}
 
     # ---- following the host ------------------------------------------------------
 
@@ -55,6 +64,29 @@ class SignalState:
         shown on the next card meanwhile."""
         for kind in [k for k, target in self.pending.items() if target == seat]:
             del self.pending[kind]
+
+    def saw(self, view: dict[str, Any], now: float) -> None:
+        """Note the top cards this view shows and since when (``now``: seconds, any
+        clock ``meant`` is given the same)."""
+        for seat in range(len(view.get("piles") or [])):
+            card = about_card({"type": "look", "target": seat}, view).get("card", UNSEEN)
+            shown = self.tops.get(seat)
+            if shown is None or shown[0] != card:
+                self.tops[seat] = (card, now, UNSEEN if shown is None else shown[0])
+
+    def meant(self, action: dict[str, Any], view: dict[str, Any], now: float) -> dict[str, Any]:
+        """``action`` naming the card it is about (``engine.getit.about_card``): the card
+        its target shows, or the one before when that came less than :data:`PERCEIVE`
+        ago (a key pressed as the card changed was meant for the card seen: the host
+        refuses it, as it does a signal that reaches it after the play). A card that
+        came where none was (a round's first) has no card before it to mean."""
+        aimed = about_card(action, view)
+        target = aimed.get("target")
+        shown = self.tops.get(target) if isinstance(target, int) else None
+        if "card" in aimed and shown is not None and shown[0] == aimed["card"] \
+                and now - shown[1] < PERCEIVE and isinstance(shown[2], int):
+            return {**aimed, "card": shown[2]}
+        return aimed
 
     def sent(self, kind: str, target: int | None) -> None:
         """We sent a signal: it shows at once, before the host's answer."""

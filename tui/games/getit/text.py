@@ -133,6 +133,8 @@ def my_signal_words(view: dict[str, Any], namer: Namer) -> str:
         target = seat_index(mine.get(kind))
         if target is not None:
             parts.append(f"{verb} {namer.name(target)}")
+            if kind == "look" and (card := _top(view, target)) is not None:
+                parts[-1] += f"'s {card_short(card)}"  # (the card it is about)
     if mine.get("peek"):
         parts.append("peeking")
     return " · ".join(parts) or "no signal"
@@ -188,12 +190,18 @@ def advice(view: dict[str, Any]) -> str | None:
     return None
 
 
-def _top_kind(view: dict[str, Any], seat: int) -> Any:
-    """The kind of card on top of ``seat``'s pile as the view shows it (or ``None``)."""
+def _top(view: dict[str, Any], seat: int) -> dict[str, Any] | None:
+    """The card on top of ``seat``'s pile as the view shows it (or ``None``)."""
     piles = view.get("piles")
     pile = piles[seat] if isinstance(piles, list) and seat < len(piles) else None
     top = pile.get("top") if isinstance(pile, dict) else None
-    return top.get("kind") if isinstance(top, dict) else None
+    return top if isinstance(top, dict) else None
+
+
+def _top_kind(view: dict[str, Any], seat: int) -> Any:
+    """The kind of card on top of ``seat``'s pile as the view shows it (or ``None``)."""
+    top = _top(view, seat)
+    return top.get("kind") if top is not None else None
 
 
 def _special_hint(view: dict[str, Any], me: int | None, mine: dict[str, Any]) -> str | None:
