@@ -996,6 +996,11 @@ def test_a_special_card_in_sight_is_named_with_the_keys_it_asks_for() -> None:
         unanimous["signals"][2][kind] = 1
         assert my_signals(unanimous, namer) == (
             f"look at Ann's 9 — {words}: play your top card (Space)")
+    # Some, not all: the line says to wait for the rest (it said to look elsewhere).
+    some = view("eyes", {"look": 0})
+    some["signals"][0]["smile"] = 1
+    some["piles"][2]["top"] = {"kind": "number", "value": 30}
+    assert my_signals(some, namer) == "look at Ann's 9 — 1 of 2 smile at you: play when all do"
     peeked = view("smile", {"look": 0})
     peeked["signals"][0]["peek"] = peeked["signals"][2]["peek"] = True
     assert my_signals(peeked, namer) == (

@@ -185,6 +185,11 @@ def advice(view: dict[str, Any]) -> str | None:
         return None
     if (special := _special_hint(view, me, _mine(view))) is not None:
         return special
+    for kind, verb in (("smile", "smile at you"), ("look_past", "look past you"),
+                       ("peek", "peek")):
+        if counted[kind] and mine_holds:
+            # Some, not all (not all have seen it, or one doubts): not yet.
+            return f"{counted[kind]} of {looks.others} {verb}: play when all do"
     if my_signal_words(view, Namer([])) == "no signal":
         return f"look ({number_ranges(others)}) at who should play"
     return None
