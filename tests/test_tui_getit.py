@@ -1001,6 +1001,10 @@ def test_a_special_card_in_sight_is_named_with_the_keys_it_asks_for() -> None:
     some["signals"][0]["smile"] = 1
     some["piles"][2]["top"] = {"kind": "number", "value": 30}
     assert my_signals(some, namer) == "look at Ann's 9 — 1 of 2 smile at you: play when all do"
+    # Peeks at a mirror we see on another pile say nothing of ours.
+    mirror = view("mirror", {"look": 0})
+    mirror["signals"][0]["peek"] = True
+    assert my_signals(mirror, namer) == "look at Ann's 9 — ◧ mirror in sight: peek at your card (p)"
     peeked = view("smile", {"look": 0})
     peeked["signals"][0]["peek"] = peeked["signals"][2]["peek"] = True
     assert my_signals(peeked, namer) == (

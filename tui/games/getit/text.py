@@ -185,8 +185,12 @@ def advice(view: dict[str, Any]) -> str | None:
         return None
     if (special := _special_hint(view, me, _mine(view))) is not None:
         return special
+    mirror_seen = any(_top_kind(view, seat) == "mirror"
+                      for seat in range(len(counts)) if seat != me)
     for kind, verb in (("smile", "smile at you"), ("look_past", "look past you"),
                        ("peek", "peek")):
+        if kind == "peek" and mirror_seen:
+            continue  # (they peek at the mirror we see: it is not ours)
         if counted[kind] and mine_holds:
             # Some, not all (not all have seen it, or one doubts): not yet.
             return f"{counted[kind]} of {looks.others} {verb}: play when all do"
