@@ -173,3 +173,21 @@ async def test_backspace_in_an_empty_slot_backs_up_into_the_one_before() -> None
         assert dialog.texts()[:2] == ["21", ""] and app.focused is dialog.query_one("#gf-n0")
         await pilot.press("backspace", "backspace", "backspace")  # the first slot: stays
         assert dialog.texts()[0] == "" and app.focused is dialog.query_one("#gf-n0")
+
+
+@pytest.mark.parametrize("width", [45, 80])
+async def test_the_bar_keeps_its_buttons_in_sight_on_a_narrow_terminal(width: int) -> None:
+    """At 45 columns the five slots filled the row and the buttons beside them were off
+    the edge: there they go under the slots."""
+    from textual.widgets import Button
+
+    app = Dialog(AnnounceScreen([3, 4, 0, 1, 2], [None] * 5))
+    async with app.run_test(size=(width, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen.region
+        buttons = list(app.dialog.query(Button))
+        assert {str(b.label).strip("▸◂ ") for b in buttons} == {"Announce", "Close"}
+        for button in buttons:
+            assert screen.contains_region(button.region), (button.label, button.region)
+        slot = app.dialog.query_one("#gf-n0").region
+        assert all((b.region.y > slot.y) == (width == 45) for b in buttons)

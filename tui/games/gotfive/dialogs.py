@@ -195,6 +195,10 @@ class SlotInput(Input):
             self.screen.move_on(self)
 
 
+#: Narrower than this (cells), the GOT FIVE! bar puts its buttons under its slots.
+NARROW = 60
+
+
 class AnnounceScreen(ModalScreen[list[int] | None]):
     """"GOT FIVE!": five numbers, one per rack position, checked, then confirmed.
 
@@ -268,6 +272,15 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         empty = [i for i in inputs if not i.value]
         (empty or inputs)[0].focus()
         self.check()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A narrow terminal: the buttons go under the slots (beside them they were off
+        the edge at 45 columns), and the title is worded shorter."""
+        narrow = event.size.width < NARROW
+        self.set_class(narrow, "-narrow")
+        self.query_one(".dialog").border_title = (
+            "GOT FIVE! Right: win · wrong: out" if narrow
+            else "GOT FIVE! Right: you win, wrong: you are out")
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """Another slot (or button) taken by the player: a Tab there moves on again."""
