@@ -168,3 +168,26 @@ def test_clues_side_by_side_on_a_rack_never_run_together() -> None:
     # The row is as wide as before: the cell came from columns with room to spare.
     assert len(lines[0].rstrip()) == len(grid([{"colour": k} for k in COLOURS], [], 0, 7, 6)
                                          .plain.splitlines()[0].rstrip())
+
+
+def test_the_summary_says_which_numbers_a_wrong_call_missed_and_clues_wrap_under_words(
+) -> None:
+    """'You: 11 19 30 32 43 ✗ wrong' did not say which number was wrong; a long clue's
+    second line started under its number."""
+    from rich.console import Console
+
+    from tui.games.gotfive.summary import announcements, history
+
+    rack = [face(n) for n in (11, 19, 29, 32, 43)]
+    view = {"racks": [rack, rack], "clues": [
+        {"seat": 1, "tile": 7, "clue": "sort", "notch": 1}] * 12,
+        "announcements": [{"seat": 0, "numbers": [11, 19, 30, 32, 44], "right": False}]}
+    console = Console(width=34, color_system=None)
+    with console.capture() as out:
+        console.print(announcements(view, ["Ann", "Bob"], 0))
+        console.print(history(view, ["Ann", "Bob"], 0))
+    text = out.get()
+    assert "✗ wrong: 29 not 30, 43 not 44" in " ".join(text.split()), text
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("12."))
+    assert lines[at + 1].startswith("    "), lines  # under the words, not the number

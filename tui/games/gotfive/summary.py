@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.cells import cell_len
-from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -98,35 +98,45 @@ def racks_table(view: dict[str, Any], names: list[str], me: int | None) -> Racks
     return RacksTable(view, names, me)
 
 
-def history(view: dict[str, Any], names: list[str], me: int | None) -> Text:
-    """Every clue, oldest first."""
+def history(view: dict[str, Any], names: list[str], me: int | None) -> Group:
+    """Every clue, oldest first (a clue too long for its line wraps under its words,
+    not under its number)."""
     namer = Namer(names, me)
     racks = view.get("racks") or []
-    out = Text()
-    out.append("Clues, oldest first\n", style="bold")
     clues = view.get("clues") or []
-    if not clues:
-        out.append("(none)")
+    rows = Table.grid(padding=(0, 1, 0, 0))
+    rows.add_column(justify="right", no_wrap=True)
+    rows.add_column()
     for i, clue in enumerate(clues, start=1):
         seat = clue.get("seat")
         colours = [t.get("colour") for t in racks[seat]] if isinstance(seat, int) and \
             seat < len(racks) else []
-        out.append(f"{i:>2}. {clue_text(clue, namer, colours)}\n")
-    return out
+        rows.add_row(f"{i}.", clue_text(clue, namer, colours))
+    return Group(Text("Clues, oldest first", style="bold"),
+                 rows if clues else Text("(none)"))
 
 
 def announcements(view: dict[str, Any], names: list[str], me: int | None) -> Text:
-    """Who called GOT FIVE!, with what, and whether it was right."""
+    """Who called GOT FIVE!, with what, and whether it was right (a wrong call says
+    which numbers were not the caller's, beside what the rack held there)."""
     namer = Namer(names, me)
+    racks = view.get("racks") or []
     out = Text()
     out.append("GOT FIVE! calls\n", style="bold")
     calls = view.get("announcements") or []
     if not calls:
         out.append("(nobody called)")
     for call in calls:
+        numbers = call.get("numbers") or []
         verdict = "✓ right" if call.get("right") else "✗ wrong"
-        out.append(f"{namer.who(call.get('seat'))}: {numbers_text(call.get('numbers') or [])}"
-                   f"  {verdict}\n")
+        seat = call.get("seat")
+        rack = racks[seat] if isinstance(seat, int) and seat < len(racks) else []
+        held = [tile.get("n") if isinstance(tile, dict) else None for tile in rack]
+        missed = [f"{had} not {n}" for n, had in zip(numbers, held, strict=False)
+                  if isinstance(had, int) and had != n]
+        if not call.get("right") and missed:
+            verdict += f": {', '.join(missed)}"
+        out.append(f"{namer.who(seat)}: {numbers_text(numbers)}  {verdict}\n")
     return out
 
 
