@@ -191,3 +191,13 @@ def test_the_summary_says_which_numbers_a_wrong_call_missed_and_clues_wrap_under
     lines = text.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("12."))
     assert lines[at + 1].startswith("    "), lines  # under the words, not the number
+
+
+def test_on_a_rack_face_up_a_sorted_tile_is_marked_apart_from_the_racks_own() -> None:
+    """Out of the game, your rack is face up: '2[D?] E25•• 3[E?]' became
+    'D19• E25•• E30•••', the clue in its notch read as a tile of the rack."""
+    clues = [{"seat": 0, "tile": 25, "clue": "sort", "notch": 2}]
+    hidden = grid([{"colour": c} for c in COLOURS], clues, 0, 7, 6).plain
+    up = grid([face(n) for n in (3, 19, 30, 41, 52)], clues, 0, 7, 6).plain
+    assert f"‹{tile_label(25)}›" not in hidden and tile_label(25) in hidden
+    assert f"‹{tile_label(25)}›" in up, up

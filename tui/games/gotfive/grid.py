@@ -169,9 +169,13 @@ def part_cells(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]],
     notch, tile, notch … — each a cell per line (empty where nothing is)."""
     height = part_height(clues, seat, max_lines, part)
     notches, compared = clues_of(clues, seat)
+    # A rack face up (its player out, or the game over): its tiles read like the sorted
+    # tiles beside them, so those are marked as the others' racks mark them: ‹E25••›.
+    face_up = any("n" in tile for tile in tiles)
     columns: list[list[Text]] = []
     for k in part:
-        cells = _stack([tile_text(n, style=fresh(n, clues, own)) for n in notches[k]], height)
+        cells = _stack([_sorted(n, fresh(n, clues, own), face_up) for n in notches[k]],
+                       height)
         if not cells:
             cells = [Text("┆", style="dim")]
         columns.append(cells + [Text("") for _ in range(height - len(cells))])
@@ -182,6 +186,16 @@ def part_cells(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]],
                           for n, same in compared[k]], height - 1)]
         columns.append(cells + [Text("") for _ in range(height - len(cells))])
     return columns
+
+
+def _sorted(n: int, style: str, marked: bool) -> Text:
+    """A tile sorted into a notch: ``E25••``, or ``‹E25••›`` when ``marked``."""
+    if not marked:
+        return tile_text(n, style=style)
+    out = Text("‹", style="dim")
+    out.append_text(tile_text(n, style=style))
+    out.append("›", style="dim")
+    return out
 
 
 def column_widths(columns: Sequence[Sequence[Text]], tile_w: int, notch_w: int) -> list[int]:
