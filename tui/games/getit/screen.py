@@ -195,6 +195,8 @@ class GetItScreen(TableScreen):
             return
         self.signals.sent(kind, target)
         self.act(self.signals.meant(action, self.view, time.monotonic()), wait=False)
+        # What our line said a key lacked ("Look at someone first …") holds no more.
+        self.my_place.query_one(WhyLine).clear()
         self._redraw()
 
     def _redraw(self) -> None:  # (our own signal, shown before the host's answer)

@@ -406,6 +406,13 @@ class WhyLine(Static):
         super().__init__("", markup=False, **kwargs)
         self._clear: Timer | None = None
 
+    def clear(self) -> None:
+        """Say nothing (what was said no longer holds: the player did it)."""
+        if self._clear is not None:
+            self._clear.stop()
+            self._clear = None
+        self.update("")
+
     def say(self, text: str) -> None:
         """Show ``text`` in place of what was said before, for :attr:`LASTS` seconds."""
         self.update(f"▸ {text}")
