@@ -214,6 +214,11 @@ async def test_a_person_and_bots_clear_a_level_one_round_through_the_keys() -> N
         waiting = str(screen.query_one("#prep-waiting", Static).render())
         assert waiting.startswith("Still arranging: ") and "you" in waiting
         assert "Ann" not in waiting  # we are "you" here, as everywhere at the table
+        # The clock is said before it runs (a fresh player lost a round to a timer
+        # nothing had mentioned).
+        timer = screen.view.get("timer")
+        assert waiting.endswith(f" · the {timer} s timer starts when all are done" if timer
+                                else " · an untimed round"), waiting
         assert screen.query_one("#table-chat", Input).disabled is False  # chat between rounds
         await arrange_as_dealt(pilot, screen)
         assert screen.query_one("#table-chat", Input).disabled  # silent in the round

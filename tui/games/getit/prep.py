@@ -142,7 +142,11 @@ class PrepPanel(Vertical):
             help_line.update(prep_help(arranging, bool(self.state.specials()),
                                        self.hand_scrolls, namer.name((me + 1) % len(arranged))))
         row.display = arranging
-        self.query_one("#prep-waiting", Static).update(still_arranging(arranged, me, namer))
+        timer = view.get("timer")
+        clock = (f" · the {timer} s timer starts when all are done"
+                 if isinstance(timer, int) and timer > 0 else " · an untimed round")
+        self.query_one("#prep-waiting", Static).update(
+            still_arranging(arranged, me, namer) + clock)
 
     def _show_pile(self) -> None:
         row = self.query_one(PrepRow)
