@@ -191,3 +191,21 @@ async def test_the_bar_keeps_its_buttons_in_sight_on_a_narrow_terminal(width: in
             assert screen.contains_region(button.region), (button.label, button.region)
         slot = app.dialog.query_one("#gf-n0").region
         assert all((b.region.y > slot.y) == (width == 45) for b in buttons)
+
+
+async def test_the_arrows_offer_only_numbers_that_keep_the_rack_ascending() -> None:
+    """↑ in slot 2 after a 24 in slot 1 offered E5: a rack ascends, so it offers E25."""
+    app = Dialog(AnnounceScreen([3, 4, 0, 1, 2], [None, None, None, None, "43"]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        dialog = app.dialog
+        await pilot.press("2", "4")  # D24: on to slot 2 (E)
+        assert app.focused is dialog.query_one("#gf-n1")
+        await pilot.press("up")
+        assert dialog.texts()[1] == "25"
+        await pilot.press("down")  # nothing of E between 24 and 25: stays
+        assert dialog.texts()[1] == "25"
+        dialog.query_one("#gf-n3").focus()  # slot 4 (B): below the 43 in slot 5
+        await pilot.pause()
+        await pilot.press("down")
+        assert dialog.texts()[3] == "42"

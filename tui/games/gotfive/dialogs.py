@@ -303,13 +303,20 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
     def action_step(self, step: int) -> None:
         """Put the next higher (or lower) number of the focused slot's colour in it,
         passing over the numbers that cannot be ours (seen elsewhere, crossed by the
-        player, or greyed by the hint)."""
+        player, or greyed by the hint) or be there (not above the slots before it and
+        below those after: a rack ascends)."""
         focused = self.focused
         if not isinstance(focused, Input) or not (focused.id or "").startswith("gf-n"):
             return
-        colour = self.colours[int((focused.id or "gf-n0").removeprefix("gf-n"))]
+        at = int((focused.id or "gf-n0").removeprefix("gf-n"))
+        colour = self.colours[at]
         passed = self.crossed | self.impossible
-        numbers = [n for n in numbers_of_colour(colour) if n not in passed]
+        # A rack ascends: above the number in the slot before, below the one after.
+        texts = self.texts()
+        lower = max((int(t) for t in texts[:at] if t.strip().isdigit()), default=0)
+        upper = min((int(t) for t in texts[at + 1:] if t.strip().isdigit()), default=TILES + 1)
+        numbers = [n for n in numbers_of_colour(colour)
+                   if n not in passed and lower < n < upper]
         if not numbers:
             return
         value = focused.value.strip()
