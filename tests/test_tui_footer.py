@@ -382,14 +382,19 @@ async def bottom_line(footer: Widget, width: int, theme: str,
                       hover: int | None = None) -> list[tuple[str, Style]]:
     """The footer's line as drawn, with the mouse over column ``hover``."""
     app = KeysApp(footer, theme)
+
+    def line() -> list[tuple[str, Style]]:
+        return [(char, (segment.style or Style()).clear_meta_and_links())
+                for segment in screen_strips(app)[4] for char in segment.text]
+
     async with app.run_test(size=(width, 5)) as pilot:
-        await pilot.pause()
+        # Textual's footer draws its keys once it has composed them, which a loaded
+        # machine may put off past one pause: wait for them, then for a frame at rest.
+        await until(pilot, lambda: "".join(c for c, _ in line()).strip(), "the keys")
         if hover is not None:
             await pilot.hover(offset=(hover, 4))
-            await pilot.pause()
-        strips = screen_strips(app)
-        return [(char, (segment.style or Style()).clear_meta_and_links()) for segment in strips[4]
-                for char in segment.text]
+        await pilot.pause()
+        return line()
 
 
 class EveryTableKeys(Screen[None]):
