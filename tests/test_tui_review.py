@@ -335,13 +335,28 @@ def test_a_draw_after_the_pile_was_turned_over_keeps_both_lines() -> None:
 
 
 def test_a_getout_hand_played_out_says_so_from_its_own_seat_and_others() -> None:
+    from rich.console import Console
+
     from tui.review_position import Position, draw
 
     view = {"round": 1, "call": None, "draw_count": 0, "turn": None, "scores": [0, 5],
             "hand": [], "hand_counts": [0, 3], "history": []}
-    mine = draw(Position("getout", view, 0, ["Ann", "Bob"])).plain
+    def plain(position: Position, width: int = 80) -> str:
+        console = Console(width=width, color_system=None)
+        with console.capture() as out:
+            console.print(draw(position))
+        return out.get()
+
+    mine = plain(Position("getout", view, 0, ["Ann", "Bob"]))
     assert mine.count("no cards left") == 1 and "3 cards (hidden)" in mine
-    theirs = draw(Position("getout", {**view, "hand": [{"id": 1, "image": "geoff",
-                                                        "value": 1, "wild": False}]},
-                           1, ["Ann", "Bob"])).plain
+    theirs = plain(Position("getout", {**view, "hand": [{"id": 1, "image": "geoff",
+                                                         "value": 1, "wild": False}]},
+                            1, ["Ann", "Bob"]))
     assert "no cards left" in theirs
+    # A hand too long for its line wraps under itself, never inside a card's name.
+    hand = [{"id": i, "image": "tea_picker", "value": i, "wild": False} for i in range(1, 7)]
+    lines = plain(Position("getout", {**view, "hand": hand}, 0, ["Ann", "Bob"]), 30)
+    lines = lines.splitlines()
+    assert all("Tea Picker" in line for line in lines if "Tea" in line), lines
+    at = next(i for i, line in enumerate(lines) if "Tea" in line)
+    assert lines[at + 1].startswith("     Tea Picker"), lines

@@ -30,6 +30,7 @@ from tui.games.gotfive.rack import grid
 from tui.games.gotfive.text import tile_text
 from tui.notices import Namer
 from tui.review import clock
+from tui.widgets.wrapped import HangingLine
 
 
 class Position(NamedTuple):
@@ -68,10 +69,11 @@ def _seat_title(out: Text, i: int, names: list[str], seat: int | None) -> None:
         out.append(" (you)", style="italic")
 
 
-def getout_position(p: Position) -> Text:
+def getout_position(p: Position) -> Group:
     view, seat, names = p.view, p.seat, p.names
     hands = p.open["hands"] if p.open is not None else None
     out = Text()
+    parts: list[RenderableType] = [out]
     call = view.get("call")
     out.append(f"Round {view.get('round')}", style="bold")
     if call:
@@ -94,15 +96,21 @@ def getout_position(p: Position) -> Text:
             out.append(f"     {count} card{'' if count == 1 else 's'} (hidden)\n" if count
                        else "     no cards left\n")
             continue
-        out.append("     " + (", ".join(card_label(c) for c in shown) or "no cards left")
-                   + "\n")
+        # (Wrapped under itself, never inside a card's name: "Tea" / "Picker 1".)
+        parts.append(HangingLine("    ", ", ".join(card_label(c) for c in shown)
+                                 or "no cards left", gap=1))
+        out = Text()
+        parts.append(out)
     history = view.get("history") or []
     if history:
         out.append("\nPoints by round\n", style="bold")
         for r, points in enumerate(history, 1):
             out.append(f"  r{r}: " + "  ".join(f"{names[i]} {p}" for i, p in
                                                  enumerate(points)) + "\n")
-    return out
+    for part in parts:
+        if isinstance(part, Text) and part.plain.endswith("\n"):
+            part.right_crop(1)  # (each part of a group starts a line of its own)
+    return Group(*(part for part in parts if not isinstance(part, Text) or part.plain))
 
 
 #: The width of a tile and of a notch in a Got Five! rack's grid: as in play, room for

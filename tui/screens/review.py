@@ -30,6 +30,7 @@ from textual.widgets.option_list import Option
 from engine.record import Replay
 from tui.review import GAME_NAMES, Step, clock, part_starts, result_words, steps
 from tui.review_position import position
+from tui.widgets.wrapped import HangingLine
 
 #: A turn-based game plays on at this many seconds a move; no pause is longer than
 #: :data:`LONGEST` (a Get It! player who thought for a minute).
@@ -106,10 +107,11 @@ class Stepper(Screen[None]):
     def on_mount(self) -> None:
         self.show()
 
-    def _line(self, step: Step) -> str:
-        """A move in the list, as the seat the review is seen from knew it."""
+    def _line(self, step: Step) -> HangingLine:
+        """A move in the list, as the seat the review is seen from knew it (wrapped under
+        its words, never inside a card's name)."""
         where = clock(step.time) if self._timed() else f"{step.number:>4}"
-        return f"{where}  {step.seen_by(self.seat)}"
+        return HangingLine(where, step.seen_by(self.seat))
 
     def _timed(self) -> bool:
         return self.game_id == "getit"
