@@ -360,3 +360,19 @@ def test_a_getout_hand_played_out_says_so_from_its_own_seat_and_others() -> None
     assert all("Tea Picker" in line for line in lines if "Tea" in line), lines
     at = next(i for i, line in enumerate(lines) if "Tea" in line)
     assert lines[at + 1].startswith("     Tea Picker"), lines
+
+
+def test_a_move_wraps_under_its_words_never_inside_a_cards_name() -> None:
+    from rich.console import Console
+
+    from tui.widgets.wrapped import HangingLine
+
+    console = Console(width=24, color_system=None)
+    with console.capture() as out:
+        console.print(HangingLine("   3", "Ann drew Tea Picker 8 and Bot 2 played GET OUT! 4"))
+    lines = out.get().splitlines()
+    assert lines[0].startswith("   3  Ann drew"), lines
+    assert all(line.startswith("      ") for line in lines[1:]), lines
+    joined = " ".join(" ".join(lines).split())
+    assert joined == "3 Ann drew Tea Picker 8 and Bot 2 played GET OUT! 4"
+    assert all(not line.rstrip().endswith(("Tea", "GET", "Picker", "Bot")) for line in lines)
