@@ -1423,3 +1423,7 @@ async def test_a_seats_signals_changing_repaint_its_lines_alone() -> None:
         card.show(lines=["looks at YOU"], **{**state, "looked_at": True})
         await pilot.pause()
         assert card.border_subtitle == "◀ you look here" and card_repaints > 0
+        # What else we signal at them shows with it (a look past read as a plain look).
+        card.show(lines=["looks at YOU"], **{**state, "looked_at": True, "also": ["look past"]})
+        await pilot.pause()
+        assert card.border_subtitle == "◀ you look here · look past"

@@ -54,6 +54,8 @@ class SeatsRow(Horizontal):
                 count=int(piles[seat].get("count", 0)),
                 lines=signal_lines(signal, namer, me), said=said.get(seat),
                 looked_at=mine.get("look") == seat,
+                also=[word for kind, word in (("smile", "smile"), ("look_past", "look past"))
+                      if mine.get(kind) == seat],
                 at_me=me is not None and me in (signal.get("look"), signal.get("smile"),
                                                 signal.get("look_past")),
             )

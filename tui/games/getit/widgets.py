@@ -104,10 +104,13 @@ class SeatCard(Vertical):
     _state: dict[str, Any] | None = None
 
     def show(self, *, name: str, top: dict[str, Any] | None, count: int,
-             lines: list[str], said: str | None, looked_at: bool, at_me: bool) -> None:
-        """Show this player's state (``looked_at``: we look at them; ``at_me``: they at us)."""
+             lines: list[str], said: str | None, looked_at: bool, at_me: bool,
+             also: list[str] | None = None) -> None:
+        """Show this player's state (``looked_at``: we look at them; ``also``: what else
+        we signal at them, "smile", "look past"; ``at_me``: they signal at us)."""
         state: dict[str, Any] = {"name": name, "top": top, "count": count, "lines": lines,
-                                 "said": said, "looked_at": looked_at, "at_me": at_me}
+                                 "said": said, "looked_at": looked_at, "at_me": at_me,
+                                 "also": list(also or [])}
         if state == self._state:
             return  # nothing of this seat changed: nothing to repaint
         self._state = state
@@ -120,10 +123,13 @@ class SeatCard(Vertical):
             self._paint(**self._state)
 
     def _paint(self, *, name: str, top: dict[str, Any] | None, count: int,
-               lines: list[str], said: str | None, looked_at: bool, at_me: bool) -> None:
+               lines: list[str], said: str | None, looked_at: bool, at_me: bool,
+               also: list[str]) -> None:
         pile = f"{count} left" if count else "pile empty"
         title = f"{self.seat + 1} {name}"
         mark = "◀ you look" if self.narrow else "◀ you look here"
+        if also and not self.narrow:
+            mark += " · " + " · ".join(also)  # (and smile, look past: one key each)
         if self.short and self.narrow:
             # (A narrow title has no room for the count: the bottom edge holds it; where
             # we look, the title ends "◀" as the double border marks it too.)
