@@ -194,7 +194,9 @@ def advice(view: dict[str, Any]) -> str | None:
         if counted[kind] and mine_holds:
             # Some, not all (not all have seen it, or one doubts): not yet.
             return f"{counted[kind]} of {looks.others} {verb}: play when all do"
-    if my_signal_words(view, Namer([])) == "no signal":
+    mine = _mine(view)
+    if not mine.get("peek") and all(seat_index(mine.get(kind)) is None
+                                    for kind in SIGNAL_VERBS):
         return f"look ({number_ranges(others)}) at who should play"
     return None
 
