@@ -9,9 +9,13 @@ keys; the other five join it (a click on it in the list), everyone says ready, t
 creator starts, everyone passes the pile on, and the round runs.
 
 Visitors come in steps (``--steps 1,4,8`` groups: 6, 24 and 48 visitors). At each step
-every seated visitor signals at a person's pace (a look at a seat, then stop, every
-``--pace`` seconds, started at random moments) for ``--seconds``, and for every key the
-time until its own screen shows the new signal is recorded. Per step it prints:
+every seated visitor signals at a person's pace (a look at a seat, then stop, ``--pace``
+seconds a pair on average) for ``--seconds``, and for every key the time until its own
+screen shows the new signal is recorded. A visitor waits for its key to show, then thinks
+for a random time before the next (exponential, mean ``--pace / 2``), as people do not
+press keys on a beat: with a fixed time (``--think steady``) the visitors fall into step —
+a key held up by a busy moment sets its visitor's next key at the end of that moment, with
+everyone else's held up there — and the box meets every key of the room at once. Per step it prints:
 
 - connect → first frame (the menu drawn) for the visitors that came in at that step;
 - keystroke → own screen, p50 and p99, per door;
@@ -23,6 +27,7 @@ on an empty box; the later steps are read against it. Everything here — the bo
 apps and this script's terminals (pyte, one per visitor) — shares this machine's cores.
 
     .venv/bin/python scripts/bench_box.py [--steps 1,4,8] [--seconds 20] [--pace 2.0]
+                                          [--think random|steady]
 """
 
 from __future__ import annotations
@@ -227,8 +232,11 @@ async def seat_group(box: Box, number: int) -> list[Visitor]:
     return visitors
 
 
-async def signal_loop(visitor: Visitor, seats: int, until: float, pace: float) -> None:
-    """Look at a seat, then stop, at a person's pace; time each key to its own screen."""
+async def signal_loop(visitor: Visitor, seats: int, until: float, pace: float,
+                      steady: bool = False) -> None:
+    """Look at a seat, then stop, at a person's pace; time each key to its own screen.
+    Between keys the visitor thinks ``pace / 2`` seconds: on average (exponential), or
+    exactly if ``steady``."""
     me = int(visitor.own_line().split("you (", 1)[1].split(")", 1)[0])
     await asyncio.sleep(random.uniform(0, pace))
     while time.perf_counter() < until:
@@ -239,7 +247,7 @@ async def signal_loop(visitor: Visitor, seats: int, until: float, pace: float) -
             await visitor.press(key)
             await visitor.until(shown, 30)
             visitor.latencies.append((time.perf_counter() - start) * 1000)
-            await asyncio.sleep(pace / 2)
+            await asyncio.sleep(pace / 2 if steady else random.expovariate(2 / pace))
 
 
 def pss_kib(pid: int) -> int:
@@ -310,14 +318,16 @@ class Box:
         await asyncio.wait_for(self.process.wait(), 60)
 
 
-async def main(steps: list[int], seconds: float, pace: float) -> None:
+async def main(steps: list[int], seconds: float, pace: float, steady: bool) -> None:
     with tempfile.TemporaryDirectory() as data:
         box = Box(Path(data), GROUP * max(steps) + GROUP)
         await box.start()
         try:
             seated: list[Visitor] = []
             print(f"box: Get It! tables of {GROUP} (3 web, 3 SSH), untimed rounds, a key "
-                  f"every {pace / 2:g} s per visitor, {seconds:g} s a step, {os.cpu_count()} "
+                  f"every {pace / 2:g} s per visitor "
+                  f"({'steady' if steady else 'on average, thinking times at random'}), "
+                  f"{seconds:g} s a step, {os.cpu_count()} "
                   "cores shared by the box, its apps and this script's terminals")
             for groups in steps:
                 new: list[Visitor] = []
@@ -331,7 +341,7 @@ async def main(steps: list[int], seconds: float, pace: float) -> None:
                 box_before = cpu_seconds(box.process.pid)
                 mine_before = cpu_seconds(os.getpid())
                 start = time.perf_counter()
-                await asyncio.gather(*(signal_loop(v, GROUP, start + seconds, pace)
+                await asyncio.gather(*(signal_loop(v, GROUP, start + seconds, pace, steady)
                                        for v in seated))
                 wall = time.perf_counter() - start
                 apps_cpu = sum(cpu_seconds(pid) - cpu_before[pid] for pid in pids
@@ -348,6 +358,11 @@ async def main(steps: list[int], seconds: float, pace: float) -> None:
                     print(f"  key -> own screen ({door}): p50 {pct(lat, 0.5):6.1f} ms   "
                           f"p99 {pct(lat, 0.99):6.1f} ms   max {max(lat):6.1f} ms   "
                           f"(n={len(lat)})")
+                # A visitor waits for each key to show: when the box is slow, fewer keys
+                # are sent than asked, and that is said beside the latencies.
+                sent = sum(len(v.latencies) for v in seated)
+                print(f"  keys: {sent / wall:.0f} a second in all "
+                      f"({len(seated) * 2 / pace:.0f} if every key showed at once)")
                 print(f"  memory per visitor app: PSS median {statistics.median(pss) / 1024:.1f}"
                       f" MiB (in all {sum(pss) / 1024:.0f} MiB)")
                 print(f"  CPU: apps {apps_cpu / wall / len(pids) * 100:.1f}% of a core each "
@@ -367,5 +382,16 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=20.0, help="signalling per step")
     parser.add_argument("--pace", type=float, default=2.0,
                         help="seconds between one visitor's looks (default 2)")
+    parser.add_argument("--think", choices=("random", "steady"), default="random",
+                        help="time between a visitor's keys: exponential with mean pace/2 "
+                             "(default), or exactly pace/2")
     args = parser.parse_args()
-    asyncio.run(main([int(s) for s in args.steps.split(",")], args.seconds, args.pace))
+    try:
+        steps = [int(s) for s in args.steps.split(",")]
+    except ValueError:
+        parser.error(f"--steps takes numbers of tables, comma-separated, not {args.steps!r}")
+    if not steps or min(steps) < 1 or steps != sorted(steps):
+        parser.error("--steps takes growing numbers of tables, each at least 1")
+    if args.pace <= 0 or args.seconds <= 0:
+        parser.error("--pace and --seconds must be more than 0")
+    asyncio.run(main(steps, args.seconds, args.pace, args.think == "steady"))
