@@ -200,3 +200,22 @@ def test_a_signal_pressed_as_its_target_card_changed_is_about_the_card_seen(
     assert state.meant({"type": "look", "target": None}, tops(28), 20.0) == {
         "type": "look", "target": None}
     assert "card" not in state.meant({"type": "look", "target": 0}, tops(28), 20.0)
+
+
+def test_who_signalled_at_a_played_card_is_said_by_kind_in_seat_order() -> None:
+    from tui.games.getit.text import signalled_at
+
+    namer = Namer(["Ann", "Bob", "Cy", "Di"], 0)
+    event = {"type": "signals_ended", "target": 1, "signals": [
+        {"seat": 2, "signal": "smile"}, {"seat": 0, "signal": "look"},
+        {"seat": 3, "signal": "look"}, {"seat": 2, "signal": "look_past"}]}
+    assert signalled_at(event, namer) == "you and Di looked at it; Cy smiled at it; " \
+        "Cy looked past it"
+    three = {"signals": [{"seat": s, "signal": "look"} for s in (0, 2, 3)]}
+    assert signalled_at(three, namer) == "you, Cy and Di looked at it"
+    # From a host that sent something else: what cannot be read is left out.
+    odd = {"signals": [{"seat": 9, "signal": "look"}, {"seat": 2, "signal": "wave"}, "x",
+                       None]}
+    assert signalled_at(odd, namer) == "someone looked at it"
+    assert signalled_at({"signals": []}, namer) is None
+    assert signalled_at({"signals": "nope"}, namer) is None

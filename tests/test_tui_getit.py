@@ -1170,6 +1170,47 @@ async def test_the_looks_at_us_end_with_our_play_and_do_not_ask_for_another() ->
         assert "before" not in to_you_line()
 
 
+async def test_the_log_says_on_whose_signals_a_card_was_played() -> None:
+    """A player saw a bot play its smile card before they had smiled at it, and nothing
+    said why (a bot plays on its teammates' signals, and may not wait for a person's):
+    the play's line says who signalled at the card, and a play on no signal says none."""
+    from tui.widgets.log import TableLog
+
+    app = solo_app(4, {"level": 5})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        table = game_of(app)
+        for seat in table.seats:
+            seat.bot = None
+        stack_getit_piles(table.game, [["40"], ["smile", "3"], ["20"], ["30"]],
+                          now=engine_now(app))
+        names = screen.names
+        log = screen.query_one("#log", TableLog)
+        log_text = lambda: "\n".join(str(line.text) for line in log.lines)  # noqa: E731
+        events = table.game.act(2, {"type": "smile", "target": 1}, now=engine_now(app))
+        events += table.game.act(1, {"type": "play"}, now=engine_now(app))
+        app.hosting.host.refresh(table, events)
+        await until(pilot, lambda: f"{names[1]} played ☺ SMILE ✓" in log_text(), "the play")
+        assert f"{names[1]} played ☺ SMILE ✓ · {names[2]} smiled at it" in log_text()
+        await pilot.press("2")  # we look at the 3 that shows now, and so do two bots
+        await until(pilot, lambda: screen.view["signals"][0]["look"] == 1, "our look")
+        events = []
+        for bot in (2, 3):
+            events += table.game.act(bot, {"type": "look", "target": 1}, now=engine_now(app))
+        events += table.game.act(3, {"type": "smile", "target": 2}, now=engine_now(app))
+        events += table.game.act(1, {"type": "play"}, now=engine_now(app))
+        app.hosting.host.refresh(table, events)
+        await until(pilot, lambda: f"{names[1]} played 3 ✓" in log_text(), "the 3")
+        assert (f"{names[1]} played 3 ✓ · you, {names[2]} and {names[3]} looked at it"
+                in log_text()), log_text()
+        events = table.game.act(2, {"type": "play"}, now=engine_now(app))  # on no signal at 2
+        app.hosting.host.refresh(table, events)
+        await until(pilot, lambda: f"{names[2]} played 20 ✓" in log_text(), "the 20")
+        line = next(str(x.text) for x in log.lines if f"{names[2]} played 20" in str(x.text))
+        # Bot 4's smile at it ended too: said, though a smile at a number is no reason.
+        assert line.endswith(f"· {names[3]} smiled at it"), line
+
+
 async def test_no_screen_shows_a_signal_at_a_player_who_played() -> None:
     """A signal is about the card its target shows (RULES.md): once that player plays,
     no seat's line shows a look or smile at it, our own line neither (it says why ours

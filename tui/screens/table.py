@@ -258,10 +258,13 @@ class TableScreen(TableSummaryScreen):
         log = self.query_one("#log", TableLog)
         # A player who scrolled back to read is not pulled to the end by a new line.
         follow = not log.reading
-        for entry in entries:
-            line = self.describe_entry(entry)
-            if line:
-                log.write(line, scroll_end=follow)
+        for line in self.describe_entries(entries):
+            log.write(line, scroll_end=follow)
+
+    def describe_entries(self, entries: list[Entry]) -> list[str]:
+        """The log's lines for entries that came together: a line for each one worth a
+        line (a game may join two events into one line: override)."""
+        return [line for entry in entries if (line := self.describe_entry(entry))]
 
     def describe_entry(self, entry: Entry) -> str | None:
         """One log line for one thing that happened (or ``None``: not worth a line)."""

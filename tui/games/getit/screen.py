@@ -38,7 +38,7 @@ from tui.games.getit.seats import SeatsRow
 from tui.games.getit.signals import AIMED_KINDS, SignalState
 from tui.games.getit.summary import round_summary
 from tui.games.getit.talk import GUARDED, TALK_ENDED_NOTICE, TalkLine
-from tui.games.getit.text import describe_event
+from tui.games.getit.text import describe_event, signalled_at
 from tui.games.getit.timer import SandTimer
 from tui.games.getit.top import TopLine
 from tui.games.getit.widgets import SeatCard, WhyLine
@@ -46,6 +46,7 @@ from tui.messages import ConnectionDropped
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
+from tui.session import Entry
 from tui.widgets.footer import FooterEntry
 
 
@@ -358,6 +359,23 @@ class GetItScreen(TableScreen):
         """One line of the log for one of this game's events."""
         return describe_event(event, namer)
 
+    def describe_entries(self, entries: list[Entry]) -> list[str]:
+        """The log's lines, a play joined by who signalled at its card: "Bot 2 played
+        ☺ SMILE ✓ · Bot 3 smiled at it" (the signals its play ended come right after)."""
+        lines: list[str] = []
+        for before, entry in zip([None, *entries], entries, strict=False):
+            line = self.describe_entry(entry)
+            ended = _event(entry, "signals_ended")
+            played = _event(before, "played")
+            if ended is not None and played is not None \
+                    and played.get("seat") == ended.get("target") and lines \
+                    and (said := signalled_at(ended, Namer(entry.names,
+                                                           self._me_then(entry)))):
+                lines[-1] += f" · {said}"
+            elif line:
+                lines.append(line)
+        return lines
+
     def summary(self, msg: dict[str, Any], names: list[str]) -> SummaryScreen | None:
         """The summary, when this update ended a round."""
         if not any(e.get("type") == "round_over" for e in msg.get("events") or []):
@@ -376,3 +394,11 @@ class GetItScreen(TableScreen):
             self.action_next_round()
         else:
             super().summary_answered(answer)
+
+
+def _event(entry: Entry | None, kind: str) -> dict[str, Any] | None:
+    """``entry``'s event if it is a Get It! event of ``kind``."""
+    if entry is None or entry.kind != "event" or entry.game not in (None, GetItScreen.GAME) \
+            or entry.data.get("type") != kind:
+        return None
+    return entry.data

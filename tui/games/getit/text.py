@@ -22,6 +22,8 @@ SPECIALS = {
     "speech": ("✎", "SPEECH"),
 }
 SIGNAL_VERBS = {"look": "looks at", "smile": "smiles at", "look_past": "looks past"}
+#: The same, said of a card once played ("smiled at it").
+SIGNALLED = {"look": "looked at", "smile": "smiled at", "look_past": "looked past"}
 
 
 def card_text(card: dict[str, Any] | None) -> str:
@@ -347,6 +349,23 @@ def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
     if kind == "game_over":
         return "The team wins the game!" if event.get("won") else "Game over"
     return None
+
+
+def signalled_at(event: dict[str, Any], namer: Namer) -> str | None:
+    """Who signalled at a card as it was played, from the signals its play ended
+    ("Bot 3 smiled at it; you and Ann looked at it"), or ``None`` for none: said beside
+    the play, so a player sees on what a card was played (a bot plays on its teammates'
+    signals, and may not wait for everyone's)."""
+    givers: dict[str, list[str]] = {}
+    for ended in event.get("signals") or []:
+        if isinstance(ended, dict) and ended.get("signal") in SIGNALLED:
+            givers.setdefault(ended["signal"], []).append(namer.whom(ended.get("seat")))
+    parts = []
+    for kind, verb in SIGNALLED.items():
+        if names := givers.get(kind):
+            listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+            parts.append(f"{listed} {verb} it")
+    return "; ".join(parts) or None
 
 
 def status_line(view: dict[str, Any], best: Any, *, short: bool = False) -> str:
