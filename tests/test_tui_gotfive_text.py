@@ -25,6 +25,16 @@ def test_got_five_numbers_are_checked_in_plain_words() -> None:
     assert "must be higher than 13" in check_numbers(["1", "13", "5", "32", "49"], COLOURS)[1]
 
 
+def test_every_wrong_slot_is_named_not_only_the_first() -> None:
+    """A player mended one slot and was surprised by the next: the first mistake is said,
+    the others by their positions; an empty slot is no mistake beside them."""
+    assert check_numbers(["2", "", "25", "x", "49"], COLOURS)[1] == (
+        "Position 1 is colour A, but 2 is colour B. Position 4 is wrong too.")
+    assert check_numbers(["2", "14", "25", "33", "49"], COLOURS)[1] == (
+        "Position 1 is colour A, but 2 is colour B. Positions 2 and 4 are wrong too.")
+    assert check_numbers(["", "13", "", "", ""], COLOURS)[1] == "Fill in position 1 (A)."
+
+
 def test_every_event_has_a_line_and_odd_ones_none() -> None:
     namer = Namer(["Ann", "Bob"], 0)
     racks = [[{"colour": c} for c in COLOURS], [face(n) for n in (2, 13, 24, 35, 41)]]

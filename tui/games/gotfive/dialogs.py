@@ -84,22 +84,41 @@ class RevealScreen(ModalScreen[int | None]):
 
 
 def check_numbers(texts: Sequence[str], colours: Sequence[int]) -> tuple[list[int] | None, str]:
-    """Five typed numbers checked against the rack's colours: (numbers, "") or (None, why)."""
+    """Five typed numbers checked against the rack's colours: (numbers, "") or (None, why).
+    Every slot is checked: the first mistake is said in full, and any other slot that is
+    wrong too by its position (mended one at a time, each mistake came as a surprise)."""
     numbers: list[int] = []
+    wrong: list[tuple[int, str]] = []
+    empty: int | None = None
+    before: int | None = None  # the number of the colour right in the slot before
     for i, (value, colour) in enumerate(zip(texts, colours, strict=True), start=1):
         value = value.strip()
         if not value:
-            return None, f"Fill in position {i} ({letter(colour)})."
-        if not value.isdigit() or not 1 <= int(value) <= TILES:
-            return None, f"Position {i}: {value!r} is not a number from 1 to {TILES}."
-        n = int(value)
-        if colour_of(n) != colour:
-            return None, (f"Position {i} is colour {letter(colour)}, but {n} is colour "
-                          f"{letter(colour_of(n))}.")
-        if numbers and n <= numbers[-1]:
-            return None, (f"Position {i}: {n} must be higher than {numbers[-1]} "
-                          "(a rack is in ascending order).")
-        numbers.append(n)
+            empty = empty or i
+        elif not value.isdigit() or not 1 <= int(value) <= TILES:
+            wrong.append((i, f"Position {i}: {value!r} is not a number from 1 to {TILES}."))
+        elif colour_of(n := int(value)) != colour:
+            wrong.append((i, f"Position {i} is colour {letter(colour)}, but {n} is colour "
+                             f"{letter(colour_of(n))}."))
+        elif before is not None and n <= before:
+            # (Against the slot before alone: one number too high is one mistake, not
+            # one for every slot after it.)
+            wrong.append((i, f"Position {i}: {n} must be higher than {before} "
+                             "(a rack is in ascending order)."))
+        else:
+            numbers.append(n)
+        ok = value.isdigit() and 1 <= int(value) <= TILES and colour_of(int(value)) == colour
+        before = int(value) if ok else None
+    if wrong:
+        why = wrong[0][1]
+        more = [str(i) for i, _ in wrong[1:]]
+        if len(more) == 1:
+            why += f" Position {more[0]} is wrong too."
+        elif more:
+            why += f" Positions {', '.join(more[:-1])} and {more[-1]} are wrong too."
+        return None, why
+    if empty is not None:
+        return None, f"Fill in position {empty} ({letter(colours[empty - 1])})."
     return numbers, ""
 
 
