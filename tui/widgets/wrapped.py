@@ -1,11 +1,11 @@
-"""A line of words that wraps under itself, never inside a name.
+"""Lines that wrap under themselves, never inside a name or a piece.
 
 Rich wraps a line at any space (a no-break space too), so a card's name ran over two
 lines ("Ann drew Tea Picker" / "8"), and a wrapped line went on under whatever came
 before its words (a move's number). :class:`HangingLine` wraps at the width it is drawn
 at: a number stays with the word before it ("Picker 8", "Bot 2"), the names in
 :data:`KEPT_WHOLE` stay whole, and the lines after the first start under the first's
-words.
+words. :func:`wrap_pieces` does the same for pieces of styled text (a rack's tiles).
 """
 
 from __future__ import annotations
@@ -39,6 +39,31 @@ def wrap_words(words: str, width: int) -> list[str]:
     lines = textwrap.wrap(keep_together(words), width=max(1, width),
                           break_long_words=False, break_on_hyphens=False)
     return [line.replace(_JOIN, " ") for line in lines] or [""]
+
+
+def wrap_pieces(pieces: Iterable[Text], width: int, indent: int, *, first: Text | None = None,
+                never_alone: Iterable[str] = ()) -> list[Text]:
+    """``pieces`` on lines of at most ``width`` cells where they fit, a space between two
+    on a line, never one cut (a tile cut at ``D44•`` would read as another tile). The
+    first line starts with ``first`` (a name), the others with ``indent`` spaces; a
+    piece whose text is in ``never_alone`` (an end mark) is left out rather than go
+    first on a line of its own."""
+    alone = set(never_alone)
+    lines: list[Text] = []
+    line = first.copy() if first is not None else Text(" " * indent)
+    filled = False  # a piece on the line yet
+    for piece in pieces:
+        if filled and line.cell_len + 1 + piece.cell_len > width:
+            if piece.plain in alone:
+                continue
+            lines.append(line)
+            line, filled = Text(" " * indent), False
+        if filled:
+            line.append(" ")
+        line.append_text(piece)
+        filled = True
+    lines.append(line)
+    return lines
 
 
 class HangingLine:

@@ -33,6 +33,7 @@ from tui.games.gotfive.grid import (
 )
 from tui.games.gotfive.text import tile_text
 from tui.widgets.lines import TextLines
+from tui.widgets.wrapped import wrap_pieces
 
 __all__ = ["MyRack", "OthersPanel", "clues_of", "grid"]
 
@@ -267,16 +268,9 @@ class OthersPanel(TextLines):
         indent = 2 + name_w + 1
         out = []
         for s in seats:
-            line = self.title(s, name_w)
-            for piece in self.tokens(s):
-                if line.cell_len + 1 + piece.cell_len > width and line.cell_len > indent:
-                    if piece.plain == "+":
-                        continue  # a line for the end mark alone: "−" says the way
-                    out.append(line)
-                    line = Text(" " * indent)
-                line.append(" ")
-                line.append_text(piece)
-            out.append(line)
+            # (No line for the end mark alone: "−" says the way.)
+            out += wrap_pieces(self.tokens(s), width, indent,
+                               first=self.title(s, name_w) + " ", never_alone=("+",))
         return out
 
     def render(self) -> Text:

@@ -14,28 +14,13 @@ from tui.games.gotfive.rack import clues_of
 from tui.games.gotfive.text import clue_text, numbers_text, tile_text
 from tui.notices import Namer
 from tui.screens.summary import GUEST_AT_END, Choice, SummaryScreen
+from tui.widgets.wrapped import wrap_pieces
 
 
 def rack_pieces(rack: list[dict[str, Any]]) -> list[Text]:
     """A face-up rack, − to +, a piece per tile (a line may break between them)."""
     return [Text("−", style="bold"), *(tile_text(tile) for tile in rack),
             Text("+", style="bold")]
-
-
-def wrap_pieces(pieces: list[Text], width: int, indent: int) -> list[Text]:
-    """``pieces`` on lines of at most ``width`` cells, a space between two on a line,
-    each line indented ``indent``; a piece is never cut (a cut D44••• read as D44•)."""
-    lines: list[Text] = []
-    line = Text(" " * indent)
-    for piece in pieces:
-        if line.cell_len > indent and line.cell_len + 1 + piece.cell_len > width:
-            lines.append(line)
-            line = Text(" " * indent)
-        if line.cell_len > indent:
-            line.append(" ")
-        line.append_text(piece)
-    lines.append(line)
-    return lines
 
 
 class RacksTable:
