@@ -150,17 +150,26 @@ def hook_screen(screen: Any, clock: Clock) -> None:
     screen.watch_update = timed_watch
 
 
-def pick(game: Any, rng: random.Random) -> tuple[int, dict[str, Any]] | None:
-    """A random-legal action of some seat that keeps the round going, or ``None``."""
+def pick(game: Any, rng: random.Random, me: int | None = None
+         ) -> tuple[int, dict[str, Any]] | None:
+    """A random-legal action of some seat that keeps the round going, or ``None``. For
+    the app's own seat ``me``, only what its keys can do: a Get It! smile or look past
+    goes to the seat it looks at (sent elsewhere, nothing on a small screen shows it)."""
     import engine
-    from engine.getit import arrangement
+    from engine.getit import GetIt, arrangement
 
     moves = []
     for seat in range(game.seats):
+        looks_at = None
+        if seat == me and isinstance(game, GetIt):
+            looks_at = game.view(seat)["signals"][seat]["look"]
         for action in game.legal_actions(seat):
             if action["type"] == "arrange":
                 hand = game.view(seat)["hand"]
                 moves.append((seat, {"type": "arrange", "pile": arrangement(hand, rng)}))
+            elif seat == me and action["type"] in ("smile", "look_past") \
+                    and action.get("target") not in (None, looks_at):
+                continue
             elif action["type"] not in FREE:
                 moves.append((seat, dict(action)))
     rng.shuffle(moves)
@@ -225,6 +234,7 @@ async def bench_table(game_id: str, args: argparse.Namespace, updates: int,
     from tui import gc_tuning as tuning
     from tui.app import HiddenHandApp
     from tui.games.screens import screen_class
+    from tui.screens.table import TableScreen
     from tui.settings import Settings
 
     tuning.set_table_tuning(gc_tuning)
@@ -242,7 +252,7 @@ async def bench_table(game_id: str, args: argparse.Namespace, updates: int,
                             and app.screen.update is not None and app.hosting.host is not None):
             raise RuntimeError("the table screen never showed a view")
         screen = app.screen
-        assert app.hosting.host is not None
+        assert isinstance(screen, TableScreen) and app.hosting.host is not None
         (table,) = app.hosting.host.tables.values()
         for seat in table.seats:
             if seat.kind == "bot":
@@ -252,10 +262,11 @@ async def bench_table(game_id: str, args: argparse.Namespace, updates: int,
         hook_frames(app, clock)
         hook_screen(screen, clock)
         pacer = Pacer(spacing, args.seed)
+        me = screen.my_seat
         for _ in range(updates):
             if app.screen is not screen:
                 break
-            move = pick(table.game, rng)
+            move = pick(table.game, rng, me)
             if move is None:
                 break
             await pacer.wait()
