@@ -10,7 +10,8 @@ writes only what is its own:
 
 - ``compose_table()`` — its widgets (it places :meth:`compose_log` where it likes);
 - ``show(msg, view, legal, names)`` — pass a new view down to them;
-- ``describe_event(event, namer)`` — one log line for one of its events;
+- ``describe_event(event, namer)`` — one log line for one of its events (``describe_entries``
+  may join two that came together into one line);
 - ``summary(msg, names)`` / ``summary_over(msg)`` — the summary dialog to open when a
   round ends, and when to close it again; ``summary_answered(answer)`` for "next";
   ``GAME_ENDED``, the events of an update that ends the game;
