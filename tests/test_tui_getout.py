@@ -612,6 +612,31 @@ async def test_no_draw_key_while_we_lay_the_first_call_card() -> None:
         assert "draw" not in keys and keys.get("play") is True
 
 
+async def test_a_view_shown_while_our_move_was_on_its_way_gets_its_marks_once_answered(
+) -> None:
+    """The host pushes the view a move made before it answers: shown while the move is
+    on its way, it opened no move, and a player who dealt the next round (n) had no ✓ on
+    any card to lay first (2 times in 4 over the LAN). Once the answer comes it is shown
+    again, with its moves."""
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await our_turn(pilot, app)
+        hand = screen.query_one(HandWidget)
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
+        screen.moving += 1  # as our move (dealing the round) is on its way
+        stack_getout(table.game, [["geoff 1", "kevin 3"], ["shirley 1"]], played=[], turn=0)
+        app.hosting.host.refresh(table)
+        await until(pilot, lambda: screen.view.get("call") is None
+                    and len(hand.cards) == 2, "the new round's view")
+        assert hand.playable == frozenset()  # no move open while ours is on its way
+        screen.moving -= 1
+        screen.move_settled()  # the answer came
+        await pilot.pause()
+        assert hand.playable == frozenset(card["id"] for card in hand.cards)
+        assert all("✓" in card_text(hand, i)[-1] for i in range(2))
+
+
 def test_the_round_log_says_you_are_out_and_a_player_is_out() -> None:
     from tui.games.getout.text import describe_event
     from tui.notices import Namer

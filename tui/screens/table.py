@@ -107,6 +107,8 @@ class TableScreen(TableSummaryScreen):
     moving = 0
     #: The version of the view the host's last answer came after; keys wait for it.
     answered_at: int | None = None
+    #: An update was shown while a move of ours was on its way: with no move open.
+    _shown_moving = False
     #: The footer's keys as last refreshed (see ``_footer_keys_changed``).
     _footer_keys: tuple[object, ...] | None = None
     #: Shown (resumed) at least once.
@@ -194,6 +196,7 @@ class TableScreen(TableSummaryScreen):
         names = self.names
         self.catch_up()
         self.show(msg, view, legal, names)
+        self._shown_moving = self.moving > 0
         self._chat_state()
         self._withdraw_finish_offer()
         self._summary(msg, names)
@@ -410,7 +413,22 @@ class TableScreen(TableSummaryScreen):
         finally:
             if wait:
                 self.moving -= 1
-                self.refresh_bindings()
+                self.move_settled()
+
+    def move_settled(self) -> None:
+        """Our move is answered: its keys work again. The host pushes the view a move
+        made before it answers, so that view may have been shown with no move open (a
+        GET OUT! hand with no ✓ on the card to lay first): shown again now, its events
+        left out (they were followed once)."""
+        if self._shown_moving and not self.moving and self.update is not None \
+                and self.live and not self.leaving:
+            self._shown_moving = False
+            msg = self.update
+            view = msg.get("view")
+            if isinstance(view, dict):
+                self.show({**msg, "events": []}, view, msg.get("legal") or [], self.names)
+                self._footer_keys_changed()
+        self.refresh_bindings()
 
     # ---- what every table can do -----------------------------------------------------
 
