@@ -653,6 +653,31 @@ async def test_a_player_who_comes_back_from_a_new_app_reads_the_table_s_past(
     await bob.close()
 
 
+async def test_a_name_changed_in_the_lobby_is_kept_for_the_next_table(
+        lan_host: Host, config_dir: Path) -> None:
+    """A player renamed herself Bea, left and came back: she was "Ann (2)" again and the
+    others could not tell it was her. The name she gives is her name from then on."""
+    from tui.settings import Settings
+
+    bob = await bob_opens_a_table(lan_host, 3)
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await ann_joins_the_lobby(pilot, lan_host)
+        name = lobby.query_one("#rename", Input)
+        name.focus()
+        await pilot.press(*"Bea", "enter")
+        await until(pilot, lambda: app.settings.name == "Bea", "the name kept")
+        table = next(iter(lan_host.tables.values()))
+        assert any(seat.name == "Bea" for seat in table.seats)
+        assert Settings.load()[0].name == "Bea"  # on disk: the next start is Bea too
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, LobbyScreen), "left")
+        await ann_joins_the_lobby(pilot, lan_host)
+        await until(pilot, lambda: any(seat.name == "Bea" and seat.conn is not None
+                                       for seat in table.seats), "back as Bea")
+    await bob.close()
+
+
 async def test_the_lobby_s_seat_cursor_starts_on_our_seat(lan_host: Host) -> None:
     bob = await Client.connect("127.0.0.1", lan_host.port, name="Bob")
     await bob.create_table("Bob's table", "getout", 3, {})

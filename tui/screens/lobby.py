@@ -37,7 +37,7 @@ from tui.notices import describe_chat, describe_notice
 from tui.screens.base import Banner, SessionScreen
 from tui.screens.invite import InviteScreen
 from tui.session import ConnectionLost, ServerError
-from tui.settings import MAX_NAME
+from tui.settings import MAX_NAME, clean_name
 from tui.widgets.buttons import show_label
 from tui.widgets.limited_input import LimitedInput
 from tui.widgets.lobby_seats import LobbySeats
@@ -464,6 +464,28 @@ class LobbyScreen(SessionScreen):
         """Change the name the others see."""
         name = event.value.strip()
         if name:
-            self.send("rename", name)
+            self._rename(name)
         event.input.value = ""
         self.action_seats()
+
+    @work(group="requests", exit_on_error=False)
+    async def _rename(self, name: str) -> None:
+        """Rename at this table, and keep the name for the next (the settings' name): a
+        player who left and came back was their old name again, and the others could
+        not tell it was the same person."""
+        try:
+            await self.session.request("rename", name)
+        except ServerError as exc:
+            self.notify(exc.message, title="Not possible", severity="error", markup=False)
+            return
+        except ConnectionLost as exc:
+            self.notify(f"Not connected: {exc}", severity="error", markup=False)
+            return
+        settings = self.app.settings
+        if settings.name != (kept := clean_name(name)) and kept:
+            settings.name = kept
+            try:
+                settings.save()
+            except OSError as exc:
+                self.notify(f"Could not keep your name for next time: {exc}",
+                            severity="warning", markup=False)
