@@ -332,3 +332,56 @@ async def test_on_a_box_the_list_says_when_it_closes_then_that_it_did_and_looks_
             clock.advance(1200)
             await pilot.press("ctrl+r")  # and the seat is kept: ready goes through
             await until(pilot, lambda: host.tables["t1"].seats[0].ready, "Ann ready")
+
+
+async def test_an_address_typed_with_the_list_in_focus_goes_into_the_address_field(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A player typed 127.0.0.1:9555 as the screen opened, and nothing happened: the
+    keys went to the list of hosts. They go to the address field, Enter joins, and the
+    field starts with that address next time. The screen says when no host was found."""
+    from tui.screens import join
+    from tui.settings import Settings
+
+    monkeypatch.setattr(join, "NONE_FOUND_AFTER", 0.05)
+    async with running_host() as host:
+        bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+        await bob.create_table("Bob's table", "getout", 3, {})
+        app = make_app("Ann")
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("j")
+            screen = app.screen
+            assert isinstance(screen, JoinScreen)
+            address = screen.query_one("#address", Input)
+            assert address.value == "" and not address.has_focus
+            state = screen.query_one("#discovery-state", Static)
+            await until(pilot, lambda: "No hosts found" in str(state.render()), "none found")
+            typed = f"127.0.0.1:{host.port}"
+            await pilot.press(*typed)
+            assert address.has_focus and address.value == typed
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            assert app.settings.last_address == typed
+            assert Settings.load()[0].last_address == typed
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(app.screen, LobbyScreen), "left")
+            await pilot.press("j")
+            again = await until(pilot, lambda: isinstance(app.screen, JoinScreen)
+                                and app.screen is not screen and app.screen, "Join again")
+            assert again.query_one("#address", Input).value == typed
+            # A typed key replaces what it held: a new address.
+            await pilot.press("1")
+            assert again.query_one("#address", Input).value == "1"
+        await bob.close()
+
+
+def test_a_kept_address_from_a_damaged_file_is_forgotten(config_dir: Any) -> None:
+    import json
+
+    from tui.settings import Settings
+
+    config_dir.mkdir(parents=True, exist_ok=True)
+    for bad in (7, "", "x" * 301, "a\x1bb", ["127.0.0.1:1"]):
+        (config_dir / "settings.json").write_text(json.dumps({"last_address": bad}))
+        settings, problem = Settings.load()
+        assert settings.last_address is None and problem is None

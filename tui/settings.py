@@ -21,6 +21,8 @@ from typing import Any
 from net.paths import config_dir
 
 MAX_NAME = 24
+#: The longest host:port kept from the Join screen.
+MAX_ADDRESS = 300
 
 
 def default_name() -> str:
@@ -70,6 +72,8 @@ class Settings:
     #: The table last opened from the setup form (``game``, ``seats``, ``options``):
     #: the form starts from it next time. Checked by the form before it is used.
     last_table: dict[str, Any] | None = None
+    #: The host:port last reached by hand on the Join screen: the field starts with it.
+    last_address: str | None = None
 
     @classmethod
     def load(cls) -> tuple[Settings, str | None]:
@@ -90,7 +94,12 @@ class Settings:
         if not (isinstance(last, dict) and isinstance(last.get("game"), str)
                 and type(last.get("seats")) is int and isinstance(last.get("options"), dict)):
             last = None  # (only a convenience: anything else is forgotten)
-        return cls(name=name, mdns_interfaces=interfaces, last_table=last), None
+        address = data.get("last_address")
+        if not (isinstance(address, str) and 0 < len(address) <= MAX_ADDRESS
+                and address.isprintable()):
+            address = None  # (only a convenience, as above)
+        return cls(name=name, mdns_interfaces=interfaces, last_table=last,
+                   last_address=address), None
 
     def save(self) -> Path:
         """Write the settings atomically; returns the file's path."""

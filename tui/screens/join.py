@@ -11,13 +11,11 @@ unreachable, wrong version, table full — is said in plain words on the screen
 from __future__ import annotations
 
 import contextlib
-import errno
-import math
-import socket
+import re
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import getters, on, work
+from textual import events, getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -25,22 +23,35 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Static
 
-import engine
 from net.address import parse_address, show_address
 from net.client import NotAHost
-from net.discovery import Browser, HostInfo, TableInfo
+from net.discovery import Browser, HostInfo
 from net.idle import in_words
 from net.wire import errors
 from tui.games import playable
 from tui.games.screens import screen_for
 from tui.screens.dialogs import ChoiceScreen
+from tui.screens.join_words import (
+    describe_connect_error,
+    describe_listed,
+    describe_not_a_host,
+    describe_table,
+    game_name,
+    seconds,
+)
 from tui.session import ConnectionLost, ServerError, Session
-from tui.settings import forget_seat, recall_seat
+from tui.settings import MAX_ADDRESS, forget_seat, recall_seat
 
 if TYPE_CHECKING:
     from tui.app import HiddenHandApp
 
 DEFAULT_PORT = 4455
+LOOKING = "Looking for hosts…"
+#: Seconds with no host seen before the screen says none was found yet.
+NONE_FOUND_AFTER = 3.0
+#: What an address is typed with: a key of these, typed with the list in focus, starts
+#: one in the address field (letters for a host's name, ``[`` for an IPv6 address).
+ADDRESS_CHARS = re.compile(r"[0-9A-Za-z.:\[\]-]")
 
 
 class JoinScreen(Screen[None]):
@@ -91,6 +102,8 @@ class JoinScreen(Screen[None]):
         #: The host closed our connection at no table (``net.idle``), after how long.
         self._idle_closed = False
         self._idle_for: float | None = None
+        #: A key typed with the list in focus moved the focus to the address field.
+        self._typed_in = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -106,10 +119,13 @@ class JoinScreen(Screen[None]):
         with Vertical(id="join", classes="form"):
             yield Static("Games on your network (Enter or click to join)", classes="form-title")
             yield DataTable(id="hosts", cursor_type="row", zebra_stripes=True)
-            yield Static("Looking for hosts…", id="discovery-state", markup=False)
+            yield Static(LOOKING, id="discovery-state", markup=False)
             yield Label("Or type the host's address (host:port)")
             with Horizontal(classes="buttons"):
-                yield Input(placeholder=f"192.168.1.20:{DEFAULT_PORT}", id="address", compact=True)
+                # (Selected as it takes the focus by ``address_focused``, not by itself.)
+                yield Input(self.app.settings.last_address or "",
+                            placeholder=f"192.168.1.20:{DEFAULT_PORT}", id="address",
+                            compact=True, select_on_focus=False)
                 yield Button("Connect", id="connect", variant="primary")
             yield Static("", id="join-error", markup=False, classes="error")
         yield Footer()
@@ -122,6 +138,39 @@ class JoinScreen(Screen[None]):
         hosts = self.query_one("#hosts", DataTable)
         hosts.add_columns("host", "address", "tables")
         self.browse()
+        self.set_timer(NONE_FOUND_AFTER, self._none_found_yet)
+
+    def _none_found_yet(self) -> None:
+        """Still no host: say so, and where to go instead (it said "Looking for hosts…"
+        for as long as the screen was open)."""
+        state = self.query_one("#discovery-state", Static)
+        if not self.hosts and str(state.render()) == LOOKING:
+            state.update("No hosts found on your network yet (still looking): type the "
+                         "host's address below (^a).")
+
+    def on_key(self, event: events.Key) -> None:
+        """Typing an address anywhere on the screen types it into the address field: a
+        player typed 127.0.0.1:9555 with the list in focus, and nothing happened."""
+        if self.box is not None or isinstance(self.focused, Input) \
+                or not event.is_printable or not event.character \
+                or not ADDRESS_CHARS.fullmatch(event.character):
+            return
+        address = self.query_one("#address", Input)
+        self._typed_in = True
+        address.focus()
+        address.value = event.character  # (a new address: what the field held goes)
+        address.cursor_position = 1
+        event.stop()
+        event.prevent_default()
+
+    @on(events.DescendantFocus, "#address")
+    def address_focused(self) -> None:
+        """The address field takes the focus with what it holds selected (what is typed
+        replaces it), but for the key that brought it there, already in it."""
+        if self._typed_in:
+            self._typed_in = False
+        else:
+            self.query_one("#address", Input).select_all()
 
     @work(exclusive=True, group="browse", exit_on_error=False)
     async def browse(self) -> None:
@@ -220,7 +269,7 @@ class JoinScreen(Screen[None]):
         except ValueError as exc:
             self._error(str(exc))
             return
-        self.connect(host, port)
+        self.connect(host, port, typed=text.strip())
 
     def _error(self, text: str) -> None:
         self.query_one("#join-error", Static).update(text)
@@ -231,7 +280,7 @@ class JoinScreen(Screen[None]):
         if msg.get("code") != errors.IDLE:
             return
         if msg.get("type") == "warning":
-            idle, left = _seconds(msg.get("idle_for")), _seconds(msg.get("closes_in"))
+            idle, left = seconds(msg.get("idle_for")), seconds(msg.get("closes_in"))
             self._idle_for = idle + left
             self.post_message(self.IdleWarned(idle, left))
         elif msg.get("type") == "error":
@@ -266,8 +315,9 @@ class JoinScreen(Screen[None]):
                 f"table joined. {again}")
 
     @work(exclusive=True, group="connect", exit_on_error=False)
-    async def connect(self, host: str, port: int) -> None:
-        """Connect, pick a table and sit down.
+    async def connect(self, host: str, port: int, typed: str | None = None) -> None:
+        """Connect, pick a table and sit down; an address ``typed`` by hand that reached
+        a host is kept for next time.
 
         On a box its host is only reached from inside (127.0.0.1 and a port of its own):
         the player is told of "this box", never of that address."""
@@ -291,6 +341,8 @@ class JoinScreen(Screen[None]):
             self._error(f"Could not reach {where}: {describe_connect_error(exc)}")
             await session.close()
             return
+        if typed:
+            self._keep_address(typed)
         tables = [t for t in listed if playable(t.get("game"))]
         if not tables:
             if self.box and not listed:
@@ -322,6 +374,17 @@ class JoinScreen(Screen[None]):
         finally:
             with contextlib.suppress(ValueError):
                 client.listeners.remove(self._heard)
+
+    def _keep_address(self, typed: str) -> None:
+        settings = self.app.settings
+        if settings.last_address == typed or len(typed) > MAX_ADDRESS:
+            return
+        settings.last_address = typed
+        try:
+            settings.save()
+        except OSError as exc:
+            self.app.notify(f"Could not keep the address for next time: {exc}",
+                            severity="warning", markup=False)
 
     async def _sit(self, session: Session, table_id: str, where: str) -> None:
         kept = recall_seat(session.where, table_id)
@@ -375,68 +438,3 @@ class JoinScreen(Screen[None]):
                 return  # not seated: the caller closes the connection
             await session.join(table_id, spectate=True)
 
-
-def _seconds(value: Any) -> float:
-    """A number of seconds the host sent (anything else: none)."""
-    ok = (isinstance(value, int | float) and not isinstance(value, bool)
-          and math.isfinite(value) and value >= 0)
-    return float(value) if ok else 0.0
-
-
-def game_name(game_id: Any) -> str:
-    """A game's name for people ("Get It!"), or its id if this app does not know it."""
-    spec = engine.GAMES.get(game_id) if isinstance(game_id, str) else None
-    return spec.name if spec is not None else str(game_id)
-
-
-def describe_listed(table: TableInfo, kept: bool = False) -> Text:
-    """A table in the list of hosts: dimmed, and said so, if this app cannot play it;
-    ``kept``: we hold a seat there (a full table is still ours to go back to)."""
-    free = "your seat is kept" if kept else f"{table.free} free"
-    text = f"{table.name} ({game_name(table.game)}, {free}, {table.phase})"
-    if playable(table.game):
-        return Text(text)
-    return Text(f"{text} — not playable in this app yet", style="dim")
-
-
-def describe_table(table: dict[str, Any], kept: bool = False) -> str:
-    """A table in a few words, for the table chooser (``kept``: we hold a seat there)."""
-    free = ("your seat is kept" if kept else f"{table['free']} of {table['seats']} seats free")
-    return f"{table['name']} — {game_name(table['game'])}, {free} ({table['phase']})"
-
-
-def describe_not_a_host(where: str, exc: NotAHost) -> str:
-    """The connection to ``where`` was made but no hiddenhand host is there, in plain words."""
-    if exc.answered:
-        return (f"{where} answered, but it is not a hiddenhand host; is the port the one "
-                "the host shows?")
-    return (f"Connected to {where}, but it never answered as a hiddenhand host; is the port "
-            "the one the host shows? (A host that is very busy may answer later.)")
-
-
-def describe_connect_error(exc: BaseException) -> str:
-    """Why a connection failed, in plain words (never the OS's raw message)."""
-    if isinstance(exc, NotAHost):
-        if exc.answered:
-            return "it answered, but it is not a hiddenhand host"
-        return "the connection was made, but it never answered as a hiddenhand host"
-    if isinstance(exc, socket.gaierror):
-        return ("no computer by that name was found; check the spelling, or type its IP "
-                "address (like 192.168.1.20)")
-    if isinstance(exc, ConnectionRefusedError):
-        return ("nothing is listening there; is a game hosted on that computer, and is the "
-                "port the one the host shows?")
-    # The client says "no answer from … within N s" when the TCP connect times out.
-    if isinstance(exc, TimeoutError) or (isinstance(exc, ConnectionLost)
-                                         and "no answer" in str(exc)):
-        return ("no answer in time; is that computer on this network and switched on? "
-                "A firewall may be blocking the port")
-    if isinstance(exc, ConnectionResetError | ConnectionAbortedError | ConnectionLost):
-        return "the connection was closed at once; is that a hiddenhand host?"
-    if isinstance(exc, OSError) and exc.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH,
-                                                  errno.EADDRNOTAVAIL, errno.ENETDOWN):
-        return "that address cannot be reached from this computer (is it on this network?)"
-    if isinstance(exc, OSError) and "Multiple exceptions" in str(exc):
-        return ("nothing answered at any of that name's addresses; is a game hosted there, "
-                "and is the port right?")
-    return "the connection failed; check the address and that the game is hosted there"
