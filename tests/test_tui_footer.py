@@ -690,3 +690,41 @@ async def test_a_key_typed_for_the_table_as_the_game_ends_is_asked_again(
         assert notes == ["The game just ended: press r again for “Rematch”."]
         await pilot.press("r")
         await until(pilot, lambda: answers == ["rematch"], "the rematch asked for")
+
+
+async def test_enter_on_a_summary_goes_on_but_not_when_typed_as_it_showed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Enter on a round's summary looked at the table: a player expected the next round.
+    The first primary answer has the focus; an Enter as the summary shows (meant for the
+    last card) is asked again, the next one is taken. With no answer, the table's button."""
+    from textual.app import App
+
+    from tui.screens import summary as summary_module
+    from tui.screens.summary import Choice, SummaryScreen
+
+    monkeypatch.setattr(summary_module, "ANSWER_GUARD", 3600.0)
+    answers: list[str | None] = []
+    notes: list[str] = []
+    app: App[None] = App()
+    async with app.run_test(size=(80, 24)) as pilot:
+        summary = SummaryScreen("Round 2 over", ["Bot 3 won the round."],
+                                [Choice("next", "Next round"),
+                                 Choice("lobby", "End the match", primary=False)])
+        summary.notify = lambda message, **_: notes.append(message)  # type: ignore[method-assign]
+        await app.push_screen(summary, answers.append)
+        await until(pilot, lambda: summary.is_mounted and app.focused is not None
+                    and app.focused.id == "answer-next", "focus on Next round")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert answers == [] and notes == [
+            "The game just ended: press Enter again for “Next round”."]
+        button = summary.query_one("#answer-next")
+        # (A button takes no second press while it shows the first, 0.2 s: a person's
+        # second Enter comes after reading the note.)
+        await until(pilot, lambda: not button.has_class("-active"), "the press shown")
+        await pilot.press("enter")
+        await until(pilot, lambda: answers == ["next"], "the next round")
+        guest = SummaryScreen("Game over", ["Ann wins."], [])
+        await app.push_screen(guest, answers.append)
+        await until(pilot, lambda: guest.is_mounted and app.focused is not None
+                    and app.focused.id == "close", "focus on the table's button")

@@ -1,8 +1,10 @@
 """The end-of-round (or end-of-game) dialog every table uses: a title, a body, choices.
 
 A game builds the body (who won, points, piles laid open …) and says which answers are
-possible now; the dialog always offers "look at the table" and focuses it, so an Enter
-meant for the last move can never deal the next round by accident.
+possible now; the dialog always offers "look at the table". It focuses the first primary
+answer (Enter goes on, as players expect), and an answer given within
+:data:`ANSWER_GUARD` of the dialog showing, by its key or by Enter, is asked again: it
+was most likely meant for the table (an Enter for the last move), not the dialog.
 """
 
 from __future__ import annotations
@@ -131,11 +133,13 @@ class SummaryScreen(ModalScreen[str | None]):
         yield TableFooter()
 
     def on_mount(self) -> None:
-        """Focus the harmless choice (unless the summary is already going: when the bots
-        race to the end, a round's summary can be dismissed before it is mounted)."""
+        """Focus the first primary answer, else "look at the table" (unless the summary
+        is already going: when the bots race to the end, a round's summary can be
+        dismissed before it is mounted)."""
         self.shown_at = time.monotonic()
-        for close in self.query("#close").results(Button):
-            close.focus()
+        primary = [f"#answer-{c.answer}" for c in self.choices if c.primary]
+        for button in self.query(primary[0] if primary else "#close").results(Button):
+            button.focus()
         self.call_after_refresh(self.refresh_bindings)  # once the body knows its size
         if self._kept_soon is not None:
             self._wait_for_record(*self._kept_soon)
@@ -238,7 +242,10 @@ class SummaryScreen(ModalScreen[str | None]):
         if button == "review":
             self.action_review()
             return
-        self.dismiss(button.removeprefix("answer-") if button.startswith("answer-") else None)
+        if button.startswith("answer-"):
+            self._answer(button.removeprefix("answer-"), "Enter")
+            return
+        self.dismiss(None)
 
     def action_answer(self, answer: str | None) -> None:
         """Answer from the keyboard (only with what is possible). A key that answers,
@@ -248,9 +255,14 @@ class SummaryScreen(ModalScreen[str | None]):
             if answer is None:
                 self.dismiss(answer)
             return
+        self._answer(answer, KEYS[answer])
+
+    def _answer(self, answer: str, key: str) -> None:
+        """Give ``answer`` (by ``key``), unless the dialog has only just shown: then ask
+        again (see :data:`ANSWER_GUARD`)."""
         if time.monotonic() - self.shown_at < ANSWER_GUARD:
             label = next((c.label for c in self.choices if c.answer == answer), answer)
-            self.notify(f"The game just ended: press {KEYS[answer]} again for “{label}”.",
+            self.notify(f"The game just ended: press {key} again for “{label}”.",
                         timeout=3, markup=False)
             self.shown_at = float("-inf")  # (the next key is meant)
             return
