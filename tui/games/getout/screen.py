@@ -277,8 +277,10 @@ class GetOutScreen(TableScreen):
         for seat, name in enumerate(names):
             total = view["scores"][seat]
             label = Text(name, style="bold" if seat == self.my_seat else "")
+            gone = out_after(rounds, seat, limit)
             rows.append([label, _plain(f"{total} ✗" if view["out"][seat] else str(total)),
-                         *[_plain(str(points[seat])) for _, points in newest_first]])
+                         *[_plain("—" if gone is not None and i > gone else str(points[seat]))
+                           for i, points in newest_first]])
         scores.set_table(header, rows)
 
     def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
@@ -391,3 +393,16 @@ class GetOutScreen(TableScreen):
 def _plain(text: str) -> Text:
     """A score table cell (as a ``DataTable`` made one of a str, not read as markup)."""
     return Text(text, no_wrap=True, end="")
+
+
+def out_after(rounds: list[list[int]], seat: int, limit: Any) -> int | None:
+    """The round (from 1) after which ``seat``'s total passed the match's ``limit``: it
+    played no round after that one, whose points say "—" (a 0 there read as a round won)."""
+    if not isinstance(limit, int | float):
+        return None
+    total = 0
+    for number, points in enumerate(rounds, start=1):
+        total += points[seat]
+        if total > limit:
+            return number
+    return None
