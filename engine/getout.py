@@ -532,7 +532,7 @@ GetOut.spec = GameSpec(
     min_seats=2,
     max_seats=6,
     options=(
-        bool_option("match", True, "play rounds until one player is left (false: one round)"),
+        bool_option("match", True, "play rounds until one player is left (off: one round)"),
         int_option("limit", 100, "a player whose match total passes this is out", 1, 10_000),
         seat_option("first", "who plays first in round 1 (none: chosen at random)"),
         choice_option(

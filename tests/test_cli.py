@@ -253,9 +253,11 @@ def test_help_lists_every_games_options_with_values_the_game_takes(
             for value in found[1].split("|"):
                 low, dots, high = value.partition("..")
                 shown += [low, high] if dots else [value]
+            # (A seat's number is shown up to the game's largest table.)
+            seats = spec.max_seats if option.kind == "seat" else 4
             for value in [*shown, found[2]]:
-                typed = typed_options(spec, [(option.name, value)], seats=4)[option.name]
-                option.check(typed, 4)  # raises if the game would refuse it
+                typed = typed_options(spec, [(option.name, value)], seats=seats)[option.name]
+                option.check(typed, seats)  # raises if the game would refuse it
 
 
 @pytest.mark.parametrize("command", ["solo", "host", "sim"])

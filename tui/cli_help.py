@@ -71,7 +71,7 @@ def fill_lines(text: str, width: int) -> str:
 def options_epilog(seats: int = 4) -> str:
     """Every game's table options for ``--option NAME=VALUE``, with the values each
     takes and its default, from the engine's own option list (ranges that follow the
-    seat count, and seat numbers, are given for ``seats`` seats). What the app fills in
+    seat count are given for ``seats`` seats; seat numbers up to the game's largest table). What the app fills in
     itself (Get It!'s Level X record) is no option for people, and is not listed."""
     # Every game and the options form: loaded only when the help is shown (see above).
     import engine
@@ -87,7 +87,7 @@ def options_epilog(seats: int = 4) -> str:
             elif option.kind == "choice":
                 values = "|".join(str(c) for c in option.choices)
             elif option.kind == "seat":
-                values = f"1..{seats}|none"
+                values = f"1..{spec.max_seats}|none"  # (a seat at the largest table)
             else:
                 bounds = option.bounds(seats)
                 values = f"{bounds[0]}..{bounds[1]}" if bounds else "a number"
