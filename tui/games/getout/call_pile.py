@@ -90,7 +90,8 @@ class CallPile(Vertical):
         if self.call is None:
             follow = "Any card may start"
         elif self.call.get("wild"):
-            follow = f"Next: {image_label(self.image)} only" if self.image else ""
+            # (Not "… only": a GET OUT! card follows anything, this one too.)
+            follow = f"Next: {image_label(self.image)}" if self.image else ""
         else:
             value = self.call["value"]
             article = "an" if value in (8, 11, 18) else "a"
