@@ -600,7 +600,8 @@ async def test_no_draw_key_while_we_lay_the_first_call_card() -> None:
     from tests.tui_support import footer_keys
 
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
-    async with app.run_test(size=(100, 30)) as pilot:
+    notes = Notices()
+    async with app.run_test(size=(100, 30), message_hook=notes) as pilot:
         screen = await our_turn(pilot, app)
         assert app.hosting.host is not None
         (table,) = app.hosting.host.tables.values()
@@ -610,6 +611,11 @@ async def test_no_draw_key_while_we_lay_the_first_call_card() -> None:
         await pilot.pause()
         keys = footer_keys(app)
         assert "draw" not in keys and keys.get("play") is True
+        # d says why it does nothing now (it did nothing and said nothing).
+        await pilot.press("d")
+        await until(pilot, lambda: any("laid, not drawn" in n for n in notes.messages()),
+                    "why d does nothing")
+        assert screen.view.get("call") is None and len(screen.view["hand"]) == 2
 
 
 async def test_a_view_shown_while_our_move_was_on_its_way_gets_its_marks_once_answered(

@@ -71,8 +71,9 @@ def fill_lines(text: str, width: int) -> str:
 def options_epilog(seats: int = 4) -> str:
     """Every game's table options for ``--option NAME=VALUE``, with the values each
     takes and its default, from the engine's own option list (ranges that follow the
-    seat count are given for ``seats`` seats; seat numbers up to the game's largest table). What the app fills in
-    itself (Get It!'s Level X record) is no option for people, and is not listed."""
+    seat count are given for ``seats`` seats; seat numbers up to the game's largest
+    table). What the app fills in itself (Get It!'s Level X record) is no option for
+    people, and is not listed."""
     # Every game and the options form: loaded only when the help is shown (see above).
     import engine
     from tui.widgets.options_form import describe_value

@@ -320,6 +320,13 @@ class GetOutScreen(TableScreen):
                 and self.check_game_action("play", ()) is not False):
             event.stop()
             self.app.call_later(self._play_chosen)
+        elif (event.key == "d" and self.focused is None
+              and self.check_game_action("draw", ()) is False and self.can("play")
+              and self.view.get("call") is None):
+            # Hidden while we lay the first call card, d did nothing and said nothing.
+            event.stop()
+            self.notify("The first card of a round is laid, not drawn: lay any card "
+                        "(Enter).", severity="warning", markup=False)
 
     def _play_chosen(self) -> None:
         if self.is_attached and self.check_game_action("play", ()) is not False:
