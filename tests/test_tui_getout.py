@@ -504,6 +504,15 @@ async def test_cards_off_the_edge_at_80_columns_are_counted_with_the_key_to_reac
         await pilot.click(HandWidget, offset=(1 + 1, 4))
         await pilot.pause()
         assert widget.selected == 1 and "▼" in card_text(widget, 1)[0]
+        # A number counts from the first card in sight (the cards carry none): scrolled
+        # to the end, 1 is the third card of the hand, not the first, off the edge.
+        await pilot.press(*["right"] * 11)
+        await pilot.pause()
+        assert widget.selected == 12 and lines()[4].startswith("◀ 2 more (←)")
+        await pilot.press("1")
+        assert widget.selected == 2
+        await pilot.press("1")  # again: ten cards further
+        assert widget.selected == 12
 
 
 async def test_a_click_on_a_card_plays_it_and_the_mouse_names_it() -> None:

@@ -48,7 +48,8 @@ class GetOutScreen(TableScreen):
         # One footer key says both (a click on it chooses the next card).
         Binding("left", "select(-1)", "Choose", show=False, priority=True),
         Binding("right", "select(1)", "Choose", key_display="←→", priority=True,
-                tooltip="Choose a card: ← and →, or its number (1-9, 0 for the tenth)"),
+                tooltip="Choose a card: ← and →, or its place among the cards in sight (1-9, 0 for "
+                        "the tenth)"),
         Binding("enter,space", "play", "Play card"),
         Binding("d", "draw", "Draw"),
         Binding("n", "next_round", "Next round"),
@@ -296,9 +297,12 @@ class GetOutScreen(TableScreen):
             hand.selected = (hand.selected + delta) % len(hand.cards)
 
     def action_pick(self, number: int) -> None:
-        """Select card ``number`` (1-based; 10 is the key 0); again: ten cards further."""
+        """Select card ``number`` (1-based; 10 is the key 0) counted from the first card in
+        sight (the cards carry no numbers: a player scrolled along a long hand pressed 4
+        and got the hand's fourth card, off the edge); again: ten cards further."""
         hand = self.query_one(HandWidget)
-        same = [i for i in range(number - 1, len(hand.cards), 10)]
+        first = hand.off_the_edges()[0]
+        same = [i for i in range(first + number - 1, len(hand.cards), 10)]
         if not same:
             return
         later = [i for i in same if i > hand.selected]
