@@ -382,8 +382,14 @@ async def test_join_by_address_and_lobby_changes_are_seen_by_both(lan_host: Host
         assert ready.content_region.width >= len("▸ Ready (^r) ◂")
         await pilot.press("escape")  # from a button back to the seats…
         assert app.focused is seats and app.screen is lobby
-        await pilot.press("escape")  # …and from the seats out of the table
-        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("escape")  # …and from the seats out of the table, asked first
+        from tui.screens.dialogs import ConfirmScreen
+
+        question = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                               and app.screen, "Leave this table?")
+        assert "Your seat is freed" in str(question.query_one(".question", Label).render())
+        await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
     await bob.close()
 
 
@@ -670,7 +676,7 @@ async def test_a_name_changed_in_the_lobby_is_kept_for_the_next_table(
         table = next(iter(lan_host.tables.values()))
         assert any(seat.name == "Bea" for seat in table.seats)
         assert Settings.load()[0].name == "Bea"  # on disk: the next start is Bea too
-        await pilot.press("escape")
+        await pilot.press("escape", "y")  # (Bob is at the table: asked first)
         await until(pilot, lambda: not isinstance(app.screen, LobbyScreen), "left")
         await ann_joins_the_lobby(pilot, lan_host)
         await until(pilot, lambda: any(seat.name == "Bea" and seat.conn is not None

@@ -363,7 +363,7 @@ async def test_an_address_typed_with_the_list_in_focus_goes_into_the_address_fie
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             assert app.settings.last_address == typed
             assert Settings.load()[0].last_address == typed
-            await pilot.press("escape")
+            await pilot.press("escape", "y")  # (Bob is at the table: asked first)
             await until(pilot, lambda: not isinstance(app.screen, LobbyScreen), "left")
             await pilot.press("j")
             again = await until(pilot, lambda: isinstance(app.screen, JoinScreen)

@@ -398,7 +398,7 @@ async def test_a_player_with_a_dialog_open_follows_the_table_to_its_lobby_and_le
         assert [type(s) for s in app.screen_stack] == [MenuScreen, LobbyScreen]
         await until(pilot, lambda: lobby.live and app.focused is lobby.query_one(
             "#lobby-seats"), "the lobby's seats")
-        await pilot.press("escape")
+        await pilot.press("escape", "y")  # (Ann is at the table: asked first)
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
     await ann.close()
 

@@ -191,15 +191,20 @@ class SessionScreen(Screen[None]):
         if ours and self.table.get("phase") == "play":
             return ("Leave this solo game? It ends here, unfinished (Past games keeps "
                     "finished games only), and you go back to the menu.")
-        if self.table.get("phase") != "play" or self.my_seat is None:
+        if self.my_seat is None:
             return None
-        if self.cut_off:  # the host stopped, or does not answer: its table may not return
-            return ("The host is not answering. Leave? If it comes back with this game, "
-                    "join its table again to take your seat back.")
         seats = self.table.get("seats")
         others = [s for s in (seats if isinstance(seats, list) else [])
                   if isinstance(s, dict) and s.get("kind") == "human"
                   and s.get("seat") != self.my_seat and s.get("connected")]
+        if self.table.get("phase") == "lobby" and others and not self.cut_off:
+            # (Esc straight after typing a name left the table, and the seat with it.)
+            return "Leave this table? Your seat is freed for whoever joins next."
+        if self.table.get("phase") != "play":
+            return None
+        if self.cut_off:  # the host stopped, or does not answer: its table may not return
+            return ("The host is not answering. Leave? If it comes back with this game, "
+                    "join its table again to take your seat back.")
         if not others:  # a host closes a game everyone left soon (net.idle)
             return ("Leave this game? Nobody else is at this table: your seat stays yours, "
                     "but the host may close the table soon if nobody comes back.")
