@@ -670,7 +670,9 @@ async def test_a_name_changed_in_the_lobby_is_kept_for_the_next_table(
     async with app.run_test(size=SIZE) as pilot:
         lobby = await ann_joins_the_lobby(pilot, lan_host)
         name = lobby.query_one("#rename", Input)
-        name.focus()
+        await until(pilot, lambda: app.focused is lobby.query_one("#lobby-seats"), "seats")
+        await pilot.press("n")  # the footer's key to the name line
+        assert app.focused is name
         await pilot.press(*"Bea", "enter")
         await until(pilot, lambda: app.settings.name == "Bea", "the name kept")
         table = next(iter(lan_host.tables.values()))

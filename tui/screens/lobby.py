@@ -76,6 +76,9 @@ class LobbyScreen(SessionScreen):
         # seats Esc goes back to them; on the seats it leaves.
         Binding("escape", "seats", "Seats"),
         Binding("escape", "leave", "Leave"),
+        # Last: at 80 columns the creator's footer has no room left for it (Tab reaches
+        # the name line too); a player who joined has.
+        Binding("n", "name", "Name"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -233,6 +236,8 @@ class LobbyScreen(SessionScreen):
             return False
         if action == "options":
             return self.is_creator and on_seats and self._config is not None
+        if action == "name":  # from the seats (in a text line, n is a letter)
+            return on_seats
         if action == "invite":  # on a box: the doors, and the web link's QR code
             return bool(self.app.box_doors) and on_seats
         if action in ("add_bot", "remove", "start"):
@@ -259,6 +264,10 @@ class LobbyScreen(SessionScreen):
         """Give the keys back to the seat list (from a button, the options form, a text
         line): one key from anywhere, instead of a row of Shift+Tabs."""
         self.set_focus(self.query_one("#lobby-seats", DataTable))
+
+    def action_name(self) -> None:
+        """To the name line (it was reached only by Tab, through every control)."""
+        self.set_focus(self.query_one("#rename", Input))
 
     def action_options(self) -> None:
         """(Creator) go to the table's set-up: the game, then the seats and options."""
