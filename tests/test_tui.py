@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Button, DataTable, Input, Label, Select, Switch
+from textual.widgets import Button, DataTable, Input, Label, Select, Static, Switch
 
 from net.client import Client
 from net.clock import ManualClock
@@ -735,6 +735,12 @@ async def test_the_creator_hands_an_away_players_seat_to_a_bot() -> None:
         )
         await bob.close()  # Bob's laptop goes to sleep
         await until(pilot, lambda: game.away_seats(), "Bob shown away")
+        # We lay the first card: Bob's turn, and the line says why nothing happens.
+        await until(pilot, lambda: game.can("play"), "our lead")
+        await pilot.press("enter")
+        status = game.query_one("#status", Static)
+        await until(pilot, lambda: "Waiting for Bob… (away: b lets a bot play for them)"
+                    in str(status.render()), "Bob's turn, said away")
         # While our own line to the host is down, the key is not offered.
         from tests.tui_support import footer_keys
         from tui.messages import ConnectionDropped, ConnectionRestored
