@@ -748,3 +748,17 @@ def test_the_counts_off_the_edges_say_how_many_of_those_cards_play() -> None:
     assert more_marks(2, 3, 80, 0, 1) == ("◀ 2 more (←)", "3 more, 1 ✓ (→) ▶")
     assert more_marks(2, 3, 12, 1, 1) == ("◀ 2 1✓", "3 1✓ ▶")  # too narrow for words
     assert more_marks(0, 3, 12, 0, 2) == ("", "3 2✓ ▶")
+
+
+async def test_the_turns_line_says_it_in_fewer_words_where_the_whole_line_is_cut() -> None:
+    """At 45 columns "▶ Your turn: play a card marked ✓ (Enter)" lost "or draw (d)"."""
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(45, 30)) as pilot:
+        screen = await our_turn(pilot, app)
+        deal(app, ["kevin 3", "geoff 1"])
+        status = screen.query_one("#status")
+        await until(pilot, lambda: "▶ Play a ✓ card (Enter) or draw (d)"
+                    in str(status.render()), "the short line")
+        await pilot.resize_terminal(100, 30)
+        await until(pilot, lambda: "▶ Your turn: play a card marked ✓ (Enter) or draw (d)."
+                    in str(status.render()), "the whole line, with room for it")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -34,6 +35,12 @@ if TYPE_CHECKING:
 
 #: Below this many columns the table is one column.
 NARROW = 64
+#: The turn's line in fewer words, for a terminal too narrow for the whole line.
+SHORT_STATUS = {
+    "▶ Your turn: play a card marked ✓ (Enter) or draw (d).": "▶ Play a ✓ card (Enter) or draw (d)",
+    "▶ Your turn: lay any card as the call card (Enter).": "▶ Lay any card to start (Enter)",
+    "▶ Your turn: nothing matches — draw a card (d).": "▶ Nothing matches: draw (d)",
+}
 
 
 class GetOutScreen(TableScreen):
@@ -69,6 +76,7 @@ class GetOutScreen(TableScreen):
         """Narrower than ``NARROW`` columns (a phone held upright), the players over
         the call card and the log over the scores, each the whole width."""
         self.set_class(event.size.width < NARROW, "-narrow")
+        self.call_after_refresh(self.redraw_status)  # (its words fit the new width)
 
     def compose_table(self) -> ComposeResult:
         with Horizontal(id="getout-top"):
@@ -254,6 +262,9 @@ class GetOutScreen(TableScreen):
             text = "Waiting…"
         else:
             text = f"Waiting for {names[view['turn']]}…" + self._away_words(view["turn"])
+        width = status.content_region.width
+        if width and cell_len(text) > width:
+            text = SHORT_STATUS.get(text, text)  # (at 45 columns "or draw (d)" was cut)
         set_text(status, text)  # a status line of height 1: no relayout
         status.set_class(view["turn"] == me and phase == "play", "my-turn")
 
