@@ -400,14 +400,17 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         parser.error(f"--size must look like 120x40, not {args.size!r}")
     args.size = (cols, rows)
-    os.environ.setdefault("HIDDENHAND_CONFIG_DIR", tempfile.mkdtemp(prefix="hh-repaint-"))
+    # A scratch dir, removed when the run ends (unless the caller named one).
+    scratch = tempfile.TemporaryDirectory(prefix="hh-repaint-")
+    os.environ.setdefault("HIDDENHAND_CONFIG_DIR", scratch.name)
     # The app's host journals every game: into the scratch dir, not the player's data dir.
     os.environ.setdefault("HIDDENHAND_DATA_DIR", os.environ["HIDDENHAND_CONFIG_DIR"])
     os.environ.setdefault("HIDDENHAND_MDNS_INTERFACES", "127.0.0.1")
     print("command:", " ".join([os.path.relpath(sys.argv[0]), *(argv or sys.argv[1:])]))
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"terminal {cols}x{rows}; {args.seats} seats")
-    return asyncio.run(run(args))
+    with scratch:
+        return asyncio.run(run(args))
 
 
 if __name__ == "__main__":
