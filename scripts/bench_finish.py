@@ -30,7 +30,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("HIDDENHAND_CONFIG_DIR", tempfile.mkdtemp())
+if "HIDDENHAND_CONFIG_DIR" not in os.environ:
+    # Removed as the run ends (its finalizer runs at exit).
+    _SCRATCH = tempfile.TemporaryDirectory(prefix="hh-finish-")
+    os.environ["HIDDENHAND_CONFIG_DIR"] = _SCRATCH.name
 # The app's host journals its games: into a scratch directory, not the player's.
 os.environ.setdefault("HIDDENHAND_DATA_DIR", os.environ["HIDDENHAND_CONFIG_DIR"])
 

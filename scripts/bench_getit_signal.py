@@ -34,6 +34,8 @@ from benchstats import percentile  # noqa: E402  (scripts/ is on the path)
 from net.client import Client  # noqa: E402
 from net.host import Host  # noqa: E402
 
+#: The run's scratch directory, kept alive until the run ends.
+SCRATCH: list[tempfile.TemporaryDirectory[str]] = []
 PLAYERS = 4
 #: Seconds between two key presses of the signalling player.
 GAP = 0.15
@@ -239,7 +241,11 @@ async def main() -> None:
     args = parser.parse_args()
     if args.signals < 1:
         parser.error("--signals must be at least 1")
-    os.environ.setdefault("HIDDENHAND_CONFIG_DIR", tempfile.mkdtemp(prefix="hh-bench-"))
+    if "HIDDENHAND_CONFIG_DIR" not in os.environ:  # (a worker has its parent's)
+        # Removed as the run ends (its finalizer runs at exit).
+        scratch = tempfile.TemporaryDirectory(prefix="hh-bench-")
+        SCRATCH.append(scratch)
+        os.environ["HIDDENHAND_CONFIG_DIR"] = scratch.name
     # Journals of the host's games go there too, not into the player's data dir.
     os.environ.setdefault("HIDDENHAND_DATA_DIR", os.environ["HIDDENHAND_CONFIG_DIR"])
     if args.worker is not None:

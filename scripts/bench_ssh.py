@@ -160,7 +160,7 @@ def available_kib() -> int:
 
 
 async def local_app(
-    argv: list[str],
+    argv: list[str], extra_env: dict[str, str] | None = None,
 ) -> tuple[float, tuple[int, int, int], Terminal, Callable[[], None]]:
     """Start the app on a local PTY: time to menu, memory, its terminal, and its end."""
     screen = Screen()
@@ -169,6 +169,7 @@ async def local_app(
     fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     env["TERM"] = "xterm-256color"
+    env.update(extra_env or {})
     pid = os.posix_spawnp(argv[0], argv, env, setsid=True, file_actions=[
         (os.POSIX_SPAWN_OPEN, 0, os.ttyname(slave), os.O_RDWR, 0),
         (os.POSIX_SPAWN_DUP2, 0, 1), (os.POSIX_SPAWN_DUP2, 0, 2),
@@ -216,22 +217,21 @@ def row(label: str, values: list[float], unit: str, digits: int = 2) -> str:
 
 
 async def main(sessions: int, baseline: int, keys: int) -> None:
-    data = Path(tempfile.mkdtemp(prefix="bench-ssh-"))
+    scratch = tempfile.TemporaryDirectory(prefix="bench-ssh-")  # removed as the run ends
+    data = Path(scratch.name)
     config = BoxConfig(port=0, bind="127.0.0.1", open_login=True, data_dir=data,
                        hostname="box", max_sessions=sessions + 1,
                        max_per_address=sessions + 1, idle_timeout=0)
     async with BoxServer(config) as box:
         assert box.host is not None
-        print(f"box on 127.0.0.1:{box.port}, game host on 127.0.0.1:{box.host.port}; "
+        where, port = box.box.host_address
+        print(f"box on 127.0.0.1:{box.port}, game host on {where}{f':{port}' if port else ''}; "
               f"{os.cpu_count()} cores; {available_kib() // 1024} MiB available")
 
-        # Baseline: the same command, straight on a local PTY.
-        def local_argv(player: str) -> list[str]:
-            assert box.host is not None
-            return [*config.command, f"--box=127.0.0.1:{box.host.port}", f"--player={player}",
-                    f"--data-dir={data / player}", f"--box-invite={box.invitation}"]
-
-        argv = local_argv("base")
+        # Baseline: the same command and environment as the box gives a login's app
+        # (``Box.app_argv``), straight on a local PTY.
+        argv, _ = box.box.app_argv("base", "base")
+        env = box.box.app_env("base")
         base_times: list[float] = []
         base_mem: list[tuple[int, int, int]] = []
         server_before = memory(os.getpid())
@@ -241,7 +241,7 @@ async def main(sessions: int, baseline: int, keys: int) -> None:
         for n in range(max(sessions, baseline)):
             # Interleaved, so both see the same caches and the same load on the machine.
             if n < baseline:
-                elapsed, mem, _, end = await local_app(argv)
+                elapsed, mem, _, end = await local_app(argv, env)
                 base_times.append(elapsed)
                 base_mem.append(mem)
                 end()
@@ -281,7 +281,8 @@ async def main(sessions: int, baseline: int, keys: int) -> None:
               f"{int(available_kib() / pss) if pss else 0}")
 
         # The relay: keys and window changes on one login, beside a local PTY, in turns.
-        _, _, local, end = await local_app(local_argv("keys"))
+        keys_argv, _ = box.box.app_argv("keys", "keys")
+        _, _, local, end = await local_app(keys_argv, box.box.app_env("keys"))
         typed: dict[str, list[float]] = {"baseline": [], "ssh": []}
         resized: dict[str, list[float]] = {"baseline": [], "ssh": []}
         blocks = 4
