@@ -188,7 +188,13 @@ def getout_matching() -> dict[str, dict[str, list[str]]]:
 
 
 def main() -> None:
-    """Write every trace to ``tests/golden/``."""
+    """Write every trace to ``tests/golden/`` (``--help`` says so and writes nothing)."""
+    import argparse
+
+    argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog="Overwrites tests/golden/*.json: regenerate only on purpose (see above).",
+    ).parse_args()
     GOLDEN.mkdir(exist_ok=True)
     for name, game_id, seats, seed, options, steps in TRACES:
         trace = record(game_id, seats, seed, options, steps)
