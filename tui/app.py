@@ -135,6 +135,18 @@ class HiddenHandApp(App[None]):
         super().clear_notifications()
         self._on_screen.clear()
 
+    def keep_settings(self, what: str, **changes: Any) -> None:
+        """Set ``changes`` in the player's settings and save them; a file that cannot be
+        written is said (``what`` could not be kept) and changes nothing else: each is a
+        convenience for next time."""
+        for name, value in changes.items():
+            setattr(self.settings, name, value)
+        try:
+            self.settings.save()
+        except OSError as exc:
+            self.notify(f"Could not keep {what} for next time: {exc}", severity="warning",
+                        markup=False)
+
     def _warn(self, message: str) -> None:
         self.notify(message, severity="warning", timeout=10, markup=False)
 

@@ -140,6 +140,11 @@ class SessionScreen(Screen[None]):
     @work(group="requests", exit_on_error=False)
     async def send(self, method: str, *args: Any, **kwargs: Any) -> None:
         """Make a request of the host; a refusal is shown, never raised."""
+        await self.request(method, *args, **kwargs)
+
+    async def request(self, method: str, *args: Any, **kwargs: Any) -> bool:
+        """Make a request of the host and wait for it: whether it went through (a
+        refusal is shown, never raised)."""
         try:
             await self.session.request(method, *args, **kwargs)
         except ServerError as exc:
@@ -148,6 +153,9 @@ class SessionScreen(Screen[None]):
         except ConnectionLost as exc:
             self.refused(method)
             self.notify(f"Not connected: {exc}", severity="error", markup=False)
+        else:
+            return True
+        return False
 
     def refused(self, method: str) -> None:
         """A request of ours did not go through (subclasses may undo what they expected)."""

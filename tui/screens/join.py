@@ -376,15 +376,8 @@ class JoinScreen(Screen[None]):
                 client.listeners.remove(self._heard)
 
     def _keep_address(self, typed: str) -> None:
-        settings = self.app.settings
-        if settings.last_address == typed or len(typed) > MAX_ADDRESS:
-            return
-        settings.last_address = typed
-        try:
-            settings.save()
-        except OSError as exc:
-            self.app.notify(f"Could not keep the address for next time: {exc}",
-                            severity="warning", markup=False)
+        if self.app.settings.last_address != typed and len(typed) <= MAX_ADDRESS:
+            self.app.keep_settings("the address", last_address=typed)
 
     async def _sit(self, session: Session, table_id: str, where: str) -> None:
         kept = recall_seat(session.where, table_id)

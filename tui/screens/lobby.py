@@ -482,19 +482,7 @@ class LobbyScreen(SessionScreen):
         """Rename at this table, and keep the name for the next (the settings' name): a
         player who left and came back was their old name again, and the others could
         not tell it was the same person."""
-        try:
-            await self.session.request("rename", name)
-        except ServerError as exc:
-            self.notify(exc.message, title="Not possible", severity="error", markup=False)
+        if not await self.request("rename", name):
             return
-        except ConnectionLost as exc:
-            self.notify(f"Not connected: {exc}", severity="error", markup=False)
-            return
-        settings = self.app.settings
-        if settings.name != (kept := clean_name(name)) and kept:
-            settings.name = kept
-            try:
-                settings.save()
-            except OSError as exc:
-                self.notify(f"Could not keep your name for next time: {exc}",
-                            severity="warning", markup=False)
+        if (kept := clean_name(name)) and kept != self.app.settings.name:
+            self.app.keep_settings("your name", name=kept)

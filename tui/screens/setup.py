@@ -236,12 +236,9 @@ class SetupScreen(Screen[None]):
 
     def _remember(self, seats: int, options: dict[str, object]) -> None:
         """Keep this table's game, seats and options for the form's next opening."""
-        settings = self.app.settings
-        settings.last_table = {"game": self.game_id, "seats": seats, "options": dict(options)}
-        try:
-            settings.save()
-        except OSError as exc:  # a convenience only: the game opens all the same
-            self.notify(f"Could not keep this table's settings: {exc}", severity="warning")
+        # (A convenience only: the game opens all the same.)
+        self.app.keep_settings("this table's settings", last_table={
+            "game": self.game_id, "seats": seats, "options": dict(options)})
 
     @work(exclusive=True, group="open", exit_on_error=False)
     async def open_solo(self, game_id: str, seats: int, options: dict[str, object]) -> None:
