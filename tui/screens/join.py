@@ -156,10 +156,15 @@ class JoinScreen(Screen[None]):
                 or not ADDRESS_CHARS.fullmatch(event.character):
             return
         address = self.query_one("#address", Input)
-        self._typed_in = True
-        address.focus()
-        address.value = event.character  # (a new address: what the field held goes)
-        address.cursor_position = 1
+        if self._typed_in:
+            # Keys typed faster than the focus moves (a paste, a quick typist) still
+            # reach the screen: they follow the first.
+            address.insert_text_at_cursor(event.character)
+        else:
+            self._typed_in = True
+            address.focus()
+            address.value = event.character  # (a new address: what the field held goes)
+            address.cursor_position = 1
         event.stop()
         event.prevent_default()
 
