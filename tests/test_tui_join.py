@@ -343,6 +343,28 @@ async def test_an_address_typed_with_the_list_in_focus_goes_into_the_address_fie
     from tui.screens import join
     from tui.settings import Settings
 
+    class NothingOnTheNetwork:
+        """A browser that finds no host: the other tests' hosts, running beside this one,
+        announce themselves on loopback's mDNS too."""
+
+        def __init__(self, **_kwargs: Any) -> None:
+            self.hosts: dict[str, Any] = {}
+            self.closed = asyncio.Event()
+
+        async def start(self) -> None:
+            pass
+
+        def __aiter__(self) -> NothingOnTheNetwork:
+            return self
+
+        async def __anext__(self) -> Any:
+            await self.closed.wait()
+            raise StopAsyncIteration
+
+        async def close(self) -> None:
+            self.closed.set()
+
+    monkeypatch.setattr(join, "Browser", NothingOnTheNetwork)
     monkeypatch.setattr(join, "NONE_FOUND_AFTER", 0.05)
     async with running_host() as host:
         bob = await Client.connect("127.0.0.1", host.port, name="Bob")
