@@ -7,6 +7,7 @@ from typing import Any
 
 from rich.console import RenderableType
 from rich.constrain import Constrain
+from rich.style import Style
 from rich.text import Text
 from textual.app import App
 from textual.geometry import Region
@@ -29,17 +30,20 @@ class TablePanel(SeatsPanel):
     cut to the player column's width as the panel cuts them (marks kept)."""
 
     def render(self) -> RenderableType:
-        titles = ["", "seat", "player", *self.columns]
+        titles = ["", "#", "player", *self.columns]
         rows = [self.row(seat) for seat in self.seats]
+        shorts = [self.player(seat, short=True) if seat.get("for") else None
+                  for seat in self.seats]
         cells = [[Text(c) if isinstance(c, str) else c for c in row] for row in rows]
         # In a wide panel the table is only as wide as its names need (and a little).
         width = min(self.size.width, _natural_width(titles, rows) + PLAYER_SLACK)
         widths = _widths(titles, cells, width)
         if widths is None:
-            return _table(titles, rows)
-        for row in rows:
+            return _table(titles, [row if short is None else [*row[:2], short, *row[3:]]
+                                   for row, short in zip(rows, shorts, strict=True)])
+        for row, short in zip(rows, shorts, strict=True):
             row[2] = fit_player(Text(row[2]) if isinstance(row[2], str) else row[2],
-                                widths[2])
+                                widths[2], short)
         return Constrain(_table(titles, rows), width)
 
 
@@ -62,6 +66,9 @@ async def test_the_seats_are_laid_out_as_rich_would_lay_out_their_table() -> Non
                 seats = [{"seat": i, "name": rng.choice(NAMES),
                           "kind": rng.choice(["human", "bot", "empty"]),
                           "connected": rng.random() < 0.7} for i in range(count)]
+                for seat in seats:
+                    if seat["kind"] == "bot" and rng.random() < 0.5:
+                        seat["for"] = rng.choice(NAMES[:2])
                 columns: dict[str, list[Any]] = {
                     "cards": [rng.randint(0, 15) for _ in range(count)],
                     "score": [rng.randint(0, 130) for _ in range(count - rng.randint(0, 1))],
@@ -72,7 +79,7 @@ async def test_the_seats_are_laid_out_as_rich_would_lay_out_their_table() -> Non
                     widget.me, widget.turn = me, turn
                     widget.columns, widget.seats = columns, seats
                 await pilot.pause()
-                titles = ["", "seat", "player", *columns]
+                titles = ["", "#", "player", *columns]
                 if _laid_out(titles, [panel.row(s) for s in seats], panel.size.width,
                              app.console.get_style("table.header")) is not None:
                     laid_out += 1
@@ -90,6 +97,17 @@ def test_a_bot_keeping_an_away_players_seat_says_for_whom() -> None:
     assert isinstance(plain[2], Text) and plain[2].plain == "Bot 2 [bot]"
 
 
+def test_where_the_bot_for_someone_does_not_fit_it_is_their_seat_played_by_a_bot() -> None:
+    """At 80 columns the Players panel showed "Bot 2 f… [bot]": for whom was cut."""
+    panel = SeatsPanel()
+    seat = {"seat": 1, "kind": "bot", "name": "Bot 2", "connected": True, "for": "Bob"}
+    long, short = panel.player(seat), panel.player(seat, short=True)
+    assert fit_player(long, 19).plain == "Bot 2 for Bob [bot]"
+    assert fit_player(long, 18, short).plain == "Bob [bot]"
+    lines = _laid_out(["", "#", "player"], [panel.row(seat)], 19, Style(), [short])
+    assert lines is not None and "Bob [bot]" in lines.plain and "Bot 2" not in lines.plain
+
+
 def test_a_long_name_is_cut_before_its_marks() -> None:
     name = Text("Bob the builder of things", style="bold")
     name.append(" (you)", style="italic")
@@ -102,3 +120,5 @@ def test_a_long_name_is_cut_before_its_marks() -> None:
     assert fit_player(bot, 12).plain == "Robot… [bot]"
     assert fit_player(Text("Ann [away]"), 20).plain == "Ann [away]"  # fits: as it is
     assert fit_player(Text("Annabelle"), 5).plain == "Annabelle"  # no marks: cut as usual
+    # No room for a name beside its marks: the marks alone (beside the seat's number).
+    assert fit_player(Text("root [away]"), 7).plain == "[away]"

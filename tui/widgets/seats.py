@@ -29,18 +29,28 @@ class SeatsPanel(Static):
 
     def render(self) -> _Seats:
         """The seats as a table (as lines laid out like one, when they fit the width)."""
-        titles = ["", "seat", "player", *self.columns]
+        titles = ["", "#", "player", *self.columns]
         rows = [self.row(seat) for seat in self.seats]
-        return _Seats(titles, rows, self.app.console.get_style("table.header"))
+        shorts = [self.player(seat, short=True) if seat.get("for") else None
+                  for seat in self.seats]
+        return _Seats(titles, rows, self.app.console.get_style("table.header"), shorts)
 
     def row(self, seat: dict[str, Any]) -> list[Text | str]:
         """One seat's cells: the turn marker, number, name (with marks) and the columns."""
         index = seat["seat"]
         marker = Text("▶", style="bold yellow") if index == self.turn else Text("")
+        cells = [str(self.columns[t][index]) if index < len(self.columns[t]) else ""
+                 for t in self.columns]
+        return [marker, str(index + 1), self.player(seat), *cells]
+
+    def player(self, seat: dict[str, Any], short: bool = False) -> Text:
+        """The player's cell: the name and its marks. A bot keeping an away person's seat
+        warm says for whom ("Bot 2 for Bob [bot]"); ``short``, where that does not fit,
+        it is the person's seat played by a bot ("Bob [bot]")."""
+        index = seat["seat"]
         shown = seat["name"] or "(empty)"
         if seat.get("for"):
-            # A bot keeps an away person's seat warm: say for whom.
-            shown = f"{shown} for {seat['for']}"
+            shown = str(seat["for"]) if short else f"{shown} for {seat['for']}"
         name = Text(shown, style="bold" if index == self.me else "")
         if index == self.me:
             name.append(" (you)", style="italic")
@@ -50,9 +60,7 @@ class SeatsPanel(Static):
             name.append(" [away]", style="red")
         elif seat["kind"] == "empty":
             name.stylize("dim")
-        cells = [str(self.columns[t][index]) if index < len(self.columns[t]) else ""
-                 for t in self.columns]
-        return [marker, str(index + 1), name, *cells]
+        return name
 
 
 class _Seats:
@@ -63,16 +71,25 @@ class _Seats:
     it), would arrange the whole screen a second time inside the layout.
     """
 
-    def __init__(self, titles: list[str], rows: list[list[Text | str]], header: Style) -> None:
+    def __init__(self, titles: list[str], rows: list[list[Text | str]], header: Style,
+                 shorts: list[Text | None] | None = None) -> None:
         self.titles, self.rows, self.header = titles, rows, header
+        #: Each row's shorter player cell, if it has one, for when the long one is cut.
+        self.shorts = shorts
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         """The lines (the table, when the columns do not fit). In a wide panel the
         player's column takes only a little more than its longest name: the other
         columns stay beside the names, not across the screen from them (160 columns)."""
         width = min(options.max_width, _natural_width(self.titles, self.rows) + PLAYER_SLACK)
-        lines = _laid_out(self.titles, self.rows, width, self.header)
-        yield lines if lines is not None else _table(self.titles, self.rows)
+        lines = _laid_out(self.titles, self.rows, width, self.header, self.shorts)
+        if lines is None:  # (too narrow for the columns: every name as short as it goes)
+            shorts = self.shorts or [None] * len(self.rows)
+            rows = [row if short is None else [*row[:2], short, *row[3:]]
+                    for row, short in zip(self.rows, shorts, strict=True)]
+            yield _table(self.titles, rows)
+        else:
+            yield lines
 
 
 #: Cells the player's column may take beyond its longest name (in a wide panel).
@@ -95,18 +112,27 @@ def _natural_width(titles: list[str], rows: list[list[Text | str]]) -> int:
 _MARKS = (" (you)", " [bot]", " [away]")
 
 
-def fit_player(cell: Text, width: int) -> Text:
-    """The player's cell in ``width`` cells: a name too long is cut (with …) before its
-    marks are (a long name at 80 columns hid that its player was away)."""
+def fit_player(cell: Text, width: int, short: Text | None = None) -> Text:
+    """The player's cell in ``width`` cells: ``short`` (the same player in fewer words,
+    if there is one) when the cell does not fit, and a name too long is cut (with …)
+    before its marks are (a long name at 80 columns hid that its player was away)."""
     if cell.cell_len <= width:
         return cell
+    if short is not None:
+        cell = short
+        if cell.cell_len <= width:
+            return cell
     plain, marks = cell.plain, 0
     for mark in reversed(_MARKS):
         if plain[:len(plain) - marks].endswith(mark):
             marks += len(mark)
     room = width - marks
-    if not marks or room < 2:
+    if not marks:
         return cell
+    if room < 2:
+        # No room for a name: the marks say more than a letter of it would (the seat's
+        # number is beside them).
+        return cell[len(plain) - marks + 1:]  # (each mark starts with a space)
     name = cell[:len(plain) - marks]
     name.truncate(room, overflow="ellipsis")
     return name + cell[len(plain) - marks:]
@@ -147,7 +173,7 @@ def _widths(titles: list[str], cells: list[list[Text]], width: int) -> list[int]
 
 
 def _laid_out(titles: list[str], rows: list[list[Text | str]], width: int,
-              header: Style) -> Text | None:
+              header: Style, shorts: list[Text | None] | None = None) -> Text | None:
     """:func:`_table` as lines of text, cell for cell and style for style the same, or
     ``None`` when the columns do not fit in ``width`` (Rich would squeeze them).
 
@@ -163,8 +189,8 @@ def _laid_out(titles: list[str], rows: list[list[Text | str]], width: int,
     inner = _widths(titles, cells, width)
     if inner is None:
         return None
-    for row in cells:
-        row[2] = fit_player(row[2], inner[2])
+    for row, short in zip(cells, shorts or [None] * len(cells), strict=True):
+        row[2] = fit_player(row[2], inner[2], short)
     out = Text(no_wrap=True, overflow="crop")
     for number, row in enumerate([[Text(t) for t in titles], *cells]):
         line = Text(style=header if number == 0 else "")
