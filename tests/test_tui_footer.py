@@ -40,9 +40,8 @@ from tui.games.getout.screen import GetOutScreen
 from tui.screens.dialogs import ChoiceScreen, ConfirmScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.summary import SummaryScreen
-from tui.screens.table import in_sight
 from tui.session import Session
-from tui.widgets.footer import TableFooter
+from tui.widgets.footer import TableFooter, in_sight
 from tui.widgets.options_form import OptionsForm
 
 __all__ = ["config_dir"]
@@ -58,6 +57,11 @@ async def test_at_80_columns_the_creator_sees_start_in_the_lobby_footer() -> Non
         labels = await until(pilot, lambda: footer_labels_in_view(app), "the footer drawn")
         assert "Start" in labels and "Leave" in labels, labels
         assert lobby.is_creator and footer_keys(app)["start"]
+        # Every key drawn whole: the footer ended in a bare "n" (its words cut off).
+        footer = lobby.query_one(TableFooter)
+        assert labels == [entry.description for entry in footer.entries], labels
+        await pilot.press("n")  # the name line: Enter renames
+        await until(pilot, lambda: "Rename" in footer_labels_in_view(app), "Enter renames")
 
 
 async def test_esc_in_the_lobby_s_options_form_goes_back_to_the_seats_and_the_footer_says_so(

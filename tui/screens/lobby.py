@@ -11,7 +11,7 @@ footer says so ("esc Seats") — on the seats Esc leaves.
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -20,7 +20,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import (
     Button,
     DataTable,
-    Footer,
     Header,
     Input,
     Label,
@@ -39,6 +38,7 @@ from tui.screens.invite import InviteScreen
 from tui.session import ConnectionLost, ServerError
 from tui.settings import MAX_NAME, clean_name
 from tui.widgets.buttons import show_label
+from tui.widgets.footer import COMPACT_FOOTER_BELOW, SparingFooter, TableFooter
 from tui.widgets.limited_input import LimitedInput
 from tui.widgets.lobby_seats import LobbySeats
 from tui.widgets.options_form import (
@@ -54,7 +54,7 @@ from tui.widgets.options_form import (
 NARROW = 60
 
 
-class LobbyScreen(SessionScreen):
+class LobbyScreen(SparingFooter, SessionScreen):
     """Wait for players, set the table up, and start."""
 
     SUB_TITLE = "Lobby"
@@ -76,10 +76,12 @@ class LobbyScreen(SessionScreen):
         # seats Esc goes back to them; on the seats it leaves.
         Binding("escape", "seats", "Seats"),
         Binding("escape", "leave", "Leave"),
-        # Last: at 80 columns the creator's footer has no room left for it (Tab reaches
-        # the name line too); a player who joined has.
         Binding("n", "name", "Name"),
     ]
+    #: The chat and name lines say their keys while they are in sight: at 80 columns
+    #: the creator's footer has no room left for those two.
+    FOOTER_SPARE: ClassVar[dict[str, tuple[str, ...]]] = {
+        "#chat-input": ("chat",), "#rename": ("name",)}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -124,14 +126,11 @@ class LobbyScreen(SessionScreen):
                     max_length=200,
                     compact=True,
                 )
-                yield LimitedInput(
-                    placeholder="Your name here (Enter renames)",
-                    id="rename",
-                    limit=MAX_NAME,
-                    what="Name",
-                    compact=True,
-                )
-        yield Footer()
+                rename = LimitedInput(placeholder="n: your name (Enter renames)", id="rename",
+                                      limit=MAX_NAME, what="Name", compact=True)
+                rename.footer_send = ("Rename", True)  # (Enter's words in the footer)
+                yield rename
+        yield TableFooter(compact=self.app.size.width < COMPACT_FOOTER_BELOW)
 
     def mounted(self) -> None:
         """Show what we know, with the seat list focused (its cursor is the seat keys')."""
@@ -189,6 +188,7 @@ class LobbyScreen(SessionScreen):
     def on_resize(self, event: events.Resize) -> None:
         """Narrower than ``NARROW`` columns, the chat goes under the seats."""
         self.set_class(event.size.width < NARROW, "-narrow")
+        self.fit_footer()
 
     def _refresh_app_options(self, table: dict[str, Any]) -> None:
         """(Creator) what the app fills in itself follows this app's state: a Level X

@@ -31,9 +31,6 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.errors import NoWidget
-from textual.screen import Screen
-from textual.widget import Widget
 from textual.widgets import Header, Input
 
 from tui import gc_tuning
@@ -44,7 +41,7 @@ from tui.screens.base import Banner
 from tui.screens.table_summary import TableSummaryScreen
 from tui.session import ConnectionLost, Entry, ServerError
 from tui.widgets.chat import CHAT_OFF, CHAT_OPEN, ChatLine
-from tui.widgets.footer import TableFooter
+from tui.widgets.footer import COMPACT_FOOTER_BELOW, SparingFooter, TableFooter
 from tui.widgets.log import TableLog
 
 # The dialogs and the summary are imported when first opened, not before the table's
@@ -54,8 +51,6 @@ if TYPE_CHECKING:
 
 #: The actions the base class owns (``check_action`` answers for them).
 BASE_ACTIONS = {"chat", "to_lobby", "bot_for_away", "finish", "leave"}
-#: Below this many columns the footer draws its keys compactly (less space between them).
-COMPACT_FOOTER_BELOW = 100
 #: Seconds after an update that its full collection runs, if one is due
 #: (``tui.gc_tuning``): the update is drawn by then (a frame comes at most 1/60 s after
 #: it), and the next move is still 0.1-0.6 s away (Get It!'s bots, the turn-based bots'
@@ -63,19 +58,7 @@ COMPACT_FOOTER_BELOW = 100
 COLLECT_AFTER = 0.05
 
 
-def in_sight(screen: Screen[Any], widget: Widget) -> bool:
-    """Whether ``widget`` is drawn at its own top left corner (not squeezed out of its
-    box, nor under another widget)."""
-    region = widget.region
-    if not region:
-        return False
-    try:
-        return screen.get_widget_at(region.x, region.y)[0] is widget
-    except NoWidget:
-        return False
-
-
-class TableScreen(TableSummaryScreen):
+class TableScreen(SparingFooter, TableSummaryScreen):
     """One seat's view of a game's table (or a spectator's); subclass per game."""
 
     #: The engine's id of the game this screen plays.
@@ -83,9 +66,8 @@ class TableScreen(TableSummaryScreen):
     #: Keys belong to the table, not to a text line: nothing has the focus at first.
     AUTO_FOCUS = ""
 
-    #: Keys that give way when the footer's keys do not fit (``TableFooter``), by what
-    #: says them instead while it is in sight: the chat line says ``/`` and ``?`` while
-    #: it is empty (as it is whenever the footer shows these keys).
+    #: The chat line says ``/`` and ``?`` while it is empty (as it is whenever the
+    #: footer shows these keys).
     FOOTER_SPARE: ClassVar[dict[str, tuple[str, ...]]] = {"#table-chat": ("chat", "rules")}
     BINDINGS = [
         # Priority: handled as it arrives, so the keys typed straight after it reach the line.
@@ -165,19 +147,7 @@ class TableScreen(TableSummaryScreen):
         """A new size (or a new layout) must not leave the newest log lines out of sight;
         below 100 columns the footer packs its keys closer, so they fit."""
         self.call_after_refresh(self.query_one("#log", TableLog).scroll_end, animate=False)
-        footer = self.query_one(TableFooter)
-        footer.compact = self.size.width < COMPACT_FOOTER_BELOW
-        self.call_after_refresh(footer.redraw)  # (what is in sight may have changed)
-
-    def footer_spare(self) -> tuple[str, ...]:
-        """The keys that may give way in the footer now: those of :data:`FOOTER_SPARE`
-        whose stand-in is in sight (a short terminal squeezes the chat line out)."""
-        spare: list[str] = []
-        for selector, keys in self.FOOTER_SPARE.items():
-            found = self.query(selector)
-            if found and in_sight(self, found.first()):
-                spare += keys
-        return tuple(spare)
+        self.fit_footer()
 
     # ---- showing an update ---------------------------------------------------
 

@@ -25,6 +25,7 @@ from rich.style import Style
 from textual import events
 from textual.binding import Binding
 from textual.color import Color
+from textual.errors import NoWidget
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.strip import Strip
@@ -362,3 +363,50 @@ class TableFooter(Widget, can_focus=False):
             event.stop()
             event.prevent_default()
             self._draw()  # (the key under the mouse is another one now)
+
+
+#: Below this many columns a footer draws its keys compactly (less space between them).
+COMPACT_FOOTER_BELOW = 100
+
+
+def in_sight(screen: Screen[Any], widget: Widget) -> bool:
+    """Whether ``widget`` is drawn at its own top left corner (not squeezed out of its
+    box, nor under another widget)."""
+    region = widget.region
+    if not region:
+        return False
+    try:
+        return screen.get_widget_at(region.x, region.y)[0] is widget
+    except NoWidget:
+        return False
+
+
+class SparingFooter:
+    """A screen (mixed in before ``Screen``) whose :class:`TableFooter` packs its keys
+    closer below :data:`COMPACT_FOOTER_BELOW` columns and lets keys give way that
+    something in sight already names (:attr:`FOOTER_SPARE`)."""
+
+    #: Keys that give way when the footer's keys do not fit, by the widget that says
+    #: them instead while it is in sight.
+    FOOTER_SPARE: ClassVar[dict[str, tuple[str, ...]]] = {}
+
+    def footer_spare(self) -> tuple[str, ...]:
+        """The keys that may give way in the footer now: those of :data:`FOOTER_SPARE`
+        whose stand-in is in sight (a short terminal squeezes a chat line out)."""
+        screen = self
+        assert isinstance(screen, Screen)
+        spare: list[str] = []
+        for selector, keys in self.FOOTER_SPARE.items():
+            found = screen.query(selector)
+            if found and in_sight(screen, found.first()):
+                spare += keys
+        return tuple(spare)
+
+    def fit_footer(self) -> None:
+        """After a new size: the footer's spacing, and which keys it has room for."""
+        screen = self
+        assert isinstance(screen, Screen)
+        footer = screen.query_one(TableFooter)
+        footer.compact = screen.size.width < COMPACT_FOOTER_BELOW
+        screen.call_after_refresh(footer.redraw)  # (what is in sight may have changed)
+

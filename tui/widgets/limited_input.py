@@ -21,6 +21,8 @@ class LimitedInput(Input):
         super().__init__(value, **kwargs)
         self.limit = limit
         self.what = what
+        #: What Enter does, in the footer's words, and whether it is lit (``TableFooter``).
+        self.footer_send = ("Send", True)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """Cut what is over the limit, and say so (the field's own change comes next)."""
