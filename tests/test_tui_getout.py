@@ -725,6 +725,26 @@ async def test_the_score_table_shows_the_newest_rounds_first_and_the_limit() -> 
         assert [str(cell) for cell in scores.get_row_at(1)] == ["Bot 2", "12", "9", "0", "3"]
 
 
+async def test_a_seat_kept_warm_by_a_bot_scores_under_its_person_s_name_cut_to_fit() -> None:
+    """A bot played for Roberta the Great: at 80 columns the score table called her seat
+    "Bot 2", and her long name would have given the box a scroll bar over its last row."""
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await our_turn(pilot, app)
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
+        table.seats[1].stand_in_for = "Roberta the Great"
+        app.hosting.host.refresh(table)
+        scores = screen.query_one("#scores", ScoreTable)
+        await until(pilot, lambda: str(scores.get_row_at(1)[0]).startswith("Robert"),
+                    "her name in the scores")
+        name = str(scores.get_row_at(1)[0])
+        assert name == "Roberta the Great" or name.endswith("…"), name
+        assert scores.virtual_size.width <= scores.scrollable_content_region.width
+        row = next(line for line in screen_text(app).splitlines() if " 2  " in line)
+        assert "Robert" in row and "[bot]" in row, row
+
+
 async def test_the_log_follows_the_person_not_the_seat() -> None:
     """A move made from our seat before we sat there (someone else's, or a bot's, in the
     table's past) is theirs in the log, not "You played"."""

@@ -30,6 +30,19 @@ def seat_names(table: dict[str, Any]) -> list[str]:
     return names
 
 
+def seat_owners(table: dict[str, Any]) -> list[str]:
+    """Whose each seat is: its name, but for a bot keeping an away person's seat warm,
+    that person's (their score is still theirs: a score table that said "Bot 2" lost
+    where it had gone)."""
+    seats = table.get("seats")
+    names = seat_names(table)
+    for i, seat in enumerate(seats if isinstance(seats, list) else []):
+        owner = seat.get("for") if isinstance(seat, dict) else None
+        if isinstance(owner, str) and owner:
+            names[i] = owner
+    return names
+
+
 def text(value: Any, default: str = "someone") -> str:
     """A name or text field from the wire, as a string (``default`` when absent, empty
     or not text at all — a number is written as one, a list or a map is not shown)."""

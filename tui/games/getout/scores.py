@@ -31,6 +31,19 @@ PADDING = 1
 KEPT = 2
 
 
+#: Cells a player's name keeps however narrow the box (more of the table scrolls).
+NAMES_AT_LEAST = 5
+
+
+def _cut(cell: Text, width: int) -> Text:
+    """``cell`` in at most ``width`` cells, ending in … when cut."""
+    if cell.cell_len <= width:
+        return cell
+    cut = cell.copy()
+    cut.truncate(width, overflow="ellipsis")
+    return cut
+
+
 class ScoreTable(ScrollView, can_focus=True):
     """A header and rows of cells (``Text``), shown with :meth:`set_table`."""
 
@@ -116,6 +129,15 @@ class ScoreTable(ScrollView, can_focus=True):
         if shown < len(header):
             self._header[-1] = Text(f"{header[shown - 1].plain}…")
             self._widths = cost(shown)
+        over = sum(self._widths) - room
+        if room and over > 0:
+            # Even the names and totals are too wide: long names are cut (with …), not
+            # the box given a scroll bar that hides its last row.
+            names = max(NAMES_AT_LEAST + 2 * PADDING, self._widths[0] - over)
+            if names < self._widths[0]:
+                self._widths[0] = names
+                self._rows = [[_cut(row[0], names - 2 * PADDING), *row[1:]]
+                              for row in self._rows]
         self._lines.clear()
         self.virtual_size = Size(sum(self._widths), 1 + len(self._rows))
         self.refresh()

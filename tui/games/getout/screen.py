@@ -23,7 +23,7 @@ from tui.games.getout.card import CardWidget, card_label, image_label
 from tui.games.getout.hand import HandWidget
 from tui.games.getout.scores import ScoreTable
 from tui.games.getout.text import describe_event
-from tui.notices import Namer
+from tui.notices import Namer, seat_owners
 from tui.screens.table import TableScreen
 from tui.widgets.seats import SeatsPanel
 from tui.widgets.text import set_text
@@ -119,7 +119,7 @@ class GetOutScreen(TableScreen):
         hand.playable = frozenset(a["card"] for a in self.legal if a["type"] == "play")
         hand.cards = view.get("hand", [])
         self._status(view, legal, names)
-        self._scores(view, names)
+        self._scores(view, seat_owners(table))
 
     def summary(self, msg: dict[str, Any], names: list[str]) -> SummaryScreen | None:
         """The round summary, when this update ended a round: each round's while we play,
@@ -138,7 +138,7 @@ class GetOutScreen(TableScreen):
         from tui.games.getout.summary import round_summary
 
         return round_summary(
-            msg["view"], names, self.my_seat,
+            msg["view"], seat_owners(msg.get("table") or {}), self.my_seat,
             can_deal={"type": "next_round"} in (msg.get("legal") or []),
             can_lobby=self.is_creator,
         )
