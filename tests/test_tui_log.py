@@ -238,3 +238,25 @@ async def test_the_log_wraps_again_when_its_box_goes_back_to_a_width_it_had() ->
         await until(pilot, lambda: wrapped() and len(table.lines) == narrow,
                     "wrapped narrow again")
         assert " ".join(line.text for line in table.lines).split() == text.split()
+
+
+async def test_a_table_s_log_lines_wrapped_before_its_scrollbar_came_are_not_cut() -> None:
+    """At 80 columns a line wrapped while the log had no scrollbar lost its last letter
+    under the scrollbar when it came ("… at seat 2 unti")."""
+    from tests.tui_support import make_app
+    from tui.screens.table import TableScreen
+
+    app = make_app(solo={"game_id": "getout", "seats": 3})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        log = app.screen.query_one("#log", TableLog)
+        await until(pilot, lambda: log.lines, "the first lines")
+        width = log.scrollable_content_region.width
+        # A line exactly as wide as the log without a scrollbar, then enough to scroll.
+        log.write("x" * (width - 1) + " end")
+        for n in range(30):
+            log.write(f"line {n}")
+        await until(pilot, lambda: log.show_vertical_scrollbar, "the scrollbar")
+        room = log.scrollable_content_region.width
+        assert all(line.cell_length <= room for line in log.lines)
+        assert any(line.text.rstrip() == "end" for line in log.lines)
