@@ -268,6 +268,43 @@ async def test_preparation_places_the_special_cards_with_the_keys() -> None:
         assert [game.cards[c].kind[0] for c in game.arranged[0]] == order
 
 
+async def test_a_new_deal_of_another_size_shows_its_own_cards_and_only_its_special_chosen(
+) -> None:
+    """After "Next round" the pile showed "☺ SMILE  22  26  31  ☺ SMILE", or a number
+    marked chosen, until Tab: the last round's cards, on their way out, were painted
+    with the new ones, and the new ones kept the last round's choice."""
+    from textual.app import App
+
+    from tui.games.getit.text import card_text
+
+    def numbers(*values: int) -> list[dict[str, Any]]:
+        return [{"kind": "number", "value": v, "id": v} for v in values]
+
+    smile = {"kind": "smile", "id": 100}
+
+    class Row(App[None]):
+        def compose(self) -> Any:
+            yield PrepRow()
+
+    app = Row()
+    async with app.run_test(size=(80, 24)) as pilot:
+        row = app.query_one(PrepRow)
+        for cards, chosen in ((numbers(3, 9, 14, 20), None),
+                              ([*numbers(6, 22, 26), smile, *numbers(31)], 3),
+                              ([*numbers(12, 15), smile, *numbers(33)], 2),
+                              (numbers(6, 14, 33, 40, 41, 50), None)):
+            row.cards, row.selected = cards, chosen  # (as the panel shows a deal)
+            await pilot.pause()
+
+            def shown() -> list[tuple[str, bool]]:
+                return [(str(chip.render()), chip.has_class("selected"))
+                        for chip in row.query(PrepCard) if chip.display]
+
+            want = [((f"▶{card_text(c)}◀" if i == chosen else card_text(c)), i == chosen)
+                    for i, c in enumerate(cards)]
+            await until(pilot, lambda: shown() == want, "the new deal alone")  # noqa: B023
+
+
 @pytest.mark.parametrize(("hand", "framed"), [
     (["6", "6", "15", "15", "20", "smile"], True),
     # A level-6 hand with three specials: framed, its last cards were out of sight.

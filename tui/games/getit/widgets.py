@@ -7,6 +7,7 @@ posts :class:`SeatCard.Chosen`, a click on a card in preparation posts
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.cells import cell_len
@@ -269,24 +270,28 @@ class PrepRow(Horizontal):
         yield scroll
         yield Static("◂ bottom", classes="end", id="prep-bottom")
 
+    #: The cards' chips, in order. (Not a query: chips of the last deal stay in the
+    #: DOM until their removal is done, and were painted with the new deal's cards.)
+    _chips: tuple[PrepCard, ...] = ()
+
     def watch_cards(self) -> None:
         """Lay the row out again (cards are added or removed only on a new deal)."""
         if not self.is_mounted:
             return
-        chips = list(self.query(PrepCard))
         self.set_class(self._dense(), "dense")
-        if len(chips) != len(self.cards):
-            for chip in chips:
+        if len(self._chips) != len(self.cards):
+            for chip in self._chips:
+                chip.display = False  # (out of sight now; removed a moment later)
                 chip.remove()
-            chips = [PrepCard(i) for i in range(len(self.cards))]
-            self.query_one("#prep-cards", HorizontalScroll).mount_all(chips)
-        self._paint(chips)
+            self._chips = tuple(PrepCard(i) for i in range(len(self.cards)))
+            self.query_one("#prep-cards", HorizontalScroll).mount_all(self._chips)
+        self._paint(self._chips)
 
     def watch_selected(self) -> None:
         """Move the mark to the newly chosen card."""
         if self.is_mounted:
             self.set_class(self._dense(), "dense")
-            self._paint(list(self.query(PrepCard)))
+            self._paint(self._chips)
 
     def on_mount(self) -> None:
         """Draw whatever was set before mounting; follow the cards' scrolling."""
@@ -304,7 +309,7 @@ class PrepRow(Horizontal):
         left = scroll.scroll_x
         right = left + scroll.scrollable_content_region.width
         top = bottom = 0
-        for chip in self.query(PrepCard):
+        for chip in self._chips:
             region = chip.virtual_region
             if region.x < left:
                 top += 1
@@ -345,7 +350,7 @@ class PrepRow(Horizontal):
         dense = self._dense()
         if dense != self.has_class("dense"):
             self.set_class(dense, "dense")
-            self._paint(list(self.query(PrepCard)))
+            self._paint(self._chips)
 
     def _dense(self) -> bool:
         """Whether the cards go without frames: when framed they would not all fit
@@ -360,7 +365,7 @@ class PrepRow(Horizontal):
         need = sum(cell_len(card_text(card)) + 5 for card in self.cards)
         return need + (2 if self.selected is not None else 0) > room  # ▶ … ◀
 
-    def _paint(self, chips: list[PrepCard]) -> None:
+    def _paint(self, chips: Sequence[PrepCard]) -> None:
         # The chosen card is brought into sight when it, the order or the frames change;
         # not for an update that changes none of them (the wheel's scrolling stays).
         sight = (self.selected, tuple(card.get("id") for card in self.cards),
@@ -386,7 +391,7 @@ class PrepRow(Horizontal):
     def show_chosen(self) -> None:
         """Bring the chosen card into sight: the player asked for it (it may have been
         chosen already, and scrolled away since)."""
-        chip = next((c for c in self.query(PrepCard) if c.index == self.selected), None)
+        chip = next((c for c in self._chips if c.index == self.selected), None)
         if chip is not None:
             self.call_after_refresh(self._in_sight, chip)
 
