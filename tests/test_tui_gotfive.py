@@ -40,6 +40,7 @@ from .test_tui import join_by_address, until
 from .tui_support import (
     count_layouts,
     footer_drawn,
+    footer_keys,
     gotfive_clue_move,
     screen_strips,
     screen_text,
@@ -422,6 +423,16 @@ async def test_got_five_from_circled_cells_wins_and_the_summary_shows_the_game()
         await pilot.press("c")
         assert app.screen is screen
         assert "You win" in str(screen.query_one("#gf-status").render())
+        # A rematch: the last game's "You win" is no summary of the new one (a fresh
+        # player's ``v`` opened it in the new game).
+        assert footer_keys(app).get("summary_again")
+        first = table.game
+        screen.action_rematch()
+        await until(pilot, lambda: table.game is not first and screen.table["phase"] == "play"
+                    and screen.view.get("phase") != "over", "the rematch")
+        assert "summary_again" not in footer_keys(app)
+        await pilot.press("v")
+        assert app.screen is screen
 
 
 async def test_every_opponents_rack_stays_in_sight_as_clues_lengthen_it() -> None:

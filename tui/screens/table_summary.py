@@ -62,6 +62,12 @@ class TableSummaryScreen(TableCreatorScreen):
             self.action_rematch()
 
     def _summary(self, msg: dict[str, Any], names: list[str]) -> None:
+        over = self.table.get("phase") == "over"
+        if self._end_shown and not over:
+            # A rematch: the last game's end is no summary of this one (``v`` opened
+            # "You win" in the new game).
+            self._end_shown = False
+            self._last_summary = None
         if self._last_summary is not None and self.summary_over(msg):
             self._last_summary = None
         if self.summary_screen is not None:
@@ -73,7 +79,6 @@ class TableSummaryScreen(TableCreatorScreen):
             else:
                 self.summary_screen.dismiss(None)
             self.summary_screen = None
-        over = self.table.get("phase") == "over"
         if self.finishing and not over:
             return  # the bots race to the end: only the final summary is worth a stop
         screen = self.summary(msg, names)
