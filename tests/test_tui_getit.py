@@ -219,7 +219,9 @@ async def test_a_person_and_bots_clear_a_level_one_round_through_the_keys() -> N
         timer = screen.view.get("timer")
         assert waiting.endswith(f" · the {timer} s timer starts when all are done" if timer
                                 else " · an untimed round"), waiting
-        assert screen.query_one("#table-chat", Input).disabled is False  # chat between rounds
+        # Silent from the deal (a line could tell the next seat its pile), open again
+        # once the round is over.
+        assert screen.query_one("#table-chat", Input).disabled
         await arrange_as_dealt(pilot, screen)
         assert screen.query_one("#table-chat", Input).disabled  # silent in the round
         assert "look" in footer_keys(screen) and "done" not in footer_keys(screen)
@@ -232,6 +234,7 @@ async def test_a_person_and_bots_clear_a_level_one_round_through_the_keys() -> N
         await pilot.press("c")
         await until(pilot, lambda: app.screen is screen, "the table")
         assert "summary_again" in footer_keys(screen)
+        assert screen.query_one("#table-chat", Input).disabled is False  # between rounds
         await pilot.press("v")
         again = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
                             and app.screen, "the summary again")

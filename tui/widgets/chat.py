@@ -11,8 +11,8 @@ from textual.widgets import Input
 #: opens the rules and the keys. Longest first: the line shows the longest that fits.
 CHAT_OPEN = ("/ chat (Enter sends, Esc cancels) · ? rules and keys",
              "/ chat (Enter sends, Esc cancels) · ? rules", "/ chat · ? rules")
-CHAT_OFF = ("no chat in the round: the game is silent · ? rules and keys",
-            "no chat in the round · ? rules and keys", "no chat · ? rules")
+CHAT_OFF = ("no chat until the round is over: the game is silent · ? rules and keys",
+            "no chat until the round is over · ? rules and keys", "no chat · ? rules")
 #: Its words while it has the keys and nothing is typed yet: it says it is listening.
 CHAT_TYPING = ("type a line to the table: Enter sends it, Esc gives the keys back",
                "type a line: Enter sends, Esc cancels", "Enter sends, Esc cancels")

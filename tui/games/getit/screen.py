@@ -352,8 +352,10 @@ class GetItScreen(TableScreen):
     # ---- what every table asks of a game ------------------------------------------
 
     def chat_open(self) -> bool:
-        """The game is silent: table chat is off while a round is played."""
-        return self.view.get("phase") != "play"
+        """The game is silent: table chat is off from the deal to the round's end (in
+        preparation a line could tell the next seat what the pile it gets holds; the
+        rulebook: look at your cards, "but don't show them to anyone else")."""
+        return self.view.get("phase") not in ("prepare", "play")
 
     def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
         """One line of the log for one of this game's events."""
