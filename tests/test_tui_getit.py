@@ -486,10 +486,10 @@ async def test_home_and_end_show_the_ends_of_a_long_hand() -> None:
         await pilot.press("end")
         await until(pilot, lambda: cards.scroll_x == cards.max_scroll_x
                     and row.hidden()[1] == 0, "the bottom in sight")
-        # In the chat line, Home and End are the line's own.
-        await pilot.press("slash", "a", "b", "home", "X")
-        chat = screen.query_one("#table-chat", Input)
-        assert chat.value == "Xab" and cards.scroll_x == cards.max_scroll_x
+        # No chat line takes them in preparation (the game is silent from the deal).
+        await pilot.press("slash", "home")
+        await until(pilot, lambda: cards.scroll_x == 0, "the top in sight again")
+        assert not screen.query_one("#table-chat", Input).has_focus
 
 
 async def test_peek_and_talk_keys_come_and_go_with_the_mirror_and_the_speech_bubble() -> None:
@@ -840,7 +840,7 @@ async def test_to_you_counts_what_the_others_do_to_you() -> None:
         assert [k.display for k in looks] == ["2-3"]
         assert screen.check_action("look", (4,)) is False  # no player 4 here
         assert screen.check_action("look", (1,)) is True
-        assert number_ranges([1, 3, 4]) == "1 3-4" and number_ranges([2]) == "2"
+        assert number_ranges([1, 3, 4]) == "1,3-4" and number_ranges([2]) == "2"
         # Both bots look at Ann: the screen says so in words, and marks it as unanimous.
         for seat in (1, 2):
             if table.game.signals["look"][seat] != 0:
@@ -981,7 +981,7 @@ def test_a_player_signalling_nothing_is_told_to_look_at_who_should_play() -> Non
                             "signals": [dict(none), dict(none), dict(none)]}
     namer = Namer(["Ann", "Bob", "Cy"])
     assert my_signals(view, namer) == (
-        "no signal — look (1 3) at who should play")
+        "no signal — look (1,3) at who should play")
     assert my_signals({**view, "phase": "over"}, namer) == "no signal"  # nothing to wait for
     # Everyone looks at us: the line says what they wait for.
     looked_at = [{**none, "look": 1}, dict(none), {**none, "look": 1}]
@@ -989,7 +989,7 @@ def test_a_player_signalling_nothing_is_told_to_look_at_who_should_play() -> Non
         "no signal — all look at you: play your top card (Space)")
     looked_at[2]["look"] = 0
     assert my_signals({**view, "signals": looked_at}, namer) == (
-        "no signal — look (1 3) at who should play")
+        "no signal — look (1,3) at who should play")
     # Only players with cards left are worth a look; with none left but ours: play.
     view["piles"] = [{"count": 0, "top": None}, {"count": 2, "top": None},
                      {"count": 1, "top": None}]
@@ -1508,3 +1508,22 @@ async def test_a_seats_signals_changing_repaint_its_lines_alone() -> None:
         card.show(lines=["looks at YOU"], **{**state, "looked_at": True, "also": ["look past"]})
         await pilot.pause()
         assert card.border_subtitle == "◀ you look here · look past"
+
+
+def test_no_signal_goes_to_an_empty_pile() -> None:
+    """A fresh player looked at, then smiled at, a seat whose pile was empty: a signal
+    is about the card a pile shows, and an empty pile shows none. Its number is refused
+    in one line, and the footer's look key and a click's "next" leave it out."""
+    from tui.games.getit.keys import KeyContext, key_works, look_keys, look_target, next_look
+    from tui.games.getit.keys import why_not as why
+
+    view = {"phase": "play", "piles": [{"count": 2}, {"count": 3}, {"count": 0},
+                                       {"count": 1}, {"count": 0}]}
+    ctx = KeyContext(view, [], 0)
+    assert look_keys(ctx) == "2,4"
+    assert look_target(3, ctx, None) is False and look_target(4, ctx, None) == 3
+    assert key_works("look", (3,), ctx) is False and key_works("look", (4,), ctx) is True
+    said = why("look", (3,), ctx) or ""
+    assert said.startswith("Player 3's pile is empty") and said.endswith("Look at 2,4."), said
+    assert why("look", (9,), ctx) == "No player 9 at this table: the others are 2-5."
+    assert next_look(ctx, 1) == 4 and next_look(ctx, 3) == 4  # (again: at nobody)

@@ -71,22 +71,33 @@ class KeyContext:
         """The other players' numbers, as runs ("2-4")."""
         return number_ranges([n for n in range(1, self.seats + 1) if n - 1 != self.me])
 
-    def my_count(self) -> int:
+    def count(self, seat: int) -> int:
+        """How many cards ``seat``'s pile holds."""
         piles = self.view.get("piles") or []
-        pile = piles[self.me] if self.me is not None and self.me < len(piles) else None
+        pile = piles[seat] if 0 <= seat < len(piles) else None
         return int(pile.get("count", 0)) if isinstance(pile, dict) else 0
+
+    def lookable(self) -> list[int]:
+        """The seats a signal may go to: the others whose pile still shows a card (a
+        signal is about the card its target shows; an empty pile shows none)."""
+        return [seat for seat in range(self.seats) if seat != self.me and self.count(seat)]
+
+    def my_count(self) -> int:
+        return 0 if self.me is None else self.count(self.me)
 
 
 def look_keys(ctx: KeyContext) -> str | None:
-    """What the look key shows in the footer: the other players' numbers ("2-4")."""
-    return ctx.others() or None
+    """What the look key shows in the footer: the numbers of the other players whose
+    pile shows a card ("2-4")."""
+    return number_ranges([seat + 1 for seat in ctx.lookable()]) or None
 
 
 def look_target(number: int, ctx: KeyContext, looked: int | None) -> int | bool | None:
     """Whom pressing ``number`` looks at: a seat, ``None`` (at nobody: 0, or the one we
-    look at already), or ``False`` when there is no such other player."""
+    look at already), or ``False`` when there is no such other player, or their pile
+    is empty (:func:`why_not` says which)."""
     target = None if number == 0 else number - 1
-    if target is not None and (target >= ctx.seats or target == ctx.me):
+    if target is not None and target != looked and target not in ctx.lookable():
         return False
     return None if target == looked else target
 
@@ -94,7 +105,7 @@ def look_target(number: int, ctx: KeyContext, looked: int | None) -> int | bool 
 def next_look(ctx: KeyContext, looked: int | None) -> int | None:
     """The number that looks at the next player after the one we look at (after the
     last: that one's again, which looks at nobody); ``None`` when there is nobody."""
-    others = [seat for seat in range(ctx.seats) if seat != ctx.me]
+    others = ctx.lookable()
     later = [seat for seat in others if looked is None or seat > looked]
     if later:
         return later[0] + 1
@@ -115,7 +126,7 @@ def key_works(action: str, parameters: tuple[object, ...], ctx: KeyContext) -> b
         # player at this table.
         number = parameters[0] if parameters else 1
         return phase == "play" and (number == 1 or (
-            isinstance(number, int) and 0 < number <= ctx.seats and number - 1 != ctx.me))
+            isinstance(number, int) and number - 1 in ctx.lookable()))
     if action == "stop_signals":
         # Dimmed while we signal nothing: it works once we do.
         return (ctx.signalling() or None) if phase == "play" else False
@@ -144,6 +155,10 @@ def why_not(action: str, parameters: tuple[object, ...], ctx: KeyContext) -> str
             return "Looks start with the round."
         if number == ctx.me + 1:
             return f"Player {number} is you: look at another player ({ctx.others()})."
+        if isinstance(number, int) and 0 < number <= ctx.seats:
+            return (f"Player {number}'s pile is empty: a signal is about the card a pile "
+                    "shows." + (f" Look at {number_ranges([s + 1 for s in ctx.lookable()])}."
+                                if ctx.lookable() else ""))
         return f"No player {number} at this table: the others are {ctx.others()}."
     if action == "peek":
         symbol, word = SPECIALS["mirror"]

@@ -405,11 +405,11 @@ def to_you_text(facts: ToYou) -> Text:
 
 
 def number_ranges(numbers: list[int]) -> str:
-    """Ascending whole numbers as runs: ``[1, 3, 4]`` → ``"1 3-4"``, ``[2, 3, 4]`` → ``"2-4"``."""
+    """Ascending whole numbers as runs: ``[1, 3, 4]`` → ``"1,3-4"``, ``[2, 3, 4]`` → ``"2-4"``."""
     runs: list[list[int]] = []
     for n in sorted(numbers):
         if runs and n == runs[-1][-1] + 1:
             runs[-1].append(n)
         else:
             runs.append([n])
-    return " ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+    return ",".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
