@@ -633,6 +633,37 @@ async def test_talk_opens_ahead_keeps_the_line_and_sends_it_once_the_bubble_show
         assert talk.value == "" and screen.focused is None
 
 
+async def test_the_talk_is_open_cue_goes_when_the_bubble_is_played(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Talk is open: t, then Enter, sends your line" stayed under our line after the
+    bubble was played (and the log said talk had ended)."""
+    from tui.games.getit.widgets import WhyLine
+
+    monkeypatch.setattr(WhyLine, "LASTS", 600.0)  # (gone for its reason, not its time)
+    app = solo_app(3, {"level": 5})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        table = piles_held_still(app, [["30"], ["40"], ["5", "speech"]])
+        await until(pilot, lambda: screen.view.get("phase") == "play"
+                    and "talk" in footer_keys(screen), "the talk key before the bubble")
+        await pilot.press("t", "m", "e", "escape")
+        talk = screen.query_one(TalkLine)
+        await until(pilot, lambda: screen.focused is None and not talk.display, "closed")
+        events = table.game.act(2, {"type": "play"}, now=engine_now(app))  # the 5
+        app.hosting.host.refresh(table, events)
+        await until(pilot, lambda: "t, then Enter, sends your line" in why_said(screen),
+                    "the cue")
+        await pilot.press("t")  # the line has the keys: talk's end is told in a notice
+        await until(pilot, lambda: talk.has_focus, "the line")
+        events = table.game.act(2, {"type": "play"}, now=engine_now(app))  # the bubble
+        app.hosting.host.refresh(table, events)
+        await until(pilot, lambda: "Talk is open" not in why_said(screen), "the cue gone")
+        await pilot.press("escape")
+        await until(pilot, lambda: screen.focused is None, "the keys back")
+        await pilot.press("enter")  # (a key that does nothing in a round says why)
+        await until(pilot, lambda: "Space plays your top card" in why_said(screen), "Enter")
+
+
 async def test_a_line_kept_ahead_outlives_a_round_the_bubble_never_showed_in() -> None:
     """Level 5, the bubble not dealt this round: Ann's line typed ahead is not dropped
     when the round ends without it. She is told, where it cannot be missed, that it was

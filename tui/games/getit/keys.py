@@ -183,6 +183,8 @@ def why_not(action: str, parameters: tuple[object, ...], ctx: KeyContext) -> str
         if phase == "play" and not ctx.my_count():
             return "Your pile is empty: you only signal now."
         return None
+    if action == "done" and phase == "play":
+        return "Enter does nothing in a round: Space plays your top card."
     if action == "stop_signals" and phase == "play":
         return "You signal nothing now."
     if action == "next_round" and phase == "play":

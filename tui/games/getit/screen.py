@@ -37,7 +37,7 @@ from tui.games.getit.prep import Preparation, PrepPanel
 from tui.games.getit.seats import SeatsRow
 from tui.games.getit.signals import AIMED_KINDS, SignalState
 from tui.games.getit.summary import round_summary
-from tui.games.getit.talk import GUARDED, TALK_ENDED_NOTICE, TalkLine
+from tui.games.getit.talk import GUARDED, OPEN_NOTES, TALK_ENDED_NOTICE, TalkLine
 from tui.games.getit.text import describe_event, signalled_at
 from tui.games.getit.timer import SandTimer
 from tui.games.getit.top import TopLine
@@ -292,6 +292,10 @@ class GetItScreen(TableScreen):
     @on(TalkLine.Note)
     def talk_note(self, event: TalkLine.Note) -> None:
         self.why(event.text)
+
+    @on(TalkLine.Closed)
+    def talk_closed(self) -> None:
+        self.my_place.query_one(WhyLine).withdraw(*OPEN_NOTES)
 
     def action_leave(self) -> None:
         """Esc in the talk line closes it, keeping what was typed while talk may open."""

@@ -33,6 +33,9 @@ TALK_ENDED_NOTICE = ("Talk has ended (the speech bubble was played): Enter or Es
 NOT_YET = ("Not sent yet, kept: talk opens when you see ✎ (then t, Enter says it). "
            "Your keys are the table's again.")
 UNSENT = "Talk has ended: your line was not sent."
+#: What is said as talk opens with a line waiting (with the keys in the line, or not).
+OPEN_NOTES = ("✎ Talk is open: Enter sends your line.",
+              "✎ Talk is open: t, then Enter, sends your line.")
 KEPT = ("The round is over and the speech bubble never showed: your line was not said. "
         "It is kept for the next round (t shows it).")
 #: Seconds the round's keys wait after the talk line loses the keys without Enter or
@@ -99,6 +102,9 @@ class TalkLine(Input):
             super().__init__()
             self.text = text
 
+    class Closed(Message):
+        """Talk is no longer open (what :data:`OPEN_NOTES` said no longer holds)."""
+
     DEFAULT_CSS = """
     TalkLine.-ready { text-style: bold reverse; }
     """
@@ -152,8 +158,7 @@ class TalkLine(Input):
                 self.hint = open_hint(wait, self.quiet)
                 if self.value:
                     self.add_class("-ready")
-                    note = ("✎ Talk is open: Enter sends your line." if self.has_focus
-                            else "✎ Talk is open: t, then Enter, sends your line.")
+                    note = OPEN_NOTES[0] if self.has_focus else OPEN_NOTES[1]
             self.display, self.disabled = True, False
             self._placeholder()
             return note
@@ -198,7 +203,10 @@ class TalkLine(Input):
                    and (pile.get("top") or {}).get("kind") == "speech"}
         wait = bots_wait(view, time_left, bool(holders) and holders <= bots) \
             if phase == "open" and self.phase != "open" else 0.0
+        was = self.phase
         note = self.follow(phase, wait)
+        if was == "open" and phase != "open":
+            self.post_message(self.Closed())  # ("Talk is open" no longer holds)
         if note in (TALK_ENDED_NOTICE, KEPT):  # (the round's hint line may be gone)
             self.notify(note, severity="warning", timeout=6)
         elif note:

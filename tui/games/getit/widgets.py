@@ -416,17 +416,26 @@ class WhyLine(Static):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__("", markup=False, **kwargs)
         self._clear: Timer | None = None
+        #: What is said now ("": nothing).
+        self.said = ""
 
     def clear(self) -> None:
         """Say nothing (what was said no longer holds: the player did it)."""
         if self._clear is not None:
             self._clear.stop()
             self._clear = None
+        self.said = ""
         self.update("")
+
+    def withdraw(self, *texts: str) -> None:
+        """Say nothing if what is said is one of ``texts`` (it no longer holds)."""
+        if self.said in texts:
+            self.clear()
 
     def say(self, text: str) -> None:
         """Show ``text`` in place of what was said before, for :attr:`LASTS` seconds."""
+        self.said = text
         self.update(f"▸ {text}")
         if self._clear is not None:
             self._clear.stop()
-        self._clear = self.set_timer(self.LASTS, lambda: self.update(""))
+        self._clear = self.set_timer(self.LASTS, self.clear)
