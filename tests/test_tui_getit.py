@@ -1558,3 +1558,26 @@ def test_no_signal_goes_to_an_empty_pile() -> None:
     assert said.startswith("Player 3's pile is empty") and said.endswith("Look at 2,4."), said
     assert why("look", (9,), ctx) == "No player 9 at this table: the others are 2-5."
     assert next_look(ctx, 1) == 4 and next_look(ctx, 3) == 4  # (again: at nobody)
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+async def test_at_80_columns_the_seat_we_smile_at_says_so_on_its_edge(seats: int) -> None:
+    """The edge read "◀ you look here · sm…" (4 seats), or had no room for the smile at
+    all (6): what else we signal is kept, the words before it give way."""
+    from rich.cells import cell_len
+
+    app = solo_app(seats, {})
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot)
+        piles_held_still(app, [["3"], ["4", "5"], ["6"], ["7"], ["8"], ["9"]][:seats])
+        await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
+        await pilot.press("2", "s")
+        card = screen.query_one("#seat-1", SeatCard)
+
+        def edges() -> str:
+            return f"{card.border_title} | {card.border_subtitle}"
+
+        await until(pilot, lambda: "smile" in str(card.border_subtitle), "the smile")
+        shown = str(card.border_subtitle)
+        assert cell_len(shown) <= card.size.width - 4, edges()
+        assert "◀" in edges(), edges()

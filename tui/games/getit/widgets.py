@@ -123,22 +123,31 @@ class SeatCard(Vertical):
         if self._state is not None:
             self._paint(**self._state)
 
+    def on_resize(self) -> None:
+        """The edges' words fit the new width."""
+        if self._state is not None and self.children:
+            self._paint(**self._state)
+
     def _paint(self, *, name: str, top: dict[str, Any] | None, count: int,
                lines: list[str], said: str | None, looked_at: bool, at_me: bool,
                also: list[str]) -> None:
         pile = f"{count} left" if count else "pile empty"
         title = f"{self.seat + 1} {name}"
-        mark = "◀ you look" if self.narrow else "◀ you look here"
-        if also and not self.narrow:
-            mark += " · " + " · ".join(also)  # (and smile, look past: one key each)
+        # What else we signal at them (smile, look past) is kept whole where the edge is
+        # short: the words before it give way first ("◀ you look here · sm…" told
+        # nothing).
+        room = self.size.width - 4 if self.size.width else 80  # (corners, a space each)
+        signals = "".join(f" · {kind}" for kind in also)
         if self.short and self.narrow:
             # (A narrow title has no room for the count: the bottom edge holds it; where
             # we look, the title ends "◀" as the double border marks it too.)
             title += " ◀" if looked_at else ""
-            subtitle = pile
+            subtitle = _fitted(room, f"{pile}{signals}", signals[3:], pile)
         else:
             title += f" · {pile}" if self.short else ""
-            subtitle = mark if looked_at else ""
+            looks = ("◀ you look",) if self.narrow else ("◀ you look here", "◀ you look")
+            subtitle = _fitted(room, *(f"{w}{signals}" for w in (*looks, "◀ you", "◀"))
+                               ) if looked_at else ""
         # Set only when they change: each setting repaints the whole card, and most
         # updates change only the signal lines under the card's face.
         if self.border_title != title:
@@ -205,6 +214,11 @@ class PlayedRow(Static):
 
     def render(self) -> Text:
         return Text(played_line(self._cards, self.content_region.width or 80), no_wrap=True)
+
+
+def _fitted(room: int, *choices: str) -> str:
+    """The first of ``choices`` that fits in ``room`` cells (else the last)."""
+    return next((choice for choice in choices if cell_len(choice) <= room), choices[-1])
 
 
 class PrepCard(Static):
