@@ -925,6 +925,9 @@ async def test_signals_are_not_shown_once_the_round_is_over() -> None:
         await pilot.pause()
         assert game.signals["look"][1] == 2  # the engine still has it …
         assert "looks at" not in seat_text()  # … but it is about nothing now
+        # The card that lost the round is marked among those played (it read "1 2").
+        played = str(screen.query_one("#played").render())
+        assert played.split()[-1].startswith("✗"), played
 
 
 async def test_a_look_that_reaches_the_host_after_its_player_played_is_refused() -> None:

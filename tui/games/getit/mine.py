@@ -45,7 +45,10 @@ class MyPlace(Horizontal):
     def show(self, view: dict[str, Any], signals: SignalState, me: int | None,
              namer: Namer) -> None:
         """Show our place as ``view`` has it (only the played cards for a spectator)."""
-        self.query_one(PlayedRow).show(list(view.get("played") or []))
+        wrong = (view.get("reveal") or {}).get("wrong")
+        card = wrong.get("card") if isinstance(wrong, dict) else None
+        self.query_one(PlayedRow).show(list(view.get("played") or []),
+                                       card.get("id") if isinstance(card, dict) else None)
         if me is None:
             return
         self._set("#to-you", to_you_text(signals.to_you(view, me)))

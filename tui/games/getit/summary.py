@@ -77,7 +77,9 @@ def piles_table(view: dict[str, Any], namer: Namer) -> Table:
     for holder, cards in enumerate(piles):
         row = Text()
         if wrong and seat_index(wrong.get("seat")) == holder:
-            row.append(f"✗{card_text(wrong.get('card'))} ", style="bold reverse")
+            # (Played, not left: it lost the round from the top of this pile.)
+            row.append(f"✗{card_text(wrong.get('card'))} played", style="bold reverse")
+            row.append(" · ")
         for card in cards if isinstance(cards, list) else []:
             row.append(f"{card_text(card)}  ")
         if not row:

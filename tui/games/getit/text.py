@@ -241,10 +241,12 @@ def _special_hint(view: dict[str, Any], me: int | None, mine: dict[str, Any]) ->
     return None
 
 
-def played_line(cards: list[Any], width: int) -> str:
+def played_line(cards: list[Any], width: int, wrong: Any = None) -> str:
     """The row of played cards, the latest last, in ``width`` cells: when they do not
-    all fit, the oldest give way to "…"."""
-    shorts = [card_short(c) for c in cards]
+    all fit, the oldest give way to "…". The card with id ``wrong`` (the one that lost
+    the round) is marked ✗."""
+    shorts = [("✗" if wrong is not None and isinstance(c, dict) and c.get("id") == wrong
+               else "") + card_short(c) for c in cards]
     if not shorts:
         return "played: nothing yet"
     line = "played: " + " ".join(shorts)

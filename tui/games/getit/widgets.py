@@ -205,15 +205,18 @@ class PlayedRow(Static):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id, markup=False)
         self._cards: list[Any] = []
+        self._wrong: Any = None
 
-    def show(self, cards: list[Any]) -> None:
-        """Show these played cards (repainted only when they change)."""
-        if cards != self._cards:
-            self._cards = list(cards)
+    def show(self, cards: list[Any], wrong: Any = None) -> None:
+        """Show these played cards, the one with id ``wrong`` (that lost the round)
+        marked (repainted only when they change)."""
+        if cards != self._cards or wrong != self._wrong:
+            self._cards, self._wrong = list(cards), wrong
             self.refresh()
 
     def render(self) -> Text:
-        return Text(played_line(self._cards, self.content_region.width or 80), no_wrap=True)
+        return Text(played_line(self._cards, self.content_region.width or 80, self._wrong),
+                    no_wrap=True)
 
 
 def _fitted(room: int, *choices: str) -> str:
