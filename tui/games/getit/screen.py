@@ -335,7 +335,7 @@ class GetItScreen(TableScreen):
         return key_works(action, parameters, self._keys())
 
     def action_rules(self) -> None:
-        """In a round: its keys and signals beside the table, the timer in sight (it
+        """In a round: its keys and signals over the log, the timer in sight (it
         runs on); otherwise, or asked for from there, the whole rules."""
         if self.view.get("phase") != "play":
             super().action_rules()
