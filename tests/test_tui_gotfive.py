@@ -468,6 +468,31 @@ async def test_every_opponents_rack_stays_in_sight_as_clues_lengthen_it() -> Non
             assert f"{seat + 1} Bot {seat + 1}" in shown, shown
 
 
+async def test_a_rack_wrapped_over_two_lines_still_ends_with_its_plus() -> None:
+    """Late in a game at 80 columns one opponent's wrapped rack had lost its "+" (left
+    out where it would have stood alone) while the other's kept it."""
+    from textual.app import App, ComposeResult
+
+    from tui.games.gotfive.rack import OthersPanel
+
+    class Racks(App[None]):
+        def compose(self) -> ComposeResult:
+            yield OthersPanel()
+
+    seen = [{"n": n, "colour": colour_of(n)} for n in (11, 24, 35, 42, 53)]
+    clues = [{"seat": 1, "clue": "compare", "position": p, "tile": n, "same": False}
+             for p, n in ((0, 12), (1, 25), (2, 36), (3, 43))]
+    app = Racks()
+    for width in range(30, 61, 3):
+        async with app.run_test(size=(width, 20)) as pilot:
+            others = app.query_one(OthersPanel)
+            others.set_attributes(me=0, names=["You", "Bo"], racks=[seen, seen], clues=clues)
+            await pilot.pause()
+            text = screen_text(app).rstrip()
+            assert text.endswith("+"), (width, text)
+        app = Racks()
+
+
 async def test_racks_ask_for_a_layout_only_when_their_height_changes() -> None:
     """Your rack and the others' racks take their attributes in one go
     (``set_attributes``): a repaint, and a layout only when their height changes."""

@@ -17,11 +17,6 @@ def test_pieces_wrap_between_never_inside_and_line_up_under_the_first() -> None:
     assert lines[1].plain.index("D") == lines[0].plain.index("−")
 
 
-def test_an_end_mark_never_takes_a_line_of_its_own() -> None:
-    pieces = [Text(p) for p in ("−", "A11•", "C24••", "+")]
-    assert [line.plain for line in wrap_pieces(pieces, 14, 2, never_alone=("+",))] == [
-        "  − A11• C24••"]  # no "  +" alone: "−" says the way
-    assert [line.plain for line in wrap_pieces(pieces, 14, 2)] == ["  − A11• C24••", "  +"]
 
 
 def test_a_piece_wider_than_the_line_goes_on_a_line_of_its_own_whole() -> None:

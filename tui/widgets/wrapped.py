@@ -41,21 +41,16 @@ def wrap_words(words: str, width: int) -> list[str]:
     return [line.replace(_JOIN, " ") for line in lines] or [""]
 
 
-def wrap_pieces(pieces: Iterable[Text], width: int, indent: int, *, first: Text | None = None,
-                never_alone: Iterable[str] = ()) -> list[Text]:
+def wrap_pieces(pieces: Iterable[Text], width: int, indent: int, *,
+                first: Text | None = None) -> list[Text]:
     """``pieces`` on lines of at most ``width`` cells where they fit, a space between two
     on a line, never one cut (a tile cut at ``D44•`` would read as another tile). The
-    first line starts with ``first`` (a name), the others with ``indent`` spaces; a
-    piece whose text is in ``never_alone`` (an end mark) is left out rather than go
-    first on a line of its own."""
-    alone = set(never_alone)
+    first line starts with ``first`` (a name), the others with ``indent`` spaces."""
     lines: list[Text] = []
     line = first.copy() if first is not None else Text(" " * indent)
     filled = False  # a piece on the line yet
     for piece in pieces:
         if filled and line.cell_len + 1 + piece.cell_len > width:
-            if piece.plain in alone:
-                continue
             lines.append(line)
             line, filled = Text(" " * indent), False
         if filled:

@@ -224,7 +224,12 @@ class OthersPanel(TextLines):
                 piece.append_text(compared_text(n, same, fresh(n, self.clues, seat)))
                 piece.append(")")
             out.append(piece)
-        out.append(Text("+", style="bold"))
+        # The end mark goes with the last piece: wrapped, a rack still ends "+" (it was
+        # left out where it would have stood alone, and one rack of two had none).
+        last = out[-1].copy()
+        last.append(" ")
+        last.append("+", style="bold")
+        out[-1] = last
         if seat < len(self.out) and self.out[seat]:
             out.append(Text(" ✗ out (rack face up)", style="italic"))
         return out
@@ -270,7 +275,7 @@ class OthersPanel(TextLines):
         for s in seats:
             # (No line for the end mark alone: "−" says the way.)
             out += wrap_pieces(self.tokens(s), width, indent,
-                               first=self.title(s, name_w) + " ", never_alone=("+",))
+                               first=self.title(s, name_w) + " ")
         return out
 
     def render(self) -> Text:
