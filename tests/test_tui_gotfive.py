@@ -890,3 +890,28 @@ async def test_the_got_five_confirmation_warns_of_numbers_in_sight_or_crossed_of
         assert confirm.careful
         assert dialog.doubts([5, 22, 39, 1, 2]) == ""
         assert "see 3 and 40 elsewhere" in dialog.doubts([3, 40])
+
+
+async def test_a_dimmed_move_key_says_why_it_does_nothing_now() -> None:
+    """Before revealing, s, 3 and Tab did nothing and said nothing (the footer shows
+    them dimmed); after revealing, r."""
+    from .tui_support import Notices
+
+    app = solo_app()
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
+        screen = await my_turn(pilot)
+        for key in ("s", "3", "tab"):
+            app.clear_notifications()  # (the very same notice is not stacked)
+            before = len(notices.raised)
+            await pilot.press(key)
+            await until(pilot, lambda: len(notices.raised) > before, f"why {key}")  # noqa: B023
+            assert notices.messages()[-1].startswith("First reveal a tile"), key
+        assert screen.view.get("phase") == "reveal"
+        colour = next(a["colour"] for a in screen.legal if a["type"] == "reveal")
+        screen.reveal(colour)
+        await my_turn(pilot, "clue")
+        before = len(notices.raised)
+        await pilot.press("r")
+        await until(pilot, lambda: len(notices.raised) > before, "why r")
+        assert "now sort it (s) or compare it (1–5)" in notices.messages()[-1]

@@ -279,6 +279,39 @@ class GotFiveScreen(BoardTable):
             return self.can("announce") or self._later()
         return True
 
+    #: The keys of a move, dimmed while it is not ours to make: pressed, they say why.
+    MOVE_KEYS: ClassVar[dict[str, str]] = {
+        "r": "reveal", "s": "sort", "tab": "next_tile",
+        **{str(p): "compare" for p in range(1, 6)}}
+
+    def on_key(self, event: events.Key) -> None:
+        """A move's key pressed while it is dimmed says why it does nothing now (a fresh
+        player pressed s, 3 and Tab before revealing, and nothing happened)."""
+        action = self.MOVE_KEYS.get(event.key)
+        if action is None or isinstance(self.focused, Input) \
+                or self.check_game_action(action, ()) is not None:
+            return
+        reason = self.why_not_now(action)
+        if reason:
+            event.stop()
+            self.notify(reason, severity="warning", timeout=3, markup=False)
+
+    def why_not_now(self, action: str) -> str | None:
+        """Why the move of ``action`` cannot be made now, while we still play."""
+        view, me = self.view, self.my_seat
+        turn, phase = view.get("turn"), view.get("phase")
+        if me is None or phase in (None, "over"):
+            return None
+        if turn != me:
+            return f"It is {Namer(self.names, me).name(turn)}'s turn: wait for yours."
+        if phase == "reveal":
+            return "First reveal a tile (r, then its colour): the clue about it comes after."
+        if phase == "clue":
+            return "You revealed a tile this turn: now sort it (s) or compare it (1–5)."
+        if phase == "announce":
+            return "No tiles are left: announce your five numbers (g)."
+        return None
+
     def _later(self) -> bool | None:
         """``None`` (dimmed) while we still play this game, else ``False`` (hidden)."""
         me, view = self.my_seat, self.view
