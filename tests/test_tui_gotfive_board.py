@@ -85,7 +85,7 @@ async def test_less_and_greater_cross_the_rest_of_the_row_keeping_circles() -> N
         # Said in the board's title (a notice covered the board) until the cursor moves.
         board = screen.query_one("#gf-board")
         assert board.border_title == (
-            "Your board · Crossed 4, 9, 19 and 24 (row D below 29). Kept your ○ on 14.")
+            "Your board · Crossed 4, 9, 19 and 24 (row D, lower than 29). Kept your ○ on 14.")
         assert not any("Crossed" in m for m in notices.messages())
         await pilot.pause()
         assert "Crossed 4, 9, 19 and 24" in screen_text(app)

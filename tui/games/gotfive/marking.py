@@ -3,7 +3,7 @@
 :class:`BoardTable` is the base of :class:`~tui.games.gotfive.screen.GotFiveScreen`
 (which binds the keys): arrows move the board's cursor and stop at the edges; space
 cycles a cell in place; x and o cross or circle it and step on to the next cell; < and >
-cross the rest of the row below or above the cursor (circled cells kept); a click
+cross the rest of the row lower or higher than the cursor (circled cells kept); a click
 cycles a cell. Marks go to the host as ``mark`` actions without blocking the turn's
 keys: the board shows them at once and then follows the view, so they survive a
 reconnection.
@@ -126,8 +126,9 @@ class BoardTable(TableScreen):
         self.action_set_mark(mark)
 
     def action_cross_range(self, step: int) -> None:
-        """Cross every number of the cursor's row below the cursor (``step`` -1) or above
-        it (1), the cell itself and the circled ones left as they are; say what it did."""
+        """Cross every number of the cursor's row lower than the cursor's (``step`` -1)
+        or higher (1), the cell itself and the circled ones left as they are; say what it
+        did."""
         if not self.can_mark():
             return
         row, col = self.cursor
@@ -137,7 +138,8 @@ class BoardTable(TableScreen):
         kept = [n for n in numbers if marks.get(n) == "circle"]
         for n in todo:
             self.mark(n, "cross")
-        where = f"row {LETTERS[row]} {'below' if step < 0 else 'above'} {number_at(row, col)}"
+        where = (f"row {LETTERS[row]}, {'lower' if step < 0 else 'higher'} than "
+                 f"{number_at(row, col)}")
         text = (f"Crossed {listed(todo)} ({where})." if todo
                 else f"Nothing left to cross in {where}.")
         if kept:

@@ -4,7 +4,7 @@ Keys (the footer shows only those that work now):
 
 * anywhere, any time: arrows move over your board (stopping at its edges), space
   cycles the cell blank → crossed → circled, x crosses and o circles it and step on to
-  the next cell, Delete clears it, < and > cross the rest of its row below or above it;
+  the next cell, Delete clears it, < and > cross the rest of its row lower or higher than it;
   a click on a cell cycles it too; g calls "GOT FIVE!" (a bar prefilled from the
   hint's ★ cells, what was typed when it last closed, and your circled cells);
 * your turn: r, then a colour (A–E) reveals a face-down tile (or click a colour of the
