@@ -25,6 +25,19 @@ def test_got_five_numbers_are_checked_in_plain_words() -> None:
     assert "must be higher than 13" in check_numbers(["1", "13", "5", "32", "49"], COLOURS)[1]
 
 
+def test_a_first_digit_of_a_number_being_typed_is_no_mistake_yet() -> None:
+    """With 25 in slot 3, the "4" of 42 typed in slot 4 read "4 must be higher than 25"
+    until the 2 came."""
+    assert check_numbers(["1", "13", "25", "4", "49"], COLOURS, typing=3) == (
+        None, "Fill in position 4 (B).")
+    assert check_numbers(["1", "13", "25", "42", "49"], COLOURS, typing=3)[0] == [
+        1, 13, 25, 42, 49]
+    # Not the slot being typed, or a digit no number of its colour starts with: a mistake.
+    assert check_numbers(["1", "13", "25", "4", "49"], COLOURS)[1].startswith("Position 4 ")
+    assert "but 9 is colour" in check_numbers(["1", "13", "25", "9", "49"], COLOURS,
+                                              typing=3)[1]
+
+
 def test_every_wrong_slot_is_named_not_only_the_first() -> None:
     """A player mended one slot and was surprised by the next: the first mistake is said,
     the others by their positions; an empty slot is no mistake beside them."""

@@ -83,16 +83,24 @@ class RevealScreen(ModalScreen[int | None]):
         self.dismiss(int((event.button.id or "colour-0").removeprefix("colour-")))
 
 
-def check_numbers(texts: Sequence[str], colours: Sequence[int]) -> tuple[list[int] | None, str]:
+def check_numbers(texts: Sequence[str], colours: Sequence[int],
+                  typing: int | None = None) -> tuple[list[int] | None, str]:
     """Five typed numbers checked against the rack's colours: (numbers, "") or (None, why).
     Every slot is checked: the first mistake is said in full, and any other slot that is
-    wrong too by its position (mended one at a time, each mistake came as a surprise)."""
+    wrong too by its position (mended one at a time, each mistake came as a surprise).
+    A single digit in slot ``typing`` (0-based: the one being typed in) that starts a
+    number of its colour is no mistake yet, but a number still being typed ("4" of 44
+    read "4 must be higher than 25")."""
     numbers: list[int] = []
     wrong: list[tuple[int, str]] = []
     empty: int | None = None
     before: int | None = None  # the number of the colour right in the slot before
     for i, (value, colour) in enumerate(zip(texts, colours, strict=True), start=1):
         value = value.strip()
+        if i - 1 == typing and len(value) == 1 and value.isdigit() and any(
+                colour_of(n) == colour for n in range(int(value) * 10,
+                                                      min(int(value) * 10 + 10, TILES + 1))):
+            value = ""  # (the second digit is on its way)
         if not value:
             empty = empty or i
         elif not value.isdigit() or not 1 <= int(value) <= TILES:
@@ -357,7 +365,9 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
     def check(self, event: Input.Changed | None = None) -> None:
         """Say what is wrong as the player types (nothing is sent until confirmed; a slot
         still empty is no mistake yet: its "?" says so)."""
-        _, why = check_numbers(self.texts(), self.colours)
+        typing = self.focused.id if isinstance(self.focused, SlotInput) else None
+        at = int(typing.removeprefix("gf-n")) if typing and typing.startswith("gf-n") else None
+        _, why = check_numbers(self.texts(), self.colours, typing=at)
         shown = "" if why.startswith("Fill in") else why
         error = self.query_one("#gf-announce-error", Label)
         error.update(shown)
