@@ -368,6 +368,10 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         typing = self.focused.id if isinstance(self.focused, SlotInput) else None
         at = int(typing.removeprefix("gf-n")) if typing and typing.startswith("gf-n") else None
         _, why = check_numbers(self.texts(), self.colours, typing=at)
+        self.say(why)
+
+    def say(self, why: str) -> None:
+        """Show what is wrong (a slot still to fill in is no mistake: its "?" says so)."""
         shown = "" if why.startswith("Fill in") else why
         error = self.query_one("#gf-announce-error", Label)
         error.update(shown)
@@ -395,10 +399,11 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted | None = None) -> None:
         """Enter: on to the next empty slot, or announce when all five are good."""
-        numbers, _ = check_numbers(self.texts(), self.colours)
+        numbers, why = check_numbers(self.texts(), self.colours)
         if numbers is not None:
             self.confirm(numbers)
             return
+        self.say(why)  # (a digit alone is a number now: Enter said it was done)
         inputs = list(self.query(Input))
         empty = [i for i in inputs if not i.value.strip()]
         if empty:
