@@ -43,6 +43,17 @@ SHORT_STATUS = {
 }
 
 
+class StatusLine(Static):
+    """The turn line. Its words are chosen for its width: a new width words it anew
+    (once the line has it: asked after the screen's resize, the line could still have
+    its old width on a loaded machine)."""
+
+    def on_resize(self) -> None:
+        screen = self.screen
+        if isinstance(screen, GetOutScreen):
+            screen.redraw_status()
+
+
 class GetOutScreen(TableScreen):
     """One seat's view of a GET OUT! table (or a spectator's)."""
 
@@ -76,7 +87,6 @@ class GetOutScreen(TableScreen):
         """Narrower than ``NARROW`` columns (a phone held upright), the players over
         the call card and the log over the scores, each the whole width."""
         self.set_class(event.size.width < NARROW, "-narrow")
-        self.call_after_refresh(self.redraw_status)  # (its words fit the new width)
 
     def compose_table(self) -> ComposeResult:
         with Horizontal(id="getout-top"):
@@ -86,7 +96,7 @@ class GetOutScreen(TableScreen):
             # With the call card the table opens on, if any (not mounted in a moment).
             view = (self.session.latest or {}).get("view") or {}
             yield CallPile(id="call-pile", call=view.get("call"))
-        yield Static("", id="status", markup=False)
+        yield StatusLine("", id="status", markup=False)
         yield HandWidget(id="hand")
         with Horizontal(id="getout-bottom"):
             yield from self.compose_log()
