@@ -302,11 +302,12 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
 
     def on_resize(self, event: events.Resize) -> None:
         """A narrow terminal: the buttons go under the slots (beside them they were off
-        the edge at 45 columns), and the title is worded shorter."""
+        the edge at 45 columns), and the title is worded shorter, as it is in the log's
+        column of a wide one (the long title ran past the bar's edge)."""
         narrow = event.size.width < NARROW
         self.set_class(narrow, "-narrow")
         self.query_one(".dialog").border_title = (
-            "GOT FIVE! Right: win · wrong: out" if narrow
+            "GOT FIVE! Right: win · wrong: out" if narrow or self.has_class("-wide")
             else "GOT FIVE! Right: you win, wrong: you are out")
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
