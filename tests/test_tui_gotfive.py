@@ -426,11 +426,14 @@ async def test_got_five_from_circled_cells_wins_and_the_summary_shows_the_game()
         # A rematch: the last game's "You win" is no summary of the new one (a fresh
         # player's ``v`` opened it in the new game).
         assert footer_keys(app).get("summary_again")
+        assert screen.cursor != (0, 0)  # (where the circles were made)
         first = table.game
         screen.action_rematch()
         await until(pilot, lambda: table.game is not first and screen.table["phase"] == "play"
                     and screen.view.get("phase") != "over", "the rematch")
         assert "summary_again" not in footer_keys(app)
+        # The new game's board starts at A1, as the first game's did.
+        assert screen.cursor == (0, 0) and screen.query_one(BoardWidget).cursor == (0, 0)
         await pilot.press("v")
         assert app.screen is screen
 

@@ -165,6 +165,7 @@ class TableScreen(SparingFooter, TableSummaryScreen):
             return
         names = self.names
         self.catch_up()
+        self.rematch_seen()
         self.show(msg, view, legal, names)
         self._shown_moving = self.moving > 0
         self._chat_state()

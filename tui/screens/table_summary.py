@@ -61,13 +61,20 @@ class TableSummaryScreen(TableCreatorScreen):
         elif answer == "rematch":
             self.action_rematch()
 
-    def _summary(self, msg: dict[str, Any], names: list[str]) -> None:
-        over = self.table.get("phase") == "over"
-        if self._end_shown and not over:
-            # A rematch: the last game's end is no summary of this one (``v`` opened
-            # "You win" in the new game).
+    def rematch_seen(self) -> None:
+        """Before an update is shown: a game whose end was shown is being played again
+        (a rematch), so its end is no summary of this one (``v`` opened "You win" in the
+        new game) and the game starts its screen afresh (:meth:`game_restarted`)."""
+        if self._end_shown and self.table.get("phase") != "over":
             self._end_shown = False
             self._last_summary = None
+            self.game_restarted()
+
+    def game_restarted(self) -> None:
+        """A rematch began: what the screen kept of the last game goes (override)."""
+
+    def _summary(self, msg: dict[str, Any], names: list[str]) -> None:
+        over = self.table.get("phase") == "over"
         if self._last_summary is not None and self.summary_over(msg):
             self._last_summary = None
         if self.summary_screen is not None:

@@ -148,6 +148,8 @@ class GotFiveScreen(BoardTable):
                 del self.pending[n]
         public = view.get("public") or []
         for event in msg.get("events") or []:
+            if event.get("type") == "clue":
+                self.board_note = None  # (about the last clue: this one is new)
             if event.get("type") == "revealed" and event.get("seat") == me:
                 numbers = [t.get("n") for t in public]
                 if event.get("tile", {}).get("n") in numbers:
@@ -173,6 +175,13 @@ class GotFiveScreen(BoardTable):
                                 tiles=racks[me] if me < len(racks) else [])
             self._board()
         self._status(view, names)
+
+    def game_restarted(self) -> None:
+        """A rematch: the cursor back at A1, and nothing kept of the last game's board
+        note, chosen tile or GOT FIVE! numbers (a fresh player's "<" landed where the
+        last game's cursor had stopped)."""
+        self.cursor, self.board_note, self.selected, self.draft = (0, 0), None, 0, None
+        self.pending.clear()
 
     def _board(self) -> None:
         board = self.query_one(BoardWidget)
