@@ -129,6 +129,27 @@ async def test_a_solo_game_from_the_command_line_opens_first_and_leaves_to_the_m
         assert isinstance(app.screen, RulesScreen)
 
 
+async def test_every_down_of_a_burst_scrolls_the_rules_a_line() -> None:
+    """Twenty quick Downs scrolled the rules about five lines (each scrolled from where
+    the text had been before the last one took effect)."""
+    from textual import events
+    from textual.containers import VerticalScroll
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        rules = await until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen,
+                            "the rules")
+        from textual.widgets import TabbedContent
+
+        game = str(rules.query_one(TabbedContent).active).removeprefix("rules-")
+        text = rules.query_one(f"#scroll-{game}", VerticalScroll)
+        await until(pilot, lambda: text.max_scroll_y > 20, "the rules laid out")
+        for _ in range(20):
+            app.post_message(events.Key("down", None))
+        await until(pilot, lambda: text.scroll_y == 20, "twenty lines down")
+
+
 async def test_a_notice_from_the_start_shows_on_the_solo_table() -> None:
     # The screen under the table has no rack for notifications: the table shows them.
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {}},

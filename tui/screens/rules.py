@@ -78,7 +78,7 @@ class RulesScreen(Screen[None]):
         """Scroll the rules shown."""
         game_id = str(self.query_one(TabbedContent).active).removeprefix("rules-")
         self.query_one(f"#scroll-{game_id}", VerticalScroll).scroll_relative(
-            y=lines, animate=False)
+            y=lines, animate=False, immediate=True)  # (a burst of keys: every one counts)
 
     def action_previous_tab(self) -> None:
         """Show the previous game's rules."""
