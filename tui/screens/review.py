@@ -181,7 +181,7 @@ class Stepper(Screen[None]):
 
     def action_scroll_position(self, lines: int) -> None:
         self.query_one("#review-position", VerticalScroll).scroll_relative(
-            y=lines, animate=False)
+            y=lines, animate=False, immediate=True)  # (a burst of keys: every one counts)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "scroll_position":

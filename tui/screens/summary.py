@@ -223,7 +223,7 @@ class SummaryScreen(ModalScreen[str | None]):
     def action_scroll(self, lines: int) -> None:
         """Scroll the summary's body (what happened may not fit the screen)."""
         body = self.query_one(".summary-body", VerticalScroll)
-        body.scroll_relative(y=lines, animate=False)
+        body.scroll_relative(y=lines, animate=False, immediate=True)  # (every key of a burst)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only the answers possible now have keys (and show in the footer)."""
