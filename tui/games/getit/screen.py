@@ -37,7 +37,7 @@ from tui.games.getit.prep import Preparation, PrepPanel
 from tui.games.getit.seats import SeatsRow
 from tui.games.getit.signals import AIMED_KINDS, SignalState
 from tui.games.getit.summary import round_summary
-from tui.games.getit.talk import GUARDED, OPEN_NOTES, TALK_ENDED_NOTICE, TalkLine
+from tui.games.getit.talk import GUARDED, KEPT, OPEN_NOTES, TALK_ENDED_NOTICE, TalkLine
 from tui.games.getit.text import describe_event, signalled_at
 from tui.games.getit.timer import SandTimer
 from tui.games.getit.top import TopLine
@@ -156,8 +156,13 @@ class GetItScreen(TableScreen):
         self.seats_row.show(view, self.signals.signals(view, me),
                                       self.signals.said(view), me, namer)
         self.query_one("#getit-me").display = me is not None
-        self.talk_line.follow_view(view, self.can("say"),
-                                   self.query_one(SandTimer).time_left(), self.table)
+        talk = self.talk_line
+        talk.follow_view(view, self.can("say"), self.query_one(SandTimer).time_left(),
+                         self.table)
+        if talk.kept_unsaid and (self.finishing or view.get("phase") not in ("round_over",
+                                                                             "over")):
+            talk.kept_unsaid = False  # (no summary opens to say it)
+            self.notify(KEPT, severity="warning", timeout=6)
         self.my_place.show(view, self.signals, me, namer)
 
     # ---- keys ----------------------------------------------------------------------
@@ -386,9 +391,10 @@ class GetItScreen(TableScreen):
         """The summary, when this update ended a round."""
         if not any(e.get("type") == "round_over" for e in msg.get("events") or []):
             return None
+        kept, self.talk_line.kept_unsaid = self.talk_line.kept_unsaid, False
         return round_summary(msg["view"], names, self.my_seat,
                              can_deal={"type": "next_round"} in (msg.get("legal") or []),
-                             can_lobby=self.is_creator)
+                             can_lobby=self.is_creator, note=KEPT if kept else None)
 
     def summary_over(self, msg: dict[str, Any]) -> bool:
         """A new round was dealt."""

@@ -89,8 +89,9 @@ def piles_table(view: dict[str, Any], namer: Namer) -> Table:
 
 
 def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
-                  can_deal: bool, can_lobby: bool) -> SummaryScreen:
-    """The dialog at the end of a round (or of the game)."""
+                  can_deal: bool, can_lobby: bool, note: str | None = None) -> SummaryScreen:
+    """The dialog at the end of a round (or of the game), with ``note`` for the player
+    last (our line of talk kept unsaid)."""
     namer = Namer(names, me)
     over = view.get("phase") == "over"
     body: list[Any] = []
@@ -106,6 +107,8 @@ def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
     missing = new_card_missing(view)
     if missing is not None:
         body.append(Text(missing))
+    if note:
+        body.append(Text(f"✎ {note}", style="italic"))
     choices = []
     if not over and can_deal:
         choices.append(Choice("next", "Next round"))

@@ -128,6 +128,8 @@ class TalkLine(Input):
         self._talked = False
         #: We let a bubble go by without a word: the bots no longer wait for us.
         self.quiet = False
+        #: The round ended with our line unsaid (kept for the next): the summary says so.
+        self.kept_unsaid = False
 
     @property
     def footer_send(self) -> tuple[str, bool]:
@@ -207,7 +209,10 @@ class TalkLine(Input):
         note = self.follow(phase, wait)
         if was == "open" and phase != "open":
             self.post_message(self.Closed())  # ("Talk is open" no longer holds)
-        if note in (TALK_ENDED_NOTICE, KEPT):  # (the round's hint line may be gone)
+        if note == KEPT:
+            # Said in the round's summary (a notice over it covered its lower edge).
+            self.kept_unsaid = True
+        elif note == TALK_ENDED_NOTICE:  # (the round's hint line may be gone)
             self.notify(note, severity="warning", timeout=6)
         elif note:
             self.post_message(self.Note(note))
