@@ -297,6 +297,29 @@ def test_the_last_pile_with_cards_plays_without_waiting_for_anyone() -> None:
     assert _next_play(GetItBot(7), game2, 3, 0.0, 30.0) is None
 
 
+def test_a_teammate_who_gives_no_signal_at_all_is_not_waited_for_forever() -> None:
+    """A newcomer who never signalled held every bot's card: two bots looked at the 5's
+    holder and it waited until the round ran out. A teammate with no signal at all this
+    round abstains once it had ``SILENT_AFTER``; one that looks elsewhere still holds
+    the card back."""
+    from engine.bots.getit_bot import SILENT_AFTER
+
+    for relaxed in (False, True):
+        game = new(4, seed=1, level=1, bots="relaxed" if relaxed else "quick")
+        stack_getit_piles(game, [["30"], ["20"], ["25"], ["5", "35"]])
+        _look(game, {1: 3, 2: 3}, 0.0)  # the person at seat 0 does nothing
+        bot = GetItBot(7)
+        played_at = _next_play(bot, game, 3, 0.0, 30.0)
+        assert played_at is not None and SILENT_AFTER <= played_at <= SILENT_AFTER + 1.0
+        assert game.act(3, PLAY, played_at)[0]["correct"]
+    # A person who has signalled this round is waited for as ever: looking elsewhere,
+    # they disagree.
+    game = new(4, seed=1, level=1)
+    stack_getit_piles(game, [["30"], ["20"], ["25"], ["5", "35"]])
+    _look(game, {0: 1, 1: 3, 2: 3}, 0.0)
+    assert _next_play(GetItBot(7), game, 3, 0.0, 30.0) is None
+
+
 def test_a_peeked_value_that_is_too_high_is_never_played_on_looks() -> None:
     game = new(4, seed=1, level=6)
     stack_getit_piles(game, [["mirror", "40"], ["9"], ["30"], ["25", "35"]])

@@ -57,7 +57,10 @@ and sometimes go to the wrong player; a person may never type. So:
   teammate not proven quick that has not signalled since the cards it sees changed is
   given its settle time from that change (a person's reaction, twice, at most
   ``SETTLE_CAP``) before the bot plays on the others' signals without it. A signal, any
-  signal, ends the wait: a person who chose another seat has had its say.
+  signal, ends the wait: a person who chose another seat has had its say. A card needs
+  every teammate's signal but a doubted one's, except from a teammate that has given
+  no signal at all this round: after ``SILENT_AFTER`` it abstains (a newcomer who did not
+  know to look held every bot's card until the timer ran out).
 - **What people say.** While the bubble shows, a teammate's line is read as claims
   about the cards it sees, which are every top card but its own (see
   :func:`told_face`): "seat 2: 17" or "17 on bot 2" names a card and its holder; "12" or
@@ -148,6 +151,10 @@ HOLD_FACTOR = 1.25
 #: --person-reaction 1.6 --person-spread 0.5`` cleared 145 of 200 games with 4 s, 178
 #: with 2.5; with a person at 1 s, 196 and 197; 4–5 seats with people: no change.)
 SETTLE_CAP = 2.5
+#: Seconds a teammate not doubted may give no signal of a kind at all, after the cards it
+#: sees changed, before the bots play on the others' signals without it (a person who
+#: does not signal yet: a newcomer held every bot's card until the round ran out).
+SILENT_AFTER = 4.0
 #: The levels whose deck holds the speech bubble.
 BUBBLE_LEVELS = (5, 6, "X")
 #: Talk a person can use: how long after the speech bubble shows its holder keeps it
@@ -361,6 +368,8 @@ class GetItBot:
         self._sees_since: dict[int, float] = {}
         self._signals: dict[tuple[int, str], tuple[Any, float, int]] = {}
         self._talkers: set[int] = set()
+        # Teammates that gave a signal (any kind) this round.
+        self._signalled: set[int] = set()
         self._said = False
         self._lines: list[dict[str, Any]] = []
         self._known: tuple[dict[str, Any], int] | None = None  # peeked: (face, my count)
@@ -415,6 +424,8 @@ class GetItBot:
                 seen = self._signals.get((seat, kind))
                 if seen is None or seen[0] != value:
                     self._signals[(seat, kind)] = (value, now, self._obs)
+                    if value is not None and value is not False:
+                        self._signalled.add(seat)
                     if seen is not None:
                         self._note_response(seat, now)
         if me is None or phase != "play":
@@ -801,7 +812,15 @@ class GetItBot:
         """
         me = view["seat"]
         tops = tops_seen(view)
-        required = [s for s in others if not self.doubted(s)]
+        # A teammate that has given no signal at all this round abstains once it had
+        # ``SILENT_AFTER`` since the cards it sees changed: the bots waited for a silent
+        # newcomer's look until the round ran out. (One that signals is waited for as
+        # ever: it may be about to look.)
+        silent = [s for s in others if not self.doubted(s) and s not in self._signalled
+                  and self._target(view, s, kind) is None]
+        abstain = max((self._sees_since.get(s, self._last_play) + SILENT_AFTER
+                       for s in silent), default=float("-inf"))
+        required = [s for s in others if not self.doubted(s) and s not in silent]
         if not all(self._target(view, s, kind) == me for s in required):
             return None  # a teammate not doubted disagrees: wait for the table to agree
         extra = sorted(
@@ -827,10 +846,11 @@ class GetItBot:
             if not extra:
                 return None
             group.append(extra.pop(0))
-        return max(
+        trusted = max(
             (self._trusted_at(s, kind, now, clocked, hold=self.doubted(s)) for s in group),
             default=None,
         )
+        return None if trusted is None else max(trusted, abstain)
 
     def _pointing(self, seat: int) -> tuple[int, float] | None:
         """The seat ``seat`` named in a line as the next to play, and when, unless it
