@@ -1410,6 +1410,28 @@ async def test_the_timer_stands_still_while_the_host_is_out_of_reach() -> None:
         assert "out of reach" not in str(timer.render())
 
 
+async def test_a_resize_leaves_the_sand_timer_running_as_it_was(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Resizing the terminal mid-round set the timer back to the last reading from the
+    host: it ran seconds behind the others' for the rest of the round (a player saw
+    "time 0:07" as the round ran out)."""
+    now = [1000.0]
+    monkeypatch.setattr(SandTimer, "clock", staticmethod(lambda: now[0]))
+    app = solo_app(3, {"level": 1, "timer": 60})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        piles_held_still(app, [["20"], ["5", "30"], ["12"]])
+        timer = screen.query_one(SandTimer)
+        await until(pilot, lambda: timer.remaining is not None and not timer.paused, "a clock")
+        now[0] += 5.0
+        before = timer.left()
+        await pilot.resize_terminal(130, 40)
+        await pilot.resize_terminal(SIZE[0], SIZE[1])
+        await until(pilot, lambda: screen.size == SIZE, "the size back")
+        await pilot.pause()
+        assert timer.left() == before
+
+
 async def test_a_key_that_does_nothing_now_says_why_in_one_line() -> None:
     """`5` with no player 5, `p` with no mirror in sight, `t` with no speech bubble:
     each said nothing at all."""

@@ -30,9 +30,7 @@ class TopLine(Horizontal):
         """Show the update ``msg`` (its ``view``): the words, and the round's time."""
         self._shown = (msg, view)
         table = msg.get("table") or {}
-        best = (table.get("options") or {}).get("best")
-        set_text(self.query_one("#getit-status", Static),
-                 status_line(view, best, short=self.screen.size.width < SHORT_STATUS))
+        self._words()
         timer = self.query_one(SandTimer)
         remaining = view.get("remaining")
         timer.total = float(view.get("timer") or 60)
@@ -41,7 +39,16 @@ class TopLine(Horizontal):
         timer.remaining = (float(remaining) if view.get("phase") == "play"
                            and isinstance(remaining, int | float) else None)
 
+    def _words(self) -> None:
+        if self._shown is None:
+            return
+        msg, view = self._shown
+        best = ((msg.get("table") or {}).get("options") or {}).get("best")
+        set_text(self.query_one("#getit-status", Static),
+                 status_line(view, best, short=self.screen.size.width < SHORT_STATUS))
+
     def on_resize(self) -> None:
-        """In fewer words on a narrow terminal, in full on a wide one."""
-        if self._shown is not None:
-            self.show(*self._shown)
+        """In fewer words on a narrow terminal, in full on a wide one. (Only the words:
+        the timer counts down from the host's reading, and given it again at a resize
+        it counted from then, seconds behind the host's for the rest of the round.)"""
+        self._words()
