@@ -252,7 +252,11 @@ class Box:
             app.stop(reason)
 
     async def close(self) -> None:
-        """End every app, wait for them to go (or for the time to kill them), stop the host."""
+        """End every app, wait for them to go (or for the time to kill them), stop the host.
+        The host stops first taking leaves: the apps' leaving must not change their tables
+        (it passed the creator's role from one player to another at every restart)."""
+        if self.host is not None:
+            self.host.closing = True
         self.shut()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.wait_until(lambda: not self.apps),

@@ -119,7 +119,8 @@ class Host:
         self.fsync = fsync
         if journal is not None:
             self.journal = j.Journal.create(Path(journal), self._journal_header(), sync=fsync)
-        self._closing = False
+        #: Stopping: nobody comes in, and a peer leaving leaves its table as it was.
+        self.closing = False
         #: How long the event loop was too busy to hear anyone (``net.connection``).
         self.watch = LoopWatch()
         self._watcher: asyncio.Task[None] | None = None
@@ -166,10 +167,9 @@ class Host:
         return int(name[1]) if isinstance(name, tuple) else 0
 
     async def close(self, *, keep_journal: bool | None = None) -> None:
-        """Tell every client the host is stopping, then close everything. The journal
-        is kept (to resume from) if a game is in play, or if ``keep_journal`` says so;
-        otherwise it is deleted."""
-        self._closing, keep = True, False
+        """Tell every client the host is stopping, then close everything; the journal is
+        kept (to resume from) if a game is in play or ``keep_journal`` says so."""
+        self.closing, keep = True, False
         if self.journal is not None:
             keep = (any(t.phase == "play" for t in self.tables.values())
                     if keep_journal is None else keep_journal)
@@ -437,7 +437,7 @@ class Host:
             self._watcher = loop.create_task(self.watch.run(min(0.1, self.heartbeat / 4)))
             self._tasks.add(self._watcher)
         refusal = ("this host takes no more connections now"
-                   if self._closing or len(self.connections) >= self.max_connections
+                   if self.closing or len(self.connections) >= self.max_connections
                    else self.gate.admit(conn.address, [(c.address, c.table is not None)
                                                        for c in self.connections]))
         if refusal is not None:
@@ -480,7 +480,7 @@ class Host:
         if not any(c.address == conn.address for c in self.connections):
             self.gate.forget(conn.address, self.clock())
         table = conn.table
-        if table is not None:
+        if table is not None and not self.closing:
             self.deliver(table, table.disconnect(conn, self.clock()))
             self.check_idle(table)
         # Gracefully: a last error frame (version mismatch, bad framing) still goes out.

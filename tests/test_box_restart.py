@@ -4,6 +4,7 @@ player takes their seat back by its token."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,45 @@ async def test_a_box_started_again_has_its_tables_back_and_seats_by_token(
         view = (await back.wait_for(lambda m: m["type"] == "update" and m["view"]))["view"]
         assert view["version"] >= version and view["seat"] == 0
         await back.close()
+    finally:
+        await again.close()
+
+
+async def test_players_leaving_a_stopping_box_leave_its_tables_as_they_were(
+        tmp_path: Path) -> None:
+    """A box ends its apps before its host: each app's leaving passed the creator's role
+    to whoever was still there, and the journal kept that, so after every restart the
+    table had another creator. A stopping host takes no leaves."""
+    first = Box(settings(tmp_path))
+    await first.start()
+    assert first.host is not None
+    where = first.host_address
+    ann = await Client.connect(*where, name="Ann")
+    joined = await ann.create_table("Porch", "getout", 2, {"first": 0, "match": False})
+    bob = await Client.connect(*where, name="Bob")
+    await bob.join(joined.table, 1)
+    for player in (ann, bob):
+        await player.ready()
+    await ann.start()
+    await bob.wait_for(lambda m: m["type"] == "update" and m.get("view"))
+    table = first.host.tables[joined.table]
+    assert table.creator == 0
+    first.host.closing = True  # (as the box's close says, before it ends the apps)
+    await ann.close()  # Ann's app ends first …
+    host = first.host
+    for _ in range(2000):  # (until the host has dropped her: a safety net of 20 s)
+        if len(host.connections) == 1:
+            break
+        await asyncio.sleep(0.01)
+    assert len(host.connections) == 1
+    assert table.creator == 0 and table.seats[0].name == "Ann"  # … and stays the creator
+    await first.close()
+    await bob.close()
+    again = Box(settings(tmp_path))
+    await again.start()
+    try:
+        assert again.host is not None
+        assert again.host.tables[joined.table].creator == 0
     finally:
         await again.close()
 
