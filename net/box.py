@@ -176,6 +176,7 @@ class Box:
         #: How friends come in, one line per open door (``ssh -p 2222 box``, a web link).
         self.doors: list[str] = []
         self.closing = False
+        self._closed = False
         self._change = asyncio.Event()
         #: A private directory made for the host's socket, if the data dir's path is long.
         self._private: Path | None = None
@@ -246,17 +247,21 @@ class Box:
         return (name, 0) if isinstance(name, str) else ("127.0.0.1", self.host.port)
 
     def shut(self, reason: str = "the server is stopping") -> None:
-        """Let nobody else in and end every running app (see :meth:`close`)."""
+        """Let nobody else in and end every running app (see :meth:`close`). The host
+        stops taking leaves first: the apps' leaving must not change their tables (it
+        passed the creator's role from one player to another at every restart)."""
         self.closing = True
+        if self.host is not None:
+            self.host.closing = True
         for app in list(self.apps.values()):
             app.stop(reason)
 
     async def close(self) -> None:
-        """End every app, wait for them to go (or for the time to kill them), stop the host.
-        The host stops first taking leaves: the apps' leaving must not change their tables
-        (it passed the creator's role from one player to another at every restart)."""
-        if self.host is not None:
-            self.host.closing = True
+        """End every app, wait for them to go (or for the time to kill them), stop the host
+        (once: a box closed again does nothing)."""
+        if self._closed:
+            return
+        self._closed = True
         self.shut()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.wait_until(lambda: not self.apps),

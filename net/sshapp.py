@@ -34,6 +34,9 @@ log = logging.getLogger("hiddenhand.ssh")
 #: alternate screen, show the cursor, stop mouse reporting and bracketed paste.
 TERMINAL_RESET = b"\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l"
 _SAFE_TERM = re.compile(r"[A-Za-z0-9.+_-]{1,64}")
+#: Said to every player as the box stops (its tables come back with it).
+BOX_STOPPING = ("hiddenhand: the box is stopping. Log in again once it is back: "
+                "your seat is kept.")
 
 
 class LoginSide(Protocol):
@@ -241,11 +244,15 @@ class AppSession(asyncssh.SSHServerProcess[bytes]):
         """After the app's last output: reset a terminal it left, the farewell, the status."""
         code = self.exit_code
         assert code is not None
+        stopping = self.box.closing  # (the box ended the app: it did not quit)
+        farewell = self._farewell or (BOX_STOPPING if stopping else None)
         with contextlib.suppress(OSError):  # the channel is already closing
-            if code < 0:
+            if code < 0 or stopping:
+                # (Hung up, an app may end without giving the terminal back: the
+                # player's was left in mouse mode with no cursor.)
                 self.stdout.write(TERMINAL_RESET)
-            if self._farewell:
-                self.stdout.write(f"\r\n{self._farewell}\r\n".encode())
+            if farewell:
+                self.stdout.write(f"\r\n{farewell}\r\n".encode())
             self.exit(code if code >= 0 else 128 - code)
 
 

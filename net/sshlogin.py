@@ -214,10 +214,12 @@ class BoxServer:
         self.box.shut()
         if self.web is not None:
             await self.web.close()
+        # The apps end first, each login then given its terminal back and told why (the
+        # connections closed at once left the players' terminals in mouse mode).
+        await self.box.close()
         for login in list(self.logins):
             if login.conn is not None:
                 login.conn.close()
-        await self.box.close()
         if self.acceptor is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.acceptor.wait_closed(), 2)

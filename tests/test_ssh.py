@@ -294,6 +294,24 @@ async def test_an_idle_login_is_closed_and_its_app_ends(small_box: Callable[...,
     await asyncio.wait_for(conn.wait_closed(), WAIT)
 
 
+async def test_a_stopping_box_gives_each_player_their_terminal_back_and_says_why(
+        small_box: Callable[..., Any]) -> None:
+    """Stopped with Ctrl-C, the box hung its apps up: each player's terminal was left in
+    mouse mode with no cursor, and nothing said why the game had gone."""
+    from net.sshapp import BOX_STOPPING, TERMINAL_RESET
+
+    box = await small_box()
+    conn, _, term = await login(box, "ann", None)
+    await term.shows("Quit (q)")
+    pid = app_pid(box, "ann")
+    await box.close()
+    await asyncio.wait_for(term.closed.wait(), WAIT)
+    tail = bytes(term.raw[-400:])
+    assert TERMINAL_RESET in tail and BOX_STOPPING.encode() in tail
+    await gone(box, pid)
+    conn.close()
+
+
 def test_the_host_key_is_made_once_and_kept_private(tmp_path: Path) -> None:
     path = tmp_path / "data" / "ssh_host_ed25519_key"
     key, made = load_host_key(path)
