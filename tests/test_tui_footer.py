@@ -60,6 +60,8 @@ async def test_at_80_columns_the_creator_sees_start_in_the_lobby_footer() -> Non
         # Every key drawn whole: the footer ended in a bare "n" (its words cut off).
         footer = lobby.query_one(TableFooter)
         assert labels == [entry.description for entry in footer.entries], labels
+        await pilot.press("ctrl+r")  # ready: ^r now says what it does, as its button
+        await until(pilot, lambda: "Not ready" in footer_labels_in_view(app), "Not ready")
         await pilot.press("n")  # the name line: Enter renames
         await until(pilot, lambda: "Rename" in footer_labels_in_view(app), "Enter renames")
 

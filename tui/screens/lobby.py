@@ -185,6 +185,13 @@ class LobbyScreen(SparingFooter, SessionScreen):
             self._refresh_app_options(table)
         self.refresh_bindings()
 
+    def key_description(self, binding: Binding) -> str | None:
+        """^r says what it does now, as its button does (the footer said Ready after)."""
+        if binding.action == "toggle_ready" and self.query("#ready") and str(
+                self.query_one("#ready", Button).label).startswith("Not"):
+            return "Not ready"
+        return None
+
     def on_resize(self, event: events.Resize) -> None:
         """Narrower than ``NARROW`` columns, the chat goes under the seats."""
         self.set_class(event.size.width < NARROW, "-narrow")
