@@ -1609,3 +1609,32 @@ async def test_at_80_columns_the_seat_we_smile_at_says_so_on_its_edge(seats: int
         shown = str(card.border_subtitle)
         assert cell_len(shown) <= card.size.width - 4, edges()
         assert "◀" in edges(), edges()
+
+
+async def test_a_person_away_is_marked_on_their_pile() -> None:
+    """A player's connection dropped mid-round: only a chat line said so, their pile
+    looked as everyone else's (a box pass)."""
+    app = solo_app(3, {"level": 1})
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_table(pilot)
+        table = piles_held_still(app, [["20"], ["5", "30"], ["12"]])
+        await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
+        seat = table.seats[1]
+        seat.kind, seat.name, seat.conn = "human", "Bob", None  # Bob's line went down
+        app.hosting.host.refresh(table)
+        await until(pilot, lambda: "2 Bob [away]" in screen_text(app), "Bob marked away")
+
+
+async def test_a_name_is_shown_as_typed_never_read_as_markup() -> None:
+    """A pile's title is Textual markup: a name with "[…]" in it was read as tags (and
+    "[@click=…]" would be an action in every other player's app)."""
+    app = solo_app(3, {"level": 1})
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        screen = await open_table(pilot)
+        table = piles_held_still(app, [["20"], ["5", "30"], ["12"]])
+        await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
+        table.seats[1].name = "[@click=app.quit]Eve[/]"
+        app.hosting.host.refresh(table)
+        await until(pilot, lambda: "[@click=app.quit]Eve[/]" in screen_text(app), "her name")
+        app.notify("[b]bold?[/b] from [@click=app.quit]Eve[/]")  # a notice, as plain text
+        await until(pilot, lambda: "[b]bold?[/b]" in screen_text(app), "the notice as typed")

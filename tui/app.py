@@ -124,11 +124,15 @@ class HiddenHandApp(App[None]):
                severity: SeverityLevel = "information", timeout: float | None = None,
                markup: bool = True) -> None:
         """Show a notification, unless the very same one is still on screen (a refusal
-        repeated shows once, not a stack: :class:`~tui.notifications.OnScreen`)."""
+        repeated shows once, not a stack: :class:`~tui.notifications.OnScreen`).
+
+        Always as plain text, whatever ``markup`` says (a widget's ``notify`` asks for
+        markup by default): a notice may carry a player's name or a host's words, and
+        ``[@click=…]`` in them would be an action in this app."""
         lasts = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
         if not self._on_screen.shown_again((message, title, str(severity)), lasts):
             super().notify(message, title=title, severity=severity, timeout=timeout,
-                           markup=markup)
+                           markup=False)
 
     def clear_notifications(self) -> None:
         """Take every notification off the screen (each may then be shown again)."""

@@ -3,6 +3,7 @@ us, with the card each shows us and what each signals."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from textual.containers import Horizontal
@@ -33,9 +34,10 @@ class SeatsRow(Horizontal):
             self.big = big
 
     def show(self, view: dict[str, Any], signals: list[dict[str, Any]], said: dict[int, str],
-             me: int | None, namer: Namer) -> None:
+             me: int | None, namer: Namer, away: Collection[int] = ()) -> None:
         """Show each other seat's top card, pile and signals (``signals``: every seat's,
-        ours with what we sent ahead of the host)."""
+        ours with what we sent ahead of the host); ``away``: the seats whose person lost
+        the connection (marked [away], as the Players panel marks them)."""
         piles = [p if isinstance(p, dict) else {} for p in view.get("piles") or []]
         seats = len(piles)
         order = [(me + k) % seats for k in range(1, seats)] if me is not None else list(
@@ -50,7 +52,8 @@ class SeatsRow(Horizontal):
         for seat in order:
             signal = signals[seat] if seat < len(signals) else {}
             cards[seat].show(
-                name=namer.name(seat), top=piles[seat].get("top"),
+                name=namer.name(seat) + (" [away]" if seat in away else ""),
+                top=piles[seat].get("top"),
                 count=int(piles[seat].get("count", 0)),
                 lines=signal_lines(signal, namer, me), said=said.get(seat),
                 looked_at=mine.get("look") == seat,

@@ -14,6 +14,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, HorizontalScroll, Vertical
+from textual.markup import escape
 from textual.message import Message
 from textual.reactive import reactive
 from textual.timer import Timer
@@ -132,7 +133,9 @@ class SeatCard(Vertical):
                lines: list[str], said: str | None, looked_at: bool, at_me: bool,
                also: list[str]) -> None:
         pile = f"{count} left" if count else "pile empty"
-        title = f"{self.seat + 1} {name}"
+        # (A border's title is markup: a name's "[" would be read as a tag, and a
+        # "[@click=…]" in it as an action in this app.)
+        title = f"{self.seat + 1} {escape(name)}"
         # What else we signal at them (smile, look past) is kept whole where the edge is
         # short: the words before it give way first ("◀ you look here · sm…" told
         # nothing).
