@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hiddenhand.host")
 
+#: When a request is refused for the table's phase, in a player's words.
+PHASE_WORDS = {"lobby": "before the game has started", "play": "once the game has started",
+               "over": "once the game is over"}
 #: Actions that change only the acting seat's own view: pushed to that seat alone.
 PRIVATE_ACTIONS = frozenset({("gotfive", "mark")})
 
@@ -261,10 +264,8 @@ class Table:
     def require_phase(self, *phases: str) -> None:
         """Refuse unless the table is in one of ``phases``."""
         if self.phase not in phases:
-            raise RequestError(
-                errors.WRONG_PHASE,
-                f"that is not possible while the table is in its {self.phase} phase",
-            )
+            when = PHASE_WORDS.get(self.phase, f"while the table is in its {self.phase} phase")
+            raise RequestError(errors.WRONG_PHASE, f"that is not possible {when}")
 
     def away(self) -> list[int]:
         """Seats of people who are not connected."""

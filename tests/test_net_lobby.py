@@ -86,6 +86,8 @@ async def test_lobby_flow_from_join_to_start() -> None:
         with pytest.raises(ServerError) as info:
             await cat.join(joined.table)
         assert info.value.code == errors.WRONG_PHASE
+        # In a player's words ("in its play phase" was the engine's).
+        assert info.value.message == "that is not possible once the game has started"
         assert (await cat.join(joined.table, spectate=True)).seat is None
         seen = await cat.wait_for(update)
         assert seen["seat"] is None and "hand" not in seen["view"] and seen["legal"] == []
