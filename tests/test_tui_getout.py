@@ -625,6 +625,16 @@ async def test_no_draw_key_while_we_lay_the_first_call_card() -> None:
         await until(pilot, lambda: any("laid, not drawn" in n for n in notes.messages()),
                     "why d does nothing")
         assert screen.view.get("call") is None and len(screen.view["hand"]) == 2
+        # On another player's turn d is dimmed, and says whose turn it is.
+        table.seats[1].bot = None  # (the bot holds still)
+        stack_getout(table.game, [["geoff 1", "kevin 3"], ["shirley 1", "geoff 2"]],
+                     played=["geoff 5"], turn=1)
+        app.hosting.host.refresh(table)
+        await until(pilot, lambda: screen.view.get("turn") == 1
+                    and footer_keys(app).get("draw") is False, "Bot 2's turn, d dimmed")
+        await pilot.press("d")
+        await until(pilot, lambda: any("It is Bot 2's turn" in n for n in notes.messages()),
+                    "why d does nothing on another's turn")
 
 
 async def test_a_view_shown_while_our_move_was_on_its_way_gets_its_marks_once_answered(

@@ -364,6 +364,14 @@ class GetOutScreen(TableScreen):
             event.stop()
             self.notify("The first card of a round is laid, not drawn: lay any card "
                         "(Enter).", severity="warning", markup=False)
+        elif (event.key == "d" and self.focused is None
+              and self.check_game_action("draw", ()) is None):
+            # Dimmed while another player moves: it did nothing and said nothing.
+            event.stop()
+            turn = self.view.get("turn")
+            who = self.names[turn] if isinstance(turn, int) and turn < len(self.names) \
+                else "another player"
+            self.notify(f"It is {who}'s turn: you draw on yours.", severity="warning")
 
     def _play_chosen(self) -> None:
         if self.is_attached and self.check_game_action("play", ()) is not False:
