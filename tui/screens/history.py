@@ -104,8 +104,10 @@ class HistoryScreen(Screen[None]):
         empty = self.query_one("#history-empty", Static)
         try:
             if not self.path.exists():
-                raise StoreError("No games are kept here yet: every game you host (solo "
-                                 "too) is kept once it is over.")
+                raise StoreError(
+                    "No games are kept here yet: every game finished on this box is kept."
+                    if self.app.box is not None else "No games are kept here yet: every "
+                    "game you host (solo too) is kept once it is over.")
             with GameStore(self.path) as store:
                 found = store.games(game=self.game, player=self._player(),
                                     since=since(self.period), limit=1_000_000)
