@@ -491,8 +491,8 @@ class Host:
 def listen_error(exc: OSError, port: int, bind: str | None) -> str:
     """Why the host could not listen, in plain words (the OS's own text only as a last resort)."""
     if exc.errno == errno.EADDRINUSE:
-        return (f"port {port} is already in use on this computer (is another host running?); "
-                "pick another with --port, or --port 0 for any free one")
+        return (f"port {port} is already in use on this computer (is another hiddenhand or "
+                "another server running?); pick another with --port, or --port 0 for any")
     if exc.errno == errno.EADDRNOTAVAIL:
         return f"{bind} is not an address of this computer; leave out --bind to listen on all"
     if exc.errno == errno.EACCES:

@@ -163,9 +163,9 @@ def ssh_serve_arguments(ssh: argparse.ArgumentParser) -> None:
                      help="who may log in: public keys, one a line, as in ~/.ssh/authorized_keys")
     who.add_argument("--open", action="store_true",
                      help="let anyone in, with any name and no key (a trusted LAN only)")
-    ssh.add_argument("--max-sessions", type=check.count, default=32,
+    ssh.add_argument("--max-sessions", type=check.positive, default=32,
                      help="logins at once, in all (default 32)")
-    ssh.add_argument("--max-per-address", type=check.count, default=4,
+    ssh.add_argument("--max-per-address", type=check.positive, default=4,
                      help="logins at once from one client address (default 4)")
     ssh.add_argument("--idle-timeout", type=check.idle_seconds, default=1800.0, metavar="SECONDS",
                      help="close a login after this long without a key pressed "
@@ -200,9 +200,9 @@ def web_arguments(web: argparse.ArgumentParser) -> None:
     web.add_argument("--link-host", default=None, metavar="NAME",
                      help="the address the join link names (default: the bind address, "
                      "or this machine's LAN address when it binds 0.0.0.0)")
-    web.add_argument("--max-sessions", type=check.count, default=32,
+    web.add_argument("--max-sessions", type=check.positive, default=32,
                      help="visits (browser tabs) at once, in all (default 32)")
-    web.add_argument("--max-per-address", type=check.count, default=4,
+    web.add_argument("--max-per-address", type=check.positive, default=4,
                      help="visits at once from one client address (default 4)")
     web.add_argument("--idle-timeout", "--idle", type=check.idle_seconds, default=1800.0,
                      metavar="SECONDS", help="end a tab's game after this long without "
