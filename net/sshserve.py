@@ -17,6 +17,7 @@ This module never imports ``tui``: each app is started by its command line
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import sys
 
@@ -52,6 +53,14 @@ def host_words(box: BoxServer) -> str:
     return f"{where}:{port} (every local user can reach it)"
 
 
+def _loopback(address: str | None) -> bool:
+    """Whether ``address`` is one only this computer can reach (127.0.0.1, ::1)."""
+    try:
+        return address is not None and ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
 def banner(box: BoxServer) -> list[str]:
     """What ``ssh-serve`` prints at start: where, the host key, who may log in."""
     config = box.config
@@ -61,7 +70,9 @@ def banner(box: BoxServer) -> list[str]:
     lines = [
         f"hiddenhand ssh-serve: listening on {where}, port {box.port}",
         f"host key {box.fingerprint}{made}: {box.host_key_path}",
-        f"friends join with: {box.invitation}",
+        f"friends join with: {box.invitation}" + (
+            f" (from this computer only: {config.bind} is a loopback address; --bind "
+            "0.0.0.0 serves the LAN)" if _loopback(config.bind) else ""),
         f"games: one host on {host_words(box)}; at most {config.max_sessions} logins, "
         f"{config.max_per_address} per address; idle logins close after "
         + (f"{config.idle_timeout:g} s" if config.idle_timeout else "never"),

@@ -312,6 +312,17 @@ async def test_a_stopping_box_gives_each_player_their_terminal_back_and_says_why
     conn.close()
 
 
+async def test_the_start_lines_say_a_loopback_box_is_for_this_computer_only(
+        small_box: Callable[..., Any]) -> None:
+    """The invitation read "friends join with: ssh -p 2222 vm" on a box bound to
+    127.0.0.1, where no friend's machine can reach it."""
+    from net.sshserve import banner
+
+    box = await small_box()
+    (line,) = [line for line in banner(box) if line.startswith("friends join with")]
+    assert "from this computer only: 127.0.0.1 is a loopback address" in line
+
+
 def test_the_host_key_is_made_once_and_kept_private(tmp_path: Path) -> None:
     path = tmp_path / "data" / "ssh_host_ed25519_key"
     key, made = load_host_key(path)
