@@ -176,7 +176,7 @@ class HiddenHandApp(App[None]):
     def get_default_screen(self) -> Screen[Any]:
         """The bottom of the screen stack: the menu, or the place it keeps under a solo
         table of the command line (:meth:`Opening.first_screen`)."""
-        return self.opening.first_screen()
+        return self.opening.first_screen(self.box)
 
     def first_screen_shown(self) -> None:
         """The first screen a player sees (the menu, or a solo table) is painted: the

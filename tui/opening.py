@@ -54,16 +54,16 @@ class Opening:
             self.notice = f"Could not start the solo game: {exc}"
             self.severity = "error"
 
-    def first_screen(self) -> Screen[Any]:
+    def first_screen(self, box: object = None) -> Screen[Any]:
         """The bottom of the screen stack: the menu (not Textual's empty default with the
         menu pushed over it: one screen fewer to lay out before the first frame), or,
         under a dealt solo table, the :class:`MenuToCome` that keeps the menu's place."""
         if self._table is not None:
             return MenuToCome()
         # Not imported before a solo table's first frame, which does without the menu.
-        from tui.screens.menu import MenuScreen
+        from tui.screens.menu import menu_screen
 
-        return MenuScreen()
+        return menu_screen(box)
 
     def take_table(self) -> Session | None:
         """The solo game dealt as the app loaded, once (``None``: the app opens on the

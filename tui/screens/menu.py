@@ -247,3 +247,15 @@ def resume_label(info: JournalInfo, me: str) -> str:
         spec = engine.GAMES.get(game)
         return f"Resume {whose} {spec.name if spec else game} from {when} (u)"
     return f"Resume {whose} game, from {when} (u)"
+
+
+class BoxMenuScreen(MenuScreen):
+    """The menu on a box (an SSH login, a web visit): ``h`` opens a table there, as its
+    button says (the footer said Host; nobody hosts a LAN game on a box)."""
+
+    BINDINGS = [Binding("h", "host", "Open a table")]
+
+
+def menu_screen(box: object) -> MenuScreen:
+    """The menu for an app on a box (``box``: the box's host address) or not."""
+    return BoxMenuScreen() if box is not None else MenuScreen()

@@ -28,6 +28,6 @@ class MenuToCome(Screen[None]):
         """Back from under the table: the menu, built now, goes over it."""
         if self._covered:
             # The point of this screen: the menu's module is loaded only now.
-            from tui.screens.menu import MenuScreen
+            from tui.screens.menu import menu_screen
 
-            self.app.push_screen(MenuScreen())
+            self.app.push_screen(menu_screen(getattr(self.app, "box", None)))
