@@ -792,3 +792,18 @@ async def test_the_turns_line_says_it_in_fewer_words_where_the_whole_line_is_cut
         await pilot.resize_terminal(100, 30)
         await until(pilot, lambda: "▶ Your turn: play a card marked ✓ (Enter) or draw (d)."
                     in str(status.render()), "the whole line, with room for it")
+
+
+def test_the_cards_left_keep_an_images_numbers_with_its_name_when_wrapped() -> None:
+    """At 80 columns "Tea Picker 4" ended a line of the summary and "7." began the next."""
+    from rich.console import Console
+
+    from tui.games.getout.summary import cards_left
+
+    hand = [{"wild": False, "image": "tea_picker", "value": v} for v in (4, 7)]
+    hand += [{"wild": False, "image": "geoff", "value": 2}]
+    for width in range(20, 45):
+        console = Console(width=width, record=True, file=io.StringIO())
+        console.print(cards_left(hand))
+        lines = console.export_text().splitlines()
+        assert any("Tea Picker 4 7" in line for line in lines), (width, lines)

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from tui.games.getout.card import NAMES
 from tui.screens.summary import GUEST_AT_END, Choice, SummaryScreen
+from tui.widgets.wrapped import HangingLine
 
 
 def summary_table(view: dict[str, Any], names: list[str], me: int | None) -> Table:
@@ -41,8 +42,10 @@ def summary_table(view: dict[str, Any], names: list[str], me: int | None) -> Tab
     return table
 
 
-def cards_left(hand: list[dict[str, Any]]) -> Text:
-    """Our leftover cards, by image: "You were left with Geoff 2 5 10 · GET OUT!"."""
+def cards_left(hand: list[dict[str, Any]]) -> HangingLine:
+    """Our leftover cards, by image: "You were left with Geoff 2 5 10 · GET OUT!", an
+    image's numbers kept with its name when the line wraps (at 80 columns "Tea Picker 4"
+    ended a line and its "7." began the next, read as a stray number)."""
     by_image: dict[str, list[str]] = {}
     for card in hand:
         if card.get("wild"):
@@ -51,7 +54,7 @@ def cards_left(hand: list[dict[str, Any]]) -> Text:
             by_image.setdefault(NAMES[card["image"]], []).append(str(card["value"]))
     parts = [" ".join([name, *values]).strip() if name != "GET OUT!"
              else " ".join([name] * len(values)) for name, values in by_image.items()]
-    return Text("You were left with " + " · ".join(parts) + ".")
+    return HangingLine("", "You were left with " + " · ".join(parts) + ".", gap=0)
 
 
 def how_points_count(view: dict[str, Any]) -> Text:
