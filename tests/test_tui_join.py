@@ -413,3 +413,21 @@ def test_a_kept_address_from_a_damaged_file_is_forgotten(config_dir: Any) -> Non
         (config_dir / "settings.json").write_text(json.dumps({"last_address": bad}))
         settings, problem = Settings.load()
         assert settings.last_address is None and problem is None
+
+
+async def test_on_a_box_a_list_closed_without_a_table_says_what_next() -> None:
+    """Back from the box's tables without choosing one left "Tables on this box" with no
+    words at all under it."""
+    async with running_host() as host:
+        for name in ("Porch", "Attic"):
+            host.create_table(name, "getout", 2, permanent=True)
+        app = make_app(box=("127.0.0.1", host.port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("j")
+            await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the tables")
+            await pilot.press("escape")
+            screen = await until(pilot, lambda: isinstance(app.screen, JoinScreen)
+                                 and app.screen, "back on the join screen")
+            error = screen.query_one("#join-error")
+            text = await until(pilot, lambda: str(error.render()), "what next")
+            assert text.startswith("You joined no table. Look again"), text

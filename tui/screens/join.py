@@ -369,7 +369,8 @@ class JoinScreen(Screen[None]):
                 self._asking = None
             if picked is None:
                 await session.close()
-                self._error(self._idle_words(where) if self._idle_closed else "")
+                self._error(self._idle_words(where) if self._idle_closed
+                            else self._not_joined())
                 return
             table_id = picked
             if self._idle_for is not None and not self._idle_closed:
@@ -379,6 +380,13 @@ class JoinScreen(Screen[None]):
         finally:
             with contextlib.suppress(ValueError):
                 client.listeners.remove(self._heard)
+
+    def _not_joined(self) -> str:
+        """What the screen says when the player chose no table (on a box it was empty)."""
+        if self.box is None:
+            return ""
+        return ("You joined no table. Look again to see this box's tables, or go back "
+                "(Esc) and open one of your own (h).")
 
     def _keep_address(self, typed: str) -> None:
         if self.app.settings.last_address != typed and len(typed) <= MAX_ADDRESS:
@@ -408,7 +416,7 @@ class JoinScreen(Screen[None]):
             return
         if session.joined is None:
             await session.close()
-            self._error(self._idle_words(where) if self._idle_closed else "")
+            self._error(self._idle_words(where) if self._idle_closed else self._not_joined())
             return
         msg = await session.next()
         while msg.get("type") != "update":
