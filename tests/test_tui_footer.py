@@ -134,7 +134,12 @@ async def test_dialogs_show_their_own_keys_and_not_the_screens_below() -> None:
         app.push_screen(ChoiceScreen("Which?", [("a", "A"), ("b", "B")]))
         await until(pilot, lambda: isinstance(app.screen, ChoiceScreen)
                     and footer_labels_in_view(app), "the chooser and its footer")
-        assert {"Choose", "Cancel"} <= set(footer_labels_in_view(app))
+        assert {"Choose", "Cancel", "Pick"} <= set(footer_labels_in_view(app))
+        # The number keys pick too, and the footer says which ("1-2").
+        from tui.widgets.footer import TableFooter
+
+        drawn = {e.description: e.display for e in app.screen.query_one(TableFooter).entries}
+        assert drawn["Pick"] == "1-2"
         assert "start" not in footer_keys(app)
         await pilot.press("down", "enter")
         assert isinstance(app.screen, LobbyScreen)

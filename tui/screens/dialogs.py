@@ -68,12 +68,26 @@ class ChoiceScreen(ModalScreen[str | None]):
         Binding("down", "app.focus_next", "Next", key_display="↓"),
         Binding("up", "app.focus_previous", "Previous", key_display="↑"),
         Binding("escape", "dismiss(None)", "Cancel"),
+        # The number keys (``on_key``), named in the footer as "1-5" (the image picker's
+        # footer did not say them).
+        Binding("1", "pick(1)", "Pick"),
     ]
 
     def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
         super().__init__()
         self.title_text = title
         self.choices = choices
+
+    def key_display(self, binding: Binding) -> str | None:
+        """The number keys as the choices run: "1-5"."""
+        if binding.action == "pick(1)" and len(self.choices) > 1:
+            return f"1-{len(self.choices)}"
+        return None
+
+    def action_pick(self, number: int) -> None:
+        """Take choice ``number`` (counted from 1)."""
+        if 1 <= number <= len(self.choices):
+            self.dismiss(self.choices[number - 1][0])
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
