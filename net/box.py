@@ -193,6 +193,15 @@ class Box:
         """The box host's journal: every acknowledged change, kept across restarts."""
         return self.settings.data_dir / JOURNAL_NAME
 
+    def stop_words(self) -> str:
+        """What the operator reads as the box stops (said before :meth:`close`)."""
+        tables = len(self.host.tables) if self.host is not None else 0
+        if not tables:
+            return "stopping (no table was open)"
+        return (f"stopping: {tables} table{'s' if tables != 1 else ''} kept in "
+                f"{self.journal_path}; start again on this data directory to have "
+                f"{'them' if tables != 1 else 'it'} back")
+
     async def start(self) -> None:
         """Make the players' directory and start the game host on 127.0.0.1: with the
         tables of the box's journal, as they were, if it ran before (a crash, Ctrl-C, an

@@ -103,7 +103,7 @@ def run_ssh_serve(config: BoxConfig) -> int:
             for line in banner(box):
                 print(line, flush=True)
             await stop.wait()
-            log.info("stopping")
+            log.info("%s", box.box.stop_words())
         finally:
             await box.close()
 

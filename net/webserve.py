@@ -104,7 +104,7 @@ def run_web(config: WebConfig) -> int:
                          *qr_lines(door.link, dark_blocks=False)]:
                 print(line, flush=True)
             await stop.wait()
-            log.info("stopping")
+            log.info("%s", box.stop_words())
         finally:
             box.shut()
             if door is not None:

@@ -148,3 +148,18 @@ async def test_the_box_host_is_reached_only_through_the_box(tmp_path: Path) -> N
         assert tcp.host_address[0] == "127.0.0.1" and tcp.host_address[1] > 0
     finally:
         await tcp.close()
+
+
+async def test_a_stopping_box_tells_its_operator_what_it_keeps(tmp_path: Path) -> None:
+    """ssh-serve and web said only "stopping": now what is kept, where, and how to have
+    it back."""
+    box = Box(settings(tmp_path))
+    await box.start()
+    try:
+        assert box.stop_words() == "stopping (no table was open)"
+        ann, *_ = await _a_game_with_a_move(box)
+        assert box.stop_words() == (f"stopping: 1 table kept in {box.journal_path}; start "
+                                    "again on this data directory to have it back")
+        await ann.close()
+    finally:
+        await box.close()
