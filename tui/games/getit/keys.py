@@ -82,6 +82,10 @@ class KeyContext:
         signal is about the card its target shows; an empty pile shows none)."""
         return [seat for seat in range(self.seats) if seat != self.me and self.count(seat)]
 
+    def lookable_numbers(self) -> str:
+        """:meth:`lookable` as players count them, in runs ("2-4,6")."""
+        return number_ranges([seat + 1 for seat in self.lookable()])
+
     def my_count(self) -> int:
         return 0 if self.me is None else self.count(self.me)
 
@@ -89,7 +93,7 @@ class KeyContext:
 def look_keys(ctx: KeyContext) -> str | None:
     """What the look key shows in the footer: the numbers of the other players whose
     pile shows a card ("2-4")."""
-    return number_ranges([seat + 1 for seat in ctx.lookable()]) or None
+    return ctx.lookable_numbers() or None
 
 
 def look_target(number: int, ctx: KeyContext, looked: int | None) -> int | bool | None:
@@ -156,9 +160,9 @@ def why_not(action: str, parameters: tuple[object, ...], ctx: KeyContext) -> str
         if number == ctx.me + 1:
             return f"Player {number} is you: look at another player ({ctx.others()})."
         if isinstance(number, int) and 0 < number <= ctx.seats:
+            others = ctx.lookable_numbers()
             return (f"Player {number}'s pile is empty: a signal is about the card a pile "
-                    "shows." + (f" Look at {number_ranges([s + 1 for s in ctx.lookable()])}."
-                                if ctx.lookable() else ""))
+                    "shows." + (f" Look at {others}." if others else ""))
         return f"No player {number} at this table: the others are {ctx.others()}."
     if action == "peek":
         symbol, word = SPECIALS["mirror"]

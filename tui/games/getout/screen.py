@@ -368,9 +368,7 @@ class GetOutScreen(TableScreen):
               and self.check_game_action("draw", ()) is None):
             # Dimmed while another player moves: it did nothing and said nothing.
             event.stop()
-            turn = self.view.get("turn")
-            who = self.names[turn] if isinstance(turn, int) and turn < len(self.names) \
-                else "another player"
+            who = Namer(self.names, self.my_seat).name(self.view.get("turn"))
             self.notify(f"It is {who}'s turn: you draw on yours.", severity="warning")
 
     def _play_chosen(self) -> None:
