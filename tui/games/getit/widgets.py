@@ -444,8 +444,11 @@ class WhyLine(Static):
         if self._clear is not None:
             self._clear.stop()
             self._clear = None
-        self.said = ""
-        self.update("")
+        if self.said:
+            # Only when something shows: the line's height goes to none, so the update
+            # lays the screen out again, which every key would pay for nothing.
+            self.said = ""
+            self.update("")
 
     def withdraw(self, *texts: str) -> None:
         """Say nothing if what is said is one of ``texts`` (it no longer holds)."""
@@ -454,6 +457,9 @@ class WhyLine(Static):
 
     def say(self, text: str) -> None:
         """Show ``text`` in place of what was said before, for :attr:`LASTS` seconds."""
+        if not text:
+            self.clear()
+            return
         self.said = text
         self.update(f"▸ {text}")
         if self._clear is not None:
