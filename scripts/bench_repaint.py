@@ -152,7 +152,8 @@ def hook_screen(screen: Any, clock: Clock) -> None:
 
 def pick(game: Any, rng: random.Random, me: int | None = None
          ) -> tuple[int, dict[str, Any]] | None:
-    """A random-legal action of some seat that keeps the round going, or ``None``. For
+    """A random-legal action of some seat that keeps the round going and changes what
+    the app's seat sees, or ``None``. For
     the app's own seat ``me``, only what its keys can do: a Get It! smile or look past
     goes to the seat it looks at (sent elsewhere, nothing on a small screen shows it)."""
     import engine
@@ -178,6 +179,8 @@ def pick(game: Any, rng: random.Random, me: int | None = None
         probe = engine.restore(game.snapshot())
         probe.act(seat, dict(action), now=game.now)
         after = probe.view(None)["phase"]
+        if me is not None and probe.view(me) == game.view(me):
+            continue  # (nothing for the screen to draw: it draws no frame, rightly)
         # Keep the round going: any move but one that ends it (Got Five!'s turn goes
         # from "reveal" to "clue" and back within a round).
         if after == phase or phase == "prepare" or after not in ("round_over", "over"):
@@ -273,7 +276,7 @@ async def bench_table(game_id: str, args: argparse.Namespace, updates: int,
             clock.reset()
             app.hosting.host.act(table, *move)
             if not await settle(pilot, lambda: clock.framed is not None):
-                raise RuntimeError("an update was never painted")
+                raise RuntimeError(f"an update was never painted: {move}")
             assert clock.received and clock.shown and clock.framed
             out["show"].append(clock.shown - clock.received)
             out["to frame"].append(clock.framed - clock.received)
