@@ -789,6 +789,40 @@ async def test_the_sand_timer_counts_from_each_reading_and_stands_still_when_pau
         await pilot.pause()
 
 
+async def test_the_sand_timer_wakes_only_when_what_it_shows_changes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """It woke four times a second, untimed too: at a box's tables every app did, for
+    nothing. It wakes as its seconds or its bar change, and not at all while it stands."""
+    from textual.app import App
+
+    now = [0.0]
+    monkeypatch.setattr(SandTimer, "clock", staticmethod(lambda: now[0]))
+    app: App[None] = App()
+    async with app.run_test():
+        timer = SandTimer()
+        await app.screen.mount(timer)
+        assert timer.until_change() is None  # untimed
+        timer.total = 60.0
+        timer.remaining = 41.5
+        assert timer.until_change() == pytest.approx(0.5, abs=0.01)  # 0:42 → 0:41
+        shown = timer.render().plain
+        now[0] += timer.until_change() or 0
+        assert timer.render().plain != shown
+        timer.total = 45.0  # a cell of the bar is 3 s: it goes between two seconds
+        timer.remaining = 28.9  # 0:29, 10 cells; the 10th goes at 28.5, before 0:28
+        assert timer.until_change() == pytest.approx(0.4, abs=0.01)
+        before = timer.render().plain
+        now[0] += timer.until_change() or 0
+        after = timer.render().plain
+        assert after.count("█") == before.count("█") - 1 and "0:29" in after
+        timer.paused = True
+        assert timer.until_change() is None  # held: nothing changes
+        timer.paused = False
+        timer.remaining = 0.0
+        assert timer.until_change() is None  # over
+
+
 async def test_the_sand_timer_says_when_time_runs_out_without_colour(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import time
 
 from rich.text import Text
 from textual.reactive import reactive
+from textual.timer import Timer
 from textual.widgets import Static
 
 #: Cells of the sand timer's bar.
@@ -37,10 +39,43 @@ class SandTimer(Static):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id, markup=False)
         self._since = self.clock()
+        self._tick: Timer | None = None
 
     def on_mount(self) -> None:
-        """Tick four times a second."""
-        self.set_interval(0.25, self.refresh)
+        self._schedule()
+
+    def _schedule(self) -> None:
+        """Wake when what the timer shows changes next (a second, a cell of the bar),
+        and not at all while nothing counts down: every app at a box's untimed tables
+        woke four times a second for nothing."""
+        if self._tick is not None:
+            self._tick.stop()
+            self._tick = None
+        if self.is_mounted and (delay := self.until_change()) is not None:
+            self._tick = self.set_timer(delay, self._tock)
+
+    def _tock(self) -> None:
+        self._tick = None
+        self.refresh()
+        self._schedule()
+
+    def until_change(self) -> float | None:
+        """Seconds until the timer reads differently (a little after, so that it has);
+        ``None`` while it stands still."""
+        if self.remaining is None or self.paused or (left := self.left()) <= 0:
+            return None
+        whole = math.floor(left)
+        # The clock shows whole seconds rounded up: it changes as ``left`` reaches one.
+        changes = [left - whole if left > whole else 1.0]
+        if self.total > 0 and (full := round(BAR * left / self.total)) > 0:
+            changes.append(left - (full - 0.5) * self.total / BAR)
+        return min(c for c in changes if c > 0) + 0.005
+
+    def watch_paused(self) -> None:
+        self._schedule()
+
+    def watch_total(self) -> None:
+        self._schedule()
 
     @staticmethod
     def clock() -> float:
@@ -51,6 +86,7 @@ class SandTimer(Static):
         """A new reading from the host: count down from now."""
         self._since = self.clock()
         self.display = self.remaining is not None
+        self._schedule()
 
     def time_left(self) -> float | None:
         """Seconds left now; ``None`` in an untimed round."""
