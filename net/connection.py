@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hiddenhand.host")
 
+#: Refused frames of one connection that each get a line in the log.
+LOGGED_REFUSALS = 5
 #: Seconds a closed connection has to take its last frames before it is cut off.
 CLOSE_GRACE = 5.0
 
@@ -99,6 +101,8 @@ class Connection:
         self.opened = now
         self.allowance = float(burst)
         self.warned = False
+        #: Refusals of this peer's frames written to the log (see :meth:`log_refusal`).
+        self.refusals_logged = 0
         self.closed = False
         #: Human-scale rate limits by kind of request (chat, rename, lobby).
         self.buckets: dict[str, Bucket] = {}
@@ -162,6 +166,10 @@ class Connection:
                 self.drop_slow(f"over {self.limits.out_limit} bytes wait for it")
             return
         transport = self.transport
+        if transport.is_closing():
+            # The peer is gone (a reset) or going: its loss is on its way to us. Writing
+            # on would only have asyncio log "socket.send() raised exception." each time.
+            return
         try:
             transport.write(frame)
         except (ConnectionError, RuntimeError):
@@ -226,6 +234,16 @@ class Connection:
         """Drop a peer that does not read what it is sent."""
         log.warning("connection %d reads too slowly (%s); dropping it", self.id, why)
         self.abort()
+
+    def log_refusal(self, code: str, message: str) -> None:
+        """One short line for a refused frame, for the first :data:`LOGGED_REFUSALS`;
+        then one line saying the rest go unlogged (a peer sending garbage at the rate
+        limit would otherwise write the host's log full)."""
+        self.refusals_logged += 1
+        if self.refusals_logged <= LOGGED_REFUSALS:
+            log.info("connection %d: %s: %s", self.id, code, message)
+        elif self.refusals_logged == LOGGED_REFUSALS + 1:
+            log.info("connection %d: more refused frames; not logging them", self.id)
 
     def fail(self, code: str, message: str, ref: int | str | None = None) -> None:
         """Send an ``error`` frame."""

@@ -370,16 +370,19 @@ def receive(host: Hosting, conn: Connection, body: bytes) -> None:
     if conn.closed:
         conn.reader.stop()
         return
-    try:
-        raw = codec.unpack_client_body(body)
-    except errors.ProtocolError as exc:
-        log.info("connection %d: %s: %s", conn.id, exc.code, exc.message)
-        conn.fail(exc.code, exc.message)
-        return
     # The message rate shields the host's sockets: real seconds, as the heartbeat counts.
+    # It counts every frame, those that do not even decode too.
     now = socket_time()
     conn.allowance = min(float(host.burst), conn.allowance + (now - conn.last_seen) * host.rate)
     conn.last_seen, conn.stalled_seen = now, host.watch.stalled
+    try:
+        raw = codec.unpack_client_body(body)
+    except errors.ProtocolError as exc:
+        if conn.allowance >= 1:
+            conn.allowance -= 1
+            conn.log_refusal(exc.code, exc.message)
+            conn.fail(exc.code, exc.message)
+        return
     if conn.allowance < 1:
         if not conn.warned:
             log.info("connection %d sends too fast; refusing its messages", conn.id)
@@ -394,8 +397,8 @@ def receive(host: Hosting, conn: Connection, body: bytes) -> None:
     try:
         msg = schemas.validate_client_message(raw)
     except errors.ProtocolError as exc:
-        # One short line per invalid message, never a traceback.
-        log.info("connection %d: %s: %s", conn.id, exc.code, exc.message)
+        # One short line per invalid message (the first few), never a traceback.
+        conn.log_refusal(exc.code, exc.message)
         conn.fail(exc.code, exc.message, schemas.reply_ref(raw))
         return
     try:

@@ -629,6 +629,9 @@ class _Transport:
     def get_write_buffer_size(self) -> int:
         return 0
 
+    def is_closing(self) -> bool:
+        return False
+
     def set_write_buffer_limits(self, high: int | None = None) -> None:
         pass
 

@@ -10,12 +10,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
+import struct
 from typing import Any
 
 import msgpack
 import pytest
 
 from net.client import Client, ServerError
+from net.connection import LOGGED_REFUSALS
 from net.host import Host
 from net.limits import Limits
 from net.wire import codec, errors, framing, schemas, stream
@@ -184,6 +187,55 @@ async def test_big_invalid_frames_make_short_log_lines(caplog: pytest.LogCapture
     assert len(caplog.text) < 10 * 1024, len(caplog.text)
     assert all(len(r.getMessage()) < 300 for r in lines)
     _no_tracebacks(caplog)
+
+
+async def test_a_garbage_stream_then_a_reset_writes_a_few_lines_to_the_log(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Frames that do not decode, as fast as a socket takes them, then a reset: each got
+    a line in the host's log, and every error the host wrote after the reset one more
+    line from asyncio ("socket.send() raised exception.")."""
+    caplog.set_level(logging.INFO)
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        peer = await _welcomed(host)
+        port = peer.writer.get_extra_info("sockname")[1]
+        (eve,) = [r.getMessage().split()[1] for r in caplog.records
+                  if r.getMessage().endswith(f" from 127.0.0.1:{port}")]
+        garbage = frame(b"garbage")  # (whole frames: not one valid msgpack object)
+        peer.writer.write(garbage * 2000)
+        sock = peer.writer.get_extra_info("socket")
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        peer.writer.abort()  # a reset, not a close
+        await _still_serving(ann, bob)
+        for _ in range(500):
+            if f"connection {eve} closed" in caplog.text:
+                break
+            await asyncio.sleep(0.01)
+        else:
+            pytest.fail("the host never saw the peer go")
+    lines = [r.getMessage() for r in caplog.records
+             if r.getMessage().startswith(f"connection {eve}")]
+    assert len(lines) <= LOGGED_REFUSALS + 4, lines
+    assert f"connection {eve}: more refused frames; not logging them" in lines
+    assert not [r for r in caplog.records if r.name == "asyncio"], caplog.text
+    _no_tracebacks(caplog)
+
+
+async def test_frames_that_do_not_decode_count_against_the_rate() -> None:
+    """Only frames that decoded were counted: garbage went through at any rate, each
+    costing a decode, an error frame and a log line."""
+    async with running_host(rate=1.0, burst=5) as host:
+        peer = await _welcomed(host)
+        await peer.send_bytes(frame(b"garbage") * 20)
+        await peer.send({"type": "ping", "ref": 1})
+        codes = []
+        while True:
+            reply = await peer.recv()
+            if reply.get("ref") == 1:
+                break
+            codes.append(reply["code"])
+        assert reply["code"] == errors.RATE_LIMITED
+        assert len(codes) < 6 and set(codes) == {errors.BAD_FRAME}
 
 
 async def test_duplicate_keys_and_empty_binary_on_the_wire() -> None:
