@@ -190,6 +190,8 @@ async def test_a_table_opened_in_one_login_is_joined_from_another(
     await ann.shows(f"friends join with: ssh -p {box.port} box", "ann's table", "ann (you)")
 
     bob_chan.write(b"j")
+    await bob.shows("Which table?", "ann's table")  # (a box's table is seen before sitting)
+    bob_chan.write(b"1")
     await bob.shows("bob (you)", "ann's table", "ann ★", f"friends join with: ssh -p {box.port}")
     await ann.shows("bob")
 

@@ -163,6 +163,8 @@ async def test_a_table_opened_in_a_tab_is_joined_over_ssh_and_each_sees_the_othe
     conn, chan, bob = await login(box, "bob", None, 120, 40)
     await bob.shows("Join a table on this box (j)")
     chan.write(b"j")
+    await bob.shows("Which table?", "Ann's table")
+    chan.write(b"1")
     await bob.shows("bob (you)", "Ann's table", "Ann ★")
     await ann.shows("bob")
     chan.write(b"\x12")  # ctrl+r: Bob is ready, and Ann's tab shows it

@@ -196,6 +196,8 @@ async def test_a_browser_plays_at_a_table_an_ssh_login_joins(box: BoxServer,
     conn, chan, bob = await login(box, "bob", None, 120, 40)
     await bob.shows("Join a table on this box (j)")
     chan.write(b"j")
+    await bob.shows("Which table?", "Ann's table")
+    chan.write(b"1")
     await bob.shows("bob (you)", "Ann's table")
     await screen.shows("bob")
     chan.write(b"\x12")  # ctrl+r over SSH: ready, seen in the browser

@@ -359,7 +359,9 @@ class JoinScreen(Screen[None]):
             await session.close()
             return
         table_id = tables[0]["id"]
-        if len(tables) > 1:
+        # A LAN host is one table, the one the player came for; a box's tables are
+        # strangers' too: the player sees what the table is before sitting at it.
+        if len(tables) > 1 or self.box is not None:
             choices = [(t["id"], describe_table(
                 t, recall_seat(session.where, t["id"]) is not None)) for t in tables]
             self._asking = ChoiceScreen("Which table?", choices)
