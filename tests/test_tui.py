@@ -162,6 +162,23 @@ async def test_a_notice_from_the_start_shows_on_the_solo_table() -> None:
         assert not list(app.screen_stack[0].query(TOAST))  # (nothing under the table)
 
 
+@pytest.mark.parametrize("game", ["getout", "gotfive", "getit", None])
+async def test_a_notice_stands_above_the_lines_a_player_types_in(game: str | None) -> None:
+    """A "Welcome back" toast covered a table's chat line, and the lobby's chat and name
+    lines, while the player typed."""
+    app = make_app(solo={"game_id": game, "seats": 3, "options": {}} if game else None)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        if game is None:
+            await open_lobby(app, pilot)
+        else:
+            await until(pilot, lambda: app.screen.query(TableLog), "the table")
+        app.notify("Welcome back, Ann: your seat is yours again.")
+        toast = await until(pilot, lambda: next(
+            (t.region for t in app.screen.query(TOAST) if t.region), None), "the notice")
+        lines = [line.region for line in app.screen.query(Input) if line.region]
+        assert lines and not [line for line in lines if line.overlaps(toast)], (lines, toast)
+
+
 async def test_a_solo_game_that_cannot_start_says_so_over_the_menu() -> None:
     from textual.widgets import Button
 
