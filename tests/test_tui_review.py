@@ -428,3 +428,31 @@ async def test_a_got_five_review_draws_a_board_s_glyphs_as_the_table_does(
         assert f"✗{numbers['crossed']:>2}" in text
         assert f"○{numbers['circled']:>2}" in text
         assert f"-{numbers['seen']:>2}" in text and f"✗{numbers['seen']:>2}" not in text
+
+
+async def test_a_got_five_review_counts_moves_not_board_marks(data_dir: Path) -> None:
+    """A mark on one's own board is a private note, not a move, but the review numbered
+    each mark in its list and counted it ('move 2 of 7' for a game of four moves): the
+    list numbers the moves alone (a mark stays in it, unnumbered), the count is of moves,
+    and play goes from move to move."""
+    record, _ = marked_gotfive_record()
+    app = make_app("Ann")
+    async with app.run_test(size=(130, 40)) as pilot:
+        screen = ReviewScreen(record, Replay(record))
+        await app.push_screen(screen)
+        await until(pilot, lambda: "move 0 of 4 ·" in screen_text(app), "four moves")
+        listed = screen.query_one(OptionList)
+        heads = [str(listed.get_option_at_index(i).prompt).split()[0]
+                 for i in range(listed.option_count)]
+        # Two marks, a reveal and its clue, a mark, two calls of GOT FIVE!.
+        assert heads == ["·", "·", "1", "2", "·", "3", "4"]
+        await pilot.press("right")
+        assert "move 0 of 4, then Ann marked their board ·" in screen_text(app)
+        await pilot.press("right", "right")
+        text = screen_text(app)
+        assert screen.at == 3 and "move 1 of 4 ·" in text and "marked their board" not in text
+        await pilot.press("end")
+        assert "move 4 of 4 ·" in screen_text(app)
+        await pilot.press("home", "space")
+        await until(pilot, lambda: screen.at > 0, "play")
+        assert screen.at == 3  # the first move, past the marks
