@@ -835,7 +835,8 @@ async def test_the_public_row_keeps_every_colours_supply_in_sight(width: int) ->
     """Six public tiles of three dots left the supply's last colour cut off at 80 columns
     ('… D4 E'): the row words itself shorter until it fits, and its clicks follow. At 45
     columns no wording fits one line: the supply takes a line of its own (it was cut
-    to '│ down A8')."""
+    to '│ down A8'). At 80 columns 'face down' fits (the blank after E10 needs no room).
+    """
     from engine.gotfive import tile as tile_face
 
     clicked: list[int] = []
@@ -856,7 +857,9 @@ async def test_the_public_row_keeps_every_colours_supply_in_sight(width: int) ->
         assert all(len(line.rstrip()) <= width for line in lines), lines
         line = lines[-1]
         assert line.rstrip().endswith("E10")
-        assert ("face down" in line.lower()) == (width in (45, 200))
+        assert ("face down" in line.lower()) == (width in (45, 80, 200))
+        # Shorter, it is the supply: never '│ down A6', which read as a direction.
+        assert "face down" in line.lower() or "│ supply A6" in line, line
         assert tile_label(58) in lines[0]
         spans = row.spans()[1]
         colour = next(sp for sp in spans if sp.kind == "colour" and sp.value == 4)
@@ -866,6 +869,26 @@ async def test_the_public_row_keeps_every_colours_supply_in_sight(width: int) ->
         # Fewer tiles: back on one line.
         row.public = row.public[:2]
         await until(pilot, lambda: row.size.height == 1 or width != 45, "one line again")
+
+
+def test_the_supply_shortened_is_the_supply_never_just_down() -> None:
+    """At 80 columns six public tiles shortened '│ face down A7 B4 …' to '│ down A7 B4
+    …', which reads as a direction, not as tiles lying face down: shorter, the row
+    says 'supply' (the rules' word for the face-down piles), at any width. The table's
+    row is 78 columns wide at 80: six tiles of three dots keep the 'Public' label
+    (the blank after the last count needs no room)."""
+    from engine.gotfive import tile as tile_face
+
+    row = PublicRow()
+    row.public = [tile_face(n) for n in (11, 12, 13, 14, 15, 26)]
+    row.supply = [7, 4, 8, 8, 8]
+    for width in range(30, 121):
+        text = row.spans(width)[0].plain
+        assert "face down" in text.lower() or "│ supply A7" in text, (width, text)
+        if width >= 47:  # (narrower, the six tiles alone are cut)
+            assert all(len(line.rstrip()) <= width for line in text.split("\n")), text
+    at_80 = row.spans(78)[0].plain
+    assert at_80.startswith("Public ") and "│ supply A7 B4 C8 D8 E8" in at_80, at_80
 
 
 async def test_the_got_five_confirmation_warns_of_numbers_in_sight_or_crossed_off() -> None:

@@ -376,3 +376,83 @@ def test_a_move_wraps_under_its_words_never_inside_a_cards_name() -> None:
     joined = " ".join(" ".join(lines).split())
     assert joined == "3 Ann drew Tea Picker 8 and Bot 2 played GET OUT! 4"
     assert all(not line.rstrip().endswith(("Tea", "GET", "Picker", "Bot")) for line in lines)
+
+
+def marked_gotfive_record() -> tuple[dict[str, Any], dict[str, int]]:
+    """A Got Five! game of three in which Ann (seat 0) marks her board before and after
+    the first clue, then Bo and Cy call GOT FIVE! wrongly (Ann wins): its record, and
+    numbers to look for: ``crossed`` (Ann's own ✗, on a number she sees nowhere),
+    ``circled`` (her ○, her own first tile), ``seen`` (a number on Bo's rack, which
+    auto-cross keeps crossed on her board)."""
+    import engine
+    from engine.gotfive import GotFive
+    from engine.record import Tape
+
+    game = engine.new_game("gotfive", seats=3, seed=7, options={"first": 0})
+    assert isinstance(game, GotFive)
+    tape = Tape("gotfive", 3, 7, game.options,
+                [{"name": n, "kind": "human"} for n in ("Ann", "Bo", "Cy")])
+    mine = game.racks[0]
+    unseen = [n for n in range(1, 61) if n not in game.visible_to(0) and n not in mine]
+    numbers = {"crossed": unseen[0], "circled": mine[0], "seen": game.racks[1][0]}
+
+    def act(seat: int, action: dict[str, Any]) -> None:
+        now = float(len(tape.moves) + 1)
+        game.act(seat, action, now=now)
+        tape.act(seat, action, now)
+
+    act(0, {"type": "mark", "n": numbers["crossed"], "mark": "cross"})
+    act(0, {"type": "mark", "n": numbers["circled"], "mark": "circle"})
+    act(0, {"type": "reveal", "colour": 0})
+    act(0, {"type": "sort", "tile": game.public[0]})
+    act(0, {"type": "mark", "n": unseen[1], "mark": "cross"})
+    act(1, {"type": "announce", "numbers": [1, 2, 3, 4, 5]})
+    act(2, {"type": "announce", "numbers": [1, 2, 3, 4, 6]})
+    assert game.over
+    return tape.record(game, started=0.0, ended=60.0), numbers
+
+
+async def test_a_got_five_review_draws_a_board_s_glyphs_as_the_table_does(
+        data_dir: Path) -> None:
+    """A number auto-cross kept crossed is '-' at the table (on a monochrome terminal ×
+    and ✗ looked alike), but the review drew it ✗, as the player's own cross: every
+    number on another rack read as crossed off by hand."""
+    record, numbers = marked_gotfive_record()
+    app = make_app("Ann")
+    async with app.run_test(size=(130, 40)) as pilot:
+        screen = ReviewScreen(record, Replay(record))
+        await app.push_screen(screen)
+        await pilot.press("1", "end")
+        text = screen_text(app)
+        assert "Ann's board:" in text
+        assert f"✗{numbers['crossed']:>2}" in text
+        assert f"○{numbers['circled']:>2}" in text
+        assert f"-{numbers['seen']:>2}" in text and f"✗{numbers['seen']:>2}" not in text
+
+
+async def test_a_got_five_review_counts_moves_not_board_marks(data_dir: Path) -> None:
+    """A mark on one's own board is a private note, not a move, but the review numbered
+    each mark in its list and counted it ('move 2 of 7' for a game of four moves): the
+    list numbers the moves alone (a mark stays in it, unnumbered), the count is of moves,
+    and play goes from move to move."""
+    record, _ = marked_gotfive_record()
+    app = make_app("Ann")
+    async with app.run_test(size=(130, 40)) as pilot:
+        screen = ReviewScreen(record, Replay(record))
+        await app.push_screen(screen)
+        await until(pilot, lambda: "move 0 of 4 ·" in screen_text(app), "four moves")
+        listed = screen.query_one(OptionList)
+        heads = [str(listed.get_option_at_index(i).prompt).split()[0]
+                 for i in range(listed.option_count)]
+        # Two marks, a reveal and its clue, a mark, two calls of GOT FIVE!.
+        assert heads == ["·", "·", "1", "2", "·", "3", "4"]
+        await pilot.press("right")
+        assert "move 0 of 4, then Ann marked their board ·" in screen_text(app)
+        await pilot.press("right", "right")
+        text = screen_text(app)
+        assert screen.at == 3 and "move 1 of 4 ·" in text and "marked their board" not in text
+        await pilot.press("end")
+        assert "move 4 of 4 ·" in screen_text(app)
+        await pilot.press("home", "space")
+        await until(pilot, lambda: screen.at > 0, "play")
+        assert screen.at == 3  # the first move, past the marks

@@ -118,15 +118,18 @@ async def test_a_guest_follows_the_creators_review_steps_alone_and_follows_again
         assert all("n" in tile for tile in review.view["racks"][0])
         lines = [str(review.query_one(OptionList).get_option_at_index(i).prompt)
                  for i in range(review.query_one(OptionList).option_count)]
-        assert any("Ann marked" in line for line in lines)
+        # Her own mark is listed, but not numbered as a move: marks are no moves.
+        assert [line.split()[0] for line in lines if "Ann marked" in line] == ["·"]
         assert not any("Bob marked" in line for line in lines)  # his board: his own
+        # Entry 5 of the record is its third move (Bob's mark and Ann's came before it),
+        # of five (the marks not counted: Bob's would tell how often he marked).
         await bob.review("go", at=5)
-        await until(pilot, lambda: review.at == 5 and "move 5 of" in where(review),
+        await until(pilot, lambda: review.at == 5 and "move 3 of 5" in where(review),
                     "Bob's step, followed")
         await pilot.press("home")  # Ann steps alone
         await until(pilot, lambda: review.at == 0 and not review.following
                     and review.view_at == 0, "Ann on her own")
-        assert "on your own (Bob is at move 5; f follows)" in where(review)
+        assert "on your own (Bob is at move 3; f follows)" in where(review)
         await bob.review("go", at=6)
         await pilot.press("f")
         await until(pilot, lambda: review.following and review.at == 6, "following again")

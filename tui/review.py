@@ -9,9 +9,11 @@ the move itself is put in words, with what was hidden then laid open: the game i
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from engine.record import Replay
+from net.table import PRIVATE_ACTIONS
 from tui.games.past_events import describe_past_event
 from tui.notices import Namer
 
@@ -23,15 +25,18 @@ SIGNALS = {"look": "looks at", "smile": "smiles at", "look_past": "looks past"}
 
 
 class Step(NamedTuple):
-    """One move of a record: its number (from 1), engine time, the seat that moved
-    (``None``: time acted) and the line that says it; for a line that tells what only
-    the mover saw (the card a GET OUT! draw took), the line everyone else read."""
+    """One entry of a record: its number in the record (from 1), engine time, the seat
+    that moved (``None``: time acted) and the line that says it; for a line that tells
+    what only the mover saw (the card a GET OUT! draw took), the line everyone else
+    read; ``move``: whether it is a move of the game (a Got Five! mark is a private
+    note on one's own board, not a move: a review steps through it, uncounted)."""
 
     number: int
     time: float
     seat: int | None
     text: str
     others: str | None = None
+    move: bool = True
 
     def seen_by(self, seat: int | None) -> str:
         """The line as ``seat`` knew it (``None``: everything open)."""
@@ -67,6 +72,22 @@ def _move_words(game_id: str, seat: int, action: dict[str, Any], namer: Namer) -
 
 #: Moves said in words even when their events have a line (which says something else).
 SAID_ALWAYS = {"arrange", "next_round"}
+
+
+def is_move(game_id: str, action: Any) -> bool:
+    """Whether a record's entry with ``action`` (``None``: time acted) is a move of the
+    game: an action that changes only its own seat's view (a Got Five! mark on one's
+    own board) is not, and a review does not count it as one."""
+    if not isinstance(action, dict):
+        return True
+    return (game_id, action.get("type")) not in PRIVATE_ACTIONS
+
+
+def move_times(game_id: str,
+               entries: Iterable[tuple[int, Any, float]]) -> list[tuple[int, float]]:
+    """The number and engine time of each move among ``entries`` (each a record entry's
+    number, action and time): the moves a review counts and plays on through."""
+    return [(k, now) for k, action, now in entries if is_move(game_id, action)]
 
 
 def steps(record: dict[str, Any], replay: Replay) -> list[Step]:
@@ -106,7 +127,8 @@ def _step(game_id: str, namer: Namer, k: int, now: float, seat: int | None,
     if seat is not None and action is not None and (
             not lines or action.get("type") in SAID_ALWAYS):
         lines = [_move_words(game_id, seat, action, namer), *lines]
-    return Step(k, now, seat, " · ".join(lines), public) if lines else None
+    return (Step(k, now, seat, " · ".join(lines), public, is_move(game_id, action))
+            if lines else None)
 
 
 def shared_steps(game_id: str, names: list[str], moves: list[Any]) -> list[Step]:

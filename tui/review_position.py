@@ -25,7 +25,7 @@ from engine.gotfive_hint import hint_for
 from net.fanout import wire_time
 from tui.games.getit.text import card_short, card_text, level_text, signal_lines
 from tui.games.getout.card import card_label, image_label
-from tui.games.gotfive.board import board_text
+from tui.games.gotfive.board import board_text, seen_in
 from tui.games.gotfive.rack import grid
 from tui.games.gotfive.text import tile_text
 from tui.notices import Namer
@@ -199,8 +199,11 @@ def gotfive_position(p: Position) -> Group:
         marks = (own.get("marks") if own is not None else None) or {}
         if marks:
             # The seat's board as they had marked it by this move (✗ not mine, ○ mine,
-            # - seen elsewhere, with auto-cross).
-            parts += [Text(f"  {names[i]}'s board:", style="dim"), board_text(marks)]
+            # - seen elsewhere, with auto-cross): the view's marks hold auto-cross's
+            # crosses as crosses, so what the seat saw then says which they are.
+            locked = (seen_in(own, i) if own is not None and own.get("auto_cross")
+                      else frozenset())
+            parts += [Text(f"  {names[i]}'s board:", style="dim"), board_text(marks, locked)]
     return Group(*parts, out)
 
 

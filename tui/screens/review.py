@@ -28,7 +28,15 @@ from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.record import Replay
-from tui.review import GAME_NAMES, Step, clock, part_starts, result_words, steps
+from tui.review import (
+    GAME_NAMES,
+    Step,
+    clock,
+    move_times,
+    part_starts,
+    result_words,
+    steps,
+)
 from tui.review_position import position
 from tui.widgets.wrapped import HangingLine
 
@@ -83,7 +91,8 @@ class Stepper(Screen[None]):
         self.names = names
         self.steps = steps
         self.parts = parts
-        #: Every move's number and engine time (the pace of play).
+        #: Every move's number and engine time: the moves counted, and the pace of play
+        #: (a Got Five! mark is no move: the list shows it, play goes past it).
         self.times = times
         self.length = length
         self.title_text = title
@@ -109,9 +118,17 @@ class Stepper(Screen[None]):
 
     def _line(self, step: Step) -> HangingLine:
         """A move in the list, as the seat the review is seen from knew it (wrapped under
-        its words, never inside a card's name)."""
-        where = clock(step.time) if self._timed() else f"{step.number:>4}"
+        its words, never inside a card's name); a board mark is not numbered as one."""
+        if self._timed():
+            where = clock(step.time)
+        else:
+            where = f"{self.moves_by(step.number):>4}" if step.move else "   ·"
         return HangingLine(where, step.seen_by(self.seat))
+
+    def moves_by(self, at: int) -> int:
+        """How many moves are played once the record's first ``at`` entries are (its
+        board marks are not moves)."""
+        return sum(1 for n, _ in self.times if n <= at)
 
     def _timed(self) -> bool:
         return self.game_id == "getit"
@@ -145,7 +162,10 @@ class Stepper(Screen[None]):
         # A round or attempt is dealt with the game, before any move; clues are moves.
         dealt = int(self.game_id != "gotfive")
         count = sum(1 for k in self.parts if k <= self.at) + dealt
-        where = f"move {self.at} of {self.length}"
+        where = f"move {self.moves_by(self.at)} of {len(self.times)}"
+        mark = next((s for s in self.steps if s.number == self.at and not s.move), None)
+        if mark is not None and mark.seat is not None and mark.seat < len(self.names):
+            where += f", then {self.names[mark.seat]} marked their board"
         when = self.time_at(self.at) if self.at else None
         if self._timed() and when is not None:
             where += f" · {clock(when)}"
@@ -302,7 +322,9 @@ class ReviewScreen(Stepper):
     def __init__(self, record: dict[str, Any], replay: Replay, *, title: str = "") -> None:
         super().__init__(record["game"], [p["name"] for p in record["players"]],
                          steps(record, replay), part_starts(record, replay),
-                         [(k, m[2]) for k, m in enumerate(record["moves"], 1)], len(replay),
+                         move_times(record["game"], ((k, m[1], m[2]) for k, m in
+                                                     enumerate(record["moves"], 1))),
+                         len(replay),
                          title=title)
         self.record = record
         self.replay = replay

@@ -17,7 +17,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.binding import Binding, BindingType
 
-from tui.review import result_words, shared_steps, wire_part_starts
+from tui.review import move_times, result_words, shared_steps, wire_part_starts
 from tui.review_position import Position, draw
 from tui.screens.review import Stepper
 
@@ -61,9 +61,10 @@ class SharedReviewScreen(Stepper):
     def __init__(self, opened: dict[str, Any], moves: list[Any],
                  send: Callable[..., Any]) -> None:
         game_id, names = str(opened["game"]), [str(n) for n in opened["names"]]
-        times = [(m["n"], float(m["time"])) for m in moves
-                 if isinstance(m, dict) and isinstance(m.get("n"), int)
-                 and isinstance(m.get("time"), int | float)]
+        times = move_times(game_id, ((m["n"], m.get("action"), float(m["time"]))
+                                     for m in moves
+                                     if isinstance(m, dict) and isinstance(m.get("n"), int)
+                                     and isinstance(m.get("time"), int | float)))
         super().__init__(game_id, names, shared_steps(game_id, names, moves),
                          wire_part_starts(game_id, moves), times, int(opened["length"]),
                          title="together")
@@ -177,7 +178,8 @@ class SharedReviewScreen(Stepper):
             return f"{words} · you lead: {self._followers()}; Esc ends it for everyone"
         if self.following:
             return f"{words} · following {self.leader_name()}"
-        return (f"{words} · on your own ({self.leader_name()} is at move {self.leader_at}; "
+        return (f"{words} · on your own ({self.leader_name()} is at move "
+                f"{self.moves_by(self.leader_at)}; "
                 "f follows)")
 
     def _followers(self) -> str:

@@ -228,16 +228,29 @@ def cell_look(n: int, mark: str | None, *, locked: bool = False, impossible: boo
     return glyph, " ".join(styles)
 
 
-def board_text(marks: dict[str, str]) -> Text:
+def seen_in(view: dict[str, Any], seat: int | None) -> frozenset[int]:
+    """The numbers ``seat`` sees in its ``view`` off its own rack (the public row, every
+    clue tile, every other rack face up to it): the ones auto-cross keeps crossed."""
+    seen = {t["n"] for t in view.get("public") or [] if isinstance(t, dict) and "n" in t}
+    seen.update(c["tile"] for c in view.get("clues") or []
+                if isinstance(c, dict) and "tile" in c)
+    for other, rack in enumerate(view.get("racks") or []):
+        if other != seat and isinstance(rack, list):
+            seen.update(t["n"] for t in rack if isinstance(t, dict) and "n" in t)
+    return frozenset(seen)
+
+
+def board_text(marks: dict[str, str], locked: frozenset[int] = frozenset()) -> Text:
     """A board as its player had marked it (a view's ``marks``), one line a colour and
     four columns a number (mark and number, no dots): what a review shows of a seat's
-    board beside its racks."""
+    board beside its racks. ``locked``: the numbers auto-cross kept crossed then, drawn
+    as the table draws them (``-``, not the player's own ✗)."""
     out = Text(no_wrap=True, overflow="crop")
     for row in range(COLOURS):
         out.append(f"{LETTERS[row]:<{BoardWidget.LABEL}}", style=colour_style(row))
         for col in range(PER_COLOUR):
             n = number_at(row, col)
-            glyph, style = cell_look(n, marks.get(str(n)))
+            glyph, style = cell_look(n, marks.get(str(n)), locked=n in locked)
             out.append(f"{glyph}{n:>2} ", style=style)
         if row < COLOURS - 1:
             out.append("\n")

@@ -16,7 +16,7 @@ from typing import Any
 from textual import on
 
 from engine.gotfive import COLOURS, PER_COLOUR
-from tui.games.gotfive.board import CYCLE, BoardWidget, beyond, cell_of, number_at
+from tui.games.gotfive.board import CYCLE, BoardWidget, beyond, cell_of, number_at, seen_in
 from tui.games.gotfive.text import LETTERS, listed
 from tui.screens.table import TableScreen
 
@@ -50,13 +50,7 @@ class BoardTable(TableScreen):
 
     def seen(self) -> frozenset[int]:
         """Numbers this seat can see (auto-cross keeps them crossed): from the view."""
-        view, me = self.view, self.my_seat
-        seen = {t["n"] for t in view.get("public") or [] if "n" in t}
-        seen.update(c["tile"] for c in view.get("clues") or [] if "tile" in c)
-        for seat, rack in enumerate(view.get("racks") or []):
-            if seat != me:
-                seen.update(t["n"] for t in rack if "n" in t)
-        return frozenset(seen)
+        return seen_in(self.view, self.my_seat)
 
     def locked(self) -> frozenset[int]:
         """Numbers whose cell the player may not change (auto-cross on)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.message import Message
@@ -20,9 +21,12 @@ from tui.games.gotfive.text import LETTERS, colour_style, tile_text
 from tui.widgets.lines import TextLines
 
 #: The row's label and the supply's, and whether the supply goes on a line of its own,
-#: longest first (``PublicRow.spans``): one line where it fits, else two.
-WORDINGS = (("Public ", "│ face down ", False), ("Public ", "│ down ", False),
-            ("", "│ down ", False), ("Public ", "Face down ", True), ("", "Face down ", True))
+#: longest first (``PublicRow.spans``): one line where it fits, else two. Shorter, the
+#: face-down tiles are the "supply" (the rules' word for them): "down" alone read as a
+#: direction.
+WORDINGS = (("Public ", "│ face down ", False), ("Public ", "│ supply ", False),
+            ("", "│ supply ", False), ("Public ", "Face down ", True),
+            ("", "Face down ", True))
 
 
 class Span(NamedTuple):
@@ -63,12 +67,14 @@ class PublicRow(TextLines):
 
     def spans(self, width: int | None = None) -> tuple[Text, list[Span]]:
         """The row as it fits ``width`` (the row's width now): the longest of its
-        wordings that fits — "face down" becomes "down", then the "Public" label goes,
-        then the supply takes a line of its own — and where each clickable part lies."""
+        wordings that fits — "face down" becomes "supply", then the "Public" label
+        goes, then the supply takes a line of its own — and where each clickable part
+        lies. (The blank after a line's last part needs no room: it is cut.)"""
         width = self.content_region.width if width is None else width
         for words in WORDINGS:
             out, spans = self._spans(*words)
-            if not width or all(line.cell_len <= width for line in out.split("\n")):
+            if not width or all(cell_len(line.plain.rstrip()) <= width
+                                for line in out.split("\n")):
                 break
         return out, spans
 
