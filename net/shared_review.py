@@ -24,6 +24,7 @@ ends it.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any
 
 import msgpack
@@ -96,6 +97,14 @@ class SharedReview:
         self._moves[seat] = out
         return out
 
+    def seen_at(self, at: int, seat: int | None) -> int:
+        """The last move, at or before ``at``, that ``seat`` knew of: stepping onto
+        another's Got Five! mark moves nobody else (its number, its time, a frame at
+        all would tell them a mark was made, and when)."""
+        known = [m["n"] for m in self.moves_for(seat)]
+        i = bisect_right(known, at)
+        return known[i - 1] if i else 0
+
     def position(self, at: int, seat: int | None) -> dict[str, Any]:
         """``seat``'s view after ``at`` moves (its time left as seconds, as on the wire)."""
         if self._game is None or self._game[0] != at:
@@ -117,30 +126,36 @@ class SharedReview:
 
     def frame_at(self, member: Member, leader: int | None) -> dict[str, Any]:
         """Where ``member`` is now, as it may see it."""
-        at = self.at_of(member)
+        at = self.seen_at(self.at_of(member), member.seat)
         return {"type": "review_at", "at": at, "time": self.time_at(at),
-                "following": self.following(member), "leader_at": self.at, "leader": leader,
+                "following": self.following(member),
+                "leader_at": self.seen_at(self.at, member.seat), "leader": leader,
                 "view": self.position(at, member.seat)}
 
-    def state(self, table: Table) -> dict[str, Any]:
-        """Who is where: the leader's move, and how many others follow or step alone."""
+    def state(self, table: Table, seat: int | None) -> dict[str, Any]:
+        """Who is where, as ``seat`` may know it: the leader's move, and how many
+        others follow or step alone."""
         others = [m for m in table.connections() if m in self.inside
                   and not (m.seat is not None and m.seat == table.creator)]
         alone = sum(1 for m in others if m in self.alone)
-        return {"type": "review_state", "leader": table.creator, "leader_at": self.at,
+        return {"type": "review_state", "leader": table.creator,
+                "leader_at": self.seen_at(self.at, seat),
                 "following": len(others) - alone, "alone": alone}
 
     def tell(self, table: Table, out: Outbox, *, leader: bool = True,
-             alone: bool = False) -> None:
+             alone: bool = False, moved_from: int | None = None) -> None:
         """Add to ``out`` :meth:`state` for the leader and/or those stepping alone (they
-        see where the leader is, the leader who follows)."""
-        state = self.state(table)
+        see where the leader is, the leader who follows); ``moved_from``: the leader
+        stepped from there, and one who knew of no move between is told nothing."""
         for m in table.connections():
             if m not in self.inside:
                 continue
             leads = m.seat is not None and m.seat == table.creator
+            if moved_from is not None and not leads \
+                    and self.seen_at(moved_from, m.seat) == self.seen_at(self.at, m.seat):
+                continue
             if (leader and leads) or (alone and m in self.alone):
-                out.messages.append((m, state))
+                out.messages.append((m, self.state(table, m.seat)))
 
     def opened(self, member: Member, leader: int | None, out: Outbox) -> None:
         """Add to ``out`` everything ``member`` needs to show the review: its list of
@@ -153,7 +168,8 @@ class SharedReview:
             out.messages.append((member, {"type": "review_moves", "from": start,
                                           "moves": part}))
         frame = self.frame_at(member, leader)
-        frame.update(type="review", game=self.game_id, length=len(self),
+        frame.update(type="review", game=self.game_id,
+                     length=self.seen_at(len(self), member.seat),
                      moves=len(moves), seat=member.seat,
                      names=[p["name"] for p in self.record["players"]],
                      result=self.replay.final.result)
@@ -225,12 +241,13 @@ def go(table: Table, member: Member, at: int) -> Outbox:
     out = Outbox()
     leads = member.seat is not None and member.seat == table.creator
     if leads:
-        review.at = at
+        was, review.at = review.at, at
         review.alone.pop(member, None)
         for m in table.connections():
-            if m in review.inside and review.following(m):
+            if m in review.inside and review.following(m) and (
+                    m is member or review.seen_at(was, m.seat) != review.seen_at(at, m.seat)):
                 out.messages.append((m, review.frame_at(m, table.creator)))
-        review.tell(table, out, leader=False, alone=True)
+        review.tell(table, out, leader=False, alone=True, moved_from=was)
     else:
         went = member not in review.alone
         review.alone[member] = at

@@ -133,6 +133,44 @@ def test_a_gotfive_mark_is_in_its_markers_list_alone() -> None:
                 assert {"n", "mark"} <= set(m["action"])
 
 
+def test_stepping_onto_a_mark_tells_nobody_else_that_it_was_made() -> None:
+    """Marks were left out of another's list, but the leader stepping onto their own
+    sent everyone following a frame with the mark's number and time (and ``length``
+    counted every mark): when, and how often, another player marked their board."""
+    table, (ann, bob) = seated("gotfive", {"first": 0}, ["Ann", "Bob"])
+    send(lobby.start(table, ann, 1.0))
+    game = table.game
+    assert game is not None
+    send(table.act(0, {"type": "mark", "n": 17, "mark": "cross"}, 2.0))
+    send(table.act(0, game.legal_actions(0)[0], 3.0))  # a clue
+    send(table.act(0, {"type": "mark", "n": 23, "mark": "circle"}, 4.0))
+    send(table.act(1, {"type": "mark", "n": 40, "mark": "circle"}, 5.0))
+    for seat, now in ((1, 6.0), (0, 7.0), (1, 8.0)):
+        if not game.over:
+            send(table.act(seat, {"type": "announce", "numbers": [1, 2, 3, 4, 5]}, now))
+    assert table.phase == "over" and table.tape is not None
+    replay = Replay(table.tape.record(game))
+    send(shared_review.open_review(table, ann, 100.0))
+    opened = [f for f in bob.messages if f["type"] == "review"]
+    known = {m["n"] for m in moves_of(reviews(bob))}
+    marks = {k for k, (seat, action, _) in enumerate(replay.moves, 1)
+             if seat == 0 and action and action["type"] == "mark"}
+    assert marks and not marks & known and opened[0]["length"] in known
+    bob.messages.clear()
+    for at in range(1, len(replay) + 1):  # Ann leads through every entry, her marks too
+        send(shared_review.go(table, ann, at))
+    frames = [f for f in bob.messages if f["type"].startswith("review")]
+    assert [f["at"] for f in frames] == sorted(known)  # one frame a move he knew of
+    send(shared_review.go(table, bob, 1))  # on his own now
+    bob.messages.clear()
+    for at in (1, 2, 3):  # (from the end: Ann's mark, her clue, her mark)
+        send(shared_review.go(table, ann, at))
+    told = [f for f in bob.messages if f["type"] == "review_state"]
+    assert [f["leader_at"] for f in told] == [0, 2]  # back to the deal, the clue: no 3
+    send(shared_review.go(table, bob, min(marks)))  # a step onto her mark itself
+    assert [f["at"] for f in reviews(bob)] == [max([0, *(k for k in known if k < min(marks))])]
+
+
 def test_the_creator_leads_anyone_steps_alone_follows_again_and_leaves() -> None:
     table, (ann, bob, cy), replay = finished("getout", {"match": False, "first": 0},
                                               ["Ann", "Bob", "Cy"])
