@@ -10,7 +10,9 @@ unless a test says otherwise.
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -761,19 +763,26 @@ async def test_a_talk_line_that_loses_the_keys_holds_the_round_keys_back_a_momen
         await until(pilot, lambda: table.game.signals["look"][0] == 1, "the look")
 
 
-async def test_the_sand_timer_counts_from_each_reading_and_stands_still_when_paused(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A host resumed after a crash sends the seconds it had (the same as its last
-    update): the countdown starts from them again, and stands while the game waits."""
-    from textual.app import App
-
-    now = [100.0]
+@contextlib.asynccontextmanager
+async def lone_sand_timer(monkeypatch: pytest.MonkeyPatch,
+                          start: float = 0.0) -> AsyncIterator[tuple[SandTimer, list[float]]]:
+    """A sand timer alone in an app, on a clock the test sets (``now[0]``)."""
+    now = [start]
     monkeypatch.setattr(SandTimer, "clock", staticmethod(lambda: now[0]))
     app: App[None] = App()
     async with app.run_test() as pilot:
         timer = SandTimer()
         await app.screen.mount(timer)
+        yield timer, now
+        await pilot.pause()
+
+
+async def test_the_sand_timer_counts_from_each_reading_and_stands_still_when_paused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A host resumed after a crash sends the seconds it had (the same as its last
+    update): the countdown starts from them again, and stands while the game waits."""
+    async with lone_sand_timer(monkeypatch, 100.0) as (timer, now):
         timer.remaining = 53.0
         now[0] += 17  # the host is gone; this machine counts on
         assert timer.left() == pytest.approx(36.0)
@@ -786,7 +795,6 @@ async def test_the_sand_timer_counts_from_each_reading_and_stands_still_when_pau
         timer.remaining = 53.0  # everyone is back
         now[0] += 3
         assert timer.left() == pytest.approx(50.0)
-        await pilot.pause()
 
 
 async def test_the_sand_timer_wakes_only_when_what_it_shows_changes(
@@ -794,14 +802,7 @@ async def test_the_sand_timer_wakes_only_when_what_it_shows_changes(
 ) -> None:
     """It woke four times a second, untimed too: at a box's tables every app did, for
     nothing. It wakes as its seconds or its bar change, and not at all while it stands."""
-    from textual.app import App
-
-    now = [0.0]
-    monkeypatch.setattr(SandTimer, "clock", staticmethod(lambda: now[0]))
-    app: App[None] = App()
-    async with app.run_test():
-        timer = SandTimer()
-        await app.screen.mount(timer)
+    async with lone_sand_timer(monkeypatch) as (timer, now):
         assert timer.until_change() is None  # untimed
         timer.total = 60.0
         timer.remaining = 41.5
@@ -828,14 +829,7 @@ async def test_the_sand_timer_says_when_time_runs_out_without_colour(
 ) -> None:
     """In the last ten seconds the clock is marked and reversed (not only a colour or a
     last cell of the bar): a player lost a round at 0:05 with the timer looking as at 0:55."""
-    from textual.app import App
-
-    now = [0.0]
-    monkeypatch.setattr(SandTimer, "clock", staticmethod(lambda: now[0]))
-    app: App[None] = App()
-    async with app.run_test():
-        timer = SandTimer()
-        await app.screen.mount(timer)
+    async with lone_sand_timer(monkeypatch) as (timer, now):
         timer.remaining = 55.0
         calm = timer.render()
         assert calm.plain.startswith("time 0:55 ") and "▶" not in calm.plain
