@@ -4,6 +4,7 @@ with the time left, which runs on while they are read; the seats and TO YOU stay
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from rich.markdown import Markdown
@@ -76,10 +77,10 @@ class RoundHelp(ModalScreen[bool]):
             panel.width, panel.height = self.over.width, self.over.height
             panel.max_width = self.over.width
         self.tick()
-        self.set_interval(0.5, self.tick)
 
     def tick(self) -> None:
-        """Say the time left, as the table's timer does."""
+        """Say the time left, as the table's timer does, and again as its second changes
+        (a tick every half second ran up to that much behind the table's timer)."""
         left = self.left()
         if left is None:
             words = "Untimed round · Esc: back to the round"
@@ -87,3 +88,5 @@ class RoundHelp(ModalScreen[bool]):
             minutes, seconds = divmod(int(left + 0.999), 60)
             words = f"⏳ {minutes}:{seconds:02d} left — the timer runs while you read · Esc: back"
         self.query_one("#help-timer", Static).update(words)
+        if left is not None and left > 0:
+            self.set_timer((left - math.floor(left) or 1.0) + 0.005, self.tick)
