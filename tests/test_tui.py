@@ -739,6 +739,29 @@ async def test_the_lobby_s_seat_cursor_starts_on_our_seat(lan_host: Host) -> Non
     await bob.close()
 
 
+async def test_a_seat_left_in_the_lobby_is_not_offered_as_kept(lan_host: Host) -> None:
+    """Leaving a lobby frees the seat at the host, but the app kept its token: the
+    table list said "your seat is kept" of a seat somebody else could take."""
+    from tui.screens.dialogs import ConfirmScreen
+    from tui.settings import recall_seat
+
+    bob = await Client.connect("127.0.0.1", lan_host.port, name="Bob")
+    joined = await bob.create_table("Bob's table", "getout", 3, {})
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await join_by_address(pilot, lan_host.port)
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen
+                            and app.screen.my_seat is not None and app.screen, "the lobby")
+        where = lobby.session.where
+        assert recall_seat(where, joined.table) is not None
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")  # Leave
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        await until(pilot, lambda: recall_seat(where, joined.table) is None, "the seat forgot")
+    await bob.close()
+
+
 def app_config_dir() -> Path:
     from tui.settings import config_dir
 

@@ -21,7 +21,7 @@ from net.client import Client, ConnectionLost, Joined, ServerError
 from net.paths import VISITOR_ENV
 from net.wire import errors
 from tui.notices import seat_names
-from tui.settings import remember_seat
+from tui.settings import forget_seat, remember_seat
 
 if TYPE_CHECKING:
     # Only a solo or hosting app has a host; the menu starts without importing it.
@@ -148,6 +148,12 @@ class Session:
         joined = self.joined
         if self.address is not None and joined and joined.seat is not None and joined.token:
             remember_seat(self.where, joined.table, joined.seat, joined.token)
+
+    def forget_seat(self, table: str) -> None:
+        """Our seat at ``table`` is given up (left in the lobby, where the host frees it):
+        its token is no use, and a table list must not say it is kept."""
+        if self.address is not None:
+            forget_seat(self.where, table)
 
     async def reconnect(self) -> None:
         """Open a new connection and take our seat back with its token (a spectator

@@ -249,6 +249,10 @@ class SessionScreen(Screen[None]):
     async def _leave(self) -> None:
         # The others read that we left, not that our connection was lost; a host that
         # does not answer at once is not waited for.
+        joined = self.session.joined
+        freed = self.table.get("phase") == "lobby"  # (in play the seat waits for us)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.session.request("leave"), 1.0)
+            if freed and joined is not None:
+                self.session.forget_seat(joined.table)
         await self.app.detach()
