@@ -844,6 +844,28 @@ async def test_the_sand_timer_says_when_time_runs_out_without_colour(
         assert "▶" not in timer.render().plain
 
 
+@pytest.mark.parametrize("size", [(40, 30), (45, 24)])
+async def test_on_a_phone_every_other_pile_is_in_sight_and_the_top_line_is_whole(
+        size: tuple[int, int]) -> None:
+    """Below 42 columns only the first other pile was drawn (the cards' least width
+    pushed the rest out of the row), and the top line ran into the timer
+    ("Level 1 · trytime 0:52")."""
+    from tui.games.getit.widgets import SeatCard
+
+    app = solo_app(6, {"level": 1, "timer": 60})
+    async with app.run_test(size=size) as pilot:
+        screen = await open_table(pilot)
+        await arrange_as_dealt(pilot, screen)
+        cards = await until(pilot, lambda: [c for c in screen.query(SeatCard)
+                                            if c.region.width] or None, "the seats")
+        assert len(cards) == 5 and all(c.region.right <= size[0] for c in cards)
+        status = screen.query_one("#getit-status", Static)
+        timer = screen.query_one(SandTimer)
+        await until(pilot, lambda: timer.region.width and timer.display, "the timer")
+        assert status.region.right < timer.region.x
+        assert "left" in str(status.render())  # the cards left: what a narrow line keeps
+
+
 async def test_every_key_of_a_round_fits_the_footer_at_80_columns() -> None:
     app = solo_app(3, {"level": 5})
     notices = Notices()

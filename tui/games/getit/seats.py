@@ -21,6 +21,9 @@ BIG_WIDTH = 24
 SHORT_HEIGHT = 30
 #: A card narrower than this says "◀ you look" (the longer mark was cut).
 NARROW_WIDTH = 22
+#: A card narrower than this has no padding: every other seat's card stays in the row
+#: down to 8 columns each (a narrower minimum pushed the last cards out of sight).
+TIGHT_WIDTH = 10
 
 
 class SeatsRow(Horizontal):
@@ -78,5 +81,8 @@ class SeatsRow(Horizontal):
             self.post_message(self.Fitted(big))
         self.set_class(big, "-big")
         self.set_class(short and not big, "-short")
+        each = width // max(others, 1)
         for card in self.query_children(SeatCard):
-            card.set_fit(big=big, short=short, narrow=width // max(others, 1) < NARROW_WIDTH)
+            card.set_fit(big=big, short=short, narrow=each < NARROW_WIDTH)
+            # (Five others on a phone's 40 columns: 8 each, and a two-digit number is 6.)
+            card.set_class(each < TIGHT_WIDTH, "-tight")

@@ -10,8 +10,9 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Static
 
-#: Cells of the sand timer's bar.
+#: Cells of the sand timer's bar (:data:`SHORT_BAR` on a phone's width).
 BAR = 15
+SHORT_BAR = 6
 #: Seconds left from which the timer says that time is running out.
 LOW = 10
 
@@ -35,6 +36,8 @@ class SandTimer(Static):
     paused: reactive[bool] = reactive(False)
     #: What the timer says while paused (why it stands still).
     why_paused: reactive[str] = reactive("paused")
+    #: Cells of the bar.
+    cells: reactive[int] = reactive(BAR, layout=True)  # (its width is its text's)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id, markup=False)
@@ -67,14 +70,17 @@ class SandTimer(Static):
         whole = math.floor(left)
         # The clock shows whole seconds rounded up: it changes as ``left`` reaches one.
         changes = [left - whole if left > whole else 1.0]
-        if self.total > 0 and (full := round(BAR * left / self.total)) > 0:
-            changes.append(left - (full - 0.5) * self.total / BAR)
+        if self.total > 0 and (full := round(self.cells * left / self.total)) > 0:
+            changes.append(left - (full - 0.5) * self.total / self.cells)
         return min(c for c in changes if c > 0) + 0.005
 
     def watch_paused(self) -> None:
         self._schedule()
 
     def watch_total(self) -> None:
+        self._schedule()
+
+    def watch_cells(self) -> None:
         self._schedule()
 
     @staticmethod
@@ -107,7 +113,7 @@ class SandTimer(Static):
         if self.remaining is None:
             return Text("")
         left = self.left()
-        full = round(BAR * left / self.total) if self.total > 0 else 0
+        full = round(self.cells * left / self.total) if self.total > 0 else 0
         seconds = int(left + 0.999)
         clock = f"time {seconds // 60}:{seconds % 60:02d}"
         text = Text(style="bold")
@@ -117,7 +123,7 @@ class SandTimer(Static):
         else:
             text.append(f"{clock} ")
         text.append("█" * full)
-        text.append("░" * (BAR - full))
+        text.append("░" * (self.cells - full))
         if self.paused:
             text.append(f" {self.why_paused}", style="italic")
         return text

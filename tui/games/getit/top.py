@@ -10,11 +10,13 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from tui.games.getit.text import status_line
-from tui.games.getit.timer import SandTimer
+from tui.games.getit.timer import BAR, SHORT_BAR, SandTimer
 from tui.widgets.text import set_text
 
 #: Below this width the line says it in fewer words (beside the timer).
 SHORT_STATUS = 90
+#: Below this width (a phone) the timer's bar is shorter, to leave the words room.
+SHORT_TIMER = 60
 
 
 class TopLine(Horizontal):
@@ -40,12 +42,14 @@ class TopLine(Horizontal):
                            and isinstance(remaining, int | float) else None)
 
     def _words(self) -> None:
+        width = self.screen.size.width
+        self.query_one(SandTimer).cells = SHORT_BAR if width < SHORT_TIMER else BAR
         if self._shown is None:
             return
         msg, view = self._shown
         best = ((msg.get("table") or {}).get("options") or {}).get("best")
         set_text(self.query_one("#getit-status", Static),
-                 status_line(view, best, short=self.screen.size.width < SHORT_STATUS))
+                 status_line(view, best, short=width < SHORT_STATUS))
 
     def on_resize(self) -> None:
         """In fewer words on a narrow terminal, in full on a wide one. (Only the words:

@@ -61,8 +61,9 @@ class SeatCard(Vertical):
     # every update of a round, and a size of their own would ask for a layout of the
     # whole screen each time, in every app at the table.
     DEFAULT_CSS = """
-    SeatCard { width: 1fr; height: 100%; min-width: 14; border: round $foreground 40%;
+    SeatCard { width: 1fr; height: 100%; min-width: 8; border: round $foreground 40%;
                padding: 0 0 0 1; border-title-align: left; border-subtitle-align: right; }
+    SeatCard.-tight { padding: 0; }
     SeatCard Digits { width: 100%; text-align: center; }
     SeatCard .face-word { width: 100%; height: 3; content-align: center middle;
                           text-style: bold; }
