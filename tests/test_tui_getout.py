@@ -70,6 +70,25 @@ def card_text(hand: HandWidget, index: int) -> list[str]:
             for row in drawn(hand.app, hand.card_region(index))]
 
 
+@pytest.mark.parametrize("size", [(45, 24), (45, 40), (80, 24)])
+async def test_a_phone_s_screen_keeps_the_log_and_the_chat_line_in_sight(
+        size: tuple[int, int]) -> None:
+    """At 45 × 24 the scores box took the log's last rows: the log had none, and the
+    chat line was typed into blind. Short and narrow, the scores are the players' list's
+    (it has a score column)."""
+    from tui.widgets.chat import ChatLine
+
+    app = make_app(solo={"game_id": "getout", "seats": 3, "options": {"first": 0}})
+    async with app.run_test(size=size) as pilot:
+        screen = await our_turn(pilot, app)
+        log = screen.query_one(TableLog)
+        await until(pilot, lambda: log.scrollable_content_region.height >= 1, "the log")
+        chat = screen.query_one(ChatLine)
+        assert chat.region.height == 1 and chat.region.bottom <= size[1] - 1
+        scores = screen.query_one(ScoreTable)
+        assert bool(scores.region) == (size != (45, 24))
+
+
 async def test_playable_cards_carry_a_mark_and_keys_reach_beyond_the_ninth_card() -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(120, 40)) as pilot:

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
 #: Below this many columns the table is one column.
 NARROW = 64
+#: Lower than this, a narrow table has no scores box (see ``on_resize``).
+SHORT = 30
 #: The turn's line in fewer words, for a terminal too narrow for the whole line.
 SHORT_STATUS = {
     "▶ Your turn: play a card marked ✓ (Enter) or draw (d).": "▶ Play a ✓ card (Enter) or draw (d)",
@@ -85,8 +87,12 @@ class GetOutScreen(TableScreen):
 
     def on_resize(self, event: events.Resize) -> None:
         """Narrower than ``NARROW`` columns (a phone held upright), the players over
-        the call card and the log over the scores, each the whole width."""
-        self.set_class(event.size.width < NARROW, "-narrow")
+        the call card and the log over the scores, each the whole width; lower than
+        ``SHORT`` rows too, no scores box (the players' list has each score): the log
+        and the chat line had no room left."""
+        narrow = event.size.width < NARROW
+        self.set_class(narrow, "-narrow")
+        self.set_class(narrow and event.size.height < SHORT, "-short")
 
     def compose_table(self) -> ComposeResult:
         with Horizontal(id="getout-top"):
