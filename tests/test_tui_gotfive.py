@@ -172,23 +172,35 @@ async def test_a_person_reveals_then_sorts_and_later_reveals_then_compares() -> 
         assert any("You compared" in str(line.text) for line in log.lines)
 
 
-async def test_on_a_phone_held_upright_the_board_comes_in_two_halves_and_clicks_mark() -> None:
+@pytest.mark.parametrize("columns", [45, 40])
+async def test_on_a_phone_held_upright_the_board_comes_in_two_halves_and_clicks_mark(
+        columns: int) -> None:
     """At 45 columns (a phone's browser held upright) twelve numbers a row do not fit:
-    the board shows 1-30 over 31-60, every number in sight, and a click on one in the
-    second half marks that number."""
+    the board shows 1-30 over 31-60, every number in sight with all its dots (at 40
+    the last column's dots were cut), and a click on one in the second half marks it."""
+    from rich.cells import cell_len
+
+    from tui.games.gotfive.board import number_at
+    from engine.gotfive_tiles import dots_of
+
     app = solo_app()
-    async with app.run_test(size=(45, 40)) as pilot:
+    async with app.run_test(size=(columns, 40)) as pilot:
         screen = await my_turn(pilot)
         board = screen.query_one(BoardWidget)
         await until(pilot, lambda: board.split and board.has_class("-split"), "split")
         text = board_text(screen)
         assert all(f"{n:>2}" in text for n in (1, 30, 31, 60))
+        lines = [line for line in text.splitlines() if line.strip()]
+        assert all(cell_len(line.rstrip()) <= board.size.width for line in lines)
+        for row, line in enumerate(lines[:5]):
+            last = number_at(row, 5)
+            assert line.rstrip().endswith(f"{last}{'•' * dots_of(last)}"), line
         free = [n for n in range(31, 61) if str(n) not in screen.view["marks"]]
         n = free[-1]
         width, _, _ = board.geometry()
         row, col = cell_of(n)
         x, y = content_origin(board)
-        await pilot.click(BoardWidget, offset=(x + board.LABEL + (col - 6) * width + width // 2,
+        await pilot.click(BoardWidget, offset=(x + board.label + (col - 6) * width + width // 2,
                                                y + 6 + row))
         await until(pilot, lambda: screen.view["marks"].get(str(n)) == "cross", "marked")
 

@@ -83,7 +83,7 @@ class BoardWidget(TextLines):
     def geometry(self) -> tuple[int, int, int]:
         """(cell width, lines per row, lines of content per row) for the current size."""
         if self.split:
-            return max(6, min(11, (self.size.width - self.LABEL) // HALF)), 1, 1
+            return max(6, min(11, (self.size.width - self.label) // HALF)), 1, 1
         width = max(6, (self.size.width - self.LABEL) // PER_COLOUR)
         width = min(width, 11)
         lines = min(3, self.size.height // COLOURS)
@@ -96,7 +96,7 @@ class BoardWidget(TextLines):
         width, _, content = self.geometry()
         widths = [width] * (last - first)
         if content == 1:
-            spare = self.size.width - self.LABEL - sum(widths)
+            spare = self.size.width - self.label - sum(widths)
             for col in range(first, last - 1):
                 if spare > 0 and width < 7 and dots_of(number_at(0, col)) == 3:
                     widths[col - first] += 1
@@ -111,6 +111,14 @@ class BoardWidget(TextLines):
                 return col
             start += width
         return None
+
+    @property
+    def label(self) -> int:
+        """The colour letters' column: one cell narrower where a split board's six
+        numbers a row take all the rest (a phone's 40 columns cut the last cell's dots)."""
+        if self.split and self.size.width < self.LABEL + HALF * 6 + 1:
+            return self.LABEL - 1
+        return self.LABEL
 
     @property
     def split(self) -> bool:
@@ -168,8 +176,8 @@ class BoardWidget(TextLines):
                               for col in range(first, last))
                 # A row is built again only when one of its cells changed: a change is
                 # a mark or two, and building the whole board was most of a repaint.
-                key = (row, first, widths, content, cells)
-                parts = self._rows.get(key) or _row(row, cells, widths, content, self.LABEL,
+                key = (row, first, widths, content, cells, self.label)
+                parts = self._rows.get(key) or _row(row, cells, widths, content, self.label,
                                                     first)
                 rows[key] = parts
                 for i in range(lines):
@@ -183,10 +191,10 @@ class BoardWidget(TextLines):
     def on_click(self, event: events.Click) -> None:
         """A click on a cell: tell the screen which number it was."""
         offset = event.get_content_offset(self)
-        if offset is None or offset.x < self.LABEL:
+        if offset is None or offset.x < self.label:
             return
         _, lines, content = self.geometry()
-        x = offset.x - self.LABEL
+        x = offset.x - self.label
         if self.split:
             half, row = divmod(offset.y, COLOURS + 1)
             col = self.column_at(x, half * HALF, half * HALF + HALF) if half < 2 else None
