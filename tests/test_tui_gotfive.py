@@ -180,8 +180,8 @@ async def test_on_a_phone_held_upright_the_board_comes_in_two_halves_and_clicks_
     the last column's dots were cut), and a click on one in the second half marks it."""
     from rich.cells import cell_len
 
-    from tui.games.gotfive.board import number_at
     from engine.gotfive_tiles import dots_of
+    from tui.games.gotfive.board import number_at
 
     app = solo_app()
     async with app.run_test(size=(columns, 40)) as pilot:
