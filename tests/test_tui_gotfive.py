@@ -393,6 +393,23 @@ async def test_a_prefilled_got_five_dialog_takes_what_the_player_types() -> None
         assert error.region.width * error.region.height >= len(said)
 
 
+@pytest.mark.parametrize("columns", [40, 45, 80])
+async def test_every_slot_of_the_got_five_bar_is_in_sight(columns: int) -> None:
+    """At a phone's 40 columns the fifth slot was off the edge, typed into blind."""
+
+    class Dialog(App[None]):
+        CSS_PATH = str(Path(__file__).parent.parent / "tui" / "app.tcss")  # the app's
+
+        def on_mount(self) -> None:
+            self.push_screen(AnnounceScreen([0, 1, 2, 3, 4], [11, 12, None, 14, 15]))
+
+    app = Dialog()
+    async with app.run_test(size=(columns, 30)) as pilot:
+        await pilot.pause()
+        slots = [app.screen.query_one(f"#gf-n{i}") for i in range(5)]
+        assert all(slot.region.width and slot.region.right <= columns for slot in slots)
+
+
 async def test_got_five_from_circled_cells_wins_and_the_summary_shows_the_game() -> None:
     """A right GOT FIVE! wins; the summary shows every rack, and offers the game's review."""
     app = solo_app(hints="count")

@@ -306,6 +306,8 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         column of a wide one (the long title ran past the bar's edge)."""
         narrow = event.size.width < NARROW
         self.set_class(narrow, "-narrow")
+        # (Five slots of 9 columns: the fifth was off a phone's 40-column edge.)
+        self.set_class(event.size.width < 5 * 9, "-tiny")
         self.query_one(".dialog").border_title = (
             "GOT FIVE! Right: win · wrong: out" if narrow or self.has_class("-wide")
             else "GOT FIVE! Right: you win, wrong: you are out")
