@@ -364,6 +364,7 @@ class JoinScreen(Screen[None]):
         if len(tables) > 1 or self.box is not None:
             choices = [(t["id"], describe_table(
                 t, recall_seat(session.where, t["id"]) is not None)) for t in tables]
+            self._error(f"Connected to {where}: choose a table.")  # (not "Connecting…")
             self._asking = ChoiceScreen("Which table?", choices)
             try:
                 picked = await self.app.push_screen_wait(self._asking)
