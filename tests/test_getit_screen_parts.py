@@ -163,7 +163,8 @@ def test_the_top_line_says_it_in_fewer_words_on_a_narrow_terminal() -> None:
     view = {"level": 5, "attempt": 1, "attempts": 2, "phase": "play", "cards": 22,
             "timer": 60, "piles": [{"count": 8}, {"count": 9}]}
     assert status_line(view, None) == "Level 5 · attempt 1 of 2 · 17 of 22 cards left"
-    assert status_line(view, None, short=True) == "Level 5 · try 1/2 · 17/22 left"
+    # (Short, the cards left before the attempt: a narrow line cuts the end with "…".)
+    assert status_line(view, None, short=True) == "Level 5 · 17/22 left · try 1/2"
     level_x = {**view, "level": "X", "timer": 0}
     assert status_line(level_x, 12) == "Level X · 17 of 22 cards left · record 12 cards · " \
         "untimed practice"
