@@ -819,6 +819,30 @@ async def test_the_got_five_bar_leaves_the_board_and_the_racks_in_sight_late_in_
         await until(pilot, lambda: app.screen is screen, "the table")
 
 
+async def test_on_a_short_phone_late_in_a_game_the_log_stays_and_the_board_scrolls_to() -> None:
+    """At 45 × 24, as the others' racks grew with clues, the board's second half went
+    below the screen, out of reach of the cursor; and the log with it."""
+    from engine.gotfive_tiles import COLOURS
+    from tui.widgets.chat import ChatLine
+
+    app = solo_app(4, hints="board")
+    async with app.run_test(size=(45, 24)) as pilot:
+        screen = await late_game(pilot, 5)
+        chat = screen.query_one(ChatLine)
+        assert chat.region.height == 1 and chat.region.bottom <= 23
+        board = screen.query_one(BoardWidget)
+        for _ in range(4):
+            await pilot.press("down")
+        for _ in range(11):
+            await pilot.press("right")
+        await pilot.pause()
+        left = screen.query_one("#gf-left").region
+        assert screen.cursor == (4, 11)
+        # The cursor's row in the second half (E, 31-60), in sight.
+        y = board.content_region.y + (COLOURS + 1) + 4 if board.split else 0
+        assert left.y <= y < left.bottom, (y, left)
+
+
 async def test_question_mark_opens_this_games_rules_and_escape_comes_back() -> None:
     from textual.widgets import TabbedContent
 

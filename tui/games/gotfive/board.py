@@ -114,10 +114,10 @@ class BoardWidget(TextLines):
 
     @property
     def label(self) -> int:
-        """The colour letters' column: one cell narrower where a split board's six
-        numbers a row take all the rest (a phone's 40 columns cut the last cell's dots)."""
-        if self.split and self.size.width < self.LABEL + HALF * 6 + 1:
-            return self.LABEL - 1
+        """The colour letters' column: narrower where a split board's six numbers a row
+        take all the rest (a phone's 40 columns, less a scroll bar, cut the last dots)."""
+        if self.split:
+            return max(1, min(self.LABEL, self.size.width - HALF * 6 - 1))
         return self.LABEL
 
     @property

@@ -96,7 +96,9 @@ class BoardTable(TableScreen):
         row, col = self.cursor
         self.cursor = (min(max(row + rows, 0), COLOURS - 1),
                        min(max(col + cols, 0), PER_COLOUR - 1))
-        self.query_one(BoardWidget).cursor = self.cursor
+        board = self.query_one(BoardWidget)
+        board.cursor = self.cursor
+        board.scroll_visible(animate=False)  # (stacked on a short screen, it may be below)
         if self.board_note:
             self.board_note = None  # (read: the keys again)
             self.title_board()

@@ -46,6 +46,12 @@ from tui.widgets.text import set_text
 
 #: Below this width the log goes under the board (and the header is hidden).
 WIDE = 140
+#: Rows of a stacked screen outside the racks and board (header, the turn's line, the
+#: log's edge, a line of it, the chat line, the footer), and the fewest rows they get.
+OUTSIDE_LEFT = 6
+#: Narrower than this (a phone), the racks and board have no margin: each column counts.
+TINY = 46
+MIN_LEFT = 8
 
 #: Keys that only move over the board or pick a tile: they give way to a text line.
 MOVES = {"move", "next_tile", "tile_key"}
@@ -117,17 +123,23 @@ class GotFiveScreen(BoardTable):
         """Titles, then the base's replay and first view."""
         self.query_one("#gf-rack").border_title = "Your rack  − low … high +"
         self.query_one("#gf-board").border_title = f"Your board · {BOARD_KEYS}"
-        self._fit(self.size.width)
+        self._fit(self.size.width, self.size.height)
         super().mounted()
 
     def on_resize(self, event: events.Resize) -> None:
         """A narrow terminal stacks the log under the board (and words the turn's line
         shorter)."""
-        self._fit(event.size.width)
+        self._fit(event.size.width, event.size.height)
         self.redraw_status()
 
-    def _fit(self, width: int) -> None:
+    def _fit(self, width: int, height: int) -> None:
         self.set_class(width < WIDE, "-narrow")
+        self.set_class(width < TINY, "-tiny")
+        # Stacked, the racks and the board scroll above the log rather than push the
+        # board's last rows off the screen (a phone's 24 rows, late in a game): the log
+        # and the chat line keep their rows, and a move of the cursor scrolls to it.
+        self.query_one("#gf-left").styles.max_height = (
+            max(MIN_LEFT, height - OUTSIDE_LEFT) if width < WIDE else None)
         self.refresh_bindings()
         self.query_one(OthersPanel).wide = width >= WIDE
         # On a small terminal the board must stay in sight and the log needs its lines:
