@@ -410,6 +410,27 @@ async def test_every_slot_of_the_got_five_bar_is_in_sight(columns: int) -> None:
         assert all(slot.region.width and slot.region.right <= columns for slot in slots)
 
 
+async def test_enter_on_a_wrong_got_five_bar_gives_the_keys_to_the_slot_it_names() -> None:
+    """"Position 4: 4 must be higher than 13", and the keys stayed elsewhere: a
+    Backspace then cleared a number that was right."""
+
+    class Dialog(App[None]):
+        CSS_PATH = str(Path(__file__).parent.parent / "tui" / "app.tcss")  # the app's
+
+        def on_mount(self) -> None:
+            self.push_screen(AnnounceScreen([0, 1, 2, 3, 4], [11, 12, 13, 4, 15]))
+
+    app = Dialog()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, AnnounceScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert str(dialog.query_one("#gf-announce-error").render()).startswith("Position 4")
+        assert app.focused is dialog.query_one("#gf-n3")
+
+
 async def test_got_five_from_circled_cells_wins_and_the_summary_shows_the_game() -> None:
     """A right GOT FIVE! wins; the summary shows every rack, and offers the game's review."""
     app = solo_app(hints="count")

@@ -8,6 +8,7 @@ wrong announcement puts you out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from typing import Any
 
@@ -407,10 +408,15 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
             self.confirm(numbers)
             return
         self.say(why)  # (a digit alone is a number now: Enter said it was done)
-        inputs = list(self.query(Input))
+        inputs = list(self.query(SlotInput))
         empty = [i for i in inputs if not i.value.strip()]
+        named = re.match(r"Position (\d)", why)
         if empty:
             empty[0].focus()
+        elif named and 1 <= int(named[1]) <= len(inputs):
+            # The slot the line names takes the keys (they stayed on the next one, and a
+            # Backspace there cleared a number that was right).
+            inputs[int(named[1]) - 1].focus()
 
     @on(Button.Pressed, "#announce")
     def announce_pressed(self) -> None:
