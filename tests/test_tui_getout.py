@@ -89,6 +89,19 @@ async def test_a_phone_s_screen_keeps_the_log_and_the_chat_line_in_sight(
         assert bool(scores.region) == (size != (45, 24))
 
 
+@pytest.mark.parametrize("width", [40, 45, 80])
+def test_the_round_s_table_keeps_each_player_on_one_line(width: int) -> None:
+    """At 40-45 columns "6 cards" and "root (you)" wrapped a word a line."""
+    from tui.games.getout.summary import summary_table
+
+    view = {"last_round": {"points": [61, 5, 0], "winner": 2}, "hand_counts": [6, 2, 0],
+            "out": [False, False, False], "scores": [61, 5, 0]}
+    console = Console(width=width, file=io.StringIO(), record=True)
+    console.print(summary_table(view, ["Roberta the Great", "Bot 2", "Bot 3"], 0))
+    lines = console.export_text().splitlines()
+    assert len(lines) == 4 and "6 cards" in lines[1] and lines[1].startswith("Robert")
+
+
 async def test_playable_cards_carry_a_mark_and_keys_reach_beyond_the_ninth_card() -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(120, 40)) as pilot:

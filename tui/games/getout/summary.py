@@ -22,8 +22,10 @@ def summary_table(view: dict[str, Any], names: list[str], me: int | None) -> Tab
     points = last.get("points") or [0] * len(names)
     counts = view.get("hand_counts") or [0] * len(names)
     table = Table(box=None, expand=True, pad_edge=False)
-    table.add_column("player", ratio=1)
-    table.add_column("cards left", ratio=1)
+    # (On a phone's 40 columns "6 cards" and "root (you)" wrapped a word a line: a name
+    # is cut with "…" rather than wrapped, and a count is never cut.)
+    table.add_column("player", ratio=1, no_wrap=True, overflow="ellipsis")
+    table.add_column("left", no_wrap=True, min_width=7)
     table.add_column("points", justify="right")
     table.add_column("total", justify="right")
     table.add_column("", justify="left")
