@@ -429,6 +429,11 @@ async def test_enter_on_a_wrong_got_five_bar_gives_the_keys_to_the_slot_it_names
         await pilot.pause()
         assert str(dialog.query_one("#gf-announce-error").render()).startswith("Position 4")
         assert app.focused is dialog.query_one("#gf-n3")
+        dialog.query_one("#gf-n4", Input).value = ""  # an empty slot after it: still 4
+        dialog.query_one("#gf-n0", Input).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.focused is dialog.query_one("#gf-n3")
 
 
 async def test_got_five_from_circled_cells_wins_and_the_summary_shows_the_game() -> None:

@@ -411,12 +411,12 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         inputs = list(self.query(SlotInput))
         empty = [i for i in inputs if not i.value.strip()]
         named = re.match(r"Position (\d)", why)
-        if empty:
-            empty[0].focus()
-        elif named and 1 <= int(named[1]) <= len(inputs):
-            # The slot the line names takes the keys (they stayed on the next one, and a
-            # Backspace there cleared a number that was right).
+        if named and 1 <= int(named[1]) <= len(inputs):
+            # The slot the line names takes the keys, before any empty one (they went
+            # elsewhere, and the next digits landed in a slot that was right or empty).
             inputs[int(named[1]) - 1].focus()
+        elif empty:
+            empty[0].focus()
 
     @on(Button.Pressed, "#announce")
     def announce_pressed(self) -> None:
