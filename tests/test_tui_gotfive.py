@@ -869,6 +869,22 @@ async def test_on_a_short_phone_late_in_a_game_the_log_stays_and_the_board_scrol
         assert left.y <= y < left.bottom, (y, left)
 
 
+async def test_the_colour_picker_goes_when_the_turn_it_was_for_ends() -> None:
+    """Left open as the game ended, the picker came back over the rematch's table with
+    the last game's counts ("B none left" where six were)."""
+    app = solo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await my_turn(pilot)
+        await pilot.press("r")
+        picker = await until(pilot, lambda: isinstance(app.screen, RevealScreen)
+                             and app.screen, "the picker")
+        (table,) = app.hosting.host.tables.values()
+        reveal = next(a for a in table.game.legal_actions(0) if a["type"] == "reveal")
+        app.hosting.host.act(table, 0, reveal)  # the turn moves on without the picker
+        await until(pilot, lambda: app.screen is screen and not picker.is_attached,
+                    "the picker gone")
+
+
 async def test_question_mark_opens_this_games_rules_and_escape_comes_back() -> None:
     from textual.widgets import TabbedContent
 

@@ -105,6 +105,8 @@ class GotFiveScreen(BoardTable):
         super().__init__(session)
         #: Index of the public tile a sort or compare would use.
         self.selected = 0
+        #: The colour picker of our last reveal (see :meth:`show`).
+        self.picker: RevealScreen | None = None
         #: What was typed in the GOT FIVE! dialog when it last closed unsent, with the
         #: rack's colours then (another game's rack does not take it).
         self.draft: tuple[list[int], list[str]] | None = None
@@ -154,6 +156,11 @@ class GotFiveScreen(BoardTable):
              names: list[str]) -> None:
         """Pass the new view down to the widgets."""
         me = self.my_seat
+        picker = self.picker
+        if picker is not None and self.app.screen is picker and not self.can("reveal"):
+            # The turn or the game ended under it: its colours' counts are no longer so
+            # (left open over the summary, it came back over the rematch's table).
+            picker.dismiss(None)
         shown = view.get("marks") or {}
         for n, mark in list(self.pending.items()):
             if shown.get(str(n)) == mark:
@@ -349,10 +356,12 @@ class GotFiveScreen(BoardTable):
             return
 
         def chosen(colour: int | None) -> None:
+            self.picker = None
             if colour is not None:
                 self.reveal(colour)
 
-        self.app.push_screen(RevealScreen(self.view.get("supply") or []), chosen)
+        self.picker = RevealScreen(self.view.get("supply") or [])
+        self.app.push_screen(self.picker, chosen)
 
     @on(PublicRow.ColourClicked)
     def colour_clicked(self, event: PublicRow.ColourClicked) -> None:
