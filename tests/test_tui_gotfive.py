@@ -980,10 +980,28 @@ def test_the_supply_shortened_is_the_supply_never_just_down() -> None:
     for width in range(30, 121):
         text = row.spans(width)[0].plain
         assert "face down" in text.lower() or "│ supply A7" in text, (width, text)
-        if width >= 47:  # (narrower, the six tiles alone are cut)
-            assert all(len(line.rstrip()) <= width for line in text.split("\n")), text
+        assert all(len(line.rstrip()) <= width for line in text.split("\n")), text
     at_80 = row.spans(78)[0].plain
     assert at_80.startswith("Public ") and "│ supply A7 B4 C8 D8 E8" in at_80, at_80
+
+
+def test_on_a_phone_the_public_tiles_go_on_to_another_line_whole() -> None:
+    """At 40 columns the public row was cut mid-tile: B57••• showed two dots, "B5" none.
+    The tiles go on to the next line, each whole, and a click still finds each one."""
+    from engine.gotfive import tile as tile_face
+    from tui.games.gotfive.text import tile_text
+
+    row = PublicRow()
+    numbers = (3, 15, 21, 25, 46, 57, 11, 22, 40)
+    row.public = [tile_face(n) for n in numbers]
+    row.supply = [6, 2, 5, 2, 0]
+    text, spans = row.spans(40)
+    lines = text.plain.split("\n")
+    assert len(lines) == 3 and all(len(line.rstrip()) <= 40 for line in lines), lines
+    tiles = [span for span in spans if span.kind == "tile"]
+    for n, span in zip(numbers, tiles, strict=True):
+        shown = lines[span.line][span.start:span.end]
+        assert tile_text(tile_face(n)).plain in shown, (n, shown)
 
 
 async def test_the_got_five_confirmation_warns_of_numbers_in_sight_or_crossed_off() -> None:

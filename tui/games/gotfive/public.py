@@ -68,34 +68,46 @@ class PublicRow(TextLines):
     def spans(self, width: int | None = None) -> tuple[Text, list[Span]]:
         """The row as it fits ``width`` (the row's width now): the longest of its
         wordings that fits — "face down" becomes "supply", then the "Public" label
-        goes, then the supply takes a line of its own — and where each clickable part
-        lies. (The blank after a line's last part needs no room: it is cut.)"""
+        goes, then the supply takes a line of its own, then the tiles take more than
+        one — and where each clickable part lies. (The blank after a line's last part
+        needs no room: it is cut.)"""
         width = self.content_region.width if width is None else width
         for words in WORDINGS:
             out, spans = self._spans(*words)
             if not width or all(cell_len(line.plain.rstrip()) <= width
                                 for line in out.split("\n")):
-                break
-        return out, spans
+                return out, spans
+        # Not even the tiles alone fit a line (a phone): they take as many as they need.
+        return self._spans(*WORDINGS[-1], width=width)
 
-    def _spans(self, label: str, down: str, apart: bool) -> tuple[Text, list[Span]]:
+    def _spans(self, label: str, down: str, apart: bool,
+               width: int = 0) -> tuple[Text, list[Span]]:
         out = Text()
         out.append(label, style="bold")
         spans: list[Span] = []
         if not self.public:
             out.append("(empty) ", style="dim")
+        line, left = 0, 0  # (``left``: where the line being filled starts in ``out``)
         for i, tile in enumerate(self.public):
-            start = out.cell_len
             chosen = i == self.selected
-            out.append("▸" if chosen else " ", style="bold")
-            out.append_text(tile_text(tile, style="reverse" if chosen else ""))
-            out.append(" ")
-            spans.append(Span(0, start, out.cell_len, "tile", i))
-        line, left = 0, 0
+            piece = Text()
+            piece.append("▸" if chosen else " ", style="bold")
+            piece.append_text(tile_text(tile, style="reverse" if chosen else ""))
+            piece.append(" ")
+            if apart and width and out.cell_len > left \
+                    and out.cell_len - left + piece.cell_len - 1 > width:
+                # Too many tiles for a phone's line: they go on to the next (cut, the
+                # last one showed too few dots).
+                out.rstrip()
+                out.append("\n")
+                line, left = line + 1, out.cell_len
+            start = out.cell_len - left
+            out.append_text(piece)
+            spans.append(Span(line, start, out.cell_len - left, "tile", i))
         if apart:
             out.rstrip()
             out.append("\n")
-            line, left = 1, out.cell_len
+            line, left = line + 1, out.cell_len
         out.append(down, style="dim" if not self.revealing else "bold")
         for colour, count in enumerate(self.supply):
             start = out.cell_len - left
@@ -121,7 +133,8 @@ class PublicRow(TextLines):
             self.refresh(layout=True)
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
-        """One line, or two where the supply needs a line of its own."""
+        """One line, or more where the supply needs a line of its own (and the tiles
+        more than one)."""
         return len(self.spans(width)[0].split("\n"))
 
     def render(self) -> Text:
