@@ -67,6 +67,19 @@ def solo_app(seats: int = 3, **options: Any) -> HiddenHandApp:
                                "options": {"first": 0, **options}})
 
 
+def announce_app(colours: list[int], prefill: list[int | None],
+                 **kwargs: Any) -> App[None]:
+    """An app with the app's stylesheet showing only the GOT FIVE! bar."""
+
+    class Dialog(App[None]):
+        CSS_PATH = str(Path(__file__).parent.parent / "tui" / "app.tcss")  # the app's
+
+        def on_mount(self) -> None:
+            self.push_screen(AnnounceScreen(colours, prefill, **kwargs))
+
+    return Dialog()
+
+
 async def my_turn(pilot: Pilot[Any], phase: str = "reveal") -> GotFiveScreen:
     """Wait for the table, our turn and its ``phase``."""
     app = pilot.app
@@ -364,13 +377,7 @@ async def test_a_prefilled_got_five_dialog_takes_what_the_player_types() -> None
     the others is not typing: it must not move the focus on); a slot that is full
     takes new digits however the player got into it, a click included."""
 
-    class Dialog(App[None]):
-        CSS_PATH = str(Path(__file__).parent.parent / "tui" / "app.tcss")  # the app's
-
-        def on_mount(self) -> None:
-            self.push_screen(AnnounceScreen([0, 1, 2, 3, 4], [11, 12, None, 14, 15]))
-
-    app = Dialog()
+    app = announce_app([0, 1, 2, 3, 4], [11, 12, None, 14, 15])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         dialog = app.screen
@@ -397,13 +404,7 @@ async def test_a_prefilled_got_five_dialog_takes_what_the_player_types() -> None
 async def test_every_slot_of_the_got_five_bar_is_in_sight(columns: int) -> None:
     """At a phone's 40 columns the fifth slot was off the edge, typed into blind."""
 
-    class Dialog(App[None]):
-        CSS_PATH = str(Path(__file__).parent.parent / "tui" / "app.tcss")  # the app's
-
-        def on_mount(self) -> None:
-            self.push_screen(AnnounceScreen([0, 1, 2, 3, 4], [11, 12, None, 14, 15]))
-
-    app = Dialog()
+    app = announce_app([0, 1, 2, 3, 4], [11, 12, None, 14, 15])
     async with app.run_test(size=(columns, 30)) as pilot:
         await pilot.pause()
         slots = [app.screen.query_one(f"#gf-n{i}") for i in range(5)]
@@ -414,13 +415,7 @@ async def test_enter_on_a_wrong_got_five_bar_gives_the_keys_to_the_slot_it_names
     """"Position 4: 4 must be higher than 13", and the keys stayed elsewhere: a
     Backspace then cleared a number that was right."""
 
-    class Dialog(App[None]):
-        CSS_PATH = str(Path(__file__).parent.parent / "tui" / "app.tcss")  # the app's
-
-        def on_mount(self) -> None:
-            self.push_screen(AnnounceScreen([0, 1, 2, 3, 4], [11, 12, 13, 4, 15]))
-
-    app = Dialog()
+    app = announce_app([0, 1, 2, 3, 4], [11, 12, 13, 4, 15])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         dialog = app.screen
@@ -1009,14 +1004,7 @@ async def test_the_got_five_confirmation_warns_of_numbers_in_sight_or_crossed_of
     the confirmation now says that 3 is in sight elsewhere, and names a number the
     player crossed off; the answer still defaults to Back."""
 
-    class Dialog(App[None]):
-        CSS_PATH = str(Path(__file__).parent.parent / "tui" / "app.tcss")
-
-        def on_mount(self) -> None:
-            self.push_screen(AnnounceScreen([2, 4, 0, 1, 3], [3, 5, 16, 22, 39],
-                                            crossed={16}, seen={3, 40}))
-
-    app = Dialog()
+    app = announce_app([2, 4, 0, 1, 3], [3, 5, 16, 22, 39], crossed={16}, seen={3, 40})
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         dialog = app.screen
