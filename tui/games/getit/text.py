@@ -376,16 +376,15 @@ def status_line(view: dict[str, Any], best: Any, *, short: bool = False) -> str:
     piles = view.get("piles") or []
     left = sum(int(p.get("count", 0)) for p in piles if isinstance(p, dict))
     total = int(view.get("cards") or 0)
-    parts = [level_text(view.get("level"))]
     if view.get("phase") == "prepare":
-        parts.append(f"{total} cards dealt")
+        cards = f"{total} cards dealt"
     else:
-        parts.append(f"{left}/{total} left" if short else f"{left} of {total} cards left")
-    if view.get("level") != "X":
-        attempt, attempts = view.get("attempt"), view.get("attempts")
-        # (Short, the cards left come first: what a narrow line cuts is the attempt.)
-        parts.insert(len(parts) - (0 if short else 1),
-                     f"try {attempt}/{attempts}" if short else f"attempt {attempt} of {attempts}")
+        cards = f"{left}/{total} left" if short else f"{left} of {total} cards left"
+    attempt, attempts = view.get("attempt"), view.get("attempts")
+    tries = [] if view.get("level") == "X" else [
+        f"try {attempt}/{attempts}" if short else f"attempt {attempt} of {attempts}"]
+    # (Short, the cards left come first: what a narrow line cuts with "…" is the attempt.)
+    parts = [level_text(view.get("level")), *([cards, *tries] if short else [*tries, cards])]
     if view.get("level") == "X":
         parts.append("no record yet" if not best else f"record {best}" if short
                       else f"record {best} cards")
