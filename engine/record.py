@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import engine
@@ -36,6 +36,13 @@ MAX_DEPTH = 4
 #: A seed as the host and the simulator make them.
 MAX_SEED = 2**64
 
+#: Actions that change only the acting seat's own view (a Got Five! mark on one's own
+#: board): private to that seat while the game runs, and in its record after (RULES.md:
+#: marks are "sent to nobody else").
+PRIVATE_ACTIONS = frozenset({("gotfive", "mark")})
+#: A seat's ``who`` in a record: whose it was, as :func:`who` digests a host's player id.
+WHO_LENGTH = 32
+
 #: One move: the seat and its action, or ``None`` and ``None`` where time acted alone;
 #: then the engine time.
 Move = list[Any]
@@ -50,6 +57,46 @@ def fingerprint(game: Game) -> str:
     are in the same state (a replay checks it reached the recorded end)."""
     text = json.dumps(game.snapshot(), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def who(player: str) -> str:
+    """The digest of a host's id for a player (``Seat.player``) that a record keeps with
+    their seat: an app that knows its own id finds its seats in a record by it, and
+    nobody learns an id from a record."""
+    return hashlib.sha256(f"hiddenhand who:{player}".encode()).hexdigest()[:WHO_LENGTH]
+
+
+def has_private(game_id: str) -> bool:
+    """Whether ``game_id`` has moves only their own seat may know of."""
+    return any(game == game_id for game, _ in PRIVATE_ACTIONS)
+
+
+def private(game_id: str, move: Move) -> bool:
+    """Whether ``move`` is one only its own seat may know of."""
+    action = move[1]
+    return isinstance(action, dict) and (game_id, action.get("type")) in PRIVATE_ACTIONS
+
+
+def mine(record: Mapping[str, Any], players: Collection[str]) -> set[int]:
+    """The seats of ``record`` held by one of ``players`` (host ids, as :func:`who`
+    takes them)."""
+    keys = {who(p) for p in players}
+    return {i for i, p in enumerate(record["players"]) if p.get("who") in keys}
+
+
+def without_private(record: Mapping[str, Any], keep: Collection[int] = ()) -> dict[str, Any]:
+    """``record`` (checked, and played to its end by the caller) as a review shows it to
+    one who held the seats ``keep``: every other seat's private moves left out, and its
+    fingerprint made again. Such a move changes nothing but its own seat's view, so the
+    rest is the same game, move for move."""
+    moves = [m for m in record["moves"] if not private(record["game"], m) or m[0] in keep]
+    if len(moves) == len(record["moves"]):
+        return dict(record)
+    game = engine.new_game(record["game"], seats=record["seats"], seed=record["seed"],
+                           options=record["options"])
+    for k, move in enumerate(moves, 1):
+        _play(game, k, move)
+    return {**record, "moves": moves, "check": fingerprint(game)}
 
 
 class Tape:
@@ -179,7 +226,14 @@ def check_record(data: Any) -> dict[str, Any]:
         if not 0 < len(name) <= MAX_NAME or not name.isprintable():
             raise RecordError(f"player {i + 1}'s name must be 1 to {MAX_NAME} printable "
                               "characters")
-        kept_players.append({"name": name, "kind": player["kind"]})
+        kept = {"name": name, "kind": player["kind"]}
+        if "who" in player:
+            mark = player["who"]
+            if not isinstance(mark, str) or len(mark) != WHO_LENGTH or any(
+                    c not in "0123456789abcdef" for c in mark):
+                raise RecordError(f"player {i + 1}'s 'who' must be {WHO_LENGTH} hex digits")
+            kept["who"] = mark
+        kept_players.append(kept)
     moves = data.get("moves")
     if not isinstance(moves, list) or len(moves) > MAX_MOVES:
         raise RecordError(f"moves must be a list of at most {MAX_MOVES}")
@@ -244,8 +298,11 @@ class Replay:
     #: A state is kept every this many moves.
     EVERY = 64
 
-    def __init__(self, record: Mapping[str, Any]) -> None:
+    def __init__(self, record: Mapping[str, Any], *,
+                 private: Collection[int] = ()) -> None:
         self.record = record
+        #: The seats whose private moves ``record`` leaves out (:func:`without_private`).
+        self.private = frozenset(private)
         self.moves: list[Move] = record["moves"]
         game = engine.new_game(record["game"], seats=record["seats"], seed=record["seed"],
                                options=record["options"])

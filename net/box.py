@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import os
 import secrets
 import socket
 import sys
@@ -43,8 +44,27 @@ from net.seats import RequestError, check_name
 #: The box host's journal and its socket, in the box's data directory.
 JOURNAL_NAME = "box.hhjournal"
 SOCKET_NAME = "host.sock"
+#: The box's key for its players' ids (:func:`visitor_secret`).
+SECRET_NAME = "visitor.key"
+SECRET_BYTES = 32
 #: A Unix socket's path is at most 107 bytes on Linux (104 on the BSDs).
 SOCKET_PATH_LIMIT = 100
+
+
+def visitor_secret(path: Path) -> bytes:
+    """The box's key for its players' ids, kept in ``path`` (made, readable by the box's
+    user alone, the first time): the same player is the same id after a restart, so the
+    seats of the box's journal and the games it kept stay theirs."""
+    with contextlib.suppress(FileNotFoundError):
+        secret = path.read_bytes()
+        if len(secret) == SECRET_BYTES:
+            return secret
+        path.unlink()  # (cut short by a crash as it was made: whose ids it made, none)
+    secret = secrets.token_bytes(SECRET_BYTES)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(secret)
+    return secret
 
 
 def default_data_dir() -> Path:
@@ -180,8 +200,9 @@ class Box:
         self._change = asyncio.Event()
         #: A private directory made for the host's socket, if the data dir's path is long.
         self._private: Path | None = None
-        #: Keys the players' ids (``app_env``): nobody outside the box can make one.
-        self._visitor_secret = secrets.token_bytes(16)
+        #: Keys the players' ids (``app_env``): nobody outside the box can make one. Read
+        #: from the data directory as the box starts, so an id outlives a restart.
+        self._visitor_secret = b""
 
     @property
     def players_dir(self) -> Path:
@@ -211,6 +232,7 @@ class Box:
         settings.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         # Players' settings stay theirs: no other Unix user of the box reads them.
         self.players_dir.mkdir(mode=0o700, exist_ok=True)
+        self._visitor_secret = visitor_secret(settings.data_dir / SECRET_NAME)
         # Every visitor's app connects from 127.0.0.1: the host must not count them as
         # one client (the box limits each real client address itself).
         # Its apps say whose they are (``app_env``): tables nobody is at count per player.
@@ -339,7 +361,7 @@ class Box:
         """What an app's environment says of its player: an id the box keeps for them
         (from their data directory's name: per key over SSH, per browser on the web),
         which the box's host counts their tables by, however many connections."""
-        secret = self._visitor_secret or b""
+        secret = self._visitor_secret
         player = hmac.new(secret, data_name.encode(), hashlib.sha256).hexdigest()[:24]
         return {VISITOR_ENV: player}
 

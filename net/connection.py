@@ -43,6 +43,9 @@ CLOSE_GRACE = 5.0
 CatchUp = Callable[["Connection", list[dict[str, Any]], list[dict[str, Any]]], bytes | None]
 
 _connection_ids = itertools.count(1)
+#: Who an in-process connection is (``Host.open_local``): the person whose app runs the
+#: host, and whose games it keeps (``net.records.reviewer``).
+LOCAL_PLAYER = "local"
 
 
 def socket_time() -> float:

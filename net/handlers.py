@@ -22,6 +22,7 @@ from net import idle, lobby, shared_review
 from net.connection import Connection, LoopWatch, socket_time
 from net.fanout import Outbox
 from net.limits import SOCIAL, Limits
+from net.paths import visitor_player
 from net.seats import RequestError, check_name
 from net.table import Table
 from net.wire import codec, errors, framing, schemas
@@ -126,7 +127,7 @@ def hello(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
     conn.name = check_name(msg["name"])
     if host.limits.trusted_visitors and msg.get("visitor"):
         # (A box's host: its own apps say whose they are; see Limits.trusted_visitors.)
-        conn.player = f"visitor:{msg['visitor']}"
+        conn.player = visitor_player(msg["visitor"])
     conn.welcomed = True
     conn.send(_answer(msg, {"type": "welcome", "version": framing.PROTOCOL_VERSION,
                             "host": host.name, "heartbeat": host.heartbeat,

@@ -27,7 +27,7 @@ from typing import Any
 from net import fanout, idle, lobby
 from net import journal as j
 from net.clock import Clock, LoopClock, Timer
-from net.connection import Connection, LoopWatch, socket_time
+from net.connection import LOCAL_PLAYER, Connection, LoopWatch, socket_time
 from net.fanout import Outbox
 from net.handlers import receive
 from net.limits import Gate, Limits
@@ -412,25 +412,24 @@ class Host:
     # ---- connections ------------------------------------------------------------------
 
     async def open_local(self) -> tuple[stream.FrameReader, stream.FrameWriter]:
-        """A connection to this host through a socket pair: no TCP port, no network.
-
-        Returns the client's end as asyncio streams; the host serves the other end.
-        """
+        """A connection to this host through a socket pair, no network: the client's end,
+        the host serving the other as the person who runs it (``LOCAL_PLAYER``)."""
         self._run_resumed()
         mine, theirs = socket.socketpair()
         host_reader, host_writer = await stream.open_connection(sock=theirs)
         task = asyncio.get_running_loop().create_task(
-            self.handle_connection(host_reader, host_writer)
-        )
+            self.handle_connection(host_reader, host_writer, LOCAL_PLAYER))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return await stream.open_connection(sock=mine)
 
-    async def handle_connection(self, reader: stream.FrameReader,
-                                writer: stream.FrameWriter) -> None:
-        """Serve one client until it leaves, breaks the framing or goes silent."""
+    async def handle_connection(self, reader: stream.FrameReader, writer: stream.FrameWriter,
+                                player: str | None = None) -> None:
+        """Serve one client (``player``: who it is, if the host knows) until it leaves,
+        breaks the framing or goes silent."""
         conn = Connection(reader, writer, socket_time(), self.burst, self.limits,
                           self._catch_up)
+        conn.player = player or conn.player
         conn.stalled_seen = self.watch.stalled
         loop = asyncio.get_running_loop()
         if self._watcher is None or self._watcher.done():

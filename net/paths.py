@@ -27,6 +27,11 @@ VISITOR_ENV = "HIDDENHAND_VISITOR"
 TOUCH_ENV = "HIDDENHAND_TOUCH"
 
 
+def visitor_player(visitor: str) -> str:
+    """Who a box's host takes an app to be that says it is ``visitor`` (``VISITOR_ENV``)."""
+    return f"visitor:{visitor}"
+
+
 def config_dir() -> Path:
     """Where settings (and records such as Level X high scores) are kept."""
     override = os.environ.get(CONFIG_ENV)

@@ -9,10 +9,14 @@ in one transaction. A record is written after its game, from a thread: a host ne
 for the disk, and a write that fails (disk full, a read-only directory) is said once in
 the log and stops nothing.
 
+A record keeps whose each person's seat was (``who``: a digest of the host's id for them),
+so a review shows a reader only their own seats' private moves (Got Five!'s marks, which
+RULES.md sends to nobody else): :func:`for_review`, by :func:`reviewer`.
+
 A game file (``.hhgame``, :func:`export_game`) is one record as JSON, for a friend to open
-with ``hiddenhand replay FILE``. A file from elsewhere is hostile input: its size is
-bounded, its text must be JSON of bounded depth, every field is checked
-(``engine.record.check_record``) and nothing is written while reading it.
+with ``hiddenhand replay FILE``; it carries nobody's private moves. A file from elsewhere
+is hostile input: its size is bounded, its text must be JSON of bounded depth, every
+field is checked (``engine.record.check_record``) and nothing is written while reading it.
 """
 
 from __future__ import annotations
@@ -30,8 +34,16 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from engine.record import RecordError, check_record
-from net.paths import data_dir
+from engine.record import (
+    RecordError,
+    Replay,
+    check_record,
+    has_private,
+    mine,
+    without_private,
+)
+from net.connection import LOCAL_PLAYER
+from net.paths import VISITOR_ENV, data_dir, visitor_player
 
 log = logging.getLogger("hiddenhand.records")
 
@@ -394,18 +406,52 @@ def played(path: Path) -> dict[str, Any]:
     """The record in game file ``path``, played through the rules to its end: its result
     is the one the moves give (a file's own word for it is not taken), and its times are
     kept only if they make sense. ``StoreError`` or ``RecordError`` in one line."""
-    from engine.record import Replay
-
     record = read_game_file(path)
     final = Replay(record).final
     started, ended = record.get("started"), record.get("ended")
     if started is None or ended is None or not 0 <= started <= ended <= time.time() + 86400:
         started = ended = None
-    return {**record, "result": final.result, "started": started, "ended": ended}
+    # (Nor is its word for whose a seat was: a review here shows its marks to nobody.)
+    players = [{k: v for k, v in p.items() if k != "who"} for p in record["players"]]
+    return {**record, "players": players, "result": final.result, "started": started,
+            "ended": ended}
+
+
+def reviewer() -> list[str]:
+    """Who reads the games this app keeps or reads, as a host knew them: on a box, the
+    player the box's host knows this app by (its Past games are the box's); elsewhere
+    the person who ran the app's own host."""
+    visitor = os.environ.get(VISITOR_ENV)
+    return [visitor_player(visitor)] if visitor else [LOCAL_PLAYER]
+
+
+def for_review(record: dict[str, Any]) -> tuple[dict[str, Any], Replay]:
+    """``record`` (checked) as :func:`reviewer` may see it, and its replay: played whole
+    first (``RecordError`` if it is not the game it says), then with every private move
+    of a seat that was not theirs left out (those seats: the replay's ``private``)."""
+    replay = Replay(record)
+    if not has_private(record["game"]):
+        return record, replay
+    keep = mine(record, reviewer())
+    seen = without_private(record, keep)
+    return seen, Replay(seen, private=set(range(record["seats"])) - keep)
+
+
+def _public(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` as anyone may read it: nobody's private moves, nor whose a seat was."""
+    try:
+        Replay(record)
+        out = without_private(record)
+    except RecordError as exc:
+        raise StoreError(f"this game cannot be written to a file: {exc}") from None
+    out["players"] = [{k: v for k, v in p.items() if k != "who"} for p in out["players"]]
+    return out
 
 
 def export_game(record: dict[str, Any], path: Path) -> None:
-    """Write ``record`` to ``path`` as a game file (whole or not at all)."""
+    """Write ``record`` to ``path`` as a game file (whole or not at all), for anyone to
+    read: nobody's private moves go with it."""
+    record = _public(record)
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         temp.write_text(json.dumps(record, separators=(",", ":")), encoding="utf-8")

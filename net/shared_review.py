@@ -30,11 +30,11 @@ from typing import Any
 import msgpack
 
 from engine.core import Game
-from engine.record import RecordError, Replay
+from engine.record import PRIVATE_ACTIONS, RecordError, Replay
 from net.fanout import Outbox, wire_time
 from net.lobby import require_creator
 from net.seats import Member, RequestError
-from net.table import PRIVATE_ACTIONS, Table
+from net.table import Table
 from net.wire import errors
 
 #: What anyone may know of a move besides its events: its kind and its aim.

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import msgpack
 
 import engine
-from engine.record import Tape
+from engine.record import PRIVATE_ACTIONS, Tape, who
 from net import away
 from net import journal as j
 from net.botseats import BotSeats
@@ -40,8 +40,6 @@ log = logging.getLogger("hiddenhand.host")
 #: When a request is refused for the table's phase, in a player's words.
 PHASE_WORDS = {"lobby": "before the game has started", "play": "once the game has started",
                "over": "once the game is over"}
-#: Actions that change only the acting seat's own view: pushed to that seat alone.
-PRIVATE_ACTIONS = frozenset({("gotfive", "mark")})
 
 
 class Table:
@@ -378,7 +376,12 @@ class Table:
             self.phase = "over"
             notices = [*notices, {"type": "game_over", "result": self.game.result}]
             if self.tape is not None:
-                out.finished.append(self.tape.record(self.game))
+                record = self.tape.record(self.game)
+                # Whose each person's seat was, for their eyes only in a review.
+                for p, s in zip(record["players"], self.seats, strict=True):
+                    if p["kind"] == "human" and s.player:
+                        p["who"] = who(s.player)
+                out.finished.append(record)
         self.push(out, now, events, notices)
         self._deadline_done = None
         self.wake_bots(now)

@@ -134,12 +134,12 @@ def load(what: str) -> tuple[dict[str, Any], str]:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from engine.record import RecordError, Replay
-    from net.records import StoreError
+    from engine.record import RecordError
+    from net.records import StoreError, for_review
 
     try:
         record, where = load(args.what)
-        replay = Replay(record)
+        record, replay = for_review(record)
     except (StoreError, RecordError) as exc:
         return _fail("replay", str(exc))
     from tui.review_app import ReviewApp

@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from engine.record import Replay
-from net.table import PRIVATE_ACTIONS
+from engine.record import PRIVATE_ACTIONS, Replay
 from tui.games.past_events import describe_past_event
 from tui.notices import Namer
 

@@ -44,6 +44,8 @@ class Position(NamedTuple):
     names: list[str]
     open: dict[str, Any] | None = None
     views: list[dict[str, Any]] | None = None
+    #: Seats whose private moves the review leaves out (``Replay.private``).
+    private: frozenset[int] = frozenset()
 
     def own(self, i: int) -> dict[str, Any] | None:
         """Seat ``i``'s own view, if this position holds it."""
@@ -52,15 +54,16 @@ class Position(NamedTuple):
         return self.view if i == self.seat else None
 
 
-def position_of(game: Game, seat: int | None, names: list[str]) -> Position:
+def position_of(game: Game, seat: int | None, names: list[str],
+                private: frozenset[int] = frozenset()) -> Position:
     """The position of a game kept here, from ``seat`` (``None``: everything open)."""
     def seen(s: int | None) -> dict[str, Any]:
         return wire_time(game.view(s), game.now)
 
     if seat is not None:
-        return Position(game.spec.id, seen(seat), seat, names)
+        return Position(game.spec.id, seen(seat), seat, names, private=private)
     return Position(game.spec.id, seen(None), None, names, game.laid_open(),
-                    [seen(i) for i in range(game.seats)])
+                    [seen(i) for i in range(game.seats)], private)
 
 
 def _seat_title(out: Text, i: int, names: list[str], seat: int | None) -> None:
@@ -197,7 +200,11 @@ def gotfive_position(p: Position) -> Group:
         parts += [out, grid(tiles, clues, i, RACK_TILE, RACK_NOTCH, theirs=True)]
         out = Text()
         marks = (own.get("marks") if own is not None else None) or {}
-        if marks:
+        if own is not None and i in p.private:
+            # (Left out of this review: RULES.md sends a player's marks to nobody else.)
+            parts.append(Text(f"  {names[i]}'s board: their marks are theirs alone",
+                              style="dim"))
+        elif marks:
             # The seat's board as they had marked it by this move (✗ not mine, ○ mine,
             # - seen elsewhere, with auto-cross): the view's marks hold auto-cross's
             # crosses as crosses, so what the seat saw then says which they are.
@@ -219,6 +226,8 @@ def draw(p: Position) -> RenderableType:
     return drawer(p)
 
 
-def position(game: Game, seat: int | None, names: list[str]) -> RenderableType:
-    """The position of ``game`` from ``seat`` (``None``: everything open)."""
-    return draw(position_of(game, seat, names))
+def position(game: Game, seat: int | None, names: list[str],
+             private: frozenset[int] = frozenset()) -> RenderableType:
+    """The position of ``game`` from ``seat`` (``None``: everything open; ``private``:
+    the seats whose private moves the review leaves out)."""
+    return draw(position_of(game, seat, names, private))

@@ -333,7 +333,8 @@ class ReviewScreen(Stepper):
         return result_words(self.game_id, self.replay.final.result, self.names)
 
     def draw_position(self) -> RenderableType:
-        return position(self.replay.game_at(self.at), self.seat, self.names)
+        return position(self.replay.game_at(self.at), self.seat, self.names,
+                        self.replay.private)
 
     def action_seat(self, seat: int) -> None:
         if seat >= len(self.names):
@@ -350,12 +351,11 @@ class ReviewScreen(Stepper):
 def open_review(path: Path, game: int) -> ReviewScreen | str:
     """The review of kept game ``game`` in the store at ``path``, or why it cannot open."""
     from engine.record import RecordError
-    from net.records import GameStore, StoreError
+    from net.records import GameStore, StoreError, for_review
 
     try:
         with GameStore(path) as store:
-            record = store.get(game)
-        replay = Replay(record)
+            record, replay = for_review(store.get(game))
     except (StoreError, RecordError) as exc:
         return str(exc)
     return ReviewScreen(record, replay, title=f"game {game}")

@@ -1,0 +1,235 @@
+"""A kept game shows its reader their own private moves and nobody else's (RULES.md: a
+Got Five! player's marks are "sent to nobody else"): a record says whose each person's
+seat was (``who``), a review leaves out the marks of every seat that was not the
+reader's, and a game file for a friend carries nobody's."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from engine.gotfive import GotFive
+from engine.record import (
+    RecordError,
+    Replay,
+    Tape,
+    check_record,
+    fingerprint,
+    who,
+    without_private,
+)
+from net.box import visitor_secret
+from net.connection import LOCAL_PLAYER
+from net.paths import VISITOR_ENV, visitor_player
+from net.records import (
+    GameStore,
+    Keeper,
+    StoreError,
+    export_game,
+    for_review,
+    played,
+)
+from tests.tui_support import make_app, screen_text, until
+
+
+def two_markers(whose: list[str | None]) -> tuple[dict[str, Any], dict[int, set[int]]]:
+    """A Got Five! game of three in which Ann (seat 0) and Bo (seat 1) each mark their
+    board; ``whose`` are the host's ids of the three seats (``None``: not known). Its
+    record, and the numbers each of the two marked."""
+    game = engine.new_game("gotfive", seats=3, seed=7, options={"first": 0})
+    assert isinstance(game, GotFive)
+    players = [{"name": n, "kind": "human"} for n in ("Ann", "Bo", "Cy")]
+    tape = Tape("gotfive", 3, 7, game.options, players)
+    marked: dict[int, set[int]] = {0: set(), 1: set()}
+
+    def act(seat: int, action: dict[str, Any]) -> None:
+        now = float(len(tape.moves) + 1)
+        game.act(seat, action, now=now)
+        tape.act(seat, action, now)
+
+    def mark(seat: int, mark: str) -> None:
+        n = next(n for n in range(1, 61) if n not in game.visible_to(seat)
+                 and n not in marked[0] | marked[1])
+        marked[seat].add(n)
+        act(seat, {"type": "mark", "n": n, "mark": mark})
+
+    mark(0, "cross")
+    mark(1, "circle")
+    act(0, {"type": "reveal", "colour": 0})
+    act(0, {"type": "sort", "tile": game.public[0]})
+    mark(1, "cross")
+    mark(0, "circle")
+    act(1, {"type": "announce", "numbers": [1, 2, 3, 4, 5]})
+    act(2, {"type": "announce", "numbers": [1, 2, 3, 4, 6]})
+    assert game.over
+    record = tape.record(game, started=0.0, ended=60.0)
+    for player, id_ in zip(record["players"], whose, strict=True):
+        if id_ is not None:
+            player["who"] = who(id_)
+    return check_record(json.loads(json.dumps(record))), marked
+
+
+def marks_in(record: dict[str, Any]) -> dict[int, set[int]]:
+    """The numbers each seat marked in ``record``'s moves."""
+    out: dict[int, set[int]] = {}
+    for seat, action, _ in record["moves"]:
+        if action is not None and action["type"] == "mark":
+            out.setdefault(seat, set()).add(action["n"])
+    return out
+
+
+def test_leaving_out_other_seats_marks_keeps_the_same_game_and_checks_again() -> None:
+    record, marked = two_markers([None, None, None])
+    seen = without_private(record, {0})
+    assert marks_in(seen) == {0: marked[0]}
+    replay = Replay(seen)  # its own fingerprint: it replays, checked, to its end
+    full = Replay(record)
+    assert replay.final.result == full.final.result
+    assert isinstance(replay.final, GotFive) and isinstance(full.final, GotFive)
+    assert replay.final.marks[0] == full.final.marks[0] != {}
+    assert replay.final.marks[1] == {} != full.final.marks[1]
+    assert fingerprint(replay.final) != record["check"]
+    # Every move that is not a private one is there, in its order.
+    assert [m for m in record["moves"] if m[1]["type"] != "mark"] == [
+        m for m in seen["moves"] if m[1]["type"] != "mark"]
+    # A game with nothing private to leave out is the same record.
+    assert without_private(seen, {0})["moves"] == seen["moves"]
+
+
+@pytest.mark.parametrize(("visitor", "reader"), [(None, 0), ("b0b", 1), ("someone", None)])
+def test_a_review_shows_its_reader_their_own_marks_and_nobody_else_s(
+        monkeypatch: pytest.MonkeyPatch, visitor: str | None, reader: int | None) -> None:
+    """Ann ran the host (her app's own connection), Bo came in by a box's door: each
+    reads their own marks; anyone else reads none."""
+    if visitor is None:
+        monkeypatch.delenv(VISITOR_ENV, raising=False)
+    else:
+        monkeypatch.setenv(VISITOR_ENV, visitor)
+    record, marked = two_markers([LOCAL_PLAYER, visitor_player("b0b"), "9f3c"])
+    seen, replay = for_review(record)
+    assert marks_in(seen) == ({} if reader is None else {reader: marked[reader]})
+    assert isinstance(replay.final, GotFive)
+    assert [set(board) for board in replay.final.marks] == [
+        marked[seat] if seat == reader else set() for seat in range(3)]
+
+
+def test_a_record_that_says_nobody_s_seats_shows_no_marks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(VISITOR_ENV, raising=False)
+    record, _ = two_markers([None, None, None])
+    seen, _ = for_review(record)
+    assert marks_in(seen) == {}
+
+
+def test_a_review_of_a_record_that_is_not_its_game_is_refused() -> None:
+    record, _ = two_markers([LOCAL_PLAYER, None, None])
+    with pytest.raises(RecordError, match="does not replay"):
+        for_review({**record, "check": "0" * 32})
+
+
+def test_a_game_file_carries_nobody_s_marks_nor_whose_a_seat_was(tmp_path: Path) -> None:
+    record, _ = two_markers([LOCAL_PLAYER, visitor_player("b0b"), None])
+    path = tmp_path / "g.hhgame"
+    export_game(record, path)
+    text = path.read_text()
+    assert '"mark"' not in text and '"who"' not in text
+    back = played(path)
+    assert marks_in(back) == {} and Replay(back).final.result == Replay(record).final.result
+    # A record that is not the game it says is not written out.
+    with pytest.raises(StoreError, match="cannot be written"):
+        export_game({**record, "check": "0" * 32}, tmp_path / "h.hhgame")
+    assert not (tmp_path / "h.hhgame").exists()
+
+
+def test_a_file_s_word_for_whose_a_seat_was_is_not_taken(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file from elsewhere that says a seat was this reader's ("local" is every
+    app's own) shows its marks to nobody: read, it says nobody's seats."""
+    monkeypatch.delenv(VISITOR_ENV, raising=False)
+    record, _ = two_markers([LOCAL_PLAYER, None, None])
+    path = tmp_path / "g.hhgame"
+    path.write_text(json.dumps(record))
+    back = played(path)
+    assert all("who" not in p for p in back["players"])
+    assert marks_in(for_review(back)[0]) == {}
+
+
+@pytest.mark.parametrize("bad", ["", "local", "A" * 32, "g" * 32, 7, None])
+def test_a_record_s_who_must_be_a_digest(bad: Any) -> None:
+    record, _ = two_markers([None, None, None])
+    record["players"][1]["who"] = bad
+    with pytest.raises(RecordError, match="player 2's 'who' must be 32 hex digits"):
+        check_record(record)
+    record["players"][1]["who"] = who("x")
+    assert check_record(record)["players"][1]["who"] == who("x")
+
+
+async def test_a_host_keeps_whose_each_person_s_seat_was(tmp_path: Path) -> None:
+    """The app's own connection is the person running it; a peer over TCP is someone
+    else (its id a new one each connection, until a seat's token says who it is); a bot
+    is nobody."""
+    from engine.bots import RandomBot
+    from net.autoplay import drive
+    from net.client import Client
+    from net.host import Host
+
+    keeper = Keeper(tmp_path / "games.sqlite3")
+    async with Host("lan", bot_delay=0) as host:
+        host.keepers.append(keeper)
+        await host.start("127.0.0.1", 0)
+        me = await Client.local(host, name="Me")
+        table = await me.create_table("T", "getout", 3, {"match": False})
+        bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+        await bob.join(table.table)
+        await me.add_bot(2)
+        await bob.ready()
+        await me.start()
+        await asyncio.gather(drive(me, RandomBot(1)), drive(bob, RandomBot(2)))
+        await me.close()
+        await bob.close()
+    keeper.close()
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        (info,) = store.games()
+        players = store.get(info.id)["players"]
+    assert players[0]["who"] == who(LOCAL_PLAYER)
+    assert players[1]["who"] not in (who(LOCAL_PLAYER), None)
+    assert "who" not in players[2]
+
+
+def test_a_box_s_key_for_its_players_ids_outlives_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "visitor.key"
+    first = visitor_secret(path)
+    assert visitor_secret(path) == first and len(first) == 32
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    path.write_bytes(b"cut")  # (a crash as it was made)
+    assert len(visitor_secret(path)) == 32 and visitor_secret(path) != first
+
+
+async def test_past_games_review_shows_the_reader_s_board_marked_and_others_bare(
+        monkeypatch: pytest.MonkeyPatch, data_dir: Path) -> None:
+    from tui.screens.review import open_review
+
+    monkeypatch.setenv(VISITOR_ENV, "b0b")
+    record, marked = two_markers([visitor_player("ann"), visitor_player("b0b"), None])
+    path = data_dir / "box-games.sqlite3"
+    with GameStore(path) as store:
+        game = store.add(record)
+    app = make_app("Bo")
+    async with app.run_test(size=(150, 50)) as pilot:
+        screen = open_review(path, game)
+        assert not isinstance(screen, str), screen
+        await app.push_screen(screen)
+        await pilot.press("end")
+        await until(pilot, lambda: "Bo's board:" in screen_text(app), "the boards, laid open")
+        text = screen_text(app)
+        assert all(f"○{n:>2}" in text or f"✗{n:>2}" in text for n in marked[1])
+        assert not any(f"○{n:>2}" in text or f"✗{n:>2}" in text for n in marked[0])
+        assert "Bo marked" in text and "Ann marked" not in text
+        assert "Ann's board: their marks are theirs alone" in text
+        assert "Cy's board: their marks are theirs alone" in text
