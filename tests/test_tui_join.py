@@ -26,6 +26,7 @@ from tests.tui_support import (
     Notices,
     config_dir,
     make_app,
+    screen_text,
     typed_address,
     until,
 )
@@ -431,3 +432,24 @@ async def test_on_a_box_a_list_closed_without_a_table_says_what_next() -> None:
             error = screen.query_one("#join-error")
             text = await until(pilot, lambda: str(error.render()), "what next")
             assert text.startswith("You joined no table. Look again"), text
+
+
+@pytest.mark.parametrize("width", [80, 120])
+async def test_a_box_s_tables_are_listed_a_line_each_at_80_columns(width: int) -> None:
+    """The chooser of a box's tables was 60 columns wide: at 80 a table with a name of
+    some length wrapped its "(lobby) ◂" onto a line of its own, centred."""
+    from tui.screens.join_words import describe_table
+
+    tables = [{"name": "Bartholomew's table", "game": "getit", "free": 5, "seats": 6,
+               "phase": "lobby"},
+              {"name": "Ann", "game": "gotfive", "free": 0, "seats": 3, "phase": "play"}]
+    choices = [(str(i), describe_table(t, kept=i == 1)) for i, t in enumerate(tables)]
+    app = make_app("Ann")
+    async with app.run_test(size=(width, 24)) as pilot:
+        await app.push_screen(ChoiceScreen("Which table?", choices, wide=True))
+        lines = await until(pilot, lambda: "▸" in screen_text(app) and [
+            line for line in screen_text(app).splitlines() if "█" in line and "—" in line],
+            "the tables")
+        assert len(lines) == 2, lines
+        assert "▸ 1  Bartholomew's table — Get It!, 5 of 6 seats free (lobby) ◂" in lines[0]
+        assert "2  Ann — Got Five!, your seat is kept (play)" in lines[1]

@@ -73,10 +73,14 @@ class ChoiceScreen(ModalScreen[str | None]):
         Binding("1", "pick(1)", "Pick"),
     ]
 
-    def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
+    def __init__(self, title: str, choices: list[tuple[str, str]], *,
+                 wide: bool = False) -> None:
+        """``wide``: choices of a line's length (a box's tables), given the screen's width
+        up to a wide dialog's rather than wrapped in a narrow one's."""
         super().__init__()
         self.title_text = title
         self.choices = choices
+        self.wide = wide
 
     def key_display(self, binding: Binding) -> str | None:
         """The number keys as the choices run: "1-5"."""
@@ -90,7 +94,7 @@ class ChoiceScreen(ModalScreen[str | None]):
             self.dismiss(self.choices[number - 1][0])
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Vertical(classes="dialog -wide" if self.wide else "dialog"):
             yield Label(self.title_text, classes="question")
             for i, (value, label) in enumerate(self.choices, start=1):
                 yield Button(Text(f"{i}  {label}"), id=f"choice-{value}", classes="choice")

@@ -365,7 +365,7 @@ class JoinScreen(Screen[None]):
             choices = [(t["id"], describe_table(
                 t, recall_seat(session.where, t["id"]) is not None)) for t in tables]
             self._error(f"Connected to {where}: choose a table.")  # (not "Connecting…")
-            self._asking = ChoiceScreen("Which table?", choices)
+            self._asking = ChoiceScreen("Which table?", choices, wide=True)
             try:
                 picked = await self.app.push_screen_wait(self._asking)
             finally:
