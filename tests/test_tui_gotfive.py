@@ -18,7 +18,7 @@ import pytest
 from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from engine.gotfive import colour_of, numbers_of_colour
 from net.client import Client
@@ -1042,3 +1042,23 @@ async def test_a_dimmed_move_key_says_why_it_does_nothing_now() -> None:
         await pilot.press("r")
         await until(pilot, lambda: len(notices.raised) > before, "why r")
         assert "now sort it (s) or compare it (1–5)" in notices.messages()[-1]
+
+
+async def test_at_a_phone_s_40_columns_the_turn_line_is_said_whole() -> None:
+    """At 40 columns the shortest wording of the turn line was still too long: "▶ Your
+    turn: reveal a tile — r, then" lost the colour keys it was there to say."""
+    from rich.cells import cell_len
+
+    app = solo_app()
+    async with app.run_test(size=(40, 30)) as pilot:
+        screen = await my_turn(pilot)
+        status = screen.query_one("#gf-status", Static)
+
+        def whole(*words: str) -> bool:
+            text = str(status.render())
+            return all(w in text for w in words) and cell_len(text) <= status.size.width
+
+        await until(pilot, lambda: whole("r, then A–E."), "the reveal line, whole")
+        await type_ahead(pilot, "r", "a")
+        await my_turn(pilot, "clue")
+        await until(pilot, lambda: whole("s sort", "1–5 compare"), "the clue line, whole")

@@ -456,3 +456,24 @@ async def test_a_got_five_review_counts_moves_not_board_marks(data_dir: Path) ->
         await pilot.press("home", "space")
         await until(pilot, lambda: screen.at > 0, "play")
         assert screen.at == 3  # the first move, past the marks
+
+
+@pytest.mark.parametrize("columns", [40, 45, 60])
+async def test_a_got_five_review_at_a_phone_s_width_shows_whole_racks_and_boards(
+        data_dir: Path, columns: int) -> None:
+    """At 40 columns a review's racks and boards were cut at the right edge (a board
+    showed 1 to 40, a rack its first three positions): they now come in rows, as the
+    table's do."""
+    record, numbers = marked_gotfive_record()
+    app = make_app("Ann")
+    async with app.run_test(size=(columns, 80)) as pilot:
+        screen = ReviewScreen(record, Replay(record))
+        await app.push_screen(screen)
+        await pilot.press("end")
+        await until(pilot, lambda: "Ann's board:" in screen_text(app), "the boards")
+        text = screen_text(app)
+        board = text.split("Ann's board:", 1)[1].split("2 Bo", 1)[0]
+        assert all(f"{n:>2} " in board or board.rstrip().endswith(f"{n:>2}")
+                   or f"{n:>2}  " in board for n in (1, 30, 31, 56, 60)), board
+        rack = text.split("1 Ann", 1)[1].split("Ann's board:", 1)[0]
+        assert all(f" {k} " in rack for k in range(1, 6)) and "n5" in rack, rack

@@ -14,18 +14,21 @@ clue (the engine's own exact hint) and each board as its player had marked it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any, NamedTuple
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.text import Text
 
 from engine.core import Game
+from engine.gotfive import RACK
 from engine.gotfive_hint import hint_for
 from net.fanout import wire_time
 from tui.games.getit.text import card_short, card_text, level_text, signal_lines
 from tui.games.getout.card import card_label, image_label
-from tui.games.gotfive.board import board_text, seen_in
+from tui.games.gotfive.board import BOARD_TEXT_WIDTH, board_text, seen_in
+from tui.games.gotfive.grid import HALVES, WHOLE
 from tui.games.gotfive.rack import grid
 from tui.games.gotfive.text import tile_text
 from tui.notices import Namer
@@ -119,6 +122,37 @@ def getout_position(p: Position) -> Group:
 #: The width of a tile and of a notch in a Got Five! rack's grid: as in play, room for
 #: a tile with its dots and a space (a sorted tile under a notch keeps every dot).
 RACK_TILE, RACK_NOTCH = 7, 6
+#: A rack in three rows, where two do not fit (a phone's 40 columns): two positions a row.
+THIRDS = (range(2), range(2, 4), range(4, RACK + 1))
+
+
+class Fitted:
+    """A part of a position drawn for the width it is given: the review draws a
+    position before it knows how wide its place is, and a phone's is narrow."""
+
+    def __init__(self, draw: Callable[[int], RenderableType]) -> None:
+        self.draw = draw
+
+    def __rich_console__(self, console: Console,
+                         options: ConsoleOptions) -> Iterator[RenderableType]:
+        yield self.draw(options.max_width)
+
+
+def rack_for(width: int) -> tuple[range, ...]:
+    """The rows a rack of the review is drawn in, ``width`` columns wide."""
+    if width >= 4 + 5 * RACK_TILE + 6 * RACK_NOTCH:
+        return WHOLE
+    return HALVES if width >= 4 + 3 * RACK_TILE + 3 * RACK_NOTCH else THIRDS
+
+
+def _rack(tiles: list[dict[str, Any]], clues: list[dict[str, Any]], seat: int,
+          width: int) -> Text:
+    return grid(tiles, clues, seat, RACK_TILE, RACK_NOTCH, theirs=True,
+                parts=rack_for(width))
+
+
+def _board(marks: dict[str, str], locked: frozenset[int], width: int) -> Text:
+    return board_text(marks, locked, split=width < BOARD_TEXT_WIDTH)
 #: Get It!'s phases, as a player says them.
 PHASES = {"prepare": "preparing the piles", "play": "the round runs",
           "round_over": "the round is over", "over": "the game is over"}
@@ -175,7 +209,7 @@ def gotfive_position(p: Position) -> Group:
     racks = p.open["racks"] if p.open is not None else view.get("racks") or []
     public = view
     clues = public.get("clues") or []
-    parts: list[Text] = []
+    parts: list[RenderableType] = []
     out = Text()
     out.append(f"{len(clues)} clue{'' if len(clues) == 1 else 's'} given", style="bold")
     if not over:
@@ -197,7 +231,7 @@ def gotfive_position(p: Position) -> Group:
                        f"{'' if count['count'] == 1 else 's'}")
         tiles = racks[i] if i < len(racks) else []
         # The rack's grid as a part of its own: cut at the edge, never wrapped.
-        parts += [out, grid(tiles, clues, i, RACK_TILE, RACK_NOTCH, theirs=True)]
+        parts += [out, Fitted(partial(_rack, tiles, clues, i))]
         out = Text()
         marks = (own.get("marks") if own is not None else None) or {}
         if own is not None and i in p.private:
@@ -210,7 +244,8 @@ def gotfive_position(p: Position) -> Group:
             # crosses as crosses, so what the seat saw then says which they are.
             locked = (seen_in(own, i) if own is not None and own.get("auto_cross")
                       else frozenset())
-            parts += [Text(f"  {names[i]}'s board:", style="dim"), board_text(marks, locked)]
+            parts += [Text(f"  {names[i]}'s board:", style="dim"),
+                      Fitted(partial(_board, marks, locked))]
     return Group(*parts, out)
 
 

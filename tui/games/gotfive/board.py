@@ -248,21 +248,30 @@ def seen_in(view: dict[str, Any], seat: int | None) -> frozenset[int]:
     return frozenset(seen)
 
 
-def board_text(marks: dict[str, str], locked: frozenset[int] = frozenset()) -> Text:
+#: Columns of :func:`board_text` in one piece: a label, then four a number.
+BOARD_TEXT_WIDTH = BoardWidget.LABEL + 4 * PER_COLOUR
+
+
+def board_text(marks: dict[str, str], locked: frozenset[int] = frozenset(), *,
+               split: bool = False) -> Text:
     """A board as its player had marked it (a view's ``marks``), one line a colour and
     four columns a number (mark and number, no dots): what a review shows of a seat's
     board beside its racks. ``locked``: the numbers auto-cross kept crossed then, drawn
-    as the table draws them (``-``, not the player's own ✗)."""
-    out = Text(no_wrap=True, overflow="crop")
-    for row in range(COLOURS):
-        out.append(f"{LETTERS[row]:<{BoardWidget.LABEL}}", style=colour_style(row))
-        for col in range(PER_COLOUR):
-            n = number_at(row, col)
-            glyph, style = cell_look(n, marks.get(str(n)), locked=n in locked)
-            out.append(f"{glyph}{n:>2} ", style=style)
-        if row < COLOURS - 1:
-            out.append("\n")
-    return out
+    as the table draws them (``-``, not the player's own ✗). ``split`` (narrower than
+    :data:`BOARD_TEXT_WIDTH`): 1–30 above 31–60, as the table splits it."""
+    halves = (range(HALF), range(HALF, PER_COLOUR)) if split else (range(PER_COLOUR),)
+    lines: list[Text] = []
+    for cols in halves:
+        if lines:
+            lines.append(Text())  # (between the halves, as at the table)
+        for row in range(COLOURS):
+            line = Text(f"{LETTERS[row]:<{BoardWidget.LABEL}}", style=colour_style(row))
+            for col in cols:
+                n = number_at(row, col)
+                glyph, style = cell_look(n, marks.get(str(n)), locked=n in locked)
+                line.append(f"{glyph}{n:>2} ", style=style)
+            lines.append(line)
+    return Text("\n", no_wrap=True, overflow="crop").join(lines)
 
 
 def _row(row: int, cells: tuple[tuple[str, str], ...], widths: tuple[int, ...],

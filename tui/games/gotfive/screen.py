@@ -230,21 +230,25 @@ class GotFiveScreen(BoardTable):
             text = self._fitting(
                 "You are out: your rack is face up. Watching the others "
                 f"({namer.name(turn)} to play).",
-                f"You are out (rack face up). {namer.name(turn)} to play.")
+                f"You are out (rack face up). {namer.name(turn)} to play.",
+                f"You are out. {namer.name(turn)} to play.")
         elif turn == me and phase == "reveal":
             text = self._fitting(
                 "▶ Your turn: reveal a face-down tile — r, then its colour (A–E).",
-                "▶ Your turn: reveal a tile — r, then A–E.")
+                "▶ Your turn: reveal a tile — r, then A–E.",
+                "▶ Reveal a tile: r, then A–E.")
         elif turn == me and phase == "clue":
             public = view.get("public") or []
             tile = tile_label(public[self.selected]["n"]) if public else "?"
             text = self._fitting(
                 f"▶ Your turn: a clue about {tile} — s sort · 1–5 compare · Tab next tile",
                 f"▶ A clue about {tile}: s sort · 1–5 compare · Tab",
-                f"▶ {tile}: s sort · 1–5 compare · Tab next")
+                f"▶ {tile}: s sort · 1–5 compare · Tab next",
+                f"▶ {tile}: s sort · 1–5 compare")
         elif turn == me and phase == "announce":
             text = self._fitting("▶ No tiles are left: announce your five numbers (g).",
-                                 "▶ No tiles left: announce your five (g).")
+                                 "▶ No tiles left: announce your five (g).",
+                                 "▶ Announce your five (g).")
         elif turn is not None:
             doing = "to reveal a tile" if phase == "reveal" else "to ask a clue"
             text = f"{namer.name(turn)}'s turn {doing}…"
