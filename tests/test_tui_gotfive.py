@@ -863,6 +863,17 @@ async def test_on_a_short_phone_late_in_a_game_the_log_stays_and_the_board_scrol
         y = board.content_region.y + (COLOURS + 1) + 4 if board.split else 0
         assert left.y <= y < left.bottom, (y, left)
 
+        # A new size kept the racks and board scrolled to the top, the cursor out of sight.
+        def cursor_in_sight() -> bool:
+            left = screen.query_one("#gf-left").region
+            y = board.content_region.y + (COLOURS + 1) + 4
+            return board.split and left.y <= y < left.bottom
+
+        for size in ((44, 25), (45, 24)):
+            await pilot.resize_terminal(*size)
+            await until(pilot, lambda size=size: app.size == size and cursor_in_sight(),
+                        f"the cursor in sight at {size}")
+
 
 async def test_the_colour_picker_goes_when_the_turn_it_was_for_ends() -> None:
     """Left open as the game ended, the picker came back over the rematch's table with

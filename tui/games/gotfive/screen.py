@@ -133,6 +133,11 @@ class GotFiveScreen(BoardTable):
         shorter)."""
         self._fit(event.size.width, event.size.height)
         self.redraw_status()
+        if event.size.width < WIDE:
+            # Stacked, a new size scrolled the racks and board back to the top, away from
+            # the board's cursor until the next arrow key.
+            board = self.query_one(BoardWidget)
+            self.call_after_refresh(board.scroll_visible, animate=False)
 
     def _fit(self, width: int, height: int) -> None:
         self.set_class(width < WIDE, "-narrow")
