@@ -220,3 +220,22 @@ def test_who_signalled_at_a_played_card_is_said_by_kind_in_seat_order() -> None:
     assert signalled_at(odd, namer) == "someone looked at it"
     assert signalled_at({"signals": []}, namer) is None
     assert signalled_at({"signals": "nope"}, namer) is None
+
+
+@pytest.mark.parametrize("width", [20, 28, 29, 80])
+def test_to_you_s_stars_hold_on_to_their_words_where_the_line_wraps(width: int) -> None:
+    """At a phone's 40 columns "★ ALL 5 LOOK AT YOU ★" wrapped its last star onto a line
+    of its own."""
+    from rich.console import Console
+
+    from tui.games.getit.text import ToYou, to_you_text
+
+    text = to_you_text(ToYou(others=5, look=5, smile=0, look_past=0, peek=0, talk=0), width)
+    console = Console(width=width, color_system=None)
+    with console.capture() as out:
+        console.print(text)
+    lines = [line.strip() for line in out.get().splitlines()]
+    assert "★" not in lines and all(line for line in lines), lines
+    # (The line is 29 cells: at 28, at a phone's 40 columns, it wrapped.)
+    assert ("★ ALL 5 LOOK AT YOU ★" in text.plain) == (width >= 29), text.plain
+    assert "ALL 5 LOOK AT YOU" in text.plain

@@ -1689,3 +1689,34 @@ async def test_a_name_is_shown_as_typed_never_read_as_markup() -> None:
         await until(pilot, lambda: "[@click=app.quit]Eve[/]" in screen_text(app), "her name")
         app.notify("[b]bold?[/b] from [@click=app.quit]Eve[/]")  # a notice, as plain text
         await until(pilot, lambda: "[b]bold?[/b]" in screen_text(app), "the notice as typed")
+
+
+@pytest.mark.parametrize("columns", [40, 45, 60, 80])
+async def test_a_pile_s_title_fits_its_edge_whole_or_cut_by_us(columns: int) -> None:
+    """At 40-45 columns with six seats every title read "2 …" (Textual cut it, and
+    kept the ellipsis where the name would be): it says the seat's number and as much
+    of the name as the edge holds, and is never longer than the edge."""
+    from rich.cells import cell_len
+
+    app = solo_app(6, {})
+    async with app.run_test(size=(columns, 24)) as pilot:
+        screen = await open_table(pilot)
+        table = piles_held_still(app, [["3"], ["4", "5"], ["6"], ["7"], ["8"], ["9"]])
+        for seat in table.seats[1:]:
+            seat.name = "Bartholomew"
+        app.hosting.host.refresh(table)
+        await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
+        cards = list(screen.query(SeatCard))
+
+        def renamed() -> bool:
+            return all(c.outer_size.width and cell_len(str(c.border_title)) <= (
+                c.outer_size.width - 6) and (str(c.border_title) == str(c.seat + 1) or str(
+                c.border_title).startswith(f"{c.seat + 1} Ba")) for c in cards)
+
+        await until(pilot, renamed, "the new names in the titles, fitted")
+        for card in cards:
+            title, room = str(card.border_title), card.outer_size.width - 6
+            assert cell_len(title) <= room, (title, room)
+            assert title == str(card.seat + 1) or title.startswith(f"{card.seat + 1} Ba")
+        if columns >= 60:  # (room for a name cut: "2 Bar…" at 60, "2 Barthol…" at 80)
+            assert all(" Ba" in str(c.border_title) for c in cards)

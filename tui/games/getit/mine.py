@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
@@ -26,6 +27,9 @@ class MyPlace(Horizontal):
         super().__init__(**kwargs)
         #: What each Static shows now (see ``_set``).
         self._shown: dict[str, str] = {}
+        #: What it was last shown (:meth:`show`'s arguments), worded again for a new width.
+        self._last: tuple[dict[str, Any], SignalState, int | None, Namer] | None = None
+        self._width = 0
 
     def compose(self) -> ComposeResult:
         yield Static(CARD_BACK, id="my-back", markup=False)
@@ -42,16 +46,29 @@ class MyPlace(Horizontal):
             self._shown[selector] = key
             set_text(self.query_one(selector, Static), content)
 
+    def on_resize(self, event: events.Resize) -> None:
+        """TO YOU and our line are worded for their width: a new one words them again
+        (a new height, as our line wraps, changes nothing of that)."""
+        if self._last is not None and event.size.width != self._width:
+            self.call_after_refresh(self._show_again)
+        self._width = event.size.width
+
+    def _show_again(self) -> None:
+        if self._last is not None:
+            self.show(*self._last)
+
     def show(self, view: dict[str, Any], signals: SignalState, me: int | None,
              namer: Namer) -> None:
         """Show our place as ``view`` has it (only the played cards for a spectator)."""
+        self._last = (view, signals, me, namer)
         wrong = (view.get("reveal") or {}).get("wrong")
         card = wrong.get("card") if isinstance(wrong, dict) else None
         self.query_one(PlayedRow).show(list(view.get("played") or []),
                                        card.get("id") if isinstance(card, dict) else None)
         if me is None:
             return
-        self._set("#to-you", to_you_text(signals.to_you(view, me)))
+        to_you = self.query_one("#to-you", Static)
+        self._set("#to-you", to_you_text(signals.to_you(view, me), to_you.content_region.width))
         line = self.query_one("#my-line", Static)
         self._set("#my-line", signals.my_line(view, me, namer, line.content_region.width))
         piles = view.get("piles") or []

@@ -393,16 +393,22 @@ def status_line(view: dict[str, Any], best: Any, *, short: bool = False) -> str:
     return " · ".join(parts)
 
 
-def to_you_text(facts: ToYou) -> Text:
-    """TO YOU: the facts, with anything everyone does to you made to jump out."""
-    text = Text("TO YOU  ", style="bold")
-    for i, (words, all_of_them) in enumerate(facts.parts()):
-        if i:
-            text.append(" · ")
-        if all_of_them:
-            text.append(f"★ {words.upper()} ★", style="bold reverse")
-        else:
-            text.append(words)
+def to_you_text(facts: ToYou, width: int = 0) -> Text:
+    """TO YOU: the facts, with anything everyone does to you made to jump out; where
+    the line wraps (narrower than ``width``), each star holds on to its word (a lone
+    "★" went to a line of its own at a phone's 40 columns)."""
+    parts = facts.parts()
+    for glue in (" ", ""):
+        text = Text("TO YOU  ", style="bold")
+        for i, (words, all_of_them) in enumerate(parts):
+            if i:
+                text.append(" · ")
+            if all_of_them:
+                text.append(f"★{glue}{words.upper()}{glue}★", style="bold reverse")
+            else:
+                text.append(words)
+        if not width or text.cell_len <= width:
+            break
     return text
 
 

@@ -134,21 +134,19 @@ class SeatCard(Vertical):
                lines: list[str], said: str | None, looked_at: bool, at_me: bool,
                also: list[str]) -> None:
         pile = f"{count} left" if count else "pile empty"
-        # (A border's title is markup: a name's "[" would be read as a tag, and a
-        # "[@click=…]" in it as an action in this app.)
-        title = f"{self.seat + 1} {escape(name)}"
         # What else we signal at them (smile, look past) is kept whole where the edge is
         # short: the words before it give way first ("◀ you look here · sm…" told
         # nothing).
-        room = self.size.width - 4 if self.size.width else 80  # (corners, a space each)
+        # (An edge's words have its width less the corners, a line and a space each side.)
+        room = self.outer_size.width - 6 if self.outer_size.width else 80
         signals = "".join(f" · {kind}" for kind in also)
         if self.short and self.narrow:
             # (A narrow title has no room for the count: the bottom edge holds it; where
             # we look, the title ends "◀" as the double border marks it too.)
-            title += " ◀" if looked_at else ""
-            subtitle = _fitted(room, f"{pile}{signals}", signals[3:], pile)
+            title = _named(room, self.seat, name, " ◀" if looked_at else "")
+            subtitle = _fitted(room, f"{pile}{signals}", signals[3:], pile, "")
         else:
-            title += f" · {pile}" if self.short else ""
+            title = _named(room, self.seat, name, f" · {pile}" if self.short else "")
             looks = ("◀ you look",) if self.narrow else ("◀ you look here", "◀ you look")
             subtitle = _fitted(room, *(f"{w}{signals}" for w in (*looks, "◀ you", "◀"))
                                ) if looked_at else ""
@@ -226,6 +224,25 @@ class PlayedRow(Static):
 def _fitted(room: int, *choices: str) -> str:
     """The first of ``choices`` that fits in ``room`` cells (else the last)."""
     return next((choice for choice in choices if cell_len(choice) <= room), choices[-1])
+
+
+def _named(room: int, seat: int, name: str, then: str) -> str:
+    """A card's title in ``room`` cells: its seat's number and player's name, then
+    ``then``; the name cut ("Bartho…") or left out where there is no room for it (a
+    phone's width: the number is what the keys say, and "2 …" read as cut)."""
+    number = str(seat + 1)
+    shown = next((f"{number} {cut}{then}" for cut in _cuts(name)
+                  if cell_len(f"{number} {cut}{then}") <= room), None)
+    if shown is None:
+        shown = _fitted(room, f"{number}{then}", number)
+    # (A border's title is markup: a name's "[" would be read as a tag, and a
+    # "[@click=…]" in it as an action in this app.)
+    return escape(shown)
+
+
+def _cuts(name: str) -> list[str]:
+    """``name`` whole, then shorter and shorter with "…", down to two letters of it."""
+    return [name, *(f"{name[:k].rstrip()}…" for k in range(len(name) - 1, 1, -1))]
 
 
 class PrepCard(Static):
