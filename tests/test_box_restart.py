@@ -163,3 +163,33 @@ async def test_a_stopping_box_tells_its_operator_what_it_keeps(tmp_path: Path) -
         await ann.close()
     finally:
         await box.close()
+
+
+async def test_a_player_is_the_same_id_to_the_box_after_its_restart(tmp_path: Path) -> None:
+    """The id the box gives a player's app (which their tables count by, and their kept
+    games are theirs by) was keyed afresh at every start: after a restart their games'
+    marks were nobody's. It is kept, readable by the box's user alone; another box's
+    ids are other ids."""
+    import stat
+
+    from net.box import SECRET_NAME
+
+    first = Box(settings(tmp_path / "one"))
+    await first.start()
+    ids = first.app_env("key-ann"), first.app_env("key-bo")
+    await first.close()
+    again = Box(settings(tmp_path / "one"))
+    await again.start()
+    try:
+        assert (again.app_env("key-ann"), again.app_env("key-bo")) == ids
+        assert ids[0] != ids[1]
+        path = tmp_path / "one" / SECRET_NAME
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    finally:
+        await again.close()
+    other = Box(settings(tmp_path / "two"))
+    await other.start()
+    try:
+        assert other.app_env("key-ann") != ids[0]
+    finally:
+        await other.close()
