@@ -11,7 +11,7 @@ the log and stops nothing.
 
 A record keeps whose each person's seat was (``who``: a digest of the host's id for them),
 so a review shows a reader only their own seats' private moves (Got Five!'s marks, which
-RULES.md sends to nobody else): :func:`for_review`, by :func:`reviewer`.
+RULES.md sends to nobody else): ``net.whose``.
 
 A game file (``.hhgame``, :func:`export_game`) is one record as JSON, for a friend to open
 with ``hiddenhand replay FILE``; it carries nobody's private moves. A file from elsewhere
@@ -34,16 +34,9 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from engine.record import (
-    RecordError,
-    Replay,
-    check_record,
-    has_private,
-    mine,
-    without_private,
-)
-from net.connection import LOCAL_PLAYER
-from net.paths import VISITOR_ENV, data_dir, visitor_player
+from engine.record import RecordError, Replay, check_record, without_private
+from net.paths import data_dir
+from net.whose import Reader
 
 log = logging.getLogger("hiddenhand.records")
 
@@ -78,6 +71,22 @@ def _facts_and_keys(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS games_by_fingerprint ON games (fingerprint)")
 
 
+def _whose(db: sqlite3.Connection) -> None:
+    """Version 3: whose each person's seat was (a record's ``who``), filled in for the
+    games kept before (those kept before records said it have none)."""
+    if "who" not in {row[1] for row in db.execute("PRAGMA table_info(players)")}:
+        db.execute("ALTER TABLE players ADD COLUMN who TEXT")
+    for game_id, blob in db.execute("SELECT id, record FROM games").fetchall():
+        try:
+            players = json.loads(zlib.decompress(blob))["players"]
+            db.executemany("UPDATE players SET who = ? WHERE game_id = ? AND seat = ?",
+                           [(p.get("who"), game_id, i) for i, p in enumerate(players)
+                            if isinstance(p.get("who"), str)])
+        except (zlib.error, ValueError, KeyError, TypeError, AttributeError):
+            continue  # a damaged row stays as it is: reading it says so
+    db.execute("CREATE INDEX IF NOT EXISTS players_by_who ON players (who)")
+
+
 MIGRATIONS: list[Migration] = [
     """
     CREATE TABLE games (
@@ -102,6 +111,7 @@ MIGRATIONS: list[Migration] = [
     CREATE INDEX players_by_name ON players (name);
     """,
     _facts_and_keys,
+    _whose,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -127,6 +137,12 @@ class GameInfo(NamedTuple):
     facts: dict[str, Any]
     #: A friend's game, imported: in nobody's figures here.
     imported: bool = False
+    #: Whose each seat was (``engine.record.who``; ``None``: not known).
+    whos: tuple[str | None, ...] = ()
+
+    def seat_of(self, player: Reader) -> int | None:
+        """``player``'s seat in this game."""
+        return player.seat(self.players, self.whos or (None,) * len(self.players))
 
 
 def default_path() -> Path:
@@ -237,17 +253,19 @@ class GameStore:
             game_id = cursor.lastrowid
             assert game_id is not None
             self.db.executemany(
-                "INSERT INTO players (game_id, seat, name, kind, won) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, i, p["name"], p["kind"], int(i in won))
+                "INSERT INTO players (game_id, seat, name, kind, won, who) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, i, p["name"], p["kind"], int(i in won),
+                  None if imported else p.get("who"))
                  for i, p in enumerate(record["players"])])
         return game_id
 
     @_said
     def games(self, *, game: str | None = None, seats: int | None = None,
-              player: str | None = None, since: float | None = None,
+              player: Reader | None = None, since: float | None = None,
               limit: int = 1000) -> list[GameInfo]:
-        """The kept games, newest first, of ``game``, at ``seats``, with a player named
-        ``player``, ended after ``since``."""
+        """The kept games, newest first, of ``game``, at ``seats``, that ``player``
+        played (:class:`Reader`), ended after ``since``."""
         where: list[str] = []
         args: list[Any] = []
         if game is not None:
@@ -260,9 +278,13 @@ class GameStore:
             where.append("g.ended >= ?")
             args.append(since)
         if player is not None:
-            where.append("EXISTS (SELECT 1 FROM players q WHERE q.game_id = g.id "
-                         "AND q.name = ? COLLATE NOCASE)")
-            args.append(player)
+            keys = sorted(player.keys)
+            whose = [f"q.who IN ({', '.join('?' * len(keys))})"] if keys else []
+            if not player.strict:
+                whose.append("q.name = ? COLLATE NOCASE")
+            where.append("EXISTS (SELECT 1 FROM players q WHERE q.game_id = g.id AND ("
+                         + (" OR ".join(whose) or "0") + "))")
+            args += [*keys, *([] if player.strict else [player.name])]
         sql = ("SELECT g.id, g.game, g.seats, g.started, g.ended, g.moves, g.result, g.facts, "
                "g.imported "
                "FROM games g" + (" WHERE " + " AND ".join(where) if where else "")
@@ -271,13 +293,14 @@ class GameStore:
         out = []
         for game_id, kind, count, started, ended, moves, result, known, imported in rows:
             players = self.db.execute(
-                "SELECT name, kind, won FROM players WHERE game_id = ? ORDER BY seat",
+                "SELECT name, kind, won, who FROM players WHERE game_id = ? ORDER BY seat",
                 (game_id,)).fetchall()
             out.append(GameInfo(game_id, kind, count, started, ended, moves,
                                 [p[0] for p in players], [p[1] for p in players],
                                 [i for i, p in enumerate(players) if p[2]],
                                 json.loads(result) if result else None,
-                                json.loads(known) if known else {}, bool(imported)))
+                                json.loads(known) if known else {}, bool(imported),
+                                tuple(p[3] for p in players)))
         return out
 
     @_said
@@ -415,26 +438,6 @@ def played(path: Path) -> dict[str, Any]:
     players = [{k: v for k, v in p.items() if k != "who"} for p in record["players"]]
     return {**record, "players": players, "result": final.result, "started": started,
             "ended": ended}
-
-
-def reviewer() -> list[str]:
-    """Who reads the games this app keeps or reads, as a host knew them: on a box, the
-    player the box's host knows this app by (its Past games are the box's); elsewhere
-    the person who ran the app's own host."""
-    visitor = os.environ.get(VISITOR_ENV)
-    return [visitor_player(visitor)] if visitor else [LOCAL_PLAYER]
-
-
-def for_review(record: dict[str, Any]) -> tuple[dict[str, Any], Replay]:
-    """``record`` (checked) as :func:`reviewer` may see it, and its replay: played whole
-    first (``RecordError`` if it is not the game it says), then with every private move
-    of a seat that was not theirs left out (those seats: the replay's ``private``)."""
-    replay = Replay(record)
-    if not has_private(record["game"]):
-        return record, replay
-    keep = mine(record, reviewer())
-    seen = without_private(record, keep)
-    return seen, Replay(seen, private=set(range(record["seats"])) - keep)
 
 
 def _public(record: dict[str, Any]) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from net import lobby
 from net import records as store_mod
 from net.records import GameStore, Keeper, StoreError, export_game, read_game_file
 from net.table import Table
+from net.whose import Reader
 from tests.test_table import house, seated, send
 
 GAMES = [("getout", 3), ("getit", 4), ("gotfive", 3)]
@@ -172,7 +173,7 @@ def test_the_store_keeps_records_lists_them_newest_first_and_filters_them(tmp_pa
         assert [g.game for g in store.games(game="getit")] == ["getit"]
         assert [g.seats for g in store.games(seats=3)] == [3, 3]
         assert [g.id for g in store.games(since=201.0)] == ids[1:][::-1]
-        assert [g.game for g in store.games(player="Bot 4")] == ["getit"]
+        assert [g.game for g in store.games(player=Reader("Bot 4"))] == ["getit"]
         got = store.get(ids[0])
         assert replay(got).result == listed[-1].result
         assert listed[-1].players == [p["name"] for p in got["players"]]

@@ -27,14 +27,8 @@ from engine.record import (
 from net.box import visitor_secret
 from net.connection import LOCAL_PLAYER
 from net.paths import VISITOR_ENV, visitor_player
-from net.records import (
-    GameStore,
-    Keeper,
-    StoreError,
-    export_game,
-    for_review,
-    played,
-)
+from net.records import GameStore, Keeper, StoreError, export_game, played
+from net.whose import for_review
 from tests.tui_support import make_app, screen_text, until
 
 
@@ -233,3 +227,47 @@ async def test_past_games_review_shows_the_reader_s_board_marked_and_others_bare
         assert "Bo marked" in text and "Ann marked" not in text
         assert "Ann's board: their marks are theirs alone" in text
         assert "Cy's board: their marks are theirs alone" in text
+
+
+def test_whose_games_by_the_ids_a_host_knew_and_on_a_box_by_those_alone(
+        tmp_path: Path) -> None:
+    """Two logins of a box both named Ann: each one's Past games and figures are their
+    own, not every Ann's. Off a box, a seat with the player's name is theirs too (a
+    game kept before records said whose a seat was)."""
+    from net.whose import Reader
+    from tui.history import figures
+
+    ann, other_ann = visitor_player("k1"), visitor_player("k2")
+    theirs, _ = two_markers([ann, None, None])
+    others, _ = two_markers([None, None, other_ann])
+    for record in (theirs, others):
+        record["players"][0]["name"] = record["players"][2]["name"] = "Ann"
+    old, _ = two_markers([None, None, None])
+    with GameStore(tmp_path / "g.sqlite3") as store:
+        ids = [store.add(r) for r in (theirs, others, old)]
+        on_box = Reader("Ann", frozenset({who(ann)}), strict=True)
+        assert [g.id for g in store.games(player=on_box)] == [ids[0]]
+        (game,) = store.games(player=on_box)
+        assert game.seat_of(on_box) == 0 and game.whos[0] == who(ann)
+        assert [(f.played, f.won) for f in figures(store.games(), on_box)] == [(1, 1)]
+        at_home = Reader("Ann", frozenset({who(LOCAL_PLAYER)}))
+        assert sorted(g.id for g in store.games(player=at_home)) == sorted(ids)
+        assert store.games(player=Reader("Nobody", strict=True)) == []
+
+
+def test_a_database_of_schema_2_learns_whose_its_seats_were(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "g.sqlite3"
+    record, _ = two_markers([LOCAL_PLAYER, None, None])
+    with GameStore(path) as store:
+        game = store.add(record)
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("DROP INDEX players_by_who")
+        db.execute("ALTER TABLE players DROP COLUMN who")
+        db.execute("PRAGMA user_version = 2")
+    db.close()
+    with GameStore(path) as store:
+        (info,) = store.games()
+        assert info.id == game and info.whos == (who(LOCAL_PLAYER), None, None)

@@ -464,7 +464,7 @@ async def test_a_got_five_review_at_a_phone_s_width_shows_whole_racks_and_boards
     """At 40 columns a review's racks and boards were cut at the right edge (a board
     showed 1 to 40, a rack its first three positions): they now come in rows, as the
     table's do."""
-    record, numbers = marked_gotfive_record()
+    record, _ = marked_gotfive_record()
     app = make_app("Ann")
     async with app.run_test(size=(columns, 80)) as pilot:
         screen = ReviewScreen(record, Replay(record))

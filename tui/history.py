@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from net.records import GameInfo
+from net.whose import Reader
 from tui.review import GAME_NAMES, result_words
 
 #: The periods a history can be narrowed to, in days (``None``: all of it).
@@ -79,9 +80,9 @@ class Figures(NamedTuple):
     more: str
 
 
-def figures(infos: Iterable[GameInfo], player: str | None) -> list[Figures]:
-    """Per game and player count: games played and won by ``player`` (by name; any
-    person when ``None``), and the game's own measure."""
+def figures(infos: Iterable[GameInfo], player: Reader | None) -> list[Figures]:
+    """Per game and player count: games played and won by ``player`` (any person when
+    ``None``), and the game's own measure."""
     groups: dict[tuple[str, int], list[GameInfo]] = defaultdict(list)
     for info in infos:
         if info.imported:  # a friend's game: not one played here
@@ -96,16 +97,14 @@ def figures(infos: Iterable[GameInfo], player: str | None) -> list[Figures]:
     return out
 
 
-def _seat(info: GameInfo, player: str | None) -> int | None:
+def _seat(info: GameInfo, player: Reader | None) -> int | None:
     """The seat ``player`` had (the first person's when ``None``)."""
-    for i, (name, kind) in enumerate(zip(info.players, info.kinds, strict=True)):
-        if (player is None and kind == "human") or (
-                player is not None and name.casefold() == player.casefold()):
-            return i
-    return None
+    if player is not None:
+        return info.seat_of(player)
+    return next((i for i, kind in enumerate(info.kinds) if kind == "human"), None)
 
 
-def _more(game: str, games: list[GameInfo], player: str | None) -> str:
+def _more(game: str, games: list[GameInfo], player: Reader | None) -> str:
     if game == "getit":
         levels = [_level(g.result) for g in games]
         best = max(levels, key=lambda lv: (lv == "X", lv if isinstance(lv, int) else 0))
@@ -126,7 +125,8 @@ def _more(game: str, games: list[GameInfo], player: str | None) -> str:
     return f"{sum(points) / len(points):.1f} points a round" if points else ""
 
 
-def trend(infos: Iterable[GameInfo], game: str, player: str | None) -> tuple[str, list[float]]:
+def trend(infos: Iterable[GameInfo], game: str,
+          player: Reader | None) -> tuple[str, list[float]]:
     """What a small plot of ``game`` shows, oldest game first, and its values: Get It!'s
     levels cleared, GET OUT!'s points a round (fewer is better), Got Five!'s clues
     before a right GOT FIVE! (0: none)."""

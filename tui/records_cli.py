@@ -79,6 +79,7 @@ def run_history(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from net.records import GameStore, StoreError, default_path
+    from net.whose import Reader
     from tui.history import (
         FIGURE_HEADERS,
         HEADERS,
@@ -90,17 +91,19 @@ def run_history(args: argparse.Namespace) -> int:
         since,
     )
 
+    # (A name asked for on the command line is that name's games, whoever's they were.)
+    player = Reader(args.player) if args.player else None
     if not default_path().exists():
         print("No games are kept here yet: every game a host of yours finishes is.")
         return 0
     try:
         with GameStore() as store:
-            infos = store.games(game=args.game, seats=args.seats, player=args.player,
+            infos = store.games(game=args.game, seats=args.seats, player=player,
                                 since=since(args.period),
                                 limit=1_000_000 if args.stats else args.limit)
     except StoreError as exc:
         return _fail("history", str(exc))
-    found = figures(infos, args.player) if args.stats else []
+    found = figures(infos, player) if args.stats else []
     if args.json:
         print(json.dumps(figures_plain(found) if args.stats else [plain(i) for i in infos]))
         return 0
@@ -135,7 +138,8 @@ def load(what: str) -> tuple[dict[str, Any], str]:
 
 def run_replay(args: argparse.Namespace) -> int:
     from engine.record import RecordError
-    from net.records import StoreError, for_review
+    from net.records import StoreError
+    from net.whose import for_review
 
     try:
         record, where = load(args.what)

@@ -2,7 +2,8 @@
 figures per game and player count above; Enter reviews the game under the cursor.
 
 ``g`` cycles the game shown (all, then each game), ``t`` the period (all time, the last
-year, month, week, day), ``m`` shows only games the player played (by their name) or
+year, month, week, day), ``m`` shows only games the player played (``net.whose.Reader``:
+a seat whose id is theirs, and elsewhere than on a box one with their name) or
 everyone's; ``x`` writes the chosen game to a file in the data directory to give a friend.
 """
 
@@ -17,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Sparkline, Static
 
 from net.records import GameInfo, GameStore, StoreError, default_path, export_game
+from net.whose import Reader, reader
 from tui.history import (
     FIGURE_HEADERS,
     HEADERS,
@@ -87,8 +89,8 @@ class HistoryScreen(Screen[None]):
         self.load()
         self.query_one("#history-games").focus()
 
-    def _player(self) -> str | None:
-        return self.app.settings.name if self.mine else None
+    def _player(self) -> Reader | None:
+        return reader(self.app.settings.name) if self.mine else None
 
     def load(self) -> None:
         """Read the games again with the filters as they are now."""
@@ -97,7 +99,7 @@ class HistoryScreen(Screen[None]):
         games.clear()
         table.clear()
         shown = GAME_NAMES.get(self.game or "", "every game")
-        who = f"{self._player()}'s" if self.mine else "everyone's"
+        who = f"{self.app.settings.name}'s" if self.mine else "everyone's"
         self.query_one("#history-filters", Static).update(
             f"{shown} · {'all time' if self.period == 'all' else 'the last ' + self.period}"
             f" · {who} games and figures")

@@ -351,7 +351,8 @@ class ReviewScreen(Stepper):
 def open_review(path: Path, game: int) -> ReviewScreen | str:
     """The review of kept game ``game`` in the store at ``path``, or why it cannot open."""
     from engine.record import RecordError
-    from net.records import GameStore, StoreError, for_review
+    from net.records import GameStore, StoreError
+    from net.whose import for_review
 
     try:
         with GameStore(path) as store:

@@ -265,7 +265,8 @@ def board_text(marks: dict[str, str], locked: frozenset[int] = frozenset(), *,
         if lines:
             lines.append(Text())  # (between the halves, as at the table)
         for row in range(COLOURS):
-            line = Text(f"{LETTERS[row]:<{BoardWidget.LABEL}}", style=colour_style(row))
+            line = Text()
+            line.append(f"{LETTERS[row]:<{BoardWidget.LABEL}}", style=colour_style(row))
             for col in cols:
                 n = number_at(row, col)
                 glyph, style = cell_look(n, marks.get(str(n)), locked=n in locked)
