@@ -20,7 +20,9 @@ everyone else's held up there — and the box meets every key of the room at onc
 - connect → first frame (the menu drawn) for the visitors that came in at that step;
 - keystroke → own screen, p50 and p99, per door;
 - memory per visitor app (PSS, from /proc) and CPU per visitor (apps' CPU time over the
-  step's wall time), and the box process's own CPU.
+  step's wall time), and the box process's own CPU;
+- how late this script's own event loop wakes (its terminals': a key's screen is seen
+  only once the loop reads it, so this is in every latency above).
 
 The baseline, in the same run: the first step (one table alone) is what a visitor feels
 on an empty box; the later steps are read against it. Everything here — the box, its
@@ -250,6 +252,17 @@ async def signal_loop(visitor: Visitor, seats: int, until: float, pace: float,
             await asyncio.sleep(pace / 2 if steady else random.expovariate(2 / pace))
 
 
+async def loop_lag(until: float, lags: list[float], every: float = 0.005) -> None:
+    """How late this script's own event loop wakes (ms): a key's screen is seen only
+    when the loop gets to the terminal's bytes, so its lateness is in every latency
+    here (it is this script's, not the box's: a player's terminal is their own)."""
+    loop = asyncio.get_running_loop()
+    while loop.time() < until:
+        asked = loop.time()
+        await asyncio.sleep(every)
+        lags.append((loop.time() - asked - every) * 1000)
+
+
 def pss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
         if line.startswith("Pss:"):
@@ -341,8 +354,12 @@ async def main(steps: list[int], seconds: float, pace: float, steady: bool) -> N
                 box_before = cpu_seconds(box.process.pid)
                 mine_before = cpu_seconds(os.getpid())
                 start = time.perf_counter()
+                lags: list[float] = []
+                lag = asyncio.create_task(loop_lag(asyncio.get_running_loop().time() + seconds,
+                                                   lags))
                 await asyncio.gather(*(signal_loop(v, GROUP, start + seconds, pace, steady)
                                        for v in seated))
+                await lag
                 wall = time.perf_counter() - start
                 apps_cpu = sum(cpu_seconds(pid) - cpu_before[pid] for pid in pids
                                if Path(f"/proc/{pid}").exists())
@@ -369,6 +386,8 @@ async def main(steps: list[int], seconds: float, pace: float, steady: bool) -> N
                       f"({apps_cpu / wall * 100:.0f}% in all); the box "
                       f"{box_cpu / wall * 100:.0f}%; this script's terminals "
                       f"{mine / wall * 100:.0f}%")
+                print(f"  this script's event loop (the terminals'), late by: p50 "
+                      f"{pct(lags, 0.5):.1f} ms, p99 {pct(lags, 0.99):.1f} ms")
             for visitor in seated:
                 await visitor.close()
         finally:

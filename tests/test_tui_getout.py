@@ -70,19 +70,23 @@ def card_text(hand: HandWidget, index: int) -> list[str]:
             for row in drawn(hand.app, hand.card_region(index))]
 
 
+@pytest.mark.parametrize("seats", [3, 6])
 @pytest.mark.parametrize("size", [(45, 24), (45, 40), (80, 24)])
 async def test_a_phone_s_screen_keeps_the_log_and_the_chat_line_in_sight(
-        size: tuple[int, int]) -> None:
+        size: tuple[int, int], seats: int) -> None:
     """At 45 × 24 the scores box took the log's last rows: the log had none, and the
     chat line was typed into blind. Short and narrow, the scores are the players' list's
-    (it has a score column)."""
+    (it has a score column), and the call card is the line that names it (with six
+    players the log still had no line)."""
     from tui.widgets.chat import ChatLine
 
-    app = make_app(solo={"game_id": "getout", "seats": 3, "options": {"first": 0}})
+    app = make_app(solo={"game_id": "getout", "seats": seats, "options": {"first": 0}})
     async with app.run_test(size=size) as pilot:
         screen = await our_turn(pilot, app)
         log = screen.query_one(TableLog)
-        await until(pilot, lambda: log.scrollable_content_region.height >= 1, "the log")
+        await until(pilot, lambda: log.scrollable_content_region.height >= 3, "the log")
+        follow = screen.query_one("#follow")
+        assert follow.region and follow.region.bottom <= size[1]
         chat = screen.query_one(ChatLine)
         assert chat.region.height == 1 and chat.region.bottom <= size[1] - 1
         scores = screen.query_one(ScoreTable)
