@@ -1720,3 +1720,30 @@ async def test_a_pile_s_title_fits_its_edge_whole_or_cut_by_us(columns: int) -> 
             assert title == str(card.seat + 1) or title.startswith(f"{card.seat + 1} Ba")
         if columns >= 60:  # (room for a name cut: "2 Bar…" at 60, "2 Barthol…" at 80)
             assert all(" Ba" in str(c.border_title) for c in cards)
+
+
+async def test_the_look_key_says_whom_it_looks_at_as_piles_run_out() -> None:
+    """Pile 6 ran out and the footer still said "2-6 Look at" (TO YOU said 2-5) until
+    some key's state changed; with every other pile empty it said "1-6 Look at" beside
+    "the rest are yours to play"."""
+    from tui.widgets.footer import TableFooter
+
+    app = solo_app(6, {})
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await open_table(pilot)
+        table = piles_held_still(app, [["3", "20"], ["4"], ["5"], ["6"], ["7"], ["8"]])
+        await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
+        footer = screen.query_one(TableFooter)
+
+        def look() -> str | None:
+            return next((e.display for e in footer.entries if e.name == "look"), None)
+
+        await until(pilot, lambda: look() == "2-6", "2-6")
+        table.game.piles[5].clear()
+        app.hosting.host.refresh(table)
+        await until(pilot, lambda: look() == "2-5", "2-5, pile 6 empty")
+        for pile in table.game.piles[1:]:
+            pile.clear()
+        app.hosting.host.refresh(table)
+        await until(pilot, lambda: look() is None and "play" in footer_keys(screen),
+                    "no look key: nobody to look at, our cards to play")

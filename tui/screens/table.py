@@ -195,8 +195,12 @@ class TableScreen(SparingFooter, TableSummaryScreen):
         Each ``refresh_bindings`` walks every key's ``check_action`` and restyles the
         footer's keys (a rebuild, if the set of keys changed); most updates change no key.
         """
+        # (A key's words count too: Get It!'s look key says whom it looks at, "2-5",
+        # and said "2-6" on after pile 6 was empty, until some key's state changed.)
+        words = getattr(self, "key_display", None)
         keys = tuple(
-            (key, active.binding.action, active.enabled, active.tooltip)
+            (key, active.binding.action, active.enabled, active.tooltip,
+             words(active.binding) if callable(words) else None)
             for key, active in self.active_bindings.items() if active.binding.show
         )
         if keys != self._footer_keys:
