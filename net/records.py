@@ -87,6 +87,19 @@ def _whose(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS players_by_who ON players (who)")
 
 
+def _own_clues(db: sqlite3.Connection) -> None:
+    """Version 4: a right GOT FIVE!'s clues are its caller's own (the table's were
+    counted, which the end of the game never said), counted again for the games kept."""
+    for game_id, blob in db.execute(
+            "SELECT id, record FROM games WHERE game = 'gotfive'").fetchall():
+        try:
+            record = json.loads(zlib.decompress(blob))
+            db.execute("UPDATE games SET facts = ? WHERE id = ?",
+                       (json.dumps(facts(record)), game_id))
+        except (zlib.error, ValueError, KeyError, TypeError, AttributeError):
+            continue  # a damaged row stays as it is: reading it says so
+
+
 MIGRATIONS: list[Migration] = [
     """
     CREATE TABLE games (
@@ -112,6 +125,7 @@ MIGRATIONS: list[Migration] = [
     """,
     _facts_and_keys,
     _whose,
+    _own_clues,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -161,7 +175,8 @@ def winners(record: dict[str, Any]) -> list[int]:
 
 def facts(record: dict[str, Any]) -> dict[str, Any]:
     """What statistics count of a game beyond its result: for a Got Five! won by a right
-    GOT FIVE!, how many clues the table had given before it (``right_after``)."""
+    GOT FIVE!, how many clues its caller had asked before it (``right_after``: their own,
+    as the end of the game counts them; the others' clues are about the others' racks)."""
     result = record.get("result") or {}
     if record["game"] != "gotfive" or result.get("reason") != "announced":
         return {}
@@ -169,7 +184,7 @@ def facts(record: dict[str, Any]) -> dict[str, Any]:
     for seat, action, _ in record["moves"]:
         if seat is None:
             continue
-        if action.get("type") in ("sort", "compare"):
+        if action.get("type") in ("sort", "compare") and seat == winner:
             clues += 1
         elif action.get("type") == "announce" and seat == winner:
             before = clues

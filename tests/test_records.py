@@ -364,8 +364,9 @@ def test_got_five_figures_count_the_clues_before_a_right_got_five() -> None:
         winner = record["result"]["winners"][0]
         last = max(k for k, (s, a, _) in enumerate(record["moves"])
                    if s == winner and a["type"] == "announce")
+        # (The caller's own clues, as the game's end counts them: not the table's.)
         clues = sum(1 for s, a, _ in record["moves"][:last]
-                    if s is not None and a["type"] in ("sort", "compare"))
+                    if s == winner and a["type"] in ("sort", "compare"))
         assert facts(record) == {"right_after": clues}
         return
     raise AssertionError("no Got Five! game won by a right GOT FIVE! in 40 seeds")
@@ -407,3 +408,32 @@ def test_a_damaged_database_is_said_in_words(tmp_path: Path) -> None:
         store.db.execute("DROP TABLE players")
         with pytest.raises(StoreError, match="cannot be used: no such table"):
             store.games()
+
+
+def test_a_database_of_schema_3_counts_a_right_got_five_s_own_clues(tmp_path: Path) -> None:
+    """Past games said "18.0 clues to a right GOT FIVE!" for a game whose end said
+    "won · 6 clues": it counted the table's clues. A database kept before counts again."""
+    from net.records import facts
+
+    path = tmp_path / "games.sqlite3"
+    for seed in range(40):
+        record = simulate("gotfive", 3, seed, {}, record=True)["record"]
+        if "right_after" in facts(record):
+            break
+    winner = record["result"]["winners"][0]
+    table = sum(1 for s, a, _ in record["moves"] if s is not None
+                and a["type"] in ("sort", "compare"))
+    assert facts(record)["right_after"] < table  # (the others asked some too)
+    with GameStore(path) as store:
+        game = store.add(record)
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("UPDATE games SET facts = ? WHERE id = ?",
+                   (json.dumps({"right_after": table}), game))
+        db.execute("PRAGMA user_version = 3")
+    db.close()
+    with GameStore(path) as store:
+        (info,) = store.games()
+    own = sum(1 for s, a, _ in record["moves"] if s == winner
+              and a["type"] in ("sort", "compare"))
+    assert info.facts == {"right_after": own} and own < table
