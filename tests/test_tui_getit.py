@@ -1747,3 +1747,22 @@ async def test_the_look_key_says_whom_it_looks_at_as_piles_run_out() -> None:
         app.hosting.host.refresh(table)
         await until(pilot, lambda: look() is None and "play" in footer_keys(screen),
                     "no look key: nobody to look at, our cards to play")
+
+
+@pytest.mark.parametrize(("width", "shown"), [(9, "empty"), (13, "— empty —")])
+async def test_an_empty_pile_says_so_on_one_line(width: int, shown: str) -> None:
+    """On a card 9 columns wide "— empty —" wrapped its last dash onto a line of its own."""
+    class Cards(App[None]):
+        CSS = f"SeatCard {{ width: {width}; }}"
+
+        def compose(self) -> ComposeResult:
+            yield SeatCard(1)
+
+    app = Cards()
+    async with app.run_test(size=(40, 14)) as pilot:
+        card = app.query_one(SeatCard)
+        card.show(name="Bob", top=None, count=0, lines=[], said=None, looked_at=False,
+                  at_me=False)
+        word = card.query_one(".face-word", Static)
+        await until(pilot, lambda: str(word.render()) == shown, shown)
+        assert shown in screen_text(app)

@@ -175,7 +175,9 @@ class SeatCard(Vertical):
             elif digits.value != (value := str(top.get("value"))):
                 digits.update(value)  # (each update repaints: most keep the number)
         elif top is None:
-            set_text(word, "— empty —" if count == 0 else "?")
+            # ("— empty —" wrapped its last dash onto a line of its own on a narrow card.)
+            empty = "— empty —" if self.size.width >= len("— empty —") else "empty"
+            set_text(word, empty if count == 0 else "?")
         else:
             symbol, text = SPECIALS.get(str(top.get("kind")), ("?", card_text(top)))
             set_text(word, f"{symbol} {text} {symbol}")
