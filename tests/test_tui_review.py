@@ -435,7 +435,7 @@ async def test_a_got_five_review_counts_moves_not_board_marks(data_dir: Path) ->
     each mark in its list and counted it ('move 2 of 7' for a game of four moves): the
     list numbers the moves alone (a mark stays in it, unnumbered), the count is of moves,
     and play goes from move to move."""
-    record, _ = marked_gotfive_record()
+    record, numbers = marked_gotfive_record()
     app = make_app("Ann")
     async with app.run_test(size=(130, 40)) as pilot:
         screen = ReviewScreen(record, Replay(record))
@@ -447,7 +447,12 @@ async def test_a_got_five_review_counts_moves_not_board_marks(data_dir: Path) ->
         # Two marks, a reveal and its clue, a mark, two calls of GOT FIVE!.
         assert heads == ["·", "·", "1", "2", "·", "3", "4"]
         await pilot.press("right")
-        assert "move 0 of 4, then Ann marked their board ·" in screen_text(app)
+        assert (f"move 0 of 4, then Ann marked {numbers['crossed']} ✗ on their board ·"
+                in screen_text(app))
+        await pilot.press("right")
+        assert (f"move 0 of 4, then Ann marked {numbers['circled']} ○ on their board ·"
+                in screen_text(app))
+        await pilot.press("left")
         await pilot.press("right", "right")
         text = screen_text(app)
         assert screen.at == 3 and "move 1 of 4 ·" in text and "marked their board" not in text

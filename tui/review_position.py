@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any, NamedTuple
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.text import Text
 
@@ -151,6 +152,14 @@ def _rack(tiles: list[dict[str, Any]], clues: list[dict[str, Any]], seat: int,
                 parts=rack_for(width))
 
 
+def _private_board(name: str, width: int) -> Text:
+    """What the review says of a board whose marks it leaves out, in ``width``."""
+    words = f"  {name}'s board: their marks are theirs alone"
+    if cell_len(words) > width:
+        words = f"  {name}'s board: private"
+    return Text(words, style="dim")
+
+
 def _board(marks: dict[str, str], locked: frozenset[int], width: int) -> Text:
     return board_text(marks, locked, split=width < BOARD_TEXT_WIDTH)
 #: Get It!'s phases, as a player says them.
@@ -236,8 +245,7 @@ def gotfive_position(p: Position) -> Group:
         marks = (own.get("marks") if own is not None else None) or {}
         if own is not None and i in p.private:
             # (Left out of this review: RULES.md sends a player's marks to nobody else.)
-            parts.append(Text(f"  {names[i]}'s board: their marks are theirs alone",
-                              style="dim"))
+            parts.append(Fitted(partial(_private_board, names[i])))
         elif marks:
             # The seat's board as they had marked it by this move (✗ not mine, ○ mine,
             # - seen elsewhere, with auto-cross): the view's marks hold auto-cross's

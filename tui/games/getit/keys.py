@@ -131,7 +131,7 @@ def key_works(action: str, parameters: tuple[object, ...], ctx: KeyContext) -> b
         # With every other pile empty there is nobody to look at: the footer said "1-6
         # Look at" (seat 1 ours) beside "the rest are yours to play".
         number = parameters[0] if parameters else 1
-        return phase == "play" and (number == 1 and bool(ctx.lookable()) or (
+        return phase == "play" and ((number == 1 and bool(ctx.lookable())) or (
             isinstance(number, int) and number - 1 in ctx.lookable()))
     if action == "stop_signals":
         # Dimmed while we signal nothing: it works once we do.
