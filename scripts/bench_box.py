@@ -27,9 +27,12 @@ everyone else's held up there — and the box meets every key of the room at onc
 The baseline, in the same run: the first step (one table alone) is what a visitor feels
 on an empty box; the later steps are read against it. Everything here — the box, its
 apps and this script's terminals (pyte, one per visitor) — shares this machine's cores.
+The terminals live in ``--terminals`` processes of this script (a group of six in each in
+turn): a player's terminal is their own, and one event loop holding all 48 was late by
+tens of milliseconds at the 99th percentile, which was in every latency.
 
     .venv/bin/python scripts/bench_box.py [--steps 1,4,8] [--seconds 20] [--pace 2.0]
-                                          [--think random|steady]
+                                          [--think random|steady] [--terminals 4]
 """
 
 from __future__ import annotations
@@ -61,6 +64,13 @@ from net.webdoor import BROWSER_COOKIE, WebDoor
 COLS, ROWS = 110, 32
 GROUP = 6
 WAIT = 120.0
+
+
+class Where:
+    """Where a worker's visitors find the box (what ``Visitor.enter`` reads of it)."""
+
+    def __init__(self, data: Path, port: int, link: str) -> None:
+        self.data, self.port, self.link = data, port, link
 
 
 def mouse_click(column: int, row: int) -> str:
@@ -103,7 +113,7 @@ class Visitor(ABC):
         await self.until(lambda: all(t in self.text() for t in texts))
 
     @abstractmethod
-    async def enter(self, box: Box, settings: dict[str, Any]) -> None:
+    async def enter(self, box: Where, settings: dict[str, Any]) -> None:
         """Come in by this door with these settings, until the menu is drawn."""
 
     @abstractmethod
@@ -128,7 +138,7 @@ class Visitor(ABC):
 class WebVisitor(Visitor):
     door = "web"
 
-    async def enter(self, box: Box, settings: dict[str, Any]) -> None:
+    async def enter(self, box: Where, settings: dict[str, Any]) -> None:
         self.browser = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
         link = box.link
         async with self.browser.post(link, data={"name": self.name}) as response:
@@ -157,7 +167,7 @@ class WebVisitor(Visitor):
 class SshVisitor(Visitor):
     door = "ssh"
 
-    async def enter(self, box: Box, settings: dict[str, Any]) -> None:
+    async def enter(self, box: Where, settings: dict[str, Any]) -> None:
         write_settings(box, player_dir_name(self.name, None), settings)
         visitor = self
 
@@ -181,7 +191,7 @@ class SshVisitor(Visitor):
         self.conn.close()
 
 
-def write_settings(box: Box, player_dir: str, settings: dict[str, Any]) -> None:
+def write_settings(box: Where, player_dir: str, settings: dict[str, Any]) -> None:
     """A player's settings as the app keeps them (its last table: the form starts there)."""
     path = box.data / "players" / player_dir
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -200,7 +210,7 @@ def playing(visitor: Visitor) -> bool:
     return "pile" in visitor.own_line()
 
 
-async def seat_group(box: Box, number: int) -> list[Visitor]:
+async def seat_group(box: Where, number: int) -> list[Visitor]:
     """Six visitors at a Get It! table of their own, its round running."""
     visitors: list[Visitor] = []
     for i in range(GROUP):
@@ -280,14 +290,12 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-class Box:
+class Box(Where):
     """``hiddenhand ssh-serve --open --web-port 0`` running in its own process."""
 
     def __init__(self, data: Path, visitors: int) -> None:
-        self.data = data
+        super().__init__(data, 0, "")
         self.visitors = visitors
-        self.port = 0
-        self.link = ""
 
     async def start(self) -> None:
         self.process = await asyncio.create_subprocess_exec(
@@ -331,65 +339,126 @@ class Box:
         await asyncio.wait_for(self.process.wait(), 60)
 
 
-async def main(steps: list[int], seconds: float, pace: float, steady: bool) -> None:
+async def worker(where: Where) -> None:
+    """One process of this script's terminals: it seats the groups it is given and
+    signals with them, one JSON line in (a command) and one out (its answer) each."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    seated: list[Visitor] = []
+
+    def answer(value: dict[str, Any]) -> None:
+        sys.stdout.write(json.dumps(value) + "\n")
+        sys.stdout.flush()
+
+    while line := await reader.readline():
+        command = json.loads(line)
+        if "seat" in command:
+            group = await seat_group(where, command["seat"])
+            seated += group
+            answer({"firsts": [v.first_frame * 1000 for v in group]})
+        elif "run" in command:
+            seconds, pace, steady = command["run"]
+            for visitor in seated:
+                visitor.latencies.clear()
+            lags: list[float] = []
+            cpu = time.process_time()
+            start = time.perf_counter()
+            lag = asyncio.create_task(loop_lag(loop.time() + seconds, lags))
+            await asyncio.gather(*(signal_loop(v, GROUP, start + seconds, pace, steady)
+                                   for v in seated))
+            await lag
+            answer({"latencies": {door: [x for v in seated if v.door == door
+                                         for x in v.latencies] for door in ("web", "ssh")},
+                    "lags": lags, "cpu": time.process_time() - cpu})
+        elif "close" in command:
+            for visitor in seated:
+                await visitor.close()
+            answer({"closed": True})
+            return
+
+
+class Terminals:
+    """A worker process of terminals (:func:`worker`), as the main process drives it."""
+
+    async def start(self, box: Box) -> None:
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--worker", str(box.data), str(box.port), box.link,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            limit=1 << 24)  # (a step's answer: every latency and lag, one line)
+
+    async def ask(self, command: dict[str, Any]) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write((json.dumps(command) + "\n").encode())
+        await self.process.stdin.drain()
+        line = await self.process.stdout.readline()
+        if not line:
+            raise SystemExit("a process of terminals ended (its error is above)")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+
+async def main(steps: list[int], seconds: float, pace: float, steady: bool,
+               processes: int) -> None:
     with tempfile.TemporaryDirectory() as data:
         box = Box(Path(data), GROUP * max(steps) + GROUP)
         await box.start()
+        terminals = [Terminals() for _ in range(processes)]
         try:
-            seated: list[Visitor] = []
+            for t in terminals:
+                await t.start(box)
+            groups_seated = 0
             print(f"box: Get It! tables of {GROUP} (3 web, 3 SSH), untimed rounds, a key "
                   f"every {pace / 2:g} s per visitor "
                   f"({'steady' if steady else 'on average, thinking times at random'}), "
-                  f"{seconds:g} s a step, {os.cpu_count()} "
-                  "cores shared by the box, its apps and this script's terminals")
+                  f"{seconds:g} s a step, {os.cpu_count()} cores shared by the box, its "
+                  f"apps and this script's terminals ({processes} processes)")
             for groups in steps:
-                new: list[Visitor] = []
-                while len(seated) + len(new) < groups * GROUP:
-                    new += await seat_group(box, (len(seated) + len(new)) // GROUP)
-                seated += new
+                firsts: list[float] = []
+                while groups_seated < groups:
+                    # A group's six come in at once, each group on a process in turn.
+                    told = await terminals[groups_seated % processes].ask(
+                        {"seat": groups_seated})
+                    firsts += told["firsts"]
+                    groups_seated += 1
                 pids = box.apps()
-                for visitor in seated:
-                    visitor.latencies.clear()
                 cpu_before = {pid: cpu_seconds(pid) for pid in pids}
                 box_before = cpu_seconds(box.process.pid)
-                mine_before = cpu_seconds(os.getpid())
                 start = time.perf_counter()
-                lags: list[float] = []
-                lag = asyncio.create_task(loop_lag(asyncio.get_running_loop().time() + seconds,
-                                                   lags))
-                await asyncio.gather(*(signal_loop(v, GROUP, start + seconds, pace, steady)
-                                       for v in seated))
-                await lag
+                told_all = await asyncio.gather(*(t.ask({"run": [seconds, pace, steady]})
+                                                  for t in terminals))
                 wall = time.perf_counter() - start
                 apps_cpu = sum(cpu_seconds(pid) - cpu_before[pid] for pid in pids
                                if Path(f"/proc/{pid}").exists())
                 box_cpu = cpu_seconds(box.process.pid) - box_before
-                mine = cpu_seconds(os.getpid()) - mine_before
+                mine = sum(t["cpu"] for t in told_all)
+                lags = [x for t in told_all for x in t["lags"]]
                 pss = [pss_kib(pid) for pid in pids if Path(f"/proc/{pid}").exists()]
-                print(f"\n{len(seated)} visitors at {groups} table(s)")
-                firsts = [v.first_frame * 1000 for v in new]
-                print(f"  connect -> menu drawn ({len(new)} new, {GROUP} at a time): "
+                visitors = groups * GROUP
+                print(f"\n{visitors} visitors at {groups} table(s)")
+                print(f"  connect -> menu drawn ({len(firsts)} new, {GROUP} at a time): "
                       f"median {statistics.median(firsts):.0f} ms, max {max(firsts):.0f} ms")
+                sent = 0
                 for door in ("web", "ssh"):
-                    lat = [x for v in seated if v.door == door for x in v.latencies]
+                    lat = [x for t in told_all for x in t["latencies"][door]]
+                    sent += len(lat)
                     print(f"  key -> own screen ({door}): p50 {pct(lat, 0.5):6.1f} ms   "
                           f"p99 {pct(lat, 0.99):6.1f} ms   max {max(lat):6.1f} ms   "
                           f"(n={len(lat)})")
                 # A visitor waits for each key to show: when the box is slow, fewer keys
                 # are sent than asked, and that is said beside the latencies.
-                sent = sum(len(v.latencies) for v in seated)
                 print(f"  keys: {sent / wall:.0f} a second in all "
-                      f"({len(seated) * 2 / pace:.0f} if every key showed at once)")
+                      f"({visitors * 2 / pace:.0f} if every key showed at once)")
                 print(f"  memory per visitor app: PSS median {statistics.median(pss) / 1024:.1f}"
                       f" MiB (in all {sum(pss) / 1024:.0f} MiB)")
                 print(f"  CPU: apps {apps_cpu / wall / len(pids) * 100:.1f}% of a core each "
                       f"({apps_cpu / wall * 100:.0f}% in all); the box "
                       f"{box_cpu / wall * 100:.0f}%; this script's terminals "
                       f"{mine / wall * 100:.0f}%")
-                print(f"  this script's event loop (the terminals'), late by: p50 "
+                print(f"  this script's event loops (the terminals'), late by: p50 "
                       f"{pct(lags, 0.5):.1f} ms, p99 {pct(lags, 0.99):.1f} ms")
-            for visitor in seated:
-                await visitor.close()
+            for t in terminals:
+                await t.ask({"close": True})
         finally:
             await box.stop()
 
@@ -404,7 +473,19 @@ if __name__ == "__main__":
     parser.add_argument("--think", choices=("random", "steady"), default="random",
                         help="time between a visitor's keys: exponential with mean pace/2 "
                              "(default), or exactly pace/2")
+    parser.add_argument("--terminals", type=int, default=4,
+                        help="processes of this script that hold the visitors' terminals "
+                             "(default 4): a player's terminal is their own, and one "
+                             "process's event loop, late by tens of milliseconds at 48, "
+                             "was in every latency")
+    parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        data_dir, port, link = args.worker
+        asyncio.run(worker(Where(Path(data_dir), int(port), link)))
+        raise SystemExit(0)
+    if args.terminals < 1:
+        parser.error("--terminals must be at least 1")
     try:
         steps = [int(s) for s in args.steps.split(",")]
     except ValueError:
@@ -413,4 +494,4 @@ if __name__ == "__main__":
         parser.error("--steps takes growing numbers of tables, each at least 1")
     if args.pace <= 0 or args.seconds <= 0:
         parser.error("--pace and --seconds must be more than 0")
-    asyncio.run(main(steps, args.seconds, args.pace, args.think == "steady"))
+    asyncio.run(main(steps, args.seconds, args.pace, args.think == "steady", args.terminals))
