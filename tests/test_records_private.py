@@ -271,3 +271,25 @@ def test_a_database_of_schema_2_learns_whose_its_seats_were(tmp_path: Path) -> N
     with GameStore(path) as store:
         (info,) = store.games()
         assert info.id == game and info.whos == (who(LOCAL_PLAYER), None, None)
+
+
+async def test_past_games_x_writes_the_game_for_a_friend_without_anybody_s_marks(
+        monkeypatch: pytest.MonkeyPatch, data_dir: Path) -> None:
+    from net.records import default_path
+    from tests.test_tui_review import past_games
+
+    monkeypatch.delenv(VISITOR_ENV, raising=False)
+    record, _ = two_markers([LOCAL_PLAYER, None, None])
+    with GameStore(default_path()) as store:
+        game = store.add(record)
+    app = make_app("Ann")
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await past_games(pilot)
+        await pilot.press("x")
+        written = default_path().parent / f"game-{game}.hhgame"
+        await until(pilot, written.exists, "the file")
+        await until(pilot, lambda: f"Wrote game-{game}.hhgame" in screen_text(app),
+                    "the notice")
+    text = written.read_text()
+    assert '"mark"' not in text and '"who"' not in text
+    assert Replay(played(written)).final.result == Replay(record).final.result

@@ -189,5 +189,6 @@ class HistoryScreen(Screen[None]):
         except StoreError as exc:
             self.notify(str(exc), severity="error", markup=False)
             return
-        self.notify(f"Wrote {target} (hiddenhand replay FILE opens it)", markup=False,
-                    timeout=10)
+        # (The folder on a line of its own: a notice broke the whole path mid-word.)
+        self.notify(f"Wrote {target.name} (hiddenhand replay FILE opens it) in\n"
+                    f"{target.parent}", markup=False, timeout=10)
