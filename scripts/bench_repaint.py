@@ -161,15 +161,19 @@ def pick(game: Any, rng: random.Random, me: int | None = None
 
     moves = []
     for seat in range(game.seats):
-        looks_at = None
+        looks_at, mine = None, {}
         if seat == me and isinstance(game, GetIt):
-            looks_at = game.view(seat)["signals"][seat]["look"]
+            mine = game.view(seat)["signals"][seat]
+            looks_at = mine["look"]
         for action in game.legal_actions(seat):
-            if action["type"] == "arrange":
+            kind = action["type"]
+            if kind == "arrange":
                 hand = game.view(seat)["hand"]
                 moves.append((seat, {"type": "arrange", "pile": arrangement(hand, rng)}))
-            elif seat == me and action["type"] in ("smile", "look_past") \
-                    and action.get("target") not in (None, looks_at):
+            elif seat == me and kind in ("smile", "look_past") and (
+                    action.get("target") not in (None, looks_at)
+                    # (Ending one aimed at a seat we no longer look at shows nowhere.)
+                    or (action.get("target") is None and mine.get(kind) != looks_at)):
                 continue
             elif action["type"] not in FREE:
                 moves.append((seat, dict(action)))
