@@ -293,3 +293,44 @@ async def test_past_games_x_writes_the_game_for_a_friend_without_anybody_s_marks
     text = written.read_text()
     assert '"mark"' not in text and '"who"' not in text
     assert Replay(played(written)).final.result == Replay(record).final.result
+
+
+async def test_a_review_says_you_on_the_reader_s_seat_not_on_the_seat_seen_from(
+        monkeypatch: pytest.MonkeyPatch, data_dir: Path) -> None:
+    """Bob, looking at the game from Ann's seat (1), read "1 Ann (you)"."""
+    from tui.screens.review import open_review
+
+    monkeypatch.setenv(VISITOR_ENV, "b0b")
+    record, _ = two_markers([visitor_player("ann"), visitor_player("b0b"), None])
+    path = data_dir / "box-games.sqlite3"
+    with GameStore(path) as store:
+        game = store.add(record)
+    app = make_app("Bo")
+    async with app.run_test(size=(150, 50)) as pilot:
+        screen = open_review(path, game)
+        assert not isinstance(screen, str), screen
+        await app.push_screen(screen)
+        await until(pilot, lambda: "2 Bo (you)" in screen_text(app), "Bo's seat, his")
+        assert "1 Ann (you)" not in screen_text(app)
+        await pilot.press("1")
+        await until(pilot, lambda: "1 Ann (seen from here)" in screen_text(app), "Ann's")
+        assert "2 Bo (you)" in screen_text(app) and "1 Ann (you)" not in screen_text(app)
+        assert "1-3 Seat" in screen_text(app)  # (the seat keys, named in the footer)
+
+
+@pytest.mark.parametrize("box", [None, ("127.0.0.1", 9)])
+async def test_past_games_offer_x_only_off_a_box(
+        data_dir: Path, box: tuple[str, int] | None) -> None:
+    """On a box, x wrote into the box's own folder, which its players cannot reach."""
+    from net.records import default_path
+    from tests.test_tui_review import past_games
+
+    record, _ = two_markers([LOCAL_PLAYER, None, None])
+    with GameStore(default_path()) as store:
+        store.add(record)
+    app = make_app("Ann", box=box, games=str(default_path()))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await past_games(pilot)
+        await until(pilot, lambda: "Review" in screen_text(app), "the footer")
+        assert ("x Export" in screen_text(app)) == (box is None)
+        assert (screen.check_action("export", ()) is True) == (box is None)

@@ -12,7 +12,8 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, OptionList
 
 from engine.bots.simulate import simulate
-from engine.record import Replay
+from engine.record import Replay, who
+from net.connection import LOCAL_PLAYER
 from net.records import GameStore, default_path
 from tests.tui_support import make_app, screen_text, until
 from tui import cli
@@ -23,10 +24,14 @@ SIZE = (100, 32)
 
 
 def keep(store: GameStore, game_id: str, seats: int, seed: int,
-         names: list[str] | None = None, ended: float = 1_780_000_000.0) -> int:
+         names: list[str] | None = None, ended: float = 1_780_000_000.0, *,
+         ours: bool = True) -> int:
+    """A bot game kept, its seat 0 a person named ``names[0]``: the app's own (``ours``,
+    as its host keeps it: ``engine.record.who``) or someone else's."""
     record = simulate(game_id, seats, seed, {}, record=True)["record"]
     if names is not None:
-        record["players"] = [{"name": n, "kind": "human" if i == 0 else "bot"}
+        record["players"] = [{"name": n, "kind": "human" if i == 0 else "bot",
+                              **({"who": who(LOCAL_PLAYER)} if i == 0 and ours else {})}
                              for i, n in enumerate(names)]
     return store.add({**record, "started": ended - 60, "ended": ended})
 
@@ -82,7 +87,7 @@ async def test_someone_else_s_games_show_only_when_asked(data_dir: Path) -> None
     path = default_path()
     path.unlink(missing_ok=True)
     with GameStore(path) as store:
-        keep(store, "getout", 2, 3, ["Bob", "Bot 2"])
+        keep(store, "getout", 2, 3, ["Bob", "Bot 2"], ours=False)
     app = make_app("Ann")
     async with app.run_test(size=SIZE) as pilot:
         screen = await past_games(pilot)

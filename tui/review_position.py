@@ -50,6 +50,8 @@ class Position(NamedTuple):
     views: list[dict[str, Any]] | None = None
     #: Seats whose private moves the review leaves out (``Replay.private``).
     private: frozenset[int] = frozenset()
+    #: The reader's own seats (``None``: ``seat``, as at a table's shared review).
+    yours: frozenset[int] | None = None
 
     def own(self, i: int) -> dict[str, Any] | None:
         """Seat ``i``'s own view, if this position holds it."""
@@ -59,21 +61,28 @@ class Position(NamedTuple):
 
 
 def position_of(game: Game, seat: int | None, names: list[str],
-                private: frozenset[int] = frozenset()) -> Position:
+                private: frozenset[int] = frozenset(),
+                yours: frozenset[int] | None = None) -> Position:
     """The position of a game kept here, from ``seat`` (``None``: everything open)."""
     def seen(s: int | None) -> dict[str, Any]:
         return wire_time(game.view(s), game.now)
 
     if seat is not None:
-        return Position(game.spec.id, seen(seat), seat, names, private=private)
+        return Position(game.spec.id, seen(seat), seat, names, private=private, yours=yours)
     return Position(game.spec.id, seen(None), None, names, game.laid_open(),
-                    [seen(i) for i in range(game.seats)], private)
+                    [seen(i) for i in range(game.seats)], private, yours)
 
 
-def _seat_title(out: Text, i: int, names: list[str], seat: int | None) -> None:
-    out.append(f"{i + 1} {names[i]}", style="bold")
-    if i == seat:
+def _seat_title(out: Text, i: int, p: Position) -> None:
+    """Seat ``i``'s number and name, and "(you)" on the reader's own (another seat's
+    view said "(you)" on that seat: Bob read "1 Ann (you)")."""
+    out.append(f"{i + 1} {p.names[i]}", style="bold")
+    yours = p.yours if p.yours is not None else frozenset(
+        () if p.seat is None else (p.seat,))
+    if i in yours:
         out.append(" (you)", style="italic")
+    elif i == p.seat:
+        out.append(" (seen from here)", style="italic")
 
 
 def getout_position(p: Position) -> Group:
@@ -92,7 +101,7 @@ def getout_position(p: Position) -> Group:
     for i in range(len(names)):
         marker = "▶ " if i == turn else "  "
         out.append(marker)
-        _seat_title(out, i, names, seat)
+        _seat_title(out, i, p)
         out.append(f"  {view['scores'][i]} points\n")
         if hands is not None:
             shown = hands[i]
@@ -182,7 +191,7 @@ def getit_position(p: Position) -> Text:
     sizes = view.get("hand_sizes") or []
     preparing = view.get("phase") == "prepare"
     for i in range(len(names)):
-        _seat_title(out, i, names, seat)
+        _seat_title(out, i, p)
         pile = view["piles"][i]
         # While preparing, a hand is seen by whoever arranges it (and laid open).
         hand = ((p.open["hands"][i] if p.open is not None else
@@ -213,7 +222,7 @@ def getit_position(p: Position) -> Text:
 
 
 def gotfive_position(p: Position) -> Group:
-    view, seat, names = p.view, p.seat, p.names
+    view, names = p.view, p.names
     over = view.get("phase") == "over"
     racks = p.open["racks"] if p.open is not None else view.get("racks") or []
     public = view
@@ -230,7 +239,7 @@ def gotfive_position(p: Position) -> Group:
     out.append("\n")
     for i in range(len(names)):
         out.append("\n▶ " if view.get("turn") == i and not over else "\n  ")
-        _seat_title(out, i, names, seat)
+        _seat_title(out, i, p)
         # From a seat, only what that player knew: their own count and board.
         own = p.own(i)
         count = (hint_for({k: v for k, v in own.items() if k != "hint"}, "count")
@@ -246,7 +255,9 @@ def gotfive_position(p: Position) -> Group:
         if own is not None and i in p.private:
             # (Left out of this review: RULES.md sends a player's marks to nobody else.)
             parts.append(Fitted(partial(_private_board, names[i])))
-        elif marks:
+        elif own is not None and (marks or p.yours is None or i in p.yours):
+            # (The reader's own board even before a mark: at move 0 it was not drawn,
+            # while the others' said theirs were private.)
             # The seat's board as they had marked it by this move (✗ not mine, ○ mine,
             # - seen elsewhere, with auto-cross): the view's marks hold auto-cross's
             # crosses as crosses, so what the seat saw then says which they are.
@@ -270,7 +281,8 @@ def draw(p: Position) -> RenderableType:
 
 
 def position(game: Game, seat: int | None, names: list[str],
-             private: frozenset[int] = frozenset()) -> RenderableType:
+             private: frozenset[int] = frozenset(),
+             yours: frozenset[int] | None = None) -> RenderableType:
     """The position of ``game`` from ``seat`` (``None``: everything open; ``private``:
-    the seats whose private moves the review leaves out)."""
-    return draw(position_of(game, seat, names, private))
+    the seats whose private moves the review leaves out; ``yours``: the reader's seats)."""
+    return draw(position_of(game, seat, names, private, yours))

@@ -127,6 +127,7 @@ class HistoryScreen(Screen[None]):
         for info in found[:SHOWN]:
             games.add_row(*row(info)[:SHORT], key=str(info.id))
         empty.display = not found
+        games.display = bool(found)  # (empty, it took the room the words needed)
         empty.update("" if found else "No kept game matches (g, t and m change what is "
                      "shown).")
 
@@ -176,6 +177,11 @@ class HistoryScreen(Screen[None]):
     def action_mine(self) -> None:
         self.mine = not self.mine
         self.load()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """On a box, no export: its players have no shell to find the file with, and
+        the box's folder is not theirs."""
+        return not (action == "export" and self.app.box is not None)
 
     def action_export(self) -> None:
         """Write the chosen game as a game file beside the database."""

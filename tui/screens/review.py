@@ -27,7 +27,8 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from engine.record import Replay
+from engine.record import Replay, mine
+from net.whose import reviewer
 from tui.review import (
     GAME_NAMES,
     Step,
@@ -316,7 +317,9 @@ class ReviewScreen(Stepper):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("0", "seat(-1)", "All open"),
-        *(Binding(str(n), f"seat({n - 1})", f"Seat {n}", show=False) for n in range(1, 7)),
+        # (Named in the footer by the first, "1-3 Seat": hidden, they were guessed.)
+        Binding("1", "seat(0)", "Seat", key_display="1-6"),
+        *(Binding(str(n), f"seat({n - 1})", f"Seat {n}", show=False) for n in range(2, 7)),
         Binding("escape", "close", "Close"),
     ]
 
@@ -329,13 +332,21 @@ class ReviewScreen(Stepper):
                          title=title)
         self.record = record
         self.replay = replay
+        #: The reader's own seats, by whose they were (``net.whose``).
+        self.yours = frozenset(mine(record, reviewer()))
+
+    def key_display(self, binding: Binding) -> str | None:
+        """The seat keys as this game's seats run: "1-3"."""
+        if binding.action == "seat(0)":
+            return f"1-{len(self.names)}"
+        return None
 
     def result_text(self) -> str:
         return result_words(self.game_id, self.replay.final.result, self.names)
 
     def draw_position(self) -> RenderableType:
         return position(self.replay.game_at(self.at), self.seat, self.names,
-                        self.replay.private)
+                        self.replay.private, self.yours)
 
     def action_seat(self, seat: int) -> None:
         if seat >= len(self.names):
