@@ -487,3 +487,23 @@ async def test_a_got_five_review_at_a_phone_s_width_shows_whole_racks_and_boards
                    or f"{n:>2}  " in board for n in (1, 30, 31, 56, 60)), board
         rack = text.split("1 Ann", 1)[1].split("Ann's board:", 1)[0]
         assert all(f" {k} " in rack for k in range(1, 6)) and "n5" in rack, rack
+
+
+@pytest.mark.parametrize("columns", [40, 60, 80])
+async def test_a_review_s_footer_keeps_esc_in_sight(data_dir: Path, columns: int) -> None:
+    """At 40 columns Textual's footer cut the review's keys at the edge, unsaid: Esc
+    (the way out) was off the screen. The stepping keys stay, Esc stays, the others
+    give way."""
+    from tui.widgets.footer import TableFooter
+
+    record, _ = marked_gotfive_record()
+    app = make_app("Ann")
+    async with app.run_test(size=(columns, 30)) as pilot:
+        screen = ReviewScreen(record, Replay(record))
+        await app.push_screen(screen)
+        footer = screen.query_one(TableFooter)
+        await until(pilot, lambda: "esc Close" in screen_text(app).splitlines()[-1],
+                    "Esc in the footer")
+        line = screen_text(app).splitlines()[-1]
+        assert "← Previous" in line and "→ Next" in line and "›" not in line
+        assert [e.name for e in footer.entries][:2] == ["step", "step"]

@@ -24,7 +24,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.record import Replay, mine
@@ -39,6 +39,7 @@ from tui.review import (
     steps,
 )
 from tui.review_position import position
+from tui.widgets.footer import TableFooter
 from tui.widgets.wrapped import HangingLine
 
 #: A turn-based game plays on at this many seconds a move; no pause is longer than
@@ -69,8 +70,8 @@ class Stepper(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # (Over the move list's own keys: it scrolls sideways with them.)
-        Binding("right", "step(1)", "Next", key_display="→", priority=True),
         Binding("left", "step(-1)", "Previous", key_display="←", priority=True),
+        Binding("right", "step(1)", "Next", key_display="→", priority=True),
         Binding("home", "go(0)", "Start", show=False, priority=True),
         Binding("end", "go(-1)", "End", show=False, priority=True),
         Binding("right_square_bracket", "part(1)", "Next part", key_display="]"),
@@ -84,6 +85,15 @@ class Stepper(Screen[None]):
 
     #: Columns the position needs beside the move list (Got Five!'s racks and board).
     BESIDE = {"gotfive": 120}
+    #: Below this many columns the footer packs its keys closer (a phone's).
+    COMPACT_BELOW = 60
+    #: The footer's keys: the stepping keys first, then a review's own (Esc last)...
+    FOOTER_BASE_FIRST = True
+
+    def footer_spare(self) -> tuple[str, ...]:
+        """...and where they do not all fit (a phone's 40 columns), these give way so
+        that Esc stays in sight (Textual's footer cut it off unsaid)."""
+        return ("scroll_position", "play", "part", "seat")
 
     def __init__(self, game_id: str, names: list[str], steps: list[Step], parts: list[int],
                  times: list[tuple[int, float]], length: int, *, title: str = "") -> None:
@@ -112,7 +122,7 @@ class Stepper(Screen[None]):
                 yield Static("", id="review-board")
             yield OptionList(*(Option(self._line(s), id=str(s.number)) for s in self.steps),
                              id="review-moves")
-        yield Footer()
+        yield TableFooter()
 
     def on_mount(self) -> None:
         self.show()
@@ -198,6 +208,7 @@ class Stepper(Screen[None]):
         """A new size keeps the move shown in sight in the list; below the width the
         position needs beside the moves, the moves go under it."""
         self.set_class(self.size.width < self.BESIDE.get(self.game_id, 0), "stacked")
+        self.query_one(TableFooter).compact = self.size.width < self.COMPACT_BELOW
         self.call_after_refresh(self.query_one(OptionList).scroll_to_highlight)
         self.call_after_refresh(self.refresh_bindings)
 

@@ -61,11 +61,14 @@ _DECLARED: dict[type, dict[str, int]] = {}
 
 
 def declared_order(cls: type) -> dict[str, int]:
-    """Each action's place among the ``BINDINGS`` of ``cls`` and then of its bases."""
+    """Each action's place among the ``BINDINGS`` of ``cls`` and then of its bases (its
+    bases' first, for a screen whose ``FOOTER_BASE_FIRST`` says so: a review's stepping
+    keys before its own)."""
     order = _DECLARED.get(cls)
     if order is None:
         order = {}
-        for klass in cls.__mro__:
+        classes = cls.__mro__[::-1] if getattr(cls, "FOOTER_BASE_FIRST", False) else cls.__mro__
+        for klass in classes:
             for binding in vars(klass).get("BINDINGS", ()):
                 action = binding.action if isinstance(binding, Binding) else binding[1]
                 order.setdefault(action, len(order))
