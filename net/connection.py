@@ -44,7 +44,7 @@ CatchUp = Callable[["Connection", list[dict[str, Any]], list[dict[str, Any]]], b
 
 _connection_ids = itertools.count(1)
 #: Who an in-process connection is (``Host.open_local``): the person whose app runs the
-#: host, and whose games it keeps (``net.records.reviewer``).
+#: host, and whose games it keeps (``net.whose.reviewer``).
 LOCAL_PLAYER = "local"
 
 
