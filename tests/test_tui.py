@@ -1362,3 +1362,37 @@ async def test_on_a_touch_screen_no_tooltip_comes_up(monkeypatch: pytest.MonkeyP
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
         assert app.TOOLTIP_DELAY == NO_TOOLTIPS
+
+
+async def test_slash_on_a_round_s_summary_opens_the_chat_line_and_deals_nothing() -> None:
+    """Over a round's summary the table says "/ chat", but "/" did nothing there: the
+    chat typed after it ran as the summary's keys, and "nice one"'s n dealt the next
+    round for everyone. "/" gives the keys to the chat line."""
+    from textual.widgets import Input
+
+    from engine.testing import stack_getout
+
+    app = HiddenHandApp(Settings(name="Ann"), bot_delay=0.01,
+                        solo={"game_id": "getout", "seats": 3, "options": {"first": 0}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await until(
+            pilot,
+            lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal and app.screen,
+            "our first turn",
+        )
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
+        stack_getout(table.game, [["kevin 1"], ["geoff 12", "geoff 2"], ["shirley 5"]],
+                     played=["kevin 8"], turn=0)
+        app.hosting.host.refresh(table)
+        await until(pilot, lambda: len(screen.query_one(HandWidget).cards) == 1, "the new hand")
+        await pilot.press("enter")
+        summary = await until(
+            pilot, lambda: isinstance(app.screen, SummaryScreen) and app.screen, "the summary")
+        await until(pilot, lambda: "/ Chat" in screen_text(app), "the chat key named")
+        await pilot.press("slash")
+        await until(pilot, lambda: app.screen is screen and isinstance(app.focused, Input),
+                    "the chat line")
+        await pilot.press(*"nice one", "enter")
+        await until(pilot, lambda: "nice one" in screen_text(app), "the line sent")
+        assert screen.update["view"]["round"] == 1 and not summary.is_attached

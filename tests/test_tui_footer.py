@@ -179,9 +179,9 @@ async def test_the_getout_footer_follows_the_turn_the_round_and_the_summary() ->
         await pilot.press("enter")  # our last card: the round (and the game) is over
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
                     and footer_labels_in_view(app), "the summary and its footer")
-        # Under the summary, only its own keys: its answers, and the game's review
-        # once it is kept (at once or a moment later: it is written from a thread).
-        assert {"answer"} <= set(footer_keys(app)) <= {"answer", "review"}
+        # Under the summary, only its own keys: its answers, the game's review once it
+        # is kept (at once or a moment later: it is written from a thread), the chat.
+        assert {"answer"} <= set(footer_keys(app)) <= {"answer", "review", "chat"}
         assert "Lobby" in footer_labels_in_view(app)  # worded as its button
         await pilot.press("c")
         assert app.screen is screen

@@ -230,15 +230,15 @@ async def test_a_dropped_guest_comes_back_into_the_review_and_a_host_gone_ends_i
         await until(pilot, lambda: not any(isinstance(s, SharedReviewScreen)
                                            for s in app.screen_stack) and table_screen.gone,
                     "the review ended")
-        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
-        await pilot.press("c")
+        # The summary under the review goes too: its answers need the host.
         await until(pilot, lambda: app.screen is table_screen, "the table")
+        assert not any(isinstance(s, SummaryScreen) for s in app.screen_stack)
         # Nor do the footer and the status line offer to take a table that is gone
         # back to its lobby.
         assert table_screen.is_creator and not table_screen.check_action("to_lobby", ())
-        await until(pilot, lambda: "Esc: leave" in str(
-            table_screen.query_one("#gf-status", Static).render()), "the status line")
-        assert "rematch" not in str(table_screen.query_one("#gf-status", Static).render())
+        await until(pilot, lambda: "Esc: leave" in (status := str(
+            table_screen.query_one("#gf-status", Static).render())) and "rematch" not in status,
+            "the status line, no rematch")
 
 
 async def test_a_player_back_at_a_finished_game_reads_its_end(bobs_table: Any) -> None:
@@ -297,3 +297,22 @@ async def test_back_at_a_table_whose_review_is_open_the_review_comes_first(bobs_
         await back.session.client.ping()  # (a review asked for would be here by now)
         await pilot.pause()
         assert not any(isinstance(s, SharedReviewScreen) for s in app.screen_stack)
+
+
+async def test_the_host_closing_puts_the_summary_away_and_says_so_at_once(
+        bobs_table: Any) -> None:
+    """Bob's host closed while Ann read the game's summary: nothing told her until she
+    closed it by hand (and its answers need the host)."""
+    from tui.screens.base import Banner
+
+    host, bob, _ = bobs_table
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        _, summary = await at_the_summary(pilot, host, bob)
+        await host.close()
+        screen = await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                             and app.screen, "the table, the summary put away")
+        banner = screen.query_one(Banner)
+        await until(pilot, lambda: banner.has_class("shown")
+                    and "press Esc" in str(banner.render()), "the banner")
+        assert summary not in app.screen_stack

@@ -63,6 +63,9 @@ class SummaryScreen(ModalScreen[str | None]):
         Binding("l", "answer('lobby')", "Back to lobby"),
         Binding("c,escape", "answer(None)", "Look at the table"),
         Binding("v", "review", "Review this game"),
+        # The table's chat key works here too: the summary gives way to the chat line
+        # (typed over it, "/nice one" dealt the next round with its n).
+        Binding("slash", "chat", "Chat", key_display="/"),
         # The body may be longer than a small terminal: the keys scroll it (named in the
         # footer only then).
         Binding("down", "scroll(1)", "Scroll", key_display="↑↓"),
@@ -85,6 +88,9 @@ class SummaryScreen(ModalScreen[str | None]):
         #: Where the game just over is kept, once written (``offer_review``).
         self.kept: tuple[Path, int] | None = None
         self._kept_soon: tuple[Path, Future[int | None]] | None = None
+        #: Whether the table's chat line takes a line now (its table says; ``None``:
+        #: no chat from this summary).
+        self.chat_open: Callable[[], bool] | None = None
         #: The review the table follows together (``offer_together``): what its button
         #: says now (``None``: not possible now), and what opens it.
         self._together: tuple[Callable[[], str | None], Callable[[], None]] | None = None
@@ -233,7 +239,13 @@ class SummaryScreen(ModalScreen[str | None]):
             return self.scrolls()
         if action == "review":
             return self.kept is not None or self.together_label() is not None
+        if action == "chat":
+            return self.chat_open is not None and self.chat_open()
         return True
+
+    def action_chat(self) -> None:
+        """Give way to the table's chat line (the table puts the cursor in it)."""
+        self.dismiss("chat")
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:

@@ -54,9 +54,18 @@ class TableSummaryScreen(TableCreatorScreen):
         """True when an open summary should close: the next round began (override)."""
         return False
 
+    def chat_open(self) -> bool:
+        """Whether the table's chat takes a line now (the table screen says)."""
+        return False
+
+    def action_chat(self) -> None:
+        """Put the cursor in the chat line (the table screen does)."""
+
     def summary_answered(self, answer: str | None) -> None:
         """The player answered the summary ("lobby" is handled here)."""
-        if answer == "lobby":
+        if answer == "chat":
+            self.action_chat()
+        elif answer == "lobby":
             self.action_to_lobby()
         elif answer == "rematch":
             self.action_rematch()
@@ -112,6 +121,7 @@ class TableSummaryScreen(TableCreatorScreen):
         from tui.screens import shared_review as shared
 
         self.summary_screen = screen
+        screen.chat_open = self.chat_open
         hosting = self.app.hosting
         if self.table.get("phase") != "over":
             pass  # (a round's end: nothing to review yet)
@@ -176,6 +186,11 @@ class TableSummaryScreen(TableCreatorScreen):
     def review_cut_off(self, message: ConnectionDropped) -> None:
         if self.review is not None:
             self.review.cut_off(message.final)
+        if message.final and self.summary_screen is not None \
+                and self.app.screen is self.summary_screen:
+            # The table is gone (its host closed): the summary's answers need it, and
+            # it hid the banner that says so until it was closed by hand.
+            self.summary_screen.dismiss(None)
         # (Once the base's handlers have marked the connection down.)
         self.call_after_refresh(self.redraw_status)
 
