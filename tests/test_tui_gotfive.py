@@ -1073,3 +1073,23 @@ async def test_at_a_phone_s_40_columns_the_turn_line_is_said_whole() -> None:
         await type_ahead(pilot, "r", "a")
         await my_turn(pilot, "clue")
         await until(pilot, lambda: whole("s sort", "1–5 compare"), "the clue line, whole")
+
+
+async def test_a_person_away_is_marked_on_their_rack_and_in_the_turn_line() -> None:
+    """Bob's connection dropped on his turn: his rack and the turn line went on as if he
+    were there ("Bob's turn to reveal a tile…"), only a log line, soon scrolled away,
+    said why the game stood still."""
+    app = solo_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await my_turn(pilot)
+        (table,) = app.hosting.host.tables.values()
+        seat = table.seats[1]
+        seat.kind, seat.name, seat.conn, seat.bot = "human", "Bob", None, None
+        reveal = next(a for a in table.game.legal_actions(0) if a["type"] == "reveal")
+        app.hosting.host.act(table, 0, reveal)
+        sort = next(a for a in table.game.legal_actions(0) if a["type"] == "sort")
+        app.hosting.host.act(table, 0, sort)  # Bob's turn now
+        await until(pilot, lambda: "Bob [away]" in screen_text(app), "Bob marked away")
+        status = screen.query_one("#gf-status", Static)
+        await until(pilot, lambda: "Bob's turn" in str(status.render())
+                    and "(away" in str(status.render()), "the turn line says so")

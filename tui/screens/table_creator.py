@@ -51,6 +51,21 @@ class TableCreatorScreen(SoloFinishScreen):
         if self.is_creator and self.table.get("phase") == "over":
             self.send("rematch")
 
+    def people_away(self) -> set[int]:
+        """The seats whose person lost the connection (a table marks them [away])."""
+        return {s["seat"] for s in _seats(self.table.get("seats"))
+                if s.get("kind") == "human" and not s.get("connected", True)
+                and isinstance(s.get("seat"), int)}
+
+    def away_words(self, seat: int) -> str:
+        """What a line that waits for ``seat`` adds when its person is away: the
+        players' list said [away], the line only "Waiting for Bea…"."""
+        if seat not in self.people_away():
+            return ""
+        if any(s.get("seat") == seat for s in self.away_seats()):
+            return " (away: b lets a bot play for them)"
+        return " (away: the seat waits for them)"
+
     def away_seats(self) -> list[dict[str, Any]]:
         """Seats whose player lost the connection, if we may hand them to a bot (not
         while our own connection is down: the table we last saw is not the host's)."""

@@ -153,11 +153,8 @@ class GetItScreen(TableScreen):
 
     def _show_round(self, view: dict[str, Any], namer: Namer) -> None:
         me = self.my_seat
-        away = {i for i, seat in enumerate(self.table.get("seats") or [])
-                if isinstance(seat, dict) and seat.get("kind") == "human"
-                and not seat.get("connected")}
         self.seats_row.show(view, self.signals.signals(view, me), self.signals.said(view),
-                            me, namer, away)
+                            me, namer, self.people_away())
         self.query_one("#getit-me").display = me is not None
         talk = self.talk_line
         talk.follow_view(view, self.can("say"), self.query_one(SandTimer).time_left(),

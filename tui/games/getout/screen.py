@@ -277,24 +277,12 @@ class GetOutScreen(TableScreen):
         elif view["turn"] is None:
             text = "Waiting…"
         else:
-            text = f"Waiting for {names[view['turn']]}…" + self._away_words(view["turn"])
+            text = f"Waiting for {names[view['turn']]}…" + self.away_words(view["turn"])
         width = status.content_region.width
         if width and cell_len(text) > width:
             text = SHORT_STATUS.get(text, text)  # (at 45 columns "or draw (d)" was cut)
         set_text(status, text)  # a status line of height 1: no relayout
         status.set_class(view["turn"] == me and phase == "play", "my-turn")
-
-    def _away_words(self, seat: int) -> str:
-        """What to add when the player we wait for is away (their connection is gone):
-        the Players table said [away], the line only "Waiting for Bea…"."""
-        seats = self.table.get("seats")
-        held = next((s for s in (seats if isinstance(seats, list) else [])
-                     if isinstance(s, dict) and s.get("seat") == seat), None)
-        if held is None or held.get("kind") != "human" or held.get("connected", True):
-            return ""
-        if any(s.get("seat") == seat for s in self.away_seats()):
-            return " (away: b lets a bot play for them)"
-        return " (away: the seat waits for them)"
 
     def _scores(self, view: dict[str, Any], names: list[str]) -> None:
         """One row per player (so none is cut off), the total first (its header says the

@@ -184,10 +184,13 @@ class GotFiveScreen(BoardTable):
         _pass(self.query_one(PublicRow), public=public, supply=view.get("supply") or [],
               revealing=self.can("reveal"),
               selected=self.selected if self.can("sort") else None)
+        # (Someone away was marked nowhere but in a log line that scrolled away.)
+        away = self.people_away()
         self.query_one(OthersPanel).set_attributes(
             me=me, turn=view.get("turn"), out=view.get("out") or [],
-            winners=view.get("winners") or [], names=names, clues=view.get("clues") or [],
-            racks=view.get("racks") or [])
+            winners=view.get("winners") or [],
+            names=[f"{n} [away]" if i in away else n for i, n in enumerate(names)],
+            clues=view.get("clues") or [], racks=view.get("racks") or [])
         rack = self.query_one(MyRack)
         board = self.query_one(BoardWidget)
         if rack.display != (me is not None):
@@ -256,7 +259,7 @@ class GotFiveScreen(BoardTable):
                                  "▶ Announce your five (g).")
         elif turn is not None:
             doing = "to reveal a tile" if phase == "reveal" else "to ask a clue"
-            text = f"{namer.name(turn)}'s turn {doing}…"
+            text = f"{namer.name(turn)}'s turn {doing}…" + self.away_words(turn)
             last = self.last_move()
             if last and len(text) + 3 + len(last) <= self.size.width - 2:
                 text += f" · {last}"
