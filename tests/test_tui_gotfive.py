@@ -1093,3 +1093,19 @@ async def test_a_person_away_is_marked_on_their_rack_and_in_the_turn_line() -> N
         status = screen.query_one("#gf-status", Static)
         await until(pilot, lambda: "Bob's turn" in str(status.render())
                     and "(away" in str(status.render()), "the turn line says so")
+
+
+async def test_a_rematch_s_turn_line_says_nothing_of_the_last_game() -> None:
+    """A rematch's first turn read "Ann's turn to reveal a tile… · Ann called GOT FIVE!:
+    right": the last move named was the last game's."""
+    from tui.session import Entry
+
+    app = solo_app()
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await my_turn(pilot)
+        await type_ahead(pilot, "r", "a")
+        await my_turn(pilot, "clue")
+        await pilot.press("s")
+        await until(pilot, lambda: screen.last_move() is not None, "a clue, the last move")
+        screen.session.history.append(Entry("notice", {"type": "started"}))
+        assert screen.last_move() is None

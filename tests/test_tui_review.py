@@ -92,6 +92,8 @@ async def test_someone_else_s_games_show_only_when_asked(data_dir: Path) -> None
     async with app.run_test(size=SIZE) as pilot:
         screen = await past_games(pilot)
         assert "No kept game matches" in screen_text(app)
+        # Nothing listed: nothing to review or export, and the footer offers neither.
+        assert not screen.check_action("review", ()) and "Review" not in screen_text(app)
         await pilot.press("m")
         games = screen.query_one("#history-games", DataTable)
         await until(pilot, lambda: games.row_count == 1, "everyone's games")

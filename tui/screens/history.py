@@ -109,7 +109,8 @@ class HistoryScreen(Screen[None]):
                 raise StoreError(
                     "No games are kept here yet: every game finished on this box is kept."
                     if self.app.box is not None else "No games are kept here yet: every "
-                    "game you host (solo too) is kept once it is over.")
+                    "game you host (solo too) is kept once it is over. A game at another's "
+                    "table is kept by its host.")
             with GameStore(self.path) as store:
                 found = store.games(game=self.game, player=self._player(),
                                     since=since(self.period), limit=1_000_000)
@@ -117,6 +118,8 @@ class HistoryScreen(Screen[None]):
             self.infos = []
             empty.update(str(exc))
             empty.display = True
+            games.display = False
+            self.refresh_bindings()
             return
         self.infos = found
         self._trend(found)
@@ -130,6 +133,7 @@ class HistoryScreen(Screen[None]):
         games.display = bool(found)  # (empty, it took the room the words needed)
         empty.update("" if found else "No kept game matches (g, t and m change what is "
                      "shown).")
+        self.refresh_bindings()  # (Review and Export: with a game to act on)
 
     def _trend(self, found: list[GameInfo]) -> None:
         """A small plot of one game's measure, game by game (``g`` picks the game)."""
@@ -179,8 +183,11 @@ class HistoryScreen(Screen[None]):
         self.load()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """On a box, no export: its players have no shell to find the file with, and
-        the box's folder is not theirs."""
+        """Review and export only with a game listed to act on; on a box, no export:
+        its players have no shell to find the file with, and the box's folder is not
+        theirs."""
+        if action in ("review", "export") and not self.infos:
+            return False
         return not (action == "export" and self.app.box is not None)
 
     def action_export(self) -> None:

@@ -274,8 +274,11 @@ class GotFiveScreen(BoardTable):
         return next((w for w in wordings if cell_len(w) <= room), wordings[-1])
 
     def last_move(self) -> str | None:
-        """The latest reveal, clue or call at the table, in a few words (from the history)."""
+        """The latest reveal, clue or call of this game, in a few words (from the history;
+        a rematch's first turn said the last game's "Ann called GOT FIVE!: right")."""
         for entry in reversed(self.session.history):
+            if entry.kind == "notice" and entry.data.get("type") == "started":
+                return None
             if entry.kind == "event" and entry.game in (None, self.GAME) \
                     and entry.data.get("type") in ("revealed", "clue", "announced"):
                 try:
