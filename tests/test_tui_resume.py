@@ -103,3 +103,27 @@ async def test_the_menu_offers_only_a_game_in_play_and_says_whose_it_is() -> Non
         resume = menu.query_one("#resume", Button)
         await until(pilot, lambda: resume.display, "the resume entry")
         assert "Resume Bob's Get It! from " in str(resume.label)
+
+
+async def test_an_app_ended_from_outside_keeps_its_game_for_the_menu_to_resume() -> None:
+    """``kill`` (SIGTERM) left the app's last screen in the terminal: the app now ends as
+    a quit does, the terminal given back, but keeps the game it hosts, as after a crash
+    (the handler is installed only in a terminal, so this test calls what it runs)."""
+    from tests.tui_support import screen_text
+
+    app = solo(7)
+    async with app.run_test(size=SIZE) as pilot:
+        screen: Any = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                                  and app.screen.legal and app.screen, "our turn")
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.view["call"] is not None, "the call card")
+        await app._end_kept()
+    assert app.return_code in (0, None)
+    again = HiddenHandApp(Settings(name="Ann"), bot_delay=0.01)
+    async with again.run_test(size=(80, 24)) as pilot:
+        resume = again.screen.query_one("#resume", Button)
+        await until(pilot, lambda: resume.display, "the resume entry")
+        await until(pilot, lambda: "▸ Resume your GET OUT!" in screen_text(again), "focused")
+        # (On one line at 80 columns: its "◂" wrapped onto a line of its own.)
+        line = next(line for line in screen_text(again).splitlines() if "Resume your" in line)
+        assert line.rstrip().endswith("◂"), line

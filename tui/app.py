@@ -12,7 +12,9 @@ the start-up (``tui/gc_tuning.py``).
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -200,6 +202,12 @@ class HiddenHandApp(App[None]):
     def on_mount(self) -> None:
         """Sit down at the solo game of the command line, if it was dealt; say what
         went wrong as the app opened, if anything did (over the table, once it shows)."""
+        if not (self.is_web or self.is_headless):
+            # Ended from outside (``kill``, a shutdown): the terminal is given back as it
+            # was (it kept the app's last screen), and a game this app hosts is kept for
+            # its next start to resume, as after a crash. (Textual's web driver takes
+            # SIGTERM as quit itself.)
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._terminated)
         session = self.opening.take_table()
         if session is None:
             self.opening.say_notice(self.notify)
@@ -297,6 +305,13 @@ class HiddenHandApp(App[None]):
                 "game for everyone. Quit?", yes="Quit", no="Stay", careful=True), answered)
             return
         await self._quit()
+
+    def _terminated(self) -> None:
+        self.run_worker(self._end_kept(), group="close", exit_on_error=False)
+
+    async def _end_kept(self) -> None:
+        await self.hosting.stop(keep_journal=True)
+        self.exit()
 
     async def _quit(self) -> None:
         await self.detach()

@@ -122,15 +122,16 @@ class Hosting:
         else:
             self.advertiser = advertiser
 
-    async def stop(self) -> None:
-        """Stop the app's host (and its mDNS announcement), if it runs one."""
+    async def stop(self, *, keep_journal: bool = False) -> None:
+        """Stop the app's host (and its mDNS announcement), if it runs one: leaving or
+        quitting ends its game on purpose; ``keep_journal`` (the app was ended from
+        outside, as by a crash) keeps it for the next start to resume."""
         if self.advertiser is not None:
             advertiser, self.advertiser = self.advertiser, None
             await advertiser.close()
         if self.host is not None:
             host, self.host = self.host, None
-            # Leaving or quitting ends the game on purpose: only a crash leaves a journal.
-            await host.close(keep_journal=False)
+            await host.close(keep_journal=keep_journal)
 
     async def deal_solo(self, game_id: str, seats: int, options: dict[str, Any]) -> Session:
         """A dealt solo game: a host in the app with no network, us in seat 0, bots in
