@@ -34,7 +34,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from engine.record import RecordError, Replay, check_record, without_private
+from engine.record import RecordError, Replay, check_record, private, without_private
 from net.paths import data_dir
 from net.whose import Reader
 
@@ -100,6 +100,24 @@ def _own_clues(db: sqlite3.Connection) -> None:
             continue  # a damaged row stays as it is: reading it says so
 
 
+def moves_of(record: dict[str, Any]) -> int:
+    """The moves a history counts of ``record``: its own moves, not a Got Five! mark
+    (a private note on one's board; the review counts them so too)."""
+    return sum(1 for move in record["moves"] if not private(record["game"], move))
+
+
+def _moves_not_marks(db: sqlite3.Connection) -> None:
+    """Version 5: a Got Five! game's moves counted without its marks (the history said
+    49 moves of a game its review counted 41)."""
+    for game_id, blob in db.execute(
+            "SELECT id, record FROM games WHERE game = 'gotfive'").fetchall():
+        try:
+            db.execute("UPDATE games SET moves = ? WHERE id = ?",
+                       (moves_of(json.loads(zlib.decompress(blob))), game_id))
+        except (zlib.error, ValueError, KeyError, TypeError, AttributeError, IndexError):
+            continue  # a damaged row stays as it is: reading it says so
+
+
 MIGRATIONS: list[Migration] = [
     """
     CREATE TABLE games (
@@ -126,6 +144,7 @@ MIGRATIONS: list[Migration] = [
     _facts_and_keys,
     _whose,
     _own_clues,
+    _moves_not_marks,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -263,7 +282,7 @@ class GameStore:
                 "INSERT INTO games (game, seats, started, ended, moves, result, facts, "
                 "fingerprint, imported, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (record["game"], record["seats"], record.get("started"), record.get("ended"),
-                 len(record["moves"]), json.dumps(record.get("result")),
+                 moves_of(record), json.dumps(record.get("result")),
                  json.dumps(facts(record)), _key(record), int(imported), blob))
             game_id = cursor.lastrowid
             assert game_id is not None

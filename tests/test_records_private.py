@@ -334,3 +334,25 @@ async def test_past_games_offer_x_only_off_a_box(
         await until(pilot, lambda: "Review" in screen_text(app), "the footer")
         assert ("x Export" in screen_text(app)) == (box is None)
         assert (screen.check_action("export", ()) is True) == (box is None)
+
+
+def test_a_history_counts_a_got_five_game_s_moves_as_its_review_does(tmp_path: Path) -> None:
+    """The history said 49 moves of a game its review counted 41: it counted the board
+    marks, which are no moves. A database of schema 4 counts again."""
+    import sqlite3
+
+    record, marked = two_markers([LOCAL_PLAYER, None, None])
+    moves = len(record["moves"]) - len(marked[0] | marked[1])
+    path = tmp_path / "g.sqlite3"
+    with GameStore(path) as store:
+        store.add(record)
+        (info,) = store.games()
+        assert info.moves == moves
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("UPDATE games SET moves = ?", (len(record["moves"]),))
+        db.execute("PRAGMA user_version = 4")
+    db.close()
+    with GameStore(path) as store:
+        (info,) = store.games()
+        assert info.moves == moves
