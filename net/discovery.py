@@ -131,6 +131,8 @@ class TableInfo:
     free: int
     seats: int
     phase: str
+    #: Which table of that id (``Table.uid``; "" from a host that does not say).
+    uid: str = ""
 
 
 @dataclass(frozen=True)
@@ -168,6 +170,7 @@ def txt_properties(host: Host) -> dict[str, str]:
     for i, t in enumerate(host.summary()[:MAX_TXT_TABLES]):
         entry = f"{t['id']};{t['game']};{t['free']}/{t['seats']};{t['phase']};{t['name']}"
         props[f"t{i}"] = entry[:_TXT_VALUE_LEN]
+        props[f"u{i}"] = t["uid"]
     return props
 
 
@@ -193,9 +196,9 @@ def parse_properties(
         match = re.fullmatch(r"(\d+)/(\d+)", counts)
         if not match:
             continue
-        tables.append(
-            TableInfo(table_id, name, game, int(match[1]), int(match[2]), phase)
-        )
+        uid = text.get(f"u{i}", "")
+        tables.append(TableInfo(table_id, name, game, int(match[1]), int(match[2]), phase,
+                                uid if re.fullmatch(r"[0-9a-f]{8}", uid) else ""))
     return version, text.get("name", ""), tables
 
 

@@ -130,6 +130,9 @@ class Table:
         return {
             "id": self.id, "name": self.name, "game": self.game_id, "seats": len(self.seats),
             "free": sum(1 for s in self.seats if s.kind == "empty"), "phase": self.phase,
+            # (Which table of that id: a seat token names it, so an app tells a table it
+            # sat at from a new one that has the id after a restart.)
+            "uid": self.uid,
         }
 
     def connections(self) -> list[Member]:

@@ -40,6 +40,11 @@ def test_txt_records_round_trip() -> None:
     version, name, tables = d.parse_properties(props)
     assert (version, name) == (1, "Den")
     assert tables == [d.TableInfo("t1", "Kitchen; upstairs", "getout", 2, 4, "lobby")]
+    # Which table of that id (a seat token names it); one not shaped so is not taken.
+    props |= {b"u0": b"5f0c9a1e"}
+    assert d.parse_properties(props)[2][0].uid == "5f0c9a1e"
+    props |= {b"u0": b"../etc"}
+    assert d.parse_properties(props)[2][0].uid == ""
 
 
 async def wait_for_host(browser: d.Browser, service: str, kind: str) -> d.HostInfo:

@@ -453,3 +453,20 @@ async def test_a_box_s_tables_are_listed_a_line_each_at_80_columns(width: int) -
         assert len(lines) == 2, lines
         assert "▸ 1  Bartholomew's table — Get It!, 5 of 6 seats free (lobby) ◂" in lines[0]
         assert "2  Ann — Got Five!, your seat is kept (play)" in lines[1]
+
+
+def test_a_kept_seat_is_the_table_s_it_was_made_at_not_a_new_one_with_its_id() -> None:
+    """The list said "your seat is kept" of a table just opened: it had the id of one the
+    player sat at before the host restarted."""
+    from tui.screens.join_words import describe_table
+    from tui.settings import kept_at, remember_seat
+
+    remember_seat("127.0.0.1:4455", "t1", 1, "aaaaaaaa.secret")
+    assert kept_at("127.0.0.1:4455", "t1", "aaaaaaaa")
+    assert not kept_at("127.0.0.1:4455", "t1", "bbbbbbbb")
+    assert kept_at("127.0.0.1:4455", "t1")  # (a host that does not say which table)
+    assert not kept_at("127.0.0.1:4455", "t2", "aaaaaaaa")
+    table = {"id": "t1", "name": "Ann's table", "game": "getit", "free": 1, "seats": 2,
+             "phase": "lobby", "uid": "bbbbbbbb"}
+    kept = kept_at("127.0.0.1:4455", "t1", table["uid"])
+    assert "1 of 2 seats free" in describe_table(table, kept)

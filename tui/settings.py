@@ -162,6 +162,15 @@ def recall_seat(where: str, table: str) -> tuple[int, str] | None:
     return None
 
 
+def kept_at(where: str, table: str, uid: str = "") -> bool:
+    """Whether we hold a seat at ``table`` on ``where``: a kept token names the table it
+    was made at (``net.seats.new_token``), and a new table with the id of one we sat at
+    before the host restarted (``uid`` another) is not it (the list said "your seat is
+    kept" of a table just opened)."""
+    kept = recall_seat(where, table)
+    return kept is not None and (not uid or kept[1].partition(".")[0] == uid)
+
+
 def forget_seat(where: str, table: str) -> None:
     """Drop a kept seat (the host no longer knows its token)."""
     data = _load_seats()

@@ -40,7 +40,7 @@ from tui.screens.join_words import (
     seconds,
 )
 from tui.session import ConnectionLost, ServerError, Session
-from tui.settings import MAX_ADDRESS, forget_seat, recall_seat
+from tui.settings import MAX_ADDRESS, forget_seat, kept_at, recall_seat
 
 if TYPE_CHECKING:
     from tui.app import HiddenHandApp
@@ -207,7 +207,7 @@ class JoinScreen(Screen[None]):
                 tables = Text("no tables", style="dim")
             else:
                 where = f"{info.address}:{info.port}"
-                tables = Text(", ").join(describe_listed(t, recall_seat(where, t.id) is not None)
+                tables = Text(", ").join(describe_listed(t, kept_at(where, t.id, t.uid))
                                          for t in info.tables)
             joinable = info.compatible and any(playable(t.game) for t in info.tables)
             table.add_row(Text(info.name, style="" if joinable else "dim"),
@@ -363,7 +363,7 @@ class JoinScreen(Screen[None]):
         # strangers' too: the player sees what the table is before sitting at it.
         if len(tables) > 1 or self.box is not None:
             choices = [(t["id"], describe_table(
-                t, recall_seat(session.where, t["id"]) is not None)) for t in tables]
+                t, kept_at(session.where, t["id"], str(t.get("uid") or "")))) for t in tables]
             self._error(f"Connected to {where}: choose a table.")  # (not "Connecting…")
             self._asking = ChoiceScreen("Which table?", choices, wide=True)
             try:
