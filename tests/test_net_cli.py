@@ -110,10 +110,10 @@ async def test_headless_host_is_listed_joined_and_stopped_by_ctrl_c() -> None:
         assert listing.returncode == 0
         hosts = [h for h in json.loads(out) if h["port"] == port]
         assert len(hosts) == 1 and hosts[0]["name"] == "CLI test host"
-        assert hosts[0]["tables"] == [
-            {"id": "t1", "name": "Porch", "game": "getout", "free": 2, "seats": 3,
-             "phase": "lobby"}
-        ]
+        (listed,) = hosts[0]["tables"]
+        assert listed == {"id": "t1", "name": "Porch", "game": "getout", "free": 2,
+                          "seats": 3, "phase": "lobby", "uid": listed["uid"]}
+        assert len(listed["uid"]) == 8
 
         client = await Client.connect("127.0.0.1", port, name="Ann")
         joined = await client.join("t1")

@@ -67,7 +67,8 @@ async def test_advertise_browse_resolve_update_and_removal() -> None:
                 assert found.name == "Den" and found.port == host.port
                 assert found.addresses == (LOCAL,)
                 assert found.version == PROTOCOL_VERSION and found.compatible
-                assert found.tables == (d.TableInfo(table.id, "Kitchen", "getout", 2, 3, "lobby"),)
+                assert found.tables == (d.TableInfo(table.id, "Kitchen", "getout", 2, 3, "lobby",
+                                                    table.uid),)
                 assert browser.hosts[service] == found
 
                 # A player takes a seat: the TXT record follows.

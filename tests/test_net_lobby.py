@@ -35,7 +35,8 @@ async def test_lobby_flow_from_join_to_start() -> None:
         bob = await made.new("Bob")
         tables = await bob.list_tables()
         assert tables == [{"id": joined.table, "name": "Kitchen", "game": "getout", "seats": 3,
-                           "free": 2, "phase": "lobby"}]
+                           "free": 2, "phase": "lobby",
+                           "uid": host.tables[joined.table].uid}]
         assert bob.welcome["tables"] == tables
 
         assert (await bob.join(joined.table, seat=2)).seat == 2
