@@ -1,4 +1,4 @@
-"""Finished games kept: an SQLite database of game records, and one game as a file.
+"""Finished games kept: an SQLite database of game records, and who keeps them.
 
 Whoever hosts a game keeps its record (``engine.record``) once it is over: the app's own
 host (solo or LAN), ``hiddenhand host``, the SSH box, ``hiddenhand sim --record``. The
@@ -13,39 +13,36 @@ A record keeps whose each person's seat was (``who``: a digest of the host's id 
 so a review shows a reader only their own seats' private moves (Got Five!'s marks, which
 RULES.md sends to nobody else): ``net.whose``.
 
-A game file (``.hhgame``, :func:`export_game`) is one record as JSON, for a friend to open
-with ``hiddenhand replay FILE``; it carries nobody's private moves. A file from elsewhere
-is hostile input: its size is bounded, its text must be JSON of bounded depth, every
-field is checked (``engine.record.check_record``) and nothing is written while reading it.
+A game file (``.hhgame``) is one record as JSON, for a friend: ``net.gamefiles``.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 import sqlite3
 import threading
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from engine.record import RecordError, Replay, check_record, private, without_private
+from engine.record import (
+    RecordError,
+    check_record,
+    mine,
+    private,
+    without_private,
+)
+from net.gamefiles import MAX_FILE, StoreError, parse_json
 from net.paths import data_dir
 from net.whose import Reader
 
 log = logging.getLogger("hiddenhand.records")
 
 DB_NAME = "games.sqlite3"
-SUFFIX = ".hhgame"
-#: A game file larger than this is refused unread (a long Get It! game is ~200 KB).
-MAX_FILE = 4 * 1024 * 1024
-#: JSON nested deeper than this is refused before it is parsed.
-MAX_NESTING = 12
 
 #: ``MIGRATIONS[i]`` takes a database from schema version ``i`` to ``i + 1``: SQL, or a
 #: function of the open database where SQL alone cannot say it.
@@ -147,10 +144,6 @@ MIGRATIONS: list[Migration] = [
     _moves_not_marks,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
-
-
-class StoreError(Exception):
-    """The games database or a game file cannot be used: the message says why."""
 
 
 class GameInfo(NamedTuple):
@@ -364,7 +357,7 @@ class GameStore:
             text = inflate.decompress(row[0], MAX_FILE)
             if inflate.unconsumed_tail:
                 raise StoreError(f"game {game_id}'s record is larger than a record can be")
-            return check_record(_parse(text, f"game {game_id}"))
+            return check_record(parse_json(text, f"game {game_id}"))
         except (zlib.error, RecordError) as exc:
             raise StoreError(f"game {game_id}'s record cannot be read: {exc}") from None
 
@@ -374,8 +367,14 @@ class Keeper:
     event loop with each record (``Host.keepers``), it returns at once. The first
     failure is logged; later ones quietly (a full disk fails every time)."""
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, *,
+                 private_of: Collection[str] | None = None) -> None:
+        """``private_of``: the players (host ids) whose private moves (Got Five!'s marks)
+        are kept; ``None``: everyone's, for each reader to see their own (a box, whose
+        logins share its games). Anyone else's never reach the disk: an app's own host
+        keeps its person's marks, not its guests'."""
         self.path = path or default_path()
+        self.private_of = private_of
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="records")
         self._failed = False
         self._lock = threading.Lock()
@@ -388,9 +387,11 @@ class Keeper:
 
     def _write(self, record: dict[str, Any]) -> int | None:
         try:
+            if self.private_of is not None:
+                record = without_private(record, mine(record, self.private_of))
             with GameStore(self.path) as store:
                 return store.add(record)
-        except (StoreError, sqlite3.Error, OSError) as exc:
+        except (StoreError, RecordError, sqlite3.Error, OSError) as exc:
             with self._lock:
                 first, self._failed = not self._failed, True
             if first:
@@ -400,100 +401,3 @@ class Keeper:
     def close(self) -> None:
         """Finish the writes under way."""
         self._pool.shutdown(wait=True)
-
-
-def _nesting(text: str) -> int:
-    """How deeply ``text``'s brackets nest (strings skipped), before parsing it."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
-
-
-def _parse(data: bytes, what: str) -> Any:
-    try:
-        text = data.decode("utf-8-sig")  # (a byte-order mark, as some editors save)
-    except UnicodeDecodeError:
-        raise RecordError(f"{what} is not text (UTF-8)") from None
-    if _nesting(text) > MAX_NESTING:
-        raise RecordError(f"{what} is nested too deeply to be a game record")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{what} is not a game record (not JSON: {exc.msg} at line "
-                          f"{exc.lineno}, column {exc.colno})") from None
-    except (ValueError, RecursionError):
-        # (Python refuses to read a number of thousands of digits.)
-        raise RecordError(f"{what} is not a game record (a number in it is far too "
-                          "long)") from None
-
-
-def read_game_file(path: Path) -> dict[str, Any]:
-    """The checked record in game file ``path``; :class:`StoreError` in one line if it
-    cannot be read or is not a record this release can play."""
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_FILE + 1)
-    except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_FILE:
-        raise StoreError(f"{path} is larger than {MAX_FILE // (1024 * 1024)} MB: not a "
-                         "game record")
-    try:
-        return check_record(_parse(data, "this file"))
-    except RecordError as exc:
-        raise StoreError(f"{path}: {exc}") from None
-
-
-def played(path: Path) -> dict[str, Any]:
-    """The record in game file ``path``, played through the rules to its end: its result
-    is the one the moves give (a file's own word for it is not taken), and its times are
-    kept only if they make sense. ``StoreError`` or ``RecordError`` in one line."""
-    record = read_game_file(path)
-    final = Replay(record).final
-    started, ended = record.get("started"), record.get("ended")
-    if started is None or ended is None or not 0 <= started <= ended <= time.time() + 86400:
-        started = ended = None
-    # (Nor is its word for whose a seat was: a review here shows its marks to nobody.)
-    players = [{k: v for k, v in p.items() if k != "who"} for p in record["players"]]
-    return {**record, "players": players, "result": final.result, "started": started,
-            "ended": ended}
-
-
-def _public(record: dict[str, Any]) -> dict[str, Any]:
-    """``record`` as anyone may read it: nobody's private moves, nor whose a seat was."""
-    try:
-        Replay(record)
-        out = without_private(record)
-    except RecordError as exc:
-        raise StoreError(f"this game cannot be written to a file: {exc}") from None
-    out["players"] = [{k: v for k, v in p.items() if k != "who"} for p in out["players"]]
-    return out
-
-
-def export_game(record: dict[str, Any], path: Path) -> None:
-    """Write ``record`` to ``path`` as a game file (whole or not at all), for anyone to
-    read: nobody's private moves go with it."""
-    record = _public(record)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        temp.write_text(json.dumps(record, separators=(",", ":")), encoding="utf-8")
-        temp.replace(path)
-    except OSError as exc:
-        with suppress(OSError):
-            temp.unlink()
-        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -127,7 +127,8 @@ async def serve(
         log.info("hosting %r: %s, %d seats (%d bots)", table, game, seats, bots)
     if host.journal is not None:
         log.info("journal: %s", host.journal.path)
-    keeper = Keeper() if record else None
+    # (Nobody's private moves: the players' are theirs, and nobody plays in this process.)
+    keeper = Keeper(private_of=()) if record else None
     if keeper is not None:
         host.keepers.append(keeper)
         log.info("finished games are kept in %s (hiddenhand history lists them)",

@@ -24,9 +24,10 @@ from engine.record import (
     fingerprint,
     replay,
 )
-from net import lobby
+from net import gamefiles, lobby
 from net import records as store_mod
-from net.records import GameStore, Keeper, StoreError, export_game, read_game_file
+from net.gamefiles import StoreError, export_game, read_game_file
+from net.records import GameStore, Keeper
 from net.table import Table
 from net.whose import Reader
 from tests.test_table import house, seated, send
@@ -146,7 +147,7 @@ def test_a_game_file_round_trips_and_hostile_files_get_a_clear_error(tmp_path: P
         assert "\n" not in str(refused.value)
     huge = tmp_path / "huge.hhgame"
     with huge.open("wb") as handle:
-        handle.truncate(store_mod.MAX_FILE + 1)
+        handle.truncate(gamefiles.MAX_FILE + 1)
     with pytest.raises(StoreError, match="larger than 4 MB"):
         read_game_file(huge)
     with pytest.raises(StoreError, match="cannot read"):

@@ -26,8 +26,9 @@ from engine.record import (
 )
 from net.box import visitor_secret
 from net.connection import LOCAL_PLAYER
+from net.gamefiles import StoreError, export_game, played
 from net.paths import VISITOR_ENV, visitor_player
-from net.records import GameStore, Keeper, StoreError, export_game, played
+from net.records import GameStore, Keeper
 from net.whose import for_review
 from tests.tui_support import make_app, screen_text, until
 
@@ -356,3 +357,20 @@ def test_a_history_counts_a_got_five_game_s_moves_as_its_review_does(tmp_path: P
     with GameStore(path) as store:
         (info,) = store.games()
         assert info.moves == moves
+
+
+def test_an_app_s_host_keeps_its_person_s_marks_and_not_its_guests(tmp_path: Path) -> None:
+    """Ann's games database held Bob's marks from her LAN table: no review showed them,
+    but the file had them. An app's own host keeps its person's; a box keeps everyone's
+    (each login reads its own); a headless host nobody's."""
+    record, marked = two_markers([LOCAL_PLAYER, visitor_player("b0b"), None])
+    for private_of, kept in (([LOCAL_PLAYER], {0: marked[0]}), (None, marked), ((), {})):
+        path = tmp_path / f"{private_of}.sqlite3"
+        keeper = Keeper(path, private_of=private_of)
+        assert keeper(record).result() is not None
+        keeper.close()
+        with GameStore(path) as store:
+            (info,) = store.games()
+            stored = store.get(info.id)
+        assert marks_in(stored) == kept
+        assert Replay(stored).final.result == Replay(record).final.result

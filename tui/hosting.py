@@ -72,6 +72,7 @@ class Hosting:
         can still join by address, and the player is told so.
         """
         from engine.bots import make_bot
+        from net.connection import LOCAL_PLAYER
         from net.host import Host
         from net.journal import new_journal_path
         from net.records import Keeper
@@ -85,7 +86,8 @@ class Hosting:
         else:
             host = Host(self._settings().name, journal=new_journal_path(), **settings)
         if self.keeper is None:
-            self.keeper = Keeper()
+            # Its person's own marks, not the guests' (theirs are theirs alone).
+            self.keeper = Keeper(private_of=[LOCAL_PLAYER])
         host.keepers.append(self._keep)
         if port is not None:
             await self._listen(host, port, keep_journal=resume is not None)

@@ -126,7 +126,8 @@ def run_history(args: argparse.Namespace) -> int:
 def load(what: str) -> tuple[dict[str, Any], str]:
     """The record ``what`` names (a file if it is one, else from the games database)
     and a word on where it came from; ``StoreError`` in one line."""
-    from net.records import GameStore, played
+    from net.gamefiles import played
+    from net.records import GameStore
 
     path = Path(what)
     if what not in ("last",) and not what.isdigit():
@@ -153,7 +154,8 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from net.records import GameStore, StoreError, export_game
+    from net.gamefiles import StoreError, export_game
+    from net.records import GameStore
 
     if Path(args.file).exists():
         return _fail("export", f"{args.file} exists already: give another name")
@@ -169,7 +171,8 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     from engine.record import RecordError
-    from net.records import GameStore, StoreError, played
+    from net.gamefiles import StoreError, played
+    from net.records import GameStore
 
     path = Path(args.file)
     try:

@@ -215,7 +215,7 @@ class Session:
     async def request(self, method: str, *args: Any, **kwargs: Any) -> Any:
         """Call one of the client's requests by name (``act``, ``ready``, ``start`` …)."""
         if self.client is None or self.client.closed:
-            raise ConnectionLost("not connected to the host")
+            raise ConnectionLost("the connection to the host is closed")
         result = await getattr(self.client, method)(*args, **kwargs)
         if method == "pick_seat":
             self._remember()  # the token now belongs to the new seat

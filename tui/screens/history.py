@@ -17,7 +17,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Sparkline, Static
 
-from net.records import GameInfo, GameStore, StoreError, default_path, export_game
+from net.gamefiles import StoreError, export_game
+from net.records import GameInfo, GameStore, default_path
 from net.whose import Reader, reader
 from tui.history import (
     FIGURE_HEADERS,

@@ -1,0 +1,129 @@
+"""One finished game as a file (``.hhgame``): one record as JSON, for a friend to open
+with ``hiddenhand replay FILE`` or keep with ``hiddenhand import FILE``.
+
+A file from elsewhere is hostile input: its size is bounded, its text must be JSON of
+bounded depth, every field is checked (``engine.record.check_record``), the moves are
+played through the rules to the recorded end, and nothing is written while reading it.
+A file written here (:func:`export_game`) carries nobody's private moves (Got Five!'s
+marks) nor whose a seat was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from contextlib import suppress
+from pathlib import Path
+from typing import Any
+
+from engine.record import RecordError, Replay, check_record, without_private
+
+SUFFIX = ".hhgame"
+#: A game file larger than this is refused unread (a long Get It! game is ~200 KB).
+MAX_FILE = 4 * 1024 * 1024
+#: JSON nested deeper than this is refused before it is parsed.
+MAX_NESTING = 12
+
+
+class StoreError(Exception):
+    """The games database or a game file cannot be used: the message says why."""
+
+
+def _nesting(text: str) -> int:
+    """How deeply ``text``'s brackets nest (strings skipped), before parsing it."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def parse_json(data: bytes, what: str) -> Any:
+    """``data`` (a file, a database row) as JSON, its size checked by the caller: its
+    text UTF-8, nested at most :data:`MAX_NESTING` deep; ``RecordError`` in one line."""
+    try:
+        text = data.decode("utf-8-sig")  # (a byte-order mark, as some editors save)
+    except UnicodeDecodeError:
+        raise RecordError(f"{what} is not text (UTF-8)") from None
+    if _nesting(text) > MAX_NESTING:
+        raise RecordError(f"{what} is nested too deeply to be a game record")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{what} is not a game record (not JSON: {exc.msg} at line "
+                          f"{exc.lineno}, column {exc.colno})") from None
+    except (ValueError, RecursionError):
+        # (Python refuses to read a number of thousands of digits.)
+        raise RecordError(f"{what} is not a game record (a number in it is far too "
+                          "long)") from None
+
+
+def read_game_file(path: Path) -> dict[str, Any]:
+    """The checked record in game file ``path``; :class:`StoreError` in one line if it
+    cannot be read or is not a record this release can play."""
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE + 1)
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE:
+        raise StoreError(f"{path} is larger than {MAX_FILE // (1024 * 1024)} MB: not a "
+                         "game record")
+    try:
+        return check_record(parse_json(data, "this file"))
+    except RecordError as exc:
+        raise StoreError(f"{path}: {exc}") from None
+
+
+def played(path: Path) -> dict[str, Any]:
+    """The record in game file ``path``, played through the rules to its end: its result
+    is the one the moves give (a file's own word for it is not taken), and its times are
+    kept only if they make sense. ``StoreError`` or ``RecordError`` in one line."""
+    record = read_game_file(path)
+    final = Replay(record).final
+    started, ended = record.get("started"), record.get("ended")
+    if started is None or ended is None or not 0 <= started <= ended <= time.time() + 86400:
+        started = ended = None
+    # (Nor is its word for whose a seat was: a review here shows its marks to nobody.)
+    players = [{k: v for k, v in p.items() if k != "who"} for p in record["players"]]
+    return {**record, "players": players, "result": final.result, "started": started,
+            "ended": ended}
+
+
+def _public(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` as anyone may read it: nobody's private moves, nor whose a seat was."""
+    try:
+        Replay(record)
+        out = without_private(record)
+    except RecordError as exc:
+        raise StoreError(f"this game cannot be written to a file: {exc}") from None
+    out["players"] = [{k: v for k, v in p.items() if k != "who"} for p in out["players"]]
+    return out
+
+
+def export_game(record: dict[str, Any], path: Path) -> None:
+    """Write ``record`` to ``path`` as a game file (whole or not at all), for anyone to
+    read: nobody's private moves go with it."""
+    record = _public(record)
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temp.write_text(json.dumps(record, separators=(",", ":")), encoding="utf-8")
+        temp.replace(path)
+    except OSError as exc:
+        with suppress(OSError):
+            temp.unlink()
+        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
