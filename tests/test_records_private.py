@@ -206,8 +206,10 @@ def test_a_box_s_key_for_its_players_ids_outlives_a_restart(tmp_path: Path) -> N
     assert len(visitor_secret(path)) == 32 and visitor_secret(path) != first
 
 
-async def test_past_games_review_shows_the_reader_s_board_marked_and_others_bare(
-        monkeypatch: pytest.MonkeyPatch, data_dir: Path) -> None:
+async def bo_s_review(pilot: Any, monkeypatch: pytest.MonkeyPatch, data_dir: Path
+                      ) -> dict[int, set[int]]:
+    """Bo, a box's login, opens the review of a game he played with Ann (both marked
+    their boards) from the box's Past games; the numbers each of them marked."""
     from tui.screens.review import open_review
 
     monkeypatch.setenv(VISITOR_ENV, "b0b")
@@ -215,11 +217,17 @@ async def test_past_games_review_shows_the_reader_s_board_marked_and_others_bare
     path = data_dir / "box-games.sqlite3"
     with GameStore(path) as store:
         game = store.add(record)
+    screen = open_review(path, game)
+    assert not isinstance(screen, str), screen
+    await pilot.app.push_screen(screen)
+    return marked
+
+
+async def test_past_games_review_shows_the_reader_s_board_marked_and_others_bare(
+        monkeypatch: pytest.MonkeyPatch, data_dir: Path) -> None:
     app = make_app("Bo")
     async with app.run_test(size=(150, 50)) as pilot:
-        screen = open_review(path, game)
-        assert not isinstance(screen, str), screen
-        await app.push_screen(screen)
+        marked = await bo_s_review(pilot, monkeypatch, data_dir)
         await pilot.press("end")
         await until(pilot, lambda: "Bo's board:" in screen_text(app), "the boards, laid open")
         text = screen_text(app)
@@ -299,18 +307,9 @@ async def test_past_games_x_writes_the_game_for_a_friend_without_anybody_s_marks
 async def test_a_review_says_you_on_the_reader_s_seat_not_on_the_seat_seen_from(
         monkeypatch: pytest.MonkeyPatch, data_dir: Path) -> None:
     """Bob, looking at the game from Ann's seat (1), read "1 Ann (you)"."""
-    from tui.screens.review import open_review
-
-    monkeypatch.setenv(VISITOR_ENV, "b0b")
-    record, _ = two_markers([visitor_player("ann"), visitor_player("b0b"), None])
-    path = data_dir / "box-games.sqlite3"
-    with GameStore(path) as store:
-        game = store.add(record)
     app = make_app("Bo")
     async with app.run_test(size=(150, 50)) as pilot:
-        screen = open_review(path, game)
-        assert not isinstance(screen, str), screen
-        await app.push_screen(screen)
+        await bo_s_review(pilot, monkeypatch, data_dir)
         await until(pilot, lambda: "2 Bo (you)" in screen_text(app), "Bo's seat, his")
         assert "1 Ann (you)" not in screen_text(app)
         await pilot.press("1")

@@ -483,28 +483,40 @@ async def test_a_host_that_closes_its_table_sends_the_players_back_at_once() -> 
     await bob.close()
 
 
-async def test_round_summary_deals_the_next_round_of_a_match() -> None:
+def match_app() -> HiddenHandApp:
+    """A solo GET OUT! match of three, ours the first turn."""
+    return HiddenHandApp(Settings(name="Ann"), bot_delay=0.01,
+                         solo={"game_id": "getout", "seats": 3, "options": {"first": 0}})
+
+
+async def at_round_one_s_summary(pilot: Any) -> tuple[Any, SummaryScreen]:
+    """Round 1 of :func:`match_app`'s match ended by our last card: the table and the
+    round's summary."""
     from engine.testing import stack_getout
 
-    app = HiddenHandApp(Settings(name="Ann"), bot_delay=0.01,
-                        solo={"game_id": "getout", "seats": 3, "options": {"first": 0}})
+    app = pilot.app
+    screen = await until(
+        pilot,
+        lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal and app.screen,
+        "our first turn",
+    )
+    assert app.hosting.host is not None
+    (table,) = app.hosting.host.tables.values()
+    # One card left that plays: the round ends with our next move.
+    stack_getout(table.game, [["kevin 1"], ["geoff 12", "geoff 2"], ["shirley 5"]],
+                 played=["kevin 8"], turn=0)
+    app.hosting.host.refresh(table)
+    await until(pilot, lambda: len(screen.query_one(HandWidget).cards) == 1, "the new hand")
+    await pilot.press("enter")
+    summary = await until(
+        pilot, lambda: isinstance(app.screen, SummaryScreen) and app.screen, "the summary")
+    return screen, summary
+
+
+async def test_round_summary_deals_the_next_round_of_a_match() -> None:
+    app = match_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await until(
-            pilot,
-            lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal and app.screen,
-            "our first turn",
-        )
-        assert app.hosting.host is not None
-        (table,) = app.hosting.host.tables.values()
-        # One card left that plays: the round ends with our next move.
-        stack_getout(table.game, [["kevin 1"], ["geoff 12", "geoff 2"], ["shirley 5"]],
-                     played=["kevin 8"], turn=0)
-        app.hosting.host.refresh(table)
-        await until(pilot, lambda: len(screen.query_one(HandWidget).cards) == 1, "the new hand")
-        await pilot.press("enter")
-        summary = await until(
-            pilot, lambda: isinstance(app.screen, SummaryScreen) and app.screen, "the summary"
-        )
+        screen, summary = await at_round_one_s_summary(pilot)
         assert summary.query_one("#answer-next")  # we may deal
         assert screen.update["view"]["scores"] == [0, 14, 5]
         await pilot.press("n")
@@ -1370,25 +1382,9 @@ async def test_slash_on_a_round_s_summary_opens_the_chat_line_and_deals_nothing(
     round for everyone. "/" gives the keys to the chat line."""
     from textual.widgets import Input
 
-    from engine.testing import stack_getout
-
-    app = HiddenHandApp(Settings(name="Ann"), bot_delay=0.01,
-                        solo={"game_id": "getout", "seats": 3, "options": {"first": 0}})
+    app = match_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await until(
-            pilot,
-            lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal and app.screen,
-            "our first turn",
-        )
-        assert app.hosting.host is not None
-        (table,) = app.hosting.host.tables.values()
-        stack_getout(table.game, [["kevin 1"], ["geoff 12", "geoff 2"], ["shirley 5"]],
-                     played=["kevin 8"], turn=0)
-        app.hosting.host.refresh(table)
-        await until(pilot, lambda: len(screen.query_one(HandWidget).cards) == 1, "the new hand")
-        await pilot.press("enter")
-        summary = await until(
-            pilot, lambda: isinstance(app.screen, SummaryScreen) and app.screen, "the summary")
+        screen, summary = await at_round_one_s_summary(pilot)
         await until(pilot, lambda: "/ Chat" in screen_text(app), "the chat key named")
         await pilot.press("slash")
         await until(pilot, lambda: app.screen is screen and isinstance(app.focused, Input),
