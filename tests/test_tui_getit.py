@@ -1635,6 +1635,9 @@ def test_no_signal_goes_to_an_empty_pile() -> None:
     assert key_works("look", (3,), ctx) is False and key_works("look", (4,), ctx) is True
     said = why("look", (3,), ctx) or ""
     assert said.startswith("Player 3's pile is empty") and said.endswith("Look at 2,4."), said
+    # With the seats' names, as the seat cards name them ("Player 3" read as nobody).
+    named = KeyContext(view, [], 0, names=["Ann", "Bo", "Cy", "Di", "Ed"])
+    assert (why("look", (3,), named) or "").startswith("3 Cy's pile is empty")
     assert why("look", (9,), ctx) == "No player 9 at this table: the others are 2-5."
     assert next_look(ctx, 1) == 4 and next_look(ctx, 3) == 4  # (again: at nobody)
 

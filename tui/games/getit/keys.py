@@ -8,7 +8,7 @@ footer shows exactly the keys that work; a key that does nothing says so in one 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +55,14 @@ class KeyContext:
     signalling: Callable[[], bool] = lambda: False
     #: Our pile in preparation holds a special card.
     specials: Callable[[], bool] = lambda: False
+    #: The seats' names, for the words (the keys are their numbers).
+    names: Sequence[str] = ()
+
+    def player(self, number: int) -> str:
+        """Player ``number`` as the seat cards name them ("3 Bob"), or "Player 3"."""
+        if 0 < number <= len(self.names):
+            return f"{number} {self.names[number - 1]}"
+        return f"Player {number}"
 
     def can(self, kind: str) -> bool:
         return any(a.get("type") == kind for a in self.legal)
@@ -163,8 +171,8 @@ def why_not(action: str, parameters: tuple[object, ...], ctx: KeyContext) -> str
             return f"Player {number} is you: look at another player ({ctx.others()})."
         if isinstance(number, int) and 0 < number <= ctx.seats:
             others = ctx.lookable_numbers()
-            return (f"Player {number}'s pile is empty: a signal is about the card a pile "
-                    "shows." + (f" Look at {others}." if others else ""))
+            return (f"{ctx.player(number)}'s pile is empty: a signal is about the card a "
+                    "pile shows." + (f" Look at {others}." if others else ""))
         return f"No player {number} at this table: the others are {ctx.others()}."
     if action == "peek":
         symbol, word = SPECIALS["mirror"]

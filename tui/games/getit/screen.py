@@ -329,7 +329,7 @@ class GetItScreen(TableScreen):
         me = self.my_seat
         return KeyContext(self.view, self.legal, me,
                           signalling=lambda: self.signals.signalling(self.view, me),
-                          specials=lambda: bool(self.prep.specials()))
+                          specials=lambda: bool(self.prep.specials()), names=self.names)
 
     def check_game_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Exactly the keys that work now."""
