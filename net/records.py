@@ -49,6 +49,19 @@ DB_NAME = "games.sqlite3"
 Migration = str | Callable[[sqlite3.Connection], None]
 
 
+def _for_each_kept(db: sqlite3.Connection, fill: Callable[[int, dict[str, Any]], Any],
+                   game: str | None = None) -> None:
+    """A migration's step for every kept game (of ``game``): ``fill(id, record)``. A
+    damaged row stays as it is: reading it says so."""
+    rows = db.execute("SELECT id, record FROM games" + (" WHERE game = ?" if game else ""),
+                      (game,) if game else ()).fetchall()
+    for game_id, blob in rows:
+        try:
+            fill(game_id, json.loads(zlib.decompress(blob)))
+        except (zlib.error, ValueError, KeyError, TypeError, AttributeError, IndexError):
+            continue
+
+
 def _facts_and_keys(db: sqlite3.Connection) -> None:
     """Version 2: what statistics count (``facts``), what makes two records the same game
     (``fingerprint``, so an import is not kept twice) and whether a game was imported,
@@ -58,13 +71,9 @@ def _facts_and_keys(db: sqlite3.Connection) -> None:
                          ("imported", "INTEGER NOT NULL DEFAULT 0")):
         if column not in have:  # (a build between the two releases had some of them)
             db.execute(f"ALTER TABLE games ADD COLUMN {column} {kind}")
-    for game_id, blob in db.execute("SELECT id, record FROM games").fetchall():
-        try:
-            record = json.loads(zlib.decompress(blob))
-            db.execute("UPDATE games SET facts = ?, fingerprint = ? WHERE id = ?",
-                       (json.dumps(facts(record)), _key(record), game_id))
-        except (zlib.error, ValueError, KeyError, TypeError):
-            continue  # a damaged row stays as it is: reading it says so
+    _for_each_kept(db, lambda game_id, record: db.execute(
+        "UPDATE games SET facts = ?, fingerprint = ? WHERE id = ?",
+        (json.dumps(facts(record)), _key(record), game_id)))
     db.execute("CREATE INDEX IF NOT EXISTS games_by_fingerprint ON games (fingerprint)")
 
 
@@ -73,28 +82,19 @@ def _whose(db: sqlite3.Connection) -> None:
     games kept before (those kept before records said it have none)."""
     if "who" not in {row[1] for row in db.execute("PRAGMA table_info(players)")}:
         db.execute("ALTER TABLE players ADD COLUMN who TEXT")
-    for game_id, blob in db.execute("SELECT id, record FROM games").fetchall():
-        try:
-            players = json.loads(zlib.decompress(blob))["players"]
-            db.executemany("UPDATE players SET who = ? WHERE game_id = ? AND seat = ?",
-                           [(p.get("who"), game_id, i) for i, p in enumerate(players)
-                            if isinstance(p.get("who"), str)])
-        except (zlib.error, ValueError, KeyError, TypeError, AttributeError):
-            continue  # a damaged row stays as it is: reading it says so
+    _for_each_kept(db, lambda game_id, record: db.executemany(
+        "UPDATE players SET who = ? WHERE game_id = ? AND seat = ?",
+        [(p.get("who"), game_id, i) for i, p in enumerate(record["players"])
+         if isinstance(p.get("who"), str)]))
     db.execute("CREATE INDEX IF NOT EXISTS players_by_who ON players (who)")
 
 
 def _own_clues(db: sqlite3.Connection) -> None:
     """Version 4: a right GOT FIVE!'s clues are its caller's own (the table's were
     counted, which the end of the game never said), counted again for the games kept."""
-    for game_id, blob in db.execute(
-            "SELECT id, record FROM games WHERE game = 'gotfive'").fetchall():
-        try:
-            record = json.loads(zlib.decompress(blob))
-            db.execute("UPDATE games SET facts = ? WHERE id = ?",
-                       (json.dumps(facts(record)), game_id))
-        except (zlib.error, ValueError, KeyError, TypeError, AttributeError):
-            continue  # a damaged row stays as it is: reading it says so
+    _for_each_kept(db, lambda game_id, record: db.execute(
+        "UPDATE games SET facts = ? WHERE id = ?", (json.dumps(facts(record)), game_id)),
+        "gotfive")
 
 
 def moves_of(record: dict[str, Any]) -> int:
@@ -106,13 +106,8 @@ def moves_of(record: dict[str, Any]) -> int:
 def _moves_not_marks(db: sqlite3.Connection) -> None:
     """Version 5: a Got Five! game's moves counted without its marks (the history said
     49 moves of a game its review counted 41)."""
-    for game_id, blob in db.execute(
-            "SELECT id, record FROM games WHERE game = 'gotfive'").fetchall():
-        try:
-            db.execute("UPDATE games SET moves = ? WHERE id = ?",
-                       (moves_of(json.loads(zlib.decompress(blob))), game_id))
-        except (zlib.error, ValueError, KeyError, TypeError, AttributeError, IndexError):
-            continue  # a damaged row stays as it is: reading it says so
+    _for_each_kept(db, lambda game_id, record: db.execute(
+        "UPDATE games SET moves = ? WHERE id = ?", (moves_of(record), game_id)), "gotfive")
 
 
 MIGRATIONS: list[Migration] = [

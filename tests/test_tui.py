@@ -495,11 +495,7 @@ async def at_round_one_s_summary(pilot: Any) -> tuple[Any, SummaryScreen]:
     from engine.testing import stack_getout
 
     app = pilot.app
-    screen = await until(
-        pilot,
-        lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal and app.screen,
-        "our first turn",
-    )
+    screen = await our_first_turn(pilot, app)
     assert app.hosting.host is not None
     (table,) = app.hosting.host.tables.values()
     # One card left that plays: the round ends with our next move.

@@ -167,8 +167,10 @@ def kept_at(where: str, table: str, uid: str = "") -> bool:
     was made at (``net.seats.new_token``), and a new table with the id of one we sat at
     before the host restarted (``uid`` another) is not it (the list said "your seat is
     kept" of a table just opened)."""
+    from net.seats import token_table
+
     kept = recall_seat(where, table)
-    return kept is not None and (not uid or kept[1].partition(".")[0] == uid)
+    return kept is not None and (not uid or token_table(kept[1]) == uid)
 
 
 def forget_seat(where: str, table: str) -> None:
