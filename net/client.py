@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from net.inbox import Inbox, Message
@@ -329,17 +329,29 @@ class Client:
 
     async def request(self, kind: str, **fields: Any) -> Message:
         """Send a request with a fresh ``ref`` and wait for the reply that echoes it."""
+        return await self.send_request(kind, **fields)
+
+    def send_request(self, kind: str, **fields: Any) -> Coroutine[Any, Any, Message]:
+        """:meth:`request` in two halves: the request is written before this returns
+        (a key's move is on its way before the screen redraws for it), and the coroutine
+        returned waits for the reply; ``ConnectionLost`` at once if the line is down."""
         ref = next(self._refs)
         future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
         self._pending[ref] = future
         try:
             self._send({"type": kind, "ref": ref, **fields})
-            await self._writer.drain()
-        except (ConnectionError, OSError) as exc:
-            self._pending.pop(ref, None)
-            raise ConnectionLost(str(exc)) from None
         except BaseException:
             self._pending.pop(ref, None)
+            raise
+        return self._reply(ref, future)
+
+    async def _reply(self, ref: int, future: asyncio.Future[Message]) -> Message:
+        try:
+            await self._writer.drain()
+        except BaseException as exc:
+            self._pending.pop(ref, None)
+            if isinstance(exc, ConnectionError | OSError):
+                raise ConnectionLost(str(exc)) from None
             raise
         return await future
 
@@ -381,11 +393,8 @@ class Client:
 
     def _joined(self, reply: Message) -> Joined:
         table, seat, token = reply.get("table"), reply.get("seat"), reply.get("token")
-        if (
-            not isinstance(table, str)
-            or not (seat is None or (isinstance(seat, int) and not isinstance(seat, bool)))
-            or not (token is None or isinstance(token, str))
-        ):
+        if not isinstance(table, str) or not (token is None or isinstance(token, str)) or not (
+                seat is None or (isinstance(seat, int) and not isinstance(seat, bool))):
             raise ServerError(BAD_REPLY, f"the host sent a malformed 'joined' reply: {reply!r}")
         past = reply.get("past", [])
         if not isinstance(past, list) or not all(isinstance(p, dict) for p in past):
@@ -394,23 +403,16 @@ class Client:
         self.joined = Joined(table, seat, token)
         return self.joined
 
-    async def create_table(
-        self, name: str, game: str, seats: int, options: dict[str, Any] | None = None
-    ) -> Joined:
+    async def create_table(self, name: str, game: str, seats: int,
+                           options: dict[str, Any] | None = None) -> Joined:
         """Open a table and take its seat 0 as its creator."""
         fields: dict[str, Any] = {"name": name, "game": game, "seats": seats}
         if options:
             fields["options"] = options
         return self._joined(await self.request("create_table", **fields))
 
-    async def join(
-        self,
-        table: str,
-        seat: int | None = None,
-        *,
-        token: str | None = None,
-        spectate: bool = False,
-    ) -> Joined:
+    async def join(self, table: str, seat: int | None = None, *, token: str | None = None,
+                   spectate: bool = False) -> Joined:
         """Take a seat (``seat`` or the first free one), watch, or come back with a token."""
         fields: dict[str, Any] = {"table": table}
         if seat is not None:

@@ -15,6 +15,7 @@ after a rejoin — can replay it.
 from __future__ import annotations
 
 import os
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from net.client import Client, ConnectionLost, Joined, ServerError
@@ -222,6 +223,13 @@ class Session:
         elif method == "rename" and args:
             self.name = str(args[0])  # a reconnection says hello with the new name
         return result
+
+    def send(self, kind: str, **fields: Any) -> Coroutine[Any, Any, Message]:
+        """Write a request to the host now; await the result for its reply
+        (``Client.send_request``). ``ConnectionLost`` at once when the line is down."""
+        if self.client is None or self.client.closed:
+            raise ConnectionLost("the connection to the host is closed")
+        return self.client.send_request(kind, **fields)
 
     async def close(self) -> None:
         """Leave: close the connection (the seat stays reclaimable while the game runs)."""

@@ -25,6 +25,7 @@ writes only what is its own:
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on, work
@@ -369,12 +370,22 @@ class TableScreen(SparingFooter, TableSummaryScreen):
         """
         if wait:
             self.moving += 1
-        self._move(action, wait)
+        reply: Awaitable[Any] | ConnectionLost
+        try:
+            # Written now, before this key's redraw: the host (and the other screens)
+            # have the move that much sooner.
+            reply = self.session.send("act", action=action)
+        except ConnectionLost as exc:
+            reply = exc  # (said where every refusal is said)
+        self._move(action, wait, reply)
 
     @work(group="moves", exit_on_error=False)
-    async def _move(self, action: dict[str, Any], wait: bool) -> None:
+    async def _move(self, action: dict[str, Any], wait: bool,
+                    reply: Awaitable[Any] | ConnectionLost) -> None:
         try:
-            await self.session.request("act", action)
+            if isinstance(reply, ConnectionLost):
+                raise reply
+            await reply
             if wait:
                 # The host pushes the new view before it answers, on the same line: the
                 # client already holds it, so the keys wait for this screen to show it.
