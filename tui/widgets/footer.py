@@ -222,9 +222,10 @@ class TableFooter(Widget, can_focus=False):
         # keys change or scroll under a mouse that did not move).
         self.entries = self._keys
         texts, spans, x = self._layout()
-        # Too wide: the spare keys give way, one at a time, until the rest fit.
+        # Too wide: the spare keys give way, one at a time, until the rest fit (which
+        # they are is asked only then: it looks through the screen).
         spare = getattr(self.screen, "footer_spare", None)
-        for name in spare() if callable(spare) else ():
+        for name in spare() if callable(spare) and x > self.size.width else ():
             if x <= self.size.width:
                 break
             if any(e.name == name for e in self.entries):
