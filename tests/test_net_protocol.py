@@ -734,3 +734,20 @@ async def test_a_burst_of_frames_is_handed_on_a_turn_at_a_time() -> None:
         await asyncio.sleep(0)
     assert got == bodies and not transport.paused
     assert others == [per_turn]  # another callback ran before the burst's next turn
+
+
+async def test_a_request_is_on_its_way_before_its_reply_is_awaited() -> None:
+    """``send_request`` writes at once (a key's move reaches the host before the screen
+    redraws for it); awaiting it gives the reply, and a closed line says so at once."""
+    from net.client import ConnectionLost
+
+    async with running_host() as host, clients(host) as made:
+        ann, bob, _ = await _table_with_two(host, made)
+        reply = ann.send_request("chat", text="sent before awaited")
+        # Bob has it while Ann's reply is still not awaited.
+        chat = await bob.wait_for(lambda m: m["type"] == "chat")
+        assert chat["text"] == "sent before awaited"
+        assert (await reply)["type"] == "ok"
+        await ann.close()
+        with pytest.raises(ConnectionLost):
+            ann.send_request("chat", text="too late")

@@ -1769,3 +1769,28 @@ async def test_an_empty_pile_says_so_on_one_line(width: int, shown: str) -> None
         word = card.query_one(".face-word", Static)
         await until(pilot, lambda: str(word.render()) == shown, shown)
         assert shown in screen_text(app)
+
+
+async def test_a_signal_is_sent_to_the_host_before_the_screen_redraws_for_it() -> None:
+    """A look goes to the host first, then our screen shows it: the other screens have
+    it without waiting for our own redraw."""
+    app = solo_app(3, {"level": 1})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        await arrange_as_dealt(pilot, screen)
+        order: list[str] = []
+        send, redraw = screen.session.send, screen._redraw
+
+        def sending(*args: Any, **kwargs: Any) -> Any:
+            order.append("sent")
+            return send(*args, **kwargs)
+
+        def redrawing() -> None:
+            order.append("redrawn")
+            redraw()
+
+        screen.session.send = sending
+        screen._redraw = redrawing  # type: ignore[method-assign]
+        await pilot.press("2")
+        assert order == ["sent", "redrawn"]
+        await until(pilot, lambda: "look at" in screen_text(screen.my_place), "our look shown")
