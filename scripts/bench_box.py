@@ -19,6 +19,8 @@ everyone else's held up there — and the box meets every key of the room at onc
 
 - connect → first frame (the menu drawn) for the visitors that came in at that step;
 - keystroke → own screen, p50 and p99, per door;
+- keystroke → each table-mate's screen (their card of the visitor shows the look, or
+  no longer shows it), p50 and p99: the signal reaching the others, as they see it;
 - memory per visitor app (PSS, from /proc) and CPU per visitor (apps' CPU time over the
   step's wall time), and the box process's own CPU;
 - how late this script's own event loop wakes (its terminals': a key's screen is seen
@@ -57,6 +59,7 @@ from typing import Any
 import aiohttp
 import asyncssh
 import pyte
+from wcwidth import wcwidth
 
 from net.sshlogin import player_dir_name
 from net.webdoor import BROWSER_COOKIE, WebDoor
@@ -90,13 +93,72 @@ class Visitor(ABC):
         self.news = asyncio.Event()
         self.latencies: list[float] = []
         self.first_frame = 0.0
+        self._lines: list[str] | None = None
+        self._kept: dict[int, str] = {}
+        #: Waits for a table-mate's key to show here: (whose key, shown, sent at, into).
+        self.watching: list[tuple[str, Callable[[], bool], float, list[float]]] = []
 
     def feed(self, data: bytes) -> None:
         self.stream.feed(data)
+        self._lines = None
         self.news.set()
+        if self.watching:  # (checked at every write: no frame slips by unseen)
+            now = time.perf_counter()
+            for watch in [w for w in self.watching if w[1]()]:
+                self.watching.remove(watch)
+                watch[3].append((now - watch[2]) * 1000)
+
+    def watch(self, whose: str, shown: Callable[[], bool], sent: float,
+              into: list[float]) -> int:
+        """Time ``whose`` key (sent at ``sent``) until this screen shows it; returns how
+        many of their earlier keys never showed here before this one (superseded)."""
+        before = len(self.watching)
+        self.watching = [w for w in self.watching if w[0] != whose]
+        dropped = before - len(self.watching)
+        if shown():
+            # (Already so: timed only if it showed their last key; if not, this one
+            # undoes a key that never showed here, and there is nothing to see.)
+            if not dropped:
+                into.append((time.perf_counter() - sent) * 1000)
+        else:
+            self.watching.append((whose, shown, sent, into))
+        return dropped
+
+    def card(self, name: str) -> str:
+        """The lines inside the seat card titled with ``name`` ("" if not in sight)."""
+        lines = self.lines()
+        for row, line in enumerate(lines):
+            at = line.find(f" {name} ")
+            # (The card we look at has a double border: ╔═ … ═╗, ║.)
+            left = max(line.rfind("╭", 0, at), line.rfind("╔", 0, at))
+            if at < 0 or left < 0:
+                continue
+            right = min(i for i in (line.find("╮", at), line.find("╗", at), len(line))
+                        if i >= 0)
+            inside = []
+            for below in lines[row + 1:]:
+                if below[left:left + 1] not in ("│", "║"):
+                    break
+                inside.append(below[left + 1:right])
+            return "\n".join(inside)
+        return ""
+
+    def lines(self) -> list[str]:
+        """The screen's lines, as ``pyte.Screen.display`` gives them; only the lines a
+        write changed (pyte's ``dirty``) are read again: ``display`` reads every cell,
+        and the table-mates' screens are read at every write."""
+        if self._lines is None:
+            screen = self.screen
+            rows = range(screen.lines) if not self._kept else sorted(screen.dirty)
+            for y in rows:
+                if y < screen.lines:
+                    self._kept[y] = _line(screen, y)
+            screen.dirty.clear()
+            self._lines = [self._kept.get(y, "") for y in range(screen.lines)]
+        return self._lines
 
     def text(self) -> str:
-        return "\n".join(self.screen.display)
+        return "\n".join(self.lines())
 
     async def until(self, predicate: Callable[[], bool], timeout: float = WAIT) -> None:
         async def wait() -> None:
@@ -121,14 +183,14 @@ class Visitor(ABC):
         """Send keys (or a mouse report) to the app."""
 
     async def click(self, text: str) -> None:
-        for row, line in enumerate(self.screen.display):
+        for row, line in enumerate(self.lines()):
             if text in line:
                 await self.press(mouse_click(line.index(text) + 1, row))
                 return
         raise SystemExit(f"{self.name}: {text!r} is not on the screen:\n{self.text()}")
 
     def own_line(self) -> str:
-        return next((line for line in self.screen.display if "you (" in line), "")
+        return next((line for line in self.lines() if "you (" in line), "")
 
     @abstractmethod
     async def close(self) -> None:
@@ -191,6 +253,22 @@ class SshVisitor(Visitor):
         self.conn.close()
 
 
+def _line(screen: pyte.Screen, y: int) -> str:
+    """Line ``y`` of ``screen`` as ``pyte.Screen.display`` has it (a wide character's
+    second cell left out)."""
+    row = screen.buffer[y]
+    chars = []
+    wide = False
+    for x in range(screen.columns):
+        if wide:
+            wide = False
+            continue
+        char = row[x].data
+        wide = wcwidth(char[0]) == 2
+        chars.append(char)
+    return "".join(chars)
+
+
 def write_settings(box: Where, player_dir: str, settings: dict[str, Any]) -> None:
     """A player's settings as the app keeps them (its last table: the form starts there)."""
     path = box.data / "players" / player_dir
@@ -244,22 +322,35 @@ async def seat_group(box: Where, number: int) -> list[Visitor]:
     return visitors
 
 
-async def signal_loop(visitor: Visitor, seats: int, until: float, pace: float,
-                      steady: bool = False) -> None:
-    """Look at a seat, then stop, at a person's pace; time each key to its own screen.
-    Between keys the visitor thinks ``pace / 2`` seconds: on average (exponential), or
-    exactly if ``steady``."""
+async def signal_loop(visitor: Visitor, mates: list[Visitor], until: float, pace: float,
+                      others: list[float], steady: bool = False) -> int:
+    """Look at a seat, then stop, at a person's pace; time each key to its own screen,
+    and to each table-mate's (``others``: until their card of this visitor shows the
+    look, or shows it no more). Between keys the visitor thinks ``pace / 2`` seconds: on
+    average (exponential), or exactly if ``steady``. Returns how many keys never showed
+    on a table-mate's screen before the visitor's next key there."""
     me = int(visitor.own_line().split("you (", 1)[1].split(")", 1)[0])
+    superseded = 0
     await asyncio.sleep(random.uniform(0, pace))
     while time.perf_counter() < until:
-        target = random.choice([s for s in range(1, seats + 1) if s != me])
+        target = random.choice([s for s in range(1, len(mates) + 2) if s != me])
         for key, shown in ((str(target), lambda: "look at" in visitor.own_line()),
                            ("0", lambda: "look at" not in visitor.own_line())):
             start = time.perf_counter()
             await visitor.press(key)
+            looking = key != "0"
+            for mate in mates:
+                superseded += mate.watch(
+                    visitor.name, partial(looks, mate, visitor.name, looking), start, others)
             await visitor.until(shown, 30)
             visitor.latencies.append((time.perf_counter() - start) * 1000)
             await asyncio.sleep(pace / 2 if steady else random.expovariate(2 / pace))
+    return superseded
+
+
+def looks(mate: Visitor, name: str, looking: bool) -> bool:
+    """Whether ``mate``'s card of ``name`` shows them looking (as ``looking`` asks)."""
+    return ("looks at" in mate.card(name)) == looking
 
 
 async def loop_lag(until: float, lags: list[float], every: float = 0.005) -> None:
@@ -362,14 +453,21 @@ async def worker(where: Where) -> None:
             for visitor in seated:
                 visitor.latencies.clear()
             lags: list[float] = []
+            others: list[float] = []
             cpu = time.process_time()
             start = time.perf_counter()
             lag = asyncio.create_task(loop_lag(loop.time() + seconds, lags))
-            await asyncio.gather(*(signal_loop(v, GROUP, start + seconds, pace, steady)
-                                   for v in seated))
+            tables = [seated[i:i + GROUP] for i in range(0, len(seated), GROUP)]
+            superseded = await asyncio.gather(*(
+                signal_loop(v, [m for m in table if m is not v], start + seconds, pace,
+                            others, steady)
+                for table in tables for v in table))
             await lag
+            for visitor in seated:
+                visitor.watching.clear()
             answer({"latencies": {door: [x for v in seated if v.door == door
                                          for x in v.latencies] for door in ("web", "ssh")},
+                    "others": others, "superseded": sum(superseded),
                     "lags": lags, "cpu": time.process_time() - cpu})
         elif "close" in command:
             for visitor in seated:
@@ -445,6 +543,12 @@ async def main(steps: list[int], seconds: float, pace: float, steady: bool,
                     print(f"  key -> own screen ({door}): p50 {pct(lat, 0.5):6.1f} ms   "
                           f"p99 {pct(lat, 0.99):6.1f} ms   max {max(lat):6.1f} ms   "
                           f"(n={len(lat)})")
+                seen = [x for t in told_all for x in t["others"]]
+                missed = sum(t["superseded"] for t in told_all)
+                print(f"  key -> each table-mate's screen: p50 {pct(seen, 0.5):6.1f} ms   "
+                      f"p99 {pct(seen, 0.99):6.1f} ms   max {max(seen):6.1f} ms   "
+                      f"(n={len(seen)}; {missed} shown there only after that visitor's "
+                      f"next key)")
                 # A visitor waits for each key to show: when the box is slow, fewer keys
                 # are sent than asked, and that is said beside the latencies.
                 print(f"  keys: {sent / wall:.0f} a second in all "
