@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, OptionList
+from textual.widgets import DataTable, OptionList, Static
 
 from engine.bots.simulate import simulate
 from engine.record import Replay, who
@@ -509,3 +509,8 @@ async def test_a_review_s_footer_keeps_esc_in_sight(data_dir: Path, columns: int
         line = screen_text(app).splitlines()[-1]
         assert "← Previous" in line and "→ Next" in line and "›" not in line
         assert [e.name for e in footer.entries][:2] == ["step", "step"]
+        # The seat keys are named where the footer has no room for them.
+        seats = len(record["players"])
+        where = str(screen.query_one("#review-where", Static).render())
+        named = "seat" in [e.name for e in footer.entries]
+        assert named or f"(0 all, 1-{seats} a seat)" in where, (line, where)

@@ -209,6 +209,7 @@ class Stepper(Screen[None]):
         position needs beside the moves, the moves go under it."""
         self.set_class(self.size.width < self.BESIDE.get(self.game_id, 0), "stacked")
         self.query_one(TableFooter).compact = self.size.width < self.COMPACT_BELOW
+        self.query_one("#review-where", Static).update(self.where_words())
         self.call_after_refresh(self.query_one(OptionList).scroll_to_highlight)
         self.call_after_refresh(self.refresh_bindings)
 
@@ -351,6 +352,14 @@ class ReviewScreen(Stepper):
         if binding.action == "seat(0)":
             return f"1-{len(self.names)}"
         return None
+
+    def seen_words(self) -> str:
+        """Whose eyes, and where the footer has no room for them (a phone's width), the
+        keys that change them."""
+        words = super().seen_words()
+        if self.size.width and self.size.width < self.COMPACT_BELOW:
+            words += f" (0 all, 1-{len(self.names)} a seat)"
+        return words
 
     def result_text(self) -> str:
         return result_words(self.game_id, self.replay.final.result, self.names)
