@@ -370,9 +370,12 @@ def signalled_at(event: dict[str, Any], namer: Namer) -> str | None:
     return "; ".join(parts) or None
 
 
-def status_line(view: dict[str, Any], best: Any, *, short: bool = False) -> str:
+def status_line(view: dict[str, Any], best: Any, *, short: bool = False,
+                room: int = 0) -> str:
     """The line over the table: level, attempt, cards left, the Level X record (``short``:
-    in fewer words, for a narrow terminal, beside the timer)."""
+    in fewer words, for a narrow terminal, beside the timer). With ``room`` (cells), short
+    words are made to fit whole where they can: "left" goes first, then "untimed", then
+    the record; the attempt stays (a line cut with "…" cut it to "try…" or away)."""
     piles = view.get("piles") or []
     left = sum(int(p.get("count", 0)) for p in piles if isinstance(p, dict))
     total = int(view.get("cards") or 0)
@@ -385,12 +388,20 @@ def status_line(view: dict[str, Any], best: Any, *, short: bool = False) -> str:
         f"try {attempt}/{attempts}" if short else f"attempt {attempt} of {attempts}"]
     # (Short, the cards left come first: what a narrow line cuts with "…" is the attempt.)
     parts = [level_text(view.get("level")), *([cards, *tries] if short else [*tries, cards])]
+    record = []
     if view.get("level") == "X":
-        parts.append("no record yet" if not best else f"record {best}" if short
-                      else f"record {best} cards")
-    if not view.get("timer"):
-        parts.append("untimed" if short else "untimed practice")
-    return " · ".join(parts)
+        record = ["no record yet" if not best else f"record {best}" if short
+                  else f"record {best} cards"]
+    untimed = [] if view.get("timer") else ["untimed" if short else "untimed practice"]
+    line = " · ".join([*parts, *record, *untimed])
+    if not short or not room or len(line) <= room:
+        return line
+    parts[1] = parts[1].removesuffix(" left")
+    for fewer in ([*parts, *record, *untimed], [*parts, *record], parts):
+        line = " · ".join(fewer)
+        if len(line) <= room:
+            break
+    return line
 
 
 def to_you_text(facts: ToYou, width: int = 0) -> Text:

@@ -115,7 +115,10 @@ class SandTimer(Static):
         left = self.left()
         full = round(self.cells * left / self.total) if self.total > 0 else 0
         seconds = int(left + 0.999)
-        clock = f"time {seconds // 60}:{seconds % 60:02d}"
+        # (On a phone's width the short bar beside it says what it is: the words
+        # over the table need the room more than "time" does.)
+        word = "" if self.cells <= SHORT_BAR else "time "
+        clock = f"{word}{seconds // 60}:{seconds % 60:02d}"
         text = Text(style="bold")
         if 0 < left <= LOW and not self.paused:
             text.append(f"▶ {clock} ◀", style="reverse")

@@ -19,13 +19,22 @@ SHORT_STATUS = 90
 SHORT_TIMER = 60
 
 
+class StatusWords(Static):
+    """The line's words: they fit the room the timer leaves them, which changes with
+    the terminal's width and the timer's own text."""
+
+    def on_resize(self) -> None:
+        if isinstance(self.parent, TopLine):
+            self.parent.refit()
+
+
 class TopLine(Horizontal):
     """The table's top line and its sand timer."""
 
     _shown: tuple[dict[str, Any], dict[str, Any]] | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="getit-status", markup=False)
+        yield StatusWords("", id="getit-status", markup=False)
         yield SandTimer(id="timer")
 
     def show(self, msg: dict[str, Any], view: dict[str, Any]) -> None:
@@ -41,6 +50,10 @@ class TopLine(Horizontal):
         timer.remaining = (float(remaining) if view.get("phase") == "play"
                            and isinstance(remaining, int | float) else None)
 
+    def refit(self) -> None:
+        """Word the line again for the room it has now."""
+        self._words()
+
     def _words(self) -> None:
         width = self.screen.size.width
         self.query_one(SandTimer).cells = SHORT_BAR if width < SHORT_TIMER else BAR
@@ -48,8 +61,9 @@ class TopLine(Horizontal):
             return
         msg, view = self._shown
         best = ((msg.get("table") or {}).get("options") or {}).get("best")
-        set_text(self.query_one("#getit-status", Static),
-                 status_line(view, best, short=width < SHORT_STATUS))
+        status = self.query_one("#getit-status", Static)
+        set_text(status, status_line(view, best, short=width < SHORT_STATUS,
+                                     room=status.size.width))
 
     def on_resize(self) -> None:
         """In fewer words on a narrow terminal, in full on a wide one. (Only the words:
