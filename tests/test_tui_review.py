@@ -514,3 +514,28 @@ async def test_a_review_s_footer_keeps_esc_in_sight(data_dir: Path, columns: int
         where = str(screen.query_one("#review-where", Static).render())
         named = "seat" in [e.name for e in footer.entries]
         assert named or f"(0 all, 1-{seats} a seat)" in where, (line, where)
+
+
+@pytest.mark.parametrize("columns", [40, 60])
+async def test_a_getout_review_at_a_phone_s_width_shows_every_card_whole(
+        data_dir: Path, columns: int) -> None:
+    """Beside the move list at 40 columns a hand's column was 9 cells wide: "Geoff 11"
+    read "Geoff 1", another card. Narrower than the position needs, the moves go under
+    it, and every card of the seat's hand is there whole."""
+    from tui.games.getout.card import card_label
+
+    record = simulate("getout", 3, 4, {"match": False}, record=True)["record"]
+    replay = Replay(record)
+    app = make_app("Ann")
+    async with app.run_test(size=(columns, 30)) as pilot:
+        screen = ReviewScreen(record, replay)
+        await app.push_screen(screen)
+        for _ in range(3):
+            await pilot.press("right")
+        await pilot.press("2")
+        hand = [card_label(c) for c in replay.game_at(3).view(1)["hand"]]
+        await until(pilot, lambda: screen.seat == 1 and screen.at == 3, "seat 2, move 3")
+        await pilot.pause()
+        text = " ".join(line.strip() for line in screen_text(app).splitlines())
+        assert screen.has_class("stacked")
+        assert all(label in text for label in hand), (hand, screen_text(app))

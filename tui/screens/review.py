@@ -83,8 +83,11 @@ class Stepper(Screen[None]):
         Binding("shift+up", "scroll_position(-3)", "Scroll", show=False),
     ]
 
-    #: Columns the position needs beside the move list (Got Five!'s racks and board).
+    #: Columns the position needs beside the move list (Got Five!'s racks and board; a
+    #: hand of cards, a row of piles: at a phone's width, beside the list, "Geoff 11"
+    #: was cut to "Geoff 1", another card).
     BESIDE = {"gotfive": 120}
+    BESIDE_ANY = 70
     #: Below this many columns the footer packs its keys closer (a phone's).
     COMPACT_BELOW = 60
     #: The footer's keys: the stepping keys first, then a review's own (Esc last)...
@@ -207,7 +210,8 @@ class Stepper(Screen[None]):
     def on_resize(self) -> None:
         """A new size keeps the move shown in sight in the list; below the width the
         position needs beside the moves, the moves go under it."""
-        self.set_class(self.size.width < self.BESIDE.get(self.game_id, 0), "stacked")
+        self.set_class(self.size.width < self.BESIDE.get(self.game_id, self.BESIDE_ANY),
+                       "stacked")
         self.query_one(TableFooter).compact = self.size.width < self.COMPACT_BELOW
         self.query_one("#review-where", Static).update(self.where_words())
         self.call_after_refresh(self.query_one(OptionList).scroll_to_highlight)
