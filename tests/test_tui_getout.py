@@ -93,17 +93,26 @@ async def test_a_phone_s_screen_keeps_the_log_and_the_chat_line_in_sight(
         assert bool(scores.region) == (size != (45, 24))
 
 
-@pytest.mark.parametrize("width", [40, 45, 80])
-def test_the_round_s_table_keeps_each_player_on_one_line(width: int) -> None:
-    """At 40-45 columns "6 cards" and "root (you)" wrapped a word a line."""
-    from tui.games.getout.summary import summary_table
+@pytest.mark.parametrize("width", [40, 45, 60, 80])
+def test_the_round_s_points_name_every_player_whole(width: int) -> None:
+    """At 40-45 columns "6 cards" and "root (you)" wrapped a word a line; then, kept on
+    one line, the figures left the names no room ("…" for every name). On a narrow
+    screen each player's figures go under their name; on a wide one, a table row each."""
+    from tui.games.getout.summary import RoundTable
 
     view = {"last_round": {"points": [61, 5, 0], "winner": 2}, "hand_counts": [6, 2, 0],
-            "out": [False, False, False], "scores": [61, 5, 0]}
+            "out": [False, True, False], "scores": [61, 105, 0]}
     console = Console(width=width, file=io.StringIO(), record=True)
-    console.print(summary_table(view, ["Roberta the Great", "Bot 2", "Bot 3"], 0))
+    console.print(RoundTable(view, ["Roberta the Great", "Bot 2", "Bot 3"], 0))
     lines = console.export_text().splitlines()
-    assert len(lines) == 4 and "6 cards" in lines[1] and lines[1].startswith("Robert")
+    if width >= 60:
+        assert len(lines) == 4 and lines[1].startswith("Roberta")
+        assert "6 cards" in lines[1] and "out of the match" in lines[2]
+        assert "got out" in lines[3]
+    else:
+        assert lines == ["Roberta the Great (you)", "  6 cards · 61 points · total 61",
+                         "Bot 2 · out of the match", "  2 cards · 5 points · total 105",
+                         "Bot 3 · got out", "  no cards · 0 points · total 0"]
 
 
 async def test_playable_cards_carry_a_mark_and_keys_reach_beyond_the_ninth_card() -> None:

@@ -5,13 +5,66 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import RenderableType
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
 from tui.games.getout.card import NAMES
 from tui.screens.summary import GUEST_AT_END, Choice, SummaryScreen
 from tui.widgets.wrapped import HangingLine
+
+#: Below this width the round's table is a list, a player's figures under their name: as
+#: a table at a phone's 40 columns the figures left no room for the names ("…").
+NARROW = 60
+
+
+class RoundTable:
+    """The round's points, as a table where it fits (:func:`summary_table`), else as a
+    list (:func:`summary_lines`): decided at the width it is drawn at."""
+
+    def __init__(self, view: dict[str, Any], names: list[str], me: int | None) -> None:
+        self.view, self.names, self.me = view, names, me
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if options.max_width >= NARROW:
+            yield summary_table(self.view, self.names, self.me)
+        else:
+            yield from summary_lines(self.view, self.names, self.me)
+
+
+def _row(view: dict[str, Any], names: list[str], me: int | None,
+         seat: int) -> tuple[Text, Text, str]:
+    """A player's name (and "(you)"), the cards they were left holding, and what became
+    of them in the round ("got out", "out of the match", or nothing)."""
+    last = view.get("last_round") or {}
+    label = Text(names[seat], style="bold" if seat == me else "")
+    if seat == me:
+        label.append(" (you)", style="italic")
+    counts = view.get("hand_counts") or [0] * len(names)
+    held = counts[seat] if seat < len(counts) else 0
+    left = Text("—" if not held else f"{held} card{'' if held == 1 else 's'}")
+    note = ""
+    if seat == last.get("winner"):
+        note = "got out"
+    elif view["out"][seat]:
+        note = "out of the match"
+    return label, left, note
+
+
+def summary_lines(view: dict[str, Any], names: list[str], me: int | None) -> list[Text]:
+    """The round's points as a list: a line a player (name, what became of them), and
+    their figures under it."""
+    points = (view.get("last_round") or {}).get("points") or [0] * len(names)
+    lines = []
+    for seat in range(len(names)):
+        label, left, note = _row(view, names, me, seat)
+        if note:
+            label.append(f" · {note}")
+        lines.append(label)
+        held = "no cards" if left.plain == "—" else left.plain
+        lines.append(Text(f"  {held} · {points[seat]} points · total {view['scores'][seat]}",
+                          style="dim" if not note and seat != me else ""))
+    return lines
 
 
 def summary_table(view: dict[str, Any], names: list[str], me: int | None) -> Table:
@@ -20,7 +73,6 @@ def summary_table(view: dict[str, Any], names: list[str], me: int | None) -> Tab
     even once the round is over; our own is named under the table)."""
     last = view.get("last_round") or {}
     points = last.get("points") or [0] * len(names)
-    counts = view.get("hand_counts") or [0] * len(names)
     table = Table(box=None, expand=True, pad_edge=False)
     # (On a phone's 40 columns "6 cards" and "root (you)" wrapped a word a line: a name
     # is cut with "…" rather than wrapped, and a count is never cut.)
@@ -29,17 +81,8 @@ def summary_table(view: dict[str, Any], names: list[str], me: int | None) -> Tab
     table.add_column("points", justify="right")
     table.add_column("total", justify="right")
     table.add_column("", justify="left")
-    for seat, name in enumerate(names):
-        label = Text(name, style="bold" if seat == me else "")
-        if seat == me:
-            label.append(" (you)", style="italic")
-        held = counts[seat] if seat < len(counts) else 0
-        left = Text("—" if not held else f"{held} card{'' if held == 1 else 's'}")
-        note = ""
-        if seat == last.get("winner"):
-            note = "got out"
-        elif view["out"][seat]:
-            note = "out of the match"
+    for seat in range(len(names)):
+        label, left, note = _row(view, names, me, seat)
         table.add_row(label, left, str(points[seat]), str(view["scores"][seat]), note)
     return table
 
@@ -99,7 +142,7 @@ def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
         waiting = "The others play on without you."
     # (No id: with the bots at full speed the next round's summary may open while the
     # last one is still being taken down, and two screens of one id crash the app.)
-    body: list[RenderableType] = [summary_table(view, names, me)]
+    body: list[RenderableType] = [RoundTable(view, names, me)]
     if me is not None and view.get("hand") and winner != me:
         body.append(cards_left(view["hand"]))
     body.append(how_points_count(view))
