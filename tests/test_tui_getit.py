@@ -1797,3 +1797,33 @@ async def test_a_signal_is_sent_to_the_host_before_the_screen_redraws_for_it() -
         await pilot.press("2")
         assert order == ["sent", "redrawn"]
         await until(pilot, lambda: "look at" in screen_text(screen.my_place), "our look shown")
+
+
+async def test_the_last_seconds_keep_the_top_line_whole_on_a_phone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the last ten seconds "▶ 0:07 ◀" made the timer wider than it was laid out:
+    its bar was cut off, and after a resize the words were squeezed instead ("try…").
+    The timer keeps one width, and the words stay whole, through a resize too."""
+    monkeypatch.setattr(SandTimer, "clock", staticmethod(lambda: 1000.0))  # (time stands)
+    app = solo_app(6, {"level": 1, "timer": 60})
+    async with app.run_test(size=(40, 24)) as pilot:
+        screen = await open_table(pilot)
+        await arrange_as_dealt(pilot, screen)
+        status = screen.query_one("#getit-status", Static)
+        timer = screen.query_one(SandTimer)
+        await until(pilot, lambda: timer.region.width and timer.display, "the timer")
+        wide = timer.region.width
+        timer.remaining = 5.0
+
+        def whole() -> bool:
+            words, shown = str(status.render()), timer.render().plain
+            return ("▶" in shown and "…" not in words and "try 1/2" in words
+                    and cell_len(shown) <= timer.region.width
+                    and status.region.right < timer.region.x)
+
+        await until(pilot, whole, "the last seconds, all of it in sight")
+        assert timer.region.width == wide
+        for size in ((45, 24), (40, 24)):
+            await pilot.resize_terminal(*size)
+            timer.remaining = 5.0
+            await until(pilot, whole, f"the last seconds at {size}")

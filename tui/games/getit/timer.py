@@ -6,6 +6,7 @@ import math
 import time
 
 from rich.text import Text
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Static
@@ -32,10 +33,11 @@ class SandTimer(Static):
     """
 
     remaining: reactive[float | None] = reactive(None, always_update=True)
-    total: reactive[float] = reactive(60.0)
-    paused: reactive[bool] = reactive(False)
+    # (Each may change the timer's width: see ``get_content_width``.)
+    total: reactive[float] = reactive(60.0, layout=True)
+    paused: reactive[bool] = reactive(False, layout=True)
     #: What the timer says while paused (why it stands still).
-    why_paused: reactive[str] = reactive("paused")
+    why_paused: reactive[str] = reactive("paused", layout=True)
     #: Cells of the bar.
     cells: reactive[int] = reactive(BAR, layout=True)  # (its width is its text's)
 
@@ -106,6 +108,30 @@ class SandTimer(Static):
             return max(0.0, self.remaining)
         return max(0.0, self.remaining - (self.clock() - self._since))
 
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        """As wide as the timer ever reads with these settings, its last seconds
+        included: the words beside it keep one width (the "▶ ◀" of the last ten
+        seconds cut the bar off, and after a resize squeezed the words instead)."""
+        if self.remaining is None:
+            return 0
+        minutes = len(str(int(max(self.total, 0)) // 60))
+        clock = len(self._word()) + minutes + 3
+        widest = max(clock + 1 + self.cells, len(self._low(clock)))
+        if self.paused:
+            widest = clock + 1 + self.cells + 1 + len(self.why_paused)
+        return widest
+
+    def _word(self) -> str:
+        # (On a phone's width the short bar beside it says what it is: the words over
+        # the table need the room more than "time" does.)
+        return "" if self.cells <= SHORT_BAR else "time "
+
+    def _low(self, clock: int) -> str:
+        """The last seconds' line, as wide as it is drawn: "▶ 0:07 ◀", and on a wide
+        screen the bar after it (a phone's short bar gives way: its last cell said
+        nothing the clock does not)."""
+        return f"▶ {'0' * clock} ◀" + ("" if self.cells <= SHORT_BAR else " " + "░" * self.cells)
+
     def render(self) -> Text:
         """time 0:41 ██████████░░░░░ — and in the last seconds, ``▶ time 0:07 ◀`` in
         reverse video, so the end shows on a monochrome terminal and from the corner of
@@ -115,13 +141,12 @@ class SandTimer(Static):
         left = self.left()
         full = round(self.cells * left / self.total) if self.total > 0 else 0
         seconds = int(left + 0.999)
-        # (On a phone's width the short bar beside it says what it is: the words
-        # over the table need the room more than "time" does.)
-        word = "" if self.cells <= SHORT_BAR else "time "
-        clock = f"{word}{seconds // 60}:{seconds % 60:02d}"
+        clock = f"{self._word()}{seconds // 60}:{seconds % 60:02d}"
         text = Text(style="bold")
         if 0 < left <= LOW and not self.paused:
             text.append(f"▶ {clock} ◀", style="reverse")
+            if self.cells <= SHORT_BAR:
+                return text
             text.append(" ")
         else:
             text.append(f"{clock} ")
