@@ -29,7 +29,7 @@ class SandTimer(Static):
     """
 
     DEFAULT_CSS = """
-    SandTimer { width: auto; height: 1; }
+    SandTimer { width: auto; height: 1; text-align: right; }
     """
 
     remaining: reactive[float | None] = reactive(None, always_update=True)
