@@ -1122,6 +1122,9 @@ def test_a_special_card_in_sight_is_named_with_the_keys_it_asks_for() -> None:
     assert my_signals(view("mirror"), namer) == (
         "no signal — ◧ mirror in sight: peek at your card (p)")
     assert my_signals(view("mirror", {"peek": True}), namer) == "peeking"
+    emptied = view("mirror")
+    emptied["piles"][1]["count"] = 0  # no card of ours left: nothing to peek at
+    assert "peek" not in my_signals(emptied, namer)
     assert my_signals(view("speech"), namer) == "no signal — ✎ speech bubble in sight: talk (t)"
     # Everyone smiling, looking past or peeking at us says play, whatever we signal
     # (a player looking elsewhere was told nothing while the table waited for them).

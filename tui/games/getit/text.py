@@ -234,7 +234,11 @@ def _special_hint(view: dict[str, Any], me: int | None, mine: dict[str, Any]) ->
         if seat_index(mine.get("look")) == seat:
             return f"{SPECIALS[kind][0]} on {n}: {verb} ({key})"
         return f"{SPECIALS[kind][0]} on {n}: look ({n}), then {verb} ({key})"
-    if "mirror" in shown.values() and not mine.get("peek"):
+    piles = view.get("piles") or []
+    ours = piles[me] if me is not None and me < len(piles) else None
+    # (No card of ours left: nothing to peek at, and it said to.)
+    if ("mirror" in shown.values() and not mine.get("peek") and isinstance(ours, dict)
+            and int(ours.get("count") or 0) > 0):
         return f"{SPECIALS['mirror'][0]} mirror in sight: peek at your card (p)"
     if "speech" in shown.values():
         return f"{SPECIALS['speech'][0]} speech bubble in sight: talk (t)"
