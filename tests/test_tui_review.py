@@ -512,8 +512,10 @@ async def test_a_review_s_footer_keeps_esc_in_sight(data_dir: Path, columns: int
         # The seat keys are named where the footer has no room for them.
         seats = len(record["players"])
         where = str(screen.query_one("#review-where", Static).render())
-        named = "seat" in [e.name for e in footer.entries]
-        assert named or f"(0 all, 1-{seats} a seat)" in where, (line, where)
+        shown = [e.name for e in footer.entries]
+        assert "seat" in shown or f"(0 all, 1-{seats} a seat)" in where, (line, where)
+        assert "play" in shown or "space plays" in where, (line, where)
+        assert "part" in shown or "(] next)" in where, (line, where)
 
 
 @pytest.mark.parametrize("columns", [40, 60])

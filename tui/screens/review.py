@@ -184,10 +184,27 @@ class Stepper(Screen[None]):
         when = self.time_at(self.at) if self.at else None
         if self._timed() and when is not None:
             where += f" · {clock(when)}"
+        # (Keys the footer has no room for, on a narrow screen, are named here.)
         if self.parts:
             where += f" · {part} {count} of {len(self.parts) + dealt}"
-        playing = " · playing (space pauses)" if self._playing else ""
+            where += " (] next)" if self.not_in_footer("part") else ""
+        playing = (" · playing (space pauses)" if self._playing
+                   else " · space plays" if self.not_in_footer("play") else "")
         return f"{where} · {self.seen_words()}{playing}"
+
+    #: The keys the footer drew last (``None``: not drawn yet).
+    _in_footer: frozenset[str] | None = None
+
+    def footer_drawn(self, names: frozenset[str]) -> None:
+        """The footer drew these keys (``TableFooter``): the ones it had no room for
+        are named in the line that says where the review is."""
+        if names != self._in_footer:
+            self._in_footer = names
+            self.query_one("#review-where", Static).update(self.where_words())
+
+    def not_in_footer(self, name: str) -> bool:
+        """Whether the footer left out the key ``name`` (it had no room)."""
+        return self._in_footer is not None and name not in self._in_footer
 
     def draw_position(self) -> RenderableType | None:
         """The position after :attr:`at` moves (``None``: not here yet; override)."""
@@ -213,7 +230,6 @@ class Stepper(Screen[None]):
         self.set_class(self.size.width < self.BESIDE.get(self.game_id, self.BESIDE_ANY),
                        "stacked")
         self.query_one(TableFooter).compact = self.size.width < self.COMPACT_BELOW
-        self.query_one("#review-where", Static).update(self.where_words())
         self.call_after_refresh(self.query_one(OptionList).scroll_to_highlight)
         self.call_after_refresh(self.refresh_bindings)
 
@@ -358,10 +374,10 @@ class ReviewScreen(Stepper):
         return None
 
     def seen_words(self) -> str:
-        """Whose eyes, and where the footer has no room for them (a phone's width), the
+        """Whose eyes, and where the footer has no room for them (a narrow screen), the
         keys that change them."""
         words = super().seen_words()
-        if self.size.width and self.size.width < self.COMPACT_BELOW:
+        if self.not_in_footer("seat"):
             words += f" (0 all, 1-{len(self.names)} a seat)"
         return words
 

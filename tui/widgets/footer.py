@@ -248,6 +248,10 @@ class TableFooter(Widget, can_focus=False):
                 segments.append(Segment(" ", margin))
         self._line = Strip(segments, x)
         self.refresh()
+        # (A screen may name elsewhere the keys there was no room for.)
+        drawn = getattr(self.screen, "footer_drawn", None)
+        if callable(drawn):
+            drawn(frozenset(e.name for e in self.entries))
 
     def _layout(self) -> tuple[list[tuple[str, str]], list[tuple[int, int]], int]:
         """Each drawn key's text (key, words) and span, and the whole line's width."""
