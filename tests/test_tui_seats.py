@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import random
 from typing import Any
 
@@ -122,3 +123,28 @@ def test_a_long_name_is_cut_before_its_marks() -> None:
     assert fit_player(Text("Annabelle"), 5).plain == "Annabelle"  # no marks: cut as usual
     # No room for a name beside its marks: the marks alone (beside the seat's number).
     assert fit_player(Text("root [away]"), 7).plain == "[away]"
+
+
+def test_a_spare_word_gives_way_to_a_name_it_would_cut() -> None:
+    """GET OUT!'s "dealer" took a column at 45 columns and "Bartholomew (you)" read
+    "Barthol… (you)": the spare words give way where a name would be cut, and only there."""
+    from rich.console import Console
+
+    from tui.widgets.seats import _Seats
+
+    titles = ["", "#", "player", "cards", "score", ""]
+    me = Text("Bartholomew")
+    me.append(" (you)")
+    rows: list[list[Text | str]] = [
+        [Text("▶"), "1", me, "6", "0", ""], [Text(""), "2", Text("Bot 2 [bot]"), "6", "0",
+                                             "dealer"],
+        [Text(""), "3", Text("Bot 3 [bot]"), "5", "0", "out"]]
+
+    def drawn(width: int) -> str:
+        console = Console(width=width, record=True, file=io.StringIO())
+        console.print(_Seats(titles, rows, Style(), None, frozenset({"dealer"})))
+        return console.export_text()
+
+    narrow, wide = drawn(45), drawn(60)
+    assert "Bartholomew (you)" in narrow and "dealer" not in narrow and "out" in narrow
+    assert "Bartholomew (you)" in wide and "dealer" in wide

@@ -26,6 +26,9 @@ class SeatsPanel(Static):
     me: reactive[int | None] = reactive(None)
     turn: reactive[int | None] = reactive(None)
     columns: reactive[dict[str, list[Any]]] = reactive(dict, always_update=True)
+    #: Words of the columns that give way to the players' names where the names would be
+    #: cut (GET OUT!'s "dealer": at a phone's width it cut "Bartholomew (you)").
+    spare: frozenset[str] = frozenset()
 
     def render(self) -> _Seats:
         """The seats as a table (as lines laid out like one, when they fit the width)."""
@@ -33,7 +36,8 @@ class SeatsPanel(Static):
         rows = [self.row(seat) for seat in self.seats]
         shorts = [self.player(seat, short=True) if seat.get("for") else None
                   for seat in self.seats]
-        return _Seats(titles, rows, self.app.console.get_style("table.header"), shorts)
+        return _Seats(titles, rows, self.app.console.get_style("table.header"), shorts,
+                      self.spare)
 
     def row(self, seat: dict[str, Any]) -> list[Text | str]:
         """One seat's cells: the turn marker, number, name (with marks) and the columns."""
@@ -72,24 +76,38 @@ class _Seats:
     """
 
     def __init__(self, titles: list[str], rows: list[list[Text | str]], header: Style,
-                 shorts: list[Text | None] | None = None) -> None:
+                 shorts: list[Text | None] | None = None,
+                 spare: frozenset[str] = frozenset()) -> None:
         self.titles, self.rows, self.header = titles, rows, header
         #: Each row's shorter player cell, if it has one, for when the long one is cut.
         self.shorts = shorts
+        #: Column words that give way where a name would be cut.
+        self.spare = spare
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         """The lines (the table, when the columns do not fit). In a wide panel the
         player's column takes only a little more than its longest name: the other
         columns stay beside the names, not across the screen from them (160 columns)."""
         width = min(options.max_width, _natural_width(self.titles, self.rows) + PLAYER_SLACK)
-        lines = _laid_out(self.titles, self.rows, width, self.header, self.shorts)
+        rows = self.rows
+        if self.spare and _names_cut(self.titles, rows, width):
+            rows = [[*row[:3], *("" if str(cell) in self.spare else cell for cell in row[3:])]
+                    for row in rows]
+        lines = _laid_out(self.titles, rows, width, self.header, self.shorts)
         if lines is None:  # (too narrow for the columns: every name as short as it goes)
-            shorts = self.shorts or [None] * len(self.rows)
+            shorts = self.shorts or [None] * len(rows)
             rows = [row if short is None else [*row[:2], short, *row[3:]]
-                    for row, short in zip(self.rows, shorts, strict=True)]
+                    for row, short in zip(rows, shorts, strict=True)]
             yield _table(self.titles, rows)
         else:
             yield lines
+
+
+def _names_cut(titles: list[str], rows: list[list[Text | str]], width: int) -> bool:
+    """Whether some player's cell would not fit its column at ``width``."""
+    cells = [[Text(cell) if isinstance(cell, str) else cell for cell in row] for row in rows]
+    inner = _widths(titles, cells, width)
+    return inner is None or any(row[2].cell_len > inner[2] for row in cells)
 
 
 #: Cells the player's column may take beyond its longest name (in a wide panel).

@@ -115,6 +115,7 @@ class GetOutScreen(TableScreen):
         """Pass the new state down to the widgets."""
         table = msg["table"]
         seats = self.query_one(SeatsPanel)
+        seats.spare = frozenset({"dealer"})
         seats.me = self.my_seat
         seats.turn = view["turn"]
         seats.columns = {
