@@ -169,11 +169,12 @@ def test_the_top_line_says_it_in_fewer_words_on_a_narrow_terminal() -> None:
     assert status_line(level_x, 12) == "Level X · 17 of 22 cards left · record 12 cards · " \
         "untimed practice"
     assert status_line(level_x, 12, short=True) == "Level X · 17/22 left · record 12 · untimed"
-    # Fitted to a room: "left" goes, then "untimed", then the record; the attempt stays.
+    # Fitted to a room: the total goes, then "untimed", then the record; the attempt
+    # stays.
     assert status_line(view, None, short=True, room=30) == "Level 5 · 17/22 left · try 1/2"
-    assert status_line(view, None, short=True, room=25) == "Level 5 · 17/22 · try 1/2"
-    assert status_line(level_x, 12, short=True, room=30) == "Level X · 17/22 · record 12"
-    assert status_line(level_x, 12, short=True, room=12) == "Level X · 17/22"
+    assert status_line(view, None, short=True, room=27) == "Level 5 · 17 left · try 1/2"
+    assert status_line(level_x, 12, short=True, room=30) == "Level X · 17 left · record 12"
+    assert status_line(level_x, 12, short=True, room=12) == "Level X · 17 left"
 
 
 def test_a_signal_pressed_as_its_target_card_changed_is_about_the_card_seen(

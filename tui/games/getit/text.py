@@ -378,8 +378,9 @@ def status_line(view: dict[str, Any], best: Any, *, short: bool = False,
                 room: int = 0) -> str:
     """The line over the table: level, attempt, cards left, the Level X record (``short``:
     in fewer words, for a narrow terminal, beside the timer). With ``room`` (cells), short
-    words are made to fit whole where they can: "left" goes first, then "untimed", then
-    the record; the attempt stays (a line cut with "…" cut it to "try…" or away)."""
+    words are made to fit whole where they can: the cards' total goes first ("9 left",
+    not "9/10", which read as played), then "untimed", then the record; the attempt stays
+    (a line cut with "…" cut it to "try…" or away)."""
     piles = view.get("piles") or []
     left = sum(int(p.get("count", 0)) for p in piles if isinstance(p, dict))
     total = int(view.get("cards") or 0)
@@ -400,7 +401,8 @@ def status_line(view: dict[str, Any], best: Any, *, short: bool = False,
     line = " · ".join([*parts, *record, *untimed])
     if not short or not room or len(line) <= room:
         return line
-    parts[1] = parts[1].removesuffix(" left")
+    if view.get("phase") != "prepare":
+        parts[1] = f"{left} left"
     for fewer in ([*parts, *record, *untimed], [*parts, *record], parts):
         line = " · ".join(fewer)
         if len(line) <= room:
