@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 #: Cells of the sand timer's bar (:data:`SHORT_BAR` on a phone's width).
 BAR = 15
-SHORT_BAR = 6
+SHORT_BAR = 4  # (a cell a quarter of a minute: the words beside it need the room)
 #: Seconds left from which the timer says that time is running out.
 LOW = 10
 
