@@ -1388,3 +1388,17 @@ async def test_slash_on_a_round_s_summary_opens_the_chat_line_and_deals_nothing(
         await pilot.press(*"nice one", "enter")
         await until(pilot, lambda: "nice one" in screen_text(app), "the line sent")
         assert screen.update["view"]["round"] == 1 and not summary.is_attached
+
+
+async def test_the_lobby_s_buttons_are_whole_at_a_phone_s_width() -> None:
+    """At 40 columns "Start (^s)" was cut at the edge ("Start (^")."""
+    from textual.widgets import Button
+
+    app = make_app("Ann")
+    async with app.run_test(size=(40, 30)) as pilot:
+        lobby = await open_lobby(app, pilot)
+        await until(pilot, lambda: lobby.live, "the lobby shown")
+        await pilot.pause()
+        start = lobby.query_one("#start", Button)
+        assert start.region.width and start.region.right <= 40 - 1
+        assert "Start (^s)" in screen_text(app)
