@@ -246,6 +246,20 @@ async def test_on_a_phone_held_upright_the_rack_comes_in_two_rows_and_a_click_co
         assert clue == {**clue, "clue": "compare", "position": 4, "tile": tile}
 
 
+async def test_at_40_columns_by_24_with_a_scrollbar_the_rack_is_whole() -> None:
+    """At 40 × 24 the table scrolls, its scrollbar leaves 39 columns, and the rack's two
+    rows lost their last cell ("3[E?"): there it comes in three rows, every tile whole."""
+    app = solo_app()
+    async with app.run_test(size=(40, 24)) as pilot:
+        screen = await my_turn(pilot)
+        rack = screen.query_one(MyRack)
+        await pilot.pause()
+        lines = str(rack.render()).splitlines()
+        assert all(len(line.rstrip()) <= rack.content_region.width for line in lines), lines
+        assert all(any(f"{k}[" in line for line in lines) for k in range(1, 6))
+        assert all(line.count("]") == line.count("[") for line in lines)
+
+
 async def test_marks_by_key_and_click_survive_leaving_and_rejoining() -> None:
     host = Host("test host", bot_delay=0.01)
     await host.start("127.0.0.1", 0)

@@ -23,13 +23,12 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.text import Text
 
 from engine.core import Game
-from engine.gotfive import RACK
 from engine.gotfive_hint import hint_for
 from net.fanout import wire_time
 from tui.games.getit.text import card_short, card_text, level_text, signal_lines
 from tui.games.getout.card import card_label, image_label
 from tui.games.gotfive.board import BOARD_TEXT_WIDTH, board_text, seen_in
-from tui.games.gotfive.grid import HALVES, WHOLE
+from tui.games.gotfive.grid import HALVES, THIRDS, WHOLE
 from tui.games.gotfive.rack import grid
 from tui.games.gotfive.text import tile_text
 from tui.notices import Namer
@@ -132,8 +131,6 @@ def getout_position(p: Position) -> Group:
 #: The width of a tile and of a notch in a Got Five! rack's grid: as in play, room for
 #: a tile with its dots and a space (a sorted tile under a notch keeps every dot).
 RACK_TILE, RACK_NOTCH = 7, 6
-#: A rack in three rows, where two do not fit (a phone's 40 columns): two positions a row.
-THIRDS = (range(2), range(2, 4), range(4, RACK + 1))
 
 
 class Fitted:

@@ -68,13 +68,18 @@ WHOLE = (range(RACK + 1),)
 #: The rack in two rows (a phone held upright): notch 0 to tile 3, then notch 3 to
 #: notch 5 — each notch drawn once, in reading order.
 HALVES = (range(3), range(3, RACK + 1))
+#: The rack in three rows, where two do not fit (a phone's 40 columns less a scrollbar):
+#: two positions a row.
+THIRDS = (range(2), range(2, 4), range(4, RACK + 1))
+#: The least width of a rack in two rows.
+HALVES_WIDTH = 40
 
 
 def rack_columns(width: int) -> tuple[int, int]:
     """(tile column width, notch column width) for a rack ``width`` cells wide: as wide
     as the row has room for, never narrower than the widest tile and clue they hold
     (``=C33•••`` under a tile, ``C33•••`` in a notch)."""
-    if rack_parts(width) == HALVES:
+    if rack_parts(width) != WHOLE:
         return 7, max(6, min(7, (width - 4 - 3 * 7) // 3))
     return row_columns(width)
 
@@ -89,8 +94,11 @@ def row_columns(width: int) -> tuple[int, int]:
 
 
 def rack_parts(width: int) -> tuple[range, ...]:
-    """The rack in one row, or in two where one row does not fit ``width``."""
-    return WHOLE if width >= 4 + 5 * 7 + 6 * 6 else HALVES
+    """The rack in one row, or in two (three) where one (two) do not fit ``width``: at
+    40 columns a scrollbar left 39, and two rows lost their last cell ("3[E?")."""
+    if width >= 4 + 5 * 7 + 6 * 6:
+        return WHOLE
+    return HALVES if width >= HALVES_WIDTH else THIRDS
 
 
 def part_height(clues: Sequence[dict[str, Any]], seat: int, max_lines: int,
