@@ -72,7 +72,8 @@ def piles_table(view: dict[str, Any], namer: Namer) -> Table:
     table = Table(box=None, expand=True, pad_edge=False, title="The piles, laid open",
                   title_justify="left")
     table.add_column("held by", no_wrap=True)
-    table.add_column("left in the pile (top first)", ratio=1)
+    # (Short: at a phone's width a longer heading wrapped into the names' column.)
+    table.add_column("left, top first", ratio=1)
     piles = reveal.get("piles") or []
     for holder, cards in enumerate(piles):
         row = Text()
