@@ -229,3 +229,26 @@ def test_an_opponents_play_is_remembered_and_weighs_the_deals() -> None:
     seen = sum(costlier(known.deal(rng, blocks).hands[1]) for _ in range(400))
     blind = sum(costlier(known.deal(rng).hands[1]) for _ in range(400))
     assert seen < blind / 2
+
+
+def test_a_match_s_playout_is_scored_by_the_room_left_under_the_limit() -> None:
+    """In a match the strong bot scores a playout's end by its share of the room left
+    under the limit among the players still in: an opponent pushed over the limit is
+    worth as much to it as points of its own kept low."""
+    from types import SimpleNamespace
+
+    from engine.bots.getout_search import match_share
+    from engine.getout_fast import face_of
+
+    known: Any = SimpleNamespace(me=0, limit=100, out=[False, False, False, True],
+                                 scores=[10, 85, 0, 120])
+    five, ten = face_of("geoff 5"), face_of("kevin 10")
+    pushed_out = match_share(known, [[five], [ten, face_of("shirley 10")], [], []], 2)
+    kept_in = match_share(known, [[five], [ten], [], []], 2)
+    assert pushed_out == pytest.approx(86 / (86 + 0 + 101))
+    assert kept_in == pytest.approx(86 / (86 + 6 + 101))
+    assert pushed_out > kept_in
+    assert match_share(known, [[], [ten], [five], []], 0) == pytest.approx(91 / (91 + 6 + 96))
+    # Over the limit ourselves: nothing.
+    assert match_share(SimpleNamespace(**{**vars(known), "scores": [99, 0, 0, 0]}),
+                       [[ten], [], [], []], 1) == 0.0

@@ -16,8 +16,10 @@ on every deal). For every imagined deal it
 2. plays each of its moves on that deal and the round out from there with every seat
    greedy (``FastRound.playout``: the engine's rules on bare numbers, no views or
    dicts), now and then a random card, with the same luck after every move;
-3. scores the end: a round won is 1; in a match a round lost costs the points left in
-   hand (a lost round of a single-round game is 0).
+3. scores the end: in a single round, a round won is 1 and a round lost 0; in a match,
+   its share of the room left under the limit among the players still in, once the
+   round's points are added (:func:`match_share`): points that push an opponent out
+   count as well as our own kept low.
 
 The moves go in rounds of deals, the worse half dropping out after each (successive
 halving), and it plays the move with the best total. It reads nothing but its views and
@@ -60,16 +62,14 @@ SLIP = 0.1
 #: The moves a playout makes on average (heads-up, about 33): a search stops after
 #: ``iterations`` times this many, however long its playouts run.
 STEPS_PER_PLAYOUT = 40
-#: In a match, the points in hand that cost a whole round won.
-POINTS_SCALE = 40.0
 
 
 class Knowledge:
     """What a view tells of the cards: the faces this seat holds and those it has seen,
     the unknown faces, and which of them may be in the draw pile."""
 
-    __slots__ = ("counts", "draw_count", "hand", "may_draw", "me", "named", "out", "pile",
-                 "turn", "unseen")
+    __slots__ = ("counts", "draw_count", "hand", "limit", "may_draw", "me", "named", "out",
+                 "pile", "scores", "turn", "unseen")
 
     def __init__(self, view: View) -> None:
         wilds = iter(WILD_FACES)
@@ -93,6 +93,9 @@ class Knowledge:
         self.counts: list[int] = list(view["hand_counts"])
         self.out: list[bool] = list(view.get("out") or [False] * len(self.counts))
         self.draw_count: int = view["draw_count"]
+        #: The match's totals before this round, and the limit a total may not pass.
+        self.scores: list[int] = [int(x) for x in view.get("scores") or [0] * len(self.counts)]
+        self.limit: int = int(view.get("limit") or 100)
         self.turn: int = view["turn"] if view.get("turn") is not None else self.me
         # Cards turned over into the draw pile and not seen since: the draw pile is made of
         # them alone. Wild cards are alike, so those seen are counted as turned ones first.
@@ -260,10 +263,10 @@ class GetOutSearchBot:
                         rng.setstate(luck)
                         winner = round_.playout(rng, slip)
                         steps_left -= round_.steps
-                    if winner == me:
+                    if match:
+                        totals[k] += match_share(known, round_.hands, winner)
+                    elif winner == me:
                         totals[k] += 1.0
-                    elif match:
-                        totals[k] -= min(1.0, hand_points(round_.hands[me]) / POINTS_SCALE)
                 if steps_left <= 0:
                     break
                 yield max(1, before - steps_left)
@@ -273,6 +276,25 @@ class GetOutSearchBot:
                 alive.sort(key=lambda i: -totals[i])
                 alive = alive[:(len(alive) + 1) // 2]
         return moves[max(alive, key=lambda i: totals[i])]
+
+
+def match_share(known: Knowledge, hands: Sequence[Sequence[int]], winner: int) -> float:
+    """What a round's end is worth to ``known.me`` in a match: its share of the room left
+    under the limit among the players still in, the round's points added (the winner,
+    if any, adds none; a total over the limit is out, with no room). The match is won by
+    the last player in: an opponent's points bring that nearer as our own keep it off,
+    which scoring our round alone did not see (docs/bots.md has the figures)."""
+    me, limit = known.me, known.limit
+    mine = whole = 0.0
+    for seat, hand in enumerate(hands):
+        if known.out[seat]:
+            continue
+        total = known.scores[seat] + (0 if seat == winner else hand_points(hand))
+        room = 0.0 if total > limit else float(limit - total + 1)
+        whole += room
+        if seat == me:
+            mine = room
+    return mine / whole if whole else 0.0
 
 
 def finish(thought: Generator[Any, None, T]) -> T:
