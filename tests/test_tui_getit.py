@@ -406,8 +406,17 @@ async def test_the_ends_of_a_scrolled_hand_say_how_many_cards_lie_beyond() -> No
             await until(pilot, lambda x=x: cards.scroll_x == x
                         and ends() == said(*row.hidden()), f"the ends at {x}")
             # A card cut by an edge is counted beyond it: what is in sight, and what
-            # the ends count, make the whole hand.
+            # the ends count, make the whole hand; and it is not drawn ("[2" of a 24).
             assert whole_in_sight() + sum(row.hidden()) == len(screen.prep.order), x
+            await until(pilot, lambda: all(
+                (c.styles.text_opacity == 0) == (
+                    c.virtual_region.x < cards.scroll_x < c.virtual_region.right
+                    or c.virtual_region.x < cards.scroll_x + cards.scrollable_content_region
+                    .width < c.virtual_region.right) for c in row.query(PrepCard)),
+                f"no card drawn cut at {x}")
+            strip = next(line for line in screen_text(app).splitlines() if "more" in line
+                         or "top ▸" in line)
+            assert strip.count("[") == strip.count("]"), strip
         cards.scroll_to(x=0, animate=False, immediate=True)
         await until(pilot, lambda: cards.scroll_x == 0 and ends() == said(*row.hidden()),
                     "back at the top")

@@ -377,6 +377,18 @@ class PrepRow(Horizontal):
             self._told_scrolls = scrolls
             self.post_message(self.Scrolls(scrolls))
         top, bottom = self.hidden()
+        # A card the edge cuts is counted beyond it, and not drawn: "[2" of a 24 read
+        # as a 2.
+        scroll = self.query_one("#prep-cards", HorizontalScroll)
+        left = scroll.scroll_x
+        right = left + scroll.scrollable_content_region.width
+        for chip in self._chips:
+            region = chip.virtual_region
+            cut = region.x < left < region.right or region.x < right < region.right
+            # (Its text made clear, not the chip hidden: a hidden widget has no region,
+            # and the ends count by the regions.)
+            if chip.styles.text_opacity != (0.0 if cut else 1.0):
+                chip.styles.text_opacity = 0.0 if cut else 1.0
         self.query_one("#prep-top", Static).update(f"◂ {top} more" if top else "top ▸")
         self.query_one("#prep-bottom", Static).update(
             f"{bottom} more ▸" if bottom else "◂ bottom")
