@@ -15,7 +15,7 @@ from textual.containers import HorizontalScroll
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 
 import tui
 from engine.testing import stack_getout
@@ -852,3 +852,15 @@ def test_the_cards_left_keep_an_images_numbers_with_its_name_when_wrapped() -> N
         console.print(cards_left(hand))
         lines = console.export_text().splitlines()
         assert any("Tea Picker 4 7" in line for line in lines), (width, lines)
+
+
+@pytest.mark.parametrize("match", [True, False])
+async def test_a_match_s_round_is_said_over_the_call_card(match: bool) -> None:
+    """Which round of a match it is showed only in the log."""
+    app = make_app(solo={"game_id": "getout", "seats": 2,
+                         "options": {"first": 0, "match": match}})
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await our_turn(pilot, app)
+        caption = screen.query_one("#call-caption", Static)
+        expected = "Round 1 · call card" if match else "Call card"
+        await until(pilot, lambda: str(caption.render()) == expected, expected)

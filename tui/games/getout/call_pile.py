@@ -30,6 +30,8 @@ class CallPile(Vertical):
     image: reactive[str | None] = reactive(None)
     draw_count: reactive[int] = reactive(0)
     played_count: reactive[int] = reactive(0)
+    #: The match's round (``None``: a single round), said over the call card.
+    round: reactive[int | None] = reactive(None)
     #: The call card's widget, once there is a call card.
     _card: CardWidget | None = None
 
@@ -40,7 +42,7 @@ class CallPile(Vertical):
         self.set_reactive(CallPile.call, call)
 
     def compose(self) -> ComposeResult:
-        yield Static("Call card", classes="caption")
+        yield Static("Call card", id="call-caption", classes="caption")
         # What the slot holds is composed with the pile, not mounted into it once the
         # pile is mounted: that was a second mount (twice over, with the reactive's own
         # first call) before the table's first frame (scripts/bench_startup.py).
@@ -84,6 +86,10 @@ class CallPile(Vertical):
         """Update the pile sizes (the played pile shrinks when it becomes the draw pile)."""
         self._texts()
 
+    def watch_round(self) -> None:
+        """Say which round of the match this is (the log alone said it)."""
+        self._texts()
+
     def _texts(self) -> None:
         if not self.live:
             return
@@ -97,8 +103,9 @@ class CallPile(Vertical):
             article = "an" if value in (8, 11, 18) else "a"
             follow = f"Next: {image_label(self.call['image'])} or {article} {value}"
         piles = f"Draw pile: {self.draw_count} · played: {self.played_count}"
+        caption = "Call card" if self.round is None else f"Round {self.round} · call card"
         # One line each in the pile's fixed width: set without a relayout (set_text).
-        for name, text in (("#follow", follow), ("#piles", piles)):
+        for name, text in (("#follow", follow), ("#piles", piles), ("#call-caption", caption)):
             set_text(self.query_one(name, Static), text)
 
     live = False

@@ -130,6 +130,7 @@ class GetOutScreen(TableScreen):
         pile = self.query_one(CallPile)
         pile.draw_count = view["draw_count"]
         pile.played_count = view["played_count"]
+        pile.round = view.get("round") if view.get("match") else None
         pile.image = view["image"]
         pile.call = view["call"]
         hand = self.query_one(HandWidget)
