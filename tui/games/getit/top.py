@@ -41,7 +41,7 @@ class TopLine(Horizontal):
         """Show the update ``msg`` (its ``view``): the words, and the round's time."""
         self._shown = (msg, view)
         table = msg.get("table") or {}
-        self._words()
+        self.refit()
         timer = self.query_one(SandTimer)
         remaining = view.get("remaining")
         timer.total = float(view.get("timer") or 60)
@@ -51,10 +51,7 @@ class TopLine(Horizontal):
                            and isinstance(remaining, int | float) else None)
 
     def refit(self) -> None:
-        """Word the line again for the room it has now."""
-        self._words()
-
-    def _words(self) -> None:
+        """Word the line for the room it has now (and the timer's bar for the width)."""
         width = self.screen.size.width
         self.query_one(SandTimer).cells = SHORT_BAR if width < SHORT_TIMER else BAR
         if self._shown is None:
@@ -69,4 +66,4 @@ class TopLine(Horizontal):
         """In fewer words on a narrow terminal, in full on a wide one. (Only the words:
         the timer counts down from the host's reading, and given it again at a resize
         it counted from then, seconds behind the host's for the rest of the round.)"""
-        self._words()
+        self.refit()

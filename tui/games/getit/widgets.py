@@ -345,9 +345,7 @@ class PrepRow(Horizontal):
     def hidden(self) -> tuple[int, int]:
         """How many cards are scrolled out of sight towards the top, and towards the
         bottom: a card cut by the edge counts as beyond it (its value may be cut too)."""
-        scroll = self.query_one("#prep-cards", HorizontalScroll)
-        left = scroll.scroll_x
-        right = left + scroll.scrollable_content_region.width
+        left, right = self._window()
         top = bottom = 0
         for chip in self._chips:
             region = chip.virtual_region
@@ -356,6 +354,11 @@ class PrepRow(Horizontal):
             elif region.right > right:
                 bottom += 1
         return top, bottom
+
+    def _window(self) -> tuple[float, float]:
+        """The cards' columns in sight: from, and up to (not including)."""
+        scroll = self.query_one("#prep-cards", HorizontalScroll)
+        return scroll.scroll_x, scroll.scroll_x + scroll.scrollable_content_region.width
 
     class Scrolls(Message):
         """Whether the hand is now too long for the row (Home/End then show its ends)."""
@@ -377,11 +380,8 @@ class PrepRow(Horizontal):
             self._told_scrolls = scrolls
             self.post_message(self.Scrolls(scrolls))
         top, bottom = self.hidden()
-        # A card the edge cuts is counted beyond it, and not drawn: "[2" of a 24 read
-        # as a 2.
-        scroll = self.query_one("#prep-cards", HorizontalScroll)
-        left = scroll.scroll_x
-        right = left + scroll.scrollable_content_region.width
+        # A card the edge cuts is counted beyond it, and not drawn ("[2" of a 24).
+        left, right = self._window()
         for chip in self._chips:
             region = chip.virtual_region
             cut = region.x < left < region.right or region.x < right < region.right
