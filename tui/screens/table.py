@@ -97,6 +97,8 @@ class TableScreen(SparingFooter, TableSummaryScreen):
     _footer_keys: tuple[object, ...] | None = None
     #: Shown (resumed) at least once.
     _resumed = False
+    #: The table part ``names`` was last read from, and what it read.
+    _names_of: tuple[dict[str, Any], list[str]] | None = None
 
     def __init__(self, session: Any) -> None:
         super().__init__(session)
@@ -212,8 +214,12 @@ class TableScreen(SparingFooter, TableSummaryScreen):
 
     @property
     def names(self) -> list[str]:
-        """Each seat's display name in the latest update."""
-        return seat_names(self.table)
+        """Each seat's display name in the latest update (read once an update: every
+        key's state asks for them, and the footer asks every key at each update)."""
+        table = self.table
+        if self._names_of is None or self._names_of[0] is not table:
+            self._names_of = (table, seat_names(table))
+        return self._names_of[1]
 
     @property
     def view(self) -> dict[str, Any]:

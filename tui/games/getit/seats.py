@@ -29,6 +29,9 @@ TIGHT_WIDTH = 10
 class SeatsRow(Horizontal):
     """The other players' seat cards (every seat's, for a spectator)."""
 
+    #: What the cards were last fitted to: the number of others, the terminal's size.
+    _fitted: tuple[int, int, int] | None = None
+
     class Fitted(Message):
         """The cards changed size: ``big`` while numbers are in the block font."""
 
@@ -50,6 +53,7 @@ class SeatsRow(Horizontal):
             self.remove_children()
             cards = {s: SeatCard(s, id=f"seat-{s}") for s in order}
             self.mount_all(cards[s] for s in order)
+            self._fitted = None  # (new cards: fitted afresh)
         self.fit(len(order))
         mine = signals[me] if me is not None and me < len(signals) else {}
         for seat in order:
@@ -75,6 +79,9 @@ class SeatsRow(Horizontal):
         count goes in each card's title and the row is three lines lower (the log keeps
         its room)."""
         width, height = self.screen.size
+        if self._fitted == (others, width, height):
+            return  # (as fitted: an update rarely changes the seats or the terminal)
+        self._fitted = (others, width, height)
         big = others > 0 and height >= BIG_HEIGHT and width // others >= BIG_WIDTH
         short = height < SHORT_HEIGHT
         if big != self.has_class("-big"):

@@ -91,10 +91,12 @@ class SeatCard(Vertical):
         self.seat = seat
 
     def compose(self) -> ComposeResult:
-        yield Digits("", classes="face-digits")
-        yield Static("", classes="face-big", markup=False)
-        yield Static("", classes="face-word", markup=False)
-        yield Static("", classes="info", markup=False)
+        # (Kept: a card is painted at most updates; a query for each part was a sixth of it.)
+        self._parts = (Digits("", classes="face-digits"),
+                       Static("", classes="face-big", markup=False),
+                       Static("", classes="face-word", markup=False),
+                       Static("", classes="info", markup=False))
+        yield from self._parts
 
     def set_fit(self, *, big: bool, short: bool, narrow: bool) -> None:
         """Fit the card to the room there is, from now on: numbers in the block font or
@@ -160,10 +162,8 @@ class SeatCard(Vertical):
         # The tint of a player looking at us goes on the signal lines (where "looks at
         # YOU" is), not the whole card: a class on the card makes Textual match the
         # stylesheet again for the card and everything in it, at every look and stop.
-        self.query_one(".info").set_class(at_me, "at-me")
-        digits = self.query_one(Digits)
-        block = self.query_one(".face-big", Static)
-        word = self.query_one(".face-word", Static)
+        digits, block, word, info_line = self._parts
+        info_line.set_class(at_me, "at-me")
         number = isinstance(top, dict) and top.get("kind") == "number"
         digits.display = number and not self.big
         block.display = number and self.big
@@ -190,7 +190,7 @@ class SeatCard(Vertical):
             if info:
                 info.append("\n")
             info.append(f"“{said}”", style="italic")
-        set_text(self.query_one(".info", Static), info)
+        set_text(info_line, info)
 
     def on_click(self) -> None:
         """A click on a player looks at them."""
