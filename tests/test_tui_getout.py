@@ -757,6 +757,37 @@ async def test_the_round_we_go_out_in_keeps_its_summary_and_the_match_s_follows(
         assert ours[2:-1] and set(ours[2:-1]) == {"—"}, ours
 
 
+async def test_a_round_s_summary_stays_open_when_another_player_deals_the_next() -> None:
+    """Another player's n dealt the next round, and the summary a player was still
+    reading vanished into it (found by a fresh-eyed pair over the LAN): it stays until
+    its reader closes it, says the round is being played, and its n goes to the table."""
+    from tui.screens.table_summary import MOVED_ON
+
+    app = make_app(solo={"game_id": "getout", "seats": 2,
+                         "options": {"first": 0, "match": True, "limit": 100}})
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await our_turn(pilot, app)
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
+        table.seats[1].bot = None  # (Bot 2 plays and deals only as the test says)
+        stack_getout(table.game, [["geoff 5", "geoff 7"], ["kevin 3"]],
+                     played=["kevin 8"], turn=1)
+        app.hosting.host.refresh(table)
+        app.hosting.host.act(table, 1, {"type": "play", "card": table.game.hands[1][0]})
+        summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                              and "Next round (n)" in screen_text(app) and app.screen,
+                              "the round's summary")
+        app.hosting.host.act(table, 1, {"type": "next_round"})
+        await until(pilot, lambda: screen.view.get("phase") == "play"
+                    and table.game.round == 2 and MOVED_ON in screen_text(app),
+                    "the summary says the next round is being played")
+        assert app.screen is summary, "the summary went away while it was being read"
+        assert "To the table (n)" in screen_text(app) and "Next round" not in screen_text(app)
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen is screen, "n goes to the table")
+        assert table.game.round == 2
+
+
 async def test_the_score_table_shows_the_newest_rounds_first_and_the_limit() -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2,
                          "options": {"first": 0, "match": True, "limit": 50}})

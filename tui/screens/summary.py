@@ -32,7 +32,8 @@ from tui.widgets.footer import TableFooter
 
 #: What a player who is not the table's creator reads at the end of a game.
 GUEST_AT_END = ("The table's creator may ask for a rematch, review the game with "
-                "everyone or take the table back to the lobby; Esc leaves the table.")
+                "everyone or take the table back to the lobby. To leave, look at the table (c), "
+                "then Esc.")
 #: The answers a summary can give, each with its key: the table acts on the answer.
 KEYS = {"next": "n", "rematch": "r", "lobby": "l"}
 #: Seconds after a summary shows in which a key that answers is asked again: it was
@@ -166,6 +167,27 @@ class SummaryScreen(ModalScreen[str | None]):
                     await buttons.mount(Button("Review (v)", id="review", compact=True),
                                         before="#close")
                 self.refresh_bindings()
+
+    def moved_on(self, words: str) -> None:
+        """The game went on under this summary (another player dealt the next round):
+        it stays until its reader closes it, says so in ``words``, and its "next" answer
+        only closes it now (the round it would deal is dealt)."""
+        self.choices = [Choice(c.answer, "To the table", c.primary) if c.answer == "next"
+                        else c for c in self.choices]
+        if words == self.waiting:
+            return
+        self.waiting = words
+        for button in self.query("#answer-next").results(Button):
+            button.label = "To the table (n)"
+        shown = next(iter(self.query(".waiting").results(Label)), None)
+        if shown is not None:
+            shown.update(words)
+        elif self.query(".buttons"):
+            with contextlib.suppress(MountError):
+                self.query_one(".dialog").mount(Label(words, classes="waiting"),
+                                                before=".buttons")
+        self.call_after_refresh(self._fit_answers)
+        self.refresh_bindings()
 
     def review_offer_changed(self) -> None:
         """The table changed: the shared review's button comes, goes or says otherwise."""

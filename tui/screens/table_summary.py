@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from tui.session import Session
 
 
+#: What a summary says once the next round was dealt under it.
+MOVED_ON = "The next round has been dealt: it is being played at the table."
+
+
 class TableSummaryScreen(TableCreatorScreen):
     """A table screen's part for the ends of rounds and games (see the module)."""
 
@@ -88,6 +92,11 @@ class TableSummaryScreen(TableCreatorScreen):
             self._last_summary = None
         if self.summary_screen is not None:
             if not self.summary_over(msg):
+                return
+            if not over and not self.finishing and self._summary_waiting is None:
+                # Another player dealt the next round: this one's summary stays until
+                # they close it (it vanished while they read it, into the new round).
+                self.summary_screen.moved_on(MOVED_ON)
                 return
             # It gives way; this update may bring the next one (a match's end).
             if self._summary_waiting is not None:
