@@ -209,3 +209,29 @@ async def test_the_arrows_offer_only_numbers_that_keep_the_rack_ascending() -> N
         await pilot.pause()
         await pilot.press("down")
         assert dialog.texts()[3] == "42"
+
+
+async def test_the_slot_typed_into_is_marked_in_words_and_enter_says_what_it_does() -> None:
+    """A fresh-eyed player typed into slot 2 believing it slot 1: the slot the digits go
+    to was told only by a tint and an underline. Its label ends "▸" now. And with the
+    Close button focused, the footer said "⏎ Announce": it says what Enter does there."""
+    from tests.tui_support import screen_text
+
+    app = Dialog(AnnounceScreen([0, 1, 2, 3, 4], [11, None, None, None, None]))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: "2 B▸" in screen_text(app), "slot 2 marked (1 is filled)")
+        assert "1 A 11" in screen_text(app) and "1 A▸" not in screen_text(app)
+        await pilot.press("shift+tab")
+        await until(pilot, lambda: "1 A▸11" in screen_text(app), "slot 1 marked")
+        assert "2 B▸" not in screen_text(app)
+        enter = {b.binding.action: b.binding.description
+                 for key, b in app.screen.active_bindings.items() if key == "enter"}
+        assert enter == {"enter": "Announce"}, enter
+        app.screen.query_one("#cancel").focus()
+        await until(pilot, lambda: "▸" not in screen_text(app).split("Announce")[0],
+                    "no slot marked with a button focused")
+        enter = {b.binding.action: b.binding.description
+                 for key, b in app.screen.active_bindings.items() if key == "enter"}
+        assert enter == {"close_kept": "Close (kept)"}, enter
+        await pilot.press("enter")
+        await until(pilot, lambda: not isinstance(app.screen, AnnounceScreen), "closed")

@@ -239,6 +239,7 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         # Shown in the footer as the button is worded (a slot has the keys all the
         # time, and its own Enter would hide this one): Enter does what it did.
         Binding("enter", "enter", "Announce", priority=True),
+        Binding("enter", "close_kept", "Close (kept)", priority=True),
         Binding("escape", "dismiss(None)", "Close (kept)"),
         # Priority: a slot (an Input) binds the arrows to scrolling, which would hide
         # these from the footer.
@@ -279,7 +280,8 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
                     for i, (colour, text) in enumerate(zip(self.colours, self.prefill,
                                                            strict=True)):
                         with Horizontal(classes="gf-slot"):
-                            yield Label(f"{i + 1} {letter(colour)}", classes="gf-slot-label")
+                            yield Label(self.slot_label(i, focused=False),
+                                        classes="gf-slot-label")
                             yield SlotInput(text, colour, id=f"gf-n{i}", type="integer",
                                             max_length=2, compact=True, placeholder="?")
                 with Horizontal(classes="buttons"):
@@ -293,6 +295,19 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         """How the slots are typed in (and where the numbers in them came from)."""
         note = "Two digits move on by themselves (then Tab stays). Esc keeps what you typed."
         return f"{self.filled}. {note}" if self.filled else note
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter on the Close button closes (the footer said "⏎ Announce" there)."""
+        closing = isinstance(self.focused, Button) and self.focused.id == "cancel"
+        if action == "enter":
+            return not closing
+        if action == "close_kept":
+            return closing
+        return True
+
+    def action_close_kept(self) -> None:
+        """Close, keeping what was typed (Enter on the Close button, as Esc)."""
+        self.dismiss(None)
 
     def on_mount(self) -> None:
         """Focus the first empty slot (the first one if all are filled)."""
@@ -313,10 +328,21 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
             "GOT FIVE! Right: win · wrong: out" if narrow or self.has_class("-wide")
             else "GOT FIVE! Right: you win, wrong: you are out")
 
+    def slot_label(self, at: int, *, focused: bool) -> str:
+        """A slot's label: its position and colour, and "▸" at the slot typed into (its
+        tint and underline alone did not tell a player where the digits would go)."""
+        return f"{at + 1} {letter(self.colours[at])}{'▸' if focused else ' '}"
+
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """Another slot (or button) taken by the player: a Tab there moves on again."""
         if self.moved_on is not None and event.widget.id != self.moved_on[0]:
             self.moved_on = None
+        # (From the focus as it is now: keys typed fast bring the slots' focus events
+        # after the next one's, and the mark stayed on a slot left behind.)
+        focused = self.focused.id if self.focused is not None else None
+        for at, label in enumerate(self.query(".gf-slot-label").results(Label)):
+            label.update(self.slot_label(at, focused=focused == f"gf-n{at}"))
+        self.refresh_bindings()  # (Enter says what it does where the focus is)
 
     def action_next_slot(self, step: int) -> None:
         """Tab (Shift+Tab): the next (previous) slot, except straight after two digits
