@@ -743,7 +743,7 @@ async def test_the_round_we_go_out_in_keeps_its_summary_and_the_match_s_follows(
         text = summary_text(summary)
         assert "Round 1: Bot 2 got out first. You passed 10 and are out" in text, text
         assert "Ann (you) 2 cards 12 12" in text and "Bot 3 1 card 1 1" in text, text
-        assert "You were left with Geoff 5 7." in text, text
+        assert "You were left with Geoff 5 and 7." in text, text
         assert "A total over 10 is out of the match." in text, text
         await until(pilot, lambda: table.game.round > 1 or table.game.over, "the bots go on")
         assert app.screen is summary, "the round's summary went away by itself"
@@ -882,7 +882,7 @@ def test_the_cards_left_keep_an_images_numbers_with_its_name_when_wrapped() -> N
         console = Console(width=width, record=True, file=io.StringIO())
         console.print(cards_left(hand))
         lines = console.export_text().splitlines()
-        assert any("Tea Picker 4 7" in line for line in lines), (width, lines)
+        assert any("Tea Picker 4 and 7" in line for line in lines), (width, lines)
 
 
 @pytest.mark.parametrize("match", [True, False])

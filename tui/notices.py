@@ -13,6 +13,14 @@ from typing import Any
 from tui.games import app_options
 
 
+def listed(items: Sequence[object]) -> str:
+    """Items in words: "3", "3 and 16", "Ann, Bo and Cy"."""
+    words = [str(item) for item in items]
+    if len(words) < 2:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def seat_index(value: Any) -> int | None:
     """A seat number from the wire, or ``None`` if it is not one."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:

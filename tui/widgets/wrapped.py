@@ -3,7 +3,8 @@
 Rich wraps a line at any space (a no-break space too), so a card's name ran over two
 lines ("Ann drew Tea Picker" / "8"), and a wrapped line went on under whatever came
 before its words (a move's number). :class:`HangingLine` wraps at the width it is drawn
-at: a number stays with the word before it ("Picker 8", "Bot 2"), the names in
+at: a number stays with the word before it ("Picker 8", "Bot 2") and with the numbers
+listed with it ("Geoff 2, 5 and 10"), the names in
 :data:`KEPT_WHOLE` stay whole, and the lines after the first start under the first's
 words. :func:`wrap_pieces` does the same for pieces of styled text (a rack's tiles).
 """
@@ -24,12 +25,15 @@ KEPT_WHOLE = ("Tea Picker", "GET OUT!")
 #: whitespace); drawn as a space.
 _JOIN = "\u00a0"
 _BEFORE_NUMBER = re.compile(r" (?=\d)")
+#: Between two numbers of a list ("2, 5 and 10"): a card's image keeps its numbers.
+_IN_NUMBER_LIST = re.compile(r"(?<=\d)(, | and )(?=\d)")
 
 
 def keep_together(words: str, names: Iterable[str] = KEPT_WHOLE) -> str:
     """``words`` with the spaces that must not break joined (see the module)."""
     for name in names:
         words = words.replace(name, name.replace(" ", _JOIN))
+    words = _IN_NUMBER_LIST.sub(lambda match: match[1].replace(" ", _JOIN), words)
     return _BEFORE_NUMBER.sub(_JOIN, words)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.text import Text
 
-from tui.notices import Namer, seat_index
+from tui.notices import Namer, listed, seat_index
 
 #: Special cards as players see them: a symbol one cell wide and the card's word.
 SPECIALS = {
@@ -369,8 +369,7 @@ def signalled_at(event: dict[str, Any], namer: Namer) -> str | None:
     parts = []
     for kind, verb in SIGNALLED.items():
         if names := givers.get(kind):
-            listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-            parts.append(f"{listed} {verb} it")
+            parts.append(f"{listed(names)} {verb} it")
     return "; ".join(parts) or None
 
 

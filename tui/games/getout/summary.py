@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tui.games.getout.card import NAMES
+from tui.notices import listed
 from tui.screens.summary import GUEST_AT_END, Choice, SummaryScreen
 from tui.widgets.wrapped import HangingLine
 
@@ -88,7 +89,7 @@ def summary_table(view: dict[str, Any], names: list[str], me: int | None) -> Tab
 
 
 def cards_left(hand: list[dict[str, Any]]) -> HangingLine:
-    """Our leftover cards, by image: "You were left with Geoff 2 5 10 · GET OUT!", an
+    """Our leftover cards, by image: "You were left with Geoff 2, 5 and 10 · GET OUT!", an
     image's numbers kept with its name when the line wraps (at 80 columns "Tea Picker 4"
     ended a line and its "7." began the next, read as a stray number)."""
     by_image: dict[str, list[str]] = {}
@@ -97,7 +98,8 @@ def cards_left(hand: list[dict[str, Any]]) -> HangingLine:
             by_image.setdefault("GET OUT!", []).append("")
         else:
             by_image.setdefault(NAMES[card["image"]], []).append(str(card["value"]))
-    parts = [" ".join([name, *values]).strip() if name != "GET OUT!"
+    # (An image's numbers as a list, "Geoff 1 and 14": "Geoff 1 14" read as one card.)
+    parts = [f"{name} {listed(values)}" if name != "GET OUT!"
              else " ".join([name] * len(values)) for name, values in by_image.items()]
     return HangingLine("", "You were left with " + " · ".join(parts) + ".", gap=0)
 

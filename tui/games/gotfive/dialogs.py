@@ -22,7 +22,8 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label
 
 from engine.gotfive import TILES, colour_of, numbers_of_colour
-from tui.games.gotfive.text import LETTERS, letter, listed
+from tui.games.gotfive.text import LETTERS, letter
+from tui.notices import listed
 from tui.screens.dialogs import ConfirmScreen
 
 
@@ -155,8 +156,7 @@ def prefill_for(colours: Sequence[int], circled: Collection[int], certain: Colle
     said = list(dict.fromkeys(sources))
     if not said:
         return out, ""
-    words = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
-    return out, f"Filled in from {words}"
+    return out, f"Filled in from {listed(said)}"
 
 
 class SlotInput(Input):

@@ -17,7 +17,8 @@ from textual import on
 
 from engine.gotfive import COLOURS, PER_COLOUR
 from tui.games.gotfive.board import CYCLE, BoardWidget, beyond, cell_of, number_at, seen_in
-from tui.games.gotfive.text import LETTERS, listed
+from tui.games.gotfive.text import LETTERS
+from tui.notices import listed
 from tui.screens.table import TableScreen
 
 #: What the board's title says of its keys (while no hint takes the room).

@@ -94,12 +94,6 @@ def clue_text(clue: dict[str, Any], namer: Namer, colours: Sequence[Any]) -> str
     return f"{who} compared {tile_label(n)} with {whose} {where}: {answer}"
 
 
-def listed(numbers: Sequence[int]) -> str:
-    """Numbers in words: "3", "3 and 16", "3, 16 and 22"."""
-    words = [str(n) for n in numbers]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def numbers_text(numbers: Sequence[Any]) -> str:
     """Announced numbers in words: "3 14 25 36 47"."""
     return " ".join(str(n) for n in numbers)
