@@ -732,6 +732,24 @@ async def test_a_name_changed_in_the_lobby_is_kept_for_the_next_table(
     await bob.close()
 
 
+async def test_an_empty_name_in_the_lobby_says_why_nothing_changed(lan_host: Host) -> None:
+    """n, Backspace, Enter: nothing happened and nothing said why (a fresh-eyed pair)."""
+    bob = await bob_opens_a_table(lan_host, 3)
+    app = make_app("Ann")
+    notes = Notices()
+    async with app.run_test(size=SIZE, message_hook=notes) as pilot:
+        lobby = await ann_joins_the_lobby(pilot, lan_host)
+        name = lobby.query_one("#rename", Input)
+        await until(pilot, lambda: app.focused is lobby.query_one("#lobby-seats"), "seats")
+        await pilot.press("n", "space", "enter")
+        await until(pilot, lambda: any("cannot be empty" in n for n in notes.messages()),
+                    "why nothing changed")
+        assert app.focused is name  # (still there, to type the name)
+        table = next(iter(lan_host.tables.values()))
+        assert any(seat.name == "Ann" for seat in table.seats)
+    await bob.close()
+
+
 async def test_the_lobby_s_seat_cursor_starts_on_our_seat(lan_host: Host) -> None:
     bob = await Client.connect("127.0.0.1", lan_host.port, name="Bob")
     await bob.create_table("Bob's table", "getout", 3, {})
@@ -808,8 +826,11 @@ async def test_the_creator_hands_an_away_players_seat_to_a_bot() -> None:
         await until(pilot, lambda: game.can("play"), "our lead")
         await pilot.press("enter")
         status = game.query_one("#status", Static)
-        await until(pilot, lambda: "Waiting for Bob… (away: b lets a bot play for them)"
-                    in str(status.render()), "Bob's turn, said away")
+        # The app's LAN tables have an away bot (2m): the line says so too (it said only
+        # that the seat waited).
+        assert (game.table.get("options") or {}).get("away_bot") == "2m"
+        await until(pilot, lambda: "Waiting for Bob… (away: a bot plays for them once away "
+                    "2m; b lets one now)" in str(status.render()), "Bob's turn, said away")
         # While our own line to the host is down, the key is not offered.
         from tests.tui_support import footer_keys
         from tui.messages import ConnectionDropped, ConnectionRestored

@@ -177,7 +177,7 @@ def describe_changes(changed: dict[str, Any]) -> list[str] | None:
     # A configured table is described with the engine's option list, in the options
     # form's words: neither (nor the form's widgets) is loaded for a table never configured.
     import engine
-    from tui.widgets.options_form import describe_value
+    from tui.widgets.options_form import describe_name, describe_value
 
     game_id = changed.get("game")
     if game_id is not None and game_id not in engine.GAMES:
@@ -196,7 +196,7 @@ def describe_changes(changed: dict[str, Any]) -> list[str] | None:
         for name, value in options.items():
             option = known.get(str(name))
             if option is not None and name not in hidden:
-                parts.append(f"{name} {describe_value(option, value)}")
+                parts.append(f"{describe_name(option)} {describe_value(option, value)}")
     return parts
 
 

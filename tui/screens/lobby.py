@@ -479,8 +479,12 @@ class LobbyScreen(SparingFooter, SessionScreen):
     def rename(self, event: Input.Submitted) -> None:
         """Change the name the others see."""
         name = event.value.strip()
-        if name:
-            self._rename(name)
+        if not name:
+            # (An empty line did nothing and said nothing.)
+            self.notify("A name cannot be empty: type the name the others should see "
+                        "(Esc leaves the line).", severity="warning", markup=False)
+            return
+        self._rename(name)
         event.input.value = ""
         self.action_seats()
 

@@ -11,7 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from engine.core import away_bot_option
 from tui.screens.solo_finish import SoloFinishScreen
+
+#: The ``away_bot`` settings that hand an away person's seat to a bot, in time.
+AWAY_AFTER = tuple(c for c in away_bot_option().choices if c != "off")
 
 
 class TableCreatorScreen(SoloFinishScreen):
@@ -62,9 +66,13 @@ class TableCreatorScreen(SoloFinishScreen):
         players' list said [away], the line only "Waiting for Bea…"."""
         if seat not in self.people_away():
             return ""
+        # (A table with an away bot: the line said only that the seat waited.)
+        after = (self.table.get("options") or {}).get("away_bot")
+        later = f"a bot plays for them once away {after}" if after in AWAY_AFTER else ""
         if any(s.get("seat") == seat for s in self.away_seats()):
-            return " (away: b lets a bot play for them)"
-        return " (away: the seat waits for them)"
+            return f" (away: {later}; b lets one now)" if later else \
+                " (away: b lets a bot play for them)"
+        return f" (away: {later})" if later else " (away: the seat waits for them)"
 
     def away_seats(self) -> list[dict[str, Any]]:
         """Seats whose player lost the connection, if we may hand them to a bot (not

@@ -32,7 +32,8 @@ class LobbySeats(DataTable[Any]):
         self.cursor_placed = True
         self.clear()
         if not self.columns:
-            self.add_columns("seat", "player", "", "ready")
+            # (Named: under an empty heading "online" read as part of "ready".)
+            self.add_columns("seat", "player", "status", "ready")
         for seat in table["seats"]:
             name = seat["name"] or "(empty)"
             if seat["seat"] == my_seat:

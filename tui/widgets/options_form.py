@@ -29,6 +29,11 @@ RANDOM = "random"
 SELECT_LIMIT = 12
 
 
+def describe_name(option: Option) -> str:
+    """An option's name as players read it ("away bot", not the engine's "away_bot")."""
+    return option.name.replace("_", " ")
+
+
 def describe_value(option: Option, value: Any) -> str:
     """An option's value in words, as players read it (seats counted from 1)."""
     if option.kind == "bool":
@@ -124,7 +129,7 @@ class OptionsForm(Vertical):
         for option in self._shown():
             value = self.initial.get(option.name, option.default)
             with Vertical(classes="option-row", id=f"opt-row-{option.name}"):
-                yield Label(f"{option.name}: {option.help}")
+                yield Label(f"{describe_name(option)}: {option.help}")
                 values = self._values_of(option)
                 if option.kind == "bool":
                     self._seen[option.name] = bool(value)
@@ -310,7 +315,7 @@ def describe_options(game_id: str, options: dict[str, Any]) -> str:
     spec = engine.GAMES[game_id]
     given = {**spec.defaults, **options}
     return " · ".join(
-        f"{option.name} {describe_value(option, given[option.name])}"
+        f"{describe_name(option)} {describe_value(option, given[option.name])}"
         for option in spec.options
         # Not the app's own (the Level X record), nor one that does not matter now.
         if option.name not in app_options(game_id) and option.applies(given)
