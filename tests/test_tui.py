@@ -425,7 +425,7 @@ async def test_join_by_address_and_lobby_changes_are_seen_by_both(lan_host: Host
 
         question = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
                                and app.screen, "Leave this table?")
-        assert "Your seat is freed" in str(question.query_one(".question", Label).render())
+        assert "your seat is freed" in str(question.query_one(".question", Label).render())
         await pilot.press("y")
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
     await bob.close()
@@ -870,7 +870,7 @@ async def test_after_a_game_the_creator_takes_the_table_back_to_the_lobby_and_de
         lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
                             "the lobby")
         await until(pilot, lambda: lobby.live, "the lobby shown")
-        chat = lobby.query_one("#chat")
+        chat = lobby.query_one("#chat", TableLog)
         await until(pilot, lambda: any("back in the lobby" in str(line.text)
                                        for line in chat.lines), "the notice")
         await pilot.press("ctrl+s")
@@ -930,7 +930,7 @@ async def test_mid_match_the_creator_ends_the_game_and_takes_the_table_back_to_t
         lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
                             "the lobby")
         await until(pilot, lambda: lobby.live, "the lobby shown")
-        chat = lobby.query_one("#chat")
+        chat = lobby.query_one("#chat", TableLog)
         # (The chat wraps its lines at 80 columns.)
         await until(pilot, lambda: "Ann ended the game: back in the lobby" in "".join(
             str(line.text) for line in chat.lines), "the notice")
@@ -983,7 +983,6 @@ async def test_the_focused_button_is_marked_without_colour() -> None:
 async def test_a_refusal_repeated_while_it_shows_is_shown_once() -> None:
     """Chat lines sent faster than the host allows: one "too fast" notice on screen, not
     a stack of them; each line the host took is in the log once."""
-    from textual.widgets import RichLog
 
     # The host's clock stands still: it takes the burst of 6 lines, and no more however
     # long the typing takes on a busy machine.
@@ -1002,7 +1001,7 @@ async def test_a_refusal_repeated_while_it_shows_is_shown_once() -> None:
             for key in (*f"m{i:02d}", "enter"):
                 app.post_message(events.Key(key, key if len(key) == 1 else None))
             await until(pilot, lambda: app.focused is not chat_line, f"line {i} sent")
-        log = lobby.query_one("#chat", RichLog)
+        log = lobby.query_one("#chat", TableLog)
         await until(pilot, lambda: not [w for w in app.workers
                                         if w.group == "requests" and not w.is_finished],
                     "every line answered")
@@ -1210,7 +1209,6 @@ async def test_a_lan_table_starts_with_an_away_bot_and_a_solo_one_offers_none(
 async def test_opening_the_lobby_changes_no_option(game_id: str) -> None:
     """The options form built as the lobby opens applies nothing (the log said 'the
     creator set the table again (nothing changed)' twice after a game)."""
-    from textual.widgets import RichLog
 
     from tests.tui_support import show_lobby
     from tui.session import Session
@@ -1225,8 +1223,32 @@ async def test_opening_the_lobby_changes_no_option(game_id: str) -> None:
         await until(pilot, lambda: lobby.query("OptionsForm Select"), "the options")
         for _ in range(10):
             await pilot.pause(0.02)
-        lines = [str(line.text) for line in lobby.query_one("#chat", RichLog).lines]
+        lines = [str(line.text) for line in lobby.query_one("#chat", TableLog).lines]
         assert not [line for line in lines if "set the table" in line], lines
+
+
+async def test_the_lobby_s_chat_wraps_again_when_the_terminal_is_resized() -> None:
+    """Lines wrapped at 80 columns stayed so at 120, in a box twice as wide (a
+    fresh-eyed pair): the lobby's chat is the table's log, which wraps again."""
+    from tests.tui_support import show_lobby
+    from tui.session import Session
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        host = await app.hosting.start(port=None)
+        session = Session("Ann", host=host)
+        await session.connect()
+        await session.create("Ann's table", "getout", 4, {})
+        lobby = await show_lobby(app, pilot, session)
+        chat = lobby.query_one("#chat", TableLog)
+        said = "hello Bob, Alice here, ready when you are and the tea is on"
+        await session.request("chat", said)
+        await until(pilot, lambda: len(chat.lines) > 2
+                    and "ready" not in str(chat.lines[-1].text), "the line, wrapped")
+        narrow = len(chat.lines)
+        await pilot.resize_terminal(160, 40)
+        await until(pilot, lambda: len(chat.lines) < narrow, "wrapped again, wider")
+        assert any("ready when you are" in str(line.text) for line in chat.lines)
 
 
 async def test_settings_say_where_the_interfaces_come_from_and_how_long_a_name_may_be(

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from textual.css.query import NoMatches
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, RichLog, Select
+from textual.widgets import DataTable, Input, Select
 
 from net.client import Joined
 from net.host import Host
@@ -291,7 +291,7 @@ async def test_a_spectators_rename_does_not_stop_the_players_screen() -> None:
         await eve.connect()
         await eve.join(table_id, spectate=True)
         await eve.request("rename", "Evelyn")  # the host pushes "renamed" with seat null
-        chat = lobby.query_one("#chat", RichLog)
+        chat = lobby.query_one("#chat", TableLog)
         await until(pilot, lambda: any("a spectator is now called Evelyn" in str(line.text)
                                        for line in chat.lines), "the rename's line")
         bob = Session("Bob", host=app.hosting.host)
@@ -313,7 +313,7 @@ async def test_players_see_who_is_watching_in_the_header_and_the_log() -> None:
         eve = Session("Eve", host=app.hosting.host)
         await eve.connect()
         await eve.join(table_id, spectate=True)
-        chat = lobby.query_one("#chat", RichLog)
+        chat = lobby.query_one("#chat", TableLog)
         await until(pilot, lambda: any("Eve is watching (spectator)" in str(line.text)
                                        for line in chat.lines), "Eve's line")
         await until(pilot, lambda: lobby.sub_title == "Lobby · 1 watching", "the header")
@@ -473,7 +473,7 @@ async def test_slash_opens_the_lobby_chat_and_escape_gives_the_keys_back() -> No
         await pilot.press("slash")
         assert app.focused is lobby.query_one("#chat-input", Input)
         await pilot.press(*"hi all", "enter")
-        chat = lobby.query_one("#chat", RichLog)
+        chat = lobby.query_one("#chat", TableLog)
         await until(pilot, lambda: any("Ann (seat 1): hi all" in str(line.text)
                                        for line in chat.lines), "the chat line")
         # The line sent gives the keys back to the seats, as a table gives them back.

@@ -207,7 +207,9 @@ class SessionScreen(Screen[None]):
                   and s.get("seat") != self.my_seat and s.get("connected")]
         if self.table.get("phase") == "lobby" and others and not self.cut_off:
             # (Esc straight after typing a name left the table, and the seat with it.)
-            return "Leave this table? Your seat is freed for whoever joins next."
+            # (Said as such: leaving a game keeps the seat, and the two read as at odds.)
+            return ("Leave this table? The game has not started: your seat is freed for "
+                    "whoever joins next.")
         if self.table.get("phase") != "play":
             return None
         if self.cut_off:  # the host stopped, or does not answer: its table may not return

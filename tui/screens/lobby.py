@@ -23,7 +23,6 @@ from textual.widgets import (
     Header,
     Input,
     Label,
-    RichLog,
     Select,
     Static,
     Switch,
@@ -41,6 +40,7 @@ from tui.widgets.buttons import show_label
 from tui.widgets.footer import COMPACT_FOOTER_BELOW, SparingFooter, TableFooter
 from tui.widgets.limited_input import LimitedInput
 from tui.widgets.lobby_seats import LobbySeats
+from tui.widgets.log import TableLog
 from tui.widgets.options_form import (
     ChoiceSelect,
     OptionsForm,
@@ -119,7 +119,10 @@ class LobbyScreen(SparingFooter, SessionScreen):
                     yield Button("Apply options", id="apply", compact=True)
             with Vertical(id="lobby-right"):
                 yield Label("Chat")
-                yield RichLog(id="chat", wrap=True, markup=False, max_lines=300, min_width=20)
+                # (The table's log: its lines wrap again to a new width, a RichLog's
+                # stayed as first wrapped.)
+                yield TableLog(id="chat", wrap=True, markup=False, max_lines=300,
+                               min_width=20)
                 yield Input(
                     placeholder="/ to chat (Enter sends)",
                     id="chat-input",
@@ -308,7 +311,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
 
     def _catch_up(self) -> None:
         """Write the table's lines (chat and notices) not shown here yet."""
-        log = self.query_one("#chat", RichLog)
+        log = self.query_one("#chat", TableLog)
         entries, self.shown = self.session.since(self.shown)
         for entry in entries:
             if entry.kind == "chat":
