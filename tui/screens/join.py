@@ -65,6 +65,8 @@ class JoinScreen(Screen[None]):
         # (priority: in the address field its own ^a went to the start of the line, and
         # what was typed then went in front of the old address)
         Binding("ctrl+a", "focus_address", "Type an address", priority=True),
+        # (Textual keeps Tab out of the footer: a fresh-eyed player never found it.)
+        Binding("tab", "app.focus_next", "Next field"),
     ]
 
     class HostsChanged(Message):

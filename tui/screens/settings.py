@@ -28,6 +28,8 @@ class SettingsScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("ctrl+s", "save", "Save"),
+        # (Textual keeps Tab out of the footer: a fresh-eyed player never found it.)
+        Binding("tab", "app.focus_next", "Next field"),
     ]
 
     def compose(self) -> ComposeResult:

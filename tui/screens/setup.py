@@ -41,6 +41,8 @@ class SetupScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("ctrl+s", "start", "Start"),
+        # (Textual keeps Tab out of the footer: a fresh-eyed player never found it.)
+        Binding("tab", "app.focus_next", "Next field"),
     ]
 
     def __init__(self, mode: str) -> None:
