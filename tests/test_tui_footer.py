@@ -739,3 +739,18 @@ async def test_enter_on_a_summary_goes_on_but_not_when_typed_as_it_showed(
         await app.push_screen(guest, answers.append)
         await until(pilot, lambda: guest.is_mounted and app.focused is not None
                     and app.focused.id == "close", "focus on the table's button")
+
+
+@pytest.mark.parametrize(("key", "screen"), [("o", "SettingsScreen"), ("h", "SetupScreen"),
+                                             ("j", "JoinScreen")])
+async def test_a_form_s_footer_names_tab_for_the_next_field(key: str, screen: str) -> None:
+    """Textual keeps Tab out of the footer: a fresh-eyed player never found how to reach
+    the settings' second field, nor the join screen's list from its address."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(key)
+        await until(pilot, lambda: type(app.screen).__name__ == screen, screen)
+        assert footer_keys(app).get("app.focus_next") is True
+        before = app.focused
+        await pilot.press("tab")
+        assert app.focused is not before
