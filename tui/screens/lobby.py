@@ -119,10 +119,8 @@ class LobbyScreen(SparingFooter, SessionScreen):
                     yield Button("Apply options", id="apply", compact=True)
             with Vertical(id="lobby-right"):
                 yield Label("Chat")
-                # (The table's log: its lines wrap again to a new width, a RichLog's
-                # stayed as first wrapped.)
-                yield TableLog(id="chat", wrap=True, markup=False, max_lines=300,
-                               min_width=20)
+                # (The table's log: its lines wrap again to a new width.)
+                yield TableLog(id="chat", wrap=True, markup=False, max_lines=300, min_width=20)
                 yield Input(
                     placeholder="/ to chat (Enter sends)",
                     id="chat-input",
@@ -482,8 +480,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
     def rename(self, event: Input.Submitted) -> None:
         """Change the name the others see."""
         name = event.value.strip()
-        if not name:
-            # (An empty line did nothing and said nothing.)
+        if not name:  # (it did nothing and said nothing)
             self.notify("A name cannot be empty: type the name the others should see "
                         "(Esc leaves the line).", severity="warning", markup=False)
             return
