@@ -786,6 +786,17 @@ async def test_a_round_s_summary_stays_open_when_another_player_deals_the_next()
         await pilot.press("n")
         await until(pilot, lambda: app.screen is screen, "n goes to the table")
         assert table.game.round == 2
+        # Left open all through the next round, it gives way to that round's summary.
+        for number in (2, 3):
+            stack_getout(table.game, [["geoff 5", "geoff 10"], [f"kevin {number}"]],
+                         played=["kevin 8"], turn=1)
+            app.hosting.host.refresh(table)
+            app.hosting.host.act(table, 1, {"type": "play", "card": table.game.hands[1][0]})
+            await until(pilot, lambda n=number: isinstance(app.screen, SummaryScreen)
+                        and f"Round {n}:" in screen_text(app)
+                        and MOVED_ON not in screen_text(app), f"round {number}'s summary")
+            app.hosting.host.act(table, 1, {"type": "next_round"})
+            await until(pilot, lambda: MOVED_ON in screen_text(app), "left open")
 
 
 async def test_the_score_table_shows_the_newest_rounds_first_and_the_limit() -> None:

@@ -91,9 +91,15 @@ class TableSummaryScreen(TableCreatorScreen):
         if self._last_summary is not None and self.summary_over(msg):
             self._last_summary = None
         if self.summary_screen is not None:
-            if not self.summary_over(msg):
+            if self.summary_screen.waiting == MOVED_ON:
+                # Left open into the next round: it gives way to that round's end.
+                ended = any(isinstance(e, dict) and e.get("type") == "round_over"
+                            for e in msg.get("events") or [])
+                if not (over or self.finishing or ended):
+                    return
+            elif not self.summary_over(msg):
                 return
-            if not over and not self.finishing and self._summary_waiting is None:
+            elif not over and not self.finishing and self._summary_waiting is None:
                 # Another player dealt the next round: this one's summary stays until
                 # they close it (it vanished while they read it, into the new round).
                 self.summary_screen.moved_on(MOVED_ON)
@@ -146,7 +152,10 @@ class TableSummaryScreen(TableCreatorScreen):
                                   lambda: shared.open_review(self))
 
         def answered(answer: str | None) -> None:
-            self.summary_screen = None
+            # (Only if it is still this one: one given way to the next had its answer
+            # come after the next was open, and the table lost track of that one.)
+            if self.summary_screen is screen:
+                self.summary_screen = None
             self.summary_answered(answer)
             self._offer_finish()
 
