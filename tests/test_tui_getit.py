@@ -1191,7 +1191,7 @@ async def test_the_played_row_shows_more_cards_once_the_terminal_is_wider() -> N
     whole row shows (a player saw '… 5 6 7' with 120 columns free)."""
     from textual.app import App
 
-    from tui.games.getit.widgets import PlayedRow
+    from tui.games.getit.mine import PlayedRow
 
     cards = [{"kind": "number", "value": v} for v in range(1, 41)]
     app: App[None] = App()
@@ -1352,6 +1352,42 @@ async def test_the_log_says_on_whose_signals_a_card_was_played() -> None:
         line = next(str(x.text) for x in log.lines if f"{names[2]} played 20" in str(x.text))
         # Bot 4's smile at it ended too: said, though a smile at a number is no reason.
         assert line.endswith(f"· {names[3]} smiled at it"), line
+
+
+@pytest.mark.parametrize("size", [(80, 24), (110, 32)])
+async def test_every_signal_of_a_seat_shows_on_its_card_at_any_size(size: tuple[int, int]
+                                                                    ) -> None:
+    """At 80 × 24 a seat card holds two lines of signals: a look, a smile and a look past
+    at us showed two of them (a fresh-eyed pair). Where they do not fit a line each, they
+    come a line per seat signalled at, and every one shows."""
+    app = solo_app(4, {"level": 6})
+    async with app.run_test(size=size) as pilot:
+        screen = await open_table(pilot)
+        table = game_of(app)
+        for seat in table.seats:
+            seat.bot = None
+        game = table.game
+        stack_getit_piles(game, [["20"], ["5"], ["12"], ["mirror", "4"]], now=engine_now(app))
+        for kind, target in (("look", 0), ("smile", 0), ("look_past", 0), ("peek", True)):
+            key = "on" if kind == "peek" else "target"
+            game.act(1, {"type": kind, key: target}, now=engine_now(app))
+        app.hosting.host.refresh(table)
+
+        def said() -> str:
+            shown = screen.query("#seat-1 .info").results(Static)
+            return " ".join(" ".join(str(info.render()).split()) for info in shown)
+
+        await until(pilot, lambda: "YOU" in said() and "peeking" in said(), "the signals")
+        await pilot.pause()
+        info = screen.query_one("#seat-1 .info", Static)
+        text = said()
+        if "YOU:" in text:  # grouped: no room for a line each
+            assert "YOU: look, smile, past" in text and "peeking" in text, text
+        else:
+            for line in ("looks at YOU", "smiles at YOU", "looks past YOU", "peeking"):
+                assert line in text, text
+        lines = str(info.render()).splitlines()
+        assert len(lines) <= info.size.height, (lines, info.size)
 
 
 async def test_no_screen_shows_a_signal_at_a_player_who_played() -> None:

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from tui.games.getit.signals import SignalState
-from tui.games.getit.text import card_text, to_you_text
-from tui.games.getit.widgets import PlayedRow, WhyLine
+from tui.games.getit.text import card_text, played_line, to_you_text
+from tui.games.getit.widgets import WhyLine
 from tui.notices import Namer
 from tui.widgets.text import set_text
 
@@ -79,3 +80,29 @@ class MyPlace(Horizontal):
             self._set("#my-back", f"╭──────╮\n│ peek │\n│{card_text(card):^6}│\n╰──────╯")
         else:
             self._set("#my-back", CARD_BACK if count else NO_CARDS)
+
+
+class PlayedRow(Static):
+    """The cards played this round, the latest last, fitted to the row's width as it is
+    now: a wider terminal shows more of them at once (the row was fitted to the width it
+    had when the last card was played, and kept that after a resize)."""
+
+    DEFAULT_CSS = """
+    PlayedRow { width: 100%; height: 1; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id, markup=False)
+        self._cards: list[Any] = []
+        self._wrong: Any = None
+
+    def show(self, cards: list[Any], wrong: Any = None) -> None:
+        """Show these played cards, the one with id ``wrong`` (that lost the round)
+        marked (repainted only when they change)."""
+        if cards != self._cards or wrong != self._wrong:
+            self._cards, self._wrong = list(cards), wrong
+            self.refresh()
+
+    def render(self) -> Text:
+        return Text(played_line(self._cards, self.content_region.width or 80, self._wrong),
+                    no_wrap=True)

@@ -63,6 +63,7 @@ class SeatsRow(Horizontal):
                 top=piles[seat].get("top"),
                 count=int(piles[seat].get("count", 0)),
                 lines=signal_lines(signal, namer, me), said=said.get(seat),
+                grouped=signal_lines(signal, namer, me, grouped=True),
                 looked_at=mine.get("look") == seat,
                 also=[word for kind, word in (("smile", "smile"), ("look_past", "look past"))
                       if mine.get(kind) == seat],

@@ -22,6 +22,8 @@ SPECIALS = {
     "speech": ("✎", "SPEECH"),
 }
 SIGNAL_VERBS = {"look": "looks at", "smile": "smiles at", "look_past": "looks past"}
+#: The same in a word, where a line names the seat first ("YOU: look, smile").
+SHORT_SIGNALS = {"look": "look", "smile": "smile", "look_past": "past"}
 #: The same, said of a card once played ("smiled at it").
 SIGNALLED = {"look": "looked at", "smile": "smiled at", "look_past": "looked past"}
 
@@ -106,17 +108,23 @@ def to_you(view: dict[str, Any], talkers: set[int] | None = None) -> ToYou:
     )
 
 
-def signal_lines(signal: dict[str, Any], namer: Namer, me: int | None) -> list[str]:
-    """What one player signals, a line per signal ("looks at YOU", "peeking")."""
-    lines = []
+def signal_lines(signal: dict[str, Any], namer: Namer, me: int | None, *,
+                 grouped: bool = False) -> list[str]:
+    """What one player signals, a line per signal ("looks at YOU", "peeking"); or
+    ``grouped``, a line per seat signalled at ("YOU: look, smile, past"), for a seat card
+    with no room for a line each (at 80 × 24 a card holds two: a third signal was lost)."""
+    lines: dict[str, list[str]] = {}
     for kind, verb in SIGNAL_VERBS.items():
         target = seat_index(signal.get(kind))
         if target is not None:
             whom = "YOU" if target == me else f"{target + 1} {namer.name(target)}"
-            lines.append(f"{verb} {whom}")
+            lines.setdefault(whom if grouped else f"{verb} {whom}", []).append(
+                SHORT_SIGNALS[kind])
+    said = [f"{whom}: {', '.join(words)}" for whom, words in lines.items()] if grouped \
+        else list(lines)
     if signal.get("peek"):
-        lines.append("peeking")
-    return lines
+        said.append("peeking")
+    return said
 
 
 def my_signals(view: dict[str, Any], namer: Namer) -> str:

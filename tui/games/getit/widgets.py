@@ -20,7 +20,7 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Digits, Static
 
-from tui.games.getit.text import SPECIALS, card_text, played_line
+from tui.games.getit.text import SPECIALS, card_text
 from tui.widgets.text import set_text
 
 #: A block font for the numbers players show each other on a big terminal: five rows,
@@ -110,12 +110,13 @@ class SeatCard(Vertical):
 
     def show(self, *, name: str, top: dict[str, Any] | None, count: int,
              lines: list[str], said: str | None, looked_at: bool, at_me: bool,
-             also: list[str] | None = None) -> None:
+             also: list[str] | None = None, grouped: list[str] | None = None) -> None:
         """Show this player's state (``looked_at``: we look at them; ``also``: what else
-        we signal at them, "smile", "look past"; ``at_me``: they signal at us)."""
+        we signal at them, "smile", "look past"; ``at_me``: they signal at us; ``grouped``:
+        ``lines`` a line per seat, for a card with no room for a line a signal)."""
         state: dict[str, Any] = {"name": name, "top": top, "count": count, "lines": lines,
                                  "said": said, "looked_at": looked_at, "at_me": at_me,
-                                 "also": list(also or [])}
+                                 "also": list(also or []), "grouped": grouped or lines}
         if state == self._state:
             return  # nothing of this seat changed: nothing to repaint
         self._state = state
@@ -134,7 +135,7 @@ class SeatCard(Vertical):
 
     def _paint(self, *, name: str, top: dict[str, Any] | None, count: int,
                lines: list[str], said: str | None, looked_at: bool, at_me: bool,
-               also: list[str]) -> None:
+               also: list[str], grouped: list[str]) -> None:
         pile = f"{count} left" if count else "pile empty"
         # What else we signal at them (smile, look past) is kept whole where the edge is
         # short: the words before it give way first ("◀ you look here · sm…" told
@@ -182,10 +183,13 @@ class SeatCard(Vertical):
             symbol, text = SPECIALS.get(str(top.get("kind")), ("?", card_text(top)))
             set_text(word, f"{symbol} {text} {symbol}")
         info = Text("" if self.short else pile, no_wrap=True, overflow="ellipsis")
-        for line in lines:
+        # (Its lines' room, as laid out: none before the first layout.)
+        room = info_line.size.height - bool(info) - bool(said)
+        for line in grouped if 0 < room < len(lines) else lines:
             if info:
                 info.append("\n")
-            info.append(line, style="reverse bold" if line.endswith("YOU") else "")
+            ours = line.endswith("YOU") or line.startswith("YOU:")
+            info.append(line, style="reverse bold" if ours else "")
         if said:
             if info:
                 info.append("\n")
@@ -195,32 +199,6 @@ class SeatCard(Vertical):
     def on_click(self) -> None:
         """A click on a player looks at them."""
         self.post_message(self.Chosen(self.seat))
-
-
-class PlayedRow(Static):
-    """The cards played this round, the latest last, fitted to the row's width as it is
-    now: a wider terminal shows more of them at once (the row was fitted to the width it
-    had when the last card was played, and kept that after a resize)."""
-
-    DEFAULT_CSS = """
-    PlayedRow { width: 100%; height: 1; }
-    """
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__("", id=id, markup=False)
-        self._cards: list[Any] = []
-        self._wrong: Any = None
-
-    def show(self, cards: list[Any], wrong: Any = None) -> None:
-        """Show these played cards, the one with id ``wrong`` (that lost the round)
-        marked (repainted only when they change)."""
-        if cards != self._cards or wrong != self._wrong:
-            self._cards, self._wrong = list(cards), wrong
-            self.refresh()
-
-    def render(self) -> Text:
-        return Text(played_line(self._cards, self.content_region.width or 80, self._wrong),
-                    no_wrap=True)
 
 
 def _fitted(room: int, *choices: str) -> str:
