@@ -1457,6 +1457,11 @@ async def test_a_look_the_host_ended_in_the_update_that_showed_it_is_not_stopped
         await until(pilot, lambda: f"{name} played: your look ended with that card"
                     in why_said(screen), "why our look went")
         assert not screen.query_one("#seat-1").border_subtitle
+        # The next play takes it back (it stayed over later plays, and read as theirs).
+        events = game.act(2, {"type": "play"}, now=engine_now(app))  # Bot 3's 12
+        app.hosting.host.refresh(table, events, [])
+        await until(pilot, lambda: "ended with that card" not in why_said(screen),
+                    "taken back by the next play")
 
 
 async def test_a_stop_that_lands_after_its_player_played_is_not_called_impossible() -> None:

@@ -92,9 +92,16 @@ class GetItScreen(TableScreen):
         else:
             self._show_round(view, namer)
 
+    #: What our line last said of a signal of ours that a play ended (the next play
+    #: takes it back: it stayed over later plays, ours too, and read as about them).
+    _ended_said = ""
+
     def _follow_events(self, events: list[dict[str, Any]], phase: Any) -> None:
         self.signals.follow(events, phase)
         for event in events:
+            if event.get("type") == "played" and self._ended_said and self.my_seat is not None:
+                self.my_place.query_one(WhyLine).withdraw(self._ended_said)
+                self._ended_said = ""
             if event.get("type") == "game_over":
                 self._keep_record(event)
             elif event.get("type") == "signals_ended" and self.my_seat is not None:
@@ -109,7 +116,8 @@ class GetItScreen(TableScreen):
         if ended:
             name = Namer(self.names, self.my_seat).name(event.get("target"))
             what = " and ".join(ended)
-            self.why(f"{name} played: your {what} ended with that card.")
+            self._ended_said = f"{name} played: your {what} ended with that card."
+            self.why(self._ended_said)
 
     def _keep_record(self, result: dict[str, Any]) -> None:
         """A cleared Level X round that beats our record is saved on disk."""
