@@ -950,6 +950,8 @@ async def test_to_you_counts_what_the_others_do_to_you() -> None:
         await until(pilot, lambda: table.game.signals["look"][0] == 2, "Ann looks at seat 3")
         await pilot.click("#seat-2")
         await until(pilot, lambda: table.game.signals["look"][0] is None, "Ann looks away")
+        # … and says so (a number pressed twice stopped a look without a word).
+        assert "You look at nobody now (3 again stops a look)." in why_said(screen)
         # Ann looks at and smiles at a bot whose card is right to play; once it plays,
         # both signals end: they were about the card that is gone.
         holders = [h for h in table.game.correct_holders() if h != 0]

@@ -244,7 +244,10 @@ class GetItScreen(TableScreen):
             # ("1" is the key every look shows as: it runs for our own number too.)
             self.why(why_not("look", (number,), self._keys()) or "")
             return
+        stops = target is None and number != 0 and self._my_signal("look") is not None
         self._signal("look", target)
+        if stops:  # (a number pressed twice stopped the look, and nothing said so)
+            self.why(f"You look at nobody now ({number} again stops a look).")
 
     @on(SeatCard.Chosen)
     def seat_clicked(self, event: SeatCard.Chosen) -> None:
