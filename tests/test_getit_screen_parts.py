@@ -245,3 +245,26 @@ def test_to_you_s_stars_hold_on_to_their_words_where_the_line_wraps(width: int) 
     # (The line is 29 cells: at 28, at a phone's 40 columns, it wrapped.)
     assert ("★ ALL 5 LOOK AT YOU ★" in text.plain) == (width >= 29), text.plain
     assert "ALL 5 LOOK AT YOU" in text.plain
+
+
+def test_the_piles_laid_open_say_unplayed_and_a_lone_wrong_card_has_no_dot() -> None:
+    """"left, top first" read as the left neighbour's; a pile whose only card was the
+    wrong one read "✗38 played ·", a dot with nothing after it (a fresh-eyed pair)."""
+    import io
+
+    from rich.console import Console
+
+    from tui.games.getit.summary import piles_table
+    from tui.notices import Namer
+
+    def number(value: int) -> dict[str, object]:
+        return {"id": value, "kind": "number", "value": value}
+
+    view = {"reveal": {"piles": [[number(20)], []],
+                       "wrong": {"seat": 1, "card": number(38)}}}
+    console = Console(width=60, record=True, file=io.StringIO())
+    console.print(piles_table(view, Namer(["Ann", "Bob"], 0)))
+    text = console.export_text()
+    assert "unplayed, top first" in text and "left, top" not in text, text
+    bob = next(line for line in text.splitlines() if "Bob" in line)
+    assert bob.rstrip().endswith("✗38 played"), bob

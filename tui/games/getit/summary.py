@@ -73,14 +73,16 @@ def piles_table(view: dict[str, Any], namer: Namer) -> Table:
                   title_justify="left")
     table.add_column("held by", no_wrap=True)
     # (Short: at a phone's width a longer heading wrapped into the names' column.)
-    table.add_column("left, top first", ratio=1)
+    # ("left" read as the left neighbour.)
+    table.add_column("unplayed, top first", ratio=1)
     piles = reveal.get("piles") or []
     for holder, cards in enumerate(piles):
         row = Text()
         if wrong and seat_index(wrong.get("seat")) == holder:
             # (Played, not left: it lost the round from the top of this pile.)
             row.append(f"✗{card_text(wrong.get('card'))} played", style="bold reverse")
-            row.append(" · ")
+            if isinstance(cards, list) and cards:  # (a dot with nothing after it dangled)
+                row.append(" · ")
         for card in cards if isinstance(cards, list) else []:
             row.append(f"{card_text(card)}  ")
         if not row:
