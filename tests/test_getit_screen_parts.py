@@ -268,3 +268,17 @@ def test_the_piles_laid_open_say_unplayed_and_a_lone_wrong_card_has_no_dot() -> 
     assert "unplayed, top first" in text and "left, top" not in text, text
     bob = next(line for line in text.splitlines() if "Bob" in line)
     assert bob.rstrip().endswith("✗38 played"), bob
+
+
+def test_a_round_s_summary_offers_its_creator_the_lobby() -> None:
+    """The creator had to close the summary to find l, between rounds, where the table's
+    options (its timer) can be changed; GET OUT!'s offers "End the match"."""
+    from tui.games.getit.summary import round_summary
+
+    view = {"phase": "round_over", "level": 2, "reveal": {"piles": [[], []]},
+            "last_round": {"level": 2, "won": True}}
+    creator = round_summary(view, ["Ann", "Bob"], 0, can_deal=True, can_lobby=True)
+    assert [(c.answer, c.label) for c in creator.choices] == [
+        ("next", "Next round"), ("lobby", "End the game")]
+    guest = round_summary(view, ["Ann", "Bob"], 1, can_deal=True, can_lobby=False)
+    assert [c.answer for c in guest.choices] == ["next"]

@@ -115,6 +115,9 @@ def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
     choices = []
     if not over and can_deal:
         choices.append(Choice("next", "Next round"))
+    if not over and can_lobby:
+        # (As GET OUT!'s "End the match": the creator had to close this to find l.)
+        choices.append(Choice("lobby", "End the game", primary=False))
     if over and can_lobby:
         choices.append(Choice("rematch", "Rematch"))
         choices.append(Choice("lobby", "Lobby", primary=False))
