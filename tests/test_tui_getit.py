@@ -1056,6 +1056,8 @@ def test_the_lobby_summary_leaves_out_what_the_app_fills_in() -> None:
     # How many cards Level X deals says nothing at level 1 (it deals 10).
     assert describe_options("getit", {"level": 1, "cards": 30}) == (
         "level 1 · timer 60 · bots quick · away bot off")
+    # "timer 0" said nothing to a player (a fresh-eyed pair).
+    assert "timer off (untimed)" in describe_options("getit", {"timer": 0})
 
 
 async def test_an_untimed_level_x_round_is_no_new_record(config_dir: Path) -> None:

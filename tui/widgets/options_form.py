@@ -42,6 +42,8 @@ def describe_value(option: Option, value: Any) -> str:
         return "at random" if option.kind == "seat" else "none"
     if option.kind == "seat" and isinstance(value, int):
         return f"seat {value + 1}"
+    if option.name == "timer" and value == 0:
+        return "off (untimed)"  # (Get It!'s "timer 0" said nothing to a player)
     return str(value)
 
 
@@ -145,7 +147,9 @@ class OptionsForm(Vertical):
                                        value=current, allow_blank=False,
                                        id=f"opt-{option.name}", compact=True)
                 else:
-                    yield Input(_typed(value), id=f"opt-{option.name}", compact=True)
+                    field = Input(_typed(value), id=f"opt-{option.name}", compact=True)
+                    field.footer_send = ("Set", True)  # type: ignore[attr-defined]
+                    yield field
 
     def show(self, seats: int, values: dict[str, Any]) -> None:
         """Show ``values`` for a table of ``seats``, in the controls there are: nothing
