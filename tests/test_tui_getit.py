@@ -1569,6 +1569,19 @@ async def test_a_level_says_what_is_new_as_its_piles_are_arranged() -> None:
         screen = await open_table(pilot)
         await until(pilot, lambda: "New at Level 4: + ◧ mirror" in str(
             screen.query_one("#prep-new", Static).render()), "what level 4 adds")
+        # A first round at Level 4: the smile and the eyes were never introduced (a
+        # fresh-eyed pair started at Level 5 and never read of the eyes or the mirror).
+        news = " ".join(str(screen.query_one("#prep-new", Static).render()).split())
+        assert "Also in the deck: ☺ smile, ◉ eyes (? explains them)." in news, news
+
+
+def test_the_specials_of_the_levels_before_are_named_for_a_first_round() -> None:
+    from tui.games.getit.text import earlier_specials
+
+    assert earlier_specials(1) is None and earlier_specials(2) is None
+    assert earlier_specials("X") is None
+    assert earlier_specials(5) == "☺ smile, ◉ eyes, ◧ mirror"
+    assert earlier_specials(6) == "☺ smile, ◉ eyes, ◧ mirror, ✎ speech bubble"
 
 
 async def test_help_in_a_round_opens_at_its_keys_beside_the_table_with_the_timer() -> None:

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from tui.games.getit.text import level_text, new_at_level
+from tui.games.getit.text import earlier_specials, level_text, new_at_level
 from tui.games.getit.widgets import PrepRow, WhyLine
 from tui.notices import Namer
 
@@ -114,6 +114,8 @@ class PrepPanel(Vertical):
         #: The hand is too long for the row (Home/End show its ends).
         self.hand_scrolls = False
         self._shown: tuple[dict[str, Any], int | None, Namer] | None = None
+        #: The level of the first preparation shown here.
+        self._first_level: Any = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="prep-new", markup=False)
@@ -129,10 +131,19 @@ class PrepPanel(Vertical):
         help_line = self.query_one("#prep-help", Static)
         row = self.query_one(PrepRow)
         arranging = me is not None and not arranged[me]
-        new = new_at_level(view.get("level"))
+        level = view.get("level")
+        if self._first_level is None:
+            self._first_level = level
+        new = new_at_level(level)
+        # A first round above level 2 (a game started there, or joined): the specials of
+        # the levels before were never introduced on screen.
+        earlier = earlier_specials(level) if level == self._first_level else None
+        words = " ".join(
+            ([f"New at {level_text(level)}: {new}."] if new else [])
+            + ([f"Also in the deck: {earlier} (? explains them)."] if earlier else []))
         news = self.query_one("#prep-new", Static)
-        news.display = new is not None
-        news.update(f"New at {level_text(view.get('level'))}: {new}" if new else "")
+        news.display = bool(words)
+        news.update(words)
         if me is None:
             help_line.update("The players are arranging their piles.")
         else:

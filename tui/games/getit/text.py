@@ -300,6 +300,15 @@ def new_at_level(level: Any) -> str | None:
     return f"+ {name} — {how}"
 
 
+def earlier_specials(level: Any) -> str | None:
+    """The special cards earlier levels added, in words ("☺ smile, ◉ eyes"), for a
+    player whose first round is at ``level``: they never saw them introduced."""
+    if not isinstance(level, int) or isinstance(level, bool):
+        return None
+    kinds = [NEW_AT_LEVEL[n][0] for n in range(2, min(level, 6))]
+    return ", ".join(f"{SPECIALS[k][0]} {CARD_NAMES[k]}" for k in kinds) or None
+
+
 def new_card_missing(view: dict[str, Any]) -> str | None:
     """After a round: a line when the level's new card was not dealt this time (a level
     deals some of its deck: a new player may not have met it)."""
