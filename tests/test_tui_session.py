@@ -484,6 +484,11 @@ async def test_slash_opens_the_lobby_chat_and_escape_gives_the_keys_back() -> No
         await type_ahead(pilot, "slash", *"ok", "enter")  # typed fast: all of it the line's
         await until(pilot, lambda: any("Ann (seat 1): ok" in str(line.text)
                                        for line in chat.lines), "the line typed fast")
+        # In the line "/" is typed, not the key that opens it ("a/b" arrived as "ab").
+        typed = ["slash" if c == "/" else "space" if c == " " else c for c in "a/b 1/2"]
+        await type_ahead(pilot, "slash", *typed, "enter")
+        await until(pilot, lambda: any("Ann (seat 1): a/b 1/2" in str(line.text)
+                                       for line in chat.lines), "a line with slashes")
 
 
 async def solo_table(pilot: Pilot[Any], app: HiddenHandApp) -> GetOutScreen:
@@ -534,6 +539,10 @@ async def test_a_chat_line_typed_straight_after_the_slash_goes_in_the_chat_line(
         await until(pilot, lambda: any("💬 Ann (seat 1): hi" in line
                                        for line in log_text(screen)), "the chat line")
         assert hand.cards == cards  # no card was played, none drawn
+        typed = ["slash" if c == "/" else "space" if c == " " else c for c in "w/ a/b"]
+        await type_ahead(pilot, "slash", *typed, "enter")  # "/" in the line is typed
+        await until(pilot, lambda: any("💬 Ann (seat 1): w/ a/b" in line
+                                       for line in log_text(screen)), "a line with slashes")
 
 
 async def test_the_log_is_replayed_when_the_table_is_opened_again() -> None:

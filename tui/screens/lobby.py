@@ -244,8 +244,8 @@ class LobbyScreen(SparingFooter, SessionScreen):
             return False
         if action == "options":
             return self.is_creator and on_seats and self._config is not None
-        if action == "name":  # from the seats (in a text line, n is a letter)
-            return on_seats
+        if action in ("name", "chat"):  # (in a text line n and / are typed: "a/b" was "ab")
+            return on_seats if action == "name" else not isinstance(self.focused, Input)
         if action == "invite":  # on a box: the doors, and the web link's QR code
             return bool(self.app.box_doors) and on_seats
         if action in ("add_bot", "remove", "start"):

@@ -429,8 +429,8 @@ class TableScreen(SparingFooter, TableSummaryScreen):
         """Show exactly the keys that work now (and hide the others)."""
         if self.summary_screen is not None and action not in ("leave", "chat"):
             return False
-        if action == "chat":
-            return self.chat_open()
+        if action == "chat":  # (in a text line "/" is typed: "a/b" arrived as "ab")
+            return self.chat_open() and not isinstance(self.focused, Input)
         if action == "bot_for_away":
             return bool(self.away_seats())
         if action == "to_lobby":  # (not with the host gone: there is no table to take back)
