@@ -1445,3 +1445,14 @@ async def test_the_lobby_s_buttons_are_whole_at_a_phone_s_width() -> None:
         start = lobby.query_one("#start", Button)
         assert start.region.width and start.region.right <= 40 - 1
         assert "Start (^s)" in screen_text(app)
+
+
+async def test_ctrl_c_says_how_to_quit_in_plain_words() -> None:
+    """Textual's own notice showed its markup: "Press [b]q[/b] to quit the app"."""
+    app = make_app()
+    notes = Notices()
+    async with app.run_test(size=SIZE, message_hook=notes) as pilot:
+        await pilot.press("ctrl+c")
+        await until(pilot, lambda: notes.messages(), "a notice")
+        assert notes.messages() == ["Ctrl+Q quits hiddenhand (at a table, Esc leaves it first)."]
+        assert app.is_running

@@ -287,6 +287,12 @@ class HiddenHandApp(App[None]):
         if self.listener.failed(worker.error) and session is not None:
             self.listen(session)
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C, pressed to quit by reflex: how to, in plain words (Textual's own
+        notice showed its markup, "Press [b]q[/b]")."""
+        self.notify("Ctrl+Q quits hiddenhand (at a table, Esc leaves it first).",
+                    title="Do you want to quit?", markup=False)
+
     async def action_quit(self) -> None:
         """Leave the table, stop hosting, then quit: asked first when others are at a
         table this app hosts (quitting ends it for them); ^q again quits."""
