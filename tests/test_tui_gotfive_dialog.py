@@ -235,3 +235,22 @@ async def test_the_slot_typed_into_is_marked_in_words_and_enter_says_what_it_doe
         assert enter == {"close_kept": "Close (kept)"}, enter
         await pilot.press("enter")
         await until(pilot, lambda: not isinstance(app.screen, AnnounceScreen), "closed")
+
+
+async def test_backspaces_typed_fast_stay_in_their_slot() -> None:
+    """⌫⌫10 typed fast (a quick typist, a laggy SSH line) in a slot holding 05: the
+    digits were handled first, moved on, and the two Backspaces, a binding that went up
+    to the app and back, emptied the next slot's 18 (a fresh-eyed pass of the box)."""
+    from .tui_support import type_ahead as fast
+
+    app = Dialog(AnnounceScreen([4, 2, 0, 1, 3], ["05", "18", None, None, None]))
+    async with app.run_test(size=(100, 30)) as pilot:
+        dialog = app.screen
+        assert isinstance(dialog, AnnounceScreen)
+        dialog.query_one("#gf-n0", Input).focus()
+        await pilot.pause()
+        await fast(pilot, "backspace", "backspace", "1", "0")
+        await until(pilot, lambda: dialog.texts()[0] == "10", "10 in slot 1")
+        for _ in range(3):
+            await pilot.pause()
+        assert dialog.texts()[:2] == ["10", "18"], dialog.texts()

@@ -189,6 +189,15 @@ class SlotInput(Input):
             # (Input's own focus handling runs after this one; selecting is back after.)
             self.call_later(setattr, self, "select_on_focus", True)
 
+    def on_key(self, event: events.Key) -> None:
+        """Backspace here, in turn with the digits: as a binding it went up to the app
+        and back, after the digits typed behind it (⌫⌫10 typed fast put 10 in this slot,
+        moved on, and the two ⌫ emptied the next one)."""
+        if event.key == "backspace":
+            event.stop()
+            event.prevent_default()
+            self.action_delete_left()
+
     def action_delete_left(self) -> None:
         """Backspace; in an empty slot, back to the slot before, deleting its last
         digit (two digits had moved on from there: a player mending them backs up)."""
