@@ -41,6 +41,7 @@ from tui.screens.join_words import (
 )
 from tui.session import ConnectionLost, ServerError, Session
 from tui.settings import MAX_ADDRESS, forget_seat, kept_at, recall_seat
+from tui.widgets.text_line import TextLine
 
 if TYPE_CHECKING:
     from tui.app import HiddenHandApp
@@ -125,7 +126,7 @@ class JoinScreen(Screen[None]):
             yield Label("Or type the host's address (host:port)")
             with Horizontal(classes="buttons"):
                 # (Selected as it takes the focus by ``address_focused``, not by itself.)
-                yield Input(self.app.settings.last_address or "",
+                yield TextLine(self.app.settings.last_address or "",
                             placeholder=f"192.168.1.20:{DEFAULT_PORT}", id="address",
                             compact=True, select_on_focus=False)
                 yield Button("Connect", id="connect", variant="primary")

@@ -49,6 +49,7 @@ from tui.widgets.options_form import (
     fitting_options,
     same_options,
 )
+from tui.widgets.text_line import TextLine
 
 #: Below this many columns the lobby is one column (seats, then chat).
 NARROW = 60
@@ -121,7 +122,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
                 yield Label("Chat")
                 # (The table's log: its lines wrap again to a new width.)
                 yield TableLog(id="chat", wrap=True, markup=False, max_lines=300, min_width=20)
-                yield Input(
+                yield TextLine(
                     placeholder="/ to chat (Enter sends)",
                     id="chat-input",
                     max_length=200,

@@ -14,6 +14,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Static
 
 from tui.settings import MAX_NAME, Settings, check_interfaces, clean_name
 from tui.widgets.limited_input import LimitedInput
+from tui.widgets.text_line import TextLine
 
 if TYPE_CHECKING:
     from tui.app import HiddenHandApp
@@ -41,7 +42,7 @@ class SettingsScreen(Screen[None]):
                                compact=True)
             yield Label("Network interfaces for finding LAN games (IP addresses, comma "
                         "separated; empty = all)")
-            yield Input(", ".join(settings.mdns_interfaces), id="mdns",
+            yield TextLine(", ".join(settings.mdns_interfaces), id="mdns",
                         placeholder=interfaces_unset(), compact=True)
             yield Static("", id="settings-error", markup=False, classes="error")
             with Horizontal(classes="buttons"):

@@ -24,6 +24,7 @@ from tui.games.screens import table_screen
 from tui.session import ConnectionLost, ServerError, Session
 from tui.widgets.limited_input import LimitedInput
 from tui.widgets.options_form import OptionsForms
+from tui.widgets.text_line import TextLine
 
 if TYPE_CHECKING:
     from tui.app import HiddenHandApp
@@ -112,7 +113,7 @@ class SetupScreen(Screen[None]):
                                    id="table-name", compact=True)
             if self.mode == "host":
                 yield Label("TCP port")
-                yield Input(str(DEFAULT_PORT), id="port", type="integer", compact=True)
+                yield TextLine(str(DEFAULT_PORT), id="port", type="integer", compact=True)
             yield Static("Options", classes="form-title")
             yield OptionsForms(list(TABLES), self.game_id, self._seats_at_start(),
                                self.start_options, id="options", hosted=self.mode != "solo")

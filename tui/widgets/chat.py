@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 from textual.reactive import reactive
-from textual.widgets import Input
+
+from tui.widgets.text_line import TextLine
 
 #: The chat line's words while it is empty. Enter sends and gives the keys back to the
 #: table, Esc gives them back unsent; ``?`` (not in the footer: no room at 80 columns)
@@ -18,7 +19,7 @@ CHAT_TYPING = ("type a line to the table: Enter sends it, Esc gives the keys bac
                "type a line: Enter sends, Esc cancels", "Enter sends, Esc cancels")
 
 
-class ChatLine(Input):
+class ChatLine(TextLine):
     """The table's chat line: a compact ``Input``, compact from the start.
 
     ``Input``'s ``compact`` toggles Textual's class for it, and each toggle restyles

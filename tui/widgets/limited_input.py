@@ -11,8 +11,10 @@ from typing import Any
 
 from textual.widgets import Input
 
+from tui.widgets.text_line import TextLine
 
-class LimitedInput(Input):
+
+class LimitedInput(TextLine):
     """An ``Input`` of at most ``limit`` characters; ``what`` names it in the notice
     ("Name cut to 24 characters")."""
 

@@ -23,6 +23,7 @@ from textual.widgets import Input, Label, Select, Switch
 import engine
 from engine.core import Option
 from tui.games import app_options, form_hidden, preset_options
+from tui.widgets.text_line import TextLine
 
 RANDOM = "random"
 #: An ``int`` option with at most this many values is offered as a select.
@@ -147,7 +148,7 @@ class OptionsForm(Vertical):
                                        value=current, allow_blank=False,
                                        id=f"opt-{option.name}", compact=True)
                 else:
-                    field = Input(_typed(value), id=f"opt-{option.name}", compact=True)
+                    field = TextLine(_typed(value), id=f"opt-{option.name}", compact=True)
                     field.footer_send = ("Set", True)  # type: ignore[attr-defined]
                     yield field
 

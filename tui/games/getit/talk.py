@@ -24,6 +24,7 @@ from textual.message import Message
 from textual.widgets import Input
 
 from engine.bots.getit_bot import PACES, QUIET_AFTER, talk_hold
+from tui.widgets.text_line import TextLine
 
 TALK_OPEN = "say a line to everyone (Enter sends, Esc closes)"
 TALK_AHEAD = "talk opens when you see the speech bubble (✎): your line is kept"
@@ -85,7 +86,7 @@ def bots_wait(view: dict[str, Any], time_left: float | None, holder_is_bot: bool
     return wait if wait >= LEAST_WAIT else 0.0
 
 
-class TalkLine(Input):
+class TalkLine(TextLine):
     """One line to say to everyone, open all round and sent while the bubble shows."""
 
     class Said(Message):

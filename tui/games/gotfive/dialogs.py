@@ -25,6 +25,7 @@ from engine.gotfive import TILES, colour_of, numbers_of_colour
 from tui.games.gotfive.text import LETTERS, letter
 from tui.notices import listed
 from tui.screens.dialogs import ConfirmScreen
+from tui.widgets.text_line import TextLine
 
 
 class RevealScreen(ModalScreen[int | None]):
@@ -159,7 +160,7 @@ def prefill_for(colours: Sequence[int], circled: Collection[int], certain: Colle
     return out, f"Filled in from {listed(said)}"
 
 
-class SlotInput(Input):
+class SlotInput(TextLine):
     """One number's slot: typing into a full slot starts it over (a click puts the
     cursor in without selecting, and two digits fill a slot: the keys would be lost).
 
@@ -188,15 +189,6 @@ class SlotInput(Input):
             self.cursor_position = len(self.value)
             # (Input's own focus handling runs after this one; selecting is back after.)
             self.call_later(setattr, self, "select_on_focus", True)
-
-    def on_key(self, event: events.Key) -> None:
-        """Backspace here, in turn with the digits: as a binding it went up to the app
-        and back, after the digits typed behind it (⌫⌫10 typed fast put 10 in this slot,
-        moved on, and the two ⌫ emptied the next one)."""
-        if event.key == "backspace":
-            event.stop()
-            event.prevent_default()
-            self.action_delete_left()
 
     def action_delete_left(self) -> None:
         """Backspace; in an empty slot, back to the slot before, deleting its last
