@@ -1123,3 +1123,17 @@ async def test_a_rematch_s_turn_line_says_nothing_of_the_last_game() -> None:
         await until(pilot, lambda: screen.last_move() is not None, "a clue, the last move")
         screen.session.history.append(Entry("notice", {"type": "started"}))
         assert screen.last_move() is None
+
+
+async def test_our_racks_clues_fold_only_where_the_terminal_has_no_room_for_them() -> None:
+    """At 120 × 35 the stacks of clues under our rack folded ("…+2") over 25 empty rows
+    (a fresh-eyed pass): each row past 24 is a line more for them."""
+    app = solo_app()
+    async with app.run_test(size=(120, 35)) as pilot:
+        screen = await my_turn(pilot)
+        rack = screen.query_one(MyRack)
+        assert rack.max_lines == 3 + (35 - 24)
+        await pilot.resize_terminal(80, 24)
+        await until(pilot, lambda: rack.max_lines == 3, "folded at 80 x 24")
+        await pilot.resize_terminal(160, 50)
+        await until(pilot, lambda: rack.max_lines == 0, "never folded beside the log")

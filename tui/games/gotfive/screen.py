@@ -52,6 +52,8 @@ OUTSIDE_LEFT = 6
 #: Narrower than this (a phone), the racks and board have no margin: each column counts.
 TINY = 46
 MIN_LEFT = 8
+#: Lines of a stack of clues under our rack on a stacked screen 24 rows high.
+FOLDED = 3
 
 #: Keys that only move over the board or pick a tile: they give way to a text line.
 MOVES = {"move", "next_tile", "tile_key"}
@@ -150,9 +152,11 @@ class GotFiveScreen(BoardTable):
         self.refresh_bindings()
         self.query_one(OthersPanel).wide = width >= WIDE
         # On a small terminal the board must stay in sight and the log needs its lines:
-        # tall stacks of clues fold, and the positions' numbers go on the tiles' line.
+        # tall stacks of clues fold, and the positions' numbers go on the tiles' line. A
+        # row more than 24 is a line more for them (at 120 × 35 they folded, "…+2", over
+        # 25 empty rows).
         rack = self.query_one(MyRack)
-        rack.max_lines = 0 if width >= WIDE else 3
+        rack.max_lines = 0 if width >= WIDE else FOLDED + max(0, height - 24)
         rack.compact = width < WIDE
 
     # ---- showing an update ---------------------------------------------------
