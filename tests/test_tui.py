@@ -829,8 +829,8 @@ async def test_the_creator_hands_an_away_players_seat_to_a_bot() -> None:
         # The app's LAN tables have an away bot (2m): the line says so too (it said only
         # that the seat waited).
         assert (game.table.get("options") or {}).get("away_bot") == "2m"
-        await until(pilot, lambda: "Waiting for Bob… (away: a bot plays for them once away "
-                    "2m; b lets one now)" in str(status.render()), "Bob's turn, said away")
+        await until(pilot, lambda: "Waiting for Bob… (away: after 2m away, a bot plays for "
+                    "them; b lets one now)" in str(status.render()), "Bob's turn, said away")
         # While our own line to the host is down, the key is not offered.
         from tests.tui_support import footer_keys
         from tui.messages import ConnectionDropped, ConnectionRestored

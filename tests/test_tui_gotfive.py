@@ -18,7 +18,7 @@ import pytest
 from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Input, Static
+from textual.widgets import Input, Label, Static
 
 from engine.gotfive import colour_of, numbers_of_colour
 from net.client import Client
@@ -1137,3 +1137,31 @@ async def test_our_racks_clues_fold_only_where_the_terminal_has_no_room_for_them
         await until(pilot, lambda: rack.max_lines == 3, "folded at 80 x 24")
         await pilot.resize_terminal(160, 50)
         await until(pilot, lambda: rack.max_lines == 0, "never folded beside the log")
+
+
+async def test_keys_that_do_nothing_in_the_got_five_dialogs_say_why() -> None:
+    """A letter that is no colour while choosing one, and Enter in a GOT FIVE! bar with
+    nothing typed, did nothing without a word (a fresh-eyed pass)."""
+    from .tui_support import Notices
+
+    app = solo_app()
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
+        screen = await my_turn(pilot)
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, RevealScreen), "the colours")
+        await pilot.press("x")
+        await until(pilot, lambda: any("A colour is a letter, A to E" in n
+                                       for n in notices.messages()), "why x did nothing")
+        assert isinstance(app.screen, RevealScreen)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "the table")
+        await pilot.press("g")
+        bar = await until(pilot, lambda: isinstance(app.screen, AnnounceScreen)
+                          and app.screen, "the bar")
+        for slot in bar.query(Input).results(Input):
+            slot.value = ""
+        await pilot.press("enter")
+        error = bar.query_one("#gf-announce-error", Label)
+        await until(pilot, lambda: "Type your five numbers first" in str(error.render()),
+                    "why Enter did nothing")

@@ -74,6 +74,8 @@ def test_every_event_has_a_line_and_odd_ones_none() -> None:
     assert describe_event(out, namer, racks) == "You are out; rack: A1• C13••• E25•• B32• D49•"
     over = {"type": "game_over", "winners": [1], "reason": "last_standing"}
     assert describe_event(over, namer, racks) == "Game over: Bob won (the last one left in)"
+    ours = {"type": "game_over", "winners": [0], "reason": "announced"}  # (not "You won")
+    assert describe_event(ours, namer, racks) == "Game over: you won (named all five)"
     assert describe_event({"type": "turn", "seat": 1, "phase": "reveal"}, namer, racks) is None
     assert describe_event({"type": "something new"}, namer, racks) is None
 

@@ -68,7 +68,7 @@ class TableCreatorScreen(SoloFinishScreen):
             return ""
         # (A table with an away bot: the line said only that the seat waited.)
         after = (self.table.get("options") or {}).get("away_bot")
-        later = f"a bot plays for them once away {after}" if after in AWAY_AFTER else ""
+        later = f"after {after} away, a bot plays for them" if after in AWAY_AFTER else ""
         if any(s.get("seat") == seat for s in self.away_seats()):
             return f" (away: {later}; b lets one now)" if later else \
                 " (away: b lets a bot play for them)"

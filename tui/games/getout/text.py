@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from tui.games.getout.card import card_label, image_label
-from tui.notices import Namer
+from tui.notices import Namer, listed
 
 
 def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
@@ -39,5 +39,5 @@ def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
     if kind == "round_started":
         return f"Round {event['round']}: {names.name(event['dealer'])} deals"
     if kind == "game_over":
-        return f"Game over: {', '.join(who(s) for s in event['winners'])} won"
+        return f"Game over: {listed([namer.whom(s) for s in event['winners']])} won"
     return None

@@ -79,6 +79,10 @@ class RevealScreen(ModalScreen[int | None]):
             else:
                 self.notify(f"No face-down tiles of colour {LETTERS[colour]} are left.",
                             severity="warning")
+        elif (event.character or "").isalpha():  # (another letter: ignored unsaid)
+            event.stop()
+            self.notify(f"A colour is a letter, A to {LETTERS[len(self.supply) - 1]} (Esc: "
+                        "back).", severity="warning", markup=False)
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
@@ -434,6 +438,8 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         if numbers is not None:
             self.confirm(numbers)
             return
+        if not any(text.strip() for text in self.texts()):  # (it said nothing at all)
+            why = "Type your five numbers first, one a slot: ↑↓ offer the ones possible."
         self.say(why)  # (a digit alone is a number now: Enter said it was done)
         inputs = list(self.query(SlotInput))
         empty = [i for i in inputs if not i.value.strip()]

@@ -13,7 +13,7 @@ from typing import Any
 from rich.text import Text
 
 from engine.gotfive import colour_of, dots_of
-from tui.notices import Namer
+from tui.notices import Namer, listed
 
 #: The letter of each colour index (0..4).
 LETTERS = "ABCDE"
@@ -134,7 +134,8 @@ def describe_event(event: dict[str, Any], namer: Namer,
         who = namer.who(event["seat"])
         return f"{who} {'are' if who == 'You' else 'is'} out; rack: {rack_label(event['rack'])}"
     if kind == "game_over":
-        winners = ", ".join(namer.who(s) for s in event.get("winners") or [])
+        # (Mid-sentence: "Game over: you won", not "You won".)
+        winners = listed([namer.whom(s) for s in event.get("winners") or []])
         how = ("named all five" if event.get("reason") == "announced"
                else "the last one left in")
         return f"Game over: {winners} won ({how})"
