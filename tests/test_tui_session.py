@@ -862,3 +862,19 @@ async def test_a_busy_port_is_said_in_words_in_the_host_form() -> None:
             text = await until(pilot, lambda: str(error.render()) or None, "the error")
         assert f"port {port} is already in use on this computer" in text, text
         assert "attempting to bind" not in text and app.hosting.host is None
+
+
+async def test_a_table_whose_connection_is_gone_offers_only_what_works_without_it() -> None:
+    """A second login took the seat: the first one's footer still offered the game's
+    keys, and each said "Not connected" (a fresh-eyed pass of the SSH box)."""
+    from tests.tui_support import footer_keys
+    from tui.messages import ConnectionDropped
+
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await solo_table(pilot, app)
+        assert footer_keys(app).get("play") is True
+        screen.post_message(ConnectionDropped("your seat was taken back", final=True))
+        await until(pilot, lambda: "play" not in footer_keys(app), "the game's keys gone")
+        keys = footer_keys(app)
+        assert "leave" in keys and "draw" not in keys and "chat" not in keys, keys

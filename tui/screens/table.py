@@ -429,6 +429,8 @@ class TableScreen(SparingFooter, TableSummaryScreen):
         """Show exactly the keys that work now (and hide the others)."""
         if self.summary_screen is not None and action not in ("leave", "chat"):
             return False
+        if self.cut_off and action not in ("leave", "rules", "summary_again"):
+            return False  # (the game's keys were offered, and each said "Not connected")
         if action == "chat":  # (in a text line "/" is typed: "a/b" arrived as "ab")
             return self.chat_open() and not isinstance(self.focused, Input)
         if action == "bot_for_away":
