@@ -470,3 +470,32 @@ def test_a_kept_seat_is_the_table_s_it_was_made_at_not_a_new_one_with_its_id() -
              "phase": "lobby", "uid": "bbbbbbbb"}
     kept = kept_at("127.0.0.1:4455", "t1", table["uid"])
     assert "1 of 2 seats free" in describe_table(table, kept)
+
+
+async def test_a_box_s_menu_says_where_a_seat_is_kept() -> None:
+    """Back after a dropped login (or the box's restart), a player came to the plain
+    menu and learned of their seat only in Join (a fresh-eyed pass of the SSH box)."""
+    from tests.tui_support import Notices
+    from tui.settings import forget_seat, remember_seat
+
+    async with running_host() as host:
+        ann = await Client.connect("127.0.0.1", host.port, name="Ann")
+        joined = await ann.create_table("Ann's porch", "getout", 3)
+        assert joined.token is not None
+        remember_seat(f"127.0.0.1:{host.port}", joined.table, 0, joined.token)
+        await ann.close()  # the login dropped
+        app = make_app(box=("127.0.0.1", host.port))
+        notes = Notices()
+        async with app.run_test(size=(80, 24), message_hook=notes) as pilot:
+            await until(pilot, lambda: any("Your seat at Ann's porch is kept" in n
+                                           for n in notes.messages()), "the hint")
+            assert "Back to your seat (j)" in screen_text(app)
+        forget_seat(f"127.0.0.1:{host.port}", joined.table)  # (another player's data)
+        other = make_app("Bo", box=("127.0.0.1", host.port))  # no seat kept: no word
+        notes = Notices()
+        async with other.run_test(size=(80, 24), message_hook=notes) as pilot:
+            await until(pilot, lambda: not [w for w in other.workers
+                                            if w.group == "kept" and not w.is_finished],
+                        "the look for seats")
+            await pilot.pause()
+            assert not notes.messages() and "Back to your seat" not in screen_text(other)

@@ -255,6 +255,37 @@ class BoxMenuScreen(MenuScreen):
 
     BINDINGS = [Binding("h", "host", "Open a table")]
 
+    def on_mount(self) -> None:
+        """Look once for a seat kept on this box (see :meth:`look_for_seats`)."""
+        super().on_mount()
+        self.look_for_seats()
+
+    @work(group="kept", exit_on_error=False)
+    async def look_for_seats(self) -> None:
+        """A player back after a dropped login (or the box's restart) came to the plain
+        menu and learned of their seat only in Join: the menu says where it is kept, and
+        Join's button says it takes them back."""
+        from net.client import NotAHost
+        from tui.session import ConnectionLost, ServerError, Session
+        from tui.settings import kept_at
+
+        box = self.app.box
+        if box is None:
+            return
+        session = Session(self.app.settings.name, address=box)
+        try:
+            listed = await (await session.connect()).list_tables()
+        except (ServerError, NotAHost, OSError, ConnectionLost, TimeoutError):
+            return  # (only a hint: Join says what is wrong)
+        finally:
+            await session.close()
+        kept = [str(t.get("name")) for t in listed
+                if kept_at(session.where, str(t.get("id")), str(t.get("uid") or ""))]
+        if kept and self.is_attached:
+            self.query_one("#join", Button).label = "Back to your seat (j)"
+            self.notify(f"Your seat at {kept[0]} is kept: Join (j) takes you back to it.",
+                        timeout=8, markup=False)
+
 
 def menu_screen(box: object) -> MenuScreen:
     """The menu for an app on a box (``box``: the box's host address) or not."""
