@@ -595,6 +595,29 @@ async def test_a_hosted_lobby_shows_whole_names() -> None:
         await until(pilot, lambda: app.hosting.host is None, "the host to stop")
 
 
+async def test_a_long_name_in_the_lobby_is_cut_so_that_every_column_shows() -> None:
+    """A 24-letter name at 80 columns pushed "status" and "ready" off the seat list's
+    edge ("player … sta", "onl"; a fresh-eyed pass): the name is cut, the rest stays."""
+    app = make_app("Bartholomew the Greatest")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")
+        await choose_game(pilot, "getout")
+        app.screen.query_one("#port", Input).value = str(free_port())
+        await pilot.press("ctrl+s")
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
+                            "the lobby")
+        seats = lobby.query_one("#lobby-seats", DataTable)
+        await until(pilot, lambda: "… (you) ★" in screen_text(app), "the name cut")
+        assert "status" in screen_text(app) and "ready" in screen_text(app)
+        assert seats.virtual_size.width <= seats.size.width, (seats.virtual_size, seats.size)
+        await pilot.resize_terminal(140, 30)
+        await until(pilot, lambda: "Bartholomew the Greatest (you) ★" in screen_text(app),
+                    "whole again, with room")
+        await pilot.press("escape")
+        await pilot.press("y")
+        await until(pilot, lambda: app.hosting.host is None, "the host to stop")
+
+
 async def test_a_second_start_while_the_host_opens_does_not_leave_a_host_behind() -> None:
     """^s twice on "Host a LAN game": the table opens once, on the port asked for (the
     second ^s used to stop the first while it announced itself, leaving its host

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.coordinate import Coordinate
 from textual.widgets import DataTable
@@ -34,20 +35,33 @@ class LobbySeats(DataTable[Any]):
         if not self.columns:
             # (Named: under an empty heading "online" read as part of "ready".)
             self.add_columns("seat", "player", "status", "ready")
+        # A name cut where the row has no room for it ("Bartholomew the Gr… (you) ★"):
+        # whole, a 24-letter name pushed "status" and "ready" off the lobby's edge at 80
+        # columns (seat, status and ready take 23 cells with the cells' padding).
+        self._shown = (table, my_seat)
+        room = max(8, self.size.width - 23) if self.size.width else 0
         for seat in table["seats"]:
             name = seat["name"] or "(empty)"
-            if seat["seat"] == my_seat:
-                name += " (you)"
-            if seat["seat"] == table.get("creator"):
-                name += " ★"
+            after = (" (you)" if seat["seat"] == my_seat else "") + (
+                " ★" if seat["seat"] == table.get("creator") else "")
+            if room and cell_len(name + after) > room:
+                name = set_cell_size(name, max(1, room - cell_len(after) - 1)) + "…"
             state = {"bot": "bot", "empty": ""}.get(
                 seat["kind"], "online" if seat["connected"] else "away"
             )
-            self.add_row(seat_mark(seat["seat"], row), Text(name), state,
+            self.add_row(seat_mark(seat["seat"], row), Text(name + after), state,
                          "✓" if seat["ready"] else "")
         if self.row_count:
             self.move_cursor(row=min(row, self.row_count - 1))
         self.show_cursor = True
+
+    #: What :meth:`show` drew last (drawn again for a new width).
+    _shown: tuple[dict[str, Any], int | None] | None = None
+
+    def on_resize(self) -> None:
+        """The names are cut to the width: drawn again for a new one."""
+        if self._shown is not None:
+            self.show(*self._shown)
 
     def on_data_table_row_highlighted(self) -> None:
         """The seat under the cursor wears ▸ (the cursor's colours alone do not show
