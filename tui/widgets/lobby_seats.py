@@ -60,7 +60,7 @@ class LobbySeats(DataTable[Any]):
 
     def on_resize(self) -> None:
         """The names are cut to the width: drawn again for a new one."""
-        if self._shown is not None:
+        if self._shown is not None and self.row_count:
             self.show(*self._shown)
 
     def on_data_table_row_highlighted(self) -> None:
