@@ -782,7 +782,8 @@ async def test_a_round_s_summary_stays_open_when_another_player_deals_the_next()
                     and table.game.round == 2 and MOVED_ON in screen_text(app),
                     "the summary says the next round is being played")
         assert app.screen is summary, "the summary went away while it was being read"
-        assert "To the table (n)" in screen_text(app) and "Next round" not in screen_text(app)
+        assert "▸ To the table (n) ◂" in screen_text(app)  # (still marked as focused)
+        assert "Next round" not in screen_text(app)
         await pilot.press("n")
         await until(pilot, lambda: app.screen is screen, "n goes to the table")
         assert table.game.round == 2

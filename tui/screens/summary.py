@@ -27,7 +27,7 @@ from textual.screen import ModalScreen
 from textual.widget import MountError
 from textual.widgets import Button, Label, Static
 
-from tui.widgets.buttons import FOCUS_MARKS, bare_label
+from tui.widgets.buttons import FOCUS_MARKS, bare_label, show_label
 from tui.widgets.footer import TableFooter
 
 #: What a player who is not the table's creator reads at the end of a game.
@@ -178,7 +178,7 @@ class SummaryScreen(ModalScreen[str | None]):
             return
         self.waiting = words
         for button in self.query("#answer-next").results(Button):
-            button.label = "To the table (n)"
+            show_label(button, "To the table (n)")  # (its focus marks kept)
         shown = next(iter(self.query(".waiting").results(Label)), None)
         if shown is not None:
             shown.update(words)
