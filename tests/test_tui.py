@@ -571,18 +571,25 @@ async def test_hosting_from_the_app_is_announced_on_the_lan_and_joinable() -> No
         await until(pilot, lambda: app.hosting.host is None, "the host to stop")
 
 
+async def host_a_lan_table(pilot: Pilot[Any], game: str) -> LobbyScreen:
+    """Host a LAN table of ``game`` from the menu, on a free port: its lobby."""
+    app = pilot.app
+    await pilot.press("h")
+    await choose_game(pilot, game)
+    app.screen.query_one("#port", Input).value = str(free_port())
+    await pilot.press("ctrl+s")
+    lobby: LobbyScreen = await until(
+        pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen, "the lobby")
+    return lobby
+
+
 async def test_a_hosted_lobby_shows_whole_names() -> None:
     """The seat list keeps its columns from update to update, so a column grows with its
     names (re-creating the columns each time left the player column cut, as
     "Ann (" on a hosted table)."""
     app = make_app("Ann")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("h")
-        await choose_game(pilot, "getit")
-        app.screen.query_one("#port", Input).value = str(free_port())
-        await pilot.press("ctrl+s")
-        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
-                            "the lobby")
+        lobby = await host_a_lan_table(pilot, "getit")
         await until(pilot, lambda: lobby.live, "the lobby shown")
         seats = lobby.query_one("#lobby-seats", DataTable)
         await until(pilot, lambda: seats.row_count == 4, "the seats")
@@ -600,12 +607,7 @@ async def test_a_long_name_in_the_lobby_is_cut_so_that_every_column_shows() -> N
     edge ("player … sta", "onl"; a fresh-eyed pass): the name is cut, the rest stays."""
     app = make_app("Bartholomew the Greatest")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("h")
-        await choose_game(pilot, "getout")
-        app.screen.query_one("#port", Input).value = str(free_port())
-        await pilot.press("ctrl+s")
-        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
-                            "the lobby")
+        lobby = await host_a_lan_table(pilot, "getout")
         seats = lobby.query_one("#lobby-seats", DataTable)
         await until(pilot, lambda: "… (you) ★" in screen_text(app), "the name cut")
         assert "status" in screen_text(app) and "ready" in screen_text(app)
