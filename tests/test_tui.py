@@ -1481,3 +1481,25 @@ async def test_ctrl_c_says_how_to_quit_in_plain_words() -> None:
         await until(pilot, lambda: notes.messages(), "a notice")
         assert notes.messages() == ["Ctrl+Q quits hiddenhand (at a table, Esc leaves it first)."]
         assert app.is_running
+
+
+def test_the_lobby_tells_the_one_player_the_start_waits_for() -> None:
+    """Only the creator was told, when Start was refused, who was not ready: the player
+    holding it up could not tell, nor what ★ marks (a fresh-eyed pass of the SSH box)."""
+    from tui.widgets.lobby_seats import waits_for_you
+
+    def seat(i: int, name: str, kind: str = "human", ready: bool = False) -> dict[str, Any]:
+        return {"seat": i, "name": name, "kind": kind, "ready": ready, "connected": True}
+
+    table = {"creator": 0, "seats": [seat(0, "Zoe"), seat(1, "Yan"),
+                                     seat(2, "Bot 3", "bot", True)]}
+    assert waits_for_you(table, 1) == ("Everyone else is ready: Zoe (★, who opened the "
+                                       "table) starts once you are (Ready, ^r).")
+    assert waits_for_you(table, 0) is None  # the creator starts: nothing to wait for
+    table["seats"][1]["ready"] = True
+    assert waits_for_you(table, 1) is None  # ready: nothing to say
+    table["seats"][1]["ready"] = False
+    table["seats"].append(seat(3, "", "empty"))
+    assert waits_for_you(table, 1) is None  # a seat still empty: not only Yan
+    table["seats"][3] = seat(3, "Ola")
+    assert waits_for_you(table, 1) is None  # Ola is not ready either
