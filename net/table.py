@@ -133,6 +133,9 @@ class Table:
             # (Which table of that id: a seat token names it, so an app tells a table it
             # sat at from a new one that has the id after a restart.)
             "uid": self.uid,
+            # (The seats played from a live connection now: an app that keeps one of
+            # them says that joining takes it from the login playing it.)
+            "online": [i for i, s in enumerate(self.seats) if s.conn is not None],
         }
 
     def connections(self) -> list[Member]:

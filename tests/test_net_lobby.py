@@ -36,7 +36,7 @@ async def test_lobby_flow_from_join_to_start() -> None:
         tables = await bob.list_tables()
         assert tables == [{"id": joined.table, "name": "Kitchen", "game": "getout", "seats": 3,
                            "free": 2, "phase": "lobby",
-                           "uid": host.tables[joined.table].uid}]
+                           "uid": host.tables[joined.table].uid, "online": [0]}]
         assert bob.welcome["tables"] == tables
 
         assert (await bob.join(joined.table, seat=2)).seat == 2

@@ -499,3 +499,27 @@ async def test_a_box_s_menu_says_where_a_seat_is_kept() -> None:
                         "the look for seats")
             await pilot.pause()
             assert not notes.messages() and "Back to your seat" not in screen_text(other)
+
+
+async def test_a_kept_seat_played_on_another_login_says_joining_moves_it() -> None:
+    """A second login under the same name saw "your seat is kept", took the seat, and
+    the first one lost it without a word of warning (a fresh-eyed pass of the box)."""
+    from tui.settings import remember_seat
+
+    async with running_host() as host:
+        ann = await Client.connect("127.0.0.1", host.port, name="Ann")
+        joined = await ann.create_table("Ann's porch", "getout", 3)
+        assert joined.token is not None
+        remember_seat(f"127.0.0.1:{host.port}", joined.table, 0, joined.token)
+        app = make_app(box=("127.0.0.1", host.port))
+        async with app.run_test(size=(100, 24)) as pilot:
+            await pilot.press("j")
+            await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the tables")
+            await until(pilot, lambda: "Ann's porch — GET OUT!, your seat, in use on another "
+                        "login (lobby)" in screen_text(app), "the warning, on one line")
+        await ann.close()
+        app = make_app(box=("127.0.0.1", host.port))  # the other login gone: only kept
+        async with app.run_test(size=(100, 24)) as pilot:
+            await pilot.press("j")
+            await until(pilot, lambda: "your seat is kept" in screen_text(app), "kept")
+            assert "another login" not in screen_text(app)

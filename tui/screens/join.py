@@ -37,6 +37,7 @@ from tui.screens.join_words import (
     describe_not_a_host,
     describe_table,
     game_name,
+    played_elsewhere,
     seconds,
 )
 from tui.session import ConnectionLost, ServerError, Session
@@ -366,7 +367,8 @@ class JoinScreen(Screen[None]):
         # strangers' too: the player sees what the table is before sitting at it.
         if len(tables) > 1 or self.box is not None:
             choices = [(t["id"], describe_table(
-                t, kept_at(session.where, t["id"], str(t.get("uid") or "")))) for t in tables]
+                t, kept := kept_at(session.where, t["id"], str(t.get("uid") or "")),
+                elsewhere=kept and played_elsewhere(session.where, t))) for t in tables]
             self._error(f"Connected to {where}: choose a table.")  # (not "Connecting…")
             self._asking = ChoiceScreen("Which table?", choices, wide=True)
             try:

@@ -40,10 +40,24 @@ def describe_listed(table: TableInfo, kept: bool = False) -> Text:
     return Text(f"{text} — not playable in this app yet", style="dim")
 
 
-def describe_table(table: dict[str, Any], kept: bool = False) -> str:
-    """A table in a few words, for the table chooser (``kept``: we hold a seat there)."""
-    free = ("your seat is kept" if kept else f"{table['free']} of {table['seats']} seats free")
+def describe_table(table: dict[str, Any], kept: bool = False, *,
+                   elsewhere: bool = False) -> str:
+    """A table in a few words, for the table chooser (``kept``: we hold a seat there;
+    ``elsewhere``: a login plays it now, which joining takes it from)."""
+    free = ("your seat, in use on another login" if elsewhere
+            else "your seat is kept" if kept
+            else f"{table['free']} of {table['seats']} seats free")
     return f"{table['name']} — {game_name(table['game'])}, {free} ({table['phase']})"
+
+
+def played_elsewhere(where: str, table: dict[str, Any]) -> bool:
+    """Whether the seat we keep at ``table`` on ``where`` is played from a live
+    connection now (another login of ours: joining takes it from there)."""
+    from tui.settings import recall_seat
+
+    kept = recall_seat(where, str(table.get("id")))
+    online = table.get("online")
+    return kept is not None and isinstance(online, list) and kept[0] in online
 
 
 def describe_not_a_host(where: str, exc: NotAHost) -> str:
