@@ -543,6 +543,12 @@ async def test_a_chat_line_typed_straight_after_the_slash_goes_in_the_chat_line(
         await type_ahead(pilot, "slash", *typed, "enter")  # "/" in the line is typed
         await until(pilot, lambda: any("💬 Ann (seat 1): w/ a/b" in line
                                        for line in log_text(screen)), "a line with slashes")
+        # ←/→ move the line's cursor there, not the hand's choice ("ab←x" was "abx").
+        chosen = hand.current
+        await pilot.press("slash", "a", "b", "left", "x", "enter")
+        await until(pilot, lambda: any("💬 Ann (seat 1): axb" in line
+                                       for line in log_text(screen)), "the cursor moved")
+        assert hand.current == chosen
 
 
 async def test_the_log_is_replayed_when_the_table_is_opened_again() -> None:

@@ -16,7 +16,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from tui.games.getout.call_pile import CallPile
 from tui.games.getout.card import CardWidget, card_label, image_label
@@ -193,8 +193,8 @@ class GetOutScreen(TableScreen):
         view = self.view
         in_round = (self.my_seat is not None and view.get("phase") == "play"
                     and not self.out_of_game())
-        if action in ("select", "pick"):
-            return in_round and bool(view.get("hand"))
+        if action in ("select", "pick"):  # (in the chat line ←/→ move its cursor)
+            return in_round and bool(view.get("hand")) and not isinstance(self.focused, Input)
         if action == "play":
             # Lit only when the chosen card can be played now (Enter would play it).
             if not in_round:
