@@ -15,6 +15,7 @@ from net.client import NotAHost
 from net.discovery import TableInfo
 from tui.games import playable
 from tui.session import ConnectionLost
+from tui.settings import recall_seat
 
 
 def seconds(value: Any) -> float:
@@ -53,8 +54,6 @@ def describe_table(table: dict[str, Any], kept: bool = False, *,
 def played_elsewhere(where: str, table: dict[str, Any]) -> bool:
     """Whether the seat we keep at ``table`` on ``where`` is played from a live
     connection now (another login of ours: joining takes it from there)."""
-    from tui.settings import recall_seat
-
     kept = recall_seat(where, str(table.get("id")))
     online = table.get("online")
     return kept is not None and isinstance(online, list) and kept[0] in online

@@ -282,7 +282,7 @@ class BoxMenuScreen(MenuScreen):
         kept = [str(t.get("name")) for t in listed
                 if kept_at(session.where, str(t.get("id")), str(t.get("uid") or ""))]
         if kept and self.is_attached:
-            self.query_one("#join", Button).label = "Back to your seat (j)"
+            show_label(self.query_one("#join", Button), "Back to your seat (j)")
             self.notify(f"Your seat at {kept[0]} is kept: Join (j) takes you back to it.",
                         timeout=8, markup=False)
 
