@@ -1485,21 +1485,27 @@ async def test_ctrl_c_says_how_to_quit_in_plain_words() -> None:
 
 def test_the_lobby_tells_the_one_player_the_start_waits_for() -> None:
     """Only the creator was told, when Start was refused, who was not ready: the player
-    holding it up could not tell, nor what ★ marks (a fresh-eyed pass of the SSH box)."""
-    from tui.widgets.lobby_seats import waits_for_you
+    holding it up could not tell, nor what ★ marks (a fresh-eyed pass of the SSH box);
+    once all are ready, the creator is told to start and the others who starts."""
+    from tui.widgets.lobby_seats import ready_hint
 
     def seat(i: int, name: str, kind: str = "human", ready: bool = False) -> dict[str, Any]:
         return {"seat": i, "name": name, "kind": kind, "ready": ready, "connected": True}
 
     table = {"creator": 0, "seats": [seat(0, "Zoe"), seat(1, "Yan"),
                                      seat(2, "Bot 3", "bot", True)]}
-    assert waits_for_you(table, 1) == ("Everyone else is ready: Zoe (★, who opened the "
+    assert ready_hint(table, 1) == ("Everyone else is ready: Zoe (★, who opened the "
                                        "table) starts once you are (Ready, ^r).")
-    assert waits_for_you(table, 0) is None  # the creator starts: nothing to wait for
+    assert ready_hint(table, 0) is None  # Yan is not ready: Start would be refused
+    assert ready_hint(table, None) is None
     table["seats"][1]["ready"] = True
-    assert waits_for_you(table, 1) is None  # ready: nothing to say
+    assert ready_hint(table, None) == (  # a spectator: who deals
+        "Everyone is ready: Zoe (★, who opened the table) starts the game.")
+    # Ready, Yan is told who deals; the creator, that Start deals now.
+    assert ready_hint(table, 1) == ready_hint(table, None)
+    assert ready_hint(table, 0) == "Everyone is ready: Start (^s) deals the game."
     table["seats"][1]["ready"] = False
     table["seats"].append(seat(3, "", "empty"))
-    assert waits_for_you(table, 1) is None  # a seat still empty: not only Yan
+    assert ready_hint(table, 1) is None  # a seat still empty: not only Yan
     table["seats"][3] = seat(3, "Ola")
-    assert waits_for_you(table, 1) is None  # Ola is not ready either
+    assert ready_hint(table, 1) is None  # Ola is not ready either

@@ -1055,7 +1055,7 @@ def test_the_lobby_summary_leaves_out_what_the_app_fills_in() -> None:
     assert "best" not in text and "41" not in text
     # How many cards Level X deals says nothing at level 1 (it deals 10).
     assert describe_options("getit", {"level": 1, "cards": 30}) == (
-        "level 1 · timer 60 · bots quick · away bot off")
+        "level 1 · timer 60 s · bots quick · away bot off")
     # "timer 0" said nothing to a player (a fresh-eyed pair).
     assert "timer off (untimed)" in describe_options("getit", {"timer": 0})
 

@@ -14,7 +14,7 @@ from textual.widgets import Button
 from tests.tui_support import config_dir, until
 from tui.app import HiddenHandApp
 from tui.games.getout.screen import GetOutScreen
-from tui.screens.menu import MenuScreen
+from tui.screens.menu import MenuScreen, moment
 from tui.settings import Settings
 
 pytestmark = pytest.mark.usefixtures("config_dir")
@@ -127,3 +127,15 @@ async def test_an_app_ended_from_outside_keeps_its_game_for_the_menu_to_resume()
         # (On one line at 80 columns: its "◂" wrapped onto a line of its own.)
         line = next(line for line in screen_text(again).splitlines() if "Resume your" in line)
         assert line.rstrip().endswith("◂"), line
+
+
+def test_the_resume_entry_says_the_day_of_a_game_left_before_today() -> None:
+    """A time alone reads as today's: a game left on another day names the day."""
+    now = time.mktime((2026, 12, 5, 18, 0, 0, 0, 0, -1))
+    def at(day: int, hour: int, minute: int, year: int = 2026, month: int = 12) -> float:
+        return time.mktime((year, month, day, hour, minute, 0, 0, 0, -1))
+    assert moment(at(5, 9, 7), now) == "09:07"
+    assert moment(at(4, 23, 59), now) == "Fri 23:59"
+    assert moment(at(29, 12, 0, month=11), now) == "Sun 12:00"
+    assert moment(at(28, 12, 0, month=11), now) == "28 Nov"
+    assert moment(at(3, 12, 0, year=2025), now) == "3 Dec 2025"

@@ -39,7 +39,7 @@ from tui.settings import MAX_NAME, clean_name
 from tui.widgets.buttons import show_label
 from tui.widgets.footer import COMPACT_FOOTER_BELOW, SparingFooter, TableFooter
 from tui.widgets.limited_input import LimitedInput
-from tui.widgets.lobby_seats import LobbySeats, waits_for_you
+from tui.widgets.lobby_seats import LobbySeats, ready_hint
 from tui.widgets.log import TableLog
 from tui.widgets.options_form import (
     ChoiceSelect,
@@ -179,7 +179,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
         ready.display = self.my_seat is not None  # a spectator has nothing to ready
         for widget in self.query(".creator"):
             widget.display = self.is_creator
-        waits = waits_for_you(table, self.my_seat)
+        waits = ready_hint(table, self.my_seat)
         self.query_one("#lobby-options-summary", Static).update("Options: " + describe_options(
             table["game"], table["options"]) + (f"\n▸ {waits}" if waits else ""))
         if self.is_creator:

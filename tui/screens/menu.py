@@ -6,6 +6,8 @@ there, or open one.
 
 from __future__ import annotations
 
+import datetime
+import time
 from typing import TYPE_CHECKING
 
 from textual import events, getters, on, work
@@ -225,12 +227,27 @@ class MenuScreen(Screen[None]):
         self.app.push_screen(SettingsScreen())
 
 
+def moment(stamp: float, now: float | None = None) -> str:
+    """When a game was last played, as short as is still clear: ``12:32`` today,
+    ``Thu 12:32`` within the week, else ``3 Dec`` (``3 Dec 2025`` in another year).
+    A time alone read as today's for a game left days ago."""
+    then = time.localtime(stamp)
+    today = time.localtime(now)
+    days = (datetime.date(today.tm_year, today.tm_mon, today.tm_mday)
+            - datetime.date(then.tm_year, then.tm_mon, then.tm_mday)).days
+    if days == 0:
+        return time.strftime("%H:%M", then)
+    if 0 < days < 7:
+        return time.strftime("%a %H:%M", then)
+    if then.tm_year == today.tm_year:
+        return f"{then.tm_mday} {time.strftime('%b', then)}"
+    return f"{then.tm_mday} {time.strftime('%b %Y', then)}"
+
+
 def resume_label(info: JournalInfo, me: str) -> str:
     """The resume entry in words: whose game, which, from when ("Resume your Got Five!
-    from 10:45", or "Resume Bob's Get It! from 19:24" for a game another player name
+    from 10:45", or "Resume Bob's Get It! from Thu 19:24" for a game another player name
     hosted from this account, another config home's)."""
-    import time
-
     import engine  # after the first frame: the menu's start does not pay for it
 
     playing = [t for t in info.tables if t.get("phase") == "play"] or info.tables
@@ -241,7 +258,7 @@ def resume_label(info: JournalInfo, me: str) -> str:
         (creator,) = creators
         if isinstance(creator, str):
             whose = "your" if creator == me else f"{creator}'s"
-    when = time.strftime("%H:%M", time.localtime(info.modified))
+    when = moment(info.modified)
     if len(games) == 1:
         (game,) = games
         spec = engine.GAMES.get(game)

@@ -16,23 +16,27 @@ def seat_mark(index: int, cursor: int) -> str:
     return f"{'▸' if index == cursor else ' '} {index + 1}"
 
 
-def waits_for_you(table: dict[str, Any], my_seat: int | None) -> str | None:
-    """What the lobby tells a player whom the start waits for: every seat filled, every
-    other person ready, and not them (only the creator was told, when Start was refused;
-    the others could not tell who held it up, nor what ★ marks)."""
+def ready_hint(table: dict[str, Any], my_seat: int | None) -> str | None:
+    """What the lobby tells a player once every seat is filled and every other person
+    is ready: the one the start waits for, that it does (only the creator was told, when
+    Start was refused; the others could not tell who held it up, nor what ★ marks); the
+    creator, that Start deals now; everyone else, who deals (a ready player saw no
+    sign that the game was waiting for anyone)."""
     seats = table.get("seats") or []
     creator = table.get("creator")
     mine = next((s for s in seats if s.get("seat") == my_seat), None)
-    if mine is None or mine.get("ready") or my_seat == creator:
-        return None
     others = [s for s in seats if s.get("seat") != my_seat]
     if any(s.get("kind") == "empty" for s in others) or not all(
             s.get("ready") or s.get("kind") != "human" or s.get("seat") == creator
             for s in others):
         return None
+    if mine is not None and my_seat == creator:
+        return "Everyone is ready: Start (^s) deals the game."
     who = next((s.get("name") for s in seats if s.get("seat") == creator), None)
     starter = f"{who} (★, who opened the table)" if who else "the table's creator"
-    return f"Everyone else is ready: {starter} starts once you are (Ready, ^r)."
+    if mine is not None and not mine.get("ready"):
+        return f"Everyone else is ready: {starter} starts once you are (Ready, ^r)."
+    return f"Everyone is ready: {starter} starts the game."
 
 
 class LobbySeats(DataTable[Any]):

@@ -45,6 +45,8 @@ def describe_value(option: Option, value: Any) -> str:
         return f"seat {value + 1}"
     if option.name == "timer" and value == 0:
         return "off (untimed)"  # (Get It!'s "timer 0" said nothing to a player)
+    if option.name == "timer":
+        return f"{value} s"  # ("timer 60" did not say of what)
     return str(value)
 
 
