@@ -58,7 +58,7 @@ play, swipe to scroll.</p>
 #: the app listens to the mouse, which it always does, so nothing would ever scroll on a
 #: phone: a long text, a form below the fold, the footer's keys past the edge. This
 #: turns a swipe into the mouse wheel a terminal reports (SGR: 64 up, 65 down, 66 left,
-#: 67 right), one notch a cell moved, where the finger is — sent on the page script's
+#: 67 right), one notch a cell moved, where the finger went down — sent on the page script's
 #: own socket, the one the page opens (the constructor is wrapped to know it).
 TOUCH_SCROLL = """
 (() => {
@@ -98,13 +98,20 @@ TOUCH_SCROLL = """
     const el = document.getElementById("terminal");
     el.addEventListener("touchstart", (event) => {
       last = event.touches.length === 1
-        ? {x: event.touches[0].clientX, y: event.touches[0].clientY} : null;
+        ? {x: event.touches[0].clientX, y: event.touches[0].clientY,
+           start: {clientX: event.touches[0].clientX, clientY: event.touches[0].clientY}}
+        : null;
     }, {passive: true});
     el.addEventListener("touchmove", (event) => {
       if (!last || !socket || !size || socket.readyState !== 1) return;
-      const touch = event.touches[0], box = el.getBoundingClientRect();
+      // The cells are those of the drawn screen, not of the element around it, which
+      // fills the page: its spare pixels put a swipe on the footer one row too high.
+      const touch = event.touches[0],
+        box = (el.querySelector(".xterm-screen") || el).getBoundingClientRect();
       const high = box.height / size.height, wide = box.width / size.width;
-      const at = cell(touch, box);
+      // Where the swipe began, as a wheel turns where the mouse rests: the finger soon
+      // leaves a one-row footer it swipes along.
+      const at = cell(last.start, box);
       while (last.y - touch.clientY >= high) { wheel(65, at); last.y -= high; }
       while (touch.clientY - last.y >= high) { wheel(64, at); last.y += high; }
       while (last.x - touch.clientX >= wide * 2) { wheel(67, at); last.x -= wide * 2; }

@@ -1472,6 +1472,24 @@ async def test_the_lobby_s_buttons_are_whole_at_a_phone_s_width() -> None:
         assert "Start (^s)" in screen_text(app)
 
 
+async def test_the_table_form_fits_a_phone_s_width_from_its_title_down() -> None:
+    """Upright, a phone's choices (60 cells wide) ran past the edge, ▼ and all, and the
+    form opened scrolled, its title and first label out of sight."""
+    from textual.widgets import Select
+
+    app = make_app("Mia")
+    async with app.run_test(size=(43, 40)) as pilot:
+        await pilot.press("s")
+        await until(pilot, lambda: "Play solo against bots" in screen_text(app), "the form")
+        form = app.screen.query_one("#setup")
+        for choice in app.screen.query(Select):
+            assert choice.region.right <= 43, choice
+        lines = screen_text(app).splitlines()
+        assert lines[2].strip() == "Play solo against bots", lines[:3]
+        assert any(line.rstrip().endswith("▼") and "GET OUT!" in line for line in lines)
+        assert form.scroll_y == 0
+
+
 async def test_ctrl_c_says_how_to_quit_in_plain_words() -> None:
     """Textual's own notice showed its markup: "Press [b]q[/b] to quit the app"."""
     app = make_app()

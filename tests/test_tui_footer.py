@@ -501,6 +501,38 @@ async def test_the_table_footer_presses_a_key_clicked_and_tells_what_it_does() -
         assert app.keys_screen.done == ["play", "leave"]
 
 
+async def test_on_a_phone_keys_off_the_edge_come_by_a_sideways_swipe_or_a_tap_on_the_arrow(
+) -> None:
+    """Upright, a phone's footer ran off the edge with Leave out of reach: a swipe sends
+    the wheel sideways, which the footer ignored, and a tap on its › pressed a key."""
+    footer = TableFooter()
+    app = KeysApp(footer, "textual-dark")
+    async with app.run_test(size=(32, 5)) as pilot:
+        await pilot.pause()
+        assert footer.render_line(0).text.endswith("›") and "Leave" not in footer.render_line(
+            0).text
+        # A tap on the ›: the next page of keys, and a ‹ to go back.
+        await pilot.click(TableFooter, offset=(31, 0))
+        await pilot.pause()
+        line = footer.render_line(0).text
+        assert "Leave" in line and line.startswith("‹"), line
+        assert app.keys_screen.done == []  # no key pressed on the way
+        await pilot.click(TableFooter, offset=(0, 0))
+        await pilot.pause()
+        assert footer.entry_region(0)[0] == 0 and not footer.render_line(0).text.startswith("‹")
+        # A sideways swipe (the wheel to the right, then to the left).
+        for _ in range(4):
+            footer.post_message(events.MouseScrollRight(
+                footer, 2, 0, 0, 0, 0, False, False, False, screen_x=2, screen_y=4))
+        await pilot.pause()
+        assert footer.entry_region(0)[0] < 0
+        for _ in range(4):
+            footer.post_message(events.MouseScrollLeft(
+                footer, 2, 0, 0, 0, 0, False, False, False, screen_x=2, screen_y=4))
+        await pilot.pause()
+        assert footer.entry_region(0)[0] == 0
+
+
 async def test_the_key_under_a_resting_mouse_stays_lit_as_the_keys_change_and_scroll() -> None:
     footer = TableFooter()
     app = KeysApp(footer, "textual-dark")

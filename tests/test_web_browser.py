@@ -239,6 +239,7 @@ def swipe(driver: Any, screen: Screen, start: tuple[int, int], end: tuple[int, i
 async def test_on_a_phone_a_swipe_scrolls_what_is_longer_than_the_screen(
         box: BoxServer, chromium: Any) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
 
     assert box.web is not None
     # A phone, upright: a small touch screen (Chromium's own emulation of one).
@@ -267,3 +268,15 @@ async def test_on_a_phone_a_swipe_scrolls_what_is_longer_than_the_screen(
     await asyncio.to_thread(swipe, chromium, screen, (middle[0], rows - 6), (middle[0], 6))
     # The text moved up under the finger (it had not, before swipes were sent on).
     await screen.until(lambda text: "A shedding game" not in screen.screen.display[row])
+    # A table's lobby: its keys run off the edge. A swipe along the footer (the finger
+    # soon off its one row, and the wheel sideways: both once lost) brings Leave in.
+    await asyncio.to_thread(keys, chromium, Keys.ESCAPE)
+    await screen.shows("Open a table (h)")
+    await asyncio.to_thread(keys, chromium, "h")
+    await screen.shows("Table name")
+    await asyncio.to_thread(ctrl, chromium, "s")
+    await screen.until(lambda text: screen.screen.display[-1].startswith("^s Start")
+                       and screen.screen.display[-1].rstrip().endswith("›"))
+    assert "Leave" not in screen.screen.display[-1]
+    await asyncio.to_thread(swipe, chromium, screen, (cols - 3, rows - 1), (2, rows - 3))
+    await screen.until(lambda text: "Leave" in screen.screen.display[-1])

@@ -13,7 +13,8 @@ When the keys do not fit, a screen's spare keys give way, in order, until the re
 (``footer_spare()``: actions that something else in sight already explains, as the chat
 line does ``/`` and ``?`` and Got Five!'s board title its marks);
 if they still do not fit, a ``›`` at the edge says more keys are off it (``?`` lists
-them all, the wheel scrolls to them).
+them all; the wheel, a sideways swipe, or a tap on the ``›`` brings them in sight, and a
+``‹`` then at the other edge goes back).
 """
 
 from __future__ import annotations
@@ -294,10 +295,20 @@ class TableFooter(Widget, can_focus=False):
             return Strip([], 0)
         width = self.size.width
         line = self._line.crop(self._scroll, self._scroll + width)
-        if self._scroll + width < self._line.cell_length and width > 1:
-            # More keys off the edge: say so in the last cell.
+        before, after = self._off_edges()
+        if after:
+            # More keys off the edge: say so in the last cell (a tap there shows them).
             line = Strip.join([line.crop(0, width - 1), Strip([Segment("›", self._more)], 1)])
+        if before:
+            line = Strip.join([Strip([Segment("‹", self._more)], 1), line.crop(1, width)])
         return line
+
+    def _off_edges(self) -> tuple[bool, bool]:
+        """Whether keys are scrolled off the left edge, and off the right."""
+        width = self.size.width
+        if width < 3:
+            return False, False
+        return self._scroll > 0, self._scroll + width < self._line.cell_length
 
     # ---- the mouse -------------------------------------------------------------
 
@@ -308,7 +319,10 @@ class TableFooter(Widget, can_focus=False):
         return self._hover
 
     def entry_at(self, x: int) -> int | None:
-        """The key drawn at column ``x`` of the footer, if any."""
+        """The key drawn at column ``x`` of the footer, if any (not under a ‹ or ›)."""
+        before, after = self._off_edges()
+        if (before and x == 0) or (after and x == self.size.width - 1):
+            return None
         x += self._scroll
         for index, (start, end) in enumerate(self._spans):
             if start <= x < end:
@@ -344,6 +358,13 @@ class TableFooter(Widget, can_focus=False):
         ``True``): a key that stands for several (Get It!'s "2-4 look at") has no one key
         to press.
         """
+        before, after = self._off_edges()
+        # The ‹ and › at the edges page through keys off them: a phone has no wheel,
+        # and a swipe along one row is easily missed.
+        if (before and event.x == 0) or (after and event.x == self.size.width - 1):
+            page = max(1, self.size.width - 2)
+            self._scroll_by(-page if event.x == 0 else page, event)
+            return
         self._hover_at(event.x)  # (a click may come without a motion before it)
         index = self.entry_at(event.x)
         if index is None:
@@ -361,6 +382,12 @@ class TableFooter(Widget, can_focus=False):
         self._scroll_by(4, event)
 
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        self._scroll_by(-4, event)
+
+    def on_mouse_scroll_right(self, event: events.MouseScrollRight) -> None:
+        self._scroll_by(4, event)  # (a sideways swipe on a phone, a trackpad's)
+
+    def on_mouse_scroll_left(self, event: events.MouseScrollLeft) -> None:
         self._scroll_by(-4, event)
 
     def _scroll_by(self, cells: int, event: events.MouseEvent) -> None:
