@@ -119,6 +119,16 @@ TOUCH_SCROLL = """
       event.preventDefault();
     }, {passive: false});
     el.addEventListener("touchend", () => { last = null; }, {passive: true});
+    if (window.matchMedia("(pointer: coarse)").matches) {
+      // Nothing hovers on a touch screen, but a tap is a mouse that comes and stays:
+      // once the tap's click is sent, the mouse leaves the screen (a move to no cell),
+      // or what was tapped stayed lit beside the focused button, two "selected".
+      el.addEventListener("mouseup", () => setTimeout(() => {
+        if (socket && socket.readyState === 1) {
+          socket.send(JSON.stringify(["stdin", "\x1b[<35;0;0M"]));
+        }
+      }, 0), true);
+    }
   });
 })();
 """

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import os
+import re
 import shutil
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
@@ -236,6 +237,20 @@ def swipe(driver: Any, screen: Screen, start: tuple[int, int], end: tuple[int, i
     driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
+def tap(driver: Any, screen: Screen, cell: tuple[int, int]) -> None:
+    """A finger's tap on one cell of the page's terminal."""
+    from selenium.webdriver.common.by import By
+
+    box = driver.find_element(By.CSS_SELECTOR, "#terminal .xterm-screen").rect
+    assert screen.size is not None
+    cols, rows = screen.size
+    point = {"x": box["x"] + (cell[0] + 1.5) * box["width"] / cols,
+             "y": box["y"] + (cell[1] + 0.5) * box["height"] / rows}
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent",
+                           {"type": "touchStart", "touchPoints": [point]})
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
 async def test_on_a_phone_a_swipe_scrolls_what_is_longer_than_the_screen(
         box: BoxServer, chromium: Any) -> None:
     from selenium.webdriver.common.by import By
@@ -280,3 +295,10 @@ async def test_on_a_phone_a_swipe_scrolls_what_is_longer_than_the_screen(
     assert "Leave" not in screen.screen.display[-1]
     await asyncio.to_thread(swipe, chromium, screen, (cols - 3, rows - 1), (2, rows - 3))
     await screen.until(lambda text: "Leave" in screen.screen.display[-1])
+    # A tap on a button presses it, and then the mouse leaves the screen: nothing
+    # hovers on a touch screen (what was tapped stayed lit beside the focused button).
+    await asyncio.to_thread(tap, chromium, screen, screen.where("Ready (^r)"))
+    await screen.shows("Not ready (^r)")
+    sent = await asyncio.to_thread(chromium.execute_script, "return window.__sent")
+    clicks = [i for i, m in enumerate(sent) if re.search(r"\[<0;\d+;\d+m", m)]
+    assert clicks and any("[<35;0;0M" in m for m in sent[clicks[-1]:]), sent[-5:]
