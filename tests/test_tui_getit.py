@@ -1317,6 +1317,23 @@ async def test_the_looks_at_us_end_with_our_play_and_do_not_ask_for_another() ->
         assert "before" not in to_you_line()
 
 
+async def test_a_tap_on_our_own_pile_plays_its_top_card() -> None:
+    """On a phone the pile was the thing a player tapped to play, and nothing came of
+    it: only the footer's small Space key played."""
+    app = solo_app(3, {"level": 5})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        table = game_of(app)
+        for seat in table.seats:
+            seat.bot = None
+        stack_getit_piles(table.game, [["3", "9"], ["20"], ["30"]], now=engine_now(app))
+        app.hosting.host.refresh(table)
+        await until(pilot, lambda: screen.view["piles"][0]["count"] == 2, "our pile")
+        await pilot.click("#my-back")
+        await until(pilot, lambda: screen.view["piles"][0]["count"] == 1, "our play")
+        assert [c.get("value") for c in screen.view["played"]] == [3]
+
+
 async def test_the_log_says_on_whose_signals_a_card_was_played() -> None:
     """A player saw a bot play its smile card before they had smiled at it, and nothing
     said why (a bot plays on its teammates' signals, and may not wait for a person's):

@@ -249,6 +249,13 @@ class GetItScreen(TableScreen):
         if stops:  # (a number pressed twice stopped the look, and nothing said so)
             self.why(f"You look at nobody now ({number} again stops a look).")
 
+    @on(events.Click, "#my-back")
+    def pile_clicked(self) -> None:
+        """A click (a tap) on our own pile plays its top card, as Space does: on a phone
+        the pile is the thing to tap, and the footer's Space key a small one."""
+        if self.check_game_action("play", ()) is True:
+            self.action_play()
+
     @on(SeatCard.Chosen)
     def seat_clicked(self, event: SeatCard.Chosen) -> None:
         """A click on a player looks at them (again: at nobody)."""
