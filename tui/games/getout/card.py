@@ -15,7 +15,7 @@ SYMBOLS = {
     "samantha": "⬟",
     "kevin": "◆",
     "shirley": "✹",
-    "tea_picker": "⬮",
+    "tea_picker": "●",  # (⬮, an oval, is in few fonts: a blank on the web page and in DejaVu)
 }
 NAMES = {
     "geoff": "Geoff",
