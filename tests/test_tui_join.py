@@ -523,3 +523,23 @@ async def test_a_kept_seat_played_on_another_login_says_joining_moves_it() -> No
             await pilot.press("j")
             await until(pilot, lambda: "your seat is kept" in screen_text(app), "kept")
             assert "another login" not in screen_text(app)
+
+
+async def test_on_a_box_settings_ask_only_for_the_name_and_keep_the_box_s_paths() -> None:
+    """A browser visitor was asked for the network interfaces that find LAN games (none
+    are found from a box), and told the path on the box its settings went to."""
+    from tui.screens.settings import SettingsScreen
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = make_app(box=("127.0.0.1", port))
+    notes = Notices()
+    async with app.run_test(size=(80, 24), message_hook=notes) as pilot:
+        await pilot.press("o")
+        await until(pilot, lambda: isinstance(app.screen, SettingsScreen), "the settings")
+        assert not app.screen.query("#mdns")
+        assert "Network interfaces" not in screen_text(app)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: notes.messages(), "a notice")
+        assert notes.messages() == ["Settings saved."]

@@ -40,10 +40,11 @@ class SettingsScreen(Screen[None]):
             yield Label(f"Your name, as other players see it (up to {MAX_NAME} characters)")
             yield LimitedInput(settings.name, limit=MAX_NAME, what="Name", id="name",
                                compact=True)
-            yield Label("Network interfaces for finding LAN games (IP addresses, comma "
-                        "separated; empty = all)")
-            yield TextLine(", ".join(settings.mdns_interfaces), id="mdns",
-                        placeholder=interfaces_unset(), compact=True)
+            if self.app.box is None:  # (a box's visitor finds no LAN games)
+                yield Label("Network interfaces for finding LAN games (IP addresses, "
+                            "comma separated; empty = all)")
+                yield TextLine(", ".join(settings.mdns_interfaces), id="mdns",
+                               placeholder=interfaces_unset(), compact=True)
             yield Static("", id="settings-error", markup=False, classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Save (ctrl+s)", id="save", variant="primary")
@@ -72,16 +73,18 @@ class SettingsScreen(Screen[None]):
         except RequestError as exc:
             error.update(f"Your name: {exc.message}.")
             return
-        from net.discovery import check_local_interfaces
-
-        try:
-            interfaces = check_interfaces(self.query_one("#mdns", Input).value)
-            # zeroconf would only say "No such device", and on the Join screen at that.
-            check_local_interfaces(interfaces)
-        except ValueError as exc:
-            error.update(f"Network interfaces: {exc}.")
-            return
         settings: Settings = self.app.settings
+        interfaces = settings.mdns_interfaces
+        if self.query("#mdns"):
+            from net.discovery import check_local_interfaces
+
+            try:
+                interfaces = check_interfaces(self.query_one("#mdns", Input).value)
+                # zeroconf would only say "No such device", and on the Join screen at that.
+                check_local_interfaces(interfaces)
+            except ValueError as exc:
+                error.update(f"Network interfaces: {exc}.")
+                return
         settings.name = name
         settings.mdns_interfaces = interfaces
         try:
@@ -89,7 +92,9 @@ class SettingsScreen(Screen[None]):
         except OSError as exc:
             error.update(f"Could not save the settings: {exc}")
             return
-        self.app.notify(f"Settings saved to {path}", markup=False)
+        # (A box's visitor is not told where on the box its files are.)
+        self.app.notify("Settings saved." if self.app.box is not None
+                        else f"Settings saved to {path}", markup=False)
         self.app.pop_screen()
 
 
