@@ -226,6 +226,8 @@ def check_record(data: Any) -> dict[str, Any]:
         if not 0 < len(name) <= MAX_NAME or not name.isprintable():
             raise RecordError(f"player {i + 1}'s name must be 1 to {MAX_NAME} printable "
                               "characters")
+        if "[" in name or "]" in name:  # (a screen reads "[" as a style: no host allows it)
+            raise RecordError(f"player {i + 1}'s name may not hold [ or ]")
         kept = {"name": name, "kind": player["kind"]}
         if "who" in player:
             mark = player["who"]

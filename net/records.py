@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 import threading
 import time
@@ -215,6 +216,18 @@ def _said(method: Callable[..., Any]) -> Callable[..., Any]:
     return said
 
 
+def _private_file(path: Path) -> None:
+    """Make ``path`` (created if missing) readable by its owner alone: it holds every
+    player's name and game. SQLite gives its journal files the same mode."""
+    fd = os.open(path, os.O_RDONLY | os.O_CREAT, 0o600)
+    try:
+        mode = os.fstat(fd).st_mode
+        if mode & 0o077 and os.fstat(fd).st_uid == os.getuid():
+            os.fchmod(fd, mode & 0o700)
+    finally:
+        os.close(fd)
+
+
 class GameStore:
     """The games database (opened and brought to :data:`SCHEMA_VERSION` on creation)."""
 
@@ -222,6 +235,7 @@ class GameStore:
         self.path = path or default_path()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            _private_file(self.path)
             self.db = sqlite3.connect(self.path, timeout=5)
             self.db.execute("PRAGMA foreign_keys = ON")
             self._migrate()

@@ -183,7 +183,10 @@ _RESERVED_NAME = re.compile(r"^(bot|seat|spectator) ?\d*$|\((spectator|seat\b.*|
 
 
 def check_name(name: str) -> str:
-    """Refuse a display name that imitates a bot, a seat or a spectator label."""
+    """Refuse a display name that imitates a bot, a seat or a spectator label, or
+    holds a bracket (screens read ``[`` as a style: ``net.wire.schemas.plain_name``)."""
+    if any(ch in name for ch in "[]"):
+        raise RequestError(errors.BAD_REQUEST, "a name may not hold [ or ]")
     key = name_key(name)
     squeezed = re.sub(r"[\s._\-]+", " ", key)
     if _RESERVED_NAME.search(squeezed):

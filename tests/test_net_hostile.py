@@ -21,6 +21,7 @@ from net.client import Client, ServerError
 from net.connection import LOGGED_REFUSALS
 from net.host import Host
 from net.limits import Limits
+from net.seats import RequestError, check_name
 from net.wire import codec, errors, framing, schemas, stream
 from tests.net_support import Clients, RawPeer, clients, frame, running_host
 
@@ -114,6 +115,12 @@ def test_frames_the_protocol_does_not_allow(body: bytes, code: str, words: str) 
         ({"type": "rename", "name": "e" + "\u0301" * 23}, "combining"),
         ({"type": "chat", "text": "\u00a0\u3000"}, "blank"),
         ({"type": "chat", "text": "\u2800\u3164"}, "invisible"),
+        # A screen reads "[" as a style: "[/]" broke others' screens (and their apps),
+        # "[@click=…]" would be a link to an action in their apps.
+        ({"type": "rename", "name": "[/]"}, "may not hold [ or ]"),
+        ({"type": "hello", "version": 1, "name": "[@click=app.quit]Bob"}, "[ or ]"),
+        ({"type": "create_table", "name": "Ann's [b]table", "game": "getout", "seats": 2},
+         "[ or ]"),
     ],
 )
 def test_messages_the_protocol_does_not_allow(message: dict[str, Any], words: str) -> None:
@@ -125,6 +132,12 @@ def test_messages_the_protocol_does_not_allow(message: dict[str, Any], words: st
 def test_ordinary_accents_and_scripts_are_still_names() -> None:
     for name in ["Zoë", "José", "Nguyễn", "김민준", "Дарья", "e\u0301"]:
         assert schemas.validate_client_message({"type": "rename", "name": name})["name"] == name
+    # A chat line may hold brackets ("[1/2]"): the log shows it as it was typed.
+    assert schemas.validate_client_message({"type": "chat", "text": "[1/2] [/]"})["text"] == (
+        "[1/2] [/]")
+    # The host's own check says it too (the app's settings, a box's front doors).
+    with pytest.raises(RequestError, match=r"may not hold \[ or \]"):
+        check_name("Zoë]")
 
 
 # --------------------------------------------------------------------------- on the wire

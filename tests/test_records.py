@@ -90,6 +90,7 @@ def _broken(change: Any) -> dict[str, Any]:
     (lambda r: r.update(options={"limit": "lots"}), "options:"),
     (lambda r: r.update(players=r["players"][:1]), "players must list the 2 seats"),
     (lambda r: r["players"][0].update(name="\x1b[2J"), "printable"),
+    (lambda r: r["players"][0].update(name="[/]"), r"may not hold \[ or \]"),
     (lambda r: r["players"][0].update(kind="ghost"), "kind"),
     (lambda r: r.update(moves={"a": 1}), "moves must be a list"),
     (lambda r: r.update(moves=[[0, {"type": "draw"}, 0]] * (MAX_MOVES + 1)),
@@ -193,6 +194,16 @@ def test_a_database_from_a_newer_release_is_refused_and_left_as_it_is(tmp_path: 
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == store_mod.SCHEMA_VERSION + 1
         assert db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+
+
+def test_the_database_is_its_owner_s_alone(tmp_path: Path) -> None:
+    """It holds every player's name and game: it was made world-readable (0644)."""
+    path = tmp_path / "games.sqlite3"
+    GameStore(path).close()
+    assert path.stat().st_mode & 0o777 == 0o600
+    path.chmod(0o644)  # a file made by an earlier release is closed up too
+    GameStore(path).close()
+    assert path.stat().st_mode & 0o777 == 0o600
 
 
 def test_a_damaged_row_is_a_clear_error_not_a_crash(tmp_path: Path) -> None:

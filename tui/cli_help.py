@@ -93,7 +93,9 @@ def options_epilog(seats: int = 4) -> str:
                 bounds = option.bounds(seats)
                 values = f"{bounds[0]}..{bounds[1]}" if bounds else "a number"
                 values += "".join(f"|{'none' if c is None else c}" for c in option.choices)
-            default = describe_value(option, option.default)
+            # (A value as typed after "=": "timer=60", where the lobby reads "60 s".)
+            default = (str(option.default) if option.name == "timer"
+                       else describe_value(option, option.default))
             if option.kind == "seat":
                 default = "none" if option.default is None else str(option.default + 1)
             preset = PRESETS.get(game_id, {})

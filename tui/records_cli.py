@@ -77,6 +77,7 @@ def run_history(args: argparse.Namespace) -> int:
     from rich import box
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     from net.records import GameStore, StoreError, default_path
     from net.whose import Reader
@@ -118,7 +119,9 @@ def run_history(args: argparse.Namespace) -> int:
     for column in table.columns:
         column.no_wrap = column.header in ("id", "ended", "game", "moves", "length")
     for r in rows:
-        table.add_row(*r)
+        # (As Text: a name is not markup — "[/]" broke the command, "[red]X" coloured
+        # itself — and Text drops a control character a name from a file may hold.)
+        table.add_row(*(Text(str(v)) for v in r))
     Console().print(table)
     return 0
 

@@ -97,8 +97,22 @@ def text(max_len: int, *, min_len: int = 0, printable: bool = True) -> Validator
     return check
 
 
-def name_text(max_len: int) -> Validator:
-    """A display name (or a chat line): printable, trimmed, visibly not blank."""
+#: What a name may not hold: a screen reads ``[`` as the start of a style (Rich's and
+#: Textual's markup), so a name "[/]" broke other players' screens where it was shown,
+#: and "[@click=…]" would have made a link to an action in their apps.
+MARKUP_BRACKETS = "[]"
+
+
+def plain_name(field: str, value: str) -> str:
+    """``value`` if it holds no :data:`MARKUP_BRACKETS`."""
+    if any(ch in value for ch in MARKUP_BRACKETS):
+        raise _bad(f"{field!r} may not hold [ or ]")
+    return value
+
+
+def name_text(max_len: int, *, name: bool = True) -> Validator:
+    """A display name (or, ``name=False``, a chat line, which may hold brackets):
+    printable, trimmed, visibly not blank."""
     inner = text(max_len, min_len=1)
 
     def check(field: str, value: Any) -> str:
@@ -106,6 +120,8 @@ def name_text(max_len: int) -> Validator:
         value = value.strip()
         if not value:
             raise _bad(f"{field!r} must not be blank")
+        if name:
+            plain_name(field, value)
         return visible_text(field, value)
 
     return check
@@ -234,7 +250,7 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Validator, bool]]] = {
     "pick_seat": {"seat": (integer(0, MAX_SEATS - 1), True)},
     "rename": {"name": (name_text(NAME_LEN), True)},
     "ready": {"ready": (boolean, True)},
-    "chat": {"text": (name_text(CHAT_LEN), True)},
+    "chat": {"text": (name_text(CHAT_LEN, name=False), True)},
     "configure": {
         "game": (text(ID_LEN, min_len=1), False),
         "seats": (integer(1, MAX_SEATS), False),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -125,11 +126,13 @@ class HistoryScreen(Screen[None]):
         self.infos = found
         self._trend(found)
         rows = figures_rows(figures(found, self._player()))
+        # (Cells as Text: a string cell is read as markup, and a player named "[/]"
+        # broke the screen, and the app with it.)
         for values in rows:
-            table.add_row(*values)
+            table.add_row(*(Text(str(v)) for v in values))
         table.display = bool(rows)
         for info in found[:SHOWN]:
-            games.add_row(*row(info)[:SHORT], key=str(info.id))
+            games.add_row(*(Text(str(v)) for v in row(info)[:SHORT]), key=str(info.id))
         empty.display = not found
         games.display = bool(found)  # (empty, it took the room the words needed)
         empty.update("" if found else "No kept game matches (g, t and m change what is "
