@@ -26,7 +26,7 @@ file is rewritten (atomically: temporary file, fsync, rename) as the last state 
 table. The file holds secrets (seeds, tokens): it is created with mode
 0600 in a 0700 directory, and never leaves the machine.
 
-``list_journals()`` finds the journals that can be resumed; :func:`recover` reads one
+``net.journal_list`` finds the journals that can be resumed; :func:`recover` reads one
 back as each table's last record and the moves after it, :func:`replay_game` plays those
 moves again, and ``Host.resume(path)`` (``net.host``) brings the tables back from them.
 """
@@ -36,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import stat
 import struct
 import threading
 import time
@@ -129,7 +130,7 @@ def in_use(path: Path) -> bool:
     if fcntl is None:
         return False
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # (a pipe: no wait for a writer)
     except OSError:
         return False
     try:
@@ -305,31 +306,86 @@ class Journal:
         return cls(path, fd, records, sync=sync)
 
 
-def _records(data: bytes) -> Iterator[dict[str, Any]]:
-    """The complete records in ``data``; a torn last record (a crash) ends the list."""
+#: No journal is larger: compaction keeps one to a record a table (a few kilobytes each)
+#: and the records since. A file that is larger is none of ours.
+MAX_JOURNAL = 64 * 1024 * 1024
+
+
+def _records(data: bytes, stop: list[int] | None = None) -> Iterator[dict[str, Any]]:
+    """The complete records in ``data``; the first that is not one ends the list, and
+    where it begins is put in ``stop`` (``len(data)`` when every record was whole)."""
     at = 0
-    while at + _HEADER.size <= len(data):
-        (length,) = _HEADER.unpack_from(data, at)
-        if length > _MAX_RECORD or at + _HEADER.size + length > len(data):
-            return
-        body = data[at + _HEADER.size : at + _HEADER.size + length]
-        try:
-            record = msgpack.unpackb(body, raw=False, strict_map_key=True)
-        except Exception:
-            return
-        if not isinstance(record, dict):
-            return
-        yield record
-        at += _HEADER.size + length
+    try:
+        while at + _HEADER.size <= len(data):
+            (length,) = _HEADER.unpack_from(data, at)
+            if length > _MAX_RECORD or at + _HEADER.size + length > len(data):
+                return
+            body = data[at + _HEADER.size : at + _HEADER.size + length]
+            try:
+                record = msgpack.unpackb(body, raw=False, strict_map_key=True)
+            except Exception:
+                return
+            if not isinstance(record, dict):
+                return
+            yield record
+            at += _HEADER.size + length
+    finally:
+        if stop is not None:
+            stop.append(at)
+
+
+def _torn_tail(data: bytes, at: int) -> bool:
+    """Whether what follows the last whole record at ``at`` is what a crash leaves: a
+    record cut short (each is written with one ``write``, so only the last can be), or
+    zeros (a file the power cut grew before its data reached the disk). Anything else
+    is damage, with records after it that resuming would lose."""
+    rest = data[at:]
+    if len(rest) < _HEADER.size or not rest.strip(b"\0"):
+        return True
+    (length,) = _HEADER.unpack_from(rest)
+    return length <= _MAX_RECORD and _HEADER.size + length >= len(rest)
+
+
+def _read_file(path: Path) -> bytes:
+    """The bytes of a journal file; ``JournalError`` for anything that is not a regular
+    file of a journal's size (a device or a pipe would be read for ever)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise JournalError(f"cannot read the journal {path}: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise JournalError(f"{path} is not a journal: it is not a regular file")
+        if info.st_size > MAX_JOURNAL:
+            raise JournalError(f"{path} is not a journal: it is larger than "
+                               f"{MAX_JOURNAL // (1024 * 1024)} MB")
+        chunks = []
+        left = MAX_JOURNAL + 1
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+            chunks.append(chunk)
+            left -= len(chunk)
+        if left <= 0:
+            raise JournalError(f"{path} is not a journal: it is larger than "
+                               f"{MAX_JOURNAL // (1024 * 1024)} MB")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise JournalError(f"cannot read the journal {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
 
 
 def read_journal(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The header and the records of a journal; ``JournalError`` if it is not one."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise JournalError(f"cannot read the journal {path}: {exc.strerror or exc}") from None
-    records = list(_records(data))
+    """The header and the records of a journal; ``JournalError`` if it is not one, or
+    if it is damaged before its end (resuming would lose the records after the damage:
+    the file is left as it is)."""
+    data = _read_file(Path(path))
+    stop: list[int] = []
+    records = list(_records(data, stop))
+    if records and records[0].get("k") == "host" and not _torn_tail(data, stop[0]):
+        raise JournalError(
+            f"{path} is damaged at byte {stop[0]} of {len(data)}: the records after it "
+            "cannot be read, so it is not resumed (the file is left as it is)")
     if not records or records[0].get("k") != "host":
         raise JournalError(f"{path} is not a hiddenhand journal")
     header = records[0]
@@ -406,89 +462,3 @@ def replay_game(snapshot: dict[str, Any], ops: list[dict[str, Any]],
             if moves is not None:
                 moves.advance(op["n"])
     return game, moves
-
-
-def last_tables(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """The last ``table`` record of every table still open at the end of ``records``."""
-    tables: dict[str, dict[str, Any]] = {}
-    for record in records:
-        kind, table = record.get("k"), record.get("t")
-        if kind == "table" and isinstance(table, str):
-            tables[table] = record
-        elif kind == "drop" and isinstance(table, str):
-            tables.pop(table, None)
-    return tables
-
-
-class JournalInfo(NamedTuple):
-    """A journal that can be resumed, described for a menu or a command line."""
-
-    path: Path
-    host: str
-    port: int | None
-    modified: float
-    #: One entry per table: ``{"id", "name", "game", "phase", "players": [names],
-    #: "creator": name or None}`` (the creator: the player whose app opened it, mostly).
-    tables: list[dict[str, Any]]
-
-    def describe(self) -> str:
-        """One line in words, e.g. ``Den: Kitchen (getout, play: Ann, Bob)``."""
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.modified))
-        parts = [
-            f"{t['name']} ({t['game']}, {t['phase']}: {', '.join(t['players']) or 'nobody'})"
-            for t in self.tables
-        ]
-        return f"{self.host}, {when}: " + ("; ".join(parts) or "no tables")
-
-
-def creator_name(record: dict[str, Any]) -> str | None:
-    """The name in a ``table`` record's creator seat, if a person sits there."""
-    seats, creator = record.get("seats"), record.get("creator")
-    if not isinstance(seats, list) or not isinstance(creator, int) or isinstance(
-            creator, bool) or not 0 <= creator < len(seats):
-        return None
-    seat = seats[creator]
-    if not isinstance(seat, dict) or seat.get("kind") != "human":
-        return None
-    name = seat.get("name")
-    return name if isinstance(name, str) and name else None
-
-
-def describe_journal(path: Path) -> JournalInfo:
-    """What :func:`list_journals` says about one journal; ``JournalError`` if unreadable."""
-    header, records = read_journal(path)
-    port = None
-    for record in records:
-        if record.get("k") == "listen" and isinstance(record.get("port"), int):
-            port = record["port"]
-    tables = [
-        {
-            "id": t["t"],
-            "name": t.get("name", "?"),
-            "game": t.get("game", "?"),
-            "phase": t.get("phase", "?"),
-            "players": [s["name"] for s in t.get("seats", []) if s.get("kind") == "human"],
-            "creator": creator_name(t),
-        }
-        for t in last_tables(records).values()
-    ]
-    return JournalInfo(Path(path), str(header.get("name", "?")), port,
-                       Path(path).stat().st_mtime, tables)
-
-
-def list_journals(directory: Path | None = None) -> list[JournalInfo]:
-    """Journals that can be resumed (a game in play, or a lobby with players), newest first."""
-    directory = directory or journal_dir()
-    found = []
-    for path in directory.glob(f"*{SUFFIX}"):
-        if in_use(path):  # its game still runs, in another app (or this one)
-            continue
-        try:
-            info = describe_journal(path)
-        except (JournalError, OSError):
-            continue
-        # (A finished game is not one to resume: there is nothing left to play.)
-        if any(t["phase"] == "play" or (t["phase"] == "lobby" and t["players"])
-               for t in info.tables):
-            found.append(info)
-    return sorted(found, key=lambda i: i.modified, reverse=True)

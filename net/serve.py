@@ -18,7 +18,8 @@ from typing import Any
 from engine.bots import make_bot
 from net.discovery import Advertiser, HostInfo, discover
 from net.host import Host, listen_error
-from net.journal import JournalError, journal_dir, list_journals, new_journal_path
+from net.journal import JournalError, journal_dir, new_journal_path
+from net.journal_list import list_journals
 from net.limits import Limits
 from net.records import Keeper
 from net.running import log_to_stdout, stop_on_signals

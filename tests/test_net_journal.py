@@ -12,6 +12,7 @@ import pytest
 
 from net import journal as j
 from net.host import Host
+from net.journal_list import list_journals
 from tui.cli import main
 
 
@@ -156,5 +157,5 @@ def test_only_games_in_play_and_lobbies_with_players_are_offered_to_resume(
     journal("waiting", "lobby", ["human", "empty"])
     journal("empty", "lobby", ["empty", "bot"])
     journal("finished", "over", ["human", "bot"])
-    offered = {info.tables[0]["name"] for info in j.list_journals(tmp_path)}
+    offered = {info.tables[0]["name"] for info in list_journals(tmp_path)}
     assert offered == {"playing", "waiting"}

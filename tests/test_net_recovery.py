@@ -23,6 +23,7 @@ from net import journal as j
 from net.autoplay import drive
 from net.client import Client, ServerError
 from net.host import Host
+from net.journal_list import list_journals
 from net.wire import errors
 from tests.net_support import LOCAL, Clients, clients
 
@@ -98,7 +99,7 @@ async def test_a_crashed_host_comes_back_with_every_acknowledged_move(tmp_path: 
     # The journal is private: only this user may read it.
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert stat.S_IMODE(os.stat(path.parent).st_mode) == 0o700
-    [info] = j.list_journals(path.parent)
+    [info] = list_journals(path.parent)
     assert info.tables[0]["phase"] == "play" and info.tables[0]["players"] == ["Ann", "Bob"]
     assert info.port == port and "Kitchen" in info.describe()
 
@@ -138,12 +139,12 @@ async def test_a_game_still_running_is_neither_offered_nor_resumed(tmp_path: Pat
         joined = await playing_with_a_bot(ann, "Kitchen", "getout")
         host.compact()  # a rewritten journal is held as well
         assert j.in_use(path)
-        assert j.list_journals(path.parent) == []
+        assert list_journals(path.parent) == []
         with pytest.raises(j.JournalError, match="still running"):
             Host.resume(path, **seeded(4))
         await crash(host)  # as kill -9 does, the lock goes with the file
     assert not j.in_use(path)
-    [info] = j.list_journals(path.parent)
+    [info] = list_journals(path.parent)
     assert info.tables[0]["id"] == joined.table
     again = Host.resume(path, **seeded(4))
     try:
@@ -168,6 +169,56 @@ async def test_a_torn_last_record_is_ignored(tmp_path: Path) -> None:
     # Nobody has come back yet: the table waits as any other would, then closes.
     assert joined.table in again.idle_timers
     await again.close()
+
+
+async def test_a_journal_damaged_before_its_end_is_refused_and_left_as_it_is(
+        tmp_path: Path) -> None:
+    """Bytes flipped mid-file resumed the game as it stood before them (a game in play
+    came back as its lobby), said nothing, and rewrote the file: the records after the
+    damage were gone for good. Only a torn last record is what a crash leaves."""
+    path = tmp_path / f"damaged{j.SUFFIX}"
+    host = Host("Den", journal=path, **seeded(5))
+    await host.start(LOCAL, 0)
+    async with clients(host) as made:
+        ann = await made.new("Ann")
+        await playing_with_a_bot(ann, "T", "gotfive")
+        await crash(host)
+    data = path.read_bytes()
+    header = 4 + int.from_bytes(data[:4], "big")
+    second = 4 + int.from_bytes(data[header:header + 4], "big")
+    for damage in (
+            # a byte of the second record's body flipped
+            data[:header + 6] + bytes([data[header + 6] ^ 0xFF]) + data[header + 7:],
+            # its length made larger than any record
+            data[:header] + b"\xff\xff\xff\xff" + data[header + 4:],
+            # a record that is no map put in after it
+            data[:header + second] + b"\x00\x00\x00\x01\x07" + data[header + second:]):
+        path.write_bytes(damage)
+        with pytest.raises(j.JournalError, match=r"damaged at byte \d+ of \d+"):
+            Host.resume(path, **seeded(6))
+        assert path.read_bytes() == damage  # left as it is
+    # Zeros after the last record (a power cut grew the file) are a torn tail.
+    path.write_bytes(data + bytes(100))
+    again = Host.resume(path, **seeded(6))
+    await again.close()
+
+
+@pytest.mark.parametrize("kind", ["device", "pipe", "huge"])
+def test_a_journal_that_is_no_regular_file_is_refused_at_once(tmp_path: Path,
+                                                               kind: str) -> None:
+    """/dev/zero was read for ever (4 GB in 8 s, deaf to Ctrl-C), a pipe waited for a
+    writer for ever."""
+    path = tmp_path / f"odd{j.SUFFIX}"
+    if kind == "device":
+        path.symlink_to("/dev/zero")
+    elif kind == "pipe":
+        os.mkfifo(path)
+    else:
+        with path.open("wb") as f:
+            f.truncate(j.MAX_JOURNAL + 1)
+    with pytest.raises(j.JournalError, match=r"not a regular file|larger than"):
+        Host.resume(path, **seeded(6))
+    assert list_journals(tmp_path) == []
 
 
 async def _timed_getit(made: Clients) -> tuple[list[Client], list[Any]]:

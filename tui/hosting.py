@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from net.clock import Clock
     from net.discovery import Advertiser
     from net.host import Host
-    from net.journal import JournalInfo
+    from net.journal_list import JournalInfo
     from net.records import Keeper
     from tui.session import Session
 
@@ -185,7 +185,7 @@ class Hosting:
         """The newest game this app's host was running when the app stopped unasked: a
         game in play (a lobby, or a game over, has nothing to resume: the menu offered a
         finished match and reopened its lobby)."""
-        from net.journal import list_journals
+        from net.journal_list import list_journals
 
         found = [info for info in list_journals()
                  if any(t["phase"] == "play" for t in info.tables)]

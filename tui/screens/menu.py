@@ -20,7 +20,7 @@ from textual.widgets import Button, Footer, Header, Static
 from tui.widgets.buttons import show_label
 
 if TYPE_CHECKING:
-    from net.journal import JournalInfo
+    from net.journal_list import JournalInfo
     from tui.app import HiddenHandApp
 
 TITLE_ART = r"""
