@@ -30,6 +30,7 @@ from net.clock import Clock, LoopClock, Timer
 from net.connection import LOCAL_PLAYER, Connection, LoopWatch, socket_time
 from net.fanout import Outbox
 from net.handlers import receive
+from net.journal_resume import recover
 from net.limits import Gate, Limits
 from net.seats import Bot, BotFactory, HouseRules, RequestError, random_seed, real_bot_factory
 from net.table import Table
@@ -367,23 +368,23 @@ class Host:
         """A host with the tables of the journal at ``path``, as they were last acknowledged.
 
         Seats, names and tokens come back; every person is shown disconnected until
-        their client reconnects with its token (``net.client``/``tui.session`` do that
-        by themselves). A game in play stays frozen: an untimed one runs again as soon
-        as the host starts, one with a running clock (a Get It! round) once every person
-        is back (``docs/reliability.md``). ``settings`` are those of :class:`Host`
-        (``name`` defaults to the journaled one); the host goes on journaling to
-        ``path``, and ``resumed_port`` is the port it listened on before.
-        Raises ``net.journal.JournalError`` with a plain message if it cannot.
+        their client reconnects with its token (``net.client``/``tui.session``). A game
+        in play stays frozen: an untimed one runs again as soon as the host starts, one
+        with a running clock (a Get It! round) once every person is back
+        (``docs/reliability.md``). ``settings`` are :class:`Host`'s (``name``: the
+        journaled one); it goes on journaling to ``path``, and ``resumed_port`` is the
+        port it listened on. ``net.journal.JournalError``, in words, if it cannot.
         """
         path = Path(path)
-        found = j.recover(path)
+        found = recover(path)
         settings.pop("journal", None)
         name = settings.pop("name", None) or str(found.header.get("name", "hiddenhand"))
         host = cls(name, **settings)
         for tid, (record, ops) in found.tables.items():
             try:
-                host.tables[tid] = Table.restore(record, ops, host.house,
-                                                 found.pasts.get(tid, []))
+                table = Table.restore(record, ops, host.house, found.pasts.get(tid, []))
+                j._frame(table.persisted())  # (what it journals next can be written)
+                host.tables[tid] = table
             except Exception as exc:
                 raise j.JournalError(f"table {tid} in {path} cannot be restored: {exc}") from None
         host.resumed_port = found.port

@@ -40,19 +40,16 @@ import stat
 import struct
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import msgpack
 
-from net.past import PAST_LIMIT
 from net.paths import journal_dir
 
 if TYPE_CHECKING:
-    import engine
-    from engine.record import Tape
+    pass
 
 try:
     import fcntl
@@ -395,70 +392,3 @@ def read_journal(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
             f"{header.get('v')!r}, this one reads {JOURNAL_VERSION})"
         )
     return header, records[1:]
-
-
-class Recovered(NamedTuple):
-    """What a journal says to resume from (:func:`recover`)."""
-
-    header: dict[str, Any]
-    #: Each open table's last ``table`` record and the ``act``/``adv`` records after it.
-    tables: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]
-    #: Each open table's past (``net.past``): its last entries, oldest first.
-    pasts: dict[str, list[dict[str, Any]]]
-    #: The port the host listened on, if it did.
-    port: int | None
-    #: Records in the file, the header included (where appending goes on).
-    records: int
-
-
-def recover(path: Path) -> Recovered:
-    """Read the journal at ``path`` to resume it; ``JournalError`` (in plain words) if
-    it cannot be read or its game still runs in another hiddenhand."""
-    if in_use(path):
-        raise JournalError(
-            f"{path.name} is in use: its game is still running in another hiddenhand"
-        )
-    header, records = read_journal(path)
-    tables: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
-    pasts: dict[str, deque[dict[str, Any]]] = {}
-    port = None
-    for record in records:
-        kind, tid = record.get("k"), record.get("t")
-        if kind == "table" and isinstance(tid, str):
-            tables[tid] = (record, [])
-        elif kind in ("act", "adv") and tid in tables:
-            tables[tid][1].append(record)
-        elif kind == "past" and isinstance(tid, str) and isinstance(record.get("e"), dict):
-            # (Kept across the table's snapshots; a file from elsewhere cannot make it
-            # longer than a table keeps.)
-            pasts.setdefault(tid, deque(maxlen=PAST_LIMIT)).append(record["e"])
-        elif kind == "drop":
-            tables.pop(str(tid), None)
-            pasts.pop(str(tid), None)
-        elif kind == "listen" and isinstance(record.get("port"), int):
-            port = record["port"]
-    return Recovered(header, tables, {t: list(p) for t, p in pasts.items() if t in tables},
-                     port, len(records) + 1)
-
-
-def replay_game(snapshot: dict[str, Any], ops: list[dict[str, Any]],
-                tape: dict[str, Any] | None = None) -> tuple[engine.Game, Tape | None]:
-    """The game of a ``table`` record's ``snapshot`` with the ``act`` and ``adv``
-    records after it played again, at the engine times they were acknowledged at; and
-    its moves from the start (``engine.record.Tape``) if the record kept its ``tape``."""
-    # Imported here: the menu lists journals (this module) long before any game is on.
-    import engine
-    from engine.record import Tape
-
-    game = engine.restore(snapshot)
-    moves = Tape.from_data(tape) if tape else None
-    for op in ops:
-        if op["k"] == "act":
-            game.act(op["s"], op["a"], now=op["n"])
-            if moves is not None:
-                moves.act(op["s"], op["a"], op["n"])
-        else:
-            game.advance(op["n"])
-            if moves is not None:
-                moves.advance(op["n"])
-    return game, moves

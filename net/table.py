@@ -28,6 +28,7 @@ from net import away
 from net import journal as j
 from net.botseats import BotSeats
 from net.fanout import Outbox, Push, Recipient, wire_time
+from net.journal_resume import replay_game
 from net.past import Past
 from net.seats import HouseRules, Member, RequestError, Seat
 from net.wire import errors
@@ -245,7 +246,7 @@ class Table:
             seat.stand_in_for, seat.player = saved.get("for"), saved.get("player")
             seat.ready = bool(saved["ready"]) and seat.kind != "human"
         if record.get("snapshot") is not None:
-            game, table.tape = j.replay_game(record["snapshot"], ops, record.get("tape"))
+            game, table.tape = replay_game(record["snapshot"], ops, record.get("tape"))
             table.game = game
             if game.over and table.phase == "play":
                 table.phase = "over"

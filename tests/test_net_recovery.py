@@ -203,6 +203,45 @@ async def test_a_journal_damaged_before_its_end_is_refused_and_left_as_it_is(
     await again.close()
 
 
+def _with_table(path: Path, change: Any) -> None:
+    """Rewrite the journal at ``path`` with its last table record changed."""
+    header, records = j.read_journal(path)
+    last = max(i for i, r in enumerate(records) if r.get("k") == "table")
+    change(records[last])
+    path.write_bytes(b"".join(j._frame(r) for r in [header, *records]))
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    (lambda r: r.update(game="chess"), "a game this release does not know"),
+    (lambda r: r.update(phase="zzz"), "no phase"),
+    (lambda r: r.update(seats=r["seats"] * 400), "must have 2 to 4 seats"),
+    (lambda r: r["seats"][0].update(name="Ann\x1b[2J\x07"), "unprintable"),
+    (lambda r: r["seats"][0].update(name="A" * 100_000), "characters long"),
+    (lambda r: r["seats"][0].update(name="[/]"), r"\[ or \]"),
+    (lambda r: r.update(name="x" * 500), "characters long"),
+    (lambda r: r.update(creator=99), "creator"),
+    (lambda r: r["snapshot"].update(game="getit"), "not its own"),
+    (lambda r: r["snapshot"].update(version=2**64 - 1), "version"),
+])
+async def test_a_journal_s_table_that_no_host_writes_is_refused_in_words(
+        tmp_path: Path, change: Any, said: str) -> None:
+    """Fields of a resumed table were taken as they stood: a game of "chess", a phase
+    "zzz", 400 seats (then a traceback a bot's move), raw escapes in the host's log, a
+    number too large to write back (a traceback)."""
+    path = tmp_path / f"odd{j.SUFFIX}"
+    host = Host("Den", journal=path, **seeded(5))
+    await host.start(LOCAL, 0)
+    async with clients(host) as made:
+        ann = await made.new("Ann")
+        await playing_with_a_bot(ann, "T", "gotfive")
+        await crash(host)
+    _with_table(path, change)
+    before = path.read_bytes()
+    with pytest.raises(j.JournalError, match=said):
+        Host.resume(path, **seeded(6))
+    assert path.read_bytes() == before
+
+
 @pytest.mark.parametrize("kind", ["device", "pipe", "huge"])
 def test_a_journal_that_is_no_regular_file_is_refused_at_once(tmp_path: Path,
                                                                kind: str) -> None:

@@ -1,0 +1,142 @@
+"""Resuming from a journal (``net.journal``): each open table's last record, checked as
+the hostile input a file is, and its game played on to where it was acknowledged."""
+
+from __future__ import annotations
+
+from collections import deque
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from net.journal import JournalError, in_use, read_journal
+from net.past import PAST_LIMIT
+
+if TYPE_CHECKING:
+    import engine
+    from engine.record import Tape
+
+
+class Recovered(NamedTuple):
+    """What a journal says to resume from (:func:`recover`)."""
+
+    header: dict[str, Any]
+    #: Each open table's last ``table`` record and the ``act``/``adv`` records after it.
+    tables: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]
+    #: Each open table's past (``net.past``): its last entries, oldest first.
+    pasts: dict[str, list[dict[str, Any]]]
+    #: The port the host listened on, if it did.
+    port: int | None
+    #: Records in the file, the header included (where appending goes on).
+    records: int
+
+
+def recover(path: Path) -> Recovered:
+    """Read the journal at ``path`` to resume it; ``JournalError`` (in plain words) if
+    it cannot be read or its game still runs in another hiddenhand."""
+    if in_use(path):
+        raise JournalError(
+            f"{path.name} is in use: its game is still running in another hiddenhand"
+        )
+    header, records = read_journal(path)
+    tables: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+    pasts: dict[str, deque[dict[str, Any]]] = {}
+    port = None
+    for record in records:
+        kind, tid = record.get("k"), record.get("t")
+        if kind == "table" and isinstance(tid, str):
+            tables[tid] = (record, [])
+        elif kind in ("act", "adv") and tid in tables:
+            tables[tid][1].append(record)
+        elif kind == "past" and isinstance(tid, str) and isinstance(record.get("e"), dict):
+            # (Kept across the table's snapshots; a file from elsewhere cannot make it
+            # longer than a table keeps.)
+            pasts.setdefault(tid, deque(maxlen=PAST_LIMIT)).append(record["e"])
+        elif kind == "drop":
+            tables.pop(str(tid), None)
+            pasts.pop(str(tid), None)
+        elif kind == "listen" and isinstance(record.get("port"), int):
+            port = record["port"]
+    for record, _ in tables.values():
+        try:
+            check_table(record)
+        except JournalError as exc:
+            raise JournalError(f"{path} cannot be resumed: {exc}") from None
+    return Recovered(header, tables, {t: list(p) for t, p in pasts.items() if t in tables},
+                     port, len(records) + 1)
+
+
+#: The phases a table can be journaled in.
+PHASES = ("lobby", "play", "over")
+
+
+def check_table(record: dict[str, Any]) -> None:
+    """Refuse, in words, a ``table`` record no host writes: a journal is a file, and a
+    file from elsewhere is hostile input (an unknown game, a phase, hundreds of seats,
+    names a host refuses were resumed as they stood; some broke the host later)."""
+    import engine
+    from net.wire import errors
+    from net.wire.schemas import ID_LEN, TABLE_NAME_LEN, TOKEN_LEN, integer, name_text, text
+
+    def bad(why: str) -> JournalError:
+        return JournalError(f"its table {str(record.get('t'))[:ID_LEN]!r} {why}")
+
+    try:
+        text(ID_LEN, min_len=1)("t", record.get("t"))
+        name_text(TABLE_NAME_LEN)("name", record.get("name"))
+        spec = engine.GAMES.get(record.get("game"))  # type: ignore[arg-type]
+        if spec is None:
+            raise bad(f"is of a game this release does not know ({record.get('game')!r})")
+        if record.get("phase") not in PHASES:
+            raise bad(f"is in no phase a table has ({record.get('phase')!r})")
+        seats = record.get("seats")
+        if not isinstance(seats, list) or not spec.min_seats <= len(seats) <= spec.max_seats:
+            raise bad(f"must have {spec.min_seats} to {spec.max_seats} seats")
+        for seat in seats:
+            if not isinstance(seat, dict) or seat.get("kind") not in ("human", "bot", "empty"):
+                raise bad("has a seat that is neither a person's, a bot's nor empty")
+            if seat["kind"] != "empty":
+                name_text(TABLE_NAME_LEN)("a seat's name", seat.get("name"))
+            if seat.get("token") is not None:
+                text(TOKEN_LEN, min_len=1)("a seat's token", seat["token"])
+        creator = record.get("creator")
+        if creator is not None and (not isinstance(creator, int) or isinstance(creator, bool)
+                                    or not 0 <= creator < len(seats)):
+            raise bad("names a creator who has no seat")
+        if not isinstance(record.get("options"), dict):
+            raise bad("has no options")
+        snapshot = record.get("snapshot")
+        if snapshot is None:
+            return
+        if not isinstance(snapshot, dict) or snapshot.get("game") != record["game"] or (
+                snapshot.get("seats") != len(seats)):
+            raise bad("holds a game that is not its own")
+        # (Counted up by every move, and written back: one past what the journal can
+        # hold broke the host at the next move.)
+        integer(0, 2**53)("the game's version", snapshot.get("version"))
+        now = snapshot.get("now")
+        if not isinstance(now, float | int) or not 0 <= now < 1e12:
+            raise bad("holds a game at no time it can be at")
+    except errors.ProtocolError as exc:
+        raise bad(f"is not whole: {exc}") from None
+
+
+def replay_game(snapshot: dict[str, Any], ops: list[dict[str, Any]],
+                tape: dict[str, Any] | None = None) -> tuple[engine.Game, Tape | None]:
+    """The game of a ``table`` record's ``snapshot`` with the ``act`` and ``adv``
+    records after it played again, at the engine times they were acknowledged at; and
+    its moves from the start (``engine.record.Tape``) if the record kept its ``tape``."""
+    # Imported here: the menu lists journals (this module) long before any game is on.
+    import engine
+    from engine.record import Tape
+
+    game = engine.restore(snapshot)
+    moves = Tape.from_data(tape) if tape else None
+    for op in ops:
+        if op["k"] == "act":
+            game.act(op["s"], op["a"], now=op["n"])
+            if moves is not None:
+                moves.act(op["s"], op["a"], op["n"])
+        else:
+            game.advance(op["n"])
+            if moves is not None:
+                moves.advance(op["n"])
+    return game, moves
