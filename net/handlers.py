@@ -125,6 +125,7 @@ def hello(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
             fatal=True,
         )
     conn.name = check_name(msg["name"])
+    log.info("connection %d is %s", conn.id, conn.name)  # (a name the host's rules took)
     if host.limits.trusted_visitors and msg.get("visitor"):
         # (A box's host: its own apps say whose they are; see Limits.trusted_visitors.)
         conn.player = visitor_player(msg["visitor"])

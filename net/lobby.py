@@ -140,7 +140,7 @@ def rejoin(table: Table, member: Member, index: int | None, token: str,
         raise RequestError(
             errors.NO_TABLE,
             f"table {table.id!r} on this host is not the table your seat was at: the "
-            "host was restarted without your game, which is gone",
+            "host was restarted without your game: it is gone unless the host resumes it",
         )
     if (seat.kind not in ("human", "bot") or seat.token is None
             or not same_secret(seat.token, token)):

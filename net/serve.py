@@ -119,13 +119,21 @@ async def serve(
         await host.close(keep_journal=keep)
         shown = DEFAULT_PORT if port is None else port
         raise StartError(f"cannot listen: {listen_error(exc, shown, bind)}") from exc
+    import engine
+
     if resume is not None:
         for t in host.tables.values():
             people = ", ".join(s.name for s in t.seats if s.kind == "human") or "nobody"
             log.info("resumed %r (%s, %s phase; players: %s) from %s",
-                     t.name, t.game_id, t.phase, people, resume)
+                     t.name, engine.GAMES[t.game_id].name, t.phase, people, resume)
     else:
-        log.info("hosting %r: %s, %d seats (%d bots)", table, game, seats, bots)
+        log.info("hosting %r: %s, %d seats (%d %s)", table, engine.GAMES[game].name, seats,
+                 bots, "bot" if bots == 1 else "bots")
+        # A host started again after a crash, the same way, began a new game and said
+        # nothing of the one it had been running (its players were told it was gone).
+        for info in list_journals()[:3]:
+            log.info("an unfinished game was kept: %s; 'hiddenhand host --resume %s' "
+                     "brings it back", info.describe(), info.path)
     if host.journal is not None:
         log.info("journal: %s", host.journal.path)
     # (Nobody's private moves: the players' are theirs, and nobody plays in this process.)
@@ -158,7 +166,11 @@ async def serve(
     finally:
         if advertiser is not None:
             await advertiser.close()
+        kept_at = host.journal.path if host.journal is not None else None
         await host.close(keep_journal=None if started else keep)
+        if started and kept_at is not None and kept_at.exists():
+            log.info("the game in play is kept: 'hiddenhand host --resume %s' brings it "
+                     "back", kept_at)
         if keeper is not None:
             keeper.close()
 

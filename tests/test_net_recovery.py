@@ -203,6 +203,38 @@ async def test_a_journal_damaged_before_its_end_is_refused_and_left_as_it_is(
     await again.close()
 
 
+async def test_a_host_started_anew_names_the_unfinished_game_it_could_resume(
+        data_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Started again after a crash the same way, a host began a new game and said
+    nothing of the one it had been running; its players read that theirs was gone."""
+    import logging
+
+    from net.serve import serve
+
+    path = j.new_journal_path()
+    host = Host("Den", journal=path, **seeded(5))
+    await host.start(LOCAL, 0)
+    async with clients(host) as made:
+        ann = await made.new("Ann")
+        await playing_with_a_bot(ann, "Kitchen", "getout")
+        await crash(host)
+    caplog.set_level(logging.INFO)
+    stop = asyncio.Event()
+    running = asyncio.ensure_future(serve(
+        game="getout", seats=2, bots=1, options={}, port=0, bind=LOCAL, name="Den",
+        table="Porch", interfaces=None, mdns=False, bot_delay=0.01, stop=stop))
+    try:
+        while "listening" not in caplog.text:
+            await asyncio.sleep(0.01)  # (the host's own log line: nothing else to wait on)
+    finally:
+        stop.set()
+        await running
+    assert "hosting 'Porch': GET OUT!, 2 seats (1 bot)" in caplog.text
+    assert ("an unfinished game was kept: Den, " in caplog.text
+            and f"Kitchen (getout, play: Ann); 'hiddenhand host --resume {path}' brings it "
+            "back" in caplog.text), caplog.text
+
+
 def _with_table(path: Path, change: Any) -> None:
     """Rewrite the journal at ``path`` with its last table record changed."""
     header, records = j.read_journal(path)
