@@ -37,6 +37,10 @@ PINNED = ["--mdns-interface", "127.0.0.1"]  # never multicast on any other inter
         (["host", "--bots", "-2"], "argument --bots: expected 0 or more, not -2"),
         (["host", "--max-tables", "0"], "argument --max-tables: expected 1 or more, not 0"),
         (["host", "--mdns-interface", "eth0"], "'eth0' is not an IP address"),
+        # Names players' screens show: a host took these and showed them as they were.
+        (["host", "--name", ""], "argument --name: it must be 1 to 32 characters long"),
+        (["host", "--table", "x" * 500], "argument --table: it must be 1 to 32 characters"),
+        (["host", "--table", "[b]Porch"], "argument --table: it may not hold [ or ]"),
         (["list", "--timeout", "soon"], "number of seconds"),
         (["list", "--mdns-interface", "lo"], "'lo' is not an IP address"),
         # TEST-NET addresses: surely none of this machine's; nothing is sent to them.

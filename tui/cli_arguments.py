@@ -115,9 +115,10 @@ def host_arguments(host: argparse.ArgumentParser) -> None:
                       "game's; 0 picks a free one)")
     host.add_argument("--bind", type=check.address, default=None, metavar="ADDRESS",
                       help="listen on this address only (default: every address)")
-    host.add_argument("--name", default=socket.gethostname().split(".")[0] or "hiddenhand",
-                      help="the host's name as players see it")
-    host.add_argument("--table", default=None, metavar="NAME", help="the table's name")
+    host.add_argument("--name", default=socket.gethostname().split(".")[0][:32] or "hiddenhand",
+                      type=check.shown_name, help="the host's name as players see it")
+    host.add_argument("--table", default=None, metavar="NAME", type=check.shown_name,
+                      help="the table's name")
     host.add_argument("--option", action="append", type=check.option_pair, default=[],
                       metavar="KEY=VALUE",
                       help="a game option, e.g. limit=150 or match=false (repeatable)")

@@ -84,6 +84,18 @@ def address(text: str) -> str:
         ) from None
 
 
+def shown_name(text: str) -> str:
+    """A host's or a table's name, as players' screens take it: what a host takes in a
+    table's name (``net.wire.schemas``: printable, at most 32 characters, no [ or ])."""
+    from net.wire.errors import ProtocolError
+    from net.wire.schemas import TABLE_NAME_LEN, name_text
+
+    try:
+        return name_text(TABLE_NAME_LEN)("the name", text)
+    except ProtocolError as exc:
+        raise argparse.ArgumentTypeError(str(exc).replace("'the name' ", "it ")) from None
+
+
 def option_pair(text: str) -> tuple[str, str]:
     """``key=value``, both as text; :func:`option_value` reads the value once the game
     (and so what kind of value the option takes) is known."""
