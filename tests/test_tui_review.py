@@ -84,6 +84,20 @@ async def test_past_games_list_ann_s_games_and_enter_reviews_one(kept: list[int]
         await until(pilot, lambda: app.screen is screen, "back in the past games")
 
 
+async def test_hiddenhand_replay_names_the_seat_keys_of_its_game(kept: list[int]) -> None:
+    """The command's review said "1-6 Seat" for a game of 3 (the app's said "1-3")."""
+    from tui.review_app import ReviewApp
+    from tui.widgets.footer import TableFooter
+
+    record, replay = kept_game(kept[0])
+    app = ReviewApp(record, replay)
+    async with app.run_test(size=SIZE) as pilot:
+        footer = await until(pilot, lambda: app.screen.query(TableFooter)
+                             and app.screen.query_one(TableFooter), "the review's footer")
+        await until(pilot, lambda: footer.entries, "its keys")
+        assert [e.display for e in footer.entries if e.action == "seat(0)"] == ["1-3"]
+
+
 async def test_someone_else_s_games_show_only_when_asked(data_dir: Path) -> None:
     path = default_path()
     path.unlink(missing_ok=True)

@@ -36,6 +36,7 @@ from tui.notifications import OnScreen
 from tui.opening import Opening
 from tui.settings import Settings
 from tui.widgets.buttons import mark_focus
+from tui.widgets.footer import ScreenKeyDisplay
 
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
@@ -54,7 +55,7 @@ def monochrome_terminal(term: str) -> bool:
     return term.endswith(("-m", "-mono"))
 
 
-class HiddenHandApp(App[None]):
+class HiddenHandApp(ScreenKeyDisplay, App[None]):
     """hiddenhand in the terminal.
 
     ``bind`` is the address a hosted game listens on (``None``: every interface, as a
@@ -164,16 +165,6 @@ class HiddenHandApp(App[None]):
         """Textual's filters, and on a monochrome terminal one that sends no colour."""
         filters = super().get_line_filters()
         return [*filters, self._no_colour] if self._no_colour is not None else filters
-
-    def get_key_display(self, binding: Binding) -> str:
-        """How a key shows in footers: a screen may say (``key_display``), as Get It!
-        does for its look keys (the numbers of the players at the table)."""
-        display = getattr(self.screen, "key_display", None)
-        if callable(display):
-            shown = display(binding)
-            if isinstance(shown, str) and shown:
-                return shown
-        return super().get_key_display(binding)
 
     def get_default_screen(self) -> Screen[Any]:
         """The bottom of the screen stack: the menu, or the place it keeps under a solo

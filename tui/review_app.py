@@ -9,9 +9,10 @@ from textual.screen import Screen
 
 from engine.record import Replay
 from tui.screens.review import ReviewScreen
+from tui.widgets.footer import ScreenKeyDisplay
 
 
-class ReviewApp(App[None]):
+class ReviewApp(ScreenKeyDisplay, App[None]):
     """Reviews one finished game; Esc on the review quits."""
 
     TITLE = "hiddenhand"

@@ -24,6 +24,7 @@ from typing import Any, ClassVar, NamedTuple
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
+from textual.app import App
 from textual.binding import Binding
 from textual.color import Color
 from textual.errors import NoWidget
@@ -107,6 +108,22 @@ def footer_entries(screen: Screen[Any]) -> tuple[FooterEntry, ...]:
                 binding.action, active.enabled, active.tooltip or None)
     order = declared_order(type(screen))
     return tuple(sorted(first.values(), key=lambda e: order.get(e.action, len(order))))
+
+
+class ScreenKeyDisplay:
+    """An app (mixed in before ``App``) whose footers show a key as its screen says
+    (``key_display(binding)``), as Get It! does for its look keys (the numbers of the
+    players at the table) and a review for its seats ("1-3")."""
+
+    def get_key_display(self, binding: Binding) -> str:
+        app = self
+        assert isinstance(app, App)
+        display = getattr(app.screen, "key_display", None)
+        if callable(display):
+            shown = display(binding)
+            if isinstance(shown, str) and shown:
+                return shown
+        return App.get_key_display(app, binding)
 
 
 class TableFooter(Widget, can_focus=False):
