@@ -10,6 +10,7 @@ import pytest
 from rich.console import Console
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.containers import HorizontalScroll
 from textual.geometry import Region
@@ -28,8 +29,8 @@ from tests.tui_support import (
     until,
 )
 from tui.app import HiddenHandApp
-from tui.games.getout.card import WIDTHS, CardWidget
-from tui.games.getout.hand import HandWidget, card_classes
+from tui.games.getout.card import WIDTHS, CardWidget, card_classes
+from tui.games.getout.hand import HandWidget
 from tui.games.getout.scores import ScoreTable
 from tui.games.getout.screen import GetOutScreen
 from tui.screens.summary import SummaryScreen
@@ -541,12 +542,25 @@ async def test_cards_off_the_edge_at_80_columns_are_counted_with_the_key_to_reac
         assert widget.selected == 1
         assert lines()[4].startswith("◀ 1 more (←)") and lines()[4].rstrip().endswith(
             "1 more, 1 ✓ (→) ▶")
-        # A click on a count selects the nearest card off that edge.
+        # A click on a count brings in a row's worth of the cards off that edge (one a
+        # click took 6 taps to cross 12 cards on a phone), the farthest chosen.
         width = widget.content_region.width
         await pilot.click(HandWidget, offset=(1 + width - 2, 4))
         await pilot.pause()
         assert widget.selected == 12 and lines()[4].startswith("◀ 2 more (←)")
         await pilot.click(HandWidget, offset=(1 + 1, 4))
+        await pilot.pause()
+        assert widget.selected == 0 and "▼" in card_text(widget, 0)[0]
+        assert "◀" not in lines()[4]
+        # A sideways swipe (the wheel sideways) moves the chosen card a card a notch.
+        for _ in range(3):
+            widget.post_message(events.MouseScrollRight(
+                widget, 2, 2, 0, 0, 0, False, False, False, screen_x=2, screen_y=2))
+        await until(pilot, lambda: widget.selected == 3, "three cards on")
+        widget.post_message(events.MouseScrollLeft(
+            widget, 2, 2, 0, 0, 0, False, False, False, screen_x=2, screen_y=2))
+        await until(pilot, lambda: widget.selected == 2, "one back")
+        await pilot.press("left")
         await pilot.pause()
         assert widget.selected == 1 and "▼" in card_text(widget, 1)[0]
         # A number counts from the first card in sight (the cards carry none): scrolled
@@ -584,6 +598,28 @@ async def test_a_click_on_a_card_plays_it_and_the_mouse_names_it() -> None:
         await until(pilot, lambda: [c["value"] for c in widget.cards] == [1, 2],
                     "the kevin played")
         assert screen.view["call"]["value"] == 3
+
+
+async def test_by_touch_a_tap_chooses_a_card_and_a_tap_on_the_chosen_one_plays_it() -> None:
+    """On a phone a finger that slipped onto the next card (7 cells wide) played it."""
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    app.touch = True
+    notes = Notices()
+    async with app.run_test(size=(120, 40), message_hook=notes) as pilot:
+        screen = await our_turn(pilot, app)
+        deal(app, ["geoff 1", "geoff 2", "kevin 3"])
+        widget = screen.query_one(HandWidget)
+        await until(pilot, lambda: len(widget.cards) == 3 and widget.playable, "the hand")
+        await pilot.pause()
+        version = screen.view["version"]
+        await pilot.click(HandWidget, offset=(1 + 2 * 12 + 11, 3))  # the kevin: chosen
+        await until(pilot, lambda: widget.selected == 2, "the kevin chosen")
+        await pilot.pause()
+        assert screen.view["version"] == version and len(widget.cards) == 3
+        assert notes.messages() == ["A tap chooses a card; a tap on the chosen card plays it."]
+        await pilot.click(HandWidget, offset=(1 + 2 * 12 + 11, 3))  # again: played
+        await until(pilot, lambda: [c["value"] for c in widget.cards] == [1, 2],
+                    "the kevin played")
 
 
 async def test_the_played_count_follows_a_turned_over_pile() -> None:

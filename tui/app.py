@@ -102,9 +102,12 @@ class HiddenHandApp(ScreenKeyDisplay, App[None]):
         if self._no_colour is not None or os.environ.get("NO_COLOR"):
             # (NO_COLOR: Textual's shades of grey, where colour cues are lost as well.)
             self.add_class("-mono")  # (cues of its own: tui/app.tcss)
-        if os.environ.get(TOUCH_ENV) == "1":
-            # A screen that cannot hover (a phone in a browser): a tooltip would come up
-            # under the finger after a tap and stay, as nothing moves the pointer away.
+        #: A screen played by touch (a phone in a browser): nothing hovers, and a
+        #: finger slips onto the next card.
+        self.touch = os.environ.get(TOUCH_ENV) == "1"
+        if self.touch:
+            # A tooltip would come up under the finger after a tap and stay, as nothing
+            # moves the pointer away.
             self.TOOLTIP_DELAY = NO_TOOLTIPS
         self.settings = settings or Settings()
         #: The host this app runs itself, if any (screens start, ask and stop it here).

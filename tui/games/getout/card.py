@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.dom import DOMNode
 from textual.message import Message
 from textual.widgets import Static
 
@@ -144,3 +145,27 @@ class CardWidget(Static):
     def on_click(self) -> None:
         """Clicking a card asks to play it."""
         self.post_message(self.Chosen(self.card))
+
+
+#: The images a card can show (a GET OUT! card is ``wild``), as its CSS classes name them.
+IMAGES = ("geoff", "samantha", "kevin", "shirley", "tea_picker", "wild")
+def state_classes(image: str, playable: bool, selected: bool) -> str:
+    """The CSS classes of a card in the hand, as a ``CardWidget`` in that state has them."""
+    return " ".join(["card", f"image-{image}"] + (["playable"] if playable else [])
+                    + (["selected"] if selected else []))
+
+
+def card_classes(card: dict[str, Any], playable: bool, selected: bool) -> str:
+    """:func:`state_classes` of ``card``."""
+    return state_classes("wild" if card.get("wild") else card["image"], playable, selected)
+
+
+class HandCard(DOMNode):
+    """A card of the hand in one state (its CSS classes), for the stylesheet to style:
+    never mounted, so only rules for ``HandCard`` itself (no ancestors) apply."""
+
+
+#: Every state a card can be drawn in (its classes).
+CARD_STATES = frozenset(
+    state_classes(image, playable, selected)
+    for image in IMAGES for playable in (False, True) for selected in (False, True))

@@ -24,7 +24,6 @@ from textual import events
 from textual.color import TRANSPARENT, Color
 from textual.content import Content
 from textual.css.styles import RenderStyles
-from textual.dom import DOMNode
 from textual.geometry import Offset, Region, Size
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -33,15 +32,13 @@ from textual.style import Style as VisualStyle
 from textual.visual import RenderOptions
 from textual.widget import Widget
 
-from tui.games.getout.card import WIDTHS, CardWidget
+from tui.games.getout.card import CARD_STATES, WIDTHS, CardWidget, HandCard, card_classes
 from tui.games.getout.overflow import hand_marks, off_the_edges, whole_cards_in_sight
 from tui.widgets.scrollbars import fit_scrollbars
 
 if TYPE_CHECKING:
     from textual.css.styles import RulesMap
 
-#: The images a card can show (a GET OUT! card is ``wild``), as its CSS classes name them.
-IMAGES = ("geoff", "samantha", "kevin", "shirley", "tea_picker", "wild")
 #: A card's height, frame included.
 CARD_HEIGHT = 4
 #: The characters of the borders a card can have: (top, side, bottom) rows of (left,
@@ -52,28 +49,6 @@ BOXES = {
 }
 
 
-def state_classes(image: str, playable: bool, selected: bool) -> str:
-    """The CSS classes of a card in the hand, as a ``CardWidget`` in that state has them."""
-    return " ".join(["card", f"image-{image}"] + (["playable"] if playable else [])
-                    + (["selected"] if selected else []))
-
-
-def card_classes(card: dict[str, Any], playable: bool, selected: bool) -> str:
-    """:func:`state_classes` of ``card``."""
-    return state_classes("wild" if card.get("wild") else card["image"], playable, selected)
-
-
-class HandCard(DOMNode):
-    """A card of the hand in one state (its CSS classes), for the stylesheet to style:
-    never mounted, so only rules for ``HandCard`` itself (no ancestors) apply."""
-
-
-#: Every state a card can be drawn in (its classes).
-CARD_STATES = frozenset(
-    state_classes(image, playable, selected)
-    for image in IMAGES for playable in (False, True) for selected in (False, True))
-
-
 class HandWidget(ScrollView):
     """The player's hand. Attributes: ``cards``, ``playable`` (ids) and ``selected`` (index).
 
@@ -82,7 +57,7 @@ class HandWidget(ScrollView):
     scrolls, keeping the selected card in sight. Only whole cards are shown (a card cut
     by the row's edge would read as a stray border); the line under them says how many
     are off each edge and which key reaches them ("◀ 2 more (←)", "3 more (→) ▶"), and a
-    click there selects the nearest of them. A click on a card posts
+    click there brings in a row's worth of them. A click on a card posts
     :class:`CardWidget.Chosen` for it; the mouse over a card shows it in words.
     """
 
@@ -456,24 +431,37 @@ class HandWidget(ScrollView):
     # ---- the mouse -------------------------------------------------------------
 
     def on_click(self, event: events.Click) -> None:
-        """Clicking a card asks to play it; clicking what is off an edge selects the
-        nearest card there (the row scrolls to it)."""
+        """Clicking a card asks to play it; clicking what is off an edge brings in the
+        next cards there, as many as the row shows (one a tap took 6 to cross 12)."""
         offset = event.get_content_offset(self) or Offset(-1, -1)
         if offset.y == CARD_HEIGHT:
             width = self.scrollable_content_region.width
             left, right = self._more_marks(width)
             before, after = self.off_the_edges()
+            shown = max(1, len(self.cards) - before - after)
             if left and 0 <= offset.x < len(left):
                 event.stop()
-                self.selected = before - 1
+                self.selected = max(0, before - shown)
             elif right and width - len(right) <= offset.x < width:
                 event.stop()
-                self.selected = len(self.cards) - after
+                self.selected = min(len(self.cards) - 1, len(self.cards) - after + shown - 1)
             return
         index = self.card_at(offset)
         if index is not None:
             event.stop()
             self.post_message(CardWidget.Chosen(self.cards[index]))
+
+    def on_mouse_scroll_right(self, event: events.MouseScrollRight) -> None:
+        self._swiped(1, event)  # (a finger swiping the row to the left, on a phone)
+
+    def on_mouse_scroll_left(self, event: events.MouseScrollLeft) -> None:
+        self._swiped(-1, event)
+
+    def _swiped(self, step: int, event: events.MouseEvent) -> None:
+        """The wheel sideways moves the chosen card a card a notch, the row with it."""
+        if self.cards:
+            event.stop()
+            self.selected = max(0, min(len(self.cards) - 1, self.selected + step))
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
         """The card under the mouse, in words (the tooltip)."""

@@ -381,12 +381,25 @@ class GetOutScreen(TableScreen):
 
     @on(CardWidget.Chosen)
     def card_clicked(self, event: CardWidget.Chosen) -> None:
-        """A click on a card in the hand plays it."""
+        """A click on a card in the hand plays it. By touch, a tap chooses a card and a
+        tap on the chosen one plays it: a finger that slipped onto the next card (7
+        cells wide on a phone) played that one."""
         hand = self.query_one(HandWidget)
         ids = [c["id"] for c in hand.cards]
-        if event.card["id"] in ids:
-            hand.selected = ids.index(event.card["id"])
-            self.play(event.card)
+        if event.card["id"] not in ids:
+            return
+        index = ids.index(event.card["id"])
+        if getattr(self.app, "touch", False) and hand.selected != index:
+            hand.selected = index
+            if not self._told_tap_again:
+                self._told_tap_again = True
+                self.notify("A tap chooses a card; a tap on the chosen card plays it.")
+            return
+        hand.selected = index
+        self.play(event.card)
+
+    #: The first tap that only chose a card said how one is played.
+    _told_tap_again = False
 
     def play(self, card: dict[str, Any]) -> None:
         """Play ``card`` if that is legal; a GET OUT! card first asks for the image."""
