@@ -241,6 +241,15 @@ async def test_a_person_and_bots_clear_a_level_one_round_through_the_keys() -> N
         again = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
                             and app.screen, "the summary again")
         assert str(again.title_text) == str(summary.title_text) and again is not summary
+        # "End the game (l)", then "Play on": back to the summary, not to the table
+        # (where only the footer's n went on).
+        from tui.screens.dialogs import ConfirmScreen
+
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("n")
+        again = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                            and app.screen, "the summary after Play on")
         await pilot.press("n")
         await until(pilot, lambda: screen.view.get("level") == 2, "level 2 dealt")
         assert "summary_again" not in footer_keys(screen)

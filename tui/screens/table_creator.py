@@ -21,7 +21,7 @@ AWAY_AFTER = tuple(c for c in away_bot_option().choices if c != "off")
 class TableCreatorScreen(SoloFinishScreen):
     """A table screen's part for what only the table's creator may do (see the module)."""
 
-    def action_to_lobby(self) -> None:
+    def action_to_lobby(self, from_summary: bool = False) -> None:
         """(Creator) take the table back to its lobby: after the game at once; during it
         (to switch games without finishing a match) once the creator confirms, as it
         ends the game for everyone."""
@@ -35,6 +35,9 @@ class TableCreatorScreen(SoloFinishScreen):
             def answered(yes: bool | None) -> None:
                 if yes and self.table.get("phase") == "play":
                     self.send("to_lobby")
+                elif from_summary and callable(again := getattr(self, "action_summary_again",
+                                                                 None)):
+                    again()  # "Play on": back to the summary it was asked from
 
             seats = self.table.get("seats")
             others = any(isinstance(s, dict) and s.get("kind") == "human"

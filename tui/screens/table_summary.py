@@ -70,7 +70,7 @@ class TableSummaryScreen(TableCreatorScreen):
         if answer == "chat":
             self.action_chat()
         elif answer == "lobby":
-            self.action_to_lobby()
+            self.action_to_lobby(from_summary=True)
         elif answer == "rematch":
             self.action_rematch()
 
