@@ -249,6 +249,9 @@ def test_history_export_and_import_from_the_command_line(kept: list[int], tmp_pa
     assert run(["history", "--json"], capsys)[1] == before
     code, _, err = run(["replay", "12345"], capsys)
     assert code == 1 and "no game 12345 is kept" in err
+    # Neither a file nor a number: said so ("cannot read nosuchid: No such file").
+    code, _, err = run(["replay", "nosuchid"], capsys)
+    assert code == 1 and "'nosuchid' is no file here, nor a kept game's number" in err
     code, _, err = run(["export", "nope", str(tmp_path / "x.hhgame")], capsys)
     assert code == 1 and "not a game id" in err
 

@@ -130,10 +130,13 @@ def load(what: str) -> tuple[dict[str, Any], str]:
     """The record ``what`` names (a file if it is one, else from the games database)
     and a word on where it came from; ``StoreError`` in one line."""
     from net.gamefiles import played
-    from net.records import GameStore
+    from net.records import GameStore, StoreError
 
     path = Path(what)
     if what not in ("last",) and not what.isdigit():
+        if not path.exists() and not path.is_symlink():
+            raise StoreError(f"{what!r} is no file here, nor a kept game's number ('last', "
+                             "or a number that 'hiddenhand history' lists)")
         return played(path), f"from {path.name}"
     with GameStore() as store:
         record = _chosen(store, what)
