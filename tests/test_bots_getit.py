@@ -318,6 +318,21 @@ def test_a_teammate_who_gives_no_signal_at_all_is_not_waited_for_forever() -> No
     stack_getit_piles(game, [["30"], ["20"], ["25"], ["5", "35"]])
     _look(game, {0: 1, 1: 3, 2: 3}, 0.0)
     assert _next_play(GetItBot(7), game, 3, 0.0, 30.0) is None
+    # One whose signals all ended (its look went with the card it looked at: RULES.md)
+    # and who gives no new one abstains as well: a person who looked at the 3, saw it
+    # played and did not look again held the 5 until the timer ran out.
+    for relaxed in (False, True):
+        game = new(4, seed=1, level=1, bots="relaxed" if relaxed else "quick")
+        stack_getit_piles(game, [["30"], ["20"], ["3", "25"], ["5", "35"]])
+        bot = GetItBot(7)
+        _look(game, {0: 2, 1: 2, 3: 2}, 0.0)
+        bot.step(game.view(3), game.legal_actions(3), 0.0)
+        game.act(2, PLAY, 1.0)  # the 3: every look at seat 2 ends
+        assert game.view(3)["signals"][0]["look"] is None
+        _look(game, {1: 3, 2: 3}, 1.5)  # the bots look at the 5; the person does nothing
+        played_at = _next_play(bot, game, 3, 1.5, 30.0)
+        assert played_at is not None and played_at <= 1.0 + SILENT_AFTER + 1.0, played_at
+        assert game.act(3, PLAY, played_at)[0]["correct"]
 
 
 def test_a_peeked_value_that_is_too_high_is_never_played_on_looks() -> None:

@@ -58,9 +58,11 @@ and sometimes go to the wrong player; a person may never type. So:
   given its settle time from that change (a person's reaction, twice, at most
   ``SETTLE_CAP``) before the bot plays on the others' signals without it. A signal, any
   signal, ends the wait: a person who chose another seat has had its say. A card needs
-  every teammate's signal but a doubted one's, except from a teammate that has given
-  no signal at all this round: after ``SILENT_AFTER`` it abstains (a newcomer who did not
-  know to look held every bot's card until the timer ran out).
+  every teammate's signal but a doubted one's, except from a teammate that shows none:
+  one that has given none this round, or whose every signal ended with the card it was
+  about. After ``SILENT_AFTER`` it abstains (a newcomer who did not know to look held
+  every bot's card until the timer ran out, and so did a person whose look ended with
+  the card looked at, and who did not look again).
 - **What people say.** While the bubble shows, a teammate's line is read as claims
   about the cards it sees, which are every top card but its own (see
   :func:`told_face`): "seat 2: 17" or "17 on bot 2" names a card and its holder; "12" or
@@ -812,11 +814,14 @@ class GetItBot:
         """
         me = view["seat"]
         tops = tops_seen(view)
-        # A teammate that has given no signal at all this round abstains once it had
-        # ``SILENT_AFTER`` since the cards it sees changed: the bots waited for a silent
-        # newcomer's look until the round ran out. (One that signals is waited for as
-        # ever: it may be about to look.)
-        silent = [s for s in others if not self.doubted(s) and s not in self._signalled
+        # A teammate that shows no signal (none this round, or every one it gave ended
+        # with the card it was about) abstains once it had ``SILENT_AFTER`` since the
+        # cards it sees changed: the bots waited for a silent newcomer's look until the
+        # round ran out. (One that signals is waited for as ever: it may be about to
+        # look.)
+        silent = [s for s in others if not self.doubted(s) and (
+                      s not in self._signalled
+                      or all(self._target(view, s, k) is None for k in SIGNAL_KINDS))
                   and self._target(view, s, kind) is None]
         abstain = max((self._sees_since.get(s, self._last_play) + SILENT_AFTER
                        for s in silent), default=float("-inf"))
