@@ -30,6 +30,9 @@ VERSION = 1
 #: makes a few thousand moves).
 MAX_MOVES = 100_000
 MAX_NAME = 40
+#: No time in a record is this many seconds or more (wall-clock: the year 5138). A
+#: larger one was taken and then kept as no time at all.
+MAX_TIME = 1e11
 MAX_TEXT = 400
 MAX_ITEMS = 64
 MAX_DEPTH = 4
@@ -179,7 +182,7 @@ def _time(value: Any, where: str) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(
-            value) or value < 0:
+            value) or not 0 <= value < MAX_TIME:
         raise RecordError(f"{where} must be a time in seconds")
     return float(value)
 
@@ -197,7 +200,7 @@ def check_record(data: Any) -> dict[str, Any]:
     if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
         raise RecordError(f"this record was made by a newer hiddenhand (record version "
                           f"{version}; this one reads version {VERSION}): update hiddenhand")
-    if version != VERSION:
+    if isinstance(version, bool) or version != VERSION:  # (true == 1 in Python)
         raise RecordError(f"this record's version is {version!r}; this hiddenhand reads "
                           f"version {VERSION}")
     game_id = data.get("game")

@@ -83,6 +83,8 @@ def _broken(change: Any) -> dict[str, Any]:
     (lambda r: r.update(format="x"), "not a hiddenhand game record"),
     (lambda r: r.update(version=VERSION + 1), "newer hiddenhand"),
     (lambda r: r.update(version="1"), "version"),
+    (lambda r: r.update(version=True), "version is True"),
+    (lambda r: r.update(started=1e300), "started must be a time"),
     (lambda r: r.update(game="chess"), "unknown game 'chess'"),
     (lambda r: r.update(seats="2"), "seats must be a whole number"),
     (lambda r: r.update(seats=9), "seats must be a whole number from 2 to 6"),
