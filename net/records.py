@@ -30,6 +30,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import engine
 from engine.record import (
     RecordError,
     check_record,
@@ -399,7 +400,12 @@ class Keeper:
             if self.private_of is not None:
                 record = without_private(record, mine(record, self.private_of))
             with GameStore(self.path) as store:
-                return store.add(record)
+                kept = store.add(record)
+            # (An operator saw no game end in the host's log.)
+            log.info("a game of %s is over (%s): kept as game %d, 'hiddenhand replay %d' "
+                     "shows it", engine.GAMES[record["game"]].name,
+                     ", ".join(p["name"] for p in record["players"]), kept, kept)
+            return kept
         except (StoreError, RecordError, sqlite3.Error, OSError) as exc:
             with self._lock:
                 first, self._failed = not self._failed, True

@@ -240,8 +240,13 @@ def test_a_keeper_that_cannot_write_says_so_once_and_returns(tmp_path: Path,
     warned = [r for r in caplog.records if "not kept for replay" in r.getMessage()]
     assert len(warned) == 1
     good = Keeper(tmp_path / "games.sqlite3")
-    kept = good(record).result(timeout=30)
+    with caplog.at_level(logging.INFO, logger="hiddenhand.records"):
+        kept = good(record).result(timeout=30)
     good.close()
+    # The host's log says a game ended and where it is (an operator saw neither).
+    assert any("a game of Got Five! is over" in r.getMessage()
+               and f"kept as game {kept}, 'hiddenhand replay {kept}'" in r.getMessage()
+               for r in caplog.records), caplog.text
     with GameStore(tmp_path / "games.sqlite3") as store:
         info = store.games()[0]
         assert info.id == kept and info.ended is not None and info.started is not None
