@@ -42,6 +42,18 @@ SHORT_STATUS = {
     "▶ Your turn: play a card marked ✓ (Enter) or draw (d).": "▶ Play a ✓ card (Enter) or draw (d)",
     "▶ Your turn: lay any card as the call card (Enter).": "▶ Lay any card to start (Enter)",
     "▶ Your turn: nothing matches — draw a card (d).": "▶ Nothing matches: draw (d)",
+    "▶ Your turn: tap a ✓ card, then tap it again to play it, or draw (d).":
+        "▶ Tap a ✓ card twice, or draw (d)",
+    "▶ Your turn: tap any card, then tap it again to lay it as the call card.":
+        "▶ Tap a card twice to start",
+}
+#: The turn's line on a touch screen, where a tap chooses a card and a second plays it
+#: (a phone has no Enter to press).
+TOUCH_STATUS = {
+    "▶ Your turn: play a card marked ✓ (Enter) or draw (d).":
+        "▶ Your turn: tap a ✓ card, then tap it again to play it, or draw (d).",
+    "▶ Your turn: lay any card as the call card (Enter).":
+        "▶ Your turn: tap any card, then tap it again to lay it as the call card.",
 }
 
 
@@ -280,6 +292,8 @@ class GetOutScreen(TableScreen):
             text = "Waiting…"
         else:
             text = f"Waiting for {names[view['turn']]}…" + self.away_words(view["turn"])
+        if getattr(self.app, "touch", False):
+            text = TOUCH_STATUS.get(text, text)
         width = status.content_region.width
         if width and cell_len(text) > width:
             text = SHORT_STATUS.get(text, text)  # (at 45 columns "or draw (d)" was cut)
