@@ -96,7 +96,16 @@ TOUCH_SCROLL = """
   }
   window.addEventListener("load", () => {
     const el = document.getElementById("terminal");
+    // The mouse leaves the screen: a move to a cell past its edge (Textual drops a
+    // move to a negative cell, so a move to cell 0;0 left things lit).
+    const leave = () => setTimeout(() => {
+      if (socket && socket.readyState === 1) {
+        socket.send(JSON.stringify(["stdin", "\x1b[<35;9999;9999M"]));
+      }
+    }, 0);
+    let swiped = false;
     el.addEventListener("touchstart", (event) => {
+      swiped = false;
       last = event.touches.length === 1
         ? {x: event.touches[0].clientX, y: event.touches[0].clientY,
            start: {clientX: event.touches[0].clientX, clientY: event.touches[0].clientY}}
@@ -116,18 +125,18 @@ TOUCH_SCROLL = """
       while (touch.clientY - last.y >= high) { wheel(64, at); last.y += high; }
       while (last.x - touch.clientX >= wide * 2) { wheel(67, at); last.x -= wide * 2; }
       while (touch.clientX - last.x >= wide * 2) { wheel(66, at); last.x += wide * 2; }
+      swiped = true;
       event.preventDefault();
     }, {passive: false});
-    el.addEventListener("touchend", () => { last = null; }, {passive: true});
+    el.addEventListener("touchend", () => {
+      last = null;
+      if (swiped) leave();  // (where the finger came down stayed lit)
+    }, {passive: true});
     if (window.matchMedia("(pointer: coarse)").matches) {
       // Nothing hovers on a touch screen, but a tap is a mouse that comes and stays:
-      // once the tap's click is sent, the mouse leaves the screen (a move to no cell),
-      // or what was tapped stayed lit beside the focused button, two "selected".
-      el.addEventListener("mouseup", () => setTimeout(() => {
-        if (socket && socket.readyState === 1) {
-          socket.send(JSON.stringify(["stdin", "\x1b[<35;0;0M"]));
-        }
-      }, 0), true);
+      // once the tap's click is sent the mouse leaves, or what was tapped stayed lit
+      // beside the focused button, two "selected".
+      el.addEventListener("mouseup", leave, true);
     }
   });
 })();

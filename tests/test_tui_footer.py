@@ -533,6 +533,21 @@ async def test_on_a_phone_keys_off_the_edge_come_by_a_sideways_swipe_or_a_tap_on
         assert footer.entry_region(0)[0] == 0
 
 
+async def test_a_mouse_that_leaves_past_the_edge_leaves_no_key_lit() -> None:
+    """What a phone's page sends after a tap or a swipe (nothing hovers on a touch
+    screen): a move to a cell past the screen's edge. A move to cell 0;0, which Textual
+    drops, left the tapped key lit."""
+    footer = TableFooter()
+    app = KeysApp(footer, "textual-dark")
+    async with app.run_test(size=(32, 5)) as pilot:
+        await pilot.pause()
+        await pilot.hover(TableFooter, offset=(footer.entry_region(0)[0] + 1, 0))
+        assert footer.hovered == 0
+        app.post_message(events.MouseMove(None, 9998, 9998, 0, 0, 0, False, False, False,
+                                          screen_x=9998, screen_y=9998))
+        await until(pilot, lambda: footer.hovered is None, "no key lit")
+
+
 async def test_the_key_under_a_resting_mouse_stays_lit_as_the_keys_change_and_scroll() -> None:
     footer = TableFooter()
     app = KeysApp(footer, "textual-dark")
