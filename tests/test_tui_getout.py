@@ -552,13 +552,24 @@ async def test_cards_off_the_edge_at_80_columns_are_counted_with_the_key_to_reac
         await pilot.pause()
         assert widget.selected == 0 and "▼" in card_text(widget, 0)[0]
         assert "◀" not in lines()[4]
-        # A sideways swipe (the wheel sideways) moves the chosen card a card a notch.
-        for _ in range(3):
-            widget.post_message(events.MouseScrollRight(
-                widget, 2, 2, 0, 0, 0, False, False, False, screen_x=2, screen_y=2))
+        # A sideways swipe (the wheel sideways) moves the chosen card with the finger, a
+        # card for each card's width it went (a phone's page sends a notch every two
+        # cells: a notch a card, the choice ran to the end in one short swipe).
+        from tui.games.getout.card import WIDTHS
+
+        per_card = WIDTHS[widget.card_size()] // 2
+
+        def notches(kind: type[events.MouseEvent], count: int) -> None:
+            for _ in range(count):
+                widget.post_message(kind(widget, 2, 2, 0, 0, 0, False, False, False,
+                                         screen_x=2, screen_y=2))
+
+        notches(events.MouseScrollLeft, 3 * per_card)  # the finger moving right
         await until(pilot, lambda: widget.selected == 3, "three cards on")
-        widget.post_message(events.MouseScrollLeft(
-            widget, 2, 2, 0, 0, 0, False, False, False, screen_x=2, screen_y=2))
+        notches(events.MouseScrollRight, per_card - 1)  # less than a card: no move
+        await pilot.pause()
+        assert widget.selected == 3
+        notches(events.MouseScrollRight, 1)
         await until(pilot, lambda: widget.selected == 2, "one back")
         await pilot.press("left")
         await pilot.pause()

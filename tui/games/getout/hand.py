@@ -452,16 +452,25 @@ class HandWidget(ScrollView):
             self.post_message(CardWidget.Chosen(self.cards[index]))
 
     def on_mouse_scroll_right(self, event: events.MouseScrollRight) -> None:
-        self._swiped(1, event)  # (a finger swiping the row to the left, on a phone)
+        self._swiped(-1, event)  # (a finger moving left, on a phone: the choice follows)
 
     def on_mouse_scroll_left(self, event: events.MouseScrollLeft) -> None:
-        self._swiped(-1, event)
+        self._swiped(1, event)
+
+    _notches = 0
 
     def _swiped(self, step: int, event: events.MouseEvent) -> None:
-        """The wheel sideways moves the chosen card a card a notch, the row with it."""
-        if self.cards:
-            event.stop()
-            self.selected = max(0, min(len(self.cards) - 1, self.selected + step))
+        """The wheel sideways moves the chosen card a card for each card's width the
+        finger went (a phone's page sends a notch every two cells: a notch a card ran
+        from the first card to the last in one short swipe)."""
+        if not self.cards:
+            return
+        event.stop()
+        self._notches += step
+        per_card = max(1, WIDTHS[self._size_shown] // 2)
+        if abs(self._notches) >= per_card:
+            cards, self._notches = int(self._notches / per_card), 0
+            self.selected = max(0, min(len(self.cards) - 1, self.selected + cards))
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
         """The card under the mouse, in words (the tooltip)."""
