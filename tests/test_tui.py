@@ -1490,6 +1490,26 @@ async def test_the_table_form_fits_a_phone_s_width_from_its_title_down() -> None
         assert form.scroll_y == 0
 
 
+async def test_the_lobby_opens_its_game_s_rules_and_a_phone_keeps_the_key() -> None:
+    """A phone's lobby had no way to the rules, and at its tables "? Rules" gave way
+    to the chat line's "? rules", which a finger cannot press."""
+    from tui.screens.rules import RulesScreen
+    from tui.widgets.footer import TableFooter
+
+    app = make_app("Ann")
+    app.touch = True
+    async with app.run_test(size=(43, 40)) as pilot:
+        lobby = await open_lobby(app, pilot)
+        await until(pilot, lambda: lobby.live, "the lobby shown")
+        footer = lobby.query_one(TableFooter)
+        await until(pilot, lambda: any(e.name == "rules" for e in footer.entries),
+                    "Rules kept in the footer, off its edge")
+        await pilot.press("question_mark")
+        rules = await until(pilot, lambda: isinstance(app.screen, RulesScreen)
+                            and app.screen, "the rules")
+        assert rules.first_game == lobby.table["game"]
+
+
 async def test_ctrl_c_says_how_to_quit_in_plain_words() -> None:
     """Textual's own notice showed its markup: "Press [b]q[/b] to quit the app"."""
     app = make_app()

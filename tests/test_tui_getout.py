@@ -636,6 +636,22 @@ async def test_by_touch_a_tap_chooses_a_card_and_a_tap_on_the_chosen_one_plays_i
                     "the kevin played")
 
 
+@pytest.mark.parametrize("touch", [False, True])
+async def test_on_a_touch_screen_rules_stay_in_the_footer(touch: bool) -> None:
+    """Narrow, "? Rules" gives way to the chat line's "? rules": a finger cannot press
+    that, so on a touch screen the key stays, past the edge the footer scrolls to."""
+    from tui.widgets.footer import TableFooter
+
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    app.touch = touch
+    async with app.run_test(size=(43, 40)) as pilot:
+        screen = await our_turn(pilot, app)
+        footer = screen.query_one(TableFooter)
+        await until(pilot, lambda: footer.entries, "the keys")
+        await pilot.pause()
+        assert any(e.name == "rules" for e in footer.entries) is touch
+
+
 async def test_the_played_count_follows_a_turned_over_pile() -> None:
     """When the played pile becomes the draw pile only its count changes, not the call
     card nor (when the draw comes after) the draw count: the pile line still follows."""

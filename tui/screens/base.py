@@ -220,6 +220,14 @@ class SessionScreen(Screen[None]):
                     "but the host may close the table soon if nobody comes back.")
         return "Leave this game? Your seat stays yours: join the table again to take it back."
 
+    def action_rules(self) -> None:
+        """The rules of this table's game (Escape comes back here)."""
+        # Loaded when the rules are first read, not before the table's first frame.
+        from tui.screens.rules import RulesScreen
+
+        game = self.table.get("game")
+        self.app.push_screen(RulesScreen(game if isinstance(game, str) else None))
+
     def action_leave(self) -> None:
         """Leave the table and go back to the menu (asking first while a game runs)."""
         question = self.leave_question()

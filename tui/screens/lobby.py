@@ -78,11 +78,11 @@ class LobbyScreen(SparingFooter, SessionScreen):
         Binding("escape", "seats", "Seats"),
         Binding("escape", "leave", "Leave"),
         Binding("n", "name", "Name"),
+        Binding("question_mark", "rules", "Rules"),  # (none on a phone's lobby)
     ]
-    #: The chat and name lines say their keys while they are in sight: at 80 columns
-    #: the creator's footer has no room left for those two.
+    #: Given way where the footer has no room (the chat and name lines say their keys).
     FOOTER_SPARE: ClassVar[dict[str, tuple[str, ...]]] = {
-        "#chat-input": ("chat",), "#rename": ("name",)}
+        "#chat-input": ("chat",), "#rename": ("name",), "#lobby-seats": ("rules",)}
 
     def compose(self) -> ComposeResult:
         yield Header()

@@ -449,10 +449,3 @@ class TableScreen(SparingFooter, TableSummaryScreen):
     def check_game_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Which of the game's own keys work now (override)."""
         return True
-
-    def action_rules(self) -> None:
-        """This game's rules (Escape comes back to the table)."""
-        # Loaded when the rules are first read, not before the table's first frame.
-        from tui.screens.rules import RulesScreen
-
-        self.app.push_screen(RulesScreen(self.GAME))

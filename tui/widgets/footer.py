@@ -242,7 +242,10 @@ class TableFooter(Widget, can_focus=False):
         texts, spans, x = self._layout()
         # Too wide: the spare keys give way, one at a time, until the rest fit (which
         # they are is asked only then: it looks through the screen).
-        spare = getattr(self.screen, "footer_spare", None)
+        # (Not on a touch screen: the keys off the edge come in by a swipe or a tap on
+        # the ›, and "? rules" on the chat line is no key a finger can press.)
+        spare = None if getattr(self.app, "touch", False) else getattr(
+            self.screen, "footer_spare", None)
         for name in spare() if callable(spare) and x > self.size.width else ():
             if x <= self.size.width:
                 break
