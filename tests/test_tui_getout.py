@@ -636,6 +636,26 @@ async def test_by_touch_a_tap_chooses_a_card_and_a_tap_on_the_chosen_one_plays_i
                     "the kevin played")
 
 
+async def test_a_click_on_the_draw_pile_or_a_line_that_says_draw_draws() -> None:
+    """On a phone d was only in the footer, often past its edge: "Draw pile: 46" and
+    "▶ Nothing matches: draw (d)" were tapped, and nothing came of it."""
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await our_turn(pilot, app)
+        deal(app, ["geoff 1", "geoff 2"])  # nothing follows the kevin 8
+        await until(pilot, lambda: screen.legal == [{"type": "draw"}], "only a draw")
+        await pilot.click("#status")
+        await until(pilot, lambda: len(screen.view["hand"]) == 3, "a card drawn")
+        deal(app, ["geoff 1", "kevin 2"])
+        await until(pilot, lambda: len(screen.legal) == 2 and screen.view["turn"] == 0,
+                    "a play or a draw")
+        await pilot.click("#status")  # the line offers a play too: nothing happens
+        await pilot.pause()
+        assert len(screen.view["hand"]) == 2
+        await pilot.click("#piles")
+        await until(pilot, lambda: len(screen.view["hand"]) == 3, "a card drawn")
+
+
 @pytest.mark.parametrize("touch", [False, True])
 async def test_on_a_touch_screen_rules_stay_in_the_footer(touch: bool) -> None:
     """Narrow, "? Rules" gives way to the chat line's "? rules": a finger cannot press

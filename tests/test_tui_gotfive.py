@@ -236,6 +236,16 @@ async def test_on_a_phone_held_upright_the_rack_comes_in_two_rows_and_a_click_co
         await type_ahead(pilot, "r", "a")
         screen = await my_turn(pilot, "clue")
         tile = screen.chosen_tile()
+        # A click on the footer's "1-5 Compare" says where to click (it compared with
+        # position 1 at once, the turn gone).
+        from tui.widgets.footer import TableFooter
+
+        footer = screen.query_one(TableFooter)
+        compare = next(e for e in footer.entries if e.action == "compare(0)")
+        assert footer.entry_region(footer.entries.index(compare))[1] <= footer.size.width
+        assert screen.footer_clicked(compare)
+        await pilot.pause()
+        assert not any(c["seat"] == 0 for c in screen.view["clues"])
         lines = str(rack.render()).splitlines()
         row = next(i for i, line in enumerate(lines) if "5[" in line)
         x, y = content_origin(rack)

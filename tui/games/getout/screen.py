@@ -450,6 +450,18 @@ class GetOutScreen(TableScreen):
 
         self.app.push_screen(ChoiceScreen("Name the image that must follow:", choices), chosen)
 
+    @on(events.Click, "#piles")
+    def piles_clicked(self) -> None:
+        """A click (a tap) on "Draw pile: 46" draws, as d does (a phone's d was in the
+        footer only, often past its edge)."""
+        self.action_draw()
+
+    @on(events.Click, "#status")
+    def status_clicked(self) -> None:
+        """A click on the turn's line when it says to draw ("Nothing matches: draw")."""
+        if self.legal == [{"type": "draw"}]:
+            self.action_draw()
+
     def action_draw(self) -> None:
         """Draw a card (ends the turn)."""
         if {"type": "draw"} in self.legal:

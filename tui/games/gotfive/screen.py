@@ -42,6 +42,7 @@ from tui.games.gotfive.text import (
 )
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen
+from tui.widgets.footer import FooterEntry
 from tui.widgets.text import set_text
 
 #: Below this width the log goes under the board (and the header is hidden).
@@ -438,6 +439,14 @@ class GotFiveScreen(BoardTable):
         action = {"type": "compare", "tile": n, "position": position}
         if n is not None and action in self.legal:
             self.act(action)
+
+    def footer_clicked(self, entry: FooterEntry) -> bool:
+        """A click on the footer's "1-5 Compare" says where to click: it stands for
+        five keys (as one it compared with position 1 at once, the turn gone)."""
+        if entry.action != "compare(0)":
+            return False
+        self.notify("Click (tap) the tile of your rack to compare with: 1 to 5.")
+        return True
 
     @on(MyRack.PositionClicked)
     def position_clicked(self, event: MyRack.PositionClicked) -> None:
