@@ -171,18 +171,23 @@ async def test_a_torn_last_record_is_ignored(tmp_path: Path) -> None:
     await again.close()
 
 
+async def crashed_game(path: Path, table: str = "T", game: str = "gotfive") -> Path:
+    """The journal at ``path`` of a game in play (Ann and a bot) whose host crashed."""
+    host = Host("Den", journal=path, **seeded(5))
+    await host.start(LOCAL, 0)
+    async with clients(host) as made:
+        ann = await made.new("Ann")
+        await playing_with_a_bot(ann, table, game)
+        await crash(host)
+    return path
+
+
 async def test_a_journal_damaged_before_its_end_is_refused_and_left_as_it_is(
         tmp_path: Path) -> None:
     """Bytes flipped mid-file resumed the game as it stood before them (a game in play
     came back as its lobby), said nothing, and rewrote the file: the records after the
     damage were gone for good. Only a torn last record is what a crash leaves."""
-    path = tmp_path / f"damaged{j.SUFFIX}"
-    host = Host("Den", journal=path, **seeded(5))
-    await host.start(LOCAL, 0)
-    async with clients(host) as made:
-        ann = await made.new("Ann")
-        await playing_with_a_bot(ann, "T", "gotfive")
-        await crash(host)
+    path = await crashed_game(tmp_path / f"damaged{j.SUFFIX}")
     data = path.read_bytes()
     header = 4 + int.from_bytes(data[:4], "big")
     second = 4 + int.from_bytes(data[header:header + 4], "big")
@@ -211,13 +216,7 @@ async def test_a_host_started_anew_names_the_unfinished_game_it_could_resume(
 
     from net.serve import serve
 
-    path = j.new_journal_path()
-    host = Host("Den", journal=path, **seeded(5))
-    await host.start(LOCAL, 0)
-    async with clients(host) as made:
-        ann = await made.new("Ann")
-        await playing_with_a_bot(ann, "Kitchen", "getout")
-        await crash(host)
+    path = await crashed_game(j.new_journal_path(), "Kitchen", "getout")
     caplog.set_level(logging.INFO)
     stop = asyncio.Event()
     running = asyncio.ensure_future(serve(
@@ -260,13 +259,7 @@ async def test_a_journal_s_table_that_no_host_writes_is_refused_in_words(
     """Fields of a resumed table were taken as they stood: a game of "chess", a phase
     "zzz", 400 seats (then a traceback a bot's move), raw escapes in the host's log, a
     number too large to write back (a traceback)."""
-    path = tmp_path / f"odd{j.SUFFIX}"
-    host = Host("Den", journal=path, **seeded(5))
-    await host.start(LOCAL, 0)
-    async with clients(host) as made:
-        ann = await made.new("Ann")
-        await playing_with_a_bot(ann, "T", "gotfive")
-        await crash(host)
+    path = await crashed_game(tmp_path / f"odd{j.SUFFIX}")
     _with_table(path, change)
     before = path.read_bytes()
     with pytest.raises(j.JournalError, match=said):

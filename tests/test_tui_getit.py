@@ -1332,11 +1332,7 @@ async def test_a_tap_on_our_own_pile_plays_its_top_card() -> None:
     app = solo_app(3, {"level": 5})
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(pilot)
-        table = game_of(app)
-        for seat in table.seats:
-            seat.bot = None
-        stack_getit_piles(table.game, [["3", "9"], ["20"], ["30"]], now=engine_now(app))
-        app.hosting.host.refresh(table)
+        piles_held_still(app, [["3", "9"], ["20"], ["30"]])
         await until(pilot, lambda: screen.view["piles"][0]["count"] == 2, "our pile")
         await pilot.click("#my-back")
         await until(pilot, lambda: screen.view["piles"][0]["count"] == 1, "our play")
