@@ -1761,6 +1761,22 @@ async def test_at_80_columns_the_seat_we_smile_at_says_so_on_its_edge(seats: int
         assert "◀" in edges(), edges()
 
 
+async def test_on_a_phone_the_edge_keeps_our_signals_without_a_stray_dot() -> None:
+    """At 43 columns the edge of a seat we look at, smile at and look past read
+    "◀ · smile · loo…": "you" gave way, and its separator stayed."""
+    app = solo_app(3, {})
+    async with app.run_test(size=(43, 40)) as pilot:
+        screen = await open_table(pilot)
+        piles_held_still(app, [["3"], ["4", "5"], ["6"]])
+        await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
+        await pilot.press("2", "s", "x")
+        card = screen.query_one("#seat-1", SeatCard)
+        await until(pilot, lambda: "past" in str(card.border_subtitle)
+                    or str(card.border_subtitle) == "◀", "the signals on the edge")
+        shown = str(card.border_subtitle)
+        assert shown.startswith("◀") and not shown.startswith("◀ ·"), shown
+
+
 async def test_a_person_away_is_marked_on_their_pile() -> None:
     """A player's connection dropped mid-round: only a chat line said so, their pile
     looked as everyone else's (a box pass)."""

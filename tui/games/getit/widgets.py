@@ -151,8 +151,10 @@ class SeatCard(Vertical):
         else:
             title = _named(room, self.seat, name, f" · {pile}" if self.short else "")
             looks = ("◀ you look",) if self.narrow else ("◀ you look here", "◀ you look")
-            subtitle = _fitted(room, *(f"{w}{signals}" for w in (*looks, "◀ you", "◀"))
-                               ) if looked_at else ""
+            # (The last: "◀ smile", not "◀ · smile · loo…", a separator with nothing
+            # before it.)
+            subtitle = _fitted(room, *(f"{w}{signals}" for w in (*looks, "◀ you")),
+                               f"◀ {signals[3:]}".rstrip(), "◀") if looked_at else ""
         # Set only when they change: each setting repaints the whole card, and most
         # updates change only the signal lines under the card's face.
         if self.border_title != title:
