@@ -533,6 +533,22 @@ async def test_on_a_phone_keys_off_the_edge_come_by_a_sideways_swipe_or_a_tap_on
         assert footer.entry_region(0)[0] == 0
 
 
+async def test_the_menu_s_footer_on_a_phone_says_more_keys_are_past_its_edge() -> None:
+    """The menu, the forms, the rules and Past games had Textual's footer: on a phone
+    held upright it ended "p Past gam", cut at the edge with nothing to say there was
+    more, and no › to tap."""
+    app = make_app("Ann")
+    async with app.run_test(size=(43, 40)) as pilot:
+        footer = await until(pilot, lambda: app.screen.query(TableFooter)
+                             and app.screen.query_one(TableFooter), "the menu's footer")
+        await until(pilot, lambda: footer.render_line(0).text.rstrip().endswith("›"),
+                    "a › at the edge")
+        assert "Quit" not in footer.render_line(0).text
+        await pilot.click(TableFooter, offset=(42, 0))
+        await until(pilot, lambda: "Quit" in footer.render_line(0).text, "the rest of the keys")
+        assert footer.render_line(0).text.startswith("‹")
+
+
 async def test_a_mouse_that_leaves_past_the_edge_leaves_no_key_lit() -> None:
     """What a phone's page sends after a tap or a swipe (nothing hovers on a touch
     screen): a move to a cell past the screen's edge. A move to cell 0;0, which Textual

@@ -16,7 +16,7 @@ from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Sparkline, Static
+from textual.widgets import DataTable, Header, Sparkline, Static
 
 from net.gamefiles import StoreError, export_game
 from net.records import GameInfo, GameStore, default_path
@@ -33,6 +33,7 @@ from tui.history import (
     trend,
 )
 from tui.review import GAME_NAMES
+from tui.widgets.footer import TableFooter
 
 if TYPE_CHECKING:
     from tui.app import HiddenHandApp
@@ -83,7 +84,7 @@ class HistoryScreen(Screen[None]):
         yield Sparkline([], id="history-trend")
         yield DataTable(id="history-games", cursor_type="row", zebra_stripes=True)
         yield Static("", id="history-empty", classes="empty", markup=False)
-        yield Footer()
+        yield TableFooter()
 
     def on_mount(self) -> None:
         self.query_one("#history-figures", DataTable).add_columns(*FIGURE_HEADERS)

@@ -21,7 +21,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Static
+from textual.widgets import Button, DataTable, Header, Input, Label, Static
 
 from net.address import parse_address, show_address
 from net.client import NotAHost
@@ -42,6 +42,7 @@ from tui.screens.join_words import (
 )
 from tui.session import ConnectionLost, ServerError, Session
 from tui.settings import MAX_ADDRESS, forget_seat, kept_at, recall_seat
+from tui.widgets.footer import TableFooter
 from tui.widgets.text_line import TextLine
 
 if TYPE_CHECKING:
@@ -118,7 +119,7 @@ class JoinScreen(Screen[None]):
                 with Horizontal(classes="buttons"):
                     yield Button("Look again", id="again", variant="primary")
                     yield Button("Back (esc)", id="back")
-            yield Footer()
+            yield TableFooter()
             return
         with Vertical(id="join", classes="form"):
             yield Static("Games on your network (Enter or click to join)", classes="form-title")
@@ -132,7 +133,7 @@ class JoinScreen(Screen[None]):
                             compact=True, select_on_focus=False)
                 yield Button("Connect", id="connect", variant="primary")
             yield Static("", id="join-error", markup=False, classes="error")
-        yield Footer()
+        yield TableFooter()
 
     def on_mount(self) -> None:
         """Set the list up and start browsing (on a box: go to its tables at once)."""

@@ -15,9 +15,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Static
+from textual.widgets import Button, Header, Static
 
 from tui.widgets.buttons import show_label
+from tui.widgets.footer import TableFooter
 
 if TYPE_CHECKING:
     from net.journal_list import JournalInfo
@@ -90,7 +91,7 @@ class MenuScreen(Screen[None]):
                 yield Button("Rules (r)", id="rules", compact=True)
                 yield Button("Settings (o)", id="settings", compact=True)
                 yield Button("Quit (q)", id="quit", compact=True)
-        yield Footer()
+        yield TableFooter()
 
     def on_mount(self) -> None:
         """Focus the first entry so Enter plays solo at once (or resumes a lost game)."""
@@ -140,7 +141,8 @@ class MenuScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """"Resume" only when there is a game to resume."""
         if action == "resume":
-            return bool(self.query("#resume").first().display)
+            found = self.query("#resume")  # (the footer asks as soon as it is mounted)
+            return bool(found) and bool(found.first().display)
         return True
 
     def action_step(self, step: int) -> None:

@@ -9,9 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Header, Static, TabbedContent, TabPane
 
 import engine
+from tui.widgets.footer import TableFooter
 
 GAME_ORDER = ("getout", "getit", "gotfive")
 
@@ -53,7 +54,7 @@ class RulesScreen(Screen[None]):
                         # widget of every block, and building the three games' rules that
                         # way kept a player waiting about two seconds for the screen.
                         yield Static(Markdown(rules_text(game_id)))
-        yield Footer()
+        yield TableFooter()
 
     def on_mount(self) -> None:
         """Focus the text, so ↑/↓, PgUp/PgDn, Home/End scroll it."""

@@ -10,9 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, Static
+from textual.widgets import Button, Header, Input, Label, Static
 
 from tui.settings import MAX_NAME, Settings, check_interfaces, clean_name
+from tui.widgets.footer import TableFooter
 from tui.widgets.limited_input import LimitedInput
 from tui.widgets.text_line import TextLine
 
@@ -49,7 +50,7 @@ class SettingsScreen(Screen[None]):
             with Horizontal(classes="buttons"):
                 yield Button("Save (ctrl+s)", id="save", variant="primary")
                 yield Button("Back (esc)", id="back")
-        yield Footer()
+        yield TableFooter()
 
     @on(Button.Pressed, "#back")
     def back(self) -> None:

@@ -16,12 +16,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Header, Input, Label, Select, Static, Switch
 
 import engine
 from tui.games import TABLES, preset_options, table_options
 from tui.games.screens import table_screen
 from tui.session import ConnectionLost, ServerError, Session
+from tui.widgets.footer import TableFooter
 from tui.widgets.limited_input import LimitedInput
 from tui.widgets.options_form import OptionsForms
 from tui.widgets.text_line import TextLine
@@ -121,7 +122,7 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="buttons"):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
                 yield Button("Back (esc)", id="back")
-        yield Footer()
+        yield TableFooter()
 
     @staticmethod
     def _bot_choices(seats: int) -> list[tuple[str, int]]:
