@@ -1777,6 +1777,20 @@ async def test_on_a_phone_the_edge_keeps_our_signals_without_a_stray_dot() -> No
         assert shown.startswith("◀") and not shown.startswith("◀ ·"), shown
 
 
+async def test_on_a_touch_screen_our_line_says_to_tap_our_pile() -> None:
+    """"play your top card (Space)": a phone has no Space; a tap on the pile plays."""
+    app = solo_app(3, {"level": 1})
+    app.touch = True
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_table(pilot)
+        table = piles_held_still(app, [["3", "9"], ["20"], ["30"]])
+        for bot in (1, 2):
+            table.game.act(bot, {"type": "look", "target": 0}, now=engine_now(app))
+        app.hosting.host.refresh(table)
+        await until(pilot, lambda: "play your top card (tap your pile)" in str(
+            screen.query_one("#my-line", Static).render()), "the line")
+
+
 async def test_a_person_away_is_marked_on_their_pile() -> None:
     """A player's connection dropped mid-round: only a chat line said so, their pile
     looked as everyone else's (a box pass)."""

@@ -71,7 +71,10 @@ class MyPlace(Horizontal):
         to_you = self.query_one("#to-you", Static)
         self._set("#to-you", to_you_text(signals.to_you(view, me), to_you.content_region.width))
         line = self.query_one("#my-line", Static)
-        self._set("#my-line", signals.my_line(view, me, namer, line.content_region.width))
+        mine = signals.my_line(view, me, namer, line.content_region.width)
+        if getattr(self.app, "touch", False):  # (a phone has no Space: its pile plays)
+            mine = mine.replace("(Space)", "(tap your pile)")
+        self._set("#my-line", mine)
         piles = view.get("piles") or []
         pile = piles[me] if me < len(piles) and isinstance(piles[me], dict) else {}
         count = int(pile.get("count", 0))
