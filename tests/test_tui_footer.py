@@ -549,6 +549,19 @@ async def test_the_menu_s_footer_on_a_phone_says_more_keys_are_past_its_edge() -
         assert footer.render_line(0).text.startswith("‹")
 
 
+async def test_a_form_s_text_line_keeps_the_form_s_keys_in_the_footer() -> None:
+    """Settings' name line has the keys from the start: the footer said "⏎ Send esc
+    Back", a table's chat line's keys, where Enter saves and nothing is sent."""
+    app = make_app("Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        footer = await until(pilot, lambda: type(app.screen).__name__ == "SettingsScreen"
+                             and app.screen.query_one(TableFooter), "the settings")
+        await until(pilot, lambda: footer.entries, "its keys")
+        names = [e.name for e in footer.entries]
+        assert "save" in names and "submit" not in names, names
+
+
 async def test_a_mouse_that_leaves_past_the_edge_leaves_no_key_lit() -> None:
     """What a phone's page sends after a tap or a swipe (nothing hovers on a touch
     screen): a move to a cell past the screen's edge. A move to cell 0;0, which Textual

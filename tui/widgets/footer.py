@@ -89,7 +89,9 @@ def footer_entries(screen: Screen[Any]) -> tuple[FooterEntry, ...]:
     app = screen.app
     from textual.widgets import Input
 
-    if isinstance(screen.focused, Input):
+    # (At a table and in its lobby: a form's line, as the settings' name, keeps the
+    # form's keys: its Enter saves, and nothing there is sent.)
+    if isinstance(screen.focused, Input) and isinstance(screen, SparingFooter):
         enter = app.get_key_display(Binding("enter", "submit"))
         # A line may word its Enter itself, dimmed while it sends nothing yet.
         send = getattr(screen.focused, "footer_send", None)
