@@ -21,14 +21,15 @@ the disk, and a power cut can lose only the records of those moments (20 ms plus
 ``fsync`` in flight: a few milliseconds on an SSD, tens on a slow card); ``each`` calls
 ``fsync`` before every acknowledgement, so not even a power cut loses one, at the disk's
 pace for every action. A crash can tear only the last record, which was never
-acknowledged; :func:`read_journal` stops there. After :data:`COMPACT_AFTER` records the
+acknowledged; :func:`read_journal` stops there (damage before the end is refused: the
+records after it would be lost). After :data:`COMPACT_AFTER` records the
 file is rewritten (atomically: temporary file, fsync, rename) as the last state of each
 table. The file holds secrets (seeds, tokens): it is created with mode
 0600 in a 0700 directory, and never leaves the machine.
 
-``net.journal_list`` finds the journals that can be resumed; :func:`recover` reads one
-back as each table's last record and the moves after it, :func:`replay_game` plays those
-moves again, and ``Host.resume(path)`` (``net.host``) brings the tables back from them.
+``net.journal_list`` finds the journals that can be resumed; ``net.journal_resume``
+reads one back as each table's last record (checked) and the moves after it, and plays
+those moves again; ``Host.resume(path)`` (``net.host``) brings the tables back from them.
 """
 
 from __future__ import annotations

@@ -96,8 +96,8 @@ TOUCH_SCROLL = """
   }
   window.addEventListener("load", () => {
     const el = document.getElementById("terminal");
-    // The mouse leaves the screen: a move to a cell past its edge (Textual drops a
-    // move to a negative cell, so a move to cell 0;0 left things lit).
+    // The mouse leaves the screen: a move to a cell past its far edge (Textual drops
+    // a move to a cell before the first one).
     const leave = () => setTimeout(() => {
       if (socket && socket.readyState === 1) {
         socket.send(JSON.stringify(["stdin", "\x1b[<35;9999;9999M"]));
