@@ -1789,6 +1789,12 @@ async def test_on_a_touch_screen_our_line_says_to_tap_our_pile() -> None:
         app.hosting.host.refresh(table)
         await until(pilot, lambda: "play your top card (tap your pile)" in str(
             screen.query_one("#my-line", Static).render()), "the line")
+    from tui.games.getit.mine import touch_words
+
+    assert touch_words("you (1): no signal — look (2-3,5) at who should play") == (
+        "you (1): no signal — tap the pile of who should play")
+    assert touch_words("🪞 mirror in sight: peek at your card (p)") == (
+        "🪞 mirror in sight: peek at your card (Peek, in the keys below)")
 
 
 async def test_a_person_away_is_marked_on_their_pile() -> None:

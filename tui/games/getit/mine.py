@@ -3,6 +3,7 @@ TO YOU, our own line, and the cards played so far."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.text import Text
@@ -19,6 +20,23 @@ from tui.widgets.text import set_text
 
 CARD_BACK = "╭──────╮\n│GET IT│\n│ back │\n╰──────╯"
 NO_CARDS = "╭──────╮\n│ no   │\n│ cards│\n╰──────╯"
+
+
+#: What the line names keys for, as a phone does it (by a tap).
+TOUCH_WORDS = (
+    (re.compile(r"look \([\d,-]+\) at who should play"),
+     "tap the pile of who should play"),
+    (re.compile(r"\(Space\)"), "(tap your pile)"),
+    (re.compile(r"\(p\)"), "(Peek, in the keys below)"),
+    (re.compile(r"\(t\)"), "(Talk, in the keys below)"),
+)
+
+
+def touch_words(line: str) -> str:
+    """Our line as a touch screen says it: taps where it names keys."""
+    for pattern, words in TOUCH_WORDS:
+        line = pattern.sub(words, line)
+    return line
 
 
 class MyPlace(Horizontal):
@@ -72,8 +90,8 @@ class MyPlace(Horizontal):
         self._set("#to-you", to_you_text(signals.to_you(view, me), to_you.content_region.width))
         line = self.query_one("#my-line", Static)
         mine = signals.my_line(view, me, namer, line.content_region.width)
-        if getattr(self.app, "touch", False):  # (a phone has no Space: its pile plays)
-            mine = mine.replace("(Space)", "(tap your pile)")
+        if getattr(self.app, "touch", False):  # (a phone has no keys: it taps piles)
+            mine = touch_words(mine)
         self._set("#my-line", mine)
         piles = view.get("piles") or []
         pile = piles[me] if me < len(piles) and isinstance(piles[me], dict) else {}
