@@ -1472,6 +1472,18 @@ async def test_the_lobby_s_buttons_are_whole_at_a_phone_s_width() -> None:
         assert "Start (^s)" in screen_text(app)
 
 
+async def test_the_creator_s_ready_column_says_they_start() -> None:
+    """"Everyone is ready" stood beside the creator's empty "ready", which read as the
+    one not ready: the creator needs no Ready, they start."""
+    app = make_app("Ann")
+    async with app.run_test(size=(100, 30)) as pilot:
+        lobby = await open_lobby(app, pilot)
+        await until(pilot, lambda: lobby.live, "the lobby shown")
+        seats = lobby.query_one("#lobby-seats", DataTable)
+        await until(pilot, lambda: seats.row_count and str(seats.get_row_at(0)[3]) == "starts",
+                    "the creator's row")
+
+
 async def test_the_table_form_fits_a_phone_s_width_from_its_title_down() -> None:
     """Upright, a phone's choices (60 cells wide) ran past the edge, ▼ and all, and the
     form opened scrolled, its title and first label out of sight."""

@@ -60,9 +60,9 @@ class LobbySeats(DataTable[Any]):
             self.add_columns("seat", "player", "status", "ready")
         # A name cut where the row has no room for it ("Bartholomew the Gr… (you) ★"):
         # whole, a 24-letter name pushed "status" and "ready" off the lobby's edge at 80
-        # columns (seat, status and ready take 23 cells with the cells' padding).
+        # columns (seat, status and ready take 24 cells with the cells' padding).
         self._shown = (table, my_seat)
-        room = max(8, self.size.width - 23) if self.size.width else 0
+        room = max(8, self.size.width - 24) if self.size.width else 0
         for seat in table["seats"]:
             name = seat["name"] or "(empty)"
             after = (" (you)" if seat["seat"] == my_seat else "") + (
@@ -72,8 +72,11 @@ class LobbySeats(DataTable[Any]):
             state = {"bot": "bot", "empty": ""}.get(
                 seat["kind"], "online" if seat["connected"] else "away"
             )
+            # The creator needs no Ready: they start. (An empty "ready" beside "Everyone
+            # is ready" read as the one not ready.)
+            starts = seat["seat"] == table.get("creator") and seat["kind"] == "human"
             self.add_row(seat_mark(seat["seat"], row), Text(name + after), state,
-                         "✓" if seat["ready"] else "")
+                         "✓" if seat["ready"] else "starts" if starts else "")
         if self.row_count:
             self.move_cursor(row=min(row, self.row_count - 1))
         self.show_cursor = True
