@@ -578,8 +578,10 @@ async def host_a_lan_table(pilot: Pilot[Any], game: str) -> LobbyScreen:
     await choose_game(pilot, game)
     app.screen.query_one("#port", Input).value = str(free_port())
     await pilot.press("ctrl+s")
+    # (Its seat list too: the screen is on top a moment before its widgets are in it.)
     lobby: LobbyScreen = await until(
-        pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen, "the lobby")
+        pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.query("#lobby-seats")
+        and app.screen, "the lobby")
     return lobby
 
 
