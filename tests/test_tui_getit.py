@@ -1389,11 +1389,8 @@ async def test_every_signal_of_a_seat_shows_on_its_card_at_any_size(size: tuple[
     app = solo_app(4, {"level": 6})
     async with app.run_test(size=size) as pilot:
         screen = await open_table(pilot)
-        table = game_of(app)
-        for seat in table.seats:
-            seat.bot = None
+        table = piles_held_still(app, [["20"], ["5"], ["12"], ["mirror", "4"]])
         game = table.game
-        stack_getit_piles(game, [["20"], ["5"], ["12"], ["mirror", "4"]], now=engine_now(app))
         for kind, target in (("look", 0), ("smile", 0), ("look_past", 0), ("peek", True)):
             key = "on" if kind == "peek" else "target"
             game.act(1, {"type": kind, key: target}, now=engine_now(app))
@@ -1423,11 +1420,8 @@ async def test_no_screen_shows_a_signal_at_a_player_who_played() -> None:
     app = solo_app(3, {"level": 2})
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(pilot)
-        table = game_of(app)
-        for seat in table.seats:
-            seat.bot = None
+        table = piles_held_still(app, [["20"], ["5", "30"], ["12"]])
         game = table.game
-        stack_getit_piles(game, [["20"], ["5", "30"], ["12"]], now=engine_now(app))
         for seat, kind, target in ((1, "look", 2), (2, "look", 1), (2, "smile", 1)):
             game.act(seat, {"type": kind, "target": target}, now=engine_now(app))
         app.hosting.host.refresh(table)
