@@ -203,6 +203,39 @@ def test_the_history_command_shows_a_name_with_brackets_as_it_is(
     assert "[/]" in out and "[red]X" in out
 
 
+def test_the_history_command_at_80_columns_breaks_lines_only_between_players(
+        kept: list[int], capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 80 columns the players had 10 of them, and "Bot 3" read as "Bot" and "3"."""
+    db = sqlite3.connect(default_path())
+    with db:
+        db.execute("UPDATE players SET name = 'Bot Number ' || seat WHERE game_id = ?",
+                   (kept[0],))
+    db.close()
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, err = run(["history"], capsys)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= 80
+    assert "moves" not in lines[1] and "a terminal of 100 columns" in lines[-1]
+    column = lines[1].index("players")
+    cells = " ".join(line[column:column + 30].strip() for line in lines[3:-1])
+    for seat in (0, 1, 2):
+        assert f"Bot Number {seat}" in cells
+    monkeypatch.setenv("COLUMNS", "120")
+    code, out, _ = run(["history"], capsys)
+    assert "moves" in out and "length" in out and "columns" not in out
+
+
+def test_history_entries_wrap_between_entries_never_inside_one() -> None:
+    from tui.history import wrapped_entries
+
+    entries = ["Bot 1 ★", "Bot 2", "Ann Marie", "Bo"]
+    assert wrapped_entries(entries, 40) == "Bot 1 ★, Bot 2, Ann Marie, Bo"
+    assert wrapped_entries(entries, 16) == "Bot 1 ★, Bot 2,\nAnn Marie, Bo"
+    assert wrapped_entries(entries, 3) == "Bot 1 ★,\nBot 2,\nAnn Marie,\nBo"
+
+
 def test_history_export_and_import_from_the_command_line(kept: list[int], tmp_path: Path,
                                                          capsys: pytest.CaptureFixture[str]
                                                          ) -> None:

@@ -10,6 +10,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
+from rich.cells import cell_len
+
 from net.records import GameInfo
 from net.whose import Reader
 from tui.review import GAME_NAMES, result_words
@@ -43,8 +45,28 @@ def length(info: GameInfo) -> str:
 
 def players_text(info: GameInfo) -> str:
     """The players in seat order, the winners starred."""
-    return ", ".join(f"{name}{' ★' if i in info.winners else ''}"
-                     for i, name in enumerate(info.players))
+    return ", ".join(player_entries(info))
+
+
+def player_entries(info: GameInfo) -> list[str]:
+    """Each player's name in seat order, a winner's starred."""
+    return [f"{name}{' ★' if i in info.winners else ''}" for i, name in enumerate(info.players)]
+
+
+def wrapped_entries(entries: list[str], width: int) -> str:
+    """``entries`` comma-joined in lines of at most ``width`` cells, broken only between
+    entries (a line that wrapped inside a name read "Bot" and "3" as two players)."""
+    lines: list[str] = []
+    line = ""
+    for entry in entries:
+        longer = f"{line}, {entry}" if line else entry
+        if line and cell_len(longer) + 1 > width:  # (+1: the comma the line ends with)
+            lines.append(line + ",")
+            line = entry
+        else:
+            line = longer
+    lines.append(line)
+    return "\n".join(lines)
 
 
 def row(info: GameInfo) -> tuple[str, ...]:
@@ -54,7 +76,8 @@ def row(info: GameInfo) -> tuple[str, ...]:
             str(info.moves), length(info))
 
 
-HEADERS = ("id", "ended", "game", "players (★ won)", "result", "moves", "length")
+PLAYERS = "players (★ won)"
+HEADERS = ("id", "ended", "game", PLAYERS, "result", "moves", "length")
 #: The app's list: what fits 80 columns (the command line also gives moves and length).
 SHORT = 5
 

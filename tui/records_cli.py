@@ -84,6 +84,8 @@ def run_history(args: argparse.Namespace) -> int:
     from tui.history import (
         FIGURE_HEADERS,
         HEADERS,
+        PLAYERS,
+        SHORT,
         figures,
         figures_plain,
         figures_rows,
@@ -108,22 +110,55 @@ def run_history(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(figures_plain(found) if args.stats else [plain(i) for i in infos]))
         return 0
-    headers: tuple[str, ...] = FIGURE_HEADERS if args.stats else HEADERS
-    rows = figures_rows(found) if args.stats else [row(info) for info in infos]
+    console = Console()
+    narrow = not args.stats and console.width < WIDE_HISTORY
+    headers: tuple[str, ...] = (FIGURE_HEADERS if args.stats
+                                else HEADERS[:SHORT] if narrow else HEADERS)
+    rows = (figures_rows(found) if args.stats
+            else [row(info)[:len(headers)] for info in infos])
     if not rows:
         print("No kept game matches.")
         return 0
     if args.stats:
         print(f"{args.player or 'Every person'}'s figures (games played here, not imported):")
+    else:
+        rows = _players_wrapped(rows, infos, headers, console.width)
     table = Table(*headers, box=box.SIMPLE_HEAD, pad_edge=False)
     for column in table.columns:
-        column.no_wrap = column.header in ("id", "ended", "game", "moves", "length")
+        column.no_wrap = column.header in ("id", "ended", "game", "moves", "length",
+                                           PLAYERS)
     for r in rows:
         # (As Text: a name is not markup — "[/]" broke the command, "[red]X" coloured
         # itself — and Text drops a control character a name from a file may hold.)
         table.add_row(*(Text(str(v)) for v in r))
-    Console().print(table)
+    console.print(table)
+    if narrow:
+        print(f"(Moves and length: a terminal of {WIDE_HISTORY} columns or more, or --json.)")
     return 0
+
+
+#: Below this many columns ``history`` leaves out moves and length, as the app's list
+#: does: at 80 the players had 10 columns and every name broke in two.
+WIDE_HISTORY = 100
+
+
+def _players_wrapped(rows: list[tuple[str, ...]], infos: list[Any], headers: tuple[str, ...],
+                     width: int) -> list[tuple[str, ...]]:
+    """The rows with each players cell in lines that fit the room the other columns leave,
+    broken only between players."""
+    from rich.cells import cell_len
+
+    from tui.history import PLAYERS, player_entries, wrapped_entries
+
+    at = headers.index(PLAYERS)
+    others = sum(max(cell_len(h), *(cell_len(r[i]) for r in rows))
+                 for i, h in enumerate(headers) if i != at)
+    # (A simple-head table: an edge each side, a divider between columns, a cell of
+    # padding each side of a divider.)
+    room = width - others - (3 * len(headers) - 1)
+    room = max(room, cell_len(PLAYERS))
+    return [(*r[:at], wrapped_entries(player_entries(info), room), *r[at + 1:])
+            for r, info in zip(rows, infos, strict=True)]
 
 
 def load(what: str) -> tuple[dict[str, Any], str]:
