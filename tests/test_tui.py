@@ -1518,6 +1518,9 @@ async def test_the_lobby_opens_its_game_s_rules_and_a_phone_keeps_the_key() -> N
         footer = lobby.query_one(TableFooter)
         await until(pilot, lambda: any(e.name == "rules" for e in footer.entries),
                     "Rules kept in the footer, off its edge")
+        # (Nor may its empty lines name keys a phone lacks: "/ to chat", "n: your name".)
+        assert lobby.query_one("#chat-input", Input).placeholder.startswith("tap here")
+        assert lobby.query_one("#rename", Input).placeholder.startswith("tap here")
         await pilot.press("question_mark")
         rules = await until(pilot, lambda: isinstance(app.screen, RulesScreen)
                             and app.screen, "the rules")

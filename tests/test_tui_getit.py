@@ -1783,6 +1783,9 @@ async def test_on_a_touch_screen_our_line_says_to_tap_our_pile() -> None:
         app.hosting.host.refresh(table)
         await until(pilot, lambda: "play your top card (tap your pile)" in str(
             screen.query_one("#my-line", Static).render()), "the line")
+        # (The chat line names no ? or / either: "? Rules" is in the footer.)
+        chat = screen.query_one("#table-chat", Input).placeholder
+        assert chat.startswith("no chat until the round is over") and "?" not in chat
     from tui.games.getit.mine import touch_words
 
     assert touch_words("you (1): no signal — look (2-3,5) at who should play") == (

@@ -1099,6 +1099,37 @@ async def test_at_a_phone_s_40_columns_the_turn_line_is_said_whole() -> None:
         await until(pilot, lambda: whole("s sort", "1–5 compare"), "the clue line, whole")
 
 
+async def test_on_a_phone_the_turn_line_names_taps_not_keys() -> None:
+    """A phone was told "r, then A–E" and "1–5 compare": keys it does not have. It taps a
+    colour of the supply to reveal, and a tile of its rack to compare."""
+    from rich.cells import cell_len
+
+    from tui.games.gotfive.public import PublicRow
+
+    app = solo_app()
+    app.touch = True
+    async with app.run_test(size=(40, 30)) as pilot:
+        screen = await my_turn(pilot)
+        status = screen.query_one("#gf-status", Static)
+
+        def whole(*words: str) -> bool:
+            text = str(status.render())
+            return (all(w in text for w in words) and cell_len(text) <= status.size.width
+                    and "r, then" not in text and "1–5" not in text)
+
+        await until(pilot, lambda: whole("tap a colour of the supply"), "the reveal line")
+        row = screen.query_one(PublicRow)
+        _, spans = row.spans()
+        colour = next(s for s in spans if s.kind != "tile")
+        await pilot.click(PublicRow, offset=(colour.start, colour.line))
+        await my_turn(pilot, "clue")
+        await until(pilot, lambda: whole("Sort", "tap yours to compare"), "the clue line")
+    app = solo_app()
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await my_turn(pilot)
+        assert "r, then its colour (A–E)" in str(screen.query_one("#gf-status", Static).render())
+
+
 async def test_a_person_away_is_marked_on_their_rack_and_in_the_turn_line() -> None:
     """Bob's connection dropped on his turn: his rack and the turn line went on as if he
     were there ("Bob's turn to reveal a tile…"), only a log line, soon scrolled away,

@@ -37,6 +37,7 @@ from tui.screens.invite import InviteScreen
 from tui.session import ConnectionLost, ServerError
 from tui.settings import MAX_NAME, clean_name
 from tui.widgets.buttons import show_label
+from tui.widgets.chat import LOBBY_CHAT, RENAME, for_touch
 from tui.widgets.footer import COMPACT_FOOTER_BELOW, SparingFooter, TableFooter
 from tui.widgets.limited_input import LimitedInput
 from tui.widgets.lobby_seats import LobbySeats, ready_hint
@@ -122,14 +123,10 @@ class LobbyScreen(SparingFooter, SessionScreen):
                 yield Label("Chat")
                 # (The table's log: its lines wrap again to a new width.)
                 yield TableLog(id="chat", wrap=True, markup=False, max_lines=300, min_width=20)
-                yield TextLine(
-                    placeholder="/ to chat (Enter sends)",
-                    id="chat-input",
-                    max_length=200,
-                    compact=True,
-                )
-                rename = LimitedInput(placeholder="n: your name (Enter renames)", id="rename",
-                                      limit=MAX_NAME, what="Name", compact=True)
+                yield TextLine(placeholder=for_touch(self.app, LOBBY_CHAT)[0],
+                               id="chat-input", max_length=200, compact=True)
+                rename = LimitedInput(placeholder=for_touch(self.app, RENAME)[0],
+                                      id="rename", limit=MAX_NAME, what="Name", compact=True)
                 rename.footer_send = ("Rename", True)  # (Enter's words in the footer)
                 yield rename
         yield TableFooter(compact=self.app.size.width < COMPACT_FOOTER_BELOW)

@@ -18,6 +18,26 @@ CHAT_OFF = ("no chat until the round is over: the game is silent · ? rules and 
 CHAT_TYPING = ("type a line to the table: Enter sends it, Esc gives the keys back",
                "type a line: Enter sends, Esc cancels", "Enter sends, Esc cancels")
 
+#: The same words on a touch screen (a phone has no / or ? or Esc: it taps the line, and
+#: the footer keeps "? Rules" there).
+TOUCH_WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
+    CHAT_OPEN: ("tap here to chat (Enter sends)", "tap to chat"),
+    CHAT_OFF: ("no chat until the round is over: the game is silent",
+               "no chat until the round is over", "no chat"),
+    CHAT_TYPING: ("type a line to the table: Enter sends it", "type a line: Enter sends",
+                  "Enter sends"),
+}
+#: The lobby's chat and name lines while empty.
+LOBBY_CHAT = ("/ to chat (Enter sends)",)
+RENAME = ("n: your name (Enter renames)",)
+TOUCH_WORDS[LOBBY_CHAT] = ("tap here to chat (Enter sends)",)
+TOUCH_WORDS[RENAME] = ("tap here to rename (Enter renames)",)
+
+
+def for_touch(app: object, words: tuple[str, ...]) -> tuple[str, ...]:
+    """``words``, or on a touch screen (``app.touch``) what a finger can do instead."""
+    return TOUCH_WORDS.get(words, words) if getattr(app, "touch", False) else words
+
 
 class ChatLine(TextLine):
     """The table's chat line: a compact ``Input``, compact from the start.
@@ -59,7 +79,7 @@ class ChatLine(TextLine):
         self._fit()
 
     def _fit(self) -> None:
-        words = CHAT_TYPING if self._typing else self._words
+        words = for_touch(self.app, CHAT_TYPING if self._typing else self._words)
         width = self.content_size.width
         self.placeholder = next((w for w in words if cell_len(w) <= width),
                                 words[-1]) if width else words[0]

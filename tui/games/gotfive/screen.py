@@ -39,6 +39,7 @@ from tui.games.gotfive.text import (
     letter,
     short_event,
     tile_label,
+    your_turn,
 )
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen
@@ -232,6 +233,7 @@ class GotFiveScreen(BoardTable):
         me, phase, turn = self.my_seat, view.get("phase"), view.get("turn")
         namer = Namer(names, me)
         out = view.get("out") or []
+        touch = getattr(self.app, "touch", False)
         if phase == "over":
             winners = view.get("winners") or []
             who = ", ".join(namer.who(s) for s in winners) or "Nobody"
@@ -245,23 +247,10 @@ class GotFiveScreen(BoardTable):
                 f"({namer.name(turn)} to play).",
                 f"You are out (rack face up). {namer.name(turn)} to play.",
                 f"You are out. {namer.name(turn)} to play.")
-        elif turn == me and phase == "reveal":
-            text = self._fitting(
-                "▶ Your turn: reveal a face-down tile — r, then its colour (A–E).",
-                "▶ Your turn: reveal a tile — r, then A–E.",
-                "▶ Reveal a tile: r, then A–E.")
-        elif turn == me and phase == "clue":
+        elif turn == me and phase in ("reveal", "clue", "announce"):
             public = view.get("public") or []
             tile = tile_label(public[self.selected]["n"]) if public else "?"
-            text = self._fitting(
-                f"▶ Your turn: a clue about {tile} — s sort · 1–5 compare · Tab next tile",
-                f"▶ A clue about {tile}: s sort · 1–5 compare · Tab",
-                f"▶ {tile}: s sort · 1–5 compare · Tab next",
-                f"▶ {tile}: s sort · 1–5 compare")
-        elif turn == me and phase == "announce":
-            text = self._fitting("▶ No tiles are left: announce your five numbers (g).",
-                                 "▶ No tiles left: announce your five (g).",
-                                 "▶ Announce your five (g).")
+            text = self._fitting(*your_turn(phase, tile, touch=touch))
         elif turn is not None:
             doing = "to reveal a tile" if phase == "reveal" else "to ask a clue"
             text = f"{namer.name(turn)}'s turn {doing}…" + self.away_words(turn)

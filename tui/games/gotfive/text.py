@@ -157,3 +157,32 @@ def short_event(event: dict[str, Any], namer: Namer) -> str | None:
     if kind == "announced":
         return f"{who} called GOT FIVE!: {'right' if event.get('right') else 'wrong'}"
     return None
+
+
+def your_turn(phase: str, tile: str, *, touch: bool = False) -> tuple[str, ...]:
+    """What the status line says on your turn in ``phase`` (``tile``: the public tile
+    picked for a clue), longest first. ``touch``: a phone's, which names taps where
+    keys are named (it has no r, no A–E, no 1–5)."""
+    if phase == "reveal" and touch:
+        return ("▶ Your turn: reveal a face-down tile — tap its colour in the supply.",
+                "▶ Your turn: tap a colour of the supply to reveal it.",
+                "▶ Reveal: tap a colour of the supply.")
+    if phase == "reveal":
+        return ("▶ Your turn: reveal a face-down tile — r, then its colour (A–E).",
+                "▶ Your turn: reveal a tile — r, then A–E.",
+                "▶ Reveal a tile: r, then A–E.")
+    if phase == "clue" and touch:
+        return (f"▶ Your turn: a clue about {tile} — Sort below, or tap a tile of your"
+                " rack to compare · tap a public tile for another",
+                f"▶ A clue about {tile}: Sort below · tap your tile to compare",
+                f"▶ {tile}: Sort below · tap your tile to compare",
+                f"▶ {tile}: Sort · tap yours to compare")
+    if phase == "clue":
+        return (f"▶ Your turn: a clue about {tile} — s sort · 1–5 compare · Tab next tile",
+                f"▶ A clue about {tile}: s sort · 1–5 compare · Tab",
+                f"▶ {tile}: s sort · 1–5 compare · Tab next",
+                f"▶ {tile}: s sort · 1–5 compare")
+    announce = "GOT FIVE! below" if touch else "g"
+    return (f"▶ No tiles are left: announce your five numbers ({announce}).",
+            f"▶ No tiles left: announce your five ({announce}).",
+            f"▶ Announce your five ({announce}).")
