@@ -1564,3 +1564,28 @@ def test_the_lobby_tells_the_one_player_the_start_waits_for() -> None:
     assert ready_hint(table, 1) is None  # a seat still empty: not only Yan
     table["seats"][3] = seat(3, "Ola")
     assert ready_hint(table, 1) is None  # Ola is not ready either
+
+
+async def test_dialogs_show_a_name_from_the_host_as_it_is() -> None:
+    """A question or a summary may carry a player's name, which comes from the host: our
+    host refuses "[" in names, but a host of another make need not, and read as markup
+    "[/]" crashed the app and "[@click=app.quit]" was a link to an action in it."""
+    from textual.widgets import Label
+
+    from tui.screens.dialogs import ChoiceScreen, ConfirmScreen
+    from tui.screens.summary import Choice, SummaryScreen
+
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        for screen in (ConfirmScreen("Ask [/] to leave the table?", yes="Remove", no="Keep"),
+                       ChoiceScreen("[@click=app.quit]Bob[/] asks", [("a", "A")]),
+                       SummaryScreen("[/] wins", ["[b]x[/b] left [/]"], [Choice("next", "Next")],
+                                     waiting="[/] deals")):
+            app.push_screen(screen)
+            await until(pilot, lambda s=screen: app.screen is s, "the dialog")
+            await pilot.pause()
+            shown = " ".join(str(label.render()) for label in screen.query(Label))
+            shown += " ".join(str(s.render()) for s in screen.query(Static))
+            assert "[/]" in shown or "[@click=app.quit]Bob[/]" in shown, shown
+            app.pop_screen()
+        assert app.is_running

@@ -39,7 +39,8 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.question, classes="question")
+            # (Plain, as every text here: a question may carry a name from the host.)
+            yield Label(self.question, classes="question", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button(f"{self.yes} (y)", id="yes", variant="primary")
                 yield Button(f"{self.no} (n)", id="no")
@@ -95,7 +96,7 @@ class ChoiceScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog -wide" if self.wide else "dialog"):
-            yield Label(self.title_text, classes="question")
+            yield Label(self.title_text, classes="question", markup=False)
             for i, (value, label) in enumerate(self.choices, start=1):
                 yield Button(Text(f"{i}  {label}"), id=f"choice-{value}", classes="choice")
         yield TableFooter()

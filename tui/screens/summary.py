@@ -122,12 +122,13 @@ class SummaryScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog summary"):
-            yield Label(self.title_text, classes="question")
+            # (Plain text: what it says may carry names from the host.)
+            yield Label(self.title_text, classes="question", markup=False)
             with VerticalScroll(classes="summary-body"):
                 for part in self.body:
-                    yield Static(part)
+                    yield Static(part, markup=False)
             if self.waiting:
-                yield Label(self.waiting, classes="waiting")
+                yield Label(self.waiting, classes="waiting", markup=False)
             with Horizontal(classes="buttons"):
                 for choice in self.choices:
                     yield Button(f"{choice.label} ({choice.key})", id=f"answer-{choice.answer}",
@@ -184,7 +185,7 @@ class SummaryScreen(ModalScreen[str | None]):
             shown.update(words)
         elif self.query(".buttons"):
             with contextlib.suppress(MountError):
-                self.query_one(".dialog").mount(Label(words, classes="waiting"),
+                self.query_one(".dialog").mount(Label(words, classes="waiting", markup=False),
                                                 before=".buttons")
         self.call_after_refresh(self._fit_answers)
         self.refresh_bindings()
