@@ -1099,7 +1099,7 @@ def test_a_player_signalling_nothing_is_told_to_look_at_who_should_play() -> Non
     # Everyone looks at us: the line says what they wait for.
     looked_at = [{**none, "look": 1}, dict(none), {**none, "look": 1}]
     assert my_signals({**view, "signals": looked_at}, namer) == (
-        "no signal — all look at you: play your top card (Space)")
+        "all look at you: play your top card (Space)")
     looked_at[2]["look"] = 0
     assert my_signals({**view, "signals": looked_at}, namer) == (
         "no signal — look (1,3) at who should play")
@@ -1110,7 +1110,7 @@ def test_a_player_signalling_nothing_is_told_to_look_at_who_should_play() -> Non
         "no signal — look (3) at who should play")
     view["piles"][2]["count"] = 0
     assert my_signals(view, namer) == (
-        "no signal — every other pile is empty: the rest are yours to play (Space)")
+        "every other pile is empty: the rest are yours to play (Space)")
     view["piles"][1]["count"] = 0
     assert my_signals(view, namer) == "no signal"  # nothing left to play
     view["signals"][1]["look"] = 2

@@ -20,6 +20,7 @@ from tests.tui_support import make_app, screen_text, until
 from tui import cli
 from tui.screens.history import HistoryScreen
 from tui.screens.review import ReviewScreen
+from tui.widgets.footer import TableFooter
 
 SIZE = (100, 32)
 
@@ -156,12 +157,22 @@ async def test_play_goes_on_by_itself_until_paused(kept: list[int]) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = ReviewScreen(record, replay)
         await app.push_screen(screen)
+        footer = screen.query_one(TableFooter)
+
+        def says(words: str) -> bool:
+            return any(e.description == words for e in footer.entries)
+
+        assert says("Play")
         await pilot.press("space")
         assert "playing" in screen_text(app)
+        # (The footer said "space Play" while the review played.)
+        await until(pilot, lambda: says("Pause") and not says("Play"), "space pauses")
         await until(pilot, lambda: screen.at >= 2, "two moves played on")
+        assert says("Pause")
         await pilot.press("space")
         stopped = screen.at
         assert "playing" not in screen_text(app)
+        await until(pilot, lambda: says("Play"), "space plays again")
         await pilot.pause(0.01)
         assert screen.at == stopped
 
@@ -217,7 +228,7 @@ def test_the_history_command_at_80_columns_breaks_lines_only_between_players(
     assert code == 0, err
     lines = out.splitlines()
     assert max(len(line.rstrip()) for line in lines) <= 80
-    assert "moves" not in lines[1] and "a terminal of 100 columns" in lines[-1]
+    assert "moves" not in lines[1] and "in a terminal 100 columns wide" in lines[-1]
     column = lines[1].index("players")
     cells = " ".join(line[column:column + 30].strip() for line in lines[3:-1])
     for seat in (0, 1, 2):

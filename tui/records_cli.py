@@ -133,7 +133,8 @@ def run_history(args: argparse.Namespace) -> int:
         table.add_row(*(Text(str(v)) for v in r))
     console.print(table)
     if narrow:
-        print(f"(Moves and length: a terminal of {WIDE_HISTORY} columns or more, or --json.)")
+        print(f"(Each game's moves and length: in a terminal {WIDE_HISTORY} columns wide, "
+              "or with --json.)")
     return 0
 
 

@@ -210,9 +210,21 @@ class Stepper(Screen[None]):
         """The position after :attr:`at` moves (``None``: not here yet; override)."""
         return None
 
+    def key_description(self, binding: Binding) -> str | None:
+        """Space's words say what it does now: it pauses while the review plays."""
+        if binding.action == "play":
+            return "Pause" if self._footer_pauses else "Play"
+        return None
+
+    #: Whether the footer last said "Pause" (it is drawn again when that changes).
+    _footer_pauses = False
+
     def show(self) -> None:
         """Draw the position after :attr:`at` moves and mark that move in the list."""
         self.query_one("#review-where", Static).update(self.where_words())
+        if (pauses := self._playing is not None or self._ticking) != self._footer_pauses:
+            self._footer_pauses = pauses
+            self.refresh_bindings()
         board = self.draw_position()
         if board is not None:
             self.query_one("#review-board", Static).update(board)
@@ -325,9 +337,15 @@ class Stepper(Screen[None]):
         if self._playing is None:
             return
         self._playing = None
-        self.go(at)
+        self._ticking = True  # (still playing: the footer's "Pause" stays)
+        try:
+            self.go(at)
+        finally:
+            self._ticking = False
         self._schedule()
         self.show()
+
+    _ticking = False
 
     @on(OptionList.OptionSelected, "#review-moves")
     def _chosen(self, event: OptionList.OptionSelected) -> None:

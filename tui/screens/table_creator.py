@@ -43,10 +43,12 @@ class TableCreatorScreen(SoloFinishScreen):
             others = any(isinstance(s, dict) and s.get("kind") == "human"
                          and i != self.my_seat
                          for i, s in enumerate(seats if isinstance(seats, list) else []))
+            # ("The game so far is lost" read, in a team game, as "you lost".)
             question = ("End this game for everyone and take the table back to the lobby? "
-                        "The game so far is lost; everyone at the table is told." if others
-                        else "End this game and take the table back to the lobby? The game "
-                        "so far is lost.")
+                        "It stops here, unfinished, and is not kept in Past games; everyone "
+                        "at the table is told." if others
+                        else "End this game and take the table back to the lobby? It stops "
+                        "here, unfinished, and is not kept in Past games.")
             self.app.push_screen(ConfirmScreen(question, yes="End the game", no="Play on",
                                                careful=True), answered)
         else:

@@ -132,6 +132,9 @@ def my_signals(view: dict[str, Any], namer: Namer) -> str:
     (:func:`advice`) after a dash."""
     words = my_signal_words(view, namer)
     said = advice(view)
+    if said and words == NO_SIGNAL and not said.startswith("look"):
+        # ("no signal — all look at you: play…" read as if nobody signalled.)
+        return said
     return f"{words} — {said}" if said else words
 
 
@@ -147,7 +150,11 @@ def my_signal_words(view: dict[str, Any], namer: Namer) -> str:
                 parts[-1] += f"'s {card_short(card)}"  # (the card it is about)
     if mine.get("peek"):
         parts.append("peeking")
-    return " · ".join(parts) or "no signal"
+    return " · ".join(parts) or NO_SIGNAL
+
+
+#: What our line says while we signal nothing.
+NO_SIGNAL = "no signal"
 
 
 def _mine(view: dict[str, Any]) -> dict[str, Any]:
