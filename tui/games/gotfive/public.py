@@ -21,12 +21,12 @@ from tui.games.gotfive.text import LETTERS, colour_style, tile_text
 from tui.widgets.lines import TextLines
 
 #: The row's label and the supply's, and whether the supply goes on a line of its own,
-#: longest first (``PublicRow.spans``): one line where it fits, else two. Shorter, the
-#: face-down tiles are the "supply" (the rules' word for them): "down" alone read as a
-#: direction.
-WORDINGS = (("Public ", "│ face down ", False), ("Public ", "│ supply ", False),
-            ("", "│ supply ", False), ("Public ", "Face down ", True),
-            ("", "Face down ", True))
+#: longest first (``PublicRow.spans``): one line where it fits, else two. The face-down
+#: piles are "face down" at every width ("down" alone read as a direction, and a
+#: "supply" at a shorter wording read as something else than the "face down" of the
+#: turn before).
+WORDINGS = (("Public ", "│ face down ", False), ("", "│ face down ", False),
+            ("Public ", "Face down ", True), ("", "Face down ", True))
 
 
 class Span(NamedTuple):
@@ -67,9 +67,8 @@ class PublicRow(TextLines):
 
     def spans(self, width: int | None = None) -> tuple[Text, list[Span]]:
         """The row as it fits ``width`` (the row's width now): the longest of its
-        wordings that fits — "face down" becomes "supply", then the "Public" label
-        goes, then the supply takes a line of its own, then the tiles take more than
-        one — and where each clickable part lies. (The blank after a line's last part
+        wordings that fits — the "Public" label goes, then the supply takes a line of
+        its own, then the tiles take more than one — and where each clickable part lies. (The blank after a line's last part
         needs no room: it is cut.)"""
         width = self.content_region.width if width is None else width
         for words in WORDINGS:
