@@ -68,8 +68,8 @@ class PublicRow(TextLines):
     def spans(self, width: int | None = None) -> tuple[Text, list[Span]]:
         """The row as it fits ``width`` (the row's width now): the longest of its
         wordings that fits — the "Public" label goes, then the supply takes a line of
-        its own, then the tiles take more than one — and where each clickable part lies. (The blank after a line's last part
-        needs no room: it is cut.)"""
+        its own, then the tiles take more than one — and where each clickable part
+        lies. (The blank after a line's last part needs no room: it is cut.)"""
         width = self.content_region.width if width is None else width
         for words in WORDINGS:
             out, spans = self._spans(*words)
