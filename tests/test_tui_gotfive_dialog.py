@@ -59,7 +59,7 @@ async def test_typing_two_digits_then_tab_fills_the_next_slot_not_the_one_after(
         await pilot.click("#gf-n1")  # …but the player went elsewhere: Tab moves on
         await pilot.press("tab")
         assert app.focused is dialog.query_one("#gf-n2")
-        assert "Two digits move on by themselves (then Tab stays)" in str(
+        assert "the next slot takes the keys by itself (a Tab typed then does not skip" in str(
             dialog.query_one(".gf-note").render())
 
 

@@ -298,7 +298,10 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
 
     def note(self) -> str:
         """How the slots are typed in (and where the numbers in them came from)."""
-        note = "Two digits move on by themselves (then Tab stays). Esc keeps what you typed."
+        # ("Two digits move on by themselves (then Tab stays)": a fresh player made it out
+        # only from the rules.)
+        note = ("After two digits the next slot takes the keys by itself (a Tab typed then "
+                "does not skip one). Esc closes and keeps what you typed.")
         return f"{self.filled}. {note}" if self.filled else note
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
