@@ -1207,3 +1207,21 @@ async def test_keys_that_do_nothing_in_the_got_five_dialogs_say_why() -> None:
         error = bar.query_one("#gf-announce-error", Label)
         await until(pilot, lambda: "Type your five numbers first" in str(error.render()),
                     "why Enter did nothing")
+
+
+async def test_space_on_a_number_in_sight_says_it_stays_crossed() -> None:
+    """Space on a cell crossed for us ("-": a number we can see) did nothing and said
+    nothing; x and o there say why."""
+    from .tui_support import Notices
+
+    app = solo_app()
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
+        screen = await my_turn(pilot)
+        n = min(screen.locked())
+        await goto(pilot, screen, n)
+        marks = dict(screen.marks)
+        await pilot.press("space")
+        await until(pilot, lambda: notices.messages(), "a word on the cell")
+        assert notices.messages()[-1] == f"You can see {n}: auto-cross keeps it crossed."
+        assert screen.marks == marks and n in screen.locked()

@@ -108,6 +108,10 @@ class BoardTable(TableScreen):
         """Cycle the cell under the cursor: blank → crossed → circled → blank (in place:
         the next space cycles the same cell)."""
         n = number_at(*self.cursor)
+        if self.can_mark() and n in self.locked():
+            # (Space on a "-" cell did nothing and said nothing.)
+            self.notify(f"You can see {n}: auto-cross keeps it crossed.", severity="warning")
+            return
         self.mark(n, CYCLE[self.marks.get(n)])
 
     def action_set_mark(self, mark: str) -> None:
