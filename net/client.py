@@ -9,9 +9,9 @@ create or join a table, act, and receive the host's pushes as an async stream::
         if msg["type"] == "update" and msg["legal"]:
             await client.act(msg["legal"][0])
 
-A dropped player comes back with :meth:`Client.join` passing the seat and the token
-from the first :class:`Joined`. Requests raise :class:`ServerError` when the host
-refuses them and :class:`ConnectionLost` once the connection is gone.
+A dropped player comes back with :meth:`Client.join` passing the seat and the token of
+the first :class:`Joined`. Requests raise :class:`ServerError` when refused and
+:class:`ConnectionLost` once the connection is gone.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from net.host_views import check_message as checked
 from net.inbox import Inbox, Message
 from net.wire import codec, errors, framing, stream
 
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from net.host import Host
 
 #: The code of a :class:`ServerError` raised for a reply that makes no sense.
-BAD_REPLY = "bad_reply"
 
 
 class ServerError(Exception):
@@ -68,24 +68,17 @@ class Joined(NamedTuple):
 class Client:
     """One connection to a host. Make one with :meth:`connect` or :meth:`local`.
 
-    ``record_frames`` keeps every raw frame body received (for tests and debugging).
-    An ``update`` on the wire carries the table's public part only when it changed, and
-    after the first view of a game only what changed in it (``view_changes``); the
-    client keeps the last of each and puts them into every update it hands on, so each
-    ``update`` it yields (and :attr:`latest`) has its whole ``table`` and ``view``.
-    Values that did not change are shared between successive views: read them, do not
-    change them. The client answers the
-    host's pings itself and gives up on a host silent for longer than four heartbeat
-    intervals.
+    Every message is checked as it arrives (``net.host_views``): one this app cannot
+    read ends the connection with a final ``bad_host`` error saying where. An ``update``
+    carries the table's public part only when it changed, and after a game's first view
+    only what changed (``view_changes``); the client keeps the last of each and hands on
+    every ``update`` (and :attr:`latest`) whole, values that did not change shared
+    between views (read them, do not change them). It answers pings itself and gives up
+    on a host silent for four heartbeats. ``record_frames`` keeps every raw frame body.
     """
 
-    def __init__(
-        self,
-        reader: stream.FrameReader,
-        writer: stream.FrameWriter,
-        *,
-        record_frames: bool = False,
-    ) -> None:
+    def __init__(self, reader: stream.FrameReader, writer: stream.FrameWriter, *,
+                 record_frames: bool = False) -> None:
         self._reader = reader
         self._writer = writer
         self._refs = itertools.count(1)
@@ -199,14 +192,15 @@ class Client:
 
     def _handle(self, msg: Message) -> None:
         kind = msg.get("type")
+        try:
+            checked(msg, self.table)
+        except errors.ProtocolError as refused:
+            return self._refuse_host(refused)
         if kind == "update":  # nearly every message: looked at first
-            if "table" in msg:
-                self.table = msg["table"]
-            else:
-                msg["table"] = self.table
+            self.table = msg.setdefault("table", self.table)
             changes = msg.pop("view_changes", None)
             if changes is not None:
-                if self.view is None or not isinstance(changes, dict):
+                if self.view is None:
                     log.warning("an update changed a view this client never had")
                     return
                 msg["view"] = codec.apply_view_changes(self.view, changes)
@@ -246,6 +240,19 @@ class Client:
             except Exception:  # the caller's bug must not cut the connection
                 log.exception("a listener of a hiddenhand client failed")
         self._queue.put(msg)
+
+    def _refuse_host(self, exc: errors.ProtocolError) -> None:
+        """Leave a host that sent what this app cannot read, with a final error (it
+        would only send it again)."""
+        reason = self._reason = f"the host sent what this app cannot read ({exc.message})"
+        log.warning("%s", reason)
+        final = {"type": "error", "code": errors.BAD_HOST, "message": reason}
+        for listener in self.listeners:
+            with contextlib.suppress(Exception):
+                listener(final)
+        self._queue.put(final)
+        self._reader.stop()
+        self._finish(reason)
 
     def _finish(self, reason: str) -> None:
         if self.close_reason is None:
@@ -292,9 +299,8 @@ class Client:
             raise ConnectionLost(self.close_reason or "closed")
         return msg
 
-    async def wait_for(
-        self, predicate: Callable[[Message], bool], timeout: float = 10.0
-    ) -> Message:
+    async def wait_for(self, predicate: Callable[[Message], bool], timeout: float = 10.0
+                       ) -> Message:
         """Skip pushed messages until one satisfies ``predicate``; ``TimeoutError`` if none."""
         async with asyncio.timeout(timeout):
             while True:
@@ -385,22 +391,14 @@ class Client:
     # ---- the requests ---------------------------------------------------------------
 
     async def list_tables(self) -> list[dict[str, Any]]:
-        """The host's tables (id, name, game, seats, free, phase)."""
-        tables = (await self.request("list_tables")).get("tables")
-        if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
-            raise ServerError(BAD_REPLY, "the host sent a malformed 'tables' reply")
+        """The host's tables (id, name, game, seats, free, phase: checked on arrival)."""
+        tables: list[dict[str, Any]] = (await self.request("list_tables"))["tables"]
         return tables
 
     def _joined(self, reply: Message) -> Joined:
-        table, seat, token = reply.get("table"), reply.get("seat"), reply.get("token")
-        if not isinstance(table, str) or not (token is None or isinstance(token, str)) or not (
-                seat is None or (isinstance(seat, int) and not isinstance(seat, bool))):
-            raise ServerError(BAD_REPLY, f"the host sent a malformed 'joined' reply: {reply!r}")
-        past = reply.get("past", [])
-        if not isinstance(past, list) or not all(isinstance(p, dict) for p in past):
-            raise ServerError(BAD_REPLY, "the host sent a malformed 'past' in its 'joined' reply")
-        self.past = past
-        self.joined = Joined(table, seat, token)
+        # (Its fields were checked on arrival: ``net.host_views.check_message``.)
+        self.past = reply.get("past", [])
+        self.joined = Joined(reply["table"], reply.get("seat"), reply.get("token"))
         return self.joined
 
     async def create_table(self, name: str, game: str, seats: int,

@@ -107,7 +107,15 @@ class Namer:
 
 
 def describe_notice(notice: dict[str, Any], names: Sequence[str]) -> str | None:
-    """A line for the table's log about something that happened at the table."""
+    """A line for the table's log about something that happened at the table (``None``
+    for a notice this app cannot word: a host of another make may send any)."""
+    try:
+        return _notice_words(notice, names)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return None
+
+
+def _notice_words(notice: dict[str, Any], names: Sequence[str]) -> str | None:
     n = Namer(names)
     get = notice.get
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 Message = dict[str, Any]
 
 # Host refusals after which retrying is pointless: the seat is gone for good.
-FINAL_CODES = {errors.BAD_TOKEN, errors.NO_TABLE, errors.KICKED, errors.REPLACED,
+FINAL_CODES = {errors.BAD_HOST, errors.BAD_TOKEN, errors.NO_TABLE, errors.KICKED, errors.REPLACED,
                errors.VERSION_MISMATCH, errors.TABLE_CLOSED}
 #: History entries kept per table (older ones are dropped first).
 HISTORY_LIMIT = 1000

@@ -35,6 +35,8 @@ SLOW_READER = "slow_reader"
 INTERNAL = "internal"
 RATE_LIMITED = "rate_limited"
 IDLE = "idle"
+#: Said by this app of a host, never sent: the host sent what the app cannot read.
+BAD_HOST = "bad_host"
 
 
 class ProtocolError(Exception):

@@ -97,8 +97,10 @@ class ChoiceScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog -wide" if self.wide else "dialog"):
             yield Label(self.title_text, classes="question", markup=False)
-            for i, (value, label) in enumerate(self.choices, start=1):
-                yield Button(Text(f"{i}  {label}"), id=f"choice-{value}", classes="choice")
+            for i, (_value, label) in enumerate(self.choices, start=1):
+                # (Ids by place: a value may be a table's id from a host, which need not
+                # be a valid widget id.)
+                yield Button(Text(f"{i}  {label}"), id=f"choice-{i}", classes="choice")
         yield TableFooter()
 
     def on_mount(self) -> None:
@@ -120,4 +122,6 @@ class ChoiceScreen(ModalScreen[str | None]):
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
         """The clicked (or Entered) choice."""
-        self.dismiss((event.button.id or "").removeprefix("choice-"))
+        place = (event.button.id or "").removeprefix("choice-")
+        if place.isdigit() and 1 <= int(place) <= len(self.choices):
+            self.dismiss(self.choices[int(place) - 1][0])

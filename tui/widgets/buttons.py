@@ -9,6 +9,7 @@ label goes through here.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Button
 
@@ -33,7 +34,9 @@ def show_label(button: Button, text: str | None = None, *, marked: bool | None =
         marked = button.has_focus
     label = f"{FOCUS_MARKS[0]}{text}{FOCUS_MARKS[1]}" if marked else text
     if str(button.label) != label:
-        button.label = label
+        # (As plain text: a label may carry a table's name from a host, and a string is
+        # read as markup: "[/]" in it crashed the app.)
+        button.label = Text(label)
         button.refresh(layout=True)
 
 

@@ -132,7 +132,7 @@ def my_signals(view: dict[str, Any], namer: Namer) -> str:
     (:func:`advice`) after a dash."""
     words = my_signal_words(view, namer)
     said = advice(view)
-    if said and words == NO_SIGNAL and not said.startswith("look"):
+    if said and words == NO_SIGNAL and said.endswith("(Space)"):
         # ("no signal — all look at you: play…" read as if nobody signalled.)
         return said
     return f"{words} — {said}" if said else words
