@@ -217,8 +217,8 @@ COUNT = integer(0, LONG)
 SEAT_ENTRY = fields({
     "seat": req(seat), "kind": req(one_of("empty", "human", "bot")),
     # (An empty seat's name is empty.)
-    "name": req(either(one_of(""), NAME)), "connected": opt(boolean),
-    "ready": opt(boolean), "for": opt(NAME),
+    "name": req(either(one_of(""), NAME)), "connected": req(boolean),
+    "ready": req(boolean), "for": opt(NAME),
 })
 
 TABLE = fields({

@@ -44,10 +44,17 @@ POINTS = integer(0, 10**9)
 ROUND = integer(0, 10**6)
 SEATS = items(seat, most=64)
 
-GETOUT_CARD = fields({
-    "id": req(integer(0, LONG)), "image": opt(optional(one_of(*IMAGES))),
-    "value": opt(optional(integer(0, 99))), "wild": req(boolean),
+_GETOUT_FACE = fields({
+    "id": req(integer(0, LONG)), "image": req(optional(one_of(*IMAGES))),
+    "value": req(optional(integer(0, 99))), "wild": req(boolean),
 })
+
+
+def GETOUT_CARD(where: str, value: Any, seats: int) -> None:
+    """A GET OUT! card: a wild one, or one with an image and a number."""
+    _GETOUT_FACE(where, value, seats)
+    if not value["wild"] and (value["image"] is None or value["value"] is None):
+        raise _bad(where, "a card that is not wild must have an image and a number")
 GETOUT: dict[str, tuple[Check, bool]] = {
     "phase": req(one_of("play", "round_over", "over")), "turn": req(optional(seat)),
     "hand_counts": req(per_seat(COUNT)), "draw_count": req(COUNT),
@@ -148,6 +155,21 @@ __all__ = ["NAME", "check_changes", "check_message", "check_view"]
 
 _SEAT_OR_NONE = optional(seat)
 _TYPED_LIST = items(typed)
+#: A legal action's fields the app reads (every game's); a GET OUT! play names its card.
+_ACTION = fields({
+    "type": req(text(32)), "card": opt(integer(0, LONG)), "image": opt(one_of(*IMAGES)),
+    "target": opt(optional(seat)), "on": opt(boolean), "colour": opt(integer(0, 4)),
+    "tile": opt(integer(1, 60)), "position": opt(integer(0, 4)), "n": opt(integer(1, 60)),
+    "mark": opt(optional(text(16))),
+})
+
+
+def _legal(game: str) -> Check:
+    def check(where: str, value: Any, seats: int) -> None:
+        items(_ACTION)(where, value, seats)
+        if game == "getout" and any(a["type"] == "play" and "card" not in a for a in value):
+            raise _bad(where, "a play must name its card")
+    return check
 _ERROR = fields({"code": req(text(64)), "message": opt(text(TEXT_LEN))})
 _NAMES = items(either(one_of(""), NAME), most=MAX_SEATS)
 _JOINED = fields({"table": req(text(ID_LEN)), "seat": opt(optional(integer(0, MAX_SEATS))),
@@ -159,6 +181,8 @@ def check_message(msg: Mapping[str, Any], table: Mapping[str, Any] | None) -> No
     table's public part the host sent last (``None``: none yet). Raises
     :class:`~net.wire.errors.ProtocolError` saying where and what does not fit."""
     kind = msg.get("type")
+    if type(kind) is not str or len(kind) > 64:
+        raise _bad("type", "must be text of at most 64 characters")
     if kind == "update":
         if "table" in msg:
             seats = check_table("table", msg["table"])
@@ -173,7 +197,9 @@ def check_message(msg: Mapping[str, Any], table: Mapping[str, Any] | None) -> No
             check_changes("view_changes", game, msg["view_changes"], seats)
         elif msg.get("view") is not None:
             check_view("view", game, msg["view"], seats)
-        for key in ("legal", "events", "notices"):
+        if "legal" in msg:
+            _legal(game)("legal", msg["legal"], seats)
+        for key in ("events", "notices"):
             if key in msg:
                 _TYPED_LIST(key, msg[key], seats)
     elif kind == "error":
