@@ -543,3 +543,49 @@ async def test_on_a_box_settings_ask_only_for_the_name_and_keep_the_box_s_paths(
         await pilot.press("ctrl+s")
         await until(pilot, lambda: notes.messages(), "a notice")
         assert notes.messages() == ["Settings saved."]
+
+
+async def test_a_host_whose_table_this_app_cannot_read_is_not_joined_and_says_why() -> None:
+    """The table came with an option this app cannot take: the app refused the host's
+    message, and the Join screen stayed on "Connecting…", saying nothing."""
+    async with running_host() as host:
+        bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+        await bob.create_table("Bob's table", "getout", 3)
+        (table,) = host.tables.values()
+        table.options = {**table.options, "limit": "lots"}  # (no host of ours sends that)
+        app = make_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("j")
+            address = app.screen.query_one("#address", Input)
+            address.value = f"127.0.0.1:{host.port}"
+            address.focus()
+            await pilot.press("enter")
+            error = app.screen.query_one("#join-error")
+            await until(pilot, lambda: "cannot read" in str(error.render()), "the refusal")
+            assert "limit" in str(error.render())
+            assert isinstance(app.screen, JoinScreen) and app.is_running
+        await bob.close()
+
+
+async def test_a_host_that_gives_a_seat_and_never_the_table_is_given_up_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import tui.screens.join as join
+
+    monkeypatch.setattr(join, "FIRST_UPDATE", 0.5)
+    async with running_host() as host:
+        bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+        await bob.create_table("Bob's table", "getout", 3)
+        (table,) = host.tables.values()
+        monkeypatch.setattr(table, "push", lambda *args, **kwargs: None)  # (sends nothing)
+        app = make_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("j")
+            address = app.screen.query_one("#address", Input)
+            address.value = f"127.0.0.1:{host.port}"
+            address.focus()
+            await pilot.press("enter")
+            error = app.screen.query_one("#join-error")
+            await until(pilot, lambda: "never showed the table" in str(error.render()),
+                        "the words")
+            assert isinstance(app.screen, JoinScreen) and app.is_running
+        await bob.close()

@@ -10,6 +10,7 @@ unreachable, wrong version, table full — is said in plain words on the screen
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 from typing import TYPE_CHECKING, Any
@@ -40,7 +41,7 @@ from tui.screens.join_words import (
     played_elsewhere,
     seconds,
 )
-from tui.session import ConnectionLost, ServerError, Session
+from tui.session import FINAL_CODES, ConnectionLost, ServerError, Session
 from tui.settings import MAX_ADDRESS, forget_seat, kept_at, recall_seat
 from tui.widgets.footer import TableFooter
 from tui.widgets.text_line import TextLine
@@ -52,6 +53,8 @@ DEFAULT_PORT = 4455
 LOOKING = "Looking for hosts…"
 #: Seconds with no host seen before the screen says none was found yet.
 NONE_FOUND_AFTER = 3.0
+#: Seconds a host may take after giving a seat to send the table.
+FIRST_UPDATE = 15.0
 #: What an address is typed with: a key of these, typed with the list in focus, starts
 #: one in the address field (letters for a host's name, ``[`` for an IPv6 address).
 ADDRESS_CHARS = re.compile(r"[0-9A-Za-z.:\[\]-]")
@@ -427,12 +430,20 @@ class JoinScreen(Screen[None]):
             await session.close()
             self._error(self._idle_words(where) if self._idle_closed else self._not_joined())
             return
-        msg = await session.next()
-        while msg.get("type") != "update":
-            msg = await session.next()
+        try:  # (the table comes in the first update after the seat)
+            async with asyncio.timeout(FIRST_UPDATE):
+                while (msg := await session.next()).get("type") != "update":
+                    if msg.get("type") == "error" and msg.get("code") in FINAL_CODES:
+                        raise ConnectionLost(str(msg.get("message")))
+        except (TimeoutError, ConnectionLost) as exc:
+            # (It stayed on "Connecting…": a host that sent what this app cannot read, or
+            # nothing after the seat.)
+            await session.close()
+            self._error(f"Could not join: {exc}" if isinstance(exc, ConnectionLost) else
+                        "Could not join: the host gave a seat but never showed the table.")
+            return
         self.app.attach(session)
         self.app.switch_screen(screen_for(session))
-
 
     async def _new_seat(self, session: Session, table_id: str) -> None:
         """Take a free seat, or offer to watch when there is none."""
