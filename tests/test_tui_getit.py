@@ -1700,7 +1700,11 @@ async def test_a_seats_signals_changing_repaint_its_lines_alone() -> None:
         # Someone looking at us tints the lines (the card and its face stay as drawn).
         card.show(lines=["looks at YOU"], **{**state, "at_me": True})
         await pilot.pause()
-        assert info.has_class("at-me") and card_repaints == 0 and layouts() == 0
+        assert info.styles.background.a > 0 and card_repaints == 0 and layouts() == 0
+        applied = info.styles.background
+        card.show(lines=["looks at YOU", "and more"], **{**state, "at_me": True})
+        await pilot.pause()
+        assert info.styles.background == applied  # (set again only when it changes)
         card.show(lines=["looks at YOU"], **{**state, "looked_at": True})
         await pilot.pause()
         assert card.border_subtitle == "◀ you look here" and card_repaints > 0

@@ -13,6 +13,7 @@ from typing import Any
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.color import Color
 from textual.containers import Horizontal, HorizontalScroll, Vertical
 from textual.markup import escape
 from textual.message import Message
@@ -48,6 +49,10 @@ def big_number(value: str) -> str:
     return "\n".join(
         "  ".join(glyph[row].replace("#", "██").replace(" ", "  ") for glyph in digits)
         for row in range(BIG_ROWS))
+
+
+#: The signal lines' background while nobody looks at us (see ``SeatCard._tint``).
+NO_TINT = Color(0, 0, 0, 0)
 
 
 class SeatCard(Vertical):
@@ -107,6 +112,13 @@ class SeatCard(Vertical):
                 self._paint(**self._state)
 
     _state: dict[str, Any] | None = None
+    #: Whether the signal lines wear the tint of someone looking at us.
+    _tinted = False
+
+    def _tint(self) -> Color:
+        """The tint of a player looking at us: the theme's warning colour, faint."""
+        warning = self.app.theme_variables.get("warning", "#ffa62b")
+        return Color.parse(warning).with_alpha(0.1)
 
     def show(self, *, name: str, top: dict[str, Any] | None, count: int,
              lines: list[str], said: str | None, looked_at: bool, at_me: bool,
@@ -163,10 +175,13 @@ class SeatCard(Vertical):
             self.border_subtitle = subtitle
         self.set_class(looked_at, "looked-at")
         # The tint of a player looking at us goes on the signal lines (where "looks at
-        # YOU" is), not the whole card: a class on the card makes Textual match the
-        # stylesheet again for the card and everything in it, at every look and stop.
+        # YOU" is), not the whole card, and as the lines' own background, not a class:
+        # a class makes Textual match the stylesheet again for what wears it (for a
+        # class on the card, the card and everything in it) at every look and stop.
         digits, block, word, info_line = self._parts
-        info_line.set_class(at_me, "at-me")
+        if at_me != self._tinted:
+            self._tinted = at_me
+            info_line.styles.background = self._tint() if at_me else NO_TINT
         number = isinstance(top, dict) and top.get("kind") == "number"
         digits.display = number and not self.big
         block.display = number and self.big
