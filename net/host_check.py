@@ -37,7 +37,8 @@ LONG = 10_000
 TEXT_LEN = 2_000
 
 
-def _bad(where: str, what: str) -> ProtocolError:
+def refusal(where: str, what: str) -> ProtocolError:
+    """A message refused: where in it, and what is wrong there."""
     return ProtocolError(BAD_MESSAGE, f"{where}: {what}")
 
 
@@ -46,7 +47,7 @@ def integer(lo: int, hi: int) -> Check:
 
     def check(where: str, value: Any, seats: int) -> None:
         if type(value) is not int or not lo <= value <= hi:
-            raise _bad(where, f"must be a whole number from {lo} to {hi}")
+            raise refusal(where, f"must be a whole number from {lo} to {hi}")
 
     return check
 
@@ -57,7 +58,7 @@ def number(lo: float, hi: float) -> Check:
     def check(where: str, value: Any, seats: int) -> None:
         if type(value) not in (int, float) or not math.isfinite(value) \
                 or not lo <= value <= hi:
-            raise _bad(where, f"must be a number from {lo:g} to {hi:g}")
+            raise refusal(where, f"must be a number from {lo:g} to {hi:g}")
 
     return check
 
@@ -65,7 +66,7 @@ def number(lo: float, hi: float) -> Check:
 def boolean(where: str, value: Any, seats: int) -> None:
     """True or false."""
     if type(value) is not bool:
-        raise _bad(where, "must be true or false")
+        raise refusal(where, "must be true or false")
 
 
 def text(max_len: int) -> Check:
@@ -73,7 +74,7 @@ def text(max_len: int) -> Check:
 
     def check(where: str, value: Any, seats: int) -> None:
         if type(value) is not str or len(value) > max_len:
-            raise _bad(where, f"must be text of at most {max_len} characters")
+            raise refusal(where, f"must be text of at most {max_len} characters")
 
     return check
 
@@ -88,7 +89,7 @@ def one_of(*values: Any) -> Check:
         except TypeError:  # (unhashable)
             known = False
         if not known:
-            raise _bad(where, f"must be one of {', '.join(map(repr, values))}")
+            raise refusal(where, f"must be one of {', '.join(map(repr, values))}")
 
     return check
 
@@ -124,7 +125,7 @@ def either(*inners: Check) -> Check:
 def seat(where: str, value: Any, seats: int) -> None:
     """A seat of the table: 0 to seats - 1."""
     if type(value) is not int or not 0 <= value < seats:
-        raise _bad(where, f"must be a seat number from 0 to {seats - 1}")
+        raise refusal(where, f"must be a seat number from 0 to {seats - 1}")
 
 
 def items(inner: Check, *, most: int = LONG, exactly: int | None = None) -> Check:
@@ -132,11 +133,11 @@ def items(inner: Check, *, most: int = LONG, exactly: int | None = None) -> Chec
 
     def check(where: str, value: Any, seats: int) -> None:
         if type(value) is not list:
-            raise _bad(where, "must be a list")
+            raise refusal(where, "must be a list")
         if exactly is not None and len(value) != exactly:
-            raise _bad(where, f"must have {exactly} entries")
+            raise refusal(where, f"must have {exactly} entries")
         if len(value) > most:
-            raise _bad(where, f"must have at most {most} entries")
+            raise refusal(where, f"must have at most {most} entries")
         for i, entry in enumerate(value):
             inner(f"{where}[{i}]", entry, seats)
 
@@ -148,7 +149,7 @@ def per_seat(inner: Check) -> Check:
 
     def check(where: str, value: Any, seats: int) -> None:
         if type(value) is not list or len(value) != seats:
-            raise _bad(where, "must have one entry per seat")
+            raise refusal(where, "must have one entry per seat")
         for i, entry in enumerate(value):
             inner(f"{where}[{i}]", entry, seats)
 
@@ -161,12 +162,12 @@ def fields(spec: Mapping[str, tuple[Check, bool]]) -> Check:
 
     def check(where: str, value: Any, seats: int) -> None:
         if type(value) is not dict:
-            raise _bad(where, "must be a map")
+            raise refusal(where, "must be a map")
         for key, (inner, required) in spec.items():
             if key in value:
                 inner(f"{where}.{key}", value[key], seats)
             elif required:
-                raise _bad(where, f"has no {key!r}")
+                raise refusal(where, f"has no {key!r}")
 
     return check
 
@@ -177,7 +178,7 @@ def keyed(key: Check, inner: Check, *, most: int = LONG) -> Check:
 
     def check(where: str, value: Any, seats: int) -> None:
         if type(value) is not dict or len(value) > most:
-            raise _bad(where, f"must be a map of at most {most} entries")
+            raise refusal(where, f"must be a map of at most {most} entries")
         for k, v in value.items():
             key(f"{where} key", k, seats)
             inner(f"{where}.{k}", v, seats)
@@ -192,7 +193,7 @@ def anything(where: str, value: Any, seats: int) -> None:
 def typed(where: str, value: Any, seats: int) -> None:
     """A map with a ``type`` string: an action, an event, a notice."""
     if type(value) is not dict or type(value.get("type")) is not str:
-        raise _bad(where, "must be a map with a 'type' string")
+        raise refusal(where, "must be a map with a 'type' string")
 
 
 def req(check: Check) -> tuple[Check, bool]:
@@ -206,7 +207,7 @@ def opt(check: Check) -> tuple[Check, bool]:
 def known_game(where: str, value: Any, seats: int) -> None:
     """A game this app knows (``engine.GAMES``, as it is now)."""
     if type(value) is not str or value not in engine.GAMES:
-        raise _bad(where, "names no game this app knows")
+        raise refusal(where, "names no game this app knows")
 
 
 #: A name (brackets and all: every screen shows a name as plain text, and a host's
@@ -233,18 +234,18 @@ TABLE = fields({
 def check_table(where: str, table: Any) -> int:
     """Check a table's public part; its number of seats."""
     if type(table) is not dict or type(table.get("seats")) is not list:
-        raise _bad(where, "must be a map with a list of seats")
+        raise refusal(where, "must be a map with a list of seats")
     seats = len(table["seats"])
     TABLE(where, table, seats)
     for i, entry in enumerate(table["seats"]):
         if entry["seat"] != i:
-            raise _bad(f"{where}.seats[{i}].seat", "must be its place in the list")
+            raise refusal(f"{where}.seats[{i}].seat", "must be its place in the list")
     spec = engine.GAMES[table["game"]]
     try:
         spec.check_seats(seats)
         spec.check_options(table["options"], seats)
     except ValueError as exc:
-        raise _bad(where, str(exc)) from None
+        raise refusal(where, str(exc)) from None
     return seats
 
 

@@ -17,7 +17,6 @@ from net.host_check import (
     NAME,
     TEXT_LEN,
     Check,
-    _bad,
     anything,
     boolean,
     check_listed,
@@ -33,6 +32,7 @@ from net.host_check import (
     opt,
     optional,
     per_seat,
+    refusal,
     req,
     seat,
     text,
@@ -50,15 +50,15 @@ _GETOUT_FACE = fields({
 })
 
 
-def GETOUT_CARD(where: str, value: Any, seats: int) -> None:
+def getout_card(where: str, value: Any, seats: int) -> None:
     """A GET OUT! card: a wild one, or one with an image and a number."""
     _GETOUT_FACE(where, value, seats)
     if not value["wild"] and (value["image"] is None or value["value"] is None):
-        raise _bad(where, "a card that is not wild must have an image and a number")
+        raise refusal(where, "a card that is not wild must have an image and a number")
 GETOUT: dict[str, tuple[Check, bool]] = {
     "phase": req(one_of("play", "round_over", "over")), "turn": req(optional(seat)),
     "hand_counts": req(per_seat(COUNT)), "draw_count": req(COUNT),
-    "played_count": req(COUNT), "call": req(optional(GETOUT_CARD)),
+    "played_count": req(COUNT), "call": req(optional(getout_card)),
     "pile": opt(items(text(40))), "turned": opt(items(text(40))),
     "image": req(optional(one_of(*IMAGES))), "scores": req(per_seat(POINTS)),
     "out": req(per_seat(boolean)), "dealer": req(optional(seat)), "round": req(ROUND),
@@ -66,7 +66,7 @@ GETOUT: dict[str, tuple[Check, bool]] = {
     "last_round": req(optional(fields({"points": req(per_seat(POINTS)), "round": req(ROUND),
                                         "winner": req(seat)}))),
     "history": req(items(items(POINTS, most=64))), "winners": opt(optional(SEATS)),
-    "hand": opt(items(GETOUT_CARD)),
+    "hand": opt(items(getout_card)),
 }
 
 TILE = fields({"n": req(integer(1, 60)), "colour": req(integer(0, 4)),
@@ -127,12 +127,12 @@ VIEWS = {"getout": GETOUT, "gotfive": GOTFIVE, "getit": GETIT}
 def check_view(where: str, game: str, view: Any, seats: int) -> None:
     """Check a whole view of ``game``."""
     if type(view) is not dict:
-        raise _bad(where, "must be a map")
+        raise refusal(where, "must be a map")
     spec = VIEWS.get(game, {})
     for key, (inner, required) in spec.items():
         if key not in view:
             if required:
-                raise _bad(where, f"has no {key!r}")
+                raise refusal(where, f"has no {key!r}")
             continue
         inner(f"{where}.{key}", view[key], seats)
     check_changes(where, game, {k: v for k, v in view.items() if k in COMMON}, seats)
@@ -141,7 +141,7 @@ def check_view(where: str, game: str, view: Any, seats: int) -> None:
 def check_changes(where: str, game: str, changes: Any, seats: int) -> None:
     """Check the keys of a view that changed (each as it is in a whole view)."""
     if type(changes) is not dict:
-        raise _bad(where, "must be a map")
+        raise refusal(where, "must be a map")
     spec = VIEWS.get(game, {})
     for key, value in changes.items():
         inner = (spec.get(key) or COMMON.get(key) or (anything, False))[0]
@@ -168,7 +168,7 @@ def _legal(game: str) -> Check:
     def check(where: str, value: Any, seats: int) -> None:
         items(_ACTION)(where, value, seats)
         if game == "getout" and any(a["type"] == "play" and "card" not in a for a in value):
-            raise _bad(where, "a play must name its card")
+            raise refusal(where, "a play must name its card")
     return check
 _ERROR = fields({"code": req(text(64)), "message": opt(text(TEXT_LEN))})
 _NAMES = items(either(one_of(""), NAME), most=MAX_SEATS)
@@ -182,13 +182,13 @@ def check_message(msg: Mapping[str, Any], table: Mapping[str, Any] | None) -> No
     :class:`~net.wire.errors.ProtocolError` saying where and what does not fit."""
     kind = msg.get("type")
     if type(kind) is not str or len(kind) > 64:
-        raise _bad("type", "must be text of at most 64 characters")
+        raise refusal("type", "must be text of at most 64 characters")
     if kind == "update":
         if "table" in msg:
             seats = check_table("table", msg["table"])
             game = msg["table"]["game"]
         elif table is None:
-            raise _bad("update", "has no table, and none came before")
+            raise refusal("update", "has no table, and none came before")
         else:
             seats, game = len(table["seats"]), table["game"]
         if "seat" in msg:
