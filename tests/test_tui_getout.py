@@ -993,3 +993,19 @@ async def test_a_match_s_round_is_said_over_the_call_card(match: bool) -> None:
         caption = screen.query_one("#call-caption", Static)
         expected = "Round 1 · call card" if match else "Call card"
         await until(pilot, lambda: str(caption.render()) == expected, expected)
+
+
+async def test_a_table_gone_for_good_stops_asking_for_a_move() -> None:
+    """The host left mid-game: the banner said so, and the turn line still read "▶ Your
+    turn: nothing matches — draw a card (d)", a key that did nothing (a LAN pass)."""
+    from tui.messages import ConnectionDropped
+    from tui.screens.table import GONE
+
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await our_turn(pilot, app)
+        status = screen.query_one("#status", Static)
+        assert "Your turn" in str(status.render())
+        screen.post_message(ConnectionDropped("the host closed the table", final=True))
+        await until(pilot, lambda: str(status.render()) == GONE, "the turn line")
+        assert "the host closed the table" in screen_text(app)

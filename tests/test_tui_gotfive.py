@@ -1225,3 +1225,15 @@ async def test_space_on_a_number_in_sight_says_it_stays_crossed() -> None:
         await until(pilot, lambda: notices.messages(), "a word on the cell")
         assert notices.messages()[-1] == f"You can see {n}: auto-cross keeps it crossed."
         assert screen.marks == marks and n in screen.locked()
+
+
+async def test_a_table_gone_for_good_stops_asking_for_a_reveal() -> None:
+    from tui.messages import ConnectionDropped
+    from tui.screens.table import GONE
+
+    app = solo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await my_turn(pilot)
+        status = screen.query_one("#gf-status", Static)
+        screen.post_message(ConnectionDropped("the host closed the table", final=True))
+        await until(pilot, lambda: str(status.render()) == GONE, "the turn line")

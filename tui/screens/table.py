@@ -36,7 +36,7 @@ from textual.widgets import Header, Input
 
 from tui import gc_tuning
 from tui.games.past_events import describe_past_event
-from tui.messages import ChatReceived
+from tui.messages import ChatReceived, ConnectionDropped
 from tui.notices import Namer, describe_chat, describe_notice, our_seat_then, seat_names
 from tui.screens.base import Banner
 from tui.screens.table_summary import TableSummaryScreen
@@ -57,6 +57,10 @@ BASE_ACTIONS = {"chat", "to_lobby", "bot_for_away", "finish", "leave"}
 #: it), and the next move is still 0.1-0.6 s away (Get It!'s bots, the turn-based bots'
 #: pace).
 COLLECT_AFTER = 0.05
+
+
+#: A game's turn line once its table is gone for good (the host stopped, we were removed).
+GONE = "The table is gone: nothing more is played here (Esc goes back to the menu)."
 
 
 class TableScreen(SparingFooter, TableSummaryScreen):
@@ -422,6 +426,12 @@ class TableScreen(SparingFooter, TableSummaryScreen):
                 self.show({**msg, "events": []}, view, msg.get("legal") or [], self.names)
                 self._footer_keys_changed()
         self.refresh_bindings()
+
+    @on(ConnectionDropped)
+    def table_gone(self, message: ConnectionDropped) -> None:
+        """The table is gone for good: the turn line stops asking for a move."""
+        if message.final and callable(redraw := getattr(self, "redraw_status", None)):
+            self.call_after_refresh(redraw)
 
     # ---- what every table can do -----------------------------------------------------
 

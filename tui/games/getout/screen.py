@@ -24,7 +24,7 @@ from tui.games.getout.hand import HandWidget
 from tui.games.getout.scores import ScoreTable
 from tui.games.getout.text import describe_event
 from tui.notices import Namer, seat_owners
-from tui.screens.table import TableScreen
+from tui.screens.table import GONE, TableScreen
 from tui.widgets.seats import SeatsPanel
 from tui.widgets.text import set_text
 
@@ -265,7 +265,9 @@ class GetOutScreen(TableScreen):
         status = self.query_one("#status", Static)
         me = self.my_seat
         phase = view["phase"]
-        if phase == "over":
+        if self.gone and phase != "over":
+            text = GONE  # (it asked for a move at a table that was gone)
+        elif phase == "over":
             winner = view["winners"][0]
             who = "You win" if winner == me else f"{names[winner]} wins"
             then = self.ending_keys()

@@ -43,6 +43,7 @@ from tui.games.gotfive.text import (
 )
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen
+from tui.screens.table import GONE
 from tui.widgets.footer import FooterEntry
 from tui.widgets.text import set_text
 
@@ -234,7 +235,9 @@ class GotFiveScreen(BoardTable):
         namer = Namer(names, me)
         out = view.get("out") or []
         touch = getattr(self.app, "touch", False)
-        if phase == "over":
+        if self.gone and phase != "over":
+            text = GONE  # (it asked for a move at a table that was gone)
+        elif phase == "over":
             winners = view.get("winners") or []
             who = ", ".join(namer.who(s) for s in winners) or "Nobody"
             then = self.ending_keys()
