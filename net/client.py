@@ -102,6 +102,7 @@ class Client:
         self.table: dict[str, Any] | None = None
         #: The view of the last update: the next may carry only what changed.
         self.view: dict[str, Any] | None = None
+        self._legal: list[Any] | None = None  # (checked: see ``net.host_views``)
         self.result: dict[str, Any] | None = None
         self.closed = False
         self.close_reason: str | None = None
@@ -193,9 +194,10 @@ class Client:
     def _handle(self, msg: Message) -> None:
         kind = msg.get("type")
         try:
-            checked(msg, self.table)
+            checked(msg, self.table, self._legal)
         except errors.ProtocolError as refused:
             return self._refuse_host(refused)
+        self._legal = msg.get("legal") if kind == "update" else self._legal
         if kind == "update":  # nearly every message: looked at first
             self.table = msg.setdefault("table", self.table)
             changes = msg.pop("view_changes", None)

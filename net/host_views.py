@@ -176,10 +176,12 @@ _JOINED = fields({"table": req(text(ID_LEN)), "seat": opt(optional(integer(0, MA
                   "token": opt(optional(text(TOKEN_LEN))), "past": opt(items(typed))})
 
 
-def check_message(msg: Mapping[str, Any], table: Mapping[str, Any] | None) -> None:
+def check_message(msg: Mapping[str, Any], table: Mapping[str, Any] | None,
+                  legal: list[Any] | None = None) -> None:
     """Check a message from the host, as far as this app reads it; ``table``: the
-    table's public part the host sent last (``None``: none yet). Raises
-    :class:`~net.wire.errors.ProtocolError` saying where and what does not fit."""
+    table's public part the host sent last (``None``: none yet); ``legal``: the legal
+    actions of the last update checked, not checked again (most updates repeat them).
+    Raises :class:`~net.wire.errors.ProtocolError` saying where and what does not fit."""
     kind = msg.get("type")
     if type(kind) is not str or len(kind) > 64:
         raise refusal("type", "must be text of at most 64 characters")
@@ -197,7 +199,7 @@ def check_message(msg: Mapping[str, Any], table: Mapping[str, Any] | None) -> No
             check_changes("view_changes", game, msg["view_changes"], seats)
         elif msg.get("view") is not None:
             check_view("view", game, msg["view"], seats)
-        if "legal" in msg:
+        if "legal" in msg and ("table" in msg or msg["legal"] != legal):
             _legal(game)("legal", msg["legal"], seats)
         for key in ("events", "notices"):
             if key in msg:

@@ -181,3 +181,14 @@ def test_other_messages_a_host_sends() -> None:
               "seat": 0, "at": 0, "view": {**msg["view"], "piles": "x"}}
     with pytest.raises(ProtocolError, match=r"view\.piles"):
         check_message(review, msg["table"])
+
+
+def test_legal_actions_are_checked_when_they_change() -> None:
+    """(Most updates repeat the last legal actions: those are not checked again.)"""
+    msg = update("getit")
+    table = msg.pop("table")
+    good = msg["legal"]
+    check_message({**msg, "view": None}, table, good)
+    with pytest.raises(ProtocolError, match=r"legal\[0\]"):
+        check_message({**msg, "view": None, "legal": [{"type": "look", "target": 9}]},
+                      table, good)
