@@ -164,12 +164,13 @@ _ACTION = fields({
 })
 
 
-def _legal(game: str) -> Check:
-    def check(where: str, value: Any, seats: int) -> None:
-        items(_ACTION)(where, value, seats)
-        if game == "getout" and any(a["type"] == "play" and "card" not in a for a in value):
-            raise refusal(where, "a play must name its card")
-    return check
+_ACTIONS = items(_ACTION)
+
+
+def _check_legal(game: str, value: Any, seats: int) -> None:
+    _ACTIONS("legal", value, seats)
+    if game == "getout" and any(a["type"] == "play" and "card" not in a for a in value):
+        raise refusal("legal", "a play must name its card")
 _ERROR = fields({"code": req(text(64)), "message": opt(text(TEXT_LEN))})
 _NAMES = items(either(one_of(""), NAME), most=MAX_SEATS)
 _JOINED = fields({"table": req(text(ID_LEN)), "seat": opt(optional(integer(0, MAX_SEATS))),
@@ -200,7 +201,7 @@ def check_message(msg: Mapping[str, Any], table: Mapping[str, Any] | None,
         elif msg.get("view") is not None:
             check_view("view", game, msg["view"], seats)
         if "legal" in msg and ("table" in msg or msg["legal"] != legal):
-            _legal(game)("legal", msg["legal"], seats)
+            _check_legal(game, msg["legal"], seats)
         for key in ("events", "notices"):
             if key in msg:
                 _TYPED_LIST(key, msg[key], seats)
