@@ -701,21 +701,27 @@ async def test_the_creators_options_outlive_a_change_of_seats_or_game() -> None:
                 except NoMatches:
                     assert not mounted(select), "a select that stays failed to take a value"
 
-        await lobby.session.request("configure", options={"limit": 150, "first": 2})
+        await lobby.session.request("configure",
+                                    options={"limit": 150, "first": 2, "away_bot": "30s"})
         await until(pilot, lambda: lobby.table["options"]["first"] == 2, "the options")
         # Two seats: seat 3 cannot start any more; the limit stays as chosen.
         await choose("#lobby-seat-count", 2)
         await until(pilot, lambda: len(lobby.table["seats"]) == 2, "two seats")
         assert lobby.table["options"] == {"match": True, "limit": 150, "first": None,
-                                          "bots": "normal", "away_bot": "off"}
-        # Another game and back: this lobby remembers what GET OUT! was set to.
+                                          "bots": "normal", "away_bot": "30s"}
+        # Another game and back: this lobby remembers what GET OUT! was set to, and the
+        # away bot is the table's whatever its game (it was turned off at a change).
         await choose("#lobby-game", "gotfive")
         await until(pilot, lambda: lobby.table["game"] == "gotfive", "Got Five!")
+        assert lobby.table["options"]["away_bot"] == "30s"
+        await lobby.session.request("configure", options={"away_bot": "2m"})
+        await until(pilot, lambda: lobby.table["options"]["away_bot"] == "2m", "away bot")
         await lobby.session.request("configure", options={"hints": "count"})
         await until(pilot, lambda: lobby.table["options"]["hints"] == "count", "hints")
         await choose("#lobby-game", "getout")
         await until(pilot, lambda: lobby.table["game"] == "getout", "GET OUT! again")
         assert lobby.table["options"]["limit"] == 150
+        assert lobby.table["options"]["away_bot"] == "2m"
         await choose("#lobby-game", "gotfive")
         await until(pilot, lambda: lobby.table["game"] == "gotfive", "Got Five! again")
         assert lobby.table["options"]["hints"] == "count"

@@ -421,8 +421,10 @@ class LobbyScreen(SparingFooter, SessionScreen):
         if (game, count) == self._config[:2]:
             return
         self._options_by_game[old_game] = old_options
+        options = self._options_by_game.get(game, preset_options(game))
+        # The away bot is the table's, not the game's (every game has it): it stays as set.
         options = fitting_options(game, count,
-                                  self._options_by_game.get(game, preset_options(game)))
+                                  {**options, "away_bot": old_options.get("away_bot", "off")})
         self.send("configure", game=game, seats=count,
                   options=table_options(game, count, options))
 
