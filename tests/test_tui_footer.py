@@ -751,6 +751,45 @@ async def test_every_answer_of_a_summary_is_whole_on_a_narrow_terminal(width: in
         assert len(rows) == (4 if width == 45 else 1)
 
 
+@pytest.mark.parametrize(("size", "guest"), [((80, 24), True), ((80, 24), False),
+                                             ((45, 30), False)])
+async def test_a_long_summary_keeps_who_won_and_its_answers_in_sight(
+        size: tuple[int, int], guest: bool) -> None:
+    """At 80×24 a guest's end of a long Got Five! game (every clue, and the words on what
+    the creator may do) was taller than the screen: the dialog scrolled to its focused
+    answer and its headline, who won, was out of sight. The body gives up the rows."""
+    from textual.app import App
+    from textual.containers import VerticalScroll
+    from textual.widgets import Button, Label
+
+    from tui.screens.summary import GUEST_AT_END, Choice, SummaryScreen
+
+    class Host(App[None]):
+        CSS_PATH = str(Path(__file__).parent.parent / "tui" / "app.tcss")
+
+    app = Host()
+    async with app.run_test(size=size) as pilot:
+        choices = [] if guest else [Choice("rematch", "Rematch"), Choice("lobby", "Lobby")]
+        summary = SummaryScreen("🏆 Bot 2 wins: named all five!",
+                                [f"{i}. a clue" for i in range(1, 40)], choices,
+                                waiting=GUEST_AT_END if guest else None, id="gotfive-over")
+        summary.offer_together(lambda: None if guest else "Review", lambda: None)
+        await app.push_screen(summary)
+        dialog = summary.query_one(".dialog")
+        headline = summary.query_one(".question", Label)
+
+        def in_sight() -> bool:
+            shown = dialog.content_region
+            return (all(shown.contains_region(w.region)
+                        for w in (headline, *summary.query(Button).results(Button)))
+                    and summary.scrolls())
+
+        await until(pilot, in_sight, "who won and every answer in sight")
+        await pilot.press("down")  # (the body still scrolls, and the rest stays)
+        assert summary.query_one(".summary-body", VerticalScroll).scroll_y == 1
+        assert in_sight()
+
+
 async def test_a_key_typed_for_the_table_as_the_game_ends_is_asked_again(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Got Five!'s r reveals; a summary's r asks for a rematch. A player typing r for the

@@ -167,6 +167,7 @@ class SummaryScreen(ModalScreen[str | None]):
                 with contextlib.suppress(MountError):  # (gone between the two lines)
                     await buttons.mount(Button("Review (v)", id="review", compact=True),
                                         before="#close")
+                self.call_after_refresh(self._fit_answers)
                 self.refresh_bindings()
 
     def moved_on(self, words: str) -> None:
@@ -230,8 +231,20 @@ class SummaryScreen(ModalScreen[str | None]):
     def on_resize(self, event: events.Resize) -> None:
         """A new size may make the body fit, or not; on a narrow terminal the answers
         go one under another (in a row they ran off the dialog's edge)."""
+        for body in self.query(".summary-body").results(VerticalScroll):
+            body.styles.max_height = None  # (its stylesheet's room, then fitted again)
         self.call_after_refresh(self._fit_answers)
         self.call_after_refresh(self.refresh_bindings)
+
+    def _fit_body(self) -> None:
+        """The body gives up the rows the dialog lacks: on a short terminal the dialog
+        scrolled to its focused answer, and the headline (who won) went out of sight."""
+        for dialog in self.query(".dialog").results(Vertical):
+            over = dialog.max_scroll_y
+            for body in dialog.query(".summary-body").results(VerticalScroll):
+                if over > 0:
+                    body.styles.max_height = max(3, body.outer_size.height - over)
+                    dialog.scroll_home(animate=False)
 
     def _fit_answers(self) -> None:
         """The answers in a row where the row holds them (the focused one's marks ▸ ◂
@@ -243,6 +256,7 @@ class SummaryScreen(ModalScreen[str | None]):
             needed = (sum(width + 2 for width in labels) + len(labels) - 1
                       + cell_len("".join(FOCUS_MARKS)))
             self.set_class(needed > row.content_region.width, "-narrow")
+        self.call_after_refresh(self._fit_body)  # (once laid out with the answers so)
 
     def scrolls(self) -> bool:
         """True if the body is longer than its room (the keys scroll it)."""
