@@ -982,13 +982,13 @@ async def test_the_public_row_keeps_every_colours_supply_in_sight(width: int) ->
         assert len(lines) == (2 if width in (45, 72) else 1) == row.size.height, lines
         assert all(len(line.rstrip()) <= width for line in lines), lines
         line = lines[-1]
-        assert line.rstrip().endswith("E10")
+        assert line.rstrip().endswith("10E")
         # "Face down" at every width: never '│ down A6', which read as a direction.
         assert "face down" in line.lower(), line
         assert tile_label(58) in lines[0]
         spans = row.spans()[1]
         colour = next(sp for sp in spans if sp.kind == "colour" and sp.value == 4)
-        assert colour.line == len(lines) - 1 and line[colour.start:colour.start + 3] == "E10"
+        assert colour.line == len(lines) - 1 and line[colour.start:colour.start + 3] == "10E"
         await pilot.click(PublicRow, offset=(colour.start + 1, colour.line))
         await until(pilot, lambda: clicked == [4], "the click on E")
         # Fewer tiles: back on one line.
@@ -1013,7 +1013,8 @@ def test_the_face_down_piles_are_face_down_at_every_width() -> None:
         assert "face down" in text.lower() and "supply" not in text, (width, text)
         assert all(len(line.rstrip()) <= width for line in text.split("\n")), text
     at_80 = row.spans(78)[0].plain
-    assert "│ face down A7 B4 C8 D8 E8" in at_80 and "\n" not in at_80, at_80
+    # (A count first: "A7" read as the tile A with the number 7.)
+    assert "│ face down 7A 4B 8C 8D 8E" in at_80 and "\n" not in at_80, at_80
 
 
 def test_on_a_phone_the_public_tiles_go_on_to_another_line_whole() -> None:

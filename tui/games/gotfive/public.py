@@ -113,8 +113,11 @@ class PublicRow(TextLines):
             style = colour_style(colour) if count else "dim"
             if self.revealing and count:
                 style += " reverse"
+            # "9A": nine A tiles, count first ("A9" read as a tile, A with the number 9;
+            # "A×9" took the room of the sixth public tile at 80 columns).
+            out.append(str(count), style="" if count else "dim")
             out.append(LETTERS[colour], style=style)
-            out.append(f"{count} ", style="" if count else "dim")
+            out.append(" ")
             spans.append(Span(line, start, out.cell_len - left, "colour", colour))
         return out, spans
 
