@@ -19,7 +19,12 @@ Design choices the contract leaves open:
   ascending), ``supply`` (face-down count per colour), ``clues`` (every clue, oldest
   first, in the contract's shape), ``announcements`` (every "Got Five!" called, with
   the numbers named and whether they were right), ``out`` (per seat), ``winners``,
-  ``auto_cross`` and — in a seat's own view only — ``marks`` (``{"17": "cross"}``).
+  ``auto_cross`` (in a seat's own view that seat's setting, else the table's) and — in
+  a seat's own view only — ``marks`` (``{"17": "cross"}``).
+* Auto-crossing is each player's setting (RULES.md, a Decision): the table option
+  ``auto_cross`` is where every seat starts, and ``{"type": "auto_cross", "on": bool}``
+  turns it on or off for the acting seat alone (any seat, in or out, while the game
+  runs; private, like a mark).
 * Marks policy: with ``auto_cross`` on, every number the seat can see (public row,
   every clue tile, every other rack) shows as crossed and stays crossed; a manual
   ``circle`` or clear on such a number is refused (``IllegalAction``), a manual
@@ -115,6 +120,8 @@ class GotFive(Game):
         self.announcements: list[dict[str, Plain]] = []
         self.out: list[bool] = [False] * seats
         self.marks: list[dict[int, str]] = [{} for _ in range(seats)]
+        #: Each seat's own auto-cross setting, from the table's option.
+        self.auto_cross: list[bool] = [bool(options["auto_cross"])] * seats
         self.winners: list[int] | None = None
         self.reason: str | None = None
         first = options["first"]
@@ -182,7 +189,7 @@ class GotFive(Game):
     def board(self, seat: int) -> dict[str, str]:
         """``seat``'s private board as the view shows it: ``{"17": "cross", ...}``."""
         marks = dict(self.marks[seat])
-        if self.options["auto_cross"]:
+        if self.auto_cross[seat]:
             for n in self.visible_to(seat):
                 marks[n] = "cross"
         return {_KEY[n]: marks[n] for n in sorted(marks)}
@@ -208,20 +215,26 @@ class GotFive(Game):
                             {"type": "compare", "tile": n, "position": p} for p in range(RACK)
                         ]
             actions.append({"type": "announce"})
-        actions.append({"type": "mark"})
+        actions += [{"type": "mark"}, {"type": "auto_cross"}]
         return actions
 
     def _act(self, seat: int, action: Action, now: float) -> list[Event]:
         kind = action["type"]
-        if kind not in ("reveal", "sort", "compare", "announce", "mark"):
+        if kind not in ("reveal", "sort", "compare", "announce", "mark", "auto_cross"):
             raise IllegalAction(
                 f"unknown action {kind!r}; Got Five! knows reveal, sort, compare, "
-                f"announce and mark"
+                f"announce, mark and auto_cross"
             )
         if self.over:
             raise IllegalAction(f"the game is over; {kind!r} is not possible now")
         if kind == "mark":
             return self._mark(seat, action)
+        if kind == "auto_cross":
+            _only_keys(action, {"type", "on"})
+            if not isinstance(action.get("on"), bool):
+                raise IllegalAction("an auto_cross action needs 'on': true or false")
+            self.auto_cross[seat] = action["on"]
+            return []  # (a private board, as a mark)
         if self.out[seat]:
             raise IllegalAction(f"seat {seat} is out of the game")
         if kind == "announce":
@@ -328,14 +341,10 @@ class GotFive(Game):
         mark = action["mark"]
         if mark is not None and mark not in MARKS:
             raise IllegalAction(f"mark must be 'cross', 'circle' or None, not {mark!r}")
-        if (
-            self.options["auto_cross"]
-            and mark != "cross"
-            and n in self.visible_to(seat)
-        ):
+        if self.auto_cross[seat] and mark != "cross" and n in self.visible_to(seat):
             raise IllegalAction(
                 f"you can see {n}, so auto-cross keeps it crossed "
-                f"(a table without auto_cross lets you mark it by hand)"
+                f"(turn your auto_cross off to mark it by hand)"
             )
         if mark is None:
             self.marks[seat].pop(n, None)
@@ -368,7 +377,8 @@ class GotFive(Game):
             ],
             "out": list(self.out),
             "winners": list(self.winners) if self.winners is not None else None,
-            "auto_cross": self.options["auto_cross"],
+            "auto_cross": (self.options["auto_cross"] if seat is None
+                           else self.auto_cross[seat]),
         }
         if self.options.get("bots", "strong") != "strong":
             view["bots"] = self.options["bots"]
@@ -418,6 +428,7 @@ class GotFive(Game):
             "out": list(self.out),
             # Plain data wants str keys: marks travel as [[n, mark], ...].
             "marks": [[[n, m] for n, m in sorted(board.items())] for board in self.marks],
+            "auto_cross": list(self.auto_cross),
             "winners": self.winners,
             "reason": self.reason,
             "turn": self.turn,
@@ -432,6 +443,9 @@ class GotFive(Game):
         self.announcements = [dict(a, numbers=list(a["numbers"])) for a in state["announcements"]]
         self.out = list(state["out"])
         self.marks = [{n: m for n, m in board} for board in state["marks"]]
+        # (A snapshot from before the setting was each player's: the table's for all.)
+        self.auto_cross = [bool(on) for on in state.get(
+            "auto_cross", [self.options["auto_cross"]] * len(self.racks))]
         self.winners = list(state["winners"]) if state["winners"] is not None else None
         self.reason = state["reason"]
         self.turn = state["turn"]

@@ -40,9 +40,9 @@ MAX_DEPTH = 4
 MAX_SEED = 2**64
 
 #: Actions that change only the acting seat's own view (a Got Five! mark on one's own
-#: board): private to that seat while the game runs, and in its record after (RULES.md:
-#: marks are "sent to nobody else").
-PRIVATE_ACTIONS = frozenset({("gotfive", "mark")})
+#: board, one's own auto-cross): private to that seat while the game runs, and in its
+#: record after (RULES.md: marks are "sent to nobody else").
+PRIVATE_ACTIONS = frozenset({("gotfive", "mark"), ("gotfive", "auto_cross")})
 #: A seat's ``who`` in a record: whose it was, as :func:`who` digests a host's player id.
 WHO_LENGTH = 32
 

@@ -52,7 +52,7 @@ from engine.getit import arrangement
 #: The actions random-legal play may choose although their content is free.
 FILLED = {"arrange", "say"}
 #: Free-content actions random-legal play leaves alone.
-SKIPPED = {"announce", "mark"}
+SKIPPED = {"announce", "mark", "auto_cross"}
 
 OPTIONS: dict[str, dict[str, Any]] = {
     "getout": {},

@@ -39,7 +39,8 @@ GOLDEN = ROOT / "tests" / "golden"
 #: (file name, game, seats, seed, options, steps). Get It! is played with a timer that
 #: runs out (two rounds lost on time) and untimed at a level with every special card
 #: (the seed is one whose play peeks and talks); GET OUT! into a match's second round;
-#: Got Five! with clues of every kind, marks and a wrong announcement.
+#: Got Five! with clues of every kind, marks, auto-cross set by players and a wrong
+#: announcement.
 TRACES: list[tuple[str, str, int, int, dict[str, Any], int]] = [
     ("getout-3-seed1", "getout", 3, 1, {"limit": 40}, 90),
     ("getit-4-seed31-level5", "getit", 4, 31, {"level": 5, "timer": 0}, 94),
@@ -98,7 +99,7 @@ def choose(game: Game, rng: random.Random) -> tuple[int, Action] | None:
     cards; now and then it lets time pass instead, so a timer runs out.
     """
     movers = [(s, a) for s in range(game.seats) for a in game.legal_actions(s)
-              if a["type"] != "mark"]
+              if a["type"] not in ("mark", "auto_cross")]
     view = game.view(None)
     if view["game"] == "getit" and view["phase"] == "play":
         if rng.random() < 0.08:
@@ -146,10 +147,13 @@ def record(game_id: str, seats: int, seed: int, options: dict[str, Any],
             step: dict[str, Any] = {"advance": now, "events": game.advance(now)}
         else:
             seat, action = move
-            if rng.random() < 0.1 and game_id == "gotfive":
+            if rng.random() < 0.15 and game_id == "gotfive":
                 seat = rng.randrange(seats)
-                action = {"type": "mark", "n": rng.randint(1, 60),
-                          "mark": rng.choice(["cross", "circle", None])}
+                if rng.random() < 0.4:  # (a player turns their own auto-cross off or on)
+                    action = {"type": "auto_cross", "on": rng.random() < 0.5}
+                else:
+                    action = {"type": "mark", "n": rng.randint(1, 60),
+                              "mark": rng.choice(["cross", "circle", None])}
             try:
                 events = game.act(seat, action, now)
             except engine.IllegalAction as refused:

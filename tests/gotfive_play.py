@@ -105,16 +105,19 @@ def choose(
     """One legal action by some seat, as a random table might play it.
 
     Mostly the seat on turn plays a listed action; now and then any seat marks its
-    board, and with chance ``announce`` a seat announces (a quarter of the time right).
+    board (or turns its auto-cross off or on), and with chance ``announce`` a seat
+    announces (a quarter of the time right).
     With ``announce=0`` only the no-tiles-left rule ends the game.
     """
     roll = rng.random()
     active = game.active()
     if roll < 0.05:
         seat = rng.randrange(game.seats)
+        if roll < 0.01:  # (a player turns their own auto-cross off or on)
+            return seat, {"type": "auto_cross", "on": not game.auto_cross[seat]}
         n = rng.randint(1, 60)
         mark = rng.choice(["cross", "circle", None])
-        if game.options["auto_cross"] and n in game.visible_to(seat):
+        if game.auto_cross[seat] and n in game.visible_to(seat):
             mark = "cross"
         return seat, {"type": "mark", "n": n, "mark": mark}
     if roll < 0.05 + announce:

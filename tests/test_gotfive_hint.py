@@ -330,10 +330,16 @@ def test_the_host_command_reads_hints_as_a_choice(text: str, value: str) -> None
 
     parser = build_parser()
     args = parser.parse_args(["host", "--game", "gotfive", "--option", text,
-                              "--option", "auto_cross=off", "--mdns-interface", "127.0.0.1"])
+                              "--mdns-interface", "127.0.0.1"])
     check_host_args(args)
     assert args.options["hints"] == value
-    assert args.options["auto_cross"] is False
+
+
+def test_the_host_command_says_auto_cross_is_each_players(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert_usage_error(["host", "--game", "gotfive", "--option", "auto_cross=off"],
+                       "option 'auto_cross' is not the table's: each player sets their own "
+                       "auto-cross, in Settings or with - at the table", capsys)
 
 
 def test_the_host_command_refuses_a_wrong_hints_value(capsys: pytest.CaptureFixture[str]) -> None:

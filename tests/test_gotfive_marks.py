@@ -95,6 +95,43 @@ def test_without_auto_cross_the_board_holds_only_what_was_marked() -> None:
     assert game.view(0)["marks"] == {}
 
 
+def test_auto_cross_is_each_players_own_setting() -> None:
+    """RULES.md: auto-crossing is a player setting, on by default. The table's option is
+    where every seat starts; a seat turns its own off or on, and no one else's."""
+    game = stacked(3, supply={3: [59]})
+    seen = crossed(game.view(1))
+    game.act(1, {"type": "auto_cross", "on": False})
+    assert game.view(1)["auto_cross"] is False and game.view(1)["marks"] == {}
+    assert game.view(0)["auto_cross"] is True and crossed(game.view(0))
+    assert game.view(None)["auto_cross"] is True  # (spectators: the table's)
+    # Off, the seat marks what it sees by hand, circles included; its marks stay when
+    # it turns auto-cross on again, under the crosses of what it sees.
+    some = min(seen)
+    game.act(1, {"type": "mark", "n": some, "mark": "circle"})
+    game.act(1, {"type": "mark", "n": 6, "mark": "circle"})
+    game.act(0, {"type": "reveal", "colour": 3})
+    assert game.view(1)["marks"] == {str(some): "circle", "6": "circle"}
+    assert "59" in game.view(2)["marks"]
+    game.act(1, {"type": "auto_cross", "on": True})
+    assert crossed(game.view(1)) == seen | {59} and game.view(1)["marks"]["6"] == "circle"
+    # Any seat may set its own at any time the game runs, out of the game too.
+    game.act(2, {"type": "announce", "numbers": [1, 2, 3, 4, 5]})
+    game.act(2, {"type": "auto_cross", "on": False})
+    assert game.view(2)["auto_cross"] is False
+
+
+@pytest.mark.parametrize("bad", [
+    {"type": "auto_cross"}, {"type": "auto_cross", "on": 1},
+    {"type": "auto_cross", "on": "no"}, {"type": "auto_cross", "on": True, "seat": 2},
+])
+def test_a_malformed_auto_cross_is_refused_and_changes_nothing(bad: dict[str, object]) -> None:
+    game = stacked(3)
+    before = game.view(0)
+    with pytest.raises(IllegalAction):
+        game.act(0, bad)
+    assert game.view(0) == before
+
+
 def test_an_out_seat_may_still_mark_while_the_game_runs() -> None:
     game = stacked(3)
     game.act(2, {"type": "announce", "numbers": [1, 2, 3, 4, 5]})
@@ -106,7 +143,9 @@ def test_marks_survive_snapshot_and_restore() -> None:
     game = stacked(3, auto_cross=False)
     game.act(0, {"type": "mark", "n": 40, "mark": "circle"})
     game.act(1, {"type": "mark", "n": 3, "mark": "cross"})
+    game.act(2, {"type": "auto_cross", "on": True})
     copy = engine.restore(game.snapshot())
     for seat in range(3):
         assert copy.view(seat) == game.view(seat)
     assert copy.view(0)["marks"] == {"40": "circle"}
+    assert [copy.view(s)["auto_cross"] for s in range(3)] == [False, False, True]

@@ -101,7 +101,8 @@ def test_reveal_lists_only_colours_with_face_down_tiles() -> None:
     rest = [n for n in range(1, 61) if n not in ON_TWO_RACKS and colour_of(n) != 4]
     game = stacked(2, public=rest)
     assert game.legal_actions(0) == [
-        {"type": "reveal", "colour": 4}, {"type": "announce"}, {"type": "mark"}
+        {"type": "reveal", "colour": 4}, {"type": "announce"}, {"type": "mark"},
+        {"type": "auto_cross"},
     ]
     with pytest.raises(IllegalAction, match="no face-down"):
         game.act(0, {"type": "reveal", "colour": 0})
@@ -198,8 +199,10 @@ def test_legal_actions_list_concrete_moves() -> None:
         *({"type": "reveal", "colour": c} for c in range(5)),
         {"type": "announce"},
         {"type": "mark"},
+        {"type": "auto_cross"},
     ]
-    assert game.legal_actions(1) == [{"type": "announce"}, {"type": "mark"}]
+    assert game.legal_actions(1) == [{"type": "announce"}, {"type": "mark"},
+                                     {"type": "auto_cross"}]
     game.act(0, {"type": "reveal", "colour": 0})
     legal = game.legal_actions(0)
     assert [a for a in legal if a["type"] == "sort"] == [
@@ -208,8 +211,8 @@ def test_legal_actions_list_concrete_moves() -> None:
     assert [a for a in legal if a["type"] == "compare"] == [
         {"type": "compare", "tile": n, "position": p} for n in game.public for p in range(5)
     ]
-    assert len(game.public) == 6 and len(legal) == 6 * 6 + 2
-    assert legal[-2:] == [{"type": "announce"}, {"type": "mark"}]
+    assert len(game.public) == 6 and len(legal) == 6 * 6 + 3
+    assert legal[-3:] == [{"type": "announce"}, {"type": "mark"}, {"type": "auto_cross"}]
 
 
 def test_no_tiles_left_leaves_only_announcing() -> None:
@@ -222,7 +225,8 @@ def test_no_tiles_left_leaves_only_announcing() -> None:
     view = game.view(0)
     assert view["phase"] == "announce" and view["public"] == [] and view["supply"] == [0] * 5
     seat = view["turn"]
-    assert game.legal_actions(seat) == [{"type": "announce"}, {"type": "mark"}]
+    assert game.legal_actions(seat) == [{"type": "announce"}, {"type": "mark"},
+                                        {"type": "auto_cross"}]
     for bad in ({"type": "reveal", "colour": 0}, {"type": "sort", "tile": 3}):
         with pytest.raises(IllegalAction, match="only move"):
             game.act(seat, bad)
@@ -269,9 +273,9 @@ def test_wrong_announcement_puts_the_seat_out_and_shows_its_rack() -> None:
         assert view["out"] == [False, True, False]
         assert view["racks"][1] == [tile(n) for n in RACKS[1]]
         assert view["announcements"] == [{"seat": 1, "numbers": wrong, "right": False}]
-    # Seat 0's turn goes on; the out seat can only mark.
+    # Seat 0's turn goes on; the out seat can only mark (and set its auto-cross).
     assert game.view(0)["turn"] == 0 and game.view(0)["phase"] == "clue"
-    assert game.legal_actions(1) == [{"type": "mark"}]
+    assert game.legal_actions(1) == [{"type": "mark"}, {"type": "auto_cross"}]
     for action in ({"type": "announce", "numbers": RACKS[1]}, {"type": "reveal", "colour": 1}):
         with pytest.raises(IllegalAction, match="out"):
             game.act(1, action)

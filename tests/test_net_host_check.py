@@ -26,7 +26,7 @@ def played(game_id: str, seats: int = 3, moves: int = 40, seed: int = 4) -> engi
     rng = random.Random(seed)
     for step in range(moves):
         choices = [(s, a) for s in range(seats) for a in game.legal_actions(s)
-                   if a["type"] not in ("say", "announce", "next_round", "mark")]
+                   if a["type"] not in ("say", "announce", "next_round", "mark", "auto_cross")]
         if not choices:
             break
         seat, action = rng.choice(choices)

@@ -212,11 +212,20 @@ async def test_settings_are_checked_and_saved(config_dir: Path) -> None:
         assert ("192.0.2.44 is not an address of this computer"
                 in str(app.screen.query_one("#settings-error").render()))
         mdns.value = "127.0.0.1"
+        # Got Five!'s auto-cross is each player's own (RULES.md): on until turned off.
+        auto = app.screen.query_one("#auto-cross", Switch)
+        state = app.screen.query_one("#auto-cross-state", Label)
+        assert auto.value is True and str(state.render()) == "on"  # (in words: mono)
+        auto.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: auto.value is False and str(state.render()) == "off",
+                    "auto-cross off")
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, MenuScreen)
     saved, problem = Settings.load()
     assert problem is None
     assert saved.name == "Zoë" and saved.mdns_interfaces == ["127.0.0.1"]
+    assert saved.auto_cross is False and app.settings.auto_cross is False
 
 
 async def test_an_error_of_the_setup_form_goes_when_the_form_changes() -> None:
@@ -279,12 +288,12 @@ async def test_the_setup_form_shows_focus_without_colour() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("s")
-        await choose_game(pilot, "gotfive")
+        await choose_game(pilot, "getout")
         game = app.screen.query_one("#game", Select)
         game.focus()
         await pilot.pause()
         assert "reverse" in str(game.query_one(SELECT_CURRENT).styles.text_style)
-        switch = app.screen.query_one("#opt-auto_cross", Switch)
+        switch = app.screen.query_one("#opt-match", Switch)
         assert switch.styles.border_top[0] != "heavy"
         switch.focus()
         await pilot.pause()
@@ -1589,3 +1598,13 @@ async def test_dialogs_show_a_name_from_the_host_as_it_is() -> None:
             assert "[/]" in shown or "[@click=app.quit]Bob[/]" in shown, shown
             app.pop_screen()
         assert app.is_running
+
+
+def test_a_saved_settings_file_is_named_from_the_home_directory() -> None:
+    """The toast named the whole path, broken inside the file's name at 80 columns."""
+    from tui.screens.settings import home_relative
+
+    assert home_relative(Path.home() / ".config" / "hiddenhand" / "settings.json") == \
+        "~/.config/hiddenhand/settings.json"
+    assert home_relative(Path("/etc/hiddenhand/settings.json")) == \
+        "/etc/hiddenhand/settings.json"

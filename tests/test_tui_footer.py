@@ -60,8 +60,8 @@ async def test_at_80_columns_the_creator_sees_start_in_the_lobby_footer() -> Non
         # Every key drawn whole: the footer ended in a bare "n" (its words cut off).
         footer = lobby.query_one(TableFooter)
         assert labels == [entry.description for entry in footer.entries], labels
-        await pilot.press("ctrl+r")  # ready: ^r now says what it does, as its button
-        await until(pilot, lambda: "Not ready" in footer_labels_in_view(app), "Not ready")
+        # The creator starts: no Ready of theirs (it stood beside their "starts").
+        assert not any("eady" in label for label in labels), labels
         await pilot.press("n")  # the name line: Enter renames
         await until(pilot, lambda: "Rename" in footer_labels_in_view(app), "Enter renames")
 
@@ -788,6 +788,30 @@ async def test_a_long_summary_keeps_who_won_and_its_answers_in_sight(
         await pilot.press("down")  # (the body still scrolls, and the rest stays)
         assert summary.query_one(".summary-body", VerticalScroll).scroll_y == 1
         assert in_sight()
+
+
+async def test_a_notice_over_a_summary_leaves_its_answers_in_sight() -> None:
+    """A "Bob asks for a rematch" toast at the foot of the screen covered the summary's
+    Rematch button at 80×24: over a summary, notices go at the top."""
+    from textual.app import App
+    from textual.widgets import Button
+
+    from tui.screens.summary import Choice, SummaryScreen
+
+    class Host(App[None]):
+        CSS_PATH = str(Path(__file__).parent.parent / "tui" / "app.tcss")
+
+    app = Host()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        summary = SummaryScreen("🏆 Bot 2 wins: named all five!",
+                                [f"{i}. a clue" for i in range(1, 40)],
+                                [Choice("rematch", "Rematch"), Choice("lobby", "Lobby")])
+        await app.push_screen(summary)
+        summary.notify("Bob asks for a rematch: press r to play again with everyone.")
+        toasts = await until(pilot, lambda: [w for w in summary.query("Toast")
+                                             if w.region.height], "the notice")
+        buttons = list(summary.query(Button).results(Button))
+        assert buttons and not any(t.region.overlaps(b.region) for t in toasts for b in buttons)
 
 
 async def test_a_key_typed_for_the_table_as_the_game_ends_is_asked_again(

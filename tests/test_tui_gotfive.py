@@ -59,9 +59,10 @@ def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "config"
 
 
-def solo_app(seats: int = 3, **options: Any) -> HiddenHandApp:
+def solo_app(seats: int = 3, *, auto_cross: bool = True, **options: Any) -> HiddenHandApp:
+    """A solo table of ``seats``, Ann first; ``auto_cross`` is Ann's own setting."""
     rng = random.Random(11)
-    return HiddenHandApp(Settings(name="Ann"), bot_delay=0.01,
+    return HiddenHandApp(Settings(name="Ann", auto_cross=auto_cross), bot_delay=0.01,
                          seed_source=lambda: rng.getrandbits(62),
                          solo={"game_id": "gotfive", "seats": seats,
                                "options": {"first": 0, **options}})
@@ -1224,8 +1225,53 @@ async def test_space_on_a_number_in_sight_says_it_stays_crossed() -> None:
         marks = dict(screen.marks)
         await pilot.press("space")
         await until(pilot, lambda: notices.messages(), "a word on the cell")
-        assert notices.messages()[-1] == f"You can see {n}: auto-cross keeps it crossed."
+        assert notices.messages()[-1] == (f"You can see {n}: auto-cross keeps it crossed "
+                                          "(- turns auto-cross off).")
         assert screen.marks == marks and n in screen.locked()
+
+
+def test_auto_cross_from_a_damaged_settings_file_is_on(config_dir: Path) -> None:
+    import json
+
+    config_dir.mkdir(parents=True, exist_ok=True)
+    for bad, kept in ((0, True), ("no", True), (None, True), ([], True), (False, False)):
+        (config_dir / "settings.json").write_text(json.dumps({"auto_cross": bad}))
+        settings, problem = Settings.load()
+        assert settings.auto_cross is kept and problem is None
+
+
+async def test_auto_cross_is_the_players_own_setting_and_minus_turns_it_off(
+        config_dir: Path) -> None:
+    """RULES.md: auto-crossing is a player setting, on by default (it was the table
+    creator's option). The seat starts as Settings say; - turns it off for us alone, says
+    so, lets us circle a number in sight, and is kept for the next game."""
+    from .tui_support import Notices
+
+    app = HiddenHandApp(Settings(name="Ann", auto_cross=False), bot_delay=0.01,
+                        seed_source=lambda: 11,
+                        solo={"game_id": "gotfive", "seats": 3, "options": {"first": 0}})
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
+        screen = await my_turn(pilot)
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
+        await until(pilot, lambda: table.game.auto_cross == [False, True, True]
+                    and screen.view.get("auto_cross") is False, "our seat as Settings say")
+        await until(pilot, lambda: not screen.locked() and not screen.view.get("marks"),
+                    "an empty board")
+        await pilot.press("minus")
+        await until(pilot, lambda: table.game.auto_cross[0] and screen.locked(),
+                    "auto-cross on")
+        assert any(m.startswith("Auto-cross on") for m in notices.messages())
+        assert Settings.load()[0].auto_cross is True
+        n = min(screen.locked())
+        await pilot.press("minus")
+        await until(pilot, lambda: not screen.locked() and table.game.auto_cross[0] is False,
+                    "auto-cross off again")
+        await goto(pilot, screen, n)
+        await pilot.press("o")  # a number in sight, circled by hand
+        await until(pilot, lambda: screen.view["marks"].get(str(n)) == "circle", "the circle")
+        assert Settings.load()[0].auto_cross is False and app.settings.auto_cross is False
 
 
 async def test_a_table_gone_for_good_stops_asking_for_a_reveal() -> None:

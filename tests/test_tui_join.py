@@ -333,8 +333,8 @@ async def test_on_a_box_the_list_says_when_it_closes_then_that_it_did_and_looks_
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             await until(pilot, lambda: countdowns(app) == 0, "no countdown")
             clock.advance(1200)
-            await pilot.press("ctrl+r")  # and the seat is kept: ready goes through
-            await until(pilot, lambda: host.tables["t1"].seats[0].ready, "Ann ready")
+            await pilot.press("ctrl+b")  # and the seat is kept: her request goes through
+            await until(pilot, lambda: host.tables["t1"].seats[1].kind == "bot", "Ann's bot")
 
 
 async def test_an_address_typed_with_the_list_in_focus_goes_into_the_address_field(

@@ -39,6 +39,7 @@ from tui.games.getout.screen import GetOutScreen
 from tui.screens.lobby import LobbyScreen
 from tui.session import Session
 from tui.settings import recall_seat
+from tui.widgets.lobby_seats import may_ready
 from tui.widgets.log import TableLog
 from tui.widgets.options_form import OptionsForm
 
@@ -298,10 +299,28 @@ async def test_a_spectators_rename_does_not_stop_the_players_screen() -> None:
         await bob.connect()
         await bob.join(table_id)
         await until(pilot, lambda: seat_names(lobby)[1] == "Bob", "Bob in the lobby")
-        await pilot.press("ctrl+r")
-        await until(pilot, lambda: lobby.table["seats"][0]["ready"], "our ready mark")
+        await pilot.press("slash", "h", "i", "enter")  # (the screen still takes keys)
+        await until(pilot, lambda: any(str(line.text).endswith("hi") for line in chat.lines),
+                    "our chat line")
         await eve.close()
         await bob.close()
+
+
+async def test_the_creator_has_no_ready_key_but_after_a_rematch_may_hold_the_deal() -> None:
+    """The creator starts: a Ready button beside their "starts" read as a step they had
+    missed. A rematch makes them ready, and then "Not ready" holds the deal back."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await open_lobby(app, pilot, seats=2)
+        assert lobby.is_creator
+        assert not lobby.query_one("#ready").display and "toggle_ready" not in footer_keys(app)
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert not lobby.table["seats"][0]["ready"]
+        table = dict(lobby.table)
+        table["seats"] = [dict(table["seats"][0], ready=True), *table["seats"][1:]]
+        assert may_ready(table, 0) and not may_ready(table, None)
+        assert may_ready({**table, "creator": 1}, 0)  # anyone else: always
 
 
 async def test_players_see_who_is_watching_in_the_header_and_the_log() -> None:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from tui.cli_arguments import COMMANDS, LIMIT_FLAGS, OPTION_COMMANDS
 from tui.cli_help import CommandParser, options_epilog
 from tui.cli_values import settable_options, typed_options
+from tui.games import APP_OPTION_WHY, app_options
 
 if TYPE_CHECKING:
     from engine import GameSpec
@@ -101,6 +102,8 @@ def checked_table(
     seats = seats if seats is not None else default_seats(spec)
     offered = sorted(o.name for o in settable_options(spec))
     for key, _raw in option_pairs:
+        if key in app_options(spec.id):
+            parser.error(f"option {key!r} is not the table's: {APP_OPTION_WHY[key]}")
         if key not in offered:
             parser.error(f"unknown option {key!r} for {spec.name}; allowed options: "
                          f"{', '.join(offered) or 'none'}")

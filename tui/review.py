@@ -64,6 +64,8 @@ def _move_words(game_id: str, seat: int, action: dict[str, Any], namer: Namer) -
     if kind == "mark":
         mark = {"cross": "✗", "circle": "○"}.get(str(action.get("mark")), "no mark")
         return f"{who} marked {action.get('n')} {mark} on their board"
+    if kind == "auto_cross":
+        return f"{who} turned auto-cross {'on' if action.get('on') else 'off'}"
     if kind == "next_round":
         return f"{who} went on to the next round"
     return f"{who}: {kind}"

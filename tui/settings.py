@@ -74,6 +74,9 @@ class Settings:
     last_table: dict[str, Any] | None = None
     #: The host:port last reached by hand on the Join screen: the field starts with it.
     last_address: str | None = None
+    #: Got Five!: cross off every number this player can see (RULES.md: "a player
+    #: setting, on by default"); the app sets its seat's so at every table.
+    auto_cross: bool = True
 
     @classmethod
     def load(cls) -> tuple[Settings, str | None]:
@@ -98,8 +101,10 @@ class Settings:
         if not (isinstance(address, str) and 0 < len(address) <= MAX_ADDRESS
                 and address.isprintable()):
             address = None  # (only a convenience, as above)
+        auto_cross = data.get("auto_cross", True)
         return cls(name=name, mdns_interfaces=interfaces, last_table=last,
-                   last_address=address), None
+                   last_address=address,
+                   auto_cross=auto_cross if isinstance(auto_cross, bool) else True), None
 
     def save(self) -> Path:
         """Write the settings atomically; returns the file's path."""

@@ -45,8 +45,15 @@ def form_hidden(game_id: str, *, hosted: bool) -> frozenset[str]:
     return app_options(game_id) | (frozenset() if hosted else frozenset({"away_bot"}))
 
 
-#: Options the app fills in itself, never shown in a form (Get It!'s Level X record).
-APP_OPTIONS: dict[str, frozenset[str]] = {"getit": frozenset({"best"})}
+#: Options the app fills in itself, never shown in a form (Get It!'s Level X record;
+#: Got Five!'s auto-cross, which each player sets for their own seat, RULES.md).
+APP_OPTIONS: dict[str, frozenset[str]] = {"getit": frozenset({"best"}),
+                                          "gotfive": frozenset({"auto_cross"})}
+#: Why each of them is not a table's to set (what a command line asking for one is told).
+APP_OPTION_WHY: dict[str, str] = {
+    "best": "the app keeps each player's Level X record itself",
+    "auto_cross": "each player sets their own auto-cross, in Settings or with - at the table",
+}
 
 
 def app_options(game_id: str) -> frozenset[str]:

@@ -40,7 +40,7 @@ from tui.widgets.buttons import show_label
 from tui.widgets.chat import LOBBY_CHAT, RENAME, for_touch
 from tui.widgets.footer import COMPACT_FOOTER_BELOW, SparingFooter, TableFooter
 from tui.widgets.limited_input import LimitedInput
-from tui.widgets.lobby_seats import LobbySeats, ready_hint
+from tui.widgets.lobby_seats import LobbySeats, may_ready, ready_hint
 from tui.widgets.log import TableLog
 from tui.widgets.options_form import (
     ChoiceSelect,
@@ -173,7 +173,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
         mine = next((s for s in table["seats"] if s["seat"] == self.my_seat), None)
         ready = self.query_one("#ready", Button)
         show_label(ready, "Not ready (^r)" if mine and mine["ready"] else "Ready (^r)")
-        ready.display = self.my_seat is not None  # a spectator has nothing to ready
+        ready.display = may_ready(self.table, self.my_seat)
         for widget in self.query(".creator"):
             widget.display = self.is_creator
         waits = ready_hint(table, self.my_seat)
@@ -249,7 +249,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
         if action in ("add_bot", "remove", "start"):
             return self.is_creator
         if action == "toggle_ready":
-            return self.my_seat is not None  # a spectator has no seat to ready
+            return may_ready(self.table, self.my_seat)
         if action == "sit":  # a spectator may sit down in a free seat, too
             return self.my_seat is not None or self.table.get("phase") == "lobby"
         return True

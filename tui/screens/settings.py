@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import getters, on
@@ -10,11 +11,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Header, Input, Label, Static
+from textual.widgets import Button, Header, Input, Label, Static, Switch
 
 from tui.settings import MAX_NAME, Settings, check_interfaces, clean_name
 from tui.widgets.footer import TableFooter
 from tui.widgets.limited_input import LimitedInput
+from tui.widgets.options_form import ToggleSwitch, switch_words
 from tui.widgets.text_line import TextLine
 
 if TYPE_CHECKING:
@@ -46,11 +48,23 @@ class SettingsScreen(Screen[None]):
                             "comma separated; empty = all)")
                 yield TextLine(", ".join(settings.mdns_interfaces), id="mdns",
                                placeholder=interfaces_unset(), compact=True)
+            yield Label("Got Five!: cross off every number you can see on your board "
+                        "(auto-cross; - at the table turns it off or on)", id="auto-cross-label")
+            with Horizontal(classes="switch-row"):
+                yield ToggleSwitch(settings.auto_cross, id="auto-cross")
+                # (In words too: a monochrome terminal shows the switch's state in no colour.)
+                yield Label(switch_words(settings.auto_cross), id="auto-cross-state",
+                            classes="switch-state")
             yield Static("", id="settings-error", markup=False, classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Save (ctrl+s)", id="save", variant="primary")
                 yield Button("Back (esc)", id="back")
         yield TableFooter()
+
+    @on(Switch.Changed, "#auto-cross")
+    def auto_cross_changed(self, event: Switch.Changed) -> None:
+        """The switch's state in words beside it."""
+        self.query_one("#auto-cross-state", Label).update(switch_words(event.value))
 
     @on(Button.Pressed, "#back")
     def back(self) -> None:
@@ -88,6 +102,7 @@ class SettingsScreen(Screen[None]):
                 return
         settings.name = name
         settings.mdns_interfaces = interfaces
+        settings.auto_cross = self.query_one("#auto-cross", Switch).value
         try:
             path = settings.save()
         except OSError as exc:
@@ -95,8 +110,17 @@ class SettingsScreen(Screen[None]):
             return
         # (A box's visitor is not told where on the box its files are.)
         self.app.notify("Settings saved." if self.app.box is not None
-                        else f"Settings saved to {path}", markup=False)
+                        else f"Settings saved in\n{home_relative(path)}", markup=False)
         self.app.pop_screen()
+
+
+def home_relative(path: Path) -> str:
+    """``path`` as a person writes it, ``~/…`` under their home: on a line of its own in
+    a toast it then fits 80 columns (the whole path broke inside the file's name)."""
+    try:
+        return f"~/{path.relative_to(Path.home())}"
+    except ValueError:
+        return str(path)
 
 
 def interfaces_unset() -> str:

@@ -16,6 +16,15 @@ def seat_mark(index: int, cursor: int) -> str:
     return f"{'▸' if index == cursor else ' '} {index + 1}"
 
 
+def may_ready(table: dict[str, Any], my_seat: int | None) -> bool:
+    """Whether Ready is ours to press: not a spectator's (no seat), nor the creator's,
+    who starts (a Ready beside "starts" read as a step they had missed) unless a rematch
+    made them ready: "Not ready" then holds the deal back."""
+    mine = next((s for s in table.get("seats") or [] if s.get("seat") == my_seat), None)
+    creator = table.get("creator")
+    return mine is not None and (my_seat != creator or bool(mine.get("ready")))
+
+
 def ready_hint(table: dict[str, Any], my_seat: int | None) -> str | None:
     """What the lobby tells a player once every seat is filled and every other person
     is ready: the one the start waits for, that it does (only the creator was told, when

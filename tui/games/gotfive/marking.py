@@ -23,6 +23,8 @@ from tui.screens.table import TableScreen
 
 #: What the board's title says of its keys (while no hint takes the room).
 BOARD_KEYS = "←↑↓→ · space ✗/○ · x/o mark, step → · <> ✗ rest of row"
+#: How to mark a number in sight by hand, said when auto-cross keeps it crossed.
+AUTO_OFF = "- turns auto-cross off"
 
 
 class BoardTable(TableScreen):
@@ -36,6 +38,10 @@ class BoardTable(TableScreen):
         self.cursor = (0, 0)
         #: What the last range crossed, said in the board's title until the cursor moves.
         self.board_note: str | None = None
+        #: Our auto-cross as asked of the host and not yet seen in a view (``None``:
+        #: none on its way); and whether this game's seat was set as Settings say.
+        self.auto_cross_asked: bool | None = None
+        self.auto_cross_set = False
 
     @property
     def marks(self) -> dict[int, str]:
@@ -53,9 +59,53 @@ class BoardTable(TableScreen):
         """Numbers this seat can see (auto-cross keeps them crossed): from the view."""
         return seen_in(self.view, self.my_seat)
 
+    def auto_cross(self) -> bool:
+        """Whether auto-cross is on for us (as last asked, until the view says so)."""
+        asked = self.auto_cross_asked
+        return bool(self.view.get("auto_cross")) if asked is None else asked
+
+    def can_auto_cross(self) -> bool:
+        """Our seat may turn its auto-cross on or off (the host lists it)."""
+        legal = (self.update or {}).get("legal") or []
+        return self.my_seat is not None and any(a.get("type") == "auto_cross" for a in legal)
+
+    def follow_auto_cross(self) -> None:
+        """A new view: our seat's auto-cross as this player set it (RULES.md: a player
+        setting; the table starts every seat from its own option), once a game."""
+        if self.auto_cross_asked is not None \
+                and bool(self.view.get("auto_cross")) == self.auto_cross_asked:
+            self.auto_cross_asked = None
+        if not self.auto_cross_set and self.can_auto_cross():
+            self.auto_cross_set = True
+            if self.auto_cross() != self.app.settings.auto_cross:
+                self.ask_auto_cross(self.app.settings.auto_cross)
+
+    def ask_auto_cross(self, on: bool) -> None:
+        self.auto_cross_asked = on
+        self.act({"type": "auto_cross", "on": on}, wait=False)
+
+    def action_auto_cross(self) -> None:
+        """-: auto-cross off (cross by hand, as on paper) or on again, for us alone; kept
+        in Settings for the next game."""
+        on = not self.auto_cross()
+        self.ask_auto_cross(on)
+        settings = self.app.settings
+        settings.auto_cross = on
+        try:
+            settings.save()
+        except OSError as exc:
+            self.notify(f"Not kept for the next game: {exc}", severity="warning", markup=False)
+        self.notify("Auto-cross on: every number you can see is crossed (- turns it off)."
+                    if on else "Auto-cross off: you cross what you see by hand, as on paper "
+                    "(- turns it on again).", timeout=4)
+
+    def action_auto_cross_key(self) -> None:
+        """- on a wide terminal (the same as :meth:`action_auto_cross`)."""
+        self.action_auto_cross()
+
     def locked(self) -> frozenset[int]:
         """Numbers whose cell the player may not change (auto-cross on)."""
-        return self.seen() if self.view.get("auto_cross") else frozenset()
+        return self.seen() if self.auto_cross() else frozenset()
 
     def _hint(self) -> Any:
         """The view's hint, if it tells anything (not once our rack is face up: "1 rack
@@ -81,7 +131,7 @@ class BoardTable(TableScreen):
                       else f" · hint: {count} racks fit")
             if "possible" in hint:
                 title += " · ·=no rack holds it ★=yours"
-        if self.view.get("auto_cross") and not self.board_note:
+        if self.auto_cross() and not self.board_note:
             title += (" " if title.endswith("yours") else " · ") + "-=seen"
         if board.border_title != title:
             board.border_title = title
@@ -110,7 +160,8 @@ class BoardTable(TableScreen):
         n = number_at(*self.cursor)
         if self.can_mark() and n in self.locked():
             # (Space on a "-" cell did nothing and said nothing.)
-            self.notify(f"You can see {n}: auto-cross keeps it crossed.", severity="warning")
+            self.notify(f"You can see {n}: auto-cross keeps it crossed ({AUTO_OFF}).",
+                        severity="warning")
             return
         self.mark(n, CYCLE[self.marks.get(n)])
 
@@ -165,7 +216,7 @@ class BoardTable(TableScreen):
             return False
         if n in self.locked():
             if mark != "cross":
-                self.notify(f"You can see {n}: auto-cross keeps it crossed.",
+                self.notify(f"You can see {n}: auto-cross keeps it crossed ({AUTO_OFF}).",
                             severity="warning")
             return mark == "cross"
         if self.marks.get(n) == mark:
@@ -178,6 +229,8 @@ class BoardTable(TableScreen):
     def refused(self, method: str) -> None:
         """A refusal: forget the marks on their way, the next view has the truth."""
         super().refused(method)
+        if method == "act":
+            self.auto_cross_asked = None
         if method == "act" and self.pending:
             self.pending.clear()
             if self.my_seat is not None:

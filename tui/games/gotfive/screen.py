@@ -104,6 +104,9 @@ class GotFiveScreen(BoardTable):
         Binding("greater_than_sign", "cross_range(1)", "✗ higher", show=False, priority=True),
         Binding("g", "got_five", "GOT FIVE!", priority=True),  # as "r": its dialog takes
         # the digits typed straight after it
+        # (Not priority: a text line types it.) Named in the footer where it has room.
+        Binding("minus", "auto_cross_key", "Auto-cross", key_display="-"),
+        Binding("minus", "auto_cross", "Auto-cross", show=False),
     ]
 
     def __init__(self, session: Any) -> None:
@@ -207,6 +210,7 @@ class GotFiveScreen(BoardTable):
             rack.set_attributes(seat=me, comparing=self.can("compare"),
                                 clues=view.get("clues") or [],
                                 tiles=racks[me] if me < len(racks) else [])
+            self.follow_auto_cross()
             self._board()
         self._status(view, names)
 
@@ -216,6 +220,7 @@ class GotFiveScreen(BoardTable):
         last game's cursor had stopped)."""
         self.cursor, self.board_note, self.selected, self.draft = (0, 0), None, 0, None
         self.pending.clear()
+        self.auto_cross_asked, self.auto_cross_set = None, False  # (a new game: its option)
 
     def _board(self) -> None:
         board = self.query_one(BoardWidget)
@@ -317,6 +322,10 @@ class GotFiveScreen(BoardTable):
             return self.can("compare") or self._later()
         if action == "got_five":
             return self.can("announce") or self._later()
+        if action == "auto_cross":
+            return self.can_auto_cross()
+        if action == "auto_cross_key":
+            return self.can_auto_cross() and not self.has_class("-narrow")
         return True
 
     #: The keys of a move, dimmed while it is not ours to make: pressed, they say why.
