@@ -317,9 +317,10 @@ async def test_fields_placeholders_and_tabs_show_their_state_without_colour() ->
         other = next(f for f in fields if f is not focused)
         assert "underline" in str(focused.styles.text_style)
         assert "underline" not in str(other.styles.text_style)
-        other.value = ""
+        kept, other.value = other.value, ""
         assert other.placeholder
         assert other.get_component_rich_style("input--placeholder").italic
+        other.value = kept  # (a change would be asked about on the way out)
         await pilot.press("escape", "r")
         tabs = list(app.screen.query(Tab))
         await until(pilot, lambda: any(t.has_class("-active") for t in tabs), "the rules")
@@ -979,6 +980,9 @@ async def test_the_host_form_offers_only_the_bots_that_fit_and_shows_its_errors(
         await pilot.press("h")
         screen = app.screen
         assert isinstance(screen, SetupScreen)
+        # ctrl+s opens the table's lobby (its own Start deals): said so, not "Start".
+        assert str(screen.query_one("#start", Button).label) == "Open the table (ctrl+s)"
+        await until(pilot, lambda: "Open the table" in footer_labels_in_view(app), "the key")
         await choose_game(pilot, "getout")
         bots = screen.query_one("#bots", Select)
         screen.query_one("#bots", Select).value = 3
@@ -1323,7 +1327,11 @@ async def test_a_pasted_name_too_long_is_cut_and_the_player_is_told() -> None:
         await until(pilot, lambda: field.value == ("Bartholomew" * 3)[:24], "the name cut")
         await until(pilot, lambda: "Name cut to 24 characters (the most it may have)."
                     in notices.messages(), "the notice")
-        await pilot.press("escape")
+        await pilot.press("escape")  # a change: Save or Discard?
+        await until(pilot, lambda: not isinstance(app.screen, SettingsScreen)
+                    and bool(app.screen.query("#no")), "the question")
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
         await pilot.press("h")
         table = await until(pilot, lambda: app.screen.query("#table-name")
                             and app.screen.query_one("#table-name", Input), "the host form")
@@ -1571,6 +1579,13 @@ def test_the_lobby_tells_the_one_player_the_start_waits_for() -> None:
     table["seats"][1]["ready"] = False
     table["seats"].append(seat(3, "", "empty"))
     assert ready_hint(table, 1) is None  # a seat still empty: not only Yan
+    # The creator is told what to do about empty seats (nothing was said until Start).
+    assert ready_hint(table, 0) == ("Seat 4 is empty: wait for friends or put a bot in "
+                                    "(^b); then you (★) start the game (^s).")
+    table["seats"][1] = seat(1, "", "empty")
+    assert ready_hint(table, 0) is not None and ready_hint(table, 0).startswith(
+        "Seats 2 and 4 are empty:")
+    table["seats"][1] = seat(1, "Yan")
     table["seats"][3] = seat(3, "Ola")
     assert ready_hint(table, 1) is None  # Ola is not ready either
 
@@ -1608,3 +1623,25 @@ def test_a_saved_settings_file_is_named_from_the_home_directory() -> None:
         "~/.config/hiddenhand/settings.json"
     assert home_relative(Path("/etc/hiddenhand/settings.json")) == \
         "/etc/hiddenhand/settings.json"
+
+
+async def test_settings_left_with_a_change_ask_whether_to_save_it(config_dir: Path) -> None:
+    """A switch flipped and left with Esc was thrown away without a word: leaving with a
+    change asks Save or Discard; leaving with none asks nothing."""
+    from tui.screens.dialogs import ConfirmScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("o")
+        await until(pilot, lambda: isinstance(app.screen, SettingsScreen), "Settings")
+        await pilot.press("escape")  # nothing changed: straight back
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        for answer, kept in (("n", True), ("y", False)):
+            await pilot.press("o")
+            await until(pilot, lambda: isinstance(app.screen, SettingsScreen), "Settings")
+            app.screen.query_one("#auto-cross", Switch).value = False
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+            await pilot.press(answer)
+            await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+            assert app.settings.auto_cross is kept and Settings.load()[0].auto_cross is kept

@@ -152,6 +152,9 @@ async def test_after_a_draw_the_selection_stays_on_the_card_it_was_on() -> None:
         screen = await our_turn(pilot, app)
         assert app.hosting.host is not None
         (table,) = app.hosting.host.tables.values()
+        # (Bot 2 holds still: at our next turn a card that cannot be played would give
+        # its place to one that can.)
+        table.seats[1].bot = None
         stack_getout(table.game, [["geoff 2", "geoff 5", "kevin 3"], ["shirley 1"]],
                      draw=["geoff 1"], played=["kevin 8"], turn=0)
         app.hosting.host.refresh(table)
@@ -736,6 +739,38 @@ async def test_the_call_slot_holds_the_call_card_or_says_there_is_none() -> None
         assert isinstance(card, CardWidget) and card.card["id"] == 3
 
 
+async def test_our_turn_begins_on_a_card_that_can_be_played() -> None:
+    """After our play the selection rested on a card that could not be played, and
+    Enter at our next turn only said so (a fresh-eyed pass): when our turn begins on
+    such a card, the first card that plays is chosen; a choice that plays is kept."""
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await our_turn(pilot, app)
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
+        table.seats[1].bot = None  # (Bot 2 holds still)
+        hand = screen.query_one(HandWidget)
+        def name(card: dict[str, Any]) -> str:
+            return "wild" if card["wild"] else f"{card['image']} {card['value']}"
+
+        for ours, chosen, then in (
+                (["geoff 1", "shirley 5", "kevin 3", "kevin 10"], "geoff 1", "kevin 3"),
+                (["kevin 10", "geoff 1", "kevin 3"], "kevin 10", "kevin 10")):
+            stack_getout(table.game, [ours, ["shirley 1", "geoff 2"]], played=["kevin 8"],
+                         turn=1)
+            app.hosting.host.refresh(table)
+            count = len(ours)
+            await until(pilot, lambda n=count: screen.view.get("turn") == 1
+                        and len(hand.cards) == n, "Bot 2's turn")
+            hand.selected = [name(c) for c in hand.cards].index(chosen)
+            stack_getout(table.game, [ours, ["shirley 1", "geoff 2"]], played=["kevin 8"],
+                         turn=0)
+            app.hosting.host.refresh(table)
+            await until(pilot, lambda: screen.view.get("turn") == 0, "our turn")
+            current = hand.current
+            assert current is not None and name(current) == then, (ours, current)
+
+
 async def test_no_draw_key_while_we_lay_the_first_call_card() -> None:
     from tests.tui_support import footer_keys
 
@@ -863,6 +898,9 @@ async def test_a_round_s_summary_stays_open_when_another_player_deals_the_next()
         summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
                               and "Next round (n)" in screen_text(app) and app.screen,
                               "the round's summary")
+        # Under it, the call card asks for nothing more ("Next: Kevin or a 3" stayed).
+        follow = screen.query_one("#follow", Static)
+        await until(pilot, lambda: str(follow.render()) == "Round over", "the round over")
         app.hosting.host.act(table, 1, {"type": "next_round"})
         await until(pilot, lambda: screen.view.get("phase") == "play"
                     and table.game.round == 2 and MOVED_ON in screen_text(app),

@@ -1259,6 +1259,13 @@ async def test_auto_cross_is_the_players_own_setting_and_minus_turns_it_off(
                     and screen.view.get("auto_cross") is False, "our seat as Settings say")
         await until(pilot, lambda: not screen.locked() and not screen.view.get("marks"),
                     "an empty board")
+        # The log says so once (at 80 columns the footer has no room for -).
+        log = screen.query_one("#log")
+        def said() -> str:  # (its lines wrapped as the log is wide)
+            return " ".join(str(line.text).strip() for line in log.lines)
+
+        await until(pilot, lambda: "Auto-cross is off (your setting)" in said()
+                    and "The key - turns it on." in said(), "the log's word on it")
         await pilot.press("minus")
         await until(pilot, lambda: table.game.auto_cross[0] and screen.locked(),
                     "auto-cross on")

@@ -90,6 +90,11 @@ def test_notices_name_the_seats_as_players_count_them() -> None:
     assert describe_notice({"type": "configured", "changed": {
         "game": "gotfive", "options": {"hints": "count"}}}, NAMES) == (
         "the table changed: Got Five!, hints count")
+    # Another game's whole set: what does not matter with the rest is left out, as the
+    # lobby's summary leaves it (Get It!'s deck size belongs to Level X alone).
+    assert describe_notice({"type": "configured", "changed": {
+        "game": "getit", "options": {"level": 1, "cards": 25, "timer": 60}}}, NAMES) == (
+        "the table changed: Get It!, level 1, timer 60 s")
     assert describe_notice({"type": "configured", "changed": {}}, NAMES) == (
         "the creator set the table again (nothing changed)")
     assert describe_notice({"type": "renamed", "seat": None, "name": "Zed"}, NAMES) == (

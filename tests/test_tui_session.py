@@ -310,13 +310,18 @@ async def test_the_creator_has_no_ready_key_but_after_a_rematch_may_hold_the_dea
     """The creator starts: a Ready button beside their "starts" read as a step they had
     missed. A rematch makes them ready, and then "Not ready" holds the deal back."""
     app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
+    notes = Notices()
+    async with app.run_test(size=SIZE, message_hook=notes) as pilot:
         lobby = await open_lobby(app, pilot, seats=2)
         assert lobby.is_creator
         assert not lobby.query_one("#ready").display and "toggle_ready" not in footer_keys(app)
         await pilot.press("ctrl+r")
         await pilot.pause()
         assert not lobby.table["seats"][0]["ready"]
+        # ^t on one's own seat did nothing and said nothing.
+        await pilot.press("ctrl+t")
+        await until(pilot, lambda: "That is your seat: choose an empty one first (↑↓)."
+                    in notes.messages(), "why ^t does nothing there")
         table = dict(lobby.table)
         table["seats"] = [dict(table["seats"][0], ready=True), *table["seats"][1:]]
         assert may_ready(table, 0) and not may_ready(table, None)

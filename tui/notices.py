@@ -201,9 +201,13 @@ def describe_changes(changed: dict[str, Any]) -> list[str] | None:
             o.name: o for g in engine.GAMES.values() for o in g.options}
         games = [str(game_id)] if game_id is not None else list(engine.GAMES)
         hidden = {name for g in games for name in app_options(g)}
+        # With the game, the whole set is known: one that does not matter with the
+        # others is left out, as the lobby's summary does (Get It!'s "cards 25" at level 1).
+        given = {**spec.defaults, **options} if spec is not None else None
         for name, value in options.items():
             option = known.get(str(name))
-            if option is not None and name not in hidden:
+            if option is not None and name not in hidden and (
+                    given is None or option.applies(given)):
                 parts.append(f"{describe_name(option)} {describe_value(option, value)}")
     return parts
 

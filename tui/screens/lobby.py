@@ -220,8 +220,8 @@ class LobbyScreen(SparingFooter, SessionScreen):
 
     @on(ConnectionDropped)
     def table_lost(self, message: ConnectionDropped) -> None:
-        """For good (removed from the table, the table closed): what the lobby showed is
-        no longer ours to act on — its seats and controls go, the chat stays to read."""
+        """For good (removed, the table closed): its seats and controls go (no longer
+        ours to act on), the chat stays to read."""
         if not message.final:
             return
         self.query_one("#lobby-seats", DataTable).clear()
@@ -337,13 +337,14 @@ class LobbyScreen(SparingFooter, SessionScreen):
         """Move to the selected empty seat (a spectator sits down in it)."""
         if self.my_seat is None:
             self.sit_down(self._selected_seat())
+        elif self._selected_seat() == self.my_seat:  # (it did nothing, and said nothing)
+            self.notify("That is your seat: choose an empty one first (↑↓).", markup=False)
         else:
             self.send("pick_seat", self._selected_seat())
 
     @work(group="requests", exit_on_error=False)
     async def sit_down(self, seat: int) -> None:
-        """(A spectator) stop watching and take the free seat ``seat``; if it is
-        gone meanwhile, watch again."""
+        """(A spectator) take the free seat ``seat``; if it is gone meanwhile, watch."""
         table_id = str(self.table.get("id"))
         try:
             await self.session.request("leave")

@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Label, Static, Switch
 
+from tui.screens.dialogs import ConfirmScreen
 from tui.settings import MAX_NAME, Settings, check_interfaces, clean_name
 from tui.widgets.footer import TableFooter
 from tui.widgets.limited_input import LimitedInput
@@ -30,7 +31,7 @@ class SettingsScreen(Screen[None]):
         app = getters.app(HiddenHandApp)
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
+        Binding("escape", "back", "Back"),
         Binding("ctrl+s", "save", "Save"),
         # (Textual keeps Tab out of the footer: a fresh-eyed player never found it.)
         Binding("tab", "app.focus_next", "Next field"),
@@ -67,9 +68,30 @@ class SettingsScreen(Screen[None]):
         self.query_one("#auto-cross-state", Label).update(switch_words(event.value))
 
     @on(Button.Pressed, "#back")
-    def back(self) -> None:
-        """Leave without saving."""
-        self.app.pop_screen()
+    def action_back(self) -> None:
+        """Back to the menu; a change not saved yet is asked about first (a switch
+        flipped and left with Esc was thrown away without a word)."""
+        if not self.changed():
+            self.app.pop_screen()
+            return
+
+        def answered(save: bool | None) -> None:
+            if save:
+                self.action_save()
+            else:
+                self.app.pop_screen()
+
+        self.app.push_screen(ConfirmScreen("Save your changes to the settings?",
+                                           yes="Save", no="Discard"), answered)
+
+    def changed(self) -> bool:
+        """Whether a field differs from the saved settings."""
+        settings: Settings = self.app.settings
+        fields = [(self.query_one("#name", Input).value.strip(), settings.name),
+                  (self.query_one("#auto-cross", Switch).value, settings.auto_cross)]
+        for mdns in self.query("#mdns").results(Input):
+            fields.append((mdns.value.strip(), ", ".join(settings.mdns_interfaces)))
+        return any(now != saved for now, saved in fields)
 
     @on(Button.Pressed, "#save")
     @on(Input.Submitted)

@@ -120,9 +120,18 @@ class SetupScreen(Screen[None]):
                                self.start_options, id="options", hosted=self.mode != "solo")
             yield Static("", id="setup-error", markup=False, classes="error")
             with Horizontal(classes="buttons"):
-                yield Button("Start (ctrl+s)", id="start", variant="primary")
+                yield Button(f"{self.start_words()} (ctrl+s)", id="start", variant="primary")
                 yield Button("Back (esc)", id="back")
         yield TableFooter()
+
+    def start_words(self) -> str:
+        """What ctrl+s does: a solo game starts; a hosted table opens its lobby, where
+        friends sit down and its own Start deals (the form said Start for both)."""
+        return "Start" if self.mode == "solo" else "Open the table"
+
+    def key_description(self, binding: Binding) -> str | None:
+        """The footer words ctrl+s as its button does."""
+        return self.start_words() if binding.action == "start" else None
 
     @staticmethod
     def _bot_choices(seats: int) -> list[tuple[str, int]]:

@@ -35,7 +35,15 @@ def ready_hint(table: dict[str, Any], my_seat: int | None) -> str | None:
     creator = table.get("creator")
     mine = next((s for s in seats if s.get("seat") == my_seat), None)
     others = [s for s in seats if s.get("seat") != my_seat]
-    if any(s.get("kind") == "empty" for s in others) or not all(
+    empty = [int(s.get("seat", 0)) + 1 for s in others if s.get("kind") == "empty"]
+    if empty and mine is not None and my_seat == creator:
+        # (Until every seat was taken the creator was told nothing, and learnt what to
+        # do from Start's refusal.)
+        which = (f"Seat {empty[0]} is" if len(empty) == 1
+                 else f"Seats {', '.join(map(str, empty[:-1]))} and {empty[-1]} are")
+        return (f"{which} empty: wait for friends or put a bot in (^b); then you (★) "
+                f"start the game (^s).")
+    if empty or not all(
             s.get("ready") or s.get("kind") != "human" or s.get("seat") == creator
             for s in others):
         return None

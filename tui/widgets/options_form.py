@@ -134,7 +134,7 @@ class OptionsForm(Vertical):
         for option in self._shown():
             value = self.initial.get(option.name, option.default)
             with Vertical(classes="option-row", id=f"opt-row-{option.name}"):
-                yield Label(f"{describe_name(option)}: {option.help}")
+                yield Label(f"{describe_name(option)}: {describe_help(option)}")
                 values = self._values_of(option)
                 if option.kind == "bool":
                     self._seen[option.name] = bool(value)
@@ -290,6 +290,14 @@ class OptionsForms(Vertical):
                 form.show(seats, values)
             form.display = form.game_id == game_id
         return self.current
+
+
+def describe_help(option: Option) -> str:
+    """An option's help in the form's words: a seat chosen at random is "at random"
+    in its list, so its help does not say "none" (the command line's word for it)."""
+    if option.kind == "seat":
+        return option.help.replace("(none: chosen at random)", "(or at random)")
+    return option.help
 
 
 def fitting_options(game_id: str, seats: int, options: dict[str, Any]) -> dict[str, Any]:

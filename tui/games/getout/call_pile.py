@@ -18,7 +18,7 @@ NO_CALL = "(none yet:\nthe first card\nplayed sets it)"
 
 class CallPile(Vertical):
     """Attributes: ``call`` (card or None), ``image`` (to follow), ``draw_count``,
-    ``played_count``."""
+    ``played_count``, ``round`` and ``over``."""
 
     DEFAULT_CSS = """
     CallPile { width: 32; height: auto; align-horizontal: center; padding: 0 0 0 2; }
@@ -32,6 +32,8 @@ class CallPile(Vertical):
     played_count: reactive[int] = reactive(0)
     #: The match's round (``None``: a single round), said over the call card.
     round: reactive[int | None] = reactive(None)
+    #: The round is over: nothing follows the call card any more.
+    over: reactive[bool] = reactive(False)
     #: The call card's widget, once there is a call card.
     _card: CardWidget | None = None
 
@@ -86,6 +88,10 @@ class CallPile(Vertical):
         """Update the pile sizes (the played pile shrinks when it becomes the draw pile)."""
         self._texts()
 
+    def watch_over(self) -> None:
+        """A round over asks for no next card (it still said "Next: Geoff or a 1")."""
+        self._texts()
+
     def watch_round(self) -> None:
         """Say which round of the match this is (the log alone said it)."""
         self._texts()
@@ -93,7 +99,9 @@ class CallPile(Vertical):
     def _texts(self) -> None:
         if not self.live:
             return
-        if self.call is None:
+        if self.over:
+            follow = "Round over"
+        elif self.call is None:
             follow = "Any card may start"
         elif self.call.get("wild"):
             # (Not "… only": a GET OUT! card follows anything, this one too.)

@@ -128,7 +128,7 @@ class GetOutScreen(TableScreen):
         table = msg["table"]
         seats = self.query_one(SeatsPanel)
         seats.spare = frozenset({"dealer"})
-        seats.me = self.my_seat
+        seats.me, was = self.my_seat, seats.turn
         seats.turn = view["turn"]
         seats.columns = {
             "cards": view["hand_counts"],
@@ -144,10 +144,15 @@ class GetOutScreen(TableScreen):
         pile.played_count = view["played_count"]
         pile.round = view.get("round") if view.get("match") else None
         pile.image = view["image"]
+        pile.over = view.get("phase") != "play"
         pile.call = view["call"]
         hand = self.query_one(HandWidget)
         hand.playable = frozenset(a["card"] for a in self.legal if a["type"] == "play")
         hand.cards = view.get("hand", [])
+        # Our turn begins on a card that cannot be played: the first that can is chosen.
+        playable = [i for i, c in enumerate(hand.cards) if c["id"] in hand.playable]
+        if view["turn"] == self.my_seat != was and playable and hand.selected not in playable:
+            hand.selected = playable[0]
         self._status(view, legal, names)
         self._scores(view, seat_owners(table))
 

@@ -20,6 +20,7 @@ from tui.games.gotfive.board import CYCLE, BoardWidget, beyond, cell_of, number_
 from tui.games.gotfive.text import LETTERS
 from tui.notices import listed
 from tui.screens.table import TableScreen
+from tui.widgets.log import TableLog
 
 #: What the board's title says of its keys (while no hint takes the room).
 BOARD_KEYS = "←↑↓→ · space ✗/○ · x/o mark, step → · <> ✗ rest of row"
@@ -77,8 +78,14 @@ class BoardTable(TableScreen):
             self.auto_cross_asked = None
         if not self.auto_cross_set and self.can_auto_cross():
             self.auto_cross_set = True
-            if self.auto_cross() != self.app.settings.auto_cross:
-                self.ask_auto_cross(self.app.settings.auto_cross)
+            wanted = self.app.settings.auto_cross
+            if self.auto_cross() != wanted:
+                self.ask_auto_cross(wanted)
+            # Said once a game in the log: at 80 columns the footer has no room for -.
+            self.query_one("#log", TableLog).write(
+                "· Auto-cross is on: numbers you can see are crossed for you (-). The key "
+                "- turns it off." if wanted else "· Auto-cross is off (your setting): you "
+                "cross what you see by hand. The key - turns it on.")
 
     def ask_auto_cross(self, on: bool) -> None:
         self.auto_cross_asked = on
