@@ -8,6 +8,8 @@ describes what it read.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -83,11 +85,24 @@ def describe_journal(path: Path) -> JournalInfo:
                        Path(path).stat().st_mtime, tables)
 
 
-def list_journals(directory: Path | None = None) -> list[JournalInfo]:
-    """Journals that can be resumed (a game in play, or a lobby with players), newest first."""
+def list_journals(directory: Path | None = None, most: int | None = None) -> list[JournalInfo]:
+    """Journals that can be resumed (a game in play, or a lobby with players), newest
+    first; with ``most``, only that many."""
+    return list(islice(iter_journals(directory), most))
+
+
+def iter_journals(directory: Path | None = None) -> Iterator[JournalInfo]:
+    """:func:`list_journals` one at a time, newest first, each read only when asked
+    for: who wants the newest reads one, not all (the menu read every journal at each
+    visit, half a second for 950 of them, the screen frozen meanwhile)."""
     directory = directory or journal_dir()
-    found = []
+    dated = []
     for path in directory.glob(f"*{SUFFIX}"):
+        try:
+            dated.append((path.stat().st_mtime, path))
+        except OSError:
+            continue  # (gone meanwhile)
+    for _modified, path in sorted(dated, reverse=True):
         if in_use(path):  # its game still runs, in another app (or this one)
             continue
         try:
@@ -97,5 +112,4 @@ def list_journals(directory: Path | None = None) -> list[JournalInfo]:
         # (A finished game is not one to resume: there is nothing left to play.)
         if any(t["phase"] == "play" or (t["phase"] == "lobby" and t["players"])
                for t in info.tables):
-            found.append(info)
-    return sorted(found, key=lambda i: i.modified, reverse=True)
+            yield info

@@ -57,7 +57,7 @@ def find_resumable(resume: str) -> Path:
     """
     if resume != "latest":
         return Path(resume)
-    found = list_journals()
+    found = list_journals(most=1)
     if not found:
         raise JournalError(f"there is no game to resume in {journal_dir()}")
     return found[0].path
@@ -131,7 +131,7 @@ async def serve(
                  bots, "bot" if bots == 1 else "bots")
         # A host started again after a crash, the same way, began a new game and said
         # nothing of the one it had been running (its players were told it was gone).
-        for info in list_journals()[:3]:
+        for info in list_journals(most=3):
             log.info("an unfinished game was kept: %s; 'hiddenhand host --resume %s' "
                      "brings it back", info.describe(), info.path)
     if host.journal is not None:

@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import copy
 import faulthandler
 import os
 import random
+import shutil
 import sys
 import tempfile
 import traceback
@@ -32,7 +34,11 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# Settings and the hosts' journals in a scratch directory, never the user's (its apps
+# are closed by force: their journals would pile up in the real one, each read by the
+# menu for a game to resume).
 os.environ.setdefault("HIDDENHAND_CONFIG_DIR", tempfile.mkdtemp(prefix="hh-fuzz-"))
+os.environ.setdefault("HIDDENHAND_DATA_DIR", os.environ["HIDDENHAND_CONFIG_DIR"])
 
 from net.clock import ManualClock
 from net.host_views import check_message
@@ -206,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     if bad := [k for k in kinds if k not in ("getout", "gotfive", "getit", "lobby")]:
         parser.error(f"unknown kind(s): {', '.join(bad)}")
     crashed = 0
+    scratch = os.environ["HIDDENHAND_DATA_DIR"]
+    if scratch == os.environ["HIDDENHAND_CONFIG_DIR"] and "hh-fuzz-" in scratch:
+        atexit.register(shutil.rmtree, scratch, True)  # (ours: made above)
     for kind in kinds:
         found = asyncio.run(fuzz(kind))
         total = sum(len(v) for v in found.values())

@@ -159,3 +159,31 @@ def test_only_games_in_play_and_lobbies_with_players_are_offered_to_resume(
     journal("finished", "over", ["human", "bot"])
     offered = {info.tables[0]["name"] for info in list_journals(tmp_path)}
     assert offered == {"playing", "waiting"}
+
+
+def test_the_newest_journal_is_found_without_reading_the_others(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The menu read every journal to offer the newest (half a second for 950 of them,
+    the screen frozen): journals are read newest first, and only as far as asked."""
+    import net.journal_list as listing
+
+    for age, name in enumerate(("newest", "older", "oldest")):
+        made = j.Journal.create(tmp_path / f"{name}{j.SUFFIX}", {"name": "Den", "created": 0})
+        made.append({"k": "table", "t": "t1", "name": name, "game": "getout",
+                     "phase": "play", "seats": [{"kind": "human", "name": "Ann"}]})
+        made.close()
+        os.utime(made.path, (1e9 - age, 1e9 - age))
+    read: list[str] = []
+    real = listing.describe_journal
+
+    def counted(path: Path) -> listing.JournalInfo:
+        read.append(Path(path).stem)
+        return real(path)
+
+    monkeypatch.setattr(listing, "describe_journal", counted)
+    first = next(listing.iter_journals(tmp_path))
+    assert first.tables[0]["name"] == "newest" and read == ["newest"]
+    assert [i.tables[0]["name"] for i in list_journals(tmp_path, most=2)] == [
+        "newest", "older"]
+    assert [i.tables[0]["name"] for i in list_journals(tmp_path)] == [
+        "newest", "older", "oldest"]

@@ -185,11 +185,10 @@ class Hosting:
         """The newest game this app's host was running when the app stopped unasked: a
         game in play (a lobby, or a game over, has nothing to resume: the menu offered a
         finished match and reopened its lobby)."""
-        from net.journal_list import list_journals
+        from net.journal_list import iter_journals
 
-        found = [info for info in list_journals()
-                 if any(t["phase"] == "play" for t in info.tables)]
-        return found[0] if found else None
+        return next((info for info in iter_journals()
+                     if any(t["phase"] == "play" for t in info.tables)), None)
 
     def join_address(self) -> str | None:
         """Where friends on the LAN reach the host this app runs ("addr:port", …)."""

@@ -6,6 +6,7 @@ there, or open one.
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import time
 from typing import TYPE_CHECKING
@@ -123,7 +124,12 @@ class MenuScreen(Screen[None]):
 
     def offer_resume(self) -> None:
         """Show "resume" only when this app's host stopped in the middle of a game."""
-        info = self.lost_game()
+        self._look_for_lost_game()
+
+    @work(exclusive=True, group="lost", exit_on_error=False)
+    async def _look_for_lost_game(self) -> None:
+        # Read in a thread: many journals (crashes, kills) froze the menu while read.
+        info = await asyncio.to_thread(self.lost_game)
         button = self.query_one("#resume", Button)
         solo = self.query_one("#solo", Button)
         # The first entry takes the focus, unless the player has moved it already.
@@ -162,7 +168,7 @@ class MenuScreen(Screen[None]):
         from tui.games.screens import screen_for
         from tui.session import ConnectionLost, ServerError
 
-        info = self.lost_game()
+        info = await asyncio.to_thread(self.lost_game)
         if info is None:
             return
         try:
