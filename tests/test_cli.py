@@ -357,3 +357,16 @@ def test_help_wraps_the_options_list_one_option_a_line(
     assert [line.split("=")[0].strip() for line, indent in zip(listed, indents, strict=True)
             if indent == 4] == [o.name for spec in engine.GAMES.values()
                                 for o in settable_options(spec)]
+
+
+def test_review_is_another_name_for_replay(capsys: pytest.CaptureFixture[str]) -> None:
+    """The app says "Review" for what ``replay`` does: a player typed ``hiddenhand
+    review`` and was told it was no command."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(["review", "--help"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.startswith("usage: hiddenhand replay")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["review", "not-a-game", "extra"])
+    assert exit_info.value.code == 2
+    assert "hiddenhand replay: error: unrecognized arguments: extra" in capsys.readouterr().err

@@ -75,7 +75,8 @@ def test_our_line_says_our_signals_and_our_pile() -> None:
     namer = Namer(["Ann", "Bob", "Cy"], 0)
     view = view_of([{**no_signal(), "look": 2, "smile": 2}, no_signal(), no_signal()],
                    counts=(0, 2, 1))
-    assert state.my_line(view, 0, namer) == "you (1): look at Cy · smile at Cy · your pile is empty"
+    assert state.my_line(view, 0, namer) == (
+        "you (1): looking at Cy · smiling at Cy · your pile is empty")
 
 
 def test_our_peeked_card_shows_only_while_the_peek_lasts() -> None:

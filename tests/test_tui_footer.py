@@ -866,8 +866,8 @@ async def test_enter_on_a_summary_goes_on_but_not_when_typed_as_it_showed(
                     and app.focused.id == "answer-next", "focus on Next round")
         await pilot.press("enter")
         await pilot.pause()
-        assert answers == [] and notes == [
-            "The game just ended: press Enter again for “Next round”."]
+        assert answers == [] and notes == [  # (a round's end: not "the game")
+            "The round just ended: press Enter again for “Next round”."]
         button = summary.query_one("#answer-next")
         # (A button takes no second press while it shows the first, 0.2 s: a person's
         # second Enter comes after reading the note.)

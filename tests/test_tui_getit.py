@@ -1114,7 +1114,7 @@ def test_a_player_signalling_nothing_is_told_to_look_at_who_should_play() -> Non
     view["piles"][1]["count"] = 0
     assert my_signals(view, namer) == "no signal"  # nothing left to play
     view["signals"][1]["look"] = 2
-    assert my_signals(view, namer) == "look at Cy"
+    assert my_signals(view, namer) == "looking at Cy"
 
 
 def test_a_special_card_in_sight_is_named_with_the_keys_it_asks_for() -> None:
@@ -1137,11 +1137,12 @@ def test_a_special_card_in_sight_is_named_with_the_keys_it_asks_for() -> None:
     assert my_signals(view("smile"), namer) == "no signal — ☺ on 3: look (3), then smile (s)"
     assert my_signals(view("eyes"), namer) == (
         "no signal — ◉ on 3: look (3), then look past (x)")
-    assert my_signals(view("smile", {"look": 2}), namer) == "look at Cy's ☺ — ☺ on 3: smile (s)"
+    assert my_signals(view("smile", {"look": 2}), namer) == (
+        "looking at Cy's ☺ — ☺ on 3: smile (s)")
     assert my_signals(view("smile", {"look": 2, "smile": 2}), namer) == (
-        "look at Cy's ☺ · smile at Cy")
+        "looking at Cy's ☺ · smiling at Cy")
     assert my_signals(view("smile", {"look": 0}), namer) == (
-        "look at Ann's 9 — ☺ on 3: look (3), then smile (s)")
+        "looking at Ann's 9 — ☺ on 3: look (3), then smile (s)")
     assert my_signals(view("mirror"), namer) == (
         "no signal — ◧ mirror in sight: peek at your card (p)")
     assert my_signals(view("mirror", {"peek": True}), namer) == "peeking"
@@ -1157,20 +1158,22 @@ def test_a_special_card_in_sight_is_named_with_the_keys_it_asks_for() -> None:
         unanimous["signals"][0][kind] = 1
         unanimous["signals"][2][kind] = 1
         assert my_signals(unanimous, namer) == (
-            f"look at Ann's 9 — {words}: play your top card (Space)")
+            f"looking at Ann's 9 — {words}: play your top card (Space)")
     # Some, not all: the line says to wait for the rest (it said to look elsewhere).
     some = view("eyes", {"look": 0})
     some["signals"][0]["smile"] = 1
     some["piles"][2]["top"] = {"kind": "number", "value": 30}
-    assert my_signals(some, namer) == "look at Ann's 9 — 1 of 2 smile at you: play when all do"
+    assert my_signals(some, namer) == (
+        "looking at Ann's 9 — 1 of 2 smile at you: play when all do")
     # Peeks at a mirror we see on another pile say nothing of ours.
     mirror = view("mirror", {"look": 0})
     mirror["signals"][0]["peek"] = True
-    assert my_signals(mirror, namer) == "look at Ann's 9 — ◧ mirror in sight: peek at your card (p)"
+    assert my_signals(mirror, namer) == (
+        "looking at Ann's 9 — ◧ mirror in sight: peek at your card (p)")
     peeked = view("smile", {"look": 0})
     peeked["signals"][0]["peek"] = peeked["signals"][2]["peek"] = True
     assert my_signals(peeked, namer) == (
-        "look at Ann's 9 — all peek (you hold the mirror): play your top card (Space)")
+        "looking at Ann's 9 — all peek (you hold the mirror): play your top card (Space)")
     # Our own line at 80 columns stays on one line.
     from tui.games.getit.signals import SignalState
 

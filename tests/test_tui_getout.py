@@ -189,6 +189,9 @@ async def test_naming_an_image_says_what_the_hand_holds_of_each() -> None:
         assert labels["kevin"].endswith("(2 in your hand)"), labels
         assert labels["geoff"].endswith("(1 in your hand)"), labels
         assert labels["shirley"].endswith("(none in your hand)"), labels
+        # Enter names what the hand holds most of (it named Geoff, the first, held or not).
+        await until(pilot, lambda: app.focused is not None
+                    and "Kevin" in str(getattr(app.focused, "label", "")), "Kevin focused")
         await pilot.press("escape")
 
 

@@ -69,6 +69,16 @@ async def test_past_games_list_ann_s_games_and_enter_reviews_one(kept: list[int]
         screen = await past_games(pilot)
         games = screen.query_one("#history-games", DataTable)
         assert games.row_count == 3
+        # The row under the cursor wears a ▸ (its colours alone marked it: no mark in
+        # a monochrome terminal), and the mark follows the cursor.
+        def marks() -> list[str]:
+            return [str(games.get_row_at(i)[0]) for i in range(games.row_count)]
+
+        assert marks() == ["▸", " ", " "]
+        await pilot.press("down")
+        await until(pilot, lambda: marks() == [" ", "▸", " "], "the mark moved")
+        await pilot.press("up")
+        await until(pilot, lambda: marks() == ["▸", " ", " "], "the mark back")
         text = screen_text(app)
         assert "Got Five!" in text and "Get It!" in text and "GET OUT!" in text
         figures = screen.query_one("#history-figures", DataTable)

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tui.cli_arguments import COMMANDS, LIMIT_FLAGS, OPTION_COMMANDS
+from tui.cli_arguments import ALIAS_OF, ALIASES, COMMANDS, LIMIT_FLAGS, OPTION_COMMANDS
 from tui.cli_help import CommandParser, options_epilog
 from tui.cli_values import settable_options, typed_options
 from tui.games import APP_OPTION_WHY, app_options
@@ -73,7 +73,8 @@ def build_parser(*, arguments: bool | Collection[str] = True) -> argparse.Argume
         full = arguments is True or (not isinstance(arguments, bool) and name in arguments)
         listed = full and name in OPTION_COMMANDS
         command = sub.add_parser(
-            name, help=help_, description=description, add_help=full,
+            name, aliases=ALIASES.get(name, ()), help=help_, description=description,
+            add_help=full,
             # The options list is wrapped one option a line by CommandParser itself.
             formatter_class=argparse.RawDescriptionHelpFormatter if listed
             else argparse.HelpFormatter)
@@ -353,8 +354,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(arguments=False)
     args, extra = parser.parse_known_args(argv)
     if args.command is not None:
-        parser = build_parser(arguments={args.command})
+        parser = build_parser(arguments={ALIAS_OF.get(args.command, args.command)})
         args, extra = parser.parse_known_args(argv)
+        args.command = ALIAS_OF.get(args.command, args.command)
     if extra:
         # Said under the subcommand's own usage, where the option would have to be.
         where: argparse.ArgumentParser = getattr(args, "subparser", parser)

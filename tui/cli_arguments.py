@@ -271,3 +271,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], str, str]] 
     "import": (import_arguments, "keep a friend's game file here",
                "Check a game file whole and keep its game with yours."),
 }
+#: Other names of a command: the app's screens say "Review" for what ``replay`` does.
+ALIASES: dict[str, tuple[str, ...]] = {"replay": ("review",)}
+#: The command each other name stands for.
+ALIAS_OF: dict[str, str] = {alias: name for name, names in ALIASES.items() for alias in names}

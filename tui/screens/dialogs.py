@@ -75,13 +75,15 @@ class ChoiceScreen(ModalScreen[str | None]):
     ]
 
     def __init__(self, title: str, choices: list[tuple[str, str]], *,
-                 wide: bool = False) -> None:
+                 wide: bool = False, first: int = 0) -> None:
         """``wide``: choices of a line's length (a box's tables), given the screen's width
-        up to a wide dialog's rather than wrapped in a narrow one's."""
+        up to a wide dialog's rather than wrapped in a narrow one's. ``first``: the choice
+        focused at first (Enter takes it), by place from 0."""
         super().__init__()
         self.title_text = title
         self.choices = choices
         self.wide = wide
+        self.first = first
 
     def key_display(self, binding: Binding) -> str | None:
         """The number keys as the choices run: "1-5"."""
@@ -104,8 +106,10 @@ class ChoiceScreen(ModalScreen[str | None]):
         yield TableFooter()
 
     def on_mount(self) -> None:
-        """Focus the first choice."""
-        self.query(Button).first().focus()
+        """Focus the first choice (or the one asked for)."""
+        buttons = list(self.query(Button).results(Button))
+        if buttons:
+            buttons[self.first if 0 <= self.first < len(buttons) else 0].focus()
 
     def on_key(self, event: events.Key) -> None:
         """Number keys pick a choice directly."""

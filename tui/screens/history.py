@@ -88,7 +88,11 @@ class HistoryScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#history-figures", DataTable).add_columns(*FIGURE_HEADERS)
-        self.query_one("#history-games", DataTable).add_columns(*HEADERS[:SHORT])
+        games = self.query_one("#history-games", DataTable)
+        # A ▸ on the row under the cursor: its colours alone marked it, which a
+        # monochrome terminal shows as bold, the header's weight.
+        games.add_column("", key="mark")
+        games.add_columns(*HEADERS[:SHORT])
         self.load()
         self.query_one("#history-games").focus()
 
@@ -132,8 +136,9 @@ class HistoryScreen(Screen[None]):
         for values in rows:
             table.add_row(*(Text(str(v)) for v in values))
         table.display = bool(rows)
-        for info in found[:SHOWN]:
-            games.add_row(*(Text(str(v)) for v in row(info)[:SHORT]), key=str(info.id))
+        for i, info in enumerate(found[:SHOWN]):
+            games.add_row(Text("▸" if i == 0 else " "), *(Text(str(v)) for v in
+                                                      row(info)[:SHORT]), key=str(info.id))
         empty.display = not found
         games.display = bool(found)  # (empty, it took the room the words needed)
         empty.update("" if found else "No kept game matches (g, t and m change what is "
@@ -157,6 +162,14 @@ class HistoryScreen(Screen[None]):
         if not self.infos or games.cursor_row >= len(self.infos):
             return None
         return self.infos[games.cursor_row].id
+
+    @on(DataTable.RowHighlighted, "#history-games")
+    def _mark(self, event: DataTable.RowHighlighted) -> None:
+        """The ▸ follows the cursor."""
+        for key in event.data_table.rows:
+            mark = "▸" if key == event.row_key else " "
+            if str(event.data_table.get_cell(key, "mark")) != mark:
+                event.data_table.update_cell(key, "mark", Text(mark))
 
     @on(DataTable.RowSelected, "#history-games")
     def _selected(self) -> None:

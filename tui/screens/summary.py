@@ -311,7 +311,9 @@ class SummaryScreen(ModalScreen[str | None]):
         again (see :data:`ANSWER_GUARD`)."""
         if time.monotonic() - self.shown_at < ANSWER_GUARD:
             label = next((c.label for c in self.choices if c.answer == answer), answer)
-            self.notify(f"The game just ended: press {key} again for “{label}”.",
+            # (A round's end in a match is no game's: "the game just ended" alarmed.)
+            ended = "round" if "next" in self.answers else "game"
+            self.notify(f"The {ended} just ended: press {key} again for “{label}”.",
                         timeout=3, markup=False)
             self.shown_at = float("-inf")  # (the next key is meant)
             return

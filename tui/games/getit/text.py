@@ -139,10 +139,12 @@ def my_signals(view: dict[str, Any], namer: Namer) -> str:
 
 
 def my_signal_words(view: dict[str, Any], namer: Namer) -> str:
-    """What the viewing seat signals ("look at Bob · smile at Bob"), or "no signal"."""
+    """What the viewing seat signals ("looking at Bob · smiling at Bob"), or "no
+    signal". (In the imperative, "you (1): look at Bob's 22" read as advice.)"""
     mine = _mine(view)
     parts = []
-    for kind, verb in (("look", "look at"), ("smile", "smile at"), ("look_past", "look past")):
+    for kind, verb in (("look", "looking at"), ("smile", "smiling at"),
+                       ("look_past", "looking past")):
         target = seat_index(mine.get(kind))
         if target is not None:
             parts.append(f"{verb} {namer.name(target)}")

@@ -443,19 +443,18 @@ class GetOutScreen(TableScreen):
 
         # What the rest of the hand holds of each image: the dialog may cover the hand.
         rest = [c for c in self.view.get("hand", []) if c["id"] != card["id"] and not c["wild"]]
-
-        def held(image: str) -> str:
-            count = sum(1 for c in rest if c["image"] == image)
-            return f"{count} in your hand" if count else "none in your hand"
-
-        choices = [(a["image"], f"{image_label(a['image'])}  ({held(a['image'])})")
-                   for a in options]
+        counts = [sum(1 for c in rest if c["image"] == a["image"]) for a in options]
+        choices = [(a["image"], f"{image_label(a['image'])}  ("
+                    f"{f'{n} in your hand' if n else 'none in your hand'})")
+                   for a, n in zip(options, counts, strict=True)]
+        # Enter names the image the hand holds most of (it named the first, none held).
 
         def chosen(image: str | None) -> None:
             if image is not None:
                 self.act({"type": "play", "card": card["id"], "image": image})
 
-        self.app.push_screen(ChoiceScreen("Name the image that must follow:", choices), chosen)
+        self.app.push_screen(ChoiceScreen("Name the image that must follow:", choices,
+                                          first=counts.index(max(counts))), chosen)
 
     @on(events.Click, "#piles")
     def piles_clicked(self) -> None:
