@@ -1035,6 +1035,38 @@ async def test_a_look_that_reaches_the_host_after_its_player_played_is_refused()
         assert notes == []  # said on our line, not as an error
 
 
+async def test_a_look_just_after_its_card_was_played_says_it_is_on_the_next(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A look pressed a moment after its player played (for the card just gone) landed
+    on their next card without a word (a fresh-eyed pass): our line says where it went.
+    A look long after the change says nothing."""
+    from tui.games.getit import signals as signals_module
+
+    # (However slow the machine, the key comes "just after": no race with the clock.)
+    monkeypatch.setattr(signals_module, "NEWLY", 3600.0)
+    app = solo_app(3, {"level": 1})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        table = piles_held_still(app, [["5", "9"], ["2", "8"], ["6", "7"]])
+        game = table.game
+        await until(pilot, lambda: (screen.view["piles"][1].get("top") or {}).get("value")
+                    == 2, "seat 2's 2")
+        events = game.act(1, {"type": "play"}, now=engine_now(app))
+        app.hosting.host.refresh(table, events)
+        await until(pilot, lambda: (screen.view["piles"][1].get("top") or {}).get("value")
+                    == 8, "seat 2's 8")
+        await pilot.press("2")
+        name = screen.names[1]
+        await until(pilot, lambda: f"{name}'s top card changed a moment ago: your look is on "
+                    "their 8 now." in why_said(screen), "where the look went")
+        await until(pilot, lambda: game.signals["look"][screen.my_seat] == 1, "the look")
+        # Long after a change (here: any time after it), a look says nothing.
+        monkeypatch.setattr(signals_module, "NEWLY", 0.0)
+        await pilot.press("3")
+        await until(pilot, lambda: game.signals["look"][screen.my_seat] == 2, "the look")
+        assert "changed a moment ago" not in why_said(screen)
+
+
 async def test_a_level_x_record_is_saved_and_shown_after_a_restart(config_dir: Path) -> None:
     # A timed round (an untimed one sets no record), with an hour: never a race.
     app = solo_app(3, {"level": "X", "cards": 3, "timer": 3600})

@@ -38,7 +38,7 @@ from tui.games.getit.seats import SeatsRow
 from tui.games.getit.signals import AIMED_KINDS, SignalState
 from tui.games.getit.summary import round_summary
 from tui.games.getit.talk import GUARDED, KEPT, OPEN_NOTES, TALK_ENDED_NOTICE, TalkLine
-from tui.games.getit.text import describe_event, signalled_at
+from tui.games.getit.text import card_short, describe_event, signalled_at, top_card
 from tui.games.getit.timer import SandTimer
 from tui.games.getit.top import TopLine
 from tui.games.getit.widgets import SeatCard, WhyLine
@@ -208,9 +208,17 @@ class GetItScreen(TableScreen):
         if action not in self.legal:
             return
         self.signals.sent(kind, target)
-        self.act(self.signals.meant(action, self.view, time.monotonic()), wait=False)
+        now = time.monotonic()
+        meant = self.signals.meant(action, self.view, now)
+        self.act(meant, wait=False)
         # What our line said a key lacked ("Look at someone first …") holds no more.
         self.my_place.query_one(WhyLine).clear()
+        top = top_card(self.view, target) if target is not None else None
+        if top is not None and target is not None and self.signals.newly_changed(target, now):
+            # (Pressed for the card just played, it landed on the next without a word.)
+            name = Namer(self.names, self.my_seat).name(target)
+            self.why(f"{name}'s top card changed a moment ago: your {SIGNAL_NOUNS[kind]} "
+                     f"is on their {card_short(top)} now.")
         self._redraw()
 
     def _redraw(self) -> None:  # (our own signal, shown before the host's answer)

@@ -27,6 +27,9 @@ AIMED_KINDS = ("look", "smile", "look_past")
 #: Seconds a new top card takes to be seen: a key pressed sooner after it showed was
 #: meant for the card before (a person reacts in about a quarter of a second at best).
 PERCEIVE = 0.25
+#: Seconds after a new top card in which a signal at it is told where it went: a player
+#: who reacted to the card before landed on the new one without knowing it.
+NEWLY = 1.5
 #: A top card this screen has not seen (its own pile's, a spectator's).
 UNSEEN = object()
 
@@ -87,6 +90,14 @@ class SignalState:
                 and now - shown[1] < PERCEIVE and isinstance(shown[2], int):
             return {**aimed, "card": shown[2]}
         return aimed
+
+    def newly_changed(self, target: int, now: float) -> bool:
+        """True if ``target``'s top card changed from another card just now, too long
+        ago for a key to be meant for the one before (:data:`PERCEIVE`), soon enough that
+        it may have been (:data:`NEWLY`)."""
+        shown = self.tops.get(target)
+        return (shown is not None and isinstance(shown[2], int)
+                and PERCEIVE <= now - shown[1] < NEWLY)
 
     def sent(self, kind: str, target: int | None) -> None:
         """We sent a signal: it shows at once, before the host's answer."""

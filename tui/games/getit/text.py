@@ -148,7 +148,7 @@ def my_signal_words(view: dict[str, Any], namer: Namer) -> str:
         target = seat_index(mine.get(kind))
         if target is not None:
             parts.append(f"{verb} {namer.name(target)}")
-            if kind == "look" and (card := _top(view, target)) is not None:
+            if kind == "look" and (card := top_card(view, target)) is not None:
                 parts[-1] += f"'s {card_short(card)}"  # (the card it is about)
     if mine.get("peek"):
         parts.append("peeking")
@@ -220,7 +220,7 @@ def advice(view: dict[str, Any]) -> str | None:
     return None
 
 
-def _top(view: dict[str, Any], seat: int) -> dict[str, Any] | None:
+def top_card(view: dict[str, Any], seat: int) -> dict[str, Any] | None:
     """The card on top of ``seat``'s pile as the view shows it (or ``None``)."""
     piles = view.get("piles")
     pile = piles[seat] if isinstance(piles, list) and seat < len(piles) else None
@@ -230,7 +230,7 @@ def _top(view: dict[str, Any], seat: int) -> dict[str, Any] | None:
 
 def _top_kind(view: dict[str, Any], seat: int) -> Any:
     """The kind of card on top of ``seat``'s pile as the view shows it (or ``None``)."""
-    top = _top(view, seat)
+    top = top_card(view, seat)
     return top.get("kind") if top is not None else None
 
 
