@@ -1007,22 +1007,34 @@ async def test_signals_are_not_shown_once_the_round_is_over() -> None:
         assert played.split()[-1].startswith("✗"), played
 
 
+async def seat_2_shows_a_2(pilot: Pilot[Any], app: HiddenHandApp) -> tuple[GetItScreen, Any]:
+    """Seat 2 (a bot holding still) shows a 2, with an 8 under it; the screen and table."""
+    screen = await open_table(pilot)
+    table = piles_held_still(app, [["5", "9"], ["2", "8"], ["6", "7"]])
+    await until(pilot, lambda: (screen.view["piles"][1].get("top") or {}).get("value")
+                == 2, "seat 2's 2")
+    return screen, table
+
+
+async def seat_2_plays_it(pilot: Pilot[Any], app: HiddenHandApp, screen: GetItScreen,
+                          table: Any) -> None:
+    """Seat 2 plays its 2; back once the screen shows the 8 under it."""
+    events = table.game.act(1, {"type": "play"}, now=engine_now(app))
+    app.hosting.host.refresh(table, events)
+    await until(pilot, lambda: (screen.view["piles"][1].get("top") or {}).get("value")
+                == 8, "seat 2's 8")
+
+
 async def test_a_look_that_reaches_the_host_after_its_player_played_is_refused() -> None:
     """A look pressed just before its player played reached the host after the play and
     landed on the next card, which the looker never saw (everyone saw it a moment):
     it names the card it was about, the host refuses it, and our line says so."""
     app = solo_app(3, {"level": 1})
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_table(pilot)
-        table = piles_held_still(app, [["5", "9"], ["2", "8"], ["6", "7"]])
+        screen, table = await seat_2_shows_a_2(pilot, app)
         game = table.game
-        await until(pilot, lambda: (screen.view["piles"][1].get("top") or {}).get("value")
-                    == 2, "seat 2's 2")
         pressed = about_card({"type": "look", "target": 1}, screen.view)  # about the 2
-        events = game.act(1, {"type": "play"}, now=engine_now(app))  # … as it is played
-        app.hosting.host.refresh(table, events)
-        await until(pilot, lambda: (screen.view["piles"][1].get("top") or {}).get("value")
-                    == 8, "seat 2's 8")
+        await seat_2_plays_it(pilot, app, screen, table)  # … as it is played
         notes: list[Any] = []
         screen.notify = lambda *a, **k: notes.append(a)  # type: ignore[method-assign]
         screen.signals.sent("look", 1)
@@ -1046,15 +1058,9 @@ async def test_a_look_just_after_its_card_was_played_says_it_is_on_the_next(
     monkeypatch.setattr(signals_module, "NEWLY", 3600.0)
     app = solo_app(3, {"level": 1})
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_table(pilot)
-        table = piles_held_still(app, [["5", "9"], ["2", "8"], ["6", "7"]])
+        screen, table = await seat_2_shows_a_2(pilot, app)
         game = table.game
-        await until(pilot, lambda: (screen.view["piles"][1].get("top") or {}).get("value")
-                    == 2, "seat 2's 2")
-        events = game.act(1, {"type": "play"}, now=engine_now(app))
-        app.hosting.host.refresh(table, events)
-        await until(pilot, lambda: (screen.view["piles"][1].get("top") or {}).get("value")
-                    == 8, "seat 2's 8")
+        await seat_2_plays_it(pilot, app, screen, table)
         await pilot.press("2")
         name = screen.names[1]
         await until(pilot, lambda: f"{name}'s top card changed a moment ago: your look is on "
