@@ -1645,3 +1645,19 @@ async def test_settings_left_with_a_change_ask_whether_to_save_it(config_dir: Pa
             await pilot.press(answer)
             await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
             assert app.settings.auto_cross is kept and Settings.load()[0].auto_cross is kept
+
+
+async def test_a_notice_over_the_menu_leaves_its_entries_whole() -> None:
+    """"Wrote game-1.hhgame …" at the foot of the screen cut the menu's entries at 80×24
+    ("Rule▌", "Qui▌"): on the menu, notices go at the top."""
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        menu = await until(pilot, lambda: isinstance(app.screen, MenuScreen) and app.screen,
+                           "the menu")
+        app.notify("Wrote game-1.hhgame (2 KB) in /home/ann: 'hiddenhand replay "
+                   "game-1.hhgame' opens it anywhere.", timeout=30)
+        toasts = await until(pilot, lambda: [w for w in menu.query("Toast")
+                                             if w.region.height], "the notice")
+        entries = list(menu.query("#menu-buttons Button").results(Button))
+        assert entries and not any(t.region.overlaps(b.region)
+                                   for t in toasts for b in entries if b.display)
