@@ -745,7 +745,8 @@ async def test_the_call_slot_holds_the_call_card_or_says_there_is_none() -> None
 async def test_our_turn_begins_on_a_card_that_can_be_played() -> None:
     """After our play the selection rested on a card that could not be played, and
     Enter at our next turn only said so (a fresh-eyed pass): when our turn begins on
-    such a card, the first card that plays is chosen; a choice that plays is kept."""
+    such a card, the first card that plays is chosen (not a GET OUT! card); a choice
+    that plays is kept."""
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await our_turn(pilot, app)
@@ -758,7 +759,9 @@ async def test_our_turn_begins_on_a_card_that_can_be_played() -> None:
 
         for ours, chosen, then in (
                 (["geoff 1", "shirley 5", "kevin 3", "kevin 10"], "geoff 1", "kevin 3"),
-                (["kevin 10", "geoff 1", "kevin 3"], "kevin 10", "kevin 10")):
+                (["kevin 10", "geoff 1", "kevin 3"], "kevin 10", "kevin 10"),
+                # Never onto a GET OUT! card: spending one is the player's own idea.
+                (["geoff 1", "wild", "shirley 5"], "geoff 1", "geoff 1")):
             stack_getout(table.game, [ours, ["shirley 1", "geoff 2"]], played=["kevin 8"],
                          turn=1)
             app.hosting.host.refresh(table)

@@ -148,9 +148,11 @@ class GetOutScreen(TableScreen):
         pile.call = view["call"]
         hand = self.query_one(HandWidget)
         hand.playable = frozenset(a["card"] for a in self.legal if a["type"] == "play")
+        wild = {c["id"] for c in view.get("hand", []) if c["wild"]}
         hand.cards = view.get("hand", [])
-        # Our turn begins on a card that cannot be played: the first that can is chosen.
-        playable = [i for i, c in enumerate(hand.cards) if c["id"] in hand.playable]
+        # Our turn begins on a card that cannot be played: the first that can is chosen
+        # (never a GET OUT! card: spending one is the player's own idea).
+        playable = [i for i, c in enumerate(hand.cards) if c["id"] in hand.playable - wild]
         if view["turn"] == self.my_seat != was and playable and hand.selected not in playable:
             hand.selected = playable[0]
         self._status(view, legal, names)
@@ -458,8 +460,7 @@ class GetOutScreen(TableScreen):
 
     @on(events.Click, "#piles")
     def piles_clicked(self) -> None:
-        """A click (a tap) on "Draw pile: 46" draws, as d does (a phone's d was in the
-        footer only, often past its edge)."""
+        """A tap on "Draw pile: 46" draws, as d does (a phone's d was past the footer's edge)."""
         self.action_draw()
 
     @on(events.Click, "#status")
