@@ -914,6 +914,8 @@ async def test_a_round_s_summary_stays_open_when_another_player_deals_the_next()
         assert app.screen is summary, "the summary went away while it was being read"
         assert "▸ To the table (n) ◂" in screen_text(app)  # (still marked as focused)
         assert "Next round" not in screen_text(app)
+        # One button to the table: "Look at the table (c)" said the same in other words.
+        assert "Look at the table (c)" not in screen_text(app)
         await pilot.press("n")
         await until(pilot, lambda: app.screen is screen, "n goes to the table")
         assert table.game.round == 2

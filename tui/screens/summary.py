@@ -181,6 +181,12 @@ class SummaryScreen(ModalScreen[str | None]):
         self.waiting = words
         for button in self.query("#answer-next").results(Button):
             show_label(button, "To the table (n)")  # (its focus marks kept)
+            # "Look at the table (c)" beside it now did the same in other words: it goes
+            # (c and Esc still close the summary).
+            for close in self.query("#close").results(Button):
+                if close.has_focus:
+                    button.focus()
+                close.display = False
         shown = next(iter(self.query(".waiting").results(Label)), None)
         if shown is not None:
             shown.update(words)
