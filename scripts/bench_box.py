@@ -310,9 +310,9 @@ async def seat_group(box: Where, number: int) -> list[Visitor]:
             await other.click(f"{creator.name}'s table")  # picked from the list
         await other.shows("(you)")
     await creator.until(lambda: all(v.name in creator.text() for v in visitors))
-    for visitor in visitors:
+    for visitor in others:  # (the creator has no Ready: their Start deals)
         await visitor.press("\x12")  # ctrl+r: ready
-    await creator.until(lambda: creator.text().count("✓") >= GROUP)
+    await creator.until(lambda: creator.text().count("✓") >= GROUP - 1)
     await creator.press("\x13")  # ctrl+s: start
     for visitor in visitors:
         await visitor.until(partial(preparing, visitor))
@@ -334,8 +334,8 @@ async def signal_loop(visitor: Visitor, mates: list[Visitor], until: float, pace
     await asyncio.sleep(random.uniform(0, pace))
     while time.perf_counter() < until:
         target = random.choice([s for s in range(1, len(mates) + 2) if s != me])
-        for key, shown in ((str(target), lambda: "look at" in visitor.own_line()),
-                           ("0", lambda: "look at" not in visitor.own_line())):
+        for key, shown in ((str(target), lambda: "looking at" in visitor.own_line()),
+                           ("0", lambda: "looking at" not in visitor.own_line())):
             start = time.perf_counter()
             await visitor.press(key)
             looking = key != "0"

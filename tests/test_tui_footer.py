@@ -818,26 +818,37 @@ async def test_a_key_typed_for_the_table_as_the_game_ends_is_asked_again(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Got Five!'s r reveals; a summary's r asks for a rematch. A player typing r for the
     next turn as a bot won threw the finished game away: an answer's key within a moment
-    of the summary showing is asked again, and the next press is taken."""
+    of the summary showing is asked again, and so is the same key pressed again at once
+    (a second quick r rematched); a press after that is taken."""
     from textual.app import App
 
     from tui.screens import summary as summary_module
-    from tui.screens.summary import Choice, SummaryScreen
+    from tui.screens.summary import REPEAT_GUARD, Choice, SummaryScreen
 
-    monkeypatch.setattr(summary_module, "ANSWER_GUARD", 3600.0)
+    monkeypatch.setattr(summary_module, "ANSWER_GUARD", 0.8)  # (tests run without it)
+    now = [100.0]
     answers: list[str | None] = []
     notes: list[str] = []
     app: App[None] = App()
     async with app.run_test(size=(80, 24)) as pilot:
         summary = SummaryScreen("Game over", ["Bot 3 wins."],
                                 [Choice("rematch", "Rematch"), Choice("lobby", "Lobby")])
+        summary.clock = lambda: now[0]
         summary.notify = lambda message, **_: notes.append(message)  # type: ignore[method-assign]
         await app.push_screen(summary, answers.append)
         await until(pilot, lambda: summary.is_mounted, "the summary")
+        now[0] += 0.4  # (within the guard)
         await pilot.press("r")
         await pilot.pause()
         assert answers == [] and app.screen is summary
         assert notes == ["The game just ended: press r again for “Rematch”."]
+        for _ in range(3):  # r r r, as fast as a person types: still no rematch
+            now[0] += REPEAT_GUARD / 2
+            await pilot.press("r")
+            await pilot.pause()
+        assert answers == [] and app.screen is summary
+        assert len(notes) == 1  # (one note for the run)
+        now[0] += REPEAT_GUARD  # the note read, r again
         await pilot.press("r")
         await until(pilot, lambda: answers == ["rematch"], "the rematch asked for")
 
@@ -850,9 +861,10 @@ async def test_enter_on_a_summary_goes_on_but_not_when_typed_as_it_showed(
     from textual.app import App
 
     from tui.screens import summary as summary_module
-    from tui.screens.summary import Choice, SummaryScreen
+    from tui.screens.summary import REPEAT_GUARD, Choice, SummaryScreen
 
     monkeypatch.setattr(summary_module, "ANSWER_GUARD", 3600.0)
+    now = [100.0]
     answers: list[str | None] = []
     notes: list[str] = []
     app: App[None] = App()
@@ -860,6 +872,7 @@ async def test_enter_on_a_summary_goes_on_but_not_when_typed_as_it_showed(
         summary = SummaryScreen("Round 2 over", ["Bot 3 won the round."],
                                 [Choice("next", "Next round"),
                                  Choice("lobby", "End the match", primary=False)])
+        summary.clock = lambda: now[0]
         summary.notify = lambda message, **_: notes.append(message)  # type: ignore[method-assign]
         await app.push_screen(summary, answers.append)
         await until(pilot, lambda: summary.is_mounted and app.focused is not None
@@ -872,6 +885,7 @@ async def test_enter_on_a_summary_goes_on_but_not_when_typed_as_it_showed(
         # (A button takes no second press while it shows the first, 0.2 s: a person's
         # second Enter comes after reading the note.)
         await until(pilot, lambda: not button.has_class("-active"), "the press shown")
+        now[0] += REPEAT_GUARD
         await pilot.press("enter")
         await until(pilot, lambda: answers == ["next"], "the next round")
         guest = SummaryScreen("Game over", ["Ann wins."], [])

@@ -39,6 +39,10 @@ KEYS = {"next": "n", "rematch": "r", "lobby": "l"}
 #: Seconds after a summary shows in which a key that answers is asked again: it was
 #: most likely typed for the table as the game ended (a person reacts in about 0.3 s).
 ANSWER_GUARD = 0.8
+#: Seconds after a key that was asked again in which the same key is asked again too: a
+#: key held down, or typed twice for the table (Got Five!'s r r), is no answer. A person
+#: who read "press r again" presses it later than that.
+REPEAT_GUARD = 0.4
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,10 @@ class SummaryScreen(ModalScreen[str | None]):
         self.answers = {c.answer for c in choices}
         #: When the summary showed (``time.monotonic``; see :data:`ANSWER_GUARD`).
         self.shown_at = float("inf")
+        #: When a key that answers was last asked again (see :data:`REPEAT_GUARD`).
+        self.asked_at = float("-inf")
+        #: The clock the guards read (a test sets its own).
+        self.clock: Callable[[], float] = time.monotonic
         #: Where the game just over is kept, once written (``offer_review``).
         self.kept: tuple[Path, int] | None = None
         self._kept_soon: tuple[Path, Future[int | None]] | None = None
@@ -144,7 +152,7 @@ class SummaryScreen(ModalScreen[str | None]):
         """Focus the first primary answer, else "look at the table" (unless the summary
         is already going: when the bots race to the end, a round's summary can be
         dismissed before it is mounted)."""
-        self.shown_at = time.monotonic()
+        self.shown_at = self.clock()
         primary = [f"#answer-{c.answer}" for c in self.choices if c.primary]
         for button in self.query(primary[0] if primary else "#close").results(Button):
             button.focus()
@@ -314,13 +322,18 @@ class SummaryScreen(ModalScreen[str | None]):
 
     def _answer(self, answer: str, key: str) -> None:
         """Give ``answer`` (by ``key``), unless the dialog has only just shown: then ask
-        again (see :data:`ANSWER_GUARD`)."""
-        if time.monotonic() - self.shown_at < ANSWER_GUARD:
-            label = next((c.label for c in self.choices if c.answer == answer), answer)
-            # (A round's end in a match is no game's: "the game just ended" alarmed.)
-            ended = "round" if "next" in self.answers else "game"
-            self.notify(f"The {ended} just ended: press {key} again for “{label}”.",
-                        timeout=3, markup=False)
-            self.shown_at = float("-inf")  # (the next key is meant)
+        again (see :data:`ANSWER_GUARD`), and so is a key pressed again at once after one
+        that was (:data:`REPEAT_GUARD`)."""
+        now = self.clock()
+        repeated = now - self.asked_at < REPEAT_GUARD
+        if now - self.shown_at < ANSWER_GUARD or repeated:
+            self.asked_at = now
+            self.shown_at = float("-inf")  # (a later key is meant)
+            if not repeated:  # (one note for a run of keys)
+                label = next((c.label for c in self.choices if c.answer == answer), answer)
+                # (A round's end in a match is no game's: "the game just ended" alarmed.)
+                ended = "round" if "next" in self.answers else "game"
+                self.notify(f"The {ended} just ended: press {key} again for “{label}”.",
+                            timeout=3, markup=False)
             return
         self.dismiss(answer)
