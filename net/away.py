@@ -92,7 +92,7 @@ def hand_over(table: AwayTable, out: Outbox, now: float) -> None:
             continue
         del table.away_since[seat]
         stand_in(table, seat)
-        notices.append({"type": "stand_in", "seat": seat,
+        notices.append({"type": "stand_in", "seat": seat, "bot": table.seats[seat].name,
                         "name": table.seats[seat].stand_in_for})
     if notices:
         table.push(out, now, notices=notices)

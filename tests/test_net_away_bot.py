@@ -41,7 +41,7 @@ async def test_a_bot_plays_for_a_player_away_too_long_and_leaves_when_they_are_b
 
         clock.advance(1.0)  # away for 30 s: a bot plays for him
         told = await ann.wait_for(notice("stand_in"))
-        assert {"type": "stand_in", "seat": 1, "name": "Bob"} in told["notices"]
+        assert {"type": "stand_in", "seat": 1, "bot": "Bot 2", "name": "Bob"} in told["notices"]
         assert told["table"]["seats"][1] == {"seat": 1, "kind": "bot", "name": "Bot 2",
                                              "connected": True, "ready": True, "for": "Bob"}
         # The game goes on: the bot moves for Bob, then Ann, then the bot again.
@@ -57,7 +57,7 @@ async def test_a_bot_plays_for_a_player_away_too_long_and_leaves_when_they_are_b
         assert table.seats[1].bot is None  # the bot left at once
         # What Bob finds in the table's log: the bot standing in, and its moves for him.
         past = [n for entry in back.past for n in entry.get("notices", [])]
-        assert {"type": "stand_in", "seat": 1, "name": "Bob"} in past
+        assert {"type": "stand_in", "seat": 1, "bot": "Bot 2", "name": "Bob"} in past
         bot_moves = [e for entry in back.past for e in entry.get("events", [])
                      if e.get("seat") == 1 and e["type"] in ("played", "drew", "passed")]
         assert len(bot_moves) >= 2

@@ -106,8 +106,10 @@ def test_notices_name_the_seats_as_players_count_them() -> None:
     assert describe_notice({"type": "back_to_lobby"}, NAMES) == "back in the lobby"
     assert describe_notice({"type": "back_to_lobby", "ended": True, "seat": 0}, NAMES) == (
         "Ann ended the game: back in the lobby")
+    assert describe_notice({"type": "stand_in", "seat": 1, "bot": "Bot 2", "name": "Bob"},
+                           NAMES) == "Bot 2 plays for Bob at seat 2 until they are back"
     assert describe_notice({"type": "stand_in", "seat": 1, "name": "Bob"}, NAMES) == (
-        "a bot plays for Bob at seat 2 until they are back")
+        "a bot plays for Bob at seat 2 until they are back")  # (an older host's)
 
 
 def test_an_unknown_or_typeless_notice_gives_no_line_and_no_error() -> None:

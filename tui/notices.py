@@ -158,8 +158,9 @@ def _notice_words(notice: dict[str, Any], names: Sequence[str]) -> str | None:
         "reconnected": lambda: f"{text(get('name'))} is back",
         "kicked": lambda: f"{n.seat(get('seat'))} was asked to leave",
         "bot_added": lambda: f"a bot took {n.seat(get('seat'))}",
-        "stand_in": lambda: (f"a bot plays for {text(get('name'))} at {n.seat(get('seat'))} "
-                             "until they are back"),
+        # (The bot by the name the seats panel gives it, "Bot 2 for Bob".)
+        "stand_in": lambda: (f"{text(get('bot'), 'a bot')} plays for {text(get('name'))} at "
+                             f"{n.seat(get('seat'))} until they are back"),
         "bot_removed": lambda: f"the bot left {n.seat(get('seat'))}",
         "watching": lambda: f"{text(get('name'))} is watching (spectator)",
         "stopped_watching": lambda: f"{text(get('name'))} stopped watching (spectator)",
