@@ -1073,6 +1073,34 @@ async def test_a_look_just_after_its_card_was_played_says_it_is_on_the_next(
         assert "changed a moment ago" not in why_said(screen)
 
 
+async def test_a_smile_at_a_number_is_sent_and_our_line_tells_the_custom_once() -> None:
+    """A newcomer's smile at a player showing a number was taken without a word: it is
+    still sent (what a signal means is the players' business), and our line says, once
+    a table, what the rules' custom keeps a smile (a look past) for."""
+    app = solo_app(3, {"level": 2})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        table = piles_held_still(app, [["5", "9"], ["2", "8"], ["smile", "7"]])
+        game = table.game
+        await until(pilot, lambda: (screen.view["piles"][2].get("top") or {}).get("kind")
+                    == "smile", "seat 3's smile")
+        name = screen.names[1]
+        await pilot.press("2", "s")
+        await until(pilot, lambda: game.signals["smile"][screen.my_seat] == 1, "the smile")
+        assert why_said(screen) == (
+            f"▸ {name} shows 2: the rules' custom keeps a smile for a ☺ card.")
+        await pilot.press("3", "s")  # at a ☺: nothing to tell
+        await until(pilot, lambda: game.signals["smile"][screen.my_seat] == 2, "the smile")
+        assert why_said(screen) == ""
+        await pilot.press("2", "s")  # told once a table
+        await until(pilot, lambda: game.signals["smile"][screen.my_seat] == 1, "the smile")
+        assert why_said(screen) == ""
+        await pilot.press("x")
+        await until(pilot, lambda: game.signals["look_past"][screen.my_seat] == 1, "look past")
+        assert why_said(screen) == (
+            f"▸ {name} shows 2: the rules' custom keeps a look past for a ◉ card.")
+
+
 async def test_a_level_x_record_is_saved_and_shown_after_a_restart(config_dir: Path) -> None:
     # A timed round (an untimed one sets no record), with an hour: never a race.
     app = solo_app(3, {"level": "X", "cards": 3, "timer": 3600})

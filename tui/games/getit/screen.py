@@ -38,7 +38,7 @@ from tui.games.getit.seats import SeatsRow
 from tui.games.getit.signals import AIMED_KINDS, SignalState
 from tui.games.getit.summary import round_summary
 from tui.games.getit.talk import GUARDED, KEPT, OPEN_NOTES, TALK_ENDED_NOTICE, TalkLine
-from tui.games.getit.text import card_short, describe_event, signalled_at, top_card
+from tui.games.getit.text import SPECIALS, card_short, describe_event, signalled_at, top_card
 from tui.games.getit.timer import SandTimer
 from tui.games.getit.top import TopLine
 from tui.games.getit.widgets import SeatCard, WhyLine
@@ -48,6 +48,9 @@ from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
 from tui.session import Entry
 from tui.widgets.footer import FooterEntry
+
+#: The card each aimed signal is the rulebook's custom for (RULES.md's conventions).
+CUSTOM_CARDS = {"smile": "smile", "look_past": "eyes"}
 
 
 class GetItScreen(TableScreen):
@@ -276,7 +279,28 @@ class GetItScreen(TableScreen):
         if looked is None:
             self.why(f"Look at someone first (their number), then {AIMED[kind]} them.")
             return
-        self._signal(kind, None if self._my_signal(kind) == looked else looked)
+        target = None if self._my_signal(kind) == looked else looked
+        self._signal(kind, target)
+        if target is not None:
+            self._tell_custom(kind, target)
+
+    #: The signals whose custom our line has told at this table (once: a team may agree
+    #: on another meaning, and what a signal means is the players' business).
+    _customs_told: frozenset[str] = frozenset()
+
+    def _tell_custom(self, kind: str, target: int) -> None:
+        """A smile at a card that is no ☺ (a look past at one that is no ◉) is sent as
+        pressed; our line says, once a table, what the rules' custom keeps it for (a
+        newcomer's smile at a number was taken without a word)."""
+        top = top_card(self.view, target)
+        card = CUSTOM_CARDS[kind]
+        if (top is None or top.get("kind") == card or kind in self._customs_told
+                or self.signals.newly_changed(target, time.monotonic())):
+            return
+        self._customs_told |= {kind}
+        name = Namer(self.names, self.my_seat).name(target)
+        self.why(f"{name} shows {card_short(top)}: the rules' custom keeps a "
+                 f"{SIGNAL_NOUNS[kind]} for a {SPECIALS[card][0]} card.")
 
     def action_peek(self) -> None:
         """Peek at your own card while a mirror shows (again: stop)."""
