@@ -41,12 +41,14 @@ def answers_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     answers them (its guard against keys typed for the table as a game ends,
     ``tui.screens.summary.ANSWER_GUARD``, is tested on its own), and a Get It! signal
     is about the card it shows however new (``tui.games.getit.signals.PERCEIVE``:
-    tested on its own)."""
+    tested on its own), and a table takes keys at once after a summary's answer dealt
+    (``tui.screens.table_summary.KEYS_HELD``: tested on its own)."""
     from tui.games.getit import signals
-    from tui.screens import summary
+    from tui.screens import summary, table_summary
 
     monkeypatch.setattr(summary, "ANSWER_GUARD", 0.0)
     monkeypatch.setattr(signals, "PERCEIVE", 0.0)
+    monkeypatch.setattr(table_summary, "KEYS_HELD", 0.0)
 
 
 @pytest.fixture(autouse=True)

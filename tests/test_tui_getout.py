@@ -884,6 +884,39 @@ async def test_the_round_we_go_out_in_keeps_its_summary_and_the_match_s_follows(
         assert ours[2:-1] and set(ours[2:-1]) == {"—"}, ours
 
 
+async def test_enter_typed_twice_on_a_round_s_summary_plays_no_card_in_the_next(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Enter Enter on a round's summary dealt the next round and played a card in it
+    that the player never saw (a fresh-eyed pass): a key just after the answer that
+    dealt does nothing; the table's keys work again after that moment."""
+    from tui.screens import table_summary
+
+    monkeypatch.setattr(table_summary, "KEYS_HELD", 3600.0)  # (however slow the machine)
+    app = make_app(solo={"game_id": "getout", "seats": 2,
+                         "options": {"first": 0, "match": True, "limit": 100}})
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await our_turn(pilot, app)
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
+        table.seats[1].bot = None  # (Bot 2 plays only as the test says)
+        stack_getout(table.game, [["geoff 5", "geoff 7"], ["kevin 3"]],
+                     played=["kevin 8"], turn=1)
+        app.hosting.host.refresh(table)
+        app.hosting.host.act(table, 1, {"type": "play", "card": table.game.hands[1][0]})
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                    and "Next round (n)" in screen_text(app), "the round's summary")
+        await pilot.press("enter", "enter")
+        # Round 2: Bot 2 won round 1 and deals, so we lay the first call card.
+        await until(pilot, lambda: app.screen is screen and table.game.round == 2
+                    and screen.can("play"), "our first move of round 2")
+        await pilot.press("enter")  # still held
+        await pilot.pause()
+        assert table.game.played == [] and len(table.game.hands[0]) == 6
+        screen.keys_held_until = float("-inf")  # (the moment is over)
+        await pilot.press("enter")
+        await until(pilot, lambda: len(table.game.played) == 1, "the call card laid")
+
+
 async def test_a_round_s_summary_stays_open_when_another_player_deals_the_next() -> None:
     """Another player's n dealt the next round, and the summary a player was still
     reading vanished into it (found by a fresh-eyed pair over the LAN): it stays until

@@ -20,11 +20,13 @@ writes only what is its own:
   (a solo game then offers to let the bots finish at full speed, or to leave with the
   result: the bots finish at once, undrawn, and the app says how it ended), and how the
   game stands (or ended), in a line;
-- ``check_game_action(action, parameters)`` — which of its keys work now.
+- ``check_game_action(action, parameters)`` — which of its keys work now;
+  ``game_key(event)`` — a key as it reaches the table, before its binding runs.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -434,6 +436,18 @@ class TableScreen(SparingFooter, TableSummaryScreen):
             self.call_after_refresh(redraw)
 
     # ---- what every table can do -----------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        """A key just after a summary's answer dealt does nothing (see ``KEYS_HELD``);
+        the others reach the game's own handling (:meth:`game_key`) first."""
+        if time.monotonic() < self.keys_held_until and not isinstance(self.focused, Input):
+            event.stop()
+            event.prevent_default()
+            return
+        self.game_key(event)
+
+    def game_key(self, event: events.Key) -> None:
+        """A key reached the table, before its binding runs (override)."""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show exactly the keys that work now (and hide the others)."""

@@ -11,6 +11,7 @@ shared_review.TableReview`.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -28,6 +29,11 @@ if TYPE_CHECKING:
 
 #: What a summary says once the next round was dealt under it.
 MOVED_ON = "The next round has been dealt: it is being played at the table."
+#: Seconds after a summary's answer that deals (the next round, a rematch) in which the
+#: table's keys do nothing: a key typed twice ("Enter Enter", Got Five!'s "r r") was
+#: meant for the summary, and its second press played a card (passed a Get It! pile,
+#: opened Reveal) in a deal never seen.
+KEYS_HELD = 0.6
 
 
 class TableSummaryScreen(TableCreatorScreen):
@@ -44,6 +50,8 @@ class TableSummaryScreen(TableCreatorScreen):
     #: A summary to show once the review above the table closes, and its answer's
     #: handler.
     _summary_waiting: tuple[SummaryScreen, Callable[[str | None], None]] | None = None
+    #: Until when the table's keys do nothing (``time.monotonic``; :data:`KEYS_HELD`).
+    keys_held_until = float("-inf")
 
     def __init__(self, session: Session) -> None:
         super().__init__(session)
@@ -156,6 +164,8 @@ class TableSummaryScreen(TableCreatorScreen):
             # come after the next was open, and the table lost track of that one.)
             if self.summary_screen is screen:
                 self.summary_screen = None
+            if answer in ("next", "rematch"):
+                self.keys_held_until = time.monotonic() + KEYS_HELD
             self.summary_answered(answer)
             self._offer_finish()
 

@@ -311,7 +311,7 @@ class GetItScreen(TableScreen):
         """Open the talk line (all round: it is sent while you see the speech bubble)."""
         self.talk_line.open()
 
-    def on_key(self, event: events.Key) -> None:
+    def game_key(self, event: events.Key) -> None:
         """A key that does nothing now says why. ``t`` just after talk ended still opens
         the line, saying so: what is typed stays there (a space would play), unsent."""
         talk = self.talk_line

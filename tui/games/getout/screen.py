@@ -361,7 +361,7 @@ class GetOutScreen(TableScreen):
         repeat = hand.selected in same
         hand.selected = (later[0] if later else same[0]) if repeat else same[0]
 
-    def on_key(self, event: events.Key) -> None:
+    def game_key(self, event: events.Key) -> None:
         """Enter (or space) plays the chosen card, or says why it cannot be played now
         (the key is dimmed then, and Textual does not run a dimmed key's action).
 

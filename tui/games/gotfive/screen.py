@@ -333,7 +333,7 @@ class GotFiveScreen(BoardTable):
         "r": "reveal", "s": "sort", "tab": "next_tile",
         **{str(p): "compare" for p in range(1, 6)}}
 
-    def on_key(self, event: events.Key) -> None:
+    def game_key(self, event: events.Key) -> None:
         """A move's key pressed while it is dimmed says why it does nothing now (a fresh
         player pressed s, 3 and Tab before revealing, and nothing happened)."""
         action = self.MOVE_KEYS.get(event.key)
