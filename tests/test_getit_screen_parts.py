@@ -283,3 +283,14 @@ def test_a_round_s_summary_offers_its_creator_the_lobby() -> None:
         ("next", "Next round"), ("lobby", "End the game")]
     guest = round_summary(view, ["Ann", "Bob"], 1, can_deal=True, can_lobby=False)
     assert [c.answer for c in guest.choices] == ["next"]
+
+
+def test_a_line_kept_unsaid_at_the_game_s_end_is_not_promised_a_next_round() -> None:
+    """The game-over summary said a line the bubble never let out was "kept for the next
+    round" (a fresh-eyed pass): there is none; a round's end still keeps it."""
+    from tui.games.getit.talk import KEPT, UNSAID_AT_END, kept_note
+
+    assert kept_note({"phase": "round_over"}) == KEPT
+    assert "next round" in KEPT
+    assert kept_note({"phase": "over"}) == UNSAID_AT_END
+    assert "next round" not in UNSAID_AT_END

@@ -37,7 +37,13 @@ from tui.games.getit.prep import Preparation, PrepPanel
 from tui.games.getit.seats import SeatsRow
 from tui.games.getit.signals import AIMED_KINDS, SignalState
 from tui.games.getit.summary import round_summary
-from tui.games.getit.talk import GUARDED, KEPT, OPEN_NOTES, TALK_ENDED_NOTICE, TalkLine
+from tui.games.getit.talk import (
+    GUARDED,
+    OPEN_NOTES,
+    TALK_ENDED_NOTICE,
+    TalkLine,
+    kept_note,
+)
 from tui.games.getit.text import SPECIALS, card_short, describe_event, signalled_at, top_card
 from tui.games.getit.timer import SandTimer
 from tui.games.getit.top import TopLine
@@ -173,7 +179,7 @@ class GetItScreen(TableScreen):
         if talk.kept_unsaid and (self.finishing or view.get("phase") not in ("round_over",
                                                                              "over")):
             talk.kept_unsaid = False  # (no summary opens to say it)
-            self.notify(KEPT, severity="warning", timeout=6)
+            self.notify(kept_note(view), severity="warning", timeout=6)
         self.my_place.show(view, self.signals, me, namer)
 
     # ---- keys ----------------------------------------------------------------------
@@ -444,7 +450,8 @@ class GetItScreen(TableScreen):
         kept, self.talk_line.kept_unsaid = self.talk_line.kept_unsaid, False
         return round_summary(msg["view"], names, self.my_seat,
                              can_deal={"type": "next_round"} in (msg.get("legal") or []),
-                             can_lobby=self.is_creator, note=KEPT if kept else None)
+                             can_lobby=self.is_creator,
+                             note=kept_note(msg["view"]) if kept else None)
 
     def summary_over(self, msg: dict[str, Any]) -> bool:
         """A new round was dealt."""

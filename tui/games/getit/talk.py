@@ -39,6 +39,14 @@ OPEN_NOTES = ("✎ Talk is open: Enter sends your line.",
               "✎ Talk is open: t, then Enter, sends your line.")
 KEPT = ("The round is over and the speech bubble never showed: your line was not said. "
         "It is kept for the next round (t shows it).")
+#: The same when the game is over: there is no next round to keep it for.
+UNSAID_AT_END = "The game is over and the speech bubble never showed: your line was not said."
+
+
+def kept_note(view: dict[str, Any]) -> str:
+    """What a line kept unsaid at a round's end tells (:data:`KEPT`, at the game's end
+    :data:`UNSAID_AT_END`)."""
+    return UNSAID_AT_END if view.get("phase") == "over" else KEPT
 #: Seconds the round's keys wait after the talk line loses the keys without Enter or
 #: Esc (the rest of a sentence must not play a card: a space is "play").
 TALK_GUARD = 1.5
