@@ -1568,7 +1568,9 @@ def test_the_lobby_tells_the_one_player_the_start_waits_for() -> None:
                                      seat(2, "Bot 3", "bot", True)]}
     assert ready_hint(table, 1) == ("Everyone else is ready: Zoe (★, who opened the "
                                        "table) starts once you are (Ready, ^r).")
-    assert ready_hint(table, 0) is None  # Yan is not ready: Start would be refused
+    # Yan is not ready: Start would be refused, and the creator is told whom it waits for.
+    assert ready_hint(table, 0) == ("Waiting for Yan (seat 2) to be ready; then you (★) "
+                                    "start the game (^s).")
     assert ready_hint(table, None) is None
     table["seats"][1]["ready"] = True
     assert ready_hint(table, None) == (  # a spectator: who deals
@@ -1588,6 +1590,8 @@ def test_the_lobby_tells_the_one_player_the_start_waits_for() -> None:
     table["seats"][1] = seat(1, "Yan")
     table["seats"][3] = seat(3, "Ola")
     assert ready_hint(table, 1) is None  # Ola is not ready either
+    assert ready_hint(table, 0) == ("Waiting for Yan (seat 2) and Ola (seat 4) to be "
+                                    "ready; then you (★) start the game (^s).")
 
 
 async def test_dialogs_show_a_name_from_the_host_as_it_is() -> None:

@@ -551,6 +551,30 @@ async def test_slash_opens_the_table_chat_and_a_line_sent_there_is_in_the_log() 
         assert app.screen is screen
 
 
+async def test_enter_typed_twice_to_send_a_chat_line_plays_no_card(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Enter sends a chat line and gives the keys back to the table: a second Enter typed
+    with it played the chosen card (a fresh-eyed pass over the LAN). Just after a line
+    is sent, the table's keys wait a moment."""
+    from tui.screens import table_summary
+
+    monkeypatch.setattr(table_summary, "KEYS_HELD", 3600.0)  # (however slow the machine)
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await solo_table(pilot, app)
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
+        await until(pilot, lambda: screen.can("play"), "our first move")
+        await pilot.press("slash", *"gg", "enter", "enter")
+        await until(pilot, lambda: any("💬 Ann (seat 1): gg" in line
+                                       for line in log_text(screen)), "the chat line")
+        await pilot.pause()
+        assert table.game.played == [] and app.focused is None
+        screen.keys_held_until = float("-inf")  # (the moment is over)
+        await pilot.press("enter")
+        await until(pilot, lambda: table.game.played != [], "the call card laid")
+
+
 async def test_a_chat_line_typed_straight_after_the_slash_goes_in_the_chat_line() -> None:
     # A fast typist's "/hi⏎" arrives before the app has handled the "/": the keys after it
     # belong to the chat line, not to the hand (the Enter once played a card).

@@ -315,12 +315,14 @@ class TableScreen(SparingFooter, TableSummaryScreen):
 
     @on(Input.Submitted, "#table-chat")
     def say(self, event: Input.Submitted) -> None:
-        """Send a chat line, then give the keys back to the table."""
+        """Send a chat line, then give the keys back to the table (in a moment: an Enter
+        typed twice played the chosen card)."""
         text = event.value.strip()
         if text and self.chat_open():
             self.send("chat", text)
         event.input.value = ""
         self.set_focus(None)
+        self.hold_keys()
 
     def action_leave(self) -> None:
         """Esc in a text line cancels it, giving the keys back to the table; elsewhere

@@ -29,10 +29,10 @@ if TYPE_CHECKING:
 
 #: What a summary says once the next round was dealt under it.
 MOVED_ON = "The next round has been dealt: it is being played at the table."
-#: Seconds after a summary's answer that deals (the next round, a rematch) in which the
-#: table's keys do nothing: a key typed twice ("Enter Enter", Got Five!'s "r r") was
-#: meant for the summary, and its second press played a card (passed a Get It! pile,
-#: opened Reveal) in a deal never seen.
+#: Seconds after a summary's answer that deals (the next round, a rematch), or after a
+#: chat line is sent, in which the table's keys do nothing: a key typed twice ("Enter
+#: Enter", Got Five!'s "r r") was meant for the summary or the chat line, and its second
+#: press played a card (passed a Get It! pile, opened Reveal) in a deal never seen.
 KEYS_HELD = 0.6
 
 
@@ -57,6 +57,10 @@ class TableSummaryScreen(TableCreatorScreen):
         super().__init__(session)
         #: The review the table follows together, once the host first spoke of one.
         self.review: TableReview | None = None
+
+    def hold_keys(self) -> None:
+        """The table's keys do nothing for a moment (:data:`KEYS_HELD`)."""
+        self.keys_held_until = time.monotonic() + KEYS_HELD
 
     def summary(self, msg: dict[str, Any], names: list[str]) -> SummaryScreen | None:
         """The summary to open for this update, when it ends a round (override)."""
@@ -165,7 +169,7 @@ class TableSummaryScreen(TableCreatorScreen):
             if self.summary_screen is screen:
                 self.summary_screen = None
             if answer in ("next", "rematch"):
-                self.keys_held_until = time.monotonic() + KEYS_HELD
+                self.hold_keys()
             self.summary_answered(answer)
             self._offer_finish()
 

@@ -43,9 +43,16 @@ def ready_hint(table: dict[str, Any], my_seat: int | None) -> str | None:
                  else f"Seats {', '.join(map(str, empty[:-1]))} and {empty[-1]} are")
         return (f"{which} empty: wait for friends or put a bot in (^b); then you (★) "
                 f"start the game (^s).")
-    if empty or not all(
-            s.get("ready") or s.get("kind") != "human" or s.get("seat") == creator
-            for s in others):
+    unready = [s for s in others if s.get("kind") == "human" and not s.get("ready")
+               and s.get("seat") != creator]
+    if not empty and unready and mine is not None and my_seat == creator:
+        # (Once the last seat was filled the creator was told nothing more, until Start
+        # was refused.)
+        names = [f"{s.get('name') or 'someone'} (seat {int(s.get('seat', 0)) + 1})"
+                 for s in unready]
+        who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        return f"Waiting for {who} to be ready; then you (★) start the game (^s)."
+    if empty or unready:
         return None
     if mine is not None and my_seat == creator:
         return "Everyone is ready: Start (^s) deals the game."
