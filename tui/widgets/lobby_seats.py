@@ -50,8 +50,8 @@ def ready_hint(table: dict[str, Any], my_seat: int | None) -> str | None:
         # was refused.)
         names = [f"{s.get('name') or 'someone'} (seat {int(s.get('seat', 0)) + 1})"
                  for s in unready]
-        who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-        return f"Waiting for {who} to be ready; then you (★) start the game (^s)."
+        them = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        return f"Waiting for {them} to be ready; then you (★) start the game (^s)."
     if empty or unready:
         return None
     if mine is not None and my_seat == creator:
