@@ -4,12 +4,11 @@ A table (``net.table``; the lobby's rules in ``net.lobby``) is the authority ove
 and never touches a socket or a timer. The host owns those: it admits connections (limits
 per client address and human-scale allowances, ``net.limits``), hands each validated
 request to its handler (``net.handlers``) and delivers what a table returns: journal
-records first (``net.journal``), then each member's own update (``net.fanout``) through
-its connection (``net.connection``), and arms one timer per table on its clock.
-
-Each connection is sent only its seat's view, legal actions and the public events: never
-a snapshot, the seed or another seat's view. An action's seat is never read from the
-message. A journal makes every acknowledged change durable first.
+records first (``net.journal``: every acknowledged change durable first), then each
+member's own update (``net.fanout``) through its connection (``net.connection``), and
+arms one timer per table on its clock. Each connection is sent only its seat's view,
+legal actions and the public events: never a snapshot, the seed or another seat's view;
+an action's seat is never read from the message.
 """
 
 from __future__ import annotations
@@ -98,7 +97,7 @@ class Host:
         self.tables: dict[str, Table] = {}
         self.connections: set[Connection] = set()
         #: Called when something visible may have changed (discovery), and with the
-        #: record of each game that ends here (``net.records`` keeps them).
+        #: record of each game that ends here, finished or not (``net.records``).
         self.listeners: list[Callable[[], None]] = []
         self.keepers: list[Callable[[dict[str, Any]], object]] = []
         self.server: asyncio.Server | None = None
@@ -116,8 +115,7 @@ class Host:
         self._listen: dict[str, Any] | None = None
         if fsync not in j.SYNC_MODES:
             raise ValueError(f"fsync must be one of {', '.join(j.SYNC_MODES)}, not {fsync!r}")
-        #: How the journal reaches the disk (``net.journal.SYNC_MODES``).
-        self.fsync = fsync
+        self.fsync = fsync  # (how the journal reaches the disk: ``j.SYNC_MODES``)
         if journal is not None:
             self.journal = j.Journal.create(Path(journal), self._journal_header(), sync=fsync)
         #: Stopping: nobody comes in, and a peer leaving leaves its table as it was.
@@ -125,8 +123,7 @@ class Host:
         #: How long the event loop was too busy to hear anyone (``net.connection``).
         self.watch = LoopWatch()
         self._watcher: asyncio.Task[None] | None = None
-        #: Each table's one timer (its next wake-up, and when), and the timers that close
-        #: idle tables.
+        #: Each table's one timer (its next wake-up, and when); the idle tables' closers.
         self._wakes: dict[Table, tuple[float, Timer]] = {}
         self.idle_timers: dict[str, Timer] = {}
         #: Closes connections that stay at no table (``net.idle``).
@@ -179,10 +176,9 @@ class Host:
             self.server.close()
         self.lobby_idle.close()
         for table in self.tables.values():
-            self._stop_table(table)
+            self._stop_table(table, ended=not keep)
         for conn in list(self.connections):
-            # Whether there is a game to come back to: a player waits for the host to
-            # resume it, or goes back to their menu at once.
+            # (A game to come back to: its player waits for it; else to the menu at once.)
             if keep and conn.table is not None and conn.table.phase == "play":
                 conn.fail(errors.SHUTTING_DOWN, "the host stopped; it can resume this game "
                           "later, and your seat stays yours")
@@ -325,7 +321,11 @@ class Host:
         self._write([{"k": "drop", "t": table.id}])
         self.changed()
 
-    def _stop_table(self, table: Table) -> None:
+    def _stop_table(self, table: Table, *, ended: bool = True) -> None:
+        """Stop ``table``; a game in play that ``ended`` (nothing resumes it) is kept."""
+        if ended and table.phase == "play" and (record := table.record()) is not None:
+            for keep in self.keepers:
+                keep(record)
         table.close()
         armed = self._wakes.pop(table, None)
         for timer in (armed and armed[1], self.idle_timers.pop(table.id, None)):

@@ -391,13 +391,16 @@ def _clear_game(table: Table) -> None:
 def to_lobby(table: Table, member: Member, now: float) -> Outbox:
     """The creator takes the table back to its lobby: after the game, or during it (to
     switch games without finishing a whole match); then the game in play ends unfinished,
-    and everyone is told who ended it."""
+    everyone is told who ended it, and it is kept as it stands (its result ``None``: a
+    Get It! run of four levels ended between rounds was lost)."""
     require_creator(table, member)
     table.require_phase("play", "over")
     notice: dict[str, Any] = {"type": "back_to_lobby"}
+    out = Outbox()
     if table.phase == "play":
         notice.update(ended=True, seat=member.seat)
+        if (record := table.record()) is not None:
+            out.finished.append(record)
     _clear_game(table)
-    out = Outbox()
     table.push(out, now, notices=[notice])
     return out

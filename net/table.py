@@ -382,16 +382,23 @@ class Table:
         if self.game.over and self.phase == "play":
             self.phase = "over"
             notices = [*notices, {"type": "game_over", "result": self.game.result}]
-            if self.tape is not None:
-                record = self.tape.record(self.game)
-                # Whose each person's seat was, for their eyes only in a review.
-                for p, s in zip(record["players"], self.seats, strict=True):
-                    if p["kind"] == "human" and s.player:
-                        p["who"] = who(s.player)
+            if (record := self.record()) is not None:
                 out.finished.append(record)
         self.push(out, now, events, notices)
         self._deadline_done = None
         self.wake_bots(now)
+
+    def record(self) -> dict[str, Any] | None:
+        """The game's record as it stands (over, or ended unfinished: its result then
+        ``None``), for the host's keepers; ``None`` for a game not taped."""
+        if self.tape is None or self.game is None:
+            return None
+        record = self.tape.record(self.game)
+        # Whose each person's seat was, for their eyes only in a review.
+        for p, s in zip(record["players"], self.seats, strict=True):
+            if p["kind"] == "human" and s.player:
+                p["who"] = who(s.player)
+        return record
 
     def thaw(self, now: float) -> None:
         """Let engine time run again from where it stood."""

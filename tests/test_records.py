@@ -289,6 +289,50 @@ def test_a_table_gives_its_game_s_record_once_it_is_over_and_it_replays_exactly(
     assert fingerprint(replay(record)) == fingerprint(table.game)
 
 
+@pytest.mark.parametrize("game_id", ["getout", "getit", "gotfive"])
+def test_a_game_its_creator_ends_is_kept_as_it_stands_and_replays_there(
+        game_id: str, tmp_path: Path) -> None:
+    """Past games kept only finished games: a Get It! run of four levels, ended between
+    rounds to go back to the lobby, was lost (two fresh-eyed passes). The creator's end
+    of a game in play hands its record to the keepers, unfinished (no result), and it
+    replays to where the game stood."""
+    table, (ann, _bob) = seated(game_id, {}, ["Ann", "Bob"], bots=1,
+                                rules=house(bot_delay=0.0))
+    send(lobby.start(table, ann, 1.0))
+    game = table.game
+    assert game is not None
+    from engine.bots import make_bot
+
+    people, now = [make_bot(game_id, seat, 3) for seat in range(2)], 1.0
+    for _ in range(40):  # people and bots move a while, the game not over
+        now += 1.0
+        mover = next((s for s in range(2) if game.legal_actions(s)), None)
+        move = (people[mover].choose(game.view(mover), game.legal_actions(mover))
+                if mover is not None else None)
+        out = (table.act(mover, move, now) if mover is not None and move is not None
+               else table.wake(max(now, table.next_wake() or now)))
+        send(out)
+        if game.over:
+            pytest.fail("the game ended before its creator could end it")
+    out = send(lobby.to_lobby(table, ann, now))
+    (record,) = out.finished
+    record = check_record(json.loads(json.dumps(record)))
+    assert record["result"] is None and len(record["moves"]) > 0
+    assert fingerprint(replay(record)) == fingerprint(game)
+    assert table.phase == "lobby"
+    # Past games lists it as not finished, and its figures count finished games only.
+    from tui.history import figures
+    from tui.review import result_words
+
+    keeper = Keeper(tmp_path / "games.sqlite3")
+    keeper(record).result(timeout=30)
+    keeper.close()
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        (info,) = store.games()
+        assert result_words(info.game, info.result, info.players) == "not finished"
+        assert figures(store.games(), None) == []
+
+
 def test_a_table_back_from_the_journal_still_records_its_whole_game() -> None:
     table, (ann, _bob) = seated("getout", {"match": False}, ["Ann", "Bob"])
     table.journaling = True
@@ -370,6 +414,36 @@ async def test_a_host_hands_each_finished_game_to_its_keepers_who_keep_it(
         (info,) = store.games()
         assert info.players == ["Me", "Bot 2", "Bot 3"] and info.kinds[0] == "human"
         assert fingerprint(replay(store.get(info.id))) == end
+
+
+@pytest.mark.parametrize("resumable", [False, True])
+async def test_a_host_stopped_on_purpose_keeps_its_game_in_play_as_it_stands(
+        tmp_path: Path, resumable: bool) -> None:
+    """A solo game left on purpose stopped the host and was lost ("Past games keeps
+    finished games only"): a host closed with nothing to resume its game hands the
+    keepers its record as it stands; one that keeps its journal to resume hands none."""
+    from net.client import Client
+    from net.host import Host
+
+    kept: list[dict[str, Any]] = []
+    host = Host("solo", bot_delay=0, journal=tmp_path / "j.hhjournal")
+    host.keepers.append(kept.append)
+    me = await Client.local(host, name="Me")
+    await me.create_table("Solo", "getout", 2, {"match": True})
+    await me.add_bot(1)
+    await me.start()
+    await me.wait_for(lambda m: m.get("type") == "update" and m.get("view") is not None)
+    (table,) = host.tables.values()
+    await host.close(keep_journal=resumable)
+    assert table.game is not None
+    end = fingerprint(table.game)  # (as it stood when the host stopped: no bot moves on)
+    if resumable:
+        assert kept == []
+        return
+    (record,) = kept
+    record = check_record(json.loads(json.dumps(record)))
+    assert record["result"] is None and record["players"][0]["name"] == "Me"
+    assert fingerprint(replay(record)) == end
 
 
 def test_got_five_figures_count_the_clues_before_a_right_got_five() -> None:

@@ -104,11 +104,12 @@ class Figures(NamedTuple):
 
 
 def figures(infos: Iterable[GameInfo], player: Reader | None) -> list[Figures]:
-    """Per game and player count: games played and won by ``player`` (any person when
-    ``None``), and the game's own measure."""
+    """Per game and player count: games played (to their end) and won by ``player`` (any
+    person when ``None``), and the game's own measure."""
     groups: dict[tuple[str, int], list[GameInfo]] = defaultdict(list)
     for info in infos:
-        if info.imported:  # a friend's game: not one played here
+        # (A friend's game is not one played here; a game ended unfinished, no result.)
+        if info.imported or info.result is None:
             continue
         seat = _seat(info, player)
         if seat is not None:
@@ -153,8 +154,8 @@ def trend(infos: Iterable[GameInfo], game: str,
     """What a small plot of ``game`` shows, oldest game first, and its values: Get It!'s
     levels cleared, GET OUT!'s points a round (fewer is better), Got Five!'s clues
     before a right GOT FIVE! (0: none)."""
-    mine = [i for i in reversed(list(infos))
-            if i.game == game and not i.imported and _seat(i, player) is not None]
+    mine = [i for i in reversed(list(infos)) if i.game == game and not i.imported
+            and i.result is not None and _seat(i, player) is not None]
     if game == "getit":
         values = [float(lv) if isinstance(lv := _level(i.result), int) else 7.0
                   for i in mine]

@@ -197,8 +197,8 @@ class SessionScreen(Screen[None]):
             return ("You are hosting this table: leaving stops the host and ends the game "
                     "for everyone at it. Leave?")
         if ours and self.table.get("phase") == "play":
-            return ("Leave this solo game? It ends here, unfinished (Past games keeps "
-                    "finished games only), and you go back to the menu.")
+            return ("Leave this solo game? It ends here, unfinished (Past games keeps it "
+                    "as it stands), and you go back to the menu.")
         if self.my_seat is None:
             return None
         seats = self.table.get("seats")

@@ -44,11 +44,12 @@ class TableCreatorScreen(SoloFinishScreen):
                          and i != self.my_seat
                          for i, s in enumerate(seats if isinstance(seats, list) else []))
             # ("The game so far is lost" read, in a team game, as "you lost".)
+            kept = ("Past games keeps it as it stands" if self.app.hosting.hosts(self.session)
+                    else "its host keeps it as it stands")
             question = ("End this game for everyone and take the table back to the lobby? "
-                        "It stops here, unfinished, and is not kept in Past games; everyone "
-                        "at the table is told." if others
-                        else "End this game and take the table back to the lobby? It stops "
-                        "here, unfinished, and is not kept in Past games.")
+                        f"It stops here, unfinished ({kept}); everyone at the table is told."
+                        if others else "End this game and take the table back to the lobby? "
+                        f"It stops here, unfinished ({kept}).")
             self.app.push_screen(ConfirmScreen(question, yes="End the game", no="Play on",
                                                careful=True), answered)
         else:
