@@ -1038,6 +1038,8 @@ async def test_a_look_that_reaches_the_host_after_its_player_played_is_refused()
         notes: list[Any] = []
         screen.notify = lambda *a, **k: notes.append(a)  # type: ignore[method-assign]
         screen.signals.sent("look", 1)
+        screen._redraw()  # shown at once, as the key shows it
+        assert "looking at" in screen_text(screen.my_place)
         screen.act(pressed, wait=False)  # the look arrives after the play
         name = screen.names[1]
         await until(pilot, lambda: f"{name} played before your look arrived" in
@@ -1045,6 +1047,10 @@ async def test_a_look_that_reaches_the_host_after_its_player_played_is_refused()
         assert game.signals["look"][screen.my_seat] is None
         assert screen.signals.mine(screen.view, screen.my_seat, "look") is None
         assert notes == []  # said on our line, not as an error
+        # Nor does the screen show it any more: not on our line, not on the card.
+        await until(pilot, lambda: "looking at" not in screen_text(screen.my_place)
+                    and "you look" not in screen_text(screen.query_one("#seat-1")),
+                    "the look gone from the screen")
 
 
 async def test_a_look_just_after_its_card_was_played_says_it_is_on_the_next(

@@ -376,10 +376,13 @@ class GetItScreen(TableScreen):
             self.act({"type": "next_round"})
 
     def refused(self, method: str) -> None:
-        """A refused move: the keys work again, and our unconfirmed signals are dropped."""
+        """A refused move: the keys work again, and our unconfirmed signals are dropped,
+        from the screen too (a refused look stayed on our line and on its card, beside
+        "it did not land", until some other change)."""
         super().refused(method)
         if method == "act":
             self.signals.refused()
+            self._redraw()
 
     def _keys(self) -> KeyContext:
         me = self.my_seat
