@@ -309,13 +309,17 @@ def add_bot(table: Table, member: Member, index: int, now: float) -> Outbox:
         raise RequestError(
             errors.SEAT_TAKEN, "during play only a disconnected player's seat can go to a bot"
         )
+    notice: dict[str, Any] = {"type": "bot_added", "seat": index}
     if table.phase == "play":
         stand_in(table, index)
+        # (Told as the away bot's is: "a bot took seat 2" named neither it nor whose.)
+        notice = {"type": "stand_in", "seat": index, "bot": seat.name,
+                  "name": seat.stand_in_for}
     else:
         seat.clear()
         seat.kind, seat.name = "bot", f"Bot {index + 1}"
     out = Outbox()
-    table.push(out, now, notices=[{"type": "bot_added", "seat": index}])
+    table.push(out, now, notices=[notice])
     resume_if_everyone_is_back(table, out, now)
     table.wake_bots(now)
     return out

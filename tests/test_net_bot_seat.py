@@ -30,8 +30,11 @@ async def test_a_player_takes_the_seat_back_from_the_bot_with_the_token() -> Non
         bob.abort()  # Bob's laptop goes to sleep
         await ann.wait_for(notice("disconnected"))
         await ann.add_bot(1)  # it is Ann's turn: the bot waits for her move
-        handed = await ann.wait_for(notice("bot_added"))
+        handed = await ann.wait_for(notice("stand_in"))
         assert handed["table"]["seats"][1]["kind"] == "bot"
+        # Told as the away bot is: which bot plays for whom.
+        assert {"type": "stand_in", "seat": 1, "bot": "Bot 2",
+                "name": "Bob"} in handed["notices"]
         table = host.tables[joined.table]
 
         # Someone else's token does not buy the bot's seat.
