@@ -454,7 +454,7 @@ async def test_a_box_s_tables_are_listed_a_line_each_at_80_columns(width: int) -
             "the tables")
         assert len(lines) == 2, lines
         assert "▸ 1  Bartholomew's table — Get It!, 5 of 6 seats free (lobby) ◂" in lines[0]
-        assert "2  Ann — Got Five!, your seat is kept (play)" in lines[1]
+        assert "2  Ann — Got Five!, your seat is kept (in play)" in lines[1]
 
 
 def test_a_kept_seat_is_the_table_s_it_was_made_at_not_a_new_one_with_its_id() -> None:

@@ -31,11 +31,20 @@ def game_name(game_id: Any) -> str:
     return spec.name if spec is not None else str(game_id)
 
 
+#: A table's phase as the lists say it ("play" alone read as an order to play).
+PHASE_WORDS = {"play": "in play", "over": "game over"}
+
+
+def phase_words(phase: Any) -> str:
+    """A table's phase in words for a list of tables."""
+    return PHASE_WORDS.get(phase, str(phase)) if isinstance(phase, str) else "?"
+
+
 def describe_listed(table: TableInfo, kept: bool = False) -> Text:
     """A table in the list of hosts: dimmed, and said so, if this app cannot play it;
     ``kept``: we hold a seat there (a full table is still ours to go back to)."""
     free = "your seat is kept" if kept else f"{table.free} free"
-    text = f"{table.name} ({game_name(table.game)}, {free}, {table.phase})"
+    text = f"{table.name} ({game_name(table.game)}, {free}, {phase_words(table.phase)})"
     if playable(table.game):
         return Text(text)
     return Text(f"{text} — not playable in this app yet", style="dim")
@@ -48,7 +57,8 @@ def describe_table(table: dict[str, Any], kept: bool = False, *,
     free = ("your seat, in use on another login" if elsewhere
             else "your seat is kept" if kept
             else f"{table['free']} of {table['seats']} seats free")
-    return f"{table['name']} — {game_name(table['game'])}, {free} ({table['phase']})"
+    return (f"{table['name']} — {game_name(table['game'])}, {free} "
+            f"({phase_words(table['phase'])})")
 
 
 def played_elsewhere(where: str, table: dict[str, Any]) -> bool:
