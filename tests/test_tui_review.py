@@ -644,3 +644,26 @@ async def test_a_getout_review_at_a_phone_s_width_shows_every_card_whole(
         text = " ".join(line.strip() for line in screen_text(app).splitlines())
         assert screen.has_class("stacked")
         assert all(label in text for label in hand), (hand, screen_text(app))
+
+
+def test_a_get_it_review_shows_a_hand_being_arranged_as_its_holder_saw_it() -> None:
+    """Laid open, a review showed the hands in their dealt order ("39 6 19", a special
+    on top), where the game showed each player theirs in order; seen from another seat,
+    that seat's hidden card read "(your own card)" beside "1 Ann (you)"."""
+    import engine
+    from engine.getit import SPECIAL_KINDS
+    from tui.games.getit.text import card_short
+    from tui.review_position import getit_position, position_of
+
+    game = engine.new_game("getit", 3, seed=2, options={"level": 3})
+    names = ["Ann", "Bob", "Cy"]
+    text = getit_position(position_of(game, None, names)).plain
+    for seat in range(3):
+        hand = game.view(seat)["hand"]
+        assert "to arrange: " + " ".join(card_short(c) for c in hand) in text, text
+        assert hand[0].get("kind") not in SPECIAL_KINDS
+    for s in range(3):  # each pile as shown (numbers up, specials under them)
+        game.act(s, {"type": "arrange", "pile": [c["id"] for c in game.view(s)["hand"]]})
+    seen_from_bob = getit_position(position_of(game, 1, names, yours=frozenset({0})))
+    assert "(their own card)" in seen_from_bob.plain
+    assert "(your own card)" not in seen_from_bob.plain

@@ -76,12 +76,15 @@ def _seat_title(out: Text, i: int, p: Position) -> None:
     """Seat ``i``'s number and name, and "(you)" on the reader's own (another seat's
     view said "(you)" on that seat: Bob read "1 Ann (you)")."""
     out.append(f"{i + 1} {p.names[i]}", style="bold")
-    yours = p.yours if p.yours is not None else frozenset(
-        () if p.seat is None else (p.seat,))
-    if i in yours:
+    if i in _yours(p):
         out.append(" (you)", style="italic")
     elif i == p.seat:
         out.append(" (seen from here)", style="italic")
+
+
+def _yours(p: Position) -> frozenset[int]:
+    """The reader's own seats in this position."""
+    return p.yours if p.yours is not None else frozenset(() if p.seat is None else (p.seat,))
 
 
 def getout_position(p: Position) -> Group:
@@ -190,9 +193,9 @@ def getit_position(p: Position) -> Text:
     for i in range(len(names)):
         _seat_title(out, i, p)
         pile = view["piles"][i]
-        # While preparing, a hand is seen by whoever arranges it (and laid open).
-        hand = ((p.open["hands"][i] if p.open is not None else
-                 view.get("hand") if i == seat else None) if preparing else None)
+        # While preparing, a hand is seen by whoever arranges it (and laid open), as
+        # they saw it (laid open, the dealt order showed a special on top).
+        hand = (p.own(i) or {}).get("hand") if preparing else None
         size = sizes[i] if preparing and i < len(sizes) else 0
         if hand:
             out.append("  to arrange: " + " ".join(card_short(c) for c in hand) + "\n")
@@ -205,7 +208,7 @@ def getit_position(p: Position) -> Text:
             top = pile.get("top")
             shown = "— empty —" if not pile.get("count") else (
                 f"top {card_text(top)}" if top else
-                f"top hidden ({'your' if i == seat else 'their'} own card)")
+                f"top hidden ({'your' if i in _yours(p) else 'their'} own card)")
             count = pile.get("count")
             out.append(f"  {count} card{'' if count == 1 else 's'}, {shown}\n")
         said = signal_lines(signals[i], namer, seat) if i < len(signals) else []
