@@ -101,6 +101,10 @@ def check_table(record: dict[str, Any]) -> None:
         if creator is not None and (not isinstance(creator, int) or isinstance(creator, bool)
                                     or not 0 <= creator < len(seats)):
             raise bad("names a creator who has no seat")
+        home = record.get("creator_home")
+        if home is not None and (not isinstance(home, int) or isinstance(home, bool)
+                                 or not 0 <= home < len(seats)):
+            raise bad("names an absent creator who has no seat")
         if not isinstance(record.get("options"), dict):
             raise bad("has no options")
         snapshot = record.get("snapshot")

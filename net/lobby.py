@@ -82,8 +82,11 @@ def unique_name(table: Table, name: str, index: int) -> str:
 
 
 def free_seat(table: Table, index: int) -> None:
-    """Empty a seat; the creator's role passes on if it was theirs."""
+    """Empty a seat; the creator's role passes on if it was theirs (for good: a creator
+    away whose seat is emptied has nothing to come back to)."""
     table.seats[index].clear()
+    if table.creator_home == index:
+        table.creator_home = None
     if table.creator == index:
         humans = [i for i, s in enumerate(table.seats) if s.kind == "human"]
         connected = [i for i in humans if table.seats[i].conn is not None]
@@ -161,6 +164,9 @@ def rejoin(table: Table, member: Member, index: int | None, token: str,
     member.player = seat.player = seat.player or member.player
     member.table, member.seat = table, index
     notices: list[dict[str, Any]] = [{"type": "reconnected", "seat": index, "name": seat.name}]
+    if table.creator_home == index:  # the creator is back: the stand-in gives way
+        table.creator, table.creator_home = index, None
+        notices.append({"type": "creator", "seat": index})
     if table.paused and table.away():
         notices.append({"type": "paused", "waiting": table.away()})
     table.push(out, now, notices=notices)
@@ -176,18 +182,20 @@ def leave(table: Table, member: Member, now: float) -> Outbox:
     if seat is not None and table.phase == "lobby":
         name = table.seats[seat].name  # (gone from the seat once it is freed)
         table.seats[seat].conn = None
+        creator = table.creator
         free_seat(table, seat)
         member.table, member.seat = None, None
         notices.append({"type": "left", "seat": seat, "name": name})
+        if table.creator != creator and table.creator is not None:
+            notices.append({"type": "creator", "seat": table.creator})
     else:
-        notice = table.detach(member)
-        if notice and notice["type"] == "disconnected":
-            # On purpose, not a lost connection: the seat waits all the same.
-            notice = {"type": "stepped_away", "seat": seat}
-            assert seat is not None
-            table.seats[seat].left = True  # (``net.idle``: nobody said they come back)
-            went_away(table, seat, now)
-        if notice:
+        for notice in table.detach(member):
+            if notice["type"] == "disconnected":
+                # On purpose, not a lost connection: the seat waits all the same.
+                notice = {"type": "stepped_away", "seat": seat}
+                assert seat is not None
+                table.seats[seat].left = True  # (``net.idle``: nobody said they come back)
+                went_away(table, seat, now)
             notices.append(notice)
     out = Outbox()
     table.push(out, now, notices=notices)

@@ -62,6 +62,8 @@ class Table:
         self.permanent = False
         self.opened_by: str | None = None
         self.opener: str | None = None
+        #: The creator's seat while a present player stands in for its absent creator.
+        self.creator_home: int | None = None
         #: This table's identity, part of every seat token (``net.seats.new_token``).
         self.uid = os.urandom(4).hex()
         #: Engine time held still (a resumed game waiting to run again), or ``None``.
@@ -111,7 +113,8 @@ class Table:
         every push, unlike packing either)."""
         return (
             self.id, self.uid, self.name, self.game_id, tuple(self.options.items()),
-            self.phase, self.creator, self.permanent, self.opened_by, self.opener,
+            self.phase, self.creator, self.creator_home, self.permanent, self.opened_by,
+            self.opener,
             len(self.spectators), self.paused, self.review is not None,
             tuple((s.kind, s.name, s.token, s.ready, s.conn is not None, s.stand_in_for,
                    s.player) for s in self.seats),
@@ -198,7 +201,7 @@ class Table:
             "k": "table", "t": self.id, "uid": self.uid, "name": self.name,
             "game": self.game_id, "options": self.options, "phase": self.phase,
             "creator": self.creator, "permanent": self.permanent, "opened_by": self.opened_by,
-            "opener": self.opener,
+            "opener": self.opener, "creator_home": self.creator_home,
             "seats": [{"kind": s.kind, "name": s.name, "token": s.token, "ready": s.ready,
                        "for": s.stand_in_for, "player": s.player} for s in self.seats],
             "snapshot": self.game.snapshot() if self.game is not None else None,
@@ -239,6 +242,7 @@ class Table:
         table.uid, table.phase = record["uid"], record["phase"]
         table.creator, table.permanent = record["creator"], bool(record["permanent"])
         table.opened_by, table.opener = record.get("opened_by"), record.get("opener")
+        table.creator_home = record.get("creator_home")  # (checked: net.journal_resume)
         for entry in past:
             table.past.remember(entry)
         for seat, saved in zip(table.seats, seats, strict=True):
@@ -276,9 +280,10 @@ class Table:
         """Seats of people who are not connected."""
         return [i for i, s in enumerate(self.seats) if s.kind == "human" and s.conn is None]
 
-    def detach(self, member: Member) -> dict[str, Any] | None:
-        """Unbind ``member``; a held seat stays (disconnected). The notice that says so."""
+    def detach(self, member: Member) -> list[dict[str, Any]]:
+        """Unbind ``member``; a held seat stays (disconnected). The notices that say so."""
         notice: dict[str, Any] | None = None
+        notices: list[dict[str, Any]] = []
         if self.review is not None:
             self.review.inside.discard(member)
             self.review.alone.pop(member, None)
@@ -290,21 +295,25 @@ class Table:
             self.seats[member.seat].ready = False
             notice = {"type": "disconnected", "seat": member.seat}
             if self.creator == member.seat:
-                # The table must not stall on an absent creator: a present player takes over.
+                # The table must not stall on an absent creator: a present player stands
+                # in, said so, until the creator is back (``net.lobby.rejoin``).
                 present = [i for i, s in enumerate(self.seats) if s.conn is not None]
                 if present:
+                    if self.creator_home is None:
+                        self.creator_home = member.seat
                     self.creator = present[0]
+                    notices.append({"type": "creator", "seat": present[0]})
         member.table, member.seat = None, None
-        return notice
+        return [notice, *notices] if notice is not None else notices
 
     def disconnect(self, member: Member, now: float) -> Outbox:
         """``member``'s connection is gone: its seat waits for it, and everyone is told."""
         seat = member.seat
-        notice = self.detach(member)
-        if notice is not None and notice["type"] == "disconnected" and seat is not None:
+        notices = self.detach(member)
+        if any(n["type"] == "disconnected" for n in notices) and seat is not None:
             away.went_away(self, seat, now)
         out = Outbox()
-        self.push(out, now, notices=[notice] if notice else [])  # journals a new creator too
+        self.push(out, now, notices=notices)  # journals a new creator too
         return out
 
     # ---- the game ---------------------------------------------------------------------

@@ -179,7 +179,7 @@ async def test_creator_role_passes_on_when_the_creator_leaves_the_lobby() -> Non
         await bob.join(joined.table)
         await ann.leave()
         msg = await bob.wait_for(lambda m: update(m) and m["notices"] == [
-            {"type": "left", "seat": 0, "name": "Ann"}])
+            {"type": "left", "seat": 0, "name": "Ann"}, {"type": "creator", "seat": 1}])
         assert msg["table"]["creator"] == 1
         await bob.add_bot(0)
         with pytest.raises(ServerError) as info:
@@ -294,10 +294,38 @@ async def test_creator_role_passes_on_when_the_creator_drops() -> None:
         await bob.join(joined.table)
         ann.abort()
         msg = await bob.wait_for(lambda m: update(m) and m["notices"] == [
-            {"type": "disconnected", "seat": 0}])
+            {"type": "disconnected", "seat": 0}, {"type": "creator", "seat": 1}])
         assert msg["table"]["creator"] == 1
         await bob.kick(0)  # the absent player's seat can now be freed
         assert host.tables[joined.table].seats[0].kind == "empty"
+        assert host.tables[joined.table].creator_home is None  # (nobody to give it back to)
+
+
+async def test_a_creator_back_at_the_table_runs_it_again_and_everyone_is_told() -> None:
+    """The creator's role went to another player while its holder was away, without a
+    word, and stayed there once they were back (a fresh-eyed pass of the SSH box): the
+    stand-in is told, the creator has it back on their return, through a restart too."""
+    from net.table import Table
+
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        bob = await made.new("Bob")
+        joined = await ann.create_table("T", "getout", 2, {"first": 0})
+        await bob.join(joined.table)
+        await bob.ready()
+        await ann.start()
+        await ann.leave()  # a game in play: the seat waits for her
+        msg = await bob.wait_for(lambda m: update(m) and m["notices"] == [
+            {"type": "stepped_away", "seat": 0}, {"type": "creator", "seat": 1}])
+        assert msg["table"]["creator"] == 1
+        table = host.tables[joined.table]
+        again = Table.restore(table.persisted(), [], table.house)  # (as a journal keeps it)
+        assert (again.creator, again.creator_home) == (1, 0)
+        back = await made.new("Ann")
+        await back.join(joined.table, seat=0, token=joined.token)
+        msg = await bob.wait_for(lambda m: update(m) and {"type": "creator", "seat": 0}
+                                 in m["notices"])
+        assert msg["table"]["creator"] == 0 and table.creator_home is None
 
 
 async def test_two_players_with_one_name_are_told_apart() -> None:

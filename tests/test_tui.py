@@ -1567,7 +1567,7 @@ def test_the_lobby_tells_the_one_player_the_start_waits_for() -> None:
 
     table = {"creator": 0, "seats": [seat(0, "Zoe"), seat(1, "Yan"),
                                      seat(2, "Bot 3", "bot", True)]}
-    assert ready_hint(table, 1) == ("Everyone else is ready: Zoe (★, who opened the "
+    assert ready_hint(table, 1) == ("Everyone else is ready: Zoe (★, who runs the "
                                        "table) starts once you are (Ready, ^r).")
     # Yan is not ready: Start would be refused, and the creator is told whom it waits for.
     assert ready_hint(table, 0) == ("Waiting for Yan (seat 2) to be ready; then you (★) "
@@ -1575,7 +1575,7 @@ def test_the_lobby_tells_the_one_player_the_start_waits_for() -> None:
     assert ready_hint(table, None) is None
     table["seats"][1]["ready"] = True
     assert ready_hint(table, None) == (  # a spectator: who deals
-        "Everyone is ready: Zoe (★, who opened the table) starts the game.")
+        "Everyone is ready: Zoe (★, who runs the table) starts the game.")
     # Ready, Yan is told who deals; the creator, that Start deals now.
     assert ready_hint(table, 1) == ready_hint(table, None)
     assert ready_hint(table, 0) == "Everyone is ready: Start (^s) deals the game."

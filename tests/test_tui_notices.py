@@ -28,8 +28,9 @@ NOTICES: dict[str, dict[str, Any]] = {
     "reconnected": {"seat": 1, "name": "Bob"},
     "kicked": {"seat": 1},
     "bot_added": {"seat": 2},
-    "stand_in": {"seat": 1, "name": "Bob"},
+    "stand_in": {"seat": 1, "bot": "Bot 2", "name": "Bob"},
     "bot_removed": {"seat": 2},
+    "creator": {"seat": 1},
     "watching": {"name": "Eve"},
     "stopped_watching": {"name": "Eve"},
     "configured": {"changed": {"game": "gotfive", "seats": 3, "options": {"hints": "count"}}},
@@ -106,6 +107,7 @@ def test_notices_name_the_seats_as_players_count_them() -> None:
     assert describe_notice({"type": "back_to_lobby"}, NAMES) == "back in the lobby"
     assert describe_notice({"type": "back_to_lobby", "ended": True, "seat": 0}, NAMES) == (
         "Ann ended the game: back in the lobby")
+    assert describe_notice({"type": "creator", "seat": 1}, NAMES) == "Bob runs the table now (★)"
     assert describe_notice({"type": "stand_in", "seat": 1, "bot": "Bot 2", "name": "Bob"},
                            NAMES) == "Bot 2 plays for Bob at seat 2 until they are back"
     assert describe_notice({"type": "stand_in", "seat": 1, "name": "Bob"}, NAMES) == (

@@ -162,6 +162,8 @@ def _notice_words(notice: dict[str, Any], names: Sequence[str]) -> str | None:
         "stand_in": lambda: (f"{text(get('bot'), 'a bot')} plays for {text(get('name'))} at "
                              f"{n.seat(get('seat'))} until they are back"),
         "bot_removed": lambda: f"the bot left {n.seat(get('seat'))}",
+        # (The lobby, a rematch and the end of a game are then theirs to decide.)
+        "creator": lambda: f"{n.name(get('seat'))} runs the table now (★)",
         "watching": lambda: f"{text(get('name'))} is watching (spectator)",
         "stopped_watching": lambda: f"{text(get('name'))} stopped watching (spectator)",
         "configured": configured,

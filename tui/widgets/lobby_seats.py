@@ -57,7 +57,7 @@ def ready_hint(table: dict[str, Any], my_seat: int | None) -> str | None:
     if mine is not None and my_seat == creator:
         return "Everyone is ready: Start (^s) deals the game."
     who = next((s.get("name") for s in seats if s.get("seat") == creator), None)
-    starter = f"{who} (★, who opened the table)" if who else "the table's creator"
+    starter = f"{who} (★, who runs the table)" if who else "the table's creator"
     if mine is not None and not mine.get("ready"):
         return f"Everyone else is ready: {starter} starts once you are (Ready, ^r)."
     return f"Everyone is ready: {starter} starts the game."
