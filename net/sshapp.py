@@ -31,12 +31,16 @@ from net.visit import KEPT_ENV, AppProcess, visitor_env
 
 log = logging.getLogger("hiddenhand.ssh")
 #: Sent to the client when the app died without restoring the terminal: leave the
-#: alternate screen, show the cursor, stop mouse reporting and bracketed paste.
-TERMINAL_RESET = b"\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l"
+#: alternate screen, show the cursor, stop mouse reporting and bracketed paste, and wrap
+#: long lines again (Textual turns wrapping off: the player's shell was left with its
+#: long lines cut until they ran ``reset``).
+TERMINAL_RESET = (b"\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l"
+                  b"\x1b[?2004l\x1b[?7h")
 _SAFE_TERM = re.compile(r"[A-Za-z0-9.+_-]{1,64}")
 #: Said to every player as the box stops (its tables come back with it).
-BOX_STOPPING = ("hiddenhand: the box is stopping. Log in again once it is back: "
-                "your seat is kept.")
+#: (Said to every login, seated or not: "your seat is kept" told a player in the menu
+#: of a seat they did not have.)
+BOX_STOPPING = "hiddenhand: the box is stopping; log in again once it is back (seats are kept)."
 
 
 class LoginSide(Protocol):

@@ -61,6 +61,12 @@ def test_garbage_on_the_command_line_gets_a_clear_error(
         (["host", "--bind", "999.1.1.1"], "usage: hiddenhand host",
          "'999.1.1.1' is not a valid IP address"),
         (["list", "--frobnicate"], "usage: hiddenhand list", "unrecognized arguments"),
+        # ("my box" printed the invitation "ssh -p 2222 my box".)
+        (["ssh-serve", "--open", "--hostname", "my box"], "usage: hiddenhand ssh-serve",
+         "'my box' is not a name friends can type"),
+        (["web", "--hostname", "-x"], "usage: hiddenhand web", "expected one argument"),
+        (["web", "--hostname", "box;rm"], "usage: hiddenhand web",
+         "'box;rm' is not a name friends can type"),
     ],
 )
 def test_a_subcommand_reports_errors_under_its_own_usage(

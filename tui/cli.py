@@ -275,8 +275,13 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 def run_ssh_serve_command(args: argparse.Namespace) -> int:
     """Check the ``ssh-serve`` arguments and run the SSH box."""
+    import warnings
     from pathlib import Path
 
+    # asyncssh's own use of DSA sets off the cryptography library's deprecation warnings
+    # as it is imported: twenty lines over every start and every error, nothing an
+    # operator can act on.
+    warnings.filterwarnings("ignore", module=r"asyncssh(\.|$)")
     from net.sshserve import BoxConfig, run_ssh_serve
 
     config = BoxConfig(

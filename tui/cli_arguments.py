@@ -175,7 +175,7 @@ def ssh_serve_arguments(ssh: argparse.ArgumentParser) -> None:
                      help="serve the box's game host on TCP 127.0.0.1:PORT (0: a free one), "
                      "where every local user can reach it, instead of on a Unix socket in "
                      "the box's private data directory (the default)")
-    ssh.add_argument("--hostname", default=None, metavar="NAME",
+    ssh.add_argument("--hostname", type=check.host_name, default=None, metavar="NAME",
                      help="the box's name in 'ssh -p PORT NAME', as the lobby shows it "
                      "(default: this machine's name)")
     ssh.add_argument("--data-dir", default=None, metavar="DIR", dest="ssh_data_dir",
@@ -211,7 +211,7 @@ def web_arguments(web: argparse.ArgumentParser) -> None:
     web.add_argument("--host-port", type=check.port, default=None,
                      help="serve the box's game host on TCP 127.0.0.1:PORT instead of "
                      "on a Unix socket in the box's private data directory (the default)")
-    web.add_argument("--hostname", default=None, metavar="NAME",
+    web.add_argument("--hostname", type=check.host_name, default=None, metavar="NAME",
                      help="the box's name, as the lobby shows it (default: this machine's)")
     web.add_argument("--data-dir", default=None, metavar="DIR", dest="ssh_data_dir",
                      help="the box's journal, games and players' data (default: the user's "
@@ -249,8 +249,9 @@ COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], str, str]] 
     "ssh-serve": (ssh_serve_arguments,
                   "serve the app over SSH: anyone with an ssh client plays on this box",
                   "Listen for SSH logins; each gets its own hiddenhand app on its own "
-                  "terminal, and every app plays on one host this command runs on "
-                  "127.0.0.1. Ctrl-C stops it."),
+                  "terminal, and every app plays on one host this command runs (on a "
+                  "Unix socket in the box's private data directory). Ctrl-C stops it; the "
+                  "box's tables come back when it starts again."),
     "web": (web_arguments,
             "serve the app to browsers: a friend with only a phone plays on this box",
             "Serve the app to web browsers, one app per tab, every app on one host this "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -82,6 +83,20 @@ def address(text: str) -> str:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a valid IP address (for example 192.168.1.20, 127.0.0.1 or ::1)"
         ) from None
+
+
+#: A name others type after ``ssh -p PORT`` or in a link: a host name or an address.
+_HOST_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9.:-]{0,252})?")
+
+
+def host_name(text: str) -> str:
+    """The box's name as friends type it ("my box" printed the invitation "ssh -p 2222
+    my box", which no ssh takes)."""
+    if not _HOST_NAME.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a name friends can type: letters, digits, dots and dashes "
+            "(for example box, box.lan or 192.168.1.20)")
+    return text
 
 
 def shown_name(text: str) -> str:
