@@ -71,13 +71,24 @@ class BoxConfig(BoxSettings):
         super().check()
         if self.authorized_keys is not None:
             try:
-                asyncssh.read_authorized_keys(str(self.authorized_keys))
+                read_keys(self.authorized_keys)
             except OSError as exc:
                 raise ValueError(f"cannot read {self.authorized_keys}: "
                                  f"{exc.strerror or exc}") from None
             except ValueError as exc:
                 raise ValueError(f"{self.authorized_keys} is not an authorized_keys "
                                  f"file: {exc}") from None
+
+
+def read_keys(path: Path) -> asyncssh.SSHAuthorizedKeys | None:
+    """The keys in an authorized_keys file; ``None`` while it holds none yet (a box may
+    start with an empty file and have keys added as it runs: it is read at each login).
+    ``OSError`` if it cannot be read, ``ValueError`` in asyncssh's words if it is not one."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if not any(line.strip() and not line.lstrip().startswith("#")
+               for line in text.splitlines()):
+        return None
+    return asyncssh.import_authorized_keys(text)
 
 
 def load_host_key(path: Path) -> tuple[asyncssh.SSHKey, bool]:
@@ -334,7 +345,7 @@ class Login(asyncssh.SSHServer):
             return False
         assert config.authorized_keys is not None
         try:
-            self.keys = asyncssh.read_authorized_keys(str(config.authorized_keys))
+            self.keys = read_keys(config.authorized_keys) or asyncssh.SSHAuthorizedKeys()
         except (OSError, ValueError) as exc:
             log.error("refused %r from %s: cannot read %s (%s)", self.who, self.address,
                       config.authorized_keys, exc)

@@ -20,6 +20,7 @@ import asyncio
 import ipaddress
 import logging
 import sys
+from pathlib import Path
 
 import asyncssh
 
@@ -36,6 +37,7 @@ from net.sshlogin import (
     invitation,
     load_host_key,
     player_dir_name,
+    read_keys,
 )
 from net.webserve import web_banner
 
@@ -61,6 +63,13 @@ def _loopback(address: str | None) -> bool:
         return False
 
 
+def _no_keys_yet(path: Path) -> bool:
+    try:
+        return read_keys(path) is None
+    except (OSError, ValueError):
+        return False  # (said at each login, and checked before the box started)
+
+
 def banner(box: BoxServer) -> list[str]:
     """What ``ssh-serve`` prints at start: where, the host key, who may log in."""
     config = box.config
@@ -84,6 +93,9 @@ def banner(box: BoxServer) -> list[str]:
             "!! Use --open on a trusted LAN only. Names and settings are not private.",
             "!" * 72,
         ]
+    elif config.authorized_keys is not None and _no_keys_yet(config.authorized_keys):
+        lines.append(f"logins: nobody yet: {config.authorized_keys} holds no key (one "
+                     "added counts at once: the file is read at each login)")
     else:
         lines.append(f"logins: keys in {config.authorized_keys} (re-read at each login)")
     if box.web is not None:

@@ -259,6 +259,32 @@ async def test_a_key_not_in_authorized_keys_is_refused(
 
 
 @shared_loop
+async def test_a_box_starts_with_no_key_yet_and_takes_one_added_as_it_runs(
+        tmp_path: Path, keys: dict[str, Any]) -> None:
+    """An empty authorized_keys file was refused ("No valid entries found"), though keys
+    added while the box runs count: it starts, says nobody can log in yet, refuses every
+    key until one is added, then takes that one."""
+    from net.sshserve import banner
+
+    path = tmp_path / "authorized_keys"
+    path.write_text("# the party's keys go here\n")
+    config = BoxConfig(port=0, bind="127.0.0.1", authorized_keys=path,
+                       data_dir=tmp_path / "box", hostname="box")
+    config.check()
+    async with BoxServer(config) as server:
+        assert any(line.startswith("logins: nobody yet:") for line in banner(server))
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(server.port, "ann", keys["ann"])
+        path.write_bytes(keys["ann"].export_public_key())
+        conn = await connect(server.port, "ann", keys["ann"])
+        conn.close()
+        await asyncio.wait_for(server.wait_until(lambda: not server.logins), WAIT)
+    path.write_text("not a key at all\n")  # (garbage is still refused, in words)
+    with pytest.raises(ValueError, match="is not an authorized_keys file"):
+        config.check()
+
+
+@shared_loop
 async def test_the_per_address_limit_refuses_the_next_login(
     small_box: Callable[..., Any], caplog: pytest.LogCaptureFixture
 ) -> None:
