@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
+from tui import cli_values as check
 from tui.cli_arguments import ALIAS_OF, ALIASES, COMMANDS, LIMIT_FLAGS, OPTION_COMMANDS
 from tui.cli_help import CommandParser, options_epilog
 from tui.cli_values import settable_options, typed_options
@@ -138,6 +139,9 @@ def run_sim_command(args: argparse.Namespace) -> int:
         parser.error("--people is for Get It! only")
     if args.people > seats:
         parser.error(f"--people {args.people} is more than the {seats} seats")
+    if args.seed + args.games - 1 > check.SEED_MAX:  # (game i plays SEED+i)
+        parser.error(f"--seed {args.seed} leaves no seed for game {args.games}: the last "
+                     f"seed is {check.SEED_MAX}")
     person = {"reaction": args.person_reaction, "spread": args.person_spread,
               "error": args.person_error, "typing": args.person_typing}
     # The simulator and the bots are loaded only for ``sim``.

@@ -48,7 +48,7 @@ def solo_arguments(solo: argparse.ArgumentParser) -> None:
 def demo_arguments(demo: argparse.ArgumentParser) -> None:
     """``demo``: the seats, seed and length of a printed GET OUT! match."""
     demo.add_argument("--seats", type=check.seats, default=4, help="players, 2 to 6 (default 4)")
-    demo.add_argument("--seed", type=int, default=None, help="replay a game exactly")
+    demo.add_argument("--seed", type=check.seed, default=None, help="replay a game exactly")
     demo.add_argument("--single", action="store_true", help="one round instead of a match")
     demo.add_argument("--quiet", action="store_true", help="print only the outcome")
 
@@ -62,7 +62,8 @@ def sim_arguments(sim: argparse.ArgumentParser) -> None:
     sim.add_argument("--games", type=check.games, default=100, help="how many games (default 100)")
     sim.add_argument("--seats", type=check.seats, default=None,
                      help="seats (default 4, or the game's most if fewer)")
-    sim.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    sim.add_argument("--seed", type=check.seed, default=1,
+                     help="seed of the first game (default 1); the next games take the seeds after it")
     sim.add_argument("--option", action="append", type=check.option_pair, default=[],
                      metavar="KEY=VALUE",
                      help="a game option, e.g. level=6 or match=false (repeatable)")

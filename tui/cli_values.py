@@ -51,6 +51,11 @@ seats = whole_number(kind="seats must be a whole number")
 count = whole_number(0)
 positive = whole_number(1)
 games = whole_number(1, said="--games must be")
+#: The largest seed a game takes that a kept record takes too (``engine.core.SEED_LIMIT``
+#: is the engine's bound in size, ``engine.record.MAX_SEED`` the record's: a negative
+#: seed made a game that could be kept but never reviewed).
+SEED_MAX = 2**63 - 1
+seed = whole_number(0, SEED_MAX, kind="a seed is a whole number", said="a seed is")
 port = whole_number(0, 65535, said="a port is")
 
 
