@@ -120,6 +120,11 @@ class Tape:
         """Time acted on the game at ``now``."""
         self.moves.append([None, None, now])
 
+    def person_moved(self) -> bool:
+        """Whether a person (not a bot) made a move on this tape."""
+        return any(isinstance(seat, int) and self.players[seat].get("kind") == "human"
+                   for seat, _action, _now in self.moves)
+
     def data(self) -> dict[str, Any]:
         """The tape so far as plain data (kept with a running game, e.g. in a journal)."""
         return {"game": self.game_id, "seats": self.seats, "seed": self.seed,

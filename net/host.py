@@ -323,7 +323,7 @@ class Host:
 
     def _stop_table(self, table: Table, *, ended: bool = True) -> None:
         """Stop ``table``; a game in play that ``ended`` (nothing resumes it) is kept."""
-        if ended and table.phase == "play" and (record := table.record()) is not None:
+        if ended and table.phase == "play" and (record := table.unfinished_record()):
             for keep in self.keepers:
                 keep(record)
         table.close()

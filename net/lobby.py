@@ -411,7 +411,7 @@ def to_lobby(table: Table, member: Member, now: float) -> Outbox:
     out = Outbox()
     if table.phase == "play":
         notice.update(ended=True, seat=member.seat)
-        if (record := table.record()) is not None:
+        if (record := table.unfinished_record()) is not None:
             out.finished.append(record)
     _clear_game(table)
     table.push(out, now, notices=[notice])

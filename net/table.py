@@ -57,8 +57,7 @@ class Table:
         self.spectators: list[Member] = []
         #: The host-clock time at which engine time was 0.
         self.t0 = 0.0
-        #: Tables opened by the host itself stay (players' go when idle); the client
-        #: address and the player (``net.idle``) that opened it (``None``: the host did).
+        #: Tables the host opened stay (players' go when idle); who opened it (``net.idle``).
         self.permanent = False
         self.opened_by: str | None = None
         self.opener: str | None = None
@@ -68,8 +67,7 @@ class Table:
         self.uid = os.urandom(4).hex()
         #: Engine time held still (a resumed game waiting to run again), or ``None``.
         self.frozen: float | None = None
-        #: A resumed game with a running clock waits until every person is back; closed
-        #: tables neither wake nor move.
+        #: A resumed game with a running clock waits for every person; closed: no moves.
         self.paused, self.closed = False, False
         #: Set by a host that journals this table: its outboxes then carry records.
         self.journaling = False
@@ -89,8 +87,7 @@ class Table:
         self.away_since: dict[int, float] = {}
         #: The table's recent past, as everyone at it was told it (``net.past``).
         self.past = Past(self._pack)
-        #: The review of the game just over everyone follows, while one is open
-        #: (``net.shared_review``; in memory only: it ends with the finished game).
+        #: The review of the game just over everyone follows (``net.shared_review``).
         self.review: SharedReview | None = None
         #: The finished game played again for a review (kept while the game is).
         self.reviewed: SharedReview | None = None
@@ -399,15 +396,20 @@ class Table:
 
     def record(self) -> dict[str, Any] | None:
         """The game's record as it stands (over, or ended unfinished: its result then
-        ``None``), for the host's keepers; ``None`` for a game not taped."""
+        ``None``), whose each person's seat was in it (for their eyes only in a review);
+        ``None`` for a game not taped."""
         if self.tape is None or self.game is None:
             return None
         record = self.tape.record(self.game)
-        # Whose each person's seat was, for their eyes only in a review.
         for p, s in zip(record["players"], self.seats, strict=True):
             if p["kind"] == "human" and s.player:
                 p["who"] = who(s.player)
         return record
+
+    def unfinished_record(self) -> dict[str, Any] | None:
+        """:meth:`record` of a game ended early, if a person moved in it (a solo game left
+        at once was kept: the bots arranging, nothing of the player's)."""
+        return self.record() if self.tape is not None and self.tape.person_moved() else None
 
     def thaw(self, now: float) -> None:
         """Let engine time run again from where it stood."""

@@ -416,12 +416,13 @@ async def test_a_host_hands_each_finished_game_to_its_keepers_who_keep_it(
         assert fingerprint(replay(store.get(info.id))) == end
 
 
-@pytest.mark.parametrize("resumable", [False, True])
+@pytest.mark.parametrize(("resumable", "moved"), [(False, True), (True, True), (False, False)])
 async def test_a_host_stopped_on_purpose_keeps_its_game_in_play_as_it_stands(
-        tmp_path: Path, resumable: bool) -> None:
+        tmp_path: Path, resumable: bool, moved: bool) -> None:
     """A solo game left on purpose stopped the host and was lost ("Past games keeps
     finished games only"): a host closed with nothing to resume its game hands the
-    keepers its record as it stands; one that keeps its journal to resume hands none."""
+    keepers its record as it stands; one that keeps its journal to resume hands none,
+    nor does one whose game no person made a move in (left at once, it was kept)."""
     from net.client import Client
     from net.host import Host
 
@@ -429,15 +430,17 @@ async def test_a_host_stopped_on_purpose_keeps_its_game_in_play_as_it_stands(
     host = Host("solo", bot_delay=0, journal=tmp_path / "j.hhjournal")
     host.keepers.append(kept.append)
     me = await Client.local(host, name="Me")
-    await me.create_table("Solo", "getout", 2, {"match": True})
+    await me.create_table("Solo", "getout", 2, {"match": True, "first": 0})
     await me.add_bot(1)
     await me.start()
-    await me.wait_for(lambda m: m.get("type") == "update" and m.get("view") is not None)
+    first = await me.wait_for(lambda m: m.get("type") == "update" and bool(m.get("legal")))
+    if moved:
+        await me.act(first["legal"][0])
     (table,) = host.tables.values()
     await host.close(keep_journal=resumable)
     assert table.game is not None
     end = fingerprint(table.game)  # (as it stood when the host stopped: no bot moves on)
-    if resumable:
+    if resumable or not moved:
         assert kept == []
         return
     (record,) = kept

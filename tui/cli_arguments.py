@@ -63,7 +63,8 @@ def sim_arguments(sim: argparse.ArgumentParser) -> None:
     sim.add_argument("--seats", type=check.seats, default=None,
                      help="seats (default 4, or the game's most if fewer)")
     sim.add_argument("--seed", type=check.seed, default=1,
-                     help="seed of the first game (default 1); the next games take the seeds after it")
+                     help="seed of the first game (default 1); the next games take the "
+                     "seeds after it")
     sim.add_argument("--option", action="append", type=check.option_pair, default=[],
                      metavar="KEY=VALUE",
                      help="a game option, e.g. level=6 or match=false (repeatable)")
