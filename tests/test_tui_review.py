@@ -292,6 +292,9 @@ def test_history_export_and_import_from_the_command_line(kept: list[int], tmp_pa
     assert theirs["ended"] is None  # a time from the future is not kept
     code, out, _ = run(["history", "--stats", "--player", "Zed", "--json"], capsys)
     assert json.loads(out) == []
+    # Said as such: "No kept game matches." beside a list of kept games read as wrong.
+    code, out, _ = run(["history", "--stats", "--player", "Zed"], capsys)
+    assert code == 0 and out.startswith("No figures: they count finished games played here")
     bad = tmp_path / "bad.hhgame"
     record = json.loads(target.read_text())
     record["moves"][3][1] = {"type": "play"}

@@ -67,7 +67,7 @@ def build_parser(*, arguments: bool | Collection[str] = True) -> argparse.Argume
                      "box', or a web link, which the lobby also shows as a QR code); "
                      "repeatable, one per door")
     box.add_argument("--box-games", default=None, metavar="FILE",
-                     help="the box's database of finished games (its players' past games)")
+                     help="the box's database of games (its players' past games)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND",
                                 parser_class=CommandParser)
     for name, (add, help_, description) in COMMANDS.items():

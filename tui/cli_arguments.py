@@ -134,8 +134,8 @@ def host_arguments(host: argparse.ArgumentParser) -> None:
                       help="bring back the last game after a crash (or the one in JOURNAL); "
                       "--game, --seats, --bots, --option and --table are then ignored")
     host.add_argument("--no-record", action="store_true",
-                      help="keep no finished game for review (default: every game is kept "
-                      "in the data directory: 'hiddenhand history')")
+                      help="keep no game for review (default: every game that ends, finished "
+                      "or not, is kept in the data directory: 'hiddenhand history')")
     host.add_argument("--no-journal", action="store_true",
                       help="keep no crash-recovery journal")
     host.add_argument("--fsync", choices=("background", "each"), default="background",
@@ -263,10 +263,11 @@ COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], str, str]] 
     "list": (list_arguments, "list the hosts on the LAN",
              "Browse the LAN for hiddenhand hosts and print them."),
     "history": (history_arguments, "list the games kept here, or their figures",
-                "List the finished games kept here (every game a host of yours ends), "
-                "newest first, or with --stats the figures per game and player count."),
-    "replay": (replay_arguments, "review a finished game move by move",
-               "Step through a finished game: the last, one by its id, or a game file. "
+                "List the games kept here (every game a host of yours ends, finished or "
+                "not, and the games imported), newest first, or with --stats the figures "
+                "per game and player count (of finished games played here)."),
+    "replay": (replay_arguments, "review a kept game move by move",
+               "Step through a kept game: the last, one by its id, or a game file. "
                "Seen from any seat or with every card face up."),
     "export": (export_arguments, "write a kept game to a file for a friend",
                "Write one kept game as a game file (.hhgame) that 'hiddenhand replay' "

@@ -97,7 +97,8 @@ def run_history(args: argparse.Namespace) -> int:
     # (A name asked for on the command line is that name's games, whoever's they were.)
     player = Reader(args.player) if args.player else None
     if not default_path().exists():
-        print("No games are kept here yet: every game a host of yours finishes is.")
+        print("No games are kept here yet: every game a host of yours ends is (solo, "
+              "hosted, 'sim --record').")
         return 0
     try:
         with GameStore() as store:
@@ -116,6 +117,12 @@ def run_history(args: argparse.Namespace) -> int:
                                 else HEADERS[:SHORT] if narrow else HEADERS)
     rows = (figures_rows(found) if args.stats
             else [row(info)[:len(headers)] for info in infos])
+    if not rows and args.stats:
+        # (Figures count finished games a person played here: "No kept game matches"
+        # read as wrong beside a list of bots' and unfinished games.)
+        print("No figures: they count finished games played here by a person "
+              "('hiddenhand history' lists every game kept).")
+        return 0
     if not rows:
         print("No kept game matches.")
         return 0
