@@ -331,6 +331,10 @@ def test_a_game_its_creator_ends_is_kept_as_it_stands_and_replays_there(
         (info,) = store.games()
         assert result_words(info.game, info.result, info.players) == "not finished"
         assert figures(store.games(), None) == []
+    # Its review's last line says so (a finished game's says how it ended).
+    from tui.review import UNFINISHED, steps
+
+    assert steps(record, Replay(record))[-1].text.endswith(UNFINISHED)
 
 
 def test_a_table_back_from_the_journal_still_records_its_whole_game() -> None:

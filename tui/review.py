@@ -19,6 +19,8 @@ from tui.notices import Namer
 GAME_NAMES = {"getout": "GET OUT!", "getit": "Get It!", "gotfive": "Got Five!"}
 #: The events that start a part of the game a review jumps to (``[`` and ``]``).
 PART_STARTS = {"getout": {"round_started"}, "getit": {"dealt"}, "gotfive": {"clue"}}
+#: The end of a game kept unfinished, as its last line says it.
+UNFINISHED = "The game ended here, unfinished."
 #: Get It!'s signals, as a line says them.
 SIGNALS = {"look": "looks at", "smile": "smiles at", "look_past": "looks past"}
 
@@ -103,6 +105,11 @@ def steps(record: dict[str, Any], replay: Replay) -> list[Step]:
         step = _step(game_id, namer, k, now, seat, action, events, drawn.get(k))
         if step is not None:
             out.append(step)
+    if out and record.get("result") is None:
+        # (A finished game's last line says how it ended; an unfinished one said nothing.)
+        last = out[-1]
+        out[-1] = last._replace(text=f"{last.text} · {UNFINISHED}", others=(
+            None if last.others is None else f"{last.others} · {UNFINISHED}"))
     return out
 
 
