@@ -667,6 +667,11 @@ def test_a_get_it_review_shows_a_hand_being_arranged_as_its_holder_saw_it() -> N
         assert hand[0].get("kind") not in SPECIAL_KINDS
     for s in range(3):  # each pile as shown (numbers up, specials under them)
         game.act(s, {"type": "arrange", "pile": [c["id"] for c in game.view(s)["hand"]]})
+    game.act(0, {"type": "look", "target": 1}, now=game.now)
     seen_from_bob = getit_position(position_of(game, 1, names, yours=frozenset({0})))
     assert "(their own card)" in seen_from_bob.plain
     assert "(your own card)" not in seen_from_bob.plain
+    # Ann's look at Bob, seen from Bob's seat by Ann: not "looks at YOU" beside "(you)".
+    assert "YOU" not in seen_from_bob.plain and "looks at 2 Bob" in seen_from_bob.plain
+    # Bob reading his own seat: Ann looks at him.
+    assert "looks at YOU" in getit_position(position_of(game, 1, names)).plain

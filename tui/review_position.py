@@ -178,7 +178,10 @@ PHASES = {"prepare": "preparing the piles", "play": "the round runs",
 
 def getit_position(p: Position) -> Text:
     view, seat, names = p.view, p.seat, p.names
-    namer = Namer(names, seat)
+    # "YOU" in a signal is the reader, as "(you)" by a name is: seen from another seat,
+    # "looks at YOU" meant that seat beside "1 Ann (you)".
+    reader = seat if seat in _yours(p) else None
+    namer = Namer(names, reader)
     out = Text()
     out.append(f"{level_text(view.get('level'))}, attempt {view.get('attempt')} of "
                f"{view.get('attempts')}", style="bold")
@@ -211,7 +214,7 @@ def getit_position(p: Position) -> Text:
                 f"top hidden ({'your' if i in _yours(p) else 'their'} own card)")
             count = pile.get("count")
             out.append(f"  {count} card{'' if count == 1 else 's'}, {shown}\n")
-        said = signal_lines(signals[i], namer, seat) if i < len(signals) else []
+        said = signal_lines(signals[i], namer, reader) if i < len(signals) else []
         if said:
             out.append("     " + " · ".join(said) + "\n", style="italic")
     played = view.get("played") or []
