@@ -68,6 +68,9 @@ def test_garbage_on_the_command_line_gets_a_clear_error(
          "a seed is a whole number, not 'abc'"),
         (["sim", "getout", "--games", "3", "--seed", str(2**63 - 2)], "usage: hiddenhand sim",
          f"--seed {2**63 - 2} leaves no seed for game 3"),
+        # (The help says on|off; the error said "must be true or false".)
+        (["sim", "getout", "--option", "match=maybe"], "usage: hiddenhand sim",
+         "option 'match' is on or off, not 'maybe'"),
         # ("my box" printed the invitation "ssh -p 2222 my box".)
         (["ssh-serve", "--open", "--hostname", "my box"], "usage: hiddenhand ssh-serve",
          "'my box' is not a name friends can type"),

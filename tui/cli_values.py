@@ -174,5 +174,8 @@ def typed_options(spec: GameSpec, pairs: Sequence[tuple[str, str]],
                                  f"one chosen at random; not {raw!r}")
             if type(value) is int:
                 value -= 1
+        if option is not None and option.kind == "bool" and not isinstance(value, bool):
+            # (The engine's "must be true or false" where the help says on|off.)
+            raise ValueError(f"option {key!r} is on or off, not {raw!r}")
         values[key] = value
     return values
