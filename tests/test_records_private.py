@@ -283,11 +283,14 @@ def test_a_database_of_schema_2_learns_whose_its_seats_were(tmp_path: Path) -> N
 
 
 async def test_past_games_x_writes_the_game_for_a_friend_without_anybody_s_marks(
-        monkeypatch: pytest.MonkeyPatch, data_dir: Path) -> None:
+        monkeypatch: pytest.MonkeyPatch, data_dir: Path, tmp_path: Path) -> None:
+    """The file goes where the app was started (it went into the hidden data folder),
+    and a second export never writes over the first (it did, without a word)."""
     from net.records import default_path
     from tests.test_tui_review import past_games
 
     monkeypatch.delenv(VISITOR_ENV, raising=False)
+    monkeypatch.chdir(tmp_path)
     record, _ = two_markers([LOCAL_PLAYER, None, None])
     with GameStore(default_path()) as store:
         game = store.add(record)
@@ -295,10 +298,14 @@ async def test_past_games_x_writes_the_game_for_a_friend_without_anybody_s_marks
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await past_games(pilot)
         await pilot.press("x")
-        written = default_path().parent / f"game-{game}.hhgame"
+        written = tmp_path / f"game-{game}.hhgame"
         await until(pilot, written.exists, "the file")
         await until(pilot, lambda: f"Wrote game-{game}.hhgame" in screen_text(app),
                     "the notice")
+        first = written.stat().st_mtime_ns
+        await pilot.press("x")
+        await until(pilot, (tmp_path / f"game-{game} (2).hhgame").exists, "a second file")
+        assert written.stat().st_mtime_ns == first
     text = written.read_text()
     assert '"mark"' not in text and '"who"' not in text
     assert Replay(played(written)).final.result == Replay(record).final.result

@@ -9,6 +9,7 @@ everyone's; ``x`` writes the chosen game to a file in the data directory to give
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -200,6 +201,11 @@ class HistoryScreen(Screen[None]):
         self.mine = not self.mine
         self.load()
 
+    @staticmethod
+    def export_folder() -> Path:
+        """Where ``x`` writes a game file: the folder the app was started in."""
+        return Path.cwd()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Review and export only with a game listed to act on; on a box, no export:
         its players have no shell to find the file with, and the box's folder is not
@@ -209,11 +215,15 @@ class HistoryScreen(Screen[None]):
         return not (action == "export" and self.app.box is not None)
 
     def action_export(self) -> None:
-        """Write the chosen game as a game file beside the database."""
+        """Write the chosen game as a game file in the folder the app was started in (a
+        file for a friend went into the hidden data folder), never over another file
+        (a second export of it overwrote the first without a word)."""
         chosen = self._chosen()
         if chosen is None:
             return
-        target = self.path.parent / f"game-{chosen}.hhgame"
+        folder = self.export_folder()
+        target = next(path for n in range(1, 10_000) if not (path := folder / (
+            f"game-{chosen}.hhgame" if n == 1 else f"game-{chosen} ({n}).hhgame")).exists())
         try:
             with GameStore(self.path) as store:
                 export_game(store.get(chosen), target)
