@@ -78,7 +78,7 @@ def row(info: GameInfo) -> tuple[str, ...]:
 
 PLAYERS = "players (★ won)"
 HEADERS = ("id", "ended", "game", PLAYERS, "result", "moves", "length")
-#: The app's list: what fits 80 columns (the command line also gives moves and length).
+#: What fits 80 columns (the command line narrower than ``WIDE_HISTORY``).
 SHORT = 5
 
 

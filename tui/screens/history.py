@@ -26,7 +26,6 @@ from tui.history import (
     FIGURE_HEADERS,
     HEADERS,
     PERIODS,
-    SHORT,
     figures,
     figures_rows,
     row,
@@ -40,6 +39,10 @@ if TYPE_CHECKING:
     from tui.app import HiddenHandApp
 
 GAME_CYCLE: list[str | None] = [None, *GAME_NAMES]
+#: The columns of ``tui.history.HEADERS`` the list shows (what fits 80 columns), the
+#: result before the players: their names are the longest cell, and at 80 columns the
+#: result was cut ("Bot 3 wo", "not fini") behind them.
+COLUMNS = (0, 1, 2, 4, 3)
 PERIOD_CYCLE = list(PERIODS)
 #: The newest games listed (the figures count every game).
 SHOWN = 500
@@ -93,7 +96,7 @@ class HistoryScreen(Screen[None]):
         # A ▸ on the row under the cursor: its colours alone marked it, which a
         # monochrome terminal shows as bold, the header's weight.
         games.add_column("", key="mark")
-        games.add_columns(*HEADERS[:SHORT])
+        games.add_columns(*(HEADERS[i] for i in COLUMNS))
         self.load()
         self.query_one("#history-games").focus()
 
@@ -138,8 +141,9 @@ class HistoryScreen(Screen[None]):
             table.add_row(*(Text(str(v)) for v in values))
         table.display = bool(rows)
         for i, info in enumerate(found[:SHOWN]):
-            games.add_row(Text("▸" if i == 0 else " "), *(Text(str(v)) for v in
-                                                      row(info)[:SHORT]), key=str(info.id))
+            values = row(info)
+            games.add_row(Text("▸" if i == 0 else " "),
+                          *(Text(values[c]) for c in COLUMNS), key=str(info.id))
         empty.display = not found
         games.display = bool(found)  # (empty, it took the room the words needed)
         empty.update("" if found else "No kept game matches (g, t and m change what is "
