@@ -210,7 +210,8 @@ def check_record(data: Any) -> dict[str, Any]:
                           f"version {VERSION}")
     game_id = data.get("game")
     if not isinstance(game_id, str) or game_id not in engine.GAMES:
-        raise RecordError(f"unknown game {game_id!r}: one of {', '.join(engine.GAMES)}")
+        named = "names no game" if game_id is None else f"is of an unknown game {game_id!r}"
+        raise RecordError(f"the record {named}: one of {', '.join(engine.GAMES)}")
     spec = engine.GAMES[game_id]
     seats = _int(data.get("seats"), "seats", spec.min_seats, spec.max_seats + 1)
     seed = _int(data.get("seed"), "seed", 0, MAX_SEED)
@@ -262,7 +263,9 @@ def check_record(data: Any) -> dict[str, Any]:
         if seat is None and action is None:
             kept_moves.append([None, None, at])
             continue
-        _int(seat, f"{where}'s seat", 0, seats)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
+            # (Said as people count seats, from 1; a record counts them from 0.)
+            raise RecordError(f"{where} names no seat of the game's {seats}")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise RecordError(f"{where}'s action must be a table with a 'type'")
         plain(action, f"{where}'s action")
@@ -288,7 +291,7 @@ def _play(game: Game, k: int, move: Move) -> list[dict[str, Any]]:
         return game.act(seat, action, now=now)
     except IllegalAction as exc:
         # (The engine's own words count seats from 0, as its actions do.)
-        raise RecordError(f"move {k} ({action.get('type')} by seat index {seat}) breaks "
+        raise RecordError(f"move {k} ({action.get('type')} by seat {seat + 1}) breaks "
                           f"the rules: {exc}") from None
     except (ValueError, TypeError, KeyError) as exc:
         raise RecordError(f"move {k} cannot be played: {exc}") from None
