@@ -573,6 +573,15 @@ async def test_enter_typed_twice_to_send_a_chat_line_plays_no_card(
         screen.keys_held_until = float("-inf")  # (the moment is over)
         await pilot.press("enter")
         await until(pilot, lambda: table.game.played != [], "the call card laid")
+        # Two Enters at once reach the line before the first is handled: it sent the
+        # line twice. The second, its line already gone, sends nothing.
+        chat = screen.query_one("#table-chat", Input)
+        await pilot.press("slash", *"hi")
+        for _ in range(2):
+            chat.post_message(Input.Submitted(chat, "hi"))
+        await until(pilot, lambda: any("): hi" in line for line in log_text(screen)), "hi")
+        await pilot.pause()
+        assert sum("): hi" in line for line in log_text(screen)) == 1
 
 
 async def test_a_chat_line_typed_straight_after_the_slash_goes_in_the_chat_line() -> None:

@@ -1,11 +1,10 @@
 """The lobby of a table: seats, ready marks, chat — and the creator's controls.
 
 Everyone can pick an empty seat, rename, mark ready and chat (``/`` from anywhere). The
-table's creator also picks the game, the seat count and options, adds and removes bots,
-kicks, and starts the game once the seats are filled. The seat list has the focus when
-the lobby opens, so the seat keys act on a seat everyone can see; wherever else the focus
-goes (a button, the options form, a text line), Esc brings it back to the seats, and the
-footer says so ("esc Seats") — on the seats Esc leaves.
+table's creator also picks the game, seats and options, adds and removes bots, kicks, and
+starts the game. The seat list has the focus when the lobby opens, so the seat keys act
+on a seat everyone can see; wherever else the focus goes (a button, the options form, a
+text line), Esc brings it back to the seats ("esc Seats"); on the seats Esc leaves.
 """
 
 from __future__ import annotations
@@ -469,10 +468,11 @@ class LobbyScreen(SparingFooter, SessionScreen):
 
     @on(Input.Submitted, "#chat-input")
     def say(self, event: Input.Submitted) -> None:
-        """Send a chat line, then give the keys back to the seats (as a table gives them
-        back to the table)."""
-        text = event.value.strip()
-        if text:
+        """Send a chat line (once: a second Enter queued behind the first sent it again),
+        then give the keys back to the seats (as a table gives them back to the table)."""
+        if event.value != event.input.value:
+            return
+        if text := event.value.strip():
             self.send("chat", text)
         event.input.value = ""
         self.action_seats()

@@ -317,6 +317,8 @@ class TableScreen(SparingFooter, TableSummaryScreen):
     def say(self, event: Input.Submitted) -> None:
         """Send a chat line, then give the keys back to the table (in a moment: an Enter
         typed twice played the chosen card)."""
+        if event.value != event.input.value:
+            return  # (a second Enter queued behind the first: its line went, once)
         text = event.value.strip()
         if text and self.chat_open():
             self.send("chat", text)
