@@ -492,6 +492,8 @@ async def test_a_box_s_menu_says_where_a_seat_is_kept() -> None:
             await until(pilot, lambda: any("Your seat at Ann's porch is kept" in n
                                            for n in notes.messages()), "the hint")
             assert "Back to your seat (j)" in screen_text(app)
+            # Enter goes back too (it was on "Play solo", and started a solo game).
+            assert app.focused is not None and app.focused.id == "join"
         forget_seat(f"127.0.0.1:{host.port}", joined.table)  # (another player's data)
         other = make_app("Bo", box=("127.0.0.1", host.port))  # no seat kept: no word
         notes = Notices()

@@ -307,7 +307,10 @@ class BoxMenuScreen(MenuScreen):
         kept = [str(t.get("name")) for t in listed
                 if kept_at(session.where, str(t.get("id")), str(t.get("uid") or ""))]
         if kept and self.is_attached:
-            show_label(self.query_one("#join", Button), "Back to your seat (j)")
+            join = self.query_one("#join", Button)
+            show_label(join, "Back to your seat (j)")
+            if self.focused is self.query_one("#solo", Button):
+                join.focus()  # (Enter on the first entry started a solo game instead)
             self.notify(f"Your seat at {kept[0]} is kept: Join (j) takes you back to it.",
                         timeout=8, markup=False)
 
