@@ -271,17 +271,19 @@ async def test_the_getout_footer_says_how_to_choose_a_card_and_its_click_chooses
 
 
 async def test_the_gotfive_board_says_its_keys_while_no_hint_takes_the_room() -> None:
-    from tui.games.gotfive.screen import BOARD_KEYS
+    from tui.games.gotfive.marking import BOARD_KEYS
 
     app = make_app(solo={"game_id": "gotfive", "seats": 3, "options": {}})
     async with app.run_test(size=(80, 24)) as pilot:
         screen, _table = await still_gotfive_table(pilot)
         board = screen.query_one("#gf-board")
         assert screen.view.get("hint") is None  # (hints are off by default)
-        assert board.border_title == f"Your board · {BOARD_KEYS} · -=seen"  # auto-cross on
+        # (The cell under the cursor first; auto-cross is on.)
+        assert board.border_title == f"Your board (A1) · {BOARD_KEYS} · -=seen"
         assert "←↑↓→" in BOARD_KEYS and "<> ✗ rest of row" in BOARD_KEYS
         await pilot.pause()
-        assert f"{BOARD_KEYS} · -=seen" in screen_text(app)  # none of it cut off at 80
+        # None of it cut off at 80.
+        assert f"Your board (A1) · {BOARD_KEYS} · -=seen" in screen_text(app)
 
 
 async def test_keys_that_do_not_fit_give_way_to_those_said_nowhere_else() -> None:

@@ -84,13 +84,17 @@ async def test_less_and_greater_cross_the_rest_of_the_row_keeping_circles() -> N
             6: None, 7: None, 8: None, 9: None, 10: None, 11: None}
         # Said in the board's title (a notice covered the board) until the cursor moves.
         board = screen.query_one("#gf-board")
-        assert board.border_title == (
-            "Your board · Crossed 4, 9, 19 and 24 (row D, lower than 29). Kept your ○ on 14.")
+        assert board.border_title == ("Your board (D29) · Crossed 4, 9, 19 and 24 (row D, "
+                                      "lower than 29). Kept your ○ on 14.")
         assert not any("Crossed" in m for m in notices.messages())
         await pilot.pause()
         assert "Crossed 4, 9, 19 and 24" in screen_text(app)
-        await pilot.press("right", "left")
-        assert str(board.border_title).startswith("Your board · ←↑↓→")
+        await pilot.press("right")
+        # The title names the cell under the cursor: the reverse video alone marked it,
+        # and a player crossed a range from a cell they did not mean.
+        assert str(board.border_title).startswith("Your board (D34) · ←↑↓→")
+        await pilot.press("left")
+        assert str(board.border_title).startswith("Your board (D29) · ←↑↓→")
         await pilot.press("greater_than_sign")
         assert all(screen.marks.get(number_at(row, c)) == "cross" for c in range(6, 12))
         assert number_at(row, 5) not in screen.marks

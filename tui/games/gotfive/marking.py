@@ -23,7 +23,7 @@ from tui.screens.table import TableScreen
 from tui.widgets.log import TableLog
 
 #: What the board's title says of its keys (while no hint takes the room).
-BOARD_KEYS = "←↑↓→ · space ✗/○ · x/o mark, step → · <> ✗ rest of row"
+BOARD_KEYS = "←↑↓→ · space ✗/○ · x/o mark → · <> ✗ rest of row"
 #: How to mark a number in sight by hand, said when auto-cross keeps it crossed.
 AUTO_OFF = "- turns auto-cross off"
 
@@ -123,17 +123,20 @@ class BoardTable(TableScreen):
         return self.view.get("hint")
 
     def title_board(self) -> None:
-        """The board's title: what the last range crossed, until the cursor moves on;
-        else how to work the board, unless a hint needs the room (the footer has no room
-        for the arrows at 80 columns; the rules screen says it all too)."""
+        """The board's title: the cell under the cursor (drawn in reverse video alone, a
+        player marked from a cell they did not mean), then what the last range crossed,
+        until the cursor moves on; else how to work the board, unless a hint needs the
+        room (the footer has no room for the arrows at 80 columns; the rules say it all)."""
         board = self.query_one(BoardWidget)
         hint = self._hint()
-        title = f"Your board · {BOARD_KEYS}"
+        row, col = self.cursor
+        mine = f"Your board ({LETTERS[row]}{number_at(row, col)})"
+        title = f"{mine} · {BOARD_KEYS}"
         if self.board_note:
-            title = f"Your board · {self.board_note}"
+            title = f"{mine} · {self.board_note}"
         elif isinstance(hint, dict) and isinstance(hint.get("count"), int):
             count = hint["count"]
-            title = "Your board"
+            title = mine
             title += (" · hint: only 1 rack fits — GOT FIVE! (g)" if count == 1
                       else f" · hint: {count} racks fit")
             if "possible" in hint:
@@ -157,9 +160,8 @@ class BoardTable(TableScreen):
         board = self.query_one(BoardWidget)
         board.cursor = self.cursor
         board.scroll_visible(animate=False)  # (stacked on a short screen, it may be below)
-        if self.board_note:
-            self.board_note = None  # (read: the keys again)
-            self.title_board()
+        self.board_note = None  # (read: the keys again)
+        self.title_board()
 
     def action_cycle(self) -> None:
         """Cycle the cell under the cursor: blank → crossed → circled → blank (in place:
@@ -213,6 +215,8 @@ class BoardTable(TableScreen):
         """A click on a cell moves the cursor there and cycles it."""
         self.cursor = cell_of(event.n)
         self.query_one(BoardWidget).cursor = self.cursor
+        self.board_note = None
+        self.title_board()
         if self.can_mark():
             self.mark(event.n, CYCLE[self.marks.get(event.n)])
 

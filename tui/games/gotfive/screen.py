@@ -30,7 +30,7 @@ from textual.widgets import Input, Static
 
 from tui.games.gotfive.board import BoardWidget
 from tui.games.gotfive.dialogs import AnnounceScreen, RevealScreen, prefill_for
-from tui.games.gotfive.marking import BOARD_KEYS, BoardTable
+from tui.games.gotfive.marking import BoardTable
 from tui.games.gotfive.public import PublicRow
 from tui.games.gotfive.rack import MyRack, OthersPanel
 from tui.games.gotfive.summary import game_over_summary
@@ -132,7 +132,7 @@ class GotFiveScreen(BoardTable):
     def mounted(self) -> None:
         """Titles, then the base's replay and first view."""
         self.query_one("#gf-rack").border_title = "Your rack  − low … high +"
-        self.query_one("#gf-board").border_title = f"Your board · {BOARD_KEYS}"
+        self.title_board()
         self._fit(self.size.width, self.size.height)
         super().mounted()
 
