@@ -137,6 +137,9 @@ async def test_a_person_reveals_then_sorts_and_later_reveals_then_compares() -> 
         await pilot.pause()
         # The dialog's keys, not the table's: what it waits for, and how to cancel.
         assert footer_drawn(app) == {"choose": True, "dismiss": True}
+        # Under the board, which stays in sight while the colour is chosen (it hid it).
+        dialog = app.screen.query_one(".dialog")
+        assert dialog.region.y >= board.region.bottom, (dialog.region, board.region)
         await pilot.press("escape")
         assert app.screen is screen
         # Typed at once, as a quick player does: the letter reaches the dialog.
