@@ -884,6 +884,20 @@ async def test_the_round_we_go_out_in_keeps_its_summary_and_the_match_s_follows(
         assert ours[2:-1] and set(ours[2:-1]) == {"—"}, ours
 
 
+async def bot_2_wins_round_1(pilot: Pilot[Any], app: HiddenHandApp) -> tuple[GetOutScreen, Any]:
+    """A heads-up match: Bot 2 (holding still but as the test says) goes out with its
+    Kevin 3, ending round 1; our screen and the host's table."""
+    screen = await our_turn(pilot, app)
+    assert app.hosting.host is not None
+    (table,) = app.hosting.host.tables.values()
+    table.seats[1].bot = None  # (Bot 2 plays and deals only as the test says)
+    stack_getout(table.game, [["geoff 5", "geoff 7"], ["kevin 3"]],
+                 played=["kevin 8"], turn=1)
+    app.hosting.host.refresh(table)
+    app.hosting.host.act(table, 1, {"type": "play", "card": table.game.hands[1][0]})
+    return screen, table
+
+
 async def test_enter_typed_twice_on_a_round_s_summary_plays_no_card_in_the_next(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Enter Enter on a round's summary dealt the next round and played a card in it
@@ -895,14 +909,7 @@ async def test_enter_typed_twice_on_a_round_s_summary_plays_no_card_in_the_next(
     app = make_app(solo={"game_id": "getout", "seats": 2,
                          "options": {"first": 0, "match": True, "limit": 100}})
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = await our_turn(pilot, app)
-        assert app.hosting.host is not None
-        (table,) = app.hosting.host.tables.values()
-        table.seats[1].bot = None  # (Bot 2 plays only as the test says)
-        stack_getout(table.game, [["geoff 5", "geoff 7"], ["kevin 3"]],
-                     played=["kevin 8"], turn=1)
-        app.hosting.host.refresh(table)
-        app.hosting.host.act(table, 1, {"type": "play", "card": table.game.hands[1][0]})
+        screen, table = await bot_2_wins_round_1(pilot, app)
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
                     and "Next round (n)" in screen_text(app), "the round's summary")
         await pilot.press("enter", "enter")
@@ -926,14 +933,7 @@ async def test_a_round_s_summary_stays_open_when_another_player_deals_the_next()
     app = make_app(solo={"game_id": "getout", "seats": 2,
                          "options": {"first": 0, "match": True, "limit": 100}})
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = await our_turn(pilot, app)
-        assert app.hosting.host is not None
-        (table,) = app.hosting.host.tables.values()
-        table.seats[1].bot = None  # (Bot 2 plays and deals only as the test says)
-        stack_getout(table.game, [["geoff 5", "geoff 7"], ["kevin 3"]],
-                     played=["kevin 8"], turn=1)
-        app.hosting.host.refresh(table)
-        app.hosting.host.act(table, 1, {"type": "play", "card": table.game.hands[1][0]})
+        screen, table = await bot_2_wins_round_1(pilot, app)
         summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
                               and "Next round (n)" in screen_text(app) and app.screen,
                               "the round's summary")
