@@ -924,6 +924,23 @@ async def test_enter_typed_twice_on_a_round_s_summary_plays_no_card_in_the_next(
         await until(pilot, lambda: len(table.game.played) == 1, "the call card laid")
 
 
+async def test_a_new_round_s_hand_starts_on_its_first_card() -> None:
+    """The chosen card's place carried over from the last hand: round 2 began on its
+    fifth card (a fresh-eyed pass over the LAN)."""
+    app = make_app(solo={"game_id": "getout", "seats": 2,
+                         "options": {"first": 0, "match": True, "limit": 100}})
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen, table = await bot_2_wins_round_1(pilot, app)
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        hand = screen.query_one(HandWidget)
+        hand.selected = 1  # (the Geoff 7 of round 1)
+        await pilot.press("n")
+        await until(pilot, lambda: table.game.round == 2 and len(hand.cards) == 6
+                    and screen.can("play"), "round 2, ours to begin")
+        first = next(i for i, c in enumerate(hand.cards) if not c["wild"])
+        assert hand.selected == first
+
+
 async def test_a_round_s_summary_stays_open_when_another_player_deals_the_next() -> None:
     """Another player's n dealt the next round, and the summary a player was still
     reading vanished into it (found by a fresh-eyed pair over the LAN): it stays until

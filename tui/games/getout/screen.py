@@ -1,9 +1,9 @@
 """The GET OUT! table: your hand, the call card, the others, the log and the match score.
 
-Keys: ←/→ pick a card, Enter plays it (a GET OUT! card asks for the image), d draws,
-n starts the next round, 1–9 and 0 jump to a card (again: ten cards further); a click on
-a card plays it too. What every table shares (leaving, chat, the log, the summary's
-lifecycle, keys that wait for the host) is :class:`~tui.screens.table.TableScreen`'s.
+Keys: ←/→ pick a card, Enter plays it (a GET OUT! card asks for the image), d draws, n
+deals the next round, 1–9 and 0 jump to a card (again: ten further); a click plays one.
+What every table shares (leaving, chat, the log, the summary, keys that wait for the
+host) is :class:`~tui.screens.table.TableScreen`'s.
 """
 
 from __future__ import annotations
@@ -58,9 +58,8 @@ TOUCH_STATUS = {
 
 
 class StatusLine(Static):
-    """The turn line. Its words are chosen for its width: a new width words it anew
-    (once the line has it: asked after the screen's resize, the line could still have
-    its old width on a loaded machine)."""
+    """The turn line, worded for its width: a new width words it anew (once the line has
+    it: asked after the screen's resize, it could still have its old width)."""
 
     def on_resize(self) -> None:
         screen = self.screen
@@ -75,9 +74,10 @@ class GetOutScreen(TableScreen):
     SUB_TITLE = "GET OUT!"
     #: What the score table shows now (names, totals, who is out, rounds, our seat).
     _scores_shown: tuple[object, ...] | None = None
+    #: The round whose hand the chosen card is of (a new round's hand starts afresh).
+    _round_dealt: object = None
     BINDINGS = [
-        # The hand owns ←/→ whatever has focus (the log would scroll sideways with them).
-        # One footer key says both (a click on it chooses the next card).
+        # The hand owns ←/→ whatever has focus (the log scrolled sideways); one key says both.
         Binding("left", "select(-1)", "Choose", show=False, priority=True),
         Binding("right", "select(1)", "Choose", key_display="←→", priority=True,
                 tooltip="Choose a card: ← and →, or its place among the cards in sight (1-9, 0 for "
@@ -98,10 +98,9 @@ class GetOutScreen(TableScreen):
         self._footer_keys_changed()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Narrower than ``NARROW`` columns (a phone held upright), the players over
-        the call card and the log over the scores, each the whole width; lower than
-        ``SHORT`` rows too, no scores box (the players' list has each score): the log
-        and the chat line had no room left."""
+        """Narrower than ``NARROW`` columns (a phone upright), the players over the call
+        card and the log over the scores, each the whole width; lower than ``SHORT`` rows
+        too, no scores box (the players' list has each score): the log had no room."""
         narrow = event.size.width < NARROW
         self.set_class(narrow, "-narrow")
         self.set_class(narrow and event.size.height < SHORT, "-short")
@@ -153,7 +152,9 @@ class GetOutScreen(TableScreen):
         # Our turn begins on a card that cannot be played: the first that can is chosen
         # (never a GET OUT! card: spending one is the player's own idea).
         playable = [i for i, c in enumerate(hand.cards) if c["id"] in hand.playable - wild]
-        if view["turn"] == self.my_seat != was and playable and hand.selected not in playable:
+        if view.get("round") != self._round_dealt:  # (round 2 began on the 5th card)
+            self._round_dealt, hand.selected = view.get("round"), (playable or [0])[0]
+        elif view["turn"] == self.my_seat != was and playable and hand.selected not in playable:
             hand.selected = playable[0]
         self._status(view, legal, names)
         self._scores(view, seat_owners(table))
@@ -314,8 +315,7 @@ class GetOutScreen(TableScreen):
         match's limit), then the rounds, newest first: a narrow box cuts the oldest."""
         scores = self.query_one("#scores", ScoreTable)
         rounds = view["history"]
-        # Rebuilt only when something in it changed (mostly at a round's end): a rebuild
-        # per update was most of the table's repaint time (scripts/bench_repaint.py).
+        # Rebuilt only when something in it changed (every update, it was most of a repaint).
         limit = view.get("limit") if view.get("match") else None
         shown = (tuple(names), tuple(view["scores"]), tuple(view["out"]),
                  tuple(tuple(points) for points in rounds), self.my_seat, limit)
