@@ -381,8 +381,12 @@ def test_review_is_another_name_for_replay(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit) as exit_info:
         main(["review", "--help"])
     assert exit_info.value.code == 0
-    assert capsys.readouterr().out.startswith("usage: hiddenhand replay")
+    # Its usage and errors say the name it was called by (they said "replay").
+    assert capsys.readouterr().out.startswith("usage: hiddenhand review")
     with pytest.raises(SystemExit) as exit_info:
         main(["review", "not-a-game", "extra"])
     assert exit_info.value.code == 2
-    assert "hiddenhand replay: error: unrecognized arguments: extra" in capsys.readouterr().err
+    assert "hiddenhand review: error: unrecognized arguments: extra" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["replay", "--help"])
+    assert capsys.readouterr().out.startswith("usage: hiddenhand replay")

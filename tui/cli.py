@@ -37,7 +37,8 @@ if TYPE_CHECKING:
 SWITCH_INTERVAL = 0.001
 
 
-def build_parser(*, arguments: bool | Collection[str] = True) -> argparse.ArgumentParser:
+def build_parser(*, arguments: bool | Collection[str] = True,
+                 invoked: str | None = None) -> argparse.ArgumentParser:
     """The argument parser for every subcommand.
 
     ``arguments`` says which subcommands get their own arguments: all of them (true),
@@ -46,7 +47,8 @@ def build_parser(*, arguments: bool | Collection[str] = True) -> argparse.Argume
     read the same, but have no arguments (and no ``-h`` of its own): what follows their
     name on a command line is only collected. With none, that is enough to open the
     app and imports nothing; :func:`main` builds the parser again with the arguments of
-    the subcommand a command line names.
+    the subcommand a command line names; ``invoked``, the name it was called by (an
+    alias's usage and errors say the alias: ``hiddenhand review`` said "replay").
     """
     parser = argparse.ArgumentParser(
         prog="hiddenhand",
@@ -73,9 +75,10 @@ def build_parser(*, arguments: bool | Collection[str] = True) -> argparse.Argume
     for name, (add, help_, description) in COMMANDS.items():
         full = arguments is True or (not isinstance(arguments, bool) and name in arguments)
         listed = full and name in OPTION_COMMANDS
+        aliases = ALIASES.get(name, ())
         command = sub.add_parser(
-            name, aliases=ALIASES.get(name, ()), help=help_, description=description,
-            add_help=full,
+            name, aliases=aliases, help=help_, description=description, add_help=full,
+            prog=f"hiddenhand {invoked if invoked in aliases else name}",
             # The options list is wrapped one option a line by CommandParser itself.
             formatter_class=argparse.RawDescriptionHelpFormatter if listed
             else argparse.HelpFormatter)
@@ -363,9 +366,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(arguments=False)
     args, extra = parser.parse_known_args(argv)
     if args.command is not None:
-        parser = build_parser(arguments={ALIAS_OF.get(args.command, args.command)})
+        invoked = args.command
+        parser = build_parser(arguments={ALIAS_OF.get(invoked, invoked)}, invoked=invoked)
         args, extra = parser.parse_known_args(argv)
-        args.command = ALIAS_OF.get(args.command, args.command)
+        args.command, args.invoked = ALIAS_OF.get(invoked, invoked), invoked
     if extra:
         # Said under the subcommand's own usage, where the option would have to be.
         where: argparse.ArgumentParser = getattr(args, "subparser", parser)

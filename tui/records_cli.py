@@ -195,7 +195,7 @@ def run_replay(args: argparse.Namespace) -> int:
         record, where = load(args.what)
         record, replay = for_review(record)
     except (StoreError, RecordError) as exc:
-        return _fail("replay", str(exc))
+        return _fail(getattr(args, "invoked", "replay"), str(exc))
     from tui.review_app import ReviewApp
 
     ReviewApp(record, replay, where).run()
