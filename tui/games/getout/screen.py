@@ -74,8 +74,6 @@ class GetOutScreen(TableScreen):
     SUB_TITLE = "GET OUT!"
     #: What the score table shows now (names, totals, who is out, rounds, our seat).
     _scores_shown: tuple[object, ...] | None = None
-    #: The round whose hand the chosen card is of (a new round's hand starts afresh).
-    _round_dealt: object = None
     BINDINGS = [
         # The hand owns ←/→ whatever has focus (the log scrolled sideways); one key says both.
         Binding("left", "select(-1)", "Choose", show=False, priority=True),
@@ -152,8 +150,10 @@ class GetOutScreen(TableScreen):
         # Our turn begins on a card that cannot be played: the first that can is chosen
         # (never a GET OUT! card: spending one is the player's own idea).
         playable = [i for i, c in enumerate(hand.cards) if c["id"] in hand.playable - wild]
-        if view.get("round") != self._round_dealt:  # (round 2 began on the 5th card)
-            self._round_dealt, hand.selected = view.get("round"), (playable or [0])[0]
+        # A new hand starts afresh (round 2 began on the 5th card, a rematch at the last).
+        if any(e.get("type") in ("round_started", "started")
+               for e in [*(msg.get("events") or []), *(msg.get("notices") or [])]):
+            hand.selected = (playable or [0])[0]
         elif view["turn"] == self.my_seat != was and playable and hand.selected not in playable:
             hand.selected = playable[0]
         self._status(view, legal, names)
