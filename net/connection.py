@@ -104,6 +104,11 @@ class Connection:
         self.opened = now
         self.allowance = float(burst)
         self.warned = False
+        #: Frames of this peer that were no message (``Limits.max_bad_frames``).
+        self.bad_frames = 0
+        #: When this peer began sending faster than the rate, or ``None`` while it keeps
+        #: within it (``Limits.flood_close``).
+        self.flooding_since: float | None = None
         #: Refusals of this peer's frames written to the log (see :meth:`log_refusal`).
         self.refusals_logged = 0
         self.closed = False

@@ -367,6 +367,15 @@ def handle(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
             host.lobby_idle.note(conn)
 
 
+def _close(conn: Connection, code: str, why: str) -> None:
+    """Tell a peer that misbehaves past its limits why, and close its connection (a
+    peer that answers pings would otherwise cost a decode per frame for ever)."""
+    log.info("connection %d: %s; closing it", conn.id, why)
+    conn.fail(code, f"{why}; closing the connection")
+    conn.close()
+    conn.reader.stop()
+
+
 def receive(host: Hosting, conn: Connection, body: bytes) -> None:
     """One frame from ``conn``: decoded, rate-limited, checked, answered."""
     if conn.closed:
@@ -377,10 +386,15 @@ def receive(host: Hosting, conn: Connection, body: bytes) -> None:
     now = socket_time()
     conn.allowance = min(float(host.burst), conn.allowance + (now - conn.last_seen) * host.rate)
     conn.last_seen, conn.stalled_seen = now, host.watch.stalled
+    if conn.flooding_since is not None and conn.allowance >= host.burst / 2:
+        conn.flooding_since = None  # it slowed down for a while: a burst, not a flood
     try:
         raw = codec.unpack_client_body(body)
     except errors.ProtocolError as exc:
-        if conn.allowance >= 1:
+        conn.bad_frames += 1
+        if conn.bad_frames > conn.limits.max_bad_frames:
+            _close(conn, errors.BAD_FRAME, "too many frames that are no message")
+        elif conn.allowance >= 1:
             conn.allowance -= 1
             conn.log_refusal(exc.code, exc.message)
             conn.fail(exc.code, exc.message)
@@ -389,6 +403,11 @@ def receive(host: Hosting, conn: Connection, body: bytes) -> None:
         if not conn.warned:
             log.info("connection %d sends too fast; refusing its messages", conn.id)
         conn.warned = True
+        if conn.flooding_since is None:
+            conn.flooding_since = now
+        elif now - conn.flooding_since > conn.limits.flood_close:
+            _close(conn, errors.RATE_LIMITED, "too many messages for too long")
+            return
         # A request still gets its answer, so no client waits forever for it.
         ref = schemas.reply_ref(raw)
         if ref is not None:

@@ -80,6 +80,12 @@ class Limits(NamedTuple):
     #: Steps through the table's review (``review_go``).
     review_rate: float = 10.0
     review_burst: int = 20
+    #: Frames that are no message at all (not msgpack, binary values…) a connection may
+    #: send before it is closed: our own apps send none.
+    max_bad_frames: int = 8
+    #: Seconds a connection may keep sending faster than the host's message rate before
+    #: it is closed (a key held down is over in one; a flood that answers pings is not).
+    flood_close: float = 10.0
     #: Bytes waiting in a connection's transport above which its updates are coalesced.
     out_high: int = 64 * 1024
     #: Bytes of other frames (replies, chat) queued behind a congested connection.

@@ -228,8 +228,9 @@ async def test_a_garbage_stream_then_a_reset_writes_a_few_lines_to_the_log(
             pytest.fail("the host never saw the peer go")
     lines = [r.getMessage() for r in caplog.records
              if r.getMessage().startswith(f"connection {eve}")]
-    assert len(lines) <= LOGGED_REFUSALS + 4, lines
+    assert len(lines) <= LOGGED_REFUSALS + 5, lines
     assert f"connection {eve}: more refused frames; not logging them" in lines
+    assert f"connection {eve}: too many frames that are no message; closing it" in lines
     assert not [r for r in caplog.records if r.name == "asyncio"], caplog.text
     _no_tracebacks(caplog)
 
@@ -239,7 +240,7 @@ async def test_frames_that_do_not_decode_count_against_the_rate() -> None:
     costing a decode, an error frame and a log line."""
     async with running_host(rate=1.0, burst=5) as host:
         peer = await _welcomed(host)
-        await peer.send_bytes(frame(b"garbage") * 20)
+        await peer.send_bytes(frame(b"garbage") * Limits().max_bad_frames)
         await peer.send({"type": "ping", "ref": 1})
         codes = []
         while True:
@@ -249,6 +250,75 @@ async def test_frames_that_do_not_decode_count_against_the_rate() -> None:
             codes.append(reply["code"])
         assert reply["code"] == errors.RATE_LIMITED
         assert len(codes) < 6 and set(codes) == {errors.BAD_FRAME}
+
+
+async def test_a_peer_sending_frames_that_are_no_message_is_closed(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Each undecodable frame got its error and the connection stayed open for ever, a
+    decode each; our apps send none, so a few are answered and then it is closed."""
+    caplog.set_level(logging.INFO, logger="hiddenhand.host")
+    most = Limits().max_bad_frames
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        peer = await _welcomed(host)
+        await peer.send_bytes(frame(b"\xc1") * most)
+        for _ in range(most):
+            reply = await peer.recv()
+            assert reply["code"] == errors.BAD_FRAME
+            assert reply["message"].endswith("a byte no msgpack value starts with")
+        await peer.send({"type": "ping", "ref": 1})
+        assert (await peer.recv())["type"] == "pong"
+        await peer.send_bytes(frame(b"\xc1"))
+        last = await peer.recv()
+        assert last["code"] == errors.BAD_FRAME
+        assert last["message"] == "too many frames that are no message; closing the connection"
+        assert await peer.closed_by_host()
+        await _still_serving(ann, bob)
+    _no_tracebacks(caplog)
+
+
+async def test_a_flood_that_answers_pings_is_closed_and_a_burst_is_not() -> None:
+    """A flood was refused but the peer stayed as long as it answered pings, costing a
+    decode per frame; one over the rate for longer than ``flood_close`` is closed. A
+    burst that stops in time stays."""
+    limits = Limits(flood_close=0.3)
+    async with running_host(rate=100.0, burst=20, limits=limits) as host, \
+            clients(host) as made:
+        ann, bob = await _pair(made)
+        burst = await _welcomed(host, "Bea")
+        await burst.send_bytes(codec.pack({"type": "ping"}) * 40)
+        # Once it has its allowance back, a burst was no flood: it is answered.
+        while True:
+            await burst.send({"type": "ping", "ref": 1})
+            reply = await burst.recv()
+            while reply.get("ref") != 1:
+                reply = await burst.recv()
+            if reply["type"] == "pong":
+                break
+            await asyncio.sleep(0.05)
+        await burst.send_bytes(codec.pack({"type": "ping"}) * 40)
+        while True:  # the same again, long after its first burst: still no flood
+            await burst.send({"type": "ping", "ref": 2})
+            reply = await burst.recv()
+            while reply.get("ref") != 2:
+                reply = await burst.recv()
+            if reply["type"] == "pong":
+                break
+            await asyncio.sleep(0.05)
+
+        eve = await _welcomed(host)
+        flood = codec.pack({"type": "ping"}) * 50
+        closing = asyncio.ensure_future(eve.closed_by_host(timeout=30))
+        async with asyncio.timeout(30):
+            while not closing.done():
+                with contextlib.suppress(ConnectionError):
+                    await eve.send_bytes(flood)
+                await asyncio.sleep(0.01)
+        assert closing.result()
+        await burst.send({"type": "ping", "ref": 3})
+        assert (await burst.recv())["type"] == "pong"
+        await _still_serving(ann, bob)
 
 
 async def test_duplicate_keys_and_empty_binary_on_the_wire() -> None:

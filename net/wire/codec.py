@@ -250,8 +250,12 @@ def unpack_body(
         raise ProtocolError(exc.code, exc.message) from None
     except Exception as exc:  # msgpack raises many types (ValueError, ExtraData, ...)
         # msgpack's own words can quote the whole body (ExtraData does): keep them short.
+        # Some say nothing (a reserved byte such as 0xc1): their kind says it then.
+        why = str(exc) or (
+            "it holds a byte no msgpack value starts with"
+            if isinstance(exc, msgpack.FormatError) else type(exc).__name__)
         raise ProtocolError(
-            BAD_FRAME, short(f"the frame is not one valid msgpack object: {exc}")
+            BAD_FRAME, short(f"the frame is not one valid msgpack object: {why}")
         ) from None
     if type(obj) is dict:  # every message (the one check on the hot path)
         return obj
