@@ -774,6 +774,50 @@ def test_relaxed_bots_give_a_person_time_to_signal_before_playing(
     assert bot.patient == (bots == "relaxed")
 
 
+@pytest.mark.parametrize(
+    ("look_at", "smile_at", "played_at"),
+    [
+        (None, None, 2.5),  # no look: the person's settle time from the deal
+        (1.8, 3.5, 3.5),  # look, then the smile 1.7 s later: played on the smile
+        (1.0, None, 3.5),  # a look and no smile: its settle time, then without it
+        (None, 1.5, 1.5),
+    ],
+)
+def test_a_relaxed_bot_waits_for_the_smile_after_a_persons_look(
+    look_at: float | None, smile_at: float | None, played_at: float
+) -> None:
+    """A person smiles in two keys: a look at the holder, then ``s``. The bots played
+    the smile between them (a doubted person's vote is not needed, and its settle time
+    from the deal had passed); a look at the holder gives the second key its time."""
+    game = new(4, seed=1, level=6, bots="relaxed")
+    stack_getit_piles(game, [["30"], ["smile", "20"], ["12"], ["40"]])
+    bot = GetItBot(4)
+    bot.step(game.view(1), game.legal_actions(1), 0.0)
+    _look(game, {0: 3}, 0.2)  # a person's slip: the 12 is lower than the 40
+    bot.step(game.view(1), game.legal_actions(1), 0.2)
+    _look(game, {0: None}, 0.3)
+    for seat, at in ((2, 0.4), (3, 0.45)):
+        game.act(seat, {"type": "smile", "target": 1}, at)
+    assert bot.doubted(0)
+    moves = sorted([(t, {"type": kind, "target": 1}) for t, kind in
+                    ((look_at, "look"), (smile_at, "smile")) if t is not None],
+                   key=lambda m: m[0])
+    now = 0.45
+    while True:
+        while moves and moves[0][0] <= now:
+            at, action = moves.pop(0)
+            game.act(0, action, at)
+        action, wake = bot.step(game.view(1), game.legal_actions(1), now)
+        if action == PLAY:
+            break
+        if action is not None:  # its own signals
+            game.act(1, action, now)
+            continue
+        assert wake is not None and now < 10
+        now = min([wake, *(t for t, _ in moves[:1])])
+    assert now == pytest.approx(played_at)
+
+
 def _bubble_table(
     people: list[Any], timer: int = 60, pile: Sequence[str] = ("speech", "30")
 ) -> tuple[GetIt, RealTimeTable]:

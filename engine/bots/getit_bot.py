@@ -778,6 +778,12 @@ class GetItBot:
             if self._since(seat, kind) >= changed + self.fresh:
                 continue  # it signalled about these cards, and chose another seat
             at = max(at, changed + self.settle_for(seat))
+            looked, looked_at, _ = self._signals.get((seat, "look"), (None, 0.0, 0))
+            if kind != "look" and looked == me and looked_at >= changed:
+                # A look at me since: the first key of a smile or look past, which a
+                # person aims at the seat it looks at. The second key gets its time too
+                # (the bots played the smile between a person's two keys).
+                at = max(at, looked_at + self.settle_for(seat))
         return at
 
     def _bubble_hold(self, view: View, others: list[int], now: float) -> float:
