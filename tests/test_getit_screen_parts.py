@@ -79,6 +79,23 @@ def test_our_line_says_our_signals_and_our_pile() -> None:
         "you (1): looking at Cy · smiling at Cy · your pile is empty")
 
 
+def test_a_look_at_a_higher_card_than_one_in_sight_says_where_the_lower_is() -> None:
+    """A look stays until its target plays: one left on a 20 after a 15 showed
+    elsewhere voted for the 20, which was played and lost the round."""
+    state = SignalState()
+    namer = Namer(["Ann", "Bob", "Cy"], 0)
+    view = view_of([{**no_signal(), "look": 1}, no_signal(), no_signal()])
+    view["piles"][1]["top"] = number(20)
+    view["piles"][2]["top"] = number(15)
+    assert state.my_line(view, 0, namer) == (
+        "you (1): looking at Bob's 20 — player 3's 15 is lower: look there (3) · "
+        "3 in your pile")
+    view["piles"][2]["top"] = number(20, 99)  # as low: either may go
+    assert state.my_line(view, 0, namer) == "you (1): looking at Bob's 20 · 3 in your pile"
+    view["piles"][2]["top"] = {"id": 7, "kind": "smile"}  # a special first: its own hint
+    assert "lower" not in state.my_line(view, 0, namer)
+
+
 def test_our_peeked_card_shows_only_while_the_peek_lasts() -> None:
     """RULES.md: when the mirror is played, every peek ends and the value disappears
     from the screen (the screen kept it as "saw 22" until the card was played)."""

@@ -59,14 +59,14 @@ def test_every_event_has_a_line_and_odd_ones_none() -> None:
     compare = {"type": "clue", "seat": 1, "tile": 18, "clue": "compare", "position": 2,
                "same": False}
     assert describe_event(compare, namer, racks) == (
-        "Bob compared C18• with Bob's position 3 (D): different dots")
+        "Bob compared C18• with their position 3 (D): different dots")
     assert short_event(compare, namer) == "Bob compared C18• with position 3: ≠ dots"
     # An earlier game's line (its racks are gone) names the colour the event carries,
     # and says nothing rather than "(?)" for an old event without one.
     assert describe_event({**compare, "colour": 3}, namer, []) == (
-        "Bob compared C18• with Bob's position 3 (D): different dots")
+        "Bob compared C18• with their position 3 (D): different dots")
     assert describe_event(compare, namer, []) == (
-        "Bob compared C18• with Bob's position 3: different dots")
+        "Bob compared C18• with their position 3: different dots")
     called = {"type": "announced", "seat": 1, "numbers": [2, 13, 24, 35, 41], "right": False}
     assert describe_event(called, namer, racks) == (
         "Bob called GOT FIVE! with 2 13 24 35 41: wrong")

@@ -204,6 +204,8 @@ def advice(view: dict[str, Any]) -> str | None:
         return None
     if (special := _special_hint(view, me, _mine(view))) is not None:
         return special
+    if (lower := _lower_than_our_look(view, me)) is not None:
+        return lower
     mirror_seen = any(_top_kind(view, seat) == "mirror"
                       for seat in range(len(counts)) if seat != me)
     for kind, verb in (("smile", "smile at you"), ("look_past", "look past you"),
@@ -218,6 +220,31 @@ def advice(view: dict[str, Any]) -> str | None:
                                     for kind in SIGNAL_VERBS):
         return f"look ({number_ranges(others)}) at who should play"
     return None
+
+
+def _lower_than_our_look(view: dict[str, Any], me: int | None) -> str | None:
+    """When a lower number than the one we look at shows, and no special card: where
+    it is (a look stays until its target plays, and one that landed on the card after
+    the one meant, or outlived the lowest card, passed for a vote and lost a round)."""
+    look = seat_index(_mine(view).get("look"))
+    looked = top_card(view, look) if look is not None else None
+    if looked is None or looked.get("kind") != "number":
+        return None
+    numbers: dict[int, int] = {}
+    for seat in range(len(view.get("piles") or [])):
+        top = top_card(view, seat) if seat != me else None
+        if top is None:
+            continue
+        if top.get("kind") != "number":
+            return None  # (a special card goes first: its own hint says so)
+        if isinstance(top.get("value"), int):
+            numbers[seat] = top["value"]
+    if not numbers or not isinstance(looked.get("value"), int):
+        return None
+    low = min(numbers, key=lambda seat: (numbers[seat], seat))
+    if numbers[low] >= looked["value"]:
+        return None
+    return f"player {low + 1}'s {numbers[low]} is lower: look there ({low + 1})"
 
 
 def top_card(view: dict[str, Any], seat: int) -> dict[str, Any] | None:

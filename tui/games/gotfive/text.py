@@ -82,7 +82,8 @@ def clue_text(clue: dict[str, Any], namer: Namer, colours: Sequence[Any]) -> str
     """One clue in words: who asked, about which tile, and the answer."""
     seat = clue.get("seat")
     who = namer.who(seat)
-    whose = "your" if who == "You" else f"{who}'s"
+    # ("Bot 2 compared A1• with Bot 2's position 3" named the player twice.)
+    whose = "your" if who == "You" else "their"
     n = int(clue["tile"])
     if clue.get("clue") == "sort":
         notch = int(clue["notch"])
