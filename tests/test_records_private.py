@@ -234,8 +234,8 @@ async def test_past_games_review_shows_the_reader_s_board_marked_and_others_bare
         assert all(f"○{n:>2}" in text or f"✗{n:>2}" in text for n in marked[1])
         assert not any(f"○{n:>2}" in text or f"✗{n:>2}" in text for n in marked[0])
         assert "Bo marked" in text and "Ann marked" not in text
-        assert "Ann's board: their marks are theirs alone" in text
-        assert "Cy's board: their marks are theirs alone" in text
+        assert "Ann's board: not shown (a player's marks are private)" in text
+        assert "Cy's board: not shown (a player's marks are private)" in text
 
 
 def test_whose_games_by_the_ids_a_host_knew_and_on_a_box_by_those_alone(

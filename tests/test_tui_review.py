@@ -491,12 +491,13 @@ def test_a_move_wraps_under_its_words_never_inside_a_cards_name() -> None:
     assert all(not line.rstrip().endswith(("Tea", "GET", "Picker", "Bot")) for line in lines)
 
 
-def marked_gotfive_record() -> tuple[dict[str, Any], dict[str, int]]:
+def marked_gotfive_record(crosses: int = 0) -> tuple[dict[str, Any], dict[str, int]]:
     """A Got Five! game of three in which Ann (seat 0) marks her board before and after
     the first clue, then Bo and Cy call GOT FIVE! wrongly (Ann wins): its record, and
     numbers to look for: ``crossed`` (Ann's own ✗, on a number she sees nowhere),
     ``circled`` (her ○, her own first tile), ``seen`` (a number on Bo's rack, which
-    auto-cross keeps crossed on her board)."""
+    auto-cross keeps crossed on her board). ``crosses``: as many more ✗ before the
+    first, as a range crossed with one key makes them."""
     import engine
     from engine.gotfive import GotFive
     from engine.record import Tape
@@ -514,6 +515,8 @@ def marked_gotfive_record() -> tuple[dict[str, Any], dict[str, int]]:
         game.act(seat, action, now=now)
         tape.act(seat, action, now)
 
+    for n in unseen[1:1 + crosses]:
+        act(0, {"type": "mark", "n": n, "mark": "cross"})
     act(0, {"type": "mark", "n": numbers["crossed"], "mark": "cross"})
     act(0, {"type": "mark", "n": numbers["circled"], "mark": "circle"})
     act(0, {"type": "reveal", "colour": 0})
@@ -560,10 +563,10 @@ async def test_a_got_five_review_counts_moves_not_board_marks(data_dir: Path) ->
         # Two marks, a reveal and its clue, a mark, two calls of GOT FIVE!.
         assert heads == ["·", "·", "1", "2", "·", "3", "4"]
         await pilot.press("right")
-        assert (f"move 0 of 4, then Ann marked {numbers['crossed']} ✗ on their board ·"
+        assert (f"move 0 of 4, then Ann marked {numbers['crossed']} ✗ ·"
                 in screen_text(app))
         await pilot.press("right")
-        assert (f"move 0 of 4, then Ann marked {numbers['circled']} ○ on their board ·"
+        assert (f"move 0 of 4, then Ann marked {numbers['circled']} ○ ·"
                 in screen_text(app))
         await pilot.press("left")
         await pilot.press("right", "right")
@@ -574,6 +577,24 @@ async def test_a_got_five_review_counts_moves_not_board_marks(data_dir: Path) ->
         await pilot.press("home", "space")
         await until(pilot, lambda: screen.at > 0, "play")
         assert screen.at == 3  # the first move, past the marks
+
+
+def test_a_range_of_marks_made_with_one_key_is_one_step_of_a_review() -> None:
+    """``<`` crosses a range of cells, a mark each: the review showed six steps, one
+    key each, for one key at the table. Marks in a row of one kind by one seat are one
+    step now, at the last of them; a mark of another kind is a step of its own."""
+    from tui.review import steps
+
+    record, numbers = marked_gotfive_record(crosses=3)
+    crossed = [n for _, action, _ in record["moves"][:3] for n in [action["n"]]]
+    lines = [(s.number, s.text) for s in steps(record, Replay(record))]
+    assert lines[0] == (
+        4, f"Ann marked {crossed[0]}, {crossed[1]}, {crossed[2]} and {numbers['crossed']} "
+           "✗ on their board")
+    assert lines[1] == (5, f"Ann marked {numbers['circled']} ○ on their board")
+    first = steps(record, Replay(record))[0]
+    every = [*crossed, numbers["crossed"]]
+    assert first.brief == f"Ann marked 4 ✗ ({min(every)} to {max(every)})"
 
 
 @pytest.mark.parametrize("columns", [40, 45, 60])

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from engine.record import PRIVATE_ACTIONS, Replay
 from tui.games.past_events import describe_past_event
-from tui.notices import Namer
+from tui.notices import Namer, listed
 
 GAME_NAMES = {"getout": "GET OUT!", "getit": "Get It!", "gotfive": "Got Five!"}
 #: The events that start a part of the game a review jumps to (``[`` and ``]``).
@@ -38,6 +38,8 @@ class Step(NamedTuple):
     text: str
     others: str | None = None
     move: bool = True
+    #: The line in fewer words, for the review's one line that says where it is.
+    brief: str | None = None
 
     def seen_by(self, seat: int | None) -> str:
         """The line as ``seat`` knew it (``None``: everything open)."""
@@ -64,13 +66,26 @@ def _move_words(game_id: str, seat: int, action: dict[str, Any], namer: Namer) -
     if kind == "arrange":
         return f"{who} arranged their pile"
     if kind == "mark":
-        mark = {"cross": "✗", "circle": "○"}.get(str(action.get("mark")), "no mark")
-        return f"{who} marked {action.get('n')} {mark} on their board"
+        return _marks_words(who, action, [action.get("n")])
     if kind == "auto_cross":
         return f"{who} turned auto-cross {'on' if action.get('on') else 'off'}"
     if kind == "next_round":
         return f"{who} went on to the next round"
     return f"{who}: {kind}"
+
+
+def _marks_words(who: str, action: dict[str, Any], numbers: list[Any], *,
+                 brief: bool = False) -> str:
+    """Marks of one kind on a Got Five! board in words ("Ann marked 6, 16 and 21 ✗ on
+    their board"); ``brief``: "Ann marked 3 ✗ (6 to 21)"."""
+    mark = {"cross": "✗", "circle": "○"}.get(str(action.get("mark")), "no mark")
+    if not brief:
+        return f"{who} marked {listed(numbers)} {mark} on their board"
+    if len(numbers) == 1:
+        return f"{who} marked {numbers[0]} {mark}"
+    known = [n for n in numbers if isinstance(n, int)]
+    span = f" ({min(known)} to {max(known)})" if known else ""
+    return f"{who} marked {len(numbers)} {mark}{span}"
 
 
 #: Moves said in words even when their events have a line (which says something else).
@@ -99,12 +114,30 @@ def steps(record: dict[str, Any], replay: Replay) -> list[Step]:
     namer = Namer([p["name"] for p in record["players"]])
     # GET OUT!'s draws are said with the card drawn.
     drawn = replay.drawn() if game_id == "getout" else {}
-    out = []
+    out: list[Step] = []
+    run: tuple[Any, Any, list[Any]] | None = None  # the marks of a range, one step
     for k, ((seat, action, now), events) in enumerate(zip(record["moves"], replay.events,
                                                           strict=True), 1):
         step = _step(game_id, namer, k, now, seat, action, events, drawn.get(k))
-        if step is not None:
-            out.append(step)
+        if step is None:
+            run = None
+            continue
+        if isinstance(action, dict) and action.get("type") == "mark" and not events:
+            # A range crossed with one key (``<``) is as many marks in a row: one step
+            # (they took a key each to step through, with no move between).
+            if run is not None and run[:2] == (seat, action.get("mark")) \
+                    and out[-1].number == k - 1:
+                run[2].append(action.get("n"))
+                out[-1] = step._replace(text=_marks_words(namer.name(seat), action, run[2]),
+                                        brief=_marks_words(namer.name(seat), action, run[2],
+                                                           brief=True))
+                continue
+            run = (seat, action.get("mark"), [action.get("n")])
+            step = step._replace(brief=_marks_words(namer.name(seat), action, run[2],
+                                                    brief=True))
+        else:
+            run = None
+        out.append(step)
     if out and record.get("result") is None:
         # (A finished game's last line says how it ended; an unfinished one said nothing.)
         last = out[-1]

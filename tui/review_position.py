@@ -163,9 +163,10 @@ def _rack(tiles: list[dict[str, Any]], clues: list[dict[str, Any]], seat: int,
 
 def _private_board(name: str, width: int) -> Text:
     """What the review says of a board whose marks it leaves out, in ``width``."""
-    words = f"  {name}'s board: their marks are theirs alone"
+    # ("their marks are theirs alone" left a player asking if the board was empty.)
+    words = f"  {name}'s board: not shown (a player's marks are private)"
     if cell_len(words) > width:
-        words = f"  {name}'s board: private"
+        words = f"  {name}'s board: not shown"
     return Text(words, style="dim")
 
 

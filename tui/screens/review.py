@@ -180,7 +180,7 @@ class Stepper(Screen[None]):
         mark = next((s for s in self.steps if s.number == self.at and not s.move), None)
         if mark is not None and mark.seat is not None and mark.seat < len(self.names):
             # (Which mark: stepping from one to the next said the same words each time.)
-            where += f", then {mark.text}"
+            where += f", then {mark.brief or mark.text}"
         when = self.time_at(self.at) if self.at else None
         if self._timed() and when is not None:
             where += f" · {clock(when)}"
