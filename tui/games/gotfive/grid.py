@@ -242,12 +242,14 @@ def tile_spans(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]],
 
 
 def _face(tiles: Sequence[dict[str, Any]], k: int, header: bool, position_style: str) -> Text:
-    """Rack tile ``k`` on the tiles' line: face up without brackets (so "[C ?]" always
-    means hidden), hidden in brackets — and, without a header line, after its
+    """Rack tile ``k`` on the tiles' line: face up without brackets or underline (so
+    "[C ?]" always means hidden), hidden in brackets — and, without a header line, after its
     position's number (``1[A?]``)."""
     tile = tiles[k] if k < len(tiles) else {}
     if "n" in tile:
-        return tile_text(tile, style="underline")
+        # Plain: a sorted tile beside it has its ‹›, and the underline is the latest
+        # clue's alone (underlined too, the rack's tiles hid it, in mono above all).
+        return tile_text(tile)
     face = Text()
     if header:
         face.append("[")
