@@ -179,7 +179,7 @@ def your_turn(phase: str, tile: str, *, touch: bool = False) -> tuple[str, ...]:
                 f"▶ {tile}: Sort below · tap your tile to compare",
                 f"▶ {tile}: Sort · tap yours to compare")
     if phase == "clue":
-        return (f"▶ Your turn: a clue about {tile} — s sort · 1–5 compare · Tab next tile",
+        return (f"▶ Your turn: a clue about {tile} — s sort · 1–5 compare · Tab/⇧Tab other tile",
                 f"▶ A clue about {tile}: s sort · 1–5 compare · Tab",
                 f"▶ {tile}: s sort · 1–5 compare · Tab next",
                 f"▶ {tile}: s sort · 1–5 compare")
