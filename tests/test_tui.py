@@ -595,6 +595,40 @@ async def host_a_lan_table(pilot: Pilot[Any], game: str) -> LobbyScreen:
     return lobby
 
 
+async def test_a_host_that_quits_mid_game_tells_its_guest_only_that_the_table_closed(
+) -> None:
+    """Quitting closed the app's own connection before its host: its guest read "Ann
+    lost the connection (away)" and "Bob runs the table now (★)" under "the host closed
+    the table". The host stops first now, and says only that."""
+    from tui.screens.dialogs import ConfirmScreen
+
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await host_a_lan_table(pilot, "getout")
+        assert app.hosting.host is not None
+        bob = await Client.connect("127.0.0.1", app.hosting.host.port, name="Bob")
+        (table,) = await bob.list_tables()
+        await bob.join(table["id"])
+        await bob.ready()
+        await until(pilot, lambda: lobby.table.get("seats", [{}, {}])[1].get("ready"),
+                    "Bob ready")
+        await pilot.press("ctrl+b", "ctrl+b")  # bots in the empty seats
+        await until(pilot, lambda: "(empty)" not in screen_text(app), "two bots")
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, GetOutScreen), "the game")
+        await bob.wait_for(lambda m: m.get("type") == "update" and m.get("view") is not None)
+        bob.pending()
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")
+        async with asyncio.timeout(10):
+            told = [m async for m in bob]  # (to the end of the stream)
+    notices = [n.get("type") for m in told for n in m.get("notices") or []]
+    assert "disconnected" not in notices and "creator" not in notices, notices
+    errors_told = [m.get("message") for m in told if m.get("type") == "error"]
+    assert errors_told == ["the host closed the table"], told
+
+
 async def test_a_hosted_lobby_shows_whole_names() -> None:
     """The seat list keeps its columns from update to update, so a column grows with its
     names (re-creating the columns each time left the player column cut, as

@@ -228,9 +228,14 @@ class HiddenHandApp(ScreenKeyDisplay, App[None]):
         self.workers.cancel_group(self, "listen")
         if session is None:
             return
-        await session.close()
-        if self.hosting.hosts(session):
+        ours = self.hosting.hosts(session)
+        if ours:
+            # The host first: it tells everyone the table closed. Our own connection
+            # closed before it read to the others as our going away, with the creator's
+            # role passed on at a table about to close.
             await self.hosting.stop()
+        await session.close()
+        if ours:
             # Not imported with the app: a solo table of the command line opens without
             # the menu's module (tui/opening.py); by the time a table is left, it is loaded.
             from tui.screens.menu import MenuScreen
