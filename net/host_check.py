@@ -227,7 +227,7 @@ TABLE = fields({
     "game": req(known_game), "options": req(keyed(text(64), anything, most=64)),
     "phase": req(one_of("lobby", "play", "over")), "creator": opt(optional(seat)),
     "seats": req(items(SEAT_ENTRY, most=MAX_SEATS)), "spectators": opt(COUNT),
-    "paused": opt(boolean), "review": opt(boolean),
+    "paused": opt(boolean), "review": opt(boolean), "rematch": opt(boolean),
 })
 
 

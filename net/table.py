@@ -101,7 +101,7 @@ class Table:
             "options": dict(self.options), "phase": self.phase, "creator": self.creator,
             "seats": [s.public(i) for i, s in enumerate(self.seats)],
             "spectators": len(self.spectators), "paused": self.paused,
-            "review": self.review is not None,
+            "review": self.review is not None, "rematch": self.rematch,
         }
 
     def state_key(self) -> tuple[Any, ...]:
@@ -112,7 +112,7 @@ class Table:
             self.id, self.uid, self.name, self.game_id, tuple(self.options.items()),
             self.phase, self.creator, self.creator_home, self.permanent, self.opened_by,
             self.opener,
-            len(self.spectators), self.paused, self.review is not None,
+            len(self.spectators), self.paused, self.review is not None, self.rematch,
             tuple((s.kind, s.name, s.token, s.ready, s.conn is not None, s.stand_in_for,
                    s.player) for s in self.seats),
         )

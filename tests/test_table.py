@@ -500,6 +500,9 @@ def test_a_rematch_deals_the_same_table_again_once_everyone_is_ready() -> None:
     ann.updates(), bob.updates()
     send(lobby.rematch(table, ann, 100.0))
     assert table.phase == "lobby" and table.rematch and table.seats[0].ready
+    # The table says so (a lobby told its creator to start what the host deals itself).
+    told = [u["table"]["rematch"] for u in ann.updates() if "table" in u]
+    assert told[-1] is True
     assert {"type": "rematch", "seat": 0} in notices(bob)
     send(lobby.ready(table, bob, True, 101.0))
     assert table.phase == "play" and table.game is not first and not table.rematch

@@ -1590,6 +1590,19 @@ async def test_ctrl_c_says_how_to_quit_in_plain_words() -> None:
         assert app.is_running
 
 
+def test_a_rematch_s_lobby_says_it_is_dealt_once_all_are_ready() -> None:
+    """After a rematch the creator read "then you (★) start the game (^s)", but the host
+    deals it as soon as the others are ready (a fresh-eyed LAN pass)."""
+    from tui.widgets.lobby_seats import ready_hint
+
+    table = {"creator": 0, "rematch": True, "seats": [
+        {"seat": 0, "name": "Ann", "kind": "human", "ready": True, "connected": True},
+        {"seat": 1, "name": "Bob", "kind": "human", "ready": False, "connected": True}]}
+    assert ready_hint(table, 0) == "Waiting for Bob (seat 2) to be ready: the rematch is dealt then."
+    assert ready_hint(table, 1) == (
+        "Everyone else is ready: the rematch is dealt once you are (Ready, ^r).")
+
+
 def test_the_lobby_tells_the_one_player_the_start_waits_for() -> None:
     """Only the creator was told, when Start was refused, who was not ready: the player
     holding it up could not tell, nor what ★ marks (a fresh-eyed pass of the SSH box);

@@ -51,9 +51,13 @@ def ready_hint(table: dict[str, Any], my_seat: int | None) -> str | None:
         names = [f"{s.get('name') or 'someone'} (seat {int(s.get('seat', 0)) + 1})"
                  for s in unready]
         them = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        if table.get("rematch"):  # (dealt by the host once all are ready: no ^s)
+            return f"Waiting for {them} to be ready: the rematch is dealt then."
         return f"Waiting for {them} to be ready; then you (★) start the game (^s)."
     if empty or unready:
         return None
+    if table.get("rematch") and mine is not None and not mine.get("ready"):
+        return "Everyone else is ready: the rematch is dealt once you are (Ready, ^r)."
     if mine is not None and my_seat == creator:
         return "Everyone is ready: Start (^s) deals the game."
     who = next((s.get("name") for s in seats if s.get("seat") == creator), None)
