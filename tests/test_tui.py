@@ -1598,7 +1598,8 @@ def test_a_rematch_s_lobby_says_it_is_dealt_once_all_are_ready() -> None:
     table = {"creator": 0, "rematch": True, "seats": [
         {"seat": 0, "name": "Ann", "kind": "human", "ready": True, "connected": True},
         {"seat": 1, "name": "Bob", "kind": "human", "ready": False, "connected": True}]}
-    assert ready_hint(table, 0) == "Waiting for Bob (seat 2) to be ready: the rematch is dealt then."
+    assert ready_hint(table, 0) == (
+        "Waiting for Bob (seat 2) to be ready: the rematch is dealt then.")
     assert ready_hint(table, 1) == (
         "Everyone else is ready: the rematch is dealt once you are (Ready, ^r).")
 
