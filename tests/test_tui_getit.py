@@ -1635,8 +1635,8 @@ async def test_a_resize_leaves_the_sand_timer_running_as_it_was(
 
 
 async def test_a_key_that_does_nothing_now_says_why_in_one_line() -> None:
-    """`5` with no player 5, `p` with no mirror in sight, `t` with no speech bubble:
-    each said nothing at all."""
+    """`5` with no player 5, `p` with no mirror in sight, `t` with no speech bubble,
+    `/` while the game is silent: each said nothing at all."""
     notices = Notices()
     app = solo_app(3, {"level": 1})
     async with app.run_test(size=SIZE, message_hook=notices) as pilot:
@@ -1644,7 +1644,8 @@ async def test_a_key_that_does_nothing_now_says_why_in_one_line() -> None:
         await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
         for key, words in (("5", "No player 5 at this table: the others are 2-3."),
                            ("1", "Player 1 is you: look at another player (2-3)."),
-                           ("p", "mirror"), ("t", "speech bubble")):
+                           ("p", "mirror"), ("t", "speech bubble"),
+                           ("slash", "No chat while a round runs")):
             await pilot.press(key)
             await until(pilot, lambda w=words: w in why_said(screen), key)
         # A key that works says nothing of the kind, and what was said no longer holds.

@@ -57,6 +57,8 @@ from tui.widgets.footer import FooterEntry
 
 #: The card each aimed signal is the rulebook's custom for (RULES.md's conventions).
 CUSTOM_CARDS = {"smile": "smile", "look_past": "eyes"}
+#: What ``/`` says while a round runs.
+CHAT_CLOSED = "No chat while a round runs: the game is silent. It opens when the round ends."
 
 
 class GetItScreen(TableScreen):
@@ -321,7 +323,13 @@ class GetItScreen(TableScreen):
         """A key that does nothing now says why. ``t`` just after talk ended still opens
         the line, saying so: what is typed stays there (a space would play), unsent."""
         talk = self.talk_line
-        if isinstance(self.focused, Input) or event.key not in KEY_ACTIONS:
+        if isinstance(self.focused, Input):
+            return
+        if event.key == "slash" and not self.chat_open():
+            event.stop()  # (the one key of the table's own that did nothing, silently)
+            self.why(CHAT_CLOSED)
+            return
+        if event.key not in KEY_ACTIONS:
             return
         if event.key == "t" and talk.phase not in ("open", "ahead") and talk.late():
             event.stop()
