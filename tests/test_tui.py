@@ -648,6 +648,25 @@ async def test_a_hosted_lobby_shows_whole_names() -> None:
         await until(pilot, lambda: app.hosting.host is None, "the host to stop")
 
 
+async def test_sit_here_works_only_with_the_cursor_on_an_empty_seat() -> None:
+    """"Sit here (^t)" was offered with the cursor on our own seat, where it did nothing
+    (two fresh-eyed passes)."""
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await host_a_lan_table(pilot, "getout")
+        seats = lobby.query_one("#lobby-seats", DataTable)
+        await until(pilot, lambda: seats.row_count == 4 and seats.cursor_row == 0, "seats")
+        sit = lobby.query_one("#sit", Button)
+        await until(pilot, lambda: sit.disabled, "Sit here off on our seat")
+        await pilot.press("down")
+        await until(pilot, lambda: not sit.disabled, "Sit here on an empty seat")
+        await pilot.press("up")
+        await until(pilot, lambda: sit.disabled, "off again")
+        await pilot.press("escape")
+        await pilot.press("y")
+        await until(pilot, lambda: app.hosting.host is None, "the host to stop")
+
+
 async def test_a_long_name_in_the_lobby_is_cut_so_that_every_column_shows() -> None:
     """A 24-letter name at 80 columns pushed "status" and "ready" off the seat list's
     edge ("player … sta", "onl"; a fresh-eyed pass): the name is cut, the rest stays."""

@@ -16,16 +16,7 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import (
-    Button,
-    DataTable,
-    Header,
-    Input,
-    Label,
-    Select,
-    Static,
-    Switch,
-)
+from textual.widgets import Button, DataTable, Header, Input, Label, Select, Static, Switch
 
 import engine
 from tui.games import TABLES, playable, preset_options, table_options
@@ -173,6 +164,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
         ready = self.query_one("#ready", Button)
         show_label(ready, "Not ready (^r)" if mine and mine["ready"] else "Ready (^r)")
         ready.display = may_ready(self.table, self.my_seat)
+        self._offer_sit()
         for widget in self.query(".creator"):
             widget.display = self.is_creator
         waits = ready_hint(table, self.my_seat)
@@ -323,6 +315,14 @@ class LobbyScreen(SparingFooter, SessionScreen):
 
     def _selected_seat(self) -> int:
         return int(self.query_one("#lobby-seats", DataTable).cursor_row)
+
+    @on(DataTable.RowHighlighted, "#lobby-seats")
+    def _offer_sit(self) -> None:
+        """Sit here works on an empty seat only (it was offered on our own, and did
+        nothing)."""
+        seats, row = self.table.get("seats") or [], self._selected_seat()
+        empty = 0 <= row < len(seats) and seats[row].get("kind") == "empty"
+        self.query_one("#sit", Button).disabled = not empty
 
     @on(Button.Pressed, "#ready")
     def action_toggle_ready(self) -> None:
