@@ -782,6 +782,13 @@ async def test_the_creators_options_outlive_a_change_of_seats_or_game() -> None:
         await choose("#lobby-game", "gotfive")
         await until(pilot, lambda: lobby.table["game"] == "gotfive", "Got Five! again")
         assert lobby.table["options"]["hints"] == "count"
+        # A new lobby (as after a game) remembers them too: it forgot the limit.
+        lobby = LobbyScreen(lobby.session)
+        await app.switch_screen(lobby)
+        await until(pilot, lambda: lobby.live and lobby.update is not None, "a new lobby")
+        await choose("#lobby-game", "getout")
+        await until(pilot, lambda: lobby.table["game"] == "getout", "GET OUT! once more")
+        assert lobby.table["options"]["limit"] == 150
 
 
 async def test_another_game_or_seat_count_in_the_lobby_mounts_no_control() -> None:

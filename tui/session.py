@@ -66,6 +66,10 @@ class Session:
         self.address = address
         self.client: Client | None = None
         self.latest: Message | None = None
+        #: (Creator) the options each game had at this table when another game was
+        #: chosen: they come back with that game, in this lobby and the next (a lobby
+        #: after a game forgot them).
+        self.options_by_game: dict[str, dict[str, Any]] = {}
         self.history: list[Entry] = []
         #: Entries ever added to ``history`` (it keeps the last ``HISTORY_LIMIT``).
         self.added = 0

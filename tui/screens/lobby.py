@@ -124,9 +124,6 @@ class LobbyScreen(SparingFooter, SessionScreen):
     def mounted(self) -> None:
         """Show what we know, with the seat list focused (its cursor is the seat keys')."""
         self._config: tuple[str, int, dict[str, Any]] | None = None
-        #: (Creator) the options each game had here when another game was chosen: they
-        #: come back with that game.
-        self._options_by_game: dict[str, dict[str, Any]] = {}
         self.shown = 0
         self.query_one("#lobby-seats", DataTable).focus()
         # The first show waits until every widget is there: the screen's Mount can come
@@ -420,8 +417,8 @@ class LobbyScreen(SparingFooter, SessionScreen):
         old_game, _, old_options = self._config
         if (game, count) == self._config[:2]:
             return
-        self._options_by_game[old_game] = old_options
-        options = self._options_by_game.get(game, preset_options(game))
+        self.session.options_by_game[old_game] = old_options
+        options = self.session.options_by_game.get(game, preset_options(game))
         # The away bot is the table's, not the game's (every game has it): it stays as set.
         options = fitting_options(game, count,
                                   {**options, "away_bot": old_options.get("away_bot", "off")})
