@@ -278,34 +278,39 @@ async def test_a_peer_sending_frames_that_are_no_message_is_closed(
     _no_tracebacks(caplog)
 
 
+async def _answered_after_a_burst(peer: RawPeer, ref: int) -> None:
+    """Send a burst over the allowance, then a ping now and then until one is answered
+    (the first ones are refused: rate limited)."""
+    await peer.send_bytes(codec.pack({"type": "ping"}) * 40)
+    while True:
+        await peer.send({"type": "ping", "ref": ref})
+        reply = await peer.recv()
+        while reply.get("ref") != ref:
+            reply = await peer.recv()
+        if reply["type"] == "pong":
+            return
+        await asyncio.sleep(0.05)
+
+
 async def test_a_flood_that_answers_pings_is_closed_and_a_burst_is_not() -> None:
     """A flood was refused but the peer stayed as long as it answered pings, costing a
     decode per frame; one over the rate for longer than ``flood_close`` is closed. A
     burst that stops in time stays."""
-    limits = Limits(flood_close=0.3)
+    limits = Limits(flood_close=1.0)
     async with running_host(rate=100.0, burst=20, limits=limits) as host, \
             clients(host) as made:
         ann, bob = await _pair(made)
         burst = await _welcomed(host, "Bea")
-        await burst.send_bytes(codec.pack({"type": "ping"}) * 40)
-        # Once it has its allowance back, a burst was no flood: it is answered.
-        while True:
-            await burst.send({"type": "ping", "ref": 1})
-            reply = await burst.recv()
-            while reply.get("ref") != 1:
-                reply = await burst.recv()
-            if reply["type"] == "pong":
-                break
-            await asyncio.sleep(0.05)
-        await burst.send_bytes(codec.pack({"type": "ping"}) * 40)
-        while True:  # the same again, long after its first burst: still no flood
+        (bea,) = [c for c in host.connections if c.name == "Bea"]
+        await _answered_after_a_burst(burst, 1)
+        # Once it had half its allowance back, the burst is forgotten (a ping now and
+        # then meanwhile, as any client sends): a second one is no flood either.
+        while bea.flooding_since is not None:
             await burst.send({"type": "ping", "ref": 2})
-            reply = await burst.recv()
-            while reply.get("ref") != 2:
-                reply = await burst.recv()
-            if reply["type"] == "pong":
-                break
+            while (await burst.recv()).get("ref") != 2:
+                pass
             await asyncio.sleep(0.05)
+        await _answered_after_a_burst(burst, 3)
 
         eve = await _welcomed(host)
         flood = codec.pack({"type": "ping"}) * 50
@@ -316,7 +321,7 @@ async def test_a_flood_that_answers_pings_is_closed_and_a_burst_is_not() -> None
                     await eve.send_bytes(flood)
                 await asyncio.sleep(0.01)
         assert closing.result()
-        await burst.send({"type": "ping", "ref": 3})
+        await burst.send({"type": "ping", "ref": 4})
         assert (await burst.recv())["type"] == "pong"
         await _still_serving(ann, bob)
 
