@@ -142,6 +142,12 @@ async def test_playable_cards_carry_a_mark_and_keys_reach_beyond_the_ninth_card(
         assert widget.selected == 9
         await pilot.press("0")  # there is no twentieth: it stays
         assert widget.selected == 9
+        # Home and End: the first and the last card (End did nothing, and the Enter
+        # that followed played the card chosen before).
+        await pilot.press("end")
+        assert widget.selected == 11
+        await pilot.press("home")
+        assert widget.selected == 0
 
 
 async def test_after_a_draw_the_selection_stays_on_the_card_it_was_on() -> None:

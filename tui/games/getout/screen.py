@@ -1,7 +1,8 @@
 """The GET OUT! table: your hand, the call card, the others, the log and the match score.
 
-Keys: ←/→ pick a card, Enter plays it (a GET OUT! card asks for the image), d draws, n
-deals the next round, 1–9 and 0 jump to a card (again: ten further); a click plays one.
+Keys: ←/→ pick a card (Home/End: the first, the last), Enter plays it (a GET OUT! card
+asks for the image), d draws, n deals the next round, 1–9 and 0 jump to a card (again:
+ten further); a click plays one.
 What every table shares (leaving, chat, the log, the summary, keys that wait for the
 host) is :class:`~tui.screens.table.TableScreen`'s.
 """
@@ -22,7 +23,7 @@ from tui.games.getout.call_pile import CallPile
 from tui.games.getout.card import CardWidget, card_label, image_label
 from tui.games.getout.hand import HandWidget
 from tui.games.getout.scores import ScoreTable
-from tui.games.getout.text import describe_event
+from tui.games.getout.text import SHORT_STATUS, TOUCH_STATUS, describe_event
 from tui.notices import Namer, seat_owners
 from tui.screens.table import GONE, TableScreen
 from tui.widgets.seats import SeatsPanel
@@ -37,26 +38,6 @@ if TYPE_CHECKING:
 NARROW = 64
 #: Lower than this, a narrow table has no scores box (see ``on_resize``).
 SHORT = 30
-#: The turn's line in fewer words, for a terminal too narrow for the whole line.
-SHORT_STATUS = {
-    "▶ Your turn: play a card marked ✓ (Enter) or draw (d).": "▶ Play a ✓ card (Enter) or draw (d)",
-    "▶ Your turn: lay any card as the call card (Enter).": "▶ Lay any card to start (Enter)",
-    "▶ Your turn: nothing matches — draw a card (d).": "▶ Nothing matches: draw (d)",
-    "▶ Your turn: tap a ✓ card, then tap it again to play it, or draw (d).":
-        "▶ Tap a ✓ card twice, or draw (d)",
-    "▶ Your turn: tap any card, then tap it again to lay it as the call card.":
-        "▶ Tap a card twice to start",
-}
-#: The turn's line on a touch screen, where a tap chooses a card and a second plays it
-#: (a phone has no Enter to press).
-TOUCH_STATUS = {
-    "▶ Your turn: play a card marked ✓ (Enter) or draw (d).":
-        "▶ Your turn: tap a ✓ card, then tap it again to play it, or draw (d).",
-    "▶ Your turn: lay any card as the call card (Enter).":
-        "▶ Your turn: tap any card, then tap it again to lay it as the call card.",
-}
-
-
 class StatusLine(Static):
     """The turn line, worded for its width: a new width words it anew (once the line has
     it: asked after the screen's resize, it could still have its old width)."""
@@ -80,6 +61,8 @@ class GetOutScreen(TableScreen):
         Binding("right", "select(1)", "Choose", key_display="←→", priority=True,
                 tooltip="Choose a card: ← and →, or its place among the cards in sight (1-9, 0 for "
                         "the tenth)"),
+        Binding("home", "select(0, True)", "First card", show=False, priority=True),
+        Binding("end", "select(-1, True)", "Last card", show=False, priority=True),
         Binding("enter,space", "play", "Play card"),
         Binding("d", "draw", "Draw"),
         Binding("n", "next_round", "Next round"),
@@ -342,11 +325,13 @@ class GetOutScreen(TableScreen):
 
     # ---- acting --------------------------------------------------------------
 
-    def action_select(self, delta: int) -> None:
-        """Move the selection along the hand."""
+    def action_select(self, delta: int, end: bool = False) -> None:
+        """Move the selection along the hand; with ``end``, to its first (0) or last
+        (-1) card (End did nothing, and Enter then played another card)."""
         hand = self.query_one(HandWidget)
         if hand.cards:
-            hand.selected = (hand.selected + delta) % len(hand.cards)
+            at = delta if end else hand.selected + delta
+            hand.selected = at % len(hand.cards)
 
     def action_pick(self, number: int) -> None:
         """Select card ``number`` (1-based; 10 is the key 0) counted from the first card in

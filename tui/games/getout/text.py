@@ -41,3 +41,23 @@ def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
     if kind == "game_over":
         return f"Game over: {listed([namer.whom(s) for s in event['winners']])} won"
     return None
+
+
+#: The turn's line in fewer words, for a terminal too narrow for the whole line.
+SHORT_STATUS = {
+    "▶ Your turn: play a card marked ✓ (Enter) or draw (d).": "▶ Play a ✓ card (Enter) or draw (d)",
+    "▶ Your turn: lay any card as the call card (Enter).": "▶ Lay any card to start (Enter)",
+    "▶ Your turn: nothing matches — draw a card (d).": "▶ Nothing matches: draw (d)",
+    "▶ Your turn: tap a ✓ card, then tap it again to play it, or draw (d).":
+        "▶ Tap a ✓ card twice, or draw (d)",
+    "▶ Your turn: tap any card, then tap it again to lay it as the call card.":
+        "▶ Tap a card twice to start",
+}
+#: The turn's line on a touch screen, where a tap chooses a card and a second plays it
+#: (a phone has no Enter to press).
+TOUCH_STATUS = {
+    "▶ Your turn: play a card marked ✓ (Enter) or draw (d).":
+        "▶ Your turn: tap a ✓ card, then tap it again to play it, or draw (d).",
+    "▶ Your turn: lay any card as the call card (Enter).":
+        "▶ Your turn: tap any card, then tap it again to lay it as the call card.",
+}
