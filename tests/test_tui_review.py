@@ -579,6 +579,25 @@ async def test_a_got_five_review_counts_moves_not_board_marks(data_dir: Path) ->
         assert screen.at == 3  # the first move, past the marks
 
 
+def test_a_getout_review_gives_a_named_get_out_call_a_line_of_its_own() -> None:
+    """"Round 2 · call card GET OUT! naming ⬟ Samantha · 2 to draw" wrapped at 80
+    columns, the count of cards to draw alone on the next line."""
+    from rich.console import Console
+
+    from tui.review_position import Position, getout_position
+
+    wild = {"id": 56, "image": None, "value": None, "wild": True}
+    view = {"round": 2, "call": wild, "image": "samantha", "draw_count": 2, "turn": 0,
+            "scores": [0, 0], "hand_counts": [3, 4], "hand": []}
+    console = Console(width=48, record=True, color_system=None)
+    console.print(getout_position(Position("getout", view, 1, ["Ann", "Bo"])))
+    lines = console.export_text().splitlines()
+    assert lines[:2] == ["Round 2 · 2 to draw", "call card GET OUT! naming ⬟ Samantha"]
+    view = {**view, "call": {"id": 3, "image": "kevin", "value": 13, "wild": False}}
+    console.print(getout_position(Position("getout", view, 1, ["Ann", "Bo"])))
+    assert "Round 2 · call card Kevin 13 · 2 to draw" in console.export_text()
+
+
 def test_a_range_of_marks_made_with_one_key_is_one_step_of_a_review() -> None:
     """``<`` crosses a range of cells, a mark each: the review showed six steps, one
     key each, for one key at the table. Marks in a row of one kind by one seat are one

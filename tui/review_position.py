@@ -94,11 +94,14 @@ def getout_position(p: Position) -> Group:
     parts: list[RenderableType] = [out]
     call = view.get("call")
     out.append(f"Round {view.get('round')}", style="bold")
-    if call:
-        out.append(f" · call card {card_label(call)}")
-        if call.get("wild") and view.get("image"):
-            out.append(f" naming {image_label(view['image'])}")
-    out.append(f" · {view.get('draw_count', 0)} to draw\n\n")
+    to_draw = f" · {view.get('draw_count', 0)} to draw"
+    if call and call.get("wild") and view.get("image"):
+        # On a line of its own: beside the rest it wrapped at 80 columns.
+        out.append(f"{to_draw}\ncall card {card_label(call)} naming "
+                   f"{image_label(view['image'])}\n\n")
+    else:
+        out.append(f" · call card {card_label(call)}" if call else "")
+        out.append(f"{to_draw}\n\n")
     turn = view.get("turn")
     for i in range(len(names)):
         marker = "▶ " if i == turn else "  "
