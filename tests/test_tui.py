@@ -657,11 +657,13 @@ async def test_sit_here_works_only_with_the_cursor_on_an_empty_seat() -> None:
         seats = lobby.query_one("#lobby-seats", DataTable)
         await until(pilot, lambda: seats.row_count == 4 and seats.cursor_row == 0, "seats")
         sit = lobby.query_one("#sit", Button)
-        await until(pilot, lambda: sit.disabled, "Sit here off on our seat")
+        # Off, and saying so in words (in mono a button turned off looks like any other).
+        await until(pilot, lambda: sit.disabled and "Your seat" in str(sit.label), "ours")
         await pilot.press("down")
-        await until(pilot, lambda: not sit.disabled, "Sit here on an empty seat")
+        await until(pilot, lambda: not sit.disabled and "Sit here" in str(sit.label),
+                    "Sit here on an empty seat")
         await pilot.press("up")
-        await until(pilot, lambda: sit.disabled, "off again")
+        await until(pilot, lambda: sit.disabled and "Your seat" in str(sit.label), "again")
         await pilot.press("escape")
         await pilot.press("y")
         await until(pilot, lambda: app.hosting.host is None, "the host to stop")

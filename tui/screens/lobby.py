@@ -30,7 +30,7 @@ from tui.widgets.buttons import show_label
 from tui.widgets.chat import LOBBY_CHAT, RENAME, for_touch
 from tui.widgets.footer import COMPACT_FOOTER_BELOW, SparingFooter, TableFooter
 from tui.widgets.limited_input import LimitedInput
-from tui.widgets.lobby_seats import LobbySeats, may_ready, ready_hint
+from tui.widgets.lobby_seats import SIT_HERE, LobbySeats, may_ready, ready_hint, sit_label
 from tui.widgets.log import TableLog
 from tui.widgets.options_form import (
     ChoiceSelect,
@@ -85,7 +85,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
                 yield Static("", id="lobby-options-summary", markup=False)
                 with Horizontal(classes="buttons"):
                     yield Button("Ready (^r)", id="ready", variant="success", compact=True)
-                    yield Button("Sit here (^t)", id="sit", compact=True)
+                    yield Button(SIT_HERE, id="sit", compact=True)
                 with Horizontal(classes="buttons creator"):
                     yield Button("Bot (^b)", id="add-bot", compact=True)
                     yield Button("Remove (^x)", id="remove", compact=True)
@@ -315,11 +315,11 @@ class LobbyScreen(SparingFooter, SessionScreen):
 
     @on(DataTable.RowHighlighted, "#lobby-seats")
     def _offer_sit(self) -> None:
-        """Sit here works on an empty seat only (it was offered on our own, and did
-        nothing)."""
-        seats, row = self.table.get("seats") or [], self._selected_seat()
-        empty = 0 <= row < len(seats) and seats[row].get("kind") == "empty"
-        self.query_one("#sit", Button).disabled = not empty
+        """Sit here works on an empty seat only; elsewhere it says whose the seat is (on
+        our own seat it did nothing)."""
+        label = sit_label(self.table, self._selected_seat(), self.my_seat)
+        show_label(sit := self.query_one("#sit", Button), label)
+        sit.disabled = label != SIT_HERE
 
     @on(Button.Pressed, "#ready")
     def action_toggle_ready(self) -> None:

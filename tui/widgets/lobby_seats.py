@@ -25,6 +25,20 @@ def may_ready(table: dict[str, Any], my_seat: int | None) -> bool:
     return mine is not None and (my_seat != creator or bool(mine.get("ready")))
 
 
+#: The lobby's button that sits us (or a spectator) down in the seat under the cursor.
+SIT_HERE = "Sit here (^t)"
+
+
+def sit_label(table: dict[str, Any], row: int, my_seat: int | None) -> str:
+    """The sit button's words for the seat under the cursor: it sits down in an empty
+    one only, and elsewhere says whose the seat is (on a monochrome terminal a button
+    turned off looks like any other)."""
+    seats = table.get("seats") or []
+    if 0 <= row < len(seats) and seats[row].get("kind") == "empty":
+        return SIT_HERE
+    return "Your seat" if row == my_seat else "Seat taken"
+
+
 def ready_hint(table: dict[str, Any], my_seat: int | None) -> str | None:
     """What the lobby tells a player once every seat is filled and every other person
     is ready: the one the start waits for, that it does (only the creator was told, when
