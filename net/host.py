@@ -384,7 +384,7 @@ class Host:
             try:
                 table = Table.restore(record, ops, host.house, found.pasts.get(tid, []))
                 j._frame(table.persisted())  # (what it journals next can be written)
-                host.tables[tid] = table
+                host.tables[tid], table.resumed = table, True
             except Exception as exc:
                 raise j.JournalError(f"table {tid} in {path} cannot be restored: {exc}") from None
         host.resumed_port = found.port

@@ -14,7 +14,8 @@ SSH box, where every app connects from one address).
 **A player-opened table nobody is at** waits for someone to come back, then closes
 (:func:`closing_wait`): at once if no person holds a seat there; a game in play that a
 person *dropped* from (a lost connection, a host restarted) waits ``idle_timeout``, the
-window a dropped player has to take their seat back with its token; a lobby, a finished
+window a dropped player has to take their seat back with its token, and so does any
+table a restarted host brought back, until someone is at it again; a lobby, a finished
 game, or a game every person *left* on purpose waits as long as a lobby does
 (``limits.empty_table_timeout``): nobody said they would come back.
 
@@ -126,8 +127,11 @@ def closing_wait(table: Table, limits: Limits, idle_timeout: float) -> float | N
     people = [s for s in table.seats if s.kind == "human"]
     if not people:
         return 0.0  # nobody could come back to it: it frees its slot at once
-    if table.phase == "play" and not all(s.left for s in people):
-        return idle_timeout  # a dropped player's window
+    if table.resumed or (table.phase == "play" and not all(s.left for s in people)):
+        # A dropped player's window; so for a table back after its host's restart,
+        # lobby or not, nobody back yet: nobody left it (a lobby closed 30 s after a
+        # restart its players had been told kept their seats).
+        return idle_timeout
     return min(idle_timeout, limits.empty_table_timeout)
 
 

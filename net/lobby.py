@@ -102,6 +102,7 @@ def sit(table: Table, member: Member, index: int, now: float) -> tuple[str, Outb
         "human", unique_name(table, member.name, index), member, False)
     seat.token, seat.player = new_token(table.uid), member.player
     member.table, member.seat = table, index
+    table.resumed = False  # (someone is at it again: ``net.idle`` as for any table)
     if table.creator is None:
         table.creator = index
     out = Outbox()
@@ -163,6 +164,7 @@ def rejoin(table: Table, member: Member, index: int | None, token: str,
     # The token shows who this is: the person who took the seat (``net.idle``).
     member.player = seat.player = seat.player or member.player
     member.table, member.seat = table, index
+    table.resumed = False
     notices: list[dict[str, Any]] = [{"type": "reconnected", "seat": index, "name": seat.name}]
     if table.creator_home == index:  # the creator is back: the stand-in gives way
         table.creator, table.creator_home = index, None

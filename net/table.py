@@ -67,8 +67,9 @@ class Table:
         self.uid = os.urandom(4).hex()
         #: Engine time held still (a resumed game waiting to run again), or ``None``.
         self.frozen: float | None = None
-        #: A resumed game with a running clock waits for every person; closed: no moves.
-        self.paused, self.closed = False, False
+        #: A resumed game with a running clock waits for every person; closed: no moves;
+        #: resumed: restored by a restarted host, nobody back yet (``net.idle``).
+        self.paused, self.closed, self.resumed = False, False, False
         #: Set by a host that journals this table: its outboxes then carry records.
         self.journaling = False
         #: ``state_key()`` when last journaled, and ``act``/``adv`` records since.
@@ -341,8 +342,7 @@ class Table:
         return self.changed([], [*notices, {"type": "started"}], now)
 
     def act(self, seat: int, action: dict[str, Any], now: float) -> Outbox:
-        """Apply ``seat``'s action (the seat bound to its member, never one named in a
-        message)."""
+        """Apply ``seat``'s action (the seat bound to its member, never a message's)."""
         out = Outbox()
         self.apply(out, seat, action, now)
         return out

@@ -127,6 +127,41 @@ async def test_a_crashed_host_comes_back_with_every_acknowledged_move(tmp_path: 
     assert not path.exists()  # the game is over: nothing left to resume
 
 
+async def test_a_lobby_brought_back_by_a_restart_waits_for_its_players(
+        tmp_path: Path) -> None:
+    """A box restarted with a table in its lobby told its players their seats were kept,
+    then closed the table 30 s later, as a lobby everyone walked away from (a fresh-eyed
+    pass of the SSH box). A table a restart brought back waits as long as a dropped
+    player may (``idle_timeout``) until someone is back; then as any other."""
+    from net.clock import ManualClock
+    from tests.test_net_idle import gone
+
+    path = tmp_path / "j" / f"box{j.SUFFIX}"
+    host = Host("Den", journal=path, **seeded(3))
+    await host.start(LOCAL, 0)
+    async with clients(host) as made:
+        ann, bob = await made.new("Ann"), await made.new("Bob")
+        joined = await ann.create_table("Kitchen", "getout", 2)
+        await bob.join(joined.table)
+        await crash(host)
+    clock = ManualClock()
+    again = Host.resume(path, clock=clock, **seeded(4))
+    await again.start(LOCAL, 0)
+    try:
+        wait = again.limits.empty_table_timeout
+        clock.advance(wait + 1)
+        assert joined.table in again.tables
+        async with clients(again) as made:
+            ann2 = await made.new("Ann")
+            await ann2.join(joined.table, 0, token=joined.token)
+            ann2.abort()  # back, then gone again: now a lobby nobody is at
+            await gone(again)
+        clock.advance(wait + 1)
+        assert joined.table not in again.tables
+    finally:
+        await again.close()
+
+
 async def test_a_game_still_running_is_neither_offered_nor_resumed(tmp_path: Path) -> None:
     """Another app of the same user must not take over a running game: its journal is
     held by its host (``flock``) until the host stops or its process dies. (A second
