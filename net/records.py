@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shlex
 import sqlite3
 import threading
 import time
@@ -401,10 +402,13 @@ class Keeper:
                 record = without_private(record, mine(record, self.private_of))
             with GameStore(self.path) as store:
                 kept = store.add(record)
-            # (An operator saw no game end in the host's log.)
-            log.info("a game of %s is over (%s): kept as game %d, 'hiddenhand replay %d' "
+            # (An operator saw no game end in the host's log.) A box keeps its games in
+            # its own folder: the command names it, or it found "no game 1 is kept here".
+            where = ("" if self.path == default_path()
+                     else f"--data-dir {shlex.quote(str(self.path.parent))} ")
+            log.info("a game of %s is over (%s): kept as game %d, 'hiddenhand %sreplay %d' "
                      "shows it", engine.GAMES[record["game"]].name,
-                     ", ".join(p["name"] for p in record["players"]), kept, kept)
+                     ", ".join(p["name"] for p in record["players"]), kept, where, kept)
             return kept
         except (StoreError, RecordError, sqlite3.Error, OSError) as exc:
             with self._lock:

@@ -245,10 +245,18 @@ def test_a_keeper_that_cannot_write_says_so_once_and_returns(tmp_path: Path,
     with caplog.at_level(logging.INFO, logger="hiddenhand.records"):
         kept = good(record).result(timeout=30)
     good.close()
-    # The host's log says a game ended and where it is (an operator saw neither).
+    # The host's log says a game ended and where it is (an operator saw neither); kept
+    # elsewhere than this user's own games (a box's folder), the command names where
+    # (an operator's 'hiddenhand replay 1' found "no game 1 is kept here").
     assert any("a game of Got Five! is over" in r.getMessage()
-               and f"kept as game {kept}, 'hiddenhand replay {kept}'" in r.getMessage()
-               for r in caplog.records), caplog.text
+               and f"kept as game {kept}, 'hiddenhand --data-dir {tmp_path} replay {kept}'"
+               in r.getMessage() for r in caplog.records), caplog.text
+    caplog.clear()
+    mine = Keeper()
+    with caplog.at_level(logging.INFO, logger="hiddenhand.records"):
+        ours = mine(record).result(timeout=30)
+    mine.close()
+    assert f"kept as game {ours}, 'hiddenhand replay {ours}'" in caplog.text
     with GameStore(tmp_path / "games.sqlite3") as store:
         info = store.games()[0]
         assert info.id == kept and info.ended is not None and info.started is not None
