@@ -302,7 +302,9 @@ class WebDoor:
             web.get("/play/{token}", self.page),
             web.post("/play/{token}", self.name_form),
             web.get("/play/{token}/ws", self.websocket),
+            web.get("/play/{token}/", self.slash),
             web.static("/static", statics()),
+            web.get("/{anything:.*}", self.refuse),  # (a plain "404: Not Found" said nothing)
         ])
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
@@ -330,9 +332,16 @@ class WebDoor:
             raise web.HTTPForbidden(text=REFUSED, content_type="text/html")
 
     async def refuse(self, request: web.Request) -> web.Response:
-        """The bare address: nothing here without the join link."""
-        log.warning("refused %s / from %s: no join link", request.method, request.remote)
+        """The bare address, or any other: nothing here without the join link. (A
+        browser asks for its icon by itself: that is no one knocking.)"""
+        if request.path != "/favicon.ico":
+            log.warning("refused %s from %s: no join link", request.method, request.remote)
         raise web.HTTPForbidden(text=REFUSED, content_type="text/html")
+
+    async def slash(self, request: web.Request) -> web.Response:
+        """The join link pasted with a slash after it: the link itself."""
+        self._check(request)
+        raise web.HTTPFound(f"/play/{self.token}")
 
     async def page(self, request: web.Request) -> web.Response:
         """The game's page, or the name form first."""

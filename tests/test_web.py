@@ -79,7 +79,9 @@ async def test_without_the_join_link_nothing_but_the_page_script_is_served(
     base = f"http://127.0.0.1:{web.port}"
     wrong = "x" * len(web.token)
     async with new_browser() as browser:
-        for path in ("/", f"/play/{wrong}", f"/play/{web.token[:-1]}", f"/play/{wrong}/ws"):
+        # (Any other path says the same: "/play/" gave a bare "404: Not Found".)
+        for path in ("/", f"/play/{wrong}", f"/play/{web.token[:-1]}", f"/play/{wrong}/ws",
+                     "/play/", f"/play/{wrong}/", "/favicon.ico"):
             async with browser.get(base + path) as response:
                 assert response.status == 403, path
                 assert "join link" in await response.text()
@@ -87,8 +89,12 @@ async def test_without_the_join_link_nothing_but_the_page_script_is_served(
             assert response.status == 403
         async with browser.get(f"{base}/static/js/textual.js") as response:
             assert response.status == 200
+        # The link pasted with a slash after it is the link.
+        async with browser.get(f"{base}/play/{web.token}/", allow_redirects=False) as response:
+            assert response.status == 302
+            assert response.headers["Location"] == f"/play/{web.token}"
     refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
-    assert len(refusals) == 5, refusals
+    assert len(refusals) == 7, refusals  # (the browser's own icon request is not logged)
     assert not any(web.token[:8] in r for r in refusals)  # no part of the link logged
     assert not box.box.apps
 
