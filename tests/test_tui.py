@@ -489,6 +489,9 @@ async def test_a_host_that_closes_its_table_sends_the_players_back_at_once() -> 
         await host.close()  # the host quits: no journal, nothing to come back to
         await until(pilot, lambda: banner.has_class("shown"), "the banner")
         assert "the host closed the table" in str(banner.render())
+        # What the table waited for goes with it ("Seat 2 is empty …" stayed).
+        await until(pilot, lambda: not lobby.query_one("#lobby-options-summary").display,
+                    "the table's hint gone")
         assert "Esc" in str(banner.render()) and "reconnecting" not in str(banner.render())
     await bob.close()
 

@@ -213,7 +213,9 @@ class LobbyScreen(SparingFooter, SessionScreen):
         if not message.final:
             return
         self.query_one("#lobby-seats", DataTable).clear()
-        self.query_one("#lobby-left").query(".buttons, #lobby-config").set(display=False)
+        # (What the table waits for went too: "Seat 2 is empty" stayed, a table gone.)
+        self.query_one("#lobby-left").query(
+            ".buttons, #lobby-config, #lobby-options-summary").set(display=False)
         self.action_seats()  # so Esc goes to the menu, as the banner says
         self.refresh_bindings()
 
