@@ -81,6 +81,11 @@ def web_banner(door: WebDoor) -> list[str]:
              f"friends join with the secret link: {door.link}"]
     if door.bind.startswith("127.") or door.bind == "::1":
         lines.append("  (this machine only; serve the LAN with --bind 0.0.0.0)")
+    elif door.link_host.startswith("127.") or door.link_host in ("::1", "localhost"):
+        # (Serving every address on a machine with no LAN address: the link said
+        # 127.0.0.1 to friends, without a word.)
+        lines.append("  (no LAN address found here: give the one friends reach with "
+                     "--link-host NAME)")
     return lines
 
 

@@ -272,3 +272,19 @@ def test_a_link_host_that_would_change_the_link_is_refused_in_words() -> None:
             WebConfig(link_host=bad).check()
     for good in ("box.local", "192.168.1.20", "fe80::1", "party-box"):
         WebConfig(link_host=good).check()
+
+
+def test_the_start_lines_say_when_the_link_names_no_lan_address() -> None:
+    """Serving every address on a machine with no LAN address printed a 127.0.0.1 link
+    as the one for friends, without a word (a fresh-eyed pass of the web door)."""
+    from types import SimpleNamespace
+
+    from net.webserve import web_banner
+
+    def door(bind: str, link_host: str) -> Any:
+        return SimpleNamespace(bind=bind, port=8080, link_host=link_host,
+                               link=f"http://{link_host}:8080/play/T")
+
+    assert "--link-host" in web_banner(door("0.0.0.0", "127.0.0.1"))[-1]
+    assert "--bind 0.0.0.0" in web_banner(door("127.0.0.1", "127.0.0.1"))[-1]
+    assert len(web_banner(door("0.0.0.0", "192.168.1.20"))) == 2
