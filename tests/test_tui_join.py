@@ -329,6 +329,10 @@ async def test_on_a_box_the_list_says_when_it_closes_then_that_it_did_and_looks_
                         "the button under the words")
             await pilot.click("#again")
             await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the tables again")
+            await pilot.press("escape")  # and by its key (a player pressed j again: nothing)
+            await until(pilot, lambda: app.screen is screen, "the join screen")
+            await pilot.press("r")
+            await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the tables by r")
             clock.advance(600)
             await until(pilot, lambda: len([m for m in notices.messages()
                                             if "closes the connection" in m]) == 2,

@@ -73,6 +73,8 @@ class JoinScreen(Screen[None]):
         Binding("ctrl+a", "focus_address", "Type an address", priority=True),
         # (Textual keeps Tab out of the footer: a fresh-eyed player never found it.)
         Binding("tab", "app.focus_next", "Next field"),
+        # (Box) the list again by a key: a player pressed j again, and nothing happened.
+        Binding("r", "look_again", "Look again"),
     ]
 
     class HostsChanged(Message):
@@ -120,7 +122,7 @@ class JoinScreen(Screen[None]):
                 yield Static("Tables on this box", classes="form-title")
                 yield Static("", id="join-error", markup=False)
                 with Horizontal(classes="buttons"):
-                    yield Button("Look again", id="again", variant="primary")
+                    yield Button("Look again (r)", id="again", variant="primary")
                     yield Button("Back (esc)", id="back")
             yield TableFooter()
             return
@@ -233,7 +235,9 @@ class JoinScreen(Screen[None]):
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """No address to type on a box."""
+        """No address to type on a box; no box's list to look at again elsewhere."""
+        if action == "look_again":
+            return self.box is not None
         return not (action == "focus_address" and self.box is not None)
 
     def action_focus_address(self) -> None:
@@ -243,7 +247,7 @@ class JoinScreen(Screen[None]):
         address.select_all()
 
     @on(Button.Pressed, "#again")
-    def look_again(self) -> None:
+    def action_look_again(self) -> None:
         """(Box) list the box's tables again."""
         if self.box is not None:
             self.connect(*self.box)
