@@ -1294,3 +1294,33 @@ async def test_a_table_gone_for_good_stops_asking_for_a_reveal() -> None:
         status = screen.query_one("#gf-status", Static)
         screen.post_message(ConnectionDropped("the host closed the table", final=True))
         await until(pilot, lambda: str(status.render()) == GONE, "the turn line")
+
+
+async def test_a_spectator_reads_whose_turn_it_is_to_do_what_as_the_players_do() -> None:
+    """A spectator read only "Watching: Bob to play", where the players read "Bob's turn
+    to reveal a tile…" (a fresh-eyed pass with a spectator)."""
+    from tests.tui_support import make_app, show_lobby
+    from tui.session import Session
+
+    host = Host("test host", bot_delay=0.01)
+    try:
+        bob = Session("Bob", host=host)
+        await bob.connect()
+        joined = await bob.create("Bob's table", "gotfive", 2, {"first": 0})
+        await bob.request("add_bot", 1)
+        await bob.request("start")
+        app = make_app("Cy")
+        async with app.run_test(size=SIZE) as pilot:
+            cy = Session("Cy", host=host)
+            await cy.connect()
+            await cy.join(joined.table, spectate=True)
+            await show_lobby(app, pilot, cy)
+            screen = await until(pilot, lambda: isinstance(app.screen, GotFiveScreen)
+                                 and app.screen.view and app.screen, "the table")
+            status = screen.query_one("#gf-status", Static)
+            await until(pilot, lambda: "Watching: Bob's turn to reveal a tile…"
+                        in str(status.render()), "the turn in words")
+            await app.detach()
+        await bob.close()
+    finally:
+        await host.close()

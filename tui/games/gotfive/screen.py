@@ -247,9 +247,7 @@ class GotFiveScreen(BoardTable):
             who = ", ".join(namer.who(s) for s in winners) or "Nobody"
             then = self.ending_keys()
             text = f"🏆 {who} {'win' if who == 'You' else 'wins'}! {then}"
-        elif me is None:
-            text = f"Watching: {namer.name(turn)} to play."
-        elif me < len(out) and out[me]:
+        elif me is not None and me < len(out) and out[me]:
             text = self._fitting(
                 "You are out: your rack is face up. Watching the others "
                 f"({namer.name(turn)} to play).",
@@ -260,8 +258,10 @@ class GotFiveScreen(BoardTable):
             tile = tile_label(public[self.selected]["n"]) if public else "?"
             text = self._fitting(*your_turn(phase, tile, touch=touch))
         elif turn is not None:
+            # (A spectator read only "Watching: Bob to play", the players more.)
             doing = "to reveal a tile" if phase == "reveal" else "to ask a clue"
-            text = f"{namer.name(turn)}'s turn {doing}…" + self.away_words(turn)
+            text = (f"{'Watching: ' if me is None else ''}{namer.name(turn)}'s turn "
+                    f"{doing}…" + self.away_words(turn))
             last = self.last_move()
             if last and len(text) + 3 + len(last) <= self.size.width - 2:
                 text += f" · {last}"
