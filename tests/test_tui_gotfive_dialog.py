@@ -211,6 +211,26 @@ async def test_the_arrows_offer_only_numbers_that_keep_the_rack_ascending() -> N
         assert dialog.texts()[3] == "42"
 
 
+async def test_the_arrows_offer_no_number_the_slots_after_it_could_not_climb_above() -> None:
+    """↓ in the first of five empty slots (colours A C B E D) offered A56: the lowest
+    of five tiles, with nothing of C, B, E and D left to ascend above it. The slots
+    after a slot must still be able to hold higher numbers of their colours."""
+    from tui.games.gotfive.slots import slot_range
+
+    app = Dialog(AnnounceScreen([0, 2, 1, 4, 3], [None] * 5))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        dialog = app.dialog
+        assert app.focused is dialog.query_one("#gf-n0")
+        await pilot.press("down")
+        # C48 < B52 < E55 < D59 is the highest climb there is: A46 at most.
+        assert dialog.texts()[0] == "46"
+    assert slot_range([0, 2, 1, 4, 3], 0, [None] * 5, ()) == (0, 48)
+    assert slot_range([0, 2, 1, 4, 3], 4, [None] * 5, ()) == (10, 61)  # A1 C3 B7 E10
+    # Numbers that cannot be ours are no step of the climb: without C48, C43.
+    assert slot_range([0, 2, 1, 4, 3], 0, [None] * 5, {48}) == (0, 43)
+
+
 async def test_the_slot_typed_into_is_marked_in_words_and_enter_says_what_it_does() -> None:
     """A fresh-eyed player typed into slot 2 believing it slot 1: the slot the digits go
     to was told only by a tint and an underline. Its label ends "▸" now. And with the

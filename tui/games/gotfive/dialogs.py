@@ -22,6 +22,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label
 
 from engine.gotfive import TILES, colour_of, numbers_of_colour
+from tui.games.gotfive.slots import slot_range
 from tui.games.gotfive.text import LETTERS, letter
 from tui.notices import listed
 from tui.screens.dialogs import ConfirmScreen
@@ -368,18 +369,17 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
     def action_step(self, step: int) -> None:
         """Put the next higher (or lower) number of the focused slot's colour in it,
         passing over the numbers that cannot be ours (seen elsewhere, crossed by the
-        player, or greyed by the hint) or be there (not above the slots before it and
-        below those after: a rack ascends)."""
+        player, or greyed by the hint) or be there (not above what the slots before it
+        can hold and below what those after can: a rack ascends, ``slots``)."""
         focused = self.focused
         if not isinstance(focused, Input) or not (focused.id or "").startswith("gf-n"):
             return
         at = int((focused.id or "gf-n0").removeprefix("gf-n"))
         colour = self.colours[at]
         passed = self.crossed | self.impossible
-        # A rack ascends: above the number in the slot before, below the one after.
-        texts = self.texts()
-        lower = max((int(t) for t in texts[:at] if t.strip().isdigit()), default=0)
-        upper = min((int(t) for t in texts[at + 1:] if t.strip().isdigit()), default=TILES + 1)
+        # A rack ascends: above what the slots before can hold, below what those after can.
+        typed = [int(t) if t.strip().isdigit() else None for t in self.texts()]
+        lower, upper = slot_range(self.colours, at, typed, passed)
         numbers = [n for n in numbers_of_colour(colour)
                    if n not in passed and lower < n < upper]
         if not numbers:
