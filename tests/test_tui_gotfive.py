@@ -1325,7 +1325,12 @@ async def test_a_spectator_reads_whose_turn_it_is_to_do_what_as_the_players_do()
             status = screen.query_one("#gf-status", Static)
             await until(pilot, lambda: "Watching: Bob's turn to reveal a tile…"
                         in str(status.render()), "the turn in words")
+            # (The header takes the screen's new subtitle after a refresh: left before
+            # that, the app's exit met it half torn down, once on a loaded machine.)
+            await until(pilot, lambda: "watching" in screen.sub_title, "the subtitle")
+            await pilot.pause()
             await app.detach()
+            await pilot.pause()
         await bob.close()
     finally:
         await host.close()
