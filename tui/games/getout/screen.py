@@ -294,7 +294,7 @@ class GetOutScreen(TableScreen):
         status.set_class(view["turn"] == me and phase == "play", "my-turn")
 
     def _scores(self, view: dict[str, Any], names: list[str]) -> None:
-        """One row per player (so none is cut off), the total first (its header says the
+        """One row per player (so none is cut off), the total first (the frame says the
         match's limit), then the rounds, newest first: a narrow box cuts the oldest."""
         scores = self.query_one("#scores", ScoreTable)
         rounds = view["history"]
@@ -306,9 +306,11 @@ class GetOutScreen(TableScreen):
             return
         self._scores_shown = shown
         newest_first = list(reversed(list(enumerate(rounds, start=1))))
-        total_label = "total" if limit is None else f"total/{limit}"
+        # The limit on the frame: as the total's label ("total/100") it took the room of
+        # a round at 80 columns, where the box held one round.
+        scores.border_title = None if limit is None else f"limit {limit}"
         header = [Text(label) for label in
-                  ["player", total_label, *[f"r{i}" for i, _ in newest_first]]]
+                  ["player", "total", *[f"r{i}" for i, _ in newest_first]]]
         rows = []
         for seat, name in enumerate(names):
             total = view["scores"][seat]
