@@ -17,7 +17,6 @@ This module never imports ``tui``: each app is started by its command line
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
 import sys
 from pathlib import Path
@@ -39,7 +38,7 @@ from net.sshlogin import (
     player_dir_name,
     read_keys,
 )
-from net.webserve import web_banner
+from net.webserve import loopback, web_banner
 
 log = logging.getLogger("hiddenhand.ssh")
 
@@ -53,14 +52,6 @@ def host_words(box: BoxServer) -> str:
     if port == 0:
         return f"the Unix socket {where} (only through the box)"
     return f"{where}:{port} (every local user can reach it)"
-
-
-def _loopback(address: str | None) -> bool:
-    """Whether ``address`` is one only this computer can reach (127.0.0.1, ::1)."""
-    try:
-        return address is not None and ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
 
 
 def _no_keys_yet(path: Path) -> bool:
@@ -81,7 +72,7 @@ def banner(box: BoxServer) -> list[str]:
         f"host key {box.fingerprint}{made}: {box.host_key_path}",
         f"friends join with: {box.invitation}" + (
             f" (from this computer only: {config.bind} is a loopback address; --bind "
-            "0.0.0.0 serves the LAN)" if _loopback(config.bind) else ""),
+            "0.0.0.0 serves the LAN)" if loopback(config.bind) else ""),
         f"games: one host on {host_words(box)}; at most {config.max_sessions} logins, "
         f"{config.max_per_address} per address; idle logins close after "
         + (f"{config.idle_timeout:g} s" if config.idle_timeout else "never"),

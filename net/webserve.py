@@ -9,6 +9,7 @@ operator needs: where it listens and the secret join link, also as a QR code.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import re
 import sys
@@ -75,13 +76,21 @@ async def open_web_door(box: Box, port: int, bind: str, chosen_host: str | None)
     return door
 
 
+def loopback(address: str | None) -> bool:
+    """Whether ``address`` is one only this computer can reach (127.0.0.1, ::1)."""
+    try:
+        return address is not None and ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
 def web_banner(door: WebDoor) -> list[str]:
     """What the operator reads about the web door."""
     lines = [f"web: listening on {door.bind}, port {door.port}",
              f"friends join with the secret link: {door.link}"]
-    if door.bind.startswith("127.") or door.bind == "::1":
+    if loopback(door.bind):
         lines.append("  (this machine only; serve the LAN with --bind 0.0.0.0)")
-    elif door.link_host.startswith("127.") or door.link_host in ("::1", "localhost"):
+    elif loopback(door.link_host) or door.link_host == "localhost":
         # (Serving every address on a machine with no LAN address: the link said
         # 127.0.0.1 to friends, without a word.)
         lines.append("  (no LAN address found here: give the one friends reach with "
@@ -126,5 +135,5 @@ def run_web(config: WebConfig) -> int:
     return 0
 
 
-__all__ = ["DEFAULT_WEB_PORT", "WebConfig", "link_host", "open_web_door", "run_web",
+__all__ = ["DEFAULT_WEB_PORT", "WebConfig", "link_host", "loopback", "open_web_door", "run_web",
            "web_banner"]

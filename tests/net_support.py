@@ -11,7 +11,7 @@ from typing import Any
 import msgpack
 
 from net.autoplay import drive
-from net.client import Client
+from net.client import Client, Joined
 from net.clock import ManualClock
 from net.host import Host
 from net.wire import codec, framing, stream
@@ -136,6 +136,17 @@ class Clients:
                                       visitor=visitor)
         self.all.append(client)
         return client
+
+    async def playing(self, options: dict[str, Any] | None = None
+                      ) -> tuple[Client, Client, Joined]:
+        """Ann opens a two-seat GET OUT! table (``options``), Bob sits down and is ready,
+        and Ann deals: both clients, and Ann's seat."""
+        ann, bob = await self.new("Ann"), await self.new("Bob")
+        joined = await ann.create_table("T", "getout", 2, options or {})
+        await bob.join(joined.table)
+        await bob.ready()
+        await ann.start()
+        return ann, bob, joined
 
     async def close(self) -> None:
         """Close every client made here."""

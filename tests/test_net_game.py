@@ -231,12 +231,7 @@ async def test_reconnecting_while_the_old_connection_lingers_replaces_it() -> No
 
 async def test_a_client_cannot_act_for_another_seat() -> None:
     async with running_host() as host, clients(host) as made:
-        ann = await made.new("Ann")
-        bob = await made.new("Bob")
-        joined = await ann.create_table("T", "getout", 2, {"first": 0})
-        await bob.join(joined.table)
-        await bob.ready()
-        await ann.start()
+        ann, bob, joined = await made.playing({"first": 0})
         anns = await ann.wait_for(lambda m: is_update(m) and m["legal"])
         bobs = await bob.wait_for(in_play)
         assert bobs["legal"] == []

@@ -308,12 +308,7 @@ async def test_a_creator_back_at_the_table_runs_it_again_and_everyone_is_told() 
     from net.table import Table
 
     async with running_host() as host, clients(host) as made:
-        ann = await made.new("Ann")
-        bob = await made.new("Bob")
-        joined = await ann.create_table("T", "getout", 2, {"first": 0})
-        await bob.join(joined.table)
-        await bob.ready()
-        await ann.start()
+        ann, bob, joined = await made.playing({"first": 0})
         await ann.leave()  # a game in play: the seat waits for her
         msg = await bob.wait_for(lambda m: update(m) and m["notices"] == [
             {"type": "stepped_away", "seat": 0}, {"type": "creator", "seat": 1}])
