@@ -475,6 +475,27 @@ def test_a_getout_hand_played_out_says_so_from_its_own_seat_and_others() -> None
     assert lines[at + 1].startswith("     Tea Picker"), lines
 
 
+def test_a_getout_player_out_of_the_match_reads_so_not_as_a_round_won() -> None:
+    """A player out of the match holds no cards: "no cards left" under their name read
+    as a round won."""
+    from rich.console import Console
+
+    from tui.review_position import Position, draw
+
+    view = {"round": 3, "call": None, "draw_count": 20, "turn": 0, "scores": [40, 105, 12],
+            "hand": [], "hand_counts": [4, 0, 0], "history": [], "out": [1], "limit": 100}
+    for seat in (0, None):
+        console = Console(width=80, color_system=None)
+        with console.capture() as out:
+            console.print(draw(Position("getout", view, seat, ["Ann", "Bob", "Cy"],
+                                        open={"hands": [[], [], []]} if seat is None
+                                        else None)))
+        text = out.get()
+        bob = text.split("Bob", 1)[1].split("Cy", 1)[0]
+        assert "out of the match (over 100)" in bob and "no cards left" not in bob, text
+        assert "out of the match" not in text.split("Cy", 1)[1], text
+
+
 def test_a_move_wraps_under_its_words_never_inside_a_cards_name() -> None:
     from rich.console import Console
 
@@ -653,8 +674,8 @@ async def test_a_review_s_footer_keeps_esc_in_sight(data_dir: Path, columns: int
         await until(pilot, lambda: "esc Close" in screen_text(app).splitlines()[-1],
                     "Esc in the footer")
         line = screen_text(app).splitlines()[-1]
-        assert "← Previous" in line and "→ Next" in line and "›" not in line
-        assert [e.name for e in footer.entries][:2] == ["step", "step"]
+        assert "←→ Step" in line and "›" not in line
+        assert footer.entries[0].name == "step"
         # The seat keys are named where the footer has no room for them.
         seats = len(record["players"])
         where = str(screen.query_one("#review-where", Static).render())
@@ -662,6 +683,11 @@ async def test_a_review_s_footer_keeps_esc_in_sight(data_dir: Path, columns: int
         assert "seat" in shown or f"(0 all, 1-{seats} a seat)" in where, (line, where)
         assert "play" in shown or "space plays" in where, (line, where)
         assert "part" in shown or "(] next)" in where, (line, where)
+        # The position is taller than its room here: its scroll key is shown or named.
+        assert screen.check_action("scroll_position", ())
+        assert "scroll_position" in shown or "⇧↓ more below" in where, (line, where)
+        if columns >= 80:  # (every key fits at 80: the scroll was the first to go)
+            assert "scroll_position" in shown and "part" in shown, line
 
 
 @pytest.mark.parametrize("columns", [40, 60])

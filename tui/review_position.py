@@ -108,6 +108,10 @@ def getout_position(p: Position) -> Group:
         out.append(marker)
         _seat_title(out, i, p)
         out.append(f"  {view['scores'][i]} points\n")
+        if i in (view.get("out") or ()):
+            # (Their empty hand read as a round won.)
+            out.append(f"     out of the match (over {view.get('limit')})\n")
+            continue
         if hands is not None:
             shown = hands[i]
         elif i == seat:

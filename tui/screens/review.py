@@ -69,9 +69,10 @@ class Stepper(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        # (Over the move list's own keys: it scrolls sideways with them.)
-        Binding("left", "step(-1)", "Previous", key_display="←", priority=True),
-        Binding("right", "step(1)", "Next", key_display="→", priority=True),
+        # (Over the move list's own keys: it scrolls sideways with them. One entry in
+        # the footer for both: as two, at 80 columns they left no room for the scroll.)
+        Binding("left", "step(-1)", "Step", key_display="←→", priority=True),
+        Binding("right", "step(1)", "Next", key_display="→", show=False, priority=True),
         Binding("home", "go(0)", "Start", show=False, priority=True),
         Binding("end", "go(-1)", "End", show=False, priority=True),
         Binding("right_square_bracket", "part(1)", "Next part", key_display="]"),
@@ -190,7 +191,9 @@ class Stepper(Screen[None]):
             where += " (] next)" if self.not_in_footer("part") else ""
         playing = (" · playing (space pauses)" if self._playing
                    else " · space plays" if self.not_in_footer("play") else "")
-        return f"{where} · {self.seen_words()}{playing}"
+        more = (" · ⇧↓ more below" if self.not_in_footer("scroll_position")
+                and self.check_action("scroll_position", ()) else "")
+        return f"{where} · {self.seen_words()}{playing}{more}"
 
     #: The keys the footer drew last (``None``: not drawn yet).
     _in_footer: frozenset[str] | None = None
@@ -234,7 +237,12 @@ class Stepper(Screen[None]):
             moves.highlighted = index
         if index is None:
             moves.scroll_home(animate=False)  # as dealt: the list from its start
-        self.call_after_refresh(self.refresh_bindings)  # (the position may scroll now)
+        self.call_after_refresh(self._laid_out)
+
+    def _laid_out(self) -> None:
+        """The position may scroll now, or no longer: the keys say so."""
+        self.refresh_bindings()
+        self.query_one("#review-where", Static).update(self.where_words())
 
     def on_resize(self) -> None:
         """A new size keeps the move shown in sight in the list; below the width the
@@ -243,7 +251,7 @@ class Stepper(Screen[None]):
                        "stacked")
         self.query_one(TableFooter).compact = self.size.width < self.COMPACT_BELOW
         self.call_after_refresh(self.query_one(OptionList).scroll_to_highlight)
-        self.call_after_refresh(self.refresh_bindings)
+        self.call_after_refresh(self._laid_out)
 
     def action_scroll_position(self, lines: int) -> None:
         self.query_one("#review-position", VerticalScroll).scroll_relative(
