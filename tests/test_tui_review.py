@@ -731,7 +731,14 @@ def test_a_get_it_review_shows_a_hand_being_arranged_as_its_holder_saw_it() -> N
         hand = game.view(seat)["hand"]
         assert "to arrange: " + " ".join(card_short(c) for c in hand) in text, text
         assert hand[0].get("kind") not in SPECIAL_KINDS
-    for s in range(3):  # each pile as shown (numbers up, specials under them)
+    # Once a seat has arranged, its line says so (it read "to arrange" to the round).
+    game.act(1, {"type": "arrange", "pile": [c["id"] for c in game.view(1)["hand"]]})
+    text = getit_position(position_of(game, None, names)).plain
+    bob = text.split("2 Bob", 1)[1].split("3 Cy", 1)[0]
+    assert "arranged, top first: " + " ".join(
+        card_short(c) for c in game.view(1)["hand"]) in bob and "to arrange" not in bob
+    assert "to arrange: " in text.split("3 Cy", 1)[1]
+    for s in (0, 2):  # each pile as shown (numbers up, specials under them)
         game.act(s, {"type": "arrange", "pile": [c["id"] for c in game.view(s)["hand"]]})
     game.act(0, {"type": "look", "target": 1}, now=game.now)
     seen_from_bob = getit_position(position_of(game, 1, names, yours=frozenset({0})))
@@ -741,3 +748,15 @@ def test_a_get_it_review_shows_a_hand_being_arranged_as_its_holder_saw_it() -> N
     assert "YOU" not in seen_from_bob.plain and "looks at 2 Bob" in seen_from_bob.plain
     # Bob reading his own seat: Ann looks at him.
     assert "looks at YOU" in getit_position(position_of(game, 1, names)).plain
+
+
+def test_a_get_it_review_s_deal_names_no_key() -> None:
+    """A deal read "arrange your pile. New: + ◉ eyes — look past whoever shows them
+    (look, then x)" in a review: the live log's lesson, keys and all."""
+    from tui.review import steps
+
+    record = simulate("getit", 3, 5, {"level": 3}, record=True)["record"]
+    deals = [s.text for s in steps(record, Replay(record)) if "cards dealt" in s.text]
+    assert deals and all("arrange" not in t and "New:" not in t and "(" not in t
+                         for t in deals), deals
+    assert deals[0].endswith("Level 4, attempt 1: cards dealt"), deals

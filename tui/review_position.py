@@ -208,8 +208,11 @@ def getit_position(p: Position) -> Text:
         # they saw it (laid open, the dealt order showed a special on top).
         hand = (p.own(i) or {}).get("hand") if preparing else None
         size = sizes[i] if preparing and i < len(sizes) else 0
+        arranged = (view.get("arranged") or [])[i:i + 1] == [True]
         if hand:
-            out.append("  to arrange: " + " ".join(card_short(c) for c in hand) + "\n")
+            # (Once confirmed, the hand is in its arranged order.)
+            out.append(("  arranged, top first: " if arranged else "  to arrange: ")
+                       + " ".join(card_short(c) for c in hand) + "\n")
         elif size:
             out.append(f"  arranging {size} cards\n")
         elif open_piles is not None:

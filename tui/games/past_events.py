@@ -18,7 +18,7 @@ from tui.notices import Namer
 #: the game's state (``function(event, namer) -> line | None``).
 PAST_EVENTS: dict[str, str] = {
     "getout": "tui.games.getout.text:describe_event",
-    "getit": "tui.games.getit.text:describe_event",
+    "getit": "tui.games.getit.text:describe_past_event",
     "gotfive": "tui.games.gotfive.text:describe_past_event",
 }
 

@@ -370,6 +370,15 @@ def new_card_missing(view: dict[str, Any]) -> str | None:
     return f"No {CARD_NAMES[kind]} card was dealt this round: it may come next time."
 
 
+def describe_past_event(event: dict[str, Any], namer: Namer) -> str | None:
+    """A Get It! event of a game gone by (a review, an earlier game's log): as
+    :func:`describe_event`, but a deal says no more than what was dealt (the live line
+    tells the reader to arrange and teaches the level's new card by its keys)."""
+    if event.get("type") == "dealt":
+        return f"{level_text(event.get('level'))}, attempt {event.get('attempt')}: cards dealt"
+    return describe_event(event, namer)
+
+
 def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
     """One log line for a Get It! event (signals show on the table, not in the log)."""
     kind = event.get("type")
