@@ -139,22 +139,13 @@ class Hosting:
         """A dealt solo game: a host in the app with no network, us in seat 0, bots in
         the others. Returns once the first view of the dealt game is in."""
         # (The session and the wire are loaded with the first game: see above.)
-        from tui.games import table_options
         from tui.session import Session
 
         host = await self.start(port=None)
         session = Session(self._settings().name, host=host)
         await session.connect()
-        await session.create("solo", game_id, seats,
-                             table_options(game_id, seats, dict(options)))
-        for seat in range(1, seats):
-            await session.request("add_bot", seat)
-        await session.request("start")
-        # Wait for the dealt game so the table opens on a real view.
-        while True:
-            msg = await session.next()
-            if msg.get("type") == "update" and msg.get("view") is not None:
-                return session
+        await deal_at(session, game_id, seats, options)
+        return session
 
     async def resume(self, path: Path) -> Session:
         """Bring a crashed game of this app's host back and take our seat again.
@@ -227,3 +218,20 @@ class Hosting:
             return False
         self.host.bot_delay = 0.0 if fast else self.bot_delay
         return True
+
+
+async def deal_at(session: Session, game_id: str, seats: int, options: dict[str, Any]) -> None:
+    """Open a solo table on the host ``session`` is connected to (the app's own, or an
+    SSH box's), us in seat 0 and bots in the others, and deal; returns once the first
+    view of the dealt game is in."""
+    from tui.games import table_options
+
+    await session.create("solo", game_id, seats, table_options(game_id, seats, dict(options)))
+    for seat in range(1, seats):
+        await session.request("add_bot", seat)
+    await session.request("start")
+    # Wait for the dealt game so the table opens on a real view.
+    while True:
+        msg = await session.next()
+        if msg.get("type") == "update" and msg.get("view") is not None:
+            return

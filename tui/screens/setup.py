@@ -255,12 +255,20 @@ class SetupScreen(Screen[None]):
 
     @work(exclusive=True, group="open", exit_on_error=False)
     async def open_solo(self, game_id: str, seats: int, options: dict[str, object]) -> None:
-        """Run a host in the app, seat bots everywhere else, deal, and sit down."""
-        try:
-            session = await self.app.hosting.deal_solo(game_id, seats, options)
-        except (ServerError, ConnectionLost, OSError) as exc:
-            self.fail(f"Could not start: {exc}")
-            return
+        """Run a host in the app, seat bots everywhere else, deal, and sit down. On an
+        SSH box the box's host deals it: it keeps the game through a closed tab or a
+        dropped login (the seat waits, as at any table of the box), through the box's
+        restart, and among the box's past games (an app of its own kept none of that)."""
+        if self.app.box is not None:
+            session = await self._deal_on_box(game_id, seats, options)
+            if session is None:
+                return
+        else:
+            try:
+                session = await self.app.hosting.deal_solo(game_id, seats, options)
+            except (ServerError, ConnectionLost, OSError) as exc:
+                self.fail(f"Could not start: {exc}")
+                return
         self.app.attach(session)
         self.app.switch_screen(table_screen(session))
 
@@ -292,6 +300,25 @@ class SetupScreen(Screen[None]):
         app.attach(session)
         app.switch_screen(LobbyScreen(session))
 
+    async def _deal_on_box(self, game_id: str, seats: int,
+                           options: dict[str, object]) -> Session | None:
+        """A solo game dealt on the box's host (``None``: it could not be; said)."""
+        from tui.hosting import deal_at
+
+        session = Session(self.app.settings.name, address=self.app.box)
+        try:
+            await session.connect()
+            await deal_at(session, game_id, seats, options)
+        except (OSError, ConnectionLost, TimeoutError):
+            await session.close()
+            self.fail(BOX_SILENT)
+            return None
+        except ServerError as exc:
+            await session.close()
+            self.fail(f"Could not start: {exc.message}")
+            return None
+        return session
+
     @work(exclusive=True, group="open", exit_on_error=False)
     async def open_on_box(
         self, game_id: str, seats: int, options: dict[str, object], bots: int, name: str
@@ -306,8 +333,7 @@ class SetupScreen(Screen[None]):
                 await session.request("add_bot", seat)
         except (OSError, ConnectionLost, TimeoutError):
             await session.close()
-            # (Not the error's own words: they would name the host's inside address.)
-            self.fail("This box's game host does not answer; try again soon.")
+            self.fail(BOX_SILENT)
             return
         except ServerError as exc:
             await session.close()
@@ -318,6 +344,10 @@ class SetupScreen(Screen[None]):
 
         app.attach(session)
         app.switch_screen(LobbyScreen(session))
+
+
+#: Not the error's own words: they would name the host's inside address.
+BOX_SILENT = "This box's game host does not answer; try again soon."
 
 
 def why_not_listening(exc: OSError, port: int) -> str:
