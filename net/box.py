@@ -39,7 +39,7 @@ from net.journal import JournalError, in_use
 from net.limits import Limits
 from net.paths import VISITOR_ENV, ssh_dir
 from net.records import DB_NAME, Keeper
-from net.seats import RequestError, check_name
+from net.seats import name_problem
 
 #: The box host's journal and its socket, in the box's data directory.
 JOURNAL_NAME = "box.hhjournal"
@@ -120,19 +120,6 @@ class RunningApp(Protocol):
 
     def stop(self, reason: str) -> None:
         """End the app (hang it up, kill it if it lingers)."""
-
-
-def name_problem(name: str) -> str | None:
-    """Why the game's host would refuse ``name`` as a player's name; ``None`` if it
-    would not. Checked as the app will use it (its printable characters, trimmed), by
-    the host's own rules: a front door refuses it at once, where the host's refusal
-    would come deep in the app's menus."""
-    shown = "".join(ch for ch in name if ch.isprintable()).strip()
-    try:
-        check_name(shown)
-    except RequestError as exc:
-        return exc.message
-    return None
 
 
 def idle_words(timeout: float) -> str:

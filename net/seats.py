@@ -195,3 +195,24 @@ def check_name(name: str) -> str:
             f"the name {name!r} would pass for a bot, a seat or a spectator; choose another",
         )
     return name
+
+
+def name_problem(name: str) -> str | None:
+    """Why a host would refuse ``name`` as a player's name, in words that follow "your
+    name:" (``None``: it would not). Checked as the app will use it (its printable
+    characters, trimmed, cut to the longest a name may be), by every rule of the host's:
+    the wire's (something visible, few combining marks) and :func:`check_name`'s. The
+    app's settings, its ``--player`` and the box's doors refuse a name with it at once,
+    where the host's refusal came deep in the app's menus."""
+    from net.wire.errors import ProtocolError
+    from net.wire.schemas import NAME_LEN, name_text
+
+    shown = "".join(ch for ch in name if ch.isprintable()).strip()[:NAME_LEN]
+    try:
+        check_name(name_text(NAME_LEN)("name", shown))
+    except ProtocolError as exc:
+        # ("'name' must show something": the field's name, in a player's words.)
+        return exc.message.replace("'name' ", "it ", 1)
+    except RequestError as exc:
+        return exc.message
+    return None

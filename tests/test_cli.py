@@ -86,7 +86,10 @@ def test_a_subcommand_reports_errors_under_its_own_usage(
         main(argv)
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith(usage) and message in err, err
+    prog = usage.removeprefix("usage: ")
+    # The mistake and where the help is, not the whole usage over it.
+    assert err.startswith(f"{prog}: error: ") and message in err, err
+    assert err.endswith(f"(every option: {prog} --help)\n") and err.count("\n") == 2, err
     assert "name resolution" not in err
 
 
@@ -390,3 +393,38 @@ def test_review_is_another_name_for_replay(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit) as exit_info:
         main(["replay", "--help"])
     assert capsys.readouterr().out.startswith("usage: hiddenhand replay")
+
+
+def test_data_dir_is_every_command_s(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """`hiddenhand --data-dir DIR replay 1`, as a box's log says to run it, read the
+    user's own games instead; a headless host journaled into the user's dirs."""
+    from engine.bots.simulate import simulate
+    from net.records import GameStore
+
+    # (main sets these for the run: set here first, they are put back after the test.)
+    monkeypatch.setenv("HIDDENHAND_DATA_DIR", str(tmp_path / "elsewhere"))
+    monkeypatch.setenv("HIDDENHAND_CONFIG_DIR", str(tmp_path / "elsewhere"))
+    box = tmp_path / "box"
+    box.mkdir()
+    record = simulate("getout", 2, 3, {"match": False}, record=True)["record"]
+    with GameStore(box / "games.sqlite3") as store:
+        store.add({**record, "started": 100.0, "ended": 200.0})
+    assert main(["--data-dir", str(box), "history", "--json"]) == 0
+    assert '"game": "getout"' in capsys.readouterr().out
+    assert os.environ["HIDDENHAND_DATA_DIR"] == str(box)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--data-dir", "FILE", "history"], "--data-dir FILE: that is a file, not a directory"),
+    (["host", "--data-dir", "x"], "(--data-dir goes before the command: hiddenhand "
+     "--data-dir … host)"),
+    (["--player", "Bot 3"], "--player 'Bot 3': the name 'Bot 3' would pass for a bot"),
+    (["--player", "\u3164"], "it must show something: it is blank or invisible"),
+])
+def test_a_data_dir_that_is_a_file_or_a_name_no_host_takes_is_refused_at_once(
+        argv: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "FILE").write_text("")
+    monkeypatch.chdir(tmp_path)
+    assert_usage_error(argv, message, capsys)

@@ -1445,19 +1445,26 @@ async def test_without_colour_a_dropdown_s_highlight_is_underlined_and_a_switch_
                     "the state in words")
 
 
-async def test_settings_refuse_a_name_every_host_would_refuse(config_dir: Path) -> None:
+@pytest.mark.parametrize(("name", "why"), [
+    ("Bot 3", "the name 'Bot 3' would pass for a bot"),
+    # Saved, these were refused by every host, the app's own solo one too: no game.
+    ("\u3164", "it must show something: it is blank or invisible"),
+    ("Ze\u0301\u0302\u0303\u0304\u0305\u0306d", "it stacks more than 4 combining marks"),
+])
+async def test_settings_refuse_a_name_every_host_would_refuse(
+        config_dir: Path, name: str, why: str) -> None:
     """"Bot 3" would pass for a bot: said as it is saved, not later by a host (on an
     SSH box, with the host's inside address)."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("o")
-        app.screen.query_one("#name", Input).value = "Bot 3"
+        app.screen.query_one("#name", Input).value = name
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, SettingsScreen)  # refused, still here
         said = str(app.screen.query_one("#settings-error").render())
-        assert "Your name: the name 'Bot 3' would pass for a bot" in said, said
+        assert f"Your name: {why}" in said, said
     saved, _ = Settings.load()
-    assert saved.name != "Bot 3"
+    assert saved.name != name
 
 
 async def test_at_the_end_of_a_solo_game_r_deals_a_rematch_at_the_same_table() -> None:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui import cli_values as check
 from tui.cli_arguments import ALIAS_OF, ALIASES, COMMANDS, LIMIT_FLAGS, OPTION_COMMANDS
-from tui.cli_help import CommandParser, options_epilog
+from tui.cli_help import CommandParser, Parser, options_epilog
 from tui.cli_values import settable_options, typed_options
 from tui.games import APP_OPTION_WHY, app_options
 
@@ -50,20 +50,21 @@ def build_parser(*, arguments: bool | Collection[str] = True,
     the subcommand a command line names; ``invoked``, the name it was called by (an
     alias's usage and errors say the alias: ``hiddenhand review`` said "replay").
     """
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="hiddenhand",
         description="Hidden-information party games in the terminal. Plain 'hiddenhand' "
         "(no command) opens the app: solo play, hosting, joining, the rules and settings.",
     )
+    parser.add_argument("--data-dir", default=None, metavar="DIR",
+                        help="keep settings, seat tokens, the journals of games hosted here "
+                        "and the games kept, for any command (default: the user's config "
+                        "and data dirs)")
     box = parser.add_argument_group(
         "playing on an SSH box (set by 'hiddenhand ssh-serve' for each login)")
     box.add_argument("--box", default=None, metavar="HOST:PORT|SOCKET",
                      help="play on this box's host: join its tables or open one, no LAN")
     box.add_argument("--player", default=None, metavar="NAME",
                      help="the player's name until they pick another in the settings")
-    box.add_argument("--data-dir", default=None, metavar="DIR",
-                     help="keep settings, seat tokens and the journals of games hosted here "
-                     "(default: the user's config and data dirs)")
     box.add_argument("--box-invite", action="append", default=[], metavar="TEXT",
                      help="a way friends join, as the lobby shows it (e.g. 'ssh -p 2222 "
                      "box', or a web link, which the lobby also shows as a QR code); "
@@ -259,9 +260,14 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return 1
         if in_browser and not end_with_parent():
             return 1  # the web door that started us is gone already
-    # Settings read these (tui.settings): one data dir and default name per SSH player.
-    if args.data_dir:
-        use_data_dir(args.data_dir)
+    if args.player and box is None:
+        # (A box's doors check the name they pass on; its apps start without this.)
+        from net.seats import name_problem
+
+        if (problem := name_problem(args.player)) is not None:
+            parser.error(f"--player {args.player!r}: {problem}")
+    # Settings read these (tui.settings): one data dir (see main) and default name per
+    # SSH player.
     if args.player:
         os.environ["HIDDENHAND_PLAYER"] = args.player
     settings, problem = Settings.load()
@@ -351,10 +357,11 @@ def end_with_parent() -> bool:
 
 
 def use_data_dir(path: str) -> None:
-    """Keep everything of this app in ``path`` (``--data-dir``: one SSH player's own
-    directory): its settings and seat tokens, and the journals of the games it hosts
-    itself (solo) — not in the box owner's data dir, where every player's app would
-    find, and offer to resume, everyone's lost games."""
+    """Keep everything of this run in ``path`` (``--data-dir``; one SSH player's own
+    directory for a box's app): its settings and seat tokens, the journals of the games
+    it hosts itself and the games it keeps — for a box's app, not in the box owner's
+    data dir, where every player's app would find, and offer to resume, everyone's lost
+    games."""
     os.environ["HIDDENHAND_CONFIG_DIR"] = path
     os.environ["HIDDENHAND_DATA_DIR"] = path
 
@@ -373,7 +380,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if extra:
         # Said under the subcommand's own usage, where the option would have to be.
         where: argparse.ArgumentParser = getattr(args, "subparser", parser)
-        where.error(f"unrecognized arguments: {' '.join(extra)}")
+        shared = [a for a in ("--data-dir", "--player", "--box") if any(
+            e == a or e.startswith(f"{a}=") for e in extra)]
+        hint = (f" ({shared[0]} goes before the command: hiddenhand {shared[0]} … "
+                f"{args.invoked})" if shared and args.command else "")
+        where.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
+    if args.data_dir:
+        # Every command's: the app's settings, a host's journals, the kept games (a
+        # headless host and "replay" read the user's own dirs instead, unsaid).
+        if os.path.exists(args.data_dir) and not os.path.isdir(args.data_dir):
+            parser.error(f"--data-dir {args.data_dir}: that is a file, not a directory")
+        use_data_dir(args.data_dir)
     if args.command in (None, "solo"):
         return run_app(parser, args)
     if args.command == "demo":

@@ -14,6 +14,7 @@ import argparse
 import shutil
 import textwrap
 from collections.abc import Callable
+from typing import NoReturn
 
 from tui.cli_values import settable_options
 from tui.games import PRESETS
@@ -21,7 +22,16 @@ from tui.games import PRESETS
 OPTIONS_HEADING = "table options (--option NAME=VALUE, repeatable):"
 
 
-class CommandParser(argparse.ArgumentParser):
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose error is two lines: what was wrong, and where the help
+    is (argparse's own printed the whole usage first: a command with many options put
+    thirteen lines over a one-line mistake)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n(every option: {self.prog} --help)\n")
+
+
+class CommandParser(Parser):
     """A subcommand's parser; with ``epilog_from`` set, its help ends with the text that
     function makes, made the first time the help is shown.
 

@@ -103,12 +103,12 @@ class SettingsScreen(Screen[None]):
             error.update("Your name cannot be empty.")
             return
         # (Late, as discovery below: the host's name rules come with its seats.)
-        from net.seats import RequestError, check_name
+        from net.seats import name_problem
 
-        try:
-            check_name(name)  # what every host would refuse at hello, said here
-        except RequestError as exc:
-            error.update(f"Your name: {exc.message}.")
+        # What every host would refuse at hello, said here (a name saved that every
+        # host refused left its player no game at all, not even a solo one).
+        if (problem := name_problem(name)) is not None:
+            error.update(f"Your name: {problem}.")
             return
         settings: Settings = self.app.settings
         interfaces = settings.mdns_interfaces
