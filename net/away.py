@@ -7,8 +7,9 @@ its token, so the person takes it back the moment they return (``net.lobby.rejoi
 and the bot leaves at once. Everyone is told (``stand_in``), and while the bot plays
 the seat's public record says for whom (``"for"``).
 
-**A resumed game waits.** A game resumed after the host restarted, whose clock runs,
-is paused until every person has their seat back (or a bot plays it).
+**A game with a running clock waits.** A game resumed after the host restarted, or
+one whose person went away while its clock ran (a Get It! round), is paused until
+every person has their seat back (or a bot plays it): its time stands still.
 
 Like :mod:`net.table` this touches no socket and no timer: the table asks :func:`due`
 when it must wake, and calls :func:`hand_over` then. (It knows a table by what it uses
@@ -39,9 +40,11 @@ class AwayTable(Protocol):
     seats: list[Seat]
     house: HouseRules
     paused: bool
+    frozen: float | None
     away_since: dict[int, float]
 
     def away(self) -> list[int]: ...
+    def elapsed(self, now: float) -> float: ...
     def push(self, out: Outbox, now: float, events: Any = (), notices: Any = ()) -> None: ...
     def thaw(self, now: float) -> None: ...
     def wake_bots(self, now: float) -> None: ...
@@ -56,10 +59,22 @@ def delay(table: AwayTable) -> float | None:
     return DELAYS.get(str(table.options.get("away_bot", "off")))
 
 
-def went_away(table: AwayTable, seat: int, now: float) -> None:
-    """Note that the person in ``seat`` is gone from host-clock time ``now``."""
-    if table.phase == "play" and delay(table) is not None:
+def went_away(table: AwayTable, seat: int, now: float) -> list[dict[str, Any]]:
+    """Note that the person in ``seat`` is gone from host-clock time ``now``; a round
+    whose clock runs stands still until they are back (or a bot plays their seat). The
+    notices that say so."""
+    if table.phase != "play":
+        return []
+    if delay(table) is not None:
         table.away_since[seat] = now
+    game = table.game
+    if table.paused or game is None or game.over or game.deadline is None:
+        return []
+    # A Get It! round ran on without them: their cards could not be played, and a
+    # dropped laptop lost the round for everyone. Their seat's time stands still too.
+    table.frozen, table.paused = table.elapsed(now), True
+    log.info("table %s: seat %d is away; the round's clock stops", table.id, seat + 1)
+    return [{"type": "paused", "waiting": table.away(), "away": True}]
 
 
 def _waiting(table: AwayTable) -> dict[int, float]:
@@ -113,14 +128,11 @@ def stand_in(table: AwayTable, seat: int) -> None:
 
 
 def check_paused(table: AwayTable) -> None:
-    """Refuse while a resumed game waits for its players."""
+    """Refuse while a game waits for its players (resumed, or a person away)."""
     if table.paused:
         names = ", ".join(f"{table.seats[i].name} (seat {i + 1})" for i in table.away())
         raise RequestError(
-            errors.WRONG_PHASE,
-            f"the game is paused until everyone is back after the host restarted; "
-            f"waiting for {names}",
-        )
+            errors.WRONG_PHASE, f"the game is paused until everyone is back; waiting for {names}")
 
 
 def resume_if_everyone_is_back(table: AwayTable, out: Outbox, now: float) -> None:

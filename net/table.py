@@ -8,9 +8,9 @@ timer per table at :meth:`Table.next_wake` (its game's deadline or its bots' nex
 and calls :meth:`Table.wake` then: a table's rules are tested with a hand-held clock
 (``tests/test_table.py``). The lobby's requests are in :mod:`net.lobby`.
 
-Engine time is seconds since the game started; a resumed game is *frozen* at its last
-acknowledged engine time until it runs again. Turn-based bots are paced (``bot_delay``
-after one moves); real-time bots (Get It!) pace themselves.
+Engine time is seconds since the game started, *frozen* while a game waits for its
+people (resumed by a restarted host, or a person away while its clock ran: ``net.away``).
+Turn-based bots are paced (``bot_delay`` after a move); real-time bots pace themselves.
 """
 
 from __future__ import annotations
@@ -65,10 +65,10 @@ class Table:
         self.creator_home: int | None = None
         #: This table's identity, part of every seat token (``net.seats.new_token``).
         self.uid = os.urandom(4).hex()
-        #: Engine time held still (a resumed game waiting to run again), or ``None``.
+        #: Engine time held still while paused (or resumed, not yet run), or ``None``;
+        #: paused: a game whose clock runs waits for every person (``net.away``); closed:
+        #: no moves; resumed: restored by a restarted host, nobody back yet (``net.idle``).
         self.frozen: float | None = None
-        #: A resumed game with a running clock waits for every person; closed: no moves;
-        #: resumed: restored by a restarted host, nobody back yet (``net.idle``).
         self.paused, self.closed, self.resumed = False, False, False
         #: Set by a host that journals this table: its outboxes then carry records.
         self.journaling = False
@@ -112,8 +112,7 @@ class Table:
         return (
             self.id, self.uid, self.name, self.game_id, tuple(self.options.items()),
             self.phase, self.creator, self.creator_home, self.permanent, self.opened_by,
-            self.opener,
-            len(self.spectators), self.paused, self.review is not None, self.rematch,
+            self.opener, len(self.spectators), self.paused, self.review is not None, self.rematch,
             tuple((s.kind, s.name, s.token, s.ready, s.conn is not None, s.stand_in_for,
                    s.player) for s in self.seats),
         )
@@ -135,8 +134,7 @@ class Table:
             # (Which table of that id: a seat token names it, so an app tells a table it
             # sat at from a new one that has the id after a restart.)
             "uid": self.uid,
-            # (The seats played from a live connection now: an app that keeps one of
-            # them says that joining takes it from the login playing it.)
+            # (Seats played from a live connection: an app keeping one says joining takes it.)
             "online": [i for i, s in enumerate(self.seats) if s.conn is not None],
         }
 
@@ -309,7 +307,7 @@ class Table:
         seat = member.seat
         notices = self.detach(member)
         if any(n["type"] == "disconnected" for n in notices) and seat is not None:
-            away.went_away(self, seat, now)
+            notices += away.went_away(self, seat, now)
         out = Outbox()
         self.push(out, now, notices=notices)  # journals a new creator too
         return out
@@ -429,10 +427,12 @@ class Table:
         """The host-clock time at which :meth:`wake` must be called next: the game's
         deadline or the bots' next look, whichever comes first (``None``: neither)."""
         game = self.game
-        if game is None or self.phase != "play" or self.frozen is not None or self.closed:
+        if game is None or self.phase != "play" or self.closed:
             return None
-        when = self.bots.due
         stand_in = away.due(self)
+        if self.frozen is not None:  # (paused: only a bot standing in lets it run on)
+            return stand_in
+        when = self.bots.due
         if stand_in is not None and (when is None or stand_in < when):
             when = stand_in
         deadline = game.deadline
@@ -447,9 +447,9 @@ class Table:
         game if its deadline has come, else let the bots move if it is their time."""
         out = Outbox()
         game = self.game
-        if game is None or self.phase != "play" or self.frozen is not None or self.closed:
+        if game is None or self.phase != "play" or self.closed:
             return out
-        deadline = game.deadline
+        deadline = game.deadline if self.frozen is None else None
         if (deadline is not None and deadline != self._deadline_done
                 and now >= self.t0 + deadline):
             # Woken for the deadline: it has come, whatever the sum of floats says.
@@ -467,7 +467,7 @@ class Table:
         stand_in = away.due(self)
         if stand_in is not None and now >= stand_in:
             away.hand_over(self, out, now)
-        if self.bots.due is not None and now >= self.bots.due:
+        if self.frozen is None and self.bots.due is not None and now >= self.bots.due:
             self._try_bots(out, now)
         return out
 

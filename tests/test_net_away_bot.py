@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from net.client import ServerError
 from net.clock import ManualClock
 from tests.net_support import clients, running_host
 
@@ -87,3 +90,68 @@ async def test_no_bot_stands_in_while_the_option_is_off() -> None:
         await ann.ping()
         table = host.tables[joined.table]
         assert table.seats[1].kind == "human" and table.game.turn == 1
+
+
+async def _getit_round(host: Any, made: Any, clock: ManualClock,
+                       options: dict[str, Any]) -> tuple[Any, ...]:
+    """Ann and Bob (and a bot) in a running Get It! round (their piles arranged as
+    dealt)."""
+    ann = await made.new("Ann")
+    bob = await made.new("Bob")
+    joined = await ann.create_table("T", "getit", 3, {"timer": 60, **options})
+    bob_seat = await bob.join(joined.table)
+    await ann.add_bot(2)
+    await bob.ready()
+    await ann.start()
+    for client in (ann, bob):
+        dealt = await client.wait_for(lambda m: m["type"] == "update" and m["legal"])
+        await client.act({"type": "arrange", "pile": [c["id"] for c in dealt["view"]["hand"]]})
+    game = host.tables[joined.table].game
+    for _ in range(100):  # (the bot arranges in its own time)
+        if game.deadline is not None:
+            break
+        clock.advance(0.5)
+        await ann.ping()
+    assert game.deadline is not None, "the round never started"
+    return ann, bob, joined, bob_seat
+
+
+async def test_a_get_it_round_s_clock_stands_still_while_a_player_is_away() -> None:
+    """Bob's laptop slept mid-round and the sand ran on: his cards could not be played,
+    and the round was lost for everyone (a fresh-eyed pass of a LAN table)."""
+    clock = ManualClock(100.0)
+    async with running_host(clock=clock) as host, clients(host) as made:
+        ann, bob, joined, bob_seat = await _getit_round(host, made, clock, {"away_bot": "2m"})
+        table = host.tables[joined.table]
+        clock.advance(10.0)
+        left = table.game.deadline - table.elapsed(clock.now())
+
+        bob.abort()
+        told = await ann.wait_for(notice("paused"))
+        assert {"type": "paused", "waiting": [1], "away": True} in told["notices"]
+        assert told["table"]["paused"] is True
+        clock.advance(100.0)  # past the round's end, had its clock run on
+        await ann.ping()
+        assert not table.game.over and table.game.deadline - table.elapsed(clock.now()) == left
+        with pytest.raises(ServerError, match="paused until everyone is back; waiting "
+                           "for Bob"):
+            await ann.act({"type": "look", "target": 1})
+
+        back = await made.new("Bob")
+        await back.join(joined.table, seat=1, token=bob_seat.token)
+        await ann.wait_for(notice("resumed"))
+        assert not table.paused and table.game.deadline - table.elapsed(clock.now()) == left
+        clock.advance(1.0)
+        assert table.game.deadline - table.elapsed(clock.now()) == left - 1.0
+
+
+async def test_a_bot_standing_in_lets_a_paused_round_run_on() -> None:
+    clock = ManualClock(100.0)
+    async with running_host(clock=clock) as host, clients(host) as made:
+        ann, bob, joined, _ = await _getit_round(host, made, clock, {"away_bot": "30s"})
+        table = host.tables[joined.table]
+        bob.abort()
+        await ann.wait_for(notice("paused"))
+        clock.advance(30.0)
+        await ann.wait_for(notice("resumed"))
+        assert table.seats[1].kind == "bot" and not table.paused

@@ -139,7 +139,7 @@ def test_hiddenhand_host_refuses_a_garbage_fsync_option(
         main(["host", "--fsync", "never"])
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("usage: hiddenhand host")
+    assert err.startswith("hiddenhand host: error: ")
     assert "--fsync" in err and "'background', 'each'" in err, err
 
 

@@ -145,6 +145,9 @@ def _notice_words(notice: dict[str, Any], names: Sequence[str]) -> str | None:
         waiting = get("waiting")
         who = [n.name(s) for s in waiting] if isinstance(waiting, list) else []
         whom = f" for {', '.join(who)}" if who else ""
+        if get("away"):
+            waiting = f": waiting for {', '.join(who)}" if who else ""
+            return f"the round's clock stands still until everyone is back{waiting}"
         return f"the host restarted: the game waits{whom} to come back"
 
     texts: dict[str, Callable[[], str]] = {
