@@ -1236,7 +1236,7 @@ def test_a_special_card_in_sight_is_named_with_the_keys_it_asks_for() -> None:
     some["signals"][0]["smile"] = 1
     some["piles"][2]["top"] = {"kind": "number", "value": 30}
     assert my_signals(some, namer) == (
-        "looking at Ann's 9 — 1 of 2 smile at you: play when all do")
+        "looking at Ann's 9 — 1 of 2 smiles at you: play when all do")
     # Peeks at a mirror we see on another pile say nothing of ours.
     mirror = view("mirror", {"look": 0})
     mirror["signals"][0]["peek"] = True
@@ -1833,6 +1833,24 @@ async def test_at_80_columns_the_seat_we_smile_at_says_so_on_its_edge(seats: int
         shown = str(card.border_subtitle)
         assert cell_len(shown) <= card.size.width - 4, edges()
         assert "◀" in edges(), edges()
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+async def test_at_80_columns_a_look_and_a_look_past_keep_both_words(seats: int) -> None:
+    """The edge read "◀ you · look past": as if we only looked past them."""
+    app = solo_app(seats, {"level": 3})
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot)
+        piles_held_still(app, [["3"], ["eyes", "5"], ["6"], ["7"], ["8"], ["9"]][:seats])
+        await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
+        await pilot.press("2", "x")
+        card = screen.query_one("#seat-1", SeatCard)
+        await until(pilot, lambda: "past" in str(card.border_subtitle), "the look past")
+        shown = str(card.border_subtitle)
+        # (A card too narrow for the words ends its title "◀": our look is there.)
+        assert "◀ you ·" not in shown, shown
+        assert shown.startswith("◀ you look") or str(card.border_title).endswith("◀"), (
+            card.border_title, shown)
 
 
 async def test_on_a_phone_the_edge_keeps_our_signals_without_a_stray_dot() -> None:

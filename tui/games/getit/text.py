@@ -208,13 +208,16 @@ def advice(view: dict[str, Any]) -> str | None:
         return lower
     mirror_seen = any(_top_kind(view, seat) == "mirror"
                       for seat in range(len(counts)) if seat != me)
-    for kind, verb in (("smile", "smile at you"), ("look_past", "look past you"),
-                       ("peek", "peek")):
+    for kind, verb, verb_one in (("smile", "smile at you", "smiles at you"),
+                                 ("look_past", "look past you", "looks past you"),
+                                 ("peek", "peek", "peeks")):
         if kind == "peek" and mirror_seen:
             continue  # (they peek at the mirror we see: it is not ours)
         if counted[kind] and mine_holds:
-            # Some, not all (not all have seen it, or one doubts): not yet.
-            return f"{counted[kind]} of {looks.others} {verb}: play when all do"
+            # Some, not all (not all have seen it, or one doubts): not yet. ("1 of 3
+            # smiles", as the TO YOU line above says it.)
+            said = verb_one if counted[kind] == 1 else verb
+            return f"{counted[kind]} of {looks.others} {said}: play when all do"
     mine = _mine(view)
     if not mine.get("peek") and all(seat_index(mine.get(kind)) is None
                                     for kind in SIGNAL_VERBS):

@@ -163,9 +163,13 @@ class SeatCard(Vertical):
         else:
             title = _named(room, self.seat, name, f" · {pile}" if self.short else "")
             looks = ("◀ you look",) if self.narrow else ("◀ you look here", "◀ you look")
-            # (The last: "◀ smile", not "◀ · smile · loo…", a separator with nothing
-            # before it.)
-            subtitle = _fitted(room, *(f"{w}{signals}" for w in (*looks, "◀ you")),
+            # Then the signals' short words ("◀ you look · past": "◀ you · look past" read
+            # as if we looked past them only); the last: "◀ smile", not "◀ · smile ·
+            # loo…", a separator with nothing before it.
+            short = signals.replace("look past", "past")
+            subtitle = _fitted(room, *(f"{w}{signals}" for w in looks),
+                               *(f"{w}{short}" for w in looks if short != signals),
+                               *(("◀ you",) if not signals else ()),
                                f"◀ {signals[3:]}".rstrip(), "◀") if looked_at else ""
         # Set only when they change: each setting repaints the whole card, and most
         # updates change only the signal lines under the card's face.
