@@ -1565,7 +1565,7 @@ async def test_the_creator_s_ready_column_says_they_start() -> None:
         lobby = await open_lobby(app, pilot)
         await until(pilot, lambda: lobby.live, "the lobby shown")
         seats = lobby.query_one("#lobby-seats", DataTable)
-        await until(pilot, lambda: seats.row_count and str(seats.get_row_at(0)[3]) == "starts",
+        await until(pilot, lambda: seats.row_count and str(seats.get_row_at(0)[3]) == "deals",
                     "the creator's row")
 
 

@@ -137,9 +137,10 @@ def _notice_words(notice: dict[str, Any], names: Sequence[str]) -> str | None:
         parts = describe_changes(changed) if isinstance(changed, dict) else None
         if parts is None:
             return "the table's game or options changed"
+        # (Every Ready is cleared: a ✓ vanished, unsaid, when the creator set the timer.)
         if not parts:
-            return "the creator set the table again (nothing changed)"
-        return "the table changed: " + ", ".join(parts)
+            return "the creator set the table again (nothing changed): every Ready is cleared"
+        return "the table changed: " + ", ".join(parts) + "; every Ready is cleared"
 
     def paused() -> str:
         waiting = get("waiting")

@@ -18,7 +18,7 @@ def seat_mark(index: int, cursor: int) -> str:
 
 def may_ready(table: dict[str, Any], my_seat: int | None) -> bool:
     """Whether Ready is ours to press: not a spectator's (no seat), nor the creator's,
-    who starts (a Ready beside "starts" read as a step they had missed) unless a rematch
+    who deals (a Ready beside "deals" read as a step they had missed) unless a rematch
     made them ready: "Not ready" then holds the deal back."""
     mine = next((s for s in table.get("seats") or [] if s.get("seat") == my_seat), None)
     creator = table.get("creator")
@@ -114,11 +114,11 @@ class LobbySeats(DataTable[Any]):
             state = {"bot": "bot", "empty": ""}.get(
                 seat["kind"], "online" if seat["connected"] else "away"
             )
-            # The creator needs no Ready: they start. (An empty "ready" beside "Everyone
-            # is ready" read as the one not ready.)
+            # The creator needs no Ready: they deal ("starts" read as "plays first"). (An
+            # empty "ready" beside "Everyone is ready" read as the one not ready.)
             starts = seat["seat"] == table.get("creator") and seat["kind"] == "human"
             self.add_row(seat_mark(seat["seat"], row), Text(name + after), state,
-                         "✓" if seat["ready"] else "starts" if starts else "")
+                         "✓" if seat["ready"] else "deals" if starts else "")
         if self.row_count:
             self.move_cursor(row=min(row, self.row_count - 1))
         self.show_cursor = True
