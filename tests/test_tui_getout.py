@@ -1113,3 +1113,20 @@ async def test_a_table_gone_for_good_stops_asking_for_a_move() -> None:
         screen.post_message(ConnectionDropped("the host closed the table", final=True))
         await until(pilot, lambda: str(status.render()) == GONE, "the turn line")
         assert "the host closed the table" in screen_text(app)
+
+
+async def test_a_host_out_of_reach_holds_the_turn_line_s_ask_until_it_is_back() -> None:
+    """"▶ Your turn: play a card marked ✓ (Enter) or draw (d)" under the reconnecting
+    banner, with no key working (a pass through a host's crash)."""
+    from tui.messages import ConnectionDropped, ConnectionRestored
+    from tui.screens.table import CUT_OFF
+
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await our_turn(pilot, app)
+        status = screen.query_one("#status", Static)
+        asked = str(status.render())
+        screen.post_message(ConnectionDropped("connection reset", final=False))
+        await until(pilot, lambda: str(status.render()) == CUT_OFF, "the turn line waits")
+        screen.post_message(ConnectionRestored())
+        await until(pilot, lambda: str(status.render()) == asked, "the turn line asks again")

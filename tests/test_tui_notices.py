@@ -159,3 +159,11 @@ def test_a_get_it_loss_names_you_in_the_middle_of_a_sentence_in_lower_case() -> 
                                  "expected": [{"seat": 0, "card": card}]}}}
     text = headline(view, Namer(["Ann", "Bob"], 0)).plain
     assert "Bob played" in text and "held by you had to go first" in text
+
+
+def test_our_own_coming_back_is_said_to_us_as_ours() -> None:
+    """Bob read "· Bob is back" about himself."""
+    back = {"type": "reconnected", "seat": 1, "name": "Bob"}
+    assert describe_notice(back, NAMES, me=1) == "you are back"
+    assert describe_notice(back, NAMES, me=0) == "Bob is back"
+    assert describe_notice(back, NAMES) == "Bob is back"

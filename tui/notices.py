@@ -106,16 +106,19 @@ class Namer:
         return f"seat {index + 1}" if index is not None else "a seat"
 
 
-def describe_notice(notice: dict[str, Any], names: Sequence[str]) -> str | None:
+def describe_notice(notice: dict[str, Any], names: Sequence[str],
+                    me: int | None = None) -> str | None:
     """A line for the table's log about something that happened at the table (``None``
-    for a notice this app cannot word: a host of another make may send any)."""
+    for a notice this app cannot word: a host of another make may send any); ``me``:
+    the reader's seat then (their own coming back is "you are back")."""
     try:
-        return _notice_words(notice, names)
+        return _notice_words(notice, names, me)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         return None
 
 
-def _notice_words(notice: dict[str, Any], names: Sequence[str]) -> str | None:
+def _notice_words(notice: dict[str, Any], names: Sequence[str],
+                  me: int | None = None) -> str | None:
     n = Namer(names)
     get = notice.get
 
@@ -159,7 +162,9 @@ def _notice_words(notice: dict[str, Any], names: Sequence[str]) -> str | None:
         "renamed": renamed,
         "disconnected": lambda: f"{n.name(get('seat'))} lost the connection (away)",
         "stepped_away": lambda: f"{n.name(get('seat'))} left the table (away: the seat waits)",
-        "reconnected": lambda: f"{text(get('name'))} is back",
+        "reconnected": lambda: ("you are back" if me is not None
+                                and seat_index(get("seat")) == me
+                                else f"{text(get('name'))} is back"),
         "kicked": lambda: f"{n.seat(get('seat'))} was asked to leave",
         "bot_added": lambda: f"a bot took {n.seat(get('seat'))}",
         # (The bot by the name the seats panel gives it, "Bot 2 for Bob".)

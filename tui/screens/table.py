@@ -38,7 +38,7 @@ from textual.widgets import Header, Input
 
 from tui import gc_tuning
 from tui.games.past_events import describe_past_event
-from tui.messages import ChatReceived, ConnectionDropped
+from tui.messages import ChatReceived, ConnectionDropped, ConnectionRestored
 from tui.notices import Namer, describe_chat, describe_notice, our_seat_then, seat_names
 from tui.screens.base import Banner
 from tui.screens.table_summary import TableSummaryScreen
@@ -63,6 +63,8 @@ COLLECT_AFTER = 0.05
 
 #: A game's turn line once its table is gone for good (the host stopped, we were removed).
 GONE = "The table is gone: nothing more is played here (Esc goes back to the menu)."
+#: The turn line while the host is out of reach (our move waits for it).
+CUT_OFF = "▶ Your turn, once the host is back: reconnecting…"
 
 
 class TableScreen(SparingFooter, TableSummaryScreen):
@@ -266,7 +268,7 @@ class TableScreen(SparingFooter, TableSummaryScreen):
         if entry.kind == "notice":
             if entry.data.get("type") == "game_over":
                 return None  # the game's own event says who won, in its words
-            text = describe_notice(entry.data, entry.names)
+            text = describe_notice(entry.data, entry.names, self._me_then(entry))
             return f"· {text}" if text else None
         namer = Namer(entry.names, self._me_then(entry))
         event = entry.data
@@ -434,9 +436,11 @@ class TableScreen(SparingFooter, TableSummaryScreen):
         self.refresh_bindings()
 
     @on(ConnectionDropped)
-    def table_gone(self, message: ConnectionDropped) -> None:
-        """The table is gone for good: the turn line stops asking for a move."""
-        if message.final and callable(redraw := getattr(self, "redraw_status", None)):
+    @on(ConnectionRestored)
+    def table_gone(self) -> None:
+        """The host is out of reach, or gone for good: the turn line stops asking for a
+        move (it asked for one while no key could make it); back, it asks again."""
+        if callable(redraw := getattr(self, "redraw_status", None)):
             self.call_after_refresh(redraw)
 
     # ---- what every table can do -----------------------------------------------------

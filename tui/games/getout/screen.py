@@ -25,7 +25,7 @@ from tui.games.getout.hand import HandWidget
 from tui.games.getout.scores import ScoreTable
 from tui.games.getout.text import SHORT_STATUS, TOUCH_STATUS, describe_event
 from tui.notices import Namer, seat_owners
-from tui.screens.table import GONE, TableScreen
+from tui.screens.table import CUT_OFF, GONE, TableScreen
 from tui.widgets.seats import SeatsPanel
 from tui.widgets.text import set_text
 
@@ -258,6 +258,8 @@ class GetOutScreen(TableScreen):
         phase = view["phase"]
         if self.gone and phase != "over":
             text = GONE  # (it asked for a move at a table that was gone)
+        elif self.cut_off and phase == "play" and view["turn"] == me:
+            text = CUT_OFF  # (no key makes a move now: the footer says so)
         elif phase == "over":
             winner = view["winners"][0]
             who = "You win" if winner == me else f"{names[winner]} wins"

@@ -43,7 +43,7 @@ from tui.games.gotfive.text import (
 )
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen
-from tui.screens.table import GONE
+from tui.screens.table import CUT_OFF, GONE
 from tui.widgets.footer import FooterEntry
 from tui.widgets.text import set_text
 
@@ -242,6 +242,8 @@ class GotFiveScreen(BoardTable):
         touch = getattr(self.app, "touch", False)
         if self.gone and phase != "over":
             text = GONE  # (it asked for a move at a table that was gone)
+        elif self.cut_off and turn == me and phase in ("reveal", "clue", "announce"):
+            text = CUT_OFF  # (no key makes a move now: the footer says so)
         elif phase == "over":
             winners = view.get("winners") or []
             who = ", ".join(namer.who(s) for s in winners) or "Nobody"
