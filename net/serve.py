@@ -18,7 +18,7 @@ from typing import Any
 from engine.bots import make_bot
 from net.discovery import Advertiser, HostInfo, discover
 from net.host import Host, listen_error
-from net.journal import JournalError, journal_dir, new_journal_path
+from net.journal import SUFFIX, JournalError, in_use, journal_dir, new_journal_path
 from net.journal_list import list_journals
 from net.limits import Limits
 from net.records import Keeper
@@ -59,6 +59,13 @@ def find_resumable(resume: str) -> Path:
         return Path(resume)
     found = list_journals(most=1)
     if not found:
+        # (A running host's game is no lost one: "no game" sent its operator looking.)
+        running = sum(1 for path in journal_dir().glob(f"*{SUFFIX}") if in_use(path))
+        if running:
+            raise JournalError(
+                f"there is no game to resume in {journal_dir()}: the "
+                f"{'game' if running == 1 else f'{running} games'} kept there "
+                f"{'is' if running == 1 else 'are'} being hosted by a running host now")
         raise JournalError(f"there is no game to resume in {journal_dir()}")
     return found[0].path
 
@@ -132,8 +139,9 @@ async def serve(
         # A host started again after a crash, the same way, began a new game and said
         # nothing of the one it had been running (its players were told it was gone).
         for info in list_journals(most=3):
-            log.info("an unfinished game was kept: %s; 'hiddenhand host --resume %s' "
-                     "brings it back", info.describe(), info.path)
+            log.warning("⚠ an unfinished game was kept: %s; its players are told their "
+                        "table is gone: stop this host (Ctrl-C) and run 'hiddenhand host "
+                        "--resume %s' to bring it back", info.describe(), info.path)
     if host.journal is not None:
         log.info("journal: %s", host.journal.path)
     # (Nobody's private moves: the players' are theirs, and nobody plays in this process.)

@@ -187,3 +187,22 @@ def test_the_newest_journal_is_found_without_reading_the_others(
         "newest", "older"]
     assert [i.tables[0]["name"] for i in list_journals(tmp_path)] == [
         "newest", "older", "oldest"]
+
+
+async def test_resume_latest_says_a_running_host_holds_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`host --resume` beside a running host answered "there is no game to resume",
+    with that host's journal right there (a fresh-eyed operator's pass)."""
+    from net.serve import find_resumable
+
+    monkeypatch.setenv("HIDDENHAND_DATA_DIR", str(tmp_path))
+    with pytest.raises(j.JournalError) as nothing:
+        find_resumable("latest")
+    assert "running host" not in str(nothing.value)
+    host = Host("x", journal=j.new_journal_path())
+    try:
+        with pytest.raises(j.JournalError, match=r"no game to resume in .*: the game kept "
+                           r"there is being hosted by a running host now"):
+            find_resumable("latest")
+    finally:
+        await host.close()

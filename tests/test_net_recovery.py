@@ -264,8 +264,9 @@ async def test_a_host_started_anew_names_the_unfinished_game_it_could_resume(
         stop.set()
         await running
     assert "hosting 'Porch': GET OUT!, 2 seats (1 bot)" in caplog.text
-    assert ("an unfinished game was kept: Den, " in caplog.text
-            and f"Kitchen (getout, play: Ann); 'hiddenhand host --resume {path}' brings it "
+    assert ("⚠ an unfinished game was kept: Den, " in caplog.text
+            and f"Kitchen (getout, play: Ann); its players are told their table is gone: "
+            f"stop this host (Ctrl-C) and run 'hiddenhand host --resume {path}' to bring it "
             "back" in caplog.text), caplog.text
 
 
