@@ -1729,6 +1729,18 @@ async def test_settings_left_with_a_change_ask_whether_to_save_it(config_dir: Pa
             await pilot.press(answer)
             await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
             assert app.settings.auto_cross is kept and Settings.load()[0].auto_cross is kept
+        # Neither: Esc goes back to the change, to edit on (only Save or Discard were
+        # offered).
+        await pilot.press("o")
+        await until(pilot, lambda: isinstance(app.screen, SettingsScreen), "Settings")
+        app.screen.query_one("#auto-cross", Switch).value = True
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        assert "Keep editing (esc)" in screen_text(app)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, SettingsScreen), "Settings again")
+        assert app.screen.query_one("#auto-cross", Switch).value is True
+        assert Settings.load()[0].auto_cross is False
 
 
 async def test_a_notice_over_the_menu_leaves_its_entries_whole() -> None:

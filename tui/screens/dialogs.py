@@ -16,9 +16,10 @@ from textual.widgets import Button, Label
 from tui.widgets.footer import TableFooter
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(ModalScreen[bool | None]):
     """Ask a yes/no question; y says yes, Escape/n says no, Enter presses the focused
-    button (yes, or no for a ``careful`` question)."""
+    button (yes, or no for a ``careful`` question). With ``stay`` (see
+    :class:`ConfirmOrStay`), a third button answers ``None``: neither."""
 
     BINDINGS = [
         Binding("y", "answer(True)", "Yes"),
@@ -26,9 +27,9 @@ class ConfirmScreen(ModalScreen[bool]):
     ]
 
     def __init__(self, question: str, *, yes: str = "Yes", no: str = "No",
-                 careful: bool = False) -> None:
+                 careful: bool = False, stay: str | None = None) -> None:
         super().__init__()
-        self.question, self.yes, self.no = question, yes, no
+        self.question, self.yes, self.no, self.stay = question, yes, no, stay
         #: The answer that cannot be undone (leave, remove, announce) is not the one a
         #: stray Enter gives: the focus starts on the other button.
         self.careful = careful
@@ -44,20 +45,38 @@ class ConfirmScreen(ModalScreen[bool]):
             with Horizontal(classes="buttons"):
                 yield Button(f"{self.yes} (y)", id="yes", variant="primary")
                 yield Button(f"{self.no} (n)", id="no")
+                if self.stay is not None:
+                    yield Button(f"{self.stay} (esc)", id="stay")
         yield TableFooter()
 
     def key_description(self, binding: Binding) -> str | None:
         """The footer words the keys as the buttons are worded ("y Leave", "n Stay")."""
-        return {"answer(True)": self.yes, "answer(False)": self.no}.get(binding.action)
+        return {"answer(True)": self.yes, "answer(False)": self.no,
+                "stay": self.stay}.get(binding.action)
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
         """Answer with the button pressed."""
-        self.dismiss(event.button.id == "yes")
+        self.dismiss(None if event.button.id == "stay" else event.button.id == "yes")
 
     def action_answer(self, yes: bool) -> None:
         """Answer from the keyboard."""
         self.dismiss(yes)
+
+
+
+class ConfirmOrStay(ConfirmScreen):
+    """A yes/no question with a way back to what asked it: Escape (and the ``stay``
+    button) answers ``None`` (Settings asked "Save or Discard?" and nothing else, where
+    the player wanted to go on editing)."""
+
+    BINDINGS = [Binding("escape", "stay", "Stay")]
+
+    def __init__(self, question: str, *, yes: str, no: str, stay: str) -> None:
+        super().__init__(question, yes=yes, no=no, stay=stay)
+
+    def action_stay(self) -> None:
+        self.dismiss(None)
 
 
 class ChoiceScreen(ModalScreen[str | None]):

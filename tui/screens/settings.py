@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Label, Static, Switch
 
-from tui.screens.dialogs import ConfirmScreen
+from tui.screens.dialogs import ConfirmOrStay
 from tui.settings import MAX_NAME, Settings, check_interfaces, clean_name
 from tui.widgets.footer import TableFooter
 from tui.widgets.limited_input import LimitedInput
@@ -78,11 +78,12 @@ class SettingsScreen(Screen[None]):
         def answered(save: bool | None) -> None:
             if save:
                 self.action_save()
-            else:
+            elif save is not None:
                 self.app.pop_screen()
 
-        self.app.push_screen(ConfirmScreen("Save your changes to the settings?",
-                                           yes="Save", no="Discard"), answered)
+        self.app.push_screen(ConfirmOrStay("Save your changes to the settings?",
+                                           yes="Save", no="Discard", stay="Keep editing"),
+                             answered)
 
     def changed(self) -> bool:
         """Whether a field differs from the saved settings."""
