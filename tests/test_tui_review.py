@@ -311,6 +311,38 @@ def test_history_export_and_import_from_the_command_line(kept: list[int], tmp_pa
     assert code == 1 and "'nosuchid' is no file here, nor a kept game's number" in err
     code, _, err = run(["export", "nope", str(tmp_path / "x.hhgame")], capsys)
     assert code == 1 and "not a game id" in err
+    # A file that breaks the rules is named (the line named only the move).
+    code, _, err = run(["replay", str(bad)], capsys)
+    assert code == 1 and err.startswith(f"hiddenhand replay: {bad}: ") and (
+        "breaks the rules" in err), err
+
+
+def test_commands_that_only_read_make_no_database(
+        data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`replay` or `export` where nothing was kept made an empty database, and
+    `history` then said "No kept game matches." for "No games are kept here yet"."""
+    assert not default_path().exists()
+    for argv in (["replay"], ["replay", "3"], ["export", "last", str(tmp_path / "x")]):
+        code, _, err = run(argv, capsys)
+        assert code == 1 and "no game is kept here yet" in err, (argv, err)
+    assert not default_path().exists()
+    code, out, _ = run(["history"], capsys)
+    assert code == 0 and out.startswith("No games are kept here yet")
+    with pytest.raises(SystemExit):
+        run(["history", "--seats", "0"], capsys)
+    assert "--seats must be 1 or more, not 0" in capsys.readouterr().err
+
+
+def test_a_simulated_game_is_kept_with_its_own_length(
+        data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Get It! game kept by `sim --record` read 00:00 in history: played on simulated
+    time, it took none."""
+    code, _, err = run(["sim", "getit", "--games", "1", "--seats", "3", "--record",
+                        "--no-progress"], capsys)
+    assert code == 0, err
+    code, out, _ = run(["history", "--json"], capsys)
+    (game,) = json.loads(out)
+    assert game["ended"] - game["started"] >= 1.0, game
 
 
 @pytest.fixture

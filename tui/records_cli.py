@@ -22,7 +22,9 @@ def history_arguments(parser: argparse.ArgumentParser) -> None:
     """``history``: which games, and how to print them."""
     parser.add_argument("--game", choices=["getout", "getit", "gotfive"], default=None,
                         help="only this game's")
-    parser.add_argument("--seats", type=check.seats, default=None,
+    parser.add_argument("--seats", type=check.whole_number(
+                            1, kind="seats must be a whole number", said="--seats must be"),
+                        default=None,
                         help="only games with this many seats")
     parser.add_argument("--player", default=None, metavar="NAME",
                         help="only games NAME played (and their figures with --stats)")
@@ -59,6 +61,20 @@ def _fail(command: str, message: str) -> int:
     return 1
 
 
+def kept_games() -> Any:
+    """The games database, to read: ``StoreError`` where there is none yet (opened, it
+    was made, empty, by a command that only reads, and ``history`` then said "No kept
+    game matches" where nothing was ever kept)."""
+    from net.records import GameStore, StoreError, default_path
+
+    if not default_path().exists():
+        raise StoreError(NOTHING_KEPT)
+    return GameStore()
+
+
+NOTHING_KEPT = "no game is kept here yet: play one, or open a game file"
+
+
 def _chosen(store: Any, what: str) -> dict[str, Any]:
     """The record ``what`` names in ``store`` ("last" or an id)."""
     from net.records import StoreError
@@ -66,7 +82,7 @@ def _chosen(store: Any, what: str) -> dict[str, Any]:
     if what == "last":
         last = store.last()
         if last is None:
-            raise StoreError("no game is kept here yet: play one, or open a game file")
+            raise StoreError(NOTHING_KEPT)
         return dict(store.get(last))
     if not what.isdigit():
         raise StoreError(f"{what!r} is not a game id (a number from 'hiddenhand history')")
@@ -172,16 +188,20 @@ def _players_wrapped(rows: list[tuple[str, ...]], infos: list[Any], headers: tup
 def load(what: str) -> tuple[dict[str, Any], str]:
     """The record ``what`` names (a file if it is one, else from the games database)
     and a word on where it came from; ``StoreError`` in one line."""
+    from engine.record import RecordError
     from net.gamefiles import played
-    from net.records import GameStore, StoreError
+    from net.records import StoreError
 
     path = Path(what)
     if what not in ("last",) and not what.isdigit():
         if not path.exists() and not path.is_symlink():
             raise StoreError(f"{what!r} is no file here, nor a kept game's number ('last', "
                              "or a number that 'hiddenhand history' lists)")
-        return played(path), f"from {path.name}"
-    with GameStore() as store:
+        try:
+            return played(path), f"from {path.name}"
+        except RecordError as exc:  # (which file: the message named only a move)
+            raise StoreError(f"{path}: {exc}") from None
+    with kept_games() as store:
         record = _chosen(store, what)
     return record, f"game {what}" if what != "last" else "the last game"
 
@@ -204,12 +224,11 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     from net.gamefiles import StoreError, export_game
-    from net.records import GameStore
 
     if Path(args.file).exists():
         return _fail("export", f"{args.file} exists already: give another name")
     try:
-        with GameStore() as store:
+        with kept_games() as store:
             record = _chosen(store, args.what)
         export_game(record, Path(args.file))
     except StoreError as exc:

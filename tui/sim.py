@@ -51,15 +51,18 @@ def run_sim(
     records = []
     with _bar(games, f"{game_id} x{games}", progress) as advance, _store(record) as store:
         for i in range(games):
-            started = time.time()
             out = simulate(
                 game_id, seats, seed + i, options, reaction=reaction, jitter=jitter,
                 versus=versus, timer=time.perf_counter, people=people, person=person,
                 record=record,
             )
             if store is not None:
-                out["kept"] = store.add({**out.pop("record"), "started": started,
-                                         "ended": time.time()})
+                # Its length is the game's own (the engine's clock), as a host keeps it:
+                # played on simulated time, a game took no time at all ("00:00").
+                kept = out.pop("record")
+                ended = time.time()
+                took = kept["moves"][-1][2] if kept["moves"] else 0.0
+                out["kept"] = store.add({**kept, "started": ended - took, "ended": ended})
             records.append(out)
             advance()
     return records
