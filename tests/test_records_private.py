@@ -304,7 +304,7 @@ async def test_past_games_x_writes_the_game_for_a_friend_without_anybody_s_marks
                     "the notice")
         first = written.stat().st_mtime_ns
         await pilot.press("x")
-        await until(pilot, (tmp_path / f"game-{game} (2).hhgame").exists, "a second file")
+        await until(pilot, (tmp_path / f"game-{game}-2.hhgame").exists, "a second file")
         assert written.stat().st_mtime_ns == first
     text = written.read_text()
     assert '"mark"' not in text and '"who"' not in text

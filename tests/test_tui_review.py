@@ -290,6 +290,9 @@ def test_history_export_and_import_from_the_command_line(kept: list[int], tmp_pa
     theirs = next(r for r in json.loads(out) if r["imported"])
     assert theirs["result"] == true_result
     assert theirs["ended"] is None  # a time from the future is not kept
+    # The list says which is a friend's (only the JSON did).
+    code, out, _ = run(["history", "--game", "getit"], capsys)
+    assert out.count("a friend's") == 1, out
     code, out, _ = run(["history", "--stats", "--player", "Zed", "--json"], capsys)
     assert json.loads(out) == []
     # Said as such: "No kept game matches." beside a list of kept games read as wrong.

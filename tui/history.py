@@ -71,8 +71,10 @@ def wrapped_entries(entries: list[str], width: int) -> str:
 
 def row(info: GameInfo) -> tuple[str, ...]:
     """One game as a line of the history table."""
+    # (An imported game is a friend's, in nobody's figures here: it said so only in JSON.)
+    result = result_words(info.game, info.result, info.players)
     return (str(info.id), when(info), GAME_NAMES.get(info.game, info.game),
-            players_text(info), result_words(info.game, info.result, info.players),
+            players_text(info), f"{result} · a friend's" if info.imported else result,
             str(info.moves), length(info))
 
 

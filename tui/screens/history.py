@@ -110,10 +110,13 @@ class HistoryScreen(Screen[None]):
         games.clear()
         table.clear()
         shown = GAME_NAMES.get(self.game or "", "every game")
-        who = f"{self.app.settings.name}'s" if self.mine else "everyone's"
+        # (Everyone's figures count a game won by its first person, whoever they were:
+        # "everyone's figures" beside one player's read as that player's.)
+        who = (f"{self.app.settings.name}'s games and figures" if self.mine
+               else "everyone's games · figures: each game's first person")
         self.query_one("#history-filters", Static).update(
             f"{shown} · {'all time' if self.period == 'all' else 'the last ' + self.period}"
-            f" · {who} games and figures")
+            f" · {who}")
         empty = self.query_one("#history-empty", Static)
         try:
             if not self.path.exists():
@@ -227,7 +230,8 @@ class HistoryScreen(Screen[None]):
             return
         folder = self.export_folder()
         target = next(path for n in range(1, 10_000) if not (path := folder / (
-            f"game-{chosen}.hhgame" if n == 1 else f"game-{chosen} ({n}).hhgame")).exists())
+            # ("game-6-2", not "game-6 (2)": a name pasted into a command needs no quotes.)
+            f"game-{chosen}.hhgame" if n == 1 else f"game-{chosen}-{n}.hhgame")).exists())
         try:
             with GameStore(self.path) as store:
                 export_game(store.get(chosen), target)
@@ -235,5 +239,5 @@ class HistoryScreen(Screen[None]):
             self.notify(str(exc), severity="error", markup=False)
             return
         # (The folder on a line of its own: a notice broke the whole path mid-word.)
-        self.notify(f"Wrote {target.name} (hiddenhand replay FILE opens it) in\n"
-                    f"{target.parent}", markup=False, timeout=10)
+        self.notify(f"Wrote {target.name} ('hiddenhand replay {target.name}' opens it) in"
+                    f"\n{target.parent}", markup=False, timeout=10)
