@@ -795,3 +795,16 @@ def test_a_get_it_review_s_deal_names_no_key() -> None:
     assert deals and all("arrange" not in t and "New:" not in t and "(" not in t
                          for t in deals), deals
     assert deals[0].endswith("Level 4, attempt 1: cards dealt"), deals
+
+
+def test_a_name_longer_than_the_move_list_is_cut_with_an_ellipsis() -> None:
+    """"WWWW…" showed 20 W's and no "…": two names sharing a start read as one."""
+    from rich.console import Console
+
+    from tui.widgets.wrapped import HangingLine
+
+    console = Console(width=24, color_system=None)
+    with console.capture() as out:
+        console.print(HangingLine("  12", "W" * 40 + " played Geoff 3"))
+    first = out.get().splitlines()[0]
+    assert first.endswith("…") and len(first) == 24, first

@@ -86,4 +86,6 @@ class HangingLine:
         lines = wrap_words(self.words, options.max_width - indent)
         for i, line in enumerate(lines):
             lead = self.head + " " * self.gap if i == 0 else " " * indent
-            yield Text(lead + line, no_wrap=True, overflow="crop", end="\n")
+            # A word longer than the line (a long name) is cut with "…": cut bare, two
+            # names sharing their start read as one.
+            yield Text(lead + line, no_wrap=True, overflow="ellipsis", end="\n")
