@@ -808,3 +808,19 @@ def test_a_name_longer_than_the_move_list_is_cut_with_an_ellipsis() -> None:
         console.print(HangingLine("  12", "W" * 40 + " played Geoff 3"))
     first = out.get().splitlines()[0]
     assert first.endswith("…") and len(first) == 24, first
+
+
+async def test_the_move_shown_is_marked_without_colour(data_dir: Path) -> None:
+    """It was marked by colour and bold alone: the list's highlight is drawn in colours,
+    and the reverse asked for was dropped there."""
+    record = simulate("getout", 2, 3, {"match": False}, record=True)["record"]
+    app = make_app("Ann")
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = ReviewScreen(record, Replay(record))
+        await app.push_screen(screen)
+        await pilot.press("right", "right")
+        moves = screen.query_one(OptionList)
+        await until(pilot, lambda: moves.highlighted is not None, "a move shown")
+        style = moves.get_visual_style("option-list--option",
+                                       "option-list--option-highlighted")
+        assert style.bold and style.underline, style

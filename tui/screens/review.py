@@ -60,8 +60,9 @@ class Stepper(Screen[None]):
     Stepper #review-body { height: 1fr; }
     Stepper #review-position { width: 3fr; padding: 0 1; }
     Stepper #review-moves { width: 2fr; min-width: 24; }
-    /* The move shown now stands out without colour too (a monochrome terminal). */
-    Stepper #review-moves > .option-list--option-highlighted { text-style: bold reverse; }
+    /* The move shown now stands out without colour too (a monochrome terminal; a
+       list's highlight is drawn in colours, and a reverse there was dropped). */
+    Stepper #review-moves > .option-list--option-highlighted { text-style: bold underline; }
     /* Too narrow for the position beside the moves: the moves go under it. */
     Stepper.stacked #review-body { layout: vertical; }
     Stepper.stacked #review-position { width: 1fr; height: 2fr; }
