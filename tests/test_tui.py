@@ -1657,7 +1657,7 @@ def test_the_lobby_tells_the_one_player_the_start_waits_for() -> None:
         "Everyone is ready: Zoe (★, who runs the table) starts the game.")
     # Ready, Yan is told who deals; the creator, that Start deals now.
     assert ready_hint(table, 1) == ready_hint(table, None)
-    assert ready_hint(table, 0) == "Everyone is ready: Start (^s) deals the game."
+    assert ready_hint(table, 0) == "Everyone is ready: deal the game with the Start button (^s)."
     table["seats"][1]["ready"] = False
     table["seats"].append(seat(3, "", "empty"))
     assert ready_hint(table, 1) is None  # a seat still empty: not only Yan

@@ -73,7 +73,8 @@ def ready_hint(table: dict[str, Any], my_seat: int | None) -> str | None:
     if table.get("rematch") and mine is not None and not mine.get("ready"):
         return "Everyone else is ready: the rematch is dealt once you are (Ready, ^r)."
     if mine is not None and my_seat == creator:
-        return "Everyone is ready: Start (^s) deals the game."
+        # (Not "Start (^s)": it read as the button, and a tap on it did nothing.)
+        return "Everyone is ready: deal the game with the Start button (^s)."
     who = next((s.get("name") for s in seats if s.get("seat") == creator), None)
     starter = f"{who} (★, who runs the table)" if who else "the table's creator"
     if mine is not None and not mine.get("ready"):

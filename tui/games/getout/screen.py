@@ -268,9 +268,12 @@ class GetOutScreen(TableScreen):
         elif phase == "round_over":
             last = view["last_round"]
             who = "You" if last["winner"] == me else names[last["winner"]]
-            then = ("Press n for the next round." if {"type": "next_round"} in legal
+            deal = {"type": "next_round"} in legal
+            then = ("Press n for the next round." if deal
                     else "Waiting for a player to deal the next round…")
             text = f"Round {last['round']} is over: {who} got out. {then}"
+            # (At a phone's width it read "…Bot 3 got out. Press n", cut.)
+            short = f"{who} got out: {'n deals the next round' if deal else 'next round soon'}"
         elif me is None:
             text = f"Watching: {names[view['turn']]} to play."
         elif view["turn"] == me:
@@ -291,7 +294,8 @@ class GetOutScreen(TableScreen):
             text = TOUCH_STATUS.get(text, text)
         width = status.content_region.width
         if width and cell_len(text) > width:
-            text = SHORT_STATUS.get(text, text)  # (at 45 columns "or draw (d)" was cut)
+            # (At 45 columns "or draw (d)" was cut.)
+            text = SHORT_STATUS.get(text, short if phase == "round_over" else text)
         set_text(status, text)  # a status line of height 1: no relayout
         status.set_class(view["turn"] == me and phase == "play", "my-turn")
 
