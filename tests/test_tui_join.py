@@ -503,6 +503,10 @@ async def test_a_box_s_menu_says_where_a_seat_is_kept() -> None:
             assert "Back to your seat (j)" in screen_text(app)
             # Enter goes back too (it was on "Play solo", and started a solo game).
             assert app.focused is not None and app.focused.id == "join"
+            # Straight back to it: no chooser of that one table (a tap for nothing).
+            await pilot.press("j")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the seat")
+            assert not any(isinstance(s, ChoiceScreen) for s in app.screen_stack)
         forget_seat(f"127.0.0.1:{host.port}", joined.table)  # (another player's data)
         other = make_app("Bo", box=("127.0.0.1", host.port))  # no seat kept: no word
         notes = Notices()

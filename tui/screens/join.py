@@ -102,11 +102,15 @@ class JoinScreen(Screen[None]):
     class IdleClosed(Message):
         """The host closed our connection: it was at no table for too long."""
 
-    def __init__(self, box: tuple[str, int] | None = None) -> None:
+    def __init__(self, box: tuple[str, int] | None = None, *,
+                 back_to_seat: bool = False) -> None:
         super().__init__()
         self.hosts: dict[str, HostInfo] = {}
         #: On an SSH box: its host's address; no LAN discovery then.
         self.box = box
+        #: Opened as "Back to your seat": the one table where our seat is kept is taken
+        #: at once (a chooser of that one table cost a phone player a tap for nothing).
+        self.back_to_seat = back_to_seat
         #: The table chooser open while we are connected at no table, if it is.
         self._asking: ChoiceScreen | None = None
         #: The host closed our connection at no table (``net.idle``), after how long.
@@ -371,9 +375,14 @@ class JoinScreen(Screen[None]):
             await session.close()
             return
         table_id = tables[0]["id"]
+        ours = [t["id"] for t in tables if self.back_to_seat and kept_at(
+            session.where, t["id"], str(t.get("uid") or "")) and not played_elsewhere(
+            session.where, t)]
         # A LAN host is one table, the one the player came for; a box's tables are
         # strangers' too: the player sees what the table is before sitting at it.
-        if len(tables) > 1 or self.box is not None:
+        if len(ours) == 1:
+            table_id = ours[0]
+        elif len(tables) > 1 or self.box is not None:
             choices = [(t["id"], describe_table(
                 t, kept := kept_at(session.where, t["id"], str(t.get("uid") or "")),
                 elsewhere=kept and played_elsewhere(session.where, t))) for t in tables]

@@ -208,7 +208,10 @@ class MenuScreen(Screen[None]):
         # (Loaded when first opened, not before the menu's first frame.)
         from tui.screens.join import JoinScreen
 
-        self.app.push_screen(JoinScreen(box=self.app.box))
+        self.app.push_screen(JoinScreen(box=self.app.box, back_to_seat=self.seat_kept))
+
+    #: The join entry reads "Back to your seat" (a box's menu: a seat of ours is kept).
+    seat_kept = False
 
     def action_past(self) -> None:
         """The games kept here: review one, see how you have done."""
@@ -309,6 +312,7 @@ class BoxMenuScreen(MenuScreen):
         if kept and self.is_attached:
             join = self.query_one("#join", Button)
             show_label(join, "Back to your seat (j)")
+            self.seat_kept = True
             if self.focused is self.query_one("#solo", Button):
                 join.focus()  # (Enter on the first entry started a solo game instead)
             self.notify(f"Your seat at {kept[0]} is kept: Join (j) takes you back to it.",
