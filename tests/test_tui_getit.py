@@ -2051,3 +2051,26 @@ async def test_the_last_seconds_keep_the_top_line_whole_on_a_phone(
             await pilot.resize_terminal(*size)
             timer.remaining = 5.0
             await until(pilot, whole, f"the last seconds at {size}")
+
+
+def test_a_card_s_title_keeps_a_person_away_said_whole() -> None:
+    """"2 Bob [awa… · 3 left": the mark was cut as if part of the name."""
+    from tui.games.getit.widgets import AWAY, _named
+
+    assert _named(40, 1, f"Bob{AWAY}", " · 3 left") == "2 Bob \\[away] · 3 left"
+    for room in range(12, 40):
+        title = _named(room, 1, f"Bartholomew{AWAY}", " · 3 left")
+        assert "[awa…" not in title and len(title.replace("\\", "")) <= room, (room, title)
+    assert _named(20, 1, f"Bob{AWAY}", " · 3 left") == "2 Bob away · 3 left"
+
+
+def test_to_you_fits_80_columns_with_every_signal_at_us() -> None:
+    """"★ALL 3 LOOK AT YOU★ · 1 of 3 smiles at you · 1 of 3 looks / past you" took two
+    lines at 80 columns, and the line under it went out of sight."""
+    from tui.games.getit.text import ToYou, to_you_text
+
+    facts = ToYou(others=3, look=3, smile=1, look_past=1, peek=0, talk=0)
+    text = to_you_text(facts, 66).plain
+    assert len(text) <= 66, text
+    assert "ALL 3 LOOK AT YOU" in text and "1 of 3 smiles" in text and "looks past" in text
+    assert "smiles at you" in to_you_text(facts, 100).plain

@@ -10,7 +10,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 
 from tui.games.getit.text import signal_lines
-from tui.games.getit.widgets import SeatCard
+from tui.games.getit.widgets import AWAY, SeatCard
 from tui.notices import Namer
 
 #: From this terminal height, and this width per other player, numbers are drawn in
@@ -59,7 +59,7 @@ class SeatsRow(Horizontal):
         for seat in order:
             signal = signals[seat] if seat < len(signals) else {}
             cards[seat].show(
-                name=namer.name(seat) + (" [away]" if seat in away else ""),
+                name=namer.name(seat) + (AWAY if seat in away else ""),
                 top=piles[seat].get("top"),
                 count=int(piles[seat].get("count", 0)),
                 lines=signal_lines(signal, namer, me), said=said.get(seat),

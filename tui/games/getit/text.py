@@ -7,6 +7,7 @@ alone; every signal is a verb ("looks at", "smiles at", "looks past").
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -478,8 +479,12 @@ def to_you_text(facts: ToYou, width: int = 0) -> Text:
     """TO YOU: the facts, with anything everyone does to you made to jump out; where
     the line wraps (narrower than ``width``), each star holds on to its word (a lone
     "★" went to a line of its own at a phone's 40 columns)."""
-    parts = facts.parts()
-    for glue in (" ", ""):
+    full = facts.parts()
+    # Then, where it still wraps, the facts not everyone does without "you", which the
+    # line's head says (at 80 columns a second line hid the line under it).
+    short = [(words if all_of_them else _SHORT_TO_YOU.sub("", words), all_of_them)
+             for words, all_of_them in full]
+    for parts, glue in ((full, " "), (full, ""), (short, "")):
         text = Text("TO YOU  ", style="bold")
         for i, (words, all_of_them) in enumerate(parts):
             if i:
@@ -491,6 +496,10 @@ def to_you_text(facts: ToYou, width: int = 0) -> Text:
         if not width or text.cell_len <= width:
             break
     return text
+
+
+#: What :func:`to_you_text` leaves out of a fact where the line has no room for it.
+_SHORT_TO_YOU = re.compile(r" (at )?you$")
 
 
 def number_ranges(numbers: list[int]) -> str:

@@ -232,13 +232,22 @@ def _named(room: int, seat: int, name: str, then: str) -> str:
     ``then``; the name cut ("Bartho…") or left out where there is no room for it (a
     phone's width: the number is what the keys say, and "2 …" read as cut)."""
     number = str(seat + 1)
-    shown = next((f"{number} {cut}{then}" for cut in _cuts(name)
-                  if cell_len(f"{number} {cut}{then}") <= room), None)
+    # The mark of a person away stays whole, shorter before it goes: the name gives way
+    # first (it was cut as one with the name: "2 Bob [awa…").
+    away = name.endswith(AWAY)
+    base = name[:-len(AWAY)] if away else name
+    shown = next((f"{number} {cut}{mark}{then}"
+                  for mark in ((AWAY, " away", "") if away else ("",)) for cut in _cuts(base)
+                  if cell_len(f"{number} {cut}{mark}{then}") <= room), None)
     if shown is None:
         shown = _fitted(room, f"{number}{then}", number)
     # (A border's title is markup: a name's "[" would be read as a tag, and a
     # "[@click=…]" in it as an action in this app.)
     return escape(shown)
+
+
+#: What a seat's name ends with while its person is away (``tui.games.getit.seats``).
+AWAY = " [away]"
 
 
 def _cuts(name: str) -> list[str]:
