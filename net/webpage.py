@@ -162,8 +162,8 @@ body.-closed #ended {{ display: block; }}
 <body>
 <div id="terminal" class="textual-terminal"
  data-session-websocket-url="{escape(websocket_path)}" data-font-size="{font_size}"></div>
-<div id="ended" role="status">The game in this tab has ended. If the box stopped, your
-seat is kept: play again once it is back.
+<div id="ended" role="status">The game in this tab has ended: you quit, or the box
+stopped (a seat at a table is kept for when it is back).
 <button type="button" onclick="window.location.reload()">Play again</button></div>
 <script>{TOUCH_SCROLL}</script>
 <script>

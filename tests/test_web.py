@@ -115,8 +115,9 @@ async def test_the_name_is_asked_once_checked_and_kept_for_the_visit(box: BoxSer
         async with browser.post(link, data={"name": "Zoë <b>"}) as response:
             page = await response.text()
         assert response.status == 200 and "textual.js" in page  # the game's page
-        # Its end says a stopped box keeps the seat (it said only "has ended").
-        assert "If the box stopped, your\nseat is kept" in page
+        # Its end says why it may have ended, and that a stopped box keeps the seat (it
+        # said only "has ended"; then, after a Quit, only "if the box stopped").
+        assert "you quit, or the box\nstopped (a seat at a table is kept" in page
         async with browser.get(link) as response:  # the name is kept: straight to the game
             assert "textual.js" in await response.text()
         async with browser.get(link + "?rename") as response:  # escaped, never markup
