@@ -48,16 +48,17 @@ SHORT_STATUS = {
     "▶ Your turn: play a card marked ✓ (Enter) or draw (d).": "▶ Play a ✓ card (Enter) or draw (d)",
     "▶ Your turn: lay any card as the call card (Enter).": "▶ Lay any card to start (Enter)",
     "▶ Your turn: nothing matches — draw a card (d).": "▶ Nothing matches: draw (d)",
-    "▶ Your turn: tap a ✓ card, then tap it again to play it, or draw (d).":
-        "▶ Tap a ✓ card twice, or draw (d)",
-    "▶ Your turn: tap any card, then tap it again to lay it as the call card.":
-        "▶ Tap a card twice to start",
+    "▶ Your turn: tap a ✓ card to choose it (▼), the ▼ card to play it, or draw (d).":
+        "▶ Tap ✓: choose, ▼: play, or draw (d)",
+    "▶ Your turn: tap a card to choose it (▼), the ▼ card to lay it as the call card.":
+        "▶ Tap a card: choose, ▼: start",
 }
-#: The turn's line on a touch screen, where a tap chooses a card and a second plays it
-#: (a phone has no Enter to press).
+#: The turn's line on a touch screen, where a tap chooses a card and a tap on the one
+#: chosen plays it (a phone has no Enter to press; "tap it twice" was once too many for
+#: a card chosen already).
 TOUCH_STATUS = {
     "▶ Your turn: play a card marked ✓ (Enter) or draw (d).":
-        "▶ Your turn: tap a ✓ card, then tap it again to play it, or draw (d).",
+        "▶ Your turn: tap a ✓ card to choose it (▼), the ▼ card to play it, or draw (d).",
     "▶ Your turn: lay any card as the call card (Enter).":
-        "▶ Your turn: tap any card, then tap it again to lay it as the call card.",
+        "▶ Your turn: tap a card to choose it (▼), the ▼ card to lay it as the call card.",
 }
