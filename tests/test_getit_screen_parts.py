@@ -148,7 +148,7 @@ def test_binding_actions_are_read_as_textual_writes_them() -> None:
 
 
 def test_a_level_says_what_it_adds_and_a_summary_says_when_that_card_was_not_dealt() -> None:
-    from tui.games.getit.text import new_at_level, new_card_missing
+    from tui.games.getit.levels import new_at_level, new_card_missing
 
     assert new_at_level(1) is None and new_at_level("X") is None
     assert new_at_level(4) == (

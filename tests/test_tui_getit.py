@@ -1668,7 +1668,7 @@ async def test_a_level_says_what_is_new_as_its_piles_are_arranged() -> None:
 
 
 def test_the_specials_of_the_levels_before_are_named_for_a_first_round() -> None:
-    from tui.games.getit.text import earlier_specials
+    from tui.games.getit.levels import earlier_specials
 
     assert earlier_specials(1) is None and earlier_specials(2) is None
     assert earlier_specials("X") is None
@@ -2055,13 +2055,13 @@ async def test_the_last_seconds_keep_the_top_line_whole_on_a_phone(
 
 def test_a_card_s_title_keeps_a_person_away_said_whole() -> None:
     """"2 Bob [awa… · 3 left": the mark was cut as if part of the name."""
-    from tui.games.getit.widgets import AWAY, _named
+    from tui.games.getit.titles import AWAY, named
 
-    assert _named(40, 1, f"Bob{AWAY}", " · 3 left") == "2 Bob \\[away] · 3 left"
+    assert named(40, 1, f"Bob{AWAY}", " · 3 left") == "2 Bob \\[away] · 3 left"
     for room in range(12, 40):
-        title = _named(room, 1, f"Bartholomew{AWAY}", " · 3 left")
+        title = named(room, 1, f"Bartholomew{AWAY}", " · 3 left")
         assert "[awa…" not in title and len(title.replace("\\", "")) <= room, (room, title)
-    assert _named(20, 1, f"Bob{AWAY}", " · 3 left") == "2 Bob away · 3 left"
+    assert named(20, 1, f"Bob{AWAY}", " · 3 left") == "2 Bob away · 3 left"
 
 
 def test_to_you_fits_80_columns_with_every_signal_at_us() -> None:

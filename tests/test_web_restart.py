@@ -93,10 +93,8 @@ async def test_a_web_box_killed_and_started_again_gives_the_browser_its_seat_bac
         assert again == link  # the same link: its token is kept
         back = Tab(browser, link)
         await back.open()  # the same browser: its name and its id are remembered
-        await back.shows("Join a table on this box (j)")
-        await back.press("j")
-        await back.shows("Which table?", "your seat")
-        await back.press("1")
+        await back.shows("Back to your seat (j)")  # (the menu found the seat kept)
+        await back.press("j")  # straight back to it
         await back.shows("Ann's table", "Ann (you)")
         await back.close(browser=False)
     finally:

@@ -14,7 +14,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from tui.games.getit.text import earlier_specials, level_text, new_at_level
+from tui.games.getit.levels import earlier_specials, new_at_level
+from tui.games.getit.text import level_text
 from tui.games.getit.widgets import PrepRow, WhyLine
 from tui.notices import Namer
 

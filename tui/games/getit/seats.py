@@ -10,7 +10,8 @@ from textual.containers import Horizontal
 from textual.message import Message
 
 from tui.games.getit.text import signal_lines
-from tui.games.getit.widgets import AWAY, SeatCard
+from tui.games.getit.titles import AWAY
+from tui.games.getit.widgets import SeatCard
 from tui.notices import Namer
 
 #: From this terminal height, and this width per other player, numbers are drawn in

@@ -8,7 +8,8 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from tui.games.getit.text import card_text, level_text, new_card_missing
+from tui.games.getit.levels import new_card_missing
+from tui.games.getit.text import card_text, level_text
 from tui.notices import Namer, seat_index
 from tui.screens.summary import GUEST_AT_END, Choice, SummaryScreen
 

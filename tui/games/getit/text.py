@@ -13,15 +13,9 @@ from typing import Any
 
 from rich.text import Text
 
+from tui.games.getit.levels import SPECIALS, new_at_level
 from tui.notices import Namer, listed, seat_index
 
-#: Special cards as players see them: a symbol one cell wide and the card's word.
-SPECIALS = {
-    "smile": ("☺", "SMILE"),
-    "eyes": ("◉", "EYES"),
-    "mirror": ("◧", "MIRROR"),
-    "speech": ("✎", "SPEECH"),
-}
 SIGNAL_VERBS = {"look": "looks at", "smile": "smiles at", "look_past": "looks past"}
 #: The same in a word, where a line names the seat first ("YOU: look, smile").
 SHORT_SIGNALS = {"look": "look", "smile": "smile", "look_past": "past"}
@@ -311,67 +305,6 @@ def played_line(cards: list[Any], width: int, wrong: Any = None) -> str:
             break
         kept.append(short)
     return "played: … " + " ".join(reversed(kept))
-
-
-#: What each level adds to the deck, in words (RULES.md's levels table).
-NEW_AT_LEVEL: dict[int, tuple[str, str]] = {
-    2: ("smile", "smile at whoever shows it (look, then s); everyone smiling at you: "
-                  "play it"),
-    3: ("eyes", "look past whoever shows them (look, then x); everyone looking past you: "
-                "play it"),
-    4: ("mirror", "when you see one, peek at your own card (p); everyone peeking: you "
-                  "hold it, play it"),
-    5: ("speech", "when you see it, talk (t); everyone talking: you hold it, play it"),
-    6: ("double", "two cards of one number: either may go first"),
-}
-
-
-#: A special card's name in a sentence.
-CARD_NAMES = {"smile": "smile", "eyes": "eyes", "mirror": "mirror", "speech": "speech bubble"}
-
-
-def new_at_level(level: Any) -> str | None:
-    """ "+ ◧ mirror — while you see one, …": what this level adds (``None`` at level 1
-    and Level X, which add nothing new to learn)."""
-    if level not in NEW_AT_LEVEL:
-        return None
-    kind, how = NEW_AT_LEVEL[level]
-    name = "10 doubles" if kind == "double" else f"{SPECIALS[kind][0]} {CARD_NAMES[kind]}"
-    return f"+ {name} — {how}"
-
-
-def earlier_specials(level: Any) -> str | None:
-    """The special cards earlier levels added, in words ("☺ smile, ◉ eyes"), for a
-    player whose first round is at ``level``: they never saw them introduced."""
-    if not isinstance(level, int) or isinstance(level, bool):
-        return None
-    kinds = [NEW_AT_LEVEL[n][0] for n in range(2, min(level, 6))]
-    return ", ".join(f"{SPECIALS[k][0]} {CARD_NAMES[k]}" for k in kinds) or None
-
-
-def new_card_missing(view: dict[str, Any]) -> str | None:
-    """After a round: a line when the level's new card was not dealt this time (a level
-    deals some of its deck: a new player may not have met it)."""
-    level = (view.get("last_round") or {}).get("level", view.get("level"))
-    if level not in NEW_AT_LEVEL:
-        return None
-    reveal = view.get("reveal") or {}
-    wrong = reveal.get("wrong")
-    wrong = wrong if isinstance(wrong, dict) else {}
-    dealt = [c for c in view.get("played") or [] if isinstance(c, dict)]
-    dealt += [c for pile in reveal.get("piles") or [] if isinstance(pile, list)
-              for c in pile if isinstance(c, dict)]
-    if isinstance(wrong.get("card"), dict) and wrong["card"] not in dealt:
-        dealt.append(wrong["card"])
-    kind = NEW_AT_LEVEL[level][0]
-    if kind == "double":
-        values = [c.get("value") for c in dealt if c.get("kind") == "number"]
-        if len(values) != len(set(values)):
-            return None
-        return "No double (two cards of one number) was dealt this round."
-    if any(c.get("kind") == kind for c in dealt):
-        return None
-    return f"No {CARD_NAMES[kind]} card was dealt this round: it may come next time."
 
 
 def describe_past_event(event: dict[str, Any], namer: Namer) -> str | None:

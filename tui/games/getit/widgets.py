@@ -15,13 +15,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.color import Color
 from textual.containers import Horizontal, HorizontalScroll, Vertical
-from textual.markup import escape
 from textual.message import Message
 from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Digits, Static
 
 from tui.games.getit.text import SPECIALS, card_text
+from tui.games.getit.titles import fitted, named
 from tui.widgets.text import set_text
 
 #: A block font for the numbers players show each other on a big terminal: five rows,
@@ -158,16 +158,16 @@ class SeatCard(Vertical):
         if self.short and self.narrow:
             # (A narrow title has no room for the count: the bottom edge holds it; where
             # we look, the title ends "◀" as the double border marks it too.)
-            title = _named(room, self.seat, name, " ◀" if looked_at else "")
-            subtitle = _fitted(room, f"{pile}{signals}", signals[3:], pile, "")
+            title = named(room, self.seat, name, " ◀" if looked_at else "")
+            subtitle = fitted(room, f"{pile}{signals}", signals[3:], pile, "")
         else:
-            title = _named(room, self.seat, name, f" · {pile}" if self.short else "")
+            title = named(room, self.seat, name, f" · {pile}" if self.short else "")
             looks = ("◀ you look",) if self.narrow else ("◀ you look here", "◀ you look")
             # Then the signals' short words ("◀ you look · past": "◀ you · look past" read
             # as if we looked past them only); the last: "◀ smile", not "◀ · smile ·
             # loo…", a separator with nothing before it.
             short = signals.replace("look past", "past")
-            subtitle = _fitted(room, *(f"{w}{signals}" for w in looks),
+            subtitle = fitted(room, *(f"{w}{signals}" for w in looks),
                                *(f"{w}{short}" for w in looks if short != signals),
                                *(("◀ you",) if not signals else ()),
                                f"◀ {signals[3:]}".rstrip(), "◀") if looked_at else ""
@@ -220,39 +220,6 @@ class SeatCard(Vertical):
     def on_click(self) -> None:
         """A click on a player looks at them."""
         self.post_message(self.Chosen(self.seat))
-
-
-def _fitted(room: int, *choices: str) -> str:
-    """The first of ``choices`` that fits in ``room`` cells (else the last)."""
-    return next((choice for choice in choices if cell_len(choice) <= room), choices[-1])
-
-
-def _named(room: int, seat: int, name: str, then: str) -> str:
-    """A card's title in ``room`` cells: its seat's number and player's name, then
-    ``then``; the name cut ("Bartho…") or left out where there is no room for it (a
-    phone's width: the number is what the keys say, and "2 …" read as cut)."""
-    number = str(seat + 1)
-    # The mark of a person away stays whole, shorter before it goes: the name gives way
-    # first (it was cut as one with the name: "2 Bob [awa…").
-    away = name.endswith(AWAY)
-    base = name[:-len(AWAY)] if away else name
-    shown = next((f"{number} {cut}{mark}{then}"
-                  for mark in ((AWAY, " away", "") if away else ("",)) for cut in _cuts(base)
-                  if cell_len(f"{number} {cut}{mark}{then}") <= room), None)
-    if shown is None:
-        shown = _fitted(room, f"{number}{then}", number)
-    # (A border's title is markup: a name's "[" would be read as a tag, and a
-    # "[@click=…]" in it as an action in this app.)
-    return escape(shown)
-
-
-#: What a seat's name ends with while its person is away (``tui.games.getit.seats``).
-AWAY = " [away]"
-
-
-def _cuts(name: str) -> list[str]:
-    """``name`` whole, then shorter and shorter with "…", down to two letters of it."""
-    return [name, *(f"{name[:k].rstrip()}…" for k in range(len(name) - 1, 1, -1))]
 
 
 class PrepCard(Static):
