@@ -148,6 +148,18 @@ class Clients:
         await ann.start()
         return ann, bob, joined
 
+    async def getit_dealt(self, options: dict[str, Any]
+                          ) -> tuple[Client, Client, Joined, Joined]:
+        """Ann opens a three-seat Get It! table (``options``), Bob sits down, a bot takes
+        seat 3, and Ann deals: both clients, Ann's seat and Bob's (its token)."""
+        ann, bob = await self.new("Ann"), await self.new("Bob")
+        joined = await ann.create_table("T", "getit", 3, options)
+        bob_seat = await bob.join(joined.table)
+        await ann.add_bot(2)
+        await bob.ready()
+        await ann.start()
+        return ann, bob, joined, bob_seat
+
     async def close(self) -> None:
         """Close every client made here."""
         for client in self.all:

@@ -96,13 +96,7 @@ async def _getit_round(host: Any, made: Any, clock: ManualClock,
                        options: dict[str, Any]) -> tuple[Any, ...]:
     """Ann and Bob (and a bot) in a running Get It! round (their piles arranged as
     dealt)."""
-    ann = await made.new("Ann")
-    bob = await made.new("Bob")
-    joined = await ann.create_table("T", "getit", 3, {"timer": 60, **options})
-    bob_seat = await bob.join(joined.table)
-    await ann.add_bot(2)
-    await bob.ready()
-    await ann.start()
+    ann, bob, joined, bob_seat = await made.getit_dealt({"timer": 60, **options})
     for client in (ann, bob):
         dealt = await client.wait_for(lambda m: m["type"] == "update" and m["legal"])
         await client.act({"type": "arrange", "pile": [c["id"] for c in dealt["view"]["hand"]]})

@@ -322,13 +322,8 @@ def test_a_journal_that_is_no_regular_file_is_refused_at_once(tmp_path: Path,
 
 
 async def _timed_getit(made: Clients) -> tuple[list[Client], list[Any]]:
-    ann = await made.new("Ann")
-    bob = await made.new("Bob")
-    joined = await ann.create_table("T", "getit", 3, {"level": "X", "cards": 9, "timer": 90})
-    bob_seat = await bob.join(joined.table)
-    await ann.add_bot(2)
-    await bob.ready()
-    await ann.start()
+    ann, bob, joined, bob_seat = await made.getit_dealt(
+        {"level": "X", "cards": 9, "timer": 90})
     for c in (ann, bob):
         prep = await c.wait_for(lambda m: m["type"] == "update" and m["legal"])
         hand = prep["view"]["hand"]

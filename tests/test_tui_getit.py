@@ -1813,44 +1813,32 @@ def test_no_signal_goes_to_an_empty_pile() -> None:
 
 
 @pytest.mark.parametrize("seats", [4, 6])
-async def test_at_80_columns_the_seat_we_smile_at_says_so_on_its_edge(seats: int) -> None:
+@pytest.mark.parametrize(("key", "word"), [("s", "smile"), ("x", "past")])
+async def test_at_80_columns_the_seat_we_signal_at_says_so_on_its_edge(
+        seats: int, key: str, word: str) -> None:
     """The edge read "◀ you look here · sm…" (4 seats), or had no room for the smile at
-    all (6): what else we signal is kept, the words before it give way."""
+    all (6): what else we signal is kept, the words before it give way; and a look with
+    a look past read "◀ you · look past", as if we only looked past them."""
     from rich.cells import cell_len
 
-    app = solo_app(seats, {})
+    app = solo_app(seats, {"level": 3})
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_table(pilot)
-        piles_held_still(app, [["3"], ["4", "5"], ["6"], ["7"], ["8"], ["9"]][:seats])
+        special = "smile" if key == "s" else "eyes"
+        piles_held_still(app, [["3"], [special, "5"], ["6"], ["7"], ["8"], ["9"]][:seats])
         await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
-        await pilot.press("2", "s")
+        await pilot.press("2", key)
         card = screen.query_one("#seat-1", SeatCard)
 
         def edges() -> str:
             return f"{card.border_title} | {card.border_subtitle}"
 
-        await until(pilot, lambda: "smile" in str(card.border_subtitle), "the smile")
+        await until(pilot, lambda: word in str(card.border_subtitle), word)
         shown = str(card.border_subtitle)
         assert cell_len(shown) <= card.size.width - 4, edges()
-        assert "◀" in edges(), edges()
-
-
-@pytest.mark.parametrize("seats", [4, 6])
-async def test_at_80_columns_a_look_and_a_look_past_keep_both_words(seats: int) -> None:
-    """The edge read "◀ you · look past": as if we only looked past them."""
-    app = solo_app(seats, {"level": 3})
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await open_table(pilot)
-        piles_held_still(app, [["3"], ["eyes", "5"], ["6"], ["7"], ["8"], ["9"]][:seats])
-        await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
-        await pilot.press("2", "x")
-        card = screen.query_one("#seat-1", SeatCard)
-        await until(pilot, lambda: "past" in str(card.border_subtitle), "the look past")
-        shown = str(card.border_subtitle)
         # (A card too narrow for the words ends its title "◀": our look is there.)
-        assert "◀ you ·" not in shown, shown
-        assert shown.startswith("◀ you look") or str(card.border_title).endswith("◀"), (
-            card.border_title, shown)
+        assert "◀ you ·" not in shown, edges()
+        assert shown.startswith("◀ you look") or str(card.border_title).endswith("◀"), edges()
 
 
 async def test_on_a_phone_the_edge_keeps_our_signals_without_a_stray_dot() -> None:
