@@ -551,6 +551,27 @@ async def test_the_menu_s_footer_on_a_phone_says_more_keys_are_past_its_edge() -
         assert footer.render_line(0).text.startswith("‹")
 
 
+async def test_a_footer_past_its_edge_shows_whole_keys_only() -> None:
+    """On a phone the key at the edge was cut: "p Past ga›", "esc Le›" (read as other
+    words), and a tap on its half pressed it."""
+    app = make_app("Ann")
+    async with app.run_test(size=(43, 40)) as pilot:
+        footer = await until(pilot, lambda: app.screen.query(TableFooter)
+                             and app.screen.query_one(TableFooter), "the menu's footer")
+        await until(pilot, lambda: footer.render_line(0).text.rstrip().endswith("›"),
+                    "a › at the edge")
+        for _ in range(3):  # page by page, each edge
+            line = footer.render_line(0).text
+            body = line.removesuffix("›").rstrip()
+            assert any(body.endswith(e.description) for e in footer.entries), line
+            if line.startswith("‹"):
+                assert any(line[1:].lstrip().startswith(e.display) for e in footer.entries), line
+            # The blank where a cut key was presses nothing.
+            assert footer.entry_at(len(body) + 1) is None or len(body) + 1 >= len(line) - 1
+            await pilot.click(TableFooter, offset=(42, 0))
+            await pilot.pause()
+
+
 async def test_a_form_s_text_line_keeps_the_form_s_keys_in_the_footer() -> None:
     """Settings' name line has the keys from the start: the footer said "⏎ Send esc
     Back", a table's chat line's keys, where Enter saves and nothing is sent."""

@@ -318,12 +318,28 @@ class TableFooter(Widget, can_focus=False):
         width = self.size.width
         line = self._line.crop(self._scroll, self._scroll + width)
         before, after = self._off_edges()
+        left, right = self._whole()
+        # Only whole keys beside a ‹ or ›: one cut at the edge read as another ("esc Le›").
+        parts = [line.crop(left, right)]
         if after:
             # More keys off the edge: say so in the last cell (a tap there shows them).
-            line = Strip.join([line.crop(0, width - 1), Strip([Segment("›", self._more)], 1)])
+            parts += [Strip.blank(width - 1 - right, self.rich_style),
+                      Strip([Segment("›", self._more)], 1)]
         if before:
-            line = Strip.join([Strip([Segment("‹", self._more)], 1), line.crop(1, width)])
-        return line
+            parts[:0] = [Strip([Segment("‹", self._more)], 1),
+                         Strip.blank(left - 1, self.rich_style)]
+        return Strip.join(parts)
+
+    def _whole(self) -> tuple[int, int]:
+        """The columns between the ‹ and › (where either is drawn) that whole keys fill."""
+        width, scroll = self.size.width, self._scroll
+        before, after = self._off_edges()
+        left, right = (1 if before else 0), (width - 1 if after else width)
+        starts = [s - scroll for s, _ in self._spans if s - scroll >= left]
+        ends = [e - scroll for _, e in self._spans if e - scroll <= right]
+        whole_left = min(starts, default=left) if before else left
+        whole_right = max(ends, default=right) if after else right
+        return (whole_left, whole_right) if whole_left < whole_right else (left, right)
 
     def _off_edges(self) -> tuple[bool, bool]:
         """Whether keys are scrolled off the left edge, and off the right."""
@@ -342,9 +358,9 @@ class TableFooter(Widget, can_focus=False):
 
     def entry_at(self, x: int) -> int | None:
         """The key drawn at column ``x`` of the footer, if any (not under a ‹ or ›)."""
-        before, after = self._off_edges()
-        if (before and x == 0) or (after and x == self.size.width - 1):
-            return None
+        left, right = self._whole()
+        if not left <= x < right:
+            return None  # (the ‹ or ›, or a key cut at the edge: not drawn)
         x += self._scroll
         for index, (start, end) in enumerate(self._spans):
             if start <= x < end:
