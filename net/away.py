@@ -59,22 +59,29 @@ def delay(table: AwayTable) -> float | None:
     return DELAYS.get(str(table.options.get("away_bot", "off")))
 
 
-def went_away(table: AwayTable, seat: int, now: float) -> list[dict[str, Any]]:
-    """Note that the person in ``seat`` is gone from host-clock time ``now``; a round
-    whose clock runs stands still until they are back (or a bot plays their seat). The
-    notices that say so."""
-    if table.phase != "play":
-        return []
-    if delay(table) is not None:
+def went_away(table: AwayTable, seat: int, now: float) -> None:
+    """Note that the person in ``seat`` is gone from host-clock time ``now``."""
+    if table.phase == "play" and delay(table) is not None:
         table.away_since[seat] = now
+
+
+def hold(table: AwayTable, now: float) -> list[dict[str, Any]]:
+    """A round whose clock runs stands still while a person is away (gone as it ran, or
+    already gone as it was dealt), until they are back or a bot plays their seat: the
+    notices that say so (at every update the table pushes, before it is journaled)."""
     game = table.game
-    if table.paused or game is None or game.over or game.deadline is None:
+    if (table.paused or table.phase != "play" or game is None or game.over
+            or game.deadline is None or not (waiting := table.away())):
         return []
     # A Get It! round ran on without them: their cards could not be played, and a
     # dropped laptop lost the round for everyone. Their seat's time stands still too.
     table.frozen, table.paused = table.elapsed(now), True
-    log.info("table %s: seat %d is away; the round's clock stops", table.id, seat + 1)
-    return [{"type": "paused", "waiting": table.away(), "away": True}]
+    log.info("table %s: seats %s are away; the round's clock stops", table.id,
+             ", ".join(str(s + 1) for s in waiting))
+    notice: dict[str, Any] = {"type": "paused", "waiting": waiting, "away": True}
+    if (wait := delay(table)) is not None:
+        notice["bot_after"] = wait  # (when a bot plays for them, as the option says)
+    return [notice]
 
 
 def _waiting(table: AwayTable) -> dict[int, float]:

@@ -191,16 +191,14 @@ def leave(table: Table, member: Member, now: float) -> Outbox:
         if table.creator != creator and table.creator is not None:
             notices.append({"type": "creator", "seat": table.creator})
     else:
-        paused: list[dict[str, Any]] = []
         for notice in table.detach(member):
             if notice["type"] == "disconnected":
                 # On purpose, not a lost connection: the seat waits all the same.
                 notice = {"type": "stepped_away", "seat": seat}
                 assert seat is not None
                 table.seats[seat].left = True  # (``net.idle``: nobody said they come back)
-                paused = went_away(table, seat, now)
+                went_away(table, seat, now)
             notices.append(notice)
-        notices += paused
     out = Outbox()
     table.push(out, now, notices=notices)
     return out

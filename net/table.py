@@ -151,8 +151,8 @@ class Table:
 
     def push(self, out: Outbox, now: float, events: Iterable[dict[str, Any]] = (),
              notices: Iterable[dict[str, Any]] = ()) -> None:
-        """Add to ``out`` an update for everyone at the table (journaled first if the
-        table's state changed)."""
+        """Add to ``out`` an update for everyone at the table (journaled first if changed)."""
+        notices = [*notices, *away.hold(self, now)]  # (a person away as a clock runs)
         key = self.state_key()
         if self.journaling and key != self._journaled:
             self._record_state(out, key)
@@ -307,7 +307,7 @@ class Table:
         seat = member.seat
         notices = self.detach(member)
         if any(n["type"] == "disconnected" for n in notices) and seat is not None:
-            notices += away.went_away(self, seat, now)
+            away.went_away(self, seat, now)
         out = Outbox()
         self.push(out, now, notices=notices)  # journals a new creator too
         return out

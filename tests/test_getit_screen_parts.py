@@ -311,3 +311,14 @@ def test_a_line_kept_unsaid_at_the_game_s_end_is_not_promised_a_next_round() -> 
     assert "next round" in KEPT
     assert kept_note({"phase": "over"}) == UNSAID_AT_END
     assert "next round" not in UNSAID_AT_END
+
+
+def test_still_arranging_marks_a_person_away() -> None:
+    """"Still arranging: Bob": Bob was away, and only the log said so."""
+    from tui.games.getit.prep import still_arranging
+    from tui.notices import Namer
+
+    namer = Namer(["Ann", "Bob", "Bot 3"])
+    assert still_arranging([False, False, True], 0, namer, {1}) == (
+        "Still arranging: you, Bob (away)")
+    assert still_arranging([True, False, True], 0, namer) == "Still arranging: Bob"

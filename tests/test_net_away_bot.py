@@ -122,7 +122,8 @@ async def test_a_get_it_round_s_clock_stands_still_while_a_player_is_away() -> N
 
         bob.abort()
         told = await ann.wait_for(notice("paused"))
-        assert {"type": "paused", "waiting": [1], "away": True} in told["notices"]
+        assert {"type": "paused", "waiting": [1], "away": True, "bot_after": 120.0} in (
+            told["notices"])
         assert told["table"]["paused"] is True
         clock.advance(100.0)  # past the round's end, had its clock run on
         await ann.ping()
@@ -149,3 +150,27 @@ async def test_a_bot_standing_in_lets_a_paused_round_run_on() -> None:
         clock.advance(30.0)
         await ann.wait_for(notice("resumed"))
         assert table.seats[1].kind == "bot" and not table.paused
+
+
+async def test_a_get_it_round_dealt_while_a_player_is_away_starts_paused() -> None:
+    """Bob left as the piles were arranged: the round started with its clock running
+    and ran 29 s before the away bot came (a fresh-eyed pass)."""
+    clock = ManualClock(100.0)
+    async with running_host(clock=clock) as host, clients(host) as made:
+        ann, bob, joined, _ = await made.getit_dealt({"timer": 60, "away_bot": "30s"})
+        table = host.tables[joined.table]
+        for client in (bob, ann):
+            dealt = await client.wait_for(lambda m: m["type"] == "update" and m["legal"])
+            await client.act({"type": "arrange",
+                              "pile": [c["id"] for c in dealt["view"]["hand"]]})
+        await bob.leave()  # done arranging, then away
+        for _ in range(100):  # (the bot arranges in its own time)
+            if table.game.deadline is not None:
+                break
+            clock.advance(0.5)
+            await ann.ping()
+        told = await ann.wait_for(notice("paused"))
+        assert {"type": "paused", "waiting": [1], "away": True, "bot_after": 30.0} in (
+            told["notices"])
+        left = table.game.deadline - table.elapsed(clock.now())
+        assert left == 60.0 and table.paused

@@ -25,6 +25,8 @@ async def test_a_solo_game_on_a_box_is_the_box_s_and_its_seat_waits_for_the_play
             assert app.hosting.host is None
             tables = [t for t in host.tables.values() if t.phase == "play"]
             assert len(tables) == 1 and tables[0].seats[0].name == "Ann"
+            # Named for its player (the box's list showed every one as "solo").
+            assert tables[0].name == "Ann's solo"
             assert all(s.kind == "bot" for s in tables[0].seats[1:])
             token = tables[0].seats[0].token
             session = app.listener.session

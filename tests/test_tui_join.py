@@ -518,6 +518,29 @@ async def test_a_box_s_menu_says_where_a_seat_is_kept() -> None:
             assert not notes.messages() and "Back to your seat" not in screen_text(other)
 
 
+async def test_a_box_s_menu_stops_offering_a_seat_whose_table_closed() -> None:
+    """"Back to your seat (j)" stayed after the table closed, and led to "No table is
+    open on this box yet" (a fresh-eyed pass of the box)."""
+    from tui.screens.menu import JOIN_ON_BOX
+    from tui.settings import remember_seat
+
+    async with running_host() as host:
+        ann = await Client.connect("127.0.0.1", host.port, name="Ann")
+        joined = await ann.create_table("Ann's porch", "getout", 3)
+        assert joined.token is not None
+        remember_seat(f"127.0.0.1:{host.port}", joined.table, 0, joined.token)
+        await ann.close()
+        app = make_app(box=("127.0.0.1", host.port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "Back to your seat (j)" in screen_text(app), "offer")
+            host._remove_if_idle(host.tables[joined.table])  # nobody came back
+            await pilot.press("r")  # the rules, and back: the menu looks again
+            await until(pilot, lambda: "Back to your seat" not in screen_text(app),
+                        "the rules")
+            await pilot.press("escape")
+            await until(pilot, lambda: JOIN_ON_BOX in screen_text(app), "the plain entry")
+
+
 async def test_a_kept_seat_played_on_another_login_says_joining_moves_it() -> None:
     """A second login under the same name saw "your seat is kept", took the seat, and
     the first one lost it without a word of warning (a fresh-eyed pass of the box)."""

@@ -167,3 +167,17 @@ def test_our_own_coming_back_is_said_to_us_as_ours() -> None:
     assert describe_notice(back, NAMES, me=1) == "you are back"
     assert describe_notice(back, NAMES, me=0) == "Bob is back"
     assert describe_notice(back, NAMES) == "Bob is back"
+
+
+def test_a_round_paused_for_a_player_away_says_when_a_bot_comes() -> None:
+    """A table paused for Bob said nothing of the away bot: at 2 minutes nobody could
+    tell whether anything would ever happen; and a bot standing in read "everyone is
+    back"."""
+    paused = {"type": "paused", "waiting": [1], "away": True}
+    assert describe_notice({**paused, "bot_after": 120.0}, NAMES) == (
+        "the round's clock stands still until everyone is back: waiting for Bob; a bot "
+        "plays for Bob once away 2 minutes")
+    assert describe_notice({**paused, "bot_after": 30.0}, NAMES).endswith("once away 30 s")
+    assert describe_notice(paused, NAMES) == (
+        "the round's clock stands still until everyone is back: waiting for Bob")
+    assert "everyone is back" not in describe_notice({"type": "resumed"}, NAMES)

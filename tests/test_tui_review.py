@@ -518,7 +518,8 @@ def test_a_getout_player_out_of_the_match_reads_so_not_as_a_round_won() -> None:
     from tui.review_position import Position, draw
 
     view = {"round": 3, "call": None, "draw_count": 20, "turn": 0, "scores": [40, 105, 12],
-            "hand": [], "hand_counts": [4, 0, 0], "history": [], "out": [1], "limit": 100}
+            "hand": [], "hand_counts": [4, 0, 0], "history": [], "out": [False, True, False],
+            "limit": 100}
     for seat in (0, None):
         console = Console(width=80, color_system=None)
         with console.capture() as out:
@@ -529,6 +530,7 @@ def test_a_getout_player_out_of_the_match_reads_so_not_as_a_round_won() -> None:
         bob = text.split("Bob", 1)[1].split("Cy", 1)[0]
         assert "out of the match (over 100)" in bob and "no cards left" not in bob, text
         assert "out of the match" not in text.split("Cy", 1)[1], text
+        assert "out of the match" not in text.split("Bob", 1)[0], text  # (Ann is in)
 
 
 def test_a_move_wraps_under_its_words_never_inside_a_cards_name() -> None:

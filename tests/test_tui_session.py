@@ -481,6 +481,11 @@ async def test_leaving_a_game_nobody_else_is_at_says_the_table_may_close() -> No
 
         assert (await asked()).endswith("Your seat stays yours: join the table again to "
                                         "take it back.")
+        # A round whose clock runs (Get It!'s) stands still while a player is away: said.
+        update = table.update
+        table.update = {**update, "view": {**update["view"], "deadline": 90.0}}
+        assert "The round's clock stops for everyone until you are back" in await asked()
+        table.update = update
         await ann.close()
         await until(pilot, lambda: not table.table["seats"][0]["connected"], "Ann gone")
         assert "Nobody else is at this table" in await asked()

@@ -220,13 +220,14 @@ class Hosting:
         return True
 
 
-async def deal_at(session: Session, game_id: str, seats: int, options: dict[str, Any]) -> None:
-    """Open a solo table on the host ``session`` is connected to (the app's own, or an
-    SSH box's), us in seat 0 and bots in the others, and deal; returns once the first
-    view of the dealt game is in."""
+async def deal_at(session: Session, game_id: str, seats: int, options: dict[str, Any],
+                  name: str = "solo") -> None:
+    """Open a solo table (``name``) on the host ``session`` is connected to (the app's
+    own, or an SSH box's), us in seat 0 and bots in the others, and deal; returns once
+    the first view of the dealt game is in."""
     from tui.games import table_options
 
-    await session.create("solo", game_id, seats, table_options(game_id, seats, dict(options)))
+    await session.create(name, game_id, seats, table_options(game_id, seats, dict(options)))
     for seat in range(1, seats):
         await session.request("add_bot", seat)
     await session.request("start")

@@ -151,7 +151,12 @@ def _notice_words(notice: dict[str, Any], names: Sequence[str],
         whom = f" for {', '.join(who)}" if who else ""
         if get("away"):
             waiting = f": waiting for {', '.join(who)}" if who else ""
-            return f"the round's clock stands still until everyone is back{waiting}"
+            after = get("bot_after")
+            # (When, if ever, a bot plays for them: the table said nothing for 2 minutes.)
+            bot = (f"; a bot plays for {'them' if len(who) != 1 else who[0]} once away "
+                   f"{_seconds(after)}" if isinstance(after, int | float)
+                   and not isinstance(after, bool) and after > 0 else "")
+            return f"the round's clock stands still until everyone is back{waiting}{bot}"
         return f"the host restarted: the game waits{whom} to come back"
 
     texts: dict[str, Callable[[], str]] = {
@@ -185,7 +190,8 @@ def _notice_words(notice: dict[str, Any], names: Sequence[str],
                             f"{n.name(get('seat'))} asks for a rematch: the same game, "
                             "a new deal, as soon as everyone is ready (^r)"),
         "paused": paused,
-        "resumed": lambda: "everyone is back: the game goes on",
+        # (A bot standing in lets it go on too: "everyone is back" said Bob was.)
+        "resumed": lambda: "every seat is played again: the game goes on",
     }
     make = texts.get(str(get("type")))
     return make() if make is not None else None
@@ -233,3 +239,11 @@ def describe_chat(msg: dict[str, Any]) -> str:
     elif not who.endswith(" (spectator)"):  # the host names spectators so already
         who = f"{who} (spectator)"
     return f"{who}: {text(msg.get('text'), '')}"
+
+
+def _seconds(seconds: float) -> str:
+    """``30 s``, ``2 minutes``."""
+    if seconds >= 60 and seconds % 60 == 0:
+        minutes = int(seconds // 60)
+        return f"{minutes} minute{'' if minutes == 1 else 's'}"
+    return f"{seconds:g} s"

@@ -108,7 +108,8 @@ def getout_position(p: Position) -> Group:
         out.append(marker)
         _seat_title(out, i, p)
         out.append(f"  {view['scores'][i]} points\n")
-        if i in (view.get("out") or ()):
+        out_of_match = view.get("out") or []  # (a flag a seat)
+        if i < len(out_of_match) and out_of_match[i] is True:
             # (Their empty hand read as a round won.)
             out.append(f"     out of the match (over {view.get('limit')})\n")
             continue

@@ -218,6 +218,13 @@ class SessionScreen(Screen[None]):
         if not others:  # a host closes a game everyone left soon (net.idle)
             return ("Leave this game? Nobody else is at this table: your seat stays yours, "
                     "but the host may close the table soon if nobody comes back.")
+        view = getattr(self, "view", None)
+        if isinstance(view, dict) and view.get("deadline") is not None:
+            # (A round's clock stands still while a player is away: unsaid, a Leave
+            # stopped everyone's round as if by accident.)
+            return ("Leave this game? The round's clock stops for everyone until you are "
+                    "back (or a bot plays your seat); your seat stays yours: join the "
+                    "table again to take it back.")
         return "Leave this game? Your seat stays yours: join the table again to take it back."
 
     def action_rules(self) -> None:

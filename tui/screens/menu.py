@@ -36,6 +36,10 @@ TITLE_ART = r"""
 TITLE_WIDTH = max(len(line) for line in TITLE_ART.splitlines()) + 2
 
 
+#: The box menu's join entry while no seat of ours is kept there.
+JOIN_ON_BOX = "Join a table on this box (j)"
+
+
 class MenuScreen(Screen[None]):
     """Where the app starts. Every entry has a key; arrows and the mouse work too.
 
@@ -83,7 +87,7 @@ class MenuScreen(Screen[None]):
                     "Play solo against bots (s)", id="solo", variant="primary", compact=True
                 )
                 if self.app.box is not None:  # an SSH box (ssh-serve)
-                    yield Button("Join a table on this box (j)", id="join", compact=True)
+                    yield Button(JOIN_ON_BOX, id="join", compact=True)
                     yield Button("Open a table (h)", id="host", compact=True)
                 else:
                     yield Button("Host a LAN game (h)", id="host", compact=True)
@@ -283,16 +287,21 @@ class BoxMenuScreen(MenuScreen):
 
     BINDINGS = [Binding("h", "host", "Open a table")]
 
-    def on_mount(self) -> None:
-        """Look once for a seat kept on this box (see :meth:`look_for_seats`)."""
-        super().on_mount()
+    def offer_resume(self) -> None:
+        """Opened, or back in the menu: look again for a seat kept on this box (see
+        :meth:`look_for_seats`)."""
+        super().offer_resume()
         self.look_for_seats()
 
-    @work(group="kept", exit_on_error=False)
+    #: The tables whose kept seat the menu has told of (once each).
+    _told: frozenset[str] = frozenset()
+
+    @work(group="kept", exclusive=True, exit_on_error=False)
     async def look_for_seats(self) -> None:
         """A player back after a dropped login (or the box's restart) came to the plain
         menu and learned of their seat only in Join: the menu says where it is kept, and
-        Join's button says it takes them back."""
+        Join's button says it takes them back; until the table is gone (its offer stayed,
+        and led to "No table is open on this box")."""
         from net.client import NotAHost
         from tui.session import ConnectionLost, ServerError, Session
         from tui.settings import kept_at
@@ -309,14 +318,22 @@ class BoxMenuScreen(MenuScreen):
             await session.close()
         kept = [str(t.get("name")) for t in listed
                 if kept_at(session.where, str(t.get("id")), str(t.get("uid") or ""))]
-        if kept and self.is_attached:
-            join = self.query_one("#join", Button)
-            show_label(join, "Back to your seat (j)")
+        if not self.is_attached or (not kept and not self.seat_kept):
+            return
+        join = self.query_one("#join", Button)
+        if not kept:
+            self.seat_kept = False
+            show_label(join, JOIN_ON_BOX)
+            return
+        if not self.seat_kept:
             self.seat_kept = True
+            show_label(join, "Back to your seat (j)")
             if self.focused is self.query_one("#solo", Button):
                 join.focus()  # (Enter on the first entry started a solo game instead)
-            self.notify(f"Your seat at {kept[0]} is kept: Join (j) takes you back to it.",
-                        timeout=8, markup=False)
+        if kept[0] not in self._told:
+            self._told = self._told | {kept[0]}
+            self.notify(f"Your seat at {kept[0]} is kept: Back to your seat (j) takes you "
+                        "there.", timeout=8, markup=False)
 
 
 def menu_screen(box: object) -> MenuScreen:

@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Label, Select, Static, Switch
 
 import engine
+from net.wire.schemas import TABLE_NAME_LEN
 from tui.games import TABLES, preset_options, table_options
 from tui.games.screens import table_screen
 from tui.session import ConnectionLost, ServerError, Session
@@ -110,7 +111,7 @@ class SetupScreen(Screen[None]):
                 )
                 yield Label("Table name")
                 name = self.app.settings.name
-                yield LimitedInput(f"{name}'s table", limit=32, what="Table name",
+                yield LimitedInput(f"{name}'s table", limit=TABLE_NAME_LEN, what="Table name",
                                    id="table-name", compact=True)
             if self.mode == "host":
                 yield Label("TCP port")
@@ -308,7 +309,9 @@ class SetupScreen(Screen[None]):
         session = Session(self.app.settings.name, address=self.app.box)
         try:
             await session.connect()
-            await deal_at(session, game_id, seats, options)
+            # Named for its player: the box's list showed every one as "solo".
+            await deal_at(session, game_id, seats, options,
+                          f"{self.app.settings.name}'s solo"[:TABLE_NAME_LEN])
         except (OSError, ConnectionLost, TimeoutError):
             await session.close()
             self.fail(BOX_SILENT)

@@ -81,7 +81,7 @@ class TableScreen(SparingFooter, TableSummaryScreen):
     BINDINGS = [
         # Priority: handled as it arrives, so the keys typed straight after it reach the line.
         Binding("slash", "chat", "Chat", priority=True),
-        Binding("b", "bot_for_away", "Bot for away",
+        Binding("b", "bot_for_away", "Away bot",  # (short: at 80 columns it hid ? Rules)
                 tooltip="Let a bot play for an away player until they are back"),
         Binding("f", "finish", "Bots: full speed"),
         Binding("v", "summary_again", "Summary"),

@@ -7,6 +7,7 @@ and moves it (←/→, or a click on another place); the numbers stay ascending 
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from textual import on
@@ -98,10 +99,12 @@ def prep_help(arranging: bool, has_specials: bool, scrolls: bool, next_name: str
             f"Then your pile goes to {next_name}.")
 
 
-def still_arranging(arranged: list[Any], me: int | None, namer: Namer) -> str:
-    """Who is still arranging ("you", as the rest of the table says it)."""
-    waiting = [namer.name(s) if s != me else "you" for s, done in enumerate(arranged)
-               if not done]
+def still_arranging(arranged: list[Any], me: int | None, namer: Namer,
+                    away: Collection[int] = ()) -> str:
+    """Who is still arranging ("you", as the rest of the table says it; a person
+    away marked so: the log alone said it, and the table seemed to wait on a slow one)."""
+    waiting = [(namer.name(s) + (" (away)" if s in away else "")) if s != me else "you"
+               for s, done in enumerate(arranged) if not done]
     return "Still arranging: " + ", ".join(waiting) if waiting else "Everyone is ready."
 
 
@@ -125,8 +128,10 @@ class PrepPanel(Vertical):
         yield Static("", id="prep-waiting", markup=False)
         yield WhyLine(id="prep-why")
 
-    def show(self, view: dict[str, Any], me: int | None, namer: Namer) -> None:
-        """Show preparation as ``view`` has it, for seat ``me`` (``None``: watching)."""
+    def show(self, view: dict[str, Any], me: int | None, namer: Namer,
+             away: Collection[int] = ()) -> None:
+        """Show preparation as ``view`` has it, for seat ``me`` (``None``: watching;
+        ``away``: the seats whose person is away)."""
         self._shown = (view, me, namer)
         arranged = list(view.get("arranged") or [])
         help_line = self.query_one("#prep-help", Static)
@@ -158,7 +163,7 @@ class PrepPanel(Vertical):
         clock = (f" · the {timer} s timer starts when all are done"
                  if isinstance(timer, int) and timer > 0 else " · an untimed round")
         self.query_one("#prep-waiting", Static).update(
-            still_arranging(arranged, me, namer) + clock)
+            still_arranging(arranged, me, namer, away) + clock)
 
     def _show_pile(self) -> None:
         row = self.query_one(PrepRow)

@@ -99,7 +99,7 @@ class GetItScreen(TableScreen):
         self.query_one("#getit-prep").display = preparing
         self.query_one("#getit-round").display = not preparing
         if preparing:
-            self.prep_panel.show(view, self.my_seat, namer)
+            self.prep_panel.show(view, self.my_seat, namer, self.people_away())
         else:
             self._show_round(view, namer)
 
