@@ -193,6 +193,8 @@ def test_the_top_line_says_it_in_fewer_words_on_a_narrow_terminal() -> None:
     assert status_line(view, None, short=True, room=27) == "Level 5 · 17 left · try 1/2"
     assert status_line(level_x, 12, short=True, room=30) == "Level X · 17 left · record 12"
     assert status_line(level_x, 12, short=True, room=12) == "Level X · 17 left"
+    # In preparation, the deck in all ("10 cards dealt" read as ten each).
+    assert status_line({**view, "phase": "prepare"}, None).endswith("22 cards dealt in all")
 
 
 def test_a_signal_pressed_as_its_target_card_changed_is_about_the_card_seen(

@@ -519,6 +519,11 @@ async def test_on_a_phone_keys_off_the_edge_come_by_a_sideways_swipe_or_a_tap_on
         line = footer.render_line(0).text
         assert "Leave" in line and line.startswith("‹"), line
         assert app.keys_screen.done == []  # no key pressed on the way
+        # A second tap where the › was presses nothing (a key had moved under it: the
+        # chat opened on a phone, and the summary closed).
+        await pilot.click(TableFooter, offset=(31, 0))
+        await pilot.pause()
+        assert app.keys_screen.done == [] and footer.entry_at(31) is None
         await pilot.click(TableFooter, offset=(0, 0))
         await pilot.pause()
         assert footer.entry_region(0)[0] == 0 and not footer.render_line(0).text.startswith("‹")

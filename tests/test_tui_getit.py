@@ -1677,7 +1677,7 @@ def test_the_specials_of_the_levels_before_are_named_for_a_first_round() -> None
 
 
 async def test_help_in_a_round_opens_at_its_keys_beside_the_table_with_the_timer() -> None:
-    from textual.containers import Vertical
+    from textual.containers import Vertical, VerticalScroll
 
     from tui.games.getit.round_help import RoundHelp
     from tui.screens.rules import RulesScreen
@@ -1705,6 +1705,12 @@ async def test_help_in_a_round_opens_at_its_keys_beside_the_table_with_the_timer
         panel = help_screen.query_one(Vertical).region
         assert panel == screen.query_one("#log").region
         assert "TO YOU" in text and "you (1):" in text, text
+        # Longer than its room: the footer says how to read on (only PgDn did, unsaid).
+        scroll = help_screen.query_one(VerticalScroll)
+        await until(pilot, lambda: "↑↓ Scroll" in screen_text(app).splitlines()[-1],
+                    "the scroll key")
+        await pilot.press("down")
+        await until(pilot, lambda: scroll.scroll_y > 0, "read on")
         await pilot.press("r")
         await until(pilot, lambda: isinstance(app.screen, RulesScreen), "all the rules")
         await pilot.press("escape")

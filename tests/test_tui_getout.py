@@ -1147,3 +1147,19 @@ async def test_at_a_phone_s_width_a_round_s_end_fits_its_line() -> None:
                     and "got out" in str(status.render()), "the round's end")
         text = str(status.render())
         assert text == "Bot 2 got out: n deals the next round", text
+
+
+async def test_at_a_phone_s_width_a_game_s_end_fits_its_line() -> None:
+    """"🏆 Bot 3 wins! v: summary (rematch," cut at 43 columns (Got Five!'s, and GET
+    OUT!'s alike)."""
+    app = make_app(solo={"game_id": "getout", "seats": 2,
+                         "options": {"first": 0, "match": False}})
+    async with app.run_test(size=(43, 40)) as pilot:
+        screen, _table = await bot_2_wins_round_1(pilot, app)
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        await pilot.press("c")
+        status = screen.query_one("#status", Static)
+        await until(pilot, lambda: app.screen is screen
+                    and "🏆" in str(status.render()), "the game's end")
+        text = str(status.render())
+        assert text == "🏆 Bot 2 wins the round! v: summary · Esc: leave", text

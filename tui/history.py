@@ -148,7 +148,10 @@ def _more(game: str, games: list[GameInfo], player: Reader | None) -> str:
         scores = result.get("scores") or []
         if seat is not None and rounds and seat < len(scores):
             points.append(scores[seat] / rounds)
-    return f"{sum(points) / len(points):.1f} points a round" if points else ""
+    if not points:
+        return ""
+    # (Fewer is better: "0.0 points a round" did not say which way.)
+    return f"{sum(points) / len(points):.1f} points a round (fewer is better)"
 
 
 def trend(infos: Iterable[GameInfo], game: str,

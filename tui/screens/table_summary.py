@@ -230,11 +230,13 @@ class TableSummaryScreen(TableCreatorScreen):
     def reconnected(self) -> None:
         self.call_after_refresh(self.redraw_status)
 
-    def ending_keys(self) -> str:
+    def ending_keys(self, *, short: bool = False) -> str:
         """The keys a finished game's status line names: the creator's summary (with
-        its rematch and lobby) while the host is there to act on them."""
+        its rematch and lobby) while the host is there to act on them; ``short``, for a
+        narrow line (a phone's cut it mid-phrase: "v: summary (rematch,")."""
         if self.is_creator and not self.cut_off:
-            return "v: summary (rematch, lobby) · Esc: leave"
+            return "v: summary · Esc: leave" if short else (
+                "v: summary (rematch, lobby) · Esc: leave")
         return "Esc: leave"
 
     def redraw_status(self) -> None:

@@ -309,7 +309,11 @@ class TableFooter(Widget, can_focus=False):
                              italic=part == "table-footer--description")
 
     def _clamp_scroll(self) -> None:
-        self._scroll = max(0, min(self._scroll, self._line.cell_length - self.size.width))
+        # Scrolled to its end, a line longer than the footer leaves the last cell blank:
+        # a key there sat where the › had been, and a second tap on the › pressed it.
+        width, length = self.size.width, self._line.cell_length
+        most = length - width + 1 if length > width else 0
+        self._scroll = max(0, min(self._scroll, most))
 
     def render_line(self, y: int) -> Strip:
         """The keys in sight (the line API); Textual pads the rest with the bar's style."""

@@ -52,7 +52,21 @@ class RoundHelp(ModalScreen[bool]):
         Binding("escape", "dismiss(False)", "Back to the round"),
         Binding("question_mark", "dismiss(False)", "Back", show=False),
         Binding("r", "dismiss(True)", "All the rules"),
+        # Said where the text is longer than its room (a phone's: nothing said PgDn
+        # read on, where the Rules screen says ↑↓).
+        # (Over the text's own keys, as the Rules screen's, so that the footer says them.)
+        Binding("down", "scroll_help(1)", "Scroll", key_display="↑↓", priority=True),
+        Binding("up", "scroll_help(-1)", "Scroll", show=False, priority=True),
     ]
+
+    def action_scroll_help(self, lines: int) -> None:
+        self.query_one(VerticalScroll).scroll_relative(y=lines, animate=False, immediate=True)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The scroll keys only where there is more to read."""
+        if action == "scroll_help":
+            return self.query_one(VerticalScroll).max_scroll_y > 0
+        return True
 
     def __init__(self, left: Callable[[], float | None], over: Region | None = None) -> None:
         super().__init__()
@@ -77,6 +91,7 @@ class RoundHelp(ModalScreen[bool]):
             panel.width, panel.height = self.over.width, self.over.height
             panel.max_width = self.over.width
         self.tick()
+        self.call_after_refresh(self.refresh_bindings)  # (laid out: is there more below?)
 
     def tick(self) -> None:
         """Say the time left, as the table's timer does, and again as its second changes

@@ -383,7 +383,7 @@ def status_line(view: dict[str, Any], best: Any, *, short: bool = False,
     left = sum(int(p.get("count", 0)) for p in piles if isinstance(p, dict))
     total = int(view.get("cards") or 0)
     if view.get("phase") == "prepare":
-        cards = f"{total} cards dealt"
+        cards = f"{total} cards dealt in all"  # ("10 cards dealt" read as 10 each)
     else:
         cards = f"{left}/{total} left" if short else f"{left} of {total} cards left"
     attempt, attempts = view.get("attempt"), view.get("attempts")

@@ -263,8 +263,9 @@ class GetOutScreen(TableScreen):
         elif phase == "over":
             winner = view["winners"][0]
             who = "You win" if winner == me else f"{names[winner]} wins"
-            then = self.ending_keys()
-            text = f"🏆 {who} the {'match' if view['match'] else 'round'}! {then}"
+            won = f"🏆 {who} the {'match' if view['match'] else 'round'}!"
+            text = f"{won} {self.ending_keys()}"
+            short = f"{won} {self.ending_keys(short=True)}"
         elif phase == "round_over":
             last = view["last_round"]
             who = "You" if last["winner"] == me else names[last["winner"]]
@@ -295,7 +296,7 @@ class GetOutScreen(TableScreen):
         width = status.content_region.width
         if width and cell_len(text) > width:
             # (At 45 columns "or draw (d)" was cut.)
-            text = SHORT_STATUS.get(text, short if phase == "round_over" else text)
+            text = SHORT_STATUS.get(text, short if phase in ("round_over", "over") else text)
         set_text(status, text)  # a status line of height 1: no relayout
         status.set_class(view["turn"] == me and phase == "play", "my-turn")
 

@@ -247,8 +247,9 @@ class GotFiveScreen(BoardTable):
         elif phase == "over":
             winners = view.get("winners") or []
             who = ", ".join(namer.who(s) for s in winners) or "Nobody"
-            then = self.ending_keys()
-            text = f"🏆 {who} {'win' if who == 'You' else 'wins'}! {then}"
+            won = f"🏆 {who} {'win' if who == 'You' else 'wins'}!"
+            text = self._fitting(f"{won} {self.ending_keys()}",
+                                 f"{won} {self.ending_keys(short=True)}")
         elif me is not None and me < len(out) and out[me]:
             text = self._fitting(
                 "You are out: your rack is face up. Watching the others "
