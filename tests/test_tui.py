@@ -1230,6 +1230,15 @@ async def test_the_setup_form_starts_from_the_table_opened_last_time(config_dir:
         assert form.query_one("#seats", Select).value == 5
         assert form.query_one("#opt-level", Select).value == "3"
         assert form.query_one("#opt-timer", Input).value == "0"
+        # Each game's table as it was last opened: back to Get It! after another game,
+        # its options were the defaults again (GET OUT!'s match off came back on).
+        await choose_game(pilot, "gotfive")
+        await choose_game(pilot, "getit")
+        await until_steady(pilot, lambda: form.query_one(OptionsForms).current.game_id
+                           == "getit" and form.query_one("#seats", Select).value == 5,
+                           "Get It! as it was")
+        assert form.query_one("#opt-level", Select).value == "3"
+        assert form.query_one("#opt-timer", Input).value == "0"
     (config_dir / "settings.json").write_text(json.dumps(
         {"name": "Ann", "last_table": {"game": "getit", "seats": 9, "options": {}}}))
     third = make_app()

@@ -72,6 +72,10 @@ class Settings:
     #: The table last opened from the setup form (``game``, ``seats``, ``options``):
     #: the form starts from it next time. Checked by the form before it is used.
     last_table: dict[str, Any] | None = None
+    #: Each game's table as last opened (game → ``seats``, ``options``): a switch of
+    #: game in the form starts from it (GET OUT!'s match off came back on after a game
+    #: of Get It!). Checked by the form before it is used, as ``last_table`` is.
+    tables: dict[str, Any] = field(default_factory=dict)
     #: The host:port last reached by hand on the Join screen: the field starts with it.
     last_address: str | None = None
     #: Got Five!: cross off every number this player can see (RULES.md: "a player
@@ -94,15 +98,18 @@ class Settings:
         except (AttributeError, TypeError, ValueError) as exc:
             return cls(), f"settings in {path} are damaged ({exc}); using defaults"
         last = data.get("last_table")
-        if not (isinstance(last, dict) and isinstance(last.get("game"), str)
-                and type(last.get("seats")) is int and isinstance(last.get("options"), dict)):
+        if not _table_shape(last):
             last = None  # (only a convenience: anything else is forgotten)
+        tables = data.get("tables")
+        tables = {g: t for g, t in tables.items() if isinstance(g, str) and _table_shape(
+            {"game": g, **t} if isinstance(t, dict) else None)} if isinstance(
+            tables, dict) else {}
         address = data.get("last_address")
         if not (isinstance(address, str) and 0 < len(address) <= MAX_ADDRESS
                 and address.isprintable()):
             address = None  # (only a convenience, as above)
         auto_cross = data.get("auto_cross", True)
-        return cls(name=name, mdns_interfaces=interfaces, last_table=last,
+        return cls(name=name, mdns_interfaces=interfaces, last_table=last, tables=tables,
                    last_address=address,
                    auto_cross=auto_cross if isinstance(auto_cross, bool) else True), None
 
@@ -114,6 +121,12 @@ class Settings:
         tmp.write_text(json.dumps(asdict(self), indent=2) + "\n", encoding="utf-8")
         tmp.replace(path)
         return path
+
+
+def _table_shape(table: Any) -> bool:
+    """Whether a kept table has the shape the form reads (its values are checked there)."""
+    return (isinstance(table, dict) and isinstance(table.get("game"), str)
+            and type(table.get("seats")) is int and isinstance(table.get("options"), dict))
 
 
 # --------------------------------------------------------------------------- seats held

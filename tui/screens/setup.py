@@ -60,18 +60,9 @@ class SetupScreen(Screen[None]):
         self._start_from(self.app.settings.last_table)
 
     def _start_from(self, last: dict[str, Any] | None) -> None:
-        if not last or last.get("game") not in TABLES:
-            return
-        game_id, seats, options = last["game"], last.get("seats"), last.get("options")
-        spec = engine.GAMES[game_id]
-        if type(seats) is not int or not spec.min_seats <= seats <= spec.max_seats \
-                or not isinstance(options, dict):
-            return
-        try:
-            spec.check_options(options, seats)
-        except (ValueError, TypeError):
-            return
-        self.game_id, self.start_seats, self.start_options = game_id, seats, dict(options)
+        kept = kept_table(last)
+        if kept is not None:
+            self.game_id, self.start_seats, self.start_options = kept
 
     def _seats_at_start(self) -> int:
         spec = engine.GAMES[self.game_id]
@@ -154,10 +145,14 @@ class SetupScreen(Screen[None]):
             return
         self.game_id = event.value
         spec = engine.GAMES[self.game_id]
+        # As this game's table was last opened, if it was (its options came back as
+        # their defaults after a game of another).
+        kept = kept_table({"game": self.game_id,
+                           **(self.app.settings.tables.get(self.game_id) or {})})
         seats = self.query_one("#seats", Select)
         seats.set_options(self._seat_choices())
-        seats.value = min(4, spec.max_seats)
-        self._show_options()
+        seats.value = kept[1] if kept is not None else min(4, spec.max_seats)
+        self._show_options(kept[2] if kept is not None else None)
 
     @on(Select.Changed, "#seats")
     def seats_changed(self) -> None:
@@ -199,13 +194,14 @@ class SetupScreen(Screen[None]):
         # Once the error's new height is laid out (before, its place is not known).
         self.call_after_refresh(error.scroll_visible, animate=False)
 
-    def _show_options(self) -> None:
+    def _show_options(self, start: dict[str, Any] | None = None) -> None:
         """The options form for the game and seat count chosen now, keeping what was
-        entered for the same game (a seat count changed)."""
+        entered for the same game (a seat count changed); another game's from ``start``
+        (as it was last opened) or its presets."""
         forms = self.query_one(OptionsForms)
         old = forms.current
         seats = self.query_one("#seats", Select).value
-        kept = old.values() if old.game_id == self.game_id else preset_options(
+        kept = old.values() if old.game_id == self.game_id else start or preset_options(
             self.game_id, hosted=self.mode != "solo")
         forms.show(self.game_id, int(seats) if isinstance(seats, int) else 2, kept)
 
@@ -251,8 +247,11 @@ class SetupScreen(Screen[None]):
     def _remember(self, seats: int, options: dict[str, object]) -> None:
         """Keep this table's game, seats and options for the form's next opening."""
         # (A convenience only: the game opens all the same.)
-        self.app.keep_settings("this table's settings", last_table={
-            "game": self.game_id, "seats": seats, "options": dict(options)})
+        self.app.keep_settings(
+            "this table's settings",
+            last_table={"game": self.game_id, "seats": seats, "options": dict(options)},
+            tables={**self.app.settings.tables,
+                    self.game_id: {"seats": seats, "options": dict(options)}})
 
     @work(exclusive=True, group="open", exit_on_error=False)
     async def open_solo(self, game_id: str, seats: int, options: dict[str, object]) -> None:
@@ -347,6 +346,23 @@ class SetupScreen(Screen[None]):
 
         app.attach(session)
         app.switch_screen(LobbyScreen(session))
+
+
+def kept_table(last: dict[str, Any] | None) -> tuple[str, int, dict[str, Any]] | None:
+    """A table kept in the settings (``game``, ``seats``, ``options``), if this app has
+    that game and the engine still takes those seats and options."""
+    if not last or last.get("game") not in TABLES:
+        return None
+    game_id, seats, options = last["game"], last.get("seats"), last.get("options")
+    spec = engine.GAMES[game_id]
+    if type(seats) is not int or not spec.min_seats <= seats <= spec.max_seats \
+            or not isinstance(options, dict):
+        return None
+    try:
+        spec.check_options(options, seats)
+    except (ValueError, TypeError):
+        return None
+    return game_id, seats, dict(options)
 
 
 #: Not the error's own words: they would name the host's inside address.
