@@ -309,6 +309,13 @@ def test_history_export_and_import_from_the_command_line(kept: list[int], tmp_pa
     assert run(["history", "--json"], capsys)[1] == before
     code, _, err = run(["replay", "12345"], capsys)
     assert code == 1 and "no game 12345 is kept" in err
+    # Past SQLite's integers: a traceback (OverflowError) before.
+    huge = "9" * 23
+    for argv in (["replay", huge], ["export", huge, str(tmp_path / "h.hhgame")]):
+        code, _, err = run(argv, capsys)
+        assert code == 1 and f"no game {huge} is kept" in err and err.count("\n") == 1, err
+    code, _, err = run(["export", "1", ""], capsys)
+    assert code == 1 and "give the game file a name" in err, err
     # Neither a file nor a number: said so ("cannot read nosuchid: No such file").
     code, _, err = run(["replay", "nosuchid"], capsys)
     assert code == 1 and "'nosuchid' is no file here, nor a kept game's number" in err
@@ -328,6 +335,8 @@ def test_commands_that_only_read_make_no_database(
     for argv in (["replay"], ["replay", "3"], ["export", "last", str(tmp_path / "x")]):
         code, _, err = run(argv, capsys)
         assert code == 1 and "no game is kept here yet" in err, (argv, err)
+        # (A game file is no way to export: said to replay only.)
+        assert ("game file" in err) == (argv[0] == "replay"), err
     assert not default_path().exists()
     code, out, _ = run(["history"], capsys)
     assert code == 0 and out.startswith("No games are kept here yet")
@@ -340,9 +349,11 @@ def test_a_simulated_game_is_kept_with_its_own_length(
         data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A Get It! game kept by `sim --record` read 00:00 in history: played on simulated
     time, it took none."""
-    code, _, err = run(["sim", "getit", "--games", "1", "--seats", "3", "--record",
-                        "--no-progress"], capsys)
+    code, out, err = run(["sim", "getit", "--games", "1", "--seats", "3", "--record",
+                          "--no-progress"], capsys)
     assert code == 0, err
+    # (One game: "1 games", "seeds 1..1", and a replay that "reviews the first".)
+    assert "getit: 1 game, 3 seats, seed 1" in out and "replay 1' reviews it" in out, out
     code, out, _ = run(["history", "--json"], capsys)
     (game,) = json.loads(out)
     assert game["ended"] - game["started"] >= 1.0, game
@@ -531,6 +542,13 @@ def test_a_getout_player_out_of_the_match_reads_so_not_as_a_round_won() -> None:
         assert "out of the match (over 100)" in bob and "no cards left" not in bob, text
         assert "out of the match" not in text.split("Cy", 1)[1], text
         assert "out of the match" not in text.split("Bob", 1)[0], text  # (Ann is in)
+    # The rounds after Bob went out read "out", not a 0 (the round winner's score).
+    view = {**view, "history": [[40, 105, 12], [0, 0, 30]]}
+    console = Console(width=80, color_system=None)
+    with console.capture() as out:
+        console.print(draw(Position("getout", view, 0, ["Ann", "Bob", "Cy"])))
+    text = out.get()
+    assert "r1: Ann 40  Bob 105  Cy 12" in text and "r2: Ann 0  Bob out  Cy 30" in text, text
 
 
 def test_a_move_wraps_under_its_words_never_inside_a_cards_name() -> None:
@@ -826,3 +844,20 @@ async def test_the_move_shown_is_marked_without_colour(data_dir: Path) -> None:
         style = moves.get_visual_style("option-list--option",
                                        "option-list--option-highlighted")
         assert style.bold and style.underline, style
+
+
+async def test_another_seat_keeps_the_move_shown_in_sight(data_dir: Path) -> None:
+    """Seen from another seat the list's lines took other heights, and the move shown
+    was scrolled off (the list showed moves 172-184 at move 166)."""
+    record = simulate("getout", 4, 1, {}, record=True)["record"]
+    app = make_app("Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = ReviewScreen(record, Replay(record))
+        await app.push_screen(screen)
+        await pilot.press("end", "left_square_bracket", "left_square_bracket", "right")
+        for seat in ("2", "4", "1", "3", "0"):
+            await pilot.press(seat)
+            head = f"{screen.moves_by(screen.at):>4}  "
+            await until(pilot, lambda h=head: any(
+                h in line.split("▊", 1)[1] for line in screen_text(app).splitlines()
+                if "▊" in line), f"move {head} in sight, seat {seat}")

@@ -166,8 +166,8 @@ def run_sim_command(args: argparse.Namespace) -> int:
     if args.record:
         kept = [r["kept"] for r in records]
         which = f"game {kept[0]}" if len(kept) == 1 else f"games {kept[0]} to {kept[-1]}"
-        print(f"kept as {which}: 'hiddenhand replay {kept[0]}' "
-              "reviews the first")
+        print(f"kept as {which}: 'hiddenhand replay {kept[0]}' reviews "
+              + ("it" if len(kept) == 1 else "the first"))
     return 0
 
 

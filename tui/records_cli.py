@@ -61,18 +61,20 @@ def _fail(command: str, message: str) -> int:
     return 1
 
 
-def kept_games() -> Any:
-    """The games database, to read: ``StoreError`` where there is none yet (opened, it
-    was made, empty, by a command that only reads, and ``history`` then said "No kept
-    game matches" where nothing was ever kept)."""
+def kept_games(nothing: str | None = None) -> Any:
+    """The games database, to read: ``StoreError`` (``nothing``, or :data:`NOTHING_KEPT`)
+    where there is none yet (opened, it was made, empty, by a command that only reads,
+    and ``history`` then said "No kept game matches" where nothing was ever kept)."""
     from net.records import GameStore, StoreError, default_path
 
     if not default_path().exists():
-        raise StoreError(NOTHING_KEPT)
+        raise StoreError(nothing or NOTHING_KEPT)
     return GameStore()
 
 
 NOTHING_KEPT = "no game is kept here yet: play one, or open a game file"
+#: The same, for ``export`` (a game file is not one to export).
+NOTHING_TO_EXPORT = "no game is kept here yet: play one first"
 
 
 def _chosen(store: Any, what: str) -> dict[str, Any]:
@@ -86,7 +88,13 @@ def _chosen(store: Any, what: str) -> dict[str, Any]:
         return dict(store.get(last))
     if not what.isdigit():
         raise StoreError(f"{what!r} is not a game id (a number from 'hiddenhand history')")
+    if int(what) > MAX_ID:  # (past SQLite's integers: it raised instead of answering)
+        raise StoreError(f"no game {what} is kept here")
     return dict(store.get(int(what)))
+
+
+#: The largest id a kept game may have (SQLite's integers).
+MAX_ID = 2**63 - 1
 
 
 def run_history(args: argparse.Namespace) -> int:
@@ -225,10 +233,12 @@ def run_replay(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     from net.gamefiles import StoreError, export_game
 
+    if not args.file.strip():
+        return _fail("export", "give the game file a name (such as game.hhgame)")
     if Path(args.file).exists():
         return _fail("export", f"{args.file} exists already: give another name")
     try:
-        with kept_games() as store:
+        with kept_games(NOTHING_TO_EXPORT) as store:
             record = _chosen(store, args.what)
         export_game(record, Path(args.file))
     except StoreError as exc:

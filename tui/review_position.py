@@ -130,9 +130,15 @@ def getout_position(p: Position) -> Group:
     history = view.get("history") or []
     if history:
         out.append("\nPoints by round\n", style="bold")
+        limit, totals = view.get("limit"), [0] * len(names)
         for r, points in enumerate(history, 1):
+            # A player out of the match before the round reads "out" (a 0 read as the
+            # round's winner's).
+            shown = ["out" if isinstance(limit, int) and totals[i] > limit else str(p)
+                     for i, p in enumerate(points)]
+            totals = [t + p for t, p in zip(totals, points, strict=False)]
             out.append(f"  r{r}: " + "  ".join(f"{names[i]} {p}" for i, p in
-                                                 enumerate(points)) + "\n")
+                                                 enumerate(shown)) + "\n")
     for part in parts:
         if isinstance(part, Text) and part.plain.endswith("\n"):
             part.right_crop(1)  # (each part of a group starts a line of its own)

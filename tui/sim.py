@@ -155,7 +155,9 @@ def title(
                else "never typing")
         )
     last = first + len(records) - 1
-    return f"{game_id}: {len(records)} games, {seats} seats, seeds {first}..{last}{against}"
+    games = f"{len(records)} game{'' if len(records) == 1 else 's'}"
+    seeds = f"seed {first}" if len(records) == 1 else f"seeds {first}..{last}"
+    return f"{game_id}: {games}, {seats} seats, {seeds}{against}"
 
 
 def _level(game_id: str, records: list[dict[str, Any]]) -> str:

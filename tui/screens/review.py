@@ -425,6 +425,9 @@ class ReviewScreen(Stepper):
             if step.others is not None:
                 moves.replace_option_prompt_at_index(i, self._line(step))
         self.show()
+        # The lines changed their heights (another seat's words): the move shown is
+        # brought back in sight (it was scrolled off, the list six moves on).
+        self.call_after_refresh(moves.scroll_to_highlight)
 
 
 def open_review(path: Path, game: int) -> ReviewScreen | str:
