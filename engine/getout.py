@@ -485,7 +485,20 @@ class GetOut(Game):
     def result(self) -> dict[str, Plain] | None:
         if self.winners is None:
             return None
-        return {"winners": list(self.winners), "scores": list(self.scores), "rounds": self.round}
+        return {"winners": list(self.winners), "scores": list(self.scores), "rounds": self.round,
+                "played": self._rounds_played()}
+
+    def _rounds_played(self) -> list[int]:
+        """The rounds each seat played: in a match, those before it passed the limit (a
+        player's points a round counted the rounds after they were out as nothing)."""
+        limit = self.options["limit"] if self.options["match"] else None
+        played, totals = [0] * self.seats, [0] * self.seats
+        for points in self.history:
+            for s in range(self.seats):
+                if limit is None or totals[s] <= limit:
+                    played[s] += 1
+                totals[s] += points[s]
+        return played
 
     def _dump(self) -> Plain:
         return {

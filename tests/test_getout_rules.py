@@ -317,6 +317,19 @@ def test_passing_the_limit_puts_a_player_out_but_reaching_it_does_not() -> None:
     assert game.legal_actions(2) == []
 
 
+def test_a_match_s_result_counts_the_rounds_each_player_played() -> None:
+    """A player's points a round counted the rounds after they were out as nothing
+    (Past games said 12.8 for a player's 16.6)."""
+    game = new(3, limit=10)
+    stack_getout(game, [["kevin 1"], ["geoff 12"], ["geoff 3"]], played=["kevin 8"], turn=0)
+    play(game, 0, "kevin 1")  # seat 1: 12 points, out
+    game.act(2, {"type": "next_round"})
+    stack_getout(game, [["kevin 2"], [], ["geoff 12"]], played=["kevin 8"], turn=0)
+    play(game, 0, "kevin 2")  # seat 2: 15 in all, out: the match is over
+    assert game.over and game.result is not None
+    assert game.result["rounds"] == 2 and game.result["played"] == [2, 1, 2]
+
+
 def test_winner_deals_the_next_round_and_the_left_neighbour_starts() -> None:
     game = new(4)
     stack_getout(game, [["geoff 1"], ["kevin 1"], ["geoff 2"], ["geoff 3"]],
@@ -350,7 +363,7 @@ def test_match_ends_when_one_player_is_left() -> None:
     events = play(game, 0, "kevin 1")
     assert events[-1] == {"type": "game_over", "winners": [0]}
     assert game.over
-    assert game.result == {"winners": [0], "scores": [0, 17, 15], "rounds": 1}
+    assert game.result == {"winners": [0], "scores": [0, 17, 15], "rounds": 1, "played": [1, 1, 1]}
     for seat in range(3):
         assert game.legal_actions(seat) == []
     with pytest.raises(engine.IllegalAction, match="over"):

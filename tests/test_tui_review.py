@@ -861,3 +861,21 @@ async def test_another_seat_keeps_the_move_shown_in_sight(data_dir: Path) -> Non
             await until(pilot, lambda h=head: any(
                 h in line.split("▊", 1)[1] for line in screen_text(app).splitlines()
                 if "▊" in line), f"move {head} in sight, seat {seat}")
+
+
+def test_a_player_s_points_a_round_count_only_the_rounds_they_played() -> None:
+    """Rounds after a player was out counted as 0-point rounds: 12.8 for 16.6."""
+    from net.records import GameInfo
+    from net.whose import Reader
+    from tui.history import figures
+
+    def match(scores: list[int], played: list[int] | None) -> GameInfo:
+        result = {"winners": [0], "scores": scores, "rounds": 8,
+                  **({"played": played} if played is not None else {})}
+        return GameInfo(1, "getout", 3, 0.0, 1.0, 90, ["Ann", "Bo", "Cy"],
+                        ["human", "human", "human"], [0], result, {})
+
+    bo = Reader("Bo")
+    assert figures([match([40, 102, 60], [8, 6, 8])], bo)[0].more.startswith("17.0 points")
+    # A result kept before it said so: the match's rounds, as before.
+    assert figures([match([40, 102, 60], None)], bo)[0].more.startswith("12.8 points")

@@ -145,8 +145,10 @@ def _more(game: str, games: list[GameInfo], player: Reader | None) -> str:
     for g in games:
         result: dict[str, Any] = g.result if isinstance(g.result, dict) else {}
         seat, rounds = _seat(g, player), result.get("rounds") or 0
-        scores = result.get("scores") or []
-        if seat is not None and rounds and seat < len(scores):
+        scores, played = result.get("scores") or [], result.get("played")
+        if seat is not None and isinstance(played, list) and seat < len(played):
+            rounds = played[seat]  # (the rounds it played: a match's after it was out not)
+        if seat is not None and isinstance(rounds, int) and rounds > 0 and seat < len(scores):
             points.append(scores[seat] / rounds)
     if not points:
         return ""
