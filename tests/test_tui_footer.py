@@ -577,6 +577,35 @@ async def test_a_footer_past_its_edge_shows_whole_keys_only() -> None:
             await pilot.pause()
 
 
+async def test_taps_on_the_footer_s_arrows_bring_every_key_in_sight() -> None:
+    """Paged by its width, the menu's footer skipped the key cut at its edge ("p Past
+    games" was out of reach by taps); and a second tap where the ‹ was pressed the
+    first key (the form to open a table came up)."""
+    app = make_app("Ann")
+    async with app.run_test(size=(43, 40)) as pilot:
+        footer = await until(pilot, lambda: app.screen.query(TableFooter)
+                             and app.screen.query_one(TableFooter), "the menu's footer")
+        await until(pilot, lambda: footer.render_line(0).text.rstrip().endswith("›"),
+                    "a › at the edge")
+        menu = app.screen
+        assert footer.render_line(0).text.startswith(" ")  # (a margin, never a key)
+        seen: set[str] = set()
+        for _ in range(10):
+            line = footer.render_line(0).text
+            seen |= {e.description for e in footer.entries if e.description in line}
+            if not line.rstrip().endswith("›"):
+                break
+            await pilot.click(TableFooter, offset=(42, 0))
+            await pilot.pause()
+        assert seen == {e.description for e in footer.entries}, seen
+        while footer.render_line(0).text.startswith("‹"):
+            await pilot.click(TableFooter, offset=(0, 0))
+            await pilot.pause()
+        await pilot.click(TableFooter, offset=(0, 0))  # where the ‹ was
+        await pilot.pause()
+        assert app.screen is menu
+
+
 async def test_a_form_s_text_line_keeps_the_form_s_keys_in_the_footer() -> None:
     """Settings' name line has the keys from the start: the footer said "⏎ Send esc
     Back", a table's chat line's keys, where Enter saves and nothing is sent."""

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.cells import cell_len
 from rich.console import Console
 from rich.style import Style
 from rich.text import Text
@@ -1162,4 +1163,16 @@ async def test_at_a_phone_s_width_a_game_s_end_fits_its_line() -> None:
         await until(pilot, lambda: app.screen is screen
                     and "🏆" in str(status.render()), "the game's end")
         text = str(status.render())
-        assert text == "🏆 Bot 2 wins the round! v: summary · Esc: leave", text
+        assert text == "🏆 Bot 2 wins! v: summary · Esc: leave", text
+        assert cell_len(text) <= status.content_region.width  # (whole, not cut)
+
+
+def test_every_turn_line_by_touch_has_words_for_a_tap_and_a_phone_s_width() -> None:
+    """"▶ Nothing matches: draw (d)" on a phone, which has no d (the draw pile is
+    tapped); each touch line has a form that fits a phone held upright (41 cells)."""
+    from tui.games.getout.text import SHORT_STATUS, TOUCH_STATUS
+
+    assert "tap the draw pile" in TOUCH_STATUS["▶ Your turn: nothing matches — draw a card (d)."]
+    for line in TOUCH_STATUS.values():
+        assert "(Enter)" not in line and "(d)" not in line.replace("or draw (d)", ""), line
+        assert cell_len(SHORT_STATUS[line]) <= 41, SHORT_STATUS[line]

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from textual.app import App
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Button, DataTable, Input, Static
 
 import tui.games
 from net.client import Client, ConnectionLost, NotAHost
@@ -503,6 +503,11 @@ async def test_a_box_s_menu_says_where_a_seat_is_kept() -> None:
             assert "Back to your seat (j)" in screen_text(app)
             # Enter goes back too (it was on "Play solo", and started a solo game).
             assert app.focused is not None and app.focused.id == "join"
+            # The one entry lit as the way on, and the footer's j says it.
+            assert app.screen.query_one("#solo", Button).variant == "default"
+            assert app.screen.query_one("#join", Button).variant == "primary"
+            await until(pilot, lambda: "j Back to seat" in screen_text(app).splitlines()[-1],
+                        "the footer's j")
             # Straight back to it: no chooser of that one table (a tap for nothing).
             await pilot.press("j")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the seat")

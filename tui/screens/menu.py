@@ -293,6 +293,10 @@ class BoxMenuScreen(MenuScreen):
         super().offer_resume()
         self.look_for_seats()
 
+    def key_description(self, binding: Binding) -> str | None:
+        """The footer's j says where it goes (it said "Join" beside "Back to your seat")."""
+        return "Back to seat" if binding.action == "join" and self.seat_kept else None
+
     #: The tables whose kept seat the menu has told of (once each).
     _told: frozenset[str] = frozenset()
 
@@ -320,15 +324,21 @@ class BoxMenuScreen(MenuScreen):
                 if kept_at(session.where, str(t.get("id")), str(t.get("uid") or ""))]
         if not self.is_attached or (not kept and not self.seat_kept):
             return
-        join = self.query_one("#join", Button)
+        join, solo = self.query_one("#join", Button), self.query_one("#solo", Button)
         if not kept:
             self.seat_kept = False
             show_label(join, JOIN_ON_BOX)
+            join.variant, solo.variant = "default", "primary"
+            self.refresh_bindings()
             return
         if not self.seat_kept:
             self.seat_kept = True
             show_label(join, "Back to your seat (j)")
-            if self.focused is self.query_one("#solo", Button):
+            # The one entry marked as the way on (Play solo kept its bar beside the
+            # focus on this one: two lit at once, on a phone).
+            join.variant, solo.variant = "primary", "default"
+            self.refresh_bindings()  # (the footer's j says so too)
+            if self.focused is solo:
                 join.focus()  # (Enter on the first entry started a solo game instead)
         if kept[0] not in self._told:
             self._told = self._told | {kept[0]}

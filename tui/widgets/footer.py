@@ -363,8 +363,10 @@ class TableFooter(Widget, can_focus=False):
     def entry_at(self, x: int) -> int | None:
         """The key drawn at column ``x`` of the footer, if any (not under a ‹ or ›)."""
         left, right = self._whole()
-        if not left <= x < right:
-            return None  # (the ‹ or ›, or a key cut at the edge: not drawn)
+        if not left <= x < right or x == 0:
+            # (The ‹ or ›, or a key cut at the edge: not drawn. The first cell is a key's
+            # margin, or the ‹: a second tap on the ‹ that scrolled back pressed a key.)
+            return None
         x += self._scroll
         for index, (start, end) in enumerate(self._spans):
             if start <= x < end:
@@ -404,8 +406,7 @@ class TableFooter(Widget, can_focus=False):
         # The ‹ and › at the edges page through keys off them: a phone has no wheel,
         # and a swipe along one row is easily missed.
         if (before and event.x == 0) or (after and event.x == self.size.width - 1):
-            page = max(1, self.size.width - 2)
-            self._scroll_by(-page if event.x == 0 else page, event)
+            self._scroll_by(self._page(forward=event.x != 0) - self._scroll, event)
             return
         self._hover_at(event.x)  # (a click may come without a motion before it)
         index = self.entry_at(event.x)
@@ -419,6 +420,22 @@ class TableFooter(Widget, can_focus=False):
         if callable(clicked) and clicked(entry):
             return
         self.app.simulate_key(entry.key)
+
+    def _page(self, *, forward: bool) -> int:
+        """Where a tap on the › (``forward``) or the ‹ scrolls to: the key it cut (or
+        the keys before the first it showed) whole, beside a ‹ (a page of the footer's
+        width skipped the key cut at its edge: "p Past games" was out of reach)."""
+        width, scroll, spans = self.size.width, self._scroll, self._spans
+        left, right = self._whole()
+        if forward:
+            cut = [s for s, e in spans if e - scroll > right]
+            return (cut[0] - 1) if cut else scroll + width - 2
+        first = next((i for i, (s, _) in enumerate(spans) if s - scroll >= left), 0)
+        end = spans[first][0] if first < len(spans) else scroll
+        # Back to the earliest key from which those before ``first`` fit a page
+        # between a ‹ and a ›; at the start, no ‹.
+        start = next((s for s, _ in spans if end - s <= width - 2), 0)
+        return 0 if start <= 1 else start - 1
 
     def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
         self._scroll_by(4, event)

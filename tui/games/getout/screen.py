@@ -266,6 +266,7 @@ class GetOutScreen(TableScreen):
             won = f"🏆 {who} the {'match' if view['match'] else 'round'}!"
             text = f"{won} {self.ending_keys()}"
             short = f"{won} {self.ending_keys(short=True)}"
+            shorter = f"🏆 {who}! {self.ending_keys(short=True)}"  # (a phone's 41 cells)
         elif phase == "round_over":
             last = view["last_round"]
             who = "You" if last["winner"] == me else names[last["winner"]]
@@ -297,6 +298,8 @@ class GetOutScreen(TableScreen):
         if width and cell_len(text) > width:
             # (At 45 columns "or draw (d)" was cut.)
             text = SHORT_STATUS.get(text, short if phase in ("round_over", "over") else text)
+            if phase == "over" and cell_len(text) > width:
+                text = shorter
         set_text(status, text)  # a status line of height 1: no relayout
         status.set_class(view["turn"] == me and phase == "play", "my-turn")
 

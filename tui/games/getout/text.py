@@ -51,7 +51,8 @@ SHORT_STATUS = {
     "▶ Your turn: tap a ✓ card to choose it (▼), the ▼ card to play it, or draw (d).":
         "▶ Tap ✓: choose, ▼: play, or draw (d)",
     "▶ Your turn: tap a card to choose it (▼), the ▼ card to lay it as the call card.":
-        "▶ Tap a card: choose, ▼: start",
+        "▶ Tap a card; tap ▼ to lay it",
+    "▶ Your turn: nothing matches — tap the draw pile.": "▶ Nothing matches: tap the draw pile",
 }
 #: The turn's line on a touch screen, where a tap chooses a card and a tap on the one
 #: chosen plays it (a phone has no Enter to press; "tap it twice" was once too many for
@@ -61,4 +62,7 @@ TOUCH_STATUS = {
         "▶ Your turn: tap a ✓ card to choose it (▼), the ▼ card to play it, or draw (d).",
     "▶ Your turn: lay any card as the call card (Enter).":
         "▶ Your turn: tap a card to choose it (▼), the ▼ card to lay it as the call card.",
+    # (A phone has no d: the draw pile is tapped.)
+    "▶ Your turn: nothing matches — draw a card (d).":
+        "▶ Your turn: nothing matches — tap the draw pile.",
 }
