@@ -12,9 +12,8 @@ tooltip, the wheel scrolls keys that do not fit. A change of keys is one line re
 When the keys do not fit, a screen's spare keys give way, in order, until the rest fit
 (``footer_spare()``: actions that something else in sight already explains, as the chat
 line does ``/`` and ``?`` and Got Five!'s board title its marks);
-if they still do not fit, a ``›`` at the edge says more keys are off it (``?`` lists
-them all; the wheel, a sideways swipe, or a tap on the ``›`` brings them in sight, and a
-``‹`` then at the other edge goes back).
+if they still do not fit, a ``›`` beside the whole keys says more are off the edge (``?``
+lists them; the wheel, a swipe, or a tap on the ``›`` brings them, a ``‹`` goes back).
 """
 
 from __future__ import annotations
@@ -341,9 +340,9 @@ class TableFooter(Widget, can_focus=False):
         left, right = (1 if before else 0), (width - 1 if after else width)
         starts = [s - scroll for s, _ in self._spans if s - scroll >= left]
         ends = [e - scroll for _, e in self._spans if e - scroll <= right]
-        whole_left = min(starts, default=left) if before else left
-        whole_right = max(ends, default=right) if after else right
-        return (whole_left, whole_right) if whole_left < whole_right else (left, right)
+        whole = (min(starts, default=left) if before else left,
+                 max(ends, default=right) if after else right)
+        return whole if whole[0] < whole[1] else (left, right)
 
     def _off_edges(self) -> tuple[bool, bool]:
         """Whether keys are scrolled off the left edge, and off the right."""
@@ -363,10 +362,8 @@ class TableFooter(Widget, can_focus=False):
     def entry_at(self, x: int) -> int | None:
         """The key drawn at column ``x`` of the footer, if any (not under a ‹ or ›)."""
         left, right = self._whole()
-        if not left <= x < right or x == 0:
-            # (The ‹ or ›, or a key cut at the edge: not drawn. The first cell is a key's
-            # margin, or the ‹: a second tap on the ‹ that scrolled back pressed a key.)
-            return None
+        if not left <= x < right or x == 0:  # (the first cell: a key's margin, or the ‹,
+            return None  # and a second tap on a ‹ that scrolled back pressed a key)
         x += self._scroll
         for index, (start, end) in enumerate(self._spans):
             if start <= x < end:
@@ -422,18 +419,15 @@ class TableFooter(Widget, can_focus=False):
         self.app.simulate_key(entry.key)
 
     def _page(self, *, forward: bool) -> int:
-        """Where a tap on the › (``forward``) or the ‹ scrolls to: the key it cut (or
-        the keys before the first it showed) whole, beside a ‹ (a page of the footer's
-        width skipped the key cut at its edge: "p Past games" was out of reach)."""
+        """Where a tap on the › (``forward``) or ‹ scrolls: the keys cut or hidden, whole
+        (a page of the footer's width skipped the key cut at its edge: "p Past games")."""
         width, scroll, spans = self.size.width, self._scroll, self._spans
         left, right = self._whole()
         if forward:
             cut = [s for s, e in spans if e - scroll > right]
             return (cut[0] - 1) if cut else scroll + width - 2
-        first = next((i for i, (s, _) in enumerate(spans) if s - scroll >= left), 0)
-        end = spans[first][0] if first < len(spans) else scroll
-        # Back to the earliest key from which those before ``first`` fit a page
-        # between a ‹ and a ›; at the start, no ‹.
+        end = next((s for s, _ in spans if s - scroll >= left), scroll)  # the first shown
+        # (The earliest key from which those before fit between a ‹ and a ›.)
         start = next((s for s, _ in spans if end - s <= width - 2), 0)
         return 0 if start <= 1 else start - 1
 
