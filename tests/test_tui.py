@@ -1470,6 +1470,10 @@ async def test_settings_refuse_a_name_every_host_would_refuse(
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("o")
+        # Headed, as the solo form is (it opened straight on the name's label).
+        title = await until(pilot, lambda: app.screen.query(".form-title")
+                            and app.screen.query_one(".form-title", Static), "the title")
+        assert str(title.render()) == "Settings"
         app.screen.query_one("#name", Input).value = name
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, SettingsScreen)  # refused, still here

@@ -41,6 +41,8 @@ class SettingsScreen(Screen[None]):
         settings: Settings = self.app.settings
         yield Header()
         with Vertical(id="settings", classes="form"):
+            # (Headed as the solo form is: it opened straight on the name's label.)
+            yield Static("Settings", classes="form-title")
             yield Label(f"Your name, as other players see it (up to {MAX_NAME} characters)")
             yield LimitedInput(settings.name, limit=MAX_NAME, what="Name", id="name",
                                compact=True)
