@@ -540,16 +540,22 @@ async def test_on_a_phone_keys_off_the_edge_come_by_a_sideways_swipe_or_a_tap_on
         assert footer.entry_region(0)[0] == 0
 
 
+async def phone_menu_footer(pilot: Any, app: Any) -> TableFooter:
+    """The menu's footer at a phone's width, once it says more keys are past its edge."""
+    footer: TableFooter = await until(pilot, lambda: app.screen.query(TableFooter)
+                                      and app.screen.query_one(TableFooter), "the footer")
+    await until(pilot, lambda: footer.render_line(0).text.rstrip().endswith("›"),
+                "a › at the edge")
+    return footer
+
+
 async def test_the_menu_s_footer_on_a_phone_says_more_keys_are_past_its_edge() -> None:
     """The menu, the forms, the rules and Past games had Textual's footer: on a phone
     held upright it ended "p Past gam", cut at the edge with nothing to say there was
     more, and no › to tap."""
     app = make_app("Ann")
     async with app.run_test(size=(43, 40)) as pilot:
-        footer = await until(pilot, lambda: app.screen.query(TableFooter)
-                             and app.screen.query_one(TableFooter), "the menu's footer")
-        await until(pilot, lambda: footer.render_line(0).text.rstrip().endswith("›"),
-                    "a › at the edge")
+        footer = await phone_menu_footer(pilot, app)
         assert "Quit" not in footer.render_line(0).text
         await pilot.click(TableFooter, offset=(42, 0))
         await until(pilot, lambda: "Quit" in footer.render_line(0).text, "the rest of the keys")
@@ -561,10 +567,7 @@ async def test_a_footer_past_its_edge_shows_whole_keys_only() -> None:
     words), and a tap on its half pressed it."""
     app = make_app("Ann")
     async with app.run_test(size=(43, 40)) as pilot:
-        footer = await until(pilot, lambda: app.screen.query(TableFooter)
-                             and app.screen.query_one(TableFooter), "the menu's footer")
-        await until(pilot, lambda: footer.render_line(0).text.rstrip().endswith("›"),
-                    "a › at the edge")
+        footer = await phone_menu_footer(pilot, app)
         for _ in range(3):  # page by page, each edge
             line = footer.render_line(0).text
             body = line.removesuffix("›").rstrip()
@@ -583,10 +586,7 @@ async def test_taps_on_the_footer_s_arrows_bring_every_key_in_sight() -> None:
     first key (the form to open a table came up)."""
     app = make_app("Ann")
     async with app.run_test(size=(43, 40)) as pilot:
-        footer = await until(pilot, lambda: app.screen.query(TableFooter)
-                             and app.screen.query_one(TableFooter), "the menu's footer")
-        await until(pilot, lambda: footer.render_line(0).text.rstrip().endswith("›"),
-                    "a › at the edge")
+        footer = await phone_menu_footer(pilot, app)
         menu = app.screen
         assert footer.render_line(0).text.startswith(" ")  # (a margin, never a key)
         seen: set[str] = set()

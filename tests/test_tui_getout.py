@@ -1134,36 +1134,25 @@ async def test_a_host_out_of_reach_holds_the_turn_line_s_ask_until_it_is_back() 
         await until(pilot, lambda: str(status.render()) == asked, "the turn line asks again")
 
 
-async def test_at_a_phone_s_width_a_round_s_end_fits_its_line() -> None:
-    """"Round 1 is over: Bot 2 got out. Press n" (for the next round), cut at 43
-    columns."""
+@pytest.mark.parametrize(("match", "marker", "expected"), [
+    # "Round 1 is over: Bot 2 got out. Press n" (for the next round), cut at 43 columns.
+    (True, "got out", "Bot 2 got out: n deals the next round"),
+    # "🏆 Bot 3 wins! v: summary (rematch," cut (Got Five!'s, and GET OUT!'s alike).
+    (False, "🏆", "🏆 Bot 2 wins! v: summary · Esc: leave"),
+])
+async def test_at_a_phone_s_width_a_round_s_or_game_s_end_fits_its_line(
+        match: bool, marker: str, expected: str) -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2,
-                         "options": {"first": 0, "match": True, "limit": 100}})
+                         "options": {"first": 0, "match": match}})
     async with app.run_test(size=(43, 40)) as pilot:
         screen, _table = await bot_2_wins_round_1(pilot, app)
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
         await pilot.press("c")
         status = screen.query_one("#status", Static)
         await until(pilot, lambda: app.screen is screen
-                    and "got out" in str(status.render()), "the round's end")
+                    and marker in str(status.render()), "the end's line")
         text = str(status.render())
-        assert text == "Bot 2 got out: n deals the next round", text
-
-
-async def test_at_a_phone_s_width_a_game_s_end_fits_its_line() -> None:
-    """"🏆 Bot 3 wins! v: summary (rematch," cut at 43 columns (Got Five!'s, and GET
-    OUT!'s alike)."""
-    app = make_app(solo={"game_id": "getout", "seats": 2,
-                         "options": {"first": 0, "match": False}})
-    async with app.run_test(size=(43, 40)) as pilot:
-        screen, _table = await bot_2_wins_round_1(pilot, app)
-        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
-        await pilot.press("c")
-        status = screen.query_one("#status", Static)
-        await until(pilot, lambda: app.screen is screen
-                    and "🏆" in str(status.render()), "the game's end")
-        text = str(status.render())
-        assert text == "🏆 Bot 2 wins! v: summary · Esc: leave", text
+        assert text == expected, text
         assert cell_len(text) <= status.content_region.width  # (whole, not cut)
 
 
