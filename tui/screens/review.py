@@ -76,9 +76,10 @@ class Stepper(Screen[None]):
         Binding("right", "step(1)", "Next", key_display="→", show=False, priority=True),
         Binding("home", "go(0)", "Start", show=False, priority=True),
         Binding("end", "go(-1)", "End", show=False, priority=True),
-        Binding("right_square_bracket", "part(1)", "Next part", key_display="]"),
-        Binding("left_square_bracket", "part(-1)", "Previous part", key_display="[",
-                show=False),
+        # (One entry for both, as for ←→: "]" alone left "[" unsaid.)
+        Binding("right_square_bracket", "part(1)", "Part", key_display="[]",
+                tooltip="The next part of the game (a round, a level): ]; the one before: ["),
+        Binding("left_square_bracket", "part(-1)", "Part", key_display="[", show=False),
         Binding("space", "play", "Play"),
         # The position may be taller than its room (the moves keep ↑↓).
         Binding("shift+down", "scroll_position(3)", "Scroll", key_display="⇧↑↓"),
