@@ -38,6 +38,16 @@ def keep(store: GameStore, game_id: str, seats: int, seed: int,
     return store.add({**record, "started": ended - 60, "ended": ended})
 
 
+def rendered(renderable: Any, width: int = 80) -> str:
+    """What ``renderable`` draws ``width`` cells wide, as plain text."""
+    from rich.console import Console
+
+    console = Console(width=width, color_system=None)
+    with console.capture() as out:
+        console.print(renderable)
+    return out.get()
+
+
 def kept_game(game_id: int) -> tuple[dict[str, Any], Replay]:
     """A kept game's record, and its replay."""
     with GameStore(default_path()) as store:
@@ -521,6 +531,35 @@ def test_a_getout_hand_played_out_says_so_from_its_own_seat_and_others() -> None
     assert lines[at + 1].startswith("     Tea Picker"), lines
 
 
+def test_a_narrow_review_wraps_between_phrases_never_inside_one() -> None:
+    """At a phone's width a review read "round 6 of 6 (] next) · everything" / "open",
+    "· 44" / "to draw", "3" / "Bot 3", and in the points by round "Bot" / "4 38"."""
+    from tui.review_position import Position, draw
+    from tui.widgets.wrapped import Phrases
+
+    where = ("move 211 of 211 · round 6 of 6 (] next) · everything open · space plays · "
+             "⇧↓ more below")
+    assert rendered(Phrases(where), 41).splitlines() == [
+        "move 211 of 211 · round 6 of 6 (] next) ·", "everything open · space plays ·",
+        "⇧↓ more below"]
+    top = "Review: GET OUT! · 1 Bot 1, 2 Bot 2, 3 Bot 3 · Bot 3 won"
+    assert rendered(Phrases(top, indent=8), 30).splitlines() == [
+        "Review: GET OUT! · 1 Bot 1,", "        2 Bot 2, 3 Bot 3 ·", "        Bot 3 won"]
+    # A phrase longer than the line breaks at its spaces; a word longer, cut.
+    assert rendered(Phrases("a very long phrase of words · x"), 10).splitlines() == [
+        "a very", "long", "phrase of", "words · x"]
+    assert rendered(Phrases("unbreakable-word"), 8).splitlines() == ["unbreak…"]
+    names = ["Bot 1", "Bot 2", "Bot 3", "Bot 4"]
+    view = {"round": 2, "call": {"id": 5, "image": "tea_picker", "value": 3, "wild": False},
+            "draw_count": 44, "turn": 0, "scores": [0, 39, 25, 38], "hand": [],
+            "hand_counts": [4, 4, 4, 4], "history": [[0, 39, 25, 38]],
+            "out": [False] * 4, "limit": 100}
+    lines = rendered(draw(Position("getout", view, 0, names)), 41).splitlines()
+    assert lines[:2] == ["Round 2 · call card Tea Picker 3 ·", "44 to draw"], lines
+    r1 = lines.index("  r1: Bot 1 0  Bot 2 39  Bot 3 25")
+    assert lines[r1 + 1] == "      Bot 4 38", lines
+
+
 def test_a_getout_player_out_of_the_match_reads_so_not_as_a_round_won() -> None:
     """A player out of the match holds no cards: "no cards left" under their name read
     as a round won."""
@@ -733,7 +772,7 @@ async def test_a_review_s_footer_keeps_esc_in_sight(data_dir: Path, columns: int
         assert footer.entries[0].name == "step"
         # The seat keys are named where the footer has no room for them.
         seats = len(record["players"])
-        where = str(screen.query_one("#review-where", Static).render())
+        where = str(screen.query_one("#review-where", Static).content)
         shown = [e.name for e in footer.entries]
         assert "seat" in shown or f"(0 all, 1-{seats} a seat)" in where, (line, where)
         assert "play" in shown or "space plays" in where, (line, where)
@@ -781,14 +820,14 @@ def test_a_get_it_review_shows_a_hand_being_arranged_as_its_holder_saw_it() -> N
 
     game = engine.new_game("getit", 3, seed=2, options={"level": 3})
     names = ["Ann", "Bob", "Cy"]
-    text = getit_position(position_of(game, None, names)).plain
+    text = rendered(getit_position(position_of(game, None, names)))
     for seat in range(3):
         hand = game.view(seat)["hand"]
         assert "to arrange: " + " ".join(card_short(c) for c in hand) in text, text
         assert hand[0].get("kind") not in SPECIAL_KINDS
     # Once a seat has arranged, its line says so (it read "to arrange" to the round).
     game.act(1, {"type": "arrange", "pile": [c["id"] for c in game.view(1)["hand"]]})
-    text = getit_position(position_of(game, None, names)).plain
+    text = rendered(getit_position(position_of(game, None, names)))
     bob = text.split("2 Bob", 1)[1].split("3 Cy", 1)[0]
     assert "arranged, top first: " + " ".join(
         card_short(c) for c in game.view(1)["hand"]) in bob and "to arrange" not in bob
@@ -796,13 +835,14 @@ def test_a_get_it_review_shows_a_hand_being_arranged_as_its_holder_saw_it() -> N
     for s in (0, 2):  # each pile as shown (numbers up, specials under them)
         game.act(s, {"type": "arrange", "pile": [c["id"] for c in game.view(s)["hand"]]})
     game.act(0, {"type": "look", "target": 1}, now=game.now)
-    seen_from_bob = getit_position(position_of(game, 1, names, yours=frozenset({0})))
-    assert "(their own card)" in seen_from_bob.plain
-    assert "(your own card)" not in seen_from_bob.plain
+    seen_from_bob = rendered(getit_position(position_of(game, 1, names,
+                                                        yours=frozenset({0}))))
+    assert "(their own card)" in seen_from_bob
+    assert "(your own card)" not in seen_from_bob
     # Ann's look at Bob, seen from Bob's seat by Ann: not "looks at YOU" beside "(you)".
-    assert "YOU" not in seen_from_bob.plain and "looks at 2 Bob" in seen_from_bob.plain
+    assert "YOU" not in seen_from_bob and "looks at 2 Bob" in seen_from_bob
     # Bob reading his own seat: Ann looks at him.
-    assert "looks at YOU" in getit_position(position_of(game, 1, names)).plain
+    assert "looks at YOU" in rendered(getit_position(position_of(game, 1, names)))
 
 
 def test_a_get_it_review_s_deal_names_no_key() -> None:

@@ -78,7 +78,7 @@ def board(screen: SharedReviewScreen) -> str:
 def where(screen: Any) -> str:
     """The review's line saying where it is ("" until the screen is drawn)."""
     found = screen.query("#review-where").results(Static)
-    return next((str(w.render()) for w in found), "")
+    return next((str(w.content) for w in found), "")
 
 
 async def at_the_summary(pilot: Any, host: Host, bob: Client) -> tuple[Table, SummaryScreen]:

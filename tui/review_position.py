@@ -33,7 +33,7 @@ from tui.games.gotfive.rack import grid
 from tui.games.gotfive.text import tile_text
 from tui.notices import Namer
 from tui.review import clock
-from tui.widgets.wrapped import HangingLine
+from tui.widgets.wrapped import BETWEEN_ENTRIES, HangingLine, Phrases
 
 
 class Position(NamedTuple):
@@ -90,18 +90,20 @@ def _yours(p: Position) -> frozenset[int]:
 def getout_position(p: Position) -> Group:
     view, seat, names = p.view, p.seat, p.names
     hands = p.open["hands"] if p.open is not None else None
-    out = Text()
-    parts: list[RenderableType] = [out]
+    head = Text()
     call = view.get("call")
-    out.append(f"Round {view.get('round')}", style="bold")
+    head.append(f"Round {view.get('round')}", style="bold")
     to_draw = f" · {view.get('draw_count', 0)} to draw"
     if call and call.get("wild") and view.get("image"):
         # On a line of its own: beside the rest it wrapped at 80 columns.
-        out.append(f"{to_draw}\ncall card {card_label(call)} naming "
-                   f"{image_label(view['image'])}\n\n")
+        head.append(f"{to_draw}\ncall card {card_label(call)} naming "
+                    f"{image_label(view['image'])}")
     else:
-        out.append(f" · call card {card_label(call)}" if call else "")
-        out.append(f"{to_draw}\n\n")
+        head.append(f" · call card {card_label(call)}" if call else "")
+        head.append(to_draw)
+    # (Wrapped between its phrases: "· 44" / "to draw" read as two things.)
+    out = Text("\n")
+    parts: list[RenderableType] = [Phrases(head), out]
     turn = view.get("turn")
     for i in range(len(names)):
         marker = "▶ " if i == turn else "  "
@@ -137,8 +139,11 @@ def getout_position(p: Position) -> Group:
             shown = ["out" if isinstance(limit, int) and totals[i] > limit else str(p)
                      for i, p in enumerate(points)]
             totals = [t + p for t, p in zip(totals, points, strict=False)]
-            out.append(f"  r{r}: " + "  ".join(f"{names[i]} {p}" for i, p in
-                                                 enumerate(shown)) + "\n")
+            # (Wrapped between its players: "Bot" / "4 38" read as two.)
+            row = f"  r{r}: "
+            parts += [Phrases(row + "  ".join(f"{names[i]} {p}" for i, p in
+                                               enumerate(shown)),
+                              indent=len(row), breaks=BETWEEN_ENTRIES)]
     for part in parts:
         if isinstance(part, Text) and part.plain.endswith("\n"):
             part.right_crop(1)  # (each part of a group starts a line of its own)
@@ -191,19 +196,21 @@ PHASES = {"prepare": "preparing the piles", "play": "the round runs",
           "round_over": "the round is over", "over": "the game is over"}
 
 
-def getit_position(p: Position) -> Text:
+def getit_position(p: Position) -> Group:
     view, seat, names = p.view, p.seat, p.names
     # "YOU" in a signal is the reader, as "(you)" by a name is: seen from another seat,
     # "looks at YOU" meant that seat beside "1 Ann (you)".
     reader = seat if seat in _yours(p) else None
     namer = Namer(names, reader)
-    out = Text()
-    out.append(f"{level_text(view.get('level'))}, attempt {view.get('attempt')} of "
-               f"{view.get('attempts')}", style="bold")
+    head = Text()
+    head.append(f"{level_text(view.get('level'))}, attempt {view.get('attempt')} of "
+                f"{view.get('attempts')}", style="bold")
     left, timer = view.get("remaining"), view.get("timer")
     if isinstance(left, int | float) and timer:
-        out.append(f" · sand timer {clock(left)} left of {clock(timer)}")
-    out.append(f" · {PHASES.get(str(view.get('phase')), view.get('phase'))}\n\n")
+        head.append(f" · sand timer {clock(left)} left of {clock(timer)}")
+    head.append(f" · {PHASES.get(str(view.get('phase')), view.get('phase'))}")
+    # (Wrapped between its phrases: "0:59" / "left of 1:00" read as two things.)
+    out = Text("\n")
     open_piles = p.open["piles"] if p.open is not None else None
     signals = view.get("signals") or []
     sizes = view.get("hand_sizes") or []
@@ -239,7 +246,7 @@ def getit_position(p: Position) -> Text:
     out.append("\nPlayed: ", style="bold")
     out.append(" ".join(card_short(c) for c in played) or "nothing yet")
     out.append("\n")
-    return out
+    return Group(Phrases(head), out)
 
 
 def gotfive_position(p: Position) -> Group:

@@ -40,7 +40,7 @@ from tui.review import (
 )
 from tui.review_position import position
 from tui.widgets.footer import TableFooter
-from tui.widgets.wrapped import HangingLine
+from tui.widgets.wrapped import HangingLine, Phrases
 
 #: A turn-based game plays on at this many seconds a move; no pause is longer than
 #: :data:`LONGEST` (a Get It! player who thought for a minute).
@@ -121,7 +121,9 @@ class Stepper(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(self._top(), id="review-top", markup=False)
+        # (Wrapped between its phrases: "3" / "Bot 3" read as two players.)
+        yield Static(Phrases(self._top(), indent=len("Review: ")), id="review-top",
+                     markup=False)
         yield Static("", id="review-where", markup=False)
         with Horizontal(id="review-body"):
             with VerticalScroll(id="review-position"):
@@ -200,12 +202,17 @@ class Stepper(Screen[None]):
     #: The keys the footer drew last (``None``: not drawn yet).
     _in_footer: frozenset[str] | None = None
 
+    def _say_where(self) -> None:
+        """The line that says where the review is, wrapped between its phrases ("round 6
+        of 6 (] next) · everything" / "open" read as two things)."""
+        self.query_one("#review-where", Static).update(Phrases(self.where_words()))
+
     def footer_drawn(self, names: frozenset[str]) -> None:
         """The footer drew these keys (``TableFooter``): the ones it had no room for
         are named in the line that says where the review is."""
         if names != self._in_footer:
             self._in_footer = names
-            self.query_one("#review-where", Static).update(self.where_words())
+            self._say_where()
 
     def not_in_footer(self, name: str) -> bool:
         """Whether the footer left out the key ``name`` (it had no room)."""
@@ -226,7 +233,7 @@ class Stepper(Screen[None]):
 
     def show(self) -> None:
         """Draw the position after :attr:`at` moves and mark that move in the list."""
-        self.query_one("#review-where", Static).update(self.where_words())
+        self._say_where()
         if (pauses := self._playing is not None or self._ticking) != self._footer_pauses:
             self._footer_pauses = pauses
             self.refresh_bindings()
@@ -244,7 +251,7 @@ class Stepper(Screen[None]):
     def _laid_out(self) -> None:
         """The position may scroll now, or no longer: the keys say so."""
         self.refresh_bindings()
-        self.query_one("#review-where", Static).update(self.where_words())
+        self._say_where()
 
     def on_resize(self) -> None:
         """A new size keeps the move shown in sight in the list; below the width the

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.text import Text
@@ -89,3 +90,95 @@ class HangingLine:
             # A word longer than the line (a long name) is cut with "…": cut bare, two
             # names sharing their start read as one.
             yield Text(lead + line, no_wrap=True, overflow="ellipsis", end="\n")
+
+
+#: Where :class:`Phrases` may break a line: after a " ·", a "," or a ";" (the separator
+#: stays at the end of the line, the space goes).
+BETWEEN_PHRASES = re.compile(r"(?<= ·) |(?<=[,;]) ")
+#: Between the entries of a row spaced by two ("Ann 5  Bob 39").
+BETWEEN_ENTRIES = re.compile(r"(?<=\S)  (?=\S)")
+_SPACE = re.compile(r" ")
+
+
+class Phrases:
+    """A line of phrases ("move 12 of 40 · round 2 of 3 · everything open") that wraps
+    between them, never inside one that fits on a line: Rich wrapped at any space, so a
+    review read "round 6 of 6 (] next) · everything" / "open", and "Bot" / "4 38".
+
+    ``text`` keeps its styles (``Text``) or is plain; a line ``\\n`` starts a paragraph of
+    its own; ``breaks`` says where a line may break; a phrase longer than a line breaks at
+    its spaces, a word longer than a line is cut with "…". Lines after a paragraph's first
+    start ``indent`` cells in.
+    """
+
+    def __init__(self, text: str | Text, *, indent: int = 0,
+                 breaks: re.Pattern[str] = BETWEEN_PHRASES) -> None:
+        self.text = text if isinstance(text, Text) else Text(text)
+        self.indent = indent
+        self.breaks = breaks
+
+    def __str__(self) -> str:
+        return self.text.plain
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        paragraphs = self.text.plain.split("\n")
+        longest_phrase = max((cell_len(p) for para in paragraphs
+                              for p in self.breaks.split(para)), default=0)
+        return Measurement(min(longest_phrase, options.max_width),
+                           max((cell_len(p) for p in paragraphs), default=0))
+
+    def spans(self, width: int) -> list[tuple[int, int]]:
+        """Each line's start and end in the text, ``width`` cells wide."""
+        plain, lines, start = self.text.plain, [], 0
+        for para in plain.split("\n"):
+            lines += self._para_spans(plain, start, start + len(para), width)
+            start += len(para) + 1
+        return lines
+
+    def _para_spans(self, plain: str, start: int, end: int,
+                    width: int) -> list[tuple[int, int]]:
+        lines: list[tuple[int, int]] = []
+        line_start: int | None = None
+        line_end = start
+
+        def room() -> int:
+            return max(1, width - (self.indent if lines else 0))
+
+        for piece_start, piece_end in _pieces(self.breaks, plain, start, end):
+            if line_start is not None and cell_len(plain[line_start:piece_end]) <= room():
+                line_end = piece_end
+                continue
+            if line_start is not None:
+                lines.append((line_start, line_end))
+            line_start, line_end = piece_start, piece_end
+            if cell_len(plain[piece_start:piece_end]) > room():  # longer than a line
+                for word_start, word_end in _pieces(_SPACE, plain, piece_start, piece_end):
+                    if word_start == piece_start:
+                        continue
+                    if cell_len(plain[line_start:word_end]) > room():
+                        if line_end > line_start:
+                            lines.append((line_start, line_end))
+                        line_start = word_start
+                    line_end = word_end
+        lines.append((line_start if line_start is not None else start, line_end))
+        return lines
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for i, (start, end) in enumerate(self.spans(options.max_width)):
+            lead = " " * self.indent if i and not self._starts_paragraph(start) else ""
+            line = Text(lead, no_wrap=True, overflow="ellipsis", end="\n")
+            line.append_text(self.text[start:end])
+            yield line
+
+    def _starts_paragraph(self, start: int) -> bool:
+        return start == 0 or self.text.plain[start - 1] == "\n"
+
+
+def _pieces(breaks: re.Pattern[str], plain: str, start: int,
+            end: int) -> Iterator[tuple[int, int]]:
+    """The spans of ``plain[start:end]`` between the matches of ``breaks``."""
+    at = start
+    for match in breaks.finditer(plain, start, end):
+        yield at, match.start()
+        at = match.end()
+    yield at, end
