@@ -759,6 +759,40 @@ async def test_a_player_who_left_a_game_takes_the_seat_back_by_joining_again(
     await bob.close()
 
 
+async def test_between_rounds_a_player_reads_whom_the_next_deal_waits_for(
+        lan_host: Host) -> None:
+    """Between two rounds, Ann, out of the match, read "Waiting for a player to deal the
+    next round…" and could not tell whose move it was (a fresh-eyed pair over the LAN):
+    the people who may deal are named; a bot, who deals only at a table of bots, is not."""
+    from engine.testing import stack_getout
+    from tui.games.getout.screen import GetOutScreen
+
+    bob = await Client.connect("127.0.0.1", lan_host.port, name="Bob")
+    await bob.create_table("Bob's table", "getout", 3, {"first": 0, "limit": 30})
+    await bob.add_bot(2)
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await join_by_address(pilot, lan_host.port)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("ctrl+r")
+        await bob.wait_for(
+            lambda m: m.get("type") == "update" and m["table"]["seats"][1]["ready"])
+        await bob.start()
+        screen = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                             and app.screen.update and app.screen, "the table")
+        (table,) = lan_host.tables.values()
+        table.seats[2].bot = None  # (Bot 3 plays only as the test says)
+        # Bot 3 goes out; Ann is left holding 33 points, over the limit of 30.
+        stack_getout(table.game, [["geoff 1"], ["shirley 10", "shirley 11", "shirley 12"],
+                                  ["kevin 3"]], played=["kevin 8"], turn=2)
+        lan_host.refresh(table)
+        lan_host.act(table, 2, {"type": "play", "card": table.game.hands[2][0]})
+        status = screen.query_one("#status", Static)
+        await until(pilot, lambda: "Waiting for Bob to deal the next round…"
+                    in str(status.render()), "whom the next round waits for")
+    await bob.close()
+
+
 async def test_a_player_who_comes_back_from_a_new_app_reads_the_table_s_past(
     lan_host: Host,
 ) -> None:

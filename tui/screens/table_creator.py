@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.core import away_bot_option
+from tui.notices import seat_names
 from tui.screens.solo_finish import SoloFinishScreen
 
 #: The ``away_bot`` settings that hand an away person's seat to a bot, in time.
@@ -66,6 +67,18 @@ class TableCreatorScreen(SoloFinishScreen):
         return {s["seat"] for s in _seats(self.table.get("seats"))
                 if s.get("kind") == "human" and not s.get("connected", True)
                 and isinstance(s.get("seat"), int)}
+
+    def waiting_to_deal(self, out: Any = None) -> str:
+        """Whom the end of a round waits for, to deal the next: the people at the table
+        who may ("Waiting for a player to deal" left Bob, out of the match, asking whose
+        move it was); ``out`` is the view's flag a seat for those out of the match."""
+        names, out = seat_names(self.table), out if isinstance(out, list) else []
+        who = [names[s["seat"]] for s in _seats(self.table.get("seats"))
+               if s.get("kind") == "human" and s.get("connected", True)
+               and s["seat"] != self.my_seat and s["seat"] < len(names)
+               and not (s["seat"] < len(out) and out[s["seat"]] is True)]
+        whom = " or ".join(who) if 0 < len(who) <= 3 else "a player"
+        return f"Waiting for {whom} to deal the next round…"
 
     def away_words(self, seat: int) -> str:
         """What a line that waits for ``seat`` adds when its person is away: the

@@ -462,7 +462,8 @@ class GetItScreen(TableScreen):
         return round_summary(msg["view"], names, self.my_seat,
                              can_deal={"type": "next_round"} in (msg.get("legal") or []),
                              can_lobby=self.is_creator,
-                             note=kept_note(msg["view"]) if kept else None)
+                             note=kept_note(msg["view"]) if kept else None,
+                             dealer=self.waiting_to_deal())
 
     def summary_over(self, msg: dict[str, Any]) -> bool:
         """A new round was dealt."""

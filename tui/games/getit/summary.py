@@ -93,7 +93,9 @@ def piles_table(view: dict[str, Any], namer: Namer) -> Table:
 
 
 def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
-                  can_deal: bool, can_lobby: bool, note: str | None = None) -> SummaryScreen:
+                  can_deal: bool, can_lobby: bool, note: str | None = None,
+                  dealer: str = "Waiting for a player to deal the next round…"
+                  ) -> SummaryScreen:
     """The dialog at the end of a round (or of the game), with ``note`` for the player
     last (our line of talk kept unsaid)."""
     namer = Namer(names, me)
@@ -124,7 +126,7 @@ def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
         choices.append(Choice("lobby", "Lobby", primary=False))
     waiting = None
     if not over and not can_deal:
-        waiting = "Waiting for a player to deal the next round…"
+        waiting = dealer
     elif over and not can_lobby:
         waiting = GUEST_AT_END
     return SummaryScreen(headline(view, namer), body, choices, waiting=waiting,

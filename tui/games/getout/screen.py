@@ -161,7 +161,7 @@ class GetOutScreen(TableScreen):
         return round_summary(
             msg["view"], seat_owners(msg.get("table") or {}), self.my_seat,
             can_deal={"type": "next_round"} in (msg.get("legal") or []),
-            can_lobby=self.is_creator,
+            can_lobby=self.is_creator, waiting=self.waiting_to_deal(view["out"]),
         )
 
     #: The round in which we passed the limit, once we have (its summary stays open).
@@ -271,8 +271,7 @@ class GetOutScreen(TableScreen):
             last = view["last_round"]
             who = "You" if last["winner"] == me else names[last["winner"]]
             deal = {"type": "next_round"} in legal
-            then = ("Press n for the next round." if deal
-                    else "Waiting for a player to deal the next round…")
+            then = "Press n for the next round." if deal else self.waiting_to_deal(view["out"])
             text = f"Round {last['round']} is over: {who} got out. {then}"
             # (At a phone's width it read "…Bot 3 got out. Press n", cut.)
             short = f"{who} got out: {'n deals the next round' if deal else 'next round soon'}"

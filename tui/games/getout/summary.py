@@ -114,7 +114,9 @@ def how_points_count(view: dict[str, Any]) -> Text:
 
 
 def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
-                  can_deal: bool, can_lobby: bool) -> SummaryScreen:
+                  can_deal: bool, can_lobby: bool,
+                  waiting: str | None = "Waiting for a player to deal the next round…"
+                  ) -> SummaryScreen:
     """The dialog for the end of a round (or of the match)."""
     last = view.get("last_round") or {}
     winner = int(last.get("winner", 0))
@@ -137,7 +139,8 @@ def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
         choices.append(Choice("rematch", "Rematch"))
     if can_lobby:  # mid-match, the creator may end it there (the table asks first)
         choices.append(Choice("lobby", "Lobby" if over else "End the match", primary=False))
-    waiting = "Waiting for a player to deal the next round…" if not over and not can_deal else None
+    if over or can_deal:
+        waiting = None
     if over and not can_lobby:
         waiting = GUEST_AT_END
     if not over and me is not None and view["out"][me]:
