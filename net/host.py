@@ -110,8 +110,9 @@ class Host:
         #: The crash-recovery journal (``net.journal``), if this host keeps one.
         self.journal: j.Journal | None = None
         self.created = time.time()
-        #: The port a resumed host listened on before (clients come back to it).
+        #: Where a resumed host listened before, port and address (clients come back).
         self.resumed_port: int | None = None
+        self.resumed_bind: str | None = None
         self._listen: dict[str, Any] | None = None
         if fsync not in j.SYNC_MODES:
             raise ValueError(f"fsync must be one of {', '.join(j.SYNC_MODES)}, not {fsync!r}")
@@ -368,13 +369,10 @@ class Host:
         """A host with the tables of the journal at ``path``, as they were last acknowledged.
 
         Seats, names and tokens come back; every person is shown disconnected until
-        their client reconnects with its token (``net.client``/``tui.session``). A game
-        in play stays frozen: an untimed one runs again as soon as the host starts, one
-        with a running clock (a Get It! round) once every person is back
-        (``docs/reliability.md``). ``settings`` are :class:`Host`'s (``name``: the
-        journaled one); it goes on journaling to ``path``, and ``resumed_port`` is the
-        port it listened on. ``net.journal.JournalError``, in words, if it cannot.
-        """
+        their client reconnects with its token. A game in play stays frozen: an untimed
+        one runs again as soon as the host starts, a Get It! round once every person is
+        back (``docs/reliability.md``). ``settings`` are :class:`Host`'s; it goes on
+        journaling to ``path``. ``net.journal.JournalError``, in words, if it cannot."""
         path = Path(path)
         found = recover(path)
         settings.pop("journal", None)
@@ -387,7 +385,9 @@ class Host:
                 host.tables[tid], table.resumed = table, True
             except Exception as exc:
                 raise j.JournalError(f"table {tid} in {path} cannot be restored: {exc}") from None
-        host.resumed_port = found.port
+        host.resumed_port, host.resumed_bind = found.port, found.bind
+        # (As they were until it listens again: a resume that cannot listen changes none.)
+        host._listen, host.created = found.listen, found.created or host.created
         host._next_table = max(host._peek_table_id(),
                                int(found.header.get("next_table", 1) or 1))
         host._resumed = True

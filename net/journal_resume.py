@@ -3,6 +3,7 @@ the hostile input a file is, and its game played on to where it was acknowledged
 
 from __future__ import annotations
 
+import ipaddress
 from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -25,6 +26,12 @@ class Recovered(NamedTuple):
     pasts: dict[str, list[dict[str, Any]]]
     #: The port the host listened on, if it did.
     port: int | None
+    #: The address it listened on (``None``: every address; a path: a Unix socket).
+    bind: str | None
+    #: The last ``listen`` record, checked (kept in the file by a resume that fails).
+    listen: dict[str, Any] | None
+    #: When the journal's game began (the header's, if it is a time).
+    created: float | None
     #: Records in the file, the header included (where appending goes on).
     records: int
 
@@ -39,7 +46,7 @@ def recover(path: Path) -> Recovered:
     header, records = read_journal(path)
     tables: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
     pasts: dict[str, deque[dict[str, Any]]] = {}
-    port = None
+    port, bind = None, None
     for record in records:
         kind, tid = record.get("k"), record.get("t")
         if kind == "table" and isinstance(tid, str):
@@ -53,15 +60,47 @@ def recover(path: Path) -> Recovered:
         elif kind == "drop":
             tables.pop(str(tid), None)
             pasts.pop(str(tid), None)
-        elif kind == "listen" and isinstance(record.get("port"), int):
-            port = record["port"]
+        elif kind == "listen":
+            try:
+                port, bind = check_listen(record)
+            except JournalError as exc:
+                raise JournalError(f"{path} cannot be resumed: {exc}") from None
     for record, _ in tables.values():
         try:
             check_table(record)
         except JournalError as exc:
             raise JournalError(f"{path} cannot be resumed: {exc}") from None
+    created = header.get("created")
+    if not isinstance(created, float | int) or isinstance(created, bool) or not (
+            0 <= created < 1e11):
+        created = None
+    listen = None if port is None else {"k": "listen", "port": port, "bind": bind}
     return Recovered(header, tables, {t: list(p) for t, p in pasts.items() if t in tables},
-                     port, len(records) + 1)
+                     port, bind, listen, created, len(records) + 1)
+
+
+#: The longest Unix socket path a listen record may name.
+SOCKET_PATH_MOST = 4096
+
+
+def check_listen(record: dict[str, Any]) -> tuple[int, str | None]:
+    """The port and address of a ``listen`` record, or ``JournalError`` in words: a
+    resumed host listens where the crashed one did (a port of 99999 wrapped round to
+    34463, and an address given as ``--bind 127.0.0.1`` came back as every address)."""
+    port, bind = record.get("port"), record.get("bind")
+    if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
+        raise JournalError(f"it says the host listened on no port there is ({port!r:.20})")
+    if bind is None:
+        return port, None
+    if isinstance(bind, str) and bind.startswith("/") and "\0" not in bind and (
+            len(bind) <= SOCKET_PATH_MOST):
+        return port, bind  # (a box's host, on its Unix socket)
+    try:
+        ipaddress.ip_address(bind if isinstance(bind, str) else "")
+    except ValueError:
+        raise JournalError(f"it says the host listened on no address there is "
+                           f"({bind!r:.60})") from None
+    return port, bind
 
 
 #: The phases a table can be journaled in.

@@ -107,6 +107,10 @@ async def serve(
                            limits=limits, fsync=fsync)
         if port is None:
             port = host.resumed_port or DEFAULT_PORT
+        if bind is None and host.resumed_bind and not host.resumed_bind.startswith("/"):
+            # Where it listened before: a host kept to one address is not opened to
+            # every one by its resume.
+            bind = host.resumed_bind
     else:
         try:
             host = build_host(

@@ -303,6 +303,68 @@ async def test_a_journal_s_table_that_no_host_writes_is_refused_in_words(
     assert path.read_bytes() == before
 
 
+async def test_a_resumed_host_listens_where_the_crashed_one_did_even_if_it_cannot(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A host started with --bind 127.0.0.1 came back from --resume on every address;
+    and a resume that could not listen (its port taken) rewrote the journal without
+    its port, so the next resume listened elsewhere and its players could not return."""
+    import logging
+    import socket
+
+    from net.journal_resume import recover
+    from net.serve import StartError, serve
+
+    path = await crashed_game(tmp_path / f"bound{j.SUFFIX}")
+    found = recover(path)
+    assert found.bind == LOCAL and found.port
+    caplog.set_level(logging.INFO)
+    settings: dict[str, Any] = {
+        "game": "getout", "seats": 2, "bots": 1, "options": {}, "port": None, "bind": None,
+        "name": "Den", "table": "T", "interfaces": None, "mdns": False, "bot_delay": 0.01}
+    with socket.socket() as taken:
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (its last peers')
+        taken.bind((LOCAL, found.port))
+        taken.listen()
+        with pytest.raises(StartError, match="in use"):
+            await serve(stop=asyncio.Event(), resume=path, **settings)
+    again = recover(path)
+    assert (again.port, again.bind, again.created) == (found.port, LOCAL, found.created)
+    stop = asyncio.Event()
+    running = asyncio.ensure_future(serve(stop=stop, resume=path, **settings))
+    try:
+        while "listening" not in caplog.text:
+            await asyncio.sleep(0.01)  # (the host's own log line: nothing else to wait on)
+    finally:
+        stop.set()
+        await running
+    assert f"listening on {LOCAL} port {found.port}" in caplog.text, caplog.text
+
+
+@pytest.mark.parametrize(("listen", "said"), [
+    ({"port": 99999}, "no port there is"),
+    ({"port": -1}, "no port there is"),
+    ({"port": True}, "no port there is"),
+    ({"port": 4455, "bind": "8.8.8.8.8"}, "no address there is"),
+    ({"port": 4455, "bind": 5}, "no address there is"),
+    ({"port": 4455, "bind": "\x1b[2J"}, "no address there is"),
+])
+async def test_a_journal_that_says_it_listened_nowhere_there_is_is_refused(
+        tmp_path: Path, listen: dict[str, Any], said: str) -> None:
+    """A port of 99999 was listened on as 34463 (wrapped round), -1 failed in the
+    resolver's words, an address that is none was let go by unsaid."""
+    path = await crashed_game(tmp_path / f"where{j.SUFFIX}")
+    header, records = j.read_journal(path)
+    for record in records:
+        if record.get("k") == "listen":
+            record.pop("bind", None)
+            record.update(listen)
+    path.write_bytes(b"".join(j._frame(r) for r in [header, *records]))
+    before = path.read_bytes()
+    with pytest.raises(j.JournalError, match=said):
+        Host.resume(path, **seeded(6))
+    assert path.read_bytes() == before
+
+
 @pytest.mark.parametrize("kind", ["device", "pipe", "huge"])
 def test_a_journal_that_is_no_regular_file_is_refused_at_once(tmp_path: Path,
                                                                kind: str) -> None:
