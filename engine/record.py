@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
@@ -290,9 +291,11 @@ def _play(game: Game, k: int, move: Move) -> list[dict[str, Any]]:
             return game.advance(now)
         return game.act(seat, action, now=now)
     except IllegalAction as exc:
-        # (The engine's own words count seats from 0, as its actions do.)
+        # (The engine's own words count seats from 0, as its actions do: "by seat 2 …
+        # it is seat 0's turn, not seat 1's" said one seat two ways.)
+        words = re.sub(r"\bseat (\d+)", lambda m: f"seat {int(m[1]) + 1}", str(exc))
         raise RecordError(f"move {k} ({action.get('type')} by seat {seat + 1}) breaks "
-                          f"the rules: {exc}") from None
+                          f"the rules: {words}") from None
     except (ValueError, TypeError, KeyError) as exc:
         raise RecordError(f"move {k} cannot be played: {exc}") from None
 
@@ -323,6 +326,10 @@ class Replay:
         self.events: list[list[dict[str, Any]]] = []
         self._kept: list[dict[str, Any]] = [game.snapshot()]
         for k, move in enumerate(self.moves, 1):
+            if game.over:
+                # (90,000 moves of nothing after the end were kept, and made the same
+                # game pass for another.)
+                raise RecordError(f"move {k} comes after the game's end: a record stops there")
             self.events.append(_play(game, k, move))
             if k % self.EVERY == 0:
                 self._kept.append(game.snapshot())

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import time
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 from engine.record import RecordError, Replay, check_record, without_private
+from net.wire.errors import ProtocolError
+from net.wire.schemas import visible_text
 
 SUFFIX = ".hhgame"
 #: A game file larger than this is refused unread (a long Get It! game is ~200 KB).
@@ -76,7 +79,10 @@ def read_game_file(path: Path) -> dict[str, Any]:
     """The checked record in game file ``path``; :class:`StoreError` in one line if it
     cannot be read or is not a record this release can play."""
     try:
-        with path.open("rb") as handle:
+        # (Not blocking: a named pipe waited for a writer for ever.)
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise StoreError(f"{path} is not a game file: it is not a regular file")
             data = handle.read(MAX_FILE + 1)
     except OSError as exc:
         raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
@@ -94,6 +100,12 @@ def played(path: Path) -> dict[str, Any]:
     is the one the moves give (a file's own word for it is not taken), and its times are
     kept only if they make sense. ``StoreError`` or ``RecordError`` in one line."""
     record = read_game_file(path)
+    for i, player in enumerate(record["players"]):
+        try:  # (a name of spaces or of a Hangul filler showed a seat with no name)
+            visible_text("name", player["name"])
+        except ProtocolError as exc:
+            raise RecordError(f"player {i + 1}'s {exc.message.replace(repr('name'), 'name')}"
+                              ) from None
     final = Replay(record).final
     started, ended = record.get("started"), record.get("ended")
     if started is None or ended is None or not 0 <= started <= ended <= time.time() + 86400:

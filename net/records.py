@@ -206,6 +206,24 @@ def _key(record: dict[str, Any]) -> str:
     return f"{record['check']}:{record['seed']}:{len(record['moves'])}"
 
 
+def _time(value: Any) -> float | None:
+    """A time as the database keeps it (``None``: none, or none there can be)."""
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < 1e11
+    return float(value) if ok else None
+
+
+def _whole(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _kept_json(text: Any) -> Any:
+    """What a JSON column holds (``None``: nothing, or nothing that reads)."""
+    try:
+        return json.loads(text) if text else None
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
 def _said(method: Callable[..., Any]) -> Callable[..., Any]:
     """A store's method whose database errors are said as a :class:`StoreError`."""
     def said(self: GameStore, *args: Any, **kwargs: Any) -> Any:
@@ -333,12 +351,15 @@ class GameStore:
             players = self.db.execute(
                 "SELECT name, kind, won, who FROM players WHERE game_id = ? ORDER BY seat",
                 (game_id,)).fetchall()
-            out.append(GameInfo(game_id, kind, count, started, ended, moves,
-                                [p[0] for p in players], [p[1] for p in players],
+            # (A damaged entry is listed as far as it reads: a time of 1e20 or a result
+            # that is no JSON raised a traceback in every history.)
+            facts = _kept_json(known)
+            out.append(GameInfo(game_id, str(kind), _whole(count), _time(started),
+                                _time(ended), _whole(moves),
+                                [str(p[0]) for p in players], [str(p[1]) for p in players],
                                 [i for i, p in enumerate(players) if p[2]],
-                                json.loads(result) if result else None,
-                                json.loads(known) if known else {}, bool(imported),
-                                tuple(p[3] for p in players)))
+                                _kept_json(result), facts if isinstance(facts, dict) else {},
+                                bool(imported), tuple(p[3] for p in players)))
         return out
 
     @_said

@@ -57,7 +57,8 @@ def test_garbage_on_the_command_line_gets_a_clear_error(
     [
         (["solo", "--frobnicate"], "usage: hiddenhand solo", "unrecognized arguments: --frob"),
         (["demo", "--seats", "1"], "usage: hiddenhand demo", "GET OUT! takes 2 to 6 seats, not 1"),
-        (["sim", "getout", "--games", "0"], "usage: hiddenhand sim", "--games must be 1 or more"),
+        (["sim", "getout", "--games", "0"], "usage: hiddenhand sim",
+         "--games must be 1 to 1000000000"),
         (["host", "--bind", "999.1.1.1"], "usage: hiddenhand host",
          "'999.1.1.1' is not a valid IP address"),
         (["list", "--frobnicate"], "usage: hiddenhand list", "unrecognized arguments"),

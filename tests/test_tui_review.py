@@ -267,6 +267,71 @@ def test_history_entries_wrap_between_entries_never_inside_one() -> None:
     assert wrapped_entries(entries, 3) == "Bot 1 ★,\nBot 2,\nAnn Marie,\nBo"
 
 
+def test_a_hostile_game_file_or_argument_gets_one_clean_line(
+        kept: list[int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """What a fresh-eyed pass found: escape sequences from a file's move or its name
+    reached the terminal; "²" (a digit to Python) and a huge --seats raised tracebacks;
+    a named pipe was waited on for ever; a name of spaces, 90,000 moves of nothing after
+    the end, and "by seat 2 … it is seat 0's turn, not seat 1's"."""
+    import os
+
+    target = tmp_path / "g.hhgame"
+    assert run(["export", str(kept[0]), str(target)], capsys)[0] == 0
+    record = json.loads(target.read_text())
+
+    def tried(name: str, change: Any) -> str:
+        bad = json.loads(json.dumps(record))
+        change(bad)
+        path = tmp_path / name
+        path.write_text(json.dumps(bad))
+        code, _, err = run(["import", str(path)], capsys)
+        assert code == 1 and err.count("\n") == 1, err
+        return err
+
+    err = tried("\x1b]0;T\x07x.hhgame",
+                lambda r: r["moves"][3].__setitem__(1, {"type": "\x1b[2J"}))
+    assert "\x1b" not in err and "\x07" not in err and "\\x1b[2J" in err, err
+    err = tried("blank.hhgame", lambda r: r["players"][1].update(name="\u3164"))
+    assert "player 2's name must show something" in err, err
+    err = tried("after.hhgame", lambda r: r["moves"].append([None, None, 1e6]))
+    assert f"move {len(record['moves']) + 1} comes after the game's end" in err, err
+    err = tried("turn.hhgame", lambda r: r["moves"][3].__setitem__(
+        0, (r["moves"][3][0] + 1) % r["seats"]))
+    seat = (record["moves"][3][0] + 1) % record["seats"] + 1
+    assert f"by seat {seat})" in err and f"it is seat {seat - 1 or record['seats']}'s turn" \
+        in err and "seat 0" not in err, err
+    pipe = tmp_path / "pipe.hhgame"
+    os.mkfifo(pipe)
+    code, _, err = run(["import", str(pipe)], capsys)
+    assert code == 1 and "not a regular file" in err, err
+    for argv in (["replay", "²"], ["export", "²", str(tmp_path / "y.hhgame")]):
+        code, _, err = run(argv, capsys)
+        assert code == 1 and ("is not a game id" in err or "no file here" in err), err
+    for argv, said in ((["history", "--seats", "9" * 23], "--seats must be 1 to 99"),
+                       (["history", "--limit", "9" * 23], "--limit must be 1 to"),
+                       (["--data-dir", "", "history"], "give a directory (it was empty)")):
+        with pytest.raises(SystemExit):
+            run(argv, capsys)
+        assert said in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("damage", [
+    "ended = 1e20", "ended = -1e20", "ended = 'abc'", "result = '{bad'", "facts = '{bad'",
+    "moves = 'x'", "result = '" + "[" * 100_000 + "'"],
+    ids=["huge time", "negative time", "text time", "result", "facts", "moves", "nested"])
+def test_a_damaged_entry_in_the_games_database_is_listed_as_far_as_it_reads(
+        kept: list[int], capsys: pytest.CaptureFixture[str], damage: str) -> None:
+    """A time past what a clock holds or a result that is no JSON raised a traceback in
+    every history (its table, --json and --stats alike)."""
+    with sqlite3.connect(default_path()) as db:
+        db.execute(f"UPDATE games SET {damage} WHERE id = ?", (kept[0],))
+    for argv in (["history"], ["history", "--json"], ["history", "--stats"]):
+        code, out, err = run(argv, capsys)
+        assert code == 0 and not err, err
+    code, out, _ = run(["history", "--json"], capsys)
+    assert {r["id"] for r in json.loads(out)} == set(kept)
+
+
 def test_history_export_and_import_from_the_command_line(kept: list[int], tmp_path: Path,
                                                          capsys: pytest.CaptureFixture[str]
                                                          ) -> None:
@@ -324,8 +389,10 @@ def test_history_export_and_import_from_the_command_line(kept: list[int], tmp_pa
     for argv in (["replay", huge], ["export", huge, str(tmp_path / "h.hhgame")]):
         code, _, err = run(argv, capsys)
         assert code == 1 and f"no game {huge} is kept" in err and err.count("\n") == 1, err
-    code, _, err = run(["export", "1", ""], capsys)
-    assert code == 1 and "give the game file a name" in err, err
+    for argv in (["export", "1", ""], ["import", " "], ["replay", ""]):
+        with pytest.raises(SystemExit):  # ("cannot read .: Is a directory")
+            run(argv, capsys)
+        assert "(it was empty)" in capsys.readouterr().err
     # Neither a file nor a number: said so ("cannot read nosuchid: No such file").
     code, _, err = run(["replay", "nosuchid"], capsys)
     assert code == 1 and "'nosuchid' is no file here, nor a kept game's number" in err
@@ -352,7 +419,7 @@ def test_commands_that_only_read_make_no_database(
     assert code == 0 and out.startswith("No games are kept here yet")
     with pytest.raises(SystemExit):
         run(["history", "--seats", "0"], capsys)
-    assert "--seats must be 1 or more, not 0" in capsys.readouterr().err
+    assert "--seats must be 1 to 99, not 0" in capsys.readouterr().err
 
 
 def test_a_simulated_game_is_kept_with_its_own_length(

@@ -55,7 +55,7 @@ def build_parser(*, arguments: bool | Collection[str] = True,
         description="Hidden-information party games in the terminal. Plain 'hiddenhand' "
         "(no command) opens the app: solo play, hosting, joining, the rules and settings.",
     )
-    parser.add_argument("--data-dir", default=None, metavar="DIR",
+    parser.add_argument("--data-dir", type=check.directory, default=None, metavar="DIR",
                         help="keep settings, seat tokens, the journals of games hosted here "
                         "and the games kept, for any command (default: the user's config "
                         "and data dirs)")

@@ -86,7 +86,7 @@ def sim_arguments(sim: argparse.ArgumentParser) -> None:
     sim.add_argument("--person-error", type=check.fraction, default=0.1, metavar="FRACTION",
                      help="how often a person's signal goes to the wrong player, 0 to 1 "
                      "(default 0.1)")
-    sim.add_argument("--person-typing", type=check.seconds, default=0.0, metavar="CPS",
+    sim.add_argument("--person-typing", type=check.typing, default=0.0, metavar="CPS",
                      help="how many characters a second a person types a line while the "
                      "speech bubble shows; 0: never types (default 0; a person: about 4)")
     sim.add_argument("--versus", choices=["random", "greedy", "casual", "normal"], default=None,
@@ -131,6 +131,7 @@ def host_arguments(host: argparse.ArgumentParser) -> None:
     host.add_argument("--bot-delay", type=check.seconds, default=0.6,
                       help="seconds a bot waits before each move (default 0.6)")
     host.add_argument("--resume", nargs="?", const="latest", default=None, metavar="JOURNAL",
+                      type=check.file_name,
                       help="bring back the last game after a crash (or the one in JOURNAL); "
                       "--game, --seats, --bots, --option and --table are then ignored")
     host.add_argument("--no-record", action="store_true",
@@ -180,7 +181,8 @@ def ssh_serve_arguments(ssh: argparse.ArgumentParser) -> None:
     ssh.add_argument("--hostname", type=check.host_name, default=None, metavar="NAME",
                      help="the box's name in 'ssh -p PORT NAME', as the lobby shows it "
                      "(default: this machine's name)")
-    ssh.add_argument("--data-dir", default=None, metavar="DIR", dest="ssh_data_dir",
+    ssh.add_argument("--data-dir", type=check.directory, default=None, metavar="DIR",
+                     dest="ssh_data_dir",
                      help="host key and players' data (default: the user's data dir, "
                      "or $HIDDENHAND_DATA_DIR)")
     ssh.add_argument("--bot-delay", type=check.seconds, default=0.7,
@@ -215,7 +217,8 @@ def web_arguments(web: argparse.ArgumentParser) -> None:
                      "on a Unix socket in the box's private data directory (the default)")
     web.add_argument("--hostname", type=check.host_name, default=None, metavar="NAME",
                      help="the box's name, as the lobby shows it (default: this machine's)")
-    web.add_argument("--data-dir", default=None, metavar="DIR", dest="ssh_data_dir",
+    web.add_argument("--data-dir", type=check.directory, default=None, metavar="DIR",
+                     dest="ssh_data_dir",
                      help="the box's journal, games and players' data (default: the user's "
                      "data dir, or $HIDDENHAND_DATA_DIR; the same box as ssh-serve's)")
     web.add_argument("--bot-delay", type=check.seconds, default=0.7,

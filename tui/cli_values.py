@@ -50,7 +50,8 @@ def whole_number(low: int | None = None, high: int | None = None, *,
 seats = whole_number(kind="seats must be a whole number")
 count = whole_number(0)
 positive = whole_number(1)
-games = whole_number(1, said="--games must be")
+#: (A million games take hours; more than any run: "99…9 games" blamed the seed.)
+games = whole_number(1, 10**9, said="--games must be")
 #: The largest seed a game takes that a kept record takes too (``engine.core.SEED_LIMIT``
 #: is the engine's bound in size, ``engine.record.MAX_SEED`` the record's: a negative
 #: seed made a game that could be kept but never reviewed).
@@ -76,8 +77,25 @@ def bounded_number(high: float, kind: str, shown: str) -> Callable[[str], float]
 
 
 seconds = bounded_number(3600, "a number of seconds", "0 to 3600 seconds")
+typing = bounded_number(100, "characters a second", "0 to 100 characters a second")
 fraction = bounded_number(1, "a fraction from 0 to 1", "a fraction from 0 to 1")
 idle_seconds = bounded_number(7 * 86400, "a number of seconds", "0 to 604800 seconds")
+
+
+def named(what: str) -> Callable[[str], str]:
+    """A checker of a name that may not be empty: ``--data-dir ""`` (a script's unset
+    variable) read and wrote the user's own dirs, unsaid; an empty file name read as "."."""
+
+    def check(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"give {what} (it was empty)")
+        return text
+
+    return check
+
+
+directory = named("a directory")
+file_name = named("a file's name")
 
 
 def address(text: str) -> str:

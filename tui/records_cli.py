@@ -22,8 +22,9 @@ def history_arguments(parser: argparse.ArgumentParser) -> None:
     """``history``: which games, and how to print them."""
     parser.add_argument("--game", choices=["getout", "getit", "gotfive"], default=None,
                         help="only this game's")
+    # (Bounded: a number past SQLite's integers raised a traceback.)
     parser.add_argument("--seats", type=check.whole_number(
-                            1, kind="seats must be a whole number", said="--seats must be"),
+                            1, 99, kind="seats must be a whole number", said="--seats must be"),
                         default=None,
                         help="only games with this many seats")
     parser.add_argument("--player", default=None, metavar="NAME",
@@ -31,7 +32,8 @@ def history_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--period", choices=["all", "year", "month", "week", "day"],
                         default="all", help="only games that ended in the last ... "
                         "(default all)")
-    parser.add_argument("--limit", type=check.positive, default=50,
+    parser.add_argument("--limit", type=check.whole_number(1, 10**9, said="--limit must be"),
+                        default=50,
                         help="at most this many games, newest first (default 50)")
     parser.add_argument("--stats", action="store_true",
                         help="figures per game and player count instead of the games")
@@ -41,24 +43,42 @@ def history_arguments(parser: argparse.ArgumentParser) -> None:
 def replay_arguments(parser: argparse.ArgumentParser) -> None:
     """``replay``: which game."""
     parser.add_argument("what", nargs="?", default="last", metavar="last|ID|FILE",
+                        type=check.named("a game: last, an id or a file"),
                         help="the game that ended last (default), a game's id from "
                         "'hiddenhand history', or a game file (.hhgame)")
 
 
 def export_arguments(parser: argparse.ArgumentParser) -> None:
     """``export``: which game, to which file."""
-    parser.add_argument("what", metavar="last|ID", help="the game (see 'hiddenhand history')")
-    parser.add_argument("file", metavar="FILE", help="the game file to write (.hhgame)")
+    parser.add_argument("what", metavar="last|ID", type=check.named("a game: last or an id"),
+                        help="the game (see 'hiddenhand history')")
+    parser.add_argument("file", metavar="FILE", type=check.file_name,
+                        help="the game file to write (.hhgame)")
 
 
 def import_arguments(parser: argparse.ArgumentParser) -> None:
     """``import``: the file."""
-    parser.add_argument("file", metavar="FILE", help="a game file (.hhgame) to keep here")
+    parser.add_argument("file", metavar="FILE", type=check.file_name,
+                        help="a game file (.hhgame) to keep here")
 
 
 def _fail(command: str, message: str) -> int:
-    print(f"hiddenhand {command}: {message}", file=sys.stderr)
+    print(f"hiddenhand {command}: {shown(message)}", file=sys.stderr)
     return 1
+
+
+def shown(text: str) -> str:
+    """``text`` fit for a terminal: a character that does not print (an escape, a bidi
+    override, from a file's name or a game file's move) written as its code, ``\\x1b``."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == "\n" else ascii(ch)[1:-1] for ch in text)
+
+
+def _game_id(what: str) -> bool:
+    """Whether ``what`` is a game's id: ASCII digits ("²" is a digit to Python, and
+    ``int`` refused it with a traceback)."""
+    return what.isascii() and what.isdigit()
 
 
 def kept_games(nothing: str | None = None) -> Any:
@@ -86,7 +106,7 @@ def _chosen(store: Any, what: str) -> dict[str, Any]:
         if last is None:
             raise StoreError(NOTHING_KEPT)
         return dict(store.get(last))
-    if not what.isdigit():
+    if not _game_id(what):
         raise StoreError(f"{what!r} is not a game id (a number from 'hiddenhand history')")
     if int(what) > MAX_ID:  # (past SQLite's integers: it raised instead of answering)
         raise StoreError(f"no game {what} is kept here")
@@ -161,7 +181,7 @@ def run_history(args: argparse.Namespace) -> int:
     for r in rows:
         # (As Text: a name is not markup — "[/]" broke the command, "[red]X" coloured
         # itself — and Text drops a control character a name from a file may hold.)
-        table.add_row(*(Text(str(v)) for v in r))
+        table.add_row(*(Text(shown(str(v))) for v in r))
     console.print(table)
     if narrow:
         print(f"(Each game's moves and length: in a terminal {WIDE_HISTORY} columns wide, "
@@ -201,7 +221,7 @@ def load(what: str) -> tuple[dict[str, Any], str]:
     from net.records import StoreError
 
     path = Path(what)
-    if what not in ("last",) and not what.isdigit():
+    if what not in ("last",) and not _game_id(what):
         if not path.exists() and not path.is_symlink():
             raise StoreError(f"{what!r} is no file here, nor a kept game's number ('last', "
                              "or a number that 'hiddenhand history' lists)")
@@ -233,8 +253,6 @@ def run_replay(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     from net.gamefiles import StoreError, export_game
 
-    if not args.file.strip():
-        return _fail("export", "give the game file a name (such as game.hhgame)")
     if Path(args.file).exists():
         return _fail("export", f"{args.file} exists already: give another name")
     try:
@@ -243,7 +261,7 @@ def run_export(args: argparse.Namespace) -> int:
         export_game(record, Path(args.file))
     except StoreError as exc:
         return _fail("export", str(exc))
-    print(f"wrote {args.file}: open it with 'hiddenhand replay {args.file}'")
+    print(shown(f"wrote {args.file}: open it with 'hiddenhand replay {args.file}'"))
     return 0
 
 
