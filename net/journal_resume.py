@@ -49,7 +49,10 @@ def recover(path: Path) -> Recovered:
     port, bind = None, None
     for record in records:
         kind, tid = record.get("k"), record.get("t")
-        if kind == "table" and isinstance(tid, str):
+        if kind == "table":
+            if not isinstance(tid, str):  # (its table was dropped without a word)
+                raise JournalError(f"{path} cannot be resumed: a table in it has no id "
+                                   f"({str(tid)[:20]!r})")
             tables[tid] = (record, [])
         elif kind in ("act", "adv") and tid in tables:
             tables[tid][1].append(record)
@@ -146,8 +149,14 @@ def check_table(record: dict[str, Any]) -> None:
             raise bad("names an absent creator who has no seat")
         if not isinstance(record.get("options"), dict):
             raise bad("has no options")
+        try:  # (a limit of -5, an option "zzz": what an imported game file is refused for)
+            spec.check_options(record["options"], len(seats))
+        except ValueError as exc:
+            raise bad(f"has options no host takes: {exc}") from None
         snapshot = record.get("snapshot")
         if snapshot is None:
+            if record["phase"] == "play":
+                raise bad("is in play without its game")
             return
         if not isinstance(snapshot, dict) or snapshot.get("game") != record["game"] or (
                 snapshot.get("seats") != len(seats)):

@@ -289,6 +289,10 @@ def _with_table(path: Path, change: Any) -> None:
     (lambda r: r.update(creator=99), "creator"),
     (lambda r: r["snapshot"].update(game="getit"), "not its own"),
     (lambda r: r["snapshot"].update(version=2**64 - 1), "version"),
+    (lambda r: r["options"].update(limit=-5), "options no host takes"),
+    (lambda r: r["options"].update(zzz=1), "options no host takes: unknown option 'zzz'"),
+    (lambda r: r.update(snapshot=None), "in play without its game"),
+    (lambda r: r.update(t=5), "a table in it has no id"),
 ])
 async def test_a_journal_s_table_that_no_host_writes_is_refused_in_words(
         tmp_path: Path, change: Any, said: str) -> None:
