@@ -167,24 +167,14 @@ class BoxServer:
         self.host_key, self.host_key_created = load_host_key(self.host_key_path)
         await self.box.start()
         try:
-            self.acceptor = await asyncssh.listen(
-                config.bind or "",
-                config.port,
-                server_factory=lambda: Login(self),
-                server_host_keys=[self.host_key],
-                encoding=None,
-                line_editor=False,
-                agent_forwarding=False,
-                x11_forwarding=False,
-                password_auth=False,
-                kbdint_auth=False,
-                host_based_auth=False,
-                gss_host=None,
-                login_timeout=config.login_timeout,
-                keepalive_interval=30,
-                keepalive_count_max=3,
-                reuse_address=True,
-            )
+            self.acceptor = await self._listen(config.port)
+            if config.port == 0 and self.acceptor.get_port() == 0:
+                # Port 0 on every address gave each address family a port of its own
+                # (asyncio's way, and the banner said "port 0"): one of them for all.
+                port = self.acceptor.get_addresses()[0][1]
+                self.acceptor.close()
+                await self.acceptor.wait_closed()
+                self.acceptor = await self._listen(port)
         except OSError as exc:
             await self.box.close()
             raise ValueError(f"cannot listen for SSH: {listen_error(exc, config.port, config.bind)}"
@@ -200,6 +190,16 @@ class BoxServer:
             except BaseException:
                 await self.close()
                 raise
+
+    async def _listen(self, port: int) -> asyncssh.SSHAcceptor:
+        config = self.config
+        return await asyncssh.listen(
+            config.bind or "", port, server_factory=lambda: Login(self),
+            server_host_keys=[self.host_key], encoding=None, line_editor=False,
+            agent_forwarding=False, x11_forwarding=False, password_auth=False,
+            kbdint_auth=False, host_based_auth=False, gss_host=None,
+            login_timeout=config.login_timeout, keepalive_interval=30, keepalive_count_max=3,
+            reuse_address=True)
 
     @property
     def port(self) -> int:

@@ -117,6 +117,30 @@ async def small_box(tmp_path: Path) -> AsyncIterator[Callable[..., Any]]:
         await server.close()
 
 
+async def test_port_0_on_two_address_families_is_one_port_for_both(tmp_path: Path) -> None:
+    """``ssh-serve --port 0`` said "port 0" and "ssh -p 0": on every address each
+    family got a port of its own. Here 127.0.0.1 and ::1 stand for every address (what
+    asyncio's server is given as the host: loopback only)."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    both: Any = ["127.0.0.1", "::1"]
+    server = BoxServer(BoxConfig(port=0, bind=both, open_login=True, data_dir=tmp_path,
+                                 hostname="box"))
+    await server.start()
+    try:
+        assert server.acceptor is not None
+        ports = {address[1] for address in server.acceptor.get_addresses()}
+        assert len(ports) == 1 and server.port == ports.pop() != 0
+        assert server.invitation == f"ssh -p {server.port} box"
+    finally:
+        await server.close()
+
+
 @shared_loop
 async def test_a_login_gets_the_menu_on_its_own_terminal_redraws_on_resize_and_quits(
     box: BoxServer, keys: dict[str, Any]
