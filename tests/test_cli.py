@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.helpers import assert_usage_error
+from tui import cli_values as check
 from tui.cli import main
 
 
@@ -146,6 +147,8 @@ def test_plain_hiddenhand_opens_the_app_without_the_engine_or_the_network(
         "                 ('engine', 'net', 'msgpack', 'zeroconf', 'asyncssh')\n"
         "                 and m not in ('net', 'net.paths')))\n"
         "textual.app.App.run = run\n"
+        "import tui.cli_values\n"
+        "tui.cli_values.terminal_problem = lambda how='': None\n"  # (no tty here)
         "from tui.cli import main\n"
         "main([])\n"
     )
@@ -153,6 +156,24 @@ def test_plain_hiddenhand_opens_the_app_without_the_engine_or_the_network(
                           timeout=60, check=True,
                           env={**os.environ, "HIDDENHAND_CONFIG_DIR": str(tmp_path)})
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_a_screen_without_a_terminal_says_so_and_ends(tmp_path: Path) -> None:
+    """``hiddenhand </dev/null | cat`` (and ``replay``, ``solo``) wrote Textual's
+    screens into the pipe and spun a core until killed."""
+    from engine.bots.simulate import simulate
+    from net.records import GameStore
+
+    env = {**os.environ, "HIDDENHAND_DATA_DIR": str(tmp_path),
+           "HIDDENHAND_CONFIG_DIR": str(tmp_path / "config")}
+    env.pop("TEXTUAL_DRIVER", None)
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        store.add(simulate("getout", 2, 1, {}, record=True)["record"])
+    for argv in ([], ["solo"], ["replay", "1"]):
+        done = subprocess.run([sys.executable, "-m", "tui.cli", *argv], stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=60, env=env)
+        assert done.returncode == 1 and not done.stdout, (argv, done.stdout[:200])
+        assert "needs a terminal; run it in a terminal" in done.stderr, (argv, done.stderr)
 
 
 def test_console_entry_point_runs() -> None:
@@ -334,6 +355,7 @@ def test_a_solo_get_it_table_starts_with_bots_that_react_as_people_do(
             pass
 
     monkeypatch.setattr(tui.app, "HiddenHandApp", App)
+    monkeypatch.setattr(check, "terminal_problem", lambda how="": None)  # (no tty here)
     assert main(argv) == 0
     assert opened["solo"]["options"]["bots"] == bots
 

@@ -252,12 +252,6 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         except ValueError as exc:
             parser.error(f"--box: {exc}")
         in_browser = os.environ.get("TEXTUAL_DRIVER", "").endswith(":WebDriver")
-        if not in_browser and not (sys.stdin.isatty() and sys.stdout.isatty()):
-            # An sshd ForceCommand runs us even for "ssh -T" or "ssh box cmd". (The web
-            # door runs the app on pipes, with Textual's web driver.)
-            print("hiddenhand: the game needs a terminal; log in again with ssh -t",
-                  file=sys.stderr)
-            return 1
         if in_browser and not end_with_parent():
             return 1  # the web door that started us is gone already
     if args.player and box is None:
@@ -266,6 +260,11 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
         if (problem := name_problem(args.player)) is not None:
             parser.error(f"--player {args.player!r}: {problem}")
+    # (An sshd ForceCommand runs us even for "ssh -T" or "ssh box cmd".)
+    if no_screen := check.terminal_problem("log in again with ssh -t" if args.box
+                                           else "run it in a terminal"):
+        print(f"hiddenhand: {no_screen}", file=sys.stderr)
+        return 1
     # Settings read these (tui.settings): one data dir (see main) and default name per
     # SSH player.
     if args.player:

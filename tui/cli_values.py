@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import os
 import re
+import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -197,3 +199,15 @@ def typed_options(spec: GameSpec, pairs: Sequence[tuple[str, str]],
             raise ValueError(f"option {key!r} is on or off, not {raw!r}")
         values[key] = value
     return values
+
+
+def terminal_problem(how: str = "run it in a terminal") -> str | None:
+    """Why a screen cannot run here (``None``: it can): on pipes, with no terminal and
+    not in a browser, Textual wrote its screens into the pipe and spun a core for ever.
+    ``how`` says what to do instead. (The web door runs the app on pipes, with Textual's
+    web driver.)"""
+    if os.environ.get("TEXTUAL_DRIVER", "").endswith(":WebDriver"):
+        return None
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return None
+    return f"the game needs a terminal; {how}"

@@ -244,6 +244,8 @@ def run_replay(args: argparse.Namespace) -> int:
         record, replay = for_review(record)
     except (StoreError, RecordError) as exc:
         return _fail(getattr(args, "invoked", "replay"), str(exc))
+    if problem := check.terminal_problem():
+        return _fail(getattr(args, "invoked", "replay"), problem)
     from tui.review_app import ReviewApp
 
     ReviewApp(record, replay, where).run()
