@@ -264,7 +264,11 @@ def test_history_entries_wrap_between_entries_never_inside_one() -> None:
     entries = ["Bot 1 ★", "Bot 2", "Ann Marie", "Bo"]
     assert wrapped_entries(entries, 40) == "Bot 1 ★, Bot 2, Ann Marie, Bo"
     assert wrapped_entries(entries, 16) == "Bot 1 ★, Bot 2,\nAnn Marie, Bo"
-    assert wrapped_entries(entries, 3) == "Bot 1 ★,\nBot 2,\nAnn Marie,\nBo"
+    assert wrapped_entries(entries, 10) == "Bot 1 ★,\nBot 2,\nAnn Marie,\nBo"
+    # A name wider than the room is cut: a name of 40 wide characters (80 cells) took
+    # the id, the result and half of every other column of the whole list.
+    wide = ["漢" * 40, "Bo"]
+    assert wrapped_entries(wide, 16) == "漢" * 7 + "…,\nBo"
 
 
 def test_a_hostile_game_file_or_argument_gets_one_clean_line(

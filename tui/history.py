@@ -59,6 +59,7 @@ def wrapped_entries(entries: list[str], width: int) -> str:
     lines: list[str] = []
     line = ""
     for entry in entries:
+        entry = _cut(entry, width - 1)  # (one wide name squeezed every other column out)
         longer = f"{line}, {entry}" if line else entry
         if line and cell_len(longer) + 1 > width:  # (+1: the comma the line ends with)
             lines.append(line + ",")
@@ -201,3 +202,15 @@ def figures_rows(found: list[Figures]) -> list[tuple[str, ...]]:
 
 
 FIGURE_HEADERS = ("game", "seats", "played", "won", "won %", "how")
+
+
+def _cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` cells, cut with "…" if it is wider."""
+    if cell_len(text) <= width:
+        return text
+    cut = ""
+    for ch in text:
+        if cell_len(cut + ch) > width - 1:
+            break
+        cut += ch
+    return cut + "…"
