@@ -267,6 +267,9 @@ class GameStore:
 
     def _migrate(self) -> None:
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version < 0:
+            raise StoreError(f"the games database {self.path} is damaged: it says its "
+                             f"schema is {version}")
         if version > SCHEMA_VERSION:
             raise StoreError(f"the games database {self.path} was made by a newer "
                              f"hiddenhand (schema {version}; this one knows "

@@ -189,14 +189,20 @@ def test_the_store_keeps_records_lists_them_newest_first_and_filters_them(tmp_pa
         store_mod.SCHEMA_VERSION)
 
 
-def test_a_database_from_a_newer_release_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("version", "said"), [
+    (store_mod.SCHEMA_VERSION + 1, "made by a newer hiddenhand"),
+    # (It ran the newest migration on a file that had none: "table games already exists".)
+    (-1, "is damaged: it says its schema is -1"),
+])
+def test_a_database_from_a_newer_release_is_refused_and_left_as_it_is(
+        tmp_path: Path, version: int, said: str) -> None:
     path = tmp_path / "games.sqlite3"
     with sqlite3.connect(path) as db:
-        db.execute(f"PRAGMA user_version = {store_mod.SCHEMA_VERSION + 1}")
-    with pytest.raises(StoreError, match="made by a newer hiddenhand"):
+        db.execute(f"PRAGMA user_version = {version}")
+    with pytest.raises(StoreError, match=said):
         GameStore(path)
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == store_mod.SCHEMA_VERSION + 1
+        assert db.execute("PRAGMA user_version").fetchone()[0] == version
         assert db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
 
 
