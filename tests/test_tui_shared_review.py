@@ -19,7 +19,7 @@ from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
 
 from .test_tui import join_by_address
-from .tui_support import Notices, make_app, until
+from .tui_support import Notices, make_app, screen_text, until
 
 SIZE = (100, 30)
 
@@ -130,6 +130,9 @@ async def test_a_guest_follows_the_creators_review_steps_alone_and_follows_again
         await until(pilot, lambda: review.at == 0 and not review.following
                     and review.view_at == 0, "Ann on her own")
         assert "on your own (Bob is at move 3; f follows)" in where(review)
+        # (The footer had no f: only a notice named it, as the review opened.)
+        await until(pilot, lambda: "f Follow" in screen_text(app).splitlines()[-1],
+                    "f in the footer")
         await bob.review("go", at=6)
         await pilot.press("f")
         await until(pilot, lambda: review.following and review.at == 6, "following again")
