@@ -843,8 +843,17 @@ async def test_a_long_summary_keeps_who_won_and_its_answers_in_sight(
 
         await until(pilot, in_sight, "who won and every answer in sight")
         await pilot.press("down")  # (the body still scrolls, and the rest stays)
-        assert summary.query_one(".summary-body", VerticalScroll).scroll_y == 1
+        body = summary.query_one(".summary-body", VerticalScroll)
+        assert body.scroll_y == 1
         assert in_sight()
+        # Page by page, and to either end (24 clues took over 30 presses of ↓).
+        shown = body.scrollable_content_region.height
+        await pilot.press("pagedown")
+        assert body.scroll_y == min(body.max_scroll_y, 1 + max(1, shown - 1))
+        await pilot.press("end")
+        assert body.scroll_y == body.max_scroll_y > 1
+        await pilot.press("home")
+        assert body.scroll_y == 0
 
 
 async def test_a_notice_over_a_summary_leaves_its_answers_in_sight() -> None:

@@ -32,8 +32,8 @@ from tui.widgets.footer import TableFooter
 
 #: What a player who is not the table's creator reads at the end of a game.
 GUEST_AT_END = ("The table's creator may ask for a rematch, review the game with "
-                "everyone or take the table back to the lobby. To leave, look at the table (c), "
-                "then Esc.")
+                "everyone or take the table back to the lobby. To leave: Esc closes this, "
+                "Esc again leaves.")
 #: The answers a summary can give, each with its key: the table acts on the answer.
 KEYS = {"next": "n", "rematch": "r", "lobby": "l"}
 #: Seconds after a summary shows in which a key that answers is asked again: it was
@@ -75,8 +75,11 @@ class SummaryScreen(ModalScreen[str | None]):
         # footer only then).
         Binding("down", "scroll(1)", "Scroll", key_display="↑↓"),
         Binding("up", "scroll(-1)", "Scroll", show=False),
-        Binding("pageup", "scroll(-10)", "Scroll", show=False),
-        Binding("pagedown", "scroll(10)", "Scroll", show=False),
+        # (A Got Five! game's 24 clues took over 30 presses of ↓ at 80×24.)
+        Binding("pageup", "scroll_page(-1)", "Scroll", show=False),
+        Binding("pagedown", "scroll_page(1)", "Scroll", show=False),
+        Binding("home", "scroll_edge(0)", "Scroll", show=False),
+        Binding("end", "scroll_edge(1)", "Scroll", show=False),
     ]
 
     def __init__(self, title: RenderableType, body: list[RenderableType],
@@ -282,11 +285,24 @@ class SummaryScreen(ModalScreen[str | None]):
         body = self.query_one(".summary-body", VerticalScroll)
         body.scroll_relative(y=lines, animate=False, immediate=True)  # (every key of a burst)
 
+    def action_scroll_page(self, pages: int) -> None:
+        """Scroll the body by what it shows, less a line kept in sight."""
+        body = self.query_one(".summary-body", VerticalScroll)
+        self.action_scroll(pages * max(1, body.scrollable_content_region.height - 1))
+
+    def action_scroll_edge(self, end: int) -> None:
+        """To the body's start (0) or its end (1)."""
+        body = self.query_one(".summary-body", VerticalScroll)
+        if end:
+            body.scroll_end(animate=False, immediate=True)
+        else:
+            body.scroll_home(animate=False, immediate=True)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only the answers possible now have keys (and show in the footer)."""
         if action == "answer" and parameters and parameters[0] is not None:
             return parameters[0] in self.answers
-        if action == "scroll":
+        if action in ("scroll", "scroll_page", "scroll_edge"):
             return self.scrolls()
         if action == "review":
             return self.kept is not None or self.together_label() is not None
