@@ -830,7 +830,7 @@ async def test_a_player_who_comes_back_from_a_new_app_reads_the_table_s_past(
         text = "\n".join(str(line.text) for line in log.lines)
         assert len(lines) == 2, text
         assert text.index("good luck, Ann") < text.index("Bob played"), text
-        assert "the game starts" in text, text
+        assert "━━ the game starts: GET OUT! ━━" in text, text  # (a rule between games)
     await bob.close()
 
 

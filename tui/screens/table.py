@@ -268,6 +268,13 @@ class TableScreen(SparingFooter, TableSummaryScreen):
         if entry.kind == "notice":
             if entry.data.get("type") == "game_over":
                 return None  # the game's own event says who won, in its words
+            if entry.data.get("type") == "started":
+                # A rule between games: a table's next game went on under the lines of
+                # the last, its "Game over: you won" read as this one's.
+                import engine
+
+                spec = engine.GAMES.get(entry.game or self.GAME)
+                return f"━━ the game starts{f': {spec.name}' if spec else '!'} ━━"
             text = describe_notice(entry.data, entry.names, self._me_then(entry))
             return f"· {text}" if text else None
         namer = Namer(entry.names, self._me_then(entry))
