@@ -110,11 +110,12 @@ def test_the_round_s_points_name_every_player_whole(width: int) -> None:
     if width >= 60:
         assert len(lines) == 4 and lines[1].startswith("Roberta")
         assert "6 cards" in lines[1] and "out of the match" in lines[2]
-        assert "got out" in lines[3]
+        assert "got out: won the round" in lines[3]
     else:
         assert lines == ["Roberta the Great (you)", "  6 cards · 61 points · total 61",
                          "Bot 2 · out of the match", "  2 cards · 5 points · total 105",
-                         "Bot 3 · got out", "  no cards · 0 points · total 0"]
+                         "Bot 3 · got out: won the round",
+                         "  no cards · 0 points · total 0"]
 
 
 async def test_playable_cards_carry_a_mark_and_keys_reach_beyond_the_ninth_card() -> None:

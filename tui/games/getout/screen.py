@@ -113,10 +113,10 @@ class GetOutScreen(TableScreen):
         seats.columns = {
             "cards": view["hand_counts"],
             "score": view["scores"],
-            "": [
-                "out" if out else ("dealer" if i == view["dealer"] else "")
-                for i, out in enumerate(view["out"])
-            ],
+            # ("out", beside a round's winner who "got out", was read as a win.)
+            "": [f"over {view.get('limit')}" if out else ("dealer" if i == view["dealer"]
+                                                         else "")
+                 for i, out in enumerate(view["out"])],
         }
         seats.seats = table["seats"]
         pile = self.query_one(CallPile)

@@ -36,7 +36,7 @@ class RoundTable:
 def _row(view: dict[str, Any], names: list[str], me: int | None,
          seat: int) -> tuple[Text, Text, str]:
     """A player's name (and "(you)"), the cards they were left holding, and what became
-    of them in the round ("got out", "out of the match", or nothing)."""
+    of them in the round (won it, out of the match, or nothing)."""
     last = view.get("last_round") or {}
     label = Text(names[seat], style="bold" if seat == me else "")
     if seat == me:
@@ -46,7 +46,7 @@ def _row(view: dict[str, Any], names: list[str], me: int | None,
     left = Text("—" if not held else f"{held} card{'' if held == 1 else 's'}")
     note = ""
     if seat == last.get("winner"):
-        note = "got out"
+        note = "got out: won the round"  # ("got out" beside "out of the match": mixed up)
     elif view["out"][seat]:
         note = "out of the match"
     return label, left, note
