@@ -1759,6 +1759,42 @@ def test_a_saved_settings_file_is_named_from_the_home_directory() -> None:
         "/etc/hiddenhand/settings.json"
 
 
+async def test_the_first_table_on_the_lan_asks_the_player_s_name_once(config_dir: Path) -> None:
+    """Two laptops sat down as "root" and "root": nothing asked a name, and the login's
+    stood. The first time a player hosts or joins on the LAN, the app asks (from the
+    login's); a name refused by every host is said; Esc asks again next time."""
+    from tui.screens.name_prompt import NameScreen
+    from tui.settings import default_name
+
+    app = HiddenHandApp(Settings(mdns_interfaces=["127.0.0.1"]), bind="127.0.0.1")
+    assert not app.settings.named
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        await pilot.press("j")
+        prompt = await until(pilot, lambda: isinstance(app.screen, NameScreen) and app.screen,
+                             "the question")
+        assert prompt.query_one("#name", Input).value == default_name()
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "back at the menu")
+        await pilot.press("h")
+        prompt = await until(pilot, lambda: isinstance(app.screen, NameScreen) and app.screen,
+                             "asked again")
+        name = prompt.query_one("#name", Input)
+        name.value = "Bot 2"
+        await pilot.press("enter")
+        await until(pilot, lambda: "would pass for a bot" in screen_text(app), "refused")
+        name.value = "Bea"
+        await pilot.press("enter")
+        form = await until(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen,
+                           "the host's form")
+        assert form.query_one("#table-name", Input).value == "Bea's table"
+        assert app.settings.name == "Bea" and Settings.load()[0].named
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu again")
+        await pilot.press("j")  # (asked once)
+        await until(pilot, lambda: isinstance(app.screen, JoinScreen), "the join screen")
+
+
 async def test_settings_left_with_a_change_ask_whether_to_save_it(config_dir: Path) -> None:
     """A switch flipped and left with Esc was thrown away without a word: leaving with a
     change asks Save or Discard; leaving with none asks nothing."""

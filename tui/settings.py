@@ -81,6 +81,14 @@ class Settings:
     #: Got Five!: cross off every number this player can see (RULES.md: "a player
     #: setting, on by default"); the app sets its seat's so at every table.
     auto_cross: bool = True
+    #: The player chose their name (in Settings, the lobby or when first asked): until
+    #: then it is their login's, and hosting or joining on the LAN asks for it first.
+    #: (Not given: a name other than the login's was chosen.)
+    named: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.named is None:
+            self.named = self.name != default_name()
 
     @classmethod
     def load(cls) -> tuple[Settings, str | None]:
@@ -109,9 +117,12 @@ class Settings:
                 and address.isprintable()):
             address = None  # (only a convenience, as above)
         auto_cross = data.get("auto_cross", True)
+        # (A file from before ``named`` was kept: a name other than the login's was chosen.)
+        named = data.get("named") if isinstance(data.get("named"), bool) else None
         return cls(name=name, mdns_interfaces=interfaces, last_table=last, tables=tables,
                    last_address=address,
-                   auto_cross=auto_cross if isinstance(auto_cross, bool) else True), None
+                   auto_cross=auto_cross if isinstance(auto_cross, bool) else True,
+                   named=named), None
 
     def save(self) -> Path:
         """Write the settings atomically; returns the file's path."""

@@ -496,4 +496,4 @@ class LobbyScreen(SparingFooter, SessionScreen):
         if not await self.request("rename", name):
             return
         if (kept := clean_name(name)) and kept != self.app.settings.name:
-            self.app.keep_settings("your name", name=kept)
+            self.app.keep_settings("your name", name=kept, named=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual import events, getters, on, work
@@ -205,14 +206,33 @@ class MenuScreen(Screen[None]):
         from tui.screens.setup import SetupScreen
 
         box = self.app.box
-        self.app.push_screen(SetupScreen(mode="host" if box is None else "box"))
+        self.named_first(lambda: self.app.push_screen(
+            SetupScreen(mode="host" if box is None else "box")))
 
     def action_join(self) -> None:
         """Find a game on the LAN or type its address (on an SSH box: its tables)."""
         # (Loaded when first opened, not before the menu's first frame.)
         from tui.screens.join import JoinScreen
 
-        self.app.push_screen(JoinScreen(box=self.app.box, back_to_seat=self.seat_kept))
+        self.named_first(lambda: self.app.push_screen(
+            JoinScreen(box=self.app.box, back_to_seat=self.seat_kept)))
+
+    def named_first(self, then: Callable[[], object]) -> None:
+        """``then``, once the player has a name of their own: the first time they meet
+        others on the LAN, they are asked (until then it is their login's: two laptops
+        sat down as "root" and "root")."""
+        settings = self.app.settings
+        if settings.named or self.app.box is not None:
+            then()
+            return
+        from tui.screens.name_prompt import NameScreen
+
+        def chosen(name: str | None) -> None:
+            if name is not None:
+                self.app.keep_settings("your name", name=name, named=True)
+                then()
+
+        self.app.push_screen(NameScreen(settings.name), chosen)
 
     #: The join entry reads "Back to your seat" (a box's menu: a seat of ours is kept).
     seat_kept = False

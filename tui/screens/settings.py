@@ -125,7 +125,7 @@ class SettingsScreen(Screen[None]):
             except ValueError as exc:
                 error.update(f"Network interfaces: {exc}.")
                 return
-        settings.name = name
+        settings.name, settings.named = name, True
         settings.mdns_interfaces = interfaces
         settings.auto_cross = self.query_one("#auto-cross", Switch).value
         try:
