@@ -146,9 +146,10 @@ def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat:
     position_style = "bold reverse" if comparing else "bold"
     rows: list[Text] = []
     for part in parts:
-        columns = part_cells(tiles, clues, seat, part, max_lines=max_lines, header=header,
-                             position_style=position_style, own=seat if theirs else None)
-        widths = column_widths(columns, tile_w, notch_w)
+        columns, widths = fitted_cells(tiles, clues, seat, part, tile_w, notch_w,
+                                       max_lines=max_lines, header=header,
+                                       position_style=position_style,
+                                       own=seat if theirs else None)
         first, last = part.start == 0, part.stop == RACK + 1
         if header:
             top = Text("  ")
@@ -170,19 +171,35 @@ def grid(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat:
     return Text("\n", no_wrap=True, overflow="crop").join(rows)
 
 
+def fitted_cells(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat: int,
+                 part: range, tile_w: int, notch_w: int, **how: Any
+                 ) -> tuple[list[list[Text]], list[int]]:
+    """:func:`part_cells` and their :func:`column_widths`: the sorted tiles marked where
+    the row has room for the marks, bare where it has not (a notch full of them)."""
+    for marked in (True, False):
+        columns = part_cells(tiles, clues, seat, part, marked=marked, **how)
+        widths = column_widths(columns, tile_w, notch_w)
+        room = sum(notch_w if c % 2 == 0 else tile_w for c in range(len(columns)))
+        if sum(widths) <= room:
+            break
+    return columns, widths
+
+
 def part_cells(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]], seat: int,
                part: range, *, max_lines: int = 0, header: bool = True,
-               position_style: str = "bold", own: int | None = None) -> list[list[Text]]:
+               position_style: str = "bold", own: int | None = None,
+               marked: bool = True) -> list[list[Text]]:
     """One row of a rack (notches and positions ``part``) as columns, left to right —
-    notch, tile, notch … — each a cell per line (empty where nothing is)."""
+    notch, tile, notch … — each a cell per line (empty where nothing is); a tile sorted
+    into a notch ``marked`` as in it."""
     height = part_height(clues, seat, max_lines, part)
     notches, compared = clues_of(clues, seat)
-    # A rack face up (its player out, or the game over): its tiles read like the sorted
-    # tiles beside them, so those are marked as the others' racks mark them: ‹E25••›.
-    face_up = any("n" in tile for tile in tiles)
+    # A tile sorted into a notch is marked as in it, ‹E25••›: a second one in a notch,
+    # on the line of the compared tiles, read as one of them; and a rack's tiles face
+    # up (its player out, or the game over) read like the sorted tiles beside them.
     columns: list[list[Text]] = []
     for k in part:
-        cells = _stack([_sorted(n, fresh(n, clues, own), face_up) for n in notches[k]],
+        cells = _stack([_sorted(n, fresh(n, clues, own), marked) for n in notches[k]],
                        height)
         if not cells:
             cells = [Text("┆", style="dim")]
@@ -197,7 +214,7 @@ def part_cells(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]],
 
 
 def _sorted(n: int, style: str, marked: bool) -> Text:
-    """A tile sorted into a notch: ``E25••``, or ``‹E25••›`` when ``marked``."""
+    """A tile sorted into a notch: ``‹E25••›`` (``E25••`` unless ``marked``)."""
     if not marked:
         return tile_text(n, style=style)
     out = Text("‹", style="dim")
@@ -230,8 +247,8 @@ def tile_spans(tiles: Sequence[dict[str, Any]], clues: Sequence[dict[str, Any]],
                header: bool = True) -> dict[int, range]:
     """Where each position of ``part`` lies in its row, as :func:`grid` draws it
     (cells after the row's leading "− ")."""
-    columns = part_cells(tiles, clues, seat, part, max_lines=max_lines, header=header)
-    widths = column_widths(columns, tile_w, notch_w)
+    _, widths = fitted_cells(tiles, clues, seat, part, tile_w, notch_w,
+                             max_lines=max_lines, header=header)
     spans: dict[int, range] = {}
     x = 0
     for c, width in enumerate(widths):
