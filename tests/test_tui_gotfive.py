@@ -1334,3 +1334,21 @@ async def test_a_spectator_reads_whose_turn_it_is_to_do_what_as_the_players_do()
         await bob.close()
     finally:
         await host.close()
+
+
+@pytest.mark.parametrize("width", range(40, 100, 3))
+def test_the_end_s_racks_keep_each_name_whole(width: int) -> None:
+    """At 80 columns "Bob (you)" wrapped: "Bob" beside his rack, "(you)" on a line of
+    its own. A name is whole beside its rack, or the racks go under the names."""
+    from rich.console import Console
+
+    from engine.gotfive_tiles import tile
+    from tui.games.gotfive.summary import RacksTable
+
+    racks = [[tile(n) for n in (3, 15, 27, 39, 51)], [tile(n) for n in (8, 21, 33, 41, 60)]]
+    view = {"racks": racks, "winners": [1], "out": [False, False],
+            "clues": [{"seat": 1, "clue": "sort", "notch": 1, "tile": 5}] * 6}
+    console = Console(width=width, color_system=None, file=io.StringIO(), record=True)
+    console.print(RacksTable(view, ["Bartholomew", "Bob"], 1))
+    text = console.export_text()
+    assert "Bob (you)" in text and "Bartholomew" in text, text

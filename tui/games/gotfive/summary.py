@@ -54,7 +54,9 @@ class RacksTable:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         rack_w = max((Text(" ").join(rack).cell_len for _, rack, _ in self.rows), default=0)
         result_w = max((cell_len(result) for _, _, result in self.rows), default=0)
-        if options.max_width < self.NAME_ROOM + rack_w + result_w + 2:
+        # Names whole, or the racks go under them ("Bob" / "(you)" at 80 columns).
+        name_w = max((name.cell_len for name, _, _ in self.rows), default=0)
+        if options.max_width < max(self.NAME_ROOM, name_w) + rack_w + result_w + 4:
             yield from self._stacked(options.max_width)
             return
         table = Table(box=None, expand=True, pad_edge=False, title="Every rack",
