@@ -94,8 +94,10 @@ def test_clues_sit_where_they_belong_on_a_rack() -> None:
     tiles = lines[1]
     # C8 and C33 lie between the 2nd and 3rd tiles (notch 2).
     assert tiles.index("[C ?]") < tiles.index("C 8") < tiles.index("[E ?]")
-    notch2 = range(2 + 2 * 6 + 2 * 7, 2 + 3 * 6 + 2 * 7)  # "− ", then columns 6 and 7 wide
+    notch2 = range(tiles.index("[C ?]") + 5, tiles.index("[E ?]"))
     assert tiles.index("C 8") in notch2 and lines[2].index("C33") in notch2
+    # Each marked as in the notch (C33, on the line of the compared tiles, read as one).
+    assert "‹C 8••›" in tiles and "‹C33•›" in lines[2]
     assert lines[2].index("=C18") == tiles.index("[D ?]")  # under the 5th tile (D)
     others = OthersPanel()
     others.racks = [[{"colour": c} for c in COLOURS], [face(n) for n in (10, 12, 14, 16, 18)]]
@@ -131,8 +133,9 @@ def test_board_cells_say_their_state_without_colour() -> None:
 
 
 def test_every_rack_of_the_game_over_dialog_reads_on_one_line_at_80_columns() -> None:
-    """At 80×24 the dialog's body is about 64 columns: a rack (− five tiles +) and its
-    result keep their line; a long name wraps instead."""
+    """At 80×24 the dialog's body is about 64 columns: a rack (− five tiles +) keeps its
+    line, and its result with it or with the name; a name too long to stand whole beside
+    them ("Bob" / "(you)" read as two lines) puts the racks under the names."""
     from rich.console import Console
 
     from tui.games.gotfive.summary import racks_table
@@ -146,8 +149,9 @@ def test_every_rack_of_the_game_over_dialog_reads_on_one_line_at_80_columns() ->
     lines = out.get().splitlines()
     rows = [line for line in lines if "−" in line]
     assert len(rows) == 4
-    assert all(line.rstrip().count("+") == 1 and "clues" in line for line in rows)
-    assert any("won" in line for line in rows) and any("out" in line for line in rows)
+    assert all(line.rstrip().count("+") == 1 for line in rows)
+    assert out.get().count("clues") == 4 and "Bot 2 the long" in out.get()
+    assert "won" in out.get() and "out ·" in out.get()
 
 
 def test_every_rack_keeps_its_players_name_on_a_narrow_terminal() -> None:
@@ -189,10 +193,11 @@ def test_clues_side_by_side_on_a_rack_never_run_together() -> None:
         {"seat": 0, "tile": c, "clue": "compare", "position": 3, "same": False},
     ]
     lines = grid([{"colour": k} for k in COLOURS], clues, 0, 7, 6).plain.splitlines()
-    assert lines[2].split() == [f"={tile_label(a)}", tile_label(b), f"≠{tile_label(c)}"]
+    assert lines[2].split() == [f"={tile_label(a)}", f"‹{tile_label(b)}›",
+                                f"≠{tile_label(c)}"]
     # The row is as wide as before: the cell came from columns with room to spare.
-    assert len(lines[0].rstrip()) == len(grid([{"colour": k} for k in COLOURS], [], 0, 7, 6)
-                                         .plain.splitlines()[0].rstrip())
+    assert len(lines[0]) == len(grid([{"colour": k} for k in COLOURS], [], 0, 7, 6)
+                                .plain.splitlines()[0])
 
 
 def test_the_summary_says_which_numbers_a_wrong_call_missed_and_clues_wrap_under_words(
@@ -224,5 +229,5 @@ def test_on_a_rack_face_up_a_sorted_tile_is_marked_apart_from_the_racks_own() ->
     clues = [{"seat": 0, "tile": 25, "clue": "sort", "notch": 2}]
     hidden = grid([{"colour": c} for c in COLOURS], clues, 0, 7, 6).plain
     up = grid([face(n) for n in (3, 19, 30, 41, 52)], clues, 0, 7, 6).plain
-    assert f"‹{tile_label(25)}›" not in hidden and tile_label(25) in hidden
+    assert f"‹{tile_label(25)}›" in hidden, hidden  # (marked whatever the rack shows)
     assert f"‹{tile_label(25)}›" in up, up
