@@ -148,7 +148,7 @@ def test_plain_hiddenhand_opens_the_app_without_the_engine_or_the_network(
         "                 and m not in ('net', 'net.paths')))\n"
         "textual.app.App.run = run\n"
         "import tui.cli_values\n"
-        "tui.cli_values.terminal_problem = lambda how='': None\n"  # (no tty here)
+        "tui.cli_values.terminal_problem = lambda *_, **__: None\n"  # (no tty here)
         "from tui.cli import main\n"
         "main([])\n"
     )
@@ -355,7 +355,7 @@ def test_a_solo_get_it_table_starts_with_bots_that_react_as_people_do(
             pass
 
     monkeypatch.setattr(tui.app, "HiddenHandApp", App)
-    monkeypatch.setattr(check, "terminal_problem", lambda how="": None)  # (no tty here)
+    monkeypatch.setattr(check, "terminal_problem", lambda *_, **__: None)  # (no tty here)
     assert main(argv) == 0
     assert opened["solo"]["options"]["bots"] == bots
 

@@ -248,9 +248,9 @@ def test_the_history_command_at_80_columns_breaks_lines_only_between_players(
     assert code == 0, err
     lines = out.splitlines()
     assert max(len(line.rstrip()) for line in lines) <= 80
-    assert "moves" not in lines[1] and "in a terminal 100 columns wide" in lines[-1]
-    column = lines[1].index("players")
-    cells = " ".join(line[column:column + 30].strip() for line in lines[3:-1])
+    assert "moves" not in lines[0] and "in a terminal 100 columns wide" in lines[-1]
+    column = lines[0].index("players")  # (no blank line over the table)
+    cells = " ".join(line[column:column + 30].strip() for line in lines[2:-1])
     for seat in (0, 1, 2):
         assert f"Bot Number {seat}" in cells
     monkeypatch.setenv("COLUMNS", "120")
@@ -659,6 +659,16 @@ def test_a_getout_player_out_of_the_match_reads_so_not_as_a_round_won() -> None:
         console.print(draw(Position("getout", view, 0, ["Ann", "Bob", "Cy"])))
     text = out.get()
     assert "r1: Ann 40  Bob 105  Cy 12" in text and "r2: Ann 0  Bob out  Cy 30" in text, text
+    # Put out by the last round, Bob still holds its cards: laid open, they show (the
+    # end of a review hid the losers' cards under "everything open").
+    geoff = {"id": 7, "image": "geoff", "value": 12, "wild": False}
+    view = {**view, "hand_counts": [4, 1, 0]}
+    console = Console(width=80, color_system=None)
+    with console.capture() as out:
+        console.print(draw(Position("getout", view, None, ["Ann", "Bob", "Cy"],
+                                    open={"hands": [[], [geoff], []]})))
+    bob = out.get().split("Bob", 1)[1].split("Cy", 1)[0]
+    assert "out of the match (over 100)" in bob and "Geoff 12" in bob, bob
 
 
 def test_a_move_wraps_under_its_words_never_inside_a_cards_name() -> None:

@@ -201,13 +201,14 @@ def typed_options(spec: GameSpec, pairs: Sequence[tuple[str, str]],
     return values
 
 
-def terminal_problem(how: str = "run it in a terminal") -> str | None:
+def terminal_problem(how: str = "run it in a terminal", what: str = "the game"
+                     ) -> str | None:
     """Why a screen cannot run here (``None``: it can): on pipes, with no terminal and
     not in a browser, Textual wrote its screens into the pipe and spun a core for ever.
-    ``how`` says what to do instead. (The web door runs the app on pipes, with Textual's
-    web driver.)"""
+    ``how`` says what to do instead, ``what`` what needs it. (The web door runs the app
+    on pipes, with Textual's web driver.)"""
     if os.environ.get("TEXTUAL_DRIVER", "").endswith(":WebDriver"):
         return None
     if sys.stdin.isatty() and sys.stdout.isatty():
         return None
-    return f"the game needs a terminal; {how}"
+    return f"{what} needs a terminal; {how}"

@@ -141,8 +141,9 @@ def run_history(args: argparse.Namespace) -> int:
     # (A name asked for on the command line is that name's games, whoever's they were.)
     player = Reader(args.player) if args.player else None
     if not default_path().exists():
-        print("No games are kept here yet: every game a host of yours ends is (solo, "
-              "hosted, 'sim --record').")
+        # ("every game a host of yours ends is (solo, …)" read garbled.)
+        print("No games are kept here yet. Games you host are kept as they end (solo, "
+              "hosted, 'sim --record'); a game you joined is kept by its host.")
         return 0
     try:
         with GameStore() as store:
@@ -174,7 +175,7 @@ def run_history(args: argparse.Namespace) -> int:
         print(f"{args.player or 'Every person'}'s figures (games played here, not imported):")
     else:
         rows = _players_wrapped(rows, infos, headers, console.width)
-    table = Table(*headers, box=box.SIMPLE_HEAD, pad_edge=False)
+    table = Table(*headers, box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     for column in table.columns:
         column.no_wrap = column.header in ("id", "ended", "game", "moves", "length",
                                            PLAYERS)
@@ -184,8 +185,8 @@ def run_history(args: argparse.Namespace) -> int:
         table.add_row(*(Text(shown(str(v))) for v in r))
     console.print(table)
     if narrow:
-        print(f"(Each game's moves and length: in a terminal {WIDE_HISTORY} columns wide, "
-              "or with --json.)")
+        print(f"(Moves and length show in a terminal {WIDE_HISTORY} columns wide, and "
+              "with --json.)")
     return 0
 
 
@@ -244,7 +245,7 @@ def run_replay(args: argparse.Namespace) -> int:
         record, replay = for_review(record)
     except (StoreError, RecordError) as exc:
         return _fail(getattr(args, "invoked", "replay"), str(exc))
-    if problem := check.terminal_problem():
+    if problem := check.terminal_problem(what="the review"):
         return _fail(getattr(args, "invoked", "replay"), problem)
     from tui.review_app import ReviewApp
 

@@ -112,9 +112,11 @@ def getout_position(p: Position) -> Group:
         out.append(f"  {view['scores'][i]} points\n")
         out_of_match = view.get("out") or []  # (a flag a seat)
         if i < len(out_of_match) and out_of_match[i] is True:
-            # (Their empty hand read as a round won.)
             out.append(f"     out of the match (over {view.get('limit')})\n")
-            continue
+            counts = view.get("hand_counts") or []
+            if not (i < len(counts) and counts[i]):
+                continue  # (their empty hand read as a round won)
+            # (Out in the last round, they hold what put them out: it was hidden.)
         if hands is not None:
             shown = hands[i]
         elif i == seat:

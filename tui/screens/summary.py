@@ -32,8 +32,8 @@ from tui.widgets.footer import TableFooter
 
 #: What a player who is not the table's creator reads at the end of a game.
 GUEST_AT_END = ("The table's creator may ask for a rematch, review the game with "
-                "everyone or take the table back to the lobby. To leave: Esc closes this, "
-                "Esc again leaves.")
+                "everyone or take the table back to the lobby. To leave: close this (c or "
+                "Esc), then Esc.")
 #: The answers a summary can give, each with its key: the table acts on the answer.
 KEYS = {"next": "n", "rematch": "r", "lobby": "l"}
 #: Seconds after a summary shows in which a key that answers is asked again: it was

@@ -48,7 +48,10 @@ def _row(view: dict[str, Any], names: list[str], me: int | None,
     if seat == last.get("winner"):
         note = "got out: won the round"  # ("got out" beside "out of the match": mixed up)
     elif view["out"][seat]:
-        note = "out of the match"
+        # (Out before this round, they scored none in it: "— 0" read like the winner's.)
+        points = last.get("points") or []
+        earlier = seat < len(points) and points[seat] == 0
+        note = "out in an earlier round" if earlier else "out of the match"
     return label, left, note
 
 
@@ -132,6 +135,8 @@ def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
         if me is not None and view["out"][me]:
             title.append(f" You passed {view.get('limit')} and are out of the match.",
                          style="bold")
+        # (The winner deals: the log said so only once the round was dealt.)
+        title.append(f" {who} {'deal' if winner == me else 'deals'} the next round.")
     choices = []
     if not over and can_deal:
         choices.append(Choice("next", "Next round"))
