@@ -861,6 +861,24 @@ async def test_a_name_changed_in_the_lobby_is_kept_for_the_next_table(
     await bob.close()
 
 
+async def test_a_player_whose_name_is_taken_at_the_table_is_told_theirs(
+        lan_host: Host) -> None:
+    """Bob's app, named "Ann" too, sat down as "Ann (2)": only a line of the chat said
+    so, and he took the other Ann's moves for his."""
+    other = await Client.connect("127.0.0.1", lan_host.port, name="Ann")
+    await other.create_table("Ann's table", "getout", 3)
+    app = make_app("Ann")
+    notes = Notices()
+    async with app.run_test(size=SIZE, message_hook=notes) as pilot:
+        await ann_joins_the_lobby(pilot, lan_host)
+        said = "'Ann' is taken at this table: you are 'Ann (2)' here (n renames you"
+        await until(pilot, lambda: any(said in n for n in notes.messages()), "told")
+        await other.ready()  # (a later update: told once)
+        await until(pilot, lambda: app.screen.table["seats"][0]["ready"], "the next update")
+        assert sum(said in n for n in notes.messages()) == 1
+    await other.close()
+
+
 async def test_an_empty_name_in_the_lobby_says_why_nothing_changed(lan_host: Host) -> None:
     """n, Backspace, Enter: nothing happened and nothing said why (a fresh-eyed pair)."""
     bob = await bob_opens_a_table(lan_host, 3)

@@ -62,6 +62,8 @@ class Session:
         self, name: str, host: Host | None = None, address: tuple[str, int] | None = None
     ) -> None:
         self.name = name
+        #: The player was told their name at the table, if it is not ``name``.
+        self.name_told = False
         self.host = host
         self.address = address
         self.client: Client | None = None

@@ -76,6 +76,7 @@ class SessionScreen(Screen[None]):
         if self.session.latest is not None:
             self.update = self.session.latest
             self.show_watchers()
+            self._say_our_name()
 
     # ---- receiving ------------------------------------------------------------
 
@@ -92,6 +93,20 @@ class SessionScreen(Screen[None]):
             self.update = message.msg
         if not self.leaving:  # (the update may have handed this screen over)
             self.show_watchers()
+            self._say_our_name()
+
+    def _say_our_name(self) -> None:
+        """Once a table, our name there when the host made it another ("Ann" sat down as
+        "Ann (2)" beside another Ann, and only a line of the chat said so)."""
+        seats = self.table.get("seats")
+        mine = next((s for s in seats if isinstance(s, dict) and s.get("seat") == self.my_seat),
+                    None) if isinstance(seats, list) and not self.session.name_told else None
+        if mine is None:
+            return
+        self.session.name_told = True
+        if (name := str(mine.get("name"))) != self.session.name:
+            self.notify(f"{self.session.name!r} is taken at this table: you are {name!r} "
+                        "here (n renames you in the lobby).", markup=False)
 
     def show_watchers(self) -> None:
         """The header says who is watching the table besides its players (spectators
