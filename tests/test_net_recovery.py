@@ -243,26 +243,32 @@ async def test_a_journal_damaged_before_its_end_is_refused_and_left_as_it_is(
     await again.close()
 
 
-async def test_a_host_started_anew_names_the_unfinished_game_it_could_resume(
-        data_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
-    """Started again after a crash the same way, a host began a new game and said
-    nothing of the one it had been running; its players read that theirs was gone."""
-    import logging
-
+async def served_until_listening(caplog: pytest.LogCaptureFixture, **settings: Any) -> None:
+    """``net.serve.serve(**settings)`` until it says it listens, then stopped."""
     from net.serve import serve
 
-    path = await crashed_game(j.new_journal_path(), "Kitchen", "getout")
-    caplog.set_level(logging.INFO)
     stop = asyncio.Event()
-    running = asyncio.ensure_future(serve(
-        game="getout", seats=2, bots=1, options={}, port=0, bind=LOCAL, name="Den",
-        table="Porch", interfaces=None, mdns=False, bot_delay=0.01, stop=stop))
+    running = asyncio.ensure_future(serve(stop=stop, **settings))
     try:
         while "listening" not in caplog.text:
             await asyncio.sleep(0.01)  # (the host's own log line: nothing else to wait on)
     finally:
         stop.set()
         await running
+
+
+async def test_a_host_started_anew_names_the_unfinished_game_it_could_resume(
+        data_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Started again after a crash the same way, a host began a new game and said
+    nothing of the one it had been running; its players read that theirs was gone."""
+    import logging
+
+
+    path = await crashed_game(j.new_journal_path(), "Kitchen", "getout")
+    caplog.set_level(logging.INFO)
+    await served_until_listening(caplog, game="getout", seats=2, bots=1, options={}, port=0,
+                                 bind=LOCAL, name="Den", table="Porch", interfaces=None,
+                                 mdns=False, bot_delay=0.01)
     assert "hosting 'Porch': GET OUT!, 2 seats (1 bot)" in caplog.text
     assert ("⚠ an unfinished game was kept: Den, " in caplog.text
             and f"Kitchen (getout, play: Ann); its players are told their table is gone: "
@@ -333,14 +339,7 @@ async def test_a_resumed_host_listens_where_the_crashed_one_did_even_if_it_canno
             await serve(stop=asyncio.Event(), resume=path, **settings)
     again = recover(path)
     assert (again.port, again.bind, again.created) == (found.port, LOCAL, found.created)
-    stop = asyncio.Event()
-    running = asyncio.ensure_future(serve(stop=stop, resume=path, **settings))
-    try:
-        while "listening" not in caplog.text:
-            await asyncio.sleep(0.01)  # (the host's own log line: nothing else to wait on)
-    finally:
-        stop.set()
-        await running
+    await served_until_listening(caplog, resume=path, **settings)
     assert f"listening on {LOCAL} port {found.port}" in caplog.text, caplog.text
 
 

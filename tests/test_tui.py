@@ -759,27 +759,34 @@ async def test_a_player_who_left_a_game_takes_the_seat_back_by_joining_again(
     await bob.close()
 
 
+async def ann_ready_bob_starts(pilot: Pilot[Any], host: Host, bob: Client) -> Any:
+    """The app (Ann) joins Bob's table and marks ready; Bob starts it; Ann's table
+    screen, once it shows the game."""
+    from tui.screens.table import TableScreen
+
+    app = pilot.app
+    await join_by_address(pilot, host.port)
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+    await pilot.press("ctrl+r")
+    await bob.wait_for(lambda m: m.get("type") == "update" and m["table"]["seats"][1]["ready"])
+    await bob.start()
+    return await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                       and app.screen.update and app.screen, "the table")
+
+
 async def test_between_rounds_a_player_reads_whom_the_next_deal_waits_for(
         lan_host: Host) -> None:
     """Between two rounds, Ann, out of the match, read "Waiting for a player to deal the
     next round…" and could not tell whose move it was (a fresh-eyed pair over the LAN):
     the people who may deal are named; a bot, who deals only at a table of bots, is not."""
     from engine.testing import stack_getout
-    from tui.games.getout.screen import GetOutScreen
 
     bob = await Client.connect("127.0.0.1", lan_host.port, name="Bob")
     await bob.create_table("Bob's table", "getout", 3, {"first": 0, "limit": 30})
     await bob.add_bot(2)
     app = make_app("Ann")
     async with app.run_test(size=SIZE) as pilot:
-        await join_by_address(pilot, lan_host.port)
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        await pilot.press("ctrl+r")
-        await bob.wait_for(
-            lambda m: m.get("type") == "update" and m["table"]["seats"][1]["ready"])
-        await bob.start()
-        screen = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
-                             and app.screen.update and app.screen, "the table")
+        screen = await ann_ready_bob_starts(pilot, lan_host, bob)
         (table,) = lan_host.tables.values()
         table.seats[2].bot = None  # (Bot 3 plays only as the test says)
         # Bot 3 goes out; Ann is left holding 33 points, over the limit of 30.
@@ -803,13 +810,7 @@ async def test_a_player_who_comes_back_from_a_new_app_reads_the_table_s_past(
     await bob.create_table("Bob's table", "getout", 2, {"first": 0})
     app = make_app("Ann")
     async with app.run_test(size=SIZE) as pilot:
-        await join_by_address(pilot, lan_host.port)
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        await pilot.press("ctrl+r")
-        await bob.wait_for(
-            lambda m: m.get("type") == "update" and m["table"]["seats"][1]["ready"])
-        await bob.start()
-        await until(pilot, lambda: isinstance(app.screen, GetOutScreen), "the table")
+        await ann_ready_bob_starts(pilot, lan_host, bob)
         await bob.chat("good luck, Ann")
         update = await bob.wait_for(lambda m: m.get("type") == "update" and m.get("legal"))
         await bob.act(update["legal"][0])

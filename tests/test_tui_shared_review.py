@@ -13,12 +13,11 @@ from textual.widgets import Button, OptionList, Static
 from net.client import Client
 from net.host import Host
 from net.table import Table
-from tui.screens.lobby import LobbyScreen
 from tui.screens.shared_review import SharedReviewScreen, others_here
 from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
 
-from .test_tui import join_by_address
+from .test_tui import ann_ready_bob_starts, join_by_address
 from .tui_support import Notices, make_app, screen_text, until
 
 SIZE = (100, 30)
@@ -84,13 +83,7 @@ def where(screen: Any) -> str:
 async def at_the_summary(pilot: Any, host: Host, bob: Client) -> tuple[Table, SummaryScreen]:
     """Ann (the app) sits at Bob's Got Five! table; the game is played to its end."""
     app = pilot.app
-    await join_by_address(pilot, host.port)
-    await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-    await pilot.press("ctrl+r")
-    await bob.wait_for(lambda m: m.get("type") == "update" and m["table"]["seats"][1]["ready"])
-    await bob.start()
-    await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen,
-                         "the table")
+    await ann_ready_bob_starts(pilot, host, bob)
     (table,) = host.tables.values()
     await play_to_the_end(host, table)
     summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
