@@ -780,6 +780,7 @@ async def test_between_rounds_a_player_reads_whom_the_next_deal_waits_for(
     next round…" and could not tell whose move it was (a fresh-eyed pair over the LAN):
     the people who may deal are named; a bot, who deals only at a table of bots, is not."""
     from engine.testing import stack_getout
+    from tui.widgets.seats import SeatsPanel
 
     bob = await Client.connect("127.0.0.1", lan_host.port, name="Bob")
     await bob.create_table("Bob's table", "getout", 3, {"first": 0, "limit": 30})
@@ -797,6 +798,9 @@ async def test_between_rounds_a_player_reads_whom_the_next_deal_waits_for(
         status = screen.query_one("#status", Static)
         await until(pilot, lambda: "Waiting for Bob to deal the next round…"
                     in str(status.render()), "whom the next round waits for")
+        # The players' list says why Bot 3 is the dealer now, and who is out.
+        marks = screen.query_one(SeatsPanel).columns[""]
+        assert marks == ["", "over 30", "won · deals"], marks
     await bob.close()
 
 

@@ -106,6 +106,8 @@ class GetOutScreen(TableScreen):
              names: list[str]) -> None:
         """Pass the new state down to the widgets."""
         table = msg["table"]
+        won = (view.get("last_round") or {}).get("winner") if view["phase"] == "round_over" \
+            else None
         seats = self.query_one(SeatsPanel)
         seats.spare = frozenset({"dealer"})
         seats.me, was = self.my_seat, seats.turn
@@ -113,9 +115,9 @@ class GetOutScreen(TableScreen):
         seats.columns = {
             "cards": view["hand_counts"],
             "score": view["scores"],
-            # ("out", beside a round's winner who "got out", was read as a win.)
-            "": [f"over {view.get('limit')}" if out else ("dealer" if i == view["dealer"]
-                                                         else "")
+            # ("out" beside a winner who "got out" read as a win; "dealer" said not why.)
+            "": [f"over {view.get('limit')}" if out else "won · deals" if i == won
+                 else "dealer" if i == view["dealer"] else ""
                  for i, out in enumerate(view["out"])],
         }
         seats.seats = table["seats"]
