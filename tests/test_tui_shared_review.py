@@ -13,7 +13,7 @@ from textual.widgets import Button, OptionList, Static
 from net.client import Client
 from net.host import Host
 from net.table import Table
-from tui.screens.shared_review import SharedReviewScreen, others_here
+from tui.screens.shared_review import SharedReviewScreen
 from tui.screens.summary import SummaryScreen
 from tui.screens.table import TableScreen
 
@@ -146,7 +146,7 @@ async def test_the_creator_leads_the_review_and_closing_it_ends_it_for_everyone(
         table.creator = 1
         host.refresh(table)
         tables = [s for s in app.screen_stack if isinstance(s, TableScreen)]
-        await until(pilot, lambda: others_here(tables[0]) and any(
+        await until(pilot, lambda: tables[0].others_here() and any(
             str(b.label) == "Review (v)" for b in summary.query("#review").results(Button)),
             "Ann's offer to review, Bob back")
         await pilot.press("v")

@@ -22,14 +22,6 @@ from tui.review_position import Position, draw
 from tui.screens.review import Stepper
 
 
-def others_here(screen: Any) -> bool:
-    """True if another person is connected at ``screen``'s table."""
-    seats = screen.table.get("seats")
-    return any(isinstance(s, dict) and s.get("kind") == "human" and s.get("connected")
-               and s.get("seat") != screen.my_seat
-               for s in (seats if isinstance(seats, list) else []))
-
-
 def review_offer(screen: Any) -> str | None:
     """What the summary's review button says now at ``screen``'s table (``None``: none
     now): the creator opens a review the table follows; anyone follows one that is open.

@@ -153,7 +153,7 @@ class TableSummaryScreen(TableCreatorScreen):
         if self.table.get("phase") != "over":
             pass  # (a round's end: nothing to review yet)
         elif (hosting.hosts(self.session) and hosting.keeper is not None
-                and hosting.last_kept is not None and not shared.others_here(self)):
+                and hosting.last_kept is not None and not self.others_here()):
             # Our own host keeps the game, and nobody else is here: it may be reviewed
             # at once, every card laid open.
             screen.offer_review(hosting.keeper.path, hosting.last_kept)

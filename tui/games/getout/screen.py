@@ -274,8 +274,8 @@ class GetOutScreen(TableScreen):
             who = "You" if last["winner"] == me else names[last["winner"]]
             deal = {"type": "next_round"} in legal
             # (A guest's n dealt it while the others still read their summaries.)
-            then = ("n deals the next round, for everyone." if deal
-                    else self.waiting_to_deal(view["out"]))
+            then = self.waiting_to_deal(view["out"]) if not deal else (
+                "n deals the next round" + (", for everyone." if self.others_here() else "."))
             text = f"Round {last['round']} is over: {who} got out. {then}"
             # (At a phone's width it read "…Bot 3 got out. Press n", cut.)
             short = f"{who} got out: {'n deals the next round' if deal else 'next round soon'}"
