@@ -449,9 +449,11 @@ async def test_a_tables_own_moves_come_before_the_keys_every_table_has() -> None
 @pytest.mark.parametrize("hover", [None, 13])
 async def test_the_table_footer_draws_what_textuals_footer_drew(
         theme: str, compact: bool, hover: int | None) -> None:
+    # (Compact, and too narrow for two spaces between keys: one, as Textual's.)
+    width = 38 if compact else 60
     footer = TableFooter(compact=compact)
-    mine = await bottom_line(footer, 60, theme, hover)
-    textuals = await bottom_line(Footer(compact=compact, show_command_palette=False), 60,
+    mine = await bottom_line(footer, width, theme, hover)
+    textuals = await bottom_line(Footer(compact=compact, show_command_palette=False), width,
                                  theme, hover)
     assert "".join(c for c, _ in mine) == "".join(c for c, _ in textuals)
     # The same cells, but for one thing: the dimmed key ("Draw") is not bold and its words
@@ -469,6 +471,17 @@ async def test_the_table_footer_draws_what_textuals_footer_drew(
         c, color, bgcolor, _, _, dim = expected[x]
         expected[x] = (c, color, bgcolor, False, x >= key_end, dim)
     assert look(mine) == expected
+
+
+async def test_a_compact_footer_keeps_two_spaces_between_keys_where_they_fit() -> None:
+    """At 80 columns the footer packed its keys one space apart though they fitted with
+    two: "⏎ Play card d Draw c Chat" read as one run on a monochrome terminal."""
+    line = "".join(c for c, _ in await bottom_line(TableFooter(compact=True), 60,
+                                                    "textual-dark", None))
+    assert line.startswith("⏎ Play card  d Draw  c Chat  esc Leave"), line
+    line = "".join(c for c, _ in await bottom_line(TableFooter(compact=True), 38,
+                                                    "textual-dark", None))
+    assert line.startswith("⏎ Play card d Draw c Chat esc Leave"), line
 
 
 async def test_the_table_footer_presses_a_key_clicked_and_tells_what_it_does() -> None:

@@ -36,7 +36,7 @@ from tui.notifications import OnScreen
 from tui.opening import Opening
 from tui.settings import Settings
 from tui.widgets.buttons import mark_focus
-from tui.widgets.footer import ScreenKeyDisplay
+from tui.widgets.footer_keys import ScreenKeyDisplay
 
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel

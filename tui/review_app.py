@@ -9,7 +9,7 @@ from textual.screen import Screen
 
 from engine.record import Replay
 from tui.screens.review import ReviewScreen
-from tui.widgets.footer import ScreenKeyDisplay
+from tui.widgets.footer_keys import ScreenKeyDisplay
 
 
 class ReviewApp(ScreenKeyDisplay, App[None]):

@@ -23,7 +23,6 @@ from typing import Any, ClassVar, NamedTuple
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.app import App
 from textual.binding import Binding
 from textual.color import Color
 from textual.errors import NoWidget
@@ -31,6 +30,8 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
+
+from tui.widgets.footer_keys import declared_order
 
 
 class FooterEntry(NamedTuple):
@@ -54,27 +55,6 @@ class FooterEntry(NamedTuple):
     def name(self) -> str:
         """The action's name, without its arguments."""
         return self.action.partition("(")[0]
-
-
-#: Per screen class: each action's place in the keys it declares, its own first (a
-#: table's moves before the keys every table has: chat, leave).
-_DECLARED: dict[type, dict[str, int]] = {}
-
-
-def declared_order(cls: type) -> dict[str, int]:
-    """Each action's place among the ``BINDINGS`` of ``cls`` and then of its bases (its
-    bases' first, for a screen whose ``FOOTER_BASE_FIRST`` says so: a review's stepping
-    keys before its own)."""
-    order = _DECLARED.get(cls)
-    if order is None:
-        order = {}
-        classes = cls.__mro__[::-1] if getattr(cls, "FOOTER_BASE_FIRST", False) else cls.__mro__
-        for klass in classes:
-            for binding in vars(klass).get("BINDINGS", ()):
-                action = binding.action if isinstance(binding, Binding) else binding[1]
-                order.setdefault(action, len(order))
-        _DECLARED[cls] = order
-    return order
 
 
 def footer_entries(screen: Screen[Any]) -> tuple[FooterEntry, ...]:
@@ -109,22 +89,6 @@ def footer_entries(screen: Screen[Any]) -> tuple[FooterEntry, ...]:
                 binding.action, active.enabled, active.tooltip or None)
     order = declared_order(type(screen))
     return tuple(sorted(first.values(), key=lambda e: order.get(e.action, len(order))))
-
-
-class ScreenKeyDisplay:
-    """An app (mixed in before ``App``) whose footers show a key as its screen says
-    (``key_display(binding)``), as Get It! does for its look keys (the numbers of the
-    players at the table) and a review for its seats ("1-3")."""
-
-    def get_key_display(self, binding: Binding) -> str:
-        app = self
-        assert isinstance(app, App)
-        display = getattr(app.screen, "key_display", None)
-        if callable(display):
-            shown = display(binding)
-            if isinstance(shown, str) and shown:
-                return shown
-        return App.get_key_display(app, binding)
 
 
 class TableFooter(Widget, can_focus=False):
@@ -162,6 +126,8 @@ class TableFooter(Widget, can_focus=False):
         "table-footer--hover",
     }
 
+    #: Spaces after each key (compact: two where every key fits so, else one).
+    _gap = 0
     #: Less room around the keys (a narrow terminal), as ``Footer(compact=True)``.
     compact: reactive[bool] = reactive(False)
 
@@ -266,8 +232,8 @@ class TableFooter(Widget, can_focus=False):
             if words:
                 segments.append(Segment(words, self._part_style(
                     "table-footer--description", under, entry.enabled)))
-            if self.compact:
-                segments.append(Segment(" ", margin))
+            if self._gap:
+                segments.append(Segment(" " * self._gap, margin))
         self._line = Strip(segments, x)
         self.refresh()
         # (A screen may name elsewhere the keys there was no room for.)
@@ -278,18 +244,24 @@ class TableFooter(Widget, can_focus=False):
     def _layout(self) -> tuple[list[tuple[str, str]], list[tuple[int, int]], int]:
         """Each drawn key's text (key, words) and span, and the whole line's width."""
         texts: list[tuple[str, str]] = []
-        spans: list[tuple[int, int]] = []
-        x = 0
+        widths: list[int] = []
         for entry in self.entries:
             if self.compact:
                 key, words = entry.display, f" {entry.description}" if entry.description else ""
             else:
                 key = f" {entry.display} "
                 words = f"{entry.description} " if entry.description else ""
-            width = Segment(key).cell_length + Segment(words).cell_length
             texts.append((key, words))
+            widths.append(Segment(key).cell_length + Segment(words).cell_length)
+        # Packed closer only as far as it must be: two spaces between keys where they fit
+        # (one read "⏎ Play card d Draw / Chat" as one run on a monochrome terminal).
+        self._gap = 0 if not self.compact else (
+            2 if sum(widths) + 2 * len(widths) <= self.size.width else 1)
+        spans: list[tuple[int, int]] = []
+        x = 0
+        for width in widths:
             spans.append((x, x + width))
-            x += width + (1 if self.compact else 0)
+            x += width + self._gap
         return texts, spans, x
 
     def _part_style(self, part: str, under: Color, enabled: bool) -> Style:
