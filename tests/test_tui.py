@@ -1791,6 +1791,9 @@ async def test_the_first_table_on_the_lan_asks_the_player_s_name_once(config_dir
 
     app = HiddenHandApp(Settings(mdns_interfaces=["127.0.0.1"]), bind="127.0.0.1")
     assert not app.settings.named
+    with pytest.MonkeyPatch.context() as patch:  # (--player names the player)
+        patch.setenv("HIDDENHAND_PLAYER", "Cy")
+        assert Settings().named and Settings().name == "Cy"
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
         await pilot.press("j")

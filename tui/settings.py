@@ -87,8 +87,9 @@ class Settings:
     named: bool | None = None
 
     def __post_init__(self) -> None:
-        if self.named is None:
-            self.named = self.name != default_name()
+        if self.named is None:  # (``--player`` names the player: chosen too)
+            self.named = self.name != default_name() or bool(os.environ.get(
+                "HIDDENHAND_PLAYER"))
 
     @classmethod
     def load(cls) -> tuple[Settings, str | None]:
