@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from rich.cells import cell_len
+from rich.text import Text
 
 from net.records import GameInfo
 from net.whose import Reader
@@ -59,7 +60,10 @@ def wrapped_entries(entries: list[str], width: int) -> str:
     lines: list[str] = []
     line = ""
     for entry in entries:
-        entry = _cut(entry, width - 1)  # (one wide name squeezed every other column out)
+        # (One wide name squeezed every other column out: it is cut, as a cell is.)
+        cut = Text(entry)
+        cut.truncate(width - 1, overflow="ellipsis")
+        entry = cut.plain
         longer = f"{line}, {entry}" if line else entry
         if line and cell_len(longer) + 1 > width:  # (+1: the comma the line ends with)
             lines.append(line + ",")
@@ -203,14 +207,3 @@ def figures_rows(found: list[Figures]) -> list[tuple[str, ...]]:
 
 FIGURE_HEADERS = ("game", "seats", "played", "won", "won %", "how")
 
-
-def _cut(text: str, width: int) -> str:
-    """``text`` in at most ``width`` cells, cut with "…" if it is wider."""
-    if cell_len(text) <= width:
-        return text
-    cut = ""
-    for ch in text:
-        if cell_len(cut + ch) > width - 1:
-            break
-        cut += ch
-    return cut + "…"

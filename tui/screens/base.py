@@ -99,8 +99,10 @@ class SessionScreen(Screen[None]):
         """Once a table, our name there when the host made it another ("Ann" sat down as
         "Ann (2)" beside another Ann, and only a line of the chat said so)."""
         seats = self.table.get("seats")
+        if self.session.name_told or not isinstance(seats, list):
+            return
         mine = next((s for s in seats if isinstance(s, dict) and s.get("seat") == self.my_seat),
-                    None) if isinstance(seats, list) and not self.session.name_told else None
+                    None)
         if mine is None:
             return
         self.session.name_told = True

@@ -68,19 +68,21 @@ class TableCreatorScreen(SoloFinishScreen):
                 if s.get("kind") == "human" and not s.get("connected", True)
                 and isinstance(s.get("seat"), int)}
 
+    def people_here(self) -> list[dict[str, Any]]:
+        """The seats of the other people connected at the table (not bots, not ours)."""
+        return [s for s in _seats(self.table.get("seats")) if s.get("kind") == "human"
+                and s.get("connected") and s["seat"] != self.my_seat]
+
     def others_here(self) -> bool:
         """Whether another person is connected at the table (not only bots)."""
-        return any(s.get("kind") == "human" and s.get("connected")
-                   and s["seat"] != self.my_seat for s in _seats(self.table.get("seats")))
+        return bool(self.people_here())
 
     def waiting_to_deal(self, out: Any = None) -> str:
         """Whom the end of a round waits for, to deal the next: the people at the table
         who may ("Waiting for a player to deal" left Bob, out of the match, asking whose
         move it was); ``out`` is the view's flag a seat for those out of the match."""
         names, out = seat_names(self.table), out if isinstance(out, list) else []
-        who = [names[s["seat"]] for s in _seats(self.table.get("seats"))
-               if s.get("kind") == "human" and s.get("connected")
-               and s["seat"] != self.my_seat and s["seat"] < len(names)
+        who = [names[s["seat"]] for s in self.people_here() if s["seat"] < len(names)
                and not (s["seat"] < len(out) and out[s["seat"]] is True)]
         whom = " or ".join(who) if 0 < len(who) <= 3 else "a player"
         return f"Waiting for {whom} to deal the next round…"
