@@ -35,6 +35,7 @@ tens of milliseconds at the 99th percentile, which was in every latency.
 
     .venv/bin/python scripts/bench_box.py [--steps 1,4,8] [--seconds 20] [--pace 2.0]
                                           [--think random|steady] [--terminals 4]
+                                          [--terminals-nice 0]
 """
 
 from __future__ import annotations
@@ -479,9 +480,10 @@ async def worker(where: Where) -> None:
 class Terminals:
     """A worker process of terminals (:func:`worker`), as the main process drives it."""
 
-    async def start(self, box: Box) -> None:
+    async def start(self, box: Box, nice: int) -> None:
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--worker", str(box.data), str(box.port), box.link,
+            str(nice),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             limit=1 << 24)  # (a step's answer: every latency and lag, one line)
 
@@ -497,20 +499,21 @@ class Terminals:
 
 
 async def main(steps: list[int], seconds: float, pace: float, steady: bool,
-               processes: int) -> None:
+               processes: int, nice: int) -> None:
     with tempfile.TemporaryDirectory() as data:
         box = Box(Path(data), GROUP * max(steps) + GROUP)
         await box.start()
         terminals = [Terminals() for _ in range(processes)]
         try:
             for t in terminals:
-                await t.start(box)
+                await t.start(box, nice)
             groups_seated = 0
             print(f"box: Get It! tables of {GROUP} (3 web, 3 SSH), untimed rounds, a key "
                   f"every {pace / 2:g} s per visitor "
                   f"({'steady' if steady else 'on average, thinking times at random'}), "
                   f"{seconds:g} s a step, {os.cpu_count()} cores shared by the box, its "
-                  f"apps and this script's terminals ({processes} processes)")
+                  f"apps and this script's terminals ({processes} processes at "
+                  f"niceness {nice})")
             for groups in steps:
                 firsts: list[float] = []
                 while groups_seated < groups:
@@ -582,10 +585,20 @@ if __name__ == "__main__":
                              "(default 4): a player's terminal is their own, and one "
                              "process's event loop, late by tens of milliseconds at 48, "
                              "was in every latency")
-    parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--terminals-nice", type=int, default=0, metavar="N",
+                        help="the terminals' processes run at this niceness (default 0, "
+                             "as the box; below 0 if this user may raise a priority): a "
+                             "player's terminal is their own machine's, and need not "
+                             "wait behind the box's apps for a core")
+    parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        data_dir, port, link = args.worker
+        data_dir, port, link, nice = args.worker
+        try:
+            os.setpriority(os.PRIO_PROCESS, 0, int(nice))
+        except PermissionError:
+            print(f"(the terminals run at the box's priority: this user may not set "
+                  f"niceness {nice})", file=sys.stderr)
         asyncio.run(worker(Where(Path(data_dir), int(port), link)))
         raise SystemExit(0)
     if args.terminals < 1:
@@ -598,4 +611,5 @@ if __name__ == "__main__":
         parser.error("--steps takes growing numbers of tables, each at least 1")
     if args.pace <= 0 or args.seconds <= 0:
         parser.error("--pace and --seconds must be more than 0")
-    asyncio.run(main(steps, args.seconds, args.pace, args.think == "steady", args.terminals))
+    asyncio.run(main(steps, args.seconds, args.pace, args.think == "steady", args.terminals,
+                     args.terminals_nice))
