@@ -150,6 +150,7 @@ def rejoin(table: Table, member: Member, index: int | None, token: str,
             or not same_secret(seat.token, token)):
         raise RequestError(errors.BAD_TOKEN, f"that token does not hold seat {index + 1} here")
     out = Outbox()
+    was = seat.stand_in_for if seat.kind == "bot" else seat.name  # (as the others knew it)
     if seat.kind == "bot":
         # The player whose seat a bot took over is back: the bot leaves at once.
         seat.kind, seat.bot, seat.ready, seat.stand_in_for = "human", None, False, None
@@ -166,6 +167,8 @@ def rejoin(table: Table, member: Member, index: int | None, token: str,
     member.table, member.seat = table, index
     table.resumed = False
     notices: list[dict[str, Any]] = [{"type": "reconnected", "seat": index, "name": seat.name}]
+    if was and was != seat.name:
+        notices[0]["was"] = was  # back under another name: the others knew the old one
     if table.creator_home == index:  # the creator is back: the stand-in gives way
         table.creator, table.creator_home = index, None
         notices.append({"type": "creator", "seat": index})

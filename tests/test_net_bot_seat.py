@@ -51,6 +51,8 @@ async def test_a_player_takes_the_seat_back_from_the_bot_with_the_token() -> Non
         seen = await ann.wait_for(notice("reconnected"))
         assert seen["table"]["seats"][1] == {"seat": 1, "kind": "human", "name": "Bob",
                                              "connected": True, "ready": False}
+        # Back under the name the others knew (not the bot's): said as no new name.
+        assert seen["notices"][0] == {"type": "reconnected", "seat": 1, "name": "Bob"}
         assert table.seats[1].bot is None  # the bot left at once
         view = await back.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
         assert view["view"]["hand"] == hand

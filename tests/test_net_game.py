@@ -171,7 +171,9 @@ async def test_a_dropped_client_reconnects_by_token_mid_game_and_continues() -> 
         assert now["seat"] == 1 and now["view"]["hand"] == hand_before
         assert now["view"]["version"] == mid["view"]["version"] and now["legal"]
         seen = await ann.wait_for(lambda m: is_update(m) and m["notices"])
-        assert seen["notices"][0]["type"] == "reconnected"
+        # Back under another name: the others are told the one they knew.
+        assert seen["notices"][0] == {"type": "reconnected", "seat": 1, "name": "Bob again",
+                                      "was": "Bob"}
         assert seen["table"]["seats"][1]["connected"] is True
 
         results = await asyncio.gather(drive(ann, RandomBot(4)), drive(back, RandomBot(5)))

@@ -796,7 +796,7 @@ async def test_between_rounds_a_player_reads_whom_the_next_deal_waits_for(
         lan_host.refresh(table)
         lan_host.act(table, 2, {"type": "play", "card": table.game.hands[2][0]})
         status = screen.query_one("#status", Static)
-        await until(pilot, lambda: "Waiting for Bob to deal the next round…"
+        await until(pilot, lambda: "Waiting for Bob to start the next round…"
                     in str(status.render()), "whom the next round waits for")
         # The players' list says why Bot 3 is the dealer now, and who is out.
         marks = screen.query_one(SeatsPanel).columns[""]
@@ -983,6 +983,11 @@ async def test_the_creator_hands_an_away_players_seat_to_a_bot() -> None:
         assert (game.table.get("options") or {}).get("away_bot") == "2m"
         await until(pilot, lambda: "Waiting for Bob… (away: after 2m away, a bot plays for "
                     "them; b lets one now)" in str(status.render()), "Bob's turn, said away")
+        # Too narrow for all that (a long name at 100 columns cut the key off), in short.
+        await pilot.resize_terminal(44, SIZE[1])
+        await until(pilot, lambda: str(status.render()).strip()
+                    == "Waiting for Bob… (away: b lets a bot play)", "the short words")
+        await pilot.resize_terminal(*SIZE)
         # While our own line to the host is down, the key is not offered.
         from tests.tui_support import footer_keys
         from tui.messages import ConnectionDropped, ConnectionRestored

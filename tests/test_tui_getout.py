@@ -853,6 +853,17 @@ def test_the_round_log_says_you_are_out_and_a_player_is_out() -> None:
                     "Bob passed the limit and is out")
 
 
+def test_the_log_says_you_deal_when_you_do() -> None:
+    """A round we deal reads "you deal", beside "You got out first" (it read "Ann
+    deals" in Ann's own log: a fresh-eyed LAN pass)."""
+    from tui.games.getout.text import describe_event
+    from tui.notices import Namer
+
+    event = {"type": "round_started", "round": 2, "dealer": 0, "first": 1}
+    assert describe_event(event, Namer(["Ann", "Bob"], me=0)) == "Round 2: you deal"
+    assert describe_event(event, Namer(["Ann", "Bob"], me=1)) == "Round 2: Ann deals"
+
+
 def summary_text(screen: SummaryScreen) -> str:
     """A summary dialog's title and body, as plain text."""
     console = Console(width=100, record=True, file=io.StringIO())
@@ -1137,7 +1148,7 @@ async def test_a_host_out_of_reach_holds_the_turn_line_s_ask_until_it_is_back() 
 
 @pytest.mark.parametrize(("match", "marker", "expected"), [
     # "Round 1 is over: Bot 2 got out. Press n" (for the next round), cut at 43 columns.
-    (True, "got out", "Bot 2 got out: n deals the next round"),
+    (True, "got out", "Bot 2 got out: n starts the next round"),
     # "🏆 Bot 3 wins! v: summary (rematch," cut (Got Five!'s, and GET OUT!'s alike).
     (False, "🏆", "🏆 Bot 2 wins! v: summary · Esc: leave"),
 ])

@@ -167,6 +167,15 @@ def test_our_own_coming_back_is_said_to_us_as_ours() -> None:
     assert describe_notice(back, NAMES, me=1) == "you are back"
     assert describe_notice(back, NAMES, me=0) == "Bob is back"
     assert describe_notice(back, NAMES) == "Bob is back"
+    # Back under a new name, he read as a newcomer ("Bob is back" after "Bobbington
+    # left"); and his own leaving read as another's (a fresh-eyed LAN pass).
+    renamed = {**back, "was": "Bobbington"}
+    assert describe_notice(renamed, NAMES, me=0) == "Bobbington is back, now called Bob"
+    assert describe_notice(renamed, NAMES, me=1) == "you are back, now called Bob"
+    for kind, words in (("disconnected", "lost the connection (away)"),
+                        ("stepped_away", "left the table (away: the seat waits)")):
+        assert describe_notice({"type": kind, "seat": 1}, NAMES, me=1) == f"you {words}"
+        assert describe_notice({"type": kind, "seat": 1}, NAMES, me=0) == f"Bob {words}"
 
 
 def test_a_round_paused_for_a_player_away_says_when_a_bot_comes() -> None:

@@ -122,6 +122,16 @@ def _notice_words(notice: dict[str, Any], names: Sequence[str],
     n = Namer(names)
     get = notice.get
 
+    ours = Namer(names, me)
+
+    def back() -> str:
+        # (Back under a new name, Bob read as a newcomer: "Bob is back".)
+        was = get("was")
+        known = f", now called {text(get('name'))}" if isinstance(was, str) and was else ""
+        if me is not None and seat_index(get("seat")) == me:
+            return f"you are back{known}"
+        return f"{text(was) if known else text(get('name'))} is back{known}"
+
     def renamed() -> str:
         if seat_index(get("seat")) is None:
             return f"a spectator is now called {text(get('name'))}"
@@ -165,11 +175,11 @@ def _notice_words(notice: dict[str, Any], names: Sequence[str],
         "moved": lambda: (f"{n.name(get('to'))} moved from {n.seat(get('from'))} "
                           f"to {n.seat(get('to'))}"),
         "renamed": renamed,
-        "disconnected": lambda: f"{n.name(get('seat'))} lost the connection (away)",
-        "stepped_away": lambda: f"{n.name(get('seat'))} left the table (away: the seat waits)",
-        "reconnected": lambda: ("you are back" if me is not None
-                                and seat_index(get("seat")) == me
-                                else f"{text(get('name'))} is back"),
+        # (Bob, back, read "Bob lost the connection" of himself.)
+        "disconnected": lambda: f"{ours.whom(get('seat'))} lost the connection (away)",
+        "stepped_away": lambda: f"{ours.whom(get('seat'))} left the table (away: the seat "
+                                f"waits)",
+        "reconnected": back,
         "kicked": lambda: f"{n.seat(get('seat'))} was asked to leave",
         "bot_added": lambda: f"a bot took {n.seat(get('seat'))}",
         # (The bot by the name the seats panel gives it, "Bot 2 for Bob".)

@@ -85,19 +85,25 @@ class TableCreatorScreen(SoloFinishScreen):
         who = [names[s["seat"]] for s in self.people_here() if s["seat"] < len(names)
                and not (s["seat"] < len(out) and out[s["seat"]] is True)]
         whom = " or ".join(who) if 0 < len(who) <= 3 else "a player"
-        return f"Waiting for {whom} to deal the next round…"
+        return f"Waiting for {whom} to start the next round…"
 
-    def away_words(self, seat: int) -> str:
+    def away_words(self, seat: int, short: bool = False) -> str:
         """What a line that waits for ``seat`` adds when its person is away: the
-        players' list said [away], the line only "Waiting for Bea…"."""
+        players' list said [away], the line only "Waiting for Bea…". ``short``: in
+        fewer words, for a line too narrow for them all (at 100 columns a long name
+        cut off the key that hands the seat to a bot)."""
         if seat not in self.people_away():
             return ""
         # (A table with an away bot: the line said only that the seat waited.)
         after = (self.table.get("options") or {}).get("away_bot")
         later = f"after {after} away, a bot plays for them" if after in AWAY_AFTER else ""
         if any(s.get("seat") == seat for s in self.away_seats()):
+            if short:
+                return " (away: b lets a bot play)"
             return f" (away: {later}; b lets one now)" if later else \
                 " (away: b lets a bot play for them)"
+        if short:
+            return f" (away: a bot plays after {after})" if later else " (away)"
         return f" (away: {later})" if later else " (away: the seat waits for them)"
 
     def away_seats(self) -> list[dict[str, Any]]:

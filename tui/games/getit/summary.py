@@ -94,7 +94,7 @@ def piles_table(view: dict[str, Any], namer: Namer) -> Table:
 
 def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
                   can_deal: bool, can_lobby: bool, note: str | None = None,
-                  dealer: str = "Waiting for a player to deal the next round…"
+                  dealer: str = "Waiting for a player to start the next round…"
                   ) -> SummaryScreen:
     """The dialog at the end of a round (or of the game), with ``note`` for the player
     last (our line of talk kept unsaid)."""

@@ -1,7 +1,7 @@
 """The GET OUT! table: your hand, the call card, the others, the log and the match score.
 
 Keys: ←/→ pick a card (Home/End: the first, the last), Enter plays it (a GET OUT! card
-asks for the image), d draws, n deals the next round, 1–9 and 0 jump to a card (again:
+asks for the image), d draws, n starts the next round, 1–9 and 0 jump to a card (again:
 ten further); a click plays one.
 What every table shares (leaving, chat, the log, the summary, keys that wait for the
 host) is :class:`~tui.screens.table.TableScreen`'s.
@@ -257,7 +257,7 @@ class GetOutScreen(TableScreen):
                 names: list[str]) -> None:
         status = self.query_one("#status", Static)
         me = self.my_seat
-        phase = view["phase"]
+        phase, short = view["phase"], None
         if self.gone and phase != "over":
             text = GONE  # (it asked for a move at a table that was gone)
         elif self.cut_off and phase == "play" and view["turn"] == me:
@@ -273,12 +273,11 @@ class GetOutScreen(TableScreen):
             last = view["last_round"]
             who = "You" if last["winner"] == me else names[last["winner"]]
             deal = {"type": "next_round"} in legal
-            # (A guest's n dealt it while the others still read their summaries.)
             then = self.waiting_to_deal(view["out"]) if not deal else (
-                "n deals the next round" + (", for everyone." if self.others_here() else "."))
+                "n starts the next round" + (", for everyone." if self.others_here() else "."))
             text = f"Round {last['round']} is over: {who} got out. {then}"
             # (At a phone's width it read "…Bot 3 got out. Press n", cut.)
-            short = f"{who} got out: {'n deals the next round' if deal else 'next round soon'}"
+            short = f"{who} got out: {'n starts the next round' if deal else 'next round soon'}"
         elif me is None:
             text = f"Watching: {names[view['turn']]} to play."
         elif view["turn"] == me:
@@ -295,12 +294,13 @@ class GetOutScreen(TableScreen):
             text = "Waiting…"
         else:
             text = f"Waiting for {names[view['turn']]}…" + self.away_words(view["turn"])
+            short = f"Waiting for {names[view['turn']]}…" + self.away_words(view["turn"], True)
         if getattr(self.app, "touch", False):
             text = TOUCH_STATUS.get(text, text)
         width = status.content_region.width
         if width and cell_len(text) > width:
             # (At 45 columns "or draw (d)" was cut.)
-            text = SHORT_STATUS.get(text, short if phase in ("round_over", "over") else text)
+            text = SHORT_STATUS.get(text, short or text)
             if phase == "over" and cell_len(text) > width:
                 text = shorter
         set_text(status, text)  # a status line of height 1: no relayout

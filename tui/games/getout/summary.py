@@ -118,7 +118,7 @@ def how_points_count(view: dict[str, Any]) -> Text:
 
 def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
                   can_deal: bool, can_lobby: bool,
-                  waiting: str | None = "Waiting for a player to deal the next round…"
+                  waiting: str | None = "Waiting for a player to start the next round…"
                   ) -> SummaryScreen:
     """The dialog for the end of a round (or of the match)."""
     last = view.get("last_round") or {}

@@ -37,7 +37,9 @@ def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
                       for s in event["out"])
         return f"Round {event['round']}: {who(event['winner'])} got out first{out}"
     if kind == "round_started":
-        return f"Round {event['round']}: {names.name(event['dealer'])} deals"
+        dealer = event["dealer"]
+        return (f"Round {event['round']}: you deal" if dealer == namer.me
+                else f"Round {event['round']}: {names.name(dealer)} deals")
     if kind == "game_over":
         return f"Game over: {listed([namer.whom(s) for s in event['winners']])} won"
     return None

@@ -263,8 +263,10 @@ class GotFiveScreen(BoardTable):
         elif turn is not None:
             # (A spectator read only "Watching: Bob to play", the players more.)
             doing = "to reveal a tile" if phase == "reveal" else "to ask a clue"
-            text = (f"{'Watching: ' if me is None else ''}{namer.name(turn)}'s turn "
-                    f"{doing}…" + self.away_words(turn))
+            whose = f"{'Watching: ' if me is None else ''}{namer.name(turn)}'s turn"
+            text = self._fitting(f"{whose} {doing}…" + self.away_words(turn),
+                                 f"{whose} {doing}…" + self.away_words(turn, True),
+                                 f"{whose}…" + self.away_words(turn, True))
             last = self.last_move()
             if last and len(text) + 3 + len(last) <= self.size.width - 2:
                 text += f" · {last}"
