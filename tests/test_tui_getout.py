@@ -1027,6 +1027,32 @@ async def test_the_score_table_shows_the_newest_rounds_first_and_the_limit() -> 
         assert [str(cell) for cell in scores.get_row_at(1)] == ["Bot 2", "12", "9", "0", "3"]
 
 
+async def test_a_long_name_is_cut_for_the_newest_round_beside_it() -> None:
+    """A name of 24 letters left a box of 27 columns only "total…" (a fresh-eyed LAN
+    pass): it is cut to show the newest round; short names are not cut for one."""
+    from textual.app import App
+
+    class Scores(App[None]):
+        CSS = "#scores { width: 27; }"
+
+        def compose(self) -> ComposeResult:
+            yield ScoreTable(id="scores")
+
+    app = Scores()
+    async with app.run_test(size=(40, 10)) as pilot:
+        scores = app.query_one(ScoreTable)
+        header, rows = _score_rows(3, 2)
+        rows[1][0] = Text("Bobbington-the-Magnifice")
+        scores.set_table(header, rows)
+        await pilot.pause()
+        assert scores.header_labels == ["player", "total", "r1", "r2"]
+        assert str(scores.get_row_at(1)[0]) == "Bobbingto…"
+        header, rows = _score_rows(3, 4)  # short names: the rounds that fit, names whole
+        scores.set_table(header, rows)
+        await pilot.pause()
+        assert scores.header_labels == ["player", "total", "r1", "r2…"]
+
+
 async def test_a_seat_kept_warm_by_a_bot_scores_under_its_person_s_name_cut_to_fit() -> None:
     """A bot played for Roberta the Great: at 80 columns the score table called her seat
     "Bot 2", and her long name would have given the box a scroll bar over its last row."""

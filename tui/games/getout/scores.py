@@ -33,6 +33,8 @@ KEPT = 2
 
 #: Cells a player's name keeps however narrow the box (more of the table scrolls).
 NAMES_AT_LEAST = 5
+#: Cells a longer name is cut to when that shows a round's points beside it.
+NAMES_BESIDE_ROUNDS = 10
 
 
 def _cut(cell: Text, width: int) -> Text:
@@ -118,13 +120,29 @@ class ScoreTable(ScrollView, can_focus=True):
             kept[-1] = max(kept[-1], header[count - 1].cell_len + 1 + 2 * PADDING)
             return kept
 
-        shown = len(header)
-        if room and sum(widths) > room and len(header) > KEPT:
-            shown = KEPT
-            while shown + 1 < len(header) and sum(cost(shown + 1)) <= room:
-                shown += 1
+        def fits() -> int:
+            """How many columns fit the box."""
+            shown = len(header)
+            if room and sum(widths) > room and len(header) > KEPT:
+                shown = KEPT
+                while shown + 1 < len(header) and sum(cost(shown + 1)) <= room:
+                    shown += 1
+            return shown
+
+        whole = widths[0] if widths else 0
+        shown = fits()
+        if shown < len(header) and whole > NAMES_BESIDE_ROUNDS + 2 * PADDING:
+            # Long names cut, for the newest rounds beside them (a name of 24 letters
+            # left the box only "total…" at 100 columns).
+            widths[0] = NAMES_BESIDE_ROUNDS + 2 * PADDING
+            if (more := fits()) > shown:
+                shown = more
+            else:
+                widths[0] = whole
         self._header = header[:shown]
-        self._rows = [row[:shown] for row in rows]
+        self._rows = [row[:shown] if not widths or widths[0] == whole
+                      else [_cut(row[0], widths[0] - 2 * PADDING), *row[1:shown]]
+                      for row in rows]
         self._widths = widths[:shown]
         if shown < len(header):
             self._header[-1] = Text(f"{header[shown - 1].plain}…")
