@@ -1217,6 +1217,18 @@ async def test_keys_that_do_nothing_in_the_got_five_dialogs_say_why() -> None:
         error = bar.query_one("#gf-announce-error", Label)
         await until(pilot, lambda: "Type your five numbers first" in str(error.render()),
                     "why Enter did nothing")
+        # Some typed, one still empty: Enter says which (it said nothing).
+        slots = list(bar.query(Input).results(Input))
+        for slot, text in zip(slots, bar.texts(), strict=True):
+            slot.value = text
+        slots[0].value = str(bar.colours[0] + 1)  # (a number of the first slot's colour)
+        slots[0].focus()
+        await pilot.pause()  # (the slots' changes checked, before the key)
+        await pilot.press("enter")
+        await until(pilot, lambda: "Fill in position 2" in str(error.render()),
+                    "why Enter did not announce")
+        await pilot.press("1")  # typing again: the "?" says what is missing
+        await until(pilot, lambda: "Fill in" not in str(error.render()), "the line cleared")
 
 
 async def test_space_on_a_number_in_sight_says_it_stays_crossed() -> None:

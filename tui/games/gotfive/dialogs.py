@@ -408,9 +408,10 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         _, why = check_numbers(self.texts(), self.colours, typing=at)
         self.say(why)
 
-    def say(self, why: str) -> None:
-        """Show what is wrong (a slot still to fill in is no mistake: its "?" says so)."""
-        shown = "" if why.startswith("Fill in") else why
+    def say(self, why: str, asked: bool = False) -> None:
+        """Show what is wrong (a slot to fill in is no mistake while typing: its "?" says
+        so; ``asked``: Enter asked to announce, and is told why not)."""
+        shown = "" if why.startswith("Fill in") and not asked else why
         error = self.query_one("#gf-announce-error", Label)
         error.update(shown)
         error.display = bool(shown)
@@ -443,7 +444,7 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
             return
         if not any(text.strip() for text in self.texts()):  # (it said nothing at all)
             why = "Type your five numbers first, one a slot: ↑↓ offer the ones possible."
-        self.say(why)  # (a digit alone is a number now: Enter said it was done)
+        self.say(why, asked=True)  # (with a slot empty, Enter did nothing, said nothing)
         inputs = list(self.query(SlotInput))
         empty = [i for i in inputs if not i.value.strip()]
         named = re.match(r"Position (\d)", why)
