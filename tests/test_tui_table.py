@@ -71,6 +71,18 @@ async def test_out_of_a_solo_match_the_bots_finish_at_full_speed() -> None:
         title = " ".join(str(label.render()) for label in final.query("Label"))
         assert "wins the match" in title
         assert not isinstance(app.screen, ChoiceScreen)
+        # A rematch: the bots at their pace again, and its rounds have their summaries
+        # (full speed raced on through it, and its end was the only summary).
+        await pilot.press("r")
+        await until(pilot, lambda: app.screen is screen and screen.table["phase"] == "play"
+                    and screen.view.get("round") == 1, "the rematch")
+        assert app.hosting.host is not None and app.hosting.host.bot_delay == 0.5
+        assert not screen.finishing and not screen.offered_finish
+        await out_after_the_first_round(pilot, app)
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                    and "Round 1" in " ".join(str(label.render())
+                                              for label in app.screen.query("Label")),
+                    "the rematch's first round's summary")
 
 
 async def test_an_unanswered_question_goes_away_when_the_match_ends() -> None:

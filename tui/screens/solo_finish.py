@@ -85,6 +85,14 @@ class SoloFinishScreen(SessionScreen):
             self._finish_offer = None
             offer.dismiss(None)
 
+    def finish_forgotten(self) -> None:
+        """A new game at the table (a rematch): the bots at their pace again, and the
+        offer to be made again once we are out (the last game's full speed raced
+        through the rematch, its round summaries and its offer unseen)."""
+        if self.finishing:
+            self.app.hosting.bots_full_speed(self.session, False)
+        self.finishing = self.offered_finish = self.leave_at_end = False
+
     def action_finish(self) -> None:
         """(Solo, once out) let the bots play the rest of the game without pauses."""
         if self.can_finish() and self.app.hosting.bots_full_speed(self.session):

@@ -93,6 +93,7 @@ class TableSummaryScreen(TableCreatorScreen):
         if self._end_shown and self.table.get("phase") != "over":
             self._end_shown = False
             self._last_summary = None
+            self.finish_forgotten()
             self.game_restarted()
 
     def game_restarted(self) -> None:
