@@ -553,3 +553,21 @@ def test_a_database_of_schema_3_counts_a_right_got_five_s_own_clues(tmp_path: Pa
     own = sum(1 for s, a, _ in record["moves"] if s == winner
               and a["type"] in ("sort", "compare"))
     assert info.facts == {"right_after": own} and own < table
+
+
+def test_getout_s_points_a_round_are_one_figure_in_the_average_and_the_plot() -> None:
+    """Past games averaged a match's points over the rounds each player played, but
+    plotted them over all its rounds: every plotted game came out below the average
+    beside it (28.9 a round, games "from 6.83333 to 22.25")."""
+    from net.records import GameInfo
+    from tui.history import figures, trend
+
+    def match(score: int, played: int, rounds: int) -> GameInfo:
+        result = {"winners": [1], "rounds": rounds, "scores": [score, 3], "played": [played, 6]}
+        return GameInfo(1, "getout", 2, 1.78e9, 1.78e9 + 60, 40, ["Ann", "Bot 2"],
+                        ["human", "bot"], [1], result, {})
+
+    games = [match(41, 2, 6), match(30, 3, 3)]
+    (found,) = figures(games, None)
+    assert found.more == "15.2 points a round (fewer is better)"  # (20.5 + 10) / 2
+    assert trend(games, "getout", None)[1] == [10.0, 20.5]  # oldest first

@@ -146,19 +146,29 @@ def _more(game: str, games: list[GameInfo], player: Reader | None) -> str:
         if not clues:
             return "no right GOT FIVE! yet"
         return f"{sum(clues) / len(clues):.1f} clues to a right GOT FIVE!"
-    points = []
-    for g in games:
-        result: dict[str, Any] = g.result if isinstance(g.result, dict) else {}
-        seat, rounds = _seat(g, player), result.get("rounds") or 0
-        scores, played = result.get("scores") or [], result.get("played")
-        if seat is not None and isinstance(played, list) and seat < len(played):
-            rounds = played[seat]  # (the rounds it played: a match's after it was out not)
-        if seat is not None and isinstance(rounds, int) and rounds > 0 and seat < len(scores):
-            points.append(scores[seat] / rounds)
+    points = [p for g in games if (p := _points_a_round(g, player)) is not None]
     if not points:
         return ""
     # (Fewer is better: "0.0 points a round" did not say which way.)
     return f"{sum(points) / len(points):.1f} points a round (fewer is better)"
+
+
+def _points_a_round(info: GameInfo, player: Reader | None) -> float | None:
+    """A GET OUT! game's points a round for ``player``'s seat, over the rounds it played
+    (a match's rounds after it was out not: the plot counted them, the average not, and
+    every game's plotted figure was below their average)."""
+    result: dict[str, Any] = info.result if isinstance(info.result, dict) else {}
+    seat, rounds = _seat(info, player), result.get("rounds") or 0
+    scores, played = result.get("scores") or [], result.get("played")
+    if seat is not None and isinstance(played, list) and seat < len(played):
+        rounds = played[seat]
+    if seat is None or not isinstance(rounds, int) or isinstance(rounds, bool) \
+            or rounds <= 0 or seat >= len(scores):
+        return None
+    score = scores[seat]
+    if not isinstance(score, int | float) or isinstance(score, bool):
+        return None
+    return score / rounds
 
 
 def trend(infos: Iterable[GameInfo], game: str,
@@ -176,13 +186,7 @@ def trend(infos: Iterable[GameInfo], game: str,
         return "clues before a right GOT FIVE! (0: none), game by game", [
             float(i.facts.get("right_after", 0)) if _seat(i, player) in i.winners else 0.0
             for i in mine]
-    values = []
-    for i in mine:
-        result = i.result if isinstance(i.result, dict) else {}
-        seat, rounds, scores = _seat(i, player), result.get("rounds") or 0, result.get(
-            "scores") or []
-        if seat is not None and rounds and seat < len(scores):
-            values.append(scores[seat] / rounds)
+    values = [p for i in mine if (p := _points_a_round(i, player)) is not None]
     return "points a round (fewer is better), game by game", values
 
 

@@ -162,7 +162,8 @@ class HistoryScreen(Screen[None]):
         label.display = plot.display = shown
         if shown:
             low, high = min(values), max(values)
-            label.update(f"{what}: from {low:g} to {high:g}, last {values[-1]:g}")
+            label.update(f"{what}: from {_figure(low)} to {_figure(high)}, "
+                         f"last {_figure(values[-1])}")
             plot.data = values
 
     def _chosen(self) -> int | None:
@@ -241,3 +242,9 @@ class HistoryScreen(Screen[None]):
         # (The folder on a line of its own: a notice broke the whole path mid-word.)
         self.notify(f"Wrote {target.name} ('hiddenhand replay {target.name}' opens it) in"
                     f"\n{target.parent}", markup=False, timeout=10)
+
+
+def _figure(value: float) -> str:
+    """A plotted figure as the average beside it is written: one decimal at most (it
+    read "from 6.83333")."""
+    return f"{value:.1f}".removesuffix(".0")
