@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from textual.widgets import Button
 
-from tests.tui_support import config_dir, until
+from tests.tui_support import config_dir, screen_text, until
 from tui.app import HiddenHandApp
 from tui.games.getout.screen import GetOutScreen
 from tui.screens.menu import MenuScreen, moment
@@ -58,6 +58,12 @@ async def test_a_crashed_solo_game_is_resumed_from_the_menu_where_it_stopped() -
         assert "Ann" in (resume.tooltip or "")
         # Whose game, which, from when (▸ … ◂: focused).
         assert "Resume your GET OUT! from " in str(resume.label)
+        # At 80 × 24 every entry is still in sight (Quit was pushed off the bottom).
+        await pilot.resize_terminal(80, 24)
+        await until(pilot, lambda: "Quit (q)" in screen_text(again)
+                    and "Resume your" in screen_text(again), "every entry at 80 × 24")
+        await pilot.resize_terminal(*SIZE)
+        await until(pilot, lambda: not menu.has_class("-short"), "the roomy menu again")
         await pilot.press("u")
         screen = await until(pilot, lambda: isinstance(again.screen, GetOutScreen)
                              and again.screen.update and again.screen, "the resumed table")
@@ -109,8 +115,6 @@ async def test_an_app_ended_from_outside_keeps_its_game_for_the_menu_to_resume()
     """``kill`` (SIGTERM) left the app's last screen in the terminal: the app now ends as
     a quit does, the terminal given back, but keeps the game it hosts, as after a crash
     (the handler is installed only in a terminal, so this test calls what it runs)."""
-    from tests.tui_support import screen_text
-
     app = solo(7)
     async with app.run_test(size=SIZE) as pilot:
         screen: Any = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)

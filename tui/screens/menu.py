@@ -35,6 +35,9 @@ TITLE_ART = r"""
 """
 #: The art's width and a column each side: narrower, it is not shown.
 TITLE_WIDTH = max(len(line) for line in TITLE_ART.splitlines()) + 2
+#: Rows the menu takes with its "Resume" entry: lower, its entries lose the rows between
+#: them (at 24 rows "Quit (q)" was pushed off the bottom).
+RESUME_HEIGHT = 26
 
 
 #: The box menu's join entry while no seat of ours is kept there.
@@ -108,6 +111,11 @@ class MenuScreen(Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         """Narrower than the title art (a phone's browser), the art would wrap: it goes."""
         self.set_class(event.size.width < TITLE_WIDTH, "-narrow")
+        self._fit(event.size.height)
+
+    def _fit(self, height: int) -> None:
+        shown = self.query_one("#resume", Button).display
+        self.set_class(bool(shown) and height < RESUME_HEIGHT, "-short")
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         """Opened, or back in the menu: a game may have ended, or been lost.
@@ -140,6 +148,7 @@ class MenuScreen(Screen[None]):
         # The first entry takes the focus, unless the player has moved it already.
         untouched = self.focused in (None, solo, button)
         button.display = info is not None
+        self._fit(self.size.height)
         if info is not None:
             button.tooltip = info.describe()
             show_label(button, resume_label(info, self.app.settings.name))
