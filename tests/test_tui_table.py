@@ -48,15 +48,18 @@ async def test_out_of_a_solo_match_the_bots_finish_at_full_speed() -> None:
         screen = await out_after_the_first_round(pilot, app)
         summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
                               and app.screen, "the round's summary")
-        assert "answer-next" not in [b.id for b in summary.query("Button")]  # we are out
+        buttons = await until(pilot, lambda: [b.id for b in summary.query("Button")],
+                              "the summary's buttons")
+        assert "answer-next" not in buttons  # we are out
+        # How the bots finish is asked here ("Look at the table" opened a second
+        # dialog, over the table, to ask it).
+        assert {"answer-finish", "answer-leave"} <= set(buttons)
         await until(pilot, lambda: screen.table["phase"] == "play", "the next round")
         assert app.screen is summary  # the round we went out in: it stays until closed
-        await pilot.press("c")
-        question = await until(pilot, lambda: isinstance(app.screen, ChoiceScreen)
-                               and app.screen, "the question, once the summary is closed")
-        assert "out of this game" in question.title_text
         assert screen.out_of_game() and screen.can_finish()
-        await pilot.press("escape")  # keep watching: the question is not asked again
+        await pilot.press("c")  # keep watching: the table, and nothing asked again
+        await until(pilot, lambda: app.screen is screen, "the table")
+        await pilot.pause()
         assert app.screen is screen and not screen.finishing
         assert app.hosting.host is not None and app.hosting.host.bot_delay == 0.5
         assert footer_keys(app).get("finish") is True  # f lets them finish later
@@ -86,12 +89,16 @@ async def test_out_of_a_solo_match_the_bots_finish_at_full_speed() -> None:
 
 
 async def test_an_unanswered_question_goes_away_when_the_match_ends() -> None:
+    """Out of a game with no summary to ask in (a round summary asks it), the question
+    opens over the table; unanswered, it goes when the game ends."""
     app = make_app(bot_delay=0.5, solo={"game_id": "getout", "seats": 3,
                                         "options": {"first": 0, "limit": 10}})
     async with app.run_test(size=SIZE) as pilot:
         screen = await out_after_the_first_round(pilot, app)
-        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
-        await pilot.press("c")
+        summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                              and app.screen, "the summary")
+        screen.offered_finish = False  # (as if it had not asked)
+        summary.dismiss(None)
         await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the question")
         assert app.hosting.bots_full_speed(screen.session)  # the bots finish; nobody answers
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
@@ -107,9 +114,7 @@ async def test_out_of_a_solo_match_a_player_leaves_with_the_result() -> None:
     async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         await out_after_the_first_round(pilot, app)
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
-        await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the question")
-        await pilot.press("2")  # leave with the result: the bots finish at once
+        await pilot.press("e")  # leave with the result: the bots finish at once
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
         await until(pilot, lambda: app.hosting.host is None, "the solo host to stop")
         result: str = await until(pilot, lambda: next(

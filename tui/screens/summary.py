@@ -35,7 +35,7 @@ GUEST_AT_END = ("The table's creator may ask for a rematch, review the game with
                 "everyone or take the table back to the lobby. To leave: close this (c or "
                 "Esc), then Esc.")
 #: The answers a summary can give, each with its key: the table acts on the answer.
-KEYS = {"next": "n", "rematch": "r", "lobby": "l"}
+KEYS = {"next": "n", "rematch": "r", "lobby": "l", "finish": "f", "leave": "e"}
 #: Seconds after a summary shows in which a key that answers is asked again: it was
 #: most likely typed for the table as the game ended (a person reacts in about 0.3 s).
 ANSWER_GUARD = 0.8
@@ -65,6 +65,9 @@ class SummaryScreen(ModalScreen[str | None]):
     BINDINGS = [
         Binding("n", "answer('next')", "Next round"),
         Binding("r", "answer('rematch')", "Rematch"),
+        # (Out of a solo game: its end is the bots' to play, fast or at once.)
+        Binding("f", "answer('finish')", "Bots finish at full speed"),
+        Binding("e", "answer('leave')", "Leave with the result"),
         Binding("l", "answer('lobby')", "Back to lobby"),
         Binding("c,escape", "answer(None)", "Look at the table"),
         Binding("v", "review", "Review this game"),
@@ -106,6 +109,11 @@ class SummaryScreen(ModalScreen[str | None]):
         #: The review the table follows together (``offer_together``): what its button
         #: says now (``None``: not possible now), and what opens it.
         self._together: tuple[Callable[[], str | None], Callable[[], None]] | None = None
+
+    def offer(self, *choices: Choice) -> None:
+        """Offer more answers, first (before the summary is shown)."""
+        self.choices = [*choices, *self.choices]
+        self.answers |= {c.answer for c in choices}
 
     def offer_review(self, path: Path, kept: Future[int | None]) -> None:
         """(The game is over, at this app's own host.) Offer to review it (``v``) once

@@ -85,6 +85,10 @@ class TableSummaryScreen(TableCreatorScreen):
             self.action_to_lobby(from_summary=True)
         elif answer == "rematch":
             self.action_rematch()
+        elif answer == "finish":
+            self.action_finish()
+        elif answer == "leave":
+            self.leave_with_result()
 
     def rematch_seen(self) -> None:
         """Before an update is shown: a game whose end was shown is being played again
@@ -152,7 +156,14 @@ class TableSummaryScreen(TableCreatorScreen):
         screen.chat_open = self.chat_open
         hosting = self.app.hosting
         if self.table.get("phase") != "over":
-            pass  # (a round's end: nothing to review yet)
+            if self.can_finish() and not self.offered_finish:
+                # Out of a solo game: how its end is played is asked here ("Look at the
+                # table" opened a second dialog over the table, asking it).
+                from tui.screens.summary import Choice
+
+                self.offered_finish = True
+                screen.offer(Choice("finish", "Bots finish at full speed"),
+                             Choice("leave", "Leave with the result", primary=False))
         elif (hosting.hosts(self.session) and hosting.keeper is not None
                 and hosting.last_kept is not None and not self.others_here()):
             # Our own host keeps the game, and nobody else is here: it may be reviewed
