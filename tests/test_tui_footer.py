@@ -932,6 +932,33 @@ async def test_a_key_typed_for_the_table_as_the_game_ends_is_asked_again(
         await until(pilot, lambda: answers == ["rematch"], "the rematch asked for")
 
 
+async def test_out_of_a_match_a_key_typed_as_its_summary_showed_says_the_round_ended(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Out of a solo match (no Next round for us), e typed as the summary showed was
+    asked again as if "the game just ended": the match went on."""
+    from textual.app import App
+
+    from tui.screens import summary as summary_module
+    from tui.screens.summary import Choice, SummaryScreen
+
+    monkeypatch.setattr(summary_module, "ANSWER_GUARD", 3600.0)
+    notes: list[str] = []
+    app: App[None] = App()
+    async with app.run_test(size=(80, 24)) as pilot:
+        summary = SummaryScreen("Round 2 over", ["You are out of the match."],
+                                [Choice("lobby", "End the match", primary=False)])
+        summary.offer(Choice("finish", "Bots finish at full speed"),
+                      Choice("leave", "Leave with the result", primary=False))
+        summary.clock = lambda: 100.0
+        summary.notify = lambda message, **_: notes.append(message)  # type: ignore[method-assign]
+        await app.push_screen(summary)
+        await until(pilot, lambda: summary.is_mounted and app.focused is not None
+                    and app.focused.id == "answer-finish", "focus on the offer")
+        await pilot.press("e")
+        await until(pilot, lambda: notes, "the question again")
+        assert notes == ["The round just ended: press e again for “Leave with the result”."]
+
+
 async def test_enter_on_a_summary_goes_on_but_not_when_typed_as_it_showed(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Enter on a round's summary looked at the table: a player expected the next round.

@@ -853,6 +853,33 @@ def test_the_round_log_says_you_are_out_and_a_player_is_out() -> None:
                     "Bob passed the limit and is out")
 
 
+def test_with_nothing_to_draw_the_turn_says_d_passes() -> None:
+    """With the draw pile empty and nothing to turn over, d passes: the line said "or
+    draw (d)" (a fresh-eyed pass); a wide line, a narrow one and a phone's say so."""
+    from tui.games.getout.text import SHORT_STATUS, TOUCH_STATUS, turn_status
+
+    call = {"id": 1, "image": "geoff", "value": 3, "wild": False}
+    empty = {"call": call, "draw_count": 0, "played_count": 1}
+    for plays in (True, False):
+        line = turn_status(empty, plays)
+        assert "pass (d)" in line and "draw (d)" not in line, line
+        assert "pass" in SHORT_STATUS[line] and "pass" in TOUCH_STATUS[line]
+        assert cell_len(SHORT_STATUS[TOUCH_STATUS[line]]) <= 41
+        # Something to draw, or a played pile to turn over: d draws.
+        for view in ({**empty, "draw_count": 4}, {**empty, "played_count": 5}):
+            assert "draw" in turn_status(view, plays) and "pass" not in turn_status(view, plays)
+
+
+def test_wild_cards_left_in_hand_are_counted() -> None:
+    """"GET OUT! GET OUT! GET OUT!." read as a shout."""
+    from tui.games.getout.summary import cards_left
+
+    wild = {"id": 55, "image": None, "value": None, "wild": True}
+    hand = [{"id": 3, "image": "shirley", "value": 1, "wild": False}, wild, wild]
+    assert str(cards_left(hand)) == "You were left with Shirley 1 · 2 GET OUT! cards."
+    assert str(cards_left([wild])) == "You were left with a GET OUT! card."
+
+
 def test_the_log_says_you_deal_when_you_do() -> None:
     """A round we deal reads "you deal", beside "You got out first" (it read "Ann
     deals" in Ann's own log: a fresh-eyed LAN pass)."""

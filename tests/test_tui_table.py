@@ -61,6 +61,16 @@ async def test_out_of_a_solo_match_the_bots_finish_at_full_speed() -> None:
         await until(pilot, lambda: app.screen is screen, "the table")
         await pilot.pause()
         assert app.screen is screen and not screen.finishing
+        # We are out: the bots start the next round ("Waiting for a player" was none).
+        assert screen.waiting_to_deal(screen.view["out"]) == "The bots start the next round…"
+        # Opened again (v), the summary asks again (it lost f and e, and nothing else
+        # offered "Leave with the result").
+        await pilot.press("v")
+        again = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                            and app.screen.query("Button") and app.screen, "the summary again")
+        assert {"answer-finish", "answer-leave"} <= {b.id for b in again.query("Button")}
+        await pilot.press("c")
+        await until(pilot, lambda: app.screen is screen, "the table again")
         assert app.hosting.host is not None and app.hosting.host.bot_delay == 0.5
         assert footer_keys(app).get("finish") is True  # f lets them finish later
         await pilot.press("f")

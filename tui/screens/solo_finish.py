@@ -96,8 +96,8 @@ class SoloFinishScreen(SessionScreen):
     def action_finish(self) -> None:
         """(Solo, once out) let the bots play the rest of the game without pauses."""
         if self.can_finish() and self.app.hosting.bots_full_speed(self.session):
+            # (No toast: it came as the race ended, twice over the summary's.)
             self.finishing = True
-            self.notify("The bots play on at full speed.")
             self.refresh_bindings()
 
     def leave_with_result(self) -> None:

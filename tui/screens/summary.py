@@ -356,7 +356,8 @@ class SummaryScreen(ModalScreen[str | None]):
             if not repeated:  # (one note for a run of keys)
                 label = next((c.label for c in self.choices if c.answer == answer), answer)
                 # (A round's end in a match is no game's: "the game just ended" alarmed.)
-                ended = "round" if "next" in self.answers else "game"
+                # (Out of a match the bots play on: no "next", and its round ended.)
+                ended = "round" if {"next", "finish"} & self.answers else "game"
                 self.notify(f"The {ended} just ended: press {key} again for “{label}”.",
                             timeout=3, markup=False)
             return

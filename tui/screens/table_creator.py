@@ -84,6 +84,8 @@ class TableCreatorScreen(SoloFinishScreen):
         names, out = seat_names(self.table), out if isinstance(out, list) else []
         who = [names[s["seat"]] for s in self.people_here() if s["seat"] < len(names)
                and not (s["seat"] < len(out) and out[s["seat"]] is True)]
+        if not who and self.app.hosting.plays_solo(self.session):
+            return "The bots start the next round…"  # (we are out: "a player" was none)
         whom = " or ".join(who) if 0 < len(who) <= 3 else "a player"
         return f"Waiting for {whom} to start the next round…"
 

@@ -156,9 +156,10 @@ class TableSummaryScreen(TableCreatorScreen):
         screen.chat_open = self.chat_open
         hosting = self.app.hosting
         if self.table.get("phase") != "over":
-            if self.can_finish() and not self.offered_finish:
+            if self.can_finish():
                 # Out of a solo game: how its end is played is asked here ("Look at the
-                # table" opened a second dialog over the table, asking it).
+                # table" opened a second dialog over the table, asking it), and again
+                # when it is opened again (v).
                 from tui.screens.summary import Choice
 
                 self.offered_finish = True

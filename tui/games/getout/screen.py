@@ -23,7 +23,7 @@ from tui.games.getout.call_pile import CallPile
 from tui.games.getout.card import CardWidget, card_label, image_label
 from tui.games.getout.hand import HandWidget
 from tui.games.getout.scores import ScoreTable
-from tui.games.getout.text import SHORT_STATUS, TOUCH_STATUS, describe_event
+from tui.games.getout.text import SHORT_STATUS, TOUCH_STATUS, describe_event, turn_status
 from tui.notices import Namer, seat_owners
 from tui.screens.table import CUT_OFF, GONE, TableScreen
 from tui.widgets.seats import SeatsPanel
@@ -275,19 +275,13 @@ class GetOutScreen(TableScreen):
             deal = {"type": "next_round"} in legal
             then = self.waiting_to_deal(view["out"]) if not deal else (
                 "n starts the next round" + (", for everyone." if self.others_here() else "."))
-            text = f"Round {last['round']} is over: {who} got out. {then}"
+            text = f"Round {last['round']} is over: {who} got out first. {then}"
             # (At a phone's width it read "…Bot 3 got out. Press n", cut.)
             short = f"{who} got out: {'n starts the next round' if deal else 'next round soon'}"
         elif me is None:
             text = f"Watching: {names[view['turn']]} to play."
         elif view["turn"] == me:
-            plays = [a for a in legal if a["type"] == "play"]
-            if view["call"] is None:
-                text = "▶ Your turn: lay any card as the call card (Enter)."
-            elif plays:
-                text = "▶ Your turn: play a card marked ✓ (Enter) or draw (d)."
-            else:
-                text = "▶ Your turn: nothing matches — draw a card (d)."
+            text = turn_status(view, any(a["type"] == "play" for a in legal))
         elif view["out"][me]:
             text = "You are out of this match; watching the others."
         elif view["turn"] is None:

@@ -102,8 +102,10 @@ def cards_left(hand: list[dict[str, Any]]) -> HangingLine:
         else:
             by_image.setdefault(NAMES[card["image"]], []).append(str(card["value"]))
     # (An image's numbers as a list, "Geoff 1 and 14": "Geoff 1 14" read as one card.)
-    parts = [f"{name} {listed(values)}" if name != "GET OUT!"
-             else " ".join([name] * len(values)) for name, values in by_image.items()]
+    # (Wild cards counted: "GET OUT! GET OUT! GET OUT!." read as a shout.)
+    parts = [f"{name} {listed(values)}" if name != "GET OUT!" else
+             "a GET OUT! card" if len(values) == 1 else f"{len(values)} GET OUT! cards"
+             for name, values in by_image.items()]
     return HangingLine("", "You were left with " + " · ".join(parts) + ".", gap=0)
 
 

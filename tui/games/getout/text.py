@@ -45,16 +45,37 @@ def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
     return None
 
 
+def turn_status(view: dict[str, Any], plays: bool) -> str:
+    """The status line on our turn (``plays``: a card of ours follows the call)."""
+    if view["call"] is None:
+        return "▶ Your turn: lay any card as the call card (Enter)."
+    # (With nothing to draw or turn over, d passes: the line said "draw (d)".)
+    empty = view.get("draw_count") == 0 and (view.get("played_count") or 0) <= 1
+    if plays:
+        return ("▶ Your turn: play a card marked ✓ (Enter) or pass (d): nothing to draw."
+                if empty else "▶ Your turn: play a card marked ✓ (Enter) or draw (d).")
+    return ("▶ Your turn: nothing matches and nothing is left to draw — pass (d)." if empty
+            else "▶ Your turn: nothing matches — draw a card (d).")
+
+
 #: The turn's line in fewer words, for a terminal too narrow for the whole line.
 SHORT_STATUS = {
     "▶ Your turn: play a card marked ✓ (Enter) or draw (d).": "▶ Play a ✓ card (Enter) or draw (d)",
     "▶ Your turn: lay any card as the call card (Enter).": "▶ Lay any card to start (Enter)",
     "▶ Your turn: nothing matches — draw a card (d).": "▶ Nothing matches: draw (d)",
+    "▶ Your turn: play a card marked ✓ (Enter) or pass (d): nothing to draw.":
+        "▶ Play a ✓ card (Enter) or pass (d)",
+    "▶ Your turn: nothing matches and nothing is left to draw — pass (d).":
+        "▶ Nothing to play or draw: pass (d)",
     "▶ Your turn: tap a ✓ card to choose it (▼), the ▼ card to play it, or draw (d).":
         "▶ Tap ✓: choose, ▼: play, or draw (d)",
     "▶ Your turn: tap a card to choose it (▼), the ▼ card to lay it as the call card.":
         "▶ Tap a card; tap ▼ to lay it",
     "▶ Your turn: nothing matches — tap the draw pile.": "▶ Nothing matches: tap the draw pile",
+    "▶ Your turn: tap a ✓ card to choose it (▼), the ▼ card to play it, or tap the empty "
+    "draw pile to pass.": "▶ Tap ✓: choose, ▼: play, or pass",
+    "▶ Your turn: nothing matches or is left to draw — tap the draw pile to pass.":
+        "▶ Nothing to play: tap the draw pile",
 }
 #: The turn's line on a touch screen, where a tap chooses a card and a tap on the one
 #: chosen plays it (a phone has no Enter to press; "tap it twice" was once too many for
@@ -67,4 +88,9 @@ TOUCH_STATUS = {
     # (A phone has no d: the draw pile is tapped.)
     "▶ Your turn: nothing matches — draw a card (d).":
         "▶ Your turn: nothing matches — tap the draw pile.",
+    "▶ Your turn: play a card marked ✓ (Enter) or pass (d): nothing to draw.":
+        "▶ Your turn: tap a ✓ card to choose it (▼), the ▼ card to play it, or tap the "
+        "empty draw pile to pass.",
+    "▶ Your turn: nothing matches and nothing is left to draw — pass (d).":
+        "▶ Your turn: nothing matches or is left to draw — tap the draw pile to pass.",
 }
