@@ -876,8 +876,15 @@ def test_wild_cards_left_in_hand_are_counted() -> None:
 
     wild = {"id": 55, "image": None, "value": None, "wild": True}
     hand = [{"id": 3, "image": "shirley", "value": 1, "wild": False}, wild, wild]
-    assert str(cards_left(hand)) == "You were left with Shirley 1 · 2 GET OUT! cards."
-    assert str(cards_left([wild])) == "You were left with a GET OUT! card."
+    def words(hand: list[dict[str, Any]]) -> str:
+        return str(cards_left(hand)).replace("\u00a0", " ")
+
+    assert words(hand) == "You were left with Shirley 1 · 2 GET OUT! cards."
+    assert words([wild]) == "You were left with a GET OUT! card."
+    # Kept on one line: "a" ended a line at 80 columns.
+    console = Console(width=30, record=True, file=io.StringIO())
+    console.print(cards_left([*hand[:1] * 5, wild]))
+    assert "a GET OUT! card." in console.export_text().replace("\u00a0", " ")
 
 
 def test_the_log_says_you_deal_when_you_do() -> None:

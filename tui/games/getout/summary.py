@@ -102,10 +102,11 @@ def cards_left(hand: list[dict[str, Any]]) -> HangingLine:
         else:
             by_image.setdefault(NAMES[card["image"]], []).append(str(card["value"]))
     # (An image's numbers as a list, "Geoff 1 and 14": "Geoff 1 14" read as one card.)
-    # (Wild cards counted: "GET OUT! GET OUT! GET OUT!." read as a shout.)
+    # (Wild cards counted: "GET OUT! GET OUT! GET OUT!." read as a shout; kept on one
+    # line with no-break spaces: "a" ended a line.)
     parts = [f"{name} {listed(values)}" if name != "GET OUT!" else
-             "a GET OUT! card" if len(values) == 1 else f"{len(values)} GET OUT! cards"
-             for name, values in by_image.items()]
+             "a\u00a0GET OUT!\u00a0card" if len(values) == 1
+             else f"{len(values)}\u00a0GET OUT!\u00a0cards" for name, values in by_image.items()]
     return HangingLine("", "You were left with " + " · ".join(parts) + ".", gap=0)
 
 
