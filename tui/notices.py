@@ -119,10 +119,8 @@ def describe_notice(notice: dict[str, Any], names: Sequence[str],
 
 def _notice_words(notice: dict[str, Any], names: Sequence[str],
                   me: int | None = None) -> str | None:
-    n = Namer(names)
+    n = Namer(names, me)
     get = notice.get
-
-    ours = Namer(names, me)
 
     def back() -> str:
         # (Back under a new name, Bob read as a newcomer: "Bob is back".)
@@ -176,8 +174,8 @@ def _notice_words(notice: dict[str, Any], names: Sequence[str],
                           f"to {n.seat(get('to'))}"),
         "renamed": renamed,
         # (Bob, back, read "Bob lost the connection" of himself.)
-        "disconnected": lambda: f"{ours.whom(get('seat'))} lost the connection (away)",
-        "stepped_away": lambda: f"{ours.whom(get('seat'))} left the table (away: the seat "
+        "disconnected": lambda: f"{n.whom(get('seat'))} lost the connection (away)",
+        "stepped_away": lambda: f"{n.whom(get('seat'))} left the table (away: the seat "
                                 f"waits)",
         "reconnected": back,
         "kicked": lambda: f"{n.seat(get('seat'))} was asked to leave",

@@ -140,9 +140,9 @@ class ScoreTable(ScrollView, can_focus=True):
             else:
                 widths[0] = whole
         self._header = header[:shown]
-        self._rows = [row[:shown] if not widths or widths[0] == whole
-                      else [_cut(row[0], widths[0] - 2 * PADDING), *row[1:shown]]
-                      for row in rows]
+        cut = bool(widths) and widths[0] != whole
+        self._rows = [[_cut(row[0], widths[0] - 2 * PADDING), *row[1:shown]] if cut
+                      else row[:shown] for row in rows]
         self._widths = widths[:shown]
         if shown < len(header):
             self._header[-1] = Text(f"{header[shown - 1].plain}…")

@@ -287,8 +287,9 @@ class GetOutScreen(TableScreen):
         elif view["turn"] is None:
             text = "Waiting…"
         else:
-            text = f"Waiting for {names[view['turn']]}…" + self.away_words(view["turn"])
-            short = f"Waiting for {names[view['turn']]}…" + self.away_words(view["turn"], True)
+            waiting = f"Waiting for {names[view['turn']]}…"
+            text = waiting + self.away_words(view["turn"])
+            short = waiting + self.away_words(view["turn"], short=True)
         if getattr(self.app, "touch", False):
             text = TOUCH_STATUS.get(text, text)
         width = status.content_region.width

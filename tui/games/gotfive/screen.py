@@ -264,9 +264,9 @@ class GotFiveScreen(BoardTable):
             # (A spectator read only "Watching: Bob to play", the players more.)
             doing = "to reveal a tile" if phase == "reveal" else "to ask a clue"
             whose = f"{'Watching: ' if me is None else ''}{namer.name(turn)}'s turn"
-            text = self._fitting(f"{whose} {doing}…" + self.away_words(turn),
-                                 f"{whose} {doing}…" + self.away_words(turn, True),
-                                 f"{whose}…" + self.away_words(turn, True))
+            away, brief = self.away_words(turn), self.away_words(turn, short=True)
+            text = self._fitting(f"{whose} {doing}…{away}", f"{whose} {doing}…{brief}",
+                                 f"{whose}…{brief}")
             last = self.last_move()
             if last and len(text) + 3 + len(last) <= self.size.width - 2:
                 text += f" · {last}"
