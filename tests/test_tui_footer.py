@@ -273,7 +273,7 @@ async def test_the_getout_footer_says_how_to_choose_a_card_and_its_click_chooses
 async def test_the_gotfive_board_says_its_keys_while_no_hint_takes_the_room() -> None:
     from tui.games.gotfive.marking import BOARD_KEYS
 
-    app = make_app(solo={"game_id": "gotfive", "seats": 3, "options": {}})
+    app = make_app(solo={"game_id": "gotfive", "seats": 3, "options": {"first": 0}})
     async with app.run_test(size=(80, 24)) as pilot:
         screen, _table = await still_gotfive_table(pilot)
         board = screen.query_one("#gf-board")
@@ -290,7 +290,7 @@ async def test_keys_that_do_not_fit_give_way_to_those_said_nowhere_else() -> Non
     """Got Five! at 80 columns: the chat line says / and ?, so those keys give way and
     Lobby is in sight (it was cut off); narrower, the board's own keys (its title says
     them) give way too, and what still does not fit is marked at the edge."""
-    app = make_app(solo={"game_id": "gotfive", "seats": 3, "options": {}})
+    app = make_app(solo={"game_id": "gotfive", "seats": 3, "options": {"first": 0}})
     async with app.run_test(size=(130, 30)) as pilot:
         await still_gotfive_table(pilot)
         footer = app.screen.query_one(TableFooter)
@@ -322,7 +322,7 @@ async def test_keys_that_do_not_fit_give_way_to_those_said_nowhere_else() -> Non
 
 
 async def test_the_gotfive_footer_draws_the_keys_of_each_turn() -> None:
-    app = make_app(solo={"game_id": "gotfive", "seats": 3, "options": {}})
+    app = make_app(solo={"game_id": "gotfive", "seats": 3, "options": {"first": 0}})
     async with app.run_test(size=SIZE) as pilot:
         screen, table = await still_gotfive_table(pilot)
         rng = random.Random(5)

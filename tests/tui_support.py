@@ -302,7 +302,11 @@ def gotfive_clue_move(table: Any, rng: random.Random) -> tuple[int, dict[str, An
 
 async def still_gotfive_table(pilot: Pilot[Any]) -> tuple[Any, Any]:
     """A solo Got Five! table once shown, its bots holding still (every seat moves when
-    the test says so): the screen and the host's table."""
+    the test says so): the screen and the host's table.
+
+    Deal it with the option ``first: 0``: bots whose turn came first could play on
+    until one of them named its five (once in a few thousand deals) before they were
+    stilled here."""
     from tui.games.gotfive.screen import GotFiveScreen
 
     app: HiddenHandApp = pilot.app  # type: ignore[assignment]
@@ -312,6 +316,7 @@ async def still_gotfive_table(pilot: Pilot[Any]) -> tuple[Any, Any]:
     (table,) = app.hosting.host.tables.values()
     for seat in table.seats:
         seat.bot = None
+    assert table.game.options["first"] == 0, "deal it with first=0"
     return screen, table
 
 
