@@ -1,7 +1,8 @@
 """Host addresses as people type them: ``host:port``, ``[v6]:port`` or a bare IPv6 address.
 
 The join screen and the command line read addresses with :func:`parse_address` and
-write them back with :func:`show_address`; neither needs a connection for it.
+write them back with :func:`show_address`; neither needs a connection for it. A server
+that cannot listen says why with :func:`listen_error`.
 """
 
 from __future__ import annotations
@@ -56,3 +57,21 @@ def parse_address(text: str, default_port: int | None = None) -> tuple[str, int]
 def show_address(host: str, port: int) -> str:
     """``host:port`` as a person types it back (an IPv6 address in brackets)."""
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def listen_error(exc: OSError, port: int, bind: str | None, *, port_option: str = "--port",
+                 bind_option: str = "--bind", unbound: str = "listen on all") -> str:
+    """Why a server could not listen, in plain words (the OS's own text only as a last
+    resort), naming the command's own options (``ssh-serve``'s web door has its
+    ``--web-port``), and what leaving out ``bind_option`` does (``unbound``)."""
+    import errno
+
+    if exc.errno == errno.EADDRINUSE:
+        return (f"port {port} is already in use on this computer (is another hiddenhand or "
+                f"another server running?); pick another with {port_option}, or "
+                f"{port_option} 0 for any")
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return f"{bind} is not an address of this computer; leave out {bind_option} to {unbound}"
+    if exc.errno == errno.EACCES:
+        return f"port {port} needs administrator rights here; pick one above 1023"
+    return exc.strerror or str(exc)

@@ -76,8 +76,9 @@ def hold(table: AwayTable, now: float) -> list[dict[str, Any]]:
     # A Get It! round ran on without them: their cards could not be played, and a
     # dropped laptop lost the round for everyone. Their seat's time stands still too.
     table.frozen, table.paused = table.elapsed(now), True
-    log.info("table %s: seats %s are away; the round's clock stops", table.id,
-             ", ".join(str(s + 1) for s in waiting))
+    log.info("table %s: %s away; the round's clock stops", table.id,
+             f"seat {waiting[0] + 1} is" if len(waiting) == 1
+             else f"seats {', '.join(str(s + 1) for s in waiting)} are")
     notice: dict[str, Any] = {"type": "paused", "waiting": waiting, "away": True}
     if (wait := delay(table)) is not None:
         notice["bot_after"] = wait  # (when a bot plays for them, as the option says)

@@ -37,7 +37,7 @@ from engine.bots import make_bot
 from net.host import Host
 from net.journal import JournalError, in_use
 from net.limits import Limits
-from net.paths import VISITOR_ENV, ssh_dir
+from net.paths import INVITES_ENV, VISITOR_ENV, ssh_dir
 from net.records import DB_NAME, Keeper
 from net.seats import name_problem
 
@@ -77,7 +77,8 @@ def app_command() -> list[str]:
     return [sys.executable, "-m", "tui.cli"]
 
 
-def _machine_name() -> str:
+def machine_name() -> str:
+    """This machine's name, as a box's invitation names it by default."""
     return socket.gethostname().split(".")[0] or "box"
 
 
@@ -98,7 +99,7 @@ class BoxSettings:
     idle_timeout: float = 1800.0
     data_dir: Path = field(default_factory=default_data_dir)
     host_port: int | None = None
-    hostname: str = field(default_factory=_machine_name)
+    hostname: str = field(default_factory=machine_name)
     bot_delay: float = 0.7
     kill_grace: float = 3.0
     command: Sequence[str] = field(default_factory=app_command)
@@ -200,6 +201,10 @@ class Box:
     def journal_path(self) -> Path:
         """The box host's journal: every acknowledged change, kept across restarts."""
         return self.settings.data_dir / JOURNAL_NAME
+
+    #: The start lines' word on stopping (only ``--help`` said it).
+    STOP_HINT = ("Ctrl-C stops the box; its tables are kept, and are back when it starts "
+                 "again on this data directory")
 
     def stop_words(self) -> str:
         """What the operator reads as the box stops (said before :meth:`close`)."""
@@ -330,7 +335,7 @@ class Box:
         """The command line of one player's app, and the data directory it keeps.
 
         ``data_name`` is the player's directory under :attr:`players_dir` (one the front
-        door made safe); the lobby tells friends every open door (:attr:`doors`).
+        door made safe). (The doors the lobby names are in :meth:`app_env`.)
         """
         assert self.host is not None, "the box is not started"
         data = self.players_dir / data_name
@@ -339,7 +344,6 @@ class Box:
             f"--box={self._box_argument()}",
             f"--player={player}",
             f"--data-dir={data}",
-            *(f"--box-invite={door}" for door in self.doors),
             f"--box-games={self.settings.data_dir / DB_NAME}",
         ]
         return argv, data
@@ -347,10 +351,12 @@ class Box:
     def app_env(self, data_name: str) -> dict[str, str]:
         """What an app's environment says of its player: an id the box keeps for them
         (from their data directory's name: per key over SSH, per browser on the web),
-        which the box's host counts their tables by, however many connections."""
+        which the box's host counts their tables by, however many connections; and every
+        open door, which the lobby tells friends (:attr:`doors`: the web door's link is
+        a secret, kept off the command line)."""
         secret = self._visitor_secret
         player = hmac.new(secret, data_name.encode(), hashlib.sha256).hexdigest()[:24]
-        return {VISITOR_ENV: player}
+        return {VISITOR_ENV: player, INVITES_ENV: "\n".join(self.doors)}
 
     def _box_argument(self) -> str:
         where, port = self.host_address
@@ -377,5 +383,6 @@ __all__ = [
     "app_command",
     "default_data_dir",
     "idle_words",
+    "machine_name",
     "name_problem",
 ]

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
 import logging
 import socket
 import time
@@ -35,7 +34,7 @@ from net.seats import Bot, BotFactory, HouseRules, RequestError, random_seed, re
 from net.table import Table
 from net.wire import errors, stream
 
-__all__ = ["Bot", "Host", "listen_error"]
+__all__ = ["Bot", "Host"]
 log = logging.getLogger("hiddenhand.host")
 
 
@@ -486,15 +485,3 @@ class Host:
         # Gracefully: a last error frame (version mismatch, bad framing) still goes out.
         conn.close()
         log.info("connection %d closed", conn.id)
-
-
-def listen_error(exc: OSError, port: int, bind: str | None) -> str:
-    """Why the host could not listen, in plain words (the OS's own text only as a last resort)."""
-    if exc.errno == errno.EADDRINUSE:
-        return (f"port {port} is already in use on this computer (is another hiddenhand or "
-                "another server running?); pick another with --port, or --port 0 for any")
-    if exc.errno == errno.EADDRNOTAVAIL:
-        return f"{bind} is not an address of this computer; leave out --bind to listen on all"
-    if exc.errno == errno.EACCES:
-        return f"port {port} needs administrator rights here; pick one above 1023"
-    return exc.strerror or str(exc)

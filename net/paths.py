@@ -22,6 +22,10 @@ DATA_ENV = "HIDDENHAND_DATA_DIR"
 #: Where an app on a box finds the id the box gave its player (``net.box.Box.app_env``),
 #: which it says in its hello (``Limits.trusted_visitors``).
 VISITOR_ENV = "HIDDENHAND_VISITOR"
+#: The ways into a box, one a line, as its apps' lobbies show them (``--box-invite`` for
+#: each): in the environment, which only the box's own user may read, not on the command
+#: line, where any local user reads the web door's secret link (``ps``).
+INVITES_ENV = "HIDDENHAND_BOX_INVITES"
 #: Set ("1") for an app whose player points with a finger (a phone or a tablet in a
 #: browser, ``net.webdoor``): the app shows no tooltips (``tui.app``).
 TOUCH_ENV = "HIDDENHAND_TOUCH"

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.bots import make_bot
+from net.address import listen_error
 from net.discovery import Advertiser, HostInfo, discover
-from net.host import Host, listen_error
+from net.host import Host
 from net.journal import SUFFIX, JournalError, in_use, journal_dir, new_journal_path
 from net.journal_list import list_journals
 from net.limits import Limits

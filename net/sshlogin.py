@@ -26,12 +26,13 @@ from pathlib import Path
 
 import asyncssh
 
-from net.box import Box, BoxSettings, IdleTimer, idle_words
-from net.host import Host, listen_error
+from net.address import listen_error
+from net.box import Box, BoxSettings, IdleTimer, idle_words, machine_name
+from net.host import Host
 from net.sshapp import AppSession, another_name
 from net.visit import AppProcess
 from net.webdoor import WebDoor
-from net.webserve import open_web_door
+from net.webserve import SSH_WEB_OPTIONS, check_link_host, loopback, open_web_door
 
 log = logging.getLogger("hiddenhand.ssh")
 
@@ -53,7 +54,8 @@ class BoxConfig(BoxSettings):
     who may log in. ``authorized_keys`` is re-read at each login (edit it while the
     server runs); ``open_login`` lets anyone in with any name and no key.
     ``login_timeout`` is how long logging in may take. ``web_port`` opens the box's web
-    door too (:mod:`net.webdoor`), on ``web_bind``.
+    door too (:mod:`net.webdoor`), on ``web_bind``, its link naming ``web_link_host``
+    (default: as ``hiddenhand web``'s ``--link-host``).
     """
 
     port: int = DEFAULT_SSH_PORT
@@ -63,12 +65,14 @@ class BoxConfig(BoxSettings):
     login_timeout: float = 30.0
     web_port: int | None = None
     web_bind: str = "127.0.0.1"
+    web_link_host: str | None = None
 
     def check(self) -> None:
         """Raise ``ValueError`` in plain words for a configuration that cannot run."""
         if self.open_login == (self.authorized_keys is not None):
             raise ValueError("say who may log in: --authorized-keys FILE, or --open for anyone")
         super().check()
+        check_link_host(self.web_link_host, SSH_WEB_OPTIONS.link_host)
         if self.authorized_keys is not None:
             try:
                 read_keys(self.authorized_keys)
@@ -186,7 +190,7 @@ class BoxServer:
         if config.web_port is not None:
             try:
                 self.web = await open_web_door(self.box, config.web_port, config.web_bind,
-                                               None)
+                                               config.web_link_host, SSH_WEB_OPTIONS)
             except BaseException:
                 await self.close()
                 raise
@@ -209,8 +213,13 @@ class BoxServer:
 
     @property
     def invitation(self) -> str:
-        """What friends type to join."""
-        return invitation(self.config.hostname, self.port)
+        """What friends type to join. A box on a loopback address is reached from this
+        computer only, and by ``localhost``: the machine's name may be another loopback
+        address (Debian's 127.0.1.1), where nothing listens."""
+        name = self.config.hostname
+        if loopback(self.config.bind) and name == machine_name():
+            name = "localhost"
+        return invitation(name, self.port)
 
     @property
     def fingerprint(self) -> str:

@@ -38,7 +38,7 @@ from net.sshlogin import (
     player_dir_name,
     read_keys,
 )
-from net.webserve import loopback, web_banner
+from net.webserve import SSH_WEB_OPTIONS, loopback, web_banner
 
 log = logging.getLogger("hiddenhand.ssh")
 
@@ -76,6 +76,7 @@ def banner(box: BoxServer) -> list[str]:
         f"games: one host on {host_words(box)}; at most {config.max_sessions} logins, "
         f"{config.max_per_address} per address; idle logins close after "
         + (f"{config.idle_timeout:g} s" if config.idle_timeout else "never"),
+        box.box.STOP_HINT,
     ]
     if config.open_login:
         lines += [
@@ -90,7 +91,7 @@ def banner(box: BoxServer) -> list[str]:
     else:
         lines.append(f"logins: keys in {config.authorized_keys} (re-read at each login)")
     if box.web is not None:
-        lines += [*web_banner(box.web), *qr_lines(box.web.link, dark_blocks=False)]
+        lines += [*web_banner(box.web, SSH_WEB_OPTIONS), *qr_lines(box.web.link, dark_blocks=False)]
     return lines
 
 

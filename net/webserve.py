@@ -15,9 +15,9 @@ import re
 import sys
 from dataclasses import dataclass
 
+from net.address import listen_error
 from net.box import Box, BoxSettings
 from net.discovery import local_addresses
-from net.host import listen_error
 from net.journal import JournalError
 from net.qrcode import qr_lines
 from net.running import log_to_stdout, stop_on_signals
@@ -31,6 +31,28 @@ _EVERY_ADDRESS = ("", "0.0.0.0", "::")
 #: What a link's host may be: a name or an IPv4 or IPv6 address, nothing that would
 #: change the link's meaning (a path, a port, a user).
 _HOST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|[0-9A-Fa-f:.]{2,45}")
+
+
+@dataclass(frozen=True)
+class DoorOptions:
+    """The command-line options that place a web door, as its messages name them."""
+
+    port: str = "--port"
+    bind: str = "--bind"
+    link_host: str = "--link-host"
+
+
+#: ``hiddenhand web``'s own options, and ``ssh-serve``'s for the door beside SSH.
+WEB_OPTIONS = DoorOptions()
+SSH_WEB_OPTIONS = DoorOptions("--web-port", "--web-bind", "--web-link-host")
+
+
+def check_link_host(link_host: str | None, option: str) -> None:
+    """``ValueError`` in plain words unless ``link_host`` (given as ``option``) is a host
+    name or an address."""
+    if link_host is not None and not _HOST_NAME.fullmatch(link_host):
+        raise ValueError(f"{option} {link_host!r} is not a host name or an address (for "
+                         "example box.local or 192.168.1.20)")
 
 
 @dataclass
@@ -49,9 +71,7 @@ class WebConfig(BoxSettings):
     def check(self) -> None:
         """Raise ``ValueError`` in plain words for settings that cannot run."""
         super().check()
-        if self.link_host is not None and not _HOST_NAME.fullmatch(self.link_host):
-            raise ValueError(f"--link-host {self.link_host!r} is not a host name or an "
-                             "address (for example box.local or 192.168.1.20)")
+        check_link_host(self.link_host, WEB_OPTIONS.link_host)
 
 
 def link_host(bind: str, chosen: str | None) -> str:
@@ -63,16 +83,19 @@ def link_host(bind: str, chosen: str | None) -> str:
     return bind
 
 
-async def open_web_door(box: Box, port: int, bind: str, chosen_host: str | None) -> WebDoor:
-    """Start the web door in front of a started box (``ValueError`` if it cannot listen)."""
+async def open_web_door(box: Box, port: int, bind: str, chosen_host: str | None,
+                        options: DoorOptions = WEB_OPTIONS) -> WebDoor:
+    """Start the web door in front of a started box (``ValueError`` if it cannot listen,
+    in words that name the ``options`` that place it)."""
     door = WebDoor(box, port=port, bind=bind or "0.0.0.0",
                    link_host=link_host(bind, chosen_host))
     try:
         await door.start()
     except OSError as exc:
         await door.close()
-        raise ValueError(f"cannot listen for the web: {listen_error(exc, port, bind)}"
-                         ) from None
+        why = listen_error(exc, port, bind, port_option=options.port, bind_option=options.bind,
+                           unbound="listen on this machine only")
+        raise ValueError(f"cannot listen for the web: {why}") from None
     return door
 
 
@@ -84,17 +107,17 @@ def loopback(address: str | None) -> bool:
         return False
 
 
-def web_banner(door: WebDoor) -> list[str]:
-    """What the operator reads about the web door."""
+def web_banner(door: WebDoor, options: DoorOptions = WEB_OPTIONS) -> list[str]:
+    """What the operator reads about the web door (naming the ``options`` that place it)."""
     lines = [f"web: listening on {door.bind}, port {door.port}",
              f"friends join with the secret link: {door.link}"]
     if loopback(door.bind):
-        lines.append("  (this machine only; serve the LAN with --bind 0.0.0.0)")
+        lines.append(f"  (this machine only; serve the LAN with {options.bind} 0.0.0.0)")
     elif loopback(door.link_host) or door.link_host == "localhost":
         # (Serving every address on a machine with no LAN address: the link said
         # 127.0.0.1 to friends, without a word.)
         lines.append("  (no LAN address found here: give the one friends reach with "
-                     "--link-host NAME)")
+                     f"{options.link_host} NAME)")
     return lines
 
 
@@ -114,7 +137,7 @@ def run_web(config: WebConfig) -> int:
                           else f"{where}:{port} (every local user can reach it)")
             for line in [*web_banner(door),
                          f"games: one host on {host_words}; at most {config.max_sessions} "
-                         f"visits, {config.max_per_address} per address",
+                         f"visits, {config.max_per_address} per address", box.STOP_HINT,
                          *qr_lines(door.link, dark_blocks=False)]:
                 print(line, flush=True)
             await stop.wait()
@@ -135,5 +158,6 @@ def run_web(config: WebConfig) -> int:
     return 0
 
 
-__all__ = ["DEFAULT_WEB_PORT", "WebConfig", "link_host", "loopback", "open_web_door", "run_web",
+__all__ = ["DEFAULT_WEB_PORT", "SSH_WEB_OPTIONS", "WEB_OPTIONS", "DoorOptions", "WebConfig",
+           "check_link_host", "link_host", "loopback", "open_web_door", "run_web",
            "web_banner"]

@@ -373,6 +373,24 @@ async def test_the_start_lines_say_a_loopback_box_is_for_this_computer_only(
     box = await small_box()
     (line,) = [line for line in banner(box) if line.startswith("friends join with")]
     assert "from this computer only: 127.0.0.1 is a loopback address" in line
+    assert box.invitation == f"ssh -p {box.port} box"  # (a name the operator gave)
+    assert any(line.startswith("Ctrl-C stops the box; its tables are kept")
+               for line in banner(box))
+
+
+async def test_a_loopback_box_invites_by_localhost_not_by_the_machine_s_name(
+        tmp_path: Path) -> None:
+    """On 127.0.0.1 the lobby said "ssh -p 2222 vm", and the machine's name may be
+    another loopback address (Debian's 127.0.1.1), where nothing listens."""
+    from net.box import machine_name
+
+    server = BoxServer(BoxConfig(port=0, bind="127.0.0.1", open_login=True, data_dir=tmp_path))
+    await server.start()
+    try:
+        assert server.config.hostname == machine_name()
+        assert server.invitation == f"ssh -p {server.port} localhost"
+    finally:
+        await server.close()
 
 
 def test_the_host_key_is_made_once_and_kept_private(tmp_path: Path) -> None:

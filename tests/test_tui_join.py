@@ -497,7 +497,8 @@ async def test_a_box_s_menu_says_where_a_seat_is_kept() -> None:
         await ann.close()  # the login dropped
         app = make_app(box=("127.0.0.1", host.port))
         notes = Notices()
-        async with app.run_test(size=(80, 24), message_hook=notes) as pilot:
+        async with app.run_test(size=(80, 24), message_hook=notes,
+                                notifications=True) as pilot:
             await until(pilot, lambda: any("Your seat at Ann's porch is kept" in n
                                            for n in notes.messages()), "the hint")
             assert "Back to your seat (j)" in screen_text(app)
@@ -512,6 +513,11 @@ async def test_a_box_s_menu_says_where_a_seat_is_kept() -> None:
             await pilot.press("j")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the seat")
             assert not any(isinstance(s, ChoiceScreen) for s in app.screen_stack)
+            # The word that sent us here goes (it stayed over the table, saying "(j)").
+            await until(pilot, lambda: "Ann (you)" in screen_text(app), "the seats")
+            await pilot.pause(0.5)
+            print(screen_text(app))
+            assert "is kept" not in screen_text(app)
         forget_seat(f"127.0.0.1:{host.port}", joined.table)  # (another player's data)
         other = make_app("Bo", box=("127.0.0.1", host.port))  # no seat kept: no word
         notes = Notices()

@@ -149,6 +149,11 @@ async def test_a_tab_gets_the_box_menu_redraws_on_resize_and_its_app_ends_with_i
     assert not any(v.startswith(b"SSH_") for v in environ)
     # The box names the player to its host: their tables count per player (net.box).
     assert any(v.startswith(b"HIDDENHAND_VISITOR=") and len(v) > 30 for v in environ)
+    # The secret link is in the environment, which only the box's user reads: not on
+    # the command line, which every local user reads (ps).
+    assert door(box).token not in Path(f"/proc/{pid}/cmdline").read_text()
+    assert f"HIDDENHAND_BOX_INVITES={chr(10).join(box.box.doors)}".encode() in environ
+    assert door(box).link in box.box.doors
     await tab.resize(100, 30)
     await tab.until(lambda t: "Solo" in t.screen.display[29]
                     and t.screen.display[0].find("hiddenhand") > 23)
@@ -227,13 +232,23 @@ def test_the_join_token_is_made_once_kept_private_and_a_bad_one_replaced(
     assert load_token(tmp_path) not in ("short", token)
 
 
-async def test_a_port_in_use_is_said_plainly(tmp_path: Path) -> None:
+async def test_a_port_in_use_is_said_plainly_with_the_option_that_moves_it(
+        tmp_path: Path) -> None:
+    """ssh-serve's web door is placed by --web-port and --web-bind: its errors said
+    --port and --bind, which move the SSH door (a fresh-eyed operator's pass)."""
     with socket_in_use() as port:
         config = BoxConfig(port=0, bind="127.0.0.1", open_login=True, web_port=port,
                            data_dir=tmp_path, hostname="box")
         with pytest.raises(ValueError, match=f"cannot listen for the web: port {port} is "
-                           "already in use"):
+                           "already in use.*pick another with --web-port, or --web-port 0"):
             await BoxServer(config).start()
+    config = BoxConfig(port=0, bind="127.0.0.1", open_login=True, web_port=0,
+                       web_bind="192.0.2.12", data_dir=tmp_path, hostname="box")
+    with pytest.raises(ValueError, match=r"192\.0\.2\.12 is not an address of this computer; "
+                       "leave out --web-bind to listen on this machine only"):
+        await BoxServer(config).start()
+    with pytest.raises(ValueError, match="--web-link-host 'a b' is not a host name"):
+        BoxConfig(open_login=True, web_link_host="a b").check()
 
 
 def socket_in_use() -> Any:
@@ -280,7 +295,7 @@ def test_the_start_lines_say_when_the_link_names_no_lan_address() -> None:
     as the one for friends, without a word (a fresh-eyed pass of the web door)."""
     from types import SimpleNamespace
 
-    from net.webserve import web_banner
+    from net.webserve import SSH_WEB_OPTIONS, web_banner
 
     def door(bind: str, link_host: str) -> Any:
         return SimpleNamespace(bind=bind, port=8080, link_host=link_host,
@@ -289,3 +304,8 @@ def test_the_start_lines_say_when_the_link_names_no_lan_address() -> None:
     assert "--link-host" in web_banner(door("0.0.0.0", "127.0.0.1"))[-1]
     assert "--bind 0.0.0.0" in web_banner(door("127.0.0.1", "127.0.0.1"))[-1]
     assert len(web_banner(door("0.0.0.0", "192.168.1.20"))) == 2
+    # ssh-serve's door beside SSH is placed by options of its own (--bind moves SSH).
+    assert "--web-link-host NAME" in web_banner(door("0.0.0.0", "127.0.0.1"),
+                                                SSH_WEB_OPTIONS)[-1]
+    assert "--web-bind 0.0.0.0" in web_banner(door("127.0.0.1", "127.0.0.1"),
+                                              SSH_WEB_OPTIONS)[-1]

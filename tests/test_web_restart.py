@@ -26,16 +26,19 @@ def free_port() -> int:
 
 
 async def start_web(data: Path, port: int) -> tuple[asyncio.subprocess.Process, str]:
-    """``hiddenhand web`` as an operator runs it; its link once it listens."""
+    """``hiddenhand web`` as an operator runs it; its link once it listens (and has said
+    how it stops)."""
     server = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tui.cli", "web", f"--port={port}", f"--data-dir={data}",
         "--hostname=box", "--bot-delay=0", stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     assert server.stdout is not None
     said = b""
-    while (found := LINK.search(said)) is None:
+    while b"Ctrl-C stops the box; its tables are kept" not in said:
         line = await asyncio.wait_for(server.stdout.readline(), WAIT)
         assert line, f"hiddenhand web ended: {said.decode()}"
         said += line
+    found = LINK.search(said)
+    assert found is not None, said.decode()
     return server, found.group(1).decode()
 
 

@@ -275,7 +275,7 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.player and (cut := name_cut(args.player, settings.name)):
         problem = f"{problem}. {cut}" if problem else cut
     app = HiddenHandApp(settings, notice=problem, solo=solo, box=box,
-                        box_doors=args.box_invite, collector_paused=True,
+                        box_doors=box_invites(args.box_invite), collector_paused=True,
                         games=args.box_games)
     # What is imported by now (Textual, the app, their classes and tables) lives as long
     # as the app: frozen, the cyclic garbage collector never walks it again, neither in
@@ -299,7 +299,8 @@ def run_ssh_serve_command(args: argparse.Namespace) -> int:
     config = BoxConfig(
         port=args.port, bind=args.bind, open_login=args.open,
         authorized_keys=Path(args.authorized_keys) if args.authorized_keys else None,
-        web_port=args.web_port, web_bind=args.web_bind, **box_settings(args),
+        web_port=args.web_port, web_bind=args.web_bind, web_link_host=args.web_link_host,
+        **box_settings(args),
     )
     checked(config, args)
     return run_ssh_serve(config)
@@ -353,6 +354,14 @@ def end_with_parent() -> bool:
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
     return not door.isdigit() or os.getppid() == int(door)
+
+
+def box_invites(given: list[str]) -> list[str]:
+    """The ways into the box the lobby names: ``--box-invite`` (an ``sshd`` box's), then
+    those its ``ssh-serve`` or ``web`` put in the environment (``INVITES_ENV``)."""
+    from net.paths import INVITES_ENV
+
+    return [*given, *(line for line in os.environ.get(INVITES_ENV, "").splitlines() if line)]
 
 
 def use_data_dir(path: str) -> None:

@@ -193,6 +193,9 @@ def ssh_serve_arguments(ssh: argparse.ArgumentParser) -> None:
     ssh.add_argument("--web-bind", type=check.address, default="127.0.0.1",
                      metavar="ADDRESS", help="the web door's address (default 127.0.0.1, "
                      "this machine only; 0.0.0.0 serves the LAN)")
+    ssh.add_argument("--web-link-host", default=None, metavar="NAME",
+                     help="the address the web door's join link names (default: its "
+                     "address, or this machine's LAN address with --web-bind 0.0.0.0)")
 
 
 def web_arguments(web: argparse.ArgumentParser) -> None:

@@ -42,6 +42,8 @@ RESUME_HEIGHT = 26
 
 #: The box menu's join entry while no seat of ours is kept there.
 JOIN_ON_BOX = "Join a table on this box (j)"
+#: Seconds the menu's word that a seat is kept stays up.
+KEPT_TOLD_FOR = 8.0
 
 
 class MenuScreen(Screen[None]):
@@ -326,8 +328,17 @@ class BoxMenuScreen(MenuScreen):
         """The footer's j says where it goes (it said "Join" beside "Back to your seat")."""
         return "Back to seat" if binding.action == "join" and self.seat_kept else None
 
-    #: The tables whose kept seat the menu has told of (once each).
+    #: The tables whose kept seat the menu has told of (once each), and when it last
+    #: did (``time.monotonic``): its toast lasts :data:`KEPT_TOLD_FOR` seconds.
     _told: frozenset[str] = frozenset()
+    _told_at = float("-inf")
+
+    def action_join(self) -> None:
+        """Join (back to the seat kept, when there is one). The toast that said so goes
+        first: it stayed up over the table, still saying to press j."""
+        if self.seat_kept and time.monotonic() < self._told_at + KEPT_TOLD_FOR:
+            self.app.clear_notifications()
+        super().action_join()
 
     @work(group="kept", exclusive=True, exit_on_error=False)
     async def look_for_seats(self) -> None:
@@ -370,9 +381,9 @@ class BoxMenuScreen(MenuScreen):
             if self.focused is solo:
                 join.focus()  # (Enter on the first entry started a solo game instead)
         if kept[0] not in self._told:
-            self._told = self._told | {kept[0]}
+            self._told, self._told_at = self._told | {kept[0]}, time.monotonic()
             self.notify(f"Your seat at {kept[0]} is kept: Back to your seat (j) takes you "
-                        "there.", timeout=8, markup=False)
+                        "there.", timeout=KEPT_TOLD_FOR, markup=False)
 
 
 def menu_screen(box: object) -> MenuScreen:
