@@ -378,6 +378,23 @@ async def test_a_long_hand_at_80_columns_keeps_both_ends_and_the_chosen_card_in_
                 assert not any(end.region.overlaps(chip.region) for end in ends)
 
 
+async def test_a_click_on_the_top_with_a_special_chosen_says_why_it_cannot_go_there() -> None:
+    """The key (←) said "A special card never goes on top of the pile."; a click on the
+    top card did nothing, without a word (a fresh-eyed pass)."""
+    app = solo_app(4, {"level": "X", "cards": 59})  # 14 or 15 cards a hand: specials
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await open_table(pilot)
+        await until(pilot, lambda: screen.prep.order, "the hand")
+        await pilot.press("tab")
+        await until(pilot, lambda: screen.prep.selected is not None, "a special chosen")
+        order = list(screen.prep.order)
+        top = next(c for c in screen.query(PrepCard) if c.index == 0)
+        await pilot.click(top)
+        why = screen.query_one("#prep-why", Static)
+        await until(pilot, lambda: "never goes on top" in str(why.render()), "why not")
+        assert screen.prep.order == order
+
+
 async def test_the_ends_of_a_scrolled_hand_say_how_many_cards_lie_beyond() -> None:
     """A long hand scrolls: "top ▸" would then point at a card that is not the top; the
     end says how many cards lie beyond it instead (the arrow points at them), however

@@ -191,9 +191,12 @@ class PrepPanel(Vertical):
 
     @on(PrepRow.CardClicked)
     def clicked(self, event: PrepRow.CardClicked) -> None:
-        """Click a special card to pick it; click another place to move it there."""
+        """Click a special card to pick it; click another place to move it there (the top:
+        said why not, as its key does; the click did nothing, without a word)."""
         if self.state.click(event.index):
             self._show_pile()
+        elif self.state.selected is not None and event.index == 0:
+            self.query_one(WhyLine).say("A special card never goes on top of the pile.")
 
     @on(PrepRow.Scrolls)
     def scrolls(self, event: PrepRow.Scrolls) -> None:
