@@ -271,9 +271,8 @@ def configure(table: Table, member: Member, now: float, *, game: str | None = No
     table.require_phase("lobby")
     game_id = table.game_id if game is None else game
     if game_id not in engine.GAMES:
-        raise RequestError(
-            errors.BAD_REQUEST, f"unknown game {game_id!r}; known games: {', '.join(engine.GAMES)}"
-        )
+        raise RequestError(errors.BAD_REQUEST,
+                           f"unknown game {game_id!r}; known games: {', '.join(engine.GAMES)}")
     spec = engine.GAMES[game_id]
     if seats is None:
         seats = min(max(len(table.seats), spec.min_seats), spec.max_seats)
@@ -287,10 +286,8 @@ def configure(table: Table, member: Member, now: float, *, game: str | None = No
     for i in range(seats, len(table.seats)):
         s = table.seats[i]
         if s.kind == "human":
-            raise RequestError(
-                errors.BAD_REQUEST,
-                f"seat {i + 1} is taken by {s.name}; they must move or leave first",
-            )
+            raise RequestError(errors.BAD_REQUEST,
+                               f"seat {i + 1} is taken by {s.name}; they must move or leave first")
     changed: dict[str, Any] = {}  # what the players are told changed
     if game_id != table.game_id:
         changed["game"] = game_id
@@ -396,7 +393,11 @@ def rematch(table: Table, member: Member, now: float) -> Outbox:
 
 
 def _clear_game(table: Table) -> None:
-    """The table back in its lobby, nobody ready."""
+    """The table back in its lobby, nobody ready; a record the game set (Get It!'s Level
+    X: its result's ``best``) is the one the next game plays against."""
+    result = table.game.result if table.game is not None else None
+    if result is not None and result.get("best") is not None and "best" in table.options:
+        table.options = {**table.options, "best": result["best"]}
     # A resumed game may stand frozen or paused: the next game starts with its own clock.
     table.game, table.phase, table.frozen, table.paused = None, "lobby", None, False
     # (The review's members see the table leave "over" and close it.)

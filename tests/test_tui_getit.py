@@ -395,6 +395,32 @@ async def test_a_click_on_the_top_with_a_special_chosen_says_why_it_cannot_go_th
         assert screen.prep.order == order
 
 
+async def test_a_level_x_rematch_deals_its_own_hand_and_plays_against_the_record_set() -> None:
+    """A Level X game is one round: its rematch's deal is round 1 again, and the table
+    kept the last game's hand on screen (Enter did nothing: its cards were not ours any
+    more), and said "no record yet" beside the record just set."""
+    app = solo_app(3, {"level": "X", "cards": 3, "timer": 60})
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_table(pilot)
+        await until(pilot, lambda: screen.prep.order, "the first hand")
+        table = piles_held_still(app, [["1"], ["2"], ["3"]])
+        await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
+        for holder in (0, 1, 2):  # the 1, the 2, the 3: cleared, a record of 3 cards
+            events = table.game.act(holder, {"type": "play"}, now=engine_now(app))
+            app.hosting.host.refresh(table, events)
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        assert table.options["best"] is None
+        await pilot.press("r")
+        await until(pilot, lambda: app.screen is screen and screen.view.get("phase") == "prepare"
+                    and screen.view.get("hand"), "the rematch's deal")
+        await until(pilot, lambda: [c["id"] for c in screen.prep.order]
+                    == [c["id"] for c in screen.view["hand"]], "its own hand")
+        assert table.game.options["best"] == 3
+        assert "record 3" in screen_text(app)
+        await pilot.press("enter")  # done: our pile passes on
+        await until(pilot, lambda: table.game.arranged[0], "our pile arranged")
+
+
 async def test_the_ends_of_a_scrolled_hand_say_how_many_cards_lie_beyond() -> None:
     """A long hand scrolls: "top ▸" would then point at a card that is not the top; the
     end says how many cards lie beyond it instead (the arrow points at them), however

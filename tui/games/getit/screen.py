@@ -465,6 +465,11 @@ class GetItScreen(TableScreen):
                              note=kept_note(msg["view"]) if kept else None,
                              dealer=self.waiting_to_deal())
 
+    def game_restarted(self) -> None:
+        """A rematch: its deal is round 1 again, as the last game's last may have been (a
+        Level X game is one round), so what we arranged of that one goes."""
+        self.prep_panel.state = Preparation()
+
     def summary_over(self, msg: dict[str, Any]) -> bool:
         """A new round was dealt."""
         return bool(msg["view"].get("phase") in ("prepare", "play"))
