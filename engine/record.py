@@ -334,8 +334,9 @@ class Replay:
             if k % self.EVERY == 0:
                 self._kept.append(game.snapshot())
         if fingerprint(game) != record["check"]:
-            raise RecordError("this record does not replay to the game it recorded (made "
-                              "by another version of the rules?)")
+            raise RecordError("this record does not replay to the game it recorded: it was "
+                              "changed since it was written, or made by another version "
+                              "of the rules")
         self.final = game
         self._drawn: dict[int, list[dict[str, Any]]] | None = None
 

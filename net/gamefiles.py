@@ -67,8 +67,10 @@ def parse_json(data: bytes, what: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{what} is not a game record (not JSON: {exc.msg} at line "
-                          f"{exc.lineno}, column {exc.colno})") from None
+        # (json's "Unterminated string starting at" read "starting at at line 1".)
+        raise RecordError(f"{what} is not a game record (not JSON: "
+                          f"{exc.msg.removesuffix(' at')} at line {exc.lineno}, column "
+                          f"{exc.colno})") from None
     except (ValueError, RecursionError):
         # (Python refuses to read a number of thousands of digits.)
         raise RecordError(f"{what} is not a game record (a number in it is far too "

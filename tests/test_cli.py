@@ -208,6 +208,7 @@ LOOPBACK = ["--bind", "127.0.0.1", "--port", "0", "--no-mdns", "--no-journal"]
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
+        (["solo", "--game", "nosuch"], "no game 'nosuch': choose getit, getout, gotfive"),
         (["solo", "--game", "getit", "--option", "level="],
          "option 'level' must be a whole number from 1 to 6 or 'X', not an empty value"),
         # Every argv is refused even by a check that forgot these words: none can host.
@@ -273,6 +274,14 @@ def test_a_seat_on_the_command_line_counts_from_1() -> None:
     assert typed_options(spec, [("first", "4")]) == {"first": 3}
     assert typed_options(spec, [("first", "none")]) == {"first": None}
 
+
+def test_an_option_s_word_is_taken_in_any_case() -> None:
+    """``--option level=x`` was refused: Level X is a word, as ``bots=Strong`` is."""
+    import engine
+    from tui.cli_values import typed_options
+
+    assert typed_options(engine.GAMES["getit"], [("level", "x")]) == {"level": "X"}
+    assert typed_options(engine.GAMES["getout"], [("bots", "Strong")]) == {"bots": "strong"}
 
 
 @pytest.mark.parametrize("command", ["solo", "host", "sim"])

@@ -141,6 +141,9 @@ def test_a_game_file_round_trips_and_hostile_files_get_a_clear_error(tmp_path: P
     text = path.read_text()
     cases = {
         "truncated.hhgame": (text[: len(text) // 2], "not JSON"),
+        # (json's own words end "starting at": the message read "at at line 1".)
+        "cut.hhgame": ('{"game": "getou', "not JSON: Unterminated string starting at line 1, "
+                       "column 10"),
         "deep.hhgame": ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
         "binary.hhgame": (b"\xff\xfe\x00".decode("latin-1"), "not JSON|not text"),
         "array.hhgame": ("[1, 2]", "not a hiddenhand game record"),

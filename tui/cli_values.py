@@ -154,10 +154,10 @@ def settable_options(spec: GameSpec) -> list[Option]:
 
 
 def option_value(option: Option | None, raw: str) -> Any:
-    """The value of ``raw`` for ``option``: one of its text choices if it names one
-    (so ``hints=off`` is the choice ``"off"``, not false), else true/false/none, a
-    number, or text."""
-    if option is not None and option.kind == "choice":
+    """The value of ``raw`` for ``option``: one of its text choices if it names one,
+    in any case (so ``hints=off`` is the choice ``"off"``, not false, and ``level=x``
+    is Level X), else true/false/none, a number, or text."""
+    if option is not None and option.kind in ("choice", "int"):
         for choice in option.choices:
             if isinstance(choice, str) and choice.lower() == raw.lower():
                 return choice

@@ -242,7 +242,8 @@ def _lower_than_our_look(view: dict[str, Any], me: int | None) -> str | None:
     low = min(numbers, key=lambda seat: (numbers[seat], seat))
     if numbers[low] >= looked["value"]:
         return None
-    return f"player {low + 1}'s {numbers[low]} is lower: look there ({low + 1})"
+    # (Numbered as the special cards' hints are, "☺ on 2": "player 2" read as a name.)
+    return f"the {numbers[low]} on {low + 1} is lower: look there ({low + 1})"
 
 
 def top_card(view: dict[str, Any], seat: int) -> dict[str, Any] | None:
