@@ -342,6 +342,8 @@ def test_history_export_and_import_from_the_command_line(kept: list[int], tmp_pa
     code, out, _ = run(["history", "--json"], capsys)
     rows = json.loads(out)
     assert code == 0 and [r["id"] for r in rows] == kept[::-1]
+    code, out, _ = run(["history", "--stats"], capsys)  # (nobody named: whose they are)
+    assert out.startswith("Figures of the person in each game"), out
     assert rows[0]["players"][0] == {"name": "Ann", "kind": "human", "won": False}
     code, out, _ = run(["history", "--stats", "--player", "ann", "--json"], capsys)
     figures = json.loads(out)

@@ -172,7 +172,11 @@ def run_history(args: argparse.Namespace) -> int:
         print("No kept game matches.")
         return 0
     if args.stats:
-        print(f"{args.player or 'Every person'}'s figures (games played here, not imported):")
+        # (Without a name, each game counts for the first person in it: "Every person's
+        # figures" read as a list of everyone's, and named nobody.)
+        print(f"{args.player}'s figures (games played here, not imported):" if args.player
+              else "Figures of the person in each game (games played here, not imported; "
+              "--player NAME for one player's):")
     else:
         rows = _players_wrapped(rows, infos, headers, console.width)
     table = Table(*headers, box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
