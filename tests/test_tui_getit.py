@@ -1122,6 +1122,29 @@ async def test_a_look_just_after_its_card_was_played_says_it_is_on_the_next(
         assert "changed a moment ago" not in why_said(screen)
 
 
+async def test_a_look_and_smile_at_a_smile_just_shown_are_meant_for_it_without_a_warning(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ☺ just shown asks for a look and a smile: given at once, our line said "Bot 2's
+    top card changed a moment ago: your smile is on their ☺", as if it were a slip."""
+    from tui.games.getit import signals as signals_module
+
+    monkeypatch.setattr(signals_module, "NEWLY", 3600.0)  # (every key "just after")
+    app = solo_app(3, {"level": 2})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        table = piles_held_still(app, [["5", "9"], ["2", "smile"], ["6", "7"]])
+        await until(pilot, lambda: (screen.view["piles"][1].get("top") or {}).get("value")
+                    == 2, "seat 2's 2")
+        events = table.game.act(1, {"type": "play"}, now=engine_now(app))
+        app.hosting.host.refresh(table, events)
+        await until(pilot, lambda: (screen.view["piles"][1].get("top") or {}).get("kind")
+                    == "smile", "seat 2's smile")
+        await pilot.press("2", "s")
+        game = table.game
+        await until(pilot, lambda: game.signals["smile"][screen.my_seat] == 1, "the smile")
+        assert "changed a moment ago" not in why_said(screen)
+
+
 async def test_a_smile_at_a_number_is_sent_and_our_line_tells_the_custom_once() -> None:
     """A newcomer's smile at a player showing a number was taken without a word: it is
     still sent (what a signal means is the players' business), and our line says, once

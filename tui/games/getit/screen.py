@@ -61,6 +61,11 @@ CUSTOM_CARDS = {"smile": "smile", "look_past": "eyes"}
 CHAT_CLOSED = "No chat while a round runs: the game is silent. It opens when the round ends."
 
 
+#: The signals a special card asks for (RULES.md): given at one just shown, they were
+#: meant for it, not for the card it replaced.
+ASKED_BY: dict[str, tuple[str, ...]] = {"smile": ("look", "smile"), "eyes": ("look", "look_past")}
+
+
 class GetItScreen(TableScreen):
     """One seat's view of a Get It! table (or a spectator's)."""
 
@@ -225,8 +230,10 @@ class GetItScreen(TableScreen):
         # What our line said a key lacked ("Look at someone first …") holds no more.
         self.my_place.query_one(WhyLine).clear()
         top = top_card(self.view, target) if target is not None else None
-        if top is not None and target is not None and self.signals.newly_changed(target, now):
-            # (Pressed for the card just played, it landed on the next without a word.)
+        if top is not None and target is not None and self.signals.newly_changed(target, now) \
+                and kind not in ASKED_BY.get(str(top.get("kind")), ()):
+            # (Pressed for the card just played, it landed on the next without a word.
+            # Not for the signal a special card just shown asks for: that one was meant.)
             name = Namer(self.names, self.my_seat).name(target)
             self.why(f"{name}'s top card changed a moment ago: your {SIGNAL_NOUNS[kind]} "
                      f"is on their {card_short(top)} now.")
