@@ -398,9 +398,11 @@ async def test_a_click_on_the_top_with_a_special_chosen_says_why_it_cannot_go_th
 async def test_a_level_x_rematch_deals_its_own_hand_and_plays_against_the_record_set() -> None:
     """A Level X game is one round: its rematch's deal is round 1 again, and the table
     kept the last game's hand on screen (Enter did nothing: its cards were not ours any
-    more), and said "no record yet" beside the record just set."""
+    more), and said "no record yet" beside the record just set. The record is said by
+    the summary alone (a toast too showed twice, on the summary and the table under it)."""
     app = solo_app(3, {"level": "X", "cards": 3, "timer": 60})
-    async with app.run_test(size=(120, 36)) as pilot:
+    notes = Notices()
+    async with app.run_test(size=(120, 36), message_hook=notes) as pilot:
         screen = await open_table(pilot)
         await until(pilot, lambda: screen.prep.order, "the first hand")
         table = piles_held_still(app, [["1"], ["2"], ["3"]])
@@ -408,7 +410,10 @@ async def test_a_level_x_rematch_deals_its_own_hand_and_plays_against_the_record
         for holder in (0, 1, 2):  # the 1, the 2, the 3: cleared, a record of 3 cards
             events = table.game.act(holder, {"type": "play"}, now=engine_now(app))
             app.hosting.host.refresh(table, events)
-        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                              and app.screen, "the summary")
+        assert "New record for 3 players: 3 cards" in str(summary.body[0])
+        assert not [n for n in notes.messages() if "New record" in n]
         assert table.options["best"] is None
         await pilot.press("r")
         await until(pilot, lambda: app.screen is screen and screen.view.get("phase") == "prepare"

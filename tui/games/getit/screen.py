@@ -136,9 +136,12 @@ class GetItScreen(TableScreen):
             self.why(self._ended_said)
 
     def _keep_record(self, result: dict[str, Any]) -> None:
-        """A cleared Level X round that beats our record is saved on disk."""
+        """A cleared Level X round that beats our record is saved on disk; said unless
+        the game's summary says it (a toast raised as it opens showed twice: on it and on
+        the table under it)."""
         try:
-            if news := records.keep(result, self.table.get("options") or {}):
+            if (news := records.keep(result, self.table.get("options") or {})) \
+                    and not result.get("new_best"):
                 self.notify(news, timeout=6)
         except OSError as exc:
             self.notify(f"Could not save the record: {exc}", severity="warning", markup=False)
