@@ -179,6 +179,35 @@ async def test_a_notice_stands_above_the_lines_a_player_types_in(game: str | Non
         assert lines and not [line for line in lines if line.overlaps(toast)], (lines, toast)
 
 
+async def test_a_notice_shows_once_over_a_summary_not_also_on_the_table_under_it() -> None:
+    """A notice raised as a summary opened (a new record, a player back) showed twice: on
+    the summary and on the table drawn around it."""
+    from engine.testing import stack_getout
+    from tui.games.getout.hand import HandWidget
+
+    app = make_app(solo={"game_id": "getout", "seats": 2,
+                         "options": {"match": False, "first": 0}})
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        table_screen = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                                   and app.screen.legal and app.screen, "our first turn")
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
+        table.seats[1].bot = None
+        stack_getout(table.game, [["kevin 1"], ["geoff 12"]], played=["kevin 8"], turn=0)
+        app.hosting.host.refresh(table)
+        hand = table_screen.query_one(HandWidget)
+        await until(pilot, lambda: len(hand.cards) == 1, "our last card")
+        app.notify("Said once, as the round ends")
+        await until(pilot, lambda: "Said once" in screen_text(app), "the notice")
+        await pilot.press("enter")  # our last card: the round is over
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                    and "Said once" in screen_text(app), "the summary, with the notice")
+        assert screen_text(app).count("Said once") == 1, screen_text(app)
+        await pilot.press("c")  # to the table: the notice is on it now
+        await until(pilot, lambda: app.screen is table_screen
+                    and screen_text(app).count("Said once") == 1, "back at the table")
+
+
 async def test_a_solo_game_that_cannot_start_says_so_over_the_menu() -> None:
     from textual.widgets import Button
 

@@ -191,6 +191,11 @@ class TableSummaryScreen(TableCreatorScreen):
         # once, the summary's first frame would draw the table under it as it was, the
         # last card still showing. The table's layout is asked for now, and the summary
         # opens once it is done (the screen runs what waits for its refresh after it).
+        # Laid out without its notices: the summary shows them, and they showed twice,
+        # on it and on the table drawn around it. (Back on top, the table shows them
+        # again: Textual's rack shows the notices on screen as a screen resumes.)
+        for rack in self.query("ToastRack"):
+            rack.display = False
         self.refresh(layout=True)
         self.call_after_refresh(self._push_summary, screen, answered)
         # A round's end is a pause in the game: a full collection of everything, once
