@@ -509,6 +509,10 @@ async def test_a_box_s_menu_says_where_a_seat_is_kept() -> None:
             assert app.screen.query_one("#join", Button).variant == "primary"
             await until(pilot, lambda: "j Back to seat" in screen_text(app).splitlines()[-1],
                         "the footer's j")
+            # Every other table is still in reach (Join only went back to the seat), and
+            # the entries close up so that Quit stays in sight at 24 rows.
+            assert "Other tables on this box (t)" in screen_text(app)
+            assert "Quit (q)" in screen_text(app)
             # Straight back to it: no chooser of that one table (a tap for nothing).
             await pilot.press("j")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the seat")
@@ -527,6 +531,36 @@ async def test_a_box_s_menu_says_where_a_seat_is_kept() -> None:
                         "the look for seats")
             await pilot.pause()
             assert not notes.messages() and "Back to your seat" not in screen_text(other)
+            assert "Other tables" not in screen_text(other)
+            await pilot.press("t")  # (nothing: no seat kept, Join lists the tables)
+            await pilot.pause()
+            assert type(other.screen).__name__ == "BoxMenuScreen"
+
+
+async def test_with_a_seat_kept_on_a_box_the_menu_still_reaches_every_table() -> None:
+    """A player who left a game in play found only "Back to your seat (j)" in the box's
+    menu, and no way to a friend's new table (a fresh-eyed pass of the web door)."""
+    from net.client import Client
+    from tui.settings import remember_seat
+
+    async with running_host() as host:
+        ann = await Client.connect("127.0.0.1", host.port, name="Ann")
+        joined = await ann.create_table("Ann's porch", "getout", 3)
+        assert joined.token is not None
+        remember_seat(f"127.0.0.1:{host.port}", joined.table, 0, joined.token)
+        await ann.close()
+        bo = await Client.connect("127.0.0.1", host.port, name="Bo")
+        await bo.create_table("Bo's table", "getit", 3)
+        app = make_app(box=("127.0.0.1", host.port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "Other tables on this box (t)" in screen_text(app),
+                        "the other tables' entry")
+            await pilot.click("#tables")
+            await until(pilot, lambda: isinstance(app.screen, ChoiceScreen)
+                                  and app.screen, "the tables")
+            text = screen_text(app)
+            assert "Bo's table" in text and "Ann's porch" in text, text
+        await bo.close()
 
 
 async def test_a_box_s_menu_stops_offering_a_seat_whose_table_closed() -> None:

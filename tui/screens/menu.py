@@ -42,6 +42,8 @@ RESUME_HEIGHT = 26
 
 #: The box menu's join entry while no seat of ours is kept there.
 JOIN_ON_BOX = "Join a table on this box (j)"
+#: A box's menu while a seat of ours is kept (Join goes back to it): every table there.
+OTHER_TABLES = "Other tables on this box (t)"
 #: Seconds the menu's word that a seat is kept stays up.
 KEPT_TOLD_FOR = 8.0
 
@@ -94,6 +96,8 @@ class MenuScreen(Screen[None]):
                 )
                 if self.app.box is not None:  # an SSH box (ssh-serve)
                     yield Button(JOIN_ON_BOX, id="join", compact=True)
+                    # (Shown while a seat of ours is kept: Join takes us back to it.)
+                    yield Button(OTHER_TABLES, id="tables", compact=True)
                     yield Button("Open a table (h)", id="host", compact=True)
                 else:
                     yield Button("Host a LAN game (h)", id="host", compact=True)
@@ -106,7 +110,8 @@ class MenuScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """Focus the first entry so Enter plays solo at once (or resumes a lost game)."""
-        self.query_one("#resume", Button).display = False
+        for button in self.query("#resume, #tables"):
+            button.display = False
         self.query_one("#solo", Button).focus()
         self.call_after_refresh(self.app.first_screen_shown)
 
@@ -116,8 +121,10 @@ class MenuScreen(Screen[None]):
         self._fit(event.size.height)
 
     def _fit(self, height: int) -> None:
-        shown = self.query_one("#resume", Button).display
-        self.set_class(bool(shown) and height < RESUME_HEIGHT, "-short")
+        """With an entry more than the menu's own (resume, other tables), a short
+        terminal closes the entries up (Quit was pushed off the bottom)."""
+        shown = any(button.display for button in self.query("#resume, #tables"))
+        self.set_class(shown and height < RESUME_HEIGHT, "-short")
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         """Opened, or back in the menu: a game may have ended, or been lost.
@@ -316,7 +323,8 @@ class BoxMenuScreen(MenuScreen):
     """The menu on a box (an SSH login, a web visit): ``h`` opens a table there, as its
     button says (the footer said Host; nobody hosts a LAN game on a box)."""
 
-    BINDINGS = [Binding("h", "host", "Open a table")]
+    BINDINGS = [Binding("h", "host", "Open a table"),
+                Binding("t", "tables", "Other tables")]
 
     def offer_resume(self) -> None:
         """Opened, or back in the menu: look again for a seat kept on this box (see
@@ -327,6 +335,19 @@ class BoxMenuScreen(MenuScreen):
     def key_description(self, binding: Binding) -> str | None:
         """The footer's j says where it goes (it said "Join" beside "Back to your seat")."""
         return "Back to seat" if binding.action == "join" and self.seat_kept else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """"Other tables" only while Join goes back to a seat of ours."""
+        if action == "tables":
+            return self.seat_kept
+        return super().check_action(action, parameters)
+
+    def action_tables(self) -> None:
+        """Every table on the box, ours marked (Join went straight back to our seat, and
+        a player with a seat kept in a game found no way to another table)."""
+        from tui.screens.join import JoinScreen
+
+        self.app.push_screen(JoinScreen(box=self.app.box))
 
     #: The tables whose kept seat the menu has told of (once each), and when it last
     #: did (``time.monotonic``): its toast lasts :data:`KEPT_TOLD_FOR` seconds.
@@ -365,14 +386,17 @@ class BoxMenuScreen(MenuScreen):
         if not self.is_attached or (not kept and not self.seat_kept):
             return
         join, solo = self.query_one("#join", Button), self.query_one("#solo", Button)
+        tables = self.query_one("#tables", Button)
         if not kept:
-            self.seat_kept = False
+            self.seat_kept = tables.display = False
             show_label(join, JOIN_ON_BOX)
             join.variant, solo.variant = "default", "primary"
+            self._fit(self.size.height)
             self.refresh_bindings()
             return
         if not self.seat_kept:
-            self.seat_kept = True
+            self.seat_kept = tables.display = True
+            self._fit(self.size.height)
             show_label(join, "Back to your seat (j)")
             # The one entry marked as the way on (Play solo kept its bar beside the
             # focus on this one: two lit at once, on a phone).
