@@ -148,3 +148,22 @@ def test_a_spare_word_gives_way_to_a_name_it_would_cut() -> None:
     narrow, wide = drawn(45), drawn(60)
     assert "Bartholomew (you)" in narrow and "dealer" not in narrow and "out" in narrow
     assert "Bartholomew (you)" in wide and "dealer" in wide
+
+
+def test_getout_s_round_winner_gives_way_to_the_names_on_a_phone() -> None:
+    """Between rounds at a phone's 43 columns the list read "1  (you)  0  0  won ·
+    deals": the winner's words squeezed "Pia" out (a fresh-eyed pass of the web door)."""
+    from rich.console import Console
+
+    from tui.games.getout.screen import SPARE_WORDS, WON_DEALS
+    from tui.widgets.seats import _Seats
+
+    titles = ["", "#", "player", "cards", "score", ""]
+    rows: list[list[Text | str]] = [
+        [Text(""), "1", Text("Pia (you)"), "0", "0", WON_DEALS],
+        [Text(""), "2", Text("Lou [away]"), "4", "19", ""],
+        [Text(""), "3", Text("Bot 3 [bot]"), "4", "19", ""]]
+    console = Console(width=41, record=True, file=io.StringIO())
+    console.print(_Seats(titles, rows, Style(), None, SPARE_WORDS))
+    drawn = console.export_text()
+    assert "Pia (you)" in drawn and "Lou [away]" in drawn and "Bot 3 [bot]" in drawn, drawn

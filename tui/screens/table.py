@@ -304,6 +304,11 @@ class TableScreen(SparingFooter, TableSummaryScreen):
         """A chat line arrived (the session already keeps it)."""
         self.catch_up()
 
+    def action_next_round(self) -> None:
+        """Deal the next round (Get It!'s, GET OUT!'s), when the game lets us."""
+        if {"type": "next_round"} in self.legal:
+            self.act({"type": "next_round"})
+
     # ---- chat ------------------------------------------------------------------
 
     def chat_open(self) -> bool:

@@ -77,10 +77,15 @@ class TableSummaryScreen(TableCreatorScreen):
     def action_chat(self) -> None:
         """Put the cursor in the chat line (the table screen does)."""
 
+    def action_next_round(self) -> None:
+        """Deal the next round of a game of rounds (the table screen does)."""
+
     def summary_answered(self, answer: str | None) -> None:
-        """The player answered the summary ("lobby" is handled here)."""
+        """The player answered the summary."""
         if answer == "chat":
             self.action_chat()
+        elif answer == "next":
+            self.action_next_round()
         elif answer == "lobby":
             self.action_to_lobby(from_summary=True)
         elif answer == "rematch":

@@ -388,11 +388,6 @@ class GetItScreen(TableScreen):
         if self.can("play"):
             self.act({"type": "play"})
 
-    def action_next_round(self) -> None:
-        """Deal the next round."""
-        if {"type": "next_round"} in self.legal:
-            self.act({"type": "next_round"})
-
     def refused(self, method: str) -> None:
         """A refused move: the keys work again, and our unconfirmed signals are dropped,
         from the screen too (a refused look stayed on our line and on its card, beside
@@ -484,12 +479,6 @@ class GetItScreen(TableScreen):
         """A new round was dealt."""
         return bool(msg["view"].get("phase") in ("prepare", "play"))
 
-    def summary_answered(self, answer: str | None) -> None:
-        """Deal the next round, or go back to the lobby."""
-        if answer == "next":
-            self.action_next_round()
-        else:
-            super().summary_answered(answer)
 
 
 def _event(entry: Entry | None, kind: str) -> dict[str, Any] | None:

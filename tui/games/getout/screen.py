@@ -48,6 +48,12 @@ class StatusLine(Static):
             screen.redraw_status()
 
 
+#: The round's winner in the players' list between rounds, and the words of the list
+#: that give way where a name would be cut ("won · deals" left "1  (you)" on a phone).
+WON_DEALS = "won · deals"
+SPARE_WORDS = frozenset({"dealer", WON_DEALS})
+
+
 class GetOutScreen(TableScreen):
     """One seat's view of a GET OUT! table (or a spectator's)."""
 
@@ -109,14 +115,14 @@ class GetOutScreen(TableScreen):
         won = (view.get("last_round") or {}).get("winner") if view["phase"] == "round_over" \
             else None
         seats = self.query_one(SeatsPanel)
-        seats.spare = frozenset({"dealer"})
+        seats.spare = SPARE_WORDS
         seats.me, was = self.my_seat, seats.turn
         seats.turn = view["turn"]
         seats.columns = {
             "cards": view["hand_counts"],
             "score": view["scores"],
             # ("out" beside a winner who "got out" read as a win; "dealer" said not why.)
-            "": [f"over {view.get('limit')}" if out else "won · deals" if i == won
+            "": [f"over {view.get('limit')}" if out else WON_DEALS if i == won
                  else "dealer" if i == view["dealer"] else ""
                  for i, out in enumerate(view["out"])],
         }
@@ -178,13 +184,6 @@ class GetOutScreen(TableScreen):
         if phase == "over":
             return self._round_summary  # a round's summary gives way to the match's
         return phase == "play" and self._went_out_in is None
-
-    def summary_answered(self, answer: str | None) -> None:
-        """Deal the next round, or go back to the lobby."""
-        if answer == "next":
-            self.action_next_round()
-        else:
-            super().summary_answered(answer)
 
     def check_game_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show exactly the keys that work now.
@@ -470,11 +469,6 @@ class GetOutScreen(TableScreen):
             self.act({"type": "draw"})
         else:
             self.notify("You cannot draw now.", severity="warning")
-
-    def action_next_round(self) -> None:
-        """Deal the next round of the match."""
-        if {"type": "next_round"} in self.legal:
-            self.act({"type": "next_round"})
 
 
 def _plain(text: str) -> Text:
