@@ -373,9 +373,11 @@ class TableFooter(Widget, can_focus=False):
         """
         before, after = self._off_edges()
         # The ‹ and › at the edges page through keys off them: a phone has no wheel,
-        # and a swipe along one row is easily missed.
-        if (before and event.x == 0) or (after and event.x == self.size.width - 1):
-            self._scroll_by(self._page(forward=event.x != 0) - self._scroll, event)
+        # and a swipe along one row is easily missed. The blank beside either counts as
+        # it (a one-cell target at the screen's edge: a finger beside it did nothing).
+        left, right = self._whole()
+        if (before and event.x < max(left, 1)) or (after and event.x >= right):
+            self._scroll_by(self._page(forward=event.x >= right) - self._scroll, event)
             return
         self._hover_at(event.x)  # (a click may come without a motion before it)
         index = self.entry_at(event.x)
