@@ -26,6 +26,7 @@ from tests.tui_support import (
     Notices,
     config_dir,
     make_app,
+    open_lobby,
     screen_text,
     typed_address,
     until,
@@ -674,3 +675,23 @@ async def test_a_host_that_gives_a_seat_and_never_the_table_is_given_up_on(
                         "the words")
             assert isinstance(app.screen, JoinScreen) and app.is_running
         await bob.close()
+
+
+async def test_on_a_phone_the_lobby_s_invitation_opens_by_a_tap_and_shows_the_whole_link(
+) -> None:
+    """"friends join with: a web link (i)" looked like a button and did nothing to a
+    tap, and the invitation cut the link at a phone's width ("…:8080/pla")."""
+    from tui.screens.invite import InviteScreen
+
+    link = "http://192.168.1.20:8080/play/" + "Tk3x" * 11
+    app = make_app(box_doors=["ssh -p 2222 box", link])
+    async with app.run_test(size=(43, 40)) as pilot:
+        lobby = await open_lobby(app, pilot)
+        title = lobby.query_one("#lobby-title", Static)
+        await until(pilot, lambda: "a web link (i)" in str(title.render()), "the invitation")
+        await pilot.click("#lobby-title")
+        await until(pilot, lambda: isinstance(app.screen, InviteScreen), "the doors")
+        await until(pilot, lambda: "in a browser" in screen_text(app), "drawn")
+        text = "".join(line.strip(" │") for line in screen_text(app).splitlines())
+        assert link in text, screen_text(app)
+

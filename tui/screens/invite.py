@@ -18,6 +18,17 @@ def web_link(doors: list[str]) -> str | None:
     return next((door for door in doors if door.startswith(("http://", "https://"))), None)
 
 
+def invitation_line(doors: list[str]) -> str | None:
+    """How friends come to a box, in a line (the web link is long: "(i)" shows it, with
+    its QR code); ``None`` off a box."""
+    if not doors:
+        return None
+    terminal = [door for door in doors if not door.startswith("http")]
+    if len(terminal) == len(doors):
+        return f"friends join with: {' or '.join(doors)}"
+    return "friends join with: " + " or ".join([*terminal, "a web link (i)"])
+
+
 def door_words(door: str) -> str:
     """One door as a line a friend can follow."""
     if door.startswith(("http://", "https://")):
@@ -34,7 +45,7 @@ class InviteScreen(ModalScreen[None]):
     InviteScreen { align: center middle; }
     InviteScreen > VerticalScroll { width: auto; max-width: 100%; height: auto;
         max-height: 100%; border: round $primary; padding: 0 1; background: $surface; }
-    InviteScreen .doors { width: auto; }
+    InviteScreen .doors { width: auto; max-width: 100%; text-wrap: wrap; text-overflow: fold; }
     InviteScreen .hint { color: $text-muted; width: auto; }
     """
 
@@ -55,4 +66,4 @@ class InviteScreen(ModalScreen[None]):
         yield TableFooter()
 
 
-__all__ = ["InviteScreen", "door_words", "web_link"]
+__all__ = ["InviteScreen", "door_words", "invitation_line", "web_link"]

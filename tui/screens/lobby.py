@@ -23,7 +23,7 @@ from tui.games import TABLES, playable, preset_options, table_options
 from tui.messages import ChatReceived, ConnectionDropped
 from tui.notices import describe_chat, describe_notice
 from tui.screens.base import Banner, SessionScreen
-from tui.screens.invite import InviteScreen
+from tui.screens.invite import InviteScreen, invitation_line
 from tui.session import ConnectionLost, ServerError
 from tui.settings import MAX_NAME, clean_name
 from tui.widgets.buttons import show_label
@@ -195,12 +195,8 @@ class LobbyScreen(SparingFooter, SessionScreen):
 
     def _where(self) -> str:
         """How friends reach this table, or where it runs."""
-        doors = self.app.box_doors
-        if doors:  # on a box: how friends come (every door and a QR code: i)
-            terminal = [door for door in doors if not door.startswith("http")]
-            if len(terminal) == len(doors):
-                return f"friends join with: {' or '.join(doors)}"
-            return "friends join with: " + " or ".join([*terminal, "a web link (i)"])
+        if (doors := invitation_line(self.app.box_doors)) is not None:
+            return doors  # (on a box: how friends come, every door and a QR code: i)
         if self.app.hosting.hosts(self.session):
             address = self.app.hosting.join_address()
             return f"friends join at {address}" if address else "solo, on this computer"
@@ -251,6 +247,12 @@ class LobbyScreen(SparingFooter, SessionScreen):
     def action_invite(self) -> None:
         """Every way friends join this box, with the web link's QR code."""
         self.app.push_screen(InviteScreen(self.app.box_doors))
+
+    @on(events.Click, "#lobby-title")
+    def title_clicked(self) -> None:
+        """A tap on "friends join with: … a web link (i)" shows it (it looked like one)."""
+        if self.check_action("invite", ()):
+            self.action_invite()
 
     def action_chat(self) -> None:
         """Put the cursor in the chat line."""
@@ -385,11 +387,8 @@ class LobbyScreen(SparingFooter, SessionScreen):
                 if yes:
                     self.send("kick", seat)
 
-            self.app.push_screen(
-                ConfirmScreen(f"Ask {name} to leave the table?", yes="Remove", no="Keep",
-                              careful=True),
-                answered,
-            )
+            self.app.push_screen(ConfirmScreen(f"Ask {name} to leave the table?", yes="Remove",
+                                               no="Keep", careful=True), answered)
         else:  # as the host says no to a bot in a taken seat: in words
             why = "that is your own seat (Esc leaves the table)" if seat == self.my_seat \
                 else f"seat {seat + 1} is empty"
