@@ -1955,6 +1955,19 @@ async def test_on_a_touch_screen_our_line_says_to_tap_our_pile() -> None:
         "you (1): no signal — tap the pile of who should play")
     assert touch_words("🪞 mirror in sight: peek at your card (p)") == (
         "🪞 mirror in sight: peek at your card (Peek, in the keys below)")
+    # A special card's hint named keys a phone has not.
+    assert touch_words("you (1): ☺ on 3: look (3), then smile (s)") == (
+        "you (1): ☺ on 3: tap pile 3, then smile (Smile, in the keys below)")
+    assert touch_words("◉ on 2: look (2), then look past (x)") == (
+        "◉ on 2: tap pile 2, then look past (Look past, in the keys below)")
+    assert touch_words("the 11 on 4 is lower: look there (4)") == (
+        "the 11 on 4 is lower: tap pile 4")
+    # So did the help over a pile being arranged ("Tab", "←/→", "Enter: done").
+    from tui.games.getit.prep import prep_help
+
+    said = prep_help(True, True, True, "Bob", touch=True)
+    assert "tap a special card, then the place it goes" in said and "Done, in the keys" in said
+    assert not any(key in said for key in ("Tab", "←", "Enter", "Home")), said
 
 
 async def test_a_person_away_is_marked_on_their_pile() -> None:

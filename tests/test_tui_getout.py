@@ -638,8 +638,8 @@ async def test_by_touch_a_tap_chooses_a_card_and_a_tap_on_the_chosen_one_plays_i
         await pilot.pause()
         # The turn's line says how a phone plays (it said "(Enter)").
         # ("Tap it twice" was once too many for a card chosen already.)
-        assert "tap a ✓ card to choose it (▼), the ▼ card to play it, or draw (d)" in str(
-            screen.query_one("#status", Static).render())
+        assert ("tap a ✓ card to choose it (▼), the ▼ card to play it, or the draw pile to "
+                "draw") in str(screen.query_one("#status", Static).render())
         version = screen.view["version"]
         await pilot.click(HandWidget, offset=(1 + 2 * 12 + 11, 3))  # the kevin: chosen
         await until(pilot, lambda: widget.selected == 2, "the kevin chosen")

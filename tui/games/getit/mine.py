@@ -27,6 +27,10 @@ TOUCH_WORDS = (
     (re.compile(r"look \([\d,-]+\) at who should play"),
      "tap the pile of who should play"),
     (re.compile(r"\(Space\)"), "(tap your pile)"),
+    # (A special card's hint: "☺ on 3: look (3), then smile (s)"; "… look there (3)".)
+    (re.compile(r"look(?: there)? \((\d+)\)"), r"tap pile \1"),
+    (re.compile(r"\(s\)"), "(Smile, in the keys below)"),
+    (re.compile(r"\(x\)"), "(Look past, in the keys below)"),
     (re.compile(r"\(p\)"), "(Peek, in the keys below)"),
     (re.compile(r"\(t\)"), "(Talk, in the keys below)"),
 )

@@ -88,14 +88,22 @@ def fixed_numbers(order: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [c if c.get("kind") != "number" else next(numbers) for c in order]
 
 
-def prep_help(arranging: bool, has_specials: bool, scrolls: bool, next_name: str) -> str:
-    """The help line over the pile being arranged (or done)."""
+def prep_help(arranging: bool, has_specials: bool, scrolls: bool, next_name: str, *,
+              touch: bool = False) -> str:
+    """The help line over the pile being arranged (or done); ``touch``: as a phone does
+    it, by taps (it said "Tab", "←/→" and "Enter")."""
     if not arranging:
         return f"Done: your pile goes to {next_name} when everyone is ready."
-    specials = "Tab picks a special card, ←/→ move it (never on top); " if has_specials else ""
-    # (Only while the hand is too long for the row: its ends are a key away.)
-    ends = "Home/End show the pile's top/bottom; " if scrolls else ""
-    return (f"Arrange your pile — the lowest number is on top. {specials}{ends}Enter: done. "
+    if touch:
+        specials = ("tap a special card, then the place it goes (never the top); "
+                    if has_specials else "")
+        ends, done = ("swipe along it to see all; " if scrolls else ""), "Done, in the keys below"
+    else:
+        specials = ("Tab picks a special card, ←/→ move it (never on top); " if has_specials
+                    else "")
+        # (Only while the hand is too long for the row: its ends are a key away.)
+        ends, done = ("Home/End show the pile's top/bottom; " if scrolls else ""), "Enter: done"
+    return (f"Arrange your pile — the lowest number is on top. {specials}{ends}{done}. "
             f"Then your pile goes to {next_name}.")
 
 
@@ -157,7 +165,8 @@ class PrepPanel(Vertical):
                 self.state.deal(view)
                 self._show_pile()
             help_line.update(prep_help(arranging, bool(self.state.specials()),
-                                       self.hand_scrolls, namer.name((me + 1) % len(arranged))))
+                                       self.hand_scrolls, namer.name((me + 1) % len(arranged)),
+                                       touch=getattr(self.app, "touch", False)))
         row.display = arranging
         timer = view.get("timer")
         clock = (f" · the {timer} s timer starts when all are done"

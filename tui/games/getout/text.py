@@ -67,8 +67,8 @@ SHORT_STATUS = {
         "▶ Play a ✓ card (Enter) or pass (d)",
     "▶ Your turn: nothing matches and nothing is left to draw — pass (d).":
         "▶ Nothing to play or draw: pass (d)",
-    "▶ Your turn: tap a ✓ card to choose it (▼), the ▼ card to play it, or draw (d).":
-        "▶ Tap ✓: choose, ▼: play, or draw (d)",
+    "▶ Your turn: tap a ✓ card to choose it (▼), the ▼ card to play it, or the draw "
+    "pile to draw.": "▶ Tap ✓: choose, ▼: play, or draw pile",
     "▶ Your turn: tap a card to choose it (▼), the ▼ card to lay it as the call card.":
         "▶ Tap a card; tap ▼ to lay it",
     "▶ Your turn: nothing matches — tap the draw pile.": "▶ Nothing matches: tap the draw pile",
@@ -81,8 +81,10 @@ SHORT_STATUS = {
 #: chosen plays it (a phone has no Enter to press; "tap it twice" was once too many for
 #: a card chosen already).
 TOUCH_STATUS = {
+    # (Nor a d: the draw pile is tapped.)
     "▶ Your turn: play a card marked ✓ (Enter) or draw (d).":
-        "▶ Your turn: tap a ✓ card to choose it (▼), the ▼ card to play it, or draw (d).",
+        "▶ Your turn: tap a ✓ card to choose it (▼), the ▼ card to play it, or the draw "
+        "pile to draw.",
     "▶ Your turn: lay any card as the call card (Enter).":
         "▶ Your turn: tap a card to choose it (▼), the ▼ card to lay it as the call card.",
     # (A phone has no d: the draw pile is tapped.)
