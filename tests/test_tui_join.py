@@ -695,3 +695,27 @@ async def test_on_a_phone_the_lobby_s_invitation_opens_by_a_tap_and_shows_the_wh
         text = "".join(line.strip(" │") for line in screen_text(app).splitlines())
         assert link in text, screen_text(app)
 
+
+async def test_a_game_under_way_offers_to_watch_and_says_where_a_seat_of_ours_is_kept(
+) -> None:
+    """A player back from a new browser read only "No seat for you there (that is not
+    possible once the game has started)": their seat is kept for the browser (or the
+    terminal) they played from, by its token (a fresh-eyed pass of the web door)."""
+    async with running_host() as host:
+        bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+        await bob.create_table("Bob's table", "getout", 2)
+        await bob.add_bot(1)
+        await bob.start()
+        app = make_app()
+        async with app.run_test(size=(100, 30)) as pilot:
+            (await typed_address(pilot, f"127.0.0.1:{host.port}")).focus()
+            await pilot.press("enter")
+            asked = await until(pilot, lambda: isinstance(app.screen, ChoiceScreen)
+                                and app.screen, "the offer to watch")
+            text = " ".join(screen_text(app).replace("█", " ").replace("│", " ").split())
+            assert "not possible once the game has started" in text, text
+            assert "is kept for that one: come back from it" in text, text
+            assert "Watch the game instead?" in text
+            assert asked is app.screen
+        await bob.close()
+

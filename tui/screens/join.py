@@ -465,8 +465,12 @@ class JoinScreen(Screen[None]):
         except ServerError as exc:
             if exc.code not in (errors.TABLE_FULL, errors.WRONG_PHASE):
                 raise
+            # (A player back from a new browser or another terminal read only that: the
+            # seat is kept for the one they played from, by its token.)
+            kept = (" A seat you played there from another browser or terminal is kept for "
+                    "that one: come back from it." if exc.code == errors.WRONG_PHASE else "")
             self._asking = ChoiceScreen(
-                f"No seat for you there ({exc.message}). Watch the game instead?",
+                f"No seat for you there ({exc.message}).{kept} Watch the game instead?",
                 [("yes", "Watch as a spectator"), ("no", "Back")],
             )
             try:
