@@ -1131,7 +1131,7 @@ async def test_the_host_form_offers_only_the_bots_that_fit_and_shows_its_errors(
         screen = app.screen
         assert isinstance(screen, SetupScreen)
         # ctrl+s opens the table's lobby (its own Start deals): said so, not "Start".
-        assert str(screen.query_one("#start", Button).label) == "Open the table (ctrl+s)"
+        assert str(screen.query_one("#start", Button).label) == "Open the table (^s)"
         await until(pilot, lambda: "Open the table" in footer_labels_in_view(app), "the key")
         await choose_game(pilot, "getout")
         bots = screen.query_one("#bots", Select)
@@ -1676,22 +1676,29 @@ async def test_the_creator_s_ready_column_says_they_start() -> None:
                     "the creator's row")
 
 
-async def test_the_table_form_fits_a_phone_s_width_from_its_title_down() -> None:
+@pytest.mark.parametrize("key", ["s", "h"])
+async def test_the_table_form_fits_a_phone_s_width_from_its_title_down(key: str) -> None:
     """Upright, a phone's choices (60 cells wide) ran past the edge, ▼ and all, and the
-    form opened scrolled, its title and first label out of sight."""
-    from textual.widgets import Select
+    form opened scrolled, its title and first label out of sight; "Back (esc)" was cut
+    beside "Open the table (ctrl+s)"."""
+    from textual.widgets import Button, Select
 
     app = make_app("Mia")
     async with app.run_test(size=(43, 40)) as pilot:
-        await pilot.press("s")
-        await until(pilot, lambda: "Play solo against bots" in screen_text(app), "the form")
+        await pilot.press(key)
+        title = "Play solo against bots" if key == "s" else "Host a LAN game"
+        await until(pilot, lambda: title in screen_text(app), "the form")
         form = app.screen.query_one("#setup")
         for choice in app.screen.query(Select):
             assert choice.region.right <= 43, choice
         lines = screen_text(app).splitlines()
-        assert lines[2].strip() == "Play solo against bots", lines[:3]
+        assert lines[2].strip() == title, lines[:3]
         assert any(line.rstrip().endswith("▼") and "GET OUT!" in line for line in lines)
         assert form.scroll_y == 0
+        form.scroll_end(animate=False, immediate=True)
+        back = app.screen.query_one("#back", Button)
+        await until(pilot, lambda: back.region.height, "the buttons in sight")
+        assert back.region.right <= 43 - 1, back.region  # (the scroll bar's column)
 
 
 async def test_the_lobby_opens_its_game_s_rules_and_a_phone_keeps_the_key() -> None:

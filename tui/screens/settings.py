@@ -60,7 +60,7 @@ class SettingsScreen(Screen[None]):
                             classes="switch-state")
             yield Static("", id="settings-error", markup=False, classes="error")
             with Horizontal(classes="buttons"):
-                yield Button("Save (ctrl+s)", id="save", variant="primary")
+                yield Button("Save (^s)", id="save", variant="primary")
                 yield Button("Back (esc)", id="back")
         yield TableFooter()
 

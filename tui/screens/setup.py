@@ -112,7 +112,8 @@ class SetupScreen(Screen[None]):
                                self.start_options, id="options", hosted=self.mode != "solo")
             yield Static("", id="setup-error", markup=False, classes="error")
             with Horizontal(classes="buttons"):
-                yield Button(f"{self.start_words()} (ctrl+s)", id="start", variant="primary")
+                # ("^s" as the footer says it: "(ctrl+s)" cut "Back (esc)" on a phone.)
+                yield Button(f"{self.start_words()} (^s)", id="start", variant="primary")
                 yield Button("Back (esc)", id="back")
         yield TableFooter()
 
