@@ -258,6 +258,26 @@ def test_the_history_command_at_80_columns_breaks_lines_only_between_players(
     assert "moves" in out and "length" in out and "columns" not in out
 
 
+def test_bots_side_by_side_that_did_alike_are_one_entry_in_a_history() -> None:
+    """At 80 columns Past games cut "root ★, Bot 2 ★, Bot 3 ★, Bot" at the edge."""
+    from net.records import GameInfo
+    from tui.history import player_entries
+
+    def info(players: list[str], kinds: list[str], winners: list[int]) -> GameInfo:
+        return GameInfo(1, "getit", len(players), 0.0, 1.0, 9, players, kinds, winners,
+                        None, {})
+
+    team = info(["root", "Bot 2", "Bot 3", "Bot 4"], ["human", "bot", "bot", "bot"],
+                [0, 1, 2, 3])
+    assert player_entries(team) == ["root ★", "Bots 2–4 ★"]
+    one = info(["Bot 1", "Ann", "Bot 3", "Bot 4", "Bot 5"], ["bot", "human", "bot", "bot", "bot"],
+               [3])
+    assert player_entries(one) == ["Bot 1", "Ann", "Bot 3", "Bot 4 ★", "Bot 5"]
+    # A person who calls themself "Bot 2" is a person; a lone bot keeps its name.
+    alike = info(["Ann", "Bot 2", "Bot 3"], ["human", "human", "bot"], [])
+    assert player_entries(alike) == ["Ann", "Bot 2", "Bot 3"]
+
+
 def test_history_entries_wrap_between_entries_never_inside_one() -> None:
     from tui.history import wrapped_entries
 

@@ -50,8 +50,32 @@ def players_text(info: GameInfo) -> str:
 
 
 def player_entries(info: GameInfo) -> list[str]:
-    """Each player's name in seat order, a winner's starred."""
-    return [f"{name}{' ★' if i in info.winners else ''}" for i, name in enumerate(info.players)]
+    """Each player's name in seat order, a winner's starred; bots side by side that did
+    alike as one entry ("Bots 2–4 ★": at 80 columns "root ★, Bot 2 ★, Bot 3 ★, Bot" cut
+    the last)."""
+    entries: list[str] = []
+    run: list[int] = []  # (seats of bots named by their seat, side by side, alike)
+
+    def star(seat: int) -> str:
+        return " ★" if seat in info.winners else ""
+
+    def flush() -> None:
+        if len(run) > 1:
+            entries.append(f"Bots {run[0] + 1}–{run[-1] + 1}{star(run[0])}")
+        else:
+            entries.extend(f"{info.players[s]}{star(s)}" for s in run)
+        run.clear()
+
+    for seat, (name, kind) in enumerate(zip(info.players, info.kinds, strict=True)):
+        if kind == "bot" and name == f"Bot {seat + 1}":
+            if run and star(run[0]) != star(seat):
+                flush()
+            run.append(seat)
+            continue
+        flush()
+        entries.append(f"{name}{star(seat)}")
+    flush()
+    return entries
 
 
 def wrapped_entries(entries: list[str], width: int) -> str:
