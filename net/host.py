@@ -220,6 +220,7 @@ class Host:
         bots; ``ValueError`` in plain words for a bad game, seat count or option)."""
         if len(self.tables) >= self.max_tables:
             raise ValueError(f"this host already holds {self.max_tables} tables")
+        name = lobby.distinct_name(name, (t.name for t in self.tables.values()))
         table = lobby.open_table(f"t{self._next_table}", name, game_id, seats, options,
                                  self.house, bots=bots)
         self._next_table += 1

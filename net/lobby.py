@@ -14,6 +14,8 @@ Like :mod:`net.table` it touches no socket and no timer.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable
 from typing import Any
 
 import engine
@@ -31,6 +33,7 @@ from net.seats import (
 )
 from net.table import Table
 from net.wire import errors
+from net.wire.schemas import TABLE_NAME_LEN
 
 
 def open_table(table_id: str, name: str, game_id: str, seats: int,
@@ -48,6 +51,19 @@ def open_table(table_id: str, name: str, game_id: str, seats: int,
     for i in range(seats - bots, seats):
         table.seats[i].kind, table.seats[i].name = "bot", f"Bot {i + 1}"
     return table
+
+
+def distinct_name(name: str, taken: Iterable[str]) -> str:
+    """``name``, or ``name (2)``, ``(3)``… where an open table has it already (two
+    friends' "Pia's table" on a box were told apart only by their game)."""
+    names = set(taken)
+    if name not in names:
+        return name
+    for n in itertools.count(2):
+        suffix = f" ({n})"
+        if (candidate := name[:TABLE_NAME_LEN - len(suffix)] + suffix) not in names:
+            return candidate
+    raise AssertionError("unreachable")  # (count() never ends)
 
 
 def require_creator(table: Table, member: Member) -> None:

@@ -100,6 +100,23 @@ async def test_lobby_flow_from_join_to_start() -> None:
         assert info.value.code == errors.WRONG_PHASE
 
 
+async def test_a_second_table_of_the_same_name_is_told_apart_by_a_number() -> None:
+    """On a box two friends both opened "Pia's table": the list told them apart only by
+    their game."""
+    async with running_host() as host, clients(host) as made:
+        pia, lou, zed = await made.new("Pia"), await made.new("Lou"), await made.new("Zed")
+        await pia.create_table("Pia's table", "getout", 2)
+        await lou.create_table("Pia's table", "getit", 3)
+        await zed.create_table("Pia's table", "gotfive", 2)
+        names = [t["name"] for t in await zed.list_tables()]
+        assert names == ["Pia's table", "Pia's table (2)", "Pia's table (3)"]
+    # A name as long as a name may be stays as long, its number in place of its end.
+    from net.lobby import distinct_name
+
+    longest = "x" * schemas.TABLE_NAME_LEN
+    assert distinct_name(longest, [longest]) == "x" * (schemas.TABLE_NAME_LEN - 4) + " (2)"
+
+
 async def test_creator_only_operations_are_refused_for_others() -> None:
     async with running_host() as host, clients(host) as made:
         ann = await made.new("Ann")
