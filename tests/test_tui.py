@@ -1016,6 +1016,11 @@ async def test_the_creator_hands_an_away_players_seat_to_a_bot() -> None:
         await pilot.resize_terminal(44, SIZE[1])
         await until(pilot, lambda: str(status.render()).strip()
                     == "Waiting for Bob… (away: b lets a bot play)", "the short words")
+        # Narrower yet (a phone's): the line says away, the footer's b the rest (it cut
+        # "(away: b lets a bot").
+        await pilot.resize_terminal(36, SIZE[1])
+        await until(pilot, lambda: str(status.render()).strip() == "Waiting for Bob… (away)",
+                    "the shortest words")
         await pilot.resize_terminal(*SIZE)
         # While our own line to the host is down, the key is not offered.
         from tests.tui_support import footer_keys

@@ -256,7 +256,7 @@ class GetOutScreen(TableScreen):
                 names: list[str]) -> None:
         status = self.query_one("#status", Static)
         me = self.my_seat
-        phase, short = view["phase"], None
+        phase, short, shortest = view["phase"], None, None
         if self.gone and phase != "over":
             text = GONE  # (it asked for a move at a table that was gone)
         elif self.cut_off and phase == "play" and view["turn"] == me:
@@ -289,6 +289,8 @@ class GetOutScreen(TableScreen):
             waiting = f"Waiting for {names[view['turn']]}…"
             text = waiting + self.away_words(view["turn"])
             short = waiting + self.away_words(view["turn"], short=True)
+            # (A phone's line cut "(away: b lets a bot": the footer's b says the rest.)
+            shortest = waiting + (" (away)" if short != waiting else "")
         if getattr(self.app, "touch", False):
             text = TOUCH_STATUS.get(text, text)
         width = status.content_region.width
@@ -297,6 +299,8 @@ class GetOutScreen(TableScreen):
             text = SHORT_STATUS.get(text, short or text)
             if phase == "over" and cell_len(text) > width:
                 text = shorter
+            elif shortest and cell_len(text) > width:
+                text = shortest
         set_text(status, text)  # a status line of height 1: no relayout
         status.set_class(view["turn"] == me and phase == "play", "my-turn")
 
