@@ -67,6 +67,7 @@ class MenuScreen(Screen[None]):
         Binding("s", "solo", "Solo"),
         Binding("h", "host", "Host"),
         Binding("j", "join", "Join"),
+        Binding("t", "tables", "Other tables"),  # (a box's, while a seat of ours is kept)
         Binding("p", "past", "Past games"),
         Binding("r", "rules", "Rules"),
         Binding("question_mark", "rules", "Rules", show=False),
@@ -168,7 +169,10 @@ class MenuScreen(Screen[None]):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """"Resume" only when there is a game to resume."""
+        """"Resume" only when there is a game to resume; "Other tables" only while Join
+        goes back to a seat of ours (on a box)."""
+        if action == "tables":
+            return self.seat_kept
         if action == "resume":
             found = self.query("#resume")  # (the footer asks as soon as it is mounted)
             return bool(found) and bool(found.first().display)
@@ -323,8 +327,7 @@ class BoxMenuScreen(MenuScreen):
     """The menu on a box (an SSH login, a web visit): ``h`` opens a table there, as its
     button says (the footer said Host; nobody hosts a LAN game on a box)."""
 
-    BINDINGS = [Binding("h", "host", "Open a table"),
-                Binding("t", "tables", "Other tables")]
+    BINDINGS = [Binding("h", "host", "Open a table")]
 
     def offer_resume(self) -> None:
         """Opened, or back in the menu: look again for a seat kept on this box (see
@@ -335,12 +338,6 @@ class BoxMenuScreen(MenuScreen):
     def key_description(self, binding: Binding) -> str | None:
         """The footer's j says where it goes (it said "Join" beside "Back to your seat")."""
         return "Back to seat" if binding.action == "join" and self.seat_kept else None
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """"Other tables" only while Join goes back to a seat of ours."""
-        if action == "tables":
-            return self.seat_kept
-        return super().check_action(action, parameters)
 
     def action_tables(self) -> None:
         """Every table on the box, ours marked (Join went straight back to our seat, and
