@@ -494,18 +494,27 @@ def test_a_kept_seat_is_the_table_s_it_was_made_at_not_a_new_one_with_its_id() -
     assert "1 of 2 seats free" in describe_table(table, kept)
 
 
+async def seat_kept_at_porch(port: int) -> Any:
+    """Ann opened "Ann's porch" on the host at ``port`` and her login dropped: her seat
+    is kept for this app (its settings hold the token)."""
+    from tui.settings import remember_seat
+
+    ann = await Client.connect("127.0.0.1", port, name="Ann")
+    joined = await ann.create_table("Ann's porch", "getout", 3)
+    assert joined.token is not None
+    remember_seat(f"127.0.0.1:{port}", joined.table, 0, joined.token)
+    await ann.close()
+    return joined
+
+
 async def test_a_box_s_menu_says_where_a_seat_is_kept() -> None:
     """Back after a dropped login (or the box's restart), a player came to the plain
     menu and learned of their seat only in Join (a fresh-eyed pass of the SSH box)."""
     from tests.tui_support import Notices
-    from tui.settings import forget_seat, remember_seat
+    from tui.settings import forget_seat
 
     async with running_host() as host:
-        ann = await Client.connect("127.0.0.1", host.port, name="Ann")
-        joined = await ann.create_table("Ann's porch", "getout", 3)
-        assert joined.token is not None
-        remember_seat(f"127.0.0.1:{host.port}", joined.table, 0, joined.token)
-        await ann.close()  # the login dropped
+        joined = await seat_kept_at_porch(host.port)  # (the login dropped)
         app = make_app(box=("127.0.0.1", host.port))
         notes = Notices()
         async with app.run_test(size=(80, 24), message_hook=notes,
@@ -552,14 +561,9 @@ async def test_with_a_seat_kept_on_a_box_the_menu_still_reaches_every_table() ->
     """A player who left a game in play found only "Back to your seat (j)" in the box's
     menu, and no way to a friend's new table (a fresh-eyed pass of the web door)."""
     from net.client import Client
-    from tui.settings import remember_seat
 
     async with running_host() as host:
-        ann = await Client.connect("127.0.0.1", host.port, name="Ann")
-        joined = await ann.create_table("Ann's porch", "getout", 3)
-        assert joined.token is not None
-        remember_seat(f"127.0.0.1:{host.port}", joined.table, 0, joined.token)
-        await ann.close()
+        await seat_kept_at_porch(host.port)
         bo = await Client.connect("127.0.0.1", host.port, name="Bo")
         await bo.create_table("Bo's table", "getit", 3)
         app = make_app(box=("127.0.0.1", host.port))
@@ -578,14 +582,9 @@ async def test_a_box_s_menu_stops_offering_a_seat_whose_table_closed() -> None:
     """"Back to your seat (j)" stayed after the table closed, and led to "No table is
     open on this box yet" (a fresh-eyed pass of the box)."""
     from tui.screens.menu import JOIN_ON_BOX
-    from tui.settings import remember_seat
 
     async with running_host() as host:
-        ann = await Client.connect("127.0.0.1", host.port, name="Ann")
-        joined = await ann.create_table("Ann's porch", "getout", 3)
-        assert joined.token is not None
-        remember_seat(f"127.0.0.1:{host.port}", joined.table, 0, joined.token)
-        await ann.close()
+        joined = await seat_kept_at_porch(host.port)
         app = make_app(box=("127.0.0.1", host.port))
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: "Back to your seat (j)" in screen_text(app), "offer")
