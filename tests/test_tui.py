@@ -1098,7 +1098,7 @@ async def test_mid_match_the_creator_ends_the_game_and_takes_the_table_back_to_t
                                and app.screen, "the question")
         # Nobody else to tell at a table of bots.
         assert "everyone" not in question.question
-        assert "unfinished (Past games keeps it as it stands)" in question.question
+        assert "unfinished (Past games keeps what was played)" in question.question
         await pilot.press("n")
         assert app.screen is screen and screen.table["phase"] == "play"
         # Between rounds: the round's summary offers it, worded as its button.

@@ -45,8 +45,10 @@ class TableCreatorScreen(SoloFinishScreen):
                          and i != self.my_seat
                          for i, s in enumerate(seats if isinstance(seats, list) else []))
             # ("The game so far is lost" read, in a team game, as "you lost".)
-            kept = ("Past games keeps it as it stands" if self.app.hosting.hosts(self.session)
-                    else "its host keeps it as it stands")
+            # (What a person played: a game left before anyone moved is kept nowhere, and
+            # "keeps it as it stands" promised a record that never came.)
+            kept = ("Past games keeps what was played" if self.app.hosting.hosts(self.session)
+                    else "its host keeps what was played")
             question = ("End this game for everyone and take the table back to the lobby? "
                         f"It stops here, unfinished ({kept}); everyone at the table is told."
                         if others else "End this game and take the table back to the lobby? "
