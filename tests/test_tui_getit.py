@@ -414,6 +414,8 @@ async def test_a_level_x_rematch_deals_its_own_hand_and_plays_against_the_record
                               and app.screen, "the summary")
         assert "New record for 3 players: 3 cards" in str(summary.body[0])
         assert not [n for n in notes.messages() if "New record" in n]
+        # The line over the table says it too ("no record yet" stood over the summary).
+        assert "record 3" in str(screen.query_one("#getit-status", Static).render())
         assert table.options["best"] is None
         await pilot.press("r")
         await until(pilot, lambda: app.screen is screen and screen.view.get("phase") == "prepare"

@@ -58,6 +58,10 @@ class TopLine(Horizontal):
             return
         msg, view = self._shown
         best = ((msg.get("table") or {}).get("options") or {}).get("best")
+        # A game over says the record it set ("no record yet" stood over "New record").
+        result = view.get("result")
+        if isinstance(result, dict) and result.get("best") is not None:
+            best = result["best"]
         status = self.query_one("#getit-status", Static)
         set_text(status, status_line(view, best, short=width < SHORT_STATUS,
                                      room=status.size.width))
