@@ -1206,16 +1206,19 @@ async def test_a_host_out_of_reach_holds_the_turn_line_s_ask_until_it_is_back() 
         await until(pilot, lambda: str(status.render()) == asked, "the turn line asks again")
 
 
-@pytest.mark.parametrize(("match", "marker", "expected"), [
+@pytest.mark.parametrize(("match", "marker", "expected", "touch"), [
     # "Round 1 is over: Bot 2 got out. Press n" (for the next round), cut at 43 columns.
-    (True, "got out", "Bot 2 got out: n starts the next round"),
+    (True, "got out", "Bot 2 got out: n starts the next round", False),
+    # (A phone has no n: it said so all the same.)
+    (True, "got out", "Bot 2 got out: tap Next round below", True),
     # "🏆 Bot 3 wins! v: summary (rematch," cut (Got Five!'s, and GET OUT!'s alike).
-    (False, "🏆", "🏆 Bot 2 wins! v: summary · Esc: leave"),
+    (False, "🏆", "🏆 Bot 2 wins! v: summary · Esc: leave", False),
 ])
 async def test_at_a_phone_s_width_a_round_s_or_game_s_end_fits_its_line(
-        match: bool, marker: str, expected: str) -> None:
+        match: bool, marker: str, expected: str, touch: bool) -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2,
                          "options": {"first": 0, "match": match}})
+    app.touch = touch
     async with app.run_test(size=(43, 40)) as pilot:
         screen, _table = await bot_2_wins_round_1(pilot, app)
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")

@@ -272,11 +272,14 @@ class GetOutScreen(TableScreen):
             last = view["last_round"]
             who = "You" if last["winner"] == me else names[last["winner"]]
             deal = {"type": "next_round"} in legal
+            # (A phone has no n: its footer's "Next round" is tapped.)
+            starts = ("tap Next round below" if getattr(self.app, "touch", False)
+                      else "n starts the next round")
             then = self.waiting_to_deal(view["out"]) if not deal else (
-                "n starts the next round" + (", for everyone." if self.others_here() else "."))
+                starts + (", for everyone." if self.others_here() else "."))
             text = f"Round {last['round']} is over: {who} got out first. {then}"
             # (At a phone's width it read "…Bot 3 got out. Press n", cut.)
-            short = f"{who} got out: {'n starts the next round' if deal else 'next round soon'}"
+            short = f"{who} got out: {starts if deal else 'next round soon'}"
         elif me is None:
             text = f"Watching: {names[view['turn']]} to play."
         elif view["turn"] == me:
