@@ -1130,6 +1130,8 @@ def test_the_counts_off_the_edges_say_how_many_of_those_cards_play() -> None:
     assert more_marks(2, 3, 80, 0, 1) == ("◀ 2 more (←)", "3 more, 1 ✓ (→) ▶")
     assert more_marks(2, 3, 12, 1, 1) == ("◀ 2 1✓", "3 1✓ ▶")  # too narrow for words
     assert more_marks(0, 3, 12, 0, 2) == ("", "3 2✓ ▶")
+    # A phone swipes the hand: no key named (it said "(→)").
+    assert more_marks(2, 3, 80, 0, 1, keys=False) == ("◀ 2 more", "3 more, 1 ✓ ▶")
 
 
 async def test_the_turns_line_says_it_in_fewer_words_where_the_whole_line_is_cut() -> None:

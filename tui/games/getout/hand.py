@@ -417,7 +417,8 @@ class HandWidget(ScrollView):
 
     def _more_marks(self, width: int) -> tuple[str, str]:
         """What the line under the cards says at each end (:func:`more_marks`)."""
-        return hand_marks(self.cards, self.playable, *self.off_the_edges(), width)
+        return hand_marks(self.cards, self.playable, *self.off_the_edges(), width,
+                          keys=not getattr(self.app, "touch", False))  # (a phone swipes)
 
     def _more_line(self, width: int) -> Strip:
         left, right = self._more_marks(width)

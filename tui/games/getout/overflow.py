@@ -29,15 +29,17 @@ def off_the_edges(scroll_x: int, view_width: int, card_width: int,
 
 
 def more_marks(before: int, after: int, width: int, plays_before: int = 0,
-               plays_after: int = 0) -> tuple[str, str]:
+               plays_after: int = 0, *, keys: bool = True) -> tuple[str, str]:
     """What the line under the cards says at its left and right ends: how many cards are
     off that edge, how many of them play now (marked ✓ as the cards are), and the key
     that reaches them: "◀ 2 more (←)", "3 more, 1 ✓ (→) ▶" (the counts alone if
-    ``width`` is too narrow for both in full: "◀ 2", "3 1✓ ▶")."""
+    ``width`` is too narrow for both in full: "◀ 2", "3 1✓ ▶"). Without ``keys`` (a
+    phone: a swipe reaches them), no key is named."""
     left_plays = f", {plays_before} ✓" if plays_before else ""
     right_plays = f", {plays_after} ✓" if plays_after else ""
-    left = f"◀ {before} more{left_plays} (←)" if before else ""
-    right = f"{after} more{right_plays} (→) ▶" if after else ""
+    left_key, right_key = (" (←)", " (→)") if keys else ("", "")
+    left = f"◀ {before} more{left_plays}{left_key}" if before else ""
+    right = f"{after} more{right_plays}{right_key} ▶" if after else ""
     if len(left) + len(right) + 1 > width:
         left = f"◀ {before}" + (f" {plays_before}✓" if plays_before else "") if before else ""
         right = f"{after}" + (f" {plays_after}✓" if plays_after else "") + " ▶" if after else ""
@@ -45,9 +47,9 @@ def more_marks(before: int, after: int, width: int, plays_before: int = 0,
 
 
 def hand_marks(cards: Sequence[dict[str, Any]], playable: Collection[int], before: int,
-               after: int, width: int) -> tuple[str, str]:
+               after: int, width: int, *, keys: bool = True) -> tuple[str, str]:
     """:func:`more_marks` for a hand: ``before`` and ``after`` of ``cards`` are off the
     edges, and those whose ids are in ``playable`` play now."""
     plays = [card["id"] in playable for card in cards]
     return more_marks(before, after, width, sum(plays[:before]),
-                      sum(plays[len(plays) - after:]))
+                      sum(plays[len(plays) - after:]), keys=keys)
