@@ -232,9 +232,11 @@ class SessionScreen(Screen[None]):
         if self.cut_off:  # the host stopped, or does not answer: its table may not return
             return ("The host is not answering. Leave? If it comes back with this game, "
                     "join its table again to take your seat back.")
-        if not others:  # a host closes a game everyone left soon (net.idle)
+        if not others:  # a host closes a game everyone left (net.idle: 30 s)
+            # ("Soon" undersold half a minute: a player back from a break found it gone.)
             return ("Leave this game? Nobody else is at this table: your seat stays yours, "
-                    "but the host may close the table soon if nobody comes back.")
+                    "but the host closes the table half a minute after everyone has left "
+                    "(Past games keeps what was played).")
         view = getattr(self, "view", None)
         if isinstance(view, dict) and view.get("deadline") is not None:
             # (A round's clock stands still while a player is away: unsaid, a Leave
