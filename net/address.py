@@ -2,7 +2,8 @@
 
 The join screen and the command line read addresses with :func:`parse_address` and
 write them back with :func:`show_address`; neither needs a connection for it. A server
-that cannot listen says why with :func:`listen_error`.
+that cannot listen says why with :func:`listen_error`; :func:`loopback` tells an address
+only this computer reaches.
 """
 
 from __future__ import annotations
@@ -75,3 +76,13 @@ def listen_error(exc: OSError, port: int, bind: str | None, *, port_option: str 
     if exc.errno == errno.EACCES:
         return f"port {port} needs administrator rights here; pick one above 1023"
     return exc.strerror or str(exc)
+
+
+def loopback(address: str | None) -> bool:
+    """Whether ``address`` is one only this computer can reach (127.0.0.1, ::1)."""
+    from ipaddress import ip_address
+
+    try:
+        return address is not None and ip_address(address).is_loopback
+    except ValueError:
+        return False

@@ -26,13 +26,13 @@ from pathlib import Path
 
 import asyncssh
 
-from net.address import listen_error
+from net.address import listen_error, loopback
 from net.box import Box, BoxSettings, IdleTimer, idle_words, machine_name
 from net.host import Host
 from net.sshapp import AppSession, another_name
 from net.visit import AppProcess
 from net.webdoor import WebDoor
-from net.webserve import SSH_WEB_OPTIONS, check_link_host, loopback, open_web_door
+from net.webserve import SSH_WEB_OPTIONS, check_link_host, open_web_door
 
 log = logging.getLogger("hiddenhand.ssh")
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import asyncssh
 
+from net.address import loopback
 from net.box import app_command, default_data_dir
 from net.journal import JournalError
 from net.qrcode import qr_lines
@@ -38,7 +39,7 @@ from net.sshlogin import (
     player_dir_name,
     read_keys,
 )
-from net.webserve import SSH_WEB_OPTIONS, loopback, web_banner
+from net.webserve import SSH_WEB_OPTIONS, web_banner
 
 log = logging.getLogger("hiddenhand.ssh")
 

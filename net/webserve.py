@@ -9,13 +9,12 @@ operator needs: where it listens and the secret join link, also as a QR code.
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
 import re
 import sys
 from dataclasses import dataclass
 
-from net.address import listen_error
+from net.address import listen_error, loopback
 from net.box import Box, BoxSettings
 from net.discovery import local_addresses
 from net.journal import JournalError
@@ -99,14 +98,6 @@ async def open_web_door(box: Box, port: int, bind: str, chosen_host: str | None,
     return door
 
 
-def loopback(address: str | None) -> bool:
-    """Whether ``address`` is one only this computer can reach (127.0.0.1, ::1)."""
-    try:
-        return address is not None and ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
-
-
 def web_banner(door: WebDoor, options: DoorOptions = WEB_OPTIONS) -> list[str]:
     """What the operator reads about the web door (naming the ``options`` that place it)."""
     lines = [f"web: listening on {door.bind}, port {door.port}",
@@ -159,5 +150,5 @@ def run_web(config: WebConfig) -> int:
 
 
 __all__ = ["DEFAULT_WEB_PORT", "SSH_WEB_OPTIONS", "WEB_OPTIONS", "DoorOptions", "WebConfig",
-           "check_link_host", "link_host", "loopback", "open_web_door", "run_web",
+           "check_link_host", "link_host", "open_web_door", "run_web",
            "web_banner"]

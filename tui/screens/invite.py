@@ -23,10 +23,11 @@ def invitation_line(doors: list[str]) -> str | None:
     its QR code); ``None`` off a box."""
     if not doors:
         return None
-    terminal = [door for door in doors if not door.startswith("http")]
-    if len(terminal) == len(doors):
+    link = web_link(doors)
+    if link is None:
         return f"friends join with: {' or '.join(doors)}"
-    return "friends join with: " + " or ".join([*terminal, "a web link (i)"])
+    return "friends join with: " + " or ".join([*(d for d in doors if d != link),
+                                                "a web link (i)"])
 
 
 def door_words(door: str) -> str:
