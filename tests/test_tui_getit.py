@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from rich.cells import cell_len
 from textual.app import App, ComposeResult
+from textual.color import Color
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
@@ -1860,9 +1861,32 @@ async def test_a_seats_signals_changing_repaint_its_lines_alone() -> None:
         card.show(lines=["looks at YOU", "and more"], **{**state, "at_me": True})
         await pilot.pause()
         assert info.styles.background == applied  # (set again only when it changes)
+        # The player we look at wears a double border, drawn without matching the
+        # stylesheet again for the card and its parts (a class did, at every look and
+        # stop of the presser's).
+        styled: list[Any] = []
+        apply = app.stylesheet.apply
+
+        def applied_to(node: Any, *args: Any, **kwargs: Any) -> Any:
+            styled.append(node)
+            return apply(node, *args, **kwargs)
+
+        app.stylesheet.apply = applied_to  # type: ignore[method-assign]
         card.show(lines=["looks at YOU"], **{**state, "looked_at": True})
         await pilot.pause()
         assert card.border_subtitle == "◀ you look here" and card_repaints > 0
+        accent = Color.parse(app.theme_variables["accent"])
+        assert card.styles.border.top == ("double", accent) and not styled
+        app.stylesheet.apply = apply  # type: ignore[method-assign]
+        app.theme = "nord"  # (the mark takes the new theme's colour)
+        await pilot.pause()
+        assert card.styles.border.top == ("double", Color.parse(app.theme_variables["accent"]))
+        assert card.styles.border.top != ("double", accent)
+        card.show(lines=["looks at YOU"], **state)
+        await pilot.pause()
+        assert card.styles.border.top[0] == "round"
+        card.show(lines=["looks at YOU"], **{**state, "looked_at": True})
+        await pilot.pause()
         # What else we signal at them shows with it (a look past read as a plain look).
         card.show(lines=["looks at YOU"], **{**state, "looked_at": True, "also": ["look past"]})
         await pilot.pause()

@@ -114,11 +114,29 @@ class SeatCard(Vertical):
     _state: dict[str, Any] | None = None
     #: Whether the signal lines wear the tint of someone looking at us.
     _tinted = False
+    #: Whether the card wears the double border of the player we look at.
+    _marked = False
 
     def _tint(self) -> Color:
         """The tint of a player looking at us: the theme's warning colour, faint."""
         warning = self.app.theme_variables.get("warning", "#ffa62b")
         return Color.parse(warning).with_alpha(0.1)
+
+    def _mark(self, looked_at: bool) -> None:
+        """The player we look at: a double border in the theme's accent colour. Set on
+        the card itself, not as a class: a class makes Textual match the stylesheet again
+        for the card and everything in it, at the presser's every look and stop."""
+        self._marked = looked_at
+        accent = self.app.theme_variables.get("accent", "#ffa62b")
+        self.styles.border = ("double", Color.parse(accent)) if looked_at else None
+
+    def notify_style_update(self) -> None:
+        """A new theme: the mark and the tint in its colours."""
+        super().notify_style_update()
+        if self._marked:
+            self._mark(True)
+        if self._tinted and self.children:
+            self._parts[3].styles.background = self._tint()
 
     def show(self, *, name: str, top: dict[str, Any] | None, count: int,
              lines: list[str], said: str | None, looked_at: bool, at_me: bool,
@@ -177,7 +195,8 @@ class SeatCard(Vertical):
             self.border_title = title
         if self.border_subtitle != subtitle:
             self.border_subtitle = subtitle
-        self.set_class(looked_at, "looked-at")
+        if looked_at != self._marked:
+            self._mark(looked_at)
         # The tint of a player looking at us goes on the signal lines (where "looks at
         # YOU" is), not the whole card, and as the lines' own background, not a class:
         # a class makes Textual match the stylesheet again for what wears it (for a
