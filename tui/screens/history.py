@@ -17,7 +17,7 @@ from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Header, Sparkline, Static
+from textual.widgets import DataTable, Sparkline, Static
 
 from net.gamefiles import StoreError, export_game
 from net.records import GameInfo, GameStore, default_path
@@ -34,6 +34,7 @@ from tui.history import (
 )
 from tui.review import GAME_NAMES
 from tui.widgets.footer import TableFooter
+from tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
     from tui.app import HiddenHandApp
@@ -81,7 +82,7 @@ class HistoryScreen(Screen[None]):
         self.infos: list[GameInfo] = []
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Static("", id="history-filters", markup=False)
         yield DataTable(id="history-figures", cursor_type="none", zebra_stripes=True)
         yield Static("", id="history-trend-label", markup=False)

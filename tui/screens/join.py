@@ -22,7 +22,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Header, Input, Label, Static
+from textual.widgets import Button, DataTable, Input, Label, Static
 
 from net.address import parse_address, show_address
 from net.client import NotAHost
@@ -45,6 +45,7 @@ from tui.session import FINAL_CODES, ConnectionLost, ServerError, Session
 from tui.settings import MAX_ADDRESS, forget_seat, kept_at, recall_seat
 from tui.widgets.footer import TableFooter
 from tui.widgets.text_line import TextLine
+from tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
     from tui.app import HiddenHandApp
@@ -120,7 +121,7 @@ class JoinScreen(Screen[None]):
         self._typed_in = False
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         if self.box is not None:
             with Vertical(id="join", classes="form"):
                 yield Static("Tables on this box", classes="form-title")

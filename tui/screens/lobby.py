@@ -16,7 +16,7 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, DataTable, Header, Input, Label, Select, Static, Switch
+from textual.widgets import Button, DataTable, Input, Label, Select, Static, Switch
 
 import engine
 from tui.games import TABLES, playable, preset_options, table_options
@@ -41,6 +41,7 @@ from tui.widgets.options_form import (
     same_options,
 )
 from tui.widgets.text_line import TextLine
+from tui.widgets.titlebar import TitleBar
 
 #: Below this many columns the lobby is one column (seats, then chat).
 NARROW = 60
@@ -76,7 +77,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
         "#chat-input": ("chat",), "#rename": ("name",), "#lobby-seats": ("rules",)}
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Banner(id="banner", markup=False)
         yield Static("", id="lobby-title", markup=False, classes="form-title")
         with Horizontal(id="lobby"):

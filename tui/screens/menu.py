@@ -17,10 +17,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Header, Static
+from textual.widgets import Button, Static
 
 from tui.widgets.buttons import show_label
 from tui.widgets.footer import TableFooter
+from tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
     from net.journal_list import JournalInfo
@@ -82,7 +83,7 @@ class MenuScreen(Screen[None]):
         self._resumed = False
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         self.set_class(self.app.size.width < TITLE_WIDTH, "-narrow")
         with Vertical(id="menu"):
             yield Static(TITLE_ART, id="title-art")

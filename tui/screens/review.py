@@ -24,7 +24,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Header, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.record import Replay, mine
@@ -40,6 +40,7 @@ from tui.review import (
 )
 from tui.review_position import position
 from tui.widgets.footer import TableFooter
+from tui.widgets.titlebar import TitleBar
 from tui.widgets.wrapped import HangingLine, Phrases
 
 #: A turn-based game plays on at this many seconds a move; no pause is longer than
@@ -120,7 +121,7 @@ class Stepper(Screen[None]):
         self._playing: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         # (Wrapped between its phrases: "3" / "Bot 3" read as two players.)
         yield Static(Phrases(self._top(), indent=len("Review: ")), id="review-top",
                      markup=False)

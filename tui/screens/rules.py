@@ -9,10 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Header, Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 
 import engine
 from tui.widgets.footer import TableFooter
+from tui.widgets.titlebar import TitleBar
 
 GAME_ORDER = ("getout", "getit", "gotfive")
 
@@ -41,7 +42,7 @@ class RulesScreen(Screen[None]):
         self.first_game = game_id
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         first = f"rules-{self.first_game}" if self.first_game in GAME_ORDER else None
         with TabbedContent(id="rules-tabs", initial=first or ""):
             for game_id in GAME_ORDER:

@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Header, Input, Label, Static, Switch
+from textual.widgets import Button, Input, Label, Static, Switch
 
 from tui.screens.dialogs import ConfirmOrStay
 from tui.settings import MAX_NAME, Settings, check_interfaces, clean_name
@@ -19,6 +19,7 @@ from tui.widgets.footer import TableFooter
 from tui.widgets.limited_input import LimitedInput
 from tui.widgets.options_form import ToggleSwitch, switch_words
 from tui.widgets.text_line import TextLine
+from tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
     from tui.app import HiddenHandApp
@@ -39,7 +40,7 @@ class SettingsScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         settings: Settings = self.app.settings
-        yield Header()
+        yield TitleBar()
         with Vertical(id="settings", classes="form"):
             # (Headed as the solo form is: it opened straight on the name's label.)
             yield Static("Settings", classes="form-title")

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Header, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 import engine
 from net.wire.schemas import TABLE_NAME_LEN
@@ -27,6 +27,7 @@ from tui.widgets.footer import TableFooter
 from tui.widgets.limited_input import LimitedInput
 from tui.widgets.options_form import OptionsForms
 from tui.widgets.text_line import TextLine
+from tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
     from tui.app import HiddenHandApp
@@ -69,7 +70,7 @@ class SetupScreen(Screen[None]):
         return self.start_seats if self.start_seats is not None else min(4, spec.max_seats)
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with VerticalScroll(id="setup", classes="form"):
             title = {"solo": "Play solo against bots", "box": "Open a table on this box"}.get(
                 self.mode, "Host a LAN game")

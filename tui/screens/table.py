@@ -34,7 +34,7 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Header, Input
+from textual.widgets import Input
 
 from tui import gc_tuning
 from tui.games.past_events import describe_past_event
@@ -46,6 +46,7 @@ from tui.session import ConnectionLost, Entry, ServerError
 from tui.widgets.chat import CHAT_OFF, CHAT_OPEN, ChatLine
 from tui.widgets.footer import COMPACT_FOOTER_BELOW, SparingFooter, TableFooter
 from tui.widgets.log import TableLog
+from tui.widgets.titlebar import TitleBar
 
 # The dialogs and the summary are imported when first opened, not before the table's
 # first frame (scripts/bench_startup.py).
@@ -117,7 +118,7 @@ class TableScreen(SparingFooter, TableSummaryScreen):
     # ---- composing ---------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Banner(id="banner", markup=False)
         yield from self.compose_table()
         yield TableFooter(compact=self.app.size.width < COMPACT_FOOTER_BELOW)
