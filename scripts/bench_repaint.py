@@ -38,6 +38,14 @@ Each game runs twice, with the same seeded moves:
   after the one before. A player meets the frame pacing only when something else drew a
   frame just before.
 
+``--keys N`` times, for Get It!, N pairs of keys of the app's own player too: a look at a seat
+(its number), then a stop (``0``), each posted to the app as the terminal's key and
+timed from there to the end of its frame. That is a player's own key reaching their own
+screen: the signal is drawn before the host answers, and a look changes the footer's
+keys, the line under our pile and the card looked at (at opposite ends of the screen,
+so the frame draws again every widget between). Other seats' looks come between (an
+update each), and the round stays in play.
+
 The baseline in the same run is a trivial Textual app (Header, Static, Footer) whose
 Static gets a new text for every update, timed the same way (paced at the least spacing
 of the games run). Prints p50 and p99 in ms per game and for the baseline. A game whose
@@ -50,7 +58,7 @@ whether the tuning earns its place.
     .venv/bin/python scripts/bench_repaint.py [--updates 300] [--paced N] [--seats 4]
                                               [--seed 1] [--size 120x40]
                                               [--games getout,getit] [--spacing S]
-                                              [--gc on|off|both]
+                                              [--gc on|off|both] [--keys 100]
 """
 
 from __future__ import annotations
@@ -64,7 +72,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 OPTIONS: dict[str, dict[str, Any]] = {"getit": {"timer": 0}}
 #: The least time between two moves of a real game, seconds, as the code paces them.
@@ -303,6 +311,66 @@ async def bench_table(game_id: str, args: argparse.Namespace, updates: int,
     return out
 
 
+async def bench_keys(args: argparse.Namespace, keys: int) -> dict[str, list[float]]:
+    """Get It!: the app's own look and stop keys → own frame (see ``--keys``)."""
+    from textual import events
+
+    from tui.app import HiddenHandApp
+    from tui.games.screens import screen_class
+    from tui.settings import Settings
+
+    cls = screen_class("getit")
+    app = HiddenHandApp(Settings(name="Bench", mdns_interfaces=["127.0.0.1"]),
+                        bind="127.0.0.1", bot_delay=0.05,
+                        solo={"game_id": "getit", "seats": args.seats,
+                              "options": OPTIONS["getit"]})
+    clock = Clock()
+    out: dict[str, list[float]] = {"to frame": [], "work": [], "cpu": []}
+    rng = random.Random(args.seed)
+    async with app.run_test(size=args.size) as pilot:
+        if not await settle(pilot, lambda: isinstance(app.screen, cls)
+                            and app.screen.update is not None and app.hosting.host is not None):
+            raise RuntimeError("the table screen never showed a view")
+        screen, host = app.screen, app.hosting.host
+        assert host is not None
+        (table,) = host.tables.values()
+        for seat in table.seats:
+            if seat.kind == "bot":
+                seat.bot = None
+        me = screen.my_seat
+        # Preparation: every seat arranges (ours through the host too).
+        while table.game.view(None)["phase"] == "prepare":
+            move = pick(table.game, rng)
+            if move is None:
+                raise RuntimeError("preparation never ended")
+            host.act(table, *move)
+            await pilot.pause()
+        if not await settle(pilot, lambda: screen.view.get("phase") == "play"):
+            raise RuntimeError("the round never showed")
+        hook_idle(clock)
+        hook_frames(app, clock)
+        others = [s for s in range(args.seats) if s != me]
+        for _ in range(keys):
+            for key in (str(rng.choice(others) + 1), "0"):
+                await asyncio.sleep(SPACING["getit"] + rng.uniform(0, 1 / FPS))
+                clock.reset()
+                clock.received = time.perf_counter()
+                clock.cpu_received = time.thread_time()
+                app.post_message(events.Key(key, key))
+                if not await clock.framed_within():
+                    raise RuntimeError(f"key {key} was never painted")
+                out["to frame"].append(cast(float, clock.framed) - clock.received)
+                out["work"].append(clock.work())
+                out["cpu"].append(clock.cpu_framed - clock.cpu_received)
+            # Another seat looks at someone, then stops: the round's traffic between.
+            seat = rng.choice(others)
+            for target in (rng.choice([s for s in range(args.seats) if s != seat]), None):
+                await asyncio.sleep(SPACING["getit"])
+                host.act(table, seat, {"type": "look", "target": target})
+                await pilot.pause()
+    return out
+
+
 async def bench_baseline(args: argparse.Namespace, updates: int,
                          spacing: float | None) -> dict[str, list[float]]:
     """The trivial app: a Static's new text → frame, timed like a table."""
@@ -376,6 +444,14 @@ async def run(args: argparse.Namespace) -> int:
         name = "baseline: trivial app" + ("" if spacing is None else f", {spacing:g} s apart")
         results[f"{mode}|{name}"] = await bench_baseline(args, max(counts or [updates]),
                                                          spacing)
+    if args.keys and "getit" in games and "getit" in TABLES:
+        mode = "the app's own keys (Get It! look, stop), key -> own frame"
+        try:
+            results[f"{mode}|getit, {args.seats} seats"] = r = await bench_keys(args, args.keys)
+            results[f"{mode}|baseline: trivial app"] = await bench_baseline(
+                args, len(r["cpu"]), SPACING["getit"])
+        except Exception as exc:  # reported, as a table that cannot be set up
+            print(f"getit keys: could not be benchmarked ({type(exc).__name__}: {exc})")
     print(f"{'':<52} {'n':>5}  {'show p50':>8} {'p99':>7}  {'to frame p50':>12} {'p99':>7}"
           f"  {'work p50':>8} {'p99':>7}  {'cpu p50':>8} {'p99':>7}   (ms)")
     shown_mode = None
@@ -384,10 +460,11 @@ async def run(args: argparse.Namespace) -> int:
         if mode != shown_mode:
             print(f"{mode}:")
             shown_mode = mode
-        if not r["show"]:
+        if not r["cpu"]:
             print(f"  {name:<50} no update reached the screen; skipped")
             continue
-        print(f"  {name:<50} {len(r['show']):>5}  {summary(r['show'])}  "
+        shown = summary(r["show"]) if "show" in r else f"{'-':>7} {'-':>7}"
+        print(f"  {name:<50} {len(r['cpu']):>5}  {shown}  "
               f"     {summary(r['to frame'])}  {summary(r['work'])}  {summary(r['cpu'])}")
     return 0
 
@@ -406,14 +483,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--size", default="120x40", help="terminal COLSxROWS")
     parser.add_argument("--games", default="", help="comma-separated (default: every table)")
+    parser.add_argument("--keys", type=int, default=100,
+                        help="Get It!: pairs of the app's own look and stop keys to time "
+                             "(default 100; 0: none)")
     parser.add_argument("--gc", choices=("on", "off", "both"), default="on",
                         help="the tables' garbage-collector tuning: on (default), off, or "
                              "both in turn, in the same run")
     args = parser.parse_args(argv)
     if args.paced is None:
         args.paced = args.updates
-    if args.updates < 0 or args.paced < 0:
-        parser.error("--updates and --paced must not be negative")
+    if args.updates < 0 or args.paced < 0 or args.keys < 0:
+        parser.error("--updates, --paced and --keys must not be negative")
     if args.spacing is not None and not 0 <= args.spacing <= 60:
         parser.error(f"--spacing must be 0 to 60 seconds, not {args.spacing}")
     try:
