@@ -661,6 +661,36 @@ async def test_a_host_that_quits_mid_game_tells_its_guest_only_that_the_table_cl
     assert errors_told == ["the host closed the table"], told
 
 
+async def test_a_host_that_leaves_its_lobby_tells_its_guest_only_that_the_table_closed(
+) -> None:
+    """Leaving the lobby of the table we host asked the host to seat us out first: Bob
+    read "Bob runs the table now (★)" beside "the host closed the table". The question
+    said the game ends, in a lobby where none had started."""
+    from tui.screens.dialogs import ConfirmScreen
+
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await host_a_lan_table(pilot, "getout")
+        assert app.hosting.host is not None
+        bob = await Client.connect("127.0.0.1", app.hosting.host.port, name="Bob")
+        (table,) = await bob.list_tables()
+        await bob.join(table["id"])
+        await until(pilot, lambda: "Bob" in screen_text(app), "Bob seated")
+        bob.pending()
+        await pilot.press("escape")
+        question = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                               and app.screen, "the question")
+        assert "closes the table for everyone" in question.question, question.question
+        await pilot.press("y")
+        async with asyncio.timeout(10):
+            told = [m async for m in bob]  # (to the end of the stream)
+        await until(pilot, lambda: app.hosting.host is None, "the host stopped")
+    notices = [n.get("type") for m in told for n in m.get("notices") or []]
+    assert "creator" not in notices, notices
+    errors_told = [m.get("message") for m in told if m.get("type") == "error"]
+    assert errors_told == ["the host closed the table"], told
+
+
 async def test_a_hosted_lobby_shows_whole_names() -> None:
     """The seat list keeps its columns from update to update, so a column grows with its
     names (re-creating the columns each time left the player column cut, as

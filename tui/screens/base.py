@@ -211,8 +211,10 @@ class SessionScreen(Screen[None]):
         if self.gone:
             return None
         if ours and host is not None and host.server is not None:
-            return ("You are hosting this table: leaving stops the host and ends the game "
-                    "for everyone at it. Leave?")
+            ends = ("closes the table" if self.table.get("phase") == "lobby"
+                    else "ends the game")  # (in a lobby no game is played yet)
+            return (f"You are hosting this table: leaving stops the host and {ends} for "
+                    "everyone at it. Leave?")
         if ours and self.table.get("phase") == "play":
             return ("Leave this solo game? It ends here, unfinished (Past games keeps it "
                     "as it stands), and you go back to the menu.")
@@ -287,8 +289,14 @@ class SessionScreen(Screen[None]):
         # does not answer at once is not waited for.
         joined = self.session.joined
         freed = self.table.get("phase") == "lobby"  # (in play the seat waits for us)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.session.request("leave"), 1.0)
-            if freed and joined is not None:
-                self.session.forget_seat(joined.table)
+        host = self.app.hosting.host
+        if not (self.app.hosting.hosts(self.session) and host is not None
+                and host.server is not None):
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.session.request("leave"), 1.0)
+                if freed and joined is not None:
+                    self.session.forget_seat(joined.table)
+        # (Leaving the table we host stops the host, which tells everyone the table
+        # closed: a leave first passed the creator's role on, and the next creator read
+        # that they ran a table closed a moment later.)
         await self.app.detach()
