@@ -150,6 +150,33 @@ def test_a_spare_word_gives_way_to_a_name_it_would_cut() -> None:
     assert "Bartholomew (you)" in wide and "dealer" in wide
 
 
+def test_a_bot_keeping_a_seat_is_said_shorter_before_the_dealer_gives_way() -> None:
+    """At 80 columns a bot playing for Bob was "Bot 3 for Bob [bot]", too long for its
+    column, and the dealer's mark went from every row (the dealer was not told). Where
+    its shorter words fit, "Bob [bot]", those go in and "dealer" stays."""
+    from rich.console import Console
+
+    from tui.widgets.seats import _Seats
+
+    titles = ["", "#", "player", "cards", "score", ""]
+    rows: list[list[Text | str]] = [
+        [Text("▶"), "1", Text("Host (you)"), "6", "0", ""],
+        [Text(""), "2", Text("Ann"), "5", "0", "dealer"],
+        [Text(""), "3", Text("Bot 3 for Bob [bot]"), "4", "15", ""]]
+    shorts: list[Text | None] = [None, None, Text("Bob [bot]")]
+
+    def drawn(width: int) -> str:
+        console = Console(width=width, record=True, file=io.StringIO())
+        console.print(_Seats(titles, rows, Style(), shorts, frozenset({"dealer"})))
+        return console.export_text()
+
+    short = drawn(40)
+    assert "Bob [bot]" in short and "Bot 3 for" not in short and "dealer" in short, short
+    assert "Bot 3 for Bob [bot]" in drawn(60) and "dealer" in drawn(60)
+    narrow = drawn(33)  # (not even the short words with it: the dealer gives way)
+    assert "dealer" not in narrow and "Host (you)" in narrow, narrow
+
+
 def test_getout_s_round_winner_gives_way_to_the_names_on_a_phone() -> None:
     """Between rounds at a phone's 43 columns the list read "1  (you)  0  0  won ·
     deals": the winner's words squeezed "Pia" out (a fresh-eyed pass of the web door)."""

@@ -90,7 +90,7 @@ class _Seats:
         columns stay beside the names, not across the screen from them (160 columns)."""
         width = min(options.max_width, _natural_width(self.titles, self.rows) + PLAYER_SLACK)
         rows = self.rows
-        if self.spare and _names_cut(self.titles, rows, width):
+        if self.spare and _names_cut(self.titles, rows, width, self.shorts):
             rows = [[*row[:3], *("" if str(cell) in self.spare else cell for cell in row[3:])]
                     for row in rows]
         lines = _laid_out(self.titles, rows, width, self.header, self.shorts)
@@ -103,11 +103,15 @@ class _Seats:
             yield lines
 
 
-def _names_cut(titles: list[str], rows: list[list[Text | str]], width: int) -> bool:
-    """Whether some player's cell would not fit its column at ``width``."""
+def _names_cut(titles: list[str], rows: list[list[Text | str]], width: int,
+               shorts: list[Text | None] | None = None) -> bool:
+    """Whether some player's cell would not fit its column at ``width``, not even in its
+    shorter words (a bot keeping Bob's seat is "Bob [bot]" before "dealer" gives way)."""
     cells = [[Text(cell) if isinstance(cell, str) else cell for cell in row] for row in rows]
     inner = _widths(titles, cells, width)
-    return inner is None or any(row[2].cell_len > inner[2] for row in cells)
+    return inner is None or any(
+        row[2].cell_len > inner[2] and (short is None or short.cell_len > inner[2])
+        for row, short in zip(cells, shorts or [None] * len(cells), strict=True))
 
 
 #: Cells the player's column may take beyond its longest name (in a wide panel).
