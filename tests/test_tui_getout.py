@@ -938,6 +938,38 @@ async def test_the_round_we_go_out_in_keeps_its_summary_and_the_match_s_follows(
         assert ours[2:-1] and set(ours[2:-1]) == {"—"}, ours
 
 
+async def test_the_summary_we_went_out_in_says_when_a_later_round_ends_under_it() -> None:
+    """Left open, the summary of the round we went out in read as the latest through
+    the rounds after it ("Round 1: Bot 2 got out first" while round 2 had ended; a
+    fresh-eyed pass): it says the later round is over too."""
+    app = make_app(solo={"game_id": "getout", "seats": 3,
+                         "options": {"first": 0, "match": True, "limit": 10}})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await our_turn(pilot, app)
+        assert app.hosting.host is not None
+        host = app.hosting.host
+        (table,) = host.tables.values()
+        for seat in table.seats[1:]:
+            seat.bot = None  # (the bots play only as the test says)
+        stack_getout(table.game, [["geoff 5", "geoff 7"], ["kevin 3"], ["geoff 1"]],
+                     played=["kevin 8"], turn=1)
+        host.refresh(table)
+        host.act(table, 1, {"type": "play", "card": table.game.hands[1][0]})
+        summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                              and app.screen, "the round's summary")
+        await until(pilot, lambda: "The others play on without you." in screen_text(app),
+                    "the summary's last line")
+        host.act(table, 1, {"type": "next_round"})
+        stack_getout(table.game, [[], ["kevin 3"], ["geoff 1"]], played=["kevin 8"], turn=1)
+        host.refresh(table)
+        host.act(table, 1, {"type": "play", "card": table.game.hands[1][0]})
+        assert table.game.view(None)["phase"] == "round_over"
+        await until(pilot, lambda: "Round 2 is over too" in screen_text(app),
+                    "the later round said")
+        assert app.screen is summary
+        assert "Round 1: Bot 2 got out first." in summary_text(summary)
+
+
 async def bot_2_wins_round_1(pilot: Pilot[Any], app: HiddenHandApp) -> tuple[GetOutScreen, Any]:
     """A heads-up match: Bot 2 (holding still but as the test says) goes out with its
     Kevin 3, ending round 1; our screen and the host's table."""

@@ -120,6 +120,7 @@ class TableSummaryScreen(TableCreatorScreen):
                 if not (over or self.finishing or ended):
                     return
             elif not self.summary_over(msg):
+                self._later_round(msg)
                 return
             elif not over and not self.finishing and self._summary_waiting is None:
                 # Another player dealt the next round: this one's summary stays until
@@ -145,6 +146,16 @@ class TableSummaryScreen(TableCreatorScreen):
         self._end_shown = self._end_shown or over
         self._last_summary = (msg, names)
         self._open_summary(screen)
+
+    def _later_round(self, msg: dict[str, Any]) -> None:
+        """A round ended under a summary left open (GET OUT!'s, of the round we went out
+        in): it says so, or it read as the latest round's through the rounds after it."""
+        ended = [e for e in msg.get("events") or []
+                 if isinstance(e, dict) and e.get("type") == "round_over"]
+        number = ended[-1].get("round") if ended else None
+        if self.summary_screen is not None and isinstance(number, int):
+            self.summary_screen.moved_on(f"Round {number} is over too: the others play on "
+                                         "without you.")
 
     def action_summary_again(self) -> None:
         """Open the last summary again (it was closed to look at the table)."""
