@@ -970,6 +970,31 @@ async def test_the_summary_we_went_out_in_says_when_a_later_round_ends_under_it(
         assert "Round 1: Bot 2 got out first." in summary_text(summary)
 
 
+async def test_our_turn_coming_while_the_rules_are_open_is_said_over_them() -> None:
+    """A player reading the rules was never told their turn had come, and the others
+    waited (a fresh-eyed pass): it is said over whatever screen is on the table."""
+    from tui.screens.rules import RulesScreen
+
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await our_turn(pilot, app)
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
+        table.seats[1].bot = None  # (Bot 2 plays only as the test says)
+        stack_getout(table.game, [["geoff 5", "geoff 7"], ["kevin 3", "kevin 10"]],
+                     played=["kevin 8"], turn=0)
+        app.hosting.host.refresh(table)
+        await pilot.press("d")  # (nothing follows Kevin 8: we draw, and Bot 2 is to play)
+        await until(pilot, lambda: table.game.turn == 1, "Bot 2's turn")
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, RulesScreen), "the rules")
+        assert "It is your turn" not in screen_text(app)
+        app.hosting.host.act(table, 1, {"type": "play", "card": table.game.hands[1][0]})
+        await until(pilot, lambda: "It is your turn at the table." in screen_text(app),
+                    "our turn said over the rules")
+        assert isinstance(app.screen, RulesScreen)
+
+
 async def bot_2_wins_round_1(pilot: Pilot[Any], app: HiddenHandApp) -> tuple[GetOutScreen, Any]:
     """A heads-up match: Bot 2 (holding still but as the test says) goes out with its
     Kevin 3, ending round 1; our screen and the host's table."""

@@ -184,6 +184,7 @@ class TableScreen(SparingFooter, TableSummaryScreen):
         self._chat_state()
         self._withdraw_finish_offer()
         self._summary(msg, names)
+        self._turn_came(view)
         self._offer_finish()
         self._footer_keys_changed()
         self._collect_later()

@@ -147,6 +147,17 @@ class TableSummaryScreen(TableCreatorScreen):
         self._last_summary = (msg, names)
         self._open_summary(screen)
 
+    #: Whether the last view was our turn (a turn-based game's view has ``turn``).
+    _our_turn = False
+
+    def _turn_came(self, view: dict[str, Any]) -> None:
+        """Our turn came while another screen is over the table (the rules, a question):
+        said there, or the others waited on a player who did not know."""
+        ours = view.get("turn") == self.my_seat and self.my_seat is not None
+        came, self._our_turn = ours and not self._our_turn, ours
+        if came and self.app.screen is not self and self.summary_screen is None:
+            self.notify("It is your turn at the table.", timeout=4)
+
     def _later_round(self, msg: dict[str, Any]) -> None:
         """A round ended under a summary left open (GET OUT!'s, of the round we went out
         in): it says so, or it read as the latest round's through the rounds after it."""
