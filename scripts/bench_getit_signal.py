@@ -107,7 +107,7 @@ async def worker(port: int, table: str, index: int, token: str | None, signals: 
     """
     from tui.app import HiddenHandApp
     from tui.games.getit.screen import GetItScreen
-    from tui.games.getit.widgets import SeatCard
+    from tui.games.getit.seatcard import SeatCard
     from tui.screens.lobby import LobbyScreen
     from tui.session import Session
     from tui.settings import Settings

@@ -39,10 +39,11 @@ from tests.tui_support import (
 )
 from tui.app import HiddenHandApp
 from tui.games.getit.screen import GetItScreen
+from tui.games.getit.seatcard import FACE_ROWS, SeatCard
 from tui.games.getit.talk import TALK_AHEAD, TALK_OPEN, TalkLine
 from tui.games.getit.text import number_ranges, to_you
 from tui.games.getit.timer import SandTimer
-from tui.games.getit.widgets import PrepCard, PrepRow, SeatCard
+from tui.games.getit.widgets import PrepCard, PrepRow
 from tui.screens.summary import SummaryScreen
 from tui.settings import Settings
 
@@ -919,7 +920,7 @@ async def test_on_a_phone_every_other_pile_is_in_sight_and_the_top_line_is_whole
     """Below 42 columns only the first other pile was drawn (the cards' least width
     pushed the rest out of the row), and the top line ran into the timer
     ("Level 1 · trytime 0:52")."""
-    from tui.games.getit.widgets import SeatCard
+    from tui.games.getit.seatcard import SeatCard
 
     app = solo_app(6, {"level": 1, "timer": 60})
     async with app.run_test(size=size) as pilot:
@@ -1042,7 +1043,7 @@ async def test_signals_are_not_shown_once_the_round_is_over() -> None:
         app.hosting.host.refresh(table)
 
         def seat_text() -> str:  # what seat 2's card (the bot's) says
-            return " ".join(str(w.render()) for w in screen.query_one("#seat-1").query(Static))
+            return screen.query_one("#seat-1", SeatCard).signal_text.plain
 
         await until(pilot, lambda: "looks at" in seat_text(), "the look on seat 2's card")
         wrong = next(h for h in range(3) if h not in game.correct_holders()
@@ -1413,12 +1414,23 @@ async def test_a_hand_that_fits_its_row_is_not_told_about_home_and_end() -> None
         assert "Home/End" not in str(help_line.render())
 
 
+def drawn_whole(text: str, block: str) -> bool:
+    """``block``'s rows one under another in ``text``, each starting in the same column
+    and whole (its spaces too)."""
+    lines, rows = text.splitlines(), block.splitlines()
+    for i, line in enumerate(lines[: len(lines) - len(rows) + 1]):
+        start = line.find(rows[0])
+        while start >= 0:
+            if all(lines[i + k][start:start + len(row)] == row for k, row in enumerate(rows)):
+                return True
+            start = line.find(rows[0], start + 1)
+    return False
+
+
 async def test_a_big_terminal_shows_the_others_numbers_in_the_block_font() -> None:
     """At 200x50 the numbers stayed Textual's three-row digits in wide empty boxes: with
     room for it they are drawn five rows high, and go back to the digits when it shrinks."""
-    from textual.widgets import Digits
-
-    from tui.games.getit.widgets import SeatCard, big_number
+    from tui.games.getit.seatcard import SeatCard, big_number
 
     assert big_number("40").splitlines()[0] == "██  ██  ██████"
     app = solo_app(4, {"level": 1})
@@ -1427,21 +1439,27 @@ async def test_a_big_terminal_shows_the_others_numbers_in_the_block_font() -> No
         cards = list(screen.query(SeatCard))
 
         def drawn_big() -> bool:
-            return all(c.big and c.is_mounted and not c.query_one(Digits).display
+            return all(c.big and c.is_mounted and c.face[0] == "big"
                        for c in cards if (t := table.game.top(c.seat)) and t.kind == "number")
 
         await until(pilot, drawn_big, "big numbers")
         await pilot.pause()
         for card in cards:
             top = table.game.top(card.seat)
-            block = card.query_one(".face-big", Static)
             if top is not None and top.kind == "number":
-                assert block.display and not card.query_one(Digits).display
-                assert str(block.render()) == big_number(str(top.value))
+                assert card.face == ("big", big_number(str(top.value)))
+                assert drawn_whole(screen_text(app), big_number(str(top.value))), top
+        # Each digit keeps its shape: a row is never centred alone (a 5 read as a 3).
+        for value in ("5", "26", "2"):
+            card = cards[0]
+            card.show(name="Bot", top={"kind": "number", "value": int(value)}, count=3,
+                      lines=[], said=None, looked_at=False, at_me=False)
+            await until(pilot, lambda v=value: drawn_whole(screen_text(app), big_number(v)),
+                        f"{value} in the block font, its rows in line")
         await pilot.resize_terminal(100, 30)
         await until(pilot, lambda: not any(c.big for c in cards), "the digits again")
         for card in cards:
-            assert not card.query_one(".face-big", Static).display
+            assert card.face[0] != "big"
 
 
 async def test_the_looks_at_us_end_with_our_play_and_do_not_ask_for_another() -> None:
@@ -1546,20 +1564,22 @@ async def test_every_signal_of_a_seat_shows_on_its_card_at_any_size(size: tuple[
         app.hosting.host.refresh(table)
 
         def said() -> str:
-            shown = screen.query("#seat-1 .info").results(Static)
-            return " ".join(" ".join(str(info.render()).split()) for info in shown)
+            shown = screen.query("#seat-1").results(SeatCard)
+            return " ".join(" ".join(card.signal_text.plain.split()) for card in shown)
 
         await until(pilot, lambda: "YOU" in said() and "peeking" in said(), "the signals")
         await pilot.pause()
-        info = screen.query_one("#seat-1 .info", Static)
+        card = screen.query_one("#seat-1", SeatCard)
         text = said()
         if "YOU:" in text:  # grouped: no room for a line each
             assert "YOU: look, smile, past" in text and "peeking" in text, text
         else:
             for line in ("looks at YOU", "smiles at YOU", "looks past YOU", "peeking"):
                 assert line in text, text
-        lines = str(info.render()).splitlines()
-        assert len(lines) <= info.size.height, (lines, info.size)
+        lines = card.signal_text.plain.splitlines()
+        room = card.content_size.height - FACE_ROWS  # (under the face)
+        assert len(lines) <= room, (lines, card.content_size)
+        assert all(line in screen_text(app) for line in lines), lines
 
 
 async def test_no_screen_shows_a_signal_at_a_player_who_played() -> None:
@@ -1576,8 +1596,8 @@ async def test_no_screen_shows_a_signal_at_a_player_who_played() -> None:
         app.hosting.host.refresh(table)
 
         def seat_text(seat: int) -> str:  # what the seat's card says ("" before it shows)
-            return " ".join(str(w.render()) for card in screen.query(f"#seat-{seat}")
-                            for w in card.query(Static))
+            return " ".join(card.signal_text.plain
+                            for card in screen.query(f"#seat-{seat}").results(SeatCard))
 
         await until(pilot, lambda: "smiles at 2" in seat_text(2), "Bot 3's signals")
         await pilot.press("2")  # Ann looks at Bot 2's 5
@@ -1837,30 +1857,36 @@ async def test_a_seats_signals_changing_repaint_its_lines_alone() -> None:
                                  "count": 3, "said": None, "looked_at": False, "at_me": False}
         card.show(lines=[], **state)
         await pilot.pause()
-        info = card.query_one(".info", Static)
-        layouts = count_layouts(info)
+        layouts = count_layouts(card)
         # Nor a repaint of the whole card (its border, its face): only the lines.
-        card_repaints = 0
+        whole, lines_only = 0, 0
         refresh = card.refresh
 
         def counted(*regions: Any, **options: Any) -> Any:
-            nonlocal card_repaints
-            card_repaints += 1
+            nonlocal whole, lines_only
+            if regions:
+                lines_only += 1
+                # (The lines under the face, nothing above them.)
+                assert all(r.y >= FACE_ROWS for r in regions), regions
+            else:
+                whole += 1
             return refresh(*regions, **options)
 
         card.refresh = counted  # type: ignore[method-assign]
         card.show(lines=["looks at YOU", "smiles at 3 Cid"], **state)
         await pilot.pause()
-        assert "smiles at 3 Cid" in str(info.render())
-        assert layouts() == 0 and card_repaints == 0
+        assert "smiles at 3 Cid" in card.signal_text.plain
+        assert "smiles at 3 Cid" in screen_text(app)
+        assert layouts() == 0 and whole == 0 and lines_only == 1
         # Someone looking at us tints the lines (the card and its face stay as drawn).
+        plain = next(iter(card.render_line(FACE_ROWS))).style
         card.show(lines=["looks at YOU"], **{**state, "at_me": True})
         await pilot.pause()
-        assert info.styles.background.a > 0 and card_repaints == 0 and layouts() == 0
-        applied = info.styles.background
-        card.show(lines=["looks at YOU", "and more"], **{**state, "at_me": True})
-        await pilot.pause()
-        assert info.styles.background == applied  # (set again only when it changes)
+        assert card.tinted and whole == 0 and layouts() == 0 and lines_only == 2
+        tinted = next(iter(card.render_line(FACE_ROWS))).style
+        assert tinted is not None and plain is not None and tinted.bgcolor != plain.bgcolor
+        assert next(iter(card.render_line(0))).style == plain  # (the face is not tinted)
+        card_repaints = whole
         # The player we look at wears a double border, drawn without matching the
         # stylesheet again for the card and its parts (a class did, at every look and
         # stop of the presser's).
@@ -1874,7 +1900,7 @@ async def test_a_seats_signals_changing_repaint_its_lines_alone() -> None:
         app.stylesheet.apply = applied_to  # type: ignore[method-assign]
         card.show(lines=["looks at YOU"], **{**state, "looked_at": True})
         await pilot.pause()
-        assert card.border_subtitle == "◀ you look here" and card_repaints > 0
+        assert card.border_subtitle == "◀ you look here" and whole > card_repaints
         accent = Color.parse(app.theme_variables["accent"])
         assert card.styles.border.top == ("double", accent) and not styled
         app.stylesheet.apply = apply  # type: ignore[method-assign]
@@ -2097,8 +2123,7 @@ async def test_an_empty_pile_says_so_on_one_line(width: int, shown: str) -> None
         card = app.query_one(SeatCard)
         card.show(name="Bob", top=None, count=0, lines=[], said=None, looked_at=False,
                   at_me=False)
-        word = card.query_one(".face-word", Static)
-        await until(pilot, lambda: str(word.render()) == shown, shown)
+        await until(pilot, lambda: card.face == ("word", shown), shown)
         assert shown in screen_text(app)
 
 

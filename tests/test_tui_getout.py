@@ -973,6 +973,8 @@ async def test_the_summary_we_went_out_in_says_when_a_later_round_ends_under_it(
 async def test_our_turn_coming_while_the_rules_are_open_is_said_over_them() -> None:
     """A player reading the rules was never told their turn had come, and the others
     waited (a fresh-eyed pass): it is said over whatever screen is on the table."""
+    from textual.screen import ModalScreen
+
     from tui.screens.rules import RulesScreen
 
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
@@ -993,6 +995,22 @@ async def test_our_turn_coming_while_the_rules_are_open_is_said_over_them() -> N
         await until(pilot, lambda: "It is your turn at the table." in screen_text(app),
                     "our turn said over the rules")
         assert isinstance(app.screen, RulesScreen)
+        # Not over a dialog, where the table shows around it.
+        await pilot.press("escape")
+        screen = await until(pilot, lambda: isinstance(app.screen, GetOutScreen)
+                             and app.screen, "the table")
+        app.clear_notifications()
+        stack_getout(table.game, [["geoff 5", "geoff 7"], ["kevin 3", "kevin 10"]],
+                     played=["kevin 8"], turn=1)
+        app.hosting.host.refresh(table)
+        await until(pilot, lambda: screen.view.get("turn") == 1, "Bot 2's turn again")
+        await pilot.press("escape")  # (the question that leaves the game)
+        question = await until(pilot, lambda: isinstance(app.screen, ModalScreen)
+                               and app.screen, "the question")
+        app.hosting.host.act(table, 1, {"type": "play", "card": table.game.hands[1][0]})
+        await until(pilot, lambda: screen.view.get("turn") == 0, "our turn under it")
+        await pilot.pause()
+        assert app.screen is question and "It is your turn" not in screen_text(app)
 
 
 async def bot_2_wins_round_1(pilot: Pilot[Any], app: HiddenHandApp) -> tuple[GetOutScreen, Any]:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
+from textual.screen import ModalScreen
 
 from tui import gc_tuning
 from tui.messages import ConnectionDropped, ConnectionRestored, ReviewReceived
@@ -151,11 +152,14 @@ class TableSummaryScreen(TableCreatorScreen):
     _our_turn = False
 
     def _turn_came(self, view: dict[str, Any]) -> None:
-        """Our turn came while another screen is over the table (the rules, a question):
-        said there, or the others waited on a player who did not know."""
+        """Our turn came while another screen hides the table (the rules): said there,
+        or the others waited on a player who did not know. Not over a dialog, where the
+        table shows around it (a notice covered Got Five!'s call as it was typed)."""
         ours = view.get("turn") == self.my_seat and self.my_seat is not None
         came, self._our_turn = ours and not self._our_turn, ours
-        if came and self.app.screen is not self and self.summary_screen is None:
+        on_top = self.app.screen
+        if came and self.summary_screen is None and on_top is not self \
+                and not isinstance(on_top, ModalScreen):
             self.notify("It is your turn at the table.", timeout=4)
 
     def _later_round(self, msg: dict[str, Any]) -> None:

@@ -34,6 +34,7 @@ from tui.games.getit.keys import (
 )
 from tui.games.getit.mine import MyPlace
 from tui.games.getit.prep import Preparation, PrepPanel
+from tui.games.getit.seatcard import SeatCard
 from tui.games.getit.seats import SeatsRow
 from tui.games.getit.signals import AIMED_KINDS, SignalState
 from tui.games.getit.summary import round_summary
@@ -47,7 +48,7 @@ from tui.games.getit.talk import (
 from tui.games.getit.text import SPECIALS, card_short, describe_event, signalled_at, top_card
 from tui.games.getit.timer import SandTimer
 from tui.games.getit.top import TopLine
-from tui.games.getit.widgets import SeatCard, WhyLine
+from tui.games.getit.widgets import WhyLine
 from tui.messages import ConnectionDropped
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen

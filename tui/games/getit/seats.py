@@ -9,9 +9,9 @@ from typing import Any
 from textual.containers import Horizontal
 from textual.message import Message
 
+from tui.games.getit.seatcard import SeatCard
 from tui.games.getit.text import signal_lines
 from tui.games.getit.titles import AWAY
-from tui.games.getit.widgets import SeatCard
 from tui.notices import Namer
 
 #: From this terminal height, and this width per other player, numbers are drawn in
