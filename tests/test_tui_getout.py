@@ -1013,6 +1013,39 @@ async def test_our_turn_coming_while_the_rules_are_open_is_said_over_them() -> N
         assert app.screen is question and "It is your turn" not in screen_text(app)
 
 
+async def test_leaving_a_solo_game_says_whether_past_games_will_list_it() -> None:
+    """The question promised "Past games keeps it as it stands" for a game we had not
+    moved in (a rematch the bots had begun), which Past games then did not list."""
+    from tui.screens.dialogs import ConfirmScreen
+
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await our_turn(pilot, app)
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
+        table.seats[1].bot = None  # (Bot 2 plays only as the test says)
+        stack_getout(table.game, [["kevin 3", "kevin 5"], ["shirley 1", "shirley 2"]],
+                     played=["kevin 8"], turn=0)
+        app.hosting.host.refresh(table)
+
+        async def asked() -> str:
+            await pilot.press("escape")
+            question = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                                   and app.screen, "the question")
+            said = question.question
+            await pilot.press("n")
+            await until(pilot, lambda: app.screen is screen, "back at the table")
+            return said
+
+        said = await asked()
+        assert "you have not moved in it: Past games will not list it" in said, said
+        await until(pilot, lambda: screen.view.get("turn") == 0, "our turn")
+        await pilot.press("enter")  # (either Kevin follows the Kevin 8)
+        await until(pilot, lambda: table.game.turn == 1, "our move made")
+        said = await asked()
+        assert "Past games keeps what was played" in said, said
+
+
 async def bot_2_wins_round_1(pilot: Pilot[Any], app: HiddenHandApp) -> tuple[GetOutScreen, Any]:
     """A heads-up match: Bot 2 (holding still but as the test says) goes out with its
     Kevin 3, ending round 1; our screen and the host's table."""

@@ -208,6 +208,14 @@ class Hosting:
         """True if ``session`` is a solo game: our own host, with no network at all."""
         return self.hosts(session) and self.host is not None and self.host.server is None
 
+    def keeps_game(self, session: Session) -> bool:
+        """Whether a game ended now at ``session``'s table on our host would go to Past
+        games: one a person has moved in (``Table.unfinished_record``)."""
+        joined = session.joined
+        table = self.host.tables.get(joined.table) if (
+            self.hosts(session) and self.host is not None and joined is not None) else None
+        return table is not None and table.unfinished_record() is not None
+
     def bots_full_speed(self, session: Session, fast: bool = True) -> bool:
         """Let the bots of a solo game move without pause (``fast``), or at their pace again.
 

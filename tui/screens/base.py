@@ -216,8 +216,12 @@ class SessionScreen(Screen[None]):
             return (f"You are hosting this table: leaving stops the host and {ends} for "
                     "everyone at it. Leave?")
         if ours and self.table.get("phase") == "play":
-            return ("Leave this solo game? It ends here, unfinished (Past games keeps it "
-                    "as it stands), and you go back to the menu.")
+            # (A game nobody moved in is kept nowhere: "keeps it" promised a game that
+            # Past games then did not list, a rematch the bots had begun.)
+            kept = ("Past games keeps what was played" if self.app.hosting.keeps_game(
+                self.session) else "you have not moved in it: Past games will not list it")
+            return (f"Leave this solo game? It ends here, unfinished ({kept}), and you go "
+                    "back to the menu.")
         if self.my_seat is None:
             return None
         seats = self.table.get("seats")
