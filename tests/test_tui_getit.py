@@ -11,6 +11,7 @@ unless a test says otherwise.
 from __future__ import annotations
 
 import contextlib
+import io
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -1754,11 +1755,27 @@ async def test_a_level_says_what_is_new_as_its_piles_are_arranged() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(pilot)
         await until(pilot, lambda: "New at Level 4: + ◧ mirror" in str(
-            screen.query_one("#prep-new", Static).render()), "what level 4 adds")
+            screen.query_one("#prep-new", Static).content), "what level 4 adds")
         # A first round at Level 4: the smile and the eyes were never introduced (a
         # fresh-eyed pair started at Level 5 and never read of the eyes or the mirror).
-        news = " ".join(str(screen.query_one("#prep-new", Static).render()).split())
+        news = " ".join(str(screen.query_one("#prep-new", Static).content).split())
         assert "Also in the deck: ☺ smile, ◉ eyes (? explains them)." in news, news
+
+
+def test_the_levels_news_never_breaks_a_line_inside_its_brackets() -> None:
+    """At 80 columns a line ended "Also in the deck: ☺ smile (?" and the next began
+    "explains them)." (a fresh-eyed pass)."""
+    from rich.console import Console
+
+    from tui.widgets.wrapped import OUTSIDE_BRACKETS, Phrases
+
+    words = "New at Level 2: + ☺ smile. Also in the deck: ☺ smile (? explains them)."
+    for width in range(30, 76):
+        console = Console(width=width, record=True, file=io.StringIO())
+        console.print(Phrases(words, breaks=OUTSIDE_BRACKETS))
+        lines = console.export_text().splitlines()
+        assert any("(? explains them)." in line for line in lines), (width, lines)
+        assert " ".join(" ".join(lines).split()) == words
 
 
 def test_the_specials_of_the_levels_before_are_named_for_a_first_round() -> None:

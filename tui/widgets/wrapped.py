@@ -95,6 +95,9 @@ class HangingLine:
 #: Where :class:`Phrases` may break a line: after a " ·", a "," or a ";" (the separator
 #: stays at the end of the line, the space goes).
 BETWEEN_PHRASES = re.compile(r"(?<= ·) |(?<=[,;]) ")
+#: At any space but one inside brackets ("(? explains them)" is one phrase: a line
+#: ended "(?" and the next began "explains them).").
+OUTSIDE_BRACKETS = re.compile(r" (?![^(]*\))")
 #: Between the entries of a row spaced by two ("Ann 5  Bob 39").
 BETWEEN_ENTRIES = re.compile(r"(?<=\S)  (?=\S)")
 _SPACE = re.compile(r" ")

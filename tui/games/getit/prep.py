@@ -19,6 +19,7 @@ from tui.games.getit.levels import earlier_specials, new_at_level
 from tui.games.getit.text import level_text
 from tui.games.getit.widgets import PrepRow, WhyLine
 from tui.notices import Namer
+from tui.widgets.wrapped import OUTSIDE_BRACKETS, Phrases
 
 
 class Preparation:
@@ -157,7 +158,7 @@ class PrepPanel(Vertical):
             + ([f"Also in the deck: {earlier} (? explains them)."] if earlier else []))
         news = self.query_one("#prep-new", Static)
         news.display = bool(words)
-        news.update(words)
+        news.update(Phrases(words, breaks=OUTSIDE_BRACKETS))
         if me is None:
             help_line.update("The players are arranging their piles.")
         else:
