@@ -970,6 +970,19 @@ async def test_the_summary_we_went_out_in_says_when_a_later_round_ends_under_it(
         assert "Round 1: Bot 2 got out first." in summary_text(summary)
 
 
+async def stacked_heads_up(pilot: Pilot[Any], app: HiddenHandApp,
+                           hands: list[list[str]]) -> tuple[GetOutScreen, Any]:
+    """A heads-up table at our turn with ``hands`` over a Kevin 8, Bot 2 playing only as
+    the test says; our screen and the host's table."""
+    screen = await our_turn(pilot, app)
+    assert app.hosting.host is not None
+    (table,) = app.hosting.host.tables.values()
+    table.seats[1].bot = None
+    stack_getout(table.game, hands, played=["kevin 8"], turn=0)
+    app.hosting.host.refresh(table)
+    return screen, table
+
+
 async def test_our_turn_coming_while_the_rules_are_open_is_said_over_them() -> None:
     """A player reading the rules was never told their turn had come, and the others
     waited (a fresh-eyed pass): it is said over whatever screen is on the table."""
@@ -979,13 +992,8 @@ async def test_our_turn_coming_while_the_rules_are_open_is_said_over_them() -> N
 
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
-        await our_turn(pilot, app)
-        assert app.hosting.host is not None
-        (table,) = app.hosting.host.tables.values()
-        table.seats[1].bot = None  # (Bot 2 plays only as the test says)
-        stack_getout(table.game, [["geoff 5", "geoff 7"], ["kevin 3", "kevin 10"]],
-                     played=["kevin 8"], turn=0)
-        app.hosting.host.refresh(table)
+        _, table = await stacked_heads_up(pilot, app, [["geoff 5", "geoff 7"],
+                                                       ["kevin 3", "kevin 10"]])
         await pilot.press("d")  # (nothing follows Kevin 8: we draw, and Bot 2 is to play)
         await until(pilot, lambda: table.game.turn == 1, "Bot 2's turn")
         await pilot.press("question_mark")
@@ -1020,13 +1028,8 @@ async def test_leaving_a_solo_game_says_whether_past_games_will_list_it() -> Non
 
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = await our_turn(pilot, app)
-        assert app.hosting.host is not None
-        (table,) = app.hosting.host.tables.values()
-        table.seats[1].bot = None  # (Bot 2 plays only as the test says)
-        stack_getout(table.game, [["kevin 3", "kevin 5"], ["shirley 1", "shirley 2"]],
-                     played=["kevin 8"], turn=0)
-        app.hosting.host.refresh(table)
+        screen, table = await stacked_heads_up(pilot, app, [["kevin 3", "kevin 5"],
+                                                             ["shirley 1", "shirley 2"]])
 
         async def asked() -> str:
             await pilot.press("escape")
