@@ -251,6 +251,22 @@ async def test_enter_when_nothing_in_the_hand_follows_says_to_draw() -> None:
         assert not any("not your turn" in m for m in notices.messages())
 
 
+async def test_enter_when_only_a_get_out_card_follows_says_so() -> None:
+    """Our turn began on a card that does not follow, only a GET OUT! card did (the
+    choice never goes to one by itself), and Enter said only "does not match"."""
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    notices = Notices()
+    async with app.run_test(size=(120, 40), message_hook=notices) as pilot:
+        screen = await our_turn(pilot, app)
+        deal(app, ["geoff 1", "wild"])
+        widget = screen.query_one(HandWidget)
+        await until(pilot, lambda: len(widget.cards) == 2, "two cards")
+        await pilot.press("1")  # (the Geoff 1: nothing but the GET OUT! card follows)
+        await pilot.press("enter")
+        await until(pilot, lambda: any("only your GET OUT! card follows (← →), or draw (d)"
+                                       in m for m in notices.messages()), "which card follows")
+
+
 async def test_enter_on_a_card_that_cannot_be_played_says_why() -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     notices = Notices()
@@ -268,6 +284,8 @@ async def test_enter_on_a_card_that_cannot_be_played_says_why() -> None:
         await pilot.press("enter")
         await until(pilot, lambda: any("does not match the call card" in m for m in said()),
                     "why it cannot be played")
+        # … and which card would (the choice can sit on a card that does not follow).
+        assert any("choose a card marked ✓ (← →), or draw (d)" in m for m in said()), said()
         version = table.game.version
         await pilot.press("space")
         await pilot.pause()

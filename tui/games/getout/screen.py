@@ -429,9 +429,13 @@ class GetOutScreen(TableScreen):
         """Play ``card`` if that is legal; a GET OUT! card first asks for the image."""
         options = [a for a in self.legal if a["type"] == "play" and a["card"] == card["id"]]
         if not options:
-            if self.can("play"):
-                self.notify(f"{card_label(card)} does not match the call card.",
-                            severity="warning")
+            if self.can("play"):  # (a ✓ card: which, and how to choose it)
+                ids = {a["card"] for a in self.legal if a["type"] == "play"}
+                wild = all(c["wild"] for c in self.view.get("hand", []) if c["id"] in ids)
+                how = "tap it" if getattr(self.app, "touch", False) else "← →"
+                self.notify(f"{card_label(card)} does not match the call card: " + (
+                    "only your GET OUT! card follows" if wild else "choose a card marked ✓")
+                    + f" ({how}), or draw (d).", severity="warning")
             elif self.can("draw"):  # our turn, and no card we hold follows
                 self.notify(f"{card_label(card)} does not match the call card, nor does "
                             "any card you hold: draw a card (d).", severity="warning")
