@@ -138,8 +138,8 @@ class GetOutScreen(TableScreen):
         hand.playable = frozenset(a["card"] for a in self.legal if a["type"] == "play")
         wild = {c["id"] for c in view.get("hand", []) if c["wild"]}
         hand.cards = view.get("hand", [])
-        # Our turn begins on a card that cannot be played: the first that can is chosen
-        # (never a GET OUT! card: spending one is the player's own idea).
+        # Our turn begins on a card that cannot be played: the first that can is chosen,
+        # never a GET OUT! card (spending one is the player's own idea: Enter says so).
         playable = [i for i, c in enumerate(hand.cards) if c["id"] in hand.playable - wild]
         # A new hand starts afresh (round 2 began on the 5th card, a rematch at the last).
         if any(e.get("type") in ("round_started", "started")
@@ -172,9 +172,8 @@ class GetOutScreen(TableScreen):
             can_lobby=self.is_creator, waiting=self.waiting_to_deal(view["out"]),
         )
 
-    #: The round in which we passed the limit, once we have (its summary stays open).
+    #: The round we passed the limit in (its summary stays open); the last summary a round's.
     _went_out_in: int | None = None
-    #: The summary last opened was a round's, not the match's.
     _round_summary = False
 
     def summary_over(self, msg: dict[str, Any]) -> bool:
@@ -430,12 +429,13 @@ class GetOutScreen(TableScreen):
         options = [a for a in self.legal if a["type"] == "play" and a["card"] == card["id"]]
         if not options:
             if self.can("play"):  # (a ✓ card: which, and how to choose it)
-                ids = {a["card"] for a in self.legal if a["type"] == "play"}
-                wild = all(c["wild"] for c in self.view.get("hand", []) if c["id"] in ids)
-                how = "tap it" if getattr(self.app, "touch", False) else "← →"
+                wild = all(c["wild"] for c in self.view.get("hand", [])
+                           if c["id"] in self.query_one(HandWidget).playable)
+                how, draw = ("tap it", "tap the draw pile") if getattr(
+                    self.app, "touch", False) else ("← →", "draw (d)")
                 self.notify(f"{card_label(card)} does not match the call card: " + (
                     "only your GET OUT! card follows" if wild else "choose a card marked ✓")
-                    + f" ({how}), or draw (d).", severity="warning")
+                    + f" ({how}), or {draw}.", severity="warning")
             elif self.can("draw"):  # our turn, and no card we hold follows
                 self.notify(f"{card_label(card)} does not match the call card, nor does "
                             "any card you hold: draw a card (d).", severity="warning")
