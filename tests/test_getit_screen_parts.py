@@ -88,7 +88,7 @@ def test_a_look_at_a_higher_card_than_one_in_sight_says_where_the_lower_is() -> 
     view["piles"][1]["top"] = number(20)
     view["piles"][2]["top"] = number(15)
     assert state.my_line(view, 0, namer) == (
-        "you (1): looking at Bob's 20 — the 15 on 3 is lower: look there (3) · "
+        "you (1): looking at Bob's 20 — the 15 on pile 3 is lower: look there (3) · "
         "3 in your pile")
     view["piles"][2]["top"] = number(20, 99)  # as low: either may go
     assert state.my_line(view, 0, namer) == "you (1): looking at Bob's 20 · 3 in your pile"

@@ -21,6 +21,7 @@ import pytest
 from rich.cells import cell_len
 from textual.app import App, ComposeResult
 from textual.color import Color
+from textual.containers import Horizontal
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
@@ -40,7 +41,7 @@ from tests.tui_support import (
 )
 from tui.app import HiddenHandApp
 from tui.games.getit.screen import GetItScreen
-from tui.games.getit.seatcard import FACE_ROWS, SeatCard
+from tui.games.getit.seatcard import FACE_ROWS, SeatCard, big_number
 from tui.games.getit.talk import TALK_AHEAD, TALK_OPEN, TalkLine
 from tui.games.getit.text import number_ranges, to_you
 from tui.games.getit.timer import SandTimer
@@ -1936,6 +1937,55 @@ async def test_a_seats_signals_changing_repaint_its_lines_alone() -> None:
         assert card.border_subtitle == "◀ you look here · look past"
 
 
+async def test_a_smile_kept_at_a_player_we_no_longer_look_at_stays_marked() -> None:
+    """Looking at Bob, smiling and looking past, then looking at another: the smile and
+    the look past stayed with Bob, but showed nowhere on our screen (the card's edge said
+    them only where we look; our line gave them up first for room)."""
+    class Cards(App[None]):
+        def compose(self) -> ComposeResult:
+            yield SeatCard(2)
+
+    app = Cards()
+    async with app.run_test(size=(40, 14)) as pilot:
+        card = app.query_one(SeatCard)
+        card.show(name="Bob", top={"kind": "number", "value": 7}, count=3, lines=[],
+                  said=None, looked_at=False, at_me=False, also=["smile", "look past"])
+        await pilot.pause()
+        assert card.border_subtitle == "◀ your smile · look past"
+        assert "◀ your smile · look past" in screen_text(app)
+        card.show(name="Bob", top={"kind": "number", "value": 7}, count=3, lines=[],
+                  said=None, looked_at=False, at_me=False)
+        await pilot.pause()
+        assert not card.border_subtitle
+
+
+async def test_on_a_big_terminal_every_card_s_lines_start_on_the_same_row() -> None:
+    """A special card's word took three rows where a number in the block font takes
+    seven: its pile count and signals stood four rows above its neighbours'."""
+    class Cards(App[None]):
+        CSS = "SeatCard { width: 40; }"
+
+        def compose(self) -> ComposeResult:
+            with Horizontal():
+                yield SeatCard(1)
+                yield SeatCard(2)
+
+    app = Cards()
+    async with app.run_test(size=(80, 20)) as pilot:
+        number, special = app.query(SeatCard).results(SeatCard)
+        for card, top in ((number, {"kind": "number", "value": 25}),
+                          (special, {"kind": "smile"})):
+            card.show(name="Bo", top=top, count=3, lines=["looks at YOU"], said=None,
+                      looked_at=False, at_me=False)
+        await pilot.pause()
+        for card in (number, special):
+            card.set_fit(big=True, short=False, narrow=False)
+        await pilot.pause()
+        rows = [i for i, line in enumerate(screen_text(app).splitlines()) if "3 left" in line]
+        assert len(rows) == 1 and screen_text(app).splitlines()[rows[0]].count("3 left") == 2
+        assert drawn_whole(screen_text(app), big_number("25"))
+
+
 def test_no_signal_goes_to_an_empty_pile() -> None:
     """A fresh player looked at, then smiled at, a seat whose pile was empty: a signal
     is about the card a pile shows, and an empty pile shows none. Its number is refused
@@ -2029,8 +2079,8 @@ async def test_on_a_touch_screen_our_line_says_to_tap_our_pile() -> None:
         "you (1): ☺ on 3: tap pile 3, then smile (Smile, in the keys below)")
     assert touch_words("◉ on 2: look (2), then look past (x)") == (
         "◉ on 2: tap pile 2, then look past (Look past, in the keys below)")
-    assert touch_words("the 11 on 4 is lower: look there (4)") == (
-        "the 11 on 4 is lower: tap pile 4")
+    assert touch_words("the 11 on pile 4 is lower: look there (4)") == (
+        "the 11 on pile 4 is lower: tap pile 4")
     # So did the help over a pile being arranged ("Tab", "←/→", "Enter: done").
     from tui.games.getit.prep import prep_help
 

@@ -123,6 +123,8 @@ class SeatCard(Widget):
         """Fit the card to the room there is, from now on: numbers in the block font or
         not; the count in the title (short); the shorter look mark (narrow)."""
         if (big, short, narrow) != (self.big, self.short, self.narrow):
+            if big != self.big:
+                self._face = ("", "")  # (drawn afresh: its rows change with the font)
             self.big, self.short, self.narrow = big, short, narrow
             if self._state is not None:
                 self._paint(**self._state)
@@ -199,7 +201,11 @@ class SeatCard(Widget):
             subtitle = fitted(room, *(f"{w}{signals}" for w in looks),
                                *(f"{w}{short}" for w in looks if short != signals),
                                *(("◀ you",) if not signals else ()),
-                               f"◀ {signals[3:]}".rstrip(), "◀") if looked_at else ""
+                               f"◀ {signals[3:]}".rstrip(), "◀") if looked_at else (
+                # A smile or look past of ours that stayed when we looked elsewhere: said
+                # here, or it showed nowhere on our screen (our line gives way first).
+                fitted(room, f"◀ your {signals[3:]}", f"◀ {signals[3:]}", f"◀ {short[3:]}",
+                       "◀") if signals else "")
         # Set only when they change: each setting repaints the whole card, and most
         # updates change only the signal lines under the card's face.
         if self.border_title != title:
@@ -243,9 +249,10 @@ class SeatCard(Widget):
         symbol, text = SPECIALS.get(str(top.get("kind")), ("?", card_text(top)))
         return ("word", f"{symbol} {text} {symbol}")
 
-    @staticmethod
-    def _face_rows(face: tuple[str, str]) -> int:
-        return BIG_FACE_ROWS if face[0] == "big" else FACE_ROWS
+    def _face_rows(self, face: tuple[str, str]) -> int:
+        # (On a big terminal every face takes the block font's rows: a special card's
+        # word in three put its signal lines out of line with the cards beside it.)
+        return BIG_FACE_ROWS if face[0] == "big" or self.big else FACE_ROWS
 
     # ---- drawing ---------------------------------------------------------------------
 

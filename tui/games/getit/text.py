@@ -242,8 +242,8 @@ def _lower_than_our_look(view: dict[str, Any], me: int | None) -> str | None:
     low = min(numbers, key=lambda seat: (numbers[seat], seat))
     if numbers[low] >= looked["value"]:
         return None
-    # (Numbered as the special cards' hints are, "☺ on 2": "player 2" read as a name.)
-    return f"the {numbers[low]} on {low + 1} is lower: look there ({low + 1})"
+    # ("player 2" read as a name; "the 3 on 3" as a riddle, where both were 3.)
+    return f"the {numbers[low]} on pile {low + 1} is lower: look there ({low + 1})"
 
 
 def top_card(view: dict[str, Any], seat: int) -> dict[str, Any] | None:
