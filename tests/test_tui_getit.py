@@ -1416,6 +1416,25 @@ async def test_a_hand_that_fits_its_row_is_not_told_about_home_and_end() -> None
         assert "Home/End" not in str(help_line.render())
 
 
+class SeatCards(App[None]):
+    """Seat cards alone: one, or several side by side; each ``width`` wide if given."""
+
+    def __init__(self, *seats: int, width: int | None = None) -> None:
+        super().__init__()
+        self.seats, self.card_width = seats, width
+
+    def compose(self) -> ComposeResult:
+        cards = [SeatCard(seat) for seat in self.seats]
+        for card in cards:
+            if self.card_width is not None:
+                card.styles.width = self.card_width
+        if len(cards) == 1:
+            yield cards[0]
+        else:
+            with Horizontal():
+                yield from cards
+
+
 def drawn_whole(text: str, block: str) -> bool:
     """``block``'s rows one under another in ``text``, each starting in the same column
     and whole (its spaces too)."""
@@ -1864,11 +1883,7 @@ async def test_a_seats_signals_changing_repaint_its_lines_alone() -> None:
     """Signals change a seat card's lines at nearly every update of a round: the card
     keeps its size, so its lines are repainted without a layout of the whole screen (a
     layout is most of what an update costs the app, six apps at once at a table)."""
-    class Cards(App[None]):
-        def compose(self) -> ComposeResult:
-            yield SeatCard(1)
-
-    app = Cards()
+    app = SeatCards(1)
     async with app.run_test(size=(40, 14)) as pilot:
         card = app.query_one(SeatCard)
         state: dict[str, Any] = {"name": "Bob", "top": {"kind": "number", "value": 7},
@@ -1941,11 +1956,7 @@ async def test_a_smile_kept_at_a_player_we_no_longer_look_at_stays_marked() -> N
     """Looking at Bob, smiling and looking past, then looking at another: the smile and
     the look past stayed with Bob, but showed nowhere on our screen (the card's edge said
     them only where we look; our line gave them up first for room)."""
-    class Cards(App[None]):
-        def compose(self) -> ComposeResult:
-            yield SeatCard(2)
-
-    app = Cards()
+    app = SeatCards(2)
     async with app.run_test(size=(40, 14)) as pilot:
         card = app.query_one(SeatCard)
         card.show(name="Bob", top={"kind": "number", "value": 7}, count=3, lines=[],
@@ -1962,15 +1973,7 @@ async def test_a_smile_kept_at_a_player_we_no_longer_look_at_stays_marked() -> N
 async def test_on_a_big_terminal_every_card_s_lines_start_on_the_same_row() -> None:
     """A special card's word took three rows where a number in the block font takes
     seven: its pile count and signals stood four rows above its neighbours'."""
-    class Cards(App[None]):
-        CSS = "SeatCard { width: 40; }"
-
-        def compose(self) -> ComposeResult:
-            with Horizontal():
-                yield SeatCard(1)
-                yield SeatCard(2)
-
-    app = Cards()
+    app = SeatCards(1, 2, width=40)
     async with app.run_test(size=(80, 20)) as pilot:
         number, special = app.query(SeatCard).results(SeatCard)
         for card, top in ((number, {"kind": "number", "value": 25}),
@@ -2179,13 +2182,7 @@ async def test_the_look_key_says_whom_it_looks_at_as_piles_run_out() -> None:
 @pytest.mark.parametrize(("width", "shown"), [(9, "empty"), (13, "— empty —")])
 async def test_an_empty_pile_says_so_on_one_line(width: int, shown: str) -> None:
     """On a card 9 columns wide "— empty —" wrapped its last dash onto a line of its own."""
-    class Cards(App[None]):
-        CSS = f"SeatCard {{ width: {width}; }}"
-
-        def compose(self) -> ComposeResult:
-            yield SeatCard(1)
-
-    app = Cards()
+    app = SeatCards(1, width=width)
     async with app.run_test(size=(40, 14)) as pilot:
         card = app.query_one(SeatCard)
         card.show(name="Bob", top=None, count=0, lines=[], said=None, looked_at=False,

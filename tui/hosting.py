@@ -208,6 +208,10 @@ class Hosting:
         """True if ``session`` is a solo game: our own host, with no network at all."""
         return self.hosts(session) and self.host is not None and self.host.server is None
 
+    def serves(self, session: Session) -> bool:
+        """True if ``session`` plays at the host this app runs for others (not solo)."""
+        return self.hosts(session) and self.host is not None and self.host.server is not None
+
     def keeps_game(self, session: Session) -> bool:
         """Whether a game ended now at ``session``'s table on our host would go to Past
         games: one a person has moved in (``Table.unfinished_record``)."""

@@ -207,10 +207,9 @@ class SessionScreen(Screen[None]):
         """What to ask before leaving, if anything: nothing once the table is gone (the
         menu at once), and never a promise the table can no longer keep."""
         ours = self.app.hosting.hosts(self.session)
-        host = self.app.hosting.host
         if self.gone:
             return None
-        if ours and host is not None and host.server is not None:
+        if self.app.hosting.serves(self.session):
             ends = ("closes the table" if self.table.get("phase") == "lobby"
                     else "ends the game")  # (in a lobby no game is played yet)
             return (f"You are hosting this table: leaving stops the host and {ends} for "
@@ -293,9 +292,7 @@ class SessionScreen(Screen[None]):
         # does not answer at once is not waited for.
         joined = self.session.joined
         freed = self.table.get("phase") == "lobby"  # (in play the seat waits for us)
-        host = self.app.hosting.host
-        if not (self.app.hosting.hosts(self.session) and host is not None
-                and host.server is not None):
+        if not self.app.hosting.serves(self.session):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.session.request("leave"), 1.0)
                 if freed and joined is not None:
