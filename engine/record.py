@@ -2,7 +2,8 @@
 
 Same seed, options and moves give the same game (``CONTRACT.md``), so a record is the
 deal and the moves, not the states: the game, its seat count, seed and options, who sat
-where, every accepted move with its engine time (and every moment time acted alone, Get
+where (and who came to move for a seat later: a bot standing in for someone away, the
+person back), every accepted move with its engine time (and every moment time acted alone, Get
 It!'s sand timer), the result, and a fingerprint of the final state that a replay must
 reach. A :class:`Tape` gathers one while the game runs; :func:`check_record` judges a
 record that came from elsewhere (a file, a database) before anything plays it, and
@@ -18,7 +19,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import engine
@@ -50,6 +51,12 @@ WHO_LENGTH = 32
 #: One move: the seat and its action, or ``None`` and ``None`` where time acted alone;
 #: then the engine time.
 Move = list[Any]
+#: A change of who moves for a seat while the game runs: after this many moves of the
+#: record, the seat's moves are made by ``name``; ``for``: the person a bot plays for
+#: (``None``: the seat's own player, back or under a new name). ``[moves, seat, name, for]``
+Seated = list[Any]
+#: The most changes of who moves for a seat a record may hold.
+MAX_SEATED = 1000
 
 
 class RecordError(ValueError):
@@ -93,25 +100,37 @@ def without_private(record: Mapping[str, Any], keep: Collection[int] = ()) -> di
     one who held the seats ``keep``: every other seat's private moves left out, and its
     fingerprint made again. Such a move changes nothing but its own seat's view, so the
     rest is the same game, move for move."""
-    moves = [m for m in record["moves"] if not private(record["game"], m) or m[0] in keep]
+    kept = [not private(record["game"], m) or m[0] in keep for m in record["moves"]]
+    moves = [m for m, k in zip(record["moves"], kept, strict=True) if k]
     if len(moves) == len(record["moves"]):
         return dict(record)
     game = engine.new_game(record["game"], seats=record["seats"], seed=record["seed"],
                            options=record["options"])
     for k, move in enumerate(moves, 1):
         _play(game, k, move)
-    return {**record, "moves": moves, "check": fingerprint(game)}
+    out = {**record, "moves": moves, "check": fingerprint(game)}
+    if record.get("seated"):
+        # After as many of the moves kept as were made before it.
+        before = [0]
+        for k in kept:
+            before.append(before[-1] + k)
+        out["seated"] = [[before[min(max(0, x[0]), len(kept))], *x[1:]]
+                         for x in record["seated"]]
+    return out
 
 
 class Tape:
     """The moves of one game as it is played, made into a record when it is over."""
 
     def __init__(self, game_id: str, seats: int, seed: int, options: Mapping[str, Any],
-                 players: list[dict[str, str]], moves: list[Move] | None = None) -> None:
+                 players: list[dict[str, str]], moves: list[Move] | None = None,
+                 seated: list[Seated] | None = None) -> None:
         self.game_id, self.seats, self.seed = game_id, seats, seed
         self.options = dict(options)
         self.players = [dict(p) for p in players]
         self.moves: list[Move] = list(moves or [])
+        #: Who came to move for a seat after the start, and when (:data:`Seated`).
+        self.seated: list[Seated] = [list(x) for x in seated or []]
 
     def act(self, seat: int, action: dict[str, Any], now: float) -> None:
         """An action the game accepted."""
@@ -121,22 +140,51 @@ class Tape:
         """Time acted on the game at ``now``."""
         self.moves.append([None, None, now])
 
+    def seat_names(self, names: Sequence[str], standing_in: Sequence[str | None]) -> None:
+        """Who moves for each seat now (``standing_in[seat]``: the person a bot there
+        plays for): a seat whose mover changed since the last call is written down
+        from the next move on (a seat with no name, empty, is not)."""
+        for seat, (name, for_name) in enumerate(zip(names, standing_in, strict=True)):
+            if name and self.mover(seat) != (name, for_name or None):
+                self.seated.append([len(self.moves), seat, name, for_name or None])
+
+    def mover(self, seat: int) -> tuple[str, str | None]:
+        """Who moves for ``seat`` now, and for whom if a bot stands in."""
+        for _moves, at, name, for_name in reversed(self.seated):
+            if at == seat:
+                return name, for_name
+        return self.players[seat]["name"], None
+
     def person_moved(self) -> bool:
-        """Whether a person (not a bot) made a move on this tape."""
-        return any(isinstance(seat, int) and self.players[seat].get("kind") == "human"
-                   for seat, _action, _now in self.moves)
+        """Whether a person (not a bot, nor a bot standing in for one) made a move on
+        this tape."""
+        standing: dict[int, bool] = {}
+        changes = iter(self.seated)
+        change = next(changes, None)
+        for k, (seat, _action, _now) in enumerate(self.moves):
+            while change is not None and change[0] <= k:
+                standing[change[1]] = change[3] is not None
+                change = next(changes, None)
+            if isinstance(seat, int) and self.players[seat].get("kind") == "human" \
+                    and not standing.get(seat):
+                return True
+        return False
 
     def data(self) -> dict[str, Any]:
         """The tape so far as plain data (kept with a running game, e.g. in a journal)."""
-        return {"game": self.game_id, "seats": self.seats, "seed": self.seed,
+        data = {"game": self.game_id, "seats": self.seats, "seed": self.seed,
                 "options": dict(self.options), "players": [dict(p) for p in self.players],
                 "moves": list(self.moves)}
+        if self.seated:
+            # (Only then: a record without it reads as before, in any release.)
+            data["seated"] = [list(x) for x in self.seated]
+        return data
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Tape:
         """A tape from :meth:`data` (the host's own, e.g. read back from its journal)."""
         return cls(data["game"], data["seats"], data["seed"], data["options"],
-                   data["players"], data["moves"])
+                   data["players"], data["moves"], data.get("seated"))
 
     def record(self, game: Game, *, started: float | None = None,
                ended: float | None = None) -> dict[str, Any]:
@@ -232,12 +280,7 @@ def check_record(data: Any) -> dict[str, Any]:
         if not isinstance(player, dict) or not isinstance(player.get("name"), str) or (
                 player.get("kind") not in ("human", "bot")):
             raise RecordError(f"player {i + 1} must have a name and a kind (human or bot)")
-        name = player["name"]
-        if not 0 < len(name) <= MAX_NAME or not name.isprintable():
-            raise RecordError(f"player {i + 1}'s name must be 1 to {MAX_NAME} printable "
-                              "characters")
-        if "[" in name or "]" in name:  # (a screen reads "[" as a style: no host allows it)
-            raise RecordError(f"player {i + 1}'s name may not hold [ or ]")
+        name = _name(player["name"], f"player {i + 1}'s name")
         kept = {"name": name, "kind": player["kind"]}
         if "who" in player:
             mark = player["who"]
@@ -271,6 +314,7 @@ def check_record(data: Any) -> dict[str, Any]:
             raise RecordError(f"{where}'s action must be a table with a 'type'")
         plain(action, f"{where}'s action")
         kept_moves.append([seat, action, at])
+    seated = _seated(data.get("seated", []), seats, len(kept_moves))
     check = data.get("check")
     if not isinstance(check, str) or len(check) != 32 or any(
             c not in "0123456789abcdef" for c in check):
@@ -279,9 +323,37 @@ def check_record(data: Any) -> dict[str, Any]:
     plain(result, "result")
     return {"format": FORMAT, "version": VERSION, "game": game_id, "seats": seats,
             "seed": seed, "options": options, "players": kept_players, "moves": kept_moves,
-            "result": result, "check": check,
+            "seated": seated, "result": result, "check": check,
             "started": _time(data.get("started"), "started"),
             "ended": _time(data.get("ended"), "ended")}
+
+
+def _name(value: Any, where: str) -> str:
+    """``value`` if it is a name as a host allows one, or :class:`RecordError`."""
+    if not isinstance(value, str) or not 0 < len(value) <= MAX_NAME or not value.isprintable():
+        raise RecordError(f"{where} must be 1 to {MAX_NAME} printable characters")
+    if "[" in value or "]" in value:  # (a screen reads "[" as a style: no host allows it)
+        raise RecordError(f"{where} may not hold [ or ]")
+    return value
+
+
+def _seated(value: Any, seats: int, moves: int) -> list[Seated]:
+    """A record's ``seated`` (:data:`Seated`), checked."""
+    if not isinstance(value, list) or len(value) > MAX_SEATED:
+        raise RecordError(f"seated must be a list of at most {MAX_SEATED}")
+    kept: list[Seated] = []
+    last = 0
+    for k, entry in enumerate(value, 1):
+        where = f"seated {k}"
+        if not isinstance(entry, list) or len(entry) != 4:
+            raise RecordError(f"{where} must be [moves, seat, name, for]")
+        after = _int(entry[0], f"{where}'s moves", last, moves + 1)
+        seat = _int(entry[1], f"{where}'s seat", 0, seats)
+        name = _name(entry[2], f"{where}'s name")
+        for_name = None if entry[3] is None else _name(entry[3], f"{where}'s 'for'")
+        kept.append([after, seat, name, for_name])
+        last = after
+    return kept
 
 
 def _play(game: Game, k: int, move: Move) -> list[dict[str, Any]]:

@@ -172,6 +172,7 @@ class SharedReview:
                      length=self.seen_at(len(self), member.seat),
                      moves=len(moves), seat=member.seat,
                      names=[p["name"] for p in self.record["players"]],
+                     seated=self.record.get("seated", []),
                      result=self.replay.final.result)
         out.messages.append((member, frame))
 

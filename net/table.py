@@ -153,6 +153,13 @@ class Table:
              notices: Iterable[dict[str, Any]] = ()) -> None:
         """Add to ``out`` an update for everyone at the table (journaled first if changed)."""
         notices = [*notices, *away.hold(self, now)]  # (a person away as a clock runs)
+        if self.phase == "play" and self.tape is not None and self.game is not None \
+                and not self.game.over:
+            # Whoever moves for a seat from now on, as its record will name their moves
+            # (a bot standing in, the person back, a new name): every such change
+            # reaches the players by a push.
+            self.tape.seat_names([s.name for s in self.seats],
+                                 [s.stand_in_for for s in self.seats])
         key = self.state_key()
         if self.journaling and key != self._journaled:
             self._record_state(out, key)

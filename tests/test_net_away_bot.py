@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
+from engine.record import Replay, check_record
 from net.client import ServerError
 from net.clock import ManualClock
 from tests.net_support import clients, running_host
+from tui.review import steps
 
 
 def notice(kind: str) -> Any:
@@ -72,6 +75,21 @@ async def test_a_bot_plays_for_a_player_away_too_long_and_leaves_when_they_are_b
             own = await back.wait_for(lambda m: m["type"] == "update" and m["legal"])
             assert own["view"]["turn"] == 1
             await back.act(own["legal"][0])
+            await back.wait_for(moved(1))
+
+            # The game's record names the bot's moves as the bot's, and Bob's as his
+            # (Past games said "Bob played …" of every one).
+            record = check_record(json.loads(json.dumps(table.record())))
+            lines = [s for s in steps(record, Replay(record)) if s.seat == 1]
+            first_bot = next(i for i, s in enumerate(lines) if "Bot 2" in s.text)
+            assert lines[first_bot].text.startswith(
+                "Bot 2 plays for Bob until they are back · Bot 2 ")
+            assert all(s.text.startswith("Bob ") for s in lines[:first_bot])
+            back_at = next(i for i, s in enumerate(lines) if s.text.startswith("Bob is back"))
+            assert back_at - first_bot >= 2  # (two moves at least, as above)
+            assert all(s.text.startswith("Bot 2 ") for s in lines[first_bot + 1:back_at])
+            assert lines[back_at].text.startswith("Bob is back · Bob ")
+            assert table.tape.person_moved()
 
 
 async def test_no_bot_stands_in_while_the_option_is_off() -> None:

@@ -107,6 +107,14 @@ def _broken(change: Any) -> dict[str, Any]:
     (lambda r: r["moves"].__setitem__(1, [0, {"type": "draw"}, float("nan")]), "time"),
     (lambda r: r["moves"].__setitem__(2, [r["moves"][2][0], r["moves"][2][1], -1.0]),
      "time"),
+    (lambda r: r.update(seated={}), "seated must be a list"),
+    (lambda r: r.update(seated=[[0, 1, "Bot 2"]]), r"seated 1 must be \[moves, seat"),
+    (lambda r: r.update(seated=[[0, 5, "Bot 2", "Bob"]]), "seated 1's seat"),
+    (lambda r: r.update(seated=[[3, 1, "Bot 2", None], [2, 1, "Bob", None]]),
+     "seated 2's moves must be a whole number from 3"),
+    (lambda r: r.update(seated=[[10**6, 1, "Bot 2", None]]), "seated 1's moves"),
+    (lambda r: r.update(seated=[[0, 1, "", None]]), "seated 1's name must be 1 to 40"),
+    (lambda r: r.update(seated=[[0, 1, "Bot 2", "[b]x"]]), r"'for' may not hold \["),
     (lambda r: r.update(check="00"), "fingerprint"),
     (lambda r: r.update(result={"x": object()}), "holds a object"),
 ])
@@ -115,6 +123,37 @@ def test_a_record_that_is_wrong_in_any_field_is_refused_in_one_line(change: Any,
     with pytest.raises(RecordError, match=said) as refused:
         check_record(_broken(change))
     assert "\n" not in str(refused.value)
+
+
+def test_a_tape_writes_down_who_came_to_move_for_a_seat_and_its_record_keeps_it() -> None:
+    game = engine.new_game("getout", seats=2, seed=4, options={"first": 1, "match": False})
+    tape = Tape("getout", 2, 4, game.options, [{"name": "Ann", "kind": "human"},
+                                               {"name": "Bob", "kind": "human"}])
+
+    def move(seat: int) -> None:
+        action = game.legal_actions(seat)[0]
+        now = float(len(tape.moves))
+        game.act(seat, action, now=now)
+        tape.act(seat, action, now)
+
+    tape.seat_names(["Ann", "Bob"], [None, None])  # nobody new: nothing written
+    assert tape.seated == []
+    tape.seat_names(["Ann", "Bot 2"], [None, "Bob"])  # Bob away: a bot plays for him
+    tape.seat_names(["Ann", "Bot 2"], [None, "Bob"])
+    move(1)
+    assert not tape.person_moved()  # the bot's move is nobody's
+    tape.seat_names(["Ann", "Bob"], [None, None])  # Bob is back
+    move(0)
+    assert tape.person_moved()
+    assert tape.seated == [[0, 1, "Bot 2", "Bob"], [1, 1, "Bob", None]]
+    assert tape.mover(1) == ("Bob", None) and tape.mover(0) == ("Ann", None)
+    # Through a file and back (and the journal's tape) it is the same.
+    record = check_record(json.loads(json.dumps(tape.record(game))))
+    assert record["seated"] == tape.seated
+    assert Tape.from_data(tape.data()).seated == tape.seated
+    # A record without it (any made before) reads as nobody else moving.
+    del record["seated"]
+    assert check_record(record)["seated"] == []
 
 
 def test_a_record_whose_moves_break_the_rules_or_end_elsewhere_does_not_replay() -> None:

@@ -97,6 +97,18 @@ def test_leaving_out_other_seats_marks_keeps_the_same_game_and_checks_again() ->
     assert without_private(seen, {0})["moves"] == seen["moves"]
 
 
+def test_leaving_out_private_moves_keeps_who_moved_for_a_seat_at_the_same_move() -> None:
+    record, _ = two_markers([None, None, None])
+    # Moves: Ann marks, Bo marks, Ann reveals, Ann sorts, Bo marks, Ann marks, Bo and Cy
+    # announce. A bot plays for Bo from the sixth on (after five moves).
+    record = check_record({**record, "seated": [[5, 1, "Bot 2", "Bo"]]})
+    seen = without_private(record, {0})
+    # Bo's two marks are gone, both before it: Ann's four moves come before it now.
+    assert seen["seated"] == [[3, 1, "Bot 2", "Bo"]]
+    assert check_record(seen)["seated"] == seen["seated"]
+    assert [m[0] for m in seen["moves"][3:]] == [0, 1, 2]
+
+
 @pytest.mark.parametrize(("visitor", "reader"), [(None, 0), ("b0b", 1), ("someone", None)])
 def test_a_review_shows_its_reader_their_own_marks_and_nobody_else_s(
         monkeypatch: pytest.MonkeyPatch, visitor: str | None, reader: int | None) -> None:

@@ -18,6 +18,7 @@ from net.connection import LOCAL_PLAYER
 from net.records import GameStore, default_path
 from tests.tui_support import make_app, screen_text, until
 from tui import cli
+from tui.review import shared_steps, steps
 from tui.screens.history import HistoryScreen
 from tui.screens.review import ReviewScreen
 from tui.widgets.footer import TableFooter
@@ -1022,3 +1023,32 @@ def test_a_player_s_points_a_round_count_only_the_rounds_they_played() -> None:
     assert figures([match([40, 102, 60], [8, 6, 8])], bo)[0].more.startswith("17.0 points")
     # A result kept before it said so: the match's rounds, as before.
     assert figures([match([40, 102, 60], None)], bo)[0].more.startswith("12.8 points")
+
+
+def test_a_review_names_each_move_by_whoever_made_it_for_its_seat() -> None:
+    """A bot standing in, the person back, a new name: the moves are theirs, and a
+    review shared over the table says the same (Past games named every move by who
+    sat down at the start)."""
+    record = simulate("getout", 2, 5, {"match": False, "first": 0}, record=True)["record"]
+    assert len(record["moves"]) > 8
+    record["players"] = [{"name": "Ann", "kind": "human"}, {"name": "Bob", "kind": "human"}]
+    record["seated"] = [[2, 1, "Bot 2", "Bob"], [4, 1, "Bob", None], [6, 1, "Robert", None]]
+    lines = [s.text for s in steps(record, Replay(record))]
+    assert lines[0].startswith("Ann ") and lines[1].startswith("Bob ")
+    assert lines[3].startswith("Bot 2 plays for Bob until they are back · Bot 2 ")
+    assert lines[5].startswith("Bob is back · Bob ")
+    assert lines[7].startswith("Bob is now called Robert · Robert ")
+    assert all(not line.startswith(("Bot 2", "Robert")) for line in lines[:3])
+    assert lines[2].startswith("Ann ") and lines[4].startswith("Ann ")
+    # The same lines from the moves a host's shared review sends, with its ``seated``.
+    shared = [{"n": k, "seat": seat, "time": now, "action": action, "events": events}
+              for k, ((seat, action, now), events) in enumerate(
+                  zip(record["moves"], Replay(record).events, strict=True), 1)]
+    said = [s.text for s in shared_steps("getout", ["Ann", "Bob"], shared,
+                                         record["seated"])]
+    # (Another's draw says no card there: the first two words are the mover's.)
+    assert [line.split()[:2] for line in said[:8]] == [line.split()[:2] for line in lines[:8]]
+    assert said[3].startswith("Bot 2 plays for Bob until they are back · Bot 2 ")
+    assert said[7].startswith("Bob is now called Robert · Robert ")
+    # Nonsense in it is passed over, never a crash.
+    assert shared_steps("getout", ["Ann", "Bob"], shared, [[1, 9, "X", None], "x", None])

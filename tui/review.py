@@ -108,17 +108,61 @@ def move_times(game_id: str,
     return [(k, now) for k, action, now in entries if is_move(game_id, action)]
 
 
+class Movers:
+    """Who moved for each seat as a record went: the names it started with, then its
+    ``seated`` changes (``engine.record``: a bot standing in for someone away, the
+    person back, a new name). Asked move by move, in order (:meth:`at`)."""
+
+    def __init__(self, names: list[str], seated: Any = ()) -> None:
+        self.names = list(names)
+        self._changes = [c for c in seated if isinstance(c, list | tuple) and len(c) == 4
+                         and isinstance(c[0], int) and isinstance(c[1], int)
+                         and 0 <= c[1] < len(self.names) and isinstance(c[2], str)
+                         and (c[3] is None or isinstance(c[3], str))]
+        self._next = 0
+        self._namer = Namer(self.names)
+        #: What a seat's next move says first: who moves for it now.
+        self._news: dict[int, str] = {}
+        self._standing: set[int] = set()
+
+    def at(self, k: int) -> Namer:
+        """The names as they were at move ``k`` (from 1)."""
+        changed = False
+        while self._next < len(self._changes) and self._changes[self._next][0] < k:
+            _, seat, name, for_name = self._changes[self._next]
+            self._next += 1
+            was, self.names[seat] = self.names[seat], name
+            if for_name is not None:
+                self._news[seat] = f"{name} plays for {for_name} until they are back"
+                self._standing.add(seat)
+            elif seat in self._standing:
+                self._standing.discard(seat)
+                self._news[seat] = f"{name} is back"
+            else:
+                self._news[seat] = f"{was} is now called {name}"
+            changed = True
+        if changed:
+            self._namer = Namer(self.names)
+        return self._namer
+
+    def news(self, seat: int | None) -> str | None:
+        """Who moves for ``seat`` now, if that changed since its last move (said once)."""
+        return None if seat is None else self._news.pop(seat, None)
+
+
 def steps(record: dict[str, Any], replay: Replay) -> list[Step]:
     """Every move of ``record`` as a line (several events: their lines joined)."""
     game_id = record["game"]
-    namer = Namer([p["name"] for p in record["players"]])
+    movers = Movers([p["name"] for p in record["players"]], record.get("seated", []))
     # GET OUT!'s draws are said with the card drawn.
     drawn = replay.drawn() if game_id == "getout" else {}
     out: list[Step] = []
     run: tuple[Any, Any, list[Any]] | None = None  # the marks of a range, one step
     for k, ((seat, action, now), events) in enumerate(zip(record["moves"], replay.events,
                                                           strict=True), 1):
-        step = _step(game_id, namer, k, now, seat, action, events, drawn.get(k))
+        namer = movers.at(k)
+        step = _step(game_id, namer, k, now, seat, action, events, drawn.get(k),
+                     movers.news(seat))
         if step is None:
             run = None
             continue
@@ -148,10 +192,11 @@ def steps(record: dict[str, Any], replay: Replay) -> list[Step]:
 
 def _step(game_id: str, namer: Namer, k: int, now: float, seat: int | None,
           action: dict[str, Any] | None, events: list[dict[str, Any]],
-          drew: list[dict[str, Any]] | None) -> Step | None:
+          drew: list[dict[str, Any]] | None, news: str | None = None) -> Step | None:
     """Move ``k`` as a line (``None``: nothing to say): its events' lines, the move in
     words where they say nothing of it, and the card a draw brought (``drew``: known to
-    the reader), with the line everyone else read."""
+    the reader), with the line everyone else read; ``news`` first (who moves for the
+    seat now, :class:`Movers`)."""
     # The drawer's own line names the card; everyone else read the event's line (the
     # pile may have been turned over first: that line stays in both).
     lines, others, named = [], [], False
@@ -168,14 +213,20 @@ def _step(game_id: str, namer: Namer, k: int, now: float, seat: int | None,
     if seat is not None and action is not None and (
             not lines or action.get("type") in SAID_ALWAYS):
         lines = [_move_words(game_id, seat, action, namer), *lines]
+    if news is not None and lines:
+        lines.insert(0, news)
+        if public is not None:
+            public = f"{news} · {public}"
     return (Step(k, now, seat, " · ".join(lines), public, is_move(game_id, action))
             if lines else None)
 
 
-def shared_steps(game_id: str, names: list[str], moves: list[Any]) -> list[Step]:
+def shared_steps(game_id: str, names: list[str], moves: list[Any],
+                 seated: Any = ()) -> list[Step]:
     """The moves a host's shared review sent (``net.shared_review``: each as this seat
-    knew it) as lines; an entry that is not what a host sends is left out."""
-    namer = Namer(names)
+    knew it) as lines, named as :class:`Movers` says from its ``seated``; an entry that
+    is not what a host sends is left out."""
+    movers = Movers(names, seated if isinstance(seated, list) else [])
     out = []
     for m in moves:
         if not isinstance(m, dict):
@@ -190,7 +241,9 @@ def shared_steps(game_id: str, names: list[str], moves: list[Any]) -> list[Step]
                 or not (drew is None or isinstance(drew, list))):
             continue
         try:
-            step = _step(game_id, namer, k, float(now), seat, action, events, drew)
+            namer = movers.at(k)
+            step = _step(game_id, namer, k, float(now), seat, action, events, drew,
+                         movers.news(seat))
         except (KeyError, TypeError, ValueError, IndexError):
             continue  # (not what a host of this version sends)
         if step is not None:

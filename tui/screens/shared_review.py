@@ -57,7 +57,8 @@ class SharedReviewScreen(Stepper):
                                      for m in moves
                                      if isinstance(m, dict) and isinstance(m.get("n"), int)
                                      and isinstance(m.get("time"), int | float)))
-        super().__init__(game_id, names, shared_steps(game_id, names, moves),
+        super().__init__(game_id, names, shared_steps(game_id, names, moves,
+                                                         opened.get("seated")),
                          wire_part_starts(game_id, moves), times, int(opened["length"]),
                          title="together")
         self._send = send
