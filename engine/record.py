@@ -182,9 +182,11 @@ class Tape:
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Tape:
-        """A tape from :meth:`data` (the host's own, e.g. read back from its journal)."""
+        """A tape from :meth:`data` (the host's own, e.g. read back from its journal;
+        :class:`RecordError` if its ``seated`` is not what a tape writes)."""
         return cls(data["game"], data["seats"], data["seed"], data["options"],
-                   data["players"], data["moves"], data.get("seated"))
+                   data["players"], data["moves"],
+                   _seated(data.get("seated", []), data["seats"], len(data["moves"])))
 
     def record(self, game: Game, *, started: float | None = None,
                ended: float | None = None) -> dict[str, Any]:

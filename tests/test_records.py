@@ -151,6 +151,9 @@ def test_a_tape_writes_down_who_came_to_move_for_a_seat_and_its_record_keeps_it(
     record = check_record(json.loads(json.dumps(tape.record(game))))
     assert record["seated"] == tape.seated
     assert Tape.from_data(tape.data()).seated == tape.seated
+    # A journal is a file: a tape in it that says nonsense is refused, in words.
+    with pytest.raises(RecordError, match="seated 1's seat"):
+        Tape.from_data({**tape.data(), "seated": [[0, 7, "X", None]]})
     # A record without it (any made before) reads as nobody else moving.
     del record["seated"]
     assert check_record(record)["seated"] == []
