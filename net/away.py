@@ -22,6 +22,7 @@ import logging
 from typing import Any, Protocol
 
 import engine
+from engine.record import Tape
 from net.fanout import Outbox
 from net.seats import HouseRules, RequestError, Seat
 from net.wire import errors
@@ -42,6 +43,8 @@ class AwayTable(Protocol):
     paused: bool
     frozen: float | None
     away_since: dict[int, float]
+
+    tape: Tape | None
 
     def away(self) -> list[int]: ...
     def elapsed(self, now: float) -> float: ...
@@ -133,6 +136,15 @@ def stand_in(table: AwayTable, seat: int) -> None:
     s.player = player
     house = table.house
     s.bot = house.bot_factory(table.game_id, seat, house.seed_source())
+
+
+def seat_movers(table: AwayTable) -> None:
+    """Write down on the game's tape whoever moves for each seat from now on (a bot
+    standing in, the person back, a new name): its record names their moves so. The
+    table calls it at every push: every such change reaches the players by one."""
+    tape, game = table.tape, table.game
+    if table.phase == "play" and tape is not None and game is not None and not game.over:
+        tape.seat_names([s.name for s in table.seats], [s.stand_in_for for s in table.seats])
 
 
 def check_paused(table: AwayTable) -> None:

@@ -131,9 +131,7 @@ class Table:
         return {
             "id": self.id, "name": self.name, "game": self.game_id, "seats": len(self.seats),
             "free": sum(1 for s in self.seats if s.kind == "empty"), "phase": self.phase,
-            # (Which table of that id: a seat token names it, so an app tells a table it
-            # sat at from a new one that has the id after a restart.)
-            "uid": self.uid,
+            "uid": self.uid,  # (a seat token names it: which table of this id after a restart)
             # (Seats played from a live connection: an app keeping one says joining takes it.)
             "online": [i for i, s in enumerate(self.seats) if s.conn is not None],
         }
@@ -153,13 +151,7 @@ class Table:
              notices: Iterable[dict[str, Any]] = ()) -> None:
         """Add to ``out`` an update for everyone at the table (journaled first if changed)."""
         notices = [*notices, *away.hold(self, now)]  # (a person away as a clock runs)
-        if self.phase == "play" and self.tape is not None and self.game is not None \
-                and not self.game.over:
-            # Whoever moves for a seat from now on, as its record will name their moves
-            # (a bot standing in, the person back, a new name): every such change
-            # reaches the players by a push.
-            self.tape.seat_names([s.name for s in self.seats],
-                                 [s.stand_in_for for s in self.seats])
+        away.seat_movers(self)
         key = self.state_key()
         if self.journaling and key != self._journaled:
             self._record_state(out, key)

@@ -249,8 +249,6 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
         Binding("escape", "dismiss(None)", "Close (kept)"),
         # Priority: a slot (an Input) binds the arrows to scrolling, which would hide
         # these from the footer.
-        # ("Next possible" read as the clues' word, which it is not with the hint off:
-        # the arrows pass over what is in sight, crossed off, or greyed by the hint.)
         Binding("up", "step(1)", "Next unseen", key_display="↑↓", priority=True),
         Binding("down", "step(-1)", "Lower", show=False, priority=True),
         # Priority: the focus moves as Tab arrives, so that the digits typed after it
@@ -445,8 +443,7 @@ class AnnounceScreen(ModalScreen[list[int] | None]):
             self.confirm(numbers)
             return
         if not any(text.strip() for text in self.texts()):  # (it said nothing at all)
-            why = ("Type your five numbers first, one a slot: ↑↓ offer those not in sight "
-                   "nor crossed off.")
+            why = "Type your five numbers first, one a slot: ↑↓ offer the unseen ones."
         self.say(why, asked=True)  # (with a slot empty, Enter did nothing, said nothing)
         inputs = list(self.query(SlotInput))
         empty = [i for i in inputs if not i.value.strip()]
