@@ -19,7 +19,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 import engine
@@ -291,15 +291,10 @@ def check_record(data: Any) -> dict[str, Any]:
                 raise RecordError(f"player {i + 1}'s 'who' must be {WHO_LENGTH} hex digits")
             kept["who"] = mark
         kept_players.append(kept)
-    moves = data.get("moves")
-    if not isinstance(moves, list) or len(moves) > MAX_MOVES:
-        raise RecordError(f"moves must be a list of at most {MAX_MOVES}")
     kept_moves: list[Move] = []
     last = 0.0
-    for k, move in enumerate(moves, 1):
-        where = f"move {k}"
-        if not isinstance(move, list) or len(move) != 3:
-            raise RecordError(f"{where} must be [seat, action, time]")
+    for where, move in _entries(data.get("moves"), "moves", "move", MAX_MOVES,
+                                "[seat, action, time]"):
         seat, action, now = move
         at = _time(now, f"{where}'s time")
         assert at is not None
@@ -339,16 +334,27 @@ def _name(value: Any, where: str) -> str:
     return value
 
 
+def _entries(value: Any, name: str, one: str, most: int,
+             form: str) -> Iterator[tuple[str, list[Any]]]:
+    """Each entry of the list ``value`` (a record's ``name``), with how a message names
+    it ("move 3"), once the list and the entry are of the right length; else
+    :class:`RecordError`. ``form`` says what an entry is, as "[seat, action, time]"."""
+    if not isinstance(value, list) or len(value) > most:
+        raise RecordError(f"{name} must be a list of at most {most}")
+    length = form.count(",") + 1
+    for k, entry in enumerate(value, 1):
+        where = f"{one} {k}"
+        if not isinstance(entry, list) or len(entry) != length:
+            raise RecordError(f"{where} must be {form}")
+        yield where, entry
+
+
 def _seated(value: Any, seats: int, moves: int) -> list[Seated]:
     """A record's ``seated`` (:data:`Seated`), checked."""
-    if not isinstance(value, list) or len(value) > MAX_SEATED:
-        raise RecordError(f"seated must be a list of at most {MAX_SEATED}")
     kept: list[Seated] = []
     last = 0
-    for k, entry in enumerate(value, 1):
-        where = f"seated {k}"
-        if not isinstance(entry, list) or len(entry) != 4:
-            raise RecordError(f"{where} must be [moves, seat, name, for]")
+    for where, entry in _entries(value, "seated", "seated", MAX_SEATED,
+                                 "[moves, seat, name, for]"):
         after = _int(entry[0], f"{where}'s moves", last, moves + 1)
         seat = _int(entry[1], f"{where}'s seat", 0, seats)
         name = _name(entry[2], f"{where}'s name")
