@@ -211,15 +211,16 @@ class TableScreen(SparingFooter, TableSummaryScreen):
         # (A key's words count too: Get It!'s look key says whom it looks at, "2-5",
         # and said "2-6" on after pile 6 was empty, until some key's state changed.)
         words = getattr(self, "key_display", None)
+        bindings = self.active_bindings
         keys = tuple(
             (key, active.binding.action, active.enabled, active.tooltip,
              words(active.binding) if callable(words) else None)
-            for key, active in self.active_bindings.items() if active.binding.show
+            for key, active in bindings.items() if active.binding.show
         )
         if keys != self._footer_keys:
             self._footer_keys = keys
             # Drawn now, the keys show in this update's frame (not one frame later).
-            if not self.query_one(TableFooter).restyle_now(self):
+            if not self.query_one(TableFooter).restyle_now(self, bindings):
                 self.refresh_bindings()
 
     @property

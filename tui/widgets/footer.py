@@ -18,12 +18,13 @@ lists them; the wheel, a swipe, or a tap on the ``›`` brings them, a ``‹`` g
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar, NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
 from textual.color import Color
 from textual.errors import NoWidget
 from textual.reactive import reactive
@@ -57,14 +58,16 @@ class FooterEntry(NamedTuple):
         return self.action.partition("(")[0]
 
 
-def footer_entries(screen: Screen[Any]) -> tuple[FooterEntry, ...]:
+def footer_entries(screen: Screen[Any], active_bindings: Mapping[str, ActiveBinding] | None = None
+                   ) -> tuple[FooterEntry, ...]:
     """The keys a footer shows on ``screen`` now: the first shown binding of each
     action, as Textual's ``Footer`` shows them, in the order the screen declares them
     (its own keys first, then those of the screens it is made from); while a text line (the
     chat, Get It!'s talk line) has the keys, the two that work there (send, back; a line
     with ``footer_send`` words its Enter, lit or dimmed). A
     screen may word a key itself (``key_description(binding)``), as a question words
-    its answers as its buttons do."""
+    its answers as its buttons do. ``active_bindings``: the screen's, if the caller has
+    them already (each reading asks every key's ``check_action``)."""
     app = screen.app
     from textual.widgets import Input
 
@@ -79,7 +82,9 @@ def footer_entries(screen: Screen[Any]) -> tuple[FooterEntry, ...]:
                 FooterEntry("escape", "esc", "Back", "back", True, "Back to the table's keys"))
     first: dict[str, FooterEntry] = {}
     describe = getattr(screen, "key_description", None)
-    for active in screen.active_bindings.values():
+    if active_bindings is None:
+        active_bindings = screen.active_bindings
+    for active in active_bindings.values():
         binding: Binding = active.binding
         if binding.show and binding.action not in first:
             words = describe(binding) if callable(describe) else None
@@ -165,13 +170,15 @@ class TableFooter(Widget, can_focus=False):
     def _bindings_changed(self, screen: Screen[Any]) -> None:
         self.restyle_now(screen)
 
-    def restyle_now(self, screen: Screen[Any]) -> bool:
+    def restyle_now(self, screen: Screen[Any],
+                    active_bindings: Mapping[str, ActiveBinding] | None = None) -> bool:
         """Show ``screen``'s keys now (in this update's frame); ``True`` if the footer is
-        showing them (``False``: not attached to that screen yet)."""
+        showing them (``False``: not attached to that screen yet). ``active_bindings``:
+        the screen's, if the caller has just read them."""
         if not self.is_attached or screen is not self.screen:
             return False
         self._ready = True
-        keys = footer_entries(screen)
+        keys = footer_entries(screen, active_bindings)
         if keys != self._keys:
             self._keys = keys
             self._draw()

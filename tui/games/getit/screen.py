@@ -246,7 +246,9 @@ class GetItScreen(TableScreen):
     def _redraw(self) -> None:  # (our own signal, shown before the host's answer)
         if self.update is not None and self.view:
             self._show_round(self.view, Namer(self.names, self.my_seat))
-            self.refresh_bindings()
+            # (Not ``refresh_bindings``: the footer would ask every key again even when
+            # none changed, a good part of what a key cost.)
+            self._footer_keys_changed()
 
     def action_stop_signals(self) -> None:
         """Look at nobody, and stop smiling and looking past."""
