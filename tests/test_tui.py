@@ -808,7 +808,9 @@ async def test_a_player_who_left_a_game_takes_the_seat_back_by_joining_again(
             lambda m: m.get("type") == "update" and not m["table"]["seats"][1]["connected"]
         )
         assert away["table"]["phase"] == "play"
-        await join_by_address(pilot, lan_host.port)
+        # The menu says the seat is kept, and j goes straight back to it.
+        await until(pilot, lambda: "Back to your seat (j)" in screen_text(app), "the offer")
+        await pilot.press("j")
         again = await until(pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen,
                             "the table again")
         await until(pilot, lambda: again.update is not None, "a view")

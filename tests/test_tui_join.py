@@ -540,7 +540,6 @@ async def test_a_box_s_menu_says_where_a_seat_is_kept() -> None:
             # The word that sent us here goes (it stayed over the table, saying "(j)").
             await until(pilot, lambda: "Ann (you)" in screen_text(app), "the seats")
             await pilot.pause(0.5)
-            print(screen_text(app))
             assert "is kept" not in screen_text(app)
         forget_seat(f"127.0.0.1:{host.port}", joined.table)  # (another player's data)
         other = make_app("Bo", box=("127.0.0.1", host.port))  # no seat kept: no word
@@ -555,6 +554,37 @@ async def test_a_box_s_menu_says_where_a_seat_is_kept() -> None:
             await pilot.press("t")  # (nothing: no seat kept, Join lists the tables)
             await pilot.pause()
             assert type(other.screen).__name__ == "BoxMenuScreen"
+
+
+async def test_back_after_a_crash_the_lan_menu_takes_a_player_to_the_seat_kept() -> None:
+    """A LAN player whose app was killed mid-game started it again at the plain menu,
+    with no word of the seat kept for them: only Join's list said it (a fresh-eyed
+    pass of a LAN party)."""
+    from tests.tui_support import Notices
+    from tui.app import HiddenHandApp
+    from tui.settings import Settings, remember_seat
+
+    async with running_host() as host:
+        await seat_kept_at_porch(host.port)
+        # A seat at a host long gone, sat at since: asked first, it answers nothing.
+        with socket.socket() as gone:
+            gone.bind(("127.0.0.1", 0))
+            remember_seat(f"127.0.0.1:{gone.getsockname()[1]}", "t1", 0, "gone")
+        app = HiddenHandApp(Settings(name="Ann", named=True, mdns_interfaces=["127.0.0.1"]),
+                            bind="127.0.0.1")
+        notes = Notices()
+        async with app.run_test(size=(80, 24), message_hook=notes,
+                                notifications=True) as pilot:
+            await until(pilot, lambda: any("Your seat at Ann's porch is kept" in n
+                                           for n in notes.messages()), "the hint")
+            assert "Back to your seat (j)" in screen_text(app)
+            assert "Other tables" not in screen_text(app)  # (a box's entry)
+            assert app.focused is not None and app.focused.id == "join"
+            await pilot.press("j")  # straight there: no looking for it on the network
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the seat")
+            await until(pilot, lambda: "Ann (you)" in screen_text(app), "the seats")
+            assert host.tables  # (the same table: Ann's porch)
+            assert "Ann's porch" in screen_text(app)
 
 
 async def test_with_a_seat_kept_on_a_box_the_menu_still_reaches_every_table() -> None:

@@ -203,6 +203,17 @@ def kept_at(where: str, table: str, uid: str = "") -> bool:
     return kept is not None and (not uid or token_table(kept[1]) == uid)
 
 
+def kept_places() -> list[str]:
+    """Every host we keep a seat at (``where``, as :func:`remember_seat` took it), the
+    one sat at last first."""
+    out: list[str] = []
+    for key in reversed(list(_load_seats())):
+        where = key.rpartition("/")[0]
+        if where and where not in out:
+            out.append(where)
+    return out
+
+
 def forget_seat(where: str, table: str) -> None:
     """Drop a kept seat (the host no longer knows its token)."""
     data = _load_seats()

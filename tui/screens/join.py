@@ -104,7 +104,7 @@ class JoinScreen(Screen[None]):
         """The host closed our connection: it was at no table for too long."""
 
     def __init__(self, box: tuple[str, int] | None = None, *,
-                 back_to_seat: bool = False) -> None:
+                 back_to_seat: bool = False, at: tuple[str, int] | None = None) -> None:
         super().__init__()
         self.hosts: dict[str, HostInfo] = {}
         #: On an SSH box: its host's address; no LAN discovery then.
@@ -112,6 +112,8 @@ class JoinScreen(Screen[None]):
         #: Opened as "Back to your seat": the one table where our seat is kept is taken
         #: at once (a chooser of that one table cost a phone player a tap for nothing).
         self.back_to_seat = back_to_seat
+        #: The LAN host that keeps our seat (the menu found it): connected to at once.
+        self.at = at
         #: The table chooser open while we are connected at no table, if it is.
         self._asking: ChoiceScreen | None = None
         #: The host closed our connection at no table (``net.idle``), after how long.
@@ -153,6 +155,8 @@ class JoinScreen(Screen[None]):
         hosts = self.query_one("#hosts", DataTable)
         hosts.add_columns("host", "address", "tables")
         self.browse()
+        if self.at is not None:
+            self.connect(*self.at)
         self.set_timer(NONE_FOUND_AFTER, self._none_found_yet)
 
     def _none_found_yet(self) -> None:

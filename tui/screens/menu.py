@@ -41,8 +41,9 @@ TITLE_WIDTH = max(len(line) for line in TITLE_ART.splitlines()) + 2
 RESUME_HEIGHT = 26
 
 
-#: The box menu's join entry while no seat of ours is kept there.
+#: The box menu's join entry while no seat of ours is kept there (and the LAN menu's).
 JOIN_ON_BOX = "Join a table on this box (j)"
+JOIN_ON_LAN = "Join a game (j)"
 #: A box's menu while a seat of ours is kept (Join goes back to it): every table there.
 OTHER_TABLES = "Other tables on this box (t)"
 #: Seconds the menu's word that a seat is kept stays up.
@@ -103,7 +104,7 @@ class MenuScreen(Screen[None]):
                     yield Button("Open a table (h)", id="host", compact=True)
                 else:
                     yield Button("Host a LAN game (h)", id="host", compact=True)
-                    yield Button("Join a game (j)", id="join", compact=True)
+                    yield Button(JOIN_ON_LAN, id="join", compact=True)
                 yield Button("Past games (p)", id="past", compact=True)
                 yield Button("Rules (r)", id="rules", compact=True)
                 yield Button("Settings (o)", id="settings", compact=True)
@@ -147,8 +148,65 @@ class MenuScreen(Screen[None]):
         return None if self.app.box is not None else self.app.hosting.resumable()
 
     def offer_resume(self) -> None:
-        """Show "resume" only when this app's host stopped in the middle of a game."""
+        """Show "resume" only when this app's host stopped in the middle of a game; and
+        look again for a seat of ours kept at a table (see :meth:`look_for_seats`)."""
         self._look_for_lost_game()
+        self.look_for_seats()
+
+    #: The join entry reads "Back to your seat": a seat of ours is kept (on the box, or
+    #: at the LAN host ``kept_address``).
+    seat_kept = False
+    kept_address: tuple[str, int] | None = None
+    #: The tables whose kept seat the menu has told of (once each), and when it last
+    #: did (``time.monotonic``): its toast lasts :data:`KEPT_TOLD_FOR` seconds.
+    _told: frozenset[str] = frozenset()
+    _told_at = float("-inf")
+
+    @work(group="kept", exclusive=True, exit_on_error=False)
+    async def look_for_seats(self) -> None:
+        """A player back after a dropped login, a crash or a quit (or the host's
+        restart) came to the plain menu and learned of their seat only in Join: the
+        menu says where it is kept, and Join's entry says it takes them back; until the
+        table is gone (its offer stayed, and led to "No table is open on this box")."""
+        from tui.kept_seats import find_kept, lan_hosts
+
+        box = self.app.box
+        addresses = [box] if isinstance(box, tuple) else lan_hosts()
+        found = await find_kept(addresses, self.app.settings.name) if addresses else None
+        if not self.is_attached or (found is None and not self.seat_kept):
+            return
+        join, solo = self.query_one("#join", Button), self.query_one("#solo", Button)
+        if found is None:
+            self.seat_kept, self.kept_address = False, None
+            for tables in self.query("#tables"):
+                tables.display = False
+            show_label(join, JOIN_ON_BOX if box is not None else JOIN_ON_LAN)
+            join.variant, solo.variant = "default", "primary"
+            self._fit(self.size.height)
+            self.refresh_bindings()
+            return
+        address, kept = found
+        self.kept_address = None if box is not None else address
+        if not self.seat_kept:
+            self.seat_kept = True
+            for tables in self.query("#tables"):
+                tables.display = True
+            self._fit(self.size.height)
+            show_label(join, "Back to your seat (j)")
+            # The one entry marked as the way on (Play solo kept its bar beside the
+            # focus on this one: two lit at once, on a phone).
+            join.variant, solo.variant = "primary", "default"
+            self.refresh_bindings()  # (the footer's j says so too)
+            if self.focused is solo:
+                join.focus()  # (Enter on the first entry started a solo game instead)
+        if kept[0] not in self._told:
+            self._told, self._told_at = self._told | {kept[0]}, time.monotonic()
+            self.notify(f"Your seat at {kept[0]} is kept: Back to your seat (j) takes you "
+                        "there.", timeout=KEPT_TOLD_FOR, markup=False)
+
+    def key_description(self, binding: Binding) -> str | None:
+        """The footer's j says where it goes (it said "Join" beside "Back to your seat")."""
+        return "Back to seat" if binding.action == "join" and self.seat_kept else None
 
     @work(exclusive=True, group="lost", exit_on_error=False)
     async def _look_for_lost_game(self) -> None:
@@ -173,7 +231,7 @@ class MenuScreen(Screen[None]):
         """"Resume" only when there is a game to resume; "Other tables" only while Join
         goes back to a seat of ours (on a box)."""
         if action == "tables":
-            return self.seat_kept
+            return self.seat_kept and self.app.box is not None
         if action == "resume":
             found = self.query("#resume")  # (the footer asks as soon as it is mounted)
             return bool(found) and bool(found.first().display)
@@ -233,12 +291,17 @@ class MenuScreen(Screen[None]):
             SetupScreen(mode="host" if box is None else "box")))
 
     def action_join(self) -> None:
-        """Find a game on the LAN or type its address (on an SSH box: its tables)."""
+        """Find a game on the LAN or type its address (on an SSH box: its tables);
+        back to the seat kept, when there is one. The toast that said so goes first: it
+        stayed up over the table, still saying to press j."""
         # (Loaded when first opened, not before the menu's first frame.)
         from tui.screens.join import JoinScreen
 
+        if self.seat_kept and time.monotonic() < self._told_at + KEPT_TOLD_FOR:
+            self.app.clear_notifications()
         self.named_first(lambda: self.app.push_screen(
-            JoinScreen(box=self.app.box, back_to_seat=self.seat_kept)))
+            JoinScreen(box=self.app.box, back_to_seat=self.seat_kept,
+                       at=self.kept_address if self.seat_kept else None)))
 
     def named_first(self, then: Callable[[], object]) -> None:
         """``then``, once the player has a name of their own: the first time they meet
@@ -256,9 +319,6 @@ class MenuScreen(Screen[None]):
                 then()
 
         self.app.push_screen(NameScreen(settings.name), chosen)
-
-    #: The join entry reads "Back to your seat" (a box's menu: a seat of ours is kept).
-    seat_kept = False
 
     def action_past(self) -> None:
         """The games kept here: review one, see how you have done."""
@@ -330,82 +390,12 @@ class BoxMenuScreen(MenuScreen):
 
     BINDINGS = [Binding("h", "host", "Open a table")]
 
-    def offer_resume(self) -> None:
-        """Opened, or back in the menu: look again for a seat kept on this box (see
-        :meth:`look_for_seats`)."""
-        super().offer_resume()
-        self.look_for_seats()
-
-    def key_description(self, binding: Binding) -> str | None:
-        """The footer's j says where it goes (it said "Join" beside "Back to your seat")."""
-        return "Back to seat" if binding.action == "join" and self.seat_kept else None
-
     def action_tables(self) -> None:
         """Every table on the box, ours marked (Join went straight back to our seat, and
         a player with a seat kept in a game found no way to another table)."""
         from tui.screens.join import JoinScreen
 
         self.app.push_screen(JoinScreen(box=self.app.box))
-
-    #: The tables whose kept seat the menu has told of (once each), and when it last
-    #: did (``time.monotonic``): its toast lasts :data:`KEPT_TOLD_FOR` seconds.
-    _told: frozenset[str] = frozenset()
-    _told_at = float("-inf")
-
-    def action_join(self) -> None:
-        """Join (back to the seat kept, when there is one). The toast that said so goes
-        first: it stayed up over the table, still saying to press j."""
-        if self.seat_kept and time.monotonic() < self._told_at + KEPT_TOLD_FOR:
-            self.app.clear_notifications()
-        super().action_join()
-
-    @work(group="kept", exclusive=True, exit_on_error=False)
-    async def look_for_seats(self) -> None:
-        """A player back after a dropped login (or the box's restart) came to the plain
-        menu and learned of their seat only in Join: the menu says where it is kept, and
-        Join's button says it takes them back; until the table is gone (its offer stayed,
-        and led to "No table is open on this box")."""
-        from net.client import NotAHost
-        from tui.session import ConnectionLost, ServerError, Session
-        from tui.settings import kept_at
-
-        box = self.app.box
-        if box is None:
-            return
-        session = Session(self.app.settings.name, address=box)
-        try:
-            listed = await (await session.connect()).list_tables()
-        except (ServerError, NotAHost, OSError, ConnectionLost, TimeoutError):
-            return  # (only a hint: Join says what is wrong)
-        finally:
-            await session.close()
-        kept = [str(t.get("name")) for t in listed
-                if kept_at(session.where, str(t.get("id")), str(t.get("uid") or ""))]
-        if not self.is_attached or (not kept and not self.seat_kept):
-            return
-        join, solo = self.query_one("#join", Button), self.query_one("#solo", Button)
-        tables = self.query_one("#tables", Button)
-        if not kept:
-            self.seat_kept = tables.display = False
-            show_label(join, JOIN_ON_BOX)
-            join.variant, solo.variant = "default", "primary"
-            self._fit(self.size.height)
-            self.refresh_bindings()
-            return
-        if not self.seat_kept:
-            self.seat_kept = tables.display = True
-            self._fit(self.size.height)
-            show_label(join, "Back to your seat (j)")
-            # The one entry marked as the way on (Play solo kept its bar beside the
-            # focus on this one: two lit at once, on a phone).
-            join.variant, solo.variant = "primary", "default"
-            self.refresh_bindings()  # (the footer's j says so too)
-            if self.focused is solo:
-                join.focus()  # (Enter on the first entry started a solo game instead)
-        if kept[0] not in self._told:
-            self._told, self._told_at = self._told | {kept[0]}, time.monotonic()
-            self.notify(f"Your seat at {kept[0]} is kept: Back to your seat (j) takes you "
-                        "there.", timeout=KEPT_TOLD_FOR, markup=False)
 
 
 def menu_screen(box: object) -> MenuScreen:
