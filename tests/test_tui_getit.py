@@ -2257,6 +2257,26 @@ def test_a_card_s_title_keeps_a_person_away_said_whole() -> None:
     assert named(20, 1, f"Bob{AWAY}", " · 3 left") == "2 Bob away · 3 left"
 
 
+async def test_a_bot_keeping_a_seat_says_for_whom_on_the_card_as_the_players_panel_does(
+) -> None:
+    """The card of a seat a bot kept for Bob read "2 Bot 2": only the log said whose
+    seat it was (GET OUT!'s panel says "Bot 2 for Bob [bot]")."""
+    from tui.games.getit.titles import BOT, named
+
+    wordings = (f"Bot 2 for Bob{BOT}", f"Bob{BOT}")
+    assert named(40, 1, wordings, " · 3 left") == "2 Bot 2 for Bob \\[bot] · 3 left"
+    assert named(24, 1, wordings, " · 3 left") == "2 Bob \\[bot] · 3 left"
+    for room in range(8, 40):
+        title = named(room, 1, (f"Bot 2 for Bartholomew{BOT}", f"Bartholomew{BOT}"), "")
+        assert "[b…" not in title and len(title.replace("\\", "")) <= room, (room, title)
+    app = SeatCards(1, width=30)
+    async with app.run_test(size=(40, 14)) as pilot:
+        app.query_one(SeatCard).show(name=wordings, top={"kind": "number", "value": 7},
+                                     count=3, lines=[], said=None, looked_at=False,
+                                     at_me=False)
+        await until(pilot, lambda: "2 Bot 2 for Bob [bot]" in screen_text(app), "the title")
+
+
 def test_to_you_fits_80_columns_with_every_signal_at_us() -> None:
     """"★ALL 3 LOOK AT YOU★ · 1 of 3 smiles at you · 1 of 3 looks / past you" took two
     lines at 80 columns, and the line under it went out of sight."""

@@ -70,6 +70,12 @@ class TableCreatorScreen(SoloFinishScreen):
                 if s.get("kind") == "human" and not s.get("connected", True)
                 and isinstance(s.get("seat"), int)}
 
+    def stand_ins(self) -> dict[int, str]:
+        """The seats a bot keeps for an away person, and whose (``for``)."""
+        return {s["seat"]: s["for"] for s in _seats(self.table.get("seats"))
+                if s.get("kind") == "bot" and isinstance(s.get("for"), str) and s["for"]
+                and isinstance(s.get("seat"), int)}
+
     def people_here(self) -> list[dict[str, Any]]:
         """The seats of the other people connected at the table (not bots, not ours)."""
         return [s for s in _seats(self.table.get("seats")) if s.get("kind") == "human"

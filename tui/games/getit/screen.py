@@ -182,7 +182,7 @@ class GetItScreen(TableScreen):
     def _show_round(self, view: dict[str, Any], namer: Namer) -> None:
         me = self.my_seat
         self.seats_row.show(view, self.signals.signals(view, me), self.signals.said(view),
-                            me, namer, self.people_away())
+                            me, namer, self.people_away(), self.stand_ins())
         self.query_one("#getit-me").display = me is not None
         talk = self.talk_line
         talk.follow_view(view, self.can("say"), self.query_one(SandTimer).time_left(),

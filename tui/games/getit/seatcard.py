@@ -129,7 +129,7 @@ class SeatCard(Widget):
             if self._state is not None:
                 self._paint(**self._state)
 
-    def show(self, *, name: str, top: dict[str, Any] | None, count: int,
+    def show(self, *, name: str | tuple[str, ...], top: dict[str, Any] | None, count: int,
              lines: list[str], said: str | None, looked_at: bool, at_me: bool,
              also: list[str] | None = None, grouped: list[str] | None = None) -> None:
         """Show this player's state (``looked_at``: we look at them; ``also``: what else
@@ -176,7 +176,7 @@ class SeatCard(Widget):
             self._mark(True)
         self._face_lines = self._lines = None
 
-    def _paint(self, *, name: str, top: dict[str, Any] | None, count: int,
+    def _paint(self, *, name: str | tuple[str, ...], top: dict[str, Any] | None, count: int,
                lines: list[str], said: str | None, looked_at: bool, at_me: bool,
                also: list[str], grouped: list[str]) -> None:
         pile = f"{count} left" if count else "pile empty"

@@ -3,7 +3,7 @@ us, with the card each shows us and what each signals."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from textual.containers import Horizontal
@@ -11,7 +11,7 @@ from textual.message import Message
 
 from tui.games.getit.seatcard import SeatCard
 from tui.games.getit.text import signal_lines
-from tui.games.getit.titles import AWAY
+from tui.games.getit.titles import AWAY, BOT
 from tui.notices import Namer
 
 #: From this terminal height, and this width per other player, numbers are drawn in
@@ -41,10 +41,14 @@ class SeatsRow(Horizontal):
             self.big = big
 
     def show(self, view: dict[str, Any], signals: list[dict[str, Any]], said: dict[int, str],
-             me: int | None, namer: Namer, away: Collection[int] = ()) -> None:
+             me: int | None, namer: Namer, away: Collection[int] = (),
+             standing: Mapping[int, str] | None = None) -> None:
         """Show each other seat's top card, pile and signals (``signals``: every seat's,
         ours with what we sent ahead of the host); ``away``: the seats whose person lost
-        the connection (marked [away], as the Players panel marks them)."""
+        the connection (marked [away], as the Players panel marks them); ``standing``:
+        the seats a bot keeps for an away person, and whose ("Bot 2 for Bob [bot]", as
+        the Players panel says it)."""
+        standing = standing or {}
         piles = [p if isinstance(p, dict) else {} for p in view.get("piles") or []]
         seats = len(piles)
         order = [(me + k) % seats for k in range(1, seats)] if me is not None else list(
@@ -60,7 +64,9 @@ class SeatsRow(Horizontal):
         for seat in order:
             signal = signals[seat] if seat < len(signals) else {}
             cards[seat].show(
-                name=namer.name(seat) + (AWAY if seat in away else ""),
+                name=((f"{namer.name(seat)} for {standing[seat]}{BOT}",
+                       f"{standing[seat]}{BOT}") if seat in standing
+                      else namer.name(seat) + (AWAY if seat in away else "")),
                 top=piles[seat].get("top"),
                 count=int(piles[seat].get("count", 0)),
                 lines=signal_lines(signal, namer, me), said=said.get(seat),
