@@ -18,7 +18,7 @@ from net.connection import LOCAL_PLAYER
 from net.records import GameStore, default_path
 from tests.tui_support import make_app, screen_text, until
 from tui import cli
-from tui.review import shared_steps, steps
+from tui.review import names_at, shared_steps, steps
 from tui.screens.history import HistoryScreen
 from tui.screens.review import ReviewScreen
 from tui.widgets.footer import TableFooter
@@ -1023,6 +1023,28 @@ def test_a_player_s_points_a_round_count_only_the_rounds_they_played() -> None:
     assert figures([match([40, 102, 60], [8, 6, 8])], bo)[0].more.startswith("17.0 points")
     # A result kept before it said so: the match's rounds, as before.
     assert figures([match([40, 102, 60], None)], bo)[0].more.startswith("12.8 points")
+
+
+async def test_a_review_s_position_names_who_sat_where_then(data_dir: Path) -> None:
+    """Stepping onto the moves a bot made for Bob, the seats read "Bob": only the list
+    of moves said a bot played (a fresh-eyed pass of a LAN party)."""
+    record = simulate("getout", 2, 5, {"match": False, "first": 0}, record=True)["record"]
+    record["players"] = [{"name": "Ann", "kind": "human"}, {"name": "Bob", "kind": "human"}]
+    record["seated"] = [[2, 1, "Bot 2", "Bob"], [4, 1, "Bob", None]]
+    assert names_at(["Ann", "Bob"], record["seated"], 1) == ["Ann", "Bob"]
+    assert names_at(["Ann", "Bob"], record["seated"], 3) == ["Ann", "Bot 2 for Bob"]
+    assert names_at(["Ann", "Bob"], record["seated"], 4) == ["Ann", "Bob"]
+    assert names_at(["Ann", "Bob"], [[1, 7, "X", None], "?"], 3) == ["Ann", "Bob"]
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = ReviewScreen(record, Replay(record))
+        await app.push_screen(screen)
+        await pilot.press("right", "right", "right")
+        await until(pilot, lambda: "Bot 2 for Bob" in rendered(screen.draw_position(), 100),
+                    "the bot in the seats")
+        await pilot.press("right")
+        await until(pilot, lambda: "Bot 2" not in rendered(screen.draw_position(), 100),
+                    "Bob back")
 
 
 def test_a_review_names_each_move_by_whoever_made_it_for_its_seat() -> None:

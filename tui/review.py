@@ -115,7 +115,8 @@ class Movers:
 
     def __init__(self, names: list[str], seated: Any = ()) -> None:
         self.names = list(names)
-        self._changes = [c for c in seated if isinstance(c, list | tuple) and len(c) == 4
+        #: The well-formed ``seated`` changes, in order.
+        self.changes = [c for c in seated if isinstance(c, list | tuple) and len(c) == 4
                          and isinstance(c[0], int) and isinstance(c[1], int)
                          and 0 <= c[1] < len(self.names) and isinstance(c[2], str)
                          and (c[3] is None or isinstance(c[3], str))]
@@ -128,8 +129,8 @@ class Movers:
     def at(self, k: int) -> Namer:
         """The names as they were at move ``k`` (from 1)."""
         changed = False
-        while self._next < len(self._changes) and self._changes[self._next][0] < k:
-            _, seat, name, for_name = self._changes[self._next]
+        while self._next < len(self.changes) and self.changes[self._next][0] < k:
+            _, seat, name, for_name = self.changes[self._next]
             self._next += 1
             was, self.names[seat] = self.names[seat], name
             if for_name is not None:
@@ -148,6 +149,17 @@ class Movers:
     def news(self, seat: int | None) -> str | None:
         """Who moves for ``seat`` now, if that changed since its last move (said once)."""
         return None if seat is None else self._news.pop(seat, None)
+
+
+def names_at(names: list[str], seated: Any, at: int) -> list[str]:
+    """Who sat where after ``at`` moves: ``names`` as the game began, with its
+    ``seated`` changes made by then (a bot standing in is "Bot 2 for Bob")."""
+    out = list(names)
+    for change in Movers(names, seated).changes:
+        moves, seat, name, for_name = change
+        if moves <= at:
+            out[seat] = name if for_name is None else f"{name} for {for_name}"
+    return out
 
 
 def steps(record: dict[str, Any], replay: Replay) -> list[Step]:

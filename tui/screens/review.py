@@ -34,6 +34,7 @@ from tui.review import (
     Step,
     clock,
     move_times,
+    names_at,
     part_starts,
     result_words,
     steps,
@@ -421,7 +422,9 @@ class ReviewScreen(Stepper):
         return result_words(self.game_id, self.replay.final.result, self.names)
 
     def draw_position(self) -> RenderableType:
-        return position(self.replay.game_at(self.at), self.seat, self.names,
+        # (Who sat where then: a bot standing in for someone away is named there too.)
+        names = names_at(self.names, self.record.get("seated", []), self.at)
+        return position(self.replay.game_at(self.at), self.seat, names,
                         self.replay.private, self.yours)
 
     def action_seat(self, seat: int) -> None:

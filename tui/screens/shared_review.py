@@ -17,7 +17,13 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.binding import Binding, BindingType
 
-from tui.review import move_times, result_words, shared_steps, wire_part_starts
+from tui.review import (
+    move_times,
+    names_at,
+    result_words,
+    shared_steps,
+    wire_part_starts,
+)
 from tui.review_position import Position, draw
 from tui.screens.review import Stepper
 
@@ -57,11 +63,13 @@ class SharedReviewScreen(Stepper):
                                      for m in moves
                                      if isinstance(m, dict) and isinstance(m.get("n"), int)
                                      and isinstance(m.get("time"), int | float)))
-        super().__init__(game_id, names, shared_steps(game_id, names, moves,
-                                                         opened.get("seated")),
+        seated = opened.get("seated") if isinstance(opened.get("seated"), list) else []
+        super().__init__(game_id, names, shared_steps(game_id, names, moves, seated),
                          wire_part_starts(game_id, moves), times, int(opened["length"]),
                          title="together")
         self._send = send
+        #: Who came to move for a seat later (``names_at``), as the host said it.
+        self.seated = seated
         self.result = opened.get("result")
         #: Our seat in the game (``None``: we watched it): the only eyes we have here.
         self.seat = opened["seat"]
@@ -193,7 +201,8 @@ class SharedReviewScreen(Stepper):
         if self.view is None or self.view_at != self.at:
             return None  # (the host's answer is on its way: the last position stays)
         try:
-            return draw(Position(self.game_id, self.view, self.seat, self.names))
+            return draw(Position(self.game_id, self.view, self.seat,
+                                 names_at(self.names, self.seated, self.at)))
         except (KeyError, TypeError, ValueError, IndexError):
             return Text("this position cannot be drawn (the host sent something else)")
 
