@@ -26,6 +26,7 @@ from tests.tui_support import (
     config_dir,
     footer_keys,
     footer_labels_in_view,
+    join_by_address,
     make_app,
     open_lobby,
     screen_strips,
@@ -769,16 +770,6 @@ async def test_a_second_start_while_the_host_opens_does_not_leave_a_host_behind(
         await until(pilot, lambda: app.hosting.host is None, "the host to stop")
         with socket.socket() as probe:  # nothing listens on the port any more
             probe.bind(("127.0.0.1", port))
-
-
-async def join_by_address(pilot: Pilot[Any], port: int) -> None:
-    """From the menu: Join, type 127.0.0.1:port, Enter."""
-    await pilot.press("j")
-    assert isinstance(pilot.app.screen, JoinScreen)
-    address = pilot.app.screen.query_one("#address", Input)
-    address.value = f"127.0.0.1:{port}"
-    address.focus()
-    await pilot.press("enter")
 
 
 async def test_a_player_who_left_a_game_takes_the_seat_back_by_joining_again(

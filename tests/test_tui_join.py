@@ -25,6 +25,7 @@ from tests.tui_support import (
     TOAST,
     Notices,
     config_dir,
+    join_by_address,
     make_app,
     open_lobby,
     screen_text,
@@ -67,16 +68,10 @@ def test_connection_failures_are_said_in_plain_words(exc: BaseException, words: 
     assert not any(raw in text for raw in RAW), text
 
 
-async def join_by_address(pilot: Any, port: int) -> Static:
+async def join_error_line(pilot: Any, port: int) -> Static:
     """From the menu: Join, the address 127.0.0.1:``port`` typed and entered; the
     Join screen's error line."""
-    app = pilot.app
-    await pilot.press("j")
-    address = app.screen.query_one("#address", Input)
-    address.value = f"127.0.0.1:{port}"
-    address.focus()
-    await pilot.press("enter")
-    return app.screen.query_one("#join-error", Static)
+    return (await join_by_address(pilot, port)).query_one("#join-error", Static)
 
 
 async def test_a_refused_address_says_nothing_is_listening() -> None:
@@ -149,7 +144,7 @@ async def test_a_server_that_is_no_hiddenhand_host_is_told_apart(
 async def test_joining_a_server_that_answers_garbage_says_it_is_no_host() -> None:
     app = make_app()
     async with not_a_host(HTTP_ANSWER) as port, app.run_test(size=SIZE) as pilot:
-        error = await join_by_address(pilot, port)
+        error = await join_error_line(pilot, port)
         text = await until(pilot, lambda: "Connecting" not in str(error.render())
                            and str(error.render()), "the error")
         assert text.startswith(f"127.0.0.1:{port} answered, but it is not a hiddenhand host")
@@ -217,7 +212,7 @@ async def test_a_host_with_no_table_this_app_plays_is_not_joined(without_getit: 
         await bob.create_table("Bob's table", "getit", 3)
         app = make_app()
         async with app.run_test(size=SIZE) as pilot:
-            error = await join_by_address(pilot, host.port)
+            error = await join_error_line(pilot, host.port)
             await until(pilot, lambda: "no table this app can play" in str(error.render()),
                         "the refusal")
             assert "(only Get It!)" in str(error.render())
@@ -680,7 +675,7 @@ async def test_a_host_whose_table_this_app_cannot_read_is_not_joined_and_says_wh
         table.options = {**table.options, "limit": "lots"}  # (no host of ours sends that)
         app = make_app()
         async with app.run_test(size=SIZE) as pilot:
-            error = await join_by_address(pilot, host.port)
+            error = await join_error_line(pilot, host.port)
             await until(pilot, lambda: "cannot read" in str(error.render()), "the refusal")
             assert "limit" in str(error.render())
             assert isinstance(app.screen, JoinScreen) and app.is_running
@@ -699,7 +694,7 @@ async def test_a_host_that_gives_a_seat_and_never_the_table_is_given_up_on(
         monkeypatch.setattr(table, "push", lambda *args, **kwargs: None)  # (sends nothing)
         app = make_app()
         async with app.run_test(size=SIZE) as pilot:
-            error = await join_by_address(pilot, host.port)
+            error = await join_error_line(pilot, host.port)
             await until(pilot, lambda: "never showed the table" in str(error.render()),
                         "the words")
             assert isinstance(app.screen, JoinScreen) and app.is_running

@@ -25,6 +25,7 @@ from tests.tui_support import (
     Notices,
     config_dir,
     footer_keys,
+    join_by_address,
     make_app,
     mounted,
     open_lobby,
@@ -641,19 +642,6 @@ async def test_the_log_is_replayed_when_the_table_is_opened_again() -> None:
 
 
 # ---- a seat back from a bot -------------------------------------------------------------------
-
-
-async def join_by_address(pilot: Pilot[Any], port: int) -> None:
-    """From the menu: Join, type 127.0.0.1:port, Enter."""
-    from tui.screens.join import JoinScreen
-
-    await pilot.press("j")
-    screen = pilot.app.screen
-    assert isinstance(screen, JoinScreen)
-    address = screen.query_one("#address", Input)
-    address.value = f"127.0.0.1:{port}"
-    address.focus()
-    await pilot.press("enter")
 
 
 async def test_a_player_takes_the_seat_back_from_the_bot_that_played_it() -> None:

@@ -168,6 +168,29 @@ async def typed_address(pilot: Pilot[Any], text: str) -> Input:
     return address
 
 
+async def join_by_address(pilot: Pilot[Any], port: int) -> Any:
+    """From the menu: Join, 127.0.0.1:``port`` typed, Enter; the Join screen. Where the
+    menu found a seat of ours kept (its "Back to your seat"), Join goes back to it by
+    itself: nothing is typed then (and ``None`` is returned). The menu has looked for
+    one first, so that j does one or the other, never both at once."""
+    from tui.screens.join import JoinScreen
+
+    app = pilot.app
+    menu = await until(pilot, lambda: getattr(app.screen, "seats_looked", False)
+                       and app.screen, "the menu's look for a seat kept")
+    back = menu.kept_address == ("127.0.0.1", port)
+    await pilot.press("j")
+    if back:  # (straight back: the Join screen may be gone already)
+        return None
+    screen = app.screen
+    assert isinstance(screen, JoinScreen)
+    address = screen.query_one("#address", Input)
+    address.value = f"127.0.0.1:{port}"
+    address.focus()
+    await pilot.press("enter")
+    return screen
+
+
 async def open_lobby(app: HiddenHandApp, pilot: Pilot[Any], seats: int = 3) -> LobbyScreen:
     """Open a table on the app's own host (no network) and show its lobby."""
     host = await app.hosting.start(port=None)

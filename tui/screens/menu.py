@@ -140,6 +140,7 @@ class MenuScreen(Screen[None]):
         if not self._resumed:
             self._resumed = True
             event.refresh_styles = False
+        self.seats_looked = False
         self.call_after_refresh(self.offer_resume)
 
     def lost_game(self) -> JournalInfo | None:
@@ -157,6 +158,9 @@ class MenuScreen(Screen[None]):
     #: at the LAN host ``kept_address``).
     seat_kept = False
     kept_address: tuple[str, int] | None = None
+    #: The menu has looked for a kept seat since it was last shown (the entries say
+    #: what it found).
+    seats_looked = False
     #: The tables whose kept seat the menu has told of (once each), and when it last
     #: did (``time.monotonic``): its toast lasts :data:`KEPT_TOLD_FOR` seconds.
     _told: frozenset[str] = frozenset()
@@ -173,6 +177,15 @@ class MenuScreen(Screen[None]):
         box = self.app.box
         addresses = [box] if isinstance(box, tuple) else lan_hosts()
         found = await find_kept(addresses, self.app.settings.name) if addresses else None
+        try:
+            self._show_kept(found)
+        finally:
+            self.seats_looked = True
+
+    def _show_kept(self, found: tuple[tuple[str, int], list[str]] | None) -> None:
+        """What :meth:`look_for_seats` found, on the menu's entries (``None``: no seat
+        of ours is kept any more)."""
+        box = self.app.box
         if not self.is_attached or (found is None and not self.seat_kept):
             return
         join, solo = self.query_one("#join", Button), self.query_one("#solo", Button)
