@@ -711,6 +711,28 @@ async def test_a_hosted_lobby_shows_whole_names() -> None:
         await until(pilot, lambda: app.hosting.host is None, "the host to stop")
 
 
+async def test_a_lobby_shows_no_controls_before_its_table_came() -> None:
+    """Until the table came, the lobby showed its form's own defaults ("GET OUT!",
+    "Seats 1") and every creator's button, for a second or two (a fresh-eyed pass)."""
+    from tui.session import Session
+
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        host = await app.hosting.start(port=None)
+        session = Session("Ann", host=host)
+        await session.connect()
+        app.attach(session)
+        lobby = LobbyScreen(session)
+        await app.push_screen(lobby)
+        await until(pilot, lambda: lobby.live, "the lobby mounted")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Start (^s)" not in text and "Seats" not in text and "Ready" not in text, text
+        await session.create("Ann's table", "getit", 3, {})
+        await until(pilot, lambda: "Start (^s)" in screen_text(app), "the table's controls")
+        assert lobby.query_one("#lobby-game", Select).value == "getit"
+
+
 async def test_sit_here_works_only_with_the_cursor_on_an_empty_seat() -> None:
     """"Sit here (^t)" was offered with the cursor on our own seat, where it did nothing
     (two fresh-eyed passes)."""

@@ -2287,3 +2287,16 @@ def test_to_you_fits_80_columns_with_every_signal_at_us() -> None:
     assert len(text) <= 66, text
     assert "ALL 3 LOOK AT YOU" in text and "1 of 3 smiles" in text and "looks past" in text
     assert "smiles at you" in to_you_text(facts, 100).plain
+
+
+def test_the_signals_that_stand_as_we_sit_down_are_said_in_a_sentence() -> None:
+    from tui.games.getit.text import standing_signals
+    from tui.notices import Namer
+
+    namer = Namer(["Ann", "Bob", "Cy"], 1)
+    view = {"seat": 1, "signals": [{}, {"look": 0, "smile": 2}, {}]}
+    assert standing_signals(view, namer) == (
+        "Back at the table, your look at Ann and smile at Cy still stand (the others see "
+        "them): 0 stops them.")
+    assert standing_signals({"seat": 1, "signals": [{}, {"peek": True}, {}]}, namer) is None
+    assert standing_signals({"seat": 1}, namer) is None

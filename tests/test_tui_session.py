@@ -17,6 +17,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Select
 
 from net.client import Joined
+from net.clock import ManualClock
 from net.host import Host
 from net.journal import SUFFIX
 from tests.net_support import running_host
@@ -677,6 +678,56 @@ async def test_a_player_takes_the_seat_back_from_the_bot_that_played_it() -> Non
                                       and m["table"]["seats"][1]["kind"] == "human")
             assert back["table"]["seats"][1]["name"] == "Ann"
             assert host.tables[back["table"]["id"]].seats[1].bot is None
+        await bob.close()
+
+
+async def test_back_at_a_get_it_table_the_signals_that_stand_for_us_are_said() -> None:
+    """Bob came back to his seat looking at Ann, a look the bot had given for him: the
+    others read it as his, and nothing told him (a fresh-eyed pass of a LAN party). A
+    look of our own from before we left stands too, and is said as well."""
+    from net.client import Client
+    from tui.games.getit.screen import GetItScreen
+    from tui.games.getit.widgets import WhyLine
+    from tui.screens.menu import MenuScreen
+
+    clock = ManualClock(100.0)  # (the bot moves only when the test moves the clock)
+    async with running_host(clock=clock) as host:
+        bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+        await bob.create_table("Bob's table", "getit", 3, {"level": 1, "timer": 0})
+        await bob.add_bot(2)
+        app = make_app("Ann")
+        async with app.run_test(size=SIZE) as pilot:
+            await join_by_address(pilot, host.port)
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.press("ctrl+r")
+            await bob.wait_for(lambda m: m["type"] == "update" and m["table"]["seats"][1]["ready"])
+            await bob.start()
+            dealt = await bob.wait_for(lambda m: m["type"] == "update" and any(
+                a["type"] == "arrange" for a in m["legal"]))
+            await bob.act({"type": "arrange", "pile": [c["id"] for c in dealt["view"]["hand"]]})
+            table = await until(pilot, lambda: isinstance(app.screen, GetItScreen)
+                                and "done" in footer_keys(app) and app.screen, "the table")
+            await pilot.press("enter")
+
+            def dealt_out() -> bool:
+                clock.advance(0.5)  # (the bot arranges its pile in its own time)
+                return table.view.get("phase") == "play"
+
+            await until(pilot, dealt_out, "the round")
+            why = table.my_place.query_one(WhyLine)
+            assert "still stand" not in str(why.render())  # (nothing stood: nothing said)
+            await pilot.press("1")  # Ann looks at Bob, and leaves with it standing
+            await bob.wait_for(lambda m: m["type"] == "update" and m["view"] is not None
+                               and m["view"]["signals"][1].get("look") == 0)
+            await pilot.press("escape", "y")
+            await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+            await join_by_address(pilot, host.port)
+            again = await until(pilot, lambda: isinstance(app.screen, GetItScreen)
+                                and app.screen is not table and app.screen.update
+                                and app.screen, "the table again")
+            line = again.my_place.query_one(WhyLine)
+            await until(pilot, lambda: "Back at the table, your look at Bob still stands "
+                        "(the others see it): 0 stops it." in str(line.render()), "said")
         await bob.close()
 
 

@@ -77,6 +77,9 @@ class LobbyScreen(SparingFooter, SessionScreen):
         "#chat-input": ("chat",), "#rename": ("name",), "#lobby-seats": ("rules",)}
 
     def compose(self) -> ComposeResult:
+        # Its buttons and the options form wait for the table: until it came they showed
+        # the form's own defaults for a second or two ("GET OUT!", "Seats 1").
+        self.add_class("-waiting")
         yield TitleBar()
         yield Banner(id="banner", markup=False)
         yield Static("", id="lobby-title", markup=False, classes="form-title")
@@ -93,19 +96,11 @@ class LobbyScreen(SparingFooter, SessionScreen):
                     yield Button("Start (^s)", id="start", variant="primary", compact=True)
                 with Vertical(id="lobby-config", classes="creator"):
                     yield Label("Game")
-                    yield ChoiceSelect(
-                        [(engine.GAMES[g].name, g) for g in TABLES],
-                        id="lobby-game",
-                        allow_blank=False,
-                        compact=True,
-                    )
+                    yield ChoiceSelect([(engine.GAMES[g].name, g) for g in TABLES],
+                                       id="lobby-game", allow_blank=False, compact=True)
                     yield Label("Seats")
-                    yield ChoiceSelect(
-                        [(str(n), n) for n in range(1, 17)],
-                        id="lobby-seat-count",
-                        allow_blank=False,
-                        compact=True,
-                    )
+                    yield ChoiceSelect([(str(n), n) for n in range(1, 17)],
+                                       id="lobby-seat-count", allow_blank=False, compact=True)
                     first = next(iter(TABLES))
                     yield OptionsForms(list(TABLES), first, engine.GAMES[first].min_seats,
                                        preset_options(first), id="lobby-options")
@@ -149,6 +144,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
             return
         self._catch_up()
         table = msg["table"]
+        self.remove_class("-waiting")
         if table["phase"] != "lobby" and msg.get("view") is not None:
             if playable(table["game"]):
                 self.hand_over()

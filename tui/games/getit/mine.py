@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from tui.games.getit.signals import SignalState
-from tui.games.getit.text import card_text, played_line, to_you_text
+from tui.games.getit.text import card_text, played_line, standing_signals, to_you_text
 from tui.games.getit.widgets import WhyLine
 from tui.notices import Namer
 from tui.widgets.text import set_text
@@ -76,6 +76,9 @@ class MyPlace(Horizontal):
             self.call_after_refresh(self._show_again)
         self._width = event.size.width
 
+    #: The first round shown here said which of our signals stand (``standing_signals``).
+    _standing_told = False
+
     def _show_again(self) -> None:
         if self._last is not None:
             self.show(*self._last)
@@ -90,6 +93,10 @@ class MyPlace(Horizontal):
                                        card.get("id") if isinstance(card, dict) else None)
         if me is None:
             return
+        if view.get("phase") == "play" and not self._standing_told:
+            self._standing_told = True  # (said once, as we come to the table)
+            if (standing := standing_signals(view, namer)) is not None:
+                self.query_one(WhyLine).say(standing)
         to_you = self.query_one("#to-you", Static)
         self._set("#to-you", to_you_text(signals.to_you(view, me), to_you.content_region.width))
         line = self.query_one("#my-line", Static)

@@ -154,6 +154,22 @@ def my_signal_words(view: dict[str, Any], namer: Namer) -> str:
 NO_SIGNAL = "no signal"
 
 
+def standing_signals(view: dict[str, Any], namer: Namer) -> str | None:
+    """Our signals that stand as we come to the table (``None``: none): a bot's, made
+    for us while we were away, or ours from before a crash. Said once as we sit down,
+    or Bob came back looking at Ann, which he never chose, and the others took it as
+    his."""
+    mine = _mine(view)
+    parts = [f"{noun} {namer.name(target)}" for kind, noun in (
+        ("look", "look at"), ("smile", "smile at"), ("look_past", "look past"))
+        if (target := seat_index(mine.get(kind))) is not None]
+    if not parts:
+        return None
+    one = len(parts) == 1
+    return (f"Back at the table, your {listed(parts)} still stand{'s' if one else ''} "
+            f"(the others see {'it' if one else 'them'}): 0 stops {'it' if one else 'them'}.")
+
+
 def _mine(view: dict[str, Any]) -> dict[str, Any]:
     me = seat_index(view.get("seat"))
     signals = view.get("signals") or []
