@@ -277,6 +277,21 @@ async def test_an_error_of_the_setup_form_goes_when_the_form_changes() -> None:
         assert isinstance(app.screen, SetupScreen)
 
 
+async def test_another_game_in_the_setup_form_keeps_the_seats_it_takes() -> None:
+    """Three people set up GET OUT!, then chose Get It!: the table opened for four (the
+    game's list covered the seats as they changed; a fresh-eyed pass)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await solo_setup(pilot, "getout")
+        seats = screen.query_one("#seats", Select)
+        seats.value = 3
+        await choose_game(pilot, "getit")
+        assert seats.value == 3
+        seats.value = 6
+        await choose_game(pilot, "gotfive")  # (Got Five! takes 2 to 4)
+        assert seats.value == 4
+
+
 async def test_the_setup_form_shows_level_x_s_card_count_only_at_level_x() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -152,8 +152,13 @@ class SetupScreen(Screen[None]):
         kept = kept_table({"game": self.game_id,
                            **(self.app.settings.tables.get(self.game_id) or {})})
         seats = self.query_one("#seats", Select)
+        # Else the seats chosen, if this game takes them (3 people set up, another game
+        # chosen, and the table opened for 4: the list had closed over the change).
+        now = seats.value if isinstance(seats.value, int) else None
         seats.set_options(self._seat_choices())
-        seats.value = kept[1] if kept is not None else min(4, spec.max_seats)
+        seats.value = kept[1] if kept is not None else (
+            now if now is not None and spec.min_seats <= now <= spec.max_seats
+            else min(4, spec.max_seats))
         self._show_options(kept[2] if kept is not None else None)
 
     @on(Select.Changed, "#seats")
