@@ -2177,6 +2177,8 @@ async def test_the_look_key_says_whom_it_looks_at_as_piles_run_out() -> None:
         app.hosting.host.refresh(table)
         await until(pilot, lambda: look() is None and "play" in footer_keys(screen),
                     "no look key: nobody to look at, our cards to play")
+        # Nor a smile or a look past: each is at a card too.
+        assert "aim" not in footer_keys(screen)
 
 
 @pytest.mark.parametrize(("width", "shown"), [(9, "empty"), (13, "— empty —")])

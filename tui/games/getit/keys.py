@@ -146,7 +146,9 @@ def key_works(action: str, parameters: tuple[object, ...], ctx: KeyContext) -> b
         return (ctx.signalling() or None) if phase == "play" else False
     if action == "aim":
         # All round; before we look at someone the key says to (whom it is aimed at).
-        return phase == "play"
+        # Not with every other pile empty: a smile is at a card too (the footer offered
+        # "s Smile" beside "the rest are yours to play").
+        return phase == "play" and bool(ctx.lookable())
     if action == "peek":
         return ctx.can("peek")
     if action == "talk":
