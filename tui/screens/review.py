@@ -228,6 +228,8 @@ class Stepper(Screen[None]):
         """Space's words say what it does now: it pauses while the review plays."""
         if binding.action == "play":
             return "Pause" if self._footer_pauses else "Play"
+        if binding.action == "part(1)":  # ("[] Part" told nothing: "[] Round", "[] Clue")
+            return PARTS.get(self.game_id, "part").capitalize()
         return None
 
     #: Whether the footer last said "Pause" (it is drawn again when that changes).
