@@ -6,6 +6,7 @@ Hosts listen on 127.0.0.1 only; the solo game needs no network at all.
 from __future__ import annotations
 
 import asyncio
+import re
 import socket
 from pathlib import Path
 from typing import Any
@@ -1070,8 +1071,13 @@ async def test_the_creator_hands_an_away_players_seat_to_a_bot() -> None:
         # The app's LAN tables have an away bot (2m): the line says so too (it said only
         # that the seat waited).
         assert (game.table.get("options") or {}).get("away_bot") == "2m"
-        await until(pilot, lambda: "Waiting for Bob… (away: after 2m away, a bot plays for "
-                    "them; b lets one now)" in str(status.render()), "Bob's turn, said away")
+        # It counts down, a second at a time (it said "after 2m away" all along).
+        said = re.compile(r"Waiting for Bob… \(away: a bot plays for them in 1:(5\d); b lets "
+                          r"one now\)")
+        first = await until(pilot, lambda: said.search(str(status.render())),
+                            "Bob's turn, said away")
+        await until(pilot, lambda: (m := said.search(str(status.render()))) is not None
+                    and m[1] != first[1], "a second less")
         # Too narrow for all that (a long name at 100 columns cut the key off), in short.
         await pilot.resize_terminal(44, SIZE[1])
         await until(pilot, lambda: str(status.render()).strip()

@@ -8,8 +8,11 @@ and :class:`~tui.screens.table_summary.TableSummaryScreen` (then
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from typing import Any
+
+from textual.timer import Timer
 
 from engine.core import away_bot_option
 from tui.notices import seat_names
@@ -17,6 +20,18 @@ from tui.screens.solo_finish import SoloFinishScreen
 
 #: The ``away_bot`` settings that hand an away person's seat to a bot, in time.
 AWAY_AFTER = tuple(c for c in away_bot_option().choices if c != "off")
+
+
+def away_seconds(after: str) -> float:
+    """An ``away_bot`` setting in seconds ("30s": 30, "2m": 120)."""
+    number, unit = after[:-1], after[-1:]
+    return float(number) * (60 if unit == "m" else 1) if number.isdigit() else 0.0
+
+
+def clock_words(seconds: float) -> str:
+    """A wait in words: "22 s", "1:47"."""
+    whole = int(seconds)
+    return f"{whole} s" if whole < 60 else f"{whole // 60}:{whole % 60:02d}"
 
 
 class TableCreatorScreen(SoloFinishScreen):
@@ -102,11 +117,26 @@ class TableCreatorScreen(SoloFinishScreen):
         players' list said [away], the line only "Waiting for Bea…". ``short``: in
         fewer words, for a line too narrow for them all (at 100 columns a long name
         cut off the key that hands the seat to a bot)."""
-        if seat not in self.people_away():
+        away = self.people_away()
+        if self._gone_at is None:
+            self._gone_at = {}
+        gone = self._gone_at
+        for back in [s for s in gone if s not in away]:
+            del gone[back]
+        if seat not in away:
             return ""
-        # (A table with an away bot: the line said only that the seat waited.)
+        # (A table with an away bot: the line said only that the seat waited; then it
+        # said "after 30s away" for all of the 30 s: it counts down, from when this app
+        # saw them go.)
         after = (self.table.get("options") or {}).get("away_bot")
-        later = f"after {after} away, a bot plays for them" if after in AWAY_AFTER else ""
+        later = ""
+        if after in AWAY_AFTER:
+            since = gone.setdefault(seat, time.monotonic())
+            left = since + away_seconds(str(after)) - time.monotonic()
+            later = (f"a bot plays for them in {clock_words(left)}" if left >= 1
+                     else "a bot plays for them any moment")
+            if self._away_ticks is None:
+                self._away_ticks = self.set_interval(1.0, self._away_tick)
         if any(s.get("seat") == seat for s in self.away_seats()):
             if short:
                 return " (away: b lets a bot play)"
@@ -115,6 +145,22 @@ class TableCreatorScreen(SoloFinishScreen):
         if short:
             return f" (away: a bot plays after {after})" if later else " (away)"
         return f" (away: {later})" if later else " (away: the seat waits for them)"
+
+    #: When this app saw each away person go (``time.monotonic``), and the timer that
+    #: draws the line again each second while one is (nothing wakes otherwise).
+    _gone_at: dict[int, float] | None = None
+    _away_ticks: Timer | None = None
+
+    def redraw_status(self) -> None:
+        """Draw the game's status line again: the connection changed, or the wait for
+        an away bot (override)."""
+
+    def _away_tick(self) -> None:
+        if not self.people_away() and self._away_ticks is not None:
+            self._away_ticks.stop()
+            self._away_ticks = None
+            self._gone_at = None
+        self.redraw_status()
 
     def away_seats(self) -> list[dict[str, Any]]:
         """Seats whose player lost the connection, if we may hand them to a bot (not

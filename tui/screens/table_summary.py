@@ -288,9 +288,6 @@ class TableSummaryScreen(TableCreatorScreen):
                 "v: summary (rematch, lobby) · Esc: leave")
         return "Esc: leave"
 
-    def redraw_status(self) -> None:
-        """Draw the game's status line again, the connection changed (override)."""
-
     def _table_review(self) -> TableReview:
         if self.review is None:
             from tui.screens.shared_review import TableReview  # (with the first review)
