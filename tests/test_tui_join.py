@@ -582,6 +582,29 @@ async def test_back_after_a_crash_the_lan_menu_takes_a_player_to_the_seat_kept()
             assert "Ann's porch" in screen_text(app)
 
 
+async def test_a_seat_kept_at_a_host_that_stopped_since_says_so_in_words() -> None:
+    """The menu offered the seat, the host stopped before j was pressed: Join said
+    "Could not reach 127.0.0.1:4455: nothing is listening there; is a game hosted…", as
+    if the player had typed a wrong address (a fresh-eyed pass)."""
+    from net.host import Host
+    from tui.app import HiddenHandApp
+    from tui.settings import Settings
+
+    host = Host("Ann's host", bot_delay=0)
+    await host.start("127.0.0.1", 0)
+    await seat_kept_at_porch(host.port)
+    app = HiddenHandApp(Settings(name="Ann", named=True, mdns_interfaces=["127.0.0.1"]),
+                        bind="127.0.0.1")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: "Back to your seat (j)" in screen_text(app), "offer")
+        port = host.port
+        await host.close()
+        await pilot.press("j")
+        await until(pilot, lambda: f"Your seat was kept at 127.0.0.1:{port}, which "
+                    "no longer answers" in screen_text(app), "the words")
+        assert "nothing is listening" not in screen_text(app)
+
+
 async def test_with_a_seat_kept_on_a_box_the_menu_still_reaches_every_table() -> None:
     """A player who left a game in play found only "Back to your seat (j)" in the box's
     menu, and no way to a friend's new table (a fresh-eyed pass of the web door)."""

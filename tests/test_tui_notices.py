@@ -112,6 +112,9 @@ def test_notices_name_the_seats_as_players_count_them() -> None:
                            NAMES) == "Bot 2 plays for Bob at seat 2 until they are back"
     assert describe_notice({"type": "stand_in", "seat": 1, "name": "Bob"}, NAMES) == (
         "a bot plays for Bob at seat 2 until they are back")  # (an older host's)
+    # Bob, back, read "Bot 2 plays for Bob … until they are back" of himself.
+    assert describe_notice({"type": "stand_in", "seat": 1, "bot": "Bot 2", "name": "Bob"},
+                           NAMES, me=1) == "Bot 2 plays for you at seat 2 until you are back"
 
 
 def test_an_unknown_or_typeless_notice_gives_no_line_and_no_error() -> None:
@@ -183,9 +186,14 @@ def test_a_round_paused_for_a_player_away_says_when_a_bot_comes() -> None:
     tell whether anything would ever happen; and a bot standing in read "everyone is
     back"."""
     paused = {"type": "paused", "waiting": [1], "away": True}
+    # (Not "until everyone is back": once the bot plays, the clock runs again.)
     assert describe_notice({**paused, "bot_after": 120.0}, NAMES) == (
-        "the round's clock stands still until everyone is back: waiting for Bob; a bot "
-        "plays for Bob once away 2 minutes")
+        "the round's clock stands still while waiting for Bob: a bot plays for Bob once "
+        "away 2 minutes")
+    # Bob, back, reads it of himself.
+    assert describe_notice({**paused, "bot_after": 120.0}, NAMES, me=1) == (
+        "the round's clock stands still while waiting for you: a bot plays for you once "
+        "away 2 minutes")
     assert describe_notice({**paused, "bot_after": 30.0}, NAMES).endswith("once away 30 s")
     assert describe_notice(paused, NAMES) == (
         "the round's clock stands still until everyone is back: waiting for Bob")

@@ -1031,9 +1031,11 @@ async def test_a_review_s_position_names_who_sat_where_then(data_dir: Path) -> N
     record = simulate("getout", 2, 5, {"match": False, "first": 0}, record=True)["record"]
     record["players"] = [{"name": "Ann", "kind": "human"}, {"name": "Bob", "kind": "human"}]
     record["seated"] = [[2, 1, "Bot 2", "Bob"], [4, 1, "Bob", None]]
-    assert names_at(["Ann", "Bob"], record["seated"], 1) == ["Ann", "Bob"]
+    # (Move 3 is the bot's first, after two moves; Bob is back after four.)
+    assert names_at(["Ann", "Bob"], record["seated"], 2) == ["Ann", "Bob"]
     assert names_at(["Ann", "Bob"], record["seated"], 3) == ["Ann", "Bot 2 for Bob"]
-    assert names_at(["Ann", "Bob"], record["seated"], 4) == ["Ann", "Bob"]
+    assert names_at(["Ann", "Bob"], record["seated"], 4) == ["Ann", "Bot 2 for Bob"]
+    assert names_at(["Ann", "Bob"], record["seated"], 5) == ["Ann", "Bob"]
     assert names_at(["Ann", "Bob"], [[1, 7, "X", None], "?"], 3) == ["Ann", "Bob"]
     app = make_app("Ann")
     async with app.run_test(size=SIZE) as pilot:
@@ -1042,7 +1044,7 @@ async def test_a_review_s_position_names_who_sat_where_then(data_dir: Path) -> N
         await pilot.press("right", "right", "right")
         await until(pilot, lambda: "Bot 2 for Bob" in rendered(screen.draw_position(), 100),
                     "the bot in the seats")
-        await pilot.press("right")
+        await pilot.press("right", "right")
         await until(pilot, lambda: "Bot 2" not in rendered(screen.draw_position(), 100),
                     "Bob back")
 

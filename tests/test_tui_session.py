@@ -1004,3 +1004,24 @@ async def test_a_table_whose_connection_is_gone_offers_only_what_works_without_i
         await until(pilot, lambda: "play" not in footer_keys(app), "the game's keys gone")
         keys = footer_keys(app)
         assert "leave" in keys and "draw" not in keys and "chat" not in keys, keys
+
+
+async def test_the_lobby_says_whose_seat_a_bot_keeps_after_the_game() -> None:
+    """After a game a bot kept for Cy, the lobby listed "Bot 3  bot": nothing said the
+    seat was Cy's, which his menu still offered him (a fresh-eyed pass)."""
+    from textual.app import App, ComposeResult
+
+    from tests.tui_support import screen_text
+    from tui.widgets.lobby_seats import LobbySeats
+
+    class Seats(App[None]):
+        def compose(self) -> ComposeResult:
+            yield LobbySeats()
+
+    app = Seats()
+    async with app.run_test(size=(80, 10)) as pilot:
+        app.query_one(LobbySeats).show({"creator": 0, "seats": [
+            {"seat": 0, "kind": "human", "name": "Ann", "connected": True, "ready": False},
+            {"seat": 1, "kind": "bot", "name": "Bot 2", "connected": True, "ready": True,
+             "for": "Cy"}]}, 0)
+        await until(pilot, lambda: "Bot 2 for Cy" in screen_text(app), "whose seat")

@@ -158,13 +158,17 @@ def _notice_words(notice: dict[str, Any], names: Sequence[str],
         who = [n.name(s) for s in waiting] if isinstance(waiting, list) else []
         whom = f" for {', '.join(who)}" if who else ""
         if get("away"):
-            waiting = f": waiting for {', '.join(who)}" if who else ""
+            # (Said to the one away too, read back as they return: "waiting for you".)
+            who = [n.whom(s) for s in waiting] if isinstance(waiting, list) else []
             after = get("bot_after")
-            # (When, if ever, a bot plays for them: the table said nothing for 2 minutes.)
-            bot = (f"; a bot plays for {'them' if len(who) != 1 else who[0]} once away "
-                   f"{_seconds(after)}" if isinstance(after, int | float)
-                   and not isinstance(after, bool) and after > 0 else "")
-            return f"the round's clock stands still until everyone is back{waiting}{bot}"
+            # (When, if ever, a bot plays for them: the table said nothing for 2 minutes.
+            # Then it goes on without them: "until everyone is back" was not so.)
+            if isinstance(after, int | float) and not isinstance(after, bool) and after > 0:
+                return (f"the round's clock stands still while waiting for "
+                        f"{', '.join(who) or 'a player'}: a bot plays for "
+                        f"{'them' if len(who) != 1 else who[0]} once away {_seconds(after)}")
+            waiting = f": waiting for {', '.join(who)}" if who else ""
+            return f"the round's clock stands still until everyone is back{waiting}"
         return f"the host restarted: the game waits{whom} to come back"
 
     texts: dict[str, Callable[[], str]] = {
@@ -181,8 +185,12 @@ def _notice_words(notice: dict[str, Any], names: Sequence[str],
         "kicked": lambda: f"{n.seat(get('seat'))} was asked to leave",
         "bot_added": lambda: f"a bot took {n.seat(get('seat'))}",
         # (The bot by the name the seats panel gives it, "Bot 2 for Bob".)
-        "stand_in": lambda: (f"{text(get('bot'), 'a bot')} plays for {text(get('name'))} at "
-                             f"{n.seat(get('seat'))} until they are back"),
+        # (Bob back read of himself "Bot 2 plays for Bob … until they are back".)
+        "stand_in": lambda: (
+            f"{text(get('bot'), 'a bot')} plays for you at {n.seat(get('seat'))} until you "
+            "are back" if me is not None and seat_index(get("seat")) == me else
+            f"{text(get('bot'), 'a bot')} plays for {text(get('name'))} at "
+            f"{n.seat(get('seat'))} until they are back"),
         "bot_removed": lambda: f"the bot left {n.seat(get('seat'))}",
         # (The lobby, a rematch and the end of a game are then theirs to decide.)
         "creator": lambda: f"{n.name(get('seat'))} runs the table now (★)",

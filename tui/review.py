@@ -152,12 +152,13 @@ class Movers:
 
 
 def names_at(names: list[str], seated: Any, at: int) -> list[str]:
-    """Who sat where after ``at`` moves: ``names`` as the game began, with its
-    ``seated`` changes made by then (a bot standing in is "Bot 2 for Bob")."""
+    """Who sat where as move ``at`` was made: ``names`` as the game began, with the
+    ``seated`` changes made before it (a bot standing in is "Bot 2 for Bob"). A change
+    right after it shows from the next move on, as the list of moves says it there."""
     out = list(names)
     for change in Movers(names, seated).changes:
         moves, seat, name, for_name = change
-        if moves <= at:
+        if moves < at:
             out[seat] = name if for_name is None else f"{name} for {for_name}"
     return out
 

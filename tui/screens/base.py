@@ -230,8 +230,9 @@ class SessionScreen(Screen[None]):
         if self.table.get("phase") == "lobby" and others and not self.cut_off:
             # (Esc straight after typing a name left the table, and the seat with it.)
             # (Said as such: leaving a game keeps the seat, and the two read as at odds.)
-            return ("Leave this table? The game has not started: your seat is freed for "
-                    "whoever joins next.")
+            # (Not "the game has not started": a lobby after a game asked that too.)
+            return ("Leave this table? No game is on: your seat is freed for whoever joins "
+                    "next.")
         if self.table.get("phase") != "play":
             return None
         if self.cut_off:  # the host stopped, or does not answer: its table may not return

@@ -364,7 +364,10 @@ class JoinScreen(Screen[None]):
             await session.close()
             return
         except (OSError, ConnectionLost, TimeoutError) as exc:
-            self._error(f"Could not reach {where}: {describe_connect_error(exc)}")
+            self._error(f"Your seat was kept at {where}, which no longer answers: its host "
+                        "has stopped (if it comes back, Join takes you to your seat)."
+                        if (host, port) == self.at else
+                        f"Could not reach {where}: {describe_connect_error(exc)}")
             await session.close()
             return
         if typed:

@@ -108,6 +108,8 @@ class LobbySeats(DataTable[Any]):
         room = max(8, self.size.width - 24) if self.size.width else 0
         for seat in table["seats"]:
             name = seat["name"] or "(empty)"
+            if seat.get("for"):  # (after a game, the bot still keeps Cy's seat for Cy)
+                name = f"{name} for {seat['for']}"
             after = (" (you)" if seat["seat"] == my_seat else "") + (
                 " ★" if seat["seat"] == table.get("creator") else "")
             if room and cell_len(name + after) > room:
