@@ -1459,6 +1459,19 @@ async def test_a_got_five_table_set_up_for_a_person_starts_with_casual_bots() ->
         assert screen.query_one("#options-gotfive #opt-bots", Select).value == repr("casual")
 
 
+async def test_the_away_bot_chosen_stays_when_another_game_is_chosen() -> None:
+    """Set to 30s, then Get It! chosen instead: it was 2m again, unseen (every game has
+    the option, alike; a fresh-eyed pass)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        await choose_game(pilot, "getout")
+        app.screen.query_one("#options-getout #opt-away_bot", Select).value = repr("30s")
+        await choose_game(pilot, "getit")
+        assert app.screen.query_one("#options-getit #opt-away_bot",
+                                    Select).value == repr("30s")
+
+
 @pytest.mark.parametrize("game_id", ["getout", "getit", "gotfive"])
 async def test_a_lan_table_starts_with_an_away_bot_and_a_solo_one_offers_none(
         game_id: str) -> None:

@@ -210,6 +210,9 @@ class SetupScreen(Screen[None]):
         seats = self.query_one("#seats", Select).value
         kept = old.values() if old.game_id == self.game_id else start or preset_options(
             self.game_id, hosted=self.mode != "solo")
+        if old.game_id != self.game_id and start is None and "away_bot" in kept:
+            # (Every game has it, alike: set to 30s, then another game chosen, it was 2m.)
+            kept = {**kept, "away_bot": old.values().get("away_bot", kept["away_bot"])}
         forms.show(self.game_id, int(seats) if isinstance(seats, int) else 2, kept)
 
     @on(Button.Pressed, "#back")
