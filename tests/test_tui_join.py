@@ -551,13 +551,21 @@ async def test_a_box_s_menu_says_where_a_seat_is_kept() -> None:
             assert type(other.screen).__name__ == "BoxMenuScreen"
 
 
+def named_lan_app() -> Any:
+    """Ann's app on the LAN, her name chosen (Join asks for one first otherwise)."""
+    from tui.app import HiddenHandApp
+    from tui.settings import Settings
+
+    return HiddenHandApp(Settings(name="Ann", named=True, mdns_interfaces=["127.0.0.1"]),
+                         bind="127.0.0.1")
+
+
 async def test_back_after_a_crash_the_lan_menu_takes_a_player_to_the_seat_kept() -> None:
     """A LAN player whose app was killed mid-game started it again at the plain menu,
     with no word of the seat kept for them: only Join's list said it (a fresh-eyed
     pass of a LAN party)."""
     from tests.tui_support import Notices
-    from tui.app import HiddenHandApp
-    from tui.settings import Settings, remember_seat
+    from tui.settings import remember_seat
 
     async with running_host() as host:
         await seat_kept_at_porch(host.port)
@@ -565,8 +573,7 @@ async def test_back_after_a_crash_the_lan_menu_takes_a_player_to_the_seat_kept()
         with socket.socket() as gone:
             gone.bind(("127.0.0.1", 0))
             remember_seat(f"127.0.0.1:{gone.getsockname()[1]}", "t1", 0, "gone")
-        app = HiddenHandApp(Settings(name="Ann", named=True, mdns_interfaces=["127.0.0.1"]),
-                            bind="127.0.0.1")
+        app = named_lan_app()
         notes = Notices()
         async with app.run_test(size=(80, 24), message_hook=notes,
                                 notifications=True) as pilot:
@@ -587,14 +594,11 @@ async def test_a_seat_kept_at_a_host_that_stopped_since_says_so_in_words() -> No
     "Could not reach 127.0.0.1:4455: nothing is listening there; is a game hosted…", as
     if the player had typed a wrong address (a fresh-eyed pass)."""
     from net.host import Host
-    from tui.app import HiddenHandApp
-    from tui.settings import Settings
 
     host = Host("Ann's host", bot_delay=0)
     await host.start("127.0.0.1", 0)
     await seat_kept_at_porch(host.port)
-    app = HiddenHandApp(Settings(name="Ann", named=True, mdns_interfaces=["127.0.0.1"]),
-                        bind="127.0.0.1")
+    app = named_lan_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await until(pilot, lambda: "Back to your seat (j)" in screen_text(app), "offer")
         port = host.port

@@ -686,6 +686,7 @@ async def test_back_at_a_get_it_table_the_signals_that_stand_for_us_are_said() -
     others read it as his, and nothing told him (a fresh-eyed pass of a LAN party). A
     look of our own from before we left stands too, and is said as well."""
     from net.client import Client
+    from tests.test_tui import ann_ready_bob_starts
     from tui.games.getit.screen import GetItScreen
     from tui.games.getit.widgets import WhyLine
     from tui.screens.menu import MenuScreen
@@ -697,11 +698,7 @@ async def test_back_at_a_get_it_table_the_signals_that_stand_for_us_are_said() -
         await bob.add_bot(2)
         app = make_app("Ann")
         async with app.run_test(size=SIZE) as pilot:
-            await join_by_address(pilot, host.port)
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            await pilot.press("ctrl+r")
-            await bob.wait_for(lambda m: m["type"] == "update" and m["table"]["seats"][1]["ready"])
-            await bob.start()
+            await ann_ready_bob_starts(pilot, host, bob)
             dealt = await bob.wait_for(lambda m: m["type"] == "update" and any(
                 a["type"] == "arrange" for a in m["legal"]))
             await bob.act({"type": "arrange", "pile": [c["id"] for c in dealt["view"]["hand"]]})
