@@ -1022,3 +1022,45 @@ async def test_the_lobby_says_whose_seat_a_bot_keeps_after_the_game() -> None:
             {"seat": 1, "kind": "bot", "name": "Bot 2", "connected": True, "ready": True,
              "for": "Cy"}]}, 0)
         await until(pilot, lambda: "Bot 2 for Cy" in screen_text(app), "whose seat")
+
+
+async def test_a_get_it_round_paused_for_a_person_away_counts_down_to_their_bot() -> None:
+    """GET OUT!'s line counted down to the away bot; Get It!'s paused timer said only
+    "paused" for the whole of the wait (a fresh-eyed pass)."""
+    import re
+
+    from net.client import Client
+    from tests.test_tui import ann_ready_bob_starts
+    from tests.tui_support import screen_text
+    from tui.games.getit.screen import GetItScreen
+    from tui.games.getit.timer import SandTimer
+
+    clock = ManualClock(100.0)  # (the bot moves only when the test moves the clock)
+    async with running_host(clock=clock) as host:
+        bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+        await bob.create_table("Bob's table", "getit", 3,
+                               {"level": 1, "timer": 60, "away_bot": "30s"})
+        await bob.add_bot(2)
+        app = make_app("Ann")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ann_ready_bob_starts(pilot, host, bob)
+            dealt = await bob.wait_for(lambda m: m["type"] == "update" and any(
+                a["type"] == "arrange" for a in m["legal"]))
+            await bob.act({"type": "arrange", "pile": [c["id"] for c in dealt["view"]["hand"]]})
+            table = await until(pilot, lambda: isinstance(app.screen, GetItScreen)
+                                and "done" in footer_keys(app) and app.screen, "the table")
+            await pilot.press("enter")
+
+            def dealt_out() -> bool:
+                clock.advance(0.5)  # (the bot arranges its pile in its own time)
+                return table.view.get("phase") == "play"
+
+            await until(pilot, dealt_out, "the round")
+            timer = table.query_one(SandTimer)
+            bob.abort()  # Bob's laptop goes to sleep
+            said = re.compile(r"paused · a bot in (\d+) s")
+            first = await until(pilot, lambda: timer.paused and said.search(
+                str(timer.render())), "the wait said")
+            await until(pilot, lambda: (m := said.search(str(timer.render()))) is not None
+                        and int(m[1]) < int(first[1]), "a second less")
+            assert said.search(screen_text(app)), screen_text(app)  # (in sight at 80 x 24)

@@ -34,6 +34,11 @@ def clock_words(seconds: float) -> str:
     return f"{whole} s" if whole < 60 else f"{whole // 60}:{whole % 60:02d}"
 
 
+def bot_words(left: float) -> str:
+    """When the away bot comes, ``left`` seconds from now: "in 22 s", "any moment"."""
+    return f"in {clock_words(left)}" if left >= 1 else "any moment"
+
+
 class TableCreatorScreen(SoloFinishScreen):
     """A table screen's part for what only the table's creator may do (see the module)."""
 
@@ -117,26 +122,13 @@ class TableCreatorScreen(SoloFinishScreen):
         players' list said [away], the line only "Waiting for Bea…". ``short``: in
         fewer words, for a line too narrow for them all (at 100 columns a long name
         cut off the key that hands the seat to a bot)."""
-        away = self.people_away()
-        if self._gone_at is None:
-            self._gone_at = {}
-        gone = self._gone_at
-        for back in [s for s in gone if s not in away]:
-            del gone[back]
-        if seat not in away:
+        if seat not in self.people_away():
             return ""
         # (A table with an away bot: the line said only that the seat waited; then it
-        # said "after 30s away" for all of the 30 s: it counts down, from when this app
-        # saw them go.)
+        # said "after 30s away" for all of the 30 s: it counts down.)
         after = (self.table.get("options") or {}).get("away_bot")
-        later = ""
-        if after in AWAY_AFTER:
-            since = gone.setdefault(seat, time.monotonic())
-            left = since + away_seconds(str(after)) - time.monotonic()
-            later = (f"a bot plays for them in {clock_words(left)}" if left >= 1
-                     else "a bot plays for them any moment")
-            if self._away_ticks is None:
-                self._away_ticks = self.set_interval(1.0, self._away_tick)
+        left = self.away_left(seat)
+        later = "" if left is None else f"a bot plays for them {bot_words(left)}"
         if any(s.get("seat") == seat for s in self.away_seats()):
             if short:
                 return " (away: b lets a bot play)"
@@ -145,6 +137,31 @@ class TableCreatorScreen(SoloFinishScreen):
         if short:
             return f" (away: a bot plays after {after})" if later else " (away)"
         return f" (away: {later})" if later else " (away: the seat waits for them)"
+
+    def away_left(self, seat: int) -> float | None:
+        """Seconds until a bot plays for the person away from ``seat``, counted from
+        when this app saw them go (``None``: they are not away, or no bot will); while
+        one counts down, the status is drawn again each second (:meth:`redraw_status`)."""
+        away = self.people_away()
+        if self._gone_at is None:
+            self._gone_at = {}
+        gone = self._gone_at
+        for back in [s for s in gone if s not in away]:
+            del gone[back]
+        after = (self.table.get("options") or {}).get("away_bot")
+        if seat not in away or after not in AWAY_AFTER:
+            return None
+        since = gone.setdefault(seat, time.monotonic())
+        if self._away_ticks is None:
+            self._away_ticks = self.set_interval(1.0, self._away_tick)
+        return since + away_seconds(str(after)) - time.monotonic()
+
+    def bot_coming(self) -> str | None:
+        """When a bot comes for the first of the people away ("a bot in 22 s"), if one
+        will (Get It!'s paused timer says it)."""
+        lefts = [left for seat in self.people_away()
+                 if (left := self.away_left(seat)) is not None]
+        return f"a bot {bot_words(min(lefts))}" if lefts else None
 
     #: When this app saw each away person go (``time.monotonic``), and the timer that
     #: draws the line again each second while one is (nothing wakes otherwise).

@@ -101,6 +101,7 @@ class GetItScreen(TableScreen):
         self.signals.saw(view, time.monotonic())
         namer = Namer(names, self.my_seat)
         self.top.show(msg, view)
+        self.redraw_status()
         preparing = phase == "prepare"
         self.query_one("#getit-prep").display = preparing
         self.query_one("#getit-round").display = not preparing
@@ -108,6 +109,12 @@ class GetItScreen(TableScreen):
             self.prep_panel.show(view, self.my_seat, namer, self.people_away())
         else:
             self._show_round(view, namer)
+
+    def redraw_status(self) -> None:
+        """A round paused for a person away counts down to their bot ("paused")."""
+        timer = self.query_one(SandTimer)
+        coming = self.bot_coming() if timer.paused else None
+        timer.why_paused = f"paused · {coming}" if coming else "paused"
 
     #: What our line last said of a signal of ours that a play ended (the next play
     #: takes it back: it stayed over later plays, ours too, and read as about them).
