@@ -111,10 +111,12 @@ class GetItScreen(TableScreen):
             self._show_round(view, namer)
 
     def redraw_status(self) -> None:
-        """A round paused for a person away counts down to their bot ("paused")."""
+        """A round paused for a person away counts down to their bot (a timer held
+        for another reason, the host out of reach, keeps saying it)."""
         timer = self.query_one(SandTimer)
-        coming = self.bot_coming() if timer.paused else None
-        timer.why_paused = f"paused · {coming}" if coming else "paused"
+        if timer.why_paused.partition(" · ")[0] == "paused":
+            coming = self.bot_coming() if timer.paused else None
+            timer.why_paused = f"paused · {coming}" if coming else "paused"
 
     #: What our line last said of a signal of ours that a play ended (the next play
     #: takes it back: it stayed over later plays, ours too, and read as about them).
@@ -253,9 +255,7 @@ class GetItScreen(TableScreen):
     def _redraw(self) -> None:  # (our own signal, shown before the host's answer)
         if self.update is not None and self.view:
             self._show_round(self.view, Namer(self.names, self.my_seat))
-            # (Not ``refresh_bindings``: the footer would ask every key again even when
-            # none changed, a good part of what a key cost.)
-            self._footer_keys_changed()
+            self._footer_keys_changed()  # (the footer asks the keys only if they changed)
 
     def action_stop_signals(self) -> None:
         """Look at nobody, and stop smiling and looking past."""
