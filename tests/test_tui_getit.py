@@ -1314,6 +1314,10 @@ def test_a_special_card_in_sight_is_named_with_the_keys_it_asks_for() -> None:
     some["piles"][2]["top"] = {"kind": "number", "value": 30}
     assert my_signals(some, namer) == (
         "looking at Ann's 9 — 1 of 2 smiles at you: play when all do")
+    # Not at a level without the card: no card of ours answers a smile at level 1 (a
+    # look past there read "play when all do"; a fresh-eyed pass).
+    assert "play when all do" not in my_signals({**some, "level": 1}, namer)
+    assert "play when all do" in my_signals({**some, "level": 2}, namer)
     # Peeks at a mirror we see on another pile say nothing of ours.
     mirror = view("mirror", {"look": 0})
     mirror["signals"][0]["peek"] = True

@@ -27,6 +27,14 @@ NEW_AT_LEVEL: dict[int, tuple[str, str]] = {
 }
 
 
+def in_deck(card: str, level: Any) -> bool:
+    """Whether the special ``card`` ("smile", "eyes", …) is in ``level``'s deck (each
+    from the level that adds it on; Level X has them all)."""
+    added = next((n for n, (kind, _) in NEW_AT_LEVEL.items() if kind == card), None)
+    return level == "X" or (added is not None and isinstance(level, int)
+                            and not isinstance(level, bool) and level >= added)
+
+
 #: A special card's name in a sentence.
 CARD_NAMES = {"smile": "smile", "eyes": "eyes", "mirror": "mirror", "speech": "speech bubble"}
 

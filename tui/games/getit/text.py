@@ -13,7 +13,7 @@ from typing import Any
 
 from rich.text import Text
 
-from tui.games.getit.levels import SPECIALS, new_at_level
+from tui.games.getit.levels import SPECIALS, in_deck, new_at_level
 from tui.notices import Namer, listed, seat_index
 
 SIGNAL_VERBS = {"look": "looks at", "smile": "smiles at", "look_past": "looks past"}
@@ -177,6 +177,8 @@ def _mine(view: dict[str, Any]) -> dict[str, Any]:
     return mine if isinstance(mine, dict) else {}
 
 
+#: The special card each signal is the rulebook's answer to.
+SIGNAL_CARDS = {"smile": "smile", "look_past": "eyes", "peek": "mirror"}
 #: What the others all doing it to us means (RULES.md's conventions): play.
 UNANIMOUS = (("smile", "all smile at you"), ("look_past", "all look past you"),
              ("peek", "all peek (you hold the mirror)"), ("look", "all look at you"))
@@ -224,6 +226,8 @@ def advice(view: dict[str, Any]) -> str | None:
                                  ("peek", "peek", "peeks")):
         if kind == "peek" and mirror_seen:
             continue  # (they peek at the mirror we see: it is not ours)
+        if view.get("level") is not None and not in_deck(SIGNAL_CARDS[kind], view["level"]):
+            continue  # (no such card at this level: "play when all do" was no advice)
         if counted[kind] and mine_holds:
             # Some, not all (not all have seen it, or one doubts): not yet. ("1 of 3
             # smiles", as the TO YOU line above says it.)
