@@ -502,6 +502,13 @@ async def seat_kept_at_porch(port: int) -> Any:
     return joined
 
 
+async def porch_offered(pilot: Any, notes: Any) -> None:
+    """The menu says Ann's seat at Ann's porch is kept, and its entry goes back to it."""
+    await until(pilot, lambda: any("Your seat at Ann's porch is kept" in n
+                                   for n in notes.messages()), "the hint")
+    assert "Back to your seat (j)" in screen_text(pilot.app)
+
+
 async def test_a_box_s_menu_says_where_a_seat_is_kept() -> None:
     """Back after a dropped login (or the box's restart), a player came to the plain
     menu and learned of their seat only in Join (a fresh-eyed pass of the SSH box)."""
@@ -514,9 +521,7 @@ async def test_a_box_s_menu_says_where_a_seat_is_kept() -> None:
         notes = Notices()
         async with app.run_test(size=(80, 24), message_hook=notes,
                                 notifications=True) as pilot:
-            await until(pilot, lambda: any("Your seat at Ann's porch is kept" in n
-                                           for n in notes.messages()), "the hint")
-            assert "Back to your seat (j)" in screen_text(app)
+            await porch_offered(pilot, notes)
             # Enter goes back too (it was on "Play solo", and started a solo game).
             assert app.focused is not None and app.focused.id == "join"
             # The one entry lit as the way on, and the footer's j says it.
@@ -577,9 +582,7 @@ async def test_back_after_a_crash_the_lan_menu_takes_a_player_to_the_seat_kept()
         notes = Notices()
         async with app.run_test(size=(80, 24), message_hook=notes,
                                 notifications=True) as pilot:
-            await until(pilot, lambda: any("Your seat at Ann's porch is kept" in n
-                                           for n in notes.messages()), "the hint")
-            assert "Back to your seat (j)" in screen_text(app)
+            await porch_offered(pilot, notes)
             assert "Other tables" not in screen_text(app)  # (a box's entry)
             assert app.focused is not None and app.focused.id == "join"
             await pilot.press("j")  # straight there: no looking for it on the network

@@ -681,12 +681,36 @@ async def test_a_player_takes_the_seat_back_from_the_bot_that_played_it() -> Non
         await bob.close()
 
 
+async def getit_round_with_bob(pilot: Pilot[Any], host: Host, bob: Any,
+                              clock: ManualClock) -> Any:
+    """The app (Ann) at Bob's Get It! table (his bot in seat 3), the round running, every
+    pile arranged as dealt: Ann's table screen. The host's bot moves only when the test
+    moves ``clock``."""
+    from tests.test_tui import ann_ready_bob_starts
+    from tui.games.getit.screen import GetItScreen
+
+    app = pilot.app
+    await ann_ready_bob_starts(pilot, host, bob)
+    dealt = await bob.wait_for(lambda m: m["type"] == "update" and any(
+        a["type"] == "arrange" for a in m["legal"]))
+    await bob.act({"type": "arrange", "pile": [c["id"] for c in dealt["view"]["hand"]]})
+    table = await until(pilot, lambda: isinstance(app.screen, GetItScreen)
+                        and "done" in footer_keys(app) and app.screen, "the table")
+    await pilot.press("enter")
+
+    def dealt_out() -> bool:
+        clock.advance(0.5)  # (the bot arranges its pile in its own time)
+        return table.view.get("phase") == "play"
+
+    await until(pilot, dealt_out, "the round")
+    return table
+
+
 async def test_back_at_a_get_it_table_the_signals_that_stand_for_us_are_said() -> None:
     """Bob came back to his seat looking at Ann, a look the bot had given for him: the
     others read it as his, and nothing told him (a fresh-eyed pass of a LAN party). A
     look of our own from before we left stands too, and is said as well."""
     from net.client import Client
-    from tests.test_tui import ann_ready_bob_starts
     from tui.games.getit.screen import GetItScreen
     from tui.games.getit.widgets import WhyLine
     from tui.screens.menu import MenuScreen
@@ -698,19 +722,7 @@ async def test_back_at_a_get_it_table_the_signals_that_stand_for_us_are_said() -
         await bob.add_bot(2)
         app = make_app("Ann")
         async with app.run_test(size=SIZE) as pilot:
-            await ann_ready_bob_starts(pilot, host, bob)
-            dealt = await bob.wait_for(lambda m: m["type"] == "update" and any(
-                a["type"] == "arrange" for a in m["legal"]))
-            await bob.act({"type": "arrange", "pile": [c["id"] for c in dealt["view"]["hand"]]})
-            table = await until(pilot, lambda: isinstance(app.screen, GetItScreen)
-                                and "done" in footer_keys(app) and app.screen, "the table")
-            await pilot.press("enter")
-
-            def dealt_out() -> bool:
-                clock.advance(0.5)  # (the bot arranges its pile in its own time)
-                return table.view.get("phase") == "play"
-
-            await until(pilot, dealt_out, "the round")
+            table = await getit_round_with_bob(pilot, host, bob, clock)
             why = table.my_place.query_one(WhyLine)
             assert "still stand" not in str(why.render())  # (nothing stood: nothing said)
             await pilot.press("1")  # Ann looks at Bob, and leaves with it standing
@@ -1030,9 +1042,7 @@ async def test_a_get_it_round_paused_for_a_person_away_counts_down_to_their_bot(
     import re
 
     from net.client import Client
-    from tests.test_tui import ann_ready_bob_starts
     from tests.tui_support import screen_text
-    from tui.games.getit.screen import GetItScreen
     from tui.games.getit.timer import SandTimer
 
     clock = ManualClock(100.0)  # (the bot moves only when the test moves the clock)
@@ -1043,19 +1053,7 @@ async def test_a_get_it_round_paused_for_a_person_away_counts_down_to_their_bot(
         await bob.add_bot(2)
         app = make_app("Ann")
         async with app.run_test(size=(80, 24)) as pilot:
-            await ann_ready_bob_starts(pilot, host, bob)
-            dealt = await bob.wait_for(lambda m: m["type"] == "update" and any(
-                a["type"] == "arrange" for a in m["legal"]))
-            await bob.act({"type": "arrange", "pile": [c["id"] for c in dealt["view"]["hand"]]})
-            table = await until(pilot, lambda: isinstance(app.screen, GetItScreen)
-                                and "done" in footer_keys(app) and app.screen, "the table")
-            await pilot.press("enter")
-
-            def dealt_out() -> bool:
-                clock.advance(0.5)  # (the bot arranges its pile in its own time)
-                return table.view.get("phase") == "play"
-
-            await until(pilot, dealt_out, "the round")
+            table = await getit_round_with_bob(pilot, host, bob, clock)
             timer = table.query_one(SandTimer)
             bob.abort()  # Bob's laptop goes to sleep
             said = re.compile(r"paused · a bot in (\d+) s")
