@@ -198,3 +198,17 @@ def test_a_round_paused_for_a_player_away_says_when_a_bot_comes() -> None:
     assert describe_notice(paused, NAMES) == (
         "the round's clock stands still until everyone is back: waiting for Bob")
     assert "everyone is back" not in describe_notice({"type": "resumed"}, NAMES)
+
+
+def test_a_bot_s_stand_in_for_us_reads_as_ours_when_we_are_back() -> None:
+    """Back at his seat, Bob's log said "Bot 2 plays for Bob … until they are back":
+    the seat bore the bot's name then, so the line was not counted as his."""
+    from tui.notices import our_seat_then
+
+    then, now = ["Ann", "Bot 2"], ["Ann", "Bob"]
+    assert our_seat_then(1, then, now) is None  # (a bot's own moves are not ours)
+    assert our_seat_then(1, then, now, kept_for="Bob") == 1
+    assert our_seat_then(1, then, now, kept_for="Cy") is None
+    notice = {"type": "stand_in", "seat": 1, "bot": "Bot 2", "name": "Bob"}
+    assert describe_notice(notice, then, our_seat_then(1, then, now, "Bob")) == (
+        "Bot 2 plays for you at seat 2 until you are back")

@@ -61,14 +61,16 @@ def text(value: Any, default: str = "someone") -> str:
     return default
 
 
-def our_seat_then(me: int | None, then: Sequence[str], now: Sequence[str]) -> int | None:
+def our_seat_then(me: int | None, then: Sequence[str], now: Sequence[str],
+                  kept_for: Any = None) -> int | None:
     """Our seat ``me``, if it was ours when the seats had the names ``then`` (``now``:
     their names now): a log follows the person, not the seat (who sits in a bot's old
     seat did not play its moves). Names are unique at a table, so a seat's name tells
-    whose it was; with nothing to tell by, the seat is ours."""
+    whose it was; with nothing to tell by, the seat is ours. ``kept_for``: the person a
+    bot then in the seat played for (a bot keeping it for us: ours)."""
     if me is None or me >= len(then) or me >= len(now):
         return me
-    return me if then[me] == now[me] else None
+    return me if then[me] == now[me] or kept_for == now[me] else None
 
 
 class Namer:

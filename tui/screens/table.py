@@ -296,7 +296,8 @@ class TableScreen(SparingFooter, TableSummaryScreen):
     def _me_then(self, entry: Entry) -> int | None:
         latest = (self.session.latest or {}).get("table")
         now = self.names or seat_names(latest if isinstance(latest, dict) else {})
-        return our_seat_then(self.my_seat, entry.names, now)
+        kept_for = entry.data.get("name") if entry.data.get("type") == "stand_in" else None
+        return our_seat_then(self.my_seat, entry.names, now, kept_for)
 
     def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
         """One log line for one of the game's events (override)."""
