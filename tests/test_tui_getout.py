@@ -118,6 +118,33 @@ def test_the_round_s_points_name_every_player_whole(width: int) -> None:
                          "  no cards · 0 points · total 0"]
 
 
+def test_a_bot_keeping_a_seat_warm_wins_by_the_name_the_log_gives_it() -> None:
+    """A bot playing Cy's seat went out: the log said "Bot 3 went out", the summary
+    "Cy wins" (a fresh-eyed pass). The winner is named as the seats panel names the
+    player; the points stay the person's."""
+    from tui.games.getout.summary import round_summary
+    from tui.notices import seat_owners, seat_players
+
+    table = {"seats": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"},
+                       {"seat": 2, "name": "Bot 3", "for": "Cy"}]}
+    assert seat_players(table) == ["Ann", "Bob", "Bot 3 for Cy"]
+    view = {"phase": "round_over", "match": True, "out": [False] * 3, "limit": 100,
+            "last_round": {"round": 2, "points": [4, 9, 0], "winner": 2},
+            "hand_counts": [1, 2, 0], "scores": [4, 9, 0]}
+    summary = round_summary(view, seat_owners(table), 0, can_deal=False, can_lobby=False,
+                            players=seat_players(table))
+    assert str(summary.title_text) == ("Round 2: Bot 3 for Cy got out first. "
+                                       "Bot 3 for Cy deals the next round.")
+    console = Console(width=80, file=io.StringIO(), record=True)
+    console.print(summary.body[0])
+    rows = console.export_text().splitlines()
+    assert rows[3].startswith("Cy ") and rows[3].endswith("got out: won the round"), rows
+    over = {**view, "phase": "over", "winners": [2]}
+    summary = round_summary(over, seat_owners(table), 0, can_deal=False, can_lobby=False,
+                            players=seat_players(table))
+    assert str(summary.title_text) == "🏆 Bot 3 for Cy wins the match!"
+
+
 async def test_playable_cards_carry_a_mark_and_keys_reach_beyond_the_ninth_card() -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(120, 40)) as pilot:

@@ -7,7 +7,7 @@ sensible line whatever it gets; an unknown notice type gives no line at all.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from tui.games import app_options
@@ -38,16 +38,32 @@ def seat_names(table: dict[str, Any]) -> list[str]:
     return names
 
 
+def _kept_for(table: dict[str, Any]) -> Iterator[tuple[int, str]]:
+    """Each seat a bot keeps warm for an away person, and that person's name."""
+    seats = table.get("seats")
+    for i, seat in enumerate(seats if isinstance(seats, list) else []):
+        owner = seat.get("for") if isinstance(seat, dict) else None
+        if isinstance(owner, str) and owner:
+            yield i, owner
+
+
+def seat_players(table: dict[str, Any]) -> list[str]:
+    """Who plays each seat, as the seats panel names them: a bot keeping an away person's
+    seat warm is "Bot 2 for Bob" (a winner's line said "Cy wins" where the log had
+    "Bot 3 went out")."""
+    names = seat_names(table)
+    for i, owner in _kept_for(table):
+        names[i] = f"{names[i]} for {owner}"
+    return names
+
+
 def seat_owners(table: dict[str, Any]) -> list[str]:
     """Whose each seat is: its name, but for a bot keeping an away person's seat warm,
     that person's (their score is still theirs: a score table that said "Bot 2" lost
     where it had gone)."""
-    seats = table.get("seats")
     names = seat_names(table)
-    for i, seat in enumerate(seats if isinstance(seats, list) else []):
-        owner = seat.get("for") if isinstance(seat, dict) else None
-        if isinstance(owner, str) and owner:
-            names[i] = owner
+    for i, owner in _kept_for(table):
+        names[i] = owner
     return names
 
 

@@ -77,9 +77,13 @@ class LobbyScreen(SparingFooter, SessionScreen):
         "#chat-input": ("chat",), "#rename": ("name",), "#lobby-seats": ("rules",)}
 
     def compose(self) -> ComposeResult:
-        # Its buttons and the options form wait for the table: until it came they showed
-        # the form's own defaults for a second or two ("GET OUT!", "Seats 1").
-        self.add_class("-waiting")
+        # Its buttons and options wait for the table (they showed the form's defaults:
+        # "GET OUT!", "Seats 1"), hidden but keeping their room (a scroll bar coming with
+        # them cut the seat list); inline: a screen's class restyles all its widgets.
+        self.hidden_till_table = [Horizontal(classes="buttons"), Horizontal(
+            classes="buttons creator"), Vertical(id="lobby-config", classes="creator")]
+        for widget in self.hidden_till_table:
+            widget.styles.visibility = "hidden"
         yield TitleBar()
         yield Banner(id="banner", markup=False)
         yield Static("", id="lobby-title", markup=False, classes="form-title")
@@ -87,14 +91,14 @@ class LobbyScreen(SparingFooter, SessionScreen):
             with VerticalScroll(id="lobby-left"):
                 yield LobbySeats(id="lobby-seats")
                 yield Static("", id="lobby-options-summary", markup=False)
-                with Horizontal(classes="buttons"):
+                with self.hidden_till_table[0]:
                     yield Button("Ready (^r)", id="ready", variant="success", compact=True)
                     yield Button(SIT_HERE, id="sit", compact=True)
-                with Horizontal(classes="buttons creator"):
+                with self.hidden_till_table[1]:
                     yield Button("Bot (^b)", id="add-bot", compact=True)
                     yield Button("Remove (^x)", id="remove", compact=True)
                     yield Button("Start (^s)", id="start", variant="primary", compact=True)
-                with Vertical(id="lobby-config", classes="creator"):
+                with self.hidden_till_table[2]:
                     yield Label("Game")
                     yield ChoiceSelect([(engine.GAMES[g].name, g) for g in TABLES],
                                        id="lobby-game", allow_blank=False, compact=True)
@@ -144,7 +148,8 @@ class LobbyScreen(SparingFooter, SessionScreen):
             return
         self._catch_up()
         table = msg["table"]
-        self.remove_class("-waiting")
+        while self.hidden_till_table:
+            self.hidden_till_table.pop().styles.visibility = "visible"
         if table["phase"] != "lobby" and msg.get("view") is not None:
             if playable(table["game"]):
                 self.hand_over()

@@ -24,7 +24,7 @@ from tui.games.getout.card import CardWidget, card_label, image_label
 from tui.games.getout.hand import HandWidget
 from tui.games.getout.scores import ScoreTable
 from tui.games.getout.text import SHORT_STATUS, TOUCH_STATUS, describe_event, turn_status
-from tui.notices import Namer, seat_owners
+from tui.notices import Namer, seat_owners, seat_players
 from tui.screens.table import CUT_OFF, GONE, TableScreen
 from tui.widgets.seats import SeatsPanel
 from tui.widgets.text import set_text
@@ -170,7 +170,7 @@ class GetOutScreen(TableScreen):
             msg["view"], seat_owners(msg.get("table") or {}), self.my_seat,
             can_deal={"type": "next_round"} in (msg.get("legal") or []),
             can_lobby=self.is_creator, waiting=self.waiting_to_deal(view["out"]),
-        )
+            players=seat_players(msg.get("table") or {}))
 
     #: The round we passed the limit in (its summary stays open); the last summary a round's.
     _went_out_in: int | None = None
@@ -261,14 +261,14 @@ class GetOutScreen(TableScreen):
         elif self.cut_off and phase == "play" and view["turn"] == me:
             text = CUT_OFF  # (no key makes a move now: the footer says so)
         elif phase == "over":
-            winner = view["winners"][0]
+            winner, names = view["winners"][0], seat_players(self.table)
             who = "You win" if winner == me else f"{names[winner]} wins"
             won = f"🏆 {who} the {'match' if view['match'] else 'round'}!"
             text = f"{won} {self.ending_keys()}"
             short = f"{won} {self.ending_keys(short=True)}"
             shorter = f"🏆 {who}! {self.ending_keys(short=True)}"  # (a phone's 41 cells)
         elif phase == "round_over":
-            last = view["last_round"]
+            last, names = view["last_round"], seat_players(self.table)
             who = "You" if last["winner"] == me else names[last["winner"]]
             deal = {"type": "next_round"} in legal
             # (A phone has no n: its footer's "Next round" is tapped.)

@@ -121,10 +121,12 @@ def how_points_count(view: dict[str, Any]) -> Text:
 
 def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
                   can_deal: bool, can_lobby: bool,
-                  waiting: str | None = "Waiting for a player to start the next round…"
-                  ) -> SummaryScreen:
-    """The dialog for the end of a round (or of the match)."""
+                  waiting: str | None = "Waiting for a player to start the next round…",
+                  players: list[str] | None = None) -> SummaryScreen:
+    """The dialog for the end of a round (or of the match): ``names`` are the seats'
+    owners (the scores are theirs), ``players`` who played them ("Bot 3 for Cy")."""
     last = view.get("last_round") or {}
+    owners, names = names, players or names
     winner = int(last.get("winner", 0))
     over = view["phase"] == "over"
     if over:
@@ -155,7 +157,7 @@ def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
         waiting = "The others play on without you."
     # (No id: with the bots at full speed the next round's summary may open while the
     # last one is still being taken down, and two screens of one id crash the app.)
-    body: list[RenderableType] = [RoundTable(view, names, me)]
+    body: list[RenderableType] = [RoundTable(view, owners, me)]
     if me is not None and view.get("hand") and winner != me:
         body.append(cards_left(view["hand"]))
     body.append(how_points_count(view))
