@@ -2094,6 +2094,9 @@ async def test_on_a_touch_screen_our_line_says_to_tap_our_pile() -> None:
     said = prep_help(True, True, True, "Bob", touch=True)
     assert "tap a special card, then the place it goes" in said and "Done, in the keys" in said
     assert not any(key in said for key in ("Tab", "←", "Enter", "Home")), said
+    # Nothing to arrange (level 1: no special card) is said so, not "Arrange your pile".
+    assert prep_help(True, False, False, "Bob").startswith(
+        "Your pile is in order, the lowest number on top: nothing to arrange. Enter: done.")
 
 
 async def test_a_person_away_is_marked_on_their_pile() -> None:

@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Static
 import tui
 from engine.testing import stack_getout
 from tests.tui_support import (
+    TOAST,
     Notices,
     config_dir,
     make_app,
@@ -34,6 +35,7 @@ from tui.games.getout.card import WIDTHS, CardWidget, card_classes
 from tui.games.getout.hand import HandWidget
 from tui.games.getout.scores import ScoreTable
 from tui.games.getout.screen import GetOutScreen
+from tui.screens.dialogs import ChoiceScreen
 from tui.screens.summary import SummaryScreen
 from tui.widgets.log import TableLog
 
@@ -143,6 +145,38 @@ def test_a_bot_keeping_a_seat_warm_wins_by_the_name_the_log_gives_it() -> None:
     summary = round_summary(over, seat_owners(table), 0, can_deal=False, can_lobby=False,
                             players=seat_players(table))
     assert str(summary.title_text) == "🏆 Bot 3 for Cy wins the match!"
+
+
+async def test_a_warning_about_a_key_goes_when_the_table_moves_past_it() -> None:
+    """"It is not your turn to play" stayed under "▶ Your turn", a card's "does not
+    match" into our next turn, and over the dialog naming an image, hiding a choice (a
+    fresh-eyed pass): our turn and the dialog clear them."""
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        screen = await our_turn(pilot, app)
+        hand = screen.query_one(HandWidget)
+
+        async def warned(index: int) -> None:
+            hand.selected = index
+            await pilot.press("enter")
+            await until(pilot, lambda: any("does not match" in str(t.render())
+                                           for t in app.screen.query(TOAST)), "the warning")
+
+        deal(app, ["geoff 1", "kevin 3", "wild"])
+        await until(pilot, lambda: len(hand.cards) == 3, "the hand")
+        await warned(0)
+        hand.selected = 2  # the GET OUT! card: its dialog
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the dialog")
+        assert not app.screen.query(TOAST)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "the table again")
+        await warned(0)
+        await pilot.press("right", "enter")  # kevin 3: the bot's turn, then ours
+        await until(pilot, lambda: screen.view.get("turn") == 0 and len(hand.cards) == 2
+                    and screen.legal, "our turn again")
+        await pilot.pause()
+        assert not app.screen.query(TOAST)  # (at once: a toast lasts 5 s by itself)
 
 
 async def test_playable_cards_carry_a_mark_and_keys_reach_beyond_the_ninth_card() -> None:

@@ -651,6 +651,35 @@ async def test_a_box_s_menu_stops_offering_a_seat_whose_table_closed() -> None:
             await until(pilot, lambda: JOIN_ON_BOX in screen_text(app), "the plain entry")
 
 
+async def test_back_to_a_seat_whose_table_closed_meanwhile_says_it_closed() -> None:
+    """The menu offered the seat; the table closed while the menu was up (everyone had
+    left it); j opened "Which table?" with only a stranger's table, unexplained, and
+    on a box with no table left "No table is open on this box yet" (a box pass)."""
+    from net.client import Client
+    from tui.screens.menu import MenuScreen
+
+    async with running_host() as host:
+        joined = await seat_kept_at_porch(host.port)
+        app = make_app(box=("127.0.0.1", host.port))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: "Back to your seat (j)" in screen_text(app), "offer")
+            host._remove_if_idle(host.tables[joined.table])  # nobody came back
+            await pilot.press("j")
+            await until(pilot, lambda: "The table that kept your seat has closed; no table "
+                        "is open on this box now" in screen_text(app), "the words")
+            bo = await Client.connect("127.0.0.1", host.port, name="Bo")
+            await bo.create_table("Bo's table", "getit", 3)
+            await pilot.press("escape")
+            menu = await until(pilot, lambda: isinstance(app.screen, MenuScreen)
+                               and app.screen.seats_looked and app.screen, "the menu")
+            menu.seat_kept = True  # (as if the menu had not looked again yet)
+            await pilot.press("j")
+            await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the tables")
+            await until(pilot, lambda: "The table that kept your seat has closed: choose "
+                        "another table" in screen_text(app), "the words")
+        await bo.close()
+
+
 async def test_a_kept_seat_played_on_another_login_says_joining_moves_it() -> None:
     """A second login under the same name saw "your seat is kept", took the seat, and
     the first one lost it without a word of warning (a fresh-eyed pass of the box)."""

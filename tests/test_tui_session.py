@@ -25,6 +25,7 @@ from tests.tui_support import (
     SIZE,
     Notices,
     config_dir,
+    footer_drawn,
     footer_keys,
     join_by_address,
     make_app,
@@ -1051,8 +1052,8 @@ async def test_a_get_it_round_paused_for_a_person_away_counts_down_to_their_bot(
         await bob.create_table("Bob's table", "getit", 3,
                                {"level": 1, "timer": 60, "away_bot": "30s"})
         await bob.add_bot(2)
-        app = make_app("Ann")
-        async with app.run_test(size=(80, 24)) as pilot:
+        app, notices = make_app("Ann"), Notices()
+        async with app.run_test(size=(80, 24), message_hook=notices) as pilot:
             table = await getit_round_with_bob(pilot, host, bob, clock)
             timer = table.query_one(SandTimer)
             bob.abort()  # Bob's laptop goes to sleep
@@ -1062,3 +1063,13 @@ async def test_a_get_it_round_paused_for_a_person_away_counts_down_to_their_bot(
             await until(pilot, lambda: (m := said.search(str(timer.render()))) is not None
                         and int(m[1]) < int(first[1]), "a second less")
             assert said.search(screen_text(app)), screen_text(app)  # (in sight at 80 x 24)
+            # While paused the host takes no move: the footer offered the round's keys,
+            # and each was refused ("Not possible … paused"; a fresh-eyed pass). They go
+            # from the footer, and one pressed says why it does nothing.
+            await until(pilot, lambda: not {"aim", "look", "play"} & set(footer_drawn(app)),
+                        "no move keys")
+            assert footer_drawn(app).get("leave"), footer_drawn(app)
+            await pilot.press("s")
+            await until(pilot, lambda: "The game is paused until everyone is back: waiting "
+                        "for Bob." in notices.messages(), "why s does nothing")
+            assert table.signals.signalling(table.view, table.my_seat) is False

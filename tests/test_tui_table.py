@@ -15,10 +15,12 @@ from textual.pilot import Pilot
 from engine.testing import stack_getout
 from tests.tui_support import SIZE, Notices, config_dir, footer_keys, make_app, until
 from tui.app import HiddenHandApp
+from tui.games.getout.call_pile import CallPile
 from tui.games.getout.screen import GetOutScreen
 from tui.screens.dialogs import ChoiceScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.summary import SummaryScreen
+from tui.widgets.seats import SeatsPanel
 
 __all__ = ["config_dir"]  # the fixture, used by name
 
@@ -83,6 +85,11 @@ async def test_out_of_a_solo_match_the_bots_finish_at_full_speed() -> None:
         # No round summary stopped the race: the one shown is the match's.
         title = " ".join(str(label.render()) for label in final.query("Label"))
         assert "wins the match" in title
+        # Under it, the table says the match is over and who won it (it said "Round
+        # over", and "dealer" beside the winner; a fresh-eyed pass).
+        assert screen.query_one(CallPile).over == "Match over"
+        winner = screen.view["winners"][0]
+        assert screen.query_one(SeatsPanel).columns[""][winner] == "won"
         assert not isinstance(app.screen, ChoiceScreen)
         # A rematch: the bots at their pace again, and its rounds have their summaries
         # (full speed raced on through it, and its end was the only summary).

@@ -70,7 +70,7 @@ def _move_words(game_id: str, seat: int, action: dict[str, Any], namer: Namer) -
     if kind == "auto_cross":
         return f"{who} turned auto-cross {'on' if action.get('on') else 'off'}"
     if kind == "next_round":
-        return f"{who} went on to the next round"
+        return f"{who} started the next round"  # (n: "went on to" read as odd)
     return f"{who}: {kind}"
 
 

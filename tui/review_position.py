@@ -109,7 +109,8 @@ def getout_position(p: Position) -> Group:
         marker = "▶ " if i == turn else "  "
         out.append(marker)
         _seat_title(out, i, p)
-        out.append(f"  {view['scores'][i]} points\n")
+        score = view["scores"][i]
+        out.append(f"  {score} point{'' if score == 1 else 's'}\n")
         out_of_match = view.get("out") or []  # (a flag a seat)
         if i < len(out_of_match) and out_of_match[i] is True:
             out.append(f"     out of the match (over {view.get('limit')})\n")

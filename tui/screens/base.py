@@ -62,6 +62,21 @@ class SessionScreen(Screen[None]):
 
     #: True once mounted: watchers draw only from then on.
     live = False
+    #: A warning of ours about a key may still be in sight (:meth:`warn`).
+    _warned = False
+
+    def warn(self, text: str) -> None:
+        """Say why a key did nothing, in a toast that goes once the table moved past the
+        moment it was about (:meth:`warnings_stale`)."""
+        self._warned = True
+        self.notify(text, severity="warning", markup=False)
+
+    def warnings_stale(self) -> None:
+        """The table moved on (our turn came, a dialog opens): a warning still in sight
+        told what was true before ("It is not your turn" under "▶ Your turn")."""
+        if self._warned:
+            self._warned = False
+            self.app.clear_notifications()
 
     def on_mount(self) -> None:
         """The one Mount handler of every session screen: Textual calls each class's own

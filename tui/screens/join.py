@@ -373,9 +373,13 @@ class JoinScreen(Screen[None]):
         if typed:
             self._keep_address(typed)
         tables = [t for t in listed if playable(t.get("game"))]
+        # (Its offer stayed on the menu after the table closed, unsaid: a box pass.)
+        lost = "The table that kept your seat has closed"
         if not tables:
             if self.box and not listed:
-                self._error("No table is open on this box yet: open one from the menu (h).")
+                self._error(f"{lost}; no table is open on this box now: open one from the menu "
+                            "(h)." if self.back_to_seat else
+                            "No table is open on this box yet: open one from the menu (h).")
             else:
                 others = sorted({game_name(t.get("game")) for t in listed})
                 self._error(f"{where[0].upper()}{where[1:]} has no table this app can play yet"
@@ -386,15 +390,18 @@ class JoinScreen(Screen[None]):
         ours = [t["id"] for t in tables if self.back_to_seat and kept_at(
             session.where, t["id"], str(t.get("uid") or "")) and not played_elsewhere(
             session.where, t)]
+        gone = self.back_to_seat and not any(
+            kept_at(session.where, t["id"], str(t.get("uid") or "")) for t in tables)
         # A LAN host is one table, the one the player came for; a box's tables are
         # strangers' too: the player sees what the table is before sitting at it.
         if len(ours) == 1:
             table_id = ours[0]
-        elif len(tables) > 1 or self.box is not None:
+        elif len(tables) > 1 or self.box is not None or gone:
             choices = [(t["id"], describe_table(
                 t, kept := kept_at(session.where, t["id"], str(t.get("uid") or "")),
                 elsewhere=kept and played_elsewhere(session.where, t))) for t in tables]
-            self._error(f"Connected to {where}: choose a table.")  # (not "Connecting…")
+            self._error(f"{lost}: choose another table (Esc: none)." if gone
+                        else f"Connected to {where}: choose a table.")  # (not "Connecting…")
             self._asking = ChoiceScreen("Which table?", choices, wide=True)
             try:
                 picked = await self.app.push_screen_wait(self._asking)

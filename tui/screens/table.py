@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -41,6 +41,7 @@ from tui.games.past_events import describe_past_event
 from tui.messages import ChatReceived, ConnectionDropped, ConnectionRestored
 from tui.notices import Namer, describe_chat, describe_notice, our_seat_then, seat_names
 from tui.screens.base import Banner
+from tui.screens.table_creator import TABLE_ACTIONS
 from tui.screens.table_summary import TableSummaryScreen
 from tui.session import ConnectionLost, Entry, ServerError
 from tui.widgets.chat import CHAT_OFF, CHAT_OPEN, ChatLine
@@ -48,13 +49,6 @@ from tui.widgets.footer import COMPACT_FOOTER_BELOW, SparingFooter, TableFooter
 from tui.widgets.log import TableLog
 from tui.widgets.titlebar import TitleBar
 
-# The dialogs and the summary are imported when first opened, not before the table's
-# first frame (scripts/bench_startup.py).
-if TYPE_CHECKING:
-    pass
-
-#: The actions the base class owns (``check_action`` answers for them).
-BASE_ACTIONS = {"chat", "to_lobby", "bot_for_away", "finish", "leave"}
 #: Seconds after an update that its full collection runs, if one is due
 #: (``tui.gc_tuning``): the update is drawn by then (a frame comes at most 1/60 s after
 #: it), and the next move is still 0.1-0.6 s away (Get It!'s bots, the turn-based bots'
@@ -464,7 +458,8 @@ class TableScreen(SparingFooter, TableSummaryScreen):
     def on_key(self, event: events.Key) -> None:
         """A key just after a summary's answer dealt does nothing (see ``KEYS_HELD``);
         the others reach the game's own handling (:meth:`game_key`) first."""
-        if time.monotonic() < self.keys_held_until and not isinstance(self.focused, Input):
+        if not isinstance(self.focused, Input) and (
+                time.monotonic() < self.keys_held_until or self.held_by_pause(event.key)):
             event.stop()
             event.prevent_default()
             return
@@ -479,6 +474,8 @@ class TableScreen(SparingFooter, TableSummaryScreen):
             return False
         if self.cut_off and action not in ("leave", "rules", "summary_again"):
             return False  # (the game's keys were offered, and each said "Not connected")
+        if action not in TABLE_ACTIONS | self.PAUSE_KEEPS and self.paused_for() is not None:
+            return False  # (the host takes no move: see held_by_pause)
         if action == "chat":  # (in a text line "/" is typed: "a/b" arrived as "ab")
             return self.chat_open() and not isinstance(self.focused, Input)
         if action == "bot_for_away":

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
+from textual.binding import Binding
 from textual.timer import Timer
 
 from engine.core import away_bot_option
 from tui.notices import seat_names
 from tui.screens.solo_finish import SoloFinishScreen
 
+#: The actions of every table's own keys (``TableScreen.check_action`` answers them).
+TABLE_ACTIONS = {"chat", "bot_for_away", "finish", "summary_again", "leave", "to_lobby", "rules"}
 #: The ``away_bot`` settings that hand an away person's seat to a bot, in time.
 AWAY_AFTER = tuple(c for c in away_bot_option().choices if c != "off")
 
@@ -34,6 +37,13 @@ def clock_words(seconds: float) -> str:
     return f"{whole} s" if whole < 60 else f"{whole // 60}:{whole % 60:02d}"
 
 
+def _game_keys(screen: type[TableCreatorScreen]) -> frozenset[str]:
+    """The keys of a table screen's game (its own bindings, not every table's)."""
+    kept = TABLE_ACTIONS | screen.PAUSE_KEEPS
+    return frozenset(key.strip() for b in screen.BINDINGS if isinstance(b, Binding)
+                     and b.action.partition("(")[0] not in kept for key in b.key.split(","))
+
+
 def bot_words(left: float) -> str:
     """When the away bot comes, ``left`` seconds from now: "in 22 s", "any moment"."""
     return f"in {clock_words(left)}" if left >= 1 else "any moment"
@@ -41,6 +51,10 @@ def bot_words(left: float) -> str:
 
 class TableCreatorScreen(SoloFinishScreen):
     """A table screen's part for what only the table's creator may do (see the module)."""
+
+    #: The game's actions that send the host nothing (a cursor's), working while the
+    #: game is paused (:meth:`paused_for`).
+    PAUSE_KEEPS: ClassVar[frozenset[str]] = frozenset()
 
     def action_to_lobby(self, from_summary: bool = False) -> None:
         """(Creator) take the table back to its lobby: after the game at once; during it
@@ -83,6 +97,25 @@ class TableCreatorScreen(SoloFinishScreen):
         deal: it starts once the others are ready (``net.lobby.rematch``)."""
         if self.is_creator and self.table.get("phase") == "over":
             self.send("rematch")
+
+    def paused_for(self) -> str | None:
+        """Whom the game waits for while it is paused (resumed, or a person away in a
+        Get It! round), when the host takes no move: the footer offered every game key
+        then, and each was refused. ``None``: not paused."""
+        if not self.table.get("paused") or self.table.get("phase") != "play":
+            return None
+        names = seat_names(self.table)
+        return ", ".join(names[s] for s in sorted(self.people_away()) if s < len(names)) \
+            or "a player"
+
+    def held_by_pause(self, key: str) -> bool:
+        """A key of the game's own pressed while it is paused: it says why it does
+        nothing (its binding is hidden, so it would do nothing silently)."""
+        if (whom := self.paused_for()) is None or key not in _game_keys(type(self)):
+            return False
+        self.notify(f"The game is paused until everyone is back: waiting for {whom}.",
+                    severity="warning", timeout=3, markup=False)
+        return True
 
     def people_away(self) -> set[int]:
         """The seats whose person lost the connection (a table marks them [away])."""

@@ -104,8 +104,10 @@ def prep_help(arranging: bool, has_specials: bool, scrolls: bool, next_name: str
                     else "")
         # (Only while the hand is too long for the row: its ends are a key away.)
         ends, done = ("Home/End show the pile's top/bottom; " if scrolls else ""), "Enter: done"
-    return (f"Arrange your pile — the lowest number is on top. {specials}{ends}{done}. "
-            f"Then your pile goes to {next_name}.")
+    # (At level 1, with no special card, "Arrange your pile" asked for what was done.)
+    what = ("Arrange your pile — the lowest number is on top." if has_specials else
+            "Your pile is in order, the lowest number on top: nothing to arrange.")
+    return f"{what} {specials}{ends}{done}. Then your pile goes to {next_name}."
 
 
 def still_arranging(arranged: list[Any], me: int | None, namer: Namer,

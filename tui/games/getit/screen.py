@@ -73,6 +73,7 @@ class GetItScreen(TableScreen):
     GAME = "getit"
     SUB_TITLE = "Get It!"
     BINDINGS = BINDINGS
+    PAUSE_KEEPS = frozenset({"move", "hand_end", "next_special"})
 
     def __init__(self, session: Any) -> None:
         super().__init__(session)

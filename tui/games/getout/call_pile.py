@@ -32,8 +32,9 @@ class CallPile(Vertical):
     played_count: reactive[int] = reactive(0)
     #: The match's round (``None``: a single round), said over the call card.
     round: reactive[int | None] = reactive(None)
-    #: The round is over: nothing follows the call card any more.
-    over: reactive[bool] = reactive(False)
+    #: What is over ("Round over", "Match over"; empty: play goes on): nothing follows
+    #: the call card any more.
+    over: reactive[str] = reactive("")
     #: The call card's widget, once there is a call card.
     _card: CardWidget | None = None
 
@@ -100,7 +101,7 @@ class CallPile(Vertical):
         if not self.live:
             return
         if self.over:
-            follow = "Round over"
+            follow = self.over
         elif self.call is None:
             follow = "Any card may start"
         elif self.call.get("wild"):

@@ -2,9 +2,8 @@
 
 Keys: ←/→ pick a card (Home/End: the first, the last), Enter plays it (a GET OUT! card
 asks for the image), d draws, n starts the next round, 1–9 and 0 jump to a card (again:
-ten further); a click plays one.
-What every table shares (leaving, chat, the log, the summary, keys that wait for the
-host) is :class:`~tui.screens.table.TableScreen`'s.
+ten further); a click plays one. What every table shares is
+:class:`~tui.screens.table.TableScreen`'s (leaving, chat, the log, the summary).
 """
 
 from __future__ import annotations
@@ -48,10 +47,9 @@ class StatusLine(Static):
             screen.redraw_status()
 
 
-#: The round's winner in the players' list between rounds, and the words of the list
-#: that give way where a name would be cut ("won · deals" left "1  (you)" on a phone).
-WON_DEALS = "won · deals"
-SPARE_WORDS = frozenset({"dealer", WON_DEALS})
+#: A winner in the players' list, and the words giving way to a name ("1  (you)").
+WON_DEALS, WON = "won · deals", "won"
+SPARE_WORDS = frozenset({"dealer", WON_DEALS, WON})
 
 
 class GetOutScreen(TableScreen):
@@ -61,6 +59,7 @@ class GetOutScreen(TableScreen):
     SUB_TITLE = "GET OUT!"
     #: What the score table shows now (names, totals, who is out, rounds, our seat).
     _scores_shown: tuple[object, ...] | None = None
+    PAUSE_KEEPS = frozenset({"select", "pick"})
     BINDINGS = [
         # The hand owns ←/→ whatever has focus (the log scrolled sideways); one key says both.
         Binding("left", "select(-1)", "Choose", show=False, priority=True),
@@ -78,11 +77,8 @@ class GetOutScreen(TableScreen):
     def mounted(self) -> None:
         """The play key follows the chosen card (lit when it can be played)."""
         super().mounted()
-        self.watch(self.query_one(HandWidget), "selected", self._chosen_card_changed,
+        self.watch(self.query_one(HandWidget), "selected", self._footer_keys_changed,
                    init=False)
-
-    def _chosen_card_changed(self) -> None:
-        self._footer_keys_changed()
 
     def on_resize(self, event: events.Resize) -> None:
         """Narrower than ``NARROW`` columns (a phone upright), the players over the call
@@ -112,8 +108,9 @@ class GetOutScreen(TableScreen):
              names: list[str]) -> None:
         """Pass the new state down to the widgets."""
         table = msg["table"]
-        won = (view.get("last_round") or {}).get("winner") if view["phase"] == "round_over" \
-            else None
+        phase = view["phase"]  # (at the match's end its winner: "dealer" said nothing)
+        won = (view.get("last_round") or {}).get("winner") if phase == "round_over" \
+            else (view.get("winners") or [None])[0]
         seats = self.query_one(SeatsPanel)
         seats.spare = SPARE_WORDS
         seats.me, was = self.my_seat, seats.turn
@@ -122,8 +119,8 @@ class GetOutScreen(TableScreen):
             "cards": view["hand_counts"],
             "score": view["scores"],
             # ("out" beside a winner who "got out" read as a win; "dealer" said not why.)
-            "": [f"over {view.get('limit')}" if out else WON_DEALS if i == won
-                 else "dealer" if i == view["dealer"] else ""
+            "": [f"over {view.get('limit')}" if out else (WON if phase == "over" else WON_DEALS)
+                 if i == won else "dealer" if i == view["dealer"] else ""
                  for i, out in enumerate(view["out"])],
         }
         seats.seats = table["seats"]
@@ -132,7 +129,8 @@ class GetOutScreen(TableScreen):
         pile.played_count = view["played_count"]
         pile.round = view.get("round") if view.get("match") else None
         pile.image = view["image"]
-        pile.over = view.get("phase") != "play"
+        pile.over = "" if phase == "play" else "Match over" if phase == "over" \
+            and view.get("match") else "Round over"
         pile.call = view["call"]
         hand = self.query_one(HandWidget)
         hand.playable = frozenset(a["card"] for a in self.legal if a["type"] == "play")
@@ -147,6 +145,8 @@ class GetOutScreen(TableScreen):
             hand.selected = (playable or [0])[0]
         elif view["turn"] == self.my_seat != was and playable and hand.selected not in playable:
             hand.selected = playable[0]
+        if view["turn"] == self.my_seat != was:
+            self.warnings_stale()
         self._status(view, legal, names)
         self._scores(view, seat_owners(table))
 
@@ -381,14 +381,13 @@ class GetOutScreen(TableScreen):
               and self.view.get("call") is None):
             # Hidden while we lay the first call card, d did nothing and said nothing.
             event.stop()
-            self.notify("The first card of a round is laid, not drawn: lay any card "
-                        "(Enter).", severity="warning", markup=False)
+            self.warn("The first card of a round is laid, not drawn: lay any card (Enter).")
         elif (event.key == "d" and self.focused is None
               and self.check_game_action("draw", ()) is None):
             # Dimmed while another player moves: it did nothing and said nothing.
             event.stop()
             who = Namer(self.names, self.my_seat).name(self.view.get("turn"))
-            self.notify(f"It is {who}'s turn: you draw on yours.", severity="warning")
+            self.warn(f"It is {who}'s turn: you draw on yours.")
 
     def _play_chosen(self) -> None:
         if self.is_attached and self.check_game_action("play", ()) is not False:
@@ -433,14 +432,14 @@ class GetOutScreen(TableScreen):
                            if c["id"] in self.query_one(HandWidget).playable)
                 how, draw = ("tap it", "tap the draw pile") if getattr(
                     self.app, "touch", False) else ("← →", "draw (d)")
-                self.notify(f"{card_label(card)} does not match the call card: " + (
+                self.warn(f"{card_label(card)} does not match the call card: " + (
                     "only your GET OUT! card follows" if wild else "choose a card marked ✓")
-                    + f" ({how}), or {draw}.", severity="warning")
+                    + f" ({how}), or {draw}.")
             elif self.can("draw"):  # our turn, and no card we hold follows
-                self.notify(f"{card_label(card)} does not match the call card, nor does "
-                            "any card you hold: draw a card (d).", severity="warning")
+                self.warn(f"{card_label(card)} does not match the call card, nor does any "
+                          "card you hold: draw a card (d).")
             else:
-                self.notify("It is not your turn to play.", severity="warning")
+                self.warn("It is not your turn to play.")
             return
         if "image" not in options[0]:
             self.act(options[0])
@@ -448,6 +447,7 @@ class GetOutScreen(TableScreen):
         # Loaded when a dialog first opens, not before the table's first frame.
         from tui.screens.dialogs import ChoiceScreen
 
+        self.warnings_stale()  # (a toast covered the dialog's choices)
         # What the rest of the hand holds of each image: the dialog may cover the hand.
         rest = [c for c in self.view.get("hand", []) if c["id"] != card["id"] and not c["wild"]]
         counts = [sum(1 for c in rest if c["image"] == a["image"]) for a in options]
@@ -479,7 +479,7 @@ class GetOutScreen(TableScreen):
         if {"type": "draw"} in self.legal:
             self.act({"type": "draw"})
         else:
-            self.notify("You cannot draw now.", severity="warning")
+            self.warn("You cannot draw now.")
 
 
 def _plain(text: str) -> Text:

@@ -66,7 +66,8 @@ def summary_lines(view: dict[str, Any], names: list[str], me: int | None) -> lis
             label.append(f" · {note}")
         lines.append(label)
         held = "no cards" if left.plain == "—" else left.plain
-        lines.append(Text(f"  {held} · {points[seat]} points · total {view['scores'][seat]}",
+        got = f"{points[seat]} point{'' if points[seat] == 1 else 's'}"
+        lines.append(Text(f"  {held} · {got} · total {view['scores'][seat]}",
                           style="dim" if not note and seat != me else ""))
     return lines
 
