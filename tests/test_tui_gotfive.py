@@ -43,6 +43,7 @@ from .tui_support import (
     footer_drawn,
     footer_keys,
     gotfive_clue_move,
+    make_app,
     screen_strips,
     screen_text,
     still_gotfive_table,
@@ -1364,3 +1365,37 @@ def test_the_end_s_racks_keep_each_name_whole(width: int) -> None:
     console.print(RacksTable(view, ["Bartholomew", "Bob"], 1))
     text = console.export_text()
     assert "Bob (you)" in text and "Bartholomew" in text, text
+
+
+async def test_back_at_a_seat_the_tile_just_revealed_is_the_one_chosen() -> None:
+    """A box restarted between a reveal and its clue: the new app chose the row's first
+    tile, and s would have sorted it, not the tile just revealed (a box pass)."""
+    from tests.net_support import running_host
+    from tui.settings import remember_seat
+
+    async with running_host() as host:
+        ann = await Client.connect("127.0.0.1", host.port, name="Ann")
+        joined = await ann.create_table("Ann's game", "gotfive", 2, {"first": 0})
+        assert joined.token is not None
+        await ann.add_bot(1)
+        await ann.start()
+        game = host.tables[joined.table].game
+        # The colour whose top tile falls furthest into the (sorted) public row.
+        colour = max((c for c in range(5) if game.supply[c]),
+                     key=lambda c: sorted([*game.public, game.supply[c][-1]]).index(
+                         game.supply[c][-1]))
+        revealed = game.supply[colour][-1]
+        await ann.act({"type": "reveal", "colour": colour})
+        index = game.public.index(revealed)
+        assert index > 0
+        remember_seat(f"127.0.0.1:{host.port}", joined.table, 0, joined.token)
+        await ann.close()
+        app = make_app(box=("127.0.0.1", host.port))
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "Back to your seat (j)" in screen_text(app), "offer")
+            await pilot.press("j")
+            screen = await until(pilot, lambda: isinstance(app.screen, GotFiveScreen)
+                                 and app.screen.can("sort") and app.screen, "the table")
+            await until(pilot, lambda: screen.query_one(PublicRow).selected == index,
+                        "the tile just revealed")
+            assert screen.selected == index

@@ -34,13 +34,7 @@ from tui.games.gotfive.marking import BoardTable
 from tui.games.gotfive.public import PublicRow
 from tui.games.gotfive.rack import MyRack, OthersPanel
 from tui.games.gotfive.summary import game_over_summary
-from tui.games.gotfive.text import (
-    describe_event,
-    letter,
-    short_event,
-    tile_label,
-    your_turn,
-)
+from tui.games.gotfive.text import describe_event, letter, short_event, tile_label, your_turn
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen
 from tui.screens.table import CUT_OFF, GONE
@@ -113,7 +107,7 @@ class GotFiveScreen(BoardTable):
     def __init__(self, session: Any) -> None:
         super().__init__(session)
         #: Index of the public tile a sort or compare would use.
-        self.selected = 0
+        self.selected, self._shown_once = 0, False
         #: The colour picker of our last reveal (see :meth:`show`).
         self.picker: RevealScreen | None = None
         #: What was typed in the GOT FIVE! dialog when it last closed unsent, with the
@@ -181,8 +175,11 @@ class GotFiveScreen(BoardTable):
         for n, mark in list(self.pending.items()):
             if shown.get(str(n)) == mark:
                 del self.pending[n]
-        public = view.get("public") or []
-        for event in msg.get("events") or []:
+        public, events = view.get("public") or [], msg.get("events") or []
+        if not self._shown_once:  # (a new app back at its seat: the tile it just revealed)
+            self._shown_once = True
+            events = [e.data for e in self.session.history if e.kind == "event"][-1:] + events
+        for event in events:
             if event.get("type") == "clue":
                 self.board_note = None  # (about the last clue: this one is new)
             if event.get("type") == "revealed" and event.get("seat") == me:
