@@ -59,7 +59,6 @@ class GetOutScreen(TableScreen):
     SUB_TITLE = "GET OUT!"
     #: What the score table shows now (names, totals, who is out, rounds, our seat).
     _scores_shown: tuple[object, ...] | None = None
-    PAUSE_KEEPS = frozenset({"select", "pick"})
     BINDINGS = [
         # The hand owns ←/→ whatever has focus (the log scrolled sideways); one key says both.
         Binding("left", "select(-1)", "Choose", show=False, priority=True),

@@ -64,7 +64,6 @@ class GotFiveScreen(BoardTable):
     GAME = "gotfive"
     SUB_TITLE = "Got Five!"
     GAME_ENDED: ClassVar[list[dict[str, Any]]] = [{"type": "game_over"}]
-    PAUSE_KEEPS = frozenset({"move", "tile_key", "next_tile", "auto_cross_key", "auto_cross"})
     BINDINGS = [
         # The board owns the arrows whatever has focus (the log would scroll with them).
         Binding("up", "move(-1, 0)", "Move", show=False, priority=True),
