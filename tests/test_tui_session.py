@@ -1069,6 +1069,8 @@ async def test_a_get_it_round_paused_for_a_person_away_counts_down_to_their_bot(
             await until(pilot, lambda: not {"aim", "look", "play"} & set(footer_drawn(app)),
                         "no move keys")
             assert footer_drawn(app).get("leave"), footer_drawn(app)
+            # Nor does our line still ask for a look ("look (2-3) at who should play").
+            assert "the round is paused until Bob is back" in screen_text(app)
             await pilot.press("s")
             await until(pilot, lambda: "The game is paused until everyone is back: waiting "
                         "for Bob." in notices.messages(), "why s does nothing")

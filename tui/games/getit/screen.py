@@ -1,5 +1,4 @@
 """The Get It! table: preparation, the silent round, the sand timer, the round summary.
-
 You never see your own pile. Around the table sit the others, each with the big card
 they show you and what they signal; under them, plainly, what everyone is doing to you
 ("3 of 4 look at you · all 3 smile at you"), and your own signals in one line. The screen
@@ -201,7 +200,8 @@ class GetItScreen(TableScreen):
                                                                              "over")):
             talk.kept_unsaid = False  # (no summary opens to say it)
             self.notify(kept_note(view), severity="warning", timeout=6)
-        self.my_place.show(view, self.signals, me, namer)
+        paused = {**view, "paused_for": whom} if (whom := self.paused_for()) else view
+        self.my_place.show(paused, self.signals, me, namer)  # ("look (2-3)…" while paused)
 
     # ---- keys ----------------------------------------------------------------------
 

@@ -191,6 +191,8 @@ def advice(view: dict[str, Any]) -> str | None:
     outside a round, or when nothing is asked."""
     if view.get("phase") != "play":
         return None
+    if whom := view.get("paused_for"):  # (the screen's: the table waits for people away)
+        return f"the round is paused until {whom} is back"
     me = seat_index(view.get("seat"))
     signals = view.get("signals") or []
     piles = view.get("piles")
