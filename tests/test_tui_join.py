@@ -638,17 +638,24 @@ async def test_a_box_s_menu_stops_offering_a_seat_whose_table_closed() -> None:
     open on this box yet" (a fresh-eyed pass of the box)."""
     from tui.screens.menu import JOIN_ON_BOX
 
+    async with box_menu_whose_table_closed((80, 24)) as (_host, app, pilot):
+        await pilot.press("r")  # the rules, and back: the menu looks again
+        await until(pilot, lambda: "Back to your seat" not in screen_text(app), "the rules")
+        await pilot.press("escape")
+        await until(pilot, lambda: JOIN_ON_BOX in screen_text(app), "the plain entry")
+
+
+@contextlib.asynccontextmanager
+async def box_menu_whose_table_closed(size: tuple[int, int]) -> AsyncIterator[Any]:
+    """A box's menu offers Ann's seat at her porch, and the porch closes under it
+    (nobody came back): the host, the app and its pilot."""
     async with running_host() as host:
         joined = await seat_kept_at_porch(host.port)
         app = make_app(box=("127.0.0.1", host.port))
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=size) as pilot:
             await until(pilot, lambda: "Back to your seat (j)" in screen_text(app), "offer")
-            host._remove_if_idle(host.tables[joined.table])  # nobody came back
-            await pilot.press("r")  # the rules, and back: the menu looks again
-            await until(pilot, lambda: "Back to your seat" not in screen_text(app),
-                        "the rules")
-            await pilot.press("escape")
-            await until(pilot, lambda: JOIN_ON_BOX in screen_text(app), "the plain entry")
+            host._remove_if_idle(host.tables[joined.table])
+            yield host, app, pilot
 
 
 async def test_back_to_a_seat_whose_table_closed_meanwhile_says_it_closed() -> None:
@@ -658,25 +665,20 @@ async def test_back_to_a_seat_whose_table_closed_meanwhile_says_it_closed() -> N
     from net.client import Client
     from tui.screens.menu import MenuScreen
 
-    async with running_host() as host:
-        joined = await seat_kept_at_porch(host.port)
-        app = make_app(box=("127.0.0.1", host.port))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: "Back to your seat (j)" in screen_text(app), "offer")
-            host._remove_if_idle(host.tables[joined.table])  # nobody came back
-            await pilot.press("j")
-            await until(pilot, lambda: "The table that kept your seat has closed; no table "
-                        "is open on this box now" in screen_text(app), "the words")
-            bo = await Client.connect("127.0.0.1", host.port, name="Bo")
-            await bo.create_table("Bo's table", "getit", 3)
-            await pilot.press("escape")
-            menu = await until(pilot, lambda: isinstance(app.screen, MenuScreen)
-                               and app.screen.seats_looked and app.screen, "the menu")
-            menu.seat_kept = True  # (as if the menu had not looked again yet)
-            await pilot.press("j")
-            await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the tables")
-            await until(pilot, lambda: "The table that kept your seat has closed: choose "
-                        "another table" in screen_text(app), "the words")
+    async with box_menu_whose_table_closed((100, 30)) as (host, app, pilot):
+        await pilot.press("j")
+        await until(pilot, lambda: "The table that kept your seat has closed; no table "
+                    "is open on this box now" in screen_text(app), "the words")
+        bo = await Client.connect("127.0.0.1", host.port, name="Bo")
+        await bo.create_table("Bo's table", "getit", 3)
+        await pilot.press("escape")
+        menu = await until(pilot, lambda: isinstance(app.screen, MenuScreen)
+                           and app.screen.seats_looked and app.screen, "the menu")
+        menu.seat_kept = True  # (as if the menu had not looked again yet)
+        await pilot.press("j")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the tables")
+        await until(pilot, lambda: "The table that kept your seat has closed: choose "
+                    "another table" in screen_text(app), "the words")
         await bo.close()
 
 
