@@ -1,5 +1,7 @@
 """The creator's powers at a table in play: taking the table back to its lobby (after
-the game, or ending it to switch games) and handing an away player's seat to a bot.
+the game, or ending it to switch games) and handing an away player's seat to a bot; and
+what every player's table says of the people away (the wait for their bot, a paused
+round's keys).
 
 :class:`TableCreatorScreen` sits between :class:`~tui.screens.solo_finish.SoloFinishScreen`
 and :class:`~tui.screens.table_summary.TableSummaryScreen` (then
