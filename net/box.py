@@ -108,6 +108,15 @@ class BoxSettings:
         """Raise ``ValueError`` in plain words for settings that cannot run."""
         if self.max_sessions < 1 or self.max_per_address < 1:
             raise ValueError("--max-sessions and --max-per-address must be 1 or more")
+        # (An unusable one said only "[Errno 17] File exists: …" as the box started.)
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except (FileExistsError, NotADirectoryError):
+            raise ValueError(f"cannot keep the box's files in {self.data_dir}: a file is "
+                             "in the way (give a directory with --data-dir)") from None
+        except OSError as exc:
+            raise ValueError(f"cannot keep the box's files in {self.data_dir}: "
+                             f"{exc.strerror or exc}") from None
 
 
 class Visitor(Protocol):

@@ -30,7 +30,15 @@ PINNED = ["--mdns-interface", "127.0.0.1"]  # never multicast on any other inter
         (["host", "--option", "speed=3"], "unknown option 'speed'"),
         (["host", "--game", "chess"], "unknown game 'chess'"),
         (["host", "--seats", "9"], "2 to 6 seats"),
-        (["host", "--seats", "3", "--bots", "4"], "--bots 4 is more than the 3 seats"),
+        (["host", "--seats", "3", "--bots", "4"], "--bots 4 leaves no seat of the 3 for a "
+         "person"),
+        # (Bots alone started no game and listened, unsaid.)
+        (["host", "--seats", "2", "--bots", "2"], "--bots 2 leaves no seat of the 2 for a "
+         "person (bots alone: hiddenhand sim)"),
+        # (--game was taken for --games: "expected a whole number, not 'getit'".)
+        (["sim", "--game", "chess"], "unknown game 'chess'"),
+        (["sim"], "name the game: hiddenhand sim getout (or --game getout)"),
+        (["sim", "getit", "--game", "getout"], "two games named: getit and --game getout"),
         (["host", "--port", "70000"], "a port is 0 to 65535"),
         (["host", "--port", "-1"], "a port is 0 to 65535, not -1"),
         (["host", "--port", "abc"], "argument --port: expected a whole number, not 'abc'"),
@@ -188,3 +196,19 @@ async def test_a_resumed_game_that_cannot_listen_keeps_its_journal(data_dir: Pat
                         table="Porch", interfaces=None, mdns=False, bot_delay=0.01,
                         stop=asyncio.Event(), resume=path)
     assert path.exists()
+
+
+@pytest.mark.parametrize("command", [["ssh-serve", "--open"], ["web"]])
+def test_a_box_given_a_file_for_its_data_dir_says_so(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It printed "[Errno 17] File exists: …" (a file was in the way, not a folder)."""
+    in_the_way = tmp_path / "a-file"
+    in_the_way.write_text("")
+    for place in (in_the_way, in_the_way / "sub"):
+        with pytest.raises(SystemExit) as info:
+            main([*command, "--data-dir", str(place), "--port", "0"])
+        assert info.value.code == 2
+        said = capsys.readouterr().err
+        assert f"cannot keep the box's files in {place}: a file is in the way" in said, said
+        assert "Errno" not in said

@@ -124,6 +124,11 @@ def checked_table(
 def run_sim_command(args: argparse.Namespace) -> int:
     """Check the ``sim`` arguments, play the games and print the table."""
     parser: argparse.ArgumentParser = args.subparser
+    if args.game is not None and args.game_named not in (None, args.game):
+        parser.error(f"two games named: {args.game} and --game {args.game_named}")
+    args.game = args.game or args.game_named
+    if args.game is None:
+        parser.error("name the game: hiddenhand sim getout (or --game getout)")
     _spec, seats, options = checked_table(
         parser, args.game, args.seats, args.option, lambda spec: min(4, spec.max_seats)
     )
@@ -178,8 +183,10 @@ def check_host_args(args: argparse.Namespace) -> None:
         parser, args.game, args.seats, args.option, lambda spec: spec.min_seats
     )
     args.interfaces = checked_interfaces(parser, args.mdns_interface, check=not args.no_mdns)
-    if args.bots > args.seats:
-        parser.error(f"--bots {args.bots} is more than the {args.seats} seats")
+    if args.bots >= args.seats:
+        # (A table of bots alone started no game and waited for nobody, unsaid.)
+        parser.error(f"--bots {args.bots} leaves no seat of the {args.seats} for a person "
+                     "(bots alone: hiddenhand sim)")
     if args.table is None:
         args.table = f"{spec.name} at {args.name}"
 

@@ -58,7 +58,11 @@ def sim_arguments(sim: argparse.ArgumentParser) -> None:
     timing."""
     import engine
 
-    sim.add_argument("game", metavar="GAME", help="the game: " + ", ".join(engine.GAMES))
+    sim.add_argument("game", metavar="GAME", nargs="?",
+                     help="the game: " + ", ".join(engine.GAMES))
+    # (As solo and host take it: "sim --game getit" read as --games, "not a number".)
+    sim.add_argument("--game", dest="game_named", metavar="GAME", default=None,
+                     help="the game, named as solo and host name it")
     sim.add_argument("--games", type=check.games, default=100, help="how many games (default 100)")
     sim.add_argument("--seats", type=check.seats, default=None,
                      help="seats (default 4, or the game's most if fewer)")
@@ -183,8 +187,9 @@ def ssh_serve_arguments(ssh: argparse.ArgumentParser) -> None:
                      "(default: this machine's name)")
     ssh.add_argument("--data-dir", type=check.directory, default=None, metavar="DIR",
                      dest="ssh_data_dir",
-                     help="host key and players' data (default: the user's data dir, "
-                     "or $HIDDENHAND_DATA_DIR)")
+                     help="the box's own files: host key, journal, games and players' data "
+                     "(default: the 'ssh' folder of hiddenhand's data dir, which "
+                     "'hiddenhand --data-dir' or $HIDDENHAND_DATA_DIR sets)")
     ssh.add_argument("--bot-delay", type=check.seconds, default=0.7,
                      help="seconds a bot waits before each move (default 0.7)")
     ssh.add_argument("--web-port", type=check.port, default=None, metavar="PORT",
@@ -222,8 +227,10 @@ def web_arguments(web: argparse.ArgumentParser) -> None:
                      help="the box's name, as the lobby shows it (default: this machine's)")
     web.add_argument("--data-dir", type=check.directory, default=None, metavar="DIR",
                      dest="ssh_data_dir",
-                     help="the box's journal, games and players' data (default: the user's "
-                     "data dir, or $HIDDENHAND_DATA_DIR; the same box as ssh-serve's)")
+                     help="the box's own files: journal, games and players' data (default: "
+                     "the 'ssh' folder of hiddenhand's data dir, which 'hiddenhand "
+                     "--data-dir' or $HIDDENHAND_DATA_DIR sets; the same box as "
+                     "ssh-serve's)")
     web.add_argument("--bot-delay", type=check.seconds, default=0.7,
                      help="seconds a bot waits before each move (default 0.7)")
 

@@ -14,7 +14,7 @@ import argparse
 import shutil
 import textwrap
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from tui.cli_values import settable_options
 from tui.games import PRESETS
@@ -26,6 +26,11 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose error is two lines: what was wrong, and where the help
     is (argparse's own printed the whole usage first: a command with many options put
     thirteen lines over a one-line mistake)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # No option by a prefix of its name: "--game" was taken for "--games".
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n(every option: {self.prog} --help)\n")
