@@ -375,6 +375,14 @@ def test_history_export_and_import_from_the_command_line(kept: list[int], tmp_pa
     assert code == 0 and target.exists() and "hiddenhand replay" in out
     code, _, err = run(["export", str(kept[1]), str(target)], capsys)
     assert code == 1 and "exists already" in err
+    # "-" made a file named "-"; a folder, "exists already"; a name with no ending, a
+    # file that replay's and import's "(.hhgame)" did not name.
+    code, _, err = run(["export", str(kept[1]), "-"], capsys)
+    assert code == 1 and "give the game file's name" in err and not Path("-").exists()
+    code, _, err = run(["export", str(kept[1]), str(tmp_path)], capsys)
+    assert code == 1 and f"{tmp_path} is a folder: give the file's name in it" in err
+    code, out, _ = run(["export", str(kept[1]), str(tmp_path / "copy")], capsys)
+    assert code == 0 and (tmp_path / "copy.hhgame").exists() and "copy.hhgame" in out
     code, _, err = run(["import", str(target)], capsys)
     assert code == 1 and f"kept already, as game {kept[1]}" in err
     # A friend's copy, its result forged: kept with the result its moves give, and in
@@ -388,6 +396,8 @@ def test_history_export_and_import_from_the_command_line(kept: list[int], tmp_pa
     friend.write_text(json.dumps(record))
     code, out, _ = run(["import", str(friend)], capsys)
     assert code == 0 and "in nobody's figures" in out
+    # …and said so (the edit was dropped without a word: a command-line pass).
+    assert f"{friend}: the result it gives is not the one its moves play to" in out
     code, out, _ = run(["history", "--game", "getit", "--json"], capsys)
     theirs = next(r for r in json.loads(out) if r["imported"])
     assert theirs["result"] == true_result

@@ -260,6 +260,13 @@ def run_replay(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     from net.gamefiles import StoreError, export_game
 
+    if args.file == "-":  # (it wrote a file named "-")
+        return _fail("export", "give the game file's name ('-' is no file here)")
+    if Path(args.file).is_dir():
+        return _fail("export", f"{args.file} is a folder: give the file's name in it "
+                     f"({Path(args.file) / 'game.hhgame'})")
+    if not Path(args.file).suffix:  # (what replay and import look for)
+        args.file += ".hhgame"
     if Path(args.file).exists():
         return _fail("export", f"{args.file} exists already: give another name")
     try:
@@ -274,12 +281,14 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     from engine.record import RecordError
-    from net.gamefiles import StoreError, played
+    from net.gamefiles import StoreError, played, read_game_file
     from net.records import GameStore
 
     path = Path(args.file)
     try:
         record = played(path)  # a record that does not play is kept nowhere
+        # (A file's own result, hand-edited, was replaced by its moves' unsaid.)
+        written = read_game_file(path).get("result")
         with GameStore() as store:
             known = store.find(record)
             if known is not None:
@@ -289,6 +298,9 @@ def run_import(args: argparse.Namespace) -> int:
         return _fail("import", str(exc))
     except RecordError as exc:
         return _fail("import", f"{path}: {exc}")
+    if written is not None and written != record["result"]:
+        print(f"{shown(str(path))}: the result it gives is not the one its moves play to: "
+              "kept with the one they play to")
     print(f"kept as game {kept} (a friend's game: in nobody's figures here); "
           f"'hiddenhand replay {kept}' reviews it")
     return 0
