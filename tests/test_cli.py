@@ -59,7 +59,7 @@ def test_garbage_on_the_command_line_gets_a_clear_error(
         (["solo", "--frobnicate"], "usage: hiddenhand solo", "unrecognized arguments: --frob"),
         (["demo", "--seats", "1"], "usage: hiddenhand demo", "GET OUT! takes 2 to 6 seats, not 1"),
         (["sim", "getout", "--games", "0"], "usage: hiddenhand sim",
-         "--games must be 1 to 1000000000"),
+         "argument --games: expected 1 to 1000000000"),
         (["host", "--bind", "999.1.1.1"], "usage: hiddenhand host",
          "'999.1.1.1' is not a valid IP address"),
         (["list", "--frobnicate"], "usage: hiddenhand list", "unrecognized arguments"),
@@ -208,7 +208,8 @@ LOOPBACK = ["--bind", "127.0.0.1", "--port", "0", "--no-mdns", "--no-journal"]
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["solo", "--game", "nosuch"], "no game 'nosuch': choose getit, getout, gotfive"),
+        (["solo", "--game", "nosuch"],
+         "unknown game 'nosuch'; known games: getit, getout, gotfive"),
         (["solo", "--game", "getit", "--option", "level="],
          "option 'level' must be a whole number from 1 to 6 or 'X', not an empty value"),
         # Every argv is refused even by a check that forgot these words: none can host.

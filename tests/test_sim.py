@@ -264,8 +264,8 @@ def test_sim_gotfive(capsys: pytest.CaptureFixture[str]) -> None:
     ("argv", "message"),
     [
         (["sim", "chess"], "unknown game 'chess'"),
-        (["sim", "getit", "--games", "0"], "--games must be 1 to 1000000000, not 0"),
-        (["sim", "getit", "--games", "-1"], "--games must be 1 to 1000000000, not -1"),
+        (["sim", "getit", "--games", "0"], "argument --games: expected 1 to 1000000000, not 0"),
+        (["sim", "getit", "--games", "-1"], "argument --games: expected 1 to 1000000000, not -1"),
         (["sim", "getit", "--games", "lots"], "expected a whole number"),
         (["sim", "getit", "--seats", "7"], "Get It! takes 3 to 6 seats, not 7"),
         (["sim", "getit", "--option", "level=9"], "option 'level' must be from 1 to 6"),

@@ -333,7 +333,7 @@ def test_a_hostile_game_file_or_argument_gets_one_clean_line(
         code, _, err = run(argv, capsys)
         assert code == 1 and ("is not a game id" in err or "no file here" in err), err
     for argv, said in ((["history", "--seats", "9" * 23], "--seats must be 1 to 99"),
-                       (["history", "--limit", "9" * 23], "--limit must be 1 to"),
+                       (["history", "--limit", "9" * 23], "argument --limit: expected 1 to"),
                        (["--data-dir", "", "history"], "give a directory (it was empty)")):
         with pytest.raises(SystemExit):
             run(argv, capsys)

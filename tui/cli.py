@@ -243,7 +243,7 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser = args.subparser
         if args.game not in TABLES:
             names = ", ".join(sorted(TABLES))
-            parser.error(f"no game {args.game!r}: choose {names}")
+            parser.error(f"unknown game {args.game!r}; known games: {names}")
         spec, _seats, _options = checked_table(
             parser, args.game, args.seats, args.option, lambda spec: 4
         )

@@ -53,7 +53,7 @@ seats = whole_number(kind="seats must be a whole number")
 count = whole_number(0)
 positive = whole_number(1)
 #: (A million games take hours; more than any run: "99…9 games" blamed the seed.)
-games = whole_number(1, 10**9, said="--games must be")
+games = whole_number(1, 10**9, said="expected")
 #: The largest seed a game takes that a kept record takes too (``engine.core.SEED_LIMIT``
 #: is the engine's bound in size, ``engine.record.MAX_SEED`` the record's: a negative
 #: seed made a game that could be kept but never reviewed).

@@ -32,7 +32,7 @@ def history_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--period", choices=["all", "year", "month", "week", "day"],
                         default="all", help="only games that ended in the last ... "
                         "(default all)")
-    parser.add_argument("--limit", type=check.whole_number(1, 10**9, said="--limit must be"),
+    parser.add_argument("--limit", type=check.whole_number(1, 10**9),
                         default=50,
                         help="at most this many games, newest first (default 50)")
     parser.add_argument("--stats", action="store_true",
