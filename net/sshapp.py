@@ -99,6 +99,9 @@ class AppSession(asyncssh.SSHServerProcess[bytes]):
         self.data_dir = data_dir
         self.invite = invite
         self.process = AppProcess(box, login.who, owner=self)
+        #: Set once the app is gone and the player was given their terminal back (and told
+        #: why): what a stopping box waits for before it closes the connections.
+        self.done = asyncio.Event()
         self._farewell: str | None = None
         self._lost = False
 
@@ -212,6 +215,7 @@ class AppSession(asyncssh.SSHServerProcess[bytes]):
             # Let go of the PTY, also when the channel closed while the redirection began,
             # and wait for the channel and the PTY's descriptors to be closed.
             await self.redirect(stdin=asyncssh.PIPE, stdout=asyncssh.PIPE)
+            self.done.set()
             self.login.app_ended()
             await self.wait_closed()
 

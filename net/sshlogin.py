@@ -237,6 +237,12 @@ class BoxServer:
         # The apps end first, each login then given its terminal back and told why (the
         # connections closed at once left the players' terminals in mouse mode).
         await self.box.close()
+        # (Each goodbye comes after its app's last output, the box's apps already gone:
+        # closing the connections at once cut it off on a busy machine.)
+        said = [login.session.done.wait() for login in self.logins
+                if login.session is not None and login.session.pid is not None]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*said), self.box.settings.kill_grace + 2)
         for login in list(self.logins):
             if login.conn is not None:
                 login.conn.close()
