@@ -1086,3 +1086,16 @@ def test_a_review_names_each_move_by_whoever_made_it_for_its_seat() -> None:
     assert said[7].startswith("Bob is now called Robert · Robert ")
     # Nonsense in it is passed over, never a crash.
     assert shared_steps("getout", ["Ann", "Bob"], shared, [[1, 9, "X", None], "x", None])
+
+
+def test_a_data_dir_under_a_file_is_said_so_not_read_as_empty(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """history said "No games are kept here yet" (exit 0), replay and export "no game is
+    kept here yet", for a data dir that could not exist: a file was in its way (a
+    command-line pass)."""
+    in_the_way = tmp_path / "a-file"
+    in_the_way.write_text("")
+    where = in_the_way / "sub"
+    for argv in (["history"], ["replay", "1"], ["export", "1", str(tmp_path / "g")]):
+        code, out, err = run(["--data-dir", str(where), *argv], capsys)
+        assert code == 1 and f"{in_the_way} is a file, not a folder" in err, (out, err)

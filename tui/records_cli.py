@@ -88,8 +88,20 @@ def kept_games(nothing: str | None = None) -> Any:
     from net.records import GameStore, StoreError, default_path
 
     if not default_path().exists():
-        raise StoreError(nothing or NOTHING_KEPT)
+        raise StoreError(not_a_folder() or nothing or NOTHING_KEPT)
     return GameStore()
+
+
+def not_a_folder() -> str | None:
+    """Why games cannot be kept where the data dir says, if a file is in the way (a data
+    dir under a file read as one where nothing was kept yet)."""
+    from net.records import default_path
+
+    folder = default_path().parent
+    blocker = next((p for p in [folder, *folder.parents] if p.exists()), None)
+    if blocker is None or blocker.is_dir():
+        return None
+    return f"cannot keep games in {folder}: {blocker} is a file, not a folder"
 
 
 NOTHING_KEPT = "no game is kept here yet: play one, or open a game file"
@@ -140,6 +152,8 @@ def run_history(args: argparse.Namespace) -> int:
 
     # (A name asked for on the command line is that name's games, whoever's they were.)
     player = Reader(args.player) if args.player else None
+    if not default_path().exists() and (why := not_a_folder()):
+        return _fail("history", why)
     if not default_path().exists():
         # ("every game a host of yours ends is (solo, …)" read garbled.)
         print("No games are kept here yet. Games you host are kept as they end (solo, "
