@@ -71,7 +71,7 @@ def sim_arguments(sim: argparse.ArgumentParser) -> None:
                      "seeds after it")
     sim.add_argument("--option", action="append", type=check.option_pair, default=[],
                      metavar="KEY=VALUE",
-                     help="a game option, e.g. level=6 or match=false (repeatable)")
+                     help="a game option, e.g. level=6 or match=off (repeatable)")
     sim.add_argument("--reaction", type=check.seconds, default=None,
                      help="Get It! bots' reaction time in seconds (default: the table's "
                      "bots option, 0.35 quick or 1.0 relaxed)")
@@ -127,7 +127,7 @@ def host_arguments(host: argparse.ArgumentParser) -> None:
                       help="the table's name")
     host.add_argument("--option", action="append", type=check.option_pair, default=[],
                       metavar="KEY=VALUE",
-                      help="a game option, e.g. limit=150 or match=false (repeatable)")
+                      help="a game option, e.g. limit=150 or match=off (repeatable)")
     host.add_argument("--mdns-interface", action="append", default=None, metavar="IP",
                       help="advertise only on this interface address (repeatable; default: "
                       "$HIDDENHAND_MDNS_INTERFACES, else every interface)")
