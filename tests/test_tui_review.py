@@ -884,6 +884,12 @@ async def test_a_review_s_footer_keeps_esc_in_sight(data_dir: Path, columns: int
         line = screen_text(app).splitlines()[-1]
         assert "←→ Step" in line and "›" not in line
         assert footer.entries[0].name == "step"
+        if columns == 80:  # A click on it steps forward (it stepped back: from the start,
+            # nothing; a web pass). ("Step" is the first entry.)
+            assert screen.at == 0
+            start, _end = footer.entry_region(0)
+            await pilot.click(TableFooter, offset=(start + 1, 0))
+            await until(pilot, lambda: screen.at == 1, "a step forward")
         # The seat keys are named where the footer has no room for them.
         seats = len(record["players"])
         where = str(screen.query_one("#review-where", Static).content)

@@ -74,8 +74,11 @@ class Stepper(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         # (Over the move list's own keys: it scrolls sideways with them. One entry in
         # the footer for both: as two, at 80 columns they left no room for the scroll.)
-        Binding("left", "step(-1)", "Step", key_display="←→", priority=True),
-        Binding("right", "step(1)", "Next", key_display="→", show=False, priority=True),
+        # (The entry shown is the step forward: a click or a tap on it from the start
+        # did nothing, as a step back.)
+        Binding("right", "step(1)", "Step", key_display="←→", priority=True,
+                tooltip="The next move: →; the one before: ←"),
+        Binding("left", "step(-1)", "Back", key_display="←", show=False, priority=True),
         Binding("home", "go(0)", "Start", show=False, priority=True),
         Binding("end", "go(-1)", "End", show=False, priority=True),
         # (One entry for both, as for ←→: "]" alone left "[" unsaid.)
