@@ -49,8 +49,8 @@ def name_page(*, action: str, game: str, name: str = "", problem: str | None = N
 <button type="submit" id="play">Play</button>
 </form>
 <p>This browser keeps the name until you close it.</p>
-<p class="phone">On a phone, hold it sideways: the game tables need the width. Tap to
-play, swipe to scroll.</p>
+<p class="phone">On a phone, tap to play and swipe to scroll; held sideways, the
+tables have more room.</p>
 </main></body></html>"""
 
 

@@ -309,3 +309,28 @@ def test_the_start_lines_say_when_the_link_names_no_lan_address() -> None:
                                                 SSH_WEB_OPTIONS)[-1]
     assert "--web-bind 0.0.0.0" in web_banner(door("127.0.0.1", "127.0.0.1"),
                                               SSH_WEB_OPTIONS)[-1]
+
+
+@shared_loop
+async def test_a_name_typed_at_a_later_visit_of_the_same_browser_is_the_one_used(
+        box: BoxServer) -> None:
+    """The browser's app kept the name saved at its first visit: Petra, typing her name
+    at the same browser later, played as Pia (a web pass)."""
+    from net.webdoor import NAME_COOKIE
+
+    browser = new_browser()
+    pia = await visit(door(box).link, "Pia", 100, 30, browser=browser)
+    await pia.shows("Play solo against bots (s)")
+    await pia.press("o")  # her settings, saved with her name
+    await pia.shows("Pia")
+    await pia.press("\x13")  # ctrl+s
+    await pia.shows("Play solo against bots (s)")  # (saved: the menu again)
+    assert any('"Pia"' in p.read_text()
+               for p in box.box.players_dir.glob("web-*/**/settings.json"))
+    await pia.close(browser=False)
+    browser.cookie_jar.clear(lambda cookie: cookie.key == NAME_COOKIE)  # the visit over
+    petra = await visit(door(box).link, "Petra", 100, 30, browser=browser)
+    await petra.shows("Play solo against bots (s)")
+    await petra.press("o")
+    await petra.shows("Petra")
+    await petra.close()

@@ -236,7 +236,7 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     # Textual and the app are loaded only to run the app, not for the other commands.
     from tui.app import HiddenHandApp
     from tui.games import TABLES, preset_options
-    from tui.settings import Settings, name_cut
+    from tui.settings import Settings, clean_name, name_cut
 
     solo = None
     if args.command == "solo":
@@ -249,7 +249,7 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         )
         solo = {"game_id": args.game, "seats": args.seats,
                 "options": {**preset_options(args.game), **typed_options(spec, args.option)}}
-    box = None
+    box, in_browser = None, False
     if args.box is not None:
         from net.address import parse_address
 
@@ -277,6 +277,12 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.player:
         os.environ["HIDDENHAND_PLAYER"] = args.player
     settings, problem = Settings.load()
+    if in_browser and args.player and (typed := clean_name(args.player)) != settings.name:
+        # The web page's name is the browser's, typed at each visit: one typed later (by
+        # another person at the same browser, say) gave way to the name saved before.
+        settings.name, settings.named = typed, True
+        with contextlib.suppress(OSError):
+            settings.save()
     # (An SSH login name comes this way: refusing a long one would only close the
     # session, so it is cut, and the app says so.)
     if args.player and (cut := name_cut(args.player, settings.name)):
