@@ -49,6 +49,9 @@ log = logging.getLogger("hiddenhand.web")
 
 TOKEN_NAME = "web.token"
 NAME_COOKIE = "hh_name"
+#: What a link pasted from a sentence may carry after it, which no token ends with (one
+#: with a full stop after it was refused, unexplained): such a link is the link.
+PASTED_AFTER = " .,;:!?)]}>'\"\u201d\u2019"
 BROWSER_COOKIE = "hh_browser"
 #: A visit's input the app has not read yet, beyond which the visit is flooding.
 MAX_PENDING_INPUT = 256 * 1024
@@ -345,6 +348,10 @@ class WebDoor:
 
     async def page(self, request: web.Request) -> web.Response:
         """The game's page, or the name form first."""
+        given = request.match_info.get("token", "")
+        near = given.rstrip(PASTED_AFTER)
+        if near != given and hmac.compare_digest(near.encode(), self.token.encode()):
+            raise web.HTTPFound(f"/play/{self.token}")
         self._check(request)
         name = cookie_name(request)
         if name is None or "rename" in request.query:

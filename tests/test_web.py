@@ -93,8 +93,17 @@ async def test_without_the_join_link_nothing_but_the_page_script_is_served(
         async with browser.get(f"{base}/play/{web.token}/", allow_redirects=False) as response:
             assert response.status == 302
             assert response.headers["Location"] == f"/play/{web.token}"
+        # …and so is the link pasted with a sentence's full stop, a bracket or a space
+        # after it (each was refused, unexplained: a web pass).
+        for tail in (".", ")", "%20", ".)"):
+            async with browser.get(f"{base}/play/{web.token}{tail}",
+                                   allow_redirects=False) as response:
+                assert response.status == 302, tail
+                assert response.headers["Location"] == f"/play/{web.token}"
+        async with browser.get(f"{base}/play/{web.token[:-1]}.") as response:
+            assert response.status == 403  # (a near miss is no link)
     refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
-    assert len(refusals) == 7, refusals  # (the browser's own icon request is not logged)
+    assert len(refusals) == 8, refusals  # (the browser's own icon request is not logged)
     assert not any(web.token[:8] in r for r in refusals)  # no part of the link logged
     assert not box.box.apps
 
