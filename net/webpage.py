@@ -158,6 +158,9 @@ def game_page(*, websocket_path: str, game: str, font_size: int) -> str:
   text-align: center; }}
 #ended button {{ margin: 0 0 0 1rem; padding: .4rem 1rem; }}
 body.-closed #ended {{ display: block; }}
+/* The game gone, its last screen is dimmed under the word that it ended (the menu
+   stayed lit as if it still answered). */
+body.-closed #terminal {{ opacity: .4; pointer-events: none; }}
 </style></head>
 <body>
 <div id="terminal" class="textual-terminal"

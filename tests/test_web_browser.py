@@ -302,3 +302,11 @@ async def test_on_a_phone_a_swipe_scrolls_what_is_longer_than_the_screen(
     sent = await asyncio.to_thread(chromium.execute_script, "return window.__sent")
     clicks = [i for i, m in enumerate(sent) if re.search(r"\[<0;\d+;\d+m", m)]
     assert clicks and any("[<35;9999;9999M" in m for m in sent[clicks[-1]:]), sent[-5:]
+    # The game gone (textual.js marks the page "-closed" as its websocket closes), its
+    # last screen is dimmed under the banner: the menu stayed lit as if it still
+    # answered (a web pass).
+    dimmed = await asyncio.to_thread(chromium.execute_script, """
+        document.body.classList.add("-closed");
+        return [getComputedStyle(document.getElementById("terminal")).opacity,
+                getComputedStyle(document.getElementById("ended")).display];""")
+    assert float(dimmed[0]) < 1 and dimmed[1] == "block", dimmed
