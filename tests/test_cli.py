@@ -210,6 +210,12 @@ LOOPBACK = ["--bind", "127.0.0.1", "--port", "0", "--no-mdns", "--no-journal"]
     [
         (["solo", "--game", "nosuch"],
          "unknown game 'nosuch'; known games: getit, getout, gotfive"),
+        # The app's own options before another command were parsed and dropped, unsaid
+        # ("--player Bob history" listed everyone's games).
+        (["--player", "Bob", "history"], "--player is for the app (no command, or solo), "
+         "not for history (history's own goes after it: hiddenhand history --player NAME)"),
+        (["--box-invite=x", "list"], "--box-invite is for the app (no command, or solo), "
+         "not for list"),
         (["solo", "--game", "getit", "--option", "level="],
          "option 'level' must be a whole number from 1 to 6 or 'X', not an empty value"),
         # Every argv is refused even by a check that forgot these words: none can host.

@@ -91,6 +91,22 @@ def build_parser(*, arguments: bool | Collection[str] = True,
     return parser
 
 
+#: The app's own options (a box sets them for each login), which take a value.
+APP_ONLY = ("--player", "--box", "--box-invite", "--box-games")
+
+
+def app_options_before(argv: Sequence[str]) -> str | None:
+    """The first of the app's own options (:data:`APP_ONLY`) given before the command,
+    if one is: another command parsed it and dropped it, unsaid."""
+    i = 0
+    while i < len(argv) and argv[i].startswith("-"):
+        name = argv[i].partition("=")[0]
+        if name in APP_ONLY:
+            return name
+        i += 1 if "=" in argv[i] or name not in (*APP_ONLY, "--data-dir") else 2
+    return None
+
+
 def checked_table(
     parser: argparse.ArgumentParser,
     game_id: str,
@@ -412,6 +428,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.path.exists(args.data_dir) and not os.path.isdir(args.data_dir):
             parser.error(f"--data-dir {args.data_dir}: that is a file, not a directory")
         use_data_dir(args.data_dir)
+    if args.command not in (None, "solo") and (given := app_options_before(
+            sys.argv[1:] if argv is None else argv)):
+        # (The app's own, set for each login of a box: "hiddenhand --player Bob history"
+        # listed everyone's games, where "history --player Bob" lists Bob's.)
+        hint = " (history's own goes after it: hiddenhand history --player NAME)" \
+            if given == "--player" and args.command == "history" else ""
+        parser.error(f"{given} is for the app (no command, or solo), not for "
+                     f"{args.invoked}{hint}")
     if args.command in (None, "solo"):
         return run_app(parser, args)
     if args.command == "demo":
