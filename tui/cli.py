@@ -63,7 +63,8 @@ def build_parser(*, arguments: bool | Collection[str] = True,
         "playing on an SSH box (set by 'hiddenhand ssh-serve' for each login)")
     box.add_argument("--box", default=None, metavar="HOST:PORT|SOCKET",
                      help="play on this box's host: join its tables or open one, no LAN")
-    box.add_argument("--player", default=None, metavar="NAME",
+    # (Its own name: history's --player, parsed after it, set the same one to None.)
+    box.add_argument("--player", dest="app_player", default=None, metavar="NAME",
                      help="the player's name until they pick another in the settings")
     box.add_argument("--box-invite", action="append", default=[], metavar="TEXT",
                      help="a way friends join, as the lobby shows it (e.g. 'ssh -p 2222 "
@@ -89,22 +90,6 @@ def build_parser(*, arguments: bool | Collection[str] = True,
             add(command)
         command.set_defaults(subparser=command)
     return parser
-
-
-#: The app's own options (a box sets them for each login), which take a value.
-APP_ONLY = ("--player", "--box", "--box-invite", "--box-games")
-
-
-def app_options_before(argv: Sequence[str]) -> str | None:
-    """The first of the app's own options (:data:`APP_ONLY`) given before the command,
-    if one is: another command parsed it and dropped it, unsaid."""
-    i = 0
-    while i < len(argv) and argv[i].startswith("-"):
-        name = argv[i].partition("=")[0]
-        if name in APP_ONLY:
-            return name
-        i += 1 if "=" in argv[i] or name not in (*APP_ONLY, "--data-dir") else 2
-    return None
 
 
 def checked_table(
@@ -277,12 +262,12 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         in_browser = os.environ.get("TEXTUAL_DRIVER", "").endswith(":WebDriver")
         if in_browser and not end_with_parent():
             return 1  # the web door that started us is gone already
-    if args.player and box is None:
+    if args.app_player and box is None:
         # (A box's doors check the name they pass on; its apps start without this.)
         from net.seats import name_problem
 
-        if (problem := name_problem(args.player)) is not None:
-            parser.error(f"--player {args.player!r}: {problem}")
+        if (problem := name_problem(args.app_player)) is not None:
+            parser.error(f"--player {args.app_player!r}: {problem}")
     # (An sshd ForceCommand runs us even for "ssh -T" or "ssh box cmd".)
     if no_screen := check.terminal_problem("log in again with ssh -t" if args.box
                                            else "run it in a terminal"):
@@ -290,10 +275,10 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return 1
     # Settings read these (tui.settings): one data dir (see main) and default name per
     # SSH player.
-    if args.player:
-        os.environ["HIDDENHAND_PLAYER"] = args.player
+    if args.app_player:
+        os.environ["HIDDENHAND_PLAYER"] = args.app_player
     settings, problem = Settings.load()
-    if in_browser and args.player and (typed := clean_name(args.player)) != settings.name:
+    if in_browser and args.app_player and (typed := clean_name(args.app_player)) != settings.name:
         # The web page's name is the browser's, typed at each visit: one typed later (by
         # another person at the same browser, say) gave way to the name saved before.
         settings.name, settings.named = typed, True
@@ -301,7 +286,7 @@ def _run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             settings.save()
     # (An SSH login name comes this way: refusing a long one would only close the
     # session, so it is cut, and the app says so.)
-    if args.player and (cut := name_cut(args.player, settings.name)):
+    if args.app_player and (cut := name_cut(args.app_player, settings.name)):
         problem = f"{problem}. {cut}" if problem else cut
     app = HiddenHandApp(settings, notice=problem, solo=solo, box=box,
                         box_doors=box_invites(args.box_invite), collector_paused=True,
@@ -428,13 +413,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.path.exists(args.data_dir) and not os.path.isdir(args.data_dir):
             parser.error(f"--data-dir {args.data_dir}: that is a file, not a directory")
         use_data_dir(args.data_dir)
-    if args.command not in (None, "solo") and (given := app_options_before(
-            sys.argv[1:] if argv is None else argv)):
+    given = [o for o, v in (("--player", args.app_player), ("--box", args.box),
+                            ("--box-invite", args.box_invite), ("--box-games", args.box_games))
+             if v]
+    if args.command not in (None, "solo") and given:
         # (The app's own, set for each login of a box: "hiddenhand --player Bob history"
         # listed everyone's games, where "history --player Bob" lists Bob's.)
         hint = " (history's own goes after it: hiddenhand history --player NAME)" \
-            if given == "--player" and args.command == "history" else ""
-        parser.error(f"{given} is for the app (no command, or solo), not for "
+            if given[0] == "--player" and args.command == "history" else ""
+        parser.error(f"{given[0]} is for the app (no command, or solo), not for "
                      f"{args.invoked}{hint}")
     if args.command in (None, "solo"):
         return run_app(parser, args)

@@ -38,7 +38,7 @@ def seat_names(table: dict[str, Any]) -> list[str]:
     return names
 
 
-def _kept_for(table: dict[str, Any]) -> Iterator[tuple[int, str]]:
+def kept_for(table: dict[str, Any]) -> Iterator[tuple[int, str]]:
     """Each seat a bot keeps warm for an away person, and that person's name."""
     seats = table.get("seats")
     for i, seat in enumerate(seats if isinstance(seats, list) else []):
@@ -52,7 +52,7 @@ def seat_players(table: dict[str, Any]) -> list[str]:
     seat warm is "Bot 2 for Bob" (a winner's line said "Cy wins" where the log had
     "Bot 3 went out")."""
     names = seat_names(table)
-    for i, owner in _kept_for(table):
+    for i, owner in kept_for(table):
         names[i] = f"{names[i]} for {owner}"
     return names
 
@@ -62,7 +62,7 @@ def seat_owners(table: dict[str, Any]) -> list[str]:
     that person's (their score is still theirs: a score table that said "Bot 2" lost
     where it had gone)."""
     names = seat_names(table)
-    for i, owner in _kept_for(table):
+    for i, owner in kept_for(table):
         names[i] = owner
     return names
 

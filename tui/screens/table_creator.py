@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.timer import Timer
 
 from engine.core import away_bot_option
-from tui.notices import seat_names
+from tui.notices import kept_for, seat_names
 from tui.screens.solo_finish import SoloFinishScreen
 
 #: The actions of every table's own keys (``TableScreen.check_action`` answers them).
@@ -115,8 +115,7 @@ class TableCreatorScreen(SoloFinishScreen):
         nothing (its binding is hidden, so it would do nothing silently)."""
         if (whom := self.paused_for()) is None or key not in _game_keys(type(self)):
             return False
-        self.notify(f"The game is paused until everyone is back: waiting for {whom}.",
-                    severity="warning", timeout=3, markup=False)
+        self.warn(f"The game is paused until everyone is back: waiting for {whom}.")
         return True
 
     def people_away(self) -> set[int]:
@@ -127,9 +126,7 @@ class TableCreatorScreen(SoloFinishScreen):
 
     def stand_ins(self) -> dict[int, str]:
         """The seats a bot keeps for an away person, and whose (``for``)."""
-        return {s["seat"]: s["for"] for s in _seats(self.table.get("seats"))
-                if s.get("kind") == "bot" and isinstance(s.get("for"), str) and s["for"]
-                and isinstance(s.get("seat"), int)}
+        return dict(kept_for(self.table))
 
     def people_here(self) -> list[dict[str, Any]]:
         """The seats of the other people connected at the table (not bots, not ours)."""
