@@ -137,6 +137,42 @@ async def test_someone_else_s_games_show_only_when_asked(data_dir: Path) -> None
         assert "Bob" in screen_text(app)
 
 
+@pytest.mark.parametrize("columns", [46, 80])
+async def test_past_games_show_every_result_winner_and_figure_whole_at_any_width(
+        data_dir: Path, columns: int) -> None:
+    """At a phone's 46 columns the list was cut at "won, leve" and the figures at "17.6
+    po"; at 80 a long name pushed the winner's star out of sight. The players wrap,
+    and where the other columns leave them too little a game's cells stack in lines."""
+    path = default_path()
+    path.unlink(missing_ok=True)
+    with GameStore(path) as store:
+        keep(store, "getit", 3, 6, ["Ann", "Bot 2", "Bot 3"], 1.78e9)
+        keep(store, "gotfive", 4, 7, ["Annabelle Longname", "Bot 2", "Bot 3", "Bot 4"],
+             1.78e9 + 600)
+        keep(store, "getout", 3, 5, ["Ann", "Bot 2", "Bot 3"], 1.78e9 + 1200)
+    app = make_app("Ann")
+    async with app.run_test(size=(columns, 40)) as pilot:
+        screen = await past_games(pilot)
+        games = screen.query_one("#history-games", DataTable)
+        await until(pilot, lambda: games.row_count == 3, "the games")
+        text = screen_text(app)
+        assert all(len(line.rstrip()) <= columns for line in text.splitlines())
+        flat = " ".join(text.split())
+        for words in ("won, level 6", "Bot 4 won", "Bot 3 won", "Bot 4 ★", "Bot 3 ★",
+                      "Ann ★", "Annabelle Longname", "17.6 points a round", "(fewer is better)",
+                      "no right GOT FIVE! yet", "best level 6"):
+            assert words in flat, words
+        assert ("ended" in text) and (("2026-05-28" in text) == (columns > 46))
+        # The cursor and its mark move row by row, the review opens from either.
+        await pilot.press("down")
+        await until(pilot, lambda: games.cursor_row == 1, "the cursor down")
+        assert [str(games.get_row_at(i)[0]) for i in range(3)] == [" ", "▸", " "]
+        await pilot.press("enter")
+        review = await until(pilot, lambda: isinstance(app.screen, ReviewScreen) and
+                             app.screen, "the review")
+        assert review.record["game"] == "gotfive"
+
+
 async def test_the_review_steps_jumps_and_shows_any_seat_s_view(kept: list[int]) -> None:
     record, replay = kept_game(kept[0])
     app = make_app("Ann")

@@ -5,12 +5,14 @@ app's past-games screen shows. Pure functions of the kept games' summaries
 
 from __future__ import annotations
 
+import io
 import time
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from rich.cells import cell_len
+from rich.console import Console
 from rich.text import Text
 
 from net.records import GameInfo
@@ -111,6 +113,33 @@ PLAYERS = "players (★ won)"
 HEADERS = ("id", "ended", "game", PLAYERS, "result", "moves", "length")
 #: What fits 80 columns (the command line narrower than ``WIDE_HISTORY``).
 SHORT = 5
+#: A narrow list's columns (:func:`narrow_row`): each game's cells stacked in lines.
+NARROW_HEADERS = ("game, ended", "result, players (★ won)")
+#: The widest a narrow list's first column gets ("Got Five!", "05-28 20:46").
+NARROW_FIRST = 11
+
+
+def narrow_row(info: GameInfo, width: int) -> tuple[str, str]:
+    """One game as a narrow list shows it (a phone's, where a line of seven cells was
+    cut at the edge): its game over when it ended, and its result over its players,
+    their lines at most ``width`` cells, broken between players."""
+    ended = "?" if info.ended is None else time.strftime("%m-%d %H:%M",
+                                                         time.localtime(info.ended))
+    result = result_words(info.game, info.result, info.players)
+    if info.imported:
+        result += " · a friend's"
+    return (f"{GAME_NAMES.get(info.game, info.game)}\n{ended}",
+            f"{_wrapped_words(result, width)}\n"
+            f"{wrapped_entries(player_entries(info), width)}")
+
+
+def _wrapped_words(words: str, width: int) -> str:
+    """``words`` in lines of at most ``width`` cells, broken between words."""
+    return "\n".join(line.plain.rstrip() for line in Text(words).wrap(_CONSOLE, width))
+
+
+#: What rich wraps text with (its tab size; nothing is printed to it).
+_CONSOLE = Console(file=io.StringIO(), color_system=None)
 
 
 def plain(info: GameInfo) -> dict[str, Any]:
@@ -227,11 +256,23 @@ def figures_plain(found: list[Figures]) -> list[dict[str, Any]]:
              "measure": f.more} for f in found]
 
 
-def figures_rows(found: list[Figures]) -> list[tuple[str, ...]]:
-    """Statistics as table rows."""
+def figures_rows(found: list[Figures], width: int | None = None) -> list[tuple[str, ...]]:
+    """Statistics as table rows; with ``width``, their how in lines at most that wide."""
     return [(GAME_NAMES.get(f.game, f.game), str(f.seats), str(f.played), str(f.won),
-             f"{100 * f.won / f.played:.0f}%", f.more) for f in found]
+             f"{100 * f.won / f.played:.0f}%",
+             f.more if width is None else _wrapped_words(f.more, width)) for f in found]
 
 
 FIGURE_HEADERS = ("game", "seats", "played", "won", "won %", "how")
+#: The figures in a narrow table (:func:`narrow_figures_rows`).
+NARROW_FIGURE_HEADERS = ("game", "won", "how")
+
+
+def narrow_figures_rows(found: list[Figures], width: int) -> list[tuple[str, ...]]:
+    """Statistics as a narrow table's rows, each cell's lines stacked: the game over its
+    player count, the games won over the share, and how, in lines of at most ``width``
+    cells."""
+    return [(f"{GAME_NAMES.get(f.game, f.game)}\n{f.seats} seats",
+             f"{f.won} of {f.played}\n{100 * f.won / f.played:.0f}%",
+             _wrapped_words(f.more, width)) for f in found]
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import getters, on
 from textual.app import ComposeResult
@@ -25,12 +26,20 @@ from net.whose import Reader, reader
 from tui.history import (
     FIGURE_HEADERS,
     HEADERS,
+    NARROW_FIGURE_HEADERS,
+    NARROW_FIRST,
+    NARROW_HEADERS,
     PERIODS,
+    Figures,
     figures,
     figures_rows,
+    narrow_figures_rows,
+    narrow_row,
+    player_entries,
     row,
     since,
     trend,
+    wrapped_entries,
 )
 from tui.review import GAME_NAMES
 from tui.widgets.footer import TableFooter
@@ -45,6 +54,9 @@ GAME_CYCLE: list[str | None] = [None, *GAME_NAMES]
 #: result was cut ("Bot 3 wo", "not fini") behind them.
 COLUMNS = (0, 1, 2, 4, 3)
 PERIOD_CYCLE = list(PERIODS)
+#: Fewer columns than this left for the players, each game's cells are stacked in
+#: lines instead (:func:`narrow_row`).
+NARROW_PLAYERS = 18
 #: The newest games listed (the figures count every game).
 SHOWN = 500
 
@@ -80,6 +92,8 @@ class HistoryScreen(Screen[None]):
         self.period = "all"
         self.mine = True
         self.infos: list[GameInfo] = []
+        self.figures: list[Figures] = []
+        self.narrow: bool | None = None  # (set with the columns, at the first size)
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -92,14 +106,12 @@ class HistoryScreen(Screen[None]):
         yield TableFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#history-figures", DataTable).add_columns(*FIGURE_HEADERS)
-        games = self.query_one("#history-games", DataTable)
-        # A ▸ on the row under the cursor: its colours alone marked it, which a
-        # monochrome terminal shows as bold, the header's weight.
-        games.add_column("", key="mark")
-        games.add_columns(*(HEADERS[i] for i in COLUMNS))
         self.load()
         self.query_one("#history-games").focus()
+
+    def on_resize(self) -> None:
+        if self.infos:
+            self._show()
 
     def _player(self) -> Reader | None:
         return reader(self.app.settings.name) if self.mine else None
@@ -107,9 +119,6 @@ class HistoryScreen(Screen[None]):
     def load(self) -> None:
         """Read the games again with the filters as they are now."""
         games = self.query_one("#history-games", DataTable)
-        table = self.query_one("#history-figures", DataTable)
-        games.clear()
-        table.clear()
         shown = GAME_NAMES.get(self.game or "", "every game")
         # (Everyone's figures count a game won by its first person, whoever they were:
         # "everyone's figures" beside one player's read as that player's.)
@@ -134,25 +143,65 @@ class HistoryScreen(Screen[None]):
             empty.update(str(exc))
             empty.display = True
             games.display = False
+            self.query_one("#history-figures", DataTable).display = False
             self.refresh_bindings()
             return
         self.infos = found
+        self.figures = figures(found, self._player())
         self._trend(found)
-        rows = figures_rows(figures(found, self._player()))
-        # (Cells as Text: a string cell is read as markup, and a player named "[/]"
-        # broke the screen, and the app with it.)
-        for values in rows:
-            table.add_row(*(Text(str(v)) for v in values))
-        table.display = bool(rows)
-        for i, info in enumerate(found[:SHOWN]):
-            values = row(info)
-            games.add_row(Text("▸" if i == 0 else " "),
-                          *(Text(values[c]) for c in COLUMNS), key=str(info.id))
+        self._show(keep_row=False)
         empty.display = not found
         games.display = bool(found)  # (empty, it took the room the words needed)
         empty.update("" if found else "No kept game matches (g, t and m change what is "
                      "shown).")
         self.refresh_bindings()  # (Review and Export: with a game to act on)
+
+    def _show(self, *, keep_row: bool = True) -> None:
+        """The figures and the games in their tables, as the screen's width lets them
+        be: a line a game, its players (and a figure's how) wrapped in what the other
+        columns leave; where that is too little (a phone's browser, about 45 columns,
+        cut the list at "won, leve"), each game's cells stacked in lines."""
+        width = self.size.width or self.app.size.width
+        table = self.query_one("#history-figures", DataTable)
+        games = self.query_one("#history-games", DataTable)
+        lines = [row(info) for info in self.infos[:SHOWN]]
+        # (Each column's widest cell and its padding, the mark's column, a scrollbar.)
+        before = 3 + 4 + sum(2 + max([cell_len(HEADERS[c]), *(cell_len(r[c]) for r in lines)])
+                             for c in COLUMNS[:-1])
+        narrow = width - before < NARROW_PLAYERS
+        if narrow != self.narrow:
+            self.narrow = narrow
+            table.clear(columns=True)
+            games.clear(columns=True)
+            table.add_columns(*(NARROW_FIGURE_HEADERS if narrow else FIGURE_HEADERS))
+            # A ▸ on the row under the cursor: its colours alone marked it, which a
+            # monochrome terminal shows as bold, the header's weight.
+            games.add_column("", key="mark")
+            games.add_columns(*(NARROW_HEADERS if narrow else (HEADERS[i] for i in COLUMNS)))
+        row_at = games.cursor_row if keep_row else 0
+        table.clear()
+        games.clear()
+        # (The figures' columns before their how: "Got Five!", "3 seats" and "1 of 10",
+        # "100%", with padding, narrow; wide, their headers.)
+        rows = (narrow_figures_rows(self.figures, max(12, width - 24)) if narrow else
+                figures_rows(self.figures, max(12, width - 4 - sum(
+                    2 + cell_len(h) for h in FIGURE_HEADERS[:-1]) - 2)))
+        # (Cells as Text: a string cell is read as markup, and a player named "[/]"
+        # broke the screen, and the app with it.)
+        for values in rows:
+            table.add_row(*(Text(str(v)) for v in values), height=None)
+        table.display = bool(rows)
+        for i, (info, values) in enumerate(zip(self.infos, lines, strict=False)):
+            mark = Text("▸" if i == row_at else " ")
+            cells: tuple[str, ...]
+            if narrow:
+                cells = narrow_row(info, max(12, width - 3 - 4 - NARROW_FIRST - 2))
+            else:
+                cells = (*(values[c] for c in COLUMNS[:-1]), wrapped_entries(
+                    player_entries(info), max(12, width - before)))
+            games.add_row(mark, *map(Text, cells), key=str(info.id), height=None)
+        if row_at:
+            games.move_cursor(row=min(row_at, len(lines) - 1))
 
     def _trend(self, found: list[GameInfo]) -> None:
         """A small plot of one game's measure, game by game (``g`` picks the game)."""
