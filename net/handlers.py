@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from net import idle, lobby, shared_review
 from net.connection import Connection, LoopWatch, socket_time
 from net.fanout import Outbox
-from net.limits import SOCIAL, Limits
+from net.limits import FRAME_BYTES, SOCIAL, Bucket, Limits
 from net.paths import visitor_player
 from net.seats import RequestError, check_name
 from net.table import Table
@@ -61,6 +61,10 @@ class Hosting(Protocol):
 
     def counts_address(self, conn: Connection) -> bool:
         """True if limits per client address apply to ``conn``."""
+        ...
+
+    def frames_of(self, conn: Connection) -> Bucket | None:
+        """The message allowance of ``conn``'s address (``None``: not counted)."""
         ...
 
     def take(self, conn: Connection, kind: str) -> None:
@@ -367,6 +371,28 @@ def handle(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
             host.lobby_idle.note(conn)
 
 
+def _over_rate(conn: Connection, body: bytes, now: float) -> None:
+    """A frame beyond the message rate (the connection's or its address's): refused,
+    decoded only if it is small (a request still gets its answer, so no client waits
+    forever for it; anything bigger would cost the very work the rate spares); a
+    connection that keeps it up past ``limits.flood_close`` is closed."""
+    if not conn.warned:
+        log.info("connection %d sends too fast; refusing its messages", conn.id)
+    conn.warned = True
+    if conn.flooding_since is None:
+        conn.flooding_since = now
+    elif now - conn.flooding_since > conn.limits.flood_close:
+        _close(conn, errors.RATE_LIMITED, "too many messages for too long")
+        return
+    if len(body) <= FRAME_BYTES:
+        try:
+            ref = schemas.reply_ref(codec.unpack_client_body(body))
+        except errors.ProtocolError:
+            return
+        if ref is not None:
+            conn.fail(errors.RATE_LIMITED, "too many messages; slow down", ref)
+
+
 def _close(conn: Connection, code: str, why: str) -> None:
     """Tell a peer that misbehaves past its limits why, and close its connection (a
     peer that answers pings would otherwise cost a decode per frame for ever)."""
@@ -377,44 +403,38 @@ def _close(conn: Connection, code: str, why: str) -> None:
 
 
 def receive(host: Hosting, conn: Connection, body: bytes) -> None:
-    """One frame from ``conn``: decoded, rate-limited, checked, answered."""
+    """One frame from ``conn``: paid for, decoded, checked, answered."""
     if conn.closed:
         conn.reader.stop()
         return
     # The message rate shields the host's sockets: real seconds, as the heartbeat counts.
-    # It counts every frame, those that do not even decode too.
+    # It counts every frame, those that do not even decode too, and by its size: one
+    # connection's allowance and its address's, spent by all of that address's
+    # connections together (32 connections of one address, each within its own rate,
+    # kept the host a second behind with frames of 2,048 numbers).
     now = socket_time()
     conn.allowance = min(float(host.burst), conn.allowance + (now - conn.last_seen) * host.rate)
     conn.last_seen, conn.stalled_seen = now, host.watch.stalled
-    if conn.flooding_since is not None and conn.allowance >= host.burst / 2:
+    shared = host.frames_of(conn)
+    if conn.flooding_since is not None and conn.allowance >= host.burst / 2 and (
+            shared is None or shared.full(now)):
         conn.flooding_since = None  # it slowed down for a while: a burst, not a flood
+    cost = 1 + len(body) // FRAME_BYTES
+    if conn.allowance < 1 or (shared is not None and not shared.spend(cost, now)):
+        _over_rate(conn, body, now)
+        return
+    conn.allowance -= cost
+    conn.warned = False
     try:
         raw = codec.unpack_client_body(body)
     except errors.ProtocolError as exc:
         conn.bad_frames += 1
         if conn.bad_frames > conn.limits.max_bad_frames:
             _close(conn, errors.BAD_FRAME, "too many frames that are no message")
-        elif conn.allowance >= 1:
-            conn.allowance -= 1
+        else:
             conn.log_refusal(exc.code, exc.message)
             conn.fail(exc.code, exc.message)
         return
-    if conn.allowance < 1:
-        if not conn.warned:
-            log.info("connection %d sends too fast; refusing its messages", conn.id)
-        conn.warned = True
-        if conn.flooding_since is None:
-            conn.flooding_since = now
-        elif now - conn.flooding_since > conn.limits.flood_close:
-            _close(conn, errors.RATE_LIMITED, "too many messages for too long")
-            return
-        # A request still gets its answer, so no client waits forever for it.
-        ref = schemas.reply_ref(raw)
-        if ref is not None:
-            conn.fail(errors.RATE_LIMITED, "too many messages; slow down", ref)
-        return
-    conn.allowance -= 1
-    conn.warned = False
     try:
         msg = schemas.validate_client_message(raw)
     except errors.ProtocolError as exc:

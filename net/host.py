@@ -29,7 +29,7 @@ from net.connection import LOCAL_PLAYER, Connection, LoopWatch, socket_time
 from net.fanout import Outbox
 from net.handlers import receive
 from net.journal_resume import recover
-from net.limits import Gate, Limits
+from net.limits import Bucket, Gate, Limits
 from net.seats import Bot, BotFactory, HouseRules, RequestError, random_seed, real_bot_factory
 from net.table import Table
 from net.wire import errors, stream
@@ -469,6 +469,11 @@ class Host:
         if refusal is not None:
             raise RequestError(errors.RATE_LIMITED, refusal)
 
+    def frames_of(self, conn: Connection) -> Bucket | None:
+        """The message allowance ``conn``'s address spends with its other connections
+        (``None`` where limits per address do not apply)."""
+        return self.gate.frames(conn.address, self.rate, self.burst, socket_time())
+
     def counts_address(self, conn: Connection) -> bool:
         """True if limits per client address apply to ``conn`` (not to the app's own
         in-process player, nor to an address many people share)."""
@@ -479,6 +484,7 @@ class Host:
         self.lobby_idle.forget(conn)
         if not any(c.address == conn.address for c in self.connections):
             self.gate.forget(conn.address, self.clock())
+            self.gate.forget_frames(conn.address, socket_time())
         table = conn.table
         if table is not None and not self.closing:
             self.deliver(table, table.disconnect(conn, self.clock()))

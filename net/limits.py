@@ -33,6 +33,12 @@ SLOW_DOWN = {
 }
 #: One address may spend this many times one connection's allowances.
 ADDRESS_FACTOR = 3
+#: A frame costs one of the message allowance, and one more for every this many bytes
+#: it holds: decoding and checking a frame is work in proportion to what it holds (a
+#: frame of 2,048 small numbers cost the host as much as a hundred pings), and a frame
+#: over the allowance is not decoded at all, unless it is this small (a request, to be
+#: answered).
+FRAME_BYTES = 64
 
 
 class Limits(NamedTuple):
@@ -109,12 +115,22 @@ class Bucket:
 
     def take(self, now: float) -> bool:
         """Spend one token if there is one; ``False`` (and nothing spent) if not."""
+        return self.spend(1, now)
+
+    def spend(self, cost: float, now: float) -> bool:
+        """Spend ``cost`` tokens if at least one is left (a costly request runs the
+        bucket into debt, paid back as it refills); ``False`` (and nothing spent) if
+        none is."""
         self.level = min(self.burst, self.level + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.level < 1:
             return False
-        self.level -= 1
+        self.level -= cost
         return True
+
+    def full(self, now: float) -> bool:
+        """True if the bucket has refilled to at least half its burst."""
+        return self.level + (now - self.stamp) * self.rate >= self.burst / 2
 
 
 class Gate:
@@ -126,6 +142,8 @@ class Gate:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self._buckets: dict[tuple[str, str], Bucket] = {}
+        #: Each address's message allowance, on real seconds (``net.connection``).
+        self._frames: dict[str, Bucket] = {}
 
     def counts(self, address: str) -> bool:
         """True if limits per address apply to ``address``."""
@@ -179,6 +197,25 @@ class Gate:
         if not bucket.take(now) or (shared is not None and not shared.take(now)):
             return SLOW_DOWN[kind]
         return None
+
+    def frames(self, address: str, rate: float, burst: int, now: float) -> Bucket | None:
+        """The message allowance every connection of ``address`` spends together
+        (:data:`ADDRESS_FACTOR` times one connection's ``rate`` and ``burst``), or
+        ``None`` where limits per address do not apply. ``now`` is the sockets' clock."""
+        if not self.counts(address):
+            return None
+        bucket = self._frames.get(address)
+        if bucket is None:
+            bucket = self._frames[address] = Bucket(rate * ADDRESS_FACTOR,
+                                                    burst * ADDRESS_FACTOR, now)
+        return bucket
+
+    def forget_frames(self, address: str, now: float) -> None:
+        """The last connection from ``address`` is gone: forget its message allowance
+        once it is full again (``now`` on the sockets' clock)."""
+        bucket = self._frames.get(address)
+        if bucket is not None and bucket.level + (now - bucket.stamp) * bucket.rate >= bucket.burst:
+            del self._frames[address]
 
     def forget(self, address: str, now: float) -> None:
         """The last connection from ``address`` is gone: forget its allowances once they

@@ -20,12 +20,15 @@ import pytest
 from net.client import Client, ServerError
 from net.connection import LOGGED_REFUSALS
 from net.host import Host
-from net.limits import Limits
+from net.limits import FRAME_BYTES, Limits
 from net.seats import RequestError, check_name
 from net.wire import codec, errors, framing, schemas, stream
 from tests.net_support import Clients, RawPeer, clients, frame, running_host
 
 BOMB = {"type": "act", "action": {"type": "x", "k": [[[]] * 4096] * 60}}
+#: A message allowance that big frames do not run out of: for the tests of what the
+#: host answers to each such frame, not of how many it reads.
+ROOMY = {"rate": 1e9, "burst": 10**9}
 
 
 def _deep(levels: int) -> bytes:
@@ -167,7 +170,9 @@ async def test_after_hello_the_bomb_and_deep_nesting_get_bad_message(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO, logger="hiddenhand.host")
-    async with running_host() as host, clients(host) as made:
+    # (A frame costs the message allowance by its size: at the usual rate a second bomb
+    # would be refused unread, see test_a_frame_costs_the_allowance_by_its_size.)
+    async with running_host(**ROOMY) as host, clients(host) as made:
         ann, bob = await _pair(made)
         peer = await _welcomed(host)
         for body in [msgpack.packb({**BOMB, "ref": 1}), _deep(990), _deep(codec.MAX_DEPTH + 3)]:
@@ -184,7 +189,7 @@ async def test_after_hello_the_bomb_and_deep_nesting_get_bad_message(
 
 async def test_big_invalid_frames_make_short_log_lines(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG, logger="hiddenhand")
-    async with running_host() as host, clients(host) as made:
+    async with running_host(**ROOMY) as host, clients(host) as made:
         ann, bob = await _pair(made)
         peer = await _welcomed(host)
         garbage = msgpack.packb({"type": "ping"}) + b"\x92\x91" * 128_000  # ≈ 257 KB
@@ -324,6 +329,82 @@ async def test_a_flood_that_answers_pings_is_closed_and_a_burst_is_not() -> None
         await burst.send({"type": "ping", "ref": 4})
         assert (await burst.recv())["type"] == "pong"
         await _still_serving(ann, bob)
+
+
+async def test_a_frame_costs_the_allowance_by_its_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every frame cost one of the message allowance, whatever it held, and one beyond
+    the allowance was still decoded: frames of thousands of numbers kept a host busy
+    within the rate. A frame now costs one more for every ``FRAME_BYTES`` bytes, and
+    one beyond the allowance is decoded only if it is small (a request, answered)."""
+    decoded: list[int] = []
+    real = codec.unpack_client_body
+
+    def counting(body: bytes) -> dict[str, Any]:
+        decoded.append(len(body))
+        return real(body)
+
+    monkeypatch.setattr(codec, "unpack_client_body", counting)
+    # (A slow refill: the allowance spent stays spent while the test sends.)
+    async with running_host(rate=2.0, burst=100) as host:
+        peer = await _welcomed(host)
+        decoded.clear()
+
+        def wide(ref: int) -> bytes:
+            return codec.pack({"type": "ping", "ref": ref, "pad": [list(range(100))] * 30})
+
+        cost = 1 + len(wide(1)) // FRAME_BYTES
+        assert 30 < cost < 50  # (three of them run the allowance of 100 into debt)
+        await peer.send_bytes(wide(1) + wide(2) + wide(3) + wide(4))
+        await peer.send({"type": "ping", "ref": 5})
+        replies = [await peer.recv() for _ in range(4)]
+        assert [r["code"] for r in replies] == [errors.BAD_MESSAGE] * 3 + [errors.RATE_LIMITED]
+        assert replies[-1]["ref"] == 5
+        # The fourth wide frame was not even decoded; the small ping was, to answer it.
+        assert len([n for n in decoded if n > FRAME_BYTES]) == 3
+        assert decoded[-1] <= FRAME_BYTES
+
+
+async def test_many_connections_of_one_address_share_one_message_allowance() -> None:
+    """Each connection had its own message rate and nothing more: 32 connections from
+    one address, each within its rate, kept a host busy for everyone. They now spend
+    one allowance (three connections' worth) together, and those that keep sending over
+    it are closed, as a flood of one connection is, until the rest keep within it;
+    another address is served meanwhile."""
+    limits = Limits(flood_close=1.0, max_unjoined_per_address=16)
+    async with running_host(rate=50.0, burst=50, limits=limits) as host, \
+            clients(host) as made:
+        ann, bob = await _pair(made)
+        peers = []
+        for i in range(8):
+            peer = await _from(host, OTHER)
+            await peer.send({"type": "hello", "version": framing.PROTOCOL_VERSION,
+                             "name": f"Spam{i}"})
+            assert (await peer.recv())["type"] == "welcome"
+            peers.append(peer)
+        # Each sends 40 frames a second, within its own rate of 50; together 320, over
+        # the address's 150. (Pongs: nothing is answered, nothing piles up unread.)
+        four = codec.pack({"type": "pong"}) * 4
+
+        async def keep_sending(peer: RawPeer) -> None:
+            with contextlib.suppress(ConnectionError):
+                while True:
+                    await peer.send_bytes(four)
+                    await asyncio.sleep(0.1)
+
+        senders = [asyncio.ensure_future(keep_sending(p)) for p in peers]
+        ends = [asyncio.ensure_future(p.closed_by_host(timeout=30)) for p in peers]
+        try:
+            # Closed until what is left sends within the address's allowance: at most
+            # three of them (3 × 40 ≤ 150) stay.
+            async with asyncio.timeout(30):
+                while sum(end.done() for end in ends) < 5:
+                    await asyncio.wait(ends, return_when=asyncio.FIRST_COMPLETED)
+            await _still_serving(ann, bob)
+        finally:
+            for task in senders + ends:
+                task.cancel()
+            for peer in peers:
+                peer.close()
 
 
 async def test_duplicate_keys_and_empty_binary_on_the_wire() -> None:
