@@ -935,6 +935,51 @@ async def test_a_key_typed_for_the_table_as_the_game_ends_is_asked_again(
         await until(pilot, lambda: answers == ["rematch"], "the rematch asked for")
 
 
+async def test_got_five_s_rematch_key_its_reveal_at_the_table_is_asked_again_however_late(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player thinking over their Got Five! turn typed r (reveal) a second after a bot
+    won: past the guard, it asked for a rematch, and the result went off the screen
+    unread. The game's end asks again for its first r whenever it comes; the next r,
+    after the note, is the rematch; a key that means the same at the table is taken."""
+    from textual.app import App
+
+    import engine
+    from engine.bots import make_bot
+    from tui.games.gotfive.summary import game_over_summary
+    from tui.screens import summary as summary_module
+    from tui.screens.summary import REPEAT_GUARD
+
+    monkeypatch.setattr(summary_module, "ANSWER_GUARD", 0.8)  # (tests run without it)
+    game = engine.new_game("gotfive", seats=2, seed=3)
+    bots = [make_bot("gotfive", s, 3) for s in range(2)]
+    while not game.over:
+        seat, action = next((s, a) for s in range(2) if (a := bots[s].choose(
+            game.view(s), game.legal_actions(s))) is not None)
+        game.act(seat, action)
+    now = [100.0]
+    answers: list[str | None] = []
+    notes: list[str] = []
+    app: App[None] = App()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key, answer in (("r", "rematch"), ("l", "lobby")):
+            summary = game_over_summary(game.view(0), ["Ann", "Bot 2"], 0, can_lobby=True)
+            summary.clock = lambda: now[0]
+            summary.notify = (  # type: ignore[method-assign]
+                lambda message, **_: notes.append(message))
+            await app.push_screen(summary, answers.append)
+            await until(pilot, lambda s=summary: s.is_mounted, "the summary")
+            now[0] += 5.0  # (long past the guard)
+            await pilot.press(key)
+            if key == "r":
+                await pilot.pause()
+                assert answers == [] and app.screen is summary
+                assert notes == ["The game just ended: press r again for “Rematch”."]
+                now[0] += REPEAT_GUARD
+                await pilot.press("r")
+            await until(pilot, lambda a=answer: answers[-1:] == [a], f"the {answer}")
+        assert len(notes) == 1
+
+
 async def test_out_of_a_match_a_key_typed_as_its_summary_showed_says_the_round_ended(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Out of a solo match (no Next round for us), e typed as the summary showed was

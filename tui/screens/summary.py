@@ -87,8 +87,13 @@ class SummaryScreen(ModalScreen[str | None]):
 
     def __init__(self, title: RenderableType, body: list[RenderableType],
                  choices: list[Choice], *, waiting: str | None = None,
-                 id: str | None = None) -> None:
+                 clashes: frozenset[str] = frozenset(), id: str | None = None) -> None:
         super().__init__(id=id)
+        #: Keys of the answers that the game's table uses for a move (Got Five!'s r
+        #: reveals): the first press of one is asked again, however long after the
+        #: summary showed (a player thinking over their next move typed r a second
+        #: after a bot won, and the rematch took the result off the screen unread).
+        self.clashes = clashes
         self.title_text = title
         self.body = body
         self.choices = choices
@@ -345,12 +350,15 @@ class SummaryScreen(ModalScreen[str | None]):
         self._answer(answer, KEYS[answer])
 
     def _answer(self, answer: str, key: str) -> None:
-        """Give ``answer`` (by ``key``), unless the dialog has only just shown: then ask
-        again (see :data:`ANSWER_GUARD`), and so is a key pressed again at once after one
-        that was (:data:`REPEAT_GUARD`)."""
+        """Give ``answer`` (by ``key``), unless the dialog has only just shown or the key
+        is one of the table's own (``clashes``): then ask again (see
+        :data:`ANSWER_GUARD`), and so is a key pressed again at once after one that was
+        (:data:`REPEAT_GUARD`)."""
         now = self.clock()
         repeated = now - self.asked_at < REPEAT_GUARD
-        if now - self.shown_at < ANSWER_GUARD or repeated:
+        clash = key in self.clashes
+        if now - self.shown_at < ANSWER_GUARD or repeated or clash:
+            self.clashes = self.clashes - {key}  # (asked once)
             self.asked_at = now
             self.shown_at = float("-inf")  # (a later key is meant)
             if not repeated:  # (one note for a run of keys)

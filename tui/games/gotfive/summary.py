@@ -142,5 +142,7 @@ def game_over_summary(view: dict[str, Any], names: list[str], me: int | None, *,
                                   history(view, names, me)]
     choices = [Choice("rematch", "Rematch"),
                Choice("lobby", "Lobby", primary=False)] if can_lobby else []
-    return SummaryScreen(title, body, choices, id="gotfive-over",
+    # (r reveals at the table: a player who typed it for their turn as a bot won the
+    # game is asked again, however long they thought first.)
+    return SummaryScreen(title, body, choices, id="gotfive-over", clashes=frozenset("r"),
                          waiting=None if can_lobby else GUEST_AT_END)
