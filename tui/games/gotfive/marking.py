@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from textual import on
 
 from engine.gotfive import COLOURS, PER_COLOUR
@@ -38,7 +39,9 @@ class BoardTable(TableScreen):
         #: The board's cursor: (row = colour, column).
         self.cursor = (0, 0)
         #: What the last range crossed, said in the board's title until the cursor moves.
-        self.board_note: str | None = None
+        #: What the last range crossed, said in the board's title until the cursor
+        #: moves: the same words, longest first, the title taking the first that fits.
+        self.board_note: tuple[str, ...] | None = None
         #: Our auto-cross as asked of the host and not yet seen in a view (``None``:
         #: none on its way); and whether this game's seat was set as Settings say.
         self.auto_cross_asked: bool | None = None
@@ -133,7 +136,10 @@ class BoardTable(TableScreen):
         mine = f"Your board ({LETTERS[row]}{number_at(row, col)})"
         title = f"{mine} · {BOARD_KEYS}"
         if self.board_note:
-            title = f"{mine} · {self.board_note}"
+            room = board.size.width - 4  # (the border's corners and a cell either side)
+            title = next((t for note in self.board_note
+                          if cell_len(t := f"{mine} · {note}") <= room),
+                         f"{mine} · {self.board_note[-1]}")
         elif isinstance(hint, dict) and isinstance(hint.get("count"), int):
             count = hint["count"]
             title = mine
@@ -199,15 +205,22 @@ class BoardTable(TableScreen):
         kept = [n for n in numbers if marks.get(n) == "circle"]
         for n in todo:
             self.mark(n, "cross")
-        where = (f"row {LETTERS[row]}, {'lower' if step < 0 else 'higher'} than "
-                 f"{number_at(row, col)}")
-        text = (f"Crossed {listed(todo)} ({where})." if todo
-                else f"Nothing left to cross in {where}.")
+        side = "lower" if step < 0 else "higher"
+        where = f"row {LETTERS[row]}, {side} than {number_at(row, col)}"
+        short = f"{LETTERS[row]} {'<' if step < 0 else '>'} {number_at(row, col)}"
+        if todo:
+            notes = [f"Crossed {listed(todo)} ({where}).", f"Crossed {', '.join(map(str, todo))}"
+                     f" ({short}).", f"Crossed {len(todo)} ({short})."]
+        else:
+            notes = [f"Nothing left to cross in {where}.", f"Nothing to cross ({short})."]
         if kept:
-            text += f" Kept your ○ on {listed(kept)}."
+            notes = [notes[0] + f" Kept your ○ on {listed(kept)}.",
+                     *(n + f" ○ kept: {', '.join(map(str, kept))}." for n in notes[1:]),
+                     notes[-1] + f" {len(kept)} ○ kept."]
         # Said in the board's title until the cursor moves, not in a notice over the
         # board: rows crossed one after another stacked notices over the cells crossed.
-        self.board_note = text
+        # The longest that fits the board's width (at 80 columns the first was cut).
+        self.board_note = tuple(notes)
         self.title_board()
 
     @on(BoardWidget.CellClicked)
