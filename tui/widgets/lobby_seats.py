@@ -118,10 +118,11 @@ class LobbySeats(DataTable[Any]):
                 seat["kind"], "online" if seat["connected"] else "away"
             )
             # The creator needs no Ready: they deal ("starts" read as "plays first"). (An
-            # empty "ready" beside "Everyone is ready" read as the one not ready.)
+            # empty "ready" beside "Everyone is ready" read as the one not ready, and a
+            # bare "deals" under "ready" left them unsure whether they were.)
             starts = seat["seat"] == table.get("creator") and seat["kind"] == "human"
             self.add_row(seat_mark(seat["seat"], row), Text(name + after), state,
-                         "✓" if seat["ready"] else "deals" if starts else "")
+                         "✓" if seat["ready"] else "✓ deals" if starts else "")
         if self.row_count:
             self.move_cursor(row=min(row, self.row_count - 1))
         self.show_cursor = True
