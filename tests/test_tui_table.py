@@ -13,7 +13,15 @@ import pytest
 from textual.pilot import Pilot
 
 from engine.testing import stack_getout
-from tests.tui_support import SIZE, Notices, config_dir, footer_keys, make_app, until
+from tests.tui_support import (
+    SIZE,
+    Notices,
+    config_dir,
+    footer_keys,
+    footer_labels_in_view,
+    make_app,
+    until,
+)
 from tui.app import HiddenHandApp
 from tui.games.getout.call_pile import CallPile
 from tui.games.getout.screen import GetOutScreen
@@ -56,6 +64,13 @@ async def test_out_of_a_solo_match_the_bots_finish_at_full_speed() -> None:
         # How the bots finish is asked here ("Look at the table" opened a second
         # dialog, over the table, to ask it).
         assert {"answer-finish", "answer-leave"} <= set(buttons)
+        # At 80 columns the footer keeps every way out in sight: three long labels
+        # pushed "c Look at the table" past its edge.
+        await pilot.resize_terminal(80, 24)
+        await until(pilot, lambda: {"Full speed", "Leave", "End the match",
+                                    "Look at the table"} <= set(footer_labels_in_view(app)),
+                    "every answer in the footer")
+        await pilot.resize_terminal(*SIZE)
         await until(pilot, lambda: screen.table["phase"] == "play", "the next round")
         assert app.screen is summary  # the round we went out in: it stays until closed
         assert screen.out_of_game() and screen.can_finish()

@@ -52,6 +52,9 @@ class Choice:
     answer: str
     label: str
     primary: bool = True
+    #: The footer's words for it, where the button's are long (at 80 columns three long
+    #: labels pushed "c Look at the table" out of the footer).
+    short: str | None = None
 
     @property
     def key(self) -> str:
@@ -138,10 +141,10 @@ class SummaryScreen(ModalScreen[str | None]):
 
     def key_description(self, binding: Binding) -> str | None:
         """The footer words a key that answers as its button is worded ("l End the
-        match", not a second name for the same key)."""
+        match", not a second name for the same key), or as its short form."""
         for choice in self.choices:
             if binding.action == f"answer({choice.answer!r})":
-                return choice.label
+                return choice.short or choice.label
         return None
 
     def compose(self) -> ComposeResult:

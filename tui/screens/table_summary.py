@@ -194,8 +194,9 @@ class TableSummaryScreen(TableCreatorScreen):
                 from tui.screens.summary import Choice
 
                 self.offered_finish = True
-                screen.offer(Choice("finish", "Bots finish at full speed"),
-                             Choice("leave", "Leave with the result", primary=False))
+                screen.offer(Choice("finish", "Bots finish at full speed", short="Full speed"),
+                             Choice("leave", "Leave with the result", primary=False,
+                                    short="Leave"))
         elif (hosting.hosts(self.session) and hosting.keeper is not None
                 and hosting.last_kept is not None and not self.others_here()):
             # Our own host keeps the game, and nobody else is here: it may be reviewed
