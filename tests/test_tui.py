@@ -242,6 +242,11 @@ async def test_settings_are_checked_and_saved(config_dir: Path) -> None:
         assert isinstance(app.screen, SettingsScreen)
         assert ("192.0.2.44 is not an address of this computer"
                 in str(app.screen.query_one("#settings-error").render()))
+        # Put right, the field's error goes at once (it stayed until the next Save).
+        mdns.focus()
+        await pilot.press("end", "backspace")
+        await until(pilot, lambda: not str(app.screen.query_one("#settings-error").render()),
+                    "the error gone")
         mdns.value = "127.0.0.1"
         # Got Five!'s auto-cross is each player's own (RULES.md): on until turned off.
         auto = app.screen.query_one("#auto-cross", Switch)

@@ -65,6 +65,12 @@ class SettingsScreen(Screen[None]):
                 yield Button("Back (esc)", id="back")
         yield TableFooter()
 
+    @on(Input.Changed)
+    def edited(self) -> None:
+        """A field edited: the error the last Save found is about what was there then
+        (it stayed on after the field was put right)."""
+        self.query_one("#settings-error", Static).update("")
+
     @on(Switch.Changed, "#auto-cross")
     def auto_cross_changed(self, event: Switch.Changed) -> None:
         """The switch's state in words beside it."""
