@@ -172,10 +172,23 @@ _LOOK_ALIKES = str.maketrans(
 )
 
 
+#: Characters that draw as nothing or as a blank, beyond the format characters and the
+#: marks no letter took in (categories Cf and Mn, after NFKC): Hangul fillers, the blank
+#: braille cell, the Mongolian vowel separator.
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
+
+
+def _shows(ch: str) -> bool:
+    return ch not in _BLANKS and unicodedata.category(ch) not in ("Cf", "Mn")
+
+
 def name_key(name: str) -> str:
     """What two names are compared by: "ANN", "Ann", "ａｎｎ" and "Аnn" (a Cyrillic А)
-    are one name."""
-    return unicodedata.normalize("NFKC", name).casefold().translate(_LOOK_ALIKES).strip()
+    are one name, and so are "Bot 2" and "Bot 2" with an invisible character in it (a
+    combining grapheme joiner, a variation selector, a zero-width space or a filler
+    passed for the bot, or sat beside Ann as a second Ann)."""
+    folded = unicodedata.normalize("NFKC", name).casefold().translate(_LOOK_ALIKES)
+    return "".join(filter(_shows, folded)).strip()
 
 
 #: Names a person may not take: they would pass for a bot, a seat or a spectator.

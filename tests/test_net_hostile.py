@@ -639,6 +639,23 @@ async def test_letters_of_other_scripts_that_look_latin_make_no_new_name() -> No
         assert [s["name"] for s in update["table"]["seats"]] == ["Ann", "Аnn (2)"]
 
 
+async def test_invisible_characters_make_no_new_name() -> None:
+    """"Bot 2" with a combining grapheme joiner or a variation selector in it sat as a
+    person that looked like the bot, and "Ann" with one beside Ann had no "(2)": a name
+    is compared without the characters that draw nothing."""
+    async with running_host(limits=Limits(rename_burst=20)) as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        for name in ("Bot\u034f 2", "Bot 2\ufe0f", "Seat\ufe00 1", "Ann (spectator\u034f)",
+                     "Bot\u3164 2"):
+            with pytest.raises(ServerError) as info:
+                await bob.rename(name)
+            assert "pass for a bot" in info.value.message, name
+        await bob.rename("Ann\u034f")
+        update = await ann.wait_for(lambda m: m["type"] == "update" and any(
+            n["type"] == "renamed" for n in m["notices"]))
+        assert [s["name"] for s in update["table"]["seats"]] == ["Ann", "Ann\u034f (2)"]
+
+
 async def test_a_spectator_cannot_chat_under_a_players_name() -> None:
     async with running_host() as host, clients(host) as made:
         ann, bob = await _pair(made)
