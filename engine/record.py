@@ -380,6 +380,20 @@ def _play(game: Game, k: int, move: Move) -> list[dict[str, Any]]:
         raise RecordError(f"move {k} cannot be played: {exc}") from None
 
 
+def tape_game(data: Mapping[str, Any]) -> Game:
+    """The game a tape's moves (:meth:`Tape.data`, e.g. read back from a journal) play
+    to from its seed: :class:`RecordError` in one line if the data is not what a tape
+    writes or a move breaks the rules. A file from elsewhere is hostile input: its game
+    is only ever what legal moves make of a fresh deal."""
+    checked = check_record({**data, "format": FORMAT, "version": VERSION,
+                            "check": "0" * 32, "result": None})
+    game = engine.new_game(checked["game"], checked["seats"], checked["seed"],
+                           checked["options"])
+    for k, move in enumerate(checked["moves"], 1):
+        _play(game, k, move)
+    return game
+
+
 def replay(record: Mapping[str, Any]) -> Game:
     """The game of a checked record played to its end; :class:`RecordError` if a move
     breaks the rules or the end is not the recorded one."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -167,8 +168,32 @@ def check_table(record: dict[str, Any]) -> None:
         now = snapshot.get("now")
         if not isinstance(now, float | int) or not 0 <= now < 1e12:
             raise bad("holds a game at no time it can be at")
+        check_game(record, bad)
     except errors.ProtocolError as exc:
         raise bad(f"is not whole: {exc}") from None
+
+
+def check_game(record: dict[str, Any], bad: Callable[[str], JournalError]) -> None:
+    """Refuse a ``table`` record whose game is not the one its own moves play to from
+    their seed: a game's state read from a file was trusted (a hand holding cards
+    numbered 999 and -1 resumed, and the seat's player could never join it again;
+    scores as words broke the first move half-way through)."""
+    import msgpack
+
+    from engine.record import RecordError, tape_game
+
+    tape = record.get("tape")
+    if not isinstance(tape, dict):
+        raise bad("holds a game without the moves that made it")
+    if tape.get("game") != record["game"] or tape.get("seats") != len(record["seats"]):
+        raise bad("holds moves of another game")
+    try:
+        played = tape_game(tape)
+    except RecordError as exc:
+        raise bad(f"holds moves no game plays: {exc}") from None
+    # (As the journal wrote it: its msgpack makes lists of tuples.)
+    if msgpack.unpackb(msgpack.packb(played.snapshot()), raw=False) != record["snapshot"]:
+        raise bad("holds a game its own moves do not play to")
 
 
 def replay_game(snapshot: dict[str, Any], ops: list[dict[str, Any]],

@@ -299,6 +299,18 @@ def _with_table(path: Path, change: Any) -> None:
     (lambda r: r["options"].update(zzz=1), "options no host takes: unknown option 'zzz'"),
     (lambda r: r.update(snapshot=None), "in play without its game"),
     (lambda r: r.update(t=5), "a table in it has no id"),
+    # The game itself is what its moves play to from its seed, never a state as read:
+    # a GET OUT! hand holding cards 999 and -1 resumed, and its player could never sit
+    # again (a Got Five! game here: any state of any game).
+    (lambda r: r["snapshot"]["state"]["racks"][0].extend([999, -1]),
+     "a game its own moves do not play to"),
+    (lambda r: r["snapshot"]["state"].update(public=["1", "2"]),
+     "a game its own moves do not play to"),
+    (lambda r: r["snapshot"]["state"].update(turn=99), "a game its own moves do not play to"),
+    (lambda r: r.update(tape=None), "without the moves that made it"),
+    (lambda r: r["tape"].update(seats=3), "moves of another game"),
+    (lambda r: r["tape"]["moves"].append([1, {"type": "draw"}, 10**9]),
+     "moves no game plays: move [0-9]+ .draw by seat 2. breaks the rules"),
 ])
 async def test_a_journal_s_table_that_no_host_writes_is_refused_in_words(
         tmp_path: Path, change: Any, said: str) -> None:
