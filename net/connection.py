@@ -96,6 +96,9 @@ class Connection:
         #: token shows it is the person who took that seat.
         self.player = os.urandom(8).hex()
         self.welcomed = False
+        #: Let in past the host's connection limit to take a seat back, and nothing
+        #: else until it has (``Limits.returning_reserve``).
+        self.returning = False
         self.table: Table | None = None
         self.seat: int | None = None
         self.last_seen = now

@@ -31,6 +31,10 @@ log = logging.getLogger("hiddenhand.host")
 
 #: Requests a connection may make before its ``hello``.
 BEFORE_HELLO = frozenset({"hello", "ping", "pong"})
+#: Said to a connection let in past a full host's limit (``Limits.returning_reserve``)
+#: that asks anything but its seat back.
+FULL_BUT_RETURNING = ("this host takes no more connections now, except a player taking "
+                      "their seat back")
 
 
 class Hosting(Protocol):
@@ -193,7 +197,13 @@ def join(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
     past = table.past.entries()
     token: str | None
     if "token" in msg:
-        token, out = lobby.rejoin(table, conn, msg.get("seat"), msg["token"], now)
+        try:
+            token, out = lobby.rejoin(table, conn, msg.get("seat"), msg["token"], now)
+        except RequestError as exc:
+            if conn.returning:  # (no seat of its own: it has no place here)
+                raise errors.ProtocolError(exc.code, exc.message, fatal=True) from None
+            raise
+        conn.returning = False
     elif msg.get("spectate"):
         token, out = None, lobby.watch(table, conn, now)
     else:
@@ -361,6 +371,8 @@ def handle(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
     kind = msg["type"]
     if not conn.welcomed and kind not in BEFORE_HELLO:
         raise RequestError(errors.NOT_WELCOMED, "say hello (with the protocol version) first")
+    if conn.returning and kind not in BEFORE_HELLO and (kind != "join" or "token" not in msg):
+        raise errors.ProtocolError(errors.HOST_FULL, FULL_BUT_RETURNING, fatal=True)
     try:
         if kind in SOCIAL:
             host.take(conn, kind)

@@ -54,6 +54,11 @@ class Limits(NamedTuple):
     max_per_address: int = 32
     #: Connections from one address that are not at a table (browsing, or silent).
     max_unjoined_per_address: int = 8
+    #: Connections the host takes beyond ``max_connections`` for players taking their
+    #: seat back (a host filled by strangers locked its own players out): such a
+    #: connection may only say hello and join with its seat's token; one an address at
+    #: once (where limits per address apply).
+    returning_reserve: int = 16
     #: Tables the host holds.
     max_tables: int = 32
     #: Addresses many people share (an SSH box's 127.0.0.1, where ``ssh-serve`` limits

@@ -529,6 +529,61 @@ async def test_one_address_cannot_take_every_connection() -> None:
             peer.close()
 
 
+async def test_a_host_full_of_strangers_still_gives_a_player_their_seat_back() -> None:
+    """Eight addresses of 32 watchers each filled a host's 256 connections, and a
+    player who had dropped could not take their seat back. Past the limit the host
+    takes a few connections more, one an address at once, for that alone: anything
+    else there is refused and closed."""
+    from net.client import Client
+    from tests.test_net_game import ann_and_bob_in_play
+
+    async with running_host(max_connections=4) as host, clients(host) as made:
+        ann, bob, joined, bob_seat = await ann_and_bob_in_play(made)
+        await bob.close()
+        strangers = []
+        while len(host.connections) < 4:  # (Bob's seat waits; strangers fill the host)
+            peer = await _from(host, OTHER)
+            await peer.send({"type": "hello", "version": framing.PROTOCOL_VERSION,
+                             "name": f"Eve{len(strangers)}"})
+            assert (await peer.recv())["type"] == "welcome"
+            await peer.send({"type": "join", "table": joined.table, "spectate": True,
+                             "ref": 1})
+            while (await peer.recv()).get("ref") != 1:
+                pass
+            strangers.append(peer)
+        # A stranger more gets in only to be told the host is full when it asks
+        # anything but a seat back: a table list, to watch, a seat with a wrong token.
+        for ask in ({"type": "list_tables", "ref": 2},
+                    {"type": "join", "table": joined.table, "spectate": True, "ref": 2},
+                    {"type": "join", "table": joined.table, "seat": 1, "token": "x" * 20,
+                     "ref": 2}):
+            peer = await _from(host, "127.0.0.3")
+            await peer.send({"type": "hello", "version": framing.PROTOCOL_VERSION,
+                             "name": "Mallory"})
+            assert (await peer.recv())["type"] == "welcome"
+            # (Meanwhile a second one of that address is not let in at all.)
+            second = await _from(host, "127.0.0.3")
+            assert (await second.recv())["code"] == errors.HOST_FULL
+            assert await second.closed_by_host()
+            await peer.send(ask)
+            reply = await peer.recv()
+            assert reply["type"] == "error", reply
+            assert await peer.closed_by_host()
+        assert len(host.connections) == 4
+        back = await Client.connect("127.0.0.1", host.port, name="Bob")
+        again = await back.join(joined.table, seat=1, token=bob_seat.token)
+        assert again.seat == 1
+        update = await ann.wait_for(lambda m: m["type"] == "update" and
+                                    m["table"]["seats"][1]["connected"])
+        assert update["table"]["seats"][1]["name"] == "Bob"
+        await back.chat("back")
+        line = await ann.wait_for(lambda m: m["type"] == "chat")
+        assert line["seat"] == 1
+        await back.close()
+        for peer in strangers:
+            peer.close()
+
+
 async def test_one_address_cannot_fill_the_host_with_tables() -> None:
     gone = asyncio.Event()
     async with running_host(limits=Limits(empty_table_timeout=0.05)) as host, \

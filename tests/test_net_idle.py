@@ -110,6 +110,9 @@ async def test_connections_that_only_answer_pings_no_longer_lock_out_a_new_playe
         idle = [await made.new(f"Idle{i}") for i in range(40)]
         refused = await RawPeer.open(host)
         await refused.send({"type": "hello", "version": PROTOCOL_VERSION, "name": "Ann"})
+        await refused.recv()  # (let in past the limit only to take a seat back)
+        await refused.send({"type": "create_table", "name": "Kitchen", "game": "getout",
+                            "seats": 2, "ref": 1})
         said = await refused.recv()
         assert said["code"] == errors.HOST_FULL and "no more connections" in said["message"]
         refused.close()

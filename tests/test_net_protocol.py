@@ -10,6 +10,7 @@ import pytest
 
 from engine.bots import RandomBot
 from net.autoplay import drive
+from net.limits import Limits
 from net.wire import codec, errors, framing, schemas, stream
 from tests.net_support import RawPeer, clients, frame, running_host
 
@@ -201,7 +202,20 @@ async def test_a_seated_client_sending_garbage_keeps_its_seat_and_nothing_change
 
 
 async def test_host_refuses_connections_beyond_its_limit() -> None:
+    """Past its limit a host takes a connection only to take a seat back (see
+    test_a_host_full_of_strangers_still_gives_a_player_their_seat_back); past that
+    reserve too, none."""
     async with running_host(max_connections=1) as host, clients(host) as made:
+        await made.new("Ann")
+        peer = await RawPeer.open(host)
+        await peer.send({"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "B"})
+        assert (await peer.recv())["type"] == "welcome"
+        await peer.send({"type": "list_tables", "ref": 1})
+        reply = await peer.recv()
+        assert reply["code"] == errors.HOST_FULL and "seat back" in reply["message"]
+        assert await peer.closed_by_host()
+    async with running_host(max_connections=1, limits=Limits(returning_reserve=0)) as host, \
+            clients(host) as made:
         await made.new("Ann")
         peer = await RawPeer.open(host)
         reply = await peer.recv()
