@@ -436,11 +436,14 @@ class Host:
         if self._watcher is None or self._watcher.done():
             self._watcher = loop.create_task(self.watch.run(min(0.1, self.heartbeat / 4)))
             self._tasks.add(self._watcher)
-        refusal = ("this host takes no more connections now" if self.closing
-                   else self._returning(conn) if len(self.connections) >= self.max_connections
+        full = len(self.connections) >= self.max_connections
+        refusal = ("this host takes no more connections now" if self.closing else
+                   self.gate.returning(conn.address, [c.address for c in self.connections
+                                                      if c.returning]) if full
                    else None) or self.gate.admit(
                        conn.address, [(c.address, c.table is not None)
                                       for c in self.connections])
+        conn.returning = full
         if refusal is not None:
             log.info("connection from %s refused: %s", conn.peer, refusal)
             conn.fail(errors.HOST_FULL, refusal)
@@ -463,17 +466,6 @@ class Host:
             if task is not None:
                 self._tasks.discard(task)
             self._drop(conn)
-
-    def _returning(self, conn: Connection) -> str | None:
-        """A host at its connection limit: why ``conn`` may not come in even to take a
-        seat back (``None``: it may, and may do nothing else until it has)."""
-        waiting = [c for c in self.connections if c.returning]
-        if len(waiting) >= self.limits.returning_reserve or (
-                self.gate.counts(conn.address)
-                and any(c.address == conn.address for c in waiting)):
-            return "this host takes no more connections now"
-        conn.returning = True
-        return None
 
     def take(self, conn: Connection, kind: str) -> None:
         """Spend one of ``conn``'s (and its address's) human-scale allowances for ``kind``."""

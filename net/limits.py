@@ -171,6 +171,15 @@ class Gate:
                     "close one or join a table with it first")
         return None
 
+    def returning(self, address: str, waiting: list[str]) -> str | None:
+        """A host at its connection limit: why a connection from ``address`` may not
+        come in even to take a seat back (``None``: it may, and may do nothing else
+        until it has); ``waiting`` are the addresses of those let in so already."""
+        if len(waiting) >= self.limits.returning_reserve or (
+                self.counts(address) and address in waiting):
+            return "this host takes no more connections now"
+        return None
+
     def rate_of(self, kind: str) -> tuple[float, int]:
         """The rate and burst of one kind of allowance (for one connection)."""
         lim = self.limits

@@ -1755,13 +1755,14 @@ async def test_the_lobby_s_buttons_are_whole_at_a_phone_s_width() -> None:
 
 async def test_the_creator_s_ready_column_says_they_start() -> None:
     """"Everyone is ready" stood beside the creator's empty "ready", which read as the
-    one not ready: the creator needs no Ready, they start."""
+    one not ready: the creator needs no Ready, they start; and a bare "deals" under
+    "ready" left a player unsure whether they were ready."""
     app = make_app("Ann")
     async with app.run_test(size=(100, 30)) as pilot:
         lobby = await open_lobby(app, pilot)
         await until(pilot, lambda: lobby.live, "the lobby shown")
         seats = lobby.query_one("#lobby-seats", DataTable)
-        await until(pilot, lambda: seats.row_count and str(seats.get_row_at(0)[3]) == "deals",
+        await until(pilot, lambda: seats.row_count and str(seats.get_row_at(0)[3]) == "✓ deals",
                     "the creator's row")
 
 

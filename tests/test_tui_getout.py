@@ -720,12 +720,17 @@ async def test_by_touch_a_tap_chooses_a_card_and_a_tap_on_the_chosen_one_plays_i
         assert ("tap a ✓ card to choose it (▼), the ▼ card to play it, or the draw pile to "
                 "draw") in str(screen.query_one("#status", Static).render())
         version = screen.view["version"]
-        await pilot.click(HandWidget, offset=(1 + 2 * 12 + 11, 3))  # the kevin: chosen
+        # (The row draws the three cards at their full width once it has laid them out:
+        # under load a click at once, at the kevin's place, met the six before.)
+        tap = (1 + 2 * 12 + 11, 3)
+        await until(pilot, lambda: widget.card_region(2).contains(
+            widget.region.x + tap[0], widget.region.y + tap[1]), "the kevin where tapped")
+        await pilot.click(HandWidget, offset=tap)  # the kevin: chosen
         await until(pilot, lambda: widget.selected == 2, "the kevin chosen")
         await pilot.pause()
         assert screen.view["version"] == version and len(widget.cards) == 3
         assert notes.messages() == ["A tap chooses a card; a tap on the chosen card plays it."]
-        await pilot.click(HandWidget, offset=(1 + 2 * 12 + 11, 3))  # again: played
+        await pilot.click(HandWidget, offset=tap)  # again: played
         await until(pilot, lambda: [c["value"] for c in widget.cards] == [1, 2],
                     "the kevin played")
 

@@ -160,7 +160,7 @@ async def test_past_games_show_every_result_winner_and_figure_whole_at_any_width
         flat = " ".join(text.split())
         for words in ("won, level 6", "Bot 4 won", "Bot 3 won", "Bot 4 ★", "Bot 3 ★",
                       "Ann ★", "Annabelle Longname", "17.6 points a round", "(fewer is better)",
-                      "no right GOT FIVE! yet", "best level 6"):
+                      "no right GOT FIVE! yet", "cleared up to level 6"):
             assert words in flat, words
         assert ("ended" in text) and (("2026-05-28" in text) == (columns > 46))
         # The cursor and its mark move row by row, the review opens from either.

@@ -192,7 +192,8 @@ def _more(game: str, games: list[GameInfo], player: Reader | None) -> str:
     if game == "getit":
         levels = [_level(g.result) for g in games]
         best = max(levels, key=lambda lv: (lv == "X", lv if isinstance(lv, int) else 0))
-        return f"best level {best}" if best else "no level cleared yet"
+        # ("best level 5" beside a game "lost at level 6" read as a level it did not reach.)
+        return f"cleared up to level {best}" if best else "no level cleared yet"
     if game == "gotfive":
         clues = [g.facts["right_after"] for g in games
                  if _seat(g, player) in g.winners and "right_after" in g.facts]

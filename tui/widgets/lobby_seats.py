@@ -103,9 +103,9 @@ class LobbySeats(DataTable[Any]):
             self.add_columns("seat", "player", "status", "ready")
         # A name cut where the row has no room for it ("Bartholomew the Gr… (you) ★"):
         # whole, a 24-letter name pushed "status" and "ready" off the lobby's edge at 80
-        # columns (seat, status and ready take 24 cells with the cells' padding).
+        # columns (seat, status and ready take 26 cells with the cells' padding).
         self._shown = (table, my_seat)
-        room = max(8, self.size.width - 24) if self.size.width else 0
+        room = max(8, self.size.width - 26) if self.size.width else 0
         for seat in table["seats"]:
             name = seat["name"] or "(empty)"
             if seat.get("for"):  # (after a game, the bot still keeps Cy's seat for Cy)
