@@ -304,6 +304,13 @@ class Connection:
                 self.fail(errors.TIMEOUT, "no hello in time; closing the connection")
                 self.close()
                 return
+            if self.returning and now - self.opened > 2 * timeout:
+                # (Let in past a full host's limit to take a seat back: one that only
+                # answers pings would hold that room for as long as it liked.)
+                self.fail(errors.HOST_FULL, "this host takes no more connections now, "
+                          "and no seat was taken back in time; closing the connection")
+                self.close()
+                return
             if self.silent(now, watch) > timeout:
                 log.info("connection %d went silent; dropping it", self.id)
                 self.fail(errors.TIMEOUT, "no word from you in time; closing the connection")

@@ -584,6 +584,27 @@ async def test_a_host_full_of_strangers_still_gives_a_player_their_seat_back() -
             peer.close()
 
 
+async def test_a_connection_let_in_to_take_a_seat_back_that_takes_none_is_closed() -> None:
+    """Let in past a full host's limit, a connection that only answered pings held
+    that room for as long as it liked: it has as long as a hello has."""
+    async with running_host(max_connections=1, heartbeat=0.2) as host, \
+            clients(host) as made:
+        await made.new("Ann")
+        peer = await RawPeer.open(host)
+        await peer.send({"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "B"})
+        assert (await peer.recv())["type"] == "welcome"
+        said = None
+        async with asyncio.timeout(30):
+            while said is None:
+                msg = await peer.recv(skip_pings=False)
+                if msg["type"] == "ping":
+                    await peer.send({"type": "pong"})
+                elif msg["type"] == "error":
+                    said = msg
+        assert said["code"] == errors.HOST_FULL and "in time" in said["message"], said
+        assert await peer.closed_by_host()
+
+
 async def test_one_address_cannot_fill_the_host_with_tables() -> None:
     gone = asyncio.Event()
     async with running_host(limits=Limits(empty_table_timeout=0.05)) as host, \
