@@ -1290,12 +1290,16 @@ async def test_auto_cross_is_the_players_own_setting_and_minus_turns_it_off(
         await pilot.press("minus")
         await until(pilot, lambda: table.game.auto_cross[0] and screen.locked(),
                     "auto-cross on")
-        assert any(m.startswith("Auto-cross on") for m in notices.messages())
+        # Said in the board's title (a notice covered the board's bottom row).
+        board = screen.query_one("#gf-board")
+        assert "· Auto-cross on" in str(board.border_title)
+        assert not any(m.startswith("Auto-cross") for m in notices.messages())
         assert Settings.load()[0].auto_cross is True
         n = min(screen.locked())
         await pilot.press("minus")
         await until(pilot, lambda: not screen.locked() and table.game.auto_cross[0] is False,
                     "auto-cross off again")
+        assert "· Auto-cross off" in str(board.border_title)
         await goto(pilot, screen, n)
         await pilot.press("o")  # a number in sight, circled by hand
         await until(pilot, lambda: screen.view["marks"].get(str(n)) == "circle", "the circle")

@@ -105,9 +105,16 @@ class BoardTable(TableScreen):
             settings.save()
         except OSError as exc:
             self.notify(f"Not kept for the next game: {exc}", severity="warning", markup=False)
-        self.notify("Auto-cross on: every number you can see is crossed (- turns it off)."
-                    if on else "Auto-cross off: you cross what you see by hand, as on paper "
-                    "(- turns it on again).", timeout=4)
+        # Said in the board's title, as a range crossed is: a notice covered the board's
+        # bottom row, two of them when - was pressed twice.
+        self.board_note = (
+            ("Auto-cross on: every number you can see is crossed (- turns it off).",
+             "Auto-cross on: what you see is crossed (- turns it off).",
+             "Auto-cross on (-: off).") if on else
+            ("Auto-cross off: you cross what you see by hand, as on paper (- turns it on).",
+             "Auto-cross off: you cross by hand (- turns it on).",
+             "Auto-cross off (-: on)."))
+        self.title_board()
 
     def action_auto_cross_key(self) -> None:
         """- on a wide terminal (the same as :meth:`action_auto_cross`)."""
