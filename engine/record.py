@@ -23,7 +23,7 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 import engine
-from engine.core import Game, IllegalAction
+from engine.core import SEED_LIMIT, Game, IllegalAction
 
 FORMAT = "hiddenhand-game"
 #: Bumped when a record written by one release cannot be read by an older one.
@@ -38,8 +38,10 @@ MAX_TIME = 1e11
 MAX_TEXT = 400
 MAX_ITEMS = 64
 MAX_DEPTH = 4
-#: A seed as the host and the simulator make them.
-MAX_SEED = 2**64
+#: A seed as the host and the simulator make them, and as the engine takes them (a
+#: record's seed of 2**63 or more passed this check, then broke the import with a
+#: traceback).
+MAX_SEED = SEED_LIMIT
 
 #: Actions that change only the acting seat's own view (a Got Five! mark on one's own
 #: board, one's own auto-cross): private to that seat while the game runs, and in its
@@ -387,8 +389,11 @@ def tape_game(data: Mapping[str, Any]) -> Game:
     is only ever what legal moves make of a fresh deal."""
     checked = check_record({**data, "format": FORMAT, "version": VERSION,
                             "check": "0" * 32, "result": None})
-    game = engine.new_game(checked["game"], checked["seats"], checked["seed"],
-                           checked["options"])
+    try:
+        game = engine.new_game(checked["game"], checked["seats"], checked["seed"],
+                               checked["options"])
+    except ValueError as exc:
+        raise RecordError(f"its game cannot be dealt: {exc}") from None
     for k, move in enumerate(checked["moves"], 1):
         _play(game, k, move)
     return game

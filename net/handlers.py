@@ -389,7 +389,9 @@ def _over_rate(conn: Connection, body: bytes, now: float) -> None:
     forever for it; anything bigger would cost the very work the rate spares); a
     connection that keeps it up past ``limits.flood_close`` is closed."""
     if not conn.warned:
-        log.info("connection %d sends too fast; refusing its messages", conn.id)
+        # (With the connection's other refusals, a few lines at most: a flood that got a
+        # frame through now and then wrote a line each time, 10,000 in 10 s.)
+        conn.log_refusal(errors.RATE_LIMITED, "sends too fast; refusing its messages")
     conn.warned = True
     if conn.flooding_since is None:
         conn.flooding_since = now

@@ -331,6 +331,24 @@ async def test_a_flood_that_answers_pings_is_closed_and_a_burst_is_not() -> None
         await _still_serving(ann, bob)
 
 
+async def test_a_flood_that_gets_a_frame_through_now_and_then_writes_a_few_log_lines(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """"sends too fast" was logged again each time a frame got through: 10,000 lines in
+    10 s from one flood. It counts with the connection's other refusals."""
+    caplog.set_level(logging.INFO, logger="hiddenhand.host")
+    async with running_host(rate=50.0, burst=10) as host:
+        peer = await _welcomed(host)
+        for _ in range(20):  # over the allowance, then a pause that refills a little
+            await peer.send_bytes(codec.pack({"type": "pong"}) * 30)
+            await asyncio.sleep(0.1)
+        await peer.send({"type": "ping", "ref": 1})
+        while (await peer.recv()).get("ref") != 1:
+            pass
+        lines = [r for r in caplog.records if "too fast" in r.getMessage()]
+        assert 1 <= len(lines) <= LOGGED_REFUSALS, len(lines)
+        peer.close()
+
+
 async def test_a_frame_costs_the_allowance_by_its_size(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every frame cost one of the message allowance, whatever it held, and one beyond
     the allowance was still decoded: frames of thousands of numbers kept a host busy

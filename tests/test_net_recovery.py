@@ -309,6 +309,7 @@ def _with_table(path: Path, change: Any) -> None:
     (lambda r: r["snapshot"]["state"].update(turn=99), "a game its own moves do not play to"),
     (lambda r: r.update(tape=None), "without the moves that made it"),
     (lambda r: r["tape"].update(seats=3), "moves of another game"),
+    (lambda r: r["tape"].update(seed=2**63), "holds moves no game plays: seed"),
     (lambda r: r["tape"]["moves"].append([1, {"type": "draw"}, 10**9]),
      "moves no game plays: move [0-9]+ .draw by seat 2. breaks the rules"),
 ])

@@ -90,6 +90,8 @@ def _broken(change: Any) -> dict[str, Any]:
     (lambda r: r.update(seats="2"), "seats must be a whole number"),
     (lambda r: r.update(seats=9), "seats must be a whole number from 2 to 6"),
     (lambda r: r.update(seed=-1), "seed"),
+    # (Passed the check, then broke the import with a traceback: the engine takes less.)
+    (lambda r: r.update(seed=2**63), "seed must be a whole number from 0 to"),
     (lambda r: r.update(options={"limit": "lots"}), "options:"),
     (lambda r: r.update(players=r["players"][:1]), "players must list the 2 seats"),
     (lambda r: r["players"][0].update(name="\x1b[2J"), "printable"),
