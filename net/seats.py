@@ -161,25 +161,36 @@ def same_secret(a: str, b: str) -> bool:
     return compare_digest(a.encode(), b.encode())
 
 
-#: Cyrillic and Greek letters (casefolded) that look like a Latin letter in either case:
-#: "Аnn" with a Cyrillic А, or "Βοt 2" in Greek, is "Ann" and "Bot 2" to the eye.
-#: (The common look-alikes of Unicode's confusables list; other scripts are not folded.)
+#: Letters of other scripts (casefolded) that look like a Latin letter in either case:
+#: "Аnn" with a Cyrillic А, or "Βοt 2" in Greek, is "Ann" and "Bot 2" to the eye; so
+#: are Lisu, Cherokee and Armenian look-alikes, digits' and brackets'. (The common
+#: look-alikes of Unicode's confusables list; other scripts are not folded.)
 _LOOK_ALIKES = str.maketrans(
     "авекмнорстухіјѕԁԛԝүһӏь"  # Cyrillic
-    "αβεζηικμνορτυχ",  # Greek
+    "αβεζηικμνορτυχ"  # Greek
+    "\ua4d0\ua4d1\ua4d3\ua4d4\ua4d6\ua4d7\ua4d9\ua4da\ua4dc\ua4dd\ua4df\ua4e0\ua4e1"
+    "\ua4e2\ua4e3\ua4e6\ua4e7\ua4ea\ua4eb\ua4ec\ua4ee\ua4f0\ua4f2\ua4f3\ua4f4"  # Lisu
+    "\u13aa\u13f4\u13df\u13a0\u13ac\u13c0\u13bb\u13a5\u13ab\u13e6\u13de\u13b7"
+    "\u13e2\u13a1\u13da\u13a2\u13d9\u13b3\u13c3"  # Cherokee
+    "օոսհզց"  # Armenian
+    "ꝛᒿƨʒȝƽб❨❩❪❫",  # digits and brackets
     "abekmhopctyxijsdqwyhlb"
-    "abezhikmnoptyx",
+    "abezhikmnoptyx"
+    "bpdtgkjczfmnlsrvhwxyaeiou"
+    "abcdeghijklmprstvwz"
+    "onuhqg"
+    "2223356()()",
 )
 
 
 #: Characters that draw as nothing or as a blank, beyond the format characters and the
-#: marks no letter took in (categories Cf and Mn, after NFKC): Hangul fillers, the blank
-#: braille cell, the Mongolian vowel separator.
-_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
+#: marks no letter took in (categories Cf, Mn and Me, after NFKC): Hangul fillers, the
+#: blank braille cell, the Mongolian vowel separator, the null notehead.
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\U0001d159")
 
 
 def _shows(ch: str) -> bool:
-    return ch not in _BLANKS and unicodedata.category(ch) not in ("Cf", "Mn")
+    return ch not in _BLANKS and unicodedata.category(ch) not in ("Cf", "Mn", "Me")
 
 
 def name_key(name: str) -> str:
@@ -201,7 +212,8 @@ def check_name(name: str) -> str:
     if any(ch in name for ch in "[]"):
         raise RequestError(errors.BAD_REQUEST, "a name may not hold [ or ]")
     key = name_key(name)
-    squeezed = re.sub(r"[\s._\-]+", " ", key)
+    # (Trimmed again: "Bot 2." passed as "bot 2 ".)
+    squeezed = re.sub(r"[\s._\-]+", " ", key).strip()
     if _RESERVED_NAME.search(squeezed):
         raise RequestError(
             errors.BAD_REQUEST,

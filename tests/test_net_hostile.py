@@ -750,6 +750,24 @@ async def test_invisible_characters_make_no_new_name() -> None:
         assert [s["name"] for s in update["table"]["seats"]] == ["Ann", "Ann\u034f (2)"]
 
 
+@pytest.mark.parametrize("name", [
+    "Bot 2\U0001d159", "ꓐot 2", "Ᏼot 2", "Bot ꝛ", "Bot ᒿ", "Bօt 2", "Ann ❨spectator❩",
+    "Bot 2\u0489", "Bot 2.", "Bot 2_", "Bot 2-", "Bot.2.", "Ann (spectator)."])
+def test_other_look_alikes_and_a_trailing_dot_pass_for_no_bot(name: str) -> None:
+    """A second pass found these passing for a bot or a spectator: a null notehead (it
+    draws nothing), Lisu, Cherokee and Armenian letters, a 2 of another alphabet,
+    ornamental brackets, an enclosing mark, and a dot or dash after the name."""
+    with pytest.raises(RequestError, match="pass for a bot"):
+        check_name(name)
+
+
+def test_look_alikes_of_a_name_are_that_name() -> None:
+    from net.seats import name_key
+
+    assert {name_key(n) for n in ("Ann", "Ann\U0001d159", "ꓮnn", "Anո")} == {"ann"}
+    assert name_key("Zoë") != name_key("Zoe") and name_key("Bob") == "bob"
+
+
 async def test_a_spectator_cannot_chat_under_a_players_name() -> None:
     async with running_host() as host, clients(host) as made:
         ann, bob = await _pair(made)
