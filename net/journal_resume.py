@@ -56,6 +56,12 @@ def recover(path: Path) -> Recovered:
                                    f"({str(tid)[:20]!r})")
             tables[tid] = (record, [])
         elif kind in ("act", "adv") and tid in tables:
+            at = record.get("n")
+            # (NaN, inf or 1e300 resumed, and the game's next snapshot then made the file
+            # one no resume takes: the same bounds as a snapshot's time.)
+            if isinstance(at, bool) or not isinstance(at, float | int) or not 0 <= at < 1e12:
+                raise JournalError(f"{path} cannot be resumed: its table {tid[:20]!r} has a "
+                                   f"move at no time it can be at ({str(at)[:20]})")
             tables[tid][1].append(record)
         elif kind == "past" and isinstance(tid, str) and isinstance(record.get("e"), dict):
             # (Kept across the table's snapshots; a file from elsewhere cannot make it

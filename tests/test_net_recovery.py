@@ -326,6 +326,22 @@ async def test_a_journal_s_table_that_no_host_writes_is_refused_in_words(
     assert path.read_bytes() == before
 
 
+@pytest.mark.parametrize("at", [float("nan"), float("inf"), 1e300, -1.0, "1"])
+async def test_a_journal_s_move_at_no_time_there_is_is_refused_in_words(
+        tmp_path: Path, at: Any) -> None:
+    """A move journaled after its table at NaN, inf or 1e300 resumed, and the game's
+    next snapshot made the file one no resume would take."""
+    path = await crashed_game(tmp_path / f"odd{j.SUFFIX}")
+    header, records = j.read_journal(path)
+    table = next(r["t"] for r in reversed(records) if r.get("k") == "table")
+    records.append({"k": "adv", "t": table, "n": at})
+    path.write_bytes(b"".join(j._frame(r) for r in [header, *records]))
+    before = path.read_bytes()
+    with pytest.raises(j.JournalError, match="a move at no time it can be at"):
+        Host.resume(path, **seeded(6))
+    assert path.read_bytes() == before
+
+
 async def test_a_resumed_host_listens_where_the_crashed_one_did_even_if_it_cannot(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """A host started with --bind 127.0.0.1 came back from --resume on every address;
