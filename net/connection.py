@@ -73,6 +73,19 @@ class LoopWatch:
                 self.stalled += late
 
 
+def room_to_return(connections: set[Connection], reserve: int) -> None:
+    """A connection is let in past a full host's limit to take a seat back: if that
+    makes more than ``reserve`` such, the one waiting longest goes (strangers that
+    reopened theirs as fast as they were closed held the room shut for good; now a
+    returning player has until as many more have come)."""
+    waiting = sorted((c for c in connections if c.returning), key=lambda c: c.opened)
+    for conn in waiting[:max(0, len(waiting) - reserve)]:
+        conn.returning = False
+        conn.fail(errors.HOST_FULL, "this host takes no more connections now, and others "
+                  "came to take their seat back; closing the connection")
+        conn.close()
+
+
 class Connection:
     """One client connection: its stream, its name, and the seat bound to it (see the
     module for how its output is bounded)."""

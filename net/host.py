@@ -25,7 +25,7 @@ from typing import Any
 from net import fanout, idle, lobby
 from net import journal as j
 from net.clock import Clock, LoopClock, Timer
-from net.connection import LOCAL_PLAYER, Connection, LoopWatch, socket_time
+from net.connection import LOCAL_PLAYER, Connection, LoopWatch, room_to_return, socket_time
 from net.fanout import Outbox
 from net.handlers import receive
 from net.journal_resume import recover
@@ -450,6 +450,8 @@ class Host:
             conn.close()
             return
         self.connections.add(conn)
+        if full:
+            room_to_return(self.connections, self.limits.returning_reserve)
         log.info("connection %d from %s", conn.id, conn.peer)
         task = asyncio.current_task()
         if task is not None:

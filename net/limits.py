@@ -174,9 +174,9 @@ class Gate:
     def returning(self, address: str, waiting: list[str]) -> str | None:
         """A host at its connection limit: why a connection from ``address`` may not
         come in even to take a seat back (``None``: it may, and may do nothing else
-        until it has); ``waiting`` are the addresses of those let in so already."""
-        if len(waiting) >= self.limits.returning_reserve or (
-                self.counts(address) and address in waiting):
+        until it has); ``waiting`` are the addresses of those let in so already (one an
+        address; with no reserve at all, none)."""
+        if not self.limits.returning_reserve or (self.counts(address) and address in waiting):
             return "this host takes no more connections now"
         return None
 

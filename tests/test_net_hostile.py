@@ -602,6 +602,41 @@ async def test_a_host_full_of_strangers_still_gives_a_player_their_seat_back() -
             peer.close()
 
 
+async def test_strangers_holding_the_room_to_return_give_way_to_the_next_one() -> None:
+    """Sixteen addresses each held a connection in the room a full host keeps for
+    players taking their seat back, reopening it as soon as it was closed: a dropped
+    player was refused 25 times out of 25. The one waiting longest gives way."""
+    from net.client import Client
+    from tests.test_net_game import ann_and_bob_in_play
+
+    limits = Limits(returning_reserve=2)
+    async with running_host(max_connections=2, limits=limits) as host, \
+            clients(host) as made:
+        ann, bob, joined, bob_seat = await ann_and_bob_in_play(made)
+        await bob.close()
+        filler = await _from(host, OTHER)
+        await filler.send({"type": "hello", "version": framing.PROTOCOL_VERSION,
+                           "name": "Eve"})
+        assert (await filler.recv())["type"] == "welcome"
+        hogs = []
+        for address in ("127.0.0.4", "127.0.0.5"):
+            hog = await _from(host, address)
+            await hog.send({"type": "hello", "version": framing.PROTOCOL_VERSION,
+                            "name": "Hog"})
+            assert (await hog.recv())["type"] == "welcome"
+            hogs.append(hog)
+        assert len(host.connections) == 4  # (Ann and Eve; two let in past the limit)
+        back = await Client.connect("127.0.0.1", host.port, name="Bob")
+        again = await back.join(joined.table, seat=1, token=bob_seat.token)
+        assert again.seat == 1
+        gone = await hogs[0].recv()  # the one waiting longest
+        assert gone["code"] == errors.HOST_FULL and "others came" in gone["message"]
+        assert await hogs[0].closed_by_host()
+        await back.close()
+        for peer in (filler, *hogs):
+            peer.close()
+
+
 async def test_a_connection_let_in_to_take_a_seat_back_that_takes_none_is_closed() -> None:
     """Let in past a full host's limit, a connection that only answered pings held
     that room for as long as it liked: it has as long as a hello has."""
