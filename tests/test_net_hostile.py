@@ -612,7 +612,7 @@ async def test_strangers_holding_the_room_to_return_give_way_to_the_next_one() -
     limits = Limits(returning_reserve=2)
     async with running_host(max_connections=2, limits=limits) as host, \
             clients(host) as made:
-        ann, bob, joined, bob_seat = await ann_and_bob_in_play(made)
+        _ann, bob, joined, bob_seat = await ann_and_bob_in_play(made)
         await bob.close()
         filler = await _from(host, OTHER)
         await filler.send({"type": "hello", "version": framing.PROTOCOL_VERSION,
