@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from net import idle, lobby, shared_review
 from net.connection import Connection, LoopWatch, socket_time
 from net.fanout import Outbox
-from net.limits import FRAME_BYTES, SOCIAL, Bucket, Limits
+from net.limits import FRAME_BYTES, SOCIAL, Gate, Limits
 from net.paths import visitor_player
 from net.seats import RequestError, check_name
 from net.table import Table
@@ -46,6 +46,8 @@ class Hosting(Protocol):
     burst: int
     tables: dict[str, Table]
     limits: Limits
+    #: Limits per client address (``net.limits``).
+    gate: Gate
     watch: LoopWatch
     lobby_idle: idle.LobbyIdle
 
@@ -67,9 +69,6 @@ class Hosting(Protocol):
         """True if limits per client address apply to ``conn``."""
         ...
 
-    def frames_of(self, conn: Connection) -> Bucket | None:
-        """The message allowance of ``conn``'s address (``None``: not counted)."""
-        ...
 
     def take(self, conn: Connection, kind: str) -> None:
         """Spend a human-scale allowance, or refuse with ``RequestError``."""
@@ -386,8 +385,10 @@ def handle(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
 def _over_rate(conn: Connection, body: bytes, now: float) -> None:
     """A frame beyond the message rate (the connection's or its address's): refused,
     decoded only if it is small (a request still gets its answer, so no client waits
-    forever for it; anything bigger would cost the very work the rate spares); a
-    connection that keeps it up past ``limits.flood_close`` is closed."""
+    forever for it; anything bigger would cost the very work the rate spares), and not
+    at all from an address over its share of a busy host (``body`` empty: with 39
+    addresses at it, answering cost the host as much as serving); a connection that
+    keeps it up past ``limits.flood_close`` is closed."""
     if not conn.warned:
         # (With the connection's other refusals, a few lines at most: a flood that got a
         # frame through now and then wrote a line each time, 10,000 in 10 s.)
@@ -398,7 +399,7 @@ def _over_rate(conn: Connection, body: bytes, now: float) -> None:
     elif now - conn.flooding_since > conn.limits.flood_close:
         _close(conn, errors.RATE_LIMITED, "too many messages for too long")
         return
-    if len(body) <= FRAME_BYTES:
+    if body and len(body) <= FRAME_BYTES:  # (none from an address over its share)
         try:
             ref = schemas.reply_ref(codec.unpack_client_body(body))
         except errors.ProtocolError:
@@ -429,13 +430,16 @@ def receive(host: Hosting, conn: Connection, body: bytes) -> None:
     now = socket_time()
     conn.allowance = min(float(host.burst), conn.allowance + (now - conn.last_seen) * host.rate)
     conn.last_seen, conn.stalled_seen = now, host.watch.stalled
-    shared = host.frames_of(conn)
+    gate, cost = host.gate, 1 + len(body) // FRAME_BYTES
+    shared = gate.frames(conn.address, host.rate, host.burst, now)
+    # (Many addresses, each within its allowance, held the host a third of a second
+    # behind: past the host's own rate each is held to its share of it.)
+    heavy = gate.heavy(conn.address, cost, now)
     if conn.flooding_since is not None and conn.allowance >= host.burst / 2 and (
-            shared is None or shared.full(now)):
+            shared is None or shared.full(now)) and not heavy:
         conn.flooding_since = None  # it slowed down for a while: a burst, not a flood
-    cost = 1 + len(body) // FRAME_BYTES
-    if conn.allowance < 1 or (shared is not None and not shared.spend(cost, now)):
-        _over_rate(conn, body, now)
+    if heavy or conn.allowance < 1 or (shared is not None and not shared.spend(cost, now)):
+        _over_rate(conn, body if not heavy else b"", now)
         return
     conn.allowance -= cost
     conn.warned = False

@@ -29,7 +29,7 @@ from net.connection import LOCAL_PLAYER, Connection, LoopWatch, room_to_return, 
 from net.fanout import Outbox
 from net.handlers import receive
 from net.journal_resume import recover
-from net.limits import Bucket, Gate, Limits
+from net.limits import Gate, Limits
 from net.seats import Bot, BotFactory, HouseRules, RequestError, random_seed, real_bot_factory
 from net.table import Table
 from net.wire import errors, stream
@@ -474,11 +474,6 @@ class Host:
         refusal = self.gate.take(conn.buckets, conn.address, kind, self.clock())
         if refusal is not None:
             raise RequestError(errors.RATE_LIMITED, refusal)
-
-    def frames_of(self, conn: Connection) -> Bucket | None:
-        """The message allowance ``conn``'s address spends with its other connections
-        (``None`` where limits per address do not apply)."""
-        return self.gate.frames(conn.address, self.rate, self.burst, socket_time())
 
     def counts_address(self, conn: Connection) -> bool:
         """True if limits per client address apply to ``conn`` (not to the app's own

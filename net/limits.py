@@ -8,6 +8,7 @@ do benchmarks. ``hiddenhand host`` exposes them as command-line flags.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 #: Requests that reach other people, by the human-scale allowance they spend.
@@ -23,6 +24,9 @@ SOCIAL = {
     # A step of the table's review makes the host replay up to 64 moves and send a view
     # to everyone following: held to a player's pace (the app sends one at a time).
     "review_go": "review",
+    # The list's answer is every table's description (3 KB with 32 tables): cheap to
+    # ask, dear to answer (an app asks once as it connects, and after a table closed).
+    "list_tables": "list",
 }
 #: What a peer is told when it spends an allowance too fast.
 SLOW_DOWN = {
@@ -30,9 +34,12 @@ SLOW_DOWN = {
     "rename": "you are changing your name too often; wait a moment",
     "lobby": "you are joining, leaving or changing the table too fast; wait a moment",
     "review": "you are stepping through the review too fast; wait a moment",
+    "list": "you are asking for the list of tables too often; wait a moment",
 }
 #: One address may spend this many times one connection's allowances.
 ADDRESS_FACTOR = 3
+#: Seconds over which what an address sends is averaged (``Gate.heavy``).
+RATE_SPAN = 1.0
 #: A frame costs one of the message allowance, and one more for every this many bytes
 #: it holds: decoding and checking a frame is work in proportion to what it holds (a
 #: frame of 2,048 small numbers cost the host as much as a hundred pings), and a frame
@@ -91,12 +98,19 @@ class Limits(NamedTuple):
     #: Steps through the table's review (``review_go``).
     review_rate: float = 10.0
     review_burst: int = 20
+    #: Lists of the host's tables (``list_tables``).
+    list_rate: float = 2.0
+    list_burst: int = 10
     #: Frames that are no message at all (not msgpack, binary values…) a connection may
     #: send before it is closed: our own apps send none.
     max_bad_frames: int = 8
     #: Seconds a connection may keep sending faster than the host's message rate before
     #: it is closed (a key held down is over in one; a flood that answers pings is not).
     flood_close: float = 10.0
+    #: What the host takes from all client addresses together (frames a second, each
+    #: costing as in ``FRAME_BYTES``) before it holds each address to an even share of
+    #: it: an address sending more than its share then has its frames refused.
+    host_rate: float = 8000.0
     #: Bytes waiting in a connection's transport above which its updates are coalesced.
     out_high: int = 64 * 1024
     #: Bytes of other frames (replies, chat) queued behind a congested connection.
@@ -149,6 +163,12 @@ class Gate:
         self._buckets: dict[tuple[str, str], Bucket] = {}
         #: Each address's message allowance, on real seconds (``net.connection``).
         self._frames: dict[str, Bucket] = {}
+        #: What each address and all of them send (frames' cost a second, decaying over
+        #: :data:`RATE_SPAN`), as [rate, when]; and each address's share of the host's
+        #: rate, worked out again every :data:`RATE_SPAN` / 10.
+        self._rates: dict[str, list[float]] = {}
+        self._total = [0.0, 0.0]
+        self._share = (float("inf"), float("-inf"))
 
     def counts(self, address: str) -> bool:
         """True if limits per address apply to ``address``."""
@@ -188,6 +208,7 @@ class Gate:
             "rename": (lim.rename_rate, lim.rename_burst),
             "lobby": (lim.lobby_rate, lim.lobby_burst),
             "review": (lim.review_rate, lim.review_burst),
+            "list": (lim.list_rate, lim.list_burst),
         }[kind]
 
     def take(self, mine: dict[str, Bucket], address: str, request: str,
@@ -223,6 +244,32 @@ class Gate:
             bucket = self._frames[address] = Bucket(rate * ADDRESS_FACTOR,
                                                     burst * ADDRESS_FACTOR, now)
         return bucket
+
+    def heavy(self, address: str, cost: int, now: float) -> bool:
+        """Count a frame of ``cost`` from ``address`` (``now`` on the sockets' clock);
+        True if the host is taking more than ``limits.host_rate`` from all addresses and
+        ``address`` sends more than its even share of that."""
+        if not self.counts(address):
+            return False
+        total = self._total
+        total[0] = total[0] * math.exp((total[1] - now) / RATE_SPAN) + cost / RATE_SPAN
+        total[1] = now
+        mine = self._rates.setdefault(address, [0.0, now])
+        mine[0] = mine[0] * math.exp((mine[1] - now) / RATE_SPAN) + cost / RATE_SPAN
+        mine[1] = now
+        host_rate = self.limits.host_rate
+        if total[0] <= host_rate:
+            return False
+        share, when = self._share
+        if now - when > RATE_SPAN / 10:
+            # (Addresses quiet for a while are forgotten: their rate has decayed.)
+            for other in [a for a, (r, t) in self._rates.items() if now - t > 5 * RATE_SPAN]:
+                del self._rates[other]
+            active = sum(1 for r, t in self._rates.values()
+                         if r * math.exp((t - now) / RATE_SPAN) > 1.0)
+            share = host_rate / max(1, active)
+            self._share = (share, now)
+        return mine[0] > share
 
     def forget_frames(self, address: str, now: float) -> None:
         """The last connection from ``address`` is gone: forget its message allowance

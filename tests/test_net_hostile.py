@@ -28,7 +28,7 @@ from tests.net_support import Clients, RawPeer, clients, frame, running_host
 BOMB = {"type": "act", "action": {"type": "x", "k": [[[]] * 4096] * 60}}
 #: A message allowance that big frames do not run out of: for the tests of what the
 #: host answers to each such frame, not of how many it reads.
-ROOMY = {"rate": 1e9, "burst": 10**9}
+ROOMY = {"rate": 1e9, "burst": 10**9, "limits": Limits(host_rate=1e12)}
 
 
 def _deep(levels: int) -> bytes:
@@ -425,6 +425,47 @@ async def test_many_connections_of_one_address_share_one_message_allowance() -> 
                 peer.close()
 
 
+async def test_many_addresses_each_within_its_allowance_are_held_to_a_share_of_the_host(
+) -> None:
+    """39 addresses, each well within its own allowance, held a host's other players a
+    third of a second behind. Past the host's own rate each address is held to an even
+    share of it: those that keep sending more are closed, as a flood is, until the
+    rest fit; the players, who send little, are served meanwhile."""
+    limits = Limits(flood_close=1.0, host_rate=200.0)
+    async with running_host(rate=100.0, burst=100, limits=limits) as host, \
+            clients(host) as made:
+        ann, bob = await _pair(made)
+        peers = []
+        for i in range(8):
+            peer = await _from(host, f"127.0.0.{10 + i}")
+            await peer.send({"type": "hello", "version": framing.PROTOCOL_VERSION,
+                             "name": f"Spam{i}"})
+            assert (await peer.recv())["type"] == "welcome"
+            peers.append(peer)
+        # Each sends 80 frames a second, within its own 100 (and its address's 300):
+        # 640 together, over the host's 200.
+        four = codec.pack({"type": "pong"}) * 4
+
+        async def keep_sending(peer: RawPeer) -> None:
+            with contextlib.suppress(ConnectionError):
+                while True:
+                    await peer.send_bytes(four)
+                    await asyncio.sleep(0.05)
+
+        senders = [asyncio.ensure_future(keep_sending(p)) for p in peers]
+        ends = [asyncio.ensure_future(p.closed_by_host(timeout=30)) for p in peers]
+        try:
+            async with asyncio.timeout(30):
+                while sum(end.done() for end in ends) < 3:
+                    await asyncio.wait(ends, return_when=asyncio.FIRST_COMPLETED)
+            await _still_serving(ann, bob)  # (the rest still sending)
+        finally:
+            for task in senders + ends:
+                task.cancel()
+            for peer in peers:
+                peer.close()
+
+
 async def test_duplicate_keys_and_empty_binary_on_the_wire() -> None:
     async with running_host() as host:
         peer = await _welcomed(host)
@@ -686,6 +727,23 @@ async def test_one_address_cannot_fill_the_host_with_tables() -> None:
 
 
 # --------------------------------------------------------------------------- floods
+
+
+async def test_the_list_of_tables_is_held_to_a_person_s_pace() -> None:
+    """A list of tables cost a frame to ask and 3 KB with 32 tables to answer: eleven
+    addresses asking 150 times a second held everyone half a second behind."""
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        eve = await made.new("Eve")
+        said = []
+        for _ in range(Limits().list_burst + 5):
+            try:
+                await eve.list_tables()
+            except ServerError as exc:
+                said.append(exc)
+        assert said and all(e.code == errors.RATE_LIMITED and "list of tables" in e.message
+                            for e in said)
+        await _still_serving(ann, bob)
 
 
 async def test_a_chat_flood_does_not_reach_the_others() -> None:
