@@ -10,7 +10,15 @@ the attacker connects, says hello and writes ``--burst`` ping frames at once (on
 ``write``), ``--bursts`` times, while the victim goes on. Prints the victim's p50, p99
 and max in each phase.
 
+With ``--addresses N`` the attack is many addresses instead, each within its own
+allowance: the host keeps its limits per address (no shared address), and from each of
+127.0.0.2 … 127.0.0.(N+1) (loopback, bound as the connection's own end; the host is
+reached on 127.0.0.1) ``--connections`` connections say hello and send ``--rate``
+requests a second each for the attack's ``--seconds``, a steady stream rather than one
+write. The victim connects from 127.0.0.1.
+
     .venv/bin/python scripts/bench_burst.py [--burst 20000] [--bursts 5] [--every 5]
+    .venv/bin/python scripts/bench_burst.py --addresses 39 [--connections 3] [--rate 490]
 """
 
 from __future__ import annotations
@@ -30,10 +38,12 @@ from net.client import Client
 from net.wire import framing
 
 
-async def start_host(scratch: str) -> tuple[asyncio.subprocess.Process, int]:
+async def start_host(scratch: str, shared: bool = True
+                     ) -> tuple[asyncio.subprocess.Process, int]:
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tui.cli", "host", "--bind", "127.0.0.1", "--port", "0",
-        "--no-mdns", "--no-journal", "--no-record", "--shared-address", "127.0.0.1",
+        "--no-mdns", "--no-journal", "--no-record",
+        *(["--shared-address", "127.0.0.1"] if shared else []),
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
         env={**os.environ, "HIDDENHAND_DATA_DIR": scratch, "HIDDENHAND_CONFIG_DIR": scratch})
     assert proc.stdout is not None
@@ -86,6 +96,36 @@ async def attacker(port: int, burst: int, bursts: int, gap: float, kind: str) ->
     writer.close()
 
 
+async def stream_from(address: str, port: int, rate: float, seconds: float,
+                      kind: str) -> None:
+    """One connection from ``address``: hello, then ``rate`` requests a second, a few
+    every 10 ms, for ``seconds``; it never reads (see :func:`attacker`). A connection
+    the host closes ends it."""
+    _reader, writer = await asyncio.open_connection("127.0.0.1", port,
+                                                   local_addr=(address, 0))
+    hello = {"type": "hello", "version": framing.PROTOCOL_VERSION, "name": "Flood"}
+    writer.write(framing.frame(msgpack.packb(hello)))
+    tick, sent, start = 0.01, 0, time.perf_counter()
+    try:
+        while (now := time.perf_counter() - start) < seconds:
+            due = int(now * rate) + 1
+            writer.write(b"".join(framing.frame(msgpack.packb(KINDS[kind](i)))
+                                  for i in range(sent, due)))
+            sent = due
+            await writer.drain()
+            await asyncio.sleep(tick)
+    except (ConnectionError, OSError):
+        pass
+    writer.close()
+
+
+async def many(port: int, args: argparse.Namespace) -> None:
+    """``--addresses`` addresses, ``--connections`` connections each, all streaming."""
+    await asyncio.gather(*(
+        stream_from(f"127.0.0.{2 + a}", port, args.rate, args.seconds, args.kind)
+        for a in range(args.addresses) for _ in range(args.connections)))
+
+
 def line(label: str, times: list[float]) -> str:
     ordered = sorted(times)
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
@@ -96,11 +136,12 @@ def line(label: str, times: list[float]) -> str:
 
 async def main(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as scratch:
-        proc, port = await start_host(scratch)
+        proc, port = await start_host(scratch, shared=not args.addresses)
         try:
             count = int(args.seconds * 1000 / max(args.every, 1))
             alone = await victim(port, count, args.every / 1000)
             attack = asyncio.create_task(
+                many(port, args) if args.addresses else
                 attacker(port, args.burst, args.bursts, args.seconds / args.bursts, args.kind))
             during = await victim(port, count, args.every / 1000)
             await attack
@@ -110,7 +151,9 @@ async def main(args: argparse.Namespace) -> int:
     print(f"command: {' '.join(sys.argv)}")
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(line("victim's ping, alone (baseline)", alone))
-    print(line(f"victim's ping, {args.bursts} x {args.burst} {args.kind}", during))
+    what = (f"{args.addresses} addresses x {args.connections} x {args.rate:g}/s {args.kind}"
+            if args.addresses else f"{args.bursts} x {args.burst} {args.kind}")
+    print(line(f"victim's ping, {what}", during))
     return 0
 
 
@@ -122,4 +165,10 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--kind", choices=sorted(KINDS), default="ping",
                         help="what the burst asks for (default ping)")
+    parser.add_argument("--addresses", type=int, default=0,
+                        help="attack from this many addresses instead (at most 250)")
+    parser.add_argument("--connections", type=int, default=3,
+                        help="connections an address (with --addresses)")
+    parser.add_argument("--rate", type=float, default=490.0,
+                        help="requests a second a connection (with --addresses)")
     raise SystemExit(asyncio.run(main(parser.parse_args())))
