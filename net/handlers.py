@@ -69,7 +69,6 @@ class Hosting(Protocol):
         """True if limits per client address apply to ``conn``."""
         ...
 
-
     def take(self, conn: Connection, kind: str) -> None:
         """Spend a human-scale allowance, or refuse with ``RequestError``."""
         ...
@@ -426,7 +425,7 @@ def receive(host: Hosting, conn: Connection, body: bytes) -> None:
     # It counts every frame, those that do not even decode too, and by its size: one
     # connection's allowance and its address's, spent by all of that address's
     # connections together (32 connections of one address, each within its own rate,
-    # kept the host a second behind with frames of 2,048 numbers).
+    # kept the host most of a second behind with frames of 2,048 numbers).
     now = socket_time()
     conn.allowance = min(float(host.burst), conn.allowance + (now - conn.last_seen) * host.rate)
     conn.last_seen, conn.stalled_seen = now, host.watch.stalled
