@@ -40,6 +40,8 @@ SLOW_DOWN = {
 ADDRESS_FACTOR = 3
 #: Seconds over which what an address sends is averaged (``Gate.heavy``).
 RATE_SPAN = 1.0
+#: Addresses whose rates are kept before those quiet for a while are forgotten.
+RATES_KEPT = 1024
 #: A frame costs one of the message allowance, and one more for every this many bytes
 #: it holds: decoding and checking a frame is work in proportion to what it holds (a
 #: frame of 2,048 small numbers cost the host as much as a hundred pings), and a frame
@@ -251,6 +253,10 @@ class Gate:
         ``address`` sends more than its even share of that."""
         if not self.counts(address):
             return False
+        if len(self._rates) > RATES_KEPT:
+            # (Not only when the host is busy: an address that came and went once
+            # would be kept for good, one a new address.)
+            self._forget_quiet(now)
         total = self._total
         total[0] = total[0] * math.exp((total[1] - now) / RATE_SPAN) + cost / RATE_SPAN
         total[1] = now
@@ -262,14 +268,17 @@ class Gate:
             return False
         share, when = self._share
         if now - when > RATE_SPAN / 10:
-            # (Addresses quiet for a while are forgotten: their rate has decayed.)
-            for other in [a for a, (r, t) in self._rates.items() if now - t > 5 * RATE_SPAN]:
-                del self._rates[other]
+            self._forget_quiet(now)
             active = sum(1 for r, t in self._rates.values()
                          if r * math.exp((t - now) / RATE_SPAN) > 1.0)
             share = host_rate / max(1, active)
             self._share = (share, now)
         return mine[0] > share
+
+    def _forget_quiet(self, now: float) -> None:
+        """Forget the rates of addresses quiet for a while (decayed to nothing)."""
+        for other in [a for a, (_r, t) in self._rates.items() if now - t > 5 * RATE_SPAN]:
+            del self._rates[other]
 
     def forget_frames(self, address: str, now: float) -> None:
         """The last connection from ``address`` is gone: forget its message allowance

@@ -891,3 +891,14 @@ async def test_frames_split_into_single_bytes_are_read_whole() -> None:
         assert tables["type"] == "tables" and tables["ref"] == 2
         await _still_serving(ann, bob)
         peer.close()
+
+
+def test_the_rates_of_addresses_that_came_and_went_are_forgotten() -> None:
+    """Each address's rate was kept for good unless the host was busy: an address a
+    connection made a new entry, never dropped."""
+    from net.limits import RATES_KEPT, Gate
+
+    gate = Gate(Limits())
+    for i in range(3 * RATES_KEPT):
+        assert not gate.heavy(f"10.0.{i // 250}.{i % 250}", 1, float(i))
+    assert len(gate._rates) <= RATES_KEPT + 1
