@@ -12,6 +12,7 @@ import contextlib
 import logging
 import socket
 import struct
+from collections.abc import Coroutine
 from typing import Any
 
 import msgpack
@@ -392,37 +393,11 @@ async def test_many_connections_of_one_address_share_one_message_allowance() -> 
     async with running_host(rate=50.0, burst=50, limits=limits) as host, \
             clients(host) as made:
         ann, bob = await _pair(made)
-        peers = []
-        for i in range(8):
-            peer = await _from(host, OTHER)
-            await peer.send({"type": "hello", "version": framing.PROTOCOL_VERSION,
-                             "name": f"Spam{i}"})
-            assert (await peer.recv())["type"] == "welcome"
-            peers.append(peer)
+        peers = [await _hello_from(host, OTHER, f"Spam{i}") for i in range(8)]
         # Each sends 40 frames a second, within its own rate of 50; together 320, over
-        # the address's 150. (Pongs: nothing is answered, nothing piles up unread.)
-        four = codec.pack({"type": "pong"}) * 4
-
-        async def keep_sending(peer: RawPeer) -> None:
-            with contextlib.suppress(ConnectionError):
-                while True:
-                    await peer.send_bytes(four)
-                    await asyncio.sleep(0.1)
-
-        senders = [asyncio.ensure_future(keep_sending(p)) for p in peers]
-        ends = [asyncio.ensure_future(p.closed_by_host(timeout=30)) for p in peers]
-        try:
-            # Closed until what is left sends within the address's allowance: at most
-            # three of them (3 × 40 ≤ 150) stay.
-            async with asyncio.timeout(30):
-                while sum(end.done() for end in ends) < 5:
-                    await asyncio.wait(ends, return_when=asyncio.FIRST_COMPLETED)
-            await _still_serving(ann, bob)
-        finally:
-            for task in senders + ends:
-                task.cancel()
-            for peer in peers:
-                peer.close()
+        # the address's 150. Closed until what is left sends within the address's
+        # allowance: at most three of them (3 × 40 ≤ 150) stay.
+        await _closed_while_streaming(peers, 0.1, 5, _still_serving(ann, bob))
 
 
 async def test_many_addresses_each_within_its_allowance_are_held_to_a_share_of_the_host(
@@ -435,35 +410,46 @@ async def test_many_addresses_each_within_its_allowance_are_held_to_a_share_of_t
     async with running_host(rate=100.0, burst=100, limits=limits) as host, \
             clients(host) as made:
         ann, bob = await _pair(made)
-        peers = []
-        for i in range(8):
-            peer = await _from(host, f"127.0.0.{10 + i}")
-            await peer.send({"type": "hello", "version": framing.PROTOCOL_VERSION,
-                             "name": f"Spam{i}"})
-            assert (await peer.recv())["type"] == "welcome"
-            peers.append(peer)
+        peers = [await _hello_from(host, f"127.0.0.{10 + i}", f"Spam{i}") for i in range(8)]
         # Each sends 80 frames a second, within its own 100 (and its address's 300):
         # 640 together, over the host's 200.
-        four = codec.pack({"type": "pong"}) * 4
+        await _closed_while_streaming(peers, 0.05, 3, _still_serving(ann, bob))
 
-        async def keep_sending(peer: RawPeer) -> None:
-            with contextlib.suppress(ConnectionError):
-                while True:
-                    await peer.send_bytes(four)
-                    await asyncio.sleep(0.05)
 
-        senders = [asyncio.ensure_future(keep_sending(p)) for p in peers]
-        ends = [asyncio.ensure_future(p.closed_by_host(timeout=30)) for p in peers]
-        try:
-            async with asyncio.timeout(30):
-                while sum(end.done() for end in ends) < 3:
-                    await asyncio.wait(ends, return_when=asyncio.FIRST_COMPLETED)
-            await _still_serving(ann, bob)  # (the rest still sending)
-        finally:
-            for task in senders + ends:
-                task.cancel()
-            for peer in peers:
-                peer.close()
+async def _hello_from(host: Host, address: str, name: str) -> RawPeer:
+    """A raw connection from ``address`` that has said hello."""
+    peer = await _from(host, address)
+    await peer.send({"type": "hello", "version": framing.PROTOCOL_VERSION, "name": name})
+    assert (await peer.recv())["type"] == "welcome"
+    return peer
+
+
+async def _closed_while_streaming(peers: list[RawPeer], every: float, enough: int,
+                                  meanwhile: Coroutine[Any, Any, None]) -> None:
+    """Each of ``peers`` sends four frames every ``every`` seconds (pongs: nothing is
+    answered, nothing piles up unread) until the host has closed ``enough`` of them;
+    then ``meanwhile`` runs, the rest still sending, and all are dropped."""
+    four = codec.pack({"type": "pong"}) * 4
+
+    async def keep_sending(peer: RawPeer) -> None:
+        with contextlib.suppress(ConnectionError):
+            while True:
+                await peer.send_bytes(four)
+                await asyncio.sleep(every)
+
+    senders = [asyncio.ensure_future(keep_sending(p)) for p in peers]
+    ends = [asyncio.ensure_future(p.closed_by_host(timeout=30)) for p in peers]
+    try:
+        async with asyncio.timeout(30):
+            while sum(end.done() for end in ends) < enough:
+                await asyncio.wait(ends, return_when=asyncio.FIRST_COMPLETED)
+        await meanwhile
+    finally:
+        meanwhile.close()  # (not awaited if the wait failed)
+        for task in senders + ends:
+            task.cancel()
+        for peer in peers:
+            peer.close()
 
 
 async def test_duplicate_keys_and_empty_binary_on_the_wire() -> None:
