@@ -35,6 +35,7 @@ from tui.games.getout.card import WIDTHS, CardWidget, card_classes
 from tui.games.getout.hand import HandWidget
 from tui.games.getout.scores import ScoreTable
 from tui.games.getout.screen import GetOutScreen
+from tui.games.getout.status import StatusLine
 from tui.screens.dialogs import ChoiceScreen
 from tui.screens.summary import SummaryScreen
 from tui.widgets.log import TableLog
@@ -58,6 +59,12 @@ async def our_turn(pilot: Pilot[Any], app: HiddenHandApp) -> GetOutScreen:
         pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal
         and app.screen, "our first turn")
     return screen
+
+
+def warning(screen: GetOutScreen) -> str:
+    """What the turn's line over the hand warns of now ("" while it does not)."""
+    line = screen.query_one(StatusLine)
+    return str(line.content) if line.has_class("warned") else ""
 
 
 def drawn(app: App[Any], region: Region) -> list[list[tuple[str, Style]]]:
@@ -159,8 +166,7 @@ async def test_a_warning_about_a_key_goes_when_the_table_moves_past_it() -> None
         async def warned(index: int) -> None:
             hand.selected = index
             await pilot.press("enter")
-            await until(pilot, lambda: any("does not match" in str(t.render())
-                                           for t in app.screen.query(TOAST)), "the warning")
+            await until(pilot, lambda: "does not match" in warning(screen), "the warning")
 
         deal(app, ["geoff 1", "kevin 3", "wild"])
         await until(pilot, lambda: len(hand.cards) == 3, "the hand")
@@ -168,7 +174,7 @@ async def test_a_warning_about_a_key_goes_when_the_table_moves_past_it() -> None
         hand.selected = 2  # the GET OUT! card: its dialog
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the dialog")
-        assert not app.screen.query(TOAST)
+        assert not warning(screen) and not app.screen.query(TOAST)
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is screen, "the table again")
         await warned(0)
@@ -176,7 +182,9 @@ async def test_a_warning_about_a_key_goes_when_the_table_moves_past_it() -> None
         await until(pilot, lambda: screen.view.get("turn") == 0 and len(hand.cards) == 2
                     and screen.legal, "our turn again")
         await pilot.pause()
-        assert not app.screen.query(TOAST)  # (at once: a toast lasts 5 s by itself)
+        # (At once: a warning holds the line 5 s by itself.)
+        assert not warning(screen) and "Your turn" in str(screen.query_one(StatusLine).content)
+        assert not app.screen.query(TOAST)  # (nor is it a toast over the scores)
 
 
 async def test_playable_cards_carry_a_mark_and_keys_reach_beyond_the_ninth_card() -> None:
@@ -290,11 +298,36 @@ async def test_a_number_and_enter_typed_at_once_play_the_card_numbered(
         if played:
             await until(pilot, lambda: table.game.version != version, "the card played")
             assert table.game.cards[table.game.played[-1]].image == then
-            assert not any("does not match" in m for m in notices.messages())
+            assert not warning(screen)
         else:
-            await until(pilot, lambda: any(f"{then.capitalize()} 2 does not match" in m
-                                           for m in notices.messages()), "why not")
+            await until(pilot, lambda: f"{then.capitalize()} 2 does not match" in
+                        warning(screen), "why not")
             assert table.game.version == version and len(widget.cards) == 3
+
+
+@pytest.mark.parametrize(("size", "said"), [
+    ((80, 24), "✗ Shirley 3 does not match: choose a card marked ✓ (← →), or draw (d)."),
+    ((46, 30), "✗ Shirley 3 does not match."),
+])
+async def test_why_a_card_does_not_play_is_said_over_the_hand_not_over_the_scores(
+        size: tuple[int, int], said: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A toast said it over the scores and the log at 80×24, and stayed after the turn
+    had passed (a fresh-eyed pass): the turn's line says it, in words that fit, marked
+    ✗, and gives the turn's words back after a while."""
+    import tui.games.getout.status
+
+    monkeypatch.setattr(tui.games.getout.status, "WARNING_SECONDS", 0.5)
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=size, notifications=True) as pilot:
+        screen = await our_turn(pilot, app)
+        deal(app, ["shirley 3", "geoff 8"])  # against a kevin 8: the geoff follows
+        hand = screen.query_one(HandWidget)
+        await until(pilot, lambda: len(hand.cards) == 2, "two cards")
+        await pilot.press("2", "enter")  # (the hand is in order: the Geoff 8 first)
+        await until(pilot, lambda: warning(screen) == said, "why not, in words that fit")
+        assert said in screen_text(app) and not app.screen.query(TOAST)
+        await until(pilot, lambda: not warning(screen), "the turn's own words again")
+        assert str(screen.query_one(StatusLine).content).startswith("▶ ")
 
 
 async def test_enter_when_nothing_in_the_hand_follows_says_to_draw() -> None:
@@ -306,9 +339,8 @@ async def test_enter_when_nothing_in_the_hand_follows_says_to_draw() -> None:
         widget = screen.query_one(HandWidget)
         await until(pilot, lambda: len(widget.cards) == 2, "two cards")
         await pilot.press("enter")
-        said = await until(pilot, lambda: [m for m in notices.messages() if "match" in m],
-                           "why nothing can be played")
-        assert "nor does any card you hold: draw a card (d)" in said[0], said
+        said = await until(pilot, lambda: warning(screen), "why nothing can be played")
+        assert "nor does any card you hold: draw a card (d)" in said, said
         assert not any("not your turn" in m for m in notices.messages())
 
 
@@ -324,8 +356,8 @@ async def test_enter_when_only_a_get_out_card_follows_says_so() -> None:
         await until(pilot, lambda: len(widget.cards) == 2, "two cards")
         await pilot.press("1")  # (the Geoff 1: nothing but the GET OUT! card follows)
         await pilot.press("enter")
-        await until(pilot, lambda: any("only your GET OUT! card follows (← →), or draw (d)"
-                                       in m for m in notices.messages()), "which card follows")
+        await until(pilot, lambda: "only your GET OUT! card follows (← →), or draw (d)"
+                    in warning(screen), "which card follows")
 
 
 async def test_enter_on_a_card_that_cannot_be_played_says_why() -> None:
@@ -339,26 +371,23 @@ async def test_enter_on_a_card_that_cannot_be_played_says_why() -> None:
         await pilot.press("1")  # the geoff 1: neither the kevin nor the 8
         assert screen.check_game_action("play", ()) is None  # dimmed in the footer
 
-        def said() -> list[str]:
-            return notices.messages()
-
         await pilot.press("enter")
-        await until(pilot, lambda: any("does not match the call card" in m for m in said()),
-                    "why it cannot be played")
+        said = await until(pilot, lambda: warning(screen), "why it cannot be played")
+        assert said.startswith("✗ Geoff 1 does not match the call card"), said
         # … and which card would (the choice can sit on a card that does not follow).
-        assert any("choose a card marked ✓ (← →), or draw (d)" in m for m in said()), said()
+        assert "choose a card marked ✓ (← →), or draw (d)" in said, said
         version = table.game.version
         await pilot.press("space")
         await pilot.pause()
         assert table.game.version == version and len(widget.cards) == 2  # nothing played
         # In the chat line, Enter still sends the line (a key reaches the screen before
         # the chat line's own Enter: it was taken for a play while playing was dimmed).
-        notes = len(said())
+        screen.query_one(StatusLine).drop_warning()
         await pilot.press("slash", *"hi", "enter")
         log = screen.query_one("#log", TableLog)
         await until(pilot, lambda: any("Ann (seat 1): hi" in str(line.text)
                                        for line in log.lines), "the chat line")
-        assert len(said()) == notes and table.game.version == version
+        assert not warning(screen) and table.game.version == version
 
 
 @pytest.mark.parametrize(("size", "seats"), [((80, 24), 4), ((120, 40), 5)])
@@ -887,8 +916,7 @@ async def test_no_draw_key_while_we_lay_the_first_call_card() -> None:
         assert "draw" not in keys and keys.get("play") is True
         # d says why it does nothing now (it did nothing and said nothing).
         await pilot.press("d")
-        await until(pilot, lambda: any("laid, not drawn" in n for n in notes.messages()),
-                    "why d does nothing")
+        await until(pilot, lambda: "laid, not drawn" in warning(screen), "why d does nothing")
         assert screen.view.get("call") is None and len(screen.view["hand"]) == 2
         # On another player's turn d is dimmed, and says whose turn it is.
         table.seats[1].bot = None  # (the bot holds still)
@@ -898,7 +926,7 @@ async def test_no_draw_key_while_we_lay_the_first_call_card() -> None:
         await until(pilot, lambda: screen.view.get("turn") == 1
                     and footer_keys(app).get("draw") is False, "Bot 2's turn, d dimmed")
         await pilot.press("d")
-        await until(pilot, lambda: any("It is Bot 2's turn" in n for n in notes.messages()),
+        await until(pilot, lambda: "It is Bot 2's turn" in warning(screen),
                     "why d does nothing on another's turn")
 
 

@@ -65,9 +65,10 @@ class SessionScreen(Screen[None]):
     #: A warning of ours about a key may still be in sight (:meth:`warn`).
     _warned = False
 
-    def warn(self, text: str) -> None:
+    def warn(self, text: str, *shorter: str) -> None:
         """Say why a key did nothing, in a toast that goes once the table moved past the
-        moment it was about (:meth:`warnings_stale`)."""
+        moment it was about (:meth:`warnings_stale`). ``shorter``: other wordings, for
+        a screen that says it on a line of its own."""
         self._warned = True
         self.notify(text, severity="warning", markup=False)
 

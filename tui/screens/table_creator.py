@@ -115,7 +115,8 @@ class TableCreatorScreen(SoloFinishScreen):
         nothing (its binding is hidden, so it would do nothing silently)."""
         if (whom := self.paused_for()) is None or key not in _game_keys(type(self)):
             return False
-        self.warn(f"The game is paused until everyone is back: waiting for {whom}.")
+        self.warn(f"The game is paused until everyone is back: waiting for {whom}.",
+                  f"Paused: waiting for {whom}.")
         return True
 
     def people_away(self) -> set[int]:

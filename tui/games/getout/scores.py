@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain
+from typing import Any
 
 from rich.console import Console
 from rich.segment import Segment
@@ -224,3 +225,21 @@ class ScoreTable(ScrollView, can_focus=True):
         segments.append(Segment(" " * max(0, width - sum(self._widths)), extend))
         cropped = Strip(segments).crop(scroll_x, scroll_x + width)
         return cropped.adjust_cell_length(width, base_style).simplify()
+
+
+def plain_cell(text: str) -> Text:
+    """A score table cell (as a ``DataTable`` made one of a str, not read as markup)."""
+    return Text(text, no_wrap=True, end="")
+
+
+def out_after(rounds: list[list[int]], seat: int, limit: Any) -> int | None:
+    """The round (from 1) after which ``seat``'s total passed the match's ``limit``: it
+    played no round after that one, whose points say "—" (a 0 there read as a round won)."""
+    if not isinstance(limit, int | float):
+        return None
+    total = 0
+    for number, points in enumerate(rounds, start=1):
+        total += points[seat]
+        if total > limit:
+            return number
+    return None

@@ -21,12 +21,12 @@ from textual.widgets import Input, Static
 from tui.games.getout.call_pile import CallPile
 from tui.games.getout.card import CardWidget, card_label, image_label
 from tui.games.getout.hand import HandWidget
-from tui.games.getout.scores import ScoreTable
+from tui.games.getout.scores import ScoreTable, out_after, plain_cell
+from tui.games.getout.status import StatusLine
 from tui.games.getout.text import SHORT_STATUS, TOUCH_STATUS, describe_event, turn_status
 from tui.notices import Namer, seat_owners, seat_players
 from tui.screens.table import CUT_OFF, GONE, TableScreen
 from tui.widgets.seats import SeatsPanel
-from tui.widgets.text import set_text
 
 # The dialogs and the round summary are imported when first opened (scripts/bench_startup.py).
 if TYPE_CHECKING:
@@ -37,15 +37,6 @@ if TYPE_CHECKING:
 NARROW = 64
 #: Lower than this, a narrow table has no scores box (see ``on_resize``).
 SHORT = 30
-class StatusLine(Static):
-    """The turn line, worded for its width: a new width words it anew (once the line has
-    it: asked after the screen's resize, it could still have its old width)."""
-
-    def on_resize(self) -> None:
-        screen = self.screen
-        if isinstance(screen, GetOutScreen):
-            screen.redraw_status()
-
 
 #: A winner in the players' list, and the words giving way to a name ("1  (you)").
 WON_DEALS, WON = "won · deals", "won"
@@ -95,7 +86,7 @@ class GetOutScreen(TableScreen):
             # With the call card the table opens on, if any (not mounted in a moment).
             view = (self.session.latest or {}).get("view") or {}
             yield CallPile(id="call-pile", call=view.get("call"))
-        yield StatusLine("", id="status", markup=False)
+        yield StatusLine(self.redraw_status, id="status")
         yield HandWidget(id="hand")
         with Horizontal(id="getout-bottom"):
             yield from self.compose_log()
@@ -252,7 +243,7 @@ class GetOutScreen(TableScreen):
 
     def _status(self, view: dict[str, Any], legal: list[dict[str, Any]],
                 names: list[str]) -> None:
-        status = self.query_one("#status", Static)
+        status = self.query_one(StatusLine)
         me = self.my_seat
         phase, short, shortest = view["phase"], None, None
         if self.gone and phase != "over":
@@ -302,8 +293,8 @@ class GetOutScreen(TableScreen):
                 text = shorter
             elif shortest and cell_len(text) > width:
                 text = shortest
-        set_text(status, text)  # a status line of height 1: no relayout
-        status.set_class(view["turn"] == me and phase == "play", "my-turn")
+        status.show(text, my_turn=view["turn"] == me and phase == "play",
+                    warnable=phase == "play" and not self.gone and not self.cut_off)
 
     def _scores(self, view: dict[str, Any], names: list[str]) -> None:
         """One row per player (so none is cut off), the total first (the frame says the
@@ -328,8 +319,8 @@ class GetOutScreen(TableScreen):
             total = view["scores"][seat]
             label = Text(name, style="bold" if seat == self.my_seat else "")
             gone = out_after(rounds, seat, limit)
-            rows.append([label, _plain(f"{total} ✗" if view["out"][seat] else str(total)),
-                         *[_plain("—" if gone is not None and i > gone else str(points[seat]))
+            rows.append([label, plain_cell(f"{total} ✗" if view["out"][seat] else str(total)),
+                         *[plain_cell("—" if gone is not None and i > gone else str(points[seat]))
                            for i, points in newest_first]])
         scores.set_table(header, rows)
 
@@ -380,13 +371,14 @@ class GetOutScreen(TableScreen):
               and self.view.get("call") is None):
             # Hidden while we lay the first call card, d did nothing and said nothing.
             event.stop()
-            self.warn("The first card of a round is laid, not drawn: lay any card (Enter).")
+            self.warn("The first card of a round is laid, not drawn: lay any card (Enter).",
+                      "Lay a card first (Enter).")
         elif (event.key == "d" and self.focused is None
               and self.check_game_action("draw", ()) is None):
             # Dimmed while another player moves: it did nothing and said nothing.
             event.stop()
             who = Namer(self.names, self.my_seat).name(self.view.get("turn"))
-            self.warn(f"It is {who}'s turn: you draw on yours.")
+            self.warn(f"It is {who}'s turn: you draw on yours.", "Not your turn.")
 
     def _play_chosen(self) -> None:
         if self.is_attached and self.check_game_action("play", ()) is not False:
@@ -431,12 +423,16 @@ class GetOutScreen(TableScreen):
                            if c["id"] in self.query_one(HandWidget).playable)
                 how, draw = ("tap it", "tap the draw pile") if getattr(
                     self.app, "touch", False) else ("← →", "draw (d)")
-                self.warn(f"{card_label(card)} does not match the call card: " + (
-                    "only your GET OUT! card follows" if wild else "choose a card marked ✓")
-                    + f" ({how}), or {draw}.")
+                then = ("only your GET OUT! card follows" if wild
+                        else "choose a card marked ✓") + f" ({how}), or {draw}."
+                label = card_label(card)
+                self.warn(f"{label} does not match the call card: {then}",
+                          f"{label} does not match: {then}", f"{label} does not match.")
             elif self.can("draw"):  # our turn, and no card we hold follows
                 self.warn(f"{card_label(card)} does not match the call card, nor does any "
-                          "card you hold: draw a card (d).")
+                          "card you hold: draw a card (d).",
+                          "No card you hold matches the call card: draw a card (d).",
+                          "Nothing matches: draw (d).")
             else:
                 self.warn("It is not your turn to play.")
             return
@@ -473,6 +469,14 @@ class GetOutScreen(TableScreen):
         if self.legal == [{"type": "draw"}]:
             self.action_draw()
 
+    def warn(self, text: str, *shorter: str) -> None:
+        """On the turn's line, over the hand, not a toast over the scores and the log."""
+        self.query_one(StatusLine).warn(text, *shorter)
+
+    def warnings_stale(self) -> None:
+        super().warnings_stale()
+        self.query_one(StatusLine).drop_warning()
+
     def action_draw(self) -> None:
         """Draw a card (ends the turn)."""
         if {"type": "draw"} in self.legal:
@@ -480,20 +484,3 @@ class GetOutScreen(TableScreen):
         else:
             self.warn("You cannot draw now.")
 
-
-def _plain(text: str) -> Text:
-    """A score table cell (as a ``DataTable`` made one of a str, not read as markup)."""
-    return Text(text, no_wrap=True, end="")
-
-
-def out_after(rounds: list[list[int]], seat: int, limit: Any) -> int | None:
-    """The round (from 1) after which ``seat``'s total passed the match's ``limit``: it
-    played no round after that one, whose points say "—" (a 0 there read as a round won)."""
-    if not isinstance(limit, int | float):
-        return None
-    total = 0
-    for number, points in enumerate(rounds, start=1):
-        total += points[seat]
-        if total > limit:
-            return number
-    return None

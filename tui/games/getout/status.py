@@ -1,0 +1,73 @@
+"""GET OUT!'s turn line, which also says why a key did nothing.
+
+A toast saying why ("Shirley 3 does not match the call card…") covered the scores and
+the log at 80×24, and stayed after the turn had passed. The line over the hand is where
+the player is looking when a card does not play: a warning takes it for a few seconds,
+marked ✗ (so it is no colour's alone), then the turn's own words come back. It goes at
+once when it no longer holds (our turn came, a dialog opened, the round ended).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.cells import cell_len
+from textual.timer import Timer
+from textual.widgets import Static
+
+from tui.widgets.text import set_text
+
+#: How long a warning holds the line, unless the table moves past it first.
+WARNING_SECONDS = 5.0
+#: What marks a warning (in a monochrome terminal too).
+MARK = "✗ "
+
+
+class StatusLine(Static):
+    """The turn line, worded for its width: a new width words it anew (once the line has
+    it: asked after the screen's resize, it could still have its old width). A warning
+    (:meth:`warn`) stands in for the turn's words until it expires or is dropped."""
+
+    def __init__(self, redraw: Callable[[], None], **kwargs: object) -> None:
+        super().__init__("", markup=False, **kwargs)  # type: ignore[arg-type]
+        self._redraw = redraw
+        #: The warning's wordings, longest first, while it holds the line.
+        self.warning: tuple[str, ...] = ()
+        self._expiry: Timer | None = None
+
+    def on_resize(self) -> None:
+        self._redraw()
+
+    def warn(self, *wordings: str) -> None:
+        """Say why a key did nothing, in the first of ``wordings`` that fits the line."""
+        self.warning = wordings
+        if self._expiry is not None:
+            self._expiry.stop()
+        self._expiry = self.set_timer(WARNING_SECONDS, self.drop_warning)
+        self._redraw()
+
+    def drop_warning(self) -> None:
+        """The turn's own words again (the warning expired, or no longer holds)."""
+        if self._expiry is not None:
+            self._expiry.stop()
+            self._expiry = None
+        if self.warning:
+            self.warning = ()
+            self._redraw()
+
+    def show(self, text: str, *, my_turn: bool, warnable: bool = True) -> None:
+        """Show the turn's ``text``, unless a warning holds the line (only while
+        ``warnable``: a round's end, a table gone, are never hidden by one)."""
+        if not warnable and self.warning:
+            self.warning = ()
+            if self._expiry is not None:
+                self._expiry.stop()
+                self._expiry = None
+        warned = bool(self.warning)
+        if warned:
+            width = self.content_region.width or cell_len(MARK + self.warning[0])
+            text = next((MARK + w for w in self.warning if cell_len(MARK + w) <= width),
+                        MARK + self.warning[-1])
+        set_text(self, text)  # a line of height 1: no relayout
+        self.set_class(warned, "warned")
+        self.set_class(my_turn and not warned, "my-turn")
