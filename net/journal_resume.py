@@ -160,11 +160,15 @@ def check_table(record: dict[str, Any]) -> None:
             spec.check_options(record["options"], len(seats))
         except ValueError as exc:
             raise bad(f"has options no host takes: {exc}") from None
-        snapshot = record.get("snapshot")
+        snapshot, phase = record.get("snapshot"), record["phase"]
+        # (A lobby holds no game, and a game over is still there: a table in its lobby
+        # with a game in play resumed offering the game's moves beside "start".)
         if snapshot is None:
-            if record["phase"] == "play":
-                raise bad("is in play without its game")
+            if phase != "lobby":
+                raise bad(f"is {'in play' if phase == 'play' else 'over'} without its game")
             return
+        if phase == "lobby":
+            raise bad("is in its lobby with a game in it")
         if not isinstance(snapshot, dict) or snapshot.get("game") != record["game"] or (
                 snapshot.get("seats") != len(seats)):
             raise bad("holds a game that is not its own")
@@ -174,12 +178,13 @@ def check_table(record: dict[str, Any]) -> None:
         now = snapshot.get("now")
         if not isinstance(now, float | int) or not 0 <= now < 1e12:
             raise bad("holds a game at no time it can be at")
-        check_game(record, bad)
+        if not check_game(record, bad).over and phase == "over":
+            raise bad("says its game is over, and it is not")
     except errors.ProtocolError as exc:
         raise bad(f"is not whole: {exc}") from None
 
 
-def check_game(record: dict[str, Any], bad: Callable[[str], JournalError]) -> None:
+def check_game(record: dict[str, Any], bad: Callable[[str], JournalError]) -> engine.Game:
     """Refuse a ``table`` record whose game is not the one its own moves play to from
     their seed: a game's state read from a file was trusted (a hand holding cards
     numbered 999 and -1 resumed, and the seat's player could never join it again;
@@ -200,6 +205,7 @@ def check_game(record: dict[str, Any], bad: Callable[[str], JournalError]) -> No
     # (As the journal wrote it: its msgpack makes lists of tuples.)
     if msgpack.unpackb(msgpack.packb(played.snapshot()), raw=False) != record["snapshot"]:
         raise bad("holds a game its own moves do not play to")
+    return played
 
 
 def replay_game(snapshot: dict[str, Any], ops: list[dict[str, Any]],

@@ -298,6 +298,11 @@ def _with_table(path: Path, change: Any) -> None:
     (lambda r: r["options"].update(limit=-5), "options no host takes"),
     (lambda r: r["options"].update(zzz=1), "options no host takes: unknown option 'zzz'"),
     (lambda r: r.update(snapshot=None), "in play without its game"),
+    (lambda r: r.update(snapshot=None, phase="over"), "over without its game"),
+    # A lobby holds no game (it resumed offering the game's moves beside "start"), and
+    # a game said to be over is (it resumed as over, its moves still offered).
+    (lambda r: r.update(phase="lobby"), "in its lobby with a game in it"),
+    (lambda r: r.update(phase="over"), "says its game is over, and it is not"),
     (lambda r: r.update(t=5), "a table in it has no id"),
     # The game itself is what its moves play to from its seed, never a state as read:
     # a GET OUT! hand holding cards 999 and -1 resumed, and its player could never sit
