@@ -1095,6 +1095,28 @@ async def stacked_heads_up(pilot: Pilot[Any], app: HiddenHandApp,
     return screen, table
 
 
+async def test_at_a_round_s_end_the_turn_line_names_no_key_the_footer_lacks() -> None:
+    """While the round's summary opened (a second on a busy machine) the line said "n
+    starts the next round" and the footer had no n: the summary's keys say it. Closed,
+    the line says it again, with n in the footer."""
+    from tests.tui_support import footer_keys
+
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen, _ = await stacked_heads_up(pilot, app, [["kevin 3"], ["shirley 1", "geoff 2"]])
+        line = screen.query_one(StatusLine)
+        await until(pilot, lambda: len(screen.query_one(HandWidget).cards) == 1, "our card")
+        await pilot.press("enter")  # our last card: the round is ours
+        await until(pilot, lambda: screen.summary_screen is not None, "the summary coming")
+        assert str(line.content) == "Round 1 is over: You got out first.", line.content
+        assert "next_round" not in footer_keys(app)
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        await pilot.press("c")  # "Look at the table"
+        await until(pilot, lambda: app.screen is screen and "n starts the next round" in
+                    str(line.content), "the line's key again")
+        await until(pilot, lambda: footer_keys(app).get("next_round") is True, "n in the footer")
+
+
 async def test_our_turn_coming_while_the_rules_are_open_is_said_over_them() -> None:
     """A player reading the rules was never told their turn had come, and the others
     waited (a fresh-eyed pass): it is said over whatever screen is on the table."""

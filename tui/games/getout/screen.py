@@ -257,6 +257,8 @@ class GetOutScreen(TableScreen):
             text = f"{won} {self.ending_keys()}"
             short = f"{won} {self.ending_keys(short=True)}"
             shorter = f"🏆 {who}! {self.ending_keys(short=True)}"  # (a phone's 41 cells)
+            if self.summary_screen is not None:  # (see below)
+                text, short = won, None
         elif phase == "round_over":
             last, names = view["last_round"], seat_players(self.table)
             who = "You" if last["winner"] == me else names[last["winner"]]
@@ -269,6 +271,9 @@ class GetOutScreen(TableScreen):
             text = f"Round {last['round']} is over: {who} got out first. {then}"
             # (At a phone's width it read "…Bot 3 got out. Press n", cut.)
             short = f"{who} got out: {starts if deal else 'next round soon'}"
+            if self.summary_screen is not None:  # (its keys say what comes next, and
+                # the table's footer has none while it opens: "n" was in neither)
+                text, short = f"Round {last['round']} is over: {who} got out first.", None
         elif me is None:
             text = f"Watching: {names[view['turn']]} to play."
         elif view["turn"] == me:
@@ -468,6 +473,14 @@ class GetOutScreen(TableScreen):
         """A click on the turn's line when it says to draw ("Nothing matches: draw")."""
         if self.legal == [{"type": "draw"}]:
             self.action_draw()
+
+    def _open_summary(self, screen: SummaryScreen) -> None:
+        super()._open_summary(screen)
+        self.redraw_status()
+
+    def summary_answered(self, answer: str | None) -> None:
+        super().summary_answered(answer)
+        self.redraw_status()
 
     def warn(self, text: str, *shorter: str) -> None:
         """On the turn's line, over the hand, not a toast over the scores and the log."""
