@@ -35,10 +35,10 @@ from tui.games.getout.card import WIDTHS, CardWidget, card_classes
 from tui.games.getout.hand import HandWidget
 from tui.games.getout.scores import ScoreTable
 from tui.games.getout.screen import GetOutScreen
-from tui.games.getout.status import StatusLine
 from tui.screens.dialogs import ChoiceScreen
 from tui.screens.summary import SummaryScreen
 from tui.widgets.log import TableLog
+from tui.widgets.status_line import StatusLine
 
 __all__ = ["config_dir"]
 
@@ -314,9 +314,9 @@ async def test_why_a_card_does_not_play_is_said_over_the_hand_not_over_the_score
     """A toast said it over the scores and the log at 80×24, and stayed after the turn
     had passed (a fresh-eyed pass): the turn's line says it, in words that fit, marked
     ✗, and gives the turn's words back after a while."""
-    import tui.games.getout.status
+    import tui.widgets.status_line
 
-    monkeypatch.setattr(tui.games.getout.status, "WARNING_SECONDS", 0.5)
+    monkeypatch.setattr(tui.widgets.status_line, "WARNING_SECONDS", 0.5)
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=size, notifications=True) as pilot:
         screen = await our_turn(pilot, app)
@@ -928,6 +928,26 @@ async def test_no_draw_key_while_we_lay_the_first_call_card() -> None:
         await pilot.press("d")
         await until(pilot, lambda: "It is Bot 2's turn" in warning(screen),
                     "why d does nothing on another's turn")
+
+
+async def test_a_warning_that_names_whose_turn_it_is_goes_when_the_turn_moves_on() -> None:
+    """It said "It is Bot 3's turn" with Bot 4 to play (a fresh-eyed pass)."""
+    app = make_app(solo={"game_id": "getout", "seats": 3, "options": {"first": 0}})
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await our_turn(pilot, app)
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
+        for seat in table.seats[1:]:
+            seat.bot = None  # (the bots move only as the test says)
+        stack_getout(table.game, [["geoff 1"], ["shirley 1"], ["kevin 2"]],
+                     played=["geoff 5"], turn=1)
+        app.hosting.host.refresh(table)
+        await until(pilot, lambda: screen.view.get("turn") == 1, "Bot 2's turn")
+        await pilot.press("d")
+        await until(pilot, lambda: "It is Bot 2's turn" in warning(screen), "why not")
+        app.hosting.host.act(table, 1, {"type": "draw"})
+        await until(pilot, lambda: screen.view.get("turn") == 2, "Bot 3's turn")
+        assert not warning(screen)
 
 
 async def test_a_view_shown_while_our_move_was_on_its_way_gets_its_marks_once_answered(

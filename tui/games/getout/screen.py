@@ -22,11 +22,11 @@ from tui.games.getout.call_pile import CallPile
 from tui.games.getout.card import CardWidget, card_label, image_label
 from tui.games.getout.hand import HandWidget
 from tui.games.getout.scores import ScoreTable, out_after, plain_cell
-from tui.games.getout.status import StatusLine
 from tui.games.getout.text import SHORT_STATUS, TOUCH_STATUS, describe_event, turn_status
 from tui.notices import Namer, seat_owners, seat_players
 from tui.screens.table import CUT_OFF, GONE, TableScreen
 from tui.widgets.seats import SeatsPanel
+from tui.widgets.status_line import StatusLine
 
 # The dialogs and the round summary are imported when first opened (scripts/bench_startup.py).
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ class GetOutScreen(TableScreen):
             hand.selected = (playable or [0])[0]
         elif view["turn"] == self.my_seat != was and playable and hand.selected not in playable:
             hand.selected = playable[0]
-        if view["turn"] == self.my_seat != was:
+        if view["turn"] != was:  # ("It is Bot 3's turn" stayed into Bot 4's)
             self.warnings_stale()
         self._status(view, legal, names)
         self._scores(view, seat_owners(table))

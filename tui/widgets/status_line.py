@@ -1,10 +1,11 @@
-"""GET OUT!'s turn line, which also says why a key did nothing.
+"""A table's turn line, which also says why a key did nothing.
 
-A toast saying why ("Shirley 3 does not match the call card…") covered the scores and
-the log at 80×24, and stayed after the turn had passed. The line over the hand is where
-the player is looking when a card does not play: a warning takes it for a few seconds,
-marked ✗ (so it is no colour's alone), then the turn's own words come back. It goes at
-once when it no longer holds (our turn came, a dialog opened, the round ended).
+A toast saying why ("Shirley 3 does not match the call card…", "It is Bot 2's turn")
+covered the scores and the log at 80×24 (in Got Five!, the clue just given), and stayed
+after the turn had passed. The line over the hand or the board is where the player is
+looking when a key does nothing: a warning takes it for a few seconds, marked ✗ (so it is
+no colour's alone), then the turn's own words come back. It goes at once when it no
+longer holds (the turn moved on, a dialog opened, the round ended).
 """
 
 from __future__ import annotations
