@@ -29,6 +29,7 @@ from tests.tui_support import (
     screen_strips,
     screen_text,
     until,
+    warning,
 )
 from tui.app import HiddenHandApp
 from tui.games.getout.card import WIDTHS, CardWidget, card_classes
@@ -59,12 +60,6 @@ async def our_turn(pilot: Pilot[Any], app: HiddenHandApp) -> GetOutScreen:
         pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen.legal
         and app.screen, "our first turn")
     return screen
-
-
-def warning(screen: GetOutScreen) -> str:
-    """What the turn's line over the hand warns of now ("" while it does not)."""
-    line = screen.query_one(StatusLine)
-    return str(line.content) if line.has_class("warned") else ""
 
 
 def drawn(app: App[Any], region: Region) -> list[list[tuple[str, Style]]]:

@@ -25,9 +25,10 @@ from net.client import Client
 from net.host import Host
 from tui.app import HiddenHandApp
 from tui.games.gotfive.board import BoardWidget, cell_of
-from tui.games.gotfive.dialogs import AnnounceScreen, RevealScreen
+from tui.games.gotfive.dialogs import AnnounceScreen
 from tui.games.gotfive.public import PublicRow
 from tui.games.gotfive.rack import MyRack
+from tui.games.gotfive.reveal import RevealScreen
 from tui.games.gotfive.screen import GotFiveScreen
 from tui.games.gotfive.slots import slot_range
 from tui.games.gotfive.text import tile_label
@@ -1069,26 +1070,30 @@ async def test_the_got_five_confirmation_warns_of_numbers_in_sight_or_crossed_of
 async def test_a_dimmed_move_key_says_why_it_does_nothing_now() -> None:
     """Before revealing, s, 3 and Tab did nothing and said nothing (the footer shows
     them dimmed); after revealing, r."""
-    from .tui_support import Notices
+    from tui.widgets.status_line import StatusLine
+
+    from .tui_support import TOAST, warning
 
     app = solo_app()
-    notices = Notices()
-    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await my_turn(pilot)
+        line = screen.query_one(StatusLine)
         for key in ("s", "3", "tab"):
-            app.clear_notifications()  # (the very same notice is not stacked)
-            before = len(notices.raised)
+            line.drop_warning()
             await pilot.press(key)
-            await until(pilot, lambda: len(notices.raised) > before, f"why {key}")  # noqa: B023
-            assert notices.messages()[-1].startswith("First reveal a tile"), key
+            said = await until(pilot, lambda: warning(screen), f"why {key}")
+            assert said.startswith("✗ First reveal a tile (r, then its colour)"), key
+        # On the turn's line, not a toast over the log's newest lines (the clues).
+        assert not app.screen.query(TOAST)
         assert screen.view.get("phase") == "reveal"
         colour = next(a["colour"] for a in screen.legal if a["type"] == "reveal")
         screen.reveal(colour)
         await my_turn(pilot, "clue")
-        before = len(notices.raised)
+        # The step moved on: what was said of the last one went with it.
+        assert not warning(screen)
         await pilot.press("r")
-        await until(pilot, lambda: len(notices.raised) > before, "why r")
-        assert "now sort it (s) or compare it (1–5)" in notices.messages()[-1]
+        said = await until(pilot, lambda: warning(screen), "why r")
+        assert "now sort it (s) or compare it (1–5)" in said
 
 
 async def test_at_a_phone_s_40_columns_the_turn_line_is_said_whole() -> None:
@@ -1204,8 +1209,9 @@ async def test_keys_that_do_nothing_in_the_got_five_dialogs_say_why() -> None:
         await pilot.press("r")
         await until(pilot, lambda: isinstance(app.screen, RevealScreen), "the colours")
         await pilot.press("x")
-        await until(pilot, lambda: any("A colour is a letter, A to E" in n
-                                       for n in notices.messages()), "why x did nothing")
+        why = app.screen.query_one(".error", Label)
+        await until(pilot, lambda: "A colour is a letter, A to E" in str(why.render()),
+                    "why x did nothing, in the dialog")
         assert isinstance(app.screen, RevealScreen)
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is screen, "the table")
@@ -1235,19 +1241,17 @@ async def test_keys_that_do_nothing_in_the_got_five_dialogs_say_why() -> None:
 async def test_space_on_a_number_in_sight_says_it_stays_crossed() -> None:
     """Space on a cell crossed for us ("-": a number we can see) did nothing and said
     nothing; x and o there say why."""
-    from .tui_support import Notices
+    from .tui_support import warning
 
     app = solo_app()
-    notices = Notices()
-    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
+    async with app.run_test(size=SIZE) as pilot:
         screen = await my_turn(pilot)
         n = min(screen.locked())
         await goto(pilot, screen, n)
         marks = dict(screen.marks)
         await pilot.press("space")
-        await until(pilot, lambda: notices.messages(), "a word on the cell")
-        assert notices.messages()[-1] == (f"You can see {n}: auto-cross keeps it crossed "
-                                          "(- turns auto-cross off).")
+        said = await until(pilot, lambda: warning(screen), "a word on the cell")
+        assert said == f"✗ You can see {n}: auto-cross keeps it crossed (- turns auto-cross off)."
         assert screen.marks == marks and n in screen.locked()
 
 

@@ -353,3 +353,12 @@ async def type_ahead(pilot: Pilot[Any], *keys: str) -> None:
         char = {"slash": "/", "space": " "}.get(key, key if len(key) == 1 else None)
         app.post_message(events.Key(key, char))
     await pilot.pause()
+
+
+def warning(screen: TableScreen) -> str:
+    """What a table's turn line warns of now (why a key did nothing; "" while it does
+    not)."""
+    from tui.widgets.status_line import StatusLine
+
+    line = screen.query_one(StatusLine)
+    return str(line.content) if line.has_class("warned") else ""

@@ -35,13 +35,17 @@ class StatusLine(Static):
         #: The warning's wordings, longest first, while it holds the line.
         self.warning: tuple[str, ...] = ()
         self._expiry: Timer | None = None
+        #: The moment of the game last shown (whose turn, which step), and the one a
+        #: warning was given at: it holds only while that moment lasts.
+        self._moment: object = None
+        self._warned_at: object = None
 
     def on_resize(self) -> None:
         self._redraw()
 
     def warn(self, *wordings: str) -> None:
         """Say why a key did nothing, in the first of ``wordings`` that fits the line."""
-        self.warning = wordings
+        self.warning, self._warned_at = wordings, self._moment
         if self._expiry is not None:
             self._expiry.stop()
         self._expiry = self.set_timer(WARNING_SECONDS, self.drop_warning)
@@ -56,10 +60,14 @@ class StatusLine(Static):
             self.warning = ()
             self._redraw()
 
-    def show(self, text: str, *, my_turn: bool, warnable: bool = True) -> None:
-        """Show the turn's ``text``, unless a warning holds the line (only while
-        ``warnable``: a round's end, a table gone, are never hidden by one)."""
-        if not warnable and self.warning:
+    def show(self, text: str, *, my_turn: bool, warnable: bool = True,
+             moment: object = None) -> None:
+        """Show the turn's ``text``, unless a warning holds the line: only while
+        ``warnable`` (a round's end, a table gone, are never hidden by one), and while the
+        game's ``moment`` (whose turn, which step: any value) is the one it was given at
+        ("It is Bot 2's turn" is not so once it is Bot 3's)."""
+        self._moment = moment
+        if self.warning and (not warnable or moment != self._warned_at):
             self.warning = ()
             if self._expiry is not None:
                 self._expiry.stop()

@@ -1,7 +1,7 @@
-"""The Got Five! dialogs: which colour to reveal, and "GOT FIVE!" (name your five).
+"""The Got Five! dialog "GOT FIVE!" (name your five; which colour to reveal is
+:mod:`tui.games.gotfive.reveal`'s).
 
-:class:`RevealScreen` answers a colour index (keys A–E or 1–5, arrows and Enter, or a
-click). :class:`AnnounceScreen` answers five numbers, after checking that they are one
+:class:`AnnounceScreen` answers five numbers, after checking that they are one
 per colour in your rack's order and ascending, and after asking for confirmation: a
 wrong announcement puts you out.
 """
@@ -12,7 +12,6 @@ import re
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -23,72 +22,10 @@ from textual.widgets import Button, Footer, Input, Label
 
 from engine.gotfive import TILES, colour_of, numbers_of_colour
 from tui.games.gotfive.slots import slot_range
-from tui.games.gotfive.text import LETTERS, letter
+from tui.games.gotfive.text import letter
 from tui.notices import listed
 from tui.screens.dialogs import ConfirmScreen
 from tui.widgets.text_line import TextLine
-
-
-class RevealScreen(ModalScreen[int | None]):
-    """Choose the colour of the face-down tile to reveal."""
-
-    BINDINGS = [
-        # The letters choose at once (``on_key``); named in the footer, so the dialog's
-        # keys say what it waits for.
-        Binding("a", "choose(0)", "Colour", key_display="A–E"),
-        Binding("escape", "dismiss(None)", "Cancel"),
-        Binding("down,right", "app.focus_next", "Next", show=False),
-        Binding("up,left", "app.focus_previous", "Previous", show=False),
-    ]
-
-    def __init__(self, supply: Sequence[int]) -> None:
-        super().__init__(id="gotfive-reveal")
-        self.supply = list(supply)
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Label("Reveal a face-down tile of which colour? (A–E)", classes="question")
-            for colour, count in enumerate(self.supply):
-                label = Text()
-                label.append(f"{LETTERS[colour]}  ", style="bold")
-                label.append(f"{count} face down" if count else "none left")
-                yield Button(label, id=f"colour-{colour}", classes="choice",
-                             disabled=not count, compact=True)
-        yield Footer()  # this dialog's keys, not the table's under it
-
-    def on_mount(self) -> None:
-        """Focus the first colour that has tiles left."""
-        for button in self.query(Button):
-            if not button.disabled:
-                button.focus()
-                break
-
-    def action_choose(self, colour: int) -> None:
-        """Reveal a tile of ``colour``, if any is left (a click on the footer's key)."""
-        if 0 <= colour < len(self.supply) and self.supply[colour]:
-            self.dismiss(colour)
-
-    def on_key(self, event: events.Key) -> None:
-        """A–E (or 1–5) choose a colour directly."""
-        key = event.key.upper()
-        colour = LETTERS.find(key) if len(key) == 1 and key.isalpha() else (
-            int(key) - 1 if key.isdigit() else -1)
-        if 0 <= colour < len(self.supply):
-            event.stop()
-            if self.supply[colour]:
-                self.dismiss(colour)
-            else:
-                self.notify(f"No face-down tiles of colour {LETTERS[colour]} are left.",
-                            severity="warning")
-        elif (event.character or "").isalpha():  # (another letter: ignored unsaid)
-            event.stop()
-            self.notify(f"A colour is a letter, A to {LETTERS[len(self.supply) - 1]} (Esc: "
-                        "back).", severity="warning", markup=False)
-
-    @on(Button.Pressed)
-    def pressed(self, event: Button.Pressed) -> None:
-        """The clicked (or Entered) colour."""
-        self.dismiss(int((event.button.id or "colour-0").removeprefix("colour-")))
 
 
 def check_numbers(texts: Sequence[str], colours: Sequence[int],

@@ -182,8 +182,7 @@ class BoardTable(TableScreen):
         n = number_at(*self.cursor)
         if self.can_mark() and n in self.locked():
             # (Space on a "-" cell did nothing and said nothing.)
-            self.notify(f"You can see {n}: auto-cross keeps it crossed ({AUTO_OFF}).",
-                        severity="warning")
+            self.warn(f"You can see {n}: auto-cross keeps it crossed ({AUTO_OFF}).")
             return
         self.mark(n, CYCLE[self.marks.get(n)])
 
@@ -247,8 +246,7 @@ class BoardTable(TableScreen):
             return False
         if n in self.locked():
             if mark != "cross":
-                self.notify(f"You can see {n}: auto-cross keeps it crossed ({AUTO_OFF}).",
-                            severity="warning")
+                self.warn(f"You can see {n}: auto-cross keeps it crossed ({AUTO_OFF}).")
             return mark == "cross"
         if self.marks.get(n) == mark:
             return True

@@ -26,20 +26,28 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from tui.games.gotfive.board import BoardWidget
-from tui.games.gotfive.dialogs import AnnounceScreen, RevealScreen, prefill_for
+from tui.games.gotfive.dialogs import AnnounceScreen, prefill_for
 from tui.games.gotfive.marking import BoardTable
 from tui.games.gotfive.public import PublicRow
 from tui.games.gotfive.rack import MyRack, OthersPanel
+from tui.games.gotfive.reveal import RevealScreen
 from tui.games.gotfive.summary import game_over_summary
-from tui.games.gotfive.text import describe_event, letter, short_event, tile_label, your_turn
+from tui.games.gotfive.text import (
+    describe_event,
+    letter,
+    short_event,
+    tile_label,
+    why_not_now,
+    your_turn,
+)
 from tui.notices import Namer
 from tui.screens.summary import SummaryScreen
 from tui.screens.table import CUT_OFF, GONE
 from tui.widgets.footer import FooterEntry
-from tui.widgets.text import set_text
+from tui.widgets.status_line import StatusLine
 
 #: Below this width the log goes under the board (and the header is hidden).
 WIDE = 140
@@ -114,7 +122,7 @@ class GotFiveScreen(BoardTable):
         self.draft: tuple[list[int], list[str]] | None = None
 
     def compose_table(self) -> ComposeResult:
-        yield Static("", id="gf-status", markup=False)
+        yield StatusLine(self.redraw_status, id="gf-status")
         with Horizontal(id="gf-main"):
             with Vertical(id="gf-left"):
                 yield PublicRow(id="gf-public")
@@ -232,7 +240,7 @@ class GotFiveScreen(BoardTable):
             self._status(self.view, self.names)
 
     def _status(self, view: dict[str, Any], names: list[str]) -> None:
-        status = self.query_one("#gf-status", Static)
+        status = self.query_one(StatusLine)
         me, phase, turn = self.my_seat, view.get("phase"), view.get("turn")
         namer = Namer(names, me)
         out = view.get("out") or []
@@ -269,8 +277,9 @@ class GotFiveScreen(BoardTable):
                 text += f" · {last}"
         else:
             text = "Waiting…"
-        set_text(status, text)
-        status.set_class(turn == me and me is not None and phase != "over", "my-turn")
+        status.show(text, my_turn=turn == me and me is not None and phase != "over",
+                    warnable=phase not in (None, "over") and not self.gone and not self.cut_off,
+                    moment=(turn, phase))
 
     def _fitting(self, *wordings: str) -> str:
         """The first of ``wordings`` (longest first) that fits the status line."""
@@ -342,26 +351,14 @@ class GotFiveScreen(BoardTable):
         if action is None or isinstance(self.focused, Input) \
                 or self.check_game_action(action, ()) is not None:
             return
-        reason = self.why_not_now(action)
+        reason = why_not_now(self.view, self.my_seat, self.names)
         if reason:
             event.stop()
-            self.notify(reason, severity="warning", timeout=3, markup=False)
+            self.warn(*reason)
 
-    def why_not_now(self, action: str) -> str | None:
-        """Why the move of ``action`` cannot be made now, while we still play."""
-        view, me = self.view, self.my_seat
-        turn, phase = view.get("turn"), view.get("phase")
-        if me is None or phase in (None, "over"):
-            return None
-        if turn != me:
-            return f"It is {Namer(self.names, me).name(turn)}'s turn: wait for yours."
-        if phase == "reveal":
-            return "First reveal a tile (r, then its colour): the clue about it comes after."
-        if phase == "clue":
-            return "You revealed a tile this turn: now sort it (s) or compare it (1–5)."
-        if phase == "announce":
-            return "No tiles are left: announce your five numbers (g)."
-        return None
+    def warn(self, text: str, *shorter: str) -> None:
+        """On the turn's line, not a toast over the log's newest lines (the clues)."""
+        self.query_one(StatusLine).warn(text, *shorter)
 
     def _later(self) -> bool | None:
         """``None`` (dimmed) while we still play this game, else ``False`` (hidden)."""
@@ -398,10 +395,9 @@ class GotFiveScreen(BoardTable):
         if action in self.legal:
             self.act(action)
         elif not self.can("reveal"):
-            self.notify("You cannot reveal a tile now.", severity="warning")
+            self.warn("You cannot reveal a tile now.")
         else:
-            self.notify(f"No face-down tiles of colour {letter(colour)} are left.",
-                        severity="warning")
+            self.warn(f"No face-down tiles of colour {letter(colour)} are left.")
 
     def action_next_tile(self, step: int) -> None:
         """Pick the next (or previous) public tile for the clue."""

@@ -187,3 +187,23 @@ def your_turn(phase: str, tile: str, *, touch: bool = False) -> tuple[str, ...]:
     return (f"▶ No tiles are left: announce your five numbers ({announce}).",
             f"▶ No tiles left: announce your five ({announce}).",
             f"▶ Announce your five ({announce}).")
+
+
+def why_not_now(view: dict[str, Any], me: int | None, names: list[str]) -> tuple[str, ...]:
+    """Why a move's key does nothing now, while seat ``me`` still plays (the longest
+    wording first; none: it works)."""
+    turn, phase = view.get("turn"), view.get("phase")
+    if me is None or phase in (None, "over"):
+        return ()
+    if turn != me:
+        return f"It is {Namer(names, me).name(turn)}'s turn: wait for yours.", "Not your turn."
+    if phase == "reveal":
+        return ("First reveal a tile (r, then its colour): the clue about it comes after.",
+                "First reveal a tile (r).")
+    if phase == "clue":
+        return ("You revealed a tile this turn: now sort it (s) or compare it (1–5).",
+                "Now sort (s) or compare (1–5).")
+    if phase == "announce":
+        return ("No tiles are left: announce your five numbers (g).",
+                "Announce your numbers (g).")
+    return ()
