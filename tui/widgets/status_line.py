@@ -11,6 +11,7 @@ longer holds (the turn moved on, a dialog opened, the round ended).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from rich.cells import cell_len
 from textual.timer import Timer
@@ -29,8 +30,8 @@ class StatusLine(Static):
     it: asked after the screen's resize, it could still have its old width). A warning
     (:meth:`warn`) stands in for the turn's words until it expires or is dropped."""
 
-    def __init__(self, redraw: Callable[[], None], **kwargs: object) -> None:
-        super().__init__("", markup=False, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, redraw: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__("", markup=False, **kwargs)
         self._redraw = redraw
         #: The warning's wordings, longest first, while it holds the line.
         self.warning: tuple[str, ...] = ()
@@ -53,12 +54,16 @@ class StatusLine(Static):
 
     def drop_warning(self) -> None:
         """The turn's own words again (the warning expired, or no longer holds)."""
+        if self._forget():
+            self._redraw()
+
+    def _forget(self) -> bool:
+        """Drop the warning, without drawing; whether there was one."""
         if self._expiry is not None:
             self._expiry.stop()
             self._expiry = None
-        if self.warning:
-            self.warning = ()
-            self._redraw()
+        had, self.warning = bool(self.warning), ()
+        return had
 
     def show(self, text: str, *, my_turn: bool, warnable: bool = True,
              moment: object = None) -> None:
@@ -67,11 +72,8 @@ class StatusLine(Static):
         game's ``moment`` (whose turn, which step: any value) is the one it was given at
         ("It is Bot 2's turn" is not so once it is Bot 3's)."""
         self._moment = moment
-        if self.warning and (not warnable or moment != self._warned_at):
-            self.warning = ()
-            if self._expiry is not None:
-                self._expiry.stop()
-                self._expiry = None
+        if not warnable or moment != self._warned_at:
+            self._forget()
         warned = bool(self.warning)
         if warned:
             width = self.content_region.width or cell_len(MARK + self.warning[0])
