@@ -133,10 +133,19 @@ class Tape:
         self.moves: list[Move] = list(moves or [])
         #: Who came to move for a seat after the start, and when (:data:`Seated`).
         self.seated: list[Seated] = [list(x) for x in seated or []]
+        self._made = [0] * seats
+        for mover, _action, _at in self.moves:
+            if isinstance(mover, int) and 0 <= mover < seats:
+                self._made[mover] += 1
 
     def act(self, seat: int, action: dict[str, Any], now: float) -> None:
         """An action the game accepted."""
         self.moves.append([seat, action, now])
+        self._made[seat] += 1
+
+    def made_by(self, seat: int) -> int:
+        """How many of the moves ``seat`` made."""
+        return self._made[seat]
 
     def advance(self, now: float) -> None:
         """Time acted on the game at ``now``."""

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from net import idle, lobby, shared_review
 from net.connection import Connection, LoopWatch, socket_time
 from net.fanout import Outbox
-from net.limits import FRAME_BYTES, SOCIAL, Gate, Limits
+from net.limits import ACT_COST, FRAME_BYTES, SOCIAL, Gate, Limits
 from net.paths import visitor_player
 from net.seats import RequestError, check_name
 from net.table import Table
@@ -459,6 +459,11 @@ def receive(host: Hosting, conn: Connection, body: bytes) -> None:
         conn.log_refusal(exc.code, exc.message)
         conn.fail(exc.code, exc.message, schemas.reply_ref(raw))
         return
+    if msg["type"] == "act":  # (a move costs more than its few bytes: ACT_COST)
+        conn.allowance -= ACT_COST - 1
+        if shared is not None:
+            shared.charge(ACT_COST - 1)
+        gate.heavy(conn.address, ACT_COST - 1, now)
     try:
         handle(host, conn, msg)
     except RequestError as exc:

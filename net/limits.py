@@ -48,6 +48,11 @@ RATES_KEPT = 1024
 #: over the allowance is not decoded at all, unless it is this small (a request, to be
 #: answered).
 FRAME_BYTES = 64
+#: What an action (``act``) costs of the message allowance, however small its frame: a
+#: move is the game's work, a journal record and a view for everyone at the table (four
+#: addresses marking a Got Five! board at their allowance held another player's ping
+#: half a second behind).
+ACT_COST = 8
 
 
 class Limits(NamedTuple):
@@ -148,6 +153,10 @@ class Bucket:
             return False
         self.level -= cost
         return True
+
+    def charge(self, cost: float) -> None:
+        """Spend ``cost`` more of what was already let through (into debt, if so)."""
+        self.level -= cost
 
     def full(self, now: float) -> bool:
         """True if the bucket has refilled to at least half its burst."""

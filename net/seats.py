@@ -14,11 +14,14 @@ import os
 import re
 import unicodedata
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.bots import RandomBot, make_bot
 from net.fanout import Recipient
 from net.wire import errors
+
+if TYPE_CHECKING:
+    from engine.record import Tape
 
 
 class RequestError(Exception):
@@ -28,6 +31,22 @@ class RequestError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+#: The moves one game keeps, each seat its even share. Moves that change nothing the
+#: others see (a Got Five! board's marks, a Get It! signal given and stopped) are
+#: free of the turns, and every one is kept to replay the game: unbounded, one seat's
+#: marks grew the host's memory without end and, past what a record may hold (100,000
+#: moves), made its journal one no resume takes. A person makes a few hundred.
+MOVES_PER_GAME = 10_000
+
+
+def check_moves(tape: Tape | None, seat: int, seats: int) -> None:
+    """Refuse a move of ``seat`` that has made its share of a game's moves."""
+    if tape is not None and (made := tape.made_by(seat)) >= MOVES_PER_GAME // seats:
+        raise RequestError(errors.ILLEGAL_ACTION, f"you have made {made:,} moves in this "
+                           "game: as many as a seat may (a game keeps "
+                           f"{MOVES_PER_GAME:,} at most)")
 
 
 class Member(Recipient, Protocol):

@@ -30,7 +30,7 @@ from net.botseats import BotSeats
 from net.fanout import Outbox, Push, Recipient, wire_time
 from net.journal_resume import replay_game
 from net.past import Past
-from net.seats import HouseRules, Member, RequestError, Seat
+from net.seats import HouseRules, Member, RequestError, Seat, check_moves
 from net.wire import errors
 
 if TYPE_CHECKING:
@@ -349,6 +349,7 @@ class Table:
         """Apply ``seat``'s action, adding what it changes to ``out``."""
         self.require_phase("play")
         away.check_paused(self)
+        check_moves(self.tape, seat, len(self.seats))
         game = self.game
         assert game is not None
         if at is None:

@@ -21,7 +21,7 @@ import pytest
 from net.client import Client, ServerError
 from net.connection import LOGGED_REFUSALS
 from net.host import Host
-from net.limits import FRAME_BYTES, Limits
+from net.limits import ACT_COST, FRAME_BYTES, Limits
 from net.seats import RequestError, check_name
 from net.wire import codec, errors, framing, schemas, stream
 from tests.net_support import Clients, RawPeer, clients, frame, running_host
@@ -381,6 +381,54 @@ async def test_a_frame_costs_the_allowance_by_its_size(monkeypatch: pytest.Monke
         # The fourth wide frame was not even decoded; the small ping was, to answer it.
         assert len([n for n in decoded if n > FRAME_BYTES]) == 3
         assert decoded[-1] <= FRAME_BYTES
+
+
+async def test_an_action_costs_the_allowance_more_than_its_few_bytes() -> None:
+    """An action is a move's work (the game, the journal, a view for everyone), and
+    cost one of the allowance like a ping: four addresses marking Got Five! boards at
+    their allowance held another player half a second behind (a hostile pass)."""
+    async with running_host(rate=2.0, burst=100) as host:  # (a slow refill)
+        acting, pinging = await _welcomed(host), await _welcomed(host, "Pat")
+        await acting.send_bytes(b"".join(
+            codec.pack({"type": "act", "action": {"type": "draw"}, "ref": ref})
+            for ref in range(1, 31)))
+        await pinging.send_bytes(b"".join(
+            codec.pack({"type": "ping", "ref": ref}) for ref in range(1, 31)))
+        acts = [(await acting.recv())["code"] for _ in range(30)]
+        pings = [(await pinging.recv())["type"] for _ in range(30)]
+        # 100 of allowance: 13 actions at ACT_COST (the 13th into debt), 30 pings.
+        assert acts.count(errors.RATE_LIMITED) == 30 - (100 // ACT_COST + 1), acts
+        assert errors.RATE_LIMITED not in acts[:100 // ACT_COST], acts
+        assert pings == ["pong"] * 30, pings
+
+
+async def test_a_seat_makes_its_share_of_a_game_s_moves_and_no_more(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every move is kept to replay the game, and a Got Five! board's marks cost no turn:
+    one seat's marks grew the host's memory without end and, past what a record holds,
+    made its journal one no resume takes (a hostile pass). A seat now makes its share
+    of ``MOVES_PER_GAME`` and is then told so; the game goes on."""
+    import net.seats
+    from engine.record import MAX_MOVES
+
+    assert net.seats.MOVES_PER_GAME < MAX_MOVES  # (every game's record can be read back)
+    monkeypatch.setattr(net.seats, "MOVES_PER_GAME", 40)  # (20 a seat of two)
+    async with running_host() as host, clients(host) as made:
+        ann = await made.new("Ann")
+        joined = await ann.create_table("T", "gotfive", 2, {"auto_cross": False})
+        await ann.add_bot(1)
+        await ann.start()
+        await ann.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+        (table,) = host.tables.values()
+        assert table.tape is not None
+        made_before = table.tape.made_by(0)
+        for n in range(1, 21 - made_before):
+            await ann.act({"type": "mark", "n": n, "mark": "cross"})
+        with pytest.raises(ServerError, match="as many as a seat may") as refused:
+            await ann.act({"type": "mark", "n": 30, "mark": "cross"})
+        assert refused.value.code == errors.ILLEGAL_ACTION
+        assert table.tape.made_by(0) == 20 and "30" not in table.game.view(0)["marks"]
+        assert joined.table in host.tables  # (the table plays on)
 
 
 async def test_many_connections_of_one_address_share_one_message_allowance() -> None:

@@ -271,8 +271,8 @@ class GetOutScreen(TableScreen):
             text = f"Round {last['round']} is over: {who} got out first. {then}"
             # (At a phone's width it read "…Bot 3 got out. Press n", cut.)
             short = f"{who} got out: {starts if deal else 'next round soon'}"
-            if self.summary_screen is not None:  # (its keys say what comes next, and
-                # the table's footer has none while it opens: "n" was in neither)
+            if self.summary_screen is not None and deal:  # (its keys say what comes
+                # next, and the table's footer has none while it opens: "n" was in neither)
                 text, short = f"Round {last['round']} is over: {who} got out first.", None
         elif me is None:
             text = f"Watching: {names[view['turn']]} to play."
