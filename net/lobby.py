@@ -140,7 +140,11 @@ def join(table: Table, member: Member, seat: int | None, now: float) -> tuple[st
 
 
 def watch(table: Table, member: Member, now: float) -> Outbox:
-    """``member`` watches the table as a spectator (in any phase)."""
+    """``member`` watches the table as a spectator (in any phase), if the table takes
+    another now (``net.seats.WATCH_RATE``)."""
+    if not table.watchers.take(now):
+        raise RequestError(errors.RATE_LIMITED, "spectators are coming to this table too "
+                           "fast; wait a moment")
     table.spectators.append(member)
     member.table, member.seat = table, None
     out = Outbox()

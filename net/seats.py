@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.bots import RandomBot, make_bot
 from net.fanout import Recipient
+from net.limits import Bucket
 from net.wire import errors
 
 if TYPE_CHECKING:
@@ -32,6 +33,17 @@ class RequestError(Exception):
         self.code = code
         self.message = message
 
+
+#: Spectators that may come to watch one table: a few at once, one a second. Each one's
+#: coming and going is told to everyone at the table: many connections of many
+#: addresses, each within its own allowance, kept 16,000 updates a second going to a
+#: table's members (a hostile pass).
+WATCH_RATE, WATCH_BURST = 1.0, 8
+
+
+def watch_allowance() -> Bucket:
+    """A table's allowance of spectators coming to watch (``net.lobby.watch``)."""
+    return Bucket(WATCH_RATE, WATCH_BURST, 0.0)
 
 #: The moves one game keeps, each seat its even share. Moves that change nothing the
 #: others see (a Got Five! board's marks, a Get It! signal given and stopped) are

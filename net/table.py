@@ -30,7 +30,7 @@ from net.botseats import BotSeats
 from net.fanout import Outbox, Push, Recipient, wire_time
 from net.journal_resume import replay_game
 from net.past import Past
-from net.seats import HouseRules, Member, RequestError, Seat, check_moves
+from net.seats import HouseRules, Member, RequestError, Seat, check_moves, watch_allowance
 from net.wire import errors
 
 if TYPE_CHECKING:
@@ -55,6 +55,7 @@ class Table:
         self.phase = "lobby"
         self.game: engine.Game | None = None
         self.spectators: list[Member] = []
+        self.watchers = watch_allowance()  # (spectators coming: ``net.lobby.watch``)
         #: The host-clock time at which engine time was 0.
         self.t0 = 0.0
         #: Tables the host opened stay (players' go when idle); who opened it (``net.idle``).
@@ -114,8 +115,7 @@ class Table:
             self.phase, self.creator, self.creator_home, self.permanent, self.opened_by,
             self.opener, len(self.spectators), self.paused, self.review is not None, self.rematch,
             tuple((s.kind, s.name, s.token, s.ready, s.conn is not None, s.stand_in_for,
-                   s.player) for s in self.seats),
-        )
+                   s.player) for s in self.seats))
 
     def public_packed(self, key: tuple[Any, ...] | None = None) -> bytes:
         """:meth:`public`, packed with msgpack; packed again only when it changed

@@ -820,6 +820,41 @@ async def test_spectate_and_leave_churn_does_not_flood_the_table() -> None:
         await _still_serving(ann, bob)
 
 
+async def test_spectators_of_many_addresses_come_to_a_table_at_a_few_a_second() -> None:
+    """Each coming and going of a spectator is told to everyone at the table: 16
+    connections of 8 addresses, each within its own allowance, kept 16,000 updates a
+    second going to a table's members (a hostile pass). A table takes a few at once,
+    then one a second, whoever they are."""
+    from net.seats import WATCH_BURST
+
+    async def answered(peer: RawPeer, ref: int) -> dict[str, Any]:
+        while (message := await peer.recv()).get("ref") != ref:
+            pass  # (the table's updates to a spectator come between)
+        return message
+
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        await bob.ping()
+        bob.pending()
+        peers = [await _hello_from(host, f"127.0.0.{10 + i}", f"Eve{i}") for i in range(8)]
+        answers: list[str] = []
+        for _round in range(3):
+            for i, peer in enumerate(peers):
+                await peer.send({"type": "join", "table": "t1", "spectate": True, "ref": 1})
+                answer = await answered(peer, 1)
+                answers.append(answer["type"] if answer["type"] != "error" else answer["code"])
+                if answer["type"] != "error":
+                    await peer.send({"type": "leave", "ref": 2})
+                    assert (await answered(peer, 2))["type"] != "error", i
+        came = answers.count("joined")
+        assert answers.count(errors.RATE_LIMITED) == len(answers) - came, answers
+        assert WATCH_BURST <= came <= WATCH_BURST + 3, answers  # (a second or two went by)
+        await bob.ping()
+        updates = [m for m in bob.pending() if m["type"] == "update"]
+        assert len(updates) <= 2 * came, len(updates)
+        await _still_serving(ann, bob)
+
+
 async def test_a_rename_pump_is_limited_and_names_cannot_imitate() -> None:
     async with running_host() as host, clients(host) as made:
         ann, bob = await _pair(made)
