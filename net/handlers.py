@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from net import idle, lobby, shared_review
 from net.connection import Connection, LoopWatch, socket_time
 from net.fanout import Outbox
-from net.limits import ACT_COST, FRAME_BYTES, SOCIAL, Gate, Limits
+from net.limits import ACT_COST, FRAME_BYTES, REFUSED_COST, SOCIAL, Bucket, Gate, Limits
 from net.paths import visitor_player
 from net.seats import RequestError, check_name
 from net.table import Table
@@ -416,6 +416,15 @@ def _close(conn: Connection, code: str, why: str) -> None:
     conn.reader.stop()
 
 
+def _charge(gate: Gate, conn: Connection, shared: Bucket | None, cost: float,
+            now: float) -> None:
+    """Spend ``cost`` more of the message allowance for a frame let through."""
+    conn.allowance -= cost
+    if shared is not None:
+        shared.charge(cost)
+    gate.heavy(conn.address, int(cost), now)
+
+
 def receive(host: Hosting, conn: Connection, body: bytes) -> None:
     """One frame from ``conn``: paid for, decoded, checked, answered."""
     if conn.closed:
@@ -460,14 +469,13 @@ def receive(host: Hosting, conn: Connection, body: bytes) -> None:
         conn.fail(exc.code, exc.message, schemas.reply_ref(raw))
         return
     if msg["type"] == "act":  # (a move costs more than its few bytes: ACT_COST)
-        conn.allowance -= ACT_COST - 1
-        if shared is not None:
-            shared.charge(ACT_COST - 1)
-        gate.heavy(conn.address, ACT_COST - 1, now)
+        _charge(gate, conn, shared, ACT_COST - 1, now)
     try:
         handle(host, conn, msg)
     except RequestError as exc:
         conn.fail(exc.code, exc.message, msg.get("ref"))
+        if exc.code == errors.RATE_LIMITED:
+            _charge(gate, conn, shared, REFUSED_COST - 1, now)
     except errors.ProtocolError as exc:
         conn.fail(exc.code, exc.message, msg.get("ref"))
         if exc.fatal:

@@ -53,6 +53,11 @@ FRAME_BYTES = 64
 #: addresses marking a Got Five! board at their allowance held another player's ping
 #: half a second behind).
 ACT_COST = 8
+#: What a request refused for its pace (chat, a review's step, the list of tables…)
+#: costs: asking on and on past an allowance is sending too fast (80 connections asking
+#: a review's steps 100 times a second, each answered "wait a moment", held another
+#: player 345 ms behind), and is then closed as a flood is.
+REFUSED_COST = 8
 
 
 class Limits(NamedTuple):

@@ -780,6 +780,34 @@ async def test_the_list_of_tables_is_held_to_a_person_s_pace() -> None:
         await _still_serving(ann, bob)
 
 
+async def test_asking_on_past_an_allowance_is_sending_too_fast() -> None:
+    """80 connections asking a review's steps 100 times a second, each answered "wait
+    a moment" within the message rate, held another player 345 ms behind, for as long
+    as they kept at it (a hostile pass). A request refused for its pace costs
+    ``REFUSED_COST`` of the message allowance: one that keeps asking is closed as a
+    flood is; the same frames that ask nothing are not."""
+    limits = Limits(flood_close=1.0)
+    async with running_host(rate=100.0, burst=100, limits=limits) as host, \
+            clients(host) as made:
+        ann, bob = await _pair(made)
+        eve, pat = await _welcomed(host), await _welcomed(host, "Pat")
+        asking = codec.pack({"type": "list_tables", "ref": 1}) * 4
+        quiet = codec.pack({"type": "pong"}) * 4  # (the same frame rate, nothing asked)
+        closing = asyncio.ensure_future(eve.closed_by_host(timeout=30))
+        async with asyncio.timeout(30):
+            while not closing.done():  # (80 frames a second each: within 100)
+                with contextlib.suppress(ConnectionError):
+                    await eve.send_bytes(asking)
+                await pat.send_bytes(quiet)
+                await asyncio.sleep(0.05)
+        assert closing.result()
+        await pat.send({"type": "ping", "ref": 2})
+        while (answer := await pat.recv()).get("ref") != 2:
+            pass
+        assert answer["type"] == "pong"
+        await _still_serving(ann, bob)
+
+
 async def test_a_chat_flood_does_not_reach_the_others() -> None:
     async with running_host() as host, clients(host) as made:
         ann, bob = await _pair(made)
