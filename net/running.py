@@ -1,5 +1,6 @@
 """What every long-running command (``host``, ``ssh-serve``, ``web``) does the same way:
-log to stdout with the time, and stop on Ctrl-C or SIGTERM."""
+log to stdout with the time (each kind of line at a pace: ``net.logthrottle``), and stop
+on Ctrl-C or SIGTERM."""
 
 from __future__ import annotations
 
@@ -9,12 +10,16 @@ import logging
 import signal
 import sys
 
+from net.logthrottle import Throttle
+
 
 def log_to_stdout(*quiet: str) -> None:
     """Log at INFO to stdout, each line with its time; the loggers ``quiet`` name only
     warnings (a library's chatter)."""
     logging.basicConfig(stream=sys.stdout, level=logging.INFO,
                         format="%(asctime)s %(message)s", datefmt="%H:%M:%S", force=True)
+    for handler in logging.getLogger().handlers:  # (a flood of strangers fills no disk)
+        handler.addFilter(Throttle())
     for name in quiet:
         logging.getLogger(name).setLevel(logging.WARNING)
 
