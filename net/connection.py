@@ -284,7 +284,12 @@ class Connection:
         self.closed = True
         with contextlib.suppress(Exception):
             self.writer.close()
-            asyncio.get_running_loop().call_later(CLOSE_GRACE, self.writer.transport.abort)
+            transport = self.writer.transport
+            # (Only while it has something left to send: the timer holds the connection
+            # for its grace, and strangers refused a few thousand times a second were
+            # tens of MB held for nothing.)
+            if transport.get_write_buffer_size():
+                asyncio.get_running_loop().call_later(CLOSE_GRACE, transport.abort)
 
     def abort(self) -> None:
         """Close at once, discarding anything unsent."""

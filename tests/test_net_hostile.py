@@ -677,6 +677,29 @@ async def test_a_host_full_of_strangers_still_gives_a_player_their_seat_back() -
             peer.close()
 
 
+async def test_a_connection_refused_is_not_held_after_its_answer_is_sent() -> None:
+    """Each closed connection was held for its grace of a few seconds, answer sent or
+    not: strangers refused a few thousand times a second kept tens of MB of connections
+    alive (a hostile pass)."""
+    import gc
+
+    limits = Limits(max_connections=1, returning_reserve=0)
+    async with running_host(limits=limits) as host:
+        kept = await _welcomed(host)
+        gc.collect()
+        before = sum(isinstance(o, asyncio.Transport) for o in gc.get_objects())
+        for _ in range(40):
+            peer = await RawPeer.open(host)
+            assert (await peer.recv())["code"] == errors.HOST_FULL
+            assert await peer.closed_by_host()
+            peer.close()
+        await kept.send({"type": "ping", "ref": 1})
+        assert (await kept.recv())["type"] == "pong"  # (the host has run its closes)
+        gc.collect()
+        held = sum(isinstance(o, asyncio.Transport) for o in gc.get_objects()) - before
+        assert held < 10, held
+
+
 async def test_strangers_holding_the_room_to_return_give_way_to_the_next_one() -> None:
     """Sixteen addresses each held a connection in the room a full host keeps for
     players taking their seat back, reopening it as soon as it was closed: a dropped
