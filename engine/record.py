@@ -47,6 +47,10 @@ MAX_SEED = SEED_LIMIT
 #: board, one's own auto-cross): private to that seat while the game runs, and in its
 #: record after (RULES.md: marks are "sent to nobody else").
 PRIVATE_ACTIONS = frozenset({("gotfive", "mark"), ("gotfive", "auto_cross")})
+#: Moves that take no turn (a Got Five! mark, a Get It! signal or word): nothing in a
+#: game's course bounds how many of them a seat makes (``Tape.free_by``).
+FREE_ACTIONS = PRIVATE_ACTIONS | {("getit", kind) for kind in (
+    "look", "smile", "look_past", "peek", "say")}
 #: A seat's ``who`` in a record: whose it was, as :func:`who` digests a host's player id.
 WHO_LENGTH = 32
 
@@ -133,19 +137,24 @@ class Tape:
         self.moves: list[Move] = list(moves or [])
         #: Who came to move for a seat after the start, and when (:data:`Seated`).
         self.seated: list[Seated] = [list(x) for x in seated or []]
-        self._made = [0] * seats
-        for mover, _action, _at in self.moves:
-            if isinstance(mover, int) and 0 <= mover < seats:
-                self._made[mover] += 1
+        self._free = [0] * seats
+        for mover, action, _at in self.moves:
+            if isinstance(mover, int) and 0 <= mover < seats and self.takes_no_turn(action):
+                self._free[mover] += 1
 
     def act(self, seat: int, action: dict[str, Any], now: float) -> None:
         """An action the game accepted."""
         self.moves.append([seat, action, now])
-        self._made[seat] += 1
+        if self.takes_no_turn(action):
+            self._free[seat] += 1
 
-    def made_by(self, seat: int) -> int:
-        """How many of the moves ``seat`` made."""
-        return self._made[seat]
+    def takes_no_turn(self, action: Any) -> bool:
+        """Whether ``action`` is one of this game's :data:`FREE_ACTIONS`."""
+        return isinstance(action, dict) and (self.game_id, action.get("type")) in FREE_ACTIONS
+
+    def free_by(self, seat: int) -> int:
+        """How many moves that take no turn ``seat`` made."""
+        return self._free[seat]
 
     def advance(self, now: float) -> None:
         """Time acted on the game at ``now``."""

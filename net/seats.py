@@ -45,20 +45,22 @@ def watch_allowance() -> Bucket:
     """A table's allowance of spectators coming to watch (``net.lobby.watch``)."""
     return Bucket(WATCH_RATE, WATCH_BURST, 0.0)
 
-#: The moves one game keeps, each seat its even share. Moves that change nothing the
-#: others see (a Got Five! board's marks, a Get It! signal given and stopped) are
-#: free of the turns, and every one is kept to replay the game: unbounded, one seat's
-#: marks grew the host's memory without end and, past what a record may hold (100,000
-#: moves), made its journal one no resume takes. A person makes a few hundred.
+#: The moves that take no turn (a Got Five! board's marks, a Get It! signal) one game
+#: keeps, each seat its even share. Nothing in a game's course bounds them, and every
+#: one is kept to replay the game: unbounded, one seat's marks grew the host's memory
+#: without end and, past what a record may hold (100,000 moves), made its journal one
+#: no resume takes. A person makes a few hundred. (Turns are never refused: a game must
+#: be able to end.)
 MOVES_PER_GAME = 10_000
 
 
-def check_moves(tape: Tape | None, seat: int, seats: int) -> None:
-    """Refuse a move of ``seat`` that has made its share of a game's moves."""
-    if tape is not None and (made := tape.made_by(seat)) >= MOVES_PER_GAME // seats:
-        raise RequestError(errors.ILLEGAL_ACTION, f"you have made {made:,} moves in this "
-                           "game: as many as a seat may (a game keeps "
-                           f"{MOVES_PER_GAME:,} at most)")
+def check_moves(tape: Tape | None, seat: int, seats: int, action: dict[str, Any]) -> None:
+    """Refuse a move of ``seat`` that takes no turn once it has made its share."""
+    if tape is not None and tape.takes_no_turn(action) and (
+            made := tape.free_by(seat)) >= MOVES_PER_GAME // seats:
+        raise RequestError(errors.ILLEGAL_ACTION, f"you have made {made:,} moves that take "
+                           "no turn in this game (marks, signals): as many as a seat may "
+                           f"(a game keeps {MOVES_PER_GAME:,} at most)")
 
 
 class Member(Recipient, Protocol):

@@ -349,7 +349,7 @@ class Table:
         """Apply ``seat``'s action, adding what it changes to ``out``."""
         self.require_phase("play")
         away.check_paused(self)
-        check_moves(self.tape, seat, len(self.seats))
+        check_moves(self.tape, seat, len(self.seats), action)
         game = self.game
         assert game is not None
         if at is None:
