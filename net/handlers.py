@@ -18,6 +18,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from engine.record import FREE_ACTIONS, PRIVATE_ACTIONS
 from net import idle, lobby, shared_review
 from net.connection import Connection, LoopWatch, socket_time
 from net.fanout import Outbox
@@ -203,6 +204,9 @@ def join(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
             raise
         conn.returning = False
     elif msg.get("spectate"):
+        if len(table.spectators) >= host.limits.max_spectators:
+            raise RequestError(errors.TABLE_FULL, f"this table has {len(table.spectators)} "
+                               "spectators already: as many as it takes")
         token, out = None, lobby.watch(table, conn, now)
     else:
         token, out = lobby.join(table, conn, msg.get("seat"), now)
@@ -332,8 +336,15 @@ def act(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
     the message)."""
     table = _at_table(conn)
     seat = table.seat_of(conn)
+    if (table.game_id, msg["action"].get("type")) in TOLD_FREE_ACTIONS:
+        host.take(conn, "signal")
     host.deliver(table, table.act(seat, msg["action"], host.clock()))
     conn.send(_ok(msg))
+
+
+#: Moves that take no turn and reach everyone at the table: they spend the "signal"
+#: allowance (``net.limits.SOCIAL``).
+TOLD_FREE_ACTIONS = FREE_ACTIONS - PRIVATE_ACTIONS
 
 
 #: Request kind -> handler, one for each schema in ``net.wire.schemas.CLIENT_MESSAGES``.

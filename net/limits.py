@@ -27,6 +27,11 @@ SOCIAL = {
     # The list's answer is every table's description (3 KB with 32 tables): cheap to
     # ask, dear to answer (an app asks once as it connects, and after a table closed).
     "list_tables": "list",
+    # Not a request of its own: a move that takes no turn and is told to everyone at the
+    # table (a Get It! signal or word; ``net.handlers.act``). One person's key costs a
+    # push to every member: at the message rate, with a table full of spectators, tens
+    # of thousands a second.
+    "signal": "signal",
 }
 #: What a peer is told when it spends an allowance too fast.
 SLOW_DOWN = {
@@ -35,6 +40,7 @@ SLOW_DOWN = {
     "lobby": "you are joining, leaving or changing the table too fast; wait a moment",
     "review": "you are stepping through the review too fast; wait a moment",
     "list": "you are asking for the list of tables too often; wait a moment",
+    "signal": "you are signalling too fast; wait a moment",
 }
 #: One address may spend this many times one connection's allowances.
 ADDRESS_FACTOR = 3
@@ -113,6 +119,11 @@ class Limits(NamedTuple):
     #: Lists of the host's tables (``list_tables``).
     list_rate: float = 2.0
     list_burst: int = 10
+    #: Moves that take no turn and are told to everyone (a Get It! signal or word).
+    signal_rate: float = 10.0
+    signal_burst: int = 30
+    #: Spectators of one table at once.
+    max_spectators: int = 32
     #: Frames that are no message at all (not msgpack, binary values…) a connection may
     #: send before it is closed: our own apps send none.
     max_bad_frames: int = 8
@@ -225,6 +236,7 @@ class Gate:
             "lobby": (lim.lobby_rate, lim.lobby_burst),
             "review": (lim.review_rate, lim.review_burst),
             "list": (lim.list_rate, lim.list_burst),
+            "signal": (lim.signal_rate, lim.signal_burst),
         }[kind]
 
     def take(self, mine: dict[str, Bucket], address: str, request: str,

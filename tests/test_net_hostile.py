@@ -907,6 +907,45 @@ async def test_spectators_of_many_addresses_come_to_a_table_at_a_few_a_second() 
         await _still_serving(ann, bob)
 
 
+async def test_signals_told_to_everyone_are_held_to_a_person_s_pace() -> None:
+    """A Get It! signal takes no turn and is pushed to everyone at the table: at the
+    message rate, with a table full of spectators, one seat's keys made tens of
+    thousands of pushes a second. Past a person's pace they are refused, and nobody is
+    told of them."""
+    from net.clock import ManualClock
+    from tests.test_net_away_bot import _getit_round
+
+    clock = ManualClock(100.0)  # (stands still: no allowance refills meanwhile)
+    async with running_host(clock=clock) as host, clients(host) as made:
+        ann, bob, _, _ = await _getit_round(host, made, clock, {})
+        await bob.ping()
+        bob.pending()
+        codes = []
+        for i in range(50):
+            try:
+                await ann.act({"type": "look", "target": 1 + i % 2})
+                codes.append("ok")
+            except ServerError as exc:
+                codes.append(exc.code)
+                assert "signalling too fast" in exc.message
+        burst = Limits().signal_burst
+        assert codes == ["ok"] * burst + [errors.RATE_LIMITED] * (50 - burst), codes
+        await bob.ping()
+        assert len([m for m in bob.pending() if m["type"] == "update"]) <= burst
+
+
+async def test_a_table_takes_so_many_spectators_and_no_more() -> None:
+    async with running_host(limits=Limits(max_spectators=3)) as host, \
+            clients(host) as made:
+        ann, bob = await _pair(made)
+        for i in range(3):
+            await (await made.new(f"Eve{i}")).join("t1", spectate=True)
+        with pytest.raises(ServerError, match="3 spectators already") as refused:
+            await (await made.new("Zed")).join("t1", spectate=True)
+        assert refused.value.code == errors.TABLE_FULL
+        await _still_serving(ann, bob)
+
+
 async def test_a_rename_pump_is_limited_and_names_cannot_imitate() -> None:
     async with running_host() as host, clients(host) as made:
         ann, bob = await _pair(made)
