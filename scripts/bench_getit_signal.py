@@ -82,6 +82,8 @@ async def baseline(port: int, signals: int) -> list[float]:
         target = target_of(0, i)
         for c in others:
             c.pending()
+        await asyncio.sleep(GAP)  # (a person's pace, as the apps' keys: the host holds
+        # signals to one, 10 a second)
         t0 = time.monotonic()
         await creator.act({"type": "look", "target": target})
 

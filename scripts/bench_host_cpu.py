@@ -57,6 +57,9 @@ class StandIn:
     def get_write_buffer_size(self) -> int:
         return 0
 
+    def is_closing(self) -> bool:
+        return False
+
     def abort(self) -> None:
         pass
 
