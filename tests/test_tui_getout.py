@@ -325,6 +325,18 @@ async def test_why_a_card_does_not_play_is_said_over_the_hand_not_over_the_score
         assert str(screen.query_one(StatusLine).content).startswith("▶ ")
 
 
+async def test_a_number_past_the_hand_says_so() -> None:
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await our_turn(pilot, app)
+        deal(app, ["geoff 1", "kevin 3"])
+        hand = screen.query_one(HandWidget)
+        await until(pilot, lambda: len(hand.cards) == 2, "two cards")
+        await pilot.press("9")
+        await until(pilot, lambda: warning(screen) == "✗ There is no card 9 in sight: you "
+                    "hold 2.", "why 9 did nothing")
+
+
 async def test_enter_when_nothing_in_the_hand_follows_says_to_draw() -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     notices = Notices()

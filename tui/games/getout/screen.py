@@ -67,8 +67,7 @@ class GetOutScreen(TableScreen):
     def mounted(self) -> None:
         """The play key follows the chosen card (lit when it can be played)."""
         super().mounted()
-        self.watch(self.query_one(HandWidget), "selected", self._footer_keys_changed,
-                   init=False)
+        self.watch(self.query_one(HandWidget), "selected", self._footer_keys_changed, init=False)
 
     def on_resize(self, event: events.Resize) -> None:
         """Narrower than ``NARROW`` columns (a phone upright), the players over the call
@@ -350,7 +349,9 @@ class GetOutScreen(TableScreen):
         hand = self.query_one(HandWidget)
         first = hand.off_the_edges()[0]
         same = [i for i in range(first + number - 1, len(hand.cards), 10)]
-        if not same:
+        if not same:  # (it did nothing and said nothing)
+            self.warn(f"There is no card {number} in sight: you hold {len(hand.cards)}.",
+                      f"No card {number} in sight.")
             return
         later = [i for i in same if i > hand.selected]
         repeat = hand.selected in same
