@@ -204,10 +204,10 @@ def join(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
             raise
         conn.returning = False
     elif msg.get("spectate"):
-        if len(table.spectators) >= host.limits.max_spectators:
-            raise RequestError(errors.TABLE_FULL, f"this table has {len(table.spectators)} "
-                               "spectators already: as many as it takes")
-        token, out = None, lobby.watch(table, conn, now)
+        lim = host.limits
+        token, out = None, lobby.watch(
+            table, conn, now, most=lim.max_spectators,
+            from_address=lim.max_spectators_per_address if host.counts_address(conn) else None)
     else:
         token, out = lobby.join(table, conn, msg.get("seat"), now)
     _joined(host, conn, msg, table, token, out, past)

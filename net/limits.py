@@ -122,8 +122,10 @@ class Limits(NamedTuple):
     #: Moves that take no turn and are told to everyone (a Get It! signal or word).
     signal_rate: float = 10.0
     signal_burst: int = 30
-    #: Spectators of one table at once.
+    #: Spectators of one table at once, and of them from one address (one machine
+    #: filled a table's 32 and kept everyone else from watching).
     max_spectators: int = 32
+    max_spectators_per_address: int = 4
     #: Frames that are no message at all (not msgpack, binary values…) a connection may
     #: send before it is closed: our own apps send none.
     max_bad_frames: int = 8

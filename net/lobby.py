@@ -139,9 +139,21 @@ def join(table: Table, member: Member, seat: int | None, now: float) -> tuple[st
     return sit(table, member, seat, now)
 
 
-def watch(table: Table, member: Member, now: float) -> Outbox:
+def watch(table: Table, member: Member, now: float, *, most: int = 32,
+          from_address: int | None = None) -> Outbox:
     """``member`` watches the table as a spectator (in any phase), if the table takes
-    another now (``net.seats.WATCH_RATE``)."""
+    another now (``net.seats.WATCH_RATE``), and has fewer than ``most`` (fewer than
+    ``from_address`` from the member's address, if that is counted: one machine filled a
+    table's spectators and kept everyone else from watching)."""
+    watching = table.spectators
+    if len(watching) >= most:
+        raise RequestError(errors.TABLE_FULL, f"this table has {len(watching)} spectators "
+                           "already: as many as it takes")
+    address = getattr(member, "address", None)
+    if from_address is not None and sum(
+            getattr(s, "address", None) == address for s in watching) >= from_address:
+        raise RequestError(errors.TABLE_FULL, f"{from_address} spectators of this table "
+                           "come from your address already")
     if not table.watchers.take(now):
         raise RequestError(errors.RATE_LIMITED, "spectators are coming to this table too "
                            "fast; wait a moment")

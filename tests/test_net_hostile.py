@@ -946,6 +946,25 @@ async def test_a_table_takes_so_many_spectators_and_no_more() -> None:
         await _still_serving(ann, bob)
 
 
+async def test_one_machine_cannot_take_every_place_to_watch_a_table() -> None:
+    """One address filled a table's 32 spectators and kept everyone else from watching
+    it (a hostile pass): an address has so many of them, and another still gets in."""
+    limits = Limits(max_spectators_per_address=2)
+    async with running_host(limits=limits) as host, clients(host) as made:
+        ann, bob = await _pair(made)
+        peers = [await _hello_from(host, OTHER, f"Eve{i}") for i in range(3)]
+        said = []
+        for peer in peers:
+            await peer.send({"type": "join", "table": "t1", "spectate": True, "ref": 1})
+            while (answer := await peer.recv()).get("ref") != 1:
+                pass
+            said.append(answer.get("code") or answer["type"])
+        assert said == ["joined", "joined", errors.TABLE_FULL], said
+        friend = await made.new("Pat")
+        await friend.join("t1", spectate=True)
+        await _still_serving(ann, bob)
+
+
 async def test_a_rename_pump_is_limited_and_names_cannot_imitate() -> None:
     async with running_host() as host, clients(host) as made:
         ann, bob = await _pair(made)
