@@ -139,14 +139,14 @@ def join(table: Table, member: Member, seat: int | None, now: float) -> tuple[st
     return sit(table, member, seat, now)
 
 
-def watch(table: Table, member: Member, now: float, *, most: int = 32,
+def watch(table: Table, member: Member, now: float, *, most: int | None = None,
           from_address: int | None = None) -> Outbox:
     """``member`` watches the table as a spectator (in any phase), if the table takes
-    another now (``net.seats.WATCH_RATE``), and has fewer than ``most`` (fewer than
-    ``from_address`` from the member's address, if that is counted: one machine filled a
-    table's spectators and kept everyone else from watching)."""
+    another now (``net.seats.WATCH_RATE``), and has fewer than ``most`` (``None``: no
+    cap), fewer than ``from_address`` from the member's address if that is counted (one
+    machine filled a table's spectators and kept everyone else from watching)."""
     watching = table.spectators
-    if len(watching) >= most:
+    if most is not None and len(watching) >= most:
         raise RequestError(errors.TABLE_FULL, f"this table has {len(watching)} spectators "
                            "already: as many as it takes")
     address = getattr(member, "address", None)

@@ -45,6 +45,7 @@ def watch_allowance() -> Bucket:
     """A table's allowance of spectators coming to watch (``net.lobby.watch``)."""
     return Bucket(WATCH_RATE, WATCH_BURST, 0.0)
 
+
 #: The moves that take no turn (a Got Five! board's marks, a Get It! signal) one game
 #: keeps, each seat its even share. Nothing in a game's course bounds them, and every
 #: one is kept to replay the game: unbounded, one seat's marks grew the host's memory

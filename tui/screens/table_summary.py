@@ -81,6 +81,10 @@ class TableSummaryScreen(TableCreatorScreen):
     def action_next_round(self) -> None:
         """Deal the next round of a game of rounds (the table screen does)."""
 
+    def summary_opened(self) -> None:
+        """A summary is on its way onto the table (``summary_screen`` is set): what the
+        table says of its keys may change (override)."""
+
     def summary_answered(self, answer: str | None) -> None:
         """The player answered the summary."""
         if answer == "chat":
@@ -230,6 +234,7 @@ class TableSummaryScreen(TableCreatorScreen):
             rack.display = False
         self.refresh(layout=True)
         self.call_after_refresh(self._push_summary, screen, answered)
+        self.summary_opened()
         # A round's end is a pause in the game: a full collection of everything, once
         # the summary is drawn, frees what the round left behind in frozen cycles.
         self.call_after_refresh(gc_tuning.table_sweep)

@@ -475,8 +475,7 @@ class GetOutScreen(TableScreen):
         if self.legal == [{"type": "draw"}]:
             self.action_draw()
 
-    def _open_summary(self, screen: SummaryScreen) -> None:
-        super()._open_summary(screen)
+    def summary_opened(self) -> None:
         self.redraw_status()
 
     def summary_answered(self, answer: str | None) -> None:
