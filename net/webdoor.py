@@ -63,6 +63,9 @@ _BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 _PRELUDE = b"__GANGLION__\n"
 #: Output this large is a drawn screen (the driver's set-up writes are a few bytes).
 FIRST_FRAME = 512
+#: Seconds an app has to draw its first screen before the visit is given up as not
+#: started. Idleness counts from that screen: nobody can press a key before it.
+START_LIMIT = 60.0
 GAME_TITLE = "hiddenhand"
 REFUSED = refused_page("Ask whoever runs this box for the join link.")
 
@@ -114,6 +117,8 @@ class WebVisit:
         self.idle = IdleTimer(door.box.settings.idle_timeout, self._idle)
         self._stdin: asyncio.WriteTransport | None = None
         self._farewell: str | None = None
+        self._start_timer: asyncio.TimerHandle | None = None
+        self._shown = False
 
     @property
     def who(self) -> str:
@@ -129,7 +134,8 @@ class WebVisit:
             await self.websocket.close()
             return
         try:
-            self.idle.start()
+            self._start_timer = asyncio.get_running_loop().call_later(
+                START_LIMIT, self._not_started)
             reader = await self._start(clamp(request.query.get("width"), 80),
                                        clamp(request.query.get("height"), 24),
                                        touch=request.query.get("touch") == "1")
@@ -145,6 +151,8 @@ class WebVisit:
             await self._say("hiddenhand: the game could not start on this box; try again later")
         finally:
             self.idle.cancel()
+            if self._start_timer is not None:
+                self._start_timer.cancel()
             if self._stdin is not None:
                 self._stdin.close()
             self.door.box.release(self)
@@ -201,6 +209,7 @@ class WebVisit:
                 payload = await reader.readexactly(size)
                 if kind == b"D":
                     await self.websocket.send_bytes(payload)
+                    self._shown = True
                     if not focused and size >= FIRST_FRAME:
                         # Textual's web driver makes the app unfocused as it starts (no
                         # footer keys) and the page script says "focus" only when its
@@ -208,6 +217,7 @@ class WebVisit:
                         # opened is in front: said once the app has drawn its first frame.
                         focused = True
                         self._meta({"type": "focus"})
+                        self._drawn()
                 elif kind == b"M" and json.loads(payload).get("type") == "exit":
                     break
         # The app is gone or going: the tab's socket closes once the app is reaped.
@@ -264,6 +274,23 @@ class WebVisit:
     async def _say(self, line: str) -> None:
         with contextlib.suppress(ConnectionError, RuntimeError):
             await self.websocket.send_bytes(f"\r\n{line}\r\n".encode())
+
+    def _drawn(self) -> None:
+        """The tab shows the app's first screen: from now on idleness counts."""
+        if self._start_timer is not None:
+            self._start_timer.cancel()
+            self._start_timer = None
+        self.idle.start()
+
+    def _not_started(self) -> None:
+        self._start_timer = None
+        if self._shown:  # it draws, in a window too small for a full first frame
+            self._drawn()
+            return
+        log.error("%s from %s: the app drew nothing in %g seconds", self.who, self.address,
+                  START_LIMIT)
+        self._farewell = "hiddenhand: the game could not start on this box; try again later"
+        self.process.stop("not started")
 
     def _idle(self) -> None:
         words = idle_words(self.door.box.settings.idle_timeout)

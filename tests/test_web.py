@@ -19,6 +19,7 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
+from net import webdoor
 from net.sshserve import BoxConfig, BoxServer
 from net.webdoor import WebDoor, WebVisit, load_token
 from tests.test_ssh import login
@@ -220,11 +221,9 @@ async def test_the_per_address_limit_is_said_in_the_tab(small_box: Callable[...,
 async def test_an_idle_tab_is_told_and_its_app_ends(small_box: Callable[..., Any]) -> None:
     box = await small_box(idle_timeout=1.5)
     tab = await visit(door(box).link, "Ann")
-    # Its app started. (Not its menu drawn: the idle time runs from the visit's start,
-    # and on a loaded machine an app can take longer than that to draw its first frame.)
-    await asyncio.wait_for(box.box.wait_until(lambda: any(
-        isinstance(app.owner, WebVisit) and app.owner.name == "Ann"
-        for app in box.box.apps.values())), WAIT)
+    # The idle time runs from the first screen: on a loaded machine an app can take
+    # longer than that to draw it (it was told "could not start").
+    await tab.shows("Quit (q)")
     pid = app_of(box, "Ann")
     await asyncio.wait_for(tab.closed.wait(), WAIT)
     assert b"closed after 1.5 seconds without a key pressed" in tab.raw
@@ -286,6 +285,22 @@ async def test_an_app_that_cannot_start_is_said_in_the_tab_and_leaves_nothing(
     assert b"the game could not start on this box" in tab.raw
     await asyncio.wait_for(box.wait_until(lambda: not box.box.apps and not box.box.visitors),
                            WAIT)
+    await tab.close()
+
+
+@shared_loop
+async def test_an_app_that_draws_nothing_is_given_up_and_said_in_the_tab(
+        small_box: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setattr(webdoor, "START_LIMIT", 0.5)
+    box = await small_box(command=[sys.executable, "-c", "import time; time.sleep(600)"])
+    tab = await visit(door(box).link, "Ann")
+    await asyncio.wait_for(box.box.wait_until(lambda: bool(box.box.apps)), WAIT)
+    pid = app_of(box, "Ann")
+    await asyncio.wait_for(tab.closed.wait(), WAIT)
+    assert b"the game could not start on this box" in tab.raw
+    await gone(box, pid)
     await tab.close()
 
 
