@@ -344,20 +344,22 @@ class Host:
             return
         for record in records:
             journal.append(record)
-        if journal.records > j.COMPACT_AFTER:
+        if journal.compaction_due:
             self.compact()
 
     def compact(self) -> None:
         """Rewrite the journal as the host's current state (one record per table)."""
         if self.journal is None:
             return
-        records = [{"k": "host", "v": j.JOURNAL_VERSION, **self._journal_header(),
-                    "next_table": self._peek_table_id()}]
+        records: list[dict[str, Any] | bytes] = [{
+            "k": "host", "v": j.JOURNAL_VERSION, **self._journal_header(),
+            "next_table": self._peek_table_id()}]
         if self._listen is not None:
             records.append(self._listen)
         for table in self.tables.values():
             records.append(table.checkpoint())
-            records.extend({"k": "past", "t": table.id, "e": e} for e in table.past.entries())
+            past = j.packed_prefix({"k": "past", "t": table.id}, "e")
+            records.extend(past + entry for entry in table.past.packed())
         self.journal.rewrite(records)
 
     def _peek_table_id(self) -> int:

@@ -32,14 +32,19 @@ class Past:
         """Keep ``entry`` (an update's part for everyone, or a chat line)."""
         self._entries.append(self._pack(entry))
 
-    def entries(self) -> list[dict[str, Any]]:
-        """The newest entries that fit in :data:`PAST_BYTES`, oldest first."""
-        kept: list[dict[str, Any]] = []
+    def packed(self) -> list[bytes]:
+        """The newest entries that fit in :data:`PAST_BYTES`, oldest first, as packed."""
+        kept: list[bytes] = []
         size = 0
         for packed in reversed(self._entries):
             size += len(packed)
             if size > PAST_BYTES:
                 break
-            kept.append(msgpack.unpackb(packed, raw=False, strict_map_key=True))
+            kept.append(packed)
         kept.reverse()
         return kept
+
+    def entries(self) -> list[dict[str, Any]]:
+        """:meth:`packed`'s entries, unpacked."""
+        return [msgpack.unpackb(packed, raw=False, strict_map_key=True)
+                for packed in self.packed()]

@@ -123,6 +123,41 @@ def test_compaction_and_close_keep_the_background_thread_safe(tmp_path: Path) ->
     assert [r["n"] for r in records if r["k"] == "act"] == [14, *range(15, 20)]
 
 
+def test_a_rewrite_comes_only_after_as_many_records_as_it_wrote(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A host whose tables alone rewrite to more than COMPACT_AFTER records rewrote them
+    # all on every record it wrote: 24 busy tables took 66 ms of its loop each time.
+    monkeypatch.setattr(j, "COMPACT_AFTER", 3)
+    journal = j.Journal.create(tmp_path / "g.hhjournal", {"name": "x"})
+    for n in range(2):
+        journal.append({"k": "act", "t": "t1", "n": n})
+    assert not journal.compaction_due  # its header and 2 records
+    journal.append({"k": "act", "t": "t1", "n": 2})
+    assert journal.compaction_due
+    tables = [{"k": "table", "t": f"t{n}"} for n in range(10)]
+    journal.rewrite([{"k": "host", "v": j.JOURNAL_VERSION, "name": "x"}, *tables])
+    for n in range(12):  # as many as the 11 it wrote, and one more
+        assert not journal.compaction_due, n
+        journal.append({"k": "act", "t": "t1", "n": n})
+    assert journal.compaction_due
+    journal.close()
+
+
+def test_a_record_built_around_a_packed_value_reads_as_the_whole_record(
+        tmp_path: Path) -> None:
+    import msgpack
+
+    entry = {"type": "update", "events": [{"type": "look", "seat": 2}], "names": ["Ann"]}
+    body = j.packed_prefix({"k": "past", "t": "t7"}, "e") + msgpack.packb(entry)
+    wide = {f"f{n}": n for n in range(20)}  # (past 15 keys a map's header is longer)
+    journal = j.Journal.create(tmp_path / "h.hhjournal", {"name": "x"})
+    journal.rewrite([{"k": "host", "v": j.JOURNAL_VERSION, "name": "x"}, body,
+                     j.packed_prefix(wide, "e") + msgpack.packb(None)])
+    journal.close()
+    _, records = j.read_journal(tmp_path / "h.hhjournal")
+    assert records[-2:] == [{"k": "past", "t": "t7", "e": entry}, {**wide, "e": None}]
+
+
 def test_an_unknown_sync_mode_is_refused_in_words(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="sync must be one of background, each"):
         j.Journal.create(tmp_path / "e.hhjournal", {"name": "x"}, sync="never")
