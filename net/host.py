@@ -357,9 +357,10 @@ class Host:
         if self._listen is not None:
             records.append(self._listen)
         for table in self.tables.values():
-            records.append(table.checkpoint())
+            records.extend(self.journal.tails.of(table.id, table.checkpoint))
             past = j.packed_prefix({"k": "past", "t": table.id}, "e")
             records.extend(past + entry for entry in table.past.packed())
+        self.journal.tails.keep_only(self.tables)
         self.journal.rewrite(records)
 
     def _peek_table_id(self) -> int:

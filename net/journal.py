@@ -42,7 +42,7 @@ import stat
 import struct
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -164,6 +164,48 @@ def _fsync_dir(directory: Path) -> None:
             os.close(fd)
 
 
+class Tails:
+    """What a rewrite keeps of each table, as it was written: its last ``table`` record
+    and the moves (``act``, ``adv``) after it, packed (at most :data:`SNAPSHOT_EVERY`
+    moves: a table writes its whole state again after that many).
+
+    A rewrite built from these packs nothing: with 256 tables, taking each table's
+    state afresh and packing it held the host's loop 100 ms per rewrite.
+    """
+
+    def __init__(self, pack: Callable[[Any], bytes]) -> None:
+        self._pack = pack
+        self._tables: dict[str, list[bytes]] = {}
+
+    def wrote(self, record: dict[str, Any], body: bytes) -> None:
+        """``record`` was appended, packed as ``body``."""
+        kind, tid = record.get("k"), record.get("t")
+        if not isinstance(tid, str) or not body:
+            return
+        if kind == "table":
+            self._tables[tid] = [body]
+        elif kind in ("act", "adv"):
+            tail = self._tables.get(tid)
+            if tail is not None:  # (none yet: the next rewrite takes the table afresh)
+                tail.append(body)
+        elif kind == "drop":
+            self._tables.pop(tid, None)
+
+    def of(self, tid: str, whole: Callable[[], dict[str, Any]]) -> list[bytes]:
+        """Table ``tid``'s last whole state and its moves since, packed; ``whole()``
+        gives its state afresh if none was written (a journal just resumed)."""
+        tail = self._tables.get(tid)
+        if tail is None:
+            tail = self._tables[tid] = [self._pack(whole())]
+        return tail
+
+    def keep_only(self, tids: Iterable[str]) -> None:
+        """Forget every table but ``tids`` (those the host still has)."""
+        kept = set(tids)
+        for tid in [t for t in self._tables if t not in kept]:
+            del self._tables[tid]
+
+
 class Journal:
     """One open journal file: every record written at once, fsync'd per :data:`SYNC_MODES`.
 
@@ -197,6 +239,8 @@ class Journal:
         #: ``msgpack.packb`` without a new ``Packer`` for every record (only the
         #: host's loop thread appends).
         self._pack: Callable[[Any], bytes] = msgpack.Packer(use_bin_type=True).pack
+        #: What :meth:`rewrite` is to keep of each table, as appended.
+        self.tails = Tails(self._pack)
         if sync == "background":
             self._thread = threading.Thread(
                 target=self._sync_loop, name="hiddenhand-journal-sync", daemon=True
@@ -223,7 +267,9 @@ class Journal:
         """Write one record: in the kernel on return (and on the disk, with ``each``)."""
         if self._fd is None:
             return
-        data = _frame(record, self._pack)
+        body = self._pack(record)
+        self.tails.wrote(record, body)
+        data = _HEADER.pack(len(body)) + body
         written = os.write(self._fd, data)
         if written != len(data):  # a full disk: write the rest, or fail loudly
             os.write(self._fd, data[written:])

@@ -188,6 +188,51 @@ async def test_a_game_still_running_is_neither_offered_nor_resumed(tmp_path: Pat
         await again.close()
 
 
+async def test_a_rewrite_takes_each_table_as_written_and_resumes_to_the_same_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rewrite copies each table's last whole state and its moves since, as they were
+    written: taking every table's state afresh held the host's loop 100 ms with 256
+    tables. What it writes resumes to the same game."""
+    from net.table import Table
+
+    monkeypatch.setattr(j, "SNAPSHOT_EVERY", 5)  # (several whole states while it plays)
+    path = tmp_path / "j" / f"game{j.SUFFIX}"
+    host = Host("Den", journal=path, **seeded(7))
+    await host.start(LOCAL, 0)
+    async with clients(host) as made:
+        ann = await made.new("Ann")
+        joined = await playing_with_a_bot(ann, "Kitchen", "getout")
+        lobby = await (await made.new("Bob")).create_table("Hall", "gotfive", 3)
+        bot = make_bot("getout", 0, 1)
+        moves = 0
+        while moves < 13:
+            await ann.ping()
+            msg = ann.latest
+            if msg and msg["view"] is not None and msg["legal"]:
+                try:
+                    await ann.act(bot.choose(msg["view"], msg["legal"]))
+                    moves += 1
+                except ServerError:
+                    pass
+        taken: list[str] = []
+        real = Table.checkpoint
+        monkeypatch.setattr(Table, "checkpoint",
+                            lambda table: taken.append(table.id) or real(table))
+        host.compact()
+        assert taken == []
+        game = host.tables[joined.table].game
+        assert game is not None
+        before = game.snapshot()
+        await crash(host)
+    again = Host.resume(path, **seeded(8))
+    try:
+        resumed = again.tables[joined.table].game
+        assert resumed is not None and resumed.snapshot() == before
+        assert again.tables[lobby.table].phase == "lobby"
+    finally:
+        await again.close()
+
+
 async def test_a_torn_last_record_is_ignored(tmp_path: Path) -> None:
     path = tmp_path / f"torn{j.SUFFIX}"
     host = Host("Den", journal=path, **seeded(5))
