@@ -393,12 +393,12 @@ def handle(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
 
 
 def _over_rate(conn: Connection, body: bytes, now: float) -> None:
-    """A frame beyond the message rate (the connection's or its address's): refused,
-    decoded only if it is small (a request still gets its answer, so no client waits
-    forever for it; anything bigger would cost the very work the rate spares), and not
-    at all from an address over its share of a busy host (``body`` empty: with 39
-    addresses at it, answering cost the host as much as serving); a connection that
-    keeps it up past ``limits.flood_close`` is closed."""
+    """A frame beyond the message rate (the connection's, its address's or its share of
+    a busy host's): refused, and decoded only if it is small and holds a ``ref`` (a
+    request still gets its answer, so no client waits forever for it; anything bigger
+    would cost the very work the rate spares, and deciding that costs a glance, not a
+    decode: with 39 addresses at it, decoding their pongs cost as much as serving); a
+    connection that keeps it up past ``limits.flood_close`` is closed."""
     if not conn.warned:
         # (With the connection's other refusals, a few lines at most: a flood that got a
         # frame through now and then wrote a line each time, 10,000 in 10 s.)
@@ -409,7 +409,7 @@ def _over_rate(conn: Connection, body: bytes, now: float) -> None:
     elif now - conn.flooding_since > conn.limits.flood_close:
         _close(conn, errors.RATE_LIMITED, "too many messages for too long")
         return
-    if body and len(body) <= FRAME_BYTES:  # (none from an address over its share)
+    if len(body) <= FRAME_BYTES and b"ref" in body:
         try:
             ref = schemas.reply_ref(codec.unpack_client_body(body))
         except errors.ProtocolError:
@@ -458,7 +458,7 @@ def receive(host: Hosting, conn: Connection, body: bytes) -> None:
             shared is None or shared.full(now)) and not heavy:
         conn.flooding_since = None  # it slowed down for a while: a burst, not a flood
     if heavy or conn.allowance < 1 or (shared is not None and not shared.spend(cost, now)):
-        _over_rate(conn, body if not heavy else b"", now)
+        _over_rate(conn, body, now)
         return
     conn.allowance -= cost
     conn.warned = False

@@ -557,7 +557,7 @@ async def test_bot_clients_finish_even_when_the_host_throttles_them(
         joined = await ann.create_table("T", "getout", 2, {"match": False})
         await bob.join(joined.table)
         await bob.ready()
-        host.rate, host.burst = 400, 2  # far below the pace of two bots on one machine
+        host.rate, host.burst = 2000, 2  # far below the pace of two bots on one machine
         await ann.start()
         results = await asyncio.gather(drive(ann, RandomBot(1)), drive(bob, RandomBot(2)))
         assert results[0] is not None and results[0] == results[1]

@@ -465,6 +465,30 @@ async def test_many_addresses_each_within_its_allowance_are_held_to_a_share_of_t
         await _closed_while_streaming(peers, 0.05, 3, _still_serving(ann, bob))
 
 
+async def test_a_request_past_an_address_s_share_of_a_busy_host_is_answered() -> None:
+    """Past its share of a busy host an address's frames are refused unread, and a
+    request among them was left unanswered: with enough addresses diluting the share,
+    a player's moves vanished without a word (a hostile pass). A small frame that
+    holds a ``ref`` is answered (decoding the rest, pongs, cost as much as serving)."""
+    limits = Limits(flood_close=1.0, host_rate=200.0)
+    async with running_host(rate=100.0, burst=100, limits=limits) as host:
+        peers = [await _hello_from(host, f"127.0.0.{10 + i}", f"Spam{i}") for i in range(8)]
+        fast = await _hello_from(host, "127.0.0.40", "Fast")
+
+        async def asks() -> None:
+            # 60 pings in 0.3 s: within its own allowance of 100, past its share of 200.
+            for ref in range(1, 61):
+                await fast.send({"type": "ping", "ref": ref})
+                await asyncio.sleep(0.005)
+            answers = [await fast.recv() for _ in range(60)]
+            assert sorted(a["ref"] for a in answers) == list(range(1, 61))
+            refused = [a for a in answers if a["type"] == "error"]
+            assert refused and all(a["code"] == errors.RATE_LIMITED for a in refused)
+
+        await _closed_while_streaming(peers, 0.05, 1, asks())
+        fast.close()
+
+
 async def _hello_from(host: Host, address: str, name: str) -> RawPeer:
     """A raw connection from ``address`` that has said hello."""
     peer = await _from(host, address)
