@@ -44,6 +44,20 @@ async def playing_with_a_bot(ann: Client, name: str, game: str) -> Any:
     return joined
 
 
+async def play_getout_moves(ann: Client, moves: int) -> None:
+    """``ann`` makes ``moves`` GET OUT! moves of a bot's choosing, each when she may."""
+    bot = make_bot("getout", 0, 1)
+    while moves:
+        await ann.ping()
+        msg = ann.latest
+        if msg and msg["view"] is not None and msg["legal"]:
+            try:
+                await ann.act(bot.choose(msg["view"], msg["legal"]))
+                moves -= 1
+            except ServerError:
+                pass
+
+
 async def crash(host: Host) -> None:
     """What ``kill -9`` leaves: the journal as it stands, every socket cut, no goodbye."""
     assert host.server is not None
@@ -203,17 +217,7 @@ async def test_a_rewrite_takes_each_table_as_written_and_resumes_to_the_same_gam
         ann = await made.new("Ann")
         joined = await playing_with_a_bot(ann, "Kitchen", "getout")
         lobby = await (await made.new("Bob")).create_table("Hall", "gotfive", 3)
-        bot = make_bot("getout", 0, 1)
-        moves = 0
-        while moves < 13:
-            await ann.ping()
-            msg = ann.latest
-            if msg and msg["view"] is not None and msg["legal"]:
-                try:
-                    await ann.act(bot.choose(msg["view"], msg["legal"]))
-                    moves += 1
-                except ServerError:
-                    pass
+        await play_getout_moves(ann, 13)
         taken: list[str] = []
         real = Table.checkpoint
         monkeypatch.setattr(Table, "checkpoint",
@@ -641,17 +645,7 @@ async def test_a_host_back_from_a_crash_gives_a_returning_seat_the_table_s_past(
         joined = await playing_with_a_bot(ann, "Kitchen", "getout")
         await ann.chat("before the crash")
         await ann.wait_for(lambda m: m["type"] == "chat")
-        moves = 0
-        bot = make_bot("getout", 0, 1)
-        while moves < 3:
-            await ann.ping()
-            msg = ann.latest
-            if msg and msg["view"] is not None and msg["legal"]:
-                try:
-                    await ann.act(bot.choose(msg["view"], msg["legal"]))
-                    moves += 1
-                except ServerError:
-                    pass
+        await play_getout_moves(ann, 3)
         told = [e for e in host.tables[joined.table].past.entries() if e["type"] == "update"]
         await crash(host)
     again = Host.resume(path, **seeded(6))
