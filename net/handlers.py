@@ -392,13 +392,12 @@ def handle(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
             host.lobby_idle.note(conn)
 
 
-def _over_rate(conn: Connection, body: bytes, now: float) -> None:
+def _over_rate(conn: Connection, gate: Gate, body: bytes, now: float, heavy: bool) -> None:
     """A frame beyond the message rate (the connection's, its address's or its share of
-    a busy host's): refused, and decoded only if it is small and holds a ``ref`` (a
-    request still gets its answer, so no client waits forever for it; anything bigger
-    would cost the very work the rate spares, and deciding that costs a glance, not a
-    decode: with 39 addresses at it, decoding their pongs cost as much as serving); a
-    connection that keeps it up past ``limits.flood_close`` is closed."""
+    a busy host's, ``heavy``): refused; answered if small and holding a ``ref`` (no
+    client waits for ever; a glance, not a decode, tells: with 39 addresses at it,
+    decoding their pongs cost as much as serving), past a share within the ``refused``
+    allowance. A connection that keeps it up past ``limits.flood_close`` is closed."""
     if not conn.warned:
         # (With the connection's other refusals, a few lines at most: a flood that got a
         # frame through now and then wrote a line each time, 10,000 in 10 s.)
@@ -409,7 +408,8 @@ def _over_rate(conn: Connection, body: bytes, now: float) -> None:
     elif now - conn.flooding_since > conn.limits.flood_close:
         _close(conn, errors.RATE_LIMITED, "too many messages for too long")
         return
-    if len(body) <= FRAME_BYTES and b"ref" in body:
+    if len(body) <= FRAME_BYTES and b"ref" in body and (not heavy or gate.take(
+            conn.buckets, conn.address, "refused", now) is None):
         try:
             ref = schemas.reply_ref(codec.unpack_client_body(body))
         except errors.ProtocolError:
@@ -458,7 +458,7 @@ def receive(host: Hosting, conn: Connection, body: bytes) -> None:
             shared is None or shared.full(now)) and not heavy:
         conn.flooding_since = None  # it slowed down for a while: a burst, not a flood
     if heavy or conn.allowance < 1 or (shared is not None and not shared.spend(cost, now)):
-        _over_rate(conn, body, now)
+        _over_rate(conn, gate, body, now, heavy)
         return
     conn.allowance -= cost
     conn.warned = False

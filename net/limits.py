@@ -32,6 +32,12 @@ SOCIAL = {
     # push to every member: at the message rate, with a table full of spectators, tens
     # of thousands a second.
     "signal": "signal",
+    # Not a request either: the answer to a request refused because its address sends
+    # more than its share of a busy host. It is decoded and answered so that no client
+    # waits for ever, but from many addresses small requests would make the host answer
+    # each (40 addresses: 15,000 answers a second, 3.7 times the bytes they sent): past
+    # this allowance they are refused unread.
+    "refused": "refused",
 }
 #: What a peer is told when it spends an allowance too fast.
 SLOW_DOWN = {
@@ -41,6 +47,7 @@ SLOW_DOWN = {
     "review": "you are stepping through the review too fast; wait a moment",
     "list": "you are asking for the list of tables too often; wait a moment",
     "signal": "you are signalling too fast; wait a moment",
+    "refused": "",  # (never said: what is over it is not answered at all)
 }
 #: One address may spend this many times one connection's allowances.
 ADDRESS_FACTOR = 3
@@ -122,6 +129,10 @@ class Limits(NamedTuple):
     #: Moves that take no turn and are told to everyone (a Get It! signal or word).
     signal_rate: float = 10.0
     signal_burst: int = 30
+    #: Requests refused past an address's share of a busy host that are still answered
+    #: (see ``SOCIAL``).
+    refused_rate: float = 10.0
+    refused_burst: int = 20
     #: Spectators of one table at once, and of them from one address (one machine
     #: filled a table's 32 and kept everyone else from watching).
     max_spectators: int = 32
@@ -239,6 +250,7 @@ class Gate:
             "review": (lim.review_rate, lim.review_burst),
             "list": (lim.list_rate, lim.list_burst),
             "signal": (lim.signal_rate, lim.signal_burst),
+            "refused": (lim.refused_rate, lim.refused_burst),
         }[kind]
 
     def take(self, mine: dict[str, Bucket], address: str, request: str,
