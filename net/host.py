@@ -445,7 +445,7 @@ class Host:
                                                       if c.returning]) if full
                    else None) or self.gate.admit(
                        conn.address, [(c.address, c.table is not None)
-                                      for c in self.connections])
+                                      for c in self.connections], conn.opened)
         conn.returning = full
         if refusal is not None:
             log.info("connection from %s refused: %s", conn.peer, refusal)

@@ -86,6 +86,11 @@ class Limits(NamedTuple):
     max_per_address: int = 32
     #: Connections from one address that are not at a table (browsing, or silent).
     max_unjoined_per_address: int = 8
+    #: New connections from one address: ``connect_burst`` at once, ``connect_rate`` a
+    #: second (refused, a closed connection came straight back: 40 addresses opened
+    #: 700 a second, each answered before it was closed).
+    connect_rate: float = 3.0
+    connect_burst: int = 30
     #: Connections the host takes beyond ``max_connections`` for players taking their
     #: seat back (a host filled by strangers locked its own players out): such a
     #: connection may only say hello and join with its seat's token; one an address at
@@ -209,19 +214,29 @@ class Gate:
         self._rates: dict[str, list[float]] = {}
         self._total = [0.0, 0.0]
         self._share = (float("inf"), float("-inf"))
+        #: Each address's allowance of new connections.
+        self._connects: dict[str, Bucket] = {}
 
     def counts(self, address: str) -> bool:
         """True if limits per address apply to ``address``."""
         return address != "local" and address not in self.limits.shared_addresses
 
-    def admit(self, address: str, others: list[tuple[str, bool]]) -> str | None:
+    def admit(self, address: str, others: list[tuple[str, bool]], now: float) -> str | None:
         """Why a new connection from ``address`` may not come in, or ``None``;
         ``others`` are the open connections' addresses, each with whether it is at a
-        table."""
+        table; ``now`` on the sockets' clock."""
         if not self.counts(address):
             return None
-        same = [at_table for other, at_table in others if other == address]
         lim = self.limits
+        if len(self._connects) > RATES_KEPT:  # (those long quiet are forgotten)
+            for other in [a for a, b in self._connects.items() if b.full(now)]:
+                del self._connects[other]
+        pace = self._connects.get(address)
+        if pace is None:
+            pace = self._connects[address] = Bucket(lim.connect_rate, lim.connect_burst, now)
+        if not pace.take(now):
+            return f"connections from your address ({address}) come too fast; wait a moment"
+        same = [at_table for other, at_table in others if other == address]
         if len(same) >= lim.max_per_address:
             return (f"this host takes at most {lim.max_per_address} connections from "
                     f"one address ({address})")

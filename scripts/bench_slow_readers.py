@@ -62,7 +62,8 @@ async def match(seed: int, lazy: int, pump: bool) -> tuple[float, int, int, int,
     rng = random.Random(seed)
     host = Host("bench", bot_delay=0, heartbeat=1.0, seed_source=lambda: rng.getrandbits(62),
                 limits=Limits(max_per_address=1000, max_unjoined_per_address=1000,
-                              max_spectators=1000))
+                              max_spectators=1000, max_spectators_per_address=1000,
+                              connect_burst=1000))
     await host.start(LOCAL, 0)
     table = host.create_table("Bots", "getout", 4, bots=4)
     # (Its spectators come all at once, faster than a table takes them: not what is

@@ -632,6 +632,29 @@ async def _from(host: Host, address: str) -> RawPeer:
     return RawPeer(reader, writer)
 
 
+async def test_an_address_that_reconnects_as_fast_as_it_is_closed_is_held_to_a_pace() -> None:
+    """Closed after its bad frames, a connection came straight back: 40 addresses opened
+    700 connections a second, each answered before it was closed (a hostile pass). An
+    address opens ``connect_burst`` at once, then ``connect_rate`` a second."""
+    limits = Limits(connect_rate=0.01, connect_burst=5)
+    async with running_host(limits=limits) as host, clients(host) as made:
+        for _ in range(5):
+            peer = await _from(host, OTHER)
+            await peer.send_bytes(frame(b"\xc1"))  # no message: answered, then closed
+            assert (await peer.recv())["code"] == errors.BAD_FRAME
+            peer.close()
+        peer = await _from(host, OTHER)
+        reply = await peer.recv()
+        assert reply["code"] == errors.HOST_FULL and "come too fast" in reply["message"]
+        assert await peer.closed_by_host()
+        # Nobody else is held to that address's pace.
+        await made.new("Ann")  # (welcomed, or this fails)
+        other = await _from(host, "127.0.0.9")
+        await other.send({"type": "ping", "ref": 1})
+        assert (await other.recv())["type"] == "pong"
+        other.close()
+
+
 async def test_one_address_cannot_take_every_connection() -> None:
     limits = Limits(max_per_address=6, max_unjoined_per_address=3)
     async with running_host(limits=limits, max_connections=10) as host, clients(host) as made:
