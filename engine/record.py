@@ -51,6 +51,10 @@ PRIVATE_ACTIONS = frozenset({("gotfive", "mark"), ("gotfive", "auto_cross")})
 #: game's course bounds how many of them a seat makes (``Tape.free_by``).
 FREE_ACTIONS = PRIVATE_ACTIONS | {("getit", kind) for kind in (
     "look", "smile", "look_past", "peek", "say")}
+#: A move that takes no turn counts one, and one more for every this many bytes of the
+#: words it carries (a Get It! line: 200 characters, up to 800 bytes), as a game's
+#: record and the host's journal keep them (``Tape.free_by``).
+FREE_TEXT_BYTES = 16
 #: A seat's ``who`` in a record: whose it was, as :func:`who` digests a host's player id.
 WHO_LENGTH = 32
 
@@ -125,6 +129,12 @@ def without_private(record: Mapping[str, Any], keep: Collection[int] = ()) -> di
     return out
 
 
+def _weight(action: Mapping[str, Any]) -> int:
+    text = action.get("text")
+    return 1 + (len(text.encode("utf-8", "replace")) // FREE_TEXT_BYTES
+                if isinstance(text, str) else 0)
+
+
 class Tape:
     """The moves of one game as it is played, made into a record when it is over."""
 
@@ -140,20 +150,21 @@ class Tape:
         self._free = [0] * seats
         for mover, action, _at in self.moves:
             if isinstance(mover, int) and 0 <= mover < seats and self.takes_no_turn(action):
-                self._free[mover] += 1
+                self._free[mover] += _weight(action)
 
     def act(self, seat: int, action: dict[str, Any], now: float) -> None:
         """An action the game accepted."""
         self.moves.append([seat, action, now])
         if self.takes_no_turn(action):
-            self._free[seat] += 1
+            self._free[seat] += _weight(action)
 
     def takes_no_turn(self, action: Any) -> bool:
         """Whether ``action`` is one of this game's :data:`FREE_ACTIONS`."""
         return isinstance(action, dict) and (self.game_id, action.get("type")) in FREE_ACTIONS
 
     def free_by(self, seat: int) -> int:
-        """How many moves that take no turn ``seat`` made."""
+        """How many moves that take no turn ``seat`` made, a move with words counting
+        one more for every :data:`FREE_TEXT_BYTES` of them."""
         return self._free[seat]
 
     def advance(self, now: float) -> None:

@@ -75,6 +75,8 @@ SNAPSHOT_EVERY = 100
 #: The file is rewritten as one record per table after at least this many records
 #: (and at least as many as the last rewrite wrote: see :attr:`Journal.compaction_due`).
 COMPACT_AFTER = 2000
+#: …or after at least this many bytes (and as many as the last rewrite wrote).
+COMPACT_BYTES = 8 * 1024 * 1024
 _HEADER = struct.Struct(">I")
 #: No record is larger than this (a game snapshot is a few kilobytes).
 _MAX_RECORD = 16 * 1024 * 1024
@@ -221,6 +223,8 @@ class Journal:
         #: compaction).
         self.records = records
         self.base = records
+        #: Bytes in the file, and in it after it was opened or last rewritten.
+        self.size = self.base_size = os.fstat(fd).st_size
         self.sync = sync
         #: Records appended so far / known to be on the disk (this process's count).
         self.written = 0
@@ -274,6 +278,7 @@ class Journal:
         if written != len(data):  # a full disk: write the rest, or fail loudly
             os.write(self._fd, data[written:])
         self.records += 1
+        self.size += len(data)
         self.written += 1
         if self.sync == "each":
             self.flush()
@@ -321,11 +326,15 @@ class Journal:
     @property
     def compaction_due(self) -> bool:
         """Time to rewrite: :data:`COMPACT_AFTER` records written since the last rewrite,
-        and as many as that rewrite wrote. Rewriting costs what the file then holds, so
-        a rewrite comes only after as many records as it costs: with enough tables
-        their rewrite alone is past :data:`COMPACT_AFTER`, and every record rewrote
-        them all (24 busy tables: 66 ms of the host's loop, 10 times a second)."""
-        return self.records - self.base > max(COMPACT_AFTER, self.base)
+        and as many as that rewrite wrote; or as many bytes, and :data:`COMPACT_BYTES`.
+        Rewriting costs what the file then holds, so a rewrite comes only after as much
+        as it costs: with enough tables their rewrite alone is past
+        :data:`COMPACT_AFTER`, and every record rewrote them all (24 busy tables: 66 ms
+        of the host's loop, 10 times a second). Bytes count too: a table writes its
+        whole state, every move of its game, every :data:`SNAPSHOT_EVERY` moves, and a
+        file of a few thousand records could pass :data:`MAX_JOURNAL`."""
+        return self.records - self.base > max(COMPACT_AFTER, self.base) or (
+            self.size - self.base_size > max(COMPACT_BYTES, self.base_size))
 
     def rewrite(self, records: list[dict[str, Any] | bytes]) -> None:
         """Replace the whole file by ``records`` atomically (compaction); a record
@@ -338,9 +347,9 @@ class Journal:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
         _hold(fd, tmp)  # (closes it if it cannot)
         try:
-            os.write(fd, b"".join(
-                _HEADER.pack(len(r)) + r if isinstance(r, bytes) else _frame(r)
-                for r in records))
+            data = b"".join(_HEADER.pack(len(r)) + r if isinstance(r, bytes) else _frame(r)
+                            for r in records)
+            os.write(fd, data)
             os.fsync(fd)
         except BaseException:
             with contextlib.suppress(OSError):
@@ -353,6 +362,7 @@ class Journal:
             self._fd = fd
         self._mark_durable(self.written)
         self.records = self.base = len(records)
+        self.size = self.base_size = len(data)
 
     def close(self, *, remove: bool = False) -> None:
         """Stop journaling (after a last ``fsync``); ``remove`` deletes the file."""
@@ -379,8 +389,10 @@ class Journal:
         return cls(path, fd, records, sync=sync)
 
 
-#: No journal is larger: compaction keeps one to a record a table (a few kilobytes each)
-#: and the records since. A file that is larger is none of ours.
+#: No journal is larger: a rewrite keeps each table's whole state (its game's moves: a
+#: seat's moves that take no turn are bounded, ``net.seats.MOVES_PER_GAME``, to a few
+#: hundred kilobytes a game) and its past, and comes again before the file is twice
+#: that and 8 MB (:attr:`Journal.compaction_due`). A file that is larger is none of ours.
 MAX_JOURNAL = 64 * 1024 * 1024
 
 

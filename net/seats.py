@@ -47,11 +47,13 @@ def watch_allowance() -> Bucket:
 
 
 #: The moves that take no turn (a Got Five! board's marks, a Get It! signal) one game
-#: keeps, each seat its even share. Nothing in a game's course bounds them, and every
-#: one is kept to replay the game: unbounded, one seat's marks grew the host's memory
-#: without end and, past what a record may hold (100,000 moves), made its journal one
-#: no resume takes. A person makes a few hundred. (Turns are never refused: a game must
-#: be able to end.)
+#: keeps, each seat its even share, a line of words counting one more for every 16
+#: bytes (``engine.record.FREE_TEXT_BYTES``). Nothing in a game's course bounds them,
+#: and every one is kept to replay the game: unbounded, one seat's marks grew the
+#: host's memory without end and, past what a record may hold (100,000 moves), made its
+#: journal one no resume takes; long lines of emoji would have made a game's whole
+#: state, which its journal writes every 100 moves, megabytes. A person makes a few
+#: hundred. (Turns are never refused: a game must be able to end.)
 MOVES_PER_GAME = 10_000
 
 
@@ -60,8 +62,9 @@ def check_moves(tape: Tape | None, seat: int, seats: int, action: dict[str, Any]
     if tape is not None and tape.takes_no_turn(action) and (
             made := tape.free_by(seat)) >= MOVES_PER_GAME // seats:
         raise RequestError(errors.ILLEGAL_ACTION, f"you have made {made:,} moves that take "
-                           "no turn in this game (marks, signals): as many as a seat may "
-                           f"(a game keeps {MOVES_PER_GAME:,} at most)")
+                           "no turn in this game (marks, signals, a long line counting as "
+                           f"several): as many as a seat may (a game keeps "
+                           f"{MOVES_PER_GAME:,} at most)")
 
 
 class Member(Recipient, Protocol):

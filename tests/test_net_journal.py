@@ -143,6 +143,28 @@ def test_a_rewrite_comes_only_after_as_many_records_as_it_wrote(
     journal.close()
 
 
+def test_a_rewrite_also_comes_after_as_many_bytes_as_it_wrote(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A table writes its whole state, its game's every move, every 100 moves: a file of
+    # fewer records than a rewrite waits for could pass what a resume reads (64 MB).
+    monkeypatch.setattr(j, "COMPACT_BYTES", 10_000)
+    journal = j.Journal.create(tmp_path / "i.hhjournal", {"name": "x"})
+    big = {"k": "table", "t": "t1", "tape": "m" * 3000}
+    for _ in range(3):
+        journal.append(big)
+    assert not journal.compaction_due and journal.records < j.COMPACT_AFTER
+    journal.append(big)
+    assert journal.compaction_due
+    journal.rewrite([{"k": "host", "v": j.JOURNAL_VERSION, "name": "x"}, *[big] * 5])
+    assert journal.size == (tmp_path / "i.hhjournal").stat().st_size > 15_000
+    for _ in range(5):  # as many bytes as the rewrite wrote
+        assert not journal.compaction_due
+        journal.append(big)
+    journal.append(big)
+    assert journal.compaction_due
+    journal.close()
+
+
 def test_a_record_built_around_a_packed_value_reads_as_the_whole_record(
         tmp_path: Path) -> None:
     import msgpack

@@ -434,6 +434,21 @@ def test_a_tape_from_a_journal_record_keeps_its_moves_apart_from_the_live_one() 
     assert len(data["moves"]) == 1 and len(Tape.from_data(data).moves) == 1
 
 
+def test_a_line_of_words_counts_against_a_seat_s_free_moves_by_its_bytes() -> None:
+    """Every move is kept with the game, and a Get It! line is up to 200 characters:
+    as emoji, 800 bytes. Counted as one move each, a seat's share of the free moves
+    made a game's whole state (which its journal writes every 100 moves) megabytes."""
+    from engine.record import FREE_TEXT_BYTES
+
+    tape = Tape("getit", 3, 1, {}, [{"name": "A", "kind": "human"}] * 3)
+    tape.act(0, {"type": "look", "target": 1}, 1.0)
+    tape.act(1, {"type": "say", "text": "hi"}, 2.0)
+    tape.act(1, {"type": "say", "text": "\U0001f600" * 200}, 3.0)
+    tape.act(2, {"type": "play"}, 4.0)  # (a turn: not counted)
+    assert [tape.free_by(s) for s in range(3)] == [1, 2 + 800 // FREE_TEXT_BYTES, 0]
+    assert Tape.from_data(tape.data()).free_by(1) == tape.free_by(1)
+
+
 @pytest.mark.parametrize(("game_id", "seats"), GAMES)
 def test_a_snapshot_is_the_state_then_and_playing_on_never_changes_it(game_id: str,
                                                                        seats: int) -> None:
