@@ -233,6 +233,22 @@ async def test_a_rewrite_takes_each_table_as_written_and_resumes_to_the_same_gam
         resumed = again.tables[joined.table].game
         assert resumed is not None and resumed.snapshot() == before
         assert again.tables[lobby.table].phase == "lobby"
+        # A resumed host rewrote its journal from each table's state afresh; it plays
+        # on, rewrites from what it wrote since, and comes back from a crash again.
+        await again.start(LOCAL, 0)
+        async with clients(again) as made:
+            ann = await made.new("Ann")
+            await ann.join(joined.table, 0, token=joined.token)
+            await play_getout_moves(ann, 8)
+            taken.clear()
+            again.compact()
+            assert taken == []
+            before = resumed.snapshot()
+            await crash(again)
+        third = Host.resume(path, **seeded(9))
+        game = third.tables[joined.table].game
+        assert game is not None and game.snapshot() == before
+        await third.close()
     finally:
         await again.close()
 
