@@ -320,8 +320,8 @@ class Box:
         while not predicate():
             await self._change.wait()
 
-    def admit(self, visitor: Visitor) -> str | None:
-        """Count a visitor in, or say in plain words why they may not stay."""
+    def refusal(self, visitor: Visitor) -> str | None:
+        """Why ``visitor`` may not come in now, in plain words, or ``None``."""
         settings = self.settings
         if self.closing:
             return "the server is shutting down"
@@ -331,9 +331,15 @@ class Box:
         if same >= settings.max_per_address:
             return (f"too many logins from {visitor.address} (at most "
                     f"{settings.max_per_address}); close one first")
-        self.visitors.add(visitor)
-        self.changed()
         return None
+
+    def admit(self, visitor: Visitor) -> str | None:
+        """Count a visitor in, or say in plain words why they may not stay."""
+        refusal = self.refusal(visitor)
+        if refusal is None:
+            self.visitors.add(visitor)
+            self.changed()
+        return refusal
 
     def release(self, visitor: Visitor) -> None:
         """A visitor is gone."""

@@ -1,8 +1,9 @@
 """The SSH front door of the box: asyncssh's server, who may log in, and what they may ask.
 
 :class:`BoxServer` listens for SSH (asyncssh) in front of a :class:`~net.box.Box`. Each
-connection is a :class:`Login`: over the box's limits it is refused with the reason;
-otherwise it is checked against an authorized_keys file (re-read at each login), or let
+connection is a :class:`Login`: over the box's limits it is refused with the reason
+(it takes its place only once logged in; those logging in are held apart,
+:data:`LOGGING_IN`); otherwise it is checked against an authorized_keys file (re-read at each login), or let
 in without a key when the operator says ``--open``. A login gets one session, its game
 (:class:`~net.sshapp.AppSession`); port forwarding, agent and X11 forwarding are off, and
 an idle login is closed. Every refusal is logged with its reason.
@@ -37,6 +38,13 @@ from net.webserve import SSH_WEB_OPTIONS, check_link_host, open_web_door
 log = logging.getLogger("hiddenhand.ssh")
 
 DEFAULT_SSH_PORT = 2222
+#: Connections still logging in (no key proved yet) the server holds at once, and of
+#: them from one address. They take none of the box's places: 32 connections that
+#: never logged in had filled the box for everyone, SSH and web, for the login timeout.
+#: Past the first limit, the one logging in longest gives way (logging in takes a
+#: person a second; a flood must outpace every one of them to keep anyone out).
+LOGGING_IN = 64
+LOGGING_IN_PER_ADDRESS = 8
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -162,6 +170,8 @@ class BoxServer:
         self.host_key_created = False
         #: The web door beside SSH (``web_port``), if open.
         self.web: WebDoor | None = None
+        #: Connections logging in, oldest first (:data:`LOGGING_IN`).
+        self.logging_in: dict[Login, None] = {}
 
     # ---- lifecycle --------------------------------------------------------------------
 
@@ -243,7 +253,7 @@ class BoxServer:
                 if login.session is not None and login.session.pid is not None]
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.gather(*said), self.box.settings.kill_grace + 2)
-        for login in list(self.logins):
+        for login in [*self.logins, *self.logging_in]:
             if login.conn is not None:
                 login.conn.close()
         if self.acceptor is not None:
@@ -316,13 +326,33 @@ class Login(asyncssh.SSHServer):
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
-        self.refusal = self.box.admit(self)
+        self.refusal = self.box.refusal(self) or self._may_log_in()
         if self.refusal is None:
-            self.idle.start()
             conn.send_auth_banner(login_banner(self.server.invitation))
+
+    def _may_log_in(self) -> str | None:
+        """Take a place among those logging in (:data:`LOGGING_IN`), or say why not."""
+        pending = self.server.logging_in
+        if sum(1 for other in pending if other.address == self.address) >= (
+                LOGGING_IN_PER_ADDRESS):
+            return (f"too many connections from {self.address} are logging in at once; "
+                    "try again in a moment")
+        pending[self] = None
+        self.box.changed()
+        if len(pending) > LOGGING_IN:
+            oldest = next(iter(pending))
+            del pending[oldest]
+            log.warning("%s logging in from %s for too long with %d others waiting: "
+                        "closed", oldest.who or "a connection", oldest.address, LOGGING_IN)
+            if oldest.conn is not None:
+                oldest.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                                       "too many connections are logging in; try again")
+        return None
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Free the slot, end the app, and say why a login that never got in was refused."""
+        self.server.logging_in.pop(self, None)
+        self.box.changed()
         if self.refusal is not None:
             return
         self.box.release(self)
@@ -352,6 +382,7 @@ class Login(asyncssh.SSHServer):
     def begin_auth(self, username: str) -> bool:
         """Refuse a connection over the limits; else ask for a key (none with ``--open``)."""
         self.username = username
+        self.refusal = self.refusal or self.box.refusal(self)
         if self.refusal is not None:
             log.warning("refused %r from %s: %s", self.who, self.address, self.refusal)
             raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, self.refusal)
@@ -387,7 +418,16 @@ class Login(asyncssh.SSHServer):
         return True
 
     def auth_completed(self) -> None:
-        """Logged in."""
+        """Logged in: now the login takes a place on the box (the box may have filled
+        while it logged in: then it is told so and closed)."""
+        self.server.logging_in.pop(self, None)
+        self.refusal = self.box.admit(self)
+        if self.refusal is not None:
+            log.warning("refused %r from %s: %s", self.who, self.address, self.refusal)
+            assert self.conn is not None
+            self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, self.refusal)
+            return
+        self.idle.start()
         self.authenticated = True
         how = f"key {self.key.get_fingerprint()}" if self.key is not None else "no key (--open)"
         log.info("%s logged in from %s with %s", self.who, self.address, how)

@@ -335,6 +335,45 @@ async def test_the_total_limit_refuses_the_next_login(small_box: Callable[..., A
 
 
 @shared_loop
+async def test_connections_that_never_log_in_take_no_place_and_give_way(
+        small_box: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """32 connections that sent their version and nothing more filled a box of 32 for
+    everyone, SSH and web, until the login timeout (a hostile pass). Logging in takes
+    no place on the box; past ``LOGGING_IN`` the one logging in longest gives way, and
+    one address has at most ``LOGGING_IN_PER_ADDRESS`` logging in at once."""
+    from net import sshlogin
+
+    monkeypatch.setattr(sshlogin, "LOGGING_IN", 3)
+    monkeypatch.setattr(sshlogin, "LOGGING_IN_PER_ADDRESS", 2)
+    box = await small_box(max_sessions=1, max_per_address=5)
+
+    async def silent(address: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        reader, writer = await asyncio.open_connection("127.0.0.1", box.port,
+                                                       local_addr=(address, 0))
+        writer.write(b"SSH-2.0-silent\r\n")
+        return reader, writer
+
+    quiet = [await silent(f"127.0.0.{2 + n}") for n in range(3)]
+    await asyncio.wait_for(box.wait_until(lambda: len(box.logging_in) == 3), WAIT)
+    ann = await connect(box.port, "ann", None)  # the box of one is hers
+    assert len(box.logins) == 1
+    oldest = quiet[0][0]
+    while await asyncio.wait_for(oldest.read(4096), WAIT):  # it gave way to her
+        pass
+    ann.close()
+    for _, writer in quiet:
+        writer.close()
+    await asyncio.wait_for(box.wait_until(lambda: not box.logins and not box.logging_in),
+                           WAIT)
+    mine = [await silent("127.0.0.1") for _ in range(2)]
+    await asyncio.wait_for(box.wait_until(lambda: len(box.logging_in) == 2), WAIT)
+    with pytest.raises(asyncssh.DisconnectError, match=r"127\.0\.0\.1 are logging in at once"):
+        await connect(box.port, "bob", None)
+    for _, writer in mine:
+        writer.close()
+
+
+@shared_loop
 async def test_an_idle_login_is_closed_and_its_app_ends(small_box: Callable[..., Any]) -> None:
     box = await small_box(idle_timeout=0.5)
     conn, _, term = await login(box, "ann", None)
