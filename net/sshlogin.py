@@ -3,10 +3,10 @@
 :class:`BoxServer` listens for SSH (asyncssh) in front of a :class:`~net.box.Box`. Each
 connection is a :class:`Login`: over the box's limits it is refused with the reason
 (it takes its place only once logged in; those logging in are held apart,
-:data:`LOGGING_IN`); otherwise it is checked against an authorized_keys file (re-read at each login), or let
-in without a key when the operator says ``--open``. A login gets one session, its game
-(:class:`~net.sshapp.AppSession`); port forwarding, agent and X11 forwarding are off, and
-an idle login is closed. Every refusal is logged with its reason.
+:data:`LOGGING_IN`); otherwise it is checked against an authorized_keys file (re-read
+at each login), or let in without a key when the operator says ``--open``. A login
+gets one session, its game (:class:`~net.sshapp.AppSession`); port forwarding, agent
+and X11 forwarding are off, and an idle login is closed. Every refusal is logged with its reason.
 
 Each player's settings and seat tokens live in their own directory, named per key (or
 per user name with ``--open``) by :func:`player_dir_name`.
