@@ -9,6 +9,7 @@ emulator. The shared box has both doors, so a table opened in a tab is joined ov
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 from collections.abc import AsyncIterator, Callable
@@ -19,9 +20,10 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
-from net import webdoor
+from net import webvisit
 from net.sshserve import BoxConfig, BoxServer
-from net.webdoor import WebDoor, WebVisit, load_token
+from net.webdoor import WebDoor, load_token
+from net.webvisit import WebVisit
 from tests.test_ssh import login
 from tests.web_support import WAIT, both_doors, new_browser, visit
 
@@ -231,6 +233,111 @@ async def test_an_idle_tab_is_told_and_its_app_ends(small_box: Callable[..., Any
     await tab.close()
 
 
+async def _half_request(port: int, address: str) -> tuple[asyncio.StreamReader,
+                                                         asyncio.StreamWriter]:
+    """A connection from ``address`` that starts a request and never finishes it."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
+    writer.write(b"GET /play/x HTTP/1.1\r\nHost: x\r\n")
+    return reader, writer
+
+
+async def _closed(reader: asyncio.StreamReader) -> None:
+    with contextlib.suppress(ConnectionError):
+        while await asyncio.wait_for(reader.read(4096), WAIT):
+            pass
+
+
+@shared_loop
+async def test_connections_are_held_to_limits_before_a_request(
+        small_box: Callable[..., Any]) -> None:
+    """aiohttp kept any number of half-sent requests, for ever: 8,000 of them stayed
+    open, and under a limit of 1,024 open files 1,100 locked every visitor out (a
+    hostile pass, no join link needed). A connection has a time to send its first
+    request; one address keeps so many; past the most in all, the one whose last
+    request is oldest gives way, and a page is served meanwhile."""
+    box = await small_box()
+    web = door(box)
+    web.guard.request_within, web.guard.per_address, web.guard.most = 60.0, 2, 3
+    base = f"http://127.0.0.1:{web.port}"
+    first = await _half_request(web.port, "127.0.0.2")
+    second = await _half_request(web.port, "127.0.0.2")
+    third = await _half_request(web.port, "127.0.0.2")  # over the 2 of one address
+    await _closed(third[0])
+    fourth = await _half_request(web.port, "127.0.0.3")
+    # A 4th connection: the oldest gives way.
+    async with new_browser() as browser, browser.get(f"{base}/static/js/textual.js") as got:
+        assert got.status == 200
+    await _closed(first[0])
+    assert not second[1].is_closing() and len(web.guard.open) <= 3
+    web.guard.request_within = 0.2  # (a connection opened from now on)
+    late = await _half_request(web.port, "127.0.0.4")
+    await _closed(late[0])
+    for _, writer in (first, second, third, fourth, late):
+        writer.close()
+
+
+@shared_loop
+async def test_a_tab_is_held_to_a_person_s_pace(small_box: Callable[..., Any]) -> None:
+    """One tab's 56,000 pings a second took most of the door's time from everyone, and
+    a message nested 30,000 deep ended its tab with a traceback (a hostile pass). Its
+    pings are answered at a pace; a tab sending faster than anyone types is closed."""
+    box = await small_box()
+    tab = await visit(door(box).link, "Ann")
+    await tab.shows("Quit (q)")
+    pid = app_of(box, "Ann")
+    assert tab.ws is not None
+    await tab.ws.send_str("[" * 30_000 + "]" * 30_000)  # ignored, as any junk is
+    for n in range(40):
+        await tab.ws.send_json(["ping", str(n)])
+    # Once the allowance is back a ping is answered, after every pong of the 40.
+    async with asyncio.timeout(WAIT):
+        while not any(t == ["pong", "last"] for t in tab.texts):
+            await tab.ws.send_json(["ping", "last"])
+            await asyncio.sleep(0.2)
+    pongs = [t for t in tab.texts if t[0] == "pong" and t[1] != "last"]
+    assert 1 <= len(pongs) <= webvisit.PING_BURST + 1
+    for _ in range(webvisit.TAB_BURST + 100):
+        await tab.ws.send_json(["focus"])
+    await asyncio.wait_for(tab.closed.wait(), WAIT)
+    await gone(box, pid)
+    await tab.close()
+
+
+@shared_loop
+async def test_a_tab_that_stops_reading_is_closed_and_its_place_freed(
+        small_box: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tab that stopped reading held its place for good, past its idle time: the
+    door's sends to it waited, and with them everything of the visit (a hostile pass)."""
+    import base64
+    import socket
+    from urllib.parse import urlparse
+
+    monkeypatch.setattr(webvisit, "SEND_WITHIN", 1.0)
+    box = await small_box()
+    web = door(box)
+    async with new_browser() as browser:
+        async with browser.post(web.link, data={"name": "Ann"}) as response:
+            assert response.status == 200
+        cookies = "; ".join(f"{c.key}={c.value}" for c in browser.cookie_jar)
+    loop = asyncio.get_running_loop()
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    await loop.sock_connect(sock, ("127.0.0.1", web.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    await loop.sock_sendall(sock, (
+        f"GET {urlparse(web.link).path}/ws?width=1000&height=1000 HTTP/1.1\r\nHost: x\r\n"
+        f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+        f"Sec-WebSocket-Version: 13\r\nCookie: {cookies}\r\n\r\n").encode())
+    # It reads nothing from here on: the app's first screen, a million cells, is more
+    # than the sockets between hold.
+    await asyncio.wait_for(box.box.wait_until(lambda: bool(box.box.apps)), WAIT)
+    pid = app_of(box, "Ann")
+    await gone(box, pid)
+    await asyncio.wait_for(box.box.wait_until(lambda: not box.box.visitors), WAIT)
+    sock.close()
+
+
 def test_the_join_token_is_made_once_kept_private_and_a_bad_one_replaced(
         tmp_path: Path) -> None:
     token = load_token(tmp_path)
@@ -293,7 +400,7 @@ async def test_an_app_that_draws_nothing_is_given_up_and_said_in_the_tab(
         small_box: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
-    monkeypatch.setattr(webdoor, "START_LIMIT", 0.5)
+    monkeypatch.setattr(webvisit, "START_LIMIT", 0.5)
     box = await small_box(command=[sys.executable, "-c", "import time; time.sleep(600)"])
     tab = await visit(door(box).link, "Ann")
     await asyncio.wait_for(box.box.wait_until(lambda: bool(box.box.apps)), WAIT)

@@ -25,7 +25,7 @@ import pytest_asyncio
 
 from net.paths import TOUCH_ENV
 from net.sshserve import BoxServer
-from net.webdoor import WebVisit
+from net.webvisit import WebVisit
 from tests.test_ssh import login
 from tests.web_support import both_doors
 
