@@ -108,6 +108,10 @@ class BoxSettings:
         """Raise ``ValueError`` in plain words for settings that cannot run."""
         if self.max_sessions < 1 or self.max_per_address < 1:
             raise ValueError("--max-sessions and --max-per-address must be 1 or more")
+        # Absolute: the host's socket and every app's arguments are paths in it (given as
+        # "--data-dir box", the socket "box/host.sock" was taken for a host name, and the
+        # box said only "[Errno -2] Name or service not known").
+        self.data_dir = self.data_dir.absolute()
         # (An unusable one said only "[Errno 17] File exists: …" as the box started.)
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -334,6 +334,21 @@ async def test_the_total_limit_refuses_the_next_login(small_box: Callable[..., A
     first.close()
 
 
+async def test_a_box_in_a_data_directory_given_as_a_relative_path_serves_its_logins(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ssh-serve --data-dir box`` said only "[Errno -2] Name or service not known":
+    its host's socket, "box/host.sock", was taken for a host name."""
+    monkeypatch.chdir(tmp_path)
+    config = BoxConfig(port=0, bind="127.0.0.1", open_login=True, data_dir=Path("box"),
+                       hostname="box")
+    config.check()
+    assert config.data_dir == tmp_path / "box"
+    async with BoxServer(config) as server:
+        conn, _, term = await login(server, "ann", None)
+        await term.shows("Join a table on this box (j)")
+        conn.close()
+
+
 @shared_loop
 async def test_connections_that_never_log_in_take_no_place_and_give_way(
         small_box: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> None:
