@@ -88,14 +88,14 @@ class WebVisit:
 
     async def run(self, request: web.Request) -> None:
         """Let the visitor in (or say why not), run their app until either side ends."""
+        self._transport = request.transport
         await self.websocket.prepare(request)
         refusal = self.door.box.admit(self)
         if refusal is not None:
             log.warning("refused %s from %s: %s", self.who, self.address, refusal)
             await self._say(f"hiddenhand: {refusal}")
-            await self.websocket.close()
+            await self._close_tab()
             return
-        self._transport = request.transport
         try:
             self._start_timer = asyncio.get_running_loop().call_later(
                 START_LIMIT, self._not_started)
@@ -124,7 +124,7 @@ class WebVisit:
             if self._stdin is not None:
                 self._stdin.close()
             self.door.box.release(self)
-            await self._sent(self.websocket.close())
+            await self._close_tab()
 
     async def _start(self, width: int, height: int, *, touch: bool = False
                      ) -> asyncio.StreamReader:
@@ -196,7 +196,7 @@ class WebVisit:
             self._farewell = "hiddenhand: the game could not start on this box; try again later"
         if self._farewell is not None:
             await self._say(self._farewell)
-        await self.websocket.close()
+        await self._close_tab()
 
     async def _listen(self) -> None:
         """What the page script sends: keys, window sizes, focus, pings."""
@@ -249,6 +249,10 @@ class WebVisit:
     async def _say(self, line: str) -> None:
         with contextlib.suppress(ConnectionError, RuntimeError):
             await self._sent(self.websocket.send_bytes(f"\r\n{line}\r\n".encode()))
+
+    async def _close_tab(self) -> None:
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await self._sent(self.websocket.close())
 
     async def _sent(self, sending: Awaitable[Any]) -> None:
         """Send to the tab within :data:`SEND_WITHIN` seconds, or cut its connection (it
