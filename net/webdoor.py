@@ -38,7 +38,7 @@ from urllib.parse import quote, unquote
 from aiohttp import web
 
 from net.box import Box, name_problem
-from net.webguard import Guard
+from net.webguard import BadRequestsInOneLine, Guard
 from net.webpage import game_page, name_page, refused_page
 from net.webvisit import MAX_MESSAGE, WebVisit, clamp
 
@@ -102,6 +102,9 @@ class WebDoor:
     async def start(self) -> None:
         """Listen (the box must be started); the link is known from then on."""
         self.token = load_token(self.box.settings.data_dir)
+        server_log = logging.getLogger("aiohttp.server")
+        if not any(isinstance(f, BadRequestsInOneLine) for f in server_log.filters):
+            server_log.addFilter(BadRequestsInOneLine())
         app = web.Application(client_max_size=MAX_MESSAGE,
                               middlewares=[self.guard.middleware])
         app.add_routes([

@@ -21,6 +21,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from aiohttp import web
+from aiohttp.http import HttpProcessingError
 
 log = logging.getLogger("hiddenhand.web")
 
@@ -93,6 +94,22 @@ class Guard:
             del self.open[guarded.transport]
 
 
+class BadRequestsInOneLine(logging.Filter):
+    """aiohttp logs a request it cannot parse (a header too long, a malformed line:
+    anyone may send one, no join link needed) with its whole traceback, quoting the
+    request: one line each now, saying what was wrong."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, HttpProcessingError):
+            where = record.args[0] if isinstance(record.args, tuple) and record.args else "?"
+            what = "".join(ch if ch.isprintable() else "?" for ch in str(error.message))[:80]
+            record.msg, record.args = "refused a malformed request from %s: %s", (where, what)
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 class _Guarded(asyncio.Protocol):
     """aiohttp's protocol for one connection, behind the guard."""
 
@@ -156,4 +173,4 @@ class _Guarded(asyncio.Protocol):
             self.inner.connection_lost(exc)
 
 
-__all__ = ["MOST", "PER_ADDRESS", "REQUEST_WITHIN", "Guard"]
+__all__ = ["MOST", "PER_ADDRESS", "REQUEST_WITHIN", "BadRequestsInOneLine", "Guard"]

@@ -338,6 +338,23 @@ async def test_a_tab_that_stops_reading_is_closed_and_its_place_freed(
     sock.close()
 
 
+@shared_loop
+async def test_a_malformed_request_is_one_line_in_the_log(
+        small_box: Callable[..., Any], caplog: pytest.LogCaptureFixture) -> None:
+    """aiohttp logged each request it could not parse with its traceback, quoting the
+    request (a hostile pass: nothing but the log's pace limited them)."""
+    caplog.set_level(logging.INFO)
+    box = await small_box()
+    reader, writer = await asyncio.open_connection("127.0.0.1", door(box).port)
+    writer.write(b"GET /play/x HTTP/1.1\r\nX-Long: " + b"\x1b[31m" + b"a" * 70_000 + b"\r\n\r\n")
+    assert b" 400 " in (await asyncio.wait_for(reader.readline(), WAIT))
+    writer.close()
+    bad = [r for r in caplog.records if r.name == "aiohttp.server"]
+    assert bad and all(r.exc_info is None and r.levelno == logging.WARNING for r in bad)
+    assert all("refused a malformed request from 127.0.0.1" in r.getMessage() and
+               "\x1b" not in r.getMessage() and len(r.getMessage()) < 200 for r in bad)
+
+
 def test_the_join_token_is_made_once_kept_private_and_a_bad_one_replaced(
         tmp_path: Path) -> None:
     token = load_token(tmp_path)
