@@ -258,7 +258,8 @@ class WebVisit:
         """Send to the tab within :data:`SEND_WITHIN` seconds, or cut its connection (it
         stopped reading): ``ConnectionResetError`` then."""
         try:
-            await asyncio.wait_for(sending, SEND_WITHIN)
+            async with asyncio.timeout(SEND_WITHIN):  # (no task a send, as wait_for makes)
+                await sending
         except TimeoutError:
             log.warning("%s from %s: the tab reads nothing; closing", self.who, self.address)
             if self._transport is not None:
