@@ -80,7 +80,8 @@ class WebVisit:
         self._farewell: str | None = None
         self._start_timer: asyncio.TimerHandle | None = None
         self._shown = False
-        self._transport: asyncio.Transport | None = None
+        #: The tab's TCP connection, cut if it stops reading (:meth:`_sent`).
+        self.connection: asyncio.Transport | None = None
 
     @property
     def who(self) -> str:
@@ -88,7 +89,7 @@ class WebVisit:
 
     async def run(self, request: web.Request) -> None:
         """Let the visitor in (or say why not), run their app until either side ends."""
-        self._transport = request.transport
+        self.connection = request.transport
         await self.websocket.prepare(request)
         refusal = self.door.box.admit(self)
         if refusal is not None:
@@ -262,8 +263,8 @@ class WebVisit:
                 await sending
         except TimeoutError:
             log.warning("%s from %s: the tab reads nothing; closing", self.who, self.address)
-            if self._transport is not None:
-                self._transport.abort()
+            if self.connection is not None:
+                self.connection.abort()
             raise ConnectionResetError("the tab reads nothing") from None
 
     def _drawn(self) -> None:
