@@ -34,6 +34,7 @@ from collections.abc import Generator, Sequence
 from typing import Any, TypeVar
 
 from engine.bots.getout_infer import Block, Tracker, face_weights
+from engine.bots.getout_order import Group, PlayOrder
 from engine.core import Action, View
 from engine.getout import IMAGES
 from engine.getout_fast import (
@@ -68,10 +69,12 @@ class Knowledge:
     """What a view tells of the cards: the faces this seat holds and those it has seen,
     the unknown faces, and which of them may be in the draw pile."""
 
-    __slots__ = ("counts", "draw_count", "hand", "limit", "may_draw", "me", "named", "out",
-                 "pile", "scores", "turn", "unseen")
+    __slots__ = ("counts", "draw_count", "draw_left", "hand", "limit", "may_draw", "me",
+                 "named", "out", "pile", "scores", "turn", "unseen")
 
-    def __init__(self, view: View) -> None:
+    def __init__(self, view: View, draw_left: list[tuple[Group, int]] | None = None) -> None:
+        """``draw_left``: what is left of the cards last turned over, in order, as this
+        seat saw them played (``PlayOrder.draw_pile``)."""
         wilds = iter(WILD_FACES)
 
         def face(card: dict[str, Any]) -> int:
@@ -109,6 +112,9 @@ class Knowledge:
             may = [f for f in self.unseen if f in plain] + unseen_wilds[:wild_left]
             if len(may) >= self.draw_count:
                 self.may_draw = may
+        #: The draw pile top first, when the order the cards were played in is known:
+        #: per group, the faces it may be and how many of them are left.
+        self.draw_left = _draw_faces(draw_left, self.unseen) if draw_left else None
 
     def deal(self, rng: random.Random,
              blocks: dict[int, list[Block]] | None = None) -> FastRound:
@@ -117,7 +123,16 @@ class Knowledge:
         :class:`Tracker`) says what each opponent was seen to do while it held which of
         its cards; those cards are dealt first, each card met in the shuffled deck kept
         with its likelihood (``getout_infer.face_weights``)."""
-        pool = list(self.unseen)
+        fixed: list[int] | None = None
+        if self.draw_left is not None:
+            # The draw pile as it was played, top last: a group's faces in a random order.
+            fixed = []
+            for faces, left in reversed(self.draw_left):
+                fixed += rng.sample(faces, left)
+            drawn = set(fixed)
+            pool = [f for f in self.unseen if f not in drawn]
+        else:
+            pool = list(self.unseen)
         rng.shuffle(pool)
         hands: list[list[int]] = [[] for _ in self.counts]
         hands[self.me] = list(self.hand)
@@ -147,7 +162,9 @@ class Knowledge:
             if taken:
                 pool = [f for f in pool if f not in taken]
         draw_count = self.draw_count
-        if self.may_draw is not None:
+        if fixed is not None:
+            draw, rest = fixed, pool
+        elif self.may_draw is not None:
             may = set(self.may_draw)
             draw = [f for f in pool if f in may][:draw_count]
             if len(draw) < draw_count:
@@ -169,6 +186,31 @@ class Knowledge:
         # go under the draw pile rather than vanish.)
         draw = rest[at:] + draw
         return FastRound(hands, draw, list(self.pile), self.named, self.turn, self.out)
+
+
+def _draw_faces(groups: list[tuple[Group, int]], unseen: list[int]
+                ) -> list[tuple[list[int], int]] | None:
+    """``PlayOrder.draw_pile`` in faces: per group (top first), the faces of its cards
+    nobody has seen since, and how many of them are left to draw; ``None`` if what this
+    seat sees does not fit (a card it holds or saw played is not in the draw pile)."""
+    free = set(unseen)
+    wilds = [f for f in unseen if IMAGE[f] == WILD]
+    out: list[tuple[list[int], int]] = []
+    # The last groups first: they are whole, and take the GET OUT! cards they hold before
+    # the first group, part of which may be drawn already.
+    for group, left in reversed(groups):
+        faces = []
+        for words in group:
+            if words == "wild":
+                if wilds:
+                    faces.append(wilds.pop())
+            elif FACE_OF[_pair(words)] in free:
+                faces.append(FACE_OF[_pair(words)])
+        if len(faces) < left:
+            return None
+        out.append((faces, left))
+    out.reverse()
+    return out
 
 
 def _pair(words: str) -> tuple[str, int]:
@@ -196,6 +238,7 @@ class GetOutSearchBot:
         self.iterations = iterations
         self.slip = slip
         self.tracker = Tracker()
+        self.order = PlayOrder()
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action | None:
         """The action to take now, or ``None`` when nothing is legal."""
@@ -212,14 +255,17 @@ class GetOutSearchBot:
         if {"type": "next_round"} in legal:
             return {"type": "next_round"}
         blocks = self.tracker.observe(view)
+        self.order.observe(view)
         moves = _moves(view, legal)
         if len(moves) == 1:
             action = dict(next(iter(moves.values())))
         else:
-            best = yield from self.searching(Knowledge(view), list(moves),
+            known = Knowledge(view, self.order.draw_pile(view["draw_count"]))
+            best = yield from self.searching(known, list(moves),
                                              bool(view.get("match", True)), blocks)
             action = dict(moves[best])
         self.tracker.moved(view, action)
+        self.order.moved(view, action)
         return action
 
     def search(self, known: Knowledge, moves: list[Move], match: bool,
