@@ -11,6 +11,7 @@ import pytest
 
 import engine
 from engine.bots.getout_bot import GreedyBot
+from engine.bots.getout_infer import Tracker
 from engine.bots.getout_order import Group, PlayOrder
 from engine.bots.getout_search import Knowledge
 from engine.getout_fast import IMAGE, NUMBER, face_of
@@ -54,13 +55,18 @@ def _watched(seats: int, seed: int) -> Iterator[tuple[Any, PlayOrder, dict[str, 
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_a_seat_that_watched_knows_the_order_of_the_turned_over_draw_pile(seats: int) -> None:
     """Over seeded rounds, what seat 0 remembers from its own views agrees with the
-    engine's played pile and turned-over cards, and what it says is left to draw is the
-    draw pile, top first. Heads-up it knows every card's place; with more seats, where
+    engine's played pile and turned-over cards, what it says is left to draw is the
+    draw pile, top first, and every card it says an opponent drew from there is in that
+    opponent's hand. Heads-up it knows every card's place; with more seats, where
     several cards are played between two of its turns, most."""
-    turned_over = known = cards = 0
+    turned_over = known = cards = held = 0
     for seed in range(150 if seats == 2 else 60):
         for game, order, view in _watched(seats, seed):
             assert _fits(order.played, [_words(game, c) for c in game.played])
+            for seat, words in order.held.items():
+                hand = [_words(game, c) for c in game.hands[seat]]
+                assert all(w in hand for w in words), (seat, words, hand)
+                held += len(words)
             if not game.turned:
                 assert order.draw_pile(view["draw_count"]) is None
                 continue
@@ -79,12 +85,15 @@ def test_a_seat_that_watched_knows_the_order_of_the_turned_over_draw_pile(seats:
             assert at == len(pile)
     assert turned_over >= 10
     assert known / cards == 1.0 if seats == 2 else known / cards > 0.8
+    # It knows which cards its opponents drew from there.
+    assert held >= 10
 
 
 def test_after_a_turn_over_heads_up_the_search_deals_the_real_draw_pile_and_hand() -> None:
     """Heads-up, once the pile is turned over, every card the strong bot cannot see is
     placed: the draw pile in its order, the rest in the opponent's hand. Its deals are
-    all the same deal, the real one."""
+    all the same deal, the real one. With four seats, each opponent is dealt the cards
+    it was seen to draw from there."""
     def sig(faces: list[int]) -> list[tuple[int, int]]:
         return [(IMAGE[f], NUMBER[f]) for f in faces]
 
@@ -93,7 +102,7 @@ def test_after_a_turn_over_heads_up_the_search_deals_the_real_draw_pile_and_hand
         for game, order, view in _watched(2, seed):
             if not game.turned or view["draw_count"] < 2:
                 continue
-            known = Knowledge(view, order.draw_pile(view["draw_count"]))
+            known = Knowledge(view, order)
             draw = sig([face_of(_words(game, c)) for c in game.draw_pile])
             hand = sorted(sig([face_of(_words(game, c)) for c in game.hands[1]]))
             rng = random.Random(seed)
@@ -103,6 +112,18 @@ def test_after_a_turn_over_heads_up_the_search_deals_the_real_draw_pile_and_hand
                 assert sorted(sig(deal.hands[1])) == hand
             checked += 1
     assert checked >= 10
+    dealt = 0
+    for seed in range(60):
+        for game, order, view in _watched(4, seed):
+            if not order.held or not game.turned:
+                continue
+            known = Knowledge(view, order)
+            deal = known.deal(random.Random(seed), Tracker().observe(view))
+            for seat, words in order.held.items():
+                for w in words:
+                    assert (IMAGE[face_of(w)], NUMBER[face_of(w)]) in sig(deal.hands[seat])
+                    dealt += 1
+    assert dealt >= 10
 
 
 def test_a_seat_that_did_not_watch_knows_the_turned_over_cards_in_no_order() -> None:

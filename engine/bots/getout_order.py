@@ -46,6 +46,11 @@ class PlayOrder:
         self.turned: list[Group] = []
         #: The view's ``turned`` when last seen: a change is a new turn-over.
         self.turned_seen: tuple[str, ...] = ()
+        #: Per opponent, the cards it was seen to draw from a draw pile whose order was
+        #: known, and has not played since (GET OUT! cards aside: they are alike).
+        self.held: dict[int, list[str]] = {}
+        #: The hand counts and the cards left to draw as this seat left the table.
+        self._left: tuple[list[int], int] | None = None
 
     def observe(self, view: View) -> None:
         """Bring the order up to ``view`` (this seat's view on its turn)."""
@@ -57,19 +62,58 @@ class PlayOrder:
         if key != self.key:
             self.key = key
             self.played, self.turned, self.turned_seen = [], [], ()
+            self.held, self._left = {}, None
             if turned:
                 self._lost(now, turned)
                 return
+        if turned == self.turned_seen:
+            self._drawn(view)
+        self._left = None
         if not self._follow(now, turned):
             self._lost(now, turned)
+        seen = set(now) | {_words(c) for c in view.get("hand", [])}
+        for cards in self.held.values():
+            cards[:] = [w for w in cards if w not in seen]
 
     def moved(self, view: View, action: Action) -> None:
         """This seat's own move on ``view``: a card played goes on the pile."""
-        if action["type"] != "play":
+        counts = list(view["hand_counts"])
+        draw_count = int(view["draw_count"])
+        me = view["seat"]
+        if action["type"] == "play":
+            card = next((c for c in view.get("hand", []) if c["id"] == action.get("card")),
+                        None)
+            if card is not None:
+                self.played.append((_words(card),))
+            counts[me] -= 1
+        elif draw_count:
+            counts[me] += 1
+            draw_count -= 1
+        else:
+            return  # (a turn-over: whoever draws next draws from the new pile)
+        self._left = (counts, draw_count)
+
+    def _drawn(self, view: View) -> None:
+        """Who drew which card since this seat left the table, when the draw pile's order
+        was known: the opponents whose hands grew, in the order they moved, took the
+        cards from the top in turn."""
+        if self._left is None or not self.turned:
             return
-        card = next((c for c in view.get("hand", []) if c["id"] == action.get("card")), None)
-        if card is not None:
-            self.played.append((_words(card),))
+        counts_then, draw_then = self._left
+        counts = view["hand_counts"]
+        me = view["seat"]
+        seats = len(counts)
+        drawers = [s for s in ((me + k) % seats for k in range(1, seats))
+                   if counts[s] == counts_then[s] + 1]
+        if not drawers or draw_then - int(view["draw_count"]) != len(drawers):
+            return
+        at = sum(len(g) for g in self.turned) - draw_then
+        place = 0
+        for group in self.turned:
+            for words in group:
+                if at <= place < at + len(drawers) and len(group) == 1 and words != "wild":
+                    self.held.setdefault(drawers[place - at], []).append(words)
+                place += 1
 
     def draw_pile(self, draw_count: int) -> list[tuple[Group, int]] | None:
         """What is left of the cards last turned over, top first: ``(group, left)``, the

@@ -69,12 +69,13 @@ class Knowledge:
     """What a view tells of the cards: the faces this seat holds and those it has seen,
     the unknown faces, and which of them may be in the draw pile."""
 
-    __slots__ = ("counts", "draw_count", "draw_left", "hand", "limit", "may_draw", "me",
-                 "named", "out", "pile", "scores", "turn", "unseen")
+    __slots__ = ("counts", "draw_count", "draw_left", "hand", "held", "limit", "may_draw",
+                 "me", "named", "out", "pile", "scores", "turn", "unseen")
 
-    def __init__(self, view: View, draw_left: list[tuple[Group, int]] | None = None) -> None:
-        """``draw_left``: what is left of the cards last turned over, in order, as this
-        seat saw them played (``PlayOrder.draw_pile``)."""
+    def __init__(self, view: View, order: PlayOrder | None = None) -> None:
+        """``order``: what this seat remembers of the order the cards were played in,
+        brought up to ``view``: what is left to draw of the cards last turned over, in
+        order, and which of them each opponent drew."""
         wilds = iter(WILD_FACES)
 
         def face(card: dict[str, Any]) -> int:
@@ -114,12 +115,23 @@ class Knowledge:
                 self.may_draw = may
         #: The draw pile top first, when the order the cards were played in is known:
         #: per group, the faces it may be and how many of them are left.
+        draw_left = order.draw_pile(self.draw_count) if order is not None else None
         self.draw_left = _draw_faces(draw_left, self.unseen) if draw_left else None
+        #: Per opponent, the cards it is known to hold (drawn from a pile in known order).
+        self.held: dict[int, list[int]] = {}
+        if self.draw_left is not None and order is not None:
+            unseen = set(self.unseen)
+            for seat, cards in order.held.items():
+                faces = [FACE_OF[_pair(w)] for w in cards]
+                if seat != self.me and faces and len(faces) <= self.counts[seat]:
+                    self.held[seat] = [f for f in faces if f in unseen]
 
     def deal(self, rng: random.Random,
              blocks: dict[int, list[Block]] | None = None) -> FastRound:
         """One way the unseen cards may lie, at random: opponents' hands and the draw
-        pile (its order unknown), as a round ready to play on. ``blocks`` (from a
+        pile, as a round ready to play on. A draw pile turned over while this seat
+        watched is dealt in the order it was played (a group it did not see the order of
+        in any order), and an opponent gets the cards it drew from it. ``blocks`` (from a
         :class:`Tracker`) says what each opponent was seen to do while it held which of
         its cards; those cards are dealt first, each card met in the shuffled deck kept
         with its likelihood (``getout_infer.face_weights``)."""
@@ -136,11 +148,17 @@ class Knowledge:
         rng.shuffle(pool)
         hands: list[list[int]] = [[] for _ in self.counts]
         hands[self.me] = list(self.hand)
+        taken: set[int] = set()
+        if fixed is not None and self.held:
+            drawn = set(fixed)
+            for seat, faces in self.held.items():
+                hands[seat] = [f for f in faces if f not in drawn and f not in taken]
+                taken.update(hands[seat])
         if blocks:
-            taken: set[int] = set()
             random_ = rng.random
             for seat, seat_blocks in blocks.items():
-                for seen, size in seat_blocks:
+                # The cards it is known to hold came in its newest blocks.
+                for seen, size in _less_newest(seat_blocks, len(hands[seat])):
                     if not seen or not size:
                         continue
                     # The shuffled cards in turn, each kept with its likelihood (the
@@ -159,8 +177,8 @@ class Knowledge:
                                    ][:size - len(chosen)]
                     hands[seat] += chosen
                     taken.update(chosen)
-            if taken:
-                pool = [f for f in pool if f not in taken]
+        if taken:
+            pool = [f for f in pool if f not in taken]
         draw_count = self.draw_count
         if fixed is not None:
             draw, rest = fixed, pool
@@ -186,6 +204,21 @@ class Knowledge:
         # go under the draw pile rather than vanish.)
         draw = rest[at:] + draw
         return FastRound(hands, draw, list(self.pile), self.named, self.turn, self.out)
+
+
+def _less_newest(blocks: list[Block], count: int) -> list[Block]:
+    """``blocks`` less ``count`` cards from the newest."""
+    if not count:
+        return blocks
+    out = list(blocks)
+    at = len(out) - 1
+    while count and at >= 0:
+        seen, size = out[at]
+        cut = min(size, count)
+        out[at] = (seen, size - cut)
+        count -= cut
+        at -= 1
+    return out
 
 
 def _draw_faces(groups: list[tuple[Group, int]], unseen: list[int]
@@ -260,7 +293,7 @@ class GetOutSearchBot:
         if len(moves) == 1:
             action = dict(next(iter(moves.values())))
         else:
-            known = Knowledge(view, self.order.draw_pile(view["draw_count"]))
+            known = Knowledge(view, self.order)
             best = yield from self.searching(known, list(moves),
                                              bool(view.get("match", True)), blocks)
             action = dict(moves[best])
