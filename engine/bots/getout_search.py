@@ -114,7 +114,8 @@ class Knowledge:
             if len(may) >= self.draw_count:
                 self.may_draw = may
         #: The draw pile top first, when the order the cards were played in is known:
-        #: per group, the faces it may be and how many of them are left.
+        #: per group, the faces it may be and how many of them are left (``None``: the
+        #: faces in their order, every one left).
         draw_left = order.draw_pile(self.draw_count) if order is not None else None
         self.draw_left = _draw_faces(draw_left, self.unseen) if draw_left else None
         #: Per opponent, the cards it is known to hold (drawn from a pile in known order).
@@ -140,7 +141,7 @@ class Knowledge:
             # The draw pile as it was played, top last: a group's faces in a random order.
             fixed = []
             for faces, left in reversed(self.draw_left):
-                fixed += rng.sample(faces, left)
+                fixed += faces[::-1] if left is None else rng.sample(faces, left)
             drawn = set(fixed)
             pool = [f for f in self.unseen if f not in drawn]
         else:
@@ -222,13 +223,14 @@ def _less_newest(blocks: list[Block], count: int) -> list[Block]:
 
 
 def _draw_faces(groups: list[tuple[Group, int]], unseen: list[int]
-                ) -> list[tuple[list[int], int]] | None:
+                ) -> list[tuple[list[int], int | None]] | None:
     """``PlayOrder.draw_pile`` in faces: per group (top first), the faces of its cards
-    nobody has seen since, and how many of them are left to draw; ``None`` if what this
-    seat sees does not fit (a card it holds or saw played is not in the draw pile)."""
+    nobody has seen since, and how many of them are left to draw, the cards whose place
+    is known together in their order (``None`` for how many); ``None`` if what this seat
+    sees does not fit (a card it holds or saw played is not in the draw pile)."""
     free = set(unseen)
     wilds = [f for f in unseen if IMAGE[f] == WILD]
-    out: list[tuple[list[int], int]] = []
+    out: list[tuple[list[int], int | None]] = []
     # The last groups first: they are whole, and take the GET OUT! cards they hold before
     # the first group, part of which may be drawn already.
     for group, left in reversed(groups):
@@ -241,8 +243,16 @@ def _draw_faces(groups: list[tuple[Group, int]], unseen: list[int]
                 faces.append(FACE_OF[_pair(words)])
         if len(faces) < left:
             return None
-        out.append((faces, left))
+        if len(group) > 1:
+            out.append((faces, left))
+        elif out and out[-1][1] is None:
+            out[-1][0].append(faces[0])
+        else:
+            out.append((faces, None))
     out.reverse()
+    for run, count in out:
+        if count is None:
+            run.reverse()
     return out
 
 
