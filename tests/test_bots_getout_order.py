@@ -14,13 +14,13 @@ from engine.bots.getout_bot import GreedyBot
 from engine.bots.getout_infer import Tracker
 from engine.bots.getout_order import Group, PlayOrder
 from engine.bots.getout_search import Knowledge
+from engine.getout import face
 from engine.getout_fast import IMAGE, NUMBER, face_of
 from tests.helpers import roundtrip
 
 
 def _words(game: Any, cid: int) -> str:
-    card = game.cards[cid]
-    return "wild" if card.image is None else f"{card.image} {card.value}"
+    return face(game.cards[cid])
 
 
 def _fits(groups: list[Group], truth: list[str]) -> bool:

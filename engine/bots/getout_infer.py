@@ -26,6 +26,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
+from engine.bots.getout_order import card_words
 from engine.core import Action, View
 from engine.getout import HAND_SIZE, IMAGES
 from engine.getout_fast import FACE_COUNT, IMAGE, NUMBER, POINTS, WILD, face_of
@@ -126,7 +127,7 @@ class Tracker:
         pile = Counter(view.get("pile") or ())
         call = view.get("call")
         if call is not None:
-            pile[_words(call)] += 1
+            pile[card_words(call)] += 1
         then = self._then
         if then is None or then[0] != key or then[4] != tuple(view.get("turned") or ()):
             if then is None or then[0] != key:
@@ -149,7 +150,7 @@ class Tracker:
                 elif delta < 0:
                     card = played[0] if len(played) == 1 and len(players) == 1 else None
                     if last and call is not None:
-                        card = _words(call)
+                        card = card_words(call)
                     blocks = _remove(blocks, -delta, card)
                     if card is not None and follow is not None and -delta == 1:
                         blocks = _mark(blocks, _played(follow, card, view if last else None))
@@ -168,7 +169,7 @@ class Tracker:
             return
         short = [s for s in range(len(counts)) if s != me and counts[s] < HAND_SIZE]
         if len(short) == 1 and counts[short[0]] == HAND_SIZE - 1:
-            seen = _played((-1, -1), _words(call), view)
+            seen = _played((-1, -1), card_words(call), view)
             self.blocks[short[0]] = [((seen,), counts[short[0]])]
 
     def moved(self, view: View, action: Action) -> None:
@@ -181,14 +182,14 @@ class Tracker:
         if action["type"] == "play":
             card = next(c for c in view["hand"] if c["id"] == action["card"])
             if call is not None:
-                pile[_words(call)] += 1
-            pile[_words(card)] += 1
+                pile[card_words(call)] += 1
+            pile[card_words(card)] += 1
             counts[me] -= 1
             follow = ((IMAGES.index(action["image"]), -1) if card["wild"]
                       else (IMAGES.index(card["image"]), int(card["value"])))
         else:
             if call is not None:
-                pile[_words(call)] += 1
+                pile[card_words(call)] += 1
             counts[me] += 1
             follow = _follow(view)
         key = (view.get("round"), len(counts), tuple(view.get("out") or ()))
@@ -210,10 +211,6 @@ def _mark(blocks: list[Block], seen: Seen) -> list[Block]:
     seen again, as a player drawing twice against one call, tells no more of its
     style)."""
     return [(record if seen in record else (*record, seen), size) for record, size in blocks]
-
-
-def _words(card: dict[str, Any]) -> str:
-    return "wild" if card["wild"] else f"{card['image']} {card['value']}"
 
 
 def _follow(view: View) -> tuple[int, int] | None:

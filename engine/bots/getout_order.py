@@ -57,7 +57,7 @@ class PlayOrder:
         key = (view.get("round"), len(view["hand_counts"]))
         pile = list(view.get("pile") or ())
         call = view.get("call")
-        now = pile + ([_words(call)] if call is not None else [])
+        now = pile + ([card_words(call)] if call is not None else [])
         turned = tuple(view.get("turned") or ())
         if key != self.key:
             self.key = key
@@ -71,7 +71,7 @@ class PlayOrder:
         self._left = None
         if not self._follow(now, turned):
             self._lost(now, turned)
-        seen = set(now) | {_words(c) for c in view.get("hand", [])}
+        seen = set(now) | {card_words(c) for c in view.get("hand", [])}
         for cards in self.held.values():
             cards[:] = [w for w in cards if w not in seen]
 
@@ -84,7 +84,7 @@ class PlayOrder:
             card = next((c for c in view.get("hand", []) if c["id"] == action.get("card")),
                         None)
             if card is not None:
-                self.played.append((_words(card),))
+                self.played.append((card_words(card),))
             counts[me] -= 1
         elif draw_count:
             counts[me] += 1
@@ -159,11 +159,13 @@ class PlayOrder:
             self.turned = self.played[:-1]
             self.turned_seen = turned
             stayed = before[-1]
+            if len(now) == 1:
+                self.played = [(call,)]
+                return call == stayed
             rest = Counter(now[:-1])
             rest[stayed] -= 1
-            if len(now) == 1 or rest[stayed] < 0:
-                self.played = [(call,)] if len(now) == 1 and call == stayed else []
-                return len(now) > 1 or call == stayed
+            if rest[stayed] < 0:
+                return False
             self.played = [(stayed,)]
             self.played += _groups(self.played, list(rest.elements()), call)
             return True
@@ -225,5 +227,6 @@ def _matches(below: str, card: str) -> bool:
     return image == c_image or number == c_number
 
 
-def _words(card: dict[str, Any]) -> str:
+def card_words(card: dict[str, Any]) -> str:
+    """A view's card (a dict) in the words of a view's ``pile``: ``"kevin 7"``, ``"wild"``."""
     return "wild" if card["wild"] else f"{card['image']} {card['value']}"

@@ -123,7 +123,7 @@ class Knowledge:
         if self.draw_left is not None and order is not None:
             unseen = set(self.unseen)
             for seat, cards in order.held.items():
-                faces = [FACE_OF[_pair(w)] for w in cards]
+                faces = [face_of(w) for w in cards]
                 if seat != self.me and faces and len(faces) <= self.counts[seat]:
                     self.held[seat] = [f for f in faces if f in unseen]
 
@@ -137,6 +137,7 @@ class Knowledge:
         its cards; those cards are dealt first, each card met in the shuffled deck kept
         with its likelihood (``getout_infer.face_weights``)."""
         fixed: list[int] | None = None
+        drawn: set[int] = set()
         if self.draw_left is not None:
             # The draw pile as it was played, top last: a group's faces in a random order.
             fixed = []
@@ -150,8 +151,7 @@ class Knowledge:
         hands: list[list[int]] = [[] for _ in self.counts]
         hands[self.me] = list(self.hand)
         taken: set[int] = set()
-        if fixed is not None and self.held:
-            drawn = set(fixed)
+        if fixed is not None:
             for seat, faces in self.held.items():
                 hands[seat] = [f for f in faces if f not in drawn and f not in taken]
                 taken.update(hands[seat])
@@ -239,8 +239,8 @@ def _draw_faces(groups: list[tuple[Group, int]], unseen: list[int]
             if words == "wild":
                 if wilds:
                     faces.append(wilds.pop())
-            elif FACE_OF[_pair(words)] in free:
-                faces.append(FACE_OF[_pair(words)])
+            elif face_of(words) in free:
+                faces.append(face_of(words))
         if len(faces) < left:
             return None
         if len(group) > 1:
