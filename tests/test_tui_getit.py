@@ -896,6 +896,38 @@ async def test_the_sand_timer_wakes_only_when_what_it_shows_changes(
         assert timer.until_change() is None  # over
 
 
+async def test_a_reading_that_shows_the_same_does_not_draw_the_timer_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every update of a timed round brings the host's reading: the timer is drawn again
+    when what it shows changes, and not otherwise (each drawing widened the frame's work
+    to everything between the top line and the change the update was for)."""
+    drawn: list[str] = []
+    render = SandTimer.render
+
+    def counted(self: SandTimer) -> Any:
+        text = render(self)
+        drawn.append(text.plain)
+        return text
+
+    monkeypatch.setattr(SandTimer, "render", counted)
+    monkeypatch.setattr(SandTimer, "clock", staticmethod(lambda: 100.0))
+    app: App[None] = App()
+    async with app.run_test() as pilot:
+        timer = SandTimer()
+        timer.paused = True  # (held: it draws for no tick of its own meanwhile)
+        await app.screen.mount(timer)
+        timer.remaining = 41.5
+        await until(pilot, lambda: drawn and "0:42" in drawn[-1], "the timer at 0:42")
+        count = len(drawn)
+        for reading in (41.2, 41.3, 41.3):  # still 0:42, the same bar
+            timer.remaining = reading
+            await pilot.pause()
+        assert len(drawn) == count
+        timer.remaining = 35.0
+        await until(pilot, lambda: "0:35" in drawn[-1], "the timer at 0:35")
+
+
 async def test_the_sand_timer_says_when_time_runs_out_without_colour(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

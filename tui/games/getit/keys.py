@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from textual.binding import Binding
@@ -64,8 +65,13 @@ class KeyContext:
             return f"{number} {self.names[number - 1]}"
         return f"Player {number}"
 
+    @cached_property
+    def kinds(self) -> frozenset[Any]:
+        """The kinds of the legal actions."""
+        return frozenset(a.get("type") for a in self.legal)
+
     def can(self, kind: str) -> bool:
-        return any(a.get("type") == kind for a in self.legal)
+        return kind in self.kinds
 
     @property
     def phase(self) -> Any:
@@ -88,7 +94,12 @@ class KeyContext:
     def lookable(self) -> list[int]:
         """The seats a signal may go to: the others whose pile still shows a card (a
         signal is about the card its target shows; an empty pile shows none)."""
-        return [seat for seat in range(self.seats) if seat != self.me and self.count(seat)]
+        return list(self.lookable_seats)
+
+    @cached_property
+    def lookable_seats(self) -> tuple[int, ...]:
+        """:meth:`lookable`, worked out once."""
+        return tuple(seat for seat in range(self.seats) if seat != self.me and self.count(seat))
 
     def lookable_numbers(self) -> str:
         """:meth:`lookable` as players count them, in runs ("2-4,6")."""
@@ -96,6 +107,23 @@ class KeyContext:
 
     def my_count(self) -> int:
         return 0 if self.me is None else self.count(self.me)
+
+
+class KeyMemo:
+    """One :class:`KeyContext` for as long as what it is made of stays: the footer asks
+    every key at each update, and each key asked made a context of its own."""
+
+    def __init__(self) -> None:
+        self._of: tuple[Any, ...] = ()
+        self._context: KeyContext | None = None
+
+    def context(self, of: tuple[Any, ...], make: Callable[[], KeyContext]) -> KeyContext:
+        """The context for ``of`` (the update, the same object; then equal values: our
+        move's state, who we are, the names), made by ``make`` when that is new."""
+        if self._context is None or not self._of or self._of[0] is not of[0] \
+                or self._of[1:] != of[1:]:
+            self._of, self._context = of, make()
+        return self._context
 
 
 def look_keys(ctx: KeyContext) -> str | None:

@@ -25,6 +25,7 @@ from tui.games.getit.keys import (
     BINDINGS,
     KEY_ACTIONS,
     KeyContext,
+    KeyMemo,
     key_works,
     look_keys,
     look_target,
@@ -77,7 +78,7 @@ class GetItScreen(TableScreen):
     def __init__(self, session: Any) -> None:
         super().__init__(session)
         #: The round's signals as we show them (ours sent ahead of the host's answer).
-        self.signals = SignalState()
+        self.signals, self.key_memo = SignalState(), KeyMemo()
 
     # ---- composing ---------------------------------------------------------------
 
@@ -103,8 +104,7 @@ class GetItScreen(TableScreen):
         self.top.show(msg, view)
         self.redraw_status()
         preparing = phase == "prepare"
-        self.query_one("#getit-prep").display = preparing
-        self.query_one("#getit-round").display = not preparing
+        self.prep_panel.display, self.query_one("#getit-round").display = preparing, not preparing
         if preparing:
             self.prep_panel.show(view, self.my_seat, namer, self.people_away())
         else:
@@ -146,9 +146,8 @@ class GetItScreen(TableScreen):
             self.why(self._ended_said)
 
     def _keep_record(self, result: dict[str, Any]) -> None:
-        """A cleared Level X round that beats our record is saved on disk; said unless
-        the game's summary says it (a toast raised as it opens showed twice: on it and on
-        the table under it)."""
+        """A cleared Level X round that beats our record is saved on disk; said unless the
+        game's summary says it (a toast as it opens showed on it and on the table under it)."""
         try:
             if (news := records.keep(result, self.table.get("options") or {})) \
                     and not result.get("new_best"):
@@ -409,10 +408,11 @@ class GetItScreen(TableScreen):
             self._redraw()
 
     def _keys(self) -> KeyContext:
-        me = self.my_seat
-        return KeyContext(self.view, self.legal, me,
-                          signalling=lambda: self.signals.signalling(self.view, me),
-                          specials=lambda: bool(self.prep.specials()), names=self.names)
+        me, names = self.my_seat, self.names
+        return self.key_memo.context(
+            (self.update, self.moving, self.answered_at, me, names), lambda: KeyContext(
+                self.view, self.legal, me, names=names, specials=lambda: bool(self.prep.specials()),
+                signalling=lambda: self.signals.signalling(self.view, me)))
 
     def check_game_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Exactly the keys that work now."""

@@ -32,6 +32,9 @@ class SeatsRow(Horizontal):
 
     #: What the cards were last fitted to: the number of others, the terminal's size.
     _fitted: tuple[int, int, int] | None = None
+    #: The cards, by seat (a query for them at every update cost more than the rest of
+    #: the row's update).
+    _cards: dict[int, SeatCard] = {}  # (replaced whole, never changed in place)
 
     class Fitted(Message):
         """The cards changed size: ``big`` while numbers are in the block font."""
@@ -53,10 +56,10 @@ class SeatsRow(Horizontal):
         seats = len(piles)
         order = [(me + k) % seats for k in range(1, seats)] if me is not None else list(
             range(seats))
-        cards = {c.seat: c for c in self.query_children(SeatCard)}
+        cards = self._cards
         if sorted(cards) != sorted(order):
             self.remove_children()
-            cards = {s: SeatCard(s, id=f"seat-{s}") for s in order}
+            self._cards = cards = {s: SeatCard(s, id=f"seat-{s}") for s in order}
             self.mount_all(cards[s] for s in order)
             self._fitted = None  # (new cards: fitted afresh)
         self.fit(len(order))
@@ -80,7 +83,7 @@ class SeatsRow(Horizontal):
 
     def on_resize(self) -> None:
         """A terminal with room for it shows the others' numbers in the block font."""
-        self.fit(len(self.query_children(SeatCard)))
+        self.fit(len(self._cards))
 
     def fit(self, others: int) -> None:
         """Fit the cards to the terminal: the block font on a big one; on a short one the
@@ -97,7 +100,7 @@ class SeatsRow(Horizontal):
         self.set_class(big, "-big")
         self.set_class(short and not big, "-short")
         each = width // max(others, 1)
-        for card in self.query_children(SeatCard):
+        for card in self._cards.values():
             card.set_fit(big=big, short=short, narrow=each < NARROW_WIDTH)
             # (Five others on a phone's 40 columns: 8 each, and a two-digit number is 6.)
             card.set_class(each < TIGHT_WIDTH, "-tight")

@@ -32,7 +32,10 @@ class SandTimer(Static):
     SandTimer { width: auto; height: 1; text-align: right; }
     """
 
-    remaining: reactive[float | None] = reactive(None, always_update=True)
+    # (Every update of a timed round brings a reading; the timer is drawn again only when
+    # what it shows changes: a repaint of the top line widened every frame's work to the
+    # whole of the table between it and the change the update was for.)
+    remaining: reactive[float | None] = reactive(None, always_update=True, repaint=False)
     # (Each may change the timer's width: see ``get_content_width``.)
     total: reactive[float] = reactive(60.0, layout=True)
     paused: reactive[bool] = reactive(False, layout=True)
@@ -45,6 +48,8 @@ class SandTimer(Static):
         super().__init__("", id=id, markup=False)
         self._since = self.clock()
         self._tick: Timer | None = None
+        #: What the timer showed when it was last drawn (:meth:`_reading`).
+        self._drawn: tuple[int, int, bool] | None = None
 
     def on_mount(self) -> None:
         self._schedule()
@@ -95,6 +100,8 @@ class SandTimer(Static):
         self._since = self.clock()
         self.display = self.remaining is not None
         self._schedule()
+        if self._reading() != self._drawn:
+            self.refresh()
 
     def time_left(self) -> float | None:
         """Seconds left now; ``None`` in an untimed round."""
@@ -136,14 +143,13 @@ class SandTimer(Static):
         """time 0:41 ██████████░░░░░ — and in the last seconds, ``▶ time 0:07 ◀`` in
         reverse video, so the end shows on a monochrome terminal and from the corner of
         an eye (the bar alone, one cell of it left, said nothing)."""
-        if self.remaining is None:
+        self._drawn = reading = self._reading()
+        if reading is None:
             return Text("")
-        left = self.left()
-        full = round(self.cells * left / self.total) if self.total > 0 else 0
-        seconds = int(left + 0.999)
+        seconds, full, low = reading
         clock = f"{self._word()}{seconds // 60}:{seconds % 60:02d}"
         text = Text(style="bold")
-        if 0 < left <= LOW and not self.paused:
+        if low:
             text.append(f"▶ {clock} ◀", style="reverse")
             if self.cells <= SHORT_BAR:
                 return text
@@ -155,6 +161,15 @@ class SandTimer(Static):
         if self.paused:
             text.append(f" {self.why_paused}", style="italic")
         return text
+
+    def _reading(self) -> tuple[int, int, bool] | None:
+        """What the timer shows now: the seconds, the full cells of the bar, and whether
+        these are the last seconds (``None``: nothing)."""
+        if self.remaining is None:
+            return None
+        left = self.left()
+        full = round(self.cells * left / self.total) if self.total > 0 else 0
+        return int(left + 0.999), full, 0 < left <= LOW and not self.paused
 
     def hold(self, why: str) -> None:
         """Stand still where the countdown is now, saying ``why``: with the host out of
