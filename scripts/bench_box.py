@@ -282,7 +282,11 @@ def lists(visitor: Visitor, text: str) -> bool:
 
 
 def preparing(visitor: Visitor) -> bool:
-    return "pass the pile" in visitor.text().lower() or "you (" in visitor.text()
+    """The table is dealt: this visitor's screen is the game's, in preparation or past it
+    (the lobby's own words for its creator, "then you (★) start the game", are not)."""
+    text = visitor.text()
+    return "hiddenhand — Get It!" in text and (
+        "pass the pile" in text.lower() or "you (" in text)
 
 
 def playing(visitor: Visitor) -> bool:
@@ -313,7 +317,8 @@ async def seat_group(box: Where, number: int) -> list[Visitor]:
     await creator.until(lambda: all(v.name in creator.text() for v in visitors))
     for visitor in others:  # (the creator has no Ready: their Start deals)
         await visitor.press("\x12")  # ctrl+r: ready
-    await creator.until(lambda: creator.text().count("✓") >= GROUP - 1)
+    # (Not the count of "✓": the creator's own row says "✓ deals" before the others are.)
+    await creator.shows("Everyone is ready")
     await creator.press("\x13")  # ctrl+s: start
     for visitor in visitors:
         await visitor.until(partial(preparing, visitor))
