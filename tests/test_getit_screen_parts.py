@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tui.games.getit.keys import KeyContext, key_works, parse_action, why_not
+from tui.games.getit.keys import KeyContext, KeyMemo, key_works, parse_action, why_not
 from tui.games.getit.prep import Preparation, fixed_numbers
 from tui.games.getit.signals import SignalState
 from tui.notices import Namer
@@ -324,3 +324,33 @@ def test_still_arranging_marks_a_person_away() -> None:
     assert still_arranging([False, False, True], 0, namer, {1}) == (
         "Still arranging: you, Bob (away)")
     assert still_arranging([True, False, True], 0, namer) == "Still arranging: Bob"
+
+
+def test_the_keys_context_is_made_once_an_update_and_again_when_anything_it_reads_changes(
+) -> None:
+    """The footer asks every key at each update: one context serves them all, and a new
+    update, our move's state, our seat or the names make a new one (a stale context
+    would light a key that does nothing, or hide one that works)."""
+    memo, made = KeyMemo(), []
+
+    def make(update: dict[str, Any], legal: list[dict[str, Any]]) -> Any:
+        def new() -> KeyContext:
+            made.append(update)
+            return KeyContext(update["view"], legal, 0)
+        return new
+
+    first = {"view": {"phase": "play", "piles": [{"count": 1}, {"count": 2}]}}
+    ctx = memo.context((first, 0, None, 0, ["Ann", "Bob"]), make(first, [{"type": "play"}]))
+    assert ctx.can("play") and ctx.lookable() == [1]
+    again = memo.context((first, 0, None, 0, ["Ann", "Bob"]), make(first, []))
+    assert again is ctx and len(made) == 1
+    moving = memo.context((first, 1, None, 0, ["Ann", "Bob"]), make(first, []))
+    assert moving is not ctx and not moving.can("play")
+    second = {"view": {"phase": "play", "piles": [{"count": 1}, {"count": 0}]}}
+    after = memo.context((second, 1, None, 0, ["Ann", "Bob"]), make(second, []))
+    assert after.lookable() == [] and len(made) == 3
+    renamed = memo.context((second, 1, None, 0, ["Ann", "Cy"]), make(second, []))
+    assert renamed is not after
+    # An equal update that is another object (the next one from the host) is new too.
+    copy = {"view": dict(second["view"])}
+    assert memo.context((copy, 1, None, 0, ["Ann", "Cy"]), make(copy, [])) is not renamed
