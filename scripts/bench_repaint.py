@@ -8,7 +8,8 @@ through the in-process host: ``Table.act(seat, action)``, the path a bot's or a
 player's move takes, which pushes each seat its update. Actions are random-legal,
 seeded, and chosen so the round goes on (an action that would end the round is tried
 on a restored copy of the game first and skipped): the screen sees a long stream of
-ordinary updates, not a summary dialog. Get It! is played untimed.
+ordinary updates, not a summary dialog. Get It! is played untimed unless ``--timer``
+says otherwise.
 
 Per update it measures, on the app's own event loop:
 
@@ -486,6 +487,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keys", type=int, default=100,
                         help="Get It!: pairs of the app's own look and stop keys to time "
                              "(default 100; 0: none)")
+    parser.add_argument("--timer", type=int, default=0, metavar="SECONDS",
+                        help="Get It!'s round timer (default 0: untimed); a timed round "
+                             "must outlast the run: every update brings its reading")
     parser.add_argument("--gc", choices=("on", "off", "both"), default="on",
                         help="the tables' garbage-collector tuning: on (default), off, or "
                              "both in turn, in the same run")
@@ -494,6 +498,9 @@ def main(argv: list[str] | None = None) -> int:
         args.paced = args.updates
     if args.updates < 0 or args.paced < 0 or args.keys < 0:
         parser.error("--updates, --paced and --keys must not be negative")
+    if not 0 <= args.timer <= 3600:
+        parser.error(f"--timer must be 0 to 3600 seconds, not {args.timer}")
+    OPTIONS["getit"]["timer"] = args.timer
     if args.spacing is not None and not 0 <= args.spacing <= 60:
         parser.error(f"--spacing must be 0 to 60 seconds, not {args.spacing}")
     try:
