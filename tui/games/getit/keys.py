@@ -120,8 +120,7 @@ class KeyMemo:
     def context(self, of: tuple[Any, ...], make: Callable[[], KeyContext]) -> KeyContext:
         """The context for ``of`` (the update, the same object; then equal values: our
         move's state, who we are, the names), made by ``make`` when that is new."""
-        if self._context is None or not self._of or self._of[0] is not of[0] \
-                or self._of[1:] != of[1:]:
+        if self._context is None or self._of[0] is not of[0] or self._of[1:] != of[1:]:
             self._of, self._context = of, make()
         return self._context
 
