@@ -8,15 +8,18 @@ from __future__ import annotations
 import gc
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.widgets import Label
 
 from tests.tui_support import SIZE, make_app, until
 from tui.app import HiddenHandApp
 from tui.games.getout.screen import GetOutScreen
 from tui.screens.menu import MenuScreen
+from tui.screens.setup import SetupScreen
 
 
 @pytest.fixture(autouse=True)
@@ -77,6 +80,31 @@ async def test_an_app_that_paused_nothing_leaves_the_collector_alone(
                     and app.screen.query("#solo"), "the menu")
         await pilot.pause()
         assert not gc.isenabled()
+
+
+async def test_a_screen_is_styled_once_as_it_opens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Textual restyles a screen and every widget on it each time the screen is resumed,
+    the first time too, a moment after every widget was styled as it mounted: the setup
+    form's hundred widgets (three games' options, with their selects) were styled twice
+    before its first frame (``tui.screens.styled``)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        styled: Counter[int] = Counter()
+        apply = app.stylesheet.apply
+
+        def counting(node: object, *args: object, **kwargs: object) -> object:
+            styled[id(node)] += 1
+            return apply(node, *args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(app.stylesheet, "apply", counting)
+        await pilot.press("s")
+        form = await until(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen,
+                           "the setup form")
+        await pilot.pause()
+        labels = list(form.query(Label))
+        assert len(labels) > 10
+        assert [styled[id(label)] for label in labels] == [1] * len(labels)
 
 
 def test_hiddenhand_runs_the_app_with_the_collector_paused_and_a_short_switch_interval(

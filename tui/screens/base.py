@@ -28,6 +28,7 @@ from tui.messages import (
     HostSaid,
     ViewReceived,
 )
+from tui.screens.styled import StyledOnce
 from tui.session import ConnectionLost, ServerError, Session
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ class Banner(Static):
     """
 
 
-class SessionScreen(Screen[None]):
+class SessionScreen(StyledOnce, Screen[None]):
     """Base class of the lobby and the game tables."""
 
     if TYPE_CHECKING:  # typed only: a screen never imports the app (no import circle)

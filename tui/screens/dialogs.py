@@ -13,10 +13,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
+from tui.screens.styled import StyledOnce
 from tui.widgets.footer import TableFooter
 
 
-class ConfirmScreen(ModalScreen[bool | None]):
+class ConfirmScreen(StyledOnce, ModalScreen[bool | None]):
     """Ask a yes/no question; y says yes, Escape/n says no, Enter presses the focused
     button (yes, or no for a ``careful`` question). With ``stay`` (see
     :class:`ConfirmOrStay`), a third button answers ``None``: neither."""
@@ -79,7 +80,7 @@ class ConfirmOrStay(ConfirmScreen):
         self.dismiss(None)
 
 
-class ChoiceScreen(ModalScreen[str | None]):
+class ChoiceScreen(StyledOnce, ModalScreen[str | None]):
     """Pick one of a few labelled choices, by number key, arrows and Enter, or mouse."""
 
     BINDINGS = [

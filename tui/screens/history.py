@@ -42,6 +42,7 @@ from tui.history import (
     wrapped_entries,
 )
 from tui.review import GAME_NAMES
+from tui.screens.styled import StyledOnce
 from tui.widgets.footer import TableFooter
 from tui.widgets.titlebar import TitleBar
 
@@ -61,7 +62,7 @@ NARROW_PLAYERS = 18
 SHOWN = 500
 
 
-class HistoryScreen(Screen[None]):
+class HistoryScreen(StyledOnce, Screen[None]):
     """The games kept here, and how the player has done."""
 
     if TYPE_CHECKING:  # typed only: a screen never imports the app (no import circle)

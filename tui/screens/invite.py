@@ -9,6 +9,7 @@ from textual.containers import Center, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from tui.screens.styled import StyledOnce
 from tui.widgets.footer import TableFooter
 from tui.widgets.qr import QRCode
 
@@ -37,7 +38,7 @@ def door_words(door: str) -> str:
     return f"in a terminal: {door}"
 
 
-class InviteScreen(ModalScreen[None]):
+class InviteScreen(StyledOnce, ModalScreen[None]):
     """The doors of the box, with the web link's QR code; any of its keys closes it."""
 
     BINDINGS = [Binding("escape,i,enter", "dismiss", "Close")]

@@ -41,6 +41,7 @@ from tui.screens.join_words import (
     played_elsewhere,
     seconds,
 )
+from tui.screens.styled import StyledOnce
 from tui.session import FINAL_CODES, ConnectionLost, ServerError, Session
 from tui.settings import MAX_ADDRESS, forget_seat, kept_at, recall_seat
 from tui.widgets.footer import TableFooter
@@ -61,7 +62,7 @@ FIRST_UPDATE = 15.0
 ADDRESS_CHARS = re.compile(r"[0-9A-Za-z.:\[\]-]")
 
 
-class JoinScreen(Screen[None]):
+class JoinScreen(StyledOnce, Screen[None]):
     """Find a host and sit at one of its tables."""
 
     if TYPE_CHECKING:  # typed only: a screen never imports the app (no import circle)

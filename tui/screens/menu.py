@@ -19,6 +19,7 @@ from textual.containers import Center, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Static
 
+from tui.screens.styled import StyledOnce
 from tui.widgets.buttons import show_label
 from tui.widgets.footer import TableFooter
 from tui.widgets.titlebar import TitleBar
@@ -50,7 +51,7 @@ OTHER_TABLES = "Other tables on this box (t)"
 KEPT_TOLD_FOR = 8.0
 
 
-class MenuScreen(Screen[None]):
+class MenuScreen(StyledOnce, Screen[None]):
     """Where the app starts. Every entry has a key; arrows and the mouse work too.
 
     Under a solo table opened from the command line the menu is built only when the
@@ -78,10 +79,6 @@ class MenuScreen(Screen[None]):
         Binding("down", "step(1)", "Next", show=False),
         Binding("up", "step(-1)", "Previous", show=False),
     ]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._resumed = False
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -134,12 +131,7 @@ class MenuScreen(Screen[None]):
 
         Looking for a lost game reads every journal: done after the frame is painted
         (a screen is resumed as it is first pushed, too), so that opening the app stays
-        quick however many journals there are. The first resume does not restyle the
-        menu (Textual restyles a screen and every widget on it on each resume): it was
-        styled as it was mounted, a moment ago."""
-        if not self._resumed:
-            self._resumed = True
-            event.refresh_styles = False
+        quick however many journals there are."""
         self.seats_looked = False
         self.call_after_refresh(self.offer_resume)
 

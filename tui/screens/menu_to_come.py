@@ -6,10 +6,13 @@ painted; the menu a player comes back to is built only then (:class:`MenuToCome`
 
 from __future__ import annotations
 
+from textual import events
 from textual.screen import Screen
 
+from tui.screens.styled import StyledOnce
 
-class MenuToCome(Screen[None]):
+
+class MenuToCome(StyledOnce, Screen[None]):
     """The bottom of the screens under a solo table opened from the command line: an
     empty screen that opens the menu over itself once the table is left. The table's
     first frame does not wait for the menu's module, widgets and layout, that nobody
@@ -24,7 +27,7 @@ class MenuToCome(Screen[None]):
         """The table covers it."""
         self._covered = True
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         """Back from under the table: the menu, built now, goes over it."""
         if self._covered:
             # The point of this screen: the menu's module is loaded only now.

@@ -12,11 +12,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from tui.screens.styled import StyledOnce
 from tui.settings import MAX_NAME, clean_name
 from tui.widgets.footer import TableFooter
 
 
-class NameScreen(ModalScreen[str | None]):
+class NameScreen(StyledOnce, ModalScreen[str | None]):
     """Ask for the player's name (starting from ``name``); the name, or ``None`` (Esc)."""
 
     BINDINGS = [Binding("escape", "cancel", "Back")]

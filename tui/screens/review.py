@@ -40,6 +40,7 @@ from tui.review import (
     steps,
 )
 from tui.review_position import position
+from tui.screens.styled import StyledOnce
 from tui.widgets.footer import TableFooter
 from tui.widgets.titlebar import TitleBar
 from tui.widgets.wrapped import HangingLine, Phrases
@@ -51,7 +52,7 @@ LONGEST = 3.0
 PARTS = {"getout": "round", "getit": "deal", "gotfive": "clue"}
 
 
-class Stepper(Screen[None]):
+class Stepper(StyledOnce, Screen[None]):
     """A finished game stepped through: its moves in words, where the review is, and the
     keys; a subclass says where a position comes from (:meth:`draw_position`) and what
     a step does (:meth:`go`)."""

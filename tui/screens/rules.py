@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Static, TabbedContent, TabPane
 
 import engine
+from tui.screens.styled import StyledOnce
 from tui.widgets.footer import TableFooter
 from tui.widgets.titlebar import TitleBar
 
@@ -23,7 +24,7 @@ def rules_text(game_id: str) -> str:
     return resources.files("tui").joinpath("rules", f"{game_id}.md").read_text(encoding="utf-8")
 
 
-class RulesScreen(Screen[None]):
+class RulesScreen(StyledOnce, Screen[None]):
     """Tabs with each game's rules; Escape goes back."""
 
     BINDINGS = [

@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Static, Switch
 
 from tui.screens.dialogs import ConfirmOrStay
+from tui.screens.styled import StyledOnce
 from tui.settings import MAX_NAME, Settings, check_interfaces, clean_name
 from tui.widgets.footer import TableFooter
 from tui.widgets.limited_input import LimitedInput
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from tui.app import HiddenHandApp
 
 
-class SettingsScreen(Screen[None]):
+class SettingsScreen(StyledOnce, Screen[None]):
     """Edit and save the settings; they are kept per user."""
 
     if TYPE_CHECKING:  # typed only: a screen never imports the app (no import circle)

@@ -22,6 +22,7 @@ import engine
 from net.wire.schemas import TABLE_NAME_LEN
 from tui.games import TABLES, preset_options, table_options
 from tui.games.screens import table_screen
+from tui.screens.styled import StyledOnce
 from tui.session import ConnectionLost, ServerError, Session
 from tui.widgets.footer import TableFooter
 from tui.widgets.limited_input import LimitedInput
@@ -35,12 +36,19 @@ if TYPE_CHECKING:
 DEFAULT_PORT = 4455
 
 
-class SetupScreen(Screen[None]):
+class SetupScreen(StyledOnce, Screen[None]):
     """Choose a game and its table; ``mode`` is ``"solo"``, ``"host"`` (a LAN game run by
     this app) or ``"box"`` (a table on the SSH box's host)."""
 
     if TYPE_CHECKING:  # typed only: a screen never imports the app (no import circle)
         app = getters.app(HiddenHandApp)
+
+    #: None: ``on_mount`` focuses the first field. Textual's default would focus the
+    #: form's scrolling column first, then lose it to the field, restyling the whole form
+    #: (a hundred widgets) at each change before the first frame; and focused as the
+    #: screen is pushed (``AUTO_FOCUS = "#game"``), the field scrolls into a view not yet
+    #: laid out, and a phone's form opened scrolled past its title.
+    AUTO_FOCUS = ""
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
+from textual import events
 from textual.binding import Binding, BindingType
 
 from tui.review import (
@@ -255,7 +256,7 @@ class SharedReviewScreen(Stepper):
         if self.ended:
             self.call_after_refresh(self._go_away)
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         if self.ended and self.is_mounted:
             self.call_after_refresh(self._go_away)
 

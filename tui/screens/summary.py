@@ -27,6 +27,7 @@ from textual.screen import ModalScreen
 from textual.widget import MountError
 from textual.widgets import Button, Label, Static
 
+from tui.screens.styled import StyledOnce
 from tui.widgets.buttons import FOCUS_MARKS, bare_label, show_label
 from tui.widgets.footer import TableFooter
 
@@ -62,7 +63,7 @@ class Choice:
         return KEYS[self.answer]
 
 
-class SummaryScreen(ModalScreen[str | None]):
+class SummaryScreen(StyledOnce, ModalScreen[str | None]):
     """Shown when a round (or the whole game) ends; answers one of ``choices`` or None."""
 
     BINDINGS = [
@@ -240,7 +241,7 @@ class SummaryScreen(ModalScreen[str | None]):
                                   before="#close")
         self.refresh_bindings()
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         """Back from the review: whether it can be opened or followed again may differ."""
         if self._together is not None:
             self.review_offer_changed()

@@ -98,8 +98,6 @@ class TableScreen(SparingFooter, TableSummaryScreen):
     _shown_moving = False
     #: The footer's keys as last refreshed (see ``_footer_keys_changed``).
     _footer_keys: tuple[object, ...] | None = None
-    #: Shown (resumed) at least once.
-    _resumed = False
     #: The table part ``names`` was last read from, and what it read.
     _names_of: tuple[dict[str, Any], list[str]] | None = None
 
@@ -135,15 +133,6 @@ class TableScreen(SparingFooter, TableSummaryScreen):
         self.catch_up()
         super().mounted()
         self.call_after_refresh(self.app.first_screen_shown)
-
-    def on_screen_resume(self, event: events.ScreenResume) -> None:
-        """Not restyled as it is first shown: it was styled as it was mounted, a moment
-        ago, and restyling every widget of the table again (Textual does on each resume)
-        would only delay its first frame. Later resumes (back from a dialog) restyle as
-        usual."""
-        if not self._resumed:
-            self._resumed = True
-            event.refresh_styles = False
 
     def on_unmount(self) -> None:
         """Give the frozen objects back to the garbage collector once the table is gone."""

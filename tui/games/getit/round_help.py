@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tui.screens.rules import rules_text
+from tui.screens.styled import StyledOnce
 from tui.widgets.footer import TableFooter
 
 #: The fewest lines the panel takes: over a log shorter than this (a round with the talk
@@ -34,7 +35,7 @@ def round_sections(text: str) -> str:
     return "\n\n".join(parts[s].strip() for s in SECTIONS if s in parts)
 
 
-class RoundHelp(ModalScreen[bool]):
+class RoundHelp(StyledOnce, ModalScreen[bool]):
     """The round's keys and signals in a panel over the log, the time left on its first
     line. Dismissed with ``True`` when the player asks for the whole rules."""
 

@@ -25,6 +25,7 @@ from tui.games.gotfive.slots import slot_range
 from tui.games.gotfive.text import letter
 from tui.notices import listed
 from tui.screens.dialogs import ConfirmScreen
+from tui.screens.styled import StyledOnce
 from tui.widgets.text_line import TextLine
 
 
@@ -170,7 +171,7 @@ class SlotInput(TextLine):
 NARROW = 60
 
 
-class AnnounceScreen(ModalScreen[list[int] | None]):
+class AnnounceScreen(StyledOnce, ModalScreen[list[int] | None]):
     """"GOT FIVE!": five numbers, one per rack position, checked, then confirmed.
 
     A bar along the bottom of the screen, over the log (beside it on a wide terminal):

@@ -17,9 +17,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Label
 
 from tui.games.gotfive.text import LETTERS
+from tui.screens.styled import StyledOnce
 
 
-class RevealScreen(ModalScreen[int | None]):
+class RevealScreen(StyledOnce, ModalScreen[int | None]):
     """Choose the colour of the face-down tile to reveal."""
 
     BINDINGS = [
