@@ -58,10 +58,11 @@ async def until(pilot: Pilot[Any], condition: Callable[[], Any], what: str) -> A
 
     Between checks the loop runs the app, the host, the network and the timers for a
     tick (:data:`TICK`); so a condition is seen as soon as it holds. Once it holds, the
-    app first handles everything queued for its screen (and draws it), and the value is
-    the one ``condition()`` gives then, so what a test does next meets a screen that
-    has caught up, as a person's next key would. :data:`DEADLINE` is only a safety net
-    against a hang.
+    app first handles everything queued for its screen, runs a tick more (what a
+    refresh put off to after it, such as a scroll to the end, is done) and draws, and
+    the value is the one ``condition()`` gives then: what a test does next meets a
+    screen that has caught up, as a person's next key would. :data:`DEADLINE` is only a
+    safety net against a hang.
 
     The screen is not drained at every tick: that walks every widget of the screen
     (about 12 ms of processor on a form of a hundred), and a test waiting on a host or
@@ -73,7 +74,7 @@ async def until(pilot: Pilot[Any], condition: Callable[[], Any], what: str) -> A
     give_up = loop.time() + DEADLINE
     while True:
         if condition():
-            await pilot.pause(0)
+            await pilot.pause(TICK)
             value = condition()
             if value:
                 return value
