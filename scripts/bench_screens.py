@@ -120,16 +120,22 @@ def local_app() -> Any:
     return HiddenHandApp(Settings(name="Ann", mdns_interfaces=["127.0.0.1"]), bind="127.0.0.1")
 
 
-async def run_setup(size: tuple[int, int]) -> tuple[float, float]:
-    from tui.screens.setup import SetupScreen
-
+async def run_key(app: App[Any], target: type[Screen[Any]],
+                  size: tuple[int, int]) -> tuple[float, float]:
+    """Time the key ``s`` of ``app`` to the first frame of ``target``."""
     clock = Clock()
 
     async def open_it(pilot: Any) -> None:
-        clock.start(SetupScreen)
+        clock.start(target)
         await pilot.press("s")
 
-    return await timed(local_app(), size, clock, SetupScreen, open_it)
+    return await timed(app, size, clock, target, open_it)
+
+
+async def run_setup(size: tuple[int, int]) -> tuple[float, float]:
+    from tui.screens.setup import SetupScreen
+
+    return await run_key(local_app(), SetupScreen, size)
 
 
 async def run_lobby(size: tuple[int, int]) -> tuple[float, float]:
@@ -152,13 +158,7 @@ async def run_lobby(size: tuple[int, int]) -> tuple[float, float]:
 
 
 async def run_baseline(size: tuple[int, int]) -> tuple[float, float]:
-    clock = Clock()
-
-    async def open_it(pilot: Any) -> None:
-        clock.start(TrivialScreen)
-        await pilot.press("s")
-
-    return await timed(TrivialApp(), size, clock, TrivialScreen, open_it)
+    return await run_key(TrivialApp(), TrivialScreen, size)
 
 
 TARGETS: dict[str, Callable[[tuple[int, int]], Awaitable[tuple[float, float]]]] = {
