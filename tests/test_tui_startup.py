@@ -90,11 +90,13 @@ async def test_a_screen_is_styled_once_as_it_opens(monkeypatch: pytest.MonkeyPat
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        styled: Counter[int] = Counter()
+        # (Counted by the node itself, not its id: a node styled and gone lent its id to
+        # a label mounted after it, which then read as styled twice.)
+        styled: Counter[object] = Counter()
         apply = app.stylesheet.apply
 
         def counting(node: object, *args: object, **kwargs: object) -> object:
-            styled[id(node)] += 1
+            styled[node] += 1
             return apply(node, *args, **kwargs)  # type: ignore[arg-type]
 
         monkeypatch.setattr(app.stylesheet, "apply", counting)
@@ -104,7 +106,7 @@ async def test_a_screen_is_styled_once_as_it_opens(monkeypatch: pytest.MonkeyPat
         await pilot.pause()
         labels = list(form.query(Label))
         assert len(labels) > 10
-        assert [styled[id(label)] for label in labels] == [1] * len(labels)
+        assert [styled[label] for label in labels] == [1] * len(labels)
 
 
 def test_hiddenhand_runs_the_app_with_the_collector_paused_and_a_short_switch_interval(
