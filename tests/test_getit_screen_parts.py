@@ -137,6 +137,8 @@ def test_a_key_that_does_nothing_says_why() -> None:
         "The round starts when everyone has arranged: Enter when you are done.")
     empty = KeyContext(view_of([no_signal()] * 3, counts=(0, 1, 1)), [], 0)
     assert why_not("play", (), empty) == "Your pile is empty: you only signal now."
+    assert key_works("play", (), empty) is False  # (not dimmed in the footer all round)
+    assert key_works("play", (), KeyContext(ctx.view, [], 0)) is None  # (a play to come)
     # In a round, Tab and the arrows keep their usual use: no word.
     assert why_not("next_special", (), ctx) is None
 

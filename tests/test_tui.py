@@ -1169,7 +1169,10 @@ async def test_mid_match_the_creator_ends_the_game_and_takes_the_table_back_to_t
                                and app.screen, "the question")
         # Nobody else to tell at a table of bots.
         assert "everyone" not in question.question
-        assert "unfinished (Past games keeps what was played)" in question.question
+        # (Nobody has moved yet: it said Past games kept what was played, and it kept
+        # nothing, a fresh-eyed pass found; leaving said so already.)
+        assert "unfinished (you have not moved in it: Past games will not list it)" \
+            in question.question, question.question
         await pilot.press("n")
         assert app.screen is screen and screen.table["phase"] == "play"
         # Between rounds: the round's summary offers it, worded as its button.
@@ -1188,7 +1191,9 @@ async def test_mid_match_the_creator_ends_the_game_and_takes_the_table_back_to_t
         assert table.game.view(None)["phase"] != "over"  # the match goes on
         await until(pilot, lambda: "End the match" in footer_labels_in_view(app), "l's words")
         await pilot.press("l")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        question = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                               and app.screen, "the question")
+        assert "unfinished (Past games keeps what was played)" in question.question
         await pilot.press("y")
         lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
                             "the lobby")
@@ -1351,8 +1356,11 @@ async def test_lobby_options_apply_as_chosen_and_a_typed_number_goes_with_start(
         limit.value = "250"  # typed, never applied
         limit.value = "x"
         await pilot.press("ctrl+s")  # a wrong number stops the start, and says why
-        await until(pilot, lambda: any("limit" in n.message for n in notices.raised),
-                    "the error")
+        said = await until(pilot, lambda: [n.message for n in notices.raised
+                                           if "limit" in n.message], "the error")
+        # (It said only what was wrong with the number: the start looked as if it did
+        # nothing, under a line saying everyone was ready to start.)
+        assert said[0].startswith("Not started: ") and said[0].endswith(" (o)."), said
         assert lobby.is_current and table()["options"]["limit"] == 100
         limit.value = "250"
         for seat in (1, 2):

@@ -1763,6 +1763,44 @@ async def test_the_timer_stands_still_while_the_host_is_out_of_reach() -> None:
         assert "out of reach" not in str(timer.render())
 
 
+async def test_a_key_while_the_host_is_out_of_reach_says_so() -> None:
+    """The host out of reach, a look at a seat whose pile showed a card said "Ann's pile
+    is empty" (the game's reason for a hidden key), where the round waits for the host
+    (a fresh-eyed pass over the LAN)."""
+    from tui.messages import ConnectionDropped
+
+    app = solo_app(3, {"level": 1})
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
+        screen = await open_table(pilot)
+        piles_held_still(app, [["20"], ["5", "30"], ["12"]])
+        await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
+        screen.post_message(ConnectionDropped("the line went quiet", final=False))
+        await until(pilot, lambda: screen.cut_off, "the connection lost")
+        await pilot.press("2")
+        said = await until(pilot, lambda: [str(n.message) for n in notices.raised], "a word")
+        assert any("out of reach" in text for text in said), said
+        assert not any("empty" in text for text in said), said
+        assert screen.signals.signalling(screen.view, screen.my_seat) is False
+
+
+async def test_leaving_mid_round_says_the_round_goes_on_meanwhile() -> None:
+    """The bots played on under the leave question, and a round could be lost while a
+    player read it (a fresh-eyed pass); a question before the round does not say so."""
+    from tui.screens.dialogs import ConfirmScreen
+
+    app = solo_app(3, {"level": 1})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(pilot)
+        assert "goes on" not in (screen.leave_question() or "")  # (arranging)
+        piles_held_still(app, [["20"], ["5", "30"], ["12"]])
+        await until(pilot, lambda: screen.view.get("phase") == "play", "the round")
+        await pilot.press("escape")
+        question = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                               and app.screen, "the question")
+        assert question.question.endswith(" The round goes on while you answer.")
+
+
 async def test_a_resize_leaves_the_sand_timer_running_as_it_was(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Resizing the terminal mid-round set the timer back to the last reading from the

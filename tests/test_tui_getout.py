@@ -182,6 +182,21 @@ async def test_a_warning_about_a_key_goes_when_the_table_moves_past_it() -> None
         assert not app.screen.query(TOAST)  # (nor is it a toast over the scores)
 
 
+async def test_a_last_card_that_is_a_get_out_card_goes_out_without_naming_an_image() -> None:
+    """Our last card ends the round: the dialog asked which image must follow it, and
+    nothing follows (a fresh-eyed pass)."""
+    app = make_app(solo={"game_id": "getout", "seats": 2,
+                         "options": {"first": 0, "match": False}})
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await our_turn(pilot, app)
+        table = deal(app, ["wild"])
+        await until(pilot, lambda: len(screen.query_one(HandWidget).cards) == 1, "the hand")
+        await pilot.press("enter")
+        await until(pilot, lambda: table.game.view(None)["phase"] == "over"
+                    or isinstance(app.screen, ChoiceScreen), "the round over")
+        assert table.game.view(None)["phase"] == "over"
+
+
 async def test_playable_cards_carry_a_mark_and_keys_reach_beyond_the_ninth_card() -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(120, 40)) as pilot:

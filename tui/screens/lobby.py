@@ -401,7 +401,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
     def action_start(self) -> None:
         """(Creator) deal the game, with the options as the form shows them: a number
         typed but not yet applied goes to the host first (or, wrong, stops the start)."""
-        if self.is_creator and self._config is not None and not self.apply_options():
+        if self.is_creator and self._config and not self.apply_options("Not started: ", " (o)"):
             return
         self.send("start")
 
@@ -449,13 +449,13 @@ class LobbyScreen(SparingFooter, SessionScreen):
             return
         self.apply_options()
 
-    def apply_options(self) -> bool:
-        """(Creator) send the options as entered, if they differ from the table's; the
-        host checks them. False (and a notice saying why) if the engine refuses them."""
+    def apply_options(self, doing: str = "", where: str = "") -> bool:
+        """(Creator) send the options as entered, if they differ from the table's; the host
+        checks them. False, and a notice (``doing`` why ``where``), if the engine refuses."""
         try:
             options = self.query_one(OptionsForms).current.checked()
         except ValueError as exc:
-            self.notify(str(exc), title="Options", severity="error", markup=False)
+            self.notify(f"{doing}{exc}{where}.", title="Options", severity="error", markup=False)
             return False
         table = self.table
         game_id, seats = str(table.get("game")), len(table.get("seats") or [])

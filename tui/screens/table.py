@@ -69,6 +69,8 @@ class TableScreen(SparingFooter, TableSummaryScreen):
     GAME: ClassVar[str] = ""
     #: Keys belong to the table, not to a text line: nothing has the focus at first.
     AUTO_FOCUS = ""
+    #: The game's round runs on in real time (Get It!): a question does not hold it.
+    RUNS_ON: ClassVar[bool] = False
 
     #: The chat line says ``/`` and ``?`` while it is empty (as it is whenever the
     #: footer shows these keys).
@@ -456,6 +458,14 @@ class TableScreen(SparingFooter, TableSummaryScreen):
 
     def game_key(self, event: events.Key) -> None:
         """A key reached the table, before its binding runs (override)."""
+
+    def leave_question(self) -> str | None:
+        """(A real-time round's bots played on under the question, unsaid.)"""
+        question = super().leave_question()
+        if question and self.RUNS_ON and self.view.get("phase") == "play" \
+                and not self.table.get("paused"):
+            question += " The round goes on while you answer."
+        return question
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show exactly the keys that work now (and hide the others)."""

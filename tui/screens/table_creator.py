@@ -82,9 +82,13 @@ class TableCreatorScreen(SoloFinishScreen):
                          for i, s in enumerate(seats if isinstance(seats, list) else []))
             # ("The game so far is lost" read, in a team game, as "you lost".)
             # (What a person played: a game left before anyone moved is kept nowhere, and
-            # "keeps it as it stands" promised a record that never came.)
-            kept = ("Past games keeps what was played" if self.app.hosting.hosts(self.session)
-                    else "its host keeps what was played")
+            # "keeps it as it stands" promised a record that never came; so did "Past games
+            # keeps what was played" of one only the bots had moved in.)
+            hosting = self.app.hosting
+            kept = ("its host keeps what was played" if not hosting.hosts(self.session)
+                    else "Past games keeps what was played" if hosting.keeps_game(self.session)
+                    else ("no one has moved in it" if others else "you have not moved in it")
+                    + ": Past games will not list it")
             question = ("End this game for everyone and take the table back to the lobby? "
                         f"It stops here, unfinished ({kept}); everyone at the table is told."
                         if others else "End this game and take the table back to the lobby? "
@@ -111,9 +115,20 @@ class TableCreatorScreen(SoloFinishScreen):
             or "a player"
 
     def held_by_pause(self, key: str) -> bool:
-        """A key of the game's own pressed while it is paused: it says why it does
-        nothing (its binding is hidden, so it would do nothing silently)."""
-        if (whom := self.paused_for()) is None or key not in _game_keys(type(self)):
+        """A key of the game's own pressed while it is paused, or while the host is out
+        of reach: it says why it does nothing (its binding is hidden, so it did nothing
+        silently, or a game's own words told a wrong reason: "Ann's pile is empty")."""
+        if key not in _game_keys(type(self)):
+            return False
+        if self.cut_off:
+            if self.gone:
+                self.warn("The host closed the table: Esc takes you back to the menu.",
+                          "The table is gone: Esc for the menu.")
+            else:
+                self.warn("The host is out of reach: no move goes until it is back "
+                          "(reconnecting…).", "The host is out of reach: reconnecting…")
+            return True
+        if (whom := self.paused_for()) is None:
             return False
         self.warn(f"The game is paused until everyone is back: waiting for {whom}.",
                   f"Paused: waiting for {whom}.")

@@ -159,7 +159,9 @@ def key_works(action: str, parameters: tuple[object, ...], ctx: KeyContext) -> b
     if action in ("done", "hand_end"):
         return ctx.can("arrange")
     if action == "play":
-        return ctx.can("play") or (None if phase == "play" else False)
+        # Dimmed while a play of ours may come; hidden once our pile is empty (it stayed
+        # in the footer, dimmed, for the rest of the round).
+        return ctx.can("play") or (None if phase == "play" and ctx.my_count() else False)
     if action == "look":
         # "1" is the key the footer shows for all of them; the others work only for a
         # player at this table.

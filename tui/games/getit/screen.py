@@ -74,6 +74,7 @@ class GetItScreen(TableScreen):
     SUB_TITLE = "Get It!"
     BINDINGS = BINDINGS
     PAUSE_KEEPS = frozenset({"move", "hand_end", "next_special"})
+    RUNS_ON = True
 
     def __init__(self, session: Any) -> None:
         super().__init__(session)
@@ -444,9 +445,8 @@ class GetItScreen(TableScreen):
     # ---- what every table asks of a game ------------------------------------------
 
     def chat_open(self) -> bool:
-        """The game is silent: table chat is off from the deal to the round's end (in
-        preparation a line could tell the next seat what the pile it gets holds; the
-        rulebook: look at your cards, "but don't show them to anyone else")."""
+        """The game is silent: no table chat from the deal to the round's end (in prep a
+        line could tell the next seat what its pile holds; the rulebook: "don't show")."""
         return self.view.get("phase") not in ("prepare", "play")
 
     def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:

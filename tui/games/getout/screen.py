@@ -442,8 +442,8 @@ class GetOutScreen(TableScreen):
             else:
                 self.warn("It is not your turn to play.")
             return
-        if "image" not in options[0]:
-            self.act(options[0])
+        if "image" not in options[0] or len(self.view.get("hand", [])) == 1:
+            self.act(options[0])  # (our last card ends the round: it names nothing to follow)
             return
         # Loaded when a dialog first opens, not before the table's first frame.
         from tui.screens.dialogs import ChoiceScreen
