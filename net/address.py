@@ -16,6 +16,10 @@ def parse_address(text: str, default_port: int | None = None) -> tuple[str, int]
     if not text:
         raise ValueError("type an address, like 192.168.1.20:4455")
     port_text: str | None
+    if "://" in text:  # (a link pasted: "not host:port (an IPv6 address …)" told nothing)
+        scheme = text.partition("://")[0]
+        raise ValueError(f"address {text!r} is a {scheme}:// link: type only host:port, "
+                         "like 192.168.1.20:4455")
     if text.startswith("["):
         close = text.find("]")
         if close < 0:

@@ -398,7 +398,8 @@ async def test_connect_by_address_string() -> None:
     # Said in words, not passed on as a host name nobody has (a play test typed these).
     for bad, words in [("[::1", "does not close"), ("box:1:2", "brackets"),
                        ("[::1]x", "after its ]"), ("a]:3", "stray bracket"),
-                       ("", "type an address")]:
+                       ("", "type an address"),
+                       ("http://127.0.0.1:4455", "http:// link: type only host:port")]:
         with pytest.raises(ValueError, match=words):
             parse_address(bad, 4455)
     from net.address import show_address

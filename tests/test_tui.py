@@ -526,6 +526,12 @@ async def test_connection_loss_shows_a_banner_and_reconnects_by_itself(lan_host:
             lambda m: m.get("type") == "update" and m["table"]["seats"][seat]["connected"]
         )
         assert msg["table"]["seats"][seat]["name"] == "Ann"
+        # What the table told of it names Ann as herself ("Ann is back", to Ann: a
+        # fresh-eyed pass read "Bob lost the connection" about himself), as a game's log.
+        chat = lobby.query_one("#chat", TableLog)
+        await until(pilot, lambda: "· you are back" in [str(line.text) for line in chat.lines],
+                    "the notice")
+        assert "Ann is back" not in "".join(str(line.text) for line in chat.lines)
     await bob.close()
 
 
@@ -544,6 +550,8 @@ async def test_a_host_that_closes_its_table_sends_the_players_back_at_once() -> 
         await until(pilot, lambda: not lobby.query_one("#lobby-options-summary").display,
                     "the table's hint gone")
         assert "Esc" in str(banner.render()) and "reconnecting" not in str(banner.render())
+        # Nor is the chat offered: nothing typed there goes anywhere now.
+        assert "chat" not in footer_keys(app) and "leave" in footer_keys(app)
     await bob.close()
 
 

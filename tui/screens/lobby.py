@@ -21,7 +21,7 @@ from textual.widgets import Button, DataTable, Input, Label, Select, Static, Swi
 import engine
 from tui.games import TABLES, playable, preset_options, table_options
 from tui.messages import ChatReceived, ConnectionDropped
-from tui.notices import describe_chat, describe_notice
+from tui.notices import describe_chat, describe_notice, our_seat_then, seat_names
 from tui.screens.base import Banner, SessionScreen
 from tui.screens.invite import InviteScreen, invitation_line
 from tui.session import ConnectionLost, ServerError
@@ -126,9 +126,8 @@ class LobbyScreen(SparingFooter, SessionScreen):
         self._config: tuple[str, int, dict[str, Any]] | None = None
         self.shown = 0
         self.query_one("#lobby-seats", DataTable).focus()
-        # The first show waits until every widget is there: the screen's Mount can come
-        # while its nested rows of buttons are still mounting theirs (#ready was missing,
-        # 1 start in 10 under load), and the show sets every one of them.
+        # The first show waits for every widget: the screen's Mount can come while its
+        # nested rows of buttons still mount theirs (#ready was missing, 1 in 10 starts).
         self.call_after_refresh(self._first_show)
 
     def _first_show(self) -> None:
@@ -218,15 +217,14 @@ class LobbyScreen(SparingFooter, SessionScreen):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The creator's keys appear only for the creator; a seated player's only if seated;
-        none of them once the table is lost for good. Esc goes back to the seats from
-        anywhere else, and leaves from the seats."""
+        """The creator's keys for the creator only, a seated player's if seated, none once
+        the table is lost for good; Esc goes back to the seats from elsewhere, and leaves."""
         on_seats = self._on_seats()
         if action == "seats":
             return not on_seats
         if action == "leave":
             return on_seats
-        if self.cut_off and action != "chat":
+        if self.cut_off and (action != "chat" or self.gone):  # (gone: "/" said "Not connected")
             return False
         if action == "options":
             return self.is_creator and on_seats and self._config is not None
@@ -303,10 +301,12 @@ class LobbyScreen(SparingFooter, SessionScreen):
         """Write the table's lines (chat and notices) not shown here yet."""
         log = self.query_one("#chat", TableLog)
         entries, self.shown = self.session.since(self.shown)
+        now = seat_names(self.table)  # (our own leaving read "Bob left", to Bob)
         for entry in entries:
             if entry.kind == "chat":
                 log.write(describe_chat(entry.data), scroll_end=True)
-            elif entry.kind == "notice" and (text := describe_notice(entry.data, entry.names)):
+            elif entry.kind == "notice" and (text := describe_notice(
+                    entry.data, entry.names, our_seat_then(self.my_seat, entry.names, now))):
                 log.write(f"· {text}", scroll_end=True)
 
     @on(ChatReceived)
