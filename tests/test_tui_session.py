@@ -1037,6 +1037,34 @@ async def test_the_lobby_says_whose_seat_a_bot_keeps_after_the_game() -> None:
         await until(pilot, lambda: "Bot 2 for Cy" in screen_text(app), "whose seat")
 
 
+async def test_while_the_piles_are_arranged_the_line_counts_down_to_an_away_bot() -> None:
+    """Bob gone while the piles were arranged: the round's wait for him counted down to
+    his bot, the line of who still arranges said only "Bob (away)" (a fresh-eyed pass)."""
+    import re
+
+    from net.client import Client
+    from tui.games.getit.screen import GetItScreen
+
+    async with running_host() as host:
+        bob = await Client.connect("127.0.0.1", host.port, name="Bob")
+        await bob.create_table("Bob's table", "getit", 3,
+                               {"level": 1, "timer": 60, "away_bot": "30s"})
+        await bob.add_bot(2)
+        app = make_app("Ann")
+        async with app.run_test(size=(80, 24)) as pilot:
+            from tests.test_tui import ann_ready_bob_starts
+
+            await ann_ready_bob_starts(pilot, host, bob)
+            table = await until(pilot, lambda: isinstance(app.screen, GetItScreen)
+                                and "done" in footer_keys(app) and app.screen, "the table")
+            bob.abort()  # Bob's laptop goes to sleep before he arranged
+            waiting = table.query_one("#prep-waiting")
+            said = re.compile(r"Bob \(away · a bot in (\d+) s\)")
+            first = await until(pilot, lambda: said.search(str(waiting.render())), "the wait")
+            await until(pilot, lambda: (m := said.search(str(waiting.render()))) is not None
+                        and int(m[1]) < int(first[1]), "a second less")
+
+
 async def test_a_get_it_round_paused_for_a_person_away_counts_down_to_their_bot() -> None:
     """GET OUT!'s line counted down to the away bot; Get It!'s paused timer said only
     "paused" for the whole of the wait (a fresh-eyed pass)."""

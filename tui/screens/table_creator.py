@@ -204,6 +204,11 @@ class TableCreatorScreen(SoloFinishScreen):
             self._away_ticks = self.set_interval(1.0, self._away_tick)
         return since + away_seconds(str(after)) - time.monotonic()
 
+    def bots_coming(self) -> dict[int, str]:
+        """Each person away, with when a bot comes for them ("a bot in 1:47"; "": none)."""
+        return {seat: f"a bot {bot_words(left)}" if (left := self.away_left(seat)) is not None
+                else "" for seat in self.people_away()}
+
     def bot_coming(self) -> str | None:
         """When a bot comes for the first of the people away ("a bot in 22 s"), if one
         will (Get It!'s paused timer says it)."""

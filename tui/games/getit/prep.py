@@ -7,7 +7,7 @@ and moves it (←/→, or a click on another place); the numbers stay ascending 
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from textual import on
@@ -111,10 +111,15 @@ def prep_help(arranging: bool, has_specials: bool, scrolls: bool, next_name: str
 
 
 def still_arranging(arranged: list[Any], me: int | None, namer: Namer,
-                    away: Collection[int] = ()) -> str:
+                    away: Mapping[int, str] | Collection[int] = ()) -> str:
     """Who is still arranging ("you", as the rest of the table says it; a person
-    away marked so: the log alone said it, and the table seemed to wait on a slow one)."""
-    waiting = [(namer.name(s) + (" (away)" if s in away else "")) if s != me else "you"
+    away marked so: the log alone said it, and the table seemed to wait on a slow one),
+    with when a bot comes for them where ``away`` says ("a bot in 1:47")."""
+    def marked(seat: int) -> str:
+        bot = away.get(seat) if isinstance(away, Mapping) else None
+        return f" (away · {bot})" if bot else " (away)" if seat in away else ""
+
+    waiting = [namer.name(s) + marked(s) if s != me else "you"
                for s, done in enumerate(arranged) if not done]
     return "Still arranging: " + ", ".join(waiting) if waiting else "Everyone is ready."
 
@@ -128,7 +133,10 @@ class PrepPanel(Vertical):
         self.state = Preparation()
         #: The hand is too long for the row (Home/End show its ends).
         self.hand_scrolls = False
-        self._shown: tuple[dict[str, Any], int | None, Namer] | None = None
+        self._shown: tuple[dict[str, Any], int | None, Namer,
+                           Mapping[int, str] | Collection[int]] | None = None
+        #: What the waiting line says of the round's timer.
+        self._clock = ""
         #: The level of the first preparation shown here.
         self._first_level: Any = None
 
@@ -140,10 +148,10 @@ class PrepPanel(Vertical):
         yield WhyLine(id="prep-why")
 
     def show(self, view: dict[str, Any], me: int | None, namer: Namer,
-             away: Collection[int] = ()) -> None:
+             away: Mapping[int, str] | Collection[int] = ()) -> None:
         """Show preparation as ``view`` has it, for seat ``me`` (``None``: watching;
-        ``away``: the seats whose person is away)."""
-        self._shown = (view, me, namer)
+        ``away``: the seats whose person is away, with when a bot comes for them)."""
+        self._shown = (view, me, namer, away)
         arranged = list(view.get("arranged") or [])
         help_line = self.query_one("#prep-help", Static)
         row = self.query_one(PrepRow)
@@ -172,10 +180,18 @@ class PrepPanel(Vertical):
                                        touch=getattr(self.app, "touch", False)))
         row.display = arranging
         timer = view.get("timer")
-        clock = (f" · the {timer} s timer starts when all are done"
-                 if isinstance(timer, int) and timer > 0 else " · an untimed round")
-        self.query_one("#prep-waiting", Static).update(
-            still_arranging(arranged, me, namer, away) + clock)
+        self._clock = (f" · the {timer} s timer starts when all are done"
+                       if isinstance(timer, int) and timer > 0 else " · an untimed round")
+        self.show_waiting(away)
+
+    def show_waiting(self, away: Mapping[int, str] | Collection[int]) -> None:
+        """Who is still arranging, ``away`` as :func:`still_arranging` takes it (drawn
+        again each second while a bot is coming for one of them)."""
+        if self._shown is not None:
+            view, me, namer, _ = self._shown
+            self._shown = (view, me, namer, away)
+            self.query_one("#prep-waiting", Static).update(still_arranging(
+                list(view.get("arranged") or []), me, namer, away) + self._clock)
 
     def _show_pile(self) -> None:
         row = self.query_one(PrepRow)

@@ -107,15 +107,16 @@ class GetItScreen(TableScreen):
         preparing = phase == "prepare"
         self.prep_panel.display, self.query_one("#getit-round").display = preparing, not preparing
         if preparing:
-            self.prep_panel.show(view, self.my_seat, namer, self.people_away())
+            self.prep_panel.show(view, self.my_seat, namer, self.bots_coming())
         else:
             self._show_round(view, namer)
 
     def redraw_status(self) -> None:
-        """A round paused for a person away counts down to their bot (a timer held
-        for another reason, the host out of reach, keeps saying it)."""
+        """A round paused (or arranging) for a person away counts down to their bot."""
+        if self.view.get("phase") == "prepare":
+            self.prep_panel.show_waiting(self.bots_coming())
         timer = self.query_one(SandTimer)
-        if timer.why_paused.partition(" · ")[0] == "paused":
+        if timer.why_paused.partition(" · ")[0] == "paused":  # (not the host out of reach)
             coming = self.bot_coming() if timer.paused else None
             timer.why_paused = f"paused · {coming}" if coming else "paused"
 
@@ -182,9 +183,8 @@ class GetItScreen(TableScreen):
 
     def action_done(self) -> None:
         """Confirm the pile's order (it passes to the left once everyone is done)."""
-        if not self.can("arrange"):
-            return
-        self.act({"type": "arrange", "pile": self.prep.pile()})
+        if self.can("arrange"):
+            self.act({"type": "arrange", "pile": self.prep.pile()})
 
     # ---- the round --------------------------------------------------------------
 
