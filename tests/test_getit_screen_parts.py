@@ -7,7 +7,14 @@ from typing import Any
 
 import pytest
 
-from tui.games.getit.keys import KeyContext, KeyMemo, key_works, parse_action, why_not
+from tui.games.getit.keys import (
+    KEY_ACTIONS,
+    KeyContext,
+    KeyMemo,
+    key_works,
+    parse_action,
+    why_not,
+)
 from tui.games.getit.prep import Preparation, fixed_numbers
 from tui.games.getit.signals import SignalState
 from tui.notices import Namer
@@ -124,6 +131,7 @@ def test_a_key_that_does_nothing_says_why() -> None:
     ctx = KeyContext(view, [{"type": "play"}], 0)
     assert key_works("look", (5,), ctx) is False
     assert why_not("look", (5,), ctx) == "No player 5 at this table: the others are 2-3."
+    assert KEY_ACTIONS["9"] == ("look", (9,)) and key_works("look", (9,), ctx) is False
     assert why_not("look", (1,), ctx) == "Player 1 is you: look at another player (2-3)."
     assert key_works("peek", (), ctx) is False and "mirror" in (why_not("peek", (), ctx) or "")
     assert "speech bubble" in (why_not("talk", (), ctx) or "")

@@ -18,7 +18,6 @@ from textual.binding import Binding
 from tui.games.getit.talk import bubble_in_deck, talk_phase
 from tui.games.getit.text import SPECIALS, number_ranges
 
-MAX_SEATS = 6
 #: The signal kinds a key aims at the player we look at, with the words for a hint.
 AIMED = {"smile": "smile at", "look_past": "look past"}
 #: The table's keys (each signal in at most two keystrokes).
@@ -34,7 +33,8 @@ BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
     Binding("1", "look(1)", "Look at", key_display="1-6",
             tooltip="Look at a player: their number (again: at nobody); a click "
                     "here looks at the next one"),
-    *[Binding(str(i), f"look({i})", show=False) for i in range(2, MAX_SEATS + 1)],
+    # (7-9 too, never a seat: pressed, they say so, where they did nothing at all.)
+    *[Binding(str(i), f"look({i})", show=False) for i in range(2, 10)],
     Binding("0", "stop_signals", "Stop all"),
     Binding("s", "aim('smile')", "Smile"),
     Binding("x", "aim('look_past')", "Look past"),
