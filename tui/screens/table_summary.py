@@ -182,6 +182,9 @@ class TableSummaryScreen(TableCreatorScreen):
             return
         screen = self.summary(*self._last_summary)
         if screen is not None:
+            # Asked for, its keys are meant for it: no key of the table's to guard against
+            # (Got Five!'s r, the table's reveal, asked again "the game just ended").
+            screen.clashes = frozenset()
             self._open_summary(screen)
 
     def _open_summary(self, screen: SummaryScreen) -> None:
