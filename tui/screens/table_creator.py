@@ -122,8 +122,9 @@ class TableCreatorScreen(SoloFinishScreen):
             return False
         if self.cut_off:
             if self.gone:
-                self.warn("The host closed the table: Esc takes you back to the menu.",
-                          "The table is gone: Esc for the menu.")
+                # (Not "the host closed it": a seat taken back by another login is gone too.)
+                self.warn("This table is gone (the banner says why): Esc takes you back to "
+                          "the menu.", "The table is gone: Esc for the menu.")
             else:
                 self.warn("The host is out of reach: no move goes until it is back "
                           "(reconnecting…).", "The host is out of reach: reconnecting…")
