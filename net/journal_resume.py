@@ -122,6 +122,7 @@ def check_table(record: dict[str, Any]) -> None:
     file from elsewhere is hostile input (an unknown game, a phase, hundreds of seats,
     names a host refuses were resumed as they stood; some broke the host later)."""
     import engine
+    from net.seats import fit_name
     from net.wire import errors
     from net.wire.schemas import ID_LEN, TABLE_NAME_LEN, TOKEN_LEN, integer, name_text, text
 
@@ -144,6 +145,11 @@ def check_table(record: dict[str, Any]) -> None:
                 raise bad("has a seat that is neither a person's, a bot's nor empty")
             if seat["kind"] != "empty":
                 name_text(TABLE_NAME_LEN)("a seat's name", seat.get("name"))
+                # (Numbered past the longest a name may be by an older release: every
+                # app refused the table. Cut to fit, as the host now numbers names.)
+                seat["name"] = fit_name(seat["name"])
+                if isinstance(seat.get("for"), str):
+                    seat["for"] = fit_name(seat["for"])
             if seat.get("token") is not None:
                 text(TOKEN_LEN, min_len=1)("a seat's token", seat["token"])
         creator = record.get("creator")

@@ -28,6 +28,7 @@ from net.seats import (
     Seat,
     name_key,
     new_token,
+    numbered,
     same_secret,
     token_table,
 )
@@ -92,9 +93,9 @@ def unique_name(table: Table, name: str, index: int) -> str:
     if name_key(name) not in taken:
         return name
     n = 2
-    while name_key(f"{name} ({n})") in taken:
+    while name_key(numbered(name, n)) in taken:
         n += 1
-    return f"{name} ({n})"
+    return numbered(name, n)
 
 
 def free_seat(table: Table, index: int) -> None:

@@ -259,6 +259,28 @@ def check_name(name: str) -> str:
     return name
 
 
+def numbered(name: str, n: int) -> str:
+    """``name (n)``, ``name`` cut where it must be for the number to fit the longest name
+    the wire carries (a 22-character name made "… (2)" was longer, and every app at the
+    table refused the host's every update, its creator's too)."""
+    from net.wire.schemas import NAME_LEN
+
+    suffix = f" ({n})"
+    return name[:NAME_LEN - len(suffix)].rstrip() + suffix
+
+
+def fit_name(name: str) -> str:
+    """A kept name cut to the longest a name may be, its number kept (see
+    :func:`numbered`): a journal an older release wrote may hold one longer."""
+    from net.wire.schemas import NAME_LEN
+
+    if len(name) <= NAME_LEN:
+        return name
+    if (found := re.fullmatch(r"(.*) \((\d{1,3})\)", name)) is not None:
+        return numbered(found[1], int(found[2]))
+    return name[:NAME_LEN].rstrip()
+
+
 def name_problem(name: str) -> str | None:
     """Why a host would refuse ``name`` as a player's name, in words that follow "your
     name:" (``None``: it would not). Checked as the app will use it (its printable

@@ -357,6 +357,34 @@ async def test_two_players_with_one_name_are_told_apart() -> None:
         )
 
 
+async def test_two_players_with_one_long_name_are_told_apart_within_a_name_s_length() -> None:
+    """Two of one name of 22 characters: the second was "… (2)", longer than a name may
+    be, and every app at the table refused every update (a fresh-eyed pass of the box).
+    A journal an older release wrote with such a name resumes with it cut to fit."""
+    from net.journal_resume import check_table
+    from net.seats import fit_name
+
+    name = "abcdefghijklmnopqrstuv"
+    async with running_host() as host, clients(host) as made:
+        first, second = await made.new(name), await made.new(name)
+        joined = await first.create_table("T", "getout", 3)
+        await second.join(joined.table)
+        msg = await first.wait_for(
+            lambda m: m.get("type") == "update" and m["table"]["seats"][1]["kind"] == "human"
+        )
+        names = [s["name"] for s in msg["table"]["seats"][:2]]
+        assert names == [name, "abcdefghijklmnopqrst (2)"], names
+        assert all(len(n) <= schemas.NAME_LEN for n in names)
+    record = {"t": "t1", "name": "T", "game": "getout", "phase": "lobby", "creator": 0,
+              "options": {},
+              "seats": [{"kind": "human", "name": name + " (2)", "token": None},
+                        {"kind": "bot", "name": "Bot 2", "for": "y" * 30, "token": None}]}
+    check_table(record)
+    assert [s["name"] for s in record["seats"]] == ["abcdefghijklmnopqrst (2)", "Bot 2"]
+    assert record["seats"][1]["for"] == "y" * schemas.NAME_LEN
+    assert fit_name("Ann") == "Ann"
+
+
 async def test_the_table_hears_who_comes_to_watch_and_who_goes() -> None:
     async with running_host() as host, clients(host) as made:
         ann = await made.new("Ann")
