@@ -128,8 +128,11 @@ async def test_the_name_is_asked_once_checked_and_kept_for_the_visit(box: BoxSer
             page = await response.text()
         assert response.status == 200 and "textual.js" in page  # the game's page
         # Its end says why it may have ended, and that a stopped box keeps the seat (it
-        # said only "has ended"; then, after a Quit, only "if the box stopped").
-        assert "you quit, or the box\nstopped (a seat at a table is kept" in page
+        # said only "has ended"; then, after a Quit, only "if the box stopped"; then, to
+        # a tab refused for too many or closed for idleness, "you quit, or the box
+        # stopped"), pointing at the door's own last words.
+        assert "you quit, or the box\nstopped or closed it (its last words are above)" in page
+        assert "A seat at a table is kept for you." in page
         async with browser.get(link) as response:  # the name is kept: straight to the game
             assert "textual.js" in await response.text()
         async with browser.get(link + "?rename") as response:  # escaped, never markup
