@@ -190,8 +190,9 @@ def rejoin(table: Table, member: Member, index: int | None, token: str,
     old = seat.conn
     if old is not None and old is not member:
         # The old connection is a half-open leftover: the token's owner is back.
-        out.messages.append((old, errors.error(
-            errors.REPLACED, "your seat was taken back by a new connection with its token")))
+        out.messages.append((old, errors.error(errors.REPLACED, (
+            "you took this seat back in another app (a login or a tab of yours): play on "
+            "there"))))
         old.table, old.seat = None, None
         out.closing.append(old)
     seat.conn, seat.name, seat.left = member, unique_name(table, member.name, index), False

@@ -128,7 +128,9 @@ def run_web(config: WebConfig) -> int:
                           else f"{where}:{port} (every local user can reach it)")
             for line in [*web_banner(door),
                          f"games: one host on {host_words}; at most {config.max_sessions} "
-                         f"visits, {config.max_per_address} per address", box.STOP_HINT,
+                         f"visits, {config.max_per_address} per address; idle visits end "
+                         "after " + (f"{config.idle_timeout:g} s" if config.idle_timeout
+                                     else "never"), box.STOP_HINT,
                          *qr_lines(door.link, dark_blocks=False)]:
                 print(line, flush=True)
             await stop.wait()

@@ -783,6 +783,28 @@ async def test_on_a_phone_the_lobby_s_invitation_opens_by_a_tap_and_shows_the_wh
         assert link in text, screen_text(app)
 
 
+async def test_at_80_by_24_the_invitation_s_qr_code_is_whole() -> None:
+    """At 80 x 24 the code's last rows were under the screen's edge, and a camera reads
+    no part of one (a fresh-eyed pass of the box): the words around the doors give way."""
+    from tui.screens.invite import InviteScreen
+    from tui.widgets.qr import QRCode
+
+    link = "http://192.168.1.20:8080/play/" + "Tk3x" * 8
+    app = make_app(box_doors=["ssh -p 2222 box", link])
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await open_lobby(app, pilot)
+        await until(pilot, lambda: "a web link (i)" in str(
+            lobby.query_one("#lobby-title", Static).render()), "the invitation")
+        await pilot.press("i")
+        screen = await until(pilot, lambda: isinstance(app.screen, InviteScreen)
+                             and app.screen, "the doors")
+        code = await until(pilot, lambda: screen.query_one(QRCode).region.height
+                           and screen.query_one(QRCode), "drawn")
+        assert code.region.height == len(str(code.render()).splitlines())  # (not cut)
+        assert code.region.bottom <= app.size.height - 1  # (the footer's line below)
+        assert link in "".join(screen_text(app).split())
+
+
 async def test_a_game_under_way_offers_to_watch_and_says_where_a_seat_of_ours_is_kept(
 ) -> None:
     """A player back from a new browser read only "No seat for you there (that is not

@@ -39,6 +39,8 @@ async def start_web(data: Path, port: int) -> tuple[asyncio.subprocess.Process, 
         said += line
     found = LINK.search(said)
     assert found is not None, said.decode()
+    # (It said its limits, but not when an idle visit ends, as ssh-serve's line does.)
+    assert b"idle visits end after 1800 s" in said, said.decode()
     return server, found.group(1).decode()
 
 

@@ -3,6 +3,7 @@ a QR code a phone's camera opens."""
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, VerticalScroll
@@ -49,7 +50,12 @@ class InviteScreen(StyledOnce, ModalScreen[None]):
         max-height: 100%; border: round $primary; padding: 0 1; background: $surface; }
     InviteScreen .doors { width: auto; max-width: 100%; text-wrap: wrap; text-overflow: fold; }
     InviteScreen .hint { color: $text-muted; width: auto; }
+    /* A short terminal (80 x 24) keeps the code whole: a camera cannot read a part. */
+    InviteScreen.-short .question, InviteScreen.-short .hint { display: none; }
+    InviteScreen.-short > VerticalScroll { border: none; }
     """
+    #: Below this many lines the words around the doors and the frame give way to the code.
+    SHORT_BELOW = 28
 
     def __init__(self, doors: list[str]) -> None:
         super().__init__()
@@ -66,6 +72,12 @@ class InviteScreen(StyledOnce, ModalScreen[None]):
                 with Center():
                     yield QRCode(link, id="invite-qr")
         yield TableFooter()
+
+    def on_mount(self) -> None:
+        self.set_class(self.app.size.height < self.SHORT_BELOW, "-short")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.height < self.SHORT_BELOW, "-short")
 
 
 __all__ = ["InviteScreen", "door_words", "invitation_line", "web_link"]

@@ -57,7 +57,7 @@ COLLECT_AFTER = 0.05
 
 
 #: A game's turn line once its table is gone for good (the host stopped, we were removed).
-GONE = "The table is gone: nothing more is played here (Esc goes back to the menu)."
+GONE = "Nothing more is played here (Esc goes back to the menu)."
 #: The turn line while the host is out of reach (our move waits for it).
 CUT_OFF = "▶ Your turn, once the host is back: reconnecting…"
 

@@ -123,8 +123,8 @@ class TableCreatorScreen(SoloFinishScreen):
         if self.cut_off:
             if self.gone:
                 # (Not "the host closed it": a seat taken back by another login is gone too.)
-                self.warn("This table is gone (the banner says why): Esc takes you back to "
-                          "the menu.", "The table is gone: Esc for the menu.")
+                self.warn("Nothing more is played here (the banner says why): Esc takes you "
+                          "back to the menu.", "Nothing more is played here: Esc for the menu.")
             else:
                 self.warn("The host is out of reach: no move goes until it is back "
                           "(reconnecting…).", "The host is out of reach: reconnecting…")
