@@ -67,10 +67,14 @@ def parse_json(data: bytes, what: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
+        # (A file that ends before its record does read only "Expecting value at line 1,
+        # column 1024": said as what it likely is, a file cut short.)
+        short = " — it ends too soon: cut short?" if not text[exc.pos:].strip() or (
+            exc.msg.startswith("Unterminated")) else ""
         # (json's "Unterminated string starting at" read "starting at at line 1".)
         raise RecordError(f"{what} is not a game record (not JSON: "
                           f"{exc.msg.removesuffix(' at')} at line {exc.lineno}, column "
-                          f"{exc.colno})") from None
+                          f"{exc.colno}{short})") from None
     except (ValueError, RecursionError):
         # (Python refuses to read a number of thousands of digits.)
         raise RecordError(f"{what} is not a game record (a number in it is far too "

@@ -184,10 +184,12 @@ def test_a_game_file_round_trips_and_hostile_files_get_a_clear_error(tmp_path: P
     assert replay(read_game_file(path)).result == record["result"]
     text = path.read_text()
     cases = {
-        "truncated.hhgame": (text[: len(text) // 2], "not JSON"),
+        # (A file cut short is said to be: "Expecting value at line 1, column 1024".)
+        "truncated.hhgame": (text[: len(text) // 2], "not JSON: .* it ends too soon: cut short"),
         # (json's own words end "starting at": the message read "at at line 1".)
         "cut.hhgame": ('{"game": "getou', "not JSON: Unterminated string starting at line 1, "
-                       "column 10"),
+                       "column 10 — it ends too soon"),
+        "bad.hhgame": ('{"game": x}', r"not JSON: Expecting value at line 1, column 10\)"),
         "deep.hhgame": ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
         "binary.hhgame": (b"\xff\xfe\x00".decode("latin-1"), "not JSON|not text"),
         "array.hhgame": ("[1, 2]", "not a hiddenhand game record"),

@@ -273,6 +273,8 @@ async def test_an_error_of_the_setup_form_goes_when_the_form_changes() -> None:
         timer.value = "abc"
         await pilot.press("ctrl+s")
         await until(pilot, lambda: "'timer'" in str(error.render()), "the error")
+        # (Said once: "Options: option 'timer' …".)
+        assert str(error.render()).strip().startswith("Option 'timer' must be"), error.render()
         timer.value = "90"  # fixed
         await until(pilot, lambda: not str(error.render()).strip(), "the error gone")
         timer.value = "abc"

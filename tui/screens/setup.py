@@ -239,7 +239,8 @@ class SetupScreen(StyledOnce, Screen[None]):
         try:
             options = self.query_one(OptionsForms).current.checked()
         except ValueError as exc:
-            self.fail(f"Options: {exc}")
+            said = str(exc)  # ("Options: option 'limit' must be …" said it twice)
+            self.fail(said[:1].upper() + said[1:])
             return
         self._remember(seats, options)
         if self.mode == "solo":
