@@ -595,6 +595,23 @@ async def test_one_game_s_measure_is_plotted_game_by_game(data_dir: Path) -> Non
         assert "levels cleared" in screen_text(app)
 
 
+async def test_past_games_that_cannot_be_read_show_no_empty_plot(data_dir: Path) -> None:
+    """An unreadable store showed its words under a bare line of ▁, the plot of nothing
+    (a fresh-eyed pass)."""
+    from textual.widgets import Sparkline
+
+    path = default_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"not a database" * 100)
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await past_games(pilot)
+        await until(pilot, lambda: "cannot open the games database" in screen_text(app),
+                    "the words")
+        assert not screen.query_one("#history-trend", Sparkline).display
+        assert "▁▁▁" not in screen_text(app)
+
+
 async def test_a_summary_gone_before_its_game_is_kept_offers_nothing_and_stays_quiet(
         tmp_path: Path) -> None:
     """The bots race on: the summary of a game can be taken down before the game is

@@ -73,6 +73,8 @@ class HistoryScreen(StyledOnce, Screen[None]):
     HistoryScreen #history-figures { height: auto; max-height: 40%; }
     HistoryScreen #history-trend-label { height: auto; padding: 0 1; }
     HistoryScreen #history-trend { height: 2; margin: 0 1; }
+    /* (Shown with two games or more to plot: empty, a bare line of ▁ showed.) */
+    HistoryScreen #history-trend, HistoryScreen #history-trend-label { display: none; }
     HistoryScreen #history-games { height: 1fr; }
     HistoryScreen .empty { padding: 1 2; }
     """
