@@ -405,6 +405,11 @@ def _play(game: Game, k: int, move: Move) -> list[dict[str, Any]]:
         # (The engine's own words count seats from 0, as its actions do: "by seat 2 …
         # it is seat 0's turn, not seat 1's" said one seat two ways.)
         words = re.sub(r"\bseat (\d+)", lambda m: f"seat {int(m[1]) + 1}", str(exc))
+        # (Said to the player who moved, "card 999 is not in your hand", it read as the
+        # reader's own hand: here it is the seat's.)
+        for person, seat_s in ((r"\byou have\b", "it has"), (r"\byour\b", "its"),
+                               (r"\byou\b", "it")):
+            words = re.sub(person, seat_s, words)
         raise RecordError(f"move {k} ({action.get('type')} by seat {seat + 1}) breaks "
                           f"the rules: {words}") from None
     except (ValueError, TypeError, KeyError) as exc:

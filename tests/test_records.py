@@ -164,7 +164,8 @@ def test_a_tape_writes_down_who_came_to_move_for_a_seat_and_its_record_keeps_it(
 def test_a_record_whose_moves_break_the_rules_or_end_elsewhere_does_not_replay() -> None:
     illegal = check_record(_broken(lambda r: r["moves"].insert(
         0, [r["moves"][0][0], {"type": "play", "card": 999}, 0.0])))
-    with pytest.raises(RecordError, match=r"move 1 \(play by seat [1-9]\) breaks the rules"):
+    with pytest.raises(RecordError, match=r"move 1 \(play by seat [1-9]\) breaks the rules: "
+                       r"card 999 is not in its hand$"):  # (not "your hand": the reader's)
         replay(illegal)
     other_end = check_record(_broken(lambda r: r.update(check="0" * 32)))
     with pytest.raises(RecordError, match="does not replay to the game it recorded"):
