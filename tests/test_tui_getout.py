@@ -1067,12 +1067,20 @@ async def test_the_round_we_go_out_in_keeps_its_summary_and_the_match_s_follows(
                          "options": {"first": 0, "match": True, "limit": 10}})
     async with app.run_test(size=(120, 40)) as pilot:
         await our_turn(pilot, app)
-        assert app.hosting.host is not None
-        (table,) = app.hosting.host.tables.values()
+        host = app.hosting.host
+        assert host is not None
+        (table,) = host.tables.values()
+        # The bots are held until the round's summary shows: at the tests' pace (10 ms a
+        # move) under load they played the whole match out before the app drew a frame,
+        # and the first summary shown was the match's.
+        bots = {seat: table.seats[seat].bot for seat in (1, 2)}
+        for seat in bots:
+            table.seats[seat].bot = None
         # Bot 2 gets out with its kevin 3; we are left with 5 + 7 = 12 > 10.
         stack_getout(table.game, [["geoff 5", "geoff 7"], ["kevin 3"], ["geoff 1"]],
                      played=["kevin 8"], turn=1)
-        app.hosting.host.refresh(table)
+        host.refresh(table)
+        host.act(table, 1, {"type": "play", "card": table.game.hands[1][0]})
         summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
                               and app.screen, "the round's summary")
         text = summary_text(summary)
@@ -1080,6 +1088,9 @@ async def test_the_round_we_go_out_in_keeps_its_summary_and_the_match_s_follows(
         assert "Ann (you) 2 cards 12 12" in text and "Bot 3 1 card 1 1" in text, text
         assert "You were left with Geoff 5 and 7." in text, text
         assert "A total over 10 is out of the match." in text, text
+        for seat, bot in bots.items():
+            table.seats[seat].bot = bot
+        host.refresh(table)
         await until(pilot, lambda: table.game.round > 1 or table.game.over, "the bots go on")
         assert app.screen is summary, "the round's summary went away by itself"
         final = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
