@@ -74,9 +74,11 @@ class InviteScreen(StyledOnce, ModalScreen[None]):
         yield TableFooter()
 
     def on_mount(self) -> None:
+        """Fit the code to the terminal it opens on."""
         self.set_class(self.app.size.height < self.SHORT_BELOW, "-short")
 
     def on_resize(self, event: events.Resize) -> None:
+        """Fit the code to the terminal again."""
         self.set_class(event.size.height < self.SHORT_BELOW, "-short")
 
 
