@@ -199,7 +199,7 @@ def rejoin(table: Table, member: Member, index: int | None, token: str,
     # The token shows who this is: the person who took the seat (``net.idle``).
     member.player = seat.player = seat.player or member.player
     member.table, member.seat = table, index
-    table.resumed = False
+    restarted, table.resumed = table.resumed, False
     notices: list[dict[str, Any]] = [{"type": "reconnected", "seat": index, "name": seat.name}]
     if was and was != seat.name:
         notices[0]["was"] = was  # back under another name: the others knew the old one
@@ -208,6 +208,9 @@ def rejoin(table: Table, member: Member, index: int | None, token: str,
         notices.append({"type": "creator", "seat": index})
     if table.paused and table.away():
         notices.append({"type": "paused", "waiting": table.away()})
+    elif restarted and table.phase == "play":
+        # (A game without a clock came back unsaid: only "you are back", "Bob is back".)
+        notices.append({"type": "restarted"})
     table.push(out, now, notices=notices)
     resume_if_everyone_is_back(table, out, now)
     assert seat.token is not None

@@ -129,6 +129,9 @@ async def test_a_crashed_host_comes_back_with_every_acknowledged_move(tmp_path: 
             ann2 = await made.new("Ann")
             bob2 = await made.new("Bob")
             await ann2.join(joined.table, 0, token=joined.token)
+            # (Said once, to the first back: the rest read it in the table's past.)
+            said = await ann2.wait_for(lambda m: m["type"] == "update" and m.get("notices"))
+            assert {"type": "restarted"} in said["notices"], said["notices"]
             await bob2.join(joined.table, 1, token=bob_seat.token)
             first = await ann2.wait_for(lambda m: m["type"] == "update" and m["view"])
             assert first["view"]["version"] >= before

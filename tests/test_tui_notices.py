@@ -40,6 +40,7 @@ NOTICES: dict[str, dict[str, Any]] = {
     "rematch": {"seat": 0},
     "paused": {"waiting": [1, 2]},
     "resumed": {},
+    "restarted": {},
 }
 #: The host's modules that send notices.
 SENDERS = ("host.py", "table.py", "lobby.py", "handlers.py", "connection.py", "away.py")

@@ -224,6 +224,7 @@ def _notice_words(notice: dict[str, Any], names: Sequence[str],
                             f"{n.name(get('seat'))} asks for a rematch: the same game, "
                             "a new deal, as soon as everyone is ready (^r)"),
         "paused": paused,
+        "restarted": lambda: "the host restarted: the game goes on where it stopped",
         # (A bot standing in lets it go on too: "everyone is back" said Bob was.)
         "resumed": lambda: "every seat is played again: the game goes on",
     }
