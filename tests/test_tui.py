@@ -785,6 +785,17 @@ async def test_sit_here_works_only_with_the_cursor_on_an_empty_seat() -> None:
         await until(pilot, lambda: app.hosting.host is None, "the host to stop")
 
 
+async def test_the_lobby_s_options_wrap_between_options() -> None:
+    """The options' line wrapped inside one ("… · bots normal · away" / "bot 2m"), at
+    120 columns (a fresh-eyed pass of the box)."""
+    app = make_app("Ann")
+    async with app.run_test(size=(120, 30)) as pilot:
+        await open_lobby(app, pilot)
+        await until(pilot, lambda: "Options:" in screen_text(app), "the options")
+        lines = screen_text(app).splitlines()
+        assert any("away bot off" in line for line in lines), "\n".join(lines)
+
+
 async def test_a_long_name_in_the_lobby_is_cut_so_that_every_column_shows() -> None:
     """A 24-letter name at 80 columns pushed "status" and "ready" off the seat list's
     edge ("player … sta", "onl"; a fresh-eyed pass): the name is cut, the rest stays."""

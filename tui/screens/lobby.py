@@ -42,6 +42,7 @@ from tui.widgets.options_form import (
 )
 from tui.widgets.text_line import TextLine
 from tui.widgets.titlebar import TitleBar
+from tui.widgets.wrapped import Phrases
 
 #: Below this many columns the lobby is one column (seats, then chat).
 NARROW = 60
@@ -165,9 +166,10 @@ class LobbyScreen(SparingFooter, SessionScreen):
         self._offer_sit()
         for widget in self.query(".creator"):
             widget.display = self.is_creator
-        waits = ready_hint(table, self.my_seat)
-        self.query_one("#lobby-options-summary", Static).update("Options: " + describe_options(
-            table["game"], table["options"]) + (f"\n▸ {waits}" if waits else ""))
+        waits = ready_hint(table, self.my_seat)  # (wrapped between options: "away" / "bot 2m")
+        said = "Options: " + describe_options(table["game"], table["options"])
+        self.query_one("#lobby-options-summary", Static).update(
+            Phrases(said + (f"\n▸ {waits}" if waits else "")))
         if self.is_creator:
             self._show_config(table)
             self._refresh_app_options(table)
@@ -259,8 +261,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
         self.set_focus(self.query_one("#chat-input", Input))  # now: keys may follow at once
 
     def action_seats(self) -> None:
-        """Give the keys back to the seat list (from a button, the options form, a text
-        line): one key from anywhere, instead of a row of Shift+Tabs."""
+        """The keys back to the seat list, from anywhere (not a row of Shift+Tabs)."""
         self.set_focus(self.query_one("#lobby-seats", DataTable))
 
     def action_name(self) -> None:
@@ -290,8 +291,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
         self.query_one(OptionsForms).show(game_id, seat_count, options)
 
     def _form_says(self, options: dict[str, Any]) -> bool:
-        """True when the options form shows exactly ``options`` (as the engine fills
-        them in)."""
+        """True when the options form shows exactly ``options`` (as the engine fills them)."""
         form = self.query_one(OptionsForms).current
         shown = form.values()
         return same_options(form.game_id, form.seats, shown,
