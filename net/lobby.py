@@ -127,16 +127,31 @@ def sit(table: Table, member: Member, index: int, now: float) -> tuple[str, Outb
     return seat.token, out
 
 
+def _bots_there(table: Table) -> str:
+    """What a refused newcomer may ask for: a lobby's bot gives its seat to a person when
+    the creator removes it (the refusal said only "taken", with a bot in a seat)."""
+    bots = [i + 1 for i, s in enumerate(table.seats) if s.kind == "bot"]
+    if not bots:
+        return ""
+    if len(bots) == 1:
+        return f"; a bot holds seat {bots[0]}, which the table's creator can free for you"
+    return (f"; bots hold seats {', '.join(map(str, bots))}: the table's creator can free "
+            "one for you")
+
+
 def join(table: Table, member: Member, seat: int | None, now: float) -> tuple[str, Outbox]:
     """Take ``seat`` (or the first free one) in the lobby."""
     table.require_phase("lobby")
     if seat is None:
         free = [i for i, s in enumerate(table.seats) if s.kind == "empty"]
         if not free:
-            raise RequestError(errors.TABLE_FULL, "every seat at this table is taken")
+            raise RequestError(errors.TABLE_FULL, "every seat at this table is taken"
+                               + _bots_there(table))
         seat = free[0]
     elif seat_at(table, seat).kind != "empty":
-        raise RequestError(errors.SEAT_TAKEN, f"seat {seat + 1} is taken")
+        raise RequestError(errors.SEAT_TAKEN, f"seat {seat + 1} is taken" + (
+            " by a bot: the table's creator can free it for you"
+            if table.seats[seat].kind == "bot" else ""))
     return sit(table, member, seat, now)
 
 

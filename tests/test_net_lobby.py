@@ -100,6 +100,21 @@ async def test_lobby_flow_from_join_to_start() -> None:
         assert info.value.code == errors.WRONG_PHASE
 
 
+async def test_a_newcomer_refused_by_a_bot_s_seat_is_told_the_creator_can_free_it() -> None:
+    """"every seat at this table is taken", with a bot in one: nothing said a person
+    could have it (a fresh-eyed pass of a LAN party)."""
+    async with running_host() as host, clients(host) as made:
+        ann, cy = await made.new("Ann"), await made.new("Cy")
+        joined = await ann.create_table("T", "getout", 2)
+        await ann.add_bot(1)
+        with pytest.raises(ServerError, match="every seat at this table is taken; a bot "
+                           "holds seat 2, which the table's creator can free for you"):
+            await cy.join(joined.table)
+        with pytest.raises(ServerError, match="seat 2 is taken by a bot: the table's creator "
+                           "can free it for you"):
+            await cy.join(joined.table, 1)
+
+
 async def test_a_second_table_of_the_same_name_is_told_apart_by_a_number() -> None:
     """On a box two friends both opened "Pia's table": the list told them apart only by
     their game."""
