@@ -773,13 +773,16 @@ async def test_sit_here_works_only_with_the_cursor_on_an_empty_seat() -> None:
         seats = lobby.query_one("#lobby-seats", DataTable)
         await until(pilot, lambda: seats.row_count == 4 and seats.cursor_row == 0, "seats")
         sit = lobby.query_one("#sit", Button)
-        # Off, and saying so in words (in mono a button turned off looks like any other).
-        await until(pilot, lambda: sit.disabled and "Your seat" in str(sit.label), "ours")
+        # Off, and saying so in words (in mono a button turned off looks like any other),
+        # with how to move ("Your seat" alone read as a thing to do).
+        await until(pilot, lambda: sit.disabled and "Yours: ↑↓ to move" in str(sit.label),
+                    "ours")
         await pilot.press("down")
         await until(pilot, lambda: not sit.disabled and "Sit here" in str(sit.label),
                     "Sit here on an empty seat")
         await pilot.press("up")
-        await until(pilot, lambda: sit.disabled and "Your seat" in str(sit.label), "again")
+        await until(pilot, lambda: sit.disabled and "Yours: ↑↓ to move" in str(sit.label),
+                    "again")
         await pilot.press("escape")
         await pilot.press("y")
         await until(pilot, lambda: app.hosting.host is None, "the host to stop")
@@ -1105,9 +1108,12 @@ async def test_the_creator_hands_an_away_players_seat_to_a_bot() -> None:
         await until(pilot, lambda: (m := said.search(str(status.render()))) is not None
                     and m[1] != first[1], "a second less")
         # Too narrow for all that (a long name at 100 columns cut the key off), in short.
-        await pilot.resize_terminal(44, SIZE[1])
-        await until(pilot, lambda: str(status.render()).strip()
-                    == "Waiting for Bob… (away: b lets a bot play)", "the short words")
+        # The short words count down too (at 80 columns a Got Five! line said only "b
+        # lets a bot play").
+        await pilot.resize_terminal(50, SIZE[1])
+        short = re.compile(r"^Waiting for Bob… \(away: a bot in 1:\d\d, b now\)$")
+        await until(pilot, lambda: short.match(str(status.render()).strip()),
+                    "the short words")
         # Narrower yet (a phone's): the line says away, the footer's b the rest (it cut
         # "(away: b lets a bot").
         await pilot.resize_terminal(36, SIZE[1])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -1166,6 +1167,7 @@ async def test_a_person_away_is_marked_on_their_rack_and_in_the_turn_line() -> N
         (table,) = app.hosting.host.tables.values()
         seat = table.seats[1]
         seat.kind, seat.name, seat.conn, seat.bot = "human", "Bob", None, None
+        table.options["away_bot"] = "2m"  # (as the app's LAN tables have)
         reveal = next(a for a in table.game.legal_actions(0) if a["type"] == "reveal")
         app.hosting.host.act(table, 0, reveal)
         sort = next(a for a in table.game.legal_actions(0) if a["type"] == "sort")
@@ -1174,6 +1176,12 @@ async def test_a_person_away_is_marked_on_their_rack_and_in_the_turn_line() -> N
         status = screen.query_one("#gf-status", Static)
         await until(pilot, lambda: "Bob's turn" in str(status.render())
                     and "(away" in str(status.render()), "the turn line says so")
+        # At 80 columns, in its short words, it still counts down to the away bot (it
+        # said only "b lets a bot play", and how long Bob had was nowhere).
+        await pilot.resize_terminal(80, 24)
+        await until(pilot, lambda: re.search(r"Bob's turn to reveal a tile… \(away: a bot in "
+                                             r"1:\d\d, b now\)", str(status.render())),
+                    "the countdown in the short words")
 
 
 async def test_a_rematch_s_turn_line_says_nothing_of_the_last_game() -> None:

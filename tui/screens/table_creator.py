@@ -175,16 +175,18 @@ class TableCreatorScreen(SoloFinishScreen):
             return ""
         # (A table with an away bot: the line said only that the seat waited; then it
         # said "after 30s away" for all of the 30 s: it counts down.)
-        after = (self.table.get("options") or {}).get("away_bot")
         left = self.away_left(seat)
         later = "" if left is None else f"a bot plays for them {bot_words(left)}"
+        # (The short words count down too: at 80 columns a Got Five! line said only
+        # "b lets a bot play", and one waiting on Bob could not tell how long.)
+        soon = "" if left is None else f"a bot {bot_words(left)}"
         if any(s.get("seat") == seat for s in self.away_seats()):
             if short:
-                return " (away: b lets a bot play)"
+                return f" (away: {soon}, b now)" if soon else " (away: b lets a bot play)"
             return f" (away: {later}; b lets one now)" if later else \
                 " (away: b lets a bot play for them)"
         if short:
-            return f" (away: a bot plays after {after})" if later else " (away)"
+            return f" (away: {soon})" if soon else " (away)"
         return f" (away: {later})" if later else " (away: the seat waits for them)"
 
     def away_left(self, seat: int) -> float | None:

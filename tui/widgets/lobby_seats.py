@@ -36,7 +36,12 @@ def sit_label(table: dict[str, Any], row: int, my_seat: int | None) -> str:
     seats = table.get("seats") or []
     if 0 <= row < len(seats) and seats[row].get("kind") == "empty":
         return SIT_HERE
-    return "Your seat" if row == my_seat else "Seat taken"
+    if row != my_seat:
+        return "Seat taken"
+    # (Plain "Your seat" on a button read as a thing to do, and what it did was
+    # nowhere: a fresh-eyed pass.)
+    free = any(s.get("kind") == "empty" for s in seats)
+    return "Yours: ↑↓ to move" if free else "Your seat"
 
 
 def ready_hint(table: dict[str, Any], my_seat: int | None) -> str | None:
