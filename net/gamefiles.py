@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import time
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 from engine.record import RecordError, Replay, check_record, without_private
+from net.paths import FileRefused, read_regular
 from net.wire.errors import ProtocolError
 from net.wire.schemas import visible_text
 
@@ -85,16 +85,11 @@ def read_game_file(path: Path) -> dict[str, Any]:
     """The checked record in game file ``path``; :class:`StoreError` in one line if it
     cannot be read or is not a record this release can play."""
     try:
-        # (Not blocking: a named pipe waited for a writer for ever.)
-        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                raise StoreError(f"{path} is not a game file: it is not a regular file")
-            data = handle.read(MAX_FILE + 1)
+        data = read_regular(path, MAX_FILE)
+    except FileRefused as exc:
+        raise StoreError(f"{path} is not a game file: {exc}") from None
     except OSError as exc:
         raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_FILE:
-        raise StoreError(f"{path} is larger than {MAX_FILE // (1024 * 1024)} MB: not a "
-                         "game record")
     try:
         return check_record(parse_json(data, "this file"))
     except RecordError as exc:

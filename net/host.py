@@ -28,7 +28,7 @@ from net.clock import Clock, LoopClock, Timer
 from net.connection import LOCAL_PLAYER, Connection, LoopWatch, room_to_return, socket_time
 from net.fanout import Outbox
 from net.handlers import receive
-from net.journal_resume import recover
+from net.journal_resume import recover, said_resumed
 from net.limits import Gate, Limits
 from net.seats import Bot, BotFactory, HouseRules, RequestError, random_seed, real_bot_factory
 from net.table import Table
@@ -104,6 +104,7 @@ class Host:
         self._next_table = 1
         #: Tables came from a journal and wait for the loop to run (``_run_resumed``).
         self._resumed = False
+        self._torn = 0  # (bytes of a record cut short at the end of a journal resumed)
         #: Limits per client address and human-scale allowances.
         self.gate = Gate(self.limits)
         #: The crash-recovery journal (``net.journal``), if this host keeps one.
@@ -154,7 +155,11 @@ class Host:
             self.server = await loop.create_server(serve, host, port, family=socket.AF_UNSPEC,
                                                    reuse_address=True)
         self._listen = {"k": "listen", "port": self.port, "bind": host}
-        self._write([self._listen])
+        if self._resumed and self.journal is not None:
+            self.compact()  # (only once it listens: a resume that cannot changes nothing)
+            said_resumed(len(self.tables), self.journal.path, self._torn)
+        else:
+            self._write([self._listen])
         self._run_resumed()
 
     @property
@@ -376,8 +381,7 @@ class Host:
         one runs again as soon as the host starts, a Get It! round once every person is
         back (``docs/reliability.md``). ``settings`` are :class:`Host`'s; it goes on
         journaling to ``path``. ``net.journal.JournalError``, in words, if it cannot."""
-        path = Path(path)
-        found = recover(path)
+        found = recover(path := Path(path))
         settings.pop("journal", None)
         name = settings.pop("name", None) or str(found.header.get("name", "hiddenhand"))
         host = cls(name, **settings)
@@ -391,14 +395,11 @@ class Host:
         host.resumed_port, host.resumed_bind = found.port, found.bind
         # (As they were until it listens again: a resume that cannot listen changes none.)
         host._listen, host.created = found.listen, found.created or host.created
-        host._next_table = max(host._peek_table_id(),
-                               int(found.header.get("next_table", 1) or 1))
-        host._resumed = True
+        host._next_table = max(host._peek_table_id(), int(found.header.get("next_table") or 1))
+        host._resumed, host._torn = True, found.torn
         host.journal = j.Journal.reopen(path, found.records, sync=host.fsync)
         for table in host.tables.values():
             table.journaling = True
-        host.compact()
-        log.info("resumed %d table(s) from %s", len(host.tables), path)
         return host
 
     def _run_resumed(self) -> None:

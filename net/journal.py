@@ -38,7 +38,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import stat
 import struct
 import threading
 import time
@@ -48,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgpack
 
-from net.paths import journal_dir
+from net.paths import FileRefused, journal_dir, read_regular
 
 if TYPE_CHECKING:
     pass
@@ -435,38 +434,24 @@ def _read_file(path: Path) -> bytes:
     """The bytes of a journal file; ``JournalError`` for anything that is not a regular
     file of a journal's size (a device or a pipe would be read for ever)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        return read_regular(path, MAX_JOURNAL)
+    except FileRefused as exc:
+        raise JournalError(f"{path} is not a journal: {exc}") from None
     except OSError as exc:
         raise JournalError(f"cannot read the journal {path}: {exc.strerror or exc}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise JournalError(f"{path} is not a journal: it is not a regular file")
-        if info.st_size > MAX_JOURNAL:
-            raise JournalError(f"{path} is not a journal: it is larger than "
-                               f"{MAX_JOURNAL // (1024 * 1024)} MB")
-        chunks = []
-        left = MAX_JOURNAL + 1
-        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
-            chunks.append(chunk)
-            left -= len(chunk)
-        if left <= 0:
-            raise JournalError(f"{path} is not a journal: it is larger than "
-                               f"{MAX_JOURNAL // (1024 * 1024)} MB")
-        return b"".join(chunks)
-    except OSError as exc:
-        raise JournalError(f"cannot read the journal {path}: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
 
 
-def read_journal(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def read_journal(path: Path, torn: list[int] | None = None
+                 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The header and the records of a journal; ``JournalError`` if it is not one, or
     if it is damaged before its end (resuming would lose the records after the damage:
-    the file is left as it is)."""
+    the file is left as it is). How many bytes follow its last whole record (a record
+    a crash cut short) is put in ``torn``."""
     data = _read_file(Path(path))
     stop: list[int] = []
     records = list(_records(data, stop))
+    if torn is not None:
+        torn.append(len(data) - stop[0])
     if records and records[0].get("k") == "host" and not _torn_tail(data, stop[0]):
         raise JournalError(
             f"{path} is damaged at byte {stop[0]} of {len(data)}: the records after it "

@@ -4,6 +4,7 @@ the hostile input a file is, and its game played on to where it was acknowledged
 from __future__ import annotations
 
 import ipaddress
+import logging
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +12,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from net.journal import JournalError, in_use, read_journal
 from net.past import PAST_LIMIT
+
+#: (The host's log: a resume is the host's to say.)
+log = logging.getLogger("hiddenhand.host")
 
 if TYPE_CHECKING:
     import engine
@@ -35,6 +39,8 @@ class Recovered(NamedTuple):
     created: float | None
     #: Records in the file, the header included (where appending goes on).
     records: int
+    #: Bytes after the last whole record: one a crash cut short, never acknowledged.
+    torn: int = 0
 
 
 def recover(path: Path) -> Recovered:
@@ -44,7 +50,8 @@ def recover(path: Path) -> Recovered:
         raise JournalError(
             f"{path.name} is in use: its game is still running in another hiddenhand"
         )
-    header, records = read_journal(path)
+    torn: list[int] = []
+    header, records = read_journal(path, torn)
     tables: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
     pasts: dict[str, deque[dict[str, Any]]] = {}
     port, bind = None, None
@@ -86,7 +93,16 @@ def recover(path: Path) -> Recovered:
         created = None
     listen = None if port is None else {"k": "listen", "port": port, "bind": bind}
     return Recovered(header, tables, {t: list(p) for t, p in pasts.items() if t in tables},
-                     port, bind, listen, created, len(records) + 1)
+                     port, bind, listen, created, len(records) + 1, torn[0])
+
+
+def said_resumed(tables: int, path: Path, torn: int) -> None:
+    """Log a resume, once its host listens (what a crash cut short at the journal's end,
+    ``torn`` bytes, is said: a journal cut in half was resumed without a word)."""
+    log.info("resumed %d table(s) from %s", tables, path)
+    if torn:
+        log.warning("the journal ended in %d bytes of a record cut short as its host "
+                    "stopped (never acknowledged to anyone): left out", torn)
 
 
 #: The longest Unix socket path a listen record may name.

@@ -12,6 +12,7 @@ own (``--data-dir``) through the same variables.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from platformdirs import user_config_dir, user_data_dir
@@ -56,3 +57,32 @@ def journal_dir() -> Path:
 def ssh_dir() -> Path:
     """Where ``ssh-serve`` keeps its host key and the players' homes."""
     return data_dir() / "ssh"
+
+
+class FileRefused(ValueError):
+    """A file that is not a regular one, or is larger than its reader's limit (the
+    reason in words: "it is not a regular file")."""
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file ``path`` of at most ``limit`` bytes (a file from
+    elsewhere is hostile input: a named pipe was waited on for ever, ``/dev/zero`` read
+    until memory ran out). :class:`FileRefused` for anything else, ``OSError`` if it
+    cannot be opened or read."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # (a pipe: no wait for a writer)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise FileRefused("it is not a regular file")
+        too_large = f"it is larger than {limit // (1024 * 1024)} MB"
+        if info.st_size > limit:
+            raise FileRefused(too_large)
+        chunks, left = [], limit + 1  # (a file that grows as it is read stops at that)
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+            chunks.append(chunk)
+            left -= len(chunk)
+        if left <= 0:
+            raise FileRefused(too_large)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)

@@ -174,6 +174,17 @@ def default_path() -> Path:
     return data_dir() / DB_NAME
 
 
+def is_kept(path: Path) -> bool:
+    """Whether a games database is at ``path``; :class:`StoreError` in words when that
+    cannot be told (a data dir nobody may read: ``Path.exists`` raised, and ``history``
+    and Past games ended in a traceback)."""
+    try:
+        return path.exists()
+    except OSError as exc:
+        raise StoreError(f"cannot read the games database {path}: "
+                         f"{exc.strerror or exc}") from None
+
+
 def winners(record: dict[str, Any]) -> list[int]:
     """The seats that won ``record``'s game (every seat of a Get It! team that won)."""
     result = record.get("result") or {}

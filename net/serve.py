@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,11 @@ def find_resumable(resume: str) -> Path:
     return found[0].path
 
 
+def default_name() -> str:
+    """A host's name when none is given: this machine's."""
+    return socket.gethostname().split(".")[0][:32] or "hiddenhand"
+
+
 class StartError(Exception):
     """The host could not start (listen, or advertise); the message says why in plain words."""
 
@@ -95,7 +101,8 @@ async def serve(
     fsync: str = "background",
     record: bool = True,
 ) -> None:
-    """Run a host with one table until ``stop`` is set.
+    """Run a host with one table until ``stop`` is set, named ``name`` (``None``: a
+    resumed host's own name, a new one :func:`default_name`).
 
     With ``resume`` the tables come from that journal (and the port it used, unless
     ``port`` is given); otherwise every acknowledged change is journaled (``journal``)

@@ -30,6 +30,7 @@ import asyncssh
 from net.address import listen_error, loopback
 from net.box import Box, BoxSettings, IdleTimer, idle_words, machine_name
 from net.host import Host
+from net.paths import FileRefused, read_regular
 from net.sshapp import AppSession, another_name
 from net.visit import AppProcess
 from net.webdoor import WebDoor
@@ -92,11 +93,19 @@ class BoxConfig(BoxSettings):
                                  f"file: {exc}") from None
 
 
+#: The largest authorized_keys file read (a key's line is under 1 KiB; /dev/zero given
+#: as the file was read until memory ran out).
+MAX_KEYS = 4 * 1024 * 1024
+
+
 def read_keys(path: Path) -> asyncssh.SSHAuthorizedKeys | None:
     """The keys in an authorized_keys file; ``None`` while it holds none yet (a box may
     start with an empty file and have keys added as it runs: it is read at each login).
     ``OSError`` if it cannot be read, ``ValueError`` in asyncssh's words if it is not one."""
-    text = path.read_text(encoding="utf-8", errors="replace")
+    try:
+        text = read_regular(path, MAX_KEYS).decode("utf-8", errors="replace")
+    except FileRefused as exc:
+        raise ValueError(str(exc)) from None
     if not any(line.strip() and not line.lstrip().startswith("#")
                for line in text.splitlines()):
         return None

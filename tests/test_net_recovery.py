@@ -433,16 +433,26 @@ async def test_a_resumed_host_listens_where_the_crashed_one_did_even_if_it_canno
     settings: dict[str, Any] = {
         "game": "getout", "seats": 2, "bots": 1, "options": {}, "port": None, "bind": None,
         "name": "Den", "table": "T", "interfaces": None, "mdns": False, "bot_delay": 0.01}
+    # (The end of a record a crash cut short: left out when it resumes, and said.)
+    path.write_bytes(path.read_bytes() + j._frame({"k": "act", "t": "x" * 40})[:30])
+    before = path.read_bytes()
     with socket.socket() as taken:
         taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (its last peers')
         taken.bind((LOCAL, found.port))
         taken.listen()
         with pytest.raises(StartError, match="in use"):
             await serve(stop=asyncio.Event(), resume=path, **settings)
+    # The file as it was, byte for byte (docs/reliability.md; it was rewritten, half its
+    # size, by a resume that then failed: a command-line pass), and no word of a resume.
+    assert path.read_bytes() == before
+    assert "resumed" not in caplog.text and "cut short" not in caplog.text, caplog.text
     again = recover(path)
     assert (again.port, again.bind, again.created) == (found.port, LOCAL, found.created)
     await served_until_listening(caplog, resume=path, **settings)
     assert f"listening on {LOCAL} port {found.port}" in caplog.text, caplog.text
+    assert "resumed 1 table(s)" in caplog.text
+    assert "the journal ended in 30 bytes of a record cut short" in caplog.text
+    assert recover(path).torn == 0  # (rewritten as the tables are, once it listened)
 
 
 @pytest.mark.parametrize(("listen", "said"), [
@@ -680,3 +690,17 @@ async def test_a_host_back_from_a_crash_gives_a_returning_seat_the_table_s_past(
             assert updates[:len(told)] == told
     finally:
         await again.close()
+
+
+async def test_a_resumed_host_keeps_its_name_unless_given_another(tmp_path: Path) -> None:
+    """``hiddenhand host --resume`` came back under the machine's name (the command's
+    default for ``--name``), not the one its players knew it by (a command-line pass)."""
+    from tui.cli import build_parser
+
+    path = await crashed_game(tmp_path / f"named{j.SUFFIX}")
+    for argv, name in (([], "Den"), (["--name", "Attic"], "Attic")):
+        args = build_parser(arguments={"host"}).parse_args(
+            ["host", "--resume", str(path), *argv])
+        host = Host.resume(path, name=args.name, **seeded(6))
+        assert host.name == name and host.journal is not None
+        host.journal.close(remove=False)

@@ -306,6 +306,21 @@ async def test_a_box_starts_with_no_key_yet_and_takes_one_added_as_it_runs(
     path.write_text("not a key at all\n")  # (garbage is still refused, in words)
     with pytest.raises(ValueError, match="is not an authorized_keys file"):
         config.check()
+    # Nor is what is no file, read for ever: /dev/zero took memory until there was none,
+    # and a named pipe held the box's start (a fresh-eyed pass).
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for odd in (Path("/dev/zero"), fifo):
+        config = BoxConfig(port=0, bind="127.0.0.1", authorized_keys=odd,
+                           data_dir=tmp_path / "box", hostname="box")
+        with pytest.raises(ValueError, match=f"{odd} is not an authorized_keys file: it is "
+                                             "not a regular file"):
+            config.check()
+    path.write_bytes(b"#" * (5 * 1024 * 1024))
+    config = BoxConfig(port=0, bind="127.0.0.1", authorized_keys=path,
+                       data_dir=tmp_path / "box", hostname="box")
+    with pytest.raises(ValueError, match="it is larger than 4 MB"):
+        config.check()
 
 
 @shared_loop

@@ -477,6 +477,46 @@ def test_history_export_and_import_from_the_command_line(kept: list[int], tmp_pa
         "breaks the rules" in err), err
 
 
+@pytest.fixture
+def locked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A data dir this user may not enter (mode 000, for a user who is not root: what is
+    in it cannot even be looked for, and ``Path.exists`` raises); its games database."""
+    folder = tmp_path / "locked"
+    real = Path.exists
+
+    def exists(self: Path, *args: Any, **kwargs: Any) -> bool:
+        if self.is_relative_to(folder) and self != folder:  # (as EACCES from stat says)
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "exists", exists)
+    monkeypatch.setenv("HIDDENHAND_DATA_DIR", str(folder))
+    return folder / "games.sqlite3"
+
+
+def test_a_data_dir_nobody_may_read_is_said_in_words(locked: Path, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]
+                                                     ) -> None:
+    """The commands that read the kept games ended in a traceback (a command-line
+    pass)."""
+    for argv in (["history"], ["history", "--stats"], ["replay", "1"],
+                 ["export", "last", str(tmp_path / "x.hhgame")]):
+        code, _, err = run(argv, capsys)
+        assert code == 1 and err.count("\n") == 1 and "Traceback" not in err, (argv, err)
+        assert f"cannot read the games database {locked}: Permission denied" in err, (
+            argv, err)
+
+
+async def test_past_games_in_a_data_dir_nobody_may_read_say_so(locked: Path) -> None:
+    """Past games ended the app in a traceback (and its exit status said all was well)."""
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await past_games(pilot)
+        empty = screen.query_one("#history-empty", Static)
+        await until(pilot, lambda: f"cannot read the games database {locked}: Permission "
+                    "denied" in str(empty.render()), "the reason")
+
+
 def test_commands_that_only_read_make_no_database(
         data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`replay` or `export` where nothing was kept made an empty database, and

@@ -189,7 +189,9 @@ def check_host_args(args: argparse.Namespace) -> None:
         parser.error(f"--bots {args.bots} leaves no seat of the {args.seats} for a person "
                      "(bots alone: hiddenhand sim)")
     if args.table is None:
-        args.table = f"{spec.name} at {args.name}"
+        from net.serve import default_name
+
+        args.table = f"{spec.name} at {args.name or default_name()}"
 
 
 def checked_interfaces(

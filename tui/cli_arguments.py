@@ -8,7 +8,6 @@ line names, so plain ``hiddenhand`` (the app) imports neither the engine nor the
 from __future__ import annotations
 
 import argparse
-import socket
 from collections.abc import Callable
 
 from tui import cli_values as check
@@ -121,8 +120,9 @@ def host_arguments(host: argparse.ArgumentParser) -> None:
                       "game's; 0 picks a free one)")
     host.add_argument("--bind", type=check.address, default=None, metavar="ADDRESS",
                       help="listen on this address only (default: every address)")
-    host.add_argument("--name", default=socket.gethostname().split(".")[0][:32] or "hiddenhand",
-                      type=check.shown_name, help="the host's name as players see it")
+    host.add_argument("--name", default=None, type=check.shown_name,
+                      help="the host's name as players see it (default: this machine's, "
+                      "or a resumed host's own)")
     host.add_argument("--table", default=None, metavar="NAME", type=check.shown_name,
                       help="the table's name")
     host.add_argument("--option", action="append", type=check.option_pair, default=[],

@@ -85,9 +85,9 @@ def kept_games(nothing: str | None = None) -> Any:
     """The games database, to read: ``StoreError`` (``nothing``, or :data:`NOTHING_KEPT`)
     where there is none yet (opened, it was made, empty, by a command that only reads,
     and ``history`` then said "No kept game matches" where nothing was ever kept)."""
-    from net.records import GameStore, StoreError, default_path
+    from net.records import GameStore, StoreError, default_path, is_kept
 
-    if not default_path().exists():
+    if not is_kept(default_path()):
         raise StoreError(not_a_folder() or nothing or NOTHING_KEPT)
     return GameStore()
 
@@ -98,10 +98,17 @@ def not_a_folder() -> str | None:
     from net.records import default_path
 
     folder = default_path().parent
-    blocker = next((p for p in [folder, *folder.parents] if p.exists()), None)
+    blocker = next((p for p in [folder, *folder.parents] if _exists(p)), None)
     if blocker is None or blocker.is_dir():
         return None
     return f"cannot keep games in {folder}: {blocker} is a file, not a folder"
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:  # (a folder nobody may read: it is there)
+        return True
 
 
 NOTHING_KEPT = "no game is kept here yet: play one, or open a game file"
@@ -135,7 +142,7 @@ def run_history(args: argparse.Namespace) -> int:
     from rich.table import Table
     from rich.text import Text
 
-    from net.records import GameStore, StoreError, default_path
+    from net.records import GameStore, StoreError, default_path, is_kept
     from net.whose import Reader
     from tui.history import (
         FIGURE_HEADERS,
@@ -152,9 +159,13 @@ def run_history(args: argparse.Namespace) -> int:
 
     # (A name asked for on the command line is that name's games, whoever's they were.)
     player = Reader(args.player) if args.player else None
-    if not default_path().exists() and (why := not_a_folder()):
+    try:
+        kept = is_kept(default_path())
+    except StoreError as exc:
+        return _fail("history", str(exc))
+    if not kept and (why := not_a_folder()):
         return _fail("history", why)
-    if not default_path().exists():
+    if not kept:
         # ("every game a host of yours ends is (solo, …)" read garbled.)
         print("No games are kept here yet. Games you host are kept as they end (solo, "
               "hosted, 'sim --record'); a game you joined is kept by its host.")

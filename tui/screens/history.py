@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Sparkline, Static
 
 from net.gamefiles import StoreError, export_game
-from net.records import GameInfo, GameStore, default_path
+from net.records import GameInfo, GameStore, default_path, is_kept
 from net.whose import Reader, reader
 from tui.history import (
     FIGURE_HEADERS,
@@ -132,7 +132,7 @@ class HistoryScreen(StyledOnce, Screen[None]):
             f" · {who}")
         empty = self.query_one("#history-empty", Static)
         try:
-            if not self.path.exists():
+            if not is_kept(self.path):
                 raise StoreError(
                     "No games are kept here yet: every game finished on this box is kept."
                     if self.app.box is not None else "No games are kept here yet: every "
