@@ -567,8 +567,12 @@ def describe(card: Card | dict[str, Any]) -> str:
     value = card.value if isinstance(card, Card) else card.get("value")
     if image is None:
         return "GET OUT!"
-    name = "Tea Picker" if image == "tea_picker" else image.capitalize()
-    return f"{name} {value}"
+    return f"{image_name(image)} {value}"
+
+
+def image_name(image: str) -> str:
+    """An image in words: "Kevin", "Tea Picker"."""
+    return "Tea Picker" if image == "tea_picker" else image.capitalize()
 
 
 _PLAY_KEYS = frozenset({"type", "card", "image"})

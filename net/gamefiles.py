@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.record import RecordError, Replay, check_record, without_private
 from net.paths import FileRefused, read_regular
+from net.seats import RequestError, check_name, name_key
 from net.wire.errors import ProtocolError
 from net.wire.schemas import visible_text
 
@@ -101,12 +102,23 @@ def played(path: Path) -> dict[str, Any]:
     is the one the moves give (a file's own word for it is not taken), and its times are
     kept only if they make sense. ``StoreError`` or ``RecordError`` in one line."""
     record = read_game_file(path)
+    seen: dict[str, int] = {}
     for i, player in enumerate(record["players"]):
+        name = player["name"]
         try:  # (a name of spaces or of a Hangul filler showed a seat with no name)
-            visible_text("name", player["name"])
+            visible_text("name", name)
+            if player["kind"] == "human":  # (the host's rules: "Bot 3" was kept a person)
+                check_name(name)
         except ProtocolError as exc:
             raise RecordError(f"player {i + 1}'s {exc.message.replace(repr('name'), 'name')}"
                               ) from None
+        except RequestError as exc:
+            raise RecordError(f"player {i + 1}: {exc.message.removesuffix('; choose another')}"
+                              ) from None
+        if (twin := seen.setdefault(name_key(name), i)) != i:
+            # (A host tells two of one name apart: "Ann" and "Ann (2)".)
+            raise RecordError(f"players {twin + 1} and {i + 1} have one name, {name!r}: no "
+                              "host names two players alike")
     final = Replay(record).final
     started, ended = record.get("started"), record.get("ended")
     if started is None or ended is None or not 0 <= started <= ended <= time.time() + 86400:

@@ -22,10 +22,22 @@ def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
     assert "demo" in capsys.readouterr().out
 
 
+def test_version_says_the_release_and_the_protocol(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    from net.wire.framing import PROTOCOL_VERSION
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out == (f"hiddenhand {version('hiddenhand')}, protocol "
+                                       f"{PROTOCOL_VERSION}\n")
+
+
 def test_demo_plays_a_seeded_match_to_the_end(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--seats", "3", "--seed", "5", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("winner: seat ")
+    assert out.startswith("winner: seat ") and out.endswith("; seed 5\n")  # (to replay it)
     assert main(["demo", "--seats", "3", "--seed", "5", "--quiet"]) == 0
     assert capsys.readouterr().out == out  # the seed replays the same match
 
@@ -36,6 +48,10 @@ def test_demo_single_round_prints_the_moves(capsys: pytest.CaptureFixture[str]) 
     assert "round 1 won by seat" in out and "after 1 round(s)" in out
     # Seats are counted from 1, as the app counts them.
     assert "seat 1 " in out and "seat 2 " in out and "seat 0" not in out
+    # An image is named in words, as a card is ("naming tea_picker").
+    assert main(["demo", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "naming Shirley" in out and "naming shirley" not in out and "_" not in out
 
 
 @pytest.mark.parametrize(
@@ -182,6 +198,31 @@ def test_console_entry_point_runs() -> None:
         capture_output=True, text=True, timeout=60, check=True,
     )
     assert done.stdout.startswith("winner: seat ")
+
+
+def test_a_reader_that_goes_away_or_ctrl_c_ends_a_command_without_a_traceback(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``demo … | head`` ended in a ``BrokenPipeError`` traceback, Ctrl-C in ``sim`` in a
+    ``KeyboardInterrupt`` one (a command-line pass)."""
+    read, write = os.pipe()
+    os.close(read)  # (gone before the first line: every write finds no reader)
+    try:
+        piped = subprocess.run([sys.executable, "-m", "tui.cli", "demo", "--seed", "3"],
+                               stdout=write, stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(write)
+    assert piped.returncode == 1 and piped.stderr == "", piped.stderr
+    import tui.cli
+
+    def interrupted(args: Any) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tui.cli, "run_sim_command", interrupted)
+    assert main(["sim", "getout", "--games", "5", "--record"]) == 130
+    assert capsys.readouterr().err == ("hiddenhand sim: stopped: the games it finished are "
+                                       "kept ('hiddenhand history' lists them)\n")
+    assert main(["sim", "getout", "--games", "5"]) == 130
+    assert capsys.readouterr().err == "hiddenhand sim: stopped\n"
 
 
 def test_a_busy_port_is_said_in_words() -> None:

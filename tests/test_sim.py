@@ -281,6 +281,10 @@ def test_sim_gotfive(capsys: pytest.CaptureFixture[str]) -> None:
         (["sim", "getit", "--people", "two"], "expected a whole number, not 'two'"),
         (["sim", "getit", "--people", "-1"], "expected 0 or more"),
         (["sim", "getout", "--people", "1"], "--people is for Get It! only"),
+        # (Taken without a word, and nothing done with them: a command-line pass.)
+        (["sim", "getout", "--reaction", "2"], "--reaction is for Get It! only"),
+        (["sim", "gotfive", "--jitter", "0.1"], "--jitter is for Get It! only"),
+        (["sim", "getout", "--person-typing", "4"], "--person-typing is for Get It! only"),
         (["sim", "getit", "--person-error", "1.5"], "expected a fraction from 0 to 1, not 1.5"),
         (["sim", "getit", "--person-error", "often"], "expected a fraction from 0 to 1"),
         (["sim", "getit", "--person-reaction", "soon"], "expected a number of seconds"),

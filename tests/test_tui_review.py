@@ -354,6 +354,17 @@ def test_a_hostile_game_file_or_argument_gets_one_clean_line(
     assert "\x1b" not in err and "\x07" not in err and "\\x1b[2J" in err, err
     err = tried("blank.hhgame", lambda r: r["players"][1].update(name="\u3164"))
     assert "player 2's name must show something" in err, err
+    # Names no host gives a person, nor two players (a command-line pass: each was kept,
+    # and Past games listed "Bot 3" as a person, or "Ann, Ann").
+    for i, name in enumerate(("Bot 3", "Вот 3", "Seat 2", "Ann (spectator)",
+                              "Bot͏ 3")):
+        err = tried(f"reserved{i}.hhgame", lambda r, name=name: r["players"][0].update(
+            name=name, kind="human"))
+        assert "player 1: the name" in err and "would pass for a bot, a seat or a spectator" \
+            in err, err
+    err = tried("twins.hhgame", lambda r: (r["players"][0].update(name="Ann", kind="human"),
+                                           r["players"][1].update(name="ANN")))
+    assert "players 1 and 2 have one name, 'ANN': no host names two players alike" in err, err
     err = tried("after.hhgame", lambda r: r["moves"].append([None, None, 1e6]))
     assert f"move {len(record['moves']) + 1} comes after the game's end" in err, err
     err = tried("turn.hhgame", lambda r: r["moves"][3].__setitem__(
@@ -368,7 +379,7 @@ def test_a_hostile_game_file_or_argument_gets_one_clean_line(
     for argv in (["replay", "²"], ["export", "²", str(tmp_path / "y.hhgame")]):
         code, _, err = run(argv, capsys)
         assert code == 1 and ("is not a game id" in err or "no file here" in err), err
-    for argv, said in ((["history", "--seats", "9" * 23], "--seats must be 1 to 99"),
+    for argv, said in ((["history", "--seats", "9" * 23], "argument --seats: expected 1 to 99"),
                        (["history", "--limit", "9" * 23], "argument --limit: expected 1 to"),
                        (["--data-dir", "", "history"], "give a directory (it was empty)")):
         with pytest.raises(SystemExit):
@@ -532,7 +543,8 @@ def test_commands_that_only_read_make_no_database(
     assert code == 0 and out.startswith("No games are kept here yet")
     with pytest.raises(SystemExit):
         run(["history", "--seats", "0"], capsys)
-    assert "--seats must be 1 to 99, not 0" in capsys.readouterr().err
+    # (Not "argument --seats: --seats must be …": the option once.)
+    assert "argument --seats: expected 1 to 99, not 0" in capsys.readouterr().err
 
 
 def test_a_simulated_game_is_kept_with_its_own_length(

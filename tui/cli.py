@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui import cli_values as check
 from tui.cli_arguments import ALIAS_OF, ALIASES, COMMANDS, LIMIT_FLAGS, OPTION_COMMANDS
-from tui.cli_help import CommandParser, Parser, options_epilog
+from tui.cli_help import CommandParser, Parser, Version, options_epilog
 from tui.cli_values import settable_options, typed_options
 from tui.games import APP_OPTION_WHY, app_options
 
@@ -55,6 +55,7 @@ def build_parser(*, arguments: bool | Collection[str] = True,
         description="Hidden-information party games in the terminal. Plain 'hiddenhand' "
         "(no command) opens the app: solo play, hosting, joining, the rules and settings.",
     )
+    parser.add_argument("--version", action=Version)
     parser.add_argument("--data-dir", type=check.directory, default=None, metavar="DIR",
                         help="keep settings, seat tokens, the journals of games hosted here "
                         "and the games kept, for any command (default: the user's config "
@@ -137,6 +138,12 @@ def run_sim_command(args: argparse.Namespace) -> int:
         parser.error(f"--versus {args.versus} is for GET OUT! only")
     if args.versus == "casual" and args.game == "getit":
         parser.error("--versus casual is for GET OUT! and Got Five! only")
+    getit_only = [f"--{name.replace('_', '-')}" for name in (
+        "reaction", "jitter", "person_reaction", "person_spread", "person_error",
+        "person_typing") if getattr(args, name) != args.subparser.get_default(name)]
+    if getit_only and args.game != "getit":
+        # (--reaction 2 for GET OUT! ran without a word, where --people was refused.)
+        parser.error(f"{getit_only[0]} is for Get It! only")
     if args.reaction is not None or args.jitter is not None:
         from engine.bots.getit_bot import PACES
 
@@ -427,6 +434,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                      f"{args.invoked}{hint}")
     if args.command in (None, "solo"):
         return run_app(parser, args)
+    try:
+        return run_command(parser, args)
+    except KeyboardInterrupt:
+        # (Ctrl-C in sim or demo ended in a traceback: what it stopped is said instead.)
+        kept = (": the games it finished are kept ('hiddenhand history' lists them)"
+                if getattr(args, "record", False) is True and args.command == "sim" else "")
+        print(f"hiddenhand {args.invoked}: stopped{kept}", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away ("| head"): nothing more is said to it, not even the
+        # traceback Python's own flush at exit would print.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def run_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Run the command line's subcommand (not the app's)."""
     if args.command == "demo":
         # The demo's players and recorder are loaded only for ``demo``.
         from tui.demo import run_demo_command

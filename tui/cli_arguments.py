@@ -151,10 +151,12 @@ def host_arguments(host: argparse.ArgumentParser) -> None:
                       "(nothing lost even then, at the disk's pace for every move)")
     defaults = Limits()
     for (flag, what), field in zip(LIMITS.items(), LIMIT_FLAGS, strict=True):
+        # (The advice for one address was under every limit, those in all too.)
+        shared = ("; raise it when everyone connects from one machine, as over SSH, or "
+                  "name that address with --shared-address") if "address" in flag else ""
         host.add_argument(flag, dest=field, type=check.positive, default=getattr(defaults, field),
-                          help=f"at most this many {what} (default {getattr(defaults, field)}; "
-                          "raise the per-address ones when everyone connects from one machine, "
-                          "as over SSH)")
+                          help=f"at most this many {what} (default "
+                          f"{getattr(defaults, field)}{shared})")
     host.add_argument("--shared-address", action="append", type=check.address, default=[],
                       metavar="IP", help="an address many players share (a box they log in "
                       "to, a proxy): no per-address limit counts them together (repeatable)")

@@ -118,3 +118,27 @@ def options_epilog(seats: int = 4) -> str:
                 default += f"; solo and the app's forms: {preset[option.name]}"
             lines.append(f"    {option.name}={values} (default {default}): {option.help}")
     return "\n".join(lines)
+
+
+class Version(argparse.Action):
+    """``--version``: the release and the wire protocol it speaks (looked up only when
+    asked: the app's start imports neither)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS,
+                 help: str = "print the release and the protocol version, then exit"
+                 ) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        from net.wire.framing import PROTOCOL_VERSION
+
+        try:
+            release = version("hiddenhand")
+        except PackageNotFoundError:  # (run from a source tree that was never installed)
+            release = "(not installed)"
+        print(f"hiddenhand {release}, protocol {PROTOCOL_VERSION}")
+        parser.exit()

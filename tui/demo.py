@@ -11,7 +11,7 @@ import secrets
 
 import engine
 from engine.bots import RandomBot
-from engine.getout import describe
+from engine.getout import describe, image_name
 
 
 def run_demo_command(args: argparse.Namespace) -> int:
@@ -41,7 +41,7 @@ def run_demo(seats: int, seed: int, single: bool, quiet: bool) -> int:
         for event in game.act(seat, action):
             kind = event["type"]
             if kind == "played":
-                named = f" naming {event['image']}" if "image" in event else ""
+                named = f" naming {image_name(event['image'])}" if "image" in event else ""
                 say(f"  seat {event['seat'] + 1} plays {describe(event['card'])}{named}")
             elif kind == "drew":
                 say(f"  seat {event['seat'] + 1} draws")
@@ -58,6 +58,7 @@ def run_demo(seats: int, seed: int, single: bool, quiet: bool) -> int:
                 say(f"round {event['round']}: seat {event['dealer'] + 1} deals")
         steps += 1
     assert game.result is not None
+    # (The seed too: a quiet run printed only this line, and could not be played again.)
     print(f"winner: seat {game.result['winners'][0] + 1} after {game.result['rounds']} round(s), "
-          f"{steps} moves; totals {game.result['scores']}")
+          f"{steps} moves; totals {game.result['scores']}; seed {seed}")
     return 0

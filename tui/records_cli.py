@@ -24,7 +24,7 @@ def history_arguments(parser: argparse.ArgumentParser) -> None:
                         help="only this game's")
     # (Bounded: a number past SQLite's integers raised a traceback.)
     parser.add_argument("--seats", type=check.whole_number(
-                            1, 99, kind="seats must be a whole number", said="--seats must be"),
+                            1, 99, kind="expected a whole number"),
                         default=None,
                         help="only games with this many seats")
     parser.add_argument("--player", default=None, metavar="NAME",
