@@ -1061,3 +1061,61 @@ async def test_a_form_s_footer_names_tab_for_the_next_field(key: str, screen: st
         before = app.focused
         await pilot.press("tab")
         assert app.focused is not before
+
+
+class PairedKeys(Screen[None]):
+    """Keys that stand for two, one direction shown and the other hidden, as the
+    review's "←→ Step" and Got Five!'s "<> ✗ range" are."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "step(1)", "Step", key_display="←→"),
+        Binding("left", "step(-1)", "Back", show=False),
+        Binding("less_than_sign", "cross(-1)", "✗ range", key_display="<>"),
+        Binding("greater_than_sign", "cross(1)", "✗ higher", show=False),
+        Binding("1", "look(1)", "Look at", key_display="1-6"),
+        Binding("2", "look(2)", "Look at 2", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.done: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield TableFooter()
+
+    def action_step(self, by: int) -> None:
+        self.done.append(f"step {by}")
+
+    def action_cross(self, by: int) -> None:
+        self.done.append(f"cross {by}")
+
+    def action_look(self, seat: int) -> None:
+        self.done.append(f"look {seat}")
+
+
+@pytest.mark.parametrize("touch", [False, True])
+async def test_on_a_touch_screen_a_key_for_two_directions_is_two_keys(touch: bool) -> None:
+    """A tap on "<> ✗ range" crossed the lower numbers only, and "←→ Step" stepped only
+    forward: the other way was out of a finger's reach (a pass on a phone). On a touch
+    screen each direction is its own key; a range of keys stays one."""
+    screen = PairedKeys()
+
+    class Touch(App[None]):
+        def on_mount(self) -> None:
+            self.touch = touch
+            self.push_screen(screen)
+
+    app = Touch()
+    async with app.run_test(size=(60, 3)) as pilot:
+        footer = screen.query_one(TableFooter)
+        await until(pilot, lambda: footer.entries, "the keys")
+        drawn = [(e.display, e.description) for e in footer.entries]
+        if not touch:
+            assert drawn == [("←→", "Step"), ("<>", "✗ range"), ("1-6", "Look at")]
+            return
+        assert drawn == [("←", ""), ("→", "Step"), ("<", "✗ range"), (">", ""),
+                         ("1-6", "Look at")], drawn
+        for index in range(4):
+            await pilot.click(TableFooter, offset=(footer.entry_region(index)[0] + 1, 0))
+        await until(pilot, lambda: len(screen.done) == 4, "four taps")
+        assert screen.done == ["step -1", "step 1", "cross -1", "cross 1"]

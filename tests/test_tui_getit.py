@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from rich.cells import cell_len
+from textual import events
 from textual.app import App, ComposeResult
 from textual.color import Color
 from textual.containers import Horizontal
@@ -487,6 +488,17 @@ async def test_the_ends_of_a_scrolled_hand_say_how_many_cards_lie_beyond() -> No
         cards.scroll_to(x=cards.max_scroll_x, animate=False, immediate=True)
         await until(pilot, lambda: ends() == said(row.hidden()[0], 0)
                     and row.hidden()[0] > 0, "the far end")
+        # A click (a tap) on an end that counts cards beyond brings them in, as Home and
+        # End do; a sideways wheel (a swipe) over an end scrolls as over the cards (on a
+        # phone both did nothing, and the top was out of reach from the ends).
+        await pilot.click("#prep-top")
+        await until(pilot, lambda: cards.scroll_x == 0 and ends() == said(0, row.hidden()[1]),
+                    "the top, by a click on its end")
+        await pilot.click("#prep-bottom")
+        await until(pilot, lambda: cards.scroll_x == cards.max_scroll_x, "the bottom, clicked")
+        top = row.query_one("#prep-top", Static)
+        top.post_message(events.MouseScrollLeft(top, 1, 1, 0, 0, 0, False, False, False))
+        await until(pilot, lambda: cards.scroll_x < cards.max_scroll_x, "a swipe on the end")
 
 
 async def test_an_update_leaves_a_scrolled_hand_where_the_player_scrolled_it() -> None:

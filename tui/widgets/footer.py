@@ -93,7 +93,40 @@ def footer_entries(screen: Screen[Any], active_bindings: Mapping[str, ActiveBind
                 words if isinstance(words, str) and words else binding.description,
                 binding.action, active.enabled, active.tooltip or None)
     order = declared_order(type(screen))
-    return tuple(sorted(first.values(), key=lambda e: order.get(e.action, len(order))))
+    entries = tuple(sorted(first.values(), key=lambda e: order.get(e.action, len(order))))
+    if getattr(app, "touch", False):
+        entries = _split_pairs(screen, entries, active_bindings)
+    return entries
+
+
+def _split_pairs(screen: Screen[Any], entries: tuple[FooterEntry, ...],
+                 active_bindings: Mapping[str, ActiveBinding]) -> tuple[FooterEntry, ...]:
+    """For a finger: a key that stands for two ("<> ✗ range", "←→ Step": the other
+    direction a hidden binding of the same action) becomes two, each its own glyph, so
+    that a tap can press either ("< ✗ range >", "← → Step"). A tap pressed only the key
+    shown, and the other direction was out of reach without a keyboard (a pass on a
+    phone)."""
+    app = screen.app
+    out: list[FooterEntry] = []
+    for entry in entries:
+        name = entry.name
+        partner = next((a.binding for a in active_bindings.values()
+                        if not a.binding.show and a.binding.action != entry.action
+                        and "(" in a.binding.action and a.binding.action.partition("(")[0]
+                        == name), None)
+        own = app.get_key_display(Binding(entry.key, entry.action))
+        other = app.get_key_display(partner) if partner is not None else ""
+        if partner is None or len(own) != 1 or len(other) != 1 or not (
+                own in entry.display and other in entry.display):
+            out.append(entry)
+            continue
+        enabled = active_bindings[partner.key].enabled if partner.key in active_bindings \
+            else entry.enabled
+        pair = FooterEntry(partner.key, other, "", partner.action, enabled, None)
+        first = entry._replace(display=own)
+        out.extend((pair, first) if entry.display.index(other) < entry.display.index(own)
+                   else (first, pair))
+    return tuple(out)
 
 
 class TableFooter(Widget, can_focus=False):

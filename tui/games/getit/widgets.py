@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.cells import cell_len
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, HorizontalScroll
 from textual.message import Message
@@ -213,6 +214,26 @@ class PrepRow(Horizontal):
         """Scroll the cards to the top of the hand, or to its bottom."""
         scroll = self.query_one("#prep-cards", HorizontalScroll)
         scroll.scroll_to(x=0 if top else scroll.max_scroll_x, animate=False, immediate=True)
+
+    @on(events.Click, ".end")
+    def _end_clicked(self, event: events.Click) -> None:
+        """A click (a tap) on an end that counts cards beyond it ("◂ 1 more") brings
+        them in, as Home and End do (a tap did nothing, and on a phone the cards beyond
+        were out of reach but by a swipe that began on a card)."""
+        top, bottom = self.hidden()
+        end = event.widget.id if event.widget is not None else None
+        if (end == "prep-top" and top) or (end == "prep-bottom" and bottom):
+            self.show_end(top=end == "prep-top")
+
+    @on(events.MouseScrollRight, ".end")
+    @on(events.MouseScrollLeft, ".end")
+    def _end_wheeled(self, event: events.MouseScrollRight | events.MouseScrollLeft) -> None:
+        """A sideways wheel, or a swipe, over an end scrolls the cards, as over them."""
+        scroll = self.query_one("#prep-cards", HorizontalScroll)
+        if isinstance(event, events.MouseScrollRight):
+            scroll.scroll_right(animate=False)
+        else:
+            scroll.scroll_left(animate=False)
 
     def show_chosen(self) -> None:
         """Bring the chosen card into sight: the player asked for it (it may have been
