@@ -98,7 +98,8 @@ def prep_help(arranging: bool, has_specials: bool, scrolls: bool, next_name: str
     if touch:
         specials = ("tap a special card, then the place it goes (never the top); "
                     if has_specials else "")
-        ends, done = ("swipe along it, or tap its end, to see all; " if scrolls else ""), "Done, in the keys below"
+        ends = "swipe along it, or tap its end, to see all; " if scrolls else ""
+        done = "Done, in the keys below"
     else:
         specials = ("Tab picks a special card, ←/→ move it (never on top); " if has_specials
                     else "")
