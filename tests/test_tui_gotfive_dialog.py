@@ -274,3 +274,24 @@ async def test_backspaces_typed_fast_stay_in_their_slot() -> None:
         for _ in range(3):
             await pilot.pause()
         assert dialog.texts()[:2] == ["10", "18"], dialog.texts()
+
+
+async def test_a_mistake_said_under_the_slots_leaves_them_where_they_are() -> None:
+    """On a phone the note under the slots took four rows and a mistake one: the bar,
+    resting on the screen's foot, moved its slots three rows down between two taps, and
+    the tap meant for slot 4 landed elsewhere (a pass on a phone)."""
+    app = Dialog(AnnounceScreen([3, 4, 0, 1, 2], [None] * 5))
+    async with app.run_test(size=(46, 30)) as pilot:
+        dialog = app.dialog
+        note = dialog.query_one(".gf-note")
+        await until(pilot, lambda: note.size.height >= 3, "the note, over several rows")
+        where = dialog.query_one("#gf-n3").region
+        await pilot.press("4", "1")  # 41 is colour A; slot 1 is D
+        error = dialog.query_one("#gf-announce-error")
+        await until(pilot, lambda: "Position 1" in str(error.render()), "the mistake")
+        await pilot.pause()
+        assert dialog.query_one("#gf-n3").region == where
+        await pilot.press("backspace", "backspace")
+        await until(pilot, lambda: note.display, "the note again")
+        await pilot.pause()
+        assert dialog.query_one("#gf-n3").region == where

@@ -351,9 +351,20 @@ class AnnounceScreen(StyledOnce, ModalScreen[list[int] | None]):
         so; ``asked``: Enter asked to announce, and is told why not)."""
         shown = "" if why.startswith("Fill in") and not asked else why
         error = self.query_one("#gf-announce-error", Label)
+        note = self.query_one(".gf-note", Label)
+        # The line under the slots keeps the most rows it has had, so that the slots
+        # stay where they are (the bar rests on the screen's foot: a 4-row note followed
+        # by a 1-row mistake moved them 3 rows down under a finger about to tap one).
+        was = error if error.display else note
+        self._rows = max(self._rows, was.size.height)
+        for label in (error, note):
+            label.styles.min_height = self._rows or None
         error.update(shown)
         error.display = bool(shown)
-        self.query_one(".gf-note", Label).display = not shown
+        note.display = not shown
+
+    #: The most rows the line under the slots (the note, or a mistake) has had.
+    _rows = 0
 
     def move_on(self, slot: SlotInput) -> None:
         """Two digits made a number of ``slot``'s colour: on to the next slot (now, not
