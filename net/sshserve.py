@@ -29,15 +29,14 @@ from net.journal import JournalError
 from net.qrcode import qr_lines
 from net.running import log_to_stdout, stop_on_signals
 from net.sshapp import AppSession
+from net.sshkeys import load_host_key, read_keys
 from net.sshlogin import (
     DEFAULT_SSH_PORT,
     BoxConfig,
     BoxServer,
     Login,
     invitation,
-    load_host_key,
     player_dir_name,
-    read_keys,
 )
 from net.webserve import SSH_WEB_OPTIONS, web_banner
 

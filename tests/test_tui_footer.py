@@ -1119,3 +1119,54 @@ async def test_on_a_touch_screen_a_key_for_two_directions_is_two_keys(touch: boo
             await pilot.click(TableFooter, offset=(footer.entry_region(index)[0] + 1, 0))
         await until(pilot, lambda: len(screen.done) == 4, "four taps")
         assert screen.done == ["step -1", "step 1", "cross -1", "cross 1"]
+
+
+class TurnKeys(Screen[None]):
+    """A turn's move first, dimmed until our turn, then keys every turn has."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "sort", "Sort the tile"),
+        Binding("g", "got_five", "GOT FIVE!"),
+        Binding("slash", "chat", "Chat with the table"),
+        Binding("escape", "leave", "Leave the table"),
+        Binding("question_mark", "rules", "Rules of the game"),
+    ]
+    our_turn = False
+
+    def compose(self) -> ComposeResult:
+        yield TableFooter()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return None if action == "sort" and not self.our_turn else True
+
+
+async def test_a_key_lit_by_our_turn_is_brought_into_sight_from_off_the_edge() -> None:
+    """A footer paged to "/ Chat" stayed there when our turn came, and on a phone the
+    move it called for (Got Five!'s Sort) was nowhere in sight (a pass on a phone)."""
+    screen = TurnKeys()
+
+    class Keys(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(screen)
+
+    async with Keys().run_test(size=(40, 3)) as pilot:
+        footer = screen.query_one(TableFooter)
+        await until(pilot, lambda: footer.entries, "the keys")
+        last = len(footer.entries) - 1
+        for _ in range(30):  # paged to the far end, as a finger leaves it
+            footer.post_message(events.MouseScrollDown(
+                footer, 5, 0, 0, 0, 0, False, False, False, screen_x=5, screen_y=2))
+        await until(pilot, lambda: footer.entry_region(last)[1] <= 40
+                    and footer.entry_region(0)[0] < 0, "paged to the end")
+        screen.our_turn = True
+        screen.refresh_bindings()
+        await until(pilot, lambda: footer.entries[0].enabled, "Sort lit")
+        await until(pilot, lambda: footer.entry_region(0)[0] >= 0, "Sort in sight")
+        # Nothing newly lit: the footer stays where the player paged it.
+        for _ in range(30):
+            footer.post_message(events.MouseScrollDown(
+                footer, 5, 0, 0, 0, 0, False, False, False, screen_x=5, screen_y=2))
+        await until(pilot, lambda: footer.entry_region(0)[0] < 0, "paged again")
+        screen.refresh_bindings()
+        await pilot.pause()
+        assert footer.entry_region(0)[0] < 0

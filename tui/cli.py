@@ -442,9 +442,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if getattr(args, "record", False) is True and args.command == "sim" else "")
         print(f"hiddenhand {args.invoked}: stopped{kept}", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        # The reader went away ("| head"): nothing more is said to it, not even the
-        # traceback Python's own flush at exit would print.
+    except BrokenPipeError:  # (the reader went away, "| head": nor does the exit's flush)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
 

@@ -19,12 +19,12 @@ lists them; the wheel, a swipe, or a tap on the ``›`` brings them, a ``‹`` g
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.binding import ActiveBinding, Binding
+from textual.binding import ActiveBinding
 from textual.color import Color
 from textual.errors import NoWidget
 from textual.reactive import reactive
@@ -32,101 +32,10 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
-from tui.widgets.footer_keys import declared_order
+from tui.widgets.footer_keys import FooterEntry, footer_entries
 
-
-class FooterEntry(NamedTuple):
-    """One key as the footer draws it (a named tuple: a dataclass generates its methods
-    with ``exec`` when it is defined, which every start pays for)."""
-
-    #: The key pressed by a click (the binding's key).
-    key: str
-    #: How the key is shown (``App.get_key_display``).
-    display: str
-    #: What it does, in words.
-    description: str
-    #: The binding's action (with its arguments).
-    action: str
-    #: Lit (it works now) or dimmed.
-    enabled: bool
-    #: Shown when the mouse rests on it.
-    tooltip: str | None
-
-    @property
-    def name(self) -> str:
-        """The action's name, without its arguments."""
-        return self.action.partition("(")[0]
-
-
-def footer_entries(screen: Screen[Any], active_bindings: Mapping[str, ActiveBinding] | None = None
-                   ) -> tuple[FooterEntry, ...]:
-    """The keys a footer shows on ``screen`` now: the first shown binding of each
-    action, as Textual's ``Footer`` shows them, in the order the screen declares them
-    (its own keys first, then those of the screens it is made from); while a text line (the
-    chat, Get It!'s talk line) has the keys, the two that work there (send, back; a line
-    with ``footer_send`` words its Enter, lit or dimmed). A
-    screen may word a key itself (``key_description(binding)``), as a question words
-    its answers as its buttons do. ``active_bindings``: the screen's, if the caller has
-    them already (each reading asks every key's ``check_action``)."""
-    app = screen.app
-    from textual.widgets import Input
-
-    # (At a table and in its lobby: a form's line, as the settings' name, keeps the
-    # form's keys: its Enter saves, and nothing there is sent.)
-    if isinstance(screen.focused, Input) and isinstance(screen, SparingFooter):
-        enter = app.get_key_display(Binding("enter", "submit"))
-        # A line may word its Enter itself, dimmed while it sends nothing yet.
-        send = getattr(screen.focused, "footer_send", None)
-        words, lit = send if isinstance(send, tuple) else ("Send", True)
-        return (FooterEntry("enter", enter, words, "submit", lit, None),
-                FooterEntry("escape", "esc", "Back", "back", True, "Back to the table's keys"))
-    first: dict[str, FooterEntry] = {}
-    describe = getattr(screen, "key_description", None)
-    if active_bindings is None:
-        active_bindings = screen.active_bindings
-    for active in active_bindings.values():
-        binding: Binding = active.binding
-        if binding.show and binding.action not in first:
-            words = describe(binding) if callable(describe) else None
-            first[binding.action] = FooterEntry(
-                binding.key, app.get_key_display(binding),
-                words if isinstance(words, str) and words else binding.description,
-                binding.action, active.enabled, active.tooltip or None)
-    order = declared_order(type(screen))
-    entries = tuple(sorted(first.values(), key=lambda e: order.get(e.action, len(order))))
-    if getattr(app, "touch", False):
-        entries = _split_pairs(screen, entries, active_bindings)
-    return entries
-
-
-def _split_pairs(screen: Screen[Any], entries: tuple[FooterEntry, ...],
-                 active_bindings: Mapping[str, ActiveBinding]) -> tuple[FooterEntry, ...]:
-    """For a finger: a key that stands for two ("<> ✗ range", "←→ Step": the other
-    direction a hidden binding of the same action) becomes two, each its own glyph, so
-    that a tap can press either ("< ✗ range >", "← → Step"). A tap pressed only the key
-    shown, and the other direction was out of reach without a keyboard (a pass on a
-    phone)."""
-    app = screen.app
-    out: list[FooterEntry] = []
-    for entry in entries:
-        name = entry.name
-        partner = next((a.binding for a in active_bindings.values()
-                        if not a.binding.show and a.binding.action != entry.action
-                        and "(" in a.binding.action and a.binding.action.partition("(")[0]
-                        == name), None)
-        own = app.get_key_display(Binding(entry.key, entry.action))
-        other = app.get_key_display(partner) if partner is not None else ""
-        if partner is None or len(own) != 1 or len(other) != 1 or not (
-                own in entry.display and other in entry.display):
-            out.append(entry)
-            continue
-        enabled = active_bindings[partner.key].enabled if partner.key in active_bindings \
-            else entry.enabled
-        pair = FooterEntry(partner.key, other, "", partner.action, enabled, None)
-        first = entry._replace(display=own)
-        out.extend((pair, first) if entry.display.index(other) < entry.display.index(own)
-                   else (first, pair))
-    return tuple(out)
+__all__ = ["COMPACT_FOOTER_BELOW", "FooterEntry", "SparingFooter", "TableFooter",
+           "footer_entries", "in_sight"]
 
 
 class TableFooter(Widget, can_focus=False):
@@ -211,11 +120,31 @@ class TableFooter(Widget, can_focus=False):
         if not self.is_attached or screen is not self.screen:
             return False
         self._ready = True
-        keys = footer_entries(screen, active_bindings)
+        keys = footer_entries(screen, active_bindings,
+                              line_keys=isinstance(screen, SparingFooter))
         if keys != self._keys:
+            was_lit = {e.action for e in self._keys if e.enabled}
             self._keys = keys
             self._draw()
+            self._show_newly_lit(was_lit)
         return True
+
+    def _show_newly_lit(self, was_lit: set[str]) -> None:
+        """A key lit now that was not (our turn came: Got Five!'s Sort) is brought into
+        sight if it is off an edge: a footer paged to "/ Chat" stayed there, and on a
+        phone the move the turn called for was nowhere in sight."""
+        width, scroll = self.size.width, self._scroll
+        new = [span for entry, span in zip(self.entries, self._spans, strict=True)
+               if entry.enabled and entry.action not in was_lit]
+        if not new or width < 3 or self._line.cell_length <= width:
+            return
+        left, right = self._whole()
+        start, end = new[0]
+        if start - scroll >= left and end - scroll <= right:
+            return
+        self._scroll = 0 if start <= 1 else start - 1
+        self._clamp_scroll()
+        self._draw()
 
     def watch_compact(self) -> None:
         self._draw()
