@@ -352,8 +352,10 @@ async def test_a_number_past_the_hand_says_so() -> None:
                     "hold 2.", "why 9 did nothing")
 
 
-async def test_enter_when_nothing_in_the_hand_follows_says_to_draw() -> None:
+@pytest.mark.parametrize("touch", [False, True])
+async def test_enter_when_nothing_in_the_hand_follows_says_to_draw(touch: bool) -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    app.touch = touch
     notices = Notices()
     async with app.run_test(size=(120, 40), message_hook=notices) as pilot:
         screen = await our_turn(pilot, app)
@@ -362,7 +364,9 @@ async def test_enter_when_nothing_in_the_hand_follows_says_to_draw() -> None:
         await until(pilot, lambda: len(widget.cards) == 2, "two cards")
         await pilot.press("enter")
         said = await until(pilot, lambda: warning(screen), "why nothing can be played")
-        assert "nor does any card you hold: draw a card (d)" in said, said
+        # (By touch, in taps: a phone has no d.)
+        how = "tap the draw pile" if touch else "draw a card (d)"
+        assert f"nor does any card you hold: {how}" in said, said
         assert not any("not your turn" in m for m in notices.messages())
 
 
@@ -1514,6 +1518,8 @@ async def test_a_host_out_of_reach_holds_the_turn_line_s_ask_until_it_is_back() 
     (True, "got out", "Bot 2 got out: tap Next round below", True),
     # "🏆 Bot 3 wins! v: summary (rematch," cut (Got Five!'s, and GET OUT!'s alike).
     (False, "🏆", "🏆 Bot 2 wins! v: summary · Esc: leave", False),
+    # (A phone has no v, nor Esc: the footer's keys are tapped.)
+    (False, "🏆", "🏆 Bot 2 wins! Summary in the keys below", True),
 ])
 async def test_at_a_phone_s_width_a_round_s_or_game_s_end_fits_its_line(
         match: bool, marker: str, expected: str, touch: bool) -> None:

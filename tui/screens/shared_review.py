@@ -67,7 +67,7 @@ class SharedReviewScreen(Stepper):
         seated = opened.get("seated") if isinstance(opened.get("seated"), list) else []
         super().__init__(game_id, names, shared_steps(game_id, names, moves, seated),
                          wire_part_starts(game_id, moves), times, int(opened["length"]),
-                         title="together")
+                         title="shared with the table")
         self._send = send
         #: Who came to move for a seat later (``names_at``), as the host said it.
         self.seated = seated

@@ -292,6 +292,11 @@ class TableSummaryScreen(TableCreatorScreen):
         """The keys a finished game's status line names: the creator's summary (with
         its rematch and lobby) while the host is there to act on them; ``short``, for a
         narrow line (a phone's cut it mid-phrase: "v: summary (rematch,")."""
+        if getattr(self.app, "touch", False):  # (the footer's keys, as a finger finds them)
+            if self.is_creator and not self.cut_off:
+                return "Summary in the keys below" if short else (
+                    "Summary (rematch, lobby) and Leave in the keys below")
+            return "Leave in the keys below"
         if self.is_creator and not self.cut_off:
             return "v: summary · Esc: leave" if short else (
                 "v: summary (rematch, lobby) · Esc: leave")

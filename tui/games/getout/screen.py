@@ -417,8 +417,7 @@ class GetOutScreen(TableScreen):
         hand.selected = index
         self.play(event.card)
 
-    #: The first tap that only chose a card said how one is played.
-    _told_tap_again = False
+    _told_tap_again = False  # (the first tap that only chose a card said how one plays)
 
     def play(self, card: dict[str, Any]) -> None:
         """Play ``card`` if that is legal; a GET OUT! card first asks for the image."""
@@ -435,10 +434,12 @@ class GetOutScreen(TableScreen):
                 self.warn(f"{label} does not match the call card: {then}",
                           f"{label} does not match: {then}", f"{label} does not match.")
             elif self.can("draw"):  # our turn, and no card we hold follows
+                touch = getattr(self.app, "touch", False)  # (in taps, as the turn's line)
+                draw = "tap the draw pile" if touch else "draw a card (d)"
                 self.warn(f"{card_label(card)} does not match the call card, nor does any "
-                          "card you hold: draw a card (d).",
-                          "No card you hold matches the call card: draw a card (d).",
-                          "Nothing matches: draw (d).")
+                          f"card you hold: {draw}.",
+                          f"No card you hold matches the call card: {draw}.",
+                          f"Nothing matches: {'tap the draw pile' if touch else 'draw (d)'}.")
             else:
                 self.warn("It is not your turn to play.")
             return
