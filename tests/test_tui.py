@@ -2035,3 +2035,40 @@ async def test_a_notice_over_the_menu_leaves_its_entries_whole() -> None:
         entries = list(menu.query("#menu-buttons Button").results(Button))
         assert entries and not any(t.region.overlaps(b.region)
                                    for t in toasts for b in entries if b.display)
+
+
+async def test_every_tab_stop_of_the_host_form_and_the_lobby_is_something_to_use() -> None:
+    """A Tab after the host form's last button stopped on the form itself (a scrolling
+    container), which a monochrome terminal shows no mark of: nothing seemed to have the
+    keys (a fresh-eyed pass at 80×24 in xterm-mono). The lobby's left side was one too."""
+    from textual.containers import ScrollableContainer
+    from textual.widgets import Button, DataTable, Switch
+
+    from tui.widgets.log import TableLog
+
+    useful = (Input, Select, Switch, Button, DataTable, TableLog)
+    app = make_app("Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")
+        await until(pilot, lambda: type(app.screen).__name__ == "SetupScreen"
+                    and app.screen.focused is not None, "the host form")
+        app.screen.query_one("#port", Input).value = str(free_port())
+        for screen_name in ("SetupScreen", "LobbyScreen"):
+            stops = []
+            for _ in range(16):  # (each has fewer stops: round them all)
+                focused = app.screen.focused
+                stops.append(focused)
+                assert focused is None or isinstance(focused, useful) or (
+                    not isinstance(focused, ScrollableContainer)
+                    and any(isinstance(a, useful) for a in focused.ancestors)), (
+                    screen_name, focused)
+                if isinstance(focused, TableLog):  # (the lobby's chat: framed heavy)
+                    await until(pilot, lambda f=focused: f.styles.border_top[0] == "heavy",
+                                "the chat's heavy frame")
+                await pilot.press("tab")
+            assert len({id(s) for s in stops}) >= 3, stops  # (it went round the stops)
+            if screen_name == "SetupScreen":
+                await pilot.press("ctrl+s")
+                await until(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                            and app.screen.query("#lobby-seats") and app.screen.focused,
+                            "the lobby")

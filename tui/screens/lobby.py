@@ -89,7 +89,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
         yield Banner(id="banner", markup=False)
         yield Static("", id="lobby-title", markup=False, classes="form-title")
         with Horizontal(id="lobby"):
-            with VerticalScroll(id="lobby-left"):
+            with VerticalScroll(id="lobby-left", can_focus=False):  # (as the setup's)
                 yield LobbySeats(id="lobby-seats")
                 yield Static("", id="lobby-options-summary", markup=False)
                 with self.hidden_till_table[0]:

@@ -79,7 +79,9 @@ class SetupScreen(StyledOnce, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
-        with VerticalScroll(id="setup", classes="form"):
+        # (Not a stop of its own for Tab: every field is one and is scrolled to, and a
+        # focused container shows nothing on a monochrome terminal.)
+        with VerticalScroll(id="setup", classes="form", can_focus=False):
             title = {"solo": "Play solo against bots", "box": "Open a table on this box"}.get(
                 self.mode, "Host a LAN game")
             yield Static(title, classes="form-title")
