@@ -1364,6 +1364,25 @@ async def test_the_score_table_shows_the_newest_rounds_first_and_the_limit() -> 
         assert [str(cell) for cell in scores.get_row_at(1)] == ["Bot 2", "12", "9", "0", "3"]
 
 
+async def test_on_a_phone_on_its_side_the_log_has_lines() -> None:
+    """A phone on its side (a browser's 100 × 20) showed no line of the log, nor more
+    than the header of the scores: fewer than 24 rows, the table gives up the scores box
+    (the players' list has each score), the captions and the call card drawn (the line
+    under it names it), as a phone held upright does (a pass on a phone)."""
+    from textual.widgets import Static
+
+    app = make_app(solo={"game_id": "getout", "seats": 4, "options": {"first": 0}})
+    async with app.run_test(size=(100, 20)) as pilot:
+        screen = await our_turn(pilot, app)
+        log = screen.query_one("#log")
+        await until(pilot, lambda: log.scrollable_content_region.height >= 3, "its lines")
+        assert not screen.query_one("#scores").display
+        # (The call card in words: "Next: ◆ Kevin or a 3", here "Any card may start".)
+        assert str(screen.query_one("#follow", Static).render()).strip()
+        await pilot.resize_terminal(100, 24)  # 24 rows: as before, every part
+        await until(pilot, lambda: screen.query_one("#scores").display, "the scores")
+
+
 async def test_a_long_name_is_cut_for_the_newest_round_beside_it() -> None:
     """A name of 24 letters left a box of 27 columns only "total…" (a fresh-eyed LAN
     pass): it is cut to show the newest round; short names are not cut for one."""

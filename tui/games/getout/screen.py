@@ -33,10 +33,9 @@ if TYPE_CHECKING:
     from tui.screens.summary import SummaryScreen
 
 
-#: Below this many columns the table is one column.
-NARROW = 64
-#: Lower than this, a narrow table has no scores box (see ``on_resize``).
-SHORT = 30
+#: Below this many columns the table is one column; lower than SHORT rows, a narrow one
+#: has no scores box (see ``on_resize``).
+NARROW, SHORT = 64, 30
 
 #: A winner in the players' list, and the words giving way to a name ("1  (you)").
 WON_DEALS, WON = "won · deals", "won"
@@ -72,10 +71,11 @@ class GetOutScreen(TableScreen):
     def on_resize(self, event: events.Resize) -> None:
         """Narrower than ``NARROW`` columns (a phone upright), the players over the call
         card and the log over the scores, each the whole width; lower than ``SHORT`` rows
-        too, no scores box (the players' list has each score): the log had no room."""
-        narrow = event.size.width < NARROW
-        self.set_class(narrow, "-narrow")
-        self.set_class(narrow and event.size.height < SHORT, "-short")
+        too (24 when wider), no scores box (the players' list has each score) and no call
+        card drawn: the log had no room."""
+        self.set_class(narrow := event.size.width < NARROW, "-narrow")
+        # (And at any width below 24 rows: a phone on its side showed no line of the log.)
+        self.set_class(event.size.height < (SHORT if narrow else 24), "-short")
 
     def compose_table(self) -> ComposeResult:
         with Horizontal(id="getout-top"):
