@@ -849,6 +849,34 @@ async def late_game(pilot: Pilot[Any], rounds: int) -> GotFiveScreen:
     return await my_turn(pilot)
 
 
+async def test_our_turn_to_reveal_brings_the_supply_into_sight_on_a_short_screen() -> None:
+    """Stacked on a short screen (a phone on its side), our turn said "tap its colour in
+    the supply" with the supply scrolled out of sight above (a pass on a phone)."""
+    app = solo_app(4, hints="board")
+    async with app.run_test(size=(45, 24)) as pilot:
+        screen = await late_game(pilot, 3)
+        (table,) = app.hosting.host.tables.values()
+        left, row = screen.query_one("#gf-left"), screen.query_one(PublicRow)
+        rng = random.Random(5)
+
+        async def moves_until(done: Any) -> None:
+            while not done(table.game.view(None)["turn"]):
+                version, turn = screen.view.get("version"), table.game.view(None)["turn"]
+                legal = [a for a in table.game.legal_actions(turn)
+                         if a["type"] in ("reveal", "sort", "compare")]
+                app.hosting.host.act(table, turn, rng.choice(legal))
+                await until(pilot, lambda v=version: screen.view.get("version") != v,
+                            "the move shown")
+
+        await moves_until(lambda turn: turn != 0)  # our reveal and clue
+        left.scroll_end(animate=False, immediate=True)  # down at the board, as after marks
+        await until(pilot, lambda: row.region.bottom <= left.region.y, "the supply away")
+        await moves_until(lambda turn: turn == 0)  # the others' round
+        await my_turn(pilot)
+        await until(pilot, lambda: row.region and row.region.y >= left.region.y,
+                    "the supply in sight for our reveal")
+
+
 @pytest.mark.parametrize("size", [(80, 24), (100, 30), (160, 50)])
 async def test_the_got_five_bar_leaves_the_board_and_the_racks_in_sight_late_in_a_game(
         size: tuple[int, int]) -> None:

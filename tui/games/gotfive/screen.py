@@ -196,9 +196,13 @@ class GotFiveScreen(BoardTable):
         self.selected = min(self.selected, max(0, len(public) - 1))
         # Each widget repaints (most relayout too) whenever one of its attributes is set,
         # even to what it shows already: only what changed is passed down.
-        _pass(self.query_one(PublicRow), public=public, supply=view.get("supply") or [],
-              revealing=self.can("reveal"),
-              selected=self.selected if self.can("sort") else None)
+        _pass(row := self.query_one(PublicRow), public=public, supply=view.get("supply") or [],
+              revealing=self.can("reveal"), selected=self.selected if self.can("sort") else None)
+        if self.can("reveal") and not self._revealing and self.has_class("-narrow"):
+            # (Stacked on a short screen, our turn's "tap its colour in the supply" came
+            # with the supply scrolled out of sight above: a phone on its side.)
+            self.call_after_refresh(row.scroll_visible, animate=False)
+        self._revealing = self.can("reveal")
         # (Someone away was marked nowhere but in a log line that scrolled away.)
         away = self.people_away()
         self.query_one(OthersPanel).set_attributes(
@@ -218,6 +222,8 @@ class GotFiveScreen(BoardTable):
             self.follow_auto_cross()
             self._board()
         self._status(view, names)
+
+    _revealing = False  # (our turn to reveal, at the last update)
 
     def game_restarted(self) -> None:
         """A rematch: the cursor back at A1, and nothing kept of the last game's board
