@@ -445,10 +445,11 @@ def test_history_export_and_import_from_the_command_line(kept: list[int], tmp_pa
     assert code == 0 and "in nobody's figures" in out
     # …and said so (the edit was dropped without a word: a command-line pass).
     assert f"{friend}: the result it gives is not the one its moves play to" in out
+    assert f"{friend}: its times make no sense" in out
     code, out, _ = run(["history", "--game", "getit", "--json"], capsys)
     theirs = next(r for r in json.loads(out) if r["imported"])
     assert theirs["result"] == true_result
-    assert theirs["ended"] is None  # a time from the future is not kept
+    assert theirs["ended"] is None  # a time from the future is not kept (and is said)
     # The list says which is a friend's (only the JSON did).
     code, out, _ = run(["history", "--game", "getit"], capsys)
     assert out.count("a friend's") == 1, out

@@ -312,8 +312,11 @@ def run_import(args: argparse.Namespace) -> int:
     path = Path(args.file)
     try:
         record = played(path)  # a record that does not play is kept nowhere
-        # (A file's own result, hand-edited, was replaced by its moves' unsaid.)
-        written = read_game_file(path).get("result")
+        # (A file's own result, hand-edited, was replaced by its moves' unsaid; so were
+        # times that make no sense, an end before the start.)
+        as_written = read_game_file(path)
+        written = as_written.get("result")
+        timed = as_written.get("started") is not None or as_written.get("ended") is not None
         with GameStore() as store:
             known = store.find(record)
             if known is not None:
@@ -326,6 +329,9 @@ def run_import(args: argparse.Namespace) -> int:
     if written is not None and written != record["result"]:
         print(f"{shown(str(path))}: the result it gives is not the one its moves play to: "
               "kept with the one they play to")
+    if timed and record["started"] is None:
+        print(f"{shown(str(path))}: its times make no sense (an end before the start, or "
+              "later than now): kept without them")
     print(f"kept as game {kept} (a friend's game: in nobody's figures here); "
           f"'hiddenhand replay {kept}' reviews it")
     return 0
