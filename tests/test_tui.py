@@ -226,6 +226,23 @@ async def test_a_solo_game_that_cannot_start_says_so_over_the_menu() -> None:
         assert app.screen is menu
 
 
+async def test_a_solo_game_with_nowhere_to_keep_it_says_where_in_words(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A data dir where nothing can be kept (under a file, or one this user may not
+    write) said "[Errno 13] Permission denied: '…/journals'" (a command-line pass)."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("HIDDENHAND_DATA_DIR", str(blocker / "data"))
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {}})
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
+        said = await until(pilot, lambda: next((str(n.message) for n in notices.raised
+                                                if "Could not start" in str(n.message)), None),
+                           "the notice")
+        assert said.startswith("Could not start the solo game: cannot keep it in "), said
+        assert "Errno" not in said and said.endswith(": Not a directory"), said
+
+
 async def test_settings_are_checked_and_saved(config_dir: Path) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
