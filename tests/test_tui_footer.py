@@ -1076,12 +1076,13 @@ class PairedKeys(Screen[None]):
         Binding("2", "look(2)", "Look at 2", show=False),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, compact: bool = False) -> None:
         super().__init__()
         self.done: list[str] = []
+        self.compact = compact
 
     def compose(self) -> ComposeResult:
-        yield TableFooter()
+        yield TableFooter(compact=self.compact)
 
     def action_step(self, by: int) -> None:
         self.done.append(f"step {by}")
@@ -1093,12 +1094,14 @@ class PairedKeys(Screen[None]):
         self.done.append(f"look {seat}")
 
 
-@pytest.mark.parametrize("touch", [False, True])
-async def test_on_a_touch_screen_a_key_for_two_directions_is_two_keys(touch: bool) -> None:
+@pytest.mark.parametrize(("touch", "compact"), [(False, False), (True, False), (True, True)])
+async def test_on_a_touch_screen_a_key_for_two_directions_is_two_keys(
+        touch: bool, compact: bool) -> None:
     """A tap on "<> ✗ range" crossed the lower numbers only, and "←→ Step" stepped only
     forward: the other way was out of a finger's reach (a pass on a phone). On a touch
-    screen each direction is its own key; a range of keys stays one."""
-    screen = PairedKeys()
+    screen each direction is its own key; a range of keys stays one. A key alone is a
+    finger wide, also packed close on a phone (the "←" first in line took no tap)."""
+    screen = PairedKeys(compact)
 
     class Touch(App[None]):
         def on_mount(self) -> None:
@@ -1115,6 +1118,8 @@ async def test_on_a_touch_screen_a_key_for_two_directions_is_two_keys(touch: boo
             return
         assert drawn == [("←", ""), ("→", "Step"), ("<", "✗ range"), (">", ""),
                          ("1-6", "Look at")], drawn
+        if compact:  # (each lone key " ← ": none in the first cell, which takes no tap)
+            assert footer.entry_region(0) == (0, 3) and footer.entry_at(1) == 0
         for index in range(4):
             await pilot.click(TableFooter, offset=(footer.entry_region(index)[0] + 1, 0))
         await until(pilot, lambda: len(screen.done) == 4, "four taps")

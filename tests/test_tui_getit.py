@@ -496,9 +496,41 @@ async def test_the_ends_of_a_scrolled_hand_say_how_many_cards_lie_beyond() -> No
                     "the top, by a click on its end")
         await pilot.click("#prep-bottom")
         await until(pilot, lambda: cards.scroll_x == cards.max_scroll_x, "the bottom, clicked")
-        top = row.query_one("#prep-top", Static)
-        top.post_message(events.MouseScrollLeft(top, 1, 1, 0, 0, 0, False, False, False))
+        # A wheel turned over the end, as a page's swipe is: the app's own routing (an
+        # event posted to the end named it, and a handler that needed that passed here
+        # and did nothing in a browser).
+        top = row.query_one("#prep-top", Static).region
+        app.post_message(events.MouseScrollLeft(None, top.x + 1, top.y + 1, 0, 0, 0, False,
+                                                False, False, screen_x=top.x + 1,
+                                                screen_y=top.y + 1))
         await until(pilot, lambda: cards.scroll_x < cards.max_scroll_x, "a swipe on the end")
+
+
+@pytest.mark.parametrize("width", [41, 60])
+async def test_a_long_hand_on_a_phone_s_row_says_what_lies_beyond_without_a_scroll(
+        width: int) -> None:
+    """On a phone (41 columns) a long hand read "top ▸ [3] [6] [7] [8] [ ◂ bottom": a
+    card cut in two, and "bottom" sixteen cards short of it, until the row was scrolled
+    (a pass on a phone: a browser's page sizes its terminal as the app starts)."""
+    app = solo_app(3, {"level": "X", "cards": 59})
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await open_table(pilot)
+        for seat in game_of(app).seats:
+            seat.bot = None
+        await until(pilot, lambda: screen.prep.order, "the hand")
+        row = screen.query_one(PrepRow)
+        await pilot.pause()
+        await pilot.resize_terminal(width, 30)
+
+        def ends() -> tuple[str, str]:
+            return (str(row.query_one("#prep-top", Static).render()),
+                    str(row.query_one("#prep-bottom", Static).render()))
+
+        await until(pilot, lambda: sum(row.hidden()) > 0, "cards beyond the ends")
+        await until(pilot, lambda: ends() == (f"◂ {row.hidden()[0]} more" if row.hidden()[0]
+                                              else "top ▸",
+                                              f"{row.hidden()[1]} more ▸" if row.hidden()[1]
+                                              else "◂ bottom"), "the ends as they are")
 
 
 async def test_an_update_leaves_a_scrolled_hand_where_the_player_scrolled_it() -> None:
@@ -2174,7 +2206,11 @@ async def test_on_a_touch_screen_our_line_says_to_tap_our_pile() -> None:
     from tui.games.getit.prep import prep_help
 
     said = prep_help(True, True, True, "Bob", touch=True)
-    assert "tap a special card, then the place it goes" in said and "Done, in the keys" in said
+    # (Its own sentence: "… is on top. tap a special card" began small.)
+    assert "on top. Tap a special card, then the place it goes" in said, said
+    assert "Done, in the keys" in said
+    assert prep_help(True, False, True, "Bob", touch=True).startswith(
+        "Your pile is in order, the lowest number on top: nothing to arrange. Swipe along")
     assert not any(key in said for key in ("Tab", "←", "Enter", "Home")), said
     # Nothing to arrange (level 1: no special card) is said so, not "Arrange your pile".
     assert prep_help(True, False, False, "Bob").startswith(

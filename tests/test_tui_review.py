@@ -74,6 +74,25 @@ async def past_games(pilot: Pilot[Any]) -> HistoryScreen:
                        and pilot.app.screen, "the past games")
 
 
+async def test_a_tap_anywhere_on_the_chosen_game_reviews_it(kept: list[int]) -> None:
+    """A tap on the highlighted row reviewed the game only at the very column the cursor
+    was on; elsewhere on the row it did nothing (a pass on a phone). A tap on another
+    row chooses it; a tap on it again reviews it."""
+    from tui.screens.review import ReviewScreen
+
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await past_games(pilot)
+        games = screen.query_one("#history-games", DataTable)
+        await until(pilot, lambda: games.row_count == 3, "the games")
+        header = 1 if games.show_header else 0
+        await pilot.click(games, offset=(30, header + 1))  # the second game: chosen
+        await until(pilot, lambda: games.cursor_row == 1, "the second game chosen")
+        assert screen is app.screen
+        await pilot.click(games, offset=(12, header + 1))  # on it, in another column
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen), "its review")
+
+
 async def test_past_games_list_ann_s_games_and_enter_reviews_one(kept: list[int]) -> None:
     app = make_app("Ann")
     async with app.run_test(size=SIZE) as pilot:

@@ -44,6 +44,7 @@ from tui.history import (
 from tui.review import GAME_NAMES
 from tui.screens.styled import StyledOnce
 from tui.widgets.footer import TableFooter
+from tui.widgets.row_table import RowTable
 from tui.widgets.titlebar import TitleBar
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ class HistoryScreen(StyledOnce, Screen[None]):
         yield DataTable(id="history-figures", cursor_type="none", zebra_stripes=True)
         yield Static("", id="history-trend-label", markup=False)
         yield Sparkline([], id="history-trend")
-        yield DataTable(id="history-games", cursor_type="row", zebra_stripes=True)
+        yield RowTable(id="history-games", cursor_type="row", zebra_stripes=True)
         yield Static("", id="history-empty", classes="empty", markup=False)
         yield TableFooter()
 

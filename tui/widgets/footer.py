@@ -215,8 +215,11 @@ class TableFooter(Widget, can_focus=False):
         texts: list[tuple[str, str]] = []
         widths: list[int] = []
         for entry in self.entries:
-            if self.compact:
-                key, words = entry.display, f" {entry.description}" if entry.description else ""
+            if self.compact and entry.description:
+                key, words = entry.display, f" {entry.description}"
+            elif self.compact:  # (a key alone, "←" of "← → Step": wider for a finger, and
+                # never in the first cell, which takes no tap: see entry_at)
+                key, words = f" {entry.display} ", ""
             else:
                 key = f" {entry.display} "
                 words = f"{entry.description} " if entry.description else ""

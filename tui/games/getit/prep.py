@@ -108,7 +108,8 @@ def prep_help(arranging: bool, has_specials: bool, scrolls: bool, next_name: str
     # (At level 1, with no special card, "Arrange your pile" asked for what was done.)
     what = ("Arrange your pile — the lowest number is on top." if has_specials else
             "Your pile is in order, the lowest number on top: nothing to arrange.")
-    return f"{what} {specials}{ends}{done}. Then your pile goes to {next_name}."
+    how = f"{specials}{ends}{done}"  # (a sentence: "… on top. tap a special card" read so)
+    return f"{what} {how[:1].upper()}{how[1:]}. Then your pile goes to {next_name}."
 
 
 def still_arranging(arranged: list[Any], me: int | None, namer: Namer,

@@ -41,6 +41,27 @@ class PrepCard(Static):
         self.post_message(PrepRow.CardClicked(self.index))
 
 
+class HandEnd(Static):
+    """An end of the hand's row ("top ▸", "◂ 3 more"): a sideways wheel, or a swipe,
+    over it scrolls the cards, as over them (a swipe on a phone that began on an end
+    did nothing). (Its own handlers: the wheel's events come to the widget under the
+    mouse, and name no widget a selector could match.)"""
+
+    def _cards(self) -> HorizontalScroll | None:
+        row = self.parent
+        return row.query_one("#prep-cards", HorizontalScroll) if row is not None else None
+
+    def on_mouse_scroll_right(self, event: events.MouseScrollRight) -> None:
+        if (cards := self._cards()) is not None:
+            event.stop()
+            cards.scroll_right(animate=False)
+
+    def on_mouse_scroll_left(self, event: events.MouseScrollLeft) -> None:
+        if (cards := self._cards()) is not None:
+            event.stop()
+            cards.scroll_left(animate=False)
+
+
 class PrepRow(Horizontal):
     """Your hand in preparation, top first: numbers fixed, the selected special marked.
 
@@ -79,11 +100,11 @@ class PrepRow(Horizontal):
             self.index = index
 
     def compose(self) -> ComposeResult:
-        yield Static("top ▸", classes="end", id="prep-top")
+        yield HandEnd("top ▸", classes="end", id="prep-top")
         scroll = HorizontalScroll(id="prep-cards")
         scroll.can_focus = False
         yield scroll
-        yield Static("◂ bottom", classes="end", id="prep-bottom")
+        yield HandEnd("◂ bottom", classes="end", id="prep-bottom")
 
     #: The cards' chips, in order. (Not a query: chips of the last deal stay in the
     #: DOM until their removal is done, and were painted with the new deal's cards.)
@@ -111,8 +132,11 @@ class PrepRow(Horizontal):
     def on_mount(self) -> None:
         """Draw whatever was set before mounting; follow the cards' scrolling."""
         self.watch_cards()
-        self.watch(self.query_one("#prep-cards", HorizontalScroll), "scroll_x",
-                   self._scrolled, init=False)
+        cards = self.query_one("#prep-cards", HorizontalScroll)
+        self.watch(cards, "scroll_x", self._scrolled, init=False)
+        # (And as the cards are laid out: a new hand too long for the row said "◂ bottom"
+        # beside a card cut in two, sixteen cards short of the bottom.)
+        self.watch(cards, "virtual_size", self._scrolled, init=False)
 
     def _scrolled(self) -> None:
         self.call_after_refresh(self._ends)
@@ -178,6 +202,7 @@ class PrepRow(Horizontal):
         if dense != self.has_class("dense"):
             self.set_class(dense, "dense")
             self._paint(self._chips)
+        self.call_after_refresh(self._ends)  # (a new width: other cards beyond the ends)
 
     def _dense(self) -> bool:
         """Whether the cards go without frames: when framed they would not all fit
@@ -224,16 +249,6 @@ class PrepRow(Horizontal):
         end = event.widget.id if event.widget is not None else None
         if (end == "prep-top" and top) or (end == "prep-bottom" and bottom):
             self.show_end(top=end == "prep-top")
-
-    @on(events.MouseScrollRight, ".end")
-    @on(events.MouseScrollLeft, ".end")
-    def _end_wheeled(self, event: events.MouseScrollRight | events.MouseScrollLeft) -> None:
-        """A sideways wheel, or a swipe, over an end scrolls the cards, as over them."""
-        scroll = self.query_one("#prep-cards", HorizontalScroll)
-        if isinstance(event, events.MouseScrollRight):
-            scroll.scroll_right(animate=False)
-        else:
-            scroll.scroll_left(animate=False)
 
     def show_chosen(self) -> None:
         """Bring the chosen card into sight: the player asked for it (it may have been

@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, Label
+from textual.widgets import Button, Input, Label
 
 from engine.gotfive import TILES, colour_of, numbers_of_colour
 from tui.games.gotfive.slots import slot_range
@@ -26,6 +26,7 @@ from tui.games.gotfive.text import letter
 from tui.notices import listed
 from tui.screens.dialogs import ConfirmScreen
 from tui.screens.styled import StyledOnce
+from tui.widgets.footer import TableFooter
 from tui.widgets.text_line import TextLine
 
 
@@ -233,7 +234,9 @@ class AnnounceScreen(StyledOnce, ModalScreen[list[int] | None]):
                     yield Button("Close", id="cancel", compact=True)
             yield Label(self.note(), classes="gf-note")
             yield Label("", id="gf-announce-error", classes="error")
-        yield Footer()  # this dialog's keys, not the table's under it
+        # This dialog's keys, not the table's under it (drawn as a table's are: on a
+        # phone a key for two directions is two, and keys off the edge page in).
+        yield TableFooter()
 
     def note(self) -> str:
         """How the slots are typed in (and where the numbers in them came from)."""

@@ -14,10 +14,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Label
+from textual.widgets import Button, Label
 
 from tui.games.gotfive.text import LETTERS
 from tui.screens.styled import StyledOnce
+from tui.widgets.footer import TableFooter
 
 
 class RevealScreen(StyledOnce, ModalScreen[int | None]):
@@ -48,7 +49,9 @@ class RevealScreen(StyledOnce, ModalScreen[int | None]):
             why = Label("", classes="error", markup=False)
             why.display = False
             yield why
-        yield Footer()  # this dialog's keys, not the table's under it
+        # This dialog's keys, not the table's under it (drawn as a table's are: on a
+        # phone a key for two directions is two, and keys off the edge page in).
+        yield TableFooter()
 
     def on_mount(self) -> None:
         """Focus the first colour that has tiles left."""
