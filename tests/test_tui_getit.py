@@ -2433,3 +2433,62 @@ def test_the_signals_that_stand_as_we_sit_down_are_said_in_a_sentence() -> None:
         "them): 0 stops them.")
     assert standing_signals({"seat": 1, "signals": [{}, {"peek": True}, {}]}, namer) is None
     assert standing_signals({"seat": 1}, namer) is None
+
+
+async def test_the_next_round_s_piles_are_counted_afresh_on_every_card() -> None:
+    """A watcher read "2 left" on Bob's card for the first 17 s of a round in which he
+    held 6: the count drawn at the end of the last round came back when the cards were
+    shown again, and the card's own words said 6 (a spectator's pass). A card hidden
+    between rounds had no room to mark for drawing again."""
+    import re
+
+    from net.host import Host
+    from tests.tui_support import make_app, show_lobby
+    from tui.session import Session
+
+    host = Host("test host", bot_delay=0.05)
+    try:
+        bob = Session("Bob", host=host)
+        await bob.connect()
+        joined = await bob.create("T", "getit", 3, {"timer": 0})
+        for seat in (1, 2):
+            await bob.request("add_bot", seat)
+        await bob.request("start")
+        table = host.tables[joined.table]
+        game = table.game
+        app = make_app("Cy")
+        async with app.run_test(size=(100, 30)) as pilot:
+            cy = Session("Cy", host=host)
+            await cy.connect()
+            await cy.join(joined.table, spectate=True)
+            await show_lobby(app, pilot, cy)
+            screen = await until(pilot, lambda: isinstance(app.screen, GetItScreen)
+                                 and app.screen, "the table, watched")
+
+            def drawn() -> list[str]:
+                return re.findall(r"(\d+) left", screen_text(app))
+
+            for round_number in (1, 2):
+                await until(pilot, lambda: game.view(None)["phase"] == "prepare", "a deal")
+                hand = game.view(0)["hand"]
+                host.act(table, 0, {"type": "arrange", "pile": [c["id"] for c in hand]})
+                await until(pilot, lambda: app.screen is screen and screen.view.get("phase")
+                            == "play" and drawn() == [str(len(p)) for p in game.piles]
+                            and all(c.region for c in screen.query(SeatCard)),
+                            f"round {round_number}'s counts, drawn")
+                # Bob plays his top card until the round ends (a wrong card ends it).
+                while game.view(None)["phase"] == "play":
+                    version = screen.view.get("version")
+                    play = next(a for a in game.legal_actions(0) if a["type"] == "play")
+                    host.act(table, 0, play)
+                    await until(pilot, lambda v=version: screen.view.get("version") != v,
+                                "the play shown")
+                if round_number == 1:
+                    await until(pilot, lambda: app.screen is not screen, "the round's summary")
+                    await pilot.press("c")
+                    await until(pilot, lambda: app.screen is screen, "the table again")
+                    host.act(table, 0, {"type": "next_round"})
+            await app.detach()
+        await bob.close()
+    finally:
+        await host.close()

@@ -227,6 +227,37 @@ async def test_a_spectator_in_the_lobby_sits_down_in_a_free_seat() -> None:
         await host.close()
 
 
+async def test_a_watcher_s_sit_takes_the_free_seat_wherever_the_cursor_is() -> None:
+    """With the cursor on a taken seat, a watcher read "Seat taken" and ^t said "seat 1
+    is taken" while seat 2 was free; nothing in sight said to move the cursor first (a
+    spectator's pass)."""
+    from textual.widgets import Button
+
+    host = Host("test host", bot_delay=0.01)
+    try:
+        bob = Session("Bob", host=host)
+        await bob.connect()
+        joined = await bob.create("Bob's table", "getout", 3, {})
+        await bob.request("add_bot", 2)
+        app = make_app("Cy")
+        async with app.run_test(size=SIZE) as pilot:
+            cy = Session("Cy", host=host)
+            await cy.connect()
+            await cy.join(joined.table, spectate=True)
+            lobby = await show_lobby(app, pilot, cy)
+            sit = lobby.query_one("#sit", Button)
+            seats = lobby.query_one("#lobby-seats", DataTable)
+            await until(pilot, lambda: seats.row_count == 3 and seats.cursor_row == 0
+                        and str(sit.label) == "Sit: seat 2 (^t)" and not sit.disabled,
+                        "the free seat offered")
+            await pilot.press("ctrl+t")
+            await until(pilot, lambda: lobby.my_seat == 1, "Cy in seat 2")
+            await app.detach()
+        await bob.close()
+    finally:
+        await host.close()
+
+
 async def test_a_removed_player_s_lobby_drops_the_seats_it_can_no_longer_use() -> None:
     host = Host("test host", bot_delay=0.01)
     try:

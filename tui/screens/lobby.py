@@ -325,7 +325,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
         our own seat it did nothing)."""
         label = sit_label(self.table, self._selected_seat(), self.my_seat)
         show_label(sit := self.query_one("#sit", Button), label)
-        sit.disabled = label != SIT_HERE
+        sit.disabled = not label.startswith("Sit")
 
     @on(Button.Pressed, "#ready")
     def action_toggle_ready(self) -> None:
@@ -338,7 +338,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
     def action_sit(self) -> None:
         """Move to the selected empty seat (a spectator sits down in it)."""
         if self.my_seat is None:
-            self.sit_down(self._selected_seat())
+            self.sit_down(LobbySeats.to_sit(self.table, self._selected_seat()))
         elif self._selected_seat() == self.my_seat:  # (it did nothing, and said nothing)
             self.notify("That is your seat: choose an empty one first (↑↓).", markup=False)
         else:

@@ -31,16 +31,18 @@ SIT_HERE = "Sit here (^t)"
 
 def sit_label(table: dict[str, Any], row: int, my_seat: int | None) -> str:
     """The sit button's words for the seat under the cursor: it sits down in an empty
-    one only, and elsewhere says whose the seat is (on a monochrome terminal a button
-    turned off looks like any other)."""
+    one, a watcher in the first empty one, and elsewhere says whose the seat is (on a
+    monochrome terminal a button turned off looks like any other)."""
     seats = table.get("seats") or []
     if 0 <= row < len(seats) and seats[row].get("kind") == "empty":
         return SIT_HERE
+    free = [int(s.get("seat", 0)) + 1 for s in seats if s.get("kind") == "empty"]
+    if my_seat is None and free:  # (a watcher read "Seat taken", and ^t said so too)
+        return f"Sit: seat {free[0]} (^t)"
     if row != my_seat:
         return "Seat taken"
     # (Plain "Your seat" on a button read as a thing to do, and what it did was
     # nowhere: a fresh-eyed pass.)
-    free = any(s.get("kind") == "empty" for s in seats)
     return "Yours: ↑↓ to move" if free else "Your seat"
 
 
@@ -96,6 +98,16 @@ class LobbySeats(DataTable[Any]):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
 
+    @staticmethod
+    def to_sit(table: dict[str, Any], row: int) -> int:
+        """The seat a watcher's sit button (``^t``) takes with the cursor on ``row``:
+        that one if it is empty, else the first empty one (``^t`` said "seat 1 is
+        taken" with seat 2 free, and nothing said how to choose it)."""
+        seats = table.get("seats") or []
+        if 0 <= row < len(seats) and seats[row].get("kind") == "empty":
+            return row
+        return next((int(s.get("seat", 0)) for s in seats if s.get("kind") == "empty"), row)
+
     def show(self, table: dict[str, Any], my_seat: int | None) -> None:
         """Draw the table's seats, the cursor where it was (on our seat the first time)."""
         row = self.cursor_row
@@ -149,3 +161,4 @@ class LobbySeats(DataTable[Any]):
             mark = seat_mark(index, self.cursor_row)
             if self.get_cell_at(Coordinate(index, 0)) != mark:
                 self.update_cell_at(Coordinate(index, 0), mark)
+

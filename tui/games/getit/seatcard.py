@@ -236,7 +236,10 @@ class SeatCard(Widget):
             self._info, self._tinted, self._lines = info, at_me, None
             size = self.content_size
             rows = self._face_rows(face)
-            self.refresh(Region(0, rows, size.width, max(0, size.height - rows)))
+            if not size:  # (hidden, between rounds: no region to mark, and the lines
+                self.refresh()  # drawn last round came back, "2 left" of 6, to a watcher)
+            else:
+                self.refresh(Region(0, rows, size.width, max(0, size.height - rows)))
 
     def _face_of(self, top: dict[str, Any] | None, count: int) -> tuple[str, str]:
         if isinstance(top, dict) and top.get("kind") == "number":
