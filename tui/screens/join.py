@@ -483,8 +483,9 @@ class JoinScreen(StyledOnce, Screen[None]):
                 raise
             # (A player back from a new browser or another terminal read only that: the
             # seat is kept for the one they played from, by its token.)
-            kept = (" A seat you played there from another browser or terminal is kept for "
-                    "that one: come back from it." if exc.code == errors.WRONG_PHASE else "")
+            kept = (" If you played there from another browser or terminal, your seat is "
+                    "kept for that one: come back from it." if exc.code == errors.WRONG_PHASE
+                    else "")  # (said as an if: a watcher who never played read it as so)
             self._asking = ChoiceScreen(
                 f"No seat for you there ({exc.message}).{kept} Watch the game instead?",
                 [("yes", "Watch as a spectator"), ("no", "Back")],

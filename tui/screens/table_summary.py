@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 
 #: What a summary says once the next round was dealt under it.
-MOVED_ON = "The next round has been dealt: it is being played at the table."
+MOVED_ON = "The next round has been dealt: it goes on at the table."  # (arranged or played)
 #: Seconds after a summary's answer that deals (the next round, a rematch), or after a
 #: chat line is sent, in which the table's keys do nothing: a key typed twice ("Enter
 #: Enter", Got Five!'s "r r") was meant for the summary or the chat line, and its second
