@@ -260,25 +260,36 @@ async def test_after_a_draw_the_selection_stays_on_the_card_it_was_on() -> None:
 async def test_naming_an_image_says_what_the_hand_holds_of_each() -> None:
     """The dialog may cover the hand (at 80x24 it does): each image says how many of
     the cards left in the hand show it."""
+    from textual.widgets import Button
+
     from tui.screens.dialogs import ChoiceScreen
 
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await our_turn(pilot, app)
-        deal(app, ["wild", "kevin 3", "kevin 5", "geoff 1"])
+        deal(app, ["wild", "kevin 3", "kevin 5", "geoff 1", "samantha 2"])
         widget = screen.query_one(HandWidget)
-        await until(pilot, lambda: len(widget.cards) == 4, "four cards")
+        await until(pilot, lambda: len(widget.cards) == 5, "five cards")
         wild = next(c for c in widget.cards if c["wild"])
         screen.play(wild)
         dialog = await until(pilot, lambda: isinstance(app.screen, ChoiceScreen)
                              and app.screen, "the naming dialog")
         labels = dict(dialog.choices)
-        assert labels["kevin"].endswith("(2 in your hand)"), labels
-        assert labels["geoff"].endswith("(1 in your hand)"), labels
-        assert labels["shirley"].endswith("(none in your hand)"), labels
+        assert labels["kevin"].endswith("(2 in hand)"), labels
+        assert labels["geoff"].endswith("(1 in hand)"), labels
+        assert labels["shirley"].endswith("(none in hand)"), labels
         # Enter names what the hand holds most of (it named Geoff, the first, held or not).
         await until(pilot, lambda: app.focused is not None
                     and "Kevin" in str(getattr(app.focused, "label", "")), "Kevin focused")
+        # On a phone (41 columns) the chosen one is whole on its line, its ◂ too (it
+        # wrapped onto a second line: a pass on a phone).
+        await pilot.resize_terminal(41, 30)
+        next(b for b in dialog.query(Button) if "Samantha" in str(b.label)).focus()
+        await until(pilot, lambda: "Samantha" in str(getattr(app.focused, "label", "")),
+                    "Samantha (the longest) focused")
+        await pilot.pause()
+        line = next(t for t in screen_text(app).splitlines() if "Samantha" in t)
+        assert "▸" in line and "◂" in line, line
         await pilot.press("escape")
 
 

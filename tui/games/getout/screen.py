@@ -453,8 +453,8 @@ class GetOutScreen(TableScreen):
         # What the rest of the hand holds of each image: the dialog may cover the hand.
         rest = [c for c in self.view.get("hand", []) if c["id"] != card["id"] and not c["wild"]]
         counts = [sum(1 for c in rest if c["image"] == a["image"]) for a in options]
-        choices = [(a["image"], f"{image_label(a['image'])}  ("
-                    f"{f'{n} in your hand' if n else 'none in your hand'})")
+        choices = [(a["image"], f"{image_label(a['image'])}  ("  # (whole on a phone's 41)
+                    f"{f'{n} in hand' if n else 'none in hand'})")
                    for a, n in zip(options, counts, strict=True)]
         # Enter names the image the hand holds most of (it named the first, none held).
 
