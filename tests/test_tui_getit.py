@@ -527,6 +527,9 @@ async def test_a_long_hand_on_a_phone_s_row_says_what_lies_beyond_without_a_scro
                     str(row.query_one("#prep-bottom", Static).render()))
 
         await until(pilot, lambda: sum(row.hidden()) > 0, "cards beyond the ends")
+        # (The ends give the cards their margins on a phone: 22 of 41 cells were theirs.)
+        await until(pilot, lambda: [e.size.width for e in row.query(".end")] == [9, 9],
+                    "narrow ends")
         await until(pilot, lambda: ends() == (f"◂ {row.hidden()[0]} more" if row.hidden()[0]
                                               else "top ▸",
                                               f"{row.hidden()[1]} more ▸" if row.hidden()[1]

@@ -79,6 +79,9 @@ class PrepRow(Horizontal):
     /* As wide as the longest words an end has ("◂ 12 more"): the cards' room stays
        the same whatever the ends say, so what they count does not move the cards. */
     PrepRow .end { width: 11; height: 3; content-align: center middle; padding: 0 1; }
+    /* On a phone (a row under 60 cells) the ends give the cards their margins: at 41
+       the two ends took 22 cells, and three cards were in sight. */
+    PrepRow.-narrow .end { width: 9; padding: 0; }
     /* Cards too many to fit framed: chips without frames, so more of them fit. */
     PrepRow.dense PrepCard { border: none; height: 1; margin: 1 1 0 0; padding: 0; }
     PrepRow.dense PrepCard.selected { border: none; }
@@ -198,6 +201,7 @@ class PrepRow(Horizontal):
         self.call_after_refresh(self._fit)
 
     def _fit(self) -> None:
+        self.set_class(self.size.width < 60, "-narrow")
         dense = self._dense()
         if dense != self.has_class("dense"):
             self.set_class(dense, "dense")
