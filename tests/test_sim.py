@@ -281,6 +281,9 @@ def test_sim_gotfive(capsys: pytest.CaptureFixture[str]) -> None:
         (["sim", "getit", "--people", "two"], "expected a whole number, not 'two'"),
         (["sim", "getit", "--people", "-1"], "expected 0 or more"),
         (["sim", "getout", "--people", "1"], "--people is for Get It! only"),
+        # (The last one won, without a word: a command-line pass.)
+        (["sim", "getout", "--option", "limit=50", "--option", "limit=60"],
+         "option 'limit' is given twice: give it once"),
         # (Taken without a word, and nothing done with them: a command-line pass.)
         (["sim", "getout", "--reaction", "2"], "--reaction is for Get It! only"),
         (["sim", "gotfive", "--jitter", "0.1"], "--jitter is for Get It! only"),

@@ -101,7 +101,7 @@ def checked_table(
     default_seats: Callable[[GameSpec], int],
 ) -> tuple[GameSpec, int, dict[str, Any]]:
     """The game, seat count and options of a command line, checked by the engine's
-    registry; a wrong one is a usage error that says what is allowed."""
+    registry; a wrong one (or one given twice) is a usage error that says what is."""
     import engine
 
     spec = engine.GAMES.get(game_id)
@@ -109,7 +109,9 @@ def checked_table(
         parser.error(f"unknown game {game_id!r}; known games: {', '.join(engine.GAMES)}")
     seats = seats if seats is not None else default_seats(spec)
     offered = sorted(o.name for o in settable_options(spec))
-    for key, _raw in option_pairs:
+    for i, (key, _raw) in enumerate(option_pairs):
+        if any(key == other for other, _ in option_pairs[:i]):  # (the last won, unsaid)
+            parser.error(f"option {key!r} is given twice: give it once")
         if key in app_options(spec.id):
             parser.error(f"option {key!r} is not the table's: {APP_OPTION_WHY[key]}")
         if key not in offered:
@@ -438,8 +440,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_command(parser, args)
     except KeyboardInterrupt:
         # (Ctrl-C in sim or demo ended in a traceback: what it stopped is said instead.)
-        kept = (": the games it finished are kept ('hiddenhand history' lists them)"
-                if getattr(args, "record", False) is True and args.command == "sim" else "")
+        kept = ": the games it finished are kept ('hiddenhand history' lists them)" if (
+            getattr(args, "record", False) is True and args.command == "sim") else ""
         print(f"hiddenhand {args.invoked}: stopped{kept}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # (the reader went away, "| head": nor does the exit's flush)
@@ -450,8 +452,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """Run the command line's subcommand (not the app's)."""
     if args.command == "demo":
-        # The demo's players and recorder are loaded only for ``demo``.
-        from tui.demo import run_demo_command
+        from tui.demo import run_demo_command  # (its players are loaded for it alone)
 
         return run_demo_command(args)
     if args.command == "sim":
