@@ -123,19 +123,19 @@ class TableFooter(Widget, can_focus=False):
         keys = footer_entries(screen, active_bindings,
                               line_keys=isinstance(screen, SparingFooter))
         if keys != self._keys:
-            was_lit = {e.action for e in self._keys if e.enabled}
-            self._keys = keys
+            had, self._keys = self._keys, keys
             self._draw()
-            self._show_newly_lit(was_lit)
+            self._show_newly_lit({e.action for e in had if not e.enabled})
         return True
 
-    def _show_newly_lit(self, was_lit: set[str]) -> None:
-        """A key lit now that was not (our turn came: Got Five!'s Sort) is brought into
-        sight if it is off an edge: a footer paged to "/ Chat" stayed there, and on a
-        phone the move the turn called for was nowhere in sight."""
+    def _show_newly_lit(self, was_dim: set[str]) -> None:
+        """A key that was dimmed and is lit now (our turn came: Got Five!'s Sort) is
+        brought into sight if it is off an edge: a footer paged to "/ Chat" stayed
+        there, and on a phone the move the turn called for was nowhere in sight. (Not a
+        key that is new: a lobby whose keys came with its table was paged to Options.)"""
         width, scroll = self.size.width, self._scroll
         new = [span for entry, span in zip(self.entries, self._spans, strict=True)
-               if entry.enabled and entry.action not in was_lit]
+               if entry.enabled and entry.action in was_dim]
         if not new or width < 3 or self._line.cell_length <= width:
             return
         left, right = self._whole()
