@@ -97,11 +97,12 @@ def read_game_file(path: Path) -> dict[str, Any]:
         raise StoreError(f"{path}: {exc}") from None
 
 
-def played(path: Path) -> dict[str, Any]:
-    """The record in game file ``path``, played through the rules to its end: its result
-    is the one the moves give (a file's own word for it is not taken), and its times are
-    kept only if they make sense. ``StoreError`` or ``RecordError`` in one line."""
-    record = read_game_file(path)
+def played(path: Path, record: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The record in game file ``path`` (``record``: as :func:`read_game_file` read it
+    already), played through the rules to its end: its result is the one the moves give
+    (a file's own word for it is not taken), and its times are kept only if they make
+    sense. ``StoreError`` or ``RecordError`` in one line."""
+    record = read_game_file(path) if record is None else record
     seen: dict[str, int] = {}
     for i, player in enumerate(record["players"]):
         name = player["name"]

@@ -311,10 +311,10 @@ def run_import(args: argparse.Namespace) -> int:
 
     path = Path(args.file)
     try:
-        record = played(path)  # a record that does not play is kept nowhere
         # (A file's own result, hand-edited, was replaced by its moves' unsaid; so were
         # times that make no sense, an end before the start.)
         as_written = read_game_file(path)
+        record = played(path, as_written)  # a record that does not play is kept nowhere
         written = as_written.get("result")
         timed = as_written.get("started") is not None or as_written.get("ended") is not None
         with GameStore() as store:
