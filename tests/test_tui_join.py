@@ -828,3 +828,24 @@ async def test_a_game_under_way_offers_to_watch_and_says_where_a_seat_of_ours_is
             assert asked is app.screen
         await bob.close()
 
+
+
+async def test_a_click_anywhere_on_the_highlighted_host_joins_it(without_getit: None) -> None:
+    """"Enter or click to join": a click on the highlighted host did nothing unless it
+    landed in the very column the list's cursor was on (a pass clicked its name)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j")
+        screen = app.screen
+        assert isinstance(screen, JoinScreen)
+        screen.workers.cancel_group(screen, "browse")  # only the hosts this test shows
+        screen.post_message(JoinScreen.HostsChanged({"a": host_info("Attic", "getit")}))
+        listing = screen.query_one("#hosts", DataTable)
+        await until(pilot, lambda: listing.row_count == 1
+                    and "Attic" in str(listing.get_row_at(0)[0]), "the host")
+        assert listing.cursor_row == 0
+        top = listing.content_region.y - listing.region.y + (1 if listing.show_header else 0)
+        await pilot.click(listing, offset=(20, top))  # its address, not its name
+        error = screen.query_one("#join-error")
+        # (Chosen: this app has no Get It! table, so the choice is refused in words.)
+        await until(pilot, lambda: "cannot play yet" in str(error.render()), "the choice")

@@ -45,6 +45,7 @@ from tui.screens.styled import StyledOnce
 from tui.session import FINAL_CODES, ConnectionLost, ServerError, Session
 from tui.settings import MAX_ADDRESS, forget_seat, kept_at, recall_seat
 from tui.widgets.footer import TableFooter
+from tui.widgets.row_table import RowTable
 from tui.widgets.text_line import TextLine
 from tui.widgets.titlebar import TitleBar
 
@@ -136,7 +137,7 @@ class JoinScreen(StyledOnce, Screen[None]):
             return
         with Vertical(id="join", classes="form"):
             yield Static("Games on your network (Enter or click to join)", classes="form-title")
-            yield DataTable(id="hosts", cursor_type="row", zebra_stripes=True)
+            yield RowTable(id="hosts", cursor_type="row", zebra_stripes=True)
             yield Static(LOOKING, id="discovery-state", markup=False)
             yield Label("Or type the host's address (host:port)")
             with Horizontal(classes="buttons"):
@@ -153,8 +154,7 @@ class JoinScreen(StyledOnce, Screen[None]):
         if self.box is not None:
             self.connect(*self.box)
             return
-        hosts = self.query_one("#hosts", DataTable)
-        hosts.add_columns("host", "address", "tables")
+        self.query_one("#hosts", DataTable).add_columns("host", "address", "tables")
         self.browse()
         if self.at is not None:
             self.connect(*self.at)
