@@ -102,6 +102,23 @@ async def test_menu_opens_rules_and_settings_and_comes_back() -> None:
         assert isinstance(app.screen, SettingsScreen)
 
 
+@pytest.mark.parametrize("size", [(60, 20), (90, 18), (41, 16)])
+async def test_on_a_short_terminal_every_entry_of_the_menu_stays_in_sight(
+        size: tuple[int, int]) -> None:
+    """At 60 × 20 (and a phone on its side) Rules, Settings and Quit were below the
+    footer, and the arrows moved the focus onto them out of sight."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        await until(pilot, lambda: "Play solo" in screen_text(app), "the menu")
+        footer = size[1] - 1
+        for button in menu.query("#menu-buttons Button"):
+            if button.display:
+                assert button.region.y > 0 and button.region.bottom <= footer, button.id
+        assert "Quit (q)" in screen_text(app)
+
+
 async def test_a_solo_game_from_the_command_line_opens_first_and_leaves_to_the_menu() -> None:
     from textual.widgets import Button
 
@@ -2089,3 +2106,18 @@ async def test_every_tab_stop_of_the_host_form_and_the_lobby_is_something_to_use
                 await until(pilot, lambda: isinstance(app.screen, LobbyScreen)
                             and app.screen.query("#lobby-seats") and app.screen.focused,
                             "the lobby")
+
+
+async def test_on_a_short_terminal_settings_scroll_to_the_field_or_button_in_focus() -> None:
+    """At 60 × 20 Save and Back were below the footer, and tabbing onto them showed
+    nothing."""
+    app = make_app()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press("o")
+        screen = await until(pilot, lambda: isinstance(app.screen, SettingsScreen)
+                             and app.screen, "the settings")
+        back = screen.query_one("#back", Button)
+        while app.focused is not back:
+            await pilot.press("tab")
+        await until(pilot, lambda: back.region.bottom <= 19 and "Back (esc)" in screen_text(app),
+                    "Back in sight")

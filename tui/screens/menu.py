@@ -37,9 +37,9 @@ TITLE_ART = r"""
 """
 #: The art's width and a column each side: narrower, it is not shown.
 TITLE_WIDTH = max(len(line) for line in TITLE_ART.splitlines()) + 2
-#: Rows the menu takes with its "Resume" entry: lower, its entries lose the rows between
-#: them (at 24 rows "Quit (q)" was pushed off the bottom).
-RESUME_HEIGHT = 26
+#: Rows the menu takes besides its art and its entries: the title bar, the tagline and
+#: the row under it, the footer.
+MENU_ROWS = 4
 
 
 #: The box menu's join entry while no seat of ours is kept there (and the LAN menu's).
@@ -121,10 +121,14 @@ class MenuScreen(StyledOnce, Screen[None]):
         self._fit(event.size.height)
 
     def _fit(self, height: int) -> None:
-        """With an entry more than the menu's own (resume, other tables), a short
-        terminal closes the entries up (Quit was pushed off the bottom)."""
-        shown = any(button.display for button in self.query("#resume, #tables"))
-        self.set_class(shown and height < RESUME_HEIGHT, "-short")
+        """On a short terminal the entries close up, and if that is not enough the art
+        goes: every entry stays in sight (at 24 rows with "Resume" shown, "Quit (q)"
+        was pushed off the bottom; at 20, as on a phone on its side, Rules, Settings and
+        Quit were)."""
+        entries = sum(1 for button in self.query("#menu-buttons Button") if button.display)
+        art = len(TITLE_ART.splitlines())
+        self.set_class(height < MENU_ROWS + art + 2 * entries - 1, "-short")
+        self.set_class(height < MENU_ROWS + art + entries, "-low")
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         """Opened, or back in the menu: a game may have ended, or been lost.

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Static, Switch
 
@@ -42,7 +42,7 @@ class SettingsScreen(StyledOnce, Screen[None]):
     def compose(self) -> ComposeResult:
         settings: Settings = self.app.settings
         yield TitleBar()
-        with Vertical(id="settings", classes="form"):
+        with VerticalScroll(id="settings", classes="form", can_focus=False):
             # (Headed as the solo form is: it opened straight on the name's label.)
             yield Static("Settings", classes="form-title")
             yield Label(f"Your name, as other players see it (up to {MAX_NAME} characters)")
