@@ -215,9 +215,13 @@ class AppSession(asyncssh.SSHServerProcess[bytes]):
             # Let go of the PTY, also when the channel closed while the redirection began,
             # and wait for the channel and the PTY's descriptors to be closed.
             await self.redirect(stdin=asyncssh.PIPE, stdout=asyncssh.PIPE)
+            # The goodbye is sent once the channel has flushed it: a connection closed
+            # before that (a stopping box, an idle login) cut it off, and a player on a
+            # busy machine was left a terminal in mouse mode and no word why.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wait_closed(), self.box.settings.kill_grace)
             self.done.set()
             self.login.app_ended()
-            await self.wait_closed()
 
     def _spawn(self, slave: int) -> None:
         term = self.term_type

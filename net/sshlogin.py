@@ -217,7 +217,9 @@ class BoxServer:
         said = [login.session.done.wait() for login in self.logins
                 if login.session is not None and login.session.pid is not None]
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.gather(*said), self.box.settings.kill_grace + 2)
+            # (A session waits up to the grace for its app's last output to be sent, and
+            # as long again for its goodbye to be.)
+            await asyncio.wait_for(asyncio.gather(*said), 2 * self.box.settings.kill_grace + 2)
         for login in [*self.logins, *self.logging_in]:
             if login.conn is not None:
                 login.conn.close()

@@ -433,6 +433,33 @@ async def test_a_stopping_box_gives_each_player_their_terminal_back_and_says_why
     conn.close()
 
 
+async def test_a_stopping_box_waits_for_a_slow_reader_s_goodbye_to_be_sent(
+        small_box: Callable[..., Any]) -> None:
+    """On a busy machine a player's goodbye was still in the channel's buffer when the
+    box closed the connections: their terminal stayed in mouse mode, unexplained."""
+    from net.sshapp import BOX_STOPPING, TERMINAL_RESET
+
+    box = await small_box()
+    conn = await connect(box.port, "ann", None)
+    # A small window: what the player has not read yet holds back what is sent.
+    chan, term = await conn.create_session(
+        lambda: Terminal(80, 24), term_type="xterm-256color", term_size=(80, 24),
+        encoding=None, window=512, max_pktsize=256)
+    await term.shows("Quit (q)")
+    pid = app_pid(box, "ann")
+    chan.pause_reading()  # the player's side reads nothing for now
+    closing = asyncio.create_task(box.close())
+    await gone(box, pid)
+    # The app is gone, its last output and the goodbye not read yet: the player reads
+    # on, slowly (a window of 512 bytes).
+    chan.resume_reading()
+    await asyncio.wait_for(term.closed.wait(), WAIT)
+    await asyncio.wait_for(closing, WAIT)
+    tail = bytes(term.raw[-400:])
+    assert TERMINAL_RESET in tail and BOX_STOPPING.encode() in tail
+    conn.close()
+
+
 async def test_the_start_lines_say_a_loopback_box_is_for_this_computer_only(
         small_box: Callable[..., Any]) -> None:
     """The invitation read "friends join with: ssh -p 2222 vm" on a box bound to
