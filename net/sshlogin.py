@@ -105,11 +105,18 @@ def player_dir_name(username: str, key: asyncssh.SSHKey | None) -> str:
     return "user-" + safe
 
 
-def login_banner(invite: str) -> str:
+def login_banner(invite: str, keys_only: bool) -> str:
     """What an SSH client shows as a login begins: the login name is the player's name,
-    and how to choose another (``invite``: how friends join, ``ssh -p 2222 box``)."""
-    return ("hiddenhand: your SSH login name is your name at the tables (SSH refuses some "
+    and how to choose another (``invite``: how friends join, ``ssh -p 2222 box``); on a
+    box that lets in listed keys only, what a player refused should do (all they read
+    then is their ssh's "Permission denied (publickey)")."""
+    said = ("hiddenhand: your SSH login name is your name at the tables (SSH refuses some "
             f"characters, emoji among them). To play as another: {another_name(invite)}\r\n")
+    if keys_only:
+        said += ("This box lets in the SSH keys on its list only. Refused? Send your public "
+                 "key (~/.ssh/id_ed25519.pub; ssh-keygen makes one) to whoever runs the "
+                 "box.\r\n")
+    return said
 
 
 def escaped(text: str) -> str:
@@ -295,7 +302,8 @@ class Login(asyncssh.SSHServer):
         self.address = str(peer[0]) if peer else "?"
         self.refusal = self.box.refusal(self) or self._may_log_in()
         if self.refusal is None:
-            conn.send_auth_banner(login_banner(self.server.invitation))
+            conn.send_auth_banner(login_banner(self.server.invitation,
+                                               not self.server.config.open_login))
 
     def _may_log_in(self) -> str | None:
         """Take a place among those logging in (:data:`LOGGING_IN`), or say why not."""

@@ -612,6 +612,8 @@ async def test_a_login_name_the_game_would_refuse_is_refused_at_the_door_in_word
     (banner,) = client.banners
     assert "your SSH login name is your name" in banner
     assert f"ssh -l NAME -p {box.port} box" in banner
+    # (A player whose key is not on the box's list reads only "Permission denied".)
+    assert "Send your public key (~/.ssh/id_ed25519.pub" in banner
 
 
 @shared_loop
