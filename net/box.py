@@ -215,9 +215,12 @@ class Box:
         """The box host's journal: every acknowledged change, kept across restarts."""
         return self.settings.data_dir / JOURNAL_NAME
 
-    #: The start lines' word on stopping (only ``--help`` said it).
-    STOP_HINT = ("Ctrl-C stops the box; its tables are kept, and are back when it starts "
-                 "again on this data directory")
+    def stop_hint(self) -> str:
+        """The start lines' word on stopping (only ``--help`` said it), and where the box
+        keeps what it keeps (no start line named its data directory)."""
+        return ("Ctrl-C stops the box; its tables are kept, and are back when it starts "
+                f"again on its data directory, {self.settings.data_dir} (which holds the "
+                "games played and each player's settings too)")
 
     def stop_words(self) -> str:
         """What the operator reads as the box stops (said before :meth:`close`)."""

@@ -30,6 +30,35 @@ def read_keys(path: Path) -> asyncssh.SSHAuthorizedKeys | None:
     return asyncssh.import_authorized_keys(text)
 
 
+def not_keys(path: Path) -> tuple[int, list[int]]:
+    """How many lines of an authorized_keys file are keys, and the numbers of those that
+    are not (asyncssh skips such a line without a word: a friend whose key has a typo
+    was refused, and the operator had nothing to go on). Comments and blank lines are
+    neither. Raises as :func:`read_keys` does."""
+    try:
+        text = read_regular(path, MAX_KEYS).decode("utf-8", errors="replace")
+    except FileRefused as exc:
+        raise ValueError(str(exc)) from None
+    keys, bad = 0, []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            asyncssh.import_authorized_keys(line)
+        except ValueError:
+            bad.append(number)
+        else:
+            keys += 1
+    return keys, bad
+
+
+def skipped_words(bad: list[int]) -> str:
+    """The lines :func:`not_keys` found no key in, for a log line."""
+    shown = ", ".join(str(n) for n in bad[:5]) + (", …" if len(bad) > 5 else "")
+    return f"line{'s' if len(bad) > 1 else ''} {shown} {'are' if len(bad) > 1 else 'is'} " \
+        "not a key (skipped)"
+
+
 def load_host_key(path: Path) -> tuple[asyncssh.SSHKey, bool]:
     """The server's host key at ``path``, generated (ed25519, mode 0600) on first use.
 

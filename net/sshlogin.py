@@ -29,7 +29,7 @@ from net.address import listen_error, loopback
 from net.box import Box, BoxSettings, IdleTimer, idle_words, machine_name
 from net.host import Host
 from net.sshapp import AppSession, another_name
-from net.sshkeys import load_host_key, read_keys
+from net.sshkeys import load_host_key, not_keys, read_keys, skipped_words
 from net.visit import AppProcess
 from net.webdoor import WebDoor
 from net.webserve import SSH_WEB_OPTIONS, check_link_host, open_web_door
@@ -338,8 +338,8 @@ class Login(asyncssh.SSHServer):
             log.warning("refused a user name from %s that SSH cannot carry: %s",
                         self.address, escaped(exc.reason))
         elif not self.authenticated:
-            why = (f"no authorized key ({self.keys_refused} offered)" if self.keys_refused
-                   else "no key offered, or gave up before logging in")
+            why = (f"no authorized key ({self.keys_refused} offered{self._skipped()})"
+                   if self.keys_refused else "no key offered, or gave up before logging in")
             log.warning("refused %r from %s: %s", self.who, self.address, why)
         else:
             log.info("%s from %s logged out%s", self.who, self.address,
@@ -370,10 +370,20 @@ class Login(asyncssh.SSHServer):
         except (OSError, ValueError) as exc:
             log.error("refused %r from %s: cannot read %s (%s)", self.who, self.address,
                       config.authorized_keys, exc)
+            self.refusal = "logins are not possible right now"  # (said once, here)
             raise asyncssh.DisconnectError(
-                asyncssh.DISC_SERVICE_NOT_AVAILABLE, "logins are not possible right now"
-            ) from None
+                asyncssh.DISC_SERVICE_NOT_AVAILABLE, self.refusal) from None
         return True
+
+    def _skipped(self) -> str:
+        """A refused key's log line names the keys file's lines that are no key: the
+        player's may be one of them."""
+        path = self.server.config.authorized_keys
+        try:
+            _, bad = not_keys(path) if path is not None else (0, [])
+        except (OSError, ValueError):
+            return ""
+        return f"; in {path}, {skipped_words(bad)}" if bad else ""
 
     def public_key_auth_supported(self) -> bool:
         """Keys are how one logs in (unless ``--open``, where no auth is asked)."""

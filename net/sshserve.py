@@ -17,6 +17,7 @@ This module never imports ``tui``: each app is started by its command line
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 from pathlib import Path
@@ -29,7 +30,7 @@ from net.journal import JournalError
 from net.qrcode import qr_lines
 from net.running import log_to_stdout, stop_on_signals
 from net.sshapp import AppSession
-from net.sshkeys import load_host_key, read_keys
+from net.sshkeys import load_host_key, not_keys, read_keys, skipped_words
 from net.sshlogin import (
     DEFAULT_SSH_PORT,
     BoxConfig,
@@ -61,6 +62,18 @@ def _no_keys_yet(path: Path) -> bool:
         return False  # (said at each login, and checked before the box started)
 
 
+def _keys_line(path: Path | None) -> str:
+    line = f"logins: keys in {path} (re-read at each login)"
+    if path is None:
+        return line
+    with contextlib.suppress(OSError, ValueError):  # (said at each login)
+        keys, bad = not_keys(path)
+        line = f"logins: {keys} key{'' if keys == 1 else 's'} in {path} (re-read at each login)"
+        if bad:
+            line += f"; {skipped_words(bad)}"
+    return line
+
+
 def banner(box: BoxServer) -> list[str]:
     """What ``ssh-serve`` prints at start: where, the host key, who may log in."""
     config = box.config
@@ -76,7 +89,7 @@ def banner(box: BoxServer) -> list[str]:
         f"games: one host on {host_words(box)}; at most {config.max_sessions} logins, "
         f"{config.max_per_address} per address; idle logins close after "
         + (f"{config.idle_timeout:g} s" if config.idle_timeout else "never"),
-        box.box.STOP_HINT,
+        box.box.stop_hint(),
     ]
     if config.open_login:
         lines += [
@@ -89,7 +102,7 @@ def banner(box: BoxServer) -> list[str]:
         lines.append(f"logins: nobody yet: {config.authorized_keys} holds no key (one "
                      "added counts at once: the file is read at each login)")
     else:
-        lines.append(f"logins: keys in {config.authorized_keys} (re-read at each login)")
+        lines.append(_keys_line(config.authorized_keys))
     if box.web is not None:
         lines += [*web_banner(box.web, SSH_WEB_OPTIONS), *qr_lines(box.web.link, dark_blocks=False)]
     return lines

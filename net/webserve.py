@@ -130,7 +130,7 @@ def run_web(config: WebConfig) -> int:
                          f"games: one host on {host_words}; at most {config.max_sessions} "
                          f"visits, {config.max_per_address} per address; idle visits end "
                          "after " + (f"{config.idle_timeout:g} s" if config.idle_timeout
-                                     else "never"), box.STOP_HINT,
+                                     else "never"), box.stop_hint(),
                          *qr_lines(door.link, dark_blocks=False)]:
                 print(line, flush=True)
             await stop.wait()

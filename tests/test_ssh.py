@@ -324,6 +324,32 @@ async def test_a_box_starts_with_no_key_yet_and_takes_one_added_as_it_runs(
 
 
 @shared_loop
+async def test_a_line_of_the_keys_file_that_is_no_key_is_named_at_start_and_at_a_refusal(
+        tmp_path: Path, keys: dict[str, Any], caplog: pytest.LogCaptureFixture) -> None:
+    """A friend's key with a typo in it was skipped without a word: they were refused,
+    and the operator had nothing to go on."""
+    from net.sshserve import banner
+
+    caplog.set_level(logging.INFO, logger="hiddenhand.ssh")
+    path = tmp_path / "authorized_keys"
+    path.write_bytes(b"# the party\n" + keys["ann"].export_public_key()
+                     + b"ssh-ed25519 AAAA-typo bob\n")
+    config = BoxConfig(port=0, bind="127.0.0.1", authorized_keys=path,
+                       data_dir=tmp_path / "box", hostname="box")
+    config.check()
+    async with BoxServer(config) as server:
+        said = [line for line in banner(server) if line.startswith("logins:")]
+        assert said == [f"logins: 1 key in {path} (re-read at each login); line 3 is not a "
+                        "key (skipped)"], said
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(server.port, "bob", keys["bob"])
+        await asyncio.wait_for(server.wait_until(lambda: not server.logging_in), WAIT)
+    refusals = [r.getMessage() for r in caplog.records if "refused 'bob'" in r.getMessage()]
+    assert refusals == [f"refused 'bob' from 127.0.0.1: no authorized key (1 offered; in "
+                        f"{path}, line 3 is not a key (skipped))"], refusals
+
+
+@shared_loop
 async def test_the_per_address_limit_refuses_the_next_login(
     small_box: Callable[..., Any], caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -470,8 +496,9 @@ async def test_the_start_lines_say_a_loopback_box_is_for_this_computer_only(
     (line,) = [line for line in banner(box) if line.startswith("friends join with")]
     assert "from this computer only: 127.0.0.1 is a loopback address" in line
     assert box.invitation == f"ssh -p {box.port} box"  # (a name the operator gave)
-    assert any(line.startswith("Ctrl-C stops the box; its tables are kept")
-               for line in banner(box))
+    (stop,) = [line for line in banner(box) if line.startswith("Ctrl-C stops the box")]
+    # Where it keeps what it keeps (no line named the data directory).
+    assert f"its data directory, {box.config.data_dir.absolute()} (which holds" in stop
 
 
 async def test_a_loopback_box_invites_by_localhost_not_by_the_machine_s_name(
