@@ -1467,6 +1467,21 @@ def test_the_log_names_a_round_by_what_the_top_line_says_not_the_engines_count()
     assert line.endswith("You hold Cy's pile; yours went to Bob.")
 
 
+def test_the_mirror_s_line_says_who_was_peeking() -> None:
+    """The line named nobody: on whose peeks the mirror was played went unsaid, where a
+    smile's play says who smiled."""
+    from tui.games.getit.text import describe_event
+    from tui.notices import Namer
+
+    names = Namer(["Ann", "Bob", "Cy"], me=0)
+    line = describe_event({"type": "peeks_ended", "seats": [2, 0]}, names)
+    assert line == "The mirror was played: every peek ends (Cy and you were peeking)"
+    line = describe_event({"type": "peeks_ended", "seats": [1]}, names)
+    assert line == "The mirror was played: every peek ends (Bob was peeking)"
+    line = describe_event({"type": "peeks_ended", "seats": []}, names)
+    assert line == "The mirror was played: every peek ends (nobody was peeking)"
+
+
 def test_a_cleared_rounds_summary_lays_open_no_empty_piles() -> None:
     from rich.console import Console
 

@@ -351,7 +351,12 @@ def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
     if kind == "said":
         return f"“{event.get('text')}” — {who(event.get('seat'))}"
     if kind == "peeks_ended":
-        return "The mirror was played: every peek ends"
+        # (Who peeked, as a play says who smiled: the line named nobody, and a player
+        # could not tell on whose peeks the mirror was played.)
+        peekers = [namer.whom(s) for s in event.get("seats") or []]
+        was = "were" if len(peekers) > 1 or peekers == ["you"] else "was"
+        return "The mirror was played: every peek ends" + (
+            f" ({listed(peekers)} {was} peeking)" if peekers else " (nobody was peeking)")
     if kind == "talk_ended":
         return "The speech bubble was played: talk ends"
     if kind == "dealt":
