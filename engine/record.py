@@ -188,7 +188,9 @@ class Tape:
 
     def person_moved(self) -> bool:
         """Whether a person (not a bot, nor a bot standing in for one) made a move on
-        this tape."""
+        this tape. A move only its own seat knows of (a Got Five! mark, auto-cross turned
+        off) is none: Past games kept a game whose one "move" was auto-cross turned off,
+        and its review read "move 0 of 0"."""
         standing: dict[int, bool] = {}
         changes = iter(self.seated)
         change = next(changes, None)
@@ -197,7 +199,7 @@ class Tape:
                 standing[change[1]] = change[3] is not None
                 change = next(changes, None)
             if isinstance(seat, int) and self.players[seat].get("kind") == "human" \
-                    and not standing.get(seat):
+                    and not standing.get(seat) and not private(self.game_id, self.moves[k]):
                 return True
         return False
 

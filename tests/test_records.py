@@ -127,6 +127,21 @@ def test_a_record_that_is_wrong_in_any_field_is_refused_in_one_line(change: Any,
     assert "\n" not in str(refused.value)
 
 
+def test_a_mark_or_auto_cross_of_a_person_is_no_move_that_keeps_a_game() -> None:
+    """Past games kept a Got Five! game whose one "move" was auto-cross turned off (its
+    review: "move 0 of 0"); a move of the table's game keeps it."""
+    game = engine.new_game("gotfive", seats=2, seed=4, options={})  # (Ann's turn first)
+    tape = Tape("gotfive", 2, 4, game.options, [{"name": "Ann", "kind": "human"},
+                                                {"name": "Bot 2", "kind": "bot"}])
+    for action in ({"type": "auto_cross", "on": False}, {"type": "mark", "slot": 0,
+                                                         "number": 7, "mark": "cross"}):
+        tape.act(0, action, 1.0)
+    assert not tape.person_moved()
+    assert game.view(0)["turn"] == 0
+    tape.act(0, game.legal_actions(0)[0], 2.0)  # (a reveal)
+    assert tape.person_moved()
+
+
 def test_a_tape_writes_down_who_came_to_move_for_a_seat_and_its_record_keeps_it() -> None:
     game = engine.new_game("getout", seats=2, seed=4, options={"first": 1, "match": False})
     tape = Tape("getout", 2, 4, game.options, [{"name": "Ann", "kind": "human"},
