@@ -2121,3 +2121,16 @@ async def test_on_a_short_terminal_settings_scroll_to_the_field_or_button_in_foc
             await pilot.press("tab")
         await until(pilot, lambda: back.region.bottom <= 19 and "Back (esc)" in screen_text(app),
                     "Back in sight")
+
+
+async def test_a_switch_s_state_in_words_stands_a_cell_off_the_switch() -> None:
+    """The host and solo forms wrote "┃off" against the switch (Settings wrote "▎ on")."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        screen = await until(pilot, lambda: isinstance(app.screen, SetupScreen)
+                             and app.screen.query(".switch-state") and app.screen, "a switch")
+        for state in screen.query(".switch-state"):
+            switch = state.parent.query_one(Switch) if state.parent else None
+            assert switch is not None
+            assert state.content_region.x == switch.region.right + 1, state.id
