@@ -45,7 +45,8 @@ class SettingsScreen(StyledOnce, Screen[None]):
         with VerticalScroll(id="settings", classes="form", can_focus=False):
             # (Headed as the solo form is: it opened straight on the name's label.)
             yield Static("Settings", classes="form-title")
-            yield Label(f"Your name, as other players see it (up to {MAX_NAME} characters)")
+            yield Label(f"Your name, as other players see it (up to {MAX_NAME} characters, "
+                        "no [ or ])", markup=False)
             yield LimitedInput(settings.name, limit=MAX_NAME, what="Name", id="name",
                                compact=True)
             if self.app.box is None:  # (a box's visitor finds no LAN games)
