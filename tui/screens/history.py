@@ -127,7 +127,8 @@ class HistoryScreen(StyledOnce, Screen[None]):
         # (Everyone's figures count a game won by its first person, whoever they were:
         # "everyone's figures" beside one player's read as that player's.)
         who = (f"{self.app.settings.name}'s games and figures" if self.mine
-               else "everyone's games · figures: each game's first person")
+               else "everyone's games · the figures count each game as its first person "
+               "played it")
         self.query_one("#history-filters", Static).update(
             f"{shown} · {'all time' if self.period == 'all' else 'the last ' + self.period}"
             f" · {who}")
