@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import Input, Static
 
 import engine
 from engine.gotfive import GotFive
@@ -31,6 +32,7 @@ from net.paths import VISITOR_ENV, visitor_player
 from net.records import GameStore, Keeper
 from net.whose import for_review
 from tests.tui_support import make_app, screen_text, until
+from tui.screens.export_dialog import ExportScreen
 
 
 def two_markers(whose: list[str | None]) -> tuple[dict[str, Any], dict[int, set[int]]]:
@@ -296,8 +298,10 @@ def test_a_database_of_schema_2_learns_whose_its_seats_were(tmp_path: Path) -> N
 
 async def test_past_games_x_writes_the_game_for_a_friend_without_anybody_s_marks(
         monkeypatch: pytest.MonkeyPatch, data_dir: Path, tmp_path: Path) -> None:
-    """The file goes where the app was started (it went into the hidden data folder),
-    and a second export never writes over the first (it did, without a word)."""
+    """The file goes where the player says, starting from where the app was started
+    (it went into the hidden data folder, then there without a word), and a second
+    export never writes over the first (it did, without a word). A folder that is none
+    is said so, and another can be typed."""
     from net.records import default_path
     from tests.test_tui_review import past_games
 
@@ -310,14 +314,41 @@ async def test_past_games_x_writes_the_game_for_a_friend_without_anybody_s_marks
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await past_games(pilot)
         await pilot.press("x")
+        dialog = await until(pilot, lambda: isinstance(app.screen, ExportScreen)
+                             and app.screen, "the folder asked")
+        folder = dialog.query_one("#export-folder", Input)
+        assert folder.value == str(tmp_path)
+        await pilot.press("enter")
         written = tmp_path / f"game-{game}.hhgame"
         await until(pilot, written.exists, "the file")
         await until(pilot, lambda: f"Wrote game-{game}.hhgame" in screen_text(app),
                     "the notice")
         first = written.stat().st_mtime_ns
         await pilot.press("x")
+        dialog = await until(pilot, lambda: isinstance(app.screen, ExportScreen)
+                             and app.screen, "the folder asked again")
+        folder = dialog.query_one("#export-folder", Input)
+        folder.value = str(tmp_path / "nowhere")
+        await pilot.press("enter")
+        error = dialog.query_one("#export-error", Static)
+        await until(pilot, lambda: "nowhere is not a folder here" in str(error.render()),
+                    "the folder refused")
+        assert app.screen is dialog
+        elsewhere = tmp_path / "for-bob"
+        elsewhere.mkdir()
+        folder.value = str(elsewhere)
+        await pilot.press("enter")
+        await until(pilot, (elsewhere / f"game-{game}.hhgame").exists, "the file elsewhere")
+        await pilot.press("x")
+        await until(pilot, lambda: isinstance(app.screen, ExportScreen), "the dialog")
+        await pilot.press("enter")
         await until(pilot, (tmp_path / f"game-{game}-2.hhgame").exists, "a second file")
         assert written.stat().st_mtime_ns == first
+        await pilot.press("x")
+        await until(pilot, lambda: isinstance(app.screen, ExportScreen), "the dialog")
+        await pilot.press("escape")  # nothing written
+        await until(pilot, lambda: not isinstance(app.screen, ExportScreen), "cancelled")
+        assert len(list(tmp_path.glob("*.hhgame"))) == 2
     text = written.read_text()
     assert '"mark"' not in text and '"who"' not in text
     assert Replay(played(written)).final.result == Replay(record).final.result

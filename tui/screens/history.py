@@ -42,6 +42,7 @@ from tui.history import (
     wrapped_entries,
 )
 from tui.review import GAME_NAMES
+from tui.screens.export_dialog import ExportScreen
 from tui.screens.styled import StyledOnce
 from tui.widgets.footer import TableFooter
 from tui.widgets.row_table import RowTable
@@ -264,11 +265,6 @@ class HistoryScreen(StyledOnce, Screen[None]):
         self.mine = not self.mine
         self.load()
 
-    @staticmethod
-    def export_folder() -> Path:
-        """Where ``x`` writes a game file: the folder the app was started in."""
-        return Path.cwd()
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Review and export only with a game listed to act on; on a box, no export:
         its players have no shell to find the file with, and the box's folder is not
@@ -278,26 +274,27 @@ class HistoryScreen(StyledOnce, Screen[None]):
         return not (action == "export" and self.app.box is not None)
 
     def action_export(self) -> None:
-        """Write the chosen game as a game file in the folder the app was started in (a
-        file for a friend went into the hidden data folder), never over another file
-        (a second export of it overwrote the first without a word)."""
+        """Write the chosen game as a game file in a folder the player chooses
+        (:class:`~tui.screens.export_dialog.ExportScreen`; a file for a friend went into
+        the hidden data folder, later into whatever folder the app was started in)."""
         chosen = self._chosen()
         if chosen is None:
             return
-        folder = self.export_folder()
-        target = next(path for n in range(1, 10_000) if not (path := folder / (
-            # ("game-6-2", not "game-6 (2)": a name pasted into a command needs no quotes.)
-            f"game-{chosen}.hhgame" if n == 1 else f"game-{chosen}-{n}.hhgame")).exists())
-        try:
-            with GameStore(self.path) as store:
-                export_game(store.get(chosen), target)
-        except StoreError as exc:
-            self.notify(str(exc), severity="error", markup=False)
-            return
-        # (The folder on a line of its own: a notice broke the whole path mid-word.)
-        self.notify(f"Wrote {target.name} ('hiddenhand replay {target.name}' opens it) in"
-                    f"\n{target.parent}", markup=False, timeout=10)
 
+        def write(target: Path) -> None:
+            try:
+                with GameStore(self.path) as store:
+                    export_game(store.get(chosen), target)
+            except StoreError as exc:
+                raise ValueError(str(exc)) from None
+
+        def written(target: Path | None) -> None:
+            if target is not None:
+                # (The folder on a line of its own: a notice broke the whole path mid-word.)
+                self.notify(f"Wrote {target.name} ('hiddenhand replay {target.name}' opens "
+                            f"it) in\n{target.parent}", markup=False, timeout=10)
+
+        self.app.push_screen(ExportScreen(chosen, write), written)
 
 def _figure(value: float) -> str:
     """A plotted figure as the average beside it is written: one decimal at most (it
