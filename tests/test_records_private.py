@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Input, Static
+from textual.widgets import Button, Input, Static
 
 import engine
 from engine.gotfive import GotFive
@@ -347,6 +347,12 @@ async def test_past_games_x_writes_the_game_for_a_friend_without_anybody_s_marks
         await pilot.press("x")
         await until(pilot, lambda: isinstance(app.screen, ExportScreen), "the dialog")
         await pilot.press("escape")  # nothing written
+        await until(pilot, lambda: not isinstance(app.screen, ExportScreen), "cancelled")
+        await pilot.press("x")
+        dialog = await until(pilot, lambda: isinstance(app.screen, ExportScreen)
+                             and app.screen, "the dialog")
+        dialog.query_one("#cancel", Button).focus()
+        await pilot.press("enter")  # (Enter on Cancel: nothing written either)
         await until(pilot, lambda: not isinstance(app.screen, ExportScreen), "cancelled")
         assert len(list(tmp_path.glob("*.hhgame"))) == 2
     text = written.read_text()
