@@ -649,6 +649,27 @@ async def test_seen_from_a_seat_the_list_tells_no_card_another_player_drew(
         assert "drew a card" not in line(theirs)
 
 
+async def test_a_click_on_the_footer_s_seat_key_goes_round_the_seats(kept: list[int]) -> None:
+    """By mouse only seat 1 could be chosen: "1-3 Seat" pressed 1 at every click."""
+    record, replay = kept_game(kept[0])
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = ReviewScreen(record, replay)
+        await app.push_screen(screen)
+        footer = screen.query_one(TableFooter)
+        seats = len(screen.names)
+        seen = []
+        for _ in range(seats + 1):
+            await until(pilot, lambda: footer.entries and any(
+                e.action == "seat(0)" for e in footer.entries), "the seat key")
+            index = next(i for i, e in enumerate(footer.entries) if e.action == "seat(0)")
+            x = next(x for x in range(footer.size.width) if footer.entry_at(x) == index)
+            await pilot.click(footer, offset=(x, 0))
+            await pilot.pause()
+            seen.append(screen.seat)
+        assert seen == [*range(seats), 0]
+
+
 async def test_one_game_s_measure_is_plotted_game_by_game(data_dir: Path) -> None:
     from textual.widgets import Sparkline
 

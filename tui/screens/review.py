@@ -42,6 +42,7 @@ from tui.review import (
 from tui.review_position import position
 from tui.screens.styled import StyledOnce
 from tui.widgets.footer import TableFooter
+from tui.widgets.footer_keys import FooterEntry
 from tui.widgets.titlebar import TitleBar
 from tui.widgets.wrapped import HangingLine, Phrases
 
@@ -432,6 +433,15 @@ class ReviewScreen(Stepper):
         names = names_at(self.names, self.record.get("seated", []), self.at)
         return position(self.replay.game_at(self.at), self.seat, names,
                         self.replay.private, self.yours)
+
+    def footer_clicked(self, entry: FooterEntry) -> bool:
+        """A click on the footer's "1-4 Seat" (one key for every seat): the next seat's
+        eyes, round again after the last (it always chose seat 1: by mouse no other seat
+        could be chosen)."""
+        if entry.action != "seat(0)":
+            return False
+        self.action_seat(0 if self.seat is None else (self.seat + 1) % len(self.names))
+        return True
 
     def action_seat(self, seat: int) -> None:
         if seat >= len(self.names):
