@@ -1623,7 +1623,7 @@ async def test_settings_say_where_the_interfaces_come_from_and_how_long_a_name_m
         assert field.value == "" and field.placeholder == (
             "127.0.0.1 (from HIDDENHAND_MDNS_INTERFACES)")
         labels = " ".join(str(label.render()) for label in screen.query(Label))
-        assert "(up to 24 characters)" in labels, labels
+        assert "(up to 24 characters, no [ or ])" in labels, labels
 
 
 async def test_a_pasted_name_too_long_is_cut_and_the_player_is_told() -> None:
