@@ -64,6 +64,7 @@ def delay(table: AwayTable) -> float | None:
 
 def went_away(table: AwayTable, seat: int, now: float) -> None:
     """Note that the person in ``seat`` is gone from host-clock time ``now``."""
+    table.seats[seat].gone_at = now  # (in any phase: ``net.lobby.kick`` reads it)
     if table.phase == "play" and delay(table) is not None:
         table.away_since[seat] = now
 

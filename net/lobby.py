@@ -36,6 +36,11 @@ from net.table import Table
 from net.wire import errors
 from net.wire.schemas import TABLE_NAME_LEN
 
+#: Seconds a creator's seat is theirs alone after their connection is lost: the player
+#: standing in for them may not remove them until then (a dropped laptop is back in
+#: well under that).
+CREATOR_KEPT = 120.0
+
 
 def open_table(table_id: str, name: str, game_id: str, seats: int,
                options: dict[str, Any] | None, house: HouseRules, *, bots: int = 0) -> Table:
@@ -399,6 +404,12 @@ def remove_bot(table: Table, member: Member, index: int, now: float) -> Outbox:
     return out
 
 
+def _minutes(seconds: float) -> str:
+    whole = max(1, round(seconds / 60)) if seconds >= 60 else round(seconds)
+    unit = "minute" if seconds >= 60 else "second"
+    return f"{whole} {unit}{'' if whole == 1 else 's'}"
+
+
 def kick(table: Table, member: Member, index: int, now: float) -> Outbox:
     """The creator removes another player from the lobby (who is told why)."""
     require_creator(table, member)
@@ -408,6 +419,14 @@ def kick(table: Table, member: Member, index: int, now: float) -> Outbox:
         raise RequestError(errors.BAD_REQUEST, f"seat {index + 1} holds no player")
     if index == member.seat:
         raise RequestError(errors.BAD_REQUEST, "you cannot kick yourself; leave instead")
+    if index == table.creator_home and seat.gone_at is not None \
+            and (left := CREATOR_KEPT - (now - seat.gone_at)) > 0:
+        # Standing in for a creator who dropped keeps the table going, it does not own
+        # it: a stand-in freed the creator's seat a moment after a dropped connection,
+        # and the creator was refused their own token on coming back. (One gone for good
+        # may still be removed, or the lobby could never start.)
+        raise RequestError(errors.BAD_REQUEST, f"seat {index + 1} is the table's creator's, "
+                           f"kept for them for {_minutes(left)} more")
     victim = seat.conn
     free_seat(table, index)
     out = Outbox()

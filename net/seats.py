@@ -126,8 +126,8 @@ class Seat:
     (A plain class with slots: one is made per seat of every table, and a dataclass
     costs start-up time for nothing here.)"""
 
-    __slots__ = ("bot", "conn", "kind", "left", "name", "player", "ready", "stand_in_for",
-                 "token")
+    __slots__ = ("bot", "conn", "gone_at", "kind", "left", "name", "player", "ready",
+                 "stand_in_for", "token")
 
     def __init__(self, kind: str = "empty", name: str = "", token: str | None = None,
                  conn: Member | None = None, ready: bool = False,
@@ -144,6 +144,9 @@ class Seat:
         #: are (a member's ``player``: whoever takes the seat back with its token is).
         self.left = False
         self.player: str | None = None
+        #: When (host clock) the person's connection was last lost (``None``: not since
+        #: the host started).
+        self.gone_at: float | None = None
 
     def __repr__(self) -> str:
         return (f"Seat(kind={self.kind!r}, name={self.name!r}, conn={self.conn!r}, "
@@ -167,7 +170,7 @@ class Seat:
         """Empty the seat; its token stops working."""
         self.kind, self.name, self.token, self.conn = "empty", "", None, None
         self.ready, self.bot, self.stand_in_for = False, None, None
-        self.left, self.player = False, None
+        self.left, self.player, self.gone_at = False, None, None
 
 
 def random_seed() -> int:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from net.client import ServerError
+from net.clock import ManualClock
 from net.wire import errors, framing, schemas
 from tests.net_support import RawPeer, clients, running_host
 
@@ -319,7 +320,13 @@ async def test_a_connection_that_never_says_hello_is_closed() -> None:
 
 
 async def test_creator_role_passes_on_when_the_creator_drops() -> None:
-    async with running_host() as host, clients(host) as made:
+    """The player standing in may free the creator's seat once they have been gone a
+    while, not at once (a stand-in removed a creator whose connection had dropped a
+    moment, and the creator was refused their own seat on coming back)."""
+    from net.lobby import CREATOR_KEPT
+
+    clock = ManualClock(100.0)
+    async with running_host(clock=clock) as host, clients(host) as made:
         ann = await made.new("Ann")
         bob = await made.new("Bob")
         joined = await ann.create_table("T", "getout", 2)
@@ -328,6 +335,12 @@ async def test_creator_role_passes_on_when_the_creator_drops() -> None:
         msg = await bob.wait_for(lambda m: update(m) and m["notices"] == [
             {"type": "disconnected", "seat": 0}, {"type": "creator", "seat": 1}])
         assert msg["table"]["creator"] == 1
+        clock.advance(CREATOR_KEPT - 30)
+        with pytest.raises(ServerError, match="seat 1 is the table's creator's, kept for them "
+                                              "for 30 seconds more"):
+            await bob.kick(0)
+        assert host.tables[joined.table].seats[0].kind == "human"
+        clock.advance(30)
         await bob.kick(0)  # the absent player's seat can now be freed
         assert host.tables[joined.table].seats[0].kind == "empty"
         assert host.tables[joined.table].creator_home is None  # (nobody to give it back to)
