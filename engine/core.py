@@ -367,10 +367,17 @@ class Game(ABC):
             "seat": seat,
             "phase": self._phase(),
             "turn": self._turn(),
-            "version": self.version,
+            "version": self._view_version(seat),
         }
         common.update(self._view(seat))
         return common
+
+    def _view_version(self, seat: int | None) -> int:
+        """The ``version`` ``seat``'s view carries: it grows with every change that
+        seat may know of. A game with moves only their own seat knows of (Got Five!'s
+        marks) counts those for that seat alone: a jump in another's would say how many
+        were made, and when."""
+        return self.version
 
     def view_parts(self, seats: Sequence[int | None]) -> tuple[View, list[View]]:
         """The views of ``seats`` at once, split into what they share and what is each
@@ -390,7 +397,7 @@ class Game(ABC):
             "game": self.spec.id,
             "phase": self._phase(),
             "turn": self._turn(),
-            "version": self.version,
+            "version": self._view_version(None),
         }
         shared.update(self._public_view())
         own = []

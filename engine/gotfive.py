@@ -122,6 +122,9 @@ class GotFive(Game):
         self.marks: list[dict[int, str]] = [{} for _ in range(seats)]
         #: Each seat's own auto-cross setting, from the table's option.
         self.auto_cross: list[bool] = [bool(options["auto_cross"])] * seats
+        #: How many moves each seat made that only it knows of (marks, auto-cross):
+        #: counted in its own view's ``version``, and in no other's.
+        self.private: list[int] = [0] * seats
         self.winners: list[int] | None = None
         self.reason: str | None = None
         first = options["first"]
@@ -228,12 +231,15 @@ class GotFive(Game):
         if self.over:
             raise IllegalAction(f"the game is over; {kind!r} is not possible now")
         if kind == "mark":
-            return self._mark(seat, action)
+            events = self._mark(seat, action)
+            self.private[seat] += 1
+            return events
         if kind == "auto_cross":
             _only_keys(action, {"type", "on"})
             if not isinstance(action.get("on"), bool):
                 raise IllegalAction("an auto_cross action needs 'on': true or false")
             self.auto_cross[seat] = action["on"]
+            self.private[seat] += 1
             return []  # (a private board, as a mark)
         if self.out[seat]:
             raise IllegalAction(f"seat {seat} is out of the game")
@@ -361,6 +367,9 @@ class GotFive(Game):
     def _turn(self) -> int | None:
         return self.turn
 
+    def _view_version(self, seat: int | None) -> int:
+        return self.version - sum(self.private) + (self.private[seat] if seat is not None else 0)
+
     def _view(self, seat: int | None) -> View:
         racks = []
         for owner, rack in enumerate(self.racks):
@@ -429,6 +438,7 @@ class GotFive(Game):
             # Plain data wants str keys: marks travel as [[n, mark], ...].
             "marks": [[[n, m] for n, m in sorted(board.items())] for board in self.marks],
             "auto_cross": list(self.auto_cross),
+            "private": list(self.private),
             "winners": self.winners,
             "reason": self.reason,
             "turn": self.turn,
@@ -446,6 +456,8 @@ class GotFive(Game):
         # (A snapshot from before the setting was each player's: the table's for all.)
         self.auto_cross = [bool(on) for on in state.get(
             "auto_cross", [self.options["auto_cross"]] * len(self.racks))]
+        # (A snapshot from before they were counted: none, as its views said.)
+        self.private = [int(n) for n in state.get("private", [0] * len(self.racks))]
         self.winners = list(state["winners"]) if state["winners"] is not None else None
         self.reason = state["reason"]
         self.turn = state["turn"]

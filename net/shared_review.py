@@ -64,6 +64,10 @@ class SharedReview:
         #: (``review_follow`` with ``auto``) does not take them into it again.
         self.left: set[int] = set()
         self._moves: dict[int | None, list[dict[str, Any]]] = {}
+        #: For each seat, the record's number of each move it knew of, in order: a seat
+        #: counts only those (another's Got Five! marks skipped in the numbering told,
+        #: by its gaps, how many marks were made, and when).
+        self._known: dict[int | None, list[int]] = {}
         self._parts: dict[int | None, list[tuple[int, list[dict[str, Any]]]]] = {}
         #: The game at the move last asked for (a step sends it to everyone following).
         self._game: tuple[int, Game] | None = None
@@ -74,16 +78,18 @@ class SharedReview:
     # ---- what one seat knew --------------------------------------------------------
 
     def moves_for(self, seat: int | None) -> list[dict[str, Any]]:
-        """Every move as ``seat`` knew it (``None``: a spectator): its number, mover
-        (``None``: time acted), engine time, what may be known of the action, the
-        public events and, for the seat's own GET OUT! draw, the card it drew."""
+        """Every move as ``seat`` knew it (``None``: a spectator): its number among
+        those (the "moves" this seat counts: :meth:`seen_at`), mover (``None``: time
+        acted), engine time, what may be known of the action, the public events and,
+        for the seat's own GET OUT! draw, the card it drew."""
         if seat in self._moves:
             return self._moves[seat]
         drawn = self.replay.drawn() if self.game_id == "getout" else {}
         out: list[dict[str, Any]] = []
+        known: list[int] = []
         for k, ((mover, action, now), events) in enumerate(
                 zip(self.replay.moves, self.replay.events, strict=True), 1):
-            entry: dict[str, Any] = {"n": k, "seat": mover, "time": now,
+            entry: dict[str, Any] = {"n": len(out) + 1, "seat": mover, "time": now,
                                      "events": [wire_time(e, now) for e in events]}
             if mover is not None:
                 kind = action.get("type")
@@ -94,16 +100,22 @@ class SharedReview:
                 if mover == seat and k in drawn:
                     entry["drew"] = drawn[k]
             out.append(entry)
-        self._moves[seat] = out
+            known.append(k)
+        self._moves[seat], self._known[seat] = out, known
         return out
 
     def seen_at(self, at: int, seat: int | None) -> int:
-        """The last move, at or before ``at``, that ``seat`` knew of: stepping onto
-        another's Got Five! mark moves nobody else (its number, its time, a frame at
-        all would tell them a mark was made, and when)."""
-        known = [m["n"] for m in self.moves_for(seat)]
-        i = bisect_right(known, at)
-        return known[i - 1] if i else 0
+        """How many moves ``seat`` knew of, of the record's first ``at``: its number
+        for the last of them. Stepping onto another's Got Five! mark moves nobody else
+        (its number, its time, a frame at all would tell them a mark was made, and
+        when)."""
+        self.moves_for(seat)
+        return bisect_right(self._known[seat], at)
+
+    def record_at(self, seen: int, seat: int | None) -> int:
+        """The record's number of ``seat``'s move number ``seen`` (0: as dealt)."""
+        self.moves_for(seat)
+        return self._known[seat][seen - 1] if seen > 0 else 0
 
     def position(self, at: int, seat: int | None) -> dict[str, Any]:
         """``seat``'s view after ``at`` moves (its time left as seconds, as on the wire)."""
@@ -126,8 +138,9 @@ class SharedReview:
 
     def frame_at(self, member: Member, leader: int | None) -> dict[str, Any]:
         """Where ``member`` is now, as it may see it."""
-        at = self.seen_at(self.at_of(member), member.seat)
-        return {"type": "review_at", "at": at, "time": self.time_at(at),
+        seen = self.seen_at(self.at_of(member), member.seat)
+        at = self.record_at(seen, member.seat)
+        return {"type": "review_at", "at": seen, "time": self.time_at(at),
                 "following": self.following(member),
                 "leader_at": self.seen_at(self.at, member.seat), "leader": leader,
                 "view": self.position(at, member.seat)}
@@ -172,7 +185,9 @@ class SharedReview:
                      length=self.seen_at(len(self), member.seat),
                      moves=len(moves), seat=member.seat,
                      names=[p["name"] for p in self.record["players"]],
-                     seated=self.record.get("seated", []),
+                     # (Who came to move for a seat after how many moves: as it counts.)
+                     seated=[[self.seen_at(after, member.seat), *rest]
+                             for after, *rest in self.record.get("seated", [])],
                      result=self.replay.final.result)
         out.messages.append((member, frame))
 
@@ -233,12 +248,14 @@ def go(table: Table, member: Member, at: int) -> Outbox:
     """Move to ``at``: the creator takes everyone following along; anyone else steps
     alone (the creator's steps no longer move them until they follow again)."""
     review = _review(table)
-    if at > len(review):
-        raise RequestError(errors.BAD_REQUEST,
-                           f"the game had {len(review)} moves; there is no move {at}")
     if member not in review.inside:
         raise RequestError(errors.BAD_REQUEST,
                            "you are not in the review: follow it first (review_follow)")
+    length = review.seen_at(len(review), member.seat)  # (as this seat counts them)
+    if at > length:
+        raise RequestError(errors.BAD_REQUEST,
+                           f"the game had {length} moves; there is no move {at}")
+    at = review.record_at(at, member.seat)
     out = Outbox()
     leads = member.seat is not None and member.seat == table.creator
     if leads:

@@ -50,9 +50,18 @@ def test_marks_are_private_and_keyed_by_strings() -> None:
     assert "40" not in game.view(1)["marks"] and "40" not in game.view(2)["marks"]
     assert "marks" not in game.view(None)
     assert all(isinstance(k, str) for k in game.view(0)["marks"])
-    # Marking is not a move: the turn stays where it was, but the version moves on.
+    # Marking is not a move: the turn stays where it was, but the version moves on,
+    # for the marker's view alone (another's jumping told how many marks were made,
+    # and when: a security review).
     assert game.view(0)["turn"] == 0 and game.view(0)["phase"] == "reveal"
     assert game.view(0)["version"] == 1
+    assert game.view(1)["version"] == game.view(None)["version"] == 0
+    game.act(2, {"type": "auto_cross", "on": False})
+    game.act(0, {"type": "reveal", "colour": game.legal_actions(0)[0]["colour"]})
+    assert [game.view(s)["version"] for s in (0, 1, 2, None)] == [2, 1, 2, 1]
+    # As a snapshot keeps it (a host resumed from its journal counts on from there).
+    copy = engine.restore(game.snapshot())
+    assert [copy.view(s)["version"] for s in (0, 1, 2, None)] == [2, 1, 2, 1]
 
 
 def test_marks_can_be_changed_and_cleared() -> None:

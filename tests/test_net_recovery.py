@@ -399,6 +399,25 @@ async def test_a_journal_s_table_that_no_host_writes_is_refused_in_words(
     assert path.read_bytes() == before
 
 
+async def test_a_got_five_journal_from_before_one_seat_s_moves_were_counted_resumes(
+        tmp_path: Path) -> None:
+    """Got Five!'s snapshots now count the moves only one seat knows of (its marks): a
+    journal written before (a box stopped, upgraded, started again) still resumes, and
+    counts made up are still refused."""
+    path = await crashed_game(tmp_path / f"old{j.SUFFIX}")
+    before = path.read_bytes()
+    _with_table(path, lambda r: r["snapshot"]["state"].update(private=[5, 0]))
+    with pytest.raises(j.JournalError, match="a game its own moves do not play to"):
+        Host.resume(path, **seeded(6))
+    path.write_bytes(before)
+    _with_table(path, lambda r: r["snapshot"]["state"].pop("private"))
+    host = Host.resume(path, **seeded(6))
+    try:
+        assert [t.game_id for t in host.tables.values()] == ["gotfive"]
+    finally:
+        await host.close()
+
+
 @pytest.mark.parametrize("at", [float("nan"), float("inf"), 1e300, -1.0, "1"])
 async def test_a_journal_s_move_at_no_time_there_is_is_refused_in_words(
         tmp_path: Path, at: Any) -> None:

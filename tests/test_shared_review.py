@@ -125,12 +125,12 @@ def test_a_gotfive_mark_is_in_its_markers_list_alone() -> None:
     for guest, seat in ((ann, 0), (bob, 1)):
         moves = moves_of(reviews(guest))
         mine = [k for k in marked if replay.moves[k - 1][0] == seat]
-        theirs = [k for k in marked if replay.moves[k - 1][0] != seat]
-        listed = {m["n"] for m in moves}
-        assert set(mine) <= listed and not set(theirs) & listed
-        for m in moves:
-            if m["n"] in mine:
-                assert {"n", "mark"} <= set(m["action"])
+        listed = [m for m in moves if m.get("action", {}).get("type") == "mark"]
+        # Each counts the moves it knew of, one after another: no gap for another's.
+        assert [m["n"] for m in moves] == list(range(1, len(moves) + 1))
+        assert len(moves) == len(replay) - (len(marked) - len(mine))
+        assert len(listed) == len(mine) and all(m["seat"] == seat for m in listed)
+        assert all({"n", "mark"} <= set(m["action"]) for m in listed)
 
 
 def test_stepping_onto_a_mark_tells_nobody_else_that_it_was_made() -> None:
@@ -152,23 +152,29 @@ def test_stepping_onto_a_mark_tells_nobody_else_that_it_was_made() -> None:
     replay = Replay(table.tape.record(game))
     send(shared_review.open_review(table, ann, 100.0))
     opened = [f for f in bob.messages if f["type"] == "review"]
-    known = {m["n"] for m in moves_of(reviews(bob))}
-    marks = {k for k, (seat, action, _) in enumerate(replay.moves, 1)
-             if seat == 0 and action and action["type"] == "mark"}
-    assert marks and not marks & known and opened[0]["length"] in known
+    ann_moves = moves_of(reviews(ann))
+    bob_moves = moves_of(reviews(bob))
+    marks = [k for k, (seat, action, _) in enumerate(replay.moves, 1)
+             if seat == 0 and action and action["type"] == "mark"]
+    # Bob counts the moves he knew of: the game's length to him is without her marks.
+    assert marks and opened[0]["length"] == len(bob_moves) == len(replay) - len(marks)
+    assert not any(m["seat"] == 0 and m["action"]["type"] == "mark" for m in bob_moves)
     bob.messages.clear()
-    for at in range(1, len(replay) + 1):  # Ann leads through every entry, her marks too
+    for at in range(1, len(ann_moves) + 1):  # Ann leads through every entry, her marks too
         send(shared_review.go(table, ann, at))
     frames = [f for f in bob.messages if f["type"].startswith("review")]
-    assert [f["at"] for f in frames] == sorted(known)  # one frame a move he knew of
+    # One frame a move he knew of that she stepped onto (his own mark was not hers to
+    # step onto: the step after it shows it made), counted as he counts them.
+    ats = [f["at"] for f in frames]
+    assert ats == sorted(set(ats)) and ats[-1] == len(bob_moves), ats
+    # Nor do his views' versions jump over her marks: one a move he knew of.
+    assert all(f["view"]["version"] == f["at"] for f in [*opened, *frames])
     send(shared_review.go(table, bob, 1))  # on his own now
     bob.messages.clear()
     for at in (1, 2, 3):  # (from the end: Ann's mark, her clue, her mark)
         send(shared_review.go(table, ann, at))
     told = [f for f in bob.messages if f["type"] == "review_state"]
-    assert [f["leader_at"] for f in told] == [0, 2]  # back to the deal, the clue: no 3
-    send(shared_review.go(table, bob, min(marks)))  # a step onto her mark itself
-    assert [f["at"] for f in reviews(bob)] == [max([0, *(k for k in known if k < min(marks))])]
+    assert [f["leader_at"] for f in told] == [0, 1]  # back to the deal, the clue: no more
 
 
 def test_the_creator_leads_anyone_steps_alone_follows_again_and_leaves() -> None:

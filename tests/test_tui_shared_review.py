@@ -115,9 +115,12 @@ async def test_a_guest_follows_the_creators_review_steps_alone_and_follows_again
         assert [line.split()[0] for line in lines if "Ann marked" in line] == ["·"]
         assert not any("Bob marked" in line for line in lines)  # his board: his own
         # Entry 5 of the record is its third move (Bob's mark and Ann's came before it),
-        # of five (the marks not counted: Bob's would tell how often he marked).
-        await bob.review("go", at=5)
-        await until(pilot, lambda: review.at == 5 and "move 3 of 5" in where(review),
+        # of five (the marks not counted: Bob's would tell how often he marked). Each
+        # counts the entries they knew of: Bob's mark is none of Ann's.
+        shared = table.review
+        await bob.review("go", at=shared.seen_at(5, 1))
+        assert shared.seen_at(5, 0) == 4
+        await until(pilot, lambda: review.at == 4 and "move 3 of 5" in where(review),
                     "Bob's step, followed")
         await pilot.press("home")  # Ann steps alone
         await until(pilot, lambda: review.at == 0 and not review.following
@@ -126,9 +129,10 @@ async def test_a_guest_follows_the_creators_review_steps_alone_and_follows_again
         # (The footer had no f: only a notice named it, as the review opened.)
         await until(pilot, lambda: "f Follow" in screen_text(app).splitlines()[-1],
                     "f in the footer")
-        await bob.review("go", at=6)
+        await bob.review("go", at=shared.seen_at(6, 1))
         await pilot.press("f")
-        await until(pilot, lambda: review.following and review.at == 6, "following again")
+        await until(pilot, lambda: review.following and review.at == shared.seen_at(6, 0),
+                    "following again")
         moves = review.query_one(OptionList)
         assert moves.highlighted is not None
         await bob.review("close")
