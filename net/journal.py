@@ -69,8 +69,20 @@ SYNC_DELAY = 0.02
 #: Bumped when a journal written by one release cannot be read by another.
 JOURNAL_VERSION = 1
 SUFFIX = ".hhjournal"
-#: A full ``table`` record after this many ``act``/``adv`` records of one table.
+#: A full ``table`` record after this many ``act``/``adv`` records of one table, or
+#: after an eighth of its game's moves if that is more (:func:`snapshot_due`).
 SNAPSHOT_EVERY = 100
+
+
+def snapshot_due(since: int, moves: int) -> bool:
+    """Whether a table that wrote ``since`` moves since its last ``table`` record, in a
+    game of ``moves`` in all, writes its whole state again. That record holds every move
+    of the game: at a fixed interval a long game's writes grew with its square (one
+    person passing a GET OUT! game's turns back and forth between two seats for ever
+    held the host's loop 100 ms a record at 100,000 moves); at an eighth of the game's
+    length, what a game writes stays in proportion to its length, and a resume plays
+    at most that eighth again."""
+    return since >= max(SNAPSHOT_EVERY, moves // 8)
 #: The file is rewritten as one record per table after at least this many records
 #: (and at least as many as the last rewrite wrote: see :attr:`Journal.compaction_due`).
 COMPACT_AFTER = 2000
@@ -168,7 +180,8 @@ def _fsync_dir(directory: Path) -> None:
 class Tails:
     """What a rewrite keeps of each table, as it was written: its last ``table`` record
     and the moves (``act``, ``adv``) after it, packed (at most :data:`SNAPSHOT_EVERY`
-    moves: a table writes its whole state again after that many).
+    moves, or an eighth of a long game's: a table writes its whole state again after
+    that many, :func:`snapshot_due`).
 
     A rewrite built from these packs nothing: with 256 tables, taking each table's
     state afresh and packing it held the host's loop 100 ms per rewrite.

@@ -222,7 +222,7 @@ class Table:
             return
         out.records.append(record)
         self._since_snapshot += 1
-        if self._since_snapshot >= j.SNAPSHOT_EVERY:
+        if j.snapshot_due(self._since_snapshot, len(self.tape.moves) if self.tape else 0):
             self._record_state(out, self.state_key(), force=True)  # the periodic snapshot
 
     @classmethod

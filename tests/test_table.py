@@ -398,6 +398,32 @@ def test_real_time_bots_are_asked_again_at_the_engine_time_they_name() -> None:
     assert game.view(None)["arranged"] == [False, True, True]
 
 
+def test_a_long_game_writes_its_whole_state_in_proportion_to_its_length() -> None:
+    """One person holding both seats of a GET OUT! table passed turns back and forth
+    for ever: every 100 moves the table wrote its whole state, every move of the game
+    in it, and what it wrote grew with the square of the game's length."""
+    table, (ann, _bob) = seated("getout", {"match": False, "first": 0}, ["Ann", "Bob"])
+    table.journaling = True
+    lobby.start(table, ann, 0.0)
+    game = table.game
+    assert game is not None
+    moves = 6000
+    written = whole = 0
+    for step in range(moves):
+        mover = game.view(None)["turn"]
+        # (Drawing while any card is left, then passing: a game that never ends.)
+        legal = game.legal_actions(mover)
+        action = next((a for a in legal if a["type"] in ("draw", "pass")), legal[0])
+        out = table.act(mover, action, 1.0 + step)
+        for r in out.records:
+            if r["k"] == "table":
+                whole += 1
+                written += len(r["tape"]["moves"])
+    assert not game.over
+    # Every 100 moves: 60 whole states of 18,000 moves on average, 1.8 million in all.
+    assert whole <= 30 and written <= 10 * moves, (whole, written)
+
+
 def test_the_journal_records_each_change_and_plays_them_back() -> None:
     table, (ann, _bob) = seated("getout", {"match": True, "first": 0}, ["Ann", "Bob"])
     table.journaling = True
