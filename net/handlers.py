@@ -7,9 +7,9 @@ a refusal), checks the message against its schema and hands it to :func:`handle`
 :data:`HANDLERS` is keyed like the schemas of ``net.wire.schemas`` (``CLIENT_MESSAGES``):
 a message reaches its handler only once it has been checked against its schema. A
 handler finds the table the connection is at, has the table (``net.table``) or the
-lobby's rules (``net.lobby``) act on it, and hands what they return to the host to
-deliver with its own answer in its place: ``joined`` (with the seat's token) and the
-lobby's ``ok`` come before the updates they cause, a game move's ``ok`` after them.
+lobby's rules (``net.lobby``) act on it, and hands what they return to the host to deliver
+with its answer in its place: ``joined`` (with the seat's token) and the lobby's ``ok``
+come before the updates they cause, a game move's ``ok`` after them.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from engine.record import FREE_ACTIONS, PRIVATE_ACTIONS
-from net import idle, lobby, shared_review
+from net import endless, idle, lobby, shared_review
 from net.connection import Connection, LoopWatch, socket_time
 from net.fanout import Outbox
 from net.limits import ACT_COST, FRAME_BYTES, REFUSED_COST, SOCIAL, Bucket, Gate, Limits
@@ -333,17 +333,17 @@ def review_close(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
 
 def act(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
     """A move in the game, by the seat bound to this connection (never one named in
-    the message)."""
+    the message); a game made endless is ended (``net.endless``)."""
     table = _at_table(conn)
-    seat = table.seat_of(conn)
     if (table.game_id, msg["action"].get("type")) in TOLD_FREE_ACTIONS:
         host.take(conn, "signal")
-    host.deliver(table, table.act(seat, msg["action"], host.clock()))
+    host.deliver(table, table.act(table.seat_of(conn), msg["action"], host.clock()))
     conn.send(_ok(msg))
+    if (ended := endless.end_if_endless(table, host.clock())).pushes:
+        host.deliver(table, ended)
 
 
-#: Moves that take no turn and reach everyone at the table: they spend the "signal"
-#: allowance (``net.limits.SOCIAL``).
+#: Moves that take no turn and reach everyone at the table: the "signal" allowance's.
 TOLD_FREE_ACTIONS = FREE_ACTIONS - PRIVATE_ACTIONS
 
 

@@ -452,7 +452,7 @@ def rematch(table: Table, member: Member, now: float) -> Outbox:
     else); whoever does not want to play again leaves."""
     require_creator(table, member)
     table.require_phase("over")
-    _clear_game(table)
+    clear_game(table)
     assert member.seat is not None
     table.seats[member.seat].ready = True
     if all(s.ready or s.kind == "bot" for s in table.seats):
@@ -463,7 +463,7 @@ def rematch(table: Table, member: Member, now: float) -> Outbox:
     return out
 
 
-def _clear_game(table: Table) -> None:
+def clear_game(table: Table) -> None:
     """The table back in its lobby, nobody ready; a record the game set (Get It!'s Level
     X: its result's ``best``) is the one the next game plays against."""
     result = table.game.result if table.game is not None else None
@@ -490,6 +490,6 @@ def to_lobby(table: Table, member: Member, now: float) -> Outbox:
         notice.update(ended=True, seat=member.seat)
         if (record := table.unfinished_record()) is not None:
             out.finished.append(record)
-    _clear_game(table)
+    clear_game(table)
     table.push(out, now, notices=[notice])
     return out

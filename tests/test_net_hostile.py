@@ -1145,3 +1145,31 @@ def test_the_rates_of_addresses_that_came_and_went_are_forgotten() -> None:
     for i in range(3 * RATES_KEPT):
         assert not gate.heavy(f"10.0.{i // 250}.{i % 250}", 1, float(i))
     assert len(gate._rates) <= RATES_KEPT + 1
+
+
+async def test_a_game_made_endless_is_ended_and_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """GET OUT!'s rules let a game go on for ever (draw when you could play, pass when
+    nothing is left): one person at both seats of a table did, and the game's record
+    grew past what one may hold, its review past what a reader could take in."""
+    from net import endless
+
+    monkeypatch.setattr(endless, "LONGEST_GAME", 60)
+    kept: list[dict[str, Any]] = []
+    async with running_host() as host, clients(host) as made:
+        host.keepers.append(kept.append)
+        ann, bob, joined = await made.playing({"match": False, "first": 0})
+        table = host.tables[joined.table]
+        game = table.game
+        assert game is not None
+        seats = {0: ann, 1: bob}
+        while table.phase == "play":
+            turn = game.view(None)["turn"]
+            legal = game.legal_actions(turn)
+            action = next((a for a in legal if a["type"] in ("draw", "pass")), legal[0])
+            await seats[turn].act(action)
+        assert table.phase == "lobby" and not game.over
+        told = await ann.wait_for(lambda m: m.get("type") == "update" and any(
+            n.get("longest") == 60 for n in m["notices"]))
+        assert {"type": "back_to_lobby", "ended": True, "longest": 60} in told["notices"]
+        (record,) = kept
+        assert record["result"] is None and len(record["moves"]) == 60

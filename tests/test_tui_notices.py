@@ -36,14 +36,15 @@ NOTICES: dict[str, dict[str, Any]] = {
     "configured": {"changed": {"game": "gotfive", "seats": 3, "options": {"hints": "count"}}},
     "started": {},
     "game_over": {"result": {"winners": [1], "scores": [3, 0, 1]}},
-    "back_to_lobby": {"ended": True, "seat": 0},
+    "back_to_lobby": {"ended": True, "seat": 0, "longest": 30_000},
     "rematch": {"seat": 0},
     "paused": {"waiting": [1, 2]},
     "resumed": {},
     "restarted": {},
 }
 #: The host's modules that send notices.
-SENDERS = ("host.py", "table.py", "lobby.py", "handlers.py", "connection.py", "away.py")
+SENDERS = ("host.py", "table.py", "lobby.py", "handlers.py", "connection.py", "away.py",
+           "endless.py")
 #: Message types in those modules that are not notices (replies, pushes, actions).
 NOT_NOTICES = {"update", "ok", "ping", "pong", "welcome", "tables", "chat", "next_round",
                "error"}
@@ -76,6 +77,13 @@ def test_a_notice_with_missing_null_or_wrong_fields_still_gives_a_line(kind: str
         line = describe_notice({"type": kind, **fields}, names)
         assert isinstance(line, str) and line.strip(), (kind, fields)
         assert "None" not in line and "{" not in line and "[" not in line, line
+
+
+def test_a_game_ended_for_its_length_says_so() -> None:
+    assert describe_notice({"type": "back_to_lobby", "ended": True, "longest": 30_000},
+                           NAMES) == ("the game went on for 30,000 moves, as many as one game "
+                                      "may: it ended there (Past games keeps it); back in "
+                                      "the lobby")
 
 
 def test_notices_name_the_seats_as_players_count_them() -> None:

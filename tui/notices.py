@@ -139,6 +139,9 @@ def _notice_words(notice: dict[str, Any], names: Sequence[str],
                   me: int | None = None) -> str | None:
     n = Namer(names, me)
     get = notice.get
+    longest = get("longest")  # (a game ended for its length: how many moves it had)
+    longest = longest if isinstance(longest, int) and not isinstance(longest, bool) \
+        and longest > 0 else None
 
     def back() -> str:
         # (Back under a new name, Bob read as a newcomer: "Bob is back".)
@@ -217,8 +220,12 @@ def _notice_words(notice: dict[str, Any], names: Sequence[str],
         "configured": configured,
         "started": lambda: "the game starts!",
         "game_over": game_over,
-        "back_to_lobby": lambda: (f"{n.name(get('seat'))} ended the game: back in the lobby"
-                                  if get("ended") is True else "back in the lobby"),
+        "back_to_lobby": lambda: (
+            f"the game went on for {longest:,} moves, as many as one game may: it "
+            "ended there (Past games keeps it); back in the lobby"
+            if longest is not None else
+            f"{n.name(get('seat'))} ended the game: back in the lobby"
+            if get("ended") is True else "back in the lobby"),
         "rematch": lambda: (f"{n.name(get('seat'))} asked for a rematch: the same game, "
                             "a new deal" if get("dealt") is True else
                             f"{n.name(get('seat'))} asks for a rematch: the same game, "
