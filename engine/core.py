@@ -262,6 +262,9 @@ class Game(ABC):
     #: True for a game whose ``_view`` is ``_public_view`` and ``_own_view`` together:
     #: :meth:`view_parts` then builds the public part once for every seat.
     splits_view: ClassVar[bool] = False
+    #: The phases in which the game is played without words (Get It!'s deal and round):
+    #: a host takes no table chat from its players then (:attr:`silent`).
+    silent_phases: ClassVar[frozenset[str]] = frozenset()
 
     #: The next engine-time moment at which :meth:`advance` would change something, or
     #: ``None`` (untimed games never have one). A host arms its one timer from it.
@@ -358,6 +361,11 @@ class Game(ABC):
         if now < self.now:
             raise IllegalAction(f"time cannot go backwards (now {now} is before {self.now})")
         return now
+
+    @property
+    def silent(self) -> bool:
+        """Whether the players may say nothing now but what the game's own moves say."""
+        return self._phase() in self.silent_phases
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know, as plain data; ``None`` is a spectator."""

@@ -204,6 +204,10 @@ def clean_text(text: str) -> str:
 class GetIt(Game):
     """A Get It! game: levels from the starting level to 6, or one Level X round."""
 
+    #: Silent (the rules): in preparation a word could tell the next seat what its pile
+    #: holds; in a round only signals speak (and the speech bubble's ``say``).
+    silent_phases = frozenset({"prepare", "play"})
+
     def __init__(self, seats: int, seed: int, options: dict[str, Plain]) -> None:
         super().__init__(seats, seed, options)
         ids = list(range(DECK_SIZE))

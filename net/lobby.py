@@ -312,6 +312,11 @@ def chat(table: Table, member: Member, text: str) -> Outbox:
     table, never a bot's) or marked as a spectator's: nobody can chat under someone
     else's name."""
     seat = member.seat
+    if seat is not None and table.phase == "play" and table.game is not None \
+            and table.game.silent:
+        # (The app offers none then; one a client made to send it was heard.)
+        raise RequestError(errors.WRONG_PHASE, "the game is silent now: no chat from a "
+                           "player while a round is dealt or runs")
     name = table.seats[seat].name if seat is not None else f"{member.name} (spectator)"
     line = {"type": "chat", "table": table.id, "seat": seat, "name": name, "text": text}
     out = Outbox()

@@ -1173,3 +1173,21 @@ async def test_a_game_made_endless_is_ended_and_kept(monkeypatch: pytest.MonkeyP
         assert {"type": "back_to_lobby", "ended": True, "longest": 60} in told["notices"]
         (record,) = kept
         assert record["result"] is None and len(record["moves"]) == 60
+
+
+async def test_get_it_is_silent_while_a_round_is_dealt_or_runs() -> None:
+    """The app offers no chat then, but a client made to send a line was heard: a word
+    about the next seat's pile in preparation, where the rules allow none. A spectator,
+    who sees no card, may still talk; so may everyone between rounds."""
+    async with running_host() as host, clients(host) as made:
+        ann, bob, joined, _ = await made.getit_dealt({"timer": 60})
+        table = host.tables[joined.table]
+        assert table.game is not None and table.game.view(None)["phase"] == "prepare"
+        with pytest.raises(ServerError, match="the game is silent now") as refused:
+            await bob.chat("your top card is 12")
+        assert refused.value.code == errors.WRONG_PHASE
+        eve = await made.new("Eve")
+        await eve.join(joined.table, spectate=True)
+        await eve.chat("good luck")
+        heard = await ann.wait_for(lambda m: m.get("type") == "chat")
+        assert heard["text"] == "good luck"
