@@ -102,7 +102,7 @@ async def test_menu_opens_rules_and_settings_and_comes_back() -> None:
         assert isinstance(app.screen, SettingsScreen)
 
 
-@pytest.mark.parametrize("size", [(60, 20), (90, 18), (41, 16)])
+@pytest.mark.parametrize("size", [(60, 20), (60, 18), (90, 18), (41, 16)])
 async def test_on_a_short_terminal_every_entry_of_the_menu_stays_in_sight(
         size: tuple[int, int]) -> None:
     """At 60 × 20 (and a phone on its side) Rules, Settings and Quit were below the

@@ -16,6 +16,7 @@ from textual import events, getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Button, Static
 
@@ -37,6 +38,7 @@ TITLE_ART = r"""
 """
 #: The art's width and a column each side: narrower, it is not shown.
 TITLE_WIDTH = max(len(line) for line in TITLE_ART.splitlines()) + 2
+TAGLINE = "GET OUT! · Get It! · Got Five! — at a LAN party, over SSH, or solo"
 #: Rows the menu takes besides its art and its entries: the title bar, the tagline and
 #: the row under it, the footer.
 MENU_ROWS = 4
@@ -86,7 +88,7 @@ class MenuScreen(StyledOnce, Screen[None]):
         with Vertical(id="menu"):
             yield Static(TITLE_ART, id="title-art")
             yield Static(
-                "GET OUT! · Get It! · Got Five! — at a LAN party, over SSH, or solo", id="tagline"
+                TAGLINE, id="tagline"
             )
             with Center(), Vertical(id="menu-buttons"):
                 yield Button("Resume the last game (u)", id="resume", variant="warning",
@@ -118,17 +120,22 @@ class MenuScreen(StyledOnce, Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         """Narrower than the title art (a phone's browser), the art would wrap: it goes."""
         self.set_class(event.size.width < TITLE_WIDTH, "-narrow")
-        self._fit(event.size.height)
+        self._fit(event.size)
 
-    def _fit(self, height: int) -> None:
+    def _fit(self, size: Size) -> None:
         """On a short terminal the entries close up, and if that is not enough the art
         goes: every entry stays in sight (at 24 rows with "Resume" shown, "Quit (q)"
         was pushed off the bottom; at 20, as on a phone on its side, Rules, Settings and
         Quit were)."""
         entries = sum(1 for button in self.query("#menu-buttons Button") if button.display)
-        art = len(TITLE_ART.splitlines())
-        self.set_class(height < MENU_ROWS + art + 2 * entries - 1, "-short")
-        self.set_class(height < MENU_ROWS + art + entries, "-low")
+        # (The art's rows and the blank one under it; none where it is -narrow.)
+        art = TITLE_ART.count("\n") + 1 if size.width >= TITLE_WIDTH else 0
+        # (The tagline takes a row more for each time it wraps.)
+        rows = MENU_ROWS + (len(TAGLINE) - 1) // max(size.width, 1)
+        spaced, closed = rows + 2 * entries - 1, rows + entries
+        low = size.height < closed + art  # (the art goes, the entries spaced if they fit)
+        self.set_class(low, "-low")
+        self.set_class(size.height < (spaced if low else spaced + art), "-short")
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         """Opened, or back in the menu: a game may have ended, or been lost.
@@ -191,7 +198,7 @@ class MenuScreen(StyledOnce, Screen[None]):
                 tables.display = False
             show_label(join, JOIN_ON_BOX if box is not None else JOIN_ON_LAN)
             join.variant, solo.variant = "default", "primary"
-            self._fit(self.size.height)
+            self._fit(self.size)
             self.refresh_bindings()
             return
         address, kept = found
@@ -200,7 +207,7 @@ class MenuScreen(StyledOnce, Screen[None]):
             self.seat_kept = True
             for tables in self.query("#tables"):
                 tables.display = True
-            self._fit(self.size.height)
+            self._fit(self.size)
             show_label(join, "Back to your seat (j)")
             # The one entry marked as the way on (Play solo kept its bar beside the
             # focus on this one: two lit at once, on a phone).
@@ -226,7 +233,7 @@ class MenuScreen(StyledOnce, Screen[None]):
         # The first entry takes the focus, unless the player has moved it already.
         untouched = self.focused in (None, solo, button)
         button.display = info is not None
-        self._fit(self.size.height)
+        self._fit(self.size)
         if info is not None:
             button.tooltip = info.describe()
             show_label(button, resume_label(info, self.app.settings.name))
