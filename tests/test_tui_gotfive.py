@@ -973,6 +973,15 @@ async def test_question_mark_opens_this_games_rules_and_escape_comes_back() -> N
                             and app.screen, "the rules")
         await pilot.pause()
         assert rules.query_one(TabbedContent).active == "rules-gotfive"
+        # At the table's keys (they were at the bottom, a few screens down), the rules
+        # above them.
+        scroll = rules.query_one("#scroll-gotfive")
+        keys = rules.query_one("#keys-gotfive")
+        await until(pilot, lambda: scroll.scroll_y > 0 and keys.region.y == scroll.region.y
+                    and "At the table" in screen_text(app), "the keys in sight")
+        await pilot.press("up")
+        await until(pilot, lambda: "At the table" in screen_text(app).split("\n", 4)[-1]
+                    or keys.region.y > scroll.region.y, "the rules above")
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is screen, "back at the table")
 

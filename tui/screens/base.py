@@ -275,7 +275,8 @@ class SessionScreen(StyledOnce, Screen[None]):
         from tui.screens.rules import RulesScreen
 
         game = self.table.get("game")
-        self.app.push_screen(RulesScreen(game if isinstance(game, str) else None))
+        self.app.push_screen(RulesScreen(game if isinstance(game, str) else None,
+                                         at_table=True))
 
     def action_leave(self) -> None:
         """Leave the table and go back to the menu (asking first while a game runs)."""

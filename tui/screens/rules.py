@@ -24,6 +24,10 @@ def rules_text(game_id: str) -> str:
     return resources.files("tui").joinpath("rules", f"{game_id}.md").read_text(encoding="utf-8")
 
 
+#: The heading of a game's keys at a table, in its rules.
+KEYS_HEADING = "## At the table"
+
+
 class RulesScreen(StyledOnce, Screen[None]):
     """Tabs with each game's rules; Escape goes back."""
 
@@ -37,10 +41,13 @@ class RulesScreen(StyledOnce, Screen[None]):
         Binding("right", "next_tab", "Other game", key_display="←→", priority=True),
     ]
 
-    def __init__(self, game_id: str | None = None) -> None:
+    def __init__(self, game_id: str | None = None, *, at_table: bool = False) -> None:
         super().__init__()
         #: The game whose rules show first (``None``: the first game's).
         self.first_game = game_id
+        #: Opened from a table: its rules open at their keys ("At the table"), what a
+        #: player in a game looks for (they were at the bottom of several screens).
+        self.at_table = at_table
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -55,12 +62,24 @@ class RulesScreen(StyledOnce, Screen[None]):
                         # Rich's Markdown in one Static: Textual's Markdown widget makes a
                         # widget of every block, and building the three games' rules that
                         # way kept a player waiting about two seconds for the screen.
-                        yield Static(Markdown(rules_text(game_id)))
+                        rules, keys, at = rules_text(game_id).partition(KEYS_HEADING)
+                        yield Static(Markdown(rules))
+                        if keys:
+                            yield Static(Markdown(keys + at), id=f"keys-{game_id}",
+                                         classes="rules-keys")
         yield TableFooter()
 
     def on_mount(self) -> None:
-        """Focus the text, so ↑/↓, PgUp/PgDn, Home/End scroll it."""
+        """Focus the text, so ↑/↓, PgUp/PgDn, Home/End scroll it; from a table, at
+        its keys."""
         self._focus_text()
+        if self.at_table and self.first_game in GAME_ORDER:
+            self.call_after_refresh(self._to_keys, str(self.first_game))
+
+    def _to_keys(self, game_id: str) -> None:
+        for keys in self.query(f"#keys-{game_id}"):
+            self.query_one(f"#scroll-{game_id}", VerticalScroll).scroll_to_widget(
+                keys, animate=False, top=True)
 
     def _focus_text(self) -> None:
         tabs = self.query_one(TabbedContent)
