@@ -944,6 +944,26 @@ async def test_on_a_short_phone_late_in_a_game_the_log_stays_and_the_board_scrol
                         f"the cursor in sight at {size}")
 
 
+async def test_on_a_wide_short_screen_late_in_a_game_the_board_scrolls_to_its_cursor() -> None:
+    """At 142 × 38 (a browser's window), the others' clues pushed the board's rows D and
+    E below the screen: the arrows moved the cursor there out of sight, and the wheel
+    did nothing."""
+    from engine.gotfive_tiles import COLOURS
+
+    app = solo_app(3, hints="board")
+    async with app.run_test(size=(142, 30)) as pilot:
+        screen = await late_game(pilot, 8)
+        board = screen.query_one(BoardWidget)
+        assert not board.split and not screen.has_class("-narrow")
+        for _ in range(COLOURS - 1):
+            await pilot.press("down")
+        await pilot.pause()
+        left = screen.query_one("#gf-left").region
+        # Row E's numbers, and the line of dots under them, in sight.
+        y = board.content_region.y + 3 * (COLOURS - 1)
+        assert left.y <= y and y + 1 < left.bottom, (y, left)
+
+
 async def test_the_colour_picker_goes_when_the_turn_it_was_for_ends() -> None:
     """Left open as the game ended, the picker came back over the rematch's table with
     the last game's counts ("B none left" where six were)."""
@@ -977,11 +997,12 @@ async def test_question_mark_opens_this_games_rules_and_escape_comes_back() -> N
         # above them.
         scroll = rules.query_one("#scroll-gotfive")
         keys = rules.query_one("#keys-gotfive")
-        await until(pilot, lambda: scroll.scroll_y > 0 and keys.region.y == scroll.region.y
+        await until(pilot, lambda: scroll.scroll_y > 0
+                    and scroll.region.y <= keys.region.y <= scroll.region.y + 1
                     and "At the table" in screen_text(app), "the keys in sight")
+        at = scroll.scroll_y
         await pilot.press("up")
-        await until(pilot, lambda: "At the table" in screen_text(app).split("\n", 4)[-1]
-                    or keys.region.y > scroll.region.y, "the rules above")
+        await until(pilot, lambda: scroll.scroll_y == at - 1, "the rules above")
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is screen, "back at the table")
 
