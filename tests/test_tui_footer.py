@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import Button, DataTable, Footer, Static
 
 from engine.testing import stack_getout
 from tests.tui_support import (
@@ -708,6 +708,10 @@ async def test_a_careful_question_starts_on_the_answer_that_can_be_undone() -> N
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
                     and footer_labels_in_view(app), "the question and its footer")
         assert app.screen.focused is not None and app.screen.focused.id == "no"
+        # The button lit as the choice is the one focused (a solid "Announce" beside a
+        # focused Back read as chosen: the second Enter, meant as yes, went back).
+        buttons = {b.id: b.variant for b in app.screen.query(Button)}
+        assert buttons == {"yes": "default", "no": "primary"}
         # The footer words the keys as the buttons are worded.
         assert footer_labels_in_view(app)[:2] == ["Leave", "Stay"]
         await pilot.press("enter")  # a stray Enter stays

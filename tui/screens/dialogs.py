@@ -44,8 +44,13 @@ class ConfirmScreen(StyledOnce, ModalScreen[bool | None]):
             # (Plain, as every text here: a question may carry a name from the host.)
             yield Label(self.question, classes="question", markup=False)
             with Horizontal(classes="buttons"):
-                yield Button(f"{self.yes} (y)", id="yes", variant="primary")
-                yield Button(f"{self.no} (n)", id="no")
+                # (Of a careful question the lit button is the one Enter presses: a
+                # solid "Announce" beside the focused Back read as the choice, and a
+                # second Enter, meant as yes, went back.)
+                yield Button(f"{self.yes} (y)", id="yes",
+                             variant="default" if self.careful else "primary")
+                yield Button(f"{self.no} (n)", id="no",
+                             variant="primary" if self.careful else "default")
                 if self.stay is not None:
                     yield Button(f"{self.stay} (esc)", id="stay")
         yield TableFooter()
