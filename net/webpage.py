@@ -152,7 +152,9 @@ def game_page(*, websocket_path: str, game: str, font_size: int) -> str:
 <link rel="stylesheet" href="/static/css/xterm.css">
 <script src="/static/js/textual.js"></script>
 <style>{_STYLE}
-#terminal {{ position: absolute; inset: 0; }}
+/* Nothing of the terminal scrolls the page: xterm.js's hidden input, left where the
+   cursor was before a window was made smaller, gave it scrollbars both ways. */
+#terminal {{ position: absolute; inset: 0; overflow: hidden; }}
 #ended {{ display: none; position: fixed; left: 0; right: 0; bottom: 0; z-index: 20;
   padding: .8rem 1rem; background: #12232d; border-top: 2px solid #5e0ba7;
   text-align: center; }}
