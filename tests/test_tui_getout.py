@@ -770,6 +770,28 @@ async def test_a_click_on_a_card_plays_it_and_the_mouse_names_it() -> None:
         assert screen.view["call"]["value"] == 3
 
 
+async def test_after_a_click_plays_a_card_the_next_one_under_the_pointer_shows_no_tooltip(
+) -> None:
+    """A card played by a click, the next slid under the pointer, and its tooltip
+    stayed over the hand while the player went on with the keys (a desktop browser)."""
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await our_turn(pilot, app)
+        deal(app, ["kevin 2", "kevin 3", "geoff 5"])
+        widget = screen.query_one(HandWidget)
+        await until(pilot, lambda: len(widget.cards) == 3 and widget.playable, "the hand")
+        at = next(i for i, c in enumerate(widget.cards) if c["value"] == 2)
+        assert at < 2  # (a card after it, to slide under the pointer)
+        await pilot.hover(HandWidget, offset=(1 + at * 12 + 5, 1))
+        assert widget.tooltip is not None and widget.tooltip.startswith("Kevin 2")
+        await pilot.click(HandWidget, offset=(1 + at * 12 + 5, 1))
+        await until(pilot, lambda: len(widget.cards) == 2, "the kevin 2 played")
+        await pilot.pause()
+        assert widget.tooltip is None
+        await pilot.hover(HandWidget, offset=(1 + at * 12 + 6, 1))  # it moves: named again
+        assert widget.tooltip is not None and "2" not in widget.tooltip
+
+
 async def test_by_touch_a_tap_chooses_a_card_and_a_tap_on_the_chosen_one_plays_it() -> None:
     """On a phone a finger that slipped onto the next card (7 cells wide) played it."""
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})

@@ -435,6 +435,7 @@ class HandWidget(ScrollView):
         """Clicking a card asks to play it; clicking what is off an edge brings in the
         next cards there, as many as the row shows (one a tap took 6 to cross 12)."""
         offset = event.get_content_offset(self) or Offset(-1, -1)
+        self._mouse_at = None  # (no tooltip until it moves: the next card's covered the row)
         if offset.y == CARD_HEIGHT:
             width = self.scrollable_content_region.width
             left, right = self._more_marks(width)
