@@ -1034,6 +1034,22 @@ async def test_a_view_shown_while_our_move_was_on_its_way_gets_its_marks_once_an
         assert all("✓" in card_text(hand, i)[-1] for i in range(2))
 
 
+async def test_with_nothing_to_draw_the_footer_s_d_says_pass() -> None:
+    """The turn's line said "pass (d)" and the footer "d Draw" (a fresh-eyed pass)."""
+    from tests.tui_support import screen_text
+
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(100, 30)) as pilot:
+        _, table = await stacked_heads_up(pilot, app, [["geoff 5"], ["geoff 7"]])
+        await until(pilot, lambda: "d Draw" in screen_text(app).splitlines()[-1], "d Draw")
+        game = table.game
+        game.hands[1] += game.draw_pile  # (every card held: nothing to draw or turn over)
+        game.draw_pile = []
+        game._epoch += 1  # (the views' piles are built again)
+        app.hosting.host.refresh(table)
+        await until(pilot, lambda: "d Pass" in screen_text(app).splitlines()[-1], "d Pass")
+
+
 def test_the_round_log_says_you_are_out_and_a_player_is_out() -> None:
     from tui.games.getout.text import describe_event
     from tui.notices import Namer

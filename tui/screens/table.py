@@ -194,12 +194,12 @@ class TableScreen(SparingFooter, TableSummaryScreen):
         footer's keys (a rebuild, if the set of keys changed); most updates change no key.
         """
         # (A key's words count too: Get It!'s look key says whom it looks at, "2-5",
-        # and said "2-6" on after pile 6 was empty, until some key's state changed.)
-        words = getattr(self, "key_display", None)
+        # and said "2-6" on after pile 6 was empty; GET OUT!'s d says Draw or Pass.)
+        words = [getattr(self, name, None) for name in ("key_display", "key_description")]
         bindings = self.active_bindings
         keys = tuple(
             (key, active.binding.action, active.enabled, active.tooltip,
-             words(active.binding) if callable(words) else None)
+             *(said(active.binding) if callable(said) else None for said in words))
             for key, active in bindings.items() if active.binding.show
         )
         if keys != self._footer_keys:

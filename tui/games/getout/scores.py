@@ -243,3 +243,22 @@ def out_after(rounds: list[list[int]], seat: int, limit: Any) -> int | None:
         if total > limit:
             return number
     return None
+
+
+def score_rows(view: dict[str, Any], names: Sequence[str], me: int | None,
+               limit: Any) -> tuple[list[Text], list[list[Text]]]:
+    """The score table's header and rows: one row per player (so none is cut off), the
+    total first, then the rounds, newest first (a narrow box cuts the oldest); a round
+    after a player passed the ``limit`` says "—"."""
+    rounds = view["history"]
+    newest_first = list(reversed(list(enumerate(rounds, start=1))))
+    header = [Text(label) for label in ["player", "total", *[f"r{i}" for i, _ in newest_first]]]
+    rows = []
+    for seat, name in enumerate(names):
+        total = view["scores"][seat]
+        gone = out_after(rounds, seat, limit)
+        rows.append([Text(name, style="bold" if seat == me else ""),
+                     plain_cell(f"{total} ✗" if view["out"][seat] else str(total)),
+                     *[plain_cell("—" if gone is not None and i > gone else str(points[seat]))
+                       for i, points in newest_first]])
+    return header, rows

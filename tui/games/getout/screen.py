@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
-from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,8 +20,14 @@ from textual.widgets import Input, Static
 from tui.games.getout.call_pile import CallPile
 from tui.games.getout.card import CardWidget, card_label, image_label
 from tui.games.getout.hand import HandWidget
-from tui.games.getout.scores import ScoreTable, out_after, plain_cell
-from tui.games.getout.text import SHORT_STATUS, TOUCH_STATUS, describe_event, turn_status
+from tui.games.getout.scores import ScoreTable, score_rows
+from tui.games.getout.text import (
+    SHORT_STATUS,
+    TOUCH_STATUS,
+    describe_event,
+    nothing_to_draw,
+    turn_status,
+)
 from tui.notices import Namer, seat_owners, seat_players
 from tui.screens.table import CUT_OFF, GONE, TableScreen
 from tui.widgets.seats import SeatsPanel
@@ -312,21 +317,10 @@ class GetOutScreen(TableScreen):
         if shown == self._scores_shown:
             return
         self._scores_shown = shown
-        newest_first = list(reversed(list(enumerate(rounds, start=1))))
         # The limit on the frame: as the total's label ("total/100") it took the room of
         # a round at 80 columns, where the box held one round.
         scores.border_title = None if limit is None else f"limit {limit}"
-        header = [Text(label) for label in
-                  ["player", "total", *[f"r{i}" for i, _ in newest_first]]]
-        rows = []
-        for seat, name in enumerate(names):
-            total = view["scores"][seat]
-            label = Text(name, style="bold" if seat == self.my_seat else "")
-            gone = out_after(rounds, seat, limit)
-            rows.append([label, plain_cell(f"{total} ✗" if view["out"][seat] else str(total)),
-                         *[plain_cell("—" if gone is not None and i > gone else str(points[seat]))
-                           for i, points in newest_first]])
-        scores.set_table(header, rows)
+        scores.set_table(*score_rows(view, names, self.my_seat, limit))
 
     def describe_event(self, event: dict[str, Any], namer: Namer) -> str | None:
         """One line of the log for one of this game's events."""
@@ -490,6 +484,10 @@ class GetOutScreen(TableScreen):
     def warnings_stale(self) -> None:
         super().warnings_stale()
         self.query_one(StatusLine).drop_warning()
+
+    def key_description(self, binding: Binding) -> str | None:
+        """d says "Pass" where nothing is left to draw (its turn line said "pass (d)")."""
+        return "Pass" if binding.action == "draw" and nothing_to_draw(self.view) else None
 
     def action_draw(self) -> None:
         """Draw a card (ends the turn)."""

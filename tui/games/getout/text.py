@@ -45,12 +45,16 @@ def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
     return None
 
 
+def nothing_to_draw(view: dict[str, Any]) -> bool:
+    """Nothing to draw, nor to turn over as the draw pile: a draw passes."""
+    return view.get("draw_count") == 0 and (view.get("played_count") or 0) <= 1
+
+
 def turn_status(view: dict[str, Any], plays: bool) -> str:
     """The status line on our turn (``plays``: a card of ours follows the call)."""
     if view["call"] is None:
         return "▶ Your turn: lay any card as the call card (Enter)."
-    # (With nothing to draw or turn over, d passes: the line said "draw (d)".)
-    empty = view.get("draw_count") == 0 and (view.get("played_count") or 0) <= 1
+    empty = nothing_to_draw(view)  # (then d passes: the line said "draw (d)")
     if plays:
         return ("▶ Your turn: play a card marked ✓ (Enter) or pass (d): nothing to draw."
                 if empty else "▶ Your turn: play a card marked ✓ (Enter) or draw (d).")
