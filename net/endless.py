@@ -6,7 +6,7 @@ could take in."""
 from __future__ import annotations
 
 from net.fanout import Outbox
-from net.lobby import clear_game
+from net.lobby import back_to_lobby
 from net.table import Table
 
 #: The most moves one game takes: past them, the host ends it (kept unfinished). A long
@@ -17,12 +17,7 @@ LONGEST_GAME = 30_000
 def end_if_endless(table: Table, now: float) -> Outbox:
     """End the game in play once it has made :data:`LONGEST_GAME` moves, as
     ``net.lobby.to_lobby`` does, everyone told why (nothing to send otherwise)."""
-    out = Outbox()
     if table.phase != "play" or table.tape is None or len(table.tape.moves) < LONGEST_GAME:
-        return out
-    if (record := table.unfinished_record()) is not None:
-        out.finished.append(record)
-    clear_game(table)
-    table.push(out, now, notices=[{"type": "back_to_lobby", "ended": True,
-                                   "longest": LONGEST_GAME}])
-    return out
+        return Outbox()
+    return back_to_lobby(table, now, {"type": "back_to_lobby", "ended": True,
+                                      "longest": LONGEST_GAME})

@@ -33,7 +33,7 @@ import logging
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from net.limits import Limits
+from net.limits import Limits, in_words
 from net.wire import errors
 
 if TYPE_CHECKING:
@@ -45,15 +45,6 @@ log = logging.getLogger("hiddenhand.host")
 
 #: Requests a client's software sends by itself: they show nobody is there.
 AUTOMATIC = frozenset({"ping", "pong"})
-
-
-def in_words(seconds: float) -> str:
-    """A span of time as a person reads it: ``10 minutes``, ``1 minute``, ``45 seconds``."""
-    if seconds >= 60 and round(seconds) % 60 == 0:
-        minutes = round(seconds) // 60
-        return f"{minutes} minute{'s' if minutes != 1 else ''}"
-    whole = round(seconds)
-    return f"{whole} second{'s' if whole != 1 else ''}"
 
 
 class LobbyIdle:
@@ -151,5 +142,5 @@ def refuse_another(tables: Iterable[Table], player: str, limits: Limits) -> str 
             "to one of them, or wait until they close")
 
 
-__all__ = ["AUTOMATIC", "LobbyIdle", "abandoned_by", "closing_wait", "in_words",
+__all__ = ["AUTOMATIC", "LobbyIdle", "abandoned_by", "closing_wait",
            "refuse_another"]

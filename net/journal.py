@@ -72,6 +72,14 @@ SUFFIX = ".hhjournal"
 #: A full ``table`` record after this many ``act``/``adv`` records of one table, or
 #: after an eighth of its game's moves if that is more (:func:`snapshot_due`).
 SNAPSHOT_EVERY = 100
+#: The file is rewritten as one record per table after at least this many records
+#: (and at least as many as the last rewrite wrote: see :attr:`Journal.compaction_due`).
+COMPACT_AFTER = 2000
+#: …or after at least this many bytes (and as many as the last rewrite wrote).
+COMPACT_BYTES = 8 * 1024 * 1024
+_HEADER = struct.Struct(">I")
+#: No record is larger than this (a game snapshot is a few kilobytes).
+_MAX_RECORD = 16 * 1024 * 1024
 
 
 def snapshot_due(since: int, moves: int) -> bool:
@@ -83,14 +91,6 @@ def snapshot_due(since: int, moves: int) -> bool:
     length, what a game writes stays in proportion to its length, and a resume plays
     at most that eighth again."""
     return since >= max(SNAPSHOT_EVERY, moves // 8)
-#: The file is rewritten as one record per table after at least this many records
-#: (and at least as many as the last rewrite wrote: see :attr:`Journal.compaction_due`).
-COMPACT_AFTER = 2000
-#: …or after at least this many bytes (and as many as the last rewrite wrote).
-COMPACT_BYTES = 8 * 1024 * 1024
-_HEADER = struct.Struct(">I")
-#: No record is larger than this (a game snapshot is a few kilobytes).
-_MAX_RECORD = 16 * 1024 * 1024
 
 
 def check_sync(sync: str) -> None:

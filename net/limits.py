@@ -349,3 +349,12 @@ class Gate:
             bucket = self._buckets[key]
             if bucket.level + (now - bucket.stamp) * bucket.rate >= bucket.burst:
                 del self._buckets[key]
+
+
+def in_words(seconds: float) -> str:
+    """A span of time as a person reads it: ``10 minutes``, ``1 minute``, ``45 seconds``."""
+    if seconds >= 60 and round(seconds) % 60 == 0:
+        minutes = round(seconds) // 60
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    whole = round(seconds)
+    return f"{whole} second{'s' if whole != 1 else ''}"

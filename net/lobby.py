@@ -21,6 +21,7 @@ from typing import Any
 import engine
 from net.away import resume_if_everyone_is_back, stand_in, went_away
 from net.fanout import Outbox
+from net.limits import in_words
 from net.seats import (
     HouseRules,
     Member,
@@ -36,9 +37,8 @@ from net.table import Table
 from net.wire import errors
 from net.wire.schemas import TABLE_NAME_LEN
 
-#: Seconds a creator's seat is theirs alone after their connection is lost: the player
-#: standing in for them may not remove them until then (a dropped laptop is back in
-#: well under that).
+#: Seconds a creator's seat is theirs alone after their connection is lost: the one
+#: standing in for them may not remove them until then (a laptop is back well before).
 CREATOR_KEPT = 120.0
 
 
@@ -409,12 +409,6 @@ def remove_bot(table: Table, member: Member, index: int, now: float) -> Outbox:
     return out
 
 
-def _minutes(seconds: float) -> str:
-    whole = max(1, round(seconds / 60)) if seconds >= 60 else round(seconds)
-    unit = "minute" if seconds >= 60 else "second"
-    return f"{whole} {unit}{'' if whole == 1 else 's'}"
-
-
 def kick(table: Table, member: Member, index: int, now: float) -> Outbox:
     """The creator removes another player from the lobby (who is told why)."""
     require_creator(table, member)
@@ -431,7 +425,7 @@ def kick(table: Table, member: Member, index: int, now: float) -> Outbox:
         # and the creator was refused their own token on coming back. (One gone for good
         # may still be removed, or the lobby could never start.)
         raise RequestError(errors.BAD_REQUEST, f"seat {index + 1} is the table's creator's, "
-                           f"kept for them for {_minutes(left)} more")
+                           f"kept for them for {in_words(left)} more")
     victim = seat.conn
     free_seat(table, index)
     out = Outbox()
@@ -457,7 +451,7 @@ def rematch(table: Table, member: Member, now: float) -> Outbox:
     else); whoever does not want to play again leaves."""
     require_creator(table, member)
     table.require_phase("over")
-    clear_game(table)
+    _clear_game(table)
     assert member.seat is not None
     table.seats[member.seat].ready = True
     if all(s.ready or s.kind == "bot" for s in table.seats):
@@ -468,7 +462,7 @@ def rematch(table: Table, member: Member, now: float) -> Outbox:
     return out
 
 
-def clear_game(table: Table) -> None:
+def _clear_game(table: Table) -> None:
     """The table back in its lobby, nobody ready; a record the game set (Get It!'s Level
     X: its result's ``best``) is the one the next game plays against."""
     result = table.game.result if table.game is not None else None
@@ -490,11 +484,17 @@ def to_lobby(table: Table, member: Member, now: float) -> Outbox:
     require_creator(table, member)
     table.require_phase("play", "over")
     notice: dict[str, Any] = {"type": "back_to_lobby"}
-    out = Outbox()
     if table.phase == "play":
         notice.update(ended=True, seat=member.seat)
-        if (record := table.unfinished_record()) is not None:
-            out.finished.append(record)
-    clear_game(table)
+    return back_to_lobby(table, now, notice)
+
+
+def back_to_lobby(table: Table, now: float, notice: dict[str, Any]) -> Outbox:
+    """The table back in its lobby, everyone told by ``notice``; a game still in play
+    ends unfinished and is kept as it stands."""
+    out = Outbox()
+    if table.phase == "play" and (record := table.unfinished_record()) is not None:
+        out.finished.append(record)
+    _clear_game(table)
     table.push(out, now, notices=[notice])
     return out

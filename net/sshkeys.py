@@ -16,14 +16,20 @@ from net.paths import FileRefused, read_regular
 MAX_KEYS = 4 * 1024 * 1024
 
 
+def _keys_text(path: Path) -> str:
+    """An authorized_keys file's text: ``OSError`` if it cannot be read, ``ValueError``
+    if it is no regular file of at most :data:`MAX_KEYS`."""
+    try:
+        return read_regular(path, MAX_KEYS).decode("utf-8", errors="replace")
+    except FileRefused as exc:
+        raise ValueError(str(exc)) from None
+
+
 def read_keys(path: Path) -> asyncssh.SSHAuthorizedKeys | None:
     """The keys in an authorized_keys file; ``None`` while it holds none yet (a box may
     start with an empty file and have keys added as it runs: it is read at each login).
     ``OSError`` if it cannot be read, ``ValueError`` in asyncssh's words if it is not one."""
-    try:
-        text = read_regular(path, MAX_KEYS).decode("utf-8", errors="replace")
-    except FileRefused as exc:
-        raise ValueError(str(exc)) from None
+    text = _keys_text(path)
     if not any(line.strip() and not line.lstrip().startswith("#")
                for line in text.splitlines()):
         return None
@@ -35,12 +41,8 @@ def not_keys(path: Path) -> tuple[int, list[int]]:
     are not (asyncssh skips such a line without a word: a friend whose key has a typo
     was refused, and the operator had nothing to go on). Comments and blank lines are
     neither. Raises as :func:`read_keys` does."""
-    try:
-        text = read_regular(path, MAX_KEYS).decode("utf-8", errors="replace")
-    except FileRefused as exc:
-        raise ValueError(str(exc)) from None
     keys, bad = 0, []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(_keys_text(path).splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:

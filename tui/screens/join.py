@@ -27,7 +27,7 @@ from textual.widgets import Button, DataTable, Input, Label, Static
 from net.address import parse_address, show_address
 from net.client import NotAHost
 from net.discovery import Browser, HostInfo
-from net.idle import in_words
+from net.limits import in_words
 from net.wire import errors
 from tui.games import playable
 from tui.games.screens import screen_for
