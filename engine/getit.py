@@ -16,11 +16,13 @@ therefore cannot peek (or speak), exactly as at a real table, and its legal acti
 tell it more than its own view does.
 
 Once a round is over (phases ``round_over`` and ``over``) every view carries ``reveal``:
-the finished round laid open as players turn their piles up at a table — ``piles`` (per
-holder, the cards left, top first), and ``wrong`` (``{"seat", "card", "expected": [{"seat",
-"card"}]}`` when a wrong card ended it, else ``None``). The next deal is a fresh shuffle,
-so nothing laid open tells anything about a pile still to be played. During preparation
-and play ``reveal`` is ``None``.
+the finished round laid open as far as the seat may know it — ``piles`` (per holder, the
+cards left, top first), and ``wrong`` (``{"seat", "card", "expected": [{"seat", "card"}]}``
+when a wrong card ended it, else ``None``). RULES.md never shows a seat the pile it holds,
+the round over too: a seat's own pile is ``None`` there, and so is the card of an
+``expected`` entry that lay on top of it (who should have played is said, not what).
+A spectator, who sees no top card, sees no pile and no expected card; the wrong card was
+played face up, so everyone sees it. During preparation and play ``reveal`` is ``None``.
 """
 
 from __future__ import annotations
@@ -688,8 +690,8 @@ class GetIt(Game):
             ],
             "said": [{"seat": s, "text": t} for s, t in self.said],
             "last_round": dict(self.last_round) if self.last_round else None,
-            "reveal": _copy(self.reveal) if self._phase_name in (PHASE_ROUND_OVER, PHASE_OVER)
-            else None,
+            "reveal": self._reveal_view(seat)
+            if self._phase_name in (PHASE_ROUND_OVER, PHASE_OVER) else None,
             "result": self.result,
         }
         if self.options.get("bots", "quick") != "quick":
@@ -705,6 +707,24 @@ class GetIt(Game):
         """Every seat's pile, top first, and its hand while preparing."""
         return {"piles": [[self.cards[c].plain() for c in reversed(pile)] for pile in self.piles],
                 "hands": [[self.cards[c].plain() for c in hand] for hand in self.hands]}
+
+    def _reveal_view(self, seat: int | None) -> dict[str, Plain] | None:
+        """The finished round laid open, but for what ``seat`` may never see (above)."""
+        if self.reveal is None:
+            return None
+        piles = self.reveal["piles"]
+        assert isinstance(piles, list)
+        wrong = self.reveal.get("wrong")
+        if isinstance(wrong, dict):
+            expected = wrong["expected"]
+            assert isinstance(expected, list)
+            wrong = {"seat": wrong["seat"], "card": _copy(wrong["card"]), "expected": [
+                {"seat": e["seat"],
+                 "card": _copy(e["card"]) if seat is not None and e["seat"] != seat else None}
+                for e in expected]}
+        return {"piles": [_copy(pile) if seat is not None and holder != seat else None
+                          for holder, pile in enumerate(piles)],
+                "wrong": wrong}
 
     def _hand_view(self, seat: int) -> list[dict[str, Plain]]:
         """The seat's own hand while preparing (its arranged order once confirmed)."""

@@ -111,9 +111,9 @@ GETIT: dict[str, tuple[Check, bool]] = {
     "result": req(optional(fields({"level": req(LEVEL), "rounds": opt(ROUND),
                                    "start_level": opt(LEVEL), "won": req(boolean)}))),
     "reveal": req(optional(fields({
-        "piles": req(per_seat(items(GETIT_CARD))),
+        "piles": req(per_seat(optional(items(GETIT_CARD)))),
         "wrong": opt(optional(fields({"card": req(GETIT_CARD), "expected": req(items(
-            fields({"seat": req(seat), "card": req(GETIT_CARD)}))),
+            fields({"seat": req(seat), "card": req(optional(GETIT_CARD))}))),
                                       "seat": req(seat)})))}))),
     "hand": opt(items(GETIT_CARD)), "peek": opt(optional(GETIT_CARD)),
 }

@@ -93,10 +93,11 @@ def check_view_secrecy(game: GetIt, seat: int | None, view: View | None = None) 
             allowed.add(pile[-1])
     if seat is not None and game.phase_name == "prepare":
         allowed |= set(game.hands[seat])
-    if game.phase_name in ("round_over", "over"):
-        # The finished round is laid open for everyone (``reveal``): nothing is held now.
-        held = set()
-        allowed |= {c for pile in game.piles for c in pile}
+    if game.phase_name in ("round_over", "over") and seat is not None:
+        # The finished round is laid open (``reveal``), but for the pile the seat holds:
+        # RULES.md has no exception for a round that is over.
+        allowed |= {c for holder, pile in enumerate(game.piles) if holder != seat
+                    for c in pile}
     for path, node in card_nodes(view):
         if "id" not in node:
             # Only a peeking seat's own top card, and only its face.

@@ -195,18 +195,29 @@ def test_spectator_never_sees_a_top_card() -> None:
     assert game.view(0)["piles"][1]["top"]["value"] == 5
 
 
-def test_a_finished_round_is_laid_open_for_everyone() -> None:
+def test_a_finished_round_is_laid_open_but_never_the_pile_a_seat_holds() -> None:
+    """RULES.md never shows a seat the pile it holds, a round that is over included:
+    each seat sees every other pile laid open, the wrong card, and the card that had to
+    go first unless it lay on its own pile (then only whose it was); a spectator, who
+    sees no top card, sees no pile."""
     game = new(3, seed=1)
     ids = stack_getit_piles(game, [["4", "9"], ["2", "30"], ["7"]])
     assert all(game.view(s)["reveal"] is None for s in (None, 0, 1, 2))
     game.act(0, PLAY, now=1.0)  # the 4 while the 2 shows: wrong
+    left = [[9], [2, 30], [7]]
     for seat in (None, 0, 1, 2):
         reveal = game.view(seat)["reveal"]
+        shown = seat is not None and seat != 1
         assert reveal["wrong"] == {
             "seat": 0, "card": game.cards[ids[0][0]].plain(),
-            "expected": [{"seat": 1, "card": game.cards[ids[1][0]].plain()}],
+            "expected": [{"seat": 1, "card": game.cards[ids[1][0]].plain() if shown else None}],
         }
-        assert [[c["value"] for c in pile] for pile in reveal["piles"]] == [[9], [2, 30], [7]]
+        assert [[c["value"] for c in pile] if pile is not None else None
+                for pile in reveal["piles"]] == [
+            cards if seat is not None and holder != seat else None
+            for holder, cards in enumerate(left)]
+        if seat is not None:
+            check_view_secrecy(game, seat)
     assert roundtrip(game.view(1)) == game.view(1)
     restored = engine.restore(game.snapshot())
     assert restored.view(2) == game.view(2)
@@ -220,4 +231,4 @@ def test_a_round_lost_on_time_names_no_wrong_card() -> None:
     game.advance(60.0)
     reveal = game.view(0)["reveal"]
     assert reveal["wrong"] is None
-    assert [len(p) for p in reveal["piles"]] == [1, 1, 1]
+    assert [p if p is None else len(p) for p in reveal["piles"]] == [None, 1, 1]

@@ -1485,7 +1485,8 @@ def test_the_mirror_s_line_says_who_was_peeking() -> None:
 def test_a_cleared_rounds_summary_lays_open_no_empty_piles() -> None:
     from rich.console import Console
 
-    from tui.games.getit.summary import round_summary
+    from tui.games.getit.summary import headline, round_summary
+    from tui.notices import Namer
 
     def shown(view: dict[str, Any]) -> str:
         screen = round_summary(view, ["Ann", "Bob"], 0, can_deal=True, can_lobby=True)
@@ -1495,11 +1496,22 @@ def test_a_cleared_rounds_summary_lays_open_no_empty_piles() -> None:
         return console.export_text()
 
     base = {"phase": "round_over", "level": 2, "won": True, "timer": 60}
-    cleared = shown({**base, "reveal": {"piles": [[], []]}})
+    cleared = shown({**base, "piles": [{"count": 0}, {"count": 0}],
+                     "reveal": {"piles": [None, []]}})
     assert "Every card was played." in cleared and "laid open" not in cleared
-    lost = shown({**base, "won": False, "reveal": {"piles": [[{"kind": "number",
-                                                               "value": 7}], []]}})
+    lost = shown({**base, "won": False, "piles": [{"count": 0}, {"count": 1}],
+                  "reveal": {"piles": [None, [{"kind": "number", "value": 7}]]}})
     assert "laid open" in lost and "7" in lost and "(all played)" in lost
+    # Our own pile is never shown (RULES.md), the round over too: how many it holds is.
+    mine = shown({**base, "won": False, "piles": [{"count": 2}, {"count": 0}],
+                  "reveal": {"piles": [None, []]}})
+    assert "2 cards (your own pile: never shown to you)" in mine, mine
+    wrong = {"seat": 1, "card": {"kind": "number", "value": 9},
+             "expected": [{"seat": 0, "card": None}]}
+    told = headline({**base, "piles": [{"count": 1}, {"count": 0}],
+                     "last_round": {"won": False, "reason": "wrong", "level": 2, "attempt": 1},
+                     "reveal": {"piles": [None, []], "wrong": wrong}}, Namer(["Ann", "Bob"], 0))
+    assert "Bob played 9 — your top card had to go first." in told.plain, told
 
 
 async def test_a_hand_that_fits_its_row_is_not_told_about_home_and_end() -> None:

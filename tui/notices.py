@@ -117,6 +117,13 @@ class Namer:
             return "you"
         return self.name(seat)
 
+    def whose(self, seat: Any) -> str:
+        """Like :meth:`whom`, possessive ("your top card", "Ann's top card")."""
+        index = seat_index(seat)
+        if index is not None and index == self.me:
+            return "your"
+        return f"{self.name(seat)}'s"
+
     @staticmethod
     def seat(seat: Any) -> str:
         """"seat N" as players count (from 1), or "a seat" when unknown."""

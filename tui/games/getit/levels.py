@@ -72,6 +72,12 @@ def new_card_missing(view: dict[str, Any]) -> str | None:
               for c in pile if isinstance(c, dict)]
     if isinstance(wrong.get("card"), dict) and wrong["card"] not in dealt:
         dealt.append(wrong["card"])
+    piles = reveal.get("piles") or []
+    seen = view.get("piles") or []
+    if any(pile is None and isinstance(held, dict) and held.get("count")
+           for pile, held in zip(piles, seen, strict=False)):
+        # A pile we may not see (our own; every one for a spectator) may hold it.
+        return None
     kind = NEW_AT_LEVEL[level][0]
     if kind == "double":
         values = [c.get("value") for c in dealt if c.get("kind") == "number"]

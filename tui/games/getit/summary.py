@@ -29,8 +29,8 @@ def headline(view: dict[str, Any], namer: Namer) -> Text:
     reveal = view.get("reveal") or {}
     wrong = reveal.get("wrong")
     if last.get("reason") == "wrong" and isinstance(wrong, dict):
-        expected = [f"the {card_text(e.get('card'))} held by {namer.whom(e.get('seat'))}"
-                    for e in wrong.get("expected") or [] if isinstance(e, dict)]
+        expected = [_expected(e, namer) for e in wrong.get("expected") or []
+                    if isinstance(e, dict)]
         should = f" — {' or '.join(expected)} had to go first" if expected else ""
         what = f"✗ {namer.who(wrong.get('seat'))} played {card_text(wrong.get('card'))}{should}."
     elif last.get("reason") == "time":
@@ -45,6 +45,14 @@ def headline(view: dict[str, Any], namer: Namer) -> Text:
         text.append(f"\nNext: {level_text(level)}, attempt {int(last.get('attempt', 1)) + 1} "
                     f"of {view.get('attempts', 2)}.")
     return text
+
+
+def _expected(entry: dict[str, Any], namer: Namer) -> str:
+    """A card that had to go first: named, or (the one on our own pile, or any for a
+    spectator, never shown) whose top card it was."""
+    if isinstance(entry.get("card"), dict):
+        return f"the {card_text(entry['card'])} held by {namer.whom(entry.get('seat'))}"
+    return f"{namer.whose(entry.get('seat'))} top card"
 
 
 def record_line(view: dict[str, Any]) -> Text | None:
@@ -77,6 +85,8 @@ def piles_table(view: dict[str, Any], namer: Namer) -> Table:
     # ("left" read as the left neighbour.)
     table.add_column("unplayed, top first", ratio=1)
     piles = reveal.get("piles") or []
+    counts = [p.get("count", 0) if isinstance(p, dict) else 0 for p in view.get("piles") or []]
+    counts += [0] * (len(piles) - len(counts))
     for holder, cards in enumerate(piles):
         row = Text()
         if wrong and seat_index(wrong.get("seat")) == holder:
@@ -86,7 +96,13 @@ def piles_table(view: dict[str, Any], namer: Namer) -> Table:
                 row.append(" · ")
         for card in cards if isinstance(cards, list) else []:
             row.append(f"{card_text(card)}  ")
-        if not row:
+        if cards is None and counts[holder]:
+            # (RULES.md: never the pile a seat holds, the round over too.)
+            n = counts[holder]
+            row.append(f"{n} card{'s' if n != 1 else ''}"
+                       + (" (your own pile: never shown to you)" if holder == namer.me else ""),
+                       style="dim")
+        elif not row:
             row.append("(all played)", style="dim")
         table.add_row(namer.who(holder), row)
     return table
@@ -105,7 +121,8 @@ def round_summary(view: dict[str, Any], names: list[str], me: int | None, *,
     if record is not None:
         body.append(record)
     reveal = view.get("reveal") or {}
-    if any(cards for cards in reveal.get("piles") or []) or reveal.get("wrong"):
+    left = any(isinstance(p, dict) and p.get("count") for p in view.get("piles") or [])
+    if left or reveal.get("wrong"):
         body.append(piles_table(view, namer))
     else:
         # Every pile played out (a cleared round): nothing is left to lay open.
