@@ -803,7 +803,8 @@ GetIt.spec = GameSpec(
             extra=("X",),
         ),
         int_option(
-            "cards", 25, "Level X: how many cards are dealt in total", lambda seats: seats,
+            "cards", 25, "Level X: how many cards are dealt in total (one a player to 59)",
+            lambda seats: seats,
             DECK_SIZE, only_if=("level", "X"),
         ),
         int_option("timer", 60, "seconds per round (0: untimed, for practice)", 0, 3600),

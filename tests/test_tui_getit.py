@@ -1295,6 +1295,8 @@ def test_the_lobby_summary_leaves_out_what_the_app_fills_in() -> None:
         "level 1 · timer 60 s · bots quick · away bot off")
     # "timer 0" said nothing to a player (a fresh-eyed pair).
     assert "timer off (untimed)" in describe_options("getit", {"timer": 0})
+    # A lone "X", last in the level's drop-down at 80×24, read as the footer's ^X.
+    assert "level X (all 59 cards) · cards 30" in text, text
 
 
 async def test_an_untimed_level_x_round_is_no_new_record(config_dir: Path) -> None:
@@ -1378,6 +1380,19 @@ def test_a_special_card_in_sight_is_named_with_the_keys_it_asks_for() -> None:
     emptied["piles"][1]["count"] = 0  # no card of ours left: nothing to peek at
     assert "peek" not in my_signals(emptied, namer)
     assert my_signals(view("speech"), namer) == "no signal — ✎ speech bubble in sight: talk (t)"
+    # Once we talked, the bubble asks nothing more of us (it said "talk (t)" on).
+    assert "talk (t)" not in my_signals({**view("speech"), "talkers": [1]}, namer)
+    # Everyone talking to us (RULES.md: everyone talks → you hold it) says play, as
+    # everyone's smile does; some of them, to wait; talk of a bubble we see, nothing.
+    talking = view("smile", {"look": 0})
+    talking["piles"][2]["top"] = {"kind": "number", "value": 30}
+    assert my_signals({**talking, "talkers": [0, 2]}, namer) == (
+        "looking at Ann's 9 — all talk (you hold the speech bubble): play your top card"
+        " (Space)")
+    assert my_signals({**talking, "talkers": [0]}, namer) == (
+        "looking at Ann's 9 — 1 of 2 talks: play when all do")
+    assert my_signals({**view("speech", {"look": 0}), "talkers": [0]}, namer) == (
+        "looking at Ann's 9 — ✎ speech bubble in sight: talk (t)")
     # Everyone smiling, looking past or peeking at us says play, whatever we signal
     # (a player looking elsewhere was told nothing while the table waited for them).
     for kind, words in (("smile", "all smile at you"), ("look_past", "all look past you"),
@@ -1397,6 +1412,20 @@ def test_a_special_card_in_sight_is_named_with_the_keys_it_asks_for() -> None:
     # look past there read "play when all do"; a fresh-eyed pass).
     assert "play when all do" not in my_signals({**some, "level": 1}, namer)
     assert "play when all do" in my_signals({**some, "level": 2}, namer)
+    # Level 6's doubles: two equal numbers lowest in sight, either may go first (the
+    # screen never said so), until we look at one of them.
+    double = {"seat": 3, "phase": "play", "signals": [dict(none) for _ in range(4)],
+              "piles": [{"count": 2, "top": {"kind": "number", "value": 6}},
+                        {"count": 2, "top": {"kind": "number", "value": 6}},
+                        {"count": 2, "top": {"kind": "number", "value": 9}},
+                        {"count": 2, "top": None}]}
+    four = Namer(["Ann", "Bob", "Cy", "Di"])
+    assert my_signals(double, four) == (
+        "no signal — two 6s show (on 1 and 2): either may go first; look at one")
+    double["signals"][3]["look"] = 1
+    assert my_signals(double, four) == "looking at Bob's 6"
+    double["signals"][3]["look"] = 2  # (at the 9: the doubles are lower)
+    assert "two 6s show (on 1 and 2)" in my_signals(double, four)
     # Peeks at a mirror we see on another pile say nothing of ours.
     mirror = view("mirror", {"look": 0})
     mirror["signals"][0]["peek"] = True

@@ -47,6 +47,9 @@ def describe_value(option: Option, value: Any) -> str:
         return "off (untimed)"  # (Get It!'s "timer 0" said nothing to a player)
     if option.name == "timer":
         return f"{value} s"  # ("timer 60" did not say of what)
+    if option.name == "level" and value == "X":
+        # (A lone "X", the drop-down's last line at 80×24, read as the footer's ^X.)
+        return "X (all 59 cards)"
     return str(value)
 
 

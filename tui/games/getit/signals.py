@@ -158,7 +158,7 @@ class SignalState:
         piles = view.get("piles") or []
         pile = piles[me] if me < len(piles) and isinstance(piles[me], dict) else {}
         count = int(pile.get("count", 0))
-        seen = {**view, "signals": self.signals(view, me)}
+        seen = {**view, "signals": self.signals(view, me), "talkers": sorted(self.talkers)}
         left = f"{count} in your pile" if count else "your pile is empty"
         line = f"you ({me + 1}): {my_signals(seen, namer)} · {left}"
         said = advice(seen)

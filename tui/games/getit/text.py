@@ -178,10 +178,11 @@ def _mine(view: dict[str, Any]) -> dict[str, Any]:
 
 
 #: The special card each signal is the rulebook's answer to.
-SIGNAL_CARDS = {"smile": "smile", "look_past": "eyes", "peek": "mirror"}
+SIGNAL_CARDS = {"smile": "smile", "look_past": "eyes", "peek": "mirror", "talk": "speech"}
 #: What the others all doing it to us means (RULES.md's conventions): play.
 UNANIMOUS = (("smile", "all smile at you"), ("look_past", "all look past you"),
-             ("peek", "all peek (you hold the mirror)"), ("look", "all look at you"))
+             ("peek", "all peek (you hold the mirror)"),
+             ("talk", "all talk (you hold the speech bubble)"), ("look", "all look at you"))
 
 
 def advice(view: dict[str, Any]) -> str | None:
@@ -208,26 +209,29 @@ def advice(view: dict[str, Any]) -> str | None:
     others = [i + 1 for i in range(len(signals)) if i != me and holds(i)]
     if not others and me is not None and me < len(counts) and holds(me):
         return "every other pile is empty: the rest are yours to play (Space)"
-    looks = to_you(view)
+    # (``talkers``, the screen's: who talked since the speech bubble showed.)
+    talkers = {t for t in view.get("talkers") or () if isinstance(t, int)}
+    looks = to_you(view, talkers)
     counted = {"look": looks.look, "smile": looks.smile, "look_past": looks.look_past,
-               "peek": looks.peek}
+               "peek": looks.peek, "talk": looks.talk}
     for kind, words in UNANIMOUS:
         if looks.others and counted[kind] == looks.others and mine_holds:
             # What the whole table waits for: say the key (a newcomer sat watching).
             return f"{words}: play your top card (Space)"
     if not others:
         return None
-    if (special := _special_hint(view, me, _mine(view))) is not None:
+    if (special := _special_hint(view, me, _mine(view), me in talkers)) is not None:
         return special
+    if (equal := _equal_lowest(view, me)) is not None:
+        return equal
     if (lower := _lower_than_our_look(view, me)) is not None:
         return lower
-    mirror_seen = any(_top_kind(view, seat) == "mirror"
-                      for seat in range(len(counts)) if seat != me)
+    in_sight = {_top_kind(view, seat) for seat in range(len(counts)) if seat != me}
     for kind, verb, verb_one in (("smile", "smile at you", "smiles at you"),
                                  ("look_past", "look past you", "looks past you"),
-                                 ("peek", "peek", "peeks")):
-        if kind == "peek" and mirror_seen:
-            continue  # (they peek at the mirror we see: it is not ours)
+                                 ("peek", "peek", "peeks"), ("talk", "talk", "talks")):
+        if kind in ("peek", "talk") and SIGNAL_CARDS[kind] in in_sight:
+            continue  # (they peek at the mirror we see, or talk of its bubble: not ours)
         if view.get("level") is not None and not in_deck(SIGNAL_CARDS[kind], view["level"]):
             continue  # (no such card at this level: "play when all do" was no advice)
         if counted[kind] and mine_holds:
@@ -240,6 +244,27 @@ def advice(view: dict[str, Any]) -> str | None:
                                     for kind in SIGNAL_VERBS):
         return f"look ({number_ranges(others)}) at who should play"
     return None
+
+
+def _equal_lowest(view: dict[str, Any], me: int | None) -> str | None:
+    """Two equal numbers the lowest in sight (level 6's doubles), and no special card:
+    either may go first (RULES.md), which nothing on screen said (a fresh-eyed pass),
+    until we look at one of them."""
+    numbers: dict[int, int] = {}
+    for seat in range(len(view.get("piles") or [])):
+        top = top_card(view, seat) if seat != me else None
+        if top is None:
+            continue
+        if top.get("kind") != "number":
+            return None  # (a special card goes first: its own hint says so)
+        if isinstance(top.get("value"), int):
+            numbers[seat] = top["value"]
+    low = min(numbers.values(), default=None)
+    seats = [seat for seat, value in numbers.items() if value == low]
+    if len(seats) < 2 or seat_index(_mine(view).get("look")) in seats:
+        return None
+    on = " and ".join(str(seat + 1) for seat in seats)
+    return f"two {low}s show (on {on}): either may go first; look at one"
 
 
 def _lower_than_our_look(view: dict[str, Any], me: int | None) -> str | None:
@@ -282,9 +307,11 @@ def _top_kind(view: dict[str, Any], seat: int) -> Any:
     return top.get("kind") if top is not None else None
 
 
-def _special_hint(view: dict[str, Any], me: int | None, mine: dict[str, Any]) -> str | None:
-    """What a special card in sight asks of us that we do not do yet, with its keys (a
-    newcomer saw a smile and did not know how to smile at its holder)."""
+def _special_hint(view: dict[str, Any], me: int | None, mine: dict[str, Any],
+                  talked: bool = False) -> str | None:
+    """What a special card in sight asks of us that we do not do yet (``talked``: we
+    have talked since the speech bubble showed), with its keys (a newcomer saw a smile
+    and did not know how to smile at its holder)."""
     shown = {seat: _top_kind(view, seat) for seat in range(len(view.get("piles") or []))
              if seat != me}
     for seat, kind in shown.items():
@@ -305,7 +332,7 @@ def _special_hint(view: dict[str, Any], me: int | None, mine: dict[str, Any]) ->
     if ("mirror" in shown.values() and not mine.get("peek") and isinstance(ours, dict)
             and int(ours.get("count") or 0) > 0):
         return f"{SPECIALS['mirror'][0]} mirror in sight: peek at your card (p)"
-    if "speech" in shown.values():
+    if "speech" in shown.values() and not talked:
         return f"{SPECIALS['speech'][0]} speech bubble in sight: talk (t)"
     return None
 
