@@ -89,7 +89,7 @@ async def serve(
     options: dict[str, Any],
     port: int | None,
     bind: str | None,
-    name: str,
+    name: str | None,
     table: str,
     interfaces: list[str] | None,
     mdns: bool,
@@ -122,7 +122,8 @@ async def serve(
     else:
         try:
             host = build_host(
-                game=game, seats=seats, bots=bots, options=options, name=name, table=table,
+                game=game, seats=seats, bots=bots, options=options,
+                name=name if name is not None else default_name(), table=table,
                 bot_delay=bot_delay, limits=limits, fsync=fsync,
                 journal=new_journal_path() if journal else None,
             )

@@ -141,6 +141,30 @@ async def test_headless_host_is_listed_joined_and_stopped_by_ctrl_c() -> None:
     assert "stopping" in rest.decode() and "Traceback" not in rest.decode()
 
 
+async def test_a_host_given_no_name_takes_this_machines() -> None:
+    """``hiddenhand host`` as the README has it, no ``--name``: it advertises under the
+    machine's name (it crashed on a name of None once a resumed host kept its own)."""
+    from net.serve import default_name
+
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.pop("HIDDENHAND_MDNS_INTERFACES", None)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tui.cli", "host", "--port", "0", "--bind", "127.0.0.1",
+        "--no-record", *PINNED,
+        cwd=ROOT, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )
+    assert proc.stdout is not None
+    try:
+        line = await _line(proc.stdout, r"advertised on the LAN as '(.*)\._hiddenhand")
+        assert line[1].startswith(f"{default_name()} on "), line[0]
+    finally:
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGINT)
+        rest, _ = await asyncio.wait_for(proc.communicate(), 15)
+    assert proc.returncode == 0, rest.decode()
+    assert "Traceback" not in rest.decode()
+
+
 @pytest.mark.parametrize(
     ("where", "words"),
     [
