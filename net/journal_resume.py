@@ -87,6 +87,7 @@ def recover(path: Path) -> Recovered:
             check_table(record)
         except JournalError as exc:
             raise JournalError(f"{path} cannot be resumed: {exc}") from None
+    check_host_name(header, path)
     created = header.get("created")
     if not isinstance(created, float | int) or isinstance(created, bool) or not (
             0 <= created < 1e11):
@@ -103,6 +104,20 @@ def said_resumed(tables: int, path: Path, torn: int) -> None:
     if torn:
         log.warning("the journal ended in %d bytes of a record cut short as its host "
                     "stopped (never acknowledged to anyone): left out", torn)
+
+
+def check_host_name(header: dict[str, Any], path: Path) -> None:
+    """Refuse, in words, a host's name no ``--name`` may be (it was advertised on the
+    LAN as it stood: "[red]X", a number)."""
+    from net.wire.errors import ProtocolError
+    from net.wire.schemas import TABLE_NAME_LEN, name_text
+
+    if "name" not in header:
+        return
+    try:
+        name_text(TABLE_NAME_LEN)("the host's name", header["name"])
+    except ProtocolError as exc:
+        raise JournalError(f"{path} cannot be resumed: {exc}") from None
 
 
 #: The longest Unix socket path a listen record may name.
@@ -138,7 +153,7 @@ def check_table(record: dict[str, Any]) -> None:
     file from elsewhere is hostile input (an unknown game, a phase, hundreds of seats,
     names a host refuses were resumed as they stood; some broke the host later)."""
     import engine
-    from net.seats import fit_name
+    from net.seats import RequestError, check_name, fit_name
     from net.wire import errors
     from net.wire.schemas import ID_LEN, TABLE_NAME_LEN, TOKEN_LEN, integer, name_text, text
 
@@ -161,6 +176,11 @@ def check_table(record: dict[str, Any]) -> None:
                 raise bad("has a seat that is neither a person's, a bot's nor empty")
             if seat["kind"] != "empty":
                 name_text(TABLE_NAME_LEN)("a seat's name", seat.get("name"))
+                if seat["kind"] == "human":
+                    try:  # ("Bot 9" resumed as a person, whom every screen took for a bot)
+                        check_name(seat["name"])
+                    except RequestError as exc:
+                        raise bad(f"seats a person by a name no host takes: {exc}") from None
                 # (Numbered past the longest a name may be by an older release: every
                 # app refused the table. Cut to fit, as the host now numbers names.)
                 seat["name"] = fit_name(seat["name"])

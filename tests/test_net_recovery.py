@@ -359,6 +359,8 @@ def _with_table(path: Path, change: Any) -> None:
     (lambda r: r["seats"][0].update(name="Ann\x1b[2J\x07"), "unprintable"),
     (lambda r: r["seats"][0].update(name="A" * 100_000), "characters long"),
     (lambda r: r["seats"][0].update(name="[/]"), r"\[ or \]"),
+    # (A person resumed as "Bot 9", whom every screen took for a bot.)
+    (lambda r: r["seats"][0].update(name="Bot 9"), "seats a person by a name no host takes"),
     (lambda r: r.update(name="x" * 500), "characters long"),
     (lambda r: r.update(creator=99), "creator"),
     (lambda r: r["snapshot"].update(game="getit"), "not its own"),
@@ -709,6 +711,20 @@ async def test_a_host_back_from_a_crash_gives_a_returning_seat_the_table_s_past(
             assert updates[:len(told)] == told
     finally:
         await again.close()
+
+
+@pytest.mark.parametrize("name", ["[red]X", 12345, "", "A\x1b[2J"])
+async def test_a_journal_s_host_name_that_no_host_takes_is_refused_in_words(
+        tmp_path: Path, name: Any) -> None:
+    """A resumed host's name is its journal's: "[red]X" and a number were advertised on
+    the LAN as they stood, where ``--name`` refuses them."""
+    path = await crashed_game(tmp_path / f"named{j.SUFFIX}")
+    header, records = j.read_journal(path)
+    path.write_bytes(b"".join(j._frame(r) for r in [{**header, "name": name}, *records]))
+    before = path.read_bytes()
+    with pytest.raises(j.JournalError, match="the host's name"):
+        Host.resume(path, **seeded(6))
+    assert path.read_bytes() == before
 
 
 async def test_a_resumed_host_keeps_its_name_unless_given_another(tmp_path: Path) -> None:
