@@ -508,6 +508,18 @@ def test_history_export_and_import_from_the_command_line(kept: list[int], tmp_pa
         "breaks the rules" in err), err
 
 
+def test_a_game_file_s_name_reaches_the_review_s_title_as_codes(
+        kept: list[int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``hiddenhand replay`` of a good file whose name holds an escape: the review's title
+    sent it to the terminal (the terminal's title changed, the rest turned red)."""
+    from tui.records_cli import load
+
+    target = tmp_path / "o\x1b]2;PWNED\x07k.hhgame"
+    assert run(["export", str(kept[0]), str(target)], capsys)[0] == 0
+    _, where = load(str(target))
+    assert where == "from o\\x1b]2;PWNED\\x07k.hhgame", where
+
+
 @pytest.fixture
 def locked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A data dir this user may not enter (mode 000, for a user who is not root: what is

@@ -256,7 +256,8 @@ def load(what: str) -> tuple[dict[str, Any], str]:
             raise StoreError(f"{what!r} is no file here, nor a kept game's number ('last', "
                              "or a number that 'hiddenhand history' lists)")
         try:
-            return played(path), f"from {path.name}"
+            # (Shown in the review's title: a name's escapes reached the terminal there.)
+            return played(path), f"from {shown(path.name)}"
         except RecordError as exc:  # (which file: the message named only a move)
             raise StoreError(f"{path}: {exc}") from None
     with kept_games() as store:
