@@ -85,16 +85,21 @@ def describe_journal(path: Path) -> JournalInfo:
                        Path(path).stat().st_mtime, tables)
 
 
-def list_journals(directory: Path | None = None, most: int | None = None) -> list[JournalInfo]:
+def list_journals(directory: Path | None = None, most: int | None = None,
+                  damaged: list[str] | None = None) -> list[JournalInfo]:
     """Journals that can be resumed (a game in play, or a lobby with players), newest
-    first; with ``most``, only that many."""
-    return list(islice(iter_journals(directory), most))
+    first; with ``most``, only that many. ``damaged`` collects why each one met on the
+    way cannot be read (see :func:`iter_journals`)."""
+    return list(islice(iter_journals(directory, damaged), most))
 
 
-def iter_journals(directory: Path | None = None) -> Iterator[JournalInfo]:
+def iter_journals(directory: Path | None = None,
+                  damaged: list[str] | None = None) -> Iterator[JournalInfo]:
     """:func:`list_journals` one at a time, newest first, each read only when asked
     for: who wants the newest reads one, not all (the menu read every journal at each
-    visit, half a second for 950 of them, the screen frozen meanwhile)."""
+    visit, half a second for 950 of them, the screen frozen meanwhile). A journal that
+    cannot be read is passed over, and why is added to ``damaged`` (a kept game lost to
+    a damaged file went without a word: the menu's Resume was simply gone)."""
     directory = directory or journal_dir()
     dated = []
     for path in directory.glob(f"*{SUFFIX}"):
@@ -107,7 +112,13 @@ def iter_journals(directory: Path | None = None) -> Iterator[JournalInfo]:
             continue
         try:
             info = describe_journal(path)
-        except (JournalError, OSError):
+        except JournalError as exc:
+            if damaged is not None:
+                damaged.append(str(exc))
+            continue
+        except OSError as exc:
+            if damaged is not None:
+                damaged.append(f"cannot read the journal {path}: {exc.strerror or exc}")
             continue
         # (A finished game is not one to resume: there is nothing left to play.)
         if any(t["phase"] == "play" or (t["phase"] == "lobby" and t["players"])

@@ -102,8 +102,10 @@ def said_resumed(tables: int, path: Path, torn: int) -> None:
     ``torn`` bytes, is said: a journal cut in half was resumed without a word)."""
     log.info("resumed %d table(s) from %s", tables, path)
     if torn:
-        log.warning("the journal ended in %d bytes of a record cut short as its host "
-                    "stopped (never acknowledged to anyone): left out", torn)
+        # (Not "never acknowledged": a disk that lost the last writes leaves zeros there.)
+        log.warning("the journal ended in %d bytes that hold no whole record (one cut "
+                    "short as its host stopped, or writes the disk did not keep): left "
+                    "out", torn)
 
 
 def check_host_name(header: dict[str, Any], path: Path) -> None:

@@ -59,7 +59,13 @@ def find_resumable(resume: str) -> Path:
     """
     if resume != "latest":
         return Path(resume)
-    found = list_journals(most=1)
+    damaged: list[str] = []
+    found = list_journals(most=1, damaged=damaged)
+    if not found and damaged:
+        # (A damaged journal read "there is no game to resume", not a word of it.)
+        raise JournalError(f"there is no game to resume in {journal_dir()} that can be "
+                           f"read: {damaged[0]}" + (f" (and {len(damaged) - 1} more)"
+                                                    if len(damaged) > 1 else ""))
     if not found:
         # (A running host's game is no lost one: "no game" sent its operator looking.)
         running = sum(1 for path in journal_dir().glob(f"*{SUFFIX}") if in_use(path))
@@ -151,10 +157,13 @@ async def serve(
                  bots, "bot" if bots == 1 else "bots")
         # A host started again after a crash, the same way, began a new game and said
         # nothing of the one it had been running (its players were told it was gone).
-        for info in list_journals(most=3):
+        damaged: list[str] = []
+        for info in list_journals(most=3, damaged=damaged):
             log.warning("⚠ an unfinished game was kept: %s; its players are told their "
                         "table is gone: stop this host (Ctrl-C) and run 'hiddenhand host "
                         "--resume %s' to bring it back", info.describe(), info.path)
+        for why in damaged:
+            log.warning("⚠ a kept game cannot be resumed: %s", why)
     if host.journal is not None:
         log.info("journal: %s", host.journal.path)
     # (Nobody's private moves: the players' are theirs, and nobody plays in this process.)

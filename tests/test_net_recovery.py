@@ -472,7 +472,7 @@ async def test_a_resumed_host_listens_where_the_crashed_one_did_even_if_it_canno
     await served_until_listening(caplog, resume=path, **settings)
     assert f"listening on {LOCAL} port {found.port}" in caplog.text, caplog.text
     assert "resumed 1 table(s)" in caplog.text
-    assert "the journal ended in 30 bytes of a record cut short" in caplog.text
+    assert "the journal ended in 30 bytes that hold no whole record" in caplog.text
     assert recover(path).torn == 0  # (rewritten as the tables are, once it listened)
 
 

@@ -143,3 +143,40 @@ def test_the_resume_entry_says_the_day_of_a_game_left_before_today() -> None:
     assert moment(at(29, 12, 0, month=11), now) == "Sun 12:00"
     assert moment(at(28, 12, 0, month=11), now) == "28 Nov"
     assert moment(at(3, 12, 0, year=2025), now) == "3 Dec 2025"
+
+
+async def test_a_damaged_journal_is_told_of_not_passed_over_in_silence() -> None:
+    """A kept game whose journal was damaged (bytes overwritten in its middle) was simply
+    gone from the menu, and ``hiddenhand host --resume`` said "there is no game to
+    resume": the menu tells of it once, the command says why, and the file is left."""
+    from net import journal as j
+    from net.paths import journal_dir
+    from net.serve import find_resumable
+
+    path = journal_dir() / f"hurt{j.SUFFIX}"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    made = j.Journal.create(path, {"name": "Den", "created": 0})
+    for n in range(3):
+        made.append({"k": "table", "t": "t1", "name": f"Den {n}", "game": "getout",
+                     "phase": "play", "creator": 0,
+                     "seats": [{"kind": "human", "name": "Ann"},
+                               {"kind": "bot", "name": "Bot 2"}]})
+    made.close()
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2:len(data) // 2 + 8] = b"\xff" * 8
+    path.write_bytes(bytes(data))
+    with pytest.raises(j.JournalError, match=f"{path} is damaged at byte"):
+        find_resumable("latest")
+    app = HiddenHandApp(Settings(name="Ann"))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        told = "A kept game cannot be resumed: "
+        await until(pilot, lambda: told in screen_text(app)
+                    and "is damaged at byte" in screen_text(app), "the word of it")
+        assert not menu.query_one("#resume", Button).display
+        menu.offer_resume()  # (back in the menu: told once while the app runs)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen_text(app).count(told) == 1
+    assert path.read_bytes() == bytes(data)

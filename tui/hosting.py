@@ -172,13 +172,14 @@ class Hosting:
         raise ConnectionLost("that game has no seat of this app's to go back to")
 
     @staticmethod
-    def resumable() -> JournalInfo | None:
+    def resumable(damaged: list[str] | None = None) -> JournalInfo | None:
         """The newest game this app's host was running when the app stopped unasked: a
         game in play (a lobby, or a game over, has nothing to resume: the menu offered a
-        finished match and reopened its lobby)."""
+        finished match and reopened its lobby). Why each journal met on the way cannot
+        be read goes into ``damaged``."""
         from net.journal_list import iter_journals
 
-        return next((info for info in iter_journals()
+        return next((info for info in iter_journals(damaged=damaged)
                      if any(t["phase"] == "play" for t in info.tables)), None)
 
     def join_address(self) -> str | None:

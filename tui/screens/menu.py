@@ -146,10 +146,14 @@ class MenuScreen(StyledOnce, Screen[None]):
         self.seats_looked = False
         self.call_after_refresh(self.offer_resume)
 
-    def lost_game(self) -> JournalInfo | None:
+    def lost_game(self, damaged: list[str] | None = None) -> JournalInfo | None:
         """The newest game this app's host was running when the app stopped unasked
-        (none on an SSH box: the box's host keeps the games)."""
-        return None if self.app.box is not None else self.app.hosting.resumable()
+        (none on an SSH box: the box's host keeps the games); why each journal met on
+        the way cannot be read goes into ``damaged``."""
+        return None if self.app.box is not None else self.app.hosting.resumable(damaged)
+
+    #: The damaged journals the menu has told of (once each while the app runs).
+    _damaged_told: frozenset[str] = frozenset()
 
     def offer_resume(self) -> None:
         """Show "resume" only when this app's host stopped in the middle of a game; and
@@ -227,7 +231,15 @@ class MenuScreen(StyledOnce, Screen[None]):
     @work(exclusive=True, group="lost", exit_on_error=False)
     async def _look_for_lost_game(self) -> None:
         # Read in a thread: many journals (crashes, kills) froze the menu while read.
-        info = await asyncio.to_thread(self.lost_game)
+        damaged: list[str] = []
+        info = await asyncio.to_thread(self.lost_game, damaged)
+        for why in damaged:
+            if why not in self._damaged_told:
+                # (The game was simply gone from the menu, without a word.)
+                self._damaged_told |= {why}
+                self.notify(f"A kept game cannot be resumed: {why}. Move the file out of "
+                            "its folder to stop this note.", severity="warning",
+                            timeout=15, markup=False)
         button = self.query_one("#resume", Button)
         solo = self.query_one("#solo", Button)
         # The first entry takes the focus, unless the player has moved it already.
