@@ -243,10 +243,14 @@ async def test_a_solo_game_that_cannot_start_says_so_over_the_menu() -> None:
         assert app.screen is menu
 
 
-async def test_a_solo_game_with_nowhere_to_keep_it_says_where_in_words(
+async def test_a_solo_game_with_nowhere_to_keep_it_is_played_and_says_so(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A data dir where nothing can be kept (under a file, or one this user may not
-    write) said "[Errno 13] Permission denied: '…/journals'" (a command-line pass)."""
+    write) said "[Errno 13] Permission denied: '…/journals'" (a command-line pass), then
+    "Could not start the solo game": a game not kept for a crash is still a game. It is
+    played, and the player is told what is not kept and why."""
+    from tui.games.getout.screen import GetOutScreen
+
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     monkeypatch.setenv("HIDDENHAND_DATA_DIR", str(blocker / "data"))
@@ -254,10 +258,22 @@ async def test_a_solo_game_with_nowhere_to_keep_it_says_where_in_words(
     notices = Notices()
     async with app.run_test(size=SIZE, message_hook=notices) as pilot:
         said = await until(pilot, lambda: next((str(n.message) for n in notices.raised
-                                                if "Could not start" in str(n.message)), None),
+                                                if "not kept" in str(n.message)), None),
                            "the notice")
-        assert said.startswith("Could not start the solo game: cannot keep it in "), said
-        assert "Errno" not in said and said.endswith(": Not a directory"), said
+        assert said.startswith("This game is not kept to be resumed after a crash: cannot "
+                               "write in "), said
+        assert "Errno" not in said and said.endswith(": Not a directory."), said
+        await until(pilot, lambda: isinstance(app.screen, GetOutScreen), "the table")
+        assert app.hosting.host is not None and app.hosting.host.journal is None
+    # From the menu's form too.
+    app = make_app()
+    notices = Notices()
+    async with app.run_test(size=SIZE, message_hook=notices) as pilot:
+        await solo_setup(pilot, "getout")
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, GetOutScreen), "the table")
+        await until(pilot, lambda: any(str(n.message).startswith("This game is not kept")
+                                       for n in notices.raised), "the notice")
 
 
 async def test_settings_are_checked_and_saved(config_dir: Path) -> None:

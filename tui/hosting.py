@@ -58,6 +58,8 @@ class Hosting:
         self.advertiser: Advertiser | None = None
         #: Keeps the games its hosts finish (``net.records``), made with the first host.
         self.keeper: Keeper | None = None
+        #: Why the host last started here keeps no journal (it could not write one).
+        self.unjournaled: str | None = None
         #: The id the last game finished here is kept under, once written.
         self.last_kept: Future[int | None] | None = None
 
@@ -84,7 +86,16 @@ class Hosting:
             host = Host.resume(resume, **settings)
             port = host.resumed_port
         else:
-            host = Host(self._settings().name, journal=new_journal_path(), **settings)
+            self.unjournaled = None
+            try:
+                host = Host(self._settings().name, journal=new_journal_path(), **settings)
+            except OSError as exc:
+                # (A data dir that may not be written stopped solo play, and a LAN host
+                # read "could not listen"; a game not kept for a crash is still a game.)
+                where = f" in {exc.filename}" if exc.filename else ""
+                self.unjournaled = (f"This game is not kept to be resumed after a crash: "
+                                    f"cannot write{where}: {exc.strerror or exc}.")
+                host = Host(self._settings().name, **settings)
         if self.keeper is None:
             # Its person's own marks, not the guests' (theirs are theirs alone).
             self.keeper = Keeper(private_of=[LOCAL_PLAYER])

@@ -50,11 +50,7 @@ class Opening:
         try:
             self._table = await hosting.deal_solo(
                 self._solo["game_id"], self._solo["seats"], self._solo.get("options", {}))
-        except OSError as exc:  # ("[Errno 13] Permission denied: '…/journals'")
-            where = f" in {exc.filename}" if exc.filename else ""
-            self.notice = f"Could not start the solo game: cannot keep it{where}: " \
-                          f"{exc.strerror or exc}"
-            self.severity = "error"
+            self.notice = hosting.unjournaled or self.notice
         except (ServerError, ConnectionLost) as exc:
             self.notice = f"Could not start the solo game: {exc}"
             self.severity = "error"

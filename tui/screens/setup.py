@@ -292,6 +292,13 @@ class SetupScreen(StyledOnce, Screen[None]):
                 return
         self.app.attach(session)
         self.app.switch_screen(table_screen(session))
+        self._unjournaled()
+
+    def _unjournaled(self) -> None:
+        """Said once play begins: the game could not be journaled (a data dir that may
+        not be written)."""
+        if self.app.box is None and (why := self.app.hosting.unjournaled):
+            self.app.notify(why, severity="warning", timeout=10, markup=False)
 
     @work(exclusive=True, group="open", exit_on_error=False)
     async def open_hosted(
@@ -320,6 +327,7 @@ class SetupScreen(StyledOnce, Screen[None]):
 
         app.attach(session)
         app.switch_screen(LobbyScreen(session))
+        self._unjournaled()
 
     async def _deal_on_box(self, game_id: str, seats: int,
                            options: dict[str, object]) -> Session | None:
@@ -367,6 +375,7 @@ class SetupScreen(StyledOnce, Screen[None]):
 
         app.attach(session)
         app.switch_screen(LobbyScreen(session))
+        self._unjournaled()
 
 
 def kept_table(last: dict[str, Any] | None) -> tuple[str, int, dict[str, Any]] | None:
