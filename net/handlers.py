@@ -1,15 +1,12 @@
 """The host's answer to each request: one explicit table from request kind to handler.
 
-:func:`receive` takes each frame a connection sends the moment it arrives: it decodes
-it, holds the connection to its message rate (a request over it still gets its answer,
-a refusal), checks the message against its schema and hands it to :func:`handle`.
-
-:data:`HANDLERS` is keyed like the schemas of ``net.wire.schemas`` (``CLIENT_MESSAGES``):
-a message reaches its handler only once it has been checked against its schema. A
-handler finds the table the connection is at, has the table (``net.table``) or the
-lobby's rules (``net.lobby``) act on it, and hands what they return to the host to deliver
-with its answer in its place: ``joined`` (with the seat's token) and the lobby's ``ok``
-come before the updates they cause, a game move's ``ok`` after them.
+:func:`receive` takes each frame a connection sends as it arrives: decodes it, holds the
+connection to its message rate (a request over it is still answered: refused), checks it
+against its schema and hands it to :func:`handle`. :data:`HANDLERS` is keyed like
+``net.wire.schemas.CLIENT_MESSAGES``. A handler finds the connection's table, has the
+table (``net.table``) or the lobby's rules (``net.lobby``) act on it, and hands what they
+return to the host to deliver with its answer in its place: ``joined`` (with the seat's
+token) and the lobby's ``ok`` come before the updates they cause, a move's ``ok`` after.
 """
 
 from __future__ import annotations
@@ -181,8 +178,11 @@ def create_table(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
 
 
 def join(host: Hosting, conn: Connection, msg: dict[str, Any]) -> None:
-    """Sit at a table, watch it, or take a seat back with its token."""
-    _not_at_table(conn)
+    """Sit at a table, watch it, or take a seat back with its token; a spectator sits at
+    the table it watches in one step (a leave, then a join, closed it in between)."""
+    if conn.table is None or conn.seat is not None or conn.table.id != msg["table"] \
+            or "token" in msg or msg.get("spectate"):
+        _not_at_table(conn)
     if "token" in msg and msg["table"] not in host.tables:
         raise RequestError(
             errors.NO_TABLE,

@@ -1,15 +1,13 @@
 """The lobby's rules: who may sit, watch, come back, move, rename, chat and set the table.
 
-In the lobby players join, pick seats, rename, get ready and chat; the table's creator
-changes the game and options, adds and removes bots, kicks and starts; after a game, or
-during one, the creator takes the table back to the lobby. During play a dropped player
-takes their seat back with its token, and the creator may hand an absent player's seat
-to a bot.
+In the lobby players join (a spectator too), pick seats, rename, get ready and chat; the
+creator changes the game and options, adds and removes bots, kicks, starts, and takes
+the table back to the lobby. In play a dropped player takes their seat back with its
+token; the creator may hand an absent player's seat to a bot.
 
 Each function takes the table, the member asking (bound to its seat by the table, never
-named in a message) and the host's clock reading, changes the table or raises
-``RequestError``, and returns the :class:`net.fanout.Outbox` of what must be sent.
-Like :mod:`net.table` it touches no socket and no timer.
+named in a message) and the host's clock, changes the table or raises ``RequestError``,
+and returns the :class:`net.fanout.Outbox` of what must be sent: no socket, no timer.
 """
 
 from __future__ import annotations
@@ -157,6 +155,8 @@ def join(table: Table, member: Member, seat: int | None, now: float) -> tuple[st
         raise RequestError(errors.SEAT_TAKEN, f"seat {seat + 1} is taken" + (
             " by a bot: the table's creator can free it for you"
             if table.seats[seat].kind == "bot" else ""))
+    if member in table.spectators:  # (it watched: see net.handlers.join)
+        table.spectators.remove(member)
     return sit(table, member, seat, now)
 
 

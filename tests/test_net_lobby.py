@@ -434,3 +434,31 @@ async def test_the_table_hears_who_comes_to_watch_and_who_goes() -> None:
         msg = await ann.wait_for(lambda m: update(m) and m["notices"] == [
             {"type": "stopped_watching", "name": "Dan"}])
         assert msg["table"]["spectators"] == 0
+
+
+async def test_a_spectator_takes_a_seat_of_the_table_it_watches_in_one_step() -> None:
+    """A watcher's "Sit here" was a leave, then a join: alone at a lobby its creator had
+    left, the leave closed the table in between ("there is no table 't5'"). A join from
+    the table's own spectator sits it there at once; one that is refused leaves it
+    watching; another table still wants it to leave first."""
+    async with running_host() as host, clients(host) as made:
+        ann, cy = await made.new("Ann"), await made.new("Cy")
+        joined = await ann.create_table("T", "gotfive", 2)
+        await ann.add_bot(1)
+        assert (await cy.join(joined.table, spectate=True)).seat is None
+        await ann.leave()
+        await cy.wait_for(lambda m: update(m) and m["table"]["seats"][0]["kind"] == "empty")
+        with pytest.raises(ServerError) as info:
+            await cy.join(joined.table, 1)  # the bot's
+        assert info.value.code == errors.SEAT_TAKEN
+        assert joined.table in host.tables
+        sat = await cy.join(joined.table, 0)
+        assert sat.seat == 0 and sat.token
+        seen = await cy.wait_for(lambda m: update(m) and m["seat"] == 0)
+        assert seen["table"]["creator"] == 0 and seen["table"]["spectators"] == 0
+        table = host.tables[joined.table]
+        assert table.spectators == [] and table.seats[0].name == "Cy"
+        other = await ann.create_table("U", "getout", 2)
+        with pytest.raises(ServerError) as info:
+            await cy.join(other.table)
+        assert "already at a table" in info.value.message

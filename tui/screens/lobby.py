@@ -9,7 +9,6 @@ text line), Esc brings it back to the seats ("esc Seats"); on the seats Esc leav
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any, ClassVar
 
 from textual import events, on, work
@@ -346,16 +345,13 @@ class LobbyScreen(SparingFooter, SessionScreen):
 
     @work(group="requests", exit_on_error=False)
     async def sit_down(self, seat: int) -> None:
-        """(A spectator) take the free seat ``seat``; if it is gone meanwhile, watch."""
-        table_id = str(self.table.get("id"))
+        """(A spectator) take the free seat ``seat``, in one step: a refusal (the seat
+        taken meanwhile) leaves us watching. (A leave, then a join, closed a table we
+        alone were at in between.)"""
         try:
-            await self.session.request("leave")
-            await self.session.join(table_id, seat)
+            await self.session.join(str(self.table.get("id")), seat)
         except ServerError as exc:
             self.notify(exc.message, title="Not possible", severity="error", markup=False)
-            with contextlib.suppress(ServerError, ConnectionLost):
-                if self.session.joined is None:
-                    await self.session.join(table_id, spectate=True)
         except ConnectionLost as exc:
             self.notify(f"Not connected: {exc}", severity="error", markup=False)
 

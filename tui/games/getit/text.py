@@ -246,25 +246,30 @@ def advice(view: dict[str, Any]) -> str | None:
     return None
 
 
+def _numbers_in_sight(view: dict[str, Any], me: int | None) -> dict[int, int] | None:
+    """Each other pile's number on top, by seat; ``None`` while a special card shows (it
+    goes first: its own hint says so)."""
+    numbers: dict[int, int] = {}
+    for seat in range(len(view.get("piles") or [])):
+        top = top_card(view, seat) if seat != me else None
+        if top is not None and top.get("kind") != "number":
+            return None
+        if top is not None and isinstance(top.get("value"), int):
+            numbers[seat] = top["value"]
+    return numbers
+
+
 def _equal_lowest(view: dict[str, Any], me: int | None) -> str | None:
     """Two equal numbers the lowest in sight (level 6's doubles), and no special card:
     either may go first (RULES.md), which nothing on screen said (a fresh-eyed pass),
     until we look at one of them."""
-    numbers: dict[int, int] = {}
-    for seat in range(len(view.get("piles") or [])):
-        top = top_card(view, seat) if seat != me else None
-        if top is None:
-            continue
-        if top.get("kind") != "number":
-            return None  # (a special card goes first: its own hint says so)
-        if isinstance(top.get("value"), int):
-            numbers[seat] = top["value"]
+    numbers = _numbers_in_sight(view, me) or {}
     low = min(numbers.values(), default=None)
     seats = [seat for seat, value in numbers.items() if value == low]
     if len(seats) < 2 or seat_index(_mine(view).get("look")) in seats:
         return None
-    on = " and ".join(str(seat + 1) for seat in seats)
-    return f"two {low}s show (on {on}): either may go first; look at one"
+    return (f"two {low}s show (on {' and '.join(str(seat + 1) for seat in seats)}): either "
+            "may go first; look at one")
 
 
 def _lower_than_our_look(view: dict[str, Any], me: int | None) -> str | None:
@@ -275,15 +280,7 @@ def _lower_than_our_look(view: dict[str, Any], me: int | None) -> str | None:
     looked = top_card(view, look) if look is not None else None
     if looked is None or looked.get("kind") != "number":
         return None
-    numbers: dict[int, int] = {}
-    for seat in range(len(view.get("piles") or [])):
-        top = top_card(view, seat) if seat != me else None
-        if top is None:
-            continue
-        if top.get("kind") != "number":
-            return None  # (a special card goes first: its own hint says so)
-        if isinstance(top.get("value"), int):
-            numbers[seat] = top["value"]
+    numbers = _numbers_in_sight(view, me)
     if not numbers or not isinstance(looked.get("value"), int):
         return None
     low = min(numbers, key=lambda seat: (numbers[seat], seat))
