@@ -236,3 +236,16 @@ def test_a_box_given_a_file_for_its_data_dir_says_so(
         said = capsys.readouterr().err
         assert f"cannot keep the box's files in {place}: a file is in the way" in said, said
         assert "Errno" not in said
+
+
+@pytest.mark.parametrize(("given", "away"), [([], "2m"), (["--option", "away_bot=off"], "off")])
+def test_the_headless_host_s_table_keeps_an_away_seat_warm_as_the_app_s_do(
+        given: list[str], away: str) -> None:
+    """A person gone from the headless host's game (its creator too) left the others and
+    its watchers waiting for ever: nobody there could hand the seat to a bot. Its table
+    starts with the away bot of the app's LAN tables, unless told otherwise."""
+    from tui.cli import build_parser, check_host_args
+
+    args = build_parser().parse_args(["host", *given, *PINNED])
+    check_host_args(args)
+    assert args.options["away_bot"] == away

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 from tui import cli_values as check
 from tui.cli_arguments import ALIAS_OF, ALIASES, COMMANDS, LIMIT_FLAGS, OPTION_COMMANDS
 from tui.cli_help import CommandParser, Parser, Version, options_epilog
-from tui.cli_values import settable_options, typed_options
-from tui.games import APP_OPTION_WHY, app_options
+from tui.cli_values import checked_interfaces, settable_options, typed_options
+from tui.games import APP_OPTION_WHY, HOSTED_PRESETS, app_options
 
 if TYPE_CHECKING:
     from engine import GameSpec
@@ -201,27 +201,10 @@ def check_host_args(args: argparse.Namespace) -> None:
         from net.serve import default_name
 
         args.table = f"{spec.name} at {args.name or default_name()}"
-
-
-def checked_interfaces(
-    parser: argparse.ArgumentParser, option: list[str] | None, *, check: bool = True
-) -> list[str] | None:
-    """The mDNS interfaces of ``--mdns-interface`` (else the environment variable), each
-    an address of this computer if ``check``; ``parser.error`` in plain words if not."""
-    from net.discovery import ENV_INTERFACES, check_local_interfaces, mdns_interfaces
-
-    try:
-        interfaces = mdns_interfaces(option)
-    except ValueError as exc:
-        parser.error(str(exc))
-    if check:
-        try:
-            check_local_interfaces(interfaces)
-        except ValueError as exc:
-            if option:
-                parser.error(f"{exc}; leave out --mdns-interface to use every interface")
-            parser.error(f"{exc} (it is in ${ENV_INTERFACES})")
-    return interfaces
+    # As the app's LAN tables: a person gone from a game in play, its creator too, left
+    # the others waiting for ever, nobody there able to hand the seat to a bot.
+    given = {key for key, _ in args.option or ()}
+    args.options.update({k: v for k, v in HOSTED_PRESETS.items() if k not in given})
 
 
 def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from tui.cli_values import settable_options
-from tui.games import PRESETS
+from tui.games import HOSTED_PRESETS, PRESETS
 
 OPTIONS_HEADING = "table options (--option NAME=VALUE, repeatable):"
 
@@ -116,6 +116,8 @@ def options_epilog(seats: int = 4) -> str:
             preset = PRESETS.get(game_id, {})
             if option.name in preset:  # what a person's table starts with instead
                 default += f"; solo and the app's forms: {preset[option.name]}"
+            if option.name in HOSTED_PRESETS:
+                default += f"; 'host' and the app's LAN tables: {HOSTED_PRESETS[option.name]}"
             lines.append(f"    {option.name}={values} (default {default}): {option.help}")
     return "\n".join(lines)
 

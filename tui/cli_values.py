@@ -212,3 +212,24 @@ def terminal_problem(how: str = "run it in a terminal", what: str = "the game"
     if sys.stdin.isatty() and sys.stdout.isatty():
         return None
     return f"{what} needs a terminal; {how}"
+
+
+def checked_interfaces(
+    parser: argparse.ArgumentParser, option: list[str] | None, *, check: bool = True
+) -> list[str] | None:
+    """The mDNS interfaces of ``--mdns-interface`` (else the environment variable), each
+    an address of this computer if ``check``; ``parser.error`` in plain words if not."""
+    from net.discovery import ENV_INTERFACES, check_local_interfaces, mdns_interfaces
+
+    try:
+        interfaces = mdns_interfaces(option)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if check:
+        try:
+            check_local_interfaces(interfaces)
+        except ValueError as exc:
+            if option:
+                parser.error(f"{exc}; leave out --mdns-interface to use every interface")
+            parser.error(f"{exc} (it is in ${ENV_INTERFACES})")
+    return interfaces
