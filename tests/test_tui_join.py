@@ -822,9 +822,9 @@ async def test_a_game_under_way_offers_to_watch_and_says_where_a_seat_of_ours_is
             asked = await until(pilot, lambda: isinstance(app.screen, ChoiceScreen)
                                 and app.screen, "the offer to watch")
             text = " ".join(screen_text(app).replace("█", " ").replace("│", " ").split())
-            assert "not possible once the game has started" in text, text
-            assert "is kept for that one: come back from it" in text, text
-            assert "Watch the game instead?" in text
+            assert ("No seat for you there: its game has started. Watch the game instead? "
+                    "(Played there from another browser or terminal? Your seat is kept for "
+                    "that one: come back from it.)") in text, text
             assert asked is app.screen
         await bob.close()
 

@@ -481,13 +481,13 @@ class JoinScreen(StyledOnce, Screen[None]):
         except ServerError as exc:
             if exc.code not in (errors.TABLE_FULL, errors.WRONG_PHASE):
                 raise
-            # (A player back from a new browser or another terminal read only that: the
-            # seat is kept for the one they played from, by its token.)
-            kept = (" If you played there from another browser or terminal, your seat is "
-                    "kept for that one: come back from it." if exc.code == errors.WRONG_PHASE
-                    else "")  # (said as an if: a watcher who never played read it as so)
+            # (In a bracket after the question: a watcher who never played read it as so.)
+            started = exc.code == errors.WRONG_PHASE
+            kept = (" (Played there from another browser or terminal? Your seat is kept "
+                    "for that one: come back from it.)" if started else "")
             self._asking = ChoiceScreen(
-                f"No seat for you there ({exc.message}).{kept} Watch the game instead?",
+                f"No seat for you there: {'its game has started' if started else exc.message}"
+                f". Watch the game instead?{kept}",
                 [("yes", "Watch as a spectator"), ("no", "Back")],
             )
             try:
