@@ -1494,6 +1494,10 @@ def test_the_log_names_a_round_by_what_the_top_line_says_not_the_engines_count()
     line = describe_event({"type": "round_started", "round": 2},
                           Namer(["Ann", "Bob", "Cy"], me=0))
     assert line.endswith("You hold Cy's pile; yours went to Bob.")
+    # A deal tells a player to arrange, a spectator that the players do (it told them).
+    dealt = {"type": "dealt", "level": 1, "attempt": 1}
+    assert describe_event(dealt, Namer(["Ann", "Bob"], me=0)).endswith("arrange your pile")
+    assert describe_event(dealt, Namer(["Ann", "Bob"])).endswith("the players arrange")
 
 
 def test_the_mirror_s_line_says_who_was_peeking() -> None:

@@ -385,8 +385,9 @@ def describe_event(event: dict[str, Any], namer: Namer) -> str | None:
         return "The speech bubble was played: talk ends"
     if kind == "dealt":
         new = new_at_level(event.get("level"))
+        arrange = "arrange your pile" if namer.me is not None else "the players arrange"
         return (f"{level_text(event.get('level'))}, attempt {event.get('attempt')}: "
-                "cards dealt — arrange your pile" + (f". New: {new}" if new else ""))
+                f"cards dealt — {arrange}" + (f". New: {new}" if new else ""))
     if kind == "round_started":
         # (Not the engine's count of rounds, which runs on across levels and attempts:
         # the top line says the level and the attempt.)
