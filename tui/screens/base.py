@@ -257,9 +257,14 @@ class SessionScreen(StyledOnce, Screen[None]):
                     "join its table again to take your seat back.")
         if not others:  # a host closes a game everyone left (net.idle: 30 s)
             # ("Soon" undersold half a minute: a player back from a break found it gone.)
-            return ("Leave this game? Nobody else is at this table: your seat stays yours, "
-                    "but the host closes the table half a minute after everyone has left "
-                    "(Past games keeps what was played).")
+            # (Its watchers keep it open: "nobody else" read as false beside "1 watching".)
+            watching = self.table.get("spectators")
+            watching = watching if isinstance(watching, int) and watching > 0 else 0
+            who = (f"Nobody else plays here ({watching} watching)" if watching
+                   else "Nobody else is at this table")
+            return (f"Leave this game? {who}: your seat stays yours, but the host closes "
+                    f"the table half a minute after everyone{' else' if watching else ''} "
+                    "has left (Past games keeps what was played).")
         view = getattr(self, "view", None)
         if isinstance(view, dict) and view.get("deadline") is not None:
             # (A round's clock stands still while a player is away: unsaid, a Leave
