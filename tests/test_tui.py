@@ -1924,6 +1924,17 @@ def test_a_rematch_s_lobby_says_it_is_dealt_once_all_are_ready() -> None:
         "Everyone else is ready: the rematch is dealt once you are (Ready, ^r).")
 
 
+def test_a_watcher_of_a_lobby_its_creator_left_is_told_how_to_run_it() -> None:
+    """A lobby whose creator had left stayed open for its watcher, who saw no ★ and no
+    way on (a fresh-eyed pass of spectators)."""
+    from tui.widgets.lobby_seats import ready_hint
+
+    table = {"creator": None, "seats": [
+        {"seat": 0, "name": "", "kind": "empty", "ready": False, "connected": False},
+        {"seat": 1, "name": "Bot 2", "kind": "bot", "ready": True, "connected": True}]}
+    assert ready_hint(table, None) == "Nobody runs this table now: sit (^t), and you run it (★)."
+
+
 def test_the_lobby_tells_the_one_player_the_start_waits_for() -> None:
     """Only the creator was told, when Start was refused, who was not ready: the player
     holding it up could not tell, nor what ★ marks (a fresh-eyed pass of the SSH box);

@@ -57,6 +57,9 @@ def ready_hint(table: dict[str, Any], my_seat: int | None) -> str | None:
     mine = next((s for s in seats if s.get("seat") == my_seat), None)
     others = [s for s in seats if s.get("seat") != my_seat]
     empty = [int(s.get("seat", 0)) + 1 for s in others if s.get("kind") == "empty"]
+    if creator is None and empty and mine is None:
+        # (Its creator gone, a watcher saw a lobby nobody could start, and no way on.)
+        return "Nobody runs this table now: sit (^t), and you run it (★)."
     if empty and mine is not None and my_seat == creator:
         # (Until every seat was taken the creator was told nothing, and learnt what to
         # do from Start's refusal.)
