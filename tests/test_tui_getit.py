@@ -2555,3 +2555,25 @@ async def test_the_next_round_s_piles_are_counted_afresh_on_every_card() -> None
         await bob.close()
     finally:
         await host.close()
+
+
+async def test_a_narrow_card_s_signals_name_seats_by_number() -> None:
+    """At 80 columns and six seats a watcher read "looks at …" on every card: a line too
+    long for its card gives the seat's number alone and the verb in a word."""
+    from tui.games.getit.seatcard import compact
+
+    assert compact("looks at 2 Bob the Bold") == "look 2"
+    assert compact("looks past YOU") == "past YOU"
+    assert compact("smiles at 6 Di") == "smile 6"
+    assert compact("2 Bob: look, smile") == "2: look, smile"
+    assert compact("peeking") == "peeking"
+    app = SeatCards(0, 1, width=13)
+    async with app.run_test(size=(40, 14)) as pilot:
+        narrow, wide = list(app.query(SeatCard))
+        wide.styles.width = 30
+        for card in (narrow, wide):
+            card.show(name="Ann", top={"id": 1, "kind": "number", "value": 7}, count=3,
+                      lines=["looks at 2 Bob"], grouped=["2 Bob: look"], said=None,
+                      looked_at=False, at_me=False)
+        await until(pilot, lambda: "look 2" in screen_text(narrow)
+                    and "looks at 2 Bob" in screen_text(wide), "the lines")

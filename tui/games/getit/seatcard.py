@@ -23,8 +23,20 @@ from textual.renderables.digits import Digits as DigitsRenderable
 from textual.strip import Strip
 from textual.widget import Widget
 
-from tui.games.getit.text import SPECIALS, card_text
+from tui.games.getit.text import SHORT_SIGNALS, SIGNAL_VERBS, SPECIALS, card_text
 from tui.games.getit.titles import fitted, named
+
+
+def compact(line: str) -> str:
+    """A signal line with the seat's number alone, its verb in a word, for a card too
+    narrow for names ("looks at 2 Bob" → "look 2", "2 Bob: look, smile" → "2: look,
+    smile"): at 80 columns and six seats a watcher read "looks at …" on every card."""
+    for kind, verb in SIGNAL_VERBS.items():
+        if line.startswith(f"{verb} "):
+            return f"{SHORT_SIGNALS[kind]} {line[len(verb) + 1:].split(' ', 1)[0]}"
+    whom, sep, words = line.rpartition(": ")
+    return f"{whom.split(' ', 1)[0]}: {words}" if sep else line
+
 
 #: A block font for the numbers players show each other on a big terminal: five rows,
 #: each digit three cells of its pattern wide (drawn two columns a cell), readable
@@ -218,7 +230,11 @@ class SeatCard(Widget):
         info = Text("" if self.short else pile, no_wrap=True, overflow="ellipsis")
         # (The lines' room under the face: none before the first layout.)
         room = self.content_size.height - self._face_rows(face) - bool(info) - bool(said)
-        for line in grouped if 0 < room < len(lines) else lines:
+        chosen = grouped if 0 < room < len(lines) else lines
+        if self.content_size.width and any(len(line) > self.content_size.width
+                                           for line in chosen):
+            chosen = [compact(line) for line in chosen]
+        for line in chosen:
             if info:
                 info.append("\n")
             ours = line.endswith("YOU") or line.startswith("YOU:")
