@@ -270,8 +270,17 @@ class GameStore:
             self.db = sqlite3.connect(self.path, timeout=5)
             self.db.execute("PRAGMA foreign_keys = ON")
             self._migrate()
+        except sqlite3.DatabaseError as exc:
+            # (What to do was unsaid: a damaged file stays as it is, for the player.)
+            damaged = "malformed" in str(exc) or "not a database" in str(exc)
+            raise StoreError(f"cannot open the games database {self.path}: {exc}" + (
+                " (if it is moved aside, a new one is made)"
+                if damaged else "")) from None
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the games database {self.path}: {exc}") from None
+        except FileExistsError:  # ("File exists": a file where its folder would be)
+            raise StoreError(f"cannot open the games database {self.path}: "
+                             f"{self.path.parent} is a file, not a folder") from None
         except OSError as exc:
             raise StoreError(f"cannot open the games database {self.path}: "
                              f"{exc.strerror or exc}") from None
@@ -423,6 +432,8 @@ class Keeper:
         self.private_of = private_of
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="records")
         self._failed = False
+        #: Why the last game was not kept, if it was not (for a player to be told).
+        self.failure: str | None = None
         self._lock = threading.Lock()
 
     def __call__(self, record: dict[str, Any]) -> Future[int | None]:
@@ -444,10 +455,12 @@ class Keeper:
             log.info("a game of %s is over (%s): kept as game %d, 'hiddenhand %sreplay %d' "
                      "shows it", engine.GAMES[record["game"]].name,
                      ", ".join(p["name"] for p in record["players"]), kept, where, kept)
+            self.failure = None
             return kept
         except (StoreError, RecordError, sqlite3.Error, OSError) as exc:
             with self._lock:
                 first, self._failed = not self._failed, True
+                self.failure = str(exc)
             if first:
                 log.warning("this game is not kept for replay (%s); play goes on", exc)
             return None

@@ -606,6 +606,22 @@ def test_a_damaged_database_is_said_in_words(tmp_path: Path) -> None:
             store.games()
 
 
+def test_a_database_that_is_no_database_says_what_to_do_and_a_file_for_a_folder_says_so(
+        tmp_path: Path) -> None:
+    """A truncated or garbage games file said "database disk image is malformed" with no
+    word of what to do; a file where its folder would be said "File exists"."""
+    path = tmp_path / "games.sqlite3"
+    with GameStore(path) as store:
+        store.add(recorded("gotfive", 2)[1])
+    path.write_bytes(path.read_bytes()[:3000])
+    with pytest.raises(StoreError, match=r"\(if it is moved aside, a new one is made\)$"), \
+            GameStore(path) as store:
+        store.games()
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(StoreError, match=r"a-file is a file, not a folder$"):
+        GameStore(tmp_path / "a-file" / "games.sqlite3")
+
+
 def test_a_database_of_schema_3_counts_a_right_got_five_s_own_clues(tmp_path: Path) -> None:
     """Past games said "18.0 clues to a right GOT FIVE!" for a game whose end said
     "won · 6 clues": it counted the table's clues. A database kept before counts again."""

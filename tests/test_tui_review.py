@@ -743,6 +743,29 @@ async def test_a_summary_gone_before_its_game_is_kept_offers_nothing_and_stays_q
         assert app.is_running
 
 
+async def test_a_game_not_kept_says_why_where_its_review_would_be(tmp_path: Path) -> None:
+    """A damaged games database: the summary's Review was simply missing, and why only in
+    a log the player never sees."""
+    from concurrent.futures import Future
+
+    from textual.app import App
+
+    from tests.tui_support import Notices
+    from tui.screens.summary import SummaryScreen
+
+    kept: Future[int | None] = Future()
+    summary = SummaryScreen("Over", ["body"], [])
+    summary.offer_review(tmp_path / "games.sqlite3", kept, lambda: "it is damaged")
+    app: App[None] = App()
+    notices = Notices()
+    async with app.run_test(message_hook=notices) as pilot:
+        await app.push_screen(summary)
+        kept.set_result(None)
+        await until(pilot, lambda: notices.messages(), "the word")
+        assert notices.messages() == ["This game is not kept in Past games: it is damaged"]
+        assert not summary.query("#review")
+
+
 def test_a_draw_after_the_pile_was_turned_over_keeps_both_lines() -> None:
     """The drawer's line names the card and still says the pile was turned over; the
     others read the same two events without the card (a fresh player saw "Bob drew

@@ -111,7 +111,7 @@ class SummaryScreen(StyledOnce, ModalScreen[str | None]):
         self.clock: Callable[[], float] = time.monotonic
         #: Where the game just over is kept, once written (``offer_review``).
         self.kept: tuple[Path, int] | None = None
-        self._kept_soon: tuple[Path, Future[int | None]] | None = None
+        self._kept_soon: tuple[Path, Future[int | None], Callable[[], str | None]] | None = None
         #: Whether the table's chat line takes a line now (its table says; ``None``:
         #: no chat from this summary).
         self.chat_open: Callable[[], bool] | None = None
@@ -124,10 +124,12 @@ class SummaryScreen(StyledOnce, ModalScreen[str | None]):
         self.choices = [*choices, *self.choices]
         self.answers |= {c.answer for c in choices}
 
-    def offer_review(self, path: Path, kept: Future[int | None]) -> None:
+    def offer_review(self, path: Path, kept: Future[int | None],
+                     failure: Callable[[], str | None] = lambda: None) -> None:
         """(The game is over, at this app's own host.) Offer to review it (``v``) once
-        it is kept as game ``kept``'s result in the store at ``path``."""
-        self._kept_soon = (path, kept)
+        it is kept as game ``kept``'s result in the store at ``path`` (if it is not,
+        ``failure`` says why)."""
+        self._kept_soon = (path, kept, failure)
 
     def offer_together(self, label: Callable[[], str | None],
                        open_it: Callable[[], None]) -> None:
@@ -181,12 +183,16 @@ class SummaryScreen(StyledOnce, ModalScreen[str | None]):
             self._wait_for_record(*self._kept_soon)
 
     @work(group="kept")
-    async def _wait_for_record(self, path: Path, kept: Future[int | None]) -> None:
+    async def _wait_for_record(self, path: Path, kept: Future[int | None],
+                               failure: Callable[[], str | None]) -> None:
         """The game is written from a thread in a moment: then it may be reviewed."""
         # Shielded: the summary going away must never cancel the write itself.
         game = await asyncio.shield(asyncio.wrap_future(kept))
         if game is None:
-            return  # (not kept: the store said why in the log)
+            # (Said: Review was simply missing, and the reason only in a log.)
+            self.app.notify(f"This game is not kept in Past games: {failure() or 'see the log'}",
+                            severity="warning", timeout=10, markup=False)
+            return
         self.kept = (path, game)
         # The summary may be going by now (the next round dealt, the bots racing to the
         # match's end): then there is nothing to add the button to.

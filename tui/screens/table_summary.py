@@ -208,7 +208,8 @@ class TableSummaryScreen(TableCreatorScreen):
                 and hosting.last_kept is not None and not self.others_here()):
             # Our own host keeps the game, and nobody else is here: it may be reviewed
             # at once, every card laid open.
-            screen.offer_review(hosting.keeper.path, hosting.last_kept)
+            keeper = hosting.keeper
+            screen.offer_review(keeper.path, hosting.last_kept, lambda: keeper.failure)
         else:
             # Another's host (it keeps the game), or others at our table: a review the
             # table follows, each seeing their own seat.
