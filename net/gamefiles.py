@@ -97,6 +97,28 @@ def read_game_file(path: Path) -> dict[str, Any]:
         raise StoreError(f"{path}: {exc}") from None
 
 
+def _check_seated(record: dict[str, Any]) -> None:
+    """Who came to move for a seat (``seated``) as a host names them: a person's name as
+    a player's is checked, a bot for the seat's person of then ("Bot 9 plays for x", a
+    blank name, were reviewed as they stood)."""
+    person = [p["name"] for p in record["players"]]
+    for k, (_moves, seat, name, for_name) in enumerate(record.get("seated") or [], 1):
+        try:
+            visible_text("name", name)
+            if for_name is None:
+                check_name(name)
+                person[seat] = name
+            elif name_key(for_name) != name_key(person[seat]):
+                raise RecordError(f"seated {k}: a bot plays for {for_name!r}, who is not "
+                                  f"seat {seat + 1}'s player then ({person[seat]!r})")
+        except ProtocolError as exc:
+            raise RecordError(f"seated {k}'s {exc.message.replace(repr('name'), 'name')}"
+                              ) from None
+        except RequestError as exc:
+            raise RecordError(f"seated {k}: {exc.message.removesuffix('; choose another')}"
+                              ) from None
+
+
 def played(path: Path, record: dict[str, Any] | None = None) -> dict[str, Any]:
     """The record in game file ``path`` (``record``: as :func:`read_game_file` read it
     already), played through the rules to its end: its result is the one the moves give
@@ -120,6 +142,7 @@ def played(path: Path, record: dict[str, Any] | None = None) -> dict[str, Any]:
             # (A host tells two of one name apart: "Ann" and "Ann (2)".)
             raise RecordError(f"players {twin + 1} and {i + 1} have one name, {name!r}: no "
                               "host names two players alike")
+    _check_seated(record)
     final = Replay(record).final
     started, ended = record.get("started"), record.get("ended")
     if started is None or ended is None or not 0 <= started <= ended <= time.time() + 86400:

@@ -90,6 +90,12 @@ async def test_a_bot_plays_for_a_player_away_too_long_and_leaves_when_they_are_b
             assert all(s.text.startswith("Bot 2 ") for s in lines[first_bot + 1:back_at])
             assert lines[back_at].text.startswith("Bob is back · Bob ")
             assert table.tape.person_moved()
+            # A file of it, from a friend, is taken (who moved for the seat is checked).
+            from pathlib import Path
+
+            from net.gamefiles import played
+
+            assert played(Path("game.hhgame"), record)["seated"] == record["seated"]
 
 
 async def test_no_bot_stands_in_while_the_option_is_off() -> None:

@@ -386,6 +386,13 @@ def test_a_hostile_game_file_or_argument_gets_one_clean_line(
     assert "players 1 and 2 have one name, 'ANN': no host names two players alike" in err, err
     err = tried("after.hhgame", lambda r: r["moves"].append([None, None, 1e6]))
     assert f"move {len(record['moves']) + 1} comes after the game's end" in err, err
+    # Who came to move for a seat, named as a host names them ("Bot 9 plays for y").
+    err = tried("standin.hhgame", lambda r: r.update(seated=[[3, 1, "Bot 9", "y"]]))
+    assert "seated 1: a bot plays for 'y', who is not seat 2's player then" in err, err
+    err = tried("back.hhgame", lambda r: r.update(seated=[[3, 1, "Bot 9", None]]))
+    assert "seated 1: the name 'Bot 9' would pass for a bot" in err, err
+    err = tried("blank2.hhgame", lambda r: r.update(seated=[[3, 1, "  ", None]]))
+    assert "seated 1's name" in err, err
     err = tried("turn.hhgame", lambda r: r["moves"][3].__setitem__(
         0, (r["moves"][3][0] + 1) % r["seats"]))
     seat = (record["moves"][3][0] + 1) % record["seats"] + 1
