@@ -49,6 +49,10 @@ PINNED = ["--mdns-interface", "127.0.0.1"]  # never multicast on any other inter
         (["host", "--name", ""], "argument --name: it must be 1 to 32 characters long"),
         (["host", "--table", "x" * 500], "argument --table: it must be 1 to 32 characters"),
         (["host", "--table", "[b]Porch"], "argument --table: it may not hold [ or ]"),
+        # Options at odds: each was taken without a word (the first journaled anyway).
+        (["host", "--resume", "--no-journal"], "--no-journal cannot go with --resume"),
+        (["host", "--no-journal", "--fsync", "each"], "--no-journal keeps none"),
+        (["host", "--no-mdns", "--mdns-interface", "127.0.0.1"], "--no-mdns advertises"),
         (["list", "--timeout", "soon"], "number of seconds"),
         (["list", "--mdns-interface", "lo"], "'lo' is not an IP address"),
         # TEST-NET addresses: surely none of this machine's; nothing is sent to them.

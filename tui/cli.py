@@ -192,6 +192,15 @@ def check_host_args(args: argparse.Namespace) -> None:
     spec, args.seats, args.options = checked_table(
         parser, args.game, args.seats, args.option, lambda spec: spec.min_seats
     )
+    for clash, why in ((args.resume is not None and args.no_journal,
+                        "--no-journal cannot go with --resume: a resumed game goes on in its "
+                        "journal"),
+                       (args.no_journal and args.fsync == "each",
+                        "--fsync says when the journal reaches the disk: --no-journal keeps none"),
+                       (args.no_mdns and args.mdns_interface,
+                        "--mdns-interface says where to advertise: --no-mdns advertises nowhere")):
+        if clash:  # (each was taken without a word, and the first journaled anyway)
+            parser.error(why)
     args.interfaces = checked_interfaces(parser, args.mdns_interface, check=not args.no_mdns)
     if args.bots >= args.seats:
         # (A table of bots alone started no game and waited for nobody, unsaid.)
