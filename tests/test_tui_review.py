@@ -580,6 +580,12 @@ def test_commands_that_only_read_make_no_database(
     assert not default_path().exists()
     code, out, _ = run(["history"], capsys)
     assert code == 0 and out.startswith("No games are kept here yet")
+    # For a script, what --json says when nothing matches (it printed the prose).
+    from tui.history import figures_plain
+
+    assert run(["history", "--json"], capsys)[1] == "[]\n"
+    assert json.loads(run(["history", "--stats", "--json"], capsys)[1]) == json.loads(
+        json.dumps(figures_plain([])))
     with pytest.raises(SystemExit):
         run(["history", "--seats", "0"], capsys)
     # (Not "argument --seats: --seats must be …": the option once.)

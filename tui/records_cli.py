@@ -165,6 +165,9 @@ def run_history(args: argparse.Namespace) -> int:
         return _fail("history", str(exc))
     if not kept and (why := not_a_folder()):
         return _fail("history", why)
+    if not kept and args.json:  # (for a script: prose there broke its reading)
+        print(json.dumps(figures_plain([]) if args.stats else []))
+        return 0
     if not kept:
         # ("every game a host of yours ends is (solo, …)" read garbled.)
         print("No games are kept here yet. Games you host are kept as they end (solo, "
