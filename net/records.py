@@ -413,7 +413,10 @@ class GameStore:
             if inflate.unconsumed_tail:
                 raise StoreError(f"game {game_id}'s record is larger than a record can be")
             return check_record(parse_json(text, f"game {game_id}"))
-        except (zlib.error, RecordError) as exc:
+        except zlib.error:  # (it said "Error -3 while decompressing data: …")
+            raise StoreError(f"game {game_id}'s record is damaged: it cannot be read "
+                             "(the other games are not)") from None
+        except RecordError as exc:
             raise StoreError(f"game {game_id}'s record cannot be read: {exc}") from None
 
 

@@ -51,7 +51,8 @@ def run_demo(seats: int, seed: int, single: bool, quiet: bool) -> int:
                 say(f"  the played pile ({event['count']} cards) becomes the draw pile")
             elif kind == "round_over":
                 say(f"round {event['round']} won by seat {event['winner'] + 1}; "
-                    f"points {event['points']}, totals {event['scores']}")
+                    f"points {', '.join(map(str, event['points']))}, totals "
+                    f"{', '.join(map(str, event['scores']))}")
                 for s in event["out"]:
                     say(f"  seat {s + 1} passes the limit and is out")
             elif kind == "round_started":
@@ -59,6 +60,8 @@ def run_demo(seats: int, seed: int, single: bool, quiet: bool) -> int:
         steps += 1
     assert game.result is not None
     # (The seed too: a quiet run printed only this line, and could not be played again.)
-    print(f"winner: seat {game.result['winners'][0] + 1} after {game.result['rounds']} round(s), "
-          f"{steps} moves; totals {game.result['scores']}; seed {seed}")
+    rounds = game.result["rounds"]
+    print(f"winner: seat {game.result['winners'][0] + 1} after {rounds} "
+          f"round{'s' if rounds != 1 else ''}, {steps} moves; totals "
+          f"{', '.join(map(str, game.result['scores']))}; seed {seed}")
     return 0
