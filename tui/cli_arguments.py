@@ -113,8 +113,8 @@ def host_arguments(host: argparse.ArgumentParser) -> None:
                       help="the game: " + ", ".join(engine.GAMES) + " (default getout)")
     host.add_argument("--seats", type=check.seats, default=None,
                       help="seats at the table (default: the game's fewest)")
-    host.add_argument("--bots", type=check.count, default=0,
-                      help="seats given to bots (the last ones)")
+    host.add_argument("--bots", type=check.count, default=0, metavar="N",
+                      help="seats given to bots (the last ones; default 0)")
     host.add_argument("--port", type=check.port, default=None,
                       help=f"TCP port to listen on (default {DEFAULT_PORT}, or the resumed "
                       "game's; 0 picks a free one)")
@@ -132,7 +132,7 @@ def host_arguments(host: argparse.ArgumentParser) -> None:
                       help="advertise only on this interface address (repeatable; default: "
                       "$HIDDENHAND_MDNS_INTERFACES, else every interface)")
     host.add_argument("--no-mdns", action="store_true", help="do not advertise on the LAN")
-    host.add_argument("--bot-delay", type=check.seconds, default=0.6,
+    host.add_argument("--bot-delay", type=check.seconds, metavar="SECONDS", default=0.6,
                       help="seconds a bot waits before each move (default 0.6)")
     host.add_argument("--resume", nargs="?", const="latest", default=None, metavar="JOURNAL",
                       type=check.file_name,
@@ -154,7 +154,8 @@ def host_arguments(host: argparse.ArgumentParser) -> None:
         # (The advice for one address was under every limit, those in all too.)
         shared = ("; raise it when everyone connects from one machine, as over SSH, or "
                   "name that address with --shared-address") if "address" in flag else ""
-        host.add_argument(flag, dest=field, type=check.positive, default=getattr(defaults, field),
+        host.add_argument(flag, dest=field, type=check.positive, metavar="N",
+                          default=getattr(defaults, field),
                           help=f"at most this many {what} (default "
                           f"{getattr(defaults, field)}{shared})")
     host.add_argument("--shared-address", action="append", type=check.address, default=[],
@@ -192,7 +193,7 @@ def ssh_serve_arguments(ssh: argparse.ArgumentParser) -> None:
                      help="the box's own files: host key, journal, games and players' data "
                      "(default: the 'ssh' folder of hiddenhand's data dir, which "
                      "'hiddenhand --data-dir' or $HIDDENHAND_DATA_DIR sets)")
-    ssh.add_argument("--bot-delay", type=check.seconds, default=0.7,
+    ssh.add_argument("--bot-delay", type=check.seconds, metavar="SECONDS", default=0.7,
                      help="seconds a bot waits before each move (default 0.7)")
     ssh.add_argument("--web-port", type=check.port, default=None, metavar="PORT",
                      help="also let browsers in, on this port (0: a free one), through "
@@ -233,7 +234,7 @@ def web_arguments(web: argparse.ArgumentParser) -> None:
                      "the 'ssh' folder of hiddenhand's data dir, which 'hiddenhand "
                      "--data-dir' or $HIDDENHAND_DATA_DIR sets; the same box as "
                      "ssh-serve's)")
-    web.add_argument("--bot-delay", type=check.seconds, default=0.7,
+    web.add_argument("--bot-delay", type=check.seconds, metavar="SECONDS", default=0.7,
                      help="seconds a bot waits before each move (default 0.7)")
 
 
