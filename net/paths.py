@@ -64,6 +64,18 @@ class FileRefused(ValueError):
     reason in words: "it is not a regular file")."""
 
 
+def os_words(exc: OSError) -> str:
+    """Why a folder could not be made or written, in words: a file where it (or one
+    above it) would be is said so, where the system said "File exists" or "Not a
+    directory"."""
+    if isinstance(exc, FileExistsError | NotADirectoryError) and exc.filename:
+        folder = Path(exc.filename)
+        blocker = next((p for p in [folder, *folder.parents] if p.is_file()), None)
+        if blocker is not None:
+            return f"{blocker} is a file, not a folder"
+    return str(exc.strerror or exc)
+
+
 def read_regular(path: Path, limit: int) -> bytes:
     """The bytes of the regular file ``path`` of at most ``limit`` bytes (a file from
     elsewhere is hostile input: a named pipe was waited on for ever, ``/dev/zero`` read

@@ -23,6 +23,7 @@ from net.host import Host
 from net.journal import SUFFIX, JournalError, in_use, journal_dir, new_journal_path
 from net.journal_list import list_journals
 from net.limits import Limits
+from net.paths import os_words
 from net.records import Keeper
 from net.running import log_to_stdout, stop_on_signals
 
@@ -135,7 +136,7 @@ async def serve(
             )
         except OSError as exc:
             raise StartError(f"cannot keep a journal in {journal_dir()}: "
-                             f"{exc.strerror or exc}; --no-journal hosts without one") from exc
+                             f"{os_words(exc)}; --no-journal hosts without one") from exc
     # A start that fails leaves no new journal behind (a resumed one is the game: kept),
     # and says nothing of hosting before it has a port.
     keep = resume is not None

@@ -253,3 +253,14 @@ def test_the_headless_host_s_table_keeps_an_away_seat_warm_as_the_app_s_do(
     args = build_parser().parse_args(["host", *given, *PINNED])
     check_host_args(args)
     assert args.options["away_bot"] == away
+
+
+def test_a_host_whose_journals_folder_is_a_file_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It said "cannot keep a journal in …/journals: File exists"."""
+    (tmp_path / "journals").write_text("")
+    code = main(["--data-dir", str(tmp_path), "host", "--port", "0", "--bind", "127.0.0.1",
+                 "--no-mdns", "--no-record"])
+    said = capsys.readouterr().err
+    assert code == 1 and f"{tmp_path / 'journals'} is a file, not a folder; --no-journal " \
+        "hosts without one" in said, said

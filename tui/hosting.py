@@ -92,9 +92,11 @@ class Hosting:
             except OSError as exc:
                 # (A data dir that may not be written stopped solo play, and a LAN host
                 # read "could not listen"; a game not kept for a crash is still a game.)
+                from net.paths import os_words
+
                 where = f" in {exc.filename}" if exc.filename else ""
                 self.unjournaled = (f"This game is not kept to be resumed after a crash: "
-                                    f"cannot write{where}: {exc.strerror or exc}.")
+                                    f"cannot write{where}: {os_words(exc)}.")
                 host = Host(self._settings().name, **settings)
         if self.keeper is None:
             # Its person's own marks, not the guests' (theirs are theirs alone).
