@@ -60,13 +60,14 @@ def build_parser(*, arguments: bool | Collection[str] = True,
                         help="keep settings, seat tokens, the journals of games hosted here "
                         "and the games kept, for any command (default: the user's config "
                         "and data dirs)")
+    # (Its own name: history's --player, parsed after it, set the same one to None.)
+    parser.add_argument("--player", dest="app_player", default=None, metavar="NAME",
+                        help="your name in the app (and saved as it) until you pick another "
+                        "in the settings")
     box = parser.add_argument_group(
         "playing on an SSH box (set by 'hiddenhand ssh-serve' for each login)")
     box.add_argument("--box", default=None, metavar="HOST:PORT|SOCKET",
                      help="play on this box's host: join its tables or open one, no LAN")
-    # (Its own name: history's --player, parsed after it, set the same one to None.)
-    box.add_argument("--player", dest="app_player", default=None, metavar="NAME",
-                     help="the player's name until they pick another in the settings")
     box.add_argument("--box-invite", action="append", default=[], metavar="TEXT",
                      help="a way friends join, as the lobby shows it (e.g. 'ssh -p 2222 "
                      "box', or a web link, which the lobby also shows as a QR code); "
