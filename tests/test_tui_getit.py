@@ -1289,7 +1289,8 @@ def test_the_lobby_summary_leaves_out_what_the_app_fills_in() -> None:
 
     text = describe_options("getit", {"level": "X", "cards": 30, "timer": 60, "best": 41})
     assert "level" in text and "cards 30" in text and "timer" in text
-    assert "best" not in text and "41" not in text
+    # The record to beat, as words (it showed only once the round was dealt).
+    assert "best" not in text and "cards 30 · record 41 cards · timer" in text, text
     # How many cards Level X deals says nothing at level 1 (it deals 10).
     assert describe_options("getit", {"level": 1, "cards": 30}) == (
         "level 1 · timer 60 s · bots quick · away bot off")

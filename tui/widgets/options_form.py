@@ -332,9 +332,11 @@ def describe_options(game_id: str, options: dict[str, Any]) -> str:
     """A table's options in a few words, for everyone in the lobby."""
     spec = engine.GAMES[game_id]
     given = {**spec.defaults, **options}
-    return " · ".join(
-        f"{describe_name(option)} {describe_value(option, given[option.name])}"
-        for option in spec.options
-        # Not the app's own (the Level X record), nor one that does not matter now.
-        if option.name not in app_options(game_id) and option.applies(given)
-    )
+    words = [f"{describe_name(option)} {describe_value(option, given[option.name])}"
+             for option in spec.options
+             # Not the app's own (the Level X record), nor one that does not matter now.
+             if option.name not in app_options(game_id) and option.applies(given)]
+    if given.get("level") == "X" and isinstance(given.get("best"), int):
+        # (The record to beat, beside the count chosen: it showed only once dealt.)
+        words.insert(2, f"record {given['best']} cards")
+    return " · ".join(words)
