@@ -1203,7 +1203,7 @@ async def test_a_look_just_after_its_card_was_played_says_it_is_on_the_next(
         await pilot.press("2")
         name = screen.names[1]
         await until(pilot, lambda: f"{name}'s top card changed a moment ago: your look is on "
-                    "their 8 now." in why_said(screen), "where the look went")
+                    "their 8 now (0 stops it)." in why_said(screen), "where the look went")
         await until(pilot, lambda: game.signals["look"][screen.my_seat] == 1, "the look")
         # Long after a change (here: any time after it), a look says nothing.
         monkeypatch.setattr(signals_module, "NEWLY", 0.0)

@@ -250,7 +250,7 @@ class GetItScreen(TableScreen):
             # Not for the signal a special card just shown asks for: that one was meant.)
             name = Namer(self.names, self.my_seat).name(target)
             self.why(f"{name}'s top card changed a moment ago: your {SIGNAL_NOUNS[kind]} "
-                     f"is on their {card_short(top)} now.")
+                     f"is on their {card_short(top)} now (0 stops it).")
         self._redraw()
 
     def _redraw(self) -> None:  # (our own signal, shown before the host's answer)

@@ -24,9 +24,11 @@ from tui.notices import Namer
 
 #: The signals a seat aims at another seat.
 AIMED_KINDS = ("look", "smile", "look_past")
-#: Seconds a new top card takes to be seen: a key pressed sooner after it showed was
-#: meant for the card before (a person reacts in about a quarter of a second at best).
-PERCEIVE = 0.25
+#: Seconds a new top card takes to be seen and weighed: a key pressed sooner after it
+#: showed was meant for the card before. (A person reacts to a light in a quarter of a
+#: second at best, but to which number is lowest in half a second at best: a look at a
+#: 35 pressed as it was played, 0.3 s on, voted for the 40 under it, and a bot played it.)
+PERCEIVE = 0.5
 #: Seconds after a new top card in which a signal at it is told where it went: a player
 #: who reacted to the card before landed on the new one without knowing it.
 NEWLY = 1.5
