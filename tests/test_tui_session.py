@@ -530,7 +530,8 @@ async def test_leaving_a_game_nobody_else_is_at_says_the_table_may_close() -> No
         assert Limits().empty_table_timeout == 30.0
         assert "closes the table half a minute after everyone has left" in said, said
         # Its watchers keep it open ("nobody else" beside "1 watching" read as false).
-        table.table = {**table.table, "spectators": 1}
+        update = table.update
+        table.update = {**update, "table": {**update["table"], "spectators": 1}}
         said = await asked()
         assert ("Nobody else plays here (1 watching): your seat stays yours, but the host "
                 "closes the table half a minute after everyone else has left") in said, said
