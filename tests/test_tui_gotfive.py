@@ -964,6 +964,43 @@ async def test_on_a_wide_short_screen_late_in_a_game_the_board_scrolls_to_its_cu
         assert left.y <= y and y + 1 < left.bottom, (y, left)
 
 
+async def test_on_a_small_screen_the_board_scrolls_to_its_cursor_s_row_not_away_from_the_top(
+) -> None:
+    """At 60 × 20 a move of the board's cursor scrolled to the whole board: the public row
+    and the racks above it went out of sight for good (a fresh-eyed pass). The column
+    scrolls only as far as the cursor's row needs, and to its very top at row A."""
+    from tui.games.gotfive.public import PublicRow
+
+    app = solo_app(3, hints="board")
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = await my_turn(pilot)  # (early: late in a game they cannot both fit)
+        board = screen.query_one(BoardWidget)
+        left, public = screen.query_one("#gf-left"), screen.query_one(PublicRow)
+
+        def in_sight(y: int) -> bool:
+            return left.region.y <= y < left.region.bottom
+
+        def cursor_y() -> int:
+            row, col = screen.cursor
+            line = row if col < 6 else 5 + 1 + row
+            return board.content_region.y + line
+
+        for _ in range(4):
+            await pilot.press("down")
+        await until(pilot, lambda: screen.cursor == (4, 0) and in_sight(cursor_y())
+                    and in_sight(public.region.y), "row E and the public row in sight")
+        for _ in range(6):
+            await pilot.press("right")
+        await until(pilot, lambda: screen.cursor == (4, 6) and in_sight(cursor_y()),
+                    "E35 in sight")
+        for _ in range(4):
+            await pilot.press("up")
+        for _ in range(6):
+            await pilot.press("left")
+        await until(pilot, lambda: screen.cursor == (0, 0) and left.scroll_y == 0
+                    and in_sight(public.region.y), "the top again at A1")
+
+
 async def test_the_colour_picker_goes_when_the_turn_it_was_for_ends() -> None:
     """Left open as the game ended, the picker came back over the rematch's table with
     the last game's counts ("B none left" where six were)."""

@@ -19,8 +19,10 @@ from typing import Any
 
 from rich.text import Text
 from textual import events
+from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
+from textual.widget import Widget
 
 from engine.gotfive import COLOURS, PER_COLOUR, dots_of, numbers_of_colour
 from tui.games.gotfive.text import LETTERS, colour_style
@@ -128,6 +130,25 @@ class BoardWidget(TextLines):
 
     def on_resize(self) -> None:
         self.set_class(self.split, "-split")
+
+    def show_cursor(self) -> None:
+        """Scroll what holds the board (stacked on a short screen) to the cursor's row
+        alone, or to the very top for row A of the first numbers: scrolled to the whole
+        board, a 60 × 20 screen lost the public row and the racks above it, for good."""
+        row, col = self.cursor
+        parent = self.parent
+        if not isinstance(parent, Widget):
+            return
+        if row == 0 and (not self.split or col < PER_COLOUR // 2):
+            parent.scroll_home(animate=False)
+            return
+        if self.split:
+            line, lines = (row if col < PER_COLOUR // 2 else COLOURS + 1 + row), 1
+        else:
+            lines = self.geometry()[1]
+            line = row * lines
+        top = self.virtual_region.y + self.styles.gutter.top + line
+        parent.scroll_to_region(Region(0, top, 1, lines), animate=False)
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
         """Three lines a row (number, dots, a gap) when there is room, else one; two

@@ -172,7 +172,7 @@ class BoardTable(TableScreen):
                        min(max(col + cols, 0), PER_COLOUR - 1))
         board = self.query_one(BoardWidget)
         board.cursor = self.cursor
-        board.scroll_visible(animate=False)  # (stacked on a short screen, it may be below)
+        board.show_cursor()  # (stacked on a short screen, it may be out of sight)
         self.board_note = None  # (read: the keys again)
         self.title_board()
 

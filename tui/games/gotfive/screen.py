@@ -147,7 +147,7 @@ class GotFiveScreen(BoardTable):
             # Stacked, a new size scrolled the racks and board back to the top, away from
             # the board's cursor until the next arrow key.
             board = self.query_one(BoardWidget)
-            self.call_after_refresh(board.scroll_visible, animate=False)
+            self.call_after_refresh(board.show_cursor)
 
     def _fit(self, width: int, height: int) -> None:
         self.set_class(width < WIDE, "-narrow")
