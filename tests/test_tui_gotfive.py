@@ -1519,3 +1519,31 @@ async def test_back_at_a_seat_the_tile_just_revealed_is_the_one_chosen() -> None
             await until(pilot, lambda: screen.query_one(PublicRow).selected == index,
                         "the tile just revealed")
             assert screen.selected == index
+
+
+async def test_an_enter_for_our_call_as_a_bot_won_asks_before_a_rematch(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player typing GOT FIVE! pressed Enter to call as a bot named its five: the game
+    ended under the bar, and the Enter, past the summary's guard, answered its focused
+    Rematch; the result went unread. Over a dialog of ours, the first Enter asks again."""
+    from tui.screens import summary as summary_module
+    from tui.screens.summary import SummaryScreen
+
+    monkeypatch.setattr(summary_module, "ANSWER_GUARD", 0.0)  # (however late it comes)
+    from tests.tui_support import Notices
+
+    app = solo_app(2)
+    notices = Notices()
+    async with app.run_test(size=(80, 24), message_hook=notices) as pilot:
+        _, table = await still_gotfive_table(pilot)
+        await pilot.press("g")
+        await until(pilot, lambda: isinstance(app.screen, AnnounceScreen), "the bar")
+        assert app.hosting.host is not None
+        app.hosting.host.act(table, 1, {"type": "announce",
+                                        "numbers": sorted(table.game.racks[1])})
+        summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                              and app.screen, "the game's end")
+        await pilot.press("enter")
+        await until(pilot, lambda: "The game just ended: press Enter again for “Rematch”."
+                    in notices.messages(), "asked again")
+        assert app.screen is summary and table.game.over

@@ -192,6 +192,10 @@ class TableSummaryScreen(TableCreatorScreen):
 
         self.summary_screen = screen
         screen.chat_open = self.chat_open
+        if isinstance(self.app.screen, ModalScreen) and self.app.screen is not screen:
+            # Over a dialog of ours (Got Five!'s call as it was typed): its Enter, however
+            # late, was meant for that dialog, and it answered Rematch (a fresh-eyed pass).
+            screen.clashes = screen.clashes | {"Enter"}
         hosting = self.app.hosting
         if self.table.get("phase") != "over":
             if self.can_finish():
