@@ -1841,13 +1841,14 @@ async def test_the_lobby_s_buttons_are_whole_at_a_phone_s_width() -> None:
 async def test_the_creator_s_ready_column_says_they_start() -> None:
     """"Everyone is ready" stood beside the creator's empty "ready", which read as the
     one not ready: the creator needs no Ready, they start; and a bare "deals" under
-    "ready" left a player unsure whether they were ready."""
+    "ready" left a player unsure whether they were ready (and read as a dealer where
+    nobody deals)."""
     app = make_app("Ann")
     async with app.run_test(size=(100, 30)) as pilot:
         lobby = await open_lobby(app, pilot)
         await until(pilot, lambda: lobby.live, "the lobby shown")
         seats = lobby.query_one("#lobby-seats", DataTable)
-        await until(pilot, lambda: seats.row_count and str(seats.get_row_at(0)[3]) == "✓ deals",
+        await until(pilot, lambda: seats.row_count and str(seats.get_row_at(0)[3]) == "✓ (★)",
                     "the creator's row")
 
 
@@ -1960,7 +1961,13 @@ def test_the_lobby_tells_the_one_player_the_start_waits_for() -> None:
     assert ready_hint(table, 0) == "Everyone is ready: deal the game with the Start button (^s)."
     table["seats"][1]["ready"] = False
     table["seats"].append(seat(3, "", "empty"))
-    assert ready_hint(table, 1) is None  # a seat still empty: not only Yan
+    # A seat still empty, not only Yan: what ★ is and does (a joiner saw "Zoe ★" unsaid).
+    assert ready_hint(table, 1) == ("Zoe (★) runs the table and starts the game once "
+                                    "everyone is ready: Ready (^r) when you are.")
+    table["seats"][1]["ready"] = True
+    assert ready_hint(table, 1) == ("Zoe (★) runs the table and starts the game once "
+                                    "everyone is ready.")
+    table["seats"][1]["ready"] = False
     # The creator is told what to do about empty seats (nothing was said until Start).
     assert ready_hint(table, 0) == ("Seat 4 is empty: wait for friends or put a bot in "
                                     "(^b); then you (★) start the game (^s).")
@@ -1969,7 +1976,7 @@ def test_the_lobby_tells_the_one_player_the_start_waits_for() -> None:
         "Seats 2 and 4 are empty:")
     table["seats"][1] = seat(1, "Yan")
     table["seats"][3] = seat(3, "Ola")
-    assert ready_hint(table, 1) is None  # Ola is not ready either
+    assert ready_hint(table, 1).startswith("Zoe (★) runs the table")  # (Ola is not ready)
     assert ready_hint(table, 0) == ("Waiting for Yan (seat 2) and Ola (seat 4) to be "
                                     "ready; then you (★) start the game (^s).")
 

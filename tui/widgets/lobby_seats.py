@@ -78,6 +78,11 @@ def ready_hint(table: dict[str, Any], my_seat: int | None) -> str | None:
         if table.get("rematch"):  # (dealt by the host once all are ready: no ^s)
             return f"Waiting for {them} to be ready: the rematch is dealt then."
         return f"Waiting for {them} to be ready; then you (★) start the game (^s)."
+    if (empty or unready) and mine is not None and my_seat != creator \
+            and (who := next((s.get("name") for s in seats if s.get("seat") == creator), None)):
+        # (A joiner saw "Ann ★" and no word of what ★ is, until everyone was ready.)
+        ready = "" if mine.get("ready") else ": Ready (^r) when you are"
+        return f"{who} (★) runs the table and starts the game once everyone is ready{ready}."
     if empty or unready:
         return None
     if table.get("rematch") and mine is not None and not mine.get("ready"):
@@ -137,12 +142,13 @@ class LobbySeats(DataTable[Any]):
             state = {"bot": "bot", "empty": ""}.get(
                 seat["kind"], "online" if seat["connected"] else "away"
             )
-            # The creator needs no Ready: they deal ("starts" read as "plays first"). (An
+            # The creator needs no Ready: ★ starts the game (as the lobby's line says;
+            # "starts" read as "plays first", "deals" as a dealer where nobody deals). (An
             # empty "ready" beside "Everyone is ready" read as the one not ready, and a
-            # bare "deals" under "ready" left them unsure whether they were.)
+            # bare word under "ready" left them unsure whether they were.)
             starts = seat["seat"] == table.get("creator") and seat["kind"] == "human"
             self.add_row(seat_mark(seat["seat"], row), Text(name + after), state,
-                         "✓" if seat["ready"] else "✓ deals" if starts else "")
+                         "✓" if seat["ready"] else "✓ (★)" if starts else "")
         if self.row_count:
             self.move_cursor(row=min(row, self.row_count - 1))
         self.show_cursor = True
