@@ -96,17 +96,21 @@ def test_notices_name_the_seats_as_players_count_them() -> None:
         "Cy moved from seat 1 to seat 3")
     assert describe_notice({"type": "configured", "changed": {
         "seats": 4, "options": {"limit": 150, "first": None, "best": 31}}}, NAMES) == (
-        "the table changed: 4 seats, limit 150, first at random; every Ready is cleared")
+        "the table changed: 4 seats, limit 150, first at random; everyone says Ready again "
+        "(a bot is at once)")
     assert describe_notice({"type": "configured", "changed": {
         "game": "gotfive", "options": {"hints": "count"}}}, NAMES) == (
-        "the table changed: Got Five!, hints count; every Ready is cleared")
+        "the table changed: Got Five!, hints count; everyone says Ready again "
+        "(a bot is at once)")
     # Another game's whole set: what does not matter with the rest is left out, as the
     # lobby's summary leaves it (Get It!'s deck size belongs to Level X alone).
     assert describe_notice({"type": "configured", "changed": {
         "game": "getit", "options": {"level": 1, "cards": 25, "timer": 60}}}, NAMES) == (
-        "the table changed: Get It!, level 1, timer 60 s; every Ready is cleared")
+        "the table changed: Get It!, level 1, timer 60 s; everyone says Ready again "
+        "(a bot is at once)")
     assert describe_notice({"type": "configured", "changed": {}}, NAMES) == (
-        "the creator set the table again (nothing changed): every Ready is cleared")
+        "the creator set the table again (nothing changed): everyone says Ready "
+        "again (a bot is at once)")
     assert describe_notice({"type": "renamed", "seat": None, "name": "Zed"}, NAMES) == (
         "a spectator is now called Zed")
     assert describe_notice({"type": "game_over", "result": {"winners": [2]}}, NAMES) == (

@@ -176,10 +176,12 @@ def _notice_words(notice: dict[str, Any], names: Sequence[str],
         parts = describe_changes(changed) if isinstance(changed, dict) else None
         if parts is None:
             return "the table's game or options changed"
-        # (Every Ready is cleared: a ✓ vanished, unsaid, when the creator set the timer.)
+        # (Readies are cleared: a ✓ vanished, unsaid, when the creator set the timer; "every
+        # Ready is cleared" beside the bots' ✓ read as false.)
+        again = "everyone says Ready again (a bot is at once)"
         if not parts:
-            return "the creator set the table again (nothing changed): every Ready is cleared"
-        return "the table changed: " + ", ".join(parts) + "; every Ready is cleared"
+            return f"the creator set the table again (nothing changed): {again}"
+        return "the table changed: " + ", ".join(parts) + f"; {again}"
 
     def paused() -> str:
         waiting = get("waiting")
