@@ -1539,7 +1539,7 @@ def test_a_cleared_rounds_summary_lays_open_no_empty_piles() -> None:
     # Our own pile is never shown (RULES.md), the round over too: how many it holds is.
     mine = shown({**base, "won": False, "piles": [{"count": 2}, {"count": 0}],
                   "reveal": {"piles": [None, []]}})
-    assert "2 cards (your own pile: never shown to you)" in mine, mine
+    assert "2 cards (the pile you held: never shown to you)" in mine, mine
     wrong = {"seat": 1, "card": {"kind": "number", "value": 9},
              "expected": [{"seat": 0, "card": None}]}
     told = headline({**base, "piles": [{"count": 1}, {"count": 0}],

@@ -100,7 +100,7 @@ def piles_table(view: dict[str, Any], namer: Namer) -> Table:
             # (RULES.md: never the pile a seat holds, the round over too.)
             n = counts[holder]
             row.append(f"{n} card{'s' if n != 1 else ''}"
-                       + (" (your own pile: never shown to you)" if holder == namer.me else ""),
+                       + (" (the pile you held: never shown to you)" if holder == namer.me else ""),
                        style="dim")
         elif not row:
             row.append("(all played)", style="dim")
