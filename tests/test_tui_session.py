@@ -888,6 +888,30 @@ async def test_the_creators_options_outlive_a_change_of_seats_or_game() -> None:
         assert lobby.table["options"]["limit"] == 150
 
 
+async def test_a_refused_change_of_seats_shows_the_table_as_it_is() -> None:
+    """Fewer seats than Bob's (he is at the last one): refused, and the box kept the
+    refused count, the title the real one; choosing it again, once Bob had gone, did
+    nothing (a LAN pass)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await open_lobby(app, pilot, seats=3)
+        assert app.hosting.host is not None
+        bob = Session("Bob", host=app.hosting.host)
+        await bob.connect()
+        await bob.join(str(lobby.table["id"]), 2)
+        await until(pilot, lambda: lobby.table["seats"][2]["name"] == "Bob", "Bob at seat 3")
+        count = await until_steady(pilot, lambda: mounted(found := lobby.query_one(
+            "#lobby-seat-count", Select)) and found, "the seat count")
+        count.value = 2
+        await until(pilot, lambda: count.value == 3, "the box back at 3 seats")
+        assert len(lobby.table["seats"]) == 3
+        await bob.request("leave")
+        await until(pilot, lambda: lobby.table["seats"][2]["kind"] == "empty", "Bob gone")
+        count.value = 2
+        await until(pilot, lambda: len(lobby.table["seats"]) == 2, "two seats at last")
+        await bob.close()
+
+
 async def test_another_game_or_seat_count_in_the_lobby_mounts_no_control() -> None:
     """The lobby shows another game's options in controls built with it: a form mounted
     on the way closed the app when the lobby closed while its selects mounted (Textual's

@@ -1,10 +1,9 @@
 """The lobby of a table: seats, ready marks, chat — and the creator's controls.
 
-Everyone can pick an empty seat, rename, mark ready and chat (``/`` from anywhere). The
-table's creator also picks the game, seats and options, adds and removes bots, kicks, and
-starts the game. The seat list has the focus when the lobby opens, so the seat keys act
-on a seat everyone can see; wherever else the focus goes (a button, the options form, a
-text line), Esc brings it back to the seats ("esc Seats"); on the seats Esc leaves.
+Everyone picks an empty seat, renames, marks ready and chats (``/`` from anywhere); the
+creator also sets the game, seats and options, adds and removes bots, kicks and starts.
+The seats have the focus as the lobby opens (the seat keys act on a seat all can see);
+from anywhere else Esc brings it back ("esc Seats"), and on the seats Esc leaves.
 """
 
 from __future__ import annotations
@@ -289,6 +288,12 @@ class LobbyScreen(SparingFooter, SessionScreen):
             count.value = seat_count
         self.query_one(OptionsForms).show(game_id, seat_count, options)
 
+    def refused(self, method: str) -> None:
+        """A change refused: the set-up shows the table as it is (it kept the change)."""
+        if method == "configure" and self.is_creator:
+            self._config = None
+            self._show_config(self.table)
+
     def _form_says(self, options: dict[str, Any]) -> bool:
         """True when the options form shows exactly ``options`` (as the engine fills them)."""
         form = self.query_one(OptionsForms).current
@@ -345,9 +350,8 @@ class LobbyScreen(SparingFooter, SessionScreen):
 
     @work(group="requests", exit_on_error=False)
     async def sit_down(self, seat: int) -> None:
-        """(A spectator) take the free seat ``seat``, in one step: a refusal (the seat
-        taken meanwhile) leaves us watching. (A leave, then a join, closed a table we
-        alone were at in between.)"""
+        """(A spectator) take the free seat ``seat`` in one step (a leave then a join
+        closed a table we alone were at): a refusal leaves us watching."""
         try:
             await self.session.join(str(self.table.get("id")), seat)
         except ServerError as exc:
