@@ -426,14 +426,14 @@ def kick(table: Table, member: Member, index: int, now: float) -> Outbox:
         # may still be removed, or the lobby could never start.)
         raise RequestError(errors.BAD_REQUEST, f"seat {index + 1} is the table's creator's, "
                            f"kept for them for {in_words(left)} more")
-    victim = seat.conn
+    victim, name = seat.conn, seat.name
     free_seat(table, index)
     out = Outbox()
     if victim is not None:
         victim.table, victim.seat = None, None
         out.messages.append((victim, errors.error(
             errors.KICKED, f"you were removed from table {table.name!r} by its creator")))
-    table.push(out, now, notices=[{"type": "kicked", "seat": index}])
+    table.push(out, now, notices=[{"type": "kicked", "seat": index, "name": name}])
     return out
 
 

@@ -39,6 +39,7 @@ from tests.tui_support import (
 from tui.app import HiddenHandApp
 from tui.games.getout.hand import HandWidget
 from tui.games.getout.screen import GetOutScreen
+from tui.notices import describe_notice
 from tui.screens.lobby import LobbyScreen
 from tui.session import Session
 from tui.settings import recall_seat
@@ -282,6 +283,33 @@ async def test_a_removed_player_s_lobby_drops_the_seats_it_can_no_longer_use() -
         await ann.close()
     finally:
         await host.close()
+
+
+async def test_a_removed_player_s_seat_is_forgotten_and_the_others_read_who() -> None:
+    """The menu told a player the creator had removed "Your seat at Ann's table is kept";
+    everyone's log said only "seat 2 was asked to leave"."""
+    async with running_host() as host:
+        ann = Session("Ann", address=("127.0.0.1", host.port))
+        await ann.connect()
+        joined = await ann.create("Ann's table", "getout", 3, {})
+        bob = Session("Bob", address=("127.0.0.1", host.port))
+        await bob.connect()
+        mine = await bob.join(joined.table)
+        assert recall_seat(bob.where, joined.table) == (1, mine.token)
+        app = make_app("Bob")
+        async with app.run_test(size=SIZE) as pilot:
+            lobby = await show_lobby(app, pilot, bob)
+            await until(pilot, lambda: "Bob (you)" in seat_names(lobby), "Bob seated")
+            await ann.request("kick", 1)
+            await until(pilot, lambda: recall_seat(bob.where, joined.table) is None,
+                        "the seat forgotten")
+            await app.detach()
+        said = []
+        while not said:
+            msg = await asyncio.wait_for(ann.next(), 5)
+            said = [n for n in msg.get("notices") or [] if n.get("type") == "kicked"]
+        assert describe_notice(said[0], ["Ann", ""]) == "Bob (seat 2) was asked to leave"
+        await ann.close()
 
 
 async def test_a_hosted_lobby_shows_the_address_friends_type() -> None:

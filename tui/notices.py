@@ -212,7 +212,9 @@ def _notice_words(notice: dict[str, Any], names: Sequence[str],
         "stepped_away": lambda: f"{n.whom(get('seat'))} left the table (away: the seat "
                                 f"waits)",
         "reconnected": back,
-        "kicked": lambda: f"{n.seat(get('seat'))} was asked to leave",
+        "kicked": lambda: (f"{text(get('name'))} ({n.seat(get('seat'))}) was asked to leave"
+                           if isinstance(get("name"), str) and get("name")
+                           else f"{n.seat(get('seat'))} was asked to leave"),
         "bot_added": lambda: f"a bot took {n.seat(get('seat'))}",
         # (The bot by the name the seats panel gives it, "Bot 2 for Bob".)
         # (Bob back read of himself "Bot 2 plays for Bob … until they are back".)
