@@ -194,7 +194,7 @@ async def test_creator_configures_adds_and_removes_bots_and_kicks() -> None:
         err = await bob.wait_for(lambda m: m["type"] == "error")
         assert err["code"] == errors.KICKED and bob.joined is None
         msg = await ann.wait_for(lambda m: update(m) and m["notices"] == [
-            {"type": "kicked", "seat": 1}])
+            {"type": "kicked", "seat": 1, "name": "Bob"}])
         assert msg["table"]["seats"][1]["kind"] == "empty"
         with pytest.raises(ServerError) as info:  # the kicked seat's token is dead
             await bob.join(joined.table, seat=1, token=bob_token)
