@@ -916,8 +916,16 @@ async def test_a_player_who_left_a_game_takes_the_seat_back_by_joining_again(
             lambda m: m.get("type") == "update" and not m["table"]["seats"][1]["connected"]
         )
         assert away["table"]["phase"] == "play"
-        # The menu says the seat is kept, and j goes straight back to it.
+        # The menu says the seat is kept, and j goes straight back to it; t finds
+        # another game (there was no way to one while a seat was kept).
         await until(pilot, lambda: "Back to your seat (j)" in screen_text(app), "the offer")
+        assert "Join another game (t)" in screen_text(app)
+        from tui.screens.join import JoinScreen
+
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, JoinScreen), "the LAN's games")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu again")
         await pilot.press("j")
         again = await until(pilot, lambda: isinstance(app.screen, GetOutScreen) and app.screen,
                             "the table again")

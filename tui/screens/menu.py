@@ -49,6 +49,7 @@ JOIN_ON_BOX = "Join a table on this box (j)"
 JOIN_ON_LAN = "Join a game (j)"
 #: A box's menu while a seat of ours is kept (Join goes back to it): every table there.
 OTHER_TABLES = "Other tables on this box (t)"
+OTHER_GAMES = "Join another game (t)"
 #: Seconds the menu's word that a seat is kept stays up.
 KEPT_TOLD_FOR = 8.0
 
@@ -72,7 +73,7 @@ class MenuScreen(StyledOnce, Screen[None]):
         Binding("s", "solo", "Solo"),
         Binding("h", "host", "Host"),
         Binding("j", "join", "Join"),
-        Binding("t", "tables", "Other tables"),  # (a box's, while a seat of ours is kept)
+        Binding("t", "tables", "Other games"),  # (while a seat of ours is kept)
         Binding("p", "past", "Past games"),
         Binding("r", "rules", "Rules"),
         Binding("question_mark", "rules", "Rules", show=False),
@@ -104,6 +105,8 @@ class MenuScreen(StyledOnce, Screen[None]):
                 else:
                     yield Button("Host a LAN game (h)", id="host", compact=True)
                     yield Button(JOIN_ON_LAN, id="join", compact=True)
+                    # (Join went back to a seat kept, and no other game could be found.)
+                    yield Button(OTHER_GAMES, id="tables", compact=True)
                 yield Button("Past games (p)", id="past", compact=True)
                 yield Button("Rules (r)", id="rules", compact=True)
                 yield Button("Settings (o)", id="settings", compact=True)
@@ -257,9 +260,9 @@ class MenuScreen(StyledOnce, Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """"Resume" only when there is a game to resume; "Other tables" only while Join
-        goes back to a seat of ours (on a box)."""
+        goes back to a seat of ours."""
         if action == "tables":
-            return self.seat_kept and self.app.box is not None
+            return self.seat_kept
         if action == "resume":
             found = self.query("#resume")  # (the footer asks as soon as it is mounted)
             return bool(found) and bool(found.first().display)
@@ -330,6 +333,13 @@ class MenuScreen(StyledOnce, Screen[None]):
         self.named_first(lambda: self.app.push_screen(
             JoinScreen(box=self.app.box, back_to_seat=self.seat_kept,
                        at=self.kept_address if self.seat_kept else None)))
+
+    def action_tables(self) -> None:
+        """Every table on the box, ours marked, or the LAN's games (Join went straight
+        back to our seat, and a player with a seat kept found no way to another game)."""
+        from tui.screens.join import JoinScreen
+
+        self.named_first(lambda: self.app.push_screen(JoinScreen(box=self.app.box)))
 
     def named_first(self, then: Callable[[], object]) -> None:
         """``then``, once the player has a name of their own: the first time they meet
@@ -416,14 +426,7 @@ class BoxMenuScreen(MenuScreen):
     """The menu on a box (an SSH login, a web visit): ``h`` opens a table there, as its
     button says (the footer said Host; nobody hosts a LAN game on a box)."""
 
-    BINDINGS = [Binding("h", "host", "Open a table")]
-
-    def action_tables(self) -> None:
-        """Every table on the box, ours marked (Join went straight back to our seat, and
-        a player with a seat kept in a game found no way to another table)."""
-        from tui.screens.join import JoinScreen
-
-        self.app.push_screen(JoinScreen(box=self.app.box))
+    BINDINGS = [Binding("h", "host", "Open a table"), Binding("t", "tables", "Other tables")]
 
 
 def menu_screen(box: object) -> MenuScreen:
