@@ -2578,3 +2578,38 @@ async def test_a_narrow_card_s_signals_name_seats_by_number() -> None:
                       looked_at=False, at_me=False)
         await until(pilot, lambda: "look 2" in screen_text(narrow)
                     and "looks at 2 Bob" in screen_text(wide), "the lines")
+
+
+async def test_a_player_back_at_a_round_that_ended_meanwhile_reads_how_it_ended() -> None:
+    """Back at the table (its screen made afresh, as after leaving and j) between two
+    rounds, a player saw the round frozen as they left it, "no signal · 1 in your pile",
+    and no word of how it ended; v did nothing."""
+    from tui.screens.summary import SummaryScreen
+
+    app = solo_app(3, {"level": 1})
+    async with app.run_test(size=SIZE) as pilot:
+        screen, table = await a_still_table(pilot, app)
+        session = screen.session
+        wrong = next(s for s in range(3) if s not in table.game.correct_holders()
+                     and table.game.piles[s])
+        assert app.hosting.host is not None
+        app.hosting.host.act(table, wrong, {"type": "play"})
+        summary = await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                              and app.screen, "the round's end")
+        summary.dismiss(None)
+        await until(pilot, lambda: app.screen is screen, "the table")
+        # Back as after leaving: a new connection takes the seat with its token.
+        from tui.session import Session
+
+        joined = session.joined
+        assert joined is not None and joined.token is not None
+        app.listener.follow(None)  # (the app leaves the table: its connection closes)
+        app.workers.cancel_group(app, "listen")
+        await session.close()
+        again = Session("Ann", host=app.hosting.host)
+        await again.connect()
+        await again.join(joined.table, joined.seat, token=joined.token)
+        app.attach(again)
+        await app.switch_screen(GetItScreen(again))
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                    and "✗" in screen_text(app), "the round's end, read again")

@@ -48,6 +48,8 @@ class TableSummaryScreen(TableCreatorScreen):
     _last_summary: tuple[dict[str, Any], list[str]] | None = None
     #: The game's end was shown (a summary opened on an update of the game over).
     _end_shown = False
+    #: An update with a view has come to this screen (the first may find a round over).
+    _view_seen = False
     #: A summary to show once the review above the table closes, and its answer's
     #: handler.
     _summary_waiting: tuple[SummaryScreen, Callable[[str | None], None]] | None = None
@@ -141,9 +143,13 @@ class TableSummaryScreen(TableCreatorScreen):
         if self.finishing and not over:
             return  # the bots race to the end: only the final summary is worth a stop
         screen = self.summary(msg, names)
-        if screen is None and over and not self._end_shown:
-            # A game already over when we came (back) to its table: its end, as the
-            # others read it when it came.
+        first, self._view_seen = not self._view_seen, True
+        phase = (msg.get("view") or {}).get("phase")
+        if screen is None and ((over and not self._end_shown)
+                               or (first and phase == "round_over")):
+            # A game (or a round) already over when we came (back) to its table: its
+            # end, as the others read it when it came (back between two Get It! rounds,
+            # a player saw the round frozen and no word of how it ended).
             msg = {**msg, "events": [*(msg.get("events") or []), *self.GAME_ENDED]}
             screen = self.summary(msg, names)
         if screen is None:
