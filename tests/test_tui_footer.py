@@ -984,6 +984,28 @@ async def test_got_five_s_rematch_key_its_reveal_at_the_table_is_asked_again_how
         assert len(notes) == 1
 
 
+async def test_after_the_review_opened_from_a_summary_its_keys_are_meant_for_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Back from the game's review, opened with v from its summary, the first r was
+    asked again: "The game just ended: press r again for Rematch"."""
+    from textual.app import App
+
+    from tui.screens import summary as summary_module
+    from tui.screens.summary import Choice, SummaryScreen
+
+    monkeypatch.setattr(summary_module, "ANSWER_GUARD", 3600.0)
+    answers: list[str | None] = []
+    app: App[None] = App()
+    async with app.run_test(size=(80, 24)) as pilot:
+        summary = SummaryScreen("Over", ["body"], [Choice("rematch", "Rematch")],
+                                clashes=frozenset("r"))
+        await app.push_screen(summary, answers.append)
+        await until(pilot, lambda: summary.is_mounted, "the summary")
+        summary.action_review()  # (the review, over it and gone again)
+        await pilot.press("r")
+        await until(pilot, lambda: answers == ["rematch"], "the rematch")
+
+
 async def test_out_of_a_match_a_key_typed_as_its_summary_showed_says_the_round_ended(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Out of a solo match (no Next round for us), e typed as the summary showed was

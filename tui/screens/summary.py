@@ -256,6 +256,10 @@ class SummaryScreen(StyledOnce, ModalScreen[str | None]):
         """Step through the game just over (the summary stays under the review)."""
         from tui.screens.review import open_review
 
+        # Answered already (v): keys after the review are meant for it (the first r
+        # once the review ended said "The game just ended: press r again").
+        self.clashes, self.shown_at = frozenset(), float("-inf")
+
         if self._together is not None:
             if self.together_label() is not None:
                 self._together[1]()
