@@ -46,18 +46,26 @@ class ScriptedSession:
         self.messages = messages
         self.client = None
         self.where = "the test"
+        self.latest: dict[str, Any] | None = None
+        #: The tables whose seat the listener had forgotten (removed from them).
+        self.forgotten: list[str] = []
 
     async def next(self) -> dict[str, Any]:
         if self.messages:
-            return self.messages.pop(0)
+            msg = self.messages.pop(0)
+            self.latest = msg if msg.get("type") == "update" else self.latest
+            return msg
         raise AssertionError("the listener read past a final error")
+
+    def forget_seat(self, table: str) -> None:
+        self.forgotten.append(table)
 
 
 async def test_the_listener_posts_what_the_host_pushes_and_stops_on_a_final_error() -> None:
     posted: list[Message] = []
     listener = Listener(posted.append, lambda text, timeout: None)
     session: Any = ScriptedSession([
-        {"type": "update", "view": {"seat": 0}},
+        {"type": "update", "view": {"seat": 0}, "table": {"id": "t1"}},
         {"type": "chat", "from": 1, "text": "hi"},
         {"type": "error", "code": "rate_limited", "message": "slow down"},
         {"type": "error", "code": "kicked", "message": "you were removed"},
@@ -69,6 +77,7 @@ async def test_the_listener_posts_what_the_host_pushes_and_stops_on_a_final_erro
     dropped = posted[-1]
     assert isinstance(dropped, ConnectionDropped) and dropped.final
     assert dropped.reason == "you were removed"
+    assert session.forgotten == ["t1"]  # (removed: the seat's token is no use any more)
 
 
 async def test_the_listener_reads_only_the_session_it_follows() -> None:

@@ -112,11 +112,12 @@ class Listener:
             elif kind in REVIEW_FRAMES:
                 self._post(ReviewReceived(msg))
             elif kind == "error" and msg.get("code") in FINAL_CODES:
-                table = ((session.latest or {}).get("table") or {}).get("id")
-                if msg.get("code") == errors.KICKED and isinstance(table, str):
+                if msg.get("code") == errors.KICKED:
                     # (The menu said "Your seat at Ann's table is kept" to a player the
                     # creator had just removed: its token is no use any more.)
-                    session.forget_seat(table)
+                    table = ((session.latest or {}).get("table") or {}).get("id")
+                    if isinstance(table, str):
+                        session.forget_seat(table)
                 self._post(ConnectionDropped(str(msg.get("message")), final=True))
                 return
             elif kind == "error" and msg.get("code") == errors.SHUTTING_DOWN:
