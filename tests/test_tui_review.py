@@ -847,6 +847,12 @@ def test_a_narrow_review_wraps_between_phrases_never_inside_one() -> None:
     assert rendered(Phrases("a very long phrase of words · x"), 10).splitlines() == [
         "a very", "long", "phrase of", "words · x"]
     assert rendered(Phrases("unbreakable-word"), 8).splitlines() == ["unbreak…"]
+    # A short phrase before a long one shares its line ("▸ Seats 2," stood alone).
+    waits = ("▸ Seats 2, 3 and 4 are empty: wait for friends or put a bot in (^b); then "
+             "you (★) start the game (^s).")
+    assert rendered(Phrases(waits), 47).splitlines() == [
+        "▸ Seats 2, 3 and 4 are empty: wait for friends", "or put a bot in (^b);",
+        "then you (★) start the game (^s)."]
     names = ["Bot 1", "Bot 2", "Bot 3", "Bot 4"]
     view = {"round": 2, "call": {"id": 5, "image": "tea_picker", "value": 3, "wild": False},
             "draw_count": 44, "turn": 0, "scores": [0, 39, 25, 38], "hand": [],

@@ -151,18 +151,22 @@ class Phrases:
             if line_start is not None and cell_len(plain[line_start:piece_end]) <= room():
                 line_end = piece_end
                 continue
-            if line_start is not None:
-                lines.append((line_start, line_end))
-            line_start, line_end = piece_start, piece_end
-            if cell_len(plain[piece_start:piece_end]) > room():  # longer than a line
-                for word_start, word_end in _pieces(_SPACE, plain, piece_start, piece_end):
-                    if word_start == piece_start:
-                        continue
-                    if cell_len(plain[line_start:word_end]) > room():
-                        if line_end > line_start:
-                            lines.append((line_start, line_end))
-                        line_start = word_start
-                    line_end = word_end
+            if cell_len(plain[piece_start:piece_end]) <= room():
+                if line_start is not None:
+                    lines.append((line_start, line_end))
+                line_start, line_end = piece_start, piece_end
+                continue
+            # Longer than a line: its words go on from where the line is (a short phrase
+            # before it stood alone: "▸ Seats 2," over "3 and 4 are empty: wait for …").
+            for word_start, word_end in _pieces(_SPACE, plain, piece_start, piece_end):
+                if line_start is None:
+                    line_start, line_end = word_start, word_end
+                    continue
+                if cell_len(plain[line_start:word_end]) > room():
+                    if line_end > line_start:
+                        lines.append((line_start, line_end))
+                    line_start = word_start
+                line_end = word_end
         lines.append((line_start if line_start is not None else start, line_end))
         return lines
 
