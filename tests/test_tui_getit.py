@@ -1542,6 +1542,10 @@ def test_a_cleared_rounds_summary_lays_open_no_empty_piles() -> None:
     assert "2 cards (the pile you held: never shown to you)" in mine, mine
     wrong = {"seat": 1, "card": {"kind": "number", "value": 9},
              "expected": [{"seat": 0, "card": None}]}
+    wrong_mine = {"seat": 0, "card": {"kind": "number", "value": 6}, "expected": []}
+    ours = shown({**base, "won": False, "piles": [{"count": 2}, {"count": 0}],
+                  "reveal": {"piles": [None, []], "wrong": wrong_mine}})
+    assert "✗6 played · 2 cards (the pile you held" in ours, ours
     told = headline({**base, "piles": [{"count": 1}, {"count": 0}],
                      "last_round": {"won": False, "reason": "wrong", "level": 2, "attempt": 1},
                      "reveal": {"piles": [None, []], "wrong": wrong}}, Namer(["Ann", "Bob"], 0))

@@ -92,7 +92,9 @@ def piles_table(view: dict[str, Any], namer: Namer) -> Table:
         if wrong and seat_index(wrong.get("seat")) == holder:
             # (Played, not left: it lost the round from the top of this pile.)
             row.append(f"✗{card_text(wrong.get('card'))} played", style="bold reverse")
-            if isinstance(cards, list) and cards:  # (a dot with nothing after it dangled)
+            # (A dot with nothing after it dangled; none before a hidden pile's count
+            # ran the two together: "✗6 played2 cards".)
+            if (cards if isinstance(cards, list) else counts[holder]):
                 row.append(" · ")
         for card in cards if isinstance(cards, list) else []:
             row.append(f"{card_text(card)}  ")
