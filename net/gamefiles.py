@@ -97,26 +97,32 @@ def read_game_file(path: Path) -> dict[str, Any]:
         raise StoreError(f"{path}: {exc}") from None
 
 
+def _check_name(name: str, where: str, person: bool) -> None:
+    """A name as a host shows it (a name of spaces or of a Hangul filler showed a seat
+    with no name), and a ``person``'s as a host takes it ("Bot 3" was kept a person);
+    ``RecordError`` naming ``where`` ("player 2", "seated 1") if not."""
+    try:
+        visible_text("name", name)
+        if person:
+            check_name(name)
+    except ProtocolError as exc:
+        raise RecordError(f"{where}'s {exc.message.replace(repr('name'), 'name')}") from None
+    except RequestError as exc:
+        raise RecordError(f"{where}: {exc.message.removesuffix('; choose another')}") from None
+
+
 def _check_seated(record: dict[str, Any]) -> None:
     """Who came to move for a seat (``seated``) as a host names them: a person's name as
     a player's is checked, a bot for the seat's person of then ("Bot 9 plays for x", a
     blank name, were reviewed as they stood)."""
     person = [p["name"] for p in record["players"]]
     for k, (_moves, seat, name, for_name) in enumerate(record.get("seated") or [], 1):
-        try:
-            visible_text("name", name)
-            if for_name is None:
-                check_name(name)
-                person[seat] = name
-            elif name_key(for_name) != name_key(person[seat]):
-                raise RecordError(f"seated {k}: a bot plays for {for_name!r}, who is not "
-                                  f"seat {seat + 1}'s player then ({person[seat]!r})")
-        except ProtocolError as exc:
-            raise RecordError(f"seated {k}'s {exc.message.replace(repr('name'), 'name')}"
-                              ) from None
-        except RequestError as exc:
-            raise RecordError(f"seated {k}: {exc.message.removesuffix('; choose another')}"
-                              ) from None
+        _check_name(name, f"seated {k}", for_name is None)
+        if for_name is None:
+            person[seat] = name
+        elif name_key(for_name) != name_key(person[seat]):
+            raise RecordError(f"seated {k}: a bot plays for {for_name!r}, who is not "
+                              f"seat {seat + 1}'s player then ({person[seat]!r})")
 
 
 def played(path: Path, record: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -128,16 +134,7 @@ def played(path: Path, record: dict[str, Any] | None = None) -> dict[str, Any]:
     seen: dict[str, int] = {}
     for i, player in enumerate(record["players"]):
         name = player["name"]
-        try:  # (a name of spaces or of a Hangul filler showed a seat with no name)
-            visible_text("name", name)
-            if player["kind"] == "human":  # (the host's rules: "Bot 3" was kept a person)
-                check_name(name)
-        except ProtocolError as exc:
-            raise RecordError(f"player {i + 1}'s {exc.message.replace(repr('name'), 'name')}"
-                              ) from None
-        except RequestError as exc:
-            raise RecordError(f"player {i + 1}: {exc.message.removesuffix('; choose another')}"
-                              ) from None
+        _check_name(name, f"player {i + 1}", player["kind"] == "human")
         if (twin := seen.setdefault(name_key(name), i)) != i:
             # (A host tells two of one name apart: "Ann" and "Ann (2)".)
             raise RecordError(f"players {twin + 1} and {i + 1} have one name, {name!r}: no "
