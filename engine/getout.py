@@ -546,7 +546,8 @@ GetOut.spec = GameSpec(
     max_seats=6,
     options=(
         bool_option("match", True, "play rounds until one player is left (off: one round)"),
-        int_option("limit", 100, "a player whose match total passes this is out", 1, 10_000),
+        int_option("limit", 100, "a player whose match total passes this is out", 1, 10_000,
+                   only_if=("match", True)),
         seat_option("first", "who plays first in round 1 (none: chosen at random)"),
         choice_option(
             "bots", "normal",

@@ -1615,3 +1615,12 @@ def test_every_turn_line_by_touch_has_words_for_a_tap_and_a_phone_s_width() -> N
     for line in TOUCH_STATUS.values():
         assert "(Enter)" not in line and "(d)" not in line.replace("or draw (d)", ""), line
         assert cell_len(SHORT_STATUS[line]) <= 41, SHORT_STATUS[line]
+
+
+def test_a_single_round_s_options_say_nothing_of_the_match_limit() -> None:
+    """With match off (one round), the lobby's options still said "limit 100", and the
+    form asked for it: nobody is put out of one round (a LAN pass)."""
+    from tui.widgets.options_form import describe_options
+
+    assert "limit" not in describe_options("getout", {"match": False, "limit": 50})
+    assert "limit 50" in describe_options("getout", {"match": True, "limit": 50})
