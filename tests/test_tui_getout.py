@@ -62,6 +62,18 @@ async def our_turn(pilot: Pilot[Any], app: HiddenHandApp) -> GetOutScreen:
     return screen
 
 
+async def dealt(pilot: Pilot[Any], app: HiddenHandApp,
+                hand: list[str]) -> tuple[GetOutScreen, HandWidget]:
+    """Our first turn, then ``hand`` dealt to us (:func:`deal`) and shown, some of it
+    playable: the screen and its hand."""
+    screen = await our_turn(pilot, app)
+    deal(app, hand)
+    widget = screen.query_one(HandWidget)
+    await until(pilot, lambda: len(widget.cards) == len(hand) and widget.playable,
+                "the hand")
+    return screen, widget
+
+
 def drawn(app: App[Any], region: Region) -> list[list[tuple[str, Style]]]:
     """The cells of ``region`` as the screen draws them now: (character, style) rows."""
     strips = screen_strips(app)
@@ -747,10 +759,7 @@ async def test_cards_off_the_edge_at_80_columns_are_counted_with_the_key_to_reac
 async def test_a_click_on_a_card_plays_it_and_the_mouse_names_it() -> None:
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await our_turn(pilot, app)
-        deal(app, ["geoff 1", "geoff 2", "kevin 3"])
-        widget = screen.query_one(HandWidget)
-        await until(pilot, lambda: len(widget.cards) == 3 and widget.playable, "the hand")
+        screen, widget = await dealt(pilot, app, ["geoff 1", "geoff 2", "kevin 3"])
         await pilot.pause()
         assert [c["value"] for c in widget.cards] == [1, 2, 3]
         # The last card, at a cell of its frame (the row has one cell of padding).
@@ -776,10 +785,7 @@ async def test_after_a_click_plays_a_card_the_next_one_under_the_pointer_shows_n
     stayed over the hand while the player went on with the keys (a desktop browser)."""
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await our_turn(pilot, app)
-        deal(app, ["kevin 2", "kevin 3", "geoff 5"])
-        widget = screen.query_one(HandWidget)
-        await until(pilot, lambda: len(widget.cards) == 3 and widget.playable, "the hand")
+        _, widget = await dealt(pilot, app, ["kevin 2", "kevin 3", "geoff 5"])
         at = next(i for i, c in enumerate(widget.cards) if c["value"] == 2)
         assert at < 2  # (a card after it, to slide under the pointer)
         await pilot.hover(HandWidget, offset=(1 + at * 12 + 5, 1))
@@ -798,10 +804,7 @@ async def test_by_touch_a_tap_chooses_a_card_and_a_tap_on_the_chosen_one_plays_i
     app.touch = True
     notes = Notices()
     async with app.run_test(size=(120, 40), message_hook=notes) as pilot:
-        screen = await our_turn(pilot, app)
-        deal(app, ["geoff 1", "geoff 2", "kevin 3"])
-        widget = screen.query_one(HandWidget)
-        await until(pilot, lambda: len(widget.cards) == 3 and widget.playable, "the hand")
+        screen, widget = await dealt(pilot, app, ["geoff 1", "geoff 2", "kevin 3"])
         await pilot.pause()
         # The turn's line says how a phone plays (it said "(Enter)").
         # ("Tap it twice" was once too many for a card chosen already.)
