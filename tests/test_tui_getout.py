@@ -39,6 +39,7 @@ from tui.games.getout.screen import GetOutScreen
 from tui.screens.dialogs import ChoiceScreen
 from tui.screens.summary import SummaryScreen
 from tui.widgets.log import TableLog
+from tui.widgets.seats import SeatsPanel
 from tui.widgets.status_line import StatusLine
 
 __all__ = ["config_dir"]
@@ -119,7 +120,7 @@ def test_the_round_s_points_name_every_player_whole(width: int) -> None:
     from tui.games.getout.summary import RoundTable
 
     view = {"last_round": {"points": [61, 5, 0], "winner": 2}, "hand_counts": [6, 2, 0],
-            "out": [False, True, False], "scores": [61, 105, 0]}
+            "out": [False, True, False], "scores": [61, 105, 0], "match": True}
     console = Console(width=width, file=io.StringIO(), record=True)
     console.print(RoundTable(view, ["Roberta the Great", "Bot 2", "Bot 3"], 0))
     lines = console.export_text().splitlines()
@@ -1627,3 +1628,22 @@ def test_a_single_round_s_options_say_nothing_of_the_match_limit() -> None:
 
     assert "limit" not in describe_options("getout", {"match": False, "limit": 50})
     assert "limit 50" in describe_options("getout", {"match": True, "limit": 50})
+
+
+@pytest.mark.parametrize("match", [True, False])
+async def test_a_single_round_shows_no_totals_while_it_is_played(match: bool) -> None:
+    """With match off, the players' list had a score column of 0s and the scores box a
+    total of 0 for everyone all round long: one round has no totals. Its points show once
+    it is over, and its summary has no column of totals (a newcomer's pass)."""
+    app = make_app(solo={"game_id": "getout", "seats": 2,
+                         "options": {"first": 0, "match": match}})
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await our_turn(pilot, app)
+        seats = screen.query_one(SeatsPanel)
+        assert list(seats.columns) == (["cards", "score", ""] if match else ["cards", ""])
+        assert screen.query_one(ScoreTable).display == match
+        await bot_2_wins_round_1(pilot, app)
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        assert ("total" in screen_text(app)) == match  # (the summary's column of them)
+        expected = ["cards", "score", ""] if match else ["cards", "points", ""]
+        await until(pilot, lambda: list(seats.columns) == expected, "the round's points")

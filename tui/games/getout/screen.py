@@ -109,9 +109,14 @@ class GetOutScreen(TableScreen):
         seats.spare = SPARE_WORDS
         seats.me, was = self.my_seat, seats.turn
         seats.turn = view["turn"]
+        # One round (match off): no totals while it is played, its points once it is over.
+        match = bool(view.get("match"))
+        self.set_class(not match, "-single")
+        points = {"score": view["scores"]} if match else \
+            {} if phase == "play" else {"points": view["scores"]}
         seats.columns = {
             "cards": view["hand_counts"],
-            "score": view["scores"],
+            **points,
             # ("out" beside a winner who "got out" read as a win; "dealer" said not why.)
             "": [f"over {view.get('limit')}" if out else (WON if phase == "over" else WON_DEALS)
                  if i == won else "dealer" if i == view["dealer"] else ""
@@ -179,14 +184,11 @@ class GetOutScreen(TableScreen):
         return phase == "play" and self._went_out_in is None
 
     def check_game_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Show exactly the keys that work now.
-
-        Choosing a card works whenever we hold cards in a round; playing is lit when the
-        chosen card can be played; playing and drawing
-        are dimmed while another player is to move, and hidden when they cannot come
-        back this round (we watch, we are out, the round is over) or before we move
-        (no drawing when we lay the first call card).
-        """
+        """Show exactly the keys that work now: choosing a card whenever we hold cards in a
+        round; playing lit when the chosen card can be played; playing and drawing dimmed
+        while another player is to move, hidden when they cannot come back this round (we
+        watch, we are out, the round is over) or before we move (no drawing when we lay
+        the first call card)."""
         view = self.view
         in_round = (self.my_seat is not None and view.get("phase") == "play"
                     and not self.out_of_game())

@@ -67,13 +67,14 @@ def summary_lines(view: dict[str, Any], names: list[str], me: int | None) -> lis
         lines.append(label)
         held = "no cards" if left.plain == "—" else left.plain
         got = f"{points[seat]} point{'' if points[seat] == 1 else 's'}"
-        lines.append(Text(f"  {held} · {got} · total {view['scores'][seat]}",
+        total = f" · total {view['scores'][seat]}" if view.get("match") else ""
+        lines.append(Text(f"  {held} · {got}{total}",
                           style="dim" if not note and seat != me else ""))
     return lines
 
 
 def summary_table(view: dict[str, Any], names: list[str], me: int | None) -> Table:
-    """Points of the last round and match totals, one row per player, with the cards
+    """Points of the last round and match totals (a match's), one row per player, with the cards
     each was left holding, as a count (the rules never show another player's hand, not
     even once the round is over; our own is named under the table)."""
     last = view.get("last_round") or {}
@@ -84,11 +85,14 @@ def summary_table(view: dict[str, Any], names: list[str], me: int | None) -> Tab
     table.add_column("player", ratio=1, no_wrap=True, overflow="ellipsis")
     table.add_column("left", no_wrap=True, min_width=7)
     table.add_column("points", justify="right")
-    table.add_column("total", justify="right")
+    match = bool(view.get("match"))  # (one round: its points are the only total)
+    if match:
+        table.add_column("total", justify="right")
     table.add_column("", justify="left")
     for seat in range(len(names)):
         label, left, note = _row(view, names, me, seat)
-        table.add_row(label, left, str(points[seat]), str(view["scores"][seat]), note)
+        total = [str(view["scores"][seat])] if match else []
+        table.add_row(label, left, str(points[seat]), *total, note)
     return table
 
 
