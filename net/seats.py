@@ -242,18 +242,30 @@ def name_key(name: str) -> str:
     return "".join(filter(_shows, folded)).strip()
 
 
-#: Names a person may not take: they would pass for a bot, a seat or a spectator.
-_RESERVED_NAME = re.compile(r"^(bot|seat|spectator) ?\d*$|\((spectator|seat\b.*|bot\b.*)\)$")
+#: Names a person may not take: they would pass for a bot (one standing in for a player
+#: too: "Bot 2 for Bob"), a seat or a spectator.
+_RESERVED_NAME = re.compile(
+    r"^(bot|seat|spectator) ?\d*$|^bot ?\d+ for\b|\((spectator|seat\b.*|bot\b.*)\)$")
+#: What the screens put beside a name: who runs the table, who is ready, whose turn it
+#: is, the chosen row, and "(you)" on each player's own screen ("Pia (you) ★" sat beside
+#: Pia's own seat, on her screen, as a second her).
+_MARKS = "★✓▶▸"
+_YOU = re.compile(r"\( ?you ?\)")
 
 
 def check_name(name: str) -> str:
-    """Refuse a display name that imitates a bot, a seat or a spectator label, or
-    holds a bracket (screens read ``[`` as a style: ``net.wire.schemas.plain_name``)."""
+    """Refuse a display name that imitates a bot, a seat or a spectator label or the
+    screens' marks beside a name, or holds a bracket (screens read ``[`` as a style:
+    ``net.wire.schemas.plain_name``)."""
     if any(ch in name for ch in "[]"):
         raise RequestError(errors.BAD_REQUEST, "a name may not hold [ or ]")
     key = name_key(name)
     # (Trimmed again: "Bot 2." passed as "bot 2 ".)
     squeezed = re.sub(r"[\s._\-]+", " ", key).strip()
+    if any(mark in key for mark in _MARKS) or _YOU.search(squeezed):
+        raise RequestError(
+            errors.BAD_REQUEST, f"the name {name!r} holds a mark the screens put beside "
+            "names (★ ✓ ▶ ▸ or (you)) and would pass for another's; choose another")
     if _RESERVED_NAME.search(squeezed):
         raise RequestError(
             errors.BAD_REQUEST,

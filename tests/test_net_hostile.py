@@ -1097,6 +1097,22 @@ def test_other_look_alikes_and_a_trailing_dot_pass_for_no_bot(name: str) -> None
         check_name(name)
 
 
+@pytest.mark.parametrize("name", [
+    "Pia (you) ★", "Pia (you)", "Pia(YOU)", "Ｐｉａ （ｙｏｕ）", "Pia ★", "Pia ✓", "▶ Pia",
+    "▸ Pia", "Bot 2 for Bob", "bot2 for Bob"])
+def test_a_name_may_not_hold_the_marks_the_screens_put_beside_names(name: str) -> None:
+    """"Pia (you) ★" sat on Pia's own screen as a second Pia, her own seat's marks and
+    all (a pass through the web door); "Bot 2 for Bob" passed for the bot standing in
+    for Bob."""
+    with pytest.raises(RequestError, match="would pass for"):
+        check_name(name)
+
+
+@pytest.mark.parametrize("name", ["You", "Youssef", "Bob for Bot 2", "Ann (2)", "Bo ☆"])
+def test_names_near_a_mark_are_names(name: str) -> None:
+    assert check_name(name) == name
+
+
 def test_look_alikes_of_a_name_are_that_name() -> None:
     from net.seats import name_key
 
