@@ -38,6 +38,7 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.summary import SummaryScreen
 from tui.settings import Settings
+from tui.widgets.status_line import StatusLine
 
 from .test_tui import join_by_address, until
 from .tui_support import (
@@ -1175,7 +1176,6 @@ async def test_the_got_five_confirmation_warns_of_numbers_in_sight_or_crossed_of
 async def test_a_dimmed_move_key_says_why_it_does_nothing_now() -> None:
     """Before revealing, s, 3 and Tab did nothing and said nothing (the footer shows
     them dimmed); after revealing, r."""
-    from tui.widgets.status_line import StatusLine
 
     from .tui_support import TOAST, warning
 
@@ -1246,6 +1246,12 @@ async def test_on_a_phone_the_turn_line_names_taps_not_keys() -> None:
         await pilot.click(PublicRow, offset=(colour.start, colour.line))
         await my_turn(pilot, "clue")
         await until(pilot, lambda: whole("Sort", "tap yours to compare"), "the clue line")
+        # "Sort" in it reads as a button: a tap there sorts (it did nothing).
+        line = screen.query_one(StatusLine)
+        at = cell_len(line.shown[:line.shown.index("Sort")]) + content_origin(line)[0]
+        await pilot.click("#gf-status", offset=(at + 1, content_origin(line)[1]))
+        await until(pilot, lambda: any(c["seat"] == 0 and c["clue"] == "sort"
+                                       for c in screen.view["clues"]), "our sort")
     app = solo_app()
     async with app.run_test(size=(120, 30)) as pilot:
         screen = await my_turn(pilot)

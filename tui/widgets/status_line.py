@@ -10,10 +10,12 @@ longer holds (the turn moved on, a dialog opened, the round ended).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 from rich.cells import cell_len
+from textual import events
 from textual.timer import Timer
 from textual.widgets import Static
 
@@ -40,6 +42,8 @@ class StatusLine(Static):
         #: warning was given at: it holds only while that moment lasts.
         self._moment: object = None
         self._warned_at: object = None
+        #: The words on the line now.
+        self.shown = ""
 
     def on_resize(self) -> None:
         self._redraw()
@@ -79,6 +83,18 @@ class StatusLine(Static):
             width = self.content_region.width or cell_len(MARK + self.warning[0])
             text = next((MARK + w for w in self.warning if cell_len(MARK + w) <= width),
                         MARK + self.warning[-1])
+        self.shown = text
         set_text(self, text)  # a line of height 1: no relayout
         self.set_class(warned, "warned")
         self.set_class(my_turn and not warned, "my-turn")
+
+    def word_at(self, event: events.MouseEvent) -> str | None:
+        """The word of the line under a click or tap ("Sort": it reads as a button)."""
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y != 0:
+            return None
+        for found in re.finditer(r"\w+", self.shown):
+            if cell_len(self.shown[:found.start()]) <= offset.x < cell_len(
+                    self.shown[:found.end()]):
+                return found[0]
+        return None

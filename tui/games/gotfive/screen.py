@@ -12,8 +12,7 @@ Keys (the footer shows only those that work now):
   compare it with one of your five positions (or click the position).
 
 The board's marks and their keys are :class:`~tui.games.gotfive.marking.BoardTable`'s
-(this screen binds the keys); what every table shares is
-:class:`~tui.screens.table.TableScreen`'s.
+(bound here); every table's are :class:`~tui.screens.table.TableScreen`'s.
 """
 
 from __future__ import annotations
@@ -139,8 +138,7 @@ class GotFiveScreen(BoardTable):
         super().mounted()
 
     def on_resize(self, event: events.Resize) -> None:
-        """A narrow terminal stacks the log under the board (and words the turn's line
-        shorter)."""
+        """A narrow terminal stacks the log under the board (the turn's line shorter)."""
         self._fit(event.size.width, event.size.height)
         self.redraw_status()
         if event.size.width < WIDE:
@@ -226,9 +224,8 @@ class GotFiveScreen(BoardTable):
     _revealing = False  # (our turn to reveal, at the last update)
 
     def game_restarted(self) -> None:
-        """A rematch: the cursor back at A1, and nothing kept of the last game's board
-        note, chosen tile or GOT FIVE! numbers (a fresh player's "<" landed where the
-        last game's cursor had stopped)."""
+        """A rematch: the cursor at A1, nothing kept of the last game's board note, tile
+        or GOT FIVE! numbers (a "<" landed where the last game's cursor had stopped)."""
         self.cursor, self.board_note, self.selected, self.draft = (0, 0), None, 0, None
         self.pending.clear()
         self.auto_cross_asked, self.auto_cross_set = None, False  # (a new game: its option)
@@ -293,8 +290,8 @@ class GotFiveScreen(BoardTable):
         return next((w for w in wordings if cell_len(w) <= room), wordings[-1])
 
     def last_move(self) -> str | None:
-        """The latest reveal, clue or call of this game, in a few words (from the history;
-        a rematch's first turn said the last game's "Ann called GOT FIVE!: right")."""
+        """The latest reveal, clue or call of this game, in a few words (a rematch's
+        first turn said the last game's "Ann called GOT FIVE!: right")."""
         for entry in reversed(self.session.history):
             if entry.kind == "notice" and entry.data.get("type") == "started":
                 return None
@@ -351,8 +348,7 @@ class GotFiveScreen(BoardTable):
         **{str(p): "compare" for p in range(1, 6)}}
 
     def game_key(self, event: events.Key) -> None:
-        """A move's key pressed while it is dimmed says why it does nothing now (a fresh
-        player pressed s, 3 and Tab before revealing, and nothing happened)."""
+        """A dimmed move's key says why it does nothing now (a fresh player's s, 3, Tab)."""
         action = self.MOVE_KEYS.get(event.key)
         if action is None or isinstance(self.focused, Input) \
                 or self.check_game_action(action, ()) is not None:
@@ -367,7 +363,7 @@ class GotFiveScreen(BoardTable):
         self.query_one(StatusLine).warn(text, *shorter)
 
     def _later(self) -> bool | None:
-        """``None`` (dimmed) while we still play this game, else ``False`` (hidden)."""
+        """``None`` (dimmed) while we still play, else ``False`` (hidden)."""
         me, view = self.my_seat, self.view
         out = view.get("out") or []
         playing = (me is not None and view.get("phase") not in (None, "over")
@@ -438,6 +434,12 @@ class GotFiveScreen(BoardTable):
         if n is not None and {"type": "sort", "tile": n} in self.legal:
             self.act({"type": "sort", "tile": n})
 
+    @on(events.Click, "#gf-status")
+    def status_clicked(self, event: events.Click) -> None:
+        """A tap on "Sort" in the turn's line sorts, as s does (it read as a button)."""
+        if self.query_one(StatusLine).word_at(event) == "Sort":
+            self.action_sort()
+
     def action_compare(self, position: int) -> None:
         """Compare the picked public tile with your tile at ``position`` (0..4)."""
         n = self.chosen_tile()
@@ -446,8 +448,8 @@ class GotFiveScreen(BoardTable):
             self.act(action)
 
     def footer_clicked(self, entry: FooterEntry) -> bool:
-        """A click on the footer's "1-5 Compare" says where to click: it stands for
-        five keys (as one it compared with position 1 at once, the turn gone)."""
+        """A click on "1-5 Compare" in the footer says where to click: five keys (as one
+        it compared with position 1 at once)."""
         if entry.action != "compare(0)":
             return False
         self.notify("Click (tap) the tile of your rack to compare with: 1 to 5.")
