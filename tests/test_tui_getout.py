@@ -394,20 +394,22 @@ async def test_enter_when_nothing_in_the_hand_follows_says_to_draw(touch: bool) 
         assert not any("not your turn" in m for m in notices.messages())
 
 
-async def test_enter_when_only_a_get_out_card_follows_says_so() -> None:
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_enter_when_only_a_get_out_card_follows_says_so(size: tuple[int, int]) -> None:
     """Our turn began on a card that does not follow, only a GET OUT! card did (the
-    choice never goes to one by itself), and Enter said only "does not match"."""
+    choice never goes to one by itself), and Enter said only "does not match" (at 80
+    columns too, where the whole warning did not fit: a LAN pass)."""
     app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
     notices = Notices()
-    async with app.run_test(size=(120, 40), message_hook=notices) as pilot:
+    async with app.run_test(size=size, message_hook=notices) as pilot:
         screen = await our_turn(pilot, app)
-        deal(app, ["geoff 1", "wild"])
+        deal(app, ["samantha 12", "wild"])
         widget = screen.query_one(HandWidget)
         await until(pilot, lambda: len(widget.cards) == 2, "two cards")
-        await pilot.press("1")  # (the Geoff 1: nothing but the GET OUT! card follows)
+        await pilot.press("1")  # (Samantha 12: nothing but the GET OUT! card follows)
         await pilot.press("enter")
-        await until(pilot, lambda: "only your GET OUT! card follows (← →), or draw (d)"
-                    in warning(screen), "which card follows")
+        await until(pilot, lambda: "nly your GET OUT! card follows (← →), or draw (d)"
+                    in warning(screen), "which card follows")  # ("O" when it comes first)
 
 
 async def test_enter_on_a_card_that_cannot_be_played_says_why() -> None:
@@ -743,6 +745,11 @@ async def test_cards_off_the_edge_at_80_columns_are_counted_with_the_key_to_reac
         assert widget.selected == 3
         notches(events.MouseScrollRight, 1)
         await until(pilot, lambda: widget.selected == 2, "one back")
+        # A mouse's wheel up and down moves it a card a notch (it did nothing).
+        notches(events.MouseScrollDown, 2)
+        await until(pilot, lambda: widget.selected == 4, "two on")
+        notches(events.MouseScrollUp, 2)
+        await until(pilot, lambda: widget.selected == 2, "two back")
         await pilot.press("left")
         await pilot.pause()
         assert widget.selected == 1 and "▼" in card_text(widget, 1)[0]

@@ -1,11 +1,8 @@
 """A row of face-up cards with one selected; the table screen moves the selection.
 
-The hand is one widget that draws its cards itself (Textual's line API). As a scrolling
-row of :class:`~tui.games.getout.card.CardWidget` children, a card played or drawn would
-remove or mount a widget (a layout of the whole screen), and a turn coming or going
-would restyle every card (its ``playable`` class). Drawn here, a play, a draw, a new
-selection or a turn change repaints this one widget: no mount, no remove, no restyle, no
-layout.
+The hand is one widget that draws its cards itself (Textual's line API): a play, a draw,
+a new selection or a turn change repaints this one widget, where a scrolling row of
+:class:`~tui.games.getout.card.CardWidget` children would mount, remove and restyle.
 
 It looks exactly as that row would: each card is drawn as Textual draws a widget's box
 (border, border title and subtitle, aligned content) from the styles the CSS gives a
@@ -109,8 +106,7 @@ class HandWidget(ScrollView):
         return frozenset(self._states)
 
     def _styled(self, classes: str) -> RenderStyles:
-        """The styles of a card in the state ``classes``, styled now if they were not
-        yet."""
+        """The styles of a card in the state ``classes``, styled now if not yet."""
         card = self._states.get(classes)
         if card is None:
             if classes not in CARD_STATES:
@@ -170,8 +166,7 @@ class HandWidget(ScrollView):
         return Region(x + index * width - round(self.scroll_x), y, width, CARD_HEIGHT)
 
     def card_at(self, offset: Offset) -> int | None:
-        """The index of the card at ``offset`` (in the row's content), if one is shown
-        there."""
+        """The index of the card shown at ``offset`` (in the row's content), if any."""
         width = WIDTHS[self._size_shown]
         x = offset.x + round(self.scroll_x)
         if not 0 <= offset.y < CARD_HEIGHT or offset.x < 0 or x < 0:
@@ -379,8 +374,7 @@ class HandWidget(ScrollView):
     def _label(self, text: str, styles: RenderStyles, background: Color,
                which: str) -> tuple[Content, Color, Color, VisualStyle]:
         """A border title or subtitle with its colours and style, as Textual takes them
-        from a widget's styles (a ``CardWidget`` always has both, "" when it shows no
-        mark)."""
+        from a widget's styles (a ``CardWidget`` has both, "" when it shows no mark)."""
         label = self.render_str(text).expand_tabs(4)
         label = label.split()[0] if text else label
         if getattr(styles, f"auto_{which}_color"):
@@ -391,8 +385,7 @@ class HandWidget(ScrollView):
                 VisualStyle.from_rich_style(getattr(styles, f"{which}_style")))
 
     def render_line(self, y: int) -> Strip:
-        """Line ``y`` of the row in sight (the line API): the whole cards in sight, then
-        the line saying what is off the edges."""
+        """Line ``y`` of the row in sight: the whole cards in sight, then what is off."""
         width = self.scrollable_content_region.width
         if y == CARD_HEIGHT:
             return self._more_line(width)
@@ -459,17 +452,25 @@ class HandWidget(ScrollView):
     def on_mouse_scroll_left(self, event: events.MouseScrollLeft) -> None:
         self._swiped(1, event)
 
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        if not getattr(self.app, "touch", False):  # (a phone's page scrolls up and down)
+            self._swiped(1, event, notch=True)  # (a mouse's wheel did nothing over it)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        if not getattr(self.app, "touch", False):
+            self._swiped(-1, event, notch=True)
+
     _notches = 0
 
-    def _swiped(self, step: int, event: events.MouseEvent) -> None:
+    def _swiped(self, step: int, event: events.MouseEvent, notch: bool = False) -> None:
         """The wheel sideways moves the chosen card a card for each card's width the
-        finger went (a phone's page sends a notch every two cells: a notch a card ran
-        from the first card to the last in one short swipe)."""
+        finger went (a phone's page sends a notch every two cells); up and down, a card
+        a ``notch``."""
         if not self.cards:
             return
         event.stop()
         self._notches += step
-        per_card = max(1, WIDTHS[self._size_shown] // 2)
+        per_card = 1 if notch else max(1, WIDTHS[self._size_shown] // 2)
         if abs(self._notches) >= per_card:
             cards, self._notches = int(self._notches / per_card), 0
             self.selected = max(0, min(len(self.cards) - 1, self.selected + cards))

@@ -427,8 +427,9 @@ class GetOutScreen(TableScreen):
                 then = ("only your GET OUT! card follows" if wild
                         else "choose a card marked ✓") + f" ({how}), or {draw}."
                 label = card_label(card)
-                self.warn(f"{label} does not match the call card: {then}",
-                          f"{label} does not match: {then}", f"{label} does not match.")
+                self.warn(f"{label} does not match the call card: {then}",  # (then alone:
+                          f"{label} does not match: {then}",  # "only your GET OUT! card…")
+                          then[0].upper() + then[1:], f"{label} does not match.")
             elif self.can("draw"):  # our turn, and no card we hold follows
                 touch = getattr(self.app, "touch", False)  # (in taps, as the turn's line)
                 draw = "tap the draw pile" if touch else "draw a card (d)"
