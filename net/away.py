@@ -131,10 +131,10 @@ def stand_in(table: AwayTable, seat: int) -> None:
     """A bot takes the absent person's ``seat``, keeping its token (the person may take
     the seat back) and saying for whom it plays."""
     s = table.seats[seat]
-    name, token, player = s.name, s.token, s.player
+    name, token, player, left = s.name, s.token, s.player, s.left
     s.clear()
     s.kind, s.name, s.token, s.stand_in_for = "bot", f"Bot {seat + 1}", token, name
-    s.player = player
+    s.player, s.left = player, left  # (``net.idle``: a dropped person may come back)
     house = table.house
     s.bot = house.bot_factory(table.game_id, seat, house.seed_source())
 

@@ -13,9 +13,10 @@ SSH box, where every app connects from one address).
 
 **A player-opened table nobody is at** waits for someone to come back, then closes
 (:func:`closing_wait`): at once if no person holds a seat there; a game in play that a
-person *dropped* from (a lost connection, a host restarted) waits ``idle_timeout``, the
-window a dropped player has to take their seat back with its token, and so does any
-table a restarted host brought back, until someone is at it again; a lobby, a finished
+person *dropped* from (a lost connection, a host restarted; a bot may play for them
+meanwhile) waits ``idle_timeout``, the window a dropped player has to take their seat
+back with its token, and so does any table a restarted host brought back, until
+someone is at it again; a lobby, a finished
 game, or a game every person *left* on purpose waits as long as a lobby does
 (``limits.empty_table_timeout``): nobody said they would come back.
 
@@ -115,7 +116,8 @@ def closing_wait(table: Table, limits: Limits, idle_timeout: float) -> float | N
     (see the module)."""
     if table.permanent or table.connections():
         return None
-    people = [s for s in table.seats if s.kind == "human"]
+    # (A bot playing for someone away keeps their place: they may take it back.)
+    people = [s for s in table.seats if s.kind == "human" or s.stand_in_for is not None]
     if not people:
         return 0.0  # nobody could come back to it: it frees its slot at once
     if table.resumed or (table.phase == "play" and not all(s.left for s in people)):

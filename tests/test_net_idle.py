@@ -224,6 +224,36 @@ async def test_a_game_everyone_left_closes_as_a_lobby_does_and_a_dropped_one_wai
         assert not host.tables
 
 
+@pytest.mark.parametrize("dan_left", [False, True])
+async def test_a_bot_playing_for_a_dropped_player_keeps_their_window(dan_left: bool) -> None:
+    """Dan's connection was lost and a bot played his seat (the creator's hand-over, or
+    the away bot): when Cara then left, the table closed half a minute later, his seat
+    and the game with it (an SSH box pass). He is still a person who may come back,
+    unless he left on purpose."""
+    clock = ManualClock()
+    async with running_host(clock=clock, limits=SHARED) as host, clients(host) as made:
+        cara, dan = await made.new("Cara"), await made.new("Dan")
+        table = await cara.create_table("T", "getout", 2)
+        joined = await dan.join(table.table)
+        await dan.ready()
+        await cara.start()
+        if dan_left:
+            await dan.leave()
+        dan.abort()
+        await gone(host, 1)
+        await cara.add_bot(1)  # a bot plays for Dan until he is back
+        assert host.tables[table.table].seats[1].stand_in_for == "Dan"
+        await cara.leave()
+        clock.advance(SHARED.empty_table_timeout)
+        assert (table.table in host.tables) != dan_left
+        if dan_left:
+            return
+        clock.advance(host.idle_timeout - SHARED.empty_table_timeout - 1)
+        back = await made.new("Dan")
+        await back.join(table.table, 1, token=joined.token)
+        assert host.tables[table.table].seats[1].kind == "human"
+
+
 def test_the_opener_and_each_seat_s_player_outlive_a_restart() -> None:
     table = Table("t1", "T", "getout", 2, {}, HouseRules(random_bot_factory, lambda: 1, 0))
     table.opener = table.seats[0].player = "a1b2"
