@@ -818,6 +818,38 @@ def test_a_relaxed_bot_waits_for_the_smile_after_a_persons_look(
     assert now == pytest.approx(played_at)
 
 
+@pytest.mark.parametrize("bots", ["quick", "relaxed"])
+@pytest.mark.parametrize(("special", "signal"), [("smile", "smile"), ("eyes", "look_past")])
+# (At three seats the one bot's smile, not proven yet, is not enough alone, as beside a
+# silent teammate: a look is no vote for a special card.)
+@pytest.mark.parametrize(("seats", "looks_at"), [(4, 1), (4, 2)])
+def test_a_persons_look_holds_the_special_card_of_a_bot_no_longer(
+    bots: str, special: str, signal: str, seats: int, looks_at: int
+) -> None:
+    """A person looked at the bot showing a smile (eyes), the first of a smile's two keys
+    or just at whoever was to play, and never pressed the second: the bot waited for
+    that person's smile until the round ran out, though every other teammate smiled (a
+    web-door pass). A look is no vote for a special card; but a look at its holder, by
+    a teammate not proven quick and exact (who looks at no number while it sees a
+    special), is no vote against it either, and a look at the lowest number says
+    nothing against a special card, which goes first: one who gives only that abstains
+    as a silent teammate does."""
+    from engine.bots.getit_bot import SILENT_AFTER
+
+    piles = [["30"], [special, "20"], ["12"], ["40"]][:seats]
+    game = new(seats, seed=1, level=6, bots=bots)
+    stack_getit_piles(game, piles)
+    bot = GetItBot(4)
+    bot.step(game.view(1), game.legal_actions(1), 0.0)
+    _look(game, {0: looks_at}, 0.3)  # the person, who never gives the second key
+    for seat in range(2, seats):
+        game.act(seat, {"type": signal, "target": 1}, 0.4)
+    played_at = _next_play(bot, game, 1, 0.4, 30.0)
+    latest = 0.4 + SETTLE_CAP * HOLD_FACTOR if looks_at == 1 else SILENT_AFTER
+    assert played_at is not None and played_at <= latest + 1.0, played_at
+    assert game.act(1, PLAY, played_at)[0]["correct"]
+
+
 def _bubble_table(
     people: list[Any], timer: int = 60, pile: Sequence[str] = ("speech", "30")
 ) -> tuple[GetIt, RealTimeTable]:

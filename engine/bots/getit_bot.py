@@ -62,7 +62,10 @@ and sometimes go to the wrong player; a person may never type. So:
   one that has given none this round, or whose every signal ended with the card it was
   about. After ``SILENT_AFTER`` it abstains (a newcomer who did not know to look held
   every bot's card until the timer ran out, and so did a person whose look ended with
-  the card looked at, and who did not look again).
+  the card looked at, and who did not look again). A smile (look past) needs no look's
+  consent: a look at the holder beside the others' smiles says play too (a person's
+  first key of a smile, whose second never came, held a smile until the round ran out),
+  and a teammate whose only signal is a look elsewhere abstains as a silent one does.
 - **What people say.** While the bubble shows, a teammate's line is read as claims
   about the cards it sees, which are every top card but its own (see
   :func:`told_face`): "seat 2: 17" or "17 on bot 2" names a card and its holder; "12" or
@@ -825,13 +828,25 @@ class GetItBot:
         # cards it sees changed: the bots waited for a silent newcomer's look until the
         # round ran out. (One that signals is waited for as ever: it may be about to
         # look.)
+        # A look is no vote for a special card (it may be about my number). A proven
+        # teammate's look at me says no (quick and exact, it looks at no number while it
+        # sees a special); another's may be a person's first key of a smile whose second
+        # (s, x) never came, or a look at whoever is to play: it held a smile until the
+        # round ran out. It is not waited for (a patient bot gives the second key its time
+        # first: see _patience). A look elsewhere cannot say no to a special card, which
+        # goes before every number: one who gives only that abstains as a silent one.
+        looking = [] if kind == "look" else [
+            s for s in others if self._target(view, s, kind) is None
+            and self._target(view, s, "look") == me and not self.proven(s)]
         silent = [s for s in others if not self.doubted(s) and (
-                      s not in self._signalled
+                      (kind != "look" and self._target(view, s, "look") != me)
+                      or s not in self._signalled
                       or all(self._target(view, s, k) is None for k in SIGNAL_KINDS))
                   and self._target(view, s, kind) is None]
         abstain = max((self._sees_since.get(s, self._last_play) + SILENT_AFTER
                        for s in silent), default=float("-inf"))
-        required = [s for s in others if not self.doubted(s) and s not in silent]
+        required = [s for s in others
+                    if not self.doubted(s) and s not in silent and s not in looking]
         if not all(self._target(view, s, kind) == me for s in required):
             return None  # a teammate not doubted disagrees: wait for the table to agree
         extra = sorted(
