@@ -341,7 +341,8 @@ async def test_a_number_and_enter_typed_at_once_play_the_card_numbered(
 
 @pytest.mark.parametrize(("size", "said"), [
     ((80, 24), "✗ Shirley 3 does not match: choose a card marked ✓ (← →), or draw (d)."),
-    ((46, 30), "✗ Shirley 3 does not match."),
+    # (Where the card's name leaves no room, what to do comes first.)
+    ((46, 30), "✗ Choose a card marked ✓ (← →), or draw (d)."),
 ])
 async def test_why_a_card_does_not_play_is_said_over_the_hand_not_over_the_scores(
         size: tuple[int, int], said: str, monkeypatch: pytest.MonkeyPatch) -> None:
