@@ -162,6 +162,24 @@ def test_a_bot_keeping_a_seat_warm_wins_by_the_name_the_log_gives_it() -> None:
     assert str(summary.title_text) == "🏆 Bot 3 for Cy wins the match!"
 
 
+def test_the_log_names_a_bot_keeping_a_seat_warm_as_the_seats_panel_does() -> None:
+    """The log said "Round 1: Bot 2 got out first" and "Bot 2 deals" where the players'
+    list said "Bob … dealer" (an SSH box pass): its lines name the stand-in as the
+    panel does, "Bot 2 for Bob"."""
+    from tui.games.getout.text import describe_event
+    from tui.notices import Namer
+    from tui.session import Session
+
+    session = Session("Ann")
+    table = {"seats": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bot 2", "for": "Bob"}]}
+    session.record({"type": "update", "table": table, "view": {}, "events": [
+        {"type": "round_over", "round": 1, "winner": 1, "points": [9, 0], "scores": [9, 0],
+         "out": []}]})
+    (entry,) = session.history
+    line = describe_event(entry.data, Namer(entry.names, 0))
+    assert line == "Round 1: Bot 2 for Bob got out first", line
+
+
 async def test_a_warning_about_a_key_goes_when_the_table_moves_past_it() -> None:
     """"It is not your turn to play" stayed under "▶ Your turn", a card's "does not
     match" into our next turn, and over the dialog naming an image, hiding a choice (a

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from net.client import Client, ConnectionLost, Joined, ServerError
 from net.paths import VISITOR_ENV
 from net.wire import errors
-from tui.notices import seat_names
+from tui.notices import seat_players
 from tui.settings import forget_seat, remember_seat
 
 if TYPE_CHECKING:
@@ -183,7 +183,7 @@ class Session:
             before, self.latest = self.latest, msg
             table = msg.get("table")
             table = table if isinstance(table, dict) else {}
-            names = tuple(seat_names(table))
+            names = tuple(seat_players(table))  # ("Bot 2 for Bob": the seat its stand-in plays)
             game = table.get("game") if isinstance(table.get("game"), str) else None
             for notice in _dicts(msg.get("notices")):
                 self._add(Entry("notice", notice, names, game))
