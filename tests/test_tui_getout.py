@@ -1673,3 +1673,27 @@ async def test_a_single_round_shows_no_totals_while_it_is_played(match: bool) ->
         assert ("total" in screen_text(app)) == match  # (the summary's column of them)
         expected = ["cards", "score", ""] if match else ["cards", "points", ""]
         await until(pilot, lambda: list(seats.columns) == expected, "the round's points")
+
+
+@pytest.mark.parametrize("clicked", [False, True])
+async def test_d_and_enter_on_another_s_turn_say_whose_turn_it_is(clicked: bool) -> None:
+    """Both keys are dimmed on another player's turn; pressed, they said nothing once a
+    click had given the scores the focus (an SSH box pass)."""
+    app = make_app(solo={"game_id": "getout", "seats": 2, "options": {"first": 0}})
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await our_turn(pilot, app)
+        assert app.hosting.host is not None
+        (table,) = app.hosting.host.tables.values()
+        table.seats[1].bot = None  # (Bot 2 moves only as the test says: never)
+        stack_getout(table.game, [["geoff 5"], ["kevin 3"]], played=["kevin 8"], turn=1)
+        app.hosting.host.refresh(table)
+        await until(pilot, lambda: screen.view.get("turn") == 1, "Bot 2's turn")
+        if clicked:
+            await pilot.click(ScoreTable)
+            await until(pilot, lambda: isinstance(screen.focused, ScoreTable), "the scores")
+        await pilot.press("d")
+        await until(pilot, lambda: "It is Bot 2's turn: you draw on yours." in warning(screen),
+                    "whose turn, for d")
+        screen.query_one(StatusLine).drop_warning()
+        await pilot.press("enter")
+        await until(pilot, lambda: "not your turn" in warning(screen), "whose turn, for Enter")

@@ -150,9 +150,8 @@ class GetOutScreen(TableScreen):
         self._scores(view, seat_owners(table))
 
     def summary(self, msg: dict[str, Any], names: list[str]) -> SummaryScreen | None:
-        """The round summary, when this update ended a round: each round's while we play,
-        and the one in which we went out (it stays until closed: nobody waits for us to
-        deal); then none until the match is over."""
+        """The summary of a round this update ended, while we play and the one we went out
+        in (it stays till closed); then none until the match is over."""
         ended = [e for e in msg.get("events") or [] if e.get("type") == "round_over"]
         if not ended:
             return None
@@ -176,8 +175,7 @@ class GetOutScreen(TableScreen):
     _round_summary = False
 
     def summary_over(self, msg: dict[str, Any]) -> bool:
-        """The next round is being played (the summary of the round we went out in stays
-        until we close it: the others deal on at once)."""
+        """The next round is being played (the round we went out in keeps its summary)."""
         phase = msg["view"]["phase"]
         if phase == "over":
             return self._round_summary  # a round's summary gives way to the match's
@@ -362,20 +360,21 @@ class GetOutScreen(TableScreen):
         that follow it, so "5 Enter" typed at once would play the card chosen before
         the 5. The app runs the play after the 5's binding (both wait in its queue).
 
-        Only while the keys are the table's: a key reaches the screen before the focused
-        widget's own bindings run, so Enter in the chat line would never send it."""
-        if (event.key in ("enter", "space") and self.focused is None
+        Not while typing: a key reaches the screen before the focused widget's own
+        bindings run (Enter in the chat line would never send it); the log or the
+        scores, focused by a click, have no use for them (d said nothing)."""
+        if (event.key in ("enter", "space") and not isinstance(self.focused, Input)
                 and self.check_game_action("play", ()) is not False):
             event.stop()
             self.app.call_later(self._play_chosen)
-        elif (event.key == "d" and self.focused is None
+        elif (event.key == "d" and not isinstance(self.focused, Input)
               and self.check_game_action("draw", ()) is False and self.can("play")
               and self.view.get("call") is None):
             # Hidden while we lay the first call card, d did nothing and said nothing.
             event.stop()
             self.warn("The first card of a round is laid, not drawn: lay any card (Enter).",
                       "Lay a card first (Enter).")
-        elif (event.key == "d" and self.focused is None
+        elif (event.key == "d" and not isinstance(self.focused, Input)
               and self.check_game_action("draw", ()) is None):
             # Dimmed while another player moves: it did nothing and said nothing.
             event.stop()
