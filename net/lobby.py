@@ -1,9 +1,9 @@
 """The lobby's rules: who may sit, watch, come back, move, rename, chat and set the table.
 
 In the lobby players join (a spectator too), pick seats, rename, get ready and chat; the
-creator changes the game and options, adds and removes bots, kicks, starts, and takes
-the table back to the lobby. In play a dropped player takes their seat back with its
-token; the creator may hand an absent player's seat to a bot.
+creator changes the game and options, adds and removes bots, kicks and starts. In play a
+dropped player takes their seat back with its token; the creator may hand an absent
+player's seat to a bot.
 
 Each function takes the table, the member asking (bound to its seat by the table, never
 named in a message) and the host's clock, changes the table or raises ``RequestError``,
@@ -42,8 +42,7 @@ CREATOR_KEPT = 120.0
 
 def open_table(table_id: str, name: str, game_id: str, seats: int,
                options: dict[str, Any] | None, house: HouseRules, *, bots: int = 0) -> Table:
-    """A new table in its lobby; ``bots`` fills the last seats with bots. Raises
-    ``ValueError`` with a plain message for a bad game, seat count or option."""
+    """A new table in its lobby, ``bots`` in its last seats (``ValueError``: bad input)."""
     if game_id not in engine.GAMES:
         raise ValueError(f"unknown game {game_id!r}; known games: {', '.join(engine.GAMES)}")
     spec = engine.GAMES[game_id]
@@ -86,10 +85,8 @@ def seat_at(table: Table, index: int) -> Seat:
 
 
 def unique_name(table: Table, name: str, index: int) -> str:
-    """``name``, or ``name (2)``, ``name (3)`` … if another seat already uses it.
-
-    Two players called "root" would make every message about one of them ambiguous.
-    """
+    """``name``, or ``name (2)``, ``name (3)`` … if another seat already uses it (two
+    players called "root" made every message about one of them ambiguous)."""
     taken = {
         name_key(s.name) for i, s in enumerate(table.seats) if i != index and s.kind != "empty"
     }
@@ -102,8 +99,7 @@ def unique_name(table: Table, name: str, index: int) -> str:
 
 
 def free_seat(table: Table, index: int) -> None:
-    """Empty a seat; the creator's role passes on if it was theirs (for good: a creator
-    away whose seat is emptied has nothing to come back to)."""
+    """Empty a seat; the creator's role passes on if it was theirs (for good)."""
     table.seats[index].clear()
     if table.creator_home == index:
         table.creator_home = None
@@ -115,8 +111,8 @@ def free_seat(table: Table, index: int) -> None:
 
 
 def sit(table: Table, member: Member, index: int, now: float) -> tuple[str, Outbox]:
-    """Put ``member`` in the empty seat ``index`` (the first one's taker is the
-    creator); return the seat's new token, and the outbox that tells everyone."""
+    """Put ``member`` in the empty seat ``index`` (the first taker is the creator); the
+    seat's new token, and the outbox that tells everyone."""
     seat = table.seats[index]
     seat.kind, seat.name, seat.conn, seat.ready = (
         "human", unique_name(table, member.name, index), member, False)
@@ -131,8 +127,8 @@ def sit(table: Table, member: Member, index: int, now: float) -> tuple[str, Outb
 
 
 def _bots_there(table: Table) -> str:
-    """What a refused newcomer may ask for: a lobby's bot gives its seat to a person when
-    the creator removes it (the refusal said only "taken", with a bot in a seat)."""
+    """What a refused newcomer may ask for: a lobby's bot gives its seat to a person the
+    creator removes it for (the refusal said only "taken")."""
     bots = [i + 1 for i, s in enumerate(table.seats) if s.kind == "bot"]
     if not bots:
         return ""
@@ -162,10 +158,9 @@ def join(table: Table, member: Member, seat: int | None, now: float) -> tuple[st
 
 def watch(table: Table, member: Member, now: float, *, most: int | None = None,
           from_address: int | None = None) -> Outbox:
-    """``member`` watches the table as a spectator (in any phase), if the table takes
-    another now (``net.seats.WATCH_RATE``), and has fewer than ``most`` (``None``: no
-    cap), fewer than ``from_address`` from the member's address if that is counted (one
-    machine filled a table's spectators and kept everyone else from watching)."""
+    """``member`` watches the table (in any phase) if it takes another now
+    (``net.seats.WATCH_RATE``), has fewer than ``most`` (``None``: no cap), and fewer
+    than ``from_address`` from the member's address if counted (one machine filled it)."""
     watching = table.spectators
     if most is not None and len(watching) >= most:
         raise RequestError(errors.TABLE_FULL, f"this table has {len(watching)} spectators "
@@ -201,6 +196,9 @@ def rejoin(table: Table, member: Member, index: int | None, token: str,
         )
     if (seat.kind not in ("human", "bot") or seat.token is None
             or not same_secret(seat.token, token)):
+        if token in table.removed:
+            raise RequestError(errors.KICKED, f"you were removed from table {table.name!r}"
+                               " by its creator while you were away")
         raise RequestError(errors.BAD_TOKEN, f"that token does not hold seat {index + 1} here")
     out = Outbox()
     was = seat.stand_in_for if seat.kind == "bot" else seat.name  # (as the others knew it)
@@ -427,6 +425,8 @@ def kick(table: Table, member: Member, index: int, now: float) -> Outbox:
         raise RequestError(errors.BAD_REQUEST, f"seat {index + 1} is the table's creator's, "
                            f"kept for them for {in_words(left)} more")
     victim, name = seat.conn, seat.name
+    if seat.token is not None:  # (the last few: a creator and a friend could loop)
+        table.removed = {**dict(list(table.removed.items())[-31:]), seat.token: name}
     free_seat(table, index)
     out = Outbox()
     if victim is not None:

@@ -85,14 +85,15 @@ class Table:
         self.tape: Tape | None = None
         #: The creator asked for the same game again: it is dealt once everyone is ready.
         self.rematch = False
-        #: Host-clock time each absent person went (``net.away``: a bot may stand in).
+        #: Host-clock time each absent person went (``net.away``: a bot may stand in);
+        #: the tokens of people the creator removed, and their names (``net.lobby.kick``).
         self.away_since: dict[int, float] = {}
+        self.removed: dict[str, str] = {}
         #: The table's recent past, as everyone at it was told it (``net.past``).
         self.past = Past(self._pack)
-        #: The review of the game just over everyone follows (``net.shared_review``).
-        self.review: SharedReview | None = None
-        #: The finished game played again for a review (kept while the game is).
-        self.reviewed: SharedReview | None = None
+        #: The review of the game just over everyone follows (``net.shared_review``), and
+        self.review: SharedReview | None = None  # the game played again for it, kept
+        self.reviewed: SharedReview | None = None  # while the game is
 
     # ---- what others may know ----------------------------------------------------
 
@@ -107,9 +108,8 @@ class Table:
         }
 
     def state_key(self) -> tuple[Any, ...]:
-        """Everything :meth:`public` and :meth:`persisted` read but the game, as a
-        tuple: while it compares equal, both are what they were (cheap to compare on
-        every push, unlike packing either)."""
+        """Everything :meth:`public` and :meth:`persisted` read but the game: while it
+        compares equal, both are what they were (cheap to compare, unlike packing)."""
         return (
             self.id, self.uid, self.name, self.game_id, tuple(self.options.items()),
             self.phase, self.creator, self.creator_home, self.permanent, self.opened_by,

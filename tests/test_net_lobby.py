@@ -198,10 +198,30 @@ async def test_creator_configures_adds_and_removes_bots_and_kicks() -> None:
         assert msg["table"]["seats"][1]["kind"] == "empty"
         with pytest.raises(ServerError) as info:  # the kicked seat's token is dead
             await bob.join(joined.table, seat=1, token=bob_token)
-        assert info.value.code == errors.BAD_TOKEN
+        assert info.value.code == errors.KICKED
         with pytest.raises(ServerError, match="cannot kick yourself"):
             await ann.kick(0)
         assert (await bob.join(joined.table)).seat == 1  # still connected, may come back
+
+
+async def test_a_player_removed_while_away_is_told_so_on_coming_back() -> None:
+    """Bob quit with his seat kept; back at the lobby, the creator removed him. His
+    token then sat him in the emptied seat as a newcomer, or said only that every seat
+    was taken: his menu had said the seat was kept (a LAN pass)."""
+    async with running_host() as host, clients(host) as made:
+        ann, bob = await made.new("Ann"), await made.new("Bob")
+        joined = await ann.create_table("Five", "getout", 2)
+        bob_joined = await bob.join(joined.table)
+        await bob.close()
+        await ann.wait_for(lambda m: update(m) and not m["table"]["seats"][1]["connected"])
+        await ann.kick(1)
+        back = await made.new("Bob")
+        with pytest.raises(ServerError) as info:
+            await back.join(joined.table, seat=1, token=bob_joined.token)
+        assert info.value.code == errors.KICKED
+        assert info.value.message == ("you were removed from table 'Five' by its creator "
+                                      "while you were away")
+        assert host.tables[joined.table].seats[1].kind == "empty"
 
 
 async def test_creator_role_passes_on_when_the_creator_leaves_the_lobby() -> None:

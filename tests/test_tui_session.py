@@ -31,6 +31,7 @@ from tests.tui_support import (
     make_app,
     mounted,
     open_lobby,
+    screen_text,
     show_lobby,
     type_ahead,
     until,
@@ -309,6 +310,30 @@ async def test_a_removed_player_s_seat_is_forgotten_and_the_others_read_who() ->
             msg = await asyncio.wait_for(ann.next(), 5)
             said = [n for n in msg.get("notices") or [] if n.get("type") == "kicked"]
         assert describe_notice(said[0], ["Ann", ""]) == "Bob (seat 2) was asked to leave"
+        await ann.close()
+
+
+async def test_a_player_removed_while_away_is_told_so_by_back_to_your_seat() -> None:
+    """Bob quit with his seat kept, and the creator removed him meanwhile: "Back to your
+    seat" sat him in the emptied seat as a newcomer, or said every seat was taken (a LAN
+    pass). It says he was removed, and forgets the seat."""
+    async with running_host() as host:
+        ann = Session("Ann", address=("127.0.0.1", host.port))
+        await ann.connect()
+        joined = await ann.create("Five", "getout", 3, {})
+        bob = Session("Bob", address=("127.0.0.1", host.port))
+        await bob.connect()
+        await bob.join(joined.table)
+        await bob.close()
+        await ann.request("kick", 1)
+        app = make_app("Bob")
+        async with app.run_test(size=SIZE) as pilot:
+            assert await join_by_address(pilot, host.port) is None  # back to the seat
+            await until(pilot, lambda: "removed from table 'Five' by its creator while "
+                        "you were away" in screen_text(app), "why not")
+            assert recall_seat(bob.where, joined.table) is None
+            assert host.tables[joined.table].seats[1].kind == "empty"
+            await app.detach()
         await ann.close()
 
 

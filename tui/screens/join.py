@@ -161,8 +161,7 @@ class JoinScreen(StyledOnce, Screen[None]):
         self.set_timer(NONE_FOUND_AFTER, self._none_found_yet)
 
     def _none_found_yet(self) -> None:
-        """Still no host: say so, and where to go instead (it said "Looking for hosts…"
-        for as long as the screen was open)."""
+        """Still no host: say so, and where to go instead (not "Looking for hosts…")."""
         state = self.query_one("#discovery-state", Static)
         if not self.hosts and str(state.render()) == LOOKING:
             state.update("No hosts found on your network yet (still looking): type the "
@@ -327,8 +326,7 @@ class JoinScreen(StyledOnce, Screen[None]):
 
     @on(IdleClosed)
     def idle_closed(self) -> None:
-        """The table chooser goes (its list is of a connection that is gone); the
-        screen says why (:meth:`_idle_words`)."""
+        """The table chooser goes (its connection is gone); the screen says why."""
         self.app.clear_notifications()  # (the warning's countdown is over)
         if self._asking is not None and self.app.screen is self._asking:
             self._asking.dismiss(None)
@@ -439,8 +437,10 @@ class JoinScreen(StyledOnce, Screen[None]):
             if kept is not None:
                 try:
                     await session.join(table_id, kept[0], token=kept[1])
-                except ServerError:
-                    forget_seat(session.where, table_id)  # the host forgot it: sit anew
+                except ServerError as exc:
+                    forget_seat(session.where, table_id)  # the host forgot it: sit anew,
+                    if exc.code == errors.KICKED:  # unless the creator removed us
+                        raise
                     kept = None
                 else:
                     self.app.notify("Welcome back: you have your seat again.")
