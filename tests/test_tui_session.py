@@ -337,6 +337,24 @@ async def test_a_player_removed_while_away_is_told_so_by_back_to_your_seat() -> 
         await ann.close()
 
 
+async def test_a_seat_at_a_table_closed_meanwhile_is_forgotten_and_said() -> None:
+    """Bob's table closed while nobody was at it: back, he found the plain menu and was
+    told nothing (an SSH box pass). The menu says so, once, and forgets the seat."""
+    async with running_host() as host:
+        bob = Session("Bob", address=("127.0.0.1", host.port))
+        await bob.connect()
+        joined = await bob.create("Five", "getout", 3, {})
+        await bob.close()
+        del host.tables[joined.table]  # (closed: nobody came back to it in time)
+        app = make_app("Bob")
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await until(pilot, lambda: getattr(app.screen, "seats_looked", False), "the look")
+            await until(pilot, lambda: f"A table you had a seat at on 127.0.0.1:{host.port} "
+                        "has closed" in screen_text(app), "told")
+            assert recall_seat(bob.where, joined.table) is None
+            await app.detach()
+
+
 async def test_a_hosted_lobby_shows_the_address_friends_type() -> None:
     app = make_app()  # binds 127.0.0.1; mDNS on loopback only
     async with app.run_test(size=SIZE) as pilot:

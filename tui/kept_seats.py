@@ -38,24 +38,35 @@ def lan_hosts(limit: int = MOST_HOSTS) -> list[tuple[str, int]]:
     return out
 
 
-async def find_kept(addresses: list[tuple[str, int]],
-                    name: str) -> tuple[tuple[str, int], list[str]] | None:
+async def find_kept(addresses: list[tuple[str, int]], name: str,
+                    gone: list[str] | None = None) -> tuple[tuple[str, int], list[str]] | None:
     """The first of ``addresses`` with a table that keeps a seat of ours, and the names
-    of such tables there (``None``: none does, or none answered)."""
-    from tui.settings import kept_at
+    of such tables there (``None``: none does, or none answered). A seat at a table a
+    host that answered no longer has (closed while nobody was at it, or the host
+    started afresh) is forgotten, its host's address added to ``gone``: the player
+    came back to the plain menu and was told nothing."""
+    from tui.settings import forget_seat, kept_at, kept_tables
 
     for address in addresses:
         listed = await _tables(address, name)
         where = f"{address[0]}:{address[1]}"
-        kept = [str(t.get("name")) for t in listed if isinstance(t, dict)
-                and kept_at(where, str(t.get("id")), str(t.get("uid") or ""))]
+        if listed is None:
+            continue
+        alive = {str(t.get("id")): str(t.get("name")) for t in listed if isinstance(t, dict)
+                 and kept_at(where, str(t.get("id")), str(t.get("uid") or ""))}
+        kept = list(alive.values())
+        for table in kept_tables(where):
+            if table not in alive:
+                forget_seat(where, table)
+                if gone is not None:
+                    gone.append(where)
         if kept:
             return address, kept
     return None
 
 
-async def _tables(address: tuple[str, int], name: str) -> list[Any]:
-    """The tables the host at ``address`` lists (none, if it does not answer in time)."""
+async def _tables(address: tuple[str, int], name: str) -> list[Any] | None:
+    """The tables the host at ``address`` lists (``None``: it did not answer in time)."""
     from net.client import NotAHost
     from tui.session import ConnectionLost, ServerError, Session
 
@@ -64,6 +75,6 @@ async def _tables(address: tuple[str, int], name: str) -> list[Any]:
         async with asyncio.timeout(ASK_FOR):
             return list(await (await session.connect()).list_tables())
     except (ServerError, NotAHost, OSError, ConnectionLost, TimeoutError):
-        return []  # (only a hint: Join says what is wrong)
+        return None  # (only a hint: Join says what is wrong)
     finally:
         await session.close()

@@ -214,6 +214,11 @@ def kept_places() -> list[str]:
     return out
 
 
+def kept_tables(where: str) -> list[str]:
+    """The tables on host ``where`` we keep a seat at."""
+    return [key.rpartition("/")[2] for key in _load_seats() if key.rpartition("/")[0] == where]
+
+
 def forget_seat(where: str, table: str) -> None:
     """Drop a kept seat (the host no longer knows its token)."""
     data = _load_seats()

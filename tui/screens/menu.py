@@ -186,9 +186,18 @@ class MenuScreen(StyledOnce, Screen[None]):
 
         box = self.app.box
         addresses = [box] if isinstance(box, tuple) else lan_hosts()
-        found = await find_kept(addresses, self.app.settings.name) if addresses else None
+        gone: list[str] = []
+        found = await find_kept(addresses, self.app.settings.name, gone) if addresses \
+            else None
         try:
             self._show_kept(found)
+            if gone and self.is_attached:  # (back to the plain menu, told nothing)
+                where = "on this box" if box is not None else f"on {gone[0]}"
+                self.notify(f"A table you had a seat at {where} has closed: nobody was at "
+                            "it for a while" + (" (its game is in Past games, p)."
+                                                if box is not None else ", or its host "
+                                                "started afresh."), markup=False,
+                            timeout=KEPT_TOLD_FOR)
         finally:
             self.seats_looked = True
 
