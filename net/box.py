@@ -37,7 +37,7 @@ from engine.bots import make_bot
 from net.host import Host
 from net.journal import JournalError, in_use
 from net.limits import Limits
-from net.paths import INVITES_ENV, VISITOR_ENV, ssh_dir
+from net.paths import IDLE_WARNING_ENV, INVITES_ENV, VISITOR_ENV, ssh_dir
 from net.records import DB_NAME, Keeper
 from net.seats import name_problem
 
@@ -141,24 +141,36 @@ def idle_words(timeout: float) -> str:
     return f"{timeout / 60:g} minutes" if timeout >= 60 else f"{timeout:g} seconds"
 
 
-class IdleTimer:
-    """Calls ``on_idle`` once ``timeout`` seconds pass without :meth:`touch` (0: never)."""
+def warning_lead(timeout: float) -> float:
+    """How long before closing an idle visitor the box warns it: a minute, or half of a
+    shorter timeout."""
+    return min(60.0, timeout / 2)
 
-    def __init__(self, timeout: float, on_idle: Callable[[], None]) -> None:
+
+class IdleTimer:
+    """Calls ``on_idle`` once ``timeout`` seconds pass without :meth:`touch` (0: never),
+    and ``on_warn`` :func:`warning_lead` before (the player saw nothing coming, and lost
+    the login while waiting for another's turn)."""
+
+    def __init__(self, timeout: float, on_idle: Callable[[], None],
+                 on_warn: Callable[[], None] | None = None) -> None:
         self.timeout = timeout
         self.on_idle = on_idle
+        self.on_warn = on_warn
         self.last_input = 0.0
         self._timer: asyncio.TimerHandle | None = None
+        self._warned = False
 
     def start(self) -> None:
         """Start counting from now."""
         self.touch()
         if self.timeout > 0:
-            self._arm(self.timeout)
+            self._arm(self.timeout - (warning_lead(self.timeout) if self.on_warn else 0.0))
 
     def touch(self) -> None:
         """The visitor pressed something."""
         self.last_input = asyncio.get_running_loop().time()
+        self._warned = False
 
     def cancel(self) -> None:
         """Stop counting (the visitor left)."""
@@ -173,7 +185,13 @@ class IdleTimer:
         # One timer per visitor, re-armed for what is left: a key pressed costs a clock
         # reading, not a timer.
         left = self.last_input + self.timeout - asyncio.get_running_loop().time()
-        if left > 0:
+        lead = warning_lead(self.timeout) if self.on_warn is not None else 0.0
+        if left > lead + 0.001 or (left > 0 and self._warned):
+            self._arm(left - lead if left > lead + 0.001 else left)
+        elif left > 0:
+            self._warned = True
+            assert self.on_warn is not None
+            self.on_warn()
             self._arm(left)
         else:
             self._timer = None
@@ -378,7 +396,9 @@ class Box:
         a secret, kept off the command line)."""
         secret = self._visitor_secret
         player = hmac.new(secret, data_name.encode(), hashlib.sha256).hexdigest()[:24]
-        return {VISITOR_ENV: player, INVITES_ENV: "\n".join(self.doors)}
+        timeout = self.settings.idle_timeout
+        warning = {IDLE_WARNING_ENV: f"{warning_lead(timeout):g}"} if timeout > 0 else {}
+        return {VISITOR_ENV: player, INVITES_ENV: "\n".join(self.doors), **warning}
 
     def _box_argument(self) -> str:
         where, port = self.host_address
@@ -407,4 +427,5 @@ __all__ = [
     "idle_words",
     "machine_name",
     "name_problem",
+    "warning_lead",
 ]

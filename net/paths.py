@@ -27,6 +27,10 @@ VISITOR_ENV = "HIDDENHAND_VISITOR"
 #: each): in the environment, which only the box's own user may read, not on the command
 #: line, where any local user reads the web door's secret link (``ps``).
 INVITES_ENV = "HIDDENHAND_BOX_INVITES"
+#: Seconds before a box closes a login or a tab for idleness that it warns the app with
+#: SIGUSR1 (``net.box.IdleTimer``): the app shows it (``tui.app``), and keeps the signal
+#: from ending it from its first moment.
+IDLE_WARNING_ENV = "HIDDENHAND_IDLE_WARNING"
 #: Set ("1") for an app whose player points with a finger (a phone or a tablet in a
 #: browser, ``net.webdoor``): the app shows no tooltips (``tui.app``).
 TOUCH_ENV = "HIDDENHAND_TOUCH"

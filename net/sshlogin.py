@@ -284,7 +284,7 @@ class Login(asyncssh.SSHServer):
         self.keys_refused = 0
         self.authenticated = False
         self.session: AppSession | None = None
-        self.idle = IdleTimer(server.config.idle_timeout, self._idle)
+        self.idle = IdleTimer(server.config.idle_timeout, self._idle, self._warn_idle)
         self.idle_closed = False
 
     # ---- connection -------------------------------------------------------------------
@@ -460,12 +460,17 @@ class Login(asyncssh.SSHServer):
         """The player pressed something."""
         self.idle.touch()
 
+    def _warn_idle(self) -> None:
+        if self.session is not None:
+            self.session.process.warn_idle()
+
     def _idle(self) -> None:
         self.idle_closed = True
         words = idle_words(self.server.config.idle_timeout)
         log.info("%s from %s: closing the login after %s without a key pressed",
                  self.who, self.address, words)
-        farewell = f"hiddenhand: closed after {words} without a key pressed."
+        farewell = (f"hiddenhand: closed after {words} without a key pressed; log in "
+                    "again to go on (a seat at a table is kept).")
         if self.session is not None and self.session.running:
             self.session.stop("idle", farewell=farewell)
         elif self.conn is not None:

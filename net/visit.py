@@ -79,9 +79,12 @@ class AppProcess:
     def spawn(self, argv: Sequence[str], env: Mapping[str, str],
               file_actions: Sequence[tuple[Any, ...]]) -> int:
         """Start ``argv`` in a session of its own; ``file_actions`` give it its stdin,
-        stdout and stderr (:func:`os.posix_spawn`'s). Returns the PID."""
+        stdout and stderr (:func:`os.posix_spawn`'s). Returns the PID. SIGUSR1 (the
+        warning of idleness) comes blocked: it would end the app before the app is up
+        to take it (``tui.app`` unblocks it)."""
         pid = os.posix_spawnp(argv[0], list(argv), dict(env), file_actions=list(file_actions),
-                              setsid=True, setsigmask=(), setsigdef=_DEFAULT_SIGNALS)
+                              setsid=True, setsigmask=(signal.SIGUSR1,),
+                              setsigdef=_DEFAULT_SIGNALS)
         self.pid = pid
         try:
             self._pidfd = os.pidfd_open(pid)
@@ -91,6 +94,13 @@ class AppProcess:
             asyncio.get_running_loop().add_reader(self._pidfd, self._reap)
         self.box.register(pid, self)
         return pid
+
+    def warn_idle(self) -> None:
+        """Tell the app its visitor is about to be closed for idleness (SIGUSR1: it shows
+        it, ``net.paths.IDLE_WARNING_ENV``)."""
+        if self.running and self.pid is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(self.pid, signal.SIGUSR1)
 
     def stop(self, reason: str) -> None:
         """End the app: signal its process group, kill it if it lingers."""

@@ -75,7 +75,8 @@ class WebVisit:
         self.websocket = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE)
         self.process = AppProcess(door.box, f"{name!r} (web)", stop_signal=signal.SIGTERM,
                                   owner=self)
-        self.idle = IdleTimer(door.box.settings.idle_timeout, self._idle)
+        self.idle = IdleTimer(door.box.settings.idle_timeout, self._idle,
+                              lambda: self.process.warn_idle())
         self._stdin: asyncio.WriteTransport | None = None
         self._farewell: str | None = None
         self._start_timer: asyncio.TimerHandle | None = None
@@ -288,7 +289,8 @@ class WebVisit:
         words = idle_words(self.door.box.settings.idle_timeout)
         log.info("%s from %s: closing the tab's game after %s without a key pressed",
                  self.who, self.address, words)
-        self._farewell = f"hiddenhand: closed after {words} without a key pressed."
+        self._farewell = (f"hiddenhand: closed after {words} without a key pressed; "
+                          "play again to go on (a seat at a table is kept).")
         self.process.stop("idle")
 
     def stop(self, reason: str) -> None:

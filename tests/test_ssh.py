@@ -436,9 +436,23 @@ async def test_an_idle_login_is_closed_and_its_app_ends(small_box: Callable[...,
     await box.wait_until(lambda: bool(box.apps))
     pid = app_pid(box, "ann")
     await asyncio.wait_for(term.closed.wait(), WAIT)
-    assert b"closed after 0.5 seconds without a key pressed" in term.raw
+    assert b"closed after 0.5 seconds without a key pressed; log in again to go on (a " \
+        b"seat at a table is kept)." in term.raw
     await gone(box, pid)
     await asyncio.wait_for(conn.wait_closed(), WAIT)
+
+
+@shared_loop
+async def test_an_idle_login_is_warned_before_it_is_closed(
+        small_box: Callable[..., Any]) -> None:
+    """A login closed for idleness saw nothing coming (a player waiting for another's
+    turn lost it): its app says so half a timeout (at most a minute) before."""
+    box = await small_box(idle_timeout=4)
+    _, chan, term = await login(box, "ann", None)
+    await term.shows("Quit (q)")
+    chan.write(b"\x1b[B")  # a key: the idle time runs from here, the app up
+    await term.shows("Still there?", "No key pressed for a while")
+    await asyncio.wait_for(term.closed.wait(), WAIT)
 
 
 async def test_a_stopping_box_gives_each_player_their_terminal_back_and_says_why(

@@ -231,7 +231,8 @@ async def test_an_idle_tab_is_told_and_its_app_ends(small_box: Callable[..., Any
     await tab.shows("Quit (q)")
     pid = app_of(box, "Ann")
     await asyncio.wait_for(tab.closed.wait(), WAIT)
-    assert b"closed after 1.5 seconds without a key pressed" in tab.raw
+    assert b"closed after 1.5 seconds without a key pressed; play again to go on (a seat " \
+        b"at a table is kept)." in tab.raw
     await gone(box, pid)
     await tab.close()
 

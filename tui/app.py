@@ -26,7 +26,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
-from net.paths import TOUCH_ENV
+from net.paths import IDLE_WARNING_ENV, TOUCH_ENV
 from tui.games.screens import screen_for, table_screen
 from tui.gc_tuning import resume_after_start_up
 from tui.hosting import Hosting
@@ -202,6 +202,13 @@ class HiddenHandApp(ScreenKeyDisplay, App[None]):
             # its next start to resume, as after a crash. (Textual's web driver takes
             # SIGTERM as quit itself.)
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._terminated)
+        if (lead := os.environ.get(IDLE_WARNING_ENV)) and hasattr(signal, "SIGUSR1"):
+            # The box's door warns of idleness (``net.box``); it came blocked until now.
+            asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, lambda: self.notify(
+                f"No key pressed for a while: this closes in {lead} seconds unless you "
+                "press one (a seat at a table is kept).", title="Still there?",
+                timeout=float(lead), markup=False))
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1})
         session = self.opening.take_table()
         if session is None:
             self.opening.say_notice(self.notify)
