@@ -669,3 +669,25 @@ def test_getout_s_points_a_round_are_one_figure_in_the_average_and_the_plot() ->
     (found,) = figures(games, None)
     assert found.more == "15.2 points a round (fewer is better)"  # (20.5 + 10) / 2
     assert trend(games, "getout", None)[1] == [10.0, 20.5]  # oldest first
+
+
+def test_a_get_it_game_lost_at_the_level_it_started_at_cleared_no_level() -> None:
+    """Past games said "cleared up to level 2" of the one game played, started and lost
+    at level 3 (a web-door pass); and a Level X round lost cleared nothing."""
+    from net.records import GameInfo
+    from tui.history import figures, trend
+
+    def game(result: dict[str, Any]) -> GameInfo:
+        return GameInfo(1, "getit", 3, 1.78e9, 1.78e9 + 60, 40, ["Ann", "Bot 2", "Bot 3"],
+                        ["human", "bot", "bot"], [], {"rounds": 2, **result}, {})
+
+    lost_at_start = game({"won": False, "level": 3, "start_level": 3})
+    (found,) = figures([lost_at_start], None)
+    assert found.more == "no level cleared yet"
+    assert trend([lost_at_start], "getit", None)[1] == [0.0]
+    (found,) = figures([game({"won": False, "level": 5, "start_level": 3})], None)
+    assert found.more == "cleared up to level 4"
+    (found,) = figures([game({"won": False, "level": 5})], None)  # (an older record)
+    assert found.more == "cleared up to level 4"
+    (found,) = figures([game({"won": False, "level": "X"})], None)
+    assert found.more == "no level cleared yet"

@@ -245,10 +245,14 @@ def trend(infos: Iterable[GameInfo], game: str,
 
 
 def _level(result: Any) -> Any:
+    """The last level a Get It! game cleared (0: none; "X": its Level X round)."""
     level = result.get("level") if isinstance(result, dict) else None
     if isinstance(result, dict) and not result.get("won") and isinstance(level, int):
-        return level - 1  # the level reached is the last one cleared
-    return level if level is not None else 0
+        # The level it was lost at is the one after the last cleared, unless it was the
+        # first played ("cleared up to level 2" of a game started and lost at level 3).
+        start = result.get("start_level")
+        return level - 1 if not isinstance(start, int) or level > start else 0
+    return level if level is not None and (level != "X" or result.get("won")) else 0
 
 
 def figures_plain(found: list[Figures]) -> list[dict[str, Any]]:
