@@ -684,6 +684,29 @@ async def test_back_to_a_seat_whose_table_closed_meanwhile_says_it_closed() -> N
         await bo.close()
 
 
+async def test_back_to_your_seat_lists_a_game_in_play_before_one_that_is_over() -> None:
+    """With two seats kept, "Back to your seat" chose the game that was over first (an
+    SSH box pass): the kept seats come first, those at a game still to play before."""
+    from tui.settings import remember_seat
+
+    async with running_host() as host:
+        ann = await Client.connect("127.0.0.1", host.port, name="Ann")
+        over = await ann.create_table("Dan's game", "getout", 3)
+        assert over.token is not None
+        remember_seat(f"127.0.0.1:{host.port}", over.table, 0, over.token)
+        await ann.close()
+        host.tables[over.table].phase = "over"  # (as if played to its end)
+        await seat_kept_at_porch(host.port)
+        app = make_app(box=("127.0.0.1", host.port))
+        async with app.run_test(size=(100, 24)) as pilot:
+            await until(pilot, lambda: "Back to your seat (j)" in screen_text(app), "offer")
+            await pilot.press("j")
+            chooser = await until(pilot, lambda: isinstance(app.screen, ChoiceScreen)
+                                  and app.screen, "the tables")
+            assert [label.split(" —")[0] for _, label in chooser.choices] == [
+                "Ann's porch", "Dan's game"]
+
+
 async def test_a_kept_seat_played_on_another_login_says_joining_moves_it() -> None:
     """A second login under the same name saw "your seat is kept", took the seat, and
     the first one lost it without a word of warning (a fresh-eyed pass of the box)."""

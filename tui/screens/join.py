@@ -342,10 +342,7 @@ class JoinScreen(StyledOnce, Screen[None]):
     @work(exclusive=True, group="connect", exit_on_error=False)
     async def connect(self, host: str, port: int, typed: str | None = None) -> None:
         """Connect, pick a table and sit down; an address ``typed`` by hand that reached
-        a host is kept for next time.
-
-        On a box its host is only reached from inside (127.0.0.1 and a port of its own):
-        the player is told of "this box", never of that address."""
+        a host is kept for next time. (A box's host, reached from inside, is "this box".)"""
         where = "this box" if self.box is not None else show_address(host, port)
         self._error(f"Connecting to {where}…")
         self._idle_closed, self._idle_for = False, None
@@ -396,6 +393,9 @@ class JoinScreen(StyledOnce, Screen[None]):
         if len(ours) == 1:
             table_id = ours[0]
         elif len(tables) > 1 or self.box is not None or gone:
+            tables.sort(key=lambda t: (  # (first came a seat kept at a game over: a box pass)
+                not kept_at(session.where, t["id"], str(t.get("uid") or "")),
+                t.get("phase") == "over"))
             choices = [(t["id"], describe_table(
                 t, kept := kept_at(session.where, t["id"], str(t.get("uid") or "")),
                 elsewhere=kept and played_elsewhere(session.where, t))) for t in tables]
