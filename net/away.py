@@ -160,6 +160,7 @@ def resume_if_everyone_is_back(table: AwayTable, out: Outbox, now: float) -> Non
     """A paused resumed game goes on once every person has their seat back."""
     if table.paused and not table.away():
         table.paused = False
-        log.info("table %s: everyone is back; the game goes on", table.id)
+        log.info("table %s: every seat is played again (its person back, or a bot for "
+                 "them); the game goes on", table.id)
         table.thaw(now)
         table.push(out, now, notices=[{"type": "resumed"}])

@@ -496,4 +496,5 @@ class Host:
             self.check_idle(table)
         # Gracefully: a last error frame (version mismatch, bad framing) still goes out.
         conn.close()
-        log.info("connection %d closed", conn.id)
+        log.info("connection %d (%s, %s) closed", conn.id, conn.name or "no name yet",
+                 f"at table {table.id}" if table is not None else "at no table")
