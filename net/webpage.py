@@ -168,7 +168,7 @@ body.-closed #terminal {{ opacity: .4; pointer-events: none; }}
 <div id="terminal" class="textual-terminal"
  data-session-websocket-url="{escape(websocket_path)}" data-font-size="{font_size}"></div>
 <div id="ended" role="status">The game in this tab has ended: you quit, or the box
-stopped or closed it (its last words are above). A seat at a table is kept for you.
+stopped or closed it (what it said, if it could, is above). A seat at a table is kept for you.
 <button type="button" onclick="window.location.reload()">Play again</button></div>
 <script>{TOUCH_SCROLL}</script>
 <script>

@@ -196,6 +196,9 @@ class WebVisit:
             log.error("%s: the app ended before it started (exit %s; see %s)", self.who,
                       self.process.exit_code, "app-errors.log in the player's directory")
             self._farewell = "hiddenhand: the game could not start on this box; try again later"
+        if self._farewell is None and self.door.box.closing:  # (Ctrl-C: said nothing)
+            self._farewell = ("hiddenhand: the box is stopping; open the link again once "
+                              "it is back (seats are kept).")
         if self._farewell is not None:
             await self._say(self._farewell)
         await self._close_tab()

@@ -131,7 +131,8 @@ async def test_the_name_is_asked_once_checked_and_kept_for_the_visit(box: BoxSer
         # said only "has ended"; then, after a Quit, only "if the box stopped"; then, to
         # a tab refused for too many or closed for idleness, "you quit, or the box
         # stopped"), pointing at the door's own last words.
-        assert "you quit, or the box\nstopped or closed it (its last words are above)" in page
+        assert "you quit, or the box\nstopped or closed it (what it said, if it could, is above)" \
+            in page
         assert "A seat at a table is kept for you." in page
         async with browser.get(link) as response:  # the name is kept: straight to the game
             assert "textual.js" in await response.text()
@@ -233,6 +234,22 @@ async def test_an_idle_tab_is_told_and_its_app_ends(small_box: Callable[..., Any
     await asyncio.wait_for(tab.closed.wait(), WAIT)
     assert b"closed after 1.5 seconds without a key pressed; play again to go on (a seat " \
         b"at a table is kept)." in tab.raw
+    await gone(box, pid)
+    await tab.close()
+
+
+@shared_loop
+async def test_a_stopping_box_tells_each_tab_why(small_box: Callable[..., Any]) -> None:
+    """Stopped with Ctrl-C, the box left a tab's game with nothing said, under a page
+    that read "its last words are above" (a web-door pass); a login's terminal has
+    been told."""
+    box = await small_box()
+    tab = await visit(door(box).link, "Ann")
+    await tab.shows("Quit (q)")
+    pid = app_of(box, "Ann")
+    await box.close()
+    await asyncio.wait_for(tab.closed.wait(), WAIT)
+    assert b"the box is stopping; open the link again once it is back" in tab.raw
     await gone(box, pid)
     await tab.close()
 
