@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import io
 import random
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -2270,6 +2271,15 @@ async def test_on_a_touch_screen_our_line_says_to_tap_our_pile() -> None:
         "◉ on 2: tap pile 2, then look past (Look past, in the keys below)")
     assert touch_words("the 11 on pile 4 is lower: look there (4)") == (
         "the 11 on pile 4 is lower: tap pile 4")
+    # What a level adds, said in preparation, and why a smile did nothing, named keys
+    # too ("look, then x", "(? explains them)", "their number": a web-door pass).
+    from tui.games.getit.levels import NEW_AT_LEVEL
+
+    for _, words in NEW_AT_LEVEL.values():
+        said = touch_words(f"{words} (? explains them)")
+        assert not re.search(r"then [sx]\)|\([sxpt?]\)|\(\? ", said), said
+    assert touch_words("Look at someone first (their number), then smile at them.") == (
+        "Tap someone's pile first, then smile at them.")
     # So did the help over a pile being arranged ("Tab", "←/→", "Enter: done").
     from tui.games.getit.prep import prep_help
 

@@ -29,6 +29,11 @@ TOUCH_WORDS = (
     (re.compile(r"\(Space\)"), "(tap your pile)"),
     # (A special card's hint: "☺ on 3: look (3), then smile (s)"; "… look there (3)".)
     (re.compile(r"look(?: there)? \((\d+)\)"), r"tap pile \1"),
+    # (The levels' news in preparation, and why a smile did nothing.)
+    (re.compile(r"\(look, then s\)"), "(tap their pile, then Smile below)"),
+    (re.compile(r"\(look, then x\)"), "(tap their pile, then Look past below)"),
+    (re.compile(r"\(\? explains them\)"), "(Rules, in the keys below, explain them)"),
+    (re.compile(r"Look at someone first \(their number\)"), "Tap someone's pile first"),
     (re.compile(r"\(s\)"), "(Smile, in the keys below)"),
     (re.compile(r"\(x\)"), "(Look past, in the keys below)"),
     (re.compile(r"\(p\)"), "(Peek, in the keys below)"),

@@ -16,6 +16,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from tui.games.getit.levels import earlier_specials, new_at_level
+from tui.games.getit.mine import touch_words
 from tui.games.getit.text import level_text
 from tui.games.getit.widgets import PrepRow, WhyLine
 from tui.notices import Namer
@@ -168,6 +169,8 @@ class PrepPanel(Vertical):
         words = " ".join(
             ([f"New at {level_text(level)}: {new}."] if new else [])
             + ([f"Also in the deck: {earlier} (? explains them)."] if earlier else []))
+        if getattr(self.app, "touch", False):  # (a phone has no x, p or ?)
+            words = touch_words(words)
         news = self.query_one("#prep-new", Static)
         news.display = bool(words)
         news.update(Phrases(words, breaks=OUTSIDE_BRACKETS))

@@ -32,7 +32,7 @@ from tui.games.getit.keys import (
     next_look,
     why_not,
 )
-from tui.games.getit.mine import MyPlace
+from tui.games.getit.mine import MyPlace, touch_words
 from tui.games.getit.prep import Preparation, PrepPanel
 from tui.games.getit.seatcard import SeatCard
 from tui.games.getit.seats import SeatsRow
@@ -306,7 +306,8 @@ class GetItScreen(TableScreen):
         """Smile at / look past the player we look at (again: stop)."""
         looked = self._my_signal("look")
         if looked is None:
-            self.why(f"Look at someone first (their number), then {AIMED[kind]} them.")
+            said = f"Look at someone first (their number), then {AIMED[kind]} them."
+            self.why(touch_words(said) if self.app.touch else said)
             return
         target = None if self._my_signal(kind) == looked else looked
         self._signal(kind, target)
@@ -366,8 +367,7 @@ class GetItScreen(TableScreen):
             self.why(reason)
 
     def why(self, reason: str) -> None:
-        """Say why a key did nothing under our line (the pile's in preparation); to a
-        spectator, in a notification."""
+        """Say why a key did nothing under our line (or the pile's); a spectator's: a toast."""
         if self.my_seat is None:
             self.notify(reason, timeout=2, markup=False)
         else:
