@@ -38,6 +38,7 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.summary import SummaryScreen
 from tui.settings import Settings
+from tui.widgets.log import TableLog
 from tui.widgets.status_line import StatusLine
 
 from .test_tui import join_by_address, until
@@ -1240,6 +1241,15 @@ async def test_on_a_phone_the_turn_line_names_taps_not_keys() -> None:
                     and "r, then" not in text and "1–5" not in text)
 
         await until(pilot, lambda: whole("tap a colour of the supply"), "the reveal line")
+        # (Nor does the log's word on auto-cross name the key -: a web-door pass.)
+        log = screen.query_one("#log", TableLog)
+
+        def logged() -> str:
+            return " ".join("".join(seg.text for seg in line) for line in log.lines)
+
+        await until(pilot, lambda: "Auto-cross is on" in logged(), "auto-cross said")
+        said = " ".join(logged().split())
+        assert "Settings, in the menu, turns it off" in said and "The key -" not in said, said
         row = screen.query_one(PublicRow)
         _, spans = row.spans()
         colour = next(s for s in spans if s.kind != "tile")

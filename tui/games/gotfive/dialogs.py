@@ -243,7 +243,8 @@ class AnnounceScreen(StyledOnce, ModalScreen[list[int] | None]):
         # ("Two digits move on by themselves (then Tab stays)": a fresh player made it out
         # only from the rules.)
         note = ("After two digits the next slot takes the keys by itself (a Tab typed then "
-                "does not skip one). Esc closes and keeps what you typed.")
+                "does not skip one). Esc closes and keeps what you typed.") if not getattr(
+            self.app, "touch", False) else "Close keeps what you typed."  # (no Tab, no Esc)
         return f"{self.filled}. {note}" if self.filled else note
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -85,10 +85,14 @@ class BoardTable(TableScreen):
             if self.auto_cross() != wanted:
                 self.ask_auto_cross(wanted)
             # Said once a game in the log: at 80 columns the footer has no room for -.
+            # (A phone has no -: its footer's Auto-cross, if wide enough for it.)
+            key = "The key -" if not getattr(self.app, "touch", False) else \
+                "Settings, in the menu," if self.has_class("-narrow") else \
+                "Auto-cross, in the keys below,"
             self.query_one("#log", TableLog).write(
-                "· Auto-cross is on: numbers you can see are crossed for you (-). The key "
-                "- turns it off." if wanted else "· Auto-cross is off (your setting): you "
-                "cross what you see by hand. The key - turns it on.")
+                "· Auto-cross is on: numbers you can see are crossed for you (-). "
+                f"{key} turns it off." if wanted else "· Auto-cross is off (your setting): "
+                f"you cross what you see by hand. {key} turns it on.")
 
     def ask_auto_cross(self, on: bool) -> None:
         self.auto_cross_asked = on
