@@ -82,10 +82,12 @@ def banner(box: BoxServer) -> list[str]:
     made = " (new)" if box.host_key_created else ""
     lines = [
         f"hiddenhand ssh-serve: listening on {where}, port {box.port}",
-        f"host key {box.fingerprint}{made}: {box.host_key_path}",
+        f"host key {box.fingerprint}{made}: {box.host_key_path} (tell friends, so "
+        "that they can check it at their first login)",
         f"friends join with: {box.invitation}" + (
             f" (from this computer only: {config.bind} is a loopback address; --bind "
-            "0.0.0.0 serves the LAN)" if loopback(config.bind) else ""),
+            "0.0.0.0 serves the LAN)" if loopback(config.bind) else
+            " (--hostname NAME sets the name they type)"),
         f"games: one host on {host_words(box)}; at most {config.max_sessions} logins, "
         f"{config.max_per_address} per address; idle logins close after "
         + (f"{config.idle_timeout:g} s" if config.idle_timeout else "never"),

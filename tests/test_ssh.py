@@ -510,6 +510,8 @@ async def test_the_start_lines_say_a_loopback_box_is_for_this_computer_only(
     (line,) = [line for line in banner(box) if line.startswith("friends join with")]
     assert "from this computer only: 127.0.0.1 is a loopback address" in line
     assert box.invitation == f"ssh -p {box.port} box"  # (a name the operator gave)
+    # (The fingerprint's line says what it is for: only the docs did.)
+    assert any(line.startswith("host key ") and "tell friends" in line for line in banner(box))
     (stop,) = [line for line in banner(box) if line.startswith("Ctrl-C stops the box")]
     # Where it keeps what it keeps (no line named the data directory).
     assert f"its data directory, {box.config.data_dir.absolute()} (which holds" in stop

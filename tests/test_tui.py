@@ -587,6 +587,36 @@ async def test_connection_loss_shows_a_banner_and_reconnects_by_itself(lan_host:
     await bob.close()
 
 
+async def test_a_chat_line_in_the_lobby_is_marked_as_at_the_table(lan_host: Host) -> None:
+    """At the table a chat line reads "💬 Bob (seat 1): hello"; in the lobby it had no 💬,
+    and read as one of the host's notices (a LAN pass)."""
+    bob = await bob_opens_a_table(lan_host, 2)
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await ann_joins_the_lobby(pilot, lan_host)
+        await bob.chat("hello")
+        chat = lobby.query_one("#chat", TableLog)
+        await until(pilot, lambda: "💬 Bob (seat 1): hello" in [str(line.text)
+                                                                for line in chat.lines],
+                    "the line")
+    await bob.close()
+
+
+async def test_on_a_touch_screen_the_lobby_s_buttons_name_no_keys() -> None:
+    """A phone's lobby read "Bot (^b)  ▸ Remove (^x) ◂  Start (^s", cut at 41 columns,
+    naming keys a phone has not (a web-door pass)."""
+    from textual.widgets import Button
+
+    app = make_app("Ann")
+    app.touch = True
+    async with app.run_test(size=(41, 40)) as pilot:
+        lobby = await open_lobby(app, pilot)
+        labels = {b.id: str(b.label) for b in lobby.query(Button)}
+        assert labels["start"] == "Start" and labels["add-bot"] == "Bot", labels
+        assert labels["ready"] in ("Ready", "Not ready"), labels
+        await app.hosting.stop()
+
+
 async def test_a_host_that_closes_its_table_sends_the_players_back_at_once() -> None:
     host = Host("closing host", bot_delay=0.01)
     await host.start("127.0.0.1", 0)

@@ -25,7 +25,7 @@ from tui.screens.invite import InviteScreen, invitation_line
 from tui.session import ConnectionLost, ServerError
 from tui.settings import MAX_NAME, clean_name
 from tui.widgets.buttons import show_label
-from tui.widgets.chat import LOBBY_CHAT, RENAME, for_touch
+from tui.widgets.chat import LOBBY_CHAT, RENAME, for_touch, keyed
 from tui.widgets.footer import COMPACT_FOOTER_BELOW, SparingFooter, TableFooter
 from tui.widgets.limited_input import LimitedInput
 from tui.widgets.lobby_seats import SIT_HERE, LobbySeats, may_ready, ready_hint, sit_label
@@ -91,12 +91,14 @@ class LobbyScreen(SparingFooter, SessionScreen):
                 yield LobbySeats(id="lobby-seats")
                 yield Static("", id="lobby-options-summary", markup=False)
                 with self.hidden_till_table[0]:
-                    yield Button("Ready (^r)", id="ready", variant="success", compact=True)
+                    yield Button(keyed(self.app, "Ready", "^r"), id="ready", variant="success",
+                                 compact=True)
                     yield Button(SIT_HERE, id="sit", compact=True)
                 with self.hidden_till_table[1]:
-                    yield Button("Bot (^b)", id="add-bot", compact=True)
-                    yield Button("Remove (^x)", id="remove", compact=True)
-                    yield Button("Start (^s)", id="start", variant="primary", compact=True)
+                    yield Button(keyed(self.app, "Bot", "^b"), id="add-bot", compact=True)
+                    yield Button(keyed(self.app, "Remove", "^x"), id="remove", compact=True)
+                    yield Button(keyed(self.app, "Start", "^s"), id="start", variant="primary",
+                                 compact=True)
                 with self.hidden_till_table[2]:
                     yield Label("Game")
                     yield ChoiceSelect([(engine.GAMES[g].name, g) for g in TABLES],
@@ -159,7 +161,8 @@ class LobbyScreen(SparingFooter, SessionScreen):
         self.query_one(LobbySeats).show(table, self.my_seat)
         mine = next((s for s in table["seats"] if s["seat"] == self.my_seat), None)
         ready = self.query_one("#ready", Button)
-        show_label(ready, "Not ready (^r)" if mine and mine["ready"] else "Ready (^r)")
+        show_label(ready, keyed(self.app, "Not ready" if mine and mine["ready"] else "Ready",
+                                "^r"))
         ready.display = may_ready(self.table, self.my_seat)
         self._offer_sit()
         for widget in self.query(".creator"):
@@ -205,8 +208,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
 
     @on(ConnectionDropped)
     def table_lost(self, message: ConnectionDropped) -> None:
-        """For good (removed, the table closed): its seats and controls go (no longer
-        ours to act on), the chat stays to read."""
+        """For good (removed, the table closed): its seats and controls go, the chat stays."""
         if not message.final:
             return
         self.query_one("#lobby-seats", DataTable).clear()
@@ -308,7 +310,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
         now = seat_names(self.table)  # (our own leaving read "Bob left", to Bob)
         for entry in entries:
             if entry.kind == "chat":
-                log.write(describe_chat(entry.data), scroll_end=True)
+                log.write("💬 " + describe_chat(entry.data), scroll_end=True)  # (as at a table)
             elif entry.kind == "notice" and (text := describe_notice(
                     entry.data, entry.names, our_seat_then(self.my_seat, entry.names, now))):
                 log.write(f"· {text}", scroll_end=True)
@@ -325,8 +327,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
 
     @on(DataTable.RowHighlighted, "#lobby-seats")
     def _offer_sit(self) -> None:
-        """Sit here works on an empty seat only; elsewhere it says whose the seat is (on
-        our own seat it did nothing)."""
+        """Sit here works on an empty seat only; elsewhere it says whose the seat is."""
         label = sit_label(self.table, self._selected_seat(), self.my_seat)
         show_label(sit := self.query_one("#sit", Button), label)
         sit.disabled = not label.startswith("Sit")
@@ -350,8 +351,7 @@ class LobbyScreen(SparingFooter, SessionScreen):
 
     @work(group="requests", exit_on_error=False)
     async def sit_down(self, seat: int) -> None:
-        """(A spectator) take the free seat ``seat`` in one step (a leave then a join
-        closed a table we alone were at): a refusal leaves us watching."""
+        """(A spectator) take the free seat ``seat`` in one step; a refusal leaves us watching."""
         try:
             await self.session.join(str(self.table.get("id")), seat)
         except ServerError as exc:
@@ -468,8 +468,8 @@ class LobbyScreen(SparingFooter, SessionScreen):
 
     @on(Input.Submitted, "#chat-input")
     def say(self, event: Input.Submitted) -> None:
-        """Send a chat line (once: a second Enter queued behind the first sent it again),
-        then give the keys back to the seats (as a table gives them back to the table)."""
+        """Send a chat line (once: a second Enter queued sent it again), then give the keys
+        back to the seats."""
         if event.value != event.input.value:
             return
         if text := event.value.strip():

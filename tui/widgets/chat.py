@@ -34,6 +34,12 @@ TOUCH_WORDS[LOBBY_CHAT] = ("tap here to chat (Enter sends)",)
 TOUCH_WORDS[RENAME] = ("tap here to rename (Enter renames)",)
 
 
+def keyed(app: object, label: str, key: str) -> str:
+    """A button's ``label`` with its ``key`` ("Start (^s)"), but on a touch screen,
+    which has no such key (and at a phone's 41 columns "Start (^s" was cut)."""
+    return label if getattr(app, "touch", False) else f"{label} ({key})"
+
+
 def for_touch(app: object, words: tuple[str, ...]) -> tuple[str, ...]:
     """``words``, or on a touch screen (``app.touch``) what a finger can do instead."""
     return TOUCH_WORDS.get(words, words) if getattr(app, "touch", False) else words
