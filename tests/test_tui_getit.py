@@ -1717,7 +1717,7 @@ async def test_the_log_says_on_whose_signals_a_card_was_played() -> None:
         assert line.endswith(f"· {names[3]} smiled at it"), line
 
 
-@pytest.mark.parametrize("size", [(80, 24), (110, 32)])
+@pytest.mark.parametrize("size", [(80, 24), (110, 32), (90, 18)])
 async def test_every_signal_of_a_seat_shows_on_its_card_at_any_size(size: tuple[int, int]
                                                                     ) -> None:
     """At 80 × 24 a seat card holds two lines of signals: a look, a smile and a look past
@@ -1747,9 +1747,30 @@ async def test_every_signal_of_a_seat_shows_on_its_card_at_any_size(size: tuple[
             for line in ("looks at YOU", "smiles at YOU", "looks past YOU", "peeking"):
                 assert line in text, text
         lines = card.signal_text.plain.splitlines()
-        room = card.content_size.height - FACE_ROWS  # (under the face)
+        room = card.content_size.height - (1 if card.tiny else FACE_ROWS)  # (under the face)
         assert len(lines) <= room, (lines, card.content_size)
         assert all(line in screen_text(app) for line in lines), lines
+
+
+async def test_a_phone_on_its_side_keeps_lines_of_the_log() -> None:
+    """At 90 × 18 (a phone on its side) the seats' three-row numbers left the log one
+    line: "│2.", the end of a wrapped line (a web-door pass). Lower than 21 rows, each
+    number takes one row."""
+    app = solo_app(4, {"level": 1})
+    async with app.run_test(size=(90, 18)) as pilot:
+        screen = await open_table(pilot)
+        piles_held_still(app, [["20"], ["5"], ["12"], ["30"]])
+        from tui.widgets.log import TableLog
+
+        def tiny() -> SeatCard | None:
+            card = next(iter(screen.query("#seat-1").results(SeatCard)), None)
+            return card if card is not None and card.tiny and card.content_size.height \
+                and "5" in str(card.render_line(0).text) else None
+
+        card = await until(pilot, tiny, "the number in one row")
+        assert card.content_size.height <= 3
+        log = screen.query_one("#log", TableLog)
+        assert log.content_size.height >= 3, log.content_size
 
 
 async def test_no_screen_shows_a_signal_at_a_player_who_played() -> None:

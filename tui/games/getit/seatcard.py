@@ -89,6 +89,9 @@ class SeatCard(Widget):
     short = False
     #: A narrow card: the shorter "◀ you look" mark.
     narrow = False
+    #: A terminal too low for the numbers' three rows (a phone on its side): one row,
+    #: and the log keeps its lines.
+    tiny = False
 
     class Chosen(Message):
         """The player clicked this seat (to look at its player)."""
@@ -131,13 +134,14 @@ class SeatCard(Widget):
         """Whether the signal lines wear the tint of a player looking at us."""
         return self._tinted
 
-    def set_fit(self, *, big: bool, short: bool, narrow: bool) -> None:
-        """Fit the card to the room there is, from now on: numbers in the block font or
-        not; the count in the title (short); the shorter look mark (narrow)."""
-        if (big, short, narrow) != (self.big, self.short, self.narrow):
-            if big != self.big:
+    def set_fit(self, *, big: bool, short: bool, narrow: bool, tiny: bool = False) -> None:
+        """Fit the card to the room there is, from now on: numbers in the block font, in
+        three rows or (tiny) one; the count in the title (short); the shorter look mark
+        (narrow)."""
+        if (big, short, narrow, tiny) != (self.big, self.short, self.narrow, self.tiny):
+            if (big, tiny) != (self.big, self.tiny):
                 self._face = ("", "")  # (drawn afresh: its rows change with the font)
-            self.big, self.short, self.narrow = big, short, narrow
+            self.big, self.short, self.narrow, self.tiny = big, short, narrow, tiny
             if self._state is not None:
                 self._paint(**self._state)
 
@@ -260,7 +264,8 @@ class SeatCard(Widget):
     def _face_of(self, top: dict[str, Any] | None, count: int) -> tuple[str, str]:
         if isinstance(top, dict) and top.get("kind") == "number":
             value = str(top.get("value"))
-            return ("big", big_number(value)) if self.big else ("digits", value)
+            return ("big", big_number(value)) if self.big else ("word", value) \
+                if self.tiny else ("digits", value)
         if top is None:
             # ("— empty —" wrapped its last dash onto a line of its own on a narrow card.)
             empty = "— empty —" if self.content_size.width >= len("— empty —") else "empty"
@@ -271,7 +276,8 @@ class SeatCard(Widget):
     def _face_rows(self, face: tuple[str, str]) -> int:
         # (On a big terminal every face takes the block font's rows: a special card's
         # word in three put its signal lines out of line with the cards beside it.)
-        return BIG_FACE_ROWS if face[0] == "big" or self.big else FACE_ROWS
+        return BIG_FACE_ROWS if face[0] == "big" or self.big else 1 if self.tiny \
+            else FACE_ROWS
 
     # ---- drawing ---------------------------------------------------------------------
 

@@ -18,8 +18,9 @@ from tui.notices import Namer
 #: the block font (``SeatCard.big``) and the seats' row grows to hold them.
 BIG_HEIGHT = 40
 BIG_WIDTH = 24
-#: Below this terminal height the seats' row is short (see ``SeatsRow.fit``).
-SHORT_HEIGHT = 30
+#: Below this terminal height the seats' row is short (see ``SeatsRow.fit``); below
+#: the second, tiny (a phone on its side, 18 rows, had one line of the log).
+SHORT_HEIGHT, TINY_HEIGHT = 30, 21
 #: A card narrower than this says "◀ you look" (the longer mark was cut).
 NARROW_WIDTH = 22
 #: A card narrower than this has no padding: every other seat's card stays in the row
@@ -94,13 +95,14 @@ class SeatsRow(Horizontal):
             return  # (as fitted: an update rarely changes the seats or the terminal)
         self._fitted = (others, width, height)
         big = others > 0 and height >= BIG_HEIGHT and width // others >= BIG_WIDTH
-        short = height < SHORT_HEIGHT
+        short, tiny = height < SHORT_HEIGHT, height < TINY_HEIGHT and not big
         if big != self.has_class("-big"):
             self.post_message(self.Fitted(big))
         self.set_class(big, "-big")
         self.set_class(short and not big, "-short")
+        self.set_class(tiny, "-tiny")
         each = width // max(others, 1)
         for card in self._cards.values():
-            card.set_fit(big=big, short=short, narrow=each < NARROW_WIDTH)
+            card.set_fit(big=big, short=short, narrow=each < NARROW_WIDTH, tiny=tiny)
             # (Five others on a phone's 40 columns: 8 each, and a two-digit number is 6.)
             card.set_class(each < TIGHT_WIDTH, "-tight")
