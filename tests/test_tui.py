@@ -602,6 +602,24 @@ async def test_a_chat_line_in_the_lobby_is_marked_as_at_the_table(lan_host: Host
     await bob.close()
 
 
+async def test_leaving_a_lobby_nobody_else_is_at_asks_first(lan_host: Host) -> None:
+    """Alone in a lobby, Esc closed the table and its set-up at once (an SSH box pass)."""
+    from tui.screens.dialogs import ConfirmScreen
+
+    bob = await bob_opens_a_table(lan_host, 2)
+    app = make_app("Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = await ann_joins_the_lobby(pilot, lan_host)
+        await bob.close()
+        await until(pilot, lambda: lobby.is_creator, "Ann runs the table")
+        await pilot.press("escape")
+        question = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                               and app.screen, "the question")
+        assert "Nobody else is at it: it closes" in question.question
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen is lobby, "the lobby again")
+
+
 async def test_on_a_touch_screen_the_lobby_s_buttons_name_no_keys() -> None:
     """A phone's lobby read "Bot (^b)  ▸ Remove (^x) ◂  Start (^s", cut at 41 columns,
     naming keys a phone has not (a web-door pass)."""

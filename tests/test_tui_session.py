@@ -595,10 +595,18 @@ async def test_leaving_a_game_nobody_else_is_at_says_the_table_may_close() -> No
         await until(pilot, lambda: not table.table["seats"][0]["connected"], "Ann gone")
         said = await asked()
         assert "Nobody else is at this table" in said
+        # Ann's lost connection keeps the table for her longer (``net.idle``: it closed
+        # half a minute after the last person left, her seat with it: a box pass).
+        assert "closes the table if nobody comes back in time" in said, said
         # ("soon" undersold the half minute a host waits for a table everyone left.)
         from net.limits import Limits
 
         assert Limits().empty_table_timeout == 30.0
+        update = table.update
+        seats = [dict(s) for s in update["table"]["seats"]]
+        seats[0].update(kind="bot", name="Bot 1")  # (nobody else who could come back)
+        table.update = {**update, "table": {**update["table"], "seats": seats}}
+        said = await asked()
         assert "closes the table half a minute after everyone has left" in said, said
         # Its watchers keep it open ("nobody else" beside "1 watching" read as false).
         update = table.update

@@ -244,12 +244,14 @@ class SessionScreen(StyledOnce, Screen[None]):
         others = [s for s in (seats if isinstance(seats, list) else [])
                   if isinstance(s, dict) and s.get("kind") == "human"
                   and s.get("seat") != self.my_seat and s.get("connected")]
-        if self.table.get("phase") == "lobby" and others and not self.cut_off:
+        if self.table.get("phase") == "lobby" and not self.cut_off:
             # (Esc straight after typing a name left the table, and the seat with it.)
             # (Said as such: leaving a game keeps the seat, and the two read as at odds.)
             # (Not "the game has not started": a lobby after a game asked that too.)
+            # (Alone, Esc closed the table and its set-up at once, unasked: a box pass.)
             return ("Leave this table? No game is on: your seat is freed for whoever joins "
-                    "next.")
+                    "next." if others else "Leave this table? Nobody else is at it: it "
+                    "closes, and its set-up with it.")
         if self.table.get("phase") != "play":
             return None
         if self.cut_off:  # the host stopped, or does not answer: its table may not return
@@ -262,9 +264,14 @@ class SessionScreen(StyledOnce, Screen[None]):
             watching = watching if isinstance(watching, int) and watching > 0 else 0
             who = (f"Nobody else plays here ({watching} watching)" if watching
                    else "Nobody else is at this table")
+            # (Another's lost connection keeps it longer: it waits for them, net.idle.)
+            away = any(isinstance(s, dict) and s.get("seat") != self.my_seat and (
+                s.get("kind") == "human" or s.get("for"))
+                for s in (seats if isinstance(seats, list) else []))
+            when = ("if nobody comes back in time" if away else "half a minute after "
+                    f"everyone{' else' if watching else ''} has left")
             return (f"Leave this game? {who}: your seat stays yours, but the host closes "
-                    f"the table half a minute after everyone{' else' if watching else ''} "
-                    "has left (Past games keeps what was played).")
+                    f"the table {when} (Past games keeps what was played).")
         view = getattr(self, "view", None)
         if isinstance(view, dict) and view.get("deadline") is not None:
             # (A round's clock stands still while a player is away: unsaid, a Leave
