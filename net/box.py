@@ -137,8 +137,9 @@ class RunningApp(Protocol):
 
 
 def idle_words(timeout: float) -> str:
-    """A timeout as a person reads it: ``30 minutes``, ``0.5 seconds``."""
-    return f"{timeout / 60:g} minutes" if timeout >= 60 else f"{timeout:g} seconds"
+    """A timeout as a person reads it: ``30 minutes``, ``1 minute``, ``0.5 seconds``."""
+    count, unit = (timeout / 60, "minute") if timeout >= 60 else (timeout, "second")
+    return f"{count:g} {unit}{'' if count == 1 else 's'}"
 
 
 def warning_lead(timeout: float) -> float:

@@ -1696,4 +1696,5 @@ async def test_d_and_enter_on_another_s_turn_say_whose_turn_it_is(clicked: bool)
                     "whose turn, for d")
         screen.query_one(StatusLine).drop_warning()
         await pilot.press("enter")
-        await until(pilot, lambda: "not your turn" in warning(screen), "whose turn, for Enter")
+        await until(pilot, lambda: "It is Bot 2's turn: you play on yours." in warning(screen),
+                    "whose turn, for Enter")

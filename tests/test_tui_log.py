@@ -208,14 +208,15 @@ async def test_the_log_keeps_its_newest_line_in_sight_when_its_box_gets_shorter(
         await pilot.pause()
         assert table.is_vertical_scroll_end and table.max_scroll_y > 0
         app.query_one(Horizontal).styles.height = 6  # the box gets shorter
-        await pilot.pause()
-        assert table.is_vertical_scroll_end
-        last = table.render_line(table.scrollable_content_region.height - 1).text
-        assert "line 29" in last
+        # (Waited for, not a pause: under load the layout may come a frame later.)
+        await until(pilot, lambda: table.size.height <= 6, "the shorter box")
+        await until(pilot, lambda: table.is_vertical_scroll_end and "line 29" in table.render_line(
+            table.scrollable_content_region.height - 1).text, "the newest line in sight")
         table.scroll_up(animate=False)  # the player reads back …
         await pilot.pause()
         offset = table.scroll_y
         app.query_one(Horizontal).styles.height = 5
+        await until(pilot, lambda: table.size.height <= 5, "shorter again")
         await pilot.pause()
         assert table.scroll_y == offset and not table.is_vertical_scroll_end  # … undisturbed
 

@@ -249,9 +249,13 @@ class SessionScreen(StyledOnce, Screen[None]):
             # (Said as such: leaving a game keeps the seat, and the two read as at odds.)
             # (Not "the game has not started": a lobby after a game asked that too.)
             # (Alone, Esc closed the table and its set-up at once, unasked: a box pass.)
+            holders = [s for s in (seats if isinstance(seats, list) else []) if isinstance(
+                s, dict) and s.get("kind") == "human" and s.get("seat") != self.my_seat]
             return ("Leave this table? No game is on: your seat is freed for whoever joins "
-                    "next." if others else "Leave this table? Nobody else is at it: it "
-                    "closes, and its set-up with it.")
+                    "next." if others else "Leave this table? Nobody else is here now: it "
+                    "closes half a minute after you leave unless someone comes back." if holders
+                    else "Leave this table? Nobody else is at it: it closes, and its set-up "
+                    "with it.")
         if self.table.get("phase") != "play":
             return None
         if self.cut_off:  # the host stopped, or does not answer: its table may not return

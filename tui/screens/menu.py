@@ -194,7 +194,7 @@ class MenuScreen(StyledOnce, Screen[None]):
             if gone and self.is_attached:  # (back to the plain menu, told nothing)
                 where = "on this box" if box is not None else f"on {gone[0]}"
                 self.notify(f"A table you had a seat at {where} has closed: nobody was at "
-                            "it for a while" + (" (its game is in Past games, p)."
+                            "it for a while" + (" (a game played there is in Past games, p)."
                                                 if box is not None else ", or its host "
                                                 "started afresh."), markup=False,
                             timeout=KEPT_TOLD_FOR)

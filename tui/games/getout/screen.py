@@ -174,8 +174,8 @@ class GetOutScreen(TableScreen):
     _went_out_in: int | None = None
     _round_summary = False
 
-    def summary_over(self, msg: dict[str, Any]) -> bool:
-        """The next round is being played (the round we went out in keeps its summary)."""
+    def summary_over(self, msg: dict[str, Any]) -> bool:  # (the round we went out in stays)
+        """The next round is being played."""
         phase = msg["view"]["phase"]
         if phase == "over":
             return self._round_summary  # a round's summary gives way to the match's
@@ -329,8 +329,7 @@ class GetOutScreen(TableScreen):
     # ---- acting --------------------------------------------------------------
 
     def action_select(self, delta: int, end: bool = False) -> None:
-        """Move the selection along the hand; with ``end``, to its first (0) or last
-        (-1) card (End did nothing, and Enter then played another card)."""
+        """Move the selection along the hand; with ``end``, to its first (0) or last (-1)."""
         hand = self.query_one(HandWidget)
         if hand.cards:
             at = delta if end else hand.selected + delta
@@ -338,8 +337,8 @@ class GetOutScreen(TableScreen):
 
     def action_pick(self, number: int) -> None:
         """Select card ``number`` (1-based; 10 is the key 0) counted from the first card in
-        sight (the cards carry no numbers: a player scrolled along a long hand pressed 4
-        and got the hand's fourth card, off the edge); again: ten cards further."""
+        sight (a player scrolled along pressed 4, and got the hand's fourth); again: ten
+        cards further."""
         hand = self.query_one(HandWidget)
         first = hand.off_the_edges()[0]
         same = [i for i in range(first + number - 1, len(hand.cards), 10)]
@@ -393,11 +392,11 @@ class GetOutScreen(TableScreen):
         if card is not None:
             self.play(card)
 
+    _told_tap_again = False  # (the first tap that only chose a card said how one plays)
     @on(CardWidget.Chosen)
     def card_clicked(self, event: CardWidget.Chosen) -> None:
-        """A click on a card in the hand plays it. By touch, a tap chooses a card and a
-        tap on the chosen one plays it: a finger that slipped onto the next card (7
-        cells wide on a phone) played that one."""
+        """A click on a card in the hand plays it. By touch a tap chooses a card, and a
+        tap on the chosen one plays it (a finger slipped onto the next card)."""
         hand = self.query_one(HandWidget)
         ids = [c["id"] for c in hand.cards]
         if event.card["id"] not in ids:
@@ -411,8 +410,6 @@ class GetOutScreen(TableScreen):
             return
         hand.selected = index
         self.play(event.card)
-
-    _told_tap_again = False  # (the first tap that only chose a card said how one plays)
 
     def play(self, card: dict[str, Any]) -> None:
         """Play ``card`` if that is legal; a GET OUT! card first asks for the image."""
@@ -437,7 +434,10 @@ class GetOutScreen(TableScreen):
                           f"No card you hold matches the call card: {draw}.",
                           f"Nothing matches: {'tap the draw pile' if touch else 'draw (d)'}.")
             else:
-                self.warn("It is not your turn to play.")
+                turn = self.view.get("turn")  # (whose: a pass found only "not yours")
+                self.warn(*(("It is not your turn to play.",) if turn in (None, self.my_seat)
+                            else (f"It is {Namer(self.names, self.my_seat).name(turn)}'s "
+                                  "turn: you play on yours.", "Not your turn.")))
             return
         if "image" not in options[0] or len(self.view.get("hand", [])) == 1:
             self.act(options[0])  # (our last card ends the round: it names nothing to follow)
