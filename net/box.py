@@ -187,13 +187,13 @@ class IdleTimer:
         # reading, not a timer.
         left = self.last_input + self.timeout - asyncio.get_running_loop().time()
         lead = warning_lead(self.timeout) if self.on_warn is not None else 0.0
-        if left > lead + 0.001 or (left > 0 and self._warned):
-            self._arm(left - lead if left > lead + 0.001 else left)
+        if left > lead + 0.001:
+            self._arm(left - lead)  # (to the warning)
         elif left > 0:
-            self._warned = True
-            assert self.on_warn is not None
-            self.on_warn()
-            self._arm(left)
+            if self.on_warn is not None and not self._warned:
+                self._warned = True
+                self.on_warn()
+            self._arm(left)  # (to the close)
         else:
             self._timer = None
             self.on_idle()

@@ -62,10 +62,11 @@ and sometimes go to the wrong player; a person may never type. So:
   one that has given none this round, or whose every signal ended with the card it was
   about. After ``SILENT_AFTER`` it abstains (a newcomer who did not know to look held
   every bot's card until the timer ran out, and so did a person whose look ended with
-  the card looked at, and who did not look again). A smile (look past) needs no look's
-  consent: a look at the holder beside the others' smiles says play too (a person's
-  first key of a smile, whose second never came, held a smile until the round ran out),
-  and a teammate whose only signal is a look elsewhere abstains as a silent one does.
+  the card looked at, and who did not look again). A look is no vote for a smile (look
+  past), nor against one unless a proven teammate gives it: a look at the holder by
+  another is not waited for (a person's first key of a smile, whose second never came,
+  held a smile until the round ran out), and a teammate whose only signal is a look
+  elsewhere abstains as a silent one does.
 - **What people say.** While the bubble shows, a teammate's line is read as claims
   about the cards it sees, which are every top card but its own (see
   :func:`told_face`): "seat 2: 17" or "17 on bot 2" names a card and its holder; "12" or

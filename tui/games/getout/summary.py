@@ -74,9 +74,9 @@ def summary_lines(view: dict[str, Any], names: list[str], me: int | None) -> lis
 
 
 def summary_table(view: dict[str, Any], names: list[str], me: int | None) -> Table:
-    """Points of the last round and match totals (a match's), one row per player, with the cards
-    each was left holding, as a count (the rules never show another player's hand, not
-    even once the round is over; our own is named under the table)."""
+    """Points of the last round (and a match's totals), one row per player, with the
+    cards each was left holding, as a count (the rules never show another player's hand,
+    not even once the round is over; our own is named under the table)."""
     last = view.get("last_round") or {}
     points = last.get("points") or [0] * len(names)
     table = Table(box=None, expand=True, pad_edge=False)
